@@ -1,0 +1,345 @@
+/* cases.c — hooke's benchmark cases: spring kernels, integrators, the full step, and a memory triad. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#ifdef HOOKE_USE_OPENMP
+#include <omp.h>
+#endif
+
+#include "bench.h"
+#include "colour.h"
+#include "forces.h"
+#include "hooke.h"
+#include "kernels.h"
+#include "scene.h"
+
+int hk_bench_cores(void)
+{
+#ifdef HOOKE_USE_OPENMP
+    return omp_get_num_procs();
+#else
+    return 1;
+#endif
+}
+
+static void set_threads(int threads)
+{
+#ifdef HOOKE_USE_OPENMP
+    omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+}
+
+typedef struct world_case {
+    hk_world *w;
+    const char *kernels; /* NULL: automatic */
+    int64_t items;       /* spring updates per run */
+} world_case;
+
+static int select_kernels(const char *name) { return hk_kernels_select(strcmp(name, "best") == 0 ? NULL : name); }
+
+static void *world_case_new(hk_world *w, const char *kernels)
+{
+    if (!w) return NULL;
+    world_case *c = calloc(1, sizeof *c);
+    if (!c || select_kernels(kernels) != 0) {
+        free(c);
+        hk_world_destroy(w);
+        return NULL;
+    }
+    c->w = w;
+    c->kernels = kernels;
+    return c;
+}
+
+static void world_case_free(void *s)
+{
+    world_case *c = s;
+    hk_world_destroy(c->w);
+    free(c);
+    hk_kernels_select(NULL);
+}
+
+static int64_t world_case_items(void *s) { return ((world_case *)s)->items; }
+
+/* one force evaluation (springs + gravity + drag) */
+static void run_forces(void *s)
+{
+    world_case *c = s;
+    select_kernels(c->kernels);
+    hk_forces_compute(c->w);
+}
+
+static hk_world *zero_g_world(int threads)
+{
+    set_threads(threads);
+    hk_world_def d = hk_default_world_def();
+    d.air_drag = 1e-6;
+    return hk_world_create(&d);
+}
+
+static hk_spring_params cloth_springs(void)
+{
+    hk_spring_params s = hk_default_spring_params();
+    s.k = 6000;
+    s.damping = 0.02;
+    s.damping_model = HK_DAMP_RELATIVE;
+    return s;
+}
+
+/* Cloth of n x n nodes with structural, shear and bend springs, slightly
+ * perturbed so that no spring sits at its rest length. */
+static void *setup_cloth(int n, int threads, const char *kernels)
+{
+    hk_world *w = zero_g_world(threads);
+    hk_cloth_def d = hk_default_cloth_def();
+    d.nx = d.ny = n;
+    d.mass = 2e-5;
+    d.structural_springs = d.shear_springs = d.bend_springs = cloth_springs();
+    if (!w || hk_world_add_cloth(w, &d) < 0) {
+        hk_world_destroy(w);
+        return NULL;
+    }
+    hk_particles_view p = hk_world_particles(w);
+    for (int i = 0; i < p.count; i++) ((hk_real *)p.y)[i] = (hk_real)(1e-3 * sin(0.37 * i));
+    world_case *c = world_case_new(w, kernels);
+    if (c) c->items = hk_world_spring_count(w);
+    return c;
+}
+
+static void *setup_jelly(int n, int neighbours, int threads, const char *kernels)
+{
+    hk_world *w = zero_g_world(threads);
+    hk_jelly_def d = hk_default_jelly_def();
+    d.nx = d.ny = d.nz = n;
+    d.neighbours = neighbours;
+    for (int k = 0; k < HK_JELLY_CLASSES; k++) d.springs[k].k = 500;
+    if (!w || hk_world_add_jelly(w, &d) < 0) {
+        hk_world_destroy(w);
+        return NULL;
+    }
+    hk_particles_view p = hk_world_particles(w);
+    for (int i = 0; i < p.count; i++) ((hk_real *)p.x)[i] += (hk_real)(1e-3 * sin(0.37 * i));
+    world_case *c = world_case_new(w, kernels);
+    if (c) c->items = hk_world_spring_count(w);
+    return c;
+}
+static void *setup_jelly26(int n, int threads, const char *kernels) { return setup_jelly(n, 26, threads, kernels); }
+static void *setup_jelly52(int n, int threads, const char *kernels) { return setup_jelly(n, 52, threads, kernels); }
+
+/* A closed triangle mesh as general (coloured) springs: a torus of n x n
+ * vertices with the three edges of each grid cell's triangle pair, 3 n^2
+ * springs. mode 0: generated order; 1: particles randomly shuffled; 2:
+ * shuffled, then reordered by reverse Cuthill-McKee. */
+static void *setup_mesh(int n, int threads, const char *kernels, int mode)
+{
+    hk_world *w = zero_g_world(threads);
+    if (!w) return NULL;
+    const int count = n * n;
+    hk_vec3 *pos = malloc((size_t)count * sizeof *pos);
+    double *mass = malloc((size_t)count * sizeof *mass);
+    int *slot = malloc((size_t)count * sizeof *slot);
+    int *a = malloc((size_t)3 * count * sizeof *a), *b = malloc((size_t)3 * count * sizeof *b);
+    void *result = NULL;
+    if (!pos || !mass || !slot || !a || !b) goto done;
+    for (int i = 0; i < count; i++) slot[i] = i;
+    if (mode > 0) { /* Fisher-Yates with a fixed LCG: the same shuffle every run */
+        uint64_t r = 12345;
+        for (int i = count - 1; i > 0; i--) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            int j = (int)((r >> 33) % (uint64_t)(i + 1));
+            int t = slot[i];
+            slot[i] = slot[j];
+            slot[j] = t;
+        }
+    }
+    for (int v = 0; v < n; v++)
+        for (int u = 0; u < n; u++) {
+            double th = 2 * 3.14159265358979323846 * u / n, ph = 2 * 3.14159265358979323846 * v / n;
+            int i = slot[u + n * v];
+            pos[i] = (hk_vec3){(1 + 0.3 * cos(ph)) * cos(th), 0.3 * sin(ph), (1 + 0.3 * cos(ph)) * sin(th)};
+            mass[i] = 1e-4;
+        }
+    int s = 0;
+    for (int v = 0; v < n; v++)
+        for (int u = 0; u < n; u++) {
+            int i = slot[u + n * v], r = slot[(u + 1) % n + n * v], d = slot[u + n * ((v + 1) % n)],
+                rd = slot[(u + 1) % n + n * ((v + 1) % n)];
+            a[s] = i, b[s++] = r;
+            a[s] = i, b[s++] = d;
+            a[s] = i, b[s++] = rd;
+        }
+    int body = hk_world_add_points(w, count, pos, NULL, mass);
+    hk_spring_params sp = cloth_springs();
+    sp.damping_model = HK_DAMP_ALONG;
+    if (body < 0 || hk_world_add_springs(w, body, s, a, b, &sp) < 0) goto done;
+    if (mode == 2 && hk_world_reorder_body(w, body, NULL) != 0) goto done;
+    world_case *c = world_case_new(w, kernels);
+    w = NULL;
+    if (c) {
+        c->items = hk_world_spring_count(c->w);
+        hk_forces_compute(c->w); /* colours the springs before timing */
+    }
+    result = c;
+done:
+    hk_world_destroy(w);
+    free(pos);
+    free(mass);
+    free(slot);
+    free(a);
+    free(b);
+    return result;
+}
+static void *setup_mesh_ordered(int n, int t, const char *k) { return setup_mesh(n, t, k, 0); }
+static void *setup_mesh_shuffled(int n, int t, const char *k) { return setup_mesh(n, t, k, 1); }
+static void *setup_mesh_reordered(int n, int t, const char *k) { return setup_mesh(n, t, k, 2); }
+
+/* full step of the shipped benchmark scene (forces + integration) */
+static void *setup_step_scene(const char *path, int threads, const char *kernels)
+{
+    set_threads(threads);
+    hk_scene sc;
+    char err[512];
+    if (hk_scene_load(path, &sc, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return NULL;
+    }
+    world_case *c = world_case_new(sc.world, kernels);
+    if (c) c->items = hk_world_spring_count(c->w) * hk_world_substeps(c->w);
+    return c;
+}
+static void *setup_step_cloth512(int n, int threads, const char *kernels)
+{
+    (void)n;
+    return setup_step_scene(HOOKE_SCENES_DIR "/cloth_512.scene", threads, kernels);
+}
+
+static void run_step(void *s)
+{
+    world_case *c = s;
+    select_kernels(c->kernels);
+    hk_world_step(c->w);
+}
+
+/* one step of each integrator on an n x n cloth (items: spring evaluations) */
+static void *setup_integrator(int n, int threads, const char *kernels, hk_integrator_kind kind)
+{
+    world_case *c = setup_cloth(n, threads, kernels);
+    if (!c) return NULL;
+    hk_integrator_def d = hk_default_integrator_def();
+    d.kind = kind;
+    d.dt = 1e-5;
+    d.jelly_alpha = 0.999;
+    hk_world_set_integrator(c->w, &d);
+    int64_t before = hk_world_spring_updates(c->w);
+    hk_world_step(c->w);
+    hk_world_step(c->w);
+    c->items = (hk_world_spring_updates(c->w) - before) / 2;
+    return c;
+}
+#define INTEGRATOR_SETUP(NAME, KIND) \
+    static void *setup_##NAME(int n, int t, const char *k) { return setup_integrator(n, t, k, KIND); }
+INTEGRATOR_SETUP(euler, HK_EULER)
+INTEGRATOR_SETUP(semi_implicit_euler, HK_SEMI_IMPLICIT_EULER)
+INTEGRATOR_SETUP(verlet, HK_VERLET)
+INTEGRATOR_SETUP(velocity_verlet, HK_VELOCITY_VERLET)
+INTEGRATOR_SETUP(jelly_scheme, HK_JELLY)
+INTEGRATOR_SETUP(rk4, HK_RK4)
+
+/* STREAM-style triad a = b + s c over n Mi floats per array: memory bandwidth */
+typedef struct triad {
+    float *a, *b, *c;
+    size_t n;
+} triad;
+
+static void *setup_triad(int n_mi, int threads, const char *kernels)
+{
+    (void)kernels;
+    set_threads(threads);
+    triad *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->n = (size_t)n_mi << 20;
+    t->a = aligned_alloc(64, t->n * sizeof(float));
+    t->b = aligned_alloc(64, t->n * sizeof(float));
+    t->c = aligned_alloc(64, t->n * sizeof(float));
+    if (!t->a || !t->b || !t->c) {
+        free(t->a);
+        free(t->b);
+        free(t->c);
+        free(t);
+        return NULL;
+    }
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (size_t i = 0; i < t->n; i++) { /* first touch by the thread that uses it */
+        t->a[i] = 0;
+        t->b[i] = 1;
+        t->c[i] = 2;
+    }
+    return t;
+}
+
+static void run_triad(void *s)
+{
+    triad *t = s;
+    float *restrict a = t->a;
+    const float *restrict b = t->b, *restrict c = t->c;
+    const size_t n = t->n;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (size_t i = 0; i < n; i++) a[i] = b[i] + 3.0f * c[i];
+}
+
+static int64_t triad_items(void *s) { return (int64_t)(3 * ((triad *)s)->n * sizeof(float)); }
+
+static void triad_free(void *s)
+{
+    triad *t = s;
+    free(t->a);
+    free(t->b);
+    free(t->c);
+    free(t);
+}
+
+static const int cloth_sizes[] = {256, 2048, 0};
+static const int jelly26_sizes[] = {64, 0};
+static const int jelly52_sizes[] = {48, 0};
+static const int mesh_sizes[] = {600, 0}; /* 360 000 vertices, 1 080 000 springs */
+static const int one_size[] = {1, 0};
+static const int integrator_sizes[] = {256, 0};
+static const int triad_sizes[] = {64, 0}; /* 3 x 256 MiB: far beyond the caches */
+
+static const char *const all_paths[] = {"reference", "scalar", "avx2", "avx512", NULL};
+static const char *const simd_paths[] = {"reference", "avx512", NULL};
+static const char *const best_path[] = {"best", NULL};
+
+const hk_bench_case hk_bench_cases[] = {
+    {"cloth_force", "springs", cloth_sizes, setup_cloth, run_forces, world_case_items, world_case_free, all_paths},
+    {"jelly26_force", "springs", jelly26_sizes, setup_jelly26, run_forces, world_case_items, world_case_free, all_paths},
+    {"jelly52_force", "springs", jelly52_sizes, setup_jelly52, run_forces, world_case_items, world_case_free,
+     simd_paths},
+    {"mesh_force", "springs", mesh_sizes, setup_mesh_ordered, run_forces, world_case_items, world_case_free,
+     all_paths},
+    {"mesh_shuffled_force", "springs", mesh_sizes, setup_mesh_shuffled, run_forces, world_case_items,
+     world_case_free, best_path},
+    {"mesh_reordered_force", "springs", mesh_sizes, setup_mesh_reordered, run_forces, world_case_items,
+     world_case_free, best_path},
+    {"step_cloth512", "springs", one_size, setup_step_cloth512, run_step, world_case_items, world_case_free,
+     simd_paths},
+    {"step_euler", "springs", integrator_sizes, setup_euler, run_step, world_case_items, world_case_free, best_path},
+    {"step_semi_implicit_euler", "springs", integrator_sizes, setup_semi_implicit_euler, run_step, world_case_items,
+     world_case_free, best_path},
+    {"step_verlet", "springs", integrator_sizes, setup_verlet, run_step, world_case_items, world_case_free,
+     best_path},
+    {"step_velocity_verlet", "springs", integrator_sizes, setup_velocity_verlet, run_step, world_case_items,
+     world_case_free, best_path},
+    {"step_jelly", "springs", integrator_sizes, setup_jelly_scheme, run_step, world_case_items, world_case_free, best_path},
+    {"step_rk4", "springs", integrator_sizes, setup_rk4, run_step, world_case_items, world_case_free, best_path},
+    {"triad", "bytes", triad_sizes, setup_triad, run_triad, triad_items, triad_free, best_path},
+};
+const int hk_bench_case_count = (int)(sizeof hk_bench_cases / sizeof hk_bench_cases[0]);

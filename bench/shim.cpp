@@ -1,0 +1,45 @@
+// shim.cpp — the only C++ in hooke: registers the C benchmark table with Google Benchmark.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "bench.h"
+
+static void run_case(benchmark::State &st, const hk_bench_case *c, const char *kernels)
+{
+    void *s = c->setup(static_cast<int>(st.range(0)), static_cast<int>(st.range(1)), kernels);
+    if (!s) {
+        st.SkipWithError("setup failed (out of memory or kernel path unavailable)");
+        return;
+    }
+    for (auto _ : st) c->run(s);
+    if (std::string(c->unit) == "bytes")
+        st.SetBytesProcessed(st.iterations() * c->items(s));
+    else
+        st.SetItemsProcessed(st.iterations() * c->items(s));
+    st.counters["threads"] = static_cast<double>(st.range(1));
+    c->teardown(s);
+}
+
+int main(int argc, char **argv)
+{
+    const int cores = hk_bench_cores();
+    for (int i = 0; i < hk_bench_case_count; i++) {
+        const hk_bench_case *c = &hk_bench_cases[i];
+        for (int k = 0; c->kernels[k]; k++)
+            for (int s = 0; c->sizes[s]; s++)
+                for (int t = 1; t <= cores; t++) {
+                    std::string name = std::string(c->name) + "/" + c->kernels[k];
+                    benchmark::RegisterBenchmark(name.c_str(), run_case, c, c->kernels[k])
+                        ->Args({c->sizes[s], t})
+                        ->ArgNames({"n", "threads"})
+                        ->UseRealTime()
+                        ->Unit(benchmark::kMillisecond);
+                }
+    }
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,0 +1,460 @@
+/* builders.c — rope, cloth, jelly, quad, spring pair, pendulum and point bodies. */
+#include "builders.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "springs.h"
+
+int hk_normalise(hk_vec3 *v)
+{
+    double n = sqrt(v->x * v->x + v->y * v->y + v->z * v->z);
+    if (!(n > 0) || !isfinite(n)) return 0;
+    v->x /= n;
+    v->y /= n;
+    v->z /= n;
+    return 1;
+}
+
+int hk_check_spring_params(hk_world *w, const char *what, const hk_spring_params *s)
+{
+    if (!(s->k >= 0) || !isfinite(s->k)) return hk_fail(w, "%s: k must be >= 0 (got %g)", what, s->k);
+    if (!(s->damping >= 0) || !isfinite(s->damping))
+        return hk_fail(w, "%s: damping must be >= 0 (got %g)", what, s->damping);
+    if (!(s->rest_length >= 0) || !isfinite(s->rest_length))
+        return hk_fail(w, "%s: rest_length must be >= 0 (got %g)", what, s->rest_length);
+    if (s->behaviour == HK_SPRING_BREAKABLE && !(s->break_ratio > 1))
+        return hk_fail(w, "%s: break_ratio must be > 1 (got %g)", what, s->break_ratio);
+    if ((unsigned)s->behaviour > HK_SPRING_BREAKABLE) return hk_fail(w, "%s: unknown behaviour", what);
+    if ((unsigned)s->damping_model > HK_DAMP_RELATIVE) return hk_fail(w, "%s: unknown damping model", what);
+    return 0;
+}
+
+static int check_mass(hk_world *w, const char *what, double m)
+{
+    if (!(m > 0) || !isfinite(m)) return hk_fail(w, "%s: mass must be > 0 (got %g)", what, m);
+    return 0;
+}
+
+static void set_particle(hk_world *w, int i, double x, double y, double z, double m)
+{
+    hk_particles *p = &w->p;
+    p->x[i] = (hk_real)x;
+    p->y[i] = (hk_real)y;
+    p->z[i] = (hk_real)z;
+    p->vx[i] = p->vy[i] = p->vz[i] = 0;
+    p->mass[i] = (hk_real)m;
+    p->inv_mass[i] = (hk_real)(1.0 / m);
+}
+
+/* Drops a body that failed half-way (it is always the last one added). */
+static int undo_body(hk_world *w, int body, int first_family)
+{
+    for (int f = first_family; f < w->family_count; f++) {
+        free(w->families[f].broken);
+        free(w->families[f].a);
+        free(w->families[f].b);
+        hk_free_reals(w->families[f].rest_list);
+        free(w->families[f].colour_start);
+    }
+    w->family_count = first_family;
+    w->p.count = w->bodies[body].first;
+    w->body_count = body;
+    return -1;
+}
+
+/* ---- rope ---------------------------------------------------------------- */
+
+hk_rope_def hk_default_rope_def(void)
+{
+    hk_rope_def d = {0};
+    d.count = 80;
+    d.mass = 0.05;
+    d.spacing = 0.05;
+    d.direction = (hk_vec3){1, 0, 0};
+    d.topology = HK_ROPE_CHAIN;
+    d.springs = hk_default_spring_params();
+    d.skip_springs = hk_default_spring_params();
+    return d;
+}
+
+int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
+{
+    if (d->count < 2) return hk_fail(w, "rope: count must be >= 2 (got %d)", d->count);
+    if (check_mass(w, "rope", d->mass) || hk_check_spring_params(w, "rope springs", &d->springs)) return -1;
+    if (d->topology == HK_ROPE_SKIP_ONE && hk_check_spring_params(w, "rope skip springs", &d->skip_springs)) return -1;
+    if (!(d->spacing > 0)) return hk_fail(w, "rope: spacing must be > 0 (got %g)", d->spacing);
+    hk_vec3 dir = d->direction;
+    if (!hk_normalise(&dir)) return hk_fail(w, "rope: direction must be a non-zero vector");
+    if (d->topology == HK_ROPE_ALL_TO_ALL && (int64_t)d->count * (d->count - 1) / 2 > 50000000)
+        return hk_fail(w, "rope: all_to_all with %d particles exceeds 5e7 springs", d->count);
+
+    int first = hk_world_grow_particles(w, d->count);
+    if (first < 0) return -1;
+    int body = hk_world_new_body(w, "rope", first, d->count, d->count, 1, 1);
+    if (body < 0) {
+        w->p.count = first;
+        return -1;
+    }
+    int fam0 = w->family_count;
+    for (int i = 0; i < d->count; i++)
+        set_particle(w, first + i, d->origin.x + i * d->spacing * dir.x, d->origin.y + i * d->spacing * dir.y,
+                     d->origin.z + i * d->spacing * dir.z, d->mass);
+
+    if (d->topology == HK_ROPE_ALL_TO_ALL) {
+        int64_t n = (int64_t)d->count * (d->count - 1) / 2, s = 0;
+        int *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+        if (!a || !b) {
+            free(a);
+            free(b);
+            hk_fail(w, "rope: out of memory for %lld springs", (long long)n);
+            return undo_body(w, body, fam0);
+        }
+        for (int i = 0; i < d->count; i++)
+            for (int j = i + 1; j < d->count; j++) {
+                a[s] = first + i;
+                b[s] = first + j;
+                s++;
+            }
+        int rc = hk_add_list_family(w, body, "all_to_all", &d->springs, n, a, b);
+        free(a);
+        free(b);
+        if (rc) return undo_body(w, body, fam0);
+    } else {
+        if (!hk_add_lattice_family(w, body, "chain", &d->springs, 1, 0, 0, d->spacing)) return undo_body(w, body, fam0);
+        if (d->topology == HK_ROPE_SKIP_ONE &&
+            !hk_add_lattice_family(w, body, "skip", &d->skip_springs, 2, 0, 0, d->spacing))
+            return undo_body(w, body, fam0);
+    }
+    if (d->anchor) {
+        hk_body *b = &w->bodies[body];
+        b->anchor = 1;
+        b->anchor_pos[0] = d->origin.x;
+        b->anchor_pos[1] = d->origin.y;
+        b->anchor_pos[2] = d->origin.z;
+        b->anchor_vel[0] = d->anchor_velocity.x;
+        b->anchor_vel[1] = d->anchor_velocity.y;
+        b->anchor_vel[2] = d->anchor_velocity.z;
+        hk_world_pin(w, body, 0);
+        w->p.vx[first] = (hk_real)d->anchor_velocity.x;
+        w->p.vy[first] = (hk_real)d->anchor_velocity.y;
+        w->p.vz[first] = (hk_real)d->anchor_velocity.z;
+    }
+    return body;
+}
+
+/* ---- cloth --------------------------------------------------------------- */
+
+hk_cloth_def hk_default_cloth_def(void)
+{
+    hk_cloth_def d = {0};
+    d.nx = d.ny = 32;
+    d.spacing = 0.01;
+    d.u = (hk_vec3){1, 0, 0};
+    d.v = (hk_vec3){0, 0, 1};
+    d.mass = 1e-3;
+    d.structural = d.shear = d.bend = 1;
+    d.structural_springs = d.shear_springs = d.bend_springs = d.radius_springs = hk_default_spring_params();
+    d.pins = HK_PIN_NONE;
+    return d;
+}
+
+static int cloth_offset_taken(const hk_cloth_def *d, int di, int dj)
+{
+    if (d->structural && ((di == 1 && dj == 0) || (di == 0 && dj == 1))) return 1;
+    if (d->shear && di == 1 && (dj == 1 || dj == -1)) return 1;
+    if (d->bend && ((di == 2 && dj == 0) || (di == 0 && dj == 2))) return 1;
+    return 0;
+}
+
+int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
+{
+    if (d->nx < 2 || d->ny < 2) return hk_fail(w, "cloth: nx and ny must be >= 2 (got %d x %d)", d->nx, d->ny);
+    if ((int64_t)d->nx * d->ny > (1 << 28)) return hk_fail(w, "cloth: %d x %d nodes is too many", d->nx, d->ny);
+    if (check_mass(w, "cloth", d->mass)) return -1;
+    if (!(d->spacing > 0)) return hk_fail(w, "cloth: spacing must be > 0 (got %g)", d->spacing);
+    if (!(d->radius >= 0)) return hk_fail(w, "cloth: radius must be >= 0 (got %g)", d->radius);
+    if (d->radius > 64 * d->spacing) return hk_fail(w, "cloth: radius spans more than 64 nodes");
+    if (!d->structural && !d->shear && !d->bend && !(d->radius > 0)) return hk_fail(w, "cloth: no spring family enabled");
+    if ((d->structural && hk_check_spring_params(w, "cloth structural springs", &d->structural_springs)) ||
+        (d->shear && hk_check_spring_params(w, "cloth shear springs", &d->shear_springs)) ||
+        (d->bend && hk_check_spring_params(w, "cloth bend springs", &d->bend_springs)) ||
+        (d->radius > 0 && hk_check_spring_params(w, "cloth radius springs", &d->radius_springs)))
+        return -1;
+    hk_vec3 u = d->u, v = d->v;
+    if (!hk_normalise(&u) || !hk_normalise(&v)) return hk_fail(w, "cloth: u and v must be non-zero vectors");
+
+    int n = d->nx * d->ny;
+    int first = hk_world_grow_particles(w, n);
+    if (first < 0) return -1;
+    int body = hk_world_new_body(w, "cloth", first, n, d->nx, d->ny, 1);
+    if (body < 0) {
+        w->p.count = first;
+        return -1;
+    }
+    int fam0 = w->family_count;
+    for (int j = 0; j < d->ny; j++)
+        for (int i = 0; i < d->nx; i++) {
+            double a = i * d->spacing, b = j * d->spacing;
+            set_particle(w, first + i + j * d->nx, d->origin.x + a * u.x + b * v.x, d->origin.y + a * u.y + b * v.y,
+                         d->origin.z + a * u.z + b * v.z, d->mass);
+        }
+    struct {
+        int on;
+        const char *name;
+        const hk_spring_params *s;
+        int di, dj;
+    } fams[] = {
+        {d->structural, "structural(1,0)", &d->structural_springs, 1, 0},
+        {d->structural, "structural(0,1)", &d->structural_springs, 0, 1},
+        {d->shear, "shear(1,1)", &d->shear_springs, 1, 1},
+        {d->shear, "shear(1,-1)", &d->shear_springs, 1, -1},
+        {d->bend, "bend(2,0)", &d->bend_springs, 2, 0},
+        {d->bend, "bend(0,2)", &d->bend_springs, 0, 2},
+    };
+    for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++)
+        if (fams[f].on && !hk_add_lattice_family(w, body, fams[f].name, fams[f].s, fams[f].di, fams[f].dj, 0, d->spacing))
+            return undo_body(w, body, fam0);
+    if (d->radius > 0) {
+        int reach = (int)floor(d->radius / d->spacing);
+        for (int dj = -reach; dj <= reach; dj++)
+            for (int di = 0; di <= reach; di++) {
+                if (di == 0 && dj <= 0) continue; /* each undirected offset once */
+                if ((double)(di * di + dj * dj) * d->spacing * d->spacing > d->radius * d->radius * (1 + 1e-12)) continue;
+                if (cloth_offset_taken(d, di, dj)) continue;
+                char name[32];
+                snprintf(name, sizeof name, "radius(%d,%d)", di, dj);
+                if (!hk_add_lattice_family(w, body, name, &d->radius_springs, di, dj, 0, d->spacing))
+                    return undo_body(w, body, fam0);
+            }
+    }
+    switch (d->pins) {
+    case HK_PIN_NONE: break;
+    case HK_PIN_EDGE:
+        for (int i = 0; i < d->nx; i++) hk_world_pin(w, body, i);
+        break;
+    case HK_PIN_TWO_CORNERS:
+        hk_world_pin(w, body, 0);
+        hk_world_pin(w, body, d->nx - 1);
+        break;
+    case HK_PIN_FOUR_EDGES:
+        for (int i = 0; i < d->nx; i++) {
+            hk_world_pin(w, body, i);
+            hk_world_pin(w, body, i + (d->ny - 1) * d->nx);
+        }
+        for (int j = 0; j < d->ny; j++) {
+            hk_world_pin(w, body, j * d->nx);
+            hk_world_pin(w, body, d->nx - 1 + j * d->nx);
+        }
+        break;
+    default: hk_fail(w, "cloth: unknown pin mode %d", (int)d->pins); return undo_body(w, body, fam0);
+    }
+    return body;
+}
+
+/* ---- jelly --------------------------------------------------------------- */
+
+hk_jelly_def hk_default_jelly_def(void)
+{
+    hk_jelly_def d = {0};
+    d.nx = d.ny = d.nz = 8;
+    d.spacing = 0.1;
+    d.mass = 0.01;
+    d.neighbours = 26;
+    for (int c = 0; c < HK_JELLY_CLASSES; c++) d.springs[c] = hk_default_spring_params();
+    return d;
+}
+
+static const char *const jelly_class_names[HK_JELLY_CLASSES] = {"K1", "K2", "K3", "Kb1", "Kb2", "Kb3"};
+
+int hk_world_add_jelly(hk_world *w, const hk_jelly_def *d)
+{
+    if (d->nx < 2 || d->ny < 2 || d->nz < 2)
+        return hk_fail(w, "jelly: nx, ny, nz must be >= 2 (got %d x %d x %d)", d->nx, d->ny, d->nz);
+    if ((int64_t)d->nx * d->ny * d->nz > (1 << 27)) return hk_fail(w, "jelly: too many nodes");
+    if (d->neighbours != 26 && d->neighbours != 52)
+        return hk_fail(w, "jelly: neighbours must be 26 or 52 (got %d)", d->neighbours);
+    if (check_mass(w, "jelly", d->mass)) return -1;
+    if (!(d->spacing > 0)) return hk_fail(w, "jelly: spacing must be > 0 (got %g)", d->spacing);
+    int classes = d->neighbours == 52 ? 6 : 3;
+    for (int c = 0; c < classes; c++) {
+        char what[32];
+        snprintf(what, sizeof what, "jelly %s springs", jelly_class_names[c]);
+        if (hk_check_spring_params(w, what, &d->springs[c])) return -1;
+    }
+    int n = d->nx * d->ny * d->nz;
+    int first = hk_world_grow_particles(w, n);
+    if (first < 0) return -1;
+    int body = hk_world_new_body(w, "jelly", first, n, d->nx, d->ny, d->nz);
+    if (body < 0) {
+        w->p.count = first;
+        return -1;
+    }
+    int fam0 = w->family_count;
+    for (int k = 0; k < d->nz; k++)
+        for (int j = 0; j < d->ny; j++)
+            for (int i = 0; i < d->nx; i++)
+                set_particle(w, first + i + d->nx * (j + d->ny * k), d->origin.x + i * d->spacing,
+                             d->origin.y + j * d->spacing, d->origin.z + k * d->spacing, d->mass);
+    /* Half stencil: offsets in {-1,0,1}^3 whose first non-zero component is
+     * positive (13 of the 26), so each undirected spring appears once; the
+     * class is the number of non-zero components. Ring 2 is the same x2. */
+    for (int ring = 1; ring <= (d->neighbours == 52 ? 2 : 1); ring++)
+        for (int dk = -1; dk <= 1; dk++)
+            for (int dj = -1; dj <= 1; dj++)
+                for (int di = -1; di <= 1; di++) {
+                    int lead = di ? di : dj ? dj : dk;
+                    if (lead <= 0) continue;
+                    int nz = (di != 0) + (dj != 0) + (dk != 0);
+                    int cls = (ring - 1) * 3 + nz - 1;
+                    char name[32];
+                    snprintf(name, sizeof name, "%s(%d,%d,%d)", jelly_class_names[cls], di * ring, dj * ring, dk * ring);
+                    if (!hk_add_lattice_family(w, body, name, &d->springs[cls], di * ring, dj * ring, dk * ring,
+                                               d->spacing))
+                        return undo_body(w, body, fam0);
+                }
+    return body;
+}
+
+/* ---- list-based small bodies --------------------------------------------- */
+
+hk_quad_def hk_default_quad_def(void)
+{
+    hk_quad_def d = {0};
+    d.size = 1.0;
+    d.u = (hk_vec3){1, 0, 0};
+    d.v = (hk_vec3){0, 1, 0};
+    d.mass = 1.0;
+    d.diagonals = 1;
+    d.springs = hk_default_spring_params();
+    return d;
+}
+
+int hk_world_add_quad(hk_world *w, const hk_quad_def *d)
+{
+    if (!(d->size > 0)) return hk_fail(w, "quad: size must be > 0 (got %g)", d->size);
+    if (check_mass(w, "quad", d->mass) || hk_check_spring_params(w, "quad springs", &d->springs)) return -1;
+    hk_vec3 u = d->u, v = d->v;
+    if (!hk_normalise(&u) || !hk_normalise(&v)) return hk_fail(w, "quad: u and v must be non-zero vectors");
+    hk_vec3 pos[4];
+    double mass[4];
+    for (int c = 0; c < 4; c++) {
+        double a = (c & 1) * d->size, b = (c >> 1) * d->size;
+        pos[c] = (hk_vec3){d->origin.x + a * u.x + b * v.x, d->origin.y + a * u.y + b * v.y, d->origin.z + a * u.z + b * v.z};
+        mass[c] = d->mass;
+    }
+    int body = hk_world_add_points(w, 4, pos, NULL, mass);
+    if (body < 0) return -1;
+    w->bodies[body].kind = "quad";
+    /* corners 0 (0,0), 1 (1,0), 2 (0,1), 3 (1,1): edges, then the diagonals */
+    static const int ea[6] = {0, 1, 3, 2, 0, 1}, eb[6] = {1, 3, 2, 0, 3, 2};
+    if (hk_world_add_springs(w, body, d->diagonals ? 6 : 4, ea, eb, &d->springs) < 0)
+        return undo_body(w, body, w->family_count);
+    return body;
+}
+
+hk_spring_pair_def hk_default_spring_pair_def(void)
+{
+    hk_spring_pair_def d = {0};
+    d.b = (hk_vec3){1, 0, 0};
+    d.mass_a = d.mass_b = 1.0;
+    d.pin_a = 1;
+    d.springs = hk_default_spring_params();
+    return d;
+}
+
+int hk_world_add_spring_pair(hk_world *w, const hk_spring_pair_def *d)
+{
+    if (check_mass(w, "spring a", d->mass_a) || check_mass(w, "spring b", d->mass_b) ||
+        hk_check_spring_params(w, "spring", &d->springs))
+        return -1;
+    hk_vec3 pos[2] = {d->a, d->b}, vel[2] = {{0, 0, 0}, d->velocity_b};
+    double mass[2] = {d->mass_a, d->mass_b};
+    int body = hk_world_add_points(w, 2, pos, vel, mass);
+    if (body < 0) return -1;
+    w->bodies[body].kind = "pair";
+    static const int a = 0, b = 1;
+    if (hk_world_add_springs(w, body, 1, &a, &b, &d->springs) < 0) return undo_body(w, body, w->family_count);
+    if (d->pin_a) hk_world_pin(w, body, 0);
+    return body;
+}
+
+hk_pendulum_def hk_default_pendulum_def(void)
+{
+    hk_pendulum_def d = {0};
+    d.length = 1.0;
+    d.angle = 0.1;
+    d.mass = 1.0;
+    d.k = 1e6;
+    return d;
+}
+
+int hk_world_add_pendulum(hk_world *w, const hk_pendulum_def *d)
+{
+    if (!(d->length > 0)) return hk_fail(w, "pendulum: length must be > 0 (got %g)", d->length);
+    if (!isfinite(d->angle)) return hk_fail(w, "pendulum: angle must be finite");
+    hk_spring_pair_def s = hk_default_spring_pair_def();
+    s.a = d->pivot;
+    s.b = (hk_vec3){d->pivot.x + d->length * sin(d->angle), d->pivot.y - d->length * cos(d->angle), d->pivot.z};
+    s.mass_a = d->mass;
+    s.mass_b = d->mass;
+    s.pin_a = 1;
+    s.springs.k = d->k;
+    s.springs.damping = d->damping;
+    s.springs.rest_length = d->length;
+    int body = hk_world_add_spring_pair(w, &s);
+    if (body >= 0) w->bodies[body].kind = "pendulum";
+    return body;
+}
+
+int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec3 *vel, const double *mass)
+{
+    if (count < 1) return hk_fail(w, "points: count must be >= 1 (got %d)", count);
+    for (int i = 0; i < count; i++) {
+        if (check_mass(w, "points", mass[i])) return -1;
+        if (!isfinite(pos[i].x) || !isfinite(pos[i].y) || !isfinite(pos[i].z))
+            return hk_fail(w, "points: position of point %d is not finite", i);
+    }
+    int first = hk_world_grow_particles(w, count);
+    if (first < 0) return -1;
+    int body = hk_world_new_body(w, "points", first, count, count, 1, 1);
+    if (body < 0) {
+        w->p.count = first;
+        return -1;
+    }
+    for (int i = 0; i < count; i++) {
+        set_particle(w, first + i, pos[i].x, pos[i].y, pos[i].z, mass[i]);
+        if (vel) {
+            w->p.vx[first + i] = (hk_real)vel[i].x;
+            w->p.vy[first + i] = (hk_real)vel[i].y;
+            w->p.vz[first + i] = (hk_real)vel[i].z;
+        }
+    }
+    return body;
+}
+
+int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const int *b, const hk_spring_params *params)
+{
+    if (body < 0 || body >= w->body_count) return hk_fail(w, "springs: no body %d", body);
+    if (count < 1) return hk_fail(w, "springs: count must be >= 1 (got %d)", count);
+    if (hk_check_spring_params(w, "springs", params)) return -1;
+    const hk_body *bd = &w->bodies[body];
+    int *ga = malloc((size_t)count * sizeof *ga), *gb = malloc((size_t)count * sizeof *gb);
+    if (!ga || !gb) {
+        free(ga);
+        free(gb);
+        return hk_fail(w, "springs: out of memory");
+    }
+    int rc = 0;
+    for (int s = 0; s < count && rc == 0; s++) {
+        if (a[s] < 0 || a[s] >= bd->count || b[s] < 0 || b[s] >= bd->count)
+            rc = hk_fail(w, "springs: spring %d joins %d and %d, outside 0..%d", s, a[s], b[s], bd->count - 1);
+        ga[s] = bd->first + a[s];
+        gb[s] = bd->first + b[s];
+    }
+    if (rc == 0) rc = hk_add_list_family(w, body, "main", params, count, ga, gb);
+    free(ga);
+    free(gb);
+    return rc < 0 ? -1 : w->family_count - 1;
+}

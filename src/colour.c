@@ -1,0 +1,241 @@
+/* colour.c — greedy edge colouring (SIMD- and thread-safe slices of list springs) and RCM particle reordering. */
+#include "colour.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct colour_key {
+    int colour;
+    int lo;        /* lower endpoint */
+    int64_t index; /* original position: ties keep their order */
+} colour_key;
+
+static int key_cmp(const void *pa, const void *pb)
+{
+    const colour_key *a = pa, *b = pb;
+    if (a->colour != b->colour) return a->colour < b->colour ? -1 : 1;
+    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+/* Applies the permutation perm (new position -> old position) to an array of
+ * n elements of size sz. */
+static int permute(void *base, size_t sz, const colour_key *perm, int64_t n)
+{
+    if (!base) return 0;
+    char *tmp = malloc((size_t)(n ? n : 1) * sz);
+    if (!tmp) return -1;
+    for (int64_t s = 0; s < n; s++) memcpy(tmp + (size_t)s * sz, (char *)base + (size_t)perm[s].index * sz, sz);
+    memcpy(base, tmp, (size_t)n * sz);
+    free(tmp);
+    return 0;
+}
+
+int hk_colour_family(hk_family *f, int particle_count)
+{
+    if (f->kind != HK_FAMILY_LIST || f->colour_start) return 0;
+    enum { WORDS = HK_MAX_COLOURS / 64 };
+    uint64_t *used = calloc((size_t)(particle_count ? particle_count : 1) * WORDS, sizeof *used);
+    colour_key *keys = malloc((size_t)(f->count ? f->count : 1) * sizeof *keys);
+    if (!used || !keys) {
+        free(used);
+        free(keys);
+        return -1;
+    }
+    int top = 0; /* colours used, overflow excluded */
+    int overflow = 0;
+    for (int64_t s = 0; s < f->count; s++) {
+        int a = f->a[s], b = f->b[s], colour = HK_MAX_COLOURS;
+        for (int wd = 0; wd < WORDS; wd++) {
+            uint64_t taken = used[(size_t)a * WORDS + wd] | used[(size_t)b * WORDS + wd];
+            if (~taken) {
+                colour = wd * 64 + __builtin_ctzll(~taken);
+                break;
+            }
+        }
+        if (colour < HK_MAX_COLOURS) {
+            used[(size_t)a * WORDS + colour / 64] |= 1ull << (colour % 64);
+            used[(size_t)b * WORDS + colour / 64] |= 1ull << (colour % 64);
+            if (colour + 1 > top) top = colour + 1;
+        } else {
+            overflow = 1;
+        }
+        keys[s].colour = colour;
+        keys[s].lo = a < b ? a : b;
+        keys[s].index = s;
+    }
+    free(used);
+    int count = top + overflow;
+    for (int64_t s = 0; s < f->count; s++)
+        if (keys[s].colour == HK_MAX_COLOURS) keys[s].colour = top; /* overflow goes last */
+    qsort(keys, (size_t)f->count, sizeof *keys, key_cmp);
+    int64_t *start = calloc((size_t)count + 1, sizeof *start);
+    if (!start || permute(f->a, sizeof *f->a, keys, f->count) || permute(f->b, sizeof *f->b, keys, f->count) ||
+        permute(f->rest_list, sizeof *f->rest_list, keys, f->count) ||
+        permute(f->broken, sizeof *f->broken, keys, f->count)) {
+        free(start);
+        free(keys);
+        return -1;
+    }
+    for (int64_t s = 0; s < f->count; s++) start[keys[s].colour + 1]++;
+    for (int c = 0; c < count; c++) start[c + 1] += start[c];
+    free(keys);
+    f->colour_start = start;
+    f->colour_count = count;
+    f->overflow = overflow;
+    return 0;
+}
+
+int hk_family_max_degree(const hk_family *f, int particle_count)
+{
+    if (f->kind != HK_FAMILY_LIST) return 0;
+    int *deg = calloc((size_t)(particle_count ? particle_count : 1), sizeof *deg);
+    if (!deg) return -1;
+    int best = 0;
+    for (int64_t s = 0; s < f->count; s++) {
+        if (++deg[f->a[s]] > best) best = deg[f->a[s]];
+        if (++deg[f->b[s]] > best) best = deg[f->b[s]];
+    }
+    free(deg);
+    return best;
+}
+
+int hk_world_reorder_body(hk_world *w, int body, int *order)
+{
+    if (body < 0 || body >= w->body_count) return hk_fail(w, "reorder: no body %d", body);
+    const hk_body *bd = &w->bodies[body];
+    const int n = bd->count, first = bd->first;
+    for (int fi = 0; fi < w->family_count; fi++)
+        if (w->families[fi].body == body && w->families[fi].kind != HK_FAMILY_LIST) {
+            if (order)
+                for (int i = 0; i < n; i++) order[i] = i;
+            return 0; /* a lattice body's order is its stencil's */
+        }
+    /* adjacency in CSR form over local indices */
+    int64_t *deg = calloc((size_t)n + 1, sizeof *deg);
+    int *perm = malloc((size_t)n * sizeof *perm), *inv = malloc((size_t)n * sizeof *inv);
+    int64_t edges = 0;
+    for (int fi = 0; fi < w->family_count; fi++)
+        if (w->families[fi].body == body) edges += w->families[fi].count;
+    int *adj = malloc((size_t)(2 * edges + 1) * sizeof *adj);
+    hk_real *tmp = hk_alloc_reals((size_t)n);
+    if (!deg || !perm || !inv || !adj || !tmp) {
+        free(deg);
+        free(perm);
+        free(inv);
+        free(adj);
+        hk_free_reals(tmp);
+        return hk_fail(w, "reorder: out of memory");
+    }
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->body != body) continue;
+        for (int64_t s = 0; s < f->count; s++) {
+            deg[f->a[s] - first + 1]++;
+            deg[f->b[s] - first + 1]++;
+        }
+    }
+    for (int i = 0; i < n; i++) deg[i + 1] += deg[i];
+    int64_t *fill = malloc((size_t)(n ? n : 1) * sizeof *fill);
+    if (!fill) {
+        free(deg);
+        free(perm);
+        free(inv);
+        free(adj);
+        hk_free_reals(tmp);
+        return hk_fail(w, "reorder: out of memory");
+    }
+    memcpy(fill, deg, (size_t)n * sizeof *fill);
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->body != body) continue;
+        for (int64_t s = 0; s < f->count; s++) {
+            int a = f->a[s] - first, b = f->b[s] - first;
+            adj[fill[a]++] = b;
+            adj[fill[b]++] = a;
+        }
+    }
+    free(fill);
+    /* Cuthill-McKee: breadth first, neighbours by increasing degree, each
+     * component started from its lowest-degree unvisited particle. */
+    for (int i = 0; i < n; i++) inv[i] = -1;
+    /* seeds: particles by increasing degree (counting sort), taken in turn */
+    int maxdeg = 0;
+    for (int i = 0; i < n; i++)
+        if (deg[i + 1] - deg[i] > maxdeg) maxdeg = (int)(deg[i + 1] - deg[i]);
+    int *bucket = calloc((size_t)maxdeg + 2, sizeof *bucket), *seeds = malloc((size_t)(n ? n : 1) * sizeof *seeds);
+    if (!bucket || !seeds) {
+        free(bucket);
+        free(seeds);
+        free(deg);
+        free(perm);
+        free(inv);
+        free(adj);
+        hk_free_reals(tmp);
+        return hk_fail(w, "reorder: out of memory");
+    }
+    for (int i = 0; i < n; i++) bucket[deg[i + 1] - deg[i] + 1]++;
+    for (int d = 0; d <= maxdeg; d++) bucket[d + 1] += bucket[d];
+    for (int i = 0; i < n; i++) seeds[bucket[deg[i + 1] - deg[i]]++] = i;
+    free(bucket);
+    int head = 0, tail = 0, next_seed = 0;
+    while (tail < n) {
+        while (inv[seeds[next_seed]] >= 0) next_seed++;
+        int seed = seeds[next_seed];
+        inv[seed] = tail;
+        perm[tail++] = seed;
+        while (head < tail) {
+            int u = perm[head++];
+            int start = tail;
+            for (int64_t e = deg[u]; e < deg[u + 1]; e++)
+                if (inv[adj[e]] < 0) {
+                    inv[adj[e]] = tail;
+                    perm[tail++] = adj[e];
+                }
+            /* insertion sort of the new ones by degree (short lists) */
+            for (int x = start + 1; x < tail; x++) {
+                int v = perm[x], y = x;
+                while (y > start && deg[perm[y - 1] + 1] - deg[perm[y - 1]] > deg[v + 1] - deg[v]) {
+                    perm[y] = perm[y - 1];
+                    y--;
+                }
+                perm[y] = v;
+            }
+        }
+    }
+    free(seeds);
+    /* reverse it: perm[new] = old */
+    for (int i = 0; i < n / 2; i++) {
+        int t = perm[i];
+        perm[i] = perm[n - 1 - i];
+        perm[n - 1 - i] = t;
+    }
+    for (int i = 0; i < n; i++) inv[perm[i]] = i;
+    hk_real *arrays[] = {w->p.x, w->p.y, w->p.z, w->p.vx, w->p.vy, w->p.vz, w->p.fx, w->p.fy, w->p.fz,
+                         w->p.inv_mass, w->p.mass};
+    for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
+        for (int i = 0; i < n; i++) tmp[i] = arrays[a][first + perm[i]];
+        memcpy(arrays[a] + first, tmp, (size_t)n * sizeof *tmp);
+    }
+    for (int fi = 0; fi < w->family_count; fi++) {
+        hk_family *f = &w->families[fi];
+        if (f->body != body) continue;
+        for (int64_t s = 0; s < f->count; s++) {
+            f->a[s] = first + inv[f->a[s] - first];
+            f->b[s] = first + inv[f->b[s] - first];
+        }
+        free(f->colour_start);
+        f->colour_start = NULL;
+        f->colour_count = 0;
+        f->overflow = 0;
+    }
+    if (order) memcpy(order, perm, (size_t)n * sizeof *order);
+    w->history = 0;
+    w->forces_valid = 0;
+    free(deg);
+    free(perm);
+    free(inv);
+    free(adj);
+    hk_free_reals(tmp);
+    return 0;
+}

@@ -1,0 +1,336 @@
+/* engine.c — parallel lattice sweeps, coloured list springs and fused substeps (see engine.h for the scheme). */
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "colour.h"
+
+#ifdef HOOKE_USE_OPENMP
+#include <omp.h>
+#define HK_THREAD() omp_get_thread_num()
+#define HK_THREADS() omp_get_num_threads()
+#define HK_MAX_THREADS() omp_get_max_threads()
+#define HK_BARRIER() _Pragma("omp barrier")
+#else
+#define HK_THREAD() 0
+#define HK_THREADS() 1
+#define HK_MAX_THREADS() 1
+#define HK_BARRIER()
+#endif
+
+#define HK_VEC 16 /* row strides are padded to this many entries (the widest SIMD) */
+
+static int round_up(int n, int m) { return (n + m - 1) / m * m; }
+
+/* A lattice body's sweep geometry. */
+typedef struct sweep_plan {
+    int body;
+    int64_t base;              /* global index of node (0,0,0) */
+    int nx, ny, nrows;
+    int nx_pad;                /* nx padded to HK_VEC */
+    int stride;                /* accumulator row stride: nx_pad plus a margin each side */
+    int same_rows;             /* families with dr == 0 (each needs a row buffer) */
+    int maxdr, R;              /* largest row distance of a family; ring rows */
+    int *fam;                  /* lattice families of the body */
+    int *dr;                   /* their row distances */
+    int nfam;
+    int has_list;              /* the body also has list families */
+} sweep_plan;
+
+static int plan_body(const hk_world *w, int body, sweep_plan *sp)
+{
+    const hk_body *b = &w->bodies[body];
+    memset(sp, 0, sizeof *sp);
+    sp->body = body;
+    sp->base = b->first;
+    sp->nx = b->nx;
+    sp->ny = b->ny;
+    sp->nrows = b->ny * b->nz;
+    sp->nx_pad = round_up(b->nx, HK_VEC);
+    sp->stride = sp->nx_pad + 2 * HK_ROW_MARGIN;
+    int n = 0;
+    for (int f = 0; f < w->family_count; f++)
+        if (w->families[f].body == body) {
+            if (w->families[f].kind == HK_FAMILY_LATTICE)
+                n++;
+            else
+                sp->has_list = 1;
+        }
+    sp->fam = malloc((size_t)(n ? n : 1) * sizeof *sp->fam);
+    sp->dr = malloc((size_t)(n ? n : 1) * sizeof *sp->dr);
+    if (!sp->fam || !sp->dr) {
+        free(sp->fam);
+        free(sp->dr);
+        return -1;
+    }
+    for (int f = 0; f < w->family_count; f++) {
+        const hk_family *fm = &w->families[f];
+        if (fm->body != body || fm->kind != HK_FAMILY_LATTICE) continue;
+        int dr = fm->dj + b->ny * fm->dk;
+        sp->fam[sp->nfam] = f;
+        sp->dr[sp->nfam++] = dr;
+        if (dr > sp->maxdr) sp->maxdr = dr;
+        if (dr == 0) sp->same_rows++;
+    }
+    sp->R = sp->maxdr + 1;
+    return 0;
+}
+
+static void plan_free(sweep_plan *sp)
+{
+    free(sp->fam);
+    free(sp->dr);
+}
+
+/* Entries of work space one thread needs for a sweep of sp. */
+static size_t sweep_space(const sweep_plan *sp)
+{
+    return (size_t)3 * sp->stride * ((size_t)sp->R + 2 * (size_t)sp->maxdr + (size_t)sp->same_rows) +
+           (size_t)sp->nfam * (sizeof(hk_row_family) / sizeof(hk_real) + 1);
+}
+
+/* Makes room for `threads` work spaces (called outside parallel regions). */
+static int ensure_ws_slots(hk_world *w, int threads)
+{
+    if (w->ws_threads >= threads) return 0;
+    hk_real **ws = realloc(w->ws, (size_t)threads * sizeof *ws);
+    if (!ws) return -1;
+    w->ws = ws;
+    size_t *len = realloc(w->ws_len, (size_t)threads * sizeof *len);
+    if (!len) return -1;
+    w->ws_len = len;
+    for (int t = w->ws_threads; t < threads; t++) {
+        w->ws[t] = NULL;
+        w->ws_len[t] = 0;
+    }
+    w->ws_threads = threads;
+    return 0;
+}
+
+/* This thread's work space of at least n entries, allocated (and so first
+ * touched) by the thread itself; NULL if out of memory. */
+static hk_real *thread_ws(hk_world *w, int t, size_t n)
+{
+    if (w->ws_len[t] < n) {
+        hk_free_reals(w->ws[t]);
+        w->ws[t] = hk_alloc_reals(n);
+        w->ws_len[t] = w->ws[t] ? n : 0;
+    }
+    return w->ws[t];
+}
+
+void hk_engine_release(hk_world *w)
+{
+    for (int t = 0; t < w->ws_threads; t++) hk_free_reals(w->ws[t]);
+    free(w->ws);
+    free(w->ws_len);
+    w->ws = NULL;
+    w->ws_len = NULL;
+    w->ws_threads = 0;
+}
+
+/* Rows [a, b) of one block; see engine.h. With a fused finish the rows that
+ * neighbours read are parked in `parked` and finished by the caller after a
+ * barrier (returned through *park_lo_end and *park_hi_start). */
+static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, const hk_step_ctx *ctx, int a, int b,
+                        hk_real *space, int *park_lo_end, int *park_hi_start)
+{
+    const int S = sp->stride, R = sp->R, maxdr = sp->maxdr, M = HK_ROW_MARGIN;
+    const size_t row3 = (size_t)3 * S; /* one accumulator row: x, y, z each of stride S */
+    hk_real *ring = space;
+    hk_real *parked = ring + row3 * R;
+    hk_real *buf = parked + row3 * 2 * maxdr;
+    hk_row_family *fams = (hk_row_family *)(buf + row3 * sp->same_rows);
+    const int fused = ctx->finish != HK_FINISH_ADD_FORCE;
+    /* rows read by the neighbouring blocks stay untouched until the barrier */
+    int lo_end = (fused && a > 0) ? a + maxdr : a;
+    int hi_start = (fused && b < sp->nrows) ? b - maxdr : b;
+    if (lo_end > b) lo_end = b;
+    if (hi_start < lo_end) hi_start = lo_end;
+    *park_lo_end = lo_end;
+    *park_hi_start = hi_start;
+
+    int start = a - maxdr > 0 ? a - maxdr : 0;
+    memset(ring, 0, row3 * R * sizeof *ring);
+    memset(buf, 0, row3 * sp->same_rows * sizeof *buf); /* margins stay zero */
+    for (int r = start; r < b; r++) {
+        const int j = r % sp->ny, kk = r / sp->ny;
+        const int64_t row0 = sp->base + (int64_t)r * sp->nx, local0 = (int64_t)r * sp->nx;
+        hk_real *src = ring + row3 * (r % R);
+        hk_real *const acc_src[3] = {src + M, src + S + M, src + 2 * S + M};
+        int n = 0;
+        for (int q = 0; q < sp->nfam; q++) {
+            const hk_family *f = &w->families[sp->fam[q]];
+            if (j < f->j0 || j >= f->j1 || kk < f->k0 || kk >= f->k1 || f->i1 <= f->i0) continue;
+            hk_real *dst = ring + row3 * ((r + sp->dr[q]) % R);
+            fams[n].f = f;
+            fams[n].dr = sp->dr[q];
+            fams[n].dst[0] = dst + M;
+            fams[n].dst[1] = dst + S + M;
+            fams[n].dst[2] = dst + 2 * S + M;
+            n++;
+        }
+        k->lattice_row(&w->p, row0, local0, sp->nx_pad, fams, n, acc_src, buf, S);
+        if (r >= a) {
+            if (r < lo_end || r >= hi_start) {
+                int slot = r < lo_end ? r - a : maxdr + (r - hi_start);
+                memcpy(parked + row3 * slot, src, row3 * sizeof *src);
+            } else {
+                k->finish_row(ctx, &w->p, row0, sp->nx, acc_src);
+            }
+        }
+        memset(src, 0, row3 * sizeof *src);
+    }
+}
+
+static void finish_parked(hk_world *w, const hk_kernels *k, const sweep_plan *sp, const hk_step_ctx *ctx, int a,
+                          int b, hk_real *space, int lo_end, int hi_start)
+{
+    const int S = sp->stride, M = HK_ROW_MARGIN;
+    const size_t row3 = (size_t)3 * S;
+    hk_real *parked = space + row3 * sp->R;
+    for (int r = a; r < b; r++) {
+        if (!(r < lo_end || r >= hi_start)) continue;
+        int slot = r < lo_end ? r - a : sp->maxdr + (r - hi_start);
+        hk_real *row = parked + row3 * slot;
+        hk_real *const acc[3] = {row + M, row + S + M, row + 2 * S + M};
+        k->finish_row(ctx, &w->p, sp->base + (int64_t)r * sp->nx, sp->nx, acc);
+    }
+}
+
+/* Block of rows of thread t out of T: contiguous and balanced. */
+static void block_of(int nrows, int t, int T, int *a, int *b)
+{
+    *a = (int)((int64_t)nrows * t / T);
+    *b = (int)((int64_t)nrows * (t + 1) / T);
+}
+
+/* Sweeps the lattice families of one body with the given finish. Must be
+ * called by every thread of a parallel region. Returns nonzero (on every
+ * thread) if some thread could not get its work space. */
+static void sweep_parallel(hk_world *w, const hk_kernels *k, const sweep_plan *sp, const hk_step_ctx *ctx,
+                           int *failed)
+{
+    const int t = HK_THREAD(), T = HK_THREADS();
+    int a, b, lo_end = 0, hi_start = 0;
+    block_of(sp->nrows, t, T, &a, &b);
+    hk_real *space = thread_ws(w, t, sweep_space(sp));
+    if (!space) {
+#ifdef HOOKE_USE_OPENMP
+#pragma omp atomic write
+#endif
+        *failed = 1;
+    }
+    HK_BARRIER();
+    if (*failed) return;
+    if (a < b) sweep_block(w, k, sp, ctx, a, b, space, &lo_end, &hi_start);
+    if (ctx->finish != HK_FINISH_ADD_FORCE) {
+        HK_BARRIER();
+        if (a < b) finish_parked(w, k, sp, ctx, a, b, space, lo_end, hi_start);
+    }
+}
+
+/* Springs of the list families of `body` into f, colour by colour. Must be
+ * called by every thread of a parallel region. */
+static void list_parallel(hk_world *w, const hk_kernels *k, int body)
+{
+    const int t = HK_THREAD(), T = HK_THREADS(), W = k->width;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->body != body || f->kind != HK_FAMILY_LIST) continue;
+        for (int c = 0; c < f->colour_count; c++) {
+            const int64_t s0 = f->colour_start[c], s1 = f->colour_start[c + 1];
+            if (f->overflow && c == f->colour_count - 1) {
+                if (t == 0) hk_kernels_scalar.list_range(f, &w->p, s0, s1); /* serial: particles repeat */
+            } else {
+                int64_t vecs = (s1 - s0 + W - 1) / W;
+                int64_t c0 = s0 + vecs * t / T * W, c1 = s0 + vecs * (t + 1) / T * W;
+                if (c1 > s1) c1 = s1;
+                if (c0 < c1) k->list_range(f, &w->p, c0, c1);
+            }
+            HK_BARRIER();
+        }
+    }
+}
+
+/* Particles [first, first + count) split evenly over the threads. */
+static void range_of(int first, int count, int *g0, int *n)
+{
+    const int t = HK_THREAD(), T = HK_THREADS();
+    int a = (int)((int64_t)count * t / T), b = (int)((int64_t)count * (t + 1) / T);
+    *g0 = first + a;
+    *n = b - a;
+}
+
+int hk_engine_prepare(hk_world *w)
+{
+    for (int f = 0; f < w->family_count; f++)
+        if (w->families[f].kind == HK_FAMILY_LIST && !w->families[f].colour_start &&
+            hk_colour_family(&w->families[f], w->p.count) != 0)
+            return hk_fail(w, "out of memory while colouring springs");
+    return ensure_ws_slots(w, HK_MAX_THREADS()) == 0 ? 0 : hk_fail(w, "out of memory for thread work space");
+}
+
+static int plan_all(hk_world *w, sweep_plan **plans)
+{
+    *plans = calloc((size_t)(w->body_count ? w->body_count : 1), sizeof **plans);
+    if (!*plans) return -1;
+    for (int b = 0; b < w->body_count; b++)
+        if (plan_body(w, b, &(*plans)[b]) != 0) {
+            for (int q = 0; q < b; q++) plan_free(&(*plans)[q]);
+            free(*plans);
+            return -1;
+        }
+    return 0;
+}
+
+static void plans_free(hk_world *w, sweep_plan *plans)
+{
+    for (int b = 0; b < w->body_count; b++) plan_free(&plans[b]);
+    free(plans);
+}
+
+/* Forces (or a fused substep) over the whole world in one parallel region. */
+static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_real h)
+{
+    if (hk_engine_prepare(w) != 0) return;
+    sweep_plan *plans;
+    if (plan_all(w, &plans) != 0) {
+        hk_fail(w, "out of memory for the sweep plan");
+        return;
+    }
+    hk_step_ctx fused, add;
+    hk_step_ctx_init(&fused, w, finish, h);
+    hk_step_ctx_init(&add, w, HK_FINISH_ADD_FORCE, h);
+    int failed = 0;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel
+#endif
+    {
+        for (int body = 0; body < w->body_count && !failed; body++) {
+            const sweep_plan *sp = &plans[body];
+            const int pure_lattice = sp->nfam > 0 && !sp->has_list;
+            if (finish != HK_FINISH_ADD_FORCE && pure_lattice) {
+                sweep_parallel(w, k, sp, &fused, &failed);
+                continue;
+            }
+            int g0, n;
+            range_of(w->bodies[body].first, w->bodies[body].count, &g0, &n);
+            k->external_forces(&add, &w->p, g0, n);
+            HK_BARRIER();
+            if (sp->nfam > 0) sweep_parallel(w, k, sp, &add, &failed);
+            HK_BARRIER();
+            list_parallel(w, k, body);
+            if (finish != HK_FINISH_ADD_FORCE) k->integrate(&fused, &w->p, g0, n);
+            HK_BARRIER();
+        }
+    }
+    if (failed) hk_fail(w, "out of memory for thread work space");
+    plans_free(w, plans);
+    w->spring_updates += hk_world_spring_count(w);
+}
+
+void hk_engine_forces(hk_world *w, const hk_kernels *k) { engine_run(w, k, HK_FINISH_ADD_FORCE, 0); }
+
+void hk_engine_substep(hk_world *w, const hk_kernels *k, hk_finish finish, hk_real h) { engine_run(w, k, finish, h); }

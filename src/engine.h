@@ -1,0 +1,51 @@
+/* engine.h — the parallel SIMD engine: lattice sweeps, coloured list springs, fused substeps. */
+#ifndef HOOKE_ENGINE_H
+#define HOOKE_ENGINE_H
+
+#include "kernels.h"
+#include "world.h"
+
+/*
+ * How the work is split (and why the result is the same bits for any number
+ * of threads):
+ *
+ * Lattice bodies (rope, cloth, jelly). A body is a sequence of rows (a row is
+ * the nx nodes with the same (j, k)). Every stencil family points forward in
+ * memory, so a spring whose source node is in row r ends in row r + dr with
+ * 0 <= dr <= maxdr. A thread owns a block of rows [a, b) and sweeps source rows
+ * from a - maxdr ("halo": recomputed, also done by the previous thread) to
+ * b - 1, keeping the force sums of rows r .. r + maxdr in a small ring:
+ *
+ *     source row r:   ring[r]       += F(r -> r + dr)   for every family
+ *                     ring[r + dr]  -= F(r -> r + dr)
+ *     after row r:    ring[r] is final (every spring into row r starts in
+ *                     rows r - maxdr .. r) -> finish row r, reuse its slot
+ *
+ *          rows:  a-maxdr ... a-1 | a ... a+maxdr-1 ... b-maxdr ... b-1 |
+ *                 halo (discard)  | deferred  ...  in place  ... deferred |
+ *
+ * Every sum into one node is taken in the same order (by source row, then
+ * family) whichever thread computes it, and the spring arithmetic is exact
+ * IEEE (simd.h), so the bits do not depend on the partition. In a fused
+ * substep "finish" integrates the row in place; the first and last maxdr rows
+ * of a block are read by the neighbouring threads, so their finished sums are
+ * parked and integrated after a barrier.
+ *
+ * List families (meshes, all-to-all ropes, points). Coloured once
+ * (colour.h): within a colour no particle occurs twice, so threads and SIMD
+ * lanes add into f without conflicts, and each particle receives at most one
+ * term per colour, colours in a fixed order. The overflow colour runs on one
+ * thread. No atomics, no reductions.
+ */
+
+/* f = gravity + drag + ground + all springs (the engine's hk_forces_compute). */
+void hk_engine_forces(hk_world *w, const hk_kernels *k);
+/* One substep of a single-force-evaluation scheme (EULER, SEMI_IMPLICIT,
+ * JELLY): fused sweep on pure lattice bodies, forces then update elsewhere. */
+void hk_engine_substep(hk_world *w, const hk_kernels *k, hk_finish finish, hk_real h);
+/* Colours every list family not yet coloured; 0 or -1. */
+int hk_engine_prepare(hk_world *w);
+/* Frees the per-thread work space. */
+void hk_engine_release(hk_world *w);
+
+#endif

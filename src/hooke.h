@@ -1,0 +1,315 @@
+/* hooke.h — public API of the hooke mass-spring solver; SI units on every field. */
+#ifndef HOOKE_H
+#define HOOKE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HOOKE_VERSION "0.1.0"
+
+/* Floating type of all hot simulation state: float by default, double when
+ * built with -DHOOKE_DOUBLE=ON (precision studies). Descriptors use double. */
+#ifdef HOOKE_DOUBLE
+typedef double hk_real;
+#else
+typedef float hk_real;
+#endif
+
+typedef struct hk_vec3 {
+    double x, y, z;
+} hk_vec3;
+
+typedef struct hk_world hk_world; /* opaque */
+
+/* ------------------------------------------------------------------------ */
+/* Springs                                                                   */
+
+typedef enum hk_damping_model {
+    HK_DAMP_ALONG = 0,  /* f_i -= c ((v_i - v_j) . u) u : damping along the spring */
+    HK_DAMP_RELATIVE,   /* f_i -= c (v_i - v_j): full relative velocity ("internal friction") */
+} hk_damping_model;
+
+typedef enum hk_behaviour {
+    HK_SPRING_NORMAL = 0,
+    HK_SPRING_TENSION_ONLY,     /* "bungee": force only while r > L0 */
+    HK_SPRING_COMPRESSION_ONLY, /* "shock absorber": force only while r < L0 */
+    HK_SPRING_BREAKABLE,        /* removed for good once r > break_ratio * L0 */
+} hk_behaviour;
+
+/* Parameters shared by every spring of one family. */
+typedef struct hk_spring_params {
+    double k;                      /* stiffness [N/m] */
+    double damping;                /* damping coefficient c [N*s/m] */
+    hk_damping_model damping_model;
+    hk_behaviour behaviour;
+    double break_ratio;            /* breakable: break when r > break_ratio * L0 [1] */
+    double rest_length;            /* [m]; 0 = each spring's initial length */
+} hk_spring_params;
+
+hk_spring_params hk_default_spring_params(void); /* k 1000 N/m, no damping, normal */
+
+/* ------------------------------------------------------------------------ */
+/* World                                                                     */
+
+typedef enum hk_ground_model {
+    HK_GROUND_NONE = 0,
+    HK_GROUND_REPULSION, /* rope tutorial: k_rep (h - y) up, -c_fric v_t, -c_abs v_y while v_y < 0 */
+    HK_GROUND_SPRING,    /* soft-body book: virtual spring -k_coll (y - h) while y < h */
+} hk_ground_model;
+
+typedef struct hk_ground {
+    hk_ground_model model;
+    double height;     /* plane y = height [m] */
+    double repulsion;  /* REPULSION: k_rep [N/m] */
+    double friction;   /* REPULSION: tangential sliding friction c_fric [N*s/m] */
+    double absorption; /* REPULSION: normal absorption c_abs [N*s/m] */
+    double stiffness;  /* SPRING: k_coll [N/m] */
+} hk_ground;
+
+typedef struct hk_world_def {
+    hk_vec3 gravity;   /* [m/s^2] */
+    double air_drag;   /* c_air in f = -c_air v [N*s/m] */
+    hk_ground ground;
+    int has_walls;     /* room walls: particles kept inside [walls_min, walls_max] */
+    hk_vec3 walls_min; /* [m] */
+    hk_vec3 walls_max; /* [m] */
+    double walls_loss; /* collision energy loss: normal speed kept = (1 - loss) [1] */
+    int threads;       /* OpenMP threads; 0 = library default */
+} hk_world_def;
+
+hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground, walls */
+
+hk_world *hk_world_create(const hk_world_def *def);
+void hk_world_destroy(hk_world *w);
+/* Threads asked for by the world's definition (0 = not specified). */
+int hk_world_threads(const hk_world *w);
+/* Message of the last failed call on this world ("" if none). */
+const char *hk_world_error(const hk_world *w);
+
+/* Sphere obstacle; moves with constant velocity. Returns its index or -1. */
+typedef struct hk_sphere_def {
+    hk_vec3 center;   /* [m] */
+    double radius;    /* [m] */
+    hk_vec3 velocity; /* [m/s]; 0 = static */
+    double loss;      /* collision energy loss: normal speed kept = (1 - loss) [1] */
+} hk_sphere_def;
+int hk_world_add_sphere(hk_world *w, const hk_sphere_def *def);
+
+/* ------------------------------------------------------------------------ */
+/* Bodies. Each add_* call returns the body index (>= 0) or -1 on error      */
+/* (see hk_world_error). A body owns a contiguous range of particles.        */
+
+typedef enum hk_rope_topology {
+    HK_ROPE_CHAIN = 0,  /* i - i+1 */
+    HK_ROPE_SKIP_ONE,   /* i - i+1 and i - i+2 */
+    HK_ROPE_ALL_TO_ALL, /* every pair */
+} hk_rope_topology;
+
+typedef struct hk_rope_def {
+    int count;                   /* particles [1] (>= 2) */
+    double mass;                 /* per particle [kg] */
+    double spacing;              /* initial distance between neighbours [m] */
+    hk_vec3 origin;              /* first particle [m] */
+    hk_vec3 direction;           /* unit-less direction of the rope (normalised) */
+    hk_rope_topology topology;
+    hk_spring_params springs;    /* neighbour springs (and all pairs for ALL_TO_ALL) */
+    hk_spring_params skip_springs; /* SKIP_ONE: the i - i+2 springs */
+    int anchor;                  /* 1: first particle is driven (moving anchor) */
+    hk_vec3 anchor_velocity;     /* [m/s]; anchor kept at or above the ground */
+} hk_rope_def;
+hk_rope_def hk_default_rope_def(void);
+int hk_world_add_rope(hk_world *w, const hk_rope_def *def);
+
+typedef enum hk_cloth_pins {
+    HK_PIN_NONE = 0,
+    HK_PIN_EDGE,        /* the edge j = 0 (nx particles) */
+    HK_PIN_TWO_CORNERS, /* (0,0) and (nx-1,0): the corners of edge j = 0 */
+    HK_PIN_FOUR_EDGES,  /* every boundary particle */
+} hk_cloth_pins;
+
+/* Particle (i, j) of a cloth sits at origin + i*spacing*u + j*spacing*v and has
+ * local index i + j*nx. Families are lattice stencils, stored without indices. */
+typedef struct hk_cloth_def {
+    int nx, ny;                 /* nodes along u and v [1] (>= 2) */
+    double spacing;             /* [m] */
+    hk_vec3 origin;             /* [m] */
+    hk_vec3 u, v;               /* in-plane unit axes (normalised) */
+    double mass;                /* per node [kg] */
+    int structural, shear, bend; /* enable flags for the three classic families */
+    hk_spring_params structural_springs; /* (1,0), (0,1) */
+    hk_spring_params shear_springs;      /* (1,1), (1,-1) */
+    hk_spring_params bend_springs;       /* (2,0), (0,2) */
+    double radius;              /* > 0: also connect every other node pair within this
+                                   distance [m] (one stencil family per offset) */
+    hk_spring_params radius_springs;
+    hk_cloth_pins pins;
+} hk_cloth_def;
+hk_cloth_def hk_default_cloth_def(void);
+int hk_world_add_cloth(hk_world *w, const hk_cloth_def *def);
+
+/* Jelly lattice: particle (i,j,k) at origin + spacing*(i,j,k), local index
+ * i + nx*(j + ny*k); each particle joined to its 26 (or 52) neighbours. */
+enum { HK_K1 = 0, HK_K2, HK_K3, HK_KB1, HK_KB2, HK_KB3, HK_JELLY_CLASSES };
+typedef struct hk_jelly_def {
+    int nx, ny, nz;        /* nodes [1] (>= 2) */
+    double spacing;        /* [m] */
+    hk_vec3 origin;        /* [m] */
+    double mass;           /* per node [kg] */
+    int neighbours;        /* 26 or 52 */
+    hk_spring_params springs[HK_JELLY_CLASSES]; /* K1 face, K2 edge, K3 corner, Kb1..Kb3 ring 2 */
+} hk_jelly_def;
+hk_jelly_def hk_default_jelly_def(void);
+int hk_world_add_jelly(hk_world *w, const hk_jelly_def *def);
+
+/* Square of 4 particles in the plane of u, v; 4 edge springs (+ 2 diagonals). */
+typedef struct hk_quad_def {
+    double size;      /* side [m] */
+    hk_vec3 origin;   /* corner [m] */
+    hk_vec3 u, v;     /* in-plane unit axes */
+    double mass;      /* per corner [kg] */
+    int diagonals;    /* 1: add both diagonals (without them the square folds) */
+    hk_spring_params springs;
+} hk_quad_def;
+hk_quad_def hk_default_quad_def(void);
+int hk_world_add_quad(hk_world *w, const hk_quad_def *def);
+
+/* Two particles joined by one spring: the harmonic oscillator (pin_a = 1) or a
+ * free dumbbell. The pendulum is a pinned pivot and a bob on a stiff spring. */
+typedef struct hk_spring_pair_def {
+    hk_vec3 a, b;       /* initial positions [m] */
+    hk_vec3 velocity_b; /* initial velocity of b [m/s] */
+    double mass_a, mass_b; /* [kg] */
+    int pin_a;          /* 1: a is fixed */
+    hk_spring_params springs; /* rest_length 0 = |b - a| */
+} hk_spring_pair_def;
+hk_spring_pair_def hk_default_spring_pair_def(void);
+int hk_world_add_spring_pair(hk_world *w, const hk_spring_pair_def *def);
+
+typedef struct hk_pendulum_def {
+    hk_vec3 pivot;  /* [m] */
+    double length;  /* [m] */
+    double angle;   /* initial angle from the -y axis, in the x-y plane [rad] */
+    double mass;    /* bob [kg] */
+    double k;       /* stiffness of the rod spring [N/m] (stiff) */
+    double damping; /* [N*s/m] */
+} hk_pendulum_def;
+hk_pendulum_def hk_default_pendulum_def(void);
+int hk_world_add_pendulum(hk_world *w, const hk_pendulum_def *def);
+
+/* General body: listed points and listed springs (for meshes and tests). */
+int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos,
+                        const hk_vec3 *vel /* may be NULL */, const double *mass /* [kg] */);
+/* Adds one spring family joining local particles a[s] - b[s] of body. */
+int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const int *b,
+                         const hk_spring_params *params);
+/* Pins (inverse mass 0) particle local_index of body. Returns 0 or -1. */
+int hk_world_pin(hk_world *w, int body, int local_index);
+
+/* ------------------------------------------------------------------------ */
+/* Integrators                                                               */
+
+typedef enum hk_integrator_kind {
+    HK_EULER = 0,         /* explicit: x += v dt; v += a dt */
+    HK_SEMI_IMPLICIT_EULER, /* symplectic: v += a dt; x += v dt */
+    HK_VERLET,            /* position Verlet, x1 = x0 + v0 dt + a dt^2/2 */
+    HK_VERLET_BOOK,       /* position Verlet with the book's first step x1 = x0 + a dt^2 */
+    HK_VELOCITY_VERLET,
+    HK_JELLY,             /* v += dt_a F/m; x += dt_v v; v *= alpha */
+    HK_RK4,
+    HK_INTEGRATOR_COUNT
+} hk_integrator_kind;
+
+typedef struct hk_integrator_def {
+    hk_integrator_kind kind;
+    double dt;          /* step (one output step / frame) [s] */
+    double dt_max;      /* > 0: each step split into ceil(dt / dt_max) equal substeps [s] */
+    double jelly_dt_a;  /* JELLY: acceleration step [s]; 0 = substep length */
+    double jelly_dt_v;  /* JELLY: velocity step [s]; 0 = substep length */
+    double jelly_alpha; /* JELLY: velocity kept per substep [1] */
+} hk_integrator_def;
+hk_integrator_def hk_default_integrator_def(void); /* semi-implicit Euler, dt 1e-3 s */
+
+const char *hk_integrator_name(hk_integrator_kind kind);
+/* Parses a name ("euler", "semi_implicit_euler", "verlet", ...); -1 if unknown. */
+int hk_integrator_from_name(const char *name);
+/* Comma-separated list of all names, for messages and --help. */
+const char *hk_integrator_names(void);
+
+/* Sets the integrator (resets multi-step history). Returns 0 or -1. */
+int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def);
+/* Advances one step of def.dt (all its substeps). */
+void hk_world_step(hk_world *w);
+/* Number of substeps per step under the current integrator. */
+int hk_world_substeps(const hk_world *w);
+
+/* ------------------------------------------------------------------------ */
+/* Reading state                                                             */
+
+typedef struct hk_particles_view {
+    int count;
+    const hk_real *x, *y, *z;    /* position [m] */
+    const hk_real *vx, *vy, *vz; /* velocity [m/s] */
+    const hk_real *fx, *fy, *fz; /* force of the last evaluation [N] */
+    const hk_real *inv_mass;     /* [1/kg]; 0 = pinned */
+    const hk_real *mass;         /* [kg] (of pinned particles too) */
+} hk_particles_view;
+hk_particles_view hk_world_particles(const hk_world *w);
+
+typedef struct hk_body_info {
+    int first, count;    /* particle range */
+    int nx, ny, nz;      /* lattice dims (1 where not a lattice) */
+    int springs;         /* live + broken springs of the body */
+    const char *kind;    /* "rope", "cloth", "jelly", "quad", "pair", "pendulum", "points" */
+} hk_body_info;
+int hk_world_body_count(const hk_world *w);
+hk_body_info hk_world_body(const hk_world *w, int body);
+
+typedef struct hk_family_info {
+    int body;
+    const char *name;     /* "structural", "K1", "chain", ... */
+    int springs;          /* springs in the family */
+    int broken;           /* of those, broken */
+    hk_spring_params params;
+} hk_family_info;
+int hk_world_family_count(const hk_world *w);
+hk_family_info hk_world_family(const hk_world *w, int family);
+
+int64_t hk_world_spring_count(const hk_world *w); /* all springs, broken included */
+int64_t hk_world_step_count(const hk_world *w);   /* steps taken */
+double hk_world_time(const hk_world *w);          /* simulated time [s] */
+int64_t hk_world_spring_updates(const hk_world *w); /* spring force evaluations so far */
+
+typedef struct hk_stats {
+    double kinetic;     /* sum 1/2 m v^2 over free particles [J] */
+    double gravity;     /* sum -m g.x over free particles [J] */
+    double spring;      /* sum 1/2 k (r - L0)^2 over active springs [J] */
+    double total;       /* kinetic + gravity + spring [J] */
+    double max_stretch; /* max r / L0 over unbroken springs [1] */
+    int64_t broken;     /* broken springs [1] */
+} hk_stats;
+hk_stats hk_world_stats(const hk_world *w);
+
+/* Blow-up check: a non-finite position or velocity, or a spring stretched
+ * past stretch_limit * L0. */
+typedef struct hk_blowup {
+    const char *cause;  /* "non-finite position", "non-finite velocity", "runaway stretch" */
+    int body;           /* body of the particle or spring */
+    int particle;       /* global particle index, or -1 */
+    int family;         /* family of the spring, or -1 */
+    int64_t spring;     /* spring slot within the family, or -1 */
+    double value;       /* offending value: the coordinate, or r / L0 [1] */
+} hk_blowup;
+/* Returns 1 and fills *out on a blow-up, 0 if the state is sound. */
+int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out);
+
+/* 64-bit FNV-1a hash over the bytes of positions then velocities. */
+uint64_t hk_world_state_hash(const hk_world *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,107 @@
+/* kernels.c — picks the kernel table (AVX-512, AVX2, scalar, or the reference path) once per process. */
+#include "kernels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* -1: not decided yet; 0: reference path; otherwise 1 + index into tables */
+static int chosen = -1;
+
+static const hk_kernels *const tables[] = {
+#ifdef HOOKE_USE_SIMD
+    &hk_kernels_avx512,
+    &hk_kernels_avx2,
+#endif
+    &hk_kernels_scalar,
+};
+#define TABLE_COUNT ((int)(sizeof tables / sizeof tables[0]))
+
+static int cpu_has(const char *isa)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (strcmp(isa, "avx512") == 0)
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
+    if (strcmp(isa, "avx2") == 0) return __builtin_cpu_supports("avx2");
+#else
+    if (strcmp(isa, "avx512") == 0 || strcmp(isa, "avx2") == 0) return 0;
+#endif
+    return 1; /* scalar */
+}
+
+/* 0 = reference, 1 + i = tables[i], -1 = unavailable */
+static int lookup(const char *name)
+{
+    if (strcmp(name, "reference") == 0) return 0;
+#ifdef HOOKE_FORCE_REFERENCE
+    return -1;
+#else
+    for (int i = 0; i < TABLE_COUNT; i++)
+        if (strcmp(name, tables[i]->isa) == 0) return cpu_has(name) ? 1 + i : -1;
+    return -1;
+#endif
+}
+
+static void decide(void)
+{
+    if (chosen >= 0) return;
+    const char *env = getenv("HOOKE_KERNELS");
+    if (env && *env && lookup(env) >= 0) {
+        chosen = lookup(env);
+        return;
+    }
+#ifdef HOOKE_FORCE_REFERENCE
+    chosen = 0;
+#else
+    for (int i = 0; i < TABLE_COUNT; i++)
+        if (cpu_has(tables[i]->isa)) {
+            chosen = 1 + i;
+            return;
+        }
+    chosen = 0;
+#endif
+}
+
+const hk_kernels *hk_kernels_active(void)
+{
+    decide();
+    return chosen > 0 ? tables[chosen - 1] : NULL;
+}
+
+const char *hk_kernels_name(void)
+{
+    const hk_kernels *k = hk_kernels_active();
+    return k ? k->isa : "reference";
+}
+
+int hk_kernels_select(const char *name)
+{
+    if (!name) { /* back to the automatic choice */
+        chosen = -1;
+        decide();
+        return 0;
+    }
+    int c = lookup(name);
+    if (c < 0) return -1;
+    chosen = c;
+    return 0;
+}
+
+void hk_step_ctx_init(hk_step_ctx *ctx, const hk_world *w, hk_finish finish, hk_real h)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->finish = finish;
+    ctx->h = h;
+    ctx->dt_a = w->integrator.jelly_dt_a > 0 ? (hk_real)w->integrator.jelly_dt_a : h;
+    ctx->dt_v = w->integrator.jelly_dt_v > 0 ? (hk_real)w->integrator.jelly_dt_v : h;
+    ctx->alpha = (hk_real)w->integrator.jelly_alpha;
+    for (int c = 0; c < 3; c++) ctx->g[c] = w->g[c];
+    ctx->air_drag = (hk_real)w->def.air_drag;
+    ctx->ground = w->def.ground.model;
+    ctx->ground_h = (hk_real)w->def.ground.height;
+    ctx->ground_krep = (hk_real)w->def.ground.repulsion;
+    ctx->ground_fric = (hk_real)w->def.ground.friction;
+    ctx->ground_abs = (hk_real)w->def.ground.absorption;
+    ctx->ground_k = (hk_real)w->def.ground.stiffness;
+}

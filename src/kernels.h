@@ -1,0 +1,82 @@
+/* kernels.h — the per-ISA kernel table (AVX-512, AVX2, scalar) and its run-time selection. */
+#ifndef HOOKE_KERNELS_H
+#define HOOKE_KERNELS_H
+
+#include "world.h"
+
+/* Margin (in entries) on both sides of a lattice row buffer: >= the largest
+ * |di| of any stencil family (cloth radius families reach 64) and a multiple
+ * of every SIMD width. */
+#define HK_ROW_MARGIN 64
+
+/* What a row finalisation does with the row's summed spring forces. */
+typedef enum hk_finish {
+    HK_FINISH_ADD_FORCE = 0,   /* f[row] += acc (f holds the external forces) */
+    HK_FINISH_EULER,           /* explicit Euler in place */
+    HK_FINISH_SEMI_IMPLICIT,   /* semi-implicit Euler in place */
+    HK_FINISH_JELLY,           /* the jelly scheme in place */
+} hk_finish;
+
+/* Everything a fused row finalisation needs besides the row. */
+typedef struct hk_step_ctx {
+    hk_finish finish;
+    hk_real h;                    /* substep [s] */
+    hk_real dt_a, dt_v, alpha;    /* jelly scheme */
+    hk_real g[3];                 /* [m/s^2] */
+    hk_real air_drag;             /* [N*s/m] */
+    hk_ground_model ground;
+    hk_real ground_h, ground_krep, ground_fric, ground_abs, ground_k;
+} hk_step_ctx;
+
+/* One lattice family as seen from one source row (engine.c fills these). */
+typedef struct hk_row_family {
+    const hk_family *f;
+    hk_real *dst[3]; /* accumulator row r + dr (x, y, z), indexed like acc_src */
+    int dr;          /* row distance; 0: same row */
+} hk_row_family;
+
+typedef struct hk_kernels {
+    const char *isa; /* "avx512", "avx2", "scalar" */
+    int width;       /* lanes of hk_real */
+    /* All lattice springs whose source nodes lie in one row: the row starts at
+     * global particle row0 (node (0,j,k)), body-local index local0. For each
+     * family q of fams (those with sources in this row): F_q(i) for sources
+     * i in [i0, i1); acc_src[i] += sum_q F_q(i); fams[q].dst[i + di] -= F_q(i).
+     * nx_pad is the row length padded to 16; buf holds 3 rows of stride
+     * bstride per family with dr == 0 (those subtract from acc_src after the
+     * row, through buf, so no store overlaps a later load). */
+    void (*lattice_row)(const hk_particles *p, int64_t row0, int64_t local0, int nx_pad,
+                        const struct hk_row_family *fams, int nfam, hk_real *const acc_src[3], hk_real *buf,
+                        int bstride);
+    /* Springs [s0, s1) of list family f, all in one colour (no particle twice):
+     * f[a] += F, f[b] -= F. */
+    void (*list_range)(const hk_family *f, hk_particles *p, int64_t s0, int64_t s1);
+    /* Finishes particles [g0, g0 + n) given their summed spring forces acc. */
+    void (*finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n, hk_real *const acc[3]);
+    /* f = gravity + air drag + ground for particles [g0, g0 + n). */
+    void (*external_forces)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n);
+    /* Per-particle integration of [g0, g0 + n) from the full force arrays. */
+    void (*integrate)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n);
+} hk_kernels;
+
+extern const hk_kernels hk_kernels_avx512;
+extern const hk_kernels hk_kernels_avx2;
+extern const hk_kernels hk_kernels_scalar;
+
+/* The kernels in use: the widest the CPU and the build support, unless the
+ * environment variable HOOKE_KERNELS names "avx512", "avx2", "scalar" or
+ * "reference" (the reference path returns NULL: the obvious code in
+ * springs.c and integrators.c runs instead). Built with -DHOOKE_SIMD=OFF,
+ * NULL always. Decided once per process. */
+const hk_kernels *hk_kernels_active(void);
+/* Name of the path in use: "avx512", "avx2", "scalar" or "reference". */
+const char *hk_kernels_name(void);
+/* Forces a path for this process (benchmarks, tests); returns 0 or -1 if
+ * the CPU or build lacks it. name as for HOOKE_KERNELS; NULL restores the
+ * automatic choice. */
+int hk_kernels_select(const char *name);
+
+/* Fills ctx's physics fields (gravity, drag, ground) from the world. */
+void hk_step_ctx_init(hk_step_ctx *ctx, const hk_world *w, hk_finish finish, hk_real h);
+
+#endif

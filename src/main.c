@@ -1,0 +1,324 @@
+/* main.c — the hooke command-line program: parses flags, runs a scene, reports. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef HOOKE_USE_OPENMP
+#include <omp.h>
+#endif
+
+#include "hooke.h"
+#include "scene.h"
+#include "state_io.h"
+#include "topology.h"
+
+/* Exit statuses (also in --help and the README). */
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_BLOWUP = 2, EXIT_IO = 3 };
+
+static const char usage[] =
+    "usage: hooke run SCENE [options]\n"
+    "       hooke info [--threads N]\n"
+    "       hooke --help | --version\n"
+    "\n"
+    "Runs the mass-spring scene SCENE (format: docs/scene-format.md) and prints a\n"
+    "one-line summary: particles= springs= steps= wall_s= spring_updates_per_s= state_hash=\n"
+    "\n"
+    "run options:\n"
+    "  --steps N          run N steps (overrides the scene's run length)\n"
+    "  --time SECONDS     run until this simulated time (ceil(SECONDS / dt) steps)\n"
+    "  --dt DT            step length in seconds (overrides the scene)\n"
+    "  --integrator NAME  one of: %s\n"
+    "  --threads N        OpenMP threads (default: the scene's, else the number of\n"
+    "                     cores); results are bit-identical for any N\n"
+    "  --stats FILE       CSV per output step: step,time,kinetic,gravity,spring,\n"
+    "                     total,max_stretch,broken (energies in J)\n"
+    "  --every N          write statistics every N steps (default: the scene's, else 1)\n"
+    "  --state-out FILE   final particle state (docs/state-format.md)\n"
+    "  --quiet            no messages on stderr except errors\n"
+    "\n"
+    "info: the machine (hwloc: packages, cores, caches, NUMA nodes), the SIMD\n"
+    "path in use, and where each OpenMP thread runs. Thread i is bound to core i\n"
+    "unless OMP_PLACES or OMP_PROC_BIND is set (then OpenMP places them).\n"
+    "HOOKE_KERNELS=reference|scalar|avx2|avx512 forces a kernel path.\n"
+    "\n"
+    "exit status: 0 success, 1 bad input (scene file or flags), 2 the simulation\n"
+    "blew up (non-finite state or a spring past the scene's stretch_limit),\n"
+    "3 an output file could not be written.\n";
+
+static void print_usage(FILE *f) { fprintf(f, usage, hk_integrator_names()); }
+
+static int fail_flag(const char *flag, const char *value, const char *expected)
+{
+    fprintf(stderr, "hooke: error: %s expects %s, got '%s'\n", flag, expected, value ? value : "nothing");
+    return EXIT_INPUT;
+}
+
+static int parse_int64(const char *s, int64_t lo, int64_t *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < lo) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_positive(const char *s, double *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v) || !(v > 0)) return -1;
+    *out = v;
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef struct run_opts {
+    const char *scene;
+    int64_t steps;
+    double time, dt;
+    int integrator; /* -1: scene's */
+    int64_t threads, every;
+    const char *stats, *state_out;
+    int quiet;
+} run_opts;
+
+static int parse_run(int argc, char **argv, run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->integrator = -1;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--steps") == 0) {
+            if (parse_int64(v, 1, &o->steps)) return fail_flag(a, v, "a whole number >= 1");
+            i++;
+        } else if (strcmp(a, "--time") == 0) {
+            if (parse_positive(v, &o->time)) return fail_flag(a, v, "a number of seconds > 0");
+            i++;
+        } else if (strcmp(a, "--dt") == 0) {
+            if (parse_positive(v, &o->dt)) return fail_flag(a, v, "a step length in seconds > 0");
+            i++;
+        } else if (strcmp(a, "--integrator") == 0) {
+            if (!v || (o->integrator = hk_integrator_from_name(v)) < 0) {
+                char expected[256];
+                snprintf(expected, sizeof expected, "one of %s", hk_integrator_names());
+                return fail_flag(a, v, expected);
+            }
+            i++;
+        } else if (strcmp(a, "--threads") == 0) {
+            if (parse_int64(v, 1, &o->threads) || o->threads > 4096) return fail_flag(a, v, "a thread count 1..4096");
+            i++;
+        } else if (strcmp(a, "--every") == 0) {
+            if (parse_int64(v, 1, &o->every)) return fail_flag(a, v, "a whole number >= 1");
+            i++;
+        } else if (strcmp(a, "--stats") == 0 || strcmp(a, "--state-out") == 0) {
+            if (!v || !*v) return fail_flag(a, v, "a file name");
+            *(strcmp(a, "--stats") == 0 ? &o->stats : &o->state_out) = v;
+            i++;
+        } else if (strcmp(a, "--quiet") == 0) {
+            o->quiet = 1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "hooke: error: unknown option '%s' (see hooke --help)\n", a);
+            return EXIT_INPUT;
+        } else if (!o->scene) {
+            o->scene = a;
+        } else {
+            fprintf(stderr, "hooke: error: more than one scene given ('%s' and '%s')\n", o->scene, a);
+            return EXIT_INPUT;
+        }
+    }
+    if (!o->scene) {
+        fprintf(stderr, "hooke: error: run needs a scene file (see hooke --help)\n");
+        return EXIT_INPUT;
+    }
+    if (o->steps && o->time > 0) {
+        fprintf(stderr, "hooke: error: give --steps or --time, not both\n");
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
+}
+
+static void write_stats_row(FILE *f, const hk_world *w)
+{
+    hk_stats s = hk_world_stats(w);
+    fprintf(f, "%lld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%lld\n", (long long)hk_world_step_count(w), hk_world_time(w),
+            s.kinetic, s.gravity, s.spring, s.total, s.max_stretch, (long long)s.broken);
+}
+
+static void report_blowup(const hk_world *w, const hk_blowup *b, const char *scene)
+{
+    fprintf(stderr, "hooke: error: %s: simulation blew up at step %lld (t = %.6g s): %s", scene,
+            (long long)hk_world_step_count(w), hk_world_time(w), b->cause);
+    if (b->particle >= 0) fprintf(stderr, " at particle %d of body %d (value %g)", b->particle, b->body, b->value);
+    if (b->family >= 0) {
+        hk_family_info f = hk_world_family(w, b->family);
+        fprintf(stderr, " in spring %lld of family %s of body %d (r/L0 = %g)", (long long)b->spring, f.name, b->body,
+                b->value);
+    }
+    fprintf(stderr, "\n");
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    run_opts o;
+    int rc = parse_run(argc, argv, &o);
+    if (rc != EXIT_OK) return rc;
+
+    /* prolog: scene, overrides, threads */
+    hk_scene sc;
+    char err[1024];
+    if (hk_scene_load(o.scene, &sc, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_INPUT;
+    }
+    hk_world *w = sc.world;
+    hk_integrator_def idef = sc.integrator;
+    if (o.dt > 0) idef.dt = o.dt;
+    if (o.integrator >= 0) idef.kind = (hk_integrator_kind)o.integrator;
+    if (hk_world_set_integrator(w, &idef) != 0) {
+        fprintf(stderr, "hooke: error: %s: %s\n", o.scene, hk_world_error(w));
+        hk_scene_free(&sc);
+        return EXIT_INPUT;
+    }
+#ifdef HOOKE_USE_OPENMP
+    if (o.threads > 0)
+        omp_set_num_threads((int)o.threads);
+    else if (hk_world_threads(w) <= 0)
+        omp_set_num_threads(hk_topology_cores());
+    int threads = omp_get_max_threads();
+    hk_topology_bind_threads();
+#else
+    int threads = 1;
+    if (o.threads > 1 && !o.quiet) fprintf(stderr, "hooke: note: built without OpenMP; running on 1 thread\n");
+#endif
+    int64_t steps = o.steps;
+    if (!steps && o.time > 0) steps = (int64_t)ceil(o.time / idef.dt * (1 - 1e-12));
+    if (!steps && sc.steps > 0) steps = sc.steps;
+    if (!steps && sc.time > 0) steps = (int64_t)ceil(sc.time / idef.dt * (1 - 1e-12));
+    if (steps <= 0) {
+        fprintf(stderr, "hooke: error: %s: no run length: give --steps or --time, or 'steps' in the run section\n", o.scene);
+        hk_scene_free(&sc);
+        return EXIT_INPUT;
+    }
+    int64_t every = o.every ? o.every : (sc.every > 0 ? sc.every : 1);
+    double stretch_limit = sc.stretch_limit > 0 ? sc.stretch_limit : 10.0;
+    FILE *stats = NULL;
+    if (o.stats) {
+        stats = fopen(o.stats, "w");
+        if (!stats) {
+            fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.stats, strerror(errno));
+            hk_scene_free(&sc);
+            return EXIT_IO;
+        }
+        fprintf(stats, "step,time,kinetic,gravity,spring,total,max_stretch,broken\n");
+        write_stats_row(stats, w);
+    }
+    if (!o.quiet)
+        fprintf(stderr, "hooke: %s: %d particles, %lld springs, %s, dt %g s x %d substeps, %lld steps, %d threads\n",
+                o.scene, hk_world_particles(w).count, (long long)hk_world_spring_count(w),
+                hk_integrator_name(idef.kind), idef.dt, hk_world_substeps(w), (long long)steps, threads);
+
+    /* loop: step, check for blow-ups, write statistics */
+    const int64_t check_every = every < 100 ? every : 100;
+    int blew_up = 0;
+    hk_blowup b;
+    double t0 = now_s();
+    for (int64_t s = 1; s <= steps; s++) {
+        hk_world_step(w);
+        if (hk_world_error(w)[0]) {
+            fprintf(stderr, "hooke: error: %s\n", hk_world_error(w));
+            blew_up = 1;
+            break;
+        }
+        if ((s % check_every == 0 || s == steps) && hk_world_check(w, stretch_limit, &b)) {
+            report_blowup(w, &b, o.scene);
+            blew_up = 1;
+            break;
+        }
+        if (stats && (s % every == 0 || s == steps)) write_stats_row(stats, w);
+    }
+    double wall = now_s() - t0;
+
+    /* epilog: outputs and the summary line */
+    rc = blew_up ? EXIT_BLOWUP : EXIT_OK;
+    if (stats && fclose(stats) != 0) {
+        fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.stats, strerror(errno));
+        rc = rc ? rc : EXIT_IO;
+    }
+    if (o.state_out && !blew_up && hk_state_write_file(w, o.state_out) != 0) {
+        fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.state_out, strerror(errno));
+        rc = EXIT_IO;
+    }
+    double updates = (double)hk_world_spring_updates(w);
+    printf("hooke: scene=%s integrator=%s threads=%d particles=%d springs=%lld steps=%lld substeps=%d sim_time=%.6g "
+           "wall_s=%.6f spring_updates_per_s=%.4e state_hash=0x%016" PRIx64 "%s\n",
+           o.scene, hk_integrator_name(idef.kind), threads, hk_world_particles(w).count,
+           (long long)hk_world_spring_count(w), (long long)hk_world_step_count(w), hk_world_substeps(w),
+           hk_world_time(w), wall, wall > 0 ? updates / wall : 0.0, hk_world_state_hash(w),
+           blew_up ? " status=BLOWUP" : "");
+    hk_scene_free(&sc);
+    return rc;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+    int64_t threads = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--threads") == 0) {
+            const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+            if (parse_int64(v, 1, &threads) || threads > 4096) return fail_flag(argv[i], v, "a thread count 1..4096");
+            i++;
+        } else {
+            fprintf(stderr, "hooke: error: unknown option '%s' for info (see hooke --help)\n", argv[i]);
+            return EXIT_INPUT;
+        }
+    }
+#ifdef HOOKE_USE_OPENMP
+    omp_set_num_threads(threads > 0 ? (int)threads : hk_topology_cores());
+#endif
+    hk_topology_bind_threads();
+    hk_topology_print(stdout, "");
+    return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_usage(stderr);
+        return EXIT_INPUT;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        print_usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("hooke %s (%s, %s)\n", HOOKE_VERSION, sizeof(hk_real) == 8 ? "double" : "float",
+#ifdef HOOKE_USE_OPENMP
+               "OpenMP"
+#else
+               "no OpenMP"
+#endif
+        );
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "run") == 0) return cmd_run(argc, argv);
+    if (strcmp(cmd, "info") == 0) return cmd_info(argc, argv);
+    fprintf(stderr, "hooke: error: unknown command '%s' (see hooke --help)\n", cmd);
+    return EXIT_INPUT;
+}

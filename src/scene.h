@@ -1,0 +1,23 @@
+/* scene.h — reads hooke scene files (docs/scene-format.md) into a world and run settings. */
+#ifndef HOOKE_SCENE_H
+#define HOOKE_SCENE_H
+
+#include "hooke.h"
+
+typedef struct hk_scene {
+    hk_world *world;              /* owned; NULL until loaded */
+    hk_integrator_def integrator; /* from the [run] settings */
+    int64_t steps;                /* run length in steps; 0 = not given */
+    double time;                  /* run length in simulated seconds; 0 = not given */
+    int64_t every;                /* statistics every N steps (default 1) */
+    double stretch_limit;         /* blow-up when any r/L0 exceeds this (default 10) */
+} hk_scene;
+
+/* Parses scene text; `filename` is used in messages only. On error returns -1
+ * and writes "FILE:LINE:COL: error: expected ..., got '...'" into err. */
+int hk_scene_parse(const char *text, const char *filename, hk_scene *out, char *err, size_t errlen);
+/* Reads and parses a file; unreadable files give "FILE: error: cannot open: ...". */
+int hk_scene_load(const char *path, hk_scene *out, char *err, size_t errlen);
+void hk_scene_free(hk_scene *s);
+
+#endif

@@ -1,0 +1,203 @@
+/* simd.h — one private wide-float type per ISA (AVX-512, AVX2, scalar) over hk_real; never in public headers. */
+#ifndef HOOKE_SIMD_H
+#define HOOKE_SIMD_H
+
+/* The including file picks the ISA by defining one of HK_ISA_AVX512,
+ * HK_ISA_AVX2 or HK_ISA_SCALAR and is compiled with matching -m flags.
+ * Every operation is an IEEE-exact one (add, sub, mul, div, sqrt; no FMA and
+ * no approximate reciprocal), so a lane computes bit-for-bit what the scalar
+ * code computes from the same inputs in the same order. */
+
+#include <stdint.h>
+#include <string.h>
+
+#include "hooke.h"
+
+#if defined(HK_ISA_AVX512) || defined(HK_ISA_AVX2)
+#include <immintrin.h>
+#endif
+
+#if defined(HK_ISA_AVX512) && !defined(HOOKE_DOUBLE)
+#define HK_W 16
+typedef __m512 hk_w;
+typedef __mmask16 hk_wm;
+#define HK_SUFFIX(name) name##_avx512
+static inline hk_w w_load(const hk_real *p) { return _mm512_load_ps(p); }
+static inline hk_w w_loadu(const hk_real *p) { return _mm512_loadu_ps(p); }
+static inline void w_store(hk_real *p, hk_w v) { _mm512_store_ps(p, v); }
+static inline void w_storeu(hk_real *p, hk_w v) { _mm512_storeu_ps(p, v); }
+static inline hk_w w_set1(hk_real x) { return _mm512_set1_ps(x); }
+static inline hk_w w_add(hk_w a, hk_w b) { return _mm512_add_ps(a, b); }
+static inline hk_w w_sub(hk_w a, hk_w b) { return _mm512_sub_ps(a, b); }
+static inline hk_w w_mul(hk_w a, hk_w b) { return _mm512_mul_ps(a, b); }
+static inline hk_w w_div(hk_w a, hk_w b) { return _mm512_div_ps(a, b); }
+static inline hk_w w_sqrt(hk_w a) { return _mm512_sqrt_ps(a); }
+static inline hk_wm w_gt(hk_w a, hk_w b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
+static inline hk_wm w_lt(hk_w a, hk_w b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+static inline hk_wm w_ge(hk_w a, hk_w b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }
+static inline hk_wm w_neq(hk_w a, hk_w b) { return _mm512_cmp_ps_mask(a, b, _CMP_NEQ_UQ); }
+static inline hk_wm wm_and(hk_wm a, hk_wm b) { return (hk_wm)(a & b); }
+/* lanes where m is false become 0 */
+static inline hk_w w_keep(hk_wm m, hk_w a) { return _mm512_maskz_mov_ps(m, a); }
+/* m ? b : a */
+static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return _mm512_mask_blend_ps(m, a, b); }
+/* lanes whose byte is 0 (spring not broken) */
+static inline hk_wm wm_unbroken(const uint8_t *p)
+{
+    return _mm512_cmpeq_epi32_mask(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p)), _mm512_setzero_si512());
+}
+static inline hk_w w_gather(const hk_real *base, const int32_t *idx)
+{
+    return _mm512_i32gather_ps(_mm512_loadu_si512(idx), base, 4);
+}
+static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
+{
+    _mm512_i32scatter_ps(base, _mm512_loadu_si512(idx), v, 4);
+}
+
+#elif defined(HK_ISA_AVX512) && defined(HOOKE_DOUBLE)
+#define HK_W 8
+typedef __m512d hk_w;
+typedef __mmask8 hk_wm;
+#define HK_SUFFIX(name) name##_avx512
+static inline hk_w w_load(const hk_real *p) { return _mm512_load_pd(p); }
+static inline hk_w w_loadu(const hk_real *p) { return _mm512_loadu_pd(p); }
+static inline void w_store(hk_real *p, hk_w v) { _mm512_store_pd(p, v); }
+static inline void w_storeu(hk_real *p, hk_w v) { _mm512_storeu_pd(p, v); }
+static inline hk_w w_set1(hk_real x) { return _mm512_set1_pd(x); }
+static inline hk_w w_add(hk_w a, hk_w b) { return _mm512_add_pd(a, b); }
+static inline hk_w w_sub(hk_w a, hk_w b) { return _mm512_sub_pd(a, b); }
+static inline hk_w w_mul(hk_w a, hk_w b) { return _mm512_mul_pd(a, b); }
+static inline hk_w w_div(hk_w a, hk_w b) { return _mm512_div_pd(a, b); }
+static inline hk_w w_sqrt(hk_w a) { return _mm512_sqrt_pd(a); }
+static inline hk_wm w_gt(hk_w a, hk_w b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
+static inline hk_wm w_lt(hk_w a, hk_w b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
+static inline hk_wm w_ge(hk_w a, hk_w b) { return _mm512_cmp_pd_mask(a, b, _CMP_GE_OQ); }
+static inline hk_wm w_neq(hk_w a, hk_w b) { return _mm512_cmp_pd_mask(a, b, _CMP_NEQ_UQ); }
+static inline hk_wm wm_and(hk_wm a, hk_wm b) { return (hk_wm)(a & b); }
+static inline hk_w w_keep(hk_wm m, hk_w a) { return _mm512_maskz_mov_pd(m, a); }
+static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return _mm512_mask_blend_pd(m, a, b); }
+static inline hk_wm wm_unbroken(const uint8_t *p)
+{
+    __m128i bytes = _mm_loadl_epi64((const __m128i *)p);
+    return _mm512_cmpeq_epi64_mask(_mm512_cvtepu8_epi64(bytes), _mm512_setzero_si512());
+}
+static inline hk_w w_gather(const hk_real *base, const int32_t *idx)
+{
+    return _mm512_i32gather_pd(_mm256_loadu_si256((const __m256i *)idx), base, 8);
+}
+static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
+{
+    _mm512_i32scatter_pd(base, _mm256_loadu_si256((const __m256i *)idx), v, 8);
+}
+
+#elif defined(HK_ISA_AVX2) && !defined(HOOKE_DOUBLE)
+#define HK_W 8
+typedef __m256 hk_w;
+typedef __m256 hk_wm;
+#define HK_SUFFIX(name) name##_avx2
+static inline hk_w w_load(const hk_real *p) { return _mm256_load_ps(p); }
+static inline hk_w w_loadu(const hk_real *p) { return _mm256_loadu_ps(p); }
+static inline void w_store(hk_real *p, hk_w v) { _mm256_store_ps(p, v); }
+static inline void w_storeu(hk_real *p, hk_w v) { _mm256_storeu_ps(p, v); }
+static inline hk_w w_set1(hk_real x) { return _mm256_set1_ps(x); }
+static inline hk_w w_add(hk_w a, hk_w b) { return _mm256_add_ps(a, b); }
+static inline hk_w w_sub(hk_w a, hk_w b) { return _mm256_sub_ps(a, b); }
+static inline hk_w w_mul(hk_w a, hk_w b) { return _mm256_mul_ps(a, b); }
+static inline hk_w w_div(hk_w a, hk_w b) { return _mm256_div_ps(a, b); }
+static inline hk_w w_sqrt(hk_w a) { return _mm256_sqrt_ps(a); }
+static inline hk_wm w_gt(hk_w a, hk_w b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+static inline hk_wm w_lt(hk_w a, hk_w b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+static inline hk_wm w_ge(hk_w a, hk_w b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+static inline hk_wm w_neq(hk_w a, hk_w b) { return _mm256_cmp_ps(a, b, _CMP_NEQ_UQ); }
+static inline hk_wm wm_and(hk_wm a, hk_wm b) { return _mm256_and_ps(a, b); }
+static inline hk_w w_keep(hk_wm m, hk_w a) { return _mm256_and_ps(m, a); }
+static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return _mm256_blendv_ps(a, b, m); }
+static inline hk_wm wm_unbroken(const uint8_t *p)
+{
+    __m256i v = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p));
+    return _mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_setzero_si256()));
+}
+static inline hk_w w_gather(const hk_real *base, const int32_t *idx)
+{
+    return _mm256_i32gather_ps(base, _mm256_loadu_si256((const __m256i *)idx), 4);
+}
+static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
+{
+    float lanes[8];
+    _mm256_storeu_ps(lanes, v);
+    for (int l = 0; l < 8; l++) base[idx[l]] = lanes[l];
+}
+
+#elif defined(HK_ISA_AVX2) && defined(HOOKE_DOUBLE)
+#define HK_W 4
+typedef __m256d hk_w;
+typedef __m256d hk_wm;
+#define HK_SUFFIX(name) name##_avx2
+static inline hk_w w_load(const hk_real *p) { return _mm256_load_pd(p); }
+static inline hk_w w_loadu(const hk_real *p) { return _mm256_loadu_pd(p); }
+static inline void w_store(hk_real *p, hk_w v) { _mm256_store_pd(p, v); }
+static inline void w_storeu(hk_real *p, hk_w v) { _mm256_storeu_pd(p, v); }
+static inline hk_w w_set1(hk_real x) { return _mm256_set1_pd(x); }
+static inline hk_w w_add(hk_w a, hk_w b) { return _mm256_add_pd(a, b); }
+static inline hk_w w_sub(hk_w a, hk_w b) { return _mm256_sub_pd(a, b); }
+static inline hk_w w_mul(hk_w a, hk_w b) { return _mm256_mul_pd(a, b); }
+static inline hk_w w_div(hk_w a, hk_w b) { return _mm256_div_pd(a, b); }
+static inline hk_w w_sqrt(hk_w a) { return _mm256_sqrt_pd(a); }
+static inline hk_wm w_gt(hk_w a, hk_w b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
+static inline hk_wm w_lt(hk_w a, hk_w b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
+static inline hk_wm w_ge(hk_w a, hk_w b) { return _mm256_cmp_pd(a, b, _CMP_GE_OQ); }
+static inline hk_wm w_neq(hk_w a, hk_w b) { return _mm256_cmp_pd(a, b, _CMP_NEQ_UQ); }
+static inline hk_wm wm_and(hk_wm a, hk_wm b) { return _mm256_and_pd(a, b); }
+static inline hk_w w_keep(hk_wm m, hk_w a) { return _mm256_and_pd(m, a); }
+static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return _mm256_blendv_pd(a, b, m); }
+static inline hk_wm wm_unbroken(const uint8_t *p)
+{
+    int32_t four;
+    memcpy(&four, p, 4);
+    __m256i v = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(four));
+    return _mm256_castsi256_pd(_mm256_cmpeq_epi64(v, _mm256_setzero_si256()));
+}
+static inline hk_w w_gather(const hk_real *base, const int32_t *idx)
+{
+    return _mm256_i32gather_pd(base, _mm_loadu_si128((const __m128i *)idx), 8);
+}
+static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
+{
+    double lanes[4];
+    _mm256_storeu_pd(lanes, v);
+    for (int l = 0; l < 4; l++) base[idx[l]] = lanes[l];
+}
+
+#elif defined(HK_ISA_SCALAR)
+#include <math.h>
+#define HK_W 1
+typedef hk_real hk_w;
+typedef int hk_wm;
+#define HK_SUFFIX(name) name##_scalar
+static inline hk_w w_load(const hk_real *p) { return *p; }
+static inline hk_w w_loadu(const hk_real *p) { return *p; }
+static inline void w_store(hk_real *p, hk_w v) { *p = v; }
+static inline void w_storeu(hk_real *p, hk_w v) { *p = v; }
+static inline hk_w w_set1(hk_real x) { return x; }
+static inline hk_w w_add(hk_w a, hk_w b) { return a + b; }
+static inline hk_w w_sub(hk_w a, hk_w b) { return a - b; }
+static inline hk_w w_mul(hk_w a, hk_w b) { return a * b; }
+static inline hk_w w_div(hk_w a, hk_w b) { return a / b; }
+static inline hk_w w_sqrt(hk_w a) { return (hk_w)sqrt(a); }
+static inline hk_wm w_gt(hk_w a, hk_w b) { return a > b; }
+static inline hk_wm w_lt(hk_w a, hk_w b) { return a < b; }
+static inline hk_wm w_ge(hk_w a, hk_w b) { return a >= b; }
+static inline hk_wm w_neq(hk_w a, hk_w b) { return a != b; }
+static inline hk_wm wm_and(hk_wm a, hk_wm b) { return a && b; }
+static inline hk_w w_keep(hk_wm m, hk_w a) { return m ? a : (hk_w)0; }
+static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return m ? b : a; }
+static inline hk_wm wm_unbroken(const uint8_t *p) { return *p == 0; }
+static inline hk_w w_gather(const hk_real *base, const int32_t *idx) { return base[*idx]; }
+static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v) { base[*idx] = v; }
+
+#else
+#error "simd.h: define HK_ISA_AVX512, HK_ISA_AVX2 or HK_ISA_SCALAR before including"
+#endif
+
+#endif

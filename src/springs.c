@@ -1,0 +1,270 @@
+/* springs.c — spring families: lattice stencils and index lists, reference kernel, energy, breaking. */
+#include "springs.h"
+
+#include "kernels.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int imax(int a, int b) { return a > b ? a : b; }
+static int imin(int a, int b) { return a < b ? a : b; }
+
+hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const hk_spring_params *params,
+                                 int di, int dj, int dk, double spacing)
+{
+    const hk_body *b = &w->bodies[body];
+    hk_family *f = hk_world_new_family(w, body, name, params);
+    if (!f) return NULL;
+    f->kind = HK_FAMILY_LATTICE;
+    /* Store the offset pointing forward in memory (its most significant
+     * non-zero component, dk then dj then di, positive): the same set of
+     * springs, and the lattice sweep then only ever writes to rows ahead. */
+    if (dk < 0 || (dk == 0 && (dj < 0 || (dj == 0 && di < 0)))) {
+        di = -di;
+        dj = -dj;
+        dk = -dk;
+    }
+    f->base = b->first;
+    f->nx = b->nx;
+    f->ny = b->ny;
+    f->nz = b->nz;
+    f->di = di;
+    f->dj = dj;
+    f->dk = dk;
+    f->offset = di + (int64_t)b->nx * (dj + (int64_t)b->ny * dk);
+    /* valid sources: 0 <= i < nx and 0 <= i + di < nx, likewise j, k */
+    f->i0 = imax(0, -di);
+    f->i1 = imin(b->nx, b->nx - di);
+    f->j0 = imax(0, -dj);
+    f->j1 = imin(b->ny, b->ny - dj);
+    f->k0 = imax(0, -dk);
+    f->k1 = imin(b->nz, b->nz - dk);
+    if (f->i1 < f->i0) f->i1 = f->i0;
+    if (f->j1 < f->j0) f->j1 = f->j0;
+    if (f->k1 < f->k0) f->k1 = f->k0;
+    f->count = (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0);
+    if (!(params->rest_length > 0))
+        f->rest = (hk_real)(spacing * sqrt((double)(di * di + dj * dj + dk * dk)));
+    if (params->behaviour == HK_SPRING_BREAKABLE) {
+        f->broken = calloc((size_t)b->count + 2 * HK_ROW_MARGIN, 1); /* room for a vector read past the end */
+        if (!f->broken) {
+            w->family_count--;
+            hk_fail(w, "out of memory for breakable springs");
+            return NULL;
+        }
+    }
+    return f;
+}
+
+int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_params *params,
+                       int64_t count, const int *a, const int *b)
+{
+    for (int64_t s = 0; s < count; s++) {
+        if (a[s] < 0 || a[s] >= w->p.count || b[s] < 0 || b[s] >= w->p.count)
+            return hk_fail(w, "spring %lld joins particle %d and %d, outside 0..%d", (long long)s, a[s], b[s],
+                           w->p.count - 1);
+        if (a[s] == b[s]) return hk_fail(w, "spring %lld joins particle %d to itself", (long long)s, a[s]);
+    }
+    hk_family *f = hk_world_new_family(w, body, name, params);
+    if (!f) return -1;
+    f->kind = HK_FAMILY_LIST;
+    f->count = count;
+    f->a = malloc((size_t)(count ? count : 1) * sizeof *f->a);
+    f->b = malloc((size_t)(count ? count : 1) * sizeof *f->b);
+    int need_rest = !(params->rest_length > 0);
+    if (need_rest) f->rest_list = hk_alloc_reals((size_t)count);
+    if (params->behaviour == HK_SPRING_BREAKABLE) f->broken = calloc((size_t)(count ? count : 1), 1);
+    if (!f->a || !f->b || (need_rest && !f->rest_list) ||
+        (params->behaviour == HK_SPRING_BREAKABLE && !f->broken)) {
+        free(f->a);
+        free(f->b);
+        hk_free_reals(f->rest_list);
+        free(f->broken);
+        w->family_count--;
+        return hk_fail(w, "out of memory for %lld springs", (long long)count);
+    }
+    memcpy(f->a, a, (size_t)count * sizeof *a);
+    memcpy(f->b, b, (size_t)count * sizeof *b);
+    if (need_rest) {
+        const hk_particles *p = &w->p;
+        for (int64_t s = 0; s < count; s++) {
+            double dx = (double)p->x[a[s]] - p->x[b[s]];
+            double dy = (double)p->y[a[s]] - p->y[b[s]];
+            double dz = (double)p->z[a[s]] - p->z[b[s]];
+            f->rest_list[s] = (hk_real)sqrt(dx * dx + dy * dy + dz * dz);
+        }
+    }
+    return 0;
+}
+
+/* One spring between global particles a and b: force on a, minus on b. */
+static inline void apply_spring(const hk_family *f, hk_particles *p, int64_t a, int64_t b, hk_real L0)
+{
+    hk_real fo[3];
+    if (!hk_spring_force(f, L0, p->x[a] - p->x[b], p->y[a] - p->y[b], p->z[a] - p->z[b],
+                         p->vx[a] - p->vx[b], p->vy[a] - p->vy[b], p->vz[a] - p->vz[b], fo))
+        return;
+    p->fx[a] += fo[0];
+    p->fy[a] += fo[1];
+    p->fz[a] += fo[2];
+    p->fx[b] -= fo[0];
+    p->fy[b] -= fo[1];
+    p->fz[b] -= fo[2];
+}
+
+static void lattice_forces(const hk_family *f, hk_particles *p)
+{
+    for (int k = f->k0; k < f->k1; k++)
+        for (int j = f->j0; j < f->j1; j++) {
+            int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+            for (int i = f->i0; i < f->i1; i++) {
+                int64_t local = row + i;
+                if (f->broken && f->broken[local]) continue;
+                apply_spring(f, p, f->base + local, f->base + local + f->offset, f->rest);
+            }
+        }
+}
+
+static void list_forces(const hk_family *f, hk_particles *p)
+{
+    for (int64_t s = 0; s < f->count; s++) {
+        if (f->broken && f->broken[s]) continue;
+        apply_spring(f, p, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest);
+    }
+}
+
+void hk_springs_forces(hk_world *w)
+{
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->kind == HK_FAMILY_LATTICE)
+            lattice_forces(f, &w->p);
+        else
+            list_forces(f, &w->p);
+    }
+}
+
+/* Calls visit(f, spring_slot, a, b, L0, ctx) for every unbroken spring of f. */
+typedef void (*spring_visitor)(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *ctx);
+
+static void visit_springs(const hk_family *f, spring_visitor visit, void *ctx)
+{
+    if (f->kind == HK_FAMILY_LATTICE) {
+        for (int k = f->k0; k < f->k1; k++)
+            for (int j = f->j0; j < f->j1; j++) {
+                int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+                for (int i = f->i0; i < f->i1; i++) {
+                    int64_t local = row + i;
+                    if (f->broken && f->broken[local]) continue;
+                    visit(f, local, f->base + local, f->base + local + f->offset, f->rest, ctx);
+                }
+            }
+    } else {
+        for (int64_t s = 0; s < f->count; s++) {
+            if (f->broken && f->broken[s]) continue;
+            visit(f, s, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest, ctx);
+        }
+    }
+}
+
+static double spring_length(const hk_particles *p, int64_t a, int64_t b)
+{
+    double dx = (double)p->x[a] - p->x[b];
+    double dy = (double)p->y[a] - p->y[b];
+    double dz = (double)p->z[a] - p->z[b];
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+typedef struct break_ctx {
+    hk_family *f;
+    const hk_particles *p;
+} break_ctx;
+
+static void break_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
+{
+    break_ctx *ctx = vctx;
+    (void)f;
+    if (spring_length(ctx->p, a, b) > (double)ctx->f->break_ratio * L0) {
+        ctx->f->broken[slot] = 1;
+        ctx->f->broken_count++;
+    }
+}
+
+int64_t hk_springs_break(hk_world *w)
+{
+    int64_t now = 0;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        hk_family *f = &w->families[fi];
+        if (!f->broken) continue;
+        int64_t before = f->broken_count;
+        break_ctx ctx = {f, &w->p};
+        visit_springs(f, break_visit, &ctx);
+        now += f->broken_count - before;
+    }
+    return now;
+}
+
+typedef struct energy_ctx {
+    const hk_particles *p;
+    double energy, max_stretch;
+} energy_ctx;
+
+static void energy_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
+{
+    energy_ctx *ctx = vctx;
+    (void)slot;
+    double r = spring_length(ctx->p, a, b);
+    double ext = r - (double)L0;
+    if (L0 > 0 && r / L0 > ctx->max_stretch) ctx->max_stretch = r / L0;
+    if (f->params.behaviour == HK_SPRING_TENSION_ONLY && !(ext > 0)) return;
+    if (f->params.behaviour == HK_SPRING_COMPRESSION_ONLY && !(ext < 0)) return;
+    ctx->energy += 0.5 * f->params.k * ext * ext;
+}
+
+void hk_springs_energy(const hk_world *w, double *energy, double *max_stretch)
+{
+    energy_ctx ctx = {&w->p, 0.0, 0.0};
+    for (int fi = 0; fi < w->family_count; fi++) visit_springs(&w->families[fi], energy_visit, &ctx);
+    *energy = ctx.energy;
+    *max_stretch = ctx.max_stretch;
+}
+
+typedef struct stretch_ctx {
+    const hk_particles *p;
+    double ratio;
+    int64_t slot;
+    int hit;
+} stretch_ctx;
+
+static void stretch_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
+{
+    stretch_ctx *ctx = vctx;
+    (void)f;
+    if (!(L0 > 0)) return;
+    double ratio = spring_length(ctx->p, a, b) / L0;
+    if (ratio > ctx->ratio) {
+        ctx->ratio = ratio;
+        ctx->slot = slot;
+        ctx->hit = 1;
+    }
+}
+
+int hk_springs_max_stretch(const hk_world *w, int64_t *slot, double *ratio)
+{
+    int best = -1;
+    double best_ratio = 0;
+    int64_t best_slot = -1;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        stretch_ctx ctx = {&w->p, best_ratio, -1, 0};
+        visit_springs(&w->families[fi], stretch_visit, &ctx);
+        if (ctx.hit) {
+            best = fi;
+            best_ratio = ctx.ratio;
+            best_slot = ctx.slot;
+        }
+    }
+    *slot = best_slot;
+    *ratio = best_ratio;
+    return best;
+}

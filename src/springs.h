@@ -1,0 +1,65 @@
+/* springs.h — spring families: construction, the scalar reference force kernel, energy, breaking. */
+#ifndef HOOKE_SPRINGS_H
+#define HOOKE_SPRINGS_H
+
+#include "world.h"
+
+/* Adds a lattice (stencil) family to a lattice body: node (i,j,k) joins node
+ * (i+di, j+dj, k+dk) wherever both exist. The rest length is the initial
+ * distance `spacing * |(di,dj,dk)|` unless params->rest_length > 0. */
+hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const hk_spring_params *params,
+                                 int di, int dj, int dk, double spacing);
+
+/* Adds a list family joining global particles a[s] - b[s]; rest lengths are the
+ * initial distances unless params->rest_length > 0. Returns 0 or -1. */
+int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_params *params,
+                       int64_t count, const int *a, const int *b);
+
+/* Accumulates every family's spring forces into p->f (reference scalar kernel). */
+void hk_springs_forces(hk_world *w);
+/* Marks springs of breakable families that are past break_ratio * L0 as
+ * broken; returns how many broke now. */
+int64_t hk_springs_break(hk_world *w);
+/* Spring potential energy [J] and the largest r / L0 over unbroken springs. */
+void hk_springs_energy(const hk_world *w, double *energy, double *max_stretch);
+
+/* The family and slot of the most stretched unbroken spring (r / L0 in
+ * *ratio); -1 if there are no springs. */
+int hk_springs_max_stretch(const hk_world *w, int64_t *slot, double *ratio);
+
+/* The spring force on endpoint a (the opposite acts on b), for d = x_a - x_b
+ * and dv = v_a - v_b. Returns 0 (and leaves out untouched) if the spring is
+ * slack under its behaviour or has zero length. */
+static inline int hk_spring_force(const hk_family *f, hk_real L0, hk_real dx, hk_real dy, hk_real dz,
+                                  hk_real dvx, hk_real dvy, hk_real dvz, hk_real out[3]);
+
+#include <math.h>
+
+static inline int hk_spring_force(const hk_family *f, hk_real L0, hk_real dx, hk_real dy, hk_real dz,
+                                  hk_real dvx, hk_real dvy, hk_real dvz, hk_real out[3])
+{
+    hk_real r2 = dx * dx + dy * dy + dz * dz;
+    if (r2 == 0) return 0;
+    hk_real r = (hk_real)sqrt(r2);
+    hk_real ext = r - L0;
+    if (f->params.behaviour == HK_SPRING_TENSION_ONLY && !(ext > 0)) return 0;
+    if (f->params.behaviour == HK_SPRING_COMPRESSION_ONLY && !(ext < 0)) return 0;
+    hk_real inv_r = 1 / r;
+    hk_real ux = dx * inv_r, uy = dy * inv_r, uz = dz * inv_r;
+    if (f->params.damping_model == HK_DAMP_ALONG) {
+        /* f_a = -(k (r - L0) + c (dv . u)) u, written as (-k)(r - L0) - c (dv . u) */
+        hk_real s = -f->k * ext - f->c * (dvx * ux + dvy * uy + dvz * uz);
+        out[0] = s * ux;
+        out[1] = s * uy;
+        out[2] = s * uz;
+    } else {
+        /* f_a = -k (r - L0) u - c dv */
+        hk_real s = -f->k * ext;
+        out[0] = s * ux - f->c * dvx;
+        out[1] = s * uy - f->c * dvy;
+        out[2] = s * uz - f->c * dvz;
+    }
+    return 1;
+}
+
+#endif

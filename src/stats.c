@@ -1,0 +1,69 @@
+/* stats.c — energies, stretch and broken-spring counts, and blow-up detection. */
+#include <math.h>
+
+#include "springs.h"
+#include "world.h"
+
+hk_stats hk_world_stats(const hk_world *w)
+{
+    hk_stats s = {0};
+    const hk_particles *p = &w->p;
+    const double g[3] = {w->def.gravity.x, w->def.gravity.y, w->def.gravity.z};
+    for (int i = 0; i < p->count; i++) {
+        if (p->inv_mass[i] == 0) continue; /* pinned and driven particles carry no free energy */
+        double m = p->mass[i], vx = p->vx[i], vy = p->vy[i], vz = p->vz[i];
+        s.kinetic += 0.5 * m * (vx * vx + vy * vy + vz * vz);
+        s.gravity -= m * (g[0] * p->x[i] + g[1] * p->y[i] + g[2] * p->z[i]);
+    }
+    hk_springs_energy(w, &s.spring, &s.max_stretch);
+    s.total = s.kinetic + s.gravity + s.spring;
+    for (int f = 0; f < w->family_count; f++) s.broken += w->families[f].broken_count;
+    return s;
+}
+
+static int body_of_particle(const hk_world *w, int i)
+{
+    for (int b = 0; b < w->body_count; b++)
+        if (i >= w->bodies[b].first && i < w->bodies[b].first + w->bodies[b].count) return b;
+    return -1;
+}
+
+static int finite_or_report(const hk_world *w, const hk_real *a, const char *cause, hk_blowup *out)
+{
+    for (int i = 0; i < w->p.count; i++)
+        if (!isfinite(a[i])) {
+            out->cause = cause;
+            out->particle = i;
+            out->body = body_of_particle(w, i);
+            out->value = a[i];
+            return 1;
+        }
+    return 0;
+}
+
+int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out)
+{
+    hk_blowup b = {NULL, -1, -1, -1, -1, 0.0};
+    const hk_particles *p = &w->p;
+    if (finite_or_report(w, p->x, "non-finite position", &b) || finite_or_report(w, p->y, "non-finite position", &b) ||
+        finite_or_report(w, p->z, "non-finite position", &b) || finite_or_report(w, p->vx, "non-finite velocity", &b) ||
+        finite_or_report(w, p->vy, "non-finite velocity", &b) || finite_or_report(w, p->vz, "non-finite velocity", &b)) {
+        *out = b;
+        return 1;
+    }
+    if (stretch_limit > 0) {
+        int64_t slot;
+        double ratio;
+        int fam = hk_springs_max_stretch(w, &slot, &ratio);
+        if (fam >= 0 && ratio > stretch_limit) {
+            b.cause = "runaway stretch";
+            b.family = fam;
+            b.spring = slot;
+            b.body = w->families[fam].body;
+            b.value = ratio;
+            *out = b;
+            return 1;
+        }
+    }
+    return 0;
+}

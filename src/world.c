@@ -1,0 +1,302 @@
+/* world.c — world lifetime, particle storage, bodies and families, read-out API. */
+#include "world.h"
+
+#include "engine.h"
+#include "kernels.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HOOKE_USE_OPENMP
+#include <omp.h>
+#endif
+
+#define HK_ALIGN 64
+#define HK_PAD 16
+
+/* Rounded up to the SIMD width, plus room for a lattice row kernel's loads
+ * past the last particle (a full vector, reaching up to HK_ROW_MARGIN ahead). */
+size_t hk_padded(size_t n) { return (n + HK_PAD - 1) / HK_PAD * HK_PAD + 2 * HK_ROW_MARGIN; }
+
+/* Zeroed in parallel with the same static split of indices that the engine's
+ * blocks follow, so each page is first touched by the thread that works on it. */
+hk_real *hk_alloc_reals(size_t n)
+{
+    size_t count = hk_padded(n ? n : 1);
+    size_t bytes = (count * sizeof(hk_real) + HK_ALIGN - 1) / HK_ALIGN * HK_ALIGN;
+    hk_real *a = aligned_alloc(HK_ALIGN, bytes);
+    if (!a) return NULL;
+    const int64_t entries = (int64_t)(bytes / sizeof(hk_real));
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) if (entries > (1 << 16))
+#endif
+    for (int64_t i = 0; i < entries; i++) a[i] = 0;
+    return a;
+}
+
+void hk_free_reals(hk_real *a) { free(a); }
+
+int hk_fail(hk_world *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->error, sizeof w->error, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+const char *hk_world_error(const hk_world *w) { return w->error; }
+int hk_world_threads(const hk_world *w) { return w->def.threads; }
+
+hk_spring_params hk_default_spring_params(void)
+{
+    hk_spring_params s = {0};
+    s.k = 1000.0;
+    s.damping = 0.0;
+    s.damping_model = HK_DAMP_ALONG;
+    s.behaviour = HK_SPRING_NORMAL;
+    s.break_ratio = 2.0;
+    s.rest_length = 0.0;
+    return s;
+}
+
+hk_world_def hk_default_world_def(void)
+{
+    hk_world_def d = {0};
+    d.gravity = (hk_vec3){0.0, -9.81, 0.0};
+    d.ground.model = HK_GROUND_NONE;
+    d.walls_loss = 0.0;
+    return d;
+}
+
+hk_world *hk_world_create(const hk_world_def *def)
+{
+    hk_world *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->def = def ? *def : hk_default_world_def();
+    w->g[0] = (hk_real)w->def.gravity.x;
+    w->g[1] = (hk_real)w->def.gravity.y;
+    w->g[2] = (hk_real)w->def.gravity.z;
+#ifdef HOOKE_USE_OPENMP
+    if (w->def.threads > 0) omp_set_num_threads(w->def.threads);
+#endif
+    w->integrator = hk_default_integrator_def();
+    w->substeps = 1;
+    w->h = w->integrator.dt;
+    return w;
+}
+
+static void free_particles(hk_particles *p)
+{
+    hk_real **arrays[] = {&p->x, &p->y, &p->z, &p->vx, &p->vy, &p->vz,
+                          &p->fx, &p->fy, &p->fz, &p->inv_mass, &p->mass};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        hk_free_reals(*arrays[i]);
+        *arrays[i] = NULL;
+    }
+}
+
+void hk_world_destroy(hk_world *w)
+{
+    if (!w) return;
+    free_particles(&w->p);
+    for (int f = 0; f < w->family_count; f++) {
+        free(w->families[f].broken);
+        free(w->families[f].a);
+        free(w->families[f].b);
+        hk_free_reals(w->families[f].rest_list);
+        free(w->families[f].colour_start);
+    }
+    free(w->families);
+    free(w->bodies);
+    free(w->spheres);
+    hk_free_reals(w->px);
+    hk_free_reals(w->py);
+    hk_free_reals(w->pz);
+    hk_free_reals(w->scratch);
+    hk_engine_release(w);
+    free(w);
+}
+
+/* Grows every particle array to hold at least n particles. */
+static int reserve_particles(hk_world *w, int n)
+{
+    hk_particles *p = &w->p;
+    if (n <= p->capacity) return 0;
+    int cap = p->capacity ? p->capacity : 64;
+    while (cap < n) cap = cap > (1 << 29) ? n : cap * 2;
+    hk_real **arrays[] = {&p->x, &p->y, &p->z, &p->vx, &p->vy, &p->vz,
+                          &p->fx, &p->fy, &p->fz, &p->inv_mass, &p->mass};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        hk_real *a = hk_alloc_reals((size_t)cap);
+        if (!a) return hk_fail(w, "out of memory for %d particles", cap);
+        if (*arrays[i]) memcpy(a, *arrays[i], (size_t)p->count * sizeof *a);
+        hk_free_reals(*arrays[i]);
+        *arrays[i] = a;
+    }
+    p->capacity = cap;
+    /* integrator scratch is sized by capacity: drop it, it is rebuilt lazily */
+    hk_free_reals(w->px);
+    hk_free_reals(w->py);
+    hk_free_reals(w->pz);
+    hk_free_reals(w->scratch);
+    w->px = w->py = w->pz = w->scratch = NULL;
+    w->history = 0;
+    return 0;
+}
+
+int hk_world_grow_particles(hk_world *w, int count)
+{
+    if (count <= 0) return hk_fail(w, "a body needs at least one particle");
+    if ((int64_t)w->p.count + count > (1 << 30)) return hk_fail(w, "too many particles (limit 2^30)");
+    if (reserve_particles(w, w->p.count + count) != 0) return -1;
+    int first = w->p.count;
+    w->p.count += count;
+    w->forces_valid = 0;
+    w->history = 0;
+    return first;
+}
+
+int hk_world_new_body(hk_world *w, const char *kind, int first, int count, int nx, int ny, int nz)
+{
+    if (w->body_count == w->body_cap) {
+        int cap = w->body_cap ? 2 * w->body_cap : 8;
+        hk_body *b = realloc(w->bodies, (size_t)cap * sizeof *b);
+        if (!b) return hk_fail(w, "out of memory for bodies");
+        w->bodies = b;
+        w->body_cap = cap;
+    }
+    hk_body *b = &w->bodies[w->body_count];
+    memset(b, 0, sizeof *b);
+    b->kind = kind;
+    b->first = first;
+    b->count = count;
+    b->nx = nx;
+    b->ny = ny;
+    b->nz = nz;
+    return w->body_count++;
+}
+
+hk_family *hk_world_new_family(hk_world *w, int body, const char *name, const hk_spring_params *params)
+{
+    if (w->family_count == w->family_cap) {
+        int cap = w->family_cap ? 2 * w->family_cap : 16;
+        hk_family *f = realloc(w->families, (size_t)cap * sizeof *f);
+        if (!f) {
+            hk_fail(w, "out of memory for spring families");
+            return NULL;
+        }
+        w->families = f;
+        w->family_cap = cap;
+    }
+    hk_family *f = &w->families[w->family_count++];
+    memset(f, 0, sizeof *f);
+    f->body = body;
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->params = *params;
+    f->k = (hk_real)params->k;
+    f->c = (hk_real)params->damping;
+    f->break_ratio = (hk_real)params->break_ratio;
+    f->rest = (hk_real)params->rest_length;
+    return f;
+}
+
+int hk_world_add_sphere(hk_world *w, const hk_sphere_def *def)
+{
+    if (!(def->radius > 0.0)) return hk_fail(w, "sphere radius must be > 0 (got %g)", def->radius);
+    if (!(def->loss >= 0.0 && def->loss <= 1.0)) return hk_fail(w, "sphere loss must be in [0, 1] (got %g)", def->loss);
+    if (w->sphere_count == w->sphere_cap) {
+        int cap = w->sphere_cap ? 2 * w->sphere_cap : 4;
+        hk_sphere_def *s = realloc(w->spheres, (size_t)cap * sizeof *s);
+        if (!s) return hk_fail(w, "out of memory for spheres");
+        w->spheres = s;
+        w->sphere_cap = cap;
+    }
+    w->spheres[w->sphere_count] = *def;
+    return w->sphere_count++;
+}
+
+int hk_world_pin(hk_world *w, int body, int local_index)
+{
+    if (body < 0 || body >= w->body_count) return hk_fail(w, "pin: no body %d", body);
+    const hk_body *b = &w->bodies[body];
+    if (local_index < 0 || local_index >= b->count)
+        return hk_fail(w, "pin: particle %d out of range 0..%d of body %d", local_index, b->count - 1, body);
+    int i = b->first + local_index;
+    w->p.inv_mass[i] = 0;
+    w->p.vx[i] = w->p.vy[i] = w->p.vz[i] = 0;
+    w->forces_valid = 0;
+    return 0;
+}
+
+hk_particles_view hk_world_particles(const hk_world *w)
+{
+    const hk_particles *p = &w->p;
+    hk_particles_view v = {p->count, p->x, p->y, p->z, p->vx, p->vy, p->vz,
+                           p->fx, p->fy, p->fz, p->inv_mass, p->mass};
+    return v;
+}
+
+int hk_world_body_count(const hk_world *w) { return w->body_count; }
+
+hk_body_info hk_world_body(const hk_world *w, int body)
+{
+    hk_body_info info = {0};
+    if (body < 0 || body >= w->body_count) return info;
+    const hk_body *b = &w->bodies[body];
+    info.first = b->first;
+    info.count = b->count;
+    info.nx = b->nx;
+    info.ny = b->ny;
+    info.nz = b->nz;
+    info.kind = b->kind;
+    int64_t springs = 0;
+    for (int f = 0; f < w->family_count; f++)
+        if (w->families[f].body == body) springs += w->families[f].count;
+    info.springs = (int)springs;
+    return info;
+}
+
+int hk_world_family_count(const hk_world *w) { return w->family_count; }
+
+hk_family_info hk_world_family(const hk_world *w, int family)
+{
+    hk_family_info info = {0};
+    if (family < 0 || family >= w->family_count) return info;
+    const hk_family *f = &w->families[family];
+    info.body = f->body;
+    info.name = f->name;
+    info.springs = (int)f->count;
+    info.broken = (int)f->broken_count;
+    info.params = f->params;
+    return info;
+}
+
+int64_t hk_world_spring_count(const hk_world *w)
+{
+    int64_t n = 0;
+    for (int f = 0; f < w->family_count; f++) n += w->families[f].count;
+    return n;
+}
+
+int64_t hk_world_step_count(const hk_world *w) { return w->steps; }
+double hk_world_time(const hk_world *w) { return w->time; }
+int64_t hk_world_spring_updates(const hk_world *w) { return w->spring_updates; }
+
+uint64_t hk_world_state_hash(const hk_world *w)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a offset basis */
+    const hk_real *arrays[] = {w->p.x, w->p.y, w->p.z, w->p.vx, w->p.vy, w->p.vz};
+    for (int a = 0; a < 6; a++) {
+        const unsigned char *bytes = (const unsigned char *)arrays[a];
+        size_t n = (size_t)w->p.count * sizeof(hk_real);
+        for (size_t i = 0; i < n; i++) {
+            h ^= bytes[i];
+            h *= 1099511628211ull; /* FNV prime */
+        }
+    }
+    return h;
+}

@@ -1,0 +1,110 @@
+/* world.h — the world's internal layout: SoA particles, bodies, spring families, obstacles. */
+#ifndef HOOKE_WORLD_H
+#define HOOKE_WORLD_H
+
+#include "hooke.h"
+
+/* Particle state as a structure of arrays, each array 64-byte aligned and
+ * padded to a multiple of 16 entries so SIMD loops need no scalar peel. */
+typedef struct hk_particles {
+    int count, capacity;
+    hk_real *x, *y, *z;    /* position [m] */
+    hk_real *vx, *vy, *vz; /* velocity [m/s] */
+    hk_real *fx, *fy, *fz; /* force [N] */
+    hk_real *inv_mass;     /* [1/kg], 0 = pinned or driven */
+    hk_real *mass;         /* [kg] */
+} hk_particles;
+
+typedef enum hk_family_kind {
+    HK_FAMILY_LATTICE = 0, /* stencil: node (i,j,k) -> (i+di, j+dj, k+dk); no index arrays */
+    HK_FAMILY_LIST,        /* explicit endpoint arrays a[s], b[s] */
+} hk_family_kind;
+
+/* A family: springs sharing parameters and one storage form. */
+typedef struct hk_family {
+    hk_family_kind kind;
+    int body;
+    char name[32];
+    hk_spring_params params;
+    hk_real k, c, rest, break_ratio; /* params in the kernels' precision */
+    int64_t count;                   /* springs in the family */
+    int64_t broken_count;
+    uint8_t *broken;                 /* breakable only: 1 = broken; lattice: by local source node, list: by spring */
+
+    /* LATTICE: base particle, lattice dims, offset and the box of valid source nodes [lo, hi) */
+    int base, nx, ny, nz;
+    int di, dj, dk;
+    int64_t offset;                  /* di + nx*(dj + ny*dk) */
+    int i0, i1, j0, j1, k0, k1;
+
+    /* LIST: global particle indices and per-spring rest lengths (NULL: family rest) */
+    int *a, *b;
+    hk_real *rest_list;
+    /* LIST after hk_colour_family: springs reordered so colour c is the slice
+     * [colour_start[c], colour_start[c+1]); no particle occurs twice in a
+     * colour, except in the last one when `overflow` is set (run serially). */
+    int colour_count;
+    int overflow;
+    int64_t *colour_start;
+} hk_family;
+
+typedef struct hk_body {
+    const char *kind;
+    int first, count;
+    int nx, ny, nz;
+    int anchor;            /* 1: particle `first` is a driven anchor */
+    double anchor_pos[3];  /* [m] */
+    double anchor_vel[3];  /* [m/s] */
+} hk_body;
+
+struct hk_world {
+    hk_world_def def;
+    hk_real g[3];               /* gravity in kernel precision [m/s^2] */
+    hk_particles p;
+
+    hk_body *bodies;
+    int body_count, body_cap;
+    hk_family *families;
+    int family_count, family_cap;
+    hk_sphere_def *spheres;
+    int sphere_count, sphere_cap;
+
+    hk_integrator_def integrator;
+    int substeps;
+    double h;                   /* substep length [s] */
+    int forces_valid;           /* f holds F(x, v) of the current state (velocity Verlet) */
+    int history;                /* position Verlet: px holds x_{n-1} */
+    hk_real *px, *py, *pz;      /* position Verlet: previous positions */
+    hk_real *scratch;           /* RK4: 12 arrays of capacity entries */
+
+    hk_real **ws;               /* engine: per-thread work space (first-touched by its thread) */
+    size_t *ws_len;             /* entries in ws[t] */
+    int ws_threads;
+
+    int64_t steps;
+    double time;
+    int64_t spring_updates;     /* spring force evaluations so far */
+    char error[512];
+};
+
+/* Aligned, zeroed array of n reals (padded); NULL on failure. */
+hk_real *hk_alloc_reals(size_t n);
+void hk_free_reals(hk_real *a);
+/* Capacity padded to the SIMD width. */
+size_t hk_padded(size_t n);
+
+/* Records an error message on the world and returns -1. */
+int hk_fail(hk_world *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Appends count particles at rest; returns the first global index or -1. */
+int hk_world_grow_particles(hk_world *w, int count);
+/* Appends a body over particles [first, first+count); returns its index or -1. */
+int hk_world_new_body(hk_world *w, const char *kind, int first, int count, int nx, int ny, int nz);
+/* Appends an empty family; returns a pointer valid until the next family is added. */
+hk_family *hk_world_new_family(hk_world *w, int body, const char *name, const hk_spring_params *params);
+
+#endif
