@@ -223,7 +223,7 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
                 if (di == 0 && dj <= 0) continue; /* each undirected offset once */
                 if ((double)(di * di + dj * dj) * d->spacing * d->spacing > d->radius * d->radius * (1 + 1e-12)) continue;
                 if (cloth_offset_taken(d, di, dj)) continue;
-                char name[32];
+                char name[48];
                 snprintf(name, sizeof name, "radius(%d,%d)", di, dj);
                 if (!hk_add_lattice_family(w, body, name, &d->radius_springs, di, dj, 0, d->spacing))
                     return undo_body(w, body, fam0);
@@ -308,7 +308,7 @@ int hk_world_add_jelly(hk_world *w, const hk_jelly_def *d)
                     if (lead <= 0) continue;
                     int nz = (di != 0) + (dj != 0) + (dk != 0);
                     int cls = (ring - 1) * 3 + nz - 1;
-                    char name[32];
+                    char name[48];
                     snprintf(name, sizeof name, "%s(%d,%d,%d)", jelly_class_names[cls], di * ring, dj * ring, dk * ring);
                     if (!hk_add_lattice_family(w, body, name, &d->springs[cls], di * ring, dj * ring, dk * ring,
                                                d->spacing))

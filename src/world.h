@@ -24,7 +24,7 @@ typedef enum hk_family_kind {
 typedef struct hk_family {
     hk_family_kind kind;
     int body;
-    char name[32];
+    char name[48];
     hk_spring_params params;
     hk_real k, c, rest, break_ratio; /* params in the kernels' precision */
     int64_t count;                   /* springs in the family */
