@@ -306,10 +306,94 @@ static void triad_free(void *s)
     free(t);
 }
 
-static const int cloth_sizes[] = {256, 2048, 0};
+/* Instruction probes: how many of one instruction the core retires per
+ * second, so docs/benchmarks.md can say which unit bounds a kernel. Each
+ * iteration runs 12 independent instructions 2^16 times (x86-64 only). */
+#if defined(__x86_64__)
+typedef struct probe {
+    int kind;
+    float *buf;
+} probe;
+
+static void *setup_probe(int kind, int threads, const char *kernels)
+{
+    (void)threads;
+    (void)kernels;
+    __builtin_cpu_init();
+    if (kind <= 5 && !__builtin_cpu_supports("avx512f")) return NULL;
+    probe *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->kind = kind;
+    p->buf = aligned_alloc(64, 64 * 64);
+    if (!p->buf) {
+        free(p);
+        return NULL;
+    }
+    memset(p->buf, 0, 64 * 64);
+    return p;
+}
+
+#define HK_R12(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
+#define HK_ADDZ(i) "vaddps %%zmm12, %%zmm" #i ", %%zmm" #i "\n\t"
+#define HK_MULZ(i) "vmulps %%zmm12, %%zmm" #i ", %%zmm" #i "\n\t"
+#define HK_LOADZ(i) "vmovups " #i "*64(%1), %%zmm" #i "\n\t"
+#define HK_STOREZ(i) "vmovups %%zmm" #i ", " #i "*64(%1)\n\t"
+#define HK_SQRTZ(i) "vsqrtps %%zmm12, %%zmm" #i "\n\t"
+#define HK_DIVZ(i) "vdivps %%zmm12, %%zmm13, %%zmm" #i "\n\t"
+#define HK_ADDY(i) "vaddps %%ymm12, %%ymm" #i ", %%ymm" #i "\n\t"
+#define HK_PROBE(BODY, buf)                                                                                           \
+    do {                                                                                                             \
+        long n = 1 << 16;                                                                                            \
+        __asm__ volatile("vxorps %%xmm12, %%xmm12, %%xmm12\n\tvxorps %%xmm13, %%xmm13, %%xmm13\n\t1:\n\t" BODY      \
+                         "dec %0\n\tjnz 1b"                                                                          \
+                         : "+r"(n)                                                                                   \
+                         : "r"(buf)                                                                                  \
+                         : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",    \
+                           "xmm10", "xmm11", "xmm12", "xmm13");                                                     \
+    } while (0)
+
+__attribute__((target("avx512f"))) static void run_probe(void *s)
+{
+    probe *p = s;
+    switch (p->kind) {
+    case 0: HK_PROBE(HK_R12(HK_ADDZ), p->buf); break;
+    case 1: HK_PROBE(HK_R12(HK_MULZ), p->buf); break;
+    case 2: HK_PROBE(HK_R12(HK_LOADZ), p->buf); break;
+    case 3: HK_PROBE(HK_R12(HK_STOREZ), p->buf); break;
+    case 4: HK_PROBE(HK_R12(HK_SQRTZ), p->buf); break;
+    case 5: HK_PROBE(HK_R12(HK_DIVZ), p->buf); break;
+    default: HK_PROBE(HK_R12(HK_ADDY), p->buf); break;
+    }
+}
+
+static int64_t probe_items(void *s)
+{
+    (void)s;
+    return 12 << 16;
+}
+
+static void probe_free(void *s)
+{
+    probe *p = s;
+    free(p->buf);
+    free(p);
+}
+
+#define PROBE_SETUP(NAME, KIND) \
+    static void *setup_##NAME(int n, int t, const char *k) { (void)n; return setup_probe(KIND, t, k); }
+PROBE_SETUP(probe_zmm_add, 0)
+PROBE_SETUP(probe_zmm_mul, 1)
+PROBE_SETUP(probe_zmm_load, 2)
+PROBE_SETUP(probe_zmm_store, 3)
+PROBE_SETUP(probe_zmm_sqrt, 4)
+PROBE_SETUP(probe_zmm_div, 5)
+PROBE_SETUP(probe_ymm_add, 6)
+#endif
+
+static const int cloth_sizes[] = {128, 256, 2048, 0};
 static const int jelly26_sizes[] = {64, 0};
 static const int jelly52_sizes[] = {48, 0};
-static const int mesh_sizes[] = {600, 0}; /* 360 000 vertices, 1 080 000 springs */
+static const int mesh_sizes[] = {100, 600, 0}; /* 30 000 springs (in L2); 1 080 000 springs */
 static const int one_size[] = {1, 0};
 static const int integrator_sizes[] = {256, 0};
 static const int triad_sizes[] = {64, 0}; /* 3 x 256 MiB: far beyond the caches */
@@ -341,5 +425,15 @@ const hk_bench_case hk_bench_cases[] = {
     {"step_jelly", "springs", integrator_sizes, setup_jelly_scheme, run_step, world_case_items, world_case_free, best_path},
     {"step_rk4", "springs", integrator_sizes, setup_rk4, run_step, world_case_items, world_case_free, best_path},
     {"triad", "bytes", triad_sizes, setup_triad, run_triad, triad_items, triad_free, best_path},
+#if defined(__x86_64__)
+    {"probe_zmm_add", "instructions", one_size, setup_probe_zmm_add, run_probe, probe_items, probe_free, best_path},
+    {"probe_zmm_mul", "instructions", one_size, setup_probe_zmm_mul, run_probe, probe_items, probe_free, best_path},
+    {"probe_zmm_load", "instructions", one_size, setup_probe_zmm_load, run_probe, probe_items, probe_free, best_path},
+    {"probe_zmm_store", "instructions", one_size, setup_probe_zmm_store, run_probe, probe_items, probe_free,
+     best_path},
+    {"probe_zmm_sqrt", "instructions", one_size, setup_probe_zmm_sqrt, run_probe, probe_items, probe_free, best_path},
+    {"probe_zmm_div", "instructions", one_size, setup_probe_zmm_div, run_probe, probe_items, probe_free, best_path},
+    {"probe_ymm_add", "instructions", one_size, setup_probe_ymm_add, run_probe, probe_items, probe_free, best_path},
+#endif
 };
 const int hk_bench_case_count = (int)(sizeof hk_bench_cases / sizeof hk_bench_cases[0]);

@@ -11,12 +11,15 @@
 #define HK_THREAD() omp_get_thread_num()
 #define HK_THREADS() omp_get_num_threads()
 #define HK_MAX_THREADS() omp_get_max_threads()
-#define HK_BARRIER() _Pragma("omp barrier")
+#define HK_BARRIER() \
+    do {                        \
+        _Pragma("omp barrier")  \
+    } while (0)
 #else
 #define HK_THREAD() 0
 #define HK_THREADS() 1
 #define HK_MAX_THREADS() 1
-#define HK_BARRIER()
+#define HK_BARRIER() do { } while (0)
 #endif
 
 #define HK_VEC 16 /* row strides are padded to this many entries (the widest SIMD) */
@@ -122,6 +125,10 @@ static hk_real *thread_ws(hk_world *w, int t, size_t n)
 
 void hk_engine_release(hk_world *w)
 {
+    free(w->packed_rec);
+    free(w->packed_f);
+    w->packed_rec = w->packed_f = NULL;
+    w->packed_cap = 0;
     for (int t = 0; t < w->ws_threads; t++) hk_free_reals(w->ws[t]);
     free(w->ws);
     free(w->ws_len);
@@ -142,7 +149,7 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
     hk_real *parked = ring + row3 * R;
     hk_real *buf = parked + row3 * 2 * maxdr;
     hk_row_family *fams = (hk_row_family *)(buf + row3 * sp->same_rows);
-    const int fused = ctx->finish != HK_FINISH_ADD_FORCE;
+    const int fused = ctx->finish != HK_FINISH_STORE_FORCE;
     /* rows read by the neighbouring blocks stay untouched until the barrier */
     int lo_end = (fused && a > 0) ? a + maxdr : a;
     int hi_start = (fused && b < sp->nrows) ? b - maxdr : b;
@@ -225,17 +232,105 @@ static void sweep_parallel(hk_world *w, const hk_kernels *k, const sweep_plan *s
     HK_BARRIER();
     if (*failed) return;
     if (a < b) sweep_block(w, k, sp, ctx, a, b, space, &lo_end, &hi_start);
-    if (ctx->finish != HK_FINISH_ADD_FORCE) {
+    if (ctx->finish != HK_FINISH_STORE_FORCE) {
         HK_BARRIER();
         if (a < b) finish_parked(w, k, sp, ctx, a, b, space, lo_end, hi_start);
     }
+}
+
+/* List bodies with fewer springs than this run on one thread: a barrier per
+ * colour costs more than the work (a 48-particle all-to-all net has 63
+ * colours). The bits are the same either way. HOOKE_LIST_PARALLEL_MIN
+ * overrides it (tests set 0 to exercise the parallel path on small scenes). */
+static int64_t list_parallel_min(void)
+{
+    static int64_t min = -1;
+    if (min < 0) {
+        const char *env = getenv("HOOKE_LIST_PARALLEL_MIN");
+        char *end;
+        long long v = env ? strtoll(env, &end, 10) : -1;
+        min = (env && *env && !*end && v >= 0) ? v : 16384;
+    }
+    return min;
+}
+
+/* Springs in the list families of a body. */
+static int64_t list_springs(const hk_world *w, int body)
+{
+    int64_t n = 0;
+    for (int f = 0; f < w->family_count; f++)
+        if (w->families[f].body == body && w->families[f].kind == HK_FAMILY_LIST) n += w->families[f].count;
+    return n;
+}
+
+/* Particles [first, first + count) split evenly over the threads. */
+static void range_of(int first, int count, int *g0, int *n)
+{
+    const int t = HK_THREAD(), T = HK_THREADS();
+    int a = (int)((int64_t)count * t / T), b = (int)((int64_t)count * (t + 1) / T);
+    *g0 = first + a;
+    *n = b - a;
+}
+
+/* Springs of the list families of `body` into f over packed records (see
+ * kernels.h): pack, colour by colour, unpack. Every thread calls it. */
+static void list_packed(hk_world *w, const hk_kernels *k, int body)
+{
+    const int serial = list_springs(w, body) < list_parallel_min();
+    const int t = HK_THREAD(), T = serial ? 1 : HK_THREADS();
+    if (serial && t != 0) {
+        HK_BARRIER();
+        return;
+    }
+    const hk_particles *p = &w->p;
+    float *rec = w->packed_rec, *facc = w->packed_f;
+    int g0 = w->bodies[body].first, n = w->bodies[body].count;
+    if (!serial) range_of(g0, n, &g0, &n);
+    for (int g = g0; g < g0 + n; g++) {
+        float *r = rec + 8 * (int64_t)g, *q = facc + 4 * (int64_t)g;
+        r[0] = p->x[g], r[1] = p->y[g], r[2] = p->z[g], r[3] = p->vx[g], r[4] = p->vy[g], r[5] = p->vz[g];
+        r[6] = r[7] = 0;
+        q[0] = p->fx[g], q[1] = p->fy[g], q[2] = p->fz[g], q[3] = 0;
+    }
+    if (!serial) HK_BARRIER();
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->body != body || f->kind != HK_FAMILY_LIST) continue;
+        for (int c = 0; c < f->colour_count; c++) {
+            const int64_t s0 = f->colour_start[c], s1 = f->colour_start[c + 1];
+            if (f->overflow && c == f->colour_count - 1) {
+                /* serial: particles repeat, and the kernel adds lane by lane in order */
+                if (t == 0) k->list_range_packed(f, rec, facc, s0, s1);
+            } else {
+                int64_t groups = (s1 - s0 + 7) / 8;
+                int64_t c0 = s0 + groups * t / T * 8, c1 = s0 + groups * (t + 1) / T * 8;
+                if (c1 > s1) c1 = s1;
+                if (c0 < c1) k->list_range_packed(f, rec, facc, c0, c1);
+            }
+            if (!serial) HK_BARRIER();
+        }
+    }
+    for (int g = g0; g < g0 + n; g++) {
+        const float *q = facc + 4 * (int64_t)g;
+        w->p.fx[g] = q[0], w->p.fy[g] = q[1], w->p.fz[g] = q[2];
+    }
+    HK_BARRIER();
 }
 
 /* Springs of the list families of `body` into f, colour by colour. Must be
  * called by every thread of a parallel region. */
 static void list_parallel(hk_world *w, const hk_kernels *k, int body)
 {
-    const int t = HK_THREAD(), T = HK_THREADS(), W = k->width;
+    if (k->list_range_packed && w->packed_rec) {
+        list_packed(w, k, body);
+        return;
+    }
+    const int serial = list_springs(w, body) < list_parallel_min();
+    const int t = HK_THREAD(), T = serial ? 1 : HK_THREADS(), W = k->width;
+    if (serial && t != 0) {
+        HK_BARRIER();
+        return;
+    }
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
         if (f->body != body || f->kind != HK_FAMILY_LIST) continue;
@@ -249,26 +344,35 @@ static void list_parallel(hk_world *w, const hk_kernels *k, int body)
                 if (c1 > s1) c1 = s1;
                 if (c0 < c1) k->list_range(f, &w->p, c0, c1);
             }
-            HK_BARRIER();
+            if (!serial) HK_BARRIER();
         }
     }
-}
-
-/* Particles [first, first + count) split evenly over the threads. */
-static void range_of(int first, int count, int *g0, int *n)
-{
-    const int t = HK_THREAD(), T = HK_THREADS();
-    int a = (int)((int64_t)count * t / T), b = (int)((int64_t)count * (t + 1) / T);
-    *g0 = first + a;
-    *n = b - a;
+    if (serial) HK_BARRIER();
 }
 
 int hk_engine_prepare(hk_world *w)
 {
-    for (int f = 0; f < w->family_count; f++)
-        if (w->families[f].kind == HK_FAMILY_LIST && !w->families[f].colour_start &&
-            hk_colour_family(&w->families[f], w->p.count) != 0)
+    int lists = 0;
+    for (int f = 0; f < w->family_count; f++) {
+        if (w->families[f].kind != HK_FAMILY_LIST) continue;
+        lists = 1;
+        if (!w->families[f].colour_start && hk_colour_family(&w->families[f], w->p.count) != 0)
             return hk_fail(w, "out of memory while colouring springs");
+    }
+    if (lists && w->packed_cap < w->p.count) {
+        free(w->packed_rec);
+        free(w->packed_f);
+        size_t n = (size_t)w->p.capacity;
+        w->packed_rec = aligned_alloc(64, n * 8 * sizeof(float));
+        w->packed_f = aligned_alloc(64, n * 4 * sizeof(float));
+        w->packed_cap = (w->packed_rec && w->packed_f) ? w->p.capacity : 0;
+        if (!w->packed_cap) {
+            free(w->packed_rec);
+            free(w->packed_f);
+            w->packed_rec = w->packed_f = NULL;
+            return hk_fail(w, "out of memory for packed particle records");
+        }
+    }
     return ensure_ws_slots(w, HK_MAX_THREADS()) == 0 ? 0 : hk_fail(w, "out of memory for thread work space");
 }
 
@@ -302,7 +406,7 @@ static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_re
     }
     hk_step_ctx fused, add;
     hk_step_ctx_init(&fused, w, finish, h);
-    hk_step_ctx_init(&add, w, HK_FINISH_ADD_FORCE, h);
+    hk_step_ctx_init(&add, w, HK_FINISH_STORE_FORCE, h);
     int failed = 0;
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel
@@ -311,18 +415,19 @@ static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_re
         for (int body = 0; body < w->body_count && !failed; body++) {
             const sweep_plan *sp = &plans[body];
             const int pure_lattice = sp->nfam > 0 && !sp->has_list;
-            if (finish != HK_FINISH_ADD_FORCE && pure_lattice) {
+            if (finish != HK_FINISH_STORE_FORCE && pure_lattice) {
                 sweep_parallel(w, k, sp, &fused, &failed);
                 continue;
             }
             int g0, n;
             range_of(w->bodies[body].first, w->bodies[body].count, &g0, &n);
-            k->external_forces(&add, &w->p, g0, n);
-            HK_BARRIER();
-            if (sp->nfam > 0) sweep_parallel(w, k, sp, &add, &failed);
+            if (sp->nfam > 0)
+                sweep_parallel(w, k, sp, &add, &failed); /* f = external + lattice springs */
+            else
+                k->external_forces(&add, &w->p, g0, n);
             HK_BARRIER();
             list_parallel(w, k, body);
-            if (finish != HK_FINISH_ADD_FORCE) k->integrate(&fused, &w->p, g0, n);
+            if (finish != HK_FINISH_STORE_FORCE) k->integrate(&fused, &w->p, g0, n);
             HK_BARRIER();
         }
     }
@@ -331,6 +436,6 @@ static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_re
     w->spring_updates += hk_world_spring_count(w);
 }
 
-void hk_engine_forces(hk_world *w, const hk_kernels *k) { engine_run(w, k, HK_FINISH_ADD_FORCE, 0); }
+void hk_engine_forces(hk_world *w, const hk_kernels *k) { engine_run(w, k, HK_FINISH_STORE_FORCE, 0); }
 
 void hk_engine_substep(hk_world *w, const hk_kernels *k, hk_finish finish, hk_real h) { engine_run(w, k, finish, h); }

@@ -11,7 +11,7 @@
 
 /* What a row finalisation does with the row's summed spring forces. */
 typedef enum hk_finish {
-    HK_FINISH_ADD_FORCE = 0,   /* f[row] += acc (f holds the external forces) */
+    HK_FINISH_STORE_FORCE = 0, /* f[row] = external forces + acc */
     HK_FINISH_EULER,           /* explicit Euler in place */
     HK_FINISH_SEMI_IMPLICIT,   /* semi-implicit Euler in place */
     HK_FINISH_JELLY,           /* the jelly scheme in place */
@@ -51,6 +51,11 @@ typedef struct hk_kernels {
     /* Springs [s0, s1) of list family f, all in one colour (no particle twice):
      * f[a] += F, f[b] -= F. */
     void (*list_range)(const hk_family *f, hk_particles *p, int64_t s0, int64_t s1);
+    /* The same over packed records (NULL where the ISA has no such kernel):
+     * rec holds {x, y, z, vx, vy, vz, 0, 0} per particle (32-byte aligned),
+     * facc {fx, fy, fz, 0} (16-byte aligned); the force arithmetic and the
+     * order of the adds into each particle are those of list_range. */
+    void (*list_range_packed)(const hk_family *f, const float *rec, float *facc, int64_t s0, int64_t s1);
     /* Finishes particles [g0, g0 + n) given their summed spring forces acc. */
     void (*finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n, hk_real *const acc[3]);
     /* f = gravity + air drag + ground for particles [g0, g0 + n). */

@@ -10,10 +10,10 @@
  * hk_spring_force in springs.h, so a lane's F equals the reference's bits):
  *   d = x_a - x_b, r2 = (dx dx + dy dy) + dz dz, r = sqrt(r2), e = r - L0,
  *   u = d * (1 / r),
- *   along:    s = -(k e + c (dv . u)),  F = s u
+ *   along:    s = (-k) e - c (dv . u),  F = s u
  *   relative: s = (-k) e,               F = s u - c dv
  * Lanes with r = 0, a broken spring, or a slack one under its behaviour
- * give F = 0. */
+ * give F = 0. No fused multiply-add: the reference rounds every product. */
 static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, hk_w dvz, hk_w L0, hk_w k, hk_w negk,
                                 hk_w c, hk_wm live, hk_damping_model model, hk_behaviour behaviour, hk_w *fx, hk_w *fy,
                                 hk_w *fz)
@@ -29,7 +29,7 @@ static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, h
     hk_w ux = w_mul(dx, inv_r), uy = w_mul(dy, inv_r), uz = w_mul(dz, inv_r);
     if (model == HK_DAMP_ALONG) {
         hk_w dot = w_add(w_add(w_mul(dvx, ux), w_mul(dvy, uy)), w_mul(dvz, uz));
-        hk_w s = w_sub(w_mul(negk, e), w_mul(c, dot)); /* == -(k e + c dot) exactly */
+        hk_w s = w_sub(w_mul(negk, e), w_mul(c, dot));
         *fx = w_keep(live, w_mul(s, ux));
         *fy = w_keep(live, w_mul(s, uy));
         *fz = w_keep(live, w_mul(s, uz));
@@ -44,11 +44,23 @@ static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, h
 
 static inline hk_wm all_lanes(void) { return w_neq(w_set1(0), w_set1(1)); }
 
-/* One family's springs from the source vector (xa..wa at i) to its targets. */
-static inline __attribute__((always_inline)) void family_lanes(const hk_family *f, const hk_real *const src[6],
-                                                               int64_t local0, int i, hk_w iota, const hk_w a[6],
-                                                               hk_w *fx, hk_w *fy, hk_w *fz)
+/* The springs of one family whose sources lie in one row, with the damping
+ * model and behaviour fixed at compile time (one loop per combination):
+ *   acc_src[i] += F(i)                 for every source i in [i0, i1)
+ *   dst[i + di] -= F(i)                when the targets are in a row ahead
+ *   buf[i] = F(i)                      when they are in this row (dr == 0);
+ *                                      subtracted by the caller afterwards
+ * Loops run over whole vectors from i0 rounded down; lanes outside
+ * [i0, i1), broken springs and r = 0 give F = 0. Every entry receives its
+ * terms family by family, each as one add or subtract, so every ISA (and
+ * the shifted form below) gives the same bits. */
+static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *f, const hk_real *const src[6],
+                                                               const uint8_t *broken, int i, hk_w iota,
+                                                               hk_damping_model model, hk_behaviour behaviour,
+                                                               hk_w *fy, hk_w *fz)
 {
+    const hk_w L0 = w_set1(f->rest), k = w_set1(f->k), negk = w_set1(-f->k), c = w_set1(f->c);
+    const int64_t off = f->offset;
     hk_wm live;
     if (i >= f->i0 && i + HK_W <= f->i1) {
         live = all_lanes();
@@ -56,18 +68,105 @@ static inline __attribute__((always_inline)) void family_lanes(const hk_family *
         hk_w idx = w_add(w_set1((hk_real)i), iota);
         live = wm_and(w_ge(idx, w_set1((hk_real)f->i0)), w_lt(idx, w_set1((hk_real)f->i1)));
     }
-    if (f->broken) live = wm_and(live, wm_unbroken(f->broken + local0 + i));
-    const int64_t o = f->offset + i;
-    hk_w dx = w_sub(a[0], w_loadu(src[0] + o)), dy = w_sub(a[1], w_loadu(src[1] + o));
-    hk_w dz = w_sub(a[2], w_loadu(src[2] + o));
-    hk_w dvx = w_sub(a[3], w_loadu(src[3] + o)), dvy = w_sub(a[4], w_loadu(src[4] + o));
-    hk_w dvz = w_sub(a[5], w_loadu(src[5] + o));
-    const hk_w L0 = w_set1(f->rest), k = w_set1(f->k), negk = w_set1(-f->k), c = w_set1(f->c);
-    if (f->params.damping_model == HK_DAMP_ALONG)
-        spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, k, negk, c, live, HK_DAMP_ALONG, f->params.behaviour, fx, fy, fz);
-    else
-        spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, k, negk, c, live, HK_DAMP_RELATIVE, f->params.behaviour, fx, fy,
-                     fz);
+    if (behaviour == HK_SPRING_BREAKABLE && broken) live = wm_and(live, wm_unbroken(broken + i));
+    hk_w dx = w_sub(w_loadu(src[0] + i), w_loadu(src[0] + off + i));
+    hk_w dy = w_sub(w_loadu(src[1] + i), w_loadu(src[1] + off + i));
+    hk_w dz = w_sub(w_loadu(src[2] + i), w_loadu(src[2] + off + i));
+    hk_w dvx = w_sub(w_loadu(src[3] + i), w_loadu(src[3] + off + i));
+    hk_w dvy = w_sub(w_loadu(src[4] + i), w_loadu(src[4] + off + i));
+    hk_w dvz = w_sub(w_loadu(src[5] + i), w_loadu(src[5] + off + i));
+    hk_w fx;
+    spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, k, negk, c, live, model, behaviour, &fx, fy, fz);
+    return fx;
+}
+
+static inline __attribute__((always_inline)) void family_row(const hk_family *f, const hk_real *const src[6],
+                                                             int64_t local0, hk_real *const acc_src[3],
+                                                             hk_real *const out[3], int same_row,
+                                                             hk_damping_model model, hk_behaviour behaviour)
+{
+    const int i0 = f->i0, i1 = f->i1, di = f->di;
+    const uint8_t *broken = f->broken ? f->broken + local0 : NULL;
+    hk_real lane[HK_W] __attribute__((aligned(64)));
+    for (int l = 0; l < HK_W; l++) lane[l] = (hk_real)l;
+    const hk_w iota = w_loadu(lane);
+    hk_real *ax = acc_src[0], *ay = acc_src[1], *az = acc_src[2];
+    hk_real *ox = out[0], *oy = out[1], *oz = out[2];
+    const int start = i0 / HK_W * HK_W;
+#ifdef HK_HAS_SHIFT
+    /* targets di lanes away: shift F across lanes (carrying the previous
+     * vector) so that every store is an aligned vector */
+    if (di > -HK_W && di < HK_W) {
+        const hk_w zero = w_set1(0);
+        hk_w px = zero, py = zero, pz = zero;
+        int i = start;
+        for (; i < i1; i += HK_W) {
+            hk_w fy, fz, fx = family_lanes(f, src, broken, i, iota, model, behaviour, &fy, &fz);
+            if (same_row) { /* acc[i] = (acc[i] + F(i)) - F(i - di) */
+                w_store(ax + i, w_sub(w_add(w_load(ax + i), fx), w_shift_in(px, fx, di)));
+                w_store(ay + i, w_sub(w_add(w_load(ay + i), fy), w_shift_in(py, fy, di)));
+                w_store(az + i, w_sub(w_add(w_load(az + i), fz), w_shift_in(pz, fz, di)));
+            } else {
+                w_store(ax + i, w_add(w_load(ax + i), fx));
+                w_store(ay + i, w_add(w_load(ay + i), fy));
+                w_store(az + i, w_add(w_load(az + i), fz));
+                if (di == 0) {
+                    w_store(ox + i, w_sub(w_load(ox + i), fx));
+                    w_store(oy + i, w_sub(w_load(oy + i), fy));
+                    w_store(oz + i, w_sub(w_load(oz + i), fz));
+                } else if (di > 0) { /* dst[i] -= F(i - di) */
+                    w_store(ox + i, w_sub(w_load(ox + i), w_shift_in(px, fx, di)));
+                    w_store(oy + i, w_sub(w_load(oy + i), w_shift_in(py, fy, di)));
+                    w_store(oz + i, w_sub(w_load(oz + i), w_shift_in(pz, fz, di)));
+                } else if (i > start) { /* dst[i - W] -= F(i - W - di), from prev and this vector */
+                    w_store(ox + i - HK_W, w_sub(w_load(ox + i - HK_W), w_shift_out(px, fx, -di)));
+                    w_store(oy + i - HK_W, w_sub(w_load(oy + i - HK_W), w_shift_out(py, fy, -di)));
+                    w_store(oz + i - HK_W, w_sub(w_load(oz + i - HK_W), w_shift_out(pz, fz, -di)));
+                }
+            }
+            px = fx;
+            py = fy;
+            pz = fz;
+        }
+        /* the terms the last vector still owes */
+        hk_real *const tx = same_row ? ax : ox, *const ty = same_row ? ay : oy, *const tz = same_row ? az : oz;
+        if (di > 0) {
+            w_store(tx + i, w_sub(w_load(tx + i), w_shift_in(px, zero, di)));
+            w_store(ty + i, w_sub(w_load(ty + i), w_shift_in(py, zero, di)));
+            w_store(tz + i, w_sub(w_load(tz + i), w_shift_in(pz, zero, di)));
+        } else if (di < 0 && i > start) {
+            w_store(tx + i - HK_W, w_sub(w_load(tx + i - HK_W), w_shift_out(px, zero, -di)));
+            w_store(ty + i - HK_W, w_sub(w_load(ty + i - HK_W), w_shift_out(py, zero, -di)));
+            w_store(tz + i - HK_W, w_sub(w_load(tz + i - HK_W), w_shift_out(pz, zero, -di)));
+        }
+        return;
+    }
+#endif
+    for (int i = start; i < i1; i += HK_W) {
+        hk_w fy, fz, fx = family_lanes(f, src, broken, i, iota, model, behaviour, &fy, &fz);
+        w_store(ax + i, w_add(w_load(ax + i), fx));
+        w_store(ay + i, w_add(w_load(ay + i), fy));
+        w_store(az + i, w_add(w_load(az + i), fz));
+        if (same_row) {
+            w_store(ox + i, fx);
+            w_store(oy + i, fy);
+            w_store(oz + i, fz);
+        } else {
+            w_storeu(ox + i + di, w_sub(w_loadu(ox + i + di), fx));
+            w_storeu(oy + i + di, w_sub(w_loadu(oy + i + di), fy));
+            w_storeu(oz + i + di, w_sub(w_loadu(oz + i + di), fz));
+        }
+    }
+    if (same_row) { /* targets in this row: subtract F(i - di) at i, from the buffer */
+        const int lo = (i0 + di) / HK_W * HK_W, hi = i1 + di;
+        for (int c = 0; c < 3; c++) {
+            hk_real *acc = acc_src[c];
+            const hk_real *b = out[c] - di;
+            for (int i = lo; i < hi; i += HK_W) w_store(acc + i, w_sub(w_load(acc + i), w_loadu(b + i)));
+            /* leave the buffer zero for the next family (its margins are read) */
+            for (int i = start; i < i1; i += HK_W) w_store(out[c] + i, w_set1(0));
+        }
+    }
 }
 
 static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t local0, int nx_pad,
@@ -76,49 +175,30 @@ static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t 
 {
     const int M = HK_ROW_MARGIN;
     const hk_real *const src[6] = {p->x + row0, p->y + row0, p->z + row0, p->vx + row0, p->vy + row0, p->vz + row0};
-    hk_real lane[HK_W] __attribute__((aligned(64)));
-    for (int l = 0; l < HK_W; l++) lane[l] = (hk_real)l;
-    const hk_w iota = w_loadu(lane), zero = w_set1(0);
-    for (int i = 0; i < nx_pad; i += HK_W) {
-        const hk_w a[6] = {w_loadu(src[0] + i), w_loadu(src[1] + i), w_loadu(src[2] + i),
-                           w_loadu(src[3] + i), w_loadu(src[4] + i), w_loadu(src[5] + i)};
-        hk_w tx = zero, ty = zero, tz = zero;
-        hk_real *same = buf;
-        for (int q = 0; q < nfam; q++) {
-            const hk_family *f = fams[q].f;
-            hk_w fx, fy, fz;
-            family_lanes(f, src, local0, i, iota, a, &fx, &fy, &fz);
-            tx = w_add(tx, fx);
-            ty = w_add(ty, fy);
-            tz = w_add(tz, fz);
-            if (fams[q].dr == 0) { /* same row: subtracted after the row, from buf */
-                w_store(same + M + i, fx);
-                w_store(same + bstride + M + i, fy);
-                w_store(same + 2 * bstride + M + i, fz);
-                same += 3 * bstride;
-            } else { /* a row ahead: no later load of this row overlaps the store */
-                hk_real *dx = fams[q].dst[0] + i + f->di, *dy = fams[q].dst[1] + i + f->di,
-                        *dz = fams[q].dst[2] + i + f->di;
-                w_storeu(dx, w_sub(w_loadu(dx), fx));
-                w_storeu(dy, w_sub(w_loadu(dy), fy));
-                w_storeu(dz, w_sub(w_loadu(dz), fz));
-            }
-        }
-        w_store(acc_src[0] + i, w_add(w_load(acc_src[0] + i), tx));
-        w_store(acc_src[1] + i, w_add(w_load(acc_src[1] + i), ty));
-        w_store(acc_src[2] + i, w_add(w_load(acc_src[2] + i), tz));
-    }
-    hk_real *same = buf;
+    hk_real *const row_buf[3] = {buf + M, buf + bstride + M, buf + 2 * bstride + M};
+    (void)nx_pad;
     for (int q = 0; q < nfam; q++) {
-        if (fams[q].dr != 0) continue;
-        const int di = fams[q].f->di;
-        for (int c = 0; c < 3; c++) {
-            const hk_real *b = same + c * bstride + M - di;
-            hk_real *acc = acc_src[c];
-            /* entries of buf outside [0, nx_pad) are kept zero by the caller */
-            for (int i = 0; i < nx_pad; i += HK_W) w_store(acc + i, w_sub(w_load(acc + i), w_loadu(b + i)));
-        }
-        same += 3 * bstride;
+        const hk_family *f = fams[q].f;
+        const int same = fams[q].dr == 0;
+        hk_real *const *out = same ? row_buf : fams[q].dst;
+        const hk_damping_model model = f->params.damping_model;
+        const hk_behaviour beh = f->params.behaviour;
+#define HK_CASE(MODEL, BEH)                                                                                          \
+    if (model == MODEL && beh == BEH) {                                                                              \
+        if (same)                                                                                                    \
+            family_row(f, src, local0, acc_src, out, 1, MODEL, BEH);                                                 \
+        else                                                                                                         \
+            family_row(f, src, local0, acc_src, out, 0, MODEL, BEH);                                                 \
+    } else
+        HK_CASE(HK_DAMP_RELATIVE, HK_SPRING_NORMAL)
+        HK_CASE(HK_DAMP_ALONG, HK_SPRING_NORMAL)
+        HK_CASE(HK_DAMP_RELATIVE, HK_SPRING_TENSION_ONLY)
+        HK_CASE(HK_DAMP_ALONG, HK_SPRING_TENSION_ONLY)
+        HK_CASE(HK_DAMP_RELATIVE, HK_SPRING_COMPRESSION_ONLY)
+        HK_CASE(HK_DAMP_ALONG, HK_SPRING_COMPRESSION_ONLY)
+        HK_CASE(HK_DAMP_RELATIVE, HK_SPRING_BREAKABLE)
+        HK_CASE(HK_DAMP_ALONG, HK_SPRING_BREAKABLE) {}
+#undef HK_CASE
     }
 }
 
@@ -170,6 +250,118 @@ static void HK_SUFFIX(list_range)(const hk_family *f, hk_particles *p, int64_t s
     }
 }
 
+#if (defined(HK_ISA_AVX2) || defined(HK_ISA_AVX512)) && !defined(HOOKE_DOUBLE)
+/* 8 records of 8 floats (one ymm each) -> rows 0..5 (x, y, z, vx, vy, vz) of 8 lanes */
+static inline void transpose8x6(const __m256 r[8], __m256 out[6])
+{
+    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    out[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
+    out[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+    out[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
+    out[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+    out[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
+    out[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+}
+
+/* spring_lanes on 8 lanes (ymm), operation for operation */
+static inline void spring_lanes8(__m256 dx, __m256 dy, __m256 dz, __m256 dvx, __m256 dvy, __m256 dvz, __m256 L0,
+                                 __m256 negk, __m256 c, __m256 live, hk_damping_model model, hk_behaviour behaviour,
+                                 __m256 *fx, __m256 *fy, __m256 *fz)
+{
+    const __m256 zero = _mm256_setzero_ps();
+    __m256 r2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+    live = _mm256_and_ps(live, _mm256_cmp_ps(r2, zero, _CMP_NEQ_UQ));
+    __m256 r = _mm256_sqrt_ps(r2);
+    __m256 e = _mm256_sub_ps(r, L0);
+    if (behaviour == HK_SPRING_TENSION_ONLY) live = _mm256_and_ps(live, _mm256_cmp_ps(e, zero, _CMP_GT_OQ));
+    if (behaviour == HK_SPRING_COMPRESSION_ONLY) live = _mm256_and_ps(live, _mm256_cmp_ps(e, zero, _CMP_LT_OQ));
+    __m256 inv_r = _mm256_div_ps(_mm256_set1_ps(1), r);
+    __m256 ux = _mm256_mul_ps(dx, inv_r), uy = _mm256_mul_ps(dy, inv_r), uz = _mm256_mul_ps(dz, inv_r);
+    if (model == HK_DAMP_ALONG) {
+        __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dvx, ux), _mm256_mul_ps(dvy, uy)), _mm256_mul_ps(dvz, uz));
+        __m256 sc = _mm256_sub_ps(_mm256_mul_ps(negk, e), _mm256_mul_ps(c, dot));
+        *fx = _mm256_and_ps(live, _mm256_mul_ps(sc, ux));
+        *fy = _mm256_and_ps(live, _mm256_mul_ps(sc, uy));
+        *fz = _mm256_and_ps(live, _mm256_mul_ps(sc, uz));
+    } else {
+        __m256 sc = _mm256_mul_ps(negk, e);
+        *fx = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(sc, ux), _mm256_mul_ps(c, dvx)));
+        *fy = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(sc, uy), _mm256_mul_ps(c, dvy)));
+        *fz = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(sc, uz), _mm256_mul_ps(c, dvz)));
+    }
+}
+
+/* List springs of one colour over packed records: 8 springs per step, both
+ * ends loaded as whole records and transposed (no gathers), the forces
+ * transposed back and added to the ends' force records. */
+static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, float *facc, int64_t s0, int64_t s1)
+{
+    const __m256 negk = _mm256_set1_ps(-f->k), c = _mm256_set1_ps(f->c), L0fam = _mm256_set1_ps(f->rest);
+    const hk_damping_model model = f->params.damping_model;
+    const hk_behaviour beh = f->params.behaviour;
+    const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1)), zero = _mm256_setzero_ps();
+    int64_t s = s0;
+    for (; s + 8 <= s1; s += 8) {
+        const int *a = f->a + s, *b = f->b + s;
+        __m256 ra[8], rb[8], A[6], B[6];
+        for (int l = 0; l < 8; l++) {
+            ra[l] = _mm256_load_ps(rec + 8 * (int64_t)a[l]);
+            rb[l] = _mm256_load_ps(rec + 8 * (int64_t)b[l]);
+        }
+        transpose8x6(ra, A);
+        transpose8x6(rb, B);
+        __m256 live = all;
+        if (f->broken) {
+            __m256i bytes = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(f->broken + s)));
+            live = _mm256_castsi256_ps(_mm256_cmpeq_epi32(bytes, _mm256_setzero_si256()));
+        }
+        __m256 L0 = f->rest_list ? _mm256_loadu_ps(f->rest_list + s) : L0fam;
+        __m256 fx, fy, fz;
+        __m256 dx = _mm256_sub_ps(A[0], B[0]), dy = _mm256_sub_ps(A[1], B[1]), dz = _mm256_sub_ps(A[2], B[2]);
+        __m256 dvx = _mm256_sub_ps(A[3], B[3]), dvy = _mm256_sub_ps(A[4], B[4]), dvz = _mm256_sub_ps(A[5], B[5]);
+        if (model == HK_DAMP_ALONG)
+            spring_lanes8(dx, dy, dz, dvx, dvy, dvz, L0, negk, c, live, HK_DAMP_ALONG, beh, &fx, &fy, &fz);
+        else
+            spring_lanes8(dx, dy, dz, dvx, dvy, dvz, L0, negk, c, live, HK_DAMP_RELATIVE, beh, &fx, &fy, &fz);
+        /* (fx, fy, fz) x 8 lanes -> 8 records {fx, fy, fz, 0}: lane l < 4 in
+         * the low half of q[l], lane l >= 4 in the high half of q[l - 4] */
+        __m256 t0 = _mm256_unpacklo_ps(fx, fy), t1 = _mm256_unpackhi_ps(fx, fy);
+        __m256 t2 = _mm256_unpacklo_ps(fz, zero), t3 = _mm256_unpackhi_ps(fz, zero);
+        __m256 q[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE), _mm256_shuffle_ps(t1, t3, 0x44),
+                       _mm256_shuffle_ps(t1, t3, 0xEE)};
+        for (int l = 0; l < 8; l++) {
+            __m128 fl = l < 4 ? _mm256_castps256_ps128(q[l]) : _mm256_extractf128_ps(q[l - 4], 1);
+            float *pa = facc + 4 * (int64_t)a[l], *pb = facc + 4 * (int64_t)b[l];
+            _mm_store_ps(pa, _mm_add_ps(_mm_load_ps(pa), fl));
+            _mm_store_ps(pb, _mm_sub_ps(_mm_load_ps(pb), fl));
+        }
+    }
+    for (; s < s1; s++) { /* tail: one spring at a time, same arithmetic */
+        if (f->broken && f->broken[s]) continue;
+        const float *ra = rec + 8 * (int64_t)f->a[s], *rb = rec + 8 * (int64_t)f->b[s];
+        hk_real fo[3];
+        if (!hk_spring_force(f, f->rest_list ? f->rest_list[s] : f->rest, ra[0] - rb[0], ra[1] - rb[1], ra[2] - rb[2],
+                             ra[3] - rb[3], ra[4] - rb[4], ra[5] - rb[5], fo))
+            continue;
+        float *pa = facc + 4 * (int64_t)f->a[s], *pb = facc + 4 * (int64_t)f->b[s];
+        for (int c3 = 0; c3 < 3; c3++) {
+            pa[c3] += fo[c3];
+            pb[c3] -= fo[c3];
+        }
+    }
+}
+#define HK_LIST_PACKED HK_SUFFIX(list_range_packed)
+#else
+#define HK_LIST_PACKED NULL
+#endif
+
 /* External force on one particle: m g - c_air v, plus the ground model. The
  * order of operations is that of forces.c (the reference). */
 static inline void external_one(const hk_step_ctx *ctx, hk_real m, hk_real x, hk_real y, hk_real z, hk_real vx,
@@ -193,12 +385,7 @@ static inline void external_one(const hk_step_ctx *ctx, hk_real m, hk_real x, hk
     *fz = gz;
 }
 
-static void HK_SUFFIX(external_forces)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n)
-{
-    for (int64_t i = g0; i < g0 + n; i++)
-        external_one(ctx, p->mass[i], p->x[i], p->y[i], p->z[i], p->vx[i], p->vy[i], p->vz[i], &p->fx[i], &p->fy[i],
-                     &p->fz[i]);
-}
+
 
 /* One particle's update from its total force; inverse mass 0 leaves it be. */
 static inline void integrate_one(const hk_step_ctx *ctx, hk_real im, hk_real fx, hk_real fy, hk_real fz,
@@ -311,15 +498,7 @@ static inline void integrate_lanes(const hk_step_ctx *ctx, hk_w im, hk_w fx, hk_
 static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n, hk_real *const acc[3])
 {
     const hk_real *ax = acc[0], *ay = acc[1], *az = acc[2];
-    if (ctx->finish == HK_FINISH_ADD_FORCE) {
-        hk_real *fx = p->fx + g0, *fy = p->fy + g0, *fz = p->fz + g0;
-        for (int i = 0; i < n; i++) {
-            fx[i] += ax[i];
-            fy[i] += ay[i];
-            fz[i] += az[i];
-        }
-        return;
-    }
+    const int update = ctx->finish != HK_FINISH_STORE_FORCE;
     int i = 0;
     /* the total force is kept in f as well: hooke.h promises the force of the
      * last evaluation */
@@ -332,8 +511,9 @@ static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64
         w_storeu(p->fx + g, fx);
         w_storeu(p->fy + g, fy);
         w_storeu(p->fz + g, fz);
-        integrate_lanes(ctx, w_loadu(p->inv_mass + g), fx, fy, fz, p->x + g, p->y + g, p->z + g, p->vx + g, p->vy + g,
-                        p->vz + g);
+        if (update)
+            integrate_lanes(ctx, w_loadu(p->inv_mass + g), fx, fy, fz, p->x + g, p->y + g, p->z + g, p->vx + g,
+                            p->vy + g, p->vz + g);
     }
     for (; i < n; i++) { /* the row's last partial vector, one particle at a time */
         const int64_t g = g0 + i;
@@ -342,9 +522,26 @@ static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64
         p->fx[g] = ex + ax[i];
         p->fy[g] = ey + ay[i];
         p->fz[g] = ez + az[i];
-        integrate_one(ctx, p->inv_mass[g], p->fx[g], p->fy[g], p->fz[g], &p->x[g], &p->y[g], &p->z[g], &p->vx[g],
+        if (update)
+            integrate_one(ctx, p->inv_mass[g], p->fx[g], p->fy[g], p->fz[g], &p->x[g], &p->y[g], &p->z[g], &p->vx[g],
                       &p->vy[g], &p->vz[g]);
     }
+}
+
+static void HK_SUFFIX(external_forces)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n)
+{
+    int64_t g = g0;
+    for (; g + HK_W <= g0 + n; g += HK_W) {
+        hk_w fx, fy, fz;
+        external_lanes(ctx, w_loadu(p->mass + g), w_loadu(p->y + g), w_loadu(p->vx + g), w_loadu(p->vy + g),
+                       w_loadu(p->vz + g), &fx, &fy, &fz);
+        w_storeu(p->fx + g, fx);
+        w_storeu(p->fy + g, fy);
+        w_storeu(p->fz + g, fz);
+    }
+    for (; g < g0 + n; g++)
+        external_one(ctx, p->mass[g], p->x[g], p->y[g], p->z[g], p->vx[g], p->vy[g], p->vz[g], &p->fx[g], &p->fy[g],
+                     &p->fz[g]);
 }
 
 static void HK_SUFFIX(integrate)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n)
@@ -355,8 +552,8 @@ static void HK_SUFFIX(integrate)(const hk_step_ctx *ctx, hk_particles *p, int64_
 }
 
 const hk_kernels HK_SUFFIX(hk_kernels) = {
-    HK_ISA_NAME,          HK_W, HK_SUFFIX(lattice_row), HK_SUFFIX(list_range), HK_SUFFIX(finish_row),
-    HK_SUFFIX(external_forces), HK_SUFFIX(integrate),
+    HK_ISA_NAME,      HK_W,           HK_SUFFIX(lattice_row),     HK_SUFFIX(list_range),
+    HK_LIST_PACKED,   HK_SUFFIX(finish_row), HK_SUFFIX(external_forces), HK_SUFFIX(integrate),
 };
 
 #endif

@@ -54,6 +54,22 @@ static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
 {
     _mm512_i32scatter_ps(base, _mm512_loadu_si512(idx), v, 4);
 }
+#define HK_HAS_SHIFT 1
+/* lanes l of the element sequence (prev, cur) moved by s in 0..W:
+ * shift_in:  l >= s ? cur[l - s] : prev[W + l - s]   (the sequence delayed by s)
+ * shift_out: l + s < W ? prev[l + s] : cur[l + s - W] (prev advanced by s) */
+static inline hk_w w_shift_in(hk_w prev, hk_w cur, int s)
+{
+    const __m512i idx = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                         _mm512_set1_epi32(16 - s));
+    return _mm512_permutex2var_ps(prev, idx, cur);
+}
+static inline hk_w w_shift_out(hk_w prev, hk_w cur, int s)
+{
+    const __m512i idx = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                         _mm512_set1_epi32(s));
+    return _mm512_permutex2var_ps(prev, idx, cur);
+}
 
 #elif defined(HK_ISA_AVX512) && defined(HOOKE_DOUBLE)
 #define HK_W 8
@@ -89,6 +105,17 @@ static inline hk_w w_gather(const hk_real *base, const int32_t *idx)
 static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
 {
     _mm512_i32scatter_pd(base, _mm256_loadu_si256((const __m256i *)idx), v, 8);
+}
+#define HK_HAS_SHIFT 1
+static inline hk_w w_shift_in(hk_w prev, hk_w cur, int s)
+{
+    const __m512i idx = _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi64(8 - s));
+    return _mm512_permutex2var_pd(prev, idx, cur);
+}
+static inline hk_w w_shift_out(hk_w prev, hk_w cur, int s)
+{
+    const __m512i idx = _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi64(s));
+    return _mm512_permutex2var_pd(prev, idx, cur);
 }
 
 #elif defined(HK_ISA_AVX2) && !defined(HOOKE_DOUBLE)

@@ -77,6 +77,9 @@ struct hk_world {
     hk_real *px, *py, *pz;      /* position Verlet: previous positions */
     hk_real *scratch;           /* RK4: 12 arrays of capacity entries */
 
+    float *packed_rec;          /* engine, list bodies: {x, y, z, vx, vy, vz, 0, 0} per particle */
+    float *packed_f;            /* engine, list bodies: {fx, fy, fz, 0} per particle */
+    int packed_cap;             /* particles the packed arrays hold */
     hk_real **ws;               /* engine: per-thread work space (first-touched by its thread) */
     size_t *ws_len;             /* entries in ws[t] */
     int ws_threads;

@@ -548,6 +548,8 @@ static const shipped shipped_scenes[] = {
     {"tearing_cloth.scene", 40 * 30, 6852},
     {"cloth_512.scene", 262144, 1567746},
     {"jelly_big.scene", 48 * 48 * 48, 1376348},
+    {"net.scene", 48, 48 * 47 / 2},
+    {"mesh_points.scene", 18, 48},
 };
 #define N_SHIPPED (int)(sizeof shipped_scenes / sizeof shipped_scenes[0])
 

@@ -1,0 +1,433 @@
+/* test_cli.c — the hooke program's flags, messages, exit statuses, --stats and --state-out files. */
+#define _POSIX_C_SOURCE 200809L
+#include "hk_test_cli.h"
+
+#define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
+
+/* Runs hooke ARGS and expects exit status `status`, stderr containing
+ * `err_part` (NULL: anything) and, for failures, nothing on stdout. */
+static void expect(const char *args, int status, const char *err_part)
+{
+    hk_run r = hk_test_hooke("", args);
+    int ok = r.status == status && (!err_part || strstr(r.err, err_part) != NULL) &&
+             (status == 0 || !r.out[0] || status == 2);
+    if (!ok) {
+        print_error("hooke %s\n  exit %d (expected %d)\n  stdout: %s\n  stderr: %s\n  expected stderr to contain: %s\n",
+                    args, r.status, status, r.out, r.err, err_part ? err_part : "(anything)");
+        hk_run_free(&r);
+        fail();
+    }
+    hk_run_free(&r);
+}
+
+static void test_help_and_version(void **state)
+{
+    (void)state;
+    static const char *const help_flags[3] = {"--help", "-h", "help"};
+    for (int f = 0; f < 3; f++) {
+        hk_run r = hk_test_hooke("", help_flags[f]);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "usage: hooke run SCENE [options]"));
+        /* every integrator the library knows, by the name the flag takes */
+        for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) {
+            const char *name = hk_integrator_name((hk_integrator_kind)k);
+            if (!strstr(r.out, name)) {
+                print_error("--help does not mention integrator '%s'\n%s", name, r.out);
+                fail();
+            }
+        }
+        /* the exit statuses and every run flag */
+        static const char *const words[] = {"exit status: 0 success, 1 bad input",
+                                            "2 the simulation",
+                                            "3 an output file",
+                                            "--steps",
+                                            "--time",
+                                            "--dt",
+                                            "--integrator",
+                                            "--threads",
+                                            "--stats",
+                                            "--every",
+                                            "--state-out",
+                                            "--quiet",
+                                            "HOOKE_KERNELS"};
+        for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) assert_non_null(strstr(r.out, words[w]));
+        assert_string_equal(r.err, "");
+        hk_run_free(&r);
+    }
+    hk_run r = hk_test_hooke("", "--version");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(strncmp(r.out, "hooke " HOOKE_VERSION " (", strlen("hooke " HOOKE_VERSION " (")), 0);
+    assert_non_null(strstr(r.out, sizeof(hk_real) == 8 ? "double" : "float"));
+    hk_run_free(&r);
+    /* no command: usage on stderr, status 1 */
+    r = hk_test_hooke("", "");
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "usage: hooke run SCENE"));
+    hk_run_free(&r);
+    expect("frobnicate", 1, "hooke: error: unknown command 'frobnicate' (see hooke --help)\n");
+}
+
+static void test_bad_flags(void **state)
+{
+    (void)state;
+    expect("run", 1, "hooke: error: run needs a scene file (see hooke --help)\n");
+    expect("run --quiet", 1, "hooke: error: run needs a scene file (see hooke --help)\n");
+    expect("run " SCENE("oscillator.scene") " --bogus", 1,
+           "hooke: error: unknown option '--bogus' (see hooke --help)\n");
+    expect("run " SCENE("oscillator.scene") " -x", 1, "hooke: error: unknown option '-x' (see hooke --help)\n");
+    expect("run " SCENE("oscillator.scene") " --steps 0", 1,
+           "hooke: error: --steps expects a whole number >= 1, got '0'\n");
+    expect("run " SCENE("oscillator.scene") " --steps -1", 1,
+           "hooke: error: --steps expects a whole number >= 1, got '-1'\n");
+    expect("run " SCENE("oscillator.scene") " --steps abc", 1,
+           "hooke: error: --steps expects a whole number >= 1, got 'abc'\n");
+    expect("run " SCENE("oscillator.scene") " --steps 10x", 1,
+           "hooke: error: --steps expects a whole number >= 1, got '10x'\n");
+    expect("run " SCENE("oscillator.scene") " --steps 99999999999999999999", 1,
+           "hooke: error: --steps expects a whole number >= 1, got '99999999999999999999'\n");
+    expect("run " SCENE("oscillator.scene") " --steps", 1,
+           "hooke: error: --steps expects a whole number >= 1, got 'nothing'\n");
+    expect("run " SCENE("oscillator.scene") " --dt 0", 1,
+           "hooke: error: --dt expects a step length in seconds > 0, got '0'\n");
+    expect("run " SCENE("oscillator.scene") " --dt -1e-3", 1,
+           "hooke: error: --dt expects a step length in seconds > 0, got '-1e-3'\n");
+    expect("run " SCENE("oscillator.scene") " --dt nan", 1,
+           "hooke: error: --dt expects a step length in seconds > 0, got 'nan'\n");
+    expect("run " SCENE("oscillator.scene") " --dt inf", 1,
+           "hooke: error: --dt expects a step length in seconds > 0, got 'inf'\n");
+    expect("run " SCENE("oscillator.scene") " --dt 1ms", 1,
+           "hooke: error: --dt expects a step length in seconds > 0, got '1ms'\n");
+    expect("run " SCENE("oscillator.scene") " --time 0", 1,
+           "hooke: error: --time expects a number of seconds > 0, got '0'\n");
+    expect("run " SCENE("oscillator.scene") " --integrator leapfrog", 1,
+           "hooke: error: --integrator expects one of euler, semi_implicit_euler, verlet, verlet_book, "
+           "velocity_verlet, jelly, rk4, got 'leapfrog'\n");
+    expect("run " SCENE("oscillator.scene") " --threads 0", 1,
+           "hooke: error: --threads expects a thread count 1..4096, got '0'\n");
+    expect("run " SCENE("oscillator.scene") " --threads 5000", 1,
+           "hooke: error: --threads expects a thread count 1..4096, got '5000'\n");
+    expect("run " SCENE("oscillator.scene") " --every 0", 1,
+           "hooke: error: --every expects a whole number >= 1, got '0'\n");
+    expect("run " SCENE("oscillator.scene") " --stats", 1,
+           "hooke: error: --stats expects a file name, got 'nothing'\n");
+    expect("run " SCENE("oscillator.scene") " --steps 5 --time 1", 1,
+           "hooke: error: give --steps or --time, not both\n");
+    expect("run " SCENE("oscillator.scene") " " SCENE("rope.scene"), 1, "hooke: error: more than one scene given ('");
+    expect("info --bogus", 1, "hooke: error: unknown option '--bogus' for info (see hooke --help)\n");
+    expect("info --threads 0", 1, "hooke: error: --threads expects a thread count 1..4096, got '0'\n");
+}
+
+static void test_bad_scene_files(void **state)
+{
+    (void)state;
+    char args[512], want[512];
+    /* missing file: FILE: error: cannot open: REASON */
+    const char *missing = hk_test_path("no-such.scene");
+    snprintf(args, sizeof args, "run '%s'", missing);
+    snprintf(want, sizeof want, "%s: error: cannot open: ", missing);
+    expect(args, 1, want);
+    /* malformed: FILE:LINE:COL: error: expected ..., got '...' */
+    const char *bad = hk_test_path("bad.scene");
+    hk_test_write(bad, "# a rope with a typo\nbody rope\n count 3\n mass abc\n spacing 0.1\nend\n");
+    snprintf(args, sizeof args, "run '%s' --steps 3", bad);
+    snprintf(want, sizeof want, "%s:4:7: error: expected a number for 'mass', got 'abc'\n", bad);
+    expect(args, 1, want);
+    /* a scene without a run length, and no --steps / --time */
+    const char *nolen = hk_test_path("nolength.scene");
+    hk_test_write(nolen, "body rope\n count 3\n mass 0.1\n spacing 0.1\nend\n");
+    snprintf(args, sizeof args, "run '%s'", nolen);
+    snprintf(want, sizeof want,
+             "hooke: error: %s: no run length: give --steps or --time, or 'steps' in the run section\n", nolen);
+    expect(args, 1, want);
+    /* ... which --steps supplies */
+    snprintf(args, sizeof args, "run '%s' --steps 4 --quiet", nolen);
+    expect(args, 0, NULL);
+    /* a directory is not a scene */
+    snprintf(args, sizeof args, "run '%s'", hk_test_tmpdir());
+    expect(args, 1, "error: cannot ");
+}
+
+/* Splits the summary line's numeric field. */
+static double field_num(const char *out, const char *key)
+{
+    const char *v = hk_test_field(out, key);
+    if (!v) {
+        print_error("summary has no %s=: %s\n", key, out);
+        fail();
+    }
+    return strtod(v, NULL);
+}
+
+static void test_summary_and_overrides(void **state)
+{
+    (void)state;
+    hk_run r = hk_test_hooke("", "run " SCENE("oscillator.scene") " --steps 10 --threads 1");
+    assert_int_equal(r.status, 0);
+    /* one summary line on stdout with the documented fields */
+    assert_int_equal(strncmp(r.out, "hooke: scene=", 13), 0);
+    assert_non_null(strchr(r.out, '\n'));
+    assert_string_equal(strchr(r.out, '\n'), "\n");
+    static const char *const keys[] = {
+        "integrator",           "threads",   "particles", "springs", "steps", "substeps", "sim_time", "wall_s",
+        "spring_updates_per_s", "state_hash"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) assert_non_null(hk_test_field(r.out, keys[k]));
+    assert_true(field_num(r.out, "particles") == 2);
+    assert_true(field_num(r.out, "springs") == 1);
+    assert_true(field_num(r.out, "steps") == 10);
+    assert_near(field_num(r.out, "sim_time"), 10 * 1e-3, 1e-9);
+    assert_null(strstr(r.out, "status=BLOWUP"));
+    /* without --quiet, a one-line description on stderr */
+    assert_non_null(
+        strstr(r.err, ": 2 particles, 1 springs, semi_implicit_euler, dt 0.001 s x 1 substeps, 10 steps, 1 threads"));
+    hk_run_free(&r);
+
+    /* --dt, --integrator and --time override the scene */
+    r = hk_test_hooke("", "run " SCENE("oscillator.scene") " --time 0.05 --dt 2e-3 --integrator rk4 --quiet");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_non_null(strstr(r.out, " integrator=rk4 "));
+    assert_true(field_num(r.out, "steps") == 25); /* ceil(0.05 / 2e-3) */
+    assert_near(field_num(r.out, "sim_time"), 0.05, 1e-9);
+    hk_run_free(&r);
+    /* aliases are accepted too */
+    r = hk_test_hooke("", "run " SCENE("oscillator.scene") " --steps 3 --integrator symplectic_euler --quiet");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, " integrator=semi_implicit_euler "));
+    hk_run_free(&r);
+    /* the rope's dt_max: 9 substeps per step */
+    r = hk_test_hooke("", "run " SCENE("rope.scene") " --steps 2 --quiet");
+    assert_int_equal(r.status, 0);
+    assert_true(field_num(r.out, "substeps") == 9);
+    hk_run_free(&r);
+}
+
+/* Counts lines of a text. */
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
+}
+
+static void test_stats_csv(void **state)
+{
+    (void)state;
+    const char *csv = hk_test_path("osc.csv");
+    char args[512];
+    /* --every 7 over 100 steps: the initial state (step 0), steps 7, 14, ...,
+     * 98, and the last step 100 */
+    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 100 --every 7 --stats '%s' --quiet", csv);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    char *text = hk_test_slurp(csv);
+    assert_non_null(text);
+    const char *header = "step,time,kinetic,gravity,spring,total,max_stretch,broken\n";
+    assert_int_equal(strncmp(text, header, strlen(header)), 0);
+    assert_int_equal(count_lines(text), 1 + 1 + 100 / 7 + 1);
+    const char *line = text + strlen(header);
+    long expect_step = 0;
+    int rows = 0;
+    while (*line) {
+        long step;
+        double t, ke, pe_g, pe_s, total, stretch;
+        long broken;
+        int got =
+            sscanf(line, "%ld,%lf,%lf,%lf,%lf,%lf,%lf,%ld", &step, &t, &ke, &pe_g, &pe_s, &total, &stretch, &broken);
+        assert_int_equal(got, 8);
+        assert_int_equal(step, expect_step);
+        assert_near(t, step * 1e-3, 1e-9);
+        /* the columns are consistent: total = kinetic + gravity + spring (9
+         * significant digits printed) */
+        assert_near(total, ke + pe_g + pe_s, 1e-8 * (fabs(ke) + fabs(pe_g) + fabs(pe_s)) + 1e-12);
+        /* oscillator.scene: 1 kg on k = 100 N/m, 0.1 m out, no gravity: E =
+         * 1/2 k A^2 = 0.5 J; semi-implicit Euler's energy oscillates by about
+         * omega dt / 2 = 0.5 % of it (omega dt = 0.01), so 1 % is a safe band */
+        assert_near(total, 0.5, 0.005);
+        assert_true(pe_g == 0 && broken == 0);
+        assert_near(stretch, 1.0, 0.1 * 1.01); /* r = x in [1 - A, 1 + A], A = 0.1 (+1 % energy band), L0 = 1 */
+        rows++;
+        expect_step = expect_step + 7 > 100 ? 100 : expect_step + 7;
+        line = strchr(line, '\n') + 1;
+    }
+    assert_int_equal(rows, 1 + 100 / 7 + 1);
+    free(text);
+
+    /* the scene's own `every` (jelly26.scene: every 20) when --every is not given */
+    snprintf(args, sizeof args, "run " SCENE("jelly26.scene") " --steps 50 --stats '%s' --quiet", csv);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    text = hk_test_slurp(csv);
+    assert_non_null(text);
+    assert_int_equal(count_lines(text), 1 + 4); /* steps 0, 20, 40, 50 */
+    assert_non_null(strstr(text, "\n20,"));
+    assert_non_null(strstr(text, "\n40,"));
+    assert_non_null(strstr(text, "\n50,"));
+    free(text);
+}
+
+/* FNV-1a over the bytes of the six state arrays, as hk_world_state_hash. */
+static uint64_t fnv_arrays(hk_real *const arrays[6], int n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int a = 0; a < 6; a++) {
+        const unsigned char *bytes = (const unsigned char *)arrays[a];
+        for (size_t i = 0; i < (size_t)n * sizeof(hk_real); i++) {
+            h ^= bytes[i];
+            h *= 1099511628211ull;
+        }
+    }
+    return h;
+}
+
+static void check_state_file(const char *scene, int steps, int particles)
+{
+    const char *st = hk_test_path("final.state");
+    char args[512];
+    snprintf(args, sizeof args, "run '%s/%s' --steps %d --state-out '%s' --quiet", HOOKE_SCENES_DIR, scene, steps, st);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    const char *hv = hk_test_field(r.out, "state_hash");
+    assert_non_null(hv);
+    const uint64_t summary_hash = strtoull(hv, NULL, 16);
+    const double sim_time = field_num(r.out, "sim_time");
+    hk_run_free(&r);
+
+    char *text = hk_test_slurp(st);
+    assert_non_null(text);
+    char want[256];
+    snprintf(want, sizeof want, "# hooke state v1 particles=%d time=", particles);
+    assert_int_equal(strncmp(text, want, strlen(want)), 0);
+    char *p = text + strlen(want);
+    char *end;
+    const double t = strtod(p, &end);
+    assert_near(t, sim_time, 1e-5 * sim_time); /* the summary prints sim_time with 6 digits */
+    snprintf(want, sizeof want, " steps=%d real=%s\n# index x y z vx vy vz inv_mass\n", steps,
+             sizeof(hk_real) == 8 ? "double" : "float");
+    assert_int_equal(strncmp(end, want, strlen(want)), 0);
+    p = end + strlen(want);
+    hk_real *arr[7];
+    for (int a = 0; a < 7; a++) {
+        arr[a] = malloc((size_t)particles * sizeof(hk_real));
+        assert_non_null(arr[a]);
+    }
+    for (int i = 0; i < particles; i++) {
+        long idx = strtol(p, &end, 10);
+        assert_true(end != p);
+        assert_int_equal(idx, i);
+        p = end;
+        for (int a = 0; a < 7; a++) {
+#ifdef HOOKE_DOUBLE
+            arr[a][i] = strtod(p, &end);
+#else
+            arr[a][i] = strtof(p, &end);
+#endif
+            assert_true(end != p);
+            p = end;
+        }
+        assert_true(*p == '\n');
+        p++;
+    }
+    assert_true(*p == '\0'); /* exactly N particle lines */
+    /* the printed digits restore the exact bits: the hash matches */
+    const uint64_t h = fnv_arrays(arr, particles);
+    if (h != summary_hash) {
+        print_error("%s: state file hashes to 0x%016llx, summary says 0x%016llx\n", scene, (unsigned long long)h,
+                    (unsigned long long)summary_hash);
+        fail();
+    }
+    print_message("%s: %d particles, state file re-hashes to the summary's 0x%016llx\n", scene, particles,
+                  (unsigned long long)h);
+    if (strcmp(scene, "rope.scene") == 0) { /* the anchor is driven: inverse mass 0; the rest 1 / 0.05 kg */
+        assert_true(arr[6][0] == 0);
+        for (int i = 1; i < particles; i++) assert_near(arr[6][i], 20.0, 1e-4);
+    }
+    for (int a = 0; a < 7; a++) free(arr[a]);
+    free(text);
+}
+
+static void test_state_out(void **state)
+{
+    (void)state;
+    check_state_file("rope.scene", 10, 80);
+    check_state_file("jelly26.scene", 30, 512);
+    check_state_file("net.scene", 25, 48);
+}
+
+static void test_blowup_exit_2(void **state)
+{
+    (void)state;
+    /* the oscillator with dt = 1 s: omega dt = 10, far past the stability
+     * limit 2 of semi-implicit Euler; the amplitude grows about 100-fold per
+     * step and passes the stretch limit within a few steps */
+    const char *sc = hk_test_path("blowup.scene");
+    hk_test_write(sc, "world\n gravity 0 0 0\nend\n"
+                      "body spring\n a 0 0 0\n b 1.1 0 0\n mass_b 1\n springs main k 100 rest_length 1\nend\n"
+                      "run\n dt 1\n steps 100\nend\n");
+    const char *st = hk_test_path("blowup.state");
+    remove(st);
+    char args[512], want[512];
+    snprintf(args, sizeof args, "run '%s' --state-out '%s'", sc, st);
+    hk_run r = hk_test_hooke("", args);
+    snprintf(want, sizeof want, "hooke: error: %s: simulation blew up at step ", sc);
+    if (r.status != 2 || !strstr(r.err, want) || !strstr(r.err, "runaway stretch") || !strstr(r.out, "status=BLOWUP")) {
+        print_error("exit %d\nstdout: %s\nstderr: %s\n", r.status, r.out, r.err);
+        fail();
+    }
+    assert_true(field_num(r.out, "steps") < 100); /* stopped early */
+    hk_run_free(&r);
+    FILE *f = fopen(st, "r"); /* no state written from a blown-up run */
+    assert_null(f);
+    /* the same through --dt on the shipped scene */
+    expect("run " SCENE("oscillator.scene") " --dt 1 --quiet", 2, "blew up");
+}
+
+static void test_unwritable_output_exit_3(void **state)
+{
+    (void)state;
+    char args[512], want[512];
+    const char *nodir = hk_test_path("no-such-dir/out.csv");
+    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 3 --quiet --stats '%s'", nodir);
+    snprintf(want, sizeof want, "hooke: error: cannot write %s: ", nodir);
+    expect(args, 3, want);
+    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 3 --quiet --state-out '%s'", nodir);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, want));
+    hk_run_free(&r);
+}
+
+static void test_info(void **state)
+{
+    (void)state;
+    hk_run r = hk_test_hooke("", "info --threads 1");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "hooke " HOOKE_VERSION));
+    assert_non_null(strstr(r.out, "kernel path in use: "));
+    hk_run_free(&r);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    hk_test_cleanup();
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_bad_flags),
+        cmocka_unit_test(test_bad_scene_files),
+        cmocka_unit_test(test_summary_and_overrides),
+        cmocka_unit_test(test_stats_csv),
+        cmocka_unit_test(test_state_out),
+        cmocka_unit_test(test_blowup_exit_2),
+        cmocka_unit_test(test_unwritable_output_exit_3),
+        cmocka_unit_test(test_info),
+    };
+    return cmocka_run_group_tests(tests, NULL, teardown);
+}

@@ -1,0 +1,321 @@
+/* test_kernels_agree.c — all kernel paths agree with the reference on forces and one step, every shipped scene. */
+#define _POSIX_C_SOURCE 200809L /* opendir */
+#include "hk_test_forces.h"
+
+#include <dirent.h>
+
+#ifdef HOOKE_USE_OPENMP
+#include <omp.h>
+#endif
+
+#include "forces.h"
+#include "kernels.h"
+#include "scene.h"
+
+/*
+ * What is compared, and why the tolerances are what they are.
+ *
+ * Forces. The paths sum a particle's terms in different orders (the
+ * reference walks family by family, the lattice sweep sums a row's families
+ * into a ring buffer and adds them to the external force, colours order list
+ * springs). Each spring's force itself has the same bits on every path: the
+ * kernels perform hk_spring_force's operations in its order, without FMA.
+ * Any two orders of summing the same n float terms t_k differ by at most
+ * about n eps sum |t_k|. So per particle and component
+ *     |f_path - f_ref| <= 2 eps (n_i + 1) S_i,
+ * with S_i the sum of the 1-norms of all terms of particle i and n_i their
+ * number; the factor 2 covers the final rounding of each term. eps is
+ * FLT_EPSILON, or DBL_EPSILON in a double build. A wrong or missing spring,
+ * or a spring rounded differently (about 8 eps (k (r + L0) + c |dv|), which
+ * near the rest length is many ulps of F), shows up above this.
+ *
+ * One step. Run with the scene's integrator over one substep h (dt = h,
+ * no dt_max), so a step is exactly one force evaluation followed by the
+ * update. With G = the largest of h, dt_a, dt_v and alpha the jelly factor
+ * (1 otherwise), a force difference dF moves the velocity by at most
+ * G im dF and the position by at most G^2 im dF; the update's own roundings
+ * (at most 3 per coordinate) add 4 eps |v'| / alpha and 4 eps |x'|:
+ *     |dv| <= G im dF + 4 eps |v'| / alpha
+ *     |dx| <= G (G im dF + 4 eps |v'| / alpha) + 4 eps |x'|
+ * with dF the force bound above.
+ *
+ * Threads. For one path the forces with 1, 2 and 3 threads must be the same
+ * bits (SPEC 6): compared with memcmp.
+ */
+
+static const char *const paths[4] = {"reference", "scalar", "avx2", "avx512"};
+
+/* The shipped scenes, sorted by name. */
+static int scene_files(char names[][64], int max)
+{
+    DIR *d = opendir(HOOKE_SCENES_DIR);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 7 || len >= 64 || strcmp(e->d_name + len - 6, ".scene") != 0) continue;
+        assert_true(n < max);
+        memcpy(names[n++], e->d_name, len + 1); /* len < 64 checked above */
+    }
+    closedir(d);
+    for (int i = 1; i < n; i++) /* insertion sort */
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char t[64];
+            memcpy(t, names[j], 64);
+            memcpy(names[j], names[j - 1], 64);
+            memcpy(names[j - 1], t, 64);
+        }
+    return n;
+}
+
+/* Shortest rest length of any spring [m]: the perturbation's scale. */
+static double shortest_rest(const hk_world *w)
+{
+    double best = INFINITY;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->rest_list) {
+            for (int64_t s = 0; s < f->count; s++)
+                if (f->rest_list[s] > 0 && f->rest_list[s] < best) best = f->rest_list[s];
+        } else if (f->rest > 0 && f->rest < best) {
+            best = f->rest;
+        }
+    }
+    return isfinite(best) ? best : 1.0;
+}
+
+/* Loads a scene and moves every free particle by up to 1e-3 of the shortest
+ * spring, and its velocity by up to that much per substep: a generic state
+ * (no spring exactly at rest, damping at work), the same for every path. */
+static hk_scene load_perturbed(const char *file)
+{
+    char path[8192], err[1024];
+    snprintf(path, sizeof path, "%s/%s", HOOKE_SCENES_DIR, file);
+    hk_scene sc;
+    if (hk_scene_load(path, &sc, err, sizeof err) != 0) {
+        print_error("%s\n", err);
+        fail();
+    }
+    hk_world *w = sc.world;
+    const double L = shortest_rest(w), h = w->h; /* the substep (the scene set its integrator) */
+    const double dx = 1e-3 * L, dv = 1e-3 * L / h;
+    hk_real *arr[6] = {w->p.x, w->p.y, w->p.z, w->p.vx, w->p.vy, w->p.vz};
+    for (int i = 0; i < w->p.count; i++) {
+        if (w->p.inv_mass[i] == 0) continue;
+        for (int c = 0; c < 6; c++)
+            arr[c][i] += (hk_real)((c < 3 ? dx : dv) * hk_test_unit(6 * (uint64_t)i + (uint64_t)c));
+    }
+    return sc;
+}
+
+static void set_threads(int t)
+{
+#ifdef HOOKE_USE_OPENMP
+    omp_set_num_threads(t);
+#else
+    (void)t;
+#endif
+}
+
+static hk_real *copy_of(const hk_real *a, int n)
+{
+    hk_real *c = malloc((size_t)(n ? n : 1) * sizeof *c);
+    assert_non_null(c);
+    memcpy(c, a, (size_t)n * sizeof *c);
+    return c;
+}
+
+/* One step of one substep h with the scene's integrator. */
+static void one_substep(hk_scene *sc)
+{
+    hk_integrator_def d = sc->integrator;
+    d.dt = sc->world->h;
+    d.dt_max = 0;
+    assert_int_equal(hk_world_set_integrator(sc->world, &d), 0);
+    hk_world_step(sc->world);
+    assert_string_equal(hk_world_error(sc->world), "");
+}
+
+typedef struct reference {
+    int n;
+    double *scale;   /* S_i */
+    double *cond;    /* C_i */
+    int *terms;      /* n_i */
+    hk_real *f[3];   /* forces */
+    hk_real *xv[6];  /* after one substep (NULL: not stepped) */
+    double G, alpha; /* step sizes of the update */
+} reference;
+
+static void reference_free(reference *r)
+{
+    free(r->scale);
+    free(r->cond);
+    free(r->terms);
+    for (int c = 0; c < 3; c++) free(r->f[c]);
+    for (int c = 0; c < 6; c++) free(r->xv[c]);
+}
+
+/* Largest big-scene size whose step is compared too (the two benchmark
+ * scenes are checked on forces only). */
+#define STEP_MAX_PARTICLES 100000
+
+static void check_scene(const char *file)
+{
+    /* the reference path */
+    assert_int_equal(hk_kernels_select("reference"), 0);
+    set_threads(1);
+    reference ref = {0};
+    hk_scene sc = load_perturbed(file);
+    hk_world *w = sc.world;
+    const int n = ref.n = w->p.count;
+    ref.scale = malloc((size_t)n * sizeof *ref.scale);
+    ref.cond = malloc((size_t)n * sizeof *ref.cond);
+    ref.terms = malloc((size_t)n * sizeof *ref.terms);
+    assert_non_null(ref.scale);
+    assert_non_null(ref.cond);
+    assert_non_null(ref.terms);
+    hk_test_force_scale(w, ref.scale, ref.cond, ref.terms);
+    hk_forces_compute(w);
+    ref.f[0] = copy_of(w->p.fx, n);
+    ref.f[1] = copy_of(w->p.fy, n);
+    ref.f[2] = copy_of(w->p.fz, n);
+    const int stepped = n <= STEP_MAX_PARTICLES;
+    if (stepped) {
+        const hk_integrator_def *d = &sc.integrator;
+        double h = w->h;
+        ref.G = h;
+        ref.alpha = 1;
+        if (d->kind == HK_JELLY) {
+            if (d->jelly_dt_a > ref.G) ref.G = d->jelly_dt_a;
+            if (d->jelly_dt_v > ref.G) ref.G = d->jelly_dt_v;
+            ref.alpha = d->jelly_alpha;
+        }
+        one_substep(&sc);
+        hk_real *a[6] = {w->p.x, w->p.y, w->p.z, w->p.vx, w->p.vy, w->p.vz};
+        for (int c = 0; c < 6; c++) ref.xv[c] = copy_of(a[c], n);
+    }
+    hk_scene_free(&sc);
+
+    for (int p = 1; p < 4; p++) {
+        if (hk_kernels_select(paths[p]) != 0) {
+            print_message("%-22s %-7s not available on this machine/build: skipped\n", file, paths[p]);
+            continue;
+        }
+        assert_string_equal(hk_kernels_name(), paths[p]);
+        /* forces, 1 thread, against the reference */
+        sc = load_perturbed(file);
+        w = sc.world;
+        assert_int_equal(w->p.count, n);
+        set_threads(1);
+        hk_forces_compute(w);
+        assert_string_equal(hk_world_error(w), "");
+        const hk_real *f[3] = {w->p.fx, w->p.fy, w->p.fz};
+        double worst_ratio = 0, worst_abs = 0, worst_eps = 0, fref_max = 0;
+        for (int i = 0; i < n; i++)
+            for (int c = 0; c < 3; c++) {
+                const double d = fabs((double)f[c][i] - (double)ref.f[c][i]);
+                const double tol = hk_test_force_tol(ref.scale, ref.cond, ref.terms, i);
+                if (fabs((double)ref.f[c][i]) > fref_max) fref_max = fabs((double)ref.f[c][i]);
+                if (d > worst_abs) worst_abs = d;
+                if (d > 0 && d / tol > worst_ratio) worst_ratio = d / tol;
+                if (d > 0 && d / (HK_EPS * ref.scale[i]) > worst_eps) worst_eps = d / (HK_EPS * ref.scale[i]);
+                if (!(d <= tol)) {
+                    print_error("%s, %s: particle %d force %c = %.9g, reference %.9g (off %.3g, tol %.3g; "
+                                "%d terms, scale %.3g, cond %.3g)\n",
+                                file, paths[p], i, "xyz"[c], (double)f[c][i], (double)ref.f[c][i], d, tol, ref.terms[i],
+                                ref.scale[i], ref.cond[i]);
+                    fail();
+                }
+            }
+        /* the same path with 2 and 3 threads: the same bits */
+        hk_real *one[3] = {copy_of(w->p.fx, n), copy_of(w->p.fy, n), copy_of(w->p.fz, n)};
+        for (int t = 2; t <= 3; t++) {
+            set_threads(t);
+            for (int c = 0; c < 3; c++) memset((void *)(uintptr_t)f[c], 0xff, (size_t)n * sizeof(hk_real));
+            hk_forces_compute(w);
+            for (int c = 0; c < 3; c++)
+                if (memcmp(one[c], f[c], (size_t)n * sizeof(hk_real)) != 0) {
+                    int i = 0;
+                    while (one[c][i] == f[c][i]) i++;
+                    print_error("%s, %s: %d threads give force %c[%d] = %.9g, 1 thread %.9g\n", file, paths[p], t,
+                                "xyz"[c], i, (double)f[c][i], (double)one[c][i]);
+                    fail();
+                }
+        }
+        set_threads(1);
+        for (int c = 0; c < 3; c++) free(one[c]);
+
+        /* one substep against the reference's */
+        double worst_x = 0, worst_v = 0;
+        if (stepped) {
+            one_substep(&sc);
+            const hk_real *xv[6] = {w->p.x, w->p.y, w->p.z, w->p.vx, w->p.vy, w->p.vz};
+            for (int i = 0; i < n; i++) {
+                const double im = w->p.inv_mass[i];
+                const double dF = hk_test_force_tol(ref.scale, ref.cond, ref.terms, i);
+                for (int c = 0; c < 3; c++) {
+                    const double vabs = fmax(fabs((double)xv[3 + c][i]), fabs((double)ref.xv[3 + c][i]));
+                    const double xabs = fmax(fabs((double)xv[c][i]), fabs((double)ref.xv[c][i]));
+                    const double tol_v = ref.G * im * dF + 4 * HK_EPS * vabs / ref.alpha;
+                    const double tol_x = ref.G * tol_v + 4 * HK_EPS * xabs;
+                    const double ex = fabs((double)xv[c][i] - (double)ref.xv[c][i]);
+                    const double ev = fabs((double)xv[3 + c][i] - (double)ref.xv[3 + c][i]);
+                    if (ex > worst_x) worst_x = ex;
+                    if (ev > worst_v) worst_v = ev;
+                    if (!(ex <= tol_x) || !(ev <= tol_v)) {
+                        print_error("%s, %s: after one step particle %d: x%c %.9g vs %.9g (tol %.3g), v%c %.9g vs "
+                                    "%.9g (tol %.3g)\n",
+                                    file, paths[p], i, "xyz"[c], (double)xv[c][i], (double)ref.xv[c][i], tol_x,
+                                    "xyz"[c], (double)xv[3 + c][i], (double)ref.xv[3 + c][i], tol_v);
+                        fail();
+                    }
+                }
+            }
+        }
+        print_message("%-22s %-7s max|df| %.3g N = %.3g eps S = %.2g of tol (max|f| %.3g N)%s", file, paths[p],
+                      worst_abs, worst_eps, worst_ratio, fref_max, stepped ? "" : "  [forces only]\n");
+        if (stepped) print_message("  step: max|dx| %.3g m, max|dv| %.3g m/s\n", worst_x, worst_v);
+        hk_scene_free(&sc);
+    }
+    reference_free(&ref);
+    hk_kernels_select(NULL);
+}
+
+static void test_every_shipped_scene(void **state)
+{
+    (void)state;
+    char names[64][64];
+    const int n = scene_files(names, 64);
+    assert_true(n >= 13);
+    for (int i = 0; i < n; i++) check_scene(names[i]);
+}
+
+/* The reference path is always there; the scalar one whenever SIMD kernels
+ * are built, and a path the CPU lacks is refused, not faked. */
+static void test_path_selection(void **state)
+{
+    (void)state;
+    assert_int_equal(hk_kernels_select("reference"), 0);
+    assert_null(hk_kernels_active());
+    assert_string_equal(hk_kernels_name(), "reference");
+    assert_int_equal(hk_kernels_select("sse9"), -1);
+    assert_string_equal(hk_kernels_name(), "reference"); /* unchanged by a refused name */
+    for (int p = 1; p < 4; p++)
+        if (hk_kernels_select(paths[p]) == 0) {
+            const hk_kernels *k = hk_kernels_active();
+            assert_non_null(k);
+            assert_string_equal(k->isa, paths[p]);
+            assert_true(k->width >= 1 && k->width <= 16);
+        }
+    assert_int_equal(hk_kernels_select(NULL), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_path_selection),
+        cmocka_unit_test(test_every_shipped_scene),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

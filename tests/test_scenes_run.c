@@ -1,0 +1,163 @@
+/* test_scenes_run.c — every shipped scene loads and runs (its whole length where cheap) without blowing up. */
+#define _POSIX_C_SOURCE 200809L /* opendir, clock_gettime */
+#include "hk_test.h"
+
+#include <dirent.h>
+#include <time.h>
+
+#include "scene.h"
+
+/* Spring updates (springs x steps x substeps) one scene may cost: about
+ * 0.3 s at 3e8 updates/s in Release, where every small scene runs its whole
+ * length; Debug with ASan does about 1e7 updates/s (TSan a few times less),
+ * so there a scene runs as many steps as the budget buys (at least
+ * SHORT_STEPS, at most its length). The two benchmark scenes (> 1e6 springs)
+ * run BIG_STEPS. */
+#ifdef HK_TEST_SLOW_BUILD
+#define BUDGET 1e7
+#define SHORT_STEPS 20
+#define BIG_STEPS 3
+#else
+#define BUDGET 1e8
+#define SHORT_STEPS 20
+#define BIG_STEPS 20
+#endif
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int scene_files(char names[][64], int max)
+{
+    DIR *d = opendir(HOOKE_SCENES_DIR);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 7 || len >= 64 || strcmp(e->d_name + len - 6, ".scene") != 0) continue;
+        assert_true(n < max);
+        memcpy(names[n++], e->d_name, len + 1); /* len < 64 checked above */
+    }
+    closedir(d);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char t[64];
+            memcpy(t, names[j], 64);
+            memcpy(names[j], names[j - 1], 64);
+            memcpy(names[j - 1], t, 64);
+        }
+    return n;
+}
+
+/* What one run ended with. */
+typedef struct outcome {
+    int64_t steps;
+    int full; /* ran the scene's whole length */
+    hk_stats st;
+    double min_y; /* lowest particle [m] */
+} outcome;
+
+static outcome run_scene(const char *file)
+{
+    char path[8192], err[1024];
+    snprintf(path, sizeof path, "%s/%s", HOOKE_SCENES_DIR, file);
+    hk_scene sc;
+    if (hk_scene_load(path, &sc, err, sizeof err) != 0) {
+        print_error("%s\n", err);
+        fail();
+    }
+    hk_world *w = sc.world;
+    const double dt = sc.integrator.dt;
+    int64_t full = sc.steps > 0 ? sc.steps : (int64_t)ceil(sc.time / dt * (1 - 1e-12)); /* as hooke run */
+    assert_true(full > 0);
+    const double springs = (double)hk_world_spring_count(w);
+    const double per_step = (springs > 1 ? springs : 1) * hk_world_substeps(w);
+    outcome o = {0};
+    o.steps = (int64_t)(BUDGET / per_step);
+    if (o.steps < SHORT_STEPS) o.steps = SHORT_STEPS;
+    if (springs > 1e6) o.steps = BIG_STEPS;
+    if (o.steps > full) o.steps = full;
+    o.full = o.steps == full;
+
+    const double t0 = now_s();
+    hk_blowup b;
+    for (int64_t s = 1; s <= o.steps; s++) {
+        hk_world_step(w);
+        if (hk_world_error(w)[0]) {
+            print_error("%s: step %lld: %s\n", file, (long long)s, hk_world_error(w));
+            fail();
+        }
+        /* the CLI's check cadence (at most every 100 steps), at the default limit */
+        if ((s % 100 == 0 || s == o.steps) && hk_world_check(w, 10, &b)) {
+            print_error("%s: blew up at step %lld: %s (particle %d, family %d, value %g)\n", file, (long long)s,
+                        b.cause, b.particle, b.family, b.value);
+            fail();
+        }
+    }
+    const double wall = now_s() - t0;
+    assert_int_equal(hk_world_step_count(w), o.steps);
+    assert_near(hk_world_time(w), (double)o.steps * dt, 1e-9 * (double)o.steps * dt);
+    o.st = hk_world_stats(w);
+    assert_true(isfinite(o.st.kinetic) && isfinite(o.st.gravity) && isfinite(o.st.spring) && isfinite(o.st.total) &&
+                isfinite(o.st.max_stretch));
+    assert_true(o.st.kinetic >= 0 && o.st.spring >= 0 && o.st.broken >= 0);
+    assert_near(o.st.total, o.st.kinetic + o.st.gravity + o.st.spring,
+                1e-12 * (o.st.kinetic + fabs(o.st.gravity) + o.st.spring));
+    hk_particles_view v = hk_world_particles(w);
+    o.min_y = INFINITY;
+    for (int i = 0; i < v.count; i++)
+        if (v.y[i] < o.min_y) o.min_y = v.y[i];
+    print_message("%-22s %6lld steps%s %8.3f s  KE %-11.4g total %-11.4g max_stretch %-8.5g broken %lld\n", file,
+                  (long long)o.steps, o.full ? " (full)" : "       ", wall, o.st.kinetic, o.st.total, o.st.max_stretch,
+                  (long long)o.st.broken);
+    hk_scene_free(&sc);
+    return o;
+}
+
+static void test_every_shipped_scene_runs(void **state)
+{
+    (void)state;
+    char names[64][64];
+    const int n = scene_files(names, 64);
+    assert_true(n >= 15);
+    for (int i = 0; i < n; i++) {
+        outcome o = run_scene(names[i]);
+        const char *f = names[i];
+        /* What each scene's header comment promises, where it was run far
+         * enough for the promise to apply. */
+        if (strcmp(f, "cloth_512.scene") == 0) {
+            /* stiff (omega dt = 0.98) and barely damped: a fast blow-up
+             * shows as stretch first; the lead checks the full second */
+            assert_le(o.st.max_stretch, 1.5);
+        } else if (strcmp(f, "oscillator.scene") == 0 && o.full) {
+            /* E = 1/2 k A^2 = 0.5 J, kept by semi-implicit Euler within its
+             * O(omega dt) = 1 % band */
+            assert_near(o.st.total, 0.5, 0.005);
+        } else if (strcmp(f, "rope.scene") == 0 && o.full) {
+            /* "the run settles at max_stretch = 1.03" (1.5 mm on 50 mm) */
+            assert_near(o.st.max_stretch, 1.03, 0.01);
+        } else if (strcmp(f, "tearing_cloth.scene") == 0 && o.steps >= 400) {
+            /* the 158 springs on the pinned row have broken by about 0.3 s */
+            assert_true(o.st.broken >= 158);
+        } else if (strcmp(f, "net.scene") == 0 && o.full) {
+            assert_le(o.st.max_stretch, 1.5); /* peaks at about 1.3 during the swing */
+        } else if (strcmp(f, "mesh_points.scene") == 0 && o.full) {
+            /* bounced and came to rest on the ground spring (5000 N/m): the
+             * deepest vertex sinks at most a few mm, the mesh keeps its shape */
+            assert_true(o.min_y > -0.01);
+            assert_le(o.st.max_stretch, 1.1);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_shipped_scene_runs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
