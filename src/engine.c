@@ -26,6 +26,32 @@
 
 static int round_up(int n, int m) { return (n + m - 1) / m * m; }
 
+/* List bodies with fewer springs than this run on one thread: a barrier per
+ * colour costs more than the work (a 48-particle all-to-all net has 63
+ * colours). The bits are the same either way. HOOKE_LIST_PARALLEL_MIN
+ * overrides it (tests set 0 to exercise the parallel path on small scenes).
+ * Called only outside parallel regions (plan_body). */
+static int64_t list_parallel_min(void)
+{
+    static int64_t min = -1;
+    if (min < 0) {
+        const char *env = getenv("HOOKE_LIST_PARALLEL_MIN");
+        char *end;
+        long long v = env ? strtoll(env, &end, 10) : -1;
+        min = (env && *env && !*end && v >= 0) ? v : 16384;
+    }
+    return min;
+}
+
+/* Springs in the list families of a body. */
+static int64_t list_springs(const hk_world *w, int body)
+{
+    int64_t n = 0;
+    for (int f = 0; f < w->family_count; f++)
+        if (w->families[f].body == body && w->families[f].kind == HK_FAMILY_LIST) n += w->families[f].count;
+    return n;
+}
+
 /* A lattice body's sweep geometry. */
 typedef struct sweep_plan {
     int body;
@@ -39,6 +65,7 @@ typedef struct sweep_plan {
     int *dr;                   /* their row distances */
     int nfam;
     int has_list;              /* the body also has list families */
+    int serial_lists;          /* its list springs are few: run them on one thread */
 } sweep_plan;
 
 static int plan_body(const hk_world *w, int body, sweep_plan *sp)
@@ -77,6 +104,7 @@ static int plan_body(const hk_world *w, int body, sweep_plan *sp)
         if (dr == 0) sp->same_rows++;
     }
     sp->R = sp->maxdr + 1;
+    sp->serial_lists = list_springs(w, body) < list_parallel_min();
     return 0;
 }
 
@@ -238,31 +266,6 @@ static void sweep_parallel(hk_world *w, const hk_kernels *k, const sweep_plan *s
     }
 }
 
-/* List bodies with fewer springs than this run on one thread: a barrier per
- * colour costs more than the work (a 48-particle all-to-all net has 63
- * colours). The bits are the same either way. HOOKE_LIST_PARALLEL_MIN
- * overrides it (tests set 0 to exercise the parallel path on small scenes). */
-static int64_t list_parallel_min(void)
-{
-    static int64_t min = -1;
-    if (min < 0) {
-        const char *env = getenv("HOOKE_LIST_PARALLEL_MIN");
-        char *end;
-        long long v = env ? strtoll(env, &end, 10) : -1;
-        min = (env && *env && !*end && v >= 0) ? v : 16384;
-    }
-    return min;
-}
-
-/* Springs in the list families of a body. */
-static int64_t list_springs(const hk_world *w, int body)
-{
-    int64_t n = 0;
-    for (int f = 0; f < w->family_count; f++)
-        if (w->families[f].body == body && w->families[f].kind == HK_FAMILY_LIST) n += w->families[f].count;
-    return n;
-}
-
 /* Particles [first, first + count) split evenly over the threads. */
 static void range_of(int first, int count, int *g0, int *n)
 {
@@ -274,9 +277,8 @@ static void range_of(int first, int count, int *g0, int *n)
 
 /* Springs of the list families of `body` into f over packed records (see
  * kernels.h): pack, colour by colour, unpack. Every thread calls it. */
-static void list_packed(hk_world *w, const hk_kernels *k, int body)
+static void list_packed(hk_world *w, const hk_kernels *k, int body, int serial)
 {
-    const int serial = list_springs(w, body) < list_parallel_min();
     const int t = HK_THREAD(), T = serial ? 1 : HK_THREADS();
     if (serial && t != 0) {
         HK_BARRIER();
@@ -319,13 +321,12 @@ static void list_packed(hk_world *w, const hk_kernels *k, int body)
 
 /* Springs of the list families of `body` into f, colour by colour. Must be
  * called by every thread of a parallel region. */
-static void list_parallel(hk_world *w, const hk_kernels *k, int body)
+static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial)
 {
     if (k->list_range_packed && w->packed_rec) {
-        list_packed(w, k, body);
+        list_packed(w, k, body, serial);
         return;
     }
-    const int serial = list_springs(w, body) < list_parallel_min();
     const int t = HK_THREAD(), T = serial ? 1 : HK_THREADS(), W = k->width;
     if (serial && t != 0) {
         HK_BARRIER();
@@ -426,7 +427,7 @@ static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_re
             else
                 k->external_forces(&add, &w->p, g0, n);
             HK_BARRIER();
-            list_parallel(w, k, body);
+            list_parallel(w, k, body, sp->serial_lists);
             if (finish != HK_FINISH_STORE_FORCE) k->integrate(&fused, &w->p, g0, n);
             HK_BARRIER();
         }
