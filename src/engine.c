@@ -396,9 +396,27 @@ static void plans_free(hk_world *w, sweep_plan *plans)
     free(plans);
 }
 
+/* A testing hook for `hooke bench` verification: HOOKE_TEST_PERTURB_THREAD=k
+ * makes OpenMP thread k (when it exists, so never on 1 thread) nudge one
+ * velocity of its share by 1e-6 m/s after each force pass or substep: a
+ * broken kernel that the state_hash check must catch. Unset: -1. Read
+ * outside parallel regions only. */
+static int perturb_thread(void)
+{
+    static int k = -2;
+    if (k == -2) {
+        const char *env = getenv("HOOKE_TEST_PERTURB_THREAD");
+        char *end;
+        long v = env ? strtol(env, &end, 10) : -1;
+        k = (env && *env && !*end && v >= 1 && v < 4096) ? (int)v : -1;
+    }
+    return k;
+}
+
 /* Forces (or a fused substep) over the whole world in one parallel region. */
 static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_real h)
 {
+    const int perturb = perturb_thread();
     if (hk_engine_prepare(w) != 0) return;
     sweep_plan *plans;
     if (plan_all(w, &plans) != 0) {
@@ -430,6 +448,11 @@ static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_re
             list_parallel(w, k, body, sp->serial_lists);
             if (finish != HK_FINISH_STORE_FORCE) k->integrate(&fused, &w->p, g0, n);
             HK_BARRIER();
+        }
+        if (perturb == HK_THREAD() && w->p.count > 0) {
+            int g0, n;
+            range_of(0, w->p.count, &g0, &n);
+            if (n > 0) w->p.vx[g0] += (hk_real)1e-6;
         }
     }
     if (failed) hk_fail(w, "out of memory for thread work space");

@@ -12,6 +12,7 @@
 #include <omp.h>
 #endif
 
+#include "fom.h"
 #include "hooke.h"
 #include "scene.h"
 #include "state_io.h"
@@ -22,6 +23,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_BLOWUP = 2, EXIT_IO = 3 };
 
 static const char usage[] =
     "usage: hooke run SCENE [options]\n"
+    "       hooke bench [SCENE | --builtin cloth|jelly] [options]   (hooke bench --help)\n"
     "       hooke info [--threads N]\n"
     "       hooke --help | --version\n"
     "\n"
@@ -319,6 +321,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "run") == 0) return cmd_run(argc, argv);
     if (strcmp(cmd, "info") == 0) return cmd_info(argc, argv);
+    if (strcmp(cmd, "bench") == 0) return hk_cmd_bench(argc, argv);
     fprintf(stderr, "hooke: error: unknown command '%s' (see hooke --help)\n", cmd);
     return EXIT_INPUT;
 }

@@ -1,0 +1,444 @@
+/* fom.c — `hooke bench`: figure of merit, strong and weak scaling, verification, JSON. */
+#define _POSIX_C_SOURCE 200809L
+#include "fom.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef HOOKE_USE_OPENMP
+#include <omp.h>
+#endif
+
+#include "hooke.h"
+#include "kernels.h"
+#include "scene.h"
+#include "topology.h"
+
+const char hk_bench_usage[] =
+    "usage: hooke bench [SCENE | --builtin cloth|jelly] [--threads LIST | --sweep]\n"
+    "                   [--strong | --weak] [--repeat R] [--steps S] [--warmup W] [--json FILE]\n"
+    "\n"
+    "The figure-of-merit mode for multicore machines. For each thread count: W\n"
+    "warm-up steps, then R repetitions of S steps, timed; min, median and max\n"
+    "time per step; FOM = spring updates per second (median) and ns per spring\n"
+    "update; parallel efficiency against 1 thread. Strong scaling (default) keeps\n"
+    "the problem; weak scaling (--weak, builtins only) grows it with the thread\n"
+    "count (cloth: 512 x 512n nodes; jelly: 64 x 64 x 64n). Before the numbers,\n"
+    "the machine; after them, verification: every final state_hash must equal\n"
+    "the 1-thread hash of the same problem, the state must be finite with no\n"
+    "spring past 10x its rest length, and the total energy must not grow by more\n"
+    "than 10% of the run's energy scale (|E_start| + |KE| + |PE| + |SE| at the end)\n"
+    "plus 1 mJ per kg of free mass (at the start of a run every term is near zero,\n"
+    "and an explicit scheme at omega*dt near 1 reports an energy that oscillates\n"
+    "by a share of the stiff modes'; a blow-up grows without bound).\n"
+    "Prints VALID or INVALID (exit 2),\n"
+    "a grep-able line 'FOM <value> spring_updates/s ...', and the full result\n"
+    "as JSON with --json FILE. Default: --builtin cloth (the cloth_512 problem),\n"
+    "--sweep, --repeat 5, --warmup 2, S chosen so one repetition takes about\n"
+    "0.25 s on 1 thread.\n";
+
+enum { MAX_COUNTS = 64, EXIT_OK = 0, EXIT_INPUT = 1, EXIT_INVALID = 2, EXIT_IO = 3 };
+
+typedef struct bench_opts {
+    const char *scene;
+    const char *builtin;
+    int counts[MAX_COUNTS];
+    int ncounts;
+    int weak;
+    int repeat, warmup;
+    int64_t steps;
+    const char *json;
+} bench_opts;
+
+typedef struct bench_result {
+    int threads;
+    int particles;
+    int64_t springs, updates_per_step;
+    double tmin, tmed, tmax; /* seconds per step */
+    double fom, ns_per_update, efficiency;
+    uint64_t hash, ref_hash;
+    double e_start, e_end, e_scale, e_floor;
+    int blew_up;
+    char blowup[160];
+} bench_result;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void set_threads(int t)
+{
+#ifdef HOOKE_USE_OPENMP
+    omp_set_num_threads(t);
+    hk_topology_bind_threads();
+#else
+    (void)t;
+#endif
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+static int fail(const char *flag, const char *value, const char *expected)
+{
+    fprintf(stderr, "hooke: error: bench: %s expects %s, got '%s'\n", flag, expected, value ? value : "nothing");
+    return EXIT_INPUT;
+}
+
+static int parse(int argc, char **argv, bench_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->repeat = 5;
+    o->warmup = 2;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long n;
+        if (strcmp(a, "--builtin") == 0) {
+            if (!v || (strcmp(v, "cloth") != 0 && strcmp(v, "jelly") != 0)) return fail(a, v, "cloth or jelly");
+            o->builtin = v;
+            i++;
+        } else if (strcmp(a, "--threads") == 0) {
+            if (!v) return fail(a, v, "a comma-separated list of thread counts");
+            char *copy = strdup(v), *save = NULL;
+            if (!copy) return EXIT_INPUT;
+            o->ncounts = 0;
+            for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                if (o->ncounts == MAX_COUNTS || parse_int(tok, 1, 4096, &n)) {
+                    free(copy);
+                    return fail(a, v, "a comma-separated list of thread counts 1..4096 (at most 64)");
+                }
+                o->counts[o->ncounts++] = (int)n;
+            }
+            free(copy);
+            if (o->ncounts == 0) return fail(a, v, "a comma-separated list of thread counts");
+            i++;
+        } else if (strcmp(a, "--sweep") == 0) {
+            o->ncounts = 0;
+        } else if (strcmp(a, "--strong") == 0) {
+            o->weak = 0;
+        } else if (strcmp(a, "--weak") == 0) {
+            o->weak = 1;
+        } else if (strcmp(a, "--repeat") == 0) {
+            if (parse_int(v, 1, 1000, &n)) return fail(a, v, "a repetition count 1..1000");
+            o->repeat = (int)n;
+            i++;
+        } else if (strcmp(a, "--warmup") == 0) {
+            if (parse_int(v, 1, 100000, &n)) return fail(a, v, "a step count 1..100000");
+            o->warmup = (int)n;
+            i++;
+        } else if (strcmp(a, "--steps") == 0) {
+            if (parse_int(v, 1, 100000000, &n)) return fail(a, v, "a step count >= 1");
+            o->steps = n;
+            i++;
+        } else if (strcmp(a, "--json") == 0) {
+            if (!v || !*v) return fail(a, v, "a file name");
+            o->json = v;
+            i++;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "hooke: error: bench: unknown option '%s' (see hooke bench --help)\n", a);
+            return EXIT_INPUT;
+        } else if (!o->scene) {
+            o->scene = a;
+        } else {
+            fprintf(stderr, "hooke: error: bench: more than one scene given ('%s' and '%s')\n", o->scene, a);
+            return EXIT_INPUT;
+        }
+    }
+    if (o->scene && o->builtin) {
+        fprintf(stderr, "hooke: error: bench: give a scene or --builtin, not both\n");
+        return EXIT_INPUT;
+    }
+    if (!o->scene && !o->builtin) o->builtin = "cloth";
+    if (o->weak && o->scene) {
+        fprintf(stderr, "hooke: error: bench: --weak needs a --builtin problem (a scene file has one fixed size)\n");
+        return EXIT_INPUT;
+    }
+    if (o->ncounts == 0) {
+        int cores = hk_topology_cores();
+        if (cores > MAX_COUNTS) cores = MAX_COUNTS;
+        for (int t = 1; t <= cores; t++) o->counts[o->ncounts++] = t;
+    }
+    return EXIT_OK;
+}
+
+/* The cloth_512 benchmark problem (scenes/cloth_512.scene) with ny scaled. */
+static hk_world *builtin_cloth(int scale, char *name, size_t len)
+{
+    hk_world_def wd = hk_default_world_def();
+    wd.air_drag = 2e-6;
+    hk_world *w = hk_world_create(&wd);
+    if (!w) return NULL;
+    hk_cloth_def d = hk_default_cloth_def();
+    d.nx = 512;
+    d.ny = 512 * scale;
+    d.spacing = 0.01;
+    d.mass = 2e-5;
+    d.pins = HK_PIN_TWO_CORNERS;
+    d.structural_springs.k = 6000;
+    d.structural_springs.damping = 0.02;
+    d.structural_springs.damping_model = HK_DAMP_RELATIVE;
+    d.shear_springs = d.bend_springs = d.structural_springs;
+    hk_integrator_def id = hk_default_integrator_def();
+    id.kind = HK_SEMI_IMPLICIT_EULER;
+    id.dt = 2e-5;
+    if (hk_world_add_cloth(w, &d) < 0 || hk_world_set_integrator(w, &id) != 0) {
+        hk_world_destroy(w);
+        return NULL;
+    }
+    snprintf(name, len, "cloth %dx%d (cloth_512 parameters)", d.nx, d.ny);
+    return w;
+}
+
+/* A 64 x 64 x 64n jelly, 26 neighbours, dropped on the spring ground. */
+static hk_world *builtin_jelly(int scale, char *name, size_t len)
+{
+    hk_world_def wd = hk_default_world_def();
+    wd.ground.model = HK_GROUND_SPRING;
+    wd.ground.height = -0.05;
+    wd.ground.stiffness = 500;
+    hk_world *w = hk_world_create(&wd);
+    if (!w) return NULL;
+    hk_jelly_def d = hk_default_jelly_def();
+    d.nx = d.ny = 64;
+    d.nz = 64 * scale;
+    d.spacing = 0.01;
+    d.mass = 1e-3;
+    for (int c = 0; c < HK_JELLY_CLASSES; c++) {
+        d.springs[c].k = 500;
+        d.springs[c].damping = 0.01;
+    }
+    /* Gershgorin: omega <= sqrt(2 * 26 * 500 / 1e-3) = 5.1e3 rad/s; dt 1e-4 s gives 0.51 */
+    hk_integrator_def id = hk_default_integrator_def();
+    id.kind = HK_SEMI_IMPLICIT_EULER;
+    id.dt = 1e-4;
+    if (hk_world_add_jelly(w, &d) < 0 || hk_world_set_integrator(w, &id) != 0) {
+        hk_world_destroy(w);
+        return NULL;
+    }
+    snprintf(name, len, "jelly %dx%dx%d, 26 neighbours", d.nx, d.ny, d.nz);
+    return w;
+}
+
+/* Builds the problem at `scale` (weak scaling); NULL after printing why. */
+static hk_world *make_problem(const bench_opts *o, int scale, char *name, size_t len)
+{
+    if (o->scene) {
+        hk_scene sc;
+        char err[1024];
+        if (hk_scene_load(o->scene, &sc, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            return NULL;
+        }
+        snprintf(name, len, "%s", o->scene);
+        return sc.world; /* the run settings other than the integrator do not apply */
+    }
+    hk_world *w = strcmp(o->builtin, "jelly") == 0 ? builtin_jelly(scale, name, len) : builtin_cloth(scale, name, len);
+    if (!w) fprintf(stderr, "hooke: error: bench: cannot build the %s problem (out of memory?)\n", o->builtin);
+    return w;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Steps a world untimed; returns nonzero on a blow-up. */
+static int advance(hk_world *w, int64_t steps, hk_blowup *b)
+{
+    for (int64_t s = 0; s < steps; s++) hk_world_step(w);
+    return hk_world_error(w)[0] || hk_world_check(w, 10.0, b);
+}
+
+/* One configuration: build, warm up, time, verify. */
+static int run_config(const bench_opts *o, int threads, int64_t *steps, bench_result *r, char *name, size_t len)
+{
+    memset(r, 0, sizeof *r);
+    r->threads = threads;
+    set_threads(threads);
+    hk_world *w = make_problem(o, o->weak ? threads : 1, name, len);
+    if (!w) return -1;
+    r->particles = hk_world_particles(w).count;
+    r->springs = hk_world_spring_count(w);
+    hk_stats s0 = hk_world_stats(w);
+    r->e_start = s0.total;
+    hk_blowup b;
+    /* warm-up: the first step also measures the spring evaluations per step
+     * and, on the first configuration, the step count S of a repetition */
+    int64_t u0 = hk_world_spring_updates(w);
+    double t0 = now_s();
+    hk_world_step(w);
+    double per = now_s() - t0;
+    r->updates_per_step = hk_world_spring_updates(w) - u0;
+    if (*steps == 0) {
+        int64_t n = (int64_t)ceil(0.25 / (per > 1e-9 ? per : 1e-9));
+        *steps = n < 1 ? 1 : n > 100000 ? 100000 : n;
+    }
+    advance(w, o->warmup - 1, &b);
+    double *times = malloc((size_t)o->repeat * sizeof *times);
+    if (!times) {
+        hk_world_destroy(w);
+        return -1;
+    }
+    for (int rep = 0; rep < o->repeat; rep++) {
+        double t = now_s();
+        for (int64_t s = 0; s < *steps; s++) hk_world_step(w);
+        times[rep] = (now_s() - t) / (double)*steps;
+    }
+    qsort(times, (size_t)o->repeat, sizeof *times, cmp_double);
+    r->tmin = times[0];
+    r->tmax = times[o->repeat - 1];
+    r->tmed = o->repeat % 2 ? times[o->repeat / 2] : 0.5 * (times[o->repeat / 2 - 1] + times[o->repeat / 2]);
+    free(times);
+    r->fom = (double)r->updates_per_step / r->tmed;
+    r->ns_per_update = 1e9 * r->tmed / (double)r->updates_per_step;
+    if (hk_world_error(w)[0] || hk_world_check(w, 10.0, &b)) {
+        r->blew_up = 1;
+        snprintf(r->blowup, sizeof r->blowup, "%s", hk_world_error(w)[0] ? hk_world_error(w) : b.cause);
+    }
+    hk_stats s1 = hk_world_stats(w);
+    r->e_end = s1.total;
+    r->e_scale = fabs(r->e_start) + fabs(s1.kinetic) + fabs(s1.gravity) + fabs(s1.spring);
+    hk_particles_view pv = hk_world_particles(w);
+    double free_mass = 0;
+    for (int i = 0; i < pv.count; i++)
+        if (pv.inv_mass[i] != 0) free_mass += pv.mass[i];
+    r->e_floor = 1e-3 * free_mass; /* 1 mJ per kg */
+    r->hash = hk_world_state_hash(w);
+    hk_world_destroy(w);
+    return 0;
+}
+
+/* The same problem on 1 thread, untimed: the reference hash. */
+static int reference_hash(const bench_opts *o, int scale, int64_t total_steps, uint64_t *hash)
+{
+    char name[256];
+    set_threads(1);
+    hk_world *w = make_problem(o, scale, name, sizeof name);
+    if (!w) return -1;
+    for (int64_t s = 0; s < total_steps; s++) hk_world_step(w);
+    *hash = hk_world_state_hash(w);
+    hk_world_destroy(w);
+    return 0;
+}
+
+static void write_json(FILE *f, const bench_opts *o, const char *name, const bench_result *r, int n, int64_t steps,
+                       int valid, double fom)
+{
+    fprintf(f, "{\n  \"hooke\": \"%s\",\n  \"real\": \"%s\",\n  \"kernels\": \"%s\",\n", HOOKE_VERSION,
+            sizeof(hk_real) == 8 ? "double" : "float", hk_kernels_name());
+    fprintf(f, "  \"machine_cores\": %d,\n", hk_topology_cores());
+    fprintf(f, "  \"problem\": \"%s\",\n  \"scaling\": \"%s\",\n", name, o->weak ? "weak" : "strong");
+    fprintf(f, "  \"warmup_steps\": %d,\n  \"repeat\": %d,\n  \"steps_per_repeat\": %lld,\n", o->warmup, o->repeat,
+            (long long)steps);
+    fprintf(f, "  \"energy_bound\": \"E_end <= E_start + 0.1 * (|E_start| + |KE_end| + |PE_end| + |SE_end|) + 1e-3 J/kg * free mass\",\n");
+    fprintf(f, "  \"results\": [\n");
+    for (int i = 0; i < n; i++) {
+        const bench_result *x = &r[i];
+        fprintf(f,
+                "    {\"threads\": %d, \"particles\": %d, \"springs\": %lld, \"spring_updates_per_step\": %lld, "
+                "\"time_per_step_min_s\": %.9g, \"time_per_step_median_s\": %.9g, \"time_per_step_max_s\": %.9g, "
+                "\"fom_spring_updates_per_s\": %.6g, \"ns_per_spring_update\": %.6g, \"efficiency\": %.4f, "
+                "\"state_hash\": \"0x%016" PRIx64 "\", \"reference_hash\": \"0x%016" PRIx64 "\", "
+                "\"hash_ok\": %s, \"energy_start_J\": %.9g, \"energy_end_J\": %.9g, \"energy_ok\": %s, "
+                "\"blew_up\": %s}%s\n",
+                x->threads, x->particles, (long long)x->springs, (long long)x->updates_per_step, x->tmin, x->tmed,
+                x->tmax, x->fom, x->ns_per_update, x->efficiency, x->hash, x->ref_hash,
+                x->hash == x->ref_hash ? "true" : "false", x->e_start, x->e_end,
+                x->e_end <= x->e_start + 0.1 * x->e_scale + x->e_floor ? "true" : "false", x->blew_up ? "true" : "false",
+                i + 1 < n ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"verification\": \"%s\",\n  \"fom_spring_updates_per_s\": %.6g\n}\n",
+            valid ? "VALID" : "INVALID", fom);
+}
+
+int hk_cmd_bench(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(hk_bench_usage, stdout);
+            return EXIT_OK;
+        }
+    bench_opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc != EXIT_OK) return rc;
+
+    int most = 1;
+    for (int i = 0; i < o.ncounts; i++)
+        if (o.counts[i] > most) most = o.counts[i];
+    set_threads(most); /* report the placement the runs will use */
+    hk_topology_print(stdout, "# ");
+    bench_result r[MAX_COUNTS];
+    char name[256] = "";
+    int64_t steps = o.steps;
+    for (int i = 0; i < o.ncounts; i++) {
+        if (run_config(&o, o.counts[i], &steps, &r[i], name, sizeof name) != 0) return EXIT_INPUT;
+        if (i == 0)
+            printf("hooke bench: %s, %d particles, %lld springs, %s scaling, %d warm-up steps, %d x %lld steps\n",
+                   name, r[0].particles, (long long)r[0].springs, o.weak ? "weak" : "strong", o.warmup, o.repeat,
+                   (long long)steps);
+        if (i == 0) printf("threads  particles  springs    min_ms   median_ms   max_ms   FOM(G/s)  ns/update  efficiency  state_hash\n");
+        /* every configuration takes the same number of steps: W + R S */
+        const int64_t total = o.warmup + (int64_t)o.repeat * steps;
+        int one = -1; /* the 1-thread configuration: efficiency base, and strong scaling's reference */
+        for (int j = 0; j <= i; j++)
+            if (r[j].threads == 1) one = j;
+        uint64_t ref;
+        if (r[i].threads == 1)
+            ref = r[i].hash;
+        else if (!o.weak && one >= 0)
+            ref = r[one].hash;
+        else if (reference_hash(&o, o.weak ? r[i].threads : 1, total, &ref) != 0)
+            return EXIT_INPUT;
+        r[i].ref_hash = ref;
+        r[i].efficiency = one >= 0 && r[one].fom > 0 ? r[i].fom / ((double)r[i].threads * r[one].fom) : 0;
+        printf("%7d  %9d  %9lld  %8.3f  %10.3f  %7.3f  %9.4f  %9.4f  %10.3f  0x%016" PRIx64 "\n", r[i].threads,
+               r[i].particles, (long long)r[i].springs, 1e3 * r[i].tmin, 1e3 * r[i].tmed, 1e3 * r[i].tmax,
+               r[i].fom / 1e9, r[i].ns_per_update, r[i].efficiency, r[i].hash);
+        fflush(stdout);
+    }
+    int valid = 1, best = 0;
+    for (int i = 0; i < o.ncounts; i++) {
+        int hash_ok = r[i].hash == r[i].ref_hash;
+        int energy_ok = r[i].e_end <= r[i].e_start + 0.1 * r[i].e_scale + r[i].e_floor;
+        if (!hash_ok || !energy_ok || r[i].blew_up) valid = 0;
+        printf("verify threads=%d: state_hash %s the 1-thread hash 0x%016" PRIx64 "; energy %.6g J -> %.6g J (%s)%s%s\n",
+               r[i].threads, hash_ok ? "equals" : "DIFFERS FROM", r[i].ref_hash, r[i].e_start, r[i].e_end,
+               energy_ok ? "within bound" : "GREW PAST BOUND", r[i].blew_up ? "; BLEW UP: " : "", r[i].blew_up ? r[i].blowup : "");
+        if (r[i].fom > r[best].fom) best = i;
+    }
+    printf("energy bound: E_end <= E_start + 0.1 * (|E_start| + |KE_end| + |PE_end| + |SE_end|) + 1 mJ/kg * free mass\n");
+    printf("%s\n", valid ? "VALID" : "INVALID");
+    printf("FOM %.6g spring_updates/s threads=%d ns_per_update=%.4f problem=\"%s\" scaling=%s kernels=%s %s\n",
+           r[best].fom, r[best].threads, r[best].ns_per_update, name, o.weak ? "weak" : "strong", hk_kernels_name(),
+           valid ? "VALID" : "INVALID");
+    if (o.json) {
+        FILE *f = fopen(o.json, "w");
+        if (!f) {
+            fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.json, strerror(errno));
+            return EXIT_IO;
+        }
+        write_json(f, &o, name, r, o.ncounts, steps, valid, r[best].fom);
+        if (fclose(f) != 0) {
+            fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.json, strerror(errno));
+            return EXIT_IO;
+        }
+    }
+    return valid ? EXIT_OK : EXIT_INVALID;
+}

@@ -1,0 +1,307 @@
+/* test_bench.c — `hooke bench`: topology, FOM per thread count, VALID, JSON fields, and INVALID on a broken kernel. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "hk_test_cli.h"
+
+/* ---- a strict JSON reader, enough to check the report's fields ---------- */
+
+typedef struct json {
+    const char *s;
+    int bad;
+} json;
+
+static void ws(json *j)
+{
+    while (*j->s == ' ' || *j->s == '\n' || *j->s == '\t' || *j->s == '\r') j->s++;
+}
+
+static void skip_value(json *j);
+
+/* Reads a string into buf (escapes kept verbatim; the report has none). */
+static void read_string(json *j, char *buf, size_t len)
+{
+    size_t n = 0;
+    if (*j->s != '"') {
+        j->bad = 1;
+        return;
+    }
+    j->s++;
+    while (*j->s && *j->s != '"') {
+        if (*j->s == '\\' && j->s[1]) j->s++;
+        if (n + 1 < len) buf[n++] = *j->s;
+        j->s++;
+    }
+    if (*j->s != '"') j->bad = 1;
+    else j->s++;
+    if (len) buf[n] = '\0';
+}
+
+static double read_number(json *j)
+{
+    char *end;
+    double v = strtod(j->s, &end);
+    if (end == j->s) j->bad = 1;
+    j->s = end;
+    return v;
+}
+
+static void skip_value(json *j)
+{
+    ws(j);
+    char tmp[8];
+    if (*j->s == '"') {
+        read_string(j, tmp, sizeof tmp);
+    } else if (*j->s == '{' || *j->s == '[') {
+        char close = *j->s == '{' ? '}' : ']';
+        j->s++;
+        ws(j);
+        if (*j->s == close) {
+            j->s++;
+            return;
+        }
+        for (;;) {
+            if (close == '}') {
+                ws(j);
+                read_string(j, tmp, sizeof tmp);
+                ws(j);
+                if (*j->s != ':') {
+                    j->bad = 1;
+                    return;
+                }
+                j->s++;
+            }
+            skip_value(j);
+            ws(j);
+            if (*j->s == ',') {
+                j->s++;
+                continue;
+            }
+            if (*j->s == close) {
+                j->s++;
+                return;
+            }
+            j->bad = 1;
+            return;
+        }
+    } else if (strncmp(j->s, "true", 4) == 0 || strncmp(j->s, "null", 4) == 0) {
+        j->s += 4;
+    } else if (strncmp(j->s, "false", 5) == 0) {
+        j->s += 5;
+    } else {
+        read_number(j);
+    }
+}
+
+/* In the object starting at s, the position of the value of key (NULL if absent). */
+static const char *member(const char *s, const char *key)
+{
+    json j = {s, 0};
+    ws(&j);
+    if (*j.s != '{') return NULL;
+    j.s++;
+    for (;;) {
+        char name[128];
+        ws(&j);
+        if (*j.s == '}') return NULL;
+        read_string(&j, name, sizeof name);
+        ws(&j);
+        if (j.bad || *j.s != ':') return NULL;
+        j.s++;
+        ws(&j);
+        if (strcmp(name, key) == 0) return j.s;
+        skip_value(&j);
+        ws(&j);
+        if (j.bad) return NULL;
+        if (*j.s == ',') j.s++;
+    }
+}
+
+static int is_valid_json(const char *text)
+{
+    json j = {text, 0};
+    skip_value(&j);
+    ws(&j);
+    return !j.bad && *j.s == '\0';
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+static int line_count_starting(const char *text, const char *prefix)
+{
+    int n = 0;
+    size_t len = strlen(prefix);
+    for (const char *p = text; p && *p;) {
+        if (strncmp(p, prefix, len) == 0) n++;
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    return n;
+}
+
+/* The issue's "done when": --sweep on the 1.57-million-spring cloth prints the
+ * topology, one FOM row per thread count, VALID, and JSON with the fields. */
+static void test_sweep_on_million_spring_cloth(void **state)
+{
+    (void)state;
+    const char *js = hk_test_path("bench.json");
+    char args[512];
+    snprintf(args, sizeof args, "bench --builtin cloth --sweep --repeat 2 --warmup 1 --steps 2 --json '%s'", js);
+    hk_run r = hk_test_hooke("OMP_WAIT_POLICY=passive", args);
+    assert_int_equal(r.status, 0);
+    /* topology before the numbers */
+    assert_non_null(strstr(r.out, "# machine:"));
+    assert_non_null(strstr(r.out, "# simd:"));
+    assert_non_null(strstr(r.out, "# openmp:"));
+    assert_non_null(strstr(r.out, "1567746 springs"));
+    assert_non_null(strstr(r.out, "\nVALID\n"));
+    assert_non_null(strstr(r.out, "\nFOM "));
+    assert_true(strstr(r.out, "VALID") < strstr(r.out, "\nFOM "));
+
+    char *text = hk_test_slurp(js);
+    assert_non_null(text);
+    assert_true(is_valid_json(text));
+    const char *v = member(text, "verification");
+    assert_non_null(v);
+    assert_memory_equal(v, "\"VALID\"", 7);
+    v = member(text, "scaling");
+    assert_non_null(v);
+    assert_memory_equal(v, "\"strong\"", 8);
+    const char *fom = member(text, "fom_spring_updates_per_s");
+    assert_non_null(fom);
+    assert_true(strtod(fom, NULL) > 0);
+    const char *res = member(text, "results");
+    assert_non_null(res);
+    assert_int_equal(*res, '[');
+    /* one result per thread count of the sweep, each with its fields */
+    int rows = line_count_starting(r.out, "      "); /* table rows are right-aligned thread counts */
+    const char *p = res + 1;
+    int n = 0;
+    char first_hash[32] = "";
+    while (1) {
+        json j = {p, 0};
+        ws(&j);
+        if (*j.s != '{') break;
+        const char *obj = j.s;
+        const char *t = member(obj, "threads");
+        assert_non_null(t);
+        assert_int_equal((int)strtol(t, NULL, 10), n + 1);
+        const char *f = member(obj, "fom_spring_updates_per_s");
+        assert_non_null(f);
+        assert_true(strtod(f, NULL) > 0);
+        const char *ns = member(obj, "ns_per_spring_update");
+        assert_non_null(ns);
+        assert_true(strtod(ns, NULL) > 0);
+        const char *tmin = member(obj, "time_per_step_min_s"), *tmed = member(obj, "time_per_step_median_s"),
+                   *tmax = member(obj, "time_per_step_max_s");
+        assert_non_null(tmin);
+        assert_non_null(tmed);
+        assert_non_null(tmax);
+        assert_true(strtod(tmin, NULL) <= strtod(tmed, NULL) && strtod(tmed, NULL) <= strtod(tmax, NULL));
+        assert_non_null(member(obj, "efficiency"));
+        const char *h = member(obj, "state_hash");
+        assert_non_null(h);
+        json hj = {h, 0};
+        char hash[32];
+        read_string(&hj, hash, sizeof hash);
+        if (n == 0) snprintf(first_hash, sizeof first_hash, "%s", hash);
+        assert_string_equal(hash, first_hash); /* bit-identical for every thread count */
+        const char *ok = member(obj, "hash_ok");
+        assert_non_null(ok);
+        assert_memory_equal(ok, "true", 4);
+        n++;
+        skip_value(&j);
+        ws(&j);
+        if (*j.s != ',') break;
+        p = j.s + 1;
+    }
+    assert_true(n >= 1);
+    assert_int_equal(n, rows);
+    free(text);
+    hk_run_free(&r);
+}
+
+/* A deliberately broken kernel: thread 1 nudges one velocity. The hashes
+ * differ from the 1-thread run, so the verdict is INVALID and exit 2. */
+static void test_broken_kernel_is_invalid(void **state)
+{
+    (void)state;
+    hk_run r = hk_test_hooke("OMP_WAIT_POLICY=passive HOOKE_TEST_PERTURB_THREAD=1",
+                             "bench --builtin cloth --threads 1,2 --repeat 1 --warmup 1 --steps 2");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "\nINVALID\n"));
+    assert_non_null(strstr(r.out, "verify threads=2: state_hash DIFFERS FROM the 1-thread hash"));
+    assert_non_null(strstr(r.out, "verify threads=1: state_hash equals"));
+    assert_non_null(strstr(r.out, "INVALID\n")); /* the FOM line ends with the verdict */
+    hk_run_free(&r);
+    /* the same run without the fault is VALID */
+    r = hk_test_hooke("OMP_WAIT_POLICY=passive", "bench --builtin cloth --threads 1,2 --repeat 1 --warmup 1 --steps 2");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\nVALID\n"));
+    hk_run_free(&r);
+}
+
+/* Weak scaling grows the problem with the thread count and still verifies
+ * each size against its own 1-thread run. */
+static void test_weak_scaling(void **state)
+{
+    (void)state;
+    hk_run r = hk_test_hooke("OMP_WAIT_POLICY=passive",
+                             "bench --builtin jelly --weak --threads 1,2 --repeat 1 --warmup 1 --steps 1");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "weak scaling"));
+    assert_non_null(strstr(r.out, "  262144 ")); /* 64^3 particles on 1 thread */
+    assert_non_null(strstr(r.out, "  524288 ")); /* 64 x 64 x 128 on 2 */
+    assert_non_null(strstr(r.out, "\nVALID\n"));
+    hk_run_free(&r);
+}
+
+static void test_bad_flags(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *message;
+    } cases[] = {
+        {"bench --threads 0", "hooke: error: bench: --threads expects a comma-separated list of thread counts 1..4096"},
+        {"bench --threads 1,x", "hooke: error: bench: --threads expects"},
+        {"bench --repeat 0", "hooke: error: bench: --repeat expects a repetition count 1..1000, got '0'"},
+        {"bench --builtin sphere", "hooke: error: bench: --builtin expects cloth or jelly, got 'sphere'"},
+        {"bench --frobnicate", "hooke: error: bench: unknown option '--frobnicate'"},
+        {"bench " HOOKE_SCENES_DIR "/rope.scene --weak", "--weak needs a --builtin problem"},
+        {"bench " HOOKE_SCENES_DIR "/rope.scene --builtin cloth", "give a scene or --builtin, not both"},
+        {"bench /nonexistent/x.scene --threads 1", "cannot open"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hk_run r = hk_test_hooke("", cases[i].args);
+        if (r.status != 1 || !strstr(r.err, cases[i].message))
+            print_error("%s: exit %d, stderr: %s\n", cases[i].args, r.status, r.err);
+        assert_int_equal(r.status, 1);
+        assert_non_null(strstr(r.err, cases[i].message));
+        hk_run_free(&r);
+    }
+    hk_run r = hk_test_hooke("", "bench --help");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "usage: hooke bench"));
+    hk_run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sweep_on_million_spring_cloth),
+        cmocka_unit_test(test_broken_kernel_is_invalid),
+        cmocka_unit_test(test_weak_scaling),
+        cmocka_unit_test(test_bad_flags),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    hk_test_cleanup();
+    return rc;
+}
