@@ -390,7 +390,7 @@ PROBE_SETUP(probe_zmm_div, 5)
 PROBE_SETUP(probe_ymm_add, 6)
 #endif
 
-static const int cloth_sizes[] = {128, 256, 2048, 0};
+static const int cloth_sizes[] = {48, 128, 256, 2048, 0}; /* 13 346 springs ... 25 161 734 */
 static const int jelly26_sizes[] = {64, 0};
 static const int jelly52_sizes[] = {48, 0};
 static const int mesh_sizes[] = {100, 600, 0}; /* 30 000 springs (in L2); 1 080 000 springs */

@@ -266,6 +266,16 @@ static void sweep_parallel(hk_world *w, const hk_kernels *k, const sweep_plan *s
     }
 }
 
+/* Thread t's share [*c0, *c1) of the springs [s0, s1) of one colour, in whole
+ * groups of `group` springs (a SIMD step), so no step straddles two threads. */
+static void colour_share(int64_t s0, int64_t s1, int group, int t, int T, int64_t *c0, int64_t *c1)
+{
+    const int64_t groups = (s1 - s0 + group - 1) / group;
+    *c0 = s0 + groups * t / T * group;
+    *c1 = s0 + groups * (t + 1) / T * group;
+    if (*c1 > s1) *c1 = s1;
+}
+
 /* Particles [first, first + count) split evenly over the threads. */
 static void range_of(int first, int count, int *g0, int *n)
 {
@@ -304,9 +314,8 @@ static void list_packed(hk_world *w, const hk_kernels *k, int body, int serial)
                 /* serial: particles repeat, and the kernel adds lane by lane in order */
                 if (t == 0) k->list_range_packed(f, rec, facc, s0, s1);
             } else {
-                int64_t groups = (s1 - s0 + 7) / 8;
-                int64_t c0 = s0 + groups * t / T * 8, c1 = s0 + groups * (t + 1) / T * 8;
-                if (c1 > s1) c1 = s1;
+                int64_t c0, c1;
+                colour_share(s0, s1, 8, t, T, &c0, &c1);
                 if (c0 < c1) k->list_range_packed(f, rec, facc, c0, c1);
             }
             if (!serial) HK_BARRIER();
@@ -340,9 +349,8 @@ static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial
             if (f->overflow && c == f->colour_count - 1) {
                 if (t == 0) hk_kernels_scalar.list_range(f, &w->p, s0, s1); /* serial: particles repeat */
             } else {
-                int64_t vecs = (s1 - s0 + W - 1) / W;
-                int64_t c0 = s0 + vecs * t / T * W, c1 = s0 + vecs * (t + 1) / T * W;
-                if (c1 > s1) c1 = s1;
+                int64_t c0, c1;
+                colour_share(s0, s1, W, t, T, &c0, &c1);
                 if (c0 < c1) k->list_range(f, &w->p, c0, c1);
             }
             if (!serial) HK_BARRIER();

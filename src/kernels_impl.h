@@ -233,21 +233,8 @@ static void HK_SUFFIX(list_range)(const hk_family *f, hk_particles *p, int64_t s
         w_scatter(p->fy, b, w_sub(w_gather(p->fy, b), fy));
         w_scatter(p->fz, b, w_sub(w_gather(p->fz, b), fz));
     }
-    for (; s < s1; s++) { /* tail: one lane at a time, same arithmetic */
-        if (f->broken && f->broken[s]) continue;
-        int32_t a = f->a[s], b = f->b[s];
-        hk_real L0 = f->rest_list ? f->rest_list[s] : f->rest;
-        hk_real fo[3];
-        if (!hk_spring_force(f, L0, p->x[a] - p->x[b], p->y[a] - p->y[b], p->z[a] - p->z[b], p->vx[a] - p->vx[b],
-                             p->vy[a] - p->vy[b], p->vz[a] - p->vz[b], fo))
-            continue;
-        p->fx[a] += fo[0];
-        p->fy[a] += fo[1];
-        p->fz[a] += fo[2];
-        p->fx[b] -= fo[0];
-        p->fy[b] -= fo[1];
-        p->fz[b] -= fo[2];
-    }
+    for (; s < s1; s++) /* tail: one lane at a time, same arithmetic */
+        if (!(f->broken && f->broken[s])) hk_apply_spring(f, p, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest);
 }
 
 #if (defined(HK_ISA_AVX2) || defined(HK_ISA_AVX512)) && !defined(HOOKE_DOUBLE)

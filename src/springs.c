@@ -98,21 +98,6 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
     return 0;
 }
 
-/* One spring between global particles a and b: force on a, minus on b. */
-static inline void apply_spring(const hk_family *f, hk_particles *p, int64_t a, int64_t b, hk_real L0)
-{
-    hk_real fo[3];
-    if (!hk_spring_force(f, L0, p->x[a] - p->x[b], p->y[a] - p->y[b], p->z[a] - p->z[b],
-                         p->vx[a] - p->vx[b], p->vy[a] - p->vy[b], p->vz[a] - p->vz[b], fo))
-        return;
-    p->fx[a] += fo[0];
-    p->fy[a] += fo[1];
-    p->fz[a] += fo[2];
-    p->fx[b] -= fo[0];
-    p->fy[b] -= fo[1];
-    p->fz[b] -= fo[2];
-}
-
 static void lattice_forces(const hk_family *f, hk_particles *p)
 {
     for (int k = f->k0; k < f->k1; k++)
@@ -121,7 +106,7 @@ static void lattice_forces(const hk_family *f, hk_particles *p)
             for (int i = f->i0; i < f->i1; i++) {
                 int64_t local = row + i;
                 if (f->broken && f->broken[local]) continue;
-                apply_spring(f, p, f->base + local, f->base + local + f->offset, f->rest);
+                hk_apply_spring(f, p, f->base + local, f->base + local + f->offset, f->rest);
             }
         }
 }
@@ -130,7 +115,7 @@ static void list_forces(const hk_family *f, hk_particles *p)
 {
     for (int64_t s = 0; s < f->count; s++) {
         if (f->broken && f->broken[s]) continue;
-        apply_spring(f, p, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest);
+        hk_apply_spring(f, p, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest);
     }
 }
 

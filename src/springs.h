@@ -62,4 +62,20 @@ static inline int hk_spring_force(const hk_family *f, hk_real L0, hk_real dx, hk
     return 1;
 }
 
+/* One spring between global particles a and b: its force added to a and
+ * subtracted from b (nothing if slack). */
+static inline void hk_apply_spring(const hk_family *f, hk_particles *p, int64_t a, int64_t b, hk_real L0)
+{
+    hk_real fo[3];
+    if (!hk_spring_force(f, L0, p->x[a] - p->x[b], p->y[a] - p->y[b], p->z[a] - p->z[b], p->vx[a] - p->vx[b],
+                         p->vy[a] - p->vy[b], p->vz[a] - p->vz[b], fo))
+        return;
+    p->fx[a] += fo[0];
+    p->fy[a] += fo[1];
+    p->fz[a] += fo[2];
+    p->fx[b] -= fo[0];
+    p->fy[b] -= fo[1];
+    p->fz[b] -= fo[2];
+}
+
 #endif
