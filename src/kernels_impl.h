@@ -44,6 +44,9 @@ static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, h
 
 static inline hk_wm all_lanes(void) { return w_neq(w_set1(0), w_set1(1)); }
 
+/* 0, 1, 2, ... : lane numbers, for masks at the ends of a row */
+static const hk_real lane_index[16] __attribute__((aligned(64))) = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+
 /* The springs of one family whose sources lie in one row, with the damping
  * model and behaviour fixed at compile time (one loop per combination):
  *   acc_src[i] += F(i)                 for every source i in [i0, i1)
@@ -87,9 +90,7 @@ static inline __attribute__((always_inline)) void family_row(const hk_family *f,
 {
     const int i0 = f->i0, i1 = f->i1, di = f->di;
     const uint8_t *broken = f->broken ? f->broken + local0 : NULL;
-    hk_real lane[HK_W] __attribute__((aligned(64)));
-    for (int l = 0; l < HK_W; l++) lane[l] = (hk_real)l;
-    const hk_w iota = w_loadu(lane);
+    const hk_w iota = w_load(lane_index);
     hk_real *ax = acc_src[0], *ay = acc_src[1], *az = acc_src[2];
     hk_real *ox = out[0], *oy = out[1], *oz = out[2];
     const int start = i0 / HK_W * HK_W;
