@@ -176,7 +176,7 @@ static void *setup_mesh(int n, int threads, const char *kernels, int mode)
     hk_spring_params sp = cloth_springs();
     sp.damping_model = HK_DAMP_ALONG;
     if (body < 0 || hk_world_add_springs(w, body, s, a, b, &sp) < 0) goto done;
-    if (mode == 2 && hk_world_reorder_body(w, body, NULL) != 0) goto done;
+    if (mode == 2 && hk_world_optimise(w, 1) != 0) goto done; /* RCM, then colour */
     world_case *c = world_case_new(w, kernels);
     w = NULL;
     if (c) {

@@ -359,15 +359,24 @@ static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial
     if (serial) HK_BARRIER();
 }
 
+int hk_world_optimise(hk_world *w, int reorder_particles)
+{
+    if (reorder_particles)
+        for (int b = 0; b < w->body_count; b++)
+            if (hk_world_reorder_body(w, b, NULL) != 0) return -1;
+    for (int f = 0; f < w->family_count; f++)
+        if (w->families[f].kind == HK_FAMILY_LIST && !w->families[f].colour_start &&
+            hk_colour_family(&w->families[f], w->p.count) != 0)
+            return hk_fail(w, "out of memory while colouring springs");
+    return 0;
+}
+
 int hk_engine_prepare(hk_world *w)
 {
+    if (hk_world_optimise(w, 0) != 0) return -1;
     int lists = 0;
-    for (int f = 0; f < w->family_count; f++) {
-        if (w->families[f].kind != HK_FAMILY_LIST) continue;
-        lists = 1;
-        if (!w->families[f].colour_start && hk_colour_family(&w->families[f], w->p.count) != 0)
-            return hk_fail(w, "out of memory while colouring springs");
-    }
+    for (int f = 0; f < w->family_count; f++)
+        if (w->families[f].kind == HK_FAMILY_LIST) lists = 1;
     if (lists && w->packed_cap < w->p.count) {
         free(w->packed_rec);
         free(w->packed_f);

@@ -274,6 +274,11 @@ static int run_config(const bench_opts *o, int threads, int64_t *steps, bench_re
     set_threads(threads);
     hk_world *w = make_problem(o, o->weak ? threads : 1, name, len);
     if (!w) return -1;
+    if (hk_world_optimise(w, 0) != 0) {
+        fprintf(stderr, "hooke: error: bench: %s\n", hk_world_error(w));
+        hk_world_destroy(w);
+        return -1;
+    }
     r->particles = hk_world_particles(w).count;
     r->springs = hk_world_spring_count(w);
     hk_stats s0 = hk_world_stats(w);

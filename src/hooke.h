@@ -246,6 +246,15 @@ void hk_world_step(hk_world *w);
 /* Number of substeps per step under the current integrator. */
 int hk_world_substeps(const hk_world *w);
 
+/* The optimise pass, run once after the bodies are added (hk_world_step runs
+ * it itself if needed): greedy edge colouring of every general (list) spring
+ * family, which physically reorders its springs so each colour is a
+ * contiguous slice. With reorder_particles = 1 it first renumbers the
+ * particles of each list body in reverse Cuthill-McKee order for locality;
+ * that changes their indices (and the order of --state-out), so it is off
+ * in scene runs. Returns 0 or -1 (hk_world_error). */
+int hk_world_optimise(hk_world *w, int reorder_particles);
+
 /* ------------------------------------------------------------------------ */
 /* Reading state                                                             */
 

@@ -192,7 +192,7 @@ static int cmd_run(int argc, char **argv)
     hk_integrator_def idef = sc.integrator;
     if (o.dt > 0) idef.dt = o.dt;
     if (o.integrator >= 0) idef.kind = (hk_integrator_kind)o.integrator;
-    if (hk_world_set_integrator(w, &idef) != 0) {
+    if (hk_world_set_integrator(w, &idef) != 0 || hk_world_optimise(w, 0) != 0) {
         fprintf(stderr, "hooke: error: %s: %s\n", o.scene, hk_world_error(w));
         hk_scene_free(&sc);
         return EXIT_INPUT;
