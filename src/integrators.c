@@ -6,6 +6,15 @@
 #include <string.h>
 
 #include "contacts.h"
+
+/* Per-particle loops of the multi-evaluation schemes run in parallel: each
+ * iteration touches one particle only, so the bits do not depend on the
+ * thread count. Small worlds stay on one thread (no fork/join per substep). */
+#ifdef HOOKE_USE_OPENMP
+#define HK_PARALLEL_FOR _Pragma("omp parallel for schedule(static) if (p->count > 8192)")
+#else
+#define HK_PARALLEL_FOR
+#endif
 #include "engine.h"
 #include "forces.h"
 #include "springs.h"
@@ -67,6 +76,7 @@ static void verlet_common(hk_world *w, hk_real h, int book_start)
     const hk_real h2 = h * h, inv2h = 1 / (2 * h);
     if (!w->history) {
         for (int c = 0; c < 3; c++)
+            HK_PARALLEL_FOR
             for (int i = 0; i < p->count; i++) {
                 const hk_real im = p->inv_mass[i];
                 prev[c][i] = pos[c][i];
@@ -79,6 +89,7 @@ static void verlet_common(hk_world *w, hk_real h, int book_start)
         return;
     }
     for (int c = 0; c < 3; c++)
+        HK_PARALLEL_FOR
         for (int i = 0; i < p->count; i++) {
             const hk_real im = p->inv_mass[i];
             const hk_real xn = pos[c][i];
@@ -104,6 +115,7 @@ static void velocity_verlet(hk_world *w, hk_real h)
     hk_particles *p = &w->p;
     if (!w->forces_valid) hk_forces_compute(w);
     const hk_real hh = (hk_real)0.5 * h;
+    HK_PARALLEL_FOR
     for (int i = 0; i < p->count; i++) {
         const hk_real im = p->inv_mass[i];
         if (im == 0) continue;
@@ -115,6 +127,7 @@ static void velocity_verlet(hk_world *w, hk_real h)
         p->z[i] += p->vz[i] * h;
     }
     hk_forces_compute(w);
+    HK_PARALLEL_FOR
     for (int i = 0; i < p->count; i++) {
         const hk_real im = p->inv_mass[i];
         if (im == 0) continue;
@@ -175,6 +188,7 @@ static void rk4(hk_world *w, hk_real h)
         hk_forces_compute(w);
         const hk_real wt = (hk_real)weight[stage], ah = (hk_real)advance[stage] * h;
         for (int c = 0; c < 3; c++)
+            HK_PARALLEL_FOR
             for (int i = 0; i < p->count; i++) {
                 const hk_real im = p->inv_mass[i];
                 if (im == 0) continue;

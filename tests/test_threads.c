@@ -147,6 +147,36 @@ static void test_forced_paths(void **state)
         }
 }
 
+/* The multi-evaluation integrators (their per-particle loops run in
+ * parallel above 8192 particles) on the 262144-particle cloth: the same
+ * bits on 1, 2 and 3 threads. */
+static void test_big_cloth_every_integrator(void **state)
+{
+    (void)state;
+    static const char *const integrators[] = {"verlet", "verlet_book", "velocity_verlet", "rk4", "euler", "jelly"};
+    for (size_t k = 0; k < sizeof integrators / sizeof integrators[0]; k++) {
+        uint64_t one = 0;
+        for (int t = 1; t <= 3; t++) {
+            char args[512];
+            snprintf(args, sizeof args, "run '%s/cloth_512.scene' --steps 2 --integrator %s --threads %d --quiet",
+                     HOOKE_SCENES_DIR, integrators[k], t);
+            hk_run r = hk_test_hooke("", args);
+            assert_int_equal(r.status, 0);
+            const char *h = hk_test_field(r.out, "state_hash");
+            assert_non_null(h);
+            uint64_t hash = strtoull(h, NULL, 16);
+            if (t == 1) one = hash;
+            if (hash != one) {
+                print_error("cloth_512 %s: --threads %d gives 0x%016llx, --threads 1 0x%016llx\n", integrators[k], t,
+                            (unsigned long long)hash, (unsigned long long)one);
+                fail();
+            }
+            hk_run_free(&r);
+        }
+        print_message("cloth_512 %-16s threads 1,2,3: 0x%016llx\n", integrators[k], (unsigned long long)one);
+    }
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -160,6 +190,7 @@ int main(void)
         cmocka_unit_test(test_any_thread_count_same_hash),
         cmocka_unit_test(test_tearing_breaks_identically),
         cmocka_unit_test(test_forced_paths),
+        cmocka_unit_test(test_big_cloth_every_integrator),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }
