@@ -12,6 +12,7 @@
 #include <omp.h>
 #endif
 
+#include "checkpoint.h"
 #include "hooke.h"
 #include "scene.h"
 #include "state_io.h"
@@ -95,6 +96,8 @@ typedef struct run_opts {
     int64_t threads, every;
     const char *stats, *state_out;
     int quiet;
+    const char *checkpoint, *restart;
+    int64_t checkpoint_every;
 } run_opts;
 
 static int parse_run(int argc, char **argv, run_opts *o)
@@ -130,6 +133,13 @@ static int parse_run(int argc, char **argv, run_opts *o)
             if (!v || !*v) return fail_flag(a, v, "a file name");
             *(strcmp(a, "--stats") == 0 ? &o->stats : &o->state_out) = v;
             i++;
+        } else if (strcmp(a, "--checkpoint") == 0 || strcmp(a, "--restart") == 0) {
+            if (!v || !*v) return fail_flag(a, v, "a file name");
+            *(strcmp(a, "--checkpoint") == 0 ? &o->checkpoint : &o->restart) = v;
+            i++;
+        } else if (strcmp(a, "--checkpoint-every") == 0) {
+            if (parse_int64(v, 1, &o->checkpoint_every)) return fail_flag(a, v, "a whole number >= 1");
+            i++;
         } else if (strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -148,6 +158,15 @@ static int parse_run(int argc, char **argv, run_opts *o)
     }
     if (o->steps && o->time > 0) {
         fprintf(stderr, "hooke: error: give --steps or --time, not both\n");
+        return EXIT_INPUT;
+    }
+    if (!o->checkpoint != !o->checkpoint_every) {
+        fprintf(stderr, "hooke: error: --checkpoint and --checkpoint-every go together\n");
+        return EXIT_INPUT;
+    }
+    if (o->restart && (o->dt > 0 || o->integrator >= 0)) {
+        fprintf(stderr, "hooke: error: --restart continues with the checkpoint's integrator and dt; "
+                        "drop --dt and --integrator\n");
         return EXIT_INPUT;
     }
     return EXIT_OK;
@@ -215,6 +234,20 @@ static int cmd_run(int argc, char **argv)
         hk_scene_free(&sc);
         return EXIT_INPUT;
     }
+    uint64_t digest = 0;
+    if ((o.checkpoint || o.restart) && hk_checkpoint_digest_file(o.scene, &digest) != 0) {
+        fprintf(stderr, "hooke: error: %s: cannot read: %s\n", o.scene, strerror(errno));
+        hk_scene_free(&sc);
+        return EXIT_INPUT;
+    }
+    if (o.restart) {
+        if (hk_checkpoint_read(w, digest, o.restart, err, sizeof err) != 0) {
+            fprintf(stderr, "hooke: error: %s\n", err);
+            hk_scene_free(&sc);
+            return EXIT_INPUT;
+        }
+        idef = hk_world_integrator(w);
+    }
     int64_t every = o.every ? o.every : (sc.every > 0 ? sc.every : 1);
     double stretch_limit = sc.stretch_limit > 0 ? sc.stretch_limit : 10.0;
     FILE *stats = NULL;
@@ -235,10 +268,10 @@ static int cmd_run(int argc, char **argv)
 
     /* loop: step, check for blow-ups, write statistics */
     const int64_t check_every = every < 100 ? every : 100;
-    int blew_up = 0;
+    int blew_up = 0, io_failed = 0;
     hk_blowup b;
     double t0 = now_s();
-    for (int64_t s = 1; s <= steps; s++) {
+    for (int64_t s = hk_world_step_count(w) + 1; s <= steps; s++) {
         hk_world_step(w);
         if (hk_world_error(w)[0]) {
             fprintf(stderr, "hooke: error: %s\n", hk_world_error(w));
@@ -251,11 +284,17 @@ static int cmd_run(int argc, char **argv)
             break;
         }
         if (stats && (s % every == 0 || s == steps)) write_stats_row(stats, w);
+        if (o.checkpoint && s % o.checkpoint_every == 0 &&
+            hk_checkpoint_write(w, digest, o.checkpoint, err, sizeof err) != 0) {
+            fprintf(stderr, "hooke: error: %s\n", err);
+            io_failed = 1;
+            break;
+        }
     }
     double wall = now_s() - t0;
 
     /* epilog: outputs and the summary line */
-    rc = blew_up ? EXIT_BLOWUP : EXIT_OK;
+    rc = blew_up ? EXIT_BLOWUP : io_failed ? EXIT_IO : EXIT_OK;
     if (stats && fclose(stats) != 0) {
         fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.stats, strerror(errno));
         rc = rc ? rc : EXIT_IO;
