@@ -13,7 +13,10 @@
 #endif
 
 #include "checkpoint.h"
+#include "frames.h"
 #include "hooke.h"
+#include "progress.h"
+#include "stability.h"
 #include "scene.h"
 #include "state_io.h"
 #include "topology.h"
@@ -23,6 +26,8 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_BLOWUP = 2, EXIT_IO = 3 };
 
 static const char usage[] =
     "usage: hooke run SCENE [options]\n"
+    "       hooke stability SCENE [--integrators all|LIST] [--dt-min A --dt-max B --points N]\n"
+    "                       [--time T] [--out FILE.csv|FILE.json]\n"
     "       hooke info [--threads N]\n"
     "       hooke --help | --version\n"
     "\n"
@@ -40,7 +45,13 @@ static const char usage[] =
     "                     total,max_stretch,broken (energies in J)\n"
     "  --every N          write statistics every N steps (default: the scene's, else 1)\n"
     "  --state-out FILE   final particle state (docs/state-format.md)\n"
-    "  --quiet            no messages on stderr except errors\n"
+    "  --quiet            no messages on stderr except errors (and no progress bar;\n"
+    "                     the bar shows only when stdout and stderr are terminals)\n"
+    "\n"
+    "stability: runs SCENE for every integrator over a sweep of dt (no substeps)\n"
+    "and prints the largest stable dt (bisection to 1 %%), omega_max * dt there,\n"
+    "the relative energy drift per simulated second at each dt and, for the\n"
+    "oscillator, the largest distance from the analytic solution.\n"
     "\n"
     "info: the machine (hwloc: packages, cores, caches, NUMA nodes), the SIMD\n"
     "path in use, and where each OpenMP thread runs. Thread i is bound to core i\n"
@@ -98,6 +109,9 @@ typedef struct run_opts {
     int quiet;
     const char *checkpoint, *restart;
     int64_t checkpoint_every;
+    const char *out_dir;
+    int formats;
+    double stretch_limit;
 } run_opts;
 
 static int parse_run(int argc, char **argv, run_opts *o)
@@ -137,6 +151,18 @@ static int parse_run(int argc, char **argv, run_opts *o)
             if (!v || !*v) return fail_flag(a, v, "a file name");
             *(strcmp(a, "--checkpoint") == 0 ? &o->checkpoint : &o->restart) = v;
             i++;
+        } else if (strcmp(a, "--out") == 0) {
+            if (!v || !*v) return fail_flag(a, v, "a folder name");
+            o->out_dir = v;
+            i++;
+        } else if (strcmp(a, "--format") == 0) {
+            if (!v || (o->formats = hk_frames_parse_formats(v)) < 0)
+                return fail_flag(a, v, "a comma-separated list of vtk, obj, png");
+            i++;
+        } else if (strcmp(a, "--stretch-limit") == 0) {
+            if (parse_positive(v, &o->stretch_limit) || !(o->stretch_limit > 1))
+                return fail_flag(a, v, "a ratio > 1");
+            i++;
         } else if (strcmp(a, "--checkpoint-every") == 0) {
             if (parse_int64(v, 1, &o->checkpoint_every)) return fail_flag(a, v, "a whole number >= 1");
             i++;
@@ -160,6 +186,11 @@ static int parse_run(int argc, char **argv, run_opts *o)
         fprintf(stderr, "hooke: error: give --steps or --time, not both\n");
         return EXIT_INPUT;
     }
+    if (o->formats && !o->out_dir) {
+        fprintf(stderr, "hooke: error: --format needs --out DIR\n");
+        return EXIT_INPUT;
+    }
+    if (o->out_dir && !o->formats) o->formats = HK_FRAME_VTK;
     if (!o->checkpoint != !o->checkpoint_every) {
         fprintf(stderr, "hooke: error: --checkpoint and --checkpoint-every go together\n");
         return EXIT_INPUT;
@@ -179,17 +210,24 @@ static void write_stats_row(FILE *f, const hk_world *w)
             s.kinetic, s.gravity, s.spring, s.total, s.max_stretch, (long long)s.broken);
 }
 
-static void report_blowup(const hk_world *w, const hk_blowup *b, const char *scene)
+static void report_blowup(const hk_world *w, const hk_blowup *b, const char *scene, double stretch_limit)
 {
     fprintf(stderr, "hooke: error: %s: simulation blew up at step %lld (t = %.6g s): %s", scene,
             (long long)hk_world_step_count(w), hk_world_time(w), b->cause);
     if (b->particle >= 0) fprintf(stderr, " at particle %d of body %d (value %g)", b->particle, b->body, b->value);
     if (b->family >= 0) {
         hk_family_info f = hk_world_family(w, b->family);
-        fprintf(stderr, " in spring %lld of family %s of body %d (r/L0 = %g)", (long long)b->spring, f.name, b->body,
-                b->value);
+        fprintf(stderr, " in spring %lld of family %s of body %d (r/L0 = %g, limit %g)", (long long)b->spring, f.name,
+                b->body, b->value, stretch_limit);
     }
     fprintf(stderr, "\n");
+    const hk_integrator_def d = hk_world_integrator(w);
+    const double omega = hk_omega_max(w), h = d.dt / hk_world_substeps(w);
+    fprintf(stderr,
+            "hooke: hint: omega*dt = %.3g (omega_max = %.4g rad/s from k and m, substep %.3g s); %s is stable only "
+            "below omega*dt = %s: lower dt or set dt_max\n",
+            omega * h, omega, h, hk_integrator_name(d.kind),
+            d.kind == HK_RK4 ? "2.83" : d.kind == HK_EULER ? "0 (it gains energy at every dt)" : "2");
 }
 
 static int cmd_run(int argc, char **argv)
@@ -249,7 +287,17 @@ static int cmd_run(int argc, char **argv)
         idef = hk_world_integrator(w);
     }
     int64_t every = o.every ? o.every : (sc.every > 0 ? sc.every : 1);
-    double stretch_limit = sc.stretch_limit > 0 ? sc.stretch_limit : 10.0;
+    double stretch_limit = o.stretch_limit > 0 ? o.stretch_limit : sc.stretch_limit > 0 ? sc.stretch_limit : 10.0;
+    hk_frames *frames = NULL;
+    if (o.out_dir) {
+        frames = hk_frames_open(o.out_dir, o.formats, err, sizeof err);
+        if (!frames || hk_frames_write(frames, w, err, sizeof err) != 0) {
+            fprintf(stderr, "hooke: error: %s\n", err);
+            hk_frames_close(frames);
+            hk_scene_free(&sc);
+            return EXIT_IO;
+        }
+    }
     FILE *stats = NULL;
     if (o.stats) {
         stats = fopen(o.stats, "w");
@@ -267,7 +315,11 @@ static int cmd_run(int argc, char **argv)
                 hk_integrator_name(idef.kind), idef.dt, hk_world_substeps(w), (long long)steps, threads);
 
     /* loop: step, check for blow-ups, write statistics */
+    /* checked before every frame, so every frame written is sound */
     const int64_t check_every = every < 100 ? every : 100;
+    int64_t last_frame = frames ? hk_world_step_count(w) : -1;
+    hk_progress progress;
+    hk_progress_begin(&progress, o.quiet, hk_world_step_count(w), steps, hk_world_spring_updates(w));
     int blew_up = 0, io_failed = 0;
     hk_blowup b;
     double t0 = now_s();
@@ -279,10 +331,24 @@ static int cmd_run(int argc, char **argv)
             break;
         }
         if ((s % check_every == 0 || s == steps) && hk_world_check(w, stretch_limit, &b)) {
-            report_blowup(w, &b, o.scene);
+            hk_progress_end(&progress);
+            report_blowup(w, &b, o.scene, stretch_limit);
+            if (frames && last_frame >= 0)
+                fprintf(stderr, "hooke: last good frame: %s/frame_%06lld (step %lld)\n", o.out_dir,
+                        (long long)last_frame, (long long)last_frame);
             blew_up = 1;
             break;
         }
+        if (frames && (s % every == 0 || s == steps)) {
+            if (hk_frames_write(frames, w, err, sizeof err) != 0) {
+                hk_progress_end(&progress);
+                fprintf(stderr, "hooke: error: %s\n", err);
+                io_failed = 1;
+                break;
+            }
+            last_frame = s;
+        }
+        hk_progress_update(&progress, s, hk_world_time(w), hk_world_spring_updates(w));
         if (stats && (s % every == 0 || s == steps)) write_stats_row(stats, w);
         if (o.checkpoint && s % o.checkpoint_every == 0 &&
             hk_checkpoint_write(w, digest, o.checkpoint, err, sizeof err) != 0) {
@@ -292,6 +358,8 @@ static int cmd_run(int argc, char **argv)
         }
     }
     double wall = now_s() - t0;
+    hk_progress_end(&progress);
+    hk_frames_close(frames);
 
     /* epilog: outputs and the summary line */
     rc = blew_up ? EXIT_BLOWUP : io_failed ? EXIT_IO : EXIT_OK;
@@ -358,6 +426,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "run") == 0) return cmd_run(argc, argv);
     if (strcmp(cmd, "info") == 0) return cmd_info(argc, argv);
+    if (strcmp(cmd, "stability") == 0) return hk_cmd_stability(argc, argv);
     fprintf(stderr, "hooke: error: unknown command '%s' (see hooke --help)\n", cmd);
     return EXIT_INPUT;
 }
