@@ -243,6 +243,8 @@ const char *hk_integrator_names(void);
 int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def);
 /* Advances one step of def.dt (all its substeps). */
 void hk_world_step(hk_world *w);
+/* The current integrator setting. */
+hk_integrator_def hk_world_integrator(const hk_world *w);
 /* Number of substeps per step under the current integrator. */
 int hk_world_substeps(const hk_world *w);
 

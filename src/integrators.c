@@ -275,6 +275,7 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
 }
 
 int hk_world_substeps(const hk_world *w) { return w->substeps; }
+hk_integrator_def hk_world_integrator(const hk_world *w) { return w->integrator; }
 
 /* Allocates what the integrator keeps between steps; 0 or -1 (out of memory). */
 static int ensure_scratch(hk_world *w, const hk_integrator_ops *ops)

@@ -12,8 +12,12 @@
 #include <omp.h>
 #endif
 
+#include "checkpoint.h"
 #include "fom.h"
+#include "frames.h"
 #include "hooke.h"
+#include "progress.h"
+#include "stability.h"
 #include "scene.h"
 #include "state_io.h"
 #include "topology.h"
@@ -24,6 +28,8 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_BLOWUP = 2, EXIT_IO = 3 };
 static const char usage[] =
     "usage: hooke run SCENE [options]\n"
     "       hooke bench [SCENE | --builtin cloth|jelly] [options]   (hooke bench --help)\n"
+    "       hooke stability SCENE [--integrators all|LIST] [--dt-min A --dt-max B --points N]\n"
+    "                       [--time T] [--out FILE.csv|FILE.json]\n"
     "       hooke info [--threads N]\n"
     "       hooke --help | --version\n"
     "\n"
@@ -41,7 +47,13 @@ static const char usage[] =
     "                     total,max_stretch,broken (energies in J)\n"
     "  --every N          write statistics every N steps (default: the scene's, else 1)\n"
     "  --state-out FILE   final particle state (docs/state-format.md)\n"
-    "  --quiet            no messages on stderr except errors\n"
+    "  --quiet            no messages on stderr except errors (and no progress bar;\n"
+    "                     the bar shows only when stdout and stderr are terminals)\n"
+    "\n"
+    "stability: runs SCENE for every integrator over a sweep of dt (no substeps)\n"
+    "and prints the largest stable dt (bisection to 1 %%), omega_max * dt there,\n"
+    "the relative energy drift per simulated second at each dt and, for the\n"
+    "oscillator, the largest distance from the analytic solution.\n"
     "\n"
     "info: the machine (hwloc: packages, cores, caches, NUMA nodes), the SIMD\n"
     "path in use, and where each OpenMP thread runs. Thread i is bound to core i\n"
@@ -97,6 +109,11 @@ typedef struct run_opts {
     int64_t threads, every;
     const char *stats, *state_out;
     int quiet;
+    const char *checkpoint, *restart;
+    int64_t checkpoint_every;
+    const char *out_dir;
+    int formats;
+    double stretch_limit;
 } run_opts;
 
 static int parse_run(int argc, char **argv, run_opts *o)
@@ -132,6 +149,25 @@ static int parse_run(int argc, char **argv, run_opts *o)
             if (!v || !*v) return fail_flag(a, v, "a file name");
             *(strcmp(a, "--stats") == 0 ? &o->stats : &o->state_out) = v;
             i++;
+        } else if (strcmp(a, "--checkpoint") == 0 || strcmp(a, "--restart") == 0) {
+            if (!v || !*v) return fail_flag(a, v, "a file name");
+            *(strcmp(a, "--checkpoint") == 0 ? &o->checkpoint : &o->restart) = v;
+            i++;
+        } else if (strcmp(a, "--out") == 0) {
+            if (!v || !*v) return fail_flag(a, v, "a folder name");
+            o->out_dir = v;
+            i++;
+        } else if (strcmp(a, "--format") == 0) {
+            if (!v || (o->formats = hk_frames_parse_formats(v)) < 0)
+                return fail_flag(a, v, "a comma-separated list of vtk, obj, png");
+            i++;
+        } else if (strcmp(a, "--stretch-limit") == 0) {
+            if (parse_positive(v, &o->stretch_limit) || !(o->stretch_limit > 1))
+                return fail_flag(a, v, "a ratio > 1");
+            i++;
+        } else if (strcmp(a, "--checkpoint-every") == 0) {
+            if (parse_int64(v, 1, &o->checkpoint_every)) return fail_flag(a, v, "a whole number >= 1");
+            i++;
         } else if (strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -152,6 +188,20 @@ static int parse_run(int argc, char **argv, run_opts *o)
         fprintf(stderr, "hooke: error: give --steps or --time, not both\n");
         return EXIT_INPUT;
     }
+    if (o->formats && !o->out_dir) {
+        fprintf(stderr, "hooke: error: --format needs --out DIR\n");
+        return EXIT_INPUT;
+    }
+    if (o->out_dir && !o->formats) o->formats = HK_FRAME_VTK;
+    if (!o->checkpoint != !o->checkpoint_every) {
+        fprintf(stderr, "hooke: error: --checkpoint and --checkpoint-every go together\n");
+        return EXIT_INPUT;
+    }
+    if (o->restart && (o->dt > 0 || o->integrator >= 0)) {
+        fprintf(stderr, "hooke: error: --restart continues with the checkpoint's integrator and dt; "
+                        "drop --dt and --integrator\n");
+        return EXIT_INPUT;
+    }
     return EXIT_OK;
 }
 
@@ -162,17 +212,24 @@ static void write_stats_row(FILE *f, const hk_world *w)
             s.kinetic, s.gravity, s.spring, s.total, s.max_stretch, (long long)s.broken);
 }
 
-static void report_blowup(const hk_world *w, const hk_blowup *b, const char *scene)
+static void report_blowup(const hk_world *w, const hk_blowup *b, const char *scene, double stretch_limit)
 {
     fprintf(stderr, "hooke: error: %s: simulation blew up at step %lld (t = %.6g s): %s", scene,
             (long long)hk_world_step_count(w), hk_world_time(w), b->cause);
     if (b->particle >= 0) fprintf(stderr, " at particle %d of body %d (value %g)", b->particle, b->body, b->value);
     if (b->family >= 0) {
         hk_family_info f = hk_world_family(w, b->family);
-        fprintf(stderr, " in spring %lld of family %s of body %d (r/L0 = %g)", (long long)b->spring, f.name, b->body,
-                b->value);
+        fprintf(stderr, " in spring %lld of family %s of body %d (r/L0 = %g, limit %g)", (long long)b->spring, f.name,
+                b->body, b->value, stretch_limit);
     }
     fprintf(stderr, "\n");
+    const hk_integrator_def d = hk_world_integrator(w);
+    const double omega = hk_omega_max(w), h = d.dt / hk_world_substeps(w);
+    fprintf(stderr,
+            "hooke: hint: omega*dt = %.3g (omega_max = %.4g rad/s from k and m, substep %.3g s); %s is stable only "
+            "below omega*dt = %s: lower dt or set dt_max\n",
+            omega * h, omega, h, hk_integrator_name(d.kind),
+            d.kind == HK_RK4 ? "2.83" : d.kind == HK_EULER ? "0 (it gains energy at every dt)" : "2");
 }
 
 static int cmd_run(int argc, char **argv)
@@ -217,8 +274,32 @@ static int cmd_run(int argc, char **argv)
         hk_scene_free(&sc);
         return EXIT_INPUT;
     }
+    uint64_t digest = 0;
+    if ((o.checkpoint || o.restart) && hk_checkpoint_digest_file(o.scene, &digest) != 0) {
+        fprintf(stderr, "hooke: error: %s: cannot read: %s\n", o.scene, strerror(errno));
+        hk_scene_free(&sc);
+        return EXIT_INPUT;
+    }
+    if (o.restart) {
+        if (hk_checkpoint_read(w, digest, o.restart, err, sizeof err) != 0) {
+            fprintf(stderr, "hooke: error: %s\n", err);
+            hk_scene_free(&sc);
+            return EXIT_INPUT;
+        }
+        idef = hk_world_integrator(w);
+    }
     int64_t every = o.every ? o.every : (sc.every > 0 ? sc.every : 1);
-    double stretch_limit = sc.stretch_limit > 0 ? sc.stretch_limit : 10.0;
+    double stretch_limit = o.stretch_limit > 0 ? o.stretch_limit : sc.stretch_limit > 0 ? sc.stretch_limit : 10.0;
+    hk_frames *frames = NULL;
+    if (o.out_dir) {
+        frames = hk_frames_open(o.out_dir, o.formats, err, sizeof err);
+        if (!frames || hk_frames_write(frames, w, err, sizeof err) != 0) {
+            fprintf(stderr, "hooke: error: %s\n", err);
+            hk_frames_close(frames);
+            hk_scene_free(&sc);
+            return EXIT_IO;
+        }
+    }
     FILE *stats = NULL;
     if (o.stats) {
         stats = fopen(o.stats, "w");
@@ -238,37 +319,65 @@ static int cmd_run(int argc, char **argv)
     /* loop: step, check for blow-ups, write statistics */
     /* The blow-up check is a serial pass over every particle and spring: run
      * it every step while it costs under 2% of the stepping, else every 2nd,
-     * 4th, ... step up to every 128th (and always after the last step). It
-     * only reads the state, so the results do not depend on the cadence. */
+     * 4th, ... step up to every 128th, and always before a frame is written
+     * (so every frame written is sound) and after the last step. It only
+     * reads the state, so the results do not depend on the cadence. */
     int64_t check_every = 1;
-    int blew_up = 0;
+    const int64_t first = hk_world_step_count(w);
+    int64_t last_frame = frames ? first : -1;
+    hk_progress progress;
+    hk_progress_begin(&progress, o.quiet, first, steps, hk_world_spring_updates(w));
+    int blew_up = 0, io_failed = 0;
     hk_blowup b;
     double t0 = now_s();
-    for (int64_t s = 1; s <= steps; s++) {
+    for (int64_t s = hk_world_step_count(w) + 1; s <= steps; s++) {
         hk_world_step(w);
         if (hk_world_error(w)[0]) {
             fprintf(stderr, "hooke: error: %s\n", hk_world_error(w));
             blew_up = 1;
             break;
         }
-        if (s % check_every == 0 || s == steps) {
+        const int frame_now = frames && (s % every == 0 || s == steps);
+        if (s % check_every == 0 || s == steps || frame_now) {
             double tc = now_s();
             int bad = hk_world_check(w, stretch_limit, &b);
             tc = now_s() - tc;
             if (bad) {
-                report_blowup(w, &b, o.scene);
+                hk_progress_end(&progress);
+                report_blowup(w, &b, o.scene, stretch_limit);
+                if (frames && last_frame >= 0)
+                    fprintf(stderr, "hooke: last good frame: %s/frame_%06lld (step %lld)\n", o.out_dir,
+                            (long long)last_frame, (long long)last_frame);
                 blew_up = 1;
                 break;
             }
-            const double per_step = (now_s() - t0) / (double)s;
+            const double per_step = (now_s() - t0) / (double)(s - first);
             while (check_every < 128 && tc > 0.02 * per_step * (double)check_every) check_every *= 2;
         }
+        if (frame_now) {
+            if (hk_frames_write(frames, w, err, sizeof err) != 0) {
+                hk_progress_end(&progress);
+                fprintf(stderr, "hooke: error: %s\n", err);
+                io_failed = 1;
+                break;
+            }
+            last_frame = s;
+        }
+        hk_progress_update(&progress, s, hk_world_time(w), hk_world_spring_updates(w));
         if (stats && (s % every == 0 || s == steps)) write_stats_row(stats, w);
+        if (o.checkpoint && s % o.checkpoint_every == 0 &&
+            hk_checkpoint_write(w, digest, o.checkpoint, err, sizeof err) != 0) {
+            fprintf(stderr, "hooke: error: %s\n", err);
+            io_failed = 1;
+            break;
+        }
     }
     double wall = now_s() - t0;
+    hk_progress_end(&progress);
+    hk_frames_close(frames);
 
     /* epilog: outputs and the summary line */
-    rc = blew_up ? EXIT_BLOWUP : EXIT_OK;
+    rc = blew_up ? EXIT_BLOWUP : io_failed ? EXIT_IO : EXIT_OK;
     if (stats && fclose(stats) != 0) {
         fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.stats, strerror(errno));
         rc = rc ? rc : EXIT_IO;
@@ -333,6 +442,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "run") == 0) return cmd_run(argc, argv);
     if (strcmp(cmd, "info") == 0) return cmd_info(argc, argv);
     if (strcmp(cmd, "bench") == 0) return hk_cmd_bench(argc, argv);
+    if (strcmp(cmd, "stability") == 0) return hk_cmd_stability(argc, argv);
     fprintf(stderr, "hooke: error: unknown command '%s' (see hooke --help)\n", cmd);
     return EXIT_INPUT;
 }

@@ -130,10 +130,7 @@ void hk_springs_forces(hk_world *w)
     }
 }
 
-/* Calls visit(f, spring_slot, a, b, L0, ctx) for every unbroken spring of f. */
-typedef void (*spring_visitor)(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *ctx);
-
-static void visit_springs(const hk_family *f, spring_visitor visit, void *ctx)
+void hk_springs_visit(const hk_family *f, hk_spring_visitor visit, void *ctx)
 {
     if (f->kind == HK_FAMILY_LATTICE) {
         for (int k = f->k0; k < f->k1; k++)
@@ -184,7 +181,7 @@ int64_t hk_springs_break(hk_world *w)
         if (!f->broken) continue;
         int64_t before = f->broken_count;
         break_ctx ctx = {f, &w->p};
-        visit_springs(f, break_visit, &ctx);
+        hk_springs_visit(f, break_visit, &ctx);
         now += f->broken_count - before;
     }
     return now;
@@ -210,7 +207,7 @@ static void energy_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b,
 void hk_springs_energy(const hk_world *w, double *energy, double *max_stretch)
 {
     energy_ctx ctx = {&w->p, 0.0, 0.0};
-    for (int fi = 0; fi < w->family_count; fi++) visit_springs(&w->families[fi], energy_visit, &ctx);
+    for (int fi = 0; fi < w->family_count; fi++) hk_springs_visit(&w->families[fi], energy_visit, &ctx);
     *energy = ctx.energy;
     *max_stretch = ctx.max_stretch;
 }
@@ -242,7 +239,7 @@ int hk_springs_max_stretch(const hk_world *w, int64_t *slot, double *ratio)
     int64_t best_slot = -1;
     for (int fi = 0; fi < w->family_count; fi++) {
         stretch_ctx ctx = {&w->p, best_ratio, -1, 0};
-        visit_springs(&w->families[fi], stretch_visit, &ctx);
+        hk_springs_visit(&w->families[fi], stretch_visit, &ctx);
         if (ctx.hit) {
             best = fi;
             best_ratio = ctx.ratio;

@@ -23,6 +23,11 @@ int64_t hk_springs_break(hk_world *w);
 /* Spring potential energy [J] and the largest r / L0 over unbroken springs. */
 void hk_springs_energy(const hk_world *w, double *energy, double *max_stretch);
 
+/* Calls visit(f, spring_slot, a, b, L0, ctx) for every unbroken spring of f
+ * (a, b: global particle indices; slot: index into f->broken). */
+typedef void (*hk_spring_visitor)(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *ctx);
+void hk_springs_visit(const hk_family *f, hk_spring_visitor visit, void *ctx);
+
 /* The family and slot of the most stretched unbroken spring (r / L0 in
  * *ratio); -1 if there are no springs. */
 int hk_springs_max_stretch(const hk_world *w, int64_t *slot, double *ratio);

@@ -1,0 +1,442 @@
+/* checkpoint.c — checkpoint files: the complete stepping state of a world, checksummed, written atomically. */
+#define _POSIX_C_SOURCE 200809L
+#include "checkpoint.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "colour.h"
+#include "world.h"
+
+/*
+ * Layout (native byte order; docs/checkpoint-format.md):
+ *   header  "HOOKECKP" | u32 version | u32 0x01020304 (byte order) | u32 sizeof(hk_real) | u32 0
+ *           | u64 file length | u64 scene digest | u32 particles, bodies, families, spheres | u64 springs
+ *   payload integrator def, substeps, h, time, steps, spring updates, history and forces_valid flags,
+ *           11 particle arrays (x y z vx vy vz fx fy fz inv_mass mass), previous positions
+ *           (position Verlet), anchors, spheres, per family: coloured flag, broken count, broken mask
+ *   trailer u64 FNV-1a of every byte before it
+ */
+
+static const char magic[8] = {'H', 'O', 'O', 'K', 'E', 'C', 'K', 'P'};
+enum { HEADER_BYTES = 8 + 4 * 4 + 8 + 8 + 4 * 4 + 8 };
+
+static uint64_t fnv1a(const unsigned char *p, size_t n, uint64_t h)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+#define FNV_BASIS 1469598103934665603ull
+
+int hk_checkpoint_digest_file(const char *path, uint64_t *digest)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    unsigned char buf[65536];
+    uint64_t h = FNV_BASIS;
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0) h = fnv1a(buf, got, h);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) return -1;
+    *digest = h;
+    return 0;
+}
+
+/* ---- writing: a growing byte buffer ------------------------------------- */
+
+typedef struct buf {
+    unsigned char *p;
+    size_t len, cap;
+    int oom;
+} buf;
+
+static void put(buf *b, const void *data, size_t n)
+{
+    if (b->oom) return;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n) cap *= 2;
+        unsigned char *q = realloc(b->p, cap);
+        if (!q) {
+            b->oom = 1;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    if (n) memcpy(b->p + b->len, data, n);
+    b->len += n;
+}
+static void put_u32(buf *b, uint32_t v) { put(b, &v, sizeof v); }
+static void put_i32(buf *b, int32_t v) { put(b, &v, sizeof v); }
+static void put_u64(buf *b, uint64_t v) { put(b, &v, sizeof v); }
+static void put_i64(buf *b, int64_t v) { put(b, &v, sizeof v); }
+static void put_f64(buf *b, double v) { put(b, &v, sizeof v); }
+
+/* Bytes of a family's broken mask: by local source node (lattice) or by spring (list). */
+static int64_t mask_len(const hk_world *w, const hk_family *f)
+{
+    if (!f->broken) return 0;
+    return f->kind == HK_FAMILY_LATTICE ? w->bodies[f->body].count : f->count;
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Makes the rename durable: fsync of the directory holding path (best effort). */
+static void sync_dir_of(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    int fd = open(dir, O_RDONLY);
+    if (fd < 0) return;
+    (void)fsync(fd);
+    close(fd);
+}
+
+int hk_checkpoint_write(const hk_world *w, uint64_t scene_digest, const char *path, char *err, size_t errlen)
+{
+    const hk_particles *p = &w->p;
+    buf b = {0};
+    put(&b, magic, sizeof magic);
+    put_u32(&b, HK_CHECKPOINT_VERSION);
+    put_u32(&b, 0x01020304u);
+    put_u32(&b, (uint32_t)sizeof(hk_real));
+    put_u32(&b, 0);
+    put_u64(&b, 0); /* file length, patched below */
+    put_u64(&b, scene_digest);
+    put_u32(&b, (uint32_t)p->count);
+    put_u32(&b, (uint32_t)w->body_count);
+    put_u32(&b, (uint32_t)w->family_count);
+    put_u32(&b, (uint32_t)w->sphere_count);
+    put_u64(&b, (uint64_t)hk_world_spring_count(w));
+
+    put_i32(&b, (int32_t)w->integrator.kind);
+    put_f64(&b, w->integrator.dt);
+    put_f64(&b, w->integrator.dt_max);
+    put_f64(&b, w->integrator.jelly_dt_a);
+    put_f64(&b, w->integrator.jelly_dt_v);
+    put_f64(&b, w->integrator.jelly_alpha);
+    put_i32(&b, w->substeps);
+    put_f64(&b, w->h);
+    put_f64(&b, w->time);
+    put_i64(&b, w->steps);
+    put_i64(&b, w->spring_updates);
+    const int has_prev = w->history && w->px;
+    put_i32(&b, has_prev);
+    put_i32(&b, w->forces_valid);
+
+    const hk_real *arrays[] = {p->x, p->y, p->z, p->vx, p->vy, p->vz, p->fx, p->fy, p->fz, p->inv_mass, p->mass};
+    const size_t bytes = (size_t)p->count * sizeof(hk_real);
+    for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) put(&b, arrays[a], bytes);
+    if (has_prev) {
+        put(&b, w->px, bytes);
+        put(&b, w->py, bytes);
+        put(&b, w->pz, bytes);
+    }
+    for (int i = 0; i < w->body_count; i++) {
+        const hk_body *body = &w->bodies[i];
+        put_i32(&b, body->anchor);
+        for (int c = 0; c < 3; c++) put_f64(&b, body->anchor_pos[c]);
+        for (int c = 0; c < 3; c++) put_f64(&b, body->anchor_vel[c]);
+    }
+    for (int i = 0; i < w->sphere_count; i++) {
+        const hk_sphere_def *s = &w->spheres[i];
+        const double v[8] = {s->center.x, s->center.y, s->center.z, s->radius,
+                             s->velocity.x, s->velocity.y, s->velocity.z, s->loss};
+        put(&b, v, sizeof v);
+    }
+    for (int i = 0; i < w->family_count; i++) {
+        const hk_family *f = &w->families[i];
+        put_i32(&b, f->colour_start != NULL);
+        put_i64(&b, f->broken_count);
+        const int64_t n = mask_len(w, f);
+        put_i64(&b, n);
+        if (n) put(&b, f->broken, (size_t)n);
+    }
+    put_u64(&b, 0); /* checksum, patched below */
+    if (b.oom) {
+        free(b.p);
+        snprintf(err, errlen, "%s: cannot write checkpoint: out of memory", path);
+        return -1;
+    }
+    const uint64_t total = b.len;
+    memcpy(b.p + 8 + 16, &total, sizeof total);
+    const uint64_t sum = fnv1a(b.p, b.len - 8, FNV_BASIS);
+    memcpy(b.p + b.len - 8, &sum, sizeof sum);
+
+    char tmp[4096];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
+        free(b.p);
+        snprintf(err, errlen, "%s: cannot write checkpoint: path too long", path);
+        return -1;
+    }
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int rc = fd < 0 ? -1 : 0;
+    if (rc == 0) rc = write_all(fd, b.p, b.len);
+    if (rc == 0) rc = fsync(fd);
+    int saved = errno;
+    if (fd >= 0 && close(fd) != 0 && rc == 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        rc = -1;
+        saved = errno;
+    }
+    free(b.p);
+    if (rc != 0) {
+        if (fd >= 0) unlink(tmp);
+        snprintf(err, errlen, "%s: cannot write checkpoint: %s", path, strerror(saved));
+        return -1;
+    }
+    sync_dir_of(path);
+    return 0;
+}
+
+/* ---- reading: a bounds-checked cursor ----------------------------------- */
+
+typedef struct cursor {
+    const unsigned char *p;
+    size_t len, at;
+    int bad;
+} cursor;
+
+static const void *take(cursor *c, size_t n)
+{
+    if (c->bad || n > c->len - c->at) {
+        c->bad = 1;
+        return NULL;
+    }
+    const void *q = c->p + c->at;
+    c->at += n;
+    return q;
+}
+static uint32_t get_u32(cursor *c)
+{
+    uint32_t v = 0;
+    const void *q = take(c, sizeof v);
+    if (q) memcpy(&v, q, sizeof v);
+    return v;
+}
+static int32_t get_i32(cursor *c) { return (int32_t)get_u32(c); }
+static uint64_t get_u64(cursor *c)
+{
+    uint64_t v = 0;
+    const void *q = take(c, sizeof v);
+    if (q) memcpy(&v, q, sizeof v);
+    return v;
+}
+static int64_t get_i64(cursor *c) { return (int64_t)get_u64(c); }
+static double get_f64(cursor *c)
+{
+    double v = 0;
+    const void *q = take(c, sizeof v);
+    if (q) memcpy(&v, q, sizeof v);
+    return v;
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *p = malloc(cap);
+    while (p) {
+        size_t got = fread(p + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) break;
+        unsigned char *q = realloc(p, cap * 2);
+        if (!q) {
+            free(p);
+            p = NULL;
+            errno = ENOMEM;
+            break;
+        }
+        p = q;
+        cap *= 2;
+    }
+    if (p && ferror(f)) {
+        free(p);
+        p = NULL;
+        errno = EIO;
+    }
+    fclose(f);
+    *len = n;
+    return p;
+}
+
+#define CK_FAIL(...)                                      \
+    do {                                                  \
+        int off_ = snprintf(err, errlen, "%s: ", path);   \
+        if (off_ > 0 && (size_t)off_ < errlen)            \
+            snprintf(err + off_, errlen - (size_t)off_, __VA_ARGS__); \
+        free(data);                                       \
+        return -1;                                        \
+    } while (0)
+
+int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, char *err, size_t errlen)
+{
+    size_t len = 0;
+    unsigned char *data = slurp(path, &len);
+    if (!data) {
+        snprintf(err, errlen, "%s: cannot read checkpoint: %s", path, strerror(errno));
+        return -1;
+    }
+    cursor c = {data, len, 0, 0};
+    if (len < sizeof magic || memcmp(data, magic, sizeof magic) != 0) CK_FAIL("not a hooke checkpoint");
+    take(&c, sizeof magic);
+    if (len < HEADER_BYTES + 8) CK_FAIL("checkpoint is truncated (%zu bytes, less than its header)", len);
+    const uint32_t version = get_u32(&c);
+    if (version != HK_CHECKPOINT_VERSION)
+        CK_FAIL("checkpoint version %u is not supported (this hooke reads version %d)", version,
+                HK_CHECKPOINT_VERSION);
+    if (get_u32(&c) != 0x01020304u) CK_FAIL("checkpoint was written on a machine of the other byte order");
+    const uint32_t real = get_u32(&c);
+    if (real != sizeof(hk_real))
+        CK_FAIL("checkpoint holds %s state, this hooke is built for %s", real == 8 ? "double" : "float",
+                sizeof(hk_real) == 8 ? "double" : "float");
+    get_u32(&c);
+    const uint64_t total = get_u64(&c);
+    if (total != len) {
+        if (total > len) CK_FAIL("checkpoint is truncated (%zu of %llu bytes)", len, (unsigned long long)total);
+        CK_FAIL("checkpoint is corrupted (%zu bytes, header says %llu)", len, (unsigned long long)total);
+    }
+    uint64_t sum;
+    memcpy(&sum, data + len - 8, sizeof sum);
+    if (fnv1a(data, len - 8, FNV_BASIS) != sum) CK_FAIL("checkpoint is corrupted (checksum mismatch)");
+    c.len = len - 8;
+
+    const uint64_t digest = get_u64(&c);
+    const uint32_t np = get_u32(&c), nb = get_u32(&c), nf = get_u32(&c), ns = get_u32(&c);
+    const uint64_t nsprings = get_u64(&c);
+    if (np != (uint32_t)w->p.count || nb != (uint32_t)w->body_count || nf != (uint32_t)w->family_count ||
+        ns != (uint32_t)w->sphere_count || nsprings != (uint64_t)hk_world_spring_count(w))
+        CK_FAIL("checkpoint does not match the scene (%u particles, %llu springs; the scene has %d particles, %lld "
+                "springs)",
+                np, (unsigned long long)nsprings, w->p.count, (long long)hk_world_spring_count(w));
+    if (digest != scene_digest) CK_FAIL("checkpoint was written for a different scene file (scene digest differs)");
+
+    hk_integrator_def def = {0};
+    def.kind = (hk_integrator_kind)get_i32(&c);
+    def.dt = get_f64(&c);
+    def.dt_max = get_f64(&c);
+    def.jelly_dt_a = get_f64(&c);
+    def.jelly_dt_v = get_f64(&c);
+    def.jelly_alpha = get_f64(&c);
+    const int32_t substeps = get_i32(&c);
+    const double h = get_f64(&c), time = get_f64(&c);
+    const int64_t steps = get_i64(&c), updates = get_i64(&c);
+    const int32_t has_prev = get_i32(&c), forces_valid = get_i32(&c);
+    const size_t bytes = (size_t)np * sizeof(hk_real);
+    const unsigned char *arrays[11], *prev[3] = {NULL, NULL, NULL};
+    for (int a = 0; a < 11; a++) arrays[a] = take(&c, bytes);
+    if (has_prev)
+        for (int a = 0; a < 3; a++) prev[a] = take(&c, bytes);
+    const unsigned char *bodies = take(&c, (size_t)nb * (4 + 6 * 8));
+    const unsigned char *spheres = take(&c, (size_t)ns * 8 * 8);
+    size_t fam_at = c.at;
+    for (uint32_t i = 0; i < nf && !c.bad; i++) {
+        get_i32(&c);
+        const int64_t broken = get_i64(&c), n = get_i64(&c);
+        if (n != mask_len(w, &w->families[i]) || broken < 0 || broken > w->families[i].count)
+            CK_FAIL("checkpoint does not match the scene (breakable springs of family %s)", w->families[i].name);
+        take(&c, (size_t)n);
+    }
+    if (c.bad || c.at != c.len) CK_FAIL("checkpoint is corrupted (sections do not add up)");
+    if (has_prev && !(def.kind == HK_VERLET || def.kind == HK_VERLET_BOOK))
+        CK_FAIL("checkpoint is corrupted (previous positions without position Verlet)");
+
+    /* everything checked: restore (only allocation failures remain, before any state is copied) */
+    hk_integrator_def saved_def = w->integrator;
+    if (hk_world_set_integrator(w, &def) != 0 || w->substeps != substeps)
+        CK_FAIL("checkpoint holds an invalid integrator setting (%s)", hk_world_error(w));
+    const size_t cap = (size_t)w->p.capacity;
+    if (has_prev && !w->px) {
+        w->px = hk_alloc_reals(cap);
+        w->py = hk_alloc_reals(cap);
+        w->pz = hk_alloc_reals(cap);
+        if (!w->px || !w->py || !w->pz) {
+            hk_world_set_integrator(w, &saved_def);
+            CK_FAIL("out of memory while restoring");
+        }
+    }
+    cursor fc = {data, c.len, fam_at, 0};
+    for (uint32_t i = 0; i < nf; i++) {
+        hk_family *f = &w->families[i];
+        const int coloured = get_i32(&fc);
+        get_i64(&fc);
+        take(&fc, (size_t)get_i64(&fc));
+        if (coloured && f->kind == HK_FAMILY_LIST && hk_colour_family(f, w->p.count) != 0) {
+            hk_world_set_integrator(w, &saved_def);
+            CK_FAIL("out of memory while restoring");
+        }
+    }
+    hk_real *dst[11] = {w->p.x, w->p.y, w->p.z, w->p.vx, w->p.vy, w->p.vz,
+                        w->p.fx, w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass};
+    for (int a = 0; a < 11; a++) memcpy(dst[a], arrays[a], bytes);
+    if (has_prev) {
+        memcpy(w->px, prev[0], bytes);
+        memcpy(w->py, prev[1], bytes);
+        memcpy(w->pz, prev[2], bytes);
+    }
+    for (uint32_t i = 0; i < nb; i++) {
+        cursor bc = {bodies + (size_t)i * (4 + 6 * 8), 4 + 6 * 8, 0, 0};
+        hk_body *body = &w->bodies[i];
+        body->anchor = get_i32(&bc);
+        for (int k = 0; k < 3; k++) body->anchor_pos[k] = get_f64(&bc);
+        for (int k = 0; k < 3; k++) body->anchor_vel[k] = get_f64(&bc);
+    }
+    for (uint32_t i = 0; i < ns; i++) {
+        double v[8];
+        memcpy(v, spheres + (size_t)i * sizeof v, sizeof v);
+        hk_sphere_def *s = &w->spheres[i];
+        s->center = (hk_vec3){v[0], v[1], v[2]};
+        s->radius = v[3];
+        s->velocity = (hk_vec3){v[4], v[5], v[6]};
+        s->loss = v[7];
+    }
+    fc.at = fam_at;
+    for (uint32_t i = 0; i < nf; i++) {
+        hk_family *f = &w->families[i];
+        get_i32(&fc);
+        f->broken_count = get_i64(&fc);
+        const int64_t n = get_i64(&fc);
+        const void *mask = take(&fc, (size_t)n);
+        if (n) memcpy(f->broken, mask, (size_t)n);
+    }
+    w->h = h;
+    w->time = time;
+    w->steps = steps;
+    w->spring_updates = updates;
+    w->history = has_prev;
+    w->forces_valid = forces_valid;
+    free(data);
+    return 0;
+}

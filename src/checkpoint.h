@@ -1,0 +1,27 @@
+/* checkpoint.h — versioned, checksummed, atomically written checkpoints that restart bit-for-bit (docs/checkpoint-format.md). */
+#ifndef HOOKE_CHECKPOINT_H
+#define HOOKE_CHECKPOINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hooke.h"
+
+#define HK_CHECKPOINT_VERSION 1
+
+/* 64-bit FNV-1a of a file's bytes (the scene digest a checkpoint carries).
+ * Returns 0 and sets *digest, or -1 (errno set). */
+int hk_checkpoint_digest_file(const char *path, uint64_t *digest);
+
+/* Writes everything that affects future steps of w to path: to "path.tmp"
+ * first, fsync, then rename over path, so an interrupted write leaves the
+ * previous checkpoint intact. Returns 0, or -1 with a message in err. */
+int hk_checkpoint_write(const hk_world *w, uint64_t scene_digest, const char *path, char *err, size_t errlen);
+
+/* Restores w (built from the same scene file) from a checkpoint. The whole
+ * file is read and checked (magic, version, length, checksum, scene digest,
+ * counts) before w is touched: on any error w is unchanged and -1 is
+ * returned with "FILE: checkpoint ..." in err. */
+int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,31 @@
+/* obj_out.c — writes one frame as a Wavefront OBJ file. */
+#include "obj_out.h"
+
+#include <stdio.h>
+
+#include "world.h"
+
+int hk_obj_write_frame(const char *path, const hk_world *w, const hk_mesh *m)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    const hk_particles *p = &w->p;
+    fprintf(f, "# hooke %s frame: step %lld, t = %.9g s, %d particles\n", HOOKE_VERSION,
+            (long long)hk_world_step_count(w), hk_world_time(w), p->count);
+    for (int i = 0; i < p->count; i++)
+        fprintf(f, "v %.9g %.9g %.9g\n", (double)p->x[i], (double)p->y[i], (double)p->z[i]);
+    for (int b = 0; b < w->body_count; b++) {
+        fprintf(f, "o body%d_%s\n", b, w->bodies[b].kind);
+        if (hk_mesh_body_has_surface(w, b)) {
+            for (int64_t t = 0; t < m->tris; t++)
+                if (m->tri_body[t] == b)
+                    fprintf(f, "f %d %d %d\n", m->tri[3 * t] + 1, m->tri[3 * t + 1] + 1, m->tri[3 * t + 2] + 1);
+        } else {
+            for (int64_t l = 0; l < m->lines; l++)
+                if (m->line_body[l] == b) fprintf(f, "l %d %d\n", m->line[2 * l] + 1, m->line[2 * l + 1] + 1);
+        }
+    }
+    int rc = ferror(f) ? -1 : 0;
+    if (fclose(f) != 0) rc = -1;
+    return rc;
+}
