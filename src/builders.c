@@ -2,10 +2,12 @@
 #include "builders.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "springs.h"
+#include "surface.h"
 
 int hk_normalise(hk_vec3 *v)
 {
@@ -49,7 +51,7 @@ static void set_particle(hk_world *w, int i, double x, double y, double z, doubl
 }
 
 /* Drops a body that failed half-way (it is always the last one added). */
-static int undo_body(hk_world *w, int body, int first_family)
+int hk_undo_body(hk_world *w, int body, int first_family)
 {
     for (int f = first_family; f < w->family_count; f++) {
         free(w->families[f].broken);
@@ -109,7 +111,7 @@ int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
             free(a);
             free(b);
             hk_fail(w, "rope: out of memory for %lld springs", (long long)n);
-            return undo_body(w, body, fam0);
+            return hk_undo_body(w, body, fam0);
         }
         for (int i = 0; i < d->count; i++)
             for (int j = i + 1; j < d->count; j++) {
@@ -120,12 +122,12 @@ int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
         int rc = hk_add_list_family(w, body, "all_to_all", &d->springs, n, a, b);
         free(a);
         free(b);
-        if (rc) return undo_body(w, body, fam0);
+        if (rc) return hk_undo_body(w, body, fam0);
     } else {
-        if (!hk_add_lattice_family(w, body, "chain", &d->springs, 1, 0, 0, d->spacing)) return undo_body(w, body, fam0);
+        if (!hk_add_lattice_family(w, body, "chain", &d->springs, 1, 0, 0, d->spacing)) return hk_undo_body(w, body, fam0);
         if (d->topology == HK_ROPE_SKIP_ONE &&
             !hk_add_lattice_family(w, body, "skip", &d->skip_springs, 2, 0, 0, d->spacing))
-            return undo_body(w, body, fam0);
+            return hk_undo_body(w, body, fam0);
     }
     if (d->anchor) {
         hk_body *b = &w->bodies[body];
@@ -215,7 +217,7 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
     };
     for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++)
         if (fams[f].on && !hk_add_lattice_family(w, body, fams[f].name, fams[f].s, fams[f].di, fams[f].dj, 0, d->spacing))
-            return undo_body(w, body, fam0);
+            return hk_undo_body(w, body, fam0);
     if (d->radius > 0) {
         int reach = (int)floor(d->radius / d->spacing);
         for (int dj = -reach; dj <= reach; dj++)
@@ -226,7 +228,7 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
                 char name[48];
                 snprintf(name, sizeof name, "radius(%d,%d)", di, dj);
                 if (!hk_add_lattice_family(w, body, name, &d->radius_springs, di, dj, 0, d->spacing))
-                    return undo_body(w, body, fam0);
+                    return hk_undo_body(w, body, fam0);
             }
     }
     switch (d->pins) {
@@ -248,7 +250,30 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
             hk_world_pin(w, body, d->nx - 1 + j * d->nx);
         }
         break;
-    default: hk_fail(w, "cloth: unknown pin mode %d", (int)d->pins); return undo_body(w, body, fam0);
+    default: hk_fail(w, "cloth: unknown pin mode %d", (int)d->pins); return hk_undo_body(w, body, fam0);
+    }
+    if (w->def.wind_model != HK_WIND_NONE) {
+        /* wind needs the cloth's faces: two triangles per cell, normals along u x v */
+        int64_t cells = (int64_t)(d->nx - 1) * (d->ny - 1);
+        if (cells * 2 > INT32_MAX / 3) {
+            hk_fail(w, "cloth: too many cells for wind faces");
+            return hk_undo_body(w, body, fam0);
+        }
+        int *tri = malloc((size_t)cells * 6 * sizeof *tri);
+        if (!tri) {
+            hk_fail(w, "cloth: out of memory for wind faces");
+            return hk_undo_body(w, body, fam0);
+        }
+        int64_t t = 0;
+        for (int j = 0; j + 1 < d->ny; j++)
+            for (int i = 0; i + 1 < d->nx; i++) {
+                int p00 = i + j * d->nx, p10 = p00 + 1, p01 = p00 + d->nx, p11 = p01 + 1;
+                tri[t++] = p00, tri[t++] = p10, tri[t++] = p01;
+                tri[t++] = p10, tri[t++] = p11, tri[t++] = p01;
+            }
+        int rc = hk_surface_add(w, body, 3, 0, (int)(cells * 2), tri, NULL);
+        free(tri);
+        if (rc) return hk_undo_body(w, body, fam0);
     }
     return body;
 }
@@ -312,7 +337,7 @@ int hk_world_add_jelly(hk_world *w, const hk_jelly_def *d)
                     snprintf(name, sizeof name, "%s(%d,%d,%d)", jelly_class_names[cls], di * ring, dj * ring, dk * ring);
                     if (!hk_add_lattice_family(w, body, name, &d->springs[cls], di * ring, dj * ring, dk * ring,
                                                d->spacing))
-                        return undo_body(w, body, fam0);
+                        return hk_undo_body(w, body, fam0);
                 }
     return body;
 }
@@ -350,7 +375,7 @@ int hk_world_add_quad(hk_world *w, const hk_quad_def *d)
     /* corners 0 (0,0), 1 (1,0), 2 (0,1), 3 (1,1): edges, then the diagonals */
     static const int ea[6] = {0, 1, 3, 2, 0, 1}, eb[6] = {1, 3, 2, 0, 3, 2};
     if (hk_world_add_springs(w, body, d->diagonals ? 6 : 4, ea, eb, &d->springs) < 0)
-        return undo_body(w, body, w->family_count);
+        return hk_undo_body(w, body, w->family_count);
     return body;
 }
 
@@ -375,7 +400,7 @@ int hk_world_add_spring_pair(hk_world *w, const hk_spring_pair_def *d)
     if (body < 0) return -1;
     w->bodies[body].kind = "pair";
     static const int a = 0, b = 1;
-    if (hk_world_add_springs(w, body, 1, &a, &b, &d->springs) < 0) return undo_body(w, body, w->family_count);
+    if (hk_world_add_springs(w, body, 1, &a, &b, &d->springs) < 0) return hk_undo_body(w, body, w->family_count);
     if (d->pin_a) hk_world_pin(w, body, 0);
     return body;
 }

@@ -9,4 +9,7 @@ int hk_normalise(hk_vec3 *v);
 /* Checks the spring parameters; on error writes the message into w and returns -1. */
 int hk_check_spring_params(hk_world *w, const char *what, const hk_spring_params *s);
 
+/* Drops the last body (added from family first_family on) after a failure; returns -1. */
+int hk_undo_body(hk_world *w, int body, int first_family);
+
 #endif

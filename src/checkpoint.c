@@ -18,7 +18,8 @@
  *           | u64 file length | u64 scene digest | u32 particles, bodies, families, spheres | u64 springs
  *   payload integrator def, substeps, h, time, steps, spring updates, history and forces_valid flags,
  *           11 particle arrays (x y z vx vy vz fx fy fz inv_mass mass), previous positions
- *           (position Verlet), anchors, spheres, per family: coloured flag, broken count, broken mask
+ *           (position Verlet), anchors, spheres, per family: coloured flag, broken count, broken mask,
+ *           u32 surfaces, per surface: pump fraction, volume, pressure (f64 each)
  *   trailer u64 FNV-1a of every byte before it
  */
 
@@ -179,6 +180,12 @@ int hk_checkpoint_write(const hk_world *w, uint64_t scene_digest, const char *pa
         const int64_t n = mask_len(w, f);
         put_i64(&b, n);
         if (n) put(&b, f->broken, (size_t)n);
+    }
+    put_u32(&b, (uint32_t)w->surface_count); /* pressure pumping state of each surface */
+    for (int i = 0; i < w->surface_count; i++) {
+        put_f64(&b, w->surfaces[i].pump);
+        put_f64(&b, w->surfaces[i].volume);
+        put_f64(&b, w->surfaces[i].pressure);
     }
     put_u64(&b, 0); /* checksum, patched below */
     if (b.oom) {
@@ -369,6 +376,10 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
             CK_FAIL("checkpoint does not match the scene (breakable springs of family %s)", w->families[i].name);
         take(&c, (size_t)n);
     }
+    const uint32_t nsurf = get_u32(&c);
+    if (!c.bad && nsurf != (uint32_t)w->surface_count)
+        CK_FAIL("checkpoint does not match the scene (%u surfaces, the scene has %d)", nsurf, w->surface_count);
+    const unsigned char *surf = take(&c, (size_t)nsurf * 3 * 8);
     if (c.bad || c.at != c.len) CK_FAIL("checkpoint is corrupted (sections do not add up)");
     if (has_prev && !(def.kind == HK_VERLET || def.kind == HK_VERLET_BOOK))
         CK_FAIL("checkpoint is corrupted (previous positions without position Verlet)");
@@ -430,6 +441,13 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
         const int64_t n = get_i64(&fc);
         const void *mask = take(&fc, (size_t)n);
         if (n) memcpy(f->broken, mask, (size_t)n);
+    }
+    for (uint32_t i = 0; i < nsurf; i++) {
+        double v[3];
+        memcpy(v, surf + (size_t)i * sizeof v, sizeof v);
+        w->surfaces[i].pump = v[0];
+        w->surfaces[i].volume = v[1];
+        w->surfaces[i].pressure = v[2];
     }
     w->h = h;
     w->time = time;

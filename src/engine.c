@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "colour.h"
+#include "surface.h"
 
 #ifdef HOOKE_USE_OPENMP
 #include <omp.h>
@@ -66,6 +67,7 @@ typedef struct sweep_plan {
     int nfam;
     int has_list;              /* the body also has list families */
     int serial_lists;          /* its list springs are few: run them on one thread */
+    int surface;               /* its active surface (pressure, wind), or -1 */
 } sweep_plan;
 
 static int plan_body(const hk_world *w, int body, sweep_plan *sp)
@@ -105,6 +107,7 @@ static int plan_body(const hk_world *w, int body, sweep_plan *sp)
     }
     sp->R = sp->maxdr + 1;
     sp->serial_lists = list_springs(w, body) < list_parallel_min();
+    sp->surface = b->surface >= 0 && hk_surface_active(w, &w->surfaces[b->surface]) ? b->surface : -1;
     return 0;
 }
 
@@ -450,7 +453,8 @@ static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_re
     {
         for (int body = 0; body < w->body_count && !failed; body++) {
             const sweep_plan *sp = &plans[body];
-            const int pure_lattice = sp->nfam > 0 && !sp->has_list;
+            /* face forces need every spring force first: no fused sweep */
+            const int pure_lattice = sp->nfam > 0 && !sp->has_list && sp->surface < 0;
             if (finish != HK_FINISH_STORE_FORCE && pure_lattice) {
                 sweep_parallel(w, k, sp, &fused, &failed);
                 continue;
@@ -463,6 +467,7 @@ static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_re
                 k->external_forces(&add, &w->p, g0, n);
             HK_BARRIER();
             list_parallel(w, k, body, sp->serial_lists);
+            if (sp->surface >= 0) hk_surface_forces(w, &w->surfaces[sp->surface]); /* ends in a barrier */
             if (finish != HK_FINISH_STORE_FORCE) k->integrate(&fused, &w->p, g0, n);
             HK_BARRIER();
         }

@@ -36,6 +36,11 @@
  * lanes add into f without conflicts, and each particle receives at most one
  * term per colour, colours in a fixed order. The overflow colour runs on one
  * thread. No atomics, no reductions.
+ *
+ * Surface bodies with pressure or wind (surface.h) take the force-then-
+ * integrate path: after the body's springs, its face forces are computed in
+ * three work-shared passes (volume blocks, faces, vertex gathers in CSR
+ * order) whose every sum has one fixed order.
  */
 
 /* f = gravity + drag + ground + all springs (the engine's hk_forces_compute). */

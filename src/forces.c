@@ -1,8 +1,9 @@
-/* forces.c — gravity, air drag, the two ground models, springs, and driven anchors. */
+/* forces.c — gravity, air drag, the two ground models, springs, surface (pressure, wind) forces, and driven anchors. */
 #include "forces.h"
 
 #include "engine.h"
 #include "springs.h"
+#include "surface.h"
 
 /* Body forces: f = m g - c_air v. */
 static void body_forces(hk_world *w)
@@ -54,6 +55,7 @@ void hk_forces_compute(hk_world *w)
     body_forces(w);
     ground_forces(w);
     hk_springs_forces(w);
+    hk_surfaces_forces(w); /* pressure and wind, after every spring */
     w->spring_updates += hk_world_spring_count(w);
 }
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "mesh.h"
+#include "geometry.h"
 #include "obj_out.h"
 #include "render.h"
 #include "vtk.h"
@@ -63,8 +63,8 @@ hk_frames *hk_frames_open(const char *dir, int formats, char *err, size_t errlen
 
 int hk_frames_write(hk_frames *fr, const hk_world *w, char *err, size_t errlen)
 {
-    hk_mesh m;
-    if (hk_mesh_build(w, &m) != 0) {
+    hk_geometry m;
+    if (hk_geometry_build(w, &m) != 0) {
         snprintf(err, errlen, "out of memory for a frame");
         return -1;
     }
@@ -109,11 +109,11 @@ int hk_frames_write(hk_frames *fr, const hk_world *w, char *err, size_t errlen)
         snprintf(path, sizeof path, "%s/frame_%06lld.png", fr->dir, step);
         if (hk_render_png(path, w, &m, &fr->camera, 640, 480) != 0) goto io_fail;
     }
-    hk_mesh_free(&m);
+    hk_geometry_free(&m);
     return rc;
 io_fail:
     snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-    hk_mesh_free(&m);
+    hk_geometry_free(&m);
     return -1;
 }
 

@@ -70,6 +70,18 @@ typedef struct hk_ground {
     double stiffness;  /* SPRING: k_coll [N/m] */
 } hk_ground;
 
+/* Wind on surfaces (SPEC 1): on every surface body (cloth, mesh, icosphere,
+ * ring), c_w = wind_drag, w = wind velocity, v = particle velocity.
+ * VERTEX: F_i = c_w ((w - v_i) . n_i) n_i, n_i the unit area-weighted average
+ * of the normals of the faces that share i. TRIANGLE: each face applies
+ * c_w (N . W) N to each of its corners, N its unit normal, W = w - mean
+ * velocity of its corners. */
+typedef enum hk_wind_model {
+    HK_WIND_NONE = 0,
+    HK_WIND_VERTEX,
+    HK_WIND_TRIANGLE,
+} hk_wind_model;
+
 typedef struct hk_world_def {
     hk_vec3 gravity;   /* [m/s^2] */
     double air_drag;   /* c_air in f = -c_air v [N*s/m] */
@@ -79,6 +91,9 @@ typedef struct hk_world_def {
     hk_vec3 walls_max; /* [m] */
     double walls_loss; /* collision energy loss: normal speed kept = (1 - loss) [1] */
     int threads;       /* OpenMP threads; 0 = library default */
+    hk_wind_model wind_model;
+    hk_vec3 wind;      /* wind velocity w [m/s] */
+    double wind_drag;  /* c_w [N*s/m] (default 1) */
 } hk_world_def;
 
 hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground, walls */
@@ -210,6 +225,85 @@ int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const i
 int hk_world_pin(hk_world *w, int body, int local_index);
 
 /* ------------------------------------------------------------------------ */
+/* Closed surfaces and pressure soft bodies (mesh.c, icosphere.c, pressure.c)*/
+
+/* A closed triangle mesh; faces counter-clockwise seen from outside (normals
+ * point out). Loaders and hk_mesh_validate check it (docs/pressure.md). */
+typedef struct hk_mesh {
+    int vertex_count, face_count;
+    hk_vec3 *vertices; /* [m] */
+    int *faces;        /* 3 vertex indices per face */
+    int *face_lines;   /* source line of each face (loaders), or NULL */
+} hk_mesh;
+void hk_mesh_free(hk_mesh *m);
+/* Reads a 3D Studio ASCII (.asc) or Wavefront OBJ (.obj) file, chosen by
+ * extension, and validates it. 0, or -1 with "FILE:LINE: error: ..." in err. */
+int hk_mesh_load(const char *path, hk_mesh *out, char *err, size_t errlen);
+int hk_mesh_parse_asc(const char *text, const char *name, hk_mesh *out, char *err, size_t errlen);
+int hk_mesh_parse_obj(const char *text, const char *name, hk_mesh *out, char *err, size_t errlen);
+/* Checks that m is watertight (every edge in exactly two faces), consistently
+ * oriented, outward (positive volume), has no degenerate face and no unused
+ * vertex. fix = 1 flips an inward mesh instead of rejecting it. 0 or -1. */
+int hk_mesh_validate(hk_mesh *m, const char *name, int fix, char *err, size_t errlen);
+/* Icosahedron subdivided `level` times (20 * 4^level faces), vertices on the
+ * sphere of `radius` [m] about center [m]. 0 or -1 (bad argument, memory). */
+int hk_mesh_icosphere(hk_mesh *out, double radius, int level, hk_vec3 center);
+
+typedef enum hk_volume_method {
+    HK_VOLUME_GAUSS = 0,  /* sum x_mean n_x A (divergence theorem with F = (x, 0, 0)) */
+    HK_VOLUME_TETRA,      /* sum p1 . (p2 x p3) / 6 (signed tetrahedra) */
+    HK_VOLUME_BOX,        /* axis-aligned bounding box (2-D: rectangle) */
+    HK_VOLUME_ELLIPSOID,  /* ellipsoid with the box's half extents (2-D: ellipse) */
+} hk_volume_method;
+/* Volume of a closed mesh [m^3], summed in double over fixed blocks of faces. */
+double hk_mesh_volume(const hk_mesh *m, hk_volume_method method);
+
+/* Ideal gas in a closed body: P = pump * nRT / V; the force P A n on a face
+ * is shared equally by its corners (2-D: P l n per edge, half to each end).
+ * pump starts at pump_rate and grows by pump_rate per substep up to 1. */
+typedef struct hk_pressure_def {
+    double nrt;       /* nRT [J] (2-D: [J/m]); 0 = no pressure */
+    double pump_rate; /* fraction of nRT added per substep, (0, 1] (default 0.01) */
+} hk_pressure_def;
+
+typedef struct hk_mesh_def {
+    const hk_mesh *mesh;     /* copied; must pass hk_mesh_validate */
+    hk_vec3 offset;          /* added to every vertex [m] */
+    double mass;             /* per vertex [kg] */
+    hk_vec3 velocity;        /* initial velocity of every vertex [m/s] */
+    hk_spring_params springs; /* family "edges": one spring per mesh edge */
+    int extra_rings;         /* >= 2: family "extra" joins vertices 2..extra_rings edges apart */
+    hk_spring_params extra_springs;
+    hk_pressure_def pressure;
+} hk_mesh_def;
+hk_mesh_def hk_default_mesh_def(void); /* 0.01 kg, k 1000 N/m, no pressure, pump 0.01 */
+int hk_world_add_mesh(hk_world *w, const hk_mesh_def *def);
+/* An icosphere body (def->mesh ignored; def->offset is the centre). */
+int hk_world_add_icosphere(hk_world *w, const hk_mesh_def *def, double radius, int level);
+
+/* 2-D pressure body (the book's ring): count points on a circle in the x-y
+ * plane, counter-clockwise, springs i - i+1 and last - first ("ring"). */
+typedef struct hk_ring_def {
+    int count;               /* points [1] (>= 3) */
+    double radius;           /* [m] */
+    hk_vec3 center;          /* [m] (z of every point) */
+    double mass;             /* per point [kg] */
+    hk_spring_params springs;
+    hk_pressure_def pressure;
+} hk_ring_def;
+hk_ring_def hk_default_ring_def(void);
+int hk_world_add_ring(hk_world *w, const hk_ring_def *def);
+
+/* Volume (2-D: area) of a surface body at the current positions [m^3] or
+ * [m^2]; NaN if the body has no closed surface. Gauss and tetra are the same
+ * bits for any number of threads. */
+double hk_world_body_volume(const hk_world *w, int body, hk_volume_method method);
+/* Pressure of the body's last force evaluation [Pa] (2-D: [N/m]); 0 if none. */
+double hk_world_body_pressure(const hk_world *w, int body);
+/* 1 if the body carries a pressure model. */
+int hk_world_body_has_pressure(const hk_world *w, int body);
+
+/* ------------------------------------------------------------------------ */
 /* Integrators                                                               */
 
 typedef enum hk_integrator_kind {
@@ -274,7 +368,7 @@ typedef struct hk_body_info {
     int first, count;    /* particle range */
     int nx, ny, nz;      /* lattice dims (1 where not a lattice) */
     int springs;         /* live + broken springs of the body */
-    const char *kind;    /* "rope", "cloth", "jelly", "quad", "pair", "pendulum", "points" */
+    const char *kind;    /* "rope", "cloth", "jelly", "quad", "pair", "pendulum", "points", "mesh", "ring" */
 } hk_body_info;
 int hk_world_body_count(const hk_world *w);
 hk_body_info hk_world_body(const hk_world *w, int body);

@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "forces.h"
 #include "springs.h"
+#include "surface.h"
 
 /* explicit Euler: x += v h; v += a h (both from the state at the start) */
 static void euler(hk_world *w, hk_real h)
@@ -317,6 +318,7 @@ void hk_world_step(hk_world *w)
             w->forces_valid = 0;
         }
         ops->substep(w, h);
+        if (hk_surfaces_pump(w)) w->forces_valid = 0; /* the pressure target moved */
         if (hk_springs_break(w) > 0) w->forces_valid = 0;
         if (hk_contacts_apply(w, w->h, ops->needs_history ? w->px : NULL, w->py, w->pz) > 0) w->forces_valid = 0;
     }

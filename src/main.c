@@ -44,7 +44,8 @@ static const char usage[] =
     "  --threads N        OpenMP threads (default: the scene's, else the number of\n"
     "                     cores); results are bit-identical for any N\n"
     "  --stats FILE       CSV per output step: step,time,kinetic,gravity,spring,\n"
-    "                     total,max_stretch,broken (energies in J)\n"
+    "                     total,max_stretch,broken (energies in J), then\n"
+    "                     volume_B,pressure_B for each pressure body B\n"
     "  --every N          write statistics every N steps (default: the scene's, else 1)\n"
     "  --state-out FILE   final particle state (docs/state-format.md)\n"
     "  --quiet            no messages on stderr except errors (and no progress bar;\n"
@@ -205,11 +206,25 @@ static int parse_run(int argc, char **argv, run_opts *o)
     return EXIT_OK;
 }
 
+/* Pressure bodies add volume_<body>,pressure_<body> columns (volume by the
+ * Gauss divergence formula, pressure of the last force evaluation). */
+static void write_stats_header(FILE *f, const hk_world *w)
+{
+    fprintf(f, "step,time,kinetic,gravity,spring,total,max_stretch,broken");
+    for (int b = 0; b < hk_world_body_count(w); b++)
+        if (hk_world_body_has_pressure(w, b)) fprintf(f, ",volume_%d,pressure_%d", b, b);
+    fprintf(f, "\n");
+}
+
 static void write_stats_row(FILE *f, const hk_world *w)
 {
     hk_stats s = hk_world_stats(w);
-    fprintf(f, "%lld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%lld\n", (long long)hk_world_step_count(w), hk_world_time(w),
+    fprintf(f, "%lld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%lld", (long long)hk_world_step_count(w), hk_world_time(w),
             s.kinetic, s.gravity, s.spring, s.total, s.max_stretch, (long long)s.broken);
+    for (int b = 0; b < hk_world_body_count(w); b++)
+        if (hk_world_body_has_pressure(w, b))
+            fprintf(f, ",%.9g,%.9g", hk_world_body_volume(w, b, HK_VOLUME_GAUSS), hk_world_body_pressure(w, b));
+    fprintf(f, "\n");
 }
 
 static void report_blowup(const hk_world *w, const hk_blowup *b, const char *scene, double stretch_limit)
@@ -308,7 +323,7 @@ static int cmd_run(int argc, char **argv)
             hk_scene_free(&sc);
             return EXIT_IO;
         }
-        fprintf(stats, "step,time,kinetic,gravity,spring,total,max_stretch,broken\n");
+        write_stats_header(stats, w);
         write_stats_row(stats, w);
     }
     if (!o.quiet)

@@ -1,144 +1,353 @@
-/* mesh.c — frame geometry shared by the VTK, OBJ and PNG writers: spring lines and body surface triangles. */
+/* mesh.c — closed triangle mesh storage, validation (watertight, oriented, non-degenerate), volume and icosphere. */
 #include "mesh.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "springs.h"
-#include "world.h"
-
-typedef struct line_ctx {
-    hk_mesh *m;
-    const hk_particles *p;
-    int64_t cap;
-    int oom;
-} line_ctx;
-
-static void add_line(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
-{
-    (void)slot;
-    line_ctx *c = vctx;
-    hk_mesh *m = c->m;
-    if (c->oom || m->lines >= c->cap) {
-        c->oom = 1;
-        return;
-    }
-    const double dx = (double)c->p->x[a] - c->p->x[b], dy = (double)c->p->y[a] - c->p->y[b],
-                 dz = (double)c->p->z[a] - c->p->z[b];
-    m->line[2 * m->lines] = (int32_t)a;
-    m->line[2 * m->lines + 1] = (int32_t)b;
-    m->line_body[m->lines] = f->body;
-    m->stretch[m->lines] = L0 > 0 ? sqrt(dx * dx + dy * dy + dz * dz) / (double)L0 : 1.0;
-    m->lines++;
-}
-
-int hk_mesh_body_has_surface(const hk_world *w, int b)
-{
-    const hk_body *body = &w->bodies[b];
-    if (strcmp(body->kind, "cloth") == 0) return body->nx >= 2 && body->ny >= 2;
-    if (strcmp(body->kind, "jelly") == 0) return body->nx >= 2 && body->ny >= 2 && body->nz >= 2;
-    return 0;
-}
-
-static int64_t surface_tris(const hk_body *b)
-{
-    const int64_t nx = b->nx, ny = b->ny, nz = b->nz;
-    if (strcmp(b->kind, "cloth") == 0) return 2 * (nx - 1) * (ny - 1);
-    return 4 * ((nx - 1) * (ny - 1) + (nx - 1) * (nz - 1) + (ny - 1) * (nz - 1));
-}
-
-static void add_tri(hk_mesh *m, int body, int a, int b, int c)
-{
-    int32_t *t = m->tri + 3 * m->tris;
-    t[0] = a;
-    t[1] = b;
-    t[2] = c;
-    m->tri_body[m->tris++] = body;
-}
-
-/* The lattice family of body with stencil (di, dj, dk), or NULL. */
-static const hk_family *stencil(const hk_world *w, int body, int di, int dj, int dk)
-{
-    for (int f = 0; f < w->family_count; f++) {
-        const hk_family *fa = &w->families[f];
-        if (fa->body == body && fa->kind == HK_FAMILY_LATTICE && fa->di == di && fa->dj == dj && fa->dk == dk)
-            return fa;
-    }
-    return NULL;
-}
-
-static int broken_at(const hk_family *f, int64_t local) { return f && f->broken && f->broken[local]; }
-
-static void cloth_tris(const hk_world *w, int bi, hk_mesh *m)
-{
-    const hk_body *b = &w->bodies[bi];
-    const hk_family *fu = stencil(w, bi, 1, 0, 0), *fv = stencil(w, bi, 0, 1, 0);
-    for (int j = 0; j + 1 < b->ny; j++)
-        for (int i = 0; i + 1 < b->nx; i++) {
-            const int A = i + j * b->nx, B = A + 1, C = A + b->nx, D = C + 1;
-            /* A-B-D uses edges AB (u at A) and BD (v at B); A-D-C uses AC (v at A) and CD (u at C) */
-            if (!broken_at(fu, A) && !broken_at(fv, B)) add_tri(m, bi, b->first + A, b->first + B, b->first + D);
-            if (!broken_at(fv, A) && !broken_at(fu, C)) add_tri(m, bi, b->first + A, b->first + D, b->first + C);
-        }
-}
-
-/* Two triangles per cell of one face of a jelly box: nodes base + s*du + t*dv. */
-static void face(hk_mesh *m, int bi, int base, int ns, int nt, int du, int dv)
-{
-    for (int t = 0; t + 1 < nt; t++)
-        for (int s = 0; s + 1 < ns; s++) {
-            const int A = base + s * du + t * dv, B = A + du, C = A + dv, D = C + du;
-            add_tri(m, bi, A, B, D);
-            add_tri(m, bi, A, D, C);
-        }
-}
-
-static void jelly_tris(const hk_world *w, int bi, hk_mesh *m)
-{
-    const hk_body *b = &w->bodies[bi];
-    const int nx = b->nx, ny = b->ny, nz = b->nz, sy = nx, sz = nx * ny, f0 = b->first;
-    face(m, bi, f0, nx, ny, 1, sy);                          /* k = 0 */
-    face(m, bi, f0 + (nz - 1) * sz, nx, ny, 1, sy);          /* k = nz-1 */
-    face(m, bi, f0, nx, nz, 1, sz);                          /* j = 0 */
-    face(m, bi, f0 + (ny - 1) * sy, nx, nz, 1, sz);          /* j = ny-1 */
-    face(m, bi, f0, ny, nz, sy, sz);                         /* i = 0 */
-    face(m, bi, f0 + nx - 1, ny, nz, sy, sz);                /* i = nx-1 */
-}
-
-int hk_mesh_build(const hk_world *w, hk_mesh *m)
-{
-    memset(m, 0, sizeof *m);
-    int64_t springs = hk_world_spring_count(w), tris = 0;
-    for (int b = 0; b < w->body_count; b++)
-        if (hk_mesh_body_has_surface(w, b)) tris += surface_tris(&w->bodies[b]);
-    m->line = malloc((size_t)(2 * springs + 1) * sizeof *m->line);
-    m->line_body = malloc((size_t)(springs + 1) * sizeof *m->line_body);
-    m->stretch = malloc((size_t)(springs + 1) * sizeof *m->stretch);
-    m->tri = malloc((size_t)(3 * tris + 1) * sizeof *m->tri);
-    m->tri_body = malloc((size_t)(tris + 1) * sizeof *m->tri_body);
-    if (!m->line || !m->line_body || !m->stretch || !m->tri || !m->tri_body) {
-        hk_mesh_free(m);
-        return -1;
-    }
-    line_ctx c = {m, &w->p, springs, 0};
-    for (int f = 0; f < w->family_count; f++) hk_springs_visit(&w->families[f], add_line, &c);
-    for (int b = 0; b < w->body_count; b++) {
-        if (!hk_mesh_body_has_surface(w, b)) continue;
-        if (strcmp(w->bodies[b].kind, "cloth") == 0)
-            cloth_tris(w, b, m);
-        else
-            jelly_tris(w, b, m);
-    }
-    return 0;
-}
-
 void hk_mesh_free(hk_mesh *m)
 {
-    free(m->line);
-    free(m->line_body);
-    free(m->stretch);
-    free(m->tri);
-    free(m->tri_body);
+    if (!m) return;
+    free(m->vertices);
+    free(m->faces);
+    free(m->face_lines);
     memset(m, 0, sizeof *m);
+}
+
+int hk_mesh_error(char *err, size_t errlen, const char *name, int line, const char *fmt, ...)
+{
+    if (!err || errlen == 0) return -1;
+    int n = line > 0 ? snprintf(err, errlen, "%s:%d: error: ", name, line) : snprintf(err, errlen, "%s: error: ", name);
+    if (n >= 0 && (size_t)n < errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int hk_mesh_push_vertex(hk_mesh *m, int *cap, hk_vec3 v)
+{
+    if (m->vertex_count == *cap) {
+        int ncap = *cap ? 2 * *cap : 64;
+        hk_vec3 *nv = realloc(m->vertices, (size_t)ncap * sizeof *nv);
+        if (!nv) return -1;
+        m->vertices = nv;
+        *cap = ncap;
+    }
+    m->vertices[m->vertex_count++] = v;
+    return 0;
+}
+
+int hk_mesh_push_face(hk_mesh *m, int *cap, int a, int b, int c, int line)
+{
+    if (m->face_count == *cap) {
+        int ncap = *cap ? 2 * *cap : 64;
+        int *nf = realloc(m->faces, (size_t)ncap * 3 * sizeof *nf);
+        if (!nf) return -1;
+        m->faces = nf;
+        int *nl = realloc(m->face_lines, (size_t)ncap * sizeof *nl);
+        if (!nl) return -1;
+        m->face_lines = nl;
+        *cap = ncap;
+    }
+    int *f = m->faces + 3 * (size_t)m->face_count;
+    f[0] = a, f[1] = b, f[2] = c;
+    m->face_lines[m->face_count++] = line;
+    return 0;
+}
+
+char *hk_read_text_file(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        hk_mesh_error(err, errlen, path, 0, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    size_t len = 0, cap = 65536;
+    char *text = malloc(cap + 1);
+    while (text) {
+        size_t got = fread(text + len, 1, cap - len, f);
+        len += got;
+        if (len < cap) break;
+        char *n = realloc(text, 2 * cap + 1);
+        if (!n) {
+            free(text);
+            text = NULL;
+            break;
+        }
+        text = n;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!text || bad) {
+        free(text);
+        hk_mesh_error(err, errlen, path, 0, "cannot read: %s", text ? "read error" : "out of memory");
+        return NULL;
+    }
+    if (memchr(text, '\0', len)) {
+        free(text);
+        hk_mesh_error(err, errlen, path, 0, "expected text, got a NUL byte (is this a binary file?)");
+        return NULL;
+    }
+    text[len] = '\0';
+    return text;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    if (n < k) return 0;
+    for (size_t i = 0; i < k; i++)
+        if (tolower((unsigned char)s[n - k + i]) != suffix[i]) return 0;
+    return 1;
+}
+
+int hk_mesh_load(const char *path, hk_mesh *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    int asc = ends_with(path, ".asc"), obj = ends_with(path, ".obj");
+    if (!asc && !obj) return hk_mesh_error(err, errlen, path, 0, "expected a file name ending in .asc or .obj");
+    char *text = hk_read_text_file(path, err, errlen);
+    if (!text) return -1;
+    int rc = asc ? hk_mesh_parse_asc(text, path, out, err, errlen) : hk_mesh_parse_obj(text, path, out, err, errlen);
+    free(text);
+    return rc;
+}
+
+/* ---- validation ----------------------------------------------------------- */
+
+typedef struct edge_rec {
+    int lo, hi;  /* vertices, lo < hi */
+    int face;
+    int forward; /* 1: the face runs lo -> hi */
+} edge_rec;
+
+static int edge_cmp(const void *pa, const void *pb)
+{
+    const edge_rec *a = pa, *b = pb;
+    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+    if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
+    return (a->face > b->face) - (a->face < b->face);
+}
+
+static int face_line(const hk_mesh *m, int f) { return m->face_lines ? m->face_lines[f] : 0; }
+
+int hk_mesh_validate(hk_mesh *m, const char *name, int fix, char *err, size_t errlen)
+{
+    if (m->vertex_count < 4 || m->face_count < 1)
+        return hk_mesh_error(err, errlen, name, 0,
+                             "a closed mesh needs at least 4 vertices and 4 faces (got %d vertices, %d faces)",
+                             m->vertex_count, m->face_count);
+    for (int v = 0; v < m->vertex_count; v++) {
+        const hk_vec3 *p = &m->vertices[v];
+        if (!isfinite(p->x) || !isfinite(p->y) || !isfinite(p->z))
+            return hk_mesh_error(err, errlen, name, 0, "vertex %d is not finite", v);
+    }
+    char *used = calloc((size_t)m->vertex_count, 1);
+    edge_rec *e = malloc((size_t)m->face_count * 3 * sizeof *e);
+    if (!used || !e) {
+        free(used);
+        free(e);
+        return hk_mesh_error(err, errlen, name, 0, "out of memory");
+    }
+    int rc = 0;
+    for (int f = 0; f < m->face_count && rc == 0; f++) {
+        const int *c = m->faces + 3 * (size_t)f;
+        for (int k = 0; k < 3 && rc == 0; k++)
+            if (c[k] < 0 || c[k] >= m->vertex_count)
+                rc = hk_mesh_error(err, errlen, name, face_line(m, f), "face %d: vertex index %d out of range [0, %d]",
+                                   f, c[k], m->vertex_count - 1);
+        if (rc) break;
+        if (c[0] == c[1] || c[1] == c[2] || c[0] == c[2]) {
+            rc = hk_mesh_error(err, errlen, name, face_line(m, f), "face %d (%d %d %d) is degenerate: a repeated vertex",
+                               f, c[0], c[1], c[2]);
+            break;
+        }
+        const hk_vec3 *a = &m->vertices[c[0]], *b = &m->vertices[c[1]], *d = &m->vertices[c[2]];
+        double ux = b->x - a->x, uy = b->y - a->y, uz = b->z - a->z;
+        double vx = d->x - a->x, vy = d->y - a->y, vz = d->z - a->z;
+        double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+        double n2 = nx * nx + ny * ny + nz * nz, s2 = (ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz);
+        if (!(n2 > 1e-24 * s2) || n2 == 0) {
+            rc = hk_mesh_error(err, errlen, name, face_line(m, f), "face %d (%d %d %d) is degenerate: zero area", f,
+                               c[0], c[1], c[2]);
+            break;
+        }
+        for (int k = 0; k < 3; k++) {
+            int p = c[k], q = c[(k + 1) % 3];
+            used[p] = 1;
+            e[3 * (size_t)f + k] = (edge_rec){p < q ? p : q, p < q ? q : p, f, p < q};
+        }
+    }
+    for (int v = 0; v < m->vertex_count && rc == 0; v++)
+        if (!used[v]) rc = hk_mesh_error(err, errlen, name, 0, "vertex %d is not used by any face", v);
+    free(used);
+    const size_t ne = (size_t)m->face_count * 3;
+    if (rc == 0) qsort(e, ne, sizeof *e, edge_cmp);
+    for (size_t i = 0; i < ne && rc == 0;) {
+        size_t j = i;
+        while (j < ne && e[j].lo == e[i].lo && e[j].hi == e[i].hi) j++;
+        const edge_rec *a = &e[i];
+        if (j - i == 1) {
+            rc = hk_mesh_error(err, errlen, name, face_line(m, a->face),
+                               "edge %d-%d is used only by face %d: the mesh is not closed (open edge)", a->lo, a->hi,
+                               a->face);
+        } else if (j - i > 2) {
+            rc = hk_mesh_error(err, errlen, name, face_line(m, e[i + 2].face),
+                               "edge %d-%d is shared by %d faces (%d, %d, %d...): non-manifold edge", a->lo, a->hi,
+                               (int)(j - i), e[i].face, e[i + 1].face, e[i + 2].face);
+        } else if (e[i].forward == e[i + 1].forward) {
+            rc = hk_mesh_error(err, errlen, name, face_line(m, e[i + 1].face),
+                               "faces %d and %d run edge %d-%d in the same direction: inconsistent orientation "
+                               "(flip face %d)",
+                               e[i].face, e[i + 1].face, a->lo, a->hi, e[i + 1].face);
+        }
+        i = j;
+    }
+    free(e);
+    if (rc) return rc;
+    double vol = hk_mesh_volume(m, HK_VOLUME_GAUSS);
+    if (!(vol > 0)) {
+        if (!fix || !(vol < 0))
+            return hk_mesh_error(err, errlen, name, 0,
+                                 "the faces point inward (signed volume %g <= 0): list each face's corners "
+                                 "counter-clockwise seen from outside",
+                                 vol);
+        for (int f = 0; f < m->face_count; f++) {
+            int *c = m->faces + 3 * (size_t)f, t = c[1];
+            c[1] = c[2];
+            c[2] = t;
+        }
+    }
+    return 0;
+}
+
+/* ---- volume ---------------------------------------------------------------- */
+
+double hk_mesh_volume(const hk_mesh *m, hk_volume_method method)
+{
+    if (m->vertex_count == 0) return 0;
+    if (method == HK_VOLUME_BOX || method == HK_VOLUME_ELLIPSOID) {
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (int v = 0; v < m->vertex_count; v++) {
+            const double p[3] = {m->vertices[v].x, m->vertices[v].y, m->vertices[v].z};
+            for (int c = 0; c < 3; c++) {
+                if (p[c] < lo[c]) lo[c] = p[c];
+                if (p[c] > hi[c]) hi[c] = p[c];
+            }
+        }
+        double box = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+        return method == HK_VOLUME_BOX ? box : 3.14159265358979323846 / 6.0 * box;
+    }
+    double total = 0;
+    for (int b0 = 0; b0 < m->face_count; b0 += HK_FACE_BLOCK) {
+        double block = 0;
+        int b1 = b0 + HK_FACE_BLOCK < m->face_count ? b0 + HK_FACE_BLOCK : m->face_count;
+        for (int f = b0; f < b1; f++) {
+            const int *c = m->faces + 3 * (size_t)f;
+            const hk_vec3 *a = &m->vertices[c[0]], *b = &m->vertices[c[1]], *d = &m->vertices[c[2]];
+            const double p1[3] = {a->x, a->y, a->z}, p2[3] = {b->x, b->y, b->z}, p3[3] = {d->x, d->y, d->z};
+            block += hk_face_volume(method, p1, p2, p3);
+        }
+        total += block;
+    }
+    return total;
+}
+
+/* ---- icosphere ------------------------------------------------------------- */
+
+/* Midpoint of edge (a, b), created once: open addressing on the pair. */
+typedef struct mid_table {
+    int64_t *key;
+    int *val;
+    size_t cap;
+} mid_table;
+
+static int midpoint(hk_mesh *m, int *vcap, mid_table *t, int a, int b, double r, hk_vec3 c)
+{
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    int64_t key = (int64_t)lo << 32 | (uint32_t)hi;
+    size_t h = (size_t)((uint64_t)key * 0x9E3779B97F4A7C15ull >> 17) & (t->cap - 1);
+    while (t->key[h] >= 0) {
+        if (t->key[h] == key) return t->val[h];
+        h = (h + 1) & (t->cap - 1);
+    }
+    const hk_vec3 *p = &m->vertices[a], *q = &m->vertices[b];
+    double x = 0.5 * (p->x + q->x) - c.x, y = 0.5 * (p->y + q->y) - c.y, z = 0.5 * (p->z + q->z) - c.z;
+    double s = r / sqrt(x * x + y * y + z * z);
+    if (hk_mesh_push_vertex(m, vcap, (hk_vec3){c.x + s * x, c.y + s * y, c.z + s * z})) return -1;
+    t->key[h] = key;
+    t->val[h] = m->vertex_count - 1;
+    return t->val[h];
+}
+
+int hk_mesh_icosphere(hk_mesh *out, double radius, int level, hk_vec3 center)
+{
+    memset(out, 0, sizeof *out);
+    if (!(radius > 0) || !isfinite(radius) || level < 0 || level > 9) return -1;
+    const double g = (1.0 + sqrt(5.0)) / 2.0, s = radius / sqrt(1.0 + g * g);
+    static const double base[12][3] = {{-1, 1, 0}, {1, 1, 0}, {-1, -1, 0}, {1, -1, 0}, {0, -1, 1}, {0, 1, 1},
+                                       {0, -1, -1}, {0, 1, -1}, {1, 0, -1}, {1, 0, 1}, {-1, 0, -1}, {-1, 0, 1}};
+    static const int tri[20][3] = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11},
+                                   {1, 5, 9},  {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
+                                   {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
+                                   {4, 9, 5},  {2, 4, 11}, {6, 2, 10},  {8, 6, 7},  {9, 8, 1}};
+    int vcap = 0, fcap = 0;
+    for (int v = 0; v < 12; v++) {
+        double p[3];
+        /* (+-1, +-g, 0), (0, +-1, +-g), (+-g, 0, +-1) */
+        if (v < 4)
+            p[0] = base[v][0], p[1] = base[v][1] * g, p[2] = 0;
+        else if (v < 8)
+            p[0] = 0, p[1] = base[v][1], p[2] = base[v][2] * g;
+        else
+            p[0] = base[v][0] * g, p[1] = 0, p[2] = base[v][2];
+        if (hk_mesh_push_vertex(out, &vcap, (hk_vec3){center.x + s * p[0], center.y + s * p[1], center.z + s * p[2]}))
+            goto oom;
+    }
+    for (int f = 0; f < 20; f++)
+        if (hk_mesh_push_face(out, &fcap, tri[f][0], tri[f][1], tri[f][2], 0)) goto oom;
+    for (int l = 0; l < level; l++) {
+        mid_table t;
+        t.cap = 1;
+        while (t.cap < (size_t)out->face_count * 4) t.cap <<= 1;
+        t.key = malloc(t.cap * sizeof *t.key);
+        t.val = malloc(t.cap * sizeof *t.val);
+        hk_mesh next = {0};
+        int ncap = 0;
+        int ok = t.key && t.val;
+        if (ok) memset(t.key, 0xff, t.cap * sizeof *t.key);
+        for (int f = 0; ok && f < out->face_count; f++) {
+            const int *c = out->faces + 3 * (size_t)f;
+            int ab = midpoint(out, &vcap, &t, c[0], c[1], radius, center);
+            int bc = midpoint(out, &vcap, &t, c[1], c[2], radius, center);
+            int ca = midpoint(out, &vcap, &t, c[2], c[0], radius, center);
+            ok = ab >= 0 && bc >= 0 && ca >= 0 && !hk_mesh_push_face(&next, &ncap, c[0], ab, ca, 0) &&
+                 !hk_mesh_push_face(&next, &ncap, c[1], bc, ab, 0) && !hk_mesh_push_face(&next, &ncap, c[2], ca, bc, 0) &&
+                 !hk_mesh_push_face(&next, &ncap, ab, bc, ca, 0);
+        }
+        free(t.key);
+        free(t.val);
+        free(out->faces);
+        free(out->face_lines);
+        out->faces = next.faces;
+        out->face_count = next.face_count;
+        out->face_lines = next.face_lines;
+        fcap = ncap;
+        if (!ok) goto oom;
+    }
+    free(out->face_lines); /* generated: no source lines */
+    out->face_lines = NULL;
+    return 0;
+oom:
+    hk_mesh_free(out);
+    return -1;
 }

@@ -5,7 +5,7 @@
 
 #include "world.h"
 
-int hk_obj_write_frame(const char *path, const hk_world *w, const hk_mesh *m)
+int hk_obj_write_frame(const char *path, const hk_world *w, const hk_geometry *m)
 {
     FILE *f = fopen(path, "w");
     if (!f) return -1;
@@ -16,7 +16,7 @@ int hk_obj_write_frame(const char *path, const hk_world *w, const hk_mesh *m)
         fprintf(f, "v %.9g %.9g %.9g\n", (double)p->x[i], (double)p->y[i], (double)p->z[i]);
     for (int b = 0; b < w->body_count; b++) {
         fprintf(f, "o body%d_%s\n", b, w->bodies[b].kind);
-        if (hk_mesh_body_has_surface(w, b)) {
+        if (hk_geometry_body_has_surface(w, b)) {
             for (int64_t t = 0; t < m->tris; t++)
                 if (m->tri_body[t] == b)
                     fprintf(f, "f %d %d %d\n", m->tri[3 * t] + 1, m->tri[3 * t + 1] + 1, m->tri[3 * t + 2] + 1);

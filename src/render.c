@@ -71,7 +71,7 @@ static hk_rgb stretch_colour(double s)
 
 static const hk_rgb palette[] = {{70, 130, 200}, {220, 150, 60}, {90, 170, 100}, {180, 90, 160}, {200, 200, 80}};
 
-int hk_render_png(const char *path, const hk_world *w, const hk_mesh *m, const hk_render_camera *cam, int width,
+int hk_render_png(const char *path, const hk_world *w, const hk_geometry *m, const hk_render_camera *cam, int width,
                   int height)
 {
     hk_image im;
@@ -110,7 +110,7 @@ int hk_render_png(const char *path, const hk_world *w, const hk_mesh *m, const h
     /* springs of bodies without a surface, drawn a little in front so they read as lines */
     const double bias = 1e-3 * cam->half_extent;
     for (int64_t l = 0; l < m->lines; l++) {
-        if (hk_mesh_body_has_surface(w, m->line_body[l])) continue;
+        if (hk_geometry_body_has_surface(w, m->line_body[l])) continue;
         double x0, y0, z0, x1, y1, z1;
         PROJECT(m->line[2 * l], x0, y0, z0);
         PROJECT(m->line[2 * l + 1], x1, y1, z1);
@@ -118,7 +118,7 @@ int hk_render_png(const char *path, const hk_world *w, const hk_mesh *m, const h
     }
     /* particles of bodies without a surface */
     for (int b = 0; b < w->body_count; b++) {
-        if (hk_mesh_body_has_surface(w, b)) continue;
+        if (hk_geometry_body_has_surface(w, b)) continue;
         const hk_body *body = &w->bodies[b];
         for (int i = body->first; i < body->first + body->count; i++) {
             double sx, sy, sz;

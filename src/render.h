@@ -3,7 +3,7 @@
 #define HOOKE_RENDER_H
 
 #include "hooke.h"
-#include "mesh.h"
+#include "geometry.h"
 
 typedef struct hk_render_camera {
     double centre[3];   /* looked-at point [m] */
@@ -14,7 +14,7 @@ typedef struct hk_render_camera {
 /* Looks at the particles' bounding box from above-front-right, with a margin. */
 void hk_render_camera_fit(const hk_world *w, hk_render_camera *cam);
 /* Draws the frame (w x h pixels) and writes it as PNG; 0 or -1 (errno set). */
-int hk_render_png(const char *path, const hk_world *w, const hk_mesh *m, const hk_render_camera *cam, int width,
+int hk_render_png(const char *path, const hk_world *w, const hk_geometry *m, const hk_render_camera *cam, int width,
                   int height);
 
 #endif

@@ -28,6 +28,7 @@ typedef enum key_type {
     T_INTEGRATOR, /* an integrator name */
     T_POINT,      /* points body: x y z mass [vx vy vz], repeatable */
     T_SPRING,     /* points body: A B, repeatable */
+    T_FILE,       /* one file name, relative to the scene file's directory */
 } key_type;
 
 typedef enum check {
@@ -62,6 +63,9 @@ typedef enum sec_kind {
     S_SPRING,
     S_PENDULUM,
     S_POINTS,
+    S_MESH,
+    S_ICOSPHERE,
+    S_RING,
     S_KIND_COUNT
 } sec_kind;
 
@@ -84,6 +88,7 @@ static const char *const cloth_pin_modes[] = {"none", "edge", "two_corners", "fo
 static const char *const jelly_neighbours[] = {"26", "52", NULL};
 static const char *const damping_models[] = {"along", "relative", NULL};
 static const char *const behaviours[] = {"normal", "tension_only", "compression_only", "breakable", NULL};
+static const char *const wind_models[] = {"none", "vertex", "triangle", NULL};
 
 #define NUM(n, c, r)                                                                                                   \
     {                                                                                                                  \
@@ -110,6 +115,9 @@ static const keydef world_keys[] = {
     VEC("gravity", CK_ANY, 0),
     NUM("air_drag", CK_NONNEG, 0),
     INT("threads", 0, 4096, 0),
+    VEC("wind", CK_ANY, 0),
+    CHOICE("wind_model", wind_models),
+    NUM("wind_drag", CK_NONNEG, 0),
 };
 static const keydef run_keys[] = {
     {"integrator", T_INTEGRATOR, CK_ANY, 0, 0, 0, NULL},
@@ -193,6 +201,32 @@ static const keydef points_keys[] = {
     {"spring", T_SPRING, CK_ANY, 0, 0, 0, NULL},
     PINS,
 };
+static const keydef mesh_keys[] = {
+    {"file", T_FILE, CK_ANY, 1, 0, 0, NULL},
+    VEC("offset", CK_ANY, 0),
+    NUM("mass", CK_POS, 1),
+    VEC("velocity", CK_ANY, 0),
+    INT("extra_rings", 0, 8, 0),
+    NUM("nrt", CK_NONNEG, 0),
+    NUM("pump_rate", CK_ALPHA, 0),
+    PINS,
+};
+static const keydef icosphere_keys[] = {
+    NUM("radius", CK_POS, 1),
+    INT("level", 0, 7, 1),
+    VEC("center", CK_ANY, 0),
+    NUM("mass", CK_POS, 1),
+    VEC("velocity", CK_ANY, 0),
+    INT("extra_rings", 0, 8, 0),
+    NUM("nrt", CK_NONNEG, 0),
+    NUM("pump_rate", CK_ALPHA, 0),
+    PINS,
+};
+static const keydef ring_keys[] = {
+    INT("count", 3, 1 << 24, 1), NUM("radius", CK_POS, 1),     VEC("center", CK_ANY, 0),
+    NUM("mass", CK_POS, 1),      NUM("nrt", CK_NONNEG, 0),     NUM("pump_rate", CK_ALPHA, 0),
+    PINS,
+};
 /* keys of a `springs FAMILY ...` line */
 static const keydef springs_keys[] = {
     NUM("k", CK_NONNEG, 1),          NUM("damping", CK_NONNEG, 0),  CHOICE("damping_model", damping_models),
@@ -203,6 +237,8 @@ static const char *const rope_families[] = {"chain", "skip", NULL};
 static const char *const cloth_families[] = {"structural", "shear", "bend", "radius", NULL};
 static const char *const jelly_families[] = {"K1", "K2", "K3", "Kb1", "Kb2", "Kb3", "all", NULL};
 static const char *const main_family[] = {"main", NULL};
+static const char *const mesh_families[] = {"edges", "extra", NULL};
+static const char *const ring_families[] = {"ring", NULL};
 
 #define KEYS(a) a, (int)(sizeof a / sizeof a[0])
 #define FITS(a) _Static_assert(sizeof a / sizeof a[0] <= MAX_KEYS, #a " has more than MAX_KEYS keys")
@@ -218,6 +254,9 @@ FITS(quad_keys);
 FITS(spring_keys);
 FITS(pendulum_keys);
 FITS(points_keys);
+FITS(mesh_keys);
+FITS(icosphere_keys);
+FITS(ring_keys);
 _Static_assert(sizeof jelly_families / sizeof jelly_families[0] - 1 <= MAX_FAMILIES, "too many families");
 static const secdef secdefs[S_KIND_COUNT] = {
     {S_WORLD, "world", "world", KEYS(world_keys), NULL},
@@ -232,11 +271,15 @@ static const secdef secdefs[S_KIND_COUNT] = {
     {S_SPRING, "body", "body spring", KEYS(spring_keys), main_family},
     {S_PENDULUM, "body", "body pendulum", KEYS(pendulum_keys), NULL},
     {S_POINTS, "body", "body points", KEYS(points_keys), main_family},
+    {S_MESH, "body", "body mesh", KEYS(mesh_keys), mesh_families},
+    {S_ICOSPHERE, "body", "body icosphere", KEYS(icosphere_keys), mesh_families},
+    {S_RING, "body", "body ring", KEYS(ring_keys), ring_families},
 };
 
 static const char *const section_words[] = {"world", "run", "ground", "walls", "sphere", "body", NULL};
 /* in sec_kind order from S_ROPE */
-static const char *const body_kinds[] = {"rope", "cloth", "jelly", "quad", "spring", "pendulum", "points", NULL};
+static const char *const body_kinds[] = {"rope",   "cloth", "jelly",     "quad", "spring", "pendulum",
+                                         "points", "mesh",  "icosphere", "ring", NULL};
 
 /* ------------------------------------------------------------------------ */
 /* Parser state                                                              */
@@ -277,6 +320,7 @@ typedef struct section {
     int npoints, cappoints;
     located *sa, *sb;
     int nsprings, capsprings;
+    char *file; /* body mesh: the file as written */
 } section;
 
 typedef union body_def {
@@ -287,6 +331,8 @@ typedef union body_def {
     hk_quad_def quad;
     hk_spring_pair_def pair;
     hk_pendulum_def pendulum;
+    hk_mesh_def mesh; /* mesh, icosphere (mesh pointer set when built) */
+    hk_ring_def ring;
 } body_def;
 
 typedef struct item {
@@ -301,6 +347,10 @@ typedef struct item {
     int *sa, *sb;
     int nsprings;
     hk_spring_params sp;
+    char *file;              /* body mesh: path resolved against the scene's directory */
+    int file_line, file_col; /* where 'file' was given */
+    double radius;           /* body icosphere */
+    int level;
 } item;
 
 typedef struct parser {
@@ -729,6 +779,13 @@ static int parse_key_line(parser *p)
         if (p->ntok < 2 || (v->choice = hk_integrator_from_name(p->tok[1].s)) < 0)
             return expected(p, 1, "an integrator name (%s) for 'integrator'", hk_integrator_names());
         break;
+    case T_FILE:
+        if (p->ntok < 2) return expected(p, 1, "a file name for '%s'", kd->name);
+        free(s->file);
+        s->file = malloc(p->tok[1].len + 1);
+        if (!s->file) return oom(p);
+        memcpy(s->file, p->tok[1].s, p->tok[1].len + 1);
+        break;
     case T_PINS:
         if (p->ntok < 2) return expected(p, 1, "a particle index for 'pin'");
         for (int ti = 1; ti < p->ntok; ti++) {
@@ -828,6 +885,11 @@ static int finish_world(parser *p)
     p->wdef.gravity = vec_or(s, "gravity", p->wdef.gravity);
     p->wdef.air_drag = num_or(s, "air_drag", p->wdef.air_drag);
     p->wdef.threads = (int)int_or(s, "threads", p->wdef.threads);
+    p->wdef.wind = vec_or(s, "wind", p->wdef.wind);
+    p->wdef.wind_model = (hk_wind_model)choice_or(s, "wind_model", (int)p->wdef.wind_model);
+    p->wdef.wind_drag = num_or(s, "wind_drag", p->wdef.wind_drag);
+    if (p->wdef.wind_model == HK_WIND_NONE && (given(s, "wind") || given(s, "wind_drag")))
+        return fail_at_key(p, given(s, "wind") ? "wind" : "wind_drag", "key '%s' needs 'wind_model vertex' or 'wind_model triangle'");
     return 0;
 }
 
@@ -1046,16 +1108,69 @@ static int finish_body(parser *p, int end_col)
                                 e[k]->v);
         }
         break;
+    case S_MESH:
+    case S_ICOSPHERE: {
+        hk_mesh_def *d = &tmp.mesh;
+        *d = hk_default_mesh_def();
+        d->offset = vec_or(s, s->def->kind == S_MESH ? "offset" : "center", d->offset);
+        d->mass = num_or(s, "mass", d->mass);
+        d->velocity = vec_or(s, "velocity", d->velocity);
+        d->extra_rings = (int)int_or(s, "extra_rings", d->extra_rings);
+        if (d->extra_rings == 1) return fail_at_key(p, "extra_rings", "key '%s' must be 0 or in [2, 8] (1 is the edges)");
+        d->pressure.nrt = num_or(s, "nrt", d->pressure.nrt);
+        d->pressure.pump_rate = num_or(s, "pump_rate", d->pressure.pump_rate);
+        d->springs = family_or(s, 0, d->springs);
+        d->extra_springs = family_or(s, 1, d->springs);
+        if (s->fams[1].line && d->extra_rings < 2) return fail_family(p, 1, "needs 'extra_rings' >= 2");
+        if (given(s, "pump_rate") && !(d->pressure.nrt > 0)) return fail_at_key(p, "pump_rate", "key '%s' needs 'nrt' > 0");
+        if (s->def->kind == S_ICOSPHERE) {
+            const int level = (int)int_or(s, "level", 0);
+            count = 10 * ((int64_t)1 << (2 * level)) + 2;
+        } else {
+            count = MAX_BODY_PARTICLES; /* checked against the file when built */
+        }
+        break;
+    }
+    case S_RING: {
+        hk_ring_def *d = &tmp.ring;
+        *d = hk_default_ring_def();
+        d->count = (int)int_or(s, "count", d->count);
+        d->radius = num_or(s, "radius", d->radius);
+        d->center = vec_or(s, "center", d->center);
+        d->mass = num_or(s, "mass", d->mass);
+        d->pressure.nrt = num_or(s, "nrt", d->pressure.nrt);
+        d->pressure.pump_rate = num_or(s, "pump_rate", d->pressure.pump_rate);
+        d->springs = family_or(s, 0, d->springs);
+        if (given(s, "pump_rate") && !(d->pressure.nrt > 0)) return fail_at_key(p, "pump_rate", "key '%s' needs 'nrt' > 0");
+        count = d->count;
+        break;
+    }
     default: break;
     }
     if (count > MAX_BODY_PARTICLES)
         return fail(p, p->line, end_col, "%s has %lld particles, more than the limit %d", s->def->title,
                     (long long)count, MAX_BODY_PARTICLES);
-    if (check_pins(p, count)) return -1;
+    if (s->def->kind != S_MESH && check_pins(p, count)) return -1; /* mesh: checked when built */
 
     item *it = new_item(p, end_col);
     if (!it) return -1;
     it->d = tmp;
+    if (it->kind == S_MESH) {
+        const value *fv = given(s, "file");
+        it->file_line = fv->line;
+        it->file_col = fv->vcol;
+        /* relative to the scene file's directory */
+        const char *slash = strrchr(p->file, '/');
+        size_t dir = s->file[0] == '/' || !slash ? 0 : (size_t)(slash - p->file) + 1;
+        it->file = malloc(dir + strlen(s->file) + 1);
+        if (!it->file) return oom(p);
+        memcpy(it->file, p->file, dir);
+        strcpy(it->file + dir, s->file);
+    }
+    if (it->kind == S_ICOSPHERE) {
+        it->radius = num_or(s, "radius", 1);
+        it->level = (int)int_or(s, "level", 0);
+    }
     /* the item takes over the section's arrays */
     it->pins = s->pins;
     it->npins = s->npins;
@@ -1092,6 +1207,7 @@ static void clear_section(section *s)
     free(s->mass);
     free(s->sa);
     free(s->sb);
+    free(s->file);
     memset(s, 0, sizeof *s);
 }
 
@@ -1168,6 +1284,22 @@ static int build(parser *p, hk_scene *out)
         case S_QUAD: body = hk_world_add_quad(w, &it->d.quad); break;
         case S_SPRING: body = hk_world_add_spring_pair(w, &it->d.pair); break;
         case S_PENDULUM: body = hk_world_add_pendulum(w, &it->d.pendulum); break;
+        case S_MESH: {
+            hk_mesh m;
+            char merr[512];
+            if (hk_mesh_load(it->file, &m, merr, sizeof merr) != 0) {
+                fail(p, it->file_line, it->file_col, "cannot load mesh: %s", merr);
+                hk_world_destroy(w);
+                return -1;
+            }
+            it->d.mesh.mesh = &m;
+            body = hk_world_add_mesh(w, &it->d.mesh);
+            it->d.mesh.mesh = NULL;
+            hk_mesh_free(&m);
+            break;
+        }
+        case S_ICOSPHERE: body = hk_world_add_icosphere(w, &it->d.mesh, it->radius, it->level); break;
+        case S_RING: body = hk_world_add_ring(w, &it->d.ring); break;
         case S_POINTS:
             body = hk_world_add_points(w, it->npoints, it->pos, it->vel, it->mass);
             if (body >= 0 && it->nsprings && hk_world_add_springs(w, body, it->nsprings, it->sa, it->sb, &it->sp) < 0)
@@ -1215,6 +1347,7 @@ static void free_parser(parser *p)
         free(it->mass);
         free(it->sa);
         free(it->sb);
+        free(it->file);
     }
     free(p->items);
     free(p->tok);

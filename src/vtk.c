@@ -28,7 +28,7 @@ static uint64_t offset_of(const block *b, int i)
     return off;
 }
 
-int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_mesh *m)
+int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m)
 {
     const hk_particles *p = &w->p;
     const size_t n = (size_t)p->count;

@@ -3,6 +3,7 @@
 
 #include "engine.h"
 #include "kernels.h"
+#include "surface.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -69,6 +70,8 @@ hk_world_def hk_default_world_def(void)
     d.gravity = (hk_vec3){0.0, -9.81, 0.0};
     d.ground.model = HK_GROUND_NONE;
     d.walls_loss = 0.0;
+    d.wind_model = HK_WIND_NONE;
+    d.wind_drag = 1.0;
     return d;
 }
 
@@ -113,6 +116,8 @@ void hk_world_destroy(hk_world *w)
     free(w->families);
     free(w->bodies);
     free(w->spheres);
+    for (int s = 0; s < w->surface_count; s++) hk_surface_free(&w->surfaces[s]);
+    free(w->surfaces);
     hk_free_reals(w->px);
     hk_free_reals(w->py);
     hk_free_reals(w->pz);
@@ -177,6 +182,7 @@ int hk_world_new_body(hk_world *w, const char *kind, int first, int count, int n
     b->nx = nx;
     b->ny = ny;
     b->nz = nz;
+    b->surface = -1;
     return w->body_count++;
 }
 

@@ -48,6 +48,27 @@ typedef struct hk_family {
     int64_t *colour_start;
 } hk_family;
 
+/* The faces of a surface body (pressure.c): triangles (dim 3) or the edges
+ * of a closed ring in the x-y plane (dim 2), over global particle indices,
+ * with the faces incident to each vertex in CSR form (ascending face order:
+ * the order in which a vertex gathers its face forces). */
+typedef struct hk_surface {
+    int body;
+    int dim;                 /* corners per face: 3 triangles, 2 ring edges */
+    int closed;              /* 1: encloses a volume (pressure allowed) */
+    int first, count;        /* the body's particle range */
+    int nfaces;
+    int *face;               /* dim global indices per face */
+    int *vf_start;           /* count + 1 offsets into vf_face */
+    int *vf_face;            /* incident faces of local vertex v: vf_face[vf_start[v] .. vf_start[v+1]) */
+    double nrt, pump_rate;   /* pressure: nRT [J] (0 = none), fraction per substep */
+    double pump;             /* current fraction of nRT in [0, 1] */
+    double volume, pressure; /* at the last force evaluation [m^3], [Pa] */
+    double *face_f;          /* scratch: 3 per face, the force on each corner [N] */
+    double *face_n;          /* scratch: 3 per face, the area-weighted normal (|N| = area) */
+    double *block;           /* scratch: one partial volume per face block */
+} hk_surface;
+
 typedef struct hk_body {
     const char *kind;
     int first, count;
@@ -55,6 +76,7 @@ typedef struct hk_body {
     int anchor;            /* 1: particle `first` is a driven anchor */
     double anchor_pos[3];  /* [m] */
     double anchor_vel[3];  /* [m/s] */
+    int surface;           /* index into the world's surfaces, or -1 */
 } hk_body;
 
 struct hk_world {
@@ -68,6 +90,8 @@ struct hk_world {
     int family_count, family_cap;
     hk_sphere_def *spheres;
     int sphere_count, sphere_cap;
+    hk_surface *surfaces;
+    int surface_count, surface_cap;
 
     hk_integrator_def integrator;
     int substeps;

@@ -71,6 +71,15 @@ static void test_restart_integrators(void **state)
     check_restart(SCENE("mesh_points.scene"), NULL, 700, 300);
 }
 
+/* Pressure bodies: the checkpoint at step 50 is halfway through pumping
+ * (1 % of nRT per substep), so the pump fraction must come back with it. */
+static void test_restart_pressure(void **state)
+{
+    (void)state;
+    check_restart(SCENE("pressure_ball.scene"), NULL, 120, 50);
+    check_restart(SCENE("ring2d.scene"), NULL, 120, 50);
+}
+
 static void test_restart_breakable(void **state)
 {
     (void)state;
@@ -209,6 +218,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_restart_integrators),
         cmocka_unit_test(test_restart_breakable),
+        cmocka_unit_test(test_restart_pressure),
         cmocka_unit_test(test_refuses_bad_checkpoints),
         cmocka_unit_test(test_atomic_write),
     };

@@ -119,8 +119,24 @@ static void test_unknown_key(void **state)
     check_error("body rope\n  mas 0.05\nend\n",
                 "x.scene:2:3: error: unknown key 'mas' in body rope (expected one of: count, mass, spacing, origin, "
                 "direction, topology, anchor, anchor_velocity, pin, springs)");
+    check_error("world\n breeze 1 0 0\nend\n",
+                "x.scene:2:2: error: unknown key 'breeze' in world (expected one of: gravity, air_drag, threads, wind, "
+                "wind_model, wind_drag)");
     check_error("world\n wind 1 0 0\nend\n",
-                "x.scene:2:2: error: unknown key 'wind' in world (expected one of: gravity, air_drag, threads)");
+                "x.scene:2:2: error: key 'wind' needs 'wind_model vertex' or 'wind_model triangle'");
+    check_error("world\n wind_model breeze\nend\n",
+                "x.scene:2:13: error: expected none, vertex or triangle for 'wind_model', got 'breeze'");
+    check_error("body ring\n count 2\n radius 1\n mass 1\nend\n",
+                "x.scene:2:8: error: expected an integer in [3, 16777216] for 'count', got '2'");
+    check_error("body icosphere\n radius 1\n level 8\n mass 1\nend\n",
+                "x.scene:3:8: error: expected an integer in [0, 7] for 'level', got '8'");
+    check_error("body ring\n count 5\n radius 1\n mass 1\n pump_rate 0.1\nend\n",
+                "x.scene:5:2: error: key 'pump_rate' needs 'nrt' > 0");
+    check_error("body mesh\n mass 1\nend\n", "x.scene:3:1: error: body mesh is missing required key 'file'");
+    check_error("body mesh\n file no_such.asc\n mass 1\nend\n",
+                "x.scene:2:7: error: cannot load mesh: no_such.asc: error: cannot open");
+    check_error("body mesh\n file " HOOKE_SCENES_DIR "/cube.asc\n mass 1\n extra_rings 1\nend\n",
+                "x.scene:4:2: error: key 'extra_rings' must be 0 or in [2, 8] (1 is the edges)");
     check_error("body pendulum\n springs main k 1\nend\n",
                 "x.scene:2:2: error: unknown key 'springs' in body pendulum (expected one of: pivot, length, angle, "
                 "mass, k, damping)");
@@ -186,9 +202,9 @@ static void test_bad_sections(void **state)
                 "x.scene:1:3: error: expected a section (world, run, ground, walls, sphere or body), got 'end'");
     check_error(
         "body blob\nend",
-        "x.scene:1:6: error: expected a body kind (rope, cloth, jelly, quad, spring, pendulum or points), got 'blob'");
-    check_error("body\nend", "x.scene:1:5: error: expected a body kind (rope, cloth, jelly, quad, spring, pendulum or "
-                             "points), got end of line");
+        "x.scene:1:6: error: expected a body kind (rope, cloth, jelly, quad, spring, pendulum, points, mesh, icosphere or ring), got 'blob'");
+    check_error("body\nend", "x.scene:1:5: error: expected a body kind (rope, cloth, jelly, quad, spring, pendulum, "
+                             "points, mesh, icosphere or ring), got end of line");
     check_error("body rope\nworld\n",
                 "x.scene:2:1: error: expected 'end' to close body rope opened at line 1, got 'world'");
     check_error("world\nend\n" ROPE "world\nend\n", "x.scene:8:1: error: section 'world' repeated (first at line 1)");
@@ -309,7 +325,7 @@ static void test_garbage_never_crashes(void **state)
 {
     (void)state;
     check_error("body \001\377rope\nend",
-                "x.scene:1:6: error: expected a body kind (rope, cloth, jelly, quad, spring, pendulum or points), got "
+                "x.scene:1:6: error: expected a body kind (rope, cloth, jelly, quad, spring, pendulum, points, mesh, icosphere or ring), got "
                 "'\\x01\\xFFrope'");
     /* a 1 MB line: the token is shortened in the message */
     size_t n = 1u << 20;
@@ -550,6 +566,12 @@ static const shipped shipped_scenes[] = {
     {"jelly_big.scene", 48 * 48 * 48, 1376348},
     {"net.scene", 48, 48 * 47 / 2},
     {"mesh_points.scene", 18, 48},
+    {"ring2d.scene", 17, 17},
+    {"pressure_ball.scene", 642, 1920},
+    {"torus_asc.scene", 288, 2592},
+    {"flag_wind.scene", 24 * 16, 2106},
+    {"billow.scene", 24 * 24, 2162},
+    {"jelly_wind.scene", 162, 1410},
 };
 #define N_SHIPPED (int)(sizeof shipped_scenes / sizeof shipped_scenes[0])
 

@@ -25,6 +25,9 @@ static const case_ cases[] = {
     {"tearing_cloth.scene", 1000, 400, "tearing cloth (breakable springs)"},
     {"net.scene", 600, 150, "all-to-all rope (coloured list springs, 63 colours)"},
     {"mesh_points.scene", 2000, 500, "closed triangle mesh (points body, list springs)"},
+    {"pressure_ball.scene", 300, 60, "pressure icosphere (volume blocks, face forces)"},
+    {"ring2d.scene", 1000, 300, "2-D pressure ring (Verlet, edge pressure)"},
+    {"flag_wind.scene", 600, 150, "cloth with vertex wind (lattice without the fused path)"},
 };
 #define N_CASES (int)(sizeof cases / sizeof cases[0])
 

@@ -1,0 +1,29 @@
+/* geometry.h — what a frame shows: unbroken springs as lines (with stretch) and body surface triangles. */
+#ifndef HOOKE_GEOMETRY_H
+#define HOOKE_GEOMETRY_H
+
+#include <stdint.h>
+
+#include "hooke.h"
+
+typedef struct hk_geometry {
+    int64_t lines;    /* unbroken springs */
+    int32_t *line;    /* 2 global particle indices per line */
+    int32_t *line_body;
+    double *stretch;  /* r / L0 per line [1] */
+    int64_t tris;     /* surface triangles */
+    int32_t *tri;     /* 3 global particle indices per triangle */
+    int32_t *tri_body;
+} hk_geometry;
+
+/* Surfaces: a mesh or icosphere body shows its closed triangle mesh, a cloth
+ * two triangles per grid cell (left out where one of the cell's structural
+ * springs is broken), a jelly the triangulated faces of its lattice box;
+ * ropes, rings, pairs, quads and point bodies show lines only.
+ * Returns 0, or -1 when out of memory (*m then empty). */
+int hk_geometry_build(const hk_world *w, hk_geometry *m);
+void hk_geometry_free(hk_geometry *m);
+/* 1 if body b has surface triangles. */
+int hk_geometry_body_has_surface(const hk_world *w, int b);
+
+#endif
