@@ -291,6 +291,46 @@ hk_jelly_def hk_default_jelly_def(void)
     return d;
 }
 
+/* One side of the lattice box as triangles: the ns x nt grid of nodes at
+ * base + s du + t dv, each cell split in two, normals along du x dv, or
+ * reversed (flip) so that every side faces outward. */
+static int64_t box_side(int *tri, int64_t t, int base, int ns, int nt, int du, int dv, int flip)
+{
+    for (int b = 0; b + 1 < nt; b++)
+        for (int a = 0; a + 1 < ns; a++) {
+            const int A = base + a * du + b * dv, B = A + du, C = A + dv, D = C + du;
+            if (flip) {
+                tri[t++] = A, tri[t++] = D, tri[t++] = B;
+                tri[t++] = A, tri[t++] = C, tri[t++] = D;
+            } else {
+                tri[t++] = A, tri[t++] = B, tri[t++] = D;
+                tri[t++] = A, tri[t++] = D, tri[t++] = C;
+            }
+        }
+    return t;
+}
+
+/* Wind needs a jelly's faces: the six sides of its lattice box, outward
+ * (body-local indices i + nx (j + ny k)). */
+static int jelly_wind_faces(hk_world *w, int body, const hk_jelly_def *d)
+{
+    const int nx = d->nx, ny = d->ny, nz = d->nz, sy = nx, sz = nx * ny;
+    const int64_t faces = 4 * ((int64_t)(nx - 1) * (ny - 1) + (int64_t)(nx - 1) * (nz - 1) + (int64_t)(ny - 1) * (nz - 1));
+    if (faces > INT32_MAX / 3) return hk_fail(w, "jelly: too many cells for wind faces");
+    int *tri = malloc((size_t)faces * 3 * sizeof *tri);
+    if (!tri) return hk_fail(w, "jelly: out of memory for wind faces");
+    int64_t t = 0;
+    t = box_side(tri, t, 0, nx, ny, 1, sy, 1);                 /* k = 0: -z */
+    t = box_side(tri, t, (nz - 1) * sz, nx, ny, 1, sy, 0);     /* k = nz-1: +z */
+    t = box_side(tri, t, 0, nx, nz, 1, sz, 0);                 /* j = 0: x cross z = -y */
+    t = box_side(tri, t, (ny - 1) * sy, nx, nz, 1, sz, 1);     /* j = ny-1: +y */
+    t = box_side(tri, t, 0, ny, nz, sy, sz, 1);                /* i = 0: y cross z = +x, flipped to -x */
+    t = box_side(tri, t, nx - 1, ny, nz, sy, sz, 0);           /* i = nx-1: +x */
+    int rc = hk_surface_add(w, body, 3, 1, (int)(t / 3), tri, NULL);
+    free(tri);
+    return rc;
+}
+
 static const char *const jelly_class_names[HK_JELLY_CLASSES] = {"K1", "K2", "K3", "Kb1", "Kb2", "Kb3"};
 
 int hk_world_add_jelly(hk_world *w, const hk_jelly_def *d)
@@ -339,6 +379,7 @@ int hk_world_add_jelly(hk_world *w, const hk_jelly_def *d)
                                                d->spacing))
                         return hk_undo_body(w, body, fam0);
                 }
+    if (w->def.wind_model != HK_WIND_NONE && jelly_wind_faces(w, body, d) != 0) return hk_undo_body(w, body, fam0);
     return body;
 }
 

@@ -1,4 +1,6 @@
 /* test_wind.c — wind on cloth: a flag turns out of the wind, a billow bulges downwind more as the wind grows. */
+#include <math.h>
+
 #include "hk_test.h"
 
 /* Mean of the unit triangle normals of the cloth (two per cell). */
@@ -90,11 +92,49 @@ static void test_billow_grows(void **state)
     assert_true(prev > 0.01);
 }
 
+/* A jelly in wind gets the six sides of its lattice box as faces. They must
+ * be closed and face outward: then Gauss's volume is exactly the box's,
+ * (n - 1)^3 spacing^3 (positive; inward sides would give its negative, a
+ * side missing or doubled would not give it at all). */
+static void test_jelly_wind_faces_closed_outward(void **state)
+{
+    (void)state;
+    hk_world_def wd = hk_default_world_def();
+    wd.wind_model = HK_WIND_VERTEX;
+    wd.wind = (hk_vec3){3, 0, 1};
+    hk_world *w = hk_world_create(&wd);
+    assert_non_null(w);
+    hk_jelly_def d = hk_default_jelly_def();
+    d.nx = 5;
+    d.ny = 4;
+    d.nz = 3;
+    d.spacing = 0.25; /* a power of two: the box's volume is exact in float */
+    const int body = hk_world_add_jelly(w, &d);
+    assert_true(body >= 0);
+    const double exact = 4 * 0.25 * 3 * 0.25 * 2 * 0.25;
+    const double gauss = hk_world_body_volume(w, body, HK_VOLUME_GAUSS);
+    const double tetra = hk_world_body_volume(w, body, HK_VOLUME_TETRA);
+    print_message("jelly 5x4x3 box: Gauss %.17g, tetrahedra %.17g, exact %.17g m^3\n", gauss, tetra, exact);
+    assert_true(fabs(gauss - exact) <= 1e-12 * exact);
+    assert_true(fabs(tetra - exact) <= 1e-12 * exact);
+    /* and the wind pushes it downwind */
+    hk_integrator_def id = hk_default_integrator_def();
+    id.dt = 1e-4;
+    assert_int_equal(hk_world_set_integrator(w, &id), 0);
+    hk_world_step(w);
+    hk_particles_view p = hk_world_particles(w);
+    double fx = 0;
+    for (int i = 0; i < p.count; i++) fx += (double)p.fx[i];
+    assert_true(fx > 0);
+    hk_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_flag_turns),
         cmocka_unit_test(test_billow_grows),
+        cmocka_unit_test(test_jelly_wind_faces_closed_outward),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
