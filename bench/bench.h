@@ -14,7 +14,7 @@ extern "C" {
  * frees. sizes lists the n to run, 0-terminated. */
 typedef struct hk_bench_case {
     const char *name;
-    const char *unit; /* "springs", "bytes" or "instructions" */
+    const char *unit; /* "springs", "faces", "bytes" or "instructions" */
     const int *sizes;
     void *(*setup)(int n, int threads, const char *kernels);
     void (*run)(void *state);

@@ -14,6 +14,7 @@
 #include "hooke.h"
 #include "kernels.h"
 #include "scene.h"
+#include "surface.h"
 
 int hk_bench_cores(void)
 {
@@ -196,6 +197,58 @@ done:
 static void *setup_mesh_ordered(int n, int t, const char *k) { return setup_mesh(n, t, k, 0); }
 static void *setup_mesh_shuffled(int n, int t, const char *k) { return setup_mesh(n, t, k, 1); }
 static void *setup_mesh_reordered(int n, int t, const char *k) { return setup_mesh(n, t, k, 2); }
+
+/* A pressurised icosphere of 20 * 4^level faces: the parallel Gauss volume
+ * reduction, and the pressure face forces (volume, per-face forces, per-vertex
+ * gather). items: faces per run. */
+typedef struct surface_case {
+    hk_world *w;
+    int body;
+    int64_t faces;
+} surface_case;
+
+static void *setup_surface(int level, int threads, const char *kernels)
+{
+    (void)kernels;
+    set_threads(threads);
+    hk_world_def d = hk_default_world_def();
+    d.gravity = (hk_vec3){0, 0, 0};
+    hk_world *w = hk_world_create(&d);
+    surface_case *c = calloc(1, sizeof *c);
+    if (!w || !c) {
+        hk_world_destroy(w);
+        free(c);
+        return NULL;
+    }
+    hk_mesh_def md = hk_default_mesh_def();
+    md.pressure.nrt = 100;
+    md.pressure.pump_rate = 1;
+    c->body = hk_world_add_icosphere(w, &md, 1.0, level);
+    if (c->body < 0) {
+        hk_world_destroy(w);
+        free(c);
+        return NULL;
+    }
+    c->w = w;
+    c->faces = 20ll << (2 * level);
+    return c;
+}
+
+static void run_volume(void *s)
+{
+    surface_case *c = s;
+    volatile double v = hk_world_body_volume(c->w, c->body, HK_VOLUME_GAUSS);
+    (void)v;
+}
+
+static void run_pressure(void *s) { hk_surfaces_forces(((surface_case *)s)->w); }
+static int64_t surface_items(void *s) { return ((surface_case *)s)->faces; }
+
+static void surface_free(void *s)
+{
+    hk_world_destroy(((surface_case *)s)->w);
+    free(s);
+}
 
 /* full step of the shipped benchmark scene (forces + integration) */
 static void *setup_step_scene(const char *path, int threads, const char *kernels)
@@ -397,6 +450,7 @@ static const int mesh_sizes[] = {100, 600, 0}; /* 30 000 springs (in L2); 1 080 
 static const int one_size[] = {1, 0};
 static const int integrator_sizes[] = {256, 0};
 static const int triad_sizes[] = {64, 0}; /* 3 x 256 MiB: far beyond the caches */
+static const int surface_levels[] = {4, 7, 0};  /* 5 120 and 327 680 faces */
 
 static const char *const all_paths[] = {"reference", "scalar", "avx2", "avx512", NULL};
 static const char *const simd_paths[] = {"reference", "avx512", NULL};
@@ -425,6 +479,8 @@ const hk_bench_case hk_bench_cases[] = {
     {"step_jelly", "springs", integrator_sizes, setup_jelly_scheme, run_step, world_case_items, world_case_free, best_path},
     {"step_rk4", "springs", integrator_sizes, setup_rk4, run_step, world_case_items, world_case_free, best_path},
     {"triad", "bytes", triad_sizes, setup_triad, run_triad, triad_items, triad_free, best_path},
+    {"volume_gauss", "faces", surface_levels, setup_surface, run_volume, surface_items, surface_free, best_path},
+    {"pressure_forces", "faces", surface_levels, setup_surface, run_pressure, surface_items, surface_free, best_path},
 #if defined(__x86_64__)
     {"probe_zmm_add", "instructions", one_size, setup_probe_zmm_add, run_probe, probe_items, probe_free, best_path},
     {"probe_zmm_mul", "instructions", one_size, setup_probe_zmm_mul, run_probe, probe_items, probe_free, best_path},

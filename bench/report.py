@@ -66,7 +66,7 @@ def main():
             i += 1
 
     info = run([os.path.join(build, "hooke"), "info"])
-    r = bench(build, "cloth_force|jelly26_force|jelly52_force|mesh|step_|triad|probe", min_time)
+    r = bench(build, "cloth_force|jelly26_force|jelly52_force|mesh|step_|triad|probe|volume_gauss|pressure_forces", min_time)
 
     def get(name):
         return r.get(name)
@@ -172,7 +172,8 @@ def main():
     w("| benchmark | rate |")
     w("| --- | --- |")
     for k in sorted(r):
-        unit = "B/s" if k.startswith("triad") else ("instr/s" if k.startswith("probe") else "spring updates/s")
+        unit = ("B/s" if k.startswith("triad") else "instr/s" if k.startswith("probe")
+                else "faces/s" if k.startswith(("volume", "pressure")) else "spring updates/s")
         w("| %s | %.4g %s |" % (k, r[k], unit))
     w("")
 
