@@ -72,14 +72,33 @@ static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *
         live = wm_and(w_ge(idx, w_set1((hk_real)f->i0)), w_lt(idx, w_set1((hk_real)f->i1)));
     }
     if (behaviour == HK_SPRING_BREAKABLE && broken) live = wm_and(live, wm_unbroken(broken + i));
+#if defined(HOOKE_EXPERIMENT_MATH)
+    /* roofline experiment (-DHOOKE_KERNEL_EXPERIMENT=math): the arithmetic on
+     * values made in registers instead of the 12 endpoint loads */
+    (void)off;
+    const hk_w base = w_add(w_set1((hk_real)(i + 1)), iota);
+    hk_w dx = w_mul(base, w_set1((hk_real)0.01)), dy = w_mul(base, w_set1((hk_real)0.002));
+    hk_w dz = w_mul(base, w_set1((hk_real)0.003)), dvx = w_mul(base, w_set1((hk_real)0.1));
+    hk_w dvy = w_mul(base, w_set1((hk_real)0.2)), dvz = w_mul(base, w_set1((hk_real)0.3));
+#else
     hk_w dx = w_sub(w_loadu(src[0] + i), w_loadu(src[0] + off + i));
     hk_w dy = w_sub(w_loadu(src[1] + i), w_loadu(src[1] + off + i));
     hk_w dz = w_sub(w_loadu(src[2] + i), w_loadu(src[2] + off + i));
     hk_w dvx = w_sub(w_loadu(src[3] + i), w_loadu(src[3] + off + i));
     hk_w dvy = w_sub(w_loadu(src[4] + i), w_loadu(src[4] + off + i));
     hk_w dvz = w_sub(w_loadu(src[5] + i), w_loadu(src[5] + off + i));
+#endif
     hk_w fx;
+#if defined(HOOKE_EXPERIMENT_MEM)
+    /* roofline experiment (-DHOOKE_KERNEL_EXPERIMENT=mem): the loop's loads
+     * and stores with trivial arithmetic; wrong forces, timing only */
+    (void)L0, (void)k, (void)negk, (void)c, (void)live, (void)model, (void)behaviour;
+    fx = w_add(dx, dvx);
+    *fy = w_add(dy, dvy);
+    *fz = w_add(dz, dvz);
+#else
     spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, k, negk, c, live, model, behaviour, &fx, fy, fz);
+#endif
     return fx;
 }
 
