@@ -73,7 +73,7 @@ def main():
         subprocess.run(["cmake", "-S", ROOT, "-B", d, "-DCMAKE_BUILD_TYPE=Release", "-DHOOKE_TESTS=OFF",
                         "-DHOOKE_KERNEL_EXPERIMENT=" + exp], check=True, capture_output=True)
         subprocess.run(["cmake", "--build", d, "-j2", "--target", "hooke_bench"], check=True, capture_output=True)
-        skeleton[exp] = bench(d, "cloth_force/avx512/n:128/threads:1$", min_time).get(
+        skeleton[exp] = bench(d, "cloth_force/avx512/n:128/threads:1/", min_time).get(
             "cloth_force/avx512/n:128/threads:1")
     r = bench(build, "cloth_force|jelly26_force|jelly52_force|mesh|step_|triad|probe|volume_gauss|pressure_forces", min_time)
 
@@ -139,9 +139,11 @@ def main():
         "mesh_reordered_force/best/n:600/threads:2", "within 2x of the row above",
         (get("mesh_force/avx512/n:600/threads:1") or 0) / 2,
         "hooke_bench --benchmark_filter=mesh_reordered_force/best/n:600")
+    row("full step (forces + integration), scenes/cloth_512.scene", "step_cloth512/avx512/n:1/threads:1",
+        "step_cloth512/avx512/n:1/threads:2", ">= 1.0 G/s", 1.0e9, "hooke_bench --benchmark_filter=step_cloth512/avx512")
     a1, h1, c1 = runs[1]
     a2, h2, c2 = runs[2]
-    w("| full step, scenes/cloth_512.scene | `%s` | %s | %s | %.2f | >= 1.0 G/s and 2T >= 1.6x | %s |" %
+    w("| the same through the program (with its blow-up checks) | `%s` | %s | %s | %.2f | >= 1.0 G/s and 2T >= 1.6x | %s |" %
       (c1.replace("--threads 1", "--threads N"), g(a1), g(a2), a2 / a1,
        "yes" if a1 >= 1.0e9 and a2 / a1 >= 1.6 else "**no**"))
     w("")
