@@ -373,7 +373,7 @@ static void *setup_probe(int kind, int threads, const char *kernels)
     (void)threads;
     (void)kernels;
     __builtin_cpu_init();
-    if (kind <= 5 && !__builtin_cpu_supports("avx512f")) return NULL;
+    if ((kind <= 5 || kind == 8) && !__builtin_cpu_supports("avx512f")) return NULL;
     probe *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->kind = kind;
@@ -394,6 +394,10 @@ static void *setup_probe(int kind, int threads, const char *kernels)
 #define HK_SQRTZ(i) "vsqrtps %%zmm12, %%zmm" #i "\n\t"
 #define HK_DIVZ(i) "vdivps %%zmm12, %%zmm13, %%zmm" #i "\n\t"
 #define HK_ADDY(i) "vaddps %%ymm12, %%ymm" #i ", %%ymm" #i "\n\t"
+#define HK_SHUFY(i) "vshufps $0x44, %%ymm12, %%ymm" #i ", %%ymm" #i "\n\t"
+/* 16 lanes gathered from buf with the lane indices held in zmm13 (all in one
+ * cache line pair); the mask register is refilled before every gather */
+#define HK_GATHERZ(i) "kxnorw %%k0, %%k0, %%k1\n\tvgatherdps (%1,%%zmm13,4), %%zmm" #i "%{%%k1%}\n\t"
 #define HK_PROBE(BODY, buf)                                                                                           \
     do {                                                                                                             \
         long n = 1 << 16;                                                                                            \
@@ -415,7 +419,20 @@ __attribute__((target("avx512f"))) static void run_probe(void *s)
     case 3: HK_PROBE(HK_R12(HK_STOREZ), p->buf); break;
     case 4: HK_PROBE(HK_R12(HK_SQRTZ), p->buf); break;
     case 5: HK_PROBE(HK_R12(HK_DIVZ), p->buf); break;
-    default: HK_PROBE(HK_R12(HK_ADDY), p->buf); break;
+    case 6: HK_PROBE(HK_R12(HK_ADDY), p->buf); break;
+    case 7: HK_PROBE(HK_R12(HK_SHUFY), p->buf); break;
+    default: {
+        /* gather indices 0, 4, 8, ... (64 floats = 4 lines) loaded into zmm13 */
+        static const int32_t idx[16] __attribute__((aligned(64))) = {0, 4, 8, 12, 16, 20, 24, 28,
+                                                                     32, 36, 40, 44, 48, 52, 56, 60};
+        long n = 1 << 16;
+        __asm__ volatile("vmovdqa32 (%2), %%zmm13\n\t1:\n\t" HK_R12(HK_GATHERZ) "dec %0\n\tjnz 1b"
+                         : "+r"(n)
+                         : "r"(p->buf), "r"(idx)
+                         : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+                           "xmm10", "xmm11", "xmm13", "k1");
+        break;
+    }
     }
 }
 
@@ -441,6 +458,8 @@ PROBE_SETUP(probe_zmm_store, 3)
 PROBE_SETUP(probe_zmm_sqrt, 4)
 PROBE_SETUP(probe_zmm_div, 5)
 PROBE_SETUP(probe_ymm_add, 6)
+PROBE_SETUP(probe_ymm_shuffle, 7)
+PROBE_SETUP(probe_zmm_gather, 8)
 #endif
 
 static const int cloth_sizes[] = {48, 128, 256, 2048, 0}; /* 13 346 springs ... 25 161 734 */
@@ -490,6 +509,10 @@ const hk_bench_case hk_bench_cases[] = {
     {"probe_zmm_sqrt", "instructions", one_size, setup_probe_zmm_sqrt, run_probe, probe_items, probe_free, best_path},
     {"probe_zmm_div", "instructions", one_size, setup_probe_zmm_div, run_probe, probe_items, probe_free, best_path},
     {"probe_ymm_add", "instructions", one_size, setup_probe_ymm_add, run_probe, probe_items, probe_free, best_path},
+    {"probe_ymm_shuffle", "instructions", one_size, setup_probe_ymm_shuffle, run_probe, probe_items, probe_free,
+     best_path},
+    {"probe_zmm_gather", "instructions", one_size, setup_probe_zmm_gather, run_probe, probe_items, probe_free,
+     best_path},
 #endif
 };
 const int hk_bench_case_count = (int)(sizeof hk_bench_cases / sizeof hk_bench_cases[0]);

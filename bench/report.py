@@ -75,7 +75,8 @@ def main():
         subprocess.run(["cmake", "--build", d, "-j2", "--target", "hooke_bench"], check=True, capture_output=True)
         skeleton[exp] = bench(d, "cloth_force/avx512/n:128/threads:1/", min_time).get(
             "cloth_force/avx512/n:128/threads:1")
-    r = bench(build, "cloth_force|jelly26_force|jelly52_force|mesh|step_|triad|probe|volume_gauss|pressure_forces", min_time)
+    r = bench(build, "cloth_force|jelly26_force|jelly52_force|mesh|step_|triad|probe|volume_gauss|pressure_forces",
+              min_time)
 
     def get(name):
         return r.get(name)
@@ -257,6 +258,11 @@ def main():
           (g(get("cloth_force/avx512/n:2048/threads:1")), (get("cloth_force/avx512/n:2048/threads:1") or 0) * 8.7 / 1e9))
         w("bandwidth-bound on 1 thread either.")
         w("")
+        gat, shuf = get("probe_zmm_gather/best/n:1/threads:1"), get("probe_ymm_shuffle/best/n:1/threads:1")
+        if gat and shuf:
+            w("General springs: a 16-lane zmm gather runs at %.3f G/s (%.2f ns: about one element per" % (gat / 1e9, 1e9 / gat))
+            w("cycle), a ymm shuffle at %.2f G/s. The gather kernel needs 24 gathers and scatters per" % (shuf / 1e9))
+            w("16 springs: %.1f ns, %.2f ns per spring, from gathers alone." % (24e9 / gat, 24e9 / gat / 16))
         w("General springs: a gather of 16 floats costs about as much as 16 scalar loads on this")
         w("core. So the coloured kernel loads whole 32-byte particle records")
         w("{x, y, z, vx, vy, vz} and transposes them with shuffles (`list_range_packed`). That is")
