@@ -1,9 +1,9 @@
 /* test_outputs.c — frames (VTP decoded strictly, PVD, OBJ, PNG), blow-up reports, the progress bar's absence, the stability profiler's answers. */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
+#include "hk_test_png.h"
 
 #include <math.h>
-#include <png.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
@@ -276,29 +276,14 @@ static void test_vtp_matches_state_out(void **state)
     free(obj);
 }
 
-/* Decodes a PNG with libpng: width, height, and how many pixels differ from the top-left one. */
+/* Decodes a PNG: width, height, RGB, and at least min_ink pixels differ from the top-left one. */
 static void png_check(const char *path, int w, int h, int min_ink)
 {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    png_infop info = png_create_info_struct(png);
-    assert_true(png && info);
-    if (setjmp(png_jmpbuf(png))) {
-        print_error("%s: libpng could not decode it\n", path);
-        fail();
-    }
-    png_init_io(png, f);
-    png_read_png(png, info, PNG_TRANSFORM_STRIP_16 | PNG_TRANSFORM_STRIP_ALPHA, NULL);
-    assert_int_equal(png_get_image_width(png, info), w);
-    assert_int_equal(png_get_image_height(png, info), h);
-    assert_int_equal(png_get_color_type(png, info), PNG_COLOR_TYPE_RGB);
-    png_bytepp rows = png_get_rows(png, info);
-    int ink = 0;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) ink += memcmp(rows[y] + 3 * x, rows[0], 3) != 0;
-    png_destroy_read_struct(&png, &info, NULL);
-    fclose(f);
+    hk_png p = hk_test_png_read(path);
+    assert_int_equal(p.w, w);
+    assert_int_equal(p.h, h);
+    const int ink = hk_test_png_ink(&p);
+    free(p.rgb);
     if (ink < min_ink) {
         print_error("%s: only %d pixels differ from the background\n", path, ink);
         fail();
