@@ -357,6 +357,52 @@ static void test_no_progress_without_terminal(void **state)
     hk_run_free(&r);
 }
 
+/* A run stopped after a checkpoint and restarted into the same folder: frames.pvd lists every frame of the whole
+ * run once, in order, exactly as an uninterrupted run's does (the times come from the earlier frames' TimeValue). */
+static void test_pvd_after_restart(void **state)
+{
+    (void)state;
+    const char *whole = own_path("pvd_whole"), *split = own_path("pvd_split"), *ck = own_path("pvd.ck");
+    char args[1024], path[512];
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 50 --every 10 --out '%s' --quiet", whole);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    /* the first run gets past its last checkpoint (step 20) to step 30 before it stops */
+    snprintf(args, sizeof args,
+             "run " SCENE("rope.scene") " --steps 30 --every 10 --out '%s' --checkpoint '%s' --checkpoint-every 20 --quiet",
+             split, ck);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 50 --every 10 --out '%s' --restart '%s' --quiet",
+             split, ck);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    snprintf(path, sizeof path, "%s/frames.pvd", whole);
+    char *a = hk_test_slurp(path);
+    snprintf(path, sizeof path, "%s/frames.pvd", split);
+    char *b = hk_test_slurp(path);
+    assert_non_null(a);
+    assert_non_null(b);
+    const char *at = b;
+    for (int step = 0; step <= 50; step += 10) {
+        char name[64];
+        snprintf(name, sizeof name, "file=\"frame_%06d.vtp\"", step);
+        const char *p = strstr(at, name);
+        if (!p) {
+            print_error("frames.pvd after the restart lacks %s (or lists it out of order):\n%s\n", name, b);
+            fail();
+        }
+        assert_null(strstr(p + 1, name)); /* once */
+        at = p;
+    }
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+}
+
 /* omega*dt at the stability limit of `name` in the profiler's table. */
 static double limit_of(const char *table, const char *name)
 {
@@ -409,7 +455,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vtp_matches_state_out),  cmocka_unit_test(test_png_frame),
         cmocka_unit_test(test_blowup_report),          cmocka_unit_test(test_no_progress_without_terminal),
-        cmocka_unit_test(test_stability_oscillator),
+        cmocka_unit_test(test_stability_oscillator),    cmocka_unit_test(test_pvd_after_restart),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();
