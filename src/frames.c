@@ -115,7 +115,7 @@ static int resume_frames(hk_frames *fr, long long first_step)
     while ((ent = readdir(d)) != NULL) {
         const long long step = frame_step(ent->d_name);
         if (step < 0 || step >= first_step || strlen(ent->d_name) >= sizeof e->name) continue;
-        char path[4200];
+        char path[sizeof fr->dir + sizeof ent->d_name + 2];
         snprintf(path, sizeof path, "%s/%s", fr->dir, ent->d_name);
         const double t = frame_time(path);
         if (isnan(t)) continue;
@@ -130,7 +130,7 @@ static int resume_frames(hk_frames *fr, long long first_step)
         }
         e[n].step = step;
         e[n].time = t;
-        snprintf(e[n].name, sizeof e[n].name, "%s", ent->d_name);
+        memcpy(e[n].name, ent->d_name, strlen(ent->d_name) + 1);
         n++;
     }
     closedir(d);
