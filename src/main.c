@@ -16,6 +16,7 @@
 #include "fom.h"
 #include "frames.h"
 #include "hooke.h"
+#include "plot.h"
 #include "progress.h"
 #include "stability.h"
 #include "scene.h"
@@ -29,7 +30,9 @@ static const char usage[] =
     "usage: hooke run SCENE [options]\n"
     "       hooke bench [SCENE | --builtin cloth|jelly] [options]   (hooke bench --help)\n"
     "       hooke stability SCENE [--integrators all|LIST] [--dt-min A --dt-max B --points N]\n"
-    "                       [--time T] [--out FILE.csv|FILE.json]\n"
+    "                       [--time T] [--threads N] [--out FILE.csv|FILE.json] [--plot FILE.png]\n"
+    "                       (hooke stability --help)\n"
+    "       hooke plot STATS.csv [--out FILE.png] [--width W --height H]   (hooke plot --help)\n"
     "       hooke info [--threads N]\n"
     "       hooke --help | --version\n"
     "\n"
@@ -55,6 +58,9 @@ static const char usage[] =
     "and prints the largest stable dt (bisection to 1 %%), omega_max * dt there,\n"
     "the relative energy drift per simulated second at each dt and, for the\n"
     "oscillator, the largest distance from the analytic solution.\n"
+    "\n"
+    "plot: draws a --stats CSV as a PNG: energy, max stretch, and volume and\n"
+    "pressure when present, in stacked panels against time.\n"
     "\n"
     "info: the machine (hwloc: packages, cores, caches, NUMA nodes), the SIMD\n"
     "path in use, and where each OpenMP thread runs. Thread i is bound to core i\n"
@@ -458,6 +464,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "info") == 0) return cmd_info(argc, argv);
     if (strcmp(cmd, "bench") == 0) return hk_cmd_bench(argc, argv);
     if (strcmp(cmd, "stability") == 0) return hk_cmd_stability(argc, argv);
+    if (strcmp(cmd, "plot") == 0) return hk_cmd_plot(argc, argv);
     fprintf(stderr, "hooke: error: unknown command '%s' (see hooke --help)\n", cmd);
     return EXIT_INPUT;
 }

@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef HOOKE_USE_OPENMP
+#include <omp.h>
+#endif
+
+#include "plot.h"
 #include "scene.h"
 #include "springs.h"
 #include "world.h"
@@ -51,43 +56,132 @@ typedef struct trial {
     double error;  /* largest distance from the analytic answer [m], NAN without one */
 } trial;
 
-typedef struct oscillator {
-    int found;
+/* The scenes with an analytic answer: the oscillator and the pendulum. */
+enum { ANALYTIC_NONE, ANALYTIC_OSCILLATOR, ANALYTIC_PENDULUM };
+
+typedef struct analytic {
+    int kind;
     int bob;                 /* particle index of the moving mass */
     double anchor[3], axis[3];
+    /* oscillator: extension along axis L0 + d0 cos(omega t) + v0 / omega sin(omega t) */
     double L0, d0, v0, omega;
-} oscillator;
+    /* pendulum: bob at anchor + L (sin(theta) side + cos(theta) axis), axis along gravity */
+    double side[3], L, theta0, omega0, m, K, period;
+} analytic;
 
-/* The analytic case: one pinned-end spring pair, no gravity, ground, drag or damping. */
-static oscillator find_oscillator(const hk_world *w)
+/* Arithmetic-geometric mean. */
+static double agm(double a, double b)
 {
-    oscillator o = {0};
-    if (w->body_count != 1 || w->family_count != 1 || strcmp(w->bodies[0].kind, "pair") != 0) return o;
+    for (int i = 0; i < 64 && fabs(a - b) > 1e-16 * a; i++) {
+        const double m = 0.5 * (a + b);
+        b = sqrt(a * b);
+        a = m;
+    }
+    return a;
+}
+
+/* Jacobi sn(u | m), 0 <= m < 1, by the descending AGM (Abramowitz & Stegun 16.4.3). */
+static double jacobi_sn(double u, double m)
+{
+    double a[32], c[32], b = sqrt(1 - m);
+    a[0] = 1;
+    c[0] = sqrt(m);
+    int n = 0;
+    while (n < 31 && fabs(c[n]) > 1e-16) {
+        a[n + 1] = 0.5 * (a[n] + b);
+        c[n + 1] = 0.5 * (a[n] - b);
+        b = sqrt(a[n] * b);
+        n++;
+    }
+    double phi = ldexp(a[n] * u, n);
+    for (int i = n; i > 0; i--) phi = 0.5 * (phi + asin(c[i] / a[i] * sin(phi)));
+    return sin(phi);
+}
+
+/* The single pinned-end spring with a free bob, no ground, drag, damping, walls or spheres; a, b the pinned and
+ * free particle. */
+static int pinned_pair(const hk_world *w, const char *kind, int *pa, int *pb)
+{
+    if (w->body_count != 1 || w->family_count != 1 || strcmp(w->bodies[0].kind, kind) != 0) return 0;
     const hk_family *f = &w->families[0];
     const hk_particles *p = &w->p;
     if (f->kind != HK_FAMILY_LIST || f->count != 1 || f->params.damping != 0 ||
         f->params.behaviour != HK_SPRING_NORMAL || w->def.ground.model != HK_GROUND_NONE || w->def.air_drag != 0 ||
-        w->def.has_walls || w->sphere_count || w->def.gravity.x != 0 || w->def.gravity.y != 0 || w->def.gravity.z != 0)
-        return o;
+        w->def.has_walls || w->sphere_count)
+        return 0;
     int a = f->a[0], b = f->b[0];
     if (p->inv_mass[a] != 0) {
-        int t = a;
+        const int t = a;
         a = b;
         b = t;
     }
-    if (p->inv_mass[a] != 0 || p->inv_mass[b] == 0) return o;
+    if (p->inv_mass[a] != 0 || p->inv_mass[b] == 0) return 0;
+    *pa = a;
+    *pb = b;
+    return 1;
+}
+
+static analytic find_analytic(const hk_world *w)
+{
+    analytic o = {0};
+    const hk_particles *p = &w->p;
+    int a, b;
+    const double g[3] = {w->def.gravity.x, w->def.gravity.y, w->def.gravity.z};
+    const double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    const int pair = pinned_pair(w, "pair", &a, &b), pend = !pair && pinned_pair(w, "pendulum", &a, &b);
+    if (!(pair && gn == 0) && !(pend && gn > 0)) return o;
+    const hk_family *f = &w->families[0];
     const double d[3] = {(double)p->x[b] - p->x[a], (double)p->y[b] - p->y[a], (double)p->z[b] - p->z[a]};
     const double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     if (!(r > 0)) return o;
-    o.found = 1;
     o.bob = b;
-    for (int c = 0; c < 3; c++) o.axis[c] = d[c] / r;
     o.anchor[0] = p->x[a], o.anchor[1] = p->y[a], o.anchor[2] = p->z[a];
     o.L0 = f->rest_list ? (double)f->rest_list[0] : (double)f->rest;
-    o.d0 = r - o.L0;
-    o.v0 = p->vx[b] * o.axis[0] + p->vy[b] * o.axis[1] + p->vz[b] * o.axis[2];
-    o.omega = sqrt(f->params.k * p->inv_mass[b]);
+    if (pair) {
+        o.kind = ANALYTIC_OSCILLATOR;
+        for (int c = 0; c < 3; c++) o.axis[c] = d[c] / r;
+        o.d0 = r - o.L0;
+        o.v0 = p->vx[b] * o.axis[0] + p->vy[b] * o.axis[1] + p->vz[b] * o.axis[2];
+        o.omega = sqrt(f->params.k * p->inv_mass[b]);
+        return o;
+    }
+    /* pendulum released from rest at theta0 (0 < theta0 < pi) from the downward vertical */
+    if (p->vx[b] != 0 || p->vy[b] != 0 || p->vz[b] != 0) return o;
+    double down = 0, side2 = 0;
+    for (int c = 0; c < 3; c++) down += d[c] * (o.axis[c] = g[c] / gn);
+    for (int c = 0; c < 3; c++) {
+        o.side[c] = d[c] - down * o.axis[c];
+        side2 += o.side[c] * o.side[c];
+    }
+    if (!(side2 > 1e-24 * r * r)) return o;
+    for (int c = 0; c < 3; c++) o.side[c] /= sqrt(side2);
+    o.theta0 = atan2(sqrt(side2), down);
+    o.m = sin(0.5 * o.theta0) * sin(0.5 * o.theta0);
+    /* the rod is a stiff spring: its static stretch m g / k lengthens the pendulum */
+    o.L = o.L0 + gn / (f->params.k * p->inv_mass[b]);
+    o.omega0 = sqrt(gn / o.L);
+    o.K = 3.14159265358979323846 / (2 * agm(1, sqrt(1 - o.m)));
+    o.period = 4 * o.K / o.omega0;
+    o.kind = ANALYTIC_PENDULUM;
     return o;
+}
+
+/* Distance of the bob at time t from the analytic answer. */
+static double analytic_error(const analytic *o, const hk_particles *p, double t)
+{
+    double want[3];
+    if (o->kind == ANALYTIC_OSCILLATOR) {
+        const double ext = o->L0 + o->d0 * cos(o->omega * t) + o->v0 / o->omega * sin(o->omega * t);
+        for (int c = 0; c < 3; c++) want[c] = o->anchor[c] + ext * o->axis[c];
+    } else {
+        /* exact: sin(theta / 2) = sin(theta0 / 2) sn(K - omega0 t | m), m = sin^2(theta0 / 2) */
+        const double th = 2 * asin(sqrt(o->m) * jacobi_sn(o->K - o->omega0 * t, o->m));
+        for (int c = 0; c < 3; c++) want[c] = o->anchor[c] + o->L * (sin(th) * o->side[c] + cos(th) * o->axis[c]);
+    }
+    const double x[3] = {p->x[o->bob], p->y[o->bob], p->z[o->bob]};
+    double e2 = 0;
+    for (int c = 0; c < 3; c++) e2 += (x[c] - want[c]) * (x[c] - want[c]);
+    return sqrt(e2);
 }
 
 static double total_energy(const hk_world *w, double *scale)
@@ -113,29 +207,18 @@ static int run_trial(const char *scene, int kind, double dt, double time, trial 
         hk_scene_free(&sc);
         return -1;
     }
-    const oscillator o = find_oscillator(w);
+    const analytic o = find_analytic(w);
     double scale;
     const double e0 = total_energy(w, &scale);
     if (!(scale > 0)) scale = 1;
     int64_t steps = (int64_t)ceil(time / dt);
     if (steps < 2000) steps = 2000;
     out->stable = 1;
-    out->error = o.found ? 0 : NAN;
+    out->error = o.kind ? 0 : NAN;
     hk_blowup b;
-    const hk_particles *p = &w->p;
     for (int64_t s = 1; s <= steps; s++) {
         hk_world_step(w);
-        if (o.found) {
-            const double t = hk_world_time(w);
-            const double ext = o.L0 + o.d0 * cos(o.omega * t) + o.v0 / o.omega * sin(o.omega * t);
-            double e2 = 0;
-            const double x[3] = {p->x[o.bob], p->y[o.bob], p->z[o.bob]};
-            for (int c = 0; c < 3; c++) {
-                const double d = x[c] - (o.anchor[c] + ext * o.axis[c]);
-                e2 += d * d;
-            }
-            out->error = fmax(out->error, sqrt(e2));
-        }
+        if (o.kind) out->error = fmax(out->error, analytic_error(&o, &w->p, hk_world_time(w)));
         /* unstable: non-finite, or the energy a hundred times off (a stable symplectic
          * scheme at omega*dt = 1.99 swings by 1/(1 - (omega dt / 2)^2) = 100 at most) */
         if (hk_world_check(w, 0, &b) || fabs(total_energy(w, NULL) - e0) > 100 * scale) {
@@ -173,14 +256,126 @@ static int usage_error(const char *flag, const char *value, const char *expected
     return 1;
 }
 
+static const char stability_usage[] =
+    "usage: hooke stability SCENE [--integrators all|LIST] [--dt-min A --dt-max B --points N]\n"
+    "                       [--time T] [--threads N] [--out FILE.csv|FILE.json] [--plot FILE.png]\n"
+    "\n"
+    "Runs SCENE with every integrator (or the comma-separated LIST) at N step\n"
+    "lengths dt spaced evenly in log dt from A to B (no substeps), each run for T\n"
+    "simulated seconds and at least 2000 steps. A run is unstable once the state is\n"
+    "non-finite or the total energy has moved by 100 times its starting scale.\n"
+    "Prints per integrator the largest stable dt (bisection in log dt between A\n"
+    "and B, to 0.5 %%), omega_max * dt there, the relative energy drift per\n"
+    "simulated second at each dt and, where the scene has an analytic answer, the\n"
+    "largest distance [m] of the moving mass from it at the smallest dt:\n"
+    "  oscillator (one pinned spring pair, no gravity): x(t) = L0 + d0 cos(wt) + v0/w sin(wt);\n"
+    "  pendulum (a pendulum body released from rest, gravity): the exact solution\n"
+    "    sin(theta/2) = sin(theta0/2) sn(K - w0 t | sin^2(theta0/2)), period 4 K / w0,\n"
+    "    w0 = sqrt(g / L), L = rest length + m g / k (the rod's static stretch).\n"
+    "\n"
+    "  --integrators LIST  all (default) or names from: %s\n"
+    "  --dt-min A          smallest dt [s] (default 0.01 / omega_max)\n"
+    "  --dt-max B          largest dt [s] (default 4 / omega_max); A < B\n"
+    "  --points N          dt values in the sweep, 2..100 (default 6)\n"
+    "  --time T            simulated seconds per run (default: the scene's run\n"
+    "                      length, else 20 periods of omega_max)\n"
+    "  --threads N         runs in parallel, one world per thread (default: OpenMP's\n"
+    "                      thread count); the results do not depend on N\n"
+    "  --out FILE          the numbers as CSV (or JSON when FILE ends in .json)\n"
+    "  --plot FILE.png     |energy drift| per second against dt, log-log, a curve per\n"
+    "                      integrator, its stability limit a dashed line\n"
+    "\n"
+    "omega_max is a Gershgorin bound from k and m (exact for the oscillator).\n"
+    "exit status: 0 done, 1 bad input, 3 an output file could not be written.\n";
+
+/* The drift-against-dt picture: a log-log panel, a curve per integrator (stable runs only), dashed limits. */
+static int write_plot(const char *path, const char *scene, double omega, const double *dts, int points,
+                      const profile *pr, int nk)
+{
+    const int W = 900, H = 600;
+    hk_image im;
+    const hk_rgb white = {255, 255, 255}, black = {0, 0, 0};
+    if (hk_image_init(&im, W, H, white) != 0) return -1;
+    double lo = INFINITY, hi = -INFINITY;
+    double *y = malloc((size_t)points * sizeof *y);
+    if (!y) {
+        hk_image_free(&im);
+        return -1;
+    }
+    for (int k = 0; k < nk; k++)
+        for (int i = 0; i < points; i++) {
+            const double v = fabs(pr[k].drift[i]);
+            if (pr[k].stable[i] && isfinite(v) && v > 0) {
+                lo = fmin(lo, v);
+                hi = fmax(hi, v);
+            }
+        }
+    hk_plot_axes ax;
+    hk_plot_axes_set(&ax, 80, 64, W - 24, H - 48, dts[0], dts[points - 1], 1, lo, hi, 1);
+    const char *base = strrchr(scene, '/');
+    char title[256];
+    snprintf(title, sizeof title, "STABILITY: %s", base ? base + 1 : scene);
+    hk_image_text(&im, ax.left, 12, title, black, 2);
+    snprintf(title, sizeof title, "OMEGA_MAX = %.4g RAD/S. DASHED: LARGEST STABLE DT. UNSTABLE RUNS NOT DRAWN.", omega);
+    hk_image_text(&im, ax.left, 34, title, black, 1);
+    hk_plot_frame(&im, &ax, "ABS(ENERGY DRIFT) / E0 PER SIMULATED SECOND (1/S)", "DT (S)");
+    const char *names[HK_INTEGRATOR_COUNT];
+    char labels[HK_INTEGRATOR_COUNT][96];
+    hk_rgb colours[HK_INTEGRATOR_COUNT];
+    for (int k = 0; k < nk; k++) {
+        const profile *P = &pr[k];
+        colours[k] = hk_plot_colour(P->kind);
+        for (int i = 0; i < points; i++) y[i] = P->stable[i] ? fabs(P->drift[i]) : NAN;
+        hk_plot_curve(&im, &ax, dts, y, points, colours[k], 1);
+        const char *name = hk_integrator_name((hk_integrator_kind)P->kind);
+        if (P->limit > 0 && isfinite(P->limit)) {
+            hk_plot_vline(&im, &ax, P->limit, colours[k], k);
+            snprintf(labels[k], sizeof labels[k], "%s: LIMIT OMEGA DT = %.3f", name, omega * P->limit);
+        } else if (P->limit == 0) {
+            snprintf(labels[k], sizeof labels[k], "%s: UNSTABLE AT EVERY DT", name);
+        } else {
+            snprintf(labels[k], sizeof labels[k], "%s: STABLE AT EVERY DT", name);
+        }
+        names[k] = labels[k];
+    }
+    /* the legend in the lower right, where drift is small and curves are few */
+    hk_plot_axes lg = ax;
+    lg.top = ax.bottom - 12 - 12 * nk;
+    hk_plot_legend(&im, &lg, nk, names, colours);
+    free(y);
+    const int rc = hk_image_write_png(&im, path);
+    hk_image_free(&im);
+    return rc;
+}
+
+/* Loads the scene and steps it once with each integrator, on this thread: process-wide
+ * choices made on first use (kernel table, environment knobs) are settled before the
+ * parallel sweep. */
+static void warm_up(const char *scene, const int *kinds, int nk)
+{
+    for (int k = 0; k < nk; k++) {
+        hk_scene sc;
+        char err[256];
+        if (hk_scene_load(scene, &sc, err, sizeof err) != 0) return;
+        hk_integrator_def def = sc.integrator;
+        def.kind = (hk_integrator_kind)kinds[k];
+        def.dt_max = 0;
+        if (hk_world_set_integrator(sc.world, &def) == 0) hk_world_step(sc.world);
+        hk_scene_free(&sc);
+    }
+}
+
 int hk_cmd_stability(int argc, char **argv)
 {
-    const char *scene = NULL, *out = NULL, *list = "all";
+    const char *scene = NULL, *out = NULL, *plot = NULL, *list = "all";
     double dt_min = 0, dt_max = 0, time = 0;
-    int points = 6;
+    int points = 6, threads = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--integrators") == 0) {
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            printf(stability_usage, hk_integrator_names());
+            return 0;
+        } else if (strcmp(a, "--integrators") == 0) {
             if (!v || !*v) return usage_error(a, v, "all or a comma-separated list of integrators");
             list = v;
             i++;
@@ -188,18 +383,21 @@ int hk_cmd_stability(int argc, char **argv)
             double *dst = strcmp(a, "--dt-min") == 0 ? &dt_min : strcmp(a, "--dt-max") == 0 ? &dt_max : &time;
             if (parse_double(v, dst)) return usage_error(a, v, "a number > 0");
             i++;
-        } else if (strcmp(a, "--points") == 0) {
+        } else if (strcmp(a, "--points") == 0 || strcmp(a, "--threads") == 0) {
+            const int pts = strcmp(a, "--points") == 0;
             char *end;
+            errno = 0;
             long n = v ? strtol(v, &end, 10) : 0;
-            if (!v || *end || n < 2 || n > 100) return usage_error(a, v, "a whole number 2..100");
-            points = (int)n;
+            if (!v || !*v || *end || errno || n < (pts ? 2 : 1) || n > (pts ? 100 : 4096))
+                return usage_error(a, v, pts ? "a whole number 2..100" : "a thread count 1..4096");
+            *(pts ? &points : &threads) = (int)n;
             i++;
-        } else if (strcmp(a, "--out") == 0) {
-            if (!v || !*v) return usage_error(a, v, "a file name (.csv or .json)");
-            out = v;
+        } else if (strcmp(a, "--out") == 0 || strcmp(a, "--plot") == 0) {
+            if (!v || !*v) return usage_error(a, v, strcmp(a, "--out") == 0 ? "a file name (.csv or .json)" : "a file name (.png)");
+            *(strcmp(a, "--out") == 0 ? &out : &plot) = v;
             i++;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "hooke: error: unknown option '%s' for stability (see hooke --help)\n", a);
+            fprintf(stderr, "hooke: error: unknown option '%s' for stability (see hooke stability --help)\n", a);
             return 1;
         } else if (!scene) {
             scene = a;
@@ -209,7 +407,7 @@ int hk_cmd_stability(int argc, char **argv)
         }
     }
     if (!scene) {
-        fprintf(stderr, "hooke: error: stability needs a scene file (see hooke --help)\n");
+        fprintf(stderr, "hooke: error: stability needs a scene file (see hooke stability --help)\n");
         return 1;
     }
     hk_scene sc;
@@ -220,6 +418,7 @@ int hk_cmd_stability(int argc, char **argv)
     }
     const double omega = hk_omega_max(sc.world);
     const double scene_time = sc.time > 0 ? sc.time : (sc.steps > 0 ? (double)sc.steps * sc.integrator.dt : 0);
+    const analytic exact = find_analytic(sc.world);
     hk_scene_free(&sc);
     if (!(omega > 0)) {
         fprintf(stderr, "hooke: error: %s: no springs with a free end: nothing to profile\n", scene);
@@ -253,66 +452,101 @@ int hk_cmd_stability(int argc, char **argv)
             if (*s == ',') s++;
         }
     }
+#ifdef HOOKE_USE_OPENMP
+    if (threads <= 0) threads = omp_get_max_threads();
+#else
+    threads = 1;
+#endif
+    const int jobs = nk * points;
     double *dts = malloc((size_t)points * sizeof *dts);
     profile *pr = calloc((size_t)nk, sizeof *pr);
-    if (!dts || !pr) {
-        free(dts);
-        free(pr);
-        fprintf(stderr, "hooke: error: out of memory\n");
-        return 1;
+    int *job_rc = calloc((size_t)jobs, sizeof *job_rc);
+    char (*job_err)[512] = calloc((size_t)(jobs > nk ? jobs : nk), sizeof *job_err);
+    int rc = !dts || !pr || !job_rc || !job_err;
+    for (int ki = 0; ki < nk && !rc; ki++) {
+        pr[ki].kind = kinds[ki];
+        pr[ki].drift = calloc((size_t)points, sizeof(double));
+        pr[ki].error = calloc((size_t)points, sizeof(double));
+        pr[ki].stable = calloc((size_t)points, sizeof(int));
+        rc = !pr[ki].drift || !pr[ki].error || !pr[ki].stable;
     }
-    for (int i = 0; i < points; i++) dts[i] = dt_min * pow(dt_max / dt_min, (double)i / (points - 1));
-    int rc = 0;
-    for (int ki = 0; ki < nk && rc == 0; ki++) {
-        profile *P = &pr[ki];
-        P->kind = kinds[ki];
-        P->drift = calloc((size_t)points, sizeof(double));
-        P->error = calloc((size_t)points, sizeof(double));
-        P->stable = calloc((size_t)points, sizeof(int));
-        if (!P->drift || !P->error || !P->stable) {
-            fprintf(stderr, "hooke: error: out of memory\n");
-            rc = 1;
-            break;
+    if (rc) fprintf(stderr, "hooke: error: out of memory\n");
+    if (rc == 0) {
+        for (int i = 0; i < points; i++) dts[i] = dt_min * pow(dt_max / dt_min, (double)i / (points - 1));
+        dts[points - 1] = dt_max; /* exactly: the bisection starts from the sweep's ends */
+        warm_up(scene, kinds, nk);
+        /* the sweep: every (integrator, dt) pair is one world on one thread; each run
+         * is deterministic, so the table does not depend on the thread count */
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#endif
+        for (int j = 0; j < jobs; j++) {
+#ifdef HOOKE_USE_OPENMP
+            omp_set_num_threads(1); /* the world's own parallel loops run on this thread only */
+#endif
+            profile *P = &pr[j / points];
+            const int i = j % points;
+            trial t;
+            job_rc[j] = run_trial(scene, P->kind, dts[i], time, &t, job_err[j], sizeof job_err[j]);
+            if (job_rc[j] == 0) {
+                P->stable[i] = t.stable;
+                P->drift[i] = t.drift;
+                P->error[i] = t.error;
+            }
         }
-        trial t;
-        for (int i = 0; i < points && rc == 0; i++) {
-            if (run_trial(scene, P->kind, dts[i], time, &t, err, sizeof err) != 0) {
+        for (int j = 0; j < jobs && rc == 0; j++)
+            if (job_rc[j]) {
+                fprintf(stderr, "%s\n", job_err[j]);
                 rc = 1;
-                break;
             }
-            P->stable[i] = t.stable;
-            P->drift[i] = t.drift;
-            P->error[i] = t.error;
-        }
-        if (rc) break;
-        /* bisection (in log dt) between a stable and an unstable dt, to 1 % */
-        double lo = dt_min, hi = dt_max;
-        trial tl, th;
-        if (run_trial(scene, P->kind, lo, time, &tl, err, sizeof err) || run_trial(scene, P->kind, hi, time, &th, err, sizeof err)) {
-            rc = 1;
-            break;
-        }
-        if (!tl.stable) {
-            P->limit = 0;
-        } else if (th.stable) {
-            P->limit = INFINITY;
-        } else {
-            while (hi / lo > 1.005) {
-                double mid = sqrt(lo * hi);
-                if (run_trial(scene, P->kind, mid, time, &t, err, sizeof err)) {
-                    rc = 1;
-                    break;
-                }
-                *(t.stable ? &lo : &hi) = mid;
-            }
-            P->limit = sqrt(lo * hi);
-        }
     }
-    if (rc) fprintf(stderr, "%s\n", err);
+    if (rc == 0) {
+        /* bisection (in log dt) between a stable and an unstable dt, to 0.5 %: one integrator per thread */
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#endif
+        for (int ki = 0; ki < nk; ki++) {
+#ifdef HOOKE_USE_OPENMP
+            omp_set_num_threads(1);
+#endif
+            profile *P = &pr[ki];
+            job_rc[ki] = 0;
+            if (!P->stable[0]) {
+                P->limit = 0;
+            } else if (P->stable[points - 1]) {
+                P->limit = INFINITY;
+            } else {
+                double lo = dt_min, hi = dt_max;
+                trial t;
+                while (hi / lo > 1.005) {
+                    const double mid = sqrt(lo * hi);
+                    if (run_trial(scene, P->kind, mid, time, &t, job_err[ki], sizeof job_err[ki])) {
+                        job_rc[ki] = 1;
+                        break;
+                    }
+                    *(t.stable ? &lo : &hi) = mid;
+                }
+                P->limit = sqrt(lo * hi);
+            }
+        }
+        for (int ki = 0; ki < nk && rc == 0; ki++)
+            if (job_rc[ki]) {
+                fprintf(stderr, "%s\n", job_err[ki]);
+                rc = 1;
+            }
+    }
     if (rc == 0) {
         printf("stability of %s: omega_max = %.6g rad/s (estimate from k and m), %d dt from %.4g to %.4g s, %.4g s "
-               "simulated per run (at least 2000 steps)\n",
-               scene, omega, points, dt_min, dt_max, time);
+               "simulated per run (at least 2000 steps), %d thread%s\n",
+               scene, omega, points, dt_min, dt_max, time, threads, threads == 1 ? "" : "s");
+        if (exact.kind == ANALYTIC_OSCILLATOR)
+            printf("analytic answer: harmonic oscillator, omega = %.6g rad/s, x(t) = L0 + %.6g cos(omega t) + %.6g "
+                   "sin(omega t) m along the spring\n",
+                   exact.omega, exact.d0, exact.v0 / exact.omega);
+        else if (exact.kind == ANALYTIC_PENDULUM)
+            printf("analytic answer: pendulum, exact elliptic-integral solution, theta0 = %.6g rad, L = %.9g m "
+                   "(rest length + m g / k), period %.9g s (small-amplitude 2 pi sqrt(L/g) = %.9g s)\n",
+                   exact.theta0, exact.L, exact.period, 2 * 3.14159265358979323846 / exact.omega0);
         printf("%-20s %14s %12s", "integrator", "stable_dt_max", "omega*dt");
         for (int i = 0; i < points; i++) printf(" drift/s@%-9.3g", dts[i]);
         printf("  max_error_m@dt_min\n");
@@ -349,7 +583,11 @@ int hk_cmd_stability(int argc, char **argv)
                 rc = 3;
             } else {
                 if (json) {
-                    fprintf(f, "{\"scene\": \"%s\", \"omega_max\": %.9g, \"integrators\": [\n", scene, omega);
+                    fprintf(f, "{\"scene\": \"%s\", \"omega_max\": %.9g, \"analytic\": %s, \"integrators\": [\n", scene,
+                            omega,
+                            exact.kind == ANALYTIC_OSCILLATOR ? "\"oscillator\""
+                            : exact.kind == ANALYTIC_PENDULUM ? "\"pendulum\""
+                                                              : "null");
                 } else {
                     fprintf(f, "integrator,row,dt,omega_dt,stable,energy_drift_per_s,max_error\n");
                 }
@@ -392,13 +630,22 @@ int hk_cmd_stability(int argc, char **argv)
                 }
             }
         }
+        if (plot) {
+            errno = 0;
+            if (write_plot(plot, scene, omega, dts, points, pr, nk) != 0) {
+                fprintf(stderr, "hooke: error: cannot write %s: %s\n", plot, strerror(errno ? errno : EIO));
+                rc = 3;
+            }
+        }
     }
-    for (int ki = 0; ki < nk; ki++) {
+    for (int ki = 0; pr && ki < nk; ki++) {
         free(pr[ki].drift);
         free(pr[ki].error);
         free(pr[ki].stable);
     }
     free(pr);
     free(dts);
+    free(job_rc);
+    free(job_err);
     return rc;
 }

@@ -1,9 +1,9 @@
 /* test_outputs.c — frames (VTP decoded strictly, PVD, OBJ, PNG), blow-up reports, the progress bar's absence, the stability profiler's answers. */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
+#include "hk_test_png.h"
 
 #include <math.h>
-#include <png.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
@@ -276,29 +276,14 @@ static void test_vtp_matches_state_out(void **state)
     free(obj);
 }
 
-/* Decodes a PNG with libpng: width, height, and how many pixels differ from the top-left one. */
+/* Decodes a PNG: width, height, RGB, and at least min_ink pixels differ from the top-left one. */
 static void png_check(const char *path, int w, int h, int min_ink)
 {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    png_infop info = png_create_info_struct(png);
-    assert_true(png && info);
-    if (setjmp(png_jmpbuf(png))) {
-        print_error("%s: libpng could not decode it\n", path);
-        fail();
-    }
-    png_init_io(png, f);
-    png_read_png(png, info, PNG_TRANSFORM_STRIP_16 | PNG_TRANSFORM_STRIP_ALPHA, NULL);
-    assert_int_equal(png_get_image_width(png, info), w);
-    assert_int_equal(png_get_image_height(png, info), h);
-    assert_int_equal(png_get_color_type(png, info), PNG_COLOR_TYPE_RGB);
-    png_bytepp rows = png_get_rows(png, info);
-    int ink = 0;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) ink += memcmp(rows[y] + 3 * x, rows[0], 3) != 0;
-    png_destroy_read_struct(&png, &info, NULL);
-    fclose(f);
+    hk_png p = hk_test_png_read(path);
+    assert_int_equal(p.w, w);
+    assert_int_equal(p.h, h);
+    const int ink = hk_test_png_ink(&p);
+    free(p.rgb);
     if (ink < min_ink) {
         print_error("%s: only %d pixels differ from the background\n", path, ink);
         fail();
@@ -372,6 +357,52 @@ static void test_no_progress_without_terminal(void **state)
     hk_run_free(&r);
 }
 
+/* A run stopped after a checkpoint and restarted into the same folder: frames.pvd lists every frame of the whole
+ * run once, in order, exactly as an uninterrupted run's does (the times come from the earlier frames' TimeValue). */
+static void test_pvd_after_restart(void **state)
+{
+    (void)state;
+    const char *whole = own_path("pvd_whole"), *split = own_path("pvd_split"), *ck = own_path("pvd.ck");
+    char args[1024], path[512];
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 50 --every 10 --out '%s' --quiet", whole);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    /* the first run gets past its last checkpoint (step 20) to step 30 before it stops */
+    snprintf(args, sizeof args,
+             "run " SCENE("rope.scene") " --steps 30 --every 10 --out '%s' --checkpoint '%s' --checkpoint-every 20 --quiet",
+             split, ck);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 50 --every 10 --out '%s' --restart '%s' --quiet",
+             split, ck);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    snprintf(path, sizeof path, "%s/frames.pvd", whole);
+    char *a = hk_test_slurp(path);
+    snprintf(path, sizeof path, "%s/frames.pvd", split);
+    char *b = hk_test_slurp(path);
+    assert_non_null(a);
+    assert_non_null(b);
+    const char *at = b;
+    for (int step = 0; step <= 50; step += 10) {
+        char name[64];
+        snprintf(name, sizeof name, "file=\"frame_%06d.vtp\"", step);
+        const char *p = strstr(at, name);
+        if (!p) {
+            print_error("frames.pvd after the restart lacks %s (or lists it out of order):\n%s\n", name, b);
+            fail();
+        }
+        assert_null(strstr(p + 1, name)); /* once */
+        at = p;
+    }
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+}
+
 /* omega*dt at the stability limit of `name` in the profiler's table. */
 static double limit_of(const char *table, const char *name)
 {
@@ -424,7 +455,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vtp_matches_state_out),  cmocka_unit_test(test_png_frame),
         cmocka_unit_test(test_blowup_report),          cmocka_unit_test(test_no_progress_without_terminal),
-        cmocka_unit_test(test_stability_oscillator),
+        cmocka_unit_test(test_stability_oscillator),    cmocka_unit_test(test_pvd_after_restart),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

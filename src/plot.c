@@ -1,0 +1,651 @@
+/* plot.c — line charts on the raster canvas, and `hooke plot`: a stats CSV as stacked panels against time. */
+#define _POSIX_C_SOURCE 200809L
+#include "plot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- chart pieces -------------------------------------------------------- */
+
+static const hk_rgb black = {0, 0, 0}, grid_grey = {225, 225, 225}, frame_grey = {90, 90, 90}, white = {255, 255, 255};
+
+hk_rgb hk_plot_colour(int i)
+{
+    static const hk_rgb palette[] = {
+        {31, 119, 180}, {214, 39, 40},  {44, 160, 44},  {0, 0, 0},       {148, 103, 189},
+        {255, 127, 14}, {23, 190, 207}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127},
+    };
+    const int n = (int)(sizeof palette / sizeof palette[0]);
+    return palette[((i % n) + n) % n];
+}
+
+/* 1, 2 or 5 times a power of ten, about range / target. */
+static double nice_step(double range, int target)
+{
+    const double raw = range / target, p = pow(10, floor(log10(raw))), f = raw / p;
+    return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * p;
+}
+
+static void set_range(double lo, double hi, int logscale, double *out_lo, double *out_hi)
+{
+    if (logscale) {
+        if (!(lo > 0) || !isfinite(lo)) lo = hi > 0 && isfinite(hi) ? hi / 10 : 1;
+        if (!(hi > 0) || !isfinite(hi)) hi = lo * 10;
+        if (hi < lo) {
+            const double t = lo;
+            lo = hi;
+            hi = t;
+        }
+        *out_lo = floor(log10(lo));
+        *out_hi = ceil(log10(hi));
+        if (*out_hi <= *out_lo) *out_hi = *out_lo + 1;
+        return;
+    }
+    if (!isfinite(lo) || !isfinite(hi)) {
+        lo = isfinite(lo) ? lo : isfinite(hi) ? hi : 0;
+        hi = lo;
+    }
+    if (hi < lo) {
+        const double t = lo;
+        lo = hi;
+        hi = t;
+    }
+    /* at least a millionth of the values' size, so a constant series shows as a flat line with readable ticks */
+    const double span = fmax(fmax(fabs(lo), fabs(hi)) * 1e-6, 1e-12);
+    if (hi - lo < span) {
+        const double mid = 0.5 * (lo + hi);
+        lo = mid - span;
+        hi = mid + span;
+    }
+    const double step = nice_step(hi - lo, 5);
+    *out_lo = floor(lo / step) * step;
+    *out_hi = ceil(hi / step) * step;
+}
+
+void hk_plot_axes_set(hk_plot_axes *ax, int left, int top, int right, int bottom, double xlo, double xhi, int xlog,
+                      double ylo, double yhi, int ylog)
+{
+    ax->left = left;
+    ax->top = top;
+    ax->right = right;
+    ax->bottom = bottom;
+    ax->xlog = xlog;
+    ax->ylog = ylog;
+    set_range(xlo, xhi, xlog, &ax->xmin, &ax->xmax);
+    set_range(ylo, yhi, ylog, &ax->ymin, &ax->ymax);
+}
+
+static double to_axis(double v, int logscale)
+{
+    if (!isfinite(v)) return NAN;
+    if (logscale) return v > 0 ? log10(v) : NAN;
+    return v;
+}
+
+double hk_plot_px(const hk_plot_axes *ax, double x)
+{
+    x = to_axis(x, ax->xlog);
+    return ax->left + (x - ax->xmin) / (ax->xmax - ax->xmin) * (ax->right - ax->left);
+}
+
+double hk_plot_py(const hk_plot_axes *ax, double y)
+{
+    y = to_axis(y, ax->ylog);
+    return ax->bottom - (y - ax->ymin) / (ax->ymax - ax->ymin) * (ax->bottom - ax->top);
+}
+
+/* Tick positions in axis units (decades on a log axis) and their labels; returns the count. */
+static int ticks(double lo, double hi, int logscale, double *at, char (*label)[24], int max)
+{
+    int n = 0;
+    if (logscale) {
+        const int decades = (int)lround(hi - lo), every = decades > 10 ? (decades + 9) / 10 : 1;
+        for (int e = (int)lround(lo); e <= (int)lround(hi) && n < max; e++) {
+            if ((e - (int)lround(lo)) % every) continue;
+            at[n] = e;
+            snprintf(label[n], sizeof label[0], e == 0 ? "1" : e == 1 ? "10" : "1e%d", e);
+            n++;
+        }
+        return n;
+    }
+    const double step = nice_step(hi - lo, 5);
+    /* enough significant digits to tell neighbouring ticks apart */
+    const double big = fmax(fabs(lo), fabs(hi));
+    int digits = (int)ceil(log10(big / step)) + 1;
+    if (digits < 2) digits = 2;
+    if (digits > 9) digits = 9;
+    const long k0 = lround(ceil(lo / step - 1e-9)), k1 = lround(floor(hi / step + 1e-9));
+    for (long k = k0; k <= k1 && n < max; k++) {
+        double v = (double)k * step;
+        if (fabs(v) < 1e-9 * step) v = 0;
+        at[n] = v;
+        snprintf(label[n], sizeof label[0], "%.*g", digits, v);
+        n++;
+    }
+    return n;
+}
+
+void hk_plot_frame(hk_image *im, const hk_plot_axes *ax, const char *title, const char *xlabel)
+{
+    double at[32];
+    char label[32][24];
+    const int L = ax->left, R = ax->right, T = ax->top, B = ax->bottom;
+    /* y: grid, ticks, labels right-aligned left of the area */
+    int n = ticks(ax->ymin, ax->ymax, ax->ylog, at, label, 32);
+    for (int i = 0; i < n; i++) {
+        const double y = B - (at[i] - ax->ymin) / (ax->ymax - ax->ymin) * (B - T);
+        hk_image_line(im, L, y, 1, R, y, 1, grid_grey, 1);
+        hk_image_line(im, L - 4, y, -1, L, y, -1, frame_grey, 1);
+        hk_image_text(im, L - 7 - hk_image_text_width(label[i], 1), (int)lround(y) - 3, label[i], black, 1);
+    }
+    if (ax->ylog)
+        for (double d = ax->ymin; d < ax->ymax; d++)
+            for (int m = 2; m <= 9; m++) {
+                const double y = B - (d + log10(m) - ax->ymin) / (ax->ymax - ax->ymin) * (B - T);
+                hk_image_line(im, L - 2, y, -1, L, y, -1, frame_grey, 1);
+            }
+    /* x: grid and ticks always, labels only under the bottom panel */
+    n = ticks(ax->xmin, ax->xmax, ax->xlog, at, label, 32);
+    for (int i = 0; i < n; i++) {
+        const double x = L + (at[i] - ax->xmin) / (ax->xmax - ax->xmin) * (R - L);
+        hk_image_line(im, x, T, 1, x, B, 1, grid_grey, 1);
+        hk_image_line(im, x, B, -1, x, B + 4, -1, frame_grey, 1);
+        if (xlabel)
+            hk_image_text(im, (int)lround(x) - hk_image_text_width(label[i], 1) / 2, B + 7, label[i], black, 1);
+    }
+    if (ax->xlog)
+        for (double d = ax->xmin; d < ax->xmax; d++)
+            for (int m = 2; m <= 9; m++) {
+                const double x = L + (d + log10(m) - ax->xmin) / (ax->xmax - ax->xmin) * (R - L);
+                hk_image_line(im, x, B, -1, x, B + 2, -1, frame_grey, 1);
+            }
+    if (xlabel) hk_image_text(im, (L + R - hk_image_text_width(xlabel, 1)) / 2, B + 20, xlabel, black, 1);
+    if (title) hk_image_text(im, L, T - 11, title, black, 1);
+    /* the frame on top of everything drawn inside */
+    hk_image_line(im, L, T, -1, R, T, -1, frame_grey, 1);
+    hk_image_line(im, L, B, -1, R, B, -1, frame_grey, 1);
+    hk_image_line(im, L, T, -1, L, B, -1, frame_grey, 1);
+    hk_image_line(im, R, T, -1, R, B, -1, frame_grey, 1);
+}
+
+/* Liang-Barsky: clips the segment to the rectangle; 0 when nothing is left. */
+static int clip(double *x0, double *y0, double *x1, double *y1, double L, double T, double R, double B)
+{
+    double t0 = 0, t1 = 1;
+    const double dx = *x1 - *x0, dy = *y1 - *y0;
+    const double p[4] = {-dx, dx, -dy, dy}, q[4] = {*x0 - L, R - *x0, *y0 - T, B - *y0};
+    for (int i = 0; i < 4; i++) {
+        if (p[i] == 0) {
+            if (q[i] < 0) return 0;
+            continue;
+        }
+        const double r = q[i] / p[i];
+        if (p[i] < 0) {
+            if (r > t1) return 0;
+            if (r > t0) t0 = r;
+        } else {
+            if (r < t0) return 0;
+            if (r < t1) t1 = r;
+        }
+    }
+    const double ax = *x0, ay = *y0;
+    *x0 = ax + t0 * dx;
+    *y0 = ay + t0 * dy;
+    *x1 = ax + t1 * dx;
+    *y1 = ay + t1 * dy;
+    return 1;
+}
+
+void hk_plot_curve(hk_image *im, const hk_plot_axes *ax, const double *x, const double *y, int n, hk_rgb c,
+                   int markers)
+{
+    double px0 = NAN, py0 = NAN;
+    for (int i = 0; i < n; i++) {
+        const double px = hk_plot_px(ax, x[i]), py = hk_plot_py(ax, y[i]);
+        if (isfinite(px) && isfinite(py)) {
+            double a = px0, b = py0, cx = px, cy = py;
+            if (isfinite(a) && isfinite(b) && clip(&a, &b, &cx, &cy, ax->left, ax->top, ax->right, ax->bottom))
+                hk_image_line(im, a, b, 0, cx, cy, 0, c, 2);
+            if (markers && px >= ax->left && px <= ax->right && py >= ax->top && py <= ax->bottom)
+                for (int dy = -2; dy <= 2; dy++)
+                    hk_image_line(im, px - 2, py + dy, 0, px + 2, py + dy, 0, c, 1);
+        }
+        px0 = px;
+        py0 = py;
+    }
+}
+
+void hk_plot_vline(hk_image *im, const hk_plot_axes *ax, double x, hk_rgb c, int slot)
+{
+    const double px = hk_plot_px(ax, x);
+    if (!isfinite(px) || px < ax->left || px > ax->right) return;
+    for (int y = ax->top; y < ax->bottom; y += 10)
+        hk_image_line(im, px, y, 0.5, px, fmin(y + 5, ax->bottom), 0.5, c, 1);
+    const double ty = ax->top + 2 + 8 * slot;
+    const double tx[3] = {px - 4, px + 4, px}, tyy[3] = {ty, ty, ty + 6}, tz[3] = {-0.5, -0.5, -0.5};
+    hk_image_triangle(im, tx, tyy, tz, c);
+}
+
+void hk_plot_legend(hk_image *im, const hk_plot_axes *ax, int n, const char *const *names, const hk_rgb *colours)
+{
+    if (n <= 0) return;
+    int wmax = 0;
+    for (int i = 0; i < n; i++) {
+        const int w = hk_image_text_width(names[i], 1);
+        if (w > wmax) wmax = w;
+    }
+    const int bw = wmax + 30, bh = 12 * n + 6, x0 = ax->right - 6 - bw, y0 = ax->top + 6;
+    for (int y = y0; y <= y0 + bh; y++)
+        for (int x = x0; x <= x0 + bw; x++)
+            hk_image_plot(im, x, y, -2, (y == y0 || y == y0 + bh || x == x0 || x == x0 + bw) ? frame_grey : white);
+    for (int i = 0; i < n; i++) {
+        const int y = y0 + 5 + 12 * i;
+        hk_image_line(im, x0 + 5, y + 3, -3, x0 + 19, y + 3, -3, colours[i], 2);
+        hk_image_text(im, x0 + 25, y, names[i], black, 1);
+    }
+}
+
+/* ---- hooke plot ---------------------------------------------------------- */
+
+typedef struct table {
+    int cols, rows, cap;
+    char **names;
+    double **v; /* v[col][row] */
+} table;
+
+static void table_free(table *t)
+{
+    for (int c = 0; c < t->cols; c++) {
+        free(t->names ? t->names[c] : NULL);
+        free(t->v ? t->v[c] : NULL);
+    }
+    free(t->names);
+    free(t->v);
+    memset(t, 0, sizeof *t);
+}
+
+/* The whole file as a NUL-terminated string; NULL with errno set on failure. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *s = malloc(cap);
+    while (s) {
+        n += fread(s + n, 1, cap - n - 1, f);
+        if (n < cap - 1) break;
+        char *t = realloc(s, cap * 2);
+        if (!t) {
+            free(s);
+            s = NULL;
+            errno = ENOMEM;
+            break;
+        }
+        s = t;
+        cap *= 2;
+    }
+    if (s && ferror(f)) {
+        free(s);
+        s = NULL;
+        errno = EIO;
+    }
+    fclose(f);
+    if (s) s[n] = '\0';
+    *len = n;
+    return s;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) *--e = '\0';
+    return s;
+}
+
+/* Splits line at commas in place; returns the number of fields (at most max are stored). */
+static int split(char *line, char **field, int max)
+{
+    int n = 0;
+    for (char *s = line;; n++) {
+        char *comma = strchr(s, ',');
+        if (comma) *comma = '\0';
+        if (n < max) field[n] = trim(s);
+        if (!comma) return n + 1;
+        s = comma + 1;
+    }
+}
+
+#define MAX_COLUMNS 256
+
+/* Reads a stats CSV; 0, or -1 with the message (file and line) printed. */
+static int read_stats(const char *path, table *t)
+{
+    memset(t, 0, sizeof *t);
+    size_t len;
+    char *text = slurp(path, &len);
+    if (!text) {
+        fprintf(stderr, "hooke: error: cannot read %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (strlen(text) != len) {
+        fprintf(stderr, "hooke: error: %s: not a hooke stats CSV (it contains a NUL byte)\n", path);
+        free(text);
+        return -1;
+    }
+    char *field[MAX_COLUMNS];
+    int lineno = 0, rc = -1;
+    char *s = text;
+    while (*s) {
+        char *line = s, *nl = strchr(s, '\n');
+        if (nl) {
+            *nl = '\0';
+            s = nl + 1;
+        } else {
+            s += strlen(s);
+        }
+        lineno++;
+        if (!t->names) {
+            char shown[64];
+            snprintf(shown, sizeof shown, "%s", trim(line));
+            const int n = split(line, field, MAX_COLUMNS);
+            if (n < 2 || strcmp(field[0], "step") != 0 || strcmp(field[1], "time") != 0) {
+                fprintf(stderr,
+                        "hooke: error: %s:%d: not a hooke stats CSV: the header must start with step,time "
+                        "(as written by hooke run --stats), got '%s'\n",
+                        path, lineno, shown);
+                goto done;
+            }
+            if (n > MAX_COLUMNS) {
+                fprintf(stderr, "hooke: error: %s:%d: %d columns; at most %d are supported\n", path, lineno, n,
+                        MAX_COLUMNS);
+                goto done;
+            }
+            t->names = calloc((size_t)n, sizeof *t->names);
+            t->v = calloc((size_t)n, sizeof *t->v);
+            if (!t->names || !t->v) goto oom;
+            t->cols = n;
+            for (int c = 0; c < n; c++) {
+                if (!*field[c]) {
+                    fprintf(stderr, "hooke: error: %s:%d: column %d has no name\n", path, lineno, c + 1);
+                    goto done;
+                }
+                if (!(t->names[c] = strdup(field[c]))) goto oom;
+            }
+            continue;
+        }
+        if (!*trim(line)) continue; /* blank lines (a trailing one, say) carry no row */
+        const int n = split(line, field, MAX_COLUMNS);
+        if (n != t->cols) {
+            fprintf(stderr, "hooke: error: %s:%d: ragged row: %d fields, the header has %d\n", path, lineno, n,
+                    t->cols);
+            goto done;
+        }
+        if (t->rows == t->cap) {
+            const int cap = t->cap ? 2 * t->cap : 256;
+            for (int c = 0; c < t->cols; c++) {
+                double *v = realloc(t->v[c], (size_t)cap * sizeof *v);
+                if (!v) goto oom;
+                t->v[c] = v;
+            }
+            t->cap = cap;
+        }
+        for (int c = 0; c < n; c++) {
+            char *end;
+            errno = 0;
+            const double v = strtod(field[c], &end);
+            if (!*field[c] || *end || (errno == ERANGE && fabs(v) > 1)) {
+                fprintf(stderr, "hooke: error: %s:%d: column %d (%s): '%.40s' is not a number\n", path, lineno, c + 1,
+                        t->names[c], field[c]);
+                goto done;
+            }
+            t->v[c][t->rows] = v;
+        }
+        t->rows++;
+    }
+    if (!t->names) {
+        fprintf(stderr, "hooke: error: %s:1: empty file; expected a hooke stats CSV (header step,time,...)\n", path);
+        goto done;
+    }
+    if (t->rows < 2) {
+        fprintf(stderr, "hooke: error: %s:%d: %d data row%s; a plot needs at least 2\n", path, lineno, t->rows,
+                t->rows == 1 ? "" : "s");
+        goto done;
+    }
+    rc = 0;
+    goto done;
+oom:
+    fprintf(stderr, "hooke: error: %s:%d: out of memory\n", path, lineno);
+done:
+    free(text);
+    if (rc) table_free(t);
+    return rc;
+}
+
+#define MAX_SERIES 16
+#define MAX_GENERIC 4
+
+typedef struct panel {
+    const char *key;   /* short name in the summary line */
+    char title[96];
+    int n, col[MAX_SERIES];
+} panel;
+
+static int column(const table *t, const char *name)
+{
+    for (int c = 0; c < t->cols; c++)
+        if (strcmp(t->names[c], name) == 0) return c;
+    return -1;
+}
+
+static int usage_error(const char *flag, const char *value, const char *expected)
+{
+    fprintf(stderr, "hooke: error: %s expects %s, got '%s'\n", flag, expected, value ? value : "nothing");
+    return 1;
+}
+
+static const char plot_usage[] =
+    "usage: hooke plot STATS.csv [--out FILE.png] [--width W] [--height H]\n"
+    "\n"
+    "Draws the statistics CSV written by `hooke run --stats` as a PNG of stacked\n"
+    "panels sharing the time axis: energy (kinetic, gravity, spring, total) [J],\n"
+    "max stretch (r/L0), broken springs (when any broke), volume_* and\n"
+    "pressure_* columns (when present), then each other numeric column in a\n"
+    "panel of its own (at most 4; further ones are listed on stderr and left out).\n"
+    "\n"
+    "  --out FILE.png   default: STATS with .csv replaced by .png\n"
+    "  --width W        pixels, 320..8000 (default 900)\n"
+    "  --height H       pixels, 200..8000 (default 60 + 190 per panel)\n"
+    "\n"
+    "exit status: 0 written, 1 bad input (the message names file and line), 3 the\n"
+    "PNG could not be written.\n";
+
+static int parse_px(const char *v, int lo, int hi, int *out)
+{
+    if (!v || !*v) return -1;
+    char *end;
+    errno = 0;
+    const long n = strtol(v, &end, 10);
+    if (errno || *end || n < lo || n > hi) return -1;
+    *out = (int)n;
+    return 0;
+}
+
+int hk_cmd_plot(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL;
+    int width = 900, height = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(plot_usage, stdout);
+            return 0;
+        } else if (strcmp(a, "--out") == 0) {
+            if (!v || !*v) return usage_error(a, v, "a file name (.png)");
+            out = v;
+            i++;
+        } else if (strcmp(a, "--width") == 0) {
+            if (parse_px(v, 320, 8000, &width)) return usage_error(a, v, "a width in pixels 320..8000");
+            i++;
+        } else if (strcmp(a, "--height") == 0) {
+            if (parse_px(v, 200, 8000, &height)) return usage_error(a, v, "a height in pixels 200..8000");
+            i++;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "hooke: error: unknown option '%s' for plot (see hooke plot --help)\n", a);
+            return 1;
+        } else if (!in) {
+            in = a;
+        } else {
+            fprintf(stderr, "hooke: error: more than one stats file given ('%s' and '%s')\n", in, a);
+            return 1;
+        }
+    }
+    if (!in) {
+        fprintf(stderr, "hooke: error: plot needs a stats CSV file (see hooke plot --help)\n");
+        return 1;
+    }
+    table t;
+    if (read_stats(in, &t) != 0) return 1;
+
+    /* panels: the known groups, then each other column */
+    panel pan[5 + MAX_GENERIC];
+    int np = 0;
+    memset(pan, 0, sizeof pan);
+    panel *energy = &pan[np++], *stretch = &pan[np++], *broken = &pan[np++], *volume = &pan[np++],
+          *pressure = &pan[np++];
+    energy->key = "energy";
+    snprintf(energy->title, sizeof energy->title, "ENERGY (J)");
+    stretch->key = "max_stretch";
+    snprintf(stretch->title, sizeof stretch->title, "MAX STRETCH (R/L0)");
+    broken->key = "broken";
+    snprintf(broken->title, sizeof broken->title, "BROKEN SPRINGS");
+    volume->key = "volume";
+    snprintf(volume->title, sizeof volume->title, "VOLUME (CUBIC M)");
+    pressure->key = "pressure";
+    snprintf(pressure->title, sizeof pressure->title, "PRESSURE (PA)");
+    static const char *const energies[] = {"kinetic", "gravity", "spring", "total"};
+    for (int e = 0; e < 4; e++) {
+        const int c = column(&t, energies[e]);
+        if (c >= 0) energy->col[energy->n++] = c;
+    }
+    int rc = 0;
+    for (int c = 2; c < t.cols; c++) {
+        const char *name = t.names[c];
+        panel *p = NULL;
+        int known = 0;
+        for (int e = 0; e < 4; e++) known |= strcmp(name, energies[e]) == 0;
+        if (known) continue;
+        if (strcmp(name, "max_stretch") == 0) {
+            p = stretch;
+        } else if (strcmp(name, "broken") == 0) {
+            int any = 0;
+            for (int r = 0; r < t.rows; r++) any |= t.v[c][r] != 0;
+            if (!any) continue;
+            p = broken;
+        } else if (strncmp(name, "volume", 6) == 0) {
+            p = volume;
+        } else if (strncmp(name, "pressure", 8) == 0) {
+            p = pressure;
+        } else if (np < 5 + MAX_GENERIC) {
+            p = &pan[np++];
+            p->key = name;
+            snprintf(p->title, sizeof p->title, "%s", name);
+        }
+        if (!p || p->n == MAX_SERIES) {
+            fprintf(stderr, "hooke: note: %s: column %s left out of the plot (too many columns)\n", in, name);
+            continue;
+        }
+        p->col[p->n++] = c;
+    }
+    /* drop empty groups, keeping the order */
+    int kept = 0;
+    for (int i = 0; i < np; i++)
+        if (pan[i].n) pan[kept++] = pan[i];
+    np = kept;
+    if (np == 0) {
+        fprintf(stderr, "hooke: error: %s:1: no columns to plot besides step and time\n", in);
+        table_free(&t);
+        return 1;
+    }
+    const int top0 = 44, gap = 26, bottom_margin = 42, left = 92, right = width - 16;
+    if (!height) height = 60 + 190 * np;
+    const int ph = (height - top0 - bottom_margin - (np - 1) * gap) / np;
+    if (ph < 40) {
+        fprintf(stderr, "hooke: error: --height %d is too small for %d panels (at least %d)\n", height, np,
+                top0 + bottom_margin + (np - 1) * gap + 40 * np);
+        table_free(&t);
+        return 1;
+    }
+    hk_image im;
+    if (hk_image_init(&im, width, height, white) != 0) {
+        fprintf(stderr, "hooke: error: out of memory for a %dx%d picture\n", width, height);
+        table_free(&t);
+        return 1;
+    }
+    const double *time = t.v[1];
+    double tlo = INFINITY, thi = -INFINITY;
+    for (int r = 0; r < t.rows; r++)
+        if (isfinite(time[r])) {
+            tlo = fmin(tlo, time[r]);
+            thi = fmax(thi, time[r]);
+        }
+    const char *base = strrchr(in, '/');
+    char title[256];
+    snprintf(title, sizeof title, "HOOKE RUN STATISTICS: %s", base ? base + 1 : in);
+    hk_image_text(&im, left, 12, title, black, 2);
+    for (int i = 0; i < np; i++) {
+        const panel *p = &pan[i];
+        double lo = INFINITY, hi = -INFINITY;
+        for (int k = 0; k < p->n; k++)
+            for (int r = 0; r < t.rows; r++) {
+                const double v = t.v[p->col[k]][r];
+                if (isfinite(v)) {
+                    lo = fmin(lo, v);
+                    hi = fmax(hi, v);
+                }
+            }
+        hk_plot_axes ax;
+        const int top = top0 + i * (ph + gap);
+        hk_plot_axes_set(&ax, left, top, right, top + ph, tlo, thi, 0, lo, hi, 0);
+        hk_plot_frame(&im, &ax, p->title, i == np - 1 ? "TIME (S)" : NULL);
+        const char *names[MAX_SERIES];
+        hk_rgb colours[MAX_SERIES];
+        for (int k = 0; k < p->n; k++) {
+            names[k] = t.names[p->col[k]];
+            colours[k] = hk_plot_colour(k);
+            hk_plot_curve(&im, &ax, time, t.v[p->col[k]], t.rows, colours[k], 0);
+        }
+        hk_plot_legend(&im, &ax, p->n, names, colours);
+    }
+    char *def = NULL;
+    if (!out) {
+        const size_t n = strlen(in);
+        def = malloc(n + 5);
+        if (!def) {
+            fprintf(stderr, "hooke: error: out of memory\n");
+            hk_image_free(&im);
+            table_free(&t);
+            return 1;
+        }
+        memcpy(def, in, n + 1);
+        if (n > 4 && strcmp(def + n - 4, ".csv") == 0) def[n - 4] = '\0';
+        strcat(def, ".png");
+        out = def;
+    }
+    errno = 0;
+    if (hk_image_write_png(&im, out) != 0) {
+        fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno ? errno : EIO));
+        rc = 3;
+    } else {
+        printf("hooke: plot: wrote %s (%dx%d, %d rows, t = %g..%g s; panels:", out, width, height, t.rows, tlo, thi);
+        for (int i = 0; i < np; i++) printf("%s %s", i ? "," : "", pan[i].key);
+        printf(")\n");
+    }
+    free(def);
+    hk_image_free(&im);
+    table_free(&t);
+    return rc;
+}

@@ -1,0 +1,226 @@
+/* test_plot.c — `hooke plot`: a stats CSV as a PNG of stacked panels, extra columns, and every kind of bad input. */
+#define _POSIX_C_SOURCE 200809L
+#include "hk_test_cli.h"
+#include "hk_test_png.h"
+
+#include <math.h>
+
+#define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
+
+/* The layout of src/plot.c: panels start 44 px down, 26 px apart, 42 px left under the last. */
+static void panel_band(int height, int panels, int i, int *y0, int *y1)
+{
+    const int ph = (height - 44 - 42 - (panels - 1) * 26) / panels;
+    *y0 = 44 + i * (ph + 26);
+    *y1 = *y0 + ph;
+}
+
+/* Pixels of palette colour k (src/plot.c hk_plot_colour) inside panel i. */
+static int series_pixels(const hk_png *p, int panels, int i, int k)
+{
+    static const int pal[3][3] = {{31, 119, 180}, {214, 39, 40}, {44, 160, 44}};
+    int y0, y1;
+    panel_band(p->h, panels, i, &y0, &y1);
+    return hk_test_png_count(p, y0, y1, pal[k][0], pal[k][1], pal[k][2]);
+}
+
+static void test_plot_run_stats(void **state)
+{
+    (void)state;
+    char args[1024];
+    const char *csv = hk_test_path("rope.csv");
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 200 --every 5 --stats '%s' --quiet", csv);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    /* default name: .csv replaced by .png; default size 900 x (60 + 190 per panel) */
+    snprintf(args, sizeof args, "plot '%s'", csv);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_non_null(strstr(r.out, "rope.png (900x440, 41 rows, t = 0.."));
+    assert_non_null(strstr(r.out, "panels: energy, max_stretch)"));
+    hk_run_free(&r);
+    hk_png p = hk_test_png_read(hk_test_path("rope.png"));
+    assert_int_equal(p.w, 900);
+    assert_int_equal(p.h, 440);
+    assert_true(hk_test_png_ink(&p) > 5000);
+    /* kinetic (colour 0) and gravity (1) in the energy panel, max_stretch (0) in the second */
+    assert_true(series_pixels(&p, 2, 0, 0) > 300);
+    assert_true(series_pixels(&p, 2, 0, 1) > 300);
+    assert_true(series_pixels(&p, 2, 1, 0) > 300);
+    free(p.rgb);
+    /* --out and a size of one's own */
+    const char *png = hk_test_path("rope_small.png");
+    snprintf(args, sizeof args, "plot '%s' --out '%s' --width 400 --height 300", csv, png);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    p = hk_test_png_read(png);
+    assert_int_equal(p.w, 400);
+    assert_int_equal(p.h, 300);
+    free(p.rgb);
+}
+
+/* A stats CSV with the columns another branch may add (volume_*, pressure_*) and unknown ones. */
+static void write_extended_csv(const char *path, int generic)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "step,time,kinetic,gravity,spring,total,max_stretch,broken,volume_0,pressure_0,volume_1,pressure_1");
+    for (int g = 0; g < generic; g++) fprintf(f, ",extra_%d", g);
+    fprintf(f, "\r\n");
+    for (int i = 0; i <= 100; i++) {
+        const double t = 0.01 * i;
+        fprintf(f, "%d,%g,%g,%g,%g,%g,%g,%d,%g,%g,%g,%g", i, t, sin(t) * sin(t), -t, cos(t) * cos(t), 1 - t,
+                1 + 0.1 * t, i / 10, 1 + 0.01 * sin(6 * t), 1e5 * (1 - 0.01 * sin(6 * t)), 2 - t, 2e5 + t);
+        for (int g = 0; g < generic; g++) fprintf(f, ",%g", g + sin(t + g));
+        fprintf(f, "\r\n");
+    }
+    fprintf(f, "\r\n"); /* a trailing blank line carries no row */
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_plot_extra_columns(void **state)
+{
+    (void)state;
+    const char *csv = hk_test_path("ext.csv"), *png = hk_test_path("ext.png");
+    write_extended_csv(csv, 1);
+    char args[1024];
+    snprintf(args, sizeof args, "plot '%s' --out '%s'", csv, png);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_non_null(strstr(r.out, "(900x1200, 101 rows, t = 0..1 s; panels: energy, max_stretch, broken, volume, "
+                                  "pressure, extra_0)"));
+    hk_run_free(&r);
+    hk_png p = hk_test_png_read(png);
+    assert_int_equal(p.h, 1200);
+    for (int i = 0; i < 6; i++) {
+        if (series_pixels(&p, 6, i, 0) < 200) {
+            print_error("panel %d: first series has only %d pixels\n", i, series_pixels(&p, 6, i, 0));
+            fail();
+        }
+    }
+    /* two bodies: volume_1 and pressure_1 are the second series of their panels */
+    assert_true(series_pixels(&p, 6, 3, 1) > 200);
+    assert_true(series_pixels(&p, 6, 4, 1) > 200);
+    free(p.rgb);
+    /* more unknown columns than panels for them: the rest are named on stderr and left out */
+    write_extended_csv(csv, 6);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "panels: energy, max_stretch, broken, volume, pressure, extra_0, extra_1, extra_2, extra_3)"));
+    assert_non_null(strstr(r.err, "hooke: note: "));
+    assert_non_null(strstr(r.err, "column extra_4 left out of the plot"));
+    assert_non_null(strstr(r.err, "column extra_5 left out of the plot"));
+    hk_run_free(&r);
+    /* a stats CSV with only step and time has nothing to draw */
+    hk_test_write(csv, "step,time\n0,0\n1,0.1\n");
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "ext.csv:1: no columns to plot besides step and time"));
+    hk_run_free(&r);
+}
+
+/* Runs `hooke plot FILE` on text and expects exit 1 with msg on stderr (and no PNG). */
+static void expect_bad(const char *text, const char *msg)
+{
+    const char *csv = hk_test_path("bad.csv"), *png = hk_test_path("bad.png");
+    remove(png);
+    hk_test_write(csv, text);
+    char args[512];
+    snprintf(args, sizeof args, "plot '%s'", csv);
+    hk_run r = hk_test_hooke("", args);
+    if (r.status != 1 || !strstr(r.err, msg)) {
+        print_error("status %d, stderr: %s\nexpected: %s\n", r.status, r.err, msg);
+        fail();
+    }
+    assert_string_equal(r.out, "");
+    FILE *f = fopen(png, "rb");
+    assert_null(f);
+    hk_run_free(&r);
+}
+
+static void test_plot_bad_input(void **state)
+{
+    (void)state;
+    const char *hdr = "step,time,kinetic,gravity,spring,total,max_stretch,broken\n";
+    char text[1024];
+    expect_bad("", "bad.csv:1: empty file; expected a hooke stats CSV");
+    expect_bad("integrator,row,dt\nrk4,limit,0.1\n", "bad.csv:1: not a hooke stats CSV: the header must start with "
+                                                    "step,time (as written by hooke run --stats), got 'integrator,row,dt'");
+    expect_bad("\x89PNG\r\n\x1a\n", "bad.csv:1: not a hooke stats CSV");
+    snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n1,0.1,1,2,3,6,1\n", hdr);
+    expect_bad(text, "bad.csv:3: ragged row: 7 fields, the header has 8");
+    snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n1,0.1,1,2,3,6,1,0,9\n", hdr);
+    expect_bad(text, "bad.csv:3: ragged row: 9 fields, the header has 8");
+    snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n1,0.1,abc,2,3,6,1,0\n", hdr);
+    expect_bad(text, "bad.csv:3: column 3 (kinetic): 'abc' is not a number");
+    snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n1,0.1,1,,3,6,1,0\n", hdr);
+    expect_bad(text, "bad.csv:3: column 4 (gravity): '' is not a number");
+    snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n1,0.1,1,2,3,6,1.5x,0\n", hdr);
+    expect_bad(text, "bad.csv:3: column 7 (max_stretch): '1.5x' is not a number");
+    snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n1,1e999,1,2,3,6,1,0\n", hdr);
+    expect_bad(text, "bad.csv:3: column 2 (time): '1e999' is not a number");
+    expect_bad(hdr, "bad.csv:1: 0 data rows; a plot needs at least 2");
+    snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n", hdr);
+    expect_bad(text, "bad.csv:2: 1 data row; a plot needs at least 2");
+    expect_bad("step,time,,total\n0,0,1,1\n1,1,1,1\n", "bad.csv:1: column 3 has no name");
+    /* missing file, flags */
+    hk_run r = hk_test_hooke("", "plot /nonexistent/stats.csv");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "hooke: error: cannot read /nonexistent/stats.csv: No such file or directory"));
+    hk_run_free(&r);
+    r = hk_test_hooke("", "plot");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "hooke: error: plot needs a stats CSV file"));
+    hk_run_free(&r);
+    r = hk_test_hooke("", "plot x.csv --width 10");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "hooke: error: --width expects a width in pixels 320..8000, got '10'"));
+    hk_run_free(&r);
+    r = hk_test_hooke("", "plot x.csv --height 200x");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "hooke: error: --height expects a height in pixels 200..8000, got '200x'"));
+    hk_run_free(&r);
+    r = hk_test_hooke("", "plot x.csv --colour red");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "hooke: error: unknown option '--colour' for plot"));
+    hk_run_free(&r);
+    /* too small for the panels: 6 panels need 44 + 42 + 5 * 26 + 6 * 40 = 456 px */
+    const char *csv = hk_test_path("ext6.csv");
+    write_extended_csv(csv, 1);
+    char args[512];
+    snprintf(args, sizeof args, "plot '%s' --height 300", csv);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "hooke: error: --height 300 is too small for 6 panels (at least 456)"));
+    hk_run_free(&r);
+    /* an output that cannot be written: exit 3 */
+    snprintf(args, sizeof args, "plot '%s' --out /nonexistent/dir/x.png", csv);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "hooke: error: cannot write /nonexistent/dir/x.png"));
+    hk_run_free(&r);
+    r = hk_test_hooke("", "plot --help");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "usage: hooke plot STATS.csv [--out FILE.png] [--width W] [--height H]"));
+    hk_run_free(&r);
+    r = hk_test_hooke("", "--help");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "hooke plot STATS.csv"));
+    hk_run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plot_run_stats),
+        cmocka_unit_test(test_plot_extra_columns),
+        cmocka_unit_test(test_plot_bad_input),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    hk_test_cleanup();
+    return rc;
+}

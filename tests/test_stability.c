@@ -1,0 +1,259 @@
+/* test_stability.c — `hooke stability`: the drift plot, the pendulum's analytic answer, the sweep flags and their
+ * bad values, --help, and a table that does not depend on the thread count. */
+#define _POSIX_C_SOURCE 200809L
+#include "hk_test_cli.h"
+#include "hk_test_png.h"
+
+#include <math.h>
+
+#include "plot.h"
+
+#define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
+
+/* The CSV's sweep row `row` (0-based) of integrator name: dt, stable, drift, error. */
+static void sweep_row(const char *csv, const char *name, int row, double *dt, int *stable, double *drift, double *err)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\n%s,sweep,", name);
+    const char *p = strstr(csv, pat);
+    for (int i = 0; i < row && p; i++) p = strstr(p + 1, pat);
+    if (!p) {
+        print_error("no sweep row %d of %s in\n%s\n", row, name, csv);
+        fail();
+    }
+    double wdt;
+    assert_int_equal(sscanf(p + strlen(pat), "%lf,%lf,%d,%lf,%lf", dt, &wdt, stable, drift, err), 5);
+}
+
+/* The stable_dt_max and omega*dt cells of integrator name in the printed table. */
+static void limit_cells(const char *out, const char *name, const char *dt, const char *wdt)
+{
+    char pat[64], a[32], b[32];
+    snprintf(pat, sizeof pat, "\n%s ", name);
+    const char *p = strstr(out, pat);
+    assert_non_null(p);
+    assert_int_equal(sscanf(p + strlen(pat), "%31s %31s", a, b), 2);
+    assert_string_equal(a, dt);
+    assert_string_equal(b, wdt);
+}
+
+static int count(const char *text, const char *pat)
+{
+    int n = 0;
+    for (const char *p = strstr(text, pat); p; p = strstr(p + 1, pat)) n++;
+    return n;
+}
+
+/* Leftmost column holding at least min pixels of colour c (the dashed limit line); -1 if none. */
+static int dashed_column(const hk_png *p, hk_rgb c, int min)
+{
+    for (int x = 0; x < p->w; x++) {
+        int n = 0;
+        for (int y = 0; y < p->h; y++) {
+            const unsigned char *q = p->rgb + ((size_t)y * (size_t)p->w + (size_t)x) * 3;
+            n += q[0] == c.r && q[1] == c.g && q[2] == c.b;
+        }
+        if (n >= min) return x;
+    }
+    return -1;
+}
+
+static void test_stability_plot(void **state)
+{
+    (void)state;
+    const char *png = hk_test_path("stability.png");
+    char args[512];
+    snprintf(args, sizeof args,
+             "stability " SCENE("oscillator.scene") " --integrators verlet,rk4 --time 1 --points 4 --plot '%s'", png);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    hk_run_free(&r);
+    hk_png p = hk_test_png_read(png);
+    assert_int_equal(p.w, 900);
+    assert_int_equal(p.h, 600);
+    const hk_rgb verlet = hk_plot_colour(HK_VERLET), rk4 = hk_plot_colour(HK_RK4);
+    /* each curve (4 markers and lines) and its dashed limit line: the plot area is 488 px high, dashes cover half */
+    assert_true(hk_test_png_count(&p, 0, p.h, verlet.r, verlet.g, verlet.b) > 400);
+    assert_true(hk_test_png_count(&p, 0, p.h, rk4.r, rk4.g, rk4.b) > 400);
+    const int xv = dashed_column(&p, verlet, 200), xr = dashed_column(&p, rk4, 200);
+    assert_true(xv > 80 && xr > 80);
+    /* log dt axis: 0.001 .. 1 s over 796 px, so omega*dt 2.00 and 2.83 lie log10(2.828 / 2.003) / 3 * 796 = 40 px apart */
+    if (abs(xr - xv - 40) > 3) {
+        print_error("limit lines at x = %d (verlet) and %d (rk4), expected 40 px apart\n", xv, xr);
+        fail();
+    }
+    free(p.rgb);
+    /* an unwritable picture: exit 3 */
+    r = hk_test_hooke("", "stability " SCENE("oscillator.scene") " --integrators rk4 --time 0.1 --points 2 --plot /nonexistent/s.png");
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "hooke: error: cannot write /nonexistent/s.png"));
+    hk_run_free(&r);
+}
+
+static void test_stability_pendulum(void **state)
+{
+    (void)state;
+    const char *csv = hk_test_path("pendulum.csv");
+    char args[512];
+    snprintf(args, sizeof args,
+             "stability " SCENE("pendulum.scene") " --integrators rk4,semi_implicit_euler,velocity_verlet --time 2 "
+             "--dt-min 1e-4 --dt-max 5e-3 --points 3 --out '%s'", csv);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    const char *a = strstr(r.out, "analytic answer: pendulum, exact elliptic-integral solution, theta0 = 0.1 rad, L = ");
+    assert_non_null(a);
+    double L, T, T0;
+    assert_int_equal(sscanf(a + strlen("analytic answer: pendulum, exact elliptic-integral solution, theta0 = 0.1 rad, L = "),
+                            "%lf m (rest length + m g / k), period %lf s (small-amplitude 2 pi sqrt(L/g) = %lf s)", &L, &T, &T0),
+                     3);
+    /* L = 1 m + m g / k = 1 + 9.81 / 1e5; the period against the series 2 pi sqrt(L/g) (1 + q^2/16 + 11 q^4/3072),
+     * whose next term is ~ 1e-8 at q = 0.1 rad */
+    assert_true(fabs(L - (1 + 9.81 / 1e5)) < 1e-7);
+    const double q = 0.1, small = 2 * M_PI * sqrt(L / 9.81);
+    assert_true(fabs(T0 / small - 1) < 1e-8);
+    assert_true(fabs(T / (small * (1 + q * q / 16 + 11 * q * q * q * q / 3072)) - 1) < 1e-7);
+    hk_run_free(&r);
+    char *text = hk_test_slurp(csv);
+    assert_non_null(text);
+    double dt, drift, err_fine, err_coarse;
+    int stable;
+    /* the floor is the rod's stretch: the bob starts at the rest length, m g / k = 9.81e-5 m from the analytic
+     * rod length, so the distance never falls below about that; a fine step stays within 20 % of it */
+    const char *names[] = {"rk4", "semi_implicit_euler", "velocity_verlet"};
+    for (int k = 0; k < 3; k++) {
+        sweep_row(text, names[k], 0, &dt, &stable, &drift, &err_fine);
+        assert_true(fabs(dt - 1e-4) < 1e-12);
+        assert_int_equal(stable, 1);
+        if (!(err_fine > 0.9e-4 && err_fine < 1.2e-4)) {
+            print_error("%s: error %g m at dt = 1e-4 s, expected 9e-5 .. 1.2e-4 m\n", names[k], err_fine);
+            fail();
+        }
+        assert_true(fabs(drift) < 1e-5);
+    }
+    /* first-order semi-implicit Euler drifts in phase at dt = 5e-3 s: several times the floor; rk4 does not */
+    sweep_row(text, "semi_implicit_euler", 2, &dt, &stable, &drift, &err_coarse);
+    assert_true(fabs(dt - 5e-3) < 1e-12);
+    assert_true(err_coarse > 5e-4);
+    sweep_row(text, "rk4", 2, &dt, &stable, &drift, &err_coarse);
+    assert_true(err_coarse < 1.2e-4);
+    free(text);
+}
+
+static void test_stability_sweep_flags(void **state)
+{
+    (void)state;
+    const char *csv = hk_test_path("flags.csv");
+    char args[512];
+    snprintf(args, sizeof args,
+             "stability " SCENE("oscillator.scene") " --integrators rk4 --time 0.5 --dt-min 0.001 --dt-max 0.1 "
+             "--points 3 --out '%s'", csv);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "3 dt from 0.001 to 0.1 s, 0.5 s simulated per run"));
+    /* omega*dt = 1 at dt_max: stable everywhere, the limit lies above the sweep */
+    limit_cells(r.out, "rk4", ">0.1", ">1");
+    hk_run_free(&r);
+    char *text = hk_test_slurp(csv);
+    assert_non_null(text);
+    assert_int_equal(count(text, "\nrk4,sweep,"), 3);
+    assert_non_null(strstr(text, "\nrk4,limit,inf,inf,,,\n"));
+    const double want[3] = {0.001, 0.01, 0.1};
+    for (int i = 0; i < 3; i++) {
+        double dt, drift, err;
+        int stable;
+        sweep_row(text, "rk4", i, &dt, &stable, &drift, &err);
+        assert_true(fabs(dt / want[i] - 1) < 1e-8);
+        assert_int_equal(stable, 1);
+    }
+    free(text);
+    /* omega*dt from 3 to 5: past rk4's 2.83 everywhere */
+    r = hk_test_hooke("", "stability " SCENE("oscillator.scene") " --integrators rk4 --time 0.5 --dt-min 0.3 --dt-max 0.5 --points 2");
+    assert_int_equal(r.status, 0);
+    limit_cells(r.out, "rk4", "<0.3", "<3");
+    hk_run_free(&r);
+    static const struct {
+        const char *flags, *msg;
+    } bad[] = {
+        {"--points 1", "--points expects a whole number 2..100, got '1'"},
+        {"--points 101", "--points expects a whole number 2..100, got '101'"},
+        {"--points 3.5", "--points expects a whole number 2..100, got '3.5'"},
+        {"--points ''", "--points expects a whole number 2..100, got ''"},
+        {"--points", "--points expects a whole number 2..100, got 'nothing'"},
+        {"--dt-min 0", "--dt-min expects a number > 0, got '0'"},
+        {"--dt-min -1e-3", "--dt-min expects a number > 0, got '-1e-3'"},
+        {"--dt-max abc", "--dt-max expects a number > 0, got 'abc'"},
+        {"--dt-max inf", "--dt-max expects a number > 0, got 'inf'"},
+        {"--dt-max", "--dt-max expects a number > 0, got 'nothing'"},
+        {"--time 0", "--time expects a number > 0, got '0'"},
+        {"--threads 0", "--threads expects a thread count 1..4096, got '0'"},
+        {"--dt-min 0.1 --dt-max 0.01", "--dt-min (0.1) must be less than --dt-max (0.01)"},
+        {"--dt-min 0.1 --dt-max 0.1", "--dt-min (0.1) must be less than --dt-max (0.1)"},
+        {"--dt-min 500", "--dt-min (500) must be less than --dt-max (0.4)"},
+        {"--plot", "--plot expects a file name (.png), got 'nothing'"},
+        {"--bogus 1", "unknown option '--bogus' for stability (see hooke stability --help)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, "stability " SCENE("oscillator.scene") " %s", bad[i].flags);
+        r = hk_test_hooke("", args);
+        if (r.status != 1 || !strstr(r.err, bad[i].msg) || strncmp(r.err, "hooke: error: ", 14) != 0) {
+            print_error("%s: status %d, stderr %s", bad[i].flags, r.status, r.err);
+            fail();
+        }
+        assert_string_equal(r.out, "");
+        hk_run_free(&r);
+    }
+}
+
+static void test_stability_help(void **state)
+{
+    (void)state;
+    hk_run r = hk_test_hooke("", "stability --help");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_non_null(strstr(r.out, "usage: hooke stability SCENE [--integrators all|LIST]"));
+    assert_non_null(strstr(r.out, "--plot FILE.png"));
+    assert_non_null(strstr(r.out, "--threads N"));
+    assert_non_null(strstr(r.out, "exact solution"));
+    assert_non_null(strstr(r.out, hk_integrator_names()));
+    hk_run_free(&r);
+    r = hk_test_hooke("", "stability");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "hooke: error: stability needs a scene file (see hooke stability --help)"));
+    hk_run_free(&r);
+}
+
+/* Every run is one world on one thread: the CSV is byte-identical for 1 and 2 threads. */
+static void test_stability_threads(void **state)
+{
+    (void)state;
+    char args[512];
+    char *csv[2];
+    for (int t = 0; t < 2; t++) {
+        const char *path = hk_test_path(t ? "t2.csv" : "t1.csv");
+        snprintf(args, sizeof args, "stability " SCENE("oscillator.scene") " --time 1 --points 5 --threads %d --out '%s'",
+                 t + 1, path);
+        hk_run r = hk_test_hooke("", args);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, t ? ", 2 threads\n" : ", 1 thread\n"));
+        hk_run_free(&r);
+        csv[t] = hk_test_slurp(path);
+        assert_non_null(csv[t]);
+    }
+    assert_int_equal(count(csv[0], ",sweep,"), 7 * 5);
+    assert_string_equal(csv[0], csv[1]);
+    free(csv[0]);
+    free(csv[1]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stability_plot),   cmocka_unit_test(test_stability_pendulum),
+        cmocka_unit_test(test_stability_sweep_flags), cmocka_unit_test(test_stability_help),
+        cmocka_unit_test(test_stability_threads),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    hk_test_cleanup();
+    return rc;
+}
