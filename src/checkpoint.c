@@ -388,12 +388,8 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
     hk_integrator_def saved_def = w->integrator;
     if (hk_world_set_integrator(w, &def) != 0 || w->substeps != substeps)
         CK_FAIL("checkpoint holds an invalid integrator setting (%s)", hk_world_error(w));
-    const size_t cap = (size_t)w->p.capacity;
     if (has_prev && !w->px) {
-        w->px = hk_alloc_reals(cap);
-        w->py = hk_alloc_reals(cap);
-        w->pz = hk_alloc_reals(cap);
-        if (!w->px || !w->py || !w->pz) {
+        if (hk_world_alloc_history(w) != 0) {
             hk_world_set_integrator(w, &saved_def);
             CK_FAIL("out of memory while restoring");
         }

@@ -173,14 +173,14 @@ static void jelly(hk_world *w, hk_real h)
 static void rk4(hk_world *w, hk_real h)
 {
     hk_particles *p = &w->p;
-    const size_t cap = (size_t)p->capacity;
+    const size_t stride = w->scratch_stride;
     hk_real *pos[3] = {p->x, p->y, p->z}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
     hk_real *x0[3], *v0[3], *sx[3], *sv[3];
     for (int c = 0; c < 3; c++) {
-        x0[c] = w->scratch + (0 + c) * cap;
-        v0[c] = w->scratch + (3 + c) * cap;
-        sx[c] = w->scratch + (6 + c) * cap;
-        sv[c] = w->scratch + (9 + c) * cap;
+        x0[c] = w->scratch + (0 + c) * stride;
+        v0[c] = w->scratch + (3 + c) * stride;
+        sx[c] = w->scratch + (6 + c) * stride;
+        sv[c] = w->scratch + (9 + c) * stride;
         memcpy(x0[c], pos[c], (size_t)p->count * sizeof(hk_real));
         memcpy(v0[c], vel[c], (size_t)p->count * sizeof(hk_real));
     }
@@ -282,15 +282,9 @@ hk_integrator_def hk_world_integrator(const hk_world *w) { return w->integrator;
 static int ensure_scratch(hk_world *w, const hk_integrator_ops *ops)
 {
     size_t cap = (size_t)(w->p.capacity ? w->p.capacity : 1);
-    if (ops->needs_history && !w->px) {
-        w->px = hk_alloc_reals(cap);
-        w->py = hk_alloc_reals(cap);
-        w->pz = hk_alloc_reals(cap);
-        w->history = 0;
-        if (!w->px || !w->py || !w->pz) return -1;
-    }
+    if (ops->needs_history && !w->px && hk_world_alloc_history(w) != 0) return -1;
     if (ops->scratch_arrays && !w->scratch) {
-        w->scratch = hk_alloc_reals(cap * (size_t)ops->scratch_arrays);
+        w->scratch = hk_alloc_slab(ops->scratch_arrays, cap, 0, &w->scratch_stride);
         if (!w->scratch) return -1;
     }
     return 0;

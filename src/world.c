@@ -40,6 +40,27 @@ hk_real *hk_alloc_reals(size_t n)
 
 void hk_free_reals(hk_real *a) { free(a); }
 
+#define HK_PAGE 4096
+#define HK_SKEW 320 /* 5 cache lines: 12 slots stay distinct modulo a page */
+
+hk_real *hk_alloc_slab(int count, size_t n, int first, size_t *stride)
+{
+    size_t bytes = hk_padded(n ? n : 1) * sizeof(hk_real);
+    bytes = (bytes + HK_PAGE - 1) / HK_PAGE * HK_PAGE + HK_SKEW; /* each next array one skew further */
+    const size_t lead = (size_t)first * HK_SKEW;
+    const size_t total = (lead + (size_t)count * bytes + HK_PAGE - 1) / HK_PAGE * HK_PAGE;
+    char *block = aligned_alloc(HK_PAGE, total);
+    if (!block) return NULL;
+    const int64_t entries = (int64_t)(total / sizeof(hk_real));
+    hk_real *r = (hk_real *)block;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) if (entries > (1 << 16))
+#endif
+    for (int64_t i = 0; i < entries; i++) r[i] = 0; /* first touch, as in hk_alloc_reals */
+    *stride = bytes / sizeof(hk_real);
+    return (hk_real *)(block + lead);
+}
+
 int hk_fail(hk_world *w, const char *fmt, ...)
 {
     va_list ap;
@@ -94,12 +115,8 @@ hk_world *hk_world_create(const hk_world_def *def)
 
 static void free_particles(hk_particles *p)
 {
-    hk_real **arrays[] = {&p->x, &p->y, &p->z, &p->vx, &p->vy, &p->vz,
-                          &p->fx, &p->fy, &p->fz, &p->inv_mass, &p->mass};
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
-        hk_free_reals(*arrays[i]);
-        *arrays[i] = NULL;
-    }
+    free(p->slab);
+    p->slab = p->x = p->y = p->z = p->vx = p->vy = p->vz = p->fx = p->fy = p->fz = p->inv_mass = p->mass = NULL;
 }
 
 void hk_world_destroy(hk_world *w)
@@ -118,10 +135,8 @@ void hk_world_destroy(hk_world *w)
     free(w->spheres);
     for (int s = 0; s < w->surface_count; s++) hk_surface_free(&w->surfaces[s]);
     free(w->surfaces);
-    hk_free_reals(w->px);
-    hk_free_reals(w->py);
-    hk_free_reals(w->pz);
-    hk_free_reals(w->scratch);
+    free(w->history_slab);
+    free(w->scratch);
     hk_engine_release(w);
     free(w);
 }
@@ -133,22 +148,40 @@ static int reserve_particles(hk_world *w, int n)
     if (n <= p->capacity) return 0;
     int cap = p->capacity ? p->capacity : 64;
     while (cap < n) cap = cap > (1 << 29) ? n : cap * 2;
+    size_t stride;
+    hk_real *slab = hk_alloc_slab(11, (size_t)cap, 0, &stride);
+    if (!slab) return hk_fail(w, "out of memory for %d particles", cap);
     hk_real **arrays[] = {&p->x, &p->y, &p->z, &p->vx, &p->vy, &p->vz,
                           &p->fx, &p->fy, &p->fz, &p->inv_mass, &p->mass};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
-        hk_real *a = hk_alloc_reals((size_t)cap);
-        if (!a) return hk_fail(w, "out of memory for %d particles", cap);
+        hk_real *a = slab + i * stride;
         if (*arrays[i]) memcpy(a, *arrays[i], (size_t)p->count * sizeof *a);
-        hk_free_reals(*arrays[i]);
         *arrays[i] = a;
     }
+    free(p->slab); /* the old arrays lived in it */
+    p->slab = slab;
     p->capacity = cap;
     /* integrator scratch is sized by capacity: drop it, it is rebuilt lazily */
-    hk_free_reals(w->px);
-    hk_free_reals(w->py);
-    hk_free_reals(w->pz);
-    hk_free_reals(w->scratch);
-    w->px = w->py = w->pz = w->scratch = NULL;
+    free(w->history_slab);
+    free(w->scratch);
+    w->history_slab = w->px = w->py = w->pz = w->scratch = NULL;
+    w->history = 0;
+    return 0;
+}
+
+int hk_world_alloc_history(hk_world *w)
+{
+    size_t stride;
+    free(w->history_slab);
+    /* slots 11..13: staggered from the particle arrays too */
+    w->history_slab = hk_alloc_slab(3, (size_t)(w->p.capacity ? w->p.capacity : 1), 11, &stride);
+    if (!w->history_slab) {
+        w->px = w->py = w->pz = NULL;
+        return -1;
+    }
+    w->px = w->history_slab;
+    w->py = w->px + stride;
+    w->pz = w->py + stride;
     w->history = 0;
     return 0;
 }

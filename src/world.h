@@ -13,6 +13,7 @@ typedef struct hk_particles {
     hk_real *fx, *fy, *fz; /* force [N] */
     hk_real *inv_mass;     /* [1/kg], 0 = pinned or driven */
     hk_real *mass;         /* [kg] */
+    hk_real *slab;         /* the one allocation all the arrays above live in */
 } hk_particles;
 
 typedef enum hk_family_kind {
@@ -98,8 +99,10 @@ struct hk_world {
     double h;                   /* substep length [s] */
     int forces_valid;           /* f holds F(x, v) of the current state (velocity Verlet) */
     int history;                /* position Verlet: px holds x_{n-1} */
-    hk_real *px, *py, *pz;      /* position Verlet: previous positions */
-    hk_real *scratch;           /* RK4: 12 arrays of capacity entries */
+    hk_real *px, *py, *pz;      /* position Verlet: previous positions (one slab, history_slab) */
+    hk_real *history_slab;
+    hk_real *scratch;           /* RK4: 12 arrays, array k at scratch + k * scratch_stride */
+    size_t scratch_stride;
 
     float *packed_rec;          /* engine, list bodies: {x, y, z, vx, vy, vz, 0, 0} per particle */
     float *packed_f;            /* engine, list bodies: {fx, fy, fz, 0} per particle */
@@ -116,6 +119,15 @@ struct hk_world {
 
 /* Aligned, zeroed array of n reals (padded); NULL on failure. */
 hk_real *hk_alloc_reals(size_t n);
+/* `count` zeroed arrays of n reals (padded) in one block, array k at
+ * block + k * (*stride). Their start addresses are staggered by 320 bytes
+ * modulo 4 KiB (from slot `first` on): structure-of-arrays streams read
+ * and written together would otherwise all sit at the same page offset,
+ * and the core would hold loads behind stores to other arrays (4K
+ * aliasing; 30% of a cloth step on this machine). Free with free(). */
+hk_real *hk_alloc_slab(int count, size_t n, int first, size_t *stride);
+/* (Re)allocates the position-Verlet history px, py, pz; 0 or -1. */
+int hk_world_alloc_history(hk_world *w);
 void hk_free_reals(hk_real *a);
 /* Capacity padded to the SIMD width. */
 size_t hk_padded(size_t n);
