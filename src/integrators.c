@@ -284,7 +284,8 @@ static int ensure_scratch(hk_world *w, const hk_integrator_ops *ops)
     size_t cap = (size_t)(w->p.capacity ? w->p.capacity : 1);
     if (ops->needs_history && !w->px && hk_world_alloc_history(w) != 0) return -1;
     if (ops->scratch_arrays && !w->scratch) {
-        w->scratch = hk_alloc_slab(ops->scratch_arrays, cap, 0, &w->scratch_stride);
+        size_t offset; /* 0 from slot 0 */
+        w->scratch = hk_alloc_slab(ops->scratch_arrays, cap, 0, &w->scratch_stride, &offset);
         if (!w->scratch) return -1;
     }
     return 0;

@@ -43,7 +43,7 @@ void hk_free_reals(hk_real *a) { free(a); }
 #define HK_PAGE 4096
 #define HK_SKEW 320 /* 5 cache lines: 12 slots stay distinct modulo a page */
 
-hk_real *hk_alloc_slab(int count, size_t n, int first, size_t *stride)
+hk_real *hk_alloc_slab(int count, size_t n, int first, size_t *stride, size_t *offset)
 {
     size_t bytes = hk_padded(n ? n : 1) * sizeof(hk_real);
     bytes = (bytes + HK_PAGE - 1) / HK_PAGE * HK_PAGE + HK_SKEW; /* each next array one skew further */
@@ -58,7 +58,8 @@ hk_real *hk_alloc_slab(int count, size_t n, int first, size_t *stride)
 #endif
     for (int64_t i = 0; i < entries; i++) r[i] = 0; /* first touch, as in hk_alloc_reals */
     *stride = bytes / sizeof(hk_real);
-    return (hk_real *)(block + lead);
+    *offset = lead / sizeof(hk_real);
+    return r;
 }
 
 int hk_fail(hk_world *w, const char *fmt, ...)
@@ -148,13 +149,13 @@ static int reserve_particles(hk_world *w, int n)
     if (n <= p->capacity) return 0;
     int cap = p->capacity ? p->capacity : 64;
     while (cap < n) cap = cap > (1 << 29) ? n : cap * 2;
-    size_t stride;
-    hk_real *slab = hk_alloc_slab(11, (size_t)cap, 0, &stride);
+    size_t stride, offset;
+    hk_real *slab = hk_alloc_slab(11, (size_t)cap, 0, &stride, &offset);
     if (!slab) return hk_fail(w, "out of memory for %d particles", cap);
     hk_real **arrays[] = {&p->x, &p->y, &p->z, &p->vx, &p->vy, &p->vz,
                           &p->fx, &p->fy, &p->fz, &p->inv_mass, &p->mass};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
-        hk_real *a = slab + i * stride;
+        hk_real *a = slab + offset + i * stride;
         if (*arrays[i]) memcpy(a, *arrays[i], (size_t)p->count * sizeof *a);
         *arrays[i] = a;
     }
@@ -171,15 +172,15 @@ static int reserve_particles(hk_world *w, int n)
 
 int hk_world_alloc_history(hk_world *w)
 {
-    size_t stride;
+    size_t stride, offset;
     free(w->history_slab);
     /* slots 11..13: staggered from the particle arrays too */
-    w->history_slab = hk_alloc_slab(3, (size_t)(w->p.capacity ? w->p.capacity : 1), 11, &stride);
+    w->history_slab = hk_alloc_slab(3, (size_t)(w->p.capacity ? w->p.capacity : 1), 11, &stride, &offset);
     if (!w->history_slab) {
         w->px = w->py = w->pz = NULL;
         return -1;
     }
-    w->px = w->history_slab;
+    w->px = w->history_slab + offset;
     w->py = w->px + stride;
     w->pz = w->py + stride;
     w->history = 0;

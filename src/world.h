@@ -119,13 +119,13 @@ struct hk_world {
 
 /* Aligned, zeroed array of n reals (padded); NULL on failure. */
 hk_real *hk_alloc_reals(size_t n);
-/* `count` zeroed arrays of n reals (padded) in one block, array k at
- * block + k * (*stride). Their start addresses are staggered by 320 bytes
- * modulo 4 KiB (from slot `first` on): structure-of-arrays streams read
- * and written together would otherwise all sit at the same page offset,
- * and the core would hold loads behind stores to other arrays (4K
- * aliasing; 30% of a cloth step on this machine). Free with free(). */
-hk_real *hk_alloc_slab(int count, size_t n, int first, size_t *stride);
+/* `count` zeroed arrays of n reals (padded) in one block (returned; free it
+ * with free()), array k at block + *offset + k * (*stride). Their start
+ * addresses are staggered by 320 bytes modulo 4 KiB (from slot `first` on):
+ * structure-of-arrays streams read and written together would otherwise all
+ * sit at the same page offset, and the core would hold loads behind stores
+ * to other arrays (4K aliasing; 30% of a cloth step on this machine). */
+hk_real *hk_alloc_slab(int count, size_t n, int first, size_t *stride, size_t *offset);
 /* (Re)allocates the position-Verlet history px, py, pz; 0 or -1. */
 int hk_world_alloc_history(hk_world *w);
 void hk_free_reals(hk_real *a);
