@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fom.h"
 
+#include "args.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -84,23 +86,6 @@ static void set_threads(int t)
 #endif
 }
 
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
-    if (!s || !*s) return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
-}
-
-static int fail(const char *flag, const char *value, const char *expected)
-{
-    fprintf(stderr, "hooke: error: bench: %s expects %s, got '%s'\n", flag, expected, value ? value : "nothing");
-    return EXIT_INPUT;
-}
-
 static int parse(int argc, char **argv, bench_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -108,25 +93,25 @@ static int parse(int argc, char **argv, bench_opts *o)
     o->warmup = 2;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long n;
+        int64_t n;
         if (strcmp(a, "--builtin") == 0) {
-            if (!v || (strcmp(v, "cloth") != 0 && strcmp(v, "jelly") != 0)) return fail(a, v, "cloth or jelly");
+            if (!v || (strcmp(v, "cloth") != 0 && strcmp(v, "jelly") != 0)) return hk_arg_error("bench", a, v, "cloth or jelly");
             o->builtin = v;
             i++;
         } else if (strcmp(a, "--threads") == 0) {
-            if (!v) return fail(a, v, "a comma-separated list of thread counts");
+            if (!v) return hk_arg_error("bench", a, v, "a comma-separated list of thread counts");
             char *copy = strdup(v), *save = NULL;
             if (!copy) return EXIT_INPUT;
             o->ncounts = 0;
             for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                if (o->ncounts == MAX_COUNTS || parse_int(tok, 1, 4096, &n)) {
+                if (o->ncounts == MAX_COUNTS || hk_arg_int64(tok, 1, 4096, &n)) {
                     free(copy);
-                    return fail(a, v, "a comma-separated list of thread counts 1..4096 (at most 64)");
+                    return hk_arg_error("bench", a, v, "a comma-separated list of thread counts 1..4096 (at most 64)");
                 }
                 o->counts[o->ncounts++] = (int)n;
             }
             free(copy);
-            if (o->ncounts == 0) return fail(a, v, "a comma-separated list of thread counts");
+            if (o->ncounts == 0) return hk_arg_error("bench", a, v, "a comma-separated list of thread counts");
             i++;
         } else if (strcmp(a, "--sweep") == 0) {
             o->ncounts = 0;
@@ -135,19 +120,19 @@ static int parse(int argc, char **argv, bench_opts *o)
         } else if (strcmp(a, "--weak") == 0) {
             o->weak = 1;
         } else if (strcmp(a, "--repeat") == 0) {
-            if (parse_int(v, 1, 1000, &n)) return fail(a, v, "a repetition count 1..1000");
+            if (hk_arg_int64(v, 1, 1000, &n)) return hk_arg_error("bench", a, v, "a repetition count 1..1000");
             o->repeat = (int)n;
             i++;
         } else if (strcmp(a, "--warmup") == 0) {
-            if (parse_int(v, 1, 100000, &n)) return fail(a, v, "a step count 1..100000");
+            if (hk_arg_int64(v, 1, 100000, &n)) return hk_arg_error("bench", a, v, "a step count 1..100000");
             o->warmup = (int)n;
             i++;
         } else if (strcmp(a, "--steps") == 0) {
-            if (parse_int(v, 1, 100000000, &n)) return fail(a, v, "a step count >= 1");
+            if (hk_arg_int64(v, 1, 100000000, &n)) return hk_arg_error("bench", a, v, "a step count >= 1");
             o->steps = n;
             i++;
         } else if (strcmp(a, "--json") == 0) {
-            if (!v || !*v) return fail(a, v, "a file name");
+            if (!v || !*v) return hk_arg_error("bench", a, v, "a file name");
             o->json = v;
             i++;
         } else if (a[0] == '-') {

@@ -12,6 +12,7 @@
 #include <omp.h>
 #endif
 
+#include "args.h"
 #include "checkpoint.h"
 #include "fom.h"
 #include "frames.h"
@@ -83,34 +84,6 @@ static const char usage[] =
 
 static void print_usage(FILE *f) { fprintf(f, usage, hk_integrator_names()); }
 
-static int fail_flag(const char *flag, const char *value, const char *expected)
-{
-    fprintf(stderr, "hooke: error: %s expects %s, got '%s'\n", flag, expected, value ? value : "nothing");
-    return EXIT_INPUT;
-}
-
-static int parse_int64(const char *s, int64_t lo, int64_t *out)
-{
-    if (!s || !*s) return -1;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end || v < lo) return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_positive(const char *s, double *out)
-{
-    if (!s || !*s) return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v) || !(v > 0)) return -1;
-    *out = v;
-    return 0;
-}
-
 static double now_s(void)
 {
     struct timespec t;
@@ -141,49 +114,49 @@ static int parse_run(int argc, char **argv, run_opts *o)
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--steps") == 0) {
-            if (parse_int64(v, 1, &o->steps)) return fail_flag(a, v, "a whole number >= 1");
+            if (hk_arg_int64(v, 1, INT64_MAX, &o->steps)) return hk_arg_error(NULL, a, v, "a whole number >= 1");
             i++;
         } else if (strcmp(a, "--time") == 0) {
-            if (parse_positive(v, &o->time)) return fail_flag(a, v, "a number of seconds > 0");
+            if (hk_arg_positive(v, &o->time)) return hk_arg_error(NULL, a, v, "a number of seconds > 0");
             i++;
         } else if (strcmp(a, "--dt") == 0) {
-            if (parse_positive(v, &o->dt)) return fail_flag(a, v, "a step length in seconds > 0");
+            if (hk_arg_positive(v, &o->dt)) return hk_arg_error(NULL, a, v, "a step length in seconds > 0");
             i++;
         } else if (strcmp(a, "--integrator") == 0) {
             if (!v || (o->integrator = hk_integrator_from_name(v)) < 0) {
                 char expected[256];
                 snprintf(expected, sizeof expected, "one of %s", hk_integrator_names());
-                return fail_flag(a, v, expected);
+                return hk_arg_error(NULL, a, v, expected);
             }
             i++;
         } else if (strcmp(a, "--threads") == 0) {
-            if (parse_int64(v, 1, &o->threads) || o->threads > 4096) return fail_flag(a, v, "a thread count 1..4096");
+            if (hk_arg_int64(v, 1, INT64_MAX, &o->threads) || o->threads > 4096) return hk_arg_error(NULL, a, v, "a thread count 1..4096");
             i++;
         } else if (strcmp(a, "--every") == 0) {
-            if (parse_int64(v, 1, &o->every)) return fail_flag(a, v, "a whole number >= 1");
+            if (hk_arg_int64(v, 1, INT64_MAX, &o->every)) return hk_arg_error(NULL, a, v, "a whole number >= 1");
             i++;
         } else if (strcmp(a, "--stats") == 0 || strcmp(a, "--state-out") == 0) {
-            if (!v || !*v) return fail_flag(a, v, "a file name");
+            if (!v || !*v) return hk_arg_error(NULL, a, v, "a file name");
             *(strcmp(a, "--stats") == 0 ? &o->stats : &o->state_out) = v;
             i++;
         } else if (strcmp(a, "--checkpoint") == 0 || strcmp(a, "--restart") == 0) {
-            if (!v || !*v) return fail_flag(a, v, "a file name");
+            if (!v || !*v) return hk_arg_error(NULL, a, v, "a file name");
             *(strcmp(a, "--checkpoint") == 0 ? &o->checkpoint : &o->restart) = v;
             i++;
         } else if (strcmp(a, "--out") == 0) {
-            if (!v || !*v) return fail_flag(a, v, "a folder name");
+            if (!v || !*v) return hk_arg_error(NULL, a, v, "a folder name");
             o->out_dir = v;
             i++;
         } else if (strcmp(a, "--format") == 0) {
             if (!v || (o->formats = hk_frames_parse_formats(v)) < 0)
-                return fail_flag(a, v, "a comma-separated list of vtk, obj, png");
+                return hk_arg_error(NULL, a, v, "a comma-separated list of vtk, obj, png");
             i++;
         } else if (strcmp(a, "--stretch-limit") == 0) {
-            if (parse_positive(v, &o->stretch_limit) || !(o->stretch_limit > 1))
-                return fail_flag(a, v, "a ratio > 1");
+            if (hk_arg_positive(v, &o->stretch_limit) || !(o->stretch_limit > 1))
+                return hk_arg_error(NULL, a, v, "a ratio > 1");
             i++;
         } else if (strcmp(a, "--checkpoint-every") == 0) {
-            if (parse_int64(v, 1, &o->checkpoint_every)) return fail_flag(a, v, "a whole number >= 1");
+            if (hk_arg_int64(v, 1, INT64_MAX, &o->checkpoint_every)) return hk_arg_error(NULL, a, v, "a whole number >= 1");
             i++;
         } else if (strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
@@ -434,7 +407,7 @@ static int cmd_info(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--threads") == 0) {
             const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-            if (parse_int64(v, 1, &threads) || threads > 4096) return fail_flag(argv[i], v, "a thread count 1..4096");
+            if (hk_arg_int64(v, 1, INT64_MAX, &threads) || threads > 4096) return hk_arg_error(NULL, argv[i], v, "a thread count 1..4096");
             i++;
         } else {
             fprintf(stderr, "hooke: error: unknown option '%s' for info (see hooke --help)\n", argv[i]);

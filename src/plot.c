@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
 
+#include "args.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -441,12 +443,6 @@ static int column(const table *t, const char *name)
     return -1;
 }
 
-static int usage_error(const char *flag, const char *value, const char *expected)
-{
-    fprintf(stderr, "hooke: error: %s expects %s, got '%s'\n", flag, expected, value ? value : "nothing");
-    return 1;
-}
-
 static const char plot_usage[] =
     "usage: hooke plot STATS.csv [--out FILE.png] [--width W] [--height H]\n"
     "\n"
@@ -465,11 +461,8 @@ static const char plot_usage[] =
 
 static int parse_px(const char *v, int lo, int hi, int *out)
 {
-    if (!v || !*v) return -1;
-    char *end;
-    errno = 0;
-    const long n = strtol(v, &end, 10);
-    if (errno || *end || n < lo || n > hi) return -1;
+    int64_t n;
+    if (hk_arg_int64(v, lo, hi, &n) != 0) return -1;
     *out = (int)n;
     return 0;
 }
@@ -484,14 +477,14 @@ int hk_cmd_plot(int argc, char **argv)
             fputs(plot_usage, stdout);
             return 0;
         } else if (strcmp(a, "--out") == 0) {
-            if (!v || !*v) return usage_error(a, v, "a file name (.png)");
+            if (!v || !*v) return hk_arg_error(NULL, a, v, "a file name (.png)");
             out = v;
             i++;
         } else if (strcmp(a, "--width") == 0) {
-            if (parse_px(v, 320, 8000, &width)) return usage_error(a, v, "a width in pixels 320..8000");
+            if (parse_px(v, 320, 8000, &width)) return hk_arg_error(NULL, a, v, "a width in pixels 320..8000");
             i++;
         } else if (strcmp(a, "--height") == 0) {
-            if (parse_px(v, 200, 8000, &height)) return usage_error(a, v, "a height in pixels 200..8000");
+            if (parse_px(v, 200, 8000, &height)) return hk_arg_error(NULL, a, v, "a height in pixels 200..8000");
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "hooke: error: unknown option '%s' for plot (see hooke plot --help)\n", a);

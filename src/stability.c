@@ -1,6 +1,8 @@
 /* stability.c — omega_max estimate, and the stability profiler: every integrator over a sweep of dt on one scene. */
 #include "stability.h"
 
+#include "args.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -239,23 +241,6 @@ typedef struct profile {
     int *stable;
 } profile;
 
-static int parse_double(const char *s, double *out)
-{
-    if (!s || !*s) return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v) || !(v > 0)) return -1;
-    *out = v;
-    return 0;
-}
-
-static int usage_error(const char *flag, const char *value, const char *expected)
-{
-    fprintf(stderr, "hooke: error: %s expects %s, got '%s'\n", flag, expected, value ? value : "nothing");
-    return 1;
-}
-
 static const char stability_usage[] =
     "usage: hooke stability SCENE [--integrators all|LIST] [--dt-min A --dt-max B --points N]\n"
     "                       [--time T] [--threads N] [--out FILE.csv|FILE.json] [--plot FILE.png]\n"
@@ -376,12 +361,12 @@ int hk_cmd_stability(int argc, char **argv)
             printf(stability_usage, hk_integrator_names());
             return 0;
         } else if (strcmp(a, "--integrators") == 0) {
-            if (!v || !*v) return usage_error(a, v, "all or a comma-separated list of integrators");
+            if (!v || !*v) return hk_arg_error(NULL, a, v, "all or a comma-separated list of integrators");
             list = v;
             i++;
         } else if (strcmp(a, "--dt-min") == 0 || strcmp(a, "--dt-max") == 0 || strcmp(a, "--time") == 0) {
             double *dst = strcmp(a, "--dt-min") == 0 ? &dt_min : strcmp(a, "--dt-max") == 0 ? &dt_max : &time;
-            if (parse_double(v, dst)) return usage_error(a, v, "a number > 0");
+            if (hk_arg_positive(v, dst)) return hk_arg_error(NULL, a, v, "a number > 0");
             i++;
         } else if (strcmp(a, "--points") == 0 || strcmp(a, "--threads") == 0) {
             const int pts = strcmp(a, "--points") == 0;
@@ -389,11 +374,11 @@ int hk_cmd_stability(int argc, char **argv)
             errno = 0;
             long n = v ? strtol(v, &end, 10) : 0;
             if (!v || !*v || *end || errno || n < (pts ? 2 : 1) || n > (pts ? 100 : 4096))
-                return usage_error(a, v, pts ? "a whole number 2..100" : "a thread count 1..4096");
+                return hk_arg_error(NULL, a, v, pts ? "a whole number 2..100" : "a thread count 1..4096");
             *(pts ? &points : &threads) = (int)n;
             i++;
         } else if (strcmp(a, "--out") == 0 || strcmp(a, "--plot") == 0) {
-            if (!v || !*v) return usage_error(a, v, strcmp(a, "--out") == 0 ? "a file name (.csv or .json)" : "a file name (.png)");
+            if (!v || !*v) return hk_arg_error(NULL, a, v, strcmp(a, "--out") == 0 ? "a file name (.csv or .json)" : "a file name (.png)");
             *(strcmp(a, "--out") == 0 ? &out : &plot) = v;
             i++;
         } else if (a[0] == '-' && a[1]) {
