@@ -293,7 +293,7 @@ static void *setup_integrator(int n, int threads, const char *kernels, hk_integr
     c->items = (hk_world_spring_updates(c->w) - before) / 2;
     return c;
 }
-#define INTEGRATOR_SETUP(NAME, KIND) \
+#define INTEGRATOR_SETUP(NAME, KIND)                                                                                   \
     static void *setup_##NAME(int n, int t, const char *k) { return setup_integrator(n, t, k, KIND); }
 INTEGRATOR_SETUP(euler, HK_EULER)
 INTEGRATOR_SETUP(semi_implicit_euler, HK_SEMI_IMPLICIT_EULER)
@@ -398,15 +398,15 @@ static void *setup_probe(int kind, int threads, const char *kernels)
 /* 16 lanes gathered from buf with the lane indices held in zmm13 (all in one
  * cache line pair); the mask register is refilled before every gather */
 #define HK_GATHERZ(i) "kxnorw %%k0, %%k0, %%k1\n\tvgatherdps (%1,%%zmm13,4), %%zmm" #i "%{%%k1%}\n\t"
-#define HK_PROBE(BODY, buf)                                                                                           \
-    do {                                                                                                             \
-        long n = 1 << 16;                                                                                            \
-        __asm__ volatile("vxorps %%xmm12, %%xmm12, %%xmm12\n\tvxorps %%xmm13, %%xmm13, %%xmm13\n\t1:\n\t" BODY      \
-                         "dec %0\n\tjnz 1b"                                                                          \
-                         : "+r"(n)                                                                                   \
-                         : "r"(buf)                                                                                  \
-                         : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",    \
-                           "xmm10", "xmm11", "xmm12", "xmm13");                                                     \
+#define HK_PROBE(BODY, buf)                                                                                            \
+    do {                                                                                                               \
+        long n = 1 << 16;                                                                                              \
+        __asm__ volatile("vxorps %%xmm12, %%xmm12, %%xmm12\n\tvxorps %%xmm13, %%xmm13, %%xmm13\n\t1:\n\t" BODY         \
+                         "dec %0\n\tjnz 1b"                                                                            \
+                         : "+r"(n)                                                                                     \
+                         : "r"(buf)                                                                                    \
+                         : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",   \
+                           "xmm10", "xmm11", "xmm12", "xmm13");                                                        \
     } while (0)
 
 __attribute__((target("avx512f"))) static void run_probe(void *s)
@@ -423,8 +423,8 @@ __attribute__((target("avx512f"))) static void run_probe(void *s)
     case 7: HK_PROBE(HK_R12(HK_SHUFY), p->buf); break;
     default: {
         /* gather indices 0, 4, 8, ... (64 floats = 4 lines) loaded into zmm13 */
-        static const int32_t idx[16] __attribute__((aligned(64))) = {0, 4, 8, 12, 16, 20, 24, 28,
-                                                                     32, 36, 40, 44, 48, 52, 56, 60};
+        static const int32_t idx[16]
+            __attribute__((aligned(64))) = {0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60};
         long n = 1 << 16;
         __asm__ volatile("vmovdqa32 (%2), %%zmm13\n\t1:\n\t" HK_R12(HK_GATHERZ) "dec %0\n\tjnz 1b"
                          : "+r"(n)
@@ -449,8 +449,12 @@ static void probe_free(void *s)
     free(p);
 }
 
-#define PROBE_SETUP(NAME, KIND) \
-    static void *setup_##NAME(int n, int t, const char *k) { (void)n; return setup_probe(KIND, t, k); }
+#define PROBE_SETUP(NAME, KIND)                                                                                        \
+    static void *setup_##NAME(int n, int t, const char *k)                                                             \
+    {                                                                                                                  \
+        (void)n;                                                                                                       \
+        return setup_probe(KIND, t, k);                                                                                \
+    }
 PROBE_SETUP(probe_zmm_add, 0)
 PROBE_SETUP(probe_zmm_mul, 1)
 PROBE_SETUP(probe_zmm_load, 2)
@@ -468,8 +472,8 @@ static const int jelly52_sizes[] = {48, 0};
 static const int mesh_sizes[] = {100, 600, 0}; /* 30 000 springs (in L2); 1 080 000 springs */
 static const int one_size[] = {1, 0};
 static const int integrator_sizes[] = {256, 0};
-static const int triad_sizes[] = {64, 0}; /* 3 x 256 MiB: far beyond the caches */
-static const int surface_levels[] = {4, 7, 0};  /* 5 120 and 327 680 faces */
+static const int triad_sizes[] = {64, 0};      /* 3 x 256 MiB: far beyond the caches */
+static const int surface_levels[] = {4, 7, 0}; /* 5 120 and 327 680 faces */
 
 static const char *const all_paths[] = {"reference", "scalar", "avx2", "avx512", NULL};
 static const char *const simd_paths[] = {"reference", "avx512", NULL};
@@ -477,25 +481,25 @@ static const char *const best_path[] = {"best", NULL};
 
 const hk_bench_case hk_bench_cases[] = {
     {"cloth_force", "springs", cloth_sizes, setup_cloth, run_forces, world_case_items, world_case_free, all_paths},
-    {"jelly26_force", "springs", jelly26_sizes, setup_jelly26, run_forces, world_case_items, world_case_free, all_paths},
+    {"jelly26_force", "springs", jelly26_sizes, setup_jelly26, run_forces, world_case_items, world_case_free,
+     all_paths},
     {"jelly52_force", "springs", jelly52_sizes, setup_jelly52, run_forces, world_case_items, world_case_free,
      simd_paths},
-    {"mesh_force", "springs", mesh_sizes, setup_mesh_ordered, run_forces, world_case_items, world_case_free,
-     all_paths},
-    {"mesh_shuffled_force", "springs", mesh_sizes, setup_mesh_shuffled, run_forces, world_case_items,
-     world_case_free, best_path},
-    {"mesh_reordered_force", "springs", mesh_sizes, setup_mesh_reordered, run_forces, world_case_items,
-     world_case_free, best_path},
+    {"mesh_force", "springs", mesh_sizes, setup_mesh_ordered, run_forces, world_case_items, world_case_free, all_paths},
+    {"mesh_shuffled_force", "springs", mesh_sizes, setup_mesh_shuffled, run_forces, world_case_items, world_case_free,
+     best_path},
+    {"mesh_reordered_force", "springs", mesh_sizes, setup_mesh_reordered, run_forces, world_case_items, world_case_free,
+     best_path},
     {"step_cloth512", "springs", one_size, setup_step_cloth512, run_step, world_case_items, world_case_free,
      simd_paths},
     {"step_euler", "springs", integrator_sizes, setup_euler, run_step, world_case_items, world_case_free, best_path},
     {"step_semi_implicit_euler", "springs", integrator_sizes, setup_semi_implicit_euler, run_step, world_case_items,
      world_case_free, best_path},
-    {"step_verlet", "springs", integrator_sizes, setup_verlet, run_step, world_case_items, world_case_free,
-     best_path},
+    {"step_verlet", "springs", integrator_sizes, setup_verlet, run_step, world_case_items, world_case_free, best_path},
     {"step_velocity_verlet", "springs", integrator_sizes, setup_velocity_verlet, run_step, world_case_items,
      world_case_free, best_path},
-    {"step_jelly", "springs", integrator_sizes, setup_jelly_scheme, run_step, world_case_items, world_case_free, best_path},
+    {"step_jelly", "springs", integrator_sizes, setup_jelly_scheme, run_step, world_case_items, world_case_free,
+     best_path},
     {"step_rk4", "springs", integrator_sizes, setup_rk4, run_step, world_case_items, world_case_free, best_path},
     {"triad", "bytes", triad_sizes, setup_triad, run_triad, triad_items, triad_free, best_path},
     {"volume_gauss", "faces", surface_levels, setup_surface, run_volume, surface_items, surface_free, best_path},
@@ -504,8 +508,7 @@ const hk_bench_case hk_bench_cases[] = {
     {"probe_zmm_add", "instructions", one_size, setup_probe_zmm_add, run_probe, probe_items, probe_free, best_path},
     {"probe_zmm_mul", "instructions", one_size, setup_probe_zmm_mul, run_probe, probe_items, probe_free, best_path},
     {"probe_zmm_load", "instructions", one_size, setup_probe_zmm_load, run_probe, probe_items, probe_free, best_path},
-    {"probe_zmm_store", "instructions", one_size, setup_probe_zmm_store, run_probe, probe_items, probe_free,
-     best_path},
+    {"probe_zmm_store", "instructions", one_size, setup_probe_zmm_store, run_probe, probe_items, probe_free, best_path},
     {"probe_zmm_sqrt", "instructions", one_size, setup_probe_zmm_sqrt, run_probe, probe_items, probe_free, best_path},
     {"probe_zmm_div", "instructions", one_size, setup_probe_zmm_div, run_probe, probe_items, probe_free, best_path},
     {"probe_ymm_add", "instructions", one_size, setup_probe_ymm_add, run_probe, probe_items, probe_free, best_path},

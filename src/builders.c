@@ -124,7 +124,8 @@ int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
         free(b);
         if (rc) return hk_undo_body(w, body, fam0);
     } else {
-        if (!hk_add_lattice_family(w, body, "chain", &d->springs, 1, 0, 0, d->spacing)) return hk_undo_body(w, body, fam0);
+        if (!hk_add_lattice_family(w, body, "chain", &d->springs, 1, 0, 0, d->spacing))
+            return hk_undo_body(w, body, fam0);
         if (d->topology == HK_ROPE_SKIP_ONE &&
             !hk_add_lattice_family(w, body, "skip", &d->skip_springs, 2, 0, 0, d->spacing))
             return hk_undo_body(w, body, fam0);
@@ -178,7 +179,8 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
     if (!(d->spacing > 0)) return hk_fail(w, "cloth: spacing must be > 0 (got %g)", d->spacing);
     if (!(d->radius >= 0)) return hk_fail(w, "cloth: radius must be >= 0 (got %g)", d->radius);
     if (d->radius > 64 * d->spacing) return hk_fail(w, "cloth: radius spans more than 64 nodes");
-    if (!d->structural && !d->shear && !d->bend && !(d->radius > 0)) return hk_fail(w, "cloth: no spring family enabled");
+    if (!d->structural && !d->shear && !d->bend && !(d->radius > 0))
+        return hk_fail(w, "cloth: no spring family enabled");
     if ((d->structural && hk_check_spring_params(w, "cloth structural springs", &d->structural_springs)) ||
         (d->shear && hk_check_spring_params(w, "cloth shear springs", &d->shear_springs)) ||
         (d->bend && hk_check_spring_params(w, "cloth bend springs", &d->bend_springs)) ||
@@ -216,14 +218,16 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
         {d->bend, "bend(0,2)", &d->bend_springs, 0, 2},
     };
     for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++)
-        if (fams[f].on && !hk_add_lattice_family(w, body, fams[f].name, fams[f].s, fams[f].di, fams[f].dj, 0, d->spacing))
+        if (fams[f].on &&
+            !hk_add_lattice_family(w, body, fams[f].name, fams[f].s, fams[f].di, fams[f].dj, 0, d->spacing))
             return hk_undo_body(w, body, fam0);
     if (d->radius > 0) {
         int reach = (int)floor(d->radius / d->spacing);
         for (int dj = -reach; dj <= reach; dj++)
             for (int di = 0; di <= reach; di++) {
                 if (di == 0 && dj <= 0) continue; /* each undirected offset once */
-                if ((double)(di * di + dj * dj) * d->spacing * d->spacing > d->radius * d->radius * (1 + 1e-12)) continue;
+                if ((double)(di * di + dj * dj) * d->spacing * d->spacing > d->radius * d->radius * (1 + 1e-12))
+                    continue;
                 if (cloth_offset_taken(d, di, dj)) continue;
                 char name[48];
                 snprintf(name, sizeof name, "radius(%d,%d)", di, dj);
@@ -315,17 +319,18 @@ static int64_t box_side(int *tri, int64_t t, int base, int ns, int nt, int du, i
 static int jelly_wind_faces(hk_world *w, int body, const hk_jelly_def *d)
 {
     const int nx = d->nx, ny = d->ny, nz = d->nz, sy = nx, sz = nx * ny;
-    const int64_t faces = 4 * ((int64_t)(nx - 1) * (ny - 1) + (int64_t)(nx - 1) * (nz - 1) + (int64_t)(ny - 1) * (nz - 1));
+    const int64_t faces =
+        4 * ((int64_t)(nx - 1) * (ny - 1) + (int64_t)(nx - 1) * (nz - 1) + (int64_t)(ny - 1) * (nz - 1));
     if (faces > INT32_MAX / 3) return hk_fail(w, "jelly: too many cells for wind faces");
     int *tri = malloc((size_t)faces * 3 * sizeof *tri);
     if (!tri) return hk_fail(w, "jelly: out of memory for wind faces");
     int64_t t = 0;
-    t = box_side(tri, t, 0, nx, ny, 1, sy, 1);                 /* k = 0: -z */
-    t = box_side(tri, t, (nz - 1) * sz, nx, ny, 1, sy, 0);     /* k = nz-1: +z */
-    t = box_side(tri, t, 0, nx, nz, 1, sz, 0);                 /* j = 0: x cross z = -y */
-    t = box_side(tri, t, (ny - 1) * sy, nx, nz, 1, sz, 1);     /* j = ny-1: +y */
-    t = box_side(tri, t, 0, ny, nz, sy, sz, 1);                /* i = 0: y cross z = +x, flipped to -x */
-    t = box_side(tri, t, nx - 1, ny, nz, sy, sz, 0);           /* i = nx-1: +x */
+    t = box_side(tri, t, 0, nx, ny, 1, sy, 1);             /* k = 0: -z */
+    t = box_side(tri, t, (nz - 1) * sz, nx, ny, 1, sy, 0); /* k = nz-1: +z */
+    t = box_side(tri, t, 0, nx, nz, 1, sz, 0);             /* j = 0: x cross z = -y */
+    t = box_side(tri, t, (ny - 1) * sy, nx, nz, 1, sz, 1); /* j = ny-1: +y */
+    t = box_side(tri, t, 0, ny, nz, sy, sz, 1);            /* i = 0: y cross z = +x, flipped to -x */
+    t = box_side(tri, t, nx - 1, ny, nz, sy, sz, 0);       /* i = nx-1: +x */
     int rc = hk_surface_add(w, body, 3, 1, (int)(t / 3), tri, NULL);
     free(tri);
     return rc;
@@ -374,7 +379,8 @@ int hk_world_add_jelly(hk_world *w, const hk_jelly_def *d)
                     int nz = (di != 0) + (dj != 0) + (dk != 0);
                     int cls = (ring - 1) * 3 + nz - 1;
                     char name[48];
-                    snprintf(name, sizeof name, "%s(%d,%d,%d)", jelly_class_names[cls], di * ring, dj * ring, dk * ring);
+                    snprintf(name, sizeof name, "%s(%d,%d,%d)", jelly_class_names[cls], di * ring, dj * ring,
+                             dk * ring);
                     if (!hk_add_lattice_family(w, body, name, &d->springs[cls], di * ring, dj * ring, dk * ring,
                                                d->spacing))
                         return hk_undo_body(w, body, fam0);
@@ -407,7 +413,8 @@ int hk_world_add_quad(hk_world *w, const hk_quad_def *d)
     double mass[4];
     for (int c = 0; c < 4; c++) {
         double a = (c & 1) * d->size, b = (c >> 1) * d->size;
-        pos[c] = (hk_vec3){d->origin.x + a * u.x + b * v.x, d->origin.y + a * u.y + b * v.y, d->origin.z + a * u.z + b * v.z};
+        pos[c] = (hk_vec3){d->origin.x + a * u.x + b * v.x, d->origin.y + a * u.y + b * v.y,
+                           d->origin.z + a * u.z + b * v.z};
         mass[c] = d->mass;
     }
     int body = hk_world_add_points(w, 4, pos, NULL, mass);

@@ -169,7 +169,7 @@ int hk_checkpoint_write(const hk_world *w, uint64_t scene_digest, const char *pa
     }
     for (int i = 0; i < w->sphere_count; i++) {
         const hk_sphere_def *s = &w->spheres[i];
-        const double v[8] = {s->center.x, s->center.y, s->center.z, s->radius,
+        const double v[8] = {s->center.x,   s->center.y,   s->center.z,   s->radius,
                              s->velocity.x, s->velocity.y, s->velocity.z, s->loss};
         put(&b, v, sizeof v);
     }
@@ -299,13 +299,12 @@ static unsigned char *slurp(const char *path, size_t *len)
     return p;
 }
 
-#define CK_FAIL(...)                                      \
-    do {                                                  \
-        int off_ = snprintf(err, errlen, "%s: ", path);   \
-        if (off_ > 0 && (size_t)off_ < errlen)            \
-            snprintf(err + off_, errlen - (size_t)off_, __VA_ARGS__); \
-        free(data);                                       \
-        return -1;                                        \
+#define CK_FAIL(...)                                                                                                   \
+    do {                                                                                                               \
+        int off_ = snprintf(err, errlen, "%s: ", path);                                                                \
+        if (off_ > 0 && (size_t)off_ < errlen) snprintf(err + off_, errlen - (size_t)off_, __VA_ARGS__);               \
+        free(data);                                                                                                    \
+        return -1;                                                                                                     \
     } while (0)
 
 int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, char *err, size_t errlen)
@@ -322,8 +321,7 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
     if (len < HEADER_BYTES + 8) CK_FAIL("checkpoint is truncated (%zu bytes, less than its header)", len);
     const uint32_t version = get_u32(&c);
     if (version != HK_CHECKPOINT_VERSION)
-        CK_FAIL("checkpoint version %u is not supported (this hooke reads version %d)", version,
-                HK_CHECKPOINT_VERSION);
+        CK_FAIL("checkpoint version %u is not supported (this hooke reads version %d)", version, HK_CHECKPOINT_VERSION);
     if (get_u32(&c) != 0x01020304u) CK_FAIL("checkpoint was written on a machine of the other byte order");
     const uint32_t real = get_u32(&c);
     if (real != sizeof(hk_real))
@@ -405,7 +403,7 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
             CK_FAIL("out of memory while restoring");
         }
     }
-    hk_real *dst[11] = {w->p.x, w->p.y, w->p.z, w->p.vx, w->p.vy, w->p.vz,
+    hk_real *dst[11] = {w->p.x,  w->p.y,  w->p.z,  w->p.vx,       w->p.vy,  w->p.vz,
                         w->p.fx, w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass};
     for (int a = 0; a < 11; a++) memcpy(dst[a], arrays[a], bytes);
     if (has_prev) {

@@ -1,4 +1,5 @@
-/* checkpoint.h — versioned, checksummed, atomically written checkpoints that restart bit-for-bit (docs/checkpoint-format.md). */
+/* checkpoint.h — versioned, checksummed, atomically written checkpoints that restart bit-for-bit
+ * (docs/checkpoint-format.md). */
 #ifndef HOOKE_CHECKPOINT_H
 #define HOOKE_CHECKPOINT_H
 

@@ -211,8 +211,8 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
         perm[n - 1 - i] = t;
     }
     for (int i = 0; i < n; i++) inv[perm[i]] = i;
-    hk_real *arrays[] = {w->p.x, w->p.y, w->p.z, w->p.vx, w->p.vy, w->p.vz, w->p.fx, w->p.fy, w->p.fz,
-                         w->p.inv_mass, w->p.mass};
+    hk_real *arrays[] = {w->p.x,  w->p.y,  w->p.z,  w->p.vx,       w->p.vy,  w->p.vz,
+                         w->p.fx, w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass};
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
         for (int i = 0; i < n; i++) tmp[i] = arrays[a][first + perm[i]];
         memcpy(arrays[a] + first, tmp, (size_t)n * sizeof *tmp);

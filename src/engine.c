@@ -12,15 +12,17 @@
 #define HK_THREAD() omp_get_thread_num()
 #define HK_THREADS() omp_get_num_threads()
 #define HK_MAX_THREADS() omp_get_max_threads()
-#define HK_BARRIER() \
-    do {                        \
-        _Pragma("omp barrier")  \
+#define HK_BARRIER()                                                                                                   \
+    do {                                                                                                               \
+        _Pragma("omp barrier")                                                                                         \
     } while (0)
 #else
 #define HK_THREAD() 0
 #define HK_THREADS() 1
 #define HK_MAX_THREADS() 1
-#define HK_BARRIER() do { } while (0)
+#define HK_BARRIER()                                                                                                   \
+    do {                                                                                                               \
+    } while (0)
 #endif
 
 #define HK_VEC 16 /* row strides are padded to this many entries (the widest SIMD) */
@@ -56,18 +58,18 @@ static int64_t list_springs(const hk_world *w, int body)
 /* A lattice body's sweep geometry. */
 typedef struct sweep_plan {
     int body;
-    int64_t base;              /* global index of node (0,0,0) */
+    int64_t base; /* global index of node (0,0,0) */
     int nx, ny, nrows;
-    int nx_pad;                /* nx padded to HK_VEC */
-    int stride;                /* accumulator row stride: nx_pad plus a margin each side */
-    int same_rows;             /* families with dr == 0 (each needs a row buffer) */
-    int maxdr, R;              /* largest row distance of a family; ring rows */
-    int *fam;                  /* lattice families of the body */
-    int *dr;                   /* their row distances */
+    int nx_pad;    /* nx padded to HK_VEC */
+    int stride;    /* accumulator row stride: nx_pad plus a margin each side */
+    int same_rows; /* families with dr == 0 (each needs a row buffer) */
+    int maxdr, R;  /* largest row distance of a family; ring rows */
+    int *fam;      /* lattice families of the body */
+    int *dr;       /* their row distances */
     int nfam;
-    int has_list;              /* the body also has list families */
-    int serial_lists;          /* its list springs are few: run them on one thread */
-    int surface;               /* its active surface (pressure, wind), or -1 */
+    int has_list;     /* the body also has list families */
+    int serial_lists; /* its list springs are few: run them on one thread */
+    int surface;      /* its active surface (pressure, wind), or -1 */
 } sweep_plan;
 
 static int plan_body(const hk_world *w, int body, sweep_plan *sp)
@@ -222,8 +224,8 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
     }
 }
 
-static void finish_parked(hk_world *w, const hk_kernels *k, const sweep_plan *sp, const hk_step_ctx *ctx, int a,
-                          int b, hk_real *space, int lo_end, int hi_start)
+static void finish_parked(hk_world *w, const hk_kernels *k, const sweep_plan *sp, const hk_step_ctx *ctx, int a, int b,
+                          hk_real *space, int lo_end, int hi_start)
 {
     const int S = sp->stride, M = HK_ROW_MARGIN;
     const size_t row3 = (size_t)3 * S;
@@ -247,8 +249,7 @@ static void block_of(int nrows, int t, int T, int *a, int *b)
 /* Sweeps the lattice families of one body with the given finish. Must be
  * called by every thread of a parallel region. Returns nonzero (on every
  * thread) if some thread could not get its work space. */
-static void sweep_parallel(hk_world *w, const hk_kernels *k, const sweep_plan *sp, const hk_step_ctx *ctx,
-                           int *failed)
+static void sweep_parallel(hk_world *w, const hk_kernels *k, const sweep_plan *sp, const hk_step_ctx *ctx, int *failed)
 {
     const int t = HK_THREAD(), T = HK_THREADS();
     int a, b, lo_end = 0, hi_start = 0;

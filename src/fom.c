@@ -95,7 +95,8 @@ static int parse(int argc, char **argv, bench_opts *o)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int64_t n;
         if (strcmp(a, "--builtin") == 0) {
-            if (!v || (strcmp(v, "cloth") != 0 && strcmp(v, "jelly") != 0)) return hk_arg_error("bench", a, v, "cloth or jelly");
+            if (!v || (strcmp(v, "cloth") != 0 && strcmp(v, "jelly") != 0))
+                return hk_arg_error("bench", a, v, "cloth or jelly");
             o->builtin = v;
             i++;
         } else if (strcmp(a, "--threads") == 0) {
@@ -337,7 +338,8 @@ static void write_json(FILE *f, const bench_opts *o, const char *name, const ben
     fprintf(f, "  \"problem\": \"%s\",\n  \"scaling\": \"%s\",\n", name, o->weak ? "weak" : "strong");
     fprintf(f, "  \"warmup_steps\": %d,\n  \"repeat\": %d,\n  \"steps_per_repeat\": %lld,\n", o->warmup, o->repeat,
             (long long)steps);
-    fprintf(f, "  \"energy_bound\": \"E_end <= E_start + 0.1 * (|E_start| + |KE_end| + |PE_end| + |SE_end|) + 1e-3 J/kg * free mass\",\n");
+    fprintf(f, "  \"energy_bound\": \"E_end <= E_start + 0.1 * (|E_start| + |KE_end| + |PE_end| + |SE_end|) + 1e-3 "
+               "J/kg * free mass\",\n");
     fprintf(f, "  \"results\": [\n");
     for (int i = 0; i < n; i++) {
         const bench_result *x = &r[i];
@@ -351,8 +353,8 @@ static void write_json(FILE *f, const bench_opts *o, const char *name, const ben
                 x->threads, x->particles, (long long)x->springs, (long long)x->updates_per_step, x->tmin, x->tmed,
                 x->tmax, x->fom, x->ns_per_update, x->efficiency, x->hash, x->ref_hash,
                 x->hash == x->ref_hash ? "true" : "false", x->e_start, x->e_end,
-                x->e_end <= x->e_start + 0.1 * x->e_scale + x->e_floor ? "true" : "false", x->blew_up ? "true" : "false",
-                i + 1 < n ? "," : "");
+                x->e_end <= x->e_start + 0.1 * x->e_scale + x->e_floor ? "true" : "false",
+                x->blew_up ? "true" : "false", i + 1 < n ? "," : "");
     }
     fprintf(f, "  ],\n  \"verification\": \"%s\",\n  \"fom_spring_updates_per_s\": %.6g\n}\n",
             valid ? "VALID" : "INVALID", fom);
@@ -380,10 +382,12 @@ int hk_cmd_bench(int argc, char **argv)
     for (int i = 0; i < o.ncounts; i++) {
         if (run_config(&o, o.counts[i], &steps, &r[i], name, sizeof name) != 0) return EXIT_INPUT;
         if (i == 0)
-            printf("hooke bench: %s, %d particles, %lld springs, %s scaling, %d warm-up steps, %d x %lld steps\n",
-                   name, r[0].particles, (long long)r[0].springs, o.weak ? "weak" : "strong", o.warmup, o.repeat,
+            printf("hooke bench: %s, %d particles, %lld springs, %s scaling, %d warm-up steps, %d x %lld steps\n", name,
+                   r[0].particles, (long long)r[0].springs, o.weak ? "weak" : "strong", o.warmup, o.repeat,
                    (long long)steps);
-        if (i == 0) printf("threads  particles  springs    min_ms   median_ms   max_ms   FOM(G/s)  ns/update  efficiency  state_hash\n");
+        if (i == 0)
+            printf("threads  particles  springs    min_ms   median_ms   max_ms   FOM(G/s)  ns/update  efficiency  "
+                   "state_hash\n");
         /* every configuration takes the same number of steps: W + R S */
         const int64_t total = o.warmup + (int64_t)o.repeat * steps;
         int one = -1; /* the 1-thread configuration: efficiency base, and strong scaling's reference */
@@ -408,12 +412,15 @@ int hk_cmd_bench(int argc, char **argv)
         int hash_ok = r[i].hash == r[i].ref_hash;
         int energy_ok = r[i].e_end <= r[i].e_start + 0.1 * r[i].e_scale + r[i].e_floor;
         if (!hash_ok || !energy_ok || r[i].blew_up) valid = 0;
-        printf("verify threads=%d: state_hash %s the 1-thread hash 0x%016" PRIx64 "; energy %.6g J -> %.6g J (%s)%s%s\n",
+        printf("verify threads=%d: state_hash %s the 1-thread hash 0x%016" PRIx64
+               "; energy %.6g J -> %.6g J (%s)%s%s\n",
                r[i].threads, hash_ok ? "equals" : "DIFFERS FROM", r[i].ref_hash, r[i].e_start, r[i].e_end,
-               energy_ok ? "within bound" : "GREW PAST BOUND", r[i].blew_up ? "; BLEW UP: " : "", r[i].blew_up ? r[i].blowup : "");
+               energy_ok ? "within bound" : "GREW PAST BOUND", r[i].blew_up ? "; BLEW UP: " : "",
+               r[i].blew_up ? r[i].blowup : "");
         if (r[i].fom > r[best].fom) best = i;
     }
-    printf("energy bound: E_end <= E_start + 0.1 * (|E_start| + |KE_end| + |PE_end| + |SE_end|) + 1 mJ/kg * free mass\n");
+    printf(
+        "energy bound: E_end <= E_start + 0.1 * (|E_start| + |KE_end| + |PE_end| + |SE_end|) + 1 mJ/kg * free mass\n");
     printf("%s\n", valid ? "VALID" : "INVALID");
     printf("FOM %.6g spring_updates/s threads=%d ns_per_update=%.4f problem=\"%s\" scaling=%s kernels=%s %s\n",
            r[best].fom, r[best].threads, r[best].ns_per_update, name, o.weak ? "weak" : "strong", hk_kernels_name(),

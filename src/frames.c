@@ -146,7 +146,8 @@ hk_frames *hk_frames_open(const char *dir, int formats, char *err, size_t errlen
 {
     struct stat st;
     if (mkdir(dir, 0755) != 0 && !(errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) {
-        snprintf(err, errlen, "cannot create output folder %s: %s", dir, errno == EEXIST ? "not a folder" : strerror(errno));
+        snprintf(err, errlen, "cannot create output folder %s: %s", dir,
+                 errno == EEXIST ? "not a folder" : strerror(errno));
         return NULL;
     }
     hk_frames *fr = calloc(1, sizeof *fr);

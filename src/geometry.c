@@ -110,12 +110,12 @@ static void jelly_tris(const hk_world *w, int bi, hk_geometry *m)
 {
     const hk_body *b = &w->bodies[bi];
     const int nx = b->nx, ny = b->ny, nz = b->nz, sy = nx, sz = nx * ny, f0 = b->first;
-    face(m, bi, f0, nx, ny, 1, sy);                          /* k = 0 */
-    face(m, bi, f0 + (nz - 1) * sz, nx, ny, 1, sy);          /* k = nz-1 */
-    face(m, bi, f0, nx, nz, 1, sz);                          /* j = 0 */
-    face(m, bi, f0 + (ny - 1) * sy, nx, nz, 1, sz);          /* j = ny-1 */
-    face(m, bi, f0, ny, nz, sy, sz);                         /* i = 0 */
-    face(m, bi, f0 + nx - 1, ny, nz, sy, sz);                /* i = nx-1 */
+    face(m, bi, f0, nx, ny, 1, sy);                 /* k = 0 */
+    face(m, bi, f0 + (nz - 1) * sz, nx, ny, 1, sy); /* k = nz-1 */
+    face(m, bi, f0, nx, nz, 1, sz);                 /* j = 0 */
+    face(m, bi, f0 + (ny - 1) * sy, nx, nz, 1, sz); /* j = ny-1 */
+    face(m, bi, f0, ny, nz, sy, sz);                /* i = 0 */
+    face(m, bi, f0 + nx - 1, ny, nz, sy, sz);       /* i = nx-1 */
 }
 
 int hk_geometry_build(const hk_world *w, hk_geometry *m)
@@ -139,7 +139,8 @@ int hk_geometry_build(const hk_world *w, hk_geometry *m)
         if (!hk_geometry_body_has_surface(w, b)) continue;
         const hk_surface *ms = mesh_surface(w, b);
         if (ms)
-            for (int f = 0; f < ms->nfaces; f++) add_tri(m, b, ms->face[3 * f], ms->face[3 * f + 1], ms->face[3 * f + 2]);
+            for (int f = 0; f < ms->nfaces; f++)
+                add_tri(m, b, ms->face[3 * f], ms->face[3 * f + 1], ms->face[3 * f + 2]);
         else if (strcmp(w->bodies[b].kind, "cloth") == 0)
             cloth_tris(w, b, m);
         else

@@ -7,12 +7,12 @@
 #include "hooke.h"
 
 typedef struct hk_geometry {
-    int64_t lines;    /* unbroken springs */
-    int32_t *line;    /* 2 global particle indices per line */
+    int64_t lines; /* unbroken springs */
+    int32_t *line; /* 2 global particle indices per line */
     int32_t *line_body;
-    double *stretch;  /* r / L0 per line [1] */
-    int64_t tris;     /* surface triangles */
-    int32_t *tri;     /* 3 global particle indices per triangle */
+    double *stretch; /* r / L0 per line [1] */
+    int64_t tris;    /* surface triangles */
+    int32_t *tri;    /* 3 global particle indices per triangle */
     int32_t *tri_body;
 } hk_geometry;
 

@@ -29,8 +29,8 @@ typedef struct hk_world hk_world; /* opaque */
 /* Springs                                                                   */
 
 typedef enum hk_damping_model {
-    HK_DAMP_ALONG = 0,  /* f_i -= c ((v_i - v_j) . u) u : damping along the spring */
-    HK_DAMP_RELATIVE,   /* f_i -= c (v_i - v_j): full relative velocity ("internal friction") */
+    HK_DAMP_ALONG = 0, /* f_i -= c ((v_i - v_j) . u) u : damping along the spring */
+    HK_DAMP_RELATIVE,  /* f_i -= c (v_i - v_j): full relative velocity ("internal friction") */
 } hk_damping_model;
 
 typedef enum hk_behaviour {
@@ -42,12 +42,12 @@ typedef enum hk_behaviour {
 
 /* Parameters shared by every spring of one family. */
 typedef struct hk_spring_params {
-    double k;                      /* stiffness [N/m] */
-    double damping;                /* damping coefficient c [N*s/m] */
+    double k;       /* stiffness [N/m] */
+    double damping; /* damping coefficient c [N*s/m] */
     hk_damping_model damping_model;
     hk_behaviour behaviour;
-    double break_ratio;            /* breakable: break when r > break_ratio * L0 [1] */
-    double rest_length;            /* [m]; 0 = each spring's initial length */
+    double break_ratio; /* breakable: break when r > break_ratio * L0 [1] */
+    double rest_length; /* [m]; 0 = each spring's initial length */
 } hk_spring_params;
 
 hk_spring_params hk_default_spring_params(void); /* k 1000 N/m, no damping, normal */
@@ -83,8 +83,8 @@ typedef enum hk_wind_model {
 } hk_wind_model;
 
 typedef struct hk_world_def {
-    hk_vec3 gravity;   /* [m/s^2] */
-    double air_drag;   /* c_air in f = -c_air v [N*s/m] */
+    hk_vec3 gravity; /* [m/s^2] */
+    double air_drag; /* c_air in f = -c_air v [N*s/m] */
     hk_ground ground;
     int has_walls;     /* room walls: particles kept inside [walls_min, walls_max] */
     hk_vec3 walls_min; /* [m] */
@@ -92,8 +92,8 @@ typedef struct hk_world_def {
     double walls_loss; /* collision energy loss: normal speed kept = (1 - loss) [1] */
     int threads;       /* OpenMP threads; 0 = library default */
     hk_wind_model wind_model;
-    hk_vec3 wind;      /* wind velocity w [m/s] */
-    double wind_drag;  /* c_w [N*s/m] (default 1) */
+    hk_vec3 wind;     /* wind velocity w [m/s] */
+    double wind_drag; /* c_w [N*s/m] (default 1) */
 } hk_world_def;
 
 hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground, walls */
@@ -125,16 +125,16 @@ typedef enum hk_rope_topology {
 } hk_rope_topology;
 
 typedef struct hk_rope_def {
-    int count;                   /* particles [1] (>= 2) */
-    double mass;                 /* per particle [kg] */
-    double spacing;              /* initial distance between neighbours [m] */
-    hk_vec3 origin;              /* first particle [m] */
-    hk_vec3 direction;           /* unit-less direction of the rope (normalised) */
+    int count;         /* particles [1] (>= 2) */
+    double mass;       /* per particle [kg] */
+    double spacing;    /* initial distance between neighbours [m] */
+    hk_vec3 origin;    /* first particle [m] */
+    hk_vec3 direction; /* unit-less direction of the rope (normalised) */
     hk_rope_topology topology;
-    hk_spring_params springs;    /* neighbour springs (and all pairs for ALL_TO_ALL) */
+    hk_spring_params springs;      /* neighbour springs (and all pairs for ALL_TO_ALL) */
     hk_spring_params skip_springs; /* SKIP_ONE: the i - i+2 springs */
-    int anchor;                  /* 1: first particle is driven (moving anchor) */
-    hk_vec3 anchor_velocity;     /* [m/s]; anchor kept at or above the ground */
+    int anchor;                    /* 1: first particle is driven (moving anchor) */
+    hk_vec3 anchor_velocity;       /* [m/s]; anchor kept at or above the ground */
 } hk_rope_def;
 hk_rope_def hk_default_rope_def(void);
 int hk_world_add_rope(hk_world *w, const hk_rope_def *def);
@@ -149,17 +149,17 @@ typedef enum hk_cloth_pins {
 /* Particle (i, j) of a cloth sits at origin + i*spacing*u + j*spacing*v and has
  * local index i + j*nx. Families are lattice stencils, stored without indices. */
 typedef struct hk_cloth_def {
-    int nx, ny;                 /* nodes along u and v [1] (>= 2) */
-    double spacing;             /* [m] */
-    hk_vec3 origin;             /* [m] */
-    hk_vec3 u, v;               /* in-plane unit axes (normalised) */
-    double mass;                /* per node [kg] */
-    int structural, shear, bend; /* enable flags for the three classic families */
+    int nx, ny;                          /* nodes along u and v [1] (>= 2) */
+    double spacing;                      /* [m] */
+    hk_vec3 origin;                      /* [m] */
+    hk_vec3 u, v;                        /* in-plane unit axes (normalised) */
+    double mass;                         /* per node [kg] */
+    int structural, shear, bend;         /* enable flags for the three classic families */
     hk_spring_params structural_springs; /* (1,0), (0,1) */
     hk_spring_params shear_springs;      /* (1,1), (1,-1) */
     hk_spring_params bend_springs;       /* (2,0), (0,2) */
-    double radius;              /* > 0: also connect every other node pair within this
-                                   distance [m] (one stencil family per offset) */
+    double radius;                       /* > 0: also connect every other node pair within this
+                                            distance [m] (one stencil family per offset) */
     hk_spring_params radius_springs;
     hk_cloth_pins pins;
 } hk_cloth_def;
@@ -170,11 +170,11 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *def);
  * i + nx*(j + ny*k); each particle joined to its 26 (or 52) neighbours. */
 enum { HK_K1 = 0, HK_K2, HK_K3, HK_KB1, HK_KB2, HK_KB3, HK_JELLY_CLASSES };
 typedef struct hk_jelly_def {
-    int nx, ny, nz;        /* nodes [1] (>= 2) */
-    double spacing;        /* [m] */
-    hk_vec3 origin;        /* [m] */
-    double mass;           /* per node [kg] */
-    int neighbours;        /* 26 or 52 */
+    int nx, ny, nz;                             /* nodes [1] (>= 2) */
+    double spacing;                             /* [m] */
+    hk_vec3 origin;                             /* [m] */
+    double mass;                                /* per node [kg] */
+    int neighbours;                             /* 26 or 52 */
     hk_spring_params springs[HK_JELLY_CLASSES]; /* K1 face, K2 edge, K3 corner, Kb1..Kb3 ring 2 */
 } hk_jelly_def;
 hk_jelly_def hk_default_jelly_def(void);
@@ -182,11 +182,11 @@ int hk_world_add_jelly(hk_world *w, const hk_jelly_def *def);
 
 /* Square of 4 particles in the plane of u, v; 4 edge springs (+ 2 diagonals). */
 typedef struct hk_quad_def {
-    double size;      /* side [m] */
-    hk_vec3 origin;   /* corner [m] */
-    hk_vec3 u, v;     /* in-plane unit axes */
-    double mass;      /* per corner [kg] */
-    int diagonals;    /* 1: add both diagonals (without them the square folds) */
+    double size;    /* side [m] */
+    hk_vec3 origin; /* corner [m] */
+    hk_vec3 u, v;   /* in-plane unit axes */
+    double mass;    /* per corner [kg] */
+    int diagonals;  /* 1: add both diagonals (without them the square folds) */
     hk_spring_params springs;
 } hk_quad_def;
 hk_quad_def hk_default_quad_def(void);
@@ -195,10 +195,10 @@ int hk_world_add_quad(hk_world *w, const hk_quad_def *def);
 /* Two particles joined by one spring: the harmonic oscillator (pin_a = 1) or a
  * free dumbbell. The pendulum is a pinned pivot and a bob on a stiff spring. */
 typedef struct hk_spring_pair_def {
-    hk_vec3 a, b;       /* initial positions [m] */
-    hk_vec3 velocity_b; /* initial velocity of b [m/s] */
-    double mass_a, mass_b; /* [kg] */
-    int pin_a;          /* 1: a is fixed */
+    hk_vec3 a, b;             /* initial positions [m] */
+    hk_vec3 velocity_b;       /* initial velocity of b [m/s] */
+    double mass_a, mass_b;    /* [kg] */
+    int pin_a;                /* 1: a is fixed */
     hk_spring_params springs; /* rest_length 0 = |b - a| */
 } hk_spring_pair_def;
 hk_spring_pair_def hk_default_spring_pair_def(void);
@@ -216,11 +216,10 @@ hk_pendulum_def hk_default_pendulum_def(void);
 int hk_world_add_pendulum(hk_world *w, const hk_pendulum_def *def);
 
 /* General body: listed points and listed springs (for meshes and tests). */
-int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos,
-                        const hk_vec3 *vel /* may be NULL */, const double *mass /* [kg] */);
+int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec3 *vel /* may be NULL */,
+                        const double *mass /* [kg] */);
 /* Adds one spring family joining local particles a[s] - b[s] of body. */
-int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const int *b,
-                         const hk_spring_params *params);
+int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const int *b, const hk_spring_params *params);
 /* Pins (inverse mass 0) particle local_index of body. Returns 0 or -1. */
 int hk_world_pin(hk_world *w, int body, int local_index);
 
@@ -250,10 +249,10 @@ int hk_mesh_validate(hk_mesh *m, const char *name, int fix, char *err, size_t er
 int hk_mesh_icosphere(hk_mesh *out, double radius, int level, hk_vec3 center);
 
 typedef enum hk_volume_method {
-    HK_VOLUME_GAUSS = 0,  /* sum x_mean n_x A (divergence theorem with F = (x, 0, 0)) */
-    HK_VOLUME_TETRA,      /* sum p1 . (p2 x p3) / 6 (signed tetrahedra) */
-    HK_VOLUME_BOX,        /* axis-aligned bounding box (2-D: rectangle) */
-    HK_VOLUME_ELLIPSOID,  /* ellipsoid with the box's half extents (2-D: ellipse) */
+    HK_VOLUME_GAUSS = 0, /* sum x_mean n_x A (divergence theorem with F = (x, 0, 0)) */
+    HK_VOLUME_TETRA,     /* sum p1 . (p2 x p3) / 6 (signed tetrahedra) */
+    HK_VOLUME_BOX,       /* axis-aligned bounding box (2-D: rectangle) */
+    HK_VOLUME_ELLIPSOID, /* ellipsoid with the box's half extents (2-D: ellipse) */
 } hk_volume_method;
 /* Volume of a closed mesh [m^3], summed in double over fixed blocks of faces. */
 double hk_mesh_volume(const hk_mesh *m, hk_volume_method method);
@@ -267,12 +266,12 @@ typedef struct hk_pressure_def {
 } hk_pressure_def;
 
 typedef struct hk_mesh_def {
-    const hk_mesh *mesh;     /* copied; must pass hk_mesh_validate */
-    hk_vec3 offset;          /* added to every vertex [m] */
-    double mass;             /* per vertex [kg] */
-    hk_vec3 velocity;        /* initial velocity of every vertex [m/s] */
+    const hk_mesh *mesh;      /* copied; must pass hk_mesh_validate */
+    hk_vec3 offset;           /* added to every vertex [m] */
+    double mass;              /* per vertex [kg] */
+    hk_vec3 velocity;         /* initial velocity of every vertex [m/s] */
     hk_spring_params springs; /* family "edges": one spring per mesh edge */
-    int extra_rings;         /* >= 2: family "extra" joins vertices 2..extra_rings edges apart */
+    int extra_rings;          /* >= 2: family "extra" joins vertices 2..extra_rings edges apart */
     hk_spring_params extra_springs;
     hk_pressure_def pressure;
 } hk_mesh_def;
@@ -284,10 +283,10 @@ int hk_world_add_icosphere(hk_world *w, const hk_mesh_def *def, double radius, i
 /* 2-D pressure body (the book's ring): count points on a circle in the x-y
  * plane, counter-clockwise, springs i - i+1 and last - first ("ring"). */
 typedef struct hk_ring_def {
-    int count;               /* points [1] (>= 3) */
-    double radius;           /* [m] */
-    hk_vec3 center;          /* [m] (z of every point) */
-    double mass;             /* per point [kg] */
+    int count;      /* points [1] (>= 3) */
+    double radius;  /* [m] */
+    hk_vec3 center; /* [m] (z of every point) */
+    double mass;    /* per point [kg] */
     hk_spring_params springs;
     hk_pressure_def pressure;
 } hk_ring_def;
@@ -307,12 +306,12 @@ int hk_world_body_has_pressure(const hk_world *w, int body);
 /* Integrators                                                               */
 
 typedef enum hk_integrator_kind {
-    HK_EULER = 0,         /* explicit: x += v dt; v += a dt */
+    HK_EULER = 0,           /* explicit: x += v dt; v += a dt */
     HK_SEMI_IMPLICIT_EULER, /* symplectic: v += a dt; x += v dt */
-    HK_VERLET,            /* position Verlet, x1 = x0 + v0 dt + a dt^2/2 */
-    HK_VERLET_BOOK,       /* position Verlet with the book's first step x1 = x0 + a dt^2 */
+    HK_VERLET,              /* position Verlet, x1 = x0 + v0 dt + a dt^2/2 */
+    HK_VERLET_BOOK,         /* position Verlet with the book's first step x1 = x0 + a dt^2 */
     HK_VELOCITY_VERLET,
-    HK_JELLY,             /* v += dt_a F/m; x += dt_v v; v *= alpha */
+    HK_JELLY, /* v += dt_a F/m; x += dt_v v; v *= alpha */
     HK_RK4,
     HK_INTEGRATOR_COUNT
 } hk_integrator_kind;
@@ -365,27 +364,27 @@ typedef struct hk_particles_view {
 hk_particles_view hk_world_particles(const hk_world *w);
 
 typedef struct hk_body_info {
-    int first, count;    /* particle range */
-    int nx, ny, nz;      /* lattice dims (1 where not a lattice) */
-    int springs;         /* live + broken springs of the body */
-    const char *kind;    /* "rope", "cloth", "jelly", "quad", "pair", "pendulum", "points", "mesh", "ring" */
+    int first, count; /* particle range */
+    int nx, ny, nz;   /* lattice dims (1 where not a lattice) */
+    int springs;      /* live + broken springs of the body */
+    const char *kind; /* "rope", "cloth", "jelly", "quad", "pair", "pendulum", "points", "mesh", "ring" */
 } hk_body_info;
 int hk_world_body_count(const hk_world *w);
 hk_body_info hk_world_body(const hk_world *w, int body);
 
 typedef struct hk_family_info {
     int body;
-    const char *name;     /* "structural", "K1", "chain", ... */
-    int springs;          /* springs in the family */
-    int broken;           /* of those, broken */
+    const char *name; /* "structural", "K1", "chain", ... */
+    int springs;      /* springs in the family */
+    int broken;       /* of those, broken */
     hk_spring_params params;
 } hk_family_info;
 int hk_world_family_count(const hk_world *w);
 hk_family_info hk_world_family(const hk_world *w, int family);
 
-int64_t hk_world_spring_count(const hk_world *w); /* all springs, broken included */
-int64_t hk_world_step_count(const hk_world *w);   /* steps taken */
-double hk_world_time(const hk_world *w);          /* simulated time [s] */
+int64_t hk_world_spring_count(const hk_world *w);   /* all springs, broken included */
+int64_t hk_world_step_count(const hk_world *w);     /* steps taken */
+double hk_world_time(const hk_world *w);            /* simulated time [s] */
 int64_t hk_world_spring_updates(const hk_world *w); /* spring force evaluations so far */
 
 typedef struct hk_stats {
@@ -401,12 +400,12 @@ hk_stats hk_world_stats(const hk_world *w);
 /* Blow-up check: a non-finite position or velocity, or a spring stretched
  * past stretch_limit * L0. */
 typedef struct hk_blowup {
-    const char *cause;  /* "non-finite position", "non-finite velocity", "runaway stretch" */
-    int body;           /* body of the particle or spring */
-    int particle;       /* global particle index, or -1 */
-    int family;         /* family of the spring, or -1 */
-    int64_t spring;     /* spring slot within the family, or -1 */
-    double value;       /* offending value: the coordinate, or r / L0 [1] */
+    const char *cause; /* "non-finite position", "non-finite velocity", "runaway stretch" */
+    int body;          /* body of the particle or spring */
+    int particle;      /* global particle index, or -1 */
+    int family;        /* family of the spring, or -1 */
+    int64_t spring;    /* spring slot within the family, or -1 */
+    double value;      /* offending value: the coordinate, or r / L0 [1] */
 } hk_blowup;
 /* Returns 1 and fills *out on a blow-up, 0 if the state is sound. */
 int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out);

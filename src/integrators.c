@@ -1,4 +1,5 @@
-/* integrators.c — explicit and semi-implicit Euler, position and velocity Verlet, the jelly scheme, RK4, sub-stepping. */
+/* integrators.c — explicit and semi-implicit Euler, position and velocity Verlet, the jelly scheme, RK4, sub-stepping.
+ */
 #include "integrators.h"
 
 #include <math.h>
@@ -76,34 +77,32 @@ static void verlet_common(hk_world *w, hk_real h, int book_start)
     hk_real *prev[3] = {w->px, w->py, w->pz};
     const hk_real h2 = h * h, inv2h = 1 / (2 * h);
     if (!w->history) {
-        for (int c = 0; c < 3; c++)
-            HK_PARALLEL_FOR
-            for (int i = 0; i < p->count; i++) {
-                const hk_real im = p->inv_mass[i];
-                prev[c][i] = pos[c][i];
-                if (im == 0) continue;
-                const hk_real a = frc[c][i] * im;
-                pos[c][i] += book_start ? a * h2 : vel[c][i] * h + (hk_real)0.5 * a * h2;
-                vel[c][i] += a * h;
-            }
+        for (int c = 0; c < 3; c++) HK_PARALLEL_FOR
+        for (int i = 0; i < p->count; i++) {
+            const hk_real im = p->inv_mass[i];
+            prev[c][i] = pos[c][i];
+            if (im == 0) continue;
+            const hk_real a = frc[c][i] * im;
+            pos[c][i] += book_start ? a * h2 : vel[c][i] * h + (hk_real)0.5 * a * h2;
+            vel[c][i] += a * h;
+        }
         w->history = 1;
         return;
     }
-    for (int c = 0; c < 3; c++)
-        HK_PARALLEL_FOR
-        for (int i = 0; i < p->count; i++) {
-            const hk_real im = p->inv_mass[i];
-            const hk_real xn = pos[c][i];
-            if (im == 0) {
-                prev[c][i] = xn;
-                continue;
-            }
-            const hk_real a = frc[c][i] * im;
-            const hk_real xnew = 2 * xn - prev[c][i] + a * h2;
-            vel[c][i] = (xnew - prev[c][i]) * inv2h + a * h;
+    for (int c = 0; c < 3; c++) HK_PARALLEL_FOR
+    for (int i = 0; i < p->count; i++) {
+        const hk_real im = p->inv_mass[i];
+        const hk_real xn = pos[c][i];
+        if (im == 0) {
             prev[c][i] = xn;
-            pos[c][i] = xnew;
+            continue;
         }
+        const hk_real a = frc[c][i] * im;
+        const hk_real xnew = 2 * xn - prev[c][i] + a * h2;
+        vel[c][i] = (xnew - prev[c][i]) * inv2h + a * h;
+        prev[c][i] = xn;
+        pos[c][i] = xnew;
+    }
 }
 
 static void verlet(hk_world *w, hk_real h) { verlet_common(w, h, 0); }
@@ -188,27 +187,26 @@ static void rk4(hk_world *w, hk_real h)
     for (int stage = 0; stage < 4; stage++) {
         hk_forces_compute(w);
         const hk_real wt = (hk_real)weight[stage], ah = (hk_real)advance[stage] * h;
-        for (int c = 0; c < 3; c++)
-            HK_PARALLEL_FOR
-            for (int i = 0; i < p->count; i++) {
-                const hk_real im = p->inv_mass[i];
-                if (im == 0) continue;
-                const hk_real kx = vel[c][i], kv = frc[c][i] * im;
-                if (stage == 0) {
-                    sx[c][i] = kx;
-                    sv[c][i] = kv;
-                } else {
-                    sx[c][i] += wt * kx;
-                    sv[c][i] += wt * kv;
-                }
-                if (stage < 3) {
-                    pos[c][i] = x0[c][i] + ah * kx;
-                    vel[c][i] = v0[c][i] + ah * kv;
-                } else {
-                    pos[c][i] = x0[c][i] + h / 6 * sx[c][i];
-                    vel[c][i] = v0[c][i] + h / 6 * sv[c][i];
-                }
+        for (int c = 0; c < 3; c++) HK_PARALLEL_FOR
+        for (int i = 0; i < p->count; i++) {
+            const hk_real im = p->inv_mass[i];
+            if (im == 0) continue;
+            const hk_real kx = vel[c][i], kv = frc[c][i] * im;
+            if (stage == 0) {
+                sx[c][i] = kx;
+                sv[c][i] = kv;
+            } else {
+                sx[c][i] += wt * kx;
+                sv[c][i] += wt * kv;
             }
+            if (stage < 3) {
+                pos[c][i] = x0[c][i] + ah * kx;
+                vel[c][i] = v0[c][i] + ah * kv;
+            } else {
+                pos[c][i] = x0[c][i] + h / 6 * sx[c][i];
+                vel[c][i] = v0[c][i] + h / 6 * sv[c][i];
+            }
+        }
     }
 }
 

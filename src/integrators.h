@@ -12,9 +12,9 @@
 typedef struct hk_integrator_ops {
     hk_integrator_kind kind;
     const char *name;
-    const char *alias;   /* second accepted spelling, or NULL */
-    int needs_history;   /* keeps previous positions (position Verlet) */
-    int scratch_arrays;  /* arrays of capacity entries it needs in w->scratch */
+    const char *alias;  /* second accepted spelling, or NULL */
+    int needs_history;  /* keeps previous positions (position Verlet) */
+    int scratch_arrays; /* arrays of capacity entries it needs in w->scratch */
     void (*substep)(hk_world *w, hk_real h);
 } hk_integrator_ops;
 

@@ -20,10 +20,10 @@ typedef enum hk_finish {
 /* Everything a fused row finalisation needs besides the row. */
 typedef struct hk_step_ctx {
     hk_finish finish;
-    hk_real h;                    /* substep [s] */
-    hk_real dt_a, dt_v, alpha;    /* jelly scheme */
-    hk_real g[3];                 /* [m/s^2] */
-    hk_real air_drag;             /* [N*s/m] */
+    hk_real h;                 /* substep [s] */
+    hk_real dt_a, dt_v, alpha; /* jelly scheme */
+    hk_real g[3];              /* [m/s^2] */
+    hk_real air_drag;          /* [N*s/m] */
     hk_ground_model ground;
     hk_real ground_h, ground_krep, ground_fric, ground_abs, ground_k;
 } hk_step_ctx;

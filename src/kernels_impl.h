@@ -45,7 +45,8 @@ static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, h
 static inline hk_wm all_lanes(void) { return w_neq(w_set1(0), w_set1(1)); }
 
 /* 0, 1, 2, ... : lane numbers, for masks at the ends of a row */
-static const hk_real lane_index[16] __attribute__((aligned(64))) = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+static const hk_real lane_index[16]
+    __attribute__((aligned(64))) = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
 /* The springs of one family whose sources lie in one row, with the damping
  * model and behaviour fixed at compile time (one loop per combination):
@@ -59,8 +60,8 @@ static const hk_real lane_index[16] __attribute__((aligned(64))) = {0, 1, 2, 3, 
  * the shifted form below) gives the same bits. */
 static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *f, const hk_real *const src[6],
                                                                const uint8_t *broken, int i, hk_w iota,
-                                                               hk_damping_model model, hk_behaviour behaviour,
-                                                               hk_w *fy, hk_w *fz)
+                                                               hk_damping_model model, hk_behaviour behaviour, hk_w *fy,
+                                                               hk_w *fz)
 {
     const hk_w L0 = w_set1(f->rest), k = w_set1(f->k), negk = w_set1(-f->k), c = w_set1(f->c);
     const int64_t off = f->offset;
@@ -203,12 +204,12 @@ static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t 
         hk_real *const *out = same ? row_buf : fams[q].dst;
         const hk_damping_model model = f->params.damping_model;
         const hk_behaviour beh = f->params.behaviour;
-#define HK_CASE(MODEL, BEH)                                                                                          \
-    if (model == MODEL && beh == BEH) {                                                                              \
-        if (same)                                                                                                    \
-            family_row(f, src, local0, acc_src, out, 1, MODEL, BEH);                                                 \
-        else                                                                                                         \
-            family_row(f, src, local0, acc_src, out, 0, MODEL, BEH);                                                 \
+#define HK_CASE(MODEL, BEH)                                                                                            \
+    if (model == MODEL && beh == BEH) {                                                                                \
+        if (same)                                                                                                      \
+            family_row(f, src, local0, acc_src, out, 1, MODEL, BEH);                                                   \
+        else                                                                                                           \
+            family_row(f, src, local0, acc_src, out, 0, MODEL, BEH);                                                   \
     } else
         HK_CASE(HK_DAMP_RELATIVE, HK_SPRING_NORMAL)
         HK_CASE(HK_DAMP_ALONG, HK_SPRING_NORMAL)
@@ -254,7 +255,8 @@ static void HK_SUFFIX(list_range)(const hk_family *f, hk_particles *p, int64_t s
         w_scatter(p->fz, b, w_sub(w_gather(p->fz, b), fz));
     }
     for (; s < s1; s++) /* tail: one lane at a time, same arithmetic */
-        if (!(f->broken && f->broken[s])) hk_apply_spring(f, p, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest);
+        if (!(f->broken && f->broken[s]))
+            hk_apply_spring(f, p, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest);
 }
 
 #if (defined(HK_ISA_AVX2) || defined(HK_ISA_AVX512)) && !defined(HOOKE_DOUBLE)
@@ -292,7 +294,8 @@ static inline void spring_lanes8(__m256 dx, __m256 dy, __m256 dz, __m256 dvx, __
     __m256 inv_r = _mm256_div_ps(_mm256_set1_ps(1), r);
     __m256 ux = _mm256_mul_ps(dx, inv_r), uy = _mm256_mul_ps(dy, inv_r), uz = _mm256_mul_ps(dz, inv_r);
     if (model == HK_DAMP_ALONG) {
-        __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dvx, ux), _mm256_mul_ps(dvy, uy)), _mm256_mul_ps(dvz, uz));
+        __m256 dot =
+            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dvx, ux), _mm256_mul_ps(dvy, uy)), _mm256_mul_ps(dvz, uz));
         __m256 sc = _mm256_sub_ps(_mm256_mul_ps(negk, e), _mm256_mul_ps(c, dot));
         *fx = _mm256_and_ps(live, _mm256_mul_ps(sc, ux));
         *fy = _mm256_and_ps(live, _mm256_mul_ps(sc, uy));
@@ -341,8 +344,8 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
          * the low half of q[l], lane l >= 4 in the high half of q[l - 4] */
         __m256 t0 = _mm256_unpacklo_ps(fx, fy), t1 = _mm256_unpackhi_ps(fx, fy);
         __m256 t2 = _mm256_unpacklo_ps(fz, zero), t3 = _mm256_unpackhi_ps(fz, zero);
-        __m256 q[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE), _mm256_shuffle_ps(t1, t3, 0x44),
-                       _mm256_shuffle_ps(t1, t3, 0xEE)};
+        __m256 q[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
+                       _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
         for (int l = 0; l < 8; l++) {
             __m128 fl = l < 4 ? _mm256_castps256_ps128(q[l]) : _mm256_extractf128_ps(q[l - 4], 1);
             float *pa = facc + 4 * (int64_t)a[l], *pb = facc + 4 * (int64_t)b[l];
@@ -392,8 +395,6 @@ static inline void external_one(const hk_step_ctx *ctx, hk_real m, hk_real x, hk
     *fz = gz;
 }
 
-
-
 /* One particle's update from its total force; inverse mass 0 leaves it be. */
 static inline void integrate_one(const hk_step_ctx *ctx, hk_real im, hk_real fx, hk_real fy, hk_real fz,
                                  hk_real *restrict x, hk_real *restrict y, hk_real *restrict z, hk_real *restrict vx,
@@ -434,8 +435,8 @@ static inline void integrate_one(const hk_step_ctx *ctx, hk_real im, hk_real fx,
 }
 
 /* external_one over W lanes, same operations in the same order. */
-static inline void external_lanes(const hk_step_ctx *ctx, hk_w m, hk_w y, hk_w vx, hk_w vy, hk_w vz, hk_w *fx,
-                                  hk_w *fy, hk_w *fz)
+static inline void external_lanes(const hk_step_ctx *ctx, hk_w m, hk_w y, hk_w vx, hk_w vy, hk_w vz, hk_w *fx, hk_w *fy,
+                                  hk_w *fz)
 {
     const hk_w c = w_set1(ctx->air_drag);
     hk_w gx = w_sub(w_mul(m, w_set1(ctx->g[0])), w_mul(c, vx));
@@ -531,7 +532,7 @@ static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64
         p->fz[g] = ez + az[i];
         if (update)
             integrate_one(ctx, p->inv_mass[g], p->fx[g], p->fy[g], p->fz[g], &p->x[g], &p->y[g], &p->z[g], &p->vx[g],
-                      &p->vy[g], &p->vz[g]);
+                          &p->vy[g], &p->vz[g]);
     }
 }
 
@@ -559,8 +560,14 @@ static void HK_SUFFIX(integrate)(const hk_step_ctx *ctx, hk_particles *p, int64_
 }
 
 const hk_kernels HK_SUFFIX(hk_kernels) = {
-    HK_ISA_NAME,      HK_W,           HK_SUFFIX(lattice_row),     HK_SUFFIX(list_range),
-    HK_LIST_PACKED,   HK_SUFFIX(finish_row), HK_SUFFIX(external_forces), HK_SUFFIX(integrate),
+    HK_ISA_NAME,
+    HK_W,
+    HK_SUFFIX(lattice_row),
+    HK_SUFFIX(list_range),
+    HK_LIST_PACKED,
+    HK_SUFFIX(finish_row),
+    HK_SUFFIX(external_forces),
+    HK_SUFFIX(integrate),
 };
 
 #endif

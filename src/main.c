@@ -130,7 +130,8 @@ static int parse_run(int argc, char **argv, run_opts *o)
             }
             i++;
         } else if (strcmp(a, "--threads") == 0) {
-            if (hk_arg_int64(v, 1, INT64_MAX, &o->threads) || o->threads > 4096) return hk_arg_error(NULL, a, v, "a thread count 1..4096");
+            if (hk_arg_int64(v, 1, INT64_MAX, &o->threads) || o->threads > 4096)
+                return hk_arg_error(NULL, a, v, "a thread count 1..4096");
             i++;
         } else if (strcmp(a, "--every") == 0) {
             if (hk_arg_int64(v, 1, INT64_MAX, &o->every)) return hk_arg_error(NULL, a, v, "a whole number >= 1");
@@ -156,7 +157,8 @@ static int parse_run(int argc, char **argv, run_opts *o)
                 return hk_arg_error(NULL, a, v, "a ratio > 1");
             i++;
         } else if (strcmp(a, "--checkpoint-every") == 0) {
-            if (hk_arg_int64(v, 1, INT64_MAX, &o->checkpoint_every)) return hk_arg_error(NULL, a, v, "a whole number >= 1");
+            if (hk_arg_int64(v, 1, INT64_MAX, &o->checkpoint_every))
+                return hk_arg_error(NULL, a, v, "a whole number >= 1");
             i++;
         } else if (strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
@@ -233,7 +235,9 @@ static void report_blowup(const hk_world *w, const hk_blowup *b, const char *sce
             "hooke: hint: omega*dt = %.3g (omega_max = %.4g rad/s from k and m, substep %.3g s); %s is stable only "
             "below omega*dt = %s: lower dt or set dt_max\n",
             omega * h, omega, h, hk_integrator_name(d.kind),
-            d.kind == HK_RK4 ? "2.83" : d.kind == HK_EULER ? "0 (it gains energy at every dt)" : "2");
+            d.kind == HK_RK4     ? "2.83"
+            : d.kind == HK_EULER ? "0 (it gains energy at every dt)"
+                                 : "2");
 }
 
 static int cmd_run(int argc, char **argv)
@@ -274,7 +278,8 @@ static int cmd_run(int argc, char **argv)
     if (!steps && sc.steps > 0) steps = sc.steps;
     if (!steps && sc.time > 0) steps = (int64_t)ceil(sc.time / idef.dt * (1 - 1e-12));
     if (steps <= 0) {
-        fprintf(stderr, "hooke: error: %s: no run length: give --steps or --time, or 'steps' in the run section\n", o.scene);
+        fprintf(stderr, "hooke: error: %s: no run length: give --steps or --time, or 'steps' in the run section\n",
+                o.scene);
         hk_scene_free(&sc);
         return EXIT_INPUT;
     }
@@ -407,7 +412,8 @@ static int cmd_info(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--threads") == 0) {
             const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-            if (hk_arg_int64(v, 1, INT64_MAX, &threads) || threads > 4096) return hk_arg_error(NULL, argv[i], v, "a thread count 1..4096");
+            if (hk_arg_int64(v, 1, INT64_MAX, &threads) || threads > 4096)
+                return hk_arg_error(NULL, argv[i], v, "a thread count 1..4096");
             i++;
         } else {
             fprintf(stderr, "hooke: error: unknown option '%s' for info (see hooke --help)\n", argv[i]);

@@ -125,7 +125,7 @@ int hk_mesh_load(const char *path, hk_mesh *out, char *err, size_t errlen)
 /* ---- validation ----------------------------------------------------------- */
 
 typedef struct edge_rec {
-    int lo, hi;  /* vertices, lo < hi */
+    int lo, hi; /* vertices, lo < hi */
     int face;
     int forward; /* 1: the face runs lo -> hi */
 } edge_rec;
@@ -167,8 +167,8 @@ int hk_mesh_validate(hk_mesh *m, const char *name, int fix, char *err, size_t er
                                    f, c[k], m->vertex_count - 1);
         if (rc) break;
         if (c[0] == c[1] || c[1] == c[2] || c[0] == c[2]) {
-            rc = hk_mesh_error(err, errlen, name, face_line(m, f), "face %d (%d %d %d) is degenerate: a repeated vertex",
-                               f, c[0], c[1], c[2]);
+            rc = hk_mesh_error(err, errlen, name, face_line(m, f),
+                               "face %d (%d %d %d) is degenerate: a repeated vertex", f, c[0], c[1], c[2]);
             break;
         }
         const hk_vec3 *a = &m->vertices[c[0]], *b = &m->vertices[c[1]], *d = &m->vertices[c[2]];
@@ -294,12 +294,11 @@ int hk_mesh_icosphere(hk_mesh *out, double radius, int level, hk_vec3 center)
     memset(out, 0, sizeof *out);
     if (!(radius > 0) || !isfinite(radius) || level < 0 || level > 9) return -1;
     const double g = (1.0 + sqrt(5.0)) / 2.0, s = radius / sqrt(1.0 + g * g);
-    static const double base[12][3] = {{-1, 1, 0}, {1, 1, 0}, {-1, -1, 0}, {1, -1, 0}, {0, -1, 1}, {0, 1, 1},
-                                       {0, -1, -1}, {0, 1, -1}, {1, 0, -1}, {1, 0, 1}, {-1, 0, -1}, {-1, 0, 1}};
-    static const int tri[20][3] = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11},
-                                   {1, 5, 9},  {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
-                                   {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
-                                   {4, 9, 5},  {2, 4, 11}, {6, 2, 10},  {8, 6, 7},  {9, 8, 1}};
+    static const double base[12][3] = {{-1, 1, 0},  {1, 1, 0},  {-1, -1, 0}, {1, -1, 0}, {0, -1, 1},  {0, 1, 1},
+                                       {0, -1, -1}, {0, 1, -1}, {1, 0, -1},  {1, 0, 1},  {-1, 0, -1}, {-1, 0, 1}};
+    static const int tri[20][3] = {{0, 11, 5},  {0, 5, 1},  {0, 1, 7},  {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
+                                   {11, 10, 2}, {10, 7, 6}, {7, 1, 8},  {3, 9, 4},  {3, 4, 2},   {3, 2, 6}, {3, 6, 8},
+                                   {3, 8, 9},   {4, 9, 5},  {2, 4, 11}, {6, 2, 10}, {8, 6, 7},   {9, 8, 1}};
     int vcap = 0, fcap = 0;
     for (int v = 0; v < 12; v++) {
         double p[3];
@@ -331,8 +330,8 @@ int hk_mesh_icosphere(hk_mesh *out, double radius, int level, hk_vec3 center)
             int bc = midpoint(out, &vcap, &t, c[1], c[2], radius, center);
             int ca = midpoint(out, &vcap, &t, c[2], c[0], radius, center);
             ok = ab >= 0 && bc >= 0 && ca >= 0 && !hk_mesh_push_face(&next, &ncap, c[0], ab, ca, 0) &&
-                 !hk_mesh_push_face(&next, &ncap, c[1], bc, ab, 0) && !hk_mesh_push_face(&next, &ncap, c[2], ca, bc, 0) &&
-                 !hk_mesh_push_face(&next, &ncap, ab, bc, ca, 0);
+                 !hk_mesh_push_face(&next, &ncap, c[1], bc, ab, 0) &&
+                 !hk_mesh_push_face(&next, &ncap, c[2], ca, bc, 0) && !hk_mesh_push_face(&next, &ncap, ab, bc, ca, 0);
         }
         free(t.key);
         free(t.val);

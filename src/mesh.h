@@ -12,8 +12,7 @@
 
 /* Gauss-divergence and signed-tetrahedron volume terms of one triangle (p1,
  * p2, p3 counter-clockwise from outside), in double. */
-static inline double hk_face_volume(hk_volume_method method, const double p1[3], const double p2[3],
-                                    const double p3[3])
+static inline double hk_face_volume(hk_volume_method method, const double p1[3], const double p2[3], const double p3[3])
 {
     if (method == HK_VOLUME_TETRA) /* p1 . (p2 x p3) / 6 */
         return (p1[0] * (p2[1] * p3[2] - p2[2] * p3[1]) + p1[1] * (p2[2] * p3[0] - p2[0] * p3[2]) +

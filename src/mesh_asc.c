@@ -116,8 +116,8 @@ int hk_mesh_parse_asc(const char *text, const char *name, hk_mesh *out, char *er
             else if (idx >= nv)
                 rc = hk_mesh_error(err, errlen, name, line, "Vertex %ld beyond the declared %ld vertices", idx, nv);
             else if (labels(rest, xyz, 3, v, &miss) != 0)
-                rc = hk_mesh_error(err, errlen, name, line, "Vertex %ld: expected a number after '%s:'", idx,
-                                   xyz[miss]);
+                rc =
+                    hk_mesh_error(err, errlen, name, line, "Vertex %ld: expected a number after '%s:'", idx, xyz[miss]);
             else if (hk_mesh_push_vertex(out, &vcap, (hk_vec3){v[0], v[1], v[2]}))
                 rc = hk_mesh_error(err, errlen, name, line, "out of memory");
         } else if ((rest = indexed_prefix(t, "Face", &idx)) != NULL) {
@@ -132,8 +132,8 @@ int hk_mesh_parse_asc(const char *text, const char *name, hk_mesh *out, char *er
             else if (idx >= nf)
                 rc = hk_mesh_error(err, errlen, name, line, "Face %ld beyond the declared %ld faces", idx, nf);
             else if (labels(rest, abc, 3, v, &miss) != 0)
-                rc = hk_mesh_error(err, errlen, name, line, "Face %ld: expected an integer after '%s:'", idx,
-                                   abc[miss]);
+                rc =
+                    hk_mesh_error(err, errlen, name, line, "Face %ld: expected an integer after '%s:'", idx, abc[miss]);
             else {
                 for (int k = 0; k < 3 && rc == 0; k++)
                     if (v[k] != floor(v[k]) || v[k] < 0 || v[k] >= (double)nv)
@@ -152,8 +152,8 @@ int hk_mesh_parse_asc(const char *text, const char *name, hk_mesh *out, char *er
         rc = hk_mesh_error(err, errlen, name, line, "Tri-mesh declares %ld vertices, the file has %d", nv,
                            out->vertex_count);
     if (rc == 0 && out->face_count != nf)
-        rc = hk_mesh_error(err, errlen, name, line, "Tri-mesh declares %ld faces, the file has %d", nf,
-                           out->face_count);
+        rc =
+            hk_mesh_error(err, errlen, name, line, "Tri-mesh declares %ld faces, the file has %d", nf, out->face_count);
     if (rc == 0) rc = hk_mesh_validate(out, name, 0, err, errlen);
     if (rc) hk_mesh_free(out);
     return rc;

@@ -55,7 +55,8 @@ int hk_mesh_parse_obj(const char *text, const char *name, hk_mesh *out, char *er
                 errno = 0;
                 long v = strtol(t, &end, 10);
                 if (end == t || (*end && *end != '/') || errno)
-                    rc = hk_mesh_error(err, errlen, name, line, "expected a vertex index (v, v/vt, v//vn), got '%s'", t);
+                    rc =
+                        hk_mesh_error(err, errlen, name, line, "expected a vertex index (v, v/vt, v//vn), got '%s'", t);
                 else if (v == 0)
                     rc = hk_mesh_error(err, errlen, name, line, "vertex index 0 is invalid (OBJ counts from 1)");
                 else {

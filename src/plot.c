@@ -17,8 +17,8 @@ static const hk_rgb black = {0, 0, 0}, grid_grey = {225, 225, 225}, frame_grey =
 hk_rgb hk_plot_colour(int i)
 {
     static const hk_rgb palette[] = {
-        {31, 119, 180}, {214, 39, 40},  {44, 160, 44},  {0, 0, 0},       {148, 103, 189},
-        {255, 127, 14}, {23, 190, 207}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127},
+        {31, 119, 180}, {214, 39, 40},  {44, 160, 44}, {0, 0, 0},       {148, 103, 189},
+        {255, 127, 14}, {23, 190, 207}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127},
     };
     const int n = (int)(sizeof palette / sizeof palette[0]);
     return palette[((i % n) + n) % n];
@@ -155,8 +155,7 @@ void hk_plot_frame(hk_image *im, const hk_plot_axes *ax, const char *title, cons
         const double x = L + (at[i] - ax->xmin) / (ax->xmax - ax->xmin) * (R - L);
         hk_image_line(im, x, T, 1, x, B, 1, grid_grey, 1);
         hk_image_line(im, x, B, -1, x, B + 4, -1, frame_grey, 1);
-        if (xlabel)
-            hk_image_text(im, (int)lround(x) - hk_image_text_width(label[i], 1) / 2, B + 7, label[i], black, 1);
+        if (xlabel) hk_image_text(im, (int)lround(x) - hk_image_text_width(label[i], 1) / 2, B + 7, label[i], black, 1);
     }
     if (ax->xlog)
         for (double d = ax->xmin; d < ax->xmax; d++)
@@ -201,8 +200,7 @@ static int clip(double *x0, double *y0, double *x1, double *y1, double L, double
     return 1;
 }
 
-void hk_plot_curve(hk_image *im, const hk_plot_axes *ax, const double *x, const double *y, int n, hk_rgb c,
-                   int markers)
+void hk_plot_curve(hk_image *im, const hk_plot_axes *ax, const double *x, const double *y, int n, hk_rgb c, int markers)
 {
     double px0 = NAN, py0 = NAN;
     for (int i = 0; i < n; i++) {
@@ -212,8 +210,7 @@ void hk_plot_curve(hk_image *im, const hk_plot_axes *ax, const double *x, const 
             if (isfinite(a) && isfinite(b) && clip(&a, &b, &cx, &cy, ax->left, ax->top, ax->right, ax->bottom))
                 hk_image_line(im, a, b, 0, cx, cy, 0, c, 2);
             if (markers && px >= ax->left && px <= ax->right && py >= ax->top && py <= ax->bottom)
-                for (int dy = -2; dy <= 2; dy++)
-                    hk_image_line(im, px - 2, py + dy, 0, px + 2, py + dy, 0, c, 1);
+                for (int dy = -2; dy <= 2; dy++) hk_image_line(im, px - 2, py + dy, 0, px + 2, py + dy, 0, c, 1);
         }
         px0 = px;
         py0 = py;
@@ -431,7 +428,7 @@ done:
 #define MAX_GENERIC 4
 
 typedef struct panel {
-    const char *key;   /* short name in the summary line */
+    const char *key; /* short name in the summary line */
     char title[96];
     int n, col[MAX_SERIES];
 } panel;
@@ -443,21 +440,20 @@ static int column(const table *t, const char *name)
     return -1;
 }
 
-static const char plot_usage[] =
-    "usage: hooke plot STATS.csv [--out FILE.png] [--width W] [--height H]\n"
-    "\n"
-    "Draws the statistics CSV written by `hooke run --stats` as a PNG of stacked\n"
-    "panels sharing the time axis: energy (kinetic, gravity, spring, total) [J],\n"
-    "max stretch (r/L0), broken springs (when any broke), volume_* and\n"
-    "pressure_* columns (when present), then each other numeric column in a\n"
-    "panel of its own (at most 4; further ones are listed on stderr and left out).\n"
-    "\n"
-    "  --out FILE.png   default: STATS with .csv replaced by .png\n"
-    "  --width W        pixels, 320..8000 (default 900)\n"
-    "  --height H       pixels, 200..8000 (default 60 + 190 per panel)\n"
-    "\n"
-    "exit status: 0 written, 1 bad input (the message names file and line), 3 the\n"
-    "PNG could not be written.\n";
+static const char plot_usage[] = "usage: hooke plot STATS.csv [--out FILE.png] [--width W] [--height H]\n"
+                                 "\n"
+                                 "Draws the statistics CSV written by `hooke run --stats` as a PNG of stacked\n"
+                                 "panels sharing the time axis: energy (kinetic, gravity, spring, total) [J],\n"
+                                 "max stretch (r/L0), broken springs (when any broke), volume_* and\n"
+                                 "pressure_* columns (when present), then each other numeric column in a\n"
+                                 "panel of its own (at most 4; further ones are listed on stderr and left out).\n"
+                                 "\n"
+                                 "  --out FILE.png   default: STATS with .csv replaced by .png\n"
+                                 "  --width W        pixels, 320..8000 (default 900)\n"
+                                 "  --height H       pixels, 200..8000 (default 60 + 190 per panel)\n"
+                                 "\n"
+                                 "exit status: 0 written, 1 bad input (the message names file and line), 3 the\n"
+                                 "PNG could not be written.\n";
 
 static int parse_px(const char *v, int lo, int hi, int *out)
 {

@@ -6,7 +6,7 @@
 
 typedef struct hk_progress {
     int enabled;
-    int64_t first, total;  /* steps */
+    int64_t first, total;   /* steps */
     double t_start, t_last; /* wall clock [s] */
     int64_t updates0;
 } hk_progress;

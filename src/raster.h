@@ -10,8 +10,8 @@ typedef struct hk_rgb {
 
 typedef struct hk_image {
     int w, h;
-    uint8_t *rgb;  /* w * h * 3, row 0 at the top */
-    float *depth;  /* w * h; smaller is nearer */
+    uint8_t *rgb; /* w * h * 3, row 0 at the top */
+    float *depth; /* w * h; smaller is nearer */
 } hk_image;
 
 /* 0 or -1 (out of memory); every pixel bg, depth +inf. */

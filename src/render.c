@@ -1,4 +1,5 @@
-/* render.c — software rendering of a frame: orthographic projection, depth-tested shaded triangles and stretch-coloured springs. */
+/* render.c — software rendering of a frame: orthographic projection, depth-tested shaded triangles and stretch-coloured
+ * springs. */
 #include "render.h"
 
 #include <errno.h>
@@ -64,9 +65,12 @@ static hk_rgb stretch_colour(double s)
     if (t > 1) t = 1;
     if (t < -1) t = -1;
     const double grey = 90;
-    if (t >= 0) return (hk_rgb){(uint8_t)(grey + t * (230 - grey)), (uint8_t)(grey * (1 - t) + 30 * t), (uint8_t)(grey * (1 - t) + 30 * t)};
+    if (t >= 0)
+        return (hk_rgb){(uint8_t)(grey + t * (230 - grey)), (uint8_t)(grey * (1 - t) + 30 * t),
+                        (uint8_t)(grey * (1 - t) + 30 * t)};
     t = -t;
-    return (hk_rgb){(uint8_t)(grey * (1 - t) + 30 * t), (uint8_t)(grey * (1 - t) + 80 * t), (uint8_t)(grey + t * (230 - grey))};
+    return (hk_rgb){(uint8_t)(grey * (1 - t) + 30 * t), (uint8_t)(grey * (1 - t) + 80 * t),
+                    (uint8_t)(grey + t * (230 - grey))};
 }
 
 static const hk_rgb palette[] = {{70, 130, 200}, {220, 150, 60}, {90, 170, 100}, {180, 90, 160}, {200, 200, 80}};
@@ -81,13 +85,13 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *m, con
     }
     const hk_particles *p = &w->p;
     const double scale = 0.5 * height / cam->half_extent;
-#define PROJECT(i, sx, sy, sz)                                                                                      \
-    do {                                                                                                            \
-        const double q_[3] = {(double)p->x[i] - cam->centre[0], (double)p->y[i] - cam->centre[1],                 \
-                              (double)p->z[i] - cam->centre[2]};                                                   \
-        sx = 0.5 * width + scale * (q_[0] * cam->right[0] + q_[1] * cam->right[1] + q_[2] * cam->right[2]);        \
-        sy = 0.5 * height - scale * (q_[0] * cam->up[0] + q_[1] * cam->up[1] + q_[2] * cam->up[2]);                \
-        sz = q_[0] * cam->dir[0] + q_[1] * cam->dir[1] + q_[2] * cam->dir[2];                                      \
+#define PROJECT(i, sx, sy, sz)                                                                                         \
+    do {                                                                                                               \
+        const double q_[3] = {(double)p->x[i] - cam->centre[0], (double)p->y[i] - cam->centre[1],                      \
+                              (double)p->z[i] - cam->centre[2]};                                                       \
+        sx = 0.5 * width + scale * (q_[0] * cam->right[0] + q_[1] * cam->right[1] + q_[2] * cam->right[2]);            \
+        sy = 0.5 * height - scale * (q_[0] * cam->up[0] + q_[1] * cam->up[1] + q_[2] * cam->up[2]);                    \
+        sz = q_[0] * cam->dir[0] + q_[1] * cam->dir[1] + q_[2] * cam->dir[2];                                          \
     } while (0)
     double light[3] = {0.3, 0.8, 0.5};
     normalise(light);

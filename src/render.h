@@ -1,4 +1,5 @@
-/* render.h — headless pictures of a frame: orthographic camera fitted to the scene, shaded surfaces, springs coloured by stretch. */
+/* render.h — headless pictures of a frame: orthographic camera fitted to the scene, shaded surfaces, springs coloured
+ * by stretch. */
 #ifndef HOOKE_RENDER_H
 #define HOOKE_RENDER_H
 
@@ -6,9 +7,9 @@
 #include "geometry.h"
 
 typedef struct hk_render_camera {
-    double centre[3];   /* looked-at point [m] */
+    double centre[3];               /* looked-at point [m] */
     double right[3], up[3], dir[3]; /* orthonormal; dir points into the picture */
-    double half_extent; /* half the visible height [m] */
+    double half_extent;             /* half the visible height [m] */
 } hk_render_camera;
 
 /* Looks at the particles' bounding box from above-front-right, with a margin. */

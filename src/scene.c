@@ -112,12 +112,8 @@ static const char *const wind_models[] = {"none", "vertex", "triangle", NULL};
     }
 
 static const keydef world_keys[] = {
-    VEC("gravity", CK_ANY, 0),
-    NUM("air_drag", CK_NONNEG, 0),
-    INT("threads", 0, 4096, 0),
-    VEC("wind", CK_ANY, 0),
-    CHOICE("wind_model", wind_models),
-    NUM("wind_drag", CK_NONNEG, 0),
+    VEC("gravity", CK_ANY, 0), NUM("air_drag", CK_NONNEG, 0),     INT("threads", 0, 4096, 0),
+    VEC("wind", CK_ANY, 0),    CHOICE("wind_model", wind_models), NUM("wind_drag", CK_NONNEG, 0),
 };
 static const keydef run_keys[] = {
     {"integrator", T_INTEGRATOR, CK_ANY, 0, 0, 0, NULL},
@@ -212,19 +208,17 @@ static const keydef mesh_keys[] = {
     PINS,
 };
 static const keydef icosphere_keys[] = {
-    NUM("radius", CK_POS, 1),
-    INT("level", 0, 7, 1),
-    VEC("center", CK_ANY, 0),
-    NUM("mass", CK_POS, 1),
-    VEC("velocity", CK_ANY, 0),
-    INT("extra_rings", 0, 8, 0),
-    NUM("nrt", CK_NONNEG, 0),
-    NUM("pump_rate", CK_ALPHA, 0),
-    PINS,
+    NUM("radius", CK_POS, 1), INT("level", 0, 7, 1),         VEC("center", CK_ANY, 0),
+    NUM("mass", CK_POS, 1),   VEC("velocity", CK_ANY, 0),    INT("extra_rings", 0, 8, 0),
+    NUM("nrt", CK_NONNEG, 0), NUM("pump_rate", CK_ALPHA, 0), PINS,
 };
 static const keydef ring_keys[] = {
-    INT("count", 3, 1 << 24, 1), NUM("radius", CK_POS, 1),     VEC("center", CK_ANY, 0),
-    NUM("mass", CK_POS, 1),      NUM("nrt", CK_NONNEG, 0),     NUM("pump_rate", CK_ALPHA, 0),
+    INT("count", 3, 1 << 24, 1),
+    NUM("radius", CK_POS, 1),
+    VEC("center", CK_ANY, 0),
+    NUM("mass", CK_POS, 1),
+    NUM("nrt", CK_NONNEG, 0),
+    NUM("pump_rate", CK_ALPHA, 0),
     PINS,
 };
 /* keys of a `springs FAMILY ...` line */
@@ -889,7 +883,8 @@ static int finish_world(parser *p)
     p->wdef.wind_model = (hk_wind_model)choice_or(s, "wind_model", (int)p->wdef.wind_model);
     p->wdef.wind_drag = num_or(s, "wind_drag", p->wdef.wind_drag);
     if (p->wdef.wind_model == HK_WIND_NONE && (given(s, "wind") || given(s, "wind_drag")))
-        return fail_at_key(p, given(s, "wind") ? "wind" : "wind_drag", "key '%s' needs 'wind_model vertex' or 'wind_model triangle'");
+        return fail_at_key(p, given(s, "wind") ? "wind" : "wind_drag",
+                           "key '%s' needs 'wind_model vertex' or 'wind_model triangle'");
     return 0;
 }
 
@@ -1116,13 +1111,15 @@ static int finish_body(parser *p, int end_col)
         d->mass = num_or(s, "mass", d->mass);
         d->velocity = vec_or(s, "velocity", d->velocity);
         d->extra_rings = (int)int_or(s, "extra_rings", d->extra_rings);
-        if (d->extra_rings == 1) return fail_at_key(p, "extra_rings", "key '%s' must be 0 or in [2, 8] (1 is the edges)");
+        if (d->extra_rings == 1)
+            return fail_at_key(p, "extra_rings", "key '%s' must be 0 or in [2, 8] (1 is the edges)");
         d->pressure.nrt = num_or(s, "nrt", d->pressure.nrt);
         d->pressure.pump_rate = num_or(s, "pump_rate", d->pressure.pump_rate);
         d->springs = family_or(s, 0, d->springs);
         d->extra_springs = family_or(s, 1, d->springs);
         if (s->fams[1].line && d->extra_rings < 2) return fail_family(p, 1, "needs 'extra_rings' >= 2");
-        if (given(s, "pump_rate") && !(d->pressure.nrt > 0)) return fail_at_key(p, "pump_rate", "key '%s' needs 'nrt' > 0");
+        if (given(s, "pump_rate") && !(d->pressure.nrt > 0))
+            return fail_at_key(p, "pump_rate", "key '%s' needs 'nrt' > 0");
         if (s->def->kind == S_ICOSPHERE) {
             const int level = (int)int_or(s, "level", 0);
             count = 10 * ((int64_t)1 << (2 * level)) + 2;
@@ -1141,7 +1138,8 @@ static int finish_body(parser *p, int end_col)
         d->pressure.nrt = num_or(s, "nrt", d->pressure.nrt);
         d->pressure.pump_rate = num_or(s, "pump_rate", d->pressure.pump_rate);
         d->springs = family_or(s, 0, d->springs);
-        if (given(s, "pump_rate") && !(d->pressure.nrt > 0)) return fail_at_key(p, "pump_rate", "key '%s' needs 'nrt' > 0");
+        if (given(s, "pump_rate") && !(d->pressure.nrt > 0))
+            return fail_at_key(p, "pump_rate", "key '%s' needs 'nrt' > 0");
         count = d->count;
         break;
     }

@@ -66,8 +66,8 @@ static inline hk_w w_shift_in(hk_w prev, hk_w cur, int s)
 }
 static inline hk_w w_shift_out(hk_w prev, hk_w cur, int s)
 {
-    const __m512i idx = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                         _mm512_set1_epi32(s));
+    const __m512i idx =
+        _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), _mm512_set1_epi32(s));
     return _mm512_permutex2var_ps(prev, idx, cur);
 }
 

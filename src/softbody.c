@@ -229,7 +229,8 @@ int hk_world_add_ring(hk_world *w, const hk_ring_def *d)
     const int n = d->count;
     hk_vec3 *pos = malloc((size_t)n * sizeof *pos);
     double *mass = malloc((size_t)n * sizeof *mass);
-    int *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b), *edge = malloc(2 * (size_t)n * sizeof *edge);
+    int *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b),
+        *edge = malloc(2 * (size_t)n * sizeof *edge);
     int body = -1;
     if (!pos || !mass || !a || !b || !edge) {
         hk_fail(w, "ring: out of memory");

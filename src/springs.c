@@ -10,8 +10,8 @@
 static int imax(int a, int b) { return a > b ? a : b; }
 static int imin(int a, int b) { return a < b ? a : b; }
 
-hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const hk_spring_params *params,
-                                 int di, int dj, int dk, double spacing)
+hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const hk_spring_params *params, int di,
+                                 int dj, int dk, double spacing)
 {
     const hk_body *b = &w->bodies[body];
     hk_family *f = hk_world_new_family(w, body, name, params);
@@ -44,8 +44,7 @@ hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const 
     if (f->j1 < f->j0) f->j1 = f->j0;
     if (f->k1 < f->k0) f->k1 = f->k0;
     f->count = (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0);
-    if (!(params->rest_length > 0))
-        f->rest = (hk_real)(spacing * sqrt((double)(di * di + dj * dj + dk * dk)));
+    if (!(params->rest_length > 0)) f->rest = (hk_real)(spacing * sqrt((double)(di * di + dj * dj + dk * dk)));
     if (params->behaviour == HK_SPRING_BREAKABLE) {
         f->broken = calloc((size_t)b->count + 2 * HK_ROW_MARGIN, 1); /* room for a vector read past the end */
         if (!f->broken) {
@@ -57,8 +56,8 @@ hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const 
     return f;
 }
 
-int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_params *params,
-                       int64_t count, const int *a, const int *b)
+int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_params *params, int64_t count,
+                       const int *a, const int *b)
 {
     for (int64_t s = 0; s < count; s++) {
         if (a[s] < 0 || a[s] >= w->p.count || b[s] < 0 || b[s] >= w->p.count)
@@ -75,8 +74,7 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
     int need_rest = !(params->rest_length > 0);
     if (need_rest) f->rest_list = hk_alloc_reals((size_t)count);
     if (params->behaviour == HK_SPRING_BREAKABLE) f->broken = calloc((size_t)(count ? count : 1), 1);
-    if (!f->a || !f->b || (need_rest && !f->rest_list) ||
-        (params->behaviour == HK_SPRING_BREAKABLE && !f->broken)) {
+    if (!f->a || !f->b || (need_rest && !f->rest_list) || (params->behaviour == HK_SPRING_BREAKABLE && !f->broken)) {
         free(f->a);
         free(f->b);
         hk_free_reals(f->rest_list);

@@ -7,13 +7,13 @@
 /* Adds a lattice (stencil) family to a lattice body: node (i,j,k) joins node
  * (i+di, j+dj, k+dk) wherever both exist. The rest length is the initial
  * distance `spacing * |(di,dj,dk)|` unless params->rest_length > 0. */
-hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const hk_spring_params *params,
-                                 int di, int dj, int dk, double spacing);
+hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const hk_spring_params *params, int di,
+                                 int dj, int dk, double spacing);
 
 /* Adds a list family joining global particles a[s] - b[s]; rest lengths are the
  * initial distances unless params->rest_length > 0. Returns 0 or -1. */
-int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_params *params,
-                       int64_t count, const int *a, const int *b);
+int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_params *params, int64_t count,
+                       const int *a, const int *b);
 
 /* Accumulates every family's spring forces into p->f (reference scalar kernel). */
 void hk_springs_forces(hk_world *w);
@@ -35,13 +35,13 @@ int hk_springs_max_stretch(const hk_world *w, int64_t *slot, double *ratio);
 /* The spring force on endpoint a (the opposite acts on b), for d = x_a - x_b
  * and dv = v_a - v_b. Returns 0 (and leaves out untouched) if the spring is
  * slack under its behaviour or has zero length. */
-static inline int hk_spring_force(const hk_family *f, hk_real L0, hk_real dx, hk_real dy, hk_real dz,
-                                  hk_real dvx, hk_real dvy, hk_real dvz, hk_real out[3]);
+static inline int hk_spring_force(const hk_family *f, hk_real L0, hk_real dx, hk_real dy, hk_real dz, hk_real dvx,
+                                  hk_real dvy, hk_real dvz, hk_real out[3]);
 
 #include <math.h>
 
-static inline int hk_spring_force(const hk_family *f, hk_real L0, hk_real dx, hk_real dy, hk_real dz,
-                                  hk_real dvx, hk_real dvy, hk_real dvz, hk_real out[3])
+static inline int hk_spring_force(const hk_family *f, hk_real L0, hk_real dx, hk_real dy, hk_real dz, hk_real dvx,
+                                  hk_real dvy, hk_real dvz, hk_real out[3])
 {
     hk_real r2 = dx * dx + dy * dy + dz * dz;
     if (r2 == 0) return 0;

@@ -54,8 +54,8 @@ double hk_omega_max(const hk_world *w)
 
 typedef struct trial {
     int stable;
-    double drift;  /* relative energy change per simulated second [1/s] */
-    double error;  /* largest distance from the analytic answer [m], NAN without one */
+    double drift; /* relative energy change per simulated second [1/s] */
+    double error; /* largest distance from the analytic answer [m], NAN without one */
 } trial;
 
 /* The scenes with an analytic answer: the oscillator and the pendulum. */
@@ -63,7 +63,7 @@ enum { ANALYTIC_NONE, ANALYTIC_OSCILLATOR, ANALYTIC_PENDULUM };
 
 typedef struct analytic {
     int kind;
-    int bob;                 /* particle index of the moving mass */
+    int bob; /* particle index of the moving mass */
     double anchor[3], axis[3];
     /* oscillator: extension along axis L0 + d0 cos(omega t) + v0 / omega sin(omega t) */
     double L0, d0, v0, omega;
@@ -236,7 +236,7 @@ static int run_trial(const char *scene, int kind, double dt, double time, trial 
 
 typedef struct profile {
     int kind;
-    double limit;       /* largest stable dt [s]; 0: below dt_min; INFINITY: above dt_max */
+    double limit; /* largest stable dt [s]; 0: below dt_min; INFINITY: above dt_max */
     double *drift, *error;
     int *stable;
 } profile;
@@ -378,7 +378,9 @@ int hk_cmd_stability(int argc, char **argv)
             *(pts ? &points : &threads) = (int)n;
             i++;
         } else if (strcmp(a, "--out") == 0 || strcmp(a, "--plot") == 0) {
-            if (!v || !*v) return hk_arg_error(NULL, a, v, strcmp(a, "--out") == 0 ? "a file name (.csv or .json)" : "a file name (.png)");
+            if (!v || !*v)
+                return hk_arg_error(NULL, a, v,
+                                    strcmp(a, "--out") == 0 ? "a file name (.csv or .json)" : "a file name (.png)");
             *(strcmp(a, "--out") == 0 ? &out : &plot) = v;
             i++;
         } else if (a[0] == '-' && a[1]) {
@@ -446,7 +448,7 @@ int hk_cmd_stability(int argc, char **argv)
     double *dts = malloc((size_t)points * sizeof *dts);
     profile *pr = calloc((size_t)nk, sizeof *pr);
     int *job_rc = calloc((size_t)jobs, sizeof *job_rc);
-    char (*job_err)[512] = calloc((size_t)(jobs > nk ? jobs : nk), sizeof *job_err);
+    char(*job_err)[512] = calloc((size_t)(jobs > nk ? jobs : nk), sizeof *job_err);
     int rc = !dts || !pr || !job_rc || !job_err;
     for (int ki = 0; ki < nk && !rc; ki++) {
         pr[ki].kind = kinds[ki];

@@ -47,7 +47,8 @@ int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out)
     const hk_particles *p = &w->p;
     if (finite_or_report(w, p->x, "non-finite position", &b) || finite_or_report(w, p->y, "non-finite position", &b) ||
         finite_or_report(w, p->z, "non-finite position", &b) || finite_or_report(w, p->vx, "non-finite velocity", &b) ||
-        finite_or_report(w, p->vy, "non-finite velocity", &b) || finite_or_report(w, p->vz, "non-finite velocity", &b)) {
+        finite_or_report(w, p->vy, "non-finite velocity", &b) ||
+        finite_or_report(w, p->vz, "non-finite velocity", &b)) {
         *out = b;
         return 1;
     }

@@ -129,8 +129,10 @@ void hk_topology_print(FILE *f, const char *prefix)
         fprintf(f, "%smachine: hwloc could not read the topology\n", prefix);
     }
 #else
-    fprintf(f, "%smachine: %ld online processor(s); built without hwloc, so packages, cores, caches and NUMA nodes "
-            "are not reported\n", prefix, sysconf(_SC_NPROCESSORS_ONLN));
+    fprintf(f,
+            "%smachine: %ld online processor(s); built without hwloc, so packages, cores, caches and NUMA nodes "
+            "are not reported\n",
+            prefix, sysconf(_SC_NPROCESSORS_ONLN));
 #endif
     fprintf(f, "%ssimd: cpu has %s; kernel path in use: %s\n", prefix, cpu_isa_list(), hk_kernels_name());
 #ifdef HOOKE_USE_OPENMP
@@ -149,13 +151,15 @@ void hk_topology_print(FILE *f, const char *prefix)
 #ifdef HOOKE_USE_HWLOC
             if (have) {
                 hwloc_bitmap_t set = hwloc_bitmap_alloc();
-                if (set && hwloc_get_cpubind(t, set, HWLOC_CPUBIND_THREAD) == 0) hwloc_bitmap_list_asprintf(&mask[id], set);
+                if (set && hwloc_get_cpubind(t, set, HWLOC_CPUBIND_THREAD) == 0)
+                    hwloc_bitmap_list_asprintf(&mask[id], set);
                 hwloc_bitmap_free(set);
             }
 #endif
         }
         for (int i = 0; i < n; i++)
-            fprintf(f, "%sthread %d: on cpu %d, bound to PU(s) %s\n", prefix, i, cpu[i], mask[i] ? mask[i] : "(not reported)");
+            fprintf(f, "%sthread %d: on cpu %d, bound to PU(s) %s\n", prefix, i, cpu[i],
+                    mask[i] ? mask[i] : "(not reported)");
     }
     for (int i = 0; mask && i < n; i++) free(mask[i]);
     free(mask);

@@ -64,36 +64,42 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
         kind[m->lines + t] = 2;
     }
     const block b[] = {
-        {pts, 3 * n * sizeof(hk_real)},        {vel, 3 * n * sizeof(hk_real)},
-        {frc, 3 * n * sizeof(hk_real)},        {p->inv_mass, n * sizeof(hk_real)},
-        {lconn, (uint64_t)(2 * m->lines) * 8}, {loff, (uint64_t)m->lines * 8},
-        {pconn, (uint64_t)(3 * m->tris) * 8},  {poff, (uint64_t)m->tris * 8},
-        {stretch, (uint64_t)ncells * 8},       {kind, (uint64_t)ncells * 4},
+        {pts, 3 * n * sizeof(hk_real)},       {vel, 3 * n * sizeof(hk_real)},        {frc, 3 * n * sizeof(hk_real)},
+        {p->inv_mass, n * sizeof(hk_real)},   {lconn, (uint64_t)(2 * m->lines) * 8}, {loff, (uint64_t)m->lines * 8},
+        {pconn, (uint64_t)(3 * m->tris) * 8}, {poff, (uint64_t)m->tris * 8},         {stretch, (uint64_t)ncells * 8},
+        {kind, (uint64_t)ncells * 4},
     };
     f = fopen(path, "wb");
     if (!f) goto done;
-    fprintf(f,
-            "<?xml version=\"1.0\"?>\n"
-            "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
-            "  <PolyData>\n"
-            "    <FieldData>\n"
-            "      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" format=\"ascii\">%.17g</DataArray>\n"
-            "    </FieldData>\n"
-            "    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"%lld\" NumberOfStrips=\"0\" "
-            "NumberOfPolys=\"%lld\">\n",
-            hk_world_time(w), n, (long long)m->lines, (long long)m->tris);
+    fprintf(
+        f,
+        "<?xml version=\"1.0\"?>\n"
+        "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
+        "  <PolyData>\n"
+        "    <FieldData>\n"
+        "      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" format=\"ascii\">%.17g</DataArray>\n"
+        "    </FieldData>\n"
+        "    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"%lld\" NumberOfStrips=\"0\" "
+        "NumberOfPolys=\"%lld\">\n",
+        hk_world_time(w), n, (long long)m->lines, (long long)m->tris);
     fprintf(f,
             "      <PointData Vectors=\"velocity\">\n"
-            "        <DataArray type=\"" REAL_TYPE "\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"appended\" offset=\"%llu\"/>\n"
-            "        <DataArray type=\"" REAL_TYPE "\" Name=\"force\" NumberOfComponents=\"3\" format=\"appended\" offset=\"%llu\"/>\n"
-            "        <DataArray type=\"" REAL_TYPE "\" Name=\"inv_mass\" NumberOfComponents=\"1\" format=\"appended\" offset=\"%llu\"/>\n"
+            "        <DataArray type=\"" REAL_TYPE
+            "\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"appended\" offset=\"%llu\"/>\n"
+            "        <DataArray type=\"" REAL_TYPE
+            "\" Name=\"force\" NumberOfComponents=\"3\" format=\"appended\" offset=\"%llu\"/>\n"
+            "        <DataArray type=\"" REAL_TYPE
+            "\" Name=\"inv_mass\" NumberOfComponents=\"1\" format=\"appended\" offset=\"%llu\"/>\n"
             "      </PointData>\n"
             "      <CellData Scalars=\"stretch\">\n"
-            "        <DataArray type=\"Float64\" Name=\"stretch\" NumberOfComponents=\"1\" format=\"appended\" offset=\"%llu\"/>\n"
-            "        <DataArray type=\"Int32\" Name=\"cell_kind\" NumberOfComponents=\"1\" format=\"appended\" offset=\"%llu\"/>\n"
+            "        <DataArray type=\"Float64\" Name=\"stretch\" NumberOfComponents=\"1\" format=\"appended\" "
+            "offset=\"%llu\"/>\n"
+            "        <DataArray type=\"Int32\" Name=\"cell_kind\" NumberOfComponents=\"1\" format=\"appended\" "
+            "offset=\"%llu\"/>\n"
             "      </CellData>\n"
             "      <Points>\n"
-            "        <DataArray type=\"" REAL_TYPE "\" Name=\"Points\" NumberOfComponents=\"3\" format=\"appended\" offset=\"%llu\"/>\n"
+            "        <DataArray type=\"" REAL_TYPE
+            "\" Name=\"Points\" NumberOfComponents=\"3\" format=\"appended\" offset=\"%llu\"/>\n"
             "      </Points>\n"
             "      <Lines>\n"
             "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"appended\" offset=\"%llu\"/>\n"

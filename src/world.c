@@ -152,8 +152,7 @@ static int reserve_particles(hk_world *w, int n)
     size_t stride, offset;
     hk_real *slab = hk_alloc_slab(11, (size_t)cap, 0, &stride, &offset);
     if (!slab) return hk_fail(w, "out of memory for %d particles", cap);
-    hk_real **arrays[] = {&p->x, &p->y, &p->z, &p->vx, &p->vy, &p->vz,
-                          &p->fx, &p->fy, &p->fz, &p->inv_mass, &p->mass};
+    hk_real **arrays[] = {&p->x, &p->y, &p->z, &p->vx, &p->vy, &p->vz, &p->fx, &p->fy, &p->fz, &p->inv_mass, &p->mass};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         hk_real *a = slab + offset + i * stride;
         if (*arrays[i]) memcpy(a, *arrays[i], (size_t)p->count * sizeof *a);
@@ -275,8 +274,7 @@ int hk_world_pin(hk_world *w, int body, int local_index)
 hk_particles_view hk_world_particles(const hk_world *w)
 {
     const hk_particles *p = &w->p;
-    hk_particles_view v = {p->count, p->x, p->y, p->z, p->vx, p->vy, p->vz,
-                           p->fx, p->fy, p->fz, p->inv_mass, p->mass};
+    hk_particles_view v = {p->count, p->x, p->y, p->z, p->vx, p->vy, p->vz, p->fx, p->fy, p->fz, p->inv_mass, p->mass};
     return v;
 }
 

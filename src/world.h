@@ -30,12 +30,12 @@ typedef struct hk_family {
     hk_real k, c, rest, break_ratio; /* params in the kernels' precision */
     int64_t count;                   /* springs in the family */
     int64_t broken_count;
-    uint8_t *broken;                 /* breakable only: 1 = broken; lattice: by local source node, list: by spring */
+    uint8_t *broken; /* breakable only: 1 = broken; lattice: by local source node, list: by spring */
 
     /* LATTICE: base particle, lattice dims, offset and the box of valid source nodes [lo, hi) */
     int base, nx, ny, nz;
     int di, dj, dk;
-    int64_t offset;                  /* di + nx*(dj + ny*dk) */
+    int64_t offset; /* di + nx*(dj + ny*dk) */
     int i0, i1, j0, j1, k0, k1;
 
     /* LIST: global particle indices and per-spring rest lengths (NULL: family rest) */
@@ -55,9 +55,9 @@ typedef struct hk_family {
  * the order in which a vertex gathers its face forces). */
 typedef struct hk_surface {
     int body;
-    int dim;                 /* corners per face: 3 triangles, 2 ring edges */
-    int closed;              /* 1: encloses a volume (pressure allowed) */
-    int first, count;        /* the body's particle range */
+    int dim;          /* corners per face: 3 triangles, 2 ring edges */
+    int closed;       /* 1: encloses a volume (pressure allowed) */
+    int first, count; /* the body's particle range */
     int nfaces;
     int *face;               /* dim global indices per face */
     int *vf_start;           /* count + 1 offsets into vf_face */
@@ -74,15 +74,15 @@ typedef struct hk_body {
     const char *kind;
     int first, count;
     int nx, ny, nz;
-    int anchor;            /* 1: particle `first` is a driven anchor */
-    double anchor_pos[3];  /* [m] */
-    double anchor_vel[3];  /* [m/s] */
-    int surface;           /* index into the world's surfaces, or -1 */
+    int anchor;           /* 1: particle `first` is a driven anchor */
+    double anchor_pos[3]; /* [m] */
+    double anchor_vel[3]; /* [m/s] */
+    int surface;          /* index into the world's surfaces, or -1 */
 } hk_body;
 
 struct hk_world {
     hk_world_def def;
-    hk_real g[3];               /* gravity in kernel precision [m/s^2] */
+    hk_real g[3]; /* gravity in kernel precision [m/s^2] */
     hk_particles p;
 
     hk_body *bodies;
@@ -96,24 +96,24 @@ struct hk_world {
 
     hk_integrator_def integrator;
     int substeps;
-    double h;                   /* substep length [s] */
-    int forces_valid;           /* f holds F(x, v) of the current state (velocity Verlet) */
-    int history;                /* position Verlet: px holds x_{n-1} */
-    hk_real *px, *py, *pz;      /* position Verlet: previous positions (one slab, history_slab) */
+    double h;              /* substep length [s] */
+    int forces_valid;      /* f holds F(x, v) of the current state (velocity Verlet) */
+    int history;           /* position Verlet: px holds x_{n-1} */
+    hk_real *px, *py, *pz; /* position Verlet: previous positions (one slab, history_slab) */
     hk_real *history_slab;
-    hk_real *scratch;           /* RK4: 12 arrays, array k at scratch + k * scratch_stride */
+    hk_real *scratch; /* RK4: 12 arrays, array k at scratch + k * scratch_stride */
     size_t scratch_stride;
 
-    float *packed_rec;          /* engine, list bodies: {x, y, z, vx, vy, vz, 0, 0} per particle */
-    float *packed_f;            /* engine, list bodies: {fx, fy, fz, 0} per particle */
-    int packed_cap;             /* particles the packed arrays hold */
-    hk_real **ws;               /* engine: per-thread work space (first-touched by its thread) */
-    size_t *ws_len;             /* entries in ws[t] */
+    float *packed_rec; /* engine, list bodies: {x, y, z, vx, vy, vz, 0, 0} per particle */
+    float *packed_f;   /* engine, list bodies: {fx, fy, fz, 0} per particle */
+    int packed_cap;    /* particles the packed arrays hold */
+    hk_real **ws;      /* engine: per-thread work space (first-touched by its thread) */
+    size_t *ws_len;    /* entries in ws[t] */
     int ws_threads;
 
     int64_t steps;
     double time;
-    int64_t spring_updates;     /* spring force evaluations so far */
+    int64_t spring_updates; /* spring force evaluations so far */
     char error[512];
 };
 

@@ -40,8 +40,10 @@ static void read_string(json *j, char *buf, size_t len)
         if (n + 1 < len) buf[n++] = *j->s;
         j->s++;
     }
-    if (*j->s != '"') j->bad = 1;
-    else j->s++;
+    if (*j->s != '"')
+        j->bad = 1;
+    else
+        j->s++;
     if (len) buf[n] = '\0';
 }
 

@@ -123,7 +123,8 @@ static void test_refuses_bad_checkpoints(void **state)
     (void)state;
     const char *ck = own_path("good.ck"), *bad = own_path("bad.ck");
     char args[1024];
-    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 100 --checkpoint '%s' --checkpoint-every 50 --quiet", ck);
+    snprintf(args, sizeof args,
+             "run " SCENE("oscillator.scene") " --steps 100 --checkpoint '%s' --checkpoint-every 50 --quiet", ck);
     hash_of("", args);
     size_t n;
     char *good = read_bytes(ck, &n);
@@ -170,7 +171,8 @@ static void test_refuses_bad_checkpoints(void **state)
     /* the flags that a checkpoint fixes */
     snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --restart '%s' --dt 1e-4", ck);
     expect_refused(args, "hooke: error: --restart continues with the checkpoint's integrator and dt");
-    expect_refused("run " SCENE("oscillator.scene") " --checkpoint x.ck", "--checkpoint and --checkpoint-every go together");
+    expect_refused("run " SCENE("oscillator.scene") " --checkpoint x.ck",
+                   "--checkpoint and --checkpoint-every go together");
     expect_refused("run " SCENE("oscillator.scene") " --checkpoint-every 0 --checkpoint x.ck",
                    "--checkpoint-every expects a whole number >= 1, got '0'");
     /* the good file still restarts */
@@ -186,7 +188,8 @@ static void test_atomic_write(void **state)
     char tmp[300], args[1024], straight[32];
     snprintf(tmp, sizeof tmp, "%s.tmp", ck);
     snprintf(straight, sizeof straight, "%s", hash_of("", "run " SCENE("oscillator.scene") " --steps 90 --quiet"));
-    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 60 --checkpoint '%s' --checkpoint-every 60 --quiet", ck);
+    snprintf(args, sizeof args,
+             "run " SCENE("oscillator.scene") " --steps 60 --checkpoint '%s' --checkpoint-every 60 --quiet", ck);
     hash_of("", args);
     /* a crash in the middle of the next write leaves a partial temporary file: the checkpoint is intact */
     write_bytes(tmp, "HOOKECKP\001\000", 10);
@@ -196,7 +199,8 @@ static void test_atomic_write(void **state)
      * leaves the previous checkpoint in place */
     remove(tmp);
     assert_int_equal(mkdir(tmp, 0755), 0);
-    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 80 --checkpoint '%s' --checkpoint-every 70 --quiet", ck);
+    snprintf(args, sizeof args,
+             "run " SCENE("oscillator.scene") " --steps 80 --checkpoint '%s' --checkpoint-every 70 --quiet", ck);
     hk_run r = hk_test_hooke("", args);
     assert_int_equal(r.status, 3);
     assert_non_null(strstr(r.err, ": cannot write checkpoint: "));
@@ -205,7 +209,8 @@ static void test_atomic_write(void **state)
     assert_string_equal(hash_of("", args), straight);
     assert_int_equal(rmdir(tmp), 0);
     /* a good write replaces the file and leaves no temporary behind */
-    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 80 --checkpoint '%s' --checkpoint-every 70 --quiet", ck);
+    snprintf(args, sizeof args,
+             "run " SCENE("oscillator.scene") " --steps 80 --checkpoint '%s' --checkpoint-every 70 --quiet", ck);
     hash_of("", args);
     struct stat st;
     assert_int_not_equal(stat(tmp, &st), 0);
@@ -216,10 +221,8 @@ static void test_atomic_write(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_restart_integrators),
-        cmocka_unit_test(test_restart_breakable),
-        cmocka_unit_test(test_restart_pressure),
-        cmocka_unit_test(test_refuses_bad_checkpoints),
+        cmocka_unit_test(test_restart_integrators), cmocka_unit_test(test_restart_breakable),
+        cmocka_unit_test(test_restart_pressure),    cmocka_unit_test(test_refuses_bad_checkpoints),
         cmocka_unit_test(test_atomic_write),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

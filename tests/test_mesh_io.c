@@ -6,7 +6,8 @@ static void expect_error(int obj, const char *text, const char *want)
 {
     hk_mesh m;
     char err[512];
-    int rc = obj ? hk_mesh_parse_obj(text, "bad.obj", &m, err, sizeof err) : hk_mesh_parse_asc(text, "bad.asc", &m, err, sizeof err);
+    int rc = obj ? hk_mesh_parse_obj(text, "bad.obj", &m, err, sizeof err)
+                 : hk_mesh_parse_asc(text, "bad.asc", &m, err, sizeof err);
     if (rc != -1 || !strstr(err, want)) {
         print_error("expected an error containing \"%s\", got rc %d: \"%s\"\n", want, rc, rc ? err : "(none)");
         fail();
@@ -56,11 +57,11 @@ static const char *const cube_obj = "# a cube of side 2 as quads\n"
                                     "v -1 -1 -1\nv 1 -1 -1\nv 1 1 -1\nv -1 1 -1\n"
                                     "v -1 -1 1\nv 1 -1 1\nv 1 1 1\nv -1 1 1\n"
                                     "vn 0 0 1\n"
-                                    "f 1 4 3 2\n"        /* z = -1, normal -z */
-                                    "f 5 6 7 8 # top\n" /* z = +1 */
-                                    "f 1 2 6 5\n"        /* y = -1 */
-                                    "f 4 8 7 3\n"        /* y = +1 */
-                                    "f 1/1 5/1 8/1 4/1\n"       /* x = -1, v/vt */
+                                    "f 1 4 3 2\n"                  /* z = -1, normal -z */
+                                    "f 5 6 7 8 # top\n"            /* z = +1 */
+                                    "f 1 2 6 5\n"                  /* y = -1 */
+                                    "f 4 8 7 3\n"                  /* y = +1 */
+                                    "f 1/1 5/1 8/1 4/1\n"          /* x = -1, v/vt */
                                     "f -7//1 -6//1 -2//1 -3//1\n"; /* x = +1 as negative indices 2 3 7 6 */
 
 static void test_obj_loads(void **state)
@@ -107,14 +108,14 @@ static void test_flipped_detected(void **state)
 }
 
 #define ASC_HEAD "Named object: \"T\"\nTri-mesh, Vertices: 4 Faces: 4\n"
-#define ASC_V                                                                                                          \
-    "Vertex 0: X:0 Y:0 Z:0\nVertex 1: X:1 Y:0 Z:0\nVertex 2: X:0 Y:1 Z:0\nVertex 3: X:0 Y:0 Z:1\n"
+#define ASC_V "Vertex 0: X:0 Y:0 Z:0\nVertex 1: X:1 Y:0 Z:0\nVertex 2: X:0 Y:1 Z:0\nVertex 3: X:0 Y:0 Z:1\n"
 
 static void test_asc_errors(void **state)
 {
     (void)state;
     /* a valid tetrahedron first */
-    const char *tet = ASC_HEAD ASC_V "Face 0: A:0 B:2 C:1\nFace 1: A:0 B:1 C:3\nFace 2: A:0 B:3 C:2\nFace 3: A:1 B:2 C:3\n";
+    const char *tet =
+        ASC_HEAD ASC_V "Face 0: A:0 B:2 C:1\nFace 1: A:0 B:1 C:3\nFace 2: A:0 B:3 C:2\nFace 3: A:1 B:2 C:3\n";
     hk_mesh m;
     char err[512];
     assert_int_equal(hk_mesh_parse_asc(tet, "tet.asc", &m, err, sizeof err), 0);
@@ -124,9 +125,11 @@ static void test_asc_errors(void **state)
     expect_error(0, "Vertex 0: X:0 Y:0 Z:0\n", "bad.asc:1: error: Vertex before the 'Tri-mesh");
     expect_error(0, "Named object: \"x\"\n", "no 'Tri-mesh, Vertices: N Faces: M' line (missing counts)");
     /* 2 malformed counts */
-    expect_error(0, "Tri-mesh, Vertices: four Faces: 4\n", "bad.asc:1: error: expected 'Tri-mesh, Vertices: N Faces: M'");
+    expect_error(0, "Tri-mesh, Vertices: four Faces: 4\n",
+                 "bad.asc:1: error: expected 'Tri-mesh, Vertices: N Faces: M'");
     /* 3 bad index */
-    expect_error(0, ASC_HEAD ASC_V "Face 0: A:0 B:2 C:9\n", "bad.asc:7: error: Face 0: C:9 is not a vertex index in [0, 3]");
+    expect_error(0, ASC_HEAD ASC_V "Face 0: A:0 B:2 C:9\n",
+                 "bad.asc:7: error: Face 0: C:9 is not a vertex index in [0, 3]");
     /* 4 wrong numbers */
     expect_error(0, ASC_HEAD "Vertex 0: X:0 Y:zero Z:0\n", "bad.asc:3: error: Vertex 0: expected a number after 'Y:'");
     expect_error(0, ASC_HEAD "Vertex 0: X:0 Y:0\n", "expected a number after 'Z:'");
@@ -134,15 +137,16 @@ static void test_asc_errors(void **state)
     expect_error(0, ASC_HEAD "Vertex 1: X:0 Y:0 Z:0\n", "expected Vertex 0, got Vertex 1");
     expect_error(0, ASC_HEAD ASC_V "Face 0: A:0 B:2 C:1\n", "Tri-mesh declares 4 faces, the file has 1");
     /* 6 open mesh */
-    expect_error(0,
-                 "Tri-mesh, Vertices: 4 Faces: 3\n" ASC_V
-                 "Face 0: A:0 B:2 C:1\nFace 1: A:0 B:1 C:3\nFace 2: A:0 B:3 C:2\n",
-                 "the mesh is not closed (open edge)");
+    expect_error(
+        0, "Tri-mesh, Vertices: 4 Faces: 3\n" ASC_V "Face 0: A:0 B:2 C:1\nFace 1: A:0 B:1 C:3\nFace 2: A:0 B:3 C:2\n",
+        "the mesh is not closed (open edge)");
     /* 7 degenerate face */
-    expect_error(0, ASC_HEAD ASC_V "Face 0: A:0 B:0 C:1\nFace 1: A:0 B:1 C:3\nFace 2: A:0 B:3 C:2\nFace 3: A:1 B:2 C:3\n",
+    expect_error(0,
+                 ASC_HEAD ASC_V "Face 0: A:0 B:0 C:1\nFace 1: A:0 B:1 C:3\nFace 2: A:0 B:3 C:2\nFace 3: A:1 B:2 C:3\n",
                  "bad.asc:7: error: face 0 (0 0 1) is degenerate");
     /* 8 inconsistent orientation, with the line of the face */
-    expect_error(0, ASC_HEAD ASC_V "Face 0: A:0 B:2 C:1\nFace 1: A:0 B:1 C:3\nFace 2: A:0 B:3 C:2\nFace 3: A:1 B:3 C:2\n",
+    expect_error(0,
+                 ASC_HEAD ASC_V "Face 0: A:0 B:2 C:1\nFace 1: A:0 B:1 C:3\nFace 2: A:0 B:3 C:2\nFace 3: A:1 B:3 C:2\n",
                  "bad.asc:10: error: faces");
 }
 
@@ -157,7 +161,8 @@ static void test_obj_errors(void **state)
                  "f 1 2 5\nf 1 6 2\nf 1 5 6\nf 2 6 5\n",
                  "edge 0-1 is shared by 4 faces");
     /* 10 bad index, index 0, wrong numbers, unknown statement, short face */
-    expect_error(1, "v 0 0 0\nv 1 0 0\nf 1 2 3\n", "bad.obj:3: error: vertex index 3 out of range (2 vertices defined so far)");
+    expect_error(1, "v 0 0 0\nv 1 0 0\nf 1 2 3\n",
+                 "bad.obj:3: error: vertex index 3 out of range (2 vertices defined so far)");
     expect_error(1, "v 0 0 0\nf 0 1 1\n", "bad.obj:2: error: vertex index 0 is invalid");
     expect_error(1, "v 0 0 x\n", "bad.obj:1: error: expected 3 numbers after 'v', got 'x'");
     expect_error(1, "v 0 0 0\nv 1 0 0\nf 1 -3 2\n", "vertex index -3 out of range");
@@ -209,10 +214,10 @@ static void test_icosphere_closed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cube_asc_loads),  cmocka_unit_test(test_torus_asc_loads),
-        cmocka_unit_test(test_obj_loads),       cmocka_unit_test(test_flipped_detected),
-        cmocka_unit_test(test_asc_errors),      cmocka_unit_test(test_obj_errors),
-        cmocka_unit_test(test_load_errors),     cmocka_unit_test(test_icosphere_closed),
+        cmocka_unit_test(test_cube_asc_loads), cmocka_unit_test(test_torus_asc_loads),
+        cmocka_unit_test(test_obj_loads),      cmocka_unit_test(test_flipped_detected),
+        cmocka_unit_test(test_asc_errors),     cmocka_unit_test(test_obj_errors),
+        cmocka_unit_test(test_load_errors),    cmocka_unit_test(test_icosphere_closed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
-/* test_outputs.c — frames (VTP decoded strictly, PVD, OBJ, PNG), blow-up reports, the progress bar's absence, the stability profiler's answers. */
+/* test_outputs.c — frames (VTP decoded strictly, PVD, OBJ, PNG), blow-up reports, the progress bar's absence, the
+ * stability profiler's answers. */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 #include "hk_test_png.h"
@@ -118,7 +119,8 @@ static vtp read_vtp(const char *path)
     strcpy(xml + xml_len, "</AppendedData></VTKFile>");
     check_xml_balanced(xml, strlen(xml));
     free(xml);
-    assert_non_null(strstr(d, "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">"));
+    assert_non_null(
+        strstr(d, "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">"));
 
     vtp v = {0};
     const char *piece = strstr(d, "<Piece ");
@@ -204,9 +206,11 @@ static void test_vtp_matches_state_out(void **state)
     (void)state;
     const char *dir = own_path("frames"), *st = own_path("cloth.state");
     char args[1024];
-    snprintf(args, sizeof args,
-             "run " SCENE("cloth_corners.scene") " --steps 40 --every 20 --out '%s' --format vtk,obj,png --state-out '%s' --quiet",
-             dir, st);
+    snprintf(
+        args, sizeof args,
+        "run " SCENE(
+            "cloth_corners.scene") " --steps 40 --every 20 --out '%s' --format vtk,obj,png --state-out '%s' --quiet",
+        dir, st);
     hk_run r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
     assert_string_equal(r.err, "");
@@ -295,7 +299,8 @@ static void test_png_frame(void **state)
     (void)state;
     const char *dir = own_path("pngs");
     char args[512], path[512];
-    snprintf(args, sizeof args, "run " SCENE("cloth_corners.scene") " --steps 10 --every 10 --out '%s' --format png --quiet", dir);
+    snprintf(args, sizeof args,
+             "run " SCENE("cloth_corners.scene") " --steps 10 --every 10 --out '%s' --format png --quiet", dir);
     hk_run r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
     hk_run_free(&r);
@@ -303,7 +308,8 @@ static void test_png_frame(void **state)
     png_check(path, 640, 480, 20000);
     r = hk_test_hooke("", "run " SCENE("oscillator.scene") " --out x --format vtk,gif");
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.err, "hooke: error: --format expects a comma-separated list of vtk, obj, png, got 'vtk,gif'"));
+    assert_non_null(
+        strstr(r.err, "hooke: error: --format expects a comma-separated list of vtk, obj, png, got 'vtk,gif'"));
     hk_run_free(&r);
     r = hk_test_hooke("", "run " SCENE("oscillator.scene") " --format vtk");
     assert_int_equal(r.status, 1);
@@ -317,7 +323,8 @@ static void test_blowup_report(void **state)
     const char *dir = own_path("blowup");
     char args[512], path[512];
     /* omega = 10 rad/s, dt = 0.25 s: omega*dt = 2.5 > 2 */
-    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --dt 0.25 --steps 200 --every 2 --out '%s' --quiet", dir);
+    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --dt 0.25 --steps 200 --every 2 --out '%s' --quiet",
+             dir);
     hk_run r = hk_test_hooke("", args);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.out, " status=BLOWUP"));
@@ -369,9 +376,10 @@ static void test_pvd_after_restart(void **state)
     assert_int_equal(r.status, 0);
     hk_run_free(&r);
     /* the first run gets past its last checkpoint (step 20) to step 30 before it stops */
-    snprintf(args, sizeof args,
-             "run " SCENE("rope.scene") " --steps 30 --every 10 --out '%s' --checkpoint '%s' --checkpoint-every 20 --quiet",
-             split, ck);
+    snprintf(
+        args, sizeof args,
+        "run " SCENE("rope.scene") " --steps 30 --every 10 --out '%s' --checkpoint '%s' --checkpoint-every 20 --quiet",
+        split, ck);
     r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
     hk_run_free(&r);
@@ -453,9 +461,9 @@ static void test_stability_oscillator(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vtp_matches_state_out),  cmocka_unit_test(test_png_frame),
-        cmocka_unit_test(test_blowup_report),          cmocka_unit_test(test_no_progress_without_terminal),
-        cmocka_unit_test(test_stability_oscillator),    cmocka_unit_test(test_pvd_after_restart),
+        cmocka_unit_test(test_vtp_matches_state_out), cmocka_unit_test(test_png_frame),
+        cmocka_unit_test(test_blowup_report),         cmocka_unit_test(test_no_progress_without_terminal),
+        cmocka_unit_test(test_stability_oscillator),  cmocka_unit_test(test_pvd_after_restart),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

@@ -110,7 +110,8 @@ static void test_plot_extra_columns(void **state)
     write_extended_csv(csv, 6);
     r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "panels: energy, max_stretch, broken, volume, pressure, extra_0, extra_1, extra_2, extra_3)"));
+    assert_non_null(
+        strstr(r.out, "panels: energy, max_stretch, broken, volume, pressure, extra_0, extra_1, extra_2, extra_3)"));
     assert_non_null(strstr(r.err, "hooke: note: "));
     assert_non_null(strstr(r.err, "column extra_4 left out of the plot"));
     assert_non_null(strstr(r.err, "column extra_5 left out of the plot"));
@@ -148,8 +149,9 @@ static void test_plot_bad_input(void **state)
     const char *hdr = "step,time,kinetic,gravity,spring,total,max_stretch,broken\n";
     char text[1024];
     expect_bad("", "bad.csv:1: empty file; expected a hooke stats CSV");
-    expect_bad("integrator,row,dt\nrk4,limit,0.1\n", "bad.csv:1: not a hooke stats CSV: the header must start with "
-                                                    "step,time (as written by hooke run --stats), got 'integrator,row,dt'");
+    expect_bad("integrator,row,dt\nrk4,limit,0.1\n",
+               "bad.csv:1: not a hooke stats CSV: the header must start with "
+               "step,time (as written by hooke run --stats), got 'integrator,row,dt'");
     expect_bad("\x89PNG\r\n\x1a\n", "bad.csv:1: not a hooke stats CSV");
     snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n1,0.1,1,2,3,6,1\n", hdr);
     expect_bad(text, "bad.csv:3: ragged row: 7 fields, the header has 8");

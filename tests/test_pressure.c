@@ -1,4 +1,5 @@
-/* test_pressure.c — pressure soft bodies: the 3-D shell's equilibrium against the closed form, pumping, the 2-D ring. */
+/* test_pressure.c — pressure soft bodies: the 3-D shell's equilibrium against the closed form, pumping, the 2-D ring.
+ */
 #include "hk_test.h"
 
 #include "scene.h"
@@ -98,7 +99,7 @@ static void test_ring_keeps_area(void **state)
 {
     (void)state;
     double a0;
-    const double air = ring_mean_area("100000", 0, 300, 1000, &a0);   /* inflated, floating */
+    const double air = ring_mean_area("100000", 0, 300, 1000, &a0);      /* inflated, floating */
     const double floor = ring_mean_area("100000", -9.8, 500, 1000, &a0); /* landed at about step 150 */
     double a_none0;
     const double none = ring_mean_area("0", -9.8, 500, 1000, &a_none0);

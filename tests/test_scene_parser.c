@@ -200,9 +200,8 @@ static void test_bad_sections(void **state)
                 "x.scene:1:1: error: expected a section (world, run, ground, walls, sphere or body), got 'foo'");
     check_error("  end\n",
                 "x.scene:1:3: error: expected a section (world, run, ground, walls, sphere or body), got 'end'");
-    check_error(
-        "body blob\nend",
-        "x.scene:1:6: error: expected a body kind (rope, cloth, jelly, quad, spring, pendulum, points, mesh, icosphere or ring), got 'blob'");
+    check_error("body blob\nend", "x.scene:1:6: error: expected a body kind (rope, cloth, jelly, quad, spring, "
+                                  "pendulum, points, mesh, icosphere or ring), got 'blob'");
     check_error("body\nend", "x.scene:1:5: error: expected a body kind (rope, cloth, jelly, quad, spring, pendulum, "
                              "points, mesh, icosphere or ring), got end of line");
     check_error("body rope\nworld\n",
@@ -324,9 +323,9 @@ static void test_builder_error_at_end_line(void **state)
 static void test_garbage_never_crashes(void **state)
 {
     (void)state;
-    check_error("body \001\377rope\nend",
-                "x.scene:1:6: error: expected a body kind (rope, cloth, jelly, quad, spring, pendulum, points, mesh, icosphere or ring), got "
-                "'\\x01\\xFFrope'");
+    check_error("body \001\377rope\nend", "x.scene:1:6: error: expected a body kind (rope, cloth, jelly, quad, spring, "
+                                          "pendulum, points, mesh, icosphere or ring), got "
+                                          "'\\x01\\xFFrope'");
     /* a 1 MB line: the token is shortened in the message */
     size_t n = 1u << 20;
     char *text = malloc(n + 64);

@@ -78,14 +78,16 @@ static void test_stability_plot(void **state)
     assert_true(hk_test_png_count(&p, 0, p.h, rk4.r, rk4.g, rk4.b) > 400);
     const int xv = dashed_column(&p, verlet, 200), xr = dashed_column(&p, rk4, 200);
     assert_true(xv > 80 && xr > 80);
-    /* log dt axis: 0.001 .. 1 s over 796 px, so omega*dt 2.00 and 2.83 lie log10(2.828 / 2.003) / 3 * 796 = 40 px apart */
+    /* log dt axis: 0.001 .. 1 s over 796 px, so omega*dt 2.00 and 2.83 lie log10(2.828 / 2.003) / 3 * 796 = 40 px apart
+     */
     if (abs(xr - xv - 40) > 3) {
         print_error("limit lines at x = %d (verlet) and %d (rk4), expected 40 px apart\n", xv, xr);
         fail();
     }
     free(p.rgb);
     /* an unwritable picture: exit 3 */
-    r = hk_test_hooke("", "stability " SCENE("oscillator.scene") " --integrators rk4 --time 0.1 --points 2 --plot /nonexistent/s.png");
+    r = hk_test_hooke("", "stability " SCENE(
+                              "oscillator.scene") " --integrators rk4 --time 0.1 --points 2 --plot /nonexistent/s.png");
     assert_int_equal(r.status, 3);
     assert_non_null(strstr(r.err, "hooke: error: cannot write /nonexistent/s.png"));
     hk_run_free(&r);
@@ -98,15 +100,18 @@ static void test_stability_pendulum(void **state)
     char args[512];
     snprintf(args, sizeof args,
              "stability " SCENE("pendulum.scene") " --integrators rk4,semi_implicit_euler,velocity_verlet --time 2 "
-             "--dt-min 1e-4 --dt-max 5e-3 --points 3 --out '%s'", csv);
+                                                  "--dt-min 1e-4 --dt-max 5e-3 --points 3 --out '%s'",
+             csv);
     hk_run r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
-    const char *a = strstr(r.out, "analytic answer: pendulum, exact elliptic-integral solution, theta0 = 0.1 rad, L = ");
+    const char *a =
+        strstr(r.out, "analytic answer: pendulum, exact elliptic-integral solution, theta0 = 0.1 rad, L = ");
     assert_non_null(a);
     double L, T, T0;
-    assert_int_equal(sscanf(a + strlen("analytic answer: pendulum, exact elliptic-integral solution, theta0 = 0.1 rad, L = "),
-                            "%lf m (rest length + m g / k), period %lf s (small-amplitude 2 pi sqrt(L/g) = %lf s)", &L, &T, &T0),
-                     3);
+    assert_int_equal(
+        sscanf(a + strlen("analytic answer: pendulum, exact elliptic-integral solution, theta0 = 0.1 rad, L = "),
+               "%lf m (rest length + m g / k), period %lf s (small-amplitude 2 pi sqrt(L/g) = %lf s)", &L, &T, &T0),
+        3);
     /* L = 1 m + m g / k = 1 + 9.81 / 1e5; the period against the series 2 pi sqrt(L/g) (1 + q^2/16 + 11 q^4/3072),
      * whose next term is ~ 1e-8 at q = 0.1 rad */
     assert_true(fabs(L - (1 + 9.81 / 1e5)) < 1e-7);
@@ -147,7 +152,8 @@ static void test_stability_sweep_flags(void **state)
     char args[512];
     snprintf(args, sizeof args,
              "stability " SCENE("oscillator.scene") " --integrators rk4 --time 0.5 --dt-min 0.001 --dt-max 0.1 "
-             "--points 3 --out '%s'", csv);
+                                                    "--points 3 --out '%s'",
+             csv);
     hk_run r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "3 dt from 0.001 to 0.1 s, 0.5 s simulated per run"));
@@ -168,7 +174,8 @@ static void test_stability_sweep_flags(void **state)
     }
     free(text);
     /* omega*dt from 3 to 5: past rk4's 2.83 everywhere */
-    r = hk_test_hooke("", "stability " SCENE("oscillator.scene") " --integrators rk4 --time 0.5 --dt-min 0.3 --dt-max 0.5 --points 2");
+    r = hk_test_hooke("", "stability " SCENE(
+                              "oscillator.scene") " --integrators rk4 --time 0.5 --dt-min 0.3 --dt-max 0.5 --points 2");
     assert_int_equal(r.status, 0);
     limit_cells(r.out, "rk4", "<0.3", "<3");
     hk_run_free(&r);
@@ -231,8 +238,8 @@ static void test_stability_threads(void **state)
     char *csv[2];
     for (int t = 0; t < 2; t++) {
         const char *path = hk_test_path(t ? "t2.csv" : "t1.csv");
-        snprintf(args, sizeof args, "stability " SCENE("oscillator.scene") " --time 1 --points 5 --threads %d --out '%s'",
-                 t + 1, path);
+        snprintf(args, sizeof args,
+                 "stability " SCENE("oscillator.scene") " --time 1 --points 5 --threads %d --out '%s'", t + 1, path);
         hk_run r = hk_test_hooke("", args);
         assert_int_equal(r.status, 0);
         assert_non_null(strstr(r.out, t ? ", 2 threads\n" : ", 1 thread\n"));
@@ -249,7 +256,7 @@ static void test_stability_threads(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stability_plot),   cmocka_unit_test(test_stability_pendulum),
+        cmocka_unit_test(test_stability_plot),        cmocka_unit_test(test_stability_pendulum),
         cmocka_unit_test(test_stability_sweep_flags), cmocka_unit_test(test_stability_help),
         cmocka_unit_test(test_stability_threads),
     };

@@ -1,4 +1,5 @@
-/* test_volume.c — Gauss-divergence volume: exact polyhedra, convergence to the sphere, invariance, thread-count bits, 2-D area. */
+/* test_volume.c — Gauss-divergence volume: exact polyhedra, convergence to the sphere, invariance, thread-count bits,
+ * 2-D area. */
 #include "hk_test.h"
 
 #ifdef HOOKE_USE_OPENMP
@@ -34,8 +35,8 @@ static void test_icosphere_converges(void **state)
         print_message("level %d: %6d faces, V = %.12f, sphere %.12f, relative error %.3e, box %.4f, ellipsoid %.6f\n",
                       level, m.face_count, v, sphere, rel, hk_mesh_volume(&m, HK_VOLUME_BOX),
                       hk_mesh_volume(&m, HK_VOLUME_ELLIPSOID));
-        assert_near(t, v, 1e-12 * v); /* the two exact forms agree */
-        assert_true(rel > 0);         /* inscribed polyhedron: below the sphere */
+        assert_near(t, v, 1e-12 * v);                                      /* the two exact forms agree */
+        assert_true(rel > 0);                                              /* inscribed polyhedron: below the sphere */
         if (level > 0) assert_true(rel < prev / (level == 1 ? 2.5 : 3.5)); /* about 4x per level */
         prev = rel;
         hk_mesh_free(&m);
@@ -53,9 +54,9 @@ static void test_invariance(void **state)
     const double ca = cos(0.7), sa = sin(0.7), cb = cos(-1.3), sb = sin(-1.3);
     for (int v = 0; v < m.vertex_count; v++) {
         hk_vec3 p = m.vertices[v];
-        hk_vec3 q = {ca * p.x - sa * p.y, sa * p.x + ca * p.y, p.z};              /* about z */
-        hk_vec3 s = {q.x, cb * q.y - sb * q.z, sb * q.y + cb * q.z};              /* about x */
-        m.vertices[v] = (hk_vec3){s.x + 123.25, s.y - 40.5, s.z + 7.125};         /* moved */
+        hk_vec3 q = {ca * p.x - sa * p.y, sa * p.x + ca * p.y, p.z};      /* about z */
+        hk_vec3 s = {q.x, cb * q.y - sb * q.z, sb * q.y + cb * q.z};      /* about x */
+        m.vertices[v] = (hk_vec3){s.x + 123.25, s.y - 40.5, s.z + 7.125}; /* moved */
     }
     const double v1 = hk_mesh_volume(&m, HK_VOLUME_GAUSS), v2 = hk_mesh_volume(&m, HK_VOLUME_TETRA);
     print_message("V = %.15f at the origin, %.15f (gauss) and %.15f (tetra) rotated and moved\n", v0, v1, v2);
