@@ -16,6 +16,7 @@ static const hk_kernels *const tables[] = {
 };
 #define TABLE_COUNT ((int)(sizeof tables / sizeof tables[0]))
 
+#ifndef HOOKE_FORCE_REFERENCE /* the reference-only build never asks the CPU */
 static int cpu_has(const char *isa)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -29,6 +30,7 @@ static int cpu_has(const char *isa)
 #endif
     return 1; /* scalar */
 }
+#endif
 
 /* 0 = reference, 1 + i = tables[i], -1 = unavailable */
 static int lookup(const char *name)

@@ -17,8 +17,10 @@
 #include "hooke.h"
 #include "kernels.h"
 
+#ifdef HOOKE_USE_OPENMP
 /* 1 once hooke bound the threads itself (the user set no OpenMP placement) */
 static int bound_by_hooke;
+#endif
 
 void hk_topology_bind_threads(void)
 {

@@ -234,6 +234,9 @@ static void test_stability_help(void **state)
 static void test_stability_threads(void **state)
 {
     (void)state;
+#ifndef HOOKE_USE_OPENMP
+    skip(); /* built without OpenMP: one thread only */
+#endif
     char args[512];
     char *csv[2];
     for (int t = 0; t < 2; t++) {
