@@ -1,6 +1,10 @@
 /* springs.c — spring families: lattice stencils and index lists, reference kernel, energy, breaking. */
 #include "springs.h"
 
+#ifdef HOOKE_USE_OPENMP
+#include <omp.h>
+#endif
+
 #include "kernels.h"
 
 #include <math.h>
@@ -210,24 +214,59 @@ void hk_springs_energy(const hk_world *w, double *energy, double *max_stretch)
     *max_stretch = ctx.max_stretch;
 }
 
-typedef struct stretch_ctx {
-    const hk_particles *p;
-    double ratio;
-    int64_t slot;
-    int hit;
-} stretch_ctx;
-
-static void stretch_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
+/* The most stretched unbroken spring of one family whose r / L0 exceeds
+ * `floor`: its slot, or -1. The springs are split over the threads in order
+ * and each keeps its first maximum; the merge keeps the earliest thread's on
+ * a tie, so the answer is the serial scan's for any thread count. */
+static int64_t family_max_stretch(const hk_family *f, const hk_particles *p, double floor, double *ratio)
 {
-    stretch_ctx *ctx = vctx;
-    (void)f;
-    if (!(L0 > 0)) return;
-    double ratio = spring_length(ctx->p, a, b) / L0;
-    if (ratio > ctx->ratio) {
-        ctx->ratio = ratio;
-        ctx->slot = slot;
-        ctx->hit = 1;
+    enum { MAX_T = 256 };
+    double best_r[MAX_T];
+    int64_t best_s[MAX_T];
+    int used = 1;
+    const int64_t rows = f->kind == HK_FAMILY_LATTICE ? (int64_t)(f->k1 - f->k0) * (f->j1 - f->j0) : f->count;
+#ifdef HOOKE_USE_OPENMP
+    int want = omp_get_max_threads();
+    if (want > MAX_T) want = MAX_T;
+#pragma omp parallel num_threads(want) if (f->count > 65536)
+#endif
+    {
+#ifdef HOOKE_USE_OPENMP
+        const int t = omp_get_thread_num(), T = omp_get_num_threads();
+#pragma omp single
+        used = T;
+#else
+        const int t = 0, T = 1;
+#endif
+        double r_best = floor;
+        int64_t s_best = -1;
+        for (int64_t q = rows * t / T; q < rows * (t + 1) / T; q++) {
+            if (f->kind == HK_FAMILY_LATTICE) {
+                const int jn = f->j1 - f->j0, k = f->k0 + (int)(q / jn), j = f->j0 + (int)(q % jn);
+                const int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+                for (int i = f->i0; i < f->i1; i++) {
+                    const int64_t local = row + i;
+                    if (f->broken && f->broken[local]) continue;
+                    const double r = spring_length(p, f->base + local, f->base + local + f->offset) / f->rest;
+                    if (r > r_best) r_best = r, s_best = local;
+                }
+            } else {
+                if (f->broken && f->broken[q]) continue;
+                const double L0 = f->rest_list ? f->rest_list[q] : f->rest;
+                if (!(L0 > 0)) continue;
+                const double r = spring_length(p, f->a[q], f->b[q]) / L0;
+                if (r > r_best) r_best = r, s_best = q;
+            }
+        }
+        best_r[t] = r_best;
+        best_s[t] = s_best;
     }
+    int64_t slot = -1;
+    double r = floor;
+    for (int t = 0; t < used; t++)
+        if (best_s[t] >= 0 && best_r[t] > r) r = best_r[t], slot = best_s[t];
+    *ratio = r;
+    return slot;
 }
 
 int hk_springs_max_stretch(const hk_world *w, int64_t *slot, double *ratio)
@@ -236,12 +275,14 @@ int hk_springs_max_stretch(const hk_world *w, int64_t *slot, double *ratio)
     double best_ratio = 0;
     int64_t best_slot = -1;
     for (int fi = 0; fi < w->family_count; fi++) {
-        stretch_ctx ctx = {&w->p, best_ratio, -1, 0};
-        hk_springs_visit(&w->families[fi], stretch_visit, &ctx);
-        if (ctx.hit) {
+        const hk_family *f = &w->families[fi];
+        if (f->kind == HK_FAMILY_LATTICE && !(f->rest > 0)) continue;
+        double r;
+        const int64_t s = family_max_stretch(f, &w->p, best_ratio, &r);
+        if (s >= 0) {
             best = fi;
-            best_ratio = ctx.ratio;
-            best_slot = ctx.slot;
+            best_ratio = r;
+            best_slot = s;
         }
     }
     *slot = best_slot;

@@ -28,17 +28,23 @@ static int body_of_particle(const hk_world *w, int i)
     return -1;
 }
 
+/* The first particle whose value in `a` is not finite: each thread scans its
+ * share in order and the lowest index found wins, as in a serial scan. */
 static int finite_or_report(const hk_world *w, const hk_real *a, const char *cause, hk_blowup *out)
 {
-    for (int i = 0; i < w->p.count; i++)
-        if (!isfinite(a[i])) {
-            out->cause = cause;
-            out->particle = i;
-            out->body = body_of_particle(w, i);
-            out->value = a[i];
-            return 1;
-        }
-    return 0;
+    const int n = w->p.count;
+    int first = n;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) reduction(min : first) if (n > 65536)
+#endif
+    for (int i = 0; i < n; i++)
+        if (i < first && !isfinite(a[i])) first = i;
+    if (first == n) return 0;
+    out->cause = cause;
+    out->particle = first;
+    out->body = body_of_particle(w, first);
+    out->value = a[first];
+    return 1;
 }
 
 int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out)
