@@ -149,8 +149,12 @@ static int ensure_ws_slots(hk_world *w, int threads)
 static hk_real *thread_ws(hk_world *w, int t, size_t n)
 {
     if (w->ws_len[t] < n) {
+        /* not hk_alloc_reals: its parallel zeroing would nest a parallel
+         * region here, and this thread alone should touch its pages */
         hk_free_reals(w->ws[t]);
-        w->ws[t] = hk_alloc_reals(n);
+        const size_t bytes = (hk_padded(n) * sizeof(hk_real) + 63) / 64 * 64;
+        w->ws[t] = aligned_alloc(64, bytes);
+        if (w->ws[t]) memset(w->ws[t], 0, bytes);
         w->ws_len[t] = w->ws[t] ? n : 0;
     }
     return w->ws[t];
@@ -448,8 +452,13 @@ static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_re
     hk_step_ctx_init(&fused, w, finish, h);
     hk_step_ctx_init(&add, w, HK_FINISH_STORE_FORCE, h);
     int failed = 0;
+    /* the team may not outgrow the per-thread work-space slots that
+     * hk_engine_prepare made (num_threads caps it; one OpenMP runtime was
+     * seen handing out a larger team than omp_get_max_threads() reported) */
+    const int team = HK_MAX_THREADS(); /* <= w->ws_threads: hk_engine_prepare grew the slots to it */
+    (void)team;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel
+#pragma omp parallel num_threads(team)
 #endif
     {
         for (int body = 0; body < w->body_count && !failed; body++) {
