@@ -1,8 +1,7 @@
 /* test_kernels_agree.c — all kernel paths agree with the reference on forces and one step, every shipped scene. */
 #define _POSIX_C_SOURCE 200809L /* opendir */
 #include "hk_test_forces.h"
-
-#include <dirent.h>
+#include "hk_test_scenes.h"
 
 #ifdef HOOKE_USE_OPENMP
 #include <omp.h>
@@ -44,30 +43,6 @@
  */
 
 static const char *const paths[4] = {"reference", "scalar", "avx2", "avx512"};
-
-/* The shipped scenes, sorted by name. */
-static int scene_files(char names[][64], int max)
-{
-    DIR *d = opendir(HOOKE_SCENES_DIR);
-    assert_non_null(d);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (len < 7 || len >= 64 || strcmp(e->d_name + len - 6, ".scene") != 0) continue;
-        assert_true(n < max);
-        memcpy(names[n++], e->d_name, len + 1); /* len < 64 checked above */
-    }
-    closedir(d);
-    for (int i = 1; i < n; i++) /* insertion sort */
-        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-            char t[64];
-            memcpy(t, names[j], 64);
-            memcpy(names[j], names[j - 1], 64);
-            memcpy(names[j - 1], t, 64);
-        }
-    return n;
-}
 
 /* Shortest rest length of any spring [m]: the perturbation's scale. */
 static double shortest_rest(const hk_world *w)
@@ -286,7 +261,7 @@ static void test_every_shipped_scene(void **state)
 {
     (void)state;
     char names[64][64];
-    const int n = scene_files(names, 64);
+    const int n = hk_test_scene_files(names, 64);
     assert_true(n >= 13);
     for (int i = 0; i < n; i++) check_scene(names[i]);
 }

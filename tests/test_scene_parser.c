@@ -6,13 +6,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "hk_test_scenes.h"
 #include "scene.h"
 
 /* ------------------------------------------------------------------------ */
@@ -601,23 +601,16 @@ static void test_shipped_scenes(void **state)
 static void test_no_untested_scene(void **state)
 {
     (void)state;
-    DIR *d = opendir(HOOKE_SCENES_DIR);
-    assert_non_null(d);
-    struct dirent *e;
-    int files = 0;
-    while ((e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n < 7 || strcmp(e->d_name + n - 6, ".scene") != 0) continue;
-        files++;
+    char names[128][64];
+    const int files = hk_test_scene_files(names, 128);
+    for (int f = 0; f < files; f++) {
         int known = 0;
-        for (int i = 0; i < N_SHIPPED; i++) known |= strcmp(shipped_scenes[i].file, e->d_name) == 0;
+        for (int i = 0; i < N_SHIPPED; i++) known |= strcmp(shipped_scenes[i].file, names[f]) == 0;
         if (!known) {
-            print_error("scenes/%s is not in shipped_scenes[]\n", e->d_name);
-            closedir(d);
+            print_error("scenes/%s is not in shipped_scenes[]\n", names[f]);
             fail();
         }
     }
-    closedir(d);
     assert_int_equal(files, N_SHIPPED);
 }
 

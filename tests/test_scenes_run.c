@@ -1,8 +1,8 @@
 /* test_scenes_run.c — every shipped scene loads and runs (its whole length where cheap) without blowing up. */
 #define _POSIX_C_SOURCE 200809L /* opendir, clock_gettime */
 #include "hk_test.h"
+#include "hk_test_scenes.h"
 
-#include <dirent.h>
 #include <time.h>
 
 #include "scene.h"
@@ -28,29 +28,6 @@ static double now_s(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int scene_files(char names[][64], int max)
-{
-    DIR *d = opendir(HOOKE_SCENES_DIR);
-    assert_non_null(d);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (len < 7 || len >= 64 || strcmp(e->d_name + len - 6, ".scene") != 0) continue;
-        assert_true(n < max);
-        memcpy(names[n++], e->d_name, len + 1); /* len < 64 checked above */
-    }
-    closedir(d);
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-            char t[64];
-            memcpy(t, names[j], 64);
-            memcpy(names[j], names[j - 1], 64);
-            memcpy(names[j - 1], t, 64);
-        }
-    return n;
 }
 
 /* What one run ended with. */
@@ -122,7 +99,7 @@ static void test_every_shipped_scene_runs(void **state)
 {
     (void)state;
     char names[64][64];
-    const int n = scene_files(names, 64);
+    const int n = hk_test_scene_files(names, 64);
     assert_true(n >= 15);
     for (int i = 0; i < n; i++) {
         outcome o = run_scene(names[i]);
