@@ -293,10 +293,15 @@ static void range_of(int first, int count, int *g0, int *n)
     *n = b - a;
 }
 
-/* Springs of the list families of `body` into f over packed records (see
- * kernels.h): pack, colour by colour, unpack. Every thread calls it. */
-static void list_packed(hk_world *w, const hk_kernels *k, int body, int serial)
+/* Springs of the list families of `body` into f, colour by colour. Every
+ * thread of the parallel region calls it. With packed records (kernels.h)
+ * the body's particles are packed first and the forces unpacked after;
+ * otherwise the kernels gather and scatter the particle arrays. A serial
+ * body (few springs) runs on thread 0 alone, without the per-colour
+ * barriers. */
+static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial)
 {
+    const int packed = k->list_range_packed && w->packed_rec;
     const int t = HK_THREAD(), T = serial ? 1 : HK_THREADS();
     if (serial && t != 0) {
         HK_BARRIER();
@@ -306,65 +311,40 @@ static void list_packed(hk_world *w, const hk_kernels *k, int body, int serial)
     float *rec = w->packed_rec, *facc = w->packed_f;
     int g0 = w->bodies[body].first, n = w->bodies[body].count;
     if (!serial) range_of(g0, n, &g0, &n);
-    for (int g = g0; g < g0 + n; g++) {
-        float *r = rec + 8 * (int64_t)g, *q = facc + 4 * (int64_t)g;
-        r[0] = p->x[g], r[1] = p->y[g], r[2] = p->z[g], r[3] = p->vx[g], r[4] = p->vy[g], r[5] = p->vz[g];
-        r[6] = r[7] = 0;
-        q[0] = p->fx[g], q[1] = p->fy[g], q[2] = p->fz[g], q[3] = 0;
-    }
-    if (!serial) HK_BARRIER();
-    for (int fi = 0; fi < w->family_count; fi++) {
-        const hk_family *f = &w->families[fi];
-        if (f->body != body || f->kind != HK_FAMILY_LIST) continue;
-        for (int c = 0; c < f->colour_count; c++) {
-            const int64_t s0 = f->colour_start[c], s1 = f->colour_start[c + 1];
-            if (f->overflow && c == f->colour_count - 1) {
-                /* serial: particles repeat, and the kernel adds lane by lane in order */
-                if (t == 0) k->list_range_packed(f, rec, facc, s0, s1);
-            } else {
-                int64_t c0, c1;
-                colour_share(s0, s1, 8, t, T, &c0, &c1);
-                if (c0 < c1) k->list_range_packed(f, rec, facc, c0, c1);
-            }
-            if (!serial) HK_BARRIER();
+    if (packed) {
+        for (int g = g0; g < g0 + n; g++) {
+            float *r = rec + 8 * (int64_t)g, *q = facc + 4 * (int64_t)g;
+            r[0] = p->x[g], r[1] = p->y[g], r[2] = p->z[g], r[3] = p->vx[g], r[4] = p->vy[g], r[5] = p->vz[g];
+            r[6] = r[7] = 0;
+            q[0] = p->fx[g], q[1] = p->fy[g], q[2] = p->fz[g], q[3] = 0;
         }
-    }
-    for (int g = g0; g < g0 + n; g++) {
-        const float *q = facc + 4 * (int64_t)g;
-        w->p.fx[g] = q[0], w->p.fy[g] = q[1], w->p.fz[g] = q[2];
-    }
-    HK_BARRIER();
-}
-
-/* Springs of the list families of `body` into f, colour by colour. Must be
- * called by every thread of a parallel region. */
-static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial)
-{
-    if (k->list_range_packed && w->packed_rec) {
-        list_packed(w, k, body, serial);
-        return;
-    }
-    const int t = HK_THREAD(), T = serial ? 1 : HK_THREADS(), W = k->width;
-    if (serial && t != 0) {
-        HK_BARRIER();
-        return;
+        if (!serial) HK_BARRIER();
     }
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
         if (f->body != body || f->kind != HK_FAMILY_LIST) continue;
         for (int c = 0; c < f->colour_count; c++) {
-            const int64_t s0 = f->colour_start[c], s1 = f->colour_start[c + 1];
-            if (f->overflow && c == f->colour_count - 1) {
-                if (t == 0) hk_kernels_scalar.list_range(f, &w->p, s0, s1); /* serial: particles repeat */
-            } else {
-                int64_t c0, c1;
-                colour_share(s0, s1, W, t, T, &c0, &c1);
-                if (c0 < c1) k->list_range(f, &w->p, c0, c1);
+            int64_t c0 = f->colour_start[c], c1 = f->colour_start[c + 1];
+            const int overflow = f->overflow && c == f->colour_count - 1;
+            /* the overflow colour runs on one thread (particles repeat in it):
+             * the packed kernel adds lane by lane in order, the gather kernel
+             * would not, so the scalar one takes its place */
+            if (!overflow) colour_share(c0, c1, packed ? 8 : k->width, t, T, &c0, &c1);
+            if ((!overflow || t == 0) && c0 < c1) {
+                if (packed)
+                    k->list_range_packed(f, rec, facc, c0, c1);
+                else
+                    (overflow ? &hk_kernels_scalar : k)->list_range(f, &w->p, c0, c1);
             }
             if (!serial) HK_BARRIER();
         }
     }
-    if (serial) HK_BARRIER();
+    if (packed)
+        for (int g = g0; g < g0 + n; g++) {
+            const float *q = facc + 4 * (int64_t)g;
+            w->p.fx[g] = q[0], w->p.fy[g] = q[1], w->p.fz[g] = q[2];
+        }
+    if (packed || serial) HK_BARRIER();
 }
 
 int hk_world_optimise(hk_world *w, int reorder_particles)
