@@ -119,6 +119,12 @@ static void plan_free(sweep_plan *sp)
     free(sp->dr);
 }
 
+static void plans_free(sweep_plan *plans, int bodies)
+{
+    for (int b = 0; b < bodies; b++) plan_free(&plans[b]);
+    free(plans);
+}
+
 /* Entries of work space one thread needs for a sweep of sp. */
 static size_t sweep_space(const sweep_plan *sp)
 {
@@ -162,6 +168,8 @@ static hk_real *thread_ws(hk_world *w, int t, size_t n)
 
 void hk_engine_release(hk_world *w)
 {
+    if (w->plans) plans_free(w->plans, w->plans_bodies);
+    w->plans = NULL;
     free(w->packed_rec);
     free(w->packed_f);
     w->packed_rec = w->packed_f = NULL;
@@ -382,23 +390,25 @@ int hk_engine_prepare(hk_world *w)
     return ensure_ws_slots(w, HK_MAX_THREADS()) == 0 ? 0 : hk_fail(w, "out of memory for thread work space");
 }
 
-static int plan_all(hk_world *w, sweep_plan **plans)
+/* The sweep plan of every body. A plan depends only on the bodies and their
+ * families, which only grow (or shrink back when an add fails), so it is
+ * built once and kept while their counts stay the same. NULL if out of memory. */
+static const sweep_plan *world_plans(hk_world *w)
 {
-    *plans = calloc((size_t)(w->body_count ? w->body_count : 1), sizeof **plans);
-    if (!*plans) return -1;
+    if (w->plans && w->plans_bodies == w->body_count && w->plans_families == w->family_count) return w->plans;
+    if (w->plans) plans_free(w->plans, w->plans_bodies);
+    w->plans = NULL;
+    sweep_plan *plans = calloc((size_t)(w->body_count ? w->body_count : 1), sizeof *plans);
+    if (!plans) return NULL;
     for (int b = 0; b < w->body_count; b++)
-        if (plan_body(w, b, &(*plans)[b]) != 0) {
-            for (int q = 0; q < b; q++) plan_free(&(*plans)[q]);
-            free(*plans);
-            return -1;
+        if (plan_body(w, b, &plans[b]) != 0) {
+            plans_free(plans, b);
+            return NULL;
         }
-    return 0;
-}
-
-static void plans_free(hk_world *w, sweep_plan *plans)
-{
-    for (int b = 0; b < w->body_count; b++) plan_free(&plans[b]);
-    free(plans);
+    w->plans = plans;
+    w->plans_bodies = w->body_count;
+    w->plans_families = w->family_count;
+    return plans;
 }
 
 /* A testing hook for `hooke bench` verification: HOOKE_TEST_PERTURB_THREAD=k
@@ -423,8 +433,8 @@ static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_re
 {
     const int perturb = perturb_thread();
     if (hk_engine_prepare(w) != 0) return;
-    sweep_plan *plans;
-    if (plan_all(w, &plans) != 0) {
+    const sweep_plan *plans = world_plans(w);
+    if (!plans) {
         hk_fail(w, "out of memory for the sweep plan");
         return;
     }
@@ -468,7 +478,6 @@ static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_re
         }
     }
     if (failed) hk_fail(w, "out of memory for thread work space");
-    plans_free(w, plans);
     w->spring_updates += hk_world_spring_count(w);
 }
 

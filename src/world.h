@@ -104,11 +104,13 @@ struct hk_world {
     hk_real *scratch; /* RK4: 12 arrays, array k at scratch + k * scratch_stride */
     size_t scratch_stride;
 
-    float *packed_rec; /* engine, list bodies: {x, y, z, vx, vy, vz, 0, 0} per particle */
-    float *packed_f;   /* engine, list bodies: {fx, fy, fz, 0} per particle */
-    int packed_cap;    /* particles the packed arrays hold */
-    hk_real **ws;      /* engine: per-thread work space (first-touched by its thread) */
-    size_t *ws_len;    /* entries in ws[t] */
+    float *packed_rec;                /* engine, list bodies: {x, y, z, vx, vy, vz, 0, 0} per particle */
+    float *packed_f;                  /* engine, list bodies: {fx, fy, fz, 0} per particle */
+    int packed_cap;                   /* particles the packed arrays hold */
+    void *plans;                      /* engine: sweep plan per body (engine.c), valid while */
+    int plans_bodies, plans_families; /* the body and family counts are these */
+    hk_real **ws;                     /* engine: per-thread work space (first-touched by its thread) */
+    size_t *ws_len;                   /* entries in ws[t] */
     int ws_threads;
 
     int64_t steps;
