@@ -245,27 +245,33 @@ static const void *take(cursor *c, size_t n)
     c->at += n;
     return q;
 }
+/* The next n bytes into v, or zeros past the end (take marks the cursor bad). */
+static void get(cursor *c, void *v, size_t n)
+{
+    const void *q = take(c, n);
+    if (q)
+        memcpy(v, q, n);
+    else
+        memset(v, 0, n);
+}
 static uint32_t get_u32(cursor *c)
 {
-    uint32_t v = 0;
-    const void *q = take(c, sizeof v);
-    if (q) memcpy(&v, q, sizeof v);
+    uint32_t v;
+    get(c, &v, sizeof v);
     return v;
 }
 static int32_t get_i32(cursor *c) { return (int32_t)get_u32(c); }
 static uint64_t get_u64(cursor *c)
 {
-    uint64_t v = 0;
-    const void *q = take(c, sizeof v);
-    if (q) memcpy(&v, q, sizeof v);
+    uint64_t v;
+    get(c, &v, sizeof v);
     return v;
 }
 static int64_t get_i64(cursor *c) { return (int64_t)get_u64(c); }
 static double get_f64(cursor *c)
 {
-    double v = 0;
-    const void *q = take(c, sizeof v);
-    if (q) memcpy(&v, q, sizeof v);
+    double v;
+    get(c, &v, sizeof v);
     return v;
 }
 
