@@ -320,12 +320,7 @@ static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial
     int g0 = w->bodies[body].first, n = w->bodies[body].count;
     if (!serial) range_of(g0, n, &g0, &n);
     if (packed) {
-        for (int g = g0; g < g0 + n; g++) {
-            float *r = rec + 8 * (int64_t)g, *q = facc + 4 * (int64_t)g;
-            r[0] = p->x[g], r[1] = p->y[g], r[2] = p->z[g], r[3] = p->vx[g], r[4] = p->vy[g], r[5] = p->vz[g];
-            r[6] = r[7] = 0;
-            q[0] = p->fx[g], q[1] = p->fy[g], q[2] = p->fz[g], q[3] = 0;
-        }
+        k->list_pack(p, rec, facc, g0, n);
         if (!serial) HK_BARRIER();
     }
     for (int fi = 0; fi < w->family_count; fi++) {
@@ -347,11 +342,7 @@ static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial
             if (!serial) HK_BARRIER();
         }
     }
-    if (packed)
-        for (int g = g0; g < g0 + n; g++) {
-            const float *q = facc + 4 * (int64_t)g;
-            w->p.fx[g] = q[0], w->p.fy[g] = q[1], w->p.fz[g] = q[2];
-        }
+    if (packed) k->list_unpack(&w->p, facc, g0, n);
     if (packed || serial) HK_BARRIER();
 }
 

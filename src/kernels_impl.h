@@ -311,22 +311,79 @@ static inline void spring_lanes8(__m256 dx, __m256 dy, __m256 dz, __m256 dvx, __
 /* List springs of one colour over packed records: 8 springs per step, both
  * ends loaded as whole records and transposed (no gathers), the forces
  * transposed back and added to the ends' force records. */
+/* 8 springs' forces (fx, fy, fz) added to their a ends' and subtracted from
+ * their b ends' force records, lane by lane in order */
+static inline void scatter_records8(float *facc, const int *a, const int *b, __m256 fx, __m256 fy, __m256 fz)
+{
+    const __m256 zero = _mm256_setzero_ps();
+    /* (fx, fy, fz) x 8 lanes -> 8 records {fx, fy, fz, 0}: lane l < 4 in
+     * the low half of q[l], lane l >= 4 in the high half of q[l - 4] */
+    __m256 t0 = _mm256_unpacklo_ps(fx, fy), t1 = _mm256_unpackhi_ps(fx, fy);
+    __m256 t2 = _mm256_unpacklo_ps(fz, zero), t3 = _mm256_unpackhi_ps(fz, zero);
+    __m256 q[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE), _mm256_shuffle_ps(t1, t3, 0x44),
+                   _mm256_shuffle_ps(t1, t3, 0xEE)};
+    for (int l = 0; l < 8; l++) {
+        __m128 fl = l < 4 ? _mm256_castps256_ps128(q[l]) : _mm256_extractf128_ps(q[l - 4], 1);
+        float *pa = facc + 4 * (int64_t)a[l], *pb = facc + 4 * (int64_t)b[l];
+        _mm_store_ps(pa, _mm_add_ps(_mm_load_ps(pa), fl));
+        _mm_store_ps(pb, _mm_sub_ps(_mm_load_ps(pb), fl));
+    }
+}
+
+/* The records of 8 particles (a[0..7]) as rows x, y, z, vx, vy, vz of 8 lanes */
+static inline void load_records8(const float *rec, const int *a, __m256 out[6])
+{
+    __m256 r[8];
+    for (int l = 0; l < 8; l++) r[l] = _mm256_load_ps(rec + 8 * (int64_t)a[l]);
+    transpose8x6(r, out);
+}
+
 static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, float *facc, int64_t s0, int64_t s1)
 {
     const __m256 negk = _mm256_set1_ps(-f->k), c = _mm256_set1_ps(f->c), L0fam = _mm256_set1_ps(f->rest);
     const hk_damping_model model = f->params.damping_model;
     const hk_behaviour beh = f->params.behaviour;
-    const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1)), zero = _mm256_setzero_ps();
+    const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
     int64_t s = s0;
+#if defined(HK_ISA_AVX512)
+    /* 16 springs per step: two 8-record transposes joined into 16 lanes, the
+     * arithmetic of spring_lanes on zmm (the same operations lane by lane),
+     * then the two halves scattered in lane order */
+    {
+        const hk_w k16 = w_set1(f->k), negk16 = w_set1(-f->k), c16 = w_set1(f->c), L016 = w_set1(f->rest);
+        for (; s + 16 <= s1; s += 16) {
+            const int *a = f->a + s, *b = f->b + s;
+            __m256 A0[6], A1[6], B0[6], B1[6];
+            load_records8(rec, a, A0);
+            load_records8(rec, a + 8, A1);
+            load_records8(rec, b, B0);
+            load_records8(rec, b + 8, B1);
+            hk_w d[6];
+            for (int m = 0; m < 6; m++)
+                d[m] = w_sub(_mm512_insertf32x8(_mm512_castps256_ps512(A0[m]), A1[m], 1),
+                             _mm512_insertf32x8(_mm512_castps256_ps512(B0[m]), B1[m], 1));
+            hk_wm live = all_lanes();
+            if (f->broken) live = wm_and(live, wm_unbroken(f->broken + s));
+            const hk_w L0 = f->rest_list ? w_loadu(f->rest_list + s) : L016;
+            hk_w fx, fy, fz;
+            if (model == HK_DAMP_ALONG)
+                spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, k16, negk16, c16, live, HK_DAMP_ALONG, beh, &fx,
+                             &fy, &fz);
+            else
+                spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, k16, negk16, c16, live, HK_DAMP_RELATIVE, beh, &fx,
+                             &fy, &fz);
+            scatter_records8(facc, a, b, _mm512_castps512_ps256(fx), _mm512_castps512_ps256(fy),
+                             _mm512_castps512_ps256(fz));
+            scatter_records8(facc, a + 8, b + 8, _mm512_extractf32x8_ps(fx, 1), _mm512_extractf32x8_ps(fy, 1),
+                             _mm512_extractf32x8_ps(fz, 1));
+        }
+    }
+#endif
     for (; s + 8 <= s1; s += 8) {
         const int *a = f->a + s, *b = f->b + s;
-        __m256 ra[8], rb[8], A[6], B[6];
-        for (int l = 0; l < 8; l++) {
-            ra[l] = _mm256_load_ps(rec + 8 * (int64_t)a[l]);
-            rb[l] = _mm256_load_ps(rec + 8 * (int64_t)b[l]);
-        }
-        transpose8x6(ra, A);
-        transpose8x6(rb, B);
+        __m256 A[6], B[6];
+        load_records8(rec, a, A);
+        load_records8(rec, b, B);
         __m256 live = all;
         if (f->broken) {
             __m256i bytes = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(f->broken + s)));
@@ -340,18 +397,7 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
             spring_lanes8(dx, dy, dz, dvx, dvy, dvz, L0, negk, c, live, HK_DAMP_ALONG, beh, &fx, &fy, &fz);
         else
             spring_lanes8(dx, dy, dz, dvx, dvy, dvz, L0, negk, c, live, HK_DAMP_RELATIVE, beh, &fx, &fy, &fz);
-        /* (fx, fy, fz) x 8 lanes -> 8 records {fx, fy, fz, 0}: lane l < 4 in
-         * the low half of q[l], lane l >= 4 in the high half of q[l - 4] */
-        __m256 t0 = _mm256_unpacklo_ps(fx, fy), t1 = _mm256_unpackhi_ps(fx, fy);
-        __m256 t2 = _mm256_unpacklo_ps(fz, zero), t3 = _mm256_unpackhi_ps(fz, zero);
-        __m256 q[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
-                       _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
-        for (int l = 0; l < 8; l++) {
-            __m128 fl = l < 4 ? _mm256_castps256_ps128(q[l]) : _mm256_extractf128_ps(q[l - 4], 1);
-            float *pa = facc + 4 * (int64_t)a[l], *pb = facc + 4 * (int64_t)b[l];
-            _mm_store_ps(pa, _mm_add_ps(_mm_load_ps(pa), fl));
-            _mm_store_ps(pb, _mm_sub_ps(_mm_load_ps(pb), fl));
-        }
+        scatter_records8(facc, a, b, fx, fy, fz);
     }
     for (; s < s1; s++) { /* tail: one spring at a time, same arithmetic */
         if (f->broken && f->broken[s]) continue;
@@ -367,9 +413,79 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
         }
     }
 }
+
+/* Particles [g0, g0 + n) into packed records: rec {x, y, z, vx, vy, vz, 0, 0}
+ * and facc {fx, fy, fz, 0}; 8 particles per step through transposes. */
+static void HK_SUFFIX(list_pack)(const hk_particles *p, float *rec, float *facc, int64_t g0, int n)
+{
+    const __m256 zero = _mm256_setzero_ps();
+    int64_t g = g0;
+    for (; g + 8 <= g0 + n; g += 8) {
+        const __m256 r[6] = {_mm256_loadu_ps(p->x + g),  _mm256_loadu_ps(p->y + g),  _mm256_loadu_ps(p->z + g),
+                             _mm256_loadu_ps(p->vx + g), _mm256_loadu_ps(p->vy + g), _mm256_loadu_ps(p->vz + g)};
+        __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+        __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+        __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+        __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+        __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+        __m256 u4 = _mm256_shuffle_ps(t4, zero, 0x44), u5 = _mm256_shuffle_ps(t4, zero, 0xEE);
+        __m256 u6 = _mm256_shuffle_ps(t5, zero, 0x44), u7 = _mm256_shuffle_ps(t5, zero, 0xEE);
+        float *o = rec + 8 * g;
+        _mm256_store_ps(o + 0, _mm256_permute2f128_ps(u0, u4, 0x20));
+        _mm256_store_ps(o + 8, _mm256_permute2f128_ps(u1, u5, 0x20));
+        _mm256_store_ps(o + 16, _mm256_permute2f128_ps(u2, u6, 0x20));
+        _mm256_store_ps(o + 24, _mm256_permute2f128_ps(u3, u7, 0x20));
+        _mm256_store_ps(o + 32, _mm256_permute2f128_ps(u0, u4, 0x31));
+        _mm256_store_ps(o + 40, _mm256_permute2f128_ps(u1, u5, 0x31));
+        _mm256_store_ps(o + 48, _mm256_permute2f128_ps(u2, u6, 0x31));
+        _mm256_store_ps(o + 56, _mm256_permute2f128_ps(u3, u7, 0x31));
+        const __m256 fx = _mm256_loadu_ps(p->fx + g), fy = _mm256_loadu_ps(p->fy + g), fz = _mm256_loadu_ps(p->fz + g);
+        __m256 v0 = _mm256_unpacklo_ps(fx, fy), v1 = _mm256_unpackhi_ps(fx, fy);
+        __m256 v2 = _mm256_unpacklo_ps(fz, zero), v3 = _mm256_unpackhi_ps(fz, zero);
+        __m256 q0 = _mm256_shuffle_ps(v0, v2, 0x44), q1 = _mm256_shuffle_ps(v0, v2, 0xEE); /* particles 0|4, 1|5 */
+        __m256 q2 = _mm256_shuffle_ps(v1, v3, 0x44), q3 = _mm256_shuffle_ps(v1, v3, 0xEE); /* particles 2|6, 3|7 */
+        float *q = facc + 4 * g;
+        _mm256_storeu_ps(q + 0, _mm256_permute2f128_ps(q0, q1, 0x20));
+        _mm256_storeu_ps(q + 8, _mm256_permute2f128_ps(q2, q3, 0x20));
+        _mm256_storeu_ps(q + 16, _mm256_permute2f128_ps(q0, q1, 0x31));
+        _mm256_storeu_ps(q + 24, _mm256_permute2f128_ps(q2, q3, 0x31));
+    }
+    for (; g < g0 + n; g++) {
+        float *r = rec + 8 * g, *q = facc + 4 * g;
+        r[0] = p->x[g], r[1] = p->y[g], r[2] = p->z[g], r[3] = p->vx[g], r[4] = p->vy[g], r[5] = p->vz[g];
+        r[6] = r[7] = 0;
+        q[0] = p->fx[g], q[1] = p->fy[g], q[2] = p->fz[g], q[3] = 0;
+    }
+}
+
+/* The force records of particles [g0, g0 + n) back into f. */
+static void HK_SUFFIX(list_unpack)(hk_particles *p, const float *facc, int64_t g0, int n)
+{
+    int64_t g = g0;
+    for (; g + 8 <= g0 + n; g += 8) {
+        const float *q = facc + 4 * g;
+        const __m256 r01 = _mm256_loadu_ps(q), r23 = _mm256_loadu_ps(q + 8);
+        const __m256 r45 = _mm256_loadu_ps(q + 16), r67 = _mm256_loadu_ps(q + 24);
+        __m256 q0 = _mm256_permute2f128_ps(r01, r45, 0x20), q1 = _mm256_permute2f128_ps(r01, r45, 0x31);
+        __m256 q2 = _mm256_permute2f128_ps(r23, r67, 0x20), q3 = _mm256_permute2f128_ps(r23, r67, 0x31);
+        __m256 t0 = _mm256_unpacklo_ps(q0, q1), t1 = _mm256_unpackhi_ps(q0, q1);
+        __m256 t2 = _mm256_unpacklo_ps(q2, q3), t3 = _mm256_unpackhi_ps(q2, q3);
+        _mm256_storeu_ps(p->fx + g, _mm256_shuffle_ps(t0, t2, 0x44));
+        _mm256_storeu_ps(p->fy + g, _mm256_shuffle_ps(t0, t2, 0xEE));
+        _mm256_storeu_ps(p->fz + g, _mm256_shuffle_ps(t1, t3, 0x44));
+    }
+    for (; g < g0 + n; g++) {
+        const float *q = facc + 4 * g;
+        p->fx[g] = q[0], p->fy[g] = q[1], p->fz[g] = q[2];
+    }
+}
 #define HK_LIST_PACKED HK_SUFFIX(list_range_packed)
+#define HK_LIST_PACK HK_SUFFIX(list_pack)
+#define HK_LIST_UNPACK HK_SUFFIX(list_unpack)
 #else
 #define HK_LIST_PACKED NULL
+#define HK_LIST_PACK NULL
+#define HK_LIST_UNPACK NULL
 #endif
 
 /* External force on one particle: m g - c_air v, plus the ground model. The
@@ -560,14 +676,8 @@ static void HK_SUFFIX(integrate)(const hk_step_ctx *ctx, hk_particles *p, int64_
 }
 
 const hk_kernels HK_SUFFIX(hk_kernels) = {
-    HK_ISA_NAME,
-    HK_W,
-    HK_SUFFIX(lattice_row),
-    HK_SUFFIX(list_range),
-    HK_LIST_PACKED,
-    HK_SUFFIX(finish_row),
-    HK_SUFFIX(external_forces),
-    HK_SUFFIX(integrate),
+    HK_ISA_NAME,  HK_W,           HK_SUFFIX(lattice_row), HK_SUFFIX(list_range),      HK_LIST_PACKED,
+    HK_LIST_PACK, HK_LIST_UNPACK, HK_SUFFIX(finish_row),  HK_SUFFIX(external_forces), HK_SUFFIX(integrate),
 };
 
 #endif
