@@ -59,6 +59,8 @@ int hk_undo_body(hk_world *w, int body, int first_family)
         free(w->families[f].b);
         hk_free_reals(w->families[f].rest_list);
         free(w->families[f].colour_start);
+        free(w->families[f].near_end);
+        free(w->families[f].band_start);
     }
     w->family_count = first_family;
     w->p.count = w->bodies[body].first;

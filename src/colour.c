@@ -6,6 +6,7 @@
 
 typedef struct colour_key {
     int colour;
+    int far;       /* the ends lie more than one band apart */
     int lo;        /* lower endpoint */
     int64_t index; /* original position: ties keep their order */
 } colour_key;
@@ -14,6 +15,7 @@ static int key_cmp(const void *pa, const void *pb)
 {
     const colour_key *a = pa, *b = pb;
     if (a->colour != b->colour) return a->colour < b->colour ? -1 : 1;
+    if (a->far != b->far) return a->far < b->far ? -1 : 1;
     if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
     return (a->index > b->index) - (a->index < b->index);
 }
@@ -62,25 +64,49 @@ int hk_colour_family(hk_family *f, int particle_count)
         }
         keys[s].colour = colour;
         keys[s].lo = a < b ? a : b;
+        keys[s].far = (a < b ? b : a) / HK_BAND > keys[s].lo / HK_BAND + 1;
         keys[s].index = s;
     }
     free(used);
     int count = top + overflow;
     for (int64_t s = 0; s < f->count; s++)
-        if (keys[s].colour == HK_MAX_COLOURS) keys[s].colour = top; /* overflow goes last */
+        if (keys[s].colour == HK_MAX_COLOURS) {
+            keys[s].colour = top; /* overflow goes last, one part */
+            keys[s].far = 0;
+        }
     qsort(keys, (size_t)f->count, sizeof *keys, key_cmp);
+    const int bands = (particle_count + HK_BAND - 1) / HK_BAND + (particle_count == 0);
     int64_t *start = calloc((size_t)count + 1, sizeof *start);
-    if (!start || permute(f->a, sizeof *f->a, keys, f->count) || permute(f->b, sizeof *f->b, keys, f->count) ||
-        permute(f->rest_list, sizeof *f->rest_list, keys, f->count) ||
+    int64_t *near_end = calloc((size_t)count + 1, sizeof *near_end);
+    int64_t *band = calloc((size_t)(count + 1) * ((size_t)bands + 1), sizeof *band);
+    if (!start || !near_end || !band || permute(f->a, sizeof *f->a, keys, f->count) ||
+        permute(f->b, sizeof *f->b, keys, f->count) || permute(f->rest_list, sizeof *f->rest_list, keys, f->count) ||
         permute(f->broken, sizeof *f->broken, keys, f->count)) {
         free(start);
+        free(near_end);
+        free(band);
         free(keys);
         return -1;
     }
     for (int64_t s = 0; s < f->count; s++) start[keys[s].colour + 1]++;
     for (int c = 0; c < count; c++) start[c + 1] += start[c];
+    /* per colour: where its far part begins, and where each band's near
+     * springs begin (the near part is sorted by lower endpoint) */
+    for (int c = 0; c < count; c++) {
+        int64_t s = start[c];
+        int64_t *bs = band + (size_t)c * ((size_t)bands + 1);
+        for (int b = 0; b <= bands; b++) {
+            while (s < start[c + 1] && !keys[s].far && keys[s].lo / HK_BAND < b) s++;
+            bs[b] = s;
+        }
+        while (s < start[c + 1] && !keys[s].far) s++;
+        near_end[c] = s;
+    }
     free(keys);
     f->colour_start = start;
+    f->near_end = near_end;
+    f->band_start = band;
+    f->band_count = bands;
     f->colour_count = count;
     f->overflow = overflow;
     return 0;
@@ -225,7 +251,9 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
             f->b[s] = first + inv[f->b[s] - first];
         }
         free(f->colour_start);
-        f->colour_start = NULL;
+        free(f->near_end);
+        free(f->band_start);
+        f->colour_start = f->near_end = f->band_start = NULL;
         f->colour_count = 0;
         f->overflow = 0;
     }

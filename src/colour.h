@@ -7,10 +7,17 @@
 /* Most colours before springs go to the serial overflow colour. */
 #define HK_MAX_COLOURS 128
 
+/* Particles per band of the banded list-spring sweep (engine.h): the
+ * packed records of two bands (48 bytes a particle) fit in L2. */
+#define HK_BAND 4096
+
 /* Colours list family f greedily (each spring takes the lowest colour free
  * at both ends), then physically reorders its springs (with their rest
  * lengths and broken flags) colour by colour, each colour sorted by its
- * lower endpoint for locality. Springs that find none of the
+ * lower endpoint for locality: first the springs whose ends lie in one band
+ * of HK_BAND particles or two neighbouring ones (near), then the others
+ * (far), with a table of where each band's near springs start in each
+ * colour. Springs that find none of the
  * HK_MAX_COLOURS colours go to a last, serial overflow colour.
  * Returns 0 or -1 (out of memory). Idempotent. */
 int hk_colour_family(hk_family *f, int particle_count);

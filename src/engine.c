@@ -326,21 +326,52 @@ static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
         if (f->body != body || f->kind != HK_FAMILY_LIST) continue;
-        for (int c = 0; c < f->colour_count; c++) {
-            int64_t c0 = f->colour_start[c], c1 = f->colour_start[c + 1];
-            const int overflow = f->overflow && c == f->colour_count - 1;
-            /* the overflow colour runs on one thread (particles repeat in it):
-             * the packed kernel adds lane by lane in order, the gather kernel
-             * would not, so the scalar one takes its place */
-            if (!overflow) colour_share(c0, c1, packed ? 8 : k->width, t, T, &c0, &c1);
-            if ((!overflow || t == 0) && c0 < c1) {
-                if (packed)
-                    k->list_range_packed(f, rec, facc, c0, c1);
-                else
-                    (overflow ? &hk_kernels_scalar : k)->list_range(f, &w->p, c0, c1);
+        const int regular = f->overflow ? f->colour_count - 1 : f->colour_count;
+        /* near springs band by band: even bands, then odd ones. A band's
+         * near springs touch only it and the next band, so the bands of one
+         * parity share no particle and run side by side, each on one thread,
+         * colour by colour (its springs and the next band's particles stay in
+         * cache across the colours) */
+        const int NB = f->band_count, B1 = NB + 1;
+        for (int parity = 0; parity < 2; parity++) {
+            const int m = (NB - parity + 1) / 2; /* bands of this parity */
+            for (int j = (int)((int64_t)m * t / T); j < (int)((int64_t)m * (t + 1) / T); j++) {
+                const int b = parity + 2 * j;
+                for (int c = 0; c < regular; c++) {
+                    const int64_t s0 = f->band_start[(size_t)c * B1 + b], s1 = f->band_start[(size_t)c * B1 + b + 1];
+                    if (s0 >= s1) continue;
+                    if (packed)
+                        k->list_range_packed(f, rec, facc, s0, s1);
+                    else
+                        k->list_range(f, &w->p, s0, s1);
+                }
             }
             if (!serial) HK_BARRIER();
         }
+        /* far springs colour by colour, each colour split over the threads */
+        for (int c = 0; c < regular; c++) {
+            int64_t c0 = f->near_end[c], c1 = f->colour_start[c + 1];
+            if (c0 >= c1) continue; /* the same on every thread: no barrier skipped by one alone */
+            colour_share(c0, c1, packed ? 8 : k->width, t, T, &c0, &c1);
+            if (c0 < c1) {
+                if (packed)
+                    k->list_range_packed(f, rec, facc, c0, c1);
+                else
+                    k->list_range(f, &w->p, c0, c1);
+            }
+            if (!serial) HK_BARRIER();
+        }
+        /* the overflow colour on one thread (particles repeat in it): the
+         * packed kernel adds lane by lane in order, the gather kernel would
+         * not, so the scalar one takes its place */
+        if (f->overflow && t == 0) {
+            const int64_t c0 = f->colour_start[regular], c1 = f->colour_start[regular + 1];
+            if (packed)
+                k->list_range_packed(f, rec, facc, c0, c1);
+            else
+                hk_kernels_scalar.list_range(f, &w->p, c0, c1);
+        }
+        if (f->overflow && !serial) HK_BARRIER();
     }
     if (packed) k->list_unpack(&w->p, facc, g0, n);
     if (packed || serial) HK_BARRIER();

@@ -130,6 +130,8 @@ void hk_world_destroy(hk_world *w)
         free(w->families[f].b);
         hk_free_reals(w->families[f].rest_list);
         free(w->families[f].colour_start);
+        free(w->families[f].near_end);
+        free(w->families[f].band_start);
     }
     free(w->families);
     free(w->bodies);

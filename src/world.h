@@ -47,6 +47,15 @@ typedef struct hk_family {
     int colour_count;
     int overflow;
     int64_t *colour_start;
+    /* Within each regular colour c the springs come in two parts, each sorted
+     * by lower endpoint: near ones [colour_start[c], near_end[c]), whose
+     * higher endpoint lies in the band (HK_BAND particles) of the lower one
+     * or the next band, then far ones [near_end[c], colour_start[c+1]).
+     * band_start[c * (band_count + 1) + b] is the first near spring of
+     * colour c whose lower endpoint lies in band b or above. */
+    int band_count;
+    int64_t *near_end;
+    int64_t *band_start;
 } hk_family;
 
 /* The faces of a surface body (pressure.c): triangles (dim 3) or the edges

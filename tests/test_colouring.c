@@ -5,6 +5,10 @@
 #include "forces.h"
 #include "kernels.h"
 
+#ifdef HOOKE_USE_OPENMP
+#include <omp.h>
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* Graphs as edge lists                                                      */
 
@@ -245,7 +249,8 @@ static int check_colouring(hk_world *w, hk_family *f, const char *name)
     for (int c = 0; c < C; c++) assert_true(f->colour_start[c] < f->colour_start[c + 1]);
 
     /* (b) no particle twice within a colour, except the overflow colour,
-     * which is the last; each colour sorted by lower endpoint */
+     * which is the last; each colour's near part, then its far part, sorted
+     * by lower endpoint (colour.h) */
     int *stamp = malloc((size_t)n * sizeof *stamp);
     uint64_t *touch = calloc((size_t)n * 2, sizeof *touch); /* colours (< 128) at each particle */
     assert_non_null(stamp);
@@ -256,6 +261,7 @@ static int check_colouring(hk_world *w, hk_family *f, const char *name)
         int prev_lo = -1;
         for (int64_t s = f->colour_start[c]; s < f->colour_start[c + 1]; s++) {
             const int a = f->a[s], b = f->b[s], lo = a < b ? a : b;
+            if (s == f->near_end[c]) prev_lo = -1; /* the far part starts */
             if (stamp[a] == c || stamp[b] == c) {
                 print_error("%s: colour %d has particle %d twice (spring %lld)\n", name, c, stamp[a] == c ? a : b,
                             (long long)s);
@@ -284,6 +290,30 @@ static int check_colouring(hk_world *w, hk_family *f, const char *name)
         }
     free(stamp);
     free(touch);
+
+    /* (e) bands: near springs join a band to itself or the next, far ones
+     * do not; the band table splits each near part by the lower endpoint's
+     * band; the overflow colour is one part */
+    const int NB = f->band_count;
+    assert_int_equal(NB, (n + HK_BAND - 1) / HK_BAND + (n == 0));
+    for (int c = 0; c < C; c++) {
+        const int64_t *bs = f->band_start + (size_t)c * ((size_t)NB + 1);
+        assert_true(bs[0] == f->colour_start[c]);
+        assert_true(bs[NB] == f->near_end[c]);
+        if (c == regular) assert_true(f->near_end[c] == f->colour_start[c + 1]);
+        for (int b = 0; b < NB; b++) {
+            assert_true(bs[b] <= bs[b + 1]);
+            for (int64_t s = bs[b]; s < bs[b + 1]; s++) {
+                const int a = f->a[s], e = f->b[s], lo = a < e ? a : e, hi = a < e ? e : a;
+                assert_int_equal(lo / HK_BAND, b);
+                if (c < regular) assert_true(hi / HK_BAND <= b + 1);
+            }
+        }
+        for (int64_t s = f->near_end[c]; s < f->colour_start[c + 1]; s++) {
+            const int a = f->a[s], e = f->b[s], lo = a < e ? a : e, hi = a < e ? e : a;
+            assert_true(hi / HK_BAND > lo / HK_BAND + 1);
+        }
+    }
 
     /* (d) the greedy bound: a spring meets at most 2 (Delta - 1) others, so
      * it never needs more than 2 Delta - 1 colours; overflow only once all
@@ -363,6 +393,92 @@ static void test_meshes(void **state)
     complete_graph(&g, 48);
     colour_graph(&g, NULL);
     graph_free(&g);
+}
+
+/* Several bands (colour.h): a torus mesh in its natural order (near springs,
+ * plus the far ones that close it), and a random graph (mostly far), each
+ * with about 5 bands. The invariants hold; the forces are the same bits on
+ * 1, 2 and 3 threads on every path (the banded sweep runs even bands, then
+ * odd ones, then far springs), and agree with the reference within the
+ * rounding bound of test_kernels_agree.c. */
+static void test_bands(void **state)
+{
+    (void)state;
+    static const char *const paths[4] = {"reference", "scalar", "avx2", "avx512"};
+    for (int which = 0; which < 2; which++) {
+        graph g;
+        if (which == 0)
+            torus_graph(&g, 160, 110);
+        else
+            random_graph(&g, 17000, 6, 9);
+        int fam;
+        hk_world *w = graph_world(&g, NULL, &fam);
+        hk_family *f = &w->families[fam];
+        check_colouring(w, f, g.name);
+        assert_true(f->band_count >= 4);
+        int64_t near = 0;
+        for (int c = 0; c < f->colour_count; c++) near += f->near_end[c] - f->colour_start[c];
+        if (which == 0)
+            assert_true(near > f->count / 2 && near < f->count); /* both kinds */
+        else
+            assert_true(near < f->count);
+        print_message("  %s: %d bands, %lld of %lld springs near\n", g.name, f->band_count, (long long)near,
+                      (long long)f->count);
+        const int n = w->p.count;
+        for (int i = 0; i < n; i++) w->p.vx[i] = (hk_real)(0.1 * hk_test_unit(7 * (uint64_t)i + 5));
+        double *scale = malloc((size_t)n * sizeof *scale), *cond = malloc((size_t)n * sizeof *cond);
+        int *terms = malloc((size_t)n * sizeof *terms);
+        hk_real *ref[3], *one[3];
+        for (int c = 0; c < 3; c++) {
+            ref[c] = malloc((size_t)n * sizeof(hk_real));
+            one[c] = malloc((size_t)n * sizeof(hk_real));
+        }
+        hk_test_force_scale(w, scale, cond, terms);
+        assert_int_equal(hk_kernels_select("reference"), 0);
+        hk_forces_compute(w);
+        memcpy(ref[0], w->p.fx, (size_t)n * sizeof(hk_real));
+        memcpy(ref[1], w->p.fy, (size_t)n * sizeof(hk_real));
+        memcpy(ref[2], w->p.fz, (size_t)n * sizeof(hk_real));
+        for (int p = 1; p < 4; p++) {
+            if (hk_kernels_select(paths[p]) != 0) continue;
+            for (int t = 1; t <= 3; t++) {
+#ifdef HOOKE_USE_OPENMP
+                omp_set_num_threads(t);
+#else
+                if (t > 1) break;
+#endif
+                hk_forces_compute(w);
+                const hk_real *fc[3] = {w->p.fx, w->p.fy, w->p.fz};
+                for (int c = 0; c < 3; c++) {
+                    if (t == 1) {
+                        memcpy(one[c], fc[c], (size_t)n * sizeof(hk_real));
+                        for (int i = 0; i < n; i++)
+                            if (fabs((double)fc[c][i] - ref[c][i]) > hk_test_force_tol(scale, cond, terms, i)) {
+                                print_error("%s %s: particle %d component %d: %.9g, reference %.9g\n", g.name, paths[p],
+                                            i, c, (double)fc[c][i], (double)ref[c][i]);
+                                fail();
+                            }
+                    } else if (memcmp(one[c], fc[c], (size_t)n * sizeof(hk_real)) != 0) {
+                        print_error("%s %s: %d threads differ from 1 thread\n", g.name, paths[p], t);
+                        fail();
+                    }
+                }
+            }
+        }
+#ifdef HOOKE_USE_OPENMP
+        omp_set_num_threads(1);
+#endif
+        hk_kernels_select(NULL);
+        for (int c = 0; c < 3; c++) {
+            free(ref[c]);
+            free(one[c]);
+        }
+        free(scale);
+        free(cond);
+        free(terms);
+        hk_world_destroy(w);
+        graph_free(&g);
+    }
 }
 
 /* Broken flags are reordered with their springs (breakable family). */
@@ -717,6 +833,7 @@ int main(void)
         cmocka_unit_test(test_random_graphs),
         cmocka_unit_test(test_lattice_topologies),
         cmocka_unit_test(test_meshes),
+        cmocka_unit_test(test_bands),
         cmocka_unit_test(test_broken_flags_move),
         cmocka_unit_test(test_overflow_colour),
         cmocka_unit_test(test_max_degree),
