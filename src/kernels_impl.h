@@ -260,8 +260,8 @@ static void HK_SUFFIX(list_range)(const hk_family *f, hk_particles *p, int64_t s
 }
 
 #if (defined(HK_ISA_AVX2) || defined(HK_ISA_AVX512)) && !defined(HOOKE_DOUBLE)
-/* 8 records of 8 floats (one ymm each) -> rows 0..5 (x, y, z, vx, vy, vz) of 8 lanes */
-static inline void transpose8x6(const __m256 r[8], __m256 out[6])
+/* An 8x8 transpose: out[c] lane l = r[l] lane c (records <-> rows). */
+static inline void transpose8x8(const __m256 r[8], __m256 out[8])
 {
     __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
     __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
@@ -277,6 +277,8 @@ static inline void transpose8x6(const __m256 r[8], __m256 out[6])
     out[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
     out[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
     out[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+    out[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
+    out[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
 }
 
 /* spring_lanes on 8 lanes (ymm), operation for operation */
@@ -333,9 +335,10 @@ static inline void scatter_records8(float *facc, const int *a, const int *b, __m
 /* The records of 8 particles (a[0..7]) as rows x, y, z, vx, vy, vz of 8 lanes */
 static inline void load_records8(const float *rec, const int *a, __m256 out[6])
 {
-    __m256 r[8];
+    __m256 r[8], t[8];
     for (int l = 0; l < 8; l++) r[l] = _mm256_load_ps(rec + 8 * (int64_t)a[l]);
-    transpose8x6(r, out);
+    transpose8x8(r, t); /* rows 6 and 7 (padding) unused */
+    for (int m = 0; m < 6; m++) out[m] = t[m];
 }
 
 static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, float *facc, int64_t s0, int64_t s1)
@@ -421,24 +424,17 @@ static void HK_SUFFIX(list_pack)(const hk_particles *p, float *rec, float *facc,
     const __m256 zero = _mm256_setzero_ps();
     int64_t g = g0;
     for (; g + 8 <= g0 + n; g += 8) {
-        const __m256 r[6] = {_mm256_loadu_ps(p->x + g),  _mm256_loadu_ps(p->y + g),  _mm256_loadu_ps(p->z + g),
-                             _mm256_loadu_ps(p->vx + g), _mm256_loadu_ps(p->vy + g), _mm256_loadu_ps(p->vz + g)};
-        __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
-        __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
-        __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
-        __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-        __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-        __m256 u4 = _mm256_shuffle_ps(t4, zero, 0x44), u5 = _mm256_shuffle_ps(t4, zero, 0xEE);
-        __m256 u6 = _mm256_shuffle_ps(t5, zero, 0x44), u7 = _mm256_shuffle_ps(t5, zero, 0xEE);
-        float *o = rec + 8 * g;
-        _mm256_store_ps(o + 0, _mm256_permute2f128_ps(u0, u4, 0x20));
-        _mm256_store_ps(o + 8, _mm256_permute2f128_ps(u1, u5, 0x20));
-        _mm256_store_ps(o + 16, _mm256_permute2f128_ps(u2, u6, 0x20));
-        _mm256_store_ps(o + 24, _mm256_permute2f128_ps(u3, u7, 0x20));
-        _mm256_store_ps(o + 32, _mm256_permute2f128_ps(u0, u4, 0x31));
-        _mm256_store_ps(o + 40, _mm256_permute2f128_ps(u1, u5, 0x31));
-        _mm256_store_ps(o + 48, _mm256_permute2f128_ps(u2, u6, 0x31));
-        _mm256_store_ps(o + 56, _mm256_permute2f128_ps(u3, u7, 0x31));
+        const __m256 r[8] = {_mm256_loadu_ps(p->x + g),
+                             _mm256_loadu_ps(p->y + g),
+                             _mm256_loadu_ps(p->z + g),
+                             _mm256_loadu_ps(p->vx + g),
+                             _mm256_loadu_ps(p->vy + g),
+                             _mm256_loadu_ps(p->vz + g),
+                             zero,
+                             zero};
+        __m256 recs[8];
+        transpose8x8(r, recs);
+        for (int l = 0; l < 8; l++) _mm256_store_ps(rec + 8 * (g + l), recs[l]);
         const __m256 fx = _mm256_loadu_ps(p->fx + g), fy = _mm256_loadu_ps(p->fy + g), fz = _mm256_loadu_ps(p->fz + g);
         __m256 v0 = _mm256_unpacklo_ps(fx, fy), v1 = _mm256_unpackhi_ps(fx, fy);
         __m256 v2 = _mm256_unpacklo_ps(fz, zero), v3 = _mm256_unpackhi_ps(fz, zero);
