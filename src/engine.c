@@ -301,7 +301,19 @@ static void range_of(int first, int count, int *g0, int *n)
     *n = b - a;
 }
 
-/* Springs of the list families of `body` into f, colour by colour. Every
+/* Springs [s0, s1) of list family f: over the packed records when there are
+ * some, otherwise gathered by `gather` from the particle arrays. */
+static void list_springs_run(const hk_kernels *k, const hk_kernels *gather, hk_world *w, const hk_family *f, int packed,
+                             int64_t s0, int64_t s1)
+{
+    if (packed)
+        k->list_range_packed(f, w->packed_rec, w->packed_f, s0, s1);
+    else
+        gather->list_range(f, &w->p, s0, s1);
+}
+
+/* Springs of the list families of `body` into f, in the banded order of
+ * engine.h. Every
  * thread of the parallel region calls it. With packed records (kernels.h)
  * the body's particles are packed first and the forces unpacked after;
  * otherwise the kernels gather and scatter the particle arrays. A serial
@@ -315,12 +327,10 @@ static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial
         HK_BARRIER();
         return;
     }
-    const hk_particles *p = &w->p;
-    float *rec = w->packed_rec, *facc = w->packed_f;
     int g0 = w->bodies[body].first, n = w->bodies[body].count;
     if (!serial) range_of(g0, n, &g0, &n);
     if (packed) {
-        k->list_pack(p, rec, facc, g0, n);
+        k->list_pack(&w->p, w->packed_rec, w->packed_f, g0, n);
         if (!serial) HK_BARRIER();
     }
     for (int fi = 0; fi < w->family_count; fi++) {
@@ -339,11 +349,7 @@ static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial
                 const int b = parity + 2 * j;
                 for (int c = 0; c < regular; c++) {
                     const int64_t s0 = f->band_start[(size_t)c * B1 + b], s1 = f->band_start[(size_t)c * B1 + b + 1];
-                    if (s0 >= s1) continue;
-                    if (packed)
-                        k->list_range_packed(f, rec, facc, s0, s1);
-                    else
-                        k->list_range(f, &w->p, s0, s1);
+                    if (s0 < s1) list_springs_run(k, k, w, f, packed, s0, s1);
                 }
             }
             if (!serial) HK_BARRIER();
@@ -353,27 +359,18 @@ static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial
             int64_t c0 = f->near_end[c], c1 = f->colour_start[c + 1];
             if (c0 >= c1) continue; /* the same on every thread: no barrier skipped by one alone */
             colour_share(c0, c1, packed ? 8 : k->width, t, T, &c0, &c1);
-            if (c0 < c1) {
-                if (packed)
-                    k->list_range_packed(f, rec, facc, c0, c1);
-                else
-                    k->list_range(f, &w->p, c0, c1);
-            }
+            if (c0 < c1) list_springs_run(k, k, w, f, packed, c0, c1);
             if (!serial) HK_BARRIER();
         }
         /* the overflow colour on one thread (particles repeat in it): the
          * packed kernel adds lane by lane in order, the gather kernel would
          * not, so the scalar one takes its place */
-        if (f->overflow && t == 0) {
-            const int64_t c0 = f->colour_start[regular], c1 = f->colour_start[regular + 1];
-            if (packed)
-                k->list_range_packed(f, rec, facc, c0, c1);
-            else
-                hk_kernels_scalar.list_range(f, &w->p, c0, c1);
-        }
+        if (f->overflow && t == 0)
+            list_springs_run(k, &hk_kernels_scalar, w, f, packed, f->colour_start[regular],
+                             f->colour_start[regular + 1]);
         if (f->overflow && !serial) HK_BARRIER();
     }
-    if (packed) k->list_unpack(&w->p, facc, g0, n);
+    if (packed) k->list_unpack(&w->p, w->packed_f, g0, n);
     if (packed || serial) HK_BARRIER();
 }
 

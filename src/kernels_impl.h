@@ -310,20 +310,25 @@ static inline void spring_lanes8(__m256 dx, __m256 dy, __m256 dz, __m256 dvx, __
     }
 }
 
-/* List springs of one colour over packed records: 8 springs per step, both
- * ends loaded as whole records and transposed (no gathers), the forces
- * transposed back and added to the ends' force records. */
+/* (fx, fy, fz) x 8 lanes -> 8 force records {fx, fy, fz, 0}: lane l < 4 in
+ * the low half of q[l], lane l >= 4 in the high half of q[l - 4] */
+static inline void force_records8(__m256 fx, __m256 fy, __m256 fz, __m256 q[4])
+{
+    const __m256 zero = _mm256_setzero_ps();
+    __m256 t0 = _mm256_unpacklo_ps(fx, fy), t1 = _mm256_unpackhi_ps(fx, fy);
+    __m256 t2 = _mm256_unpacklo_ps(fz, zero), t3 = _mm256_unpackhi_ps(fz, zero);
+    q[0] = _mm256_shuffle_ps(t0, t2, 0x44);
+    q[1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+    q[2] = _mm256_shuffle_ps(t1, t3, 0x44);
+    q[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+}
+
 /* 8 springs' forces (fx, fy, fz) added to their a ends' and subtracted from
  * their b ends' force records, lane by lane in order */
 static inline void scatter_records8(float *facc, const int *a, const int *b, __m256 fx, __m256 fy, __m256 fz)
 {
-    const __m256 zero = _mm256_setzero_ps();
-    /* (fx, fy, fz) x 8 lanes -> 8 records {fx, fy, fz, 0}: lane l < 4 in
-     * the low half of q[l], lane l >= 4 in the high half of q[l - 4] */
-    __m256 t0 = _mm256_unpacklo_ps(fx, fy), t1 = _mm256_unpackhi_ps(fx, fy);
-    __m256 t2 = _mm256_unpacklo_ps(fz, zero), t3 = _mm256_unpackhi_ps(fz, zero);
-    __m256 q[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE), _mm256_shuffle_ps(t1, t3, 0x44),
-                   _mm256_shuffle_ps(t1, t3, 0xEE)};
+    __m256 q[4];
+    force_records8(fx, fy, fz, q);
     for (int l = 0; l < 8; l++) {
         __m128 fl = l < 4 ? _mm256_castps256_ps128(q[l]) : _mm256_extractf128_ps(q[l - 4], 1);
         float *pa = facc + 4 * (int64_t)a[l], *pb = facc + 4 * (int64_t)b[l];
@@ -341,6 +346,9 @@ static inline void load_records8(const float *rec, const int *a, __m256 out[6])
     for (int m = 0; m < 6; m++) out[m] = t[m];
 }
 
+/* List springs of one colour over packed records: 8 springs per step (16 on
+ * AVX-512), both ends loaded as whole records and transposed (no gathers),
+ * the forces transposed back and added to the ends' force records. */
 static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, float *facc, int64_t s0, int64_t s1)
 {
     const __m256 negk = _mm256_set1_ps(-f->k), c = _mm256_set1_ps(f->c), L0fam = _mm256_set1_ps(f->rest);
@@ -436,15 +444,13 @@ static void HK_SUFFIX(list_pack)(const hk_particles *p, float *rec, float *facc,
         transpose8x8(r, recs);
         for (int l = 0; l < 8; l++) _mm256_store_ps(rec + 8 * (g + l), recs[l]);
         const __m256 fx = _mm256_loadu_ps(p->fx + g), fy = _mm256_loadu_ps(p->fy + g), fz = _mm256_loadu_ps(p->fz + g);
-        __m256 v0 = _mm256_unpacklo_ps(fx, fy), v1 = _mm256_unpackhi_ps(fx, fy);
-        __m256 v2 = _mm256_unpacklo_ps(fz, zero), v3 = _mm256_unpackhi_ps(fz, zero);
-        __m256 q0 = _mm256_shuffle_ps(v0, v2, 0x44), q1 = _mm256_shuffle_ps(v0, v2, 0xEE); /* particles 0|4, 1|5 */
-        __m256 q2 = _mm256_shuffle_ps(v1, v3, 0x44), q3 = _mm256_shuffle_ps(v1, v3, 0xEE); /* particles 2|6, 3|7 */
+        __m256 q4[4]; /* particles 0|4, 1|5, 2|6, 3|7 */
+        force_records8(fx, fy, fz, q4);
         float *q = facc + 4 * g;
-        _mm256_storeu_ps(q + 0, _mm256_permute2f128_ps(q0, q1, 0x20));
-        _mm256_storeu_ps(q + 8, _mm256_permute2f128_ps(q2, q3, 0x20));
-        _mm256_storeu_ps(q + 16, _mm256_permute2f128_ps(q0, q1, 0x31));
-        _mm256_storeu_ps(q + 24, _mm256_permute2f128_ps(q2, q3, 0x31));
+        _mm256_storeu_ps(q + 0, _mm256_permute2f128_ps(q4[0], q4[1], 0x20));
+        _mm256_storeu_ps(q + 8, _mm256_permute2f128_ps(q4[2], q4[3], 0x20));
+        _mm256_storeu_ps(q + 16, _mm256_permute2f128_ps(q4[0], q4[1], 0x31));
+        _mm256_storeu_ps(q + 24, _mm256_permute2f128_ps(q4[2], q4[3], 0x31));
     }
     for (; g < g0 + n; g++) {
         float *r = rec + 8 * g, *q = facc + 4 * g;
