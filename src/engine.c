@@ -72,6 +72,28 @@ typedef struct sweep_plan {
     int surface;      /* its active surface (pressure, wind), or -1 */
 } sweep_plan;
 
+/* The order in which a row's families add their terms (every ISA uses it):
+ * the builder's order, except that a family with di < 0 moves after the
+ * last family with the same row distance and di >= 0. The blocked AVX-512
+ * pass (kernels_impl.h, group_row) writes a di < 0 family's targets one
+ * vector late; in this order that is where they come anyway. */
+static void order_families(const hk_world *w, sweep_plan *sp)
+{
+    for (int q = sp->nfam - 1; q >= 0; q--) {
+        if (w->families[sp->fam[q]].di >= 0) continue;
+        int to = q; /* the last family after q with the same dr and di >= 0 */
+        for (int p = q + 1; p < sp->nfam; p++)
+            if (sp->dr[p] == sp->dr[q] && w->families[sp->fam[p]].di >= 0) to = p;
+        const int fam = sp->fam[q], dr = sp->dr[q];
+        for (int p = q; p < to; p++) {
+            sp->fam[p] = sp->fam[p + 1];
+            sp->dr[p] = sp->dr[p + 1];
+        }
+        sp->fam[to] = fam;
+        sp->dr[to] = dr;
+    }
+}
+
 static int plan_body(const hk_world *w, int body, sweep_plan *sp)
 {
     const hk_body *b = &w->bodies[body];
@@ -107,6 +129,7 @@ static int plan_body(const hk_world *w, int body, sweep_plan *sp)
         if (dr > sp->maxdr) sp->maxdr = dr;
         if (dr == 0) sp->same_rows++;
     }
+    order_families(w, sp);
     sp->R = sp->maxdr + 1;
     sp->serial_lists = list_springs(w, body) < list_parallel_min();
     sp->surface = b->surface >= 0 && hk_surface_active(w, &w->surfaces[b->surface]) ? b->surface : -1;

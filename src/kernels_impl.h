@@ -58,8 +58,14 @@ static const hk_real lane_index[16]
  * [i0, i1), broken springs and r = 0 give F = 0. Every entry receives its
  * terms family by family, each as one add or subtract, so every ISA (and
  * the shifted form below) gives the same bits. */
+/* x, y, z, vx, vy, vz of the source ends i .. i + W - 1 of a row */
+static inline __attribute__((always_inline)) void source_lanes(const hk_real *const src[6], int i, hk_w a[6])
+{
+    for (int c = 0; c < 6; c++) a[c] = w_loadu(src[c] + i);
+}
+
 static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *f, const hk_real *const src[6],
-                                                               const uint8_t *broken, int i, hk_w iota,
+                                                               const hk_w a[6], const uint8_t *broken, int i, hk_w iota,
                                                                hk_damping_model model, hk_behaviour behaviour, hk_w *fy,
                                                                hk_w *fz)
 {
@@ -76,18 +82,18 @@ static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *
 #if defined(HOOKE_EXPERIMENT_MATH)
     /* roofline experiment (-DHOOKE_KERNEL_EXPERIMENT=math): the arithmetic on
      * values made in registers instead of the 12 endpoint loads */
-    (void)off;
+    (void)off, (void)a;
     const hk_w base = w_add(w_set1((hk_real)(i + 1)), iota);
     hk_w dx = w_mul(base, w_set1((hk_real)0.01)), dy = w_mul(base, w_set1((hk_real)0.002));
     hk_w dz = w_mul(base, w_set1((hk_real)0.003)), dvx = w_mul(base, w_set1((hk_real)0.1));
     hk_w dvy = w_mul(base, w_set1((hk_real)0.2)), dvz = w_mul(base, w_set1((hk_real)0.3));
 #else
-    hk_w dx = w_sub(w_loadu(src[0] + i), w_loadu(src[0] + off + i));
-    hk_w dy = w_sub(w_loadu(src[1] + i), w_loadu(src[1] + off + i));
-    hk_w dz = w_sub(w_loadu(src[2] + i), w_loadu(src[2] + off + i));
-    hk_w dvx = w_sub(w_loadu(src[3] + i), w_loadu(src[3] + off + i));
-    hk_w dvy = w_sub(w_loadu(src[4] + i), w_loadu(src[4] + off + i));
-    hk_w dvz = w_sub(w_loadu(src[5] + i), w_loadu(src[5] + off + i));
+    hk_w dx = w_sub(a[0], w_loadu(src[0] + off + i));
+    hk_w dy = w_sub(a[1], w_loadu(src[1] + off + i));
+    hk_w dz = w_sub(a[2], w_loadu(src[2] + off + i));
+    hk_w dvx = w_sub(a[3], w_loadu(src[3] + off + i));
+    hk_w dvy = w_sub(a[4], w_loadu(src[4] + off + i));
+    hk_w dvz = w_sub(a[5], w_loadu(src[5] + off + i));
 #endif
     hk_w fx;
 #if defined(HOOKE_EXPERIMENT_MEM)
@@ -122,7 +128,9 @@ static inline __attribute__((always_inline)) void family_row(const hk_family *f,
         hk_w px = zero, py = zero, pz = zero;
         int i = start;
         for (; i < i1; i += HK_W) {
-            hk_w fy, fz, fx = family_lanes(f, src, broken, i, iota, model, behaviour, &fy, &fz);
+            hk_w a[6], fy, fz;
+            source_lanes(src, i, a);
+            hk_w fx = family_lanes(f, src, a, broken, i, iota, model, behaviour, &fy, &fz);
             if (same_row) { /* acc[i] = (acc[i] + F(i)) - F(i - di) */
                 w_store(ax + i, w_sub(w_add(w_load(ax + i), fx), w_shift_in(px, fx, di)));
                 w_store(ay + i, w_sub(w_add(w_load(ay + i), fy), w_shift_in(py, fy, di)));
@@ -164,7 +172,9 @@ static inline __attribute__((always_inline)) void family_row(const hk_family *f,
     }
 #endif
     for (int i = start; i < i1; i += HK_W) {
-        hk_w fy, fz, fx = family_lanes(f, src, broken, i, iota, model, behaviour, &fy, &fz);
+        hk_w a[6], fy, fz;
+        source_lanes(src, i, a);
+        hk_w fx = family_lanes(f, src, a, broken, i, iota, model, behaviour, &fy, &fz);
         w_store(ax + i, w_add(w_load(ax + i), fx));
         w_store(ay + i, w_add(w_load(ay + i), fy));
         w_store(az + i, w_add(w_load(az + i), fz));
@@ -190,6 +200,174 @@ static inline __attribute__((always_inline)) void family_row(const hk_family *f,
     }
 }
 
+#ifdef HK_HAS_SHIFT
+/* Register blocking: several families of one source row in a single pass
+ * over the row. The source ends are loaded once per vector and shared, the
+ * source row's sums stay in registers across the families (a same-row
+ * family's targets fold in through the shift), and only the targets in rows
+ * ahead are read and written, as aligned vectors, with the previous vector
+ * of every family that shifts carried in registers. Each entry receives
+ * exactly the terms family_row gives it, in the same order, provided that
+ * within one row distance the families with di < 0 come after those with
+ * di >= 0 (a di < 0 family's targets are written one vector late); engine.c
+ * orders them so.
+ *
+ * The kinds of the group's families are compile-time constants (so the
+ * carries of families that do not shift cost nothing): a signature holds the
+ * count n in bits 0-2 and the kind of family q in bits 3 + 2q, 4 + 2q. */
+enum { HK_K_SAME, HK_K_DOWN, HK_K_DOWN_RIGHT, HK_K_DOWN_LEFT }; /* dr = 0; dr > 0 with di = 0, > 0, < 0 */
+#define HK_GROUP_MAX 6
+#define HK_KIND(sig, q) ((int)(((sig) >> (3 + 2 * (q))) & 3u))
+
+static inline __attribute__((always_inline)) void group_row(const hk_row_family *fams, const unsigned sig,
+                                                            const hk_real *const src[6], int64_t local0,
+                                                            hk_real *const acc[3], hk_damping_model model,
+                                                            hk_behaviour behaviour)
+{
+    const int n = (int)(sig & 7u);
+    int lo = 1 << 30, hi = 0;
+    for (int q = 0; q < n; q++) {
+        const hk_family *f = fams[q].f;
+        if (f->i0 / HK_W * HK_W < lo) lo = f->i0 / HK_W * HK_W;
+        if (f->i1 > hi) hi = f->i1;
+    }
+    const hk_w iota = w_load(lane_index), zero = w_set1(0);
+    hk_real *ax = acc[0], *ay = acc[1], *az = acc[2];
+    hk_w px[HK_GROUP_MAX], py[HK_GROUP_MAX], pz[HK_GROUP_MAX];
+    for (int q = 0; q < HK_GROUP_MAX; q++) px[q] = py[q] = pz[q] = zero;
+    int i = lo;
+    for (; i < hi; i += HK_W) {
+        hk_w a[6];
+        source_lanes(src, i, a);
+        hk_w sx = w_load(ax + i), sy = w_load(ay + i), sz = w_load(az + i);
+#pragma GCC unroll 8
+        for (int q = 0; q < HK_GROUP_MAX; q++) {
+            if (q >= n) break;
+            const hk_family *f = fams[q].f;
+            const uint8_t *broken = f->broken ? f->broken + local0 : NULL;
+            hk_w fy, fz, fx = family_lanes(f, src, a, broken, i, iota, model, behaviour, &fy, &fz);
+            const int di = f->di, kind = HK_KIND(sig, q);
+            hk_real *ox = fams[q].dst[0], *oy = fams[q].dst[1], *oz = fams[q].dst[2];
+            sx = w_add(sx, fx);
+            sy = w_add(sy, fy);
+            sz = w_add(sz, fz);
+            if (kind == HK_K_SAME) { /* acc[i] = (acc[i] + F(i)) - F(i - di) */
+                sx = w_sub(sx, w_shift_in(px[q], fx, di));
+                sy = w_sub(sy, w_shift_in(py[q], fy, di));
+                sz = w_sub(sz, w_shift_in(pz[q], fz, di));
+            } else if (kind == HK_K_DOWN) {
+                w_store(ox + i, w_sub(w_load(ox + i), fx));
+                w_store(oy + i, w_sub(w_load(oy + i), fy));
+                w_store(oz + i, w_sub(w_load(oz + i), fz));
+            } else if (kind == HK_K_DOWN_RIGHT) { /* dst[i] -= F(i - di) */
+                w_store(ox + i, w_sub(w_load(ox + i), w_shift_in(px[q], fx, di)));
+                w_store(oy + i, w_sub(w_load(oy + i), w_shift_in(py[q], fy, di)));
+                w_store(oz + i, w_sub(w_load(oz + i), w_shift_in(pz[q], fz, di)));
+            } else if (i > lo) { /* dst[i - W] -= F(i - W - di), from the previous and this vector */
+                w_store(ox + i - HK_W, w_sub(w_load(ox + i - HK_W), w_shift_out(px[q], fx, -di)));
+                w_store(oy + i - HK_W, w_sub(w_load(oy + i - HK_W), w_shift_out(py[q], fy, -di)));
+                w_store(oz + i - HK_W, w_sub(w_load(oz + i - HK_W), w_shift_out(pz[q], fz, -di)));
+            }
+            px[q] = fx;
+            py[q] = fy;
+            pz[q] = fz;
+        }
+        w_store(ax + i, sx);
+        w_store(ay + i, sy);
+        w_store(az + i, sz);
+    }
+    /* the terms the last vector still owes, family by family */
+#pragma GCC unroll 8
+    for (int q = 0; q < HK_GROUP_MAX; q++) {
+        if (q >= n) break;
+        const int di = fams[q].f->di, kind = HK_KIND(sig, q);
+        hk_real *const tx = kind == HK_K_SAME ? ax : fams[q].dst[0],
+                       *const ty = kind == HK_K_SAME ? ay : fams[q].dst[1],
+                       *const tz = kind == HK_K_SAME ? az : fams[q].dst[2];
+        if (kind == HK_K_SAME || kind == HK_K_DOWN_RIGHT) {
+            w_store(tx + i, w_sub(w_load(tx + i), w_shift_in(px[q], zero, di)));
+            w_store(ty + i, w_sub(w_load(ty + i), w_shift_in(py[q], zero, di)));
+            w_store(tz + i, w_sub(w_load(tz + i), w_shift_in(pz[q], zero, di)));
+        } else if (kind == HK_K_DOWN_LEFT && i > lo) {
+            w_store(tx + i - HK_W, w_sub(w_load(tx + i - HK_W), w_shift_out(px[q], zero, -di)));
+            w_store(ty + i - HK_W, w_sub(w_load(ty + i - HK_W), w_shift_out(py[q], zero, -di)));
+            w_store(tz + i - HK_W, w_sub(w_load(tz + i - HK_W), w_shift_out(pz[q], zero, -di)));
+        }
+    }
+}
+
+/* signature of a group of kinds k0, k1, ... */
+#define HK_SIG2(a, b) (2u | (a) << 3 | (b) << 5)
+#define HK_SIG6(a, b, c, d, e, f) (6u | (a) << 3 | (b) << 5 | (c) << 7 | (d) << 9 | (e) << 11 | (f) << 13)
+#define S_ HK_K_SAME
+#define D_ HK_K_DOWN
+#define R_ HK_K_DOWN_RIGHT
+#define L_ HK_K_DOWN_LEFT
+/* The groups that get a blocked pass: the rows of the shipped stencils (rope,
+ * cloth, 26- and 52-neighbour jelly) split greedily into runs of at most six
+ * families with at most four carries. Any other run goes family by family. */
+#define HK_GROUPS(X)                                                                                                   \
+    X(HK_SIG2(S_, S_))                 /* rope: chain, skip */                                                         \
+    X(HK_SIG6(S_, D_, R_, L_, S_, D_)) /* cloth: structural, shear, bend */                                            \
+    X(HK_SIG6(D_, S_, D_, R_, L_, R_)) /* jelly rows, in engine.c's order */                                           \
+    X(HK_SIG6(L_, D_, R_, L_, D_, R_))                                                                                 \
+    X(HK_SIG6(L_, D_, S_, D_, R_, L_))                                                                                 \
+    X(HK_SIG6(R_, L_, D_, R_, L_, D_))                                                                                 \
+    X(HK_SIG2(R_, L_))
+
+static int row_kind(const hk_row_family *rf)
+{
+    return rf->dr == 0 ? HK_K_SAME : rf->f->di == 0 ? HK_K_DOWN : rf->f->di > 0 ? HK_K_DOWN_RIGHT : HK_K_DOWN_LEFT;
+}
+
+/* The next group of fams (at most nfam long) with a blocked pass: its
+ * signature, or 0 if none (the family then goes alone). */
+static unsigned group_at(const hk_row_family *fams, int nfam)
+{
+    const hk_damping_model model = fams[0].f->params.damping_model;
+    int n = 0, carries = 0;
+    unsigned kinds = 0;
+    while (n < HK_GROUP_MAX && n < nfam) {
+        const hk_family *f = fams[n].f;
+        if (f->params.behaviour != HK_SPRING_NORMAL || f->params.damping_model != model || f->di <= -HK_W ||
+            f->di >= HK_W)
+            break;
+        const int k = row_kind(&fams[n]);
+        if (k != HK_K_DOWN && ++carries > 4) break;
+        kinds |= (unsigned)k << (3 + 2 * n);
+        n++;
+    }
+    for (; n >= 2; n--) {
+        const unsigned sig = (unsigned)n | (kinds & ((1u << (3 + 2 * n)) - 8u));
+#define HK_MATCH(S)                                                                                                    \
+    if (sig == (S)) return sig;
+        HK_GROUPS(HK_MATCH)
+#undef HK_MATCH
+    }
+    return 0;
+}
+#endif
+
+/* One (damping model, behaviour) pair as compile-time constants: STMT runs
+ * with MODEL and BEH bound to the pair that equals (model, beh). */
+#define HK_DISPATCH(model, beh, STMT)                                                                                  \
+    do {                                                                                                               \
+        HK_DISPATCH1(model, beh, HK_DAMP_RELATIVE, HK_SPRING_NORMAL, STMT)                                             \
+        HK_DISPATCH1(model, beh, HK_DAMP_ALONG, HK_SPRING_NORMAL, STMT)                                                \
+        HK_DISPATCH1(model, beh, HK_DAMP_RELATIVE, HK_SPRING_TENSION_ONLY, STMT)                                       \
+        HK_DISPATCH1(model, beh, HK_DAMP_ALONG, HK_SPRING_TENSION_ONLY, STMT)                                          \
+        HK_DISPATCH1(model, beh, HK_DAMP_RELATIVE, HK_SPRING_COMPRESSION_ONLY, STMT)                                   \
+        HK_DISPATCH1(model, beh, HK_DAMP_ALONG, HK_SPRING_COMPRESSION_ONLY, STMT)                                      \
+        HK_DISPATCH1(model, beh, HK_DAMP_RELATIVE, HK_SPRING_BREAKABLE, STMT)                                          \
+        HK_DISPATCH1(model, beh, HK_DAMP_ALONG, HK_SPRING_BREAKABLE, STMT) {}                                          \
+    } while (0)
+#define HK_DISPATCH1(model, beh, M, B, STMT)                                                                           \
+    if ((model) == (M) && (beh) == (B)) {                                                                              \
+        const hk_damping_model MODEL = (M);                                                                            \
+        const hk_behaviour BEH = (B);                                                                                  \
+        STMT;                                                                                                          \
+    } else
+
 static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t local0, int nx_pad,
                                    const hk_row_family *fams, int nfam, hk_real *const acc_src[3], hk_real *buf,
                                    int bstride)
@@ -198,30 +376,35 @@ static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t 
     const hk_real *const src[6] = {p->x + row0, p->y + row0, p->z + row0, p->vx + row0, p->vy + row0, p->vz + row0};
     hk_real *const row_buf[3] = {buf + M, buf + bstride + M, buf + 2 * bstride + M};
     (void)nx_pad;
-    for (int q = 0; q < nfam; q++) {
+    for (int q = 0; q < nfam;) {
         const hk_family *f = fams[q].f;
-        const int same = fams[q].dr == 0;
-        hk_real *const *out = same ? row_buf : fams[q].dst;
         const hk_damping_model model = f->params.damping_model;
         const hk_behaviour beh = f->params.behaviour;
-#define HK_CASE(MODEL, BEH)                                                                                            \
-    if (model == MODEL && beh == BEH) {                                                                                \
-        if (same)                                                                                                      \
-            family_row(f, src, local0, acc_src, out, 1, MODEL, BEH);                                                   \
+#ifdef HK_HAS_SHIFT
+        const unsigned sig = group_at(fams + q, nfam - q);
+        if (sig) {
+#define HK_RUN(S)                                                                                                      \
+    if (sig == (S)) {                                                                                                  \
+        if (model == HK_DAMP_RELATIVE)                                                                                 \
+            group_row(fams + q, (S), src, local0, acc_src, HK_DAMP_RELATIVE, HK_SPRING_NORMAL);                        \
         else                                                                                                           \
-            family_row(f, src, local0, acc_src, out, 0, MODEL, BEH);                                                   \
+            group_row(fams + q, (S), src, local0, acc_src, HK_DAMP_ALONG, HK_SPRING_NORMAL);                           \
     } else
-        HK_CASE(HK_DAMP_RELATIVE, HK_SPRING_NORMAL)
-        HK_CASE(HK_DAMP_ALONG, HK_SPRING_NORMAL)
-        HK_CASE(HK_DAMP_RELATIVE, HK_SPRING_TENSION_ONLY)
-        HK_CASE(HK_DAMP_ALONG, HK_SPRING_TENSION_ONLY)
-        HK_CASE(HK_DAMP_RELATIVE, HK_SPRING_COMPRESSION_ONLY)
-        HK_CASE(HK_DAMP_ALONG, HK_SPRING_COMPRESSION_ONLY)
-        HK_CASE(HK_DAMP_RELATIVE, HK_SPRING_BREAKABLE)
-        HK_CASE(HK_DAMP_ALONG, HK_SPRING_BREAKABLE) {}
-#undef HK_CASE
+            HK_GROUPS(HK_RUN) {}
+#undef HK_RUN
+            q += (int)(sig & 7u);
+            continue;
+        }
+#endif
+        if (fams[q].dr == 0)
+            HK_DISPATCH(model, beh, family_row(f, src, local0, acc_src, row_buf, 1, MODEL, BEH));
+        else
+            HK_DISPATCH(model, beh, family_row(f, src, local0, acc_src, fams[q].dst, 0, MODEL, BEH));
+        q++;
     }
 }
+#undef HK_DISPATCH
+#undef HK_DISPATCH1
 
 /* List springs of one colour: gather both ends, compute, and add back. No
  * particle occurs twice in [s0, s1), so the lanes' scatters never collide. */
