@@ -48,22 +48,14 @@ static inline hk_wm all_lanes(void) { return w_neq(w_set1(0), w_set1(1)); }
 static const hk_real lane_index[16]
     __attribute__((aligned(64))) = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
-/* The springs of one family whose sources lie in one row, with the damping
- * model and behaviour fixed at compile time (one loop per combination):
- *   acc_src[i] += F(i)                 for every source i in [i0, i1)
- *   dst[i + di] -= F(i)                when the targets are in a row ahead
- *   buf[i] = F(i)                      when they are in this row (dr == 0);
- *                                      subtracted by the caller afterwards
- * Loops run over whole vectors from i0 rounded down; lanes outside
- * [i0, i1), broken springs and r = 0 give F = 0. Every entry receives its
- * terms family by family, each as one add or subtract, so every ISA (and
- * the shifted form below) gives the same bits. */
 /* x, y, z, vx, vy, vz of the source ends i .. i + W - 1 of a row */
 static inline __attribute__((always_inline)) void source_lanes(const hk_real *const src[6], int i, hk_w a[6])
 {
     for (int c = 0; c < 6; c++) a[c] = w_loadu(src[c] + i);
 }
 
+/* F of family f for the sources i .. i + W - 1 of a row (a: their values,
+ * from source_lanes); lanes outside [i0, i1), broken springs and r = 0 give 0 */
 static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *f, const hk_real *const src[6],
                                                                const hk_w a[6], const uint8_t *broken, int i, hk_w iota,
                                                                hk_damping_model model, hk_behaviour behaviour, hk_w *fy,
@@ -109,6 +101,17 @@ static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *
     return fx;
 }
 
+/* The springs of one family whose sources lie in one row, with the damping
+ * model and behaviour fixed at compile time (one loop per combination):
+ *   acc_src[i] += F(i)                 for every source i in [i0, i1)
+ *   dst[i + di] -= F(i)                when the targets are in a row ahead
+ *   buf[i] = F(i)                      when they are in this row (dr == 0);
+ *                                      subtracted by the caller afterwards
+ * Loops run over whole vectors from i0 rounded down; lanes outside
+ * [i0, i1), broken springs and r = 0 give F = 0. Every entry receives its
+ * terms family by family, each as one add or subtract, so every ISA (and
+ * group_row's shifted pass, which AVX-512 uses for |di| < W) gives the same
+ * bits. */
 static inline __attribute__((always_inline)) void family_row(const hk_family *f, const hk_real *const src[6],
                                                              int64_t local0, hk_real *const acc_src[3],
                                                              hk_real *const out[3], int same_row,
@@ -120,57 +123,6 @@ static inline __attribute__((always_inline)) void family_row(const hk_family *f,
     hk_real *ax = acc_src[0], *ay = acc_src[1], *az = acc_src[2];
     hk_real *ox = out[0], *oy = out[1], *oz = out[2];
     const int start = i0 / HK_W * HK_W;
-#ifdef HK_HAS_SHIFT
-    /* targets di lanes away: shift F across lanes (carrying the previous
-     * vector) so that every store is an aligned vector */
-    if (di > -HK_W && di < HK_W) {
-        const hk_w zero = w_set1(0);
-        hk_w px = zero, py = zero, pz = zero;
-        int i = start;
-        for (; i < i1; i += HK_W) {
-            hk_w a[6], fy, fz;
-            source_lanes(src, i, a);
-            hk_w fx = family_lanes(f, src, a, broken, i, iota, model, behaviour, &fy, &fz);
-            if (same_row) { /* acc[i] = (acc[i] + F(i)) - F(i - di) */
-                w_store(ax + i, w_sub(w_add(w_load(ax + i), fx), w_shift_in(px, fx, di)));
-                w_store(ay + i, w_sub(w_add(w_load(ay + i), fy), w_shift_in(py, fy, di)));
-                w_store(az + i, w_sub(w_add(w_load(az + i), fz), w_shift_in(pz, fz, di)));
-            } else {
-                w_store(ax + i, w_add(w_load(ax + i), fx));
-                w_store(ay + i, w_add(w_load(ay + i), fy));
-                w_store(az + i, w_add(w_load(az + i), fz));
-                if (di == 0) {
-                    w_store(ox + i, w_sub(w_load(ox + i), fx));
-                    w_store(oy + i, w_sub(w_load(oy + i), fy));
-                    w_store(oz + i, w_sub(w_load(oz + i), fz));
-                } else if (di > 0) { /* dst[i] -= F(i - di) */
-                    w_store(ox + i, w_sub(w_load(ox + i), w_shift_in(px, fx, di)));
-                    w_store(oy + i, w_sub(w_load(oy + i), w_shift_in(py, fy, di)));
-                    w_store(oz + i, w_sub(w_load(oz + i), w_shift_in(pz, fz, di)));
-                } else if (i > start) { /* dst[i - W] -= F(i - W - di), from prev and this vector */
-                    w_store(ox + i - HK_W, w_sub(w_load(ox + i - HK_W), w_shift_out(px, fx, -di)));
-                    w_store(oy + i - HK_W, w_sub(w_load(oy + i - HK_W), w_shift_out(py, fy, -di)));
-                    w_store(oz + i - HK_W, w_sub(w_load(oz + i - HK_W), w_shift_out(pz, fz, -di)));
-                }
-            }
-            px = fx;
-            py = fy;
-            pz = fz;
-        }
-        /* the terms the last vector still owes */
-        hk_real *const tx = same_row ? ax : ox, *const ty = same_row ? ay : oy, *const tz = same_row ? az : oz;
-        if (di > 0) {
-            w_store(tx + i, w_sub(w_load(tx + i), w_shift_in(px, zero, di)));
-            w_store(ty + i, w_sub(w_load(ty + i), w_shift_in(py, zero, di)));
-            w_store(tz + i, w_sub(w_load(tz + i), w_shift_in(pz, zero, di)));
-        } else if (di < 0 && i > start) {
-            w_store(tx + i - HK_W, w_sub(w_load(tx + i - HK_W), w_shift_out(px, zero, -di)));
-            w_store(ty + i - HK_W, w_sub(w_load(ty + i - HK_W), w_shift_out(py, zero, -di)));
-            w_store(tz + i - HK_W, w_sub(w_load(tz + i - HK_W), w_shift_out(pz, zero, -di)));
-        }
-        return;
-    }
-#endif
     for (int i = start; i < i1; i += HK_W) {
         hk_w a[6], fy, fz;
         source_lanes(src, i, a);
@@ -206,8 +158,10 @@ static inline __attribute__((always_inline)) void family_row(const hk_family *f,
  * source row's sums stay in registers across the families (a same-row
  * family's targets fold in through the shift), and only the targets in rows
  * ahead are read and written, as aligned vectors, with the previous vector
- * of every family that shifts carried in registers. Each entry receives
- * exactly the terms family_row gives it, in the same order, provided that
+ * of every family that shifts carried in registers. A family that forms no
+ * group runs through here alone (n = 1). Each entry receives exactly the
+ * terms family_row (the AVX2 and scalar pass) gives it, in the same order,
+ * provided that
  * within one row distance the families with di < 0 come after those with
  * di >= 0 (a di < 0 family's targets are written one vector late); engine.c
  * orders them so.
@@ -393,6 +347,18 @@ static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t 
             HK_GROUPS(HK_RUN) {}
 #undef HK_RUN
             q += (int)(sig & 7u);
+            continue;
+        }
+        if (f->di > -HK_W && f->di < HK_W) { /* alone: the same pass with one family */
+#define HK_ALONE(K) HK_DISPATCH(model, beh, group_row(fams + q, 1u | (K) << 3, src, local0, acc_src, MODEL, BEH))
+            switch (row_kind(&fams[q])) {
+            case HK_K_SAME: HK_ALONE(HK_K_SAME); break;
+            case HK_K_DOWN: HK_ALONE(HK_K_DOWN); break;
+            case HK_K_DOWN_RIGHT: HK_ALONE(HK_K_DOWN_RIGHT); break;
+            default: HK_ALONE(HK_K_DOWN_LEFT); break;
+            }
+#undef HK_ALONE
+            q++;
             continue;
         }
 #endif
