@@ -8,6 +8,10 @@
 #include <omp.h>
 #endif
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "bench.h"
 #include "colour.h"
 #include "forces.h"
@@ -449,6 +453,119 @@ static void probe_free(void *s)
     free(p);
 }
 
+/* The idealised cloth row: the bound docs/benchmarks.md compares the lattice
+ * sweep with. One 256-node source row of a cloth and the two rows below it,
+ * all in L1; the six families (structural, shear, bend) of every source run
+ * as group_row runs them (the relative model's arithmetic of spring_lanes,
+ * the same loads, shifts and stores), but with every offset, shift and
+ * constant known at compile time, no masks (every lane is a spring) and no
+ * row set-up. Items: springs. */
+#define HK_IDEAL_NX 256
+#define HK_IDEAL_LEN (HK_IDEAL_NX + 128) /* 64 floats of margin on each side */
+/* array c of row r: x, y, z, vx, vy, vz (c = 0..5), then the force sums fx, fy, fz (c = 6..8) */
+#define HK_IDEAL(m, r, c) ((m) + ((r)*9 + (c)) * HK_IDEAL_LEN + 64)
+
+static void *setup_ideal_row(int n, int threads, const char *kernels)
+{
+    (void)n, (void)threads, (void)kernels;
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx512f")) return NULL;
+    float *m = aligned_alloc(64, 27 * HK_IDEAL_LEN * sizeof(float));
+    if (!m) return NULL;
+    for (int c = 0; c < 27; c++)
+        for (int i = 0; i < HK_IDEAL_LEN; i++) {
+            const int a = c % 9, row = c / 9;
+            m[c * HK_IDEAL_LEN + i] = a == 0   ? 0.01f * (float)i
+                                      : a == 1 ? 0.01f * (float)row
+                                      : a < 6  ? 1e-3f * (float)((i * 7 + a) % 5)
+                                               : 0.0f;
+        }
+    return m;
+}
+
+/* F of the springs from sources i .. i + 15 of row 0 (values a) to the
+ * nodes off further on in row r: spring_lanes' relative-model arithmetic */
+#define HK_IDEAL_SPRING(r, off)                                                                                        \
+    do {                                                                                                               \
+        const __m512 dx = _mm512_sub_ps(a[0], _mm512_loadu_ps(HK_IDEAL(m, r, 0) + i + (off)));                         \
+        const __m512 dy = _mm512_sub_ps(a[1], _mm512_loadu_ps(HK_IDEAL(m, r, 1) + i + (off)));                         \
+        const __m512 dz = _mm512_sub_ps(a[2], _mm512_loadu_ps(HK_IDEAL(m, r, 2) + i + (off)));                         \
+        const __m512 dvx = _mm512_sub_ps(a[3], _mm512_loadu_ps(HK_IDEAL(m, r, 3) + i + (off)));                        \
+        const __m512 dvy = _mm512_sub_ps(a[4], _mm512_loadu_ps(HK_IDEAL(m, r, 4) + i + (off)));                        \
+        const __m512 dvz = _mm512_sub_ps(a[5], _mm512_loadu_ps(HK_IDEAL(m, r, 5) + i + (off)));                        \
+        const __m512 r2 =                                                                                              \
+            _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));         \
+        const __mmask16 live = _mm512_cmp_ps_mask(r2, _mm512_setzero_ps(), _CMP_NEQ_UQ);                               \
+        const __m512 g = _mm512_add_ps(_mm512_div_ps(kL0, _mm512_sqrt_ps(r2)), negk);                                  \
+        f[0] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dx), _mm512_mul_ps(c, dvx));                                 \
+        f[1] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dy), _mm512_mul_ps(c, dvy));                                 \
+        f[2] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dz), _mm512_mul_ps(c, dvz));                                 \
+    } while (0)
+
+/* lanes of (prev, cur) delayed by S (shift in) or advanced by S (shift out) */
+#define HK_IN(prev, cur, S)                                                                                            \
+    _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), 16 - (S)))
+#define HK_OUT(prev, cur, S)                                                                                           \
+    _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), (S)))
+
+__attribute__((target("avx512f"))) static void run_ideal_row(void *s)
+{
+    float *const m = s;
+    const __m512 kL0 = _mm512_set1_ps(60.0f), negk = _mm512_set1_ps(-6000.0f), c = _mm512_set1_ps(0.02f);
+    const __m512 z = _mm512_setzero_ps();
+    __m512 p1[3] = {z, z, z}, pr[3] = {z, z, z}, pl[3] = {z, z, z}, p2[3] = {z, z, z};
+    for (int i = 0; i < HK_IDEAL_NX; i += 16) {
+        __m512 a[6], s3[3], f[3];
+        for (int q = 0; q < 6; q++) a[q] = _mm512_load_ps(HK_IDEAL(m, 0, q) + i);
+        for (int q = 0; q < 3; q++) s3[q] = _mm512_load_ps(HK_IDEAL(m, 0, 6 + q) + i);
+        HK_IDEAL_SPRING(0, 1); /* structural, same row: its targets through the shift */
+        for (int q = 0; q < 3; q++) {
+            s3[q] = _mm512_sub_ps(_mm512_add_ps(s3[q], f[q]), HK_IN(p1[q], f[q], 1));
+            p1[q] = f[q];
+        }
+        HK_IDEAL_SPRING(1, 0); /* structural, row below */
+        for (int q = 0; q < 3; q++) {
+            float *t = HK_IDEAL(m, 1, 6 + q) + i;
+            s3[q] = _mm512_add_ps(s3[q], f[q]);
+            _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), f[q]));
+        }
+        HK_IDEAL_SPRING(1, 1); /* shear, down right */
+        for (int q = 0; q < 3; q++) {
+            float *t = HK_IDEAL(m, 1, 6 + q) + i;
+            s3[q] = _mm512_add_ps(s3[q], f[q]);
+            _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_IN(pr[q], f[q], 1)));
+            pr[q] = f[q];
+        }
+        HK_IDEAL_SPRING(1, -1); /* shear, down left: written one vector late */
+        for (int q = 0; q < 3; q++) {
+            float *t = HK_IDEAL(m, 1, 6 + q) + i - 16;
+            s3[q] = _mm512_add_ps(s3[q], f[q]);
+            if (i) _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_OUT(pl[q], f[q], 1)));
+            pl[q] = f[q];
+        }
+        HK_IDEAL_SPRING(0, 2); /* bend, same row */
+        for (int q = 0; q < 3; q++) {
+            s3[q] = _mm512_sub_ps(_mm512_add_ps(s3[q], f[q]), HK_IN(p2[q], f[q], 2));
+            p2[q] = f[q];
+        }
+        HK_IDEAL_SPRING(2, 0); /* bend, two rows below */
+        for (int q = 0; q < 3; q++) {
+            float *t = HK_IDEAL(m, 2, 6 + q) + i;
+            s3[q] = _mm512_add_ps(s3[q], f[q]);
+            _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), f[q]));
+        }
+        for (int q = 0; q < 3; q++) _mm512_store_ps(HK_IDEAL(m, 0, 6 + q) + i, s3[q]);
+    }
+}
+
+static int64_t ideal_row_items(void *s)
+{
+    (void)s;
+    return 6 * HK_IDEAL_NX;
+}
+
+static void ideal_row_free(void *s) { free(s); }
+
 #define PROBE_SETUP(NAME, KIND)                                                                                        \
     static void *setup_##NAME(int n, int t, const char *k)                                                             \
     {                                                                                                                  \
@@ -515,6 +632,8 @@ const hk_bench_case hk_bench_cases[] = {
     {"probe_ymm_shuffle", "instructions", one_size, setup_probe_ymm_shuffle, run_probe, probe_items, probe_free,
      best_path},
     {"probe_zmm_gather", "instructions", one_size, setup_probe_zmm_gather, run_probe, probe_items, probe_free,
+     best_path},
+    {"probe_cloth_row_ideal", "springs", one_size, setup_ideal_row, run_ideal_row, ideal_row_items, ideal_row_free,
      best_path},
 #endif
 };

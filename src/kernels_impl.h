@@ -8,13 +8,15 @@
 
 /* The arithmetic of every lane, in this order (it is the order of
  * hk_spring_force in springs.h, so a lane's F equals the reference's bits):
- *   d = x_a - x_b, r2 = (dx dx + dy dy) + dz dz, r = sqrt(r2), e = r - L0,
- *   u = d * (1 / r),
- *   along:    s = (-k) e - c (dv . u),  F = s u
- *   relative: s = (-k) e,               F = s u - c dv
- * Lanes with r = 0, a broken spring, or a slack one under its behaviour
- * give F = 0. No fused multiply-add: the reference rounds every product. */
-static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, hk_w dvz, hk_w L0, hk_w k, hk_w negk,
+ *   d = x_a - x_b, r2 = (dx dx + dy dy) + dz dz, r = sqrt(r2),
+ *   along:    q = 1 / r, g = (kL0 - (c (dv . d)) q) q + (-k),  F = g d
+ *   relative: g = kL0 / r + (-k),                            F = g d - c dv
+ * (kL0 = k * L0, rounded once; dv . d = (dvx dx + dvy dy) + dvz dz). Both
+ * are -(k (r - L0) + c (dv . u)) u, resp. -k (r - L0) u - c dv, with u = d / r,
+ * written without the unit vector. e = r - L0 decides slack springs under a
+ * behaviour. Lanes with r = 0, a broken spring, or a slack one give F = 0. No
+ * fused multiply-add: the reference rounds every product. */
+static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, hk_w dvz, hk_w L0, hk_w kL0, hk_w negk,
                                 hk_w c, hk_wm live, hk_damping_model model, hk_behaviour behaviour, hk_w *fx, hk_w *fy,
                                 hk_w *fz)
 {
@@ -25,21 +27,19 @@ static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, h
     hk_w e = w_sub(r, L0);
     if (behaviour == HK_SPRING_TENSION_ONLY) live = wm_and(live, w_gt(e, zero));
     if (behaviour == HK_SPRING_COMPRESSION_ONLY) live = wm_and(live, w_lt(e, zero));
-    hk_w inv_r = w_div(w_set1(1), r);
-    hk_w ux = w_mul(dx, inv_r), uy = w_mul(dy, inv_r), uz = w_mul(dz, inv_r);
     if (model == HK_DAMP_ALONG) {
-        hk_w dot = w_add(w_add(w_mul(dvx, ux), w_mul(dvy, uy)), w_mul(dvz, uz));
-        hk_w s = w_sub(w_mul(negk, e), w_mul(c, dot));
-        *fx = w_keep(live, w_mul(s, ux));
-        *fy = w_keep(live, w_mul(s, uy));
-        *fz = w_keep(live, w_mul(s, uz));
+        hk_w inv_r = w_div(w_set1(1), r);
+        hk_w dot = w_add(w_add(w_mul(dvx, dx), w_mul(dvy, dy)), w_mul(dvz, dz));
+        hk_w g = w_add(w_mul(w_sub(kL0, w_mul(w_mul(c, dot), inv_r)), inv_r), negk);
+        *fx = w_keep(live, w_mul(g, dx));
+        *fy = w_keep(live, w_mul(g, dy));
+        *fz = w_keep(live, w_mul(g, dz));
     } else {
-        hk_w s = w_mul(negk, e);
-        *fx = w_keep(live, w_sub(w_mul(s, ux), w_mul(c, dvx)));
-        *fy = w_keep(live, w_sub(w_mul(s, uy), w_mul(c, dvy)));
-        *fz = w_keep(live, w_sub(w_mul(s, uz), w_mul(c, dvz)));
+        hk_w g = w_add(w_div(kL0, r), negk);
+        *fx = w_keep(live, w_sub(w_mul(g, dx), w_mul(c, dvx)));
+        *fy = w_keep(live, w_sub(w_mul(g, dy), w_mul(c, dvy)));
+        *fz = w_keep(live, w_sub(w_mul(g, dz), w_mul(c, dvz)));
     }
-    (void)k;
 }
 
 static inline hk_wm all_lanes(void) { return w_neq(w_set1(0), w_set1(1)); }
@@ -61,7 +61,7 @@ static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *
                                                                hk_damping_model model, hk_behaviour behaviour, hk_w *fy,
                                                                hk_w *fz)
 {
-    const hk_w L0 = w_set1(f->rest), k = w_set1(f->k), negk = w_set1(-f->k), c = w_set1(f->c);
+    const hk_w L0 = w_set1(f->rest), kL0 = w_set1(f->k_rest), negk = w_set1(-f->k), c = w_set1(f->c);
     const int64_t off = f->offset;
     hk_wm live;
     if (i >= f->i0 && i + HK_W <= f->i1) {
@@ -91,12 +91,12 @@ static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *
 #if defined(HOOKE_EXPERIMENT_MEM)
     /* roofline experiment (-DHOOKE_KERNEL_EXPERIMENT=mem): the loop's loads
      * and stores with trivial arithmetic; wrong forces, timing only */
-    (void)L0, (void)k, (void)negk, (void)c, (void)live, (void)model, (void)behaviour;
+    (void)L0, (void)kL0, (void)negk, (void)c, (void)live, (void)model, (void)behaviour;
     fx = w_add(dx, dvx);
     *fy = w_add(dy, dvy);
     *fz = w_add(dz, dvz);
 #else
-    spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, k, negk, c, live, model, behaviour, &fx, fy, fz);
+    spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, kL0, negk, c, live, model, behaviour, &fx, fy, fz);
 #endif
     return fx;
 }
@@ -377,6 +377,7 @@ static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t 
 static void HK_SUFFIX(list_range)(const hk_family *f, hk_particles *p, int64_t s0, int64_t s1)
 {
     const hk_w k = w_set1(f->k), negk = w_set1(-f->k), c = w_set1(f->c), L0fam = w_set1(f->rest);
+    const hk_w kL0fam = w_set1(f->k_rest);
     const hk_damping_model model = f->params.damping_model;
     const hk_behaviour beh = f->params.behaviour;
     int64_t s = s0;
@@ -391,11 +392,12 @@ static void HK_SUFFIX(list_range)(const hk_family *f, hk_particles *p, int64_t s
         hk_w dvy = w_sub(w_gather(p->vy, a), w_gather(p->vy, b));
         hk_w dvz = w_sub(w_gather(p->vz, a), w_gather(p->vz, b));
         hk_w L0 = f->rest_list ? w_loadu(f->rest_list + s) : L0fam;
+        hk_w kL0 = f->rest_list ? w_mul(k, L0) : kL0fam;
         hk_w fx, fy, fz;
         if (model == HK_DAMP_ALONG)
-            spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, k, negk, c, live, HK_DAMP_ALONG, beh, &fx, &fy, &fz);
+            spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, kL0, negk, c, live, HK_DAMP_ALONG, beh, &fx, &fy, &fz);
         else
-            spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, k, negk, c, live, HK_DAMP_RELATIVE, beh, &fx, &fy, &fz);
+            spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, kL0, negk, c, live, HK_DAMP_RELATIVE, beh, &fx, &fy, &fz);
         w_scatter(p->fx, a, w_add(w_gather(p->fx, a), fx));
         w_scatter(p->fy, a, w_add(w_gather(p->fy, a), fy));
         w_scatter(p->fz, a, w_add(w_gather(p->fz, a), fz));
@@ -432,8 +434,8 @@ static inline void transpose8x8(const __m256 r[8], __m256 out[8])
 
 /* spring_lanes on 8 lanes (ymm), operation for operation */
 static inline void spring_lanes8(__m256 dx, __m256 dy, __m256 dz, __m256 dvx, __m256 dvy, __m256 dvz, __m256 L0,
-                                 __m256 negk, __m256 c, __m256 live, hk_damping_model model, hk_behaviour behaviour,
-                                 __m256 *fx, __m256 *fy, __m256 *fz)
+                                 __m256 kL0, __m256 negk, __m256 c, __m256 live, hk_damping_model model,
+                                 hk_behaviour behaviour, __m256 *fx, __m256 *fy, __m256 *fz)
 {
     const __m256 zero = _mm256_setzero_ps();
     __m256 r2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
@@ -442,20 +444,20 @@ static inline void spring_lanes8(__m256 dx, __m256 dy, __m256 dz, __m256 dvx, __
     __m256 e = _mm256_sub_ps(r, L0);
     if (behaviour == HK_SPRING_TENSION_ONLY) live = _mm256_and_ps(live, _mm256_cmp_ps(e, zero, _CMP_GT_OQ));
     if (behaviour == HK_SPRING_COMPRESSION_ONLY) live = _mm256_and_ps(live, _mm256_cmp_ps(e, zero, _CMP_LT_OQ));
-    __m256 inv_r = _mm256_div_ps(_mm256_set1_ps(1), r);
-    __m256 ux = _mm256_mul_ps(dx, inv_r), uy = _mm256_mul_ps(dy, inv_r), uz = _mm256_mul_ps(dz, inv_r);
     if (model == HK_DAMP_ALONG) {
+        __m256 inv_r = _mm256_div_ps(_mm256_set1_ps(1), r);
         __m256 dot =
-            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dvx, ux), _mm256_mul_ps(dvy, uy)), _mm256_mul_ps(dvz, uz));
-        __m256 sc = _mm256_sub_ps(_mm256_mul_ps(negk, e), _mm256_mul_ps(c, dot));
-        *fx = _mm256_and_ps(live, _mm256_mul_ps(sc, ux));
-        *fy = _mm256_and_ps(live, _mm256_mul_ps(sc, uy));
-        *fz = _mm256_and_ps(live, _mm256_mul_ps(sc, uz));
+            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dvx, dx), _mm256_mul_ps(dvy, dy)), _mm256_mul_ps(dvz, dz));
+        __m256 g =
+            _mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(kL0, _mm256_mul_ps(_mm256_mul_ps(c, dot), inv_r)), inv_r), negk);
+        *fx = _mm256_and_ps(live, _mm256_mul_ps(g, dx));
+        *fy = _mm256_and_ps(live, _mm256_mul_ps(g, dy));
+        *fz = _mm256_and_ps(live, _mm256_mul_ps(g, dz));
     } else {
-        __m256 sc = _mm256_mul_ps(negk, e);
-        *fx = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(sc, ux), _mm256_mul_ps(c, dvx)));
-        *fy = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(sc, uy), _mm256_mul_ps(c, dvy)));
-        *fz = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(sc, uz), _mm256_mul_ps(c, dvz)));
+        __m256 g = _mm256_add_ps(_mm256_div_ps(kL0, r), negk);
+        *fx = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(g, dx), _mm256_mul_ps(c, dvx)));
+        *fy = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(g, dy), _mm256_mul_ps(c, dvy)));
+        *fz = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(g, dz), _mm256_mul_ps(c, dvz)));
     }
 }
 
@@ -501,6 +503,7 @@ static inline void load_records8(const float *rec, const int *a, __m256 out[6])
 static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, float *facc, int64_t s0, int64_t s1)
 {
     const __m256 negk = _mm256_set1_ps(-f->k), c = _mm256_set1_ps(f->c), L0fam = _mm256_set1_ps(f->rest);
+    const __m256 k8 = _mm256_set1_ps(f->k), kL0fam = _mm256_set1_ps(f->k_rest);
     const hk_damping_model model = f->params.damping_model;
     const hk_behaviour beh = f->params.behaviour;
     const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
@@ -511,6 +514,7 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
      * then the two halves scattered in lane order */
     {
         const hk_w k16 = w_set1(f->k), negk16 = w_set1(-f->k), c16 = w_set1(f->c), L016 = w_set1(f->rest);
+        const hk_w kL016 = w_set1(f->k_rest);
         for (; s + 16 <= s1; s += 16) {
             const int *a = f->a + s, *b = f->b + s;
             __m256 A0[6], A1[6], B0[6], B1[6];
@@ -525,12 +529,13 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
             hk_wm live = all_lanes();
             if (f->broken) live = wm_and(live, wm_unbroken(f->broken + s));
             const hk_w L0 = f->rest_list ? w_loadu(f->rest_list + s) : L016;
+            const hk_w kL0 = f->rest_list ? w_mul(k16, L0) : kL016;
             hk_w fx, fy, fz;
             if (model == HK_DAMP_ALONG)
-                spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, k16, negk16, c16, live, HK_DAMP_ALONG, beh, &fx,
+                spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, negk16, c16, live, HK_DAMP_ALONG, beh, &fx,
                              &fy, &fz);
             else
-                spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, k16, negk16, c16, live, HK_DAMP_RELATIVE, beh, &fx,
+                spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, negk16, c16, live, HK_DAMP_RELATIVE, beh, &fx,
                              &fy, &fz);
             scatter_records8(facc, a, b, _mm512_castps512_ps256(fx), _mm512_castps512_ps256(fy),
                              _mm512_castps512_ps256(fz));
@@ -550,13 +555,14 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
             live = _mm256_castsi256_ps(_mm256_cmpeq_epi32(bytes, _mm256_setzero_si256()));
         }
         __m256 L0 = f->rest_list ? _mm256_loadu_ps(f->rest_list + s) : L0fam;
+        __m256 kL0 = f->rest_list ? _mm256_mul_ps(k8, L0) : kL0fam;
         __m256 fx, fy, fz;
         __m256 dx = _mm256_sub_ps(A[0], B[0]), dy = _mm256_sub_ps(A[1], B[1]), dz = _mm256_sub_ps(A[2], B[2]);
         __m256 dvx = _mm256_sub_ps(A[3], B[3]), dvy = _mm256_sub_ps(A[4], B[4]), dvz = _mm256_sub_ps(A[5], B[5]);
         if (model == HK_DAMP_ALONG)
-            spring_lanes8(dx, dy, dz, dvx, dvy, dvz, L0, negk, c, live, HK_DAMP_ALONG, beh, &fx, &fy, &fz);
+            spring_lanes8(dx, dy, dz, dvx, dvy, dvz, L0, kL0, negk, c, live, HK_DAMP_ALONG, beh, &fx, &fy, &fz);
         else
-            spring_lanes8(dx, dy, dz, dvx, dvy, dvz, L0, negk, c, live, HK_DAMP_RELATIVE, beh, &fx, &fy, &fz);
+            spring_lanes8(dx, dy, dz, dvx, dvy, dvz, L0, kL0, negk, c, live, HK_DAMP_RELATIVE, beh, &fx, &fy, &fz);
         scatter_records8(facc, a, b, fx, fy, fz);
     }
     for (; s < s1; s++) { /* tail: one spring at a time, same arithmetic */

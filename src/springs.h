@@ -49,20 +49,23 @@ static inline int hk_spring_force(const hk_family *f, hk_real L0, hk_real dx, hk
     hk_real ext = r - L0;
     if (f->params.behaviour == HK_SPRING_TENSION_ONLY && !(ext > 0)) return 0;
     if (f->params.behaviour == HK_SPRING_COMPRESSION_ONLY && !(ext < 0)) return 0;
-    hk_real inv_r = 1 / r;
-    hk_real ux = dx * inv_r, uy = dy * inv_r, uz = dz * inv_r;
+    /* The unit vector u = d / r is never formed: the force is g d (plus the
+     * relative damping term), which takes fewer multiplies, in this order in
+     * every kernel (kernels_impl.h). */
     if (f->params.damping_model == HK_DAMP_ALONG) {
-        /* f_a = -(k (r - L0) + c (dv . u)) u, written as (-k)(r - L0) - c (dv . u) */
-        hk_real s = -f->k * ext - f->c * (dvx * ux + dvy * uy + dvz * uz);
-        out[0] = s * ux;
-        out[1] = s * uy;
-        out[2] = s * uz;
+        /* f_a = -(k (r - L0) + c (dv . u)) u = ((k L0 - c (dv . d) / r) / r - k) d */
+        hk_real inv_r = 1 / r;
+        hk_real dot = dvx * dx + dvy * dy + dvz * dz;
+        hk_real g = (f->k * L0 - f->c * dot * inv_r) * inv_r - f->k;
+        out[0] = g * dx;
+        out[1] = g * dy;
+        out[2] = g * dz;
     } else {
-        /* f_a = -k (r - L0) u - c dv */
-        hk_real s = -f->k * ext;
-        out[0] = s * ux - f->c * dvx;
-        out[1] = s * uy - f->c * dvy;
-        out[2] = s * uz - f->c * dvz;
+        /* f_a = -k (r - L0) u - c dv = (k L0 / r - k) d - c dv */
+        hk_real g = f->k * L0 / r - f->k;
+        out[0] = g * dx - f->c * dvx;
+        out[1] = g * dy - f->c * dvy;
+        out[2] = g * dz - f->c * dvz;
     }
     return 1;
 }

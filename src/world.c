@@ -242,6 +242,7 @@ hk_family *hk_world_new_family(hk_world *w, int body, const char *name, const hk
     f->c = (hk_real)params->damping;
     f->break_ratio = (hk_real)params->break_ratio;
     f->rest = (hk_real)params->rest_length;
+    f->k_rest = f->k * f->rest;
     return f;
 }
 

@@ -28,6 +28,7 @@ typedef struct hk_family {
     char name[48];
     hk_spring_params params;
     hk_real k, c, rest, break_ratio; /* params in the kernels' precision */
+    hk_real k_rest;                  /* k * rest, rounded once (the relative model's k L0) */
     int64_t count;                   /* springs in the family */
     int64_t broken_count;
     uint8_t *broken; /* breakable only: 1 = broken; lattice: by local source node, list: by spring */
