@@ -48,8 +48,8 @@ hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const 
     if (f->j1 < f->j0) f->j1 = f->j0;
     if (f->k1 < f->k0) f->k1 = f->k0;
     f->count = (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0);
-    if (!(params->rest_length > 0)) f->rest = (hk_real)(spacing * sqrt((double)(di * di + dj * dj + dk * dk)));
-    f->k_rest = f->k * f->rest;
+    if (!(params->rest_length > 0))
+        hk_family_set_rest(f, (hk_real)(spacing * sqrt((double)(di * di + dj * dj + dk * dk))));
     if (params->behaviour == HK_SPRING_BREAKABLE) {
         f->broken = calloc((size_t)b->count + 2 * HK_ROW_MARGIN, 1); /* room for a vector read past the end */
         if (!f->broken) {

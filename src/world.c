@@ -241,8 +241,7 @@ hk_family *hk_world_new_family(hk_world *w, int body, const char *name, const hk
     f->k = (hk_real)params->k;
     f->c = (hk_real)params->damping;
     f->break_ratio = (hk_real)params->break_ratio;
-    f->rest = (hk_real)params->rest_length;
-    f->k_rest = f->k * f->rest;
+    hk_family_set_rest(f, (hk_real)params->rest_length);
     return f;
 }
 

@@ -28,7 +28,7 @@ typedef struct hk_family {
     char name[48];
     hk_spring_params params;
     hk_real k, c, rest, break_ratio; /* params in the kernels' precision */
-    hk_real k_rest;                  /* k * rest, rounded once (the relative model's k L0) */
+    hk_real k_rest;                  /* k * rest, rounded once (the kernels' k L0); set with hk_family_set_rest */
     int64_t count;                   /* springs in the family */
     int64_t broken_count;
     uint8_t *broken; /* breakable only: 1 = broken; lattice: by local source node, list: by spring */
@@ -58,6 +58,13 @@ typedef struct hk_family {
     int64_t *near_end;
     int64_t *band_start;
 } hk_family;
+
+/* The family rest length [m], and k_rest with it */
+static inline void hk_family_set_rest(hk_family *f, hk_real rest)
+{
+    f->rest = rest;
+    f->k_rest = f->k * rest;
+}
 
 /* The faces of a surface body (pressure.c): triangles (dim 3) or the edges
  * of a closed ring in the x-y plane (dim 2), over global particle indices,
