@@ -496,7 +496,7 @@ static void *setup_ideal_row(int n, int threads, const char *kernels)
         const __m512 r2 =                                                                                              \
             _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));         \
         const __mmask16 live = _mm512_cmp_ps_mask(r2, _mm512_setzero_ps(), _CMP_NEQ_UQ);                               \
-        const __m512 g = _mm512_add_ps(_mm512_div_ps(kL0, _mm512_sqrt_ps(r2)), negk);                                  \
+        const __m512 g = _mm512_sub_ps(_mm512_div_ps(kL0, _mm512_sqrt_ps(r2)), k);                                     \
         f[0] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dx), _mm512_mul_ps(c, dvx));                                 \
         f[1] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dy), _mm512_mul_ps(c, dvy));                                 \
         f[2] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dz), _mm512_mul_ps(c, dvz));                                 \
@@ -511,7 +511,7 @@ static void *setup_ideal_row(int n, int threads, const char *kernels)
 __attribute__((target("avx512f"))) static void run_ideal_row(void *s)
 {
     float *const m = s;
-    const __m512 kL0 = _mm512_set1_ps(60.0f), negk = _mm512_set1_ps(-6000.0f), c = _mm512_set1_ps(0.02f);
+    const __m512 kL0 = _mm512_set1_ps(60.0f), k = _mm512_set1_ps(6000.0f), c = _mm512_set1_ps(0.02f);
     const __m512 z = _mm512_setzero_ps();
     __m512 p1[3] = {z, z, z}, pr[3] = {z, z, z}, pl[3] = {z, z, z}, p2[3] = {z, z, z};
     for (int i = 0; i < HK_IDEAL_NX; i += 16) {
@@ -565,6 +565,81 @@ static int64_t ideal_row_items(void *s)
 }
 
 static void ideal_row_free(void *s) { free(s); }
+
+/* The engine's own blocked kernel (lattice_row, AVX-512) on the idealised
+ * row's data and families: one 256-node source row and the two rows below,
+ * in L1, the six cloth families with the same constants, called as the sweep
+ * calls it. Against probe_cloth_row_ideal it prices the kernel's generality
+ * alone (run-time offsets, masks and family table; no memory hierarchy, no
+ * row finish). Items: springs. */
+typedef struct engine_row {
+    hk_particles p;
+    hk_family fam[6];
+    hk_row_family rf[6];
+    hk_real *mem;
+    hk_real *acc_src[3];
+    const hk_kernels *k;
+} engine_row;
+
+static void *setup_engine_row(int n, int threads, const char *kernels)
+{
+    (void)n, (void)threads, (void)kernels;
+    if (hk_kernels_select("avx512") != 0) return NULL;
+    engine_row *e = calloc(1, sizeof *e);
+    const int len = 3 * HK_IDEAL_NX + 128, S = HK_IDEAL_LEN; /* particle arrays; accumulator rows */
+    if (!e || !(e->mem = aligned_alloc(64, (size_t)(6 * len + 9 * S) * sizeof(hk_real)))) {
+        free(e);
+        hk_kernels_select(NULL);
+        return NULL;
+    }
+    hk_real *arr[6];
+    for (int c = 0; c < 6; c++) {
+        arr[c] = e->mem + c * len + 64;
+        for (int i = -64; i < len - 64; i++) {
+            const int row = i < 0 ? 0 : i / HK_IDEAL_NX, col = i < 0 ? 0 : i % HK_IDEAL_NX;
+            arr[c][i] = (hk_real)(c == 0 ? 0.01 * col : c == 1 ? 0.01 * row : 1e-3 * ((col * 7 + c) % 5));
+        }
+    }
+    hk_real *acc = e->mem + 6 * len;
+    memset(acc, 0, (size_t)9 * S * sizeof(hk_real));
+    e->p.count = e->p.capacity = 3 * HK_IDEAL_NX;
+    e->p.x = arr[0], e->p.y = arr[1], e->p.z = arr[2], e->p.vx = arr[3], e->p.vy = arr[4], e->p.vz = arr[5];
+    /* structural x, structural y, shear right, shear left, bend x, bend y */
+    static const int di[6] = {1, 0, 1, -1, 2, 0}, dr[6] = {0, 1, 1, 1, 0, 2};
+    for (int q = 0; q < 6; q++) {
+        hk_family *f = &e->fam[q];
+        f->kind = HK_FAMILY_LATTICE;
+        f->params.damping_model = HK_DAMP_RELATIVE;
+        f->params.behaviour = HK_SPRING_NORMAL;
+        f->k = 6000.0f, f->c = 0.02f;
+        hk_family_set_rest(f, 0.01f);
+        f->nx = HK_IDEAL_NX, f->ny = 3, f->nz = 1;
+        f->di = di[q], f->dj = dr[q];
+        f->offset = di[q] + (int64_t)HK_IDEAL_NX * dr[q];
+        f->i0 = di[q] < 0 ? -di[q] : 0;
+        f->i1 = HK_IDEAL_NX - (di[q] > 0 ? di[q] : 0);
+        e->rf[q].f = f;
+        e->rf[q].dr = dr[q];
+        for (int c = 0; c < 3; c++) e->rf[q].dst[c] = acc + (3 * dr[q] + c) * S + 64;
+    }
+    for (int c = 0; c < 3; c++) e->acc_src[c] = acc + c * S + 64;
+    e->k = hk_kernels_active();
+    return e;
+}
+
+static void run_engine_row(void *s)
+{
+    engine_row *e = s;
+    e->k->lattice_row(&e->p, 0, 0, HK_IDEAL_NX, e->rf, 6, e->acc_src, NULL, HK_IDEAL_LEN);
+}
+
+static void engine_row_free(void *s)
+{
+    engine_row *e = s;
+    free(e->mem);
+    free(e);
+    hk_kernels_select(NULL);
+}
 
 #define PROBE_SETUP(NAME, KIND)                                                                                        \
     static void *setup_##NAME(int n, int t, const char *k)                                                             \
@@ -634,6 +709,8 @@ const hk_bench_case hk_bench_cases[] = {
     {"probe_zmm_gather", "instructions", one_size, setup_probe_zmm_gather, run_probe, probe_items, probe_free,
      best_path},
     {"probe_cloth_row_ideal", "springs", one_size, setup_ideal_row, run_ideal_row, ideal_row_items, ideal_row_free,
+     best_path},
+    {"probe_cloth_row_engine", "springs", one_size, setup_engine_row, run_engine_row, ideal_row_items, engine_row_free,
      best_path},
 #endif
 };

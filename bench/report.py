@@ -277,29 +277,65 @@ def main():
         w("1.08 M-spring mesh 0.226 -> 0.223 (its gathers and shuffles dominate, below).")
         w("")
         ideal = get("probe_cloth_row_ideal/best/n:1/threads:1")
+        engine = get("probe_cloth_row_engine/best/n:1/threads:1")
         c256 = get("cloth_force/avx512/n:256/threads:1")
-        if ideal and c256:
-            share = 0.836  # lattice_row's share of the 256x256 pass, perf record, 2026-11-21
+        if ideal and engine and c256:
+            # perf record on cloth_force/avx512/n:256/threads:1, 2026-11-21 (after the
+            # narrower ring clearing): lattice_row, finish_row, memset, sweep_parallel
+            share, fin, clr, swp = 0.840, 0.085, 0.030, 0.028
             rest = (1 - share) / c256
-            w("How far the lattice sweep is from what this core allows: `probe_cloth_row_ideal`")
+            kern = c256 / share
+            w("How far the lattice sweep is from what this core allows. `probe_cloth_row_ideal`")
             w("(`bench/cases.c`) runs one 256-node cloth row and its six families exactly as the")
             w("blocked sweep does (the same arithmetic, loads, shifts and stores), but with every")
             w("offset, shift and constant known at compile time, every lane a spring, one base pointer")
-            w("for all the arrays and no row set-up. It runs at %s in L1. `perf record` on the" % g(ideal))
-            w("256x256 force pass (2026-11-21) puts %.1f%% of the time in the blocked kernel" % (100 * share))
-            w("(`lattice_row`), 8.2% in finishing the rows (external forces, storing f), 4.1% in")
-            w("clearing the ring rows and 2.6% in the sweep itself. So the engine's kernel runs at about")
-            w("%s, %.0f%% of the idealised row, and the pass is at %s. Even a kernel as fast as the" %
-              (g(c256 / share), 100 * c256 / share / ideal, g(c256)))
-            w("idealised row would leave the pass at %s, short of the 2.0 G/s target: the target" %
+            w("for all the arrays and no row set-up: %s in L1. `probe_cloth_row_engine` runs the" % g(ideal))
+            w("engine's own kernel (`lattice_row`, AVX-512) on the same row, data and families, called")
+            w("as the sweep calls it: %s, %.0f%% of the idealised row. That gap is the price of the" %
+              (g(engine), 100 * engine / ideal))
+            w("kernel's generality alone: run-time offsets and row ends, per-family constants read")
+            w("from the family table every vector, and general-purpose register pressure (six source")
+            w("arrays, three accumulator rows and three target rows per family want more than the 16")
+            w("registers; GCC keeps the source pointers on the stack and reloads them per family).")
+            w("The same idealised row with one pointer per array instead of one base pointer ran")
+            w("2.13 G/s (2026-11-21). `perf record` on the 256x256 force pass (2026-11-21) puts")
+            w("%.1f%% of the time in the kernel, %.1f%% in finishing the rows (external forces, storing" %
+              (100 * share, 100 * fin))
+            w("f), %.1f%% in clearing the ring rows and %.1f%% in the sweep itself. So inside the pass the" %
+              (100 * clr, 100 * swp))
+            w("kernel runs at about %s, %.0f%% of its own in-L1 rate (the rest is the rows' trip" %
+              (g(kern), 100 * kern / engine))
+            w("through L2 and L3), and the pass is at %s. Were the kernel as fast as the idealised" % g(c256))
+            w("row, the pass would reach %s; the 2.0 G/s target needs that and a cheaper row finish." %
               g(1 / (rest + 1 / ideal)))
-            w("needs both a fully specialised kernel and a cheaper row finish. The gap to the idealised")
-            w("row is the price of generality: offsets, shifts and per-family constants read from the")
-            w("family table every vector, masks at the row ends, and general-purpose register pressure")
-            w("(the same idealised row with one pointer per array instead of one base pointer ran")
-            w("2.13 G/s, 2026-11-21). Fusing with FMA gained 5% on the arithmetic alone (a")
-            w("standalone loop, 3.25 -> 3.40 G/s) and would give up the bit-identity with the")
-            w("reference, so it stays off.")
+            w("")
+            w("What was tried on the kernel's generality (2026-11-21, best of 8 rounds back to back")
+            w("on `probe_cloth_row_engine`, so no memory hierarchy in the way):")
+            w("- the di of the shipped stencils' groups fixed at compile time (each lane shift one")
+            w("  `valignd` with an immediate instead of a `vpermt2ps` with a computed index):")
+            w("  1.888 -> 1.964 G/s, +4%; kept;")
+            w("- `g = kL0 / r - k` with k itself instead of adding a negated k (the same bits: IEEE")
+            w("  x - y is x + (-y)), and a constant all-lanes mask instead of a compare: 1.885 ->")
+            w("  1.888, no change; kept as the simpler code;")
+            w("- splitting each row into masked end vectors and whole middle vectors without row-end")
+            w("  tests: 1.964 -> 1.869, no gain (the tests are scalar and predicted); dropped;")
+            w("- `-fschedule-insns -fsched-pressure`, `-fno-tree-pre`, `-fira-region=all` on the")
+            w("  AVX-512 kernels: 1.943 -> 1.910, 1.871, 1.912; dropped.")
+            w("Outside the kernel, the ring rows are now cleared only where the kernels write")
+            w("(one vector past either end of a row, not the 64-entry margins), and a row's")
+            w("families are picked from a compact table in the sweep plan without a division per")
+            w("family. All of this together, back to back against the build before it (best of 3")
+            w("rounds of 2 repetitions, 1 thread, 2026-11-21): cloth 256x256 1.498 -> 1.613 G/s,")
+            w("cloth 2048x2048 1.338 -> 1.371, jelly26 64^3 1.193 -> 1.223, jelly52 48^3 1.126 ->")
+            w("1.194, step_cloth512 1.395 -> 1.438, `probe_cloth_row_engine` 1.846 -> 1.985. The")
+            w("state hashes are unchanged.")
+            w("")
+            w("Fusing with FMA gained 5% on the arithmetic alone (a standalone loop, 3.25 -> 3.40")
+            w("G/s) and would give up the bit-identity with the reference, so it stays off. A")
+            w("reciprocal square root (`rsqrt14` plus one Newton step) in place of the sqrt and")
+            w("divide, in the idealised row: within the noise of the exact form (2.15-2.38 against")
+            w("2.18-2.46 G/s, 2026-11-21): the divider is not what bounds the blocked row, the adds")
+            w("and subtracts are (about 18 per 16 springs, one zmm add issuing per cycle).")
             w("")
         ms, mm = skeleton.get("mem"), skeleton.get("math")
         if ms and mm:

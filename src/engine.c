@@ -60,12 +60,13 @@ typedef struct sweep_plan {
     int body;
     int64_t base; /* global index of node (0,0,0) */
     int nx, ny, nrows;
-    int nx_pad;    /* nx padded to HK_VEC */
-    int stride;    /* accumulator row stride: nx_pad plus a margin each side */
-    int same_rows; /* families with dr == 0 (each needs a row buffer) */
-    int maxdr, R;  /* largest row distance of a family; ring rows */
-    int *fam;      /* lattice families of the body */
-    int *dr;       /* their row distances */
+    int nx_pad;     /* nx padded to HK_VEC */
+    int stride;     /* accumulator row stride: nx_pad plus a margin each side */
+    int same_rows;  /* families with dr == 0 (each needs a row buffer) */
+    int maxdr, R;   /* largest row distance of a family; ring rows */
+    int *fam;       /* lattice families of the body */
+    int *dr;        /* their row distances */
+    int (*rows)[4]; /* their source rows: j in [0], [1) and k in [2], [3) (empty if no source column) */
     int nfam;
     int has_list;     /* the body also has list families */
     int serial_lists; /* its list springs are few: run them on one thread */
@@ -94,6 +95,15 @@ static void order_families(const hk_world *w, sweep_plan *sp)
     }
 }
 
+static void plan_free(sweep_plan *sp)
+{
+    free(sp->fam);
+    free(sp->dr);
+    free(sp->rows);
+    sp->fam = sp->dr = NULL;
+    sp->rows = NULL;
+}
+
 static int plan_body(const hk_world *w, int body, sweep_plan *sp)
 {
     const hk_body *b = &w->bodies[body];
@@ -115,9 +125,9 @@ static int plan_body(const hk_world *w, int body, sweep_plan *sp)
         }
     sp->fam = malloc((size_t)(n ? n : 1) * sizeof *sp->fam);
     sp->dr = malloc((size_t)(n ? n : 1) * sizeof *sp->dr);
-    if (!sp->fam || !sp->dr) {
-        free(sp->fam);
-        free(sp->dr);
+    sp->rows = malloc((size_t)(n ? n : 1) * sizeof *sp->rows);
+    if (!sp->fam || !sp->dr || !sp->rows) {
+        plan_free(sp);
         return -1;
     }
     for (int f = 0; f < w->family_count; f++) {
@@ -130,16 +140,18 @@ static int plan_body(const hk_world *w, int body, sweep_plan *sp)
         if (dr == 0) sp->same_rows++;
     }
     order_families(w, sp);
+    for (int q = 0; q < sp->nfam; q++) {
+        const hk_family *f = &w->families[sp->fam[q]];
+        const int none = f->i1 <= f->i0;
+        sp->rows[q][0] = f->j0;
+        sp->rows[q][1] = none ? f->j0 : f->j1;
+        sp->rows[q][2] = f->k0;
+        sp->rows[q][3] = f->k1;
+    }
     sp->R = sp->maxdr + 1;
     sp->serial_lists = list_springs(w, body) < list_parallel_min();
     sp->surface = b->surface >= 0 && hk_surface_active(w, &w->surfaces[b->surface]) ? b->surface : -1;
     return 0;
-}
-
-static void plan_free(sweep_plan *sp)
-{
-    free(sp->fam);
-    free(sp->dr);
 }
 
 static void plans_free(sweep_plan *plans, int bodies)
@@ -205,6 +217,17 @@ void hk_engine_release(hk_world *w)
     w->ws_threads = 0;
 }
 
+/* Zeroes what the kernels write of one accumulator row (x, y, z of stride
+ * S): [-HK_VEC, nx_pad + HK_VEC) of each, since a vector store reaches at
+ * most one vector past either end of the row (targets are nodes of the
+ * row). The rest of the margins is never written and stays zero from the
+ * ring's first clear. */
+static void clear_acc_row(hk_real *row, int S, int nx_pad)
+{
+    for (int c = 0; c < 3; c++)
+        memset(row + (size_t)c * S + HK_ROW_MARGIN - HK_VEC, 0, (size_t)(nx_pad + 2 * HK_VEC) * sizeof *row);
+}
+
 /* Rows [a, b) of one block; see engine.h. With a fused finish the rows that
  * neighbours read are parked in `parked` and finished by the caller after a
  * barrier (returned through *park_lo_end and *park_hi_start). */
@@ -232,14 +255,16 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
     for (int r = start; r < b; r++) {
         const int j = r % sp->ny, kk = r / sp->ny;
         const int64_t row0 = sp->base + (int64_t)r * sp->nx, local0 = (int64_t)r * sp->nx;
-        hk_real *src = ring + row3 * (r % R);
+        const int slot = r % R;
+        hk_real *src = ring + row3 * slot;
         hk_real *const acc_src[3] = {src + M, src + S + M, src + 2 * S + M};
         int n = 0;
         for (int q = 0; q < sp->nfam; q++) {
-            const hk_family *f = &w->families[sp->fam[q]];
-            if (j < f->j0 || j >= f->j1 || kk < f->k0 || kk >= f->k1 || f->i1 <= f->i0) continue;
-            hk_real *dst = ring + row3 * ((r + sp->dr[q]) % R);
-            fams[n].f = f;
+            const int *rows = sp->rows[q];
+            if (j < rows[0] || j >= rows[1] || kk < rows[2] || kk >= rows[3]) continue;
+            const int to = slot + sp->dr[q]; /* dr < R */
+            hk_real *dst = ring + row3 * (to < R ? to : to - R);
+            fams[n].f = &w->families[sp->fam[q]];
             fams[n].dr = sp->dr[q];
             fams[n].dst[0] = dst + M;
             fams[n].dst[1] = dst + S + M;
@@ -249,13 +274,13 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
         k->lattice_row(&w->p, row0, local0, sp->nx_pad, fams, n, acc_src, buf, S);
         if (r >= a) {
             if (r < lo_end || r >= hi_start) {
-                int slot = r < lo_end ? r - a : maxdr + (r - hi_start);
-                memcpy(parked + row3 * slot, src, row3 * sizeof *src);
+                const int park = r < lo_end ? r - a : maxdr + (r - hi_start);
+                memcpy(parked + row3 * park, src, row3 * sizeof *src);
             } else {
                 k->finish_row(ctx, &w->p, row0, sp->nx, acc_src);
             }
         }
-        memset(src, 0, row3 * sizeof *src);
+        clear_acc_row(src, S, sp->nx_pad);
     }
 }
 

@@ -9,14 +9,14 @@
 /* The arithmetic of every lane, in this order (it is the order of
  * hk_spring_force in springs.h, so a lane's F equals the reference's bits):
  *   d = x_a - x_b, r2 = (dx dx + dy dy) + dz dz, r = sqrt(r2),
- *   along:    q = 1 / r, g = (kL0 - (c (dv . d)) q) q + (-k),  F = g d
- *   relative: g = kL0 / r + (-k),                            F = g d - c dv
+ *   along:    q = 1 / r, g = (kL0 - (c (dv . d)) q) q - k,  F = g d
+ *   relative: g = kL0 / r - k,                            F = g d - c dv
  * (kL0 = k * L0, rounded once; dv . d = (dvx dx + dvy dy) + dvz dz). Both
  * are -(k (r - L0) + c (dv . u)) u, resp. -k (r - L0) u - c dv, with u = d / r,
  * written without the unit vector. e = r - L0 decides slack springs under a
  * behaviour. Lanes with r = 0, a broken spring, or a slack one give F = 0. No
  * fused multiply-add: the reference rounds every product. */
-static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, hk_w dvz, hk_w L0, hk_w kL0, hk_w negk,
+static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, hk_w dvz, hk_w L0, hk_w kL0, hk_w k,
                                 hk_w c, hk_wm live, hk_damping_model model, hk_behaviour behaviour, hk_w *fx, hk_w *fy,
                                 hk_w *fz)
 {
@@ -30,19 +30,17 @@ static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, h
     if (model == HK_DAMP_ALONG) {
         hk_w inv_r = w_div(w_set1(1), r);
         hk_w dot = w_add(w_add(w_mul(dvx, dx), w_mul(dvy, dy)), w_mul(dvz, dz));
-        hk_w g = w_add(w_mul(w_sub(kL0, w_mul(w_mul(c, dot), inv_r)), inv_r), negk);
+        hk_w g = w_sub(w_mul(w_sub(kL0, w_mul(w_mul(c, dot), inv_r)), inv_r), k);
         *fx = w_keep(live, w_mul(g, dx));
         *fy = w_keep(live, w_mul(g, dy));
         *fz = w_keep(live, w_mul(g, dz));
     } else {
-        hk_w g = w_add(w_div(kL0, r), negk);
+        hk_w g = w_sub(w_div(kL0, r), k);
         *fx = w_keep(live, w_sub(w_mul(g, dx), w_mul(c, dvx)));
         *fy = w_keep(live, w_sub(w_mul(g, dy), w_mul(c, dvy)));
         *fz = w_keep(live, w_sub(w_mul(g, dz), w_mul(c, dvz)));
     }
 }
-
-static inline hk_wm all_lanes(void) { return w_neq(w_set1(0), w_set1(1)); }
 
 /* 0, 1, 2, ... : lane numbers, for masks at the ends of a row */
 static const hk_real lane_index[16]
@@ -61,11 +59,11 @@ static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *
                                                                hk_damping_model model, hk_behaviour behaviour, hk_w *fy,
                                                                hk_w *fz)
 {
-    const hk_w L0 = w_set1(f->rest), kL0 = w_set1(f->k_rest), negk = w_set1(-f->k), c = w_set1(f->c);
+    const hk_w L0 = w_set1(f->rest), kL0 = w_set1(f->k_rest), k = w_set1(f->k), c = w_set1(f->c);
     const int64_t off = f->offset;
     hk_wm live;
     if (i >= f->i0 && i + HK_W <= f->i1) {
-        live = all_lanes();
+        live = wm_all();
     } else {
         hk_w idx = w_add(w_set1((hk_real)i), iota);
         live = wm_and(w_ge(idx, w_set1((hk_real)f->i0)), w_lt(idx, w_set1((hk_real)f->i1)));
@@ -91,12 +89,12 @@ static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *
 #if defined(HOOKE_EXPERIMENT_MEM)
     /* roofline experiment (-DHOOKE_KERNEL_EXPERIMENT=mem): the loop's loads
      * and stores with trivial arithmetic; wrong forces, timing only */
-    (void)L0, (void)kL0, (void)negk, (void)c, (void)live, (void)model, (void)behaviour;
+    (void)L0, (void)kL0, (void)k, (void)c, (void)live, (void)model, (void)behaviour;
     fx = w_add(dx, dvx);
     *fy = w_add(dy, dvy);
     *fz = w_add(dz, dvz);
 #else
-    spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, kL0, negk, c, live, model, behaviour, &fx, fy, fz);
+    spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, kL0, k, c, live, model, behaviour, &fx, fy, fz);
 #endif
     return fx;
 }
@@ -167,13 +165,17 @@ static inline __attribute__((always_inline)) void family_row(const hk_family *f,
  * orders them so.
  *
  * The kinds of the group's families are compile-time constants (so the
- * carries of families that do not shift cost nothing): a signature holds the
- * count n in bits 0-2 and the kind of family q in bits 3 + 2q, 4 + 2q. */
+ * carries of families that do not shift cost nothing), and for the rows of
+ * the shipped stencils their di too (so each shift is one valignd with an
+ * immediate): a signature holds the count n in bits 0-2, the kind of family
+ * q in bits 3 + 2q, 4 + 2q, and di + 16 of family q in bits 16 + 5q to
+ * 20 + 5q (0 there: di is read from the family at run time). */
 enum { HK_K_SAME, HK_K_DOWN, HK_K_DOWN_RIGHT, HK_K_DOWN_LEFT }; /* dr = 0; dr > 0 with di = 0, > 0, < 0 */
 #define HK_GROUP_MAX 6
 #define HK_KIND(sig, q) ((int)(((sig) >> (3 + 2 * (q))) & 3u))
+#define HK_DICODE(sig, q) ((int)(((sig) >> (16 + 5 * (q))) & 31u))
 
-static inline __attribute__((always_inline)) void group_row(const hk_row_family *fams, const unsigned sig,
+static inline __attribute__((always_inline)) void group_row(const hk_row_family *fams, const uint64_t sig,
                                                             const hk_real *const src[6], int64_t local0,
                                                             hk_real *const acc[3], hk_damping_model model,
                                                             hk_behaviour behaviour)
@@ -200,7 +202,7 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
             const hk_family *f = fams[q].f;
             const uint8_t *broken = f->broken ? f->broken + local0 : NULL;
             hk_w fy, fz, fx = family_lanes(f, src, a, broken, i, iota, model, behaviour, &fy, &fz);
-            const int di = f->di, kind = HK_KIND(sig, q);
+            const int di = HK_DICODE(sig, q) ? HK_DICODE(sig, q) - 16 : f->di, kind = HK_KIND(sig, q);
             hk_real *ox = fams[q].dst[0], *oy = fams[q].dst[1], *oz = fams[q].dst[2];
             sx = w_add(sx, fx);
             sy = w_add(sy, fy);
@@ -234,7 +236,7 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
 #pragma GCC unroll 8
     for (int q = 0; q < HK_GROUP_MAX; q++) {
         if (q >= n) break;
-        const int di = fams[q].f->di, kind = HK_KIND(sig, q);
+        const int di = HK_DICODE(sig, q) ? HK_DICODE(sig, q) - 16 : fams[q].f->di, kind = HK_KIND(sig, q);
         hk_real *const tx = kind == HK_K_SAME ? ax : fams[q].dst[0],
                        *const ty = kind == HK_K_SAME ? ay : fams[q].dst[1],
                        *const tz = kind == HK_K_SAME ? az : fams[q].dst[2];
@@ -250,24 +252,35 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
     }
 }
 
-/* signature of a group of kinds k0, k1, ... */
-#define HK_SIG2(a, b) (2u | (a) << 3 | (b) << 5)
-#define HK_SIG6(a, b, c, d, e, f) (6u | (a) << 3 | (b) << 5 | (c) << 7 | (d) << 9 | (e) << 11 | (f) << 13)
+/* Family q of a signature: kind k with di fixed at d (HK_FD) or read at run
+ * time (HK_FK). */
+#define HK_FD(q, k, d) ((uint64_t)(k) << (3 + 2 * (q)) | (uint64_t)((d) + 16) << (16 + 5 * (q)))
+#define HK_FK(q, k) ((uint64_t)(k) << (3 + 2 * (q)))
+#define HK_SIG2(a, da, b, db) (2u | HK_FD(0, a, da) | HK_FD(1, b, db))
+#define HK_SIG6(a, da, b, db, c, dc, d, dd, e, de, f, df)                                                              \
+    (6u | HK_FD(0, a, da) | HK_FD(1, b, db) | HK_FD(2, c, dc) | HK_FD(3, d, dd) | HK_FD(4, e, de) | HK_FD(5, f, df))
+#define HK_KINDS2(a, b) (2u | HK_FK(0, a) | HK_FK(1, b))
 #define S_ HK_K_SAME
 #define D_ HK_K_DOWN
 #define R_ HK_K_DOWN_RIGHT
 #define L_ HK_K_DOWN_LEFT
 /* The groups that get a blocked pass: the rows of the shipped stencils (rope,
  * cloth, 26- and 52-neighbour jelly) split greedily into runs of at most six
- * families with at most four carries. Any other run goes family by family. */
+ * families with at most four carries, with their di fixed; and pairs of
+ * kinds that cloths with a radius stencil form with other di. Any other run
+ * goes family by family. */
 #define HK_GROUPS(X)                                                                                                   \
-    X(HK_SIG2(S_, S_))                 /* rope: chain, skip */                                                         \
-    X(HK_SIG6(S_, D_, R_, L_, S_, D_)) /* cloth: structural, shear, bend */                                            \
-    X(HK_SIG6(D_, S_, D_, R_, L_, R_)) /* jelly rows, in engine.c's order */                                           \
-    X(HK_SIG6(L_, D_, R_, L_, D_, R_))                                                                                 \
-    X(HK_SIG6(L_, D_, S_, D_, R_, L_))                                                                                 \
-    X(HK_SIG6(R_, L_, D_, R_, L_, D_))                                                                                 \
-    X(HK_SIG2(R_, L_))
+    X(HK_SIG2(S_, 1, S_, 2))                              /* rope: chain, skip */                                      \
+    X(HK_SIG6(S_, 1, D_, 0, R_, 1, L_, -1, S_, 2, D_, 0)) /* cloth: structural, shear, bend */                         \
+    X(HK_SIG6(D_, 0, S_, 1, D_, 0, R_, 1, L_, -1, R_, 1)) /* jelly rows, in engine.c's order */                        \
+    X(HK_SIG6(L_, -1, D_, 0, R_, 1, L_, -1, D_, 0, R_, 1))                                                             \
+    X(HK_SIG6(L_, -1, D_, 0, S_, 2, D_, 0, R_, 2, L_, -2))                                                             \
+    X(HK_SIG6(R_, 1, L_, -1, D_, 0, R_, 1, L_, -1, D_, 0))                                                             \
+    X(HK_SIG6(R_, 2, L_, -2, D_, 0, R_, 2, L_, -2, D_, 0))                                                             \
+    X(HK_SIG2(R_, 1, L_, -1))                                                                                          \
+    X(HK_SIG2(R_, 2, L_, -2))                                                                                          \
+    X(HK_KINDS2(S_, S_)) /* radius cloth rows: any di */                                                               \
+    X(HK_KINDS2(R_, L_))
 
 static int row_kind(const hk_row_family *rf)
 {
@@ -276,11 +289,11 @@ static int row_kind(const hk_row_family *rf)
 
 /* The next group of fams (at most nfam long) with a blocked pass: its
  * signature, or 0 if none (the family then goes alone). */
-static unsigned group_at(const hk_row_family *fams, int nfam)
+static uint64_t group_at(const hk_row_family *fams, int nfam)
 {
     const hk_damping_model model = fams[0].f->params.damping_model;
     int n = 0, carries = 0;
-    unsigned kinds = 0;
+    uint64_t kinds = 0, dis = 0;
     while (n < HK_GROUP_MAX && n < nfam) {
         const hk_family *f = fams[n].f;
         if (f->params.behaviour != HK_SPRING_NORMAL || f->params.damping_model != model || f->di <= -HK_W ||
@@ -288,13 +301,19 @@ static unsigned group_at(const hk_row_family *fams, int nfam)
             break;
         const int k = row_kind(&fams[n]);
         if (k != HK_K_DOWN && ++carries > 4) break;
-        kinds |= (unsigned)k << (3 + 2 * n);
+        kinds |= HK_FK(n, k);
+        dis |= (uint64_t)(f->di + 16) << (16 + 5 * n);
         n++;
     }
     for (; n >= 2; n--) {
-        const unsigned sig = (unsigned)n | (kinds & ((1u << (3 + 2 * n)) - 8u));
+        const uint64_t generic = (uint64_t)n | (kinds & ((1u << (3 + 2 * n)) - 8u));
+        const uint64_t fixed = generic | (dis & (((1ull << (5 * n)) - 1) << 16));
 #define HK_MATCH(S)                                                                                                    \
-    if (sig == (S)) return sig;
+    if (fixed == (S)) return fixed;
+        HK_GROUPS(HK_MATCH)
+#undef HK_MATCH
+#define HK_MATCH(S)                                                                                                    \
+    if (generic == (S)) return generic;
         HK_GROUPS(HK_MATCH)
 #undef HK_MATCH
     }
@@ -335,7 +354,7 @@ static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t 
         const hk_damping_model model = f->params.damping_model;
         const hk_behaviour beh = f->params.behaviour;
 #ifdef HK_HAS_SHIFT
-        const unsigned sig = group_at(fams + q, nfam - q);
+        const uint64_t sig = group_at(fams + q, nfam - q);
         if (sig) {
 #define HK_RUN(S)                                                                                                      \
     if (sig == (S)) {                                                                                                  \
@@ -350,7 +369,7 @@ static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t 
             continue;
         }
         if (f->di > -HK_W && f->di < HK_W) { /* alone: the same pass with one family */
-#define HK_ALONE(K) HK_DISPATCH(model, beh, group_row(fams + q, 1u | (K) << 3, src, local0, acc_src, MODEL, BEH))
+#define HK_ALONE(K) HK_DISPATCH(model, beh, group_row(fams + q, 1u | HK_FK(0, K), src, local0, acc_src, MODEL, BEH))
             switch (row_kind(&fams[q])) {
             case HK_K_SAME: HK_ALONE(HK_K_SAME); break;
             case HK_K_DOWN: HK_ALONE(HK_K_DOWN); break;
@@ -376,14 +395,14 @@ static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t 
  * particle occurs twice in [s0, s1), so the lanes' scatters never collide. */
 static void HK_SUFFIX(list_range)(const hk_family *f, hk_particles *p, int64_t s0, int64_t s1)
 {
-    const hk_w k = w_set1(f->k), negk = w_set1(-f->k), c = w_set1(f->c), L0fam = w_set1(f->rest);
+    const hk_w k = w_set1(f->k), c = w_set1(f->c), L0fam = w_set1(f->rest);
     const hk_w kL0fam = w_set1(f->k_rest);
     const hk_damping_model model = f->params.damping_model;
     const hk_behaviour beh = f->params.behaviour;
     int64_t s = s0;
     for (; s + HK_W <= s1; s += HK_W) {
         const int32_t *a = f->a + s, *b = f->b + s;
-        hk_wm live = all_lanes();
+        hk_wm live = wm_all();
         if (f->broken) live = wm_and(live, wm_unbroken(f->broken + s));
         hk_w dx = w_sub(w_gather(p->x, a), w_gather(p->x, b));
         hk_w dy = w_sub(w_gather(p->y, a), w_gather(p->y, b));
@@ -395,9 +414,9 @@ static void HK_SUFFIX(list_range)(const hk_family *f, hk_particles *p, int64_t s
         hk_w kL0 = f->rest_list ? w_mul(k, L0) : kL0fam;
         hk_w fx, fy, fz;
         if (model == HK_DAMP_ALONG)
-            spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, kL0, negk, c, live, HK_DAMP_ALONG, beh, &fx, &fy, &fz);
+            spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, kL0, k, c, live, HK_DAMP_ALONG, beh, &fx, &fy, &fz);
         else
-            spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, kL0, negk, c, live, HK_DAMP_RELATIVE, beh, &fx, &fy, &fz);
+            spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, kL0, k, c, live, HK_DAMP_RELATIVE, beh, &fx, &fy, &fz);
         w_scatter(p->fx, a, w_add(w_gather(p->fx, a), fx));
         w_scatter(p->fy, a, w_add(w_gather(p->fy, a), fy));
         w_scatter(p->fz, a, w_add(w_gather(p->fz, a), fz));
@@ -434,7 +453,7 @@ static inline void transpose8x8(const __m256 r[8], __m256 out[8])
 
 /* spring_lanes on 8 lanes (ymm), operation for operation */
 static inline void spring_lanes8(__m256 dx, __m256 dy, __m256 dz, __m256 dvx, __m256 dvy, __m256 dvz, __m256 L0,
-                                 __m256 kL0, __m256 negk, __m256 c, __m256 live, hk_damping_model model,
+                                 __m256 kL0, __m256 k, __m256 c, __m256 live, hk_damping_model model,
                                  hk_behaviour behaviour, __m256 *fx, __m256 *fy, __m256 *fz)
 {
     const __m256 zero = _mm256_setzero_ps();
@@ -449,12 +468,12 @@ static inline void spring_lanes8(__m256 dx, __m256 dy, __m256 dz, __m256 dvx, __
         __m256 dot =
             _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dvx, dx), _mm256_mul_ps(dvy, dy)), _mm256_mul_ps(dvz, dz));
         __m256 g =
-            _mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(kL0, _mm256_mul_ps(_mm256_mul_ps(c, dot), inv_r)), inv_r), negk);
+            _mm256_sub_ps(_mm256_mul_ps(_mm256_sub_ps(kL0, _mm256_mul_ps(_mm256_mul_ps(c, dot), inv_r)), inv_r), k);
         *fx = _mm256_and_ps(live, _mm256_mul_ps(g, dx));
         *fy = _mm256_and_ps(live, _mm256_mul_ps(g, dy));
         *fz = _mm256_and_ps(live, _mm256_mul_ps(g, dz));
     } else {
-        __m256 g = _mm256_add_ps(_mm256_div_ps(kL0, r), negk);
+        __m256 g = _mm256_sub_ps(_mm256_div_ps(kL0, r), k);
         *fx = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(g, dx), _mm256_mul_ps(c, dvx)));
         *fy = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(g, dy), _mm256_mul_ps(c, dvy)));
         *fz = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(g, dz), _mm256_mul_ps(c, dvz)));
@@ -502,7 +521,7 @@ static inline void load_records8(const float *rec, const int *a, __m256 out[6])
  * the forces transposed back and added to the ends' force records. */
 static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, float *facc, int64_t s0, int64_t s1)
 {
-    const __m256 negk = _mm256_set1_ps(-f->k), c = _mm256_set1_ps(f->c), L0fam = _mm256_set1_ps(f->rest);
+    const __m256 c = _mm256_set1_ps(f->c), L0fam = _mm256_set1_ps(f->rest);
     const __m256 k8 = _mm256_set1_ps(f->k), kL0fam = _mm256_set1_ps(f->k_rest);
     const hk_damping_model model = f->params.damping_model;
     const hk_behaviour beh = f->params.behaviour;
@@ -513,7 +532,7 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
      * arithmetic of spring_lanes on zmm (the same operations lane by lane),
      * then the two halves scattered in lane order */
     {
-        const hk_w k16 = w_set1(f->k), negk16 = w_set1(-f->k), c16 = w_set1(f->c), L016 = w_set1(f->rest);
+        const hk_w k16 = w_set1(f->k), c16 = w_set1(f->c), L016 = w_set1(f->rest);
         const hk_w kL016 = w_set1(f->k_rest);
         for (; s + 16 <= s1; s += 16) {
             const int *a = f->a + s, *b = f->b + s;
@@ -526,16 +545,16 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
             for (int m = 0; m < 6; m++)
                 d[m] = w_sub(_mm512_insertf32x8(_mm512_castps256_ps512(A0[m]), A1[m], 1),
                              _mm512_insertf32x8(_mm512_castps256_ps512(B0[m]), B1[m], 1));
-            hk_wm live = all_lanes();
+            hk_wm live = wm_all();
             if (f->broken) live = wm_and(live, wm_unbroken(f->broken + s));
             const hk_w L0 = f->rest_list ? w_loadu(f->rest_list + s) : L016;
             const hk_w kL0 = f->rest_list ? w_mul(k16, L0) : kL016;
             hk_w fx, fy, fz;
             if (model == HK_DAMP_ALONG)
-                spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, negk16, c16, live, HK_DAMP_ALONG, beh, &fx,
-                             &fy, &fz);
+                spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, k16, c16, live, HK_DAMP_ALONG, beh, &fx, &fy,
+                             &fz);
             else
-                spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, negk16, c16, live, HK_DAMP_RELATIVE, beh, &fx,
+                spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, k16, c16, live, HK_DAMP_RELATIVE, beh, &fx,
                              &fy, &fz);
             scatter_records8(facc, a, b, _mm512_castps512_ps256(fx), _mm512_castps512_ps256(fy),
                              _mm512_castps512_ps256(fz));
@@ -560,9 +579,9 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
         __m256 dx = _mm256_sub_ps(A[0], B[0]), dy = _mm256_sub_ps(A[1], B[1]), dz = _mm256_sub_ps(A[2], B[2]);
         __m256 dvx = _mm256_sub_ps(A[3], B[3]), dvy = _mm256_sub_ps(A[4], B[4]), dvz = _mm256_sub_ps(A[5], B[5]);
         if (model == HK_DAMP_ALONG)
-            spring_lanes8(dx, dy, dz, dvx, dvy, dvz, L0, kL0, negk, c, live, HK_DAMP_ALONG, beh, &fx, &fy, &fz);
+            spring_lanes8(dx, dy, dz, dvx, dvy, dvz, L0, kL0, k8, c, live, HK_DAMP_ALONG, beh, &fx, &fy, &fz);
         else
-            spring_lanes8(dx, dy, dz, dvx, dvy, dvz, L0, kL0, negk, c, live, HK_DAMP_RELATIVE, beh, &fx, &fy, &fz);
+            spring_lanes8(dx, dy, dz, dvx, dvy, dvz, L0, kL0, k8, c, live, HK_DAMP_RELATIVE, beh, &fx, &fy, &fz);
         scatter_records8(facc, a, b, fx, fy, fz);
     }
     for (; s < s1; s++) { /* tail: one spring at a time, same arithmetic */

@@ -36,6 +36,8 @@ static inline hk_wm w_gt(hk_w a, hk_w b) { return _mm512_cmp_ps_mask(a, b, _CMP_
 static inline hk_wm w_lt(hk_w a, hk_w b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
 static inline hk_wm w_ge(hk_w a, hk_w b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ); }
 static inline hk_wm w_neq(hk_w a, hk_w b) { return _mm512_cmp_ps_mask(a, b, _CMP_NEQ_UQ); }
+/* every lane true */
+static inline hk_wm wm_all(void) { return (hk_wm)0xFFFF; }
 static inline hk_wm wm_and(hk_wm a, hk_wm b) { return (hk_wm)(a & b); }
 /* lanes where m is false become 0 */
 static inline hk_w w_keep(hk_wm m, hk_w a) { return _mm512_maskz_mov_ps(m, a); }
@@ -58,14 +60,19 @@ static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
 /* lanes l of the element sequence (prev, cur) moved by s in 0..W:
  * shift_in:  l >= s ? cur[l - s] : prev[W + l - s]   (the sequence delayed by s)
  * shift_out: l + s < W ? prev[l + s] : cur[l + s - W] (prev advanced by s) */
-static inline hk_w w_shift_in(hk_w prev, hk_w cur, int s)
+/* (an s known at compile time takes one valignd, any other a vpermt2ps) */
+static inline __attribute__((always_inline)) hk_w w_shift_in(hk_w prev, hk_w cur, int s)
 {
+    if (__builtin_constant_p(s) && s > 0 && s < 16)
+        return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), 16 - s));
     const __m512i idx = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                          _mm512_set1_epi32(16 - s));
     return _mm512_permutex2var_ps(prev, idx, cur);
 }
-static inline hk_w w_shift_out(hk_w prev, hk_w cur, int s)
+static inline __attribute__((always_inline)) hk_w w_shift_out(hk_w prev, hk_w cur, int s)
 {
+    if (__builtin_constant_p(s) && s > 0 && s < 16)
+        return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), s));
     const __m512i idx =
         _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), _mm512_set1_epi32(s));
     return _mm512_permutex2var_ps(prev, idx, cur);
@@ -90,6 +97,7 @@ static inline hk_wm w_gt(hk_w a, hk_w b) { return _mm512_cmp_pd_mask(a, b, _CMP_
 static inline hk_wm w_lt(hk_w a, hk_w b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
 static inline hk_wm w_ge(hk_w a, hk_w b) { return _mm512_cmp_pd_mask(a, b, _CMP_GE_OQ); }
 static inline hk_wm w_neq(hk_w a, hk_w b) { return _mm512_cmp_pd_mask(a, b, _CMP_NEQ_UQ); }
+static inline hk_wm wm_all(void) { return (hk_wm)0xFF; }
 static inline hk_wm wm_and(hk_wm a, hk_wm b) { return (hk_wm)(a & b); }
 static inline hk_w w_keep(hk_wm m, hk_w a) { return _mm512_maskz_mov_pd(m, a); }
 static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return _mm512_mask_blend_pd(m, a, b); }
@@ -107,13 +115,17 @@ static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
     _mm512_i32scatter_pd(base, _mm256_loadu_si256((const __m256i *)idx), v, 8);
 }
 #define HK_HAS_SHIFT 1
-static inline hk_w w_shift_in(hk_w prev, hk_w cur, int s)
+static inline __attribute__((always_inline)) hk_w w_shift_in(hk_w prev, hk_w cur, int s)
 {
+    if (__builtin_constant_p(s) && s > 0 && s < 8)
+        return _mm512_castsi512_pd(_mm512_alignr_epi64(_mm512_castpd_si512(cur), _mm512_castpd_si512(prev), 8 - s));
     const __m512i idx = _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi64(8 - s));
     return _mm512_permutex2var_pd(prev, idx, cur);
 }
-static inline hk_w w_shift_out(hk_w prev, hk_w cur, int s)
+static inline __attribute__((always_inline)) hk_w w_shift_out(hk_w prev, hk_w cur, int s)
 {
+    if (__builtin_constant_p(s) && s > 0 && s < 8)
+        return _mm512_castsi512_pd(_mm512_alignr_epi64(_mm512_castpd_si512(cur), _mm512_castpd_si512(prev), s));
     const __m512i idx = _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi64(s));
     return _mm512_permutex2var_pd(prev, idx, cur);
 }
@@ -137,6 +149,7 @@ static inline hk_wm w_gt(hk_w a, hk_w b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ
 static inline hk_wm w_lt(hk_w a, hk_w b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
 static inline hk_wm w_ge(hk_w a, hk_w b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
 static inline hk_wm w_neq(hk_w a, hk_w b) { return _mm256_cmp_ps(a, b, _CMP_NEQ_UQ); }
+static inline hk_wm wm_all(void) { return _mm256_castsi256_ps(_mm256_set1_epi32(-1)); }
 static inline hk_wm wm_and(hk_wm a, hk_wm b) { return _mm256_and_ps(a, b); }
 static inline hk_w w_keep(hk_wm m, hk_w a) { return _mm256_and_ps(m, a); }
 static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return _mm256_blendv_ps(a, b, m); }
@@ -175,6 +188,7 @@ static inline hk_wm w_gt(hk_w a, hk_w b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ
 static inline hk_wm w_lt(hk_w a, hk_w b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
 static inline hk_wm w_ge(hk_w a, hk_w b) { return _mm256_cmp_pd(a, b, _CMP_GE_OQ); }
 static inline hk_wm w_neq(hk_w a, hk_w b) { return _mm256_cmp_pd(a, b, _CMP_NEQ_UQ); }
+static inline hk_wm wm_all(void) { return _mm256_castsi256_pd(_mm256_set1_epi64x(-1)); }
 static inline hk_wm wm_and(hk_wm a, hk_wm b) { return _mm256_and_pd(a, b); }
 static inline hk_w w_keep(hk_wm m, hk_w a) { return _mm256_and_pd(m, a); }
 static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return _mm256_blendv_pd(a, b, m); }
@@ -216,6 +230,7 @@ static inline hk_wm w_gt(hk_w a, hk_w b) { return a > b; }
 static inline hk_wm w_lt(hk_w a, hk_w b) { return a < b; }
 static inline hk_wm w_ge(hk_w a, hk_w b) { return a >= b; }
 static inline hk_wm w_neq(hk_w a, hk_w b) { return a != b; }
+static inline hk_wm wm_all(void) { return 1; }
 static inline hk_wm wm_and(hk_wm a, hk_wm b) { return a && b; }
 static inline hk_w w_keep(hk_wm m, hk_w a) { return m ? a : (hk_w)0; }
 static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return m ? b : a; }

@@ -288,9 +288,11 @@ static void test_every_shipped_scene(void **state)
 }
 
 /* Lattices whose families differ in damping model and behaviour from one
- * to the next, on rows that are not a whole number of vectors: the AVX-512
- * sweep runs some families in blocked groups (kernels_impl.h, group_row)
- * and the others alone, and must still give the scalar path's bits. */
+ * to the next, on rows that are not a whole number of vectors, and a cloth
+ * with a radius stencil (its rows form groups whose shifts are read at run
+ * time): the AVX-512 sweep runs some families in blocked groups
+ * (kernels_impl.h, group_row) and the others alone, and must still give the
+ * scalar path's bits. */
 static void test_mixed_families(void **state)
 {
     (void)state;
@@ -310,6 +312,11 @@ static void test_mixed_families(void **state)
         "  springs K1 k 500 damping 0.1\n  springs K2 k 250 damping 0.1 damping_model relative\n"
         "  springs K3 k 150 damping 0.1\n  springs Kb1 k 200 behaviour compression_only\n"
         "  springs Kb2 k 100 damping 0.1\n  springs Kb3 k 60 damping 0.1\nend\n"
+        "body cloth\n  nx 41\n  ny 9\n  spacing 0.02\n  origin 0 3 0\n  u 1 0 0\n  v 0 -1 0\n  mass 0.01\n"
+        "  radius 0.061\n  springs structural k 800 damping 0.05 damping_model relative\n"
+        "  springs shear k 400 damping 0.03 damping_model relative\n"
+        "  springs bend k 100 damping 0.02 damping_model relative\n"
+        "  springs radius k 300 damping 0.02 damping_model relative\nend\n"
         "body jelly\n  nx 33\n  ny 4\n  nz 3\n  spacing 0.05\n  origin 3 0.5 0\n  mass 0.01\n  neighbours 26\n"
         "  springs K1 k 500 damping 0.1 damping_model relative\n  springs K2 k 250 damping 0.1 damping_model relative\n"
         "  springs K3 k 150 damping 0.1 damping_model relative\nend\n"
