@@ -282,7 +282,7 @@ def main():
         if ideal and engine and c256:
             # perf record on cloth_force/avx512/n:256/threads:1, 2026-11-21 (after the
             # narrower ring clearing): lattice_row, finish_row, memset, sweep_parallel
-            share, fin, clr, swp = 0.840, 0.085, 0.030, 0.028
+            share, fin, clr, swp = 0.833, 0.096, 0.029, 0.026
             rest = (1 - share) / c256
             kern = c256 / share
             w("How far the lattice sweep is from what this core allows. `probe_cloth_row_ideal`")
