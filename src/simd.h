@@ -57,22 +57,51 @@ static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
     _mm512_i32scatter_ps(base, _mm512_loadu_si512(idx), v, 4);
 }
 #define HK_HAS_SHIFT 1
+/* w_alignc(hi, lo, n): lanes n .. n + 15 of (lo, hi) for a compile-time n in
+ * 1..15, one valignd. Its count must be a literal: GCC folds a constant n
+ * through the inlining first, clang's front end wants it as written (hence
+ * the cases, which a constant n folds to one). */
+#if defined(__clang__)
+#define HK_ALIGN(n) _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(hi), _mm512_castps_si512(lo), n))
+static inline __attribute__((always_inline)) hk_w w_alignc(hk_w hi, hk_w lo, int n)
+{
+    switch (n) {
+    case 1: return HK_ALIGN(1);
+    case 2: return HK_ALIGN(2);
+    case 3: return HK_ALIGN(3);
+    case 4: return HK_ALIGN(4);
+    case 5: return HK_ALIGN(5);
+    case 6: return HK_ALIGN(6);
+    case 7: return HK_ALIGN(7);
+    case 8: return HK_ALIGN(8);
+    case 9: return HK_ALIGN(9);
+    case 10: return HK_ALIGN(10);
+    case 11: return HK_ALIGN(11);
+    case 12: return HK_ALIGN(12);
+    case 13: return HK_ALIGN(13);
+    case 14: return HK_ALIGN(14);
+    default: return HK_ALIGN(15);
+    }
+}
+#undef HK_ALIGN
+#else
+#define w_alignc(hi, lo, n)                                                                                            \
+    _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(hi), _mm512_castps_si512(lo), n))
+#endif
 /* lanes l of the element sequence (prev, cur) moved by s in 0..W:
  * shift_in:  l >= s ? cur[l - s] : prev[W + l - s]   (the sequence delayed by s)
- * shift_out: l + s < W ? prev[l + s] : cur[l + s - W] (prev advanced by s) */
-/* (an s known at compile time takes one valignd, any other a vpermt2ps) */
+ * shift_out: l + s < W ? prev[l + s] : cur[l + s - W] (prev advanced by s)
+ * An s known at compile time takes one valignd, any other a vpermt2ps. */
 static inline __attribute__((always_inline)) hk_w w_shift_in(hk_w prev, hk_w cur, int s)
 {
-    if (__builtin_constant_p(s) && s > 0 && s < 16)
-        return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), 16 - s));
+    if (__builtin_constant_p(s) && s > 0 && s < 16) return w_alignc(cur, prev, 16 - s);
     const __m512i idx = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                          _mm512_set1_epi32(16 - s));
     return _mm512_permutex2var_ps(prev, idx, cur);
 }
 static inline __attribute__((always_inline)) hk_w w_shift_out(hk_w prev, hk_w cur, int s)
 {
-    if (__builtin_constant_p(s) && s > 0 && s < 16)
-        return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), s));
+    if (__builtin_constant_p(s) && s > 0 && s < 16) return w_alignc(cur, prev, s);
     const __m512i idx =
         _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), _mm512_set1_epi32(s));
     return _mm512_permutex2var_ps(prev, idx, cur);
@@ -115,17 +144,35 @@ static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
     _mm512_i32scatter_pd(base, _mm256_loadu_si256((const __m256i *)idx), v, 8);
 }
 #define HK_HAS_SHIFT 1
+/* w_alignc for 8 lanes (n in 1..7): one valignq */
+#if defined(__clang__)
+#define HK_ALIGN(n) _mm512_castsi512_pd(_mm512_alignr_epi64(_mm512_castpd_si512(hi), _mm512_castpd_si512(lo), n))
+static inline __attribute__((always_inline)) hk_w w_alignc(hk_w hi, hk_w lo, int n)
+{
+    switch (n) {
+    case 1: return HK_ALIGN(1);
+    case 2: return HK_ALIGN(2);
+    case 3: return HK_ALIGN(3);
+    case 4: return HK_ALIGN(4);
+    case 5: return HK_ALIGN(5);
+    case 6: return HK_ALIGN(6);
+    default: return HK_ALIGN(7);
+    }
+}
+#undef HK_ALIGN
+#else
+#define w_alignc(hi, lo, n)                                                                                            \
+    _mm512_castsi512_pd(_mm512_alignr_epi64(_mm512_castpd_si512(hi), _mm512_castpd_si512(lo), n))
+#endif
 static inline __attribute__((always_inline)) hk_w w_shift_in(hk_w prev, hk_w cur, int s)
 {
-    if (__builtin_constant_p(s) && s > 0 && s < 8)
-        return _mm512_castsi512_pd(_mm512_alignr_epi64(_mm512_castpd_si512(cur), _mm512_castpd_si512(prev), 8 - s));
+    if (__builtin_constant_p(s) && s > 0 && s < 8) return w_alignc(cur, prev, 8 - s);
     const __m512i idx = _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi64(8 - s));
     return _mm512_permutex2var_pd(prev, idx, cur);
 }
 static inline __attribute__((always_inline)) hk_w w_shift_out(hk_w prev, hk_w cur, int s)
 {
-    if (__builtin_constant_p(s) && s > 0 && s < 8)
-        return _mm512_castsi512_pd(_mm512_alignr_epi64(_mm512_castpd_si512(cur), _mm512_castpd_si512(prev), s));
+    if (__builtin_constant_p(s) && s > 0 && s < 8) return w_alignc(cur, prev, s);
     const __m512i idx = _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi64(s));
     return _mm512_permutex2var_pd(prev, idx, cur);
 }
