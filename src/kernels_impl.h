@@ -174,6 +174,9 @@ enum { HK_K_SAME, HK_K_DOWN, HK_K_DOWN_RIGHT, HK_K_DOWN_LEFT }; /* dr = 0; dr > 
 #define HK_GROUP_MAX 6
 #define HK_KIND(sig, q) ((int)(((sig) >> (3 + 2 * (q))) & 3u))
 #define HK_DICODE(sig, q) ((int)(((sig) >> (16 + 5 * (q))) & 31u))
+#define HK_DIBITS(q, d) ((uint64_t)((d) + 16) << (16 + 5 * (q))) /* the code of di = d for family q */
+/* di of family q of a group: fixed in the signature, else the family's */
+#define HK_GROUP_DI(sig, q, f) (HK_DICODE(sig, q) ? HK_DICODE(sig, q) - 16 : (f)->di)
 
 static inline __attribute__((always_inline)) void group_row(const hk_row_family *fams, const uint64_t sig,
                                                             const hk_real *const src[6], int64_t local0,
@@ -202,7 +205,7 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
             const hk_family *f = fams[q].f;
             const uint8_t *broken = f->broken ? f->broken + local0 : NULL;
             hk_w fy, fz, fx = family_lanes(f, src, a, broken, i, iota, model, behaviour, &fy, &fz);
-            const int di = HK_DICODE(sig, q) ? HK_DICODE(sig, q) - 16 : f->di, kind = HK_KIND(sig, q);
+            const int di = HK_GROUP_DI(sig, q, f), kind = HK_KIND(sig, q);
             hk_real *ox = fams[q].dst[0], *oy = fams[q].dst[1], *oz = fams[q].dst[2];
             sx = w_add(sx, fx);
             sy = w_add(sy, fy);
@@ -236,7 +239,7 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
 #pragma GCC unroll 8
     for (int q = 0; q < HK_GROUP_MAX; q++) {
         if (q >= n) break;
-        const int di = HK_DICODE(sig, q) ? HK_DICODE(sig, q) - 16 : fams[q].f->di, kind = HK_KIND(sig, q);
+        const int di = HK_GROUP_DI(sig, q, fams[q].f), kind = HK_KIND(sig, q);
         hk_real *const tx = kind == HK_K_SAME ? ax : fams[q].dst[0],
                        *const ty = kind == HK_K_SAME ? ay : fams[q].dst[1],
                        *const tz = kind == HK_K_SAME ? az : fams[q].dst[2];
@@ -254,8 +257,8 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
 
 /* Family q of a signature: kind k with di fixed at d (HK_FD) or read at run
  * time (HK_FK). */
-#define HK_FD(q, k, d) ((uint64_t)(k) << (3 + 2 * (q)) | (uint64_t)((d) + 16) << (16 + 5 * (q)))
 #define HK_FK(q, k) ((uint64_t)(k) << (3 + 2 * (q)))
+#define HK_FD(q, k, d) (HK_FK(q, k) | HK_DIBITS(q, d))
 #define HK_SIG2(a, da, b, db) (2u | HK_FD(0, a, da) | HK_FD(1, b, db))
 #define HK_SIG6(a, da, b, db, c, dc, d, dd, e, de, f, df)                                                              \
     (6u | HK_FD(0, a, da) | HK_FD(1, b, db) | HK_FD(2, c, dc) | HK_FD(3, d, dd) | HK_FD(4, e, de) | HK_FD(5, f, df))
@@ -302,7 +305,7 @@ static uint64_t group_at(const hk_row_family *fams, int nfam)
         const int k = row_kind(&fams[n]);
         if (k != HK_K_DOWN && ++carries > 4) break;
         kinds |= HK_FK(n, k);
-        dis |= (uint64_t)(f->di + 16) << (16 + 5 * n);
+        dis |= HK_DIBITS(n, f->di);
         n++;
     }
     for (; n >= 2; n--) {
