@@ -360,16 +360,19 @@ static void list_springs_run(const hk_kernels *k, const hk_kernels *gather, hk_w
         gather->list_range(f, &w->p, s0, s1);
 }
 
+/* Whether list_parallel runs over packed records (kernels.h). */
+static int lists_packed(const hk_world *w, const hk_kernels *k) { return k->list_range_packed && w->packed_rec; }
+
 /* Springs of the list families of `body` into f, in the banded order of
- * engine.h. Every
- * thread of the parallel region calls it. With packed records (kernels.h)
- * the body's particles are packed first and the forces unpacked after;
- * otherwise the kernels gather and scatter the particle arrays. A serial
- * body (few springs) runs on thread 0 alone, without the per-colour
- * barriers. */
-static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial)
+ * engine.h. Every thread of the parallel region calls it. With packed
+ * records (kernels.h) the body's particles are packed first and the forces
+ * unpacked after; otherwise the kernels gather and scatter the particle
+ * arrays. ext: packed only, the forces start from the external forces of
+ * ext (computed while packing) instead of from f. A serial body (few
+ * springs) runs on thread 0 alone, without the per-colour barriers. */
+static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial, const hk_step_ctx *ext)
 {
-    const int packed = k->list_range_packed && w->packed_rec;
+    const int packed = lists_packed(w, k);
     const int t = HK_THREAD(), T = serial ? 1 : HK_THREADS();
     if (serial && t != 0) {
         HK_BARRIER();
@@ -378,7 +381,7 @@ static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial
     int g0 = w->bodies[body].first, n = w->bodies[body].count;
     if (!serial) range_of(g0, n, &g0, &n);
     if (packed) {
-        k->list_pack(&w->p, w->packed_rec, w->packed_f, g0, n);
+        k->list_pack(ext, &w->p, w->packed_rec, w->packed_f, g0, n);
         if (!serial) HK_BARRIER();
     }
     for (int fi = 0; fi < w->family_count; fi++) {
@@ -528,12 +531,15 @@ static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_re
             }
             int g0, n;
             range_of(w->bodies[body].first, w->bodies[body].count, &g0, &n);
+            /* f = external + lattice springs; without lattice springs over
+             * packed records, the packing computes the external forces */
+            const int ext_in_pack = sp->nfam == 0 && lists_packed(w, k);
             if (sp->nfam > 0)
-                sweep_parallel(w, k, sp, &add, &failed); /* f = external + lattice springs */
-            else
+                sweep_parallel(w, k, sp, &add, &failed);
+            else if (!ext_in_pack)
                 k->external_forces(&add, &w->p, g0, n);
-            HK_BARRIER();
-            list_parallel(w, k, body, sp->serial_lists);
+            if (!ext_in_pack) HK_BARRIER();
+            list_parallel(w, k, body, sp->serial_lists, ext_in_pack ? &add : NULL);
             if (sp->surface >= 0) hk_surface_forces(w, &w->surfaces[sp->surface]); /* ends in a barrier */
             if (finish != HK_FINISH_STORE_FORCE) k->integrate(&fused, &w->p, g0, n);
             HK_BARRIER();

@@ -56,9 +56,10 @@ typedef struct hk_kernels {
      * facc {fx, fy, fz, 0} (16-byte aligned); the force arithmetic and the
      * order of the adds into each particle are those of list_range. */
     void (*list_range_packed)(const hk_family *f, const float *rec, float *facc, int64_t s0, int64_t s1);
-    /* Particles [g0, g0 + n) into those records (x, v into rec, f into facc),
-     * and facc back into f; present exactly when list_range_packed is. */
-    void (*list_pack)(const hk_particles *p, float *rec, float *facc, int64_t g0, int n);
+    /* Particles [g0, g0 + n) into those records (x, v into rec; into facc f,
+     * or when ext is given the external forces of ext, f untouched), and facc
+     * back into f; present exactly when list_range_packed is. */
+    void (*list_pack)(const hk_step_ctx *ext, const hk_particles *p, float *rec, float *facc, int64_t g0, int n);
     void (*list_unpack)(hk_particles *p, const float *facc, int64_t g0, int n);
     /* Finishes particles [g0, g0 + n) given their summed spring forces acc. */
     void (*finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n, hk_real *const acc[3]);

@@ -432,6 +432,55 @@ static void HK_SUFFIX(list_range)(const hk_family *f, hk_particles *p, int64_t s
             hk_apply_spring(f, p, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest);
 }
 
+/* External force on one particle: m g - c_air v, plus the ground model. The
+ * order of operations is that of forces.c (the reference). */
+static inline void external_one(const hk_step_ctx *ctx, hk_real m, hk_real x, hk_real y, hk_real z, hk_real vx,
+                                hk_real vy, hk_real vz, hk_real *fx, hk_real *fy, hk_real *fz)
+{
+    (void)x;
+    (void)z;
+    hk_real gx = m * ctx->g[0] - ctx->air_drag * vx;
+    hk_real gy = m * ctx->g[1] - ctx->air_drag * vy;
+    hk_real gz = m * ctx->g[2] - ctx->air_drag * vz;
+    if (ctx->ground == HK_GROUND_REPULSION && y < ctx->ground_h) {
+        gx -= ctx->ground_fric * vx;
+        gz -= ctx->ground_fric * vz;
+        if (vy < 0) gy -= ctx->ground_abs * vy;
+        gy += ctx->ground_krep * (ctx->ground_h - y);
+    } else if (ctx->ground == HK_GROUND_SPRING && y < ctx->ground_h) {
+        gy -= ctx->ground_k * (y - ctx->ground_h);
+    }
+    *fx = gx;
+    *fy = gy;
+    *fz = gz;
+}
+
+/* external_one over W lanes, same operations in the same order. */
+static inline void external_lanes(const hk_step_ctx *ctx, hk_w m, hk_w y, hk_w vx, hk_w vy, hk_w vz, hk_w *fx, hk_w *fy,
+                                  hk_w *fz)
+{
+    const hk_w c = w_set1(ctx->air_drag);
+    hk_w gx = w_sub(w_mul(m, w_set1(ctx->g[0])), w_mul(c, vx));
+    hk_w gy = w_sub(w_mul(m, w_set1(ctx->g[1])), w_mul(c, vy));
+    hk_w gz = w_sub(w_mul(m, w_set1(ctx->g[2])), w_mul(c, vz));
+    if (ctx->ground != HK_GROUND_NONE) {
+        const hk_w h = w_set1(ctx->ground_h), zero = w_set1(0);
+        const hk_wm below = w_lt(y, h);
+        if (ctx->ground == HK_GROUND_REPULSION) {
+            const hk_w cf = w_set1(ctx->ground_fric);
+            gx = w_select(below, gx, w_sub(gx, w_mul(cf, vx)));
+            gz = w_select(below, gz, w_sub(gz, w_mul(cf, vz)));
+            gy = w_select(wm_and(below, w_lt(vy, zero)), gy, w_sub(gy, w_mul(w_set1(ctx->ground_abs), vy)));
+            gy = w_select(below, gy, w_add(gy, w_mul(w_set1(ctx->ground_krep), w_sub(h, y))));
+        } else {
+            gy = w_select(below, gy, w_sub(gy, w_mul(w_set1(ctx->ground_k), w_sub(y, h))));
+        }
+    }
+    *fx = gx;
+    *fy = gy;
+    *fz = gz;
+}
+
 #if (defined(HK_ISA_AVX2) || defined(HK_ISA_AVX512)) && !defined(HOOKE_DOUBLE)
 /* An 8x8 transpose: out[c] lane l = r[l] lane c (records <-> rows). */
 static inline void transpose8x8(const __m256 r[8], __m256 out[8])
@@ -510,18 +559,99 @@ static inline void scatter_records8(float *facc, const int *a, const int *b, __m
     }
 }
 
-/* The records of 8 particles (a[0..7]) as rows x, y, z, vx, vy, vz of 8 lanes */
-static inline void load_records8(const float *rec, const int *a, __m256 out[6])
+/* The record differences rec[a[l]] - rec[b[l]] of 8 springs as rows dx, dy,
+ * dz, dvx, dvy, dvz of 8 lanes: subtracting before the transpose gives the
+ * same bits (the transpose only moves values) with one transpose, not two */
+static inline void diff_records8(const float *rec, const int *a, const int *b, __m256 out[6])
 {
     __m256 r[8], t[8];
-    for (int l = 0; l < 8; l++) r[l] = _mm256_load_ps(rec + 8 * (int64_t)a[l]);
+    for (int l = 0; l < 8; l++)
+        r[l] = _mm256_sub_ps(_mm256_load_ps(rec + 8 * (int64_t)a[l]), _mm256_load_ps(rec + 8 * (int64_t)b[l]));
     transpose8x8(r, t); /* rows 6 and 7 (padding) unused */
     for (int m = 0; m < 6; m++) out[m] = t[m];
 }
 
+#if defined(HK_ISA_AVX512)
+/* Particle byte offsets of 16 springs' ends, scaled by 8 (record offset /
+ * 4, force-record offset / 2: both then fit x86 address scales). engine.c
+ * keeps particle counts under 2^29 for the packed kernels. */
+static inline void end_offsets16(const int *a, uint32_t o[16])
+{
+    _mm512_store_si512((void *)o, _mm512_slli_epi32(_mm512_loadu_si512((const void *)a), 3));
+    /* read back from memory, one scalar load per end: without this GCC keeps
+     * o in a zmm and pulls each lane out with shuffles */
+    __asm__("" : "+m"(*(uint32_t(*)[16])o));
+}
+
+/* Records of two springs' ends subtracted, two springs per zmm: zmm m takes
+ * spring lanes 8 (m / 4) + m % 4 (low half) and that + 4 (high half), the
+ * order in which rows16 below hands lanes 0..15 back in order */
+static inline __m512 diff_pair16(const char *rec, const int *oa, const int *ob, int m)
+{
+    const int l = 8 * (m >> 2) + (m & 3);
+    const __m512 A =
+        _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_load_ps((const float *)(rec + 32 * (size_t)(uint32_t)oa[l]))),
+                           _mm256_load_ps((const float *)(rec + 32 * (size_t)(uint32_t)oa[l + 4])), 1);
+    const __m512 B =
+        _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_load_ps((const float *)(rec + 32 * (size_t)(uint32_t)ob[l]))),
+                           _mm256_load_ps((const float *)(rec + 32 * (size_t)(uint32_t)ob[l + 4])), 1);
+    return _mm512_sub_ps(A, B);
+}
+
+/* Rows dx, dy, dz, dvx, dvy, dvz of 16 lanes from the 8 zmm of diff_pair16:
+ * two 4x4 transposes per 128-bit lane, then the 128-bit lanes gathered */
+static inline void rows16(const __m512 z[8], __m512 out[6])
+{
+    __m512 s[2][4];
+    for (int g = 0; g < 2; g++) {
+        const __m512 *q = z + 4 * g;
+        const __m512 u0 = _mm512_unpacklo_ps(q[0], q[1]), u1 = _mm512_unpackhi_ps(q[0], q[1]);
+        const __m512 u2 = _mm512_unpacklo_ps(q[2], q[3]), u3 = _mm512_unpackhi_ps(q[2], q[3]);
+        s[g][0] = _mm512_shuffle_ps(u0, u2, 0x44); /* per 128-bit lane: x | vy | x | vy */
+        s[g][1] = _mm512_shuffle_ps(u0, u2, 0xEE); /* y | vz */
+        s[g][2] = _mm512_shuffle_ps(u1, u3, 0x44); /* z | 0 */
+        s[g][3] = _mm512_shuffle_ps(u1, u3, 0xEE); /* vx | 0 */
+    }
+    out[0] = _mm512_shuffle_f32x4(s[0][0], s[1][0], 0x88);
+    out[1] = _mm512_shuffle_f32x4(s[0][1], s[1][1], 0x88);
+    out[2] = _mm512_shuffle_f32x4(s[0][2], s[1][2], 0x88);
+    out[3] = _mm512_shuffle_f32x4(s[0][3], s[1][3], 0x88);
+    out[4] = _mm512_shuffle_f32x4(s[0][0], s[1][0], 0xDD);
+    out[5] = _mm512_shuffle_f32x4(s[0][1], s[1][1], 0xDD);
+}
+
+/* One spring's force record added to its a end and subtracted from its b end */
+static inline void add_record(char *facc, int oa, int ob, __m128 fl)
+{
+    float *pa = (float *)(facc + 16 * (size_t)(uint32_t)oa), *pb = (float *)(facc + 16 * (size_t)(uint32_t)ob);
+    _mm_store_ps(pa, _mm_add_ps(_mm_load_ps(pa), fl));
+    _mm_store_ps(pb, _mm_sub_ps(_mm_load_ps(pb), fl));
+}
+
+/* 16 springs' forces into their ends' force records, lane by lane in order
+ * (the order matters only in the overflow colour, where ends repeat) */
+static inline void scatter_records16(char *facc, const int *oa, const int *ob, __m512 fx, __m512 fy, __m512 fz)
+{
+    const __m512 zero = _mm512_setzero_ps();
+    const __m512 t0 = _mm512_unpacklo_ps(fx, fy), t1 = _mm512_unpackhi_ps(fx, fy);
+    const __m512 t2 = _mm512_unpacklo_ps(fz, zero), t3 = _mm512_unpackhi_ps(fz, zero);
+    /* q[k], 128-bit lane j: the record {fx, fy, fz, 0} of spring lane 4 j + k */
+    const __m512 q[4] = {_mm512_shuffle_ps(t0, t2, 0x44), _mm512_shuffle_ps(t0, t2, 0xEE),
+                         _mm512_shuffle_ps(t1, t3, 0x44), _mm512_shuffle_ps(t1, t3, 0xEE)};
+#define HK_LANE4(j, get)                                                                                               \
+    for (int k4 = 0; k4 < 4; k4++) add_record(facc, oa[4 * (j) + k4], ob[4 * (j) + k4], get)
+    HK_LANE4(0, _mm512_castps512_ps128(q[k4]));
+    HK_LANE4(1, _mm512_extractf32x4_ps(q[k4], 1));
+    HK_LANE4(2, _mm512_extractf32x4_ps(q[k4], 2));
+    HK_LANE4(3, _mm512_extractf32x4_ps(q[k4], 3));
+#undef HK_LANE4
+}
+#endif
+
 /* List springs of one colour over packed records: 8 springs per step (16 on
- * AVX-512), both ends loaded as whole records and transposed (no gathers),
- * the forces transposed back and added to the ends' force records. */
+ * AVX-512), the ends' records subtracted and the differences transposed into
+ * lanes (no gathers), the forces transposed back and added to the ends' force
+ * records. */
 static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, float *facc, int64_t s0, int64_t s1)
 {
     const __m256 c = _mm256_set1_ps(f->c), L0fam = _mm256_set1_ps(f->rest);
@@ -531,46 +661,51 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
     const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
     int64_t s = s0;
 #if defined(HK_ISA_AVX512)
-    /* 16 springs per step: two 8-record transposes joined into 16 lanes, the
-     * arithmetic of spring_lanes on zmm (the same operations lane by lane),
-     * then the two halves scattered in lane order */
+    /* 16 springs per step: the arithmetic of spring_lanes on zmm (the same
+     * operations lane by lane) */
     {
         const hk_w k16 = w_set1(f->k), c16 = w_set1(f->c), L016 = w_set1(f->rest);
         const hk_w kL016 = w_set1(f->k_rest);
-        for (; s + 16 <= s1; s += 16) {
-            const int *a = f->a + s, *b = f->b + s;
-            __m256 A0[6], A1[6], B0[6], B1[6];
-            load_records8(rec, a, A0);
-            load_records8(rec, a + 8, A1);
-            load_records8(rec, b, B0);
-            load_records8(rec, b + 8, B1);
-            hk_w d[6];
-            for (int m = 0; m < 6; m++)
-                d[m] = w_sub(_mm512_insertf32x8(_mm512_castps256_ps512(A0[m]), A1[m], 1),
-                             _mm512_insertf32x8(_mm512_castps256_ps512(B0[m]), B1[m], 1));
-            hk_wm live = wm_all();
-            if (f->broken) live = wm_and(live, wm_unbroken(f->broken + s));
-            const hk_w L0 = f->rest_list ? w_loadu(f->rest_list + s) : L016;
-            const hk_w kL0 = f->rest_list ? w_mul(k16, L0) : kL016;
-            hk_w fx, fy, fz;
-            if (model == HK_DAMP_ALONG)
-                spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, k16, c16, live, HK_DAMP_ALONG, beh, &fx, &fy,
-                             &fz);
-            else
-                spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, k16, c16, live, HK_DAMP_RELATIVE, beh, &fx,
-                             &fy, &fz);
-            scatter_records8(facc, a, b, _mm512_castps512_ps256(fx), _mm512_castps512_ps256(fy),
-                             _mm512_castps512_ps256(fz));
-            scatter_records8(facc, a + 8, b + 8, _mm512_extractf32x8_ps(fx, 1), _mm512_extractf32x8_ps(fy, 1),
-                             _mm512_extractf32x8_ps(fz, 1));
+        const char *recb = (const char *)rec;
+        char *faccb = (char *)facc;
+        /* in blocks of up to 4 vectors, phase by phase (loads and transposes,
+         * arithmetic, adds into the force records): one vector's chain from
+         * index load to force store is longer than the out-of-order window
+         * covers, the phases' vectors are independent and overlap */
+        enum { PB = 4 };
+        while (s + 16 <= s1) {
+            const int nb = (s1 - s) / 16 < PB ? (int)((s1 - s) / 16) : PB;
+            __m512 D[PB][6], F[PB][3];
+            for (int v = 0; v < nb; v++) {
+                const int *oa = f->a + s + 16 * v, *ob = f->b + s + 16 * v;
+                __m512 z[8];
+                for (int m = 0; m < 8; m++) z[m] = diff_pair16(recb, oa, ob, m);
+                rows16(z, D[v]);
+            }
+            for (int v = 0; v < nb; v++) {
+                const int64_t sv = s + 16 * v;
+                hk_wm live = wm_all();
+                if (f->broken) live = wm_and(live, wm_unbroken(f->broken + sv));
+                const hk_w L0 = f->rest_list ? w_loadu(f->rest_list + sv) : L016;
+                const hk_w kL0 = f->rest_list ? w_mul(k16, L0) : kL016;
+                const __m512 *d = D[v];
+                if (model == HK_DAMP_ALONG)
+                    spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, k16, c16, live, HK_DAMP_ALONG, beh,
+                                 &F[v][0], &F[v][1], &F[v][2]);
+                else
+                    spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, k16, c16, live, HK_DAMP_RELATIVE, beh,
+                                 &F[v][0], &F[v][1], &F[v][2]);
+            }
+            for (int v = 0; v < nb; v++)
+                scatter_records16(faccb, f->a + s + 16 * v, f->b + s + 16 * v, F[v][0], F[v][1], F[v][2]);
+            s += 16 * nb;
         }
     }
 #endif
     for (; s + 8 <= s1; s += 8) {
         const int *a = f->a + s, *b = f->b + s;
-        __m256 A[6], B[6];
-        load_records8(rec, a, A);
-        load_records8(rec, b, B);
+        __m256 D[6];
+        diff_records8(rec, a, b, D);
         __m256 live = all;
         if (f->broken) {
             __m256i bytes = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(f->broken + s)));
@@ -579,8 +714,7 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
         __m256 L0 = f->rest_list ? _mm256_loadu_ps(f->rest_list + s) : L0fam;
         __m256 kL0 = f->rest_list ? _mm256_mul_ps(k8, L0) : kL0fam;
         __m256 fx, fy, fz;
-        __m256 dx = _mm256_sub_ps(A[0], B[0]), dy = _mm256_sub_ps(A[1], B[1]), dz = _mm256_sub_ps(A[2], B[2]);
-        __m256 dvx = _mm256_sub_ps(A[3], B[3]), dvy = _mm256_sub_ps(A[4], B[4]), dvz = _mm256_sub_ps(A[5], B[5]);
+        const __m256 dx = D[0], dy = D[1], dz = D[2], dvx = D[3], dvy = D[4], dvz = D[5];
         if (model == HK_DAMP_ALONG)
             spring_lanes8(dx, dy, dz, dvx, dvy, dvz, L0, kL0, k8, c, live, HK_DAMP_ALONG, beh, &fx, &fy, &fz);
         else
@@ -602,38 +736,76 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
     }
 }
 
-/* Particles [g0, g0 + n) into packed records: rec {x, y, z, vx, vy, vz, 0, 0}
- * and facc {fx, fy, fz, 0}; 8 particles per step through transposes. */
-static void HK_SUFFIX(list_pack)(const hk_particles *p, float *rec, float *facc, int64_t g0, int n)
+/* 8 particles' force records {fx, fy, fz, 0} stored from rows of 8 lanes */
+static inline void store_force_records8(float *q, __m256 fx, __m256 fy, __m256 fz)
+{
+    __m256 q4[4]; /* particles 0|4, 1|5, 2|6, 3|7 */
+    force_records8(fx, fy, fz, q4);
+    _mm256_storeu_ps(q + 0, _mm256_permute2f128_ps(q4[0], q4[1], 0x20));
+    _mm256_storeu_ps(q + 8, _mm256_permute2f128_ps(q4[2], q4[3], 0x20));
+    _mm256_storeu_ps(q + 16, _mm256_permute2f128_ps(q4[0], q4[1], 0x31));
+    _mm256_storeu_ps(q + 24, _mm256_permute2f128_ps(q4[2], q4[3], 0x31));
+}
+
+/* 8 particles' records {x, y, z, vx, vy, vz, 0, 0} from the particle arrays */
+static inline void store_records8(const hk_particles *p, float *rec, int64_t g)
 {
     const __m256 zero = _mm256_setzero_ps();
+    const __m256 r[8] = {_mm256_loadu_ps(p->x + g),
+                         _mm256_loadu_ps(p->y + g),
+                         _mm256_loadu_ps(p->z + g),
+                         _mm256_loadu_ps(p->vx + g),
+                         _mm256_loadu_ps(p->vy + g),
+                         _mm256_loadu_ps(p->vz + g),
+                         zero,
+                         zero};
+    __m256 recs[8];
+    transpose8x8(r, recs);
+    for (int l = 0; l < 8; l++) _mm256_store_ps(rec + 8 * (g + l), recs[l]);
+}
+
+/* Particles [g0, g0 + n) into packed records: rec {x, y, z, vx, vy, vz, 0,
+ * 0} and facc {fx, fy, fz, 0}, through 8-particle transposes. The starting
+ * force is f when ext is NULL, otherwise the external force of ext
+ * (external_lanes, the same bits as external_forces writes; f is not
+ * touched), which spares a pass over the particles. */
+static void HK_SUFFIX(list_pack)(const hk_step_ctx *ext, const hk_particles *p, float *rec, float *facc, int64_t g0,
+                                 int n)
+{
     int64_t g = g0;
-    for (; g + 8 <= g0 + n; g += 8) {
-        const __m256 r[8] = {_mm256_loadu_ps(p->x + g),
-                             _mm256_loadu_ps(p->y + g),
-                             _mm256_loadu_ps(p->z + g),
-                             _mm256_loadu_ps(p->vx + g),
-                             _mm256_loadu_ps(p->vy + g),
-                             _mm256_loadu_ps(p->vz + g),
-                             zero,
-                             zero};
-        __m256 recs[8];
-        transpose8x8(r, recs);
-        for (int l = 0; l < 8; l++) _mm256_store_ps(rec + 8 * (g + l), recs[l]);
-        const __m256 fx = _mm256_loadu_ps(p->fx + g), fy = _mm256_loadu_ps(p->fy + g), fz = _mm256_loadu_ps(p->fz + g);
-        __m256 q4[4]; /* particles 0|4, 1|5, 2|6, 3|7 */
-        force_records8(fx, fy, fz, q4);
-        float *q = facc + 4 * g;
-        _mm256_storeu_ps(q + 0, _mm256_permute2f128_ps(q4[0], q4[1], 0x20));
-        _mm256_storeu_ps(q + 8, _mm256_permute2f128_ps(q4[2], q4[3], 0x20));
-        _mm256_storeu_ps(q + 16, _mm256_permute2f128_ps(q4[0], q4[1], 0x31));
-        _mm256_storeu_ps(q + 24, _mm256_permute2f128_ps(q4[2], q4[3], 0x31));
+    if (ext) {
+        for (; g + HK_W <= g0 + n; g += HK_W) {
+            hk_w fx, fy, fz;
+            external_lanes(ext, w_loadu(p->mass + g), w_loadu(p->y + g), w_loadu(p->vx + g), w_loadu(p->vy + g),
+                           w_loadu(p->vz + g), &fx, &fy, &fz);
+            for (int h = 0; h < HK_W; h += 8) {
+                store_records8(p, rec, g + h);
+#if defined(HK_ISA_AVX512)
+                const __m256 hx = h ? _mm512_extractf32x8_ps(fx, 1) : _mm512_castps512_ps256(fx);
+                const __m256 hy = h ? _mm512_extractf32x8_ps(fy, 1) : _mm512_castps512_ps256(fy);
+                const __m256 hz = h ? _mm512_extractf32x8_ps(fz, 1) : _mm512_castps512_ps256(fz);
+                store_force_records8(facc + 4 * (g + h), hx, hy, hz);
+#else
+                store_force_records8(facc + 4 * (g + h), fx, fy, fz);
+#endif
+            }
+        }
+    } else {
+        for (; g + 8 <= g0 + n; g += 8) {
+            store_records8(p, rec, g);
+            store_force_records8(facc + 4 * g, _mm256_loadu_ps(p->fx + g), _mm256_loadu_ps(p->fy + g),
+                                 _mm256_loadu_ps(p->fz + g));
+        }
     }
     for (; g < g0 + n; g++) {
         float *r = rec + 8 * g, *q = facc + 4 * g;
         r[0] = p->x[g], r[1] = p->y[g], r[2] = p->z[g], r[3] = p->vx[g], r[4] = p->vy[g], r[5] = p->vz[g];
         r[6] = r[7] = 0;
-        q[0] = p->fx[g], q[1] = p->fy[g], q[2] = p->fz[g], q[3] = 0;
+        if (ext)
+            external_one(ext, p->mass[g], p->x[g], p->y[g], p->z[g], p->vx[g], p->vy[g], p->vz[g], &q[0], &q[1], &q[2]);
+        else
+            q[0] = p->fx[g], q[1] = p->fy[g], q[2] = p->fz[g];
+        q[3] = 0;
     }
 }
 
@@ -666,29 +838,6 @@ static void HK_SUFFIX(list_unpack)(hk_particles *p, const float *facc, int64_t g
 #define HK_LIST_PACK NULL
 #define HK_LIST_UNPACK NULL
 #endif
-
-/* External force on one particle: m g - c_air v, plus the ground model. The
- * order of operations is that of forces.c (the reference). */
-static inline void external_one(const hk_step_ctx *ctx, hk_real m, hk_real x, hk_real y, hk_real z, hk_real vx,
-                                hk_real vy, hk_real vz, hk_real *fx, hk_real *fy, hk_real *fz)
-{
-    (void)x;
-    (void)z;
-    hk_real gx = m * ctx->g[0] - ctx->air_drag * vx;
-    hk_real gy = m * ctx->g[1] - ctx->air_drag * vy;
-    hk_real gz = m * ctx->g[2] - ctx->air_drag * vz;
-    if (ctx->ground == HK_GROUND_REPULSION && y < ctx->ground_h) {
-        gx -= ctx->ground_fric * vx;
-        gz -= ctx->ground_fric * vz;
-        if (vy < 0) gy -= ctx->ground_abs * vy;
-        gy += ctx->ground_krep * (ctx->ground_h - y);
-    } else if (ctx->ground == HK_GROUND_SPRING && y < ctx->ground_h) {
-        gy -= ctx->ground_k * (y - ctx->ground_h);
-    }
-    *fx = gx;
-    *fy = gy;
-    *fz = gz;
-}
 
 /* One particle's update from its total force; inverse mass 0 leaves it be. */
 static inline void integrate_one(const hk_step_ctx *ctx, hk_real im, hk_real fx, hk_real fy, hk_real fz,
@@ -727,32 +876,6 @@ static inline void integrate_one(const hk_step_ctx *ctx, hk_real im, hk_real fx,
         break;
     default: break;
     }
-}
-
-/* external_one over W lanes, same operations in the same order. */
-static inline void external_lanes(const hk_step_ctx *ctx, hk_w m, hk_w y, hk_w vx, hk_w vy, hk_w vz, hk_w *fx, hk_w *fy,
-                                  hk_w *fz)
-{
-    const hk_w c = w_set1(ctx->air_drag);
-    hk_w gx = w_sub(w_mul(m, w_set1(ctx->g[0])), w_mul(c, vx));
-    hk_w gy = w_sub(w_mul(m, w_set1(ctx->g[1])), w_mul(c, vy));
-    hk_w gz = w_sub(w_mul(m, w_set1(ctx->g[2])), w_mul(c, vz));
-    if (ctx->ground != HK_GROUND_NONE) {
-        const hk_w h = w_set1(ctx->ground_h), zero = w_set1(0);
-        const hk_wm below = w_lt(y, h);
-        if (ctx->ground == HK_GROUND_REPULSION) {
-            const hk_w cf = w_set1(ctx->ground_fric);
-            gx = w_select(below, gx, w_sub(gx, w_mul(cf, vx)));
-            gz = w_select(below, gz, w_sub(gz, w_mul(cf, vz)));
-            gy = w_select(wm_and(below, w_lt(vy, zero)), gy, w_sub(gy, w_mul(w_set1(ctx->ground_abs), vy)));
-            gy = w_select(below, gy, w_add(gy, w_mul(w_set1(ctx->ground_krep), w_sub(h, y))));
-        } else {
-            gy = w_select(below, gy, w_sub(gy, w_mul(w_set1(ctx->ground_k), w_sub(y, h))));
-        }
-    }
-    *fx = gx;
-    *fy = gy;
-    *fz = gz;
 }
 
 /* integrate_one over W lanes; lanes with inverse mass 0 keep their state. */
