@@ -641,6 +641,31 @@ static void engine_row_free(void *s)
     hk_kernels_select(NULL);
 }
 
+/* The packed list kernel (list_range_packed, AVX-512) alone on a 24x24
+ * torus mesh (576 particles: records, force records and spring ends in
+ * L1), every colour once per run, after one force pass has packed the
+ * records. Against mesh_force it prices the packing, the unpacking and the
+ * memory hierarchy of the big mesh. Items: springs. */
+static void *setup_mesh_kernel(int n, int threads, const char *kernels)
+{
+    (void)n, (void)threads, (void)kernels;
+    world_case *c = setup_mesh(24, 1, "avx512", 0);
+    if (c && !(hk_kernels_active() && hk_kernels_active()->list_range_packed && c->w->packed_rec)) {
+        world_case_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void run_mesh_kernel(void *s)
+{
+    world_case *c = s;
+    const hk_kernels *k = hk_kernels_active();
+    const hk_family *f = &c->w->families[0];
+    for (int q = 0; q < f->colour_count; q++)
+        k->list_range_packed(f, c->w->packed_rec, c->w->packed_f, f->colour_start[q], f->colour_start[q + 1]);
+}
+
 #define PROBE_SETUP(NAME, KIND)                                                                                        \
     static void *setup_##NAME(int n, int t, const char *k)                                                             \
     {                                                                                                                  \
@@ -711,6 +736,8 @@ const hk_bench_case hk_bench_cases[] = {
     {"probe_cloth_row_ideal", "springs", one_size, setup_ideal_row, run_ideal_row, ideal_row_items, ideal_row_free,
      best_path},
     {"probe_cloth_row_engine", "springs", one_size, setup_engine_row, run_engine_row, ideal_row_items, engine_row_free,
+     best_path},
+    {"probe_mesh_kernel", "springs", one_size, setup_mesh_kernel, run_mesh_kernel, world_case_items, world_case_free,
      best_path},
 #endif
 };

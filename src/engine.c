@@ -363,13 +363,40 @@ static void list_springs_run(const hk_kernels *k, const hk_kernels *gather, hk_w
 /* Whether list_parallel runs over packed records (kernels.h). */
 static int lists_packed(const hk_world *w, const hk_kernels *k) { return k->list_range_packed && w->packed_rec; }
 
+/* The near springs of band b of list family f, colour by colour. */
+static void list_band(hk_world *w, const hk_kernels *k, const hk_family *f, int packed, int regular, int b)
+{
+    const int B1 = f->band_count + 1;
+    for (int c = 0; c < regular; c++) {
+        const int64_t s0 = f->band_start[(size_t)c * B1 + b], s1 = f->band_start[(size_t)c * B1 + b + 1];
+        if (s0 < s1) list_springs_run(k, k, w, f, packed, s0, s1);
+    }
+}
+
+/* Packs the particles of `body` in [lo, hi) (particle indices). */
+static void pack_span(hk_world *w, const hk_kernels *k, int body, const hk_step_ctx *ext, int64_t lo, int64_t hi)
+{
+    const int64_t first = w->bodies[body].first, end = first + w->bodies[body].count;
+    if (lo < first) lo = first;
+    if (hi > end) hi = end;
+    if (lo < hi) k->list_pack(ext, &w->p, w->packed_rec, w->packed_f, lo, (int)(hi - lo));
+}
+
 /* Springs of the list families of `body` into f, in the banded order of
- * engine.h. Every thread of the parallel region calls it. With packed
- * records (kernels.h) the body's particles are packed first and the forces
- * unpacked after; otherwise the kernels gather and scatter the particle
- * arrays. ext: packed only, the forces start from the external forces of
- * ext (computed while packing) instead of from f. A serial body (few
- * springs) runs on thread 0 alone, without the per-colour barriers. */
+ * engine.h. Every thread of the parallel region calls it. A thread takes a
+ * run of even bands 2j, j0 <= j < j1, and after each even band 2j the odd
+ * band 2j - 1 before it, whose particles (bands 2j - 1 and 2j) it has just
+ * swept and which no other thread touches; the odd band 2 j1 - 1, which
+ * shares band 2 j1 with the next thread, waits for a barrier. Each particle
+ * still gets the even band's terms before the odd band's, so the order is
+ * that of all even bands, then all odd ones, whatever the thread count.
+ * With packed records (kernels.h) the first list family packs bands 2j and
+ * 2j + 1 just before it sweeps them (their records are then in cache for
+ * both bands' springs), and the forces are unpacked at the end; otherwise
+ * the kernels gather and scatter the particle arrays. ext: packed only, the
+ * forces start from the external forces of ext (computed while packing)
+ * instead of from f. A serial body (few springs) runs on thread 0 alone,
+ * without the barriers. */
 static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial, const hk_step_ctx *ext)
 {
     const int packed = lists_packed(w, k);
@@ -378,33 +405,24 @@ static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial
         HK_BARRIER();
         return;
     }
-    int g0 = w->bodies[body].first, n = w->bodies[body].count;
-    if (!serial) range_of(g0, n, &g0, &n);
-    if (packed) {
-        k->list_pack(ext, &w->p, w->packed_rec, w->packed_f, g0, n);
-        if (!serial) HK_BARRIER();
-    }
+    int first_list = 1;
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
         if (f->body != body || f->kind != HK_FAMILY_LIST) continue;
         const int regular = f->overflow ? f->colour_count - 1 : f->colour_count;
-        /* near springs band by band: even bands, then odd ones. A band's
-         * near springs touch only it and the next band, so the bands of one
-         * parity share no particle and run side by side, each on one thread,
-         * colour by colour (its springs and the next band's particles stay in
-         * cache across the colours) */
-        const int NB = f->band_count, B1 = NB + 1;
-        for (int parity = 0; parity < 2; parity++) {
-            const int m = (NB - parity + 1) / 2; /* bands of this parity */
-            for (int j = (int)((int64_t)m * t / T); j < (int)((int64_t)m * (t + 1) / T); j++) {
-                const int b = parity + 2 * j;
-                for (int c = 0; c < regular; c++) {
-                    const int64_t s0 = f->band_start[(size_t)c * B1 + b], s1 = f->band_start[(size_t)c * B1 + b + 1];
-                    if (s0 < s1) list_springs_run(k, k, w, f, packed, s0, s1);
-                }
-            }
-            if (!serial) HK_BARRIER();
+        const int NB = f->band_count, m = (NB + 1) / 2; /* m even bands */
+        const int j0 = (int)((int64_t)m * t / T), j1 = (int)((int64_t)m * (t + 1) / T);
+        const int pack_here = packed && first_list;
+        for (int j = j0; j < j1; j++) {
+            if (pack_here) pack_span(w, k, body, ext, (int64_t)2 * j * HK_BAND, (int64_t)(2 * j + 2) * HK_BAND);
+            list_band(w, k, f, packed, regular, 2 * j);
+            if (j > j0) list_band(w, k, f, packed, regular, 2 * j - 1);
         }
+        if (pack_here && t == T - 1) /* particles past the bands (none while the colouring is current) */
+            pack_span(w, k, body, ext, (int64_t)2 * m * HK_BAND, INT64_MAX);
+        if (!serial) HK_BARRIER();
+        if (j0 < j1 && 2 * j1 - 1 < NB) list_band(w, k, f, packed, regular, 2 * j1 - 1);
+        if (!serial) HK_BARRIER();
         /* far springs colour by colour, each colour split over the threads */
         for (int c = 0; c < regular; c++) {
             int64_t c0 = f->near_end[c], c1 = f->colour_start[c + 1];
@@ -420,8 +438,13 @@ static void list_parallel(hk_world *w, const hk_kernels *k, int body, int serial
             list_springs_run(k, &hk_kernels_scalar, w, f, packed, f->colour_start[regular],
                              f->colour_start[regular + 1]);
         if (f->overflow && !serial) HK_BARRIER();
+        first_list = 0;
     }
-    if (packed) k->list_unpack(&w->p, w->packed_f, g0, n);
+    if (packed && !first_list) {
+        int g0 = w->bodies[body].first, n = w->bodies[body].count;
+        if (!serial) range_of(g0, n, &g0, &n);
+        k->list_unpack(&w->p, w->packed_f, g0, n);
+    }
     if (packed || serial) HK_BARRIER();
 }
 
@@ -533,7 +556,7 @@ static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_re
             range_of(w->bodies[body].first, w->bodies[body].count, &g0, &n);
             /* f = external + lattice springs; without lattice springs over
              * packed records, the packing computes the external forces */
-            const int ext_in_pack = sp->nfam == 0 && lists_packed(w, k);
+            const int ext_in_pack = sp->nfam == 0 && sp->has_list && lists_packed(w, k);
             if (sp->nfam > 0)
                 sweep_parallel(w, k, sp, &add, &failed);
             else if (!ext_in_pack)

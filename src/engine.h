@@ -34,13 +34,15 @@
  * List families (meshes, all-to-all ropes, points). Coloured once
  * (colour.h): within a colour no particle occurs twice, so threads and SIMD
  * lanes add into f without conflicts. The sweep goes by bands of HK_BAND
- * particles (colour.h): first the near springs of the even bands (side by
- * side, one band per thread at a time, colour by colour within a band),
- * a barrier, the odd bands likewise, a barrier, then the far springs colour
- * by colour with a barrier after each. Near springs of a band touch only it
- * and the next band, so bands of one parity share no particle. A particle's
- * terms thus arrive in one order fixed by the springs alone: (parity, band,
- * colour), then far colours. The overflow colour runs last on one thread.
+ * particles (colour.h), a band's near springs colour by colour. Near springs
+ * of a band touch only it and the next band. Each thread takes a run of even
+ * bands and sweeps, after each even band 2j, the odd band 2j - 1 behind it;
+ * a barrier; the odd band closing each run (it shares a band with the next
+ * run); a barrier; then the far springs colour by colour with a barrier
+ * after each. A particle's terms thus arrive in one order fixed by the
+ * springs alone (those of the even band touching it, then of the odd one,
+ * then the far colours), the order of all even bands before all odd ones.
+ * The overflow colour runs last on one thread.
  * No atomics, no reductions.
  *
  * Surface bodies with pressure or wind (surface.h) take the force-then-

@@ -72,7 +72,7 @@ static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *
 #if defined(HOOKE_EXPERIMENT_MATH)
     /* roofline experiment (-DHOOKE_KERNEL_EXPERIMENT=math): the arithmetic on
      * values made in registers instead of the 12 endpoint loads */
-    (void)off, (void)a;
+    (void)off, (void)a, (void)src;
     const hk_w base = w_add(w_set1((hk_real)(i + 1)), iota);
     hk_w dx = w_mul(base, w_set1((hk_real)0.01)), dy = w_mul(base, w_set1((hk_real)0.002));
     hk_w dz = w_mul(base, w_set1((hk_real)0.003)), dvx = w_mul(base, w_set1((hk_real)0.1));
@@ -572,29 +572,18 @@ static inline void diff_records8(const float *rec, const int *a, const int *b, _
 }
 
 #if defined(HK_ISA_AVX512)
-/* Particle byte offsets of 16 springs' ends, scaled by 8 (record offset /
- * 4, force-record offset / 2: both then fit x86 address scales). engine.c
- * keeps particle counts under 2^29 for the packed kernels. */
-static inline void end_offsets16(const int *a, uint32_t o[16])
-{
-    _mm512_store_si512((void *)o, _mm512_slli_epi32(_mm512_loadu_si512((const void *)a), 3));
-    /* read back from memory, one scalar load per end: without this GCC keeps
-     * o in a zmm and pulls each lane out with shuffles */
-    __asm__("" : "+m"(*(uint32_t(*)[16])o));
-}
-
 /* Records of two springs' ends subtracted, two springs per zmm: zmm m takes
  * spring lanes 8 (m / 4) + m % 4 (low half) and that + 4 (high half), the
  * order in which rows16 below hands lanes 0..15 back in order */
-static inline __m512 diff_pair16(const char *rec, const int *oa, const int *ob, int m)
+static inline __m512 diff_pair16(const char *rec, const int *ia, const int *ib, int m)
 {
     const int l = 8 * (m >> 2) + (m & 3);
     const __m512 A =
-        _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_load_ps((const float *)(rec + 32 * (size_t)(uint32_t)oa[l]))),
-                           _mm256_load_ps((const float *)(rec + 32 * (size_t)(uint32_t)oa[l + 4])), 1);
+        _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_load_ps((const float *)(rec + 32 * (size_t)(uint32_t)ia[l]))),
+                           _mm256_load_ps((const float *)(rec + 32 * (size_t)(uint32_t)ia[l + 4])), 1);
     const __m512 B =
-        _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_load_ps((const float *)(rec + 32 * (size_t)(uint32_t)ob[l]))),
-                           _mm256_load_ps((const float *)(rec + 32 * (size_t)(uint32_t)ob[l + 4])), 1);
+        _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_load_ps((const float *)(rec + 32 * (size_t)(uint32_t)ib[l]))),
+                           _mm256_load_ps((const float *)(rec + 32 * (size_t)(uint32_t)ib[l + 4])), 1);
     return _mm512_sub_ps(A, B);
 }
 
@@ -621,16 +610,16 @@ static inline void rows16(const __m512 z[8], __m512 out[6])
 }
 
 /* One spring's force record added to its a end and subtracted from its b end */
-static inline void add_record(char *facc, int oa, int ob, __m128 fl)
+static inline void add_record(char *facc, int ia, int ib, __m128 fl)
 {
-    float *pa = (float *)(facc + 16 * (size_t)(uint32_t)oa), *pb = (float *)(facc + 16 * (size_t)(uint32_t)ob);
+    float *pa = (float *)(facc + 16 * (size_t)(uint32_t)ia), *pb = (float *)(facc + 16 * (size_t)(uint32_t)ib);
     _mm_store_ps(pa, _mm_add_ps(_mm_load_ps(pa), fl));
     _mm_store_ps(pb, _mm_sub_ps(_mm_load_ps(pb), fl));
 }
 
 /* 16 springs' forces into their ends' force records, lane by lane in order
  * (the order matters only in the overflow colour, where ends repeat) */
-static inline void scatter_records16(char *facc, const int *oa, const int *ob, __m512 fx, __m512 fy, __m512 fz)
+static inline void scatter_records16(char *facc, const int *ia, const int *ib, __m512 fx, __m512 fy, __m512 fz)
 {
     const __m512 zero = _mm512_setzero_ps();
     const __m512 t0 = _mm512_unpacklo_ps(fx, fy), t1 = _mm512_unpackhi_ps(fx, fy);
@@ -639,7 +628,7 @@ static inline void scatter_records16(char *facc, const int *oa, const int *ob, _
     const __m512 q[4] = {_mm512_shuffle_ps(t0, t2, 0x44), _mm512_shuffle_ps(t0, t2, 0xEE),
                          _mm512_shuffle_ps(t1, t3, 0x44), _mm512_shuffle_ps(t1, t3, 0xEE)};
 #define HK_LANE4(j, get)                                                                                               \
-    for (int k4 = 0; k4 < 4; k4++) add_record(facc, oa[4 * (j) + k4], ob[4 * (j) + k4], get)
+    for (int k4 = 0; k4 < 4; k4++) add_record(facc, ia[4 * (j) + k4], ib[4 * (j) + k4], get)
     HK_LANE4(0, _mm512_castps512_ps128(q[k4]));
     HK_LANE4(1, _mm512_extractf32x4_ps(q[k4], 1));
     HK_LANE4(2, _mm512_extractf32x4_ps(q[k4], 2));
@@ -677,25 +666,45 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
             const int nb = (s1 - s) / 16 < PB ? (int)((s1 - s) / 16) : PB;
             __m512 D[PB][6], F[PB][3];
             for (int v = 0; v < nb; v++) {
-                const int *oa = f->a + s + 16 * v, *ob = f->b + s + 16 * v;
+#if defined(HOOKE_EXPERIMENT_MATH)
+                /* roofline experiment: differences made in registers instead
+                 * of the record loads and the transpose */
+                (void)recb;
+                const __m512 base = _mm512_add_ps(_mm512_set1_ps((float)(s + 16 * v + 1)),
+                                                  _mm512_set_ps(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
+                static const float scale[6] = {0.01f, 0.002f, 0.003f, 0.1f, 0.2f, 0.3f};
+                for (int m = 0; m < 6; m++) D[v][m] = _mm512_mul_ps(base, _mm512_set1_ps(scale[m]));
+#else
+                const int *ia = f->a + s + 16 * v, *ib = f->b + s + 16 * v;
                 __m512 z[8];
-                for (int m = 0; m < 8; m++) z[m] = diff_pair16(recb, oa, ob, m);
+                for (int m = 0; m < 8; m++) z[m] = diff_pair16(recb, ia, ib, m);
                 rows16(z, D[v]);
+#endif
             }
+#if defined(HOOKE_EXPERIMENT_MEM)
+            /* roofline experiment: trivial arithmetic between the loads and
+             * the force-record adds */
             for (int v = 0; v < nb; v++) {
-                const int64_t sv = s + 16 * v;
-                hk_wm live = wm_all();
-                if (f->broken) live = wm_and(live, wm_unbroken(f->broken + sv));
-                const hk_w L0 = f->rest_list ? w_loadu(f->rest_list + sv) : L016;
-                const hk_w kL0 = f->rest_list ? w_mul(k16, L0) : kL016;
-                const __m512 *d = D[v];
-                if (model == HK_DAMP_ALONG)
-                    spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, k16, c16, live, HK_DAMP_ALONG, beh,
-                                 &F[v][0], &F[v][1], &F[v][2]);
-                else
-                    spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, k16, c16, live, HK_DAMP_RELATIVE, beh,
-                                 &F[v][0], &F[v][1], &F[v][2]);
+                F[v][0] = _mm512_add_ps(D[v][0], D[v][3]);
+                F[v][1] = _mm512_add_ps(D[v][1], D[v][4]);
+                F[v][2] = _mm512_add_ps(D[v][2], D[v][5]);
             }
+            if (0)
+#endif
+                for (int v = 0; v < nb; v++) {
+                    const int64_t sv = s + 16 * v;
+                    hk_wm live = wm_all();
+                    if (f->broken) live = wm_and(live, wm_unbroken(f->broken + sv));
+                    const hk_w L0 = f->rest_list ? w_loadu(f->rest_list + sv) : L016;
+                    const hk_w kL0 = f->rest_list ? w_mul(k16, L0) : kL016;
+                    const __m512 *d = D[v];
+                    if (model == HK_DAMP_ALONG)
+                        spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, k16, c16, live, HK_DAMP_ALONG, beh,
+                                     &F[v][0], &F[v][1], &F[v][2]);
+                    else
+                        spring_lanes(d[0], d[1], d[2], d[3], d[4], d[5], L0, kL0, k16, c16, live, HK_DAMP_RELATIVE, beh,
+                                     &F[v][0], &F[v][1], &F[v][2]);
+                }
             for (int v = 0; v < nb; v++)
                 scatter_records16(faccb, f->a + s + 16 * v, f->b + s + 16 * v, F[v][0], F[v][1], F[v][2]);
             s += 16 * nb;
