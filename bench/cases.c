@@ -566,28 +566,40 @@ static int64_t ideal_row_items(void *s)
 
 static void ideal_row_free(void *s) { free(s); }
 
-/* The engine's own blocked kernel (lattice_row, AVX-512) on the idealised
- * row's data and families: one 256-node source row and the two rows below,
- * in L1, the six cloth families with the same constants, called as the sweep
- * calls it. Against probe_cloth_row_ideal it prices the kernel's generality
- * alone (run-time offsets, masks and family table; no memory hierarchy, no
- * row finish). Items: springs. */
+/* The engine's own blocked kernel (lattice_row, AVX-512) on one source row
+ * of a stencil and the rows its targets lie in, all in L1, called as the
+ * sweep calls it. probe_cloth_row_engine: the idealised row's data and its
+ * six cloth families with the same constants; against probe_cloth_row_ideal
+ * it prices the kernel's generality alone (run-time offsets, masks and
+ * family table; no memory hierarchy, no row finish).
+ * probe_jelly_row_engine: an interior row of the 64^3 jelly, its 13
+ * families in engine.c's order with their row ends (823 springs); the
+ * target rows at distances 1, 63, 64 and 65 are laid out as the next four
+ * rows, so everything stays in L1. Against jelly26_force it prices the
+ * memory hierarchy and the sweep around the kernel. Items: springs. */
+#define HK_ENGINE_FAMS 13
 typedef struct engine_row {
     hk_particles p;
-    hk_family fam[6];
-    hk_row_family rf[6];
+    hk_family fam[HK_ENGINE_FAMS];
+    hk_row_family rf[HK_ENGINE_FAMS];
+    int nfam, nx;
+    int64_t items;
     hk_real *mem;
     hk_real *acc_src[3];
     const hk_kernels *k;
 } engine_row;
 
-static void *setup_engine_row(int n, int threads, const char *kernels)
+/* nfam families of di[q], each with targets in probe row slot[q] (0: the
+ * source row) at row distance dr[q], on rows of nx nodes */
+static engine_row *engine_row_new(int nx, int nfam, const int *di, const int *dr, const int *slot)
 {
-    (void)n, (void)threads, (void)kernels;
     if (hk_kernels_select("avx512") != 0) return NULL;
     engine_row *e = calloc(1, sizeof *e);
-    const int len = 3 * HK_IDEAL_NX + 128, S = HK_IDEAL_LEN; /* particle arrays; accumulator rows */
-    if (!e || !(e->mem = aligned_alloc(64, (size_t)(6 * len + 9 * S) * sizeof(hk_real)))) {
+    int rows = 1;
+    for (int q = 0; q < nfam; q++)
+        if (slot[q] + 1 > rows) rows = slot[q] + 1;
+    const int len = rows * nx + 128, S = nx + 128; /* particle arrays; accumulator rows */
+    if (!e || !(e->mem = aligned_alloc(64, (size_t)(6 * len + 3 * rows * S) * sizeof(hk_real)))) {
         free(e);
         hk_kernels_select(NULL);
         return NULL;
@@ -596,42 +608,63 @@ static void *setup_engine_row(int n, int threads, const char *kernels)
     for (int c = 0; c < 6; c++) {
         arr[c] = e->mem + c * len + 64;
         for (int i = -64; i < len - 64; i++) {
-            const int row = i < 0 ? 0 : i / HK_IDEAL_NX, col = i < 0 ? 0 : i % HK_IDEAL_NX;
+            const int row = i < 0 ? 0 : i / nx, col = i < 0 ? 0 : i % nx;
             arr[c][i] = (hk_real)(c == 0 ? 0.01 * col : c == 1 ? 0.01 * row : 1e-3 * ((col * 7 + c) % 5));
         }
     }
     hk_real *acc = e->mem + 6 * len;
-    memset(acc, 0, (size_t)9 * S * sizeof(hk_real));
-    e->p.count = e->p.capacity = 3 * HK_IDEAL_NX;
+    memset(acc, 0, (size_t)3 * rows * S * sizeof(hk_real));
+    e->p.count = e->p.capacity = rows * nx;
     e->p.x = arr[0], e->p.y = arr[1], e->p.z = arr[2], e->p.vx = arr[3], e->p.vy = arr[4], e->p.vz = arr[5];
-    /* structural x, structural y, shear right, shear left, bend x, bend y */
-    static const int di[6] = {1, 0, 1, -1, 2, 0}, dr[6] = {0, 1, 1, 1, 0, 2};
-    for (int q = 0; q < 6; q++) {
+    for (int q = 0; q < nfam; q++) {
         hk_family *f = &e->fam[q];
         f->kind = HK_FAMILY_LATTICE;
         f->params.damping_model = HK_DAMP_RELATIVE;
         f->params.behaviour = HK_SPRING_NORMAL;
         f->k = 6000.0f, f->c = 0.02f;
         hk_family_set_rest(f, 0.01f);
-        f->nx = HK_IDEAL_NX, f->ny = 3, f->nz = 1;
-        f->di = di[q], f->dj = dr[q];
-        f->offset = di[q] + (int64_t)HK_IDEAL_NX * dr[q];
+        f->nx = nx, f->ny = rows, f->nz = 1;
+        f->di = di[q], f->dj = slot[q];
+        f->offset = di[q] + (int64_t)nx * slot[q];
         f->i0 = di[q] < 0 ? -di[q] : 0;
-        f->i1 = HK_IDEAL_NX - (di[q] > 0 ? di[q] : 0);
+        f->i1 = nx - (di[q] > 0 ? di[q] : 0);
         e->rf[q].f = f;
         e->rf[q].dr = dr[q];
-        for (int c = 0; c < 3; c++) e->rf[q].dst[c] = acc + (3 * dr[q] + c) * S + 64;
+        for (int c = 0; c < 3; c++) e->rf[q].dst[c] = acc + (3 * slot[q] + c) * S + 64;
+        e->items += f->i1 - f->i0;
     }
     for (int c = 0; c < 3; c++) e->acc_src[c] = acc + c * S + 64;
+    e->nfam = nfam, e->nx = nx;
     e->k = hk_kernels_active();
+    e->k->plan_row(e->rf, nfam);
     return e;
+}
+
+static void *setup_engine_row(int n, int threads, const char *kernels)
+{
+    (void)n, (void)threads, (void)kernels;
+    /* structural x, structural y, shear right, shear left, bend x, bend y */
+    static const int di[6] = {1, 0, 1, -1, 2, 0}, dr[6] = {0, 1, 1, 1, 0, 2};
+    return engine_row_new(HK_IDEAL_NX, 6, di, dr, dr);
+}
+
+static void *setup_jelly_row(int n, int threads, const char *kernels)
+{
+    (void)n, (void)threads, (void)kernels;
+    /* engine.c's order of the 26-neighbour families (order_families) */
+    static const int di[13] = {0, 1, 0, 1, -1, 1, -1, 0, 1, -1, 0, 1, -1};
+    static const int dr[13] = {63, 0, 1, 1, 1, 63, 63, 64, 64, 64, 65, 65, 65};
+    static const int slot[13] = {2, 0, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4};
+    return engine_row_new(n > 1 ? n : 64, 13, di, dr, slot);
 }
 
 static void run_engine_row(void *s)
 {
     engine_row *e = s;
-    e->k->lattice_row(&e->p, 0, 0, HK_IDEAL_NX, e->rf, 6, e->acc_src, NULL, HK_IDEAL_LEN);
+    e->k->lattice_row(&e->p, 0, 0, e->nx, e->rf, e->nfam, e->acc_src, NULL, e->nx + 128);
 }
+
+static int64_t engine_row_items(void *s) { return ((engine_row *)s)->items; }
 
 static void engine_row_free(void *s)
 {
@@ -688,6 +721,7 @@ static const int jelly26_sizes[] = {64, 0};
 static const int jelly52_sizes[] = {48, 0};
 static const int mesh_sizes[] = {100, 600, 0}; /* 30 000 springs (in L2); 1 080 000 springs */
 static const int one_size[] = {1, 0};
+static const int jrow_sizes[] = {1, 128, 256, 0};
 static const int integrator_sizes[] = {256, 0};
 static const int triad_sizes[] = {64, 0};      /* 3 x 256 MiB: far beyond the caches */
 static const int surface_levels[] = {4, 7, 0}; /* 5 120 and 327 680 faces */
@@ -735,8 +769,10 @@ const hk_bench_case hk_bench_cases[] = {
      best_path},
     {"probe_cloth_row_ideal", "springs", one_size, setup_ideal_row, run_ideal_row, ideal_row_items, ideal_row_free,
      best_path},
-    {"probe_cloth_row_engine", "springs", one_size, setup_engine_row, run_engine_row, ideal_row_items, engine_row_free,
+    {"probe_cloth_row_engine", "springs", one_size, setup_engine_row, run_engine_row, engine_row_items, engine_row_free,
      best_path},
+    {"probe_jelly_row_engine", "springs", jrow_sizes, setup_jelly_row, run_engine_row, engine_row_items,
+     engine_row_free, best_path},
     {"probe_mesh_kernel", "springs", one_size, setup_mesh_kernel, run_mesh_kernel, world_case_items, world_case_free,
      best_path},
 #endif

@@ -25,8 +25,6 @@
     } while (0)
 #endif
 
-#define HK_VEC 16 /* row strides are padded to this many entries (the widest SIMD) */
-
 static int round_up(int n, int m) { return (n + m - 1) / m * m; }
 
 /* List bodies with fewer springs than this run on one thread: a barrier per
@@ -60,7 +58,7 @@ typedef struct sweep_plan {
     int body;
     int64_t base; /* global index of node (0,0,0) */
     int nx, ny, nrows;
-    int nx_pad;     /* nx padded to HK_VEC */
+    int nx_pad;     /* nx padded to HK_ROW_VEC */
     int stride;     /* accumulator row stride: nx_pad plus a margin each side */
     int same_rows;  /* families with dr == 0 (each needs a row buffer) */
     int maxdr, R;   /* largest row distance of a family; ring rows */
@@ -68,6 +66,11 @@ typedef struct sweep_plan {
     int *dr;        /* their row distances */
     int (*rows)[4]; /* their source rows: j in [0], [1) and k in [2], [3) (empty if no source column) */
     int nfam;
+    /* Row classes: the rows whose sources have the same families. A row
+     * (j, k) is in class cls[jcls[j] * nkcls + kcls[k]]; class c has
+     * cls_n[c] families, the indices (into fam) cls_q[c * nfam ...]. */
+    int *jcls, *kcls, nkcls;
+    int *cls, ncls, *cls_n, *cls_q;
     int has_list;     /* the body also has list families */
     int serial_lists; /* its list springs are few: run them on one thread */
     int surface;      /* its active surface (pressure, wind), or -1 */
@@ -100,8 +103,65 @@ static void plan_free(sweep_plan *sp)
     free(sp->fam);
     free(sp->dr);
     free(sp->rows);
-    sp->fam = sp->dr = NULL;
+    free(sp->jcls);
+    free(sp->kcls);
+    free(sp->cls);
+    free(sp->cls_n);
+    free(sp->cls_q);
+    sp->fam = sp->dr = sp->jcls = sp->kcls = sp->cls = sp->cls_n = sp->cls_q = NULL;
     sp->rows = NULL;
+}
+
+/* Splits [0, n) at the bounds [lo, hi) of every family's source rows along
+ * one axis (lo = rows[q][e], hi = rows[q][e + 1]): out[i] is the number of
+ * cuts at or before i, so indices with the same out have the same families.
+ * Returns the number of intervals. */
+static int axis_classes(const sweep_plan *sp, int e, int n, int *out)
+{
+    for (int i = 0; i < n; i++) out[i] = 0;
+    for (int q = 0; q < sp->nfam; q++)
+        for (int b = e; b < e + 2; b++) {
+            const int cut = sp->rows[q][b];
+            if (cut > 0 && cut < n) out[cut] = 1;
+        }
+    for (int i = 1; i < n; i++) out[i] += out[i - 1];
+    return n > 0 ? out[n - 1] + 1 : 1;
+}
+
+/* The row classes of sp (its families and their source rows set). */
+static int plan_classes(const hk_body *b, sweep_plan *sp)
+{
+    const int nz = b->nz > 0 ? b->nz : 1, F = sp->nfam ? sp->nfam : 1;
+    sp->jcls = malloc((size_t)sp->ny * sizeof *sp->jcls);
+    sp->kcls = malloc((size_t)nz * sizeof *sp->kcls);
+    if (!sp->jcls || !sp->kcls) return -1;
+    const int nj = axis_classes(sp, 0, sp->ny, sp->jcls);
+    sp->nkcls = axis_classes(sp, 2, nz, sp->kcls);
+    const int cells = nj * sp->nkcls;
+    sp->cls = malloc((size_t)cells * sizeof *sp->cls);
+    sp->cls_n = malloc((size_t)cells * sizeof *sp->cls_n);
+    sp->cls_q = malloc((size_t)cells * F * sizeof *sp->cls_q);
+    if (!sp->cls || !sp->cls_n || !sp->cls_q) return -1;
+    for (int c = 0; c < cells; c++) sp->cls[c] = -1;
+    /* a representative row of every cell gives its families; equal lists
+     * share one class */
+    for (int j = 0; j < sp->ny; j++)
+        for (int k = 0; k < nz; k++) {
+            const int cell = sp->jcls[j] * sp->nkcls + sp->kcls[k];
+            if (sp->cls[cell] >= 0) continue;
+            int *q_of = sp->cls_q + (size_t)sp->ncls * F, n = 0;
+            for (int q = 0; q < sp->nfam; q++) {
+                const int *rows = sp->rows[q];
+                if (j >= rows[0] && j < rows[1] && k >= rows[2] && k < rows[3]) q_of[n++] = q;
+            }
+            int c = 0;
+            while (c < sp->ncls &&
+                   !(sp->cls_n[c] == n && !memcmp(sp->cls_q + (size_t)c * F, q_of, (size_t)n * sizeof *q_of)))
+                c++;
+            if (c == sp->ncls) sp->cls_n[sp->ncls++] = n;
+            sp->cls[cell] = c;
+        }
+    return 0;
 }
 
 static int plan_body(const hk_world *w, int body, sweep_plan *sp)
@@ -113,7 +173,7 @@ static int plan_body(const hk_world *w, int body, sweep_plan *sp)
     sp->nx = b->nx;
     sp->ny = b->ny;
     sp->nrows = b->ny * b->nz;
-    sp->nx_pad = round_up(b->nx, HK_VEC);
+    sp->nx_pad = round_up(b->nx, HK_ROW_VEC);
     sp->stride = sp->nx_pad + 2 * HK_ROW_MARGIN;
     int n = 0;
     for (int f = 0; f < w->family_count; f++)
@@ -149,6 +209,10 @@ static int plan_body(const hk_world *w, int body, sweep_plan *sp)
         sp->rows[q][3] = f->k1;
     }
     sp->R = sp->maxdr + 1;
+    if (plan_classes(b, sp) != 0) {
+        plan_free(sp);
+        return -1;
+    }
     sp->serial_lists = list_springs(w, body) < list_parallel_min();
     sp->surface = b->surface >= 0 && hk_surface_active(w, &w->surfaces[b->surface]) ? b->surface : -1;
     return 0;
@@ -164,7 +228,7 @@ static void plans_free(sweep_plan *plans, int bodies)
 static size_t sweep_space(const sweep_plan *sp)
 {
     return (size_t)3 * sp->stride * ((size_t)sp->R + 2 * (size_t)sp->maxdr + (size_t)sp->same_rows) +
-           (size_t)sp->nfam * (sizeof(hk_row_family) / sizeof(hk_real) + 1);
+           (size_t)sp->ncls * sp->nfam * (sizeof(hk_row_family) / sizeof(hk_real) + 1);
 }
 
 /* Makes room for `threads` work spaces (called outside parallel regions). */
@@ -218,14 +282,14 @@ void hk_engine_release(hk_world *w)
 }
 
 /* Zeroes what the kernels write of one accumulator row (x, y, z of stride
- * S): [-HK_VEC, nx_pad + HK_VEC) of each, since a vector store reaches at
+ * S): [-HK_ROW_VEC, nx_pad + HK_ROW_VEC) of each, since a vector store reaches at
  * most one vector past either end of the row (targets are nodes of the
  * row). The rest of the margins is never written and stays zero from the
  * ring's first clear. */
 static void clear_acc_row(hk_real *row, int S, int nx_pad)
 {
     for (int c = 0; c < 3; c++)
-        memset(row + (size_t)c * S + HK_ROW_MARGIN - HK_VEC, 0, (size_t)(nx_pad + 2 * HK_VEC) * sizeof *row);
+        memset(row + (size_t)c * S + HK_ROW_MARGIN - HK_ROW_VEC, 0, (size_t)(nx_pad + 2 * HK_ROW_VEC) * sizeof *row);
 }
 
 /* Rows [a, b) of one block; see engine.h. With a fused finish the rows that
@@ -239,7 +303,18 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
     hk_real *ring = space;
     hk_real *parked = ring + row3 * R;
     hk_real *buf = parked + row3 * 2 * maxdr;
-    hk_row_family *fams = (hk_row_family *)(buf + row3 * sp->same_rows);
+    /* the families of every row class, planned once (kernels.h plan_row);
+     * a row only sets their targets */
+    hk_row_family *cls_fams = (hk_row_family *)(buf + row3 * sp->same_rows);
+    for (int c = 0; c < sp->ncls; c++) {
+        hk_row_family *fams = cls_fams + (size_t)c * sp->nfam;
+        for (int n = 0; n < sp->cls_n[c]; n++) {
+            const int q = sp->cls_q[(size_t)c * sp->nfam + n];
+            fams[n].f = &w->families[sp->fam[q]];
+            fams[n].dr = sp->dr[q];
+        }
+        k->plan_row(fams, sp->cls_n[c]);
+    }
     const int fused = ctx->finish != HK_FINISH_STORE_FORCE;
     /* rows read by the neighbouring blocks stay untouched until the barrier */
     int lo_end = (fused && a > 0) ? a + maxdr : a;
@@ -258,29 +333,27 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
         const int slot = r % R;
         hk_real *src = ring + row3 * slot;
         hk_real *const acc_src[3] = {src + M, src + S + M, src + 2 * S + M};
-        int n = 0;
-        for (int q = 0; q < sp->nfam; q++) {
-            const int *rows = sp->rows[q];
-            if (j < rows[0] || j >= rows[1] || kk < rows[2] || kk >= rows[3]) continue;
-            const int to = slot + sp->dr[q]; /* dr < R */
-            hk_real *dst = ring + row3 * (to < R ? to : to - R);
-            fams[n].f = &w->families[sp->fam[q]];
-            fams[n].dr = sp->dr[q];
-            fams[n].dst[0] = dst + M;
-            fams[n].dst[1] = dst + S + M;
-            fams[n].dst[2] = dst + 2 * S + M;
-            n++;
+        const int c = sp->cls[sp->jcls[j] * sp->nkcls + sp->kcls[kk]], n = sp->cls_n[c];
+        hk_row_family *fams = cls_fams + (size_t)c * sp->nfam;
+        for (int q = 0; q < n; q++) {
+            const int to = slot + fams[q].dr; /* dr < R */
+            hk_real *dst = ring + row3 * (to < R ? to : to - R) + M;
+            fams[q].dst[0] = dst;
+            fams[q].dst[1] = dst + S;
+            fams[q].dst[2] = dst + 2 * S;
         }
         k->lattice_row(&w->p, row0, local0, sp->nx_pad, fams, n, acc_src, buf, S);
         if (r >= a) {
             if (r < lo_end || r >= hi_start) {
                 const int park = r < lo_end ? r - a : maxdr + (r - hi_start);
                 memcpy(parked + row3 * park, src, row3 * sizeof *src);
+                clear_acc_row(src, S, sp->nx_pad);
             } else {
-                k->finish_row(ctx, &w->p, row0, sp->nx, acc_src);
+                k->finish_row(ctx, &w->p, row0, sp->nx, acc_src); /* and clears the row */
             }
+        } else {
+            clear_acc_row(src, S, sp->nx_pad);
         }
-        clear_acc_row(src, S, sp->nx_pad);
     }
 }
 

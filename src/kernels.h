@@ -8,6 +8,9 @@
  * |di| of any stencil family (cloth radius families reach 64) and a multiple
  * of every SIMD width. */
 #define HK_ROW_MARGIN 64
+/* Row strides are padded to this many entries (the widest SIMD); a lattice
+ * kernel's vector store reaches at most this far past either end of a row. */
+#define HK_ROW_VEC 16
 
 /* What a row finalisation does with the row's summed spring forces. */
 typedef enum hk_finish {
@@ -28,11 +31,13 @@ typedef struct hk_step_ctx {
     hk_real ground_h, ground_krep, ground_fric, ground_abs, ground_k;
 } hk_step_ctx;
 
-/* One lattice family as seen from one source row (engine.c fills these). */
+/* One lattice family as seen from one source row (engine.c fills f, dr and
+ * dst; the kernels' plan_row fills group). */
 typedef struct hk_row_family {
     const hk_family *f;
     hk_real *dst[3]; /* accumulator row r + dr (x, y, z), indexed like acc_src */
     int dr;          /* row distance; 0: same row */
+    uint64_t group;  /* the kernels' blocked pass that starts at this family, 0: none (plan_row) */
 } hk_row_family;
 
 typedef struct hk_kernels {
@@ -44,10 +49,14 @@ typedef struct hk_kernels {
      * i in [i0, i1); acc_src[i] += sum_q F_q(i); fams[q].dst[i + di] -= F_q(i).
      * nx_pad is the row length padded to 16; buf holds 3 rows of stride
      * bstride per family with dr == 0 (those subtract from acc_src after the
-     * row, through buf, so no store overlaps a later load). */
+     * row, through buf, so no store overlaps a later load). fams has been
+     * through plan_row. */
     void (*lattice_row)(const hk_particles *p, int64_t row0, int64_t local0, int nx_pad,
                         const struct hk_row_family *fams, int nfam, hk_real *const acc_src[3], hk_real *buf,
                         int bstride);
+    /* Sets fams[q].group for a list of row families (f and dr filled) that
+     * lattice_row will be given as it is: once per list, not per row. */
+    void (*plan_row)(struct hk_row_family *fams, int nfam);
     /* Springs [s0, s1) of list family f, all in one colour (no particle twice):
      * f[a] += F, f[b] -= F. */
     void (*list_range)(const hk_family *f, hk_particles *p, int64_t s0, int64_t s1);
@@ -61,7 +70,10 @@ typedef struct hk_kernels {
      * back into f; present exactly when list_range_packed is. */
     void (*list_pack)(const hk_step_ctx *ext, const hk_particles *p, float *rec, float *facc, int64_t g0, int n);
     void (*list_unpack)(hk_particles *p, const float *facc, int64_t g0, int n);
-    /* Finishes particles [g0, g0 + n) given their summed spring forces acc. */
+    /* Finishes particles [g0, g0 + n) given their summed spring forces acc,
+     * then zeroes acc[c][-HK_ROW_VEC, n rounded up to HK_ROW_VEC, + HK_ROW_VEC):
+     * all that the lattice kernels write of a row (acc rows are aligned to
+     * HK_ROW_VEC entries). */
     void (*finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n, hk_real *const acc[3]);
     /* f = gravity + air drag + ground for particles [g0, g0 + n). */
     void (*external_forces)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n);

@@ -357,7 +357,7 @@ static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t 
         const hk_damping_model model = f->params.damping_model;
         const hk_behaviour beh = f->params.behaviour;
 #ifdef HK_HAS_SHIFT
-        const uint64_t sig = group_at(fams + q, nfam - q);
+        const uint64_t sig = fams[q].group;
         if (sig) {
 #define HK_RUN(S)                                                                                                      \
     if (sig == (S)) {                                                                                                  \
@@ -393,6 +393,18 @@ static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t 
 }
 #undef HK_DISPATCH
 #undef HK_DISPATCH1
+
+static void HK_SUFFIX(plan_row)(hk_row_family *fams, int nfam)
+{
+    for (int q = 0; q < nfam; q++) fams[q].group = 0;
+#ifdef HK_HAS_SHIFT
+    for (int q = 0; q < nfam;) {
+        const uint64_t sig = group_at(fams + q, nfam - q);
+        fams[q].group = sig;
+        q += sig ? (int)(sig & 7u) : 1;
+    }
+#endif
+}
 
 /* List springs of one colour: gather both ends, compute, and add back. No
  * particle occurs twice in [s0, s1), so the lanes' scatters never collide. */
@@ -961,6 +973,10 @@ static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64
             integrate_one(ctx, p->inv_mass[g], p->fx[g], p->fy[g], p->fz[g], &p->x[g], &p->y[g], &p->z[g], &p->vx[g],
                           &p->vy[g], &p->vz[g]);
     }
+    /* leave the row zero where the lattice kernels write, for its next use */
+    const int end = (n + HK_ROW_VEC - 1) / HK_ROW_VEC * HK_ROW_VEC + HK_ROW_VEC;
+    for (int c = 0; c < 3; c++)
+        for (i = -HK_ROW_VEC; i < end; i += HK_W) w_store(acc[c] + i, w_set1(0));
 }
 
 static void HK_SUFFIX(external_forces)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n)
@@ -987,8 +1003,9 @@ static void HK_SUFFIX(integrate)(const hk_step_ctx *ctx, hk_particles *p, int64_
 }
 
 const hk_kernels HK_SUFFIX(hk_kernels) = {
-    HK_ISA_NAME,  HK_W,           HK_SUFFIX(lattice_row), HK_SUFFIX(list_range),      HK_LIST_PACKED,
-    HK_LIST_PACK, HK_LIST_UNPACK, HK_SUFFIX(finish_row),  HK_SUFFIX(external_forces), HK_SUFFIX(integrate),
+    HK_ISA_NAME,          HK_W,         HK_SUFFIX(lattice_row), HK_SUFFIX(plan_row),   HK_SUFFIX(list_range),
+    HK_LIST_PACKED,       HK_LIST_PACK, HK_LIST_UNPACK,         HK_SUFFIX(finish_row), HK_SUFFIX(external_forces),
+    HK_SUFFIX(integrate),
 };
 
 #endif
