@@ -566,17 +566,171 @@ static int64_t ideal_row_items(void *s)
 
 static void ideal_row_free(void *s) { free(s); }
 
+/* The idealised jelly row: an interior source row of a 26-neighbour jelly
+ * (64 nodes) and its 13 families, run exactly as group_row runs them in
+ * engine.c's order (three passes over the row: six families, six, one;
+ * the same loads, shifts, stores and owed terms), with the target rows at
+ * distances 1, 63, 64, 65 laid out as the next four rows (all in L1), but
+ * with every offset and shift known at compile time, the three spring
+ * classes' constants hoisted, no masks (every lane a spring: 13 x 64 per
+ * row) and no row set-up. Items: springs. */
+#define HK_JNX 64
+#define HK_JLEN (HK_JNX + 128)
+#define HK_JI(m, r, c) ((m) + ((r)*9 + (c)) * HK_JLEN + 64)
+
+static void *setup_ideal_jelly(int n, int threads, const char *kernels)
+{
+    (void)n, (void)threads, (void)kernels;
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx512f")) return NULL;
+    float *m = aligned_alloc(64, 45 * HK_JLEN * sizeof(float));
+    if (!m) return NULL;
+    for (int c = 0; c < 45; c++)
+        for (int i = 0; i < HK_JLEN; i++) {
+            const int a = c % 9, row = c / 9;
+            m[c * HK_JLEN + i] = a == 0   ? 0.01f * (float)i
+                                 : a == 1 ? 0.01f * (float)row
+                                 : a == 2 ? 0.01f * (float)(row > 1)
+                                 : a < 6  ? 1e-3f * (float)((i * 7 + a) % 5)
+                                          : 0.0f;
+        }
+    return m;
+}
+
+/* F of the springs from sources i .. i + 15 of row 0 (values a) to the
+ * nodes off further on in probe row r, with class K's constants */
+#define HK_JSPRING(r, off, K)                                                                                          \
+    do {                                                                                                               \
+        const __m512 dx = _mm512_sub_ps(a[0], _mm512_loadu_ps(HK_JI(m, r, 0) + i + (off)));                            \
+        const __m512 dy = _mm512_sub_ps(a[1], _mm512_loadu_ps(HK_JI(m, r, 1) + i + (off)));                            \
+        const __m512 dz = _mm512_sub_ps(a[2], _mm512_loadu_ps(HK_JI(m, r, 2) + i + (off)));                            \
+        const __m512 dvx = _mm512_sub_ps(a[3], _mm512_loadu_ps(HK_JI(m, r, 3) + i + (off)));                           \
+        const __m512 dvy = _mm512_sub_ps(a[4], _mm512_loadu_ps(HK_JI(m, r, 4) + i + (off)));                           \
+        const __m512 dvz = _mm512_sub_ps(a[5], _mm512_loadu_ps(HK_JI(m, r, 5) + i + (off)));                           \
+        const __m512 r2 =                                                                                              \
+            _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));         \
+        const __mmask16 live = _mm512_cmp_ps_mask(r2, _mm512_setzero_ps(), _CMP_NEQ_UQ);                               \
+        const __m512 g = _mm512_sub_ps(_mm512_div_ps(kL0[K], _mm512_sqrt_ps(r2)), k[K]);                               \
+        f[0] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dx), _mm512_mul_ps(c[K], dvx));                              \
+        f[1] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dy), _mm512_mul_ps(c[K], dvy));                              \
+        f[2] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dz), _mm512_mul_ps(c[K], dvz));                              \
+    } while (0)
+/* the four kinds of group_row: same row (di = 1), down, down right, down
+ * left (one vector late); p: the family's carry */
+#define HK_JSAME(K, p)                                                                                                 \
+    do {                                                                                                               \
+        HK_JSPRING(0, 1, K);                                                                                           \
+        for (int q = 0; q < 3; q++) {                                                                                  \
+            s3[q] = _mm512_sub_ps(_mm512_add_ps(s3[q], f[q]), HK_IN(p[q], f[q], 1));                                   \
+            p[q] = f[q];                                                                                               \
+        }                                                                                                              \
+    } while (0)
+#define HK_JDOWN(r, K)                                                                                                 \
+    do {                                                                                                               \
+        HK_JSPRING(r, 0, K);                                                                                           \
+        for (int q = 0; q < 3; q++) {                                                                                  \
+            float *t = HK_JI(m, r, 6 + q) + i;                                                                         \
+            s3[q] = _mm512_add_ps(s3[q], f[q]);                                                                        \
+            _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), f[q]));                                                \
+        }                                                                                                              \
+    } while (0)
+#define HK_JRIGHT(r, K, p)                                                                                             \
+    do {                                                                                                               \
+        HK_JSPRING(r, 1, K);                                                                                           \
+        for (int q = 0; q < 3; q++) {                                                                                  \
+            float *t = HK_JI(m, r, 6 + q) + i;                                                                         \
+            s3[q] = _mm512_add_ps(s3[q], f[q]);                                                                        \
+            _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_IN(p[q], f[q], 1)));                                \
+            p[q] = f[q];                                                                                               \
+        }                                                                                                              \
+    } while (0)
+#define HK_JLEFT(r, K, p)                                                                                              \
+    do {                                                                                                               \
+        HK_JSPRING(r, -1, K);                                                                                          \
+        for (int q = 0; q < 3; q++) {                                                                                  \
+            float *t = HK_JI(m, r, 6 + q) + i - 16;                                                                    \
+            s3[q] = _mm512_add_ps(s3[q], f[q]);                                                                        \
+            if (i) _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_OUT(p[q], f[q], 1)));                        \
+            p[q] = f[q];                                                                                               \
+        }                                                                                                              \
+    } while (0)
+/* what a carrying family still owes after the last vector (i = HK_JNX) */
+#define HK_JOWE_IN(r, p)                                                                                               \
+    for (int q = 0; q < 3; q++) {                                                                                      \
+        float *t = HK_JI(m, r, 6 + q) + HK_JNX;                                                                        \
+        _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_IN(p[q], z, 1)));                                       \
+    }
+#define HK_JOWE_OUT(r, p)                                                                                              \
+    for (int q = 0; q < 3; q++) {                                                                                      \
+        float *t = HK_JI(m, r, 6 + q) + HK_JNX - 16;                                                                   \
+        _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_OUT(p[q], z, 1)));                                      \
+    }
+/* one pass over the row: source ends and sums loaded once per vector */
+#define HK_JPASS(BODY)                                                                                                 \
+    for (int i = 0; i < HK_JNX; i += 16) {                                                                             \
+        __m512 a[6], s3[3], f[3];                                                                                      \
+        for (int q = 0; q < 6; q++) a[q] = _mm512_load_ps(HK_JI(m, 0, q) + i);                                         \
+        for (int q = 0; q < 3; q++) s3[q] = _mm512_load_ps(HK_JI(m, 0, 6 + q) + i);                                    \
+        BODY;                                                                                                          \
+        for (int q = 0; q < 3; q++) _mm512_store_ps(HK_JI(m, 0, 6 + q) + i, s3[q]);                                    \
+    }
+
+__attribute__((target("avx512f"))) static void run_ideal_jelly(void *s)
+{
+    float *const m = s;
+    /* the classes K1, K2, K3 (1, 2, 3 non-zero offset components) */
+    const __m512 kL0[3] = {_mm512_set1_ps(5.0f), _mm512_set1_ps(7.07f), _mm512_set1_ps(8.66f)};
+    const __m512 k[3] = {_mm512_set1_ps(500.0f), _mm512_set1_ps(500.0f), _mm512_set1_ps(500.0f)};
+    const __m512 c[3] = {_mm512_set1_ps(0.02f), _mm512_set1_ps(0.02f), _mm512_set1_ps(0.02f)};
+    const __m512 z = _mm512_setzero_ps();
+    /* probe rows: 1 = distance 1, 2 = 63, 3 = 64, 4 = 65 */
+    {
+        __m512 ps[3] = {z, z, z}, pr1[3] = {z, z, z}, pl1[3] = {z, z, z}, pr63[3] = {z, z, z};
+        HK_JPASS(HK_JDOWN(2, 1); HK_JSAME(0, ps); HK_JDOWN(1, 0); HK_JRIGHT(1, 1, pr1); HK_JLEFT(1, 1, pl1);
+                 HK_JRIGHT(2, 2, pr63))
+        for (int q = 0; q < 3; q++) { /* the same-row family owes the sums */
+            float *t = HK_JI(m, 0, 6 + q) + HK_JNX;
+            _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_IN(ps[q], z, 1)));
+        }
+        HK_JOWE_IN(1, pr1)
+        HK_JOWE_OUT(1, pl1)
+        HK_JOWE_IN(2, pr63)
+    }
+    {
+        __m512 pl63[3] = {z, z, z}, pr64[3] = {z, z, z}, pl64[3] = {z, z, z}, pr65[3] = {z, z, z};
+        HK_JPASS(HK_JLEFT(2, 2, pl63); HK_JDOWN(3, 0); HK_JRIGHT(3, 1, pr64); HK_JLEFT(3, 1, pl64); HK_JDOWN(4, 1);
+                 HK_JRIGHT(4, 2, pr65))
+        HK_JOWE_OUT(2, pl63)
+        HK_JOWE_IN(3, pr64)
+        HK_JOWE_OUT(3, pl64)
+        HK_JOWE_IN(4, pr65)
+    }
+    {
+        __m512 pl65[3] = {z, z, z};
+        HK_JPASS(HK_JLEFT(4, 2, pl65))
+        HK_JOWE_OUT(4, pl65)
+    }
+}
+
+static int64_t ideal_jelly_items(void *s)
+{
+    (void)s;
+    return 13 * HK_JNX;
+}
+
 /* The engine's own blocked kernel (lattice_row, AVX-512) on one source row
  * of a stencil and the rows its targets lie in, all in L1, called as the
  * sweep calls it. probe_cloth_row_engine: the idealised row's data and its
  * six cloth families with the same constants; against probe_cloth_row_ideal
  * it prices the kernel's generality alone (run-time offsets, masks and
  * family table; no memory hierarchy, no row finish).
- * probe_jelly_row_engine: an interior row of the 64^3 jelly, its 13
- * families in engine.c's order with their row ends (823 springs); the
- * target rows at distances 1, 63, 64 and 65 are laid out as the next four
- * rows, so everything stays in L1. Against jelly26_force it prices the
- * memory hierarchy and the sweep around the kernel. Items: springs. */
+ * probe_jelly_row_engine: an interior row of the 64^3 jelly (n = 64; n =
+ * 256 the same stencil on longer rows), its 13 families in engine.c's
+ * order with their row ends (823 springs at n = 64); the target rows at
+ * distances 1, 63, 64 and 65 are laid out as the next four rows, so
+ * everything stays in L1. Against jelly26_force it prices the memory
+ * hierarchy and the sweep around the kernel, against
+ * probe_jelly_row_ideal the kernel's generality. Items: springs. */
 #define HK_ENGINE_FAMS 13
 typedef struct engine_row {
     hk_particles p;
@@ -650,12 +804,12 @@ static void *setup_engine_row(int n, int threads, const char *kernels)
 
 static void *setup_jelly_row(int n, int threads, const char *kernels)
 {
-    (void)n, (void)threads, (void)kernels;
+    (void)threads, (void)kernels;
     /* engine.c's order of the 26-neighbour families (order_families) */
     static const int di[13] = {0, 1, 0, 1, -1, 1, -1, 0, 1, -1, 0, 1, -1};
     static const int dr[13] = {63, 0, 1, 1, 1, 63, 63, 64, 64, 64, 65, 65, 65};
     static const int slot[13] = {2, 0, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4};
-    return engine_row_new(n > 1 ? n : 64, 13, di, dr, slot);
+    return engine_row_new(n, 13, di, dr, slot);
 }
 
 static void run_engine_row(void *s)
@@ -721,7 +875,7 @@ static const int jelly26_sizes[] = {64, 0};
 static const int jelly52_sizes[] = {48, 0};
 static const int mesh_sizes[] = {100, 600, 0}; /* 30 000 springs (in L2); 1 080 000 springs */
 static const int one_size[] = {1, 0};
-static const int jrow_sizes[] = {1, 128, 256, 0};
+static const int jrow_sizes[] = {64, 256, 0}; /* the row length: the jelly's, and longer */
 static const int integrator_sizes[] = {256, 0};
 static const int triad_sizes[] = {64, 0};      /* 3 x 256 MiB: far beyond the caches */
 static const int surface_levels[] = {4, 7, 0}; /* 5 120 and 327 680 faces */
@@ -771,6 +925,8 @@ const hk_bench_case hk_bench_cases[] = {
      best_path},
     {"probe_cloth_row_engine", "springs", one_size, setup_engine_row, run_engine_row, engine_row_items, engine_row_free,
      best_path},
+    {"probe_jelly_row_ideal", "springs", one_size, setup_ideal_jelly, run_ideal_jelly, ideal_jelly_items,
+     ideal_row_free, best_path},
     {"probe_jelly_row_engine", "springs", jrow_sizes, setup_jelly_row, run_engine_row, engine_row_items,
      engine_row_free, best_path},
     {"probe_mesh_kernel", "springs", one_size, setup_mesh_kernel, run_mesh_kernel, world_case_items, world_case_free,

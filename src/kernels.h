@@ -72,8 +72,8 @@ typedef struct hk_kernels {
     void (*list_unpack)(hk_particles *p, const float *facc, int64_t g0, int n);
     /* Finishes particles [g0, g0 + n) given their summed spring forces acc,
      * then zeroes acc[c][-HK_ROW_VEC, n rounded up to HK_ROW_VEC, + HK_ROW_VEC):
-     * all that the lattice kernels write of a row (acc rows are aligned to
-     * HK_ROW_VEC entries). */
+     * all that the lattice kernels write of a row (each acc[c] starts on a
+     * whole SIMD vector). */
     void (*finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n, hk_real *const acc[3]);
     /* f = gravity + air drag + ground for particles [g0, g0 + n). */
     void (*external_forces)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n);
