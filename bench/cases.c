@@ -484,23 +484,26 @@ static void *setup_ideal_row(int n, int threads, const char *kernels)
 }
 
 /* F of the springs from sources i .. i + 15 of row 0 (values a) to the
- * nodes off further on in row r: spring_lanes' relative-model arithmetic */
-#define HK_IDEAL_SPRING(r, off)                                                                                        \
+ * nodes off further on in row r of the probe memory m, whose array c is at
+ * AT(m, r, c), with the constants KL0, K, C: spring_lanes' relative-model
+ * arithmetic */
+#define HK_PROBE_SPRING(AT, r, off, KL0, K, C)                                                                         \
     do {                                                                                                               \
-        const __m512 dx = _mm512_sub_ps(a[0], _mm512_loadu_ps(HK_IDEAL(m, r, 0) + i + (off)));                         \
-        const __m512 dy = _mm512_sub_ps(a[1], _mm512_loadu_ps(HK_IDEAL(m, r, 1) + i + (off)));                         \
-        const __m512 dz = _mm512_sub_ps(a[2], _mm512_loadu_ps(HK_IDEAL(m, r, 2) + i + (off)));                         \
-        const __m512 dvx = _mm512_sub_ps(a[3], _mm512_loadu_ps(HK_IDEAL(m, r, 3) + i + (off)));                        \
-        const __m512 dvy = _mm512_sub_ps(a[4], _mm512_loadu_ps(HK_IDEAL(m, r, 4) + i + (off)));                        \
-        const __m512 dvz = _mm512_sub_ps(a[5], _mm512_loadu_ps(HK_IDEAL(m, r, 5) + i + (off)));                        \
+        const __m512 dx = _mm512_sub_ps(a[0], _mm512_loadu_ps(AT(m, r, 0) + i + (off)));                               \
+        const __m512 dy = _mm512_sub_ps(a[1], _mm512_loadu_ps(AT(m, r, 1) + i + (off)));                               \
+        const __m512 dz = _mm512_sub_ps(a[2], _mm512_loadu_ps(AT(m, r, 2) + i + (off)));                               \
+        const __m512 dvx = _mm512_sub_ps(a[3], _mm512_loadu_ps(AT(m, r, 3) + i + (off)));                              \
+        const __m512 dvy = _mm512_sub_ps(a[4], _mm512_loadu_ps(AT(m, r, 4) + i + (off)));                              \
+        const __m512 dvz = _mm512_sub_ps(a[5], _mm512_loadu_ps(AT(m, r, 5) + i + (off)));                              \
         const __m512 r2 =                                                                                              \
             _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));         \
         const __mmask16 live = _mm512_cmp_ps_mask(r2, _mm512_setzero_ps(), _CMP_NEQ_UQ);                               \
-        const __m512 g = _mm512_sub_ps(_mm512_div_ps(kL0, _mm512_sqrt_ps(r2)), k);                                     \
-        f[0] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dx), _mm512_mul_ps(c, dvx));                                 \
-        f[1] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dy), _mm512_mul_ps(c, dvy));                                 \
-        f[2] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dz), _mm512_mul_ps(c, dvz));                                 \
+        const __m512 g = _mm512_sub_ps(_mm512_div_ps(KL0, _mm512_sqrt_ps(r2)), K);                                     \
+        f[0] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dx), _mm512_mul_ps(C, dvx));                                 \
+        f[1] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dy), _mm512_mul_ps(C, dvy));                                 \
+        f[2] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dz), _mm512_mul_ps(C, dvz));                                 \
     } while (0)
+#define HK_IDEAL_SPRING(r, off) HK_PROBE_SPRING(HK_IDEAL, r, off, kL0, k, c)
 
 /* lanes of (prev, cur) delayed by S (shift in) or advanced by S (shift out) */
 #define HK_IN(prev, cur, S)                                                                                            \
@@ -597,24 +600,8 @@ static void *setup_ideal_jelly(int n, int threads, const char *kernels)
     return m;
 }
 
-/* F of the springs from sources i .. i + 15 of row 0 (values a) to the
- * nodes off further on in probe row r, with class K's constants */
-#define HK_JSPRING(r, off, K)                                                                                          \
-    do {                                                                                                               \
-        const __m512 dx = _mm512_sub_ps(a[0], _mm512_loadu_ps(HK_JI(m, r, 0) + i + (off)));                            \
-        const __m512 dy = _mm512_sub_ps(a[1], _mm512_loadu_ps(HK_JI(m, r, 1) + i + (off)));                            \
-        const __m512 dz = _mm512_sub_ps(a[2], _mm512_loadu_ps(HK_JI(m, r, 2) + i + (off)));                            \
-        const __m512 dvx = _mm512_sub_ps(a[3], _mm512_loadu_ps(HK_JI(m, r, 3) + i + (off)));                           \
-        const __m512 dvy = _mm512_sub_ps(a[4], _mm512_loadu_ps(HK_JI(m, r, 4) + i + (off)));                           \
-        const __m512 dvz = _mm512_sub_ps(a[5], _mm512_loadu_ps(HK_JI(m, r, 5) + i + (off)));                           \
-        const __m512 r2 =                                                                                              \
-            _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));         \
-        const __mmask16 live = _mm512_cmp_ps_mask(r2, _mm512_setzero_ps(), _CMP_NEQ_UQ);                               \
-        const __m512 g = _mm512_sub_ps(_mm512_div_ps(kL0[K], _mm512_sqrt_ps(r2)), k[K]);                               \
-        f[0] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dx), _mm512_mul_ps(c[K], dvx));                              \
-        f[1] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dy), _mm512_mul_ps(c[K], dvy));                              \
-        f[2] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dz), _mm512_mul_ps(c[K], dvz));                              \
-    } while (0)
+/* the springs to the nodes off further on in probe row r, with class K's constants */
+#define HK_JSPRING(r, off, K) HK_PROBE_SPRING(HK_JI, r, off, kL0[K], k[K], c[K])
 /* the four kinds of group_row: same row (di = 1), down, down right, down
  * left (one vector late); p: the family's carry */
 #define HK_JSAME(K, p)                                                                                                 \
@@ -875,7 +862,9 @@ static const int jelly26_sizes[] = {64, 0};
 static const int jelly52_sizes[] = {48, 0};
 static const int mesh_sizes[] = {100, 600, 0}; /* 30 000 springs (in L2); 1 080 000 springs */
 static const int one_size[] = {1, 0};
+#if defined(__x86_64__)
 static const int jrow_sizes[] = {64, 256, 0}; /* the row length: the jelly's, and longer */
+#endif
 static const int integrator_sizes[] = {256, 0};
 static const int triad_sizes[] = {64, 0};      /* 3 x 256 MiB: far beyond the caches */
 static const int surface_levels[] = {4, 7, 0}; /* 5 120 and 327 680 faces */
