@@ -465,22 +465,32 @@ static void probe_free(void *s)
 /* array c of row r: x, y, z, vx, vy, vz (c = 0..5), then the force sums fx, fy, fz (c = 6..8) */
 #define HK_IDEAL(m, r, c) ((m) + ((r)*9 + (c)) * HK_IDEAL_LEN + 64)
 
-static void *setup_ideal_row(int n, int threads, const char *kernels)
+/* The probe memory of an idealised row: `rows` rows of 9 arrays of len
+ * floats (x, y, z, vx, vy, vz, then zeroed force sums), each node a small
+ * step from its neighbours; with plane set, the rows after the second lie
+ * one plane further in z (the jelly's next plane). NULL without AVX-512. */
+static float *ideal_memory(int rows, int len, int plane)
 {
-    (void)n, (void)threads, (void)kernels;
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx512f")) return NULL;
-    float *m = aligned_alloc(64, 27 * HK_IDEAL_LEN * sizeof(float));
+    float *m = aligned_alloc(64, (size_t)9 * rows * len * sizeof(float));
     if (!m) return NULL;
-    for (int c = 0; c < 27; c++)
-        for (int i = 0; i < HK_IDEAL_LEN; i++) {
+    for (int c = 0; c < 9 * rows; c++)
+        for (int i = 0; i < len; i++) {
             const int a = c % 9, row = c / 9;
-            m[c * HK_IDEAL_LEN + i] = a == 0   ? 0.01f * (float)i
-                                      : a == 1 ? 0.01f * (float)row
-                                      : a < 6  ? 1e-3f * (float)((i * 7 + a) % 5)
+            m[c * len + i] = a == 0            ? 0.01f * (float)i
+                             : a == 1          ? 0.01f * (float)row
+                             : a == 2 && plane ? 0.01f * (float)(row > 1)
+                             : a < 6           ? 1e-3f * (float)((i * 7 + a) % 5)
                                                : 0.0f;
         }
     return m;
+}
+
+static void *setup_ideal_row(int n, int threads, const char *kernels)
+{
+    (void)n, (void)threads, (void)kernels;
+    return ideal_memory(3, HK_IDEAL_LEN, 0);
 }
 
 /* F of the springs from sources i .. i + 15 of row 0 (values a) to the
@@ -584,20 +594,7 @@ static void ideal_row_free(void *s) { free(s); }
 static void *setup_ideal_jelly(int n, int threads, const char *kernels)
 {
     (void)n, (void)threads, (void)kernels;
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx512f")) return NULL;
-    float *m = aligned_alloc(64, 45 * HK_JLEN * sizeof(float));
-    if (!m) return NULL;
-    for (int c = 0; c < 45; c++)
-        for (int i = 0; i < HK_JLEN; i++) {
-            const int a = c % 9, row = c / 9;
-            m[c * HK_JLEN + i] = a == 0   ? 0.01f * (float)i
-                                 : a == 1 ? 0.01f * (float)row
-                                 : a == 2 ? 0.01f * (float)(row > 1)
-                                 : a < 6  ? 1e-3f * (float)((i * 7 + a) % 5)
-                                          : 0.0f;
-        }
-    return m;
+    return ideal_memory(5, HK_JLEN, 1);
 }
 
 /* the springs to the nodes off further on in probe row r, with class K's constants */
