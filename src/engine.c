@@ -58,13 +58,12 @@ typedef struct sweep_plan {
     int body;
     int64_t base; /* global index of node (0,0,0) */
     int nx, ny, nrows;
-    int nx_pad;     /* nx padded to HK_ROW_VEC */
-    int stride;     /* accumulator row stride: nx_pad plus a margin each side */
-    int same_rows;  /* families with dr == 0 (each needs a row buffer) */
-    int maxdr, R;   /* largest row distance of a family; ring rows */
-    int *fam;       /* lattice families of the body */
-    int *dr;        /* their row distances */
-    int (*rows)[4]; /* their source rows: j in [0], [1) and k in [2], [3) (empty if no source column) */
+    int nx_pad;    /* nx padded to HK_ROW_VEC */
+    int stride;    /* accumulator row stride: nx_pad plus a margin each side */
+    int same_rows; /* families with dr == 0 (each needs a row buffer) */
+    int maxdr, R;  /* largest row distance of a family; ring rows */
+    int *fam;      /* lattice families of the body */
+    int *dr;       /* their row distances */
     int nfam;
     /* Row classes: the rows whose sources have the same families. A row
      * (j, k) is in class cls[jcls[j] * nkcls + kcls[k]]; class c has
@@ -102,41 +101,40 @@ static void plan_free(sweep_plan *sp)
 {
     free(sp->fam);
     free(sp->dr);
-    free(sp->rows);
     free(sp->jcls);
     free(sp->kcls);
     free(sp->cls);
     free(sp->cls_n);
     free(sp->cls_q);
     sp->fam = sp->dr = sp->jcls = sp->kcls = sp->cls = sp->cls_n = sp->cls_q = NULL;
-    sp->rows = NULL;
 }
 
 /* Splits [0, n) at the bounds [lo, hi) of every family's source rows along
  * one axis (lo = rows[q][e], hi = rows[q][e + 1]): out[i] is the number of
  * cuts at or before i, so indices with the same out have the same families.
  * Returns the number of intervals. */
-static int axis_classes(const sweep_plan *sp, int e, int n, int *out)
+static int axis_classes(const sweep_plan *sp, const int (*rows)[4], int e, int n, int *out)
 {
     for (int i = 0; i < n; i++) out[i] = 0;
     for (int q = 0; q < sp->nfam; q++)
         for (int b = e; b < e + 2; b++) {
-            const int cut = sp->rows[q][b];
+            const int cut = rows[q][b];
             if (cut > 0 && cut < n) out[cut] = 1;
         }
     for (int i = 1; i < n; i++) out[i] += out[i - 1];
     return n > 0 ? out[n - 1] + 1 : 1;
 }
 
-/* The row classes of sp (its families and their source rows set). */
-static int plan_classes(const hk_body *b, sweep_plan *sp)
+/* The row classes of sp (its families set), from the families' source rows:
+ * j in [rows[q][0], rows[q][1]) and k in [rows[q][2], rows[q][3]). */
+static int plan_classes(const hk_body *b, sweep_plan *sp, const int (*rows)[4])
 {
     const int nz = b->nz > 0 ? b->nz : 1, F = sp->nfam ? sp->nfam : 1;
     sp->jcls = malloc((size_t)sp->ny * sizeof *sp->jcls);
     sp->kcls = malloc((size_t)nz * sizeof *sp->kcls);
     if (!sp->jcls || !sp->kcls) return -1;
-    const int nj = axis_classes(sp, 0, sp->ny, sp->jcls);
-    sp->nkcls = axis_classes(sp, 2, nz, sp->kcls);
+    const int nj = axis_classes(sp, rows, 0, sp->ny, sp->jcls);
+    sp->nkcls = axis_classes(sp, rows, 2, nz, sp->kcls);
     const int cells = nj * sp->nkcls;
     sp->cls = malloc((size_t)cells * sizeof *sp->cls);
     sp->cls_n = malloc((size_t)cells * sizeof *sp->cls_n);
@@ -151,8 +149,8 @@ static int plan_classes(const hk_body *b, sweep_plan *sp)
             if (sp->cls[cell] >= 0) continue;
             int *q_of = sp->cls_q + (size_t)sp->ncls * F, n = 0;
             for (int q = 0; q < sp->nfam; q++) {
-                const int *rows = sp->rows[q];
-                if (j >= rows[0] && j < rows[1] && k >= rows[2] && k < rows[3]) q_of[n++] = q;
+                const int *rq = rows[q];
+                if (j >= rq[0] && j < rq[1] && k >= rq[2] && k < rq[3]) q_of[n++] = q;
             }
             int c = 0;
             while (c < sp->ncls &&
@@ -185,8 +183,7 @@ static int plan_body(const hk_world *w, int body, sweep_plan *sp)
         }
     sp->fam = malloc((size_t)(n ? n : 1) * sizeof *sp->fam);
     sp->dr = malloc((size_t)(n ? n : 1) * sizeof *sp->dr);
-    sp->rows = malloc((size_t)(n ? n : 1) * sizeof *sp->rows);
-    if (!sp->fam || !sp->dr || !sp->rows) {
+    if (!sp->fam || !sp->dr) {
         plan_free(sp);
         return -1;
     }
@@ -200,16 +197,24 @@ static int plan_body(const hk_world *w, int body, sweep_plan *sp)
         if (dr == 0) sp->same_rows++;
     }
     order_families(w, sp);
+    sp->R = sp->maxdr + 1;
+    /* each family's source rows (empty if it has no source column), for the row classes */
+    int(*rows)[4] = malloc((size_t)(n ? n : 1) * sizeof *rows);
+    if (!rows) {
+        plan_free(sp);
+        return -1;
+    }
     for (int q = 0; q < sp->nfam; q++) {
         const hk_family *f = &w->families[sp->fam[q]];
         const int none = f->i1 <= f->i0;
-        sp->rows[q][0] = f->j0;
-        sp->rows[q][1] = none ? f->j0 : f->j1;
-        sp->rows[q][2] = f->k0;
-        sp->rows[q][3] = f->k1;
+        rows[q][0] = f->j0;
+        rows[q][1] = none ? f->j0 : f->j1;
+        rows[q][2] = f->k0;
+        rows[q][3] = f->k1;
     }
-    sp->R = sp->maxdr + 1;
-    if (plan_classes(b, sp) != 0) {
+    const int failed = plan_classes(b, sp, (const int(*)[4])rows);
+    free(rows);
+    if (failed) {
         plan_free(sp);
         return -1;
     }
