@@ -505,13 +505,12 @@ static void *setup_ideal_row(int n, int threads, const char *kernels)
         const __m512 dvx = _mm512_sub_ps(a[3], _mm512_loadu_ps(AT(m, r, 3) + i + (off)));                              \
         const __m512 dvy = _mm512_sub_ps(a[4], _mm512_loadu_ps(AT(m, r, 4) + i + (off)));                              \
         const __m512 dvz = _mm512_sub_ps(a[5], _mm512_loadu_ps(AT(m, r, 5) + i + (off)));                              \
-        const __m512 r2 =                                                                                              \
-            _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)), _mm512_mul_ps(dz, dz));         \
+        const __m512 r2 = _mm512_fmadd_ps(dz, dz, _mm512_fmadd_ps(dy, dy, _mm512_mul_ps(dx, dx)));                     \
         const __mmask16 live = _mm512_cmp_ps_mask(r2, _mm512_setzero_ps(), _CMP_NEQ_UQ);                               \
         const __m512 g = _mm512_sub_ps(_mm512_div_ps(KL0, _mm512_sqrt_ps(r2)), K);                                     \
-        f[0] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dx), _mm512_mul_ps(C, dvx));                                 \
-        f[1] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dy), _mm512_mul_ps(C, dvy));                                 \
-        f[2] = _mm512_maskz_sub_ps(live, _mm512_mul_ps(g, dz), _mm512_mul_ps(C, dvz));                                 \
+        f[0] = _mm512_maskz_fmsub_ps(live, g, dx, _mm512_mul_ps(C, dvx));                                              \
+        f[1] = _mm512_maskz_fmsub_ps(live, g, dy, _mm512_mul_ps(C, dvy));                                              \
+        f[2] = _mm512_maskz_fmsub_ps(live, g, dz, _mm512_mul_ps(C, dvz));                                              \
     } while (0)
 #define HK_IDEAL_SPRING(r, off) HK_PROBE_SPRING(HK_IDEAL, r, off, kL0, k, c)
 

@@ -23,8 +23,9 @@ static int cpu_has(const char *isa)
     __builtin_cpu_init();
     if (strcmp(isa, "avx512") == 0)
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
-    if (strcmp(isa, "avx2") == 0) return __builtin_cpu_supports("avx2");
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("fma");
+    if (strcmp(isa, "avx2") == 0) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #else
     if (strcmp(isa, "avx512") == 0 || strcmp(isa, "avx2") == 0) return 0;
 #endif

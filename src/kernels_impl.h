@@ -8,20 +8,23 @@
 
 /* The arithmetic of every lane, in this order (it is the order of
  * hk_spring_force in springs.h, so a lane's F equals the reference's bits):
- *   d = x_a - x_b, r2 = (dx dx + dy dy) + dz dz, r = sqrt(r2),
- *   along:    q = 1 / r, g = (kL0 - (c (dv . d)) q) q - k,  F = g d
- *   relative: g = kL0 / r - k,                            F = g d - c dv
- * (kL0 = k * L0, rounded once; dv . d = (dvx dx + dvy dy) + dvz dz). Both
- * are -(k (r - L0) + c (dv . u)) u, resp. -k (r - L0) u - c dv, with u = d / r,
+ *   d = x_a - x_b, r2 = fma(dz, dz, fma(dy, dy, dx dx)), r = sqrt(r2),
+ *   along:    q = 1 / r, g = fma(fma(-(c (dv . d)), q, kL0), q, -k),  F = g d
+ *   relative: g = kL0 / r - k,                      F = fma(g, d, -(c dv))
+ * (fma(a, b, c) = a b + c rounded once; kL0 = k * L0, rounded once;
+ * dv . d = fma(dvz, dz, fma(dvy, dy, dvx dx))). Both are
+ * -(k (r - L0) + c (dv . u)) u, resp. -k (r - L0) u - c dv, with u = d / r,
  * written without the unit vector. e = r - L0 decides slack springs under a
- * behaviour. Lanes with r = 0, a broken spring, or a slack one give F = 0. No
- * fused multiply-add: the reference rounds every product. */
+ * behaviour. Lanes with r = 0, a broken spring, or a slack one give F = 0.
+ * The fused multiply-adds are IEEE operations with one rounding (C99 fma on
+ * the scalar path), so every path still gives the same bits; they take five
+ * of the 16 adds and subtracts per spring off the add pipes. */
 static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, hk_w dvz, hk_w L0, hk_w kL0, hk_w k,
                                 hk_w c, hk_wm live, hk_damping_model model, hk_behaviour behaviour, hk_w *fx, hk_w *fy,
                                 hk_w *fz)
 {
     const hk_w zero = w_set1(0);
-    hk_w r2 = w_add(w_add(w_mul(dx, dx), w_mul(dy, dy)), w_mul(dz, dz));
+    hk_w r2 = w_fmadd(dz, dz, w_fmadd(dy, dy, w_mul(dx, dx)));
     live = wm_and(live, w_neq(r2, zero));
     hk_w r = w_sqrt(r2);
     hk_w e = w_sub(r, L0);
@@ -29,16 +32,16 @@ static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, h
     if (behaviour == HK_SPRING_COMPRESSION_ONLY) live = wm_and(live, w_lt(e, zero));
     if (model == HK_DAMP_ALONG) {
         hk_w inv_r = w_div(w_set1(1), r);
-        hk_w dot = w_add(w_add(w_mul(dvx, dx), w_mul(dvy, dy)), w_mul(dvz, dz));
-        hk_w g = w_sub(w_mul(w_sub(kL0, w_mul(w_mul(c, dot), inv_r)), inv_r), k);
+        hk_w dot = w_fmadd(dvz, dz, w_fmadd(dvy, dy, w_mul(dvx, dx)));
+        hk_w g = w_fmsub(w_fnmadd(w_mul(c, dot), inv_r, kL0), inv_r, k);
         *fx = w_keep(live, w_mul(g, dx));
         *fy = w_keep(live, w_mul(g, dy));
         *fz = w_keep(live, w_mul(g, dz));
     } else {
         hk_w g = w_sub(w_div(kL0, r), k);
-        *fx = w_keep(live, w_sub(w_mul(g, dx), w_mul(c, dvx)));
-        *fy = w_keep(live, w_sub(w_mul(g, dy), w_mul(c, dvy)));
-        *fz = w_keep(live, w_sub(w_mul(g, dz), w_mul(c, dvz)));
+        *fx = w_keep(live, w_fmsub(g, dx, w_mul(c, dvx)));
+        *fy = w_keep(live, w_fmsub(g, dy, w_mul(c, dvy)));
+        *fz = w_keep(live, w_fmsub(g, dz, w_mul(c, dvz)));
     }
 }
 
@@ -344,9 +347,17 @@ static uint64_t group_at(const hk_row_family *fams, int nfam)
         STMT;                                                                                                          \
     } else
 
-static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t local0, int nx_pad,
-                                   const hk_row_family *fams, int nfam, hk_real *const acc_src[3], hk_real *buf,
-                                   int bstride)
+/* the scalar path's spring loops use the fused multiply-add instruction
+ * where the CPU has it (springs.h); the SIMD files are built with -mfma */
+#ifdef HK_ISA_SCALAR
+#define HK_SPRING_LOOP HK_FMA_CLONES
+#else
+#define HK_SPRING_LOOP
+#endif
+
+HK_SPRING_LOOP static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t row0, int64_t local0, int nx_pad,
+                                                  const hk_row_family *fams, int nfam, hk_real *const acc_src[3],
+                                                  hk_real *buf, int bstride)
 {
     const int M = HK_ROW_MARGIN;
     const hk_real *const src[6] = {p->x + row0, p->y + row0, p->z + row0, p->vx + row0, p->vy + row0, p->vz + row0};
@@ -408,7 +419,7 @@ static void HK_SUFFIX(plan_row)(hk_row_family *fams, int nfam)
 
 /* List springs of one colour: gather both ends, compute, and add back. No
  * particle occurs twice in [s0, s1), so the lanes' scatters never collide. */
-static void HK_SUFFIX(list_range)(const hk_family *f, hk_particles *p, int64_t s0, int64_t s1)
+HK_SPRING_LOOP static void HK_SUFFIX(list_range)(const hk_family *f, hk_particles *p, int64_t s0, int64_t s1)
 {
     const hk_w k = w_set1(f->k), c = w_set1(f->c), L0fam = w_set1(f->rest);
     const hk_w kL0fam = w_set1(f->k_rest);
@@ -521,7 +532,7 @@ static inline void spring_lanes8(__m256 dx, __m256 dy, __m256 dz, __m256 dvx, __
                                  hk_behaviour behaviour, __m256 *fx, __m256 *fy, __m256 *fz)
 {
     const __m256 zero = _mm256_setzero_ps();
-    __m256 r2 = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)), _mm256_mul_ps(dz, dz));
+    __m256 r2 = _mm256_fmadd_ps(dz, dz, _mm256_fmadd_ps(dy, dy, _mm256_mul_ps(dx, dx)));
     live = _mm256_and_ps(live, _mm256_cmp_ps(r2, zero, _CMP_NEQ_UQ));
     __m256 r = _mm256_sqrt_ps(r2);
     __m256 e = _mm256_sub_ps(r, L0);
@@ -529,18 +540,16 @@ static inline void spring_lanes8(__m256 dx, __m256 dy, __m256 dz, __m256 dvx, __
     if (behaviour == HK_SPRING_COMPRESSION_ONLY) live = _mm256_and_ps(live, _mm256_cmp_ps(e, zero, _CMP_LT_OQ));
     if (model == HK_DAMP_ALONG) {
         __m256 inv_r = _mm256_div_ps(_mm256_set1_ps(1), r);
-        __m256 dot =
-            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(dvx, dx), _mm256_mul_ps(dvy, dy)), _mm256_mul_ps(dvz, dz));
-        __m256 g =
-            _mm256_sub_ps(_mm256_mul_ps(_mm256_sub_ps(kL0, _mm256_mul_ps(_mm256_mul_ps(c, dot), inv_r)), inv_r), k);
+        __m256 dot = _mm256_fmadd_ps(dvz, dz, _mm256_fmadd_ps(dvy, dy, _mm256_mul_ps(dvx, dx)));
+        __m256 g = _mm256_fmsub_ps(_mm256_fnmadd_ps(_mm256_mul_ps(c, dot), inv_r, kL0), inv_r, k);
         *fx = _mm256_and_ps(live, _mm256_mul_ps(g, dx));
         *fy = _mm256_and_ps(live, _mm256_mul_ps(g, dy));
         *fz = _mm256_and_ps(live, _mm256_mul_ps(g, dz));
     } else {
         __m256 g = _mm256_sub_ps(_mm256_div_ps(kL0, r), k);
-        *fx = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(g, dx), _mm256_mul_ps(c, dvx)));
-        *fy = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(g, dy), _mm256_mul_ps(c, dvy)));
-        *fz = _mm256_and_ps(live, _mm256_sub_ps(_mm256_mul_ps(g, dz), _mm256_mul_ps(c, dvz)));
+        *fx = _mm256_and_ps(live, _mm256_fmsub_ps(g, dx, _mm256_mul_ps(c, dvx)));
+        *fy = _mm256_and_ps(live, _mm256_fmsub_ps(g, dy, _mm256_mul_ps(c, dvy)));
+        *fz = _mm256_and_ps(live, _mm256_fmsub_ps(g, dz, _mm256_mul_ps(c, dvz)));
     }
 }
 

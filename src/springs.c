@@ -101,7 +101,7 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
     return 0;
 }
 
-static void lattice_forces(const hk_family *f, hk_particles *p)
+HK_FMA_CLONES static void lattice_forces(const hk_family *f, hk_particles *p)
 {
     for (int k = f->k0; k < f->k1; k++)
         for (int j = f->j0; j < f->j1; j++) {
@@ -114,7 +114,7 @@ static void lattice_forces(const hk_family *f, hk_particles *p)
         }
 }
 
-static void list_forces(const hk_family *f, hk_particles *p)
+HK_FMA_CLONES static void list_forces(const hk_family *f, hk_particles *p)
 {
     for (int64_t s = 0; s < f->count; s++) {
         if (f->broken && f->broken[s]) continue;

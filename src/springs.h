@@ -40,32 +40,54 @@ static inline int hk_spring_force(const hk_family *f, hk_real L0, hk_real dx, hk
 
 #include <math.h>
 
+/* a b + c rounded once: C99 fma, the fused multiply-add of the SIMD kernels
+ * (simd.h), so every path gives the same bits */
+static inline hk_real hk_fma(hk_real a, hk_real b, hk_real c)
+{
+#ifdef HOOKE_DOUBLE
+    return fma(a, b, c);
+#else
+    return fmaf(a, b, c);
+#endif
+}
+
+/* On a function with scalar spring loops: build it twice where the compiler
+ * can pick at load time, with the fused multiply-add instruction for CPUs
+ * that have it and calling libm's fma elsewhere (both round once: the same
+ * bits). Left out under the sanitizers, whose start-up precedes the pick. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__) && !defined(__SANITIZE_ADDRESS__) &&                \
+    !defined(__SANITIZE_THREAD__)
+#define HK_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define HK_FMA_CLONES
+#endif
+
 static inline int hk_spring_force(const hk_family *f, hk_real L0, hk_real dx, hk_real dy, hk_real dz, hk_real dvx,
                                   hk_real dvy, hk_real dvz, hk_real out[3])
 {
-    hk_real r2 = dx * dx + dy * dy + dz * dz;
+    hk_real r2 = hk_fma(dz, dz, hk_fma(dy, dy, dx * dx));
     if (r2 == 0) return 0;
     hk_real r = (hk_real)sqrt(r2);
     hk_real ext = r - L0;
     if (f->params.behaviour == HK_SPRING_TENSION_ONLY && !(ext > 0)) return 0;
     if (f->params.behaviour == HK_SPRING_COMPRESSION_ONLY && !(ext < 0)) return 0;
     /* The unit vector u = d / r is never formed: the force is g d (plus the
-     * relative damping term), which takes fewer multiplies, in this order in
-     * every kernel (kernels_impl.h). */
+     * relative damping term), which takes fewer multiplies, in this order and
+     * with these fused multiply-adds in every kernel (kernels_impl.h). */
     if (f->params.damping_model == HK_DAMP_ALONG) {
         /* f_a = -(k (r - L0) + c (dv . u)) u = ((k L0 - c (dv . d) / r) / r - k) d */
         hk_real inv_r = 1 / r;
-        hk_real dot = dvx * dx + dvy * dy + dvz * dz;
-        hk_real g = (f->k * L0 - f->c * dot * inv_r) * inv_r - f->k;
+        hk_real dot = hk_fma(dvz, dz, hk_fma(dvy, dy, dvx * dx));
+        hk_real g = hk_fma(hk_fma(-(f->c * dot), inv_r, f->k * L0), inv_r, -f->k);
         out[0] = g * dx;
         out[1] = g * dy;
         out[2] = g * dz;
     } else {
         /* f_a = -k (r - L0) u - c dv = (k L0 / r - k) d - c dv */
         hk_real g = f->k * L0 / r - f->k;
-        out[0] = g * dx - f->c * dvx;
-        out[1] = g * dy - f->c * dvy;
-        out[2] = g * dz - f->c * dvz;
+        out[0] = hk_fma(g, dx, -(f->c * dvx));
+        out[1] = hk_fma(g, dy, -(f->c * dvy));
+        out[2] = hk_fma(g, dz, -(f->c * dvz));
     }
     return 1;
 }

@@ -30,7 +30,7 @@ static inline int hk_test_below(hk_test_rng *r, int n) { return (int)(hk_test_ne
  * with F computed at the current state by the reference formula (springs.h)
  * and cond = k (r + L0) + c |dv|: the size of the quantities F is computed
  * from (F = -k (r - L0) ... cancels when r is near L0, so an evaluation that
- * rounds differently, e.g. with fused multiply-adds, can differ from the
+ * rounds differently, e.g. without the fused multiply-adds, can differ from the
  * reference by a few ulps of cond, not of |F|). 1-norms throughout: they
  * bound every component. */
 typedef void (*hk_test_spring_visit)(void *ctx, int64_t a, int64_t b, double fabs_spring, double cond);
@@ -131,7 +131,7 @@ static inline void hk_test_force_scale(const hk_world *w, double *scale, double 
 /* The force tolerance for particle i of two paths that sum the same float
  * terms in different orders. Every kernel path computes each spring's force
  * with the operations of hk_spring_force in the same order (kernels_impl.h,
- * no FMA), so only the order of the sum differs; cond is kept for the
+ * the same fused multiply-adds), so only the order of the sum differs; cond is kept for the
  * diagnostics, and a path that rounded a spring differently (by about
  * 8 eps cond, above) would fail here on purpose. */
 static inline double hk_test_force_tol(const double *scale, const double *cond, const int *terms, int i)

@@ -21,7 +21,7 @@
  * reference walks family by family, the lattice sweep sums a row's families
  * into a ring buffer and adds them to the external force, colours order list
  * springs). Each spring's force itself has the same bits on every path: the
- * kernels perform hk_spring_force's operations in its order, without FMA.
+ * kernels perform hk_spring_force's operations in its order (its fused multiply-adds included).
  * Any two orders of summing the same n float terms t_k differ by at most
  * about n eps sum |t_k|. So per particle and component
  *     |f_path - f_ref| <= 2 eps (n_i + 1) S_i,
