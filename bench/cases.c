@@ -535,6 +535,11 @@ __attribute__((target("avx512f"))) static void run_ideal_row(void *s)
             s3[q] = _mm512_sub_ps(_mm512_add_ps(s3[q], f[q]), HK_IN(p1[q], f[q], 1));
             p1[q] = f[q];
         }
+        HK_IDEAL_SPRING(0, 2); /* bend, same row */
+        for (int q = 0; q < 3; q++) {
+            s3[q] = _mm512_sub_ps(_mm512_add_ps(s3[q], f[q]), HK_IN(p2[q], f[q], 2));
+            p2[q] = f[q];
+        }
         HK_IDEAL_SPRING(1, 0); /* structural, row below */
         for (int q = 0; q < 3; q++) {
             float *t = HK_IDEAL(m, 1, 6 + q) + i;
@@ -554,11 +559,6 @@ __attribute__((target("avx512f"))) static void run_ideal_row(void *s)
             s3[q] = _mm512_add_ps(s3[q], f[q]);
             if (i) _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_OUT(pl[q], f[q], 1)));
             pl[q] = f[q];
-        }
-        HK_IDEAL_SPRING(0, 2); /* bend, same row */
-        for (int q = 0; q < 3; q++) {
-            s3[q] = _mm512_sub_ps(_mm512_add_ps(s3[q], f[q]), HK_IN(p2[q], f[q], 2));
-            p2[q] = f[q];
         }
         HK_IDEAL_SPRING(2, 0); /* bend, two rows below */
         for (int q = 0; q < 3; q++) {
@@ -580,7 +580,8 @@ static void ideal_row_free(void *s) { free(s); }
 
 /* The idealised jelly row: an interior source row of a 26-neighbour jelly
  * (64 nodes) and its 13 families, run exactly as group_row runs them in
- * engine.c's order (three passes over the row: six families, six, one;
+ * engine.c's order (four passes over the row: the same-row family and the
+ * next row's three, then each row of the next plane's three as one run;
  * the same loads, shifts, stores and owed terms), with the target rows at
  * distances 1, 63, 64, 65 laid out as the next four rows (all in L1), but
  * with every offset and shift known at compile time, the three spring
@@ -598,8 +599,7 @@ static void *setup_ideal_jelly(int n, int threads, const char *kernels)
 
 /* the springs to the nodes off further on in probe row r, with class K's constants */
 #define HK_JSPRING(r, off, K) HK_PROBE_SPRING(HK_JI, r, off, kL0[K], k[K], c[K])
-/* the four kinds of group_row: same row (di = 1), down, down right, down
- * left (one vector late); p: the family's carry */
+/* the same-row family (di = 1); p: its carry */
 #define HK_JSAME(K, p)                                                                                                 \
     do {                                                                                                               \
         HK_JSPRING(0, 1, K);                                                                                           \
@@ -608,46 +608,6 @@ static void *setup_ideal_jelly(int n, int threads, const char *kernels)
             p[q] = f[q];                                                                                               \
         }                                                                                                              \
     } while (0)
-#define HK_JDOWN(r, K)                                                                                                 \
-    do {                                                                                                               \
-        HK_JSPRING(r, 0, K);                                                                                           \
-        for (int q = 0; q < 3; q++) {                                                                                  \
-            float *t = HK_JI(m, r, 6 + q) + i;                                                                         \
-            s3[q] = _mm512_add_ps(s3[q], f[q]);                                                                        \
-            _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), f[q]));                                                \
-        }                                                                                                              \
-    } while (0)
-#define HK_JRIGHT(r, K, p)                                                                                             \
-    do {                                                                                                               \
-        HK_JSPRING(r, 1, K);                                                                                           \
-        for (int q = 0; q < 3; q++) {                                                                                  \
-            float *t = HK_JI(m, r, 6 + q) + i;                                                                         \
-            s3[q] = _mm512_add_ps(s3[q], f[q]);                                                                        \
-            _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_IN(p[q], f[q], 1)));                                \
-            p[q] = f[q];                                                                                               \
-        }                                                                                                              \
-    } while (0)
-#define HK_JLEFT(r, K, p)                                                                                              \
-    do {                                                                                                               \
-        HK_JSPRING(r, -1, K);                                                                                          \
-        for (int q = 0; q < 3; q++) {                                                                                  \
-            float *t = HK_JI(m, r, 6 + q) + i - 16;                                                                    \
-            s3[q] = _mm512_add_ps(s3[q], f[q]);                                                                        \
-            if (i) _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_OUT(p[q], f[q], 1)));                        \
-            p[q] = f[q];                                                                                               \
-        }                                                                                                              \
-    } while (0)
-/* what a carrying family still owes after the last vector (i = HK_JNX) */
-#define HK_JOWE_IN(r, p)                                                                                               \
-    for (int q = 0; q < 3; q++) {                                                                                      \
-        float *t = HK_JI(m, r, 6 + q) + HK_JNX;                                                                        \
-        _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_IN(p[q], z, 1)));                                       \
-    }
-#define HK_JOWE_OUT(r, p)                                                                                              \
-    for (int q = 0; q < 3; q++) {                                                                                      \
-        float *t = HK_JI(m, r, 6 + q) + HK_JNX - 16;                                                                   \
-        _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_OUT(p[q], z, 1)));                                      \
-    }
 /* one pass over the row: source ends and sums loaded once per vector */
 #define HK_JPASS(BODY)                                                                                                 \
     for (int i = 0; i < HK_JNX; i += 16) {                                                                             \
@@ -658,6 +618,41 @@ static void *setup_ideal_jelly(int n, int threads, const char *kernels)
         for (int q = 0; q < 3; q++) _mm512_store_ps(HK_JI(m, 0, 6 + q) + i, s3[q]);                                    \
     }
 
+/* one run (group_row's joined families): the down, down right and down
+ * left families of target row r with class constants KD, KR, KL, reading
+ * and writing each vector of the row once; the vector t is held one step
+ * for the down-left terms, which come a vector late */
+#define HK_JRUN(r, KD, KR, KL, pR, pL, t)                                                                              \
+    do {                                                                                                               \
+        __m512 tn[3];                                                                                                  \
+        HK_JSPRING(r, 0, KD);                                                                                          \
+        for (int q = 0; q < 3; q++) {                                                                                  \
+            s3[q] = _mm512_add_ps(s3[q], f[q]);                                                                        \
+            tn[q] = _mm512_sub_ps(_mm512_load_ps(HK_JI(m, r, 6 + q) + i), f[q]);                                       \
+        }                                                                                                              \
+        HK_JSPRING(r, 1, KR);                                                                                          \
+        for (int q = 0; q < 3; q++) {                                                                                  \
+            s3[q] = _mm512_add_ps(s3[q], f[q]);                                                                        \
+            tn[q] = _mm512_sub_ps(tn[q], HK_IN(pR[q], f[q], 1));                                                       \
+            pR[q] = f[q];                                                                                              \
+        }                                                                                                              \
+        HK_JSPRING(r, -1, KL);                                                                                         \
+        for (int q = 0; q < 3; q++) {                                                                                  \
+            s3[q] = _mm512_add_ps(s3[q], f[q]);                                                                        \
+            t[q] = _mm512_sub_ps(t[q], HK_OUT(pL[q], f[q], 1));                                                        \
+            if (i) _mm512_store_ps(HK_JI(m, r, 6 + q) + i - 16, t[q]);                                                 \
+            pL[q] = f[q];                                                                                              \
+            t[q] = tn[q];                                                                                              \
+        }                                                                                                              \
+    } while (0)
+/* what a run still owes after the last vector (i = HK_JNX) */
+#define HK_JRUN_OWE(r, pR, pL, t)                                                                                      \
+    for (int q = 0; q < 3; q++) {                                                                                      \
+        float *u = HK_JI(m, r, 6 + q) + HK_JNX;                                                                        \
+        _mm512_store_ps(u, _mm512_sub_ps(_mm512_load_ps(u), HK_IN(pR[q], z, 1)));                                      \
+        _mm512_store_ps(u - 16, _mm512_sub_ps(t[q], HK_OUT(pL[q], z, 1)));                                             \
+    }
+
 __attribute__((target("avx512f"))) static void run_ideal_jelly(void *s)
 {
     float *const m = s;
@@ -666,33 +661,27 @@ __attribute__((target("avx512f"))) static void run_ideal_jelly(void *s)
     const __m512 k[3] = {_mm512_set1_ps(500.0f), _mm512_set1_ps(500.0f), _mm512_set1_ps(500.0f)};
     const __m512 c[3] = {_mm512_set1_ps(0.02f), _mm512_set1_ps(0.02f), _mm512_set1_ps(0.02f)};
     const __m512 z = _mm512_setzero_ps();
-    /* probe rows: 1 = distance 1, 2 = 63, 3 = 64, 4 = 65 */
+    /* probe rows: 1 = distance 1, 2 = 63, 3 = 64, 4 = 65; the same row and the next row in one pass */
     {
-        __m512 ps[3] = {z, z, z}, pr1[3] = {z, z, z}, pl1[3] = {z, z, z}, pr63[3] = {z, z, z};
-        HK_JPASS(HK_JDOWN(2, 1); HK_JSAME(0, ps); HK_JDOWN(1, 0); HK_JRIGHT(1, 1, pr1); HK_JLEFT(1, 1, pl1);
-                 HK_JRIGHT(2, 2, pr63))
+        __m512 ps[3] = {z, z, z}, pr[3] = {z, z, z}, pl[3] = {z, z, z}, t[3] = {z, z, z};
+        HK_JPASS(HK_JSAME(0, ps); HK_JRUN(1, 0, 1, 1, pr, pl, t))
         for (int q = 0; q < 3; q++) { /* the same-row family owes the sums */
-            float *t = HK_JI(m, 0, 6 + q) + HK_JNX;
-            _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_IN(ps[q], z, 1)));
+            float *u = HK_JI(m, 0, 6 + q) + HK_JNX;
+            _mm512_store_ps(u, _mm512_sub_ps(_mm512_load_ps(u), HK_IN(ps[q], z, 1)));
         }
-        HK_JOWE_IN(1, pr1)
-        HK_JOWE_OUT(1, pl1)
-        HK_JOWE_IN(2, pr63)
+        HK_JRUN_OWE(1, pr, pl, t)
     }
-    {
-        __m512 pl63[3] = {z, z, z}, pr64[3] = {z, z, z}, pl64[3] = {z, z, z}, pr65[3] = {z, z, z};
-        HK_JPASS(HK_JLEFT(2, 2, pl63); HK_JDOWN(3, 0); HK_JRIGHT(3, 1, pr64); HK_JLEFT(3, 1, pl64); HK_JDOWN(4, 1);
-                 HK_JRIGHT(4, 2, pr65))
-        HK_JOWE_OUT(2, pl63)
-        HK_JOWE_IN(3, pr64)
-        HK_JOWE_OUT(3, pl64)
-        HK_JOWE_IN(4, pr65)
+    /* each row of the next plane in a pass of its own */
+#define HK_JPLANE_ROW(r, KD, KR)                                                                                       \
+    {                                                                                                                  \
+        __m512 pr[3] = {z, z, z}, pl[3] = {z, z, z}, t[3] = {z, z, z};                                                 \
+        HK_JPASS(HK_JRUN(r, KD, KR, KR, pr, pl, t))                                                                    \
+        HK_JRUN_OWE(r, pr, pl, t)                                                                                      \
     }
-    {
-        __m512 pl65[3] = {z, z, z};
-        HK_JPASS(HK_JLEFT(4, 2, pl65))
-        HK_JOWE_OUT(4, pl65)
-    }
+    HK_JPLANE_ROW(2, 1, 2)
+    HK_JPLANE_ROW(3, 0, 1)
+    HK_JPLANE_ROW(4, 1, 2)
+#undef HK_JPLANE_ROW
 }
 
 static int64_t ideal_jelly_items(void *s)
@@ -780,8 +769,8 @@ static engine_row *engine_row_new(int nx, int nfam, const int *di, const int *dr
 static void *setup_engine_row(int n, int threads, const char *kernels)
 {
     (void)n, (void)threads, (void)kernels;
-    /* structural x, structural y, shear right, shear left, bend x, bend y */
-    static const int di[6] = {1, 0, 1, -1, 2, 0}, dr[6] = {0, 1, 1, 1, 0, 2};
+    /* engine.c's order: structural x, bend x, structural y, shear right, shear left, bend y */
+    static const int di[6] = {1, 2, 0, 1, -1, 0}, dr[6] = {0, 0, 1, 1, 1, 2};
     return engine_row_new(HK_IDEAL_NX, 6, di, dr, dr);
 }
 
@@ -789,9 +778,9 @@ static void *setup_jelly_row(int n, int threads, const char *kernels)
 {
     (void)threads, (void)kernels;
     /* engine.c's order of the 26-neighbour families (order_families) */
-    static const int di[13] = {0, 1, 0, 1, -1, 1, -1, 0, 1, -1, 0, 1, -1};
-    static const int dr[13] = {63, 0, 1, 1, 1, 63, 63, 64, 64, 64, 65, 65, 65};
-    static const int slot[13] = {2, 0, 1, 1, 1, 2, 2, 3, 3, 3, 4, 4, 4};
+    static const int di[13] = {1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1};
+    static const int dr[13] = {0, 1, 1, 1, 63, 63, 63, 64, 64, 64, 65, 65, 65};
+    static const int slot[13] = {0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4};
     return engine_row_new(n, 13, di, dr, slot);
 }
 

@@ -76,24 +76,30 @@ typedef struct sweep_plan {
 } sweep_plan;
 
 /* The order in which a row's families add their terms (every ISA uses it):
- * the builder's order, except that a family with di < 0 moves after the
- * last family with the same row distance and di >= 0. The blocked AVX-512
- * pass (kernels_impl.h, group_row) writes a di < 0 family's targets one
- * vector late; in this order that is where they come anyway. */
+ * by row distance, and within one row distance the families with di >= 0
+ * before those with di < 0, otherwise in the builder's order (a stable
+ * sort). The blocked AVX-512 pass (kernels_impl.h, group_row) writes a
+ * di < 0 family's targets one vector late, and updates a target row once
+ * for all its families; in this order that is where their terms come
+ * anyway. */
+static int family_key(const hk_world *w, const sweep_plan *sp, int q)
+{
+    return 2 * sp->dr[q] + (w->families[sp->fam[q]].di < 0);
+}
+
 static void order_families(const hk_world *w, sweep_plan *sp)
 {
-    for (int q = sp->nfam - 1; q >= 0; q--) {
-        if (w->families[sp->fam[q]].di >= 0) continue;
-        int to = q; /* the last family after q with the same dr and di >= 0 */
-        for (int p = q + 1; p < sp->nfam; p++)
-            if (sp->dr[p] == sp->dr[q] && w->families[sp->fam[p]].di >= 0) to = p;
+    for (int q = 1; q < sp->nfam; q++) { /* insertion sort: stable */
         const int fam = sp->fam[q], dr = sp->dr[q];
-        for (int p = q; p < to; p++) {
-            sp->fam[p] = sp->fam[p + 1];
-            sp->dr[p] = sp->dr[p + 1];
+        const int key = family_key(w, sp, q);
+        int p = q;
+        while (p > 0 && family_key(w, sp, p - 1) > key) {
+            sp->fam[p] = sp->fam[p - 1];
+            sp->dr[p] = sp->dr[p - 1];
+            p--;
         }
-        sp->fam[to] = fam;
-        sp->dr[to] = dr;
+        sp->fam[p] = fam;
+        sp->dr[p] = dr;
     }
 }
 
@@ -332,10 +338,10 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
     int start = a - maxdr > 0 ? a - maxdr : 0;
     memset(ring, 0, row3 * R * sizeof *ring);
     memset(buf, 0, row3 * sp->same_rows * sizeof *buf); /* margins stay zero */
+    /* row r is (j, kk) of the body and uses ring slot r % R, all counted along */
+    int j = start % sp->ny, kk = start / sp->ny, slot = start % R;
     for (int r = start; r < b; r++) {
-        const int j = r % sp->ny, kk = r / sp->ny;
         const int64_t row0 = sp->base + (int64_t)r * sp->nx, local0 = (int64_t)r * sp->nx;
-        const int slot = r % R;
         hk_real *src = ring + row3 * slot;
         hk_real *const acc_src[3] = {src + M, src + S + M, src + 2 * S + M};
         const int c = sp->cls[sp->jcls[j] * sp->nkcls + sp->kcls[kk]], n = sp->cls_n[c];
@@ -359,6 +365,8 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
         } else {
             clear_acc_row(src, S, sp->nx_pad);
         }
+        if (++slot == R) slot = 0;
+        if (++j == sp->ny) j = 0, kk++;
     }
 }
 

@@ -159,27 +159,62 @@ static inline __attribute__((always_inline)) void family_row(const hk_family *f,
  * source row's sums stay in registers across the families (a same-row
  * family's targets fold in through the shift), and only the targets in rows
  * ahead are read and written, as aligned vectors, with the previous vector
- * of every family that shifts carried in registers. A family that forms no
- * group runs through here alone (n = 1). Each entry receives exactly the
- * terms family_row (the AVX2 and scalar pass) gives it, in the same order,
- * provided that
- * within one row distance the families with di < 0 come after those with
- * di >= 0 (a di < 0 family's targets are written one vector late); engine.c
- * orders them so.
+ * of every family that shifts carried in registers. Consecutive families
+ * with targets in the same row can form a run (joined in the signature):
+ * the run reads and writes each vector of that row once for all of them
+ * instead of once per family, and when the run has di < 0 families as well
+ * as others, it holds the vector one step (their targets are written one
+ * vector late). A family that forms no group runs through here alone
+ * (n = 1). Each entry receives exactly the terms family_row (the AVX2 and
+ * scalar pass) gives it, in the same order, provided that within one row
+ * distance the families with di < 0 come after those with di >= 0;
+ * engine.c orders them so.
  *
  * The kinds of the group's families are compile-time constants (so the
  * carries of families that do not shift cost nothing), and for the rows of
  * the shipped stencils their di too (so each shift is one valignd with an
  * immediate): a signature holds the count n in bits 0-2, the kind of family
- * q in bits 3 + 2q, 4 + 2q, and di + 16 of family q in bits 16 + 5q to
- * 20 + 5q (0 there: di is read from the family at run time). */
+ * q in bits 3 + 2q, 4 + 2q, di + 16 of family q in bits 16 + 5q to
+ * 20 + 5q (0 there: di is read from the family at run time), and in bit
+ * 46 + q whether family q joins the run of family q - 1. */
 enum { HK_K_SAME, HK_K_DOWN, HK_K_DOWN_RIGHT, HK_K_DOWN_LEFT }; /* dr = 0; dr > 0 with di = 0, > 0, < 0 */
 #define HK_GROUP_MAX 6
 #define HK_KIND(sig, q) ((int)(((sig) >> (3 + 2 * (q))) & 3u))
 #define HK_DICODE(sig, q) ((int)(((sig) >> (16 + 5 * (q))) & 31u))
 #define HK_DIBITS(q, d) ((uint64_t)((d) + 16) << (16 + 5 * (q))) /* the code of di = d for family q */
+#define HK_JN(q) (1ull << (46 + (q)))                            /* family q joins the run of q - 1 */
+#define HK_JOINED(sig, q) ((q) > 0 && ((sig)&HK_JN(q)))
 /* di of family q of a group: fixed in the signature, else the family's */
 #define HK_GROUP_DI(sig, q, f) (HK_DICODE(sig, q) ? HK_DICODE(sig, q) - 16 : (f)->di)
+
+/* The first family of the run of family q */
+static inline __attribute__((always_inline)) int run_first(uint64_t sig, int q)
+{
+    while (HK_JOINED(sig, q)) q--;
+    return q;
+}
+
+/* Whether the run from family q0 is more than one family, and whether it
+ * holds its vector a step (it has di < 0 families and others) */
+static inline __attribute__((always_inline)) int run_shared(uint64_t sig, int q0)
+{
+    return q0 + 1 < (int)(sig & 7u) && HK_JOINED(sig, q0 + 1);
+}
+static inline __attribute__((always_inline)) int run_held(uint64_t sig, int q0)
+{
+    int left = 0, other = 0;
+    for (int q = q0; q < (int)(sig & 7u) && (q == q0 || HK_JOINED(sig, q)); q++) {
+        if (HK_KIND(sig, q) == HK_K_DOWN_LEFT)
+            left = 1;
+        else
+            other = 1;
+    }
+    return left && other;
+}
+static inline __attribute__((always_inline)) int run_last(uint64_t sig, int q)
+{
+    return q + 1 >= (int)(sig & 7u) || !HK_JOINED(sig, q + 1);
+}
 
 static inline __attribute__((always_inline)) void group_row(const hk_row_family *fams, const uint64_t sig,
                                                             const hk_real *const src[6], int64_t local0,
@@ -196,7 +231,9 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
     const hk_w iota = w_load(lane_index), zero = w_set1(0);
     hk_real *ax = acc[0], *ay = acc[1], *az = acc[2];
     hk_w px[HK_GROUP_MAX], py[HK_GROUP_MAX], pz[HK_GROUP_MAX];
-    for (int q = 0; q < HK_GROUP_MAX; q++) px[q] = py[q] = pz[q] = zero;
+    /* a run's target vector: this step's (t) and, when held, the last one (h) */
+    hk_w tx[HK_GROUP_MAX], ty[HK_GROUP_MAX], tz[HK_GROUP_MAX], hx[HK_GROUP_MAX], hy[HK_GROUP_MAX], hz[HK_GROUP_MAX];
+    for (int q = 0; q < HK_GROUP_MAX; q++) px[q] = py[q] = pz[q] = tx[q] = ty[q] = tz[q] = hx[q] = hy[q] = hz[q] = zero;
     int i = lo;
     for (; i < hi; i += HK_W) {
         hk_w a[6];
@@ -209,7 +246,8 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
             const uint8_t *broken = f->broken ? f->broken + local0 : NULL;
             hk_w fy, fz, fx = family_lanes(f, src, a, broken, i, iota, model, behaviour, &fy, &fz);
             const int di = HK_GROUP_DI(sig, q, f), kind = HK_KIND(sig, q);
-            hk_real *ox = fams[q].dst[0], *oy = fams[q].dst[1], *oz = fams[q].dst[2];
+            const int q0 = run_first(sig, q);
+            hk_real *ox = fams[q0].dst[0], *oy = fams[q0].dst[1], *oz = fams[q0].dst[2];
             sx = w_add(sx, fx);
             sy = w_add(sy, fy);
             sz = w_add(sz, fz);
@@ -217,6 +255,56 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
                 sx = w_sub(sx, w_shift_in(px[q], fx, di));
                 sy = w_sub(sy, w_shift_in(py[q], fy, di));
                 sz = w_sub(sz, w_shift_in(pz[q], fz, di));
+            } else if (run_shared(sig, q0)) { /* one read and write of the target row per run */
+                if (q == q0) {
+                    tx[q0] = w_load(ox + i);
+                    ty[q0] = w_load(oy + i);
+                    tz[q0] = w_load(oz + i);
+                }
+                if (kind == HK_K_DOWN) {
+                    tx[q0] = w_sub(tx[q0], fx);
+                    ty[q0] = w_sub(ty[q0], fy);
+                    tz[q0] = w_sub(tz[q0], fz);
+                } else if (kind == HK_K_DOWN_RIGHT) {
+                    tx[q0] = w_sub(tx[q0], w_shift_in(px[q], fx, di));
+                    ty[q0] = w_sub(ty[q0], w_shift_in(py[q], fy, di));
+                    tz[q0] = w_sub(tz[q0], w_shift_in(pz[q], fz, di));
+                } else if (run_held(sig, q0)) { /* into the last step's vector */
+                    hx[q0] = w_sub(hx[q0], w_shift_out(px[q], fx, -di));
+                    hy[q0] = w_sub(hy[q0], w_shift_out(py[q], fy, -di));
+                    hz[q0] = w_sub(hz[q0], w_shift_out(pz[q], fz, -di));
+                } else { /* a run of di < 0 families only: it reads the last step's vector */
+                    if (q == q0) {
+                        tx[q0] = w_load(ox + i - HK_W);
+                        ty[q0] = w_load(oy + i - HK_W);
+                        tz[q0] = w_load(oz + i - HK_W);
+                    }
+                    tx[q0] = w_sub(tx[q0], w_shift_out(px[q], fx, -di));
+                    ty[q0] = w_sub(ty[q0], w_shift_out(py[q], fy, -di));
+                    tz[q0] = w_sub(tz[q0], w_shift_out(pz[q], fz, -di));
+                }
+                if (run_last(sig, q)) {
+                    if (run_held(sig, q0)) {
+                        if (i > lo) {
+                            w_store(ox + i - HK_W, hx[q0]);
+                            w_store(oy + i - HK_W, hy[q0]);
+                            w_store(oz + i - HK_W, hz[q0]);
+                        }
+                        hx[q0] = tx[q0];
+                        hy[q0] = ty[q0];
+                        hz[q0] = tz[q0];
+                    } else if (kind == HK_K_DOWN_LEFT) {
+                        if (i > lo) {
+                            w_store(ox + i - HK_W, tx[q0]);
+                            w_store(oy + i - HK_W, ty[q0]);
+                            w_store(oz + i - HK_W, tz[q0]);
+                        }
+                    } else {
+                        w_store(ox + i, tx[q0]);
+                        w_store(oy + i, ty[q0]);
+                        w_store(oz + i, tz[q0]);
+                    }
+                }
             } else if (kind == HK_K_DOWN) {
                 w_store(ox + i, w_sub(w_load(ox + i), fx));
                 w_store(oy + i, w_sub(w_load(oy + i), fy));
@@ -238,22 +326,32 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
         w_store(ay + i, sy);
         w_store(az + i, sz);
     }
-    /* the terms the last vector still owes, family by family */
+    /* the terms the last vector still owes, family by family; a held run's
+     * last vector takes its di < 0 families' terms, then is written */
 #pragma GCC unroll 8
     for (int q = 0; q < HK_GROUP_MAX; q++) {
         if (q >= n) break;
-        const int di = HK_GROUP_DI(sig, q, fams[q].f), kind = HK_KIND(sig, q);
-        hk_real *const tx = kind == HK_K_SAME ? ax : fams[q].dst[0],
-                       *const ty = kind == HK_K_SAME ? ay : fams[q].dst[1],
-                       *const tz = kind == HK_K_SAME ? az : fams[q].dst[2];
+        const int di = HK_GROUP_DI(sig, q, fams[q].f), kind = HK_KIND(sig, q), q0 = run_first(sig, q);
+        hk_real *const ox = kind == HK_K_SAME ? ax : fams[q0].dst[0],
+                       *const oy = kind == HK_K_SAME ? ay : fams[q0].dst[1],
+                       *const oz = kind == HK_K_SAME ? az : fams[q0].dst[2];
         if (kind == HK_K_SAME || kind == HK_K_DOWN_RIGHT) {
-            w_store(tx + i, w_sub(w_load(tx + i), w_shift_in(px[q], zero, di)));
-            w_store(ty + i, w_sub(w_load(ty + i), w_shift_in(py[q], zero, di)));
-            w_store(tz + i, w_sub(w_load(tz + i), w_shift_in(pz[q], zero, di)));
+            w_store(ox + i, w_sub(w_load(ox + i), w_shift_in(px[q], zero, di)));
+            w_store(oy + i, w_sub(w_load(oy + i), w_shift_in(py[q], zero, di)));
+            w_store(oz + i, w_sub(w_load(oz + i), w_shift_in(pz[q], zero, di)));
+        } else if (kind == HK_K_DOWN_LEFT && kind != HK_K_SAME && run_shared(sig, q0) && run_held(sig, q0)) {
+            hx[q0] = w_sub(hx[q0], w_shift_out(px[q], zero, -di));
+            hy[q0] = w_sub(hy[q0], w_shift_out(py[q], zero, -di));
+            hz[q0] = w_sub(hz[q0], w_shift_out(pz[q], zero, -di));
         } else if (kind == HK_K_DOWN_LEFT && i > lo) {
-            w_store(tx + i - HK_W, w_sub(w_load(tx + i - HK_W), w_shift_out(px[q], zero, -di)));
-            w_store(ty + i - HK_W, w_sub(w_load(ty + i - HK_W), w_shift_out(py[q], zero, -di)));
-            w_store(tz + i - HK_W, w_sub(w_load(tz + i - HK_W), w_shift_out(pz[q], zero, -di)));
+            w_store(ox + i - HK_W, w_sub(w_load(ox + i - HK_W), w_shift_out(px[q], zero, -di)));
+            w_store(oy + i - HK_W, w_sub(w_load(oy + i - HK_W), w_shift_out(py[q], zero, -di)));
+            w_store(oz + i - HK_W, w_sub(w_load(oz + i - HK_W), w_shift_out(pz[q], zero, -di)));
+        }
+        if (kind != HK_K_SAME && run_shared(sig, q0) && run_held(sig, q0) && run_last(sig, q) && i > lo) {
+            w_store(ox + i - HK_W, hx[q0]);
+            w_store(oy + i - HK_W, hy[q0]);
+            w_store(oz + i - HK_W, hz[q0]);
         }
     }
 }
@@ -265,26 +363,26 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
 #define HK_SIG2(a, da, b, db) (2u | HK_FD(0, a, da) | HK_FD(1, b, db))
 #define HK_SIG6(a, da, b, db, c, dc, d, dd, e, de, f, df)                                                              \
     (6u | HK_FD(0, a, da) | HK_FD(1, b, db) | HK_FD(2, c, dc) | HK_FD(3, d, dd) | HK_FD(4, e, de) | HK_FD(5, f, df))
+/* a run of three families on one target row: down, down right by d, down left by d */
+#define HK_RUN3(q, d)                                                                                                  \
+    (HK_FD(q, HK_K_DOWN, 0) | HK_FD((q) + 1, HK_K_DOWN_RIGHT, d) | HK_JN((q) + 1) |                                    \
+     HK_FD((q) + 2, HK_K_DOWN_LEFT, -(d)) | HK_JN((q) + 2))
 #define HK_KINDS2(a, b) (2u | HK_FK(0, a) | HK_FK(1, b))
 #define S_ HK_K_SAME
 #define D_ HK_K_DOWN
 #define R_ HK_K_DOWN_RIGHT
 #define L_ HK_K_DOWN_LEFT
 /* The groups that get a blocked pass: the rows of the shipped stencils (rope,
- * cloth, 26- and 52-neighbour jelly) split greedily into runs of at most six
- * families with at most four carries, with their di fixed; and pairs of
- * kinds that cloths with a radius stencil form with other di. Any other run
- * goes family by family. */
+ * cloth, 26- and 52-neighbour jelly) as group_at splits them (engine.c's
+ * order), with their di fixed; and the kinds that cloths with a radius
+ * stencil form with other di. Any other run goes family by family. */
 #define HK_GROUPS(X)                                                                                                   \
-    X(HK_SIG2(S_, 1, S_, 2))                              /* rope: chain, skip */                                      \
-    X(HK_SIG6(S_, 1, D_, 0, R_, 1, L_, -1, S_, 2, D_, 0)) /* cloth: structural, shear, bend */                         \
-    X(HK_SIG6(D_, 0, S_, 1, D_, 0, R_, 1, L_, -1, R_, 1)) /* jelly rows, in engine.c's order */                        \
-    X(HK_SIG6(L_, -1, D_, 0, R_, 1, L_, -1, D_, 0, R_, 1))                                                             \
-    X(HK_SIG6(L_, -1, D_, 0, S_, 2, D_, 0, R_, 2, L_, -2))                                                             \
-    X(HK_SIG6(R_, 1, L_, -1, D_, 0, R_, 1, L_, -1, D_, 0))                                                             \
-    X(HK_SIG6(R_, 2, L_, -2, D_, 0, R_, 2, L_, -2, D_, 0))                                                             \
-    X(HK_SIG2(R_, 1, L_, -1))                                                                                          \
-    X(HK_SIG2(R_, 2, L_, -2))                                                                                          \
+    X(HK_SIG2(S_, 1, S_, 2))                                  /* rope: chain, skip */                                  \
+    X(HK_SIG6(S_, 1, S_, 2, D_, 0, R_, 1, L_, -1, D_, 0))     /* cloth: along the row, then down */                    \
+    X(4u | HK_FD(0, S_, 1) | HK_RUN3(1, 1))                   /* jelly: the row and the next row */                    \
+    X(3u | HK_RUN3(0, 1))                                     /* jelly: a row of the next plane */                     \
+    X(5u | HK_FD(0, S_, 1) | HK_FD(1, S_, 2) | HK_RUN3(2, 1)) /* 52-neighbour jelly */                                 \
+    X(3u | HK_RUN3(0, 2))                                                                                              \
     X(HK_KINDS2(S_, S_)) /* radius cloth rows: any di */                                                               \
     X(HK_KINDS2(R_, L_))
 
@@ -293,35 +391,85 @@ static int row_kind(const hk_row_family *rf)
     return rf->dr == 0 ? HK_K_SAME : rf->f->di == 0 ? HK_K_DOWN : rf->f->di > 0 ? HK_K_DOWN_RIGHT : HK_K_DOWN_LEFT;
 }
 
-/* The next group of fams (at most nfam long) with a blocked pass: its
- * signature, or 0 if none (the family then goes alone). */
-static uint64_t group_at(const hk_row_family *fams, int nfam)
+/* Whether family f can be in a blocked group with damping model `model` */
+static int groupable(const hk_family *f, hk_damping_model model)
+{
+    return f->params.behaviour == HK_SPRING_NORMAL && f->params.damping_model == model && f->di > -HK_W && f->di < HK_W;
+}
+
+/* The families of fams (at most nfam) that a group takes first, with at
+ * most `limit` carried vectors: families go in by target row; the families
+ * of one row distance join into one run where the limit allows (every
+ * shifting family carries a vector, a run that holds its vector one more),
+ * else go in unjoined, else start the next group; a row distance with more
+ * than a group holds is taken family by family. Returns the count; kinds,
+ * di and joins as in a signature, the carried vectors in *units. */
+static int group_take(const hk_row_family *fams, int nfam, int limit, uint64_t *kinds, uint64_t *dis, uint64_t *joins,
+                      int *units)
 {
     const hk_damping_model model = fams[0].f->params.damping_model;
-    int n = 0, carries = 0;
-    uint64_t kinds = 0, dis = 0;
+    int n = 0;
+    *kinds = *dis = *joins = 0;
+    *units = 0;
     while (n < HK_GROUP_MAX && n < nfam) {
-        const hk_family *f = fams[n].f;
-        if (f->params.behaviour != HK_SPRING_NORMAL || f->params.damping_model != model || f->di <= -HK_W ||
-            f->di >= HK_W)
-            break;
-        const int k = row_kind(&fams[n]);
-        if (k != HK_K_DOWN && ++carries > 4) break;
-        kinds |= HK_FK(n, k);
-        dis |= HK_DIBITS(n, f->di);
-        n++;
+        int b = 0, carries = 0, left = 0, other = 0;
+        while (n + b < nfam && fams[n + b].dr == fams[n].dr && groupable(fams[n + b].f, model)) {
+            const int k = row_kind(&fams[n + b]);
+            carries += k != HK_K_DOWN;
+            left |= k == HK_K_DOWN_LEFT;
+            other |= k != HK_K_DOWN_LEFT;
+            b++;
+        }
+        if (b == 0) break;
+        int join = fams[n].dr != 0 && b >= 2, take = b;
+        int need = carries + (join && left && other);
+        if (n + b > HK_GROUP_MAX || *units + need > limit) {
+            join = 0;
+            need = carries;
+            if (n + b > HK_GROUP_MAX || *units + need > limit) {
+                if (n > 0) break; /* the row distance starts the next group */
+                for (take = 0, need = 0; take < b && take < HK_GROUP_MAX; take++) {
+                    const int c = row_kind(&fams[take]) != HK_K_DOWN;
+                    if (need + c > limit) break;
+                    need += c;
+                }
+            }
+        }
+        for (int q = n; q < n + take; q++) {
+            *kinds |= HK_FK(q, row_kind(&fams[q]));
+            *dis |= HK_DIBITS(q, fams[q].f->di);
+            if (join && q > n) *joins |= HK_JN(q);
+        }
+        n += take;
+        *units += need;
+        if (take < b) break;
     }
+    return n;
+}
+
+/* The next group of fams (at most nfam long) with a blocked pass: its
+ * signature, or 0 if none (the family then goes alone). A group carries at
+ * most five vectors, and four when it has six families (more spill the 32
+ * vector registers: measured on the cloth, docs/benchmarks.md). */
+static uint64_t group_at(const hk_row_family *fams, int nfam)
+{
+    uint64_t kinds, dis, joins;
+    int units;
+    int n = group_take(fams, nfam, 5, &kinds, &dis, &joins, &units);
+    if (n == HK_GROUP_MAX && units > 4) n = group_take(fams, nfam, 4, &kinds, &dis, &joins, &units);
+    /* the longest prefix with a listed signature: di fixed, else read at run
+     * time; joined, else (every group is also right unjoined) unjoined */
     for (; n >= 2; n--) {
+        const uint64_t joined = joins & ((1ull << (46 + n)) - 1);
         const uint64_t generic = (uint64_t)n | (kinds & ((1u << (3 + 2 * n)) - 8u));
         const uint64_t fixed = generic | (dis & (((1ull << (5 * n)) - 1) << 16));
+        const uint64_t tries[4] = {fixed | joined, generic | joined, fixed, generic};
+        for (int t = 0; t < 4; t++) {
 #define HK_MATCH(S)                                                                                                    \
-    if (fixed == (S)) return fixed;
-        HK_GROUPS(HK_MATCH)
+    if (tries[t] == (S)) return tries[t];
+            HK_GROUPS(HK_MATCH)
 #undef HK_MATCH
-#define HK_MATCH(S)                                                                                                    \
-    if (generic == (S)) return generic;
-        HK_GROUPS(HK_MATCH)
-#undef HK_MATCH
+        }
     }
     return 0;
 }
