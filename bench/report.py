@@ -298,13 +298,28 @@ def main():
         w("2048x2048 1.231 -> 1.330, jelly26 64^3 1.096 -> 1.195, step_cloth512 1.294 -> 1.421; the")
         w("1.08 M-spring mesh 0.226 -> 0.223 (its gathers and shuffles dominate, below).")
         w("")
+        w("Then the fused multiply-add (2026-11-21): r2 = fma(dz, dz, fma(dy, dy, dx dx)) and")
+        w("F = fma(g, d, -(c dv)) (the along model fuses dv . d and g the same way) take five of the")
+        w("adds and subtracts of each spring off the add pipes, where a zmm add issues once per")
+        w("cycle on this core. A fused multiply-add is an IEEE operation with one rounding: the SIMD")
+        w("files are built with -mfma (and picked only on CPUs with FMA), the scalar path and the")
+        w("reference call C99 fma (built twice with target_clones, so this CPU runs the instruction),")
+        w("and every path still gives the reference's bits for each spring (docs/determinism.md); the")
+        w("state hashes changed once. Back to back against the build before it (8 rounds, each case")
+        w("alternating between the two builds, best of each, 1 thread): cloth 256x256 1.598 -> 1.664")
+        w("G/s, cloth 2048x2048 1.312 -> 1.408, step_cloth512 1.406 -> 1.525, jelly52 48^3 1.311 ->")
+        w("1.332, the 1.08 M-spring mesh 0.270 -> 0.281, the reference path (cloth 256x256) 0.145 ->")
+        w("0.169; jelly26 64^3 1.342 -> 1.337 on 1 thread (in another set of 4 rounds 1.256 -> 1.306)")
+        w("and 2.368 -> 2.627 on 2. The jelly kernel alone in L1 (`probe_jelly_row_engine`, 4")
+        w("rounds): 1.664 -> 1.791.")
+        w("")
         ideal = get("probe_cloth_row_ideal/best/n:1/threads:1")
         engine = get("probe_cloth_row_engine/best/n:1/threads:1")
         c256 = get("cloth_force/avx512/n:256/threads:1")
         if ideal and engine and c256:
-            # perf record on cloth_force/avx512/n:256/threads:1, 2026-11-21 (finish_row
-            # now also zeroes the ring row): lattice_row, finish_row, sweep_parallel
-            share, fin, swp = 0.8275, 0.1241, 0.0297
+            # perf record on cloth_force/avx512/n:256/threads:1, 2026-11-21 (with the
+            # fused multiply-adds): lattice_row, finish_row, sweep_parallel
+            share, fin, swp = 0.8423, 0.1141, 0.0250
             rest = (1 - share) / c256
             kern = c256 / share
             w("How far the lattice sweep is from what this core allows. `probe_cloth_row_ideal`")
@@ -358,12 +373,11 @@ def main():
             w("1.194, step_cloth512 1.395 -> 1.438, `probe_cloth_row_engine` 1.846 -> 1.985. The")
             w("state hashes are unchanged.")
             w("")
-            w("Fusing with FMA gained 5% on the arithmetic alone (a standalone loop, 3.25 -> 3.40")
-            w("G/s) and would give up the bit-identity with the reference, so it stays off. A")
-            w("reciprocal square root (`rsqrt14` plus one Newton step) in place of the sqrt and")
-            w("divide, in the idealised row: within the noise of the exact form (2.15-2.38 against")
-            w("2.18-2.46 G/s, 2026-11-21): the divider is not what bounds the blocked row, the adds")
-            w("and subtracts are (about 18 per 16 springs, one zmm add issuing per cycle).")
+            w("A reciprocal square root (`rsqrt14` plus one Newton step) in place of the sqrt and")
+            w("divide, in the idealised row before the fused multiply-adds: within the noise of the")
+            w("exact form (2.15-2.38 against 2.18-2.46 G/s, 2026-11-21). The divider is not what")
+            w("bounds the blocked row; the adds and subtracts were (about 18 per 16 springs, one zmm")
+            w("add issuing per cycle), which is why the fused multiply-adds above paid.")
             w("")
         ms, mm = skeleton.get("mem"), skeleton.get("math")
         if ms and mm:
@@ -390,13 +404,15 @@ def main():
         jp = get("jelly26_force/avx512/n:64/threads:1")
         if jid and j64 and j256 and jp:
             # perf record on jelly26_force/avx512/n:64/threads:1, 2026-11-21 (after the
-            # row classes): lattice_row, finish_row, sweep_parallel
-            jshare, jfin, jswp = 0.8416, 0.0878, 0.0523
+            # runs): lattice_row, finish_row, sweep_parallel
+            jshare, jfin, jswp = 0.8601, 0.0680, 0.0597
             jrest = (1 - jshare) / jp
             w("The jelly (26 neighbours, 64^3, target 1.5 G/s on 1 thread). Its rows are 64 nodes, four")
-            w("vectors, and each carries 13 families, swept in three blocked passes of 6, 6 and 1")
-            w("families (a pass holds at most six families and four carried vectors in the 32 zmm")
-            w("registers). `probe_jelly_row_ideal` runs an interior row and its 13 families exactly")
+            w("vectors, and each carries 13 families, swept in four blocked passes: the same-row family")
+            w("with the next row's three (down, down right, down left), then each of the next plane's")
+            w("three target rows with its three families. The families of one target row form a run")
+            w("that reads and writes each vector of that row once (a pass holds at most five carried")
+            w("vectors in the 32 zmm registers). `probe_jelly_row_ideal` runs an interior row and its 13 families exactly")
             w("as those passes do, with the target rows at distances 1, 63, 64 and 65 laid out as the")
             w("next four rows (all in L1), but with every offset, shift and constant known at compile")
             w("time and no masks (every lane a spring): %s. `probe_jelly_row_engine` runs the" % g(jid))
@@ -447,11 +463,27 @@ def main():
             w("  (constants read from a table, row-end masks, run-time offsets, target pointers from a")
             w("  table): each costs 0 to 5%, all four together 11% (2.173 -> 1.938 G/s), still faster")
             w("  than the engine's kernel in the same rounds (1.69 to 1.79 G/s).")
-            w("No unit of the core and no level of memory bounds the jelly: its kernel pays for")
-            w("run-time stencils, row ends and family tables in many small amounts, and for 13")
-            w("families' set-up on every 64-node row. That is why the 1.5 G/s goal is missed.")
+            w("- after the fused multiply-adds, the target rows' updates of the down-right and")
+            w("  down-left families left out (wrong forces, timing only; 8 of the 12 target-row")
+            w("  read-modify-writes of a row): +9% in L1 but +18.5% in the pass (1.372 -> 1.627 G/s,")
+            w("  4 rounds). The ring of accumulator rows (66 rows, about 150 KiB) lives in L2, and")
+            w("  each family's read-modify-write of its target row went there and back.")
+            w("So the runs: the families of one target row update it once per vector (`group_row`),")
+            w("the family order puts them together (`order_families`), and the 13 families take four")
+            w("passes instead of three. Back to back against the fused multiply-add build (6 rounds,")
+            w("1 thread, 2026-11-21): jelly26 64^3 1.392 -> 1.490 G/s, jelly52 48^3 1.358 -> 1.397,")
+            w("cloth 256x256 1.688 -> 1.664, cloth 2048x2048 1.405 -> 1.349 and in a second set")
+            w("1.394 -> 1.390 (noise; the cloth's groups do not join: six families and a held run")
+            w("spill the registers, 0.92 to 0.96x when tried), step_cloth512 1.536 -> 1.519.")
+            w("In L1 the runs gain little (the idealised row with and without them is within 3%).")
+            if jp >= 1.5e9:
+                w("With them the 64^3 pass meets the 1.5 G/s goal in this run.")
+            else:
+                w("No unit of the core and no level of memory alone bounds the jelly: its kernel pays for")
+                w("run-time stencils, row ends and family tables in many small amounts, and for 13")
+                w("families' set-up on every 64-node row. That is why the 1.5 G/s goal is missed in this run.")
             w("")
-            w("This session's change (2026-11-21): a body's rows fall into classes with the same")
+            w("An earlier change (2026-11-21): a body's rows fall into classes with the same")
             w("families (interior rows, faces, edges); each class's family list and its blocked groups")
             w("are planned once per sweep (`plan_row` in `src/kernels.h`; the group signature was")
             w("worked out on every row, 7% of the jelly pass), and a row only sets its target rows.")
