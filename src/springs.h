@@ -55,8 +55,14 @@ static inline hk_real hk_fma(hk_real a, hk_real b, hk_real c)
  * can pick at load time, with the fused multiply-add instruction for CPUs
  * that have it and calling libm's fma elsewhere (both round once: the same
  * bits). Left out under the sanitizers, whose start-up precedes the pick. */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__) && !defined(__SANITIZE_ADDRESS__) &&                \
-    !defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) /* GCC */
+#define HK_SANITIZED 1
+#elif defined(__has_feature) /* clang */
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define HK_SANITIZED 1
+#endif
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__) && !defined(HK_SANITIZED)
 #define HK_FMA_CLONES __attribute__((target_clones("fma", "default")))
 #else
 #define HK_FMA_CLONES
