@@ -339,7 +339,7 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
             w_store(ox + i, w_sub(w_load(ox + i), w_shift_in(px[q], zero, di)));
             w_store(oy + i, w_sub(w_load(oy + i), w_shift_in(py[q], zero, di)));
             w_store(oz + i, w_sub(w_load(oz + i), w_shift_in(pz[q], zero, di)));
-        } else if (kind == HK_K_DOWN_LEFT && kind != HK_K_SAME && run_shared(sig, q0) && run_held(sig, q0)) {
+        } else if (kind == HK_K_DOWN_LEFT && run_shared(sig, q0) && run_held(sig, q0)) {
             hx[q0] = w_sub(hx[q0], w_shift_out(px[q], zero, -di));
             hy[q0] = w_sub(hy[q0], w_shift_out(py[q], zero, -di));
             hz[q0] = w_sub(hz[q0], w_shift_out(pz[q], zero, -di));
