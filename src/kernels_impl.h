@@ -160,10 +160,10 @@ static inline __attribute__((always_inline)) void family_row(const hk_family *f,
  * family's targets fold in through the shift), and only the targets in rows
  * ahead are read and written, as aligned vectors, with the previous vector
  * of every family that shifts carried in registers. Consecutive families
- * with targets in the same row can form a run (joined in the signature):
- * the run reads and writes each vector of that row once for all of them
- * instead of once per family, and when the run has di < 0 families as well
- * as others, it holds the vector one step (their targets are written one
+ * with targets in the same row, some with di < 0 and some not, can form a
+ * run (joined in the signature): the run reads and writes each vector of
+ * that row once for all of them instead of once per family, holding it one
+ * step for the di < 0 families' terms (their targets are written one
  * vector late). A family that forms no group runs through here alone
  * (n = 1). Each entry receives exactly the terms family_row (the AVX2 and
  * scalar pass) gives it, in the same order, provided that within one row
@@ -194,22 +194,11 @@ static inline __attribute__((always_inline)) int run_first(uint64_t sig, int q)
     return q;
 }
 
-/* Whether the run from family q0 is more than one family, and whether it
- * holds its vector a step (it has di < 0 families and others) */
-static inline __attribute__((always_inline)) int run_shared(uint64_t sig, int q0)
+/* Whether the run from family q0 is more than one family (then it holds
+ * its target vector a step) */
+static inline __attribute__((always_inline)) int run_joined(uint64_t sig, int q0)
 {
     return q0 + 1 < (int)(sig & 7u) && HK_JOINED(sig, q0 + 1);
-}
-static inline __attribute__((always_inline)) int run_held(uint64_t sig, int q0)
-{
-    int left = 0, other = 0;
-    for (int q = q0; q < (int)(sig & 7u) && (q == q0 || HK_JOINED(sig, q)); q++) {
-        if (HK_KIND(sig, q) == HK_K_DOWN_LEFT)
-            left = 1;
-        else
-            other = 1;
-    }
-    return left && other;
 }
 static inline __attribute__((always_inline)) int run_last(uint64_t sig, int q)
 {
@@ -255,7 +244,7 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
                 sx = w_sub(sx, w_shift_in(px[q], fx, di));
                 sy = w_sub(sy, w_shift_in(py[q], fy, di));
                 sz = w_sub(sz, w_shift_in(pz[q], fz, di));
-            } else if (run_shared(sig, q0)) { /* one read and write of the target row per run */
+            } else if (run_joined(sig, q0)) { /* one read and write of the target row per run */
                 if (q == q0) {
                     tx[q0] = w_load(ox + i);
                     ty[q0] = w_load(oy + i);
@@ -269,41 +258,20 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
                     tx[q0] = w_sub(tx[q0], w_shift_in(px[q], fx, di));
                     ty[q0] = w_sub(ty[q0], w_shift_in(py[q], fy, di));
                     tz[q0] = w_sub(tz[q0], w_shift_in(pz[q], fz, di));
-                } else if (run_held(sig, q0)) { /* into the last step's vector */
+                } else { /* di < 0: into the last step's vector */
                     hx[q0] = w_sub(hx[q0], w_shift_out(px[q], fx, -di));
                     hy[q0] = w_sub(hy[q0], w_shift_out(py[q], fy, -di));
                     hz[q0] = w_sub(hz[q0], w_shift_out(pz[q], fz, -di));
-                } else { /* a run of di < 0 families only: it reads the last step's vector */
-                    if (q == q0) {
-                        tx[q0] = w_load(ox + i - HK_W);
-                        ty[q0] = w_load(oy + i - HK_W);
-                        tz[q0] = w_load(oz + i - HK_W);
-                    }
-                    tx[q0] = w_sub(tx[q0], w_shift_out(px[q], fx, -di));
-                    ty[q0] = w_sub(ty[q0], w_shift_out(py[q], fy, -di));
-                    tz[q0] = w_sub(tz[q0], w_shift_out(pz[q], fz, -di));
                 }
-                if (run_last(sig, q)) {
-                    if (run_held(sig, q0)) {
-                        if (i > lo) {
-                            w_store(ox + i - HK_W, hx[q0]);
-                            w_store(oy + i - HK_W, hy[q0]);
-                            w_store(oz + i - HK_W, hz[q0]);
-                        }
-                        hx[q0] = tx[q0];
-                        hy[q0] = ty[q0];
-                        hz[q0] = tz[q0];
-                    } else if (kind == HK_K_DOWN_LEFT) {
-                        if (i > lo) {
-                            w_store(ox + i - HK_W, tx[q0]);
-                            w_store(oy + i - HK_W, ty[q0]);
-                            w_store(oz + i - HK_W, tz[q0]);
-                        }
-                    } else {
-                        w_store(ox + i, tx[q0]);
-                        w_store(oy + i, ty[q0]);
-                        w_store(oz + i, tz[q0]);
+                if (run_last(sig, q)) { /* the last step's vector is complete */
+                    if (i > lo) {
+                        w_store(ox + i - HK_W, hx[q0]);
+                        w_store(oy + i - HK_W, hy[q0]);
+                        w_store(oz + i - HK_W, hz[q0]);
                     }
+                    hx[q0] = tx[q0];
+                    hy[q0] = ty[q0];
+                    hz[q0] = tz[q0];
                 }
             } else if (kind == HK_K_DOWN) {
                 w_store(ox + i, w_sub(w_load(ox + i), fx));
@@ -339,7 +307,7 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
             w_store(ox + i, w_sub(w_load(ox + i), w_shift_in(px[q], zero, di)));
             w_store(oy + i, w_sub(w_load(oy + i), w_shift_in(py[q], zero, di)));
             w_store(oz + i, w_sub(w_load(oz + i), w_shift_in(pz[q], zero, di)));
-        } else if (kind == HK_K_DOWN_LEFT && run_shared(sig, q0) && run_held(sig, q0)) {
+        } else if (kind == HK_K_DOWN_LEFT && run_joined(sig, q0)) {
             hx[q0] = w_sub(hx[q0], w_shift_out(px[q], zero, -di));
             hy[q0] = w_sub(hy[q0], w_shift_out(py[q], zero, -di));
             hz[q0] = w_sub(hz[q0], w_shift_out(pz[q], zero, -di));
@@ -348,7 +316,7 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
             w_store(oy + i - HK_W, w_sub(w_load(oy + i - HK_W), w_shift_out(py[q], zero, -di)));
             w_store(oz + i - HK_W, w_sub(w_load(oz + i - HK_W), w_shift_out(pz[q], zero, -di)));
         }
-        if (kind != HK_K_SAME && run_shared(sig, q0) && run_held(sig, q0) && run_last(sig, q) && i > lo) {
+        if (kind != HK_K_SAME && run_joined(sig, q0) && run_last(sig, q) && i > lo) {
             w_store(ox + i - HK_W, hx[q0]);
             w_store(oy + i - HK_W, hy[q0]);
             w_store(oz + i - HK_W, hz[q0]);
@@ -399,8 +367,9 @@ static int groupable(const hk_family *f, hk_damping_model model)
 
 /* The families of fams (at most nfam) that a group takes first, with at
  * most `limit` carried vectors: families go in by target row; the families
- * of one row distance join into one run where the limit allows (every
- * shifting family carries a vector, a run that holds its vector one more),
+ * of one row distance, when some have di < 0 and some not, join into one
+ * run where the limit allows (every shifting family carries a vector, a run
+ * its held vector one more),
  * else go in unjoined, else start the next group; a row distance with more
  * than a group holds is taken family by family. Returns the count; kinds,
  * di and joins as in a signature, the carried vectors in *units. */
@@ -421,8 +390,8 @@ static int group_take(const hk_row_family *fams, int nfam, int limit, uint64_t *
             b++;
         }
         if (b == 0) break;
-        int join = fams[n].dr != 0 && b >= 2, take = b;
-        int need = carries + (join && left && other);
+        int join = fams[n].dr != 0 && left && other, take = b; /* a run: di < 0 families and others */
+        int need = carries + join;
         if (n + b > HK_GROUP_MAX || *units + need > limit) {
             join = 0;
             need = carries;
