@@ -59,13 +59,13 @@ static inline __attribute__((always_inline)) void source_lanes(const hk_real *co
  * from source_lanes); lanes outside [i0, i1), broken springs and r = 0 give 0 */
 static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *f, const hk_real *const src[6],
                                                                const hk_w a[6], const uint8_t *broken, int i, hk_w iota,
-                                                               hk_damping_model model, hk_behaviour behaviour, hk_w *fy,
-                                                               hk_w *fz)
+                                                               int full, hk_damping_model model, hk_behaviour behaviour,
+                                                               hk_w *fy, hk_w *fz)
 {
     const hk_w L0 = w_set1(f->rest), kL0 = w_set1(f->k_rest), k = w_set1(f->k), c = w_set1(f->c);
     const int64_t off = f->offset;
     hk_wm live;
-    if (i >= f->i0 && i + HK_W <= f->i1) {
+    if (full || (i >= f->i0 && i + HK_W <= f->i1)) {
         live = wm_all();
     } else {
         hk_w idx = w_add(w_set1((hk_real)i), iota);
@@ -127,7 +127,7 @@ static inline __attribute__((always_inline)) void family_row(const hk_family *f,
     for (int i = start; i < i1; i += HK_W) {
         hk_w a[6], fy, fz;
         source_lanes(src, i, a);
-        hk_w fx = family_lanes(f, src, a, broken, i, iota, model, behaviour, &fy, &fz);
+        hk_w fx = family_lanes(f, src, a, broken, i, iota, 0, model, behaviour, &fy, &fz);
         w_store(ax + i, w_add(w_load(ax + i), fx));
         w_store(ay + i, w_add(w_load(ay + i), fy));
         w_store(az + i, w_add(w_load(az + i), fz));
@@ -177,6 +177,8 @@ static inline __attribute__((always_inline)) void family_row(const hk_family *f,
  * q in bits 3 + 2q, 4 + 2q, di + 16 of family q in bits 16 + 5q to
  * 20 + 5q (0 there: di is read from the family at run time), and in bit
  * 46 + q whether family q joins the run of family q - 1. */
+/* the fewest whole vectors for which group_row runs its copy without row-end tests */
+#define HK_FULL_MIN 8
 enum { HK_K_SAME, HK_K_DOWN, HK_K_DOWN_RIGHT, HK_K_DOWN_LEFT }; /* dr = 0; dr > 0 with di = 0, > 0, < 0 */
 #define HK_GROUP_MAX 6
 #define HK_KIND(sig, q) ((int)(((sig) >> (3 + 2 * (q))) & 3u))
@@ -208,7 +210,7 @@ static inline __attribute__((always_inline)) int run_last(uint64_t sig, int q)
 static inline __attribute__((always_inline)) void group_row(const hk_row_family *fams, const uint64_t sig,
                                                             const hk_real *const src[6], int64_t local0,
                                                             hk_real *const acc[3], hk_damping_model model,
-                                                            hk_behaviour behaviour)
+                                                            hk_behaviour behaviour, const int split)
 {
     const int n = (int)(sig & 7u);
     int lo = 1 << 30, hi = 0;
@@ -223,77 +225,108 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
     /* a run's target vector: this step's (t) and, when held, the last one (h) */
     hk_w tx[HK_GROUP_MAX], ty[HK_GROUP_MAX], tz[HK_GROUP_MAX], hx[HK_GROUP_MAX], hy[HK_GROUP_MAX], hz[HK_GROUP_MAX];
     for (int q = 0; q < HK_GROUP_MAX; q++) px[q] = py[q] = pz[q] = tx[q] = ty[q] = tz[q] = hx[q] = hy[q] = hz[q] = zero;
-    int i = lo;
-    for (; i < hi; i += HK_W) {
-        hk_w a[6];
-        source_lanes(src, i, a);
-        hk_w sx = w_load(ax + i), sy = w_load(ay + i), sz = w_load(az + i);
-#pragma GCC unroll 8
-        for (int q = 0; q < HK_GROUP_MAX; q++) {
-            if (q >= n) break;
-            const hk_family *f = fams[q].f;
-            const uint8_t *broken = f->broken ? f->broken + local0 : NULL;
-            hk_w fy, fz, fx = family_lanes(f, src, a, broken, i, iota, model, behaviour, &fy, &fz);
-            const int di = HK_GROUP_DI(sig, q, f), kind = HK_KIND(sig, q);
-            const int q0 = run_first(sig, q);
-            hk_real *ox = fams[q0].dst[0], *oy = fams[q0].dst[1], *oz = fams[q0].dst[2];
-            sx = w_add(sx, fx);
-            sy = w_add(sy, fy);
-            sz = w_add(sz, fz);
-            if (kind == HK_K_SAME) { /* acc[i] = (acc[i] + F(i)) - F(i - di) */
-                sx = w_sub(sx, w_shift_in(px[q], fx, di));
-                sy = w_sub(sy, w_shift_in(py[q], fy, di));
-                sz = w_sub(sz, w_shift_in(pz[q], fz, di));
-            } else if (run_joined(sig, q0)) { /* one read and write of the target row per run */
-                if (q == q0) {
-                    tx[q0] = w_load(ox + i);
-                    ty[q0] = w_load(oy + i);
-                    tz[q0] = w_load(oz + i);
-                }
-                if (kind == HK_K_DOWN) {
-                    tx[q0] = w_sub(tx[q0], fx);
-                    ty[q0] = w_sub(ty[q0], fy);
-                    tz[q0] = w_sub(tz[q0], fz);
-                } else if (kind == HK_K_DOWN_RIGHT) {
-                    tx[q0] = w_sub(tx[q0], w_shift_in(px[q], fx, di));
-                    ty[q0] = w_sub(ty[q0], w_shift_in(py[q], fy, di));
-                    tz[q0] = w_sub(tz[q0], w_shift_in(pz[q], fz, di));
-                } else { /* di < 0: into the last step's vector */
-                    hx[q0] = w_sub(hx[q0], w_shift_out(px[q], fx, -di));
-                    hy[q0] = w_sub(hy[q0], w_shift_out(py[q], fy, -di));
-                    hz[q0] = w_sub(hz[q0], w_shift_out(pz[q], fz, -di));
-                }
-                if (run_last(sig, q)) { /* the last step's vector is complete */
-                    if (i > lo) {
-                        w_store(ox + i - HK_W, hx[q0]);
-                        w_store(oy + i - HK_W, hy[q0]);
-                        w_store(oz + i - HK_W, hz[q0]);
-                    }
-                    hx[q0] = tx[q0];
-                    hy[q0] = ty[q0];
-                    hz[q0] = tz[q0];
-                }
-            } else if (kind == HK_K_DOWN) {
-                w_store(ox + i, w_sub(w_load(ox + i), fx));
-                w_store(oy + i, w_sub(w_load(oy + i), fy));
-                w_store(oz + i, w_sub(w_load(oz + i), fz));
-            } else if (kind == HK_K_DOWN_RIGHT) { /* dst[i] -= F(i - di) */
-                w_store(ox + i, w_sub(w_load(ox + i), w_shift_in(px[q], fx, di)));
-                w_store(oy + i, w_sub(w_load(oy + i), w_shift_in(py[q], fy, di)));
-                w_store(oz + i, w_sub(w_load(oz + i), w_shift_in(pz[q], fz, di)));
-            } else if (i > lo) { /* dst[i - W] -= F(i - W - di), from the previous and this vector */
-                w_store(ox + i - HK_W, w_sub(w_load(ox + i - HK_W), w_shift_out(px[q], fx, -di)));
-                w_store(oy + i - HK_W, w_sub(w_load(oy + i - HK_W), w_shift_out(py[q], fy, -di)));
-                w_store(oz + i - HK_W, w_sub(w_load(oz + i - HK_W), w_shift_out(pz[q], fz, -di)));
-            }
-            px[q] = fx;
-            py[q] = fy;
-            pz[q] = fz;
-        }
-        w_store(ax + i, sx);
-        w_store(ay + i, sy);
-        w_store(az + i, sz);
+    /* With split (a constant: rows of at least HK_FULL_MIN + 2 vectors), the
+     * vectors [full_lo, full_hi) where every family's lanes are all springs
+     * run as a second copy of the step without the row-end tests (cloth
+     * 256x256: 14 of 16 vectors). Short rows (a 64-node jelly row has 2 such
+     * vectors of 4) keep the one copy: there the switch between two copies
+     * cost more than the tests. */
+    int full_lo = lo, full_hi = hi;
+    for (int q = 0; q < n; q++) {
+        const hk_family *f = fams[q].f;
+        const int a0 = (f->i0 + HK_W - 1) / HK_W * HK_W, a1 = f->i1 / HK_W * HK_W;
+        if (a0 > full_lo) full_lo = a0;
+        if (a1 < full_hi) full_hi = a1;
     }
+    if (full_hi - full_lo < HK_FULL_MIN * HK_W) full_lo = full_hi = hi; /* never reached: one copy */
+    // clang-format off
+    /* one vector: FULL (a constant) says the lanes are all springs */
+#define HK_GROUP_STEP(FULL)                                                                                            \
+    do {                                                                                                               \
+        hk_w a[6];                                                                                                     \
+        source_lanes(src, i, a);                                                                                       \
+        hk_w sx = w_load(ax + i), sy = w_load(ay + i), sz = w_load(az + i);                                            \
+_Pragma("GCC unroll 8")                                                                                                \
+        for (int q = 0; q < HK_GROUP_MAX; q++) {                                                                       \
+            if (q >= n) break;                                                                                         \
+            const hk_family *f = fams[q].f;                                                                            \
+            const uint8_t *broken = f->broken ? f->broken + local0 : NULL;                                             \
+            hk_w fy, fz, fx = family_lanes(f, src, a, broken, i, iota, FULL, model, behaviour, &fy, &fz);              \
+            const int di = HK_GROUP_DI(sig, q, f), kind = HK_KIND(sig, q);                                             \
+            const int q0 = run_first(sig, q);                                                                          \
+            hk_real *ox = fams[q0].dst[0], *oy = fams[q0].dst[1], *oz = fams[q0].dst[2];                               \
+            sx = w_add(sx, fx);                                                                                        \
+            sy = w_add(sy, fy);                                                                                        \
+            sz = w_add(sz, fz);                                                                                        \
+            if (kind == HK_K_SAME) { /* acc[i] = (acc[i] + F(i)) - F(i - di) */                                        \
+                sx = w_sub(sx, w_shift_in(px[q], fx, di));                                                             \
+                sy = w_sub(sy, w_shift_in(py[q], fy, di));                                                             \
+                sz = w_sub(sz, w_shift_in(pz[q], fz, di));                                                             \
+            } else if (run_joined(sig, q0)) { /* one read and write of the target row per run */                       \
+                if (q == q0) {                                                                                         \
+                    tx[q0] = w_load(ox + i);                                                                           \
+                    ty[q0] = w_load(oy + i);                                                                           \
+                    tz[q0] = w_load(oz + i);                                                                           \
+                }                                                                                                      \
+                if (kind == HK_K_DOWN) {                                                                               \
+                    tx[q0] = w_sub(tx[q0], fx);                                                                        \
+                    ty[q0] = w_sub(ty[q0], fy);                                                                        \
+                    tz[q0] = w_sub(tz[q0], fz);                                                                        \
+                } else if (kind == HK_K_DOWN_RIGHT) {                                                                  \
+                    tx[q0] = w_sub(tx[q0], w_shift_in(px[q], fx, di));                                                 \
+                    ty[q0] = w_sub(ty[q0], w_shift_in(py[q], fy, di));                                                 \
+                    tz[q0] = w_sub(tz[q0], w_shift_in(pz[q], fz, di));                                                 \
+                } else { /* di < 0: into the last step's vector */                                                     \
+                    hx[q0] = w_sub(hx[q0], w_shift_out(px[q], fx, -di));                                               \
+                    hy[q0] = w_sub(hy[q0], w_shift_out(py[q], fy, -di));                                               \
+                    hz[q0] = w_sub(hz[q0], w_shift_out(pz[q], fz, -di));                                               \
+                }                                                                                                      \
+                if (run_last(sig, q)) { /* the last step's vector is complete */                                       \
+                    if (i > lo) {                                                                                      \
+                        w_store(ox + i - HK_W, hx[q0]);                                                                \
+                        w_store(oy + i - HK_W, hy[q0]);                                                                \
+                        w_store(oz + i - HK_W, hz[q0]);                                                                \
+                    }                                                                                                  \
+                    hx[q0] = tx[q0];                                                                                   \
+                    hy[q0] = ty[q0];                                                                                   \
+                    hz[q0] = tz[q0];                                                                                   \
+                }                                                                                                      \
+            } else if (kind == HK_K_DOWN) {                                                                            \
+                w_store(ox + i, w_sub(w_load(ox + i), fx));                                                            \
+                w_store(oy + i, w_sub(w_load(oy + i), fy));                                                            \
+                w_store(oz + i, w_sub(w_load(oz + i), fz));                                                            \
+            } else if (kind == HK_K_DOWN_RIGHT) { /* dst[i] -= F(i - di) */                                            \
+                w_store(ox + i, w_sub(w_load(ox + i), w_shift_in(px[q], fx, di)));                                     \
+                w_store(oy + i, w_sub(w_load(oy + i), w_shift_in(py[q], fy, di)));                                     \
+                w_store(oz + i, w_sub(w_load(oz + i), w_shift_in(pz[q], fz, di)));                                     \
+            } else if (i > lo) { /* dst[i - W] -= F(i - W - di), from the previous and this vector */                  \
+                w_store(ox + i - HK_W, w_sub(w_load(ox + i - HK_W), w_shift_out(px[q], fx, -di)));                     \
+                w_store(oy + i - HK_W, w_sub(w_load(oy + i - HK_W), w_shift_out(py[q], fy, -di)));                     \
+                w_store(oz + i - HK_W, w_sub(w_load(oz + i - HK_W), w_shift_out(pz[q], fz, -di)));                     \
+            }                                                                                                          \
+            px[q] = fx;                                                                                                \
+            py[q] = fy;                                                                                                \
+            pz[q] = fz;                                                                                                \
+        }                                                                                                              \
+        w_store(ax + i, sx);                                                                                           \
+        w_store(ay + i, sy);                                                                                           \
+        w_store(az + i, sz);                                                                                           \
+    } while (0)
+    // clang-format on
+    int i = lo;
+    if (split) {
+        while (i < hi) {
+            if (i == full_lo) {
+                for (; i < full_hi; i += HK_W) HK_GROUP_STEP(1);
+                continue;
+            }
+            HK_GROUP_STEP(0);
+            i += HK_W;
+        }
+    } else {
+        for (; i < hi; i += HK_W) HK_GROUP_STEP(0);
+    }
+#undef HK_GROUP_STEP
     /* the terms the last vector still owes, family by family; a held run's
      * last vector takes its di < 0 families' terms, then is written */
 #pragma GCC unroll 8
@@ -479,6 +512,10 @@ HK_SPRING_LOOP static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t
     const int M = HK_ROW_MARGIN;
     const hk_real *const src[6] = {p->x + row0, p->y + row0, p->z + row0, p->vx + row0, p->vy + row0, p->vz + row0};
     hk_real *const row_buf[3] = {buf + M, buf + bstride + M, buf + 2 * bstride + M};
+#ifdef HK_HAS_SHIFT
+    /* rows long enough for group_row's copy without row-end tests */
+    const int long_row = nx_pad >= (HK_FULL_MIN + 2) * HK_ROW_VEC;
+#endif
     (void)nx_pad;
     for (int q = 0; q < nfam;) {
         const hk_family *f = fams[q].f;
@@ -487,20 +524,26 @@ HK_SPRING_LOOP static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t
 #ifdef HK_HAS_SHIFT
         const uint64_t sig = fams[q].group;
         if (sig) {
+#define HK_RUN1(S, M, SPLIT) group_row(fams + q, (S), src, local0, acc_src, M, HK_SPRING_NORMAL, SPLIT)
 #define HK_RUN(S)                                                                                                      \
     if (sig == (S)) {                                                                                                  \
-        if (model == HK_DAMP_RELATIVE)                                                                                 \
-            group_row(fams + q, (S), src, local0, acc_src, HK_DAMP_RELATIVE, HK_SPRING_NORMAL);                        \
+        if (model == HK_DAMP_RELATIVE && long_row)                                                                     \
+            HK_RUN1(S, HK_DAMP_RELATIVE, 1);                                                                           \
+        else if (model == HK_DAMP_RELATIVE)                                                                            \
+            HK_RUN1(S, HK_DAMP_RELATIVE, 0);                                                                           \
+        else if (long_row)                                                                                             \
+            HK_RUN1(S, HK_DAMP_ALONG, 1);                                                                              \
         else                                                                                                           \
-            group_row(fams + q, (S), src, local0, acc_src, HK_DAMP_ALONG, HK_SPRING_NORMAL);                           \
+            HK_RUN1(S, HK_DAMP_ALONG, 0);                                                                              \
     } else
             HK_GROUPS(HK_RUN) {}
 #undef HK_RUN
+#undef HK_RUN1
             q += (int)(sig & 7u);
             continue;
         }
         if (f->di > -HK_W && f->di < HK_W) { /* alone: the same pass with one family */
-#define HK_ALONE(K) HK_DISPATCH(model, beh, group_row(fams + q, 1u | HK_FK(0, K), src, local0, acc_src, MODEL, BEH))
+#define HK_ALONE(K) HK_DISPATCH(model, beh, group_row(fams + q, 1u | HK_FK(0, K), src, local0, acc_src, MODEL, BEH, 0))
             switch (row_kind(&fams[q])) {
             case HK_K_SAME: HK_ALONE(HK_K_SAME); break;
             case HK_K_DOWN: HK_ALONE(HK_K_DOWN); break;
