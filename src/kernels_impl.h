@@ -1113,39 +1113,49 @@ static inline void integrate_lanes(const hk_step_ctx *ctx, hk_w im, hk_w fx, hk_
 
 static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n, hk_real *const acc[3])
 {
-    const hk_real *ax = acc[0], *ay = acc[1], *az = acc[2];
+    hk_real *const ax = acc[0], *const ay = acc[1], *const az = acc[2];
     const int update = ctx->finish != HK_FINISH_STORE_FORCE;
+    /* the arrays as locals: the stores below cannot change them, so they
+     * stay in registers instead of being read from p on every vector */
+    const hk_real *const mass = p->mass + g0, *const inv_mass = p->inv_mass + g0;
+    hk_real *const x = p->x + g0, *const y = p->y + g0, *const z = p->z + g0;
+    hk_real *const vx = p->vx + g0, *const vy = p->vy + g0, *const vz = p->vz + g0;
+    hk_real *const fx = p->fx + g0, *const fy = p->fy + g0, *const fz = p->fz + g0;
+    const hk_w zero = w_set1(0);
     int i = 0;
     /* the total force is kept in f as well: hooke.h promises the force of the
-     * last evaluation */
+     * last evaluation; each acc vector is zeroed once read, for the row's
+     * next use */
     for (; i + HK_W <= n; i += HK_W) {
-        const int64_t g = g0 + i;
         hk_w ex, ey, ez;
-        external_lanes(ctx, w_loadu(p->mass + g), w_loadu(p->y + g), w_loadu(p->vx + g), w_loadu(p->vy + g),
-                       w_loadu(p->vz + g), &ex, &ey, &ez);
-        const hk_w fx = w_add(ex, w_loadu(ax + i)), fy = w_add(ey, w_loadu(ay + i)), fz = w_add(ez, w_loadu(az + i));
-        w_storeu(p->fx + g, fx);
-        w_storeu(p->fy + g, fy);
-        w_storeu(p->fz + g, fz);
+        external_lanes(ctx, w_loadu(mass + i), w_loadu(y + i), w_loadu(vx + i), w_loadu(vy + i), w_loadu(vz + i), &ex,
+                       &ey, &ez);
+        const hk_w tx = w_add(ex, w_load(ax + i)), ty = w_add(ey, w_load(ay + i)), tz = w_add(ez, w_load(az + i));
+        w_store(ax + i, zero);
+        w_store(ay + i, zero);
+        w_store(az + i, zero);
+        w_storeu(fx + i, tx);
+        w_storeu(fy + i, ty);
+        w_storeu(fz + i, tz);
         if (update)
-            integrate_lanes(ctx, w_loadu(p->inv_mass + g), fx, fy, fz, p->x + g, p->y + g, p->z + g, p->vx + g,
-                            p->vy + g, p->vz + g);
+            integrate_lanes(ctx, w_loadu(inv_mass + i), tx, ty, tz, x + i, y + i, z + i, vx + i, vy + i, vz + i);
     }
+    const int whole = i;
     for (; i < n; i++) { /* the row's last partial vector, one particle at a time */
-        const int64_t g = g0 + i;
         hk_real ex, ey, ez;
-        external_one(ctx, p->mass[g], p->x[g], p->y[g], p->z[g], p->vx[g], p->vy[g], p->vz[g], &ex, &ey, &ez);
-        p->fx[g] = ex + ax[i];
-        p->fy[g] = ey + ay[i];
-        p->fz[g] = ez + az[i];
-        if (update)
-            integrate_one(ctx, p->inv_mass[g], p->fx[g], p->fy[g], p->fz[g], &p->x[g], &p->y[g], &p->z[g], &p->vx[g],
-                          &p->vy[g], &p->vz[g]);
+        external_one(ctx, mass[i], x[i], y[i], z[i], vx[i], vy[i], vz[i], &ex, &ey, &ez);
+        fx[i] = ex + ax[i];
+        fy[i] = ey + ay[i];
+        fz[i] = ez + az[i];
+        if (update) integrate_one(ctx, inv_mass[i], fx[i], fy[i], fz[i], &x[i], &y[i], &z[i], &vx[i], &vy[i], &vz[i]);
     }
-    /* leave the row zero where the lattice kernels write, for its next use */
+    /* the rest of what the lattice kernels write: one vector before the row,
+     * and from the partial vector to one vector past the padded row */
     const int end = (n + HK_ROW_VEC - 1) / HK_ROW_VEC * HK_ROW_VEC + HK_ROW_VEC;
-    for (int c = 0; c < 3; c++)
-        for (i = -HK_ROW_VEC; i < end; i += HK_W) w_store(acc[c] + i, w_set1(0));
+    for (int c = 0; c < 3; c++) {
+        for (i = -HK_ROW_VEC; i < 0; i += HK_W) w_store(acc[c] + i, zero);
+        for (i = whole; i < end; i += HK_W) w_store(acc[c] + i, zero);
+    }
 }
 
 static void HK_SUFFIX(external_forces)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n)
