@@ -78,10 +78,10 @@ typedef struct sweep_plan {
 /* The order in which a row's families add their terms (every ISA uses it):
  * by row distance, and within one row distance the families with di >= 0
  * before those with di < 0, otherwise in the builder's order (a stable
- * sort). The blocked AVX-512 pass (kernels_impl.h, group_row) writes a
- * di < 0 family's targets one vector late, and updates a target row once
- * for all its families; in this order that is where their terms come
- * anyway. */
+ * sort). The blocked AVX-512 pass (kernels_impl.h, group_row) updates a
+ * target row once for all the families of one row distance, so those must
+ * be adjacent; the di split inside a row distance is kept because the
+ * state hashes were recorded with it. */
 static int family_key(const hk_world *w, const sweep_plan *sp, int q)
 {
     return 2 * sp->dr[q] + (w->families[sp->fam[q]].di < 0);

@@ -159,16 +159,15 @@ static inline __attribute__((always_inline)) void family_row(const hk_family *f,
  * source row's sums stay in registers across the families (a same-row
  * family's targets fold in through the shift), and only the targets in rows
  * ahead are read and written, as aligned vectors, with the previous vector
- * of every family that shifts carried in registers. Consecutive families
- * with targets in the same row, some with di < 0 and some not, can form a
- * run (joined in the signature): the run reads and writes each vector of
- * that row once for all of them instead of once per family, holding it one
- * step for the di < 0 families' terms (their targets are written one
- * vector late). A family that forms no group runs through here alone
- * (n = 1). Each entry receives exactly the terms family_row (the AVX2 and
- * scalar pass) gives it, in the same order, provided that within one row
- * distance the families with di < 0 come after those with di >= 0;
- * engine.c orders them so.
+ * of every family that shifts carried in registers. A family with di < 0
+ * (down left) is evaluated on the sources i - di .. i - di + W - 1, so that
+ * its targets are the aligned vector i like a down family's, and its terms
+ * for the sources come in through the shift instead. Consecutive families
+ * with targets in the same row can form a run (joined in the signature):
+ * the run reads and writes each vector of that row once for all of them
+ * instead of once per family. A family that forms no group runs through
+ * here alone (n = 1). Each entry receives exactly the terms family_row (the
+ * AVX2 and scalar pass) gives it, in the same order.
  *
  * The kinds of the group's families are compile-time constants (so the
  * carries of families that do not shift cost nothing), and for the rows of
@@ -189,19 +188,9 @@ enum { HK_K_SAME, HK_K_DOWN, HK_K_DOWN_RIGHT, HK_K_DOWN_LEFT }; /* dr = 0; dr > 
 /* di of family q of a group: fixed in the signature, else the family's */
 #define HK_GROUP_DI(sig, q, f) (HK_DICODE(sig, q) ? HK_DICODE(sig, q) - 16 : (f)->di)
 
-/* The first family of the run of family q */
-static inline __attribute__((always_inline)) int run_first(uint64_t sig, int q)
-{
-    while (HK_JOINED(sig, q)) q--;
-    return q;
-}
-
-/* Whether the run from family q0 is more than one family (then it holds
- * its target vector a step) */
-static inline __attribute__((always_inline)) int run_joined(uint64_t sig, int q0)
-{
-    return q0 + 1 < (int)(sig & 7u) && HK_JOINED(sig, q0 + 1);
-}
+/* Whether family q starts its run (reads the target vector) */
+static inline __attribute__((always_inline)) int run_first(uint64_t sig, int q) { return !HK_JOINED(sig, q); }
+/* Whether family q ends its run (writes the target vector back) */
 static inline __attribute__((always_inline)) int run_last(uint64_t sig, int q)
 {
     return q + 1 >= (int)(sig & 7u) || !HK_JOINED(sig, q + 1);
@@ -213,18 +202,20 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
                                                             hk_behaviour behaviour, const int split)
 {
     const int n = (int)(sig & 7u);
+    /* vector i evaluates the sources i + e .. i + e + W - 1 of each family,
+     * e = -di for a down-left family and 0 otherwise; the pass runs over
+     * every vector that holds a source or a term */
     int lo = 1 << 30, hi = 0;
     for (int q = 0; q < n; q++) {
         const hk_family *f = fams[q].f;
-        if (f->i0 / HK_W * HK_W < lo) lo = f->i0 / HK_W * HK_W;
+        const int e = HK_KIND(sig, q) == HK_K_DOWN_LEFT ? -HK_GROUP_DI(sig, q, f) : 0;
+        if ((f->i0 - e) / HK_W * HK_W < lo) lo = (f->i0 - e) / HK_W * HK_W;
         if (f->i1 > hi) hi = f->i1;
     }
     const hk_w iota = w_load(lane_index), zero = w_set1(0);
     hk_real *ax = acc[0], *ay = acc[1], *az = acc[2];
     hk_w px[HK_GROUP_MAX], py[HK_GROUP_MAX], pz[HK_GROUP_MAX];
-    /* a run's target vector: this step's (t) and, when held, the last one (h) */
-    hk_w tx[HK_GROUP_MAX], ty[HK_GROUP_MAX], tz[HK_GROUP_MAX], hx[HK_GROUP_MAX], hy[HK_GROUP_MAX], hz[HK_GROUP_MAX];
-    for (int q = 0; q < HK_GROUP_MAX; q++) px[q] = py[q] = pz[q] = tx[q] = ty[q] = tz[q] = hx[q] = hy[q] = hz[q] = zero;
+    for (int q = 0; q < HK_GROUP_MAX; q++) px[q] = py[q] = pz[q] = zero;
     /* With split (a constant: rows of at least HK_FULL_MIN + 2 vectors), the
      * vectors [full_lo, full_hi) where every family's lanes are all springs
      * run as a second copy of the step without the row-end tests (cloth
@@ -234,7 +225,8 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
     int full_lo = lo, full_hi = hi;
     for (int q = 0; q < n; q++) {
         const hk_family *f = fams[q].f;
-        const int a0 = (f->i0 + HK_W - 1) / HK_W * HK_W, a1 = f->i1 / HK_W * HK_W;
+        const int e = HK_KIND(sig, q) == HK_K_DOWN_LEFT ? -HK_GROUP_DI(sig, q, f) : 0;
+        const int a0 = (f->i0 - e + HK_W - 1) / HK_W * HK_W, a1 = (f->i1 - e) / HK_W * HK_W;
         if (a0 > full_lo) full_lo = a0;
         if (a1 < full_hi) full_hi = a1;
     }
@@ -243,7 +235,7 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
     /* one vector: FULL (a constant) says the lanes are all springs */
 #define HK_GROUP_STEP(FULL)                                                                                            \
     do {                                                                                                               \
-        hk_w a[6];                                                                                                     \
+        hk_w a[6], tx = zero, ty = zero, tz = zero; /* t: a run's target vector */                                     \
         source_lanes(src, i, a);                                                                                       \
         hk_w sx = w_load(ax + i), sy = w_load(ay + i), sz = w_load(az + i);                                            \
 _Pragma("GCC unroll 8")                                                                                                \
@@ -251,58 +243,46 @@ _Pragma("GCC unroll 8")                                                         
             if (q >= n) break;                                                                                         \
             const hk_family *f = fams[q].f;                                                                            \
             const uint8_t *broken = f->broken ? f->broken + local0 : NULL;                                             \
-            hk_w fy, fz, fx = family_lanes(f, src, a, broken, i, iota, FULL, model, behaviour, &fy, &fz);              \
             const int di = HK_GROUP_DI(sig, q, f), kind = HK_KIND(sig, q);                                             \
-            const int q0 = run_first(sig, q);                                                                          \
-            hk_real *ox = fams[q0].dst[0], *oy = fams[q0].dst[1], *oz = fams[q0].dst[2];                               \
-            sx = w_add(sx, fx);                                                                                        \
-            sy = w_add(sy, fy);                                                                                        \
-            sz = w_add(sz, fz);                                                                                        \
+            hk_w fy, fz, fx;                                                                                           \
+            if (kind == HK_K_DOWN_LEFT) { /* sources i - di ..: targets i .. i + W - 1 */                              \
+                hk_w b[6];                                                                                             \
+                source_lanes(src, i - di, b);                                                                          \
+                fx = family_lanes(f, src, b, broken, i - di, iota, FULL, model, behaviour, &fy, &fz);                  \
+                sx = w_add(sx, w_shift_in(px[q], fx, -di));                                                            \
+                sy = w_add(sy, w_shift_in(py[q], fy, -di));                                                            \
+                sz = w_add(sz, w_shift_in(pz[q], fz, -di));                                                            \
+            } else {                                                                                                   \
+                fx = family_lanes(f, src, a, broken, i, iota, FULL, model, behaviour, &fy, &fz);                       \
+                sx = w_add(sx, fx);                                                                                    \
+                sy = w_add(sy, fy);                                                                                    \
+                sz = w_add(sz, fz);                                                                                    \
+            }                                                                                                          \
             if (kind == HK_K_SAME) { /* acc[i] = (acc[i] + F(i)) - F(i - di) */                                        \
                 sx = w_sub(sx, w_shift_in(px[q], fx, di));                                                             \
                 sy = w_sub(sy, w_shift_in(py[q], fy, di));                                                             \
                 sz = w_sub(sz, w_shift_in(pz[q], fz, di));                                                             \
-            } else if (run_joined(sig, q0)) { /* one read and write of the target row per run */                       \
-                if (q == q0) {                                                                                         \
-                    tx[q0] = w_load(ox + i);                                                                           \
-                    ty[q0] = w_load(oy + i);                                                                           \
-                    tz[q0] = w_load(oz + i);                                                                           \
+            } else { /* dst[i] -= F(i - di), once per run: read at its first family, written at its last */            \
+                hk_real *ox = fams[q].dst[0], *oy = fams[q].dst[1], *oz = fams[q].dst[2];                              \
+                if (run_first(sig, q)) {                                                                               \
+                    tx = w_load(ox + i);                                                                               \
+                    ty = w_load(oy + i);                                                                               \
+                    tz = w_load(oz + i);                                                                               \
                 }                                                                                                      \
-                if (kind == HK_K_DOWN) {                                                                               \
-                    tx[q0] = w_sub(tx[q0], fx);                                                                        \
-                    ty[q0] = w_sub(ty[q0], fy);                                                                        \
-                    tz[q0] = w_sub(tz[q0], fz);                                                                        \
-                } else if (kind == HK_K_DOWN_RIGHT) {                                                                  \
-                    tx[q0] = w_sub(tx[q0], w_shift_in(px[q], fx, di));                                                 \
-                    ty[q0] = w_sub(ty[q0], w_shift_in(py[q], fy, di));                                                 \
-                    tz[q0] = w_sub(tz[q0], w_shift_in(pz[q], fz, di));                                                 \
-                } else { /* di < 0: into the last step's vector */                                                     \
-                    hx[q0] = w_sub(hx[q0], w_shift_out(px[q], fx, -di));                                               \
-                    hy[q0] = w_sub(hy[q0], w_shift_out(py[q], fy, -di));                                               \
-                    hz[q0] = w_sub(hz[q0], w_shift_out(pz[q], fz, -di));                                               \
+                if (kind == HK_K_DOWN_RIGHT) {                                                                         \
+                    tx = w_sub(tx, w_shift_in(px[q], fx, di));                                                         \
+                    ty = w_sub(ty, w_shift_in(py[q], fy, di));                                                         \
+                    tz = w_sub(tz, w_shift_in(pz[q], fz, di));                                                         \
+                } else {                                                                                               \
+                    tx = w_sub(tx, fx);                                                                                \
+                    ty = w_sub(ty, fy);                                                                                \
+                    tz = w_sub(tz, fz);                                                                                \
                 }                                                                                                      \
-                if (run_last(sig, q)) { /* the last step's vector is complete */                                       \
-                    if (i > lo) {                                                                                      \
-                        w_store(ox + i - HK_W, hx[q0]);                                                                \
-                        w_store(oy + i - HK_W, hy[q0]);                                                                \
-                        w_store(oz + i - HK_W, hz[q0]);                                                                \
-                    }                                                                                                  \
-                    hx[q0] = tx[q0];                                                                                   \
-                    hy[q0] = ty[q0];                                                                                   \
-                    hz[q0] = tz[q0];                                                                                   \
+                if (run_last(sig, q)) {                                                                                \
+                    w_store(ox + i, tx);                                                                               \
+                    w_store(oy + i, ty);                                                                               \
+                    w_store(oz + i, tz);                                                                               \
                 }                                                                                                      \
-            } else if (kind == HK_K_DOWN) {                                                                            \
-                w_store(ox + i, w_sub(w_load(ox + i), fx));                                                            \
-                w_store(oy + i, w_sub(w_load(oy + i), fy));                                                            \
-                w_store(oz + i, w_sub(w_load(oz + i), fz));                                                            \
-            } else if (kind == HK_K_DOWN_RIGHT) { /* dst[i] -= F(i - di) */                                            \
-                w_store(ox + i, w_sub(w_load(ox + i), w_shift_in(px[q], fx, di)));                                     \
-                w_store(oy + i, w_sub(w_load(oy + i), w_shift_in(py[q], fy, di)));                                     \
-                w_store(oz + i, w_sub(w_load(oz + i), w_shift_in(pz[q], fz, di)));                                     \
-            } else if (i > lo) { /* dst[i - W] -= F(i - W - di), from the previous and this vector */                  \
-                w_store(ox + i - HK_W, w_sub(w_load(ox + i - HK_W), w_shift_out(px[q], fx, -di)));                     \
-                w_store(oy + i - HK_W, w_sub(w_load(oy + i - HK_W), w_shift_out(py[q], fy, -di)));                     \
-                w_store(oz + i - HK_W, w_sub(w_load(oz + i - HK_W), w_shift_out(pz[q], fz, -di)));                     \
             }                                                                                                          \
             px[q] = fx;                                                                                                \
             py[q] = fy;                                                                                                \
@@ -327,32 +307,20 @@ _Pragma("GCC unroll 8")                                                         
         for (; i < hi; i += HK_W) HK_GROUP_STEP(0);
     }
 #undef HK_GROUP_STEP
-    /* the terms the last vector still owes, family by family; a held run's
-     * last vector takes its di < 0 families' terms, then is written */
+    /* the terms the last vector still owes to the next: those of the
+     * families that shift their targets (a down-left family's owed terms
+     * would be for sources >= hi: there are none) */
 #pragma GCC unroll 8
     for (int q = 0; q < HK_GROUP_MAX; q++) {
         if (q >= n) break;
-        const int di = HK_GROUP_DI(sig, q, fams[q].f), kind = HK_KIND(sig, q), q0 = run_first(sig, q);
-        hk_real *const ox = kind == HK_K_SAME ? ax : fams[q0].dst[0],
-                       *const oy = kind == HK_K_SAME ? ay : fams[q0].dst[1],
-                       *const oz = kind == HK_K_SAME ? az : fams[q0].dst[2];
+        const int di = HK_GROUP_DI(sig, q, fams[q].f), kind = HK_KIND(sig, q);
+        hk_real *const ox = kind == HK_K_SAME ? ax : fams[q].dst[0],
+                       *const oy = kind == HK_K_SAME ? ay : fams[q].dst[1],
+                       *const oz = kind == HK_K_SAME ? az : fams[q].dst[2];
         if (kind == HK_K_SAME || kind == HK_K_DOWN_RIGHT) {
             w_store(ox + i, w_sub(w_load(ox + i), w_shift_in(px[q], zero, di)));
             w_store(oy + i, w_sub(w_load(oy + i), w_shift_in(py[q], zero, di)));
             w_store(oz + i, w_sub(w_load(oz + i), w_shift_in(pz[q], zero, di)));
-        } else if (kind == HK_K_DOWN_LEFT && run_joined(sig, q0)) {
-            hx[q0] = w_sub(hx[q0], w_shift_out(px[q], zero, -di));
-            hy[q0] = w_sub(hy[q0], w_shift_out(py[q], zero, -di));
-            hz[q0] = w_sub(hz[q0], w_shift_out(pz[q], zero, -di));
-        } else if (kind == HK_K_DOWN_LEFT && i > lo) {
-            w_store(ox + i - HK_W, w_sub(w_load(ox + i - HK_W), w_shift_out(px[q], zero, -di)));
-            w_store(oy + i - HK_W, w_sub(w_load(oy + i - HK_W), w_shift_out(py[q], zero, -di)));
-            w_store(oz + i - HK_W, w_sub(w_load(oz + i - HK_W), w_shift_out(pz[q], zero, -di)));
-        }
-        if (kind != HK_K_SAME && run_joined(sig, q0) && run_last(sig, q) && i > lo) {
-            w_store(ox + i - HK_W, hx[q0]);
-            w_store(oy + i - HK_W, hy[q0]);
-            w_store(oz + i - HK_W, hz[q0]);
         }
     }
 }
@@ -378,14 +346,14 @@ _Pragma("GCC unroll 8")                                                         
  * order), with their di fixed; and the kinds that cloths with a radius
  * stencil form with other di. Any other run goes family by family. */
 #define HK_GROUPS(X)                                                                                                   \
-    X(HK_SIG2(S_, 1, S_, 2))                                  /* rope: chain, skip */                                  \
-    X(HK_SIG6(S_, 1, S_, 2, D_, 0, R_, 1, L_, -1, D_, 0))     /* cloth: along the row, then down */                    \
-    X(4u | HK_FD(0, S_, 1) | HK_RUN3(1, 1))                   /* jelly: the row and the next row */                    \
-    X(3u | HK_RUN3(0, 1))                                     /* jelly: a row of the next plane */                     \
-    X(5u | HK_FD(0, S_, 1) | HK_FD(1, S_, 2) | HK_RUN3(2, 1)) /* 52-neighbour jelly */                                 \
+    X(HK_SIG2(S_, 1, S_, 2))                                                    /* rope: chain, skip */                \
+    X(HK_SIG6(S_, 1, S_, 2, D_, 0, R_, 1, L_, -1, D_, 0) | HK_JN(3) | HK_JN(4)) /* cloth: along the row, then down */  \
+    X(4u | HK_FD(0, S_, 1) | HK_RUN3(1, 1))                                     /* jelly: the row and the next row */  \
+    X(3u | HK_RUN3(0, 1))                                                       /* jelly: a row of the next plane */   \
+    X(5u | HK_FD(0, S_, 1) | HK_FD(1, S_, 2) | HK_RUN3(2, 1))                   /* 52-neighbour jelly */               \
     X(3u | HK_RUN3(0, 2))                                                                                              \
     X(HK_KINDS2(S_, S_)) /* radius cloth rows: any di */                                                               \
-    X(HK_KINDS2(R_, L_))
+    X(HK_KINDS2(R_, L_) | HK_JN(1))
 
 static int row_kind(const hk_row_family *rf)
 {
@@ -399,13 +367,12 @@ static int groupable(const hk_family *f, hk_damping_model model)
 }
 
 /* The families of fams (at most nfam) that a group takes first, with at
- * most `limit` carried vectors: families go in by target row; the families
- * of one row distance, when some have di < 0 and some not, join into one
- * run where the limit allows (every shifting family carries a vector, a run
- * its held vector one more),
- * else go in unjoined, else start the next group; a row distance with more
- * than a group holds is taken family by family. Returns the count; kinds,
- * di and joins as in a signature, the carried vectors in *units. */
+ * most `limit` carried vectors (every family that shifts carries one):
+ * families go in by target row, the families of one row distance (dr > 0)
+ * joined into one run; a row distance that does not fit starts the next
+ * group, or when it is the first is taken family by family. Returns the
+ * count; kinds, di and joins as in a signature, the carried vectors in
+ * *units. */
 static int group_take(const hk_row_family *fams, int nfam, int limit, uint64_t *kinds, uint64_t *dis, uint64_t *joins,
                       int *units)
 {
@@ -414,33 +381,25 @@ static int group_take(const hk_row_family *fams, int nfam, int limit, uint64_t *
     *kinds = *dis = *joins = 0;
     *units = 0;
     while (n < HK_GROUP_MAX && n < nfam) {
-        int b = 0, carries = 0, left = 0, other = 0;
+        int b = 0, need = 0;
         while (n + b < nfam && fams[n + b].dr == fams[n].dr && groupable(fams[n + b].f, model)) {
-            const int k = row_kind(&fams[n + b]);
-            carries += k != HK_K_DOWN;
-            left |= k == HK_K_DOWN_LEFT;
-            other |= k != HK_K_DOWN_LEFT;
+            need += row_kind(&fams[n + b]) != HK_K_DOWN;
             b++;
         }
         if (b == 0) break;
-        int join = fams[n].dr != 0 && left && other, take = b; /* a run: di < 0 families and others */
-        int need = carries + join;
+        int take = b;
         if (n + b > HK_GROUP_MAX || *units + need > limit) {
-            join = 0;
-            need = carries;
-            if (n + b > HK_GROUP_MAX || *units + need > limit) {
-                if (n > 0) break; /* the row distance starts the next group */
-                for (take = 0, need = 0; take < b && take < HK_GROUP_MAX; take++) {
-                    const int c = row_kind(&fams[take]) != HK_K_DOWN;
-                    if (need + c > limit) break;
-                    need += c;
-                }
+            if (n > 0) break; /* the row distance starts the next group */
+            for (take = 0, need = 0; take < b && take < HK_GROUP_MAX; take++) {
+                const int c = row_kind(&fams[take]) != HK_K_DOWN;
+                if (need + c > limit) break;
+                need += c;
             }
         }
         for (int q = n; q < n + take; q++) {
             *kinds |= HK_FK(q, row_kind(&fams[q]));
             *dis |= HK_DIBITS(q, fams[q].f->di);
-            if (join && q > n) *joins |= HK_JN(q);
+            if (fams[n].dr != 0 && q > n) *joins |= HK_JN(q);
         }
         n += take;
         *units += need;
