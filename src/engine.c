@@ -239,7 +239,8 @@ static void plans_free(sweep_plan *plans, int bodies)
 static size_t sweep_space(const sweep_plan *sp)
 {
     return (size_t)3 * sp->stride * ((size_t)sp->R + 2 * (size_t)sp->maxdr + (size_t)sp->same_rows) +
-           (size_t)sp->ncls * sp->nfam * (sizeof(hk_row_family) / sizeof(hk_real) + 1);
+           (size_t)sp->ncls * sp->nfam * (sizeof(hk_row_family) / sizeof(hk_real) + 1) +
+           (((size_t)sp->R + (size_t)sp->maxdr) * sizeof(hk_real *) + sizeof(hk_real) - 1) / sizeof(hk_real);
 }
 
 /* Makes room for `threads` work spaces (called outside parallel regions). */
@@ -317,6 +318,10 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
     /* the families of every row class, planned once (kernels.h plan_row);
      * a row only sets their targets */
     hk_row_family *cls_fams = (hk_row_family *)(buf + row3 * sp->same_rows);
+    /* the x row of ring slot s at ring_x[s], s < R + maxdr (slot + dr needs
+     * no wrap: the slots from R on repeat those from 0) */
+    hk_real **ring_x = (hk_real **)(cls_fams + (size_t)sp->ncls * sp->nfam);
+    for (int s = 0; s < R + maxdr; s++) ring_x[s] = ring + row3 * (s < R ? s : s - R) + M;
     for (int c = 0; c < sp->ncls; c++) {
         hk_row_family *fams = cls_fams + (size_t)c * sp->nfam;
         for (int n = 0; n < sp->cls_n[c]; n++) {
@@ -347,8 +352,7 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
         const int c = sp->cls[sp->jcls[j] * sp->nkcls + sp->kcls[kk]], n = sp->cls_n[c];
         hk_row_family *fams = cls_fams + (size_t)c * sp->nfam;
         for (int q = 0; q < n; q++) {
-            const int to = slot + fams[q].dr; /* dr < R */
-            hk_real *dst = ring + row3 * (to < R ? to : to - R) + M;
+            hk_real *dst = ring_x[slot + fams[q].dr]; /* dr <= maxdr */
             fams[q].dst[0] = dst;
             fams[q].dst[1] = dst + S;
             fams[q].dst[2] = dst + 2 * S;
