@@ -308,8 +308,10 @@ _Pragma("GCC unroll 8")                                                         
     }
 #undef HK_GROUP_STEP
     /* the terms the last vector still owes to the next: those of the
-     * families that shift their targets (a down-left family's owed terms
-     * would be for sources >= hi: there are none) */
+     * families that shift their targets, for the sources i - di .. i - 1,
+     * where there are any (i - di < i1; else they are all 0, and subtracting
+     * 0 changes no bits). A down-left family's owed terms would be for
+     * sources >= hi: there are none. */
 #pragma GCC unroll 8
     for (int q = 0; q < HK_GROUP_MAX; q++) {
         if (q >= n) break;
@@ -317,7 +319,7 @@ _Pragma("GCC unroll 8")                                                         
         hk_real *const ox = kind == HK_K_SAME ? ax : fams[q].dst[0],
                        *const oy = kind == HK_K_SAME ? ay : fams[q].dst[1],
                        *const oz = kind == HK_K_SAME ? az : fams[q].dst[2];
-        if (kind == HK_K_SAME || kind == HK_K_DOWN_RIGHT) {
+        if ((kind == HK_K_SAME || kind == HK_K_DOWN_RIGHT) && i - di < fams[q].f->i1) {
             w_store(ox + i, w_sub(w_load(ox + i), w_shift_in(px[q], zero, di)));
             w_store(oy + i, w_sub(w_load(oy + i), w_shift_in(py[q], zero, di)));
             w_store(oz + i, w_sub(w_load(oz + i), w_shift_in(pz[q], zero, di)));
