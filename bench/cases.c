@@ -756,7 +756,7 @@ static engine_row *engine_row_new(int nx, int nfam, const int *di, const int *dr
         f->i1 = nx - (di[q] > 0 ? di[q] : 0);
         e->rf[q].f = f;
         e->rf[q].dr = dr[q];
-        for (int c = 0; c < 3; c++) e->rf[q].dst[c] = acc + (3 * slot[q] + c) * S + 64;
+        e->rf[q].dst = acc + 3 * slot[q] * S + 64; /* y and z follow at S and 2 S */
         e->items += f->i1 - f->i0;
     }
     for (int c = 0; c < 3; c++) e->acc_src[c] = acc + c * S + 64;

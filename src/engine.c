@@ -351,12 +351,7 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
         hk_real *const acc_src[3] = {src + M, src + S + M, src + 2 * S + M};
         const int c = sp->cls[sp->jcls[j] * sp->nkcls + sp->kcls[kk]], n = sp->cls_n[c];
         hk_row_family *fams = cls_fams + (size_t)c * sp->nfam;
-        for (int q = 0; q < n; q++) {
-            hk_real *dst = ring_x[slot + fams[q].dr]; /* dr <= maxdr */
-            fams[q].dst[0] = dst;
-            fams[q].dst[1] = dst + S;
-            fams[q].dst[2] = dst + 2 * S;
-        }
+        for (int q = 0; q < n; q++) fams[q].dst = ring_x[slot + fams[q].dr]; /* dr <= maxdr */
         k->lattice_row(&w->p, row0, local0, sp->nx_pad, fams, n, acc_src, buf, S);
         if (r >= a) {
             if (r < lo_end || r >= hi_start) {

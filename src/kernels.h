@@ -35,7 +35,7 @@ typedef struct hk_step_ctx {
  * dst; the kernels' plan_row fills group). */
 typedef struct hk_row_family {
     const hk_family *f;
-    hk_real *dst[3]; /* accumulator row r + dr (x, y, z), indexed like acc_src */
+    hk_real *dst;    /* accumulator row r + dr: x, then y and z at bstride and 2 bstride (lattice_row) */
     int dr;          /* row distance; 0: same row */
     uint64_t group;  /* the kernels' blocked pass that starts at this family, 0: none (plan_row) */
 } hk_row_family;

@@ -198,7 +198,7 @@ static inline __attribute__((always_inline)) int run_last(uint64_t sig, int q)
 
 static inline __attribute__((always_inline)) void group_row(const hk_row_family *fams, const uint64_t sig,
                                                             const hk_real *const src[6], int64_t local0,
-                                                            hk_real *const acc[3], hk_damping_model model,
+                                                            hk_real *const acc[3], int bstride, hk_damping_model model,
                                                             hk_behaviour behaviour, const int split)
 {
     const int n = (int)(sig & 7u);
@@ -263,7 +263,7 @@ _Pragma("GCC unroll 8")                                                         
                 sy = w_sub(sy, w_shift_in(py[q], fy, di));                                                             \
                 sz = w_sub(sz, w_shift_in(pz[q], fz, di));                                                             \
             } else { /* dst[i] -= F(i - di), once per run: read at its first family, written at its last */            \
-                hk_real *ox = fams[q].dst[0], *oy = fams[q].dst[1], *oz = fams[q].dst[2];                              \
+                hk_real *ox = fams[q].dst, *oy = ox + bstride, *oz = oy + bstride;                              \
                 if (run_first(sig, q)) {                                                                               \
                     tx = w_load(ox + i);                                                                               \
                     ty = w_load(oy + i);                                                                               \
@@ -316,9 +316,8 @@ _Pragma("GCC unroll 8")                                                         
     for (int q = 0; q < HK_GROUP_MAX; q++) {
         if (q >= n) break;
         const int di = HK_GROUP_DI(sig, q, fams[q].f), kind = HK_KIND(sig, q);
-        hk_real *const ox = kind == HK_K_SAME ? ax : fams[q].dst[0],
-                       *const oy = kind == HK_K_SAME ? ay : fams[q].dst[1],
-                       *const oz = kind == HK_K_SAME ? az : fams[q].dst[2];
+        hk_real *const ox = kind == HK_K_SAME ? ax : fams[q].dst, *const oy = kind == HK_K_SAME ? ay : ox + bstride,
+                       *const oz = kind == HK_K_SAME ? az : oy + bstride;
         if ((kind == HK_K_SAME || kind == HK_K_DOWN_RIGHT) && i - di < fams[q].f->i1) {
             w_store(ox + i, w_sub(w_load(ox + i), w_shift_in(px[q], zero, di)));
             w_store(oy + i, w_sub(w_load(oy + i), w_shift_in(py[q], zero, di)));
@@ -485,7 +484,7 @@ HK_SPRING_LOOP static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t
 #ifdef HK_HAS_SHIFT
         const uint64_t sig = fams[q].group;
         if (sig) {
-#define HK_RUN1(S, M, SPLIT) group_row(fams + q, (S), src, local0, acc_src, M, HK_SPRING_NORMAL, SPLIT)
+#define HK_RUN1(S, M, SPLIT) group_row(fams + q, (S), src, local0, acc_src, bstride, M, HK_SPRING_NORMAL, SPLIT)
 #define HK_RUN(S)                                                                                                      \
     if (sig == (S)) {                                                                                                  \
         if (model == HK_DAMP_RELATIVE && long_row)                                                                     \
@@ -504,7 +503,7 @@ HK_SPRING_LOOP static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t
             continue;
         }
         if (f->di > -HK_W && f->di < HK_W) { /* alone: the same pass with one family */
-#define HK_ALONE(K) HK_DISPATCH(model, beh, group_row(fams + q, 1u | HK_FK(0, K), src, local0, acc_src, MODEL, BEH, 0))
+#define HK_ALONE(K) HK_DISPATCH(model, beh, group_row(fams + q, 1u | HK_FK(0, K), src, local0, acc_src, bstride, MODEL, BEH, 0))
             switch (row_kind(&fams[q])) {
             case HK_K_SAME: HK_ALONE(HK_K_SAME); break;
             case HK_K_DOWN: HK_ALONE(HK_K_DOWN); break;
@@ -518,8 +517,10 @@ HK_SPRING_LOOP static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t
 #endif
         if (fams[q].dr == 0)
             HK_DISPATCH(model, beh, family_row(f, src, local0, acc_src, row_buf, 1, MODEL, BEH));
-        else
-            HK_DISPATCH(model, beh, family_row(f, src, local0, acc_src, fams[q].dst, 0, MODEL, BEH));
+        else {
+            hk_real *const dst[3] = {fams[q].dst, fams[q].dst + bstride, fams[q].dst + 2 * bstride};
+            HK_DISPATCH(model, beh, family_row(f, src, local0, acc_src, dst, 0, MODEL, BEH));
+        }
         q++;
     }
 }
