@@ -762,7 +762,8 @@ static engine_row *engine_row_new(int nx, int nfam, const int *di, const int *dr
     for (int c = 0; c < 3; c++) e->acc_src[c] = acc + c * S + 64;
     e->nfam = nfam, e->nx = nx;
     e->k = hk_kernels_active();
-    e->k->plan_row(e->rf, nfam);
+    for (int q = 0; q < nfam; q++) e->rf[q].fresh = 0; /* the rows are zeroed above */
+    e->k->plan_row(e->rf, nfam, nx);
     return e;
 }
 

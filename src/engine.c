@@ -240,7 +240,9 @@ static size_t sweep_space(const sweep_plan *sp)
 {
     return (size_t)3 * sp->stride * ((size_t)sp->R + 2 * (size_t)sp->maxdr + (size_t)sp->same_rows) +
            (size_t)sp->ncls * sp->nfam * (sizeof(hk_row_family) / sizeof(hk_real) + 1) +
-           (((size_t)sp->R + (size_t)sp->maxdr) * sizeof(hk_real *) + sizeof(hk_real) - 1) / sizeof(hk_real);
+           (((size_t)sp->R + (size_t)sp->maxdr) * sizeof(hk_real *) + (size_t)sp->ncls * sizeof(int) +
+            sizeof(hk_real) - 1) /
+               sizeof(hk_real);
 }
 
 /* Makes room for `threads` work spaces (called outside parallel regions). */
@@ -304,6 +306,13 @@ static void clear_acc_row(hk_real *row, int S, int nx_pad)
         memset(row + (size_t)c * S + HK_ROW_MARGIN - HK_ROW_VEC, 0, (size_t)(nx_pad + 2 * HK_ROW_VEC) * sizeof *row);
 }
 
+/* Zeroes the nodes [0, nx_pad) of one accumulator row (x at row, y and z at
+ * the stride S after it). */
+static void clear_acc_middle(hk_real *row, int S, int nx_pad)
+{
+    for (int c = 0; c < 3; c++) memset(row + (size_t)c * S, 0, (size_t)nx_pad * sizeof *row);
+}
+
 /* Rows [a, b) of one block; see engine.h. With a fused finish the rows that
  * neighbours read are parked in `parked` and finished by the caller after a
  * barrier (returned through *park_lo_end and *park_hi_start). */
@@ -322,14 +331,24 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
      * no wrap: the slots from R on repeat those from 0) */
     hk_real **ring_x = (hk_real **)(cls_fams + (size_t)sp->ncls * sp->nfam);
     for (int s = 0; s < R + maxdr; s++) ring_x[s] = ring + row3 * (s < R ? s : s - R) + M;
+    /* A ring row is zeroed before its first use, or its first writer writes
+     * it without reading (fresh, kernels.h). Row r is the first to write
+     * row r + maxdr, with its first family of row distance maxdr; whether
+     * the kernel can do that for the rows of class c is cls_fresh[c]. */
+    int *cls_fresh = (int *)(ring_x + R + maxdr);
     for (int c = 0; c < sp->ncls; c++) {
         hk_row_family *fams = cls_fams + (size_t)c * sp->nfam;
+        int first = maxdr > 0;
         for (int n = 0; n < sp->cls_n[c]; n++) {
             const int q = sp->cls_q[(size_t)c * sp->nfam + n];
             fams[n].f = &w->families[sp->fam[q]];
             fams[n].dr = sp->dr[q];
+            fams[n].fresh = first && fams[n].dr == maxdr;
+            if (fams[n].fresh) first = 0;
         }
-        k->plan_row(fams, sp->cls_n[c]);
+        k->plan_row(fams, sp->cls_n[c], sp->nx_pad);
+        cls_fresh[c] = 0;
+        for (int n = 0; n < sp->cls_n[c]; n++) cls_fresh[c] |= fams[n].fresh;
     }
     const int fused = ctx->finish != HK_FINISH_STORE_FORCE;
     /* rows read by the neighbouring blocks stay untouched until the barrier */
@@ -352,6 +371,7 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
         const int c = sp->cls[sp->jcls[j] * sp->nkcls + sp->kcls[kk]], n = sp->cls_n[c];
         hk_row_family *fams = cls_fams + (size_t)c * sp->nfam;
         for (int q = 0; q < n; q++) fams[q].dst = ring_x[slot + fams[q].dr]; /* dr <= maxdr */
+        if (!cls_fresh[c] && r + maxdr < b) clear_acc_middle(ring_x[slot + maxdr], S, sp->nx_pad);
         k->lattice_row(&w->p, row0, local0, sp->nx_pad, fams, n, acc_src, buf, S);
         if (r >= a) {
             if (r < lo_end || r >= hi_start) {
@@ -359,7 +379,7 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
                 memcpy(parked + row3 * park, src, row3 * sizeof *src);
                 clear_acc_row(src, S, sp->nx_pad);
             } else {
-                k->finish_row(ctx, &w->p, row0, sp->nx, acc_src); /* and clears the row */
+                k->finish_row(ctx, &w->p, row0, sp->nx, acc_src); /* and clears the margins */
             }
         } else {
             clear_acc_row(src, S, sp->nx_pad);

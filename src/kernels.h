@@ -31,13 +31,15 @@ typedef struct hk_step_ctx {
     hk_real ground_h, ground_krep, ground_fric, ground_abs, ground_k;
 } hk_step_ctx;
 
-/* One lattice family as seen from one source row (engine.c fills f, dr and
- * dst; the kernels' plan_row fills group). */
+/* One lattice family as seen from one source row (engine.c fills f, dr,
+ * dst and fresh; the kernels' plan_row fills group and may clear fresh). */
 typedef struct hk_row_family {
     const hk_family *f;
-    hk_real *dst;    /* accumulator row r + dr: x, then y and z at bstride and 2 bstride (lattice_row) */
-    int dr;          /* row distance; 0: same row */
-    uint64_t group;  /* the kernels' blocked pass that starts at this family, 0: none (plan_row) */
+    hk_real *dst;   /* accumulator row r + dr: x, then y and z at bstride and 2 bstride (lattice_row) */
+    int dr;         /* row distance; 0: same row */
+    int fresh;      /* the target row holds nothing yet: the kernel writes all of its vectors [0, nx_pad)
+                     * without reading them (plan_row keeps the flag only where its kernel does) */
+    uint64_t group; /* the kernels' blocked pass that starts at this family, 0: none (plan_row) */
 } hk_row_family;
 
 typedef struct hk_kernels {
@@ -54,9 +56,12 @@ typedef struct hk_kernels {
     void (*lattice_row)(const hk_particles *p, int64_t row0, int64_t local0, int nx_pad,
                         const struct hk_row_family *fams, int nfam, hk_real *const acc_src[3], hk_real *buf,
                         int bstride);
-    /* Sets fams[q].group for a list of row families (f and dr filled) that
-     * lattice_row will be given as it is: once per list, not per row. */
-    void (*plan_row)(struct hk_row_family *fams, int nfam);
+    /* Sets fams[q].group for a list of row families (f, dr and fresh
+     * filled) that lattice_row will be given as it is, on rows of nx_pad
+     * nodes: once per list, not per row. Clears fams[q].fresh where the
+     * kernel would not write the whole target row [0, nx_pad) from that
+     * family on: the caller then zeroes the row before the pass. */
+    void (*plan_row)(struct hk_row_family *fams, int nfam, int nx_pad);
     /* Springs [s0, s1) of list family f, all in one colour (no particle twice):
      * f[a] += F, f[b] -= F. */
     void (*list_range)(const hk_family *f, hk_particles *p, int64_t s0, int64_t s1);
@@ -71,9 +76,10 @@ typedef struct hk_kernels {
     void (*list_pack)(const hk_step_ctx *ext, const hk_particles *p, float *rec, float *facc, int64_t g0, int n);
     void (*list_unpack)(hk_particles *p, const float *facc, int64_t g0, int n);
     /* Finishes particles [g0, g0 + n) given their summed spring forces acc,
-     * then zeroes acc[c][-HK_ROW_VEC, n rounded up to HK_ROW_VEC, + HK_ROW_VEC):
-     * all that the lattice kernels write of a row (each acc[c] starts on a
-     * whole SIMD vector). */
+     * then zeroes the row's margins acc[c][-HK_ROW_VEC, 0) and
+     * [n rounded up to HK_ROW_VEC, + HK_ROW_VEC) (each acc[c] starts on a
+     * whole SIMD vector); the row itself is zeroed or written fresh before
+     * its next use (plan_row). */
     void (*finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n, hk_real *const acc[3]);
     /* f = gravity + air drag + ground for particles [g0, g0 + n). */
     void (*external_forces)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n);

@@ -235,7 +235,7 @@ static inline __attribute__((always_inline)) void group_row(const hk_row_family 
     /* one vector: FULL (a constant) says the lanes are all springs */
 #define HK_GROUP_STEP(FULL)                                                                                            \
     do {                                                                                                               \
-        hk_w a[6], tx = zero, ty = zero, tz = zero; /* t: a run's target vector */                                     \
+        hk_w a[6], tx, ty, tz; /* t: a run's target vector */                                                          \
         source_lanes(src, i, a);                                                                                       \
         hk_w sx = w_load(ax + i), sy = w_load(ay + i), sz = w_load(az + i);                                            \
 _Pragma("GCC unroll 8")                                                                                                \
@@ -264,7 +264,9 @@ _Pragma("GCC unroll 8")                                                         
                 sz = w_sub(sz, w_shift_in(pz[q], fz, di));                                                             \
             } else { /* dst[i] -= F(i - di), once per run: read at its first family, written at its last */            \
                 hk_real *ox = fams[q].dst, *oy = ox + bstride, *oz = oy + bstride;                              \
-                if (run_first(sig, q)) {                                                                               \
+                if (run_first(sig, q) && fams[q].fresh) { /* the row holds nothing yet */                              \
+                    tx = ty = tz = zero;                                                                               \
+                } else if (run_first(sig, q)) {                                                                        \
                     tx = w_load(ox + i);                                                                               \
                     ty = w_load(oy + i);                                                                               \
                     tz = w_load(oz + i);                                                                               \
@@ -527,15 +529,38 @@ HK_SPRING_LOOP static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t
 #undef HK_DISPATCH
 #undef HK_DISPATCH1
 
-static void HK_SUFFIX(plan_row)(hk_row_family *fams, int nfam)
+static void HK_SUFFIX(plan_row)(hk_row_family *fams, int nfam, int nx_pad)
 {
     for (int q = 0; q < nfam; q++) fams[q].group = 0;
 #ifdef HK_HAS_SHIFT
     for (int q = 0; q < nfam;) {
-        const uint64_t sig = group_at(fams + q, nfam - q);
+        uint64_t sig = group_at(fams + q, nfam - q);
+        const hk_family *f = fams[q].f;
+        if (!sig && !(f->di > -HK_W && f->di < HK_W)) { /* family_row: reads its targets */
+            fams[q].fresh = 0;
+            q++;
+            continue;
+        }
         fams[q].group = sig;
-        q += sig ? (int)(sig & 7u) : 1;
+        if (!sig) sig = 1u | HK_FK(0, row_kind(&fams[q])); /* alone: group_row with one family */
+        /* group_row writes the target row of a run from its first family on
+         * every vector of [lo, hi rounded up), lo and hi as it takes them */
+        const int n = (int)(sig & 7u);
+        int lo = 1 << 30, hi = 0;
+        for (int p = 0; p < n; p++) {
+            const hk_family *g = fams[q + p].f;
+            const int e = HK_KIND(sig, p) == HK_K_DOWN_LEFT ? -g->di : 0;
+            if ((g->i0 - e) / HK_W * HK_W < lo) lo = (g->i0 - e) / HK_W * HK_W;
+            if (g->i1 > hi) hi = g->i1;
+        }
+        for (int p = 0; p < n; p++)
+            if (HK_KIND(sig, p) == HK_K_SAME || !run_first(sig, p) || lo > 0 || (hi + HK_W - 1) / HK_W * HK_W < nx_pad)
+                fams[q + p].fresh = 0;
+        q += n;
     }
+#else
+    (void)nx_pad;
+    for (int q = 0; q < nfam; q++) fams[q].fresh = 0;
 #endif
 }
 
@@ -1086,23 +1111,18 @@ static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64
     const hk_w zero = w_set1(0);
     int i = 0;
     /* the total force is kept in f as well: hooke.h promises the force of the
-     * last evaluation; each acc vector is zeroed once read, for the row's
-     * next use */
+     * last evaluation */
     for (; i + HK_W <= n; i += HK_W) {
         hk_w ex, ey, ez;
         external_lanes(ctx, w_loadu(mass + i), w_loadu(y + i), w_loadu(vx + i), w_loadu(vy + i), w_loadu(vz + i), &ex,
                        &ey, &ez);
         const hk_w tx = w_add(ex, w_load(ax + i)), ty = w_add(ey, w_load(ay + i)), tz = w_add(ez, w_load(az + i));
-        w_store(ax + i, zero);
-        w_store(ay + i, zero);
-        w_store(az + i, zero);
         w_storeu(fx + i, tx);
         w_storeu(fy + i, ty);
         w_storeu(fz + i, tz);
         if (update)
             integrate_lanes(ctx, w_loadu(inv_mass + i), tx, ty, tz, x + i, y + i, z + i, vx + i, vy + i, vz + i);
     }
-    const int whole = i;
     for (; i < n; i++) { /* the row's last partial vector, one particle at a time */
         hk_real ex, ey, ez;
         external_one(ctx, mass[i], x[i], y[i], z[i], vx[i], vy[i], vz[i], &ex, &ey, &ez);
@@ -1111,12 +1131,12 @@ static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64
         fz[i] = ez + az[i];
         if (update) integrate_one(ctx, inv_mass[i], fx[i], fy[i], fz[i], &x[i], &y[i], &z[i], &vx[i], &vy[i], &vz[i]);
     }
-    /* the rest of what the lattice kernels write: one vector before the row,
-     * and from the partial vector to one vector past the padded row */
-    const int end = (n + HK_ROW_VEC - 1) / HK_ROW_VEC * HK_ROW_VEC + HK_ROW_VEC;
+    /* the margins the lattice kernels write: one vector before the row and
+     * one past the padded row (kernels.h) */
+    const int pad = (n + HK_ROW_VEC - 1) / HK_ROW_VEC * HK_ROW_VEC;
     for (int c = 0; c < 3; c++) {
         for (i = -HK_ROW_VEC; i < 0; i += HK_W) w_store(acc[c] + i, zero);
-        for (i = whole; i < end; i += HK_W) w_store(acc[c] + i, zero);
+        for (i = pad; i < pad + HK_ROW_VEC; i += HK_W) w_store(acc[c] + i, zero);
     }
 }
 
