@@ -20,6 +20,9 @@
  *                     ring[r + dr]  -= F(r -> r + dr)
  *     after row r:    ring[r] is final (every spring into row r starts in
  *                     rows r - maxdr .. r) -> finish row r, reuse its slot
+ *                     for row r + maxdr + 1: row r + 1 writes it first,
+ *                     without reading it where the kernel can (kernels.h,
+ *                     fresh), otherwise it is zeroed just before
  *
  *          rows:  a-maxdr ... a-1 | a ... a+maxdr-1 ... b-maxdr ... b-1 |
  *                 halo (discard)  | deferred  ...  in place  ... deferred |
