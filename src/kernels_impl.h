@@ -196,10 +196,19 @@ static inline __attribute__((always_inline)) int run_last(uint64_t sig, int q)
     return q + 1 >= (int)(sig & 7u) || !HK_JOINED(sig, q + 1);
 }
 
-static inline __attribute__((always_inline)) void group_row(const hk_row_family *fams, const uint64_t sig,
-                                                            const hk_real *const src[6], int64_t local0,
-                                                            hk_real *const acc[3], int bstride, hk_damping_model model,
-                                                            hk_behaviour behaviour, const int split)
+/* group_row is inlined into lattice_row once per signature, damping model
+ * and copy (split), so that those are constants there. Unoptimised (the
+ * sanitizer builds) it is a function of its own: there nothing is folded,
+ * and the inlined copies' locals, never shared, made lattice_row's stack
+ * frame larger than an OpenMP thread's stack. */
+#if defined(__OPTIMIZE__)
+#define HK_GROUP_INLINE static inline __attribute__((always_inline))
+#else
+#define HK_GROUP_INLINE static __attribute__((noinline))
+#endif
+HK_GROUP_INLINE void group_row(const hk_row_family *fams, const uint64_t sig, const hk_real *const src[6],
+                               int64_t local0, hk_real *const acc[3], int bstride, hk_damping_model model,
+                               hk_behaviour behaviour, const int split)
 {
     const int n = (int)(sig & 7u);
     /* vector i evaluates the sources i + e .. i + e + W - 1 of each family,
@@ -505,7 +514,8 @@ HK_SPRING_LOOP static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t
             continue;
         }
         if (f->di > -HK_W && f->di < HK_W) { /* alone: the same pass with one family */
-#define HK_ALONE(K) HK_DISPATCH(model, beh, group_row(fams + q, 1u | HK_FK(0, K), src, local0, acc_src, bstride, MODEL, BEH, 0))
+#define HK_ALONE(K)                                                                                                    \
+    HK_DISPATCH(model, beh, group_row(fams + q, 1u | HK_FK(0, K), src, local0, acc_src, bstride, MODEL, BEH, 0))
             switch (row_kind(&fams[q])) {
             case HK_K_SAME: HK_ALONE(HK_K_SAME); break;
             case HK_K_DOWN: HK_ALONE(HK_K_DOWN); break;
