@@ -317,9 +317,9 @@ def main():
         engine = get("probe_cloth_row_engine/best/n:1/threads:1")
         c256 = get("cloth_force/avx512/n:256/threads:1")
         if ideal and engine and c256:
-            # perf record on cloth_force/avx512/n:256/threads:1, 2026-11-21 (with the
-            # fused multiply-adds): lattice_row, finish_row, sweep_parallel
-            share, fin, swp = 0.8423, 0.1141, 0.0250
+            # perf record on cloth_force/avx512/n:256/threads:1, 2026-11-21 (after the
+            # second round, fresh ring rows): lattice_row, finish_row, sweep_parallel
+            share, fin, swp = 0.8606, 0.0994, 0.0214
             rest = (1 - share) / c256
             kern = c256 / share
             w("How far the lattice sweep is from what this core allows. `probe_cloth_row_ideal`")
@@ -339,7 +339,7 @@ def main():
             w("2.13 G/s (2026-11-21). `perf record` on the 256x256 force pass (2026-11-21) puts")
             w("%.1f%% of the time in the kernel, %.1f%% in finishing the rows (external forces, storing" %
               (100 * share, 100 * fin))
-            w("f, zeroing the ring row for its next use) and %.1f%% in the sweep itself. So inside the pass the" %
+            w("f, zeroing the ring row's margins) and %.1f%% in the sweep itself. So inside the pass the" %
               (100 * swp))
             if kern >= 0.95 * engine:
                 w("kernel runs at about %s, against %s in L1 in this run: the rows' trip through L2" %
@@ -461,8 +461,8 @@ def main():
         jp = get("jelly26_force/avx512/n:64/threads:1")
         if jid and j64 and j256 and jp:
             # perf record on jelly26_force/avx512/n:64/threads:1, 2026-11-21 (after the
-            # runs): lattice_row, finish_row, sweep_parallel
-            jshare, jfin, jswp = 0.8601, 0.0680, 0.0597
+            # second round, fresh ring rows): lattice_row, finish_row, sweep_parallel
+            jshare, jfin, jswp = 0.8908, 0.0539, 0.0430
             jrest = (1 - jshare) / jp
             w("The jelly (26 neighbours, 64^3, target 1.5 G/s on 1 thread). Its rows are 64 nodes, four")
             w("vectors, and each carries 13 families, swept in four blocked passes: the same-row family")
