@@ -238,11 +238,11 @@ static void plans_free(sweep_plan *plans, int bodies)
 /* Entries of work space one thread needs for a sweep of sp. */
 static size_t sweep_space(const sweep_plan *sp)
 {
+    /* after the rows and the class tables: ring_x and cls_fresh (sweep_block) */
+    const size_t tail = ((size_t)sp->R + (size_t)sp->maxdr) * sizeof(hk_real *) + (size_t)sp->ncls * sizeof(int);
     return (size_t)3 * sp->stride * ((size_t)sp->R + 2 * (size_t)sp->maxdr + (size_t)sp->same_rows) +
            (size_t)sp->ncls * sp->nfam * (sizeof(hk_row_family) / sizeof(hk_real) + 1) +
-           (((size_t)sp->R + (size_t)sp->maxdr) * sizeof(hk_real *) + (size_t)sp->ncls * sizeof(int) +
-            sizeof(hk_real) - 1) /
-               sizeof(hk_real);
+           (tail + sizeof(hk_real) - 1) / sizeof(hk_real);
 }
 
 /* Makes room for `threads` work spaces (called outside parallel regions). */

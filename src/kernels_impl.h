@@ -240,8 +240,9 @@ HK_GROUP_INLINE void group_row(const hk_row_family *fams, const uint64_t sig, co
         if (a1 < full_hi) full_hi = a1;
     }
     if (full_hi - full_lo < HK_FULL_MIN * HK_W) full_lo = full_hi = hi; /* never reached: one copy */
-    // clang-format off
-    /* one vector: FULL (a constant) says the lanes are all springs */
+
+        /* one vector: FULL (a constant) says the lanes are all springs */
+        // clang-format off
 #define HK_GROUP_STEP(FULL)                                                                                            \
     do {                                                                                                               \
         hk_w a[6], tx, ty, tz; /* t: a run's target vector */                                                          \
