@@ -196,6 +196,21 @@ static inline __attribute__((always_inline)) int run_last(uint64_t sig, int q)
     return q + 1 >= (int)(sig & 7u) || !HK_JOINED(sig, q + 1);
 }
 
+/* The vectors [lo, hi rounded up) a group's pass runs over: vector i
+ * evaluates the sources i + e .. i + e + W - 1 of each family, e = -di for a
+ * down-left family and 0 otherwise, and the pass covers every vector that
+ * holds a source or a term. */
+static inline __attribute__((always_inline)) void group_span(const hk_row_family *fams, uint64_t sig, int *lo, int *hi)
+{
+    *lo = 1 << 30, *hi = 0;
+    for (int q = 0; q < (int)(sig & 7u); q++) {
+        const hk_family *f = fams[q].f;
+        const int e = HK_KIND(sig, q) == HK_K_DOWN_LEFT ? -HK_GROUP_DI(sig, q, f) : 0;
+        if ((f->i0 - e) / HK_W * HK_W < *lo) *lo = (f->i0 - e) / HK_W * HK_W;
+        if (f->i1 > *hi) *hi = f->i1;
+    }
+}
+
 /* group_row is inlined into lattice_row once per signature, damping model
  * and copy (split), so that those are constants there. Unoptimised (the
  * sanitizer builds) it is a function of its own: there nothing is folded,
@@ -211,16 +226,8 @@ HK_GROUP_INLINE void group_row(const hk_row_family *fams, const uint64_t sig, co
                                hk_behaviour behaviour, const int split)
 {
     const int n = (int)(sig & 7u);
-    /* vector i evaluates the sources i + e .. i + e + W - 1 of each family,
-     * e = -di for a down-left family and 0 otherwise; the pass runs over
-     * every vector that holds a source or a term */
-    int lo = 1 << 30, hi = 0;
-    for (int q = 0; q < n; q++) {
-        const hk_family *f = fams[q].f;
-        const int e = HK_KIND(sig, q) == HK_K_DOWN_LEFT ? -HK_GROUP_DI(sig, q, f) : 0;
-        if ((f->i0 - e) / HK_W * HK_W < lo) lo = (f->i0 - e) / HK_W * HK_W;
-        if (f->i1 > hi) hi = f->i1;
-    }
+    int lo, hi;
+    group_span(fams, sig, &lo, &hi);
     const hk_w iota = w_load(lane_index), zero = w_set1(0);
     hk_real *ax = acc[0], *ay = acc[1], *az = acc[2];
     hk_w px[HK_GROUP_MAX], py[HK_GROUP_MAX], pz[HK_GROUP_MAX];
@@ -555,15 +562,10 @@ static void HK_SUFFIX(plan_row)(hk_row_family *fams, int nfam, int nx_pad)
         fams[q].group = sig;
         if (!sig) sig = 1u | HK_FK(0, row_kind(&fams[q])); /* alone: group_row with one family */
         /* group_row writes the target row of a run from its first family on
-         * every vector of [lo, hi rounded up), lo and hi as it takes them */
+         * every vector of its span */
         const int n = (int)(sig & 7u);
-        int lo = 1 << 30, hi = 0;
-        for (int p = 0; p < n; p++) {
-            const hk_family *g = fams[q + p].f;
-            const int e = HK_KIND(sig, p) == HK_K_DOWN_LEFT ? -g->di : 0;
-            if ((g->i0 - e) / HK_W * HK_W < lo) lo = (g->i0 - e) / HK_W * HK_W;
-            if (g->i1 > hi) hi = g->i1;
-        }
+        int lo, hi;
+        group_span(fams + q, sig, &lo, &hi);
         for (int p = 0; p < n; p++)
             if (HK_KIND(sig, p) == HK_K_SAME || !run_first(sig, p) || lo > 0 || (hi + HK_W - 1) / HK_W * HK_W < nx_pad)
                 fams[q + p].fresh = 0;
