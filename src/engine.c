@@ -295,6 +295,13 @@ void hk_engine_release(hk_world *w)
     w->ws_threads = 0;
 }
 
+/* Zeroes the nodes [lo, hi) of one accumulator row: x at node 0 is x0, y
+ * and z follow at the stride S. */
+static void clear_acc_nodes(hk_real *x0, int S, int lo, int hi)
+{
+    for (int c = 0; c < 3; c++) memset(x0 + (size_t)c * S + lo, 0, (size_t)(hi - lo) * sizeof *x0);
+}
+
 /* Zeroes what the kernels write of one accumulator row (x, y, z of stride
  * S): [-HK_ROW_VEC, nx_pad + HK_ROW_VEC) of each, since a vector store reaches at
  * most one vector past either end of the row (targets are nodes of the
@@ -302,15 +309,7 @@ void hk_engine_release(hk_world *w)
  * ring's first clear. */
 static void clear_acc_row(hk_real *row, int S, int nx_pad)
 {
-    for (int c = 0; c < 3; c++)
-        memset(row + (size_t)c * S + HK_ROW_MARGIN - HK_ROW_VEC, 0, (size_t)(nx_pad + 2 * HK_ROW_VEC) * sizeof *row);
-}
-
-/* Zeroes the nodes [0, nx_pad) of one accumulator row (x at row, y and z at
- * the stride S after it). */
-static void clear_acc_middle(hk_real *row, int S, int nx_pad)
-{
-    for (int c = 0; c < 3; c++) memset(row + (size_t)c * S, 0, (size_t)nx_pad * sizeof *row);
+    clear_acc_nodes(row + HK_ROW_MARGIN, S, -HK_ROW_VEC, nx_pad + HK_ROW_VEC);
 }
 
 /* Rows [a, b) of one block; see engine.h. With a fused finish the rows that
@@ -371,7 +370,7 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const sweep_plan *sp, 
         const int c = sp->cls[sp->jcls[j] * sp->nkcls + sp->kcls[kk]], n = sp->cls_n[c];
         hk_row_family *fams = cls_fams + (size_t)c * sp->nfam;
         for (int q = 0; q < n; q++) fams[q].dst = ring_x[slot + fams[q].dr]; /* dr <= maxdr */
-        if (!cls_fresh[c] && r + maxdr < b) clear_acc_middle(ring_x[slot + maxdr], S, sp->nx_pad);
+        if (!cls_fresh[c] && r + maxdr < b) clear_acc_nodes(ring_x[slot + maxdr], S, 0, sp->nx_pad);
         k->lattice_row(&w->p, row0, local0, sp->nx_pad, fams, n, acc_src, buf, S);
         if (r >= a) {
             if (r < lo_end || r >= hi_start) {

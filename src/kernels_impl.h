@@ -380,10 +380,14 @@ static int row_kind(const hk_row_family *rf)
     return rf->dr == 0 ? HK_K_SAME : rf->f->di == 0 ? HK_K_DOWN : rf->f->di > 0 ? HK_K_DOWN_RIGHT : HK_K_DOWN_LEFT;
 }
 
+/* Whether group_row can run family f: its lane shift |di| fits one vector
+ * (lattice_row runs any other family through family_row) */
+static inline int shift_fits(const hk_family *f) { return f->di > -HK_W && f->di < HK_W; }
+
 /* Whether family f can be in a blocked group with damping model `model` */
 static int groupable(const hk_family *f, hk_damping_model model)
 {
-    return f->params.behaviour == HK_SPRING_NORMAL && f->params.damping_model == model && f->di > -HK_W && f->di < HK_W;
+    return f->params.behaviour == HK_SPRING_NORMAL && f->params.damping_model == model && shift_fits(f);
 }
 
 /* The families of fams (at most nfam) that a group takes first, with at
@@ -521,7 +525,7 @@ HK_SPRING_LOOP static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t
             q += (int)(sig & 7u);
             continue;
         }
-        if (f->di > -HK_W && f->di < HK_W) { /* alone: the same pass with one family */
+        if (shift_fits(f)) { /* alone: the same pass with one family */
 #define HK_ALONE(K)                                                                                                    \
     HK_DISPATCH(model, beh, group_row(fams + q, 1u | HK_FK(0, K), src, local0, acc_src, bstride, MODEL, BEH, 0))
             switch (row_kind(&fams[q])) {
@@ -554,7 +558,7 @@ static void HK_SUFFIX(plan_row)(hk_row_family *fams, int nfam, int nx_pad)
     for (int q = 0; q < nfam;) {
         uint64_t sig = group_at(fams + q, nfam - q);
         const hk_family *f = fams[q].f;
-        if (!sig && !(f->di > -HK_W && f->di < HK_W)) { /* family_row: reads its targets */
+        if (!sig && !shift_fits(f)) { /* family_row: reads its targets */
             fams[q].fresh = 0;
             q++;
             continue;
