@@ -456,8 +456,10 @@ static void probe_free(void *s)
 /* The idealised cloth row: the bound docs/benchmarks.md compares the lattice
  * sweep with. One 256-node source row of a cloth and the two rows below it,
  * all in L1; the six families (structural, shear, bend) of every source run
- * as group_row runs them (the relative model's arithmetic of spring_lanes,
- * the same loads, shifts and stores), but with every offset, shift and
+ * as group_row runs them in engine.c's order (the relative model's
+ * arithmetic of spring_lanes; the same loads, shifts and stores, the row
+ * two below written fresh, the row below's three families as one run, the
+ * down-left one on shifted sources), but with every offset, shift and
  * constant known at compile time, no masks (every lane is a spring) and no
  * row set-up. Items: springs. */
 #define HK_IDEAL_NX 256
@@ -493,18 +495,18 @@ static void *setup_ideal_row(int n, int threads, const char *kernels)
     return ideal_memory(3, HK_IDEAL_LEN, 0);
 }
 
-/* F of the springs from sources i .. i + 15 of row 0 (values a) to the
- * nodes off further on in row r of the probe memory m, whose array c is at
- * AT(m, r, c), with the constants KL0, K, C: spring_lanes' relative-model
- * arithmetic */
-#define HK_PROBE_SPRING(AT, r, off, KL0, K, C)                                                                         \
+/* F of the springs from the sources of row 0 with values A (a: i .. i + 15;
+ * b: i + 1 .., the shifted sources of a down-left family) to the nodes i +
+ * off .. in row r of the probe memory m, whose array c is at AT(m, r, c),
+ * with the constants KL0, K, C: spring_lanes' relative-model arithmetic */
+#define HK_PROBE_SPRING(AT, A, r, off, KL0, K, C)                                                                      \
     do {                                                                                                               \
-        const __m512 dx = _mm512_sub_ps(a[0], _mm512_loadu_ps(AT(m, r, 0) + i + (off)));                               \
-        const __m512 dy = _mm512_sub_ps(a[1], _mm512_loadu_ps(AT(m, r, 1) + i + (off)));                               \
-        const __m512 dz = _mm512_sub_ps(a[2], _mm512_loadu_ps(AT(m, r, 2) + i + (off)));                               \
-        const __m512 dvx = _mm512_sub_ps(a[3], _mm512_loadu_ps(AT(m, r, 3) + i + (off)));                              \
-        const __m512 dvy = _mm512_sub_ps(a[4], _mm512_loadu_ps(AT(m, r, 4) + i + (off)));                              \
-        const __m512 dvz = _mm512_sub_ps(a[5], _mm512_loadu_ps(AT(m, r, 5) + i + (off)));                              \
+        const __m512 dx = _mm512_sub_ps(A[0], _mm512_loadu_ps(AT(m, r, 0) + i + (off)));                               \
+        const __m512 dy = _mm512_sub_ps(A[1], _mm512_loadu_ps(AT(m, r, 1) + i + (off)));                               \
+        const __m512 dz = _mm512_sub_ps(A[2], _mm512_loadu_ps(AT(m, r, 2) + i + (off)));                               \
+        const __m512 dvx = _mm512_sub_ps(A[3], _mm512_loadu_ps(AT(m, r, 3) + i + (off)));                              \
+        const __m512 dvy = _mm512_sub_ps(A[4], _mm512_loadu_ps(AT(m, r, 4) + i + (off)));                              \
+        const __m512 dvz = _mm512_sub_ps(A[5], _mm512_loadu_ps(AT(m, r, 5) + i + (off)));                              \
         const __m512 r2 = _mm512_fmadd_ps(dz, dz, _mm512_fmadd_ps(dy, dy, _mm512_mul_ps(dx, dx)));                     \
         const __mmask16 live = _mm512_cmp_ps_mask(r2, _mm512_setzero_ps(), _CMP_NEQ_UQ);                               \
         const __m512 g = _mm512_sub_ps(_mm512_div_ps(KL0, _mm512_sqrt_ps(r2)), K);                                     \
@@ -512,59 +514,56 @@ static void *setup_ideal_row(int n, int threads, const char *kernels)
         f[1] = _mm512_maskz_fmsub_ps(live, g, dy, _mm512_mul_ps(C, dvy));                                              \
         f[2] = _mm512_maskz_fmsub_ps(live, g, dz, _mm512_mul_ps(C, dvz));                                              \
     } while (0)
-#define HK_IDEAL_SPRING(r, off) HK_PROBE_SPRING(HK_IDEAL, r, off, kL0, k, c)
+#define HK_IDEAL_SPRING(A, r, off) HK_PROBE_SPRING(HK_IDEAL, A, r, off, kL0, k, c)
 
-/* lanes of (prev, cur) delayed by S (shift in) or advanced by S (shift out) */
+/* lanes of (prev, cur) delayed by S (the lane shift) */
 #define HK_IN(prev, cur, S)                                                                                            \
     _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), 16 - (S)))
-#define HK_OUT(prev, cur, S)                                                                                           \
-    _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), (S)))
 
 __attribute__((target("avx512f"))) static void run_ideal_row(void *s)
 {
     float *const m = s;
     const __m512 kL0 = _mm512_set1_ps(60.0f), k = _mm512_set1_ps(6000.0f), c = _mm512_set1_ps(0.02f);
     const __m512 z = _mm512_setzero_ps();
-    __m512 p1[3] = {z, z, z}, pr[3] = {z, z, z}, pl[3] = {z, z, z}, p2[3] = {z, z, z};
+    __m512 p1[3] = {z, z, z}, p2[3] = {z, z, z}, pr[3] = {z, z, z}, pl[3] = {z, z, z};
     for (int i = 0; i < HK_IDEAL_NX; i += 16) {
-        __m512 a[6], s3[3], f[3];
+        __m512 a[6], b[6], s3[3], f[3], t[3];
         for (int q = 0; q < 6; q++) a[q] = _mm512_load_ps(HK_IDEAL(m, 0, q) + i);
         for (int q = 0; q < 3; q++) s3[q] = _mm512_load_ps(HK_IDEAL(m, 0, 6 + q) + i);
-        HK_IDEAL_SPRING(0, 1); /* structural, same row: its targets through the shift */
+        HK_IDEAL_SPRING(a, 0, 1); /* structural, same row: its targets through the shift */
         for (int q = 0; q < 3; q++) {
             s3[q] = _mm512_sub_ps(_mm512_add_ps(s3[q], f[q]), HK_IN(p1[q], f[q], 1));
             p1[q] = f[q];
         }
-        HK_IDEAL_SPRING(0, 2); /* bend, same row */
+        HK_IDEAL_SPRING(a, 0, 2); /* bend, same row */
         for (int q = 0; q < 3; q++) {
             s3[q] = _mm512_sub_ps(_mm512_add_ps(s3[q], f[q]), HK_IN(p2[q], f[q], 2));
             p2[q] = f[q];
         }
-        HK_IDEAL_SPRING(1, 0); /* structural, row below */
+        HK_IDEAL_SPRING(a, 2, 0); /* bend, two rows below: the row's first terms, written fresh */
         for (int q = 0; q < 3; q++) {
-            float *t = HK_IDEAL(m, 1, 6 + q) + i;
             s3[q] = _mm512_add_ps(s3[q], f[q]);
-            _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), f[q]));
+            _mm512_store_ps(HK_IDEAL(m, 2, 6 + q) + i, _mm512_sub_ps(z, f[q]));
         }
-        HK_IDEAL_SPRING(1, 1); /* shear, down right */
+        HK_IDEAL_SPRING(a, 1, 0); /* the row below as one run: structural */
         for (int q = 0; q < 3; q++) {
-            float *t = HK_IDEAL(m, 1, 6 + q) + i;
             s3[q] = _mm512_add_ps(s3[q], f[q]);
-            _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_IN(pr[q], f[q], 1)));
+            t[q] = _mm512_sub_ps(_mm512_load_ps(HK_IDEAL(m, 1, 6 + q) + i), f[q]);
+        }
+        HK_IDEAL_SPRING(a, 1, 1); /* shear, down right */
+        for (int q = 0; q < 3; q++) {
+            s3[q] = _mm512_add_ps(s3[q], f[q]);
+            t[q] = _mm512_sub_ps(t[q], HK_IN(pr[q], f[q], 1));
             pr[q] = f[q];
         }
-        HK_IDEAL_SPRING(1, -1); /* shear, down left: written one vector late */
+        /* shear, down left, on the sources i + 1 ..: its targets are the
+         * vector i, its source terms come in through the shift */
+        for (int q = 0; q < 6; q++) b[q] = _mm512_loadu_ps(HK_IDEAL(m, 0, q) + i + 1);
+        HK_IDEAL_SPRING(b, 1, 0);
         for (int q = 0; q < 3; q++) {
-            float *t = HK_IDEAL(m, 1, 6 + q) + i - 16;
-            s3[q] = _mm512_add_ps(s3[q], f[q]);
-            if (i) _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), HK_OUT(pl[q], f[q], 1)));
+            s3[q] = _mm512_add_ps(s3[q], HK_IN(pl[q], f[q], 1));
+            _mm512_store_ps(HK_IDEAL(m, 1, 6 + q) + i, _mm512_sub_ps(t[q], f[q]));
             pl[q] = f[q];
-        }
-        HK_IDEAL_SPRING(2, 0); /* bend, two rows below */
-        for (int q = 0; q < 3; q++) {
-            float *t = HK_IDEAL(m, 2, 6 + q) + i;
-            s3[q] = _mm512_add_ps(s3[q], f[q]);
-            _mm512_store_ps(t, _mm512_sub_ps(_mm512_load_ps(t), f[q]));
         }
         for (int q = 0; q < 3; q++) _mm512_store_ps(HK_IDEAL(m, 0, 6 + q) + i, s3[q]);
     }
@@ -581,8 +580,9 @@ static void ideal_row_free(void *s) { free(s); }
 /* The idealised jelly row: an interior source row of a 26-neighbour jelly
  * (64 nodes) and its 13 families, run exactly as group_row runs them in
  * engine.c's order (four passes over the row: the same-row family and the
- * next row's three, then each row of the next plane's three as one run;
- * the same loads, shifts, stores and owed terms), with the target rows at
+ * farthest row's three, then the next plane's other two rows and the next
+ * row, each row's three as one run; the same loads, shifts and stores),
+ * with the target rows at
  * distances 1, 63, 64, 65 laid out as the next four rows (all in L1), but
  * with every offset and shift known at compile time, the three spring
  * classes' constants hoisted, no masks (every lane a spring: 13 x 64 per
@@ -597,12 +597,12 @@ static void *setup_ideal_jelly(int n, int threads, const char *kernels)
     return ideal_memory(5, HK_JLEN, 1);
 }
 
-/* the springs to the nodes off further on in probe row r, with class K's constants */
-#define HK_JSPRING(r, off, K) HK_PROBE_SPRING(HK_JI, r, off, kL0[K], k[K], c[K])
+/* the springs from the sources A to the nodes off further on in probe row r, with class K's constants */
+#define HK_JSPRING(A, r, off, K) HK_PROBE_SPRING(HK_JI, A, r, off, kL0[K], k[K], c[K])
 /* the same-row family (di = 1); p: its carry */
 #define HK_JSAME(K, p)                                                                                                 \
     do {                                                                                                               \
-        HK_JSPRING(0, 1, K);                                                                                           \
+        HK_JSPRING(a, 0, 1, K);                                                                                        \
         for (int q = 0; q < 3; q++) {                                                                                  \
             s3[q] = _mm512_sub_ps(_mm512_add_ps(s3[q], f[q]), HK_IN(p[q], f[q], 1));                                   \
             p[q] = f[q];                                                                                               \
@@ -611,7 +611,7 @@ static void *setup_ideal_jelly(int n, int threads, const char *kernels)
 /* one pass over the row: source ends and sums loaded once per vector */
 #define HK_JPASS(BODY)                                                                                                 \
     for (int i = 0; i < HK_JNX; i += 16) {                                                                             \
-        __m512 a[6], s3[3], f[3];                                                                                      \
+        __m512 a[6], b[6], s3[3], f[3], t[3];                                                                          \
         for (int q = 0; q < 6; q++) a[q] = _mm512_load_ps(HK_JI(m, 0, q) + i);                                         \
         for (int q = 0; q < 3; q++) s3[q] = _mm512_load_ps(HK_JI(m, 0, 6 + q) + i);                                    \
         BODY;                                                                                                          \
@@ -620,38 +620,30 @@ static void *setup_ideal_jelly(int n, int threads, const char *kernels)
 
 /* one run (group_row's joined families): the down, down right and down
  * left families of target row r with class constants KD, KR, KL, reading
- * and writing each vector of the row once; the vector t is held one step
- * for the down-left terms, which come a vector late */
-#define HK_JRUN(r, KD, KR, KL, pR, pL, t)                                                                              \
+ * and writing each vector of the row once; the down-left family on the
+ * sources i + 1 .., so its targets are the vector i and its source terms
+ * come in through the shift */
+#define HK_JRUN(r, KD, KR, KL, pR, pL)                                                                                 \
     do {                                                                                                               \
-        __m512 tn[3];                                                                                                  \
-        HK_JSPRING(r, 0, KD);                                                                                          \
+        HK_JSPRING(a, r, 0, KD);                                                                                       \
         for (int q = 0; q < 3; q++) {                                                                                  \
             s3[q] = _mm512_add_ps(s3[q], f[q]);                                                                        \
-            tn[q] = _mm512_sub_ps(_mm512_load_ps(HK_JI(m, r, 6 + q) + i), f[q]);                                       \
+            t[q] = _mm512_sub_ps(_mm512_load_ps(HK_JI(m, r, 6 + q) + i), f[q]);                                        \
         }                                                                                                              \
-        HK_JSPRING(r, 1, KR);                                                                                          \
+        HK_JSPRING(a, r, 1, KR);                                                                                       \
         for (int q = 0; q < 3; q++) {                                                                                  \
             s3[q] = _mm512_add_ps(s3[q], f[q]);                                                                        \
-            tn[q] = _mm512_sub_ps(tn[q], HK_IN(pR[q], f[q], 1));                                                       \
+            t[q] = _mm512_sub_ps(t[q], HK_IN(pR[q], f[q], 1));                                                         \
             pR[q] = f[q];                                                                                              \
         }                                                                                                              \
-        HK_JSPRING(r, -1, KL);                                                                                         \
+        for (int q = 0; q < 6; q++) b[q] = _mm512_loadu_ps(HK_JI(m, 0, q) + i + 1);                                    \
+        HK_JSPRING(b, r, 0, KL);                                                                                       \
         for (int q = 0; q < 3; q++) {                                                                                  \
-            s3[q] = _mm512_add_ps(s3[q], f[q]);                                                                        \
-            t[q] = _mm512_sub_ps(t[q], HK_OUT(pL[q], f[q], 1));                                                        \
-            if (i) _mm512_store_ps(HK_JI(m, r, 6 + q) + i - 16, t[q]);                                                 \
+            s3[q] = _mm512_add_ps(s3[q], HK_IN(pL[q], f[q], 1));                                                       \
+            _mm512_store_ps(HK_JI(m, r, 6 + q) + i, _mm512_sub_ps(t[q], f[q]));                                        \
             pL[q] = f[q];                                                                                              \
-            t[q] = tn[q];                                                                                              \
         }                                                                                                              \
     } while (0)
-/* what a run still owes after the last vector (i = HK_JNX) */
-#define HK_JRUN_OWE(r, pR, pL, t)                                                                                      \
-    for (int q = 0; q < 3; q++) {                                                                                      \
-        float *u = HK_JI(m, r, 6 + q) + HK_JNX;                                                                        \
-        _mm512_store_ps(u, _mm512_sub_ps(_mm512_load_ps(u), HK_IN(pR[q], z, 1)));                                      \
-        _mm512_store_ps(u - 16, _mm512_sub_ps(t[q], HK_OUT(pL[q], z, 1)));                                             \
-    }
 
 __attribute__((target("avx512f"))) static void run_ideal_jelly(void *s)
 {
@@ -661,27 +653,22 @@ __attribute__((target("avx512f"))) static void run_ideal_jelly(void *s)
     const __m512 k[3] = {_mm512_set1_ps(500.0f), _mm512_set1_ps(500.0f), _mm512_set1_ps(500.0f)};
     const __m512 c[3] = {_mm512_set1_ps(0.02f), _mm512_set1_ps(0.02f), _mm512_set1_ps(0.02f)};
     const __m512 z = _mm512_setzero_ps();
-    /* probe rows: 1 = distance 1, 2 = 63, 3 = 64, 4 = 65; the same row and the next row in one pass */
+    /* probe rows: 1 = distance 1, 2 = 63, 3 = 64, 4 = 65; the same row and
+     * the farthest row in one pass, then each nearer row in a pass of its
+     * own (no owed terms: on these rows the engine's are all zero and skipped) */
     {
-        __m512 ps[3] = {z, z, z}, pr[3] = {z, z, z}, pl[3] = {z, z, z}, t[3] = {z, z, z};
-        HK_JPASS(HK_JSAME(0, ps); HK_JRUN(1, 0, 1, 1, pr, pl, t))
-        for (int q = 0; q < 3; q++) { /* the same-row family owes the sums */
-            float *u = HK_JI(m, 0, 6 + q) + HK_JNX;
-            _mm512_store_ps(u, _mm512_sub_ps(_mm512_load_ps(u), HK_IN(ps[q], z, 1)));
-        }
-        HK_JRUN_OWE(1, pr, pl, t)
+        __m512 ps[3] = {z, z, z}, pr[3] = {z, z, z}, pl[3] = {z, z, z};
+        HK_JPASS(HK_JSAME(0, ps); HK_JRUN(4, 1, 2, 2, pr, pl))
     }
-    /* each row of the next plane in a pass of its own */
-#define HK_JPLANE_ROW(r, KD, KR)                                                                                       \
+#define HK_JROW(r, KD, KR)                                                                                             \
     {                                                                                                                  \
-        __m512 pr[3] = {z, z, z}, pl[3] = {z, z, z}, t[3] = {z, z, z};                                                 \
-        HK_JPASS(HK_JRUN(r, KD, KR, KR, pr, pl, t))                                                                    \
-        HK_JRUN_OWE(r, pr, pl, t)                                                                                      \
+        __m512 pr[3] = {z, z, z}, pl[3] = {z, z, z};                                                                   \
+        HK_JPASS(HK_JRUN(r, KD, KR, KR, pr, pl))                                                                       \
     }
-    HK_JPLANE_ROW(2, 1, 2)
-    HK_JPLANE_ROW(3, 0, 1)
-    HK_JPLANE_ROW(4, 1, 2)
-#undef HK_JPLANE_ROW
+    HK_JROW(3, 0, 1)
+    HK_JROW(2, 1, 2)
+    HK_JROW(1, 0, 1)
+#undef HK_JROW
 }
 
 static int64_t ideal_jelly_items(void *s)
@@ -770,8 +757,8 @@ static engine_row *engine_row_new(int nx, int nfam, const int *di, const int *dr
 static void *setup_engine_row(int n, int threads, const char *kernels)
 {
     (void)n, (void)threads, (void)kernels;
-    /* engine.c's order: structural x, bend x, structural y, shear right, shear left, bend y */
-    static const int di[6] = {1, 2, 0, 1, -1, 0}, dr[6] = {0, 0, 1, 1, 1, 2};
+    /* engine.c's order: structural x, bend x, bend y, structural y, shear right, shear left */
+    static const int di[6] = {1, 2, 0, 0, 1, -1}, dr[6] = {0, 0, 2, 1, 1, 1};
     return engine_row_new(HK_IDEAL_NX, 6, di, dr, dr);
 }
 
@@ -780,8 +767,8 @@ static void *setup_jelly_row(int n, int threads, const char *kernels)
     (void)threads, (void)kernels;
     /* engine.c's order of the 26-neighbour families (order_families) */
     static const int di[13] = {1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1};
-    static const int dr[13] = {0, 1, 1, 1, 63, 63, 63, 64, 64, 64, 65, 65, 65};
-    static const int slot[13] = {0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4};
+    static const int dr[13] = {0, 65, 65, 65, 64, 64, 64, 63, 63, 63, 1, 1, 1};
+    static const int slot[13] = {0, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1};
     return engine_row_new(n, 13, di, dr, slot);
 }
 

@@ -318,8 +318,8 @@ def main():
         c256 = get("cloth_force/avx512/n:256/threads:1")
         if ideal and engine and c256:
             # perf record on cloth_force/avx512/n:256/threads:1, 2026-11-21 (after the
-            # second round, fresh ring rows): lattice_row, finish_row, sweep_parallel
-            share, fin, swp = 0.8606, 0.0994, 0.0214
+            # family order, farthest row first): lattice_row, finish_row, sweep_parallel
+            share, fin, swp = 0.8605, 0.0998, 0.0212
             rest = (1 - share) / c256
             kern = c256 / share
             w("How far the lattice sweep is from what this core allows. `probe_cloth_row_ideal`")
@@ -333,9 +333,11 @@ def main():
             w("springs, the idealised row every lane, 1536). That gap is the price of the")
             w("kernel's generality alone: run-time offsets and row ends, per-family constants and")
             w("pointers read from the family table every vector, and register pressure (the source")
-            w("ends, the carried vectors of four shifting families and a run's target vector want")
-            w("more than the 32 vector registers: the loop stores 15 vectors to the stack per 16")
-            w("nodes; the families' pointers and offsets want more than the 16 general registers).")
+            w("ends, the carried vectors of four shifting families, a run's target vector and the")
+            w("down-left family's shifted sources just fit the 32 vector registers since the family")
+            w("order below, where before it the loop stored 15 vectors to the stack per 16 nodes;")
+            w("the families' pointers and offsets want more than the 16 general registers, 7 stack")
+            w("reads per 16 nodes).")
             w("The same idealised row with one pointer per array instead of one base pointer ran")
             w("2.13 G/s (2026-11-21). `perf record` on the 256x256 force pass (2026-11-21) puts")
             w("%.1f%% of the time in the kernel, %.1f%% in finishing the rows (external forces, storing" %
@@ -417,6 +419,21 @@ def main():
             w("before it (30 rounds): cloth 256x256 1.167 (1.076-1.267; best 1.700 -> 1.948 G/s),")
             w("cloth 2048x2048 1.122, step_cloth512 1.110, jelly26 64^3 1.044 (best 1.535 -> 1.607),")
             w("before the fresh rows.")
+            w("")
+            w("Then the family order (docs/determinism.md): the families along the row first, then the")
+            w("others by row distance from the farthest to the nearest (the cloth: along the row, two")
+            w("rows down, then the row below's down, down-right and down-left run). The down-left")
+            w("family, whose shifted sources need six registers of their own, now comes last in the")
+            w("pass, when the aligned source vectors are dead: the cloth's hot loop went from 274")
+            w("instructions per 16 nodes, 15 of them stores of carried vectors to the stack, to 257")
+            w("with none (`perf annotate`, 2026-11-21). It changes the order of each particle's sum, so")
+            w("the state hashes of the cloth and jelly scenes changed once (the rope's did not). Against")
+            w("the build before it, two sets of 24 rounds: cloth 256x256 1.056 (0.986-1.144) and 1.045")
+            w("(0.970-1.256), best 1.916 -> 2.008 G/s; step_cloth512 1.046; cloth 2048x2048 0.963 and")
+            w("0.994; jelly26 64^3 0.974 and 0.990; jelly52 48^3 0.980. The 52-neighbour jelly's rows")
+            w("then start with the row's two families and the farthest row's three (di = 2), a group")
+            w("that had no blocked pass; with one (16 rounds): jelly52 1.022 (0.985-1.047), cloth")
+            w("256x256 1.029 (1.004-1.040), jelly26 1.002.")
             w("Tried and dropped in the same way:")
             w("- the row's finish (external forces, storing f, the integration) fused into the row's")
             w("  last blocked pass, vector by vector, as the forces become complete: cloth 256x256")
@@ -435,9 +452,10 @@ def main():
             w("standalone copy (best of 10): 2.822 G/s exact, 3.285 with the divide replaced by a")
             w("multiply, 3.446 with the sqrt removed, 3.742 with neither (wrong forces): the sqrt and")
             w("divide cost that row 25%, and what remains is about 15 cycles per 16 springs of adds,")
-            w("multiplies and shifts. The engine's cloth loop issues 274 instructions per 16 nodes")
-            w("(96 springs) against about 210 for the idealised row; 15 of them store carried")
-            w("vectors that do not fit the 32 registers (`objdump` of the hot loop, 2026-11-21).")
+            w("multiplies and shifts. The engine's cloth loop issued 274 instructions per 16 nodes")
+            w("(96 springs) against about 210 for the idealised row; 15 of them stored carried")
+            w("vectors that did not fit the 32 registers (`objdump` of the hot loop, 2026-11-21),")
+            w("before the family order above took it to 257 and no spills.")
             w("")
             w("A reciprocal square root (`rsqrt14` plus one Newton step) in place of the sqrt and")
             w("divide, in the idealised row before the fused multiply-adds: within the noise of the")
@@ -470,13 +488,14 @@ def main():
         jp = get("jelly26_force/avx512/n:64/threads:1")
         if jid and j64 and j256 and jp:
             # perf record on jelly26_force/avx512/n:64/threads:1, 2026-11-21 (after the
-            # second round, fresh ring rows): lattice_row, finish_row, sweep_parallel
-            jshare, jfin, jswp = 0.8908, 0.0539, 0.0430
+            # family order, farthest row first): lattice_row, finish_row, sweep_parallel
+            jshare, jfin, jswp = 0.9164, 0.0358, 0.0329
             jrest = (1 - jshare) / jp
             w("The jelly (26 neighbours, 64^3, target 1.5 G/s on 1 thread). Its rows are 64 nodes, four")
             w("vectors, and each carries 13 families, swept in four blocked passes: the same-row family")
-            w("with the next row's three (down, down right, down left), then each of the next plane's")
-            w("three target rows with its three families. The families of one target row form a run")
+            w("with the three (down, down right, down left) of the farthest target row (the next")
+            w("plane's row j + 1), then the next plane's two other target rows and the next row, each")
+            w("with its three families. The families of one target row form a run")
             w("that reads and writes each vector of that row once (a pass holds at most five carried")
             w("vectors in the 32 zmm registers). `probe_jelly_row_ideal` runs an interior row and its 13 families exactly")
             w("as those passes do, with the target rows at distances 1, 63, 64 and 65 laid out as the")
@@ -543,8 +562,9 @@ def main():
             w("passes instead of three. Back to back against the fused multiply-add build (6 rounds,")
             w("1 thread, 2026-11-21): jelly26 64^3 1.392 -> 1.490 G/s, jelly52 48^3 1.358 -> 1.397,")
             w("cloth 256x256 1.688 -> 1.664, cloth 2048x2048 1.405 -> 1.349 and in a second set")
-            w("1.394 -> 1.390 (noise; the cloth's groups do not join: six families and a held run")
-            w("spill the registers, 0.92 to 0.96x when tried), step_cloth512 1.536 -> 1.519.")
+            w("1.394 -> 1.390 (noise; the cloth's groups did not join then: six families and a held")
+            w("run spilled the registers, 0.92 to 0.96x when tried; they join since the down-left")
+            w("families take shifted sources, above), step_cloth512 1.536 -> 1.519.")
             w("In L1 the runs gain little (the idealised row with and without them is within 3%).")
             if jp >= 1.5e9:
                 w("With them the 64^3 pass meets the 1.5 G/s goal in this run.")

@@ -76,15 +76,18 @@ typedef struct sweep_plan {
 } sweep_plan;
 
 /* The order in which a row's families add their terms (every ISA uses it):
- * by row distance, and within one row distance the families with di >= 0
+ * the families along the row first, then by row distance from the farthest
+ * to the nearest, and within one row distance the families with di >= 0
  * before those with di < 0, otherwise in the builder's order (a stable
  * sort). The blocked AVX-512 pass (kernels_impl.h, group_row) updates a
  * target row once for all the families of one row distance, so those must
- * be adjacent; the di split inside a row distance is kept because the
- * state hashes were recorded with it. */
+ * be adjacent. Farthest first puts the down-left family, which loads its
+ * sources shifted, last: the aligned source vectors are dead by then and the
+ * pass spills fewer registers (cloth 256x256 +5%, docs/benchmarks.md). */
 static int family_key(const hk_world *w, const sweep_plan *sp, int q)
 {
-    return 2 * sp->dr[q] + (w->families[sp->fam[q]].di < 0);
+    const int dr = sp->dr[q];
+    return 2 * (dr == 0 ? 0 : sp->maxdr + 1 - dr) + (w->families[sp->fam[q]].di < 0);
 }
 
 static void order_families(const hk_world *w, sweep_plan *sp)

@@ -367,10 +367,11 @@ _Pragma("GCC unroll 8")                                                         
  * stencil form with other di. Any other run goes family by family. */
 #define HK_GROUPS(X)                                                                                                   \
     X(HK_SIG2(S_, 1, S_, 2))                                                    /* rope: chain, skip */                \
-    X(HK_SIG6(S_, 1, S_, 2, D_, 0, R_, 1, L_, -1, D_, 0) | HK_JN(3) | HK_JN(4)) /* cloth: along the row, then down */  \
-    X(4u | HK_FD(0, S_, 1) | HK_RUN3(1, 1))                                     /* jelly: the row and the next row */  \
+    X(HK_SIG6(S_, 1, S_, 2, D_, 0, D_, 0, R_, 1, L_, -1) | HK_JN(4) | HK_JN(5)) /* cloth: the row, 2 down, 1 down */   \
+    X(4u | HK_FD(0, S_, 1) | HK_RUN3(1, 1))                                     /* jelly: the row and the farthest */  \
     X(3u | HK_RUN3(0, 1))                                                       /* jelly: a row of the next plane */   \
-    X(5u | HK_FD(0, S_, 1) | HK_FD(1, S_, 2) | HK_RUN3(2, 1))                   /* 52-neighbour jelly */               \
+    X(5u | HK_FD(0, S_, 1) | HK_FD(1, S_, 2) | HK_RUN3(2, 2))                   /* 52-neighbour jelly */               \
+    X(5u | HK_FD(0, S_, 1) | HK_FD(1, S_, 2) | HK_RUN3(2, 1))                   /* rows without a farthest */          \
     X(3u | HK_RUN3(0, 2))                                                                                              \
     X(HK_KINDS2(S_, S_)) /* radius cloth rows: any di */                                                               \
     X(HK_KINDS2(R_, L_) | HK_JN(1))
