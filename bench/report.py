@@ -28,7 +28,7 @@ REPEAT = 3  # every rate is the best of this many repetitions (the machine is sh
 RUN_REPEAT = 5  # runs of `hooke run` per thread count, 1 and 2 threads alternating
 KEY_RUNS = 3  # the rows behind the targets, the reference ratios and the probes: runs at different times
 KEY = ("(cloth_force/[a-z0-9]+/n:(256|2048)|jelly26_force|jelly52_force|mesh_force/[a-z0-9]+/n:600"
-       "|mesh_reordered_force|step_cloth512|probe_(cloth|jelly)_row|probe_mesh_kernel)/")
+       "|mesh_reordered_force|step_cloth512|probe_(cloth|jelly)_row_(ideal|engine)|probe_mesh_kernel)/")
 
 
 def bench(build, flt, min_time):
