@@ -81,9 +81,9 @@ typedef struct sweep_plan {
  * before those with di < 0, otherwise in the builder's order (a stable
  * sort). The blocked AVX-512 pass (kernels_impl.h, group_row) updates a
  * target row once for all the families of one row distance, so those must
- * be adjacent. Farthest first puts the down-left family, which loads its
- * sources shifted, last: the aligned source vectors are dead by then and the
- * pass spills fewer registers (cloth 256x256 +5%, docs/benchmarks.md). */
+ * be adjacent. Farthest first measured faster than nearest first on the
+ * in-cache cloth (256x256 +2 to +6%, the 512x512 step +2 to +5%) and
+ * within the noise elsewhere (docs/benchmarks.md). */
 static int family_key(const hk_world *w, const sweep_plan *sp, int q)
 {
     const int dr = sp->dr[q];
