@@ -32,7 +32,8 @@ typedef struct hk_step_ctx {
 } hk_step_ctx;
 
 /* One lattice family as seen from one source row (engine.c fills f, dr,
- * dst and fresh; the kernels' plan_row fills group and may clear fresh). */
+ * dst and fresh; the kernels' plan_row fills group and span and may clear
+ * fresh). */
 typedef struct hk_row_family {
     const hk_family *f;
     hk_real *dst;   /* accumulator row r + dr: x, then y and z at bstride and 2 bstride (lattice_row) */
@@ -40,6 +41,7 @@ typedef struct hk_row_family {
     int fresh;      /* the target row holds nothing yet: the kernel writes all of its vectors [0, nx_pad)
                      * without reading them (plan_row keeps the flag only where its kernel does) */
     uint64_t group; /* the kernels' blocked pass that starts at this family, 0: none (plan_row) */
+    int span[4];    /* that pass's vectors [lo, hi) and those without row ends [full lo, full hi) (plan_row) */
 } hk_row_family;
 
 typedef struct hk_kernels {

@@ -199,16 +199,28 @@ static inline __attribute__((always_inline)) int run_last(uint64_t sig, int q)
 /* The vectors [lo, hi rounded up) a group's pass runs over: vector i
  * evaluates the sources i + e .. i + e + W - 1 of each family, e = -di for a
  * down-left family and 0 otherwise, and the pass covers every vector that
- * holds a source or a term. */
-static inline __attribute__((always_inline)) void group_span(const hk_row_family *fams, uint64_t sig, int *lo, int *hi)
+ * holds a source or a term. span[2..3]: the vectors [full_lo, full_hi) in
+ * which every family's lanes are all springs, or [hi, hi) where those are
+ * fewer than HK_FULL_MIN. Worked out once per row class (plan_row). */
+static void group_span(const hk_row_family *fams, uint64_t sig, int span[4])
 {
-    *lo = 1 << 30, *hi = 0;
+    int lo = 1 << 30, hi = 0;
     for (int q = 0; q < (int)(sig & 7u); q++) {
         const hk_family *f = fams[q].f;
         const int e = HK_KIND(sig, q) == HK_K_DOWN_LEFT ? -HK_GROUP_DI(sig, q, f) : 0;
-        if ((f->i0 - e) / HK_W * HK_W < *lo) *lo = (f->i0 - e) / HK_W * HK_W;
-        if (f->i1 > *hi) *hi = f->i1;
+        if ((f->i0 - e) / HK_W * HK_W < lo) lo = (f->i0 - e) / HK_W * HK_W;
+        if (f->i1 > hi) hi = f->i1;
     }
+    int full_lo = lo, full_hi = hi;
+    for (int q = 0; q < (int)(sig & 7u); q++) {
+        const hk_family *f = fams[q].f;
+        const int e = HK_KIND(sig, q) == HK_K_DOWN_LEFT ? -HK_GROUP_DI(sig, q, f) : 0;
+        const int a0 = (f->i0 - e + HK_W - 1) / HK_W * HK_W, a1 = (f->i1 - e) / HK_W * HK_W;
+        if (a0 > full_lo) full_lo = a0;
+        if (a1 < full_hi) full_hi = a1;
+    }
+    if (full_hi - full_lo < HK_FULL_MIN * HK_W) full_lo = full_hi = hi; /* never reached: one copy */
+    span[0] = lo, span[1] = hi, span[2] = full_lo, span[3] = full_hi;
 }
 
 /* group_row is inlined into lattice_row once per signature, damping model
@@ -226,28 +238,11 @@ HK_GROUP_INLINE void group_row(const hk_row_family *fams, const uint64_t sig, co
                                hk_behaviour behaviour, const int split)
 {
     const int n = (int)(sig & 7u);
-    int lo, hi;
-    group_span(fams, sig, &lo, &hi);
+    const int lo = fams[0].span[0], hi = fams[0].span[1], full_lo = fams[0].span[2], full_hi = fams[0].span[3];
     const hk_w iota = w_load(lane_index), zero = w_set1(0);
     hk_real *ax = acc[0], *ay = acc[1], *az = acc[2];
     hk_w px[HK_GROUP_MAX], py[HK_GROUP_MAX], pz[HK_GROUP_MAX];
     for (int q = 0; q < HK_GROUP_MAX; q++) px[q] = py[q] = pz[q] = zero;
-    /* With split (a constant: rows of at least HK_FULL_MIN + 2 vectors), the
-     * vectors [full_lo, full_hi) where every family's lanes are all springs
-     * run as a second copy of the step without the row-end tests (cloth
-     * 256x256: 14 of 16 vectors). Short rows (a 64-node jelly row has 2 such
-     * vectors of 4) keep the one copy: there the switch between two copies
-     * cost more than the tests. */
-    int full_lo = lo, full_hi = hi;
-    for (int q = 0; q < n; q++) {
-        const hk_family *f = fams[q].f;
-        const int e = HK_KIND(sig, q) == HK_K_DOWN_LEFT ? -HK_GROUP_DI(sig, q, f) : 0;
-        const int a0 = (f->i0 - e + HK_W - 1) / HK_W * HK_W, a1 = (f->i1 - e) / HK_W * HK_W;
-        if (a0 > full_lo) full_lo = a0;
-        if (a1 < full_hi) full_hi = a1;
-    }
-    if (full_hi - full_lo < HK_FULL_MIN * HK_W) full_lo = full_hi = hi; /* never reached: one copy */
-
         /* one vector: FULL (a constant) says the lanes are all springs */
         // clang-format off
 #define HK_GROUP_STEP(FULL)                                                                                            \
@@ -312,6 +307,12 @@ _Pragma("GCC unroll 8")                                                         
         w_store(az + i, sz);                                                                                           \
     } while (0)
     // clang-format on
+    /* With split (a constant: rows of at least HK_FULL_MIN + 2 vectors), the
+     * vectors [full_lo, full_hi) where every family's lanes are all springs
+     * run as a second copy of the step without the row-end tests (cloth
+     * 256x256: 14 of 16 vectors). Short rows (a 64-node jelly row has 2 such
+     * vectors of 4) keep the one copy: there the switch between two copies
+     * cost more than the tests. The spans come from plan_row (group_span). */
     int i = lo;
     if (split) {
         while (i < hi) {
@@ -369,7 +370,7 @@ _Pragma("GCC unroll 8")                                                         
     X(HK_SIG2(S_, 1, S_, 2))                                                    /* rope: chain, skip */                \
     X(HK_SIG6(S_, 1, S_, 2, D_, 0, D_, 0, R_, 1, L_, -1) | HK_JN(4) | HK_JN(5)) /* cloth: the row, 2 down, 1 down */   \
     X(4u | HK_FD(0, S_, 1) | HK_RUN3(1, 1))                                     /* jelly: the row and the farthest */  \
-    X(3u | HK_RUN3(0, 1))                                                       /* jelly: a row of the next plane */   \
+    X(3u | HK_RUN3(0, 1))                                                       /* jelly: each nearer target row */    \
     X(5u | HK_FD(0, S_, 1) | HK_FD(1, S_, 2) | HK_RUN3(2, 2))                   /* 52-neighbour jelly */               \
     X(5u | HK_FD(0, S_, 1) | HK_FD(1, S_, 2) | HK_RUN3(2, 1))                   /* rows without a farthest */          \
     X(3u | HK_RUN3(0, 2))                                                                                              \
@@ -569,8 +570,8 @@ static void HK_SUFFIX(plan_row)(hk_row_family *fams, int nfam, int nx_pad)
         /* group_row writes the target row of a run from its first family on
          * every vector of its span */
         const int n = (int)(sig & 7u);
-        int lo, hi;
-        group_span(fams + q, sig, &lo, &hi);
+        group_span(fams + q, sig, fams[q].span);
+        const int lo = fams[q].span[0], hi = fams[q].span[1];
         for (int p = 0; p < n; p++)
             if (HK_KIND(sig, p) == HK_K_SAME || !run_first(sig, p) || lo > 0 || (hi + HK_W - 1) / HK_W * HK_W < nx_pad)
                 fams[q + p].fresh = 0;
