@@ -204,21 +204,18 @@ static inline __attribute__((always_inline)) int run_last(uint64_t sig, int q)
  * fewer than HK_FULL_MIN. Worked out once per row class (plan_row). */
 static void group_span(const hk_row_family *fams, uint64_t sig, int span[4])
 {
-    int lo = 1 << 30, hi = 0;
-    for (int q = 0; q < (int)(sig & 7u); q++) {
-        const hk_family *f = fams[q].f;
-        const int e = HK_KIND(sig, q) == HK_K_DOWN_LEFT ? -HK_GROUP_DI(sig, q, f) : 0;
-        if ((f->i0 - e) / HK_W * HK_W < lo) lo = (f->i0 - e) / HK_W * HK_W;
-        if (f->i1 > hi) hi = f->i1;
-    }
-    int full_lo = lo, full_hi = hi;
+    int lo = 1 << 30, hi = 0, full_lo = -(1 << 30), full_hi = 1 << 30;
     for (int q = 0; q < (int)(sig & 7u); q++) {
         const hk_family *f = fams[q].f;
         const int e = HK_KIND(sig, q) == HK_K_DOWN_LEFT ? -HK_GROUP_DI(sig, q, f) : 0;
         const int a0 = (f->i0 - e + HK_W - 1) / HK_W * HK_W, a1 = (f->i1 - e) / HK_W * HK_W;
+        if ((f->i0 - e) / HK_W * HK_W < lo) lo = (f->i0 - e) / HK_W * HK_W;
+        if (f->i1 > hi) hi = f->i1;
         if (a0 > full_lo) full_lo = a0;
         if (a1 < full_hi) full_hi = a1;
     }
+    if (full_lo < lo) full_lo = lo;
+    if (full_hi > hi) full_hi = hi;
     if (full_hi - full_lo < HK_FULL_MIN * HK_W) full_lo = full_hi = hi; /* never reached: one copy */
     span[0] = lo, span[1] = hi, span[2] = full_lo, span[3] = full_hi;
 }
