@@ -94,22 +94,14 @@ static inline __attribute__((always_inline)) hk_w w_alignc(hk_w hi, hk_w lo, int
 #define w_alignc(hi, lo, n)                                                                                            \
     _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(hi), _mm512_castps_si512(lo), n))
 #endif
-/* lanes l of the element sequence (prev, cur) moved by s in 0..W:
- * shift_in:  l >= s ? cur[l - s] : prev[W + l - s]   (the sequence delayed by s)
- * shift_out: l + s < W ? prev[l + s] : cur[l + s - W] (prev advanced by s)
+/* lanes l of the element sequence (prev, cur) delayed by s in 0..W:
+ * shift_in:  l >= s ? cur[l - s] : prev[W + l - s]
  * An s known at compile time takes one valignd, any other a vpermt2ps. */
 static inline __attribute__((always_inline)) hk_w w_shift_in(hk_w prev, hk_w cur, int s)
 {
     if (__builtin_constant_p(s) && s > 0 && s < 16) return w_alignc(cur, prev, 16 - s);
     const __m512i idx = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                          _mm512_set1_epi32(16 - s));
-    return _mm512_permutex2var_ps(prev, idx, cur);
-}
-static inline __attribute__((always_inline)) hk_w w_shift_out(hk_w prev, hk_w cur, int s)
-{
-    if (__builtin_constant_p(s) && s > 0 && s < 16) return w_alignc(cur, prev, s);
-    const __m512i idx =
-        _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), _mm512_set1_epi32(s));
     return _mm512_permutex2var_ps(prev, idx, cur);
 }
 
@@ -178,12 +170,6 @@ static inline __attribute__((always_inline)) hk_w w_shift_in(hk_w prev, hk_w cur
 {
     if (__builtin_constant_p(s) && s > 0 && s < 8) return w_alignc(cur, prev, 8 - s);
     const __m512i idx = _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi64(8 - s));
-    return _mm512_permutex2var_pd(prev, idx, cur);
-}
-static inline __attribute__((always_inline)) hk_w w_shift_out(hk_w prev, hk_w cur, int s)
-{
-    if (__builtin_constant_p(s) && s > 0 && s < 8) return w_alignc(cur, prev, s);
-    const __m512i idx = _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi64(s));
     return _mm512_permutex2var_pd(prev, idx, cur);
 }
 
