@@ -144,7 +144,7 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
     for (int fi = 0; fi < w->family_count; fi++)
         if (w->families[fi].body == body) edges += w->families[fi].count;
     int *adj = malloc((size_t)(2 * edges + 1) * sizeof *adj);
-    hk_real *tmp = hk_alloc_reals((size_t)n);
+    hk_real *tmp = hk_alloc_reals((size_t)n, 1);
     if (!deg || !perm || !inv || !adj || !tmp) {
         free(deg);
         free(perm);

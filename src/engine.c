@@ -11,7 +11,6 @@
 #include <omp.h>
 #define HK_THREAD() omp_get_thread_num()
 #define HK_THREADS() omp_get_num_threads()
-#define HK_MAX_THREADS() omp_get_max_threads()
 #define HK_BARRIER()                                                                                                   \
     do {                                                                                                               \
         _Pragma("omp barrier")                                                                                         \
@@ -19,7 +18,6 @@
 #else
 #define HK_THREAD() 0
 #define HK_THREADS() 1
-#define HK_MAX_THREADS() 1
 #define HK_BARRIER()                                                                                                   \
     do {                                                                                                               \
     } while (0)
@@ -587,7 +585,7 @@ int hk_engine_prepare(hk_world *w)
             return hk_fail(w, "out of memory for packed particle records");
         }
     }
-    return ensure_ws_slots(w, HK_MAX_THREADS()) == 0 ? 0 : hk_fail(w, "out of memory for thread work space");
+    return ensure_ws_slots(w, hk_world_team(w)) == 0 ? 0 : hk_fail(w, "out of memory for thread work space");
 }
 
 /* The sweep plan of every body. A plan depends only on the bodies and their
@@ -642,10 +640,9 @@ static void engine_run(hk_world *w, const hk_kernels *k, hk_finish finish, hk_re
     hk_step_ctx_init(&fused, w, finish, h);
     hk_step_ctx_init(&add, w, HK_FINISH_STORE_FORCE, h);
     int failed = 0;
-    /* the team may not outgrow the per-thread work-space slots that
-     * hk_engine_prepare made (num_threads caps it; one OpenMP runtime was
-     * seen handing out a larger team than omp_get_max_threads() reported) */
-    const int team = HK_MAX_THREADS(); /* <= w->ws_threads: hk_engine_prepare grew the slots to it */
+    /* the world's team: no more than the work-space slots hk_engine_prepare
+     * made for it (num_threads caps a team; it never grows one) */
+    const int team = hk_world_team(w);
     (void)team;
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(team)

@@ -90,7 +90,7 @@ typedef struct hk_world_def {
     hk_vec3 walls_min; /* [m] */
     hk_vec3 walls_max; /* [m] */
     double walls_loss; /* collision energy loss: normal speed kept = (1 - loss) [1] */
-    int threads;       /* OpenMP threads; 0 = library default */
+    int threads;       /* threads of the world's parallel regions, 0 to HK_MAX_THREADS; 0 = OpenMP default */
     hk_wind_model wind_model;
     hk_vec3 wind;     /* wind velocity w [m/s] */
     double wind_drag; /* c_w [N*s/m] (default 1) */
@@ -102,6 +102,12 @@ hk_world *hk_world_create(const hk_world_def *def);
 void hk_world_destroy(hk_world *w);
 /* Threads asked for by the world's definition (0 = not specified). */
 int hk_world_threads(const hk_world *w);
+/* Threads of every parallel region the world opens from now on, 1 to
+ * HK_MAX_THREADS; 0 = the OpenMP default (omp_get_max_threads()). The
+ * results are the same bits for any count. The process-wide OpenMP settings
+ * are never changed. Returns 0, or -1 on a count out of range. */
+#define HK_MAX_THREADS 4096
+int hk_world_set_threads(hk_world *w, int threads);
 /* Message of the last failed call on this world ("" if none). */
 const char *hk_world_error(const hk_world *w);
 

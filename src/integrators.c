@@ -12,7 +12,7 @@
  * iteration touches one particle only, so the bits do not depend on the
  * thread count. Small worlds stay on one thread (no fork/join per substep). */
 #ifdef HOOKE_USE_OPENMP
-#define HK_PARALLEL_FOR _Pragma("omp parallel for schedule(static) if (p->count > 8192)")
+#define HK_PARALLEL_FOR _Pragma("omp parallel for schedule(static) num_threads(hk_world_team(w)) if (p->count > 8192)")
 #else
 #define HK_PARALLEL_FOR
 #endif
@@ -283,7 +283,7 @@ static int ensure_scratch(hk_world *w, const hk_integrator_ops *ops)
     if (ops->needs_history && !w->px && hk_world_alloc_history(w) != 0) return -1;
     if (ops->scratch_arrays && !w->scratch) {
         size_t offset; /* 0 from slot 0 */
-        w->scratch = hk_alloc_slab(ops->scratch_arrays, cap, 0, &w->scratch_stride, &offset);
+        w->scratch = hk_alloc_slab(ops->scratch_arrays, cap, 0, hk_world_team(w), &w->scratch_stride, &offset);
         if (!w->scratch) return -1;
     }
     return 0;

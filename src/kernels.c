@@ -16,9 +16,9 @@ static const hk_kernels *const tables[] = {
 };
 #define TABLE_COUNT ((int)(sizeof tables / sizeof tables[0]))
 
-#ifndef HOOKE_FORCE_REFERENCE /* the reference-only build never asks the CPU */
-static int cpu_has(const char *isa)
+int hk_kernels_cpu_has(const char *isa)
 {
+    if (strcmp(isa, "reference") == 0) return 1;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();
     if (strcmp(isa, "avx512") == 0)
@@ -29,9 +29,8 @@ static int cpu_has(const char *isa)
 #else
     if (strcmp(isa, "avx512") == 0 || strcmp(isa, "avx2") == 0) return 0;
 #endif
-    return 1; /* scalar */
+    return strcmp(isa, "scalar") == 0;
 }
-#endif
 
 /* 0 = reference, 1 + i = tables[i], -1 = unavailable */
 static int lookup(const char *name)
@@ -41,7 +40,7 @@ static int lookup(const char *name)
     return -1;
 #else
     for (int i = 0; i < TABLE_COUNT; i++)
-        if (strcmp(name, tables[i]->isa) == 0) return cpu_has(name) ? 1 + i : -1;
+        if (strcmp(name, tables[i]->isa) == 0) return hk_kernels_cpu_has(name) ? 1 + i : -1;
     return -1;
 #endif
 }
@@ -58,7 +57,7 @@ static void decide(void)
     chosen = 0;
 #else
     for (int i = 0; i < TABLE_COUNT; i++)
-        if (cpu_has(tables[i]->isa)) {
+        if (hk_kernels_cpu_has(tables[i]->isa)) {
             chosen = 1 + i;
             return;
         }

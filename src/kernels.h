@@ -99,6 +99,9 @@ extern const hk_kernels hk_kernels_scalar;
  * springs.c and integrators.c runs instead). Built with -DHOOKE_SIMD=OFF,
  * NULL always. Decided once per process. */
 const hk_kernels *hk_kernels_active(void);
+/* Whether this CPU can run the path `isa` ("reference", "scalar", "avx2",
+ * "avx512"), built or not. */
+int hk_kernels_cpu_has(const char *isa);
 /* Name of the path in use: "avx512", "avx2", "scalar" or "reference". */
 const char *hk_kernels_name(void);
 /* Forces a path for this process (benchmarks, tests); returns 0 or -1 if

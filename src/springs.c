@@ -77,7 +77,7 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
     f->a = malloc((size_t)(count ? count : 1) * sizeof *f->a);
     f->b = malloc((size_t)(count ? count : 1) * sizeof *f->b);
     int need_rest = !(params->rest_length > 0);
-    if (need_rest) f->rest_list = hk_alloc_reals((size_t)count);
+    if (need_rest) f->rest_list = hk_alloc_reals((size_t)count, hk_world_team(w));
     if (params->behaviour == HK_SPRING_BREAKABLE) f->broken = calloc((size_t)(count ? count : 1), 1);
     if (!f->a || !f->b || (need_rest && !f->rest_list) || (params->behaviour == HK_SPRING_BREAKABLE && !f->broken)) {
         free(f->a);
@@ -219,7 +219,7 @@ void hk_springs_energy(const hk_world *w, double *energy, double *max_stretch)
  * `floor`: its slot, or -1. The springs are split over the threads in order
  * and each keeps its first maximum; the merge keeps the earliest thread's on
  * a tie, so the answer is the serial scan's for any thread count. */
-static int64_t family_max_stretch(const hk_family *f, const hk_particles *p, double floor, double *ratio)
+static int64_t family_max_stretch(const hk_family *f, const hk_particles *p, int team, double floor, double *ratio)
 {
     enum { MAX_T = 256 };
     double best_r[MAX_T];
@@ -227,8 +227,7 @@ static int64_t family_max_stretch(const hk_family *f, const hk_particles *p, dou
     int used = 1;
     const int64_t rows = f->kind == HK_FAMILY_LATTICE ? (int64_t)(f->k1 - f->k0) * (f->j1 - f->j0) : f->count;
 #ifdef HOOKE_USE_OPENMP
-    int want = omp_get_max_threads();
-    if (want > MAX_T) want = MAX_T;
+    const int want = team < MAX_T ? team : MAX_T;
 #pragma omp parallel num_threads(want) if (f->count > 65536)
 #endif
     {
@@ -238,6 +237,7 @@ static int64_t family_max_stretch(const hk_family *f, const hk_particles *p, dou
         used = T;
 #else
         const int t = 0, T = 1;
+        (void)team;
 #endif
         double r_best = floor;
         int64_t s_best = -1;
@@ -279,7 +279,7 @@ int hk_springs_max_stretch(const hk_world *w, int64_t *slot, double *ratio)
         const hk_family *f = &w->families[fi];
         if (f->kind == HK_FAMILY_LATTICE && !(f->rest > 0)) continue;
         double r;
-        const int64_t s = family_max_stretch(f, &w->p, best_ratio, &r);
+        const int64_t s = family_max_stretch(f, &w->p, hk_world_team(w), best_ratio, &r);
         if (s >= 0) {
             best = fi;
             best_ratio = r;

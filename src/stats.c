@@ -35,7 +35,7 @@ static int finite_or_report(const hk_world *w, const hk_real *a, const char *cau
     const int n = w->p.count;
     int first = n;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) reduction(min : first) if (n > 65536)
+#pragma omp parallel for schedule(static) reduction(min : first) num_threads(hk_world_team(w)) if (n > 65536)
 #endif
     for (int i = 0; i < n; i++)
         if (i < first && !isfinite(a[i])) first = i;

@@ -24,7 +24,17 @@ size_t hk_padded(size_t n) { return (n + HK_PAD - 1) / HK_PAD * HK_PAD + 2 * HK_
 
 /* Zeroed in parallel with the same static split of indices that the engine's
  * blocks follow, so each page is first touched by the thread that works on it. */
-hk_real *hk_alloc_reals(size_t n)
+int hk_world_team(const hk_world *w)
+{
+#ifdef HOOKE_USE_OPENMP
+    return w->def.threads > 0 ? w->def.threads : omp_get_max_threads();
+#else
+    (void)w;
+    return 1;
+#endif
+}
+
+hk_real *hk_alloc_reals(size_t n, int team)
 {
     size_t count = hk_padded(n ? n : 1);
     size_t bytes = (count * sizeof(hk_real) + HK_ALIGN - 1) / HK_ALIGN * HK_ALIGN;
@@ -32,7 +42,9 @@ hk_real *hk_alloc_reals(size_t n)
     if (!a) return NULL;
     const int64_t entries = (int64_t)(bytes / sizeof(hk_real));
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) if (entries > (1 << 16))
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1 && entries > (1 << 16))
+#else
+    (void)team;
 #endif
     for (int64_t i = 0; i < entries; i++) a[i] = 0;
     return a;
@@ -43,7 +55,7 @@ void hk_free_reals(hk_real *a) { free(a); }
 #define HK_PAGE 4096
 #define HK_SKEW 320 /* 5 cache lines: 12 slots stay distinct modulo a page */
 
-hk_real *hk_alloc_slab(int count, size_t n, int first, size_t *stride, size_t *offset)
+hk_real *hk_alloc_slab(int count, size_t n, int first, int team, size_t *stride, size_t *offset)
 {
     size_t bytes = hk_padded(n ? n : 1) * sizeof(hk_real);
     bytes = (bytes + HK_PAGE - 1) / HK_PAGE * HK_PAGE + HK_SKEW; /* each next array one skew further */
@@ -54,7 +66,9 @@ hk_real *hk_alloc_slab(int count, size_t n, int first, size_t *stride, size_t *o
     const int64_t entries = (int64_t)(total / sizeof(hk_real));
     hk_real *r = (hk_real *)block;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) if (entries > (1 << 16))
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1 && entries > (1 << 16))
+#else
+    (void)team;
 #endif
     for (int64_t i = 0; i < entries; i++) r[i] = 0; /* first touch, as in hk_alloc_reals */
     *stride = bytes / sizeof(hk_real);
@@ -73,6 +87,14 @@ int hk_fail(hk_world *w, const char *fmt, ...)
 
 const char *hk_world_error(const hk_world *w) { return w->error; }
 int hk_world_threads(const hk_world *w) { return w->def.threads; }
+
+int hk_world_set_threads(hk_world *w, int threads)
+{
+    if (threads < 0 || threads > HK_MAX_THREADS)
+        return hk_fail(w, "threads must be in [0, %d] (got %d)", HK_MAX_THREADS, threads);
+    w->def.threads = threads;
+    return 0;
+}
 
 hk_spring_params hk_default_spring_params(void)
 {
@@ -105,9 +127,7 @@ hk_world *hk_world_create(const hk_world_def *def)
     w->g[0] = (hk_real)w->def.gravity.x;
     w->g[1] = (hk_real)w->def.gravity.y;
     w->g[2] = (hk_real)w->def.gravity.z;
-#ifdef HOOKE_USE_OPENMP
-    if (w->def.threads > 0) omp_set_num_threads(w->def.threads);
-#endif
+    if (w->def.threads < 0 || w->def.threads > HK_MAX_THREADS) w->def.threads = 0;
     w->integrator = hk_default_integrator_def();
     w->substeps = 1;
     w->h = w->integrator.dt;
@@ -152,7 +172,7 @@ static int reserve_particles(hk_world *w, int n)
     int cap = p->capacity ? p->capacity : 64;
     while (cap < n) cap = cap > (1 << 29) ? n : cap * 2;
     size_t stride, offset;
-    hk_real *slab = hk_alloc_slab(11, (size_t)cap, 0, &stride, &offset);
+    hk_real *slab = hk_alloc_slab(11, (size_t)cap, 0, hk_world_team(w), &stride, &offset);
     if (!slab) return hk_fail(w, "out of memory for %d particles", cap);
     hk_real **arrays[] = {&p->x, &p->y, &p->z, &p->vx, &p->vy, &p->vz, &p->fx, &p->fy, &p->fz, &p->inv_mass, &p->mass};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
@@ -176,7 +196,8 @@ int hk_world_alloc_history(hk_world *w)
     size_t stride, offset;
     free(w->history_slab);
     /* slots 11..13: staggered from the particle arrays too */
-    w->history_slab = hk_alloc_slab(3, (size_t)(w->p.capacity ? w->p.capacity : 1), 11, &stride, &offset);
+    w->history_slab =
+        hk_alloc_slab(3, (size_t)(w->p.capacity ? w->p.capacity : 1), 11, hk_world_team(w), &stride, &offset);
     if (!w->history_slab) {
         w->px = w->py = w->pz = NULL;
         return -1;

@@ -136,15 +136,22 @@ struct hk_world {
     char error[512];
 };
 
-/* Aligned, zeroed array of n reals (padded); NULL on failure. */
-hk_real *hk_alloc_reals(size_t n);
+/* Threads of the world's parallel regions: its `threads` setting, else the
+ * OpenMP default (omp_get_max_threads). The library never changes the
+ * process-wide OpenMP settings; every region it opens asks for this team. */
+int hk_world_team(const hk_world *w);
+
+/* Aligned, zeroed array of n reals (padded); NULL on failure. The zeroing
+ * runs on `team` threads in the engine's static split (first touch). */
+hk_real *hk_alloc_reals(size_t n, int team);
 /* `count` zeroed arrays of n reals (padded) in one block (returned; free it
  * with free()), array k at block + *offset + k * (*stride). Their start
  * addresses are staggered by 320 bytes modulo 4 KiB (from slot `first` on):
  * structure-of-arrays streams read and written together would otherwise all
  * sit at the same page offset, and the core would hold loads behind stores
- * to other arrays (4K aliasing; 30% of a cloth step on this machine). */
-hk_real *hk_alloc_slab(int count, size_t n, int first, size_t *stride, size_t *offset);
+ * to other arrays (4K aliasing; 30% of a cloth step on this machine).
+ * Zeroed on `team` threads, as hk_alloc_reals. */
+hk_real *hk_alloc_slab(int count, size_t n, int first, int team, size_t *stride, size_t *offset);
 /* (Re)allocates the position-Verlet history px, py, pz; 0 or -1. */
 int hk_world_alloc_history(hk_world *w);
 void hk_free_reals(hk_real *a);
