@@ -15,7 +15,7 @@
 #include "bench.h"
 #include "colour.h"
 #include "forces.h"
-#include "hooke.h"
+#include "hooke/hooke.h"
 #include "kernels.h"
 #include "scene.h"
 #include "surface.h"

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

@@ -7,7 +7,7 @@
 
 #define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
 
-/* The layout of src/plot.c: panels start 44 px down, 26 px apart, 42 px left under the last. */
+/* The layout of src/cli/plot.c: panels start 44 px down, 26 px apart, 42 px left under the last. */
 static void panel_band(int height, int panels, int i, int *y0, int *y1)
 {
     const int ph = (height - 44 - 42 - (panels - 1) * 26) / panels;
@@ -15,7 +15,7 @@ static void panel_band(int height, int panels, int i, int *y0, int *y1)
     *y1 = *y0 + ph;
 }
 
-/* Pixels of palette colour k (src/plot.c hk_plot_colour) inside panel i. */
+/* Pixels of palette colour k (src/cli/plot.c hk_plot_colour) inside panel i. */
 static int series_pixels(const hk_png *p, int panels, int i, int k)
 {
     static const int pal[3][3] = {{31, 119, 180}, {214, 39, 40}, {44, 160, 44}};

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 
 enum { HK_FRAME_VTK = 1, HK_FRAME_OBJ = 2, HK_FRAME_PNG = 4 };
 

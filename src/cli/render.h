@@ -3,7 +3,7 @@
 #ifndef HOOKE_RENDER_H
 #define HOOKE_RENDER_H
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 #include "geometry.h"
 
 typedef struct hk_render_camera {

@@ -2,7 +2,7 @@
 #ifndef HOOKE_SCENE_H
 #define HOOKE_SCENE_H
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 
 typedef struct hk_scene {
     hk_world *world;              /* owned; NULL until loaded */

@@ -2,7 +2,7 @@
 #ifndef HOOKE_WORLD_H
 #define HOOKE_WORLD_H
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 
 /* Particle state as a structure of arrays, each array 64-byte aligned and
  * padded to a multiple of 16 entries so SIMD loops need no scalar peel. */

@@ -14,7 +14,7 @@
 #include <hwloc.h>
 #endif
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 #include "kernels.h"
 
 #ifdef HOOKE_USE_OPENMP

@@ -3,7 +3,7 @@
 #define HOOKE_STATE_IO_H
 
 #include <stdio.h>
-#include "hooke.h"
+#include "hooke/hooke.h"
 
 /* Format (docs/state-format.md): a header line
  *   # hooke state v1 particles=N time=T steps=S real=float|double

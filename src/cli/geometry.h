@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 
 typedef struct hk_geometry {
     int64_t lines; /* unbroken springs */

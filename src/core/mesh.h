@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 
 /* Faces per volume block: each block is summed in double by one thread, the
  * blocks in block order (bit-identical for any thread count). */

@@ -16,7 +16,7 @@
 #include <omp.h>
 #endif
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 #include "kernels.h"
 #include "scene.h"
 #include "topology.h"

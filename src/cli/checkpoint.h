@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 
 #define HK_CHECKPOINT_VERSION 1
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 
 #if defined(HK_ISA_AVX512) || defined(HK_ISA_AVX2)
 #include <immintrin.h>

@@ -16,7 +16,7 @@
 #include "checkpoint.h"
 #include "fom.h"
 #include "frames.h"
-#include "hooke.h"
+#include "hooke/hooke.h"
 #include "plot.h"
 #include "progress.h"
 #include "stability.h"

@@ -2,7 +2,7 @@
 #ifndef HOOKE_STABILITY_H
 #define HOOKE_STABILITY_H
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 
 /* Upper bound on the highest angular frequency of the linearised spring
  * network [rad/s]: Gershgorin on the mass-weighted stiffness matrix,

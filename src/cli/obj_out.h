@@ -2,7 +2,7 @@
 #ifndef HOOKE_OBJ_OUT_H
 #define HOOKE_OBJ_OUT_H
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 #include "geometry.h"
 
 /* Every particle as a vertex "v x y z" (1-based, in particle order); then per

@@ -2,7 +2,7 @@
 #ifndef HOOKE_VTK_H
 #define HOOKE_VTK_H
 
-#include "hooke.h"
+#include "hooke/hooke.h"
 #include "geometry.h"
 
 /* One frame: particles as points (point data "velocity" [m/s], "force" [N],

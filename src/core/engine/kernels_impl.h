@@ -72,33 +72,14 @@ static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *
         live = wm_and(w_ge(idx, w_set1((hk_real)f->i0)), w_lt(idx, w_set1((hk_real)f->i1)));
     }
     if (behaviour == HK_SPRING_BREAKABLE && broken) live = wm_and(live, wm_unbroken(broken + i));
-#if defined(HOOKE_EXPERIMENT_MATH)
-    /* roofline experiment (-DHOOKE_KERNEL_EXPERIMENT=math): the arithmetic on
-     * values made in registers instead of the 12 endpoint loads */
-    (void)off, (void)a, (void)src;
-    const hk_w base = w_add(w_set1((hk_real)(i + 1)), iota);
-    hk_w dx = w_mul(base, w_set1((hk_real)0.01)), dy = w_mul(base, w_set1((hk_real)0.002));
-    hk_w dz = w_mul(base, w_set1((hk_real)0.003)), dvx = w_mul(base, w_set1((hk_real)0.1));
-    hk_w dvy = w_mul(base, w_set1((hk_real)0.2)), dvz = w_mul(base, w_set1((hk_real)0.3));
-#else
     hk_w dx = w_sub(a[0], w_loadu(src[0] + off + i));
     hk_w dy = w_sub(a[1], w_loadu(src[1] + off + i));
     hk_w dz = w_sub(a[2], w_loadu(src[2] + off + i));
     hk_w dvx = w_sub(a[3], w_loadu(src[3] + off + i));
     hk_w dvy = w_sub(a[4], w_loadu(src[4] + off + i));
     hk_w dvz = w_sub(a[5], w_loadu(src[5] + off + i));
-#endif
     hk_w fx;
-#if defined(HOOKE_EXPERIMENT_MEM)
-    /* roofline experiment (-DHOOKE_KERNEL_EXPERIMENT=mem): the loop's loads
-     * and stores with trivial arithmetic; wrong forces, timing only */
-    (void)L0, (void)kL0, (void)k, (void)c, (void)live, (void)model, (void)behaviour;
-    fx = w_add(dx, dvx);
-    *fy = w_add(dy, dvy);
-    *fz = w_add(dz, dvz);
-#else
     spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, kL0, k, c, live, model, behaviour, &fx, fy, fz);
-#endif
     return fx;
 }
 
@@ -850,31 +831,11 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
             const int nb = (s1 - s) / 16 < PB ? (int)((s1 - s) / 16) : PB;
             __m512 D[PB][6], F[PB][3];
             for (int v = 0; v < nb; v++) {
-#if defined(HOOKE_EXPERIMENT_MATH)
-                /* roofline experiment: differences made in registers instead
-                 * of the record loads and the transpose */
-                (void)recb;
-                const __m512 base = _mm512_add_ps(_mm512_set1_ps((float)(s + 16 * v + 1)),
-                                                  _mm512_set_ps(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
-                static const float scale[6] = {0.01f, 0.002f, 0.003f, 0.1f, 0.2f, 0.3f};
-                for (int m = 0; m < 6; m++) D[v][m] = _mm512_mul_ps(base, _mm512_set1_ps(scale[m]));
-#else
                 const int *ia = f->a + s + 16 * v, *ib = f->b + s + 16 * v;
                 __m512 z[8];
                 for (int m = 0; m < 8; m++) z[m] = diff_pair16(recb, ia, ib, m);
                 rows16(z, D[v]);
-#endif
             }
-#if defined(HOOKE_EXPERIMENT_MEM)
-            /* roofline experiment: trivial arithmetic between the loads and
-             * the force-record adds */
-            for (int v = 0; v < nb; v++) {
-                F[v][0] = _mm512_add_ps(D[v][0], D[v][3]);
-                F[v][1] = _mm512_add_ps(D[v][1], D[v][4]);
-                F[v][2] = _mm512_add_ps(D[v][2], D[v][5]);
-            }
-            if (0)
-#endif
                 for (int v = 0; v < nb; v++) {
                     const int64_t sv = s + 16 * v;
                     hk_wm live = wm_all();
