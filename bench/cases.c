@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "colour.h"
+#include "engine.h"
 #include "forces.h"
 #include "hooke/hooke.h"
 #include "kernels.h"
@@ -44,13 +45,17 @@ typedef struct world_case {
     int64_t items;       /* spring updates per run */
 } world_case;
 
-static int select_kernels(const char *name) { return hk_kernels_select(strcmp(name, "best") == 0 ? NULL : name); }
+/* The world's kernel path: "best" is the automatic choice */
+static int select_kernels(hk_world *w, const char *name)
+{
+    return hk_world_set_kernels(w, strcmp(name, "best") == 0 ? NULL : name);
+}
 
 static void *world_case_new(hk_world *w, const char *kernels)
 {
     if (!w) return NULL;
     world_case *c = calloc(1, sizeof *c);
-    if (!c || select_kernels(kernels) != 0) {
+    if (!c || select_kernels(w, kernels) != 0) {
         free(c);
         hk_world_destroy(w);
         return NULL;
@@ -65,7 +70,6 @@ static void world_case_free(void *s)
     world_case *c = s;
     hk_world_destroy(c->w);
     free(c);
-    hk_kernels_select(NULL);
 }
 
 static int64_t world_case_items(void *s) { return ((world_case *)s)->items; }
@@ -74,7 +78,6 @@ static int64_t world_case_items(void *s) { return ((world_case *)s)->items; }
 static void run_forces(void *s)
 {
     world_case *c = s;
-    select_kernels(c->kernels);
     hk_forces_compute(c->w);
 }
 
@@ -277,7 +280,6 @@ static void *setup_step_cloth512(int n, int threads, const char *kernels)
 static void run_step(void *s)
 {
     world_case *c = s;
-    select_kernels(c->kernels);
     hk_world_step(c->w);
 }
 
@@ -797,7 +799,7 @@ static void *setup_mesh_kernel(int n, int threads, const char *kernels)
 {
     (void)n, (void)threads, (void)kernels;
     world_case *c = setup_mesh(24, 1, "avx512", 0);
-    if (c && !(hk_kernels_active() && hk_kernels_active()->list_range_packed && c->w->packed_rec)) {
+    if (c && !(c->w->kernels && c->w->kernels->list_range_packed && hk_engine_packed(c->w))) {
         world_case_free(c);
         return NULL;
     }
@@ -807,10 +809,11 @@ static void *setup_mesh_kernel(int n, int threads, const char *kernels)
 static void run_mesh_kernel(void *s)
 {
     world_case *c = s;
-    const hk_kernels *k = hk_kernels_active();
+    const hk_kernels *k = c->w->kernels;
     const hk_family *f = &c->w->families[0];
+    const hk_packed *pk = hk_engine_packed(c->w);
     for (int q = 0; q < f->colour_count; q++)
-        k->list_range_packed(f, c->w->packed_rec, c->w->packed_f, f->colour_start[q], f->colour_start[q + 1]);
+        k->list_range_packed(f, pk->rec, pk->f, f->colour_start[q], f->colour_start[q + 1]);
 }
 
 #define PROBE_SETUP(NAME, KIND)                                                                                        \

@@ -4,7 +4,7 @@
 
 #include "hk_test.h"
 
-#include "springs.h"
+#include "reference.h"
 #include "world.h"
 
 /* Deterministic pseudo-random numbers (splitmix64): tests must not depend on
@@ -27,7 +27,7 @@ static inline uint64_t hk_test_next(hk_test_rng *r) { return hk_test_mix(r->s++)
 static inline int hk_test_below(hk_test_rng *r, int n) { return (int)(hk_test_next(r) % (uint64_t)n); }
 
 /* Calls visit(ctx, a, b, |F|, cond) for every unbroken spring of the world,
- * with F computed at the current state by the reference formula (springs.h)
+ * with F computed at the current state by the reference formula (reference.c)
  * and cond = k (r + L0) + c |dv|: the size of the quantities F is computed
  * from (F = -k (r - L0) ... cancels when r is near L0, so an evaluation that
  * rounds differently, e.g. without the fused multiply-adds, can differ from the
@@ -108,7 +108,8 @@ static inline void hk_test_force_scale(const hk_world *w, double *scale, double 
     const hk_ground *g = &w->def.ground;
     for (int i = 0; i < p->count; i++) {
         const double m = p->mass[i];
-        double s = m * (fabs(w->g[0]) + fabs(w->g[1]) + fabs(w->g[2]));
+        const hk_vec3 g3 = w->def.gravity;
+        double s = m * (fabs((double)(hk_real)g3.x) + fabs((double)(hk_real)g3.y) + fabs((double)(hk_real)g3.z));
         s += w->def.air_drag * (fabs((double)p->vx[i]) + fabs((double)p->vy[i]) + fabs((double)p->vz[i]));
         int n = 1;
         if (g->model != HK_GROUND_NONE && p->y[i] < (hk_real)g->height) {
@@ -130,7 +131,7 @@ static inline void hk_test_force_scale(const hk_world *w, double *scale, double 
 
 /* The force tolerance for particle i of two paths that sum the same float
  * terms in different orders. Every kernel path computes each spring's force
- * with the operations of hk_spring_force in the same order (kernels_impl.h,
+ * with the operations of hk_spring_force in the same order (spring_lanes.h,
  * the same fused multiply-adds), so only the order of the sum differs; cond is kept for the
  * diagnostics, and a path that rounded a spring differently (by about
  * 8 eps cond, above) would fail here on purpose. */

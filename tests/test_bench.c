@@ -12,6 +12,11 @@
 
 #include "hk_test_cli.h"
 
+#include <fcntl.h>
+
+#include "engine.h"
+#include "fom.h"
+
 /* ---- a strict JSON reader, enough to check the report's fields ---------- */
 
 typedef struct json {
@@ -231,31 +236,67 @@ static void test_sweep_on_million_spring_cloth(void **state)
     hk_run_free(&r);
 }
 
-/* A deliberately broken kernel: thread 1 nudges one velocity. The hashes
- * differ from the 1-thread run, so the verdict is INVALID and exit 2. */
+/* A deliberately broken kernel: after every engine pass thread 1 nudges one
+ * velocity of its share of the particles (so never on 1 thread) by 1e-6
+ * m/s. The hashes then differ from the 1-thread run's, so the verdict is
+ * INVALID and the exit status 2. */
+static void nudge_on_thread_1(hk_world *w, int t, int T)
+{
+    const int count = hk_world_particles(w).count;
+    const int first = (int)((int64_t)count * t / T), last = (int)((int64_t)count * (t + 1) / T);
+    if (t == 1 && first < last) hk_test_mut(hk_world_particles(w).vx)[first] += (hk_real)1e-6;
+}
+
+/* `hooke bench ARGS` in this process (so the engine's test hook applies),
+ * stdout into a file of the temporary directory; its exit status. */
+static int bench_in_process(const char *args, char **out)
+{
+    char line[512], *argv[32];
+    snprintf(line, sizeof line, "hooke bench %s", args);
+    int argc = 0;
+    for (char *tok = strtok(line, " "); tok && argc < 31; tok = strtok(NULL, " ")) argv[argc++] = tok;
+    argv[argc] = NULL;
+    const char *path = hk_test_path("bench_in_process.txt");
+    fflush(stdout);
+    const int saved = dup(1);
+    const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(saved >= 0 && fd >= 0);
+    assert_true(dup2(fd, 1) >= 0);
+    close(fd);
+    const int rc = hk_cmd_bench(argc, argv);
+    fflush(stdout);
+    assert_true(dup2(saved, 1) >= 0);
+    close(saved);
+    *out = hk_test_slurp(path);
+    assert_non_null(*out);
+    return rc;
+}
+
 static void test_broken_kernel_is_invalid(void **state)
 {
     (void)state;
 #ifndef HOOKE_USE_OPENMP
     skip(); /* one thread only: there is no thread 1 to break */
 #endif
-    hk_run info = hk_test_hooke("", "info");
-    const int reference_only = strstr(info.out, "kernel path in use: reference") != NULL;
-    hk_run_free(&info);
-    if (reference_only) skip(); /* the serial reference path has no threads to break (HOOKE_SIMD=OFF) */
-    hk_run r = hk_test_hooke("OMP_WAIT_POLICY=passive HOOKE_TEST_PERTURB_THREAD=1",
-                             "bench --builtin cloth --threads 1,2 --repeat 1 --warmup 1 --steps 2");
-    assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.out, "\nINVALID\n"));
-    assert_non_null(strstr(r.out, "verify threads=2: state_hash DIFFERS FROM the 1-thread hash"));
-    assert_non_null(strstr(r.out, "verify threads=1: state_hash equals"));
-    assert_non_null(strstr(r.out, "INVALID\n")); /* the FOM line ends with the verdict */
-    hk_run_free(&r);
+    const char *args = "--builtin cloth --threads 1,2 --repeat 1 --warmup 1 --steps 2";
+    char *out;
+    hk_engine_after_pass = nudge_on_thread_1;
+    int rc = bench_in_process(args, &out);
+    hk_engine_after_pass = NULL;
+    if (strstr(out, "kernel path in use: reference")) { /* HOOKE_SIMD=OFF: the serial reference has no engine */
+        free(out);
+        skip();
+    }
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "\nINVALID\n"));
+    assert_non_null(strstr(out, "verify threads=2: state_hash DIFFERS FROM the 1-thread hash"));
+    assert_non_null(strstr(out, "verify threads=1: state_hash equals"));
+    free(out);
     /* the same run without the fault is VALID */
-    r = hk_test_hooke("OMP_WAIT_POLICY=passive", "bench --builtin cloth --threads 1,2 --repeat 1 --warmup 1 --steps 2");
-    assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "\nVALID\n"));
-    hk_run_free(&r);
+    rc = bench_in_process(args, &out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "\nVALID\n"));
+    free(out);
 }
 
 /* Weak scaling grows the problem with the thread count and still verifies

@@ -434,13 +434,13 @@ static void test_bands(void **state)
             one[c] = malloc((size_t)n * sizeof(hk_real));
         }
         hk_test_force_scale(w, scale, cond, terms);
-        assert_int_equal(hk_kernels_select("reference"), 0);
+        assert_int_equal(hk_world_set_kernels(w, "reference"), 0);
         hk_forces_compute(w);
         memcpy(ref[0], w->p.fx, (size_t)n * sizeof(hk_real));
         memcpy(ref[1], w->p.fy, (size_t)n * sizeof(hk_real));
         memcpy(ref[2], w->p.fz, (size_t)n * sizeof(hk_real));
         for (int p = 1; p < 4; p++) {
-            if (hk_kernels_select(paths[p]) != 0) continue;
+            if (hk_world_set_kernels(w, paths[p]) != 0) continue;
             for (int t = 1; t <= 3; t++) {
 #ifdef HOOKE_USE_OPENMP
                 omp_set_num_threads(t);

@@ -385,8 +385,11 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
         CK_FAIL("checkpoint does not match the scene (%u surfaces, the scene has %d)", nsurf, w->surface_count);
     const unsigned char *surf = take(&c, (size_t)nsurf * 3 * 8);
     if (c.bad || c.at != c.len) CK_FAIL("checkpoint is corrupted (sections do not add up)");
-    if (has_prev && !(def.kind == HK_VERLET || def.kind == HK_VERLET_BOOK))
-        CK_FAIL("checkpoint is corrupted (previous positions without position Verlet)");
+    const hk_integrator_info *info = hk_integrator_info_of(def.kind);
+    if (!info)
+        CK_FAIL("checkpoint is corrupted (integrator %d is not one of %s)", (int)def.kind, hk_integrator_names());
+    if (has_prev && !info->keeps_history)
+        CK_FAIL("checkpoint is corrupted (previous positions, but %s keeps none)", info->name);
 
     /* everything checked: restore (only allocation failures remain, before any state is copied) */
     hk_integrator_def saved_def = w->integrator;

@@ -82,7 +82,18 @@ static const char usage[] =
     "blew up (non-finite state or a spring past the scene's stretch_limit),\n"
     "3 an output file could not be written.\n";
 
-static void print_usage(FILE *f) { fprintf(f, usage, hk_integrator_names()); }
+static void print_usage(FILE *f)
+{
+    fprintf(f, usage, hk_integrator_names());
+    fprintf(f, "\nintegrators (largest stable omega*dt on the undamped oscillator, force evaluations per substep):\n");
+    for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) {
+        const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)k);
+        char limit[16];
+        snprintf(limit, sizeof limit, "%.3g", in->stability_limit);
+        fprintf(f, "  %-20s %-5s %d  %s\n", in->name, in->stability_limit > 0 ? limit : "none", in->force_evaluations,
+                in->description);
+    }
+}
 
 static double now_s(void)
 {
@@ -229,15 +240,17 @@ static void report_blowup(const hk_world *w, const hk_blowup *b, const char *sce
                 b->body, b->value, stretch_limit);
     }
     fprintf(stderr, "\n");
-    const hk_integrator_def d = hk_world_integrator(w);
-    const double omega = hk_omega_max(w), h = d.dt / hk_world_substeps(w);
+    const hk_integrator_info *in = hk_integrator_info_of(hk_world_integrator(w).kind);
+    const double omega = hk_omega_max(w), h = hk_world_integrator(w).dt / hk_world_substeps(w);
+    char limit[64];
+    if (in->stability_limit > 0)
+        snprintf(limit, sizeof limit, "%.3g", in->stability_limit);
+    else
+        snprintf(limit, sizeof limit, "0 (it gains energy at every dt)");
     fprintf(stderr,
             "hooke: hint: omega*dt = %.3g (omega_max = %.4g rad/s from k and m, substep %.3g s); %s is stable only "
             "below omega*dt = %s: lower dt or set dt_max\n",
-            omega * h, omega, h, hk_integrator_name(d.kind),
-            d.kind == HK_RK4     ? "2.83"
-            : d.kind == HK_EULER ? "0 (it gains energy at every dt)"
-                                 : "2");
+            omega * h, omega, h, in->name, limit);
 }
 
 static int cmd_run(int argc, char **argv)

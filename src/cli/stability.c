@@ -534,7 +534,7 @@ int hk_cmd_stability(int argc, char **argv)
             printf("analytic answer: pendulum, exact elliptic-integral solution, theta0 = %.6g rad, L = %.9g m "
                    "(rest length + m g / k), period %.9g s (small-amplitude 2 pi sqrt(L/g) = %.9g s)\n",
                    exact.theta0, exact.L, exact.period, 2 * 3.14159265358979323846 / exact.omega0);
-        printf("%-20s %14s %12s", "integrator", "stable_dt_max", "omega*dt");
+        printf("%-20s %14s %12s %7s", "integrator", "stable_dt_max", "omega*dt", "theory");
         for (int i = 0; i < points; i++) printf(" drift/s@%-9.3g", dts[i]);
         printf("  max_error_m@dt_min\n");
         for (int ki = 0; ki < nk; ki++) {
@@ -550,7 +550,11 @@ int hk_cmd_stability(int argc, char **argv)
                 snprintf(lim, sizeof lim, "%.6g", P->limit);
                 snprintf(od, sizeof od, "%.4f", omega * P->limit);
             }
-            printf("%-20s %14s %12s", hk_integrator_name((hk_integrator_kind)P->kind), lim, od);
+            /* the integrator's limit on the undamped oscillator, from its table row */
+            const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)P->kind);
+            char theory[16];
+            snprintf(theory, sizeof theory, "%.4g", in->stability_limit);
+            printf("%-20s %14s %12s %7s", in->name, lim, od, in->stability_limit > 0 ? theory : "none");
             for (int i = 0; i < points; i++)
                 if (P->stable[i])
                     printf(" %+17.3e", P->drift[i]);

@@ -267,3 +267,15 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
     hk_free_reals(tmp);
     return 0;
 }
+
+int hk_world_optimise(hk_world *w, int reorder_particles)
+{
+    if (reorder_particles)
+        for (int b = 0; b < w->body_count; b++)
+            if (hk_world_reorder_body(w, b, NULL) != 0) return -1;
+    for (int f = 0; f < w->family_count; f++)
+        if (w->families[f].kind == HK_FAMILY_LIST && !w->families[f].colour_start &&
+            hk_colour_family(&w->families[f], w->p.count) != 0)
+            return hk_fail(w, "out of memory while colouring springs");
+    return 0;
+}

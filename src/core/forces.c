@@ -1,63 +1,30 @@
-/* forces.c — gravity, air drag, the two ground models, springs, surface (pressure, wind) forces, and driven anchors. */
+/* forces.c — F(x, v) by the engine or by the reference path (chosen once, when the world is created), and anchors. */
 #include "forces.h"
 
 #include "engine.h"
-#include "springs.h"
+#include "reference.h"
 #include "surface.h"
 
-/* Body forces: f = m g - c_air v. */
-static void body_forces(hk_world *w)
+void hk_forces_update(hk_world *w, hk_update_kind kind, hk_real h)
 {
-    hk_particles *p = &w->p;
-    const hk_real gx = w->g[0], gy = w->g[1], gz = w->g[2];
-    const hk_real c = (hk_real)w->def.air_drag;
-    const int n = p->count;
-    for (int i = 0; i < n; i++) {
-        p->fx[i] = p->mass[i] * gx - c * p->vx[i];
-        p->fy[i] = p->mass[i] * gy - c * p->vy[i];
-        p->fz[i] = p->mass[i] * gz - c * p->vz[i];
-    }
-}
-
-/* Ground plane y = h. REPULSION (rope tutorial): below the plane, k_rep (h - y)
- * upward, sliding friction -c_fric v_t, absorption -c_abs v_y while v_y < 0.
- * SPRING (soft-body book): -k_coll (y - h) while y < h. */
-static void ground_forces(hk_world *w)
-{
-    const hk_ground *g = &w->def.ground;
-    if (g->model == HK_GROUND_NONE) return;
-    hk_particles *p = &w->p;
-    const hk_real h = (hk_real)g->height;
-    const int n = p->count;
-    if (g->model == HK_GROUND_REPULSION) {
-        const hk_real krep = (hk_real)g->repulsion, cf = (hk_real)g->friction, ca = (hk_real)g->absorption;
-        for (int i = 0; i < n; i++) {
-            if (!(p->y[i] < h)) continue;
-            p->fx[i] -= cf * p->vx[i];
-            p->fz[i] -= cf * p->vz[i];
-            if (p->vy[i] < 0) p->fy[i] -= ca * p->vy[i];
-            p->fy[i] += krep * (h - p->y[i]);
-        }
-    } else {
-        const hk_real k = (hk_real)g->stiffness;
-        for (int i = 0; i < n; i++)
-            if (p->y[i] < h) p->fy[i] -= k * (p->y[i] - h);
-    }
-}
-
-void hk_forces_compute(hk_world *w)
-{
-    const hk_kernels *k = hk_kernels_active();
-    if (k) {
-        hk_engine_forces(w, k);
+    const hk_update u = hk_update_make(kind, h, &w->integrator);
+    if (w->kernels) { /* the engine, with the kernels of the world's path */
+        hk_engine_run(w, w->kernels, &u);
         return;
     }
-    body_forces(w);
-    ground_forces(w);
-    hk_springs_forces(w);
+    /* the reference path, on this thread: the oracle's springs
+     * (reference.c); external forces and the update by their one formula
+     * (engine/external.h, engine/update.h) in the scalar instantiation */
+    hk_external ext;
+    hk_external_init(&ext, &w->def);
+    hk_kernels_scalar.external_forces(&ext, &w->p, 0, w->p.count);
+    hk_reference_springs(w);
     hk_surfaces_forces(w); /* pressure and wind, after every spring */
     w->spring_updates += hk_world_spring_count(w);
+    if (kind != HK_UPDATE_NONE) hk_kernels_scalar.integrate(&u, &w->p, 0, w->p.count);
 }
+
+void hk_forces_compute(hk_world *w) { hk_forces_update(w, HK_UPDATE_NONE, 0); }
 
 void hk_anchors_advance(hk_world *w, double dt)
 {

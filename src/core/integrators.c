@@ -1,68 +1,27 @@
-/* integrators.c — explicit and semi-implicit Euler, position and velocity Verlet, the jelly scheme, RK4, sub-stepping.
- */
+/* integrators.c — the integrator table, and the substep of each scheme: explicit updates, Verlet, RK4. */
 #include "integrators.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "contacts.h"
+#include "forces.h"
 
-/* Per-particle loops of the multi-evaluation schemes run in parallel: each
- * iteration touches one particle only, so the bits do not depend on the
- * thread count. Small worlds stay on one thread (no fork/join per substep). */
+/* Per-particle loops of the multi-evaluation schemes run on the world's
+ * team: each iteration touches one particle only, so the bits do not depend
+ * on the thread count. Small worlds stay on one thread (no fork/join per
+ * substep). */
 #ifdef HOOKE_USE_OPENMP
 #define HK_PARALLEL_FOR _Pragma("omp parallel for schedule(static) num_threads(hk_world_team(w)) if (p->count > 8192)")
 #else
 #define HK_PARALLEL_FOR
 #endif
-#include "engine.h"
-#include "forces.h"
-#include "springs.h"
-#include "surface.h"
 
-/* explicit Euler: x += v h; v += a h (both from the state at the start) */
-static void euler(hk_world *w, hk_real h)
+/* One force evaluation and an explicit update of every particle (Euler,
+ * semi-implicit Euler, the jelly scheme): the update's formula is in
+ * engine/update.h, and the engine fuses it into the force pass. */
+static void explicit_substep(hk_world *w, hk_real h)
 {
-    const hk_kernels *k = hk_kernels_active();
-    if (k) {
-        hk_engine_substep(w, k, HK_FINISH_EULER, h);
-        return;
-    }
-    hk_forces_compute(w);
-    hk_particles *p = &w->p;
-    for (int i = 0; i < p->count; i++) {
-        const hk_real im = p->inv_mass[i];
-        if (im == 0) continue;
-        p->x[i] += p->vx[i] * h;
-        p->y[i] += p->vy[i] * h;
-        p->z[i] += p->vz[i] * h;
-        p->vx[i] += p->fx[i] * im * h;
-        p->vy[i] += p->fy[i] * im * h;
-        p->vz[i] += p->fz[i] * im * h;
-    }
-}
-
-/* semi-implicit (symplectic) Euler: v += a h; x += v h (the rope tutorial's) */
-static void semi_implicit_euler(hk_world *w, hk_real h)
-{
-    const hk_kernels *k = hk_kernels_active();
-    if (k) {
-        hk_engine_substep(w, k, HK_FINISH_SEMI_IMPLICIT, h);
-        return;
-    }
-    hk_forces_compute(w);
-    hk_particles *p = &w->p;
-    for (int i = 0; i < p->count; i++) {
-        const hk_real im = p->inv_mass[i];
-        if (im == 0) continue;
-        p->vx[i] += p->fx[i] * im * h;
-        p->vy[i] += p->fy[i] * im * h;
-        p->vz[i] += p->fz[i] * im * h;
-        p->x[i] += p->vx[i] * h;
-        p->y[i] += p->vy[i] * h;
-        p->z[i] += p->vz[i] * h;
-    }
+    hk_forces_update(w, hk_integrator_ops_of(w->integrator.kind)->update, h);
 }
 
 /* Position Verlet: x_{n+1} = 2 x_n - x_{n-1} + a_n h^2. First step (no history):
@@ -138,34 +97,6 @@ static void velocity_verlet(hk_world *w, hk_real h)
     w->forces_valid = 1;
 }
 
-/* the jelly paper's scheme: v += dt_a F/m; x += dt_v v; v *= alpha */
-static void jelly(hk_world *w, hk_real h)
-{
-    const hk_kernels *k = hk_kernels_active();
-    if (k) {
-        hk_engine_substep(w, k, HK_FINISH_JELLY, h);
-        return;
-    }
-    hk_forces_compute(w);
-    hk_particles *p = &w->p;
-    const hk_real dta = w->integrator.jelly_dt_a > 0 ? (hk_real)w->integrator.jelly_dt_a : h;
-    const hk_real dtv = w->integrator.jelly_dt_v > 0 ? (hk_real)w->integrator.jelly_dt_v : h;
-    const hk_real alpha = (hk_real)w->integrator.jelly_alpha;
-    for (int i = 0; i < p->count; i++) {
-        const hk_real im = p->inv_mass[i];
-        if (im == 0) continue;
-        p->vx[i] += dta * p->fx[i] * im;
-        p->vy[i] += dta * p->fy[i] * im;
-        p->vz[i] += dta * p->fz[i] * im;
-        p->x[i] += dtv * p->vx[i];
-        p->y[i] += dtv * p->vy[i];
-        p->z[i] += dtv * p->vz[i];
-        p->vx[i] *= alpha;
-        p->vy[i] *= alpha;
-        p->vz[i] *= alpha;
-    }
-}
-
 /* classic RK4 on (x, v): stages are written into the particle arrays so the
  * force code always reads the world's state; scratch holds the start state
  * (6 arrays) and the weighted stage sums (6 arrays). */
@@ -210,15 +141,39 @@ static void rk4(hk_world *w, hk_real h)
     }
 }
 
-static const hk_integrator_ops integrators[HK_INTEGRATOR_COUNT] = {
-    {HK_EULER, "euler", "explicit_euler", 0, 0, euler},
-    {HK_SEMI_IMPLICIT_EULER, "semi_implicit_euler", "symplectic_euler", 0, 0, semi_implicit_euler},
-    {HK_VERLET, "verlet", "position_verlet", 1, 0, verlet},
-    {HK_VERLET_BOOK, "verlet_book", NULL, 1, 0, verlet_book},
-    {HK_VELOCITY_VERLET, "velocity_verlet", NULL, 0, 0, velocity_verlet},
-    {HK_JELLY, "jelly", NULL, 0, 0, jelly},
-    {HK_RK4, "rk4", NULL, 0, 12, rk4},
-};
+/* The integrator table: one row per scheme. The stability limit is the
+ * largest stable omega*dt on the undamped oscillator (the jelly scheme's
+ * with alpha = 1 and dt_a = dt_v = h); the stability profiler (hooke
+ * stability) measures where each one fails on a given scene. */
+// clang-format off
+#define HK_INTEGRATOR_TABLE(X)                                                                                         \
+    /* kind, name, alias, limit, history, evaluations, scratch, substep, fused update, description */                 \
+    X(HK_EULER, "euler", "explicit_euler", 0.0, 0, 1, 0, explicit_substep, HK_UPDATE_EULER,                            \
+      "explicit Euler: x += v dt; v += a dt")                                                                          \
+    X(HK_SEMI_IMPLICIT_EULER, "semi_implicit_euler", "symplectic_euler", 2.0, 0, 1, 0, explicit_substep,               \
+      HK_UPDATE_SEMI_IMPLICIT, "semi-implicit (symplectic) Euler: v += a dt; x += v dt")                               \
+    X(HK_VERLET, "verlet", "position_verlet", 2.0, 1, 1, 0, verlet, HK_UPDATE_NONE,                                    \
+      "position Verlet: x' = 2 x - x_prev + a dt^2, first step x + v dt + a dt^2 / 2")                                 \
+    X(HK_VERLET_BOOK, "verlet_book", NULL, 2.0, 1, 1, 0, verlet_book, HK_UPDATE_NONE,                                  \
+      "position Verlet with the book's first step x + a dt^2")                                                         \
+    X(HK_VELOCITY_VERLET, "velocity_verlet", NULL, 2.0, 0, 1, 0, velocity_verlet, HK_UPDATE_NONE,                      \
+      "velocity Verlet (kick, drift, kick), forces reused from the substep before")                                    \
+    X(HK_JELLY, "jelly", NULL, 2.0, 0, 1, 0, explicit_substep, HK_UPDATE_JELLY,                                        \
+      "the jelly scheme: v += dt_a a; x += dt_v v; v *= alpha")                                                        \
+    X(HK_RK4, "rk4", NULL, 2.8284271247461903, 0, 4, 12, rk4, HK_UPDATE_NONE, "classic fourth-order Runge-Kutta")
+// clang-format on
+
+#define HK_ROW(kind, name, alias, limit, history, evals, scratch, substep, update, text)                               \
+    [kind] = {{kind, name, alias, limit, history, evals, text}, update, scratch, substep},
+static const hk_integrator_ops integrators[HK_INTEGRATOR_COUNT] = {HK_INTEGRATOR_TABLE(HK_ROW)};
+#undef HK_ROW
+#define HK_COUNT(...) +1
+_Static_assert(0 HK_INTEGRATOR_TABLE(HK_COUNT) == HK_INTEGRATOR_COUNT, "one row per hk_integrator_kind");
+#undef HK_COUNT
+/* ", euler, semi_implicit_euler, ..." */
+#define HK_NAME(kind, name, ...) ", " name
+static const char integrator_names[] = HK_INTEGRATOR_TABLE(HK_NAME);
+#undef HK_NAME
 
 const hk_integrator_ops *hk_integrator_ops_of(hk_integrator_kind kind)
 {
@@ -226,24 +181,28 @@ const hk_integrator_ops *hk_integrator_ops_of(hk_integrator_kind kind)
     return &integrators[kind];
 }
 
+const hk_integrator_info *hk_integrator_info_of(hk_integrator_kind kind)
+{
+    const hk_integrator_ops *ops = hk_integrator_ops_of(kind);
+    return ops ? &ops->info : NULL;
+}
+
 const char *hk_integrator_name(hk_integrator_kind kind)
 {
     const hk_integrator_ops *ops = hk_integrator_ops_of(kind);
-    return ops ? ops->name : "unknown";
+    return ops ? ops->info.name : "unknown";
 }
 
 int hk_integrator_from_name(const char *name)
 {
-    for (int k = 0; k < HK_INTEGRATOR_COUNT; k++)
-        if (strcmp(name, integrators[k].name) == 0 || (integrators[k].alias && strcmp(name, integrators[k].alias) == 0))
-            return k;
+    for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) {
+        const hk_integrator_info *in = &integrators[k].info;
+        if (strcmp(name, in->name) == 0 || (in->alias && strcmp(name, in->alias) == 0)) return k;
+    }
     return -1;
 }
 
-const char *hk_integrator_names(void)
-{
-    return "euler, semi_implicit_euler, verlet, verlet_book, velocity_verlet, jelly, rk4";
-}
+const char *hk_integrator_names(void) { return integrator_names + 2; }
 
 hk_integrator_def hk_default_integrator_def(void)
 {
@@ -275,46 +234,3 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
 
 int hk_world_substeps(const hk_world *w) { return w->substeps; }
 hk_integrator_def hk_world_integrator(const hk_world *w) { return w->integrator; }
-
-/* Allocates what the integrator keeps between steps; 0 or -1 (out of memory). */
-static int ensure_scratch(hk_world *w, const hk_integrator_ops *ops)
-{
-    size_t cap = (size_t)(w->p.capacity ? w->p.capacity : 1);
-    if (ops->needs_history && !w->px && hk_world_alloc_history(w) != 0) return -1;
-    if (ops->scratch_arrays && !w->scratch) {
-        size_t offset; /* 0 from slot 0 */
-        w->scratch = hk_alloc_slab(ops->scratch_arrays, cap, 0, hk_world_team(w), &w->scratch_stride, &offset);
-        if (!w->scratch) return -1;
-    }
-    return 0;
-}
-
-static int world_has_anchor(const hk_world *w)
-{
-    for (int b = 0; b < w->body_count; b++)
-        if (w->bodies[b].anchor) return 1;
-    return 0;
-}
-
-void hk_world_step(hk_world *w)
-{
-    const hk_integrator_ops *ops = hk_integrator_ops_of(w->integrator.kind);
-    if (ensure_scratch(w, ops) != 0) {
-        hk_fail(w, "out of memory for integrator state");
-        return;
-    }
-    const hk_real h = (hk_real)w->h;
-    const int anchors = world_has_anchor(w);
-    for (int s = 0; s < w->substeps; s++) {
-        if (anchors) {
-            hk_anchors_advance(w, w->h);
-            w->forces_valid = 0;
-        }
-        ops->substep(w, h);
-        if (hk_surfaces_pump(w)) w->forces_valid = 0; /* the pressure target moved */
-        if (hk_springs_break(w) > 0) w->forces_valid = 0;
-        if (hk_contacts_apply(w, w->h, ops->needs_history ? w->px : NULL, w->py, w->pz) > 0) w->forces_valid = 0;
-    }
-    w->steps++;
-    w->time += w->integrator.dt;
-}

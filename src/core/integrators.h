@@ -1,23 +1,26 @@
-/* integrators.h — the time-integrator interface: one table entry per scheme. */
+/* integrators.h — the integrator table: one row per scheme, with its facts and its substep. */
 #ifndef HOOKE_INTEGRATORS_H
 #define HOOKE_INTEGRATORS_H
 
+#include "update.h"
 #include "world.h"
 
-/* An integrator advances the world's particle state by one substep h, using
- * hk_forces_compute for F(x, v) as often as it needs. Every scheme leaves
- * particles with inverse mass 0 (pinned, driven anchors) where they are.
- * An implicit scheme joins by adding an entry: it may keep its own scratch
- * (as RK4 does) and evaluate spring Jacobian products from the families. */
+/* An integrator advances the world's particle state by one substep h, with
+ * hk_forces_compute / hk_forces_update (forces.h) for F(x, v) as often as it
+ * needs. Every scheme leaves particles with inverse mass 0 (pinned, driven
+ * anchors) where they are. A scheme that evaluates forces once and then
+ * updates each particle from its own force alone names that update
+ * (engine/update.h), which the engine fuses into the force pass. */
 typedef struct hk_integrator_ops {
-    hk_integrator_kind kind;
-    const char *name;
-    const char *alias;  /* second accepted spelling, or NULL */
-    int needs_history;  /* keeps previous positions (position Verlet) */
-    int scratch_arrays; /* arrays of capacity entries it needs in w->scratch */
+    hk_integrator_info info; /* the public facts (hooke.h) */
+    hk_update_kind update;   /* the fused update of a one-evaluation explicit scheme, else HK_UPDATE_NONE */
+    int scratch_arrays;      /* arrays of capacity entries it needs in w->scratch */
     void (*substep)(hk_world *w, hk_real h);
 } hk_integrator_ops;
 
 const hk_integrator_ops *hk_integrator_ops_of(hk_integrator_kind kind);
+
+/* Advances the world one step (integrators.c's substep, between anchors and
+ * contacts, for every substep): hk_world_step in hooke.h, in step.c. */
 
 #endif

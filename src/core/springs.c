@@ -101,38 +101,6 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
     return 0;
 }
 
-HK_FMA_CLONES static void lattice_forces(const hk_family *f, hk_particles *p)
-{
-    for (int k = f->k0; k < f->k1; k++)
-        for (int j = f->j0; j < f->j1; j++) {
-            int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
-            for (int i = f->i0; i < f->i1; i++) {
-                int64_t local = row + i;
-                if (f->broken && f->broken[local]) continue;
-                hk_apply_spring(f, p, f->base + local, f->base + local + f->offset, f->rest);
-            }
-        }
-}
-
-HK_FMA_CLONES static void list_forces(const hk_family *f, hk_particles *p)
-{
-    for (int64_t s = 0; s < f->count; s++) {
-        if (f->broken && f->broken[s]) continue;
-        hk_apply_spring(f, p, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest);
-    }
-}
-
-void hk_springs_forces(hk_world *w)
-{
-    for (int fi = 0; fi < w->family_count; fi++) {
-        const hk_family *f = &w->families[fi];
-        if (f->kind == HK_FAMILY_LATTICE)
-            lattice_forces(f, &w->p);
-        else
-            list_forces(f, &w->p);
-    }
-}
-
 void hk_springs_visit(const hk_family *f, hk_spring_visitor visit, void *ctx)
 {
     if (f->kind == HK_FAMILY_LATTICE) {

@@ -88,6 +88,17 @@ int hk_fail(hk_world *w, const char *fmt, ...)
 const char *hk_world_error(const hk_world *w) { return w->error; }
 int hk_world_threads(const hk_world *w) { return w->def.threads; }
 
+int hk_world_set_kernels(hk_world *w, const char *path)
+{
+    const hk_kernels *k;
+    if (hk_kernels_find(path, &k) != 0)
+        return hk_fail(w, "kernel path '%s' is not available on this CPU and build (see hooke info)", path ? path : "");
+    w->kernels = k;
+    return 0;
+}
+
+const char *hk_world_kernels(const hk_world *w) { return w->kernels ? w->kernels->isa : "reference"; }
+
 int hk_world_set_threads(hk_world *w, int threads)
 {
     if (threads < 0 || threads > HK_MAX_THREADS)
@@ -124,13 +135,11 @@ hk_world *hk_world_create(const hk_world_def *def)
     hk_world *w = calloc(1, sizeof *w);
     if (!w) return NULL;
     w->def = def ? *def : hk_default_world_def();
-    w->g[0] = (hk_real)w->def.gravity.x;
-    w->g[1] = (hk_real)w->def.gravity.y;
-    w->g[2] = (hk_real)w->def.gravity.z;
     if (w->def.threads < 0 || w->def.threads > HK_MAX_THREADS) w->def.threads = 0;
     w->integrator = hk_default_integrator_def();
     w->substeps = 1;
     w->h = w->integrator.dt;
+    w->kernels = hk_kernels_active();
     return w;
 }
 
@@ -160,7 +169,7 @@ void hk_world_destroy(hk_world *w)
     free(w->surfaces);
     free(w->history_slab);
     free(w->scratch);
-    hk_engine_release(w);
+    hk_engine_free(w->engine);
     free(w);
 }
 

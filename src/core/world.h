@@ -97,9 +97,11 @@ typedef struct hk_body {
     int surface;          /* index into the world's surfaces, or -1 */
 } hk_body;
 
+/* The engine's state between passes: plans, work space, packed records (engine.c). */
+typedef struct hk_engine hk_engine;
+
 struct hk_world {
     hk_world_def def;
-    hk_real g[3]; /* gravity in kernel precision [m/s^2] */
     hk_particles p;
 
     hk_body *bodies;
@@ -121,14 +123,10 @@ struct hk_world {
     hk_real *scratch; /* RK4: 12 arrays, array k at scratch + k * scratch_stride */
     size_t scratch_stride;
 
-    float *packed_rec;                /* engine, list bodies: {x, y, z, vx, vy, vz, 0, 0} per particle */
-    float *packed_f;                  /* engine, list bodies: {fx, fy, fz, 0} per particle */
-    int packed_cap;                   /* particles the packed arrays hold */
-    void *plans;                      /* engine: sweep plan per body (engine.c), valid while */
-    int plans_bodies, plans_families; /* the body and family counts are these */
-    hk_real **ws;                     /* engine: per-thread work space (first-touched by its thread) */
-    size_t *ws_len;                   /* entries in ws[t] */
-    int ws_threads;
+    /* How forces are evaluated, chosen once when the world is created: the
+     * engine with this kernel table, or the reference path (NULL) */
+    const struct hk_kernels *kernels;
+    hk_engine *engine; /* the engine's state (engine.c), NULL until its first pass */
 
     int64_t steps;
     double time;

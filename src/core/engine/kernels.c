@@ -77,6 +77,18 @@ const char *hk_kernels_name(void)
     return k ? k->isa : "reference";
 }
 
+int hk_kernels_find(const char *name, const hk_kernels **k)
+{
+    if (!name) {
+        *k = hk_kernels_active();
+        return 0;
+    }
+    const int c = lookup(name);
+    if (c < 0) return -1;
+    *k = c > 0 ? tables[c - 1] : NULL;
+    return 0;
+}
+
 int hk_kernels_select(const char *name)
 {
     if (!name) { /* back to the automatic choice */
@@ -88,22 +100,4 @@ int hk_kernels_select(const char *name)
     if (c < 0) return -1;
     chosen = c;
     return 0;
-}
-
-void hk_step_ctx_init(hk_step_ctx *ctx, const hk_world *w, hk_finish finish, hk_real h)
-{
-    memset(ctx, 0, sizeof *ctx);
-    ctx->finish = finish;
-    ctx->h = h;
-    ctx->dt_a = w->integrator.jelly_dt_a > 0 ? (hk_real)w->integrator.jelly_dt_a : h;
-    ctx->dt_v = w->integrator.jelly_dt_v > 0 ? (hk_real)w->integrator.jelly_dt_v : h;
-    ctx->alpha = (hk_real)w->integrator.jelly_alpha;
-    for (int c = 0; c < 3; c++) ctx->g[c] = w->g[c];
-    ctx->air_drag = (hk_real)w->def.air_drag;
-    ctx->ground = w->def.ground.model;
-    ctx->ground_h = (hk_real)w->def.ground.height;
-    ctx->ground_krep = (hk_real)w->def.ground.repulsion;
-    ctx->ground_fric = (hk_real)w->def.ground.friction;
-    ctx->ground_abs = (hk_real)w->def.ground.absorption;
-    ctx->ground_k = (hk_real)w->def.ground.stiffness;
 }

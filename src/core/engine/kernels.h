@@ -2,6 +2,8 @@
 #ifndef HOOKE_KERNELS_H
 #define HOOKE_KERNELS_H
 
+#include "external.h"
+#include "update.h"
 #include "world.h"
 
 /* Margin (in entries) on both sides of a lattice row buffer: >= the largest
@@ -12,36 +14,31 @@
  * kernel's vector store reaches at most this far past either end of a row. */
 #define HK_ROW_VEC 16
 
-/* What a row finalisation does with the row's summed spring forces. */
-typedef enum hk_finish {
-    HK_FINISH_STORE_FORCE = 0, /* f[row] = external forces + acc */
-    HK_FINISH_EULER,           /* explicit Euler in place */
-    HK_FINISH_SEMI_IMPLICIT,   /* semi-implicit Euler in place */
-    HK_FINISH_JELLY,           /* the jelly scheme in place */
-} hk_finish;
-
-/* Everything a fused row finalisation needs besides the row. */
+/* Everything a per-particle pass needs: the external forces to add to the
+ * spring forces, and the update to apply with the total. */
 typedef struct hk_step_ctx {
-    hk_finish finish;
-    hk_real h;                 /* substep [s] */
-    hk_real dt_a, dt_v, alpha; /* jelly scheme */
-    hk_real g[3];              /* [m/s^2] */
-    hk_real air_drag;          /* [N*s/m] */
-    hk_ground_model ground;
-    hk_real ground_h, ground_krep, ground_fric, ground_abs, ground_k;
+    hk_external ext;
+    hk_update upd;
 } hk_step_ctx;
 
-/* One lattice family as seen from one source row (engine.c fills f, dr,
- * dst and fresh; the kernels' plan_row fills group and span and may clear
+/* The vectors a blocked row pass runs over (plan_row): [lo, hi) rounded up
+ * to whole vectors, and within them [full_lo, full_hi), where every
+ * family's lanes are springs (no row-end tests; empty: full_lo = full_hi). */
+typedef struct hk_row_span {
+    int lo, hi, full_lo, full_hi;
+} hk_row_span;
+
+/* One lattice family as seen from one source row (the sweep fills f, dr,
+ * dst and fresh; the kernels' plan_row fills pass and span and may clear
  * fresh). */
 typedef struct hk_row_family {
     const hk_family *f;
-    hk_real *dst;   /* accumulator row r + dr: x, then y and z at bstride and 2 bstride (lattice_row) */
-    int dr;         /* row distance; 0: same row */
-    int fresh;      /* the target row holds nothing yet: the kernel writes all of its vectors [0, nx_pad)
-                     * without reading them (plan_row keeps the flag only where its kernel does) */
-    uint64_t group; /* the kernels' blocked pass that starts at this family, 0: none (plan_row) */
-    int span[4];    /* that pass's vectors [lo, hi) and those without row ends [full lo, full hi) (plan_row) */
+    hk_real *dst;     /* accumulator row r + dr: x, then y and z at bstride and 2 bstride (lattice_row) */
+    int dr;           /* row distance; 0: same row */
+    int fresh;        /* the target row holds nothing yet: the kernel writes all of its vectors [0, nx_pad)
+                       * without reading them (plan_row keeps the flag only where its kernel does) */
+    int pass;         /* the kernel's blocked pass that starts at this family, 0: none (plan_row) */
+    hk_row_span span; /* that pass's vectors (plan_row) */
 } hk_row_family;
 
 typedef struct hk_kernels {
@@ -58,7 +55,7 @@ typedef struct hk_kernels {
     void (*lattice_row)(const hk_particles *p, int64_t row0, int64_t local0, int nx_pad,
                         const struct hk_row_family *fams, int nfam, hk_real *const acc_src[3], hk_real *buf,
                         int bstride);
-    /* Sets fams[q].group for a list of row families (f, dr and fresh
+    /* Sets fams[q].pass and span for a list of row families (f, dr and fresh
      * filled) that lattice_row will be given as it is, on rows of nx_pad
      * nodes: once per list, not per row. Clears fams[q].fresh where the
      * kernel would not write the whole target row [0, nx_pad) from that
@@ -75,7 +72,7 @@ typedef struct hk_kernels {
     /* Particles [g0, g0 + n) into those records (x, v into rec; into facc f,
      * or when ext is given the external forces of ext, f untouched), and facc
      * back into f; present exactly when list_range_packed is. */
-    void (*list_pack)(const hk_step_ctx *ext, const hk_particles *p, float *rec, float *facc, int64_t g0, int n);
+    void (*list_pack)(const hk_external *ext, const hk_particles *p, float *rec, float *facc, int64_t g0, int n);
     void (*list_unpack)(hk_particles *p, const float *facc, int64_t g0, int n);
     /* Finishes particles [g0, g0 + n) given their summed spring forces acc,
      * then zeroes the row's margins acc[c][-HK_ROW_VEC, 0) and
@@ -84,9 +81,9 @@ typedef struct hk_kernels {
      * its next use (plan_row). */
     void (*finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n, hk_real *const acc[3]);
     /* f = gravity + air drag + ground for particles [g0, g0 + n). */
-    void (*external_forces)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n);
-    /* Per-particle integration of [g0, g0 + n) from the full force arrays. */
-    void (*integrate)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n);
+    void (*external_forces)(const hk_external *ext, hk_particles *p, int64_t g0, int n);
+    /* The update u of particles [g0, g0 + n) from their forces in f. */
+    void (*integrate)(const hk_update *u, hk_particles *p, int64_t g0, int n);
 } hk_kernels;
 
 extern const hk_kernels hk_kernels_avx512;
@@ -104,12 +101,13 @@ const hk_kernels *hk_kernels_active(void);
 int hk_kernels_cpu_has(const char *isa);
 /* Name of the path in use: "avx512", "avx2", "scalar" or "reference". */
 const char *hk_kernels_name(void);
-/* Forces a path for this process (benchmarks, tests); returns 0 or -1 if
- * the CPU or build lacks it. name as for HOOKE_KERNELS; NULL restores the
+/* The table of path `name` (NULL for the reference path) in *k; NULL name:
+ * the process default. 0, or -1 if the CPU or build lacks it. */
+int hk_kernels_find(const char *name, const hk_kernels **k);
+/* Sets the process default for the worlds created from now on (benchmarks,
+ * tests; a world's own path: hk_world_set_kernels); returns 0 or -1 if the
+ * CPU or build lacks it. name as for HOOKE_KERNELS; NULL restores the
  * automatic choice. */
 int hk_kernels_select(const char *name);
-
-/* Fills ctx's physics fields (gravity, drag, ground) from the world. */
-void hk_step_ctx_init(hk_step_ctx *ctx, const hk_world *w, hk_finish finish, hk_real h);
 
 #endif

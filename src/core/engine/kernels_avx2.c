@@ -1,4 +1,4 @@
-/* kernels_avx2.c — the kernels of kernels_impl.h compiled for the avx2 instruction set. */
+/* kernels_avx2.c — the kernel table of kernels_isa.h compiled for the avx2 instruction set. */
 #define HK_ISA_AVX2
 #define HK_ISA_NAME "avx2"
-#include "kernels_impl.h"
+#include "kernels_isa.h"

@@ -1,4 +1,4 @@
-/* kernels_avx512.c — the kernels of kernels_impl.h compiled for the avx512 instruction set. */
+/* kernels_avx512.c — the kernel table of kernels_isa.h compiled for the avx512 instruction set. */
 #define HK_ISA_AVX512
 #define HK_ISA_NAME "avx512"
-#include "kernels_impl.h"
+#include "kernels_isa.h"

@@ -62,6 +62,15 @@ static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
 {
     _mm512_i32scatter_ps(base, _mm512_loadu_si512(idx), v, 4);
 }
+/* lanes [0, n) of p, the others 0; and lanes [0, n) stored to p (0 < n <= W):
+ * the tail of a range, without touching memory past it */
+static inline hk_w w_loadn(const hk_real *p, int n) { return _mm512_maskz_loadu_ps((__mmask16)((1u << n) - 1), p); }
+static inline void w_storen(hk_real *p, hk_w v, int n) { _mm512_mask_storeu_ps(p, (__mmask16)((1u << n) - 1), v); }
+/* w_scatter of lanes [0, n) only */
+static inline void w_scattern(hk_real *base, const int32_t *idx, hk_w v, int n)
+{
+    _mm512_mask_i32scatter_ps(base, (__mmask16)((1u << n) - 1), _mm512_loadu_si512(idx), v, 4);
+}
 #define HK_HAS_SHIFT 1
 /* w_alignc(hi, lo, n): lanes n .. n + 15 of (lo, hi) for a compile-time n in
  * 1..15, one valignd. Its count must be a literal: GCC folds a constant n
@@ -145,6 +154,12 @@ static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
 {
     _mm512_i32scatter_pd(base, _mm256_loadu_si256((const __m256i *)idx), v, 8);
 }
+static inline hk_w w_loadn(const hk_real *p, int n) { return _mm512_maskz_loadu_pd((__mmask8)((1u << n) - 1), p); }
+static inline void w_storen(hk_real *p, hk_w v, int n) { _mm512_mask_storeu_pd(p, (__mmask8)((1u << n) - 1), v); }
+static inline void w_scattern(hk_real *base, const int32_t *idx, hk_w v, int n)
+{
+    _mm512_mask_i32scatter_pd(base, (__mmask8)((1u << n) - 1), _mm256_loadu_si256((const __m256i *)idx), v, 8);
+}
 #define HK_HAS_SHIFT 1
 /* w_alignc for 8 lanes (n in 1..7): one valignq */
 #if defined(__clang__)
@@ -215,6 +230,19 @@ static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
     _mm256_storeu_ps(lanes, v);
     for (int l = 0; l < 8; l++) base[idx[l]] = lanes[l];
 }
+/* the lanes l < n as a mask */
+static inline __m256i lanes_below(int n)
+{
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+static inline hk_w w_loadn(const hk_real *p, int n) { return _mm256_maskload_ps(p, lanes_below(n)); }
+static inline void w_storen(hk_real *p, hk_w v, int n) { _mm256_maskstore_ps(p, lanes_below(n), v); }
+static inline void w_scattern(hk_real *base, const int32_t *idx, hk_w v, int n)
+{
+    float lanes[8];
+    _mm256_storeu_ps(lanes, v);
+    for (int l = 0; l < n; l++) base[idx[l]] = lanes[l];
+}
 
 #elif defined(HK_ISA_AVX2) && defined(HOOKE_DOUBLE)
 #define HK_W 4
@@ -260,6 +288,18 @@ static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v)
     _mm256_storeu_pd(lanes, v);
     for (int l = 0; l < 4; l++) base[idx[l]] = lanes[l];
 }
+static inline __m256i lanes_below(int n)
+{
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+static inline hk_w w_loadn(const hk_real *p, int n) { return _mm256_maskload_pd(p, lanes_below(n)); }
+static inline void w_storen(hk_real *p, hk_w v, int n) { _mm256_maskstore_pd(p, lanes_below(n), v); }
+static inline void w_scattern(hk_real *base, const int32_t *idx, hk_w v, int n)
+{
+    double lanes[4];
+    _mm256_storeu_pd(lanes, v);
+    for (int l = 0; l < n; l++) base[idx[l]] = lanes[l];
+}
 
 #elif defined(HK_ISA_SCALAR)
 #include <math.h>
@@ -297,9 +337,34 @@ static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return m ? b : a; }
 static inline hk_wm wm_unbroken(const uint8_t *p) { return *p == 0; }
 static inline hk_w w_gather(const hk_real *base, const int32_t *idx) { return base[*idx]; }
 static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v) { base[*idx] = v; }
+/* one lane: a range never has a partial tail */
+static inline hk_w w_loadn(const hk_real *p, int n) { return n > 0 ? *p : (hk_w)0; }
+static inline void w_storen(hk_real *p, hk_w v, int n)
+{
+    if (n > 0) *p = v;
+}
+static inline void w_scattern(hk_real *base, const int32_t *idx, hk_w v, int n)
+{
+    if (n > 0) base[*idx] = v;
+}
 
 #else
 #error "simd.h: define HK_ISA_AVX512, HK_ISA_AVX2 or HK_ISA_SCALAR before including"
 #endif
+
+/* The first n lanes (0 < n <= W) at p: a whole vector when n is W (a
+ * constant in the full-vector loops), otherwise only those lanes are read
+ * (the others are 0) or written. */
+static inline __attribute__((always_inline)) hk_w w_load_lanes(const hk_real *p, int n)
+{
+    return n == HK_W ? w_loadu(p) : w_loadn(p, n);
+}
+static inline __attribute__((always_inline)) void w_store_lanes(hk_real *p, hk_w v, int n)
+{
+    if (n == HK_W)
+        w_storeu(p, v);
+    else
+        w_storen(p, v, n);
+}
 
 #endif

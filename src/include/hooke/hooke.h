@@ -108,6 +108,15 @@ int hk_world_threads(const hk_world *w);
  * are never changed. Returns 0, or -1 on a count out of range. */
 #define HK_MAX_THREADS 4096
 int hk_world_set_threads(hk_world *w, int threads);
+/* How the world evaluates forces: "avx512", "avx2" or "scalar" (the
+ * parallel engine with that instruction set) or "reference" (the plain
+ * serial code, the oracle the engine is tested against). A new world takes
+ * the process default: HOOKE_KERNELS when set, else the widest path the CPU
+ * and the build have. NULL: that default. Every engine path gives the same
+ * bits. Returns 0, or -1 if the CPU or the build lacks the path. */
+int hk_world_set_kernels(hk_world *w, const char *path);
+/* The world's path, as above. */
+const char *hk_world_kernels(const hk_world *w);
 /* Message of the last failed call on this world ("" if none). */
 const char *hk_world_error(const hk_world *w);
 
@@ -331,6 +340,20 @@ typedef struct hk_integrator_def {
     double jelly_alpha; /* JELLY: velocity kept per substep [1] */
 } hk_integrator_def;
 hk_integrator_def hk_default_integrator_def(void); /* semi-implicit Euler, dt 1e-3 s */
+
+/* The facts of one integrator (its row of the integrator table). */
+typedef struct hk_integrator_info {
+    hk_integrator_kind kind;
+    const char *name;         /* in scene files and --integrator */
+    const char *alias;        /* a second accepted name, or NULL */
+    double stability_limit;   /* largest stable omega*dt on the undamped oscillator [1]; 0: none (it gains
+                                 energy at every dt) */
+    int keeps_history;        /* 1: carries the previous positions from step to step (position Verlet) */
+    int force_evaluations;    /* force evaluations per substep [1] */
+    const char *description;  /* one line for messages and --help */
+} hk_integrator_info;
+/* The row of kind, or NULL if kind is not an integrator. */
+const hk_integrator_info *hk_integrator_info_of(hk_integrator_kind kind);
 
 const char *hk_integrator_name(hk_integrator_kind kind);
 /* Parses a name ("euler", "semi_implicit_euler", "verlet", ...); -1 if unknown. */

@@ -1,0 +1,124 @@
+/* lists.c — the listed (coloured) springs of a body, banded and split over the team (see lists.h). */
+#include "lists.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "colour.h"
+#include "team.h"
+
+/* List bodies with fewer springs than this run on one thread: a barrier per
+ * colour costs more than the work (a 48-particle all-to-all net has 63
+ * colours). The bits are the same either way. HOOKE_LIST_PARALLEL_MIN
+ * overrides it (tests set 0 to exercise the parallel path on small scenes).
+ * Called only outside parallel regions (when a body is planned). */
+static int64_t list_parallel_min(void)
+{
+    static int64_t min = -1;
+    if (min < 0) {
+        const char *env = getenv("HOOKE_LIST_PARALLEL_MIN");
+        char *end;
+        long long v = env ? strtoll(env, &end, 10) : -1;
+        min = (env && *env && !*end && v >= 0) ? v : 16384;
+    }
+    return min;
+}
+
+int hk_lists_serial(const hk_world *w, int body)
+{
+    int64_t n = 0;
+    for (int f = 0; f < w->family_count; f++)
+        if (w->families[f].body == body && w->families[f].kind == HK_FAMILY_LIST) n += w->families[f].count;
+    return n < list_parallel_min();
+}
+
+/* Thread t's share [*c0, *c1) of the springs [s0, s1) of one colour, in whole
+ * groups of `group` springs (a SIMD step), so no step straddles two threads. */
+static void colour_share(int64_t s0, int64_t s1, int group, int t, int T, int64_t *c0, int64_t *c1)
+{
+    const int64_t groups = (s1 - s0 + group - 1) / group;
+    *c0 = s0 + groups * t / T * group;
+    *c1 = s0 + groups * (t + 1) / T * group;
+    if (*c1 > s1) *c1 = s1;
+}
+
+/* Springs [s0, s1) of list family f: over the packed records when there are
+ * some, otherwise gathered by `gather` from the particle arrays. */
+static void list_springs_run(const hk_kernels *k, const hk_kernels *gather, hk_world *w, const hk_family *f,
+                             const hk_packed *pk, int64_t s0, int64_t s1)
+{
+    if (pk)
+        k->list_range_packed(f, pk->rec, pk->f, s0, s1);
+    else
+        gather->list_range(f, &w->p, s0, s1);
+}
+
+/* The near springs of band b of list family f, colour by colour. */
+static void list_band(hk_world *w, const hk_kernels *k, const hk_family *f, const hk_packed *pk, int regular, int b)
+{
+    const int B1 = f->band_count + 1;
+    for (int c = 0; c < regular; c++) {
+        const int64_t s0 = f->band_start[(size_t)c * B1 + b], s1 = f->band_start[(size_t)c * B1 + b + 1];
+        if (s0 < s1) list_springs_run(k, k, w, f, pk, s0, s1);
+    }
+}
+
+/* Packs the particles of `body` in [lo, hi) (particle indices). */
+static void pack_span(hk_world *w, const hk_kernels *k, const hk_packed *pk, int body, const hk_external *ext,
+                      int64_t lo, int64_t hi)
+{
+    const int64_t first = w->bodies[body].first, end = first + w->bodies[body].count;
+    if (lo < first) lo = first;
+    if (hi > end) hi = end;
+    if (lo < hi) k->list_pack(ext, &w->p, pk->rec, pk->f, lo, (int)(hi - lo));
+}
+
+void hk_lists_run(hk_world *w, const hk_kernels *k, const hk_packed *pk, int body, int serial, const hk_external *ext)
+{
+    const int packed = pk != NULL;
+    const int t = HK_THREAD(), T = serial ? 1 : HK_THREADS();
+    if (serial && t != 0) {
+        HK_BARRIER();
+        return;
+    }
+    int first_list = 1;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->body != body || f->kind != HK_FAMILY_LIST) continue;
+        const int regular = f->overflow ? f->colour_count - 1 : f->colour_count;
+        const int NB = f->band_count, m = (NB + 1) / 2; /* m even bands */
+        const int j0 = (int)((int64_t)m * t / T), j1 = (int)((int64_t)m * (t + 1) / T);
+        const int pack_here = packed && first_list;
+        for (int j = j0; j < j1; j++) {
+            if (pack_here) pack_span(w, k, pk, body, ext, (int64_t)2 * j * HK_BAND, (int64_t)(2 * j + 2) * HK_BAND);
+            list_band(w, k, f, pk, regular, 2 * j);
+            if (j > j0) list_band(w, k, f, pk, regular, 2 * j - 1);
+        }
+        if (pack_here && t == T - 1) /* particles past the bands (none while the colouring is current) */
+            pack_span(w, k, pk, body, ext, (int64_t)2 * m * HK_BAND, INT64_MAX);
+        if (!serial) HK_BARRIER();
+        if (j0 < j1 && 2 * j1 - 1 < NB) list_band(w, k, f, pk, regular, 2 * j1 - 1);
+        if (!serial) HK_BARRIER();
+        /* far springs colour by colour, each colour split over the threads */
+        for (int c = 0; c < regular; c++) {
+            int64_t c0 = f->near_end[c], c1 = f->colour_start[c + 1];
+            if (c0 >= c1) continue; /* the same on every thread: no barrier skipped by one alone */
+            colour_share(c0, c1, packed ? 8 : k->width, t, T, &c0, &c1);
+            if (c0 < c1) list_springs_run(k, k, w, f, pk, c0, c1);
+            if (!serial) HK_BARRIER();
+        }
+        /* the overflow colour on one thread (particles repeat in it): the
+         * packed kernel adds lane by lane in order, the gather kernel would
+         * not, so the scalar one takes its place */
+        if (f->overflow && t == 0)
+            list_springs_run(k, &hk_kernels_scalar, w, f, pk, f->colour_start[regular], f->colour_start[regular + 1]);
+        if (f->overflow && !serial) HK_BARRIER();
+        first_list = 0;
+    }
+    if (packed && !first_list) {
+        int g0 = w->bodies[body].first, n = w->bodies[body].count;
+        if (!serial) hk_team_range(g0, n, &g0, &n);
+        k->list_unpack(&w->p, pk->f, g0, n);
+    }
+    if (packed || serial) HK_BARRIER();
+}

@@ -1,0 +1,304 @@
+/* sweep.c — the lattice sweep: each body's rows in blocks per thread, spring sums in a ring of rows (see sweep.h). */
+#include "sweep.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lists.h"
+#include "surface.h"
+#include "team.h"
+
+static int round_up(int n, int m) { return (n + m - 1) / m * m; }
+
+/* The order in which a row's families add their terms (every ISA uses it):
+ * the families along the row first, then by row distance from the farthest
+ * to the nearest, and within one row distance the families with di >= 0
+ * before those with di < 0, otherwise in the builder's order (a stable
+ * sort). The blocked AVX-512 pass (row_group.h) updates a target row once
+ * for all the families of one row distance, so those must be adjacent.
+ * Farthest first is the faster order on the in-cache cloth
+ * (docs/performance-notes.md). */
+static int family_key(const hk_world *w, const hk_sweep_plan *sp, int q)
+{
+    const int dr = sp->dr[q];
+    return 2 * (dr == 0 ? 0 : sp->maxdr + 1 - dr) + (w->families[sp->fam[q]].di < 0);
+}
+
+static void order_families(const hk_world *w, hk_sweep_plan *sp)
+{
+    for (int q = 1; q < sp->nfam; q++) { /* insertion sort: stable */
+        const int fam = sp->fam[q], dr = sp->dr[q];
+        const int key = family_key(w, sp, q);
+        int p = q;
+        while (p > 0 && family_key(w, sp, p - 1) > key) {
+            sp->fam[p] = sp->fam[p - 1];
+            sp->dr[p] = sp->dr[p - 1];
+            p--;
+        }
+        sp->fam[p] = fam;
+        sp->dr[p] = dr;
+    }
+}
+
+void hk_sweep_plan_free(hk_sweep_plan *sp)
+{
+    free(sp->fam);
+    free(sp->dr);
+    free(sp->jcls);
+    free(sp->kcls);
+    free(sp->cls);
+    free(sp->cls_n);
+    free(sp->cls_q);
+    sp->fam = sp->dr = sp->jcls = sp->kcls = sp->cls = sp->cls_n = sp->cls_q = NULL;
+}
+
+/* Splits [0, n) at the bounds [lo, hi) of every family's source rows along
+ * one axis (lo = rows[q][e], hi = rows[q][e + 1]): out[i] is the number of
+ * cuts at or before i, so indices with the same out have the same families.
+ * Returns the number of intervals. */
+static int axis_classes(const hk_sweep_plan *sp, const int (*rows)[4], int e, int n, int *out)
+{
+    for (int i = 0; i < n; i++) out[i] = 0;
+    for (int q = 0; q < sp->nfam; q++)
+        for (int b = e; b < e + 2; b++) {
+            const int cut = rows[q][b];
+            if (cut > 0 && cut < n) out[cut] = 1;
+        }
+    for (int i = 1; i < n; i++) out[i] += out[i - 1];
+    return n > 0 ? out[n - 1] + 1 : 1;
+}
+
+/* The row classes of sp (its families set), from the families' source rows:
+ * j in [rows[q][0], rows[q][1]) and k in [rows[q][2], rows[q][3]). */
+static int plan_classes(const hk_body *b, hk_sweep_plan *sp, const int (*rows)[4])
+{
+    const int nz = b->nz > 0 ? b->nz : 1, F = sp->nfam ? sp->nfam : 1;
+    sp->jcls = malloc((size_t)sp->ny * sizeof *sp->jcls);
+    sp->kcls = malloc((size_t)nz * sizeof *sp->kcls);
+    if (!sp->jcls || !sp->kcls) return -1;
+    const int nj = axis_classes(sp, rows, 0, sp->ny, sp->jcls);
+    sp->nkcls = axis_classes(sp, rows, 2, nz, sp->kcls);
+    const int cells = nj * sp->nkcls;
+    sp->cls = malloc((size_t)cells * sizeof *sp->cls);
+    sp->cls_n = malloc((size_t)cells * sizeof *sp->cls_n);
+    sp->cls_q = malloc((size_t)cells * F * sizeof *sp->cls_q);
+    if (!sp->cls || !sp->cls_n || !sp->cls_q) return -1;
+    for (int c = 0; c < cells; c++) sp->cls[c] = -1;
+    /* a representative row of every cell gives its families; equal lists
+     * share one class */
+    for (int j = 0; j < sp->ny; j++)
+        for (int k = 0; k < nz; k++) {
+            const int cell = sp->jcls[j] * sp->nkcls + sp->kcls[k];
+            if (sp->cls[cell] >= 0) continue;
+            int *q_of = sp->cls_q + (size_t)sp->ncls * F, n = 0;
+            for (int q = 0; q < sp->nfam; q++) {
+                const int *rq = rows[q];
+                if (j >= rq[0] && j < rq[1] && k >= rq[2] && k < rq[3]) q_of[n++] = q;
+            }
+            int c = 0;
+            while (c < sp->ncls &&
+                   !(sp->cls_n[c] == n && !memcmp(sp->cls_q + (size_t)c * F, q_of, (size_t)n * sizeof *q_of)))
+                c++;
+            if (c == sp->ncls) sp->cls_n[sp->ncls++] = n;
+            sp->cls[cell] = c;
+        }
+    return 0;
+}
+
+int hk_sweep_plan_body(const hk_world *w, int body, hk_sweep_plan *sp)
+{
+    const hk_body *b = &w->bodies[body];
+    memset(sp, 0, sizeof *sp);
+    sp->body = body;
+    sp->base = b->first;
+    sp->nx = b->nx;
+    sp->ny = b->ny;
+    sp->nrows = b->ny * b->nz;
+    sp->nx_pad = round_up(b->nx, HK_ROW_VEC);
+    sp->stride = sp->nx_pad + 2 * HK_ROW_MARGIN;
+    int n = 0;
+    for (int f = 0; f < w->family_count; f++)
+        if (w->families[f].body == body) {
+            if (w->families[f].kind == HK_FAMILY_LATTICE)
+                n++;
+            else
+                sp->has_list = 1;
+        }
+    sp->fam = malloc((size_t)(n ? n : 1) * sizeof *sp->fam);
+    sp->dr = malloc((size_t)(n ? n : 1) * sizeof *sp->dr);
+    if (!sp->fam || !sp->dr) {
+        hk_sweep_plan_free(sp);
+        return -1;
+    }
+    for (int f = 0; f < w->family_count; f++) {
+        const hk_family *fm = &w->families[f];
+        if (fm->body != body || fm->kind != HK_FAMILY_LATTICE) continue;
+        int dr = fm->dj + b->ny * fm->dk;
+        sp->fam[sp->nfam] = f;
+        sp->dr[sp->nfam++] = dr;
+        if (dr > sp->maxdr) sp->maxdr = dr;
+        if (dr == 0) sp->same_rows++;
+    }
+    order_families(w, sp);
+    sp->R = sp->maxdr + 1;
+    /* each family's source rows (empty if it has no source column), for the row classes */
+    int(*rows)[4] = malloc((size_t)(n ? n : 1) * sizeof *rows);
+    if (!rows) {
+        hk_sweep_plan_free(sp);
+        return -1;
+    }
+    for (int q = 0; q < sp->nfam; q++) {
+        const hk_family *f = &w->families[sp->fam[q]];
+        const int none = f->i1 <= f->i0;
+        rows[q][0] = f->j0;
+        rows[q][1] = none ? f->j0 : f->j1;
+        rows[q][2] = f->k0;
+        rows[q][3] = f->k1;
+    }
+    const int failed = plan_classes(b, sp, (const int(*)[4])rows);
+    free(rows);
+    if (failed) {
+        hk_sweep_plan_free(sp);
+        return -1;
+    }
+    sp->serial_lists = hk_lists_serial(w, body);
+    sp->surface = b->surface >= 0 && hk_surface_active(w, &w->surfaces[b->surface]) ? b->surface : -1;
+    return 0;
+}
+
+/* Entries of work space one thread needs for a sweep of sp. */
+size_t hk_sweep_space(const hk_sweep_plan *sp)
+{
+    /* after the rows and the class tables: ring_x and cls_fresh (sweep_block) */
+    const size_t tail = ((size_t)sp->R + (size_t)sp->maxdr) * sizeof(hk_real *) + (size_t)sp->ncls * sizeof(int);
+    return (size_t)3 * sp->stride * ((size_t)sp->R + 2 * (size_t)sp->maxdr + (size_t)sp->same_rows) +
+           (size_t)sp->ncls * sp->nfam * (sizeof(hk_row_family) / sizeof(hk_real) + 1) +
+           (tail + sizeof(hk_real) - 1) / sizeof(hk_real);
+}
+
+/* Zeroes the nodes [lo, hi) of one accumulator row: x at node 0 is x0, y
+ * and z follow at the stride S. */
+static void clear_acc_nodes(hk_real *x0, int S, int lo, int hi)
+{
+    for (int c = 0; c < 3; c++) memset(x0 + (size_t)c * S + lo, 0, (size_t)(hi - lo) * sizeof *x0);
+}
+
+/* Zeroes what the kernels write of one accumulator row (x, y, z of stride
+ * S): [-HK_ROW_VEC, nx_pad + HK_ROW_VEC) of each, since a vector store reaches at
+ * most one vector past either end of the row (targets are nodes of the
+ * row). The rest of the margins is never written and stays zero from the
+ * ring's first clear. */
+static void clear_acc_row(hk_real *row, int S, int nx_pad)
+{
+    clear_acc_nodes(row + HK_ROW_MARGIN, S, -HK_ROW_VEC, nx_pad + HK_ROW_VEC);
+}
+
+/* Rows [a, b) of one block; see sweep.h. With a fused finish the rows that
+ * neighbours read are parked in `parked` and finished by the caller after a
+ * barrier (returned through *park_lo_end and *park_hi_start). */
+static void sweep_block(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, int a, int b,
+                        hk_real *space, int *park_lo_end, int *park_hi_start)
+{
+    const int S = sp->stride, R = sp->R, maxdr = sp->maxdr, M = HK_ROW_MARGIN;
+    const size_t row3 = (size_t)3 * S; /* one accumulator row: x, y, z each of stride S */
+    hk_real *ring = space;
+    hk_real *parked = ring + row3 * R;
+    hk_real *buf = parked + row3 * 2 * maxdr;
+    /* the families of every row class, planned once (kernels.h plan_row);
+     * a row only sets their targets */
+    hk_row_family *cls_fams = (hk_row_family *)(buf + row3 * sp->same_rows);
+    /* the x row of ring slot s at ring_x[s], s < R + maxdr (slot + dr needs
+     * no wrap: the slots from R on repeat those from 0) */
+    hk_real **ring_x = (hk_real **)(cls_fams + (size_t)sp->ncls * sp->nfam);
+    for (int s = 0; s < R + maxdr; s++) ring_x[s] = ring + row3 * (s < R ? s : s - R) + M;
+    /* A ring row is zeroed before its first use, or its first writer writes
+     * it without reading (fresh, kernels.h). Row r is the first to write
+     * row r + maxdr, with its first family of row distance maxdr; whether
+     * the kernel can do that for the rows of class c is cls_fresh[c]. */
+    int *cls_fresh = (int *)(ring_x + R + maxdr);
+    for (int c = 0; c < sp->ncls; c++) {
+        hk_row_family *fams = cls_fams + (size_t)c * sp->nfam;
+        int first = maxdr > 0;
+        for (int n = 0; n < sp->cls_n[c]; n++) {
+            const int q = sp->cls_q[(size_t)c * sp->nfam + n];
+            fams[n].f = &w->families[sp->fam[q]];
+            fams[n].dr = sp->dr[q];
+            fams[n].fresh = first && fams[n].dr == maxdr;
+            if (fams[n].fresh) first = 0;
+        }
+        k->plan_row(fams, sp->cls_n[c], sp->nx_pad);
+        cls_fresh[c] = 0;
+        for (int n = 0; n < sp->cls_n[c]; n++) cls_fresh[c] |= fams[n].fresh;
+    }
+    const int fused = ctx->upd.kind != HK_UPDATE_NONE;
+    /* rows read by the neighbouring blocks stay untouched until the barrier */
+    int lo_end = (fused && a > 0) ? a + maxdr : a;
+    int hi_start = (fused && b < sp->nrows) ? b - maxdr : b;
+    if (lo_end > b) lo_end = b;
+    if (hi_start < lo_end) hi_start = lo_end;
+    *park_lo_end = lo_end;
+    *park_hi_start = hi_start;
+
+    int start = a - maxdr > 0 ? a - maxdr : 0;
+    memset(ring, 0, row3 * R * sizeof *ring);
+    memset(buf, 0, row3 * sp->same_rows * sizeof *buf); /* margins stay zero */
+    /* row r is (j, kk) of the body and uses ring slot r % R, all counted along */
+    int j = start % sp->ny, kk = start / sp->ny, slot = start % R;
+    for (int r = start; r < b; r++) {
+        const int64_t row0 = sp->base + (int64_t)r * sp->nx, local0 = (int64_t)r * sp->nx;
+        hk_real *src = ring + row3 * slot;
+        hk_real *const acc_src[3] = {src + M, src + S + M, src + 2 * S + M};
+        const int c = sp->cls[sp->jcls[j] * sp->nkcls + sp->kcls[kk]], n = sp->cls_n[c];
+        hk_row_family *fams = cls_fams + (size_t)c * sp->nfam;
+        for (int q = 0; q < n; q++) fams[q].dst = ring_x[slot + fams[q].dr]; /* dr <= maxdr */
+        if (!cls_fresh[c] && r + maxdr < b) clear_acc_nodes(ring_x[slot + maxdr], S, 0, sp->nx_pad);
+        k->lattice_row(&w->p, row0, local0, sp->nx_pad, fams, n, acc_src, buf, S);
+        if (r >= a) {
+            if (r < lo_end || r >= hi_start) {
+                const int park = r < lo_end ? r - a : maxdr + (r - hi_start);
+                memcpy(parked + row3 * park, src, row3 * sizeof *src);
+                clear_acc_row(src, S, sp->nx_pad);
+            } else {
+                k->finish_row(ctx, &w->p, row0, sp->nx, acc_src); /* and clears the margins */
+            }
+        } else {
+            clear_acc_row(src, S, sp->nx_pad);
+        }
+        if (++slot == R) slot = 0;
+        if (++j == sp->ny) j = 0, kk++;
+    }
+}
+
+static void finish_parked(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, int a,
+                          int b, hk_real *space, int lo_end, int hi_start)
+{
+    const int S = sp->stride, M = HK_ROW_MARGIN;
+    const size_t row3 = (size_t)3 * S;
+    hk_real *parked = space + row3 * sp->R;
+    for (int r = a; r < b; r++) {
+        if (!(r < lo_end || r >= hi_start)) continue;
+        int slot = r < lo_end ? r - a : sp->maxdr + (r - hi_start);
+        hk_real *row = parked + row3 * slot;
+        hk_real *const acc[3] = {row + M, row + S + M, row + 2 * S + M};
+        k->finish_row(ctx, &w->p, sp->base + (int64_t)r * sp->nx, sp->nx, acc);
+    }
+}
+
+/* Block of rows of thread t out of T: contiguous and balanced. */
+static void block_of(int nrows, int t, int T, int *a, int *b)
+{
+    *a = (int)((int64_t)nrows * t / T);
+    *b = (int)((int64_t)nrows * (t + 1) / T);
+}
+
+void hk_sweep_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space)
+{
+    const int t = HK_THREAD(), T = HK_THREADS();
+    int a, b, lo_end = 0, hi_start = 0;
+    block_of(sp->nrows, t, T, &a, &b);
+    if (a < b) sweep_block(w, k, sp, ctx, a, b, space, &lo_end, &hi_start);
+    if (ctx->upd.kind != HK_UPDATE_NONE) {
+        HK_BARRIER();
+        if (a < b) finish_parked(w, k, sp, ctx, a, b, space, lo_end, hi_start);
+    }
+}

@@ -1,0 +1,75 @@
+/* sweep.h — the lattice sweep: rows of a rope, cloth or jelly in blocks per thread, the same bits for any team. */
+#ifndef HOOKE_SWEEP_H
+#define HOOKE_SWEEP_H
+
+#include "kernels.h"
+
+/*
+ * How the work is split, and why the result is the same bits for any number
+ * of threads:
+ *
+ * A lattice body is a sequence of rows (a row is the nx nodes with the same
+ * (j, k)). Every stencil family points forward in memory, so a spring whose
+ * source node is in row r ends in row r + dr with 0 <= dr <= maxdr. A
+ * thread owns a block of rows [a, b) and sweeps source rows from a - maxdr
+ * ("halo": recomputed, also done by the previous thread) to b - 1, keeping
+ * the force sums of rows r .. r + maxdr in a small ring:
+ *
+ *     source row r:   ring[r]       += F(r -> r + dr)   for every family
+ *                     ring[r + dr]  -= F(r -> r + dr)
+ *     after row r:    ring[r] is final (every spring into row r starts in
+ *                     rows r - maxdr .. r) -> finish row r, reuse its slot
+ *                     for row r + maxdr + 1: row r + 1 writes it first,
+ *                     without reading it where the kernel can (kernels.h,
+ *                     fresh), otherwise it is zeroed just before
+ *
+ *          rows:  a-maxdr ... a-1 | a ... a+maxdr-1 ... b-maxdr ... b-1 |
+ *                 halo (discard)  | deferred  ...  in place  ... deferred |
+ *
+ * Every sum into one node is taken in the same order (by source row, then
+ * family) whichever thread computes it, and the spring arithmetic is exact
+ * IEEE (simd.h), so the bits do not depend on the partition. In a fused
+ * substep "finish" integrates the row in place; the first and last maxdr
+ * rows of a block are read by the neighbouring threads, so their finished
+ * sums are parked and integrated after a barrier.
+ *
+ * The rows of a body fall into row classes (the rows whose sources have the
+ * same families: interior rows, and those near a face); the kernel plans
+ * each class's passes once per sweep (kernels.h, plan_row).
+ */
+
+/* What the engine knows of one body: its lattice sweep's geometry and row
+ * classes, and whether list springs and surface forces follow. */
+typedef struct hk_sweep_plan {
+    int body;
+    int64_t base; /* global index of node (0,0,0) */
+    int nx, ny, nrows;
+    int nx_pad;    /* nx padded to HK_ROW_VEC */
+    int stride;    /* accumulator row stride: nx_pad plus a margin each side */
+    int same_rows; /* families with dr == 0 (each needs a row buffer) */
+    int maxdr, R;  /* largest row distance of a family; ring rows */
+    int *fam;      /* lattice families of the body */
+    int *dr;       /* their row distances */
+    int nfam;
+    /* Row classes: the rows whose sources have the same families. A row
+     * (j, k) is in class cls[jcls[j] * nkcls + kcls[k]]; class c has
+     * cls_n[c] families, the indices (into fam) cls_q[c * nfam ...]. */
+    int *jcls, *kcls, nkcls;
+    int *cls, ncls, *cls_n, *cls_q;
+    int has_list;     /* the body also has list families */
+    int serial_lists; /* its list springs are few: run them on one thread */
+    int surface;      /* its active surface (pressure, wind), or -1 */
+} hk_sweep_plan;
+
+/* Plans body `body` of w into *sp; 0 or -1 (out of memory). */
+int hk_sweep_plan_body(const hk_world *w, int body, hk_sweep_plan *sp);
+void hk_sweep_plan_free(hk_sweep_plan *sp);
+/* Entries of work space one thread needs to sweep sp (hk_sweep_run). */
+size_t hk_sweep_space(const hk_sweep_plan *sp);
+/* Sweeps the lattice families of sp's body: f = external + springs (ctx's
+ * update NONE), or that and the update in place. Called by every thread of
+ * a parallel region, each with its own zeroed-or-reused work space of
+ * hk_sweep_space(sp) entries; ends without a barrier. */
+void hk_sweep_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space);
+
+#endif

@@ -1,0 +1,50 @@
+/* step.c — one step of a world: its substeps, each an integrator substep between anchors and contacts. */
+#include "integrators.h"
+
+#include "contacts.h"
+#include "forces.h"
+#include "springs.h"
+#include "surface.h"
+
+/* Allocates what the integrator keeps between steps; 0 or -1 (out of memory). */
+static int ensure_scratch(hk_world *w, const hk_integrator_ops *ops)
+{
+    size_t cap = (size_t)(w->p.capacity ? w->p.capacity : 1);
+    if (ops->info.keeps_history && !w->px && hk_world_alloc_history(w) != 0) return -1;
+    if (ops->scratch_arrays && !w->scratch) {
+        size_t offset; /* 0 from slot 0 */
+        w->scratch = hk_alloc_slab(ops->scratch_arrays, cap, 0, hk_world_team(w), &w->scratch_stride, &offset);
+        if (!w->scratch) return -1;
+    }
+    return 0;
+}
+
+static int world_has_anchor(const hk_world *w)
+{
+    for (int b = 0; b < w->body_count; b++)
+        if (w->bodies[b].anchor) return 1;
+    return 0;
+}
+
+void hk_world_step(hk_world *w)
+{
+    const hk_integrator_ops *ops = hk_integrator_ops_of(w->integrator.kind);
+    if (ensure_scratch(w, ops) != 0) {
+        hk_fail(w, "out of memory for integrator state");
+        return;
+    }
+    const hk_real h = (hk_real)w->h;
+    const int anchors = world_has_anchor(w);
+    for (int s = 0; s < w->substeps; s++) {
+        if (anchors) {
+            hk_anchors_advance(w, w->h);
+            w->forces_valid = 0;
+        }
+        ops->substep(w, h);
+        if (hk_surfaces_pump(w)) w->forces_valid = 0; /* the pressure target moved */
+        if (hk_springs_break(w) > 0) w->forces_valid = 0;
+        if (hk_contacts_apply(w, w->h, ops->info.keeps_history ? w->px : NULL, w->py, w->pz) > 0) w->forces_valid = 0;
+    }
+    w->steps++;
+    w->time += w->integrator.dt;
+}
