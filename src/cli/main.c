@@ -54,8 +54,7 @@ static const char usage[] =
     "                     scene's, else 1)\n"
     "  --state-out FILE   final particle state (docs/state-format.md)\n"
     "  --out DIR          write frames into DIR (created if missing)\n"
-    "  --format LIST      frame formats, comma-separated: vtk (.vtp + frames.pvd for\n"
-    "                     ParaView), obj (Blender), png (rendered); default vtk\n"
+    "  --format LIST      frame formats, comma-separated (below); default: the first\n"
     "  --checkpoint FILE --checkpoint-every N\n"
     "                     write a checkpoint every N steps (atomic; versioned and\n"
     "                     checksummed, docs/checkpoint-format.md)\n"
@@ -85,6 +84,9 @@ static const char usage[] =
 static void print_usage(FILE *f)
 {
     fprintf(f, usage, hk_integrator_names());
+    fprintf(f, "\nframe formats (--format):\n");
+    for (int i = 0; hk_frame_format_at(i); i++)
+        fprintf(f, "  %-20s %s\n", hk_frame_format_at(i)->name, hk_frame_format_at(i)->description);
     fprintf(f, "\nintegrators (largest stable omega*dt on the undamped oscillator, force evaluations per substep):\n");
     for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) {
         const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)k);
@@ -160,8 +162,11 @@ static int parse_run(int argc, char **argv, run_opts *o)
             o->out_dir = v;
             i++;
         } else if (strcmp(a, "--format") == 0) {
-            if (!v || (o->formats = hk_frames_parse_formats(v)) < 0)
-                return hk_arg_error(NULL, a, v, "a comma-separated list of vtk, obj, png");
+            if (!v || (o->formats = hk_frames_parse_formats(v)) < 0) {
+                char expected[256];
+                snprintf(expected, sizeof expected, "a comma-separated list of %s", hk_frames_format_names());
+                return hk_arg_error(NULL, a, v, expected);
+            }
             i++;
         } else if (strcmp(a, "--stretch-limit") == 0) {
             if (hk_arg_positive(v, &o->stretch_limit) || !(o->stretch_limit > 1))
@@ -195,7 +200,7 @@ static int parse_run(int argc, char **argv, run_opts *o)
         fprintf(stderr, "hooke: error: --format needs --out DIR\n");
         return EXIT_INPUT;
     }
-    if (o->out_dir && !o->formats) o->formats = HK_FRAME_VTK;
+    if (o->out_dir && !o->formats) o->formats = hk_frames_parse_formats(hk_frame_format_at(0)->name);
     if (!o->checkpoint != !o->checkpoint_every) {
         fprintf(stderr, "hooke: error: --checkpoint and --checkpoint-every go together\n");
         return EXIT_INPUT;

@@ -1,6 +1,8 @@
 /* obj_out.c — writes one frame as a Wavefront OBJ file. */
 #include "obj_out.h"
 
+#include "frames.h"
+
 #include <stdio.h>
 
 #include "world.h"
@@ -29,3 +31,11 @@ int hk_obj_write_frame(const char *path, const hk_world *w, const hk_geometry *m
     if (fclose(f) != 0) rc = -1;
     return rc;
 }
+
+static int write_obj(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g)
+{
+    (void)s;
+    return hk_obj_write_frame(path, w, g);
+}
+
+const hk_frame_format hk_frame_format_obj = {"obj", "obj", "Wavefront OBJ frames (Blender)", write_obj};

@@ -5,6 +5,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "frames.h"
 
 #include "raster.h"
 #include "world.h"
@@ -143,3 +146,16 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *m, con
     hk_image_free(&im);
     return rc;
 }
+
+/* The camera frames the first picture of a run and then stays, so motion shows. */
+static int write_png(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g)
+{
+    if (!s->state) {
+        if (!(s->state = malloc(sizeof(hk_render_camera)))) return -1;
+        s->free_state = free;
+        hk_render_camera_fit(w, s->state);
+    }
+    return hk_render_png(path, w, g, s->state, 640, 480);
+}
+
+const hk_frame_format hk_frame_format_png = {"png", "png", "rendered pictures, 640 x 480", write_png};

@@ -1,12 +1,15 @@
 /* vtk.c — writes frames as VTK XML PolyData with raw appended binary data, and the .pvd time series. */
+#define _POSIX_C_SOURCE 200809L
 #include "vtk.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "frames.h"
 #include "world.h"
 
 #ifdef HOOKE_DOUBLE
@@ -150,3 +153,157 @@ int hk_vtk_write_pvd(const char *path, int frames, const double *times, char *co
     if (fclose(f) != 0) rc = -1;
     return rc;
 }
+
+/* ------------------------------------------------------------------------ */
+/* The vtk frame format: .vtp frames and frames.pvd, rewritten after every  */
+/* frame so that an interrupted run still opens as one animation.            */
+
+typedef struct vtk_series {
+    int count, cap;
+    double *times;
+    char **files; /* .vtp names, relative to the folder */
+    int resumed;  /* the frames already in the folder have been looked for */
+    char pvd[4200];
+} vtk_series;
+
+static void vtk_series_free(void *state)
+{
+    vtk_series *fr = state;
+    if (!fr) return;
+    for (int i = 0; i < fr->count; i++) free(fr->files[i]);
+    free(fr->files);
+    free(fr->times);
+    free(fr);
+}
+
+/* Appends a frame to the collection; 0 or -1 (out of memory). */
+static int push_frame(vtk_series *fr, const char *name, double time)
+{
+    if (fr->count == fr->cap) {
+        int cap = fr->cap ? 2 * fr->cap : 64;
+        double *t = realloc(fr->times, (size_t)cap * sizeof *t);
+        if (t) fr->times = t;
+        char **f = realloc(fr->files, (size_t)cap * sizeof *f);
+        if (f) fr->files = f;
+        if (!t || !f) return -1;
+        fr->cap = cap;
+    }
+    if (!(fr->files[fr->count] = strdup(name))) return -1;
+    fr->times[fr->count++] = time;
+    return 0;
+}
+
+/* The step of a frame file name frame_<digits>.vtp; -1 for any other name. */
+static long long frame_step(const char *name)
+{
+    if (strncmp(name, "frame_", 6) != 0) return -1;
+    const char *p = name + 6;
+    long long step = 0;
+    int digits = 0;
+    for (; *p >= '0' && *p <= '9' && digits < 18; p++, digits++) step = 10 * step + (*p - '0');
+    return digits >= 6 && strcmp(p, ".vtp") == 0 ? step : -1;
+}
+
+/* The TimeValue field data of a .vtp frame written by hooke; NAN if it cannot be read. */
+static double frame_time(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NAN;
+    char head[4096];
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    const char *p = strstr(head, "Name=\"TimeValue\"");
+    p = p ? strchr(p, '>') : NULL;
+    if (!p) return NAN;
+    char *end;
+    double t = strtod(p + 1, &end);
+    return end != p + 1 && *end == '<' ? t : NAN;
+}
+
+typedef struct earlier {
+    long long step;
+    double time;
+    char name[64];
+} earlier;
+
+static int by_step(const void *a, const void *b)
+{
+    const long long x = ((const earlier *)a)->step, y = ((const earlier *)b)->step;
+    return (x > y) - (x < y);
+}
+
+/* A restarted run (first frame at step > 0) writing into a folder that holds the frames of the run before:
+ * the collection starts with those frame_<step>.vtp of an earlier step, their times read from the files. */
+static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
+{
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    earlier *e = NULL;
+    int n = 0, cap = 0, rc = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        const long long step = frame_step(ent->d_name);
+        if (step < 0 || step >= first_step || strlen(ent->d_name) >= sizeof e->name) continue;
+        char path[4096 + sizeof ent->d_name + 2];
+        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+        const double t = frame_time(path);
+        if (isnan(t)) continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            earlier *g = realloc(e, (size_t)cap * sizeof *g);
+            if (!g) {
+                rc = -1;
+                break;
+            }
+            e = g;
+        }
+        e[n].step = step;
+        e[n].time = t;
+        memcpy(e[n].name, ent->d_name, strlen(ent->d_name) + 1);
+        n++;
+    }
+    closedir(d);
+    if (rc == 0) {
+        qsort(e, (size_t)n, sizeof *e, by_step);
+        for (int i = 0; i < n && rc == 0; i++) rc = push_frame(fr, e[i].name, e[i].time);
+    }
+    free(e);
+    return rc;
+}
+
+/* One frame and the collection. When the first frame written is past step 0
+ * (a restart), the collection first lists the frame_<step>.vtp already in the
+ * folder from earlier steps, times read from their TimeValue, so frames.pvd
+ * covers the whole run. */
+static int write_vtk(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g)
+{
+    if (!s->state) {
+        if (!(s->state = calloc(1, sizeof(vtk_series)))) return -1;
+        s->free_state = vtk_series_free;
+    }
+    vtk_series *fr = s->state;
+    if (hk_vtk_write_frame(path, w, g) != 0) return -1;
+    const long long step = (long long)hk_world_step_count(w);
+    if (!fr->resumed) {
+        fr->resumed = 1;
+        if (step > 0 && resume_frames(fr, s->dir, step) != 0) {
+            errno = ENOMEM;
+            return -1;
+        }
+    }
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (push_frame(fr, name, hk_world_time(w)) != 0) {
+        errno = ENOMEM;
+        return -1;
+    }
+    snprintf(fr->pvd, sizeof fr->pvd, "%s/frames.pvd", s->dir);
+    if (hk_vtk_write_pvd(fr->pvd, fr->count, fr->times, fr->files) != 0) {
+        s->failed = fr->pvd;
+        return -1;
+    }
+    return 0;
+}
+
+const hk_frame_format hk_frame_format_vtk = {"vtk", "vtp", "VTK XML PolyData frames and frames.pvd (ParaView)",
+                                             write_vtk};
