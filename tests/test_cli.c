@@ -416,6 +416,33 @@ static int teardown(void **state)
     return 0;
 }
 
+/* An environment variable hooke cannot use is an input error, never a silent
+ * default; a good one is taken. */
+static void test_bad_environment(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *env, *message;
+    } cases[] = {
+        {"HOOKE_KERNELS=avx9", "hooke: error: HOOKE_KERNELS=avx9: expected reference, scalar, avx2 or avx512"},
+        {"HOOKE_KERNELS=AVX512", "hooke: error: HOOKE_KERNELS=AVX512: expected"},
+        {"HOOKE_LIST_PARALLEL_MIN=lots", "hooke: error: HOOKE_LIST_PARALLEL_MIN=lots: expected a whole number"},
+        {"HOOKE_LIST_PARALLEL_MIN=-1", "hooke: error: HOOKE_LIST_PARALLEL_MIN=-1: expected a whole number"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hk_run r = hk_test_hooke(cases[i].env, "run " SCENE("oscillator.scene") " --steps 2 --quiet");
+        if (r.status != 1 || !strstr(r.err, cases[i].message) || r.out[0]) {
+            print_error("%s: exit %d, stderr %s\n", cases[i].env, r.status, r.err);
+            fail();
+        }
+        hk_run_free(&r);
+    }
+    hk_run r = hk_test_hooke("HOOKE_KERNELS=reference HOOKE_LIST_PARALLEL_MIN=0", "info");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "kernel path in use: reference"));
+    hk_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_blowup_exit_2),
         cmocka_unit_test(test_unwritable_output_exit_3),
         cmocka_unit_test(test_info),
+        cmocka_unit_test(test_bad_environment),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -446,8 +446,30 @@ static int cmd_info(int argc, char **argv)
     return EXIT_OK;
 }
 
+/* The environment variables hooke reads: a value it cannot use is an error,
+ * never a silent default. 0, or EXIT_INPUT with a message. */
+static int check_environment(void)
+{
+    const char *k = getenv("HOOKE_KERNELS");
+    if (k && *k && !hk_kernel_path_available(k)) {
+        fprintf(stderr,
+                "hooke: error: HOOKE_KERNELS=%s: expected reference, scalar, avx2 or avx512, one this CPU and build "
+                "can run (hooke info lists them)\n",
+                k);
+        return EXIT_INPUT;
+    }
+    const char *m = getenv("HOOKE_LIST_PARALLEL_MIN");
+    int64_t v;
+    if (m && *m && hk_arg_int64(m, 0, INT64_MAX, &v) != 0) {
+        fprintf(stderr, "hooke: error: HOOKE_LIST_PARALLEL_MIN=%s: expected a whole number of springs >= 0\n", m);
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
+    if (check_environment() != EXIT_OK) return EXIT_INPUT;
     if (argc < 2) {
         print_usage(stderr);
         return EXIT_INPUT;

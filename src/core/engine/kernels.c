@@ -77,6 +77,8 @@ const char *hk_kernels_name(void)
     return k ? k->isa : "reference";
 }
 
+int hk_kernel_path_available(const char *path) { return path && lookup(path) >= 0; }
+
 int hk_kernels_find(const char *name, const hk_kernels **k)
 {
     if (!name) {

@@ -117,6 +117,8 @@ int hk_world_set_threads(hk_world *w, int threads);
 int hk_world_set_kernels(hk_world *w, const char *path);
 /* The world's path, as above. */
 const char *hk_world_kernels(const hk_world *w);
+/* 1 if this CPU and build can run kernel path `path`, else 0. */
+int hk_kernel_path_available(const char *path);
 /* Message of the last failed call on this world ("" if none). */
 const char *hk_world_error(const hk_world *w);
 
