@@ -53,15 +53,7 @@ static void set_particle(hk_world *w, int i, double x, double y, double z, doubl
 /* Drops a body that failed half-way (it is always the last one added). */
 int hk_undo_body(hk_world *w, int body, int first_family)
 {
-    for (int f = first_family; f < w->family_count; f++) {
-        free(w->families[f].broken);
-        free(w->families[f].a);
-        free(w->families[f].b);
-        hk_free_reals(w->families[f].rest_list);
-        free(w->families[f].colour_start);
-        free(w->families[f].near_end);
-        free(w->families[f].band_start);
-    }
+    for (int f = first_family; f < w->family_count; f++) hk_family_free(&w->families[f]);
     w->family_count = first_family;
     w->p.count = w->bodies[body].first;
     w->body_count = body;

@@ -67,13 +67,11 @@ static void verlet_common(hk_world *w, hk_real h, int book_start)
 static void verlet(hk_world *w, hk_real h) { verlet_common(w, h, 0); }
 static void verlet_book(hk_world *w, hk_real h) { verlet_common(w, h, 1); }
 
-/* velocity Verlet (kick-drift-kick); reuses F of the previous substep when the
- * state has not been changed since (no contacts, anchors or pins). */
-static void velocity_verlet(hk_world *w, hk_real h)
+/* Half a velocity Verlet kick, v += (f im) hh, and with drift the drift
+ * x += v h after it, for every free particle. */
+static void kick(hk_world *w, hk_real hh, int drift, hk_real h)
 {
     hk_particles *p = &w->p;
-    if (!w->forces_valid) hk_forces_compute(w);
-    const hk_real hh = (hk_real)0.5 * h;
     HK_PARALLEL_FOR
     for (int i = 0; i < p->count; i++) {
         const hk_real im = p->inv_mass[i];
@@ -81,19 +79,22 @@ static void velocity_verlet(hk_world *w, hk_real h)
         p->vx[i] += p->fx[i] * im * hh;
         p->vy[i] += p->fy[i] * im * hh;
         p->vz[i] += p->fz[i] * im * hh;
+        if (!drift) continue;
         p->x[i] += p->vx[i] * h;
         p->y[i] += p->vy[i] * h;
         p->z[i] += p->vz[i] * h;
     }
+}
+
+/* velocity Verlet (kick-drift-kick); reuses F of the previous substep when the
+ * state has not been changed since (no contacts, anchors or pins). */
+static void velocity_verlet(hk_world *w, hk_real h)
+{
+    if (!w->forces_valid) hk_forces_compute(w);
+    const hk_real hh = (hk_real)0.5 * h;
+    kick(w, hh, 1, h);
     hk_forces_compute(w);
-    HK_PARALLEL_FOR
-    for (int i = 0; i < p->count; i++) {
-        const hk_real im = p->inv_mass[i];
-        if (im == 0) continue;
-        p->vx[i] += p->fx[i] * im * hh;
-        p->vy[i] += p->fy[i] * im * hh;
-        p->vz[i] += p->fz[i] * im * hh;
-    }
+    kick(w, hh, 0, h);
     w->forces_valid = 1;
 }
 

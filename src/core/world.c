@@ -149,19 +149,22 @@ static void free_particles(hk_particles *p)
     p->slab = p->x = p->y = p->z = p->vx = p->vy = p->vz = p->fx = p->fy = p->fz = p->inv_mass = p->mass = NULL;
 }
 
+void hk_family_free(hk_family *f)
+{
+    free(f->broken);
+    free(f->a);
+    free(f->b);
+    hk_free_reals(f->rest_list);
+    free(f->colour_start);
+    free(f->near_end);
+    free(f->band_start);
+}
+
 void hk_world_destroy(hk_world *w)
 {
     if (!w) return;
     free_particles(&w->p);
-    for (int f = 0; f < w->family_count; f++) {
-        free(w->families[f].broken);
-        free(w->families[f].a);
-        free(w->families[f].b);
-        hk_free_reals(w->families[f].rest_list);
-        free(w->families[f].colour_start);
-        free(w->families[f].near_end);
-        free(w->families[f].band_start);
-    }
+    for (int f = 0; f < w->family_count; f++) hk_family_free(&w->families[f]);
     free(w->families);
     free(w->bodies);
     free(w->spheres);

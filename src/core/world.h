@@ -167,6 +167,8 @@ int hk_fail(hk_world *w, const char *fmt, ...)
 int hk_world_grow_particles(hk_world *w, int count);
 /* Appends a body over particles [first, first+count); returns its index or -1. */
 int hk_world_new_body(hk_world *w, const char *kind, int first, int count, int nx, int ny, int nz);
+/* Frees what a family owns (not the family itself). */
+void hk_family_free(hk_family *f);
 /* Appends an empty family; returns a pointer valid until the next family is added. */
 hk_family *hk_world_new_family(hk_world *w, int body, const char *name, const hk_spring_params *params);
 
