@@ -98,7 +98,7 @@ static void test_repeat_runs_same_hash(void **state)
 static void test_thread_count_same_hash(void **state)
 {
     (void)state;
-    /* SPEC 6: results are bit-identical for any number of threads. 2 and 3
+    /* Results are bit-identical for any number of threads. 2 and 3
      * threads (3: row blocks of unequal size); more would only oversubscribe
      * a small CI machine. */
     const hk_integrator_kind kinds[3] = {HK_SEMI_IMPLICIT_EULER, HK_VELOCITY_VERLET, HK_RK4};

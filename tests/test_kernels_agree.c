@@ -42,7 +42,7 @@
  * with dF the force bound above.
  *
  * Threads. For one path the forces with 1, 2 and 3 threads must be the same
- * bits (SPEC 6): compared with memcmp.
+ * bits: compared with memcmp.
  */
 
 static const char *const paths[4] = {"reference", "scalar", "avx2", "avx512"};
@@ -296,7 +296,7 @@ static void test_every_shipped_scene(void **state)
  * to the next, on rows that are not a whole number of vectors, and a cloth
  * with a radius stencil (its rows form groups whose shifts are read at run
  * time): the AVX-512 sweep runs some families in blocked groups
- * (kernels_impl.h, group_row) and the others alone, and must still give the
+ * (row_group.h, group_row) and the others alone, and must still give the
  * scalar path's bits. The last three bodies have rows of 10 vectors and
  * more, not a whole number of them, where group_row runs its middle
  * vectors without row-end tests. */

@@ -1,7 +1,7 @@
 /* test_rope.c — hanging rope: static stretch = weight below / k; internal forces sum to zero (momentum). */
 #include "hk_test.h"
 
-/* The rope tutorial's parameters (SPEC section 4). */
+/* The rope tutorial's parameters. */
 #define ROPE_N 80
 #define ROPE_M 0.05    /* [kg] per mass */
 #define ROPE_K 10000.0 /* [N/m] */
@@ -59,7 +59,7 @@ static void test_hanging_rope_static_stretch(void **state)
 
     /* Spring n (particles n-1, n) holds the ROPE_N - n masses below it:
      * static stretch (ROPE_N - n) m g / k. The top one carries 79 masses,
-     * 38.75 N, and stretches 3.875 mm (SPEC: "~4 mm"). */
+     * 38.75 N, and stretches 3.875 mm (the tutorial: "about 4 mm"). */
     const double top_expect = (ROPE_N - 1) * ROPE_M * ROPE_G / ROPE_K;
     const double top = ((double)v.y[0] - v.y[1]) - ROPE_L0;
     print_message("top spring stretch %.6e m, (N-1) m g / k = %.6e m (%+.3f %%)\n", top, top_expect,

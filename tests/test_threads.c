@@ -1,4 +1,4 @@
-/* test_threads.c — hooke run gives the same state_hash for any --threads (SPEC 6): lattice, list, tearing. */
+/* test_threads.c — hooke run gives the same state_hash for any --threads: lattice, list, tearing. */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 
@@ -7,7 +7,7 @@
  * first springs break at about 0.3 s = 300 steps), short enough that one run
  * takes well under 2 s (Release: a few ms to 0.1 s; Debug+sanitizers about
  * 10-50 times slower, hence the shorter runs there). A list family costs one
- * barrier per colour per step (engine.c), and with more threads than cores
+ * barrier per colour per step (lists.c), and with more threads than cores
  * under OMP_WAIT_POLICY=passive each barrier is a futex round trip: the
  * all-to-all rope (63 colours) takes about 1.5 ms per step on 2-7 threads
  * of a 2-core machine, hence its short run. */

@@ -7,7 +7,7 @@
 /* Most colours before springs go to the serial overflow colour. */
 #define HK_MAX_COLOURS 128
 
-/* Particles per band of the banded list-spring sweep (engine.h): the
+/* Particles per band of the banded list-spring sweep (lists.h): the
  * packed records of two bands (48 bytes a particle) fit in L2. */
 #define HK_BAND 4096
 

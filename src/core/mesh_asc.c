@@ -1,4 +1,4 @@
-/* mesh_asc.c — reader for the 3D Studio ASCII (.asc) triangle mesh format of the soft-body book (seed 000). */
+/* mesh_asc.c — reader for the 3D Studio ASCII (.asc) triangle mesh format of the soft-body book. */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

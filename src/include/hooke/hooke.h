@@ -70,7 +70,7 @@ typedef struct hk_ground {
     double stiffness;  /* SPRING: k_coll [N/m] */
 } hk_ground;
 
-/* Wind on surfaces (SPEC 1): on every surface body (cloth, mesh, icosphere,
+/* Wind on surfaces: on every surface body (cloth, mesh, icosphere,
  * ring), c_w = wind_drag, w = wind velocity, v = particle velocity.
  * VERTEX: F_i = c_w ((w - v_i) . n_i) n_i, n_i the unit area-weighted average
  * of the normals of the faces that share i. TRIANGLE: each face applies
