@@ -166,12 +166,12 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
         }
         HK_BARRIER();
         for (int body = 0; body < w->body_count && !failed; body++) {
+            if (body > 0) HK_BARRIER(); /* one body after the other */
             const hk_sweep_plan *sp = &e->plans[body];
             /* face forces need every spring force first: no fused sweep */
             const int pure_lattice = sp->nfam > 0 && !sp->has_list && sp->surface < 0;
             if (update && pure_lattice) {
                 hk_sweep_run(w, k, sp, &fused, space);
-                HK_BARRIER();
                 continue;
             }
             int g0, n;
@@ -187,9 +187,11 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
             if (sp->has_list) hk_lists_run(w, k, pk, body, sp->serial_lists, ext_in_pack ? &add.ext : NULL);
             if (sp->surface >= 0) hk_surface_forces(w, &w->surfaces[sp->surface]); /* ends in a barrier */
             if (update) k->integrate(&fused.upd, &w->p, g0, n);
-            HK_BARRIER();
         }
-        if (hk_engine_after_pass) hk_engine_after_pass(w, t, HK_THREADS());
+        if (hk_engine_after_pass) {
+            HK_BARRIER();
+            hk_engine_after_pass(w, t, HK_THREADS());
+        }
     }
     if (failed) hk_fail(w, "out of memory for thread work space");
     w->spring_updates += hk_world_spring_count(w);
