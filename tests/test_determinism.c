@@ -1,6 +1,12 @@
 /* test_determinism.c — same scene, same state hash (runs, thread counts); a different dt, a different hash. */
 #include "hk_test.h"
 
+#ifdef HOOKE_USE_OPENMP
+#include <omp.h>
+#endif
+
+#include "engine.h"
+
 /* A scene touching every code path that could be order-dependent: a 52-
  * neighbour jelly (lattice families) on a repulsion ground with drag, a
  * sphere and walls, a cloth with breakable springs, an all-to-all rope (a
@@ -173,12 +179,49 @@ static void test_hash_covers_state(void **state)
     hk_world_destroy(w);
 }
 
+/* The team size each engine pass ran with (the test hook sees it). */
+static int last_team;
+static void record_team(hk_world *w, int t, int T)
+{
+    (void)w;
+    if (t == 0) last_team = T;
+}
+
+/* A world runs its parallel regions on its own thread count and leaves the
+ * process-wide OpenMP setting alone. */
+static void test_world_threads_leave_openmp_alone(void **state)
+{
+    (void)state;
+#ifndef HOOKE_USE_OPENMP
+    skip(); /* no OpenMP: one thread, nothing to leave alone */
+#else
+    omp_set_num_threads(1);
+    hk_world *w = scene(3);
+    assert_int_equal(hk_world_set_kernels(w, "scalar"), 0); /* the engine, whatever the CPU */
+    hk_test_integrator(w, HK_SEMI_IMPLICIT_EULER, 2.5e-4);
+    hk_engine_after_pass = record_team;
+    hk_world_step(w);
+    assert_int_equal(last_team, 3);
+    assert_int_equal(omp_get_max_threads(), 1);
+    assert_int_equal(hk_world_set_threads(w, 2), 0);
+    hk_world_step(w);
+    assert_int_equal(last_team, 2);
+    assert_int_equal(hk_world_set_threads(w, 0), 0); /* 0: the OpenMP default */
+    hk_world_step(w);
+    assert_int_equal(last_team, 1);
+    assert_int_equal(hk_world_set_threads(w, -1), -1);
+    assert_int_equal(hk_world_set_threads(w, HK_MAX_THREADS + 1), -1);
+    hk_engine_after_pass = NULL;
+    hk_world_destroy(w);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_repeat_runs_same_hash),       cmocka_unit_test(test_thread_count_same_hash),
         cmocka_unit_test(test_different_dt_different_hash), cmocka_unit_test(test_substeps_equal_plain_steps),
-        cmocka_unit_test(test_hash_covers_state),
+        cmocka_unit_test(test_hash_covers_state),           cmocka_unit_test(test_world_threads_leave_openmp_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
