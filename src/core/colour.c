@@ -144,12 +144,14 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
     for (int fi = 0; fi < w->family_count; fi++)
         if (w->families[fi].body == body) edges += w->families[fi].count;
     int *adj = malloc((size_t)(2 * edges + 1) * sizeof *adj);
+    int64_t *fill = malloc((size_t)(n ? n : 1) * sizeof *fill);
     hk_real *tmp = hk_alloc_reals((size_t)n, 1);
-    if (!deg || !perm || !inv || !adj || !tmp) {
+    if (!deg || !perm || !inv || !adj || !fill || !tmp) {
         free(deg);
         free(perm);
         free(inv);
         free(adj);
+        free(fill);
         hk_free_reals(tmp);
         return hk_fail(w, "reorder: out of memory");
     }
@@ -162,15 +164,6 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
         }
     }
     for (int i = 0; i < n; i++) deg[i + 1] += deg[i];
-    int64_t *fill = malloc((size_t)(n ? n : 1) * sizeof *fill);
-    if (!fill) {
-        free(deg);
-        free(perm);
-        free(inv);
-        free(adj);
-        hk_free_reals(tmp);
-        return hk_fail(w, "reorder: out of memory");
-    }
     memcpy(fill, deg, (size_t)n * sizeof *fill);
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
