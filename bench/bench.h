@@ -28,6 +28,39 @@ extern const int hk_bench_case_count;
 
 /* Cores available (thread counts 1..this are swept). */
 int hk_bench_cores(void);
+/* The OpenMP team size for the worlds and loops set up from now on. */
+void hk_bench_set_threads(int threads);
+
+/* The probes and synthetic kernels (probes.c) in the case table; the
+ * instruction probes and the rows exist on x86-64 only. */
+void *hk_bench_setup_triad(int n_mi, int threads, const char *kernels);
+void hk_bench_run_triad(void *s);
+int64_t hk_bench_triad_items(void *s);
+void hk_bench_triad_free(void *s);
+void *hk_bench_setup_probe_zmm_add(int n, int threads, const char *kernels);
+void *hk_bench_setup_probe_zmm_mul(int n, int threads, const char *kernels);
+void *hk_bench_setup_probe_zmm_load(int n, int threads, const char *kernels);
+void *hk_bench_setup_probe_zmm_store(int n, int threads, const char *kernels);
+void *hk_bench_setup_probe_zmm_sqrt(int n, int threads, const char *kernels);
+void *hk_bench_setup_probe_zmm_div(int n, int threads, const char *kernels);
+void *hk_bench_setup_probe_ymm_add(int n, int threads, const char *kernels);
+void *hk_bench_setup_probe_ymm_shuffle(int n, int threads, const char *kernels);
+void *hk_bench_setup_probe_zmm_gather(int n, int threads, const char *kernels);
+void hk_bench_run_probe(void *s);
+int64_t hk_bench_probe_items(void *s);
+void hk_bench_probe_free(void *s);
+void *hk_bench_setup_ideal_row(int n, int threads, const char *kernels);
+void hk_bench_run_ideal_row(void *s);
+int64_t hk_bench_ideal_row_items(void *s);
+void hk_bench_ideal_row_free(void *s);
+void *hk_bench_setup_ideal_jelly(int n, int threads, const char *kernels);
+void hk_bench_run_ideal_jelly(void *s);
+int64_t hk_bench_ideal_jelly_items(void *s);
+void *hk_bench_setup_engine_row(int n, int threads, const char *kernels);
+void *hk_bench_setup_jelly_row(int n, int threads, const char *kernels);
+void hk_bench_run_engine_row(void *s);
+int64_t hk_bench_engine_row_items(void *s);
+void hk_bench_engine_row_free(void *s);
 
 #ifdef __cplusplus
 }

@@ -147,7 +147,7 @@ hk_real *hk_alloc_reals(size_t n, int team);
  * addresses are staggered by 320 bytes modulo 4 KiB (from slot `first` on):
  * structure-of-arrays streams read and written together would otherwise all
  * sit at the same page offset, and the core would hold loads behind stores
- * to other arrays (4K aliasing; 30% of a cloth step on this machine).
+ * to other arrays (4K aliasing: docs/performance-notes.md, "Memory layout").
  * Zeroed on `team` threads, as hk_alloc_reals. */
 hk_real *hk_alloc_slab(int count, size_t n, int first, int team, size_t *stride, size_t *offset);
 /* (Re)allocates the position-Verlet history px, py, pz; 0 or -1. */

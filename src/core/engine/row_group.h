@@ -308,7 +308,7 @@ static int group_fits(const hk_group *g, const hk_group *s, int n, int fixed, in
 /* The blocked pass for the next group of fams (at most nfam long): 1 + its
  * index in hk_groups, or 0 if none (the family then goes alone). A group
  * carries at most five vectors, and four when it has six families (more
- * spill the 32 vector registers: docs/performance-notes.md). The longest
+ * spill the 32 vector registers: docs/performance-notes.md, "The jelly"). The longest
  * prefix with a listed group is taken, preferring di fixed to di read at
  * run time, and joined runs to unjoined ones. */
 static int group_at(const hk_row_family *fams, int nfam)

@@ -17,7 +17,7 @@ static int round_up(int n, int m) { return (n + m - 1) / m * m; }
  * sort). The blocked AVX-512 pass (row_group.h) updates a target row once
  * for all the families of one row distance, so those must be adjacent.
  * Farthest first is the faster order on the in-cache cloth
- * (docs/performance-notes.md). */
+ * (docs/performance-notes.md, "Family order"). */
 static int family_key(const hk_world *w, const hk_sweep_plan *sp, int q)
 {
     const int dr = sp->dr[q];
