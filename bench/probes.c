@@ -161,7 +161,7 @@ void hk_bench_probe_free(void *s)
 /* The idealised cloth row: the bound docs/performance-notes.md compares the lattice
  * sweep with. One 256-node source row of a cloth and the two rows below it,
  * all in L1; the six families (structural, shear, bend) of every source run
- * as group_row runs them in engine.c's order (the relative model's
+ * as group_row runs them in sweep.c's order (the relative model's
  * arithmetic of spring_lanes; the same loads, shifts and stores, the row
  * two below written fresh, the row below's three families as one run, the
  * down-left one on shifted sources), but with every offset, shift and
@@ -284,7 +284,7 @@ void hk_bench_ideal_row_free(void *s) { free(s); }
 
 /* The idealised jelly row: an interior source row of a 26-neighbour jelly
  * (64 nodes) and its 13 families, run exactly as group_row runs them in
- * engine.c's order (four passes over the row: the same-row family and the
+ * sweep.c's order (four passes over the row: the same-row family and the
  * farthest row's three, then the next plane's other two rows and the next
  * row, each row's three as one run; the same loads, shifts and stores),
  * with the target rows at
@@ -462,7 +462,7 @@ static engine_row *engine_row_new(int nx, int nfam, const int *di, const int *dr
 void *hk_bench_setup_engine_row(int n, int threads, const char *kernels)
 {
     (void)n, (void)threads, (void)kernels;
-    /* engine.c's order: structural x, bend x, bend y, structural y, shear right, shear left */
+    /* sweep.c's order: structural x, bend x, bend y, structural y, shear right, shear left */
     static const int di[6] = {1, 2, 0, 0, 1, -1}, dr[6] = {0, 0, 2, 1, 1, 1};
     return engine_row_new(HK_IDEAL_NX, 6, di, dr, dr);
 }
@@ -470,7 +470,7 @@ void *hk_bench_setup_engine_row(int n, int threads, const char *kernels)
 void *hk_bench_setup_jelly_row(int n, int threads, const char *kernels)
 {
     (void)threads, (void)kernels;
-    /* engine.c's order of the 26-neighbour families (order_families) */
+    /* sweep.c's order of the 26-neighbour families (order_families) */
     static const int di[13] = {1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1};
     static const int dr[13] = {0, 65, 65, 65, 64, 64, 64, 63, 63, 63, 1, 1, 1};
     static const int slot[13] = {0, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1};
