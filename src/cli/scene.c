@@ -223,18 +223,18 @@ static int parse_springs_line(parser *p)
     return 0;
 }
 
-static int parse_point(parser *p)
+static int parse_point(parser *p, const sc_key *kd)
 {
     sc_lexer *lx = &p->lx;
     sc_section *s = &p->sec;
     hk_vec3 x, vel = {0, 0, 0};
     double m;
-    if (sc_parse_vec(lx, 1, "point", CK_ANY, &x)) return -1;
-    if (lx->ntok <= 4) return sc_expected(lx, 4, "a mass for 'point' (x y z mass [vx vy vz])");
-    if (sc_parse_num(lx, 4, "point", CK_POS, &m)) return -1;
+    if (sc_parse_vec(lx, 1, kd->name, CK_ANY, &x)) return -1;
+    if (lx->ntok <= 4) return sc_expected(lx, 4, "a mass for '%s' (x y z mass [vx vy vz])", kd->name);
+    if (sc_parse_num(lx, 4, kd->name, CK_POS, &m)) return -1;
     if (lx->ntok > 5) {
-        if (sc_parse_vec(lx, 5, "point", CK_ANY, &vel)) return -1;
-        if (sc_expect_eol(lx, 8, "point")) return -1;
+        if (sc_parse_vec(lx, 5, kd->name, CK_ANY, &vel)) return -1;
+        if (sc_expect_eol(lx, 8, kd->name)) return -1;
     }
     if (s->npoints >= SC_MAX_BODY_PARTICLES) return sc_fail(lx, lx->line, 1, "too many points in %s", s->kind->title);
     int cap = s->cappoints;
@@ -249,14 +249,14 @@ static int parse_point(parser *p)
     return 0;
 }
 
-static int parse_spring(parser *p)
+static int parse_spring(parser *p, const sc_key *kd)
 {
     sc_lexer *lx = &p->lx;
     sc_section *s = &p->sec;
     int64_t a = 0, b = 0;
-    if (sc_parse_int(lx, 1, "spring", 0, INT_MAX, &a) || sc_parse_int(lx, 2, "spring", 0, INT_MAX, &b)) return -1;
-    if (a == b) return sc_expected(lx, 2, "two different particles for 'spring'");
-    if (sc_expect_eol(lx, 3, "spring")) return -1;
+    if (sc_parse_int(lx, 1, kd->name, 0, INT_MAX, &a) || sc_parse_int(lx, 2, kd->name, 0, INT_MAX, &b)) return -1;
+    if (a == b) return sc_expected(lx, 2, "two different particles for '%s'", kd->name);
+    if (sc_expect_eol(lx, 3, kd->name)) return -1;
     int cap = s->capsprings;
     if (sc_grow(lx, (void **)&s->sa, &cap, s->nsprings + 1, sizeof *s->sa)) return -1;
     if (sc_grow(lx, (void **)&s->sb, &s->capsprings, s->nsprings + 1, sizeof *s->sb)) return -1;
@@ -266,14 +266,14 @@ static int parse_spring(parser *p)
     return 0;
 }
 
-static int parse_pins(parser *p)
+static int parse_pins(parser *p, const sc_key *kd)
 {
     sc_lexer *lx = &p->lx;
     sc_section *s = &p->sec;
-    if (lx->ntok < 2) return sc_expected(lx, 1, "a particle index for 'pin'");
+    if (lx->ntok < 2) return sc_expected(lx, 1, "a particle index for '%s'", kd->name);
     for (int ti = 1; ti < lx->ntok; ti++) {
         int64_t idx;
-        if (sc_parse_int(lx, ti, "pin", 0, INT_MAX, &idx)) return -1;
+        if (sc_parse_int(lx, ti, kd->name, 0, INT_MAX, &idx)) return -1;
         if (sc_grow(lx, (void **)&s->pins, &s->cappins, s->npins + 1, sizeof *s->pins)) return -1;
         s->pins[s->npins++] = (sc_located){(int)idx, lx->line, lx->tok[ti].col};
     }
@@ -312,8 +312,8 @@ static int parse_key_line(parser *p)
     }
     const sc_key *kd = &d->keys[k];
     sc_given *v = &s->vals[k];
-    if (kd->type == T_POINT) return parse_point(p);
-    if (kd->type == T_SPRING) return parse_spring(p);
+    if (kd->type == T_POINT) return parse_point(p, kd);
+    if (kd->type == T_SPRING) return parse_spring(p, kd);
     if (v->line)
         return sc_fail(lx, lx->line, lx->tok[0].col, "key '%s' repeated in %s (first at line %d)", kd->name, d->title,
                        v->line);
@@ -322,7 +322,7 @@ static int parse_key_line(parser *p)
     v->vcol = sc_col_of(lx, 1);
     int next;
     if (kd->type == T_PINS) {
-        if (parse_pins(p)) return -1;
+        if (parse_pins(p, kd)) return -1;
         next = lx->ntok;
     } else if (kd->type == T_FILE) {
         if (parse_file(p, kd)) return -1;
