@@ -31,6 +31,7 @@ typedef struct hk_world hk_world; /* opaque */
 typedef enum hk_damping_model {
     HK_DAMP_ALONG = 0, /* f_i -= c ((v_i - v_j) . u) u : damping along the spring */
     HK_DAMP_RELATIVE,  /* f_i -= c (v_i - v_j): full relative velocity ("internal friction") */
+    HK_DAMP_MODEL_COUNT,
 } hk_damping_model;
 
 typedef enum hk_behaviour {
@@ -38,6 +39,7 @@ typedef enum hk_behaviour {
     HK_SPRING_TENSION_ONLY,     /* "bungee": force only while r > L0 */
     HK_SPRING_COMPRESSION_ONLY, /* "shock absorber": force only while r < L0 */
     HK_SPRING_BREAKABLE,        /* removed for good once r > break_ratio * L0 */
+    HK_SPRING_BEHAVIOUR_COUNT,
 } hk_behaviour;
 
 /* Parameters shared by every spring of one family. */
@@ -59,6 +61,7 @@ typedef enum hk_ground_model {
     HK_GROUND_NONE = 0,
     HK_GROUND_REPULSION, /* rope tutorial: k_rep (h - y) up, -c_fric v_t, -c_abs v_y while v_y < 0 */
     HK_GROUND_SPRING,    /* soft-body book: virtual spring -k_coll (y - h) while y < h */
+    HK_GROUND_MODEL_COUNT,
 } hk_ground_model;
 
 typedef struct hk_ground {
@@ -80,6 +83,7 @@ typedef enum hk_wind_model {
     HK_WIND_NONE = 0,
     HK_WIND_VERTEX,
     HK_WIND_TRIANGLE,
+    HK_WIND_MODEL_COUNT,
 } hk_wind_model;
 
 typedef struct hk_world_def {
@@ -139,6 +143,7 @@ typedef enum hk_rope_topology {
     HK_ROPE_CHAIN = 0,  /* i - i+1 */
     HK_ROPE_SKIP_ONE,   /* i - i+1 and i - i+2 */
     HK_ROPE_ALL_TO_ALL, /* every pair */
+    HK_ROPE_TOPOLOGY_COUNT,
 } hk_rope_topology;
 
 typedef struct hk_rope_def {
@@ -161,6 +166,7 @@ typedef enum hk_cloth_pins {
     HK_PIN_EDGE,        /* the edge j = 0 (nx particles) */
     HK_PIN_TWO_CORNERS, /* (0,0) and (nx-1,0): the corners of edge j = 0 */
     HK_PIN_FOUR_EDGES,  /* every boundary particle */
+    HK_CLOTH_PINS_COUNT,
 } hk_cloth_pins;
 
 /* Particle (i, j) of a cloth sits at origin + i*spacing*u + j*spacing*v and has

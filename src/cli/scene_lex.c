@@ -1,0 +1,240 @@
+/* scene_lex.c — the scene reader's lines, tokens, values and FILE:LINE:COL errors. */
+#include "scene_lex.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int clamp_int(size_t v) { return v > (size_t)INT_MAX ? INT_MAX : (int)v; }
+
+int sc_fail(sc_lexer *lx, int line, int col, const char *fmt, ...)
+{
+    if (lx->failed) return -1;
+    lx->failed = 1;
+    if (!lx->err || lx->errlen == 0) return -1;
+    int n = snprintf(lx->err, lx->errlen, "%s:%d:%d: error: ", lx->file, line, col);
+    if (n >= 0 && (size_t)n < lx->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(lx->err + n, lx->errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    for (char *c = lx->err; *c; c++)
+        if (*c == '\n' || *c == '\r') *c = ' '; /* one line, whatever the builder said */
+    return -1;
+}
+
+int sc_oom(sc_lexer *lx) { return sc_fail(lx, lx->line, 1, "out of memory"); }
+
+int sc_grow(sc_lexer *lx, void **arr, int *cap, int need, size_t sz)
+{
+    if (need <= *cap) return 0;
+    if (need > INT_MAX / 2) return sc_oom(lx);
+    int ncap = *cap ? *cap : 8;
+    while (ncap < need) ncap *= 2;
+    void *n = realloc(*arr, (size_t)ncap * sz);
+    if (!n) return sc_oom(lx);
+    *arr = n;
+    *cap = ncap;
+    return 0;
+}
+
+const char *sc_show(const char *s, char out[SC_SHOW_CAP])
+{
+    size_t o = 0, i = 0;
+    for (; s[i] && i < SC_SHOW_MAX; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c >= 0x7f)
+            o += (size_t)snprintf(out + o, SC_SHOW_CAP - o, "\\x%02X", c);
+        else
+            out[o++] = (char)c;
+    }
+    if (s[i]) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* "'token'" or "end of line", for "got ..." */
+static const char *got(const sc_lexer *lx, int ti, char out[SC_SHOW_CAP + 2])
+{
+    if (ti >= lx->ntok) return "end of line";
+    char tmp[SC_SHOW_CAP];
+    snprintf(out, SC_SHOW_CAP + 2, "'%s'", sc_show(lx->tok[ti].s, tmp));
+    return out;
+}
+
+int sc_col_of(const sc_lexer *lx, int ti) { return ti < lx->ntok ? lx->tok[ti].col : lx->eol_col; }
+
+int sc_expected(sc_lexer *lx, int ti, const char *fmt, ...)
+{
+    char what[512], g[SC_SHOW_CAP + 2];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return sc_fail(lx, lx->line, sc_col_of(lx, ti), "expected %s, got %s", what, got(lx, ti, g));
+}
+
+int sc_expect_eol(sc_lexer *lx, int ti, const char *after)
+{
+    if (ti >= lx->ntok) return 0;
+    return sc_expected(lx, ti, "end of line after '%s'", after);
+}
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+int sc_next_line(sc_lexer *lx)
+{
+    if (lx->pos > lx->len) {
+        lx->eof_line = lx->line;
+        lx->eof_col = lx->last_len + 1;
+        return 0;
+    }
+    size_t start = lx->pos;
+    char *nl = memchr(lx->buf + start, '\n', lx->len - start);
+    size_t end = nl ? (size_t)(nl - lx->buf) : lx->len;
+    if (lx->line < INT_MAX) lx->line++;
+    lx->last_len = clamp_int(end - start);
+    lx->ntok = 0;
+    size_t i = start;
+    while (i < end && lx->buf[i] != '#') {
+        if (is_blank(lx->buf[i])) {
+            i++;
+            continue;
+        }
+        size_t b = i;
+        while (i < end && !is_blank(lx->buf[i]) && lx->buf[i] != '#') i++;
+        if (sc_grow(lx, (void **)&lx->tok, &lx->captok, lx->ntok + 1, sizeof *lx->tok)) return -1;
+        lx->tok[lx->ntok++] = (sc_token){lx->buf + b, clamp_int(b - start + 1), i - b};
+    }
+    /* terminate the tokens in place (the byte after each is a blank, '#', '\n' or the final NUL) */
+    for (int t = 0; t < lx->ntok; t++) lx->buf[(size_t)(lx->tok[t].s - lx->buf) + lx->tok[t].len] = '\0';
+    lx->eol_col = lx->ntok ? clamp_int((size_t)lx->tok[lx->ntok - 1].col + lx->tok[lx->ntok - 1].len) : 1;
+    lx->pos = end + 1;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Values                                                                    */
+
+static int to_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+static int to_int64(const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end != s && *end == '\0' && errno == 0) {
+        *out = v;
+        return 0;
+    }
+    double d; /* also accept integral numbers written as 5e4 or 80.0 */
+    if (to_double(s, &d) == 0 && d == floor(d) && fabs(d) < 9.2e18) {
+        *out = (int64_t)d;
+        return 0;
+    }
+    return -1;
+}
+
+static const char *check_text(sc_check ck)
+{
+    switch (ck) {
+    case CK_POS: return "a positive number";
+    case CK_NONNEG: return "a number >= 0";
+    case CK_UNIT: return "a number in [0, 1]";
+    case CK_ALPHA: return "a number in (0, 1]";
+    case CK_GT1: return "a number > 1";
+    default: return "a number";
+    }
+}
+
+static int check_ok(sc_check ck, double v)
+{
+    switch (ck) {
+    case CK_POS: return v > 0;
+    case CK_NONNEG: return v >= 0;
+    case CK_UNIT: return v >= 0 && v <= 1;
+    case CK_ALPHA: return v > 0 && v <= 1;
+    case CK_GT1: return v > 1;
+    default: return 1;
+    }
+}
+
+int sc_parse_num(sc_lexer *lx, int ti, const char *key, sc_check ck, double *out)
+{
+    if (ti >= lx->ntok || to_double(lx->tok[ti].s, out)) return sc_expected(lx, ti, "a number for '%s'", key);
+    if (!check_ok(ck, *out)) return sc_expected(lx, ti, "%s for '%s'", check_text(ck), key);
+    return 0;
+}
+
+int sc_parse_int(sc_lexer *lx, int ti, const char *key, int64_t lo, int64_t hi, int64_t *out)
+{
+    int bad = ti >= lx->ntok || to_int64(lx->tok[ti].s, out);
+    if (!bad && *out >= lo && *out <= hi) return 0;
+    if (lo == 0 && hi == 1) return sc_expected(lx, ti, "0 or 1 for '%s'", key);
+    if (bad) return sc_expected(lx, ti, "an integer for '%s'", key);
+    if (hi == INT64_MAX) return sc_expected(lx, ti, "an integer >= %lld for '%s'", (long long)lo, key);
+    return sc_expected(lx, ti, "an integer in [%lld, %lld] for '%s'", (long long)lo, (long long)hi, key);
+}
+
+int sc_parse_vec(sc_lexer *lx, int ti, const char *key, sc_check ck, hk_vec3 *out)
+{
+    double c[3];
+    for (int k = 0; k < 3; k++) {
+        if (ti + k >= lx->ntok) return sc_expected(lx, ti + k, "3 numbers (x y z) for '%s'", key);
+        if (to_double(lx->tok[ti + k].s, &c[k])) return sc_expected(lx, ti + k, "a number for '%s'", key);
+    }
+    if (ck == CK_NONZERO && c[0] == 0 && c[1] == 0 && c[2] == 0) {
+        char a[SC_SHOW_CAP], b[SC_SHOW_CAP], d[SC_SHOW_CAP];
+        return sc_fail(lx, lx->line, lx->tok[ti].col, "expected a nonzero vector for '%s', got '%s %s %s'", key,
+                       sc_show(lx->tok[ti].s, a), sc_show(lx->tok[ti + 1].s, b), sc_show(lx->tok[ti + 2].s, d));
+    }
+    *out = (hk_vec3){c[0], c[1], c[2]};
+    return 0;
+}
+
+void sc_choice_list(const char *const *set, int n, char *out, size_t cap)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    int named = 0;
+    for (int i = 0; i < n; i++) named += set[i] != NULL;
+    for (int i = 0, j = 0; i < n && o < cap; i++) {
+        if (!set[i]) continue;
+        const char *sep = j == 0 ? "" : j == named - 1 ? " or " : ", ";
+        int w = snprintf(out + o, cap - o, "%s%s", sep, set[i]);
+        if (w < 0) break;
+        o += (size_t)w;
+        j++;
+    }
+}
+
+int sc_find_name(const char *const *set, int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (set[i] && strcmp(set[i], s) == 0) return i;
+    return -1;
+}
+
+int sc_parse_choice(sc_lexer *lx, int ti, const char *key, const char *const *set, int n, int *out)
+{
+    if (ti < lx->ntok && (*out = sc_find_name(set, n, lx->tok[ti].s)) >= 0) return 0;
+    char list[256];
+    sc_choice_list(set, n, list, sizeof list);
+    return sc_expected(lx, ti, "%s for '%s'", list, key);
+}
