@@ -352,13 +352,13 @@ hk_integrator_def hk_default_integrator_def(void); /* semi-implicit Euler, dt 1e
 /* The facts of one integrator (its row of the integrator table). */
 typedef struct hk_integrator_info {
     hk_integrator_kind kind;
-    const char *name;         /* in scene files and --integrator */
-    const char *alias;        /* a second accepted name, or NULL */
-    double stability_limit;   /* largest stable omega*dt on the undamped oscillator [1]; 0: none (it gains
-                                 energy at every dt) */
-    int keeps_history;        /* 1: carries the previous positions from step to step (position Verlet) */
-    int force_evaluations;    /* force evaluations per substep [1] */
-    const char *description;  /* one line for messages and --help */
+    const char *name;        /* in scene files and --integrator */
+    const char *alias;       /* a second accepted name, or NULL */
+    double stability_limit;  /* largest stable omega*dt on the undamped oscillator [1]; 0: none (it gains
+                                energy at every dt) */
+    int keeps_history;       /* 1: carries the previous positions from step to step (position Verlet) */
+    int force_evaluations;   /* force evaluations per substep [1] */
+    const char *description; /* one line for messages and --help */
 } hk_integrator_info;
 /* The row of kind, or NULL if kind is not an integrator. */
 const hk_integrator_info *hk_integrator_info_of(hk_integrator_kind kind);
