@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # report.py — measures hooke on this machine and writes docs/benchmarks.md: tables of figures, nothing typed by hand.
-"""Usage: python3 bench/report.py [BUILD_DIR] [--out FILE] [--quick] [--from MEASUREMENTS.json]
+"""Usage: python3 bench/report.py [BUILD_DIR] [--out FILE] [--quick] [--from MEASUREMENTS.json] [--ab AB.json]
 
 Runs `hooke info`, every Google Benchmark case of BUILD_DIR/hooke_bench at 1
 and 2 threads, `hooke run` on scenes/cloth_512.scene and `hooke bench`, saves
 the raw figures in BUILD_DIR/measurements.json and writes the report (default
 docs/benchmarks.md). --quick measures briefly, for a smoke test, and writes
 BUILD_DIR/benchmarks-quick.md unless --out is given. --from renders a saved
-measurements file without measuring.
+measurements file without measuring. --ab adds the back-to-back comparison
+of two builds that bench/ab.py wrote (kept in the measurements file).
 """
 import datetime
 import json
@@ -208,6 +209,21 @@ def render(m, build_arg):
                1e3 * x["time_per_step_max_s"], rate(x["fom_spring_updates_per_s"]), x["ns_per_spring_update"],
                x["efficiency"], x["state_hash"]))
         w("")
+    if m.get("ab"):
+        ab = m["ab"]
+        w("## Back to back: two builds")
+        w("")
+        w("`%s` (%s): A = `%s`, B = `%s`; each round runs every case three times on each "
+          "build, alternating, and keeps each build's best; the ratio is throughput(B) / throughput(A) per round "
+          "(above 1: B is faster)." %
+          (ab["command"], ab["date"], ab["a"], ab["b"]))
+        w("")
+        w("| case | what | median B/A | min | max | rounds |")
+        w("| --- | --- | --- | --- | --- | --- |")
+        for c in ab["cases"]:
+            w("| %s | `%s` | %.4f | %.4f | %.4f | %d |" % (c["name"], c["what"], c["median"], c["min"], c["max"],
+                                                          len(c["ratios"])))
+        w("")
     w("## Every case")
     w("")
     w("| case | unit | 1 thread | 2 threads | 2t/1t |")
@@ -221,7 +237,7 @@ def render(m, build_arg):
 
 
 def main():
-    args, build, out, src, quick = sys.argv[1:], "build", None, None, False
+    args, build, out, src, quick, ab = sys.argv[1:], "build", None, None, False, None
     while args:
         a = args.pop(0)
         if a == "--out":
@@ -230,6 +246,8 @@ def main():
             src = args.pop(0)
         elif a == "--quick":
             quick = True
+        elif a == "--ab":
+            ab = args.pop(0)
         elif a.startswith("-"):
             sys.exit(__doc__)
         else:
@@ -241,6 +259,10 @@ def main():
     else:
         m = measure(bdir, quick)
         m["build_arg"] = build
+    if ab:
+        with open(ab) as f:
+            m["ab"] = json.load(f)
+    if not src or ab:
         with open(os.path.join(bdir, "measurements.json"), "w") as f:
             json.dump(m, f, indent=1)
     out = out or (os.path.join(bdir, "benchmarks-quick.md") if m.get("quick") else
