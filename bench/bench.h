@@ -62,6 +62,17 @@ void hk_bench_run_engine_row(void *s);
 int64_t hk_bench_engine_row_items(void *s);
 void hk_bench_engine_row_free(void *s);
 
+/* The implicit solver's cases (implicit_cases.c): one product with the
+ * system matrix (items: springs), HK_BENCH_CG_ITERATIONS CG iterations
+ * (items: springs times iterations). */
+void *hk_bench_setup_jacobian_cloth(int n, int threads, const char *kernels);
+void *hk_bench_setup_jacobian_sphere(int n, int threads, const char *kernels);
+void *hk_bench_setup_cg_cloth(int n, int threads, const char *kernels);
+void hk_bench_run_jacobian(void *s);
+void hk_bench_run_cg(void *s);
+int64_t hk_bench_jacobian_items(void *s);
+void hk_bench_jacobian_free(void *s);
+
 #ifdef __cplusplus
 }
 #endif

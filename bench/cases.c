@@ -344,6 +344,8 @@ static const int jrow_sizes[] = {64, 256, 0}; /* the row length: the jelly's, an
 static const int integrator_sizes[] = {256, 0};
 static const int triad_sizes[] = {64, 0};      /* 3 x 256 MiB: far beyond the caches */
 static const int surface_levels[] = {4, 7, 0}; /* 5 120 and 327 680 faces */
+static const int jacobian_cloth_sizes[] = {128, 512, 0}; /* 97 028 springs (in L2) and 1 564 676 */
+static const int sphere_levels[] = {4, 6, 0};            /* 7 680 and 122 880 springs */
 
 static const char *const all_paths[] = {"reference", "scalar", "avx2", "avx512", NULL};
 static const char *const simd_paths[] = {"reference", "avx512", NULL};
@@ -371,6 +373,12 @@ const hk_bench_case hk_bench_cases[] = {
     {"step_jelly", "springs", integrator_sizes, setup_jelly_scheme, run_step, world_case_items, world_case_free,
      best_path},
     {"step_rk4", "springs", integrator_sizes, setup_rk4, run_step, world_case_items, world_case_free, best_path},
+    {"jacobian_cloth", "springs", jacobian_cloth_sizes, hk_bench_setup_jacobian_cloth, hk_bench_run_jacobian,
+     hk_bench_jacobian_items, hk_bench_jacobian_free, all_paths},
+    {"jacobian_sphere", "springs", sphere_levels, hk_bench_setup_jacobian_sphere, hk_bench_run_jacobian,
+     hk_bench_jacobian_items, hk_bench_jacobian_free, all_paths},
+    {"cg_cloth", "springs", jacobian_cloth_sizes, hk_bench_setup_cg_cloth, hk_bench_run_cg, hk_bench_jacobian_items,
+     hk_bench_jacobian_free, simd_paths},
     {"triad", "bytes", triad_sizes, hk_bench_setup_triad, hk_bench_run_triad, hk_bench_triad_items, hk_bench_triad_free,
      best_path},
     {"volume_gauss", "faces", surface_levels, setup_surface, run_volume, surface_items, surface_free, best_path},

@@ -69,6 +69,10 @@ static void test_restart_integrators(void **state)
     /* list body (coloured springs) falling on a sphere */
     check_restart(SCENE("mesh_points.scene"), "verlet", 700, 300);
     check_restart(SCENE("mesh_points.scene"), NULL, 700, 300);
+    /* the implicit integrators: a linear solve per substep, nothing kept between steps but the settings */
+    check_restart(SCENE("rope.scene"), "implicit_euler", 50, 20);
+    check_restart(SCENE("mesh_points.scene"), "trapezoidal", 200, 70);
+    check_restart(SCENE("cloth_stiff.scene"), NULL, 30, 12);
 }
 
 /* Pressure bodies: the checkpoint at step 50 is halfway through pumping
@@ -141,13 +145,13 @@ static void test_refuses_bad_checkpoints(void **state)
     expect_refused(args, ": checkpoint is corrupted (checksum mismatch)");
     write_bytes(bad, "# hooke state v1\n", 17);
     expect_refused(args, ": not a hooke checkpoint");
-    char *v2 = malloc(n);
-    assert_non_null(v2);
-    memcpy(v2, good, n);
-    v2[8] = 2; /* version 2 */
-    write_bytes(bad, v2, n);
-    free(v2);
-    expect_refused(args, ": checkpoint version 2 is not supported (this hooke reads version 1)");
+    char *other = malloc(n);
+    assert_non_null(other);
+    memcpy(other, good, n);
+    other[8] = 1; /* version 1: before the implicit integrators' settings */
+    write_bytes(bad, other, n);
+    free(other);
+    expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 2)");
     remove(bad);
     expect_refused(args, ": cannot read checkpoint: No such file or directory");
     /* the checkpoint of another scene */

@@ -102,7 +102,7 @@ static void test_bad_flags(void **state)
            "hooke: error: --time expects a number of seconds > 0, got '0'\n");
     expect("run " SCENE("oscillator.scene") " --integrator leapfrog", 1,
            "hooke: error: --integrator expects one of euler, semi_implicit_euler, verlet, verlet_book, "
-           "velocity_verlet, jelly, rk4, got 'leapfrog'\n");
+           "velocity_verlet, jelly, rk4, implicit_euler, trapezoidal, got 'leapfrog'\n");
     expect("run " SCENE("oscillator.scene") " --threads 0", 1,
            "hooke: error: --threads expects a thread count 1..4096, got '0'\n");
     expect("run " SCENE("oscillator.scene") " --threads 5000", 1,

@@ -214,7 +214,7 @@ static void test_bad_names(void **state)
     (void)state;
     check_error("run\n dt 1\n integrator leapfrog\nend",
                 "x.scene:3:13: error: expected an integrator name (euler, semi_implicit_euler, verlet, verlet_book, "
-                "velocity_verlet, jelly, rk4) for 'integrator', got 'leapfrog'");
+                "velocity_verlet, jelly, rk4, implicit_euler, trapezoidal) for 'integrator', got 'leapfrog'");
     check_error("body rope\n topology ring\nend",
                 "x.scene:2:11: error: expected chain, skip_one or all_to_all for 'topology', got 'ring'");
     check_error("body jelly\n neighbours 30\nend", "x.scene:2:13: error: expected 26 or 52 for 'neighbours', got '30'");
@@ -302,6 +302,17 @@ static void test_cross_key_rules(void **state)
                 "x.scene:4:2: error: key 'time' conflicts with 'steps' in run");
     check_error("run\n dt 1\n jelly_alpha 0.5\nend\n",
                 "x.scene:3:2: error: key 'jelly_alpha' needs 'integrator jelly'");
+    check_error("run\n dt 1\n cg_tolerance 1e-3\nend\n",
+                "x.scene:3:2: error: key 'cg_tolerance' needs an implicit integrator (implicit_euler or trapezoidal)");
+    check_error("run\n dt 1\n integrator rk4\n newton_iterations 2\nend\n",
+                "x.scene:4:2: error: key 'newton_iterations' needs an implicit integrator (implicit_euler or "
+                "trapezoidal)");
+    check_error("run\n dt 1\n integrator implicit_euler\n cg_tolerance 1\nend\n",
+                "x.scene:4:15: error: expected a number in (0, 1) for 'cg_tolerance', got '1'");
+    check_error("run\n dt 1\n integrator trapezoidal\n cg_max_iterations 0\nend\n",
+                "x.scene:4:20: error: expected an integer in [1, 2147483647] for 'cg_max_iterations', got '0'");
+    check_error("run\n dt 1\n integrator implicit_euler\n newton_iterations 101\nend\n",
+                "x.scene:4:20: error: expected an integer in [1, 100] for 'newton_iterations', got '101'");
     check_error("ground\n model spring\n stiffness 3\n repulsion 4\nend\n",
                 "x.scene:4:2: error: key 'repulsion' needs 'model repulsion'");
     check_error("ground\n repulsion 4\n stiffness 3\nend\n",
@@ -571,6 +582,9 @@ static const shipped shipped_scenes[] = {
     {"flag_wind.scene", 24 * 16, 2106},
     {"billow.scene", 24 * 24, 2162},
     {"jelly_wind.scene", 216, 1940},
+    {"cloth_512_stiff.scene", 262144, 1567746},
+    {"cloth_stiff.scene", 64 * 64, 2 * 63 * 64 + 2 * 63 * 63 + 2 * 62 * 64},
+    {"rope_implicit.scene", 80, 79},
 };
 #define N_SHIPPED (int)(sizeof shipped_scenes / sizeof shipped_scenes[0])
 
@@ -612,6 +626,26 @@ static void test_no_untested_scene(void **state)
         }
     }
     assert_int_equal(files, N_SHIPPED);
+}
+
+/* The implicit integrators' keys land in the integrator setting; without
+ * them the setting holds 0, the library's "default". */
+static void test_implicit_keys(void **state)
+{
+    (void)state;
+    hk_scene sc = parse_ok(ROPE "run\n dt 0.01\n integrator backward_euler\n cg_tolerance 1e-3\n cg_max_iterations 77\n"
+                                " newton_iterations 3\nend\n");
+    assert_int_equal(sc.integrator.kind, HK_IMPLICIT_EULER);
+    assert_true(sc.integrator.cg_tolerance == 1e-3);
+    assert_int_equal(sc.integrator.cg_max_iterations, 77);
+    assert_int_equal(sc.integrator.newton_iterations, 3);
+    hk_scene_free(&sc);
+    sc = parse_ok(ROPE "run\n dt 0.01\n integrator newmark\nend\n");
+    assert_int_equal(sc.integrator.kind, HK_TRAPEZOIDAL);
+    assert_true(sc.integrator.cg_tolerance == 0);
+    assert_int_equal(sc.integrator.cg_max_iterations, 0);
+    assert_int_equal(sc.integrator.newton_iterations, 0);
+    hk_scene_free(&sc);
 }
 
 static void test_rope_scene_settings(void **state)
@@ -659,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_shipped_scenes),
         cmocka_unit_test(test_no_untested_scene),
+        cmocka_unit_test(test_implicit_keys),
         cmocka_unit_test(test_rope_scene_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,7 +42,10 @@ const char hk_bench_usage[] =
     "a grep-able line 'FOM <value> spring_updates/s ...', and the full result\n"
     "as JSON with --json FILE. Default: --builtin cloth (the cloth_512 problem),\n"
     "--sweep, --repeat 5, --warmup 2, S chosen so one repetition takes about\n"
-    "0.25 s on 1 thread.\n";
+    "0.25 s on 1 thread. A scene runs with its integrator; with an implicit one\n"
+    "each thread count also reports CG iterations per step, spring Jacobian\n"
+    "products per second (CG iterations x springs / time) and simulated seconds\n"
+    "per wall-clock second (also in the JSON, for every integrator).\n";
 
 enum { MAX_COUNTS = 64, EXIT_OK = 0, EXIT_INPUT = 1, EXIT_INVALID = 2, EXIT_IO = 3 };
 
@@ -65,6 +68,10 @@ typedef struct bench_result {
     double fom, ns_per_update, efficiency;
     uint64_t hash, ref_hash;
     double e_start, e_end, e_scale, e_floor;
+    int implicit;          /* the integrator solves a linear system per substep */
+    double cg_per_step;    /* CG iterations per timed step (implicit) [1] */
+    double jacobian_per_s; /* spring Jacobian products per second: CG iterations x springs / time (implicit) */
+    double sim_per_wall;   /* simulated seconds per wall-clock second [1] */
     int blew_up;
     char blowup[160];
 } bench_result;
@@ -287,17 +294,25 @@ static int run_config(const bench_opts *o, int threads, int64_t *steps, bench_re
         hk_world_destroy(w);
         return -1;
     }
+    const int64_t cg0 = hk_world_solver_stats(w).cg_total;
+    double timed = 0;
     for (int rep = 0; rep < o->repeat; rep++) {
         double t = now_s();
         for (int64_t s = 0; s < *steps; s++) hk_world_step(w);
         times[rep] = (now_s() - t) / (double)*steps;
+        timed += times[rep] * (double)*steps;
     }
+    r->implicit = hk_integrator_info_of(hk_world_integrator(w).kind)->implicit;
+    const double cg = (double)(hk_world_solver_stats(w).cg_total - cg0);
+    r->cg_per_step = cg / ((double)o->repeat * (double)*steps);
+    r->jacobian_per_s = timed > 0 ? cg * (double)r->springs / timed : 0;
     qsort(times, (size_t)o->repeat, sizeof *times, cmp_double);
     r->tmin = times[0];
     r->tmax = times[o->repeat - 1];
     r->tmed = o->repeat % 2 ? times[o->repeat / 2] : 0.5 * (times[o->repeat / 2 - 1] + times[o->repeat / 2]);
     free(times);
     r->fom = (double)r->updates_per_step / r->tmed;
+    r->sim_per_wall = hk_world_integrator(w).dt / r->tmed;
     r->ns_per_update = 1e9 * r->tmed / (double)r->updates_per_step;
     if (hk_world_error(w)[0] || hk_world_check(w, 10.0, &b)) {
         r->blew_up = 1;
@@ -349,12 +364,13 @@ static void write_json(FILE *f, const bench_opts *o, const char *name, const ben
                 "\"fom_spring_updates_per_s\": %.6g, \"ns_per_spring_update\": %.6g, \"efficiency\": %.4f, "
                 "\"state_hash\": \"0x%016" PRIx64 "\", \"reference_hash\": \"0x%016" PRIx64 "\", "
                 "\"hash_ok\": %s, \"energy_start_J\": %.9g, \"energy_end_J\": %.9g, \"energy_ok\": %s, "
-                "\"blew_up\": %s}%s\n",
+                "\"sim_seconds_per_wall_second\": %.6g, \"cg_iterations_per_step\": %.6g, "
+                "\"jacobian_products_per_s\": %.6g, \"blew_up\": %s}%s\n",
                 x->threads, x->particles, (long long)x->springs, (long long)x->updates_per_step, x->tmin, x->tmed,
                 x->tmax, x->fom, x->ns_per_update, x->efficiency, x->hash, x->ref_hash,
                 x->hash == x->ref_hash ? "true" : "false", x->e_start, x->e_end,
-                x->e_end <= x->e_start + 0.1 * x->e_scale + x->e_floor ? "true" : "false",
-                x->blew_up ? "true" : "false", i + 1 < n ? "," : "");
+                x->e_end <= x->e_start + 0.1 * x->e_scale + x->e_floor ? "true" : "false", x->sim_per_wall,
+                x->cg_per_step, x->jacobian_per_s, x->blew_up ? "true" : "false", i + 1 < n ? "," : "");
     }
     fprintf(f, "  ],\n  \"verification\": \"%s\",\n  \"fom_spring_updates_per_s\": %.6g\n}\n",
             valid ? "VALID" : "INVALID", fom);
@@ -405,6 +421,10 @@ int hk_cmd_bench(int argc, char **argv)
         printf("%7d  %9d  %9lld  %8.3f  %10.3f  %7.3f  %9.4f  %9.4f  %10.3f  0x%016" PRIx64 "\n", r[i].threads,
                r[i].particles, (long long)r[i].springs, 1e3 * r[i].tmin, 1e3 * r[i].tmed, 1e3 * r[i].tmax,
                r[i].fom / 1e9, r[i].ns_per_update, r[i].efficiency, r[i].hash);
+        if (r[i].implicit)
+            printf("         implicit: %.1f CG iterations/step, %.4g G Jacobian products/s, %.4g simulated s per wall "
+                   "s\n",
+                   r[i].cg_per_step, r[i].jacobian_per_s / 1e9, r[i].sim_per_wall);
         fflush(stdout);
     }
     int valid = 1, best = 0;

@@ -91,9 +91,8 @@ static void print_usage(FILE *f)
     for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) {
         const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)k);
         char limit[16];
-        snprintf(limit, sizeof limit, "%.3g", in->stability_limit);
-        fprintf(f, "  %-20s %-5s %d  %s\n", in->name, in->stability_limit > 0 ? limit : "none", in->force_evaluations,
-                in->description);
+        fprintf(f, "  %-20s %-5s %d  %s\n", in->name, hk_stability_limit_text(in, limit, sizeof limit),
+                in->force_evaluations, in->description);
     }
 }
 
@@ -214,12 +213,18 @@ static int parse_run(int argc, char **argv, run_opts *o)
 }
 
 /* Pressure bodies add volume_<body>,pressure_<body> columns (volume by the
- * Gauss divergence formula, pressure of the last force evaluation). */
+ * Gauss divergence formula, pressure of the last force evaluation); the
+ * implicit integrators add cg_iterations,cg_residual (of the step the row
+ * is written after: CG iterations of all its solves, the largest relative
+ * residual they ended with). */
+static int has_solver(const hk_world *w) { return hk_integrator_info_of(hk_world_integrator(w).kind)->implicit; }
+
 static void write_stats_header(FILE *f, const hk_world *w)
 {
     fprintf(f, "step,time,kinetic,gravity,spring,total,max_stretch,broken");
     for (int b = 0; b < hk_world_body_count(w); b++)
         if (hk_world_body_has_pressure(w, b)) fprintf(f, ",volume_%d,pressure_%d", b, b);
+    if (has_solver(w)) fprintf(f, ",cg_iterations,cg_residual");
     fprintf(f, "\n");
 }
 
@@ -231,6 +236,11 @@ static void write_stats_row(FILE *f, const hk_world *w)
     for (int b = 0; b < hk_world_body_count(w); b++)
         if (hk_world_body_has_pressure(w, b))
             fprintf(f, ",%.9g,%.9g", hk_world_body_volume(w, b, HK_VOLUME_GAUSS), hk_world_body_pressure(w, b));
+    if (has_solver(w)) {
+        const hk_solver_stats st = hk_world_solver_stats(w);
+        const int current = st.step + 1 == hk_world_step_count(w); /* the row's step took a solve */
+        fprintf(f, ",%d,%.3e", current ? st.cg_iterations : 0, current ? st.cg_residual : 0.0);
+    }
     fprintf(f, "\n");
 }
 
@@ -246,6 +256,22 @@ static void report_blowup(const hk_world *w, const hk_blowup *b, const char *sce
     }
     fprintf(stderr, "\n");
     const hk_integrator_info *in = hk_integrator_info_of(hk_world_integrator(w).kind);
+    if (in->implicit) {
+        const hk_solver_stats st = hk_world_solver_stats(w);
+        if (st.diverged)
+            fprintf(stderr,
+                    "hooke: hint: the linear solve of step %lld met a non-finite value or a matrix that is no longer "
+                    "positive definite (the step was not taken): lower dt or set dt_max, and look for springs of zero "
+                    "length or a mesh that has turned inside out\n",
+                    (long long)st.step);
+        else
+            fprintf(stderr,
+                    "hooke: hint: %s is stable at every dt on springs; a blow-up comes from the terms it takes "
+                    "explicitly (ground, walls, spheres, pressure, wind) or from solves stopped at cg_max_iterations "
+                    "(%lld so far): lower dt or set dt_max, raise cg_max_iterations or lower cg_tolerance\n",
+                    in->name, (long long)st.unconverged);
+        return;
+    }
     const double omega = hk_omega_max(w), h = hk_world_integrator(w).dt / hk_world_substeps(w);
     char limit[64];
     if (in->stability_limit > 0)
@@ -370,7 +396,7 @@ static int cmd_run(int argc, char **argv)
             break;
         }
         const int frame_now = frames && (s % every == 0 || s == steps);
-        if (s % check_every == 0 || s == steps || frame_now) {
+        if (s % check_every == 0 || s == steps || frame_now || hk_world_solver_stats(w).diverged) {
             if (hk_world_check(w, stretch_limit, &b)) {
                 hk_progress_end(&progress);
                 report_blowup(w, &b, o.scene, stretch_limit);
@@ -414,11 +440,19 @@ static int cmd_run(int argc, char **argv)
         rc = EXIT_IO;
     }
     double updates = (double)hk_world_spring_updates(w);
+    char solver[160] = "";
+    if (hk_integrator_info_of(idef.kind)->implicit) {
+        const hk_solver_stats st = hk_world_solver_stats(w);
+        const int64_t taken = hk_world_step_count(w) - first;
+        snprintf(solver, sizeof solver, " cg_iterations=%lld cg_per_step=%.1f cg_unconverged=%lld",
+                 (long long)st.cg_total, taken > 0 ? (double)st.cg_total / (double)taken : 0.0,
+                 (long long)st.unconverged);
+    }
     printf("hooke: scene=%s integrator=%s threads=%d particles=%d springs=%lld steps=%lld substeps=%d sim_time=%.6g "
-           "wall_s=%.6f spring_updates_per_s=%.4e state_hash=0x%016" PRIx64 "%s\n",
+           "wall_s=%.6f spring_updates_per_s=%.4e%s state_hash=0x%016" PRIx64 "%s\n",
            o.scene, hk_integrator_name(idef.kind), threads, hk_world_particles(w).count,
            (long long)hk_world_spring_count(w), (long long)hk_world_step_count(w), hk_world_substeps(w),
-           hk_world_time(w), wall, wall > 0 ? updates / wall : 0.0, hk_world_state_hash(w),
+           hk_world_time(w), wall, wall > 0 ? updates / wall : 0.0, solver, hk_world_state_hash(w),
            blew_up ? " status=BLOWUP" : "");
     hk_scene_free(&sc);
     return rc;

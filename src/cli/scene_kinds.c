@@ -1,6 +1,7 @@
 /* scene_kinds.c — the scene format's facts: every section, key, choice, spring family and body kind. */
 #include "scene_kinds.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -143,6 +144,9 @@ static const sc_key run_keys[] = {
     NUM(sc_settings, "jelly_dt_a", integrator.jelly_dt_a, CK_NONNEG, OPT),
     NUM(sc_settings, "jelly_dt_v", integrator.jelly_dt_v, CK_NONNEG, OPT),
     NUM(sc_settings, "jelly_alpha", integrator.jelly_alpha, CK_ALPHA, OPT),
+    NUM(sc_settings, "cg_tolerance", integrator.cg_tolerance, CK_FRACTION, OPT),
+    INT(sc_settings, "cg_max_iterations", integrator.cg_max_iterations, 1, INT_MAX, OPT),
+    INT(sc_settings, "newton_iterations", integrator.newton_iterations, 1, 100, OPT),
 };
 
 /* -1 if the key at off, a setting of the jelly integrator only, is given */
@@ -155,6 +159,17 @@ static int jelly_only(sc_section *s, size_t off, const char *field)
 }
 #define JELLY_ONLY(s, f) jelly_only((s), offsetof(sc_settings, f), #f)
 
+/* -1 if the key at off, a setting of the implicit integrators only, is given */
+static int implicit_only(sc_section *s, size_t off, const char *field)
+{
+    const sc_given *g = sc_given_at(s, off, field);
+    if (!g) return 0;
+    return sc_fail(s->lx, g->line, g->col, "key '%s' needs an implicit integrator (%s or %s)",
+                   sc_key_at(s, off, field)->name, hk_integrator_name(HK_IMPLICIT_EULER),
+                   hk_integrator_name(HK_TRAPEZOIDAL));
+}
+#define IMPLICIT_ONLY(s, f) implicit_only((s), offsetof(sc_settings, f), #f)
+
 static int run_finish(sc_section *s, void *def, int64_t *count)
 {
     (void)count;
@@ -162,6 +177,10 @@ static int run_finish(sc_section *s, void *def, int64_t *count)
     if (r->integrator.kind != HK_JELLY &&
         (JELLY_ONLY(s, integrator.jelly_dt_a) || JELLY_ONLY(s, integrator.jelly_dt_v) ||
          JELLY_ONLY(s, integrator.jelly_alpha)))
+        return -1;
+    if (!hk_integrator_info_of(r->integrator.kind)->implicit &&
+        (IMPLICIT_ONLY(s, integrator.cg_tolerance) || IMPLICIT_ONLY(s, integrator.cg_max_iterations) ||
+         IMPLICIT_ONLY(s, integrator.newton_iterations)))
         return -1;
     if (SC_GIVEN(s, sc_settings, steps) && SC_GIVEN(s, sc_settings, time))
         return SC_FAIL_KEY(s, sc_settings, time, "key '%s' conflicts with 'steps' in run (give one run length)");

@@ -159,6 +159,7 @@ static const char *check_text(sc_check ck)
     case CK_UNIT: return "a number in [0, 1]";
     case CK_ALPHA: return "a number in (0, 1]";
     case CK_GT1: return "a number > 1";
+    case CK_FRACTION: return "a number in (0, 1)";
     default: return "a number";
     }
 }
@@ -171,6 +172,7 @@ static int check_ok(sc_check ck, double v)
     case CK_UNIT: return v >= 0 && v <= 1;
     case CK_ALPHA: return v > 0 && v <= 1;
     case CK_GT1: return v > 1;
+    case CK_FRACTION: return v > 0 && v < 1;
     default: return 1;
     }
 }

@@ -33,13 +33,14 @@ typedef struct sc_lexer {
 
 /* What a number must satisfy. */
 typedef enum sc_check {
-    CK_ANY = 0, /* any finite number */
-    CK_POS,     /* > 0 */
-    CK_NONNEG,  /* >= 0 */
-    CK_UNIT,    /* [0, 1] */
-    CK_ALPHA,   /* (0, 1] */
-    CK_GT1,     /* > 1 */
-    CK_NONZERO, /* vectors: not (0, 0, 0) */
+    CK_ANY = 0,  /* any finite number */
+    CK_POS,      /* > 0 */
+    CK_NONNEG,   /* >= 0 */
+    CK_UNIT,     /* [0, 1] */
+    CK_ALPHA,    /* (0, 1] */
+    CK_GT1,      /* > 1 */
+    CK_FRACTION, /* (0, 1) */
+    CK_NONZERO,  /* vectors: not (0, 0, 0) */
 } sc_check;
 
 #define SC_SHOW_MAX 40

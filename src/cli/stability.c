@@ -50,6 +50,17 @@ double hk_omega_max(const hk_world *w)
     return sqrt(best);
 }
 
+const char *hk_stability_limit_text(const hk_integrator_info *in, char *buf, size_t len)
+{
+    if (isinf(in->stability_limit))
+        snprintf(buf, len, "any");
+    else if (in->stability_limit > 0)
+        snprintf(buf, len, "%.3g", in->stability_limit);
+    else
+        snprintf(buf, len, "none");
+    return buf;
+}
+
 /* ---- the profiler -------------------------------------------------------- */
 
 typedef struct trial {
@@ -553,8 +564,7 @@ int hk_cmd_stability(int argc, char **argv)
             /* the integrator's limit on the undamped oscillator, from its table row */
             const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)P->kind);
             char theory[16];
-            snprintf(theory, sizeof theory, "%.4g", in->stability_limit);
-            printf("%-20s %14s %12s %7s", in->name, lim, od, in->stability_limit > 0 ? theory : "none");
+            printf("%-20s %14s %12s %7s", in->name, lim, od, hk_stability_limit_text(in, theory, sizeof theory));
             for (int i = 0; i < points; i++)
                 if (P->stable[i])
                     printf(" %+17.3e", P->drift[i]);

@@ -10,6 +10,11 @@
  * sqrt(k/m), and a long chain, 2 sqrt(k/m)), the ground spring included. */
 double hk_omega_max(const hk_world *w);
 
+/* The integrator's stability limit on the undamped oscillator as text:
+ * "2", "2.83", "none" (it gains energy at every dt) or "any" (stable at
+ * every dt); written into buf (16 bytes are enough), which is returned. */
+const char *hk_stability_limit_text(const hk_integrator_info *in, char *buf, size_t len);
+
 /* `hooke stability SCENE ...`; returns an exit status. */
 int hk_cmd_stability(int argc, char **argv);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "forces.h"
+#include "implicit.h"
 
 /* Per-particle loops of the multi-evaluation schemes run on the world's
  * team: each iteration touches one particle only, so the bits do not depend
@@ -148,24 +149,28 @@ static void rk4(hk_world *w, hk_real h)
  * stability) measures where each one fails on a given scene. */
 // clang-format off
 #define HK_INTEGRATOR_TABLE(X)                                                                                         \
-    /* kind, name, alias, limit, history, evaluations, scratch, substep, fused update, description */                 \
-    X(HK_EULER, "euler", "explicit_euler", 0.0, 0, 1, 0, explicit_substep, HK_UPDATE_EULER,                            \
+    /* kind, name, alias, limit, history, evaluations, implicit, scratch, substep, fused update, description */                 \
+    X(HK_EULER, "euler", "explicit_euler", 0.0, 0, 1, 0, 0, explicit_substep, HK_UPDATE_EULER,                            \
       "explicit Euler: x += v dt; v += a dt")                                                                          \
-    X(HK_SEMI_IMPLICIT_EULER, "semi_implicit_euler", "symplectic_euler", 2.0, 0, 1, 0, explicit_substep,               \
+    X(HK_SEMI_IMPLICIT_EULER, "semi_implicit_euler", "symplectic_euler", 2.0, 0, 1, 0, 0, explicit_substep,               \
       HK_UPDATE_SEMI_IMPLICIT, "semi-implicit (symplectic) Euler: v += a dt; x += v dt")                               \
-    X(HK_VERLET, "verlet", "position_verlet", 2.0, 1, 1, 0, verlet, HK_UPDATE_NONE,                                    \
+    X(HK_VERLET, "verlet", "position_verlet", 2.0, 1, 1, 0, 0, verlet, HK_UPDATE_NONE,                                    \
       "position Verlet: x' = 2 x - x_prev + a dt^2, first step x + v dt + a dt^2 / 2")                                 \
-    X(HK_VERLET_BOOK, "verlet_book", NULL, 2.0, 1, 1, 0, verlet_book, HK_UPDATE_NONE,                                  \
+    X(HK_VERLET_BOOK, "verlet_book", NULL, 2.0, 1, 1, 0, 0, verlet_book, HK_UPDATE_NONE,                                  \
       "position Verlet with the book's first step x + a dt^2")                                                         \
-    X(HK_VELOCITY_VERLET, "velocity_verlet", NULL, 2.0, 0, 1, 0, velocity_verlet, HK_UPDATE_NONE,                      \
+    X(HK_VELOCITY_VERLET, "velocity_verlet", NULL, 2.0, 0, 1, 0, 0, velocity_verlet, HK_UPDATE_NONE,                      \
       "velocity Verlet (kick, drift, kick), forces reused from the substep before")                                    \
-    X(HK_JELLY, "jelly", NULL, 2.0, 0, 1, 0, explicit_substep, HK_UPDATE_JELLY,                                        \
+    X(HK_JELLY, "jelly", NULL, 2.0, 0, 1, 0, 0, explicit_substep, HK_UPDATE_JELLY,                                        \
       "the jelly scheme: v += dt_a a; x += dt_v v; v *= alpha")                                                        \
-    X(HK_RK4, "rk4", NULL, 2.8284271247461903, 0, 4, 12, rk4, HK_UPDATE_NONE, "classic fourth-order Runge-Kutta")
+    X(HK_RK4, "rk4", NULL, 2.8284271247461903, 0, 4, 0, 12, rk4, HK_UPDATE_NONE, "classic fourth-order Runge-Kutta")    \
+    X(HK_IMPLICIT_EULER, "implicit_euler", "backward_euler", INFINITY, 0, 1, 1, 0, hk_implicit_euler_substep,             \
+      HK_UPDATE_NONE, "backward Euler, linearised (Newton), solved by preconditioned CG; damps")                       \
+    X(HK_TRAPEZOIDAL, "trapezoidal", "newmark", INFINITY, 0, 1, 1, 0, hk_trapezoidal_substep, HK_UPDATE_NONE,             \
+      "the trapezoidal rule (Newmark average acceleration), second order, no numerical damping")
 // clang-format on
 
-#define HK_ROW(kind, name, alias, limit, history, evals, scratch, substep, update, text)                               \
-    [kind] = {{kind, name, alias, limit, history, evals, text}, update, scratch, substep},
+#define HK_ROW(kind, name, alias, limit, history, evals, implicit, scratch, substep, update, text)                     \
+    [kind] = {{kind, name, alias, limit, history, evals, implicit, text}, update, scratch, substep},
 static const hk_integrator_ops integrators[HK_INTEGRATOR_COUNT] = {HK_INTEGRATOR_TABLE(HK_ROW)};
 #undef HK_ROW
 #define HK_COUNT(...) +1
@@ -223,6 +228,10 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
     if (def->kind == HK_JELLY && !(def->jelly_alpha > 0 && def->jelly_alpha <= 1))
         return hk_fail(w, "jelly_alpha must be in (0, 1] (got %g)", def->jelly_alpha);
     if (!(def->jelly_dt_a >= 0) || !(def->jelly_dt_v >= 0)) return hk_fail(w, "jelly_dt_a and jelly_dt_v must be >= 0");
+    if (!(def->cg_tolerance >= 0 && def->cg_tolerance < 1))
+        return hk_fail(w, "cg_tolerance must be in (0, 1), or 0 for the default (got %g)", def->cg_tolerance);
+    if (def->cg_max_iterations < 0 || def->newton_iterations < 0)
+        return hk_fail(w, "cg_max_iterations and newton_iterations must be >= 1, or 0 for the default");
     double n = def->dt_max > 0 ? ceil(def->dt / def->dt_max * (1 - 1e-12)) : 1;
     if (n > 1e9) return hk_fail(w, "dt / dt_max gives %g substeps (limit 1e9)", n);
     w->integrator = *def;
@@ -230,6 +239,7 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
     w->h = def->dt / w->substeps;
     w->history = 0;
     w->forces_valid = 0;
+    w->step_failed = 0;
     return 0;
 }
 

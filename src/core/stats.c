@@ -51,6 +51,11 @@ int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out)
 {
     hk_blowup b = {NULL, -1, -1, -1, -1, 0.0};
     const hk_particles *p = &w->p;
+    if (w->step_failed) {
+        b.cause = "implicit solve broke down";
+        *out = b;
+        return 1;
+    }
     if (finite_or_report(w, p->x, "non-finite position", &b) || finite_or_report(w, p->y, "non-finite position", &b) ||
         finite_or_report(w, p->z, "non-finite position", &b) || finite_or_report(w, p->vx, "non-finite velocity", &b) ||
         finite_or_report(w, p->vy, "non-finite velocity", &b) ||

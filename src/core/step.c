@@ -29,6 +29,7 @@ static int world_has_anchor(const hk_world *w)
 void hk_world_step(hk_world *w)
 {
     const hk_integrator_ops *ops = hk_integrator_ops_of(w->integrator.kind);
+    if (w->step_failed) return; /* a failed substep stops the world until the integrator is set again */
     if (ensure_scratch(w, ops) != 0) {
         hk_fail(w, "out of memory for integrator state");
         return;
@@ -41,6 +42,7 @@ void hk_world_step(hk_world *w)
             w->forces_valid = 0;
         }
         ops->substep(w, h);
+        if (w->step_failed) return; /* the state is that substep's start (hk_world_check reports it) */
         if (hk_surfaces_pump(w)) w->forces_valid = 0; /* the pressure target moved */
         if (hk_springs_break(w) > 0) w->forces_valid = 0;
         if (hk_contacts_apply(w, w->h, ops->info.keeps_history ? w->px : NULL, w->py, w->pz) > 0) w->forces_valid = 0;

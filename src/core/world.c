@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "kernels.h"
 #include "surface.h"
+#include "system.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -173,6 +174,7 @@ void hk_world_destroy(hk_world *w)
     free(w->history_slab);
     free(w->scratch);
     hk_engine_free(w->engine);
+    hk_implicit_free(w->implicit);
     free(w);
 }
 

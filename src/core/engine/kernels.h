@@ -41,6 +41,14 @@ typedef struct hk_row_family {
     hk_row_span span; /* that pass's vectors (plan_row) */
 } hk_row_family;
 
+/* One lattice family's products as the gather of jacobian_gather sees them:
+ * t[c][l] for local node l, readable (and 0) from l - |offset| to
+ * l + |offset| past the body's nodes. */
+typedef struct hk_jac_view {
+    const hk_real *t[3];
+    int64_t offset;
+} hk_jac_view;
+
 typedef struct hk_kernels {
     const char *isa; /* "avx512", "avx2", "scalar" */
     int width;       /* lanes of hk_real */
@@ -84,6 +92,28 @@ typedef struct hk_kernels {
     void (*external_forces)(const hk_external *ext, hk_particles *p, int64_t g0, int n);
     /* The update u of particles [g0, g0 + n) from their forces in f. */
     void (*integrate)(const hk_update *u, hk_particles *p, int64_t g0, int n);
+
+    /* The implicit solver's spring stiffness blocks S = sK K + sD D at the
+     * current positions (the formula: jacobian_lanes.h), over a vector y:
+     * t[c][l] = S_l (y_a - y_b) for the sources l in [local0, local0 + n)
+     * of lattice family f (one row of its box; t indexed by local node). */
+    void (*jacobian_lattice)(const hk_family *f, const hk_particles *p, hk_real sK, hk_real sD, hk_real *const y[3],
+                             hk_real *const t[3], int64_t local0, int n);
+    /* blk[e][l] = entry e (xx, xy, xz, yy, yz, zz) of S_l, the same sources. */
+    void (*jacobian_lattice_blocks)(const hk_family *f, const hk_particles *p, hk_real sK, hk_real sD,
+                                    hk_real *const blk[6], int64_t local0, int n);
+    /* List springs [s0, s1) of f, all of one colour (no particle twice):
+     * out[a] += S (y_a - y_b), out[b] -= S (y_a - y_b). */
+    void (*jacobian_list)(const hk_family *f, const hk_particles *p, hk_real sK, hk_real sD, hk_real *const y[3],
+                          hk_real *const out[3], int64_t s0, int64_t s1);
+    /* out[c][l] = (mass ? m[l] y[c][l] : 0) + sum over the views q in order
+     * of t_q[c][l] - t_q[c][l - offset_q], for local nodes l in [l0, l0 + n)
+     * of one body (m, y and out start at the body's first particle). */
+    void (*jacobian_gather)(const hk_real *m, const hk_real *const y[3], hk_real *const out[3], const hk_jac_view *v,
+                            int nview, int64_t l0, int n, int mass);
+    /* The same springs: blk[e][a] and blk[e][b] += entry e of S. */
+    void (*jacobian_list_blocks)(const hk_family *f, const hk_particles *p, hk_real sK, hk_real sD,
+                                 hk_real *const blk[6], int64_t s0, int64_t s1);
 } hk_kernels;
 
 extern const hk_kernels hk_kernels_avx512;

@@ -32,6 +32,9 @@
 #include "list_pass.h"
 #include "row_pass.h"
 
+#include "jacobian_lanes.h"
+#include "jacobian_pass.h"
+
 #if (defined(HK_ISA_AVX2) || defined(HK_ISA_AVX512)) && !defined(HOOKE_DOUBLE)
 #include "packed_pass.h"
 #define HK_LIST_PACKED HK_SUFFIX(list_range_packed)
@@ -55,6 +58,11 @@ const hk_kernels HK_SUFFIX(hk_kernels) = {
     .finish_row = HK_SUFFIX(finish_row),
     .external_forces = HK_SUFFIX(external_forces),
     .integrate = HK_SUFFIX(integrate),
+    .jacobian_lattice = HK_SUFFIX(jacobian_lattice),
+    .jacobian_lattice_blocks = HK_SUFFIX(jacobian_lattice_blocks),
+    .jacobian_list = HK_SUFFIX(jacobian_list),
+    .jacobian_list_blocks = HK_SUFFIX(jacobian_list_blocks),
+    .jacobian_gather = HK_SUFFIX(jacobian_gather),
 };
 
 #endif

@@ -336,6 +336,8 @@ typedef enum hk_integrator_kind {
     HK_VELOCITY_VERLET,
     HK_JELLY, /* v += dt_a F/m; x += dt_v v; v *= alpha */
     HK_RK4,
+    HK_IMPLICIT_EULER, /* backward Euler, linearised per Newton iteration, solved by CG */
+    HK_TRAPEZOIDAL,    /* the trapezoidal rule (Newmark average acceleration), the same solver */
     HK_INTEGRATOR_COUNT
 } hk_integrator_kind;
 
@@ -346,6 +348,10 @@ typedef struct hk_integrator_def {
     double jelly_dt_a;  /* JELLY: acceleration step [s]; 0 = substep length */
     double jelly_dt_v;  /* JELLY: velocity step [s]; 0 = substep length */
     double jelly_alpha; /* JELLY: velocity kept per substep [1] */
+    /* implicit integrators (0: the default in brackets) */
+    double cg_tolerance;   /* CG stops at |r| <= cg_tolerance |b| (relative residual) [1] (1e-5) */
+    int cg_max_iterations; /* CG iterations per solve at most [1] (1000) */
+    int newton_iterations; /* Newton iterations per substep at most [1] (1: linearised once) */
 } hk_integrator_def;
 hk_integrator_def hk_default_integrator_def(void); /* semi-implicit Euler, dt 1e-3 s */
 
@@ -357,7 +363,8 @@ typedef struct hk_integrator_info {
     double stability_limit;  /* largest stable omega*dt on the undamped oscillator [1]; 0: none (it gains
                                 energy at every dt) */
     int keeps_history;       /* 1: carries the previous positions from step to step (position Verlet) */
-    int force_evaluations;   /* force evaluations per substep [1] */
+    int force_evaluations;   /* force evaluations per substep [1] (implicit: per Newton iteration) */
+    int implicit;            /* 1: solves a linear system per substep (cg_* and newton_iterations apply) */
     const char *description; /* one line for messages and --help */
 } hk_integrator_info;
 /* The row of kind, or NULL if kind is not an integrator. */
@@ -377,6 +384,20 @@ void hk_world_step(hk_world *w);
 hk_integrator_def hk_world_integrator(const hk_world *w);
 /* Number of substeps per step under the current integrator. */
 int hk_world_substeps(const hk_world *w);
+
+/* The implicit integrators' linear solver, as of the last step. */
+typedef struct hk_solver_stats {
+    int64_t step;          /* the step (hk_world_steps before it) the per-step figures belong to */
+    int cg_iterations;     /* CG iterations in that step, all substeps and Newton iterations [1] */
+    double cg_residual;    /* largest relative residual |r| / |b| its solves ended with [1] */
+    int newton_iterations; /* linear solves in that step [1] */
+    int64_t solves;        /* linear solves since the world was created [1] */
+    int64_t cg_total;      /* CG iterations since the world was created [1] */
+    int64_t unconverged;   /* solves that stopped at cg_max_iterations above cg_tolerance [1] */
+    int diverged;          /* 1: a solve broke down; that substep was not taken (hk_world_check reports it) */
+} hk_solver_stats;
+/* All zero for a world that has not taken an implicit step. */
+hk_solver_stats hk_world_solver_stats(const hk_world *w);
 
 /* The optimise pass, run once after the bodies are added (hk_world_step runs
  * it itself if needed): greedy edge colouring of every general (list) spring
@@ -437,12 +458,13 @@ hk_stats hk_world_stats(const hk_world *w);
 /* Blow-up check: a non-finite position or velocity, or a spring stretched
  * past stretch_limit * L0. */
 typedef struct hk_blowup {
-    const char *cause; /* "non-finite position", "non-finite velocity", "runaway stretch" */
-    int body;          /* body of the particle or spring */
-    int particle;      /* global particle index, or -1 */
-    int family;        /* family of the spring, or -1 */
-    int64_t spring;    /* spring slot within the family, or -1 */
-    double value;      /* offending value: the coordinate, or r / L0 [1] */
+    const char
+        *cause;     /* "non-finite position", "non-finite velocity", "runaway stretch", "implicit solve broke down" */
+    int body;       /* body of the particle or spring */
+    int particle;   /* global particle index, or -1 */
+    int family;     /* family of the spring, or -1 */
+    int64_t spring; /* spring slot within the family, or -1 */
+    double value;   /* offending value: the coordinate, or r / L0 [1] */
 } hk_blowup;
 /* Returns 1 and fills *out on a blow-up, 0 if the state is sound. */
 int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out);

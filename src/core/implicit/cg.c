@@ -1,0 +1,68 @@
+/* cg.c — preconditioned conjugate gradients on the implicit system, with fixed-order reductions. */
+#include "cg.h"
+
+#include <math.h>
+#include <string.h>
+
+#define HK_CG_PARALLEL_MIN 8192
+
+/* p = z + beta p */
+static void update_direction(hk_world *w, hk_real *const p[3], hk_real *const z[3], hk_real beta)
+{
+    const int n = w->p.count;
+    for (int c = 0; c < 3; c++) {
+        hk_real *pc = p[c];
+        const hk_real *zc = z[c];
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(hk_world_team(w)) if (n > HK_CG_PARALLEL_MIN)
+#endif
+        for (int g = 0; g < n; g++) pc[g] = zc[g] + beta * pc[g];
+    }
+}
+
+hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, double tolerance, int max_iterations)
+{
+    hk_real *const *b = im->v[HK_SYS_B], *const *dv = im->v[HK_SYS_DV], *const *r = im->v[HK_SYS_R];
+    hk_real *const *z = im->v[HK_SYS_Z], *const *p = im->v[HK_SYS_P], *const *q = im->v[HK_SYS_Q];
+    const size_t bytes = (size_t)w->p.count * sizeof(hk_real);
+    hk_cg_result res = {HK_CG_CONVERGED, 0, 0};
+    for (int c = 0; c < 3; c++) {
+        memset(dv[c], 0, bytes);
+        memcpy(r[c], b[c], bytes);
+    }
+    double rr;
+    double rz = hk_system_precondition(w, im, NULL, &rr);
+    const double bnorm = sqrt(rr);
+    if (!isfinite(rz) || !isfinite(bnorm)) {
+        res.status = HK_CG_BREAKDOWN;
+        res.residual = NAN;
+        return res;
+    }
+    if (bnorm == 0) return res;
+    for (int c = 0; c < 3; c++) memcpy(p[c], z[c], bytes);
+    while (sqrt(rr) > tolerance * bnorm) {
+        if (res.iterations >= max_iterations) {
+            res.status = HK_CG_MAX_ITERATIONS;
+            break;
+        }
+        hk_system_apply(w, im, sK, sD, 1, p, q);
+        res.iterations++;
+        const double pq = hk_system_dot(w, im, p, q);
+        if (!(pq > 0) || !isfinite(pq)) {
+            res.status = HK_CG_BREAKDOWN;
+            res.residual = NAN;
+            return res;
+        }
+        const hk_real alpha = (hk_real)(rz / pq);
+        const double rz_next = hk_system_precondition(w, im, &alpha, &rr);
+        if (!isfinite(rz_next) || !isfinite(rr)) {
+            res.status = HK_CG_BREAKDOWN;
+            res.residual = NAN;
+            return res;
+        }
+        update_direction(w, p, z, (hk_real)(rz_next / rz));
+        rz = rz_next;
+    }
+    res.residual = sqrt(rr) / bnorm;
+    return res;
+}

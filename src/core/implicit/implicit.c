@@ -1,0 +1,173 @@
+/* implicit.c — one implicit substep: forces, the linearised system, its CG solve, Newton updates, statistics. */
+#include "implicit.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "cg.h"
+#include "forces.h"
+#include "system.h"
+
+/*
+ * The scheme, for theta = 1 (backward Euler) and theta = 1/2 (trapezoidal
+ * rule, Newmark's average acceleration), with the end velocity v as the
+ * unknown:
+ *   x = x0 + h ((1 - theta) v0 + theta v)
+ *   g(v) = M (v - v0) - h ((1 - theta) f0 + theta f(x, v)) = 0
+ * The first iteration linearises f about (x0, v0) (Baraff and Witkin):
+ *   (M - h theta df/dv - (h theta)^2 df/dx) dv = h f0 + h^2 theta df/dx v0
+ * and each further Newton iteration (newton_iterations > 1) solves the same
+ * matrix at the new state for the correction:
+ *   (M - h theta df/dv - (h theta)^2 df/dx) dv = -g(v)
+ * stopping early once |g(v)| <= cg_tolerance |g(v0)| (the first right-hand
+ * side). Only the springs' elastic and damping forces enter the matrix
+ * (system.h, engine/jacobian_lanes.h); gravity, air drag, wind, the ground,
+ * pressure, walls and spheres are evaluated in f but not differentiated.
+ * Fixed particles (inverse mass 0: pins, driven anchors, already moved to
+ * the end of the substep by step.c) keep their state; their velocity does
+ * not enter the right-hand side.
+ */
+
+/* Per-particle loops run on the world's team above this many particles
+ * (each iteration touches one particle: the bits do not depend on it). */
+#ifdef HOOKE_USE_OPENMP
+#define HK_PARTICLE_LOOP _Pragma("omp parallel for schedule(static) num_threads(hk_world_team(w)) if (p->count > 8192)")
+#else
+#define HK_PARTICLE_LOOP
+#endif
+
+#define HK_CG_TOLERANCE_DEFAULT 1e-5
+#define HK_CG_MAX_ITERATIONS_DEFAULT 1000
+
+/* Copies (x, v, f) of every particle into the solver's start vectors. */
+static void save_start(hk_world *w, hk_implicit *im)
+{
+    const hk_particles *p = &w->p;
+    const size_t bytes = (size_t)p->count * sizeof(hk_real);
+    const hk_real *x[3] = {p->x, p->y, p->z}, *v[3] = {p->vx, p->vy, p->vz}, *f[3] = {p->fx, p->fy, p->fz};
+    for (int c = 0; c < 3; c++) {
+        memcpy(im->v[HK_SYS_X0][c], x[c], bytes);
+        memcpy(im->v[HK_SYS_V0][c], v[c], bytes);
+        memcpy(im->v[HK_SYS_F0][c], f[c], bytes);
+    }
+}
+
+/* Back to the start state (after a broken-down solve). */
+static void restore_start(hk_world *w, hk_implicit *im)
+{
+    hk_particles *p = &w->p;
+    const size_t bytes = (size_t)p->count * sizeof(hk_real);
+    hk_real *x[3] = {p->x, p->y, p->z}, *v[3] = {p->vx, p->vy, p->vz};
+    for (int c = 0; c < 3; c++) {
+        memcpy(x[c], im->v[HK_SYS_X0][c], bytes);
+        memcpy(v[c], im->v[HK_SYS_V0][c], bytes);
+    }
+}
+
+/* The first right-hand side, b = h f0 - (1/theta) L(v0) with L the springs'
+ * stiffness part scaled by (h theta)^2, i.e. b = h f0 + h^2 theta df/dx v0;
+ * 0 for fixed particles. */
+static void first_rhs(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
+{
+    const hk_particles *p = &w->p;
+    hk_real *const *vm = im->v[HK_SYS_Z], *const *lv = im->v[HK_SYS_P];
+    for (int c = 0; c < 3; c++) {
+        const hk_real *v0 = im->v[HK_SYS_V0][c];
+        hk_real *vmc = vm[c];
+        HK_PARTICLE_LOOP
+        for (int g = 0; g < p->count; g++) vmc[g] = p->inv_mass[g] != 0 ? v0[g] : 0;
+    }
+    hk_system_apply(w, im, h * h * theta, 0, 0, vm, lv);
+    for (int c = 0; c < 3; c++) {
+        const hk_real *f0 = im->v[HK_SYS_F0][c], *lvc = lv[c];
+        hk_real *b = im->v[HK_SYS_B][c];
+        HK_PARTICLE_LOOP
+        for (int g = 0; g < p->count; g++) b[g] = p->inv_mass[g] != 0 ? h * f0[g] - lvc[g] : 0;
+    }
+}
+
+/* The Newton right-hand side -g(v) at the current state, f in p->f. */
+static void newton_rhs(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
+{
+    const hk_particles *p = &w->p;
+    const hk_real *v[3] = {p->vx, p->vy, p->vz}, *f[3] = {p->fx, p->fy, p->fz};
+    for (int c = 0; c < 3; c++) {
+        const hk_real *v0 = im->v[HK_SYS_V0][c], *f0 = im->v[HK_SYS_F0][c], *vc = v[c], *fc = f[c];
+        hk_real *b = im->v[HK_SYS_B][c];
+        HK_PARTICLE_LOOP
+        for (int g = 0; g < p->count; g++)
+            b[g] = p->inv_mass[g] != 0 ? h * ((1 - theta) * f0[g] + theta * fc[g]) - p->mass[g] * (vc[g] - v0[g]) : 0;
+    }
+}
+
+/* v += dv, x = x0 + h ((1 - theta) v0 + theta v) for free particles. */
+static void take_update(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
+{
+    hk_particles *p = &w->p;
+    hk_real *x[3] = {p->x, p->y, p->z}, *v[3] = {p->vx, p->vy, p->vz};
+    for (int c = 0; c < 3; c++) {
+        const hk_real *dv = im->v[HK_SYS_DV][c], *x0 = im->v[HK_SYS_X0][c], *v0 = im->v[HK_SYS_V0][c];
+        hk_real *xc = x[c], *vc = v[c];
+        HK_PARTICLE_LOOP
+        for (int g = 0; g < p->count; g++) {
+            if (p->inv_mass[g] == 0) continue;
+            vc[g] += dv[g];
+            xc[g] = x0[g] + h * ((1 - theta) * v0[g] + theta * vc[g]);
+        }
+    }
+}
+
+static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
+{
+    hk_implicit *im = hk_implicit_get(w);
+    if (!im) {
+        w->step_failed = 1;
+        return;
+    }
+    hk_solver_stats *st = &im->stats;
+    if (st->step != w->steps) { /* the first substep of a step: its figures start at 0 */
+        st->step = w->steps;
+        st->cg_iterations = 0;
+        st->cg_residual = 0;
+        st->newton_iterations = 0;
+    }
+    const hk_integrator_def *d = &w->integrator;
+    const double tol = d->cg_tolerance > 0 ? d->cg_tolerance : HK_CG_TOLERANCE_DEFAULT;
+    const int max_it = d->cg_max_iterations > 0 ? d->cg_max_iterations : HK_CG_MAX_ITERATIONS_DEFAULT;
+    const int newton = d->newton_iterations > 0 ? d->newton_iterations : 1;
+    const hk_real ht = h * theta, sK = ht * ht, sD = ht;
+
+    hk_forces_compute(w);
+    save_start(w, im);
+    first_rhs(w, im, h, theta);
+    double g0 = 0;
+    for (int it = 0; it < newton; it++) {
+        if (it > 0) {
+            hk_forces_compute(w);
+            newton_rhs(w, im, h, theta);
+            const double g = sqrt(hk_system_dot(w, im, im->v[HK_SYS_B], im->v[HK_SYS_B]));
+            if (g <= tol * g0) break;
+        } else {
+            g0 = sqrt(hk_system_dot(w, im, im->v[HK_SYS_B], im->v[HK_SYS_B]));
+        }
+        hk_system_blocks(w, im, sK, sD);
+        const hk_cg_result res = hk_cg_solve(w, im, sK, sD, tol, max_it);
+        st->solves++;
+        st->newton_iterations++;
+        st->cg_iterations += res.iterations;
+        st->cg_total += res.iterations;
+        if (!(res.residual <= st->cg_residual)) st->cg_residual = res.residual;
+        if (res.status == HK_CG_BREAKDOWN) {
+            restore_start(w, im);
+            w->step_failed = 1;
+            st->diverged = 1;
+            return;
+        }
+        if (res.status == HK_CG_MAX_ITERATIONS) st->unconverged++;
+        take_update(w, im, h, theta);
+    }
+    w->forces_valid = 0;
+}
+
+void hk_implicit_euler_substep(hk_world *w, hk_real h) { implicit_substep(w, h, 1); }
+void hk_trapezoidal_substep(hk_world *w, hk_real h) { implicit_substep(w, h, (hk_real)0.5); }

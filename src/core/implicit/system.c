@@ -1,0 +1,380 @@
+/* system.c — applies the implicit system M + sum S without assembling it, builds its block-Jacobi preconditioner. */
+#include "system.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+#include "team.h"
+
+/* Worlds below this many particles run the solver on one thread (no fork
+ * and join per product). */
+#define HK_SYS_PARALLEL_MIN 8192
+
+static int sys_team(const hk_world *w) { return w->p.count > HK_SYS_PARALLEL_MIN ? hk_world_team(w) : 1; }
+
+/* The kernel table of the world's path; the reference path uses the scalar
+ * one (the Jacobian has no separate reference copy). */
+static const hk_kernels *sys_kernels(const hk_world *w) { return w->kernels ? w->kernels : &hk_kernels_scalar; }
+
+static int64_t lattice_nodes(const hk_world *w, const hk_family *f)
+{
+    const hk_body *b = &w->bodies[f->body];
+    return (int64_t)b->nx * b->ny * (b->nz ? b->nz : 1);
+}
+
+void hk_implicit_free(hk_implicit *im)
+{
+    if (!im) return;
+    free(im->slab);
+    free(im->tslab);
+    free(im->t);
+    free(im->views);
+    free(im->body_view);
+    free(im->partial);
+    free(im->fixed);
+    free(im);
+}
+
+/* (Re)makes the arrays for the world's current particles and families. */
+static int implicit_alloc(hk_world *w, hk_implicit *im)
+{
+    const int team = hk_world_team(w);
+    const size_t cap = (size_t)(w->p.capacity ? w->p.capacity : 1);
+    size_t stride, offset;
+    free(im->slab);
+    im->slab = hk_alloc_slab(3 * HK_SYS_VECTORS + 6, cap, 0, team, &stride, &offset);
+    if (!im->slab) return -1;
+    for (int v = 0; v < HK_SYS_VECTORS; v++)
+        for (int c = 0; c < 3; c++) im->v[v][c] = im->slab + offset + (size_t)(3 * v + c) * stride;
+    for (int e = 0; e < 6; e++) im->inv[e] = im->slab + offset + (size_t)(3 * HK_SYS_VECTORS + e) * stride;
+    im->capacity = w->p.capacity;
+    im->count = w->p.count;
+
+    /* per lattice family its product buffer: 3 arrays over its body's
+     * nodes with a zero guard of the largest |offset| on both sides, zero
+     * outside the family's box for good (the gather reads t[l - offset]
+     * without tests); then one 6-array block buffer over the largest
+     * lattice body */
+    free(im->tslab);
+    free(im->t);
+    free(im->views);
+    free(im->body_view);
+    im->tslab = NULL;
+    const size_t nf = (size_t)(w->family_count ? w->family_count : 1);
+    im->t = calloc(3 * nf, sizeof *im->t);
+    im->views = calloc(nf, sizeof *im->views);
+    im->body_view = calloc((size_t)w->body_count + 1, sizeof *im->body_view);
+    if (!im->t || !im->views || !im->body_view) return -1;
+    size_t total = 0, largest = 0, guard = 0;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->kind != HK_FAMILY_LATTICE) continue;
+        const size_t off = (size_t)(f->offset < 0 ? -f->offset : f->offset);
+        if (off > guard) guard = off;
+    }
+    guard = hk_padded(guard);
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->kind != HK_FAMILY_LATTICE) continue;
+        const size_t n = hk_padded((size_t)lattice_nodes(w, f));
+        total += 3 * (n + 2 * guard);
+        if (n > largest) largest = n;
+    }
+    total += 6 * largest;
+    if (total) {
+        im->tslab = hk_alloc_reals(total, team);
+        if (!im->tslab) return -1;
+        hk_real *next = im->tslab;
+        for (int fi = 0; fi < w->family_count; fi++) {
+            const hk_family *f = &w->families[fi];
+            if (f->kind != HK_FAMILY_LATTICE) continue;
+            const size_t n = hk_padded((size_t)lattice_nodes(w, f));
+            for (int c = 0; c < 3; c++, next += n + 2 * guard) im->t[3 * fi + c] = next + guard;
+        }
+        for (int e = 0; e < 6; e++, next += largest) im->blk[e] = next;
+    }
+    /* the views body by body, each body's in family order */
+    int nv = 0;
+    for (int bi = 0; bi < w->body_count; bi++) {
+        im->body_view[bi] = nv;
+        for (int fi = 0; fi < w->family_count; fi++) {
+            const hk_family *f = &w->families[fi];
+            if (f->body != bi || f->kind != HK_FAMILY_LATTICE) continue;
+            for (int c = 0; c < 3; c++) im->views[nv].t[c] = im->t[3 * fi + c];
+            im->views[nv++].offset = f->offset;
+        }
+    }
+    im->body_view[w->body_count] = nv;
+    im->families = w->family_count;
+
+    free(im->partial);
+    im->partial = calloc((size_t)(2 * (w->p.count / HK_SYS_BLOCK + 1)), sizeof *im->partial);
+    free(im->fixed);
+    im->fixed_count = 0;
+    im->fixed = malloc((size_t)(w->p.count ? w->p.count : 1) * sizeof *im->fixed);
+    if (!im->partial || !im->fixed) return -1;
+    for (int i = 0; i < w->p.count; i++)
+        if (w->p.inv_mass[i] == 0) im->fixed[im->fixed_count++] = i;
+    return 0;
+}
+
+hk_implicit *hk_implicit_get(hk_world *w)
+{
+    hk_implicit *im = w->implicit;
+    if (im && im->capacity == w->p.capacity && im->count == w->p.count && im->families == w->family_count) {
+        /* particles may have been pinned or freed since: the list is cheap */
+        im->fixed_count = 0;
+        for (int i = 0; i < w->p.count; i++)
+            if (w->p.inv_mass[i] == 0) im->fixed[im->fixed_count++] = i;
+        return im;
+    }
+    if (!im) {
+        im = calloc(1, sizeof *im);
+        if (!im) {
+            hk_fail(w, "out of memory for the implicit solver");
+            return NULL;
+        }
+        w->implicit = im;
+    }
+    if (implicit_alloc(w, im) != 0) {
+        hk_fail(w, "out of memory for the implicit solver (%d particles)", w->p.count);
+        return NULL;
+    }
+    return im;
+}
+
+/* The calling thread's share [*r0, *r1) of a lattice family's box rows. */
+static void box_rows(const hk_family *f, int64_t *r0, int64_t *r1)
+{
+    const int64_t rows = (int64_t)(f->j1 - f->j0) * (f->k1 - f->k0);
+    const int t = HK_THREAD(), T = HK_THREADS();
+    *r0 = rows * t / T;
+    *r1 = rows * (t + 1) / T;
+}
+
+/* Local node of the first source of box row r. */
+static int64_t box_row_start(const hk_family *f, int64_t r)
+{
+    const int nj = f->j1 - f->j0;
+    const int64_t j = f->j0 + r % nj, k = f->k0 + r / nj;
+    return f->i0 + (int64_t)f->nx * (j + (int64_t)f->ny * k);
+}
+
+/* The springs of list family f into out (or into blocks when blk is
+ * given), colour by colour, each colour split over the team; the overflow
+ * colour, whose springs may share particles, on one thread with the scalar
+ * kernels, which add spring by spring. */
+static void lists_run(const hk_kernels *k, const hk_world *w, const hk_family *f, hk_real sK, hk_real sD,
+                      hk_real *const y[3], hk_real *const out[3], hk_real *const blk[6])
+{
+    const int t = HK_THREAD(), T = HK_THREADS();
+    const int regular = f->colour_count == 0 ? 0 : f->overflow ? f->colour_count - 1 : f->colour_count;
+    for (int c = 0; c < regular; c++) {
+        const int64_t s0 = f->colour_start[c], s1 = f->colour_start[c + 1];
+        const int64_t W = k->width, groups = (s1 - s0 + W - 1) / W;
+        int64_t a = s0 + groups * t / T * W, e = s0 + groups * (t + 1) / T * W;
+        if (e > s1) e = s1;
+        if (a < e) {
+            if (blk)
+                k->jacobian_list_blocks(f, &w->p, sK, sD, blk, a, e);
+            else
+                k->jacobian_list(f, &w->p, sK, sD, y, out, a, e);
+        }
+        HK_BARRIER();
+    }
+    const int64_t r0 = f->colour_count == 0 ? 0 : f->colour_start[regular];
+    const int64_t r1 = f->colour_count == 0 ? f->count : f->colour_start[f->colour_count];
+    if (r0 < r1) {
+        if (t == 0) {
+            if (blk)
+                hk_kernels_scalar.jacobian_list_blocks(f, &w->p, sK, sD, blk, r0, r1);
+            else
+                hk_kernels_scalar.jacobian_list(f, &w->p, sK, sD, y, out, r0, r1);
+        }
+        HK_BARRIER();
+    }
+}
+
+void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int mass, hk_real *const y[3],
+                     hk_real *const out[3])
+{
+    const hk_kernels *k = sys_kernels(w);
+    const hk_particles *p = &w->p;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel num_threads(sys_team(w))
+#endif
+    {
+        /* 1: every lattice family's products t = S (y_a - y_b), by rows */
+        for (int fi = 0; fi < w->family_count; fi++) {
+            const hk_family *f = &w->families[fi];
+            if (f->kind != HK_FAMILY_LATTICE || f->i1 <= f->i0) continue;
+            int64_t r0, r1;
+            box_rows(f, &r0, &r1);
+            for (int64_t r = r0; r < r1; r++)
+                k->jacobian_lattice(f, p, sK, sD, y, im->t + 3 * fi, box_row_start(f, r), f->i1 - f->i0);
+        }
+        HK_BARRIER();
+        /* 2: each particle's mass term, then its lattice sums, over the
+         * thread's share of the particles body by body */
+        int g0, n;
+        hk_team_range(0, p->count, &g0, &n);
+        for (int bi = 0; bi < w->body_count; bi++) {
+            const hk_body *b = &w->bodies[bi];
+            const int lo = g0 > b->first ? g0 : b->first;
+            const int hi = g0 + n < b->first + b->count ? g0 + n : b->first + b->count;
+            if (lo >= hi) continue;
+            const hk_real *yb[3] = {y[0] + b->first, y[1] + b->first, y[2] + b->first};
+            hk_real *ob[3] = {out[0] + b->first, out[1] + b->first, out[2] + b->first};
+            const int v0 = im->body_view[bi];
+            k->jacobian_gather(p->mass + b->first, yb, ob, im->views + v0, im->body_view[bi + 1] - v0, lo - b->first,
+                               hi - lo, mass);
+        }
+        HK_BARRIER();
+        /* 3: list families, colour by colour */
+        for (int fi = 0; fi < w->family_count; fi++)
+            if (w->families[fi].kind == HK_FAMILY_LIST) lists_run(k, w, &w->families[fi], sK, sD, y, out, NULL);
+        /* 4: fixed particles keep their velocity: their rows are identity rows
+         * of the filtered system, and they take no part in it */
+        if (HK_THREAD() == 0)
+            for (int i = 0; i < im->fixed_count; i++)
+                for (int c = 0; c < 3; c++) out[c][im->fixed[i]] = 0;
+    }
+}
+
+/* The inverse of the symmetric 3x3 block a (xx, xy, xz, yy, yz, zz), by
+ * cofactors in double precision. */
+static void invert_block(const double a[6], hk_real out[6])
+{
+    const double c00 = a[3] * a[5] - a[4] * a[4], c01 = a[2] * a[4] - a[1] * a[5], c02 = a[1] * a[4] - a[2] * a[3];
+    const double c11 = a[0] * a[5] - a[2] * a[2], c12 = a[1] * a[2] - a[0] * a[4], c22 = a[0] * a[3] - a[1] * a[1];
+    const double det = a[0] * c00 + a[1] * c01 + a[2] * c02, q = 1 / det;
+    out[0] = (hk_real)(c00 * q);
+    out[1] = (hk_real)(c01 * q);
+    out[2] = (hk_real)(c02 * q);
+    out[3] = (hk_real)(c11 * q);
+    out[4] = (hk_real)(c12 * q);
+    out[5] = (hk_real)(c22 * q);
+}
+
+void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
+{
+    const hk_kernels *k = sys_kernels(w);
+    const hk_particles *p = &w->p;
+    hk_real *const *sum = im->inv; /* summed in place, then inverted */
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel num_threads(sys_team(w))
+#endif
+    {
+        int g0, n;
+        hk_team_range(0, p->count, &g0, &n);
+        for (int e = 0; e < 6; e++)
+            for (int g = g0; g < g0 + n; g++) sum[e][g] = (e == 0 || e == 3 || e == 5) ? p->mass[g] : 0;
+        HK_BARRIER();
+        /* lattice families one at a time: blocks by source rows, then each
+         * particle adds the block of its springs as source and as target */
+        for (int fi = 0; fi < w->family_count; fi++) {
+            const hk_family *f = &w->families[fi];
+            if (f->kind != HK_FAMILY_LATTICE || f->i1 <= f->i0) continue;
+            int64_t r0, r1;
+            box_rows(f, &r0, &r1);
+            const int64_t nodes = lattice_nodes(w, f);
+            int b0, bn;
+            hk_team_range(0, (int)nodes, &b0, &bn);
+            for (int e = 0; e < 6; e++) memset(im->blk[e] + b0, 0, (size_t)bn * sizeof(hk_real));
+            HK_BARRIER();
+            for (int64_t r = r0; r < r1; r++)
+                k->jacobian_lattice_blocks(f, p, sK, sD, im->blk, box_row_start(f, r), f->i1 - f->i0);
+            HK_BARRIER();
+            const int64_t first = w->bodies[f->body].first, off = f->offset;
+            for (int e = 0; e < 6; e++) {
+                hk_real *s = sum[e] + first;
+                const hk_real *bk = im->blk[e];
+                for (int64_t l = b0; l < b0 + bn; l++) {
+                    s[l] += bk[l];
+                    if (l - off >= 0 && l - off < nodes) s[l] += bk[l - off];
+                }
+            }
+            HK_BARRIER();
+        }
+        for (int fi = 0; fi < w->family_count; fi++)
+            if (w->families[fi].kind == HK_FAMILY_LIST) lists_run(k, w, &w->families[fi], sK, sD, NULL, NULL, sum);
+        for (int g = g0; g < g0 + n; g++) {
+            hk_real iv[6] = {0, 0, 0, 0, 0, 0};
+            if (p->inv_mass[g] != 0) {
+                double a[6];
+                for (int e = 0; e < 6; e++) a[e] = sum[e][g];
+                invert_block(a, iv);
+            }
+            for (int e = 0; e < 6; e++) sum[e][g] = iv[e];
+        }
+    }
+}
+
+double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, double *rr)
+{
+    const int count = w->p.count, blocks = (count + HK_SYS_BLOCK - 1) / HK_SYS_BLOCK;
+    double rz = 0, sq = 0;
+    hk_real *const *iv = im->inv, *const *r = im->v[HK_SYS_R], *const *z = im->v[HK_SYS_Z];
+    hk_real *const *dv = im->v[HK_SYS_DV], *const *p = im->v[HK_SYS_P], *const *q = im->v[HK_SYS_Q];
+    double *part = im->partial, *part_rr = im->partial + blocks; /* r . z and r . r per block */
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(sys_team(w))
+#endif
+    for (int b = 0; b < blocks; b++) {
+        const int g0 = b * HK_SYS_BLOCK, g1 = (b + 1) * HK_SYS_BLOCK < count ? (b + 1) * HK_SYS_BLOCK : count;
+        if (alpha) /* the CG update of the block first: dv += alpha p, r -= alpha q */
+            for (int c = 0; c < 3; c++)
+                for (int g = g0; g < g1; g++) {
+                    dv[c][g] += *alpha * p[c][g];
+                    r[c][g] -= *alpha * q[c][g];
+                }
+        double s = 0, qq = 0;
+        for (int g = g0; g < g1; g++) {
+            const hk_real x = r[0][g], y = r[1][g], zz = r[2][g];
+            const hk_real zx = iv[0][g] * x + iv[1][g] * y + iv[2][g] * zz;
+            const hk_real zy = iv[1][g] * x + iv[3][g] * y + iv[4][g] * zz;
+            const hk_real zz2 = iv[2][g] * x + iv[4][g] * y + iv[5][g] * zz;
+            z[0][g] = zx;
+            z[1][g] = zy;
+            z[2][g] = zz2;
+            s += (double)x * zx + (double)y * zy + (double)zz * zz2;
+            if (w->p.inv_mass[g] != 0) qq += (double)x * x + (double)y * y + (double)zz * zz;
+        }
+        part[b] = s;
+        part_rr[b] = qq;
+    }
+    for (int b = 0; b < blocks; b++) {
+        rz += part[b];
+        sq += part_rr[b];
+    }
+    *rr = sq;
+    return rz;
+}
+
+double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real *const b[3])
+{
+    const int count = w->p.count, blocks = (count + HK_SYS_BLOCK - 1) / HK_SYS_BLOCK;
+    double *part = im->partial;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(sys_team(w))
+#endif
+    for (int k = 0; k < blocks; k++) {
+        const int g1 = (k + 1) * HK_SYS_BLOCK < count ? (k + 1) * HK_SYS_BLOCK : count;
+        double s = 0;
+        for (int g = k * HK_SYS_BLOCK; g < g1; g++)
+            s += (double)a[0][g] * b[0][g] + (double)a[1][g] * b[1][g] + (double)a[2][g] * b[2][g];
+        part[k] = s;
+    }
+    double sum = 0;
+    for (int k = 0; k < blocks; k++) sum += part[k];
+    return sum;
+}
+
+hk_solver_stats hk_world_solver_stats(const hk_world *w)
+{
+    hk_solver_stats s = {0};
+    if (w->implicit) s = w->implicit->stats;
+    return s;
+}

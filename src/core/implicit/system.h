@@ -1,0 +1,71 @@
+/* system.h — the implicit integrators' linear system M + sum S, applied matrix-free, and its block-Jacobi
+ * preconditioner. */
+#ifndef HOOKE_SYSTEM_H
+#define HOOKE_SYSTEM_H
+
+#include "world.h"
+
+/* Vectors of the solver, three arrays (x, y, z) of the particle capacity each. */
+enum {
+    HK_SYS_X0, /* positions at the start of the substep [m] */
+    HK_SYS_V0, /* velocities at the start of the substep [m/s] */
+    HK_SYS_F0, /* forces there [N] */
+    HK_SYS_B,  /* right-hand side [N s] */
+    HK_SYS_DV, /* the solution: velocity change [m/s] */
+    HK_SYS_R,  /* CG residual */
+    HK_SYS_Z,  /* preconditioned residual */
+    HK_SYS_P,  /* search direction */
+    HK_SYS_Q,  /* A p */
+    HK_SYS_VECTORS
+};
+
+/* Particles per block of the reductions: every dot product is summed
+ * within fixed blocks of this many particles, then over the blocks in
+ * order, so its bits do not depend on the thread count. */
+#define HK_SYS_BLOCK 2048
+
+/* The implicit solver's state: the vectors above, the inverted 3x3
+ * diagonal blocks, per lattice family a buffer of spring products, and the
+ * statistics the world reports (hooke.h, hk_solver_stats). */
+typedef struct hk_implicit {
+    int capacity;  /* particles the arrays hold */
+    int count;     /* particles when they were made */
+    hk_real *slab; /* the vectors and blocks, one allocation */
+    hk_real *v[HK_SYS_VECTORS][3];
+    hk_real *inv[6];           /* inverse diagonal blocks (xx, xy, xz, yy, yz, zz); 0 for fixed particles */
+    hk_real *tslab;            /* per lattice family t[3] over its body's nodes, then blk */
+    hk_real **t;               /* 3 per family (NULL for list families), indexed by local node */
+    struct hk_jac_view *views; /* the lattice families' t, body by body (engine/kernels.h) */
+    int *body_view;            /* body b's views: [body_view[b], body_view[b + 1]) */
+    hk_real *blk[6];           /* one lattice family's blocks over the largest lattice body */
+    int families;              /* families t was made for */
+    double *partial;           /* two partial sums per reduction block */
+    int *fixed;                /* particles with inverse mass 0 */
+    int fixed_count;
+    hk_solver_stats stats; /* hooke.h */
+} hk_implicit;
+
+/* The world's solver state, (re)allocated for its current particles and
+ * families; NULL after hk_fail on out of memory. */
+hk_implicit *hk_implicit_get(hk_world *w);
+void hk_implicit_free(hk_implicit *im);
+
+/* out = (mass ? M y : 0) + sum over springs of S (y_a - y_b) added to a and
+ * subtracted from b, with S = sK K + sD D at the current positions
+ * (engine/jacobian_lanes.h); entries of fixed particles are set to 0. Every
+ * particle receives its terms in one fixed order (lattice families in
+ * family order, then list families colour by colour), on any thread count. */
+void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int mass, hk_real *const y[3],
+                     hk_real *const out[3]);
+/* im->inv = the inverses of the 3x3 diagonal blocks of M + sum S (fixed
+ * particles: 0). */
+void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD);
+/* z = inv r per particle (the vectors HK_SYS_Z and HK_SYS_R); returns r . z
+ * and writes r . r into *rr, both summed over free particles in fixed
+ * blocks. With alpha, each block first takes the CG update dv += alpha p,
+ * r -= alpha q (one pass over the vectors instead of two). */
+double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, double *rr);
+/* a . b over all particles, in fixed blocks. */
+double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real *const b[3]);
+
+#endif

@@ -1,0 +1,423 @@
+/* test_implicit.c — the implicit integrators against closed forms: amplitude per step, order, statics, determinism. */
+#include "hk_test.h"
+
+#include <string.h>
+
+#include "system.h"
+
+/* The oscillator of test_oscillator.c: one free mass on a spring to a pinned
+ * anchor at x = -L0, moving along the spring (where the spring is linear). */
+#define OSC_M 1.0
+#define OSC_W (2.0 * M_PI)
+#define OSC_K (OSC_W * OSC_W * OSC_M)
+#define OSC_L0 2.0
+
+static hk_world *oscillator(hk_integrator_kind kind, double h)
+{
+    hk_world *w = hk_test_empty_world();
+    hk_spring_pair_def d = hk_default_spring_pair_def();
+    d.a = (hk_vec3){-OSC_L0, 0, 0};
+    d.b = (hk_vec3){1, 0, 0};
+    d.mass_a = d.mass_b = OSC_M;
+    d.pin_a = 1;
+    d.springs.k = OSC_K;
+    d.springs.rest_length = OSC_L0;
+    assert_true(hk_world_add_spring_pair(w, &d) >= 0);
+    hk_test_integrator(w, kind, h);
+    return w;
+}
+
+/* sqrt(x^2 + (v / w)^2): the amplitude the exact motion keeps */
+static double amplitude(const hk_world *w)
+{
+    hk_particles_view v = hk_world_particles(w);
+    const double x = v.x[1], u = v.vx[1] / OSC_W;
+    return sqrt(x * x + u * u);
+}
+
+/* Backward Euler multiplies the amplitude by 1 / sqrt(1 + (w h)^2) every
+ * step (its amplification matrix is that factor times a rotation); the
+ * trapezoidal rule keeps it (a pure rotation). To 1e-6, from w h = 0.06 to
+ * w h = 6.3 (far past every explicit scheme's limit). */
+static void test_amplitude_per_step(void **state)
+{
+    (void)state;
+    const double hs[] = {0.01, 0.05, 0.2, 1.0};
+    for (size_t i = 0; i < sizeof hs / sizeof hs[0]; i++) {
+        const double h = hs[i];
+        const double ratio[2] = {1 / sqrt(1 + OSC_W * OSC_W * h * h), 1};
+        const hk_integrator_kind kinds[2] = {HK_IMPLICIT_EULER, HK_TRAPEZOIDAL};
+        for (int k = 0; k < 2; k++) {
+            hk_world *w = oscillator(kinds[k], h);
+            /* while the amplitude is >= 0.3 of the start: float positions
+             * resolve the ratio to 1e-7 there */
+            for (int s = 0; s < 20 && amplitude(w) >= 0.3; s++) {
+                const double a0 = amplitude(w);
+                hk_world_step(w);
+                const double got = amplitude(w) / a0;
+                if (fabs(got / ratio[k] - 1) > 1e-6) {
+                    print_error("%s h=%g step %d: amplitude ratio %.9g, closed form %.9g\n",
+                                hk_integrator_name(kinds[k]), h, s, got, ratio[k]);
+                    fail();
+                }
+            }
+            hk_world_destroy(w);
+        }
+    }
+}
+
+/* Largest |x_n - cos(w t_n)| over one period. */
+static double max_error(hk_integrator_kind kind, double h)
+{
+    hk_world *w = oscillator(kind, h);
+    const long n = lround(1.0 / h);
+    double err = 0;
+    for (long s = 1; s <= n; s++) {
+        hk_world_step(w);
+        const double e = fabs((double)hk_world_particles(w).x[1] - cos(OSC_W * s * h));
+        if (e > err) err = e;
+    }
+    hk_world_destroy(w);
+    return err;
+}
+
+static void test_order(void **state)
+{
+    (void)state;
+    const struct {
+        hk_integrator_kind kind;
+        double h, order;
+    } cases[] = {{HK_IMPLICIT_EULER, 0.005, 1}, {HK_TRAPEZOIDAL, 0.01, 2}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const double e1 = max_error(cases[c].kind, cases[c].h), e2 = max_error(cases[c].kind, cases[c].h / 2);
+        const double e4 = max_error(cases[c].kind, cases[c].h / 4);
+        const double p1 = log2(e1 / e2), p2 = log2(e2 / e4);
+        print_message("%s: errors %.3g %.3g %.3g, observed orders %.3f %.3f\n", hk_integrator_name(cases[c].kind), e1,
+                      e2, e4, p1, p2);
+        assert_near(p1, cases[c].order, 0.2);
+        assert_near(p2, cases[c].order, 0.2);
+    }
+}
+
+/* The rope of the rope tutorial (80 masses of 0.05 kg, k = 10 000 N/m,
+ * internal friction 0.2 N s/m, air drag 0.02) hanging straight down from its
+ * driven first mass, released unstretched: at rest its top spring carries
+ * the other 79 masses, 79 * 0.05 * 9.81 N, and stretches that over k
+ * (3.875 mm). The release starts the rope's slowest longitudinal mode
+ * (w1 = (pi / 2) sqrt(k / m) / 80 = 8.9 rad/s) with the whole 3.875 mm;
+ * backward Euler shrinks it by 1 / sqrt(1 + (w1 dt)^2) a step: 0.3 % of it
+ * is left after 20 steps of 0.1 s, 0.4 % after 60 steps of 0.05 s. */
+static double rope_top_stretch(double dt, int steps)
+{
+    hk_world_def wd = hk_default_world_def();
+    wd.gravity = (hk_vec3){0, -9.81, 0};
+    wd.air_drag = 0.02;
+    wd.ground.model = HK_GROUND_NONE;
+    wd.has_walls = 0;
+    hk_world *w = hk_world_create(&wd);
+    assert_non_null(w);
+    hk_rope_def r = hk_default_rope_def();
+    r.count = 80;
+    r.mass = 0.05;
+    r.spacing = 0.05;
+    r.origin = (hk_vec3){0, 0, 0};
+    r.direction = (hk_vec3){0, -1, 0};
+    r.anchor = 1;
+    r.springs.k = 10000;
+    r.springs.damping = 0.2;
+    r.springs.damping_model = HK_DAMP_RELATIVE;
+    r.springs.rest_length = 0.05;
+    assert_true(hk_world_add_rope(w, &r) >= 0);
+    hk_test_integrator(w, HK_IMPLICIT_EULER, dt);
+    for (int s = 0; s < steps; s++) hk_world_step(w);
+    hk_particles_view v = hk_world_particles(w);
+    const double stretch = sqrt(pow((double)v.x[1] - v.x[0], 2) + pow((double)v.y[1] - v.y[0], 2)) - 0.05;
+    const hk_solver_stats st = hk_world_solver_stats(w);
+    assert_int_equal(st.unconverged, 0);
+    assert_int_equal(st.diverged, 0);
+    hk_world_destroy(w);
+    return stretch;
+}
+
+static void test_hanging_rope_statics(void **state)
+{
+    (void)state;
+    const double expected = 79 * 0.05 * 9.81 / 10000;
+    const struct {
+        double dt;
+        int steps;
+    } runs[] = {{0.1, 20}, {0.05, 60}};
+    for (int i = 0; i < 2; i++) {
+        const double got = rope_top_stretch(runs[i].dt, runs[i].steps);
+        print_message("top spring after %d steps of %g s: %.6g mm (statics %.6g mm)\n", runs[i].steps, runs[i].dt,
+                      got * 1e3, expected * 1e3);
+        assert_near(got, expected, 0.01 * expected);
+    }
+}
+
+/* A world of lattice and listed springs, pinned and free: a cloth of
+ * 100 x 100 nodes (above the size where the solver goes parallel) pinned
+ * at two corners with all its families and a breakable, tension-only mix,
+ * and an icosphere (listed, coloured springs) with along damping. */
+static hk_world *mixed_world(int threads, hk_integrator_kind kind)
+{
+    hk_world_def wd = hk_default_world_def();
+    wd.ground.model = HK_GROUND_NONE;
+    wd.has_walls = 0;
+    wd.threads = threads;
+    hk_world *w = hk_world_create(&wd);
+    assert_non_null(w);
+    hk_cloth_def c = hk_default_cloth_def();
+    c.nx = c.ny = 100;
+    c.spacing = 0.01;
+    c.mass = 0.001;
+    c.pins = HK_PIN_TWO_CORNERS;
+    c.structural_springs.k = 500;
+    c.structural_springs.damping = 0.01;
+    c.shear_springs.behaviour = HK_SPRING_TENSION_ONLY;
+    c.shear_springs.k = 200;
+    c.bend_springs.behaviour = HK_SPRING_COMPRESSION_ONLY;
+    c.bend_springs.k = 50;
+    assert_true(hk_world_add_cloth(w, &c) >= 0);
+    hk_mesh_def m = hk_default_mesh_def();
+    m.offset = (hk_vec3){0.3, -0.5, 0.2};
+    m.extra_rings = 2;
+    m.mass = 0.01;
+    m.springs.k = 300;
+    m.springs.damping = 0.05;
+    m.springs.damping_model = HK_DAMP_ALONG;
+    assert_true(hk_world_add_icosphere(w, &m, 0.2, 3) >= 0);
+    assert_int_equal(hk_world_optimise(w, 0), 0);
+    hk_test_integrator(w, kind, 1.0 / 240);
+    return w;
+}
+
+/* Every reduction is summed in fixed blocks: the state has the same bits
+ * on 1, 2, 3, 4 and 7 threads. */
+static void test_threads_bit_identical(void **state)
+{
+    (void)state;
+    const hk_integrator_kind kinds[] = {HK_IMPLICIT_EULER, HK_TRAPEZOIDAL};
+    for (int k = 0; k < 2; k++) {
+        const int threads[] = {1, 2, 3, 4, 7};
+        uint64_t first = 0;
+        for (int t = 0; t < 5; t++) {
+            hk_world *w = mixed_world(threads[t], kinds[k]);
+            for (int s = 0; s < 6; s++) hk_world_step(w);
+            const hk_solver_stats st = hk_world_solver_stats(w);
+            assert_int_equal(st.diverged, 0);
+            assert_true(st.cg_total > 6);
+            const uint64_t h = hk_world_state_hash(w);
+            if (t == 0) first = h;
+            if (h != first) {
+                print_error("%s: %d threads give 0x%016llx, 1 thread 0x%016llx\n", hk_integrator_name(kinds[k]),
+                            threads[t], (unsigned long long)h, (unsigned long long)first);
+                fail();
+            }
+            hk_world_destroy(w);
+        }
+    }
+}
+
+/* ---- a chain hanging between two pins: the discrete catenary ------------ */
+
+#define CAT_N 21     /* nodes, the two ends pinned */
+#define CAT_SPAN 1.6 /* distance between the pins [m] */
+#define CAT_L0 0.1   /* rest length of each of the 20 springs [m]: 2 m of chain */
+#define CAT_K 500.0  /* [N/m] */
+#define CAT_M 0.01   /* per node [kg] */
+#define CAT_G 9.81
+
+/* The static equilibrium of the elastic chain in the x-y plane, by Newton's
+ * method in double precision on the 2 (N - 2) free coordinates (a dense
+ * solve: independent of the library's solver). x holds 2 N coordinates. */
+static void catenary(double *x)
+{
+    enum { F = CAT_N - 2, D = 2 * F };
+    for (int i = 0; i < CAT_N; i++) {
+        x[2 * i] = CAT_SPAN * i / (CAT_N - 1);
+        x[2 * i + 1] = -0.5 * sin(M_PI * i / (CAT_N - 1)); /* a sagging start */
+    }
+    for (int it = 0; it < 100; it++) {
+        static double J[D][D + 1];
+        memset(J, 0, sizeof J);
+        for (int i = 1; i < CAT_N - 1; i++) J[2 * (i - 1) + 1][D] = -CAT_M * CAT_G; /* the net force F: gravity */
+        for (int s = 0; s < CAT_N - 1; s++) {
+            const double dx = x[2 * s + 2] - x[2 * s], dy = x[2 * s + 3] - x[2 * s + 1], r = sqrt(dx * dx + dy * dy);
+            const double u[2] = {dx / r, dy / r}, t = CAT_K * (r - CAT_L0);
+            /* force on node s: t u; on node s + 1: -t u; stiffness K = k u u^T + t / r (I - u u^T) */
+            double K[2][2];
+            for (int a = 0; a < 2; a++)
+                for (int b = 0; b < 2; b++) K[a][b] = CAT_K * u[a] * u[b] + t / r * ((a == b) - u[a] * u[b]);
+            const int ends[2] = {s, s + 1};
+            for (int e = 0; e < 2; e++) {
+                const int n = ends[e];
+                if (n == 0 || n == CAT_N - 1) continue;
+                const double sign = e == 0 ? 1 : -1;
+                for (int a = 0; a < 2; a++) J[2 * (n - 1) + a][D] += sign * t * u[a]; /* and the springs */
+                for (int f = 0; f < 2; f++) {
+                    const int m = ends[f];
+                    if (m == 0 || m == CAT_N - 1) continue;
+                    const double sg = e == f ? 1 : -1; /* dF_n/dx_m = -K (m = n), +K (m the other end) */
+                    for (int a = 0; a < 2; a++)
+                        for (int b = 0; b < 2; b++) J[2 * (n - 1) + a][2 * (m - 1) + b] += sg * K[a][b];
+                }
+            }
+        }
+        /* (-dF/dx) dx = F (as assembled above); Gaussian elimination with partial pivoting */
+        for (int c = 0; c < D; c++) {
+            int piv = c;
+            for (int r = c + 1; r < D; r++)
+                if (fabs(J[r][c]) > fabs(J[piv][c])) piv = r;
+            for (int k = 0; k <= D; k++) {
+                const double tmp = J[c][k];
+                J[c][k] = J[piv][k];
+                J[piv][k] = tmp;
+            }
+            for (int r = c + 1; r < D; r++) {
+                const double q = J[r][c] / J[c][c];
+                for (int k = c; k <= D; k++) J[r][k] -= q * J[c][k];
+            }
+        }
+        double step = 0;
+        for (int c = D - 1; c >= 0; c--) {
+            double v = J[c][D];
+            for (int k = c + 1; k < D; k++) v -= J[c][k] * J[k][D];
+            J[c][D] = v / J[c][c];
+            step = fmax(step, fabs(J[c][D]));
+        }
+        for (int c = 0; c < D; c++) x[2 + c] += J[c][D];
+        if (step < 1e-14) return;
+    }
+    fail_msg("the reference catenary did not converge");
+}
+
+/* The chain in hooke: a points body on a straight line between the pins
+ * (its springs compressed to 0.08 m at the start), released under gravity,
+ * backward Euler at dt = 0.2 s (omega dt = 45 for the stiffest mode; the
+ * slowest swing, about 3 rad/s, loses 45 % of its amplitude a step) until
+ * it hangs still. The lowest node's sag must match the closed-form
+ * equilibrium above to 1e-4 of the sag, and every node to the same. */
+static void test_catenary(void **state)
+{
+    (void)state;
+    double want[2 * CAT_N];
+    catenary(want);
+    hk_world_def wd = hk_default_world_def();
+    wd.gravity = (hk_vec3){0, -CAT_G, 0};
+    wd.air_drag = 0;
+    wd.ground.model = HK_GROUND_NONE;
+    wd.has_walls = 0;
+    hk_world *w = hk_world_create(&wd);
+    assert_non_null(w);
+    hk_vec3 pos[CAT_N];
+    double mass[CAT_N];
+    int a[CAT_N - 1], b[CAT_N - 1];
+    for (int i = 0; i < CAT_N; i++) {
+        pos[i] = (hk_vec3){CAT_SPAN * i / (CAT_N - 1), 0, 0};
+        mass[i] = CAT_M;
+    }
+    for (int s = 0; s < CAT_N - 1; s++) {
+        a[s] = s;
+        b[s] = s + 1;
+    }
+    const int body = hk_world_add_points(w, CAT_N, pos, NULL, mass);
+    assert_true(body >= 0);
+    hk_spring_params sp = hk_default_spring_params();
+    sp.k = CAT_K;
+    sp.rest_length = CAT_L0;
+    assert_int_equal(hk_world_add_springs(w, body, CAT_N - 1, a, b, &sp), 0);
+    assert_int_equal(hk_world_pin(w, body, 0), 0);
+    assert_int_equal(hk_world_pin(w, body, CAT_N - 1), 0);
+    assert_int_equal(hk_world_optimise(w, 0), 0);
+    hk_integrator_def d = hk_default_integrator_def();
+    d.kind = HK_IMPLICIT_EULER;
+    d.dt = 0.2;
+    d.cg_tolerance = 1e-7;
+    d.newton_iterations = 4;
+    assert_int_equal(hk_world_set_integrator(w, &d), 0);
+    for (int s = 0; s < 200; s++) hk_world_step(w);
+    const hk_solver_stats st = hk_world_solver_stats(w);
+    assert_int_equal(st.diverged, 0);
+    hk_particles_view v = hk_world_particles(w);
+    const double sag = -want[2 * (CAT_N / 2) + 1];
+    double worst = 0;
+    for (int i = 0; i < CAT_N; i++)
+        worst = fmax(worst, fmax(fabs(v.x[i] - want[2 * i]), fabs(v.y[i] - want[2 * i + 1])));
+    print_message("catenary: sag %.6f m (equilibrium %.6f m), worst node %.3g m = %.3g of the sag\n",
+                  -(double)v.y[CAT_N / 2], sag, worst, worst / sag);
+    assert_true(worst <= 1e-4 * sag);
+    hk_world_destroy(w);
+}
+
+/* ---- the system is symmetric positive definite, compressed springs too -- */
+
+/* A jelly squeezed to 70 % of its rest size (every spring compressed, where
+ * the unclamped geometric stiffness would be negative): p . A q = q . A p
+ * and p . A p > 0 for pseudo-random vectors, and implicit steps of it
+ * converge with no breakdown. */
+static void test_compressed_jelly_spd(void **state)
+{
+    (void)state;
+    hk_world *w = hk_test_empty_world();
+    hk_jelly_def j = hk_default_jelly_def();
+    j.nx = j.ny = j.nz = 8;
+    j.spacing = 0.1;
+    j.mass = 0.01;
+    for (int c = 0; c < HK_JELLY_CLASSES; c++) {
+        j.springs[c].k = 2000;
+        j.springs[c].damping = 0.1;
+        j.springs[c].damping_model = c % 2 ? HK_DAMP_ALONG : HK_DAMP_RELATIVE;
+    }
+    assert_true(hk_world_add_jelly(w, &j) >= 0);
+    hk_particles_view v = hk_world_particles(w);
+    for (int i = 0; i < v.count; i++) {
+        hk_test_mut(v.x)[i] *= (hk_real)0.7;
+        hk_test_mut(v.y)[i] *= (hk_real)0.7;
+        hk_test_mut(v.z)[i] *= (hk_real)0.7;
+    }
+    hk_test_integrator(w, HK_IMPLICIT_EULER, 0.01);
+    hk_implicit *im = hk_implicit_get(w);
+    assert_non_null(im);
+    const hk_real h = (hk_real)0.01;
+    hk_real *const *p = im->v[HK_SYS_P], *const *q = im->v[HK_SYS_Z];
+    hk_real *const *ap = im->v[HK_SYS_Q], *const *aq = im->v[HK_SYS_R];
+    uint32_t seed = 12345;
+    for (int trial = 0; trial < 5; trial++) {
+        for (int c = 0; c < 3; c++)
+            for (int i = 0; i < v.count; i++) {
+                seed = seed * 1664525u + 1013904223u;
+                p[c][i] = (hk_real)((seed >> 8) / 16777216.0 - 0.5);
+                seed = seed * 1664525u + 1013904223u;
+                q[c][i] = (hk_real)((seed >> 8) / 16777216.0 - 0.5);
+            }
+        /* the springs alone (no mass term): positive semidefinite */
+        hk_system_apply(w, im, h * h, h, 0, p, ap);
+        hk_system_apply(w, im, h * h, h, 0, q, aq);
+        const double pap = hk_system_dot(w, im, p, ap), paq = hk_system_dot(w, im, p, aq);
+        const double qap = hk_system_dot(w, im, q, ap);
+        assert_true(pap > 0);
+        assert_near(paq, qap, 1e-5 * (fabs(paq) + pap));
+    }
+    for (int s = 0; s < 20; s++) hk_world_step(w);
+    const hk_solver_stats st = hk_world_solver_stats(w);
+    print_message("compressed jelly: %lld CG iterations in 20 steps, last residual %.3g\n", (long long)st.cg_total,
+                  st.cg_residual);
+    assert_int_equal(st.diverged, 0);
+    assert_int_equal(st.unconverged, 0);
+    assert_true(st.cg_residual <= 1e-5);
+    hk_world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_amplitude_per_step),
+        cmocka_unit_test(test_order),
+        cmocka_unit_test(test_hanging_rope_statics),
+        cmocka_unit_test(test_threads_bit_identical),
+        cmocka_unit_test(test_catenary),
+        cmocka_unit_test(test_compressed_jelly_spd),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
