@@ -6,6 +6,13 @@
 
 #define HK_CG_PARALLEL_MIN 8192
 
+/* |r|^2 below this counts as 0: a residual of 1e-125 (N s) is physically
+ * nothing, and the squares of smaller vectors underflow in double
+ * precision, where p . A p could round to 0 and look like a breakdown (a
+ * world come to rest under backward Euler gets there). Float vectors never
+ * do: their smallest nonzero |r|^2 is about 1e-90. */
+#define HK_CG_NEGLIGIBLE 1e-250
+
 /* p = z + beta p */
 static void update_direction(hk_world *w, hk_real *const p[3], hk_real *const z[3], hk_real beta)
 {
@@ -38,9 +45,9 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, d
         res.residual = NAN;
         return res;
     }
-    if (bnorm == 0) return res;
+    if (rr < HK_CG_NEGLIGIBLE) return res; /* b = 0: dv = 0 */
     for (int c = 0; c < 3; c++) memcpy(p[c], z[c], bytes);
-    while (sqrt(rr) > tolerance * bnorm) {
+    while (sqrt(rr) > tolerance * bnorm && rr >= HK_CG_NEGLIGIBLE) {
         if (res.iterations >= max_iterations) {
             res.status = HK_CG_MAX_ITERATIONS;
             break;
