@@ -30,11 +30,13 @@ TARGETS = (  # what, case (without /threads:N), goal text, goal in units/s (None
     ("coloured general springs, 1.08 M-spring mesh", "mesh_force/avx512/n:600", ">= 0.5 G/s", 0.5e9),
     ("same mesh, shuffled then RCM-reordered", "mesh_reordered_force/best/n:600", "within 2x of the row above", None),
     ("full step (forces + integration), cloth_512", "step_cloth512/avx512/n:1", ">= 1.0 G/s", 1.0e9),
+    ("implicit: Jacobian product, cloth 128x128 (in cache)", "jacobian_cloth/avx512/n:128", ">= 1.0 G/s", 1.0e9),
 )
 SIMD = (("cloth_force", 256), ("cloth_force", 2048), ("jelly26_force", 64), ("jelly52_force", 48),
         ("mesh_force", 600), ("step_cloth512", 1))
 FOM = (["--builtin", "cloth", "--sweep"], ["--builtin", "jelly", "--sweep"],
-       ["--builtin", "cloth", "--weak", "--sweep"])
+       ["--builtin", "cloth", "--weak", "--sweep"],
+       [os.path.join(ROOT, "scenes/cloth_512_stiff.scene"), "--sweep", "--repeat", "1", "--steps", "2", "--warmup", "1"])
 
 
 def run(cmd, env=None, check=True):
@@ -95,7 +97,7 @@ def measure(build, quick):
         m["reference_runs"][str(t)] = hooke_run(t, opt["ref_steps"], {"HOOKE_KERNELS": "reference"})[0]
     for args in FOM:
         js = os.path.join(build, "fom.json")
-        extra = ["--repeat", "1", "--steps", "2", "--warmup", "1"] if quick else []
+        extra = ["--repeat", "1", "--steps", "2", "--warmup", "1"] if quick and "--steps" not in args else []
         cmd = [os.path.join(build, "hooke"), "bench"] + args + extra + ["--json", js]
         rc = run(cmd, check=False).returncode
         with open(js) as f:
@@ -201,13 +203,17 @@ def render(m, build_arg):
           (run_["command"], d["problem"], d["scaling"], d["warmup_steps"], d["repeat"], d["steps_per_repeat"],
            d["verification"], run_["rc"]))
         w("")
-        w("| threads | springs | median ms/step | min | max | FOM | ns/update | efficiency | state_hash |")
-        w("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        implicit = any(x.get("cg_iterations_per_step", 0) > 0 for x in d["results"])
+        extra = " CG iterations/step | Jacobian products/s | simulated s per wall s |" if implicit else ""
+        w("| threads | springs | median ms/step | min | max | FOM | ns/update | efficiency | state_hash |" + extra)
+        w("| --- | --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- | --- | --- |" if implicit else ""))
         for x in d["results"]:
-            w("| %d | %d | %.3f | %.3f | %.3f | %s | %.4f | %.3f | `%s` |" %
+            more = (" %.1f | %s | %.4g |" % (x["cg_iterations_per_step"], rate(x["jacobian_products_per_s"]),
+                                            x["sim_seconds_per_wall_second"])) if implicit else ""
+            w("| %d | %d | %.3f | %.3f | %.3f | %s | %.4f | %.3f | `%s` |%s" %
               (x["threads"], x["springs"], 1e3 * x["time_per_step_median_s"], 1e3 * x["time_per_step_min_s"],
                1e3 * x["time_per_step_max_s"], rate(x["fom_spring_updates_per_s"]), x["ns_per_spring_update"],
-               x["efficiency"], x["state_hash"]))
+               x["efficiency"], x["state_hash"], more))
         w("")
     if m.get("ab"):
         ab = m["ab"]
