@@ -342,8 +342,8 @@ static const int one_size[] = {1, 0};
 static const int jrow_sizes[] = {64, 256, 0}; /* the row length: the jelly's, and longer */
 #endif
 static const int integrator_sizes[] = {256, 0};
-static const int triad_sizes[] = {64, 0};      /* 3 x 256 MiB: far beyond the caches */
-static const int surface_levels[] = {4, 7, 0}; /* 5 120 and 327 680 faces */
+static const int triad_sizes[] = {64, 0};                /* 3 x 256 MiB: far beyond the caches */
+static const int surface_levels[] = {4, 7, 0};           /* 5 120 and 327 680 faces */
 static const int jacobian_cloth_sizes[] = {128, 512, 0}; /* 97 028 springs (in L2) and 1 564 676 */
 static const int sphere_levels[] = {4, 6, 0};            /* 7 680 and 122 880 springs */
 

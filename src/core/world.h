@@ -126,7 +126,7 @@ struct hk_world {
     /* How forces are evaluated, chosen once when the world is created: the
      * engine with this kernel table, or the reference path (NULL) */
     const struct hk_kernels *kernels;
-    hk_engine *engine; /* the engine's state (engine.c), NULL until its first pass */
+    hk_engine *engine;            /* the engine's state (engine.c), NULL until its first pass */
     struct hk_implicit *implicit; /* the implicit solver's state (implicit/system.c), NULL until its first step */
     int step_failed;              /* 1: a substep could not be taken (the state is its start); hk_world_check */
 
