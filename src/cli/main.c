@@ -441,7 +441,7 @@ static int cmd_run(int argc, char **argv)
     }
     double updates = (double)hk_world_spring_updates(w);
     char solver[160] = "";
-    if (hk_integrator_info_of(idef.kind)->implicit) {
+    if (has_solver(w)) {
         const hk_solver_stats st = hk_world_solver_stats(w);
         const int64_t taken = hk_world_step_count(w) - first;
         snprintf(solver, sizeof solver, " cg_iterations=%lld cg_per_step=%.1f cg_unconverged=%lld",

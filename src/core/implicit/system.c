@@ -37,6 +37,14 @@ void hk_implicit_free(hk_implicit *im)
     free(im);
 }
 
+/* im->fixed = the particles with inverse mass 0, in index order. */
+static void list_fixed(const hk_world *w, hk_implicit *im)
+{
+    im->fixed_count = 0;
+    for (int i = 0; i < w->p.count; i++)
+        if (w->p.inv_mass[i] == 0) im->fixed[im->fixed_count++] = i;
+}
+
 /* (Re)makes the arrays for the world's current particles and families. */
 static int implicit_alloc(hk_world *w, hk_implicit *im)
 {
@@ -115,8 +123,7 @@ static int implicit_alloc(hk_world *w, hk_implicit *im)
     im->fixed_count = 0;
     im->fixed = malloc((size_t)(w->p.count ? w->p.count : 1) * sizeof *im->fixed);
     if (!im->partial || !im->fixed) return -1;
-    for (int i = 0; i < w->p.count; i++)
-        if (w->p.inv_mass[i] == 0) im->fixed[im->fixed_count++] = i;
+    list_fixed(w, im);
     return 0;
 }
 
@@ -124,10 +131,7 @@ hk_implicit *hk_implicit_get(hk_world *w)
 {
     hk_implicit *im = w->implicit;
     if (im && im->capacity == w->p.capacity && im->count == w->p.count && im->families == w->family_count) {
-        /* particles may have been pinned or freed since: the list is cheap */
-        im->fixed_count = 0;
-        for (int i = 0; i < w->p.count; i++)
-            if (w->p.inv_mass[i] == 0) im->fixed[im->fixed_count++] = i;
+        list_fixed(w, im); /* particles may have been pinned or freed since: the list is cheap */
         return im;
     }
     if (!im) {
