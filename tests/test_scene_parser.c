@@ -307,6 +307,11 @@ static void test_cross_key_rules(void **state)
     check_error("run\n dt 1\n integrator rk4\n newton_iterations 2\nend\n",
                 "x.scene:4:2: error: key 'newton_iterations' needs an implicit integrator (implicit_euler or "
                 "trapezoidal)");
+    check_error("run\n dt 1\n integrator verlet\n cg_preconditioner multigrid\nend\n",
+                "x.scene:4:2: error: key 'cg_preconditioner' needs an implicit integrator (implicit_euler or "
+                "trapezoidal)");
+    check_error("run\n dt 1\n integrator implicit_euler\n cg_preconditioner ilu\nend\n",
+                "x.scene:4:20: error: expected multigrid or block_jacobi for 'cg_preconditioner', got 'ilu'");
     check_error("run\n dt 1\n integrator implicit_euler\n cg_tolerance 1\nend\n",
                 "x.scene:4:15: error: expected a number in (0, 1) for 'cg_tolerance', got '1'");
     check_error("run\n dt 1\n integrator trapezoidal\n cg_max_iterations 0\nend\n",
@@ -634,8 +639,9 @@ static void test_implicit_keys(void **state)
 {
     (void)state;
     hk_scene sc = parse_ok(ROPE "run\n dt 0.01\n integrator backward_euler\n cg_tolerance 1e-3\n cg_max_iterations 77\n"
-                                " newton_iterations 3\nend\n");
+                                " newton_iterations 3\n cg_preconditioner block_jacobi\nend\n");
     assert_int_equal(sc.integrator.kind, HK_IMPLICIT_EULER);
+    assert_int_equal(sc.integrator.preconditioner, HK_PRECONDITIONER_BLOCK_JACOBI);
     assert_true(sc.integrator.cg_tolerance == 1e-3);
     assert_int_equal(sc.integrator.cg_max_iterations, 77);
     assert_int_equal(sc.integrator.newton_iterations, 3);
@@ -645,6 +651,7 @@ static void test_implicit_keys(void **state)
     assert_true(sc.integrator.cg_tolerance == 0);
     assert_int_equal(sc.integrator.cg_max_iterations, 0);
     assert_int_equal(sc.integrator.newton_iterations, 0);
+    assert_int_equal(sc.integrator.preconditioner, HK_PRECONDITIONER_MULTIGRID);
     hk_scene_free(&sc);
 }
 

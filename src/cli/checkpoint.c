@@ -147,6 +147,7 @@ int hk_checkpoint_write(const hk_world *w, uint64_t scene_digest, const char *pa
     put_f64(&b, w->integrator.cg_tolerance);
     put_i32(&b, w->integrator.cg_max_iterations);
     put_i32(&b, w->integrator.newton_iterations);
+    put_i32(&b, (int32_t)w->integrator.preconditioner);
     put_i32(&b, w->substeps);
     put_f64(&b, w->h);
     put_f64(&b, w->time);
@@ -367,6 +368,7 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
     def.cg_tolerance = get_f64(&c);
     def.cg_max_iterations = get_i32(&c);
     def.newton_iterations = get_i32(&c);
+    def.preconditioner = (hk_preconditioner)get_i32(&c);
     const int32_t substeps = get_i32(&c);
     const double h = get_f64(&c), time = get_f64(&c);
     const int64_t steps = get_i64(&c), updates = get_i64(&c);

@@ -8,7 +8,7 @@
 
 #include "hooke/hooke.h"
 
-#define HK_CHECKPOINT_VERSION 2
+#define HK_CHECKPOINT_VERSION 3
 
 /* 64-bit FNV-1a of a file's bytes (the scene digest a checkpoint carries).
  * Returns 0 and sets *digest, or -1 (errno set). */

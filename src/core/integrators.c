@@ -232,6 +232,8 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
         return hk_fail(w, "cg_tolerance must be in (0, 1), or 0 for the default (got %g)", def->cg_tolerance);
     if (def->cg_max_iterations < 0 || def->newton_iterations < 0)
         return hk_fail(w, "cg_max_iterations and newton_iterations must be >= 1, or 0 for the default");
+    if ((unsigned)def->preconditioner >= HK_PRECONDITIONER_COUNT)
+        return hk_fail(w, "unknown preconditioner %d", (int)def->preconditioner);
     double n = def->dt_max > 0 ? ceil(def->dt / def->dt_max * (1 - 1e-12)) : 1;
     if (n > 1e9) return hk_fail(w, "dt / dt_max gives %g substeps (limit 1e9)", n);
     w->integrator = *def;

@@ -1,6 +1,8 @@
 /* cg.c — preconditioned conjugate gradients on the implicit system, with fixed-order reductions. */
 #include "cg.h"
 
+#include "multigrid.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -27,6 +29,17 @@ static void update_direction(hk_world *w, hk_real *const p[3], hk_real *const z[
     }
 }
 
+/* z = B r, the preconditioned residual: block Jacobi, then the multigrid
+ * cycle where there is one; returns r . z and sets *rr = r . r (free
+ * particles). With alpha, the CG update comes first (system.h). */
+static double precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_real *alpha, double *rr)
+{
+    const double rz = hk_system_precondition(w, im, alpha, rr);
+    if (!im->mg) return rz;
+    hk_mg_precondition(w, im, sK, sD, im->v[HK_SYS_T]);
+    return hk_system_dot(w, im, im->v[HK_SYS_R], im->v[HK_SYS_Z]);
+}
+
 hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, double tolerance, int max_iterations)
 {
     hk_real *const *b = im->v[HK_SYS_B], *const *dv = im->v[HK_SYS_DV], *const *r = im->v[HK_SYS_R];
@@ -38,7 +51,7 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, d
         memcpy(r[c], b[c], bytes);
     }
     double rr;
-    double rz = hk_system_precondition(w, im, NULL, &rr);
+    double rz = precondition(w, im, sK, sD, NULL, &rr);
     const double bnorm = sqrt(rr);
     if (!isfinite(rz) || !isfinite(bnorm)) {
         res.status = HK_CG_BREAKDOWN;
@@ -61,7 +74,7 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, d
             return res;
         }
         const hk_real alpha = (hk_real)(rz / pq);
-        const double rz_next = hk_system_precondition(w, im, &alpha, &rr);
+        const double rz_next = precondition(w, im, sK, sD, &alpha, &rr);
         if (!isfinite(rz_next) || !isfinite(rr)) {
             res.status = HK_CG_BREAKDOWN;
             res.residual = NAN;

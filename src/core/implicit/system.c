@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "multigrid.h"
 #include "team.h"
 
 /* Worlds below this many particles run the solver on one thread (no fork
@@ -34,6 +35,7 @@ void hk_implicit_free(hk_implicit *im)
     free(im->body_view);
     free(im->partial);
     free(im->fixed);
+    hk_mg_free(im->mg);
     free(im);
 }
 
@@ -127,11 +129,22 @@ static int implicit_alloc(hk_world *w, hk_implicit *im)
     return 0;
 }
 
+/* The multigrid hierarchy when the integrator asks for it (NULL when no
+ * body qualifies: block Jacobi alone). */
+static void choose_preconditioner(hk_world *w, hk_implicit *im)
+{
+    hk_mg_free(im->mg);
+    im->mg = NULL;
+    im->preconditioner = w->integrator.preconditioner;
+    if (im->preconditioner == HK_PRECONDITIONER_MULTIGRID) im->mg = hk_mg_create(w);
+}
+
 hk_implicit *hk_implicit_get(hk_world *w)
 {
     hk_implicit *im = w->implicit;
     if (im && im->capacity == w->p.capacity && im->count == w->p.count && im->families == w->family_count) {
         list_fixed(w, im); /* particles may have been pinned or freed since: the list is cheap */
+        if (im->preconditioner != w->integrator.preconditioner) choose_preconditioner(w, im);
         return im;
     }
     if (!im) {
@@ -146,6 +159,7 @@ hk_implicit *hk_implicit_get(hk_world *w)
         hk_fail(w, "out of memory for the implicit solver (%d particles)", w->p.count);
         return NULL;
     }
+    choose_preconditioner(w, im);
     return im;
 }
 
@@ -276,6 +290,7 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
         for (int e = 0; e < 6; e++)
             for (int g = g0; g < g0 + n; g++) sum[e][g] = (e == 0 || e == 3 || e == 5) ? p->mass[g] : 0;
         HK_BARRIER();
+        if (im->mg) hk_mg_begin(im->mg, w);
         /* lattice families one at a time: blocks by source rows, then each
          * particle adds the block of its springs as source and as target */
         for (int fi = 0; fi < w->family_count; fi++) {
@@ -291,6 +306,7 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
             for (int64_t r = r0; r < r1; r++)
                 k->jacobian_lattice_blocks(f, p, sK, sD, im->blk, box_row_start(f, r), f->i1 - f->i0);
             HK_BARRIER();
+            if (im->mg) hk_mg_add_family(im->mg, w, fi, im->blk);
             const int64_t first = w->bodies[f->body].first, off = f->offset;
             for (int e = 0; e < 6; e++) {
                 hk_real *s = sum[e] + first;
@@ -313,6 +329,7 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
             }
             for (int e = 0; e < 6; e++) sum[e][g] = iv[e];
         }
+        if (im->mg) hk_mg_finish(im->mg, w);
     }
 }
 

@@ -16,6 +16,7 @@ enum {
     HK_SYS_Z,  /* preconditioned residual */
     HK_SYS_P,  /* search direction */
     HK_SYS_Q,  /* A p */
+    HK_SYS_T,  /* work vector of the multigrid preconditioner */
     HK_SYS_VECTORS
 };
 
@@ -42,7 +43,9 @@ typedef struct hk_implicit {
     double *partial;           /* two partial sums per reduction block */
     int *fixed;                /* particles with inverse mass 0 */
     int fixed_count;
-    hk_solver_stats stats; /* hooke.h */
+    struct hk_mg *mg;                 /* multigrid on the lattice bodies (multigrid.h), or NULL */
+    hk_preconditioner preconditioner; /* what mg was made for */
+    hk_solver_stats stats;            /* hooke.h */
 } hk_implicit;
 
 /* The world's solver state, (re)allocated for its current particles and

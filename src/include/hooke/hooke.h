@@ -341,6 +341,13 @@ typedef enum hk_integrator_kind {
     HK_INTEGRATOR_COUNT
 } hk_integrator_kind;
 
+/* The preconditioner of the implicit integrators' conjugate-gradient solve. */
+typedef enum hk_preconditioner {
+    HK_PRECONDITIONER_MULTIGRID, /* aggregation multigrid on lattice bodies of >= 1024 nodes, block Jacobi elsewhere */
+    HK_PRECONDITIONER_BLOCK_JACOBI, /* the inverse 3x3 diagonal block of each particle */
+    HK_PRECONDITIONER_COUNT
+} hk_preconditioner;
+
 typedef struct hk_integrator_def {
     hk_integrator_kind kind;
     double dt;          /* step (one output step / frame) [s] */
@@ -349,9 +356,10 @@ typedef struct hk_integrator_def {
     double jelly_dt_v;  /* JELLY: velocity step [s]; 0 = substep length */
     double jelly_alpha; /* JELLY: velocity kept per substep [1] */
     /* implicit integrators (0: the default in brackets) */
-    double cg_tolerance;   /* CG stops at |r| <= cg_tolerance |b| (relative residual) [1] (1e-5) */
-    int cg_max_iterations; /* CG iterations per solve at most [1] (1000) */
-    int newton_iterations; /* Newton iterations per substep at most [1] (1: linearised once) */
+    double cg_tolerance;              /* CG stops at |r| <= cg_tolerance |b| (relative residual) [1] (1e-5) */
+    int cg_max_iterations;            /* CG iterations per solve at most [1] (1000) */
+    int newton_iterations;            /* Newton iterations per substep at most [1] (1: linearised once) */
+    hk_preconditioner preconditioner; /* of the CG solve (multigrid) */
 } hk_integrator_def;
 hk_integrator_def hk_default_integrator_def(void); /* semi-implicit Euler, dt 1e-3 s */
 

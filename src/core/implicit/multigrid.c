@@ -1,0 +1,600 @@
+/* multigrid.c — aggregation multigrid on lattice bodies: Galerkin coarse levels, V-cycle, coarsest Cholesky. */
+#include "multigrid.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "team.h"
+
+/* Damping of the block-Jacobi smoother (below 1: the largest eigenvalue of
+ * D^-1 A of a spring network is at most 2) and the pre- and post-smoothing
+ * sweeps on every level. */
+#define MG_OMEGA 0.8
+#define MG_SWEEPS 1
+/* Coarse corrections per level: 2 makes the cycle a W (on a 2-D lattice
+ * the coarse levels then cost 1.5 times what they cost in a V): plain
+ * aggregation loses accuracy level by level, and a V-cycle needed about
+ * twice the CG iterations on the stiff 512 x 512 cloth
+ * (docs/performance-notes.md). */
+#define MG_GAMMA 2
+/* Coarse levels with more nodes than this run on the world's team. */
+#define MG_PARALLEL_MIN 4096
+/* Neighbour offsets of a coarse node: half of {-1, 0, 1}^3 without 0. */
+#define MG_OFFSETS 13
+
+typedef struct mg_level {
+    int n[3];                     /* nodes along i, j, k */
+    int64_t nodes, sy, sz, guard; /* strides of j and k; zero entries before and after every array */
+    int noff;                     /* offsets in use (those along dimensions with n > 1) */
+    int off[MG_OFFSETS][3];       /* (i, j, k) of each, lexicographically positive in (k, j, i) */
+    int64_t loff[MG_OFFSETS];     /* the same as index distances */
+    int slot[27];                 /* offset (i+1) + 3 (j+1) + 9 (k+1) -> its index, -1 for the other half */
+    hk_real *d[6], *dinv[6];      /* diagonal block (xx, xy, xz, yy, yz, zz) and its inverse */
+    hk_real *c[MG_OFFSETS][6];    /* coupling: A(I, I + o) = -c[o](I), a symmetric block */
+    hk_real *x[3], *b[3], *r[3];  /* correction, right-hand side, residual */
+    hk_real *mem;
+} mg_level;
+
+typedef struct mg_body {
+    int body, first;
+    int n[3]; /* the body's lattice */
+    int levels;
+    mg_level *lv; /* lv[0]: the aggregates of the body's nodes */
+    double *chol; /* coarsest level: lower Cholesky factor of its dense matrix, 3N x 3N */
+    double *work;
+    int chol_ok;
+} mg_body;
+
+struct hk_mg {
+    int count;
+    mg_body *b;
+};
+
+static int level_team(const hk_world *w, const mg_level *L)
+{
+    return L->nodes > MG_PARALLEL_MIN ? hk_world_team(w) : 1;
+}
+
+static int64_t lin(const mg_level *L, int i, int j, int k) { return i + L->sy * j + L->sz * k; }
+
+static void level_free(mg_level *L) { free(L->mem); }
+
+/* A level of n[0] x n[1] x n[2] nodes, all arrays zero. */
+static int level_init(mg_level *L, const int n[3])
+{
+    memset(L, 0, sizeof *L);
+    for (int d = 0; d < 3; d++) L->n[d] = n[d];
+    L->sy = n[0];
+    L->sz = (int64_t)n[0] * n[1];
+    L->nodes = L->sz * n[2];
+    L->guard = L->sz + L->sy + 1;
+    for (int s = 0; s < 27; s++) L->slot[s] = -1;
+    for (int k = -1; k <= 1; k++)
+        for (int j = -1; j <= 1; j++)
+            for (int i = -1; i <= 1; i++) {
+                const int positive = k > 0 || (k == 0 && (j > 0 || (j == 0 && i > 0)));
+                if (!positive || (i && n[0] == 1) || (j && n[1] == 1) || (k && n[2] == 1)) continue;
+                L->off[L->noff][0] = i;
+                L->off[L->noff][1] = j;
+                L->off[L->noff][2] = k;
+                L->loff[L->noff] = lin(L, i, j, k);
+                L->slot[(i + 1) + 3 * (j + 1) + 9 * (k + 1)] = L->noff;
+                L->noff++;
+            }
+    const int arrays = 12 + 6 * L->noff + 9;
+    const size_t len = (size_t)(L->nodes + 2 * L->guard);
+    L->mem = calloc((size_t)arrays * len, sizeof(hk_real));
+    if (!L->mem) return -1;
+    hk_real *next = L->mem + L->guard;
+    for (int e = 0; e < 6; e++, next += len) L->d[e] = next;
+    for (int e = 0; e < 6; e++, next += len) L->dinv[e] = next;
+    for (int o = 0; o < L->noff; o++)
+        for (int e = 0; e < 6; e++, next += len) L->c[o][e] = next;
+    for (int c = 0; c < 3; c++, next += len) L->x[c] = next;
+    for (int c = 0; c < 3; c++, next += len) L->b[c] = next;
+    for (int c = 0; c < 3; c++, next += len) L->r[c] = next;
+    return 0;
+}
+
+/* Whether body bi is a lattice whose families all reach at most 2 nodes
+ * along each axis (then aggregates of 2 are neighbours at most 1 apart). */
+static int body_qualifies(const hk_world *w, int bi)
+{
+    const hk_body *b = &w->bodies[bi];
+    const int64_t nodes = (int64_t)b->nx * b->ny * (b->nz ? b->nz : 1);
+    if (b->nx < 1 || b->ny < 1 || nodes != b->count || nodes < HK_MG_MIN_NODES) return 0;
+    int lattice = 0;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->body != bi || f->kind != HK_FAMILY_LATTICE) continue;
+        if (abs(f->di) > 2 || abs(f->dj) > 2 || abs(f->dk) > 2) return 0;
+        lattice = 1;
+    }
+    return lattice;
+}
+
+void hk_mg_free(hk_mg *mg)
+{
+    if (!mg) return;
+    for (int i = 0; i < mg->count; i++) {
+        for (int l = 0; l < mg->b[i].levels; l++) level_free(&mg->b[i].lv[l]);
+        free(mg->b[i].lv);
+        free(mg->b[i].chol);
+        free(mg->b[i].work);
+    }
+    free(mg->b);
+    free(mg);
+}
+
+static int body_init(mg_body *B, const hk_world *w, int bi)
+{
+    const hk_body *b = &w->bodies[bi];
+    B->body = bi;
+    B->first = b->first;
+    B->n[0] = b->nx;
+    B->n[1] = b->ny;
+    B->n[2] = b->nz ? b->nz : 1;
+    int n[3] = {B->n[0], B->n[1], B->n[2]}, levels = 0;
+    B->lv = calloc(32, sizeof *B->lv);
+    if (!B->lv) return -1;
+    for (;;) {
+        for (int d = 0; d < 3; d++) n[d] = (n[d] + 1) / 2;
+        if (level_init(&B->lv[levels], n) != 0) return -1;
+        B->levels = ++levels;
+        if (B->lv[levels - 1].nodes <= HK_MG_COARSEST || (n[0] == 1 && n[1] == 1 && n[2] == 1)) break;
+    }
+    const int64_t m = 3 * B->lv[levels - 1].nodes;
+    B->chol = malloc((size_t)(m * m) * sizeof *B->chol);
+    B->work = malloc((size_t)m * sizeof *B->work);
+    return B->chol && B->work ? 0 : -1;
+}
+
+hk_mg *hk_mg_create(const hk_world *w)
+{
+    int count = 0;
+    for (int bi = 0; bi < w->body_count; bi++) count += body_qualifies(w, bi);
+    if (!count) return NULL;
+    hk_mg *mg = calloc(1, sizeof *mg);
+    if (!mg) return NULL;
+    mg->b = calloc((size_t)count, sizeof *mg->b);
+    if (!mg->b) {
+        free(mg);
+        return NULL;
+    }
+    for (int bi = 0; bi < w->body_count; bi++) {
+        if (!body_qualifies(w, bi)) continue;
+        if (body_init(&mg->b[mg->count++], w, bi) != 0) {
+            hk_mg_free(mg);
+            return NULL;
+        }
+    }
+    return mg;
+}
+
+/* ---- building the coarse matrices (called by every thread of a team) ---- */
+
+static void block_add(hk_real *const dst[6], int64_t i, hk_real *const src[6], int64_t j, hk_real sign)
+{
+    for (int e = 0; e < 6; e++) dst[e][i] += sign * src[e][j];
+}
+
+void hk_mg_begin(hk_mg *mg, const hk_world *w)
+{
+    for (int bi = 0; bi < mg->count; bi++) {
+        mg_body *B = &mg->b[bi];
+        mg_level *L = &B->lv[0];
+        int j0, jn;
+        hk_team_range(0, (int)L->nodes, &j0, &jn);
+        for (int e = 0; e < 6; e++) memset(L->d[e] + j0, 0, (size_t)jn * sizeof(hk_real));
+        for (int o = 0; o < L->noff; o++)
+            for (int e = 0; e < 6; e++) memset(L->c[o][e] + j0, 0, (size_t)jn * sizeof(hk_real));
+        for (int64_t J = j0; J < j0 + jn; J++) {
+            const int ci = (int)(J % L->sy), cj = (int)(J / L->sy % L->n[1]), ck = (int)(J / L->sz);
+            hk_real m = 0;
+            for (int k = 2 * ck; k < 2 * ck + 2 && k < B->n[2]; k++)
+                for (int j = 2 * cj; j < 2 * cj + 2 && j < B->n[1]; j++)
+                    for (int i = 2 * ci; i < 2 * ci + 2 && i < B->n[0]; i++) {
+                        const int64_t g = B->first + i + (int64_t)B->n[0] * (j + (int64_t)B->n[1] * k);
+                        if (w->p.inv_mass[g] != 0) m += w->p.mass[g];
+                    }
+            L->d[0][J] = L->d[3][J] = L->d[5][J] = m;
+        }
+    }
+    HK_BARRIER();
+}
+
+static mg_body *body_of(hk_mg *mg, int bi)
+{
+    for (int i = 0; i < mg->count; i++)
+        if (mg->b[i].body == bi) return &mg->b[i];
+    return NULL;
+}
+
+/* The spring of block blk[.][src] between fine node (i, j, k) of aggregate
+ * J and its partner (pi, pj, pk) into J's row. */
+static void add_spring(const hk_world *w, const mg_body *B, mg_level *L, int64_t J, const int cj[3],
+                       hk_real *const blk[6], int64_t src, int pi, int pj, int pk)
+{
+    const int64_t g = B->first + pi + (int64_t)B->n[0] * (pj + (int64_t)B->n[1] * pk);
+    if (w->p.inv_mass[g] == 0) { /* a fixed partner: only the diagonal */
+        block_add(L->d, J, blk, src, 1);
+        return;
+    }
+    const int oi = pi / 2 - cj[0], oj = pj / 2 - cj[1], ok = pk / 2 - cj[2];
+    if (!oi && !oj && !ok) return; /* inside the aggregate: P^T S P = 0 */
+    block_add(L->d, J, blk, src, 1);
+    const int s = L->slot[(oi + 1) + 3 * (oj + 1) + 9 * (ok + 1)];
+    if (s >= 0) block_add(L->c[s], J, blk, src, 1);
+}
+
+void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *const blk[6])
+{
+    const hk_family *f = &w->families[fi];
+    mg_body *B = body_of(mg, f->body);
+    if (!B) return;
+    mg_level *L = &B->lv[0];
+    const int nx = B->n[0], ny = B->n[1];
+    int j0, jn;
+    hk_team_range(0, (int)L->nodes, &j0, &jn);
+    for (int64_t J = j0; J < j0 + jn; J++) {
+        const int cj[3] = {(int)(J % L->sy), (int)(J / L->sy % L->n[1]), (int)(J / L->sz)};
+        for (int k = 2 * cj[2]; k < 2 * cj[2] + 2 && k < B->n[2]; k++)
+            for (int j = 2 * cj[1]; j < 2 * cj[1] + 2 && j < ny; j++)
+                for (int i = 2 * cj[0]; i < 2 * cj[0] + 2 && i < nx; i++) {
+                    const int64_t l = i + (int64_t)nx * (j + (int64_t)ny * k);
+                    if (w->p.inv_mass[B->first + l] == 0) continue;
+                    /* as the spring's source, then as its target */
+                    if (i >= f->i0 && i < f->i1 && j >= f->j0 && j < f->j1 && k >= f->k0 && k < f->k1)
+                        add_spring(w, B, L, J, cj, blk, l, i + f->di, j + f->dj, k + f->dk);
+                    const int si = i - f->di, sj = j - f->dj, sk = k - f->dk;
+                    if (si >= f->i0 && si < f->i1 && sj >= f->j0 && sj < f->j1 && sk >= f->k0 && sk < f->k1)
+                        add_spring(w, B, L, J, cj, blk, l - f->offset, si, sj, sk);
+                }
+    }
+}
+
+/* Level c = P^T A P of level f, node by node. */
+static void coarsen(const mg_level *F, mg_level *C)
+{
+    int j0, jn;
+    hk_team_range(0, (int)C->nodes, &j0, &jn);
+    for (int64_t J = j0; J < j0 + jn; J++) {
+        const int cj[3] = {(int)(J % C->sy), (int)(J / C->sy % C->n[1]), (int)(J / C->sz)};
+        double d[6] = {0, 0, 0, 0, 0, 0}, c[MG_OFFSETS][6];
+        memset(c, 0, sizeof c);
+        for (int k = 2 * cj[2]; k < 2 * cj[2] + 2 && k < F->n[2]; k++)
+            for (int j = 2 * cj[1]; j < 2 * cj[1] + 2 && j < F->n[1]; j++)
+                for (int i = 2 * cj[0]; i < 2 * cj[0] + 2 && i < F->n[0]; i++) {
+                    const int64_t I = lin(F, i, j, k);
+                    for (int e = 0; e < 6; e++) d[e] += F->d[e][I];
+                    for (int o = 0; o < F->noff; o++)
+                        for (int sgn = 1; sgn >= -1; sgn -= 2) {
+                            const int pi = i + sgn * F->off[o][0], pj = j + sgn * F->off[o][1],
+                                      pk = k + sgn * F->off[o][2];
+                            if (pi < 0 || pi >= F->n[0] || pj < 0 || pj >= F->n[1] || pk < 0 || pk >= F->n[2]) continue;
+                            const int64_t owner = sgn > 0 ? I : lin(F, pi, pj, pk); /* the block's home */
+                            const int oi = pi / 2 - cj[0], oj = pj / 2 - cj[1], ok = pk / 2 - cj[2];
+                            if (!oi && !oj && !ok) {
+                                for (int e = 0; e < 6; e++) d[e] -= F->c[o][e][owner];
+                                continue;
+                            }
+                            const int s = C->slot[(oi + 1) + 3 * (oj + 1) + 9 * (ok + 1)];
+                            if (s >= 0)
+                                for (int e = 0; e < 6; e++) c[s][e] += F->c[o][e][owner];
+                        }
+                }
+        for (int e = 0; e < 6; e++) C->d[e][J] = (hk_real)d[e];
+        for (int o = 0; o < C->noff; o++)
+            for (int e = 0; e < 6; e++) C->c[o][e][J] = (hk_real)c[o][e];
+    }
+}
+
+/* dinv = the inverse of each node's diagonal block (0 where it is 0: an
+ * aggregate of fixed particles only). */
+static void invert_level(mg_level *L)
+{
+    int j0, jn;
+    hk_team_range(0, (int)L->nodes, &j0, &jn);
+    for (int64_t J = j0; J < j0 + jn; J++) {
+        const double a[6] = {L->d[0][J], L->d[1][J], L->d[2][J], L->d[3][J], L->d[4][J], L->d[5][J]};
+        const double c00 = a[3] * a[5] - a[4] * a[4], c01 = a[2] * a[4] - a[1] * a[5], c02 = a[1] * a[4] - a[2] * a[3];
+        const double c11 = a[0] * a[5] - a[2] * a[2], c12 = a[1] * a[2] - a[0] * a[4], c22 = a[0] * a[3] - a[1] * a[1];
+        const double det = a[0] * c00 + a[1] * c01 + a[2] * c02;
+        const double q = det > 0 ? 1 / det : 0;
+        const double iv[6] = {c00 * q, c01 * q, c02 * q, c11 * q, c12 * q, c22 * q};
+        for (int e = 0; e < 6; e++) L->dinv[e][J] = (hk_real)iv[e];
+    }
+}
+
+/* The coarsest level's dense matrix, factored A = L L^T in place (lower
+ * triangle); aggregates of fixed particles get identity rows. */
+static void factor_coarsest(mg_body *B)
+{
+    const mg_level *L = &B->lv[B->levels - 1];
+    const int64_t m = 3 * L->nodes;
+    double *A = B->chol;
+    memset(A, 0, (size_t)(m * m) * sizeof *A);
+    static const int row[6] = {0, 0, 0, 1, 1, 2}, col[6] = {0, 1, 2, 1, 2, 2};
+    for (int64_t I = 0; I < L->nodes; I++) {
+        const int ii = (int)(I % L->sy), ij = (int)(I / L->sy % L->n[1]), ik = (int)(I / L->sz);
+        for (int e = 0; e < 6; e++) {
+            A[(3 * I + row[e]) * m + 3 * I + col[e]] = L->d[e][I];
+            A[(3 * I + col[e]) * m + 3 * I + row[e]] = L->d[e][I];
+        }
+        if (L->d[0][I] == 0 && L->d[3][I] == 0 && L->d[5][I] == 0)
+            for (int c = 0; c < 3; c++) A[(3 * I + c) * m + 3 * I + c] = 1;
+        for (int o = 0; o < L->noff; o++) {
+            const int pi = ii + L->off[o][0], pj = ij + L->off[o][1], pk = ik + L->off[o][2];
+            if (pi < 0 || pi >= L->n[0] || pj < 0 || pj >= L->n[1] || pk >= L->n[2]) continue;
+            const int64_t J = lin(L, pi, pj, pk);
+            for (int e = 0; e < 6; e++) {
+                const double v = -L->c[o][e][I];
+                A[(3 * I + row[e]) * m + 3 * J + col[e]] = v;
+                A[(3 * I + col[e]) * m + 3 * J + row[e]] = v;
+                A[(3 * J + row[e]) * m + 3 * I + col[e]] = v;
+                A[(3 * J + col[e]) * m + 3 * I + row[e]] = v;
+            }
+        }
+    }
+    B->chol_ok = 1;
+    for (int64_t j = 0; j < m; j++) {
+        double s = A[j * m + j];
+        for (int64_t p = 0; p < j; p++) s -= A[j * m + p] * A[j * m + p];
+        if (!(s > 0)) {
+            B->chol_ok = 0;
+            return;
+        }
+        const double djj = sqrt(s);
+        A[j * m + j] = djj;
+        for (int64_t i = j + 1; i < m; i++) {
+            double t = A[i * m + j];
+            for (int64_t p = 0; p < j; p++) t -= A[i * m + p] * A[j * m + p];
+            A[i * m + j] = t / djj;
+        }
+    }
+}
+
+void hk_mg_finish(hk_mg *mg, const hk_world *w)
+{
+    (void)w;
+    HK_BARRIER();
+    for (int bi = 0; bi < mg->count; bi++) {
+        mg_body *B = &mg->b[bi];
+        for (int l = 0; l < B->levels; l++) {
+            if (l > 0) coarsen(&B->lv[l - 1], &B->lv[l]);
+            invert_level(&B->lv[l]);
+            HK_BARRIER();
+        }
+        if (HK_THREAD() == 0) factor_coarsest(B);
+    }
+    HK_BARRIER();
+}
+
+/* ---- the cycle ---- */
+
+/* r = b - A x on level L. */
+static void residual(const hk_world *w, mg_level *L)
+{
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel num_threads(level_team(w, L))
+#endif
+    {
+        (void)w;
+        int g0, n;
+        hk_team_range(0, (int)L->nodes, &g0, &n);
+        const int64_t a = g0, e = (int64_t)g0 + n;
+        hk_real *const *d = L->d, *const *x = L->x, *const *r = L->r, *const *b = L->b;
+        for (int64_t I = a; I < e; I++) {
+            r[0][I] = b[0][I] - (d[0][I] * x[0][I] + d[1][I] * x[1][I] + d[2][I] * x[2][I]);
+            r[1][I] = b[1][I] - (d[1][I] * x[0][I] + d[3][I] * x[1][I] + d[4][I] * x[2][I]);
+            r[2][I] = b[2][I] - (d[2][I] * x[0][I] + d[4][I] * x[1][I] + d[5][I] * x[2][I]);
+        }
+        for (int o = 0; o < L->noff; o++) {
+            const int64_t s = L->loff[o];
+            hk_real *const *c = L->c[o];
+            for (int64_t I = a; I < e; I++) {
+                /* + c(I) x(I + o) + c(I - o) x(I - o): the guards are zero */
+                const hk_real px = x[0][I + s], py = x[1][I + s], pz = x[2][I + s];
+                const hk_real mx = x[0][I - s], my = x[1][I - s], mz = x[2][I - s];
+                r[0][I] +=
+                    c[0][I] * px + c[1][I] * py + c[2][I] * pz + c[0][I - s] * mx + c[1][I - s] * my + c[2][I - s] * mz;
+                r[1][I] +=
+                    c[1][I] * px + c[3][I] * py + c[4][I] * pz + c[1][I - s] * mx + c[3][I - s] * my + c[4][I - s] * mz;
+                r[2][I] +=
+                    c[2][I] * px + c[4][I] * py + c[5][I] * pz + c[2][I - s] * mx + c[4][I - s] * my + c[5][I - s] * mz;
+            }
+        }
+    }
+}
+
+/* x = (first ? 0 : x) + omega dinv (first ? b : r). */
+static void smooth(const hk_world *w, mg_level *L, int first)
+{
+    const hk_real om = (hk_real)MG_OMEGA;
+    hk_real *const *iv = L->dinv, *const *x = L->x, *const *v = first ? L->b : L->r;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(level_team(w, L))
+#endif
+    for (int64_t I = 0; I < L->nodes; I++) {
+        const hk_real a = v[0][I], b = v[1][I], c = v[2][I];
+        const hk_real zx = om * (iv[0][I] * a + iv[1][I] * b + iv[2][I] * c);
+        const hk_real zy = om * (iv[1][I] * a + iv[3][I] * b + iv[4][I] * c);
+        const hk_real zz = om * (iv[2][I] * a + iv[4][I] * b + iv[5][I] * c);
+        x[0][I] = (first ? 0 : x[0][I]) + zx;
+        x[1][I] = (first ? 0 : x[1][I]) + zy;
+        x[2][I] = (first ? 0 : x[2][I]) + zz;
+    }
+}
+
+/* C->b = P^T F->r. */
+static void restrict_level(const hk_world *w, const mg_level *F, mg_level *C)
+{
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(level_team(w, F))
+#endif
+    for (int64_t J = 0; J < C->nodes; J++) {
+        const int ci = (int)(J % C->sy), cj = (int)(J / C->sy % C->n[1]), ck = (int)(J / C->sz);
+        hk_real s[3] = {0, 0, 0};
+        for (int k = 2 * ck; k < 2 * ck + 2 && k < F->n[2]; k++)
+            for (int j = 2 * cj; j < 2 * cj + 2 && j < F->n[1]; j++)
+                for (int i = 2 * ci; i < 2 * ci + 2 && i < F->n[0]; i++)
+                    for (int c = 0; c < 3; c++) s[c] += F->r[c][lin(F, i, j, k)];
+        for (int c = 0; c < 3; c++) C->b[c][J] = s[c];
+    }
+}
+
+/* F->x += P C->x. */
+static void prolong_level(const hk_world *w, mg_level *F, const mg_level *C)
+{
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(level_team(w, F))
+#endif
+    for (int64_t I = 0; I < F->nodes; I++) {
+        const int i = (int)(I % F->sy), j = (int)(I / F->sy % F->n[1]), k = (int)(I / F->sz);
+        const int64_t J = lin(C, i / 2, j / 2, k / 2);
+        for (int c = 0; c < 3; c++) F->x[c][I] += C->x[c][J];
+    }
+}
+
+/* x = A^-1 b on the coarsest level. */
+static void solve_coarsest(const hk_world *w, mg_body *B)
+{
+    mg_level *L = &B->lv[B->levels - 1];
+    if (!B->chol_ok) { /* not positive definite in float: smoothing only */
+        smooth(w, L, 1);
+        for (int s = 0; s < 8; s++) {
+            residual(w, L);
+            smooth(w, L, 0);
+        }
+        return;
+    }
+    const int64_t m = 3 * L->nodes;
+    const double *A = B->chol;
+    double *y = B->work;
+    for (int64_t i = 0; i < m; i++) {
+        double s = L->b[i % 3][i / 3];
+        for (int64_t p = 0; p < i; p++) s -= A[i * m + p] * y[p];
+        y[i] = s / A[i * m + i];
+    }
+    for (int64_t i = m - 1; i >= 0; i--) {
+        double s = y[i];
+        for (int64_t p = i + 1; p < m; p++) s -= A[p * m + i] * y[p];
+        y[i] = s / A[i * m + i];
+    }
+    for (int64_t i = 0; i < m; i++) L->x[i % 3][i / 3] = (hk_real)y[i];
+}
+
+/* x += B_l (b - A x) on level l (x = B_l b when zero is set): a symmetric
+ * cycle, V or W. */
+static void cycle(const hk_world *w, mg_body *B, int l, int zero)
+{
+    if (l == B->levels - 1) {
+        solve_coarsest(w, B);
+        return;
+    }
+    mg_level *L = &B->lv[l], *C = &B->lv[l + 1];
+    for (int s = 0; s < MG_SWEEPS; s++) {
+        if (!zero || s > 0) residual(w, L);
+        smooth(w, L, zero && s == 0);
+    }
+    for (int g = 0; g < MG_GAMMA; g++) {
+        if (g == 0) {
+            residual(w, L);
+            restrict_level(w, L, C);
+        }
+        cycle(w, B, l + 1, g == 0);
+        if (l + 1 == B->levels - 1) break; /* the exact solve needs no second pass */
+    }
+    prolong_level(w, L, C);
+    for (int s = 0; s < MG_SWEEPS; s++) {
+        residual(w, L);
+        smooth(w, L, 0);
+    }
+}
+
+/* tmp = r - A z on the whole system. */
+static void fine_residual(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3])
+{
+    hk_real *const *r = im->v[HK_SYS_R], *const *z = im->v[HK_SYS_Z];
+    hk_system_apply(w, im, sK, sD, 1, z, tmp);
+    const int count = w->p.count;
+    for (int c = 0; c < 3; c++) {
+        hk_real *t = tmp[c];
+        const hk_real *rc = r[c];
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(hk_world_team(w)) if (count > 8192)
+#endif
+        for (int g = 0; g < count; g++) t[g] = rc[g] - t[g];
+    }
+}
+
+/* z += omega inv tmp (omega inv: the fine smoother). */
+static void fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3])
+{
+    const hk_real om = (hk_real)MG_OMEGA;
+    hk_real *const *iv = im->inv, *const *z = im->v[HK_SYS_Z];
+    const int count = w->p.count;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(hk_world_team(w)) if (count > 8192)
+#endif
+    for (int g = 0; g < count; g++) {
+        const hk_real a = tmp[0][g], b = tmp[1][g], c = tmp[2][g];
+        z[0][g] += om * (iv[0][g] * a + iv[1][g] * b + iv[2][g] * c);
+        z[1][g] += om * (iv[1][g] * a + iv[3][g] * b + iv[4][g] * c);
+        z[2][g] += om * (iv[2][g] * a + iv[4][g] * b + iv[5][g] * c);
+    }
+}
+
+void hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3])
+{
+    hk_mg *mg = im->mg;
+    hk_real *const *z = im->v[HK_SYS_Z];
+    const int count = w->p.count;
+    const hk_real om = (hk_real)MG_OMEGA;
+    /* pre-smoothing: z = omega inv r (z holds inv r) */
+    for (int c = 0; c < 3; c++) {
+        hk_real *zc = z[c];
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(hk_world_team(w)) if (count > 8192)
+#endif
+        for (int g = 0; g < count; g++) zc[g] *= om;
+    }
+    fine_residual(w, im, sK, sD, tmp);
+    for (int bi = 0; bi < mg->count; bi++) {
+        mg_body *B = &mg->b[bi];
+        mg_level *L = &B->lv[0];
+        const int nx = B->n[0], ny = B->n[1], nz = B->n[2];
+        /* restrict the fine residual to the aggregates (fixed particles' entries are 0) */
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(level_team(w, L))
+#endif
+        for (int64_t J = 0; J < L->nodes; J++) {
+            const int ci = (int)(J % L->sy), cj = (int)(J / L->sy % L->n[1]), ck = (int)(J / L->sz);
+            hk_real s[3] = {0, 0, 0};
+            for (int k = 2 * ck; k < 2 * ck + 2 && k < nz; k++)
+                for (int j = 2 * cj; j < 2 * cj + 2 && j < ny; j++)
+                    for (int i = 2 * ci; i < 2 * ci + 2 && i < nx; i++) {
+                        const int64_t g = B->first + i + (int64_t)nx * (j + (int64_t)ny * k);
+                        for (int c = 0; c < 3; c++) s[c] += tmp[c][g];
+                    }
+            for (int c = 0; c < 3; c++) L->b[c][J] = s[c];
+        }
+        cycle(w, B, 0, 1);
+        /* prolong to the free particles */
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for collapse(2) schedule(static) num_threads(hk_world_team(w)) if (B->n[0] * B->n[1] > 8192)
+#endif
+        for (int k = 0; k < nz; k++)
+            for (int j = 0; j < ny; j++) {
+                const int64_t row = B->first + (int64_t)nx * (j + (int64_t)ny * k);
+                const int64_t crow = lin(L, 0, j / 2, k / 2);
+                for (int i = 0; i < nx; i++) {
+                    if (w->p.inv_mass[row + i] == 0) continue;
+                    for (int c = 0; c < 3; c++) z[c][row + i] += L->x[c][crow + i / 2];
+                }
+            }
+    }
+    fine_residual(w, im, sK, sD, tmp);
+    fine_smooth(w, im, tmp);
+}

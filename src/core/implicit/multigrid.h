@@ -1,0 +1,41 @@
+/* multigrid.h — aggregation multigrid preconditioner of the implicit system on lattice bodies. */
+#ifndef HOOKE_MULTIGRID_H
+#define HOOKE_MULTIGRID_H
+
+#include "system.h"
+
+/*
+ * Each lattice body of at least HK_MG_MIN_NODES nodes gets a hierarchy of
+ * coarse lattices: a node of level l + 1 is the aggregate of the (up to)
+ * 2 x 2 x 2 nodes of level l below it, and the prolongation P copies an
+ * aggregate's value to its members (fixed particles belong to none). The
+ * coarse matrices are Galerkin products P^T A P, which for a sum of springs
+ * is again a sum of "springs" between neighbouring aggregates: every level
+ * stores per node its 3x3 diagonal block and one coupling block per
+ * neighbour offset in {-1, 0, 1}^3 (half of them, the other half by
+ * symmetry). Levels stop at HK_MG_COARSEST nodes, solved exactly (Cholesky).
+ * The cycle is a symmetric V-cycle with damped block-Jacobi smoothing, so
+ * the preconditioner is symmetric positive definite and CG stays CG. All
+ * sums run in a fixed order per node: bit-identical on any thread count.
+ */
+#define HK_MG_MIN_NODES 1024
+#define HK_MG_COARSEST 64
+
+typedef struct hk_mg hk_mg;
+
+/* The hierarchy for the world's lattice bodies (NULL when none qualifies,
+ * or out of memory: then the solver keeps block Jacobi). */
+hk_mg *hk_mg_create(const hk_world *w);
+void hk_mg_free(hk_mg *mg);
+/* Starts the coarse matrices of a new system: the free particles' masses. */
+void hk_mg_begin(hk_mg *mg, const hk_world *w);
+/* Adds lattice family fi's spring blocks blk (by local source node, as
+ * jacobian_lattice_blocks leaves them) to the first coarse level. */
+void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *const blk[6]);
+/* Builds the deeper levels and their smoothers from the first one. */
+void hk_mg_finish(hk_mg *mg, const hk_world *w);
+/* z = B r with B the multigrid preconditioner, given z = inv r (the block
+ * Jacobi step) on entry; tmp is a work vector. */
+void hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3]);
+
+#endif

@@ -1,0 +1,238 @@
+/* test_multigrid.c — the multigrid preconditioner: symmetric positive definite, same solutions as block Jacobi, fewer
+ * iterations, same bits on any thread count. */
+#include "hk_test.h"
+
+#include <string.h>
+
+#include "multigrid.h"
+#include "system.h"
+
+static hk_world *world_for(int threads, int gravity)
+{
+    hk_world_def wd = hk_default_world_def();
+    wd.ground.model = HK_GROUND_NONE;
+    wd.has_walls = 0;
+    wd.air_drag = 0;
+    if (!gravity) wd.gravity = (hk_vec3){0, 0, 0};
+    wd.threads = threads;
+    hk_world *w = hk_world_create(&wd);
+    assert_non_null(w);
+    return w;
+}
+
+/* A stiff cloth hung by two corners (the large-step benchmark's setting at
+ * 1/64 of its size), nx x ny nodes. */
+static void add_stiff_cloth(hk_world *w, int nx, int ny)
+{
+    hk_cloth_def c = hk_default_cloth_def();
+    c.nx = nx;
+    c.ny = ny;
+    c.spacing = 0.01;
+    c.mass = 2e-5;
+    c.pins = HK_PIN_TWO_CORNERS;
+    hk_spring_params *fam[3] = {&c.structural_springs, &c.shear_springs, &c.bend_springs};
+    for (int f = 0; f < 3; f++) {
+        fam[f]->k = 60000;
+        fam[f]->damping = 0.02;
+    }
+    assert_true(hk_world_add_cloth(w, &c) >= 0);
+}
+
+/* A jelly of n^3 nodes with 26 neighbours, squeezed to 80 % along x
+ * (compressed springs: the clamped geometric stiffness) and pinned at one
+ * corner. */
+static void add_squeezed_jelly(hk_world *w, int n, double x0)
+{
+    hk_jelly_def j = hk_default_jelly_def();
+    j.nx = j.ny = j.nz = n;
+    j.spacing = 0.05;
+    j.mass = 0.002;
+    j.origin = (hk_vec3){x0, 0, 0};
+    for (int c = 0; c < HK_JELLY_CLASSES; c++) {
+        j.springs[c].k = 3000;
+        j.springs[c].damping = 0.05;
+        j.springs[c].damping_model = c % 2 ? HK_DAMP_ALONG : HK_DAMP_RELATIVE;
+    }
+    const int first = hk_world_particles(w).count;
+    const int body = hk_world_add_jelly(w, &j);
+    assert_true(body >= 0);
+    hk_particles_view v = hk_world_particles(w);
+    for (int i = first; i < v.count; i++) hk_test_mut(v.x)[i] = (hk_real)(x0 + (v.x[i] - x0) * 0.8);
+    assert_int_equal(hk_world_pin(w, body, 0), 0);
+}
+
+/* A rope of n nodes with skip springs hanging from its first node. */
+static void add_rope(hk_world *w, int n)
+{
+    hk_rope_def r = hk_default_rope_def();
+    r.count = n;
+    r.spacing = 0.01;
+    r.mass = 0.001;
+    r.origin = (hk_vec3){-3, 2, 0};
+    r.direction = (hk_vec3){1, 0, 0};
+    r.topology = HK_ROPE_SKIP_ONE;
+    r.springs.k = 5000;
+    r.skip_springs.k = 1000;
+    const int body = hk_world_add_rope(w, &r);
+    assert_true(body >= 0);
+    assert_int_equal(hk_world_pin(w, body, 0), 0);
+}
+
+static void set_implicit(hk_world *w, hk_preconditioner pc, double tol, double dt)
+{
+    hk_integrator_def d = hk_default_integrator_def();
+    d.kind = HK_IMPLICIT_EULER;
+    d.dt = dt;
+    d.cg_tolerance = tol;
+    d.cg_max_iterations = 20000;
+    d.preconditioner = pc;
+    assert_int_equal(hk_world_set_integrator(w, &d), 0);
+}
+
+static void fill_random(hk_world *w, hk_real *const v[3], uint32_t *seed)
+{
+    const hk_particles_view pv = hk_world_particles(w);
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < pv.count; i++) {
+            *seed = *seed * 1664525u + 1013904223u;
+            v[c][i] = pv.inv_mass[i] != 0 ? (hk_real)((*seed >> 8) / 16777216.0 - 0.5) : 0;
+        }
+}
+
+/* z = B r for the residual vector r (HK_SYS_R), as the CG solve does it. */
+static void precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
+{
+    double rr;
+    hk_system_precondition(w, im, NULL, &rr);
+    hk_mg_precondition(w, im, sK, sD, im->v[HK_SYS_T]);
+}
+
+/* The cycle is symmetric and positive definite on a 2-D, a 3-D and a 1-D
+ * lattice at once (pins, compressed springs, both damping models): for
+ * random a, b: a . B b = b . B a and a . B a > 0. CG needs exactly this. */
+static void test_preconditioner_spd(void **state)
+{
+    (void)state;
+    hk_world *w = world_for(1, 1);
+    add_stiff_cloth(w, 40, 33);
+    add_squeezed_jelly(w, 11, 2);
+    add_rope(w, 1100);
+    assert_int_equal(hk_world_optimise(w, 0), 0);
+    set_implicit(w, HK_PRECONDITIONER_MULTIGRID, 1e-5, 1.0 / 240);
+    hk_world_step(w); /* a deformed state */
+    hk_implicit *im = hk_implicit_get(w);
+    assert_non_null(im);
+    assert_non_null(im->mg);
+    const hk_real h = (hk_real)(1.0 / 240), sK = h * h, sD = h;
+    hk_system_blocks(w, im, sK, sD);
+    const int n = hk_world_particles(w).count;
+    const size_t bytes = (size_t)n * sizeof(hk_real);
+    hk_real *a[3], *b[3], *ba[3], *bb[3];
+    for (int c = 0; c < 3; c++) {
+        a[c] = malloc(bytes);
+        b[c] = malloc(bytes);
+        ba[c] = malloc(bytes);
+        bb[c] = malloc(bytes);
+    }
+    uint32_t seed = 777;
+    for (int trial = 0; trial < 4; trial++) {
+        fill_random(w, a, &seed);
+        fill_random(w, b, &seed);
+        for (int c = 0; c < 3; c++) memcpy(im->v[HK_SYS_R][c], a[c], bytes);
+        precondition(w, im, sK, sD);
+        for (int c = 0; c < 3; c++) memcpy(ba[c], im->v[HK_SYS_Z][c], bytes);
+        for (int c = 0; c < 3; c++) memcpy(im->v[HK_SYS_R][c], b[c], bytes);
+        precondition(w, im, sK, sD);
+        for (int c = 0; c < 3; c++) memcpy(bb[c], im->v[HK_SYS_Z][c], bytes);
+        const double aba = hk_system_dot(w, im, a, ba), bbb = hk_system_dot(w, im, b, bb);
+        const double abb = hk_system_dot(w, im, a, bb), bba = hk_system_dot(w, im, b, ba);
+        print_message("trial %d: a.Ba %.6g  b.Bb %.6g  a.Bb %.9g  b.Ba %.9g\n", trial, aba, bbb, abb, bba);
+        assert_true(aba > 0 && bbb > 0);
+        /* rounding only (measured: 1e-9 of the scale in float) */
+        assert_near(abb, bba, 1e-6 * sqrt(aba * bbb));
+    }
+    for (int c = 0; c < 3; c++) {
+        free(a[c]);
+        free(b[c]);
+        free(ba[c]);
+        free(bb[c]);
+    }
+    hk_world_destroy(w);
+}
+
+/* One step of the stiff cloth solved to a tight tolerance with either
+ * preconditioner reaches the same velocities (they solve one system), and
+ * multigrid needs a fifth of block Jacobi's iterations or fewer. */
+static void test_same_solution_fewer_iterations(void **state)
+{
+    (void)state;
+    const double tol = sizeof(hk_real) == 8 ? 1e-10 : 1e-6;
+    hk_world *w[2];
+    int64_t its[2];
+    for (int k = 0; k < 2; k++) {
+        w[k] = world_for(1, 1);
+        add_stiff_cloth(w[k], 64, 64);
+        assert_int_equal(hk_world_optimise(w[k], 0), 0);
+        set_implicit(w[k], k ? HK_PRECONDITIONER_BLOCK_JACOBI : HK_PRECONDITIONER_MULTIGRID, tol, 1.0 / 240);
+        for (int s = 0; s < 3; s++) hk_world_step(w[k]);
+        const hk_solver_stats st = hk_world_solver_stats(w[k]);
+        assert_int_equal(st.unconverged, 0);
+        assert_int_equal(st.diverged, 0);
+        its[k] = st.cg_total;
+    }
+    const hk_particles_view a = hk_world_particles(w[0]), b = hk_world_particles(w[1]);
+    double dv = 0, vmax = 0;
+    const hk_real *va[3] = {a.vx, a.vy, a.vz}, *vb[3] = {b.vx, b.vy, b.vz};
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < a.count; i++) {
+            dv = fmax(dv, fabs((double)va[c][i] - vb[c][i]));
+            vmax = fmax(vmax, fabs((double)vb[c][i]));
+        }
+    print_message("3 steps: multigrid %lld CG iterations, block Jacobi %lld; velocities differ by %.3g of %.3g m/s\n",
+                  (long long)its[0], (long long)its[1], dv, vmax);
+    assert_true(vmax > 0.05); /* the cloth is falling */
+    assert_true(dv <= (sizeof(hk_real) == 8 ? 1e-7 : 2e-3) * vmax);
+    assert_true(its[0] * 5 <= its[1]);
+    hk_world_destroy(w[0]);
+    hk_world_destroy(w[1]);
+}
+
+/* Bit-identical states on 1, 2, 3, 4 and 7 threads with coarse levels
+ * large enough to run on the team (a 200 x 200 cloth: 100 x 100
+ * aggregates), a 3-D jelly and a rope. */
+static void test_threads_bit_identical(void **state)
+{
+    (void)state;
+    const int threads[] = {1, 2, 3, 4, 7};
+    uint64_t first = 0;
+    for (int t = 0; t < 5; t++) {
+        hk_world *w = world_for(threads[t], 1);
+        add_stiff_cloth(w, 200, 200);
+        add_squeezed_jelly(w, 14, 4);
+        add_rope(w, 2000);
+        assert_int_equal(hk_world_optimise(w, 0), 0);
+        set_implicit(w, HK_PRECONDITIONER_MULTIGRID, 1e-4, 1.0 / 240);
+        for (int s = 0; s < 3; s++) hk_world_step(w);
+        const hk_solver_stats st = hk_world_solver_stats(w);
+        assert_int_equal(st.diverged, 0);
+        assert_int_equal(st.unconverged, 0);
+        const uint64_t h = hk_world_state_hash(w);
+        if (t == 0) first = h;
+        if (h != first) {
+            print_error("%d threads give 0x%016llx, 1 thread 0x%016llx\n", threads[t], (unsigned long long)h,
+                        (unsigned long long)first);
+            fail();
+        }
+        hk_world_destroy(w);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_preconditioner_spd),
+        cmocka_unit_test(test_same_solution_fewer_iterations),
+        cmocka_unit_test(test_threads_bit_identical),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
