@@ -104,9 +104,61 @@ def measure(build, quick):
             m["fom"].append({"command": shown(cmd).replace(shown([js]), "FILE"), "rc": rc, "result": json.load(f)})
     for _ in range(opt["key_runs"] - 1):
         bench(KEY + ".*/threads:[12]/")
+    m["large_step"] = large_step(build, quick)
+    m["commands"] += m["large_step"]["commands"]
     m["commands"].append("hooke_bench: best of each case over all runs; hooke run: best of %d per thread count"
                          % opt["run_reps"])
     return m
+
+
+STIFF = "scenes/cloth_512_stiff.scene"
+EXPLICIT = "semi_implicit_euler"  # the cheapest explicit integrator with the widest stable omega*dt per force pass
+
+
+def large_step(build, quick):
+    """1 simulated second of cloth_512_stiff: implicit at its 1/240 s, and the best explicit integrator at the
+    largest dt that stays stable (bisected to 2 % on short runs, then confirmed by the whole second)."""
+    hooke = os.path.join(build, "hooke")
+    stats = os.path.join(build, "large_step.csv")
+    length = ["--steps", "6"] if quick else ["--time", "1"]
+    probe = "300" if quick else "6000"
+    res = {"runs": [], "commands": []}
+
+    def one(extra, threads):
+        cmd = [hooke, "run", os.path.join(ROOT, STIFF), "--threads", str(threads), "--stats", stats, "--every",
+               "24", "--quiet"] + extra
+        p = run(cmd, check=False)
+        c = shown(cmd).replace(shown([stats]), "FILE.csv").replace("--threads %d" % threads, "--threads N")
+        if c not in res["commands"]:
+            res["commands"].append(c)
+        f = dict(re.findall(r"(\w+)=(\S+)", p.stdout))
+        with open(stats) as fh:
+            rows = [line.split(",") for line in fh.read().split("\n")[1:] if line]
+        f["max_stretch"] = max(float(x[6]) for x in rows) if rows else float("nan")
+        f["rc"] = p.returncode
+        f["threads"] = threads
+        return f
+
+    for t in (1, 2):
+        res["runs"].append(dict(one(length, t), kind="implicit"))
+    lo, hi = 2e-6, 5e-5
+    while hi / lo > 1.02:
+        mid = (lo * hi) ** 0.5
+        rc = run([hooke, "run", os.path.join(ROOT, STIFF), "--integrator", EXPLICIT, "--dt", "%.4g" % mid, "--steps",
+                  probe, "--threads", "2", "--quiet"], check=False).returncode
+        if rc not in (0, 2):
+            sys.exit("large_step: hooke run exited %d" % rc)
+        lo, hi = (mid, hi) if rc == 0 else (lo, mid)
+    res["probe"] = {"steps": int(probe), "stable": lo, "unstable": hi}
+    dt = lo
+    for t in (1, 2):
+        for _ in range(5):  # the whole second may still blow up at the edge: 2 % lower each time
+            f = one(["--integrator", EXPLICIT, "--dt", "%.4g" % dt] + length, t)
+            if f["rc"] == 0:
+                break
+            dt *= 0.98
+        res["runs"].append(dict(f, kind="explicit", dt=dt))
+    return res
 
 
 def rate(x, unit="G/s", scale=1e9, digits=3):
@@ -182,6 +234,8 @@ def render(m, build_arg):
     w("State hash after the `hooke run` runs: 1 thread `%s`, 2 threads `%s` (%s)." %
       (h1, h2, "identical" if h1 == h2 else "**different**"))
     w("")
+    if m.get("large_step"):
+        L.extend(render_large_step(m["large_step"]))
     w("## SIMD against the scalar reference")
     w("")
     w("| case | threads | reference | scalar | avx2 | avx512 | avx512 / reference |")
@@ -240,6 +294,47 @@ def render(m, build_arg):
         w("| %s | %s | %s | %s | %s |" % (case, unit, rate(a, "", scale).strip(), rate(b, "", scale).strip(),
                                          ratio(b, a)))
     return "\n".join(L) + "\n"
+
+
+def render_large_step(ls):
+    L = []
+    w = L.append
+    runs = {(x["kind"], x["threads"]): x for x in ls["runs"]}
+    imp2, exp2 = runs.get(("implicit", 2)), runs.get(("explicit", 2))
+    wall = lambda x: float(x.get("wall_s", "nan"))
+    sim = lambda x: float(x.get("sim_time", "nan"))
+    ok = lambda x: x["rc"] == 0 and x["max_stretch"] <= 1.10
+    w("Large steps, `%s` (1 simulated second; stretch is the largest over the run, from the stats every 24 "
+      "implicit steps):" % STIFF)
+    w("")
+    w("| target | 1 thread | 2 threads | goal | met |")
+    w("| --- | --- | --- | --- | --- |")
+    w("| implicit_euler, dt = 1/240 s: wall time, largest stretch | %s | %s | <= 20 s on 2 threads, stretch <= 10 %%, "
+      "VALID | %s |" % tuple(["%.1f s, %.2f %%" % (wall(x), 100 * (x["max_stretch"] - 1)) if x else ""
+                              for x in (runs.get(("implicit", 1)), imp2)] +
+                             ["yes" if imp2 and ok(imp2) and wall(imp2) <= 20 and sim(imp2) >= 1 else "**no**"]))
+    w("| wall time per simulated second: %s at its largest stable dt over implicit_euler | %s | %s | "
+      "implicit >= 3x faster | %s |" %
+      tuple([EXPLICIT] + ["%.2fx" % ((wall(runs[("explicit", t)]) / sim(runs[("explicit", t)])) /
+                                     (wall(runs[("implicit", t)]) / sim(runs[("implicit", t)])))
+                          if ("explicit", t) in runs and ("implicit", t) in runs else "" for t in (1, 2)] +
+            ["yes" if exp2 and imp2 and wall(exp2) / sim(exp2) >= 3 * wall(imp2) / sim(imp2) else "**no**"]))
+    w("")
+    w("| integrator | dt [s] | threads | steps | simulated s | wall s | simulated s per wall s | CG iterations/step "
+      "| unconverged solves | largest stretch | exit |")
+    w("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for x in ls["runs"]:
+        w("| %s | %s | %d | %s | %s | %s | %.4g | %s | %s | %.5f | %d |" %
+          (x.get("integrator", x["kind"]), "%.4g" % x["dt"] if "dt" in x else "1/240", x["threads"],
+           x.get("steps", ""), x.get("sim_time", ""), x.get("wall_s", ""), sim(x) / wall(x),
+           x.get("cg_per_step", "-"), x.get("cg_unconverged", "-"), x["max_stretch"], x["rc"]))
+    w("")
+    pr = ls["probe"]
+    w("The explicit dt: bisection on %d-step runs at 2 threads (exit 0 stable, exit 2 blow-up): stable at %.4g s, "
+      "blew up at %.4g s; the whole second then ran at the dt in the table." % (pr["steps"], pr["stable"],
+                                                                                 pr["unstable"]))
+    w("")
+    return L
 
 
 def main():
