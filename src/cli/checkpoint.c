@@ -396,8 +396,7 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
     const hk_integrator_info *info = hk_integrator_info_of(def.kind);
     if (!info)
         CK_FAIL("checkpoint is corrupted (integrator %d is not one of %s)", (int)def.kind, hk_integrator_names());
-    if (has_prev && !info->keeps_history)
-        CK_FAIL("checkpoint is corrupted (previous positions, but %s keeps none)", info->name);
+    if (has_prev && !info->keeps_history) CK_FAIL("checkpoint is corrupted (a history, but %s keeps none)", info->name);
 
     /* everything checked: restore (only allocation failures remain, before any state is copied) */
     hk_integrator_def saved_def = w->integrator;

@@ -163,9 +163,9 @@ static void rk4(hk_world *w, hk_real h)
     X(HK_JELLY, "jelly", NULL, 2.0, 0, 1, 0, 0, explicit_substep, HK_UPDATE_JELLY,                                        \
       "the jelly scheme: v += dt_a a; x += dt_v v; v *= alpha")                                                        \
     X(HK_RK4, "rk4", NULL, 2.8284271247461903, 0, 4, 0, 12, rk4, HK_UPDATE_NONE, "classic fourth-order Runge-Kutta")    \
-    X(HK_IMPLICIT_EULER, "implicit_euler", "backward_euler", INFINITY, 0, 1, 1, 0, hk_implicit_euler_substep,             \
+    X(HK_IMPLICIT_EULER, "implicit_euler", "backward_euler", INFINITY, 1, 1, 1, 0, hk_implicit_euler_substep,             \
       HK_UPDATE_NONE, "backward Euler, linearised (Newton), solved by preconditioned CG; damps")                       \
-    X(HK_TRAPEZOIDAL, "trapezoidal", "newmark", INFINITY, 0, 1, 1, 0, hk_trapezoidal_substep, HK_UPDATE_NONE,             \
+    X(HK_TRAPEZOIDAL, "trapezoidal", "newmark", INFINITY, 1, 1, 1, 0, hk_trapezoidal_substep, HK_UPDATE_NONE,             \
       "the trapezoidal rule (Newmark average acceleration), second order, no numerical damping")
 // clang-format on
 

@@ -45,7 +45,10 @@ void hk_world_step(hk_world *w)
         if (w->step_failed) return; /* the state is that substep's start (hk_world_check reports it) */
         if (hk_surfaces_pump(w)) w->forces_valid = 0; /* the pressure target moved */
         if (hk_springs_break(w) > 0) w->forces_valid = 0;
-        if (hk_contacts_apply(w, w->h, ops->info.keeps_history ? w->px : NULL, w->py, w->pz) > 0) w->forces_valid = 0;
+        /* contacts shift position Verlet's previous positions with the particle (an implicit integrator's history is
+         * a velocity change: left alone) */
+        hk_real *const prev = ops->info.keeps_history && !ops->info.implicit ? w->px : NULL;
+        if (hk_contacts_apply(w, w->h, prev, w->py, w->pz) > 0) w->forces_valid = 0;
     }
     w->steps++;
     w->time += w->integrator.dt;

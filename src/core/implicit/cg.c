@@ -19,11 +19,14 @@
 static void update_direction(hk_world *w, hk_real *const p[3], hk_real *const z[3], hk_real beta)
 {
     const int n = w->p.count;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel num_threads(hk_world_team(w)) if (n > HK_CG_PARALLEL_MIN)
+#endif
     for (int c = 0; c < 3; c++) {
         hk_real *pc = p[c];
         const hk_real *zc = z[c];
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(hk_world_team(w)) if (n > HK_CG_PARALLEL_MIN)
+#pragma omp for schedule(static) nowait
 #endif
         for (int g = 0; g < n; g++) pc[g] = zc[g] + beta * pc[g];
     }
@@ -36,29 +39,48 @@ static double precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD,
 {
     const double rz = hk_system_precondition(w, im, alpha, rr);
     if (!im->mg) return rz;
-    hk_mg_precondition(w, im, sK, sD, im->v[HK_SYS_T]);
-    return hk_system_dot(w, im, im->v[HK_SYS_R], im->v[HK_SYS_Z]);
+    return hk_mg_precondition(w, im, sK, sD, im->v[HK_SYS_T]);
 }
 
-hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, double tolerance, int max_iterations)
+hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, double tolerance, int max_iterations,
+                         int warm)
 {
     hk_real *const *b = im->v[HK_SYS_B], *const *dv = im->v[HK_SYS_DV], *const *r = im->v[HK_SYS_R];
     hk_real *const *z = im->v[HK_SYS_Z], *const *p = im->v[HK_SYS_P], *const *q = im->v[HK_SYS_Q];
     const size_t bytes = (size_t)w->p.count * sizeof(hk_real);
     hk_cg_result res = {HK_CG_CONVERGED, 0, 0};
-    for (int c = 0; c < 3; c++) {
-        memset(dv[c], 0, bytes);
-        memcpy(r[c], b[c], bytes);
+    if (warm) { /* r = b - A dv */
+        hk_system_apply(w, im, sK, sD, 1, dv, r);
+        const int n = w->p.count;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel num_threads(hk_world_team(w)) if (n > HK_CG_PARALLEL_MIN)
+#endif
+        for (int c = 0; c < 3; c++) {
+            hk_real *rc = r[c];
+            const hk_real *bc = b[c];
+#ifdef HOOKE_USE_OPENMP
+#pragma omp for schedule(static) nowait
+#endif
+            for (int g = 0; g < n; g++) rc[g] = bc[g] - rc[g];
+        }
+    } else {
+        for (int c = 0; c < 3; c++) {
+            memset(dv[c], 0, bytes);
+            memcpy(r[c], b[c], bytes);
+        }
     }
     double rr;
     double rz = precondition(w, im, sK, sD, NULL, &rr);
-    const double bnorm = sqrt(rr);
+    const double bnorm = warm ? sqrt(hk_system_dot(w, im, b, b)) : sqrt(rr);
     if (!isfinite(rz) || !isfinite(bnorm)) {
         res.status = HK_CG_BREAKDOWN;
         res.residual = NAN;
         return res;
     }
-    if (rr < HK_CG_NEGLIGIBLE) return res; /* b = 0: dv = 0 */
+    if (bnorm * bnorm < HK_CG_NEGLIGIBLE) { /* b = 0: dv = 0 */
+        for (int c = 0; c < 3; c++) memset(dv[c], 0, bytes);
+        return res;
+    }
     for (int c = 0; c < 3; c++) memcpy(p[c], z[c], bytes);
     while (sqrt(rr) > tolerance * bnorm && rr >= HK_CG_NEGLIGIBLE) {
         if (res.iterations >= max_iterations) {

@@ -17,10 +17,12 @@ typedef struct hk_cg_result {
 } hk_cg_result;
 
 /* Solves (M + sum S) dv = b for the vectors HK_SYS_DV and HK_SYS_B of im,
- * from dv = 0, with the block-Jacobi preconditioner hk_system_blocks made
- * (S = sK K + sD D, system.h). Fixed particles are filtered out: their
+ * from dv = 0, or from the dv it holds when warm is set (0 on fixed
+ * particles), with the preconditioner hk_system_blocks made (S = sK K +
+ * sD D, system.h). Fixed particles are filtered out: their
  * entries of b must be 0 and stay 0 in dv. Every reduction is summed in
  * fixed blocks (system.h), so dv has the same bits on any thread count. */
-hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, double tolerance, int max_iterations);
+hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, double tolerance, int max_iterations,
+                         int warm);
 
 #endif

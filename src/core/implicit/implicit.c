@@ -117,6 +117,36 @@ static void take_update(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
     }
 }
 
+/* The first solve starts from the velocity change of the substep before
+ * (w->px, py, pz while w->history is set): in smooth motion it is close,
+ * and CG stops a few iterations earlier. 0 on fixed particles. */
+static void guess_from_history(hk_world *w, hk_implicit *im)
+{
+    const hk_particles *p = &w->p;
+    const hk_real *hist[3] = {w->px, w->py, w->pz};
+    for (int c = 0; c < 3; c++) {
+        const hk_real *hc = hist[c];
+        hk_real *dv = im->v[HK_SYS_DV][c];
+        HK_PARTICLE_LOOP
+        for (int g = 0; g < p->count; g++) dv[g] = p->inv_mass[g] != 0 ? hc[g] : 0;
+    }
+}
+
+/* w->px, py, pz = this substep's velocity change, the next one's guess. */
+static void keep_history(hk_world *w, hk_implicit *im)
+{
+    const hk_particles *p = &w->p;
+    const hk_real *v[3] = {p->vx, p->vy, p->vz};
+    hk_real *hist[3] = {w->px, w->py, w->pz};
+    for (int c = 0; c < 3; c++) {
+        const hk_real *v0 = im->v[HK_SYS_V0][c], *vc = v[c];
+        hk_real *hc = hist[c];
+        HK_PARTICLE_LOOP
+        for (int g = 0; g < p->count; g++) hc[g] = vc[g] - v0[g];
+    }
+    w->history = 1;
+}
+
 static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
 {
     hk_implicit *im = hk_implicit_get(w);
@@ -151,7 +181,9 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
             g0 = sqrt(hk_system_dot(w, im, im->v[HK_SYS_B], im->v[HK_SYS_B]));
         }
         hk_system_blocks(w, im, sK, sD);
-        const hk_cg_result res = hk_cg_solve(w, im, sK, sD, tol, max_it);
+        const int warm = it == 0 && w->history;
+        if (warm) guess_from_history(w, im);
+        const hk_cg_result res = hk_cg_solve(w, im, sK, sD, tol, max_it, warm);
         st->solves++;
         st->newton_iterations++;
         st->cg_iterations += res.iterations;
@@ -166,6 +198,7 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
         if (res.status == HK_CG_MAX_ITERATIONS) st->unconverged++;
         take_update(w, im, h, theta);
     }
+    keep_history(w, im);
     w->forces_valid = 0;
 }
 

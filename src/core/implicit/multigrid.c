@@ -380,29 +380,38 @@ static void residual(const hk_world *w, mg_level *L)
 #pragma omp parallel num_threads(level_team(w, L))
 #endif
     {
-        (void)w;
         int g0, n;
         hk_team_range(0, (int)L->nodes, &g0, &n);
         const int64_t a = g0, e = (int64_t)g0 + n;
-        hk_real *const *d = L->d, *const *x = L->x, *const *r = L->r, *const *b = L->b;
-        for (int64_t I = a; I < e; I++) {
-            r[0][I] = b[0][I] - (d[0][I] * x[0][I] + d[1][I] * x[1][I] + d[2][I] * x[2][I]);
-            r[1][I] = b[1][I] - (d[1][I] * x[0][I] + d[3][I] * x[1][I] + d[4][I] * x[2][I]);
-            r[2][I] = b[2][I] - (d[2][I] * x[0][I] + d[4][I] * x[1][I] + d[5][I] * x[2][I]);
+        const hk_real *restrict x0 = L->x[0], *restrict x1 = L->x[1], *restrict x2 = L->x[2];
+        hk_real *restrict r0 = L->r[0], *restrict r1 = L->r[1], *restrict r2 = L->r[2];
+        {
+            const hk_real *restrict d0 = L->d[0], *restrict d1 = L->d[1], *restrict d2 = L->d[2];
+            const hk_real *restrict d3 = L->d[3], *restrict d4 = L->d[4], *restrict d5 = L->d[5];
+            const hk_real *restrict b0 = L->b[0], *restrict b1 = L->b[1], *restrict b2 = L->b[2];
+#ifdef HOOKE_USE_OPENMP
+#pragma omp simd
+#endif
+            for (int64_t I = a; I < e; I++) {
+                r0[I] = b0[I] - (d0[I] * x0[I] + d1[I] * x1[I] + d2[I] * x2[I]);
+                r1[I] = b1[I] - (d1[I] * x0[I] + d3[I] * x1[I] + d4[I] * x2[I]);
+                r2[I] = b2[I] - (d2[I] * x0[I] + d4[I] * x1[I] + d5[I] * x2[I]);
+            }
         }
         for (int o = 0; o < L->noff; o++) {
+            /* + c(I) x(I + o) + c(I - o) x(I - o): the guards are zero */
             const int64_t s = L->loff[o];
-            hk_real *const *c = L->c[o];
+            const hk_real *restrict c0 = L->c[o][0], *restrict c1 = L->c[o][1], *restrict c2 = L->c[o][2];
+            const hk_real *restrict c3 = L->c[o][3], *restrict c4 = L->c[o][4], *restrict c5 = L->c[o][5];
+#ifdef HOOKE_USE_OPENMP
+#pragma omp simd
+#endif
             for (int64_t I = a; I < e; I++) {
-                /* + c(I) x(I + o) + c(I - o) x(I - o): the guards are zero */
-                const hk_real px = x[0][I + s], py = x[1][I + s], pz = x[2][I + s];
-                const hk_real mx = x[0][I - s], my = x[1][I - s], mz = x[2][I - s];
-                r[0][I] +=
-                    c[0][I] * px + c[1][I] * py + c[2][I] * pz + c[0][I - s] * mx + c[1][I - s] * my + c[2][I - s] * mz;
-                r[1][I] +=
-                    c[1][I] * px + c[3][I] * py + c[4][I] * pz + c[1][I - s] * mx + c[3][I - s] * my + c[4][I - s] * mz;
-                r[2][I] +=
-                    c[2][I] * px + c[4][I] * py + c[5][I] * pz + c[2][I - s] * mx + c[4][I - s] * my + c[5][I - s] * mz;
+                const hk_real px = x0[I + s], py = x1[I + s], pz = x2[I + s];
+                const hk_real mx = x0[I - s], my = x1[I - s], mz = x2[I - s];
+                r0[I] += c0[I] * px + c1[I] * py + c2[I] * pz + c0[I - s] * mx + c1[I - s] * my + c2[I - s] * mz;
+                r1[I] += c1[I] * px + c3[I] * py + c4[I] * pz + c1[I - s] * mx + c3[I - s] * my + c4[I - s] * mz;
+                r2[I] += c2[I] * px + c4[I] * py + c5[I] * pz + c2[I - s] * mx + c4[I - s] * my + c5[I - s] * mz;
             }
         }
     }
@@ -519,44 +528,61 @@ static void fine_residual(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
     hk_real *const *r = im->v[HK_SYS_R], *const *z = im->v[HK_SYS_Z];
     hk_system_apply(w, im, sK, sD, 1, z, tmp);
     const int count = w->p.count;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel num_threads(hk_world_team(w)) if (count > 8192)
+#endif
     for (int c = 0; c < 3; c++) {
         hk_real *t = tmp[c];
         const hk_real *rc = r[c];
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(hk_world_team(w)) if (count > 8192)
+#pragma omp for schedule(static) nowait
 #endif
         for (int g = 0; g < count; g++) t[g] = rc[g] - t[g];
     }
 }
 
-/* z += omega inv tmp (omega inv: the fine smoother). */
-static void fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3])
+/* z += omega inv tmp (omega inv: the fine smoother); returns r . z summed
+ * in the fixed blocks of hk_system_dot. */
+static double fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3])
 {
     const hk_real om = (hk_real)MG_OMEGA;
-    hk_real *const *iv = im->inv, *const *z = im->v[HK_SYS_Z];
-    const int count = w->p.count;
+    hk_real *const *iv = im->inv, *const *z = im->v[HK_SYS_Z], *const *r = im->v[HK_SYS_R];
+    const int count = w->p.count, blocks = (count + HK_SYS_BLOCK - 1) / HK_SYS_BLOCK;
+    double *part = im->partial;
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel for schedule(static) num_threads(hk_world_team(w)) if (count > 8192)
 #endif
-    for (int g = 0; g < count; g++) {
-        const hk_real a = tmp[0][g], b = tmp[1][g], c = tmp[2][g];
-        z[0][g] += om * (iv[0][g] * a + iv[1][g] * b + iv[2][g] * c);
-        z[1][g] += om * (iv[1][g] * a + iv[3][g] * b + iv[4][g] * c);
-        z[2][g] += om * (iv[2][g] * a + iv[4][g] * b + iv[5][g] * c);
+    for (int k = 0; k < blocks; k++) {
+        const int g1 = (k + 1) * HK_SYS_BLOCK < count ? (k + 1) * HK_SYS_BLOCK : count;
+        double s = 0;
+        for (int g = k * HK_SYS_BLOCK; g < g1; g++) {
+            const hk_real a = tmp[0][g], b = tmp[1][g], c = tmp[2][g];
+            z[0][g] += om * (iv[0][g] * a + iv[1][g] * b + iv[2][g] * c);
+            z[1][g] += om * (iv[1][g] * a + iv[3][g] * b + iv[4][g] * c);
+            z[2][g] += om * (iv[2][g] * a + iv[4][g] * b + iv[5][g] * c);
+            s += (double)r[0][g] * z[0][g] + (double)r[1][g] * z[1][g] + (double)r[2][g] * z[2][g];
+        }
+        part[k] = s;
     }
+    double sum = 0;
+    for (int k = 0; k < blocks; k++) sum += part[k];
+    return sum;
 }
 
-void hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3])
+double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3])
 {
     hk_mg *mg = im->mg;
     hk_real *const *z = im->v[HK_SYS_Z];
     const int count = w->p.count;
     const hk_real om = (hk_real)MG_OMEGA;
     /* pre-smoothing: z = omega inv r (z holds inv r) */
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel num_threads(hk_world_team(w)) if (count > 8192)
+#endif
     for (int c = 0; c < 3; c++) {
         hk_real *zc = z[c];
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(hk_world_team(w)) if (count > 8192)
+#pragma omp for schedule(static) nowait
 #endif
         for (int g = 0; g < count; g++) zc[g] *= om;
     }
@@ -596,5 +622,5 @@ void hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk
             }
     }
     fine_residual(w, im, sK, sD, tmp);
-    fine_smooth(w, im, tmp);
+    return fine_smooth(w, im, tmp);
 }

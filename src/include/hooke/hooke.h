@@ -370,7 +370,8 @@ typedef struct hk_integrator_info {
     const char *alias;       /* a second accepted name, or NULL */
     double stability_limit;  /* largest stable omega*dt on the undamped oscillator [1]; 0: none (it gains
                                 energy at every dt) */
-    int keeps_history;       /* 1: carries the previous positions from step to step (position Verlet) */
+    int keeps_history;       /* 1: carries state from step to step (position Verlet: the previous positions;
+                                implicit: the last velocity change, the next solve's first guess) */
     int force_evaluations;   /* force evaluations per substep [1] (implicit: per Newton iteration) */
     int implicit;            /* 1: solves a linear system per substep (cg_* and newton_iterations apply) */
     const char *description; /* one line for messages and --help */
