@@ -42,11 +42,11 @@ jac_lattice_lanes(const jac_consts *J, const hk_family *f, const hk_particles *p
     return stiffness_lanes(dx, dy, dz, J->L0, J->k, J->c_rel, J->c_along, J->sK, J->sD, live, J->beh);
 }
 
-/* t[c][l] = S_l (y_a - y_b) for the sources l in [local0, local0 + n) of
- * lattice family f (one row of its box). */
+/* t[c][l - tbase] = S_l (y_a - y_b) for the sources l in [local0, local0 +
+ * n) of lattice family f (one row of its box). */
 HK_SPRING_LOOP static void HK_SUFFIX(jacobian_lattice)(const hk_family *f, const hk_particles *p, hk_real sK,
                                                        hk_real sD, hk_real *const y[3], hk_real *const t[3],
-                                                       int64_t local0, int n)
+                                                       int64_t tbase, int64_t local0, int n)
 {
     const jac_consts J = jac_consts_of(f, sK, sD);
     const hk_real *const yx = y[0], *const yy = y[1], *const yz = y[2];
@@ -60,9 +60,9 @@ HK_SPRING_LOOP static void HK_SUFFIX(jacobian_lattice)(const hk_family *f, const
         stiffness_apply(&s, w_sub(w_load_lanes(yx + a, m), w_load_lanes(yx + b, m)),
                         w_sub(w_load_lanes(yy + a, m), w_load_lanes(yy + b, m)),
                         w_sub(w_load_lanes(yz + a, m), w_load_lanes(yz + b, m)), &ox, &oy, &oz);
-        w_store_lanes(tx + l, ox, m);
-        w_store_lanes(ty + l, oy, m);
-        w_store_lanes(tz + l, oz, m);
+        w_store_lanes(tx + (l - tbase), ox, m);
+        w_store_lanes(ty + (l - tbase), oy, m);
+        w_store_lanes(tz + (l - tbase), oz, m);
     }
 }
 

@@ -95,10 +95,10 @@ typedef struct hk_kernels {
 
     /* The implicit solver's spring stiffness blocks S = sK K + sD D at the
      * current positions (the formula: jacobian_lanes.h), over a vector y:
-     * t[c][l] = S_l (y_a - y_b) for the sources l in [local0, local0 + n)
-     * of lattice family f (one row of its box; t indexed by local node). */
+     * t[c][l - tbase] = S_l (y_a - y_b) for the sources l in [local0,
+     * local0 + n) of lattice family f (one row of its box; l a local node). */
     void (*jacobian_lattice)(const hk_family *f, const hk_particles *p, hk_real sK, hk_real sD, hk_real *const y[3],
-                             hk_real *const t[3], int64_t local0, int n);
+                             hk_real *const t[3], int64_t tbase, int64_t local0, int n);
     /* blk[e][l] = entry e (xx, xy, xz, yy, yz, zz) of S_l, the same sources. */
     void (*jacobian_lattice_blocks)(const hk_family *f, const hk_particles *p, hk_real sK, hk_real sD,
                                     hk_real *const blk[6], int64_t local0, int n);

@@ -174,11 +174,6 @@ hk_mg *hk_mg_create(const hk_world *w)
 
 /* ---- building the coarse matrices (called by every thread of a team) ---- */
 
-static void block_add(hk_real *const dst[6], int64_t i, hk_real *const src[6], int64_t j, hk_real sign)
-{
-    for (int e = 0; e < 6; e++) dst[e][i] += sign * src[e][j];
-}
-
 void hk_mg_begin(hk_mg *mg, const hk_world *w)
 {
     for (int bi = 0; bi < mg->count; bi++) {
@@ -211,21 +206,21 @@ static mg_body *body_of(hk_mg *mg, int bi)
     return NULL;
 }
 
-/* The spring of block blk[.][src] between fine node (i, j, k) of aggregate
- * J and its partner (pi, pj, pk) into J's row. */
-static void add_spring(const hk_world *w, const mg_body *B, mg_level *L, int64_t J, const int cj[3],
-                       hk_real *const blk[6], int64_t src, int pi, int pj, int pk)
+/* floor(x / 2) */
+static int half_down(int x) { return x >= 0 ? x / 2 : -((1 - x) / 2); }
+
+/* The spring block blk[.][src] of a free fine node in an aggregate into
+ * that aggregate's row (d, c): a fixed partner adds to the diagonal only; a
+ * free one in another aggregate to the diagonal and, when its aggregate
+ * lies at a stored offset, to that coupling (slot -1: the other aggregate
+ * stores it). */
+static inline __attribute__((always_inline)) void add_spring(hk_real d[6], hk_real c[][6], hk_real *const blk[6],
+                                                             int64_t src, int partner_free, int inside, int slot)
 {
-    const int64_t g = B->first + pi + (int64_t)B->n[0] * (pj + (int64_t)B->n[1] * pk);
-    if (w->p.inv_mass[g] == 0) { /* a fixed partner: only the diagonal */
-        block_add(L->d, J, blk, src, 1);
-        return;
-    }
-    const int oi = pi / 2 - cj[0], oj = pj / 2 - cj[1], ok = pk / 2 - cj[2];
-    if (!oi && !oj && !ok) return; /* inside the aggregate: P^T S P = 0 */
-    block_add(L->d, J, blk, src, 1);
-    const int s = L->slot[(oi + 1) + 3 * (oj + 1) + 9 * (ok + 1)];
-    if (s >= 0) block_add(L->c[s], J, blk, src, 1);
+    if (partner_free && inside) return; /* P^T S P = 0 */
+    for (int e = 0; e < 6; e++) d[e] += blk[e][src];
+    if (partner_free && slot >= 0)
+        for (int e = 0; e < 6; e++) c[slot][e] += blk[e][src];
 }
 
 void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *const blk[6])
@@ -234,23 +229,59 @@ void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *const blk[6
     mg_body *B = body_of(mg, f->body);
     if (!B) return;
     mg_level *L = &B->lv[0];
-    const int nx = B->n[0], ny = B->n[1];
+    const int nx = B->n[0], ny = B->n[1], nz = B->n[2];
+    const int d[3] = {f->di, f->dj, f->dk};
+    /* per parity q of a fine node (bit c: coordinate c odd) and end (0: the
+     * spring's source, partner at +d; 1: its target, partner at -d), where
+     * the partner's aggregate lies */
+    int inside[8][2], slot[8][2];
+    for (int q = 0; q < 8; q++)
+        for (int e = 0; e < 2; e++) {
+            int o[3];
+            for (int c = 0; c < 3; c++) o[c] = half_down(((q >> c) & 1) + (e ? -d[c] : d[c]));
+            inside[q][e] = !o[0] && !o[1] && !o[2];
+            slot[q][e] = inside[q][e] ? -1 : L->slot[(o[0] + 1) + 3 * (o[1] + 1) + 9 * (o[2] + 1)];
+        }
+    /* the couplings this family touches (at most a few), by local number */
+    int used[MG_OFFSETS], nused = 0, local[8][2];
+    for (int q = 0; q < 8; q++)
+        for (int e = 0; e < 2; e++) {
+            local[q][e] = -1;
+            if (slot[q][e] < 0) continue;
+            int u = 0;
+            while (u < nused && used[u] != slot[q][e]) u++;
+            if (u == nused) used[nused++] = slot[q][e];
+            local[q][e] = u;
+        }
+    hk_real *const *dp = L->d;
+    hk_real *cp[MG_OFFSETS][6];
+    for (int u = 0; u < nused; u++)
+        for (int e = 0; e < 6; e++) cp[u][e] = L->c[used[u]][e];
+    const int qn = nz > 1 ? 8 : ny > 1 ? 4 : 2; /* parities along the lattice's dimensions */
+    const hk_real *im = w->p.inv_mass + B->first;
     int j0, jn;
     hk_team_range(0, (int)L->nodes, &j0, &jn);
     for (int64_t J = j0; J < j0 + jn; J++) {
-        const int cj[3] = {(int)(J % L->sy), (int)(J / L->sy % L->n[1]), (int)(J / L->sz)};
-        for (int k = 2 * cj[2]; k < 2 * cj[2] + 2 && k < B->n[2]; k++)
-            for (int j = 2 * cj[1]; j < 2 * cj[1] + 2 && j < ny; j++)
-                for (int i = 2 * cj[0]; i < 2 * cj[0] + 2 && i < nx; i++) {
-                    const int64_t l = i + (int64_t)nx * (j + (int64_t)ny * k);
-                    if (w->p.inv_mass[B->first + l] == 0) continue;
-                    /* as the spring's source, then as its target */
-                    if (i >= f->i0 && i < f->i1 && j >= f->j0 && j < f->j1 && k >= f->k0 && k < f->k1)
-                        add_spring(w, B, L, J, cj, blk, l, i + f->di, j + f->dj, k + f->dk);
-                    const int si = i - f->di, sj = j - f->dj, sk = k - f->dk;
-                    if (si >= f->i0 && si < f->i1 && sj >= f->j0 && sj < f->j1 && sk >= f->k0 && sk < f->k1)
-                        add_spring(w, B, L, J, cj, blk, l - f->offset, si, sj, sk);
-                }
+        const int ci = (int)(J % L->sy), cj = (int)(J / L->sy % L->n[1]), ck = (int)(J / L->sz);
+        hk_real dj[6], cjo[MG_OFFSETS][6]; /* J's row, summed in registers */
+        for (int e = 0; e < 6; e++) dj[e] = dp[e][J];
+        for (int u = 0; u < nused; u++)
+            for (int e = 0; e < 6; e++) cjo[u][e] = cp[u][e][J];
+        /* the aggregate's nodes in (k, j, i) order, each as source, then as target */
+        for (int q = 0; q < qn; q++) {
+            const int i = 2 * ci + (q & 1), j = 2 * cj + ((q >> 1) & 1), k = 2 * ck + ((q >> 2) & 1);
+            if (i >= nx || j >= ny || k >= nz) continue;
+            const int64_t l = i + (int64_t)nx * (j + (int64_t)ny * k);
+            if (im[l] == 0) continue;
+            if (i >= f->i0 && i < f->i1 && j >= f->j0 && j < f->j1 && k >= f->k0 && k < f->k1)
+                add_spring(dj, cjo, blk, l, im[l + f->offset] != 0, inside[q][0], local[q][0]);
+            const int si = i - d[0], sj = j - d[1], sk = k - d[2];
+            if (si >= f->i0 && si < f->i1 && sj >= f->j0 && sj < f->j1 && sk >= f->k0 && sk < f->k1)
+                add_spring(dj, cjo, blk, l - f->offset, im[l - f->offset] != 0, inside[q][1], local[q][1]);
+        }
+        for (int e = 0; e < 6; e++) dp[e][J] = dj[e];
+        for (int u = 0; u < nused; u++)
+            for (int e = 0; e < 6; e++) cp[u][e][J] = cjo[u][e];
     }
 }
 

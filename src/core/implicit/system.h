@@ -40,6 +40,10 @@ typedef struct hk_implicit {
     int *body_view;            /* body b's views: [body_view[b], body_view[b + 1]) */
     hk_real *blk[6];           /* one lattice family's blocks over the largest lattice body */
     int families;              /* families t was made for */
+    unsigned char *by_chunks;  /* per body: 1 when its product runs chunk by chunk (system.c) */
+    hk_real *chunk_buf;        /* per thread 3 x HK_SYS_CHUNK_ROWS rows of the widest such body */
+    int chunk_threads;         /* threads chunk_buf has room for */
+    int64_t chunk_stride;      /* reals per thread in chunk_buf */
     double *partial;           /* two partial sums per reduction block */
     int *fixed;                /* particles with inverse mass 0 */
     int fixed_count;
