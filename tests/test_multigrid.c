@@ -103,7 +103,7 @@ static void fill_random(hk_world *w, hk_real *const v[3], uint32_t *seed)
 static void precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
 {
     double rr;
-    hk_system_precondition(w, im, NULL, &rr);
+    hk_system_precondition(w, im, NULL, hk_mg_omega(), &rr);
     hk_mg_precondition(w, im, sK, sD, im->v[HK_SYS_T]);
 }
 

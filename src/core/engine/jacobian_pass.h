@@ -106,6 +106,18 @@ static void HK_SUFFIX(jacobian_gather)(const hk_real *m, const hk_real *const y[
     if (i < n) jac_gather_lanes(m, y, out, v, nview, l0 + i, n - i, mass);
 }
 
+static void HK_SUFFIX(jacobian_accumulate)(hk_real *out, const hk_real *src, const hk_real *dst, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + HK_W <= n; i += HK_W)
+        w_storeu(out + i, w_sub(w_add(w_loadu(out + i), w_loadu(src + i)), w_loadu(dst + i)));
+    if (i < n) {
+        const int m = (int)(n - i);
+        w_store_lanes(out + i,
+                      w_sub(w_add(w_load_lanes(out + i, m), w_load_lanes(src + i, m)), w_load_lanes(dst + i, m)), m);
+    }
+}
+
 /* S of W list springs with ends a[l], b[l] (broken bytes and rest lengths
  * beside them, or NULL for none and the family's). */
 static inline __attribute__((always_inline)) hk_stiffness jac_list_lanes(const jac_consts *J, const hk_particles *p,

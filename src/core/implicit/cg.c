@@ -37,7 +37,7 @@ static void update_direction(hk_world *w, hk_real *const p[3], hk_real *const z[
  * particles). With alpha, the CG update comes first (system.h). */
 static double precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_real *alpha, double *rr)
 {
-    const double rz = hk_system_precondition(w, im, alpha, rr);
+    const double rz = hk_system_precondition(w, im, alpha, im->mg ? hk_mg_omega() : 1, rr);
     if (!im->mg) return rz;
     return hk_mg_precondition(w, im, sK, sD, im->v[HK_SYS_T]);
 }

@@ -600,23 +600,13 @@ static double fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3])
     return sum;
 }
 
+hk_real hk_mg_omega(void) { return (hk_real)MG_OMEGA; }
+
 double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3])
 {
     hk_mg *mg = im->mg;
     hk_real *const *z = im->v[HK_SYS_Z];
-    const int count = w->p.count;
-    const hk_real om = (hk_real)MG_OMEGA;
-    /* pre-smoothing: z = omega inv r (z holds inv r) */
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) if (count > 8192)
-#endif
-    for (int c = 0; c < 3; c++) {
-        hk_real *zc = z[c];
-#ifdef HOOKE_USE_OPENMP
-#pragma omp for schedule(static) nowait
-#endif
-        for (int g = 0; g < count; g++) zc[g] *= om;
-    }
+    /* pre-smoothing: z = omega inv r, done */
     fine_residual(w, im, sK, sD, tmp);
     for (int bi = 0; bi < mg->count; bi++) {
         mg_body *B = &mg->b[bi];

@@ -34,8 +34,10 @@ void hk_mg_begin(hk_mg *mg, const hk_world *w);
 void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *const blk[6]);
 /* Builds the deeper levels and their smoothers from the first one. */
 void hk_mg_finish(hk_mg *mg, const hk_world *w);
-/* z = B r with B the multigrid preconditioner, given z = inv r (the block
- * Jacobi step) on entry; tmp is a work vector. Returns r . z, summed as
+/* The damping omega of the block-Jacobi smoother. */
+hk_real hk_mg_omega(void);
+/* z = B r with B the multigrid preconditioner, given z = omega inv r (the
+ * damped block-Jacobi step, hk_system_precondition) on entry; tmp is a work vector. Returns r . z, summed as
  * hk_system_dot sums. */
 double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3]);
 

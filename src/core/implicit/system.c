@@ -288,15 +288,8 @@ static void chunk_apply(const hk_kernels *k, const hk_world *w, int bi, hk_real 
             }
             if (live) k->jacobian_lattice(f, p, sK, sD, y, t, base, (int64_t)j * nx + a, e - a);
         }
-        const int64_t off = f->offset;
-        for (int c = 0; c < 3; c++) {
-            hk_real *restrict o = out[c] + first;
-            const hk_real *restrict src = t[c] - base, *restrict dst = t[c] - base - off;
-            for (int64_t l = l0; l < l1; l++) {
-                hk_real v = o[l] + src[l];
-                o[l] = v - dst[l];
-            }
-        }
+        for (int c = 0; c < 3; c++)
+            k->jacobian_accumulate(out[c] + first + l0, t[c] + (l0 - base), t[c] + (l0 - base - f->offset), l1 - l0);
     }
 }
 
@@ -446,7 +439,7 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
     }
 }
 
-double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, double *rr)
+double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, hk_real scale, double *rr)
 {
     const int count = w->p.count, blocks = (count + HK_SYS_BLOCK - 1) / HK_SYS_BLOCK;
     double rz = 0, sq = 0;
@@ -467,9 +460,14 @@ double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha
         double s = 0, qq = 0;
         for (int g = g0; g < g1; g++) {
             const hk_real x = r[0][g], y = r[1][g], zz = r[2][g];
-            const hk_real zx = iv[0][g] * x + iv[1][g] * y + iv[2][g] * zz;
-            const hk_real zy = iv[1][g] * x + iv[3][g] * y + iv[4][g] * zz;
-            const hk_real zz2 = iv[2][g] * x + iv[4][g] * y + iv[5][g] * zz;
+            hk_real zx = iv[0][g] * x + iv[1][g] * y + iv[2][g] * zz;
+            hk_real zy = iv[1][g] * x + iv[3][g] * y + iv[4][g] * zz;
+            hk_real zz2 = iv[2][g] * x + iv[4][g] * y + iv[5][g] * zz;
+            if (scale != 1) {
+                zx *= scale;
+                zy *= scale;
+                zz2 *= scale;
+            }
             z[0][g] = zx;
             z[1][g] = zy;
             z[2][g] = zz2;

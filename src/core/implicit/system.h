@@ -67,11 +67,12 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
 /* im->inv = the inverses of the 3x3 diagonal blocks of M + sum S (fixed
  * particles: 0). */
 void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD);
-/* z = inv r per particle (the vectors HK_SYS_Z and HK_SYS_R); returns r . z
- * and writes r . r into *rr, both summed over free particles in fixed
- * blocks. With alpha, each block first takes the CG update dv += alpha p,
- * r -= alpha q (one pass over the vectors instead of two). */
-double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, double *rr);
+/* z = inv r per particle (the vectors HK_SYS_Z and HK_SYS_R), times scale
+ * unless it is 1; returns r . z and writes r . r into *rr, both summed over
+ * free particles in fixed blocks. With alpha, each block first takes the
+ * CG update dv += alpha p, r -= alpha q (one pass over the vectors instead
+ * of two). */
+double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, hk_real scale, double *rr);
 /* a . b over all particles, in fixed blocks. */
 double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real *const b[3]);
 
