@@ -10,7 +10,6 @@
 /* A family's constants for S = sK K + sD D. */
 typedef struct jac_consts {
     hk_w L0, k, c_rel, c_along, sK, sD;
-    hk_behaviour beh;
 } jac_consts;
 
 static inline jac_consts jac_consts_of(const hk_family *f, hk_real sK, hk_real sD)
@@ -23,15 +22,15 @@ static inline jac_consts jac_consts_of(const hk_family *f, hk_real sK, hk_real s
     J.c_along = w_set1(f->params.damping_model == HK_DAMP_ALONG ? c : 0);
     J.sK = w_set1(sK);
     J.sD = w_set1(sD);
-    J.beh = f->params.behaviour;
     return J;
 }
 
 /* S of the n (<= W) lattice springs from global sources a .. a + n - 1 to
  * a + off .. (local source index l for the broken bytes, which have a
  * vector's room past the end); lanes past n are dead. */
-static inline __attribute__((always_inline)) hk_stiffness
-jac_lattice_lanes(const jac_consts *J, const hk_family *f, const hk_particles *p, int64_t a, int64_t l, int n)
+static inline __attribute__((always_inline)) hk_stiffness jac_lattice_lanes(const jac_consts *J, const hk_family *f,
+                                                                            const hk_particles *p, int64_t a,
+                                                                            int64_t l, int n, hk_behaviour beh)
 {
     const int64_t b = a + f->offset;
     hk_wm live = wm_all();
@@ -39,14 +38,36 @@ jac_lattice_lanes(const jac_consts *J, const hk_family *f, const hk_particles *p
     hk_w dx = w_sub(w_load_lanes(p->x + a, n), w_load_lanes(p->x + b, n));
     hk_w dy = w_sub(w_load_lanes(p->y + a, n), w_load_lanes(p->y + b, n));
     hk_w dz = w_sub(w_load_lanes(p->z + a, n), w_load_lanes(p->z + b, n));
-    return stiffness_lanes(dx, dy, dz, J->L0, J->k, J->c_rel, J->c_along, J->sK, J->sD, live, J->beh);
+    return stiffness_lanes(dx, dy, dz, J->L0, J->k, J->c_rel, J->c_along, J->sK, J->sD, live, beh);
 }
+
+/* One spring behaviour as a compile-time constant: STMT runs with BEH
+ * bound to the value of beh (a run-time behaviour inside the loops costs
+ * the lattice product 1.7 times its time). */
+#define JAC_BEHAVIOUR(beh, STMT)                                                                                       \
+    do {                                                                                                               \
+        switch (beh) {                                                                                                 \
+        case HK_SPRING_TENSION_ONLY: {                                                                                 \
+            const hk_behaviour BEH = HK_SPRING_TENSION_ONLY;                                                           \
+            STMT;                                                                                                      \
+        } break;                                                                                                       \
+        case HK_SPRING_COMPRESSION_ONLY: {                                                                             \
+            const hk_behaviour BEH = HK_SPRING_COMPRESSION_ONLY;                                                       \
+            STMT;                                                                                                      \
+        } break;                                                                                                       \
+        default: { /* normal and breakable: the broken bytes decide */                                                 \
+            const hk_behaviour BEH = HK_SPRING_NORMAL;                                                                 \
+            STMT;                                                                                                      \
+        } break;                                                                                                       \
+        }                                                                                                              \
+    } while (0)
 
 /* t[c][l - tbase] = S_l (y_a - y_b) for the sources l in [local0, local0 +
  * n) of lattice family f (one row of its box). */
-HK_SPRING_LOOP static void HK_SUFFIX(jacobian_lattice)(const hk_family *f, const hk_particles *p, hk_real sK,
-                                                       hk_real sD, hk_real *const y[3], hk_real *const t[3],
-                                                       int64_t tbase, int64_t local0, int n)
+static inline __attribute__((always_inline)) void jac_lattice_row(const hk_family *f, const hk_particles *p,
+                                                                  hk_real sK, hk_real sD, hk_real *const y[3],
+                                                                  hk_real *const t[3], int64_t tbase, int64_t local0,
+                                                                  int n, hk_behaviour beh)
 {
     const jac_consts J = jac_consts_of(f, sK, sD);
     const hk_real *const yx = y[0], *const yy = y[1], *const yz = y[2];
@@ -55,7 +76,7 @@ HK_SPRING_LOOP static void HK_SUFFIX(jacobian_lattice)(const hk_family *f, const
     for (int i = 0; i < n; i += HK_W) {
         const int m = n - i < HK_W ? n - i : HK_W;
         const int64_t l = local0 + i, a = f->base + l, b = a + off;
-        hk_stiffness s = jac_lattice_lanes(&J, f, p, a, l, m);
+        hk_stiffness s = jac_lattice_lanes(&J, f, p, a, l, m, beh);
         hk_w ox, oy, oz;
         stiffness_apply(&s, w_sub(w_load_lanes(yx + a, m), w_load_lanes(yx + b, m)),
                         w_sub(w_load_lanes(yy + a, m), w_load_lanes(yy + b, m)),
@@ -66,19 +87,33 @@ HK_SPRING_LOOP static void HK_SUFFIX(jacobian_lattice)(const hk_family *f, const
     }
 }
 
+HK_SPRING_LOOP static void HK_SUFFIX(jacobian_lattice)(const hk_family *f, const hk_particles *p, hk_real sK,
+                                                       hk_real sD, hk_real *const y[3], hk_real *const t[3],
+                                                       int64_t tbase, int64_t local0, int n)
+{
+    JAC_BEHAVIOUR(f->params.behaviour, jac_lattice_row(f, p, sK, sD, y, t, tbase, local0, n, BEH));
+}
+
 /* blk[e][l] = entry e of S_l for the sources l in [local0, local0 + n). */
-HK_SPRING_LOOP static void HK_SUFFIX(jacobian_lattice_blocks)(const hk_family *f, const hk_particles *p, hk_real sK,
-                                                              hk_real sD, hk_real *const blk[6], int64_t local0, int n)
+static inline __attribute__((always_inline)) void jac_lattice_blocks_row(const hk_family *f, const hk_particles *p,
+                                                                         hk_real sK, hk_real sD, hk_real *const blk[6],
+                                                                         int64_t local0, int n, hk_behaviour beh)
 {
     const jac_consts J = jac_consts_of(f, sK, sD);
     for (int i = 0; i < n; i += HK_W) {
         const int m = n - i < HK_W ? n - i : HK_W;
         const int64_t l = local0 + i;
-        hk_stiffness s = jac_lattice_lanes(&J, f, p, f->base + l, l, m);
+        hk_stiffness s = jac_lattice_lanes(&J, f, p, f->base + l, l, m, beh);
         hk_w e[6];
         stiffness_block(&s, e);
         for (int c = 0; c < 6; c++) w_store_lanes(blk[c] + l, e[c], m);
     }
+}
+
+HK_SPRING_LOOP static void HK_SUFFIX(jacobian_lattice_blocks)(const hk_family *f, const hk_particles *p, hk_real sK,
+                                                              hk_real sD, hk_real *const blk[6], int64_t local0, int n)
+{
+    JAC_BEHAVIOUR(f->params.behaviour, jac_lattice_blocks_row(f, p, sK, sD, blk, local0, n, BEH));
 }
 
 /* The first n lanes from local node l: the mass term, then each view's
@@ -106,23 +141,12 @@ static void HK_SUFFIX(jacobian_gather)(const hk_real *m, const hk_real *const y[
     if (i < n) jac_gather_lanes(m, y, out, v, nview, l0 + i, n - i, mass);
 }
 
-static void HK_SUFFIX(jacobian_accumulate)(hk_real *out, const hk_real *src, const hk_real *dst, int64_t n)
-{
-    int64_t i = 0;
-    for (; i + HK_W <= n; i += HK_W)
-        w_storeu(out + i, w_sub(w_add(w_loadu(out + i), w_loadu(src + i)), w_loadu(dst + i)));
-    if (i < n) {
-        const int m = (int)(n - i);
-        w_store_lanes(out + i,
-                      w_sub(w_add(w_load_lanes(out + i, m), w_load_lanes(src + i, m)), w_load_lanes(dst + i, m)), m);
-    }
-}
-
 /* S of W list springs with ends a[l], b[l] (broken bytes and rest lengths
  * beside them, or NULL for none and the family's). */
 static inline __attribute__((always_inline)) hk_stiffness jac_list_lanes(const jac_consts *J, const hk_particles *p,
                                                                          const int32_t *a, const int32_t *b,
-                                                                         const uint8_t *broken, const hk_real *rest)
+                                                                         const uint8_t *broken, const hk_real *rest,
+                                                                         hk_behaviour beh)
 {
     hk_wm live = wm_all();
     if (broken) live = wm_and(live, wm_unbroken(broken));
@@ -130,7 +154,7 @@ static inline __attribute__((always_inline)) hk_stiffness jac_list_lanes(const j
     hk_w dy = w_sub(w_gather(p->y, a), w_gather(p->y, b));
     hk_w dz = w_sub(w_gather(p->z, a), w_gather(p->z, b));
     const hk_w L0 = rest ? w_loadu(rest) : J->L0;
-    return stiffness_lanes(dx, dy, dz, L0, J->k, J->c_rel, J->c_along, J->sK, J->sD, live, J->beh);
+    return stiffness_lanes(dx, dy, dz, L0, J->k, J->c_rel, J->c_along, J->sK, J->sD, live, beh);
 }
 
 /* out[a] += S (y_a - y_b), out[b] -= S (y_a - y_b) for the first n of W
@@ -138,9 +162,10 @@ static inline __attribute__((always_inline)) hk_stiffness jac_list_lanes(const j
 static inline __attribute__((always_inline)) void jac_list_apply(const jac_consts *J, const hk_particles *p,
                                                                  hk_real *const y[3], hk_real *const out[3],
                                                                  const int32_t *a, const int32_t *b,
-                                                                 const uint8_t *broken, const hk_real *rest, int n)
+                                                                 const uint8_t *broken, const hk_real *rest, int n,
+                                                                 hk_behaviour beh)
 {
-    hk_stiffness s = jac_list_lanes(J, p, a, b, broken, rest);
+    hk_stiffness s = jac_list_lanes(J, p, a, b, broken, rest, beh);
     hk_w t[3];
     stiffness_apply(&s, w_sub(w_gather(y[0], a), w_gather(y[0], b)), w_sub(w_gather(y[1], a), w_gather(y[1], b)),
                     w_sub(w_gather(y[2], a), w_gather(y[2], b)), &t[0], &t[1], &t[2]);
@@ -151,28 +176,35 @@ static inline __attribute__((always_inline)) void jac_list_apply(const jac_const
 }
 
 /* The same for list springs [s0, s1) of family f, all of one colour. */
-HK_SPRING_LOOP static void HK_SUFFIX(jacobian_list)(const hk_family *f, const hk_particles *p, hk_real sK, hk_real sD,
-                                                    hk_real *const y[3], hk_real *const out[3], int64_t s0, int64_t s1)
+static inline __attribute__((always_inline)) void jac_list_range(const hk_family *f, const hk_particles *p, hk_real sK,
+                                                                 hk_real sD, hk_real *const y[3], hk_real *const out[3],
+                                                                 int64_t s0, int64_t s1, hk_behaviour beh)
 {
     const jac_consts J = jac_consts_of(f, sK, sD);
     int64_t s = s0;
     for (; s + HK_W <= s1; s += HK_W)
         jac_list_apply(&J, p, y, out, f->a + s, f->b + s, f->broken ? f->broken + s : NULL,
-                       f->rest_list ? f->rest_list + s : NULL, HK_W);
+                       f->rest_list ? f->rest_list + s : NULL, HK_W, beh);
     if (s < s1) {
         list_tail t;
         list_tail_fill(f, s, (int)(s1 - s), &t);
         jac_list_apply(&J, p, y, out, t.a, t.b, f->broken ? t.broken : NULL, f->rest_list ? t.rest : NULL,
-                       (int)(s1 - s));
+                       (int)(s1 - s), beh);
     }
+}
+
+HK_SPRING_LOOP static void HK_SUFFIX(jacobian_list)(const hk_family *f, const hk_particles *p, hk_real sK, hk_real sD,
+                                                    hk_real *const y[3], hk_real *const out[3], int64_t s0, int64_t s1)
+{
+    JAC_BEHAVIOUR(f->params.behaviour, jac_list_range(f, p, sK, sD, y, out, s0, s1, BEH));
 }
 
 static inline __attribute__((always_inline)) void jac_list_block(const jac_consts *J, const hk_particles *p,
                                                                  hk_real *const blk[6], const int32_t *a,
                                                                  const int32_t *b, const uint8_t *broken,
-                                                                 const hk_real *rest, int n)
+                                                                 const hk_real *rest, int n, hk_behaviour beh)
 {
-    hk_stiffness s = jac_list_lanes(J, p, a, b, broken, rest);
+    hk_stiffness s = jac_list_lanes(J, p, a, b, broken, rest, beh);
     hk_w e[6];
     stiffness_block(&s, e);
     for (int c = 0; c < 6; c++) {
@@ -183,19 +215,27 @@ static inline __attribute__((always_inline)) void jac_list_block(const jac_const
 
 /* blk[e][a] += entry e of S and blk[e][b] += the same, for list springs
  * [s0, s1) of family f, all of one colour (blk indexed by particle). */
-HK_SPRING_LOOP static void HK_SUFFIX(jacobian_list_blocks)(const hk_family *f, const hk_particles *p, hk_real sK,
-                                                           hk_real sD, hk_real *const blk[6], int64_t s0, int64_t s1)
+static inline __attribute__((always_inline)) void jac_list_blocks_range(const hk_family *f, const hk_particles *p,
+                                                                        hk_real sK, hk_real sD, hk_real *const blk[6],
+                                                                        int64_t s0, int64_t s1, hk_behaviour beh)
 {
     const jac_consts J = jac_consts_of(f, sK, sD);
     int64_t s = s0;
     for (; s + HK_W <= s1; s += HK_W)
         jac_list_block(&J, p, blk, f->a + s, f->b + s, f->broken ? f->broken + s : NULL,
-                       f->rest_list ? f->rest_list + s : NULL, HK_W);
+                       f->rest_list ? f->rest_list + s : NULL, HK_W, beh);
     if (s < s1) {
         list_tail t;
         list_tail_fill(f, s, (int)(s1 - s), &t);
-        jac_list_block(&J, p, blk, t.a, t.b, f->broken ? t.broken : NULL, f->rest_list ? t.rest : NULL, (int)(s1 - s));
+        jac_list_block(&J, p, blk, t.a, t.b, f->broken ? t.broken : NULL, f->rest_list ? t.rest : NULL, (int)(s1 - s),
+                       beh);
     }
+}
+
+HK_SPRING_LOOP static void HK_SUFFIX(jacobian_list_blocks)(const hk_family *f, const hk_particles *p, hk_real sK,
+                                                           hk_real sD, hk_real *const blk[6], int64_t s0, int64_t s1)
+{
+    JAC_BEHAVIOUR(f->params.behaviour, jac_list_blocks_range(f, p, sK, sD, blk, s0, s1, BEH));
 }
 
 #endif

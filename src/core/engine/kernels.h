@@ -99,9 +99,6 @@ typedef struct hk_kernels {
      * local0 + n) of lattice family f (one row of its box; l a local node). */
     void (*jacobian_lattice)(const hk_family *f, const hk_particles *p, hk_real sK, hk_real sD, hk_real *const y[3],
                              hk_real *const t[3], int64_t tbase, int64_t local0, int n);
-    /* out[i] = (out[i] + src[i]) - dst[i] for i in [0, n): one family's
-     * source and target terms, in jacobian_gather's order. */
-    void (*jacobian_accumulate)(hk_real *out, const hk_real *src, const hk_real *dst, int64_t n);
     /* blk[e][l] = entry e (xx, xy, xz, yy, yz, zz) of S_l, the same sources. */
     void (*jacobian_lattice_blocks)(const hk_family *f, const hk_particles *p, hk_real sK, hk_real sD,
                                     hk_real *const blk[6], int64_t local0, int n);

@@ -63,7 +63,6 @@ const hk_kernels HK_SUFFIX(hk_kernels) = {
     .jacobian_list = HK_SUFFIX(jacobian_list),
     .jacobian_list_blocks = HK_SUFFIX(jacobian_list_blocks),
     .jacobian_gather = HK_SUFFIX(jacobian_gather),
-    .jacobian_accumulate = HK_SUFFIX(jacobian_accumulate),
 };
 
 #endif

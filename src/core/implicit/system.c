@@ -10,16 +10,20 @@
 #include "team.h"
 
 /* A planar or linear lattice body (nz = 1, families reaching at most
- * HK_SYS_REACH rows) takes its product chunk by chunk: HK_SYS_CHUNK rows of
- * targets at a time, each family's products for the source rows they need
- * into a small per-thread buffer, then summed into the targets while it is
- * still in cache. The products of the rows around a chunk are evaluated
- * again by the chunk beside it (5 of 96 family rows on a cloth), and every
- * particle gets the same terms in the same order as through the whole-body
- * buffers, so the bits do not change. */
+ * HK_SYS_REACH rows and HK_SYS_MARGIN nodes along a row) takes its product
+ * chunk by chunk: HK_SYS_CHUNK target rows at a time, sweeping the source
+ * rows from REACH above the chunk to REACH below it. Each source row's
+ * products go, family by family, into a ring of HK_SYS_RING rows per family
+ * (per thread, small enough to stay in cache), and each target row, as soon
+ * as its sources are in, is gathered once: the mass term, then every
+ * family's source and target terms in family order, which are the terms
+ * and the order the whole-body buffers give, so the bits do not change.
+ * The products of the rows around a chunk are evaluated again by the chunk
+ * beside it (5 of 96 family rows on a cloth). */
 #define HK_SYS_CHUNK 16
 #define HK_SYS_REACH 2
-#define HK_SYS_CHUNK_ROWS (HK_SYS_CHUNK + 2 * HK_SYS_REACH)
+#define HK_SYS_RING (2 * HK_SYS_REACH + 1)
+#define HK_SYS_MARGIN 16 /* zero reals on both sides of a ring row: the reach along a row at most */
 
 /* Worlds below this many particles run the solver on one thread (no fork
  * and join per product). */
@@ -44,11 +48,13 @@ void hk_implicit_free(hk_implicit *im)
     free(im->tslab);
     free(im->t);
     free(im->views);
+    free(im->view_family);
     free(im->body_view);
     free(im->partial);
     free(im->fixed);
     free(im->by_chunks);
     hk_free_reals(im->chunk_buf);
+    free(im->chunk_views);
     hk_mg_free(im->mg);
     free(im);
 }
@@ -70,10 +76,102 @@ static int body_by_chunks(const hk_world *w, int bi)
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
         if (f->body != bi || f->kind != HK_FAMILY_LATTICE) continue;
-        if (f->dk != 0 || f->dj > HK_SYS_REACH || f->dj < -HK_SYS_REACH) return 0;
+        if (f->dk != 0 || abs(f->dj) > HK_SYS_REACH || abs(f->di) > HK_SYS_MARGIN) return 0;
         lattice = 1;
     }
     return lattice;
+}
+
+/* Per lattice family of a body that does not go by chunks its product
+ * buffer: 3 arrays over its body's nodes with a zero guard of the largest
+ * |offset| on both sides, zero outside the family's box for good (the
+ * gather reads t[l - offset] without tests); then one 6-array block buffer
+ * over the largest lattice body, with the same zero guards (the multigrid
+ * reads the blocks of l - offset without tests). */
+static int alloc_products(const hk_world *w, hk_implicit *im, int team)
+{
+    free(im->tslab);
+    free(im->t);
+    im->tslab = NULL;
+    im->t = calloc(3 * (size_t)(w->family_count ? w->family_count : 1), sizeof *im->t);
+    if (!im->t) return -1;
+    size_t total = 0, largest = 0, guard = 0;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->kind != HK_FAMILY_LATTICE) continue;
+        const size_t off = (size_t)(f->offset < 0 ? -f->offset : f->offset);
+        if (off > guard) guard = off;
+    }
+    guard = hk_padded(guard);
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->kind != HK_FAMILY_LATTICE) continue;
+        const size_t n = hk_padded((size_t)lattice_nodes(w, f));
+        if (!im->by_chunks[f->body]) total += 3 * (n + 2 * guard);
+        if (n > largest) largest = n;
+    }
+    total += 6 * (largest + 2 * guard);
+    if (!largest) return 0;
+    im->tslab = hk_alloc_reals(total, team);
+    if (!im->tslab) return -1;
+    hk_real *next = im->tslab;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->kind != HK_FAMILY_LATTICE || im->by_chunks[f->body]) continue;
+        const size_t n = hk_padded((size_t)lattice_nodes(w, f));
+        for (int c = 0; c < 3; c++, next += n + 2 * guard) im->t[3 * fi + c] = next + guard;
+    }
+    for (int e = 0; e < 6; e++, next += largest + 2 * guard) im->blk[e] = next + guard;
+    im->blk_guard = (int64_t)guard;
+    return 0;
+}
+
+/* The lattice families' views body by body, each body's in family order
+ * (t is NULL for a body that goes by chunks). */
+static int alloc_views(const hk_world *w, hk_implicit *im)
+{
+    free(im->views);
+    free(im->view_family);
+    free(im->body_view);
+    const size_t nf = (size_t)(w->family_count ? w->family_count : 1);
+    im->views = calloc(nf, sizeof *im->views);
+    im->view_family = calloc(nf, sizeof *im->view_family);
+    im->body_view = calloc((size_t)w->body_count + 1, sizeof *im->body_view);
+    if (!im->views || !im->view_family || !im->body_view) return -1;
+    int nv = 0;
+    for (int bi = 0; bi < w->body_count; bi++) {
+        im->body_view[bi] = nv;
+        for (int fi = 0; fi < w->family_count; fi++) {
+            const hk_family *f = &w->families[fi];
+            if (f->body != bi || f->kind != HK_FAMILY_LATTICE) continue;
+            for (int c = 0; c < 3; c++) im->views[nv].t[c] = im->t[3 * fi + c];
+            im->view_family[nv] = fi;
+            im->views[nv++].offset = f->offset;
+        }
+    }
+    im->body_view[w->body_count] = nv;
+    return 0;
+}
+
+/* The size of the per-thread rings of the bodies that go by chunks (made
+ * by the first product that runs on a team that large). */
+static void alloc_rings(const hk_world *w, hk_implicit *im)
+{
+    int64_t ring = 0; /* reals of the largest body's rings */
+    im->ring_views = 0;
+    for (int bi = 0; bi < w->body_count; bi++) {
+        if (!im->by_chunks[bi]) continue;
+        const int nv = im->body_view[bi + 1] - im->body_view[bi];
+        const int64_t row = (int64_t)hk_padded((size_t)w->bodies[bi].nx) + 2 * HK_SYS_MARGIN;
+        if ((int64_t)nv * 3 * HK_SYS_RING * row > ring) ring = (int64_t)nv * 3 * HK_SYS_RING * row;
+        if (nv > im->ring_views) im->ring_views = nv;
+    }
+    hk_free_reals(im->chunk_buf);
+    free(im->chunk_views);
+    im->chunk_buf = NULL;
+    im->chunk_views = NULL;
+    im->chunk_threads = 0;
+    im->chunk_stride = ring ? (int64_t)hk_padded((size_t)ring) : 0;
 }
 
 /* (Re)makes the arrays for the world's current particles and families. */
@@ -90,74 +188,14 @@ static int implicit_alloc(hk_world *w, hk_implicit *im)
     for (int e = 0; e < 6; e++) im->inv[e] = im->slab + offset + (size_t)(3 * HK_SYS_VECTORS + e) * stride;
     im->capacity = w->p.capacity;
     im->count = w->p.count;
-
-    /* per lattice family its product buffer: 3 arrays over its body's
-     * nodes with a zero guard of the largest |offset| on both sides, zero
-     * outside the family's box for good (the gather reads t[l - offset]
-     * without tests); then one 6-array block buffer over the largest
-     * lattice body */
-    free(im->tslab);
-    free(im->t);
-    free(im->views);
-    free(im->body_view);
-    im->tslab = NULL;
-    const size_t nf = (size_t)(w->family_count ? w->family_count : 1);
-    im->t = calloc(3 * nf, sizeof *im->t);
-    im->views = calloc(nf, sizeof *im->views);
-    im->body_view = calloc((size_t)w->body_count + 1, sizeof *im->body_view);
-    if (!im->t || !im->views || !im->body_view) return -1;
-    size_t total = 0, largest = 0, guard = 0;
-    for (int fi = 0; fi < w->family_count; fi++) {
-        const hk_family *f = &w->families[fi];
-        if (f->kind != HK_FAMILY_LATTICE) continue;
-        const size_t off = (size_t)(f->offset < 0 ? -f->offset : f->offset);
-        if (off > guard) guard = off;
-    }
-    guard = hk_padded(guard);
-    for (int fi = 0; fi < w->family_count; fi++) {
-        const hk_family *f = &w->families[fi];
-        if (f->kind != HK_FAMILY_LATTICE) continue;
-        const size_t n = hk_padded((size_t)lattice_nodes(w, f));
-        total += 3 * (n + 2 * guard);
-        if (n > largest) largest = n;
-    }
-    total += 6 * largest;
-    if (total) {
-        im->tslab = hk_alloc_reals(total, team);
-        if (!im->tslab) return -1;
-        hk_real *next = im->tslab;
-        for (int fi = 0; fi < w->family_count; fi++) {
-            const hk_family *f = &w->families[fi];
-            if (f->kind != HK_FAMILY_LATTICE) continue;
-            const size_t n = hk_padded((size_t)lattice_nodes(w, f));
-            for (int c = 0; c < 3; c++, next += n + 2 * guard) im->t[3 * fi + c] = next + guard;
-        }
-        for (int e = 0; e < 6; e++, next += largest) im->blk[e] = next;
-    }
-    /* the views body by body, each body's in family order */
-    int nv = 0;
-    for (int bi = 0; bi < w->body_count; bi++) {
-        im->body_view[bi] = nv;
-        for (int fi = 0; fi < w->family_count; fi++) {
-            const hk_family *f = &w->families[fi];
-            if (f->body != bi || f->kind != HK_FAMILY_LATTICE) continue;
-            for (int c = 0; c < 3; c++) im->views[nv].t[c] = im->t[3 * fi + c];
-            im->views[nv++].offset = f->offset;
-        }
-    }
-    im->body_view[w->body_count] = nv;
     im->families = w->family_count;
+
     free(im->by_chunks);
     im->by_chunks = calloc((size_t)w->body_count + 1, 1);
     if (!im->by_chunks) return -1;
-    int64_t widest = 0;
-    for (int bi = 0; bi < w->body_count; bi++)
-        if ((im->by_chunks[bi] = (unsigned char)body_by_chunks(w, bi)) && w->bodies[bi].nx > widest)
-            widest = w->bodies[bi].nx;
-    hk_free_reals(im->chunk_buf);
-    im->chunk_buf = NULL;
-    im->chunk_threads = 0;
-    im->chunk_stride = (int64_t)hk_padded((size_t)(3 * HK_SYS_CHUNK_ROWS * widest));
+    for (int bi = 0; bi < w->body_count; bi++) im->by_chunks[bi] = (unsigned char)body_by_chunks(w, bi);
+    if (alloc_products(w, im, team) != 0 || alloc_views(w, im) != 0) return -1;
+    alloc_rings(w, im);
 
     free(im->partial);
     im->partial = calloc((size_t)(2 * (w->p.count / HK_SYS_BLOCK + 1)), sizeof *im->partial);
@@ -255,42 +293,50 @@ static void lists_run(const hk_kernels *k, const hk_world *w, const hk_family *f
     }
 }
 
-/* Chunk [c0, c1) of rows of body bi: out = (mass ? M y : 0), then family
- * by family out[l] += t[l] - t[l - offset] with t the family's products
- * over rows c0 - REACH .. c1 + REACH - 1 in buf (zero where the family has
- * no source). */
-static void chunk_apply(const hk_kernels *k, const hk_world *w, int bi, hk_real sK, hk_real sD, int mass,
-                        hk_real *const y[3], hk_real *const out[3], int c0, int c1, hk_real *buf)
+/* Target rows [c0, c1) of body bi (a planar lattice), with the calling
+ * thread's rings (buf: per view of the body and component, HK_SYS_RING
+ * rows of rs reals, each with margins of HK_SYS_MARGIN) and views. */
+static void chunk_apply(const hk_kernels *k, const hk_world *w, const hk_implicit *im, int bi, hk_real sK, hk_real sD,
+                        int mass, hk_real *const y[3], hk_real *const out[3], int c0, int c1, hk_real *buf,
+                        hk_jac_view *views)
 {
     const hk_body *b = &w->bodies[bi];
     const hk_particles *p = &w->p;
-    const int nx = b->nx, ny = b->ny;
-    const int64_t first = b->first, l0 = (int64_t)c0 * nx, l1 = (int64_t)c1 * nx;
-    const int64_t base = (int64_t)(c0 - HK_SYS_REACH) * nx, len = (int64_t)HK_SYS_CHUNK_ROWS * nx;
-    hk_real *const t[3] = {buf, buf + len, buf + 2 * len};
-    for (int c = 0; c < 3; c++) {
-        hk_real *o = out[c] + first;
-        const hk_real *yc = y[c] + first, *m = p->mass + first;
-        for (int64_t l = l0; l < l1; l++) o[l] = mass ? m[l] * yc[l] : 0;
-    }
-    for (int fi = 0; fi < w->family_count; fi++) {
-        const hk_family *f = &w->families[fi];
-        if (f->body != bi || f->kind != HK_FAMILY_LATTICE) continue;
-        /* sources of targets in the chunk lie in rows [c0 - dj, c1 - dj), the chunk's own sources in [c0, c1) */
-        const int s0 = c0 - (f->dj > 0 ? f->dj : 0), s1 = c1 - (f->dj < 0 ? f->dj : 0);
-        for (int j = c0 - HK_SYS_REACH; j < c1 + HK_SYS_REACH; j++) {
-            const int64_t row = (int64_t)(j - c0 + HK_SYS_REACH) * nx;
-            const int live = j >= s0 && j < s1 && j >= 0 && j < ny && j >= f->j0 && j < f->j1 && f->i1 > f->i0;
+    const int nx = b->nx, ny = b->ny, v0 = im->body_view[bi], nv = im->body_view[bi + 1] - v0;
+    const int64_t rs = (int64_t)hk_padded((size_t)nx) + 2 * HK_SYS_MARGIN;
+#define RING_ROW(q, c, j) (buf + ((int64_t)(3 * (q) + (c)) * HK_SYS_RING + ((j) + HK_SYS_RING) % HK_SYS_RING) * rs + HK_SYS_MARGIN)
+    for (int s = c0 - HK_SYS_REACH; s < c1 + HK_SYS_REACH; s++) {
+        /* source row s of every family whose targets in [c0, c1), or whose
+         * own sources there, need it: computed where it is in the box,
+         * zero elsewhere (rows past the lattice included) and in the
+         * margins, which another body's rows may have covered */
+        for (int q = 0; q < nv; q++) {
+            const hk_family *f = &w->families[im->view_family[v0 + q]];
+            const int lo = c0 < c0 - f->dj ? c0 : c0 - f->dj, hi = c1 > c1 - f->dj ? c1 : c1 - f->dj;
+            if (s < lo || s >= hi) continue;
+            hk_real *const t[3] = {RING_ROW(q, 0, s), RING_ROW(q, 1, s), RING_ROW(q, 2, s)};
+            const int live = s >= f->j0 && s < f->j1 && s >= 0 && s < ny && f->i1 > f->i0;
             const int a = live ? f->i0 : nx, e = live ? f->i1 : nx; /* computed: [a, e) */
             for (int c = 0; c < 3; c++) {
-                memset(t[c] + row, 0, (size_t)a * sizeof(hk_real));
-                memset(t[c] + row + e, 0, (size_t)(nx - e) * sizeof(hk_real));
+                for (int i = -HK_SYS_MARGIN; i < a; i++) t[c][i] = 0;
+                for (int i = e; i < nx + HK_SYS_MARGIN; i++) t[c][i] = 0;
             }
-            if (live) k->jacobian_lattice(f, p, sK, sD, y, t, base, (int64_t)j * nx + a, e - a);
+            if (live) k->jacobian_lattice(f, p, sK, sD, y, t, (int64_t)s * nx, (int64_t)s * nx + a, e - a);
         }
-        for (int c = 0; c < 3; c++)
-            k->jacobian_accumulate(out[c] + first + l0, t[c] + (l0 - base), t[c] + (l0 - base - f->offset), l1 - l0);
+        /* target row j: its sources lie in rows j - REACH .. j + REACH */
+        const int j = s - HK_SYS_REACH;
+        if (j < c0 || j >= c1) continue;
+        for (int q = 0; q < nv; q++) {
+            const hk_family *f = &w->families[im->view_family[v0 + q]];
+            for (int c = 0; c < 3; c++) views[q].t[c] = RING_ROW(q, c, j);
+            views[q].offset = (RING_ROW(q, 0, j) - RING_ROW(q, 0, j - f->dj)) + f->di;
+        }
+        const int64_t row = b->first + (int64_t)j * nx;
+        const hk_real *yr[3] = {y[0] + row, y[1] + row, y[2] + row};
+        hk_real *outr[3] = {out[0] + row, out[1] + row, out[2] + row};
+        k->jacobian_gather(p->mass + row, yr, outr, views, nv, 0, nx, mass);
     }
+#undef RING_ROW
 }
 
 /* The calling thread's chunks of body bi. */
@@ -300,9 +346,10 @@ static void body_chunks(const hk_kernels *k, const hk_world *w, hk_implicit *im,
     const int ny = w->bodies[bi].ny, chunks = (ny + HK_SYS_CHUNK - 1) / HK_SYS_CHUNK;
     const int t = HK_THREAD(), T = HK_THREADS();
     hk_real *buf = im->chunk_buf + (int64_t)t * im->chunk_stride;
+    hk_jac_view *views = im->chunk_views + (int64_t)t * im->ring_views;
     for (int q = chunks * t / T; q < chunks * (t + 1) / T; q++) {
         const int c0 = q * HK_SYS_CHUNK, c1 = c0 + HK_SYS_CHUNK < ny ? c0 + HK_SYS_CHUNK : ny;
-        chunk_apply(k, w, bi, sK, sD, mass, y, out, c0, c1, buf);
+        chunk_apply(k, w, im, bi, sK, sD, mass, y, out, c0, c1, buf, views);
     }
 }
 
@@ -312,11 +359,13 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
     const hk_kernels *k = sys_kernels(w);
     const hk_particles *p = &w->p;
     const int team = sys_team(w);
-    if (im->chunk_threads < team && im->chunk_stride > 0) { /* a buffer per thread */
+    if (im->chunk_threads < team && im->chunk_stride > 0) { /* rings and views per thread */
         hk_free_reals(im->chunk_buf);
+        free(im->chunk_views);
         im->chunk_buf = hk_alloc_reals((size_t)(im->chunk_stride * team), 1);
-        im->chunk_threads = im->chunk_buf ? team : 0;
-        if (!im->chunk_buf) {
+        im->chunk_views = malloc((size_t)team * (size_t)im->ring_views * sizeof *im->chunk_views);
+        im->chunk_threads = im->chunk_buf && im->chunk_views ? team : 0;
+        if (!im->chunk_threads) {
             hk_fail(w, "out of memory for the implicit solver");
             return;
         }
@@ -408,6 +457,8 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
             int b0, bn;
             hk_team_range(0, (int)nodes, &b0, &bn);
             for (int e = 0; e < 6; e++) memset(im->blk[e] + b0, 0, (size_t)bn * sizeof(hk_real));
+            if (HK_THREAD() == HK_THREADS() - 1) /* past the body: a larger body's blocks, read as guard */
+                for (int e = 0; e < 6; e++) memset(im->blk[e] + nodes, 0, (size_t)im->blk_guard * sizeof(hk_real));
             HK_BARRIER();
             for (int64_t r = r0; r < r1; r++)
                 k->jacobian_lattice_blocks(f, p, sK, sD, im->blk, box_row_start(f, r), f->i1 - f->i0);
