@@ -38,7 +38,9 @@ typedef struct mg_level {
 
 typedef struct mg_body {
     int body, first;
-    int n[3]; /* the body's lattice */
+    int n[3];      /* the body's lattice */
+    int64_t guard; /* the largest |offset| of its families */
+    hk_real *free; /* per local node 1 (free) or 0 (fixed), zero in guards of that size on both sides */
     int levels;
     mg_level *lv; /* lv[0]: the aggregates of the body's nodes */
     double *chol; /* coarsest level: lower Cholesky factor of its dense matrix, 3N x 3N */
@@ -120,6 +122,7 @@ void hk_mg_free(hk_mg *mg)
     for (int i = 0; i < mg->count; i++) {
         for (int l = 0; l < mg->b[i].levels; l++) level_free(&mg->b[i].lv[l]);
         free(mg->b[i].lv);
+        if (mg->b[i].free) free(mg->b[i].free - mg->b[i].guard);
         free(mg->b[i].chol);
         free(mg->b[i].work);
     }
@@ -136,6 +139,14 @@ static int body_init(mg_body *B, const hk_world *w, int bi)
     B->n[1] = b->ny;
     B->n[2] = b->nz ? b->nz : 1;
     int n[3] = {B->n[0], B->n[1], B->n[2]}, levels = 0;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        const int64_t off = f->offset < 0 ? -(int64_t)f->offset : f->offset;
+        if (f->body == bi && f->kind == HK_FAMILY_LATTICE && off > B->guard) B->guard = off;
+    }
+    B->free = calloc((size_t)(b->count + 2 * B->guard), sizeof *B->free);
+    if (!B->free) return -1;
+    B->free += B->guard;
     B->lv = calloc(32, sizeof *B->lv);
     if (!B->lv) return -1;
     for (;;) {
@@ -179,6 +190,9 @@ void hk_mg_begin(hk_mg *mg, const hk_world *w)
     for (int bi = 0; bi < mg->count; bi++) {
         mg_body *B = &mg->b[bi];
         mg_level *L = &B->lv[0];
+        int g0, gn;
+        hk_team_range(0, w->bodies[B->body].count, &g0, &gn);
+        for (int64_t l = g0; l < g0 + gn; l++) B->free[l] = w->p.inv_mass[B->first + l] != 0;
         int j0, jn;
         hk_team_range(0, (int)L->nodes, &j0, &jn);
         for (int e = 0; e < 6; e++) memset(L->d[e] + j0, 0, (size_t)jn * sizeof(hk_real));
@@ -209,18 +223,35 @@ static mg_body *body_of(hk_mg *mg, int bi)
 /* floor(x / 2) */
 static int half_down(int x) { return x >= 0 ? x / 2 : -((1 - x) / 2); }
 
-/* The spring block blk[.][src] of a free fine node in an aggregate into
- * that aggregate's row (d, c): a fixed partner adds to the diagonal only; a
- * free one in another aggregate to the diagonal and, when its aggregate
- * lies at a stored offset, to that coupling (slot -1: the other aggregate
- * stores it). */
-static inline __attribute__((always_inline)) void add_spring(hk_real d[6], hk_real c[][6], hk_real *const blk[6],
-                                                             int64_t src, int partner_free, int inside, int slot)
+/* How one end of a family's springs at a fine node of one parity enters
+ * its aggregate's row: the block goes to the diagonal d unless the partner
+ * is free and in the same aggregate (P^T S P = 0 there), and to the
+ * coupling of slot u when the partner is free and its aggregate lies at a
+ * stored offset (u < 0: the other aggregate stores it). */
+typedef struct mg_end {
+    int inside; /* the partner's aggregate is this one */
+    int u;      /* the coupling it adds to, among the family's used ones, or -1 */
+} mg_end;
+
+/* Aggregate row (ci, j, k)'s terms of the fine nodes l = row + 2 ci + qi of
+ * one parity qi, as source (partner l + off) and as target (partner
+ * l - off), added without tests: blocks are zero outside the family's box
+ * and in the guards, fr is 0 for fixed nodes, so a term that does not apply
+ * adds an exact zero. */
+static inline __attribute__((always_inline)) void add_node(hk_real *const restrict d[6], hk_real *const c[][6],
+                                                           hk_real *const blk[6], const hk_real *fr, int64_t l,
+                                                           int64_t off, int64_t ci, mg_end src, mg_end tgt)
 {
-    if (partner_free && inside) return; /* P^T S P = 0 */
-    for (int e = 0; e < 6; e++) d[e] += blk[e][src];
-    if (partner_free && slot >= 0)
-        for (int e = 0; e < 6; e++) c[slot][e] += blk[e][src];
+    const hk_real fl = fr[l], ps = fr[l + off], pt = fr[l - off];
+    const hk_real ds = src.inside ? fl * (1 - ps) : fl, dt = tgt.inside ? fl * (1 - pt) : fl;
+    const hk_real cs = fl * ps, ct = fl * pt;
+    for (int e = 0; e < 6; e++) {
+        const hk_real bs = blk[e][l], bt = blk[e][l - off];
+        d[e][ci] += ds * bs;
+        d[e][ci] += dt * bt;
+        if (src.u >= 0) c[src.u][e][ci] += cs * bs;
+        if (tgt.u >= 0) c[tgt.u][e][ci] += ct * bt;
+    }
 }
 
 void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *const blk[6])
@@ -233,55 +264,51 @@ void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *const blk[6
     const int d[3] = {f->di, f->dj, f->dk};
     /* per parity q of a fine node (bit c: coordinate c odd) and end (0: the
      * spring's source, partner at +d; 1: its target, partner at -d), where
-     * the partner's aggregate lies */
-    int inside[8][2], slot[8][2];
+     * the partner's aggregate lies; the couplings touched (at most a few)
+     * numbered in order of first use */
+    mg_end end[8][2];
+    int used[MG_OFFSETS], nused = 0;
     for (int q = 0; q < 8; q++)
         for (int e = 0; e < 2; e++) {
             int o[3];
             for (int c = 0; c < 3; c++) o[c] = half_down(((q >> c) & 1) + (e ? -d[c] : d[c]));
-            inside[q][e] = !o[0] && !o[1] && !o[2];
-            slot[q][e] = inside[q][e] ? -1 : L->slot[(o[0] + 1) + 3 * (o[1] + 1) + 9 * (o[2] + 1)];
-        }
-    /* the couplings this family touches (at most a few), by local number */
-    int used[MG_OFFSETS], nused = 0, local[8][2];
-    for (int q = 0; q < 8; q++)
-        for (int e = 0; e < 2; e++) {
-            local[q][e] = -1;
-            if (slot[q][e] < 0) continue;
+            end[q][e].inside = !o[0] && !o[1] && !o[2];
+            const int slot = end[q][e].inside ? -1 : L->slot[(o[0] + 1) + 3 * (o[1] + 1) + 9 * (o[2] + 1)];
+            end[q][e].u = -1;
+            if (slot < 0) continue;
             int u = 0;
-            while (u < nused && used[u] != slot[q][e]) u++;
-            if (u == nused) used[nused++] = slot[q][e];
-            local[q][e] = u;
+            while (u < nused && used[u] != slot) u++;
+            if (u == nused) used[nused++] = slot;
+            end[q][e].u = u;
         }
-    hk_real *const *dp = L->d;
-    hk_real *cp[MG_OFFSETS][6];
-    for (int u = 0; u < nused; u++)
-        for (int e = 0; e < 6; e++) cp[u][e] = L->c[used[u]][e];
-    const int qn = nz > 1 ? 8 : ny > 1 ? 4 : 2; /* parities along the lattice's dimensions */
-    const hk_real *im = w->p.inv_mass + B->first;
-    int j0, jn;
-    hk_team_range(0, (int)L->nodes, &j0, &jn);
-    for (int64_t J = j0; J < j0 + jn; J++) {
-        const int ci = (int)(J % L->sy), cj = (int)(J / L->sy % L->n[1]), ck = (int)(J / L->sz);
-        hk_real dj[6], cjo[MG_OFFSETS][6]; /* J's row, summed in registers */
-        for (int e = 0; e < 6; e++) dj[e] = dp[e][J];
+    const int64_t off = f->offset;
+    const hk_real *fr = B->free;
+    /* aggregate rows split over the team; within a row, the fine nodes of
+     * each aggregate in (k, j, i) order, each as source, then as target:
+     * every sum keeps one order on any team */
+    const int rows = L->n[1] * L->n[2], even = nx / 2;
+    int r0, rn;
+    hk_team_range(0, rows, &r0, &rn);
+    for (int cr = r0; cr < r0 + rn; cr++) {
+        const int cj = cr % L->n[1], ck = cr / L->n[1];
+        const int64_t J0 = (int64_t)cr * L->sy;
+        hk_real *dr[6], *cr_[MG_OFFSETS][6];
+        for (int e = 0; e < 6; e++) dr[e] = L->d[e] + J0;
         for (int u = 0; u < nused; u++)
-            for (int e = 0; e < 6; e++) cjo[u][e] = cp[u][e][J];
-        /* the aggregate's nodes in (k, j, i) order, each as source, then as target */
-        for (int q = 0; q < qn; q++) {
-            const int i = 2 * ci + (q & 1), j = 2 * cj + ((q >> 1) & 1), k = 2 * ck + ((q >> 2) & 1);
-            if (i >= nx || j >= ny || k >= nz) continue;
-            const int64_t l = i + (int64_t)nx * (j + (int64_t)ny * k);
-            if (im[l] == 0) continue;
-            if (i >= f->i0 && i < f->i1 && j >= f->j0 && j < f->j1 && k >= f->k0 && k < f->k1)
-                add_spring(dj, cjo, blk, l, im[l + f->offset] != 0, inside[q][0], local[q][0]);
-            const int si = i - d[0], sj = j - d[1], sk = k - d[2];
-            if (si >= f->i0 && si < f->i1 && sj >= f->j0 && sj < f->j1 && sk >= f->k0 && sk < f->k1)
-                add_spring(dj, cjo, blk, l - f->offset, im[l - f->offset] != 0, inside[q][1], local[q][1]);
-        }
-        for (int e = 0; e < 6; e++) dp[e][J] = dj[e];
-        for (int u = 0; u < nused; u++)
-            for (int e = 0; e < 6; e++) cp[u][e][J] = cjo[u][e];
+            for (int e = 0; e < 6; e++) cr_[u][e] = L->c[used[u]][e] + J0;
+        for (int qk = 0; qk < 2; qk++)
+            for (int qj = 0; qj < 2; qj++) {
+                const int j = 2 * cj + qj, k = 2 * ck + qk;
+                if (j >= ny || k >= nz) continue;
+                const int64_t row = (int64_t)nx * (j + (int64_t)ny * k);
+                const int q = 2 * qj + 4 * qk;
+                const mg_end s0 = end[q][0], t0 = end[q][1], s1 = end[q + 1][0], t1 = end[q + 1][1];
+                for (int64_t ci = 0; ci < even; ci++) {
+                    add_node(dr, cr_, blk, fr, row + 2 * ci, off, ci, s0, t0);
+                    add_node(dr, cr_, blk, fr, row + 2 * ci + 1, off, ci, s1, t1);
+                }
+                if (nx & 1) add_node(dr, cr_, blk, fr, row + nx - 1, off, even, s0, t0);
+            }
     }
 }
 
@@ -467,34 +494,83 @@ static void smooth(const hk_world *w, mg_level *L, int first)
     }
 }
 
+/* dst = P^T src: each aggregate's sum of the (up to) 2 x 2 x 2 lattice
+ * nodes below it, added in (k, j, i) order, row by row; src is a lattice
+ * of n nodes, dst one of cn = ceil(n / 2). */
+static void restrict_rows(const hk_world *w, int team, const int n[3], hk_real *const src[3], const int cn[3],
+                          hk_real *const dst[3])
+{
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(team)
+#else
+    (void)w;
+    (void)team;
+#endif
+    for (int cr = 0; cr < cn[1] * cn[2]; cr++) {
+        const int cj = cr % cn[1], ck = cr / cn[1], even = n[0] / 2;
+        for (int c = 0; c < 3; c++) {
+            hk_real *restrict d = dst[c] + (int64_t)cr * cn[0];
+            for (int ci = 0; ci < cn[0]; ci++) d[ci] = 0;
+            for (int k = 2 * ck; k < 2 * ck + 2 && k < n[2]; k++)
+                for (int j = 2 * cj; j < 2 * cj + 2 && j < n[1]; j++) {
+                    const hk_real *restrict row = src[c] + (int64_t)n[0] * (j + (int64_t)n[1] * k);
+                    for (int ci = 0; ci < even; ci++) {
+                        d[ci] += row[2 * ci];
+                        d[ci] += row[2 * ci + 1];
+                    }
+                    if (n[0] & 1) d[even] += row[n[0] - 1];
+                }
+        }
+    }
+    (void)w;
+}
+
+/* dst += P src (times keep[l], 1 or 0, per fine node where keep is given),
+ * row by row: every lattice node of n takes its aggregate's value. */
+static void prolong_rows(const hk_world *w, int team, const int n[3], hk_real *const dst[3], const int cn[3],
+                         hk_real *const src[3], const hk_real *keep)
+{
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(team)
+#else
+    (void)team;
+#endif
+    for (int r = 0; r < n[1] * n[2]; r++) {
+        const int j = r % n[1], k = r / n[1];
+        const int64_t crow = (int64_t)cn[0] * (j / 2 + (int64_t)cn[1] * (k / 2));
+        for (int c = 0; c < 3; c++) {
+            hk_real *restrict d = dst[c] + (int64_t)r * n[0];
+            const hk_real *restrict s = src[c] + crow;
+            const int even = n[0] / 2;
+            if (keep) {
+                const hk_real *restrict kp = keep + (int64_t)r * n[0];
+                for (int ci = 0; ci < even; ci++) {
+                    d[2 * ci] += kp[2 * ci] * s[ci];
+                    d[2 * ci + 1] += kp[2 * ci + 1] * s[ci];
+                }
+                if (n[0] & 1) d[n[0] - 1] += kp[n[0] - 1] * s[even];
+            } else {
+                for (int ci = 0; ci < even; ci++) {
+                    d[2 * ci] += s[ci];
+                    d[2 * ci + 1] += s[ci];
+                }
+                if (n[0] & 1) d[n[0] - 1] += s[even];
+            }
+        }
+    }
+    (void)w;
+}
+
 /* C->b = P^T F->r. */
 static void restrict_level(const hk_world *w, const mg_level *F, mg_level *C)
 {
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(level_team(w, F))
-#endif
-    for (int64_t J = 0; J < C->nodes; J++) {
-        const int ci = (int)(J % C->sy), cj = (int)(J / C->sy % C->n[1]), ck = (int)(J / C->sz);
-        hk_real s[3] = {0, 0, 0};
-        for (int k = 2 * ck; k < 2 * ck + 2 && k < F->n[2]; k++)
-            for (int j = 2 * cj; j < 2 * cj + 2 && j < F->n[1]; j++)
-                for (int i = 2 * ci; i < 2 * ci + 2 && i < F->n[0]; i++)
-                    for (int c = 0; c < 3; c++) s[c] += F->r[c][lin(F, i, j, k)];
-        for (int c = 0; c < 3; c++) C->b[c][J] = s[c];
-    }
+    restrict_rows(w, level_team(w, F), F->n, (hk_real *const *)F->r, C->n, C->b);
 }
 
 /* F->x += P C->x. */
 static void prolong_level(const hk_world *w, mg_level *F, const mg_level *C)
 {
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(level_team(w, F))
-#endif
-    for (int64_t I = 0; I < F->nodes; I++) {
-        const int i = (int)(I % F->sy), j = (int)(I / F->sy % F->n[1]), k = (int)(I / F->sz);
-        const int64_t J = lin(C, i / 2, j / 2, k / 2);
-        for (int c = 0; c < 3; c++) F->x[c][I] += C->x[c][J];
-    }
+    prolong_rows(w, level_team(w, F), F->n, F->x, C->n, (hk_real *const *)C->x, NULL);
 }
 
 /* x = A^-1 b on the coarsest level. */
@@ -611,36 +687,13 @@ double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
     for (int bi = 0; bi < mg->count; bi++) {
         mg_body *B = &mg->b[bi];
         mg_level *L = &B->lv[0];
-        const int nx = B->n[0], ny = B->n[1], nz = B->n[2];
         /* restrict the fine residual to the aggregates (fixed particles' entries are 0) */
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(level_team(w, L))
-#endif
-        for (int64_t J = 0; J < L->nodes; J++) {
-            const int ci = (int)(J % L->sy), cj = (int)(J / L->sy % L->n[1]), ck = (int)(J / L->sz);
-            hk_real s[3] = {0, 0, 0};
-            for (int k = 2 * ck; k < 2 * ck + 2 && k < nz; k++)
-                for (int j = 2 * cj; j < 2 * cj + 2 && j < ny; j++)
-                    for (int i = 2 * ci; i < 2 * ci + 2 && i < nx; i++) {
-                        const int64_t g = B->first + i + (int64_t)nx * (j + (int64_t)ny * k);
-                        for (int c = 0; c < 3; c++) s[c] += tmp[c][g];
-                    }
-            for (int c = 0; c < 3; c++) L->b[c][J] = s[c];
-        }
+        hk_real *const tb[3] = {tmp[0] + B->first, tmp[1] + B->first, tmp[2] + B->first};
+        hk_real *const zb[3] = {z[0] + B->first, z[1] + B->first, z[2] + B->first};
+        restrict_rows(w, level_team(w, L), B->n, tb, L->n, L->b);
         cycle(w, B, 0, 1);
         /* prolong to the free particles */
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for collapse(2) schedule(static) num_threads(hk_world_team(w)) if (B->n[0] * B->n[1] > 8192)
-#endif
-        for (int k = 0; k < nz; k++)
-            for (int j = 0; j < ny; j++) {
-                const int64_t row = B->first + (int64_t)nx * (j + (int64_t)ny * k);
-                const int64_t crow = lin(L, 0, j / 2, k / 2);
-                for (int i = 0; i < nx; i++) {
-                    if (w->p.inv_mass[row + i] == 0) continue;
-                    for (int c = 0; c < 3; c++) z[c][row + i] += L->x[c][crow + i / 2];
-                }
-            }
+        prolong_rows(w, hk_world_team(w), B->n, zb, L->n, L->x, B->free);
     }
     fine_residual(w, im, sK, sD, tmp);
     return fine_smooth(w, im, tmp);
