@@ -359,6 +359,7 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
     const hk_kernels *k = sys_kernels(w);
     const hk_particles *p = &w->p;
     const int team = sys_team(w);
+    im->stats.products++;
     if (im->chunk_threads < team && im->chunk_stride > 0) { /* rings and views per thread */
         hk_free_reals(im->chunk_buf);
         free(im->chunk_views);

@@ -402,6 +402,7 @@ typedef struct hk_solver_stats {
     int newton_iterations; /* linear solves in that step [1] */
     int64_t solves;        /* linear solves since the world was created [1] */
     int64_t cg_total;      /* CG iterations since the world was created [1] */
+    int64_t products;      /* products with the system matrix (one pass over every spring each) since then [1] */
     int64_t unconverged;   /* solves that stopped at cg_max_iterations above cg_tolerance [1] */
     int diverged;          /* 1: a solve broke down; that substep was not taken (hk_world_check reports it) */
 } hk_solver_stats;
