@@ -19,7 +19,7 @@
  * (docs/performance-notes.md). */
 #define MG_GAMMA 2
 /* Coarse levels with more nodes than this run on the world's team. */
-#define MG_PARALLEL_MIN 4096
+#define MG_PARALLEL_MIN 1024
 /* Neighbour offsets of a coarse node: half of {-1, 0, 1}^3 without 0. */
 #define MG_OFFSETS 13
 
