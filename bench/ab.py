@@ -9,6 +9,8 @@ three drops the runs that a busy neighbour on the machine slowed down. The cases
   run512    hooke run scenes/cloth_512.scene --steps 1500 --threads 1 (1 / wall time)
   jelly26   hooke_bench jelly26_force/avx512/n:64 (spring updates per second)
   cloth256  hooke_bench cloth_force/avx512/n:256 (spring updates per second)
+  stiff48   hooke run scenes/cloth_512_stiff.scene --steps 48 --threads 1 (1 / wall time; implicit)
+  jacobian  hooke_bench jacobian_cloth/avx512/n:128 (spring products per second)
 --case runs only the named cases. Prints the median and range of each case's ratios; --out writes them, with
 the commands, for `bench/report.py --ab FILE`.
 """
@@ -24,12 +26,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ, OMP_NUM_THREADS="1")
 
 
-def run512(build):
-    cmd = [os.path.join(build, "hooke"), "run", os.path.join(ROOT, "scenes/cloth_512.scene"), "--steps", "1500",
-           "--threads", "1", "--quiet"]
-    t = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=ENV)
-    return 1.0 / (time.perf_counter() - t)
+def run(scene, steps):
+    def measure(build):
+        cmd = [os.path.join(build, "hooke"), "run", os.path.join(ROOT, scene), "--steps", steps, "--threads", "1",
+               "--quiet"]
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=ENV)
+        return 1.0 / (time.perf_counter() - t)
+    return measure
 
 
 def bench(case):
@@ -42,9 +46,12 @@ def bench(case):
 
 
 CASES = (  # name, what it runs, how it is measured
-    ("run512", "hooke run scenes/cloth_512.scene --steps 1500 --threads 1", run512),
+    ("run512", "hooke run scenes/cloth_512.scene --steps 1500 --threads 1", run("scenes/cloth_512.scene", "1500")),
     ("jelly26", "hooke_bench jelly26_force/avx512/n:64/threads:1", bench("jelly26_force/avx512/n:64")),
     ("cloth256", "hooke_bench cloth_force/avx512/n:256/threads:1", bench("cloth_force/avx512/n:256")),
+    ("stiff48", "hooke run scenes/cloth_512_stiff.scene --steps 48 --threads 1",
+     run("scenes/cloth_512_stiff.scene", "48")),
+    ("jacobian", "hooke_bench jacobian_cloth/avx512/n:128/threads:1", bench("jacobian_cloth/avx512/n:128")),
 )
 
 
