@@ -8,12 +8,14 @@
 
 #define HK_CG_PARALLEL_MIN 8192
 
-/* |r|^2 below this counts as 0: a residual of 1e-125 (N s) is physically
- * nothing, and the squares of smaller vectors underflow in double
- * precision, where p . A p could round to 0 and look like a breakdown (a
- * world come to rest under backward Euler gets there). Float vectors never
- * do: their smallest nonzero |r|^2 is about 1e-90. */
-#define HK_CG_NEGLIGIBLE 1e-250
+/* |r|^2 below this counts as 0 (r in N s): a residual of 1e-30 N s (float)
+ * or 1e-125 N s (double) is physically nothing, and smaller vectors reach
+ * the bottom of the precision: in float the velocities of a world come to
+ * rest under backward Euler end at the smallest subnormal (1.4e-45 m/s),
+ * where B r rounds to 0 and p . A p to 0, and in double the squares
+ * underflow, where p . A p could round to 0 too; either would look like a
+ * breakdown. */
+#define HK_CG_NEGLIGIBLE (sizeof(hk_real) == 4 ? 1e-60 : 1e-250)
 
 /* p = z + beta p */
 static void update_direction(hk_world *w, hk_real *const p[3], hk_real *const z[3], hk_real beta)
