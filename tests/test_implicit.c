@@ -526,10 +526,13 @@ static void test_compressed_jelly_spd(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_amplitude_per_step),    cmocka_unit_test(test_order),
-        cmocka_unit_test(test_comes_to_rest),         cmocka_unit_test(test_hanging_rope_statics),
+        cmocka_unit_test(test_amplitude_per_step),
+        cmocka_unit_test(test_order),
+        cmocka_unit_test(test_comes_to_rest),
+        cmocka_unit_test(test_hanging_rope_statics),
         cmocka_unit_test(test_hanging_rope_recursion),
-        cmocka_unit_test(test_threads_bit_identical), cmocka_unit_test(test_catenary),
+        cmocka_unit_test(test_threads_bit_identical),
+        cmocka_unit_test(test_catenary),
         cmocka_unit_test(test_compressed_jelly_spd),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

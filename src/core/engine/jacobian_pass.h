@@ -29,8 +29,8 @@ static inline jac_consts jac_consts_of(const hk_family *f, hk_real sK, hk_real s
  * a + off .. (local source index l for the broken bytes, which have a
  * vector's room past the end); lanes past n are dead. */
 static inline __attribute__((always_inline)) hk_stiffness jac_lattice_lanes(const jac_consts *J, const hk_family *f,
-                                                                            const hk_particles *p, int64_t a,
-                                                                            int64_t l, int n, hk_behaviour beh)
+                                                                            const hk_particles *p, int64_t a, int64_t l,
+                                                                            int n, hk_behaviour beh)
 {
     const int64_t b = a + f->offset;
     hk_wm live = wm_all();
@@ -55,19 +55,18 @@ static inline __attribute__((always_inline)) hk_stiffness jac_lattice_lanes(cons
             const hk_behaviour BEH = HK_SPRING_COMPRESSION_ONLY;                                                       \
             STMT;                                                                                                      \
         } break;                                                                                                       \
-        default: { /* normal and breakable: the broken bytes decide */                                                 \
-            const hk_behaviour BEH = HK_SPRING_NORMAL;                                                                 \
-            STMT;                                                                                                      \
+        default: { /* normal and breakable: the broken bytes decide */ const hk_behaviour BEH = HK_SPRING_NORMAL;      \
+                   STMT;                                                                                               \
         } break;                                                                                                       \
         }                                                                                                              \
     } while (0)
 
 /* t[c][l - tbase] = S_l (y_a - y_b) for the sources l in [local0, local0 +
  * n) of lattice family f (one row of its box). */
-static inline __attribute__((always_inline)) void jac_lattice_row(const hk_family *f, const hk_particles *p,
-                                                                  hk_real sK, hk_real sD, hk_real *const y[3],
-                                                                  hk_real *const t[3], int64_t tbase, int64_t local0,
-                                                                  int n, hk_behaviour beh)
+static inline __attribute__((always_inline)) void jac_lattice_row(const hk_family *f, const hk_particles *p, hk_real sK,
+                                                                  hk_real sD, hk_real *const y[3], hk_real *const t[3],
+                                                                  int64_t tbase, int64_t local0, int n,
+                                                                  hk_behaviour beh)
 {
     const jac_consts J = jac_consts_of(f, sK, sD);
     const hk_real *const yx = y[0], *const yy = y[1], *const yz = y[2];
@@ -159,11 +158,9 @@ static inline __attribute__((always_inline)) hk_stiffness jac_list_lanes(const j
 
 /* out[a] += S (y_a - y_b), out[b] -= S (y_a - y_b) for the first n of W
  * list springs, none sharing a particle. */
-static inline __attribute__((always_inline)) void jac_list_apply(const jac_consts *J, const hk_particles *p,
-                                                                 hk_real *const y[3], hk_real *const out[3],
-                                                                 const int32_t *a, const int32_t *b,
-                                                                 const uint8_t *broken, const hk_real *rest, int n,
-                                                                 hk_behaviour beh)
+static inline __attribute__((always_inline)) void
+jac_list_apply(const jac_consts *J, const hk_particles *p, hk_real *const y[3], hk_real *const out[3], const int32_t *a,
+               const int32_t *b, const uint8_t *broken, const hk_real *rest, int n, hk_behaviour beh)
 {
     hk_stiffness s = jac_list_lanes(J, p, a, b, broken, rest, beh);
     hk_w t[3];

@@ -304,7 +304,8 @@ static void chunk_apply(const hk_kernels *k, const hk_world *w, const hk_implici
     const hk_particles *p = &w->p;
     const int nx = b->nx, ny = b->ny, v0 = im->body_view[bi], nv = im->body_view[bi + 1] - v0;
     const int64_t rs = (int64_t)hk_padded((size_t)nx) + 2 * HK_SYS_MARGIN;
-#define RING_ROW(q, c, j) (buf + ((int64_t)(3 * (q) + (c)) * HK_SYS_RING + ((j) + HK_SYS_RING) % HK_SYS_RING) * rs + HK_SYS_MARGIN)
+#define RING_ROW(q, c, j)                                                                                              \
+    (buf + ((int64_t)(3 * (q) + (c)) * HK_SYS_RING + ((j) + HK_SYS_RING) % HK_SYS_RING) * rs + HK_SYS_MARGIN)
     for (int s = c0 - HK_SYS_REACH; s < c1 + HK_SYS_REACH; s++) {
         /* source row s of every family whose targets in [c0, c1), or whose
          * own sources there, need it: computed where it is in the box,

@@ -33,23 +33,23 @@ typedef struct hk_implicit {
     int count;     /* particles when they were made */
     hk_real *slab; /* the vectors and blocks, one allocation */
     hk_real *v[HK_SYS_VECTORS][3];
-    hk_real *inv[6];           /* inverse diagonal blocks (xx, xy, xz, yy, yz, zz); 0 for fixed particles */
-    hk_real *tslab;            /* per lattice family t[3] over its body's nodes, then blk */
-    hk_real **t;               /* 3 per family (NULL for list families), indexed by local node */
-    struct hk_jac_view *views; /* the lattice families' t, body by body (engine/kernels.h) */
-    int *view_family;          /* the family of each view */
-    int *body_view;            /* body b's views: [body_view[b], body_view[b + 1]) */
-    hk_real *blk[6];           /* one lattice family's blocks over the largest lattice body, zero guards */
-    int64_t blk_guard;         /* reals of each guard: the largest |offset| at least */
-    int families;              /* families t was made for */
-    unsigned char *by_chunks;  /* per body: 1 when its product runs chunk by chunk (system.c) */
-    hk_real *chunk_buf;                /* per thread the rings of source rows of the largest such body */
-    struct hk_jac_view *chunk_views;   /* per thread ring_views views of one target row */
-    int ring_views;                    /* families of the chunked body with the most */
-    int chunk_threads;                 /* threads chunk_buf and chunk_views have room for */
-    int64_t chunk_stride;              /* reals per thread in chunk_buf */
-    double *partial;           /* two partial sums per reduction block */
-    int *fixed;                /* particles with inverse mass 0 */
+    hk_real *inv[6];                 /* inverse diagonal blocks (xx, xy, xz, yy, yz, zz); 0 for fixed particles */
+    hk_real *tslab;                  /* per lattice family t[3] over its body's nodes, then blk */
+    hk_real **t;                     /* 3 per family (NULL for list families), indexed by local node */
+    struct hk_jac_view *views;       /* the lattice families' t, body by body (engine/kernels.h) */
+    int *view_family;                /* the family of each view */
+    int *body_view;                  /* body b's views: [body_view[b], body_view[b + 1]) */
+    hk_real *blk[6];                 /* one lattice family's blocks over the largest lattice body, zero guards */
+    int64_t blk_guard;               /* reals of each guard: the largest |offset| at least */
+    int families;                    /* families t was made for */
+    unsigned char *by_chunks;        /* per body: 1 when its product runs chunk by chunk (system.c) */
+    hk_real *chunk_buf;              /* per thread the rings of source rows of the largest such body */
+    struct hk_jac_view *chunk_views; /* per thread ring_views views of one target row */
+    int ring_views;                  /* families of the chunked body with the most */
+    int chunk_threads;               /* threads chunk_buf and chunk_views have room for */
+    int64_t chunk_stride;            /* reals per thread in chunk_buf */
+    double *partial;                 /* two partial sums per reduction block */
+    int *fixed;                      /* particles with inverse mass 0 */
     int fixed_count;
     struct hk_mg *mg;                 /* multigrid on the lattice bodies (multigrid.h), or NULL */
     hk_preconditioner preconditioner; /* what mg was made for */
