@@ -327,7 +327,7 @@ static void test_bad_flags(void **state)
         {"bench --frobnicate", "hooke: error: bench: unknown option '--frobnicate'"},
         {"bench " HOOKE_SCENES_DIR "/rope.scene --weak", "--weak needs a --builtin problem"},
         {"bench " HOOKE_SCENES_DIR "/rope.scene --builtin cloth", "give a scene or --builtin, not both"},
-        {"bench /nonexistent/x.scene --threads 1", "cannot open"},
+        {"bench /nonexistent/x.scene --threads 1", "cannot open scene: No such file or directory"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hk_run r = hk_test_hooke("", cases[i].args);

@@ -153,7 +153,7 @@ static void test_refuses_bad_checkpoints(void **state)
     free(other);
     expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 3)");
     remove(bad);
-    expect_refused(args, ": cannot read checkpoint: No such file or directory");
+    expect_refused(args, ": cannot open checkpoint: No such file or directory");
     /* the checkpoint of another scene */
     snprintf(args, sizeof args, "run " SCENE("pendulum.scene") " --restart '%s'", ck); /* also 2 particles, 1 spring */
     expect_refused(args, ": checkpoint was written for a different scene file (scene digest differs)");

@@ -122,10 +122,10 @@ static void test_bad_scene_files(void **state)
 {
     (void)state;
     char args[512], want[512];
-    /* missing file: FILE: error: cannot open: REASON */
+    /* missing file: FILE: error: cannot open scene: REASON */
     const char *missing = hk_test_path("no-such.scene");
     snprintf(args, sizeof args, "run '%s'", missing);
-    snprintf(want, sizeof want, "%s: error: cannot open: ", missing);
+    snprintf(want, sizeof want, "%s: error: cannot open scene: ", missing);
     expect(args, 1, want);
     /* malformed: FILE:LINE:COL: error: expected ..., got '...' */
     const char *bad = hk_test_path("bad.scene");

@@ -172,7 +172,7 @@ static void test_plot_bad_input(void **state)
     /* missing file, flags */
     hk_run r = hk_test_hooke("", "plot /nonexistent/stats.csv");
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.err, "hooke: error: cannot read /nonexistent/stats.csv: No such file or directory"));
+    assert_non_null(strstr(r.err, "hooke: error: /nonexistent/stats.csv: cannot open stats CSV: No such file or directory"));
     hk_run_free(&r);
     r = hk_test_hooke("", "plot");
     assert_int_equal(r.status, 1);

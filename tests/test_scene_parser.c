@@ -134,7 +134,7 @@ static void test_unknown_key(void **state)
                 "x.scene:5:2: error: key 'pump_rate' needs 'nrt' > 0");
     check_error("body mesh\n mass 1\nend\n", "x.scene:3:1: error: body mesh is missing required key 'file'");
     check_error("body mesh\n file no_such.asc\n mass 1\nend\n",
-                "x.scene:2:7: error: cannot load mesh: no_such.asc: error: cannot open");
+                "x.scene:2:7: error: cannot load mesh: no_such.asc: error: cannot open mesh");
     check_error("body mesh\n file " HOOKE_SCENES_DIR "/cube.asc\n mass 1\n extra_rings 1\nend\n",
                 "x.scene:4:2: error: key 'extra_rings' must be 0 or in [2, 8] (1 is the edges)");
     check_error("body pendulum\n springs main k 1\nend\n",
@@ -441,7 +441,7 @@ static void test_load_missing_file(void **state)
     char err[512];
     assert_int_equal(hk_scene_load("no/such/dir/missing.scene", &sc, err, sizeof err), -1);
     assert_null(sc.world);
-    assert_string_equal(err, "no/such/dir/missing.scene: error: cannot open: No such file or directory");
+    assert_string_equal(err, "no/such/dir/missing.scene: error: cannot open scene: No such file or directory");
     /* a directory opens but cannot be read */
     assert_int_equal(hk_scene_load(HOOKE_SCENES_DIR, &sc, err, sizeof err), -1);
     assert_null(sc.world);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "colour.h"
+#include "readfile.h"
 #include "world.h"
 
 /*
@@ -279,34 +280,21 @@ static double get_f64(cursor *c)
     return v;
 }
 
-static unsigned char *slurp(const char *path, size_t *len)
+/* The largest checkpoint world w can have (every optional section present):
+ * the bound of the reader, so a file of another size is refused before it
+ * is read whole. */
+static size_t max_bytes(const hk_world *w)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *p = malloc(cap);
-    while (p) {
-        size_t got = fread(p + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) break;
-        unsigned char *q = realloc(p, cap * 2);
-        if (!q) {
-            free(p);
-            p = NULL;
-            errno = ENOMEM;
-            break;
-        }
-        p = q;
-        cap *= 2;
+    size_t n = HEADER_BYTES + 8;                        /* header, checksum */
+    n += 4 + 6 * 8 + 4 * 4 + 3 * 8 + 2 * 8 + 2 * 4;    /* integrator, substeps, h, time, counts, flags */
+    n += (size_t)w->p.count * sizeof(hk_real) * 14;     /* 11 arrays and the previous positions */
+    n += (size_t)w->body_count * (4 + 6 * 8) + (size_t)w->sphere_count * 8 * 8;
+    for (int i = 0; i < w->family_count; i++) {
+        const hk_family *f = &w->families[i];
+        const int64_t mask = f->kind == HK_FAMILY_LATTICE ? w->bodies[f->body].count : f->count;
+        n += 4 + 8 + 8 + (size_t)mask;
     }
-    if (p && ferror(f)) {
-        free(p);
-        p = NULL;
-        errno = EIO;
-    }
-    fclose(f);
-    *len = n;
-    return p;
+    return n + 4 + (size_t)w->surface_count * 3 * 8 + 4096; /* surfaces; slack for the format's small fields */
 }
 
 #define CK_FAIL(...)                                                                                                   \
@@ -320,11 +308,12 @@ static unsigned char *slurp(const char *path, size_t *len)
 int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, char *err, size_t errlen)
 {
     size_t len = 0;
-    unsigned char *data = slurp(path, &len);
-    if (!data) {
-        snprintf(err, errlen, "%s: cannot read checkpoint: %s", path, strerror(errno));
+    char *text, why[512];
+    if (hk_read_file(path, max_bytes(w), "checkpoint", &text, &len, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
         return -1;
     }
+    unsigned char *data = (unsigned char *)text;
     cursor c = {data, len, 0, 0};
     if (len < sizeof magic || memcmp(data, magic, sizeof magic) != 0) CK_FAIL("not a hooke checkpoint");
     take(&c, sizeof magic);

@@ -1,6 +1,7 @@
 /* plot.c — line charts on the raster canvas, and `hooke plot`: a stats CSV as stacked panels against time. */
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
+#include "readfile.h"
 
 #include "args.h"
 
@@ -266,37 +267,6 @@ static void table_free(table *t)
     memset(t, 0, sizeof *t);
 }
 
-/* The whole file as a NUL-terminated string; NULL with errno set on failure. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *s = malloc(cap);
-    while (s) {
-        n += fread(s + n, 1, cap - n - 1, f);
-        if (n < cap - 1) break;
-        char *t = realloc(s, cap * 2);
-        if (!t) {
-            free(s);
-            s = NULL;
-            errno = ENOMEM;
-            break;
-        }
-        s = t;
-        cap *= 2;
-    }
-    if (s && ferror(f)) {
-        free(s);
-        s = NULL;
-        errno = EIO;
-    }
-    fclose(f);
-    if (s) s[n] = '\0';
-    *len = n;
-    return s;
-}
-
 static char *trim(char *s)
 {
     while (*s == ' ' || *s == '\t') s++;
@@ -325,9 +295,9 @@ static int read_stats(const char *path, table *t)
 {
     memset(t, 0, sizeof *t);
     size_t len;
-    char *text = slurp(path, &len);
-    if (!text) {
-        fprintf(stderr, "hooke: error: cannot read %s: %s\n", path, strerror(errno));
+    char *text, why[512];
+    if (hk_read_file(path, HK_LIMIT_STATS, "stats CSV", &text, &len, why, sizeof why) != 0) {
+        fprintf(stderr, "hooke: error: %s: %s\n", path, why);
         return -1;
     }
     if (strlen(text) != len) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readfile.h"
 #include "scene_kinds.h"
 #include "scene_lex.h"
 
@@ -641,37 +642,10 @@ int hk_scene_load(const char *path, hk_scene *out, char *err, size_t errlen)
     if (err && errlen) err[0] = '\0';
     if (out) memset(out, 0, sizeof *out);
     const char *name = path ? path : "<scene>";
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    if (!f) {
-        if (err && errlen)
-            snprintf(err, errlen, "%s: error: cannot open: %s", name, path ? strerror(errno) : "no path");
-        return -1;
-    }
-    size_t len = 0, cap = 0;
-    char *text = NULL;
-    for (;;) {
-        if (len == cap) {
-            size_t ncap = cap ? cap * 2 : 65536;
-            char *n = ncap > cap ? realloc(text, ncap) : NULL;
-            if (!n) {
-                free(text);
-                fclose(f);
-                if (err && errlen) snprintf(err, errlen, "%s: error: cannot read: out of memory", name);
-                return -1;
-            }
-            text = n;
-            cap = ncap;
-        }
-        size_t got_n = fread(text + len, 1, cap - len, f);
-        len += got_n;
-        if (got_n == 0) break;
-    }
-    int bad = ferror(f);
-    int e = errno;
-    fclose(f);
-    if (bad) {
-        free(text);
-        if (err && errlen) snprintf(err, errlen, "%s: error: cannot read: %s", name, strerror(e));
+    char *text, why[512];
+    size_t len;
+    if (hk_read_file(path, HK_LIMIT_SCENE, "scene", &text, &len, why, sizeof why) != 0) {
+        if (err && errlen) snprintf(err, errlen, "%s: error: %s", name, why);
         return -1;
     }
     const char *nul = memchr(text, '\0', len);

@@ -1,5 +1,6 @@
 /* mesh.c — closed triangle mesh storage, validation (watertight, oriented, non-degenerate), volume and icosphere. */
 #include "mesh.h"
+#include "readfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -65,31 +66,10 @@ int hk_mesh_push_face(hk_mesh *m, int *cap, int a, int b, int c, int line)
 
 char *hk_read_text_file(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        hk_mesh_error(err, errlen, path, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    size_t len = 0, cap = 65536;
-    char *text = malloc(cap + 1);
-    while (text) {
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
-        if (len < cap) break;
-        char *n = realloc(text, 2 * cap + 1);
-        if (!n) {
-            free(text);
-            text = NULL;
-            break;
-        }
-        text = n;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!text || bad) {
-        free(text);
-        hk_mesh_error(err, errlen, path, 0, "cannot read: %s", text ? "read error" : "out of memory");
+    char *text, why[512];
+    size_t len;
+    if (hk_read_file(path, HK_LIMIT_MESH, "mesh", &text, &len, why, sizeof why) != 0) {
+        hk_mesh_error(err, errlen, path, 0, "%s", why);
         return NULL;
     }
     if (memchr(text, '\0', len)) {
@@ -97,7 +77,6 @@ char *hk_read_text_file(const char *path, char *err, size_t errlen)
         hk_mesh_error(err, errlen, path, 0, "expected text, got a NUL byte (is this a binary file?)");
         return NULL;
     }
-    text[len] = '\0';
     return text;
 }
 
