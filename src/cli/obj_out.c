@@ -2,6 +2,7 @@
 #include "obj_out.h"
 
 #include "frames.h"
+#include "outfile.h"
 
 #include <stdio.h>
 
@@ -9,7 +10,8 @@
 
 int hk_obj_write_frame(const char *path, const hk_world *w, const hk_geometry *m)
 {
-    FILE *f = fopen(path, "w");
+    hk_outfile o;
+    FILE *f = hk_out_open(&o, path, "w");
     if (!f) return -1;
     const hk_particles *p = &w->p;
     fprintf(f, "# hooke %s frame: step %lld, t = %.9g s, %d particles\n", HOOKE_VERSION,
@@ -27,9 +29,7 @@ int hk_obj_write_frame(const char *path, const hk_world *w, const hk_geometry *m
                 if (m->line_body[l] == b) fprintf(f, "l %d %d\n", m->line[2 * l] + 1, m->line[2 * l + 1] + 1);
         }
     }
-    int rc = ferror(f) ? -1 : 0;
-    if (fclose(f) != 0) rc = -1;
-    return rc;
+    return hk_out_close(&o, 1);
 }
 
 static int write_obj(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g)

@@ -1,6 +1,8 @@
 /* raster.c — RGB canvas with depth: Bresenham-style lines, barycentric triangles, a 5x7 font, libpng output. */
 #include "raster.h"
 
+#include "outfile.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <png.h>
@@ -146,13 +148,14 @@ void hk_image_text(hk_image *im, int x, int y, const char *s, hk_rgb c, int scal
 
 int hk_image_write_png(const hk_image *im, const char *path)
 {
-    FILE *f = fopen(path, "wb");
+    hk_outfile o;
+    FILE *f = hk_out_open(&o, path, "wb");
     if (!f) return -1;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info || setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
-        fclose(f);
+        hk_out_close(&o, 0);
         return -1;
     }
     png_init_io(png, f);
@@ -162,5 +165,5 @@ int hk_image_write_png(const hk_image *im, const char *path)
     for (int y = 0; y < im->h; y++) png_write_row(png, im->rgb + (size_t)y * (size_t)im->w * 3);
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
-    return fclose(f) == 0 ? 0 : -1;
+    return hk_out_close(&o, 1);
 }

@@ -1,6 +1,8 @@
 /* state_io.c — the final particle state as text (docs/state-format.md). */
 #include "state_io.h"
 
+#include "outfile.h"
+
 #include <errno.h>
 #include <string.h>
 
@@ -27,11 +29,8 @@ int hk_state_write(const hk_world *w, FILE *f)
 
 int hk_state_write_file(const hk_world *w, const char *path)
 {
-    FILE *f = fopen(path, "w");
+    hk_outfile o;
+    FILE *f = hk_out_open(&o, path, "w");
     if (!f) return -1;
-    int rc = hk_state_write(w, f);
-    int saved = errno;
-    if (fclose(f) != 0 && rc == 0) return -1;
-    errno = saved;
-    return rc;
+    return hk_out_close(&o, hk_state_write(w, f) == 0);
 }

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "vtk.h"
 
+#include "outfile.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -44,6 +46,7 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
     int32_t *kind = malloc((size_t)(ncells + 1) * sizeof(int32_t));
     int rc = -1;
     FILE *f = NULL;
+    hk_outfile o;
     if (!pts || !vel || !frc || !lconn || !loff || !pconn || !poff || !stretch || !kind) {
         errno = ENOMEM;
         goto done;
@@ -72,7 +75,7 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
         {pconn, (uint64_t)(3 * m->tris) * 8}, {poff, (uint64_t)m->tris * 8},         {stretch, (uint64_t)ncells * 8},
         {kind, (uint64_t)ncells * 4},
     };
-    f = fopen(path, "wb");
+    f = hk_out_open(&o, path, "wb");
     if (!f) goto done;
     fprintf(
         f,
@@ -125,9 +128,8 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
         if (b[i].bytes) fwrite(b[i].data, 1, (size_t)b[i].bytes, f);
     }
     fprintf(f, "\n  </AppendedData>\n</VTKFile>\n");
-    rc = ferror(f) ? -1 : 0;
+    rc = hk_out_close(&o, 1);
 done:
-    if (f && fclose(f) != 0) rc = -1;
     free(pts);
     free(vel);
     free(frc);
@@ -142,21 +144,22 @@ done:
 
 int hk_vtk_write_pvd(const char *path, int frames, const double *times, char *const *files)
 {
-    FILE *f = fopen(path, "w");
+    hk_outfile o;
+    FILE *f = hk_out_open(&o, path, "w");
     if (!f) return -1;
     fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
                "  <Collection>\n");
     for (int i = 0; i < frames; i++)
         fprintf(f, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s\"/>\n", times[i], files[i]);
     fprintf(f, "  </Collection>\n</VTKFile>\n");
-    int rc = ferror(f) ? -1 : 0;
-    if (fclose(f) != 0) rc = -1;
-    return rc;
+    return hk_out_close(&o, 1);
 }
 
 /* ------------------------------------------------------------------------ */
 /* The vtk frame format: .vtp frames and frames.pvd, rewritten after every  */
-/* frame so that an interrupted run still opens as one animation.            */
+/* frame so that an interrupted run still opens as one animation. Every     */
+/* file goes through outfile.c (NAME.tmp, then rename): a kill at any      */
+/* moment leaves the previous complete frames.pvd.                          */
 
 typedef struct vtk_series {
     int count, cap;
