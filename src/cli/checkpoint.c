@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,17 +38,31 @@ static uint64_t fnv1a(const unsigned char *p, size_t n, uint64_t h)
 }
 #define FNV_BASIS 1469598103934665603ull
 
-int hk_checkpoint_digest_file(const char *path, uint64_t *digest)
+/* Continues the FNV-1a hash h over the bytes of the file at path; 0, or -1 with errno set. */
+static int digest_add(const char *path, uint64_t *h)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
     unsigned char buf[65536];
-    uint64_t h = FNV_BASIS;
     size_t got;
-    while ((got = fread(buf, 1, sizeof buf, f)) > 0) h = fnv1a(buf, got, h);
-    int bad = ferror(f);
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0) *h = fnv1a(buf, got, *h);
+    const int bad = ferror(f);
     fclose(f);
-    if (bad) return -1;
+    if (bad) errno = EIO;
+    return bad ? -1 : 0;
+}
+
+int hk_checkpoint_digest(const char *scene_path, const char *const *files, int nfiles, uint64_t *digest, char *err,
+                         size_t errlen)
+{
+    uint64_t h = FNV_BASIS;
+    for (int i = -1; i < nfiles; i++) {
+        const char *path = i < 0 ? scene_path : files[i];
+        if (digest_add(path, &h) != 0) {
+            snprintf(err, errlen, "%s: cannot read it for the checkpoint's digest: %s", path, strerror(errno));
+            return -1;
+        }
+    }
     *digest = h;
     return 0;
 }
@@ -285,9 +300,9 @@ static double get_f64(cursor *c)
  * is read whole. */
 static size_t max_bytes(const hk_world *w)
 {
-    size_t n = HEADER_BYTES + 8;                        /* header, checksum */
-    n += 4 + 6 * 8 + 4 * 4 + 3 * 8 + 2 * 8 + 2 * 4;    /* integrator, substeps, h, time, counts, flags */
-    n += (size_t)w->p.count * sizeof(hk_real) * 14;     /* 11 arrays and the previous positions */
+    size_t n = HEADER_BYTES + 8;                    /* header, checksum */
+    n += 4 + 6 * 8 + 4 * 4 + 3 * 8 + 2 * 8 + 2 * 4; /* integrator, substeps, h, time, counts, flags */
+    n += (size_t)w->p.count * sizeof(hk_real) * 14; /* 11 arrays and the previous positions */
     n += (size_t)w->body_count * (4 + 6 * 8) + (size_t)w->sphere_count * 8 * 8;
     for (int i = 0; i < w->family_count; i++) {
         const hk_family *f = &w->families[i];
@@ -295,6 +310,29 @@ static size_t max_bytes(const hk_world *w)
         n += 4 + 8 + 8 + (size_t)mask;
     }
     return n + 4 + (size_t)w->surface_count * 3 * 8 + 4096; /* surfaces; slack for the format's small fields */
+}
+
+/* The first element of n reals at p (unaligned bytes) that is not finite,
+ * or is negative where nonneg is set; -1 when all are sound. */
+static int64_t bad_real(const unsigned char *p, int64_t n, int nonneg)
+{
+    for (int64_t i = 0; i < n; i++) {
+        hk_real v;
+        memcpy(&v, p + (size_t)i * sizeof v, sizeof v);
+        if (!isfinite(v) || (nonneg && v < 0)) return i;
+    }
+    return -1;
+}
+
+/* The first of n doubles at p that is not finite; -1 when all are. */
+static int64_t bad_f64(const unsigned char *p, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        double v;
+        memcpy(&v, p + (size_t)i * sizeof v, sizeof v);
+        if (!isfinite(v)) return i;
+    }
+    return -1;
 }
 
 #define CK_FAIL(...)                                                                                                   \
@@ -345,7 +383,9 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
         CK_FAIL("checkpoint does not match the scene (%u particles, %llu springs; the scene has %d particles, %lld "
                 "springs)",
                 np, (unsigned long long)nsprings, w->p.count, (long long)hk_world_spring_count(w));
-    if (digest != scene_digest) CK_FAIL("checkpoint was written for a different scene file (scene digest differs)");
+    if (digest != scene_digest)
+        CK_FAIL("checkpoint was written for a different scene (the scene file or a file it loads has changed; scene "
+                "digest differs)");
 
     hk_integrator_def def = {0};
     def.kind = (hk_integrator_kind)get_i32(&c);
@@ -387,10 +427,76 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
         CK_FAIL("checkpoint is corrupted (integrator %d is not one of %s)", (int)def.kind, hk_integrator_names());
     if (has_prev && !info->keeps_history) CK_FAIL("checkpoint is corrupted (a history, but %s keeps none)", info->name);
 
+    /* every value, even under a good checksum: a state no run can have is refused, not continued */
+    const double fields[] = {def.dt, def.dt_max, def.jelly_dt_a, def.jelly_dt_v, def.jelly_alpha, def.cg_tolerance};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (!isfinite(fields[i]) || fields[i] < 0)
+            CK_FAIL("checkpoint holds an impossible integrator setting (%g)", fields[i]);
+    if (!(def.dt > 0) || def.cg_max_iterations < 0 || def.newton_iterations < 0 || (int)def.preconditioner < 0 ||
+        def.preconditioner >= HK_PRECONDITIONER_COUNT)
+        CK_FAIL("checkpoint holds an impossible integrator setting");
+    if (steps < 0) CK_FAIL("checkpoint holds an impossible step count (%lld)", (long long)steps);
+    if (updates < 0) CK_FAIL("checkpoint holds an impossible spring update count (%lld)", (long long)updates);
+    if (!isfinite(time) || time < 0) CK_FAIL("checkpoint holds an impossible time (%g s)", time);
+    if (!isfinite(h) || !(h > 0) || substeps < 1)
+        CK_FAIL("checkpoint holds an impossible substep (%d substeps of %g s)", (int)substeps, h);
+    static const char *const array_name[11] = {"position x", "position y",   "position z", "velocity x",
+                                               "velocity y", "velocity z",   "force x",    "force y",
+                                               "force z",    "inverse mass", "mass"};
+    for (int a = 0; a < 11; a++) {
+        const int64_t i = bad_real(arrays[a], np, a >= 9);
+        if (i >= 0) CK_FAIL("checkpoint holds an impossible %s of particle %lld", array_name[a], (long long)i);
+    }
+    for (int a = 0; a < 3 && has_prev; a++) {
+        const int64_t i = bad_real(prev[a], np, 0);
+        if (i >= 0) CK_FAIL("checkpoint holds an impossible previous position of particle %lld", (long long)i);
+    }
+    for (uint32_t i = 0; i < nb; i++) {
+        const unsigned char *r = bodies + (size_t)i * (4 + 6 * 8);
+        int32_t anchor;
+        memcpy(&anchor, r, sizeof anchor);
+        if (anchor != w->bodies[i].anchor || bad_f64(r + 4, 6) >= 0)
+            CK_FAIL("checkpoint does not match the scene (the anchor of body %u)", i);
+    }
+    for (uint32_t i = 0; i < ns; i++) {
+        double v[8];
+        memcpy(v, spheres + (size_t)i * sizeof v, sizeof v);
+        if (bad_f64(spheres + (size_t)i * sizeof v, 8) >= 0 || !(v[3] > 0))
+            CK_FAIL("checkpoint holds an impossible sphere %u", i);
+    }
+    for (uint32_t i = 0; i < nsurf; i++) {
+        double v[3];
+        memcpy(v, surf + (size_t)i * sizeof v, sizeof v);
+        if (bad_f64(surf + (size_t)i * sizeof v, 3) >= 0 || v[0] < 0 || v[0] > 1)
+            CK_FAIL("checkpoint holds an impossible pressure state of surface %u", i);
+    }
+    cursor vc = {data, c.len, fam_at, 0};
+    for (uint32_t i = 0; i < nf; i++) {
+        const int32_t coloured = get_i32(&vc);
+        const int64_t broken = get_i64(&vc), n = get_i64(&vc);
+        const unsigned char *mask = take(&vc, (size_t)n);
+        int64_t set = 0;
+        for (int64_t k = 0; k < n; k++) set += mask[k] != 0;
+        if ((coloured != 0 && coloured != 1) || (n && set != broken))
+            CK_FAIL("checkpoint is corrupted (family %s: %lld springs marked broken, %lld counted)",
+                    w->families[i].name, (long long)set, (long long)broken);
+    }
+
     /* everything checked: restore (only allocation failures remain, before any state is copied) */
     hk_integrator_def saved_def = w->integrator;
-    if (hk_world_set_integrator(w, &def) != 0 || w->substeps != substeps)
-        CK_FAIL("checkpoint holds an invalid integrator setting (%s)", hk_world_error(w));
+    if (hk_world_set_integrator(w, &def) != 0) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", hk_world_error(w));
+        hk_world_set_integrator(w, &saved_def);
+        CK_FAIL("checkpoint holds an invalid integrator setting (%s)", why);
+    }
+    if (w->substeps != substeps || w->h != h) {
+        const int made = w->substeps;
+        const double made_h = w->h;
+        hk_world_set_integrator(w, &saved_def);
+        CK_FAIL("checkpoint is corrupted (%d substeps of %g s, where its integrator makes %d of %g s)", (int)substeps,
+                h, made, made_h);
+    }
     if (has_prev && !w->px) {
         if (hk_world_alloc_history(w) != 0) {
             hk_world_set_integrator(w, &saved_def);

@@ -8,11 +8,14 @@
 
 #include "hooke/hooke.h"
 
-#define HK_CHECKPOINT_VERSION 3
+#define HK_CHECKPOINT_VERSION 4
 
-/* 64-bit FNV-1a of a file's bytes (the scene digest a checkpoint carries).
- * Returns 0 and sets *digest, or -1 (errno set). */
-int hk_checkpoint_digest_file(const char *path, uint64_t *digest);
+/* The scene digest a checkpoint carries: 64-bit FNV-1a over the bytes of
+ * the scene file, then of every file it loaded (its meshes, in scene
+ * order), so a checkpoint is refused once any of them has changed. Returns
+ * 0 and sets *digest, or -1 with "FILE: cannot read ..." in err. */
+int hk_checkpoint_digest(const char *scene_path, const char *const *files, int nfiles, uint64_t *digest, char *err,
+                         size_t errlen);
 
 /* Writes everything that affects future steps of w to path: to "path.tmp"
  * first, fsync, then rename over path, so an interrupted write leaves the

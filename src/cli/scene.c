@@ -356,6 +356,7 @@ static sc_item *new_item(parser *p, int end_col)
     sc_item *it = &p->items[p->nitems++];
     memset(it, 0, sizeof *it);
     it->kind = p->sec.kind;
+    it->line = p->sec.line;
     it->end_line = p->lx.line;
     it->end_col = end_col;
     if (it->kind->body) p->nbodies++;
@@ -537,10 +538,26 @@ static int build(parser *p, hk_scene *out)
         int line = p->seen_line[SC_WORLD] ? p->seen_line[SC_WORLD] : 1;
         return sc_fail(lx, line, 1, "cannot create the world (out of memory?)");
     }
+    out->body_line = calloc((size_t)p->nbodies + 1, sizeof *out->body_line);
+    out->files = calloc((size_t)p->nitems + 1, sizeof *out->files);
+    if (!out->body_line || !out->files) {
+        hk_world_destroy(w);
+        return sc_oom(lx);
+    }
     for (int i = 0; i < p->nitems; i++) {
         const sc_item *it = &p->items[i];
         const char *title = it->kind->title;
+        if (it->file) {
+            const size_t n = strlen(it->file) + 1;
+            char *copy = out->files[out->file_count++] = malloc(n);
+            if (!copy) {
+                hk_world_destroy(w);
+                return sc_oom(lx);
+            }
+            memcpy(copy, it->file, n);
+        }
         int body = it->kind->add(w, it, lx);
+        if (body >= 0 && body < p->nbodies) out->body_line[body] = it->line;
         if (body < 0 && body != SC_ADD_REPORTED) {
             const char *e = hk_world_error(w);
             sc_fail(lx, it->end_line, it->end_col, "%s rejected: %s", title, e && *e ? e : "the builder failed");
@@ -628,6 +645,7 @@ static int parse_text(const char *text, size_t len, const char *filename, hk_sce
                      p.sec.kind->body ? "body" : p.sec.kind->word, p.sec.line);
     if (rc == 0 && p.nbodies == 0) rc = sc_fail(lx, lx->eof_line, lx->eof_col, "no body in scene");
     if (rc == 0) rc = build(&p, out);
+    if (rc != 0) hk_scene_free(out); /* what build made before it failed */
     free_parser(&p);
     return rc;
 }
@@ -675,4 +693,10 @@ void hk_scene_free(hk_scene *s)
     if (!s) return;
     hk_world_destroy(s->world);
     s->world = NULL;
+    for (int i = 0; i < s->file_count; i++) free(s->files[i]);
+    free(s->files);
+    free(s->body_line);
+    s->files = NULL;
+    s->body_line = NULL;
+    s->file_count = 0;
 }

@@ -11,13 +11,17 @@ typedef struct hk_scene {
     double time;                  /* run length in simulated seconds; 0 = not given */
     int64_t every;                /* statistics every N steps (default 1) */
     double stretch_limit;         /* blow-up when any r/L0 exceeds this (default 10) */
+    int *body_line;               /* per body of the world: the scene line that opens it */
+    char **files;                 /* every file the scene loaded (meshes), as opened, in scene order */
+    int file_count;
 } hk_scene;
 
 /* Parses scene text; `filename` is used in messages only. On error returns -1
  * and writes "FILE:LINE:COL: error: expected ..., got '...'" into err. */
 int hk_scene_parse(const char *text, const char *filename, hk_scene *out, char *err, size_t errlen);
-/* Reads and parses a file; unreadable files give "FILE: error: cannot open: ...". */
+/* Reads and parses a file; unreadable files give "FILE: error: cannot open scene: ..." (core/readfile.h). */
 int hk_scene_load(const char *path, hk_scene *out, char *err, size_t errlen);
+/* Frees the world and the lists; a scene that failed to load is freed too (harmless). */
 void hk_scene_free(hk_scene *s);
 
 #endif

@@ -111,6 +111,7 @@ struct sc_section {
 /* A closed item, built once the whole file is read. */
 struct sc_item {
     const sc_kind *kind;
+    int line;              /* the line that opens it */
     int end_line, end_col;
     void *def; /* owned */
     sc_located *pins;

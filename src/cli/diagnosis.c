@@ -1,0 +1,139 @@
+/* diagnosis.c — what a blow-up report says: the energy bound of closed worlds, and the hint that names the cause. */
+#include "diagnosis.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "springs.h"
+#include "stability.h"
+#include "world.h"
+
+static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+/* What feeds w energy (into out), or 0 when nothing does. */
+static int energy_source(const hk_world *w, char *out, size_t len)
+{
+    const hk_vec3 wind = w->def.wind;
+    int n = 0;
+    if (w->def.wind_model != HK_WIND_NONE && (wind.x != 0 || wind.y != 0 || wind.z != 0))
+        n = snprintf(out, len, "wind");
+    for (int s = 0; !n && s < w->surface_count; s++)
+        if (w->surfaces[s].nrt > 0) n = snprintf(out, len, "pressure in body %d", w->surfaces[s].body);
+    for (int b = 0; !n && b < w->body_count; b++)
+        if (w->bodies[b].anchor && norm3(w->bodies[b].anchor_vel) > 0)
+            n = snprintf(out, len, "the moving anchor of body %d", b);
+    for (int s = 0; !n && s < w->sphere_count; s++) {
+        const hk_vec3 v = w->spheres[s].velocity;
+        if (v.x != 0 || v.y != 0 || v.z != 0) n = snprintf(out, len, "moving sphere %d", s);
+    }
+    return n > 0;
+}
+
+static void floor_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *ctx)
+{
+    (void)slot;
+    (void)a;
+    (void)b;
+    const double e = 0.01 * (double)L0;
+    *(double *)ctx += 0.5 * (double)f->params.k * e * e;
+}
+
+void hk_energy_guard_init(hk_energy_guard *g, const hk_world *w)
+{
+    memset(g, 0, sizeof *g);
+    g->active = !energy_source(w, g->source, sizeof g->source);
+    const hk_stats s = hk_world_stats(w);
+    double floor = 0;
+    for (int f = 0; f < w->family_count; f++) hk_springs_visit(&w->families[f], floor_visit, &floor);
+    g->e0 = s.total;
+    g->scale = fmax(fmax(fabs(s.total), fabs(s.kinetic) + fabs(s.gravity) + fabs(s.spring)), floor);
+}
+
+int hk_energy_runaway(const hk_energy_guard *g, double e)
+{
+    return g->active && g->scale > 0 && !(e - g->e0 <= HK_ENERGY_GROWTH * g->scale);
+}
+
+/* Total mass of body b [kg] (free particles: the load its springs carry). */
+static double body_mass(const hk_world *w, int b)
+{
+    double m = 0;
+    for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++)
+        if (w->p.inv_mass[i] != 0) m += w->p.mass[i];
+    return m;
+}
+
+static void implicit_hint(FILE *out, const hk_world *w, const hk_integrator_info *in)
+{
+    const hk_solver_stats st = hk_world_solver_stats(w);
+    if (st.diverged)
+        fprintf(out,
+                "hooke: hint: the linear solve of step %lld met a non-finite value or a matrix that is no longer "
+                "positive definite (the step was not taken): lower dt or set dt_max, and look for springs of zero "
+                "length or a mesh that has turned inside out\n",
+                (long long)st.step);
+    else
+        fprintf(out,
+                "hooke: hint: %s is stable at every dt on springs; a blow-up comes from the terms it takes "
+                "explicitly (ground, walls, spheres, pressure, wind) or from solves stopped at cg_max_iterations "
+                "(%lld so far): lower dt or set dt_max, raise cg_max_iterations or lower cg_tolerance\n",
+                in->name, (long long)st.unconverged);
+}
+
+void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk_energy_guard *g, double energy_e,
+                      const char *scene, double stretch_limit)
+{
+    fprintf(out, "hooke: error: %s: simulation blew up at step %lld (t = %.6g s): ", scene,
+            (long long)hk_world_step_count(w), hk_world_time(w));
+    if (!b) {
+        fprintf(out,
+                "energy runaway: the total energy grew to %.6g J from %.6g J, %.3g times its starting scale of %.6g J "
+                "(the limit is %g); nothing in the scene feeds it energy (no wind, pressure, moving anchors or "
+                "spheres), so the integration is adding it\n",
+                energy_e, g->e0, (energy_e - g->e0) / g->scale, g->scale, HK_ENERGY_GROWTH);
+    } else {
+        fprintf(out, "%s", b->cause);
+        if (b->particle >= 0) fprintf(out, " at particle %d of body %d (value %g)", b->particle, b->body, b->value);
+        if (b->family >= 0) {
+            hk_family_info f = hk_world_family(w, b->family);
+            fprintf(out, " in spring %lld of family %s of body %d (r/L0 = %g, limit %g)", (long long)b->spring, f.name,
+                    b->body, b->value, stretch_limit);
+        }
+        fprintf(out, "\n");
+    }
+    const hk_integrator_info *in = hk_integrator_info_of(hk_world_integrator(w).kind);
+    if (in->implicit) {
+        implicit_hint(out, w, in);
+        return;
+    }
+    const double omega = hk_omega_max(w), h = hk_world_integrator(w).dt / hk_world_substeps(w), wh = omega * h;
+    const double limit = in->stability_limit;
+    /* far below the limit (under half of it) the step is not the cause: a stretch blow-up is the load or the
+     * initial state; an energy runaway or a non-finite state there is still the integrator's (euler gains
+     * energy at every dt) */
+    if (b && b->family >= 0 && limit > 0 && wh < 0.5 * limit) {
+        const hk_family_info f = hk_world_family(w, b->family);
+        const double g = norm3((const double[3]){w->def.gravity.x, w->def.gravity.y, w->def.gravity.z});
+        const double weight = body_mass(w, b->body) * g;
+        fprintf(out,
+                "hooke: hint: omega*dt = %.3g is far below %s's limit %.3g, so dt is not the cause: the spring is "
+                "overstretched by the load or by the initial state: check masses and stiffnesses (body %d weighs "
+                "%.4g kg x %.4g m/s^2 = %.4g N; family %s has k = %.4g N/m and L0 = %.4g m, so that weight on one "
+                "spring would stretch it %.4g times its rest length)\n",
+                wh, in->name, limit, b->body, body_mass(w, b->body), g, weight, f.name, f.params.k,
+                (double)w->families[b->family].rest,
+                f.params.k > 0 && w->families[b->family].rest > 0
+                    ? 1 + weight / (f.params.k * (double)w->families[b->family].rest)
+                    : INFINITY);
+        return;
+    }
+    char lim[64];
+    if (limit > 0)
+        snprintf(lim, sizeof lim, "%.3g", limit);
+    else
+        snprintf(lim, sizeof lim, "0 (it gains energy at every dt)");
+    fprintf(out,
+            "hooke: hint: omega*dt = %.3g (omega_max = %.4g rad/s from k and m, substep %.3g s); %s is stable only "
+            "below omega*dt = %s: lower dt or set dt_max\n",
+            wh, omega, h, in->name, lim);
+}

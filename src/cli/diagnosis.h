@@ -1,0 +1,41 @@
+/* diagnosis.h — what a blow-up report says: the energy bound of closed worlds, and the hint that names the cause. */
+#ifndef HOOKE_DIAGNOSIS_H
+#define HOOKE_DIAGNOSIS_H
+
+#include <stdio.h>
+
+#include "hooke/hooke.h"
+
+/* A world's total energy (kinetic + gravitational + spring) may swing but
+ * not grow without bound unless something feeds it. A run (and the
+ * stability profiler) counts the energy as run away once it exceeds its
+ * start by HK_ENERGY_GROWTH times the starting scale: a stable symplectic
+ * scheme at omega*dt = 1.99 swings by less (from rest, by 1 / (1 - omega
+ * dt / 2), 50 at omega*dt = 1.96). */
+#define HK_ENERGY_GROWTH 100.0
+
+typedef struct hk_energy_guard {
+    int active;       /* 0: the world has an energy source (source says which); no bound */
+    double e0;        /* total energy at the start [J] */
+    double scale;     /* the starting scale: the largest of |E0|, the sum of its terms' magnitudes, and the
+                       * energy of every spring stretched by 1 % of its rest length [J] */
+    char source[160]; /* what feeds the world energy, when not active */
+} hk_energy_guard;
+
+/* The bound of w at its current state: active unless the world has wind,
+ * pressure bodies, driven anchors that move, or moving spheres. */
+void hk_energy_guard_init(hk_energy_guard *g, const hk_world *w);
+/* 1 when energy e [J] is past the bound (growth over e0 > HK_ENERGY_GROWTH * scale). */
+int hk_energy_runaway(const hk_energy_guard *g, double e);
+
+/* How a run ended in a blow-up, and why: the report on `out`, then the
+ * hint that names the likely cause with its numbers: for an explicit
+ * integrator, omega*dt near or past its stability limit ("lower dt") or,
+ * far below it, a spring overstretched by the load or the initial state
+ * ("check masses and stiffnesses"); for an implicit one, the terms it
+ * takes explicitly or the solver. energy_e > 0 reports an energy runaway
+ * (b is NULL then). */
+void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk_energy_guard *g, double energy_e,
+                      const char *scene, double stretch_limit);
+
+#endif

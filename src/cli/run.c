@@ -1,0 +1,521 @@
+/* run.c — `hooke run`: a scene from its start or a checkpoint to the run's end, its outputs and the summary line. */
+#define _POSIX_C_SOURCE 200809L
+#include "run.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef HOOKE_USE_OPENMP
+#include <omp.h>
+#endif
+
+#include "args.h"
+#include "checkpoint.h"
+#include "diagnosis.h"
+#include "frames.h"
+#include "hooke/hooke.h"
+#include "progress.h"
+#include "scene.h"
+#include "state_io.h"
+#include "stats_csv.h"
+#include "topology.h"
+
+/* The most steps a run can count (int64_t). */
+#define MAX_STEPS 9.2e18
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ---- options ---------------------------------------------------------- */
+
+typedef struct run_opts {
+    const char *scene;
+    int64_t steps; /* the run's end step (0: not given) */
+    double time;   /* the run's end time [s] (0: not given) */
+    double dt;
+    int integrator; /* -1: scene's */
+    int64_t threads, every;
+    const char *stats, *state_out;
+    int quiet;
+    const char *checkpoint, *restart;
+    int64_t checkpoint_every;
+    int checkpoint_on_exit;
+    const char *out_dir;
+    int formats;
+    double stretch_limit;
+} run_opts;
+
+/* The value of flag argv[*i] (and moves past it), or NULL at the end. */
+static const char *value_of(int argc, char **argv, int *i)
+{
+    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    (*i)++;
+    return v;
+}
+
+static int parse_run(int argc, char **argv, run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->integrator = -1;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--quiet") == 0) {
+            o->quiet = 1;
+            continue;
+        }
+        if (strcmp(a, "--checkpoint-on-exit") == 0) {
+            o->checkpoint_on_exit = 1;
+            continue;
+        }
+        if (a[0] != '-' || a[1] == '\0') {
+            if (o->scene) {
+                fprintf(stderr, "hooke: error: more than one scene given ('%s' and '%s')\n", o->scene, a);
+                return HK_EXIT_INPUT;
+            }
+            o->scene = a;
+            continue;
+        }
+        const char *v = value_of(argc, argv, &i);
+        if (strcmp(a, "--steps") == 0) {
+            if (hk_arg_int64(v, 1, INT64_MAX, &o->steps)) return hk_arg_error(NULL, a, v, "a whole number >= 1");
+        } else if (strcmp(a, "--time") == 0) {
+            if (hk_arg_positive(v, &o->time)) return hk_arg_error(NULL, a, v, "a number of seconds > 0");
+        } else if (strcmp(a, "--dt") == 0) {
+            if (hk_arg_positive(v, &o->dt)) return hk_arg_error(NULL, a, v, "a step length in seconds > 0");
+        } else if (strcmp(a, "--integrator") == 0) {
+            if (!v || (o->integrator = hk_integrator_from_name(v)) < 0) {
+                char expected[256];
+                snprintf(expected, sizeof expected, "one of %s", hk_integrator_names());
+                return hk_arg_error(NULL, a, v, expected);
+            }
+        } else if (strcmp(a, "--threads") == 0) {
+            if (hk_arg_int64(v, 1, 4096, &o->threads)) return hk_arg_error(NULL, a, v, "a thread count 1..4096");
+        } else if (strcmp(a, "--every") == 0) {
+            if (hk_arg_int64(v, 1, INT64_MAX, &o->every)) return hk_arg_error(NULL, a, v, "a whole number >= 1");
+        } else if (strcmp(a, "--stats") == 0 || strcmp(a, "--state-out") == 0) {
+            if (!v || !*v) return hk_arg_error(NULL, a, v, "a file name");
+            *(strcmp(a, "--stats") == 0 ? &o->stats : &o->state_out) = v;
+        } else if (strcmp(a, "--checkpoint") == 0 || strcmp(a, "--restart") == 0) {
+            if (!v || !*v) return hk_arg_error(NULL, a, v, "a file name");
+            *(strcmp(a, "--checkpoint") == 0 ? &o->checkpoint : &o->restart) = v;
+        } else if (strcmp(a, "--out") == 0) {
+            if (!v || !*v) return hk_arg_error(NULL, a, v, "a folder name");
+            o->out_dir = v;
+        } else if (strcmp(a, "--format") == 0) {
+            if (!v || (o->formats = hk_frames_parse_formats(v)) < 0) {
+                char expected[256];
+                snprintf(expected, sizeof expected, "a comma-separated list of %s", hk_frames_format_names());
+                return hk_arg_error(NULL, a, v, expected);
+            }
+        } else if (strcmp(a, "--stretch-limit") == 0) {
+            if (hk_arg_positive(v, &o->stretch_limit) || !(o->stretch_limit > 1))
+                return hk_arg_error(NULL, a, v, "a ratio > 1");
+        } else if (strcmp(a, "--checkpoint-every") == 0) {
+            if (hk_arg_int64(v, 1, INT64_MAX, &o->checkpoint_every))
+                return hk_arg_error(NULL, a, v, "a whole number >= 1");
+        } else {
+            fprintf(stderr, "hooke: error: unknown option '%s' (see hooke --help)\n", a);
+            return HK_EXIT_INPUT;
+        }
+    }
+    if (!o->scene) {
+        fprintf(stderr, "hooke: error: run needs a scene file (see hooke --help)\n");
+        return HK_EXIT_INPUT;
+    }
+    if (o->steps && o->time > 0) {
+        fprintf(stderr, "hooke: error: give --steps or --time, not both\n");
+        return HK_EXIT_INPUT;
+    }
+    if (o->formats && !o->out_dir) {
+        fprintf(stderr, "hooke: error: --format needs --out DIR\n");
+        return HK_EXIT_INPUT;
+    }
+    if (o->out_dir && !o->formats) o->formats = hk_frames_parse_formats(hk_frame_format_at(0)->name);
+    if (o->checkpoint_every && !o->checkpoint) {
+        fprintf(stderr, "hooke: error: --checkpoint-every needs --checkpoint FILE\n");
+        return HK_EXIT_INPUT;
+    }
+    if (o->checkpoint && !o->checkpoint_every && !o->checkpoint_on_exit) {
+        fprintf(stderr, "hooke: error: --checkpoint FILE needs --checkpoint-every N or --checkpoint-on-exit\n");
+        return HK_EXIT_INPUT;
+    }
+    if (o->checkpoint_on_exit && !o->checkpoint) {
+        fprintf(stderr, "hooke: error: --checkpoint-on-exit needs --checkpoint FILE\n");
+        return HK_EXIT_INPUT;
+    }
+    if (o->restart && (o->dt > 0 || o->integrator >= 0)) {
+        fprintf(stderr, "hooke: error: --restart continues with the checkpoint's integrator and dt; "
+                        "drop --dt and --integrator\n");
+        return HK_EXIT_INPUT;
+    }
+    return HK_EXIT_OK;
+}
+
+/* ---- the run's end ---------------------------------------------------- */
+
+/* The run's end as a step: --steps, else --time, else the scene's steps,
+ * else its time; a time becomes ceil(time / dt) steps, and a count a run
+ * cannot hold is refused. 0 with *end set, or HK_EXIT_INPUT. */
+static int run_end(const run_opts *o, const hk_scene *sc, double dt, int64_t *end)
+{
+    *end = o->steps ? o->steps : o->time > 0 ? 0 : sc->steps;
+    if (*end > 0) return HK_EXIT_OK;
+    const double t = o->time > 0 ? o->time : sc->time;
+    const char *from = o->time > 0 ? "--time" : "the scene's time";
+    if (!(t > 0)) {
+        fprintf(stderr,
+                "hooke: error: %s: no run length: give --steps or --time, or 'steps' or 'time' in the run "
+                "section\n",
+                o->scene);
+        return HK_EXIT_INPUT;
+    }
+    const double n = ceil(t / dt * (1 - 1e-12));
+    if (!(n <= MAX_STEPS)) {
+        fprintf(stderr,
+                "hooke: error: %s: %s %g s at dt = %g s is %.3g steps, more than a run can count (%.3g): shorten the "
+                "run or lengthen dt\n",
+                o->scene, from, t, dt, n, MAX_STEPS);
+        return HK_EXIT_INPUT;
+    }
+    *end = n < 1 ? 1 : (int64_t)n;
+    return HK_EXIT_OK;
+}
+
+/* ---- signals ------------------------------------------------------------ */
+
+/* The signal that asked the run to stop (SIGINT, SIGTERM), or 0. The
+ * handler is one-shot: a second signal of the same kind ends the process
+ * at once (the outputs written so far are whole; see outfile.c). */
+static volatile sig_atomic_t stop_signal = 0;
+
+static void on_signal(int sig) { stop_signal = sig; }
+
+static void catch_signals(struct sigaction old[2])
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old[0]);
+    sigaction(SIGTERM, &sa, &old[1]);
+}
+
+static void release_signals(const struct sigaction old[2])
+{
+    sigaction(SIGINT, &old[0], NULL);
+    sigaction(SIGTERM, &old[1], NULL);
+}
+
+/* ---- the run ---------------------------------------------------------- */
+
+/* What the loop tracks, for the epilog. */
+typedef struct run_state {
+    hk_scene sc;
+    hk_world *w;
+    uint64_t digest;
+    int64_t first, end, every;
+    double stretch_limit;
+    int threads;
+    hk_frames *frames;
+    hk_stats_csv stats;
+    int has_stats;
+    hk_energy_guard guard;
+    int blew_up, io_failed;
+    int64_t last_frame;
+} run_state;
+
+/* Phases of building a large world, on a terminal (a line each, when it took a while). */
+static void phase_done(const run_opts *o, double t0, const char *what)
+{
+    const double el = now_s() - t0;
+    if (!o->quiet && isatty(STDERR_FILENO) && el >= 1) fprintf(stderr, "hooke: %s in %.1f s\n", what, el);
+}
+
+static void phase_begin(const run_opts *o, const char *what)
+{
+    if (!o->quiet && isatty(STDERR_FILENO)) {
+        fprintf(stderr, "hooke: %s ...\r", what);
+        fflush(stderr);
+    }
+}
+
+/* Loads the scene, applies the overrides and the threads, and builds the
+ * engine's plans. HK_EXIT_OK, or an exit status with the message printed. */
+static int prolog(const run_opts *o, run_state *r)
+{
+    char err[1024];
+    double t0 = now_s();
+    phase_begin(o, "reading the scene and building its bodies");
+    if (hk_scene_load(o->scene, &r->sc, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return HK_EXIT_INPUT;
+    }
+    hk_world *w = r->w = r->sc.world;
+    char what[256];
+    snprintf(what, sizeof what, "built %d particles and %lld springs", hk_world_particles(w).count,
+             (long long)hk_world_spring_count(w));
+    phase_done(o, t0, what);
+    hk_integrator_def idef = r->sc.integrator;
+    if (o->dt > 0) idef.dt = o->dt;
+    if (o->integrator >= 0) idef.kind = (hk_integrator_kind)o->integrator;
+    t0 = now_s();
+    phase_begin(o, "colouring the springs and planning the passes");
+    if (hk_world_set_integrator(w, &idef) != 0 || hk_world_optimise(w, 0) != 0) {
+        fprintf(stderr, "hooke: error: %s: %s\n", o->scene, hk_world_error(w));
+        return HK_EXIT_INPUT;
+    }
+    phase_done(o, t0, "coloured the springs and planned the passes");
+#ifdef HOOKE_USE_OPENMP
+    if (o->threads > 0)
+        omp_set_num_threads((int)o->threads);
+    else if (hk_world_threads(w) <= 0)
+        omp_set_num_threads(hk_topology_cores());
+    r->threads = omp_get_max_threads();
+    hk_topology_bind_threads();
+#else
+    r->threads = 1;
+    if (o->threads > 1 && !o->quiet) fprintf(stderr, "hooke: note: built without OpenMP; running on 1 thread\n");
+#endif
+    r->stretch_limit = o->stretch_limit > 0 ? o->stretch_limit : r->sc.stretch_limit > 0 ? r->sc.stretch_limit : 10.0;
+    r->every = o->every ? o->every : (r->sc.every > 0 ? r->sc.every : 1);
+    int rc = run_end(o, &r->sc, idef.dt, &r->end);
+    if (rc != HK_EXIT_OK) return rc;
+    if ((o->checkpoint || o->restart) && hk_checkpoint_digest(o->scene, (const char *const *)r->sc.files,
+                                                              r->sc.file_count, &r->digest, err, sizeof err) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", err);
+        return HK_EXIT_INPUT;
+    }
+    if (!o->restart) { /* a state no run could start from is the scene's error */
+        hk_blowup b;
+        if (hk_world_check(w, r->stretch_limit, &b)) {
+            const int line = b.body >= 0 ? r->sc.body_line[b.body] : 1;
+            if (b.family >= 0)
+                fprintf(stderr,
+                        "%s:%d: error: body %d starts past the stretch limit: spring %lld of family %s has r/L0 = "
+                        "%g, more than %g (stretch_limit in the run section, or --stretch-limit); its initial "
+                        "positions do not match its rest lengths\n",
+                        o->scene, line, b.body, (long long)b.spring, hk_world_family(w, b.family).name, b.value,
+                        r->stretch_limit);
+            else
+                fprintf(stderr, "%s:%d: error: body %d starts with a %s at particle %d (value %g)\n", o->scene, line,
+                        b.body, b.cause, b.particle, b.value);
+            return HK_EXIT_INPUT;
+        }
+        return HK_EXIT_OK;
+    }
+    if (hk_checkpoint_read(w, r->digest, o->restart, err, sizeof err) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", err);
+        return HK_EXIT_INPUT;
+    }
+    const int64_t at = hk_world_step_count(w);
+    if (at >= r->end) {
+        fprintf(stderr,
+                "hooke: %s: the checkpoint %s is at step %lld, %s the run's end (step %lld): nothing to run. "
+                "--steps and --time give where a run ends (a step or a time counted from 0), not how many steps "
+                "to add: give a later end to continue\n",
+                o->scene, o->restart, (long long)at, at == r->end ? "which is" : "past", (long long)r->end);
+        return HK_EXIT_NOTHING;
+    }
+    return HK_EXIT_OK;
+}
+
+/* Opens the frames and the stats (continuing them after a restart). */
+static int open_outputs(const run_opts *o, run_state *r)
+{
+    char err[1024];
+    if (o->out_dir) {
+        r->frames = hk_frames_open(o->out_dir, o->formats, err, sizeof err);
+        if (!r->frames || hk_frames_write(r->frames, r->w, err, sizeof err) != 0) {
+            fprintf(stderr, "hooke: error: %s\n", err);
+            return HK_EXIT_IO;
+        }
+    }
+    if (o->stats) {
+        const int bad = hk_stats_csv_open(&r->stats, o->stats, r->w, r->first, err, sizeof err);
+        if (bad) {
+            fprintf(stderr, "%s%s\n", bad == -2 ? "" : "hooke: error: ", err);
+            return bad == -2 ? HK_EXIT_INPUT : HK_EXIT_IO;
+        }
+        r->has_stats = 1;
+    }
+    return HK_EXIT_OK;
+}
+
+/* The blow-up check is a serial pass over every particle and spring (and,
+ * for the energy bound, a second one), about ten times a parallel SIMD
+ * step's cost per item. Its cadence follows the problem size alone, so the
+ * report does not depend on the machine: every step up to 4096 particles
+ * + springs, then every 2nd, 4th, ... step up to every 256th (cloth_512:
+ * every 256th, about 2%). It also runs before every frame written (so
+ * every frame is sound) and after the last step. It only reads the state. */
+static int64_t check_cadence(const hk_world *w)
+{
+    int64_t every = 1;
+    for (int64_t items = hk_world_particles(w).count + hk_world_spring_count(w); items > 4096 && every < 256;
+         items /= 2)
+        every *= 2;
+    return every;
+}
+
+/* One step's checks and outputs; 0 to go on, 1 to stop. */
+static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_every, hk_progress *pr)
+{
+    hk_world *w = r->w;
+    char err[1024];
+    if (hk_world_error(w)[0]) {
+        hk_progress_end(pr);
+        fprintf(stderr, "hooke: error: %s\n", hk_world_error(w));
+        r->blew_up = 1;
+        return 1;
+    }
+    const int last = s == r->end || stop_signal;
+    const int frame_now = r->frames && (s % r->every == 0 || last);
+    if (s % check_every == 0 || last || frame_now || hk_world_solver_stats(w).diverged) {
+        hk_blowup b;
+        const int bad = hk_world_check(w, r->stretch_limit, &b);
+        const double e = bad ? 0 : hk_world_stats(w).total;
+        if (bad || hk_energy_runaway(&r->guard, e)) {
+            hk_progress_end(pr);
+            hk_report_blowup(stderr, w, bad ? &b : NULL, &r->guard, e, o->scene, r->stretch_limit);
+            if (r->frames && r->last_frame >= 0)
+                fprintf(stderr, "hooke: last good frame: %s/frame_%06lld (step %lld)\n", o->out_dir,
+                        (long long)r->last_frame, (long long)r->last_frame);
+            r->blew_up = 1;
+            return 1;
+        }
+    }
+    if (frame_now) {
+        if (hk_frames_write(r->frames, w, err, sizeof err) != 0) {
+            hk_progress_end(pr);
+            fprintf(stderr, "hooke: error: %s\n", err);
+            r->io_failed = 1;
+            return 1;
+        }
+        r->last_frame = s;
+    }
+    hk_progress_update(pr, s, hk_world_time(w), hk_world_spring_updates(w));
+    if (r->has_stats && (s % r->every == 0 || last) && hk_stats_csv_row(&r->stats, w, err, sizeof err) != 0) {
+        hk_progress_end(pr);
+        fprintf(stderr, "hooke: error: %s (at step %lld)\n", err, (long long)s);
+        r->io_failed = 1;
+        return 1;
+    }
+    if (o->checkpoint_every && s % o->checkpoint_every == 0 &&
+        hk_checkpoint_write(w, r->digest, o->checkpoint, err, sizeof err) != 0) {
+        hk_progress_end(pr);
+        fprintf(stderr, "hooke: error: %s\n", err);
+        r->io_failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* The summary line: the run's total steps and this process's, the rate of
+ * this process's steps only. */
+static void summary(const run_opts *o, const run_state *r, double wall, int64_t updates0)
+{
+    const hk_world *w = r->w;
+    const int64_t run = hk_world_step_count(w) - r->first;
+    const double updates = (double)(hk_world_spring_updates(w) - updates0);
+    char solver[160] = "", extra[96] = "";
+    if (hk_integrator_info_of(hk_world_integrator(w).kind)->implicit) {
+        const hk_solver_stats st = hk_world_solver_stats(w);
+        snprintf(solver, sizeof solver, " cg_iterations=%lld cg_per_step=%.1f cg_unconverged=%lld",
+                 (long long)st.cg_total, run > 0 ? (double)st.cg_total / (double)run : 0.0, (long long)st.unconverged);
+    }
+    if (r->first > 0) snprintf(extra, sizeof extra, " restarted_at=%lld", (long long)r->first);
+    if (stop_signal && !r->blew_up) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " interrupted=1");
+    printf("hooke: scene=%s integrator=%s threads=%d particles=%d springs=%lld steps=%lld steps_run=%lld substeps=%d "
+           "sim_time=%.6g wall_s=%.6f spring_updates_per_s=%.4e%s state_hash=0x%016" PRIx64 "%s%s\n",
+           o->scene, hk_integrator_name(hk_world_integrator(w).kind), r->threads, hk_world_particles(w).count,
+           (long long)hk_world_spring_count(w), (long long)hk_world_step_count(w), (long long)run, hk_world_substeps(w),
+           hk_world_time(w), wall, wall > 0 ? updates / wall : 0.0, solver, hk_world_state_hash(w), extra,
+           r->blew_up ? " status=BLOWUP" : "");
+    fflush(stdout);
+}
+
+int hk_cmd_run(int argc, char **argv)
+{
+    run_opts o;
+    int rc = parse_run(argc, argv, &o);
+    if (rc != HK_EXIT_OK) return rc;
+    run_state r;
+    memset(&r, 0, sizeof r);
+    r.last_frame = -1;
+    stop_signal = 0;
+
+    /* prolog: scene, overrides, threads, the run's end, restart, outputs */
+    rc = prolog(&o, &r);
+    hk_world *w = r.w;
+    if (rc == HK_EXIT_OK) {
+        r.first = hk_world_step_count(w);
+        rc = open_outputs(&o, &r);
+    }
+    if (rc != HK_EXIT_OK) {
+        hk_frames_close(r.frames);
+        hk_stats_csv_close(&r.stats, NULL, 0);
+        hk_scene_free(&r.sc);
+        return rc;
+    }
+    if (r.frames) r.last_frame = r.first;
+    hk_energy_guard_init(&r.guard, w);
+    if (!o.quiet)
+        fprintf(stderr,
+                "hooke: %s: %d particles, %lld springs, %s, dt %g s x %d substeps, steps %lld to %lld, %d "
+                "threads\n",
+                o.scene, hk_world_particles(w).count, (long long)hk_world_spring_count(w),
+                hk_integrator_name(hk_world_integrator(w).kind), hk_world_integrator(w).dt, hk_world_substeps(w),
+                (long long)r.first, (long long)r.end, r.threads);
+
+    /* loop: step, checks, outputs; SIGINT and SIGTERM end it after the step in hand */
+    const int64_t check_every = check_cadence(w), updates0 = hk_world_spring_updates(w);
+    hk_progress progress;
+    hk_progress_begin(&progress, o.quiet, r.first, r.end, updates0);
+    struct sigaction old[2];
+    catch_signals(old);
+    const double t0 = now_s();
+    for (int64_t s = r.first + 1; s <= r.end && !stop_signal; s++) {
+        hk_world_step(w);
+        if (after_step(&o, &r, s, check_every, &progress)) break;
+    }
+    const double wall = now_s() - t0;
+    hk_progress_end(&progress);
+
+    /* epilog: every output closed whole, the summary line, the exit status */
+    char err[1024];
+    hk_frames_close(r.frames);
+    if (r.has_stats && hk_stats_csv_close(&r.stats, err, sizeof err) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", err);
+        r.io_failed = 1;
+    }
+    if (!r.blew_up && o.state_out && hk_state_write_file(w, o.state_out) != 0) {
+        fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.state_out, strerror(errno));
+        r.io_failed = 1;
+    }
+    if (!r.blew_up && !r.io_failed && o.checkpoint_on_exit &&
+        hk_checkpoint_write(w, r.digest, o.checkpoint, err, sizeof err) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", err);
+        r.io_failed = 1;
+    }
+    if (stop_signal && !o.quiet)
+        fprintf(stderr, "hooke: %s at step %lld; the outputs are closed and whole%s\n",
+                stop_signal == SIGINT ? "interrupted (SIGINT)" : "stopped (SIGTERM)", (long long)hk_world_step_count(w),
+                o.checkpoint_on_exit && !r.io_failed ? " (and a checkpoint written)" : "");
+    summary(&o, &r, wall, updates0);
+    release_signals(old);
+    rc = r.blew_up ? HK_EXIT_BLOWUP : r.io_failed ? HK_EXIT_IO : stop_signal ? 128 + (int)stop_signal : HK_EXIT_OK;
+    hk_scene_free(&r.sc);
+    return rc;
+}

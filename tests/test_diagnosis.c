@@ -1,0 +1,127 @@
+/* test_diagnosis.c — blow-up reports that name the cause, run lengths a run cannot count, write errors at once. */
+#define _POSIX_C_SOURCE 200809L
+#include "hk_test_cli.h"
+
+#define SCENE(name) HOOKE_SCENES_DIR "/" name
+
+static void expect(const char *args, int status, const char *const *messages)
+{
+    hk_run r = hk_test_hooke("", args);
+    int ok = r.status == status;
+    for (int i = 0; messages[i]; i++) ok = ok && strstr(r.err, messages[i]) != NULL;
+    if (!ok) {
+        print_error("hooke %s\nexit %d (expected %d)\nstdout: %s\nstderr: %s\n", args, r.status, status, r.out, r.err);
+        for (int i = 0; messages[i]; i++) print_error("expected stderr to contain: %s\n", messages[i]);
+        fail();
+    }
+    hk_run_free(&r);
+}
+
+/* The rope tutorial's rope without its ground and with a mass typo (20 kg
+ * a node instead of 0.05): omega*dt = 0.083, far below semi-implicit
+ * Euler's limit 2. The top spring passes the stretch limit under the load;
+ * the hint says dt is not the cause and shows the numbers of the load. */
+static void test_overload(void **state)
+{
+    (void)state;
+    const char *sc = hk_test_path("typo.scene");
+    hk_test_write(sc, "world\n gravity 0 -9.81 0\n air_drag 0.02\nend\n"
+                      "body rope\n count 80\n mass 20\n spacing 0.05\n direction 1 0 0\n anchor 1\n"
+                      " springs chain k 10000 damping 0.2 damping_model relative rest_length 0.05\nend\n"
+                      "run\n dt 0.0166666666666667\n dt_max 0.002\n time 5\nend\n");
+    char args[512];
+    snprintf(args, sizeof args, "run '%s' --quiet", sc);
+    const char *const want[] = {
+        "simulation blew up at step ", "runaway stretch in spring 0 of family chain of body 0 (r/L0 = ", ", limit 10)",
+        "hooke: hint: omega*dt = 0.0828 is far below semi_implicit_euler's limit 2, so dt is not the cause: the "
+        "spring is overstretched by the load or by the initial state: check masses and stiffnesses (body 0 weighs "
+        "1580 kg x 9.81 m/s^2 = 1.55e+04 N; family chain has k = 1e+04 N/m and L0 = 0.05 m, so that weight on one "
+        "spring would stretch it 32 times its rest length)",
+        NULL};
+    expect(args, 2, want);
+}
+
+/* A scene whose initial state is already past the stretch limit is bad
+ * input, named by file and line (the body's), not a blow-up at step 1. */
+static void test_initial_stretch(void **state)
+{
+    (void)state;
+    const char *sc = hk_test_path("stretched.scene");
+    hk_test_write(sc, "world\n gravity 0 0 0\nend\n\n"
+                      "body spring\n a 0 0 0\n b 8.33 0 0\n mass_b 1\n springs main k 100 rest_length 0.1\nend\n"
+                      "run\n dt 1e-3\n steps 100\nend\n");
+    char args[512];
+    snprintf(args, sizeof args, "run '%s'", sc);
+    const char *const want[] = {"stretched.scene:5: error: body 0 starts past the stretch limit: spring 0 of family "
+                                "main has r/L0 = 83.3, more than 10 (stretch_limit in the run section, or "
+                                "--stretch-limit); its initial positions do not match its rest lengths",
+                                NULL};
+    expect(args, 1, want);
+}
+
+/* RK4 on the oscillator at 1.02 times its stability limit (omega dt =
+ * 2.885 against 2.83): the energy grows slowly (797 times in 20 000 steps);
+ * nothing in the scene feeds energy, so the run stops once it is 100 times
+ * its start, with the hint to lower dt. */
+static void test_energy_runaway(void **state)
+{
+    (void)state;
+    const char *sc = hk_test_path("rk4.scene");
+    hk_test_write(sc, "world\n gravity 0 0 0\nend\n"
+                      "body spring\n a 0 0 0\n b 1.1 0 0\n mass_a 1\n mass_b 1\n pin_a 1\n"
+                      " springs main k 100 rest_length 1\nend\n"
+                      "run\n integrator rk4\n dt 0.28851\n steps 20000\nend\n");
+    char args[512];
+    snprintf(args, sizeof args, "run '%s' --quiet", sc);
+    const char *const want[] = {"energy runaway: the total energy grew to ", " from 0.5 J, ",
+                                "times its starting scale of 0.5 J (the limit is 100); nothing in the scene feeds it "
+                                "energy (no wind, pressure, moving anchors or spheres)",
+                                "hooke: hint: omega*dt = 2.89 (omega_max = 10 rad/s from k and m, substep 0.289 s); "
+                                "rk4 is stable only below omega*dt = 2.83: lower dt or set dt_max",
+                                NULL};
+    expect(args, 2, want);
+    /* at 0.98 times the limit it runs to its end */
+    snprintf(args, sizeof args, "run '%s' --dt 0.2772 --quiet", sc);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+}
+
+/* A run length whose step count a run cannot hold is refused by name. */
+static void test_run_length_overflow(void **state)
+{
+    (void)state;
+    const char *const t[] = {"hooke: error: " SCENE("rope.scene") ": --time 1e+300 s at dt = 0.0166667 s is 6e+301 "
+                                                                  "steps, more than a run can count (9.2e+18): shorten "
+                                                                  "the run or lengthen dt",
+                             NULL};
+    expect("run " SCENE("rope.scene") " --time 1e300", 1, t);
+    const char *sc = hk_test_path("long_time.scene");
+    hk_test_write(sc, "world\nend\nbody spring\n a 0 0 0\n b 1 0 0\n mass_b 1\n springs main k 1\nend\nrun\n dt 1e-9\n time 1e12\nend\n");
+    char args[512];
+    snprintf(args, sizeof args, "run '%s'", sc);
+    const char *const u[] = {"the scene's time 1e+12 s at dt = 1e-09 s is 1e+21 steps, more than a run can count",
+                             NULL};
+    expect(args, 1, u);
+}
+
+/* A stats file that cannot be written fails the run at the row that met
+ * the error, not at the end: /dev/full refuses the first row. */
+static void test_stats_write_error(void **state)
+{
+    (void)state;
+    const char *const want[] = {"hooke: error: cannot write /dev/full: No space left on device", NULL};
+    expect("run " SCENE("rope.scene") " --stats /dev/full --quiet", 3, want);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_overload),          cmocka_unit_test(test_initial_stretch),
+        cmocka_unit_test(test_energy_runaway),    cmocka_unit_test(test_run_length_overflow),
+        cmocka_unit_test(test_stats_write_error),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    hk_test_cleanup();
+    return rc;
+}

@@ -1,0 +1,292 @@
+/* test_restart.c — restart semantics: the run's end, this process's rate, continued stats, and checkpoints refused. */
+#define _POSIX_C_SOURCE 200809L
+#include "hk_test_cli.h"
+
+#include <stdint.h>
+
+#define SCENE(name) HOOKE_SCENES_DIR "/" name
+
+/* A path in the test's folder that stays valid (hk_test_path reuses its buffers). */
+static const char *own_path(const char *name)
+{
+    static char buf[32][256];
+    static int slot;
+    char *p = buf[slot++ % 32];
+    snprintf(p, 256, "%s", hk_test_path(name));
+    return p;
+}
+
+static double num_field(const char *out, const char *key)
+{
+    const char *v = hk_test_field(out, key);
+    if (!v) {
+        print_error("no %s= in: %s\n", key, out);
+        fail();
+    }
+    return strtod(v, NULL);
+}
+
+static hk_run run_ok(const char *args)
+{
+    hk_run r = hk_test_hooke("", args);
+    if (r.status != 0) {
+        print_error("hooke %s\nexit %d\nstdout: %s\nstderr: %s\n", args, r.status, r.out, r.err);
+        fail();
+    }
+    return r;
+}
+
+/* The user guide's restart: a checkpoint at the run's end restarts to
+ * nothing (exit 4, said plainly); an end before the checkpoint too; a later
+ * end continues, bit-for-bit, and the summary separates this process's
+ * steps from the run's and takes its rate from this process's steps only. */
+static void test_run_end_and_rate(void **state)
+{
+    (void)state;
+    char args[1024];
+    const char *ck = own_path("end.ck");
+    snprintf(args, sizeof args, "run " SCENE("tearing_cloth.scene") " --checkpoint '%s' --checkpoint-every 500 --quiet",
+             ck);
+    hk_run whole = run_ok(args);
+    assert_int_equal((int)num_field(whole.out, "steps"), 3000);
+    assert_int_equal((int)num_field(whole.out, "steps_run"), 3000);
+
+    snprintf(args, sizeof args, "run " SCENE("tearing_cloth.scene") " --restart '%s'", ck);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 4);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "tearing_cloth.scene: the checkpoint "));
+    assert_non_null(strstr(r.err, " is at step 3000, which is the run's end (step 3000): nothing to run"));
+    hk_run_free(&r);
+
+    const char *part = own_path("part.ck");
+    snprintf(args, sizeof args,
+             "run " SCENE("tearing_cloth.scene") " --steps 1000 --checkpoint '%s' --checkpoint-every 1000 --quiet",
+             part);
+    hk_run first = run_ok(args);
+    hk_run_free(&first);
+    snprintf(args, sizeof args, "run " SCENE("tearing_cloth.scene") " --restart '%s' --steps 500", part);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 4);
+    assert_non_null(strstr(r.err, " is at step 1000, past the run's end (step 500): nothing to run"));
+    hk_run_free(&r);
+
+    snprintf(args, sizeof args, "run " SCENE("tearing_cloth.scene") " --restart '%s' --steps 3000 --quiet", part);
+    r = run_ok(args);
+    assert_int_equal((int)num_field(r.out, "steps"), 3000);
+    assert_int_equal((int)num_field(r.out, "steps_run"), 2000);
+    assert_int_equal((int)num_field(r.out, "restarted_at"), 1000);
+    assert_memory_equal(hk_test_field(r.out, "state_hash"), hk_test_field(whole.out, "state_hash"), 18);
+    /* the rate is this process's: updates of 2000 steps over its wall time (one force pass per step, no substeps;
+     * broken springs are not updated, so at most springs x 2000) */
+    const double rate = num_field(r.out, "spring_updates_per_s"), wall = num_field(r.out, "wall_s");
+    const double springs = num_field(r.out, "springs");
+    assert_true(rate * wall <= springs * 2000 * 1.0001);
+    assert_true(rate * wall >= springs * 2000 * 0.5);
+    hk_run_free(&r);
+    hk_run_free(&whole);
+}
+
+/* Counts the data rows of a stats CSV and checks their steps rise strictly. */
+static int stats_rows(const char *path, long long *last)
+{
+    char *text = hk_test_slurp(path);
+    assert_non_null(text);
+    int rows = 0;
+    long long prev = -1;
+    for (char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        const long long step = strtoll(line + 1, NULL, 10);
+        if (step <= prev) {
+            print_error("%s: step %lld after %lld\n", path, step, prev);
+            fail();
+        }
+        prev = step;
+        rows++;
+    }
+    free(text);
+    *last = prev;
+    return rows;
+}
+
+/* A restart with --stats continues the file: the rows up to the checkpoint
+ * stay, the rows the interrupted run wrote after it are replaced, and the
+ * file equals the one an uninterrupted run writes. A file of another
+ * scene's columns is refused, not overwritten. */
+static void test_stats_continue(void **state)
+{
+    (void)state;
+    char args[1024];
+    const char *whole = own_path("whole.csv"), *split = own_path("split.csv"), *ck = own_path("st.ck");
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 200 --every 10 --stats '%s' --quiet", whole);
+    hk_run r = run_ok(args);
+    hk_run_free(&r);
+    /* the first run goes on past its checkpoint at 100 and writes rows to 150: those are replaced */
+    snprintf(args, sizeof args,
+             "run " SCENE("rope.scene") " --steps 150 --every 10 --stats '%s' --checkpoint '%s' --checkpoint-every 100 "
+                                        "--quiet",
+             split, ck);
+    r = run_ok(args);
+    hk_run_free(&r);
+    long long last;
+    assert_int_equal(stats_rows(split, &last), 16);
+    snprintf(args, sizeof args,
+             "run " SCENE("rope.scene") " --steps 200 --every 10 --stats '%s' --restart '%s' --quiet", split, ck);
+    r = run_ok(args);
+    hk_run_free(&r);
+    assert_int_equal(stats_rows(split, &last), 21);
+    assert_int_equal((int)last, 200);
+    char *a = hk_test_slurp(whole), *b = hk_test_slurp(split);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    /* the stats of another scene are not this run's */
+    const char *other = own_path("other.csv");
+    hk_test_write(
+        other, "step,time,kinetic,gravity,spring,total,max_stretch,broken,volume_0,pressure_0\n0,0,0,0,0,0,1,0,1,1\n");
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 200 --stats '%s' --restart '%s'", other, ck);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "other.csv:1: error: its columns are not this run's"));
+    hk_run_free(&r);
+    a = hk_test_slurp(other);
+    assert_non_null(strstr(a, "volume_0"));
+    free(a);
+}
+
+/* FNV-1a over n bytes (the checkpoint trailer). */
+static uint64_t fnv1a(const unsigned char *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* Byte offsets in a checkpoint (docs/checkpoint-format.md). */
+enum {
+    CK_DT = 64 + 4,
+    CK_H = 64 + 4 + 6 * 8 + 4 * 4,
+    CK_TIME = CK_H + 8,
+    CK_STEPS = CK_TIME + 8,
+    CK_ARRAYS = CK_STEPS + 8 + 8 + 4 + 4,
+};
+
+/* A copy of checkpoint `src` with `value` (n bytes) at offset `at` and the checksum repaired. */
+static void patched(const char *src, const char *dst, size_t at, const void *value, size_t n)
+{
+    FILE *f = fopen(src, "rb");
+    assert_non_null(f);
+    unsigned char buf[1 << 16];
+    const size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    assert_true(len > at + n + 8 && len < sizeof buf);
+    memcpy(buf + at, value, n);
+    const uint64_t sum = fnv1a(buf, len - 8);
+    memcpy(buf + len - 8, &sum, 8);
+    f = fopen(dst, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, len, f), len);
+    fclose(f);
+}
+
+static void expect_refused(const char *ck, const char *message)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --restart '%s' --steps 100000", ck);
+    hk_run r = hk_test_hooke("", args);
+    if (r.status != 1 || !strstr(r.err, message)) {
+        print_error("exit %d, stderr: %s\nexpected: %s\n", r.status, r.err, message);
+        fail();
+    }
+    hk_run_free(&r);
+}
+
+/* A checkpoint whose checksum is right but whose values no run can have is
+ * refused, not continued: negative steps, a zero or non-finite substep or
+ * dt, a NaN time, a negative mass, a non-finite position. */
+static void test_impossible_values(void **state)
+{
+    (void)state;
+    char args[1024];
+    const char *good = own_path("osc.ck"), *bad = own_path("osc_bad.ck");
+    snprintf(args, sizeof args,
+             "run " SCENE("oscillator.scene") " --steps 50 --checkpoint '%s' --checkpoint-every 50 --quiet", good);
+    hk_run r = run_ok(args);
+    hk_run_free(&r);
+    const int64_t neg = -5;
+    patched(good, bad, CK_STEPS, &neg, 8);
+    expect_refused(bad, "checkpoint holds an impossible step count (-5)");
+    const double zero = 0, nan_ = NAN, inf = INFINITY;
+    patched(good, bad, CK_H, &zero, 8);
+    expect_refused(bad, "checkpoint holds an impossible substep (1 substeps of 0 s)");
+    patched(good, bad, CK_DT, &inf, 8);
+    expect_refused(bad, "checkpoint holds an impossible integrator setting (inf)");
+    patched(good, bad, CK_TIME, &nan_, 8);
+    expect_refused(bad, "checkpoint holds an impossible time (nan s)");
+    const hk_real negative = -1, rnan = NAN, R = sizeof(hk_real);
+    patched(good, bad, CK_ARRAYS + 10 * 2 * R + R, &negative, R); /* the mass of particle 1 (of 2) */
+    expect_refused(bad, "checkpoint holds an impossible mass of particle 1");
+    patched(good, bad, CK_ARRAYS + R, &rnan, R); /* x of particle 1 */
+    expect_refused(bad, "checkpoint holds an impossible position x of particle 1");
+    const double other_h = 0.5e-3;
+    patched(good, bad, CK_H, &other_h, 8);
+    expect_refused(bad, "checkpoint is corrupted (1 substeps of 0.0005 s, where its integrator makes 1 of 0.001 s)");
+    /* the good one still restarts */
+    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --restart '%s' --steps 60 --quiet", good);
+    r = run_ok(args);
+    hk_run_free(&r);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    char *text = hk_test_slurp(from);
+    assert_non_null(text);
+    hk_test_write(to, text);
+    free(text);
+}
+
+/* The scene digest covers the mesh files the scene loads: a restart after
+ * the mesh changed is refused (it would continue a state that no longer
+ * matches its mesh), and one with the mesh as it was is accepted. */
+static void test_mesh_changed(void **state)
+{
+    (void)state;
+    char args[1024];
+    const char *scene = own_path("torus_asc.scene"), *mesh = own_path("torus.asc");
+    const char *ck = own_path("torus.ck");
+    copy_file(SCENE("torus_asc.scene"), scene);
+    copy_file(SCENE("torus.asc"), mesh);
+    snprintf(args, sizeof args, "run '%s' --steps 20 --checkpoint '%s' --checkpoint-every 20 --quiet", scene, ck);
+    hk_run r = run_ok(args);
+    hk_run_free(&r);
+    snprintf(args, sizeof args, "run '%s' --restart '%s' --steps 30 --quiet", scene, ck);
+    r = run_ok(args);
+    hk_run_free(&r);
+    /* move vertex 0 by 1 micrometre: still a valid closed mesh */
+    char *text = hk_test_slurp(mesh);
+    char *v = strstr(text, "X:0.420000000");
+    assert_non_null(v);
+    memcpy(v, "X:0.420001000", 13);
+    hk_test_write(mesh, text);
+    free(text);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "checkpoint was written for a different scene (the scene file or a file it loads "
+                                  "has changed; scene digest differs)"));
+    hk_run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_end_and_rate),
+        cmocka_unit_test(test_stats_continue),
+        cmocka_unit_test(test_impossible_values),
+        cmocka_unit_test(test_mesh_changed),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    hk_test_cleanup();
+    return rc;
+}
