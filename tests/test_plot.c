@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#include "stats_csv.h"
+
 #define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
 
 /* The layout of src/cli/plot.c: panels start 44 px down, 26 px apart, 42 px left under the last. */
@@ -172,7 +174,8 @@ static void test_plot_bad_input(void **state)
     /* missing file, flags */
     hk_run r = hk_test_hooke("", "plot /nonexistent/stats.csv");
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.err, "hooke: error: /nonexistent/stats.csv: cannot open stats CSV: No such file or directory"));
+    assert_non_null(
+        strstr(r.err, "hooke: error: /nonexistent/stats.csv: cannot open stats CSV: No such file or directory"));
     hk_run_free(&r);
     r = hk_test_hooke("", "plot");
     assert_int_equal(r.status, 1);
@@ -215,12 +218,85 @@ static void test_plot_bad_input(void **state)
     hk_run_free(&r);
 }
 
+/* Parses text (len bytes) with hk_stats_parse and expects -1, msg exactly, and an empty table. */
+static void expect_parse_error(const char *text, size_t len, const char *msg)
+{
+    char *buf = malloc(len + 1), err[512] = "";
+    assert_non_null(buf);
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    hk_stats_table t;
+    assert_int_equal(hk_stats_parse(buf, len, "mem.csv", &t, err, sizeof err), -1);
+    assert_string_equal(err, msg);
+    assert_int_equal(t.cols, 0);
+    assert_int_equal(t.rows, 0);
+    assert_null(t.names);
+    assert_null(t.v);
+    free(buf);
+}
+
+/* The reader on its own (src/cli/stats_csv.h, the entry point of a fuzz harness): the table it fills, nan and inf
+ * kept as values, and the FILE:LINE messages hooke plot prints after "hooke: error: ". */
+static void test_stats_reader(void **state)
+{
+    (void)state;
+    char text[] = "step , time,kinetic,total\r\n0,0,1,2\n\n1,0.5,nan,-inf\n2,1,1e-320,inf\n";
+    hk_stats_table t;
+    char err[512] = "";
+    assert_int_equal(hk_stats_parse(text, strlen(text), "mem.csv", &t, err, sizeof err), 0);
+    assert_string_equal(err, "");
+    assert_int_equal(t.cols, 4);
+    assert_int_equal(t.rows, 3);
+    assert_string_equal(t.names[0], "step");
+    assert_string_equal(t.names[1], "time");
+    assert_string_equal(t.names[3], "total");
+    assert_true(t.v[1][1] == 0.5 && t.v[3][0] == 2);
+    assert_true(isnan(t.v[2][1]));
+    assert_true(isinf(t.v[3][1]) && t.v[3][1] < 0);
+    assert_true(t.v[2][2] == 1e-320 && isinf(t.v[3][2]) && t.v[3][2] > 0);
+    hk_stats_free(&t);
+    assert_int_equal(t.cols, 0);
+    assert_null(t.names);
+    hk_stats_free(&t); /* an empty table frees to nothing */
+    /* the same rules as hooke plot's messages (test_plot_bad_input), without the "hooke: error: " prefix */
+    const char *nul = "step,time\n0,0\n1\0,1\n";
+    expect_parse_error(nul, 19, "mem.csv:3: not a hooke stats CSV (it contains a NUL byte)");
+    expect_parse_error("step,time\n0,0\n1,1e999\n", 22, "mem.csv:3: column 2 (time): '1e999' is not a number");
+    expect_parse_error("", 0, "mem.csv:1: empty file; expected a hooke stats CSV (header step,time,...)");
+    expect_parse_error("time,step\n", 10,
+                       "mem.csv:1: not a hooke stats CSV: the header must start with step,time (as written by hooke "
+                       "run --stats), got 'time,step'");
+    char wide[4096] = "step,time";
+    for (int c = 2; c < 257; c++) snprintf(wide + strlen(wide), sizeof wide - strlen(wide), ",c%d", c);
+    strcat(wide, "\n");
+    expect_parse_error(wide, strlen(wide), "mem.csv:1: 257 columns; at most 256 are supported");
+    /* from a file: the bounded reader, then the same parse */
+    const char *csv = hk_test_path("reader.csv");
+    hk_test_write(csv, "step,time,kinetic\n0,0,1\n1,0.1,nan\n");
+    assert_int_equal(hk_stats_read(csv, &t, err, sizeof err), 0);
+    assert_int_equal(t.cols, 3);
+    assert_int_equal(t.rows, 2);
+    assert_true(isnan(t.v[2][1]));
+    hk_stats_free(&t);
+    hk_test_write(csv, "step,time,kinetic\n0,0,1\n");
+    assert_int_equal(hk_stats_read(csv, &t, err, sizeof err), -1);
+    char want[512];
+    snprintf(want, sizeof want, "%s:2: 1 data row; a plot needs at least 2", csv);
+    assert_string_equal(err, want);
+    assert_null(t.names);
+    assert_int_equal(hk_stats_read("/nonexistent/stats.csv", &t, err, sizeof err), -1);
+    assert_string_equal(err, "/nonexistent/stats.csv: cannot open stats CSV: No such file or directory");
+    assert_int_equal(hk_stats_read(hk_test_tmpdir(), &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, ": cannot read stats CSV: it is a folder"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plot_run_stats),
         cmocka_unit_test(test_plot_extra_columns),
         cmocka_unit_test(test_plot_bad_input),
+        cmocka_unit_test(test_stats_reader),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

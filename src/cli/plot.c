@@ -1,9 +1,9 @@
 /* plot.c — line charts on the raster canvas, and `hooke plot`: a stats CSV as stacked panels against time. */
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
-#include "readfile.h"
 
 #include "args.h"
+#include "stats_csv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -250,150 +250,6 @@ void hk_plot_legend(hk_image *im, const hk_plot_axes *ax, int n, const char *con
 
 /* ---- hooke plot ---------------------------------------------------------- */
 
-typedef struct table {
-    int cols, rows, cap;
-    char **names;
-    double **v; /* v[col][row] */
-} table;
-
-static void table_free(table *t)
-{
-    for (int c = 0; c < t->cols; c++) {
-        free(t->names ? t->names[c] : NULL);
-        free(t->v ? t->v[c] : NULL);
-    }
-    free(t->names);
-    free(t->v);
-    memset(t, 0, sizeof *t);
-}
-
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t') s++;
-    char *e = s + strlen(s);
-    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) *--e = '\0';
-    return s;
-}
-
-/* Splits line at commas in place; returns the number of fields (at most max are stored). */
-static int split(char *line, char **field, int max)
-{
-    int n = 0;
-    for (char *s = line;; n++) {
-        char *comma = strchr(s, ',');
-        if (comma) *comma = '\0';
-        if (n < max) field[n] = trim(s);
-        if (!comma) return n + 1;
-        s = comma + 1;
-    }
-}
-
-#define MAX_COLUMNS 256
-
-/* Reads a stats CSV; 0, or -1 with the message (file and line) printed. */
-static int read_stats(const char *path, table *t)
-{
-    memset(t, 0, sizeof *t);
-    size_t len;
-    char *text, why[512];
-    if (hk_read_file(path, HK_LIMIT_STATS, "stats CSV", &text, &len, why, sizeof why) != 0) {
-        fprintf(stderr, "hooke: error: %s: %s\n", path, why);
-        return -1;
-    }
-    if (strlen(text) != len) {
-        fprintf(stderr, "hooke: error: %s: not a hooke stats CSV (it contains a NUL byte)\n", path);
-        free(text);
-        return -1;
-    }
-    char *field[MAX_COLUMNS];
-    int lineno = 0, rc = -1;
-    char *s = text;
-    while (*s) {
-        char *line = s, *nl = strchr(s, '\n');
-        if (nl) {
-            *nl = '\0';
-            s = nl + 1;
-        } else {
-            s += strlen(s);
-        }
-        lineno++;
-        if (!t->names) {
-            char shown[64];
-            snprintf(shown, sizeof shown, "%s", trim(line));
-            const int n = split(line, field, MAX_COLUMNS);
-            if (n < 2 || strcmp(field[0], "step") != 0 || strcmp(field[1], "time") != 0) {
-                fprintf(stderr,
-                        "hooke: error: %s:%d: not a hooke stats CSV: the header must start with step,time "
-                        "(as written by hooke run --stats), got '%s'\n",
-                        path, lineno, shown);
-                goto done;
-            }
-            if (n > MAX_COLUMNS) {
-                fprintf(stderr, "hooke: error: %s:%d: %d columns; at most %d are supported\n", path, lineno, n,
-                        MAX_COLUMNS);
-                goto done;
-            }
-            t->names = calloc((size_t)n, sizeof *t->names);
-            t->v = calloc((size_t)n, sizeof *t->v);
-            if (!t->names || !t->v) goto oom;
-            t->cols = n;
-            for (int c = 0; c < n; c++) {
-                if (!*field[c]) {
-                    fprintf(stderr, "hooke: error: %s:%d: column %d has no name\n", path, lineno, c + 1);
-                    goto done;
-                }
-                if (!(t->names[c] = strdup(field[c]))) goto oom;
-            }
-            continue;
-        }
-        if (!*trim(line)) continue; /* blank lines (a trailing one, say) carry no row */
-        const int n = split(line, field, MAX_COLUMNS);
-        if (n != t->cols) {
-            fprintf(stderr, "hooke: error: %s:%d: ragged row: %d fields, the header has %d\n", path, lineno, n,
-                    t->cols);
-            goto done;
-        }
-        if (t->rows == t->cap) {
-            const int cap = t->cap ? 2 * t->cap : 256;
-            for (int c = 0; c < t->cols; c++) {
-                double *v = realloc(t->v[c], (size_t)cap * sizeof *v);
-                if (!v) goto oom;
-                t->v[c] = v;
-            }
-            t->cap = cap;
-        }
-        for (int c = 0; c < n; c++) {
-            char *end;
-            errno = 0;
-            const double v = strtod(field[c], &end);
-            if (!*field[c] || *end || (errno == ERANGE && fabs(v) > 1)) {
-                fprintf(stderr, "hooke: error: %s:%d: column %d (%s): '%.40s' is not a number\n", path, lineno, c + 1,
-                        t->names[c], field[c]);
-                goto done;
-            }
-            t->v[c][t->rows] = v;
-        }
-        t->rows++;
-    }
-    if (!t->names) {
-        fprintf(stderr, "hooke: error: %s:1: empty file; expected a hooke stats CSV (header step,time,...)\n", path);
-        goto done;
-    }
-    if (t->rows < 2) {
-        fprintf(stderr, "hooke: error: %s:%d: %d data row%s; a plot needs at least 2\n", path, lineno, t->rows,
-                t->rows == 1 ? "" : "s");
-        goto done;
-    }
-    rc = 0;
-    goto done;
-oom:
-    fprintf(stderr, "hooke: error: %s:%d: out of memory\n", path, lineno);
-done:
-    free(text);
-    if (rc) table_free(t);
-    return rc;
-}
-
 #define MAX_SERIES 16
 #define MAX_GENERIC 4
 
@@ -403,7 +259,7 @@ typedef struct panel {
     int n, col[MAX_SERIES];
 } panel;
 
-static int column(const table *t, const char *name)
+static int column(const hk_stats_table *t, const char *name)
 {
     for (int c = 0; c < t->cols; c++)
         if (strcmp(t->names[c], name) == 0) return c;
@@ -466,8 +322,12 @@ int hk_cmd_plot(int argc, char **argv)
         fprintf(stderr, "hooke: error: plot needs a stats CSV file (see hooke plot --help)\n");
         return 1;
     }
-    table t;
-    if (read_stats(in, &t) != 0) return 1;
+    hk_stats_table t;
+    char err[1024];
+    if (hk_stats_read(in, &t, err, sizeof err) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", err);
+        return 1;
+    }
 
     /* panels: the known groups, then each other column */
     panel pan[5 + MAX_GENERIC];
@@ -526,7 +386,7 @@ int hk_cmd_plot(int argc, char **argv)
     np = kept;
     if (np == 0) {
         fprintf(stderr, "hooke: error: %s:1: no columns to plot besides step and time\n", in);
-        table_free(&t);
+        hk_stats_free(&t);
         return 1;
     }
     const int top0 = 44, gap = 26, bottom_margin = 42, left = 92, right = width - 16;
@@ -535,13 +395,13 @@ int hk_cmd_plot(int argc, char **argv)
     if (ph < 40) {
         fprintf(stderr, "hooke: error: --height %d is too small for %d panels (at least %d)\n", height, np,
                 top0 + bottom_margin + (np - 1) * gap + 40 * np);
-        table_free(&t);
+        hk_stats_free(&t);
         return 1;
     }
     hk_image im;
     if (hk_image_init(&im, width, height, white) != 0) {
         fprintf(stderr, "hooke: error: out of memory for a %dx%d picture\n", width, height);
-        table_free(&t);
+        hk_stats_free(&t);
         return 1;
     }
     const double *time = t.v[1];
@@ -586,7 +446,7 @@ int hk_cmd_plot(int argc, char **argv)
         if (!def) {
             fprintf(stderr, "hooke: error: out of memory\n");
             hk_image_free(&im);
-            table_free(&t);
+            hk_stats_free(&t);
             return 1;
         }
         memcpy(def, in, n + 1);
@@ -605,6 +465,6 @@ int hk_cmd_plot(int argc, char **argv)
     }
     free(def);
     hk_image_free(&im);
-    table_free(&t);
+    hk_stats_free(&t);
     return rc;
 }
