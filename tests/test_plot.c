@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 
 #include "plot.h"
 #include "stats_csv.h"
@@ -315,6 +316,22 @@ static void test_plot_axis_any_finite(void **state)
         {0, 0, 1, "1 10"},
     };
     char text[1024];
+    /* random finite doubles (every exponent, both signs): pairs, equal values, neighbours one ulp apart */
+    uint64_t seed = 42;
+    for (int i = 0; i < 30000; i++) {
+        double v[2];
+        for (int k = 0; k < 2; k++) {
+            do {
+                uint64_t z = (seed += 0x9e3779b97f4a7c15ULL); /* splitmix64 */
+                z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+                z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+                z ^= z >> 31;
+                memcpy(&v[k], &z, sizeof v[k]);
+            } while (!isfinite(v[k]));
+        }
+        const double hi = i % 3 == 0 ? v[1] : i % 3 == 1 ? v[0] : nextafter(v[0], INFINITY);
+        check_ticks(v[0], hi, i % 2, text, sizeof text);
+    }
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         check_ticks(cases[i].lo, cases[i].hi, cases[i].log, text, sizeof text);
         check_ticks(cases[i].hi, cases[i].lo, cases[i].log, text, sizeof text); /* the order does not matter */

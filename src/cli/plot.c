@@ -77,9 +77,10 @@ static void scale_linear(double lo, double hi, hk_plot_scale *s)
     s->step = m * unit;
     s->pow10 = p;
     s->mult = m;
-    /* a limit within rounding of a tick (k within 1e-6 of a whole number) is that tick, not one step further */
-    s->k0 = (long long)floor(a / s->step + 1e-6);
-    s->k1 = (long long)ceil(b / s->step - 1e-6);
+    /* a limit within rounding of a tick (k within 1e-12 of it, relative) is that tick, not one step further */
+    const double ka = a / s->step, kb = b / s->step;
+    s->k0 = (long long)floor(ka + 1e-12 * fmax(1, fabs(ka)));
+    s->k1 = (long long)ceil(kb - 1e-12 * fmax(1, fabs(kb)));
     s->min = (double)s->k0 * s->step;
     s->max = (double)s->k1 * s->step;
 }
