@@ -3,7 +3,13 @@
 #include "hk_test_cli.h"
 #include "hk_test_png.h"
 
+#include <ctype.h>
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
+
+#include "plot.h"
+#include "stats_csv.h"
 
 #define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
 
@@ -172,7 +178,8 @@ static void test_plot_bad_input(void **state)
     /* missing file, flags */
     hk_run r = hk_test_hooke("", "plot /nonexistent/stats.csv");
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.err, "hooke: error: /nonexistent/stats.csv: cannot open stats CSV: No such file or directory"));
+    assert_non_null(
+        strstr(r.err, "hooke: error: /nonexistent/stats.csv: cannot open stats CSV: No such file or directory"));
     hk_run_free(&r);
     r = hk_test_hooke("", "plot");
     assert_int_equal(r.status, 1);
@@ -215,12 +222,259 @@ static void test_plot_bad_input(void **state)
     hk_run_free(&r);
 }
 
+/* A label's value; long double where it has the wider exponent range, so "2e308" (an axis end past DBL_MAX)
+ * still compares. */
+static long double label_value(const char *label)
+{
+    char *end;
+#if LDBL_MAX_EXP > DBL_MAX_EXP
+    const long double v = strtold(label, &end);
+#else
+    const long double v = strtod(label, &end);
+#endif
+    if (!*label || *end) {
+        print_error("tick label '%s' is not a number\n", label);
+        fail();
+    }
+    return v;
+}
+
+/* The ticks of an axis over [lo, hi]: at least 2, labels numbers without nan or inf, distinct and increasing
+ * (positions too), and the data inside the axis. Returns the labels joined by spaces into text. */
+static void check_ticks(double lo, double hi, int logscale, char *text, size_t len)
+{
+    hk_plot_axes ax;
+    hk_plot_axes_set(&ax, 100, 10, 900, 210, 0, 1, 0, lo, hi, logscale);
+    double at[HK_PLOT_MAX_TICKS];
+    char label[HK_PLOT_MAX_TICKS][HK_PLOT_LABEL];
+    const int n = hk_plot_ticks(&ax.y, at, label, HK_PLOT_MAX_TICKS);
+    text[0] = '\0';
+    for (int i = 0; i < n; i++) snprintf(text + strlen(text), len - strlen(text), "%s%s", i ? " " : "", label[i]);
+    if (n < 2 || !isfinite(ax.y.min) || !isfinite(ax.y.max) || !(ax.y.min < ax.y.max)) {
+        print_error("%g..%g: %d ticks (%s), axis %g..%g\n", lo, hi, n, text, ax.y.min, ax.y.max);
+        fail();
+    }
+    for (int i = 0; i < n; i++) {
+        char lower[HK_PLOT_LABEL];
+        for (int c = 0; c < HK_PLOT_LABEL; c++) lower[c] = (char)tolower((unsigned char)label[i][c]);
+        if (strstr(lower, "nan") || strstr(lower, "inf") || !isfinite(at[i]) || at[i] < ax.y.min || at[i] > ax.y.max) {
+            print_error("%g..%g: tick %d '%s' at %g (axis %g..%g)\n", lo, hi, i, label[i], at[i], ax.y.min, ax.y.max);
+            fail();
+        }
+        if (i > 0 && !(at[i] > at[i - 1] && label_value(label[i]) > label_value(label[i - 1]) &&
+                       strcmp(label[i], label[i - 1]) != 0)) {
+            print_error("%g..%g: ticks not increasing: %s\n", lo, hi, text);
+            fail();
+        }
+    }
+    /* finite data lie on the axis (the pixel rows of the area, 10..210) */
+    const double data[2] = {lo, hi};
+    for (int k = 0; k < 2; k++) {
+        if (!isfinite(data[k]) || (logscale && !(data[k] > 0))) continue;
+        const double py = hk_plot_py(&ax, data[k]);
+        if (!(py >= 10 - 1e-6 && py <= 210 + 1e-6)) {
+            print_error("%g..%g: %g lies at pixel row %g, outside 10..210 (ticks %s)\n", lo, hi, data[k], py, text);
+            fail();
+        }
+    }
+}
+
+/* Axes over any finite data: ranges near +-DBL_MAX, zero ranges, ranges of 1e-300 and of subnormal numbers,
+ * huge and tiny together. The labels are the exact tick values in %g's notation. */
+static void test_plot_axis_any_finite(void **state)
+{
+    (void)state;
+    static const struct {
+        double lo, hi;
+        int log;
+        const char *want; /* the labels, or NULL: only the general checks */
+    } cases[] = {
+        {0, 1, 0, "0 0.2 0.4 0.6 0.8 1"},
+        {-DBL_MAX, DBL_MAX, 0, "-2e308 -1e308 0 1e308 2e308"},
+        {-1e308, 1e308, 0, "-1e308 -5e307 0 5e307 1e308"},
+        {DBL_MAX, DBL_MAX, 0, "1.797691e308 1.797692e308 1.797693e308 1.797694e308 1.797695e308"},
+        {-DBL_MAX, -DBL_MAX, 0, NULL},
+        {-DBL_MAX, 1e-300, 0, "-2e308 -1.5e308 -1e308 -5e307 0"},
+        {-1.5, 1e308, 0, "0 2e307 4e307 6e307 8e307 1e308"},
+        {5, 5, 0, "4.999994 4.999996 4.999998 5 5.000002 5.000004 5.000006"},
+        {-1, -1, 0, "-1.000001 -1.0000005 -1 -0.9999995 -0.999999"},
+        {0, 0, 0, "-1 -0.5 0 0.5 1"},
+        {1, 1 + DBL_EPSILON, 0, "0.999999 0.9999995 1 1.0000005 1.000001"},
+        {1e-300, 2e-300, 0, "1e-300 1.2e-300 1.4e-300 1.6e-300 1.8e-300 2e-300"},
+        {0, 1e-300, 0, "0 2e-301 4e-301 6e-301 8e-301 1e-300"},
+        {-1e-300, 0, 0, NULL},
+        {0, 4.9e-324, 0, "0 1e-324 2e-324 3e-324 4e-324 5e-324"},
+        {4.9e-324, 4.9e-324, 0, NULL},
+        {-3e-5, 1e-5, 0, "-3e-5 -2e-5 -1e-5 0 1e-5"},
+        {1e5, 1e5 + 1, 0, "100000 100000.2 100000.4 100000.6 100000.8 100001"},
+        {1e10, 3e10, 0, "1e10 1.5e10 2e10 2.5e10 3e10"},
+        {123456789, 123456790, 0, NULL},
+        {NAN, INFINITY, 0, "-1 -0.5 0 0.5 1"},
+        {4.9e-324, DBL_MAX, 1, NULL},
+        {1e308, -INFINITY, 1, "1e308 1e309"},
+        {0.5, 2, 1, "1e-1 1 10"},
+        {0, 0, 1, "1 10"},
+    };
+    char text[1024];
+    /* random finite doubles (every exponent, both signs): pairs, equal values, neighbours one ulp apart */
+    uint64_t seed = 42;
+    for (int i = 0; i < 30000; i++) {
+        double v[2];
+        for (int k = 0; k < 2; k++) {
+            do {
+                uint64_t z = (seed += 0x9e3779b97f4a7c15ULL); /* splitmix64 */
+                z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+                z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+                z ^= z >> 31;
+                memcpy(&v[k], &z, sizeof v[k]);
+            } while (!isfinite(v[k]));
+        }
+        const double hi = i % 3 == 0 ? v[1] : i % 3 == 1 ? v[0] : nextafter(v[0], INFINITY);
+        check_ticks(v[0], hi, i % 2, text, sizeof text);
+    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        check_ticks(cases[i].lo, cases[i].hi, cases[i].log, text, sizeof text);
+        check_ticks(cases[i].hi, cases[i].lo, cases[i].log, text, sizeof text); /* the order does not matter */
+        if (cases[i].want && strcmp(text, cases[i].want) != 0) {
+            print_error("%g..%g: ticks '%s', expected '%s'\n", cases[i].lo, cases[i].hi, text, cases[i].want);
+            fail();
+        }
+    }
+}
+
+/* hooke plot on such data: exit 0, the PNG written, every curve drawn (no panel is blank). */
+static void test_plot_extreme_csv(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *text, *summary;
+        int panels, second; /* panels, and whether panel 0's second series (colour 1) is drawn too */
+    } cases[] = {
+        {"huge",
+         "step,time,kinetic,total\n0,0,1e308,-1e308\n1,1,-1.7976931348623157e308,1.7976931348623157e308\n"
+         "2,2,0,1\n",
+         "(900x250, 3 rows, t = 0..2 s; panels: energy)", 1, 1},
+        /* a column whose values are all equal, in a panel of its own: 5, 1e308, 0, -1e-300 */
+        {"equal", "step,time,kinetic,max_stretch,zero,tiny\n0,0,5,1e308,0,-1e-300\n1,1,5,1e308,0,-1e-300\n",
+         "(900x820, 2 rows, t = 0..1 s; panels: energy, max_stretch, zero, tiny)", 4, 0},
+        {"tiny", "step,time,kinetic,total\n0,0,1e-300,1.2e-300\n1,1,2e-300,1.9e-300\n2,2,1.5e-300,1.7e-300\n",
+         "(900x250, 3 rows, t = 0..2 s; panels: energy)", 1, 1},
+        {"subnormal", "step,time,kinetic\n0,0,4.9e-324\n1,1,2.5e-323\n2,2,1e-323\n",
+         "(900x250, 3 rows, t = 0..2 s; panels: energy)", 1, 0},
+        {"wide_time", "step,time,kinetic\n0,-1.7976931348623157e308,1\n1,0,-1e-300\n2,1.7976931348623157e308,2\n",
+         "(900x250, 3 rows, t = -1.79769e+308..1.79769e+308 s; panels: energy)", 1, 0},
+        /* nan and inf leave gaps: kinetic rows 0 and 2-3 are lines, total only rows 1-3 around a gap */
+        {"gaps", "step,time,kinetic,total\n0,0,1,nan\n1,1,inf,1e308\n2,2,2,-inf\n3,3,3,-1e308\n4,nan,1,1\n",
+         "(900x250, 5 rows, t = 0..3 s; panels: energy)", 1, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char name[64], args[512];
+        snprintf(name, sizeof name, "%s.csv", cases[i].name);
+        const char *csv = hk_test_path(name);
+        hk_test_write(csv, cases[i].text);
+        snprintf(name, sizeof name, "%s.png", cases[i].name);
+        const char *png = hk_test_path(name);
+        remove(png);
+        snprintf(args, sizeof args, "plot '%s' --out '%s'", csv, png);
+        hk_run r = hk_test_hooke("", args);
+        if (r.status != 0 || strcmp(r.err, "") != 0 || !strstr(r.out, cases[i].summary)) {
+            print_error("%s: status %d, stdout %s, stderr %s\n", cases[i].name, r.status, r.out, r.err);
+            fail();
+        }
+        hk_run_free(&r);
+        hk_png p = hk_test_png_read(png);
+        for (int k = 0; k < cases[i].panels; k++)
+            if (series_pixels(&p, cases[i].panels, k, 0) < 100) {
+                print_error("%s: panel %d: its curve has %d pixels\n", cases[i].name, k,
+                            series_pixels(&p, cases[i].panels, k, 0));
+                fail();
+            }
+        if (cases[i].second && series_pixels(&p, cases[i].panels, 0, 1) < 100) {
+            print_error("%s: the second curve has %d pixels\n", cases[i].name, series_pixels(&p, 1, 0, 1));
+            fail();
+        }
+        free(p.rgb);
+    }
+}
+
+/* Parses text (len bytes) with hk_stats_parse and expects -1, msg exactly, and an empty table. */
+static void expect_parse_error(const char *text, size_t len, const char *msg)
+{
+    char *buf = malloc(len + 1), err[512] = "";
+    assert_non_null(buf);
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    hk_stats_table t;
+    assert_int_equal(hk_stats_parse(buf, len, "mem.csv", &t, err, sizeof err), -1);
+    assert_string_equal(err, msg);
+    assert_int_equal(t.cols, 0);
+    assert_int_equal(t.rows, 0);
+    assert_null(t.names);
+    assert_null(t.v);
+    free(buf);
+}
+
+/* The reader on its own (src/cli/stats_csv.h, the entry point of a fuzz harness): the table it fills, nan and inf
+ * kept as values, and the FILE:LINE messages hooke plot prints after "hooke: error: ". */
+static void test_stats_reader(void **state)
+{
+    (void)state;
+    char text[] = "step , time,kinetic,total\r\n0,0,1,2\n\n1,0.5,nan,-inf\n2,1,1e-320,inf\n";
+    hk_stats_table t;
+    char err[512] = "";
+    assert_int_equal(hk_stats_parse(text, strlen(text), "mem.csv", &t, err, sizeof err), 0);
+    assert_string_equal(err, "");
+    assert_int_equal(t.cols, 4);
+    assert_int_equal(t.rows, 3);
+    assert_string_equal(t.names[0], "step");
+    assert_string_equal(t.names[1], "time");
+    assert_string_equal(t.names[3], "total");
+    assert_true(t.v[1][1] == 0.5 && t.v[3][0] == 2);
+    assert_true(isnan(t.v[2][1]));
+    assert_true(isinf(t.v[3][1]) && t.v[3][1] < 0);
+    assert_true(t.v[2][2] == 1e-320 && isinf(t.v[3][2]) && t.v[3][2] > 0);
+    hk_stats_free(&t);
+    assert_int_equal(t.cols, 0);
+    assert_null(t.names);
+    hk_stats_free(&t); /* an empty table frees to nothing */
+    /* the same rules as hooke plot's messages (test_plot_bad_input), without the "hooke: error: " prefix */
+    const char *nul = "step,time\n0,0\n1\0,1\n";
+    expect_parse_error(nul, 19, "mem.csv:3: not a hooke stats CSV (it contains a NUL byte)");
+    expect_parse_error("step,time\n0,0\n1,1e999\n", 22, "mem.csv:3: column 2 (time): '1e999' is not a number");
+    expect_parse_error("", 0, "mem.csv:1: empty file; expected a hooke stats CSV (header step,time,...)");
+    expect_parse_error("time,step\n", 10,
+                       "mem.csv:1: not a hooke stats CSV: the header must start with step,time (as written by hooke "
+                       "run --stats), got 'time,step'");
+    char wide[4096] = "step,time";
+    for (int c = 2; c < 257; c++) snprintf(wide + strlen(wide), sizeof wide - strlen(wide), ",c%d", c);
+    strcat(wide, "\n");
+    expect_parse_error(wide, strlen(wide), "mem.csv:1: 257 columns; at most 256 are supported");
+    /* from a file: the bounded reader, then the same parse */
+    const char *csv = hk_test_path("reader.csv");
+    hk_test_write(csv, "step,time,kinetic\n0,0,1\n1,0.1,nan\n");
+    assert_int_equal(hk_stats_read(csv, &t, err, sizeof err), 0);
+    assert_int_equal(t.cols, 3);
+    assert_int_equal(t.rows, 2);
+    assert_true(isnan(t.v[2][1]));
+    hk_stats_free(&t);
+    hk_test_write(csv, "step,time,kinetic\n0,0,1\n");
+    assert_int_equal(hk_stats_read(csv, &t, err, sizeof err), -1);
+    char want[512];
+    snprintf(want, sizeof want, "%s:2: 1 data row; a plot needs at least 2", csv);
+    assert_string_equal(err, want);
+    assert_null(t.names);
+    assert_int_equal(hk_stats_read("/nonexistent/stats.csv", &t, err, sizeof err), -1);
+    assert_string_equal(err, "/nonexistent/stats.csv: cannot open stats CSV: No such file or directory");
+    assert_int_equal(hk_stats_read(hk_test_tmpdir(), &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, ": cannot read stats CSV: it is a folder"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plot_run_stats),
-        cmocka_unit_test(test_plot_extra_columns),
-        cmocka_unit_test(test_plot_bad_input),
+        cmocka_unit_test(test_plot_run_stats),       cmocka_unit_test(test_plot_extra_columns),
+        cmocka_unit_test(test_plot_bad_input),       cmocka_unit_test(test_stats_reader),
+        cmocka_unit_test(test_plot_axis_any_finite), cmocka_unit_test(test_plot_extreme_csv),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

@@ -28,7 +28,7 @@ static const char usage[] =
     "usage: hooke run SCENE [options]\n"
     "       hooke bench [SCENE | --builtin cloth|jelly] [options]   (hooke bench --help)\n"
     "       hooke stability SCENE [--integrators all|LIST] [--dt-min A --dt-max B --points N]\n"
-    "                       [--time T] [--threads N] [--out FILE.csv|FILE.json] [--plot FILE.png]\n"
+    "                       [--time T] [--threads N] [--out FILE.csv|FILE.json] [--plot FILE.png] [--quiet]\n"
     "                       (hooke stability --help)\n"
     "       hooke plot STATS.csv [--out FILE.png] [--width W --height H]   (hooke plot --help)\n"
     "       hooke info [--threads N]\n"

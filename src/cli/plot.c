@@ -1,9 +1,9 @@
 /* plot.c — line charts on the raster canvas, and `hooke plot`: a stats CSV as stacked panels against time. */
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
-#include "readfile.h"
 
 #include "args.h"
+#include "stats_csv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -25,28 +25,21 @@ hk_rgb hk_plot_colour(int i)
     return palette[((i % n) + n) % n];
 }
 
-/* 1, 2 or 5 times a power of ten, about range / target. */
-static double nice_step(double range, int target)
+/* 10^p * 2^-e, for the p and e of an axis (the result near its tick step, a normal number): pow is
+ * within an ulp and ldexp exact, with 10^p split where it alone would be subnormal. */
+static double pow10_scaled(int p, int e)
 {
-    const double raw = range / target, p = pow(10, floor(log10(raw))), f = raw / p;
-    return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * p;
+    return p >= -300 ? ldexp(pow(10, p), -e) : ldexp(pow(10, p + 30), -e) * 1e-30;
 }
 
-static void set_range(double lo, double hi, int logscale, double *out_lo, double *out_hi)
+/* A linear axis over [lo, hi]. Everything is computed in units of 2^exp2, the
+ * data scaled so the largest magnitude lies in [0.5, 1): no difference of two
+ * values can overflow (-DBL_MAX..DBL_MAX is 2 units wide) and subnormal data
+ * scale up to normal numbers. The tick step, 1, 2 or 5 times 10^pow10 in data
+ * units, is chosen from the step's decimal logarithm, which is finite for
+ * every finite input, and the labels are written from integers (tick_label). */
+static void scale_linear(double lo, double hi, hk_plot_scale *s)
 {
-    if (logscale) {
-        if (!(lo > 0) || !isfinite(lo)) lo = hi > 0 && isfinite(hi) ? hi / 10 : 1;
-        if (!(hi > 0) || !isfinite(hi)) hi = lo * 10;
-        if (hi < lo) {
-            const double t = lo;
-            lo = hi;
-            hi = t;
-        }
-        *out_lo = floor(log10(lo));
-        *out_hi = ceil(log10(hi));
-        if (*out_hi <= *out_lo) *out_hi = *out_lo + 1;
-        return;
-    }
     if (!isfinite(lo) || !isfinite(hi)) {
         lo = isfinite(lo) ? lo : isfinite(hi) ? hi : 0;
         hi = lo;
@@ -56,16 +49,73 @@ static void set_range(double lo, double hi, int logscale, double *out_lo, double
         lo = hi;
         hi = t;
     }
-    /* at least a millionth of the values' size, so a constant series shows as a flat line with readable ticks */
-    const double span = fmax(fmax(fabs(lo), fabs(hi)) * 1e-6, 1e-12);
-    if (hi - lo < span) {
-        const double mid = 0.5 * (lo + hi);
-        lo = mid - span;
-        hi = mid + span;
+    if (lo == 0 && hi == 0) { /* an all-zero column: -1..1, the line in the middle */
+        lo = -1;
+        hi = 1;
     }
-    const double step = nice_step(hi - lo, 5);
-    *out_lo = floor(lo / step) * step;
-    *out_hi = ceil(hi / step) * step;
+    frexp(fmax(fabs(lo), fabs(hi)), &s->exp2);
+    double a = ldexp(lo, -s->exp2), b = ldexp(hi, -s->exp2);
+    /* at least a millionth of the values' size, so a constant series shows as a flat line with readable ticks */
+    const double span = 1e-6 * fmax(fabs(a), fabs(b));
+    if (b - a < span) {
+        const double mid = 0.5 * (a + b);
+        a = mid - span;
+        b = mid + span;
+    }
+    /* about 5 steps: raw in scaled units, 10^p <= raw * 2^exp2 < 10^(p + 1) */
+    const double raw = (b - a) / 5;
+    int p = (int)floor(log10(raw) + s->exp2 * 0.30102999566398119521);
+    double unit = pow10_scaled(p, s->exp2);
+    if (raw / unit >= 10) unit = pow10_scaled(++p, s->exp2);
+    if (raw / unit < 1) unit = pow10_scaled(--p, s->exp2);
+    const double f = raw / unit;
+    int m = f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10;
+    if (m == 10) {
+        m = 1;
+        unit = pow10_scaled(++p, s->exp2);
+    }
+    s->step = m * unit;
+    s->pow10 = p;
+    s->mult = m;
+    /* a limit within rounding of a tick (k within 1e-12 of it, relative) is that tick, not one step further */
+    const double ka = a / s->step, kb = b / s->step;
+    s->k0 = (long long)floor(ka + 1e-12 * fmax(1, fabs(ka)));
+    s->k1 = (long long)ceil(kb - 1e-12 * fmax(1, fabs(kb)));
+    s->min = (double)s->k0 * s->step;
+    s->max = (double)s->k1 * s->step;
+}
+
+/* A log axis over [lo, hi] in whole decades; a non-positive or non-finite limit is dropped (the other one alone:
+ * its decade; neither: 1..10). */
+static void scale_log(double lo, double hi, hk_plot_scale *s)
+{
+    const int lok = lo > 0 && isfinite(lo), hik = hi > 0 && isfinite(hi);
+    double dlo = lok ? log10(lo) : hik ? log10(hi) : 0;
+    double dhi = hik ? log10(hi) : dlo;
+    if (dhi < dlo) {
+        const double t = dlo;
+        dlo = dhi;
+        dhi = t;
+    }
+    s->exp2 = 0;
+    s->pow10 = 0;
+    s->step = 1;
+    s->min = floor(dlo);
+    s->max = ceil(dhi);
+    if (s->max <= s->min) s->max = s->min + 1;
+    const int decades = (int)(s->max - s->min);
+    s->mult = decades > 10 ? (decades + 9) / 10 : 1; /* a tick every mult decades */
+    s->k0 = (long long)s->min;
+    s->k1 = (long long)s->max;
+}
+
+void hk_plot_scale_set(hk_plot_scale *s, double lo, double hi, int logscale)
+{
+    s->log = logscale != 0;
+    if (s->log)
+        scale_log(lo, hi, s);
+    else
+        scale_linear(lo, hi, s);
 }
 
 void hk_plot_axes_set(hk_plot_axes *ax, int left, int top, int right, int bottom, double xlo, double xhi, int xlog,
@@ -75,57 +125,75 @@ void hk_plot_axes_set(hk_plot_axes *ax, int left, int top, int right, int bottom
     ax->top = top;
     ax->right = right;
     ax->bottom = bottom;
-    ax->xlog = xlog;
-    ax->ylog = ylog;
-    set_range(xlo, xhi, xlog, &ax->xmin, &ax->xmax);
-    set_range(ylo, yhi, ylog, &ax->ymin, &ax->ymax);
+    hk_plot_scale_set(&ax->x, xlo, xhi, xlog);
+    hk_plot_scale_set(&ax->y, ylo, yhi, ylog);
 }
 
-static double to_axis(double v, int logscale)
+/* A data value in axis units: scaled by 2^-exp2, or log10 on a log axis; NAN when it cannot show. Values that
+ * the scaling would take past 1e290 (far outside the axis) stop there, so pixel arithmetic stays finite. */
+static double to_axis(const hk_plot_scale *s, double v)
 {
     if (!isfinite(v)) return NAN;
-    if (logscale) return v > 0 ? log10(v) : NAN;
-    return v;
+    if (s->log) return v > 0 ? log10(v) : NAN;
+    return fmax(-1e290, fmin(1e290, ldexp(v, -s->exp2)));
 }
 
 double hk_plot_px(const hk_plot_axes *ax, double x)
 {
-    x = to_axis(x, ax->xlog);
-    return ax->left + (x - ax->xmin) / (ax->xmax - ax->xmin) * (ax->right - ax->left);
+    return ax->left + (to_axis(&ax->x, x) - ax->x.min) / (ax->x.max - ax->x.min) * (ax->right - ax->left);
 }
 
 double hk_plot_py(const hk_plot_axes *ax, double y)
 {
-    y = to_axis(y, ax->ylog);
-    return ax->bottom - (y - ax->ymin) / (ax->ymax - ax->ymin) * (ax->bottom - ax->top);
+    return ax->bottom - (to_axis(&ax->y, y) - ax->y.min) / (ax->y.max - ax->y.min) * (ax->bottom - ax->top);
 }
 
-/* Tick positions in axis units (decades on a log axis) and their labels; returns the count. */
-static int ticks(double lo, double hi, int logscale, double *at, char (*label)[24], int max)
+/* K * 10^p written exactly (K != 0 has at most 19 digits), choosing plain or exponent notation as printf's %g
+ * would: plain when the leading digit's exponent lies in -4..9, else "1.5e-324"-style (no '+', as the log
+ * axis's "1e308"). */
+static void tick_label(long long K, int p, char *buf, size_t len)
+{
+    char d[24], t[48];
+    snprintf(d, sizeof d, "%llu", K < 0 ? 0ULL - (unsigned long long)K : (unsigned long long)K);
+    int n = (int)strlen(d), w = 0;
+    while (n > 1 && d[n - 1] == '0') { /* trailing zeros into the exponent */
+        d[--n] = '\0';
+        p++;
+    }
+    const int x = K == 0 ? 0 : n - 1 + p; /* exponent of the leading digit */
+    if (K < 0) t[w++] = '-';
+    if (K == 0) {
+        t[w++] = '0';
+    } else if (x < -4 || x > 9) {
+        w += snprintf(t + w, sizeof t - (size_t)w, "%c%s%se%d", d[0], n > 1 ? "." : "", d + 1, x);
+    } else if (x < 0) { /* 0.000ddd */
+        t[w++] = '0';
+        t[w++] = '.';
+        for (int i = 0; i < -x - 1; i++) t[w++] = '0';
+        for (int i = 0; i < n; i++) t[w++] = d[i];
+    } else { /* ddd, ddd000 or dd.ddd */
+        for (int i = 0; i <= x; i++) t[w++] = i < n ? d[i] : '0';
+        if (n > x + 1) t[w++] = '.';
+        for (int i = x + 1; i < n; i++) t[w++] = d[i];
+    }
+    t[w] = '\0';
+    snprintf(buf, len, "%s", t);
+}
+
+int hk_plot_ticks(const hk_plot_scale *s, double *at, char (*label)[HK_PLOT_LABEL], int max)
 {
     int n = 0;
-    if (logscale) {
-        const int decades = (int)lround(hi - lo), every = decades > 10 ? (decades + 9) / 10 : 1;
-        for (int e = (int)lround(lo); e <= (int)lround(hi) && n < max; e++) {
-            if ((e - (int)lround(lo)) % every) continue;
-            at[n] = e;
-            snprintf(label[n], sizeof label[0], e == 0 ? "1" : e == 1 ? "10" : "1e%d", e);
+    if (s->log) {
+        for (long long e = s->k0; e <= s->k1 && n < max; e += s->mult) {
+            at[n] = (double)e;
+            snprintf(label[n], HK_PLOT_LABEL, e == 0 ? "1" : e == 1 ? "10" : "1e%lld", e);
             n++;
         }
         return n;
     }
-    const double step = nice_step(hi - lo, 5);
-    /* enough significant digits to tell neighbouring ticks apart */
-    const double big = fmax(fabs(lo), fabs(hi));
-    int digits = (int)ceil(log10(big / step)) + 1;
-    if (digits < 2) digits = 2;
-    if (digits > 9) digits = 9;
-    const long k0 = lround(ceil(lo / step - 1e-9)), k1 = lround(floor(hi / step + 1e-9));
-    for (long k = k0; k <= k1 && n < max; k++) {
-        double v = (double)k * step;
-        if (fabs(v) < 1e-9 * step) v = 0;
-        at[n] = v;
-        snprintf(label[n], sizeof label[0], "%.*g", digits, v);
+    for (long long k = s->k0; k <= s->k1 && n < max; k++) {
+        at[n] = (double)k * s->step;
+        tick_label(k * s->mult, s->pow10, label[n], HK_PLOT_LABEL);
         n++;
     }
     return n;
@@ -133,35 +201,36 @@ static int ticks(double lo, double hi, int logscale, double *at, char (*label)[2
 
 void hk_plot_frame(hk_image *im, const hk_plot_axes *ax, const char *title, const char *xlabel)
 {
-    double at[32];
-    char label[32][24];
+    double at[HK_PLOT_MAX_TICKS];
+    char label[HK_PLOT_MAX_TICKS][HK_PLOT_LABEL];
     const int L = ax->left, R = ax->right, T = ax->top, B = ax->bottom;
+    const hk_plot_scale *xs = &ax->x, *ys = &ax->y;
     /* y: grid, ticks, labels right-aligned left of the area */
-    int n = ticks(ax->ymin, ax->ymax, ax->ylog, at, label, 32);
+    int n = hk_plot_ticks(ys, at, label, HK_PLOT_MAX_TICKS);
     for (int i = 0; i < n; i++) {
-        const double y = B - (at[i] - ax->ymin) / (ax->ymax - ax->ymin) * (B - T);
+        const double y = B - (at[i] - ys->min) / (ys->max - ys->min) * (B - T);
         hk_image_line(im, L, y, 1, R, y, 1, grid_grey, 1);
         hk_image_line(im, L - 4, y, -1, L, y, -1, frame_grey, 1);
         hk_image_text(im, L - 7 - hk_image_text_width(label[i], 1), (int)lround(y) - 3, label[i], black, 1);
     }
-    if (ax->ylog)
-        for (double d = ax->ymin; d < ax->ymax; d++)
+    if (ys->log)
+        for (double d = ys->min; d < ys->max; d++)
             for (int m = 2; m <= 9; m++) {
-                const double y = B - (d + log10(m) - ax->ymin) / (ax->ymax - ax->ymin) * (B - T);
+                const double y = B - (d + log10(m) - ys->min) / (ys->max - ys->min) * (B - T);
                 hk_image_line(im, L - 2, y, -1, L, y, -1, frame_grey, 1);
             }
     /* x: grid and ticks always, labels only under the bottom panel */
-    n = ticks(ax->xmin, ax->xmax, ax->xlog, at, label, 32);
+    n = hk_plot_ticks(xs, at, label, HK_PLOT_MAX_TICKS);
     for (int i = 0; i < n; i++) {
-        const double x = L + (at[i] - ax->xmin) / (ax->xmax - ax->xmin) * (R - L);
+        const double x = L + (at[i] - xs->min) / (xs->max - xs->min) * (R - L);
         hk_image_line(im, x, T, 1, x, B, 1, grid_grey, 1);
         hk_image_line(im, x, B, -1, x, B + 4, -1, frame_grey, 1);
         if (xlabel) hk_image_text(im, (int)lround(x) - hk_image_text_width(label[i], 1) / 2, B + 7, label[i], black, 1);
     }
-    if (ax->xlog)
-        for (double d = ax->xmin; d < ax->xmax; d++)
+    if (xs->log)
+        for (double d = xs->min; d < xs->max; d++)
             for (int m = 2; m <= 9; m++) {
-                const double x = L + (d + log10(m) - ax->xmin) / (ax->xmax - ax->xmin) * (R - L);
+                const double x = L + (d + log10(m) - xs->min) / (xs->max - xs->min) * (R - L);
                 hk_image_line(im, x, B, -1, x, B + 2, -1, frame_grey, 1);
             }
     if (xlabel) hk_image_text(im, (L + R - hk_image_text_width(xlabel, 1)) / 2, B + 20, xlabel, black, 1);
@@ -250,150 +319,6 @@ void hk_plot_legend(hk_image *im, const hk_plot_axes *ax, int n, const char *con
 
 /* ---- hooke plot ---------------------------------------------------------- */
 
-typedef struct table {
-    int cols, rows, cap;
-    char **names;
-    double **v; /* v[col][row] */
-} table;
-
-static void table_free(table *t)
-{
-    for (int c = 0; c < t->cols; c++) {
-        free(t->names ? t->names[c] : NULL);
-        free(t->v ? t->v[c] : NULL);
-    }
-    free(t->names);
-    free(t->v);
-    memset(t, 0, sizeof *t);
-}
-
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t') s++;
-    char *e = s + strlen(s);
-    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) *--e = '\0';
-    return s;
-}
-
-/* Splits line at commas in place; returns the number of fields (at most max are stored). */
-static int split(char *line, char **field, int max)
-{
-    int n = 0;
-    for (char *s = line;; n++) {
-        char *comma = strchr(s, ',');
-        if (comma) *comma = '\0';
-        if (n < max) field[n] = trim(s);
-        if (!comma) return n + 1;
-        s = comma + 1;
-    }
-}
-
-#define MAX_COLUMNS 256
-
-/* Reads a stats CSV; 0, or -1 with the message (file and line) printed. */
-static int read_stats(const char *path, table *t)
-{
-    memset(t, 0, sizeof *t);
-    size_t len;
-    char *text, why[512];
-    if (hk_read_file(path, HK_LIMIT_STATS, "stats CSV", &text, &len, why, sizeof why) != 0) {
-        fprintf(stderr, "hooke: error: %s: %s\n", path, why);
-        return -1;
-    }
-    if (strlen(text) != len) {
-        fprintf(stderr, "hooke: error: %s: not a hooke stats CSV (it contains a NUL byte)\n", path);
-        free(text);
-        return -1;
-    }
-    char *field[MAX_COLUMNS];
-    int lineno = 0, rc = -1;
-    char *s = text;
-    while (*s) {
-        char *line = s, *nl = strchr(s, '\n');
-        if (nl) {
-            *nl = '\0';
-            s = nl + 1;
-        } else {
-            s += strlen(s);
-        }
-        lineno++;
-        if (!t->names) {
-            char shown[64];
-            snprintf(shown, sizeof shown, "%s", trim(line));
-            const int n = split(line, field, MAX_COLUMNS);
-            if (n < 2 || strcmp(field[0], "step") != 0 || strcmp(field[1], "time") != 0) {
-                fprintf(stderr,
-                        "hooke: error: %s:%d: not a hooke stats CSV: the header must start with step,time "
-                        "(as written by hooke run --stats), got '%s'\n",
-                        path, lineno, shown);
-                goto done;
-            }
-            if (n > MAX_COLUMNS) {
-                fprintf(stderr, "hooke: error: %s:%d: %d columns; at most %d are supported\n", path, lineno, n,
-                        MAX_COLUMNS);
-                goto done;
-            }
-            t->names = calloc((size_t)n, sizeof *t->names);
-            t->v = calloc((size_t)n, sizeof *t->v);
-            if (!t->names || !t->v) goto oom;
-            t->cols = n;
-            for (int c = 0; c < n; c++) {
-                if (!*field[c]) {
-                    fprintf(stderr, "hooke: error: %s:%d: column %d has no name\n", path, lineno, c + 1);
-                    goto done;
-                }
-                if (!(t->names[c] = strdup(field[c]))) goto oom;
-            }
-            continue;
-        }
-        if (!*trim(line)) continue; /* blank lines (a trailing one, say) carry no row */
-        const int n = split(line, field, MAX_COLUMNS);
-        if (n != t->cols) {
-            fprintf(stderr, "hooke: error: %s:%d: ragged row: %d fields, the header has %d\n", path, lineno, n,
-                    t->cols);
-            goto done;
-        }
-        if (t->rows == t->cap) {
-            const int cap = t->cap ? 2 * t->cap : 256;
-            for (int c = 0; c < t->cols; c++) {
-                double *v = realloc(t->v[c], (size_t)cap * sizeof *v);
-                if (!v) goto oom;
-                t->v[c] = v;
-            }
-            t->cap = cap;
-        }
-        for (int c = 0; c < n; c++) {
-            char *end;
-            errno = 0;
-            const double v = strtod(field[c], &end);
-            if (!*field[c] || *end || (errno == ERANGE && fabs(v) > 1)) {
-                fprintf(stderr, "hooke: error: %s:%d: column %d (%s): '%.40s' is not a number\n", path, lineno, c + 1,
-                        t->names[c], field[c]);
-                goto done;
-            }
-            t->v[c][t->rows] = v;
-        }
-        t->rows++;
-    }
-    if (!t->names) {
-        fprintf(stderr, "hooke: error: %s:1: empty file; expected a hooke stats CSV (header step,time,...)\n", path);
-        goto done;
-    }
-    if (t->rows < 2) {
-        fprintf(stderr, "hooke: error: %s:%d: %d data row%s; a plot needs at least 2\n", path, lineno, t->rows,
-                t->rows == 1 ? "" : "s");
-        goto done;
-    }
-    rc = 0;
-    goto done;
-oom:
-    fprintf(stderr, "hooke: error: %s:%d: out of memory\n", path, lineno);
-done:
-    free(text);
-    if (rc) table_free(t);
-    return rc;
-}
-
 #define MAX_SERIES 16
 #define MAX_GENERIC 4
 
@@ -403,7 +328,7 @@ typedef struct panel {
     int n, col[MAX_SERIES];
 } panel;
 
-static int column(const table *t, const char *name)
+static int column(const hk_stats_table *t, const char *name)
 {
     for (int c = 0; c < t->cols; c++)
         if (strcmp(t->names[c], name) == 0) return c;
@@ -466,8 +391,12 @@ int hk_cmd_plot(int argc, char **argv)
         fprintf(stderr, "hooke: error: plot needs a stats CSV file (see hooke plot --help)\n");
         return 1;
     }
-    table t;
-    if (read_stats(in, &t) != 0) return 1;
+    hk_stats_table t;
+    char err[1024];
+    if (hk_stats_read(in, &t, err, sizeof err) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", err);
+        return 1;
+    }
 
     /* panels: the known groups, then each other column */
     panel pan[5 + MAX_GENERIC];
@@ -526,7 +455,7 @@ int hk_cmd_plot(int argc, char **argv)
     np = kept;
     if (np == 0) {
         fprintf(stderr, "hooke: error: %s:1: no columns to plot besides step and time\n", in);
-        table_free(&t);
+        hk_stats_free(&t);
         return 1;
     }
     const int top0 = 44, gap = 26, bottom_margin = 42, left = 92, right = width - 16;
@@ -535,13 +464,13 @@ int hk_cmd_plot(int argc, char **argv)
     if (ph < 40) {
         fprintf(stderr, "hooke: error: --height %d is too small for %d panels (at least %d)\n", height, np,
                 top0 + bottom_margin + (np - 1) * gap + 40 * np);
-        table_free(&t);
+        hk_stats_free(&t);
         return 1;
     }
     hk_image im;
     if (hk_image_init(&im, width, height, white) != 0) {
         fprintf(stderr, "hooke: error: out of memory for a %dx%d picture\n", width, height);
-        table_free(&t);
+        hk_stats_free(&t);
         return 1;
     }
     const double *time = t.v[1];
@@ -586,7 +515,7 @@ int hk_cmd_plot(int argc, char **argv)
         if (!def) {
             fprintf(stderr, "hooke: error: out of memory\n");
             hk_image_free(&im);
-            table_free(&t);
+            hk_stats_free(&t);
             return 1;
         }
         memcpy(def, in, n + 1);
@@ -605,6 +534,6 @@ int hk_cmd_plot(int argc, char **argv)
     }
     free(def);
     hk_image_free(&im);
-    table_free(&t);
+    hk_stats_free(&t);
     return rc;
 }

@@ -14,6 +14,7 @@
 #endif
 
 #include "plot.h"
+#include "progress.h"
 #include "scene.h"
 #include "springs.h"
 #include "world.h"
@@ -65,8 +66,9 @@ const char *hk_stability_limit_text(const hk_integrator_info *in, char *buf, siz
 
 typedef struct trial {
     int stable;
-    double drift; /* relative energy change per simulated second [1/s] */
-    double error; /* largest distance from the analytic answer [m], NAN without one */
+    int64_t steps; /* steps run (fewer than planned once unstable) */
+    double drift;  /* relative energy change per simulated second [1/s] */
+    double error;  /* largest distance from the analytic answer [m], NAN without one */
 } trial;
 
 /* The scenes with an analytic answer: the oscillator and the pendulum. */
@@ -204,6 +206,13 @@ static double total_energy(const hk_world *w, double *scale)
     return s.total;
 }
 
+/* Steps of a run at dt: `time` seconds, at least 2000 steps. */
+static int64_t planned_steps(double time, double dt)
+{
+    const int64_t steps = (int64_t)ceil(time / dt);
+    return steps < 2000 ? 2000 : steps;
+}
+
 /* Runs SCENE with integrator kind and step dt (no substeps) for `time` s (at least 2000 steps);
  * the run counts as unstable once |E - E0| > 100 * (|E0| or the largest energy term at the start).
  * The drift is the relative energy change per second over the first `time` seconds, so that runs
@@ -226,9 +235,9 @@ static int run_trial(const char *scene, int kind, double dt, double time, trial 
     double scale;
     const double e0 = total_energy(w, &scale);
     if (!(scale > 0)) scale = 1;
-    int64_t steps = (int64_t)ceil(time / dt);
-    if (steps < 2000) steps = 2000;
+    const int64_t steps = planned_steps(time, dt);
     out->stable = 1;
+    out->steps = steps;
     out->error = o.kind ? 0 : NAN;
     hk_blowup b;
     const int64_t window = (int64_t)ceil(time / dt); /* the drift is measured over the first `time` seconds */
@@ -244,6 +253,7 @@ static int run_trial(const char *scene, int kind, double dt, double time, trial 
          * scheme at omega*dt = 1.99 swings by 1/(1 - (omega dt / 2)^2) = 100 at most) */
         if (hk_world_check(w, 0, &b) || fabs(total_energy(w, NULL) - e0) > 100 * scale) {
             out->stable = 0;
+            out->steps = s;
             break;
         }
     }
@@ -251,6 +261,89 @@ static int run_trial(const char *scene, int kind, double dt, double time, trial 
     if (!out->stable) out->error = INFINITY;
     hk_scene_free(&sc);
     return 0;
+}
+
+/* ---- progress on a terminal ---------------------------------------------- */
+
+void hk_stability_progress_text(char *buf, size_t len, int bisecting, const char *integrator, double dt, int done,
+                                int total, double eta_s)
+{
+    char eta[32];
+    hk_progress_eta(eta_s, eta, sizeof eta);
+    snprintf(buf, len, "stability: %s%s dt %.2e (%d of %d runs%s)%s%s", bisecting ? "bisecting " : "", integrator, dt,
+             done, total, bisecting ? "" : ", then bisections", *eta ? ", " : "", eta);
+}
+
+/* The progress of one phase (the sweep, then the bisections), updated by the threads that run it. Work is
+ * counted in steps for the sweep (a run's planned steps are known, and runs at small dt take most of the time)
+ * and in runs for the bisections; the ETA is the wall time so far over the work done, times the work left. */
+typedef struct run_progress {
+    hk_progress line;
+    int bisecting, kind, done, total;
+    double dt, t0, work_done, work_left;
+} run_progress;
+
+static void progress_phase(run_progress *rp, int enabled, int bisecting, int total, double work)
+{
+    hk_progress_start(&rp->line, enabled);
+    rp->bisecting = bisecting;
+    rp->kind = 0;
+    rp->done = 0;
+    rp->total = total;
+    rp->dt = 0;
+    rp->t0 = hk_progress_clock();
+    rp->work_done = 0;
+    rp->work_left = work;
+}
+
+/* Redraws the line; the caller holds the critical section. */
+static void progress_redraw(run_progress *rp)
+{
+    char text[160];
+    const double eta =
+        rp->work_done > 0 ? (hk_progress_clock() - rp->t0) / rp->work_done * fmax(rp->work_left, 0) : NAN;
+    if (rp->done > rp->total) rp->total = rp->done;
+    hk_stability_progress_text(text, sizeof text, rp->bisecting, hk_integrator_name((hk_integrator_kind)rp->kind),
+                               rp->dt, rp->done, rp->total, eta);
+    hk_progress_draw(&rp->line, text, 0);
+}
+
+/* A run starts: the line names it (the first one of a phase at once, later ones at most 4 times a second). */
+static void progress_run_starts(run_progress *rp, int kind, double dt)
+{
+    if (!rp->line.enabled) return;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp critical(hk_stability_progress)
+#endif
+    {
+        rp->kind = kind;
+        rp->dt = dt;
+        progress_redraw(rp);
+    }
+}
+
+/* A run is done: done is the work it took, planned what it was counted as in the work left. */
+static void progress_run_done(run_progress *rp, double done, double planned)
+{
+    if (!rp->line.enabled) return;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp critical(hk_stability_progress)
+#endif
+    {
+        rp->done++;
+        rp->work_done += done;
+        rp->work_left -= planned;
+        progress_redraw(rp);
+    }
+}
+
+/* Bisection steps between dt_min and dt_max: the interval in log dt halves at each until its ends are 0.5 %
+ * apart (the same arithmetic as the bisection, taking the lower half every time). */
+static int bisection_runs(double dt_min, double dt_max)
+{
+    int n = 0;
+    for (double lo = dt_min, hi = dt_max; hi / lo > 1.005; n++) lo = sqrt(lo * hi);
+    return n;
 }
 
 typedef struct profile {
@@ -263,6 +356,7 @@ typedef struct profile {
 static const char stability_usage[] =
     "usage: hooke stability SCENE [--integrators all|LIST] [--dt-min A --dt-max B --points N]\n"
     "                       [--time T] [--threads N] [--out FILE.csv|FILE.json] [--plot FILE.png]\n"
+    "                       [--quiet]\n"
     "\n"
     "Runs SCENE with every integrator (or the comma-separated LIST) at N step\n"
     "lengths dt spaced evenly in log dt from A to B (no substeps), each run for T\n"
@@ -290,6 +384,16 @@ static const char stability_usage[] =
     "  --out FILE          the numbers as CSV (or JSON when FILE ends in .json)\n"
     "  --plot FILE.png     |energy drift| per second against dt, log-log, a curve per\n"
     "                      integrator, its stability limit a dashed line\n"
+    "  --quiet             no progress line and no \"hooke: wrote\" lines (errors are\n"
+    "                      still printed)\n"
+    "\n"
+    "The table goes to stdout. On stderr, only when stderr is a terminal, one line\n"
+    "redrawn in place as runs start and end names the run that started last, the\n"
+    "runs done and an ETA from the time they took, e.g. \"stability: rk4 dt\n"
+    "1.20e-03 (7 of 60 runs, then bisections), ETA 2 min\", then \"stability:\n"
+    "bisecting rk4 dt 2.83e-01 (3 of 22 runs), ETA 40 s\"; it is cleared before the\n"
+    "table is printed, and never written to files or pipes. Then one line per file\n"
+    "written: \"hooke: wrote FILE\" (stderr).\n"
     "\n"
     "omega_max is a Gershgorin bound from k and m (exact for the oscillator).\n"
     "exit status: 0 done, 1 bad input, 3 an output file could not be written.\n";
@@ -375,12 +479,14 @@ int hk_cmd_stability(int argc, char **argv)
 {
     const char *scene = NULL, *out = NULL, *plot = NULL, *list = "all";
     double dt_min = 0, dt_max = 0, time = 0;
-    int points = 6, threads = 0;
+    int points = 6, threads = 0, quiet = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             printf(stability_usage, hk_integrator_names());
             return 0;
+        } else if (strcmp(a, "--quiet") == 0) {
+            quiet = 1;
         } else if (strcmp(a, "--integrators") == 0) {
             if (!v || !*v) return hk_arg_error(NULL, a, v, "all or a comma-separated list of integrators");
             list = v;
@@ -479,10 +585,15 @@ int hk_cmd_stability(int argc, char **argv)
         rc = !pr[ki].drift || !pr[ki].error || !pr[ki].stable;
     }
     if (rc) fprintf(stderr, "hooke: error: out of memory\n");
+    const int show = !quiet && hk_progress_tty();
+    run_progress rp;
     if (rc == 0) {
         for (int i = 0; i < points; i++) dts[i] = dt_min * pow(dt_max / dt_min, (double)i / (points - 1));
         dts[points - 1] = dt_max; /* exactly: the bisection starts from the sweep's ends */
         warm_up(scene, kinds, nk);
+        double work = 0;
+        for (int i = 0; i < points; i++) work += (double)nk * (double)planned_steps(time, dts[i]);
+        progress_phase(&rp, show, 0, jobs, work);
         /* the sweep: every (integrator, dt) pair is one world on one thread; each run
          * is deterministic, so the table does not depend on the thread count */
 #ifdef HOOKE_USE_OPENMP
@@ -494,14 +605,17 @@ int hk_cmd_stability(int argc, char **argv)
 #endif
             profile *P = &pr[j / points];
             const int i = j % points;
-            trial t;
+            trial t = {0};
+            progress_run_starts(&rp, P->kind, dts[i]);
             job_rc[j] = run_trial(scene, P->kind, dts[i], time, &t, job_err[j], sizeof job_err[j]);
             if (job_rc[j] == 0) {
                 P->stable[i] = t.stable;
                 P->drift[i] = t.drift;
                 P->error[i] = t.error;
             }
+            progress_run_done(&rp, (double)t.steps, (double)planned_steps(time, dts[i]));
         }
+        hk_progress_end(&rp.line);
         for (int j = 0; j < jobs && rc == 0; j++)
             if (job_rc[j]) {
                 fprintf(stderr, "%s\n", job_err[j]);
@@ -510,6 +624,10 @@ int hk_cmd_stability(int argc, char **argv)
     }
     if (rc == 0) {
         /* bisection (in log dt) between a stable and an unstable dt, to 0.5 %: one integrator per thread */
+        int bisecting = 0;
+        for (int ki = 0; ki < nk; ki++) bisecting += pr[ki].stable[0] && !pr[ki].stable[points - 1];
+        const int runs = bisecting * bisection_runs(dt_min, dt_max);
+        progress_phase(&rp, show, 1, runs, runs);
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
 #endif
@@ -528,7 +646,10 @@ int hk_cmd_stability(int argc, char **argv)
                 trial t;
                 while (hi / lo > 1.005) {
                     const double mid = sqrt(lo * hi);
-                    if (run_trial(scene, P->kind, mid, time, &t, job_err[ki], sizeof job_err[ki])) {
+                    progress_run_starts(&rp, P->kind, mid);
+                    const int bad = run_trial(scene, P->kind, mid, time, &t, job_err[ki], sizeof job_err[ki]);
+                    progress_run_done(&rp, 1, 1);
+                    if (bad) {
                         job_rc[ki] = 1;
                         break;
                     }
@@ -537,6 +658,7 @@ int hk_cmd_stability(int argc, char **argv)
                 P->limit = sqrt(lo * hi);
             }
         }
+        hk_progress_end(&rp.line);
         for (int ki = 0; ki < nk && rc == 0; ki++)
             if (job_rc[ki]) {
                 fprintf(stderr, "%s\n", job_err[ki]);
@@ -638,6 +760,8 @@ int hk_cmd_stability(int argc, char **argv)
                 if (fclose(f) != 0) {
                     fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno));
                     rc = 3;
+                } else if (!quiet) {
+                    fprintf(stderr, "hooke: wrote %s\n", out);
                 }
             }
         }
@@ -646,6 +770,8 @@ int hk_cmd_stability(int argc, char **argv)
             if (write_plot(plot, scene, omega, dts, points, pr, nk) != 0) {
                 fprintf(stderr, "hooke: error: cannot write %s: %s\n", plot, strerror(errno ? errno : EIO));
                 rc = 3;
+            } else if (!quiet) {
+                fprintf(stderr, "hooke: wrote %s\n", plot);
             }
         }
     }

@@ -1,10 +1,43 @@
-/* stats_csv.h — the statistics CSV of `hooke run --stats`: its columns, its rows, and how a restart continues it. */
+/* stats_csv.h — the statistics CSV of `hooke run --stats`: how a run writes and continues it, how `hooke plot` reads
+ * it. */
 #ifndef HOOKE_STATS_CSV_H
 #define HOOKE_STATS_CSV_H
 
 #include <stdio.h>
+#include <stddef.h>
 
 #include "hooke/hooke.h"
+
+/* A stats CSV in memory: the header's column names and every data row, by column. */
+typedef struct hk_stats_table {
+    int cols, rows, cap; /* cap: rows allocated per column */
+    char **names;        /* cols names, in header order (names[0] "step", names[1] "time") */
+    double **v;          /* v[col][row] */
+} hk_stats_table;
+
+/* The rules (docs/user-guide.md, "Plots of the run statistics"): the first
+ * line is the header, comma-separated names starting with step,time, at most
+ * 256 columns, none empty; every other line that is not blank holds exactly
+ * as many fields; each field (blanks and a CR trimmed) is a whole number as
+ * strtod reads it: finite, or nan / inf spelled out (kept as they are; hooke
+ * plot leaves a gap there), but not a finite-looking number beyond the range
+ * of a double (1e999); at least 2 data rows.
+ *
+ * hk_stats_read reads the file at path (regular files up to HK_LIMIT_STATS,
+ * core/readfile.c) and parses it. Returns 0 with t filled, or -1 with t
+ * empty and err set to "PATH:LINE: what is wrong and what was expected" (or
+ * "PATH: cannot open stats CSV: REASON"); the caller adds "hooke: error: ". */
+int hk_stats_read(const char *path, hk_stats_table *t, char *err, size_t errlen);
+
+/* The same rules on text in memory (a fuzz harness's entry point): len bytes
+ * followed by a NUL byte, split in place; name stands for the file in
+ * messages. A NUL byte inside the len bytes is refused. */
+int hk_stats_parse(char *text, size_t len, const char *name, hk_stats_table *t, char *err, size_t errlen);
+
+/* Frees what a successful read allocated and empties t (safe on an empty table). */
+void hk_stats_free(hk_stats_table *t);
+
+/* ---- writing: a run's rows ---------------------------------------------- */
 
 typedef struct hk_stats_csv {
     FILE *f;

@@ -1,0 +1,284 @@
+/* test_stability_feedback.c — what `hooke stability` tells while and after it runs: the progress line on a
+ * terminal only, the "hooke: wrote FILE" lines, --quiet, and a table on stdout that none of them changes. */
+#define _POSIX_C_SOURCE 200809L
+#include "hk_test_cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pty.h>
+#include <sys/ioctl.h>
+
+#include "progress.h"
+#include "stability.h"
+
+#define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
+#define OSCILLATOR HOOKE_SCENES_DIR "/oscillator.scene"
+
+/* verlet and rk4 on the oscillator (omega 10 rad/s) over omega*dt 0.1..4: both limits inside the sweep, so both
+ * bisect; one thread, so the first run of each phase is the first integrator's. */
+#define SWEEP_FLAGS "--integrators verlet,rk4 --time 0.5 --dt-min 0.01 --dt-max 0.4 --points 3 --threads 1"
+
+static void test_progress_text(void **state)
+{
+    (void)state;
+    char buf[160];
+    hk_stability_progress_text(buf, sizeof buf, 0, "rk4", 1.2e-3, 7, 60, 125);
+    assert_string_equal(buf, "stability: rk4 dt 1.20e-03 (7 of 60 runs, then bisections), ETA 2 min");
+    hk_stability_progress_text(buf, sizeof buf, 0, "semi_implicit_euler", 3.16e-5, 0, 54, NAN);
+    assert_string_equal(buf, "stability: semi_implicit_euler dt 3.16e-05 (0 of 54 runs, then bisections)");
+    hk_stability_progress_text(buf, sizeof buf, 1, "verlet", 0.2, 3, 22, 40.2);
+    assert_string_equal(buf, "stability: bisecting verlet dt 2.00e-01 (3 of 22 runs), ETA 40 s");
+    /* the ETA's units: seconds up to 99 s, minutes up to 99 min, then hours; nothing without an estimate */
+    static const struct {
+        double s;
+        const char *text;
+    } eta[] = {
+        {0, "ETA 0 s"},
+        {35.4, "ETA 35 s"},
+        {99.4, "ETA 99 s"},
+        {99.5, "ETA 2 min"},
+        {125, "ETA 2 min"},
+        {5969, "ETA 99 min"},
+        {5970, "ETA 1.7 h"},
+        {36000, "ETA 10.0 h"},
+        {1e300, "ETA 1000000.0 h"},
+        {-1, ""},
+        {NAN, ""},
+        {INFINITY, ""},
+    };
+    for (size_t i = 0; i < sizeof eta / sizeof eta[0]; i++) {
+        char e[24];
+        assert_string_equal(hk_progress_eta(eta[i].s, e, sizeof e), eta[i].text);
+    }
+}
+
+/* stderr a file: no progress; one "hooke: wrote" line per file written, none with --quiet; stdout the same. */
+static void test_wrote_lines(void **state)
+{
+    (void)state;
+    char csv[256], json[256], png[256], args[1024], want[1024];
+    snprintf(csv, sizeof csv, "%s", hk_test_path("fb.csv"));
+    snprintf(json, sizeof json, "%s", hk_test_path("fb.json"));
+    snprintf(png, sizeof png, "%s", hk_test_path("fb.png"));
+    snprintf(args, sizeof args, "stability " SCENE("oscillator.scene") " " SWEEP_FLAGS " --out '%s' --plot '%s'", csv,
+             png);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    snprintf(want, sizeof want, "hooke: wrote %s\nhooke: wrote %s\n", csv, png);
+    assert_string_equal(r.err, want);
+    char *table = strdup(r.out);
+    assert_non_null(table);
+    assert_non_null(strstr(table, "\nverlet "));
+    hk_run_free(&r);
+    /* --quiet: nothing on stderr, the same stdout, the files still written */
+    remove(csv);
+    remove(png);
+    snprintf(args, sizeof args,
+             "stability " SCENE("oscillator.scene") " " SWEEP_FLAGS " --out '%s' --plot '%s' --quiet", csv, png);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_string_equal(r.out, table);
+    hk_run_free(&r);
+    char *text = hk_test_slurp(csv);
+    assert_non_null(text);
+    free(text);
+    text = hk_test_slurp(png);
+    assert_non_null(text);
+    free(text);
+    /* JSON, and no table flags at all: the same table */
+    snprintf(args, sizeof args, "stability " SCENE("oscillator.scene") " " SWEEP_FLAGS " --out '%s'", json);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    snprintf(want, sizeof want, "hooke: wrote %s\n", json);
+    assert_string_equal(r.err, want);
+    assert_string_equal(r.out, table);
+    hk_run_free(&r);
+    /* a file that cannot be written is an error, not a "wrote" line; the other one is still listed */
+    snprintf(args, sizeof args,
+             "stability " SCENE("oscillator.scene") " " SWEEP_FLAGS " --out /nonexistent/fb.csv --plot '%s'", png);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 3);
+    snprintf(want, sizeof want,
+             "hooke: error: cannot write /nonexistent/fb.csv: No such file or directory\n"
+             "hooke: wrote %s\n",
+             png);
+    assert_string_equal(r.err, want);
+    hk_run_free(&r);
+    /* --quiet keeps errors */
+    r = hk_test_hooke("", "stability " SCENE("oscillator.scene") " " SWEEP_FLAGS " --plot /nonexistent/fb.png --quiet");
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "hooke: error: cannot write /nonexistent/fb.png: "));
+    assert_null(strstr(r.err, "wrote"));
+    hk_run_free(&r);
+    r = hk_test_hooke("", "stability " SCENE("oscillator.scene") " --quiet --points 1");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "hooke: error: --points expects a whole number 2..100, got '1'"));
+    hk_run_free(&r);
+    /* --help says what is printed */
+    r = hk_test_hooke("", "stability --help");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "[--quiet]"));
+    assert_non_null(strstr(r.out, "only when stderr is a terminal"));
+    assert_non_null(strstr(r.out, "\"hooke: wrote FILE\""));
+    hk_run_free(&r);
+    free(table);
+}
+
+/* Runs hooke with argv (NULL-terminated) on a pseudo-terminal of cols columns, stdout into out_path; returns
+ * what the terminal received (malloc'd) and the exit status in *status; NULL when no pseudo-terminal opens. */
+static char *hooke_on_pty(char *const argv[], int cols, const char *out_path, int *status)
+{
+    struct winsize ws = {.ws_row = 24, .ws_col = (unsigned short)cols};
+    int master;
+    fflush(NULL);
+    const pid_t pid = forkpty(&master, NULL, NULL, &ws);
+    if (pid < 0) return NULL;
+    if (pid == 0) {
+        const int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) _exit(126);
+        close(fd);
+        execv(HOOKE_BIN, argv);
+        _exit(127);
+    }
+    size_t cap = 4096, len = 0;
+    char *s = malloc(cap);
+    assert_non_null(s);
+    for (;;) {
+        if (cap - len < 1024) {
+            cap *= 2;
+            s = realloc(s, cap);
+            assert_non_null(s);
+        }
+        const ssize_t n = read(master, s + len, cap - len - 1);
+        if (n > 0)
+            len += (size_t)n;
+        else if (!(n < 0 && errno == EINTR))
+            break; /* EIO: the program has exited and closed the terminal */
+    }
+    s[len] = '\0';
+    close(master);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return s;
+}
+
+/* Every stretch of the progress (the terminal's text before "hooke: wrote") between carriage returns and
+ * newlines is at most max characters. */
+static void assert_lines_fit(const char *text, int max)
+{
+    const char *end = strstr(text, "hooke: wrote");
+    for (const char *p = text; *p && (!end || p < end);) {
+        const size_t n = strcspn(p, "\r\n");
+        if ((int)n > max) {
+            print_error("a line of %zu characters on a terminal of %d columns: '%.*s'\n", n, max + 1, (int)n, p);
+            fail();
+        }
+        p += n;
+        if (*p) p++;
+    }
+}
+
+/* stderr a terminal: the progress line, redrawn in place, cut to the width, cleared before the "wrote" line;
+ * stdout (a file) holds the same table as without a terminal. */
+static void test_progress_on_terminal(void **state)
+{
+    (void)state;
+    char png[256], out[256], args[1024];
+    snprintf(png, sizeof png, "%s", hk_test_path("tty.png"));
+    snprintf(out, sizeof out, "%s", hk_test_path("tty_stdout.txt"));
+    snprintf(args, sizeof args, "stability " SCENE("oscillator.scene") " " SWEEP_FLAGS " --plot '%s'", png);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    char *table = strdup(r.out);
+    assert_non_null(table);
+    hk_run_free(&r);
+
+    char *argv[] = {"hooke",     "stability", OSCILLATOR, "--integrators", "verlet,rk4", "--time",    "0.5", "--dt-min",
+                    "0.01",      "--dt-max",  "0.4",      "--points",      "3",          "--threads", "1",   "--plot",
+                    (char *)png, NULL,        NULL};
+    int status;
+    char *tty = hooke_on_pty(argv, 100, out, &status);
+    if (!tty) {
+        print_message("no pseudo-terminal (%s): the terminal mode is not tested here\n", strerror(errno));
+        free(table);
+        skip();
+    }
+    assert_int_equal(status, 0);
+    /* the first run of each phase is drawn at once; the sweep is 2 x 3 runs, each bisection 10 (0.01..0.4 s to
+     * 0.5 %: log2(ln 40 / ln 1.005) = 9.5) */
+    const char *first = "\rstability: verlet dt 1.00e-02 (0 of 6 runs, then bisections)";
+    if (strncmp(tty, first, strlen(first)) != 0 ||
+        !strstr(tty, "\rstability: bisecting verlet dt 6.32e-02 (0 of 20 runs)")) {
+        for (char *c = tty; *c; c++)
+            if (*c == '\r') *c = '|';
+        print_error("terminal received ('|' for a carriage return): '%s'\n", tty);
+        fail();
+    }
+    assert_lines_fit(tty, 99);
+    /* the line is cleared (blanks, back to its start) before the "wrote" line */
+    char want[512];
+    snprintf(want, sizeof want, "\rhooke: wrote %s\r\n", png);
+    const char *w = strstr(tty, want);
+    assert_non_null(w);
+    assert_string_equal(w, want);
+    const char *q = w;
+    while (q > tty && q[-1] == ' ') q--;
+    assert_true(q < w && q > tty && q[-1] == '\r');
+    char *text = hk_test_slurp(out);
+    assert_non_null(text);
+    assert_string_equal(text, table);
+    free(text);
+    free(tty);
+
+    /* a narrow terminal: the line is cut to 39 characters, never wrapped */
+    tty = hooke_on_pty(argv, 40, out, &status);
+    assert_non_null(tty);
+    assert_int_equal(status, 0);
+    assert_lines_fit(tty, 39);
+    first = "\rstability: verlet dt 1.00e-02 (0 of 6 r\r";
+    assert_true(strncmp(tty, first, strlen(first)) == 0);
+    free(tty);
+
+    /* two threads update the line: the same table below the header line (which names the thread count) */
+    argv[14] = "2";
+    tty = hooke_on_pty(argv, 100, out, &status);
+    assert_non_null(tty);
+    assert_int_equal(status, 0);
+    assert_true(strncmp(tty, "\rstability: ", 12) == 0);
+    assert_lines_fit(tty, 99);
+    text = hk_test_slurp(out);
+    assert_non_null(text);
+    assert_non_null(strstr(text, ", 2 threads\n"));
+    assert_string_equal(strchr(text, '\n'), strchr(table, '\n'));
+    free(text);
+    free(tty);
+    argv[14] = "1";
+
+    /* --quiet: nothing at all on the terminal, the same table */
+    argv[17] = "--quiet";
+    tty = hooke_on_pty(argv, 100, out, &status);
+    assert_non_null(tty);
+    assert_int_equal(status, 0);
+    assert_string_equal(tty, "");
+    text = hk_test_slurp(out);
+    assert_non_null(text);
+    assert_string_equal(text, table);
+    free(text);
+    free(tty);
+    free(table);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_progress_text),
+        cmocka_unit_test(test_wrote_lines),
+        cmocka_unit_test(test_progress_on_terminal),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    hk_test_cleanup();
+    return rc;
+}
