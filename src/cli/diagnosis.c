@@ -2,11 +2,54 @@
 #include "diagnosis.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "springs.h"
-#include "stability.h"
 #include "world.h"
+
+typedef struct omega_ctx {
+    const hk_particles *p;
+    double *diag;
+} omega_ctx;
+
+static void omega_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
+{
+    (void)slot;
+    (void)L0;
+    omega_ctx *c = vctx;
+    const double k = f->params.k, ia = c->p->inv_mass[a], ib = c->p->inv_mass[b];
+    const double off = k * sqrt(ia * ib);
+    c->diag[a] += k * ia + off;
+    c->diag[b] += k * ib + off;
+}
+
+double hk_omega_max(const hk_world *w)
+{
+    const hk_particles *p = &w->p;
+    double *row = calloc((size_t)(p->count ? p->count : 1), sizeof *row);
+    if (!row) return 0;
+    omega_ctx c = {p, row};
+    for (int f = 0; f < w->family_count; f++) hk_springs_visit(&w->families[f], omega_visit, &c);
+    double ground = 0;
+    if (w->def.ground.model == HK_GROUND_REPULSION) ground = w->def.ground.repulsion;
+    if (w->def.ground.model == HK_GROUND_SPRING) ground = w->def.ground.stiffness;
+    double best = 0;
+    for (int i = 0; i < p->count; i++) best = fmax(best, row[i] + ground * p->inv_mass[i]);
+    free(row);
+    return sqrt(best);
+}
+
+const char *hk_stability_limit_text(const hk_integrator_info *in, char *buf, size_t len)
+{
+    if (isinf(in->stability_limit))
+        snprintf(buf, len, "any");
+    else if (in->stability_limit > 0)
+        snprintf(buf, len, "%.3g", in->stability_limit);
+    else
+        snprintf(buf, len, "none");
+    return buf;
+}
 
 static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 

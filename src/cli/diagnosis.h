@@ -28,6 +28,17 @@ void hk_energy_guard_init(hk_energy_guard *g, const hk_world *w);
 /* 1 when energy e [J] is past the bound (growth over e0 > HK_ENERGY_GROWTH * scale). */
 int hk_energy_runaway(const hk_energy_guard *g, double e);
 
+/* Upper bound on the highest angular frequency of the linearised spring
+ * network [rad/s]: Gershgorin on the mass-weighted stiffness matrix,
+ * max_i sum_j k_ij (1/m_i + 1/sqrt(m_i m_j)) (exact for a fixed-end oscillator,
+ * sqrt(k/m), and a long chain, 2 sqrt(k/m)), the ground spring included. */
+double hk_omega_max(const hk_world *w);
+
+/* The integrator's stability limit on the undamped oscillator as text:
+ * "2", "2.83", "none" (it gains energy at every dt) or "any" (stable at
+ * every dt); written into buf (16 bytes are enough), which is returned. */
+const char *hk_stability_limit_text(const hk_integrator_info *in, char *buf, size_t len);
+
 /* How a run ended in a blow-up, and why: the report on `out`, then the
  * hint that names the likely cause with its numbers: for an explicit
  * integrator, omega*dt near or past its stability limit ("lower dt") or,

@@ -14,6 +14,7 @@
 
 #include "args.h"
 #include "fom.h"
+#include "diagnosis.h"
 #include "frames.h"
 #include "hooke/hooke.h"
 #include "plot.h"

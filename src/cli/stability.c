@@ -1,4 +1,4 @@
-/* stability.c — omega_max estimate, and the stability profiler: every integrator over a sweep of dt on one scene. */
+/* stability.c — the stability profiler: every integrator over a sweep of dt on one scene. */
 #include "stability.h"
 
 #include "args.h"
@@ -13,54 +13,12 @@
 #include <omp.h>
 #endif
 
+#include "diagnosis.h"
 #include "plot.h"
 #include "progress.h"
 #include "scene.h"
 #include "springs.h"
 #include "world.h"
-
-typedef struct omega_ctx {
-    const hk_particles *p;
-    double *diag;
-} omega_ctx;
-
-static void omega_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
-{
-    (void)slot;
-    (void)L0;
-    omega_ctx *c = vctx;
-    const double k = f->params.k, ia = c->p->inv_mass[a], ib = c->p->inv_mass[b];
-    const double off = k * sqrt(ia * ib);
-    c->diag[a] += k * ia + off;
-    c->diag[b] += k * ib + off;
-}
-
-double hk_omega_max(const hk_world *w)
-{
-    const hk_particles *p = &w->p;
-    double *row = calloc((size_t)(p->count ? p->count : 1), sizeof *row);
-    if (!row) return 0;
-    omega_ctx c = {p, row};
-    for (int f = 0; f < w->family_count; f++) hk_springs_visit(&w->families[f], omega_visit, &c);
-    double ground = 0;
-    if (w->def.ground.model == HK_GROUND_REPULSION) ground = w->def.ground.repulsion;
-    if (w->def.ground.model == HK_GROUND_SPRING) ground = w->def.ground.stiffness;
-    double best = 0;
-    for (int i = 0; i < p->count; i++) best = fmax(best, row[i] + ground * p->inv_mass[i]);
-    free(row);
-    return sqrt(best);
-}
-
-const char *hk_stability_limit_text(const hk_integrator_info *in, char *buf, size_t len)
-{
-    if (isinf(in->stability_limit))
-        snprintf(buf, len, "any");
-    else if (in->stability_limit > 0)
-        snprintf(buf, len, "%.3g", in->stability_limit);
-    else
-        snprintf(buf, len, "none");
-    return buf;
-}
 
 /* ---- the profiler -------------------------------------------------------- */
 
@@ -214,7 +172,7 @@ static int64_t planned_steps(double time, double dt)
 }
 
 /* Runs SCENE with integrator kind and step dt (no substeps) for `time` s (at least 2000 steps);
- * the run counts as unstable once |E - E0| > 100 * (|E0| or the largest energy term at the start).
+ * the run counts as unstable once |E - E0| > HK_ENERGY_GROWTH (100) * (|E0| or the largest energy term at the start).
  * The drift is the relative energy change per second over the first `time` seconds, so that runs
  * at every dt are measured over the same stretch of simulated time. */
 static int run_trial(const char *scene, int kind, double dt, double time, trial *out, char *err, size_t errlen)
@@ -251,7 +209,7 @@ static int run_trial(const char *scene, int kind, double dt, double time, trial 
         if (o.kind) out->error = fmax(out->error, analytic_error(&o, &w->p, hk_world_time(w)));
         /* unstable: non-finite, or the energy a hundred times off (a stable symplectic
          * scheme at omega*dt = 1.99 swings by 1/(1 - (omega dt / 2)^2) = 100 at most) */
-        if (hk_world_check(w, 0, &b) || fabs(total_energy(w, NULL) - e0) > 100 * scale) {
+        if (hk_world_check(w, 0, &b) || fabs(total_energy(w, NULL) - e0) > HK_ENERGY_GROWTH * scale) {
             out->stable = 0;
             out->steps = s;
             break;
