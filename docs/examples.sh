@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# examples.sh — runs every example the README and docs/ show, and checks (or updates) the output they show.
+#
+# usage: bash docs/examples.sh check|update [HOOKE]      (HOOKE: the program, default build/hooke)
+#        bash docs/examples.sh images [HOOKE]            (draws docs/img/ again with the commands shown)
+#
+# An example is a code block (fenced, or indented by four spaces) that
+# follows a line `<!-- example -->` in README.md or docs/*.md. In it, a line
+# `$ COMMAND` is a command as a user types it (`hooke ...`, run from the
+# repository's root: the scenes are found as scenes/NAME), and the lines
+# after it, up to the next `$ ` line or the end of the block, are output it
+# prints (stdout and stderr, in the order a terminal shows them). `check`
+# runs every command in a scratch folder and fails when a shown line is not
+# among the lines printed, in order (a block may leave lines out). Numbers
+# that depend on the machine are not compared: the values of wall_s=,
+# spring_updates_per_s= and threads=, and in a block marked
+# `<!-- example: machine -->` every number. `update` rewrites each shown
+# line with the line printed now that has its shape (the same text with the
+# numbers left out), so changed figures are brought up to date; a line
+# whose shape is gone is reported and left for a person to rewrite.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+mode=${1:-check}
+hooke=${2:-$root/build/hooke}
+case $mode in check | update | images) ;; *)
+    sed -n '2,5p' "$0" >&2
+    exit 1
+    ;;
+esac
+[[ $hooke = /* ]] || hooke=$(cd "$(dirname "$hooke")" && pwd)/$(basename "$hooke")
+if [ ! -x "$hooke" ]; then
+    echo "examples.sh: $hooke is not a program: build hooke first (cmake --preset release && cmake --build --preset release)" >&2
+    exit 1
+fi
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+ln -s "$root/scenes" "$scratch/scenes"
+mkdir -p "$scratch/bin" "$scratch/build"
+ln -s "$hooke" "$scratch/bin/hooke"
+ln -s "$hooke" "$scratch/build/hooke" # the README's ./build/hooke
+
+# Machine numbers: key=value pairs whose value depends on the machine.
+mask_machine() { sed -E 's/(wall_s|spring_updates_per_s|threads)=[^ ]*/\1=*/g'; }
+# Every number, for the shape of a line and for blocks marked machine.
+mask_numbers() { sed -E 's/[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?/#/g; s/0x[0-9a-f#]+/0x#/g'; }
+
+# stdbuf preloads a library, which AddressSanitizer (a sanitizer build of hooke) must allow.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+
+# Runs one command from the scratch folder, its output (merged, line-buffered) into $2.
+run_one() {
+    (cd "$scratch" && PATH="$scratch/bin:$PATH" stdbuf -oL -eL bash -c "$1" >"$2" 2>&1) || true
+}
+
+# The blocks of a file as lines "LINE<TAB>KIND<TAB>TEXT": KIND block (TEXT 1
+# when the block is marked machine, else 0) at each block's start, then cmd
+# and out for its lines (LINE: the line number; indentation or fences
+# removed).
+scan() {
+    awk '
+        function flush() { inblock = 0; fenced = 0; marked = 0 }
+        /^<!-- example(: [a-z]+)? -->/ { marked = 1; machine = ($0 ~ /example: machine/) ? 1 : 0; next }
+        marked && !inblock && /^[[:space:]]*$/ { next }
+        marked && !inblock && /^```/ { inblock = 1; fenced = 1; print NR "\tblock\t" machine; next }
+        marked && !inblock && /^    / { inblock = 1; fenced = 0; print NR "\tblock\t" machine }
+        marked && !inblock { flush(); next }
+        inblock && fenced && /^```/ { flush(); next }
+        inblock && !fenced && !/^    / && !/^[[:space:]]*$/ { flush(); next }
+        inblock {
+            line = $0
+            if (!fenced) sub(/^    /, "", line)
+            if (line ~ /^[[:space:]]*$/) next
+            if (line ~ /^\$ /) print NR "\tcmd\t" substr(line, 3)
+            else print NR "\tout\t" line
+        }
+    ' "$root/$1"
+}
+
+files=$(cd "$root" && ls README.md docs/*.md)
+failures=0
+examples=0
+declare -A new_text # "FILE:LINE" -> replacement (update)
+
+check_command() { # file, cmd line, command, machine, shown lines (file)
+    local file=$1 at=$2 cmd=$3 machine=$4 shown=$5
+    local out=$scratch/out.$$ want=$scratch/want.$$ got=$scratch/got.$$
+    run_one "$cmd" "$out"
+    examples=$((examples + 1))
+    local m=mask_machine
+    [ "$machine" = 1 ] && m=mask_numbers
+    cut -f2- "$shown" | $m >"$want"
+    $m <"$out" >"$got"
+    # shown lines, in order, among the printed ones
+    local missing
+    missing=$(awk 'NR == FNR { got[++n] = $0; next } { while (i < n && got[++i] != $0) {} if (got[i] != $0) { print FNR; exit } }' \
+        "$got" "$want")
+    if [ -n "$missing" ]; then
+        failures=$((failures + 1))
+        local shown_line
+        shown_line=$(sed -n "${missing}p" "$shown" | cut -f2-)
+        echo "examples.sh: $file:$(sed -n "${missing}p" "$shown" | cut -f1): the output of" >&2
+        echo "    \$ $cmd" >&2
+        echo "  does not print (in this order) the line" >&2
+        echo "    $shown_line" >&2
+        echo "  it prints:" >&2
+        sed 's/^/    /' "$out" >&2
+    fi
+    if [ "$mode" = update ]; then
+        # each shown line by the printed line of its shape, in order
+        local shapes_got=$scratch/sg.$$
+        mask_numbers <"$out" | mask_machine >"$shapes_got"
+        local i=0 lineno text shape k=0
+        local -a got_lines shape_lines
+        mapfile -t got_lines <"$out"
+        mapfile -t shape_lines <"$shapes_got"
+        while IFS=$'\t' read -r lineno text; do
+            shape=$(printf '%s\n' "$text" | mask_numbers | mask_machine)
+            while [ $k -lt ${#shape_lines[@]} ] && [ "${shape_lines[$k]}" != "$shape" ]; do k=$((k + 1)); done
+            if [ $k -lt ${#shape_lines[@]} ]; then
+                # a line that matches but for the machine's numbers stays as it is
+                if [ "$(printf '%s\n' "$text" | mask_machine)" != "$(printf '%s\n' "${got_lines[$k]}" | mask_machine)" ]; then
+                    new_text["$file:$lineno"]=${got_lines[$k]}
+                fi
+                k=$((k + 1))
+            else
+                echo "examples.sh: $file:$lineno: no printed line has the shape of '$text': rewrite it by hand" >&2
+            fi
+        done <"$shown"
+    fi
+}
+
+if [ "$mode" = images ]; then
+    # the pictures in docs/img, drawn by the commands the README and the user guide show
+    cd "$scratch"
+    PATH="$scratch/bin:$PATH"
+    hooke run scenes/cloth_corners.scene --steps 400 --every 400 --out frames --format png --quiet >/dev/null
+    cp frames/frame_000400.png "$root/docs/img/cloth_frame.png"
+    hooke run scenes/jelly26.scene --stats jelly26.csv --quiet >/dev/null
+    hooke plot jelly26.csv --out jelly26_stats.png >/dev/null
+    cp jelly26_stats.png "$root/docs/img/jelly26_stats.png"
+    hooke stability scenes/oscillator.scene --time 2 --points 12 --plot stability_oscillator.png --quiet >/dev/null
+    cp stability_oscillator.png "$root/docs/img/stability_oscillator.png"
+    echo "examples.sh: drew docs/img/cloth_frame.png, jelly26_stats.png and stability_oscillator.png"
+    exit 0
+fi
+
+for f in $files; do
+    blocks=$scratch/blocks.tsv
+    scan "$f" >"$blocks"
+    [ -s "$blocks" ] || continue
+    cmd="" cmd_at=0 machine=0 block_machine=0
+    shown=$scratch/shown.tsv
+    : >"$shown"
+    while IFS=$'\t' read -r lineno kind text; do
+        if [ "$kind" = block ] || [ "$kind" = cmd ]; then
+            [ -n "$cmd" ] && check_command "$f" "$cmd_at" "$cmd" "$machine" "$shown"
+            cmd="" && : >"$shown"
+        fi
+        case $kind in
+        block) block_machine=$text ;;
+        cmd) cmd=$text cmd_at=$lineno machine=$block_machine ;;
+        out) [ -n "$cmd" ] && printf '%s\t%s\n' "$lineno" "$text" >>"$shown" ;;
+        esac
+    done <"$blocks"
+    [ -n "$cmd" ] && check_command "$f" "$cmd_at" "$cmd" "$machine" "$shown"
+done
+
+if [ "$mode" = update ]; then
+    reps=$scratch/replacements.tsv
+    : >"$reps"
+    for k in "${!new_text[@]}"; do printf '%s\t%s\t%s\n' "${k%%:*}" "${k##*:}" "${new_text[$k]}" >>"$reps"; done
+    for f in $files; do
+        grep -q "^$f"$'\t' "$reps" || continue
+        awk -v F="$f" -v R="$reps" 'BEGIN { FS = "\t"; while ((getline l < R) > 0) { split(l, a, "\t"); if (a[1] == F) rep[a[2]] = a[3] } FS = " " }
+            (FNR in rep) { match($0, /^ */); print substr($0, 1, RLENGTH) rep[FNR]; next } { print }' \
+            "$root/$f" >"$scratch/updated"
+        [ -s "$scratch/updated" ] && ! cmp -s "$scratch/updated" "$root/$f" && cp "$scratch/updated" "$root/$f"
+    done
+fi
+echo "examples.sh: $examples commands run, $failures with output that differs from what the docs show"
+[ "$failures" -eq 0 ]
