@@ -75,7 +75,7 @@ static void test_bad_number(void **state)
     check_error("body rope\n  count 2\n  mass inf\nend\n",
                 "x.scene:3:8: error: expected a number for 'mass', got 'inf'");
     check_error("body rope\n  count 2\n  mass 1e999\nend\n",
-                "x.scene:3:8: error: expected a number for 'mass', got '1e999'");
+                "x.scene:3:8: error: expected a positive number for 'mass', got '1e999' (out of range)");
 }
 
 static void test_value_out_of_range(void **state)
@@ -99,13 +99,15 @@ static void test_value_out_of_range(void **state)
 static void test_bad_integer(void **state)
 {
     (void)state;
-    check_error("body rope\n count 2.5\nend\n", "x.scene:2:8: error: expected an integer for 'count', got '2.5'");
+    check_error(
+        "body rope\n count 2.5\nend\n",
+        "x.scene:2:8: error: expected an integer in [2, 268435456] for 'count', got '2.5' (not a whole number)");
     check_error("body rope\n count 1\nend\n",
                 "x.scene:2:8: error: expected an integer in [2, 268435456] for 'count', got '1'");
     check_error("body rope\n count 3\n anchor 2\nend\n", "x.scene:3:9: error: expected 0 or 1 for 'anchor', got '2'");
     check_error("run\n dt 1\n steps 0\nend\n", "x.scene:3:8: error: expected an integer >= 1 for 'steps', got '0'");
     check_error("run\n dt 1\n steps 99999999999999999999\nend\n",
-                "x.scene:3:8: error: expected an integer for 'steps', got '99999999999999999999'");
+                "x.scene:3:8: error: expected an integer >= 1 for 'steps', got '99999999999999999999' (out of range)");
     /* integral numbers in other spellings are accepted */
     hk_scene sc = parse_ok("run\n dt 1\n steps 5e4\n every 10.0\nend\n" ROPE);
     assert_int_equal(sc.steps, 50000);

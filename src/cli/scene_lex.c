@@ -1,9 +1,9 @@
 /* scene_lex.c — the scene reader's lines, tokens, values and FILE:LINE:COL errors. */
 #include "scene_lex.h"
 
-#include <errno.h>
+#include "numbers.h"
+
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,14 +72,31 @@ static const char *got(const sc_lexer *lx, int ti, char out[SC_SHOW_CAP + 2])
 
 int sc_col_of(const sc_lexer *lx, int ti) { return ti < lx->ntok ? lx->tok[ti].col : lx->eol_col; }
 
-int sc_expected(sc_lexer *lx, int ti, const char *fmt, ...)
+/* "expected WHAT, got 'TOKEN'", with " (WHY)" when why is not NULL */
+static int vexpected(sc_lexer *lx, int ti, const char *why, const char *fmt, va_list ap)
 {
     char what[512], g[SC_SHOW_CAP + 2];
+    vsnprintf(what, sizeof what, fmt, ap);
+    return sc_fail(lx, lx->line, sc_col_of(lx, ti), "expected %s, got %s%s%s%s", what, got(lx, ti, g), why ? " (" : "",
+                   why ? why : "", why ? ")" : "");
+}
+
+int sc_expected(sc_lexer *lx, int ti, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    int rc = vexpected(lx, ti, NULL, fmt, ap);
     va_end(ap);
-    return sc_fail(lx, lx->line, sc_col_of(lx, ti), "expected %s, got %s", what, got(lx, ti, g));
+    return rc;
+}
+
+int sc_expected_why(sc_lexer *lx, int ti, const char *why, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vexpected(lx, ti, why, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int sc_expect_eol(sc_lexer *lx, int ti, const char *after)
@@ -124,33 +141,6 @@ int sc_next_line(sc_lexer *lx)
 /* ------------------------------------------------------------------------ */
 /* Values                                                                    */
 
-static int to_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v)) return -1;
-    *out = v;
-    return 0;
-}
-
-static int to_int64(const char *s, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (end != s && *end == '\0' && errno == 0) {
-        *out = v;
-        return 0;
-    }
-    double d; /* also accept integral numbers written as 5e4 or 80.0 */
-    if (to_double(s, &d) == 0 && d == floor(d) && fabs(d) < 9.2e18) {
-        *out = (int64_t)d;
-        return 0;
-    }
-    return -1;
-}
-
 static const char *check_text(sc_check ck)
 {
     switch (ck) {
@@ -179,19 +169,26 @@ static int check_ok(sc_check ck, double v)
 
 int sc_parse_num(sc_lexer *lx, int ti, const char *key, sc_check ck, double *out)
 {
-    if (ti >= lx->ntok || to_double(lx->tok[ti].s, out)) return sc_expected(lx, ti, "a number for '%s'", key);
+    const hk_num_status st = ti < lx->ntok ? hk_num_real(lx->tok[ti].s, out) : HK_NUM_NOT_A_NUMBER;
+    if (st == HK_NUM_NOT_A_NUMBER) return sc_expected(lx, ti, "a number for '%s'", key);
+    if (st != HK_NUM_OK) return sc_expected_why(lx, ti, hk_num_reason(st), "%s for '%s'", check_text(ck), key);
     if (!check_ok(ck, *out)) return sc_expected(lx, ti, "%s for '%s'", check_text(ck), key);
     return 0;
 }
 
 int sc_parse_int(sc_lexer *lx, int ti, const char *key, int64_t lo, int64_t hi, int64_t *out)
 {
-    int bad = ti >= lx->ntok || to_int64(lx->tok[ti].s, out);
-    if (!bad && *out >= lo && *out <= hi) return 0;
-    if (lo == 0 && hi == 1) return sc_expected(lx, ti, "0 or 1 for '%s'", key);
-    if (bad) return sc_expected(lx, ti, "an integer for '%s'", key);
-    if (hi == INT64_MAX) return sc_expected(lx, ti, "an integer >= %lld for '%s'", (long long)lo, key);
-    return sc_expected(lx, ti, "an integer in [%lld, %lld] for '%s'", (long long)lo, (long long)hi, key);
+    char what[96];
+    if (lo == 0 && hi == 1)
+        snprintf(what, sizeof what, "0 or 1");
+    else if (hi == INT64_MAX)
+        snprintf(what, sizeof what, "an integer >= %lld", (long long)lo);
+    else
+        snprintf(what, sizeof what, "an integer in [%lld, %lld]", (long long)lo, (long long)hi);
+    if (ti >= lx->ntok) return sc_expected(lx, ti, "%s for '%s'", what, key);
+    const hk_num_status st = hk_num_int(lx->tok[ti].s, lo, hi, out);
+    if (st == HK_NUM_OK) return 0;
+    return sc_expected_why(lx, ti, hk_num_reason(st), "%s for '%s'", what, key);
 }
 
 int sc_parse_vec(sc_lexer *lx, int ti, const char *key, sc_check ck, hk_vec3 *out)
@@ -199,7 +196,9 @@ int sc_parse_vec(sc_lexer *lx, int ti, const char *key, sc_check ck, hk_vec3 *ou
     double c[3];
     for (int k = 0; k < 3; k++) {
         if (ti + k >= lx->ntok) return sc_expected(lx, ti + k, "3 numbers (x y z) for '%s'", key);
-        if (to_double(lx->tok[ti + k].s, &c[k])) return sc_expected(lx, ti + k, "a number for '%s'", key);
+        const hk_num_status st = hk_num_real(lx->tok[ti + k].s, &c[k]);
+        if (st == HK_NUM_NOT_A_NUMBER) return sc_expected(lx, ti + k, "a number for '%s'", key);
+        if (st != HK_NUM_OK) return sc_expected_why(lx, ti + k, hk_num_reason(st), "a number for '%s'", key);
     }
     if (ck == CK_NONZERO && c[0] == 0 && c[1] == 0 && c[2] == 0) {
         char a[SC_SHOW_CAP], b[SC_SHOW_CAP], d[SC_SHOW_CAP];
