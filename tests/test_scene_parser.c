@@ -75,21 +75,21 @@ static void test_bad_number(void **state)
     check_error("body rope\n  count 2\n  mass inf\nend\n",
                 "x.scene:3:8: error: expected a number for 'mass', got 'inf'");
     check_error("body rope\n  count 2\n  mass 1e999\nend\n",
-                "x.scene:3:8: error: expected a positive number for 'mass', got '1e999' (out of range)");
+                "x.scene:3:8: error: expected a mass in [1e-12, 1e12] kg for 'mass', got '1e999' (out of range)");
 }
 
 static void test_value_out_of_range(void **state)
 {
     (void)state;
     check_error("body rope\n count 2\n mass -1\nend\n",
-                "x.scene:3:7: error: expected a positive number for 'mass', got '-1'");
+                "x.scene:3:7: error: expected a mass in [1e-12, 1e12] kg for 'mass', got '-1'");
     check_error("body rope\n count 2\n mass 0\nend\n",
-                "x.scene:3:7: error: expected a positive number for 'mass', got '0'");
+                "x.scene:3:7: error: expected a mass in [1e-12, 1e12] kg for 'mass', got '0'");
     check_error("sphere\n center 0 0 0\n radius 1\n loss 1.5\nend\n",
                 "x.scene:4:7: error: expected a number in [0, 1] for 'loss', got '1.5'");
     check_error("world\n air_drag -0.1\nend\n",
                 "x.scene:2:11: error: expected a number >= 0 for 'air_drag', got '-0.1'");
-    check_error("run\n dt 0\nend\n", "x.scene:2:5: error: expected a positive number for 'dt', got '0'");
+    check_error("run\n dt 0\nend\n", "x.scene:2:5: error: expected a time step >= 1e-12 s for 'dt', got '0'");
     check_error("run\n dt 1\n integrator jelly\n jelly_alpha 0\nend\n",
                 "x.scene:4:14: error: expected a number in (0, 1] for 'jelly_alpha', got '0'");
     check_error("run\n dt 1\n stretch_limit 1\nend\n",
@@ -247,7 +247,8 @@ static void test_springs_lines(void **state)
     check_error("body rope\n springs chain kk 1\nend",
                 "x.scene:2:16: error: unknown key 'kk' in springs line (expected one of: k, damping, damping_model, "
                 "behaviour, break_ratio, rest_length)");
-    check_error("body rope\n springs chain k -5\nend", "x.scene:2:18: error: expected a number >= 0 for 'k', got '-5'");
+    check_error("body rope\n springs chain k -5\nend",
+                "x.scene:2:18: error: expected 0 or a stiffness in [1e-12, 1e12] N/m for 'k', got '-5'");
     check_error("body rope\n springs chain k 1 damping_model viscous\nend",
                 "x.scene:2:34: error: expected along or relative for 'damping_model', got 'viscous'");
     check_error("body rope\n springs chain k 1\n springs chain k 2\nend",

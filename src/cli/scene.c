@@ -232,7 +232,7 @@ static int parse_point(parser *p, const sc_key *kd)
     double m;
     if (sc_parse_vec(lx, 1, kd->name, CK_ANY, &x)) return -1;
     if (lx->ntok <= 4) return sc_expected(lx, 4, "a mass for '%s' (x y z mass [vx vy vz])", kd->name);
-    if (sc_parse_num(lx, 4, kd->name, CK_POS, &m)) return -1;
+    if (sc_parse_num(lx, 4, kd->name, CK_MASS, &m)) return -1;
     if (lx->ntok > 5) {
         if (sc_parse_vec(lx, 5, kd->name, CK_ANY, &vel)) return -1;
         if (sc_expect_eol(lx, 8, kd->name)) return -1;

@@ -141,8 +141,31 @@ int sc_next_line(sc_lexer *lx)
 /* ------------------------------------------------------------------------ */
 /* Values                                                                    */
 
-static const char *check_text(sc_check ck)
+/* The library bound a check stands for (*zero_ok: 0 is accepted too), or -1. */
+static int check_bound(sc_check ck, int *zero_ok)
 {
+    *zero_ok = ck == CK_STIFFNESS || ck == CK_DAMPING || ck == CK_STEP_OR_0;
+    switch (ck) {
+    case CK_MASS: return HK_BOUND_MASS;
+    case CK_STIFFNESS:
+    case CK_STIFF_POS: return HK_BOUND_STIFFNESS;
+    case CK_DAMPING: return HK_BOUND_DAMPING;
+    case CK_STEP:
+    case CK_STEP_OR_0: return HK_BOUND_DT;
+    default: return -1;
+    }
+}
+
+/* "a positive number", "a mass in [1e-12, 1e12] kg", ... */
+static const char *check_text(sc_check ck, char *out, size_t cap)
+{
+    int zero_ok, b = check_bound(ck, &zero_ok);
+    if (b >= 0) {
+        char range[96];
+        hk_bound_text((hk_bound_kind)b, 0, range, sizeof range);
+        snprintf(out, cap, "%sa %s %s", zero_ok ? "0 or " : "", hk_bound_of((hk_bound_kind)b)->quantity, range);
+        return out;
+    }
     switch (ck) {
     case CK_POS: return "a positive number";
     case CK_NONNEG: return "a number >= 0";
@@ -156,6 +179,8 @@ static const char *check_text(sc_check ck)
 
 static int check_ok(sc_check ck, double v)
 {
+    int zero_ok, b = check_bound(ck, &zero_ok);
+    if (b >= 0) return hk_bound_ok((hk_bound_kind)b, zero_ok, v);
     switch (ck) {
     case CK_POS: return v > 0;
     case CK_NONNEG: return v >= 0;
@@ -167,12 +192,22 @@ static int check_ok(sc_check ck, double v)
     }
 }
 
+/* Why v fails check ck, when that is more than its sign: the bound's reason. */
+static const char *check_why(sc_check ck, double v)
+{
+    int zero_ok, b = check_bound(ck, &zero_ok);
+    return b >= 0 && v > 0 ? hk_bound_of((hk_bound_kind)b)->reason : NULL;
+}
+
 int sc_parse_num(sc_lexer *lx, int ti, const char *key, sc_check ck, double *out)
 {
     const hk_num_status st = ti < lx->ntok ? hk_num_real(lx->tok[ti].s, out) : HK_NUM_NOT_A_NUMBER;
     if (st == HK_NUM_NOT_A_NUMBER) return sc_expected(lx, ti, "a number for '%s'", key);
-    if (st != HK_NUM_OK) return sc_expected_why(lx, ti, hk_num_reason(st), "%s for '%s'", check_text(ck), key);
-    if (!check_ok(ck, *out)) return sc_expected(lx, ti, "%s for '%s'", check_text(ck), key);
+    char text[160];
+    if (st != HK_NUM_OK)
+        return sc_expected_why(lx, ti, hk_num_reason(st), "%s for '%s'", check_text(ck, text, sizeof text), key);
+    if (!check_ok(ck, *out))
+        return sc_expected_why(lx, ti, check_why(ck, *out), "%s for '%s'", check_text(ck, text, sizeof text), key);
     return 0;
 }
 

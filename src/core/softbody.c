@@ -129,8 +129,7 @@ done:
 int hk_world_add_mesh(hk_world *w, const hk_mesh_def *d)
 {
     if (!d->mesh) return hk_fail(w, "mesh: no mesh given");
-    if (!(d->mass > 0) || !isfinite(d->mass)) return hk_fail(w, "mesh: mass must be > 0 (got %g)", d->mass);
-    if (hk_check_spring_params(w, "mesh springs", &d->springs)) return -1;
+    if (hk_check_mass(w, "mesh", d->mass) || hk_check_spring_params(w, "mesh springs", &d->springs)) return -1;
     if (d->extra_rings < 0 || d->extra_rings == 1 || d->extra_rings > 8)
         return hk_fail(w, "mesh: extra_rings must be 0 or in [2, 8] (got %d)", d->extra_rings);
     if (d->extra_rings && hk_check_spring_params(w, "mesh extra springs", &d->extra_springs)) return -1;
@@ -224,8 +223,7 @@ int hk_world_add_ring(hk_world *w, const hk_ring_def *d)
 {
     if (d->count < 3 || d->count > (1 << 24)) return hk_fail(w, "ring: count must be in [3, 2^24] (got %d)", d->count);
     if (!(d->radius > 0) || !isfinite(d->radius)) return hk_fail(w, "ring: radius must be > 0 (got %g)", d->radius);
-    if (!(d->mass > 0) || !isfinite(d->mass)) return hk_fail(w, "ring: mass must be > 0 (got %g)", d->mass);
-    if (hk_check_spring_params(w, "ring springs", &d->springs)) return -1;
+    if (hk_check_mass(w, "ring", d->mass) || hk_check_spring_params(w, "ring springs", &d->springs)) return -1;
     const int n = d->count;
     hk_vec3 *pos = malloc((size_t)n * sizeof *pos);
     double *mass = malloc((size_t)n * sizeof *mass);

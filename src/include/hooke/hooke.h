@@ -55,6 +55,36 @@ typedef struct hk_spring_params {
 hk_spring_params hk_default_spring_params(void); /* k 1000 N/m, no damping, normal */
 
 /* ------------------------------------------------------------------------ */
+/* Bounds: the magnitudes every entry point accepts (docs/scene-format.md)   */
+
+/* Outside these no physical mass-spring scene lies, and inside them the
+ * engine's single-precision arithmetic stays meaningful: k/m and c/m within
+ * 1e-24 .. 1e24, omega = sqrt(k/m) <= 1e12 rad/s, resolvable at the
+ * smallest dt. The builders and hk_world_set_integrator refuse a value
+ * outside with the bound and the reason (hk_world_error). */
+typedef enum hk_bound_kind {
+    HK_BOUND_MASS,      /* particle masses [kg] */
+    HK_BOUND_STIFFNESS, /* spring k [N/m]; 0 is accepted too (no spring force) */
+    HK_BOUND_DAMPING,   /* spring damping c [N*s/m]; 0 is accepted too */
+    HK_BOUND_DT,        /* dt; dt_max, jelly_dt_a and jelly_dt_v unless 0 [s] */
+    HK_BOUND_COUNT
+} hk_bound_kind;
+
+typedef struct hk_bound {
+    const char *quantity; /* "mass", "stiffness", "damping", "time step" */
+    const char *unit;     /* "kg", "N/m", "N*s/m", "s" */
+    double min, max;      /* accepted: [min, max]; max INFINITY: no upper bound (finite) */
+    const char *reason;   /* why, one clause for messages */
+} hk_bound;
+/* The row of kind, or NULL. */
+const hk_bound *hk_bound_of(hk_bound_kind kind);
+/* 1 if v lies within bound kind (or v is 0 and zero_ok), else 0. */
+int hk_bound_ok(hk_bound_kind kind, int zero_ok, double v);
+/* The accepted values as text for messages: "in [1e-12, 1e12] kg", "0 or in
+ * [1e-12, 1e12] N/m", ">= 1e-12 s". */
+void hk_bound_text(hk_bound_kind kind, int zero_ok, char *out, size_t cap);
+
+/* ------------------------------------------------------------------------ */
 /* World                                                                     */
 
 typedef enum hk_ground_model {
