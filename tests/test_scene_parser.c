@@ -328,7 +328,8 @@ static void test_cross_key_rules(void **state)
     check_error("body rope\n count 3\n mass 1\n spacing 1\n anchor_velocity 1 0 0\nend",
                 "x.scene:5:2: error: key 'anchor_velocity' needs 'anchor 1'");
     check_error("body spring\n a 0 0 0\n b 0 0 0\n mass_b 1\nend\n",
-                "x.scene:3:2: error: key 'b' equals 'a': give a different point or a 'rest_length'");
+                "x.scene:3:2: error: key 'b': the spring joins particles 0 and 1 at the same position (0, 0, 0): a "
+                "spring of zero length has no direction to act along");
 }
 
 static void test_builder_error_at_end_line(void **state)

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A new key is one row in its section's table; a new body kind is one row of sc_items with its key
@@ -468,8 +469,13 @@ static int spring_finish(sc_section *s, void *def, int64_t *count)
 {
     hk_spring_pair_def *d = def;
     if (!SC_GIVEN(s, hk_spring_pair_def, mass_a)) d->mass_a = d->mass_b;
-    if (d->springs.rest_length == 0 && d->a.x == d->b.x && d->a.y == d->b.y && d->a.z == d->b.z)
-        return SC_FAIL_KEY(s, hk_spring_pair_def, b, "key '%s' equals 'a': give a different point or a 'rest_length'");
+    const hk_vec3 ends[2] = {d->a, d->b};
+    const int a = 0, b = 1;
+    char why[320];
+    if (hk_find_zero_length_spring(2, ends, 1, &a, &b, why, sizeof why) == 0) {
+        const sc_given *g = SC_GIVEN(s, hk_spring_pair_def, b);
+        return sc_fail(s->lx, g->line, g->col, "key 'b': the spring %s", why);
+    }
     *count = 2;
     return 0;
 }
@@ -498,6 +504,22 @@ static int pendulum_add(hk_world *w, const sc_item *it, sc_lexer *lx)
     return hk_world_add_pendulum(w, it->def);
 }
 
+/* The library's rule on zero-length springs, before the build, so that the error points at the spring line. */
+static int check_spring_lengths(sc_section *s)
+{
+    if (s->nsprings == 0) return 0;
+    int *ab = malloc(2 * (size_t)s->nsprings * sizeof *ab);
+    if (!ab) return sc_oom(s->lx);
+    for (int i = 0; i < s->nsprings; i++) ab[i] = s->sa[i].v, ab[s->nsprings + i] = s->sb[i].v;
+    char why[320];
+    const int64_t bad =
+        hk_find_zero_length_spring(s->npoints, s->pos, s->nsprings, ab, ab + s->nsprings, why, sizeof why);
+    free(ab);
+    if (bad == -2) return sc_oom(s->lx);
+    if (bad < 0) return 0;
+    return sc_fail(s->lx, s->sa[bad].line, s->sa[bad].col, "spring %s", why);
+}
+
 /* the listed points and springs stay in the section; the descriptor holds their family */
 typedef struct points_scene {
     hk_spring_params springs;
@@ -520,7 +542,7 @@ static int points_finish(sc_section *s, void *def, int64_t *count)
                                "expected a particle index in [0, %lld] for 'spring', got '%d'", (long long)(*count - 1),
                                e[k]->v);
     }
-    return 0;
+    return check_spring_lengths(s);
 }
 static int points_add(hk_world *w, const sc_item *it, sc_lexer *lx)
 {

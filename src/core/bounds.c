@@ -31,8 +31,7 @@ int hk_bound_ok(hk_bound_kind kind, int zero_ok, double v)
     return (zero_ok && v == 0) || (v >= b->min && v <= b->max && isfinite(v));
 }
 
-/* v as %g without a '+' or leading zeros in the exponent: 1e12, 1e-12 */
-static void short_g(double v, char *out, size_t cap)
+void hk_short_g(double v, char *out, size_t cap)
 {
     char t[32];
     snprintf(t, sizeof t, "%g", v);
@@ -57,8 +56,8 @@ void hk_bound_text(hk_bound_kind kind, int zero_ok, char *out, size_t cap)
         return;
     }
     char lo[32], hi[32];
-    short_g(b->min, lo, sizeof lo);
-    short_g(b->max, hi, sizeof hi);
+    hk_short_g(b->min, lo, sizeof lo);
+    hk_short_g(b->max, hi, sizeof hi);
     if (isfinite(b->max))
         snprintf(out, cap, "%sin [%s, %s] %s", zero_ok ? "0 or " : "", lo, hi, b->unit);
     else

@@ -8,4 +8,7 @@
  * must be RANGE (got V): REASON" on w (WHAT NULL: "FIELD must be ..."). */
 int hk_check_bound(hk_world *w, const char *what, const char *field, hk_bound_kind kind, int zero_ok, double v);
 
+/* v as %g without a '+' or leading zeros in the exponent, for messages: 1e12, 1e-12. */
+void hk_short_g(double v, char *out, size_t cap);
+
 #endif

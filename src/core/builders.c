@@ -432,7 +432,8 @@ hk_spring_pair_def hk_default_spring_pair_def(void)
     return d;
 }
 
-int hk_world_add_spring_pair(hk_world *w, const hk_spring_pair_def *d)
+/* A spring pair that reports itself as body kind `kind` ("pair", "pendulum"). */
+static int add_pair(hk_world *w, const hk_spring_pair_def *d, const char *kind)
 {
     if (hk_check_mass(w, "spring a", d->mass_a) || hk_check_mass(w, "spring b", d->mass_b) ||
         hk_check_spring_params(w, "spring", &d->springs))
@@ -441,12 +442,14 @@ int hk_world_add_spring_pair(hk_world *w, const hk_spring_pair_def *d)
     double mass[2] = {d->mass_a, d->mass_b};
     int body = hk_world_add_points(w, 2, pos, vel, mass);
     if (body < 0) return -1;
-    w->bodies[body].kind = "pair";
+    w->bodies[body].kind = kind;
     static const int a = 0, b = 1;
     if (hk_world_add_springs(w, body, 1, &a, &b, &d->springs) < 0) return hk_undo_body(w, body, w->family_count);
     if (d->pin_a) hk_world_pin(w, body, 0);
     return body;
 }
+
+int hk_world_add_spring_pair(hk_world *w, const hk_spring_pair_def *d) { return add_pair(w, d, "pair"); }
 
 hk_pendulum_def hk_default_pendulum_def(void)
 {
@@ -474,9 +477,7 @@ int hk_world_add_pendulum(hk_world *w, const hk_pendulum_def *d)
     s.springs.k = d->k;
     s.springs.damping = d->damping;
     s.springs.rest_length = d->length;
-    int body = hk_world_add_spring_pair(w, &s);
-    if (body >= 0) w->bodies[body].kind = "pendulum";
-    return body;
+    return add_pair(w, &s, "pendulum");
 }
 
 int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec3 *vel, const double *mass)

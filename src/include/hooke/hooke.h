@@ -273,6 +273,22 @@ int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec
                         const double *mass /* [kg] */);
 /* Adds one spring family joining local particles a[s] - b[s] of body. */
 int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const int *b, const hk_spring_params *params);
+/* Zero-length springs. A spring whose ends, at the positions the solver
+ * stores (hk_real), are at the same place, or closer than
+ * HK_SPRING_MIN_FRACTION times the size of its body (the diagonal of the
+ * box around the body's particles), has no direction to act along: at
+ * r = 0 its force is 0 whatever its rest length. Every call that creates
+ * springs (the body builders, hk_world_add_springs) refuses one, naming the
+ * body, the family and the two particles (body-local indices). */
+#define HK_SPRING_MIN_FRACTION 1e-9
+/* The first spring a[s] - b[s] (s < nsprings) over the points pos[0..count)
+ * of one body that the rule refuses: its index s, or -1 if none (springs
+ * with an index outside 0..count-1 are not judged), -2 if out of memory.
+ * why (may be NULL) gets the reason, "joins particles A and B at the same
+ * position (x, y, z): ..." or "joins particles A and B, R m apart in a body
+ * S m across (...)". */
+int64_t hk_find_zero_length_spring(int count, const hk_vec3 *pos, int64_t nsprings, const int *a, const int *b,
+                                   char *why, size_t cap);
 /* Pins (inverse mass 0) particle local_index of body. Returns 0 or -1. */
 int hk_world_pin(hk_world *w, int body, int local_index);
 
