@@ -1,14 +1,16 @@
 /* args.c — command-line values parsed strictly, and the one "expects ..., got ..." message of every command. */
 #include "args.h"
 
+#include "numbers.h"
+
 #include <stdio.h>
 
-hk_num_status hk_arg_int64(const char *s, int64_t lo, int64_t hi, int64_t *out)
+int hk_arg_int64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
     return s ? hk_num_int(s, lo, hi, out) : HK_NUM_NOT_A_NUMBER;
 }
 
-hk_num_status hk_arg_positive(const char *s, double *out)
+int hk_arg_positive(const char *s, double *out)
 {
     double v;
     const hk_num_status st = s ? hk_num_real(s, &v) : HK_NUM_NOT_A_NUMBER;
@@ -34,7 +36,7 @@ int hk_arg_error(const char *who, const char *flag, const char *value, const cha
 int hk_arg_int(const char *who, const char *flag, const char *value, int64_t lo, int64_t hi, const char *expected,
                int64_t *out)
 {
-    const hk_num_status st = hk_arg_int64(value, lo, hi, out);
+    const hk_num_status st = (hk_num_status)hk_arg_int64(value, lo, hi, out);
     if (st == HK_NUM_OK) return 0;
     return refuse(who, flag, value, expected, value ? hk_num_reason(st) : NULL);
 }

@@ -4,13 +4,11 @@
 
 #include <stdint.h>
 
-#include "numbers.h"
-
-/* A whole number in [lo, hi] (the grammar of numbers.h: 80, 5e4, 80.0), the
- * whole string; HK_NUM_OK (0) or why not. */
-hk_num_status hk_arg_int64(const char *s, int64_t lo, int64_t hi, int64_t *out);
-/* A finite number > 0 (numbers.h), the whole string; HK_NUM_OK (0) or why not. */
-hk_num_status hk_arg_positive(const char *s, double *out);
+/* A whole number in [lo, hi] (the grammar of core's numbers.h: 80, 5e4,
+ * 80.0), the whole string; 0, or why not as an hk_num_status (numbers.h). */
+int hk_arg_int64(const char *s, int64_t lo, int64_t hi, int64_t *out);
+/* A finite number > 0 (numbers.h), the whole string; 0, or why not as an hk_num_status. */
+int hk_arg_positive(const char *s, double *out);
 /* Prints "hooke: error: [WHO: ]FLAG expects EXPECTED, got 'VALUE'" (VALUE
  * NULL: "nothing") and returns 1, the exit status of bad input. */
 int hk_arg_error(const char *who, const char *flag, const char *value, const char *expected);

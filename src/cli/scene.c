@@ -532,6 +532,12 @@ static int open_section(parser *p)
 static int build(parser *p, hk_scene *out)
 {
     sc_lexer *lx = &p->lx;
+    char why[256];
+    if (hk_check_environment(why, sizeof why) != 0) { /* not the file's fault: no line */
+        if (lx->err && lx->errlen) snprintf(lx->err, lx->errlen, "%s: error: %s", lx->file, why);
+        lx->failed = 1;
+        return -1;
+    }
     hk_world *w = hk_world_create(&p->set.world);
     if (!w) {
         int line = p->seen_line[SC_WORLD] ? p->seen_line[SC_WORLD] : 1;

@@ -132,6 +132,15 @@ typedef struct hk_world_def {
 
 hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground, walls */
 
+/* The environment variables the library reads, HOOKE_KERNELS (a kernel
+ * path, see hk_world_set_kernels) and HOOKE_LIST_PARALLEL_MIN (a count of
+ * springs >= 0): 0 if each is unset, empty or usable; otherwise -1 with
+ * "NAME=VALUE: expected ..." in err (may be NULL). A value the library
+ * cannot use is never replaced by a default: hk_world_create fails while
+ * this does. */
+int hk_check_environment(char *err, size_t errlen);
+/* A new world, or NULL if out of memory or the environment is unusable
+ * (hk_check_environment says why). */
 hk_world *hk_world_create(const hk_world_def *def);
 void hk_world_destroy(hk_world *w);
 /* Threads asked for by the world's definition (0 = not specified). */

@@ -1,4 +1,4 @@
-/* numbers.h — the one number grammar of scene files and the command line: numbers, and whole numbers in a range. */
+/* numbers.h — the one number grammar of scene files, the command line and the environment: numbers, whole numbers. */
 #ifndef HOOKE_NUMBERS_H
 #define HOOKE_NUMBERS_H
 

@@ -1,4 +1,4 @@
-/* numbers.c — the one number grammar of scene files and the command line: numbers, and whole numbers in a range. */
+/* numbers.c — the one number grammar of scene files, the command line and the environment: numbers, whole numbers. */
 #include "numbers.h"
 
 #include <float.h>
