@@ -21,8 +21,9 @@
         assert_int_equal(hk_world_family_count(w), f0_);                                                               \
     } while (0)
 
-/* Far from the origin single precision cannot tell these apart: 1e7 + 0.05 is stored as 1e7. */
-#define FAR 1e7
+/* So far from the origin that neither single nor double precision tells neighbours apart: 1e17 + 1 is stored as
+ * 1e17 (the spacing between doubles there is 16). */
+#define FAR 1e17
 
 static void test_points_and_listed_springs(void **state)
 {
@@ -77,7 +78,7 @@ static void test_small_bodies(void **state)
     pd.angle = 0;
     pd.length = 0.05;
     assert_refused(w, hk_world_add_pendulum(w, &pd),
-                   "body 0 (pendulum), family main: spring joins particles 0 and 1 at the same position (1e+07, 1e+07, "
+                   "body 0 (pendulum), family main: spring joins particles 0 and 1 at the same position (1e+17, 1e+17, "
                    "0)" NO_DIRECTION);
     /* a quad whose u and v coincide: corners 1 and 2 meet, their diagonal has no length */
     hk_quad_def q = hk_default_quad_def();
@@ -98,11 +99,11 @@ static void test_lattice_bodies(void **state)
     r.count = 4;
     r.origin = (hk_vec3){FAR, 0, 0};
     assert_refused(w, hk_world_add_rope(w, &r),
-                   "body 0 (rope), family chain: spring joins particles 0 and 1 at the same position (1e+07, 0, "
+                   "body 0 (rope), family chain: spring joins particles 0 and 1 at the same position (1e+17, 0, "
                    "0)" NO_DIRECTION);
     r.topology = HK_ROPE_ALL_TO_ALL;
     assert_refused(w, hk_world_add_rope(w, &r),
-                   "body 0 (rope), family all_to_all: spring joins particles 0 and 1 at the same position (1e+07, 0, "
+                   "body 0 (rope), family all_to_all: spring joins particles 0 and 1 at the same position (1e+17, 0, "
                    "0)" NO_DIRECTION);
     /* a cloth with u = v folds onto a line: (i + 1, j) and (i, j + 1) meet */
     hk_cloth_def c = hk_default_cloth_def();
@@ -121,9 +122,9 @@ static void test_lattice_bodies(void **state)
     hk_jelly_def j = hk_default_jelly_def();
     j.nx = j.ny = j.nz = 2;
     j.spacing = 1;
-    j.origin = (hk_vec3){1e9, 0, 0}; /* x steps of 1 m vanish at 1e9 m (single precision: 64 m apart) */
+    j.origin = (hk_vec3){FAR, 0, 0}; /* steps of 1 m vanish there */
     assert_refused(w, hk_world_add_jelly(w, &j),
-                   "body 0 (jelly), family K1(1,0,0): spring joins particles 0 and 1 at the same position (1e+09, 0, "
+                   "body 0 (jelly), family K1(1,0,0): spring joins particles 0 and 1 at the same position (1e+17, 0, "
                    "0)" NO_DIRECTION);
     hk_world_destroy(w);
 }
@@ -156,21 +157,21 @@ static void test_surface_bodies(void **state)
     assert_refused(w, hk_world_add_mesh(w, &md), want);
     /* a whole mesh shifted where single precision cannot resolve it: its edges collapse */
     md.extra_rings = 0;
-    md.offset = (hk_vec3){1e9, 1e9, 1e9};
+    md.offset = (hk_vec3){FAR, FAR, FAR};
     assert_refused(w, hk_world_add_mesh(w, &md),
-                   "body 1 (mesh), family edges: spring joins particles 0 and 1 at the same position (1e+09, 1e+09, "
-                   "1e+09)" NO_DIRECTION);
+                   "body 1 (mesh), family edges: spring joins particles 0 and 1 at the same position (1e+17, 1e+17, "
+                   "1e+17)" NO_DIRECTION);
     hk_mesh_free(&m);
     hk_mesh_def id = hk_default_mesh_def();
-    id.offset = (hk_vec3){1e9, 1e9, 1e9};
+    id.offset = (hk_vec3){FAR, FAR, FAR};
     assert_refused(
         w, hk_world_add_icosphere(w, &id, 1, 1),
-        "body 1 (icosphere), family edges: spring joins particles 0 and 12 at the same position (1e+09, 1e+09, "
-        "1e+09)" NO_DIRECTION);
+        "body 1 (icosphere), family edges: spring joins particles 0 and 12 at the same position (1e+17, 1e+17, "
+        "1e+17)" NO_DIRECTION);
     hk_ring_def rg = hk_default_ring_def();
-    rg.center = (hk_vec3){1e9, 1e9, 0};
+    rg.center = (hk_vec3){FAR, FAR, 0};
     assert_refused(w, hk_world_add_ring(w, &rg),
-                   "body 1 (ring), family ring: spring joins particles 0 and 1 at the same position (1e+09, 1e+09, "
+                   "body 1 (ring), family ring: spring joins particles 0 and 1 at the same position (1e+17, 1e+17, "
                    "0)" NO_DIRECTION);
     hk_world_destroy(w);
 }
@@ -201,12 +202,12 @@ static void test_scenes(void **state)
         "body spring\n a 0 0 0\n b 0 0 0\n mass_b 1\n springs main k 10 rest_length 1\nend\n",
         "x.scene:3:2: error: key 'b': the spring joins particles 0 and 1 at the same position (0, 0, 0)" NO_DIRECTION);
     /* builder bodies: at the body's end line, as every builder error */
-    scene_refuses("body rope\n count 3\n mass 1\n spacing 0.05\n origin 1e7 0 0\nend\n",
+    scene_refuses("body rope\n count 3\n mass 1\n spacing 0.05\n origin 1e17 0 0\nend\n",
                   "x.scene:6:1: error: body rope rejected: body 0 (rope), family chain: spring joins particles 0 and 1 "
-                  "at the same position (1e+07, 0, 0)" NO_DIRECTION);
-    scene_refuses("body ring\n count 5\n radius 1\n center 1e9 1e9 0\n mass 1\nend\n",
+                  "at the same position (1e+17, 0, 0)" NO_DIRECTION);
+    scene_refuses("body ring\n count 5\n radius 1\n center 1e17 1e17 0\n mass 1\nend\n",
                   "x.scene:6:1: error: body ring rejected: body 0 (ring), family ring: spring joins particles 0 and 1 "
-                  "at the same position (1e+09, 1e+09, 0)" NO_DIRECTION);
+                  "at the same position (1e+17, 1e+17, 0)" NO_DIRECTION);
     /* a mesh file whose extra ring joins two vertices at one place */
     hk_mesh m;
     pinched_icosahedron(&m);
