@@ -205,6 +205,30 @@ static void test_scenes(void **state)
     scene_refuses("body rope\n count 3\n mass 1\n spacing 0.05\n origin 1e17 0 0\nend\n",
                   "x.scene:6:1: error: body rope rejected: body 0 (rope), family chain: spring joins particles 0 and 1 "
                   "at the same position (1e+17, 0, 0)" NO_DIRECTION);
+    static const struct {
+        const char *text, *want;
+    } collapsed[] = {
+        {"body cloth\n nx 2\n ny 2\n spacing 1\n mass 1\n origin 1e17 0 0\n springs structural k 10\nend\n",
+         "x.scene:8:1: error: body cloth rejected: body 0 (cloth), family structural(1,0): spring joins particles 0 "
+         "and "
+         "1 at the same position (1e+17, 0, 0)" NO_DIRECTION},
+        {"body jelly\n nx 2\n ny 2\n nz 2\n spacing 1\n mass 1\n origin 1e17 0 0\nend\n",
+         "x.scene:8:1: error: body jelly rejected: body 0 (jelly), family K1(1,0,0): spring joins particles 0 and 1 at "
+         "the same position (1e+17, 0, 0)" NO_DIRECTION},
+        {"body quad\n size 1\n mass 1\n origin 1e17 0 0\nend\n",
+         "x.scene:5:1: error: body quad rejected: body 0 (quad), family main: spring joins particles 0 and 1 at the "
+         "same position (1e+17, 0, 0)" NO_DIRECTION},
+        {"body pendulum\n pivot 1e17 1e17 0\n length 1\n angle 0\n mass 1\n k 1e4\nend\n",
+         "x.scene:7:1: error: body pendulum rejected: body 0 (pendulum), family main: spring joins particles 0 and 1 "
+         "at "
+         "the same position (1e+17, 1e+17, 0)" NO_DIRECTION},
+        {"body icosphere\n radius 1\n level 0\n center 1e17 1e17 1e17\n mass 1\nend\n",
+         "x.scene:6:1: error: body icosphere rejected: body 0 (icosphere), family edges: spring joins particles 0 and "
+         "1 "
+         "at the same position (1e+17, 1e+17, 1e+17)" NO_DIRECTION},
+    };
+    for (size_t i = 0; i < sizeof collapsed / sizeof *collapsed; i++)
+        scene_refuses(collapsed[i].text, collapsed[i].want);
     scene_refuses("body ring\n count 5\n radius 1\n center 1e17 1e17 0\n mass 1\nend\n",
                   "x.scene:6:1: error: body ring rejected: body 0 (ring), family ring: spring joins particles 0 and 1 "
                   "at the same position (1e+17, 1e+17, 0)" NO_DIRECTION);
