@@ -1,9 +1,11 @@
 // shim.cpp — the only C++ in hooke: registers the C benchmark table with Google Benchmark.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <string>
 
 #include "bench.h"
+#include "hooke/hooke.h"
 
 static void run_case(benchmark::State &st, const hk_bench_case *c, const char *kernels)
 {
@@ -23,6 +25,11 @@ static void run_case(benchmark::State &st, const hk_bench_case *c, const char *k
 
 int main(int argc, char **argv)
 {
+    char err[256];
+    if (hk_check_environment(err, sizeof err) != 0) { /* never a silent default kernel path */
+        std::fprintf(stderr, "hooke_bench: error: %s\n", err);
+        return 1;
+    }
     const int cores = hk_bench_cores();
     for (int i = 0; i < hk_bench_case_count; i++) {
         const hk_bench_case *c = &hk_bench_cases[i];

@@ -77,15 +77,15 @@ static void test_bad_flags(void **state)
            "hooke: error: unknown option '--bogus' (see hooke --help)\n");
     expect("run " SCENE("oscillator.scene") " -x", 1, "hooke: error: unknown option '-x' (see hooke --help)\n");
     expect("run " SCENE("oscillator.scene") " --steps 0", 1,
-           "hooke: error: --steps expects a whole number >= 1, got '0'\n");
+           "hooke: error: --steps expects a whole number >= 1, got '0' (out of range)\n");
     expect("run " SCENE("oscillator.scene") " --steps -1", 1,
-           "hooke: error: --steps expects a whole number >= 1, got '-1'\n");
+           "hooke: error: --steps expects a whole number >= 1, got '-1' (out of range)\n");
     expect("run " SCENE("oscillator.scene") " --steps abc", 1,
-           "hooke: error: --steps expects a whole number >= 1, got 'abc'\n");
+           "hooke: error: --steps expects a whole number >= 1, got 'abc' (not a number)\n");
     expect("run " SCENE("oscillator.scene") " --steps 10x", 1,
-           "hooke: error: --steps expects a whole number >= 1, got '10x'\n");
+           "hooke: error: --steps expects a whole number >= 1, got '10x' (not a number)\n");
     expect("run " SCENE("oscillator.scene") " --steps 99999999999999999999", 1,
-           "hooke: error: --steps expects a whole number >= 1, got '99999999999999999999'\n");
+           "hooke: error: --steps expects a whole number >= 1, got '99999999999999999999' (out of range)\n");
     expect("run " SCENE("oscillator.scene") " --steps", 1,
            "hooke: error: --steps expects a whole number >= 1, got 'nothing'\n");
     expect("run " SCENE("oscillator.scene") " --dt 0", 1,
@@ -104,18 +104,18 @@ static void test_bad_flags(void **state)
            "hooke: error: --integrator expects one of euler, semi_implicit_euler, verlet, verlet_book, "
            "velocity_verlet, jelly, rk4, implicit_euler, trapezoidal, got 'leapfrog'\n");
     expect("run " SCENE("oscillator.scene") " --threads 0", 1,
-           "hooke: error: --threads expects a thread count 1..4096, got '0'\n");
+           "hooke: error: --threads expects a thread count 1..4096, got '0' (out of range)\n");
     expect("run " SCENE("oscillator.scene") " --threads 5000", 1,
-           "hooke: error: --threads expects a thread count 1..4096, got '5000'\n");
+           "hooke: error: --threads expects a thread count 1..4096, got '5000' (out of range)\n");
     expect("run " SCENE("oscillator.scene") " --every 0", 1,
-           "hooke: error: --every expects a whole number >= 1, got '0'\n");
+           "hooke: error: --every expects a whole number >= 1, got '0' (out of range)\n");
     expect("run " SCENE("oscillator.scene") " --stats", 1,
            "hooke: error: --stats expects a file name, got 'nothing'\n");
     expect("run " SCENE("oscillator.scene") " --steps 5 --time 1", 1,
            "hooke: error: give --steps or --time, not both\n");
     expect("run " SCENE("oscillator.scene") " " SCENE("rope.scene"), 1, "hooke: error: more than one scene given ('");
     expect("info --bogus", 1, "hooke: error: unknown option '--bogus' for info (see hooke --help)\n");
-    expect("info --threads 0", 1, "hooke: error: --threads expects a thread count 1..4096, got '0'\n");
+    expect("info --threads 0", 1, "hooke: error: --threads expects a thread count 1..4096, got '0' (out of range)\n");
 }
 
 static void test_bad_scene_files(void **state)

@@ -75,21 +75,21 @@ static void test_bad_number(void **state)
     check_error("body rope\n  count 2\n  mass inf\nend\n",
                 "x.scene:3:8: error: expected a number for 'mass', got 'inf'");
     check_error("body rope\n  count 2\n  mass 1e999\nend\n",
-                "x.scene:3:8: error: expected a number for 'mass', got '1e999'");
+                "x.scene:3:8: error: expected a mass in [1e-12, 1e12] kg for 'mass', got '1e999' (out of range)");
 }
 
 static void test_value_out_of_range(void **state)
 {
     (void)state;
     check_error("body rope\n count 2\n mass -1\nend\n",
-                "x.scene:3:7: error: expected a positive number for 'mass', got '-1'");
+                "x.scene:3:7: error: expected a mass in [1e-12, 1e12] kg for 'mass', got '-1'");
     check_error("body rope\n count 2\n mass 0\nend\n",
-                "x.scene:3:7: error: expected a positive number for 'mass', got '0'");
+                "x.scene:3:7: error: expected a mass in [1e-12, 1e12] kg for 'mass', got '0'");
     check_error("sphere\n center 0 0 0\n radius 1\n loss 1.5\nend\n",
                 "x.scene:4:7: error: expected a number in [0, 1] for 'loss', got '1.5'");
     check_error("world\n air_drag -0.1\nend\n",
                 "x.scene:2:11: error: expected a number >= 0 for 'air_drag', got '-0.1'");
-    check_error("run\n dt 0\nend\n", "x.scene:2:5: error: expected a positive number for 'dt', got '0'");
+    check_error("run\n dt 0\nend\n", "x.scene:2:5: error: expected a time step >= 1e-12 s for 'dt', got '0'");
     check_error("run\n dt 1\n integrator jelly\n jelly_alpha 0\nend\n",
                 "x.scene:4:14: error: expected a number in (0, 1] for 'jelly_alpha', got '0'");
     check_error("run\n dt 1\n stretch_limit 1\nend\n",
@@ -99,13 +99,15 @@ static void test_value_out_of_range(void **state)
 static void test_bad_integer(void **state)
 {
     (void)state;
-    check_error("body rope\n count 2.5\nend\n", "x.scene:2:8: error: expected an integer for 'count', got '2.5'");
+    check_error(
+        "body rope\n count 2.5\nend\n",
+        "x.scene:2:8: error: expected an integer in [2, 268435456] for 'count', got '2.5' (not a whole number)");
     check_error("body rope\n count 1\nend\n",
                 "x.scene:2:8: error: expected an integer in [2, 268435456] for 'count', got '1'");
     check_error("body rope\n count 3\n anchor 2\nend\n", "x.scene:3:9: error: expected 0 or 1 for 'anchor', got '2'");
     check_error("run\n dt 1\n steps 0\nend\n", "x.scene:3:8: error: expected an integer >= 1 for 'steps', got '0'");
     check_error("run\n dt 1\n steps 99999999999999999999\nend\n",
-                "x.scene:3:8: error: expected an integer for 'steps', got '99999999999999999999'");
+                "x.scene:3:8: error: expected an integer >= 1 for 'steps', got '99999999999999999999' (out of range)");
     /* integral numbers in other spellings are accepted */
     hk_scene sc = parse_ok("run\n dt 1\n steps 5e4\n every 10.0\nend\n" ROPE);
     assert_int_equal(sc.steps, 50000);
@@ -245,7 +247,8 @@ static void test_springs_lines(void **state)
     check_error("body rope\n springs chain kk 1\nend",
                 "x.scene:2:16: error: unknown key 'kk' in springs line (expected one of: k, damping, damping_model, "
                 "behaviour, break_ratio, rest_length)");
-    check_error("body rope\n springs chain k -5\nend", "x.scene:2:18: error: expected a number >= 0 for 'k', got '-5'");
+    check_error("body rope\n springs chain k -5\nend",
+                "x.scene:2:18: error: expected 0 or a stiffness in [1e-12, 1e12] N/m for 'k', got '-5'");
     check_error("body rope\n springs chain k 1 damping_model viscous\nend",
                 "x.scene:2:34: error: expected along or relative for 'damping_model', got 'viscous'");
     check_error("body rope\n springs chain k 1\n springs chain k 2\nend",
@@ -325,7 +328,8 @@ static void test_cross_key_rules(void **state)
     check_error("body rope\n count 3\n mass 1\n spacing 1\n anchor_velocity 1 0 0\nend",
                 "x.scene:5:2: error: key 'anchor_velocity' needs 'anchor 1'");
     check_error("body spring\n a 0 0 0\n b 0 0 0\n mass_b 1\nend\n",
-                "x.scene:3:2: error: key 'b' equals 'a': give a different point or a 'rest_length'");
+                "x.scene:3:2: error: key 'b': the spring joins particles 0 and 1 at the same position (0, 0, 0): a "
+                "spring of zero length has no direction to act along");
 }
 
 static void test_builder_error_at_end_line(void **state)

@@ -1,36 +1,42 @@
 /* args.c — command-line values parsed strictly, and the one "expects ..., got ..." message of every command. */
 #include "args.h"
 
-#include <errno.h>
-#include <math.h>
+#include "numbers.h"
+
 #include <stdio.h>
-#include <stdlib.h>
 
 int hk_arg_int64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
-    if (!s || !*s) return -1;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
+    return s ? hk_num_int(s, lo, hi, out) : HK_NUM_NOT_A_NUMBER;
 }
 
 int hk_arg_positive(const char *s, double *out)
 {
-    if (!s || !*s) return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v) || !(v > 0)) return -1;
+    double v;
+    const hk_num_status st = s ? hk_num_real(s, &v) : HK_NUM_NOT_A_NUMBER;
+    if (st != HK_NUM_OK) return st;
+    if (!(v > 0)) return HK_NUM_OUT_OF_RANGE;
     *out = v;
-    return 0;
+    return HK_NUM_OK;
+}
+
+/* The message, with " (REASON)" when why is not NULL; returns 1. */
+static int refuse(const char *who, const char *flag, const char *value, const char *expected, const char *why)
+{
+    fprintf(stderr, "hooke: error: %s%s%s expects %s, got '%s'%s%s%s\n", who ? who : "", who ? ": " : "", flag,
+            expected, value ? value : "nothing", why ? " (" : "", why ? why : "", why ? ")" : "");
+    return 1;
 }
 
 int hk_arg_error(const char *who, const char *flag, const char *value, const char *expected)
 {
-    fprintf(stderr, "hooke: error: %s%s%s expects %s, got '%s'\n", who ? who : "", who ? ": " : "", flag, expected,
-            value ? value : "nothing");
-    return 1;
+    return refuse(who, flag, value, expected, NULL);
+}
+
+int hk_arg_int(const char *who, const char *flag, const char *value, int64_t lo, int64_t hi, const char *expected,
+               int64_t *out)
+{
+    const hk_num_status st = (hk_num_status)hk_arg_int64(value, lo, hi, out);
+    if (st == HK_NUM_OK) return 0;
+    return refuse(who, flag, value, expected, value ? hk_num_reason(st) : NULL);
 }

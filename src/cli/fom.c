@@ -129,15 +129,15 @@ static int parse(int argc, char **argv, bench_opts *o)
         } else if (strcmp(a, "--weak") == 0) {
             o->weak = 1;
         } else if (strcmp(a, "--repeat") == 0) {
-            if (hk_arg_int64(v, 1, 1000, &n)) return hk_arg_error("bench", a, v, "a repetition count 1..1000");
+            if (hk_arg_int("bench", a, v, 1, 1000, "a repetition count 1..1000", &n)) return EXIT_INPUT;
             o->repeat = (int)n;
             i++;
         } else if (strcmp(a, "--warmup") == 0) {
-            if (hk_arg_int64(v, 1, 100000, &n)) return hk_arg_error("bench", a, v, "a step count 1..100000");
+            if (hk_arg_int("bench", a, v, 1, 100000, "a step count 1..100000", &n)) return EXIT_INPUT;
             o->warmup = (int)n;
             i++;
         } else if (strcmp(a, "--steps") == 0) {
-            if (hk_arg_int64(v, 1, 100000000, &n)) return hk_arg_error("bench", a, v, "a step count >= 1");
+            if (hk_arg_int("bench", a, v, 1, 100000000, "a step count 1..100000000", &n)) return EXIT_INPUT;
             o->steps = n;
             i++;
         } else if (strcmp(a, "--json") == 0) {

@@ -113,8 +113,7 @@ static int cmd_info(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--threads") == 0) {
             const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-            if (hk_arg_int64(v, 1, INT64_MAX, &threads) || threads > 4096)
-                return hk_arg_error(NULL, argv[i], v, "a thread count 1..4096");
+            if (hk_arg_int(NULL, argv[i], v, 1, 4096, "a thread count 1..4096", &threads)) return EXIT_INPUT;
             i++;
         } else {
             fprintf(stderr, "hooke: error: unknown option '%s' for info (see hooke --help)\n", argv[i]);
@@ -133,21 +132,10 @@ static int cmd_info(int argc, char **argv)
  * never a silent default. 0, or EXIT_INPUT with a message. */
 static int check_environment(void)
 {
-    const char *k = getenv("HOOKE_KERNELS");
-    if (k && *k && !hk_kernel_path_available(k)) {
-        fprintf(stderr,
-                "hooke: error: HOOKE_KERNELS=%s: expected reference, scalar, avx2 or avx512, one this CPU and build "
-                "can run (hooke info lists them)\n",
-                k);
-        return EXIT_INPUT;
-    }
-    const char *m = getenv("HOOKE_LIST_PARALLEL_MIN");
-    int64_t v;
-    if (m && *m && hk_arg_int64(m, 0, INT64_MAX, &v) != 0) {
-        fprintf(stderr, "hooke: error: HOOKE_LIST_PARALLEL_MIN=%s: expected a whole number of springs >= 0\n", m);
-        return EXIT_INPUT;
-    }
-    return EXIT_OK;
+    char why[256];
+    if (hk_check_environment(why, sizeof why) == 0) return EXIT_OK;
+    fprintf(stderr, "hooke: error: %s\n", why);
+    return EXIT_INPUT;
 }
 
 int main(int argc, char **argv)

@@ -350,10 +350,11 @@ static const char plot_usage[] = "usage: hooke plot STATS.csv [--out FILE.png] [
                                  "exit status: 0 written, 1 bad input (the message names file and line), 3 the\n"
                                  "PNG could not be written.\n";
 
-static int parse_px(const char *v, int lo, int hi, int *out)
+/* An integer flag in pixels into *out; 0, or 1 with the message printed. */
+static int parse_px(const char *flag, const char *v, int lo, int hi, const char *expected, int *out)
 {
     int64_t n;
-    if (hk_arg_int64(v, lo, hi, &n) != 0) return -1;
+    if (hk_arg_int(NULL, flag, v, lo, hi, expected, &n) != 0) return 1;
     *out = (int)n;
     return 0;
 }
@@ -372,10 +373,10 @@ int hk_cmd_plot(int argc, char **argv)
             out = v;
             i++;
         } else if (strcmp(a, "--width") == 0) {
-            if (parse_px(v, 320, 8000, &width)) return hk_arg_error(NULL, a, v, "a width in pixels 320..8000");
+            if (parse_px(a, v, 320, 8000, "a width in pixels 320..8000", &width)) return 1;
             i++;
         } else if (strcmp(a, "--height") == 0) {
-            if (parse_px(v, 200, 8000, &height)) return hk_arg_error(NULL, a, v, "a height in pixels 200..8000");
+            if (parse_px(a, v, 200, 8000, "a height in pixels 200..8000", &height)) return 1;
             i++;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "hooke: error: unknown option '%s' for plot (see hooke plot --help)\n", a);

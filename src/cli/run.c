@@ -88,7 +88,7 @@ static int parse_run(int argc, char **argv, run_opts *o)
         }
         const char *v = value_of(argc, argv, &i);
         if (strcmp(a, "--steps") == 0) {
-            if (hk_arg_int64(v, 1, INT64_MAX, &o->steps)) return hk_arg_error(NULL, a, v, "a whole number >= 1");
+            if (hk_arg_int(NULL, a, v, 1, INT64_MAX, "a whole number >= 1", &o->steps)) return HK_EXIT_INPUT;
         } else if (strcmp(a, "--time") == 0) {
             if (hk_arg_positive(v, &o->time)) return hk_arg_error(NULL, a, v, "a number of seconds > 0");
         } else if (strcmp(a, "--dt") == 0) {
@@ -100,9 +100,9 @@ static int parse_run(int argc, char **argv, run_opts *o)
                 return hk_arg_error(NULL, a, v, expected);
             }
         } else if (strcmp(a, "--threads") == 0) {
-            if (hk_arg_int64(v, 1, 4096, &o->threads)) return hk_arg_error(NULL, a, v, "a thread count 1..4096");
+            if (hk_arg_int(NULL, a, v, 1, 4096, "a thread count 1..4096", &o->threads)) return HK_EXIT_INPUT;
         } else if (strcmp(a, "--every") == 0) {
-            if (hk_arg_int64(v, 1, INT64_MAX, &o->every)) return hk_arg_error(NULL, a, v, "a whole number >= 1");
+            if (hk_arg_int(NULL, a, v, 1, INT64_MAX, "a whole number >= 1", &o->every)) return HK_EXIT_INPUT;
         } else if (strcmp(a, "--stats") == 0 || strcmp(a, "--state-out") == 0) {
             if (!v || !*v) return hk_arg_error(NULL, a, v, "a file name");
             *(strcmp(a, "--stats") == 0 ? &o->stats : &o->state_out) = v;
@@ -122,8 +122,7 @@ static int parse_run(int argc, char **argv, run_opts *o)
             if (hk_arg_positive(v, &o->stretch_limit) || !(o->stretch_limit > 1))
                 return hk_arg_error(NULL, a, v, "a ratio > 1");
         } else if (strcmp(a, "--checkpoint-every") == 0) {
-            if (hk_arg_int64(v, 1, INT64_MAX, &o->checkpoint_every))
-                return hk_arg_error(NULL, a, v, "a whole number >= 1");
+            if (hk_arg_int(NULL, a, v, 1, INT64_MAX, "a whole number >= 1", &o->checkpoint_every)) return HK_EXIT_INPUT;
         } else {
             fprintf(stderr, "hooke: error: unknown option '%s' (see hooke --help)\n", a);
             return HK_EXIT_INPUT;

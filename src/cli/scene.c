@@ -232,7 +232,7 @@ static int parse_point(parser *p, const sc_key *kd)
     double m;
     if (sc_parse_vec(lx, 1, kd->name, CK_ANY, &x)) return -1;
     if (lx->ntok <= 4) return sc_expected(lx, 4, "a mass for '%s' (x y z mass [vx vy vz])", kd->name);
-    if (sc_parse_num(lx, 4, kd->name, CK_POS, &m)) return -1;
+    if (sc_parse_num(lx, 4, kd->name, CK_MASS, &m)) return -1;
     if (lx->ntok > 5) {
         if (sc_parse_vec(lx, 5, kd->name, CK_ANY, &vel)) return -1;
         if (sc_expect_eol(lx, 8, kd->name)) return -1;
@@ -533,6 +533,12 @@ static int open_section(parser *p)
 static int build(parser *p, hk_scene *out)
 {
     sc_lexer *lx = &p->lx;
+    char why[256];
+    if (hk_check_environment(why, sizeof why) != 0) { /* not the file's fault: no line */
+        if (lx->err && lx->errlen) snprintf(lx->err, lx->errlen, "%s: error: %s", lx->file, why);
+        lx->failed = 1;
+        return -1;
+    }
     hk_world *w = hk_world_create(&p->set.world);
     if (!w) {
         int line = p->seen_line[SC_WORLD] ? p->seen_line[SC_WORLD] : 1;

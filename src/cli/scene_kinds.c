@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A new key is one row in its section's table; a new body kind is one row of sc_items with its key
@@ -138,14 +139,14 @@ static int world_finish(sc_section *s, void *def, int64_t *count)
 
 static const sc_key run_keys[] = {
     {.name = "integrator", .type = T_INTEGRATOR, .off = AT_ENUM(sc_settings, integrator.kind)},
-    NUM(sc_settings, "dt", integrator.dt, CK_POS, REQ),
-    NUM(sc_settings, "dt_max", integrator.dt_max, CK_NONNEG, OPT),
+    NUM(sc_settings, "dt", integrator.dt, CK_STEP, REQ),
+    NUM(sc_settings, "dt_max", integrator.dt_max, CK_STEP_OR_0, OPT),
     INT64(sc_settings, "steps", steps, 1, INT64_MAX, OPT),
     NUM(sc_settings, "time", time, CK_POS, OPT),
     INT64(sc_settings, "every", every, 1, INT64_MAX, OPT),
     NUM(sc_settings, "stretch_limit", stretch_limit, CK_GT1, OPT),
-    NUM(sc_settings, "jelly_dt_a", integrator.jelly_dt_a, CK_NONNEG, OPT),
-    NUM(sc_settings, "jelly_dt_v", integrator.jelly_dt_v, CK_NONNEG, OPT),
+    NUM(sc_settings, "jelly_dt_a", integrator.jelly_dt_a, CK_STEP_OR_0, OPT),
+    NUM(sc_settings, "jelly_dt_v", integrator.jelly_dt_v, CK_STEP_OR_0, OPT),
     NUM(sc_settings, "jelly_alpha", integrator.jelly_alpha, CK_ALPHA, OPT),
     NUM(sc_settings, "cg_tolerance", integrator.cg_tolerance, CK_FRACTION, OPT),
     INT(sc_settings, "cg_max_iterations", integrator.cg_max_iterations, 1, INT_MAX, OPT),
@@ -277,8 +278,8 @@ sc_settings sc_default_settings(void)
 
 /* keys of a `springs FAMILY ...` line */
 static const sc_key springs_keys[] = {
-    NUM(hk_spring_params, "k", k, CK_NONNEG, REQ),
-    NUM(hk_spring_params, "damping", damping, CK_NONNEG, OPT),
+    NUM(hk_spring_params, "k", k, CK_STIFFNESS, REQ),
+    NUM(hk_spring_params, "damping", damping, CK_DAMPING, OPT),
     CHOICE(hk_spring_params, "damping_model", damping_model, damping_models),
     CHOICE(hk_spring_params, "behaviour", behaviour, behaviours),
     NUM(hk_spring_params, "break_ratio", break_ratio, CK_GT1, OPT),
@@ -303,7 +304,7 @@ static int sphere_add(hk_world *w, const sc_item *it, sc_lexer *lx)
 
 static const sc_key rope_keys[] = {
     INT(hk_rope_def, "count", count, 2, SC_MAX_BODY_PARTICLES, REQ),
-    NUM(hk_rope_def, "mass", mass, CK_POS, REQ),
+    NUM(hk_rope_def, "mass", mass, CK_MASS, REQ),
     NUM(hk_rope_def, "spacing", spacing, CK_POS, REQ),
     VEC(hk_rope_def, "origin", origin, CK_ANY, OPT),
     VEC(hk_rope_def, "direction", direction, CK_NONZERO, OPT),
@@ -342,7 +343,7 @@ static const sc_key cloth_keys[] = {
     VEC(hk_cloth_def, "origin", origin, CK_ANY, OPT),
     VEC(hk_cloth_def, "u", u, CK_NONZERO, OPT),
     VEC(hk_cloth_def, "v", v, CK_NONZERO, OPT),
-    NUM(hk_cloth_def, "mass", mass, CK_POS, REQ),
+    NUM(hk_cloth_def, "mass", mass, CK_MASS, REQ),
     NUM(hk_cloth_def, "radius", radius, CK_POS, OPT),
     CHOICE(hk_cloth_def, "pins", pins, cloth_pin_modes),
     PINS,
@@ -395,7 +396,7 @@ static const sc_key jelly_keys[] = {
     INT(jelly_scene, "nz", jelly.nz, 2, SC_MAX_BODY_PARTICLES, REQ),
     NUM(jelly_scene, "spacing", jelly.spacing, CK_POS, REQ),
     VEC(jelly_scene, "origin", jelly.origin, CK_ANY, OPT),
-    NUM(jelly_scene, "mass", jelly.mass, CK_POS, REQ),
+    NUM(jelly_scene, "mass", jelly.mass, CK_MASS, REQ),
     CHOICE_OF(jelly_scene, "neighbours", jelly.neighbours, jelly_neighbours, jelly_neighbour_counts),
     PINS,
 };
@@ -435,7 +436,7 @@ static const sc_key quad_keys[] = {
     VEC(hk_quad_def, "origin", origin, CK_ANY, OPT),
     VEC(hk_quad_def, "u", u, CK_NONZERO, OPT),
     VEC(hk_quad_def, "v", v, CK_NONZERO, OPT),
-    NUM(hk_quad_def, "mass", mass, CK_POS, REQ),
+    NUM(hk_quad_def, "mass", mass, CK_MASS, REQ),
     INT(hk_quad_def, "diagonals", diagonals, 0, 1, OPT),
     PINS,
 };
@@ -458,8 +459,8 @@ static const sc_key spring_keys[] = {
     VEC(hk_spring_pair_def, "a", a, CK_ANY, REQ),
     VEC(hk_spring_pair_def, "b", b, CK_ANY, REQ),
     VEC(hk_spring_pair_def, "velocity_b", velocity_b, CK_ANY, OPT),
-    NUM(hk_spring_pair_def, "mass_a", mass_a, CK_POS, OPT),
-    NUM(hk_spring_pair_def, "mass_b", mass_b, CK_POS, REQ),
+    NUM(hk_spring_pair_def, "mass_a", mass_a, CK_MASS, OPT),
+    NUM(hk_spring_pair_def, "mass_b", mass_b, CK_MASS, REQ),
     INT(hk_spring_pair_def, "pin_a", pin_a, 0, 1, OPT),
 };
 static const sc_family spring_families[] = {FAMILY(hk_spring_pair_def, "main", springs)};
@@ -468,8 +469,13 @@ static int spring_finish(sc_section *s, void *def, int64_t *count)
 {
     hk_spring_pair_def *d = def;
     if (!SC_GIVEN(s, hk_spring_pair_def, mass_a)) d->mass_a = d->mass_b;
-    if (d->springs.rest_length == 0 && d->a.x == d->b.x && d->a.y == d->b.y && d->a.z == d->b.z)
-        return SC_FAIL_KEY(s, hk_spring_pair_def, b, "key '%s' equals 'a': give a different point or a 'rest_length'");
+    const hk_vec3 ends[2] = {d->a, d->b};
+    const int a = 0, b = 1;
+    char why[320];
+    if (hk_find_zero_length_spring(2, ends, 1, &a, &b, why, sizeof why) == 0) {
+        const sc_given *g = SC_GIVEN(s, hk_spring_pair_def, b);
+        return sc_fail(s->lx, g->line, g->col, "key 'b': the spring %s", why);
+    }
     *count = 2;
     return 0;
 }
@@ -481,8 +487,8 @@ static int spring_add(hk_world *w, const sc_item *it, sc_lexer *lx)
 
 static const sc_key pendulum_keys[] = {
     VEC(hk_pendulum_def, "pivot", pivot, CK_ANY, OPT), NUM(hk_pendulum_def, "length", length, CK_POS, REQ),
-    NUM(hk_pendulum_def, "angle", angle, CK_ANY, OPT), NUM(hk_pendulum_def, "mass", mass, CK_POS, REQ),
-    NUM(hk_pendulum_def, "k", k, CK_POS, REQ),         NUM(hk_pendulum_def, "damping", damping, CK_NONNEG, OPT),
+    NUM(hk_pendulum_def, "angle", angle, CK_ANY, OPT), NUM(hk_pendulum_def, "mass", mass, CK_MASS, REQ),
+    NUM(hk_pendulum_def, "k", k, CK_STIFF_POS, REQ),   NUM(hk_pendulum_def, "damping", damping, CK_DAMPING, OPT),
 };
 static void pendulum_init(void *def) { *(hk_pendulum_def *)def = hk_default_pendulum_def(); }
 static int pendulum_finish(sc_section *s, void *def, int64_t *count)
@@ -496,6 +502,22 @@ static int pendulum_add(hk_world *w, const sc_item *it, sc_lexer *lx)
 {
     (void)lx;
     return hk_world_add_pendulum(w, it->def);
+}
+
+/* The library's rule on zero-length springs, before the build, so that the error points at the spring line. */
+static int check_spring_lengths(sc_section *s)
+{
+    if (s->nsprings == 0) return 0;
+    int *ab = malloc(2 * (size_t)s->nsprings * sizeof *ab);
+    if (!ab) return sc_oom(s->lx);
+    for (int i = 0; i < s->nsprings; i++) ab[i] = s->sa[i].v, ab[s->nsprings + i] = s->sb[i].v;
+    char why[320];
+    const int64_t bad =
+        hk_find_zero_length_spring(s->npoints, s->pos, s->nsprings, ab, ab + s->nsprings, why, sizeof why);
+    free(ab);
+    if (bad == -2) return sc_oom(s->lx);
+    if (bad < 0) return 0;
+    return sc_fail(s->lx, s->sa[bad].line, s->sa[bad].col, "spring %s", why);
 }
 
 /* the listed points and springs stay in the section; the descriptor holds their family */
@@ -520,7 +542,7 @@ static int points_finish(sc_section *s, void *def, int64_t *count)
                                "expected a particle index in [0, %lld] for 'spring', got '%d'", (long long)(*count - 1),
                                e[k]->v);
     }
-    return 0;
+    return check_spring_lengths(s);
 }
 static int points_add(hk_world *w, const sc_item *it, sc_lexer *lx)
 {
@@ -548,7 +570,7 @@ static int surface_finish(sc_section *s, hk_mesh_def *d, size_t base)
 static const sc_key mesh_keys[] = {
     OWN("file", T_FILE, REQ),
     VEC(hk_mesh_def, "offset", offset, CK_ANY, OPT),
-    NUM(hk_mesh_def, "mass", mass, CK_POS, REQ),
+    NUM(hk_mesh_def, "mass", mass, CK_MASS, REQ),
     VEC(hk_mesh_def, "velocity", velocity, CK_ANY, OPT),
     INT(hk_mesh_def, "extra_rings", extra_rings, 0, 8, OPT),
     NUM(hk_mesh_def, "nrt", pressure.nrt, CK_NONNEG, OPT),
@@ -590,7 +612,7 @@ static const sc_key icosphere_keys[] = {
     NUM(icosphere_scene, "radius", radius, CK_POS, REQ),
     INT(icosphere_scene, "level", level, 0, 7, REQ),
     VEC(icosphere_scene, "center", mesh.offset, CK_ANY, OPT),
-    NUM(icosphere_scene, "mass", mesh.mass, CK_POS, REQ),
+    NUM(icosphere_scene, "mass", mesh.mass, CK_MASS, REQ),
     VEC(icosphere_scene, "velocity", mesh.velocity, CK_ANY, OPT),
     INT(icosphere_scene, "extra_rings", mesh.extra_rings, 0, 8, OPT),
     NUM(icosphere_scene, "nrt", mesh.pressure.nrt, CK_NONNEG, OPT),
@@ -620,7 +642,7 @@ static const sc_key ring_keys[] = {
     INT(hk_ring_def, "count", count, 3, 1 << 24, REQ),
     NUM(hk_ring_def, "radius", radius, CK_POS, REQ),
     VEC(hk_ring_def, "center", center, CK_ANY, OPT),
-    NUM(hk_ring_def, "mass", mass, CK_POS, REQ),
+    NUM(hk_ring_def, "mass", mass, CK_MASS, REQ),
     NUM(hk_ring_def, "nrt", pressure.nrt, CK_NONNEG, OPT),
     NUM(hk_ring_def, "pump_rate", pressure.pump_rate, CK_ALPHA, OPT),
     PINS,

@@ -1,9 +1,9 @@
 /* scene_lex.c — the scene reader's lines, tokens, values and FILE:LINE:COL errors. */
 #include "scene_lex.h"
 
-#include <errno.h>
+#include "numbers.h"
+
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,14 +72,31 @@ static const char *got(const sc_lexer *lx, int ti, char out[SC_SHOW_CAP + 2])
 
 int sc_col_of(const sc_lexer *lx, int ti) { return ti < lx->ntok ? lx->tok[ti].col : lx->eol_col; }
 
-int sc_expected(sc_lexer *lx, int ti, const char *fmt, ...)
+/* "expected WHAT, got 'TOKEN'", with " (WHY)" when why is not NULL */
+static int vexpected(sc_lexer *lx, int ti, const char *why, const char *fmt, va_list ap)
 {
     char what[512], g[SC_SHOW_CAP + 2];
+    vsnprintf(what, sizeof what, fmt, ap);
+    return sc_fail(lx, lx->line, sc_col_of(lx, ti), "expected %s, got %s%s%s%s", what, got(lx, ti, g), why ? " (" : "",
+                   why ? why : "", why ? ")" : "");
+}
+
+int sc_expected(sc_lexer *lx, int ti, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    int rc = vexpected(lx, ti, NULL, fmt, ap);
     va_end(ap);
-    return sc_fail(lx, lx->line, sc_col_of(lx, ti), "expected %s, got %s", what, got(lx, ti, g));
+    return rc;
+}
+
+int sc_expected_why(sc_lexer *lx, int ti, const char *why, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vexpected(lx, ti, why, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int sc_expect_eol(sc_lexer *lx, int ti, const char *after)
@@ -124,35 +141,31 @@ int sc_next_line(sc_lexer *lx)
 /* ------------------------------------------------------------------------ */
 /* Values                                                                    */
 
-static int to_double(const char *s, double *out)
+/* The library bound a check stands for (*zero_ok: 0 is accepted too), or -1. */
+static int check_bound(sc_check ck, int *zero_ok)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v)) return -1;
-    *out = v;
-    return 0;
+    *zero_ok = ck == CK_STIFFNESS || ck == CK_DAMPING || ck == CK_STEP_OR_0;
+    switch (ck) {
+    case CK_MASS: return HK_BOUND_MASS;
+    case CK_STIFFNESS:
+    case CK_STIFF_POS: return HK_BOUND_STIFFNESS;
+    case CK_DAMPING: return HK_BOUND_DAMPING;
+    case CK_STEP:
+    case CK_STEP_OR_0: return HK_BOUND_DT;
+    default: return -1;
+    }
 }
 
-static int to_int64(const char *s, int64_t *out)
+/* "a positive number", "a mass in [1e-12, 1e12] kg", ... */
+static const char *check_text(sc_check ck, char *out, size_t cap)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (end != s && *end == '\0' && errno == 0) {
-        *out = v;
-        return 0;
+    int zero_ok, b = check_bound(ck, &zero_ok);
+    if (b >= 0) {
+        char range[96];
+        hk_bound_text((hk_bound_kind)b, 0, range, sizeof range);
+        snprintf(out, cap, "%sa %s %s", zero_ok ? "0 or " : "", hk_bound_of((hk_bound_kind)b)->quantity, range);
+        return out;
     }
-    double d; /* also accept integral numbers written as 5e4 or 80.0 */
-    if (to_double(s, &d) == 0 && d == floor(d) && fabs(d) < 9.2e18) {
-        *out = (int64_t)d;
-        return 0;
-    }
-    return -1;
-}
-
-static const char *check_text(sc_check ck)
-{
     switch (ck) {
     case CK_POS: return "a positive number";
     case CK_NONNEG: return "a number >= 0";
@@ -166,6 +179,8 @@ static const char *check_text(sc_check ck)
 
 static int check_ok(sc_check ck, double v)
 {
+    int zero_ok, b = check_bound(ck, &zero_ok);
+    if (b >= 0) return hk_bound_ok((hk_bound_kind)b, zero_ok, v);
     switch (ck) {
     case CK_POS: return v > 0;
     case CK_NONNEG: return v >= 0;
@@ -177,21 +192,38 @@ static int check_ok(sc_check ck, double v)
     }
 }
 
+/* Why v fails check ck, when that is more than its sign: the bound's reason. */
+static const char *check_why(sc_check ck, double v)
+{
+    int zero_ok, b = check_bound(ck, &zero_ok);
+    return b >= 0 && v > 0 ? hk_bound_of((hk_bound_kind)b)->reason : NULL;
+}
+
 int sc_parse_num(sc_lexer *lx, int ti, const char *key, sc_check ck, double *out)
 {
-    if (ti >= lx->ntok || to_double(lx->tok[ti].s, out)) return sc_expected(lx, ti, "a number for '%s'", key);
-    if (!check_ok(ck, *out)) return sc_expected(lx, ti, "%s for '%s'", check_text(ck), key);
+    const hk_num_status st = ti < lx->ntok ? hk_num_real(lx->tok[ti].s, out) : HK_NUM_NOT_A_NUMBER;
+    if (st == HK_NUM_NOT_A_NUMBER) return sc_expected(lx, ti, "a number for '%s'", key);
+    char text[160];
+    if (st != HK_NUM_OK)
+        return sc_expected_why(lx, ti, hk_num_reason(st), "%s for '%s'", check_text(ck, text, sizeof text), key);
+    if (!check_ok(ck, *out))
+        return sc_expected_why(lx, ti, check_why(ck, *out), "%s for '%s'", check_text(ck, text, sizeof text), key);
     return 0;
 }
 
 int sc_parse_int(sc_lexer *lx, int ti, const char *key, int64_t lo, int64_t hi, int64_t *out)
 {
-    int bad = ti >= lx->ntok || to_int64(lx->tok[ti].s, out);
-    if (!bad && *out >= lo && *out <= hi) return 0;
-    if (lo == 0 && hi == 1) return sc_expected(lx, ti, "0 or 1 for '%s'", key);
-    if (bad) return sc_expected(lx, ti, "an integer for '%s'", key);
-    if (hi == INT64_MAX) return sc_expected(lx, ti, "an integer >= %lld for '%s'", (long long)lo, key);
-    return sc_expected(lx, ti, "an integer in [%lld, %lld] for '%s'", (long long)lo, (long long)hi, key);
+    char what[96];
+    if (lo == 0 && hi == 1)
+        snprintf(what, sizeof what, "0 or 1");
+    else if (hi == INT64_MAX)
+        snprintf(what, sizeof what, "an integer >= %lld", (long long)lo);
+    else
+        snprintf(what, sizeof what, "an integer in [%lld, %lld]", (long long)lo, (long long)hi);
+    if (ti >= lx->ntok) return sc_expected(lx, ti, "%s for '%s'", what, key);
+    const hk_num_status st = hk_num_int(lx->tok[ti].s, lo, hi, out);
+    if (st == HK_NUM_OK) return 0;
+    return sc_expected_why(lx, ti, hk_num_reason(st), "%s for '%s'", what, key);
 }
 
 int sc_parse_vec(sc_lexer *lx, int ti, const char *key, sc_check ck, hk_vec3 *out)
@@ -199,7 +231,9 @@ int sc_parse_vec(sc_lexer *lx, int ti, const char *key, sc_check ck, hk_vec3 *ou
     double c[3];
     for (int k = 0; k < 3; k++) {
         if (ti + k >= lx->ntok) return sc_expected(lx, ti + k, "3 numbers (x y z) for '%s'", key);
-        if (to_double(lx->tok[ti + k].s, &c[k])) return sc_expected(lx, ti + k, "a number for '%s'", key);
+        const hk_num_status st = hk_num_real(lx->tok[ti + k].s, &c[k]);
+        if (st == HK_NUM_NOT_A_NUMBER) return sc_expected(lx, ti + k, "a number for '%s'", key);
+        if (st != HK_NUM_OK) return sc_expected_why(lx, ti + k, hk_num_reason(st), "a number for '%s'", key);
     }
     if (ck == CK_NONZERO && c[0] == 0 && c[1] == 0 && c[2] == 0) {
         char a[SC_SHOW_CAP], b[SC_SHOW_CAP], d[SC_SHOW_CAP];

@@ -41,6 +41,13 @@ typedef enum sc_check {
     CK_GT1,      /* > 1 */
     CK_FRACTION, /* (0, 1) */
     CK_NONZERO,  /* vectors: not (0, 0, 0) */
+    /* the library's bounds (hk_bound_of) */
+    CK_MASS,      /* within HK_BOUND_MASS */
+    CK_STIFFNESS, /* 0 or within HK_BOUND_STIFFNESS */
+    CK_STIFF_POS, /* within HK_BOUND_STIFFNESS */
+    CK_DAMPING,   /* 0 or within HK_BOUND_DAMPING */
+    CK_STEP,      /* within HK_BOUND_DT */
+    CK_STEP_OR_0, /* 0 or within HK_BOUND_DT */
 } sc_check;
 
 #define SC_SHOW_MAX 40
@@ -58,12 +65,16 @@ const char *sc_show(const char *s, char out[SC_SHOW_CAP]);
 int sc_col_of(const sc_lexer *lx, int ti);
 /* Error at token ti (or at the end of the line): "expected WHAT, got 'TOKEN'". */
 int sc_expected(sc_lexer *lx, int ti, const char *fmt, ...) SC_PRINTF(3, 4);
+/* The same with the reason: "expected WHAT, got 'TOKEN' (WHY)". */
+int sc_expected_why(sc_lexer *lx, int ti, const char *why, const char *fmt, ...) SC_PRINTF(4, 5);
 /* Error unless token ti is past the end of the line. */
 int sc_expect_eol(sc_lexer *lx, int ti, const char *after);
 /* Splits the next line into tokens. Returns 0 at end of text, 1 otherwise, -1 on error. */
 int sc_next_line(sc_lexer *lx);
 
-/* Values at token ti for `key`; 0, or -1 with the error written. */
+/* Values at token ti for `key` (the grammar of numbers.h); 0, or -1 with the error written: "expected an
+ * integer in [LO, HI] for 'KEY', got 'TOKEN' (REASON)", REASON "not a number", "not a whole number" or "out of
+ * range"; numbers name the reason only when it is "out of range" (1e999). */
 int sc_parse_num(sc_lexer *lx, int ti, const char *key, sc_check ck, double *out);
 int sc_parse_int(sc_lexer *lx, int ti, const char *key, int64_t lo, int64_t hi, int64_t *out);
 int sc_parse_vec(sc_lexer *lx, int ti, const char *key, sc_check ck, hk_vec3 *out);

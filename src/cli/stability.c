@@ -455,11 +455,10 @@ int hk_cmd_stability(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--points") == 0 || strcmp(a, "--threads") == 0) {
             const int pts = strcmp(a, "--points") == 0;
-            char *end;
-            errno = 0;
-            long n = v ? strtol(v, &end, 10) : 0;
-            if (!v || !*v || *end || errno || n < (pts ? 2 : 1) || n > (pts ? 100 : 4096))
-                return hk_arg_error(NULL, a, v, pts ? "a whole number 2..100" : "a thread count 1..4096");
+            int64_t n;
+            if (hk_arg_int(NULL, a, v, pts ? 2 : 1, pts ? 100 : 4096,
+                           pts ? "a whole number 2..100" : "a thread count 1..4096", &n))
+                return 1;
             *(pts ? &points : &threads) = (int)n;
             i++;
         } else if (strcmp(a, "--out") == 0 || strcmp(a, "--plot") == 0) {

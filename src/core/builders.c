@@ -1,6 +1,8 @@
 /* builders.c — rope, cloth, jelly, quad, spring pair, pendulum and point bodies. */
 #include "builders.h"
 
+#include "bounds.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,9 +23,9 @@ int hk_normalise(hk_vec3 *v)
 
 int hk_check_spring_params(hk_world *w, const char *what, const hk_spring_params *s)
 {
-    if (!(s->k >= 0) || !isfinite(s->k)) return hk_fail(w, "%s: k must be >= 0 (got %g)", what, s->k);
-    if (!(s->damping >= 0) || !isfinite(s->damping))
-        return hk_fail(w, "%s: damping must be >= 0 (got %g)", what, s->damping);
+    if (hk_check_bound(w, what, "k", HK_BOUND_STIFFNESS, 1, s->k) ||
+        hk_check_bound(w, what, "damping", HK_BOUND_DAMPING, 1, s->damping))
+        return -1;
     if (!(s->rest_length >= 0) || !isfinite(s->rest_length))
         return hk_fail(w, "%s: rest_length must be >= 0 (got %g)", what, s->rest_length);
     if (s->behaviour == HK_SPRING_BREAKABLE && !(s->break_ratio > 1))
@@ -33,10 +35,9 @@ int hk_check_spring_params(hk_world *w, const char *what, const hk_spring_params
     return 0;
 }
 
-static int check_mass(hk_world *w, const char *what, double m)
+int hk_check_mass(hk_world *w, const char *what, double m)
 {
-    if (!(m > 0) || !isfinite(m)) return hk_fail(w, "%s: mass must be > 0 (got %g)", what, m);
-    return 0;
+    return hk_check_bound(w, what, "mass", HK_BOUND_MASS, 0, m);
 }
 
 static void set_particle(hk_world *w, int i, double x, double y, double z, double m)
@@ -78,7 +79,7 @@ hk_rope_def hk_default_rope_def(void)
 int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
 {
     if (d->count < 2) return hk_fail(w, "rope: count must be >= 2 (got %d)", d->count);
-    if (check_mass(w, "rope", d->mass) || hk_check_spring_params(w, "rope springs", &d->springs)) return -1;
+    if (hk_check_mass(w, "rope", d->mass) || hk_check_spring_params(w, "rope springs", &d->springs)) return -1;
     if (d->topology == HK_ROPE_SKIP_ONE && hk_check_spring_params(w, "rope skip springs", &d->skip_springs)) return -1;
     if (!(d->spacing > 0)) return hk_fail(w, "rope: spacing must be > 0 (got %g)", d->spacing);
     hk_vec3 dir = d->direction;
@@ -169,7 +170,7 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
 {
     if (d->nx < 2 || d->ny < 2) return hk_fail(w, "cloth: nx and ny must be >= 2 (got %d x %d)", d->nx, d->ny);
     if ((int64_t)d->nx * d->ny > (1 << 28)) return hk_fail(w, "cloth: %d x %d nodes is too many", d->nx, d->ny);
-    if (check_mass(w, "cloth", d->mass)) return -1;
+    if (hk_check_mass(w, "cloth", d->mass)) return -1;
     if (!(d->spacing > 0)) return hk_fail(w, "cloth: spacing must be > 0 (got %g)", d->spacing);
     if (!(d->radius >= 0)) return hk_fail(w, "cloth: radius must be >= 0 (got %g)", d->radius);
     if (d->radius > 64 * d->spacing) return hk_fail(w, "cloth: radius spans more than 64 nodes");
@@ -339,7 +340,7 @@ int hk_world_add_jelly(hk_world *w, const hk_jelly_def *d)
     if ((int64_t)d->nx * d->ny * d->nz > (1 << 27)) return hk_fail(w, "jelly: too many nodes");
     if (d->neighbours != 26 && d->neighbours != 52)
         return hk_fail(w, "jelly: neighbours must be 26 or 52 (got %d)", d->neighbours);
-    if (check_mass(w, "jelly", d->mass)) return -1;
+    if (hk_check_mass(w, "jelly", d->mass)) return -1;
     if (!(d->spacing > 0)) return hk_fail(w, "jelly: spacing must be > 0 (got %g)", d->spacing);
     int classes = d->neighbours == 52 ? 6 : 3;
     for (int c = 0; c < classes; c++) {
@@ -400,7 +401,7 @@ hk_quad_def hk_default_quad_def(void)
 int hk_world_add_quad(hk_world *w, const hk_quad_def *d)
 {
     if (!(d->size > 0)) return hk_fail(w, "quad: size must be > 0 (got %g)", d->size);
-    if (check_mass(w, "quad", d->mass) || hk_check_spring_params(w, "quad springs", &d->springs)) return -1;
+    if (hk_check_mass(w, "quad", d->mass) || hk_check_spring_params(w, "quad springs", &d->springs)) return -1;
     hk_vec3 u = d->u, v = d->v;
     if (!hk_normalise(&u) || !hk_normalise(&v)) return hk_fail(w, "quad: u and v must be non-zero vectors");
     hk_vec3 pos[4];
@@ -431,21 +432,24 @@ hk_spring_pair_def hk_default_spring_pair_def(void)
     return d;
 }
 
-int hk_world_add_spring_pair(hk_world *w, const hk_spring_pair_def *d)
+/* A spring pair that reports itself as body kind `kind` ("pair", "pendulum"). */
+static int add_pair(hk_world *w, const hk_spring_pair_def *d, const char *kind)
 {
-    if (check_mass(w, "spring a", d->mass_a) || check_mass(w, "spring b", d->mass_b) ||
+    if (hk_check_mass(w, "spring a", d->mass_a) || hk_check_mass(w, "spring b", d->mass_b) ||
         hk_check_spring_params(w, "spring", &d->springs))
         return -1;
     hk_vec3 pos[2] = {d->a, d->b}, vel[2] = {{0, 0, 0}, d->velocity_b};
     double mass[2] = {d->mass_a, d->mass_b};
     int body = hk_world_add_points(w, 2, pos, vel, mass);
     if (body < 0) return -1;
-    w->bodies[body].kind = "pair";
+    w->bodies[body].kind = kind;
     static const int a = 0, b = 1;
     if (hk_world_add_springs(w, body, 1, &a, &b, &d->springs) < 0) return hk_undo_body(w, body, w->family_count);
     if (d->pin_a) hk_world_pin(w, body, 0);
     return body;
 }
+
+int hk_world_add_spring_pair(hk_world *w, const hk_spring_pair_def *d) { return add_pair(w, d, "pair"); }
 
 hk_pendulum_def hk_default_pendulum_def(void)
 {
@@ -461,6 +465,9 @@ int hk_world_add_pendulum(hk_world *w, const hk_pendulum_def *d)
 {
     if (!(d->length > 0)) return hk_fail(w, "pendulum: length must be > 0 (got %g)", d->length);
     if (!isfinite(d->angle)) return hk_fail(w, "pendulum: angle must be finite");
+    if (hk_check_mass(w, "pendulum", d->mass) || hk_check_bound(w, "pendulum", "k", HK_BOUND_STIFFNESS, 0, d->k) ||
+        hk_check_bound(w, "pendulum", "damping", HK_BOUND_DAMPING, 1, d->damping))
+        return -1;
     hk_spring_pair_def s = hk_default_spring_pair_def();
     s.a = d->pivot;
     s.b = (hk_vec3){d->pivot.x + d->length * sin(d->angle), d->pivot.y - d->length * cos(d->angle), d->pivot.z};
@@ -470,16 +477,16 @@ int hk_world_add_pendulum(hk_world *w, const hk_pendulum_def *d)
     s.springs.k = d->k;
     s.springs.damping = d->damping;
     s.springs.rest_length = d->length;
-    int body = hk_world_add_spring_pair(w, &s);
-    if (body >= 0) w->bodies[body].kind = "pendulum";
-    return body;
+    return add_pair(w, &s, "pendulum");
 }
 
 int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec3 *vel, const double *mass)
 {
     if (count < 1) return hk_fail(w, "points: count must be >= 1 (got %d)", count);
     for (int i = 0; i < count; i++) {
-        if (check_mass(w, "points", mass[i])) return -1;
+        char what[48];
+        snprintf(what, sizeof what, "points: point %d", i);
+        if (hk_check_mass(w, what, mass[i])) return -1;
         if (!isfinite(pos[i].x) || !isfinite(pos[i].y) || !isfinite(pos[i].z))
             return hk_fail(w, "points: position of point %d is not finite", i);
     }

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "forces.h"
 #include "implicit.h"
 
@@ -223,11 +224,13 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
 {
     const hk_integrator_ops *ops = hk_integrator_ops_of(def->kind);
     if (!ops) return hk_fail(w, "unknown integrator %d", (int)def->kind);
-    if (!(def->dt > 0) || !isfinite(def->dt)) return hk_fail(w, "dt must be > 0 (got %g)", def->dt);
-    if (!(def->dt_max >= 0)) return hk_fail(w, "dt_max must be >= 0 (got %g)", def->dt_max);
+    if (hk_check_bound(w, NULL, "dt", HK_BOUND_DT, 0, def->dt) ||
+        hk_check_bound(w, NULL, "dt_max", HK_BOUND_DT, 1, def->dt_max) ||
+        hk_check_bound(w, NULL, "jelly_dt_a", HK_BOUND_DT, 1, def->jelly_dt_a) ||
+        hk_check_bound(w, NULL, "jelly_dt_v", HK_BOUND_DT, 1, def->jelly_dt_v))
+        return -1;
     if (def->kind == HK_JELLY && !(def->jelly_alpha > 0 && def->jelly_alpha <= 1))
         return hk_fail(w, "jelly_alpha must be in (0, 1] (got %g)", def->jelly_alpha);
-    if (!(def->jelly_dt_a >= 0) || !(def->jelly_dt_v >= 0)) return hk_fail(w, "jelly_dt_a and jelly_dt_v must be >= 0");
     if (!(def->cg_tolerance >= 0 && def->cg_tolerance < 1))
         return hk_fail(w, "cg_tolerance must be in (0, 1), or 0 for the default (got %g)", def->cg_tolerance);
     if (def->cg_max_iterations < 0 || def->newton_iterations < 0)

@@ -1,6 +1,5 @@
 /* softbody.c — pressure soft bodies: closed meshes (loaded or icosphere) with edge and extra springs, the 2-D ring. */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,11 +125,11 @@ done:
     return out;
 }
 
-int hk_world_add_mesh(hk_world *w, const hk_mesh_def *d)
+/* A mesh body that reports itself as body kind `kind` ("mesh", "icosphere"). */
+static int add_mesh(hk_world *w, const hk_mesh_def *d, const char *kind)
 {
     if (!d->mesh) return hk_fail(w, "mesh: no mesh given");
-    if (!(d->mass > 0) || !isfinite(d->mass)) return hk_fail(w, "mesh: mass must be > 0 (got %g)", d->mass);
-    if (hk_check_spring_params(w, "mesh springs", &d->springs)) return -1;
+    if (hk_check_mass(w, "mesh", d->mass) || hk_check_spring_params(w, "mesh springs", &d->springs)) return -1;
     if (d->extra_rings < 0 || d->extra_rings == 1 || d->extra_rings > 8)
         return hk_fail(w, "mesh: extra_rings must be 0 or in [2, 8] (got %d)", d->extra_rings);
     if (d->extra_rings && hk_check_spring_params(w, "mesh extra springs", &d->extra_springs)) return -1;
@@ -161,7 +160,7 @@ int hk_world_add_mesh(hk_world *w, const hk_mesh_def *d)
     }
     body = hk_world_add_points(w, m.vertex_count, pos, vel, mass);
     if (body < 0) goto out;
-    w->bodies[body].kind = "mesh";
+    w->bodies[body].kind = kind;
     {
         int *ga = malloc((size_t)ne * sizeof *ga), *gb = malloc((size_t)ne * sizeof *gb);
         int rc = ga && gb ? 0 : hk_fail(w, "mesh: out of memory");
@@ -206,6 +205,8 @@ out:
     return body;
 }
 
+int hk_world_add_mesh(hk_world *w, const hk_mesh_def *d) { return add_mesh(w, d, "mesh"); }
+
 int hk_world_add_icosphere(hk_world *w, const hk_mesh_def *def, double radius, int level)
 {
     if (!(radius > 0) || !isfinite(radius)) return hk_fail(w, "icosphere: radius must be > 0 (got %g)", radius);
@@ -214,9 +215,8 @@ int hk_world_add_icosphere(hk_world *w, const hk_mesh_def *def, double radius, i
     if (hk_mesh_icosphere(&m, radius, level, (hk_vec3){0, 0, 0}) != 0) return hk_fail(w, "icosphere: out of memory");
     hk_mesh_def d = *def;
     d.mesh = &m;
-    int body = hk_world_add_mesh(w, &d);
+    int body = add_mesh(w, &d, "icosphere");
     hk_mesh_free(&m);
-    if (body >= 0) w->bodies[body].kind = "icosphere";
     return body;
 }
 
@@ -224,8 +224,7 @@ int hk_world_add_ring(hk_world *w, const hk_ring_def *d)
 {
     if (d->count < 3 || d->count > (1 << 24)) return hk_fail(w, "ring: count must be in [3, 2^24] (got %d)", d->count);
     if (!(d->radius > 0) || !isfinite(d->radius)) return hk_fail(w, "ring: radius must be > 0 (got %g)", d->radius);
-    if (!(d->mass > 0) || !isfinite(d->mass)) return hk_fail(w, "ring: mass must be > 0 (got %g)", d->mass);
-    if (hk_check_spring_params(w, "ring springs", &d->springs)) return -1;
+    if (hk_check_mass(w, "ring", d->mass) || hk_check_spring_params(w, "ring springs", &d->springs)) return -1;
     const int n = d->count;
     hk_vec3 *pos = malloc((size_t)n * sizeof *pos);
     double *mass = malloc((size_t)n * sizeof *mass);
@@ -249,12 +248,11 @@ int hk_world_add_ring(hk_world *w, const hk_ring_def *d)
     if (body < 0) goto out;
     w->bodies[body].kind = "ring";
     int fam0 = w->family_count;
-    int fam = hk_world_add_springs(w, body, n, a, b, &d->springs);
-    if (fam < 0) {
+    for (int i = 0; i < n; i++) a[i] += w->bodies[body].first, b[i] += w->bodies[body].first;
+    if (hk_add_list_family(w, body, "ring", &d->springs, n, a, b) != 0) {
         body = hk_undo_body(w, body, fam0);
         goto out;
     }
-    snprintf(w->families[fam].name, sizeof w->families[fam].name, "ring");
     if (hk_surface_add(w, body, 2, 1, n, edge, &d->pressure) != 0) body = hk_undo_body(w, body, fam0);
 out:
     free(pos);

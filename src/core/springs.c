@@ -6,6 +6,7 @@
 #endif
 
 #include "kernels.h"
+#include "zero_length.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,6 +59,11 @@ hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const 
             return NULL;
         }
     }
+    if (hk_family_check_lengths(w, f) != 0) {
+        hk_family_free(f);
+        w->family_count--;
+        return NULL;
+    }
     return f;
 }
 
@@ -97,6 +103,11 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
             double dz = (double)p->z[a[s]] - p->z[b[s]];
             f->rest_list[s] = (hk_real)sqrt(dx * dx + dy * dy + dz * dz);
         }
+    }
+    if (hk_family_check_lengths(w, f) != 0) {
+        hk_family_free(f);
+        w->family_count--;
+        return -1;
     }
     return 0;
 }

@@ -3,6 +3,7 @@
 
 #include "engine.h"
 #include "kernels.h"
+#include "lists.h"
 #include "surface.h"
 #include "system.h"
 
@@ -131,8 +132,15 @@ hk_world_def hk_default_world_def(void)
     return d;
 }
 
+int hk_check_environment(char *err, size_t errlen)
+{
+    if (err && errlen) err[0] = '\0';
+    return hk_kernels_env_check(err, errlen) != 0 || hk_lists_env_check(err, errlen) != 0 ? -1 : 0;
+}
+
 hk_world *hk_world_create(const hk_world_def *def)
 {
+    if (hk_check_environment(NULL, 0) != 0) return NULL;
     hk_world *w = calloc(1, sizeof *w);
     if (!w) return NULL;
     w->def = def ? *def : hk_default_world_def();

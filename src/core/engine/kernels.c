@@ -1,6 +1,7 @@
 /* kernels.c — picks the kernel table (AVX-512, AVX2, scalar, or the reference path) once per process. */
 #include "kernels.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,7 @@ static int lookup(const char *name)
 static void decide(void)
 {
     if (chosen >= 0) return;
+    /* an unusable HOOKE_KERNELS is refused by hk_kernels_env_check (no world is created), not replaced */
     const char *env = getenv("HOOKE_KERNELS");
     if (env && *env && lookup(env) >= 0) {
         chosen = lookup(env);
@@ -78,6 +80,18 @@ const char *hk_kernels_name(void)
 }
 
 int hk_kernel_path_available(const char *path) { return path && lookup(path) >= 0; }
+
+int hk_kernels_env_check(char *err, size_t errlen)
+{
+    const char *env = getenv("HOOKE_KERNELS");
+    if (!env || !*env || lookup(env) >= 0) return 0;
+    if (err && errlen)
+        snprintf(err, errlen,
+                 "HOOKE_KERNELS=%s: expected reference, scalar, avx2 or avx512, one this CPU and build can run "
+                 "(hooke info lists them)",
+                 env);
+    return -1;
+}
 
 int hk_kernels_find(const char *name, const hk_kernels **k)
 {

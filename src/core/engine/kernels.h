@@ -134,6 +134,9 @@ const char *hk_kernels_name(void);
 /* The table of path `name` (NULL for the reference path) in *k; NULL name:
  * the process default. 0, or -1 if the CPU or build lacks it. */
 int hk_kernels_find(const char *name, const hk_kernels **k);
+/* 0 if HOOKE_KERNELS is unset, empty or a path this CPU and build can run;
+ * else -1 with "HOOKE_KERNELS=VALUE: expected ..." in err (hk_check_environment). */
+int hk_kernels_env_check(char *err, size_t errlen);
 /* Sets the process default for the worlds created from now on (benchmarks,
  * tests; a world's own path: hk_world_set_kernels); returns 0 or -1 if the
  * CPU or build lacks it. name as for HOOKE_KERNELS; NULL restores the

@@ -31,6 +31,9 @@ typedef struct hk_packed {
  * barrier per colour would cost more); HOOKE_LIST_PARALLEL_MIN sets the
  * limit (default 16384 springs). The bits are the same either way. */
 int hk_lists_serial(const hk_world *w, int body);
+/* 0 if HOOKE_LIST_PARALLEL_MIN is unset, empty or a whole number of springs >= 0; else -1 with
+ * "HOOKE_LIST_PARALLEL_MIN=VALUE: expected ..." in err (hk_check_environment). */
+int hk_lists_env_check(char *err, size_t errlen);
 
 /* Adds the springs of the list families of `body` into f, in the banded order of
  * this file. Every thread of the parallel region calls it. A thread takes a

@@ -55,6 +55,36 @@ typedef struct hk_spring_params {
 hk_spring_params hk_default_spring_params(void); /* k 1000 N/m, no damping, normal */
 
 /* ------------------------------------------------------------------------ */
+/* Bounds: the magnitudes every entry point accepts (docs/scene-format.md)   */
+
+/* Outside these no physical mass-spring scene lies, and inside them the
+ * engine's single-precision arithmetic stays meaningful: k/m and c/m within
+ * 1e-24 .. 1e24, omega = sqrt(k/m) <= 1e12 rad/s, resolvable at the
+ * smallest dt. The builders and hk_world_set_integrator refuse a value
+ * outside with the bound and the reason (hk_world_error). */
+typedef enum hk_bound_kind {
+    HK_BOUND_MASS,      /* particle masses [kg] */
+    HK_BOUND_STIFFNESS, /* spring k [N/m]; 0 is accepted too (no spring force) */
+    HK_BOUND_DAMPING,   /* spring damping c [N*s/m]; 0 is accepted too */
+    HK_BOUND_DT,        /* dt; dt_max, jelly_dt_a and jelly_dt_v unless 0 [s] */
+    HK_BOUND_COUNT
+} hk_bound_kind;
+
+typedef struct hk_bound {
+    const char *quantity; /* "mass", "stiffness", "damping", "time step" */
+    const char *unit;     /* "kg", "N/m", "N*s/m", "s" */
+    double min, max;      /* accepted: [min, max]; max INFINITY: no upper bound (finite) */
+    const char *reason;   /* why, one clause for messages */
+} hk_bound;
+/* The row of kind, or NULL. */
+const hk_bound *hk_bound_of(hk_bound_kind kind);
+/* 1 if v lies within bound kind (or v is 0 and zero_ok), else 0. */
+int hk_bound_ok(hk_bound_kind kind, int zero_ok, double v);
+/* The accepted values as text for messages: "in [1e-12, 1e12] kg", "0 or in
+ * [1e-12, 1e12] N/m", ">= 1e-12 s". */
+void hk_bound_text(hk_bound_kind kind, int zero_ok, char *out, size_t cap);
+
+/* ------------------------------------------------------------------------ */
 /* World                                                                     */
 
 typedef enum hk_ground_model {
@@ -102,6 +132,15 @@ typedef struct hk_world_def {
 
 hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground, walls */
 
+/* The environment variables the library reads, HOOKE_KERNELS (a kernel
+ * path, see hk_world_set_kernels) and HOOKE_LIST_PARALLEL_MIN (a count of
+ * springs >= 0): 0 if each is unset, empty or usable; otherwise -1 with
+ * "NAME=VALUE: expected ..." in err (may be NULL). A value the library
+ * cannot use is never replaced by a default: hk_world_create fails while
+ * this does. */
+int hk_check_environment(char *err, size_t errlen);
+/* A new world, or NULL if out of memory or the environment is unusable
+ * (hk_check_environment says why). */
 hk_world *hk_world_create(const hk_world_def *def);
 void hk_world_destroy(hk_world *w);
 /* Threads asked for by the world's definition (0 = not specified). */
@@ -243,6 +282,22 @@ int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec
                         const double *mass /* [kg] */);
 /* Adds one spring family joining local particles a[s] - b[s] of body. */
 int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const int *b, const hk_spring_params *params);
+/* Zero-length springs. A spring whose ends, at the positions the solver
+ * stores (hk_real), are at the same place, or closer than
+ * HK_SPRING_MIN_FRACTION times the size of its body (the diagonal of the
+ * box around the body's particles), has no direction to act along: at
+ * r = 0 its force is 0 whatever its rest length. Every call that creates
+ * springs (the body builders, hk_world_add_springs) refuses one, naming the
+ * body, the family and the two particles (body-local indices). */
+#define HK_SPRING_MIN_FRACTION 1e-9
+/* The first spring a[s] - b[s] (s < nsprings) over the points pos[0..count)
+ * of one body that the rule refuses: its index s, or -1 if none (springs
+ * with an index outside 0..count-1 are not judged), -2 if out of memory.
+ * why (may be NULL) gets the reason, "joins particles A and B at the same
+ * position (x, y, z): ..." or "joins particles A and B, R m apart in a body
+ * S m across (...)". */
+int64_t hk_find_zero_length_spring(int count, const hk_vec3 *pos, int64_t nsprings, const int *a, const int *b,
+                                   char *why, size_t cap);
 /* Pins (inverse mass 0) particle local_index of body. Returns 0 or -1. */
 int hk_world_pin(hk_world *w, int body, int local_index);
 
