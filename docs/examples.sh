@@ -44,7 +44,7 @@ ln -s "$hooke" "$scratch/build/hooke" # the README's ./build/hooke
 # Machine numbers: key=value pairs whose value depends on the machine.
 mask_machine() { sed -E 's/(wall_s|spring_updates_per_s|threads)=[^ ]*/\1=*/g'; }
 # Every number, for the shape of a line and for blocks marked machine.
-mask_numbers() { sed -E 's/[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?/#/g; s/0x[0-9a-f#]+/0x#/g'; }
+mask_numbers() { sed -E 's/0x[0-9a-f]+/0x#/g; s/[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?/#/g'; }
 
 # stdbuf preloads a library, which AddressSanitizer (a sanitizer build of hooke) must allow.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builders.h"
 #include "springs.h"
 #include "world.h"
 
@@ -88,10 +89,14 @@ static void cloth_tris(const hk_world *w, int bi, hk_geometry *m)
     const hk_family *fu = stencil(w, bi, 1, 0, 0), *fv = stencil(w, bi, 0, 1, 0);
     for (int j = 0; j + 1 < b->ny; j++)
         for (int i = 0; i + 1 < b->nx; i++) {
-            const int A = i + j * b->nx, B = A + 1, C = A + b->nx, D = C + 1;
-            /* A-B-D uses edges AB (u at A) and BD (v at B); A-D-C uses AC (v at A) and CD (u at C) */
-            if (!broken_at(fu, A) && !broken_at(fv, B)) add_tri(m, bi, b->first + A, b->first + B, b->first + D);
-            if (!broken_at(fv, A) && !broken_at(fu, C)) add_tri(m, bi, b->first + A, b->first + D, b->first + C);
+            int t[6];
+            hk_cloth_cell_tris(b->nx, i, j, t);
+            /* a triangle is left out once one of its two lattice edges has broken: the first uses the u edge
+             * and the v edge at (i, j), the second the v edge at (i + 1, j) and the u edge at (i, j + 1) */
+            if (!broken_at(fu, t[0]) && !broken_at(fv, t[0]))
+                add_tri(m, bi, b->first + t[0], b->first + t[1], b->first + t[2]);
+            if (!broken_at(fv, t[3]) && !broken_at(fu, t[5]))
+                add_tri(m, bi, b->first + t[3], b->first + t[4], b->first + t[5]);
         }
 }
 

@@ -252,7 +252,7 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
     default: hk_fail(w, "cloth: unknown pin mode %d", (int)d->pins); return hk_undo_body(w, body, fam0);
     }
     if (w->def.wind_model != HK_WIND_NONE) {
-        /* wind needs the cloth's faces: two triangles per cell, normals along u x v */
+        /* wind needs the cloth's faces: two triangles per cell (hk_cloth_cell_tris), normals along u x v */
         int64_t cells = (int64_t)(d->nx - 1) * (d->ny - 1);
         if (cells * 2 > INT32_MAX / 3) {
             hk_fail(w, "cloth: too many cells for wind faces");
@@ -265,11 +265,7 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
         }
         int64_t t = 0;
         for (int j = 0; j + 1 < d->ny; j++)
-            for (int i = 0; i + 1 < d->nx; i++) {
-                int p00 = i + j * d->nx, p10 = p00 + 1, p01 = p00 + d->nx, p11 = p01 + 1;
-                tri[t++] = p00, tri[t++] = p10, tri[t++] = p01;
-                tri[t++] = p10, tri[t++] = p11, tri[t++] = p01;
-            }
+            for (int i = 0; i + 1 < d->nx; i++, t += 6) hk_cloth_cell_tris(d->nx, i, j, tri + t);
         int rc = hk_surface_add(w, body, 3, 0, (int)(cells * 2), tri, NULL);
         free(tri);
         if (rc) return hk_undo_body(w, body, fam0);

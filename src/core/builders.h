@@ -12,6 +12,19 @@ int hk_check_mass(hk_world *w, const char *what, double m);
 /* Checks the spring parameters; on error writes the message into w and returns -1. */
 int hk_check_spring_params(hk_world *w, const char *what, const hk_spring_params *s);
 
+/* The two triangles of cloth cell (i, j) of a lattice nx nodes wide, as
+ * local node indices: the cell is split along its diagonal from (i + 1, j)
+ * to (i, j + 1) into (i, j), (i + 1, j), (i, j + 1) and (i + 1, j),
+ * (i + 1, j + 1), (i, j + 1), both counter-clockwise seen from the side
+ * u x v points to. The one triangulation of a cloth: its wind faces
+ * (builders.c) and the frames' surfaces (cli/geometry.c). */
+static inline void hk_cloth_cell_tris(int nx, int i, int j, int out[6])
+{
+    const int p00 = i + j * nx, p10 = p00 + 1, p01 = p00 + nx, p11 = p01 + 1;
+    out[0] = p00, out[1] = p10, out[2] = p01;
+    out[3] = p10, out[4] = p11, out[5] = p01;
+}
+
 /* Drops the last body (added from family first_family on) after a failure; returns -1. */
 int hk_undo_body(hk_world *w, int body, int first_family);
 
