@@ -263,7 +263,7 @@ static void *setup_step_scene(const char *path, int threads, const char *kernels
         fprintf(stderr, "%s\n", err);
         return NULL;
     }
-    world_case *c = world_case_new(sc.world, kernels);
+    world_case *c = world_case_new(hk_scene_take_world(&sc), kernels);
     if (c) c->items = hk_world_spring_count(c->w) * hk_world_substeps(c->w);
     return c;
 }

@@ -240,7 +240,7 @@ static hk_world *make_problem(const bench_opts *o, int scale, char *name, size_t
             return NULL;
         }
         snprintf(name, len, "%s", o->scene);
-        return sc.world; /* the run settings other than the integrator do not apply */
+        return hk_scene_take_world(&sc); /* the run settings other than the integrator do not apply */
     }
     hk_world *w = strcmp(o->builtin, "jelly") == 0 ? builtin_jelly(scale, name, len) : builtin_cloth(scale, name, len);
     if (!w) fprintf(stderr, "hooke: error: bench: cannot build the %s problem (out of memory?)\n", o->builtin);

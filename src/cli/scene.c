@@ -706,3 +706,11 @@ void hk_scene_free(hk_scene *s)
     s->body_line = NULL;
     s->file_count = 0;
 }
+
+hk_world *hk_scene_take_world(hk_scene *s)
+{
+    hk_world *w = s->world;
+    s->world = NULL;
+    hk_scene_free(s);
+    return w;
+}

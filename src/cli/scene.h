@@ -23,5 +23,8 @@ int hk_scene_parse(const char *text, const char *filename, hk_scene *out, char *
 int hk_scene_load(const char *path, hk_scene *out, char *err, size_t errlen);
 /* Frees the world and the lists; a scene that failed to load is freed too (harmless). */
 void hk_scene_free(hk_scene *s);
+/* The scene's world, now the caller's (hk_world_destroy), and the rest of
+ * the scene freed: for callers that keep only the world. */
+hk_world *hk_scene_take_world(hk_scene *s);
 
 #endif
