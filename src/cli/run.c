@@ -101,8 +101,9 @@ static const hk_option run_options[] = {
     {O_OUT, "out", "DIR", "write frames into DIR (created if missing)", NULL},
     {O_FORMAT, "format", "LIST", "frame formats, comma-separated (below); default: the first", NULL},
     {O_CHECKPOINT, "checkpoint", "FILE",
-     "with --checkpoint-every N: write a checkpoint every N steps\n"
-     "(atomic; versioned and checksummed, docs/checkpoint-format.md)",
+     "the checkpoint, written every --checkpoint-every N steps and/or\n"
+     "at the end (--checkpoint-on-exit); atomic, versioned and\n"
+     "checksummed (docs/checkpoint-format.md)",
      NULL},
     {O_CHECKPOINT_EVERY, "checkpoint-every", "N", "the steps between checkpoints (with --checkpoint FILE)", NULL},
     {O_CHECKPOINT_ON_EXIT, "checkpoint-on-exit", NULL,
