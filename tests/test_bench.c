@@ -324,7 +324,7 @@ static void test_bad_flags(void **state)
         {"bench --threads 1,x", "hooke: error: bench: --threads expects"},
         {"bench --repeat 0", "hooke: error: bench: --repeat expects a repetition count 1..1000, got '0'"},
         {"bench --builtin sphere", "hooke: error: bench: --builtin expects cloth or jelly, got 'sphere'"},
-        {"bench --frobnicate", "hooke: error: bench: unknown option '--frobnicate'"},
+        {"bench --frobnicate", "hooke: error: unknown option '--frobnicate' for bench (see hooke bench --help)"},
         {"bench " HOOKE_SCENES_DIR "/rope.scene --weak", "--weak needs a --builtin problem"},
         {"bench " HOOKE_SCENES_DIR "/rope.scene --builtin cloth", "give a scene or --builtin, not both"},
         {"bench /nonexistent/x.scene --threads 1", "cannot open scene: No such file or directory"},

@@ -74,8 +74,9 @@ static void test_bad_flags(void **state)
     expect("run", 1, "hooke: error: run needs a scene file (see hooke --help)\n");
     expect("run --quiet", 1, "hooke: error: run needs a scene file (see hooke --help)\n");
     expect("run " SCENE("oscillator.scene") " --bogus", 1,
-           "hooke: error: unknown option '--bogus' (see hooke --help)\n");
-    expect("run " SCENE("oscillator.scene") " -x", 1, "hooke: error: unknown option '-x' (see hooke --help)\n");
+           "hooke: error: unknown option '--bogus' for run (see hooke run --help)\n");
+    expect("run " SCENE("oscillator.scene") " -x", 1,
+           "hooke: error: unknown option '-x' for run (see hooke run --help)\n");
     expect("run " SCENE("oscillator.scene") " --steps 0", 1,
            "hooke: error: --steps expects a whole number >= 1, got '0' (out of range)\n");
     expect("run " SCENE("oscillator.scene") " --steps -1", 1,
@@ -114,7 +115,7 @@ static void test_bad_flags(void **state)
     expect("run " SCENE("oscillator.scene") " --steps 5 --time 1", 1,
            "hooke: error: give --steps or --time, not both\n");
     expect("run " SCENE("oscillator.scene") " " SCENE("rope.scene"), 1, "hooke: error: more than one scene given ('");
-    expect("info --bogus", 1, "hooke: error: unknown option '--bogus' for info (see hooke --help)\n");
+    expect("info --bogus", 1, "hooke: error: unknown option '--bogus' for info (see hooke info --help)\n");
     expect("info --threads 0", 1, "hooke: error: --threads expects a thread count 1..4096, got '0' (out of range)\n");
 }
 

@@ -3,6 +3,7 @@
 #include "fom.h"
 
 #include "args.h"
+#include "options.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -46,7 +47,8 @@ const char hk_bench_usage[] =
     "each thread count also reports CG iterations per step, spring Jacobian\n"
     "products per second (products with the system matrix x springs / time:\n"
     "one per CG iteration, two more per multigrid cycle) and simulated seconds\n"
-    "per wall-clock second (also in the JSON, for every integrator).\n";
+    "per wall-clock second (also in the JSON, for every integrator).\n"
+    "\n";
 
 enum { MAX_COUNTS = 64, EXIT_OK = 0, EXIT_INPUT = 1, EXIT_INVALID = 2, EXIT_IO = 3 };
 
@@ -94,66 +96,103 @@ static void set_threads(int t)
 #endif
 }
 
+/* The options of `hooke bench`: the parser and the help text read this table. */
+enum { O_BUILTIN, O_THREADS, O_SWEEP, O_STRONG, O_WEAK, O_REPEAT, O_STEPS, O_WARMUP, O_JSON };
+static const hk_option bench_options[] = {
+    {O_BUILTIN, "builtin", "NAME", "cloth (the cloth_512 problem) or jelly, instead of a scene", NULL},
+    {O_THREADS, "threads", "LIST", "comma-separated thread counts (at most 64), e.g. 1,2,4", NULL},
+    {O_SWEEP, "sweep", NULL, "every thread count from 1 to the number of cores (default)", NULL},
+    {O_STRONG, "strong", NULL, "strong scaling: the same problem for every count (default)", NULL},
+    {O_WEAK, "weak", NULL, "weak scaling: the problem grows with the count (builtins only)", NULL},
+    {O_REPEAT, "repeat", "R", "timed repetitions per thread count, 1..1000 (default 5)", NULL},
+    {O_STEPS, "steps", "S", "steps per repetition, 1..100000000 (default: about 0.25 s)", NULL},
+    {O_WARMUP, "warmup", "W", "untimed steps first, 1..100000 (default 2)", NULL},
+    {O_JSON, "json", "FILE", "the whole result as JSON", NULL},
+    {0, NULL, NULL, NULL, NULL},
+};
+static const hk_command bench_command = {"bench", bench_options};
+
+/* The value of option id (flag: "--NAME") into o; EXIT_OK, or EXIT_INPUT with the message printed. */
+static int bench_option(bench_opts *o, int id, const char *a, const char *v)
+{
+    int64_t n;
+    switch (id) {
+    case O_BUILTIN:
+        if (!v || (strcmp(v, "cloth") != 0 && strcmp(v, "jelly") != 0))
+            return hk_arg_error("bench", a, v, "cloth or jelly");
+        o->builtin = v;
+        break;
+    case O_THREADS: {
+        if (!v) return hk_arg_error("bench", a, v, "a comma-separated list of thread counts");
+        char *copy = strdup(v), *save = NULL;
+        if (!copy) return EXIT_INPUT;
+        o->ncounts = 0;
+        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (o->ncounts == MAX_COUNTS || hk_arg_int64(tok, 1, 4096, &n)) {
+                free(copy);
+                return hk_arg_error("bench", a, v, "a comma-separated list of thread counts 1..4096 (at most 64)");
+            }
+            o->counts[o->ncounts++] = (int)n;
+        }
+        free(copy);
+        if (o->ncounts == 0) return hk_arg_error("bench", a, v, "a comma-separated list of thread counts");
+        break;
+    }
+    case O_SWEEP: o->ncounts = 0; break;
+    case O_STRONG: o->weak = 0; break;
+    case O_WEAK: o->weak = 1; break;
+    case O_REPEAT:
+        if (hk_arg_int("bench", a, v, 1, 1000, "a repetition count 1..1000", &n)) return EXIT_INPUT;
+        o->repeat = (int)n;
+        break;
+    case O_WARMUP:
+        if (hk_arg_int("bench", a, v, 1, 100000, "a step count 1..100000", &n)) return EXIT_INPUT;
+        o->warmup = (int)n;
+        break;
+    case O_STEPS:
+        if (hk_arg_int("bench", a, v, 1, 100000000, "a step count 1..100000000", &n)) return EXIT_INPUT;
+        o->steps = n;
+        break;
+    case O_JSON:
+        if (!v || !*v) return hk_arg_error("bench", a, v, "a file name");
+        o->json = v;
+        break;
+    }
+    return EXIT_OK;
+}
+
+/* EXIT_OK, EXIT_INPUT (message printed) or BENCH_HELP (help printed). */
+enum { BENCH_HELP = -1 };
 static int parse(int argc, char **argv, bench_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->repeat = 5;
     o->warmup = 2;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int64_t n;
-        if (strcmp(a, "--builtin") == 0) {
-            if (!v || (strcmp(v, "cloth") != 0 && strcmp(v, "jelly") != 0))
-                return hk_arg_error("bench", a, v, "cloth or jelly");
-            o->builtin = v;
-            i++;
-        } else if (strcmp(a, "--threads") == 0) {
-            if (!v) return hk_arg_error("bench", a, v, "a comma-separated list of thread counts");
-            char *copy = strdup(v), *save = NULL;
-            if (!copy) return EXIT_INPUT;
-            o->ncounts = 0;
-            for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                if (o->ncounts == MAX_COUNTS || hk_arg_int64(tok, 1, 4096, &n)) {
-                    free(copy);
-                    return hk_arg_error("bench", a, v, "a comma-separated list of thread counts 1..4096 (at most 64)");
-                }
-                o->counts[o->ncounts++] = (int)n;
-            }
-            free(copy);
-            if (o->ncounts == 0) return hk_arg_error("bench", a, v, "a comma-separated list of thread counts");
-            i++;
-        } else if (strcmp(a, "--sweep") == 0) {
-            o->ncounts = 0;
-        } else if (strcmp(a, "--strong") == 0) {
-            o->weak = 0;
-        } else if (strcmp(a, "--weak") == 0) {
-            o->weak = 1;
-        } else if (strcmp(a, "--repeat") == 0) {
-            if (hk_arg_int("bench", a, v, 1, 1000, "a repetition count 1..1000", &n)) return EXIT_INPUT;
-            o->repeat = (int)n;
-            i++;
-        } else if (strcmp(a, "--warmup") == 0) {
-            if (hk_arg_int("bench", a, v, 1, 100000, "a step count 1..100000", &n)) return EXIT_INPUT;
-            o->warmup = (int)n;
-            i++;
-        } else if (strcmp(a, "--steps") == 0) {
-            if (hk_arg_int("bench", a, v, 1, 100000000, "a step count 1..100000000", &n)) return EXIT_INPUT;
-            o->steps = n;
-            i++;
-        } else if (strcmp(a, "--json") == 0) {
-            if (!v || !*v) return hk_arg_error("bench", a, v, "a file name");
-            o->json = v;
-            i++;
-        } else if (a[0] == '-') {
-            fprintf(stderr, "hooke: error: bench: unknown option '%s' (see hooke bench --help)\n", a);
-            return EXIT_INPUT;
-        } else if (!o->scene) {
-            o->scene = a;
+    hk_opt_parser p;
+    hk_opt_begin(&p, &bench_command, argc - 1, argv + 1);
+    int rc = EXIT_OK;
+    for (;;) {
+        const char *v;
+        const int id = hk_opt_next(&p, &v);
+        if (id == HK_OPT_END) break;
+        if (id == HK_OPT_ERROR) {
+            rc = EXIT_INPUT;
+        } else if (id == HK_OPT_HELP) {
+            fputs(hk_bench_usage, stdout);
+            hk_opt_print(stdout, &bench_command);
+            rc = BENCH_HELP;
+        } else if (id == HK_OPT_ARG && o->scene) {
+            fprintf(stderr, "hooke: error: bench: more than one scene given ('%s' and '%s')\n", o->scene, v);
+            rc = EXIT_INPUT;
+        } else if (id == HK_OPT_ARG) {
+            o->scene = v;
         } else {
-            fprintf(stderr, "hooke: error: bench: more than one scene given ('%s' and '%s')\n", o->scene, a);
-            return EXIT_INPUT;
+            rc = bench_option(o, id, p.flag, v);
         }
+        if (rc != EXIT_OK) break;
     }
+    hk_opt_end(&p);
+    if (rc != EXIT_OK) return rc;
     if (o->scene && o->builtin) {
         fprintf(stderr, "hooke: error: bench: give a scene or --builtin, not both\n");
         return EXIT_INPUT;
@@ -380,13 +419,9 @@ static void write_json(FILE *f, const bench_opts *o, const char *name, const ben
 
 int hk_cmd_bench(int argc, char **argv)
 {
-    for (int i = 2; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(hk_bench_usage, stdout);
-            return EXIT_OK;
-        }
     bench_opts o;
     int rc = parse(argc, argv, &o);
+    if (rc == BENCH_HELP) return EXIT_OK;
     if (rc != EXIT_OK) return rc;
 
     int most = 1;

@@ -3,6 +3,7 @@
 #include "plot.h"
 
 #include "args.h"
+#include "options.h"
 #include "stats_csv.h"
 
 #include <errno.h>
@@ -342,13 +343,20 @@ static const char plot_usage[] = "usage: hooke plot STATS.csv [--out FILE.png] [
                                  "max stretch (r/L0), broken springs (when any broke), volume_* and\n"
                                  "pressure_* columns (when present), then each other numeric column in a\n"
                                  "panel of its own (at most 4; further ones are listed on stderr and left out).\n"
-                                 "\n"
-                                 "  --out FILE.png   default: STATS with .csv replaced by .png\n"
-                                 "  --width W        pixels, 320..8000 (default 900)\n"
-                                 "  --height H       pixels, 200..8000 (default 60 + 190 per panel)\n"
-                                 "\n"
+                                 "\n";
+static const char plot_notes[] = "\n"
                                  "exit status: 0 written, 1 bad input (the message names file and line), 3 the\n"
                                  "PNG could not be written.\n";
+
+/* The options of `hooke plot`: the parser and the help text read this table. */
+enum { O_OUT, O_WIDTH, O_HEIGHT };
+static const hk_option plot_options[] = {
+    {O_OUT, "out", "FILE.png", "default: STATS with .csv replaced by .png", NULL},
+    {O_WIDTH, "width", "W", "pixels, 320..8000 (default 900)", NULL},
+    {O_HEIGHT, "height", "H", "pixels, 200..8000 (default 60 + 190 per panel)", NULL},
+    {0, NULL, NULL, NULL, NULL},
+};
+static const hk_command plot_command = {"plot", plot_options};
 
 /* An integer flag in pixels into *out; 0, or 1 with the message printed. */
 static int parse_px(const char *flag, const char *v, int lo, int hi, const char *expected, int *out)
@@ -359,35 +367,50 @@ static int parse_px(const char *flag, const char *v, int lo, int hi, const char 
     return 0;
 }
 
+/* The command line into in, out, width and height: 0, 1 (message printed) or PLOT_HELP (help printed). */
+enum { PLOT_HELP = -1 };
+static int parse_plot(int argc, char **argv, const char **in, const char **out, int *width, int *height)
+{
+    hk_opt_parser p;
+    hk_opt_begin(&p, &plot_command, argc - 1, argv + 1);
+    int rc = 0;
+    for (;;) {
+        const char *v;
+        const int id = hk_opt_next(&p, &v);
+        if (id == HK_OPT_END) break;
+        if (id == HK_OPT_ERROR) {
+            rc = 1;
+        } else if (id == HK_OPT_HELP) {
+            fputs(plot_usage, stdout);
+            hk_opt_print(stdout, &plot_command);
+            fputs(plot_notes, stdout);
+            rc = PLOT_HELP;
+        } else if (id == HK_OPT_ARG && *in) {
+            fprintf(stderr, "hooke: error: more than one stats file given ('%s' and '%s')\n", *in, v);
+            rc = 1;
+        } else if (id == HK_OPT_ARG) {
+            *in = v;
+        } else if (id == O_OUT) {
+            if (!v || !*v) rc = hk_arg_error(NULL, p.flag, v, "a file name (.png)");
+            *out = v;
+        } else if (id == O_WIDTH) {
+            rc = parse_px(p.flag, v, 320, 8000, "a width in pixels 320..8000", width);
+        } else if (id == O_HEIGHT) {
+            rc = parse_px(p.flag, v, 200, 8000, "a height in pixels 200..8000", height);
+        }
+        if (rc != 0) break;
+    }
+    hk_opt_end(&p);
+    return rc;
+}
+
 int hk_cmd_plot(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
     int width = 900, height = 0;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(plot_usage, stdout);
-            return 0;
-        } else if (strcmp(a, "--out") == 0) {
-            if (!v || !*v) return hk_arg_error(NULL, a, v, "a file name (.png)");
-            out = v;
-            i++;
-        } else if (strcmp(a, "--width") == 0) {
-            if (parse_px(a, v, 320, 8000, "a width in pixels 320..8000", &width)) return 1;
-            i++;
-        } else if (strcmp(a, "--height") == 0) {
-            if (parse_px(a, v, 200, 8000, "a height in pixels 200..8000", &height)) return 1;
-            i++;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "hooke: error: unknown option '%s' for plot (see hooke plot --help)\n", a);
-            return 1;
-        } else if (!in) {
-            in = a;
-        } else {
-            fprintf(stderr, "hooke: error: more than one stats file given ('%s' and '%s')\n", in, a);
-            return 1;
-        }
-    }
+    const int prc = parse_plot(argc, argv, &in, &out, &width, &height);
+    if (prc == PLOT_HELP) return 0;
+    if (prc != 0) return prc;
     if (!in) {
         fprintf(stderr, "hooke: error: plot needs a stats CSV file (see hooke plot --help)\n");
         return 1;

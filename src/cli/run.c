@@ -21,6 +21,7 @@
 #include "diagnosis.h"
 #include "frames.h"
 #include "hooke/hooke.h"
+#include "options.h"
 #include "progress.h"
 #include "scene.h"
 #include "state_io.h"
@@ -56,78 +57,199 @@ typedef struct run_opts {
     double stretch_limit;
 } run_opts;
 
-/* The value of flag argv[*i] (and moves past it), or NULL at the end. */
-static const char *value_of(int argc, char **argv, int *i)
+/* The options of `hooke run`: the parser and the help text read this table. */
+enum {
+    O_STEPS,
+    O_TIME,
+    O_DT,
+    O_INTEGRATOR,
+    O_THREADS,
+    O_STATS,
+    O_EVERY,
+    O_STATE_OUT,
+    O_OUT,
+    O_FORMAT,
+    O_CHECKPOINT,
+    O_CHECKPOINT_EVERY,
+    O_CHECKPOINT_ON_EXIT,
+    O_RESTART,
+    O_STRETCH_LIMIT,
+    O_QUIET,
+};
+static const hk_option run_options[] = {
+    {O_STEPS, "steps", "N",
+     "the run ends at step N (overrides the scene's run length;\n"
+     "after --restart too: the end, not a number of steps to add)",
+     NULL},
+    {O_TIME, "time", "SECONDS", "the run ends at this simulated time (step ceil(SECONDS / dt))", NULL},
+    {O_DT, "dt", "DT", "step length in seconds (overrides the scene)", NULL},
+    {O_INTEGRATOR, "integrator", "NAME", "one of: %s", hk_integrator_names},
+    {O_THREADS, "threads", "N",
+     "OpenMP threads (default: the scene's, else the number of\n"
+     "cores); results are bit-identical for any N",
+     NULL},
+    {O_STATS, "stats", "FILE",
+     "CSV per output step: step,time,kinetic,gravity,spring,\n"
+     "total,max_stretch,broken (energies in J), then\n"
+     "volume_B,pressure_B for each pressure body B",
+     NULL},
+    {O_EVERY, "every", "N",
+     "write statistics and frames every N steps (default: the\n"
+     "scene's, else 1)",
+     NULL},
+    {O_STATE_OUT, "state-out", "FILE", "final particle state (docs/state-format.md)", NULL},
+    {O_OUT, "out", "DIR", "write frames into DIR (created if missing)", NULL},
+    {O_FORMAT, "format", "LIST", "frame formats, comma-separated (below); default: the first", NULL},
+    {O_CHECKPOINT, "checkpoint", "FILE",
+     "the checkpoint, written every --checkpoint-every N steps and/or\n"
+     "at the end (--checkpoint-on-exit); atomic, versioned and\n"
+     "checksummed (docs/checkpoint-format.md)",
+     NULL},
+    {O_CHECKPOINT_EVERY, "checkpoint-every", "N", "the steps between checkpoints (with --checkpoint FILE)", NULL},
+    {O_CHECKPOINT_ON_EXIT, "checkpoint-on-exit", NULL,
+     "also write the checkpoint FILE when the run ends, at its\n"
+     "end or stopped by SIGINT or SIGTERM",
+     NULL},
+    {O_RESTART, "restart", "FILE",
+     "continue bit-for-bit from a checkpoint of this scene (and\n"
+     "of the mesh files it loads); --stats and --out continue\n"
+     "the files of the run before (rows and frames up to the\n"
+     "checkpoint kept, later ones replaced)",
+     NULL},
+    {O_STRETCH_LIMIT, "stretch-limit", "R",
+     "blow-up when a spring passes R times its rest length\n"
+     "(default: the scene's stretch_limit, else 10)",
+     NULL},
+    {O_QUIET, "quiet", NULL,
+     "no messages on stderr except errors (and no progress bar;\n"
+     "the bar shows only when stdout and stderr are terminals)",
+     NULL},
+    {0, NULL, NULL, NULL, NULL},
+};
+static const hk_command run_command = {"run", run_options};
+
+void hk_run_help(FILE *f, int synopsis)
 {
-    const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-    (*i)++;
-    return v;
+    if (synopsis) fprintf(f, "usage: hooke run SCENE [options]\n\n");
+    fprintf(f, "Runs the mass-spring scene SCENE (format: docs/scene-format.md) and prints a\n"
+               "one-line summary: particles= springs= steps= wall_s= spring_updates_per_s= state_hash=\n"
+               "\n"
+               "run options:\n");
+    hk_opt_print(f, &run_command);
+    fprintf(f, "\nframe formats (--format):\n");
+    for (int i = 0; hk_frame_format_at(i); i++)
+        fprintf(f, "  %-20s %s\n", hk_frame_format_at(i)->name, hk_frame_format_at(i)->description);
+    fprintf(f, "\nintegrators (largest stable omega*dt on the undamped oscillator, force evaluations per substep):\n");
+    for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) {
+        const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)k);
+        char limit[16];
+        fprintf(f, "  %-20s %-5s %d  %s\n", in->name, hk_stability_limit_text(in, limit, sizeof limit),
+                in->force_evaluations, in->description);
+    }
+    fprintf(f, "\n"
+               "HOOKE_KERNELS=reference|scalar|avx2|avx512 forces a kernel path.\n"
+               "\n"
+               "SIGINT or SIGTERM stops a run after the step in hand: every output is closed\n"
+               "whole (files are written as NAME.tmp, then renamed), the summary line says\n"
+               "interrupted=1, and the exit status is 130 or 143.\n"
+               "\n"
+               "exit status: 0 success, 1 bad input (scene file, flags, checkpoint),\n"
+               "2 the simulation blew up (non-finite state, a spring past the scene's\n"
+               "stretch_limit, or the energy of a world with no energy source run away),\n"
+               "3 an output file could not be written, 4 a restart at or past the run's end\n"
+               "(nothing to run), 130 SIGINT, 143 SIGTERM.\n");
 }
 
+/* The value of option id (flag: "--NAME") into o; 0, or HK_EXIT_INPUT with the message printed. */
+static int run_option(run_opts *o, int id, const char *a, const char *v)
+{
+    switch (id) {
+    case O_QUIET: o->quiet = 1; break;
+    case O_CHECKPOINT_ON_EXIT: o->checkpoint_on_exit = 1; break;
+    case O_STEPS:
+        if (hk_arg_int(NULL, a, v, 1, INT64_MAX, "a whole number >= 1", &o->steps)) return HK_EXIT_INPUT;
+        break;
+    case O_TIME:
+        if (hk_arg_positive(v, &o->time)) return hk_arg_error(NULL, a, v, "a number of seconds > 0");
+        break;
+    case O_DT:
+        if (hk_arg_positive(v, &o->dt)) return hk_arg_error(NULL, a, v, "a step length in seconds > 0");
+        break;
+    case O_INTEGRATOR:
+        if (!v || (o->integrator = hk_integrator_from_name(v)) < 0) {
+            char expected[256];
+            snprintf(expected, sizeof expected, "one of %s", hk_integrator_names());
+            return hk_arg_error(NULL, a, v, expected);
+        }
+        break;
+    case O_THREADS:
+        if (hk_arg_int(NULL, a, v, 1, 4096, "a thread count 1..4096", &o->threads)) return HK_EXIT_INPUT;
+        break;
+    case O_EVERY:
+        if (hk_arg_int(NULL, a, v, 1, INT64_MAX, "a whole number >= 1", &o->every)) return HK_EXIT_INPUT;
+        break;
+    case O_STATS:
+    case O_STATE_OUT:
+    case O_CHECKPOINT:
+    case O_RESTART:
+        if (!v || !*v) return hk_arg_error(NULL, a, v, "a file name");
+        *(id == O_STATS        ? &o->stats
+          : id == O_STATE_OUT  ? &o->state_out
+          : id == O_CHECKPOINT ? &o->checkpoint
+                               : &o->restart) = v;
+        break;
+    case O_OUT:
+        if (!v || !*v) return hk_arg_error(NULL, a, v, "a folder name");
+        o->out_dir = v;
+        break;
+    case O_FORMAT:
+        if (!v || (o->formats = hk_frames_parse_formats(v)) < 0) {
+            char expected[256];
+            snprintf(expected, sizeof expected, "a comma-separated list of %s", hk_frames_format_names());
+            return hk_arg_error(NULL, a, v, expected);
+        }
+        break;
+    case O_STRETCH_LIMIT:
+        if (hk_arg_positive(v, &o->stretch_limit) || !(o->stretch_limit > 1))
+            return hk_arg_error(NULL, a, v, "a ratio > 1");
+        break;
+    case O_CHECKPOINT_EVERY:
+        if (hk_arg_int(NULL, a, v, 1, INT64_MAX, "a whole number >= 1", &o->checkpoint_every)) return HK_EXIT_INPUT;
+        break;
+    }
+    return HK_EXIT_OK;
+}
+
+/* HK_EXIT_OK, HK_EXIT_INPUT (message printed) or RUN_HELP (help printed). */
+enum { RUN_HELP = -1 };
 static int parse_run(int argc, char **argv, run_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->integrator = -1;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--quiet") == 0) {
-            o->quiet = 1;
-            continue;
-        }
-        if (strcmp(a, "--checkpoint-on-exit") == 0) {
-            o->checkpoint_on_exit = 1;
-            continue;
-        }
-        if (a[0] != '-' || a[1] == '\0') {
-            if (o->scene) {
-                fprintf(stderr, "hooke: error: more than one scene given ('%s' and '%s')\n", o->scene, a);
-                return HK_EXIT_INPUT;
-            }
-            o->scene = a;
-            continue;
-        }
-        const char *v = value_of(argc, argv, &i);
-        if (strcmp(a, "--steps") == 0) {
-            if (hk_arg_int(NULL, a, v, 1, INT64_MAX, "a whole number >= 1", &o->steps)) return HK_EXIT_INPUT;
-        } else if (strcmp(a, "--time") == 0) {
-            if (hk_arg_positive(v, &o->time)) return hk_arg_error(NULL, a, v, "a number of seconds > 0");
-        } else if (strcmp(a, "--dt") == 0) {
-            if (hk_arg_positive(v, &o->dt)) return hk_arg_error(NULL, a, v, "a step length in seconds > 0");
-        } else if (strcmp(a, "--integrator") == 0) {
-            if (!v || (o->integrator = hk_integrator_from_name(v)) < 0) {
-                char expected[256];
-                snprintf(expected, sizeof expected, "one of %s", hk_integrator_names());
-                return hk_arg_error(NULL, a, v, expected);
-            }
-        } else if (strcmp(a, "--threads") == 0) {
-            if (hk_arg_int(NULL, a, v, 1, 4096, "a thread count 1..4096", &o->threads)) return HK_EXIT_INPUT;
-        } else if (strcmp(a, "--every") == 0) {
-            if (hk_arg_int(NULL, a, v, 1, INT64_MAX, "a whole number >= 1", &o->every)) return HK_EXIT_INPUT;
-        } else if (strcmp(a, "--stats") == 0 || strcmp(a, "--state-out") == 0) {
-            if (!v || !*v) return hk_arg_error(NULL, a, v, "a file name");
-            *(strcmp(a, "--stats") == 0 ? &o->stats : &o->state_out) = v;
-        } else if (strcmp(a, "--checkpoint") == 0 || strcmp(a, "--restart") == 0) {
-            if (!v || !*v) return hk_arg_error(NULL, a, v, "a file name");
-            *(strcmp(a, "--checkpoint") == 0 ? &o->checkpoint : &o->restart) = v;
-        } else if (strcmp(a, "--out") == 0) {
-            if (!v || !*v) return hk_arg_error(NULL, a, v, "a folder name");
-            o->out_dir = v;
-        } else if (strcmp(a, "--format") == 0) {
-            if (!v || (o->formats = hk_frames_parse_formats(v)) < 0) {
-                char expected[256];
-                snprintf(expected, sizeof expected, "a comma-separated list of %s", hk_frames_format_names());
-                return hk_arg_error(NULL, a, v, expected);
-            }
-        } else if (strcmp(a, "--stretch-limit") == 0) {
-            if (hk_arg_positive(v, &o->stretch_limit) || !(o->stretch_limit > 1))
-                return hk_arg_error(NULL, a, v, "a ratio > 1");
-        } else if (strcmp(a, "--checkpoint-every") == 0) {
-            if (hk_arg_int(NULL, a, v, 1, INT64_MAX, "a whole number >= 1", &o->checkpoint_every)) return HK_EXIT_INPUT;
+    hk_opt_parser p;
+    hk_opt_begin(&p, &run_command, argc - 1, argv + 1);
+    int rc = HK_EXIT_OK;
+    for (;;) {
+        const char *v;
+        const int id = hk_opt_next(&p, &v);
+        if (id == HK_OPT_END) break;
+        if (id == HK_OPT_ERROR) {
+            rc = HK_EXIT_INPUT;
+        } else if (id == HK_OPT_HELP) {
+            hk_run_help(stdout, 1);
+            rc = RUN_HELP;
+        } else if (id == HK_OPT_ARG && o->scene) {
+            fprintf(stderr, "hooke: error: more than one scene given ('%s' and '%s')\n", o->scene, v);
+            rc = HK_EXIT_INPUT;
+        } else if (id == HK_OPT_ARG) {
+            o->scene = v;
         } else {
-            fprintf(stderr, "hooke: error: unknown option '%s' (see hooke --help)\n", a);
-            return HK_EXIT_INPUT;
+            rc = run_option(o, id, p.flag, v);
         }
+        if (rc != HK_EXIT_OK) break;
     }
+    hk_opt_end(&p);
+    if (rc != HK_EXIT_OK) return rc;
     if (!o->scene) {
         fprintf(stderr, "hooke: error: run needs a scene file (see hooke --help)\n");
         return HK_EXIT_INPUT;
@@ -449,6 +571,7 @@ int hk_cmd_run(int argc, char **argv)
 {
     run_opts o;
     int rc = parse_run(argc, argv, &o);
+    if (rc == RUN_HELP) return HK_EXIT_OK;
     if (rc != HK_EXIT_OK) return rc;
     run_state r;
     memset(&r, 0, sizeof r);

@@ -2,6 +2,8 @@
 #ifndef HOOKE_RUN_H
 #define HOOKE_RUN_H
 
+#include <stdio.h>
+
 /* Exit statuses of `hooke run` (also in --help, the README and the user
  * guide). A run stopped by SIGINT or SIGTERM exits with 128 + the signal
  * (130, 143) after finishing its step and closing its outputs. */
@@ -15,5 +17,8 @@ enum {
 
 /* hooke run SCENE [options]; argv[1] is "run". Returns the exit status. */
 int hk_cmd_run(int argc, char **argv);
+/* The help of `hooke run`: its options, frame formats, integrators, exit
+ * statuses; synopsis 1: starting with its usage line. */
+void hk_run_help(FILE *f, int synopsis);
 
 #endif

@@ -2,6 +2,7 @@
 #include "stability.h"
 
 #include "args.h"
+#include "options.h"
 
 #include <errno.h>
 #include <math.h>
@@ -321,7 +322,7 @@ static const char stability_usage[] =
     "simulated seconds and at least 2000 steps. A run is unstable once the state is\n"
     "non-finite or the total energy has moved by 100 times its starting scale.\n"
     "Prints per integrator the largest stable dt (bisection in log dt between A\n"
-    "and B, to 0.5 %%), omega_max * dt there, the relative energy drift per\n"
+    "and B, to 0.5 %), omega_max * dt there, the relative energy drift per\n"
     "simulated second at each dt (the change of the total energy over the first T\n"
     "seconds, over T and the starting scale: the same stretch of time at every dt;\n"
     "negative for a scheme that damps) and, where the scene has an analytic answer, the\n"
@@ -330,31 +331,18 @@ static const char stability_usage[] =
     "  pendulum (a pendulum body released from rest, gravity): the exact solution\n"
     "    sin(theta/2) = sin(theta0/2) sn(K - w0 t | sin^2(theta0/2)), period 4 K / w0,\n"
     "    w0 = sqrt(g / L), L = rest length + m g / k (the rod's static stretch).\n"
-    "\n"
-    "  --integrators LIST  all (default) or names from: %s\n"
-    "  --dt-min A          smallest dt [s] (default 0.01 / omega_max)\n"
-    "  --dt-max B          largest dt [s] (default 4 / omega_max); A < B\n"
-    "  --points N          dt values in the sweep, 2..100 (default 6)\n"
-    "  --time T            simulated seconds per run (default: the scene's run\n"
-    "                      length, else 20 periods of omega_max)\n"
-    "  --threads N         runs in parallel, one world per thread (default: OpenMP's\n"
-    "                      thread count); the results do not depend on N\n"
-    "  --out FILE          the numbers as CSV (or JSON when FILE ends in .json)\n"
-    "  --plot FILE.png     |energy drift| per second against dt, log-log, a curve per\n"
-    "                      integrator, its stability limit a dashed line\n"
-    "  --quiet             no progress line and no \"hooke: wrote\" lines (errors are\n"
-    "                      still printed)\n"
-    "\n"
-    "The table goes to stdout. On stderr, only when stderr is a terminal, one line\n"
-    "redrawn in place as runs start and end names the run that started last, the\n"
-    "runs done and an ETA from the time they took, e.g. \"stability: rk4 dt\n"
-    "1.20e-03 (7 of 60 runs, then bisections), ETA 2 min\", then \"stability:\n"
-    "bisecting rk4 dt 2.83e-01 (3 of 22 runs), ETA 40 s\"; it is cleared before the\n"
-    "table is printed, and never written to files or pipes. Then one line per file\n"
-    "written: \"hooke: wrote FILE\" (stderr).\n"
-    "\n"
-    "omega_max is a Gershgorin bound from k and m (exact for the oscillator).\n"
-    "exit status: 0 done, 1 bad input, 3 an output file could not be written.\n";
+    "\n";
+static const char stability_notes[] = "\n"
+                                      "The table goes to stdout. On stderr, only when stderr is a terminal, one line\n"
+                                      "redrawn in place as runs start and end names the run that started last, the\n"
+                                      "runs done and an ETA from the time they took, e.g. \"stability: rk4 dt\n"
+                                      "1.20e-03 (7 of 60 runs, then bisections), ETA 2 min\", then \"stability:\n"
+                                      "bisecting rk4 dt 2.83e-01 (3 of 22 runs), ETA 40 s\"; it is cleared before the\n"
+                                      "table is printed, and never written to files or pipes. Then one line per file\n"
+                                      "written: \"hooke: wrote FILE\" (stderr).\n"
+                                      "\n"
+                                      "omega_max is a Gershgorin bound from k and m (exact for the oscillator).\n"
+                                      "exit status: 0 done, 1 bad input, 3 an output file could not be written.\n";
 
 /* The drift-against-dt picture: a log-log panel, a curve per integrator (stable runs only), dashed limits. */
 static int write_plot(const char *path, const char *scene, double omega, const double *dts, int points,
@@ -433,50 +421,126 @@ static void warm_up(const char *scene, const int *kinds, int nk)
     }
 }
 
+/* The options of `hooke stability`: the parser and the help text read this table. */
+enum { O_INTEGRATORS, O_DT_MIN, O_DT_MAX, O_POINTS, O_TIME, O_THREADS, O_OUT, O_PLOT, O_QUIET };
+static const hk_option stability_options[] = {
+    {O_INTEGRATORS, "integrators", "LIST", "all (default) or names from: %s", hk_integrator_names},
+    {O_DT_MIN, "dt-min", "A", "smallest dt [s] (default 0.01 / omega_max)", NULL},
+    {O_DT_MAX, "dt-max", "B", "largest dt [s] (default 4 / omega_max); A < B", NULL},
+    {O_POINTS, "points", "N", "dt values in the sweep, 2..100 (default 6)", NULL},
+    {O_TIME, "time", "T",
+     "simulated seconds per run (default: the scene's run\n"
+     "length, else 20 periods of omega_max)",
+     NULL},
+    {O_THREADS, "threads", "N",
+     "runs in parallel, one world per thread (default: OpenMP's\n"
+     "thread count); the results do not depend on N",
+     NULL},
+    {O_OUT, "out", "FILE", "the numbers as CSV (or JSON when FILE ends in .json)", NULL},
+    {O_PLOT, "plot", "FILE.png",
+     "|energy drift| per second against dt, log-log, a curve per\n"
+     "integrator, its stability limit a dashed line",
+     NULL},
+    {O_QUIET, "quiet", NULL,
+     "no progress line and no \"hooke: wrote\" lines (errors are\n"
+     "still printed)",
+     NULL},
+    {0, NULL, NULL, NULL, NULL},
+};
+static const hk_command stability_command = {"stability", stability_options};
+
+/* The help text, its option lines from the table. */
+static void stability_help(FILE *f)
+{
+    fputs(stability_usage, f);
+    hk_opt_print(f, &stability_command);
+    fputs(stability_notes, f);
+}
+
+/* The command line's values. */
+typedef struct stability_opts {
+    const char *scene, *out, *plot, *list;
+    double dt_min, dt_max, time;
+    int points, threads, quiet;
+} stability_opts;
+
+/* The value of option id (flag: "--NAME") into o; 0, or 1 with the message printed. */
+static int stability_option(stability_opts *o, int id, const char *a, const char *v)
+{
+    int64_t n;
+    switch (id) {
+    case O_QUIET: o->quiet = 1; break;
+    case O_INTEGRATORS:
+        if (!v || !*v) return hk_arg_error(NULL, a, v, "all or a comma-separated list of integrators");
+        o->list = v;
+        break;
+    case O_DT_MIN:
+    case O_DT_MAX:
+    case O_TIME:
+        if (hk_arg_positive(v, id == O_DT_MIN ? &o->dt_min : id == O_DT_MAX ? &o->dt_max : &o->time))
+            return hk_arg_error(NULL, a, v, "a number > 0");
+        break;
+    case O_POINTS:
+        if (hk_arg_int(NULL, a, v, 2, 100, "a whole number 2..100", &n)) return 1;
+        o->points = (int)n;
+        break;
+    case O_THREADS:
+        if (hk_arg_int(NULL, a, v, 1, 4096, "a thread count 1..4096", &n)) return 1;
+        o->threads = (int)n;
+        break;
+    case O_OUT:
+    case O_PLOT:
+        if (!v || !*v)
+            return hk_arg_error(NULL, a, v, id == O_OUT ? "a file name (.csv or .json)" : "a file name (.png)");
+        *(id == O_OUT ? &o->out : &o->plot) = v;
+        break;
+    }
+    return 0;
+}
+
+/* 0, 1 (message printed) or STABILITY_HELP (help printed). */
+enum { STABILITY_HELP = -1 };
+static int parse_stability(int argc, char **argv, stability_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->list = "all";
+    o->points = 6;
+    hk_opt_parser p;
+    hk_opt_begin(&p, &stability_command, argc - 1, argv + 1);
+    int rc = 0;
+    for (;;) {
+        const char *v;
+        const int id = hk_opt_next(&p, &v);
+        if (id == HK_OPT_END) break;
+        if (id == HK_OPT_ERROR) {
+            rc = 1;
+        } else if (id == HK_OPT_HELP) {
+            stability_help(stdout);
+            rc = STABILITY_HELP;
+        } else if (id == HK_OPT_ARG && o->scene) {
+            fprintf(stderr, "hooke: error: more than one scene given ('%s' and '%s')\n", o->scene, v);
+            rc = 1;
+        } else if (id == HK_OPT_ARG) {
+            o->scene = v;
+        } else {
+            rc = stability_option(o, id, p.flag, v);
+        }
+        if (rc != 0) break;
+    }
+    hk_opt_end(&p);
+    return rc;
+}
+
 int hk_cmd_stability(int argc, char **argv)
 {
-    const char *scene = NULL, *out = NULL, *plot = NULL, *list = "all";
-    double dt_min = 0, dt_max = 0, time = 0;
-    int points = 6, threads = 0, quiet = 0;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            printf(stability_usage, hk_integrator_names());
-            return 0;
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
-        } else if (strcmp(a, "--integrators") == 0) {
-            if (!v || !*v) return hk_arg_error(NULL, a, v, "all or a comma-separated list of integrators");
-            list = v;
-            i++;
-        } else if (strcmp(a, "--dt-min") == 0 || strcmp(a, "--dt-max") == 0 || strcmp(a, "--time") == 0) {
-            double *dst = strcmp(a, "--dt-min") == 0 ? &dt_min : strcmp(a, "--dt-max") == 0 ? &dt_max : &time;
-            if (hk_arg_positive(v, dst)) return hk_arg_error(NULL, a, v, "a number > 0");
-            i++;
-        } else if (strcmp(a, "--points") == 0 || strcmp(a, "--threads") == 0) {
-            const int pts = strcmp(a, "--points") == 0;
-            int64_t n;
-            if (hk_arg_int(NULL, a, v, pts ? 2 : 1, pts ? 100 : 4096,
-                           pts ? "a whole number 2..100" : "a thread count 1..4096", &n))
-                return 1;
-            *(pts ? &points : &threads) = (int)n;
-            i++;
-        } else if (strcmp(a, "--out") == 0 || strcmp(a, "--plot") == 0) {
-            if (!v || !*v)
-                return hk_arg_error(NULL, a, v,
-                                    strcmp(a, "--out") == 0 ? "a file name (.csv or .json)" : "a file name (.png)");
-            *(strcmp(a, "--out") == 0 ? &out : &plot) = v;
-            i++;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "hooke: error: unknown option '%s' for stability (see hooke stability --help)\n", a);
-            return 1;
-        } else if (!scene) {
-            scene = a;
-        } else {
-            fprintf(stderr, "hooke: error: more than one scene given ('%s' and '%s')\n", scene, a);
-            return 1;
-        }
-    }
+    stability_opts opt;
+    const int prc = parse_stability(argc, argv, &opt);
+    if (prc == STABILITY_HELP) return 0;
+    if (prc != 0) return prc;
+    const char *scene = opt.scene, *out = opt.out, *plot = opt.plot, *list = opt.list;
+    double dt_min = opt.dt_min, dt_max = opt.dt_max, time = opt.time;
+    const int points = opt.points, quiet = opt.quiet;
+    int threads = opt.threads;
     if (!scene) {
         fprintf(stderr, "hooke: error: stability needs a scene file (see hooke stability --help)\n");
         return 1;

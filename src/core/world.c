@@ -383,3 +383,5 @@ uint64_t hk_world_state_hash(const hk_world *w)
     }
     return h;
 }
+
+const char *hk_version(void) { return HOOKE_VERSION; }

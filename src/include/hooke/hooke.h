@@ -5,11 +5,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hooke/config.h" /* HOOKE_VERSION, and HOOKE_DOUBLE when the library was built in double */
+
+/* HK_API marks the functions of the API: the shared library is built with
+ * hidden visibility and exports these and nothing else. */
+#if defined(__GNUC__)
+#define HK_API __attribute__((visibility("default")))
+#else
+#define HK_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define HOOKE_VERSION "0.1.0"
+/* The library's version, HOOKE_VERSION of the build it came from ("0.1.0"):
+ * for programs that load it at run time (ctypes, cffi, dlopen). */
+HK_API const char *hk_version(void);
 
 /* Floating type of all hot simulation state: float by default, double when
  * built with -DHOOKE_DOUBLE=ON (precision studies). Descriptors use double. */
@@ -52,7 +64,7 @@ typedef struct hk_spring_params {
     double rest_length; /* [m]; 0 = each spring's initial length */
 } hk_spring_params;
 
-hk_spring_params hk_default_spring_params(void); /* k 1000 N/m, no damping, normal */
+HK_API hk_spring_params hk_default_spring_params(void); /* k 1000 N/m, no damping, normal */
 
 /* ------------------------------------------------------------------------ */
 /* Bounds: the magnitudes every entry point accepts (docs/scene-format.md)   */
@@ -77,12 +89,12 @@ typedef struct hk_bound {
     const char *reason;   /* why, one clause for messages */
 } hk_bound;
 /* The row of kind, or NULL. */
-const hk_bound *hk_bound_of(hk_bound_kind kind);
+HK_API const hk_bound *hk_bound_of(hk_bound_kind kind);
 /* 1 if v lies within bound kind (or v is 0 and zero_ok), else 0. */
-int hk_bound_ok(hk_bound_kind kind, int zero_ok, double v);
+HK_API int hk_bound_ok(hk_bound_kind kind, int zero_ok, double v);
 /* The accepted values as text for messages: "in [1e-12, 1e12] kg", "0 or in
  * [1e-12, 1e12] N/m", ">= 1e-12 s". */
-void hk_bound_text(hk_bound_kind kind, int zero_ok, char *out, size_t cap);
+HK_API void hk_bound_text(hk_bound_kind kind, int zero_ok, char *out, size_t cap);
 
 /* ------------------------------------------------------------------------ */
 /* World                                                                     */
@@ -130,7 +142,7 @@ typedef struct hk_world_def {
     double wind_drag; /* c_w [N*s/m] (default 1) */
 } hk_world_def;
 
-hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground, walls */
+HK_API hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground, walls */
 
 /* The environment variables the library reads, HOOKE_KERNELS (a kernel
  * path, see hk_world_set_kernels) and HOOKE_LIST_PARALLEL_MIN (a count of
@@ -138,32 +150,32 @@ hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground
  * "NAME=VALUE: expected ..." in err (may be NULL). A value the library
  * cannot use is never replaced by a default: hk_world_create fails while
  * this does. */
-int hk_check_environment(char *err, size_t errlen);
+HK_API int hk_check_environment(char *err, size_t errlen);
 /* A new world, or NULL if out of memory or the environment is unusable
  * (hk_check_environment says why). */
-hk_world *hk_world_create(const hk_world_def *def);
-void hk_world_destroy(hk_world *w);
+HK_API hk_world *hk_world_create(const hk_world_def *def);
+HK_API void hk_world_destroy(hk_world *w);
 /* Threads asked for by the world's definition (0 = not specified). */
-int hk_world_threads(const hk_world *w);
+HK_API int hk_world_threads(const hk_world *w);
 /* Threads of every parallel region the world opens from now on, 1 to
  * HK_MAX_THREADS; 0 = the OpenMP default (omp_get_max_threads()). The
  * results are the same bits for any count. The process-wide OpenMP settings
  * are never changed. Returns 0, or -1 on a count out of range. */
 #define HK_MAX_THREADS 4096
-int hk_world_set_threads(hk_world *w, int threads);
+HK_API int hk_world_set_threads(hk_world *w, int threads);
 /* How the world evaluates forces: "avx512", "avx2" or "scalar" (the
  * parallel engine with that instruction set) or "reference" (the plain
  * serial code, the oracle the engine is tested against). A new world takes
  * the process default: HOOKE_KERNELS when set, else the widest path the CPU
  * and the build have. NULL: that default. Every engine path gives the same
  * bits. Returns 0, or -1 if the CPU or the build lacks the path. */
-int hk_world_set_kernels(hk_world *w, const char *path);
+HK_API int hk_world_set_kernels(hk_world *w, const char *path);
 /* The world's path, as above. */
-const char *hk_world_kernels(const hk_world *w);
+HK_API const char *hk_world_kernels(const hk_world *w);
 /* 1 if this CPU and build can run kernel path `path`, else 0. */
-int hk_kernel_path_available(const char *path);
+HK_API int hk_kernel_path_available(const char *path);
 /* Message of the last failed call on this world ("" if none). */
-const char *hk_world_error(const hk_world *w);
+HK_API const char *hk_world_error(const hk_world *w);
 
 /* Sphere obstacle; moves with constant velocity. Returns its index or -1. */
 typedef struct hk_sphere_def {
@@ -172,7 +184,7 @@ typedef struct hk_sphere_def {
     hk_vec3 velocity; /* [m/s]; 0 = static */
     double loss;      /* collision energy loss: normal speed kept = (1 - loss) [1] */
 } hk_sphere_def;
-int hk_world_add_sphere(hk_world *w, const hk_sphere_def *def);
+HK_API int hk_world_add_sphere(hk_world *w, const hk_sphere_def *def);
 
 /* ------------------------------------------------------------------------ */
 /* Bodies. Each add_* call returns the body index (>= 0) or -1 on error      */
@@ -197,8 +209,8 @@ typedef struct hk_rope_def {
     int anchor;                    /* 1: first particle is driven (moving anchor) */
     hk_vec3 anchor_velocity;       /* [m/s]; anchor kept at or above the ground */
 } hk_rope_def;
-hk_rope_def hk_default_rope_def(void);
-int hk_world_add_rope(hk_world *w, const hk_rope_def *def);
+HK_API hk_rope_def hk_default_rope_def(void);
+HK_API int hk_world_add_rope(hk_world *w, const hk_rope_def *def);
 
 typedef enum hk_cloth_pins {
     HK_PIN_NONE = 0,
@@ -225,8 +237,8 @@ typedef struct hk_cloth_def {
     hk_spring_params radius_springs;
     hk_cloth_pins pins;
 } hk_cloth_def;
-hk_cloth_def hk_default_cloth_def(void);
-int hk_world_add_cloth(hk_world *w, const hk_cloth_def *def);
+HK_API hk_cloth_def hk_default_cloth_def(void);
+HK_API int hk_world_add_cloth(hk_world *w, const hk_cloth_def *def);
 
 /* Jelly lattice: particle (i,j,k) at origin + spacing*(i,j,k), local index
  * i + nx*(j + ny*k); each particle joined to its 26 (or 52) neighbours. */
@@ -239,8 +251,8 @@ typedef struct hk_jelly_def {
     int neighbours;                             /* 26 or 52 */
     hk_spring_params springs[HK_JELLY_CLASSES]; /* K1 face, K2 edge, K3 corner, Kb1..Kb3 ring 2 */
 } hk_jelly_def;
-hk_jelly_def hk_default_jelly_def(void);
-int hk_world_add_jelly(hk_world *w, const hk_jelly_def *def);
+HK_API hk_jelly_def hk_default_jelly_def(void);
+HK_API int hk_world_add_jelly(hk_world *w, const hk_jelly_def *def);
 
 /* Square of 4 particles in the plane of u, v; 4 edge springs (+ 2 diagonals). */
 typedef struct hk_quad_def {
@@ -251,8 +263,8 @@ typedef struct hk_quad_def {
     int diagonals;  /* 1: add both diagonals (without them the square folds) */
     hk_spring_params springs;
 } hk_quad_def;
-hk_quad_def hk_default_quad_def(void);
-int hk_world_add_quad(hk_world *w, const hk_quad_def *def);
+HK_API hk_quad_def hk_default_quad_def(void);
+HK_API int hk_world_add_quad(hk_world *w, const hk_quad_def *def);
 
 /* Two particles joined by one spring: the harmonic oscillator (pin_a = 1) or a
  * free dumbbell. The pendulum is a pinned pivot and a bob on a stiff spring. */
@@ -263,8 +275,8 @@ typedef struct hk_spring_pair_def {
     int pin_a;                /* 1: a is fixed */
     hk_spring_params springs; /* rest_length 0 = |b - a| */
 } hk_spring_pair_def;
-hk_spring_pair_def hk_default_spring_pair_def(void);
-int hk_world_add_spring_pair(hk_world *w, const hk_spring_pair_def *def);
+HK_API hk_spring_pair_def hk_default_spring_pair_def(void);
+HK_API int hk_world_add_spring_pair(hk_world *w, const hk_spring_pair_def *def);
 
 typedef struct hk_pendulum_def {
     hk_vec3 pivot;  /* [m] */
@@ -274,14 +286,15 @@ typedef struct hk_pendulum_def {
     double k;       /* stiffness of the rod spring [N/m] (stiff) */
     double damping; /* [N*s/m] */
 } hk_pendulum_def;
-hk_pendulum_def hk_default_pendulum_def(void);
-int hk_world_add_pendulum(hk_world *w, const hk_pendulum_def *def);
+HK_API hk_pendulum_def hk_default_pendulum_def(void);
+HK_API int hk_world_add_pendulum(hk_world *w, const hk_pendulum_def *def);
 
 /* General body: listed points and listed springs (for meshes and tests). */
-int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec3 *vel /* may be NULL */,
-                        const double *mass /* [kg] */);
+HK_API int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec3 *vel /* may be NULL */,
+                               const double *mass /* [kg] */);
 /* Adds one spring family joining local particles a[s] - b[s] of body. */
-int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const int *b, const hk_spring_params *params);
+HK_API int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const int *b,
+                                const hk_spring_params *params);
 /* Zero-length springs. A spring whose ends, at the positions the solver
  * stores (hk_real), are at the same place, or closer than
  * HK_SPRING_MIN_FRACTION times the size of its body (the diagonal of the
@@ -296,10 +309,10 @@ int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const i
  * why (may be NULL) gets the reason, "joins particles A and B at the same
  * position (x, y, z): ..." or "joins particles A and B, R m apart in a body
  * S m across (...)". */
-int64_t hk_find_zero_length_spring(int count, const hk_vec3 *pos, int64_t nsprings, const int *a, const int *b,
-                                   char *why, size_t cap);
+HK_API int64_t hk_find_zero_length_spring(int count, const hk_vec3 *pos, int64_t nsprings, const int *a, const int *b,
+                                          char *why, size_t cap);
 /* Pins (inverse mass 0) particle local_index of body. Returns 0 or -1. */
-int hk_world_pin(hk_world *w, int body, int local_index);
+HK_API int hk_world_pin(hk_world *w, int body, int local_index);
 
 /* ------------------------------------------------------------------------ */
 /* Closed surfaces and pressure soft bodies (mesh.c, icosphere.c, pressure.c)*/
@@ -312,19 +325,19 @@ typedef struct hk_mesh {
     int *faces;        /* 3 vertex indices per face */
     int *face_lines;   /* source line of each face (loaders), or NULL */
 } hk_mesh;
-void hk_mesh_free(hk_mesh *m);
+HK_API void hk_mesh_free(hk_mesh *m);
 /* Reads a 3D Studio ASCII (.asc) or Wavefront OBJ (.obj) file, chosen by
  * extension, and validates it. 0, or -1 with "FILE:LINE: error: ..." in err. */
-int hk_mesh_load(const char *path, hk_mesh *out, char *err, size_t errlen);
-int hk_mesh_parse_asc(const char *text, const char *name, hk_mesh *out, char *err, size_t errlen);
-int hk_mesh_parse_obj(const char *text, const char *name, hk_mesh *out, char *err, size_t errlen);
+HK_API int hk_mesh_load(const char *path, hk_mesh *out, char *err, size_t errlen);
+HK_API int hk_mesh_parse_asc(const char *text, const char *name, hk_mesh *out, char *err, size_t errlen);
+HK_API int hk_mesh_parse_obj(const char *text, const char *name, hk_mesh *out, char *err, size_t errlen);
 /* Checks that m is watertight (every edge in exactly two faces), consistently
  * oriented, outward (positive volume), has no degenerate face and no unused
  * vertex. fix = 1 flips an inward mesh instead of rejecting it. 0 or -1. */
-int hk_mesh_validate(hk_mesh *m, const char *name, int fix, char *err, size_t errlen);
+HK_API int hk_mesh_validate(hk_mesh *m, const char *name, int fix, char *err, size_t errlen);
 /* Icosahedron subdivided `level` times (20 * 4^level faces), vertices on the
  * sphere of `radius` [m] about center [m]. 0 or -1 (bad argument, memory). */
-int hk_mesh_icosphere(hk_mesh *out, double radius, int level, hk_vec3 center);
+HK_API int hk_mesh_icosphere(hk_mesh *out, double radius, int level, hk_vec3 center);
 
 typedef enum hk_volume_method {
     HK_VOLUME_GAUSS = 0, /* sum x_mean n_x A (divergence theorem with F = (x, 0, 0)) */
@@ -333,7 +346,7 @@ typedef enum hk_volume_method {
     HK_VOLUME_ELLIPSOID, /* ellipsoid with the box's half extents (2-D: ellipse) */
 } hk_volume_method;
 /* Volume of a closed mesh [m^3], summed in double over fixed blocks of faces. */
-double hk_mesh_volume(const hk_mesh *m, hk_volume_method method);
+HK_API double hk_mesh_volume(const hk_mesh *m, hk_volume_method method);
 
 /* Ideal gas in a closed body: P = pump * nRT / V; the force P A n on a face
  * is shared equally by its corners (2-D: P l n per edge, half to each end).
@@ -353,10 +366,10 @@ typedef struct hk_mesh_def {
     hk_spring_params extra_springs;
     hk_pressure_def pressure;
 } hk_mesh_def;
-hk_mesh_def hk_default_mesh_def(void); /* 0.01 kg, k 1000 N/m, no pressure, pump 0.01 */
-int hk_world_add_mesh(hk_world *w, const hk_mesh_def *def);
+HK_API hk_mesh_def hk_default_mesh_def(void); /* 0.01 kg, k 1000 N/m, no pressure, pump 0.01 */
+HK_API int hk_world_add_mesh(hk_world *w, const hk_mesh_def *def);
 /* An icosphere body (def->mesh ignored; def->offset is the centre). */
-int hk_world_add_icosphere(hk_world *w, const hk_mesh_def *def, double radius, int level);
+HK_API int hk_world_add_icosphere(hk_world *w, const hk_mesh_def *def, double radius, int level);
 
 /* 2-D pressure body (the book's ring): count points on a circle in the x-y
  * plane, counter-clockwise, springs i - i+1 and last - first ("ring"). */
@@ -368,17 +381,17 @@ typedef struct hk_ring_def {
     hk_spring_params springs;
     hk_pressure_def pressure;
 } hk_ring_def;
-hk_ring_def hk_default_ring_def(void);
-int hk_world_add_ring(hk_world *w, const hk_ring_def *def);
+HK_API hk_ring_def hk_default_ring_def(void);
+HK_API int hk_world_add_ring(hk_world *w, const hk_ring_def *def);
 
 /* Volume (2-D: area) of a surface body at the current positions [m^3] or
  * [m^2]; NaN if the body has no closed surface. Gauss and tetra are the same
  * bits for any number of threads. */
-double hk_world_body_volume(const hk_world *w, int body, hk_volume_method method);
+HK_API double hk_world_body_volume(const hk_world *w, int body, hk_volume_method method);
 /* Pressure of the body's last force evaluation [Pa] (2-D: [N/m]); 0 if none. */
-double hk_world_body_pressure(const hk_world *w, int body);
+HK_API double hk_world_body_pressure(const hk_world *w, int body);
 /* 1 if the body carries a pressure model. */
-int hk_world_body_has_pressure(const hk_world *w, int body);
+HK_API int hk_world_body_has_pressure(const hk_world *w, int body);
 
 /* ------------------------------------------------------------------------ */
 /* Integrators                                                               */
@@ -416,7 +429,7 @@ typedef struct hk_integrator_def {
     int newton_iterations;            /* Newton iterations per substep at most [1] (1: linearised once) */
     hk_preconditioner preconditioner; /* of the CG solve (multigrid) */
 } hk_integrator_def;
-hk_integrator_def hk_default_integrator_def(void); /* semi-implicit Euler, dt 1e-3 s */
+HK_API hk_integrator_def hk_default_integrator_def(void); /* semi-implicit Euler, dt 1e-3 s */
 
 /* The facts of one integrator (its row of the integrator table). */
 typedef struct hk_integrator_info {
@@ -432,22 +445,22 @@ typedef struct hk_integrator_info {
     const char *description; /* one line for messages and --help */
 } hk_integrator_info;
 /* The row of kind, or NULL if kind is not an integrator. */
-const hk_integrator_info *hk_integrator_info_of(hk_integrator_kind kind);
+HK_API const hk_integrator_info *hk_integrator_info_of(hk_integrator_kind kind);
 
-const char *hk_integrator_name(hk_integrator_kind kind);
+HK_API const char *hk_integrator_name(hk_integrator_kind kind);
 /* Parses a name ("euler", "semi_implicit_euler", "verlet", ...); -1 if unknown. */
-int hk_integrator_from_name(const char *name);
+HK_API int hk_integrator_from_name(const char *name);
 /* Comma-separated list of all names, for messages and --help. */
-const char *hk_integrator_names(void);
+HK_API const char *hk_integrator_names(void);
 
 /* Sets the integrator (resets multi-step history). Returns 0 or -1. */
-int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def);
+HK_API int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def);
 /* Advances one step of def.dt (all its substeps). */
-void hk_world_step(hk_world *w);
+HK_API void hk_world_step(hk_world *w);
 /* The current integrator setting. */
-hk_integrator_def hk_world_integrator(const hk_world *w);
+HK_API hk_integrator_def hk_world_integrator(const hk_world *w);
 /* Number of substeps per step under the current integrator. */
-int hk_world_substeps(const hk_world *w);
+HK_API int hk_world_substeps(const hk_world *w);
 
 /* The implicit integrators' linear solver, as of the last step. */
 typedef struct hk_solver_stats {
@@ -462,7 +475,7 @@ typedef struct hk_solver_stats {
     int diverged;          /* 1: a solve broke down; that substep was not taken (hk_world_check reports it) */
 } hk_solver_stats;
 /* All zero for a world that has not taken an implicit step. */
-hk_solver_stats hk_world_solver_stats(const hk_world *w);
+HK_API hk_solver_stats hk_world_solver_stats(const hk_world *w);
 
 /* The optimise pass, run once after the bodies are added (hk_world_step runs
  * it itself if needed): greedy edge colouring of every general (list) spring
@@ -471,7 +484,7 @@ hk_solver_stats hk_world_solver_stats(const hk_world *w);
  * particles of each list body in reverse Cuthill-McKee order for locality;
  * that changes their indices (and the order of --state-out), so it is off
  * in scene runs. Returns 0 or -1 (hk_world_error). */
-int hk_world_optimise(hk_world *w, int reorder_particles);
+HK_API int hk_world_optimise(hk_world *w, int reorder_particles);
 
 /* ------------------------------------------------------------------------ */
 /* Reading state                                                             */
@@ -484,7 +497,7 @@ typedef struct hk_particles_view {
     const hk_real *inv_mass;     /* [1/kg]; 0 = pinned */
     const hk_real *mass;         /* [kg] (of pinned particles too) */
 } hk_particles_view;
-hk_particles_view hk_world_particles(const hk_world *w);
+HK_API hk_particles_view hk_world_particles(const hk_world *w);
 
 typedef struct hk_body_info {
     int first, count; /* particle range */
@@ -492,8 +505,8 @@ typedef struct hk_body_info {
     int springs;      /* live + broken springs of the body */
     const char *kind; /* "rope", "cloth", "jelly", "quad", "pair", "pendulum", "points", "mesh", "ring" */
 } hk_body_info;
-int hk_world_body_count(const hk_world *w);
-hk_body_info hk_world_body(const hk_world *w, int body);
+HK_API int hk_world_body_count(const hk_world *w);
+HK_API hk_body_info hk_world_body(const hk_world *w, int body);
 
 typedef struct hk_family_info {
     int body;
@@ -502,13 +515,13 @@ typedef struct hk_family_info {
     int broken;       /* of those, broken */
     hk_spring_params params;
 } hk_family_info;
-int hk_world_family_count(const hk_world *w);
-hk_family_info hk_world_family(const hk_world *w, int family);
+HK_API int hk_world_family_count(const hk_world *w);
+HK_API hk_family_info hk_world_family(const hk_world *w, int family);
 
-int64_t hk_world_spring_count(const hk_world *w);   /* all springs, broken included */
-int64_t hk_world_step_count(const hk_world *w);     /* steps taken */
-double hk_world_time(const hk_world *w);            /* simulated time [s] */
-int64_t hk_world_spring_updates(const hk_world *w); /* spring force evaluations so far */
+HK_API int64_t hk_world_spring_count(const hk_world *w);   /* all springs, broken included */
+HK_API int64_t hk_world_step_count(const hk_world *w);     /* steps taken */
+HK_API double hk_world_time(const hk_world *w);            /* simulated time [s] */
+HK_API int64_t hk_world_spring_updates(const hk_world *w); /* spring force evaluations so far */
 
 typedef struct hk_stats {
     double kinetic;     /* sum 1/2 m v^2 over free particles [J] */
@@ -518,7 +531,7 @@ typedef struct hk_stats {
     double max_stretch; /* max r / L0 over unbroken springs [1] */
     int64_t broken;     /* broken springs [1] */
 } hk_stats;
-hk_stats hk_world_stats(const hk_world *w);
+HK_API hk_stats hk_world_stats(const hk_world *w);
 
 /* Blow-up check: a non-finite position or velocity, or a spring stretched
  * past stretch_limit * L0. */
@@ -532,10 +545,58 @@ typedef struct hk_blowup {
     double value;   /* offending value: the coordinate, or r / L0 [1] */
 } hk_blowup;
 /* Returns 1 and fills *out on a blow-up, 0 if the state is sound. */
-int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out);
+HK_API int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out);
 
 /* 64-bit FNV-1a hash over the bytes of positions then velocities. */
-uint64_t hk_world_state_hash(const hk_world *w);
+HK_API uint64_t hk_world_state_hash(const hk_world *w);
+
+/* ------------------------------------------------------------------------ */
+/* Scene files and frames: what `hooke run` reads and writes                */
+
+/* The run settings of a scene file's `run` section (docs/scene-format.md).
+ * A world loaded from the scene already has this integrator set. */
+typedef struct hk_run_settings {
+    hk_integrator_def integrator;
+    int64_t steps;        /* run length in steps [1]; 0 = not given (see time) */
+    double time;          /* run length in simulated seconds [s]; 0 = not given */
+    int64_t every;        /* statistics and frames every N steps [1] */
+    double stretch_limit; /* a spring past stretch_limit * L0 is a blow-up [1] */
+} hk_run_settings;
+
+/* Reads the scene file at path and builds its world: bodies, meshes (paths
+ * relative to the scene file's folder), integrator. The world is the
+ * caller's (hk_world_destroy). run (may be NULL) gets the run settings. On
+ * failure: NULL and, in err (may be NULL), the reason as
+ * "FILE:LINE:COL: error: expected ..., got '...'" or "FILE: error: ...". */
+HK_API hk_world *hk_world_load_scene(const char *path, hk_run_settings *run, char *err, size_t errlen);
+/* The same from scene text in memory; name stands for the file in messages
+ * and mesh paths (NULL: "<scene>"): meshes are found relative to name's
+ * folder, the working folder when name has none. */
+HK_API hk_world *hk_world_parse_scene(const char *text, const char *name, hk_run_settings *run, char *err,
+                                      size_t errlen);
+
+/* Frames: the files `hooke run --out DIR --format LIST` writes, one per
+ * format per call, named DIR/frame_<step, 6 digits>.<extension> (VTK
+ * PolyData .vtp with a frames.pvd collection for ParaView, Wavefront .obj,
+ * a rendered .png; docs/user-guide.md "Output formats"). Each file is
+ * written whole (NAME.tmp, then renamed). */
+typedef struct hk_frame_writer hk_frame_writer; /* opaque: one series of frames */
+
+/* The name of frame format i ("vtk", "obj", "png", in that order), or NULL
+ * past the last. */
+HK_API const char *hk_frame_format_name(int i);
+/* A series of frames into folder dir (created if missing) in the formats of
+ * the comma-separated list formats ("vtk", "vtk,png"). NULL on failure with
+ * the reason in err (may be NULL). */
+HK_API hk_frame_writer *hk_frame_writer_open(const char *dir, const char *formats, char *err, size_t errlen);
+/* Writes the world's current state as the next frame of the series (the
+ * file names carry hk_world_step_count). 0, or -1 with the reason in err. */
+HK_API int hk_frame_writer_write(hk_frame_writer *fw, const hk_world *w, char *err, size_t errlen);
+/* Ends the series and frees it (NULL is ignored). */
+HK_API void hk_frame_writer_close(hk_frame_writer *fw);
+/* One frame: hk_frame_writer_open, _write and _close. 0, or -1 with the
+ * reason in err. */
+HK_API int hk_frame_write(const hk_world *w, const char *formats, const char *dir, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

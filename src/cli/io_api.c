@@ -1,0 +1,116 @@
+/* io_api.c — the public scene and frame functions of hooke.h, over the scene reader (scene.c) and the frames module
+ * (frames.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frames.h"
+#include "hooke/hooke.h"
+#include "scene.h"
+
+/* The reason into err (may be NULL or 0 long). */
+static void say(char *err, size_t errlen, const char *why)
+{
+    if (err && errlen) snprintf(err, errlen, "%s", why);
+}
+
+/* The scene's world, now the caller's, and its run settings into run; NULL if it did not load. */
+static hk_world *take(int rc, hk_scene *sc, hk_run_settings *run)
+{
+    if (rc != 0) return NULL;
+    if (run) {
+        memset(run, 0, sizeof *run);
+        run->integrator = sc->integrator;
+        run->steps = sc->steps;
+        run->time = sc->time;
+        run->every = sc->every;
+        run->stretch_limit = sc->stretch_limit;
+    }
+    return hk_scene_take_world(sc);
+}
+
+hk_world *hk_world_load_scene(const char *path, hk_run_settings *run, char *err, size_t errlen)
+{
+    hk_scene sc;
+    if (!path) {
+        say(err, errlen, "<scene>: error: no scene file name");
+        return NULL;
+    }
+    return take(hk_scene_load(path, &sc, err, errlen), &sc, run);
+}
+
+hk_world *hk_world_parse_scene(const char *text, const char *name, hk_run_settings *run, char *err, size_t errlen)
+{
+    hk_scene sc;
+    return take(hk_scene_parse(text, name, &sc, err, errlen), &sc, run);
+}
+
+/* ---- frames ---------------------------------------------------------- */
+
+struct hk_frame_writer {
+    hk_frames *frames;
+};
+
+const char *hk_frame_format_name(int i)
+{
+    const hk_frame_format *f = hk_frame_format_at(i);
+    return f ? f->name : NULL;
+}
+
+hk_frame_writer *hk_frame_writer_open(const char *dir, const char *formats, char *err, size_t errlen)
+{
+    char why[4400];
+    const int mask = formats ? hk_frames_parse_formats(formats) : -1;
+    if (mask < 0) {
+        snprintf(why, sizeof why, "frame formats '%s': expected a comma-separated list of %s",
+                 formats ? formats : "(none)", hk_frames_format_names());
+        say(err, errlen, why);
+        return NULL;
+    }
+    if (!dir || !*dir) {
+        say(err, errlen, "frames: no output folder given");
+        return NULL;
+    }
+    hk_frame_writer *fw = calloc(1, sizeof *fw);
+    if (!fw) {
+        say(err, errlen, "frames: out of memory");
+        return NULL;
+    }
+    fw->frames = hk_frames_open(dir, mask, why, sizeof why);
+    if (!fw->frames) {
+        say(err, errlen, why);
+        free(fw);
+        return NULL;
+    }
+    return fw;
+}
+
+int hk_frame_writer_write(hk_frame_writer *fw, const hk_world *w, char *err, size_t errlen)
+{
+    if (!fw || !w) {
+        say(err, errlen, fw ? "frames: no world given" : "frames: no frame writer given");
+        return -1;
+    }
+    char why[4400];
+    if (hk_frames_write(fw->frames, w, why, sizeof why) != 0) {
+        say(err, errlen, why);
+        return -1;
+    }
+    return 0;
+}
+
+void hk_frame_writer_close(hk_frame_writer *fw)
+{
+    if (!fw) return;
+    hk_frames_close(fw->frames);
+    free(fw);
+}
+
+int hk_frame_write(const hk_world *w, const char *formats, const char *dir, char *err, size_t errlen)
+{
+    hk_frame_writer *fw = hk_frame_writer_open(dir, formats, err, errlen);
+    if (!fw) return -1;
+    const int rc = hk_frame_writer_write(fw, w, err, errlen);
+    hk_frame_writer_close(fw);
+    return rc;
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# check.sh — hooke as its users get it: installs a build into a temporary prefix, then builds and runs
+# tests/consumer/consumer.c against the installed tree with find_package(hooke) (shared and static) and with
+# pkg-config and plain gcc (shared and static), checks that libhooke.so exports exactly the functions the
+# installed hooke.h marks HK_API, and runs docs/hooke_ctypes.py. With --subproject, also builds the
+# consumer in a parent project that adds hooke's source tree with add_subdirectory.
+#
+# usage: bash tests/consumer/check.sh BUILD [--subproject]   (BUILD: a configured and built hooke, not a sanitizer build)
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+[ $# -ge 1 ] && [ -f "$1/CMakeCache.txt" ] || {
+    sed -n '8p' "$0" >&2
+    exit 1
+}
+build=$(cd "$1" && pwd)
+subproject=${2:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+fail() {
+    echo "check.sh: $*" >&2
+    exit 1
+}
+
+cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" || {
+    cat "$tmp/install.log" >&2
+    fail "cmake --install failed"
+}
+pcfile=$(find "$prefix" -name hooke.pc)
+[ -n "$pcfile" ] || fail "no hooke.pc under $prefix"
+export PKG_CONFIG_PATH=$(dirname "$pcfile")
+libdir=$(pkg-config --variable=libdir hooke)
+scene=$prefix/share/hooke/scenes/oscillator.scene
+[ -f "$scene" ] || fail "the scenes are not installed ($scene)"
+
+# the state the installed program reaches: every consumer must reach the same
+want=$("$prefix/bin/hooke" run "$scene" --quiet | sed -n 's/.*state_hash=\(0x[0-9a-f]*\).*/\1/p')
+[ -n "$want" ] || fail "the installed hooke printed no state_hash"
+
+# runs a consumer (name, command...): it must agree with the closed form (its own check), print the
+# program's state hash and write a whole VTK frame
+run_consumer() {
+    local name=$1
+    shift
+    local dir=$tmp/frames-$name
+    "$@" "$scene" "$dir" >"$tmp/$name.out" 2>&1 || {
+        cat "$tmp/$name.out" >&2
+        fail "$name failed"
+    }
+    grep -q "^state_hash=$want\$" "$tmp/$name.out" || {
+        cat "$tmp/$name.out" >&2
+        fail "$name: state hash differs from 'hooke run' ($want)"
+    }
+    local frame
+    frame=$(ls "$dir"/frame_* 2>/dev/null | head -n 1 || true)
+    [ -n "$frame" ] || fail "$name wrote no frame into $dir"
+    head -c 5 "$frame" | grep -q '<?xml' || fail "$name: $frame is not a VTK XML file"
+    grep -q '</VTKFile>' "$frame" || fail "$name: $frame is not whole"
+    echo "check.sh: $name: $(head -n 1 "$tmp/$name.out")"
+}
+
+# no sanitizer or other flags of the build's own: a user's compiler as it comes
+unset CFLAGS LDFLAGS
+
+echo "check.sh: find_package(hooke) from $prefix"
+cmake -S "$root/tests/consumer" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >"$tmp/cmake.log" 2>&1 || {
+    cat "$tmp/cmake.log" >&2
+    fail "find_package(hooke) failed"
+}
+cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1 || {
+    cat "$tmp/cmake.log" >&2
+    fail "the find_package consumer did not build"
+}
+run_consumer cmake-shared "$tmp/cmake/consumer"
+run_consumer cmake-static "$tmp/cmake/consumer_static"
+readelf -d "$tmp/cmake/consumer" | grep -q 'NEEDED.*libhooke\.so' || fail "consumer does not load libhooke.so"
+! readelf -d "$tmp/cmake/consumer_static" | grep -q 'libhooke' || fail "consumer_static needs libhooke.so"
+
+echo "check.sh: pkg-config $(pkg-config --modversion hooke): gcc consumer.c \$(pkg-config --cflags --libs hooke)"
+cflags="-std=c17 -O2 -Wall -Wextra -Werror"
+# shellcheck disable=SC2046 # pkg-config's flags are words
+gcc $cflags "$root/tests/consumer/consumer.c" -o "$tmp/pc-shared" $(pkg-config --cflags --libs hooke) -lm
+run_consumer pkg-config-shared env LD_LIBRARY_PATH="$libdir" "$tmp/pc-shared"
+# a static link: the archive by name, and what pkg-config --static adds for it
+# shellcheck disable=SC2046
+gcc $cflags "$root/tests/consumer/consumer.c" -o "$tmp/pc-static" $(pkg-config --cflags hooke) \
+    $(pkg-config --static --libs hooke | sed 's/-lhooke\b/-l:libhooke.a/') -lm
+! readelf -d "$tmp/pc-static" | grep -q 'libhooke' || fail "pc-static needs libhooke.so"
+run_consumer pkg-config-static "$tmp/pc-static"
+
+# the shared library exports exactly the functions hooke.h marks HK_API
+header=$prefix/include/hooke/hooke.h
+unmarked=$(grep -nE '^[a-z][a-z0-9_ ]*[ *]hk_[a-z0-9_]+\(' "$header" | grep -v '^[0-9]*:typedef' || true)
+[ -z "$unmarked" ] || fail "functions of hooke.h without HK_API: $unmarked"
+grep -oE '^HK_API [^(]*[ *]hk_[a-z0-9_]+\(' "$header" | grep -oE 'hk_[a-z0-9_]+\($' | tr -d '(' | sort >"$tmp/api"
+nm -D --defined-only "$libdir/libhooke.so" | awk '{ print $3 }' | sort >"$tmp/exported"
+if ! cmp -s "$tmp/api" "$tmp/exported"; then
+    diff "$tmp/api" "$tmp/exported" >&2 || true
+    fail "libhooke.so exports (>) other than the HK_API functions of hooke.h (<)"
+fi
+echo "check.sh: libhooke.so exports the $(wc -l <"$tmp/api") functions of hooke.h and nothing else"
+
+# Python through ctypes: the example of the docs, against the program's hash of the rope scene
+if command -v python3 >/dev/null; then
+    rope=$prefix/share/hooke/scenes/rope.scene
+    want_rope=$("$prefix/bin/hooke" run "$rope" --steps 300 --quiet | sed -n 's/.*state_hash=\(0x[0-9a-f]*\).*/\1/p')
+    got=$(LD_LIBRARY_PATH="$libdir" python3 "$root/docs/hooke_ctypes.py" "$rope" 300)
+    case $got in "state_hash=$want_rope total_energy="*" J") ;; *) fail "hooke_ctypes.py printed '$got', expected state_hash=$want_rope" ;; esac
+    echo "check.sh: python3 docs/hooke_ctypes.py: $got"
+else
+    fail "python3 is missing (bash .ci/deps installs it)"
+fi
+
+if [ "$subproject" = --subproject ]; then
+    echo "check.sh: add_subdirectory(hooke) in a parent project"
+    cmake -S "$root/tests/subproject" -B "$tmp/sub" -DHOOKE_SOURCE_DIR="$root" >"$tmp/sub.log" 2>&1 || {
+        cat "$tmp/sub.log" >&2
+        fail "configuring the parent project failed"
+    }
+    cmake --build "$tmp/sub" -j"$(nproc)" >>"$tmp/sub.log" 2>&1 || {
+        tail -n 30 "$tmp/sub.log" >&2
+        fail "the parent project did not build"
+    }
+    run_consumer subproject "$tmp/sub/consumer"
+fi
+echo "check.sh: every consumer agrees with hooke run ($want) and the closed form"
