@@ -109,10 +109,34 @@ static int check_pvd(const char *dir)
     return frames;
 }
 
+/* The point cache DIR/frames.pc2 is a valid PC2 file of `points` points
+ * whose header counts exactly the samples it holds; returns them. */
+static int check_pc2(const char *dir, int points)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/frames.pc2", dir);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    unsigned char h[32];
+    assert_int_equal(fread(h, 1, 32, f), 32);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    const long size = ftell(f);
+    fclose(f);
+    assert_memory_equal(h, "POINTCACHE2\0", 12);
+    const uint32_t version = h[12] | h[13] << 8 | (uint32_t)h[14] << 16 | (uint32_t)h[15] << 24,
+                   n = h[16] | h[17] << 8 | (uint32_t)h[18] << 16 | (uint32_t)h[19] << 24,
+                   samples = h[28] | h[29] << 8 | (uint32_t)h[30] << 16 | (uint32_t)h[31] << 24;
+    assert_int_equal(version, 1);
+    assert_int_equal(n, points);
+    assert_int_equal(size, 32 + (long)samples * points * 12);
+    return (int)samples;
+}
+
 /* SIGINT and SIGTERM in the middle of a run with --stats, --out and
  * --checkpoint-on-exit: the step in hand finishes, the stats rows are all
- * there and parse, frames.pvd is whole, the checkpoint restarts, the
- * summary says interrupted=1, and the exit status is 128 + the signal. */
+ * there and parse, frames.pvd is whole, the point cache's header counts
+ * every frame, the checkpoint restarts, the summary says interrupted=1,
+ * and the exit status is 128 + the signal. */
 static void test_sigint_sigterm(void **state)
 {
     (void)state;
@@ -123,8 +147,20 @@ static void test_sigint_sigterm(void **state)
         snprintf(out, sizeof out, "%s", hk_test_path(k ? "frames_term" : "frames_int"));
         snprintf(stats, sizeof stats, "%s", hk_test_path(k ? "term.csv" : "int.csv"));
         snprintf(ck, sizeof ck, "%s", hk_test_path(k ? "term.ck" : "int.ck"));
-        char *argv[] = {"hooke", "run",   scene, "--every",      "5", "--stats",
-                        stats,   "--out", out,   "--checkpoint", ck,  "--checkpoint-on-exit",
+        char *argv[] = {"hooke",
+                        "run",
+                        scene,
+                        "--every",
+                        "5",
+                        "--stats",
+                        stats,
+                        "--out",
+                        out,
+                        "--format",
+                        "vtk,blender",
+                        "--checkpoint",
+                        ck,
+                        "--checkpoint-on-exit",
                         NULL};
         const pid_t pid = start(argv, 0, 600);
         /* wait until the run is well under way: a few stats rows */
@@ -148,7 +184,9 @@ static void test_sigint_sigterm(void **state)
         assert_int_equal(sscanf(last, "%lld,%lf,%lf,%lf,%lf,%lf,%lf", &row_step, &t, e, e + 1, e + 2, e + 3, e + 4), 7);
         assert_int_equal(row_step, steps);
         free(text);
-        assert_true(check_pvd(out) >= 2);
+        const int frames = check_pvd(out);
+        assert_true(frames >= 2);
+        assert_int_equal(check_pc2(out, 100 * 100), frames);
         /* the checkpoint written on exit continues from the step it stopped at */
         char args[1024];
         snprintf(args, sizeof args, "run '%s' --restart '%s' --steps %lld --quiet", scene, ck, steps + 3);

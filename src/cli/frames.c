@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 /* The formats: each writer's row is defined beside it (hk_frame_format_NAME). */
-#define HK_FRAME_FORMATS(X) X(vtk) X(obj) X(png)
+#define HK_FRAME_FORMATS(X) X(vtk) X(obj) X(png) X(blender)
 #define HK_DECLARE(name) extern const hk_frame_format hk_frame_format_##name;
 HK_FRAME_FORMATS(HK_DECLARE)
 #undef HK_DECLARE
@@ -18,7 +18,7 @@ static const hk_frame_format *const formats[] = {HK_FRAME_FORMATS(HK_ROW)};
 #undef HK_ROW
 #define FORMAT_COUNT ((int)(sizeof formats / sizeof formats[0]))
 _Static_assert(FORMAT_COUNT < 31, "one mask bit per format");
-/* "vtk, obj or png" */
+/* "vtk, obj, png, blender" */
 #define HK_NAME(name) ", " #name
 static const char format_names[] = HK_FRAME_FORMATS(HK_NAME);
 #undef HK_NAME
@@ -79,13 +79,14 @@ int hk_frames_write(hk_frames *fr, const hk_world *w, char *err, size_t errlen)
     int rc = 0;
     for (int f = 0; f < FORMAT_COUNT && rc == 0; f++) {
         if (!(fr->formats & (1 << f))) continue;
-        snprintf(path, sizeof path, "%s/frame_%06lld.%s", fr->dir, (long long)hk_world_step_count(w),
-                 formats[f]->extension);
+        if (formats[f]->extension)
+            snprintf(path, sizeof path, "%s/frame_%06lld.%s", fr->dir, (long long)hk_world_step_count(w),
+                     formats[f]->extension);
         errno = 0;
         fr->series[f].failed = NULL;
-        if (formats[f]->write(&fr->series[f], path, w, &g) != 0) {
-            snprintf(err, errlen, "cannot write %s: %s", fr->series[f].failed ? fr->series[f].failed : path,
-                     strerror(errno ? errno : EIO));
+        if (formats[f]->write(&fr->series[f], formats[f]->extension ? path : NULL, w, &g) != 0) {
+            const char *what = fr->series[f].failed ? fr->series[f].failed : formats[f]->extension ? path : fr->dir;
+            snprintf(err, errlen, "cannot write %s: %s", what, strerror(errno ? errno : EIO));
             rc = -1;
         }
     }

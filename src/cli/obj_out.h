@@ -1,14 +1,32 @@
-/* obj_out.h — Wavefront OBJ frames for Blender: surfaces as faces, ropes and other spring bodies as lines. */
+/* obj_out.h — Wavefront OBJ files for Blender: surfaces as faces (cloth with UVs), spring bodies as edges. */
 #ifndef HOOKE_OBJ_OUT_H
 #define HOOKE_OBJ_OUT_H
 
-#include "hooke/hooke.h"
-#include "geometry.h"
+#include <stdio.h>
 
-/* Every particle as a vertex "v x y z" (1-based, in particle order); then per
- * body an object "o body<B>_<kind>" with its surface triangles as "f" lines,
- * or, for bodies without a surface, its unbroken springs as "l" lines.
- * Returns 0 or -1 (errno set). */
-int hk_obj_write_frame(const char *path, const hk_world *w, const hk_geometry *m);
+#include "geometry.h"
+#include "hooke/hooke.h"
+
+typedef enum hk_obj_layout {
+    HK_OBJ_PER_BODY,  /* an object "o body<B>_<kind>" per body (the obj frame format) */
+    HK_OBJ_ONE_OBJECT /* one object "o hooke" that uses every vertex (the mesh of a point cache) */
+} hk_obj_layout;
+
+/* Every particle as a vertex "v x y z" (1-based, in particle order); then
+ * for every cloth body one "vt u v" per node in its local order (node
+ * (i, j): u = i/(nx-1), v = j/(ny-1)); then the bodies: a body with a
+ * surface as its triangles "f" (a cloth's as "f a/ta b/tb c/tc", each
+ * corner with its node's vt), any other body as one "l a b" per unbroken
+ * spring (each pair once). Edges have two vertices each: Blender 3.4's
+ * importer reads only the first two of an "l" line.
+ * HK_OBJ_ONE_OBJECT also gives every vertex that no face or edge uses an
+ * edge (Blender's importer drops vertices that nothing uses, and a point
+ * cache needs them all, in order): one of its unbroken springs (a jelly's
+ * interior nodes), or for a particle on no spring an edge to the particle
+ * before it (after it, for particle 0). 0, or -1 with errno set. */
+int hk_obj_write(FILE *f, const hk_world *w, const hk_geometry *m, hk_obj_layout layout);
+
+/* hk_obj_write into path, written whole (outfile.c). 0, or -1 (errno set). */
+int hk_obj_write_file(const char *path, const hk_world *w, const hk_geometry *m, hk_obj_layout layout);
 
 #endif

@@ -1,4 +1,4 @@
-/* vtk.c — writes frames as VTK XML PolyData with raw appended binary data, and the .pvd time series. */
+/* vtk.c — frames as VTK XML multiblocks (a springs and a surfaces PolyData block), and the .pvd time series. */
 #define _POSIX_C_SOURCE 200809L
 #include "vtk.h"
 
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "frames.h"
+#include "vtkxml.h"
 #include "world.h"
 
 #ifdef HOOKE_DOUBLE
@@ -20,153 +21,194 @@
 #define REAL_TYPE "Float32"
 #endif
 
-typedef struct block {
-    const void *data;
-    uint64_t bytes;
-} block;
+/* The compressed arrays of one frame: those of the points (shared by both
+ * blocks), then of the springs block's cells and the surfaces block's. */
+enum { VELOCITY, FORCE, INV_MASS, POINT_BODY, POINTS, NPOINT_ARRAYS };
+enum { CONNECTIVITY, OFFSETS, STRETCH, CELL_BODY, NCELL_ARRAYS };
 
-/* Appended-data offsets: each block is a UInt64 byte count, then the bytes. */
-static uint64_t offset_of(const block *b, int i)
+typedef struct frame_blobs {
+    hk_vtk_blob point[NPOINT_ARRAYS];
+    hk_vtk_blob cell[2][NCELL_ARRAYS]; /* [0] springs (lines), [1] surfaces (triangles) */
+    int wide[2];                       /* offsets Int64, else Int32 */
+} frame_blobs;
+
+static void blobs_free(frame_blobs *fb)
 {
-    uint64_t off = 0;
-    for (int k = 0; k < i; k++) off += 8 + b[k].bytes;
-    return off;
+    for (int i = 0; i < NPOINT_ARRAYS; i++) hk_vtk_blob_free(&fb->point[i]);
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < NCELL_ARRAYS; i++) hk_vtk_blob_free(&fb->cell[k][i]);
 }
 
-int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m)
+/* One of x/y/z interleaved into xyz triples; vx/vy/vz and fx/fy/fz likewise. */
+static void interleave(hk_real *out, const hk_real *x, const hk_real *y, const hk_real *z, size_t n)
+{
+    for (size_t i = 0; i < n; i++) out[3 * i] = x[i], out[3 * i + 1] = y[i], out[3 * i + 2] = z[i];
+}
+
+/* The point arrays. 0 or -1 (errno set). */
+static int point_blobs(const hk_world *w, frame_blobs *fb)
 {
     const hk_particles *p = &w->p;
     const size_t n = (size_t)p->count;
-    const int64_t ncells = m->lines + m->tris;
-    hk_real *pts = malloc(3 * n * sizeof *pts + 1), *vel = malloc(3 * n * sizeof *vel + 1),
-            *frc = malloc(3 * n * sizeof *frc + 1);
-    int64_t *lconn = malloc((size_t)(2 * m->lines + 1) * 8), *loff = malloc((size_t)(m->lines + 1) * 8);
-    int64_t *pconn = malloc((size_t)(3 * m->tris + 1) * 8), *poff = malloc((size_t)(m->tris + 1) * 8);
-    double *stretch = malloc((size_t)(ncells + 1) * sizeof(double));
-    int32_t *kind = malloc((size_t)(ncells + 1) * sizeof(int32_t));
+    hk_real *xyz = calloc(3 * n + 1, sizeof *xyz); /* calloc: gcc cannot see the loops fill it */
+    int32_t *body = calloc(n + 1, sizeof *body);
     int rc = -1;
-    FILE *f = NULL;
-    hk_outfile o;
-    if (!pts || !vel || !frc || !lconn || !loff || !pconn || !poff || !stretch || !kind) {
+    if (!xyz || !body) {
         errno = ENOMEM;
         goto done;
     }
-    for (size_t i = 0; i < n; i++) {
-        pts[3 * i] = p->x[i], pts[3 * i + 1] = p->y[i], pts[3 * i + 2] = p->z[i];
-        vel[3 * i] = p->vx[i], vel[3 * i + 1] = p->vy[i], vel[3 * i + 2] = p->vz[i];
-        frc[3 * i] = p->fx[i], frc[3 * i + 1] = p->fy[i], frc[3 * i + 2] = p->fz[i];
-    }
-    for (int64_t l = 0; l < m->lines; l++) {
-        lconn[2 * l] = m->line[2 * l];
-        lconn[2 * l + 1] = m->line[2 * l + 1];
-        loff[l] = 2 * (l + 1);
-        stretch[l] = m->stretch[l];
-        kind[l] = 1;
-    }
-    for (int64_t t = 0; t < m->tris; t++) {
-        for (int c = 0; c < 3; c++) pconn[3 * t + c] = m->tri[3 * t + c];
-        poff[t] = 3 * (t + 1);
-        stretch[m->lines + t] = NAN;
-        kind[m->lines + t] = 2;
-    }
-    const block b[] = {
-        {pts, 3 * n * sizeof(hk_real)},       {vel, 3 * n * sizeof(hk_real)},        {frc, 3 * n * sizeof(hk_real)},
-        {p->inv_mass, n * sizeof(hk_real)},   {lconn, (uint64_t)(2 * m->lines) * 8}, {loff, (uint64_t)m->lines * 8},
-        {pconn, (uint64_t)(3 * m->tris) * 8}, {poff, (uint64_t)m->tris * 8},         {stretch, (uint64_t)ncells * 8},
-        {kind, (uint64_t)ncells * 4},
-    };
-    f = hk_out_open(&o, path, "wb");
-    if (!f) goto done;
-    fprintf(
-        f,
-        "<?xml version=\"1.0\"?>\n"
-        "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
-        "  <PolyData>\n"
-        "    <FieldData>\n"
-        "      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" format=\"ascii\">%.17g</DataArray>\n"
-        "    </FieldData>\n"
-        "    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"%lld\" NumberOfStrips=\"0\" "
-        "NumberOfPolys=\"%lld\">\n",
-        hk_world_time(w), n, (long long)m->lines, (long long)m->tris);
-    fprintf(f,
-            "      <PointData Vectors=\"velocity\">\n"
-            "        <DataArray type=\"" REAL_TYPE
-            "\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"appended\" offset=\"%llu\"/>\n"
-            "        <DataArray type=\"" REAL_TYPE
-            "\" Name=\"force\" NumberOfComponents=\"3\" format=\"appended\" offset=\"%llu\"/>\n"
-            "        <DataArray type=\"" REAL_TYPE
-            "\" Name=\"inv_mass\" NumberOfComponents=\"1\" format=\"appended\" offset=\"%llu\"/>\n"
-            "      </PointData>\n"
-            "      <CellData Scalars=\"stretch\">\n"
-            "        <DataArray type=\"Float64\" Name=\"stretch\" NumberOfComponents=\"1\" format=\"appended\" "
-            "offset=\"%llu\"/>\n"
-            "        <DataArray type=\"Int32\" Name=\"cell_kind\" NumberOfComponents=\"1\" format=\"appended\" "
-            "offset=\"%llu\"/>\n"
-            "      </CellData>\n"
-            "      <Points>\n"
-            "        <DataArray type=\"" REAL_TYPE
-            "\" Name=\"Points\" NumberOfComponents=\"3\" format=\"appended\" offset=\"%llu\"/>\n"
-            "      </Points>\n"
-            "      <Lines>\n"
-            "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"appended\" offset=\"%llu\"/>\n"
-            "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"appended\" offset=\"%llu\"/>\n"
-            "      </Lines>\n"
-            "      <Polys>\n"
-            "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"appended\" offset=\"%llu\"/>\n"
-            "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"appended\" offset=\"%llu\"/>\n"
-            "      </Polys>\n"
-            "    </Piece>\n"
-            "  </PolyData>\n"
-            "  <AppendedData encoding=\"raw\">\n   _",
-            (unsigned long long)offset_of(b, 1), (unsigned long long)offset_of(b, 2),
-            (unsigned long long)offset_of(b, 3), (unsigned long long)offset_of(b, 8),
-            (unsigned long long)offset_of(b, 9), (unsigned long long)offset_of(b, 0),
-            (unsigned long long)offset_of(b, 4), (unsigned long long)offset_of(b, 5),
-            (unsigned long long)offset_of(b, 6), (unsigned long long)offset_of(b, 7));
-    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
-        fwrite(&b[i].bytes, 8, 1, f);
-        if (b[i].bytes) fwrite(b[i].data, 1, (size_t)b[i].bytes, f);
-    }
-    fprintf(f, "\n  </AppendedData>\n</VTKFile>\n");
-    rc = hk_out_close(&o, 1);
+    for (int b = 0; b < w->body_count; b++)
+        for (int i = 0; i < w->bodies[b].count; i++) body[w->bodies[b].first + i] = b;
+    const uint64_t vec = 3 * n * sizeof *xyz;
+    interleave(xyz, p->vx, p->vy, p->vz, n);
+    if (hk_vtk_compress(xyz, vec, &fb->point[VELOCITY]) != 0) goto done;
+    interleave(xyz, p->fx, p->fy, p->fz, n);
+    if (hk_vtk_compress(xyz, vec, &fb->point[FORCE]) != 0) goto done;
+    interleave(xyz, p->x, p->y, p->z, n);
+    if (hk_vtk_compress(xyz, vec, &fb->point[POINTS]) != 0 ||
+        hk_vtk_compress(p->inv_mass, n * sizeof *p->inv_mass, &fb->point[INV_MASS]) != 0 ||
+        hk_vtk_compress(body, n * sizeof *body, &fb->point[POINT_BODY]) != 0)
+        goto done;
+    rc = 0;
 done:
-    free(pts);
-    free(vel);
-    free(frc);
-    free(lconn);
-    free(loff);
-    free(pconn);
-    free(poff);
-    free(stretch);
-    free(kind);
+    free(xyz);
+    free(body);
     return rc;
 }
 
-int hk_vtk_write_pvd(const char *path, int frames, const double *times, char *const *files)
+/* The cell arrays of one block: `cells` cells of `corners` particles each
+ * (global indices in conn), their stretch and body. Connectivity is Int32
+ * (particle indices are), offsets Int32 up to 2^31 - 1 corners, else Int64
+ * (*wide = 1). 0 or -1 (errno set). */
+static int cell_blobs(int64_t cells, int corners, const int32_t *conn, const double *stretch, const int32_t *body,
+                      hk_vtk_blob *out, int *wide)
 {
-    hk_outfile o;
-    FILE *f = hk_out_open(&o, path, "w");
-    if (!f) return -1;
-    fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
-               "  <Collection>\n");
-    for (int i = 0; i < frames; i++)
-        fprintf(f, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s\"/>\n", times[i], files[i]);
-    fprintf(f, "  </Collection>\n</VTKFile>\n");
-    return hk_out_close(&o, 1);
+    *wide = corners * cells > INT32_MAX;
+    const size_t size = *wide ? sizeof(int64_t) : sizeof(int32_t);
+    unsigned char *off = malloc((size_t)(cells + 1) * size);
+    if (!off) {
+        errno = ENOMEM;
+        return -1;
+    }
+    for (int64_t i = 0; i < cells; i++) {
+        const int64_t o = corners * (i + 1);
+        if (*wide)
+            memcpy(off + 8 * i, &o, 8);
+        else
+            memcpy(off + 4 * i, &(int32_t){(int32_t)o}, 4);
+    }
+    const int rc = hk_vtk_compress(conn, (uint64_t)(corners * cells) * sizeof *conn, &out[CONNECTIVITY]) != 0 ||
+                           hk_vtk_compress(off, (uint64_t)cells * size, &out[OFFSETS]) != 0 ||
+                           hk_vtk_compress(stretch, (uint64_t)cells * sizeof *stretch, &out[STRETCH]) != 0 ||
+                           hk_vtk_compress(body, (uint64_t)cells * sizeof *body, &out[CELL_BODY]) != 0
+                       ? -1
+                       : 0;
+    free(off);
+    return rc;
+}
+
+/* A triangle's stretch: the largest r/L0 of the unbroken springs at its
+ * three corners (NaN when none of them has one). */
+static double *triangle_stretch(const hk_world *w, const hk_geometry *m)
+{
+    const size_t n = (size_t)w->p.count;
+    double *at = malloc(n * sizeof *at + 1), *ts = malloc((size_t)(m->tris + 1) * sizeof *ts);
+    if (!at || !ts) {
+        free(at);
+        free(ts);
+        errno = ENOMEM;
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) at[i] = -INFINITY;
+    for (int64_t l = 0; l < m->lines; l++)
+        for (int e = 0; e < 2; e++) {
+            double *s = &at[m->line[2 * l + e]];
+            if (m->stretch[l] > *s) *s = m->stretch[l];
+        }
+    for (int64_t t = 0; t < m->tris; t++) {
+        double s = -INFINITY;
+        for (int c = 0; c < 3; c++) s = at[m->tri[3 * t + c]] > s ? at[m->tri[3 * t + c]] : s;
+        ts[t] = s > -INFINITY ? s : NAN;
+    }
+    free(at);
+    return ts;
+}
+
+/* One block's .vtp: the shared point arrays and its own cells. */
+static int write_block(const char *path, const hk_world *w, const frame_blobs *fb, int k, int64_t cells)
+{
+    const hk_vtk_section topo = k ? HK_VTK_POLYS : HK_VTK_LINES;
+    const hk_vtk_array a[] = {
+        {HK_VTK_POINT_DATA, "velocity", REAL_TYPE, 3, &fb->point[VELOCITY]},
+        {HK_VTK_POINT_DATA, "force", REAL_TYPE, 3, &fb->point[FORCE]},
+        {HK_VTK_POINT_DATA, "inv_mass", REAL_TYPE, 1, &fb->point[INV_MASS]},
+        {HK_VTK_POINT_DATA, "body_id", "Int32", 1, &fb->point[POINT_BODY]},
+        {HK_VTK_CELL_DATA, "stretch", "Float64", 1, &fb->cell[k][STRETCH]},
+        {HK_VTK_CELL_DATA, "body_id", "Int32", 1, &fb->cell[k][CELL_BODY]},
+        {HK_VTK_POINTS, "Points", REAL_TYPE, 3, &fb->point[POINTS]},
+        {topo, "connectivity", "Int32", 1, &fb->cell[k][CONNECTIVITY]},
+        {topo, "offsets", fb->wide[k] ? "Int64" : "Int32", 1, &fb->cell[k][OFFSETS]},
+    };
+    const hk_vtp_piece piece = {.time = hk_world_time(w),
+                                .points = w->p.count,
+                                .lines = k ? 0 : cells,
+                                .polys = k ? cells : 0,
+                                .arrays = a,
+                                .count = (int)(sizeof a / sizeof a[0])};
+    return hk_vtp_write(path, &piece);
+}
+
+static const char *const block_name[2] = {"springs", "surfaces"};
+
+int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m, char *failed, size_t failed_len)
+{
+    snprintf(failed, failed_len, "%s", path);
+    const size_t len = strlen(path);
+    if (len < 4 || strcmp(path + len - 4, ".vtm") != 0 || len + 16 > 4096) {
+        errno = EINVAL;
+        return -1;
+    }
+    frame_blobs fb;
+    memset(&fb, 0, sizeof fb);
+    int rc = -1;
+    double *ts = triangle_stretch(w, m);
+    if (!ts || point_blobs(w, &fb) != 0 ||
+        cell_blobs(m->lines, 2, m->line, m->stretch, m->line_body, fb.cell[0], &fb.wide[0]) != 0 ||
+        cell_blobs(m->tris, 3, m->tri, ts, m->tri_body, fb.cell[1], &fb.wide[1]) != 0)
+        goto done;
+    /* the blocks first, then the .vtm that names them */
+    char file[2][4096], name[2][4096];
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    for (int k = 0; k < 2; k++) {
+        snprintf(file[k], sizeof file[k], "%.*s_%s.vtp", (int)(len - 4), path, block_name[k]);
+        snprintf(name[k], sizeof name[k], "%.*s_%s.vtp", (int)(strlen(base) - 4), base, block_name[k]);
+        if (write_block(file[k], w, &fb, k, k ? m->tris : m->lines) != 0) {
+            snprintf(failed, failed_len, "%s", file[k]);
+            goto done;
+        }
+    }
+    const char *names[2] = {name[0], name[1]};
+    rc = hk_vtm_write(path, 2, block_name, names);
+done:
+    free(ts);
+    blobs_free(&fb);
+    return rc;
 }
 
 /* ------------------------------------------------------------------------ */
-/* The vtk frame format: .vtp frames and frames.pvd, rewritten after every  */
-/* frame so that an interrupted run still opens as one animation. Every     */
-/* file goes through outfile.c (NAME.tmp, then rename): a kill at any      */
-/* moment leaves the previous complete frames.pvd.                          */
+/* The vtk frame format: .vtm frames (two .vtp blocks each) and frames.pvd, */
+/* rewritten after every frame so that an interrupted run still opens as    */
+/* one animation. Every file goes through outfile.c (NAME.tmp, then         */
+/* rename), blocks before their .vtm: a kill at any moment leaves the       */
+/* previous complete frames.pvd, whose frames are all whole.                */
 
 typedef struct vtk_series {
     int count, cap;
     double *times;
-    char **files; /* .vtp names, relative to the folder */
+    char **files; /* .vtm names, relative to the folder */
     int resumed;  /* the frames already in the folder have been looked for */
     char pvd[4200];
+    char failed[4200]; /* the file a failed frame could not write */
 } vtk_series;
 
 static void vtk_series_free(void *state)
@@ -196,7 +238,7 @@ static int push_frame(vtk_series *fr, const char *name, double time)
     return 0;
 }
 
-/* The step of a frame file name frame_<digits>.vtp; -1 for any other name. */
+/* The step of a frame file name frame_<digits>.vtm; -1 for any other name. */
 static long long frame_step(const char *name)
 {
     if (strncmp(name, "frame_", 6) != 0) return -1;
@@ -204,13 +246,21 @@ static long long frame_step(const char *name)
     long long step = 0;
     int digits = 0;
     for (; *p >= '0' && *p <= '9' && digits < 18; p++, digits++) step = 10 * step + (*p - '0');
-    return digits >= 6 && strcmp(p, ".vtp") == 0 ? step : -1;
+    return digits >= 6 && strcmp(p, ".vtm") == 0 ? step : -1;
 }
 
-/* The TimeValue field data of a .vtp frame written by hooke; NAN if it cannot be read. */
-static double frame_time(const char *path)
+/* The TimeValue field data of a .vtm frame written by hooke, read from its
+ * springs block; NAN if it cannot be read or its surfaces block is missing. */
+static double frame_time(const char *dir, const char *vtm)
 {
+    char path[4200];
+    const int stem = (int)strlen(vtm) - 4;
+    snprintf(path, sizeof path, "%s/%.*s_%s.vtp", dir, stem, vtm, block_name[1]);
     FILE *f = fopen(path, "rb");
+    if (!f) return NAN;
+    fclose(f);
+    snprintf(path, sizeof path, "%s/%.*s_%s.vtp", dir, stem, vtm, block_name[0]);
+    f = fopen(path, "rb");
     if (!f) return NAN;
     char head[4096];
     size_t n = fread(head, 1, sizeof head - 1, f);
@@ -237,7 +287,7 @@ static int by_step(const void *a, const void *b)
 }
 
 /* A restarted run (first frame at step > 0) writing into a folder that holds the frames of the run before:
- * the collection starts with those frame_<step>.vtp of an earlier step, their times read from the files. */
+ * the collection starts with those frame_<step>.vtm of an earlier step, their times read from their blocks. */
 static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
 {
     DIR *d = opendir(dir);
@@ -248,9 +298,7 @@ static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
     while ((ent = readdir(d)) != NULL) {
         const long long step = frame_step(ent->d_name);
         if (step < 0 || step >= first_step || strlen(ent->d_name) >= sizeof e->name) continue;
-        char path[4096 + sizeof ent->d_name + 2];
-        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
-        const double t = frame_time(path);
+        const double t = frame_time(dir, ent->d_name);
         if (isnan(t)) continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 64;
@@ -276,7 +324,7 @@ static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
 }
 
 /* One frame and the collection. When the first frame written is past step 0
- * (a restart), the collection first lists the frame_<step>.vtp already in the
+ * (a restart), the collection first lists the frame_<step>.vtm already in the
  * folder from earlier steps, times read from their TimeValue, so frames.pvd
  * covers the whole run. */
 static int write_vtk(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g)
@@ -286,7 +334,10 @@ static int write_vtk(hk_frame_series *s, const char *path, const hk_world *w, co
         s->free_state = vtk_series_free;
     }
     vtk_series *fr = s->state;
-    if (hk_vtk_write_frame(path, w, g) != 0) return -1;
+    if (hk_vtk_write_frame(path, w, g, fr->failed, sizeof fr->failed) != 0) {
+        s->failed = fr->failed;
+        return -1;
+    }
     const long long step = (long long)hk_world_step_count(w);
     if (!fr->resumed) {
         fr->resumed = 1;
@@ -301,12 +352,12 @@ static int write_vtk(hk_frame_series *s, const char *path, const hk_world *w, co
         return -1;
     }
     snprintf(fr->pvd, sizeof fr->pvd, "%s/frames.pvd", s->dir);
-    if (hk_vtk_write_pvd(fr->pvd, fr->count, fr->times, fr->files) != 0) {
+    if (hk_pvd_write(fr->pvd, fr->count, fr->times, fr->files) != 0) {
         s->failed = fr->pvd;
         return -1;
     }
     return 0;
 }
 
-const hk_frame_format hk_frame_format_vtk = {"vtk", "vtp", "VTK XML PolyData frames and frames.pvd (ParaView)",
+const hk_frame_format hk_frame_format_vtk = {"vtk", "vtm", "ParaView: .vtm frames (springs, surfaces) and frames.pvd",
                                              write_vtk};

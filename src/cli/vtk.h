@@ -1,19 +1,25 @@
-/* vtk.h — VTK XML PolyData frames (.vtp, raw appended binary) and the .pvd collection that makes them one animation. */
+/* vtk.h — VTK XML frames for ParaView: per frame a .vtm of a springs and a surfaces block, and the .pvd series. */
 #ifndef HOOKE_VTK_H
 #define HOOKE_VTK_H
 
-#include "hooke/hooke.h"
+#include <stddef.h>
+
 #include "geometry.h"
+#include "hooke/hooke.h"
 
-/* One frame: particles as points (point data "velocity" [m/s], "force" [N],
- * "inv_mass" [1/kg]), springs as lines then surface triangles as polys (cell
- * data "stretch" r/L0, NaN on triangles, and "cell_kind" 1 spring, 2
- * triangle). Binary blocks carry a UInt64 byte count (header_type UInt64),
- * little-endian. Returns 0 or -1 (errno set). */
-int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m);
-
-/* The collection: one DataSet per frame, timestep = simulated time [s];
- * file names are relative to the .pvd's folder. Returns 0 or -1. */
-int hk_vtk_write_pvd(const char *path, int frames, const double *times, char *const *files);
+/* One frame at path DIR/NAME.vtm: the blocks DIR/NAME_springs.vtp (the
+ * unbroken springs as lines) and DIR/NAME_surfaces.vtp (the surface
+ * triangles as polys), then the .vtm that names them (block 0 "springs",
+ * block 1 "surfaces"). Both blocks hold every particle as a point, point i
+ * being particle i, positions as the build's floating type holds them
+ * (Float32, or Float64 in a double build), with point data "velocity"
+ * [m/s], "force" [N], "inv_mass" [1/kg] and "body_id" (Int32, the body's
+ * index in the scene, from 0); and cell data "stretch" (Float64: a
+ * spring's r/L0; a triangle's, the largest r/L0 of the unbroken springs at
+ * its corners, NaN when there is none) and "body_id" (Int32). Field data
+ * TimeValue [s]. Arrays are zlib-compressed appended raw binary
+ * (vtkxml.h). Returns 0, or -1 with errno set and the path of the file
+ * that could not be written in failed. */
+int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m, char *failed, size_t failed_len);
 
 #endif
