@@ -2,7 +2,7 @@
 # examples.sh — runs every example the README and docs/ show, and checks (or updates) the output they show.
 #
 # usage: bash docs/examples.sh check|update [HOOKE]      (HOOKE: the program, default build/hooke)
-#        bash docs/examples.sh images [HOOKE]            (draws docs/img/ again with the commands shown)
+#        bash docs/examples.sh images [HOOKE]            (check, and draw docs/img/ with the commands shown)
 #
 # An example is a code block (fenced, or indented by four spaces) that
 # follows a line `<!-- example -->` in README.md or docs/*.md. In it, a line
@@ -26,6 +26,12 @@
 # HOOKE comes from a build without sanitizers (a program linked against a
 # sanitizer build of libhooke would need the sanitizer's runtime and flags);
 # `check` says how many commands it left out, and why.
+#
+# A picture in docs/img is drawn by the block that follows its marker
+# `<!-- example: picture FILE docs/img/NAME -->`: `check` fails when the
+# block's commands leave no FILE (PNG, SVG or PDF by its extension, checked
+# by its first bytes) in the scratch folder, and `images` copies FILE to
+# docs/img/NAME.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,16 +75,18 @@ run_one() {
 }
 
 # The blocks of a file as lines "LINE<TAB>KIND<TAB>TEXT": KIND block (TEXT 1
-# when the block is marked machine, 2 install, else 0) at each block's start, then cmd
+# when the block is marked machine, 2 install, else 0; then " FILE docs/img/NAME" for a
+# picture's block) at each block's start, then cmd
 # and out for its lines (LINE: the line number; indentation or fences
 # removed).
 scan() {
     awk '
         function flush() { inblock = 0; fenced = 0; marked = 0 }
-        /^<!-- example(: [a-z]+)? -->/ { marked = 1; machine = ($0 ~ /example: machine/) ? 1 : ($0 ~ /example: install/) ? 2 : 0; next }
+        /^<!-- example: picture [^ ]+ [^ ]+ -->/ { marked = 1; machine = 0; picture = " " $4 " " $5; next }
+        /^<!-- example(: [a-z]+)? -->/ { marked = 1; machine = ($0 ~ /example: machine/) ? 1 : ($0 ~ /example: install/) ? 2 : 0; picture = ""; next }
         marked && !inblock && /^[[:space:]]*$/ { next }
-        marked && !inblock && /^```/ { inblock = 1; fenced = 1; print NR "\tblock\t" machine; next }
-        marked && !inblock && /^    / { inblock = 1; fenced = 0; print NR "\tblock\t" machine }
+        marked && !inblock && /^```/ { inblock = 1; fenced = 1; print NR "\tblock\t" machine picture; next }
+        marked && !inblock && /^    / { inblock = 1; fenced = 0; print NR "\tblock\t" machine picture }
         marked && !inblock { flush(); next }
         inblock && fenced && /^```/ { flush(); next }
         inblock && !fenced && !/^    / && !/^[[:space:]]*$/ { flush(); next }
@@ -95,6 +103,26 @@ scan() {
 files=$(cd "$root" && ls README.md docs/*.md)
 failures=0
 examples=0
+drawn=""
+# After a picture's block: FILE must be there, a PNG, SVG or PDF by its first bytes; images copies it to docs/img.
+finish_picture() { # file, "FILE docs/img/NAME"
+    local file=$1 src=${2%% *} dst=${2#* } want got
+    case $src in
+    *.png) want="89 50 4e 47" ;;
+    *.svg) want="3c 3f 78 6d" ;;
+    *.pdf) want="25 50 44 46" ;;
+    *) want="?" ;;
+    esac
+    got=$({ head -c 4 "$scratch/$src" 2>/dev/null || true; } | od -An -tx1 | tr -s ' ' | sed 's/^ //; s/ $//')
+    if [ "$got" != "$want" ]; then
+        failures=$((failures + 1))
+        echo "examples.sh: $file: the commands of the picture $dst did not draw $src" >&2
+    elif [ "$mode" = images ]; then
+        cp "$scratch/$src" "$root/$dst"
+        drawn="$drawn $dst"
+    fi
+}
+
 declare -A new_text # "FILE:LINE" -> replacement (update)
 
 check_command() { # file, cmd line, command, machine, shown lines (file)
@@ -149,26 +177,11 @@ check_command() { # file, cmd line, command, machine, shown lines (file)
     fi
 }
 
-if [ "$mode" = images ]; then
-    # the pictures in docs/img, drawn by the commands the README and the user guide show
-    cd "$scratch"
-    PATH="$scratch/bin:$PATH"
-    hooke run scenes/cloth_corners.scene --steps 400 --every 400 --out frames --format png --quiet >/dev/null
-    cp frames/frame_000400.png "$root/docs/img/cloth_frame.png"
-    hooke run scenes/jelly26.scene --stats jelly26.csv --quiet >/dev/null
-    hooke plot jelly26.csv --out jelly26_stats.png >/dev/null
-    cp jelly26_stats.png "$root/docs/img/jelly26_stats.png"
-    hooke stability scenes/oscillator.scene --time 2 --points 12 --plot stability_oscillator.png --quiet >/dev/null
-    cp stability_oscillator.png "$root/docs/img/stability_oscillator.png"
-    echo "examples.sh: drew docs/img/cloth_frame.png, jelly26_stats.png and stability_oscillator.png"
-    exit 0
-fi
-
 for f in $files; do
     blocks=$scratch/blocks.tsv
     scan "$f" >"$blocks"
     [ -s "$blocks" ] || continue
-    cmd="" cmd_at=0 machine=0 block_machine=0
+    cmd="" cmd_at=0 machine=0 block_machine=0 picture=""
     shown=$scratch/shown.tsv
     : >"$shown"
     while IFS=$'\t' read -r lineno kind text; do
@@ -177,12 +190,17 @@ for f in $files; do
             cmd="" && : >"$shown"
         fi
         case $kind in
-        block) block_machine=$text ;;
+        block)
+            [ -n "$picture" ] && finish_picture "$f" "$picture"
+            block_machine=${text%% *} picture=""
+            [ "$text" != "$block_machine" ] && picture=${text#* }
+            ;;
         cmd) cmd=$text cmd_at=$lineno machine=$block_machine ;;
         out) [ -n "$cmd" ] && printf '%s\t%s\n' "$lineno" "$text" >>"$shown" ;;
         esac
     done <"$blocks"
     [ -n "$cmd" ] && check_command "$f" "$cmd_at" "$cmd" "$machine" "$shown"
+    [ -n "$picture" ] && finish_picture "$f" "$picture"
 done
 
 if [ "$mode" = update ]; then
@@ -199,4 +217,5 @@ if [ "$mode" = update ]; then
 fi
 echo "examples.sh: $examples commands run, $failures with output that differs from what the docs show"
 [ "$skipped" -eq 0 ] || echo "examples.sh: $skipped commands of install examples not run: $no_install"
+[ "$mode" = images ] && echo "examples.sh: drew$drawn"
 [ "$failures" -eq 0 ]

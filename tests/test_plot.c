@@ -1,7 +1,9 @@
-/* test_plot.c — `hooke plot`: a stats CSV as a PNG of stacked panels, extra columns, and every kind of bad input. */
+/* test_plot.c — `hooke plot`: a stats CSV as a PNG, SVG or PDF of stacked panels, what its labels say, extra columns,
+ * and every kind of bad input. */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 #include "hk_test_png.h"
+#include "hk_test_text.h"
 
 #include <ctype.h>
 #include <float.h>
@@ -214,7 +216,7 @@ static void test_plot_bad_input(void **state)
     hk_run_free(&r);
     r = hk_test_hooke("", "plot --help");
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "usage: hooke plot STATS.csv [--out FILE.png] [--width W] [--height H]"));
+    assert_non_null(strstr(r.out, "usage: hooke plot STATS.csv [--out FILE.png|.svg|.pdf] [--width W] [--height H]"));
     hk_run_free(&r);
     r = hk_test_hooke("", "--help");
     assert_int_equal(r.status, 0);
@@ -264,6 +266,14 @@ static void check_ticks(double lo, double hi, int logscale, char *text, size_t l
         if (i > 0 && !(at[i] > at[i - 1] && label_value(label[i]) > label_value(label[i - 1]) &&
                        strcmp(label[i], label[i - 1]) != 0)) {
             print_error("%g..%g: ticks not increasing: %s\n", lo, hi, text);
+            fail();
+        }
+        /* printed: no "e" notation (7e+02, 7E+02), and read back it is the label's value */
+        char printed[HK_PLOT_TEXT], ascii[HK_PLOT_TEXT];
+        hk_plot_tick_text(&ax.y, at[i], label[i], printed);
+        hk_tick_text_ascii(printed, ascii, sizeof ascii);
+        if (strpbrk(printed, "eE+") || label_value(ascii) != label_value(label[i])) {
+            print_error("%g..%g: tick '%s' printed as '%s' (%s)\n", lo, hi, label[i], printed, ascii);
             fail();
         }
     }
@@ -469,12 +479,166 @@ static void test_stats_reader(void **state)
     assert_non_null(strstr(err, ": cannot read stats CSV: it is a folder"));
 }
 
+/* How tick labels are printed (hk_plot_tick_text): the minus sign, powers of ten with superscripts. */
+static void test_plot_tick_text(void **state)
+{
+    (void)state;
+    hk_plot_scale lin, lg;
+    hk_plot_scale_set(&lin, 0, 1, 0);
+    hk_plot_scale_set(&lg, 1e-3, 1e2, 1);
+    static const struct {
+        int log;
+        double at;
+        const char *label, *want;
+    } cases[] = {
+        {0, 0, "0", "0"},
+        {0, 0, "0.25", "0.25"},
+        {0, 0, "700", "700"},
+        {0, 0, "-1.5", "\u22121.5"},
+        {0, 0, "100000.2", "100000.2"},
+        {0, 0, "1e10", "1\u00d710\u00b9\u2070"},
+        {0, 0, "1.5e-300", "1.5\u00d710\u207b\u00b3\u2070\u2070"},
+        {0, 0, "-2e308", "\u22122\u00d710\u00b3\u2070\u2078"},
+        {1, -3, "1e-3", "10\u207b\u00b3"},
+        {1, 0, "1", "10\u2070"},
+        {1, 1, "10", "10\u00b9"},
+        {1, 2, "1e2", "10\u00b2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[HK_PLOT_TEXT];
+        hk_plot_tick_text(cases[i].log ? &lg : &lin, cases[i].at, cases[i].label, out);
+        if (strcmp(out, cases[i].want) != 0) {
+            print_error("'%s' printed as '%s', expected '%s'\n", cases[i].label, out, cases[i].want);
+            fail();
+        }
+    }
+}
+
+/* What `hooke plot` draws, as text (the canvas's text hook, in this process): mixed-case titles with units, the
+ * columns in legends, tick labels without "e" notation, 700 s printed as 700. */
+static void test_plot_text(void **state)
+{
+    (void)state;
+    const char *csv = hk_test_path("text.csv"), *png = hk_test_path("text.png");
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    fprintf(f, "step,time,kinetic,gravity,spring,total,max_stretch,broken,volume_0,pressure_0,huge\n");
+    for (int i = 0; i <= 70; i++)
+        fprintf(f, "%d,%d,%g,%g,%g,%g,%g,%d,%g,%g,%g\n", i, 10 * i, 1e-3 * i, -0.5 * i, 2.0, 1.5, 1 + 1e-3 * i, i / 7,
+                0.25 + 1e-4 * i, 1e5 + 100.0 * i, 1e10 + 2e10 * i / 70.0);
+    assert_int_equal(fclose(f), 0);
+    char *argv[] = {"hooke", "plot", (char *)csv, "--out", (char *)png, NULL};
+    hk_texts *t = malloc(sizeof *t);
+    assert_non_null(t);
+    hk_texts_start(t);
+    const int rc = hk_cmd_plot(5, argv);
+    hk_texts_stop();
+    assert_int_equal(rc, 0);
+    hk_texts_expect(t, HK_TEXT_TITLE, "hooke run statistics: text.csv");
+    static const char *const titles[] = {"Energy (J)",       "Max stretch (r/L\u2080)", "Broken springs",
+                                         "Volume (m\u00b3)", "Pressure (Pa)",           "huge",
+                                         "Time (s)"};
+    for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++) hk_texts_expect(t, HK_TEXT_AXIS_TITLE, titles[i]);
+    static const char *const legend[] = {"kinetic", "gravity",  "spring",     "total", "max_stretch",
+                                         "broken",  "volume_0", "pressure_0", "huge"};
+    for (size_t i = 0; i < sizeof legend / sizeof legend[0]; i++) hk_texts_expect(t, HK_TEXT_LEGEND, legend[i]);
+    /* the time axis 0..700 s: 0, 100, ..., 700 */
+    hk_texts_expect(t, HK_TEXT_TICK, "0");
+    hk_texts_expect(t, HK_TEXT_TICK, "700");
+    /* 1e10..3e10 Pa: powers of ten */
+    hk_texts_expect(t, HK_TEXT_TICK, "1\u00d710\u00b9\u2070");
+    hk_texts_expect(t, HK_TEXT_TICK, "3\u00d710\u00b9\u2070");
+    int ticks = 0;
+    for (int i = 0; i < t->n; i++) {
+        const char *s = t->text[i];
+        if (t->role[i] == HK_TEXT_TICK) {
+            char ascii[HK_PLOT_TEXT];
+            hk_tick_text_ascii(s, ascii, sizeof ascii);
+            if (strpbrk(s, "eE+") || !*ascii) {
+                print_error("tick label '%s'\n", s);
+                fail();
+            }
+            ticks++;
+        } else if ((t->role[i] == HK_TEXT_TITLE || t->role[i] == HK_TEXT_AXIS_TITLE) && !hk_text_has_lower(s)) {
+            print_error("title '%s' has no lower-case letter\n", s);
+            fail();
+        }
+    }
+    assert_true(ticks >= 6 * 5 + 8); /* 6 panels of at least 5 y ticks, and the time axis */
+    free(t);
+}
+
+/* Starts with magic (len bytes). */
+static void expect_magic(const char *path, const char *magic, size_t len)
+{
+    char *text = hk_test_slurp(path);
+    if (!text || memcmp(text, magic, len) != 0) {
+        print_error("%s does not start with the expected magic\n", path);
+        fail();
+    }
+    free(text);
+}
+
+/* The file kind follows the extension of --out (any case): PNG, SVG, PDF; any other is refused before anything is
+ * written. */
+static void test_plot_vector(void **state)
+{
+    (void)state;
+    char csv[256], out[256];
+    snprintf(csv, sizeof csv, "%s", hk_test_path("vec.csv")); /* hk_test_path's buffers are reused */
+    write_extended_csv(csv, 0);
+    static const struct {
+        const char *name, *magic;
+        size_t len;
+    } kinds[] = {
+        {"vec.svg", "<?xml", 5},
+        {"vec.SVG", "<?xml", 5},
+        {"vec.pdf", "%PDF-", 5},
+        {"vec.Pdf", "%PDF-", 5},
+        {"vec.png", "\x89PNG\r\n\x1a\n", 8},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        snprintf(out, sizeof out, "%s", hk_test_path(kinds[i].name));
+        char args[1024];
+        snprintf(args, sizeof args, "plot '%s' --out '%s'", csv, out);
+        hk_run r = hk_test_hooke("", args);
+        assert_int_equal(r.status, 0);
+        assert_string_equal(r.err, "");
+        hk_run_free(&r);
+        expect_magic(out, kinds[i].magic, kinds[i].len);
+        if (kinds[i].magic[0] == '<') {
+            char *svg = hk_test_slurp(out);
+            assert_non_null(strstr(svg, "<svg"));
+            assert_non_null(strstr(svg, "width=\"900pt\" height=\"1010pt\""));
+            free(svg);
+        }
+    }
+    char jpg[256], args[1024];
+    snprintf(jpg, sizeof jpg, "%s", hk_test_path("vec.jpg"));
+    snprintf(args, sizeof args, "plot '%s' --out '%s'", csv, jpg);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 1);
+    char want[512];
+    snprintf(want, sizeof want, "hooke: error: --out expects a file name ending in .png, .svg or .pdf, got '%s'\n",
+             jpg);
+    assert_string_equal(r.err, want);
+    assert_null(hk_test_slurp(jpg));
+    hk_run_free(&r);
+    snprintf(args, sizeof args, "plot '%s' --out /nonexistent/dir/x.svg", csv);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "hooke: error: cannot write /nonexistent/dir/x.svg: No such file or directory"));
+    hk_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plot_run_stats),       cmocka_unit_test(test_plot_extra_columns),
         cmocka_unit_test(test_plot_bad_input),       cmocka_unit_test(test_stats_reader),
         cmocka_unit_test(test_plot_axis_any_finite), cmocka_unit_test(test_plot_extreme_csv),
+        cmocka_unit_test(test_plot_tick_text),       cmocka_unit_test(test_plot_text),
+        cmocka_unit_test(test_plot_vector),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

@@ -1,12 +1,14 @@
-/* test_stability.c — `hooke stability`: the drift plot, the pendulum's analytic answer, the sweep flags and their
- * bad values, --help, and a table that does not depend on the thread count. */
+/* test_stability.c — `hooke stability`: the drift plot (its pixels and its text), the pendulum's analytic answer, the
+ * sweep flags and their bad values, --help, and a table that does not depend on the thread count. */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 #include "hk_test_png.h"
+#include "hk_test_text.h"
 
 #include <math.h>
 
 #include "plot.h"
+#include "stability.h"
 
 #define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
 
@@ -93,6 +95,46 @@ static void test_stability_plot(void **state)
     assert_int_equal(r.status, 3);
     assert_non_null(strstr(r.err, "hooke: error: cannot write /nonexistent/s.png"));
     hk_run_free(&r);
+}
+
+/* What the drift plot says (the canvas's text hook, in this process), written as PDF: mixed-case titles, the
+ * integrators' limits in the legend, decades as powers of ten. */
+static void test_stability_plot_text(void **state)
+{
+    (void)state;
+    char pdf[256], scene[512];
+    snprintf(pdf, sizeof pdf, "%s", hk_test_path("stability.pdf"));
+    snprintf(scene, sizeof scene, "%s/oscillator.scene", HOOKE_SCENES_DIR);
+    char *argv[] = {"hooke", "stability", scene, "--integrators", "verlet,rk4", "--time", "1", "--points",
+                    "4",     "--plot",    pdf,   "--quiet",       NULL};
+    hk_texts *t = malloc(sizeof *t);
+    assert_non_null(t);
+    hk_texts_start(t);
+    const int rc = hk_cmd_stability(12, argv);
+    hk_texts_stop();
+    assert_int_equal(rc, 0);
+    hk_texts_expect(t, HK_TEXT_TITLE, "Stability: oscillator.scene");
+    hk_texts_expect(t, HK_TEXT_SUBTITLE,
+                    "\u03c9_max = 10 rad/s. Dashed: the largest stable dt of each integrator. "
+                    "Unstable runs are not drawn.");
+    hk_texts_expect(t, HK_TEXT_AXIS_TITLE, "|Energy drift| / E\u2080 per simulated second (1/s)");
+    hk_texts_expect(t, HK_TEXT_AXIS_TITLE, "Time step dt (s)");
+    /* the limits, as the table prints them: omega*dt 2.003 (verlet) and 2.828 (rk4) */
+    hk_texts_expect(t, HK_TEXT_LEGEND, "verlet: limit \u03c9\u00b7dt = 2.003");
+    hk_texts_expect(t, HK_TEXT_LEGEND, "rk4: limit \u03c9\u00b7dt = 2.828");
+    /* dt from 1e-3 to 1 s (omega_max 10 rad/s: 0.01 / omega .. 4 / omega, whole decades) */
+    static const char *const decades[] = {"10\u207b\u00b3", "10\u207b\u00b2", "10\u207b\u00b9", "10\u2070"};
+    for (int i = 0; i < 4; i++) hk_texts_expect(t, HK_TEXT_TICK, decades[i]);
+    for (int i = 0; i < t->n; i++)
+        if (t->role[i] != HK_TEXT_TICK && !hk_text_has_lower(t->text[i])) {
+            print_error("'%s' has no lower-case letter\n", t->text[i]);
+            fail();
+        }
+    free(t);
+    char *text = hk_test_slurp(pdf);
+    assert_non_null(text);
+    assert_memory_equal(text, "%PDF-", 5);
+    free(text);
 }
 
 static void test_stability_pendulum(void **state)
@@ -199,7 +241,8 @@ static void test_stability_sweep_flags(void **state)
         {"--dt-min 0.1 --dt-max 0.01", "--dt-min (0.1) must be less than --dt-max (0.01)"},
         {"--dt-min 0.1 --dt-max 0.1", "--dt-min (0.1) must be less than --dt-max (0.1)"},
         {"--dt-min 500", "--dt-min (500) must be less than --dt-max (0.4)"},
-        {"--plot", "--plot expects a file name (.png), got 'nothing'"},
+        {"--plot", "--plot expects a file name ending in .png, .svg or .pdf, got 'nothing'"},
+        {"--plot x.gif", "--plot expects a file name ending in .png, .svg or .pdf, got 'x.gif'"},
         {"--bogus 1", "unknown option '--bogus' for stability (see hooke stability --help)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -322,9 +365,10 @@ static void test_stability_implicit(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stability_plot),        cmocka_unit_test(test_stability_pendulum),
-        cmocka_unit_test(test_stability_sweep_flags), cmocka_unit_test(test_stability_help),
-        cmocka_unit_test(test_stability_threads),     cmocka_unit_test(test_stability_implicit),
+        cmocka_unit_test(test_stability_plot),     cmocka_unit_test(test_stability_plot_text),
+        cmocka_unit_test(test_stability_pendulum), cmocka_unit_test(test_stability_sweep_flags),
+        cmocka_unit_test(test_stability_help),     cmocka_unit_test(test_stability_threads),
+        cmocka_unit_test(test_stability_implicit),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

@@ -1,4 +1,4 @@
-/* plot.c — line charts on the raster canvas, and `hooke plot`: a stats CSV as stacked panels against time. */
+/* plot.c — line charts drawn with cairo, and `hooke plot`: a stats CSV as stacked panels against time. */
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
 
@@ -12,9 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define PI 3.14159265358979323846
+
 /* ---- chart pieces -------------------------------------------------------- */
 
-static const hk_rgb black = {0, 0, 0}, grid_grey = {225, 225, 225}, frame_grey = {90, 90, 90}, white = {255, 255, 255};
+static const hk_rgb ink = {25, 25, 25}, grid_grey = {228, 228, 228}, frame_grey = {110, 110, 110},
+                    white = {255, 255, 255};
 
 hk_rgb hk_plot_colour(int i)
 {
@@ -26,229 +29,98 @@ hk_rgb hk_plot_colour(int i)
     return palette[((i % n) + n) % n];
 }
 
-/* 10^p * 2^-e, for the p and e of an axis (the result near its tick step, a normal number): pow is
- * within an ulp and ldexp exact, with 10^p split where it alone would be subnormal. */
-static double pow10_scaled(int p, int e)
+int hk_plot_kind(const char *flag, const char *path)
 {
-    return p >= -300 ? ldexp(pow(10, p), -e) : ldexp(pow(10, p + 30), -e) * 1e-30;
+    const int kind = hk_canvas_kind_of(path);
+    if (kind < 0)
+        fprintf(stderr, "hooke: error: %s expects a file name ending in .png, .svg or .pdf, got '%s'\n", flag, path);
+    return kind;
 }
 
-/* A linear axis over [lo, hi]. Everything is computed in units of 2^exp2, the
- * data scaled so the largest magnitude lies in [0.5, 1): no difference of two
- * values can overflow (-DBL_MAX..DBL_MAX is 2 units wide) and subnormal data
- * scale up to normal numbers. The tick step, 1, 2 or 5 times 10^pow10 in data
- * units, is chosen from the step's decimal logarithm, which is finite for
- * every finite input, and the labels are written from integers (tick_label). */
-static void scale_linear(double lo, double hi, hk_plot_scale *s)
+/* A 1-pixel line from (x0, y0) to (x1, y1) on whole pixels (crisp in PNG): coordinates rounded to pixel centres. */
+static void hairline(hk_canvas *c, double x0, double y0, double x1, double y1, hk_rgb colour)
 {
-    if (!isfinite(lo) || !isfinite(hi)) {
-        lo = isfinite(lo) ? lo : isfinite(hi) ? hi : 0;
-        hi = lo;
+    cairo_t *cr = c->cr;
+    cairo_move_to(cr, floor(x0) + 0.5, floor(y0) + 0.5);
+    cairo_line_to(cr, floor(x1) + 0.5, floor(y1) + 0.5);
+    hk_canvas_colour(c, colour, 1);
+    cairo_set_line_width(cr, 1);
+    cairo_stroke(cr);
+}
+
+double hk_plot_ylabel_width(hk_canvas *c, double lo, double hi, int logscale)
+{
+    hk_plot_scale s;
+    hk_plot_scale_set(&s, lo, hi, logscale);
+    double at[HK_PLOT_MAX_TICKS], w = 0;
+    char label[HK_PLOT_MAX_TICKS][HK_PLOT_LABEL], text[HK_PLOT_TEXT];
+    const int n = hk_plot_ticks(&s, at, label, HK_PLOT_MAX_TICKS);
+    for (int i = 0; i < n; i++) {
+        hk_plot_tick_text(&s, at[i], label[i], text);
+        w = fmax(w, hk_canvas_text_width(c, HK_TEXT_TICK, text));
     }
-    if (hi < lo) {
-        const double t = lo;
-        lo = hi;
-        hi = t;
-    }
-    if (lo == 0 && hi == 0) { /* an all-zero column: -1..1, the line in the middle */
-        lo = -1;
-        hi = 1;
-    }
-    frexp(fmax(fabs(lo), fabs(hi)), &s->exp2);
-    double a = ldexp(lo, -s->exp2), b = ldexp(hi, -s->exp2);
-    /* at least a millionth of the values' size, so a constant series shows as a flat line with readable ticks */
-    const double span = 1e-6 * fmax(fabs(a), fabs(b));
-    if (b - a < span) {
-        const double mid = 0.5 * (a + b);
-        a = mid - span;
-        b = mid + span;
-    }
-    /* about 5 steps: raw in scaled units, 10^p <= raw * 2^exp2 < 10^(p + 1) */
-    const double raw = (b - a) / 5;
-    int p = (int)floor(log10(raw) + s->exp2 * 0.30102999566398119521);
-    double unit = pow10_scaled(p, s->exp2);
-    if (raw / unit >= 10) unit = pow10_scaled(++p, s->exp2);
-    if (raw / unit < 1) unit = pow10_scaled(--p, s->exp2);
-    const double f = raw / unit;
-    int m = f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10;
-    if (m == 10) {
-        m = 1;
-        unit = pow10_scaled(++p, s->exp2);
-    }
-    s->step = m * unit;
-    s->pow10 = p;
-    s->mult = m;
-    /* a limit within rounding of a tick (k within 1e-12 of it, relative) is that tick, not one step further */
-    const double ka = a / s->step, kb = b / s->step;
-    s->k0 = (long long)floor(ka + 1e-12 * fmax(1, fabs(ka)));
-    s->k1 = (long long)ceil(kb - 1e-12 * fmax(1, fabs(kb)));
-    s->min = (double)s->k0 * s->step;
-    s->max = (double)s->k1 * s->step;
+    return w;
 }
 
-/* A log axis over [lo, hi] in whole decades; a non-positive or non-finite limit is dropped (the other one alone:
- * its decade; neither: 1..10). */
-static void scale_log(double lo, double hi, hk_plot_scale *s)
+/* Minor ticks of a log axis: at 2..9 times each decade, as positions along [p0, p1]; calls back with each. */
+static void log_minor(hk_canvas *c, const hk_plot_scale *s, double p0, double p1, int vertical, double at_px)
 {
-    const int lok = lo > 0 && isfinite(lo), hik = hi > 0 && isfinite(hi);
-    double dlo = lok ? log10(lo) : hik ? log10(hi) : 0;
-    double dhi = hik ? log10(hi) : dlo;
-    if (dhi < dlo) {
-        const double t = dlo;
-        dlo = dhi;
-        dhi = t;
-    }
-    s->exp2 = 0;
-    s->pow10 = 0;
-    s->step = 1;
-    s->min = floor(dlo);
-    s->max = ceil(dhi);
-    if (s->max <= s->min) s->max = s->min + 1;
-    const int decades = (int)(s->max - s->min);
-    s->mult = decades > 10 ? (decades + 9) / 10 : 1; /* a tick every mult decades */
-    s->k0 = (long long)s->min;
-    s->k1 = (long long)s->max;
-}
-
-void hk_plot_scale_set(hk_plot_scale *s, double lo, double hi, int logscale)
-{
-    s->log = logscale != 0;
-    if (s->log)
-        scale_log(lo, hi, s);
-    else
-        scale_linear(lo, hi, s);
-}
-
-void hk_plot_axes_set(hk_plot_axes *ax, int left, int top, int right, int bottom, double xlo, double xhi, int xlog,
-                      double ylo, double yhi, int ylog)
-{
-    ax->left = left;
-    ax->top = top;
-    ax->right = right;
-    ax->bottom = bottom;
-    hk_plot_scale_set(&ax->x, xlo, xhi, xlog);
-    hk_plot_scale_set(&ax->y, ylo, yhi, ylog);
-}
-
-/* A data value in axis units: scaled by 2^-exp2, or log10 on a log axis; NAN when it cannot show. Values that
- * the scaling would take past 1e290 (far outside the axis) stop there, so pixel arithmetic stays finite. */
-static double to_axis(const hk_plot_scale *s, double v)
-{
-    if (!isfinite(v)) return NAN;
-    if (s->log) return v > 0 ? log10(v) : NAN;
-    return fmax(-1e290, fmin(1e290, ldexp(v, -s->exp2)));
-}
-
-double hk_plot_px(const hk_plot_axes *ax, double x)
-{
-    return ax->left + (to_axis(&ax->x, x) - ax->x.min) / (ax->x.max - ax->x.min) * (ax->right - ax->left);
-}
-
-double hk_plot_py(const hk_plot_axes *ax, double y)
-{
-    return ax->bottom - (to_axis(&ax->y, y) - ax->y.min) / (ax->y.max - ax->y.min) * (ax->bottom - ax->top);
-}
-
-/* K * 10^p written exactly (K != 0 has at most 19 digits), choosing plain or exponent notation as printf's %g
- * would: plain when the leading digit's exponent lies in -4..9, else "1.5e-324"-style (no '+', as the log
- * axis's "1e308"). */
-static void tick_label(long long K, int p, char *buf, size_t len)
-{
-    char d[24], t[48];
-    snprintf(d, sizeof d, "%llu", K < 0 ? 0ULL - (unsigned long long)K : (unsigned long long)K);
-    int n = (int)strlen(d), w = 0;
-    while (n > 1 && d[n - 1] == '0') { /* trailing zeros into the exponent */
-        d[--n] = '\0';
-        p++;
-    }
-    const int x = K == 0 ? 0 : n - 1 + p; /* exponent of the leading digit */
-    if (K < 0) t[w++] = '-';
-    if (K == 0) {
-        t[w++] = '0';
-    } else if (x < -4 || x > 9) {
-        w += snprintf(t + w, sizeof t - (size_t)w, "%c%s%se%d", d[0], n > 1 ? "." : "", d + 1, x);
-    } else if (x < 0) { /* 0.000ddd */
-        t[w++] = '0';
-        t[w++] = '.';
-        for (int i = 0; i < -x - 1; i++) t[w++] = '0';
-        for (int i = 0; i < n; i++) t[w++] = d[i];
-    } else { /* ddd, ddd000 or dd.ddd */
-        for (int i = 0; i <= x; i++) t[w++] = i < n ? d[i] : '0';
-        if (n > x + 1) t[w++] = '.';
-        for (int i = x + 1; i < n; i++) t[w++] = d[i];
-    }
-    t[w] = '\0';
-    snprintf(buf, len, "%s", t);
-}
-
-int hk_plot_ticks(const hk_plot_scale *s, double *at, char (*label)[HK_PLOT_LABEL], int max)
-{
-    int n = 0;
-    if (s->log) {
-        for (long long e = s->k0; e <= s->k1 && n < max; e += s->mult) {
-            at[n] = (double)e;
-            snprintf(label[n], HK_PLOT_LABEL, e == 0 ? "1" : e == 1 ? "10" : "1e%lld", e);
-            n++;
+    for (double d = s->min; d < s->max; d++)
+        for (int m = 2; m <= 9; m++) {
+            const double p = hk_plot_scale_pos(s, d + log10(m), p0, p1);
+            if (vertical)
+                hairline(c, at_px - 2, p, at_px, p, frame_grey);
+            else
+                hairline(c, p, at_px, p, at_px + 2, frame_grey);
         }
-        return n;
-    }
-    for (long long k = s->k0; k <= s->k1 && n < max; k++) {
-        at[n] = (double)k * s->step;
-        tick_label(k * s->mult, s->pow10, label[n], HK_PLOT_LABEL);
-        n++;
-    }
-    return n;
 }
 
-void hk_plot_frame(hk_image *im, const hk_plot_axes *ax, const char *title, const char *xlabel)
+void hk_plot_frame(hk_canvas *c, const hk_plot_axes *ax, const char *ytitle, const char *xtitle)
 {
     double at[HK_PLOT_MAX_TICKS];
-    char label[HK_PLOT_MAX_TICKS][HK_PLOT_LABEL];
-    const int L = ax->left, R = ax->right, T = ax->top, B = ax->bottom;
+    char label[HK_PLOT_MAX_TICKS][HK_PLOT_LABEL], text[HK_PLOT_TEXT];
+    const double L = ax->left, R = ax->right, T = ax->top, B = ax->bottom;
     const hk_plot_scale *xs = &ax->x, *ys = &ax->y;
     /* y: grid, ticks, labels right-aligned left of the area */
     int n = hk_plot_ticks(ys, at, label, HK_PLOT_MAX_TICKS);
     for (int i = 0; i < n; i++) {
-        const double y = B - (at[i] - ys->min) / (ys->max - ys->min) * (B - T);
-        hk_image_line(im, L, y, 1, R, y, 1, grid_grey, 1);
-        hk_image_line(im, L - 4, y, -1, L, y, -1, frame_grey, 1);
-        hk_image_text(im, L - 7 - hk_image_text_width(label[i], 1), (int)lround(y) - 3, label[i], black, 1);
+        const double y = hk_plot_scale_pos(ys, at[i], B, T);
+        hairline(c, L, y, R, y, grid_grey);
+        hairline(c, L - 4, y, L, y, frame_grey);
+        hk_plot_tick_text(ys, at[i], label[i], text);
+        hk_canvas_text(c, L - 7, floor(y) + 0.5, 1, 0.5, HK_TEXT_TICK, ink, text);
     }
-    if (ys->log)
-        for (double d = ys->min; d < ys->max; d++)
-            for (int m = 2; m <= 9; m++) {
-                const double y = B - (d + log10(m) - ys->min) / (ys->max - ys->min) * (B - T);
-                hk_image_line(im, L - 2, y, -1, L, y, -1, frame_grey, 1);
-            }
+    if (ys->log) log_minor(c, ys, B, T, 1, L);
     /* x: grid and ticks always, labels only under the bottom panel */
     n = hk_plot_ticks(xs, at, label, HK_PLOT_MAX_TICKS);
     for (int i = 0; i < n; i++) {
-        const double x = L + (at[i] - xs->min) / (xs->max - xs->min) * (R - L);
-        hk_image_line(im, x, T, 1, x, B, 1, grid_grey, 1);
-        hk_image_line(im, x, B, -1, x, B + 4, -1, frame_grey, 1);
-        if (xlabel) hk_image_text(im, (int)lround(x) - hk_image_text_width(label[i], 1) / 2, B + 7, label[i], black, 1);
+        const double x = hk_plot_scale_pos(xs, at[i], L, R);
+        hairline(c, x, T, x, B, grid_grey);
+        hairline(c, x, B, x, B + 4, frame_grey);
+        if (xtitle) {
+            hk_plot_tick_text(xs, at[i], label[i], text);
+            hk_canvas_text(c, floor(x) + 0.5, B + 6, 0.5, 0, HK_TEXT_TICK, ink, text);
+        }
     }
-    if (xs->log)
-        for (double d = xs->min; d < xs->max; d++)
-            for (int m = 2; m <= 9; m++) {
-                const double x = L + (d + log10(m) - xs->min) / (xs->max - xs->min) * (R - L);
-                hk_image_line(im, x, B, -1, x, B + 2, -1, frame_grey, 1);
-            }
-    if (xlabel) hk_image_text(im, (L + R - hk_image_text_width(xlabel, 1)) / 2, B + 20, xlabel, black, 1);
-    if (title) hk_image_text(im, L, T - 11, title, black, 1);
-    /* the frame on top of everything drawn inside */
-    hk_image_line(im, L, T, -1, R, T, -1, frame_grey, 1);
-    hk_image_line(im, L, B, -1, R, B, -1, frame_grey, 1);
-    hk_image_line(im, L, T, -1, L, B, -1, frame_grey, 1);
-    hk_image_line(im, R, T, -1, R, B, -1, frame_grey, 1);
+    if (xs->log) log_minor(c, xs, L, R, 0, B);
+    if (xtitle)
+        hk_canvas_text(c, 0.5 * (L + R), B + 6 + hk_canvas_text_height(c, HK_TEXT_TICK) + 2, 0.5, 0, HK_TEXT_AXIS_TITLE,
+                       ink, xtitle);
+    if (ytitle) hk_canvas_text(c, L, T - 3, 0, 1, HK_TEXT_AXIS_TITLE, ink, ytitle);
+    /* the frame */
+    cairo_rectangle(c->cr, floor(L) + 0.5, floor(T) + 0.5, floor(R) - floor(L), floor(B) - floor(T));
+    hk_canvas_colour(c, frame_grey, 1);
+    cairo_set_line_width(c->cr, 1);
+    cairo_stroke(c->cr);
 }
 
-/* Liang-Barsky: clips the segment to the rectangle; 0 when nothing is left. */
-static int clip(double *x0, double *y0, double *x1, double *y1, double L, double T, double R, double B)
+/* Liang-Barsky: clips the segment to the rectangle; 0 when nothing is left, else t0 and t1 of what is. */
+static int clip(const double p0[2], const double p1[2], double L, double T, double R, double B, double t[2])
 {
-    double t0 = 0, t1 = 1;
-    const double dx = *x1 - *x0, dy = *y1 - *y0;
-    const double p[4] = {-dx, dx, -dy, dy}, q[4] = {*x0 - L, R - *x0, *y0 - T, B - *y0};
+    t[0] = 0;
+    t[1] = 1;
+    const double dx = p1[0] - p0[0], dy = p1[1] - p0[1];
+    const double p[4] = {-dx, dx, -dy, dy}, q[4] = {p0[0] - L, R - p0[0], p0[1] - T, B - p0[1]};
     for (int i = 0; i < 4; i++) {
         if (p[i] == 0) {
             if (q[i] < 0) return 0;
@@ -256,65 +128,107 @@ static int clip(double *x0, double *y0, double *x1, double *y1, double L, double
         }
         const double r = q[i] / p[i];
         if (p[i] < 0) {
-            if (r > t1) return 0;
-            if (r > t0) t0 = r;
+            if (r > t[1]) return 0;
+            if (r > t[0]) t[0] = r;
         } else {
-            if (r < t0) return 0;
-            if (r < t1) t1 = r;
+            if (r < t[0]) return 0;
+            if (r < t[1]) t[1] = r;
         }
     }
-    const double ax = *x0, ay = *y0;
-    *x0 = ax + t0 * dx;
-    *y0 = ay + t0 * dy;
-    *x1 = ax + t1 * dx;
-    *y1 = ay + t1 * dy;
     return 1;
 }
 
-void hk_plot_curve(hk_image *im, const hk_plot_axes *ax, const double *x, const double *y, int n, hk_rgb c, int markers)
+void hk_plot_curve(hk_canvas *c, const hk_plot_axes *ax, const double *x, const double *y, int n, hk_rgb colour,
+                   int markers)
 {
-    double px0 = NAN, py0 = NAN;
+    cairo_t *cr = c->cr;
+    cairo_save(cr);
+    /* the line may reach 2 px past the area (its width), never further: far points are clipped here first, so
+     * cairo's fixed-point coordinates never see them */
+    const double L = ax->left - 2, T = ax->top - 2, R = ax->right + 2, B = ax->bottom + 2;
+    cairo_rectangle(cr, L, T, R - L, B - T);
+    cairo_clip(cr);
+    cairo_set_line_width(cr, 2);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    double prev[2] = {NAN, NAN};
+    int open = 0; /* the path's current point is prev */
     for (int i = 0; i < n; i++) {
-        const double px = hk_plot_px(ax, x[i]), py = hk_plot_py(ax, y[i]);
-        if (isfinite(px) && isfinite(py)) {
-            double a = px0, b = py0, cx = px, cy = py;
-            if (isfinite(a) && isfinite(b) && clip(&a, &b, &cx, &cy, ax->left, ax->top, ax->right, ax->bottom))
-                hk_image_line(im, a, b, 0, cx, cy, 0, c, 2);
-            if (markers && px >= ax->left && px <= ax->right && py >= ax->top && py <= ax->bottom)
-                for (int dy = -2; dy <= 2; dy++) hk_image_line(im, px - 2, py + dy, 0, px + 2, py + dy, 0, c, 1);
+        const double cur[2] = {hk_plot_px(ax, x[i]), hk_plot_py(ax, y[i])};
+        double t[2];
+        if (isfinite(cur[0]) && isfinite(cur[1]) && isfinite(prev[0]) && isfinite(prev[1]) &&
+            clip(prev, cur, L, T, R, B, t)) {
+            const double dx = cur[0] - prev[0], dy = cur[1] - prev[1];
+            if (!open || t[0] > 0) cairo_move_to(cr, prev[0] + t[0] * dx, prev[1] + t[0] * dy);
+            cairo_line_to(cr, prev[0] + t[1] * dx, prev[1] + t[1] * dy);
+            open = t[1] == 1;
+        } else {
+            open = 0;
         }
-        px0 = px;
-        py0 = py;
+        prev[0] = cur[0];
+        prev[1] = cur[1];
     }
+    hk_canvas_colour(c, colour, 1);
+    cairo_stroke(cr);
+    if (markers)
+        for (int i = 0; i < n; i++) {
+            const double px = hk_plot_px(ax, x[i]), py = hk_plot_py(ax, y[i]);
+            if (px >= ax->left && px <= ax->right && py >= ax->top && py <= ax->bottom) {
+                cairo_new_sub_path(cr);
+                cairo_arc(cr, px, py, 3, 0, 2 * PI);
+            }
+        }
+    cairo_fill(cr);
+    cairo_restore(cr);
 }
 
-void hk_plot_vline(hk_image *im, const hk_plot_axes *ax, double x, hk_rgb c, int slot)
+void hk_plot_vline(hk_canvas *c, const hk_plot_axes *ax, double x, hk_rgb colour, int slot)
 {
     const double px = hk_plot_px(ax, x);
     if (!isfinite(px) || px < ax->left || px > ax->right) return;
-    for (int y = ax->top; y < ax->bottom; y += 10)
-        hk_image_line(im, px, y, 0.5, px, fmin(y + 5, ax->bottom), 0.5, c, 1);
+    cairo_t *cr = c->cr;
+    const double cx = floor(px) + 0.5;
+    static const double dash[2] = {6, 4};
+    cairo_save(cr);
+    cairo_set_dash(cr, dash, 2, 0);
+    cairo_move_to(cr, cx, ax->top);
+    cairo_line_to(cr, cx, ax->bottom);
+    hk_canvas_colour(c, colour, 1);
+    cairo_set_line_width(cr, 1);
+    cairo_stroke(cr);
+    cairo_restore(cr);
     const double ty = ax->top + 2 + 8 * slot;
-    const double tx[3] = {px - 4, px + 4, px}, tyy[3] = {ty, ty, ty + 6}, tz[3] = {-0.5, -0.5, -0.5};
-    hk_image_triangle(im, tx, tyy, tz, c);
+    cairo_move_to(cr, cx - 4, ty);
+    cairo_line_to(cr, cx + 4, ty);
+    cairo_line_to(cr, cx, ty + 6);
+    cairo_close_path(cr);
+    cairo_fill(cr);
 }
 
-void hk_plot_legend(hk_image *im, const hk_plot_axes *ax, int n, const char *const *names, const hk_rgb *colours)
+void hk_plot_legend(hk_canvas *c, const hk_plot_axes *ax, int bottom, int n, const char *const *names,
+                    const hk_rgb *colours)
 {
     if (n <= 0) return;
-    int wmax = 0;
+    double wmax = 0;
+    for (int i = 0; i < n; i++) wmax = fmax(wmax, hk_canvas_text_width(c, HK_TEXT_LEGEND, names[i]));
+    const double row = ceil(hk_canvas_text_height(c, HK_TEXT_LEGEND)) + 2;
+    const double bw = ceil(wmax) + 36, bh = row * n + 8;
+    const double x0 = ax->right - 8 - bw, y0 = bottom ? ax->bottom - 8 - bh : ax->top + 8;
+    cairo_t *cr = c->cr;
+    cairo_rectangle(cr, x0 + 0.5, y0 + 0.5, bw, bh);
+    hk_canvas_colour(c, white, 0.92);
+    cairo_fill_preserve(cr);
+    hk_canvas_colour(c, (hk_rgb){200, 200, 200}, 1);
+    cairo_set_line_width(cr, 1);
+    cairo_stroke(cr);
     for (int i = 0; i < n; i++) {
-        const int w = hk_image_text_width(names[i], 1);
-        if (w > wmax) wmax = w;
-    }
-    const int bw = wmax + 30, bh = 12 * n + 6, x0 = ax->right - 6 - bw, y0 = ax->top + 6;
-    for (int y = y0; y <= y0 + bh; y++)
-        for (int x = x0; x <= x0 + bw; x++)
-            hk_image_plot(im, x, y, -2, (y == y0 || y == y0 + bh || x == x0 || x == x0 + bw) ? frame_grey : white);
-    for (int i = 0; i < n; i++) {
-        const int y = y0 + 5 + 12 * i;
-        hk_image_line(im, x0 + 5, y + 3, -3, x0 + 19, y + 3, -3, colours[i], 2);
-        hk_image_text(im, x0 + 25, y, names[i], black, 1);
+        const double y = y0 + 4 + row * i + 0.5 * row;
+        cairo_move_to(cr, x0 + 8, floor(y) + 0.5);
+        cairo_line_to(cr, x0 + 26, floor(y) + 0.5);
+        hk_canvas_colour(c, colours[i], 1);
+        cairo_set_line_width(cr, 2.5);
+        cairo_stroke(cr);
+        hk_canvas_text(c, x0 + 31, y, 0, 0.5, HK_TEXT_LEGEND, ink, names[i]);
     }
 }
 
@@ -336,9 +250,9 @@ static int column(const hk_stats_table *t, const char *name)
     return -1;
 }
 
-static const char plot_usage[] = "usage: hooke plot STATS.csv [--out FILE.png] [--width W] [--height H]\n"
+static const char plot_usage[] = "usage: hooke plot STATS.csv [--out FILE.png|.svg|.pdf] [--width W] [--height H]\n"
                                  "\n"
-                                 "Draws the statistics CSV written by `hooke run --stats` as a PNG of stacked\n"
+                                 "Draws the statistics CSV written by `hooke run --stats` as a picture of stacked\n"
                                  "panels sharing the time axis: energy (kinetic, gravity, spring, total) [J],\n"
                                  "max stretch (r/L0), broken springs (when any broke), volume_* and\n"
                                  "pressure_* columns (when present), then each other numeric column in a\n"
@@ -346,13 +260,16 @@ static const char plot_usage[] = "usage: hooke plot STATS.csv [--out FILE.png] [
                                  "\n";
 static const char plot_notes[] = "\n"
                                  "exit status: 0 written, 1 bad input (the message names file and line), 3 the\n"
-                                 "PNG could not be written.\n";
+                                 "picture could not be written.\n";
 
 /* The options of `hooke plot`: the parser and the help text read this table. */
 enum { O_OUT, O_WIDTH, O_HEIGHT };
 static const hk_option plot_options[] = {
-    {O_OUT, "out", "FILE.png", "default: STATS with .csv replaced by .png", NULL},
-    {O_WIDTH, "width", "W", "pixels, 320..8000 (default 900)", NULL},
+    {O_OUT, "out", "FILE",
+     "FILE.png (a picture), FILE.svg or FILE.pdf (vector, for papers), chosen by the extension; default: STATS with "
+     ".csv replaced by .png",
+     NULL},
+    {O_WIDTH, "width", "W", "pixels (points in SVG and PDF), 320..8000 (default 900)", NULL},
     {O_HEIGHT, "height", "H", "pixels, 200..8000 (default 60 + 190 per panel)", NULL},
     {0, NULL, NULL, NULL, NULL},
 };
@@ -391,7 +308,7 @@ static int parse_plot(int argc, char **argv, const char **in, const char **out, 
         } else if (id == HK_OPT_ARG) {
             *in = v;
         } else if (id == O_OUT) {
-            if (!v || !*v) rc = hk_arg_error(NULL, p.flag, v, "a file name (.png)");
+            if (!v || !*v) rc = hk_arg_error(NULL, p.flag, v, "a file name ending in .png, .svg or .pdf");
             *out = v;
         } else if (id == O_WIDTH) {
             rc = parse_px(p.flag, v, 320, 8000, "a width in pixels 320..8000", width);
@@ -415,6 +332,7 @@ int hk_cmd_plot(int argc, char **argv)
         fprintf(stderr, "hooke: error: plot needs a stats CSV file (see hooke plot --help)\n");
         return 1;
     }
+    if (out && hk_plot_kind("--out", out) < 0) return 1;
     hk_stats_table t;
     char err[1024];
     if (hk_stats_read(in, &t, err, sizeof err) != 0) {
@@ -429,15 +347,15 @@ int hk_cmd_plot(int argc, char **argv)
     panel *energy = &pan[np++], *stretch = &pan[np++], *broken = &pan[np++], *volume = &pan[np++],
           *pressure = &pan[np++];
     energy->key = "energy";
-    snprintf(energy->title, sizeof energy->title, "ENERGY (J)");
+    snprintf(energy->title, sizeof energy->title, "Energy (J)");
     stretch->key = "max_stretch";
-    snprintf(stretch->title, sizeof stretch->title, "MAX STRETCH (R/L0)");
+    snprintf(stretch->title, sizeof stretch->title, "Max stretch (r/L\u2080)");
     broken->key = "broken";
-    snprintf(broken->title, sizeof broken->title, "BROKEN SPRINGS");
+    snprintf(broken->title, sizeof broken->title, "Broken springs");
     volume->key = "volume";
-    snprintf(volume->title, sizeof volume->title, "VOLUME (CUBIC M)");
+    snprintf(volume->title, sizeof volume->title, "Volume (m\u00b3)");
     pressure->key = "pressure";
-    snprintf(pressure->title, sizeof pressure->title, "PRESSURE (PA)");
+    snprintf(pressure->title, sizeof pressure->title, "Pressure (Pa)");
     static const char *const energies[] = {"kinetic", "gravity", "spring", "total"};
     for (int e = 0; e < 4; e++) {
         const int c = column(&t, energies[e]);
@@ -482,18 +400,12 @@ int hk_cmd_plot(int argc, char **argv)
         hk_stats_free(&t);
         return 1;
     }
-    const int top0 = 44, gap = 26, bottom_margin = 42, left = 92, right = width - 16;
+    const int top0 = 44, gap = 26, bottom_margin = 42;
     if (!height) height = 60 + 190 * np;
     const int ph = (height - top0 - bottom_margin - (np - 1) * gap) / np;
     if (ph < 40) {
         fprintf(stderr, "hooke: error: --height %d is too small for %d panels (at least %d)\n", height, np,
                 top0 + bottom_margin + (np - 1) * gap + 40 * np);
-        hk_stats_free(&t);
-        return 1;
-    }
-    hk_image im;
-    if (hk_image_init(&im, width, height, white) != 0) {
-        fprintf(stderr, "hooke: error: out of memory for a %dx%d picture\n", width, height);
         hk_stats_free(&t);
         return 1;
     }
@@ -504,33 +416,18 @@ int hk_cmd_plot(int argc, char **argv)
             tlo = fmin(tlo, time[r]);
             thi = fmax(thi, time[r]);
         }
-    const char *base = strrchr(in, '/');
-    char title[256];
-    snprintf(title, sizeof title, "HOOKE RUN STATISTICS: %s", base ? base + 1 : in);
-    hk_image_text(&im, left, 12, title, black, 2);
+    double lo[5 + MAX_GENERIC], hi[5 + MAX_GENERIC];
     for (int i = 0; i < np; i++) {
-        const panel *p = &pan[i];
-        double lo = INFINITY, hi = -INFINITY;
-        for (int k = 0; k < p->n; k++)
+        lo[i] = INFINITY;
+        hi[i] = -INFINITY;
+        for (int k = 0; k < pan[i].n; k++)
             for (int r = 0; r < t.rows; r++) {
-                const double v = t.v[p->col[k]][r];
+                const double v = t.v[pan[i].col[k]][r];
                 if (isfinite(v)) {
-                    lo = fmin(lo, v);
-                    hi = fmax(hi, v);
+                    lo[i] = fmin(lo[i], v);
+                    hi[i] = fmax(hi[i], v);
                 }
             }
-        hk_plot_axes ax;
-        const int top = top0 + i * (ph + gap);
-        hk_plot_axes_set(&ax, left, top, right, top + ph, tlo, thi, 0, lo, hi, 0);
-        hk_plot_frame(&im, &ax, p->title, i == np - 1 ? "TIME (S)" : NULL);
-        const char *names[MAX_SERIES];
-        hk_rgb colours[MAX_SERIES];
-        for (int k = 0; k < p->n; k++) {
-            names[k] = t.names[p->col[k]];
-            colours[k] = hk_plot_colour(k);
-            hk_plot_curve(&im, &ax, time, t.v[p->col[k]], t.rows, colours[k], 0);
-        }
-        hk_plot_legend(&im, &ax, p->n, names, colours);
     }
     char *def = NULL;
     if (!out) {
@@ -538,7 +435,6 @@ int hk_cmd_plot(int argc, char **argv)
         def = malloc(n + 5);
         if (!def) {
             fprintf(stderr, "hooke: error: out of memory\n");
-            hk_image_free(&im);
             hk_stats_free(&t);
             return 1;
         }
@@ -547,8 +443,39 @@ int hk_cmd_plot(int argc, char **argv)
         strcat(def, ".png");
         out = def;
     }
+    hk_canvas cv;
     errno = 0;
-    if (hk_image_write_png(&im, out) != 0) {
+    if (hk_canvas_open(&cv, out, (hk_canvas_kind)hk_canvas_kind_of(out), width, height, white) != 0) {
+        fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno ? errno : EIO));
+        free(def);
+        hk_stats_free(&t);
+        return 3;
+    }
+    /* the y tick labels of every panel fit left of the areas, which share the time axis */
+    double label_w = 0;
+    for (int i = 0; i < np; i++) label_w = fmax(label_w, hk_plot_ylabel_width(&cv, lo[i], hi[i], 0));
+    const int left = (int)fmax(60, ceil(label_w) + 14), right = width - 16;
+    const char *base = strrchr(in, '/');
+    char title[256];
+    snprintf(title, sizeof title, "hooke run statistics: %s", base ? base + 1 : in);
+    hk_canvas_text(&cv, left, 6, 0, 0, HK_TEXT_TITLE, ink, title);
+    for (int i = 0; i < np; i++) {
+        const panel *p = &pan[i];
+        hk_plot_axes ax;
+        const int top = top0 + i * (ph + gap);
+        hk_plot_axes_set(&ax, left, top, right, top + ph, tlo, thi, 0, lo[i], hi[i], 0);
+        hk_plot_frame(&cv, &ax, p->title, i == np - 1 ? "Time (s)" : NULL);
+        const char *names[MAX_SERIES];
+        hk_rgb colours[MAX_SERIES];
+        for (int k = 0; k < p->n; k++) {
+            names[k] = t.names[p->col[k]];
+            colours[k] = hk_plot_colour(k);
+            hk_plot_curve(&cv, &ax, time, t.v[p->col[k]], t.rows, colours[k], 0);
+        }
+        hk_plot_legend(&cv, &ax, 0, p->n, names, colours);
+    }
+    errno = 0;
+    if (hk_canvas_close(&cv, 1) != 0) {
         fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno ? errno : EIO));
         rc = 3;
     } else {
@@ -557,7 +484,6 @@ int hk_cmd_plot(int argc, char **argv)
         printf(")\n");
     }
     free(def);
-    hk_image_free(&im);
     hk_stats_free(&t);
     return rc;
 }

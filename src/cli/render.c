@@ -1,20 +1,27 @@
-/* render.c — software rendering of a frame: orthographic projection, depth-tested shaded triangles and stretch-coloured
- * springs. */
+/* render.c — a frame drawn with cairo: camera fitted per frame, ground with shadows, spheres, stretch-coloured
+ * surfaces and springs back to front, a colour bar and a caption. */
 #include "render.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "frames.h"
-
-#include "raster.h"
+#include "plot_axis.h"
 #include "world.h"
+
+#define PI 3.14159265358979323846
+
+static const hk_rgb ink = {40, 40, 40}, stage = {224, 222, 216}, stage_line = {203, 201, 195},
+                    stage_edge = {160, 158, 152}, background = {246, 246, 243};
+
+/* ---- camera -------------------------------------------------------------- */
 
 static void normalise(double v[3])
 {
-    double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    const double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     if (n > 0)
         for (int c = 0; c < 3; c++) v[c] /= n;
 }
@@ -26,11 +33,32 @@ static void cross(const double a[3], const double b[3], double out[3])
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-void hk_render_camera_fit(const hk_world *w, hk_render_camera *cam)
+static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+void hk_render_viewport(int width, int height, double vp[4])
+{
+    vp[0] = 0;
+    vp[1] = 30;
+    vp[2] = width - 84;
+    vp[3] = height;
+}
+
+typedef struct hk_render_camera {
+    double centre[3];               /* looked-at point [m] */
+    double right[3], up[3], dir[3]; /* orthonormal; dir points into the picture */
+    double half_extent;             /* half the visible height of the viewport [m] */
+} hk_render_camera;
+
+/* The box around the finite particles that are drawn (drawn[i]) and the spheres ([m]); 0 when there is none. */
+static int scene_box(const hk_world *w, const char *drawn, double lo[3], double hi[3])
 {
     const hk_particles *p = &w->p;
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int c = 0; c < 3; c++) {
+        lo[c] = INFINITY;
+        hi[c] = -INFINITY;
+    }
     for (int i = 0; i < p->count; i++) {
+        if (!drawn[i]) continue;
         const double x[3] = {p->x[i], p->y[i], p->z[i]};
         if (!isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2])) continue;
         for (int c = 0; c < 3; c++) {
@@ -38,8 +66,35 @@ void hk_render_camera_fit(const hk_world *w, hk_render_camera *cam)
             hi[c] = fmax(hi[c], x[c]);
         }
     }
-    if (!(lo[0] <= hi[0])) lo[0] = lo[1] = lo[2] = hi[0] = hi[1] = hi[2] = 0;
-    double dir[3] = {-0.45, -0.35, -1.0}, world_up[3] = {0, 1, 0};
+    for (int k = 0; k < w->sphere_count; k++) {
+        const hk_sphere_def *s = &w->spheres[k];
+        const double x[3] = {s->center.x, s->center.y, s->center.z};
+        for (int c = 0; c < 3; c++) {
+            lo[c] = fmin(lo[c], x[c] - s->radius);
+            hi[c] = fmax(hi[c], x[c] + s->radius);
+        }
+    }
+    return lo[0] <= hi[0];
+}
+
+/* The ground is shown when there is one within twice the box's size below it. */
+static int ground_near(const hk_world *w, const double lo[3], const double hi[3])
+{
+    const double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    return w->def.ground.model != HK_GROUND_NONE && w->def.ground.height >= lo[1] - 2 * size &&
+           isfinite(w->def.ground.height);
+}
+
+/* The frame's camera (hk_render_png). */
+static void camera_fit(const hk_world *w, const char *drawn, int width, int height, hk_render_camera *cam)
+{
+    double lo[3], hi[3];
+    if (!scene_box(w, drawn, lo, hi))
+        for (int c = 0; c < 3; c++) lo[c] = hi[c] = 0;
+    if (ground_near(w, lo, hi)) lo[1] = fmin(lo[1], w->def.ground.height);
+    /* from the front right, 30 degrees round from +z, 30 degrees above */
+    const double el = 30 * PI / 180, az = 30 * PI / 180, world_up[3] = {0, 1, 0};
+    double dir[3] = {-sin(az) * cos(el), -sin(el), -cos(az) * cos(el)};
     normalise(dir);
     cross(dir, world_up, cam->right);
     normalise(cam->right);
@@ -48,114 +103,472 @@ void hk_render_camera_fit(const hk_world *w, hk_render_camera *cam)
         cam->dir[c] = dir[c];
         cam->centre[c] = 0.5 * (lo[c] + hi[c]);
     }
-    /* half extent: the largest projected distance of a box corner (4:3 picture) */
+    double vp[4];
+    hk_render_viewport(width, height, vp);
+    const double aspect = (vp[2] - vp[0]) / (vp[3] - vp[1]);
+    /* half extent: the largest projected distance of a box corner, with a margin */
     double half = 0;
     for (int k = 0; k < 8; k++) {
         const double q[3] = {(k & 1 ? hi[0] : lo[0]) - cam->centre[0], (k & 2 ? hi[1] : lo[1]) - cam->centre[1],
                              (k & 4 ? hi[2] : lo[2]) - cam->centre[2]};
-        double u = fabs(q[0] * cam->right[0] + q[1] * cam->right[1] + q[2] * cam->right[2]) * 0.75;
-        double v = fabs(q[0] * cam->up[0] + q[1] * cam->up[1] + q[2] * cam->up[2]);
-        half = fmax(half, fmax(u, v));
+        half = fmax(half, fmax(fabs(dot(q, cam->right)) / aspect, fabs(dot(q, cam->up))));
     }
-    cam->half_extent = half > 0 ? 1.15 * half : 1.0;
+    half = half > 0 && isfinite(half) ? 1.1 * half : 1.0;
+    /* steps: the extent up to a power of 2^(1/8), the centre to the nearest multiple of a sixteenth of it (at most
+     * sqrt(3) / 32 = 0.054 of the extent away on the screen, within the margin: 1 / 1.1 + 0.054 < 1) */
+    half = exp2(ceil(8 * log2(half)) / 8);
+    const double grid = half / 16;
+    for (int c = 0; c < 3; c++) cam->centre[c] = grid * round(cam->centre[c] / grid);
+    cam->half_extent = half;
 }
 
-/* Blue (compressed) - grey (rest length) - red (stretched 20 % or more). */
-static hk_rgb stretch_colour(double s)
+/* ---- colours ------------------------------------------------------------- */
+
+/* The stretch colour map: equally spaced stops from HK_RENDER_STRETCH_MIN to _MAX, linear in RGB between them
+ * (the colour bar's gradient uses the same stops). */
+static const hk_rgb stretch_stops[5] = {{45, 75, 200}, {40, 165, 210}, {70, 175, 90}, {240, 190, 40}, {210, 40, 35}};
+#define STOPS 5
+
+hk_rgb hk_render_stretch_colour(double stretch)
 {
-    double t = (s - 1.0) / 0.2;
-    if (!isfinite(t)) t = 1;
-    if (t > 1) t = 1;
-    if (t < -1) t = -1;
-    const double grey = 90;
-    if (t >= 0)
-        return (hk_rgb){(uint8_t)(grey + t * (230 - grey)), (uint8_t)(grey * (1 - t) + 30 * t),
-                        (uint8_t)(grey * (1 - t) + 30 * t)};
-    t = -t;
-    return (hk_rgb){(uint8_t)(grey * (1 - t) + 30 * t), (uint8_t)(grey * (1 - t) + 80 * t),
-                    (uint8_t)(grey + t * (230 - grey))};
+    double t = (stretch - HK_RENDER_STRETCH_MIN) / (HK_RENDER_STRETCH_MAX - HK_RENDER_STRETCH_MIN);
+    if (!isfinite(t) || t > 1) t = 1;
+    if (t < 0) t = 0;
+    const double u = t * (STOPS - 1);
+    const int k = u >= STOPS - 1 ? STOPS - 2 : (int)u;
+    const double f = u - k;
+    const hk_rgb a = stretch_stops[k], b = stretch_stops[k + 1];
+    return (hk_rgb){(uint8_t)lround(a.r + f * (b.r - a.r)), (uint8_t)lround(a.g + f * (b.g - a.g)),
+                    (uint8_t)lround(a.b + f * (b.b - a.b))};
 }
 
-static const hk_rgb palette[] = {{70, 130, 200}, {220, 150, 60}, {90, 170, 100}, {180, 90, 160}, {200, 200, 80}};
-
-int hk_render_png(const char *path, const hk_world *w, const hk_geometry *m, const hk_render_camera *cam, int width,
-                  int height)
+static hk_rgb shaded(hk_rgb c, double s)
 {
-    hk_image im;
-    if (hk_image_init(&im, width, height, (hk_rgb){245, 245, 240}) != 0) {
-        errno = ENOMEM;
-        return -1;
+    return (hk_rgb){(uint8_t)lround(c.r * s), (uint8_t)lround(c.g * s), (uint8_t)lround(c.b * s)};
+}
+
+/* ---- the scene ----------------------------------------------------------- */
+
+typedef struct view {
+    hk_render_camera cam;
+    double scale, ox, oy; /* pixels per metre; the screen position of the camera's centre */
+} view;
+
+static void project(const view *v, double x, double y, double z, double out[3])
+{
+    const double q[3] = {x - v->cam.centre[0], y - v->cam.centre[1], z - v->cam.centre[2]};
+    out[0] = v->ox + v->scale * dot(q, v->cam.right);
+    out[1] = v->oy - v->scale * dot(q, v->cam.up);
+    out[2] = dot(q, v->cam.dir);
+}
+
+/* What is drawn back to front: a surface triangle, a spring of a body without a surface, such a body's particle,
+ * a sphere. At equal depth, in that order, then by index. */
+enum { ITEM_TRI, ITEM_LINE, ITEM_POINT, ITEM_SPHERE };
+typedef struct item {
+    double depth; /* [m] along the view direction; larger is farther */
+    int32_t kind, index;
+} item;
+
+static int item_cmp(const void *a, const void *b)
+{
+    const item *p = a, *q = b;
+    if (p->depth != q->depth) return p->depth > q->depth ? -1 : 1;
+    if (p->kind != q->kind) return p->kind < q->kind ? -1 : 1;
+    return (p->index > q->index) - (p->index < q->index);
+}
+
+/* The frame's data: particles on the screen and their mean spring stretch. */
+typedef struct scene {
+    const hk_world *w;
+    const hk_geometry *g;
+    view v;
+    double *s;       /* 3 per particle: x, y [px], depth [m] */
+    double *stretch; /* per particle: the mean r / L0 of its unbroken springs (1 without) */
+    char *drawn;     /* per particle: it is drawn (a corner of a triangle, or of a body without a surface) */
+    char *surface;   /* per body: it has surface triangles */
+    double ground;   /* the ground's height [m], or NAN when not drawn */
+    double grid;     /* its grid spacing [m] */
+    double stage[4]; /* its extent: x0, x1, z0, z1 [m] */
+} scene;
+
+/* 1 if particle i has a place on the screen. */
+static int shown(const scene *sc, int i) { return isfinite(sc->s[3 * i]) && isfinite(sc->s[3 * i + 1]); }
+
+/* The stage under the box: the box's x-z extent with a margin, on whole cells of a 1-2-5 grid (plot_axis.h's
+ * choice of steps). */
+static void ground_stage(scene *sc, const double lo[3], const double hi[3])
+{
+    const double size = fmax(fmax(hi[0] - lo[0], hi[2] - lo[2]), fmax(hi[1] - lo[1], 1e-3));
+    hk_plot_scale s;
+    hk_plot_scale_set(&s, 0, size, 0);
+    sc->grid = s.mult * pow(10, s.pow10);
+    const double m = 0.3 * size;
+    sc->stage[0] = sc->grid * floor((lo[0] - m) / sc->grid);
+    sc->stage[1] = sc->grid * ceil((hi[0] + m) / sc->grid);
+    sc->stage[2] = sc->grid * floor((lo[2] - m) / sc->grid);
+    sc->stage[3] = sc->grid * ceil((hi[2] + m) / sc->grid);
+}
+
+static void ground_path(cairo_t *cr, const scene *sc)
+{
+    const double x[4] = {sc->stage[0], sc->stage[1], sc->stage[1], sc->stage[0]};
+    const double z[4] = {sc->stage[2], sc->stage[2], sc->stage[3], sc->stage[3]};
+    for (int k = 0; k < 4; k++) {
+        double p[3];
+        project(&sc->v, x[k], sc->ground, z[k], p);
+        if (k == 0)
+            cairo_move_to(cr, p[0], p[1]);
+        else
+            cairo_line_to(cr, p[0], p[1]);
     }
-    const hk_particles *p = &w->p;
-    const double scale = 0.5 * height / cam->half_extent;
-#define PROJECT(i, sx, sy, sz)                                                                                         \
-    do {                                                                                                               \
-        const double q_[3] = {(double)p->x[i] - cam->centre[0], (double)p->y[i] - cam->centre[1],                      \
-                              (double)p->z[i] - cam->centre[2]};                                                       \
-        sx = 0.5 * width + scale * (q_[0] * cam->right[0] + q_[1] * cam->right[1] + q_[2] * cam->right[2]);            \
-        sy = 0.5 * height - scale * (q_[0] * cam->up[0] + q_[1] * cam->up[1] + q_[2] * cam->up[2]);                    \
-        sz = q_[0] * cam->dir[0] + q_[1] * cam->dir[1] + q_[2] * cam->dir[2];                                          \
-    } while (0)
-    double light[3] = {0.3, 0.8, 0.5};
-    normalise(light);
-    for (int64_t t = 0; t < m->tris; t++) {
-        double x[3], y[3], z[3], pos[3][3];
+    cairo_close_path(cr);
+}
+
+/* A vertical drop of the point onto the ground, on the screen. */
+static void drop(const scene *sc, int i, double out[3])
+{
+    const hk_particles *p = &sc->w->p;
+    project(&sc->v, p->x[i], sc->ground, p->z[i], out);
+}
+
+static void draw_ground(hk_canvas *c, const scene *sc)
+{
+    cairo_t *cr = c->cr;
+    ground_path(cr, sc);
+    hk_canvas_colour(c, stage, 1);
+    cairo_fill(cr);
+    /* grid lines, at most a few dozen (the grid has about 5 cells across the box) */
+    cairo_set_line_width(cr, 1);
+    for (int axis = 0; axis < 2; axis++) {
+        const double a0 = sc->stage[2 * axis], a1 = sc->stage[2 * axis + 1];
+        const double b0 = sc->stage[2 - 2 * axis], b1 = sc->stage[3 - 2 * axis];
+        const long long n = llround((a1 - a0) / sc->grid);
+        for (long long k = 1; k < n && n < 200; k++) {
+            const double a = a0 + (double)k * sc->grid;
+            double p[3], q[3];
+            project(&sc->v, axis ? b0 : a, sc->ground, axis ? a : b0, p);
+            project(&sc->v, axis ? b1 : a, sc->ground, axis ? a : b1, q);
+            cairo_move_to(cr, p[0], p[1]);
+            cairo_line_to(cr, q[0], q[1]);
+        }
+    }
+    hk_canvas_colour(c, stage_line, 1);
+    cairo_stroke(cr);
+    /* shadows: everything dropped straight down, one translucent layer clipped to the stage */
+    const hk_geometry *g = sc->g;
+    cairo_save(cr);
+    ground_path(cr, sc);
+    cairo_clip(cr);
+    cairo_push_group(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    for (int64_t t = 0; t < g->tris; t++) {
+        const int32_t *v = g->tri + 3 * t;
+        if (!shown(sc, v[0]) || !shown(sc, v[1]) || !shown(sc, v[2])) continue;
         for (int k = 0; k < 3; k++) {
-            const int i = m->tri[3 * t + k];
-            PROJECT(i, x[k], y[k], z[k]);
-            pos[k][0] = p->x[i], pos[k][1] = p->y[i], pos[k][2] = p->z[i];
+            double p[3];
+            drop(sc, v[k], p);
+            if (k == 0)
+                cairo_move_to(cr, p[0], p[1]);
+            else
+                cairo_line_to(cr, p[0], p[1]);
         }
-        double e1[3], e2[3], n[3];
-        for (int c = 0; c < 3; c++) e1[c] = pos[1][c] - pos[0][c], e2[c] = pos[2][c] - pos[0][c];
-        cross(e1, e2, n);
-        normalise(n);
-        const double shade = 0.35 + 0.65 * fabs(n[0] * light[0] + n[1] * light[1] + n[2] * light[2]);
-        const hk_rgb base = palette[m->tri_body[t] % 5];
-        hk_image_triangle(&im, x, y, z,
-                          (hk_rgb){(uint8_t)(base.r * shade), (uint8_t)(base.g * shade), (uint8_t)(base.b * shade)});
+        cairo_close_path(cr);
     }
-    /* springs of bodies without a surface, drawn a little in front so they read as lines */
-    const double bias = 1e-3 * cam->half_extent;
-    for (int64_t l = 0; l < m->lines; l++) {
-        if (hk_geometry_body_has_surface(w, m->line_body[l])) continue;
-        double x0, y0, z0, x1, y1, z1;
-        PROJECT(m->line[2 * l], x0, y0, z0);
-        PROJECT(m->line[2 * l + 1], x1, y1, z1);
-        hk_image_line(&im, x0, y0, z0 - bias, x1, y1, z1 - bias, stretch_colour(m->stretch[l]), 2);
+    for (int k = 0; k < sc->w->sphere_count; k++) {
+        const hk_sphere_def *s = &sc->w->spheres[k];
+        for (int j = 0; j < 48; j++) {
+            const double a = 2 * PI * j / 48;
+            double p[3];
+            project(&sc->v, s->center.x + s->radius * cos(a), sc->ground, s->center.z + s->radius * sin(a), p);
+            if (j == 0)
+                cairo_move_to(cr, p[0], p[1]);
+            else
+                cairo_line_to(cr, p[0], p[1]);
+        }
+        cairo_close_path(cr);
     }
-    /* particles of bodies without a surface */
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
+    cairo_fill(cr);
+    cairo_set_line_width(cr, 2);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    for (int64_t l = 0; l < g->lines; l++) {
+        if (sc->surface[g->line_body[l]] || !shown(sc, g->line[2 * l]) || !shown(sc, g->line[2 * l + 1])) continue;
+        double p[3], q[3];
+        drop(sc, g->line[2 * l], p);
+        drop(sc, g->line[2 * l + 1], q);
+        cairo_move_to(cr, p[0], p[1]);
+        cairo_line_to(cr, q[0], q[1]);
+    }
+    cairo_stroke(cr);
+    cairo_pop_group_to_source(cr);
+    cairo_paint_with_alpha(cr, 0.16);
+    cairo_restore(cr);
+    ground_path(cr, sc);
+    hk_canvas_colour(c, stage_edge, 1);
+    cairo_set_line_width(cr, 1);
+    cairo_stroke(cr);
+}
+
+static void draw_triangle(hk_canvas *c, const scene *sc, int64_t t, const double light[3])
+{
+    const hk_particles *p = &sc->w->p;
+    const int32_t *v = sc->g->tri + 3 * t;
+    const double *a = sc->s + 3 * v[0], *b = sc->s + 3 * v[1], *d = sc->s + 3 * v[2];
+    double e[2][3], n[3];
+    for (int k = 0; k < 2; k++) {
+        e[k][0] = (double)p->x[v[k + 1]] - p->x[v[0]];
+        e[k][1] = (double)p->y[v[k + 1]] - p->y[v[0]];
+        e[k][2] = (double)p->z[v[k + 1]] - p->z[v[0]];
+    }
+    cross(e[0], e[1], n);
+    normalise(n);
+    const double st = (sc->stretch[v[0]] + sc->stretch[v[1]] + sc->stretch[v[2]]) / 3;
+    const hk_rgb col = shaded(hk_render_stretch_colour(st), 0.45 + 0.55 * fabs(dot(n, light)));
+    const double edge =
+        fmax(hypot(a[0] - b[0], a[1] - b[1]), fmax(hypot(b[0] - d[0], b[1] - d[1]), hypot(d[0] - a[0], d[1] - a[1])));
+    cairo_t *cr = c->cr;
+    cairo_move_to(cr, a[0], a[1]);
+    cairo_line_to(cr, b[0], b[1]);
+    cairo_line_to(cr, d[0], d[1]);
+    cairo_close_path(cr);
+    hk_canvas_colour(c, col, 1);
+    if (edge < 3) {
+        /* a triangle of a few pixels: sampled at pixel centres, so neighbours tile without seams */
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
+        cairo_fill(cr);
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+        return;
+    }
+    cairo_fill_preserve(cr);
+    /* a stroke of the same colour hides the seams between neighbours; on large triangles a darker one shows the
+     * mesh */
+    if (edge > 10) hk_canvas_colour(c, shaded(col, 0.88), 1);
+    cairo_set_line_width(cr, 0.7);
+    cairo_stroke(cr);
+}
+
+static void draw_sphere(hk_canvas *c, const scene *sc, int k)
+{
+    const hk_sphere_def *s = &sc->w->spheres[k];
+    double p[3];
+    project(&sc->v, s->center.x, s->center.y, s->center.z, p);
+    const double r = s->radius * sc->v.scale;
+    cairo_t *cr = c->cr;
+    cairo_pattern_t *pat = cairo_pattern_create_radial(p[0] - 0.35 * r, p[1] - 0.4 * r, 0.05 * r, p[0], p[1], r);
+    cairo_pattern_add_color_stop_rgb(pat, 0, 0.96, 0.96, 0.97);
+    cairo_pattern_add_color_stop_rgb(pat, 1, 0.52, 0.54, 0.58);
+    cairo_arc(cr, p[0], p[1], r, 0, 2 * PI);
+    cairo_set_source(cr, pat);
+    cairo_fill_preserve(cr);
+    cairo_pattern_destroy(pat);
+    hk_canvas_colour(c, (hk_rgb){110, 112, 118}, 1);
+    cairo_set_line_width(cr, 1);
+    cairo_stroke(cr);
+}
+
+/* Draws everything back to front; 0, or -1 when out of memory. */
+static int draw_scene(hk_canvas *c, const scene *sc)
+{
+    const hk_world *w = sc->w;
+    const hk_geometry *g = sc->g;
+    int64_t n = g->tris + w->sphere_count;
+    for (int64_t l = 0; l < g->lines; l++) n += !sc->surface[g->line_body[l]];
+    for (int b = 0; b < w->body_count; b++) n += sc->surface[b] ? 0 : w->bodies[b].count;
+    item *it = malloc((size_t)(n > 0 ? n : 1) * sizeof *it);
+    if (!it) return -1;
+    int64_t m = 0;
+    for (int64_t t = 0; t < g->tris; t++) {
+        const int32_t *v = g->tri + 3 * t;
+        if (shown(sc, v[0]) && shown(sc, v[1]) && shown(sc, v[2]))
+            it[m++] =
+                (item){(sc->s[3 * v[0] + 2] + sc->s[3 * v[1] + 2] + sc->s[3 * v[2] + 2]) / 3, ITEM_TRI, (int32_t)t};
+    }
+    for (int64_t l = 0; l < g->lines; l++) {
+        const int32_t i = g->line[2 * l], j = g->line[2 * l + 1];
+        if (!sc->surface[g->line_body[l]] && shown(sc, i) && shown(sc, j))
+            it[m++] = (item){0.5 * (sc->s[3 * i + 2] + sc->s[3 * j + 2]), ITEM_LINE, (int32_t)l};
+    }
+    /* a particle a little in front of its springs, so it reads as their joint */
+    const double bias = 2e-3 * sc->v.cam.half_extent;
+    for (int b = 0; b < w->body_count; b++)
+        if (!sc->surface[b])
+            for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++)
+                if (shown(sc, i)) it[m++] = (item){sc->s[3 * i + 2] - bias, ITEM_POINT, i};
+    for (int k = 0; k < w->sphere_count; k++) {
+        const hk_sphere_def *s = &w->spheres[k];
+        double p[3];
+        project(&sc->v, s->center.x, s->center.y, s->center.z, p);
+        it[m++] = (item){p[2], ITEM_SPHERE, k};
+    }
+    qsort(it, (size_t)m, sizeof *it, item_cmp);
+    double light[3] = {-0.3, 0.8, 0.5};
+    normalise(light);
+    cairo_t *cr = c->cr;
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    for (int64_t k = 0; k < m; k++) {
+        const int32_t i = it[k].index;
+        if (it[k].kind == ITEM_TRI) {
+            draw_triangle(c, sc, i, light);
+        } else if (it[k].kind == ITEM_LINE) {
+            const double *a = sc->s + 3 * g->line[2 * i], *b = sc->s + 3 * g->line[2 * i + 1];
+            cairo_move_to(cr, a[0], a[1]);
+            cairo_line_to(cr, b[0], b[1]);
+            hk_canvas_colour(c, hk_render_stretch_colour(g->stretch[i]), 1);
+            cairo_set_line_width(cr, 2.2);
+            cairo_stroke(cr);
+        } else if (it[k].kind == ITEM_POINT) {
+            cairo_arc(cr, sc->s[3 * i], sc->s[3 * i + 1], 2.4, 0, 2 * PI);
+            hk_canvas_colour(c, ink, 1);
+            cairo_fill(cr);
+        } else {
+            draw_sphere(c, sc, i);
+        }
+    }
+    free(it);
+    return 0;
+}
+
+/* ---- annotations --------------------------------------------------------- */
+
+/* The stretch colour bar right of the viewport: the map's stops as a gradient, clamped ends as arrows, ticks
+ * labelled by plot_axis.h. */
+static void draw_colour_bar(hk_canvas *c, const double vp[4])
+{
+    cairo_t *cr = c->cr;
+    const double x0 = vp[2] + 16, bw = 14, top = vp[1] + 58, bottom = c->h - 58;
+    hk_plot_scale s;
+    hk_plot_scale_set(&s, HK_RENDER_STRETCH_MIN, HK_RENDER_STRETCH_MAX, 0);
+    const double lo = ldexp(s.min, s.exp2), hi = ldexp(s.max, s.exp2);
+    cairo_pattern_t *pat = cairo_pattern_create_linear(0, bottom, 0, top);
+    for (int k = 0; k < STOPS; k++) {
+        const double v =
+            HK_RENDER_STRETCH_MIN + (HK_RENDER_STRETCH_MAX - HK_RENDER_STRETCH_MIN) * k / (double)(STOPS - 1);
+        const hk_rgb col = stretch_stops[k];
+        cairo_pattern_add_color_stop_rgb(pat, (v - lo) / (hi - lo), col.r / 255.0, col.g / 255.0, col.b / 255.0);
+    }
+    /* the bar with an arrow at each end: values beyond take the end colours */
+    const double a = 9;
+    cairo_move_to(cr, x0, top);
+    cairo_line_to(cr, x0 + 0.5 * bw, top - a);
+    cairo_line_to(cr, x0 + bw, top);
+    cairo_line_to(cr, x0 + bw, bottom);
+    cairo_line_to(cr, x0 + 0.5 * bw, bottom + a);
+    cairo_line_to(cr, x0, bottom);
+    cairo_close_path(cr);
+    cairo_set_source(cr, pat);
+    cairo_fill_preserve(cr);
+    cairo_pattern_destroy(pat);
+    hk_canvas_colour(c, ink, 1);
+    cairo_set_line_width(cr, 0.8);
+    cairo_stroke(cr);
+    double at[HK_PLOT_MAX_TICKS];
+    char label[HK_PLOT_MAX_TICKS][HK_PLOT_LABEL], text[HK_PLOT_TEXT];
+    const int n = hk_plot_ticks(&s, at, label, HK_PLOT_MAX_TICKS);
+    for (int i = 0; i < n; i++) {
+        const double y = floor(hk_plot_scale_pos(&s, at[i], bottom, top)) + 0.5;
+        cairo_move_to(cr, x0 + bw, y);
+        cairo_line_to(cr, x0 + bw + 4, y);
+        cairo_stroke(cr);
+        hk_plot_tick_text(&s, at[i], label[i], text);
+        hk_canvas_text(c, x0 + bw + 7, y, 0, 0.5, HK_TEXT_TICK, ink, text);
+    }
+    const double cx = x0 + 0.5 * bw + 12, lh = hk_canvas_text_height(c, HK_TEXT_CAPTION);
+    hk_canvas_text(c, cx, top - a - 6 - lh, 0.5, 1, HK_TEXT_CAPTION, ink, "stretch");
+    hk_canvas_text(c, cx, top - a - 6, 0.5, 1, HK_TEXT_CAPTION, ink, "r/L\u2080");
+}
+
+/* "t = 0.0100 s   step 20" with as many decimals as the step length has, and the ground grid's spacing. */
+static void draw_caption(hk_canvas *c, const scene *sc, const double vp[4])
+{
+    const hk_world *w = sc->w;
+    const double dt = w->integrator.dt;
+    const int decimals = dt > 0 && isfinite(dt) ? (int)fmin(9, fmax(0, ceil(-log10(dt) - 1e-9))) : 3;
+    char text[160];
+    snprintf(text, sizeof text, "t = %.*f s    step %lld", decimals, hk_world_time(w),
+             (long long)hk_world_step_count(w));
+    hk_canvas_text(c, vp[0] + 10, 8, 0, 0, HK_TEXT_CAPTION, ink, text);
+    if (isfinite(sc->ground)) {
+        const double g = sc->grid;
+        if (g >= 1)
+            snprintf(text, sizeof text, "ground grid %g m", g);
+        else if (g >= 0.01)
+            snprintf(text, sizeof text, "ground grid %g cm", g * 100);
+        else
+            snprintf(text, sizeof text, "ground grid %g mm", g * 1000);
+        hk_canvas_text(c, vp[0] + 10, vp[3] - 6, 0, 1, HK_TEXT_NOTE, ink, text);
+    }
+}
+
+int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, int width, int height)
+{
+    scene sc = {.w = w, .g = g, .ground = NAN};
+    const hk_particles *p = &w->p;
+    const size_t np = (size_t)(p->count > 0 ? p->count : 1);
+    sc.s = malloc(np * 3 * sizeof *sc.s);
+    sc.stretch = calloc(np, sizeof *sc.stretch);
+    sc.drawn = calloc(np, 1);
+    sc.surface = malloc((size_t)(w->body_count > 0 ? w->body_count : 1));
+    int *springs = calloc(np, sizeof *springs);
+    hk_canvas c;
+    int rc = -1;
+    if (!sc.s || !sc.stretch || !sc.drawn || !sc.surface || !springs) {
+        errno = ENOMEM;
+        goto out;
+    }
     for (int b = 0; b < w->body_count; b++) {
-        if (hk_geometry_body_has_surface(w, b)) continue;
-        const hk_body *body = &w->bodies[b];
-        for (int i = body->first; i < body->first + body->count; i++) {
-            double sx, sy, sz;
-            PROJECT(i, sx, sy, sz);
-            if (!isfinite(sx) || !isfinite(sy)) continue;
-            for (int dy = -2; dy <= 2; dy++)
-                for (int dx = -2; dx <= 2; dx++)
-                    if (dx * dx + dy * dy <= 5)
-                        hk_image_plot(&im, (int)lround(sx) + dx, (int)lround(sy) + dy, (float)(sz - 2 * bias),
-                                      (hk_rgb){40, 40, 40});
-        }
+        sc.surface[b] = (char)hk_geometry_body_has_surface(w, b);
+        if (!sc.surface[b]) memset(sc.drawn + w->bodies[b].first, 1, (size_t)w->bodies[b].count);
     }
-#undef PROJECT
-    char label[96];
-    snprintf(label, sizeof label, "T = %.4g S  STEP %lld", hk_world_time(w), (long long)hk_world_step_count(w));
-    hk_image_text(&im, 8, 8, label, (hk_rgb){40, 40, 40}, 2);
-    int rc = hk_image_write_png(&im, path);
-    hk_image_free(&im);
+    for (int64_t t = 0; t < 3 * g->tris; t++) sc.drawn[g->tri[t]] = 1;
+    camera_fit(w, sc.drawn, width, height, &sc.v.cam);
+    double vp[4];
+    hk_render_viewport(width, height, vp);
+    sc.v.scale = 0.5 * (vp[3] - vp[1]) / sc.v.cam.half_extent;
+    sc.v.ox = 0.5 * (vp[0] + vp[2]);
+    sc.v.oy = 0.5 * (vp[1] + vp[3]);
+    for (int i = 0; i < p->count; i++) project(&sc.v, p->x[i], p->y[i], p->z[i], sc.s + 3 * i);
+    for (int64_t l = 0; l < g->lines; l++)
+        for (int k = 0; k < 2; k++) {
+            const int i = g->line[2 * l + k];
+            sc.stretch[i] += g->stretch[l];
+            springs[i]++;
+        }
+    for (int i = 0; i < p->count; i++) sc.stretch[i] = springs[i] ? sc.stretch[i] / springs[i] : 1;
+    double lo[3], hi[3];
+    if (scene_box(w, sc.drawn, lo, hi) && ground_near(w, lo, hi)) {
+        sc.ground = w->def.ground.height;
+        ground_stage(&sc, lo, hi);
+    }
+    if (hk_canvas_open(&c, path, HK_CANVAS_PNG, width, height, background) != 0) goto out;
+    cairo_save(c.cr);
+    cairo_rectangle(c.cr, vp[0], vp[1], vp[2] - vp[0], vp[3] - vp[1]);
+    cairo_clip(c.cr);
+    if (isfinite(sc.ground)) draw_ground(&c, &sc);
+    const int drawn = draw_scene(&c, &sc);
+    cairo_restore(c.cr);
+    if (g->lines > 0) draw_colour_bar(&c, vp);
+    draw_caption(&c, &sc, vp);
+    rc = hk_canvas_close(&c, drawn == 0);
+    if (drawn != 0) {
+        errno = ENOMEM;
+        rc = -1;
+    }
+out:
+    free(sc.s);
+    free(sc.stretch);
+    free(sc.drawn);
+    free(sc.surface);
+    free(springs);
     return rc;
 }
 
-/* The camera frames the first picture of a run and then stays, so motion shows. */
+/* Each frame is framed anew from its own state (camera_fit). */
 static int write_png(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g)
 {
-    if (!s->state) {
-        if (!(s->state = malloc(sizeof(hk_render_camera)))) return -1;
-        s->free_state = free;
-        hk_render_camera_fit(w, s->state);
-    }
-    return hk_render_png(path, w, g, s->state, 640, 480);
+    (void)s;
+    return hk_render_png(path, w, g, 640, 480);
 }
 
 const hk_frame_format hk_frame_format_png = {"png", "png", "rendered pictures, 640 x 480", write_png};

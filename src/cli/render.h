@@ -1,21 +1,35 @@
-/* render.h — headless pictures of a frame: orthographic camera fitted to the scene, shaded surfaces, springs coloured
- * by stretch. */
+/* render.h — pictures of a frame drawn with cairo: a camera that frames the bodies, surfaces and springs coloured by
+ * stretch, the ground and the spheres, a colour bar and a caption. */
 #ifndef HOOKE_RENDER_H
 #define HOOKE_RENDER_H
 
-#include "hooke/hooke.h"
+#include "canvas.h"
 #include "geometry.h"
+#include "hooke/hooke.h"
 
-typedef struct hk_render_camera {
-    double centre[3];               /* looked-at point [m] */
-    double right[3], up[3], dir[3]; /* orthonormal; dir points into the picture */
-    double half_extent;             /* half the visible height [m] */
-} hk_render_camera;
+/* The part of a width x height frame that shows the scene, in pixels:
+ * x0..x1, y0..y1. Above it the caption, right of it the colour bar. */
+void hk_render_viewport(int width, int height, double vp[4]);
 
-/* Looks at the particles' bounding box from above-front-right, with a margin. */
-void hk_render_camera_fit(const hk_world *w, hk_render_camera *cam);
-/* Draws the frame (w x h pixels) and writes it as PNG; 0 or -1 (errno set). */
-int hk_render_png(const char *path, const hk_world *w, const hk_geometry *m, const hk_render_camera *cam, int width,
-                  int height);
+/* The colour of spring stretch r / L0: blue (compressed to
+ * HK_RENDER_STRETCH_MIN or less), green (at rest), amber, red (stretched to
+ * HK_RENDER_STRETCH_MAX or more); non-finite: red. */
+#define HK_RENDER_STRETCH_MIN 0.8
+#define HK_RENDER_STRETCH_MAX 1.2
+hk_rgb hk_render_stretch_colour(double stretch);
+
+/* Draws the frame (width x height pixels) and writes it as PNG. The camera
+ * is fitted to the frame's own state: orthographic, looking down 30 degrees
+ * from the front right at the box around what is drawn (the particles of
+ * surface triangles, every particle of the other bodies), the spheres and,
+ * when the ground is near (within twice the box's size below it), the
+ * ground under them. Its extent and centre are rounded up to steps
+ * (extents an eighth of an octave apart, centres on a grid of a sixteenth
+ * of the extent), so the view holds still while the bodies move a little, and
+ * everything drawn stays in the viewport. Surfaces take the mean stretch of
+ * their corners' springs, springs of bodies without a surface their own;
+ * everything is drawn back to front, over the ground and its shadows. The
+ * same state gives the same bytes. 0, or -1 with errno set. */
+int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, int width, int height);
 
 #endif

@@ -314,8 +314,8 @@ typedef struct profile {
 
 static const char stability_usage[] =
     "usage: hooke stability SCENE [--integrators all|LIST] [--dt-min A --dt-max B --points N]\n"
-    "                       [--time T] [--threads N] [--out FILE.csv|FILE.json] [--plot FILE.png]\n"
-    "                       [--quiet]\n"
+    "                       [--time T] [--threads N] [--out FILE.csv|FILE.json]\n"
+    "                       [--plot FILE.png|.svg|.pdf] [--quiet]\n"
     "\n"
     "Runs SCENE with every integrator (or the comma-separated LIST) at N step\n"
     "lengths dt spaced evenly in log dt from A to B (no substeps), each run for T\n"
@@ -344,20 +344,14 @@ static const char stability_notes[] = "\n"
                                       "omega_max is a Gershgorin bound from k and m (exact for the oscillator).\n"
                                       "exit status: 0 done, 1 bad input, 3 an output file could not be written.\n";
 
-/* The drift-against-dt picture: a log-log panel, a curve per integrator (stable runs only), dashed limits. */
+/* The drift-against-dt picture: a log-log panel, a curve per integrator (stable runs only), dashed limits.
+ * 0, or -1 with errno set. */
 static int write_plot(const char *path, const char *scene, double omega, const double *dts, int points,
                       const profile *pr, int nk)
 {
     const int W = 900, H = 600;
-    hk_image im;
-    const hk_rgb white = {255, 255, 255}, black = {0, 0, 0};
-    if (hk_image_init(&im, W, H, white) != 0) return -1;
+    const hk_rgb white = {255, 255, 255}, ink = {25, 25, 25};
     double lo = INFINITY, hi = -INFINITY;
-    double *y = malloc((size_t)points * sizeof *y);
-    if (!y) {
-        hk_image_free(&im);
-        return -1;
-    }
     for (int k = 0; k < nk; k++)
         for (int i = 0; i < points; i++) {
             const double v = fabs(pr[k].drift[i]);
@@ -366,15 +360,25 @@ static int write_plot(const char *path, const char *scene, double omega, const d
                 hi = fmax(hi, v);
             }
         }
+    double *y = malloc((size_t)points * sizeof *y);
+    if (!y) return -1;
+    hk_canvas cv;
+    if (hk_canvas_open(&cv, path, (hk_canvas_kind)hk_canvas_kind_of(path), W, H, white) != 0) {
+        free(y);
+        return -1;
+    }
+    const int left = (int)fmax(60, ceil(hk_plot_ylabel_width(&cv, lo, hi, 1)) + 14);
     hk_plot_axes ax;
-    hk_plot_axes_set(&ax, 80, 64, W - 24, H - 48, dts[0], dts[points - 1], 1, lo, hi, 1);
+    hk_plot_axes_set(&ax, left, 76, W - 24, H - 48, dts[0], dts[points - 1], 1, lo, hi, 1);
     const char *base = strrchr(scene, '/');
     char title[256];
-    snprintf(title, sizeof title, "STABILITY: %s", base ? base + 1 : scene);
-    hk_image_text(&im, ax.left, 12, title, black, 2);
-    snprintf(title, sizeof title, "OMEGA_MAX = %.4g RAD/S. DASHED: LARGEST STABLE DT. UNSTABLE RUNS NOT DRAWN.", omega);
-    hk_image_text(&im, ax.left, 34, title, black, 1);
-    hk_plot_frame(&im, &ax, "ABS(ENERGY DRIFT) / E0 PER SIMULATED SECOND (1/S)", "DT (S)");
+    snprintf(title, sizeof title, "Stability: %s", base ? base + 1 : scene);
+    hk_canvas_text(&cv, ax.left, 8, 0, 0, HK_TEXT_TITLE, ink, title);
+    snprintf(title, sizeof title,
+             "\u03c9_max = %.4g rad/s. Dashed: the largest stable dt of each integrator. Unstable runs are not drawn.",
+             omega);
+    hk_canvas_text(&cv, ax.left, 32, 0, 0, HK_TEXT_SUBTITLE, ink, title);
+    hk_plot_frame(&cv, &ax, "|Energy drift| / E\u2080 per simulated second (1/s)", "Time step dt (s)");
     const char *names[HK_INTEGRATOR_COUNT];
     char labels[HK_INTEGRATOR_COUNT][96];
     hk_rgb colours[HK_INTEGRATOR_COUNT];
@@ -382,26 +386,22 @@ static int write_plot(const char *path, const char *scene, double omega, const d
         const profile *P = &pr[k];
         colours[k] = hk_plot_colour(P->kind);
         for (int i = 0; i < points; i++) y[i] = P->stable[i] ? fabs(P->drift[i]) : NAN;
-        hk_plot_curve(&im, &ax, dts, y, points, colours[k], 1);
+        hk_plot_curve(&cv, &ax, dts, y, points, colours[k], 1);
         const char *name = hk_integrator_name((hk_integrator_kind)P->kind);
         if (P->limit > 0 && isfinite(P->limit)) {
-            hk_plot_vline(&im, &ax, P->limit, colours[k], k);
-            snprintf(labels[k], sizeof labels[k], "%s: LIMIT OMEGA DT = %.3f", name, omega * P->limit);
+            hk_plot_vline(&cv, &ax, P->limit, colours[k], k);
+            snprintf(labels[k], sizeof labels[k], "%s: limit \u03c9\u00b7dt = %.3f", name, omega * P->limit);
         } else if (P->limit == 0) {
-            snprintf(labels[k], sizeof labels[k], "%s: UNSTABLE AT EVERY DT", name);
+            snprintf(labels[k], sizeof labels[k], "%s: unstable at every dt", name);
         } else {
-            snprintf(labels[k], sizeof labels[k], "%s: STABLE AT EVERY DT", name);
+            snprintf(labels[k], sizeof labels[k], "%s: stable at every dt", name);
         }
         names[k] = labels[k];
     }
     /* the legend in the lower right, where drift is small and curves are few */
-    hk_plot_axes lg = ax;
-    lg.top = ax.bottom - 12 - 12 * nk;
-    hk_plot_legend(&im, &lg, nk, names, colours);
+    hk_plot_legend(&cv, &ax, 1, nk, names, colours);
     free(y);
-    const int rc = hk_image_write_png(&im, path);
-    hk_image_free(&im);
-    return rc;
+    return hk_canvas_close(&cv, 1);
 }
 
 /* Loads the scene and steps it once with each integrator, on this thread: process-wide
@@ -437,9 +437,10 @@ static const hk_option stability_options[] = {
      "thread count); the results do not depend on N",
      NULL},
     {O_OUT, "out", "FILE", "the numbers as CSV (or JSON when FILE ends in .json)", NULL},
-    {O_PLOT, "plot", "FILE.png",
+    {O_PLOT, "plot", "FILE",
      "|energy drift| per second against dt, log-log, a curve per\n"
-     "integrator, its stability limit a dashed line",
+     "integrator, its stability limit a dashed line: FILE.png,\n"
+     "FILE.svg or FILE.pdf, chosen by the extension",
      NULL},
     {O_QUIET, "quiet", NULL,
      "no progress line and no \"hooke: wrote\" lines (errors are\n"
@@ -491,7 +492,8 @@ static int stability_option(stability_opts *o, int id, const char *a, const char
     case O_OUT:
     case O_PLOT:
         if (!v || !*v)
-            return hk_arg_error(NULL, a, v, id == O_OUT ? "a file name (.csv or .json)" : "a file name (.png)");
+            return hk_arg_error(NULL, a, v,
+                                id == O_OUT ? "a file name (.csv or .json)" : "a file name ending in .png, .svg or .pdf");
         *(id == O_OUT ? &o->out : &o->plot) = v;
         break;
     }
@@ -545,6 +547,7 @@ int hk_cmd_stability(int argc, char **argv)
         fprintf(stderr, "hooke: error: stability needs a scene file (see hooke stability --help)\n");
         return 1;
     }
+    if (plot && hk_plot_kind("--plot", plot) < 0) return 1;
     hk_scene sc;
     char err[1024];
     if (hk_scene_load(scene, &sc, err, sizeof err) != 0) {
