@@ -183,12 +183,12 @@ static vtp read_vtp(const char *path)
     v.stretch = malloc((size_t)bytes + 8);
     assert_non_null(v.stretch);
     memcpy(v.stretch, b, (size_t)bytes);
-    /* point data: velocity and force, 3 components per point */
+    /* point data: velocity and force, 3 components per point in the build's precision */
     for (int k = 0; k < 2; k++) {
         const char *pd = strstr(d, k ? "Name=\"force\"" : "Name=\"velocity\"");
         assert_non_null(pd);
         block(d, len, app, pd, &bytes);
-        assert_int_equal(bytes, (uint64_t)v.points * 3 * sz);
+        assert_int_equal(bytes, (uint64_t)v.points * 3 * sizeof(hk_real));
     }
     free(d);
     return v;
@@ -233,9 +233,8 @@ static void test_vtp_matches_state_out(void **state)
         double x, y, z;
         assert_int_equal(sscanf(line, "%ld %lf %lf %lf", &idx, &x, &y, &z), 4);
         assert_int_equal(idx, i);
-        /* the state file's digits round-trip hk_real exactly */
-        if ((hk_real)v.pos[3 * i] != (hk_real)x || (hk_real)v.pos[3 * i + 1] != (hk_real)y ||
-            (hk_real)v.pos[3 * i + 2] != (hk_real)z) {
+        /* the state file's 17 digits round-trip the double positions exactly */
+        if (v.pos[3 * i] != x || v.pos[3 * i + 1] != y || v.pos[3 * i + 2] != z) {
             print_error("point %ld: vtp (%.9g %.9g %.9g), state (%.9g %.9g %.9g)\n", i, v.pos[3 * i], v.pos[3 * i + 1],
                         v.pos[3 * i + 2], x, y, z);
             fail();

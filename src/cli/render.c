@@ -28,10 +28,10 @@ static void cross(const double a[3], const double b[3], double out[3])
 
 void hk_render_camera_fit(const hk_world *w, hk_render_camera *cam)
 {
-    const hk_particles *p = &w->p;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int i = 0; i < p->count; i++) {
-        const double x[3] = {p->x[i], p->y[i], p->z[i]};
+    for (int i = 0; i < w->p.count; i++) {
+        const hk_vec3 v = hk_world_position(w, i);
+        const double x[3] = {v.x, v.y, v.z};
         if (!isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2])) continue;
         for (int c = 0; c < 3; c++) {
             lo[c] = fmin(lo[c], x[c]);
@@ -86,12 +86,11 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *m, con
         errno = ENOMEM;
         return -1;
     }
-    const hk_particles *p = &w->p;
     const double scale = 0.5 * height / cam->half_extent;
 #define PROJECT(i, sx, sy, sz)                                                                                         \
     do {                                                                                                               \
-        const double q_[3] = {(double)p->x[i] - cam->centre[0], (double)p->y[i] - cam->centre[1],                      \
-                              (double)p->z[i] - cam->centre[2]};                                                       \
+        const double q_[3] = {m->pos[3 * (i)] - cam->centre[0], m->pos[3 * (i) + 1] - cam->centre[1],                  \
+                              m->pos[3 * (i) + 2] - cam->centre[2]};                                                   \
         sx = 0.5 * width + scale * (q_[0] * cam->right[0] + q_[1] * cam->right[1] + q_[2] * cam->right[2]);            \
         sy = 0.5 * height - scale * (q_[0] * cam->up[0] + q_[1] * cam->up[1] + q_[2] * cam->up[2]);                    \
         sz = q_[0] * cam->dir[0] + q_[1] * cam->dir[1] + q_[2] * cam->dir[2];                                          \
@@ -103,7 +102,7 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *m, con
         for (int k = 0; k < 3; k++) {
             const int i = m->tri[3 * t + k];
             PROJECT(i, x[k], y[k], z[k]);
-            pos[k][0] = p->x[i], pos[k][1] = p->y[i], pos[k][2] = p->z[i];
+            pos[k][0] = m->pos[3 * i], pos[k][1] = m->pos[3 * i + 1], pos[k][2] = m->pos[3 * i + 2];
         }
         double e1[3], e2[3], n[3];
         for (int c = 0; c < 3; c++) e1[c] = pos[1][c] - pos[0][c], e2[c] = pos[2][c] - pos[0][c];

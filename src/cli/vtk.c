@@ -38,8 +38,8 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
     const hk_particles *p = &w->p;
     const size_t n = (size_t)p->count;
     const int64_t ncells = m->lines + m->tris;
-    hk_real *pts = malloc(3 * n * sizeof *pts + 1), *vel = malloc(3 * n * sizeof *vel + 1),
-            *frc = malloc(3 * n * sizeof *frc + 1);
+    double *pts = malloc(3 * n * sizeof *pts + 1);
+    hk_real *vel = malloc(3 * n * sizeof *vel + 1), *frc = malloc(3 * n * sizeof *frc + 1);
     int64_t *lconn = malloc((size_t)(2 * m->lines + 1) * 8), *loff = malloc((size_t)(m->lines + 1) * 8);
     int64_t *pconn = malloc((size_t)(3 * m->tris + 1) * 8), *poff = malloc((size_t)(m->tris + 1) * 8);
     double *stretch = malloc((size_t)(ncells + 1) * sizeof(double));
@@ -52,7 +52,7 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
-        pts[3 * i] = p->x[i], pts[3 * i + 1] = p->y[i], pts[3 * i + 2] = p->z[i];
+        pts[3 * i] = m->pos[3 * i], pts[3 * i + 1] = m->pos[3 * i + 1], pts[3 * i + 2] = m->pos[3 * i + 2];
         vel[3 * i] = p->vx[i], vel[3 * i + 1] = p->vy[i], vel[3 * i + 2] = p->vz[i];
         frc[3 * i] = p->fx[i], frc[3 * i + 1] = p->fy[i], frc[3 * i + 2] = p->fz[i];
     }
@@ -70,7 +70,7 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
         kind[m->lines + t] = 2;
     }
     const block b[] = {
-        {pts, 3 * n * sizeof(hk_real)},       {vel, 3 * n * sizeof(hk_real)},        {frc, 3 * n * sizeof(hk_real)},
+        {pts, 3 * n * sizeof(double)},        {vel, 3 * n * sizeof(hk_real)},        {frc, 3 * n * sizeof(hk_real)},
         {p->inv_mass, n * sizeof(hk_real)},   {lconn, (uint64_t)(2 * m->lines) * 8}, {loff, (uint64_t)m->lines * 8},
         {pconn, (uint64_t)(3 * m->tris) * 8}, {poff, (uint64_t)m->tris * 8},         {stretch, (uint64_t)ncells * 8},
         {kind, (uint64_t)ncells * 4},
@@ -104,8 +104,8 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
             "offset=\"%llu\"/>\n"
             "      </CellData>\n"
             "      <Points>\n"
-            "        <DataArray type=\"" REAL_TYPE
-            "\" Name=\"Points\" NumberOfComponents=\"3\" format=\"appended\" offset=\"%llu\"/>\n"
+            "        <DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" format=\"appended\" "
+            "offset=\"%llu\"/>\n"
             "      </Points>\n"
             "      <Lines>\n"
             "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"appended\" offset=\"%llu\"/>\n"

@@ -81,6 +81,9 @@ int hk_colour_family(hk_family *f, int particle_count)
     int64_t *band = calloc((size_t)(count + 1) * ((size_t)bands + 1), sizeof *band);
     if (!start || !near_end || !band || permute(f->a, sizeof *f->a, keys, f->count) ||
         permute(f->b, sizeof *f->b, keys, f->count) || permute(f->rest_list, sizeof *f->rest_list, keys, f->count) ||
+        permute(f->rvec[0], sizeof *f->rvec[0], keys, f->count) ||
+        permute(f->rvec[1], sizeof *f->rvec[1], keys, f->count) ||
+        permute(f->rvec[2], sizeof *f->rvec[2], keys, f->count) ||
         permute(f->broken, sizeof *f->broken, keys, f->count)) {
         free(start);
         free(near_end);
@@ -131,12 +134,14 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
     if (body < 0 || body >= w->body_count) return hk_fail(w, "reorder: no body %d", body);
     const hk_body *bd = &w->bodies[body];
     const int n = bd->count, first = bd->first;
+    int keep = bd->lattice; /* a lattice body's order is its lattice's (its rest positions, its stencils) */
     for (int fi = 0; fi < w->family_count; fi++)
-        if (w->families[fi].body == body && w->families[fi].kind != HK_FAMILY_LIST) {
-            if (order)
-                for (int i = 0; i < n; i++) order[i] = i;
-            return 0; /* a lattice body's order is its stencil's */
-        }
+        if (w->families[fi].body == body && w->families[fi].kind != HK_FAMILY_LIST) keep = 1;
+    if (keep) {
+        if (order)
+            for (int i = 0; i < n; i++) order[i] = i;
+        return 0;
+    }
     /* adjacency in CSR form over local indices */
     int64_t *deg = calloc((size_t)n + 1, sizeof *deg);
     int *perm = malloc((size_t)n * sizeof *perm), *inv = malloc((size_t)n * sizeof *inv);
@@ -230,8 +235,8 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
         perm[n - 1 - i] = t;
     }
     for (int i = 0; i < n; i++) inv[perm[i]] = i;
-    hk_real *arrays[] = {w->p.x,  w->p.y,  w->p.z,  w->p.vx,       w->p.vy,  w->p.vz,
-                         w->p.fx, w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass};
+    hk_real *arrays[] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx,       w->p.vy,  w->p.vz,
+                         w->p.fx, w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass}; /* r = 0 here */
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
         for (int i = 0; i < n; i++) tmp[i] = arrays[a][first + perm[i]];
         memcpy(arrays[a] + first, tmp, (size_t)n * sizeof *tmp);

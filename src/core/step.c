@@ -2,6 +2,7 @@
 #include "integrators.h"
 
 #include "contacts.h"
+#include "fpmode.h"
 #include "forces.h"
 #include "springs.h"
 #include "surface.h"
@@ -26,7 +27,7 @@ static int world_has_anchor(const hk_world *w)
     return 0;
 }
 
-void hk_world_step(hk_world *w)
+static void step(hk_world *w)
 {
     const hk_integrator_ops *ops = hk_integrator_ops_of(w->integrator.kind);
     if (w->step_failed) return; /* a failed substep stops the world until the integrator is set again */
@@ -53,3 +54,5 @@ void hk_world_step(hk_world *w)
     w->steps++;
     w->time += w->integrator.dt;
 }
+
+void hk_world_step(hk_world *w) { HK_FP_SCOPE step(w); /* the solver's floating-point mode (fpmode.h) */ }

@@ -155,7 +155,7 @@ hk_world *hk_world_create(const hk_world_def *def)
 static void free_particles(hk_particles *p)
 {
     free(p->slab);
-    p->slab = p->x = p->y = p->z = p->vx = p->vy = p->vz = p->fx = p->fy = p->fz = p->inv_mass = p->mass = NULL;
+    *p = (hk_particles){0};
 }
 
 void hk_family_free(hk_family *f)
@@ -164,6 +164,7 @@ void hk_family_free(hk_family *f)
     free(f->a);
     free(f->b);
     hk_free_reals(f->rest_list);
+    hk_free_reals(f->rvec[0]);
     free(f->colour_start);
     free(f->near_end);
     free(f->band_start);
@@ -194,10 +195,11 @@ static int reserve_particles(hk_world *w, int n)
     int cap = p->capacity ? p->capacity : 64;
     while (cap < n) cap = cap > (1 << 29) ? n : cap * 2;
     size_t stride, offset;
-    hk_real *slab = hk_alloc_slab(11, (size_t)cap, 0, hk_world_team(w), &stride, &offset);
+    hk_real *slab = hk_alloc_slab(HK_PARTICLE_ARRAYS, (size_t)cap, 0, hk_world_team(w), &stride, &offset);
     if (!slab) return hk_fail(w, "out of memory for %d particles", cap);
-    hk_real **arrays[] = {&p->x, &p->y, &p->z, &p->vx, &p->vy, &p->vz, &p->fx, &p->fy, &p->fz, &p->inv_mass, &p->mass};
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+    hk_real **arrays[HK_PARTICLE_ARRAYS] = {&p->qx, &p->qy, &p->qz,       &p->vx,   &p->vy, &p->vz, &p->fx,
+                                            &p->fy, &p->fz, &p->inv_mass, &p->mass, &p->rx, &p->ry, &p->rz};
+    for (size_t i = 0; i < HK_PARTICLE_ARRAYS; i++) {
         hk_real *a = slab + offset + i * stride;
         if (*arrays[i]) memcpy(a, *arrays[i], (size_t)p->count * sizeof *a);
         *arrays[i] = a;
@@ -217,9 +219,9 @@ int hk_world_alloc_history(hk_world *w)
 {
     size_t stride, offset;
     free(w->history_slab);
-    /* slots 11..13: staggered from the particle arrays too */
-    w->history_slab =
-        hk_alloc_slab(3, (size_t)(w->p.capacity ? w->p.capacity : 1), 11, hk_world_team(w), &stride, &offset);
+    /* the slots after the particle arrays: staggered from them too */
+    w->history_slab = hk_alloc_slab(3, (size_t)(w->p.capacity ? w->p.capacity : 1), HK_PARTICLE_ARRAYS,
+                                    hk_world_team(w), &stride, &offset);
     if (!w->history_slab) {
         w->px = w->py = w->pz = NULL;
         return -1;
@@ -284,8 +286,93 @@ hk_family *hk_world_new_family(hk_world *w, int body, const char *name, const hk
     f->k = (hk_real)params->k;
     f->c = (hk_real)params->damping;
     f->break_ratio = (hk_real)params->break_ratio;
-    hk_family_set_rest(f, (hk_real)params->rest_length);
+    f->rest = (hk_real)params->rest_length;
     return f;
+}
+
+int hk_body_of(const hk_world *w, int i)
+{
+    int lo = 0, hi = w->body_count - 1;
+    while (lo <= hi) { /* bodies own contiguous ranges in order */
+        const int m = lo + (hi - lo) / 2;
+        const hk_body *b = &w->bodies[m];
+        if (i < b->first)
+            hi = m - 1;
+        else if (i >= b->first + b->count)
+            lo = m + 1;
+        else
+            return m;
+    }
+    return -1;
+}
+
+void hk_body_rest(const hk_body *b, int64_t local, double out[3])
+{
+    out[0] = out[1] = out[2] = 0;
+    if (!b->lattice) return;
+    const int64_t n[3] = {local % b->nx, local / b->nx % b->ny, local / ((int64_t)b->nx * b->ny)};
+    for (int c = 0; c < 3; c++) out[c] = n[0] * b->axis[0][c] + n[1] * b->axis[1][c] + n[2] * b->axis[2][c];
+}
+
+void hk_particle_position(const hk_world *w, const hk_body *b, int i, double out[3])
+{
+    const hk_particles *p = &w->p;
+    out[0] = b->origin[0] + hk_local_x(p, i);
+    out[1] = b->origin[1] + hk_local_y(p, i);
+    out[2] = b->origin[2] + hk_local_z(p, i);
+}
+
+void hk_particle_place(hk_world *w, const hk_body *b, int i, const double pos[3])
+{
+    hk_particles *p = &w->p;
+    p->qx[i] = (hk_real)(pos[0] - b->origin[0] - p->rx[i]);
+    p->qy[i] = (hk_real)(pos[1] - b->origin[1] - p->ry[i]);
+    p->qz[i] = (hk_real)(pos[2] - b->origin[2] - p->rz[i]);
+}
+
+hk_vec3 hk_world_position(const hk_world *w, int i)
+{
+    const int b = i >= 0 && i < w->p.count ? hk_body_of(w, i) : -1;
+    if (b < 0) return (hk_vec3){NAN, NAN, NAN};
+    double x[3];
+    hk_particle_position(w, &w->bodies[b], i, x);
+    return (hk_vec3){x[0], x[1], x[2]};
+}
+
+int hk_world_set_position(hk_world *w, int i, hk_vec3 x)
+{
+    if (i < 0 || i >= w->p.count) return hk_fail(w, "set_position: no particle %d", i);
+    if (!isfinite(x.x) || !isfinite(x.y) || !isfinite(x.z))
+        return hk_fail(w, "set_position: position of particle %d is not finite", i);
+    const double pos[3] = {x.x, x.y, x.z};
+    hk_particle_place(w, &w->bodies[hk_body_of(w, i)], i, pos);
+    w->forces_valid = 0;
+    w->history = 0;
+    return 0;
+}
+
+int hk_world_set_velocity(hk_world *w, int i, hk_vec3 v)
+{
+    if (i < 0 || i >= w->p.count) return hk_fail(w, "set_velocity: no particle %d", i);
+    if (!isfinite(v.x) || !isfinite(v.y) || !isfinite(v.z))
+        return hk_fail(w, "set_velocity: velocity of particle %d is not finite", i);
+    w->p.vx[i] = (hk_real)v.x;
+    w->p.vy[i] = (hk_real)v.y;
+    w->p.vz[i] = (hk_real)v.z;
+    w->forces_valid = 0;
+    w->history = 0;
+    return 0;
+}
+
+int hk_world_positions(const hk_world *w, int first, int count, double *xyz)
+{
+    if (first < 0 || count < 0 || first > w->p.count - count) return -1;
+    int b = count ? hk_body_of(w, first) : -1;
+    for (int i = first; i < first + count; i++) {
+        while (i >= w->bodies[b].first + w->bodies[b].count) b++;
+        hk_particle_position(w, &w->bodies[b], i, xyz + 3 * (size_t)(i - first));
+    }
+    return 0;
 }
 
 int hk_world_add_sphere(hk_world *w, const hk_sphere_def *def)
@@ -319,7 +406,7 @@ int hk_world_pin(hk_world *w, int body, int local_index)
 hk_particles_view hk_world_particles(const hk_world *w)
 {
     const hk_particles *p = &w->p;
-    hk_particles_view v = {p->count, p->x, p->y, p->z, p->vx, p->vy, p->vz, p->fx, p->fy, p->fz, p->inv_mass, p->mass};
+    hk_particles_view v = {p->count, p->vx, p->vy, p->vz, p->fx, p->fy, p->fz, p->inv_mass, p->mass};
     return v;
 }
 
@@ -369,17 +456,31 @@ int64_t hk_world_step_count(const hk_world *w) { return w->steps; }
 double hk_world_time(const hk_world *w) { return w->time; }
 int64_t hk_world_spring_updates(const hk_world *w) { return w->spring_updates; }
 
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *bytes = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= bytes[i];
+        h *= 1099511628211ull; /* FNV prime */
+    }
+    return h;
+}
+
 uint64_t hk_world_state_hash(const hk_world *w)
 {
     uint64_t h = 1469598103934665603ull; /* FNV-1a offset basis */
-    const hk_real *arrays[] = {w->p.x, w->p.y, w->p.z, w->p.vx, w->p.vy, w->p.vz};
-    for (int a = 0; a < 6; a++) {
-        const unsigned char *bytes = (const unsigned char *)arrays[a];
-        size_t n = (size_t)w->p.count * sizeof(hk_real);
-        for (size_t i = 0; i < n; i++) {
-            h ^= bytes[i];
-            h *= 1099511628211ull; /* FNV prime */
+    /* the positions x, then y, then z of every particle, as doubles
+     * (hk_particle_position), then the velocities as stored */
+    for (int c = 0; c < 3; c++)
+        for (int b = 0; b < w->body_count; b++) {
+            const hk_body *bd = &w->bodies[b];
+            for (int i = bd->first; i < bd->first + bd->count; i++) {
+                double x[3];
+                hk_particle_position(w, bd, i, x);
+                h = fnv1a(h, &x[c], sizeof x[c]);
+            }
         }
-    }
+    const hk_real *v[3] = {w->p.vx, w->p.vy, w->p.vz};
+    for (int c = 0; c < 3; c++) h = fnv1a(h, v[c], (size_t)w->p.count * sizeof(hk_real));
     return h;
 }

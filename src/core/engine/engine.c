@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "colour.h"
+#include "fpmode.h"
 #include "surface.h"
 #include "sweep.h"
 #include "team.h"
@@ -156,6 +157,7 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
 #pragma omp parallel num_threads(team)
 #endif
     {
+        const unsigned fp = hk_fp_enter(); /* every thread in the solver's mode (fpmode.h) */
         const int t = HK_THREAD();
         hk_real *space = e->space ? thread_ws(e, t, e->space) : NULL;
         if (e->space && !space) {
@@ -168,10 +170,14 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
         for (int body = 0; body < w->body_count && !failed; body++) {
             if (body > 0) HK_BARRIER(); /* one body after the other */
             const hk_sweep_plan *sp = &e->plans[body];
+            /* the external forces in the body's frame (its ground height) */
+            hk_step_ctx bfused = fused, badd = add;
+            hk_external_frame(&bfused.ext, &w->def, w->bodies[body].origin[1]);
+            badd.ext = bfused.ext;
             /* face forces need every spring force first: no fused sweep */
             const int pure_lattice = sp->nfam > 0 && !sp->has_list && sp->surface < 0;
             if (update && pure_lattice) {
-                hk_sweep_run(w, k, sp, &fused, space);
+                hk_sweep_run(w, k, sp, &bfused, space);
                 continue;
             }
             int g0, n;
@@ -180,11 +186,11 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
              * packed records, the packing computes the external forces */
             const int ext_in_pack = sp->nfam == 0 && sp->has_list && pk;
             if (sp->nfam > 0)
-                hk_sweep_run(w, k, sp, &add, space);
+                hk_sweep_run(w, k, sp, &badd, space);
             else if (!ext_in_pack)
-                k->external_forces(&add.ext, &w->p, g0, n);
+                k->external_forces(&badd.ext, &w->p, g0, n);
             if (!ext_in_pack) HK_BARRIER();
-            if (sp->has_list) hk_lists_run(w, k, pk, body, sp->serial_lists, ext_in_pack ? &add.ext : NULL);
+            if (sp->has_list) hk_lists_run(w, k, pk, body, sp->serial_lists, ext_in_pack ? &badd.ext : NULL);
             if (sp->surface >= 0) hk_surface_forces(w, &w->surfaces[sp->surface]); /* ends in a barrier */
             if (update) k->integrate(&fused.upd, &w->p, g0, n);
         }
@@ -192,6 +198,7 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
             HK_BARRIER();
             hk_engine_after_pass(w, t, HK_THREADS());
         }
+        hk_fp_leave(fp);
     }
     if (failed) hk_fail(w, "out of memory for thread work space");
     w->spring_updates += hk_world_spring_count(w);

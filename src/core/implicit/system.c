@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpmode.h"
 #include "kernels.h"
 #include "multigrid.h"
 #include "team.h"
@@ -375,6 +376,7 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(team)
 #endif
+    HK_FP_SCOPE
     {
         /* 1: the lattice families' products t = S (y_a - y_b), by rows, of
          * the bodies that do not go by chunks */
@@ -441,6 +443,7 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(sys_team(w))
 #endif
+    HK_FP_SCOPE
     {
         int g0, n;
         hk_team_range(0, p->count, &g0, &n);
@@ -500,35 +503,41 @@ double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha
     hk_real *const *dv = im->v[HK_SYS_DV], *const *p = im->v[HK_SYS_P], *const *q = im->v[HK_SYS_Q];
     double *part = im->partial, *part_rr = im->partial + blocks; /* r . z and r . r per block */
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(sys_team(w))
+#pragma omp parallel num_threads(sys_team(w))
 #endif
-    for (int b = 0; b < blocks; b++) {
-        const int g0 = b * HK_SYS_BLOCK, g1 = (b + 1) * HK_SYS_BLOCK < count ? (b + 1) * HK_SYS_BLOCK : count;
-        if (alpha) /* the CG update of the block first: dv += alpha p, r -= alpha q */
-            for (int c = 0; c < 3; c++)
-                for (int g = g0; g < g1; g++) {
-                    dv[c][g] += *alpha * p[c][g];
-                    r[c][g] -= *alpha * q[c][g];
+    HK_FP_SCOPE
+    {
+#ifdef HOOKE_USE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int b = 0; b < blocks; b++) {
+            const int g0 = b * HK_SYS_BLOCK, g1 = (b + 1) * HK_SYS_BLOCK < count ? (b + 1) * HK_SYS_BLOCK : count;
+            if (alpha) /* the CG update of the block first: dv += alpha p, r -= alpha q */
+                for (int c = 0; c < 3; c++)
+                    for (int g = g0; g < g1; g++) {
+                        dv[c][g] += *alpha * p[c][g];
+                        r[c][g] -= *alpha * q[c][g];
+                    }
+            double s = 0, qq = 0;
+            for (int g = g0; g < g1; g++) {
+                const hk_real x = r[0][g], y = r[1][g], zz = r[2][g];
+                hk_real zx = iv[0][g] * x + iv[1][g] * y + iv[2][g] * zz;
+                hk_real zy = iv[1][g] * x + iv[3][g] * y + iv[4][g] * zz;
+                hk_real zz2 = iv[2][g] * x + iv[4][g] * y + iv[5][g] * zz;
+                if (scale != 1) {
+                    zx *= scale;
+                    zy *= scale;
+                    zz2 *= scale;
                 }
-        double s = 0, qq = 0;
-        for (int g = g0; g < g1; g++) {
-            const hk_real x = r[0][g], y = r[1][g], zz = r[2][g];
-            hk_real zx = iv[0][g] * x + iv[1][g] * y + iv[2][g] * zz;
-            hk_real zy = iv[1][g] * x + iv[3][g] * y + iv[4][g] * zz;
-            hk_real zz2 = iv[2][g] * x + iv[4][g] * y + iv[5][g] * zz;
-            if (scale != 1) {
-                zx *= scale;
-                zy *= scale;
-                zz2 *= scale;
+                z[0][g] = zx;
+                z[1][g] = zy;
+                z[2][g] = zz2;
+                s += (double)x * zx + (double)y * zy + (double)zz * zz2;
+                if (w->p.inv_mass[g] != 0) qq += (double)x * x + (double)y * y + (double)zz * zz;
             }
-            z[0][g] = zx;
-            z[1][g] = zy;
-            z[2][g] = zz2;
-            s += (double)x * zx + (double)y * zy + (double)zz * zz2;
-            if (w->p.inv_mass[g] != 0) qq += (double)x * x + (double)y * y + (double)zz * zz;
+            part[b] = s;
+            part_rr[b] = qq;
         }
-        part[b] = s;
-        part_rr[b] = qq;
     }
     for (int b = 0; b < blocks; b++) {
         rz += part[b];
@@ -543,14 +552,20 @@ double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real 
     const int count = w->p.count, blocks = (count + HK_SYS_BLOCK - 1) / HK_SYS_BLOCK;
     double *part = im->partial;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(sys_team(w))
+#pragma omp parallel num_threads(sys_team(w))
 #endif
-    for (int k = 0; k < blocks; k++) {
-        const int g1 = (k + 1) * HK_SYS_BLOCK < count ? (k + 1) * HK_SYS_BLOCK : count;
-        double s = 0;
-        for (int g = k * HK_SYS_BLOCK; g < g1; g++)
-            s += (double)a[0][g] * b[0][g] + (double)a[1][g] * b[1][g] + (double)a[2][g] * b[2][g];
-        part[k] = s;
+    HK_FP_SCOPE
+    {
+#ifdef HOOKE_USE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int k = 0; k < blocks; k++) {
+            const int g1 = (k + 1) * HK_SYS_BLOCK < count ? (k + 1) * HK_SYS_BLOCK : count;
+            double s = 0;
+            for (int g = k * HK_SYS_BLOCK; g < g1; g++)
+                s += (double)a[0][g] * b[0][g] + (double)a[1][g] * b[1][g] + (double)a[2][g] * b[2][g];
+            part[k] = s;
+        }
     }
     double sum = 0;
     for (int k = 0; k < blocks; k++) sum += part[k];
