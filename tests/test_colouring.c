@@ -215,10 +215,10 @@ static int check_colouring(hk_world *w, hk_family *f, const char *name)
         if (++deg[f->b[s]] > delta) delta = deg[f->b[s]];
     }
     free(deg);
-    assert_int_equal(hk_family_max_degree(f, n), delta);
+    assert_int_equal(hk_family_max_degree(f, 0, n), delta);
 
     spring_rec *before = records(f);
-    assert_int_equal(hk_colour_family(f, n), 0);
+    assert_int_equal(hk_colour_family(f, 0, n), 0);
     assert_non_null(f->colour_start);
 
     /* (a) the same springs, each exactly once, rest lengths and broken flags
@@ -331,7 +331,7 @@ static int check_colouring(hk_world *w, hk_family *f, const char *name)
     int *a0 = malloc((size_t)f->count * sizeof *a0);
     assert_non_null(a0);
     memcpy(a0, f->a, (size_t)f->count * sizeof *a0);
-    assert_int_equal(hk_colour_family(f, n), 0);
+    assert_int_equal(hk_colour_family(f, 0, n), 0);
     assert_ptr_equal(f->colour_start, start);
     assert_int_equal(f->colour_count, C);
     assert_memory_equal(a0, f->a, (size_t)f->count * sizeof *a0);
@@ -510,7 +510,7 @@ static void test_overflow_colour(void **state)
     int fam;
     hk_world *w = graph_world(&g, NULL, &fam);
     hk_family *f = &w->families[fam];
-    assert_int_equal(hk_family_max_degree(f, w->p.count), 200);
+    assert_int_equal(hk_family_max_degree(f, 0, w->p.count), 200);
     check_colouring(w, f, g.name);
     assert_true(f->overflow);
     assert_int_equal(f->colour_count, HK_MAX_COLOURS + 1);
@@ -531,22 +531,22 @@ static void test_max_degree(void **state)
     star_graph(&g, 10);
     int fam;
     hk_world *w = graph_world(&g, NULL, &fam);
-    assert_int_equal(hk_family_max_degree(&w->families[fam], w->p.count), 10);
+    assert_int_equal(hk_family_max_degree(&w->families[fam], 0, w->p.count), 10);
     hk_world_destroy(w);
     graph_free(&g);
     jelly_graph(&g, 5, 0);
     w = graph_world(&g, NULL, &fam);
-    assert_int_equal(hk_family_max_degree(&w->families[fam], w->p.count), 26);
+    assert_int_equal(hk_family_max_degree(&w->families[fam], 0, w->p.count), 26);
     hk_world_destroy(w);
     graph_free(&g);
     jelly_graph(&g, 5, 1);
     w = graph_world(&g, NULL, &fam);
-    assert_int_equal(hk_family_max_degree(&w->families[fam], w->p.count), 52);
+    assert_int_equal(hk_family_max_degree(&w->families[fam], 0, w->p.count), 52);
     hk_world_destroy(w);
     graph_free(&g);
     cloth_graph(&g, 8, 8);
     w = graph_world(&g, NULL, &fam);
-    assert_int_equal(hk_family_max_degree(&w->families[fam], w->p.count), 12);
+    assert_int_equal(hk_family_max_degree(&w->families[fam], 0, w->p.count), 12);
     hk_world_destroy(w);
     graph_free(&g);
     /* a lattice family has no list: 0 */
@@ -557,8 +557,8 @@ static void test_max_degree(void **state)
     c.mass = 0.01;
     assert_true(hk_world_add_cloth(w, &c) >= 0);
     assert_int_equal(w->families[0].kind, HK_FAMILY_LATTICE);
-    assert_int_equal(hk_family_max_degree(&w->families[0], w->p.count), 0);
-    assert_int_equal(hk_colour_family(&w->families[0], w->p.count), 0); /* no-op */
+    assert_int_equal(hk_family_max_degree(&w->families[0], 0, w->p.count), 0);
+    assert_int_equal(hk_colour_family(&w->families[0], 0, w->p.count), 0); /* no-op */
     assert_null(w->families[0].colour_start);
     hk_world_destroy(w);
 }

@@ -510,7 +510,8 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
         const int coloured = get_i32(&fc);
         get_i64(&fc);
         take(&fc, (size_t)get_i64(&fc));
-        if (coloured && f->kind == HK_FAMILY_LIST && hk_colour_family(f, w->p.count) != 0) {
+        if (coloured && f->kind == HK_FAMILY_LIST &&
+            hk_colour_family(f, w->bodies[f->body].first, w->bodies[f->body].count) != 0) {
             hk_world_set_integrator(w, &saved_def);
             CK_FAIL("out of memory while restoring");
         }

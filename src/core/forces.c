@@ -24,7 +24,7 @@ static void forces_update(hk_world *w, hk_update_kind kind, hk_real h)
     }
     hk_reference_springs(w);
     hk_surfaces_forces(w); /* pressure and wind, after every spring */
-    w->spring_updates += hk_world_spring_count(w);
+    w->spring_updates += hk_world_facts(w)->springs;
     if (kind != HK_UPDATE_NONE) hk_kernels_scalar.integrate(&u, &w->p, 0, w->p.count);
 }
 

@@ -149,7 +149,42 @@ hk_world *hk_world_create(const hk_world_def *def)
     w->substeps = 1;
     w->h = w->integrator.dt;
     w->kernels = hk_kernels_active();
+    w->facts.bodies = w->facts.families = -1;
     return w;
+}
+
+int hk_world_body_families(const hk_world *w, int **start_out, int **fams_out)
+{
+    const int B = w->body_count, F = w->family_count;
+    int *start = calloc((size_t)B + 2, sizeof *start), *fams = malloc((size_t)(F + 1) * sizeof *fams);
+    if (!start || !fams) {
+        free(start);
+        free(fams);
+        return -1;
+    }
+    for (int f = 0; f < F; f++) start[w->families[f].body + 2]++;
+    for (int b = 0; b < B; b++) start[b + 2] += start[b + 1];
+    for (int f = 0; f < F; f++) fams[start[w->families[f].body + 1]++] = f;
+    *start_out = start;
+    *fams_out = fams;
+    return 0;
+}
+
+const struct hk_world_facts *hk_world_facts(hk_world *w)
+{
+    struct hk_world_facts *f = &w->facts;
+    if (f->bodies == w->body_count && f->families == w->family_count) return f;
+    f->springs = 0;
+    f->breakable = f->lists = f->anchors = 0;
+    for (int q = 0; q < w->family_count; q++) {
+        f->springs += w->families[q].count;
+        f->breakable += w->families[q].broken != NULL;
+        f->lists += w->families[q].kind == HK_FAMILY_LIST;
+    }
+    for (int b = 0; b < w->body_count; b++) f->anchors += w->bodies[b].anchor != 0;
+    f->bodies = w->body_count;
+    f->families = w->family_count;
+    return f;
 }
 
 static void free_particles(hk_particles *p)
@@ -280,6 +315,7 @@ hk_family *hk_world_new_family(hk_world *w, int body, const char *name, const hk
     }
     hk_family *f = &w->families[w->family_count++];
     memset(f, 0, sizeof *f);
+    w->coloured = 0;
     f->body = body;
     snprintf(f->name, sizeof f->name, "%s", name);
     f->params = *params;

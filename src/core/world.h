@@ -78,6 +78,7 @@ typedef struct hk_family {
      * band_start[c * (band_count + 1) + b] is the first near spring of
      * colour c whose lower endpoint lies in band b or above. */
     int band_count;
+    int band_first; /* the first band of the family's body (even): band b of the tables is band_first + b */
     int64_t *near_end;
     int64_t *band_start;
 } hk_family;
@@ -152,6 +153,18 @@ struct hk_world {
     int64_t steps;
     double time;
     int64_t spring_updates; /* spring force evaluations so far */
+
+    /* Facts of the bodies and families that every step asks for, counted
+     * once (hk_world_facts) while the body and family counts stay as they
+     * were counted for: a step costs no pass over every family or body. */
+    struct hk_world_facts {
+        int bodies, families; /* the counts they were made for (-1: never) */
+        int64_t springs;      /* springs of every family */
+        int breakable;        /* families with broken flags */
+        int lists;            /* list families */
+        int anchors;          /* bodies with a driven anchor */
+    } facts;
+    int coloured; /* 1: every list family is coloured (hk_world_optimise has nothing to do) */
     char error[512];
 };
 
@@ -183,6 +196,14 @@ int hk_fail(hk_world *w, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* The families of each body: (*fams)[(*start)[b] .. (*start)[b + 1]) are
+ * body b's, ascending; both arrays allocated (free them), by one counting
+ * pass: linear in bodies and families. 0 or -1 (out of memory). */
+int hk_world_body_families(const hk_world *w, int **start, int **fams);
+
+/* w's facts (above), counted again when bodies or families were added. */
+const struct hk_world_facts *hk_world_facts(hk_world *w);
 
 /* Appends count particles at rest; returns the first global index or -1. */
 int hk_world_grow_particles(hk_world *w, int count);
