@@ -18,6 +18,7 @@
 #include "progress.h"
 #include "scene.h"
 #include "springs.h"
+#include "topology.h"
 #include "world.h"
 
 /* ---- the profiler -------------------------------------------------------- */
@@ -526,7 +527,11 @@ int hk_cmd_stability(int argc, char **argv)
         }
     }
 #ifdef HOOKE_USE_OPENMP
-    if (threads <= 0) threads = omp_get_max_threads();
+    char terr[256];
+    if (hk_topology_threads(threads, 0, &threads, terr, sizeof terr) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", terr);
+        return 1;
+    }
 #else
     threads = 1;
 #endif

@@ -25,7 +25,8 @@
 size_t hk_padded(size_t n) { return (n + HK_PAD - 1) / HK_PAD * HK_PAD + 2 * HK_ROW_MARGIN; }
 
 /* Zeroed in parallel with the same static split of indices that the engine's
- * blocks follow, so each page is first touched by the thread that works on it. */
+ * blocks follow, so each page is first touched by the thread that works on
+ * it (the threads bound to their cores first: topology.c). */
 int hk_world_team(const hk_world *w)
 {
 #ifdef HOOKE_USE_OPENMP
@@ -65,16 +66,27 @@ hk_real *hk_alloc_slab(int count, size_t n, int first, int team, size_t *stride,
     const size_t total = (lead + (size_t)count * bytes + HK_PAGE - 1) / HK_PAGE * HK_PAGE;
     char *block = aligned_alloc(HK_PAGE, total);
     if (!block) return NULL;
-    const int64_t entries = (int64_t)(total / sizeof(hk_real));
     hk_real *r = (hk_real *)block;
+    const int64_t S = (int64_t)(bytes / sizeof(hk_real)), lead_n = (int64_t)(lead / sizeof(hk_real));
+    const int64_t entries = (int64_t)(total / sizeof(hk_real));
+    /* first touch: each array zeroed in the engine's static split of its
+     * indices, so each thread's share of every array is on its NUMA node */
+    for (int64_t i = 0; i < lead_n; i++) r[i] = 0;
+    for (int64_t i = lead_n + (int64_t)count * S; i < entries; i++) r[i] = 0;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(team) if (team > 1 && entries > (1 << 16))
+#pragma omp parallel num_threads(team) if (team > 1 && entries > (1 << 16))
 #else
     (void)team;
 #endif
-    for (int64_t i = 0; i < entries; i++) r[i] = 0; /* first touch, as in hk_alloc_reals */
-    *stride = bytes / sizeof(hk_real);
-    *offset = lead / sizeof(hk_real);
+    for (int k = 0; k < count; k++) {
+        hk_real *a = r + lead_n + (int64_t)k * S;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp for schedule(static) nowait
+#endif
+        for (int64_t i = 0; i < S; i++) a[i] = 0;
+    }
+    *stride = (size_t)S;
+    *offset = (size_t)lead_n;
     return r;
 }
 
