@@ -279,10 +279,11 @@ void hk_topology_print(FILE *f, const char *prefix)
             hk_topology_cores());
 #ifdef HOOKE_USE_OPENMP
     const char *places = getenv("OMP_PLACES"), *bind = getenv("OMP_PROC_BIND"), *user = user_placement();
-    fprintf(f, "%sopenmp: %d thread(s), OMP_PLACES=%s OMP_PROC_BIND=%s; binding: %s%s\n", prefix,
-            omp_get_max_threads(), places ? places : "(unset)", bind ? bind : "(unset)",
-            user ? "the user's, from " : bound_by_hooke ? "hooke's, one thread per allowed core, spread over them"
-                                                       : "none",
+    fprintf(f, "%sopenmp: %d thread(s), OMP_PLACES=%s OMP_PROC_BIND=%s; binding: %s%s\n", prefix, omp_get_max_threads(),
+            places ? places : "(unset)", bind ? bind : "(unset)",
+            user             ? "the user's, from "
+            : bound_by_hooke ? "hooke's, one thread per allowed core, spread over them"
+                             : "none",
             user ? user : "");
     int n = omp_get_max_threads();
     int *cpu = calloc((size_t)n, sizeof *cpu);
