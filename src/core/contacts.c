@@ -3,9 +3,22 @@
 
 #include <math.h>
 
+#include "fpmode.h"
+#include "team.h"
+
 /* Contacts are worked out in world coordinates, in double: a particle's
  * place is its body's origin + (r + q) (hk_particle_position), and a particle
  * moved by a contact gets q back from its new place (hk_particle_place). */
+
+/* Each particle's contact is its own: the particles are shared out over
+ * the world's team (each thread its range, its body found once), with the
+ * solver's floating-point mode, and the count of moved particles summed. */
+#ifdef HOOKE_USE_OPENMP
+#define HK_CONTACT_REGION                                                                                              \
+    _Pragma("omp parallel num_threads(hk_world_team(w)) reduction(+ : moved) if (w->p.count > 8192)") HK_FP_SCOPE
+#else
+#define HK_CONTACT_REGION HK_FP_SCOPE
+#endif
 
 static int walls(hk_world *w, double dt, hk_real *px, hk_real *py, hk_real *pz)
 {
@@ -15,10 +28,14 @@ static int walls(hk_world *w, double dt, hk_real *px, hk_real *py, hk_real *pz)
     const double hi[3] = {w->def.walls_max.x, w->def.walls_max.y, w->def.walls_max.z};
     const hk_real keep = (hk_real)(1.0 - w->def.walls_loss);
     int moved = 0;
-    for (int b = 0; b < w->body_count; b++) {
-        const hk_body *bd = &w->bodies[b];
-        for (int i = bd->first; i < bd->first + bd->count; i++) {
+    HK_CONTACT_REGION
+    {
+        int g0, n;
+        hk_team_range(0, p->count, &g0, &n);
+        for (int i = g0, b = n ? hk_body_of(w, g0) : 0; i < g0 + n; i++) {
+            while (i >= w->bodies[b].first + w->bodies[b].count) b++;
             if (p->inv_mass[i] == 0) continue;
+            const hk_body *bd = &w->bodies[b];
             double x[3];
             hk_particle_position(w, bd, i, x);
             int hit = 0;
@@ -50,14 +67,19 @@ static int sphere(hk_world *w, hk_sphere_def *s, double dt, hk_real *px, hk_real
     s->center.y += s->velocity.y * dt;
     s->center.z += s->velocity.z * dt;
     const double R = s->radius, e = 1.0 - s->loss;
+    const hk_sphere_def sd = *s;
     int moved = 0;
-    for (int b = 0; b < w->body_count; b++) {
-        const hk_body *bd = &w->bodies[b];
-        for (int i = bd->first; i < bd->first + bd->count; i++) {
+    HK_CONTACT_REGION
+    {
+        int g0, n;
+        hk_team_range(0, p->count, &g0, &n);
+        for (int i = g0, b = n ? hk_body_of(w, g0) : 0; i < g0 + n; i++) {
+            while (i >= w->bodies[b].first + w->bodies[b].count) b++;
             if (p->inv_mass[i] == 0) continue;
+            const hk_body *bd = &w->bodies[b];
             double x[3];
             hk_particle_position(w, bd, i, x);
-            double dx = x[0] - s->center.x, dy = x[1] - s->center.y, dz = x[2] - s->center.z;
+            double dx = x[0] - sd.center.x, dy = x[1] - sd.center.y, dz = x[2] - sd.center.z;
             double r2 = dx * dx + dy * dy + dz * dz;
             if (!(r2 < R * R)) continue;
             double r = sqrt(r2);
@@ -68,11 +90,11 @@ static int sphere(hk_world *w, hk_sphere_def *s, double dt, hk_real *px, hk_real
                 ny = dy / r;
                 nz = dz / r;
             }
-            const double on[3] = {s->center.x + R * nx, s->center.y + R * ny, s->center.z + R * nz};
+            const double on[3] = {sd.center.x + R * nx, sd.center.y + R * ny, sd.center.z + R * nz};
             hk_particle_place(w, bd, i, on);
             /* reflect the normal part of the velocity relative to the sphere */
             double vn =
-                (p->vx[i] - s->velocity.x) * nx + (p->vy[i] - s->velocity.y) * ny + (p->vz[i] - s->velocity.z) * nz;
+                (p->vx[i] - sd.velocity.x) * nx + (p->vy[i] - sd.velocity.y) * ny + (p->vz[i] - sd.velocity.z) * nz;
             if (vn < 0) {
                 double j = (1.0 + e) * vn;
                 p->vx[i] = (hk_real)(p->vx[i] - j * nx);

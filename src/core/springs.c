@@ -153,31 +153,48 @@ static double spring_length(const hk_family *f, const hk_particles *p, int64_t s
     return hk_spring_length(d[0], d[1], d[2]);
 }
 
-typedef struct break_ctx {
-    hk_family *f;
-    const hk_particles *p;
-} break_ctx;
-
-static void break_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
+/* Marks the springs of f past break_ratio L0 as broken; how many broke now.
+ * Each spring's test is its own: the springs (a lattice's source rows) are
+ * shared out over the world's team, the counts summed (integers: the same
+ * for any thread count). */
+static int64_t break_family(const hk_world *w, hk_family *f)
 {
-    break_ctx *ctx = vctx;
-    if (spring_length(f, ctx->p, slot, a, b) > (double)ctx->f->break_ratio * L0) {
-        ctx->f->broken[slot] = 1;
-        ctx->f->broken_count++;
+    const hk_particles *p = &w->p;
+    const double ratio = (double)f->break_ratio;
+    const int lattice = f->kind == HK_FAMILY_LATTICE;
+    const int64_t jn = lattice ? f->j1 - f->j0 : 0;
+    const int64_t items = lattice ? (int64_t)(f->k1 - f->k0) * jn : f->count;
+    int64_t now = 0;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) reduction(+ : now) num_threads(hk_world_team(w)) if (f->count > 65536)
+#endif
+    for (int64_t q = 0; q < items; q++) {
+        if (lattice) {
+            const int k = f->k0 + (int)(q / jn), j = f->j0 + (int)(q % jn);
+            const int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+            for (int i = f->i0; i < f->i1; i++) {
+                const int64_t l = row + i;
+                if (f->broken[l] || !(spring_length(f, p, l, f->base + l, f->base + l + f->offset) > ratio * f->rest))
+                    continue;
+                f->broken[l] = 1;
+                now++;
+            }
+        } else {
+            const double L0 = f->rest_list ? (double)f->rest_list[q] : (double)f->rest;
+            if (f->broken[q] || !(spring_length(f, p, q, f->a[q], f->b[q]) > ratio * L0)) continue;
+            f->broken[q] = 1;
+            now++;
+        }
     }
+    f->broken_count += now;
+    return now;
 }
 
 int64_t hk_springs_break(hk_world *w)
 {
     int64_t now = 0;
-    for (int fi = 0; fi < w->family_count; fi++) {
-        hk_family *f = &w->families[fi];
-        if (!f->broken) continue;
-        int64_t before = f->broken_count;
-        break_ctx ctx = {f, &w->p};
-        hk_springs_visit(f, break_visit, &ctx);
-        now += f->broken_count - before;
-    }
+    for (int fi = 0; fi < w->family_count; fi++)
+        if (w->families[fi].broken) now += break_family(w, &w->families[fi]);
     return now;
 }
 

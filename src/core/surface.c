@@ -6,13 +6,12 @@
 #include <string.h>
 
 #include "mesh.h"
+#include "team.h"
 
 #ifdef HOOKE_USE_OPENMP
 #define HK_OMP_FOR _Pragma("omp for schedule(static)")
-#define HK_OMP_SINGLE _Pragma("omp single")
 #else
 #define HK_OMP_FOR
-#define HK_OMP_SINGLE
 #endif
 
 void hk_surface_free(hk_surface *s)
@@ -135,14 +134,16 @@ void hk_surface_forces(hk_world *w, hk_surface *s)
             for (int f = b * HK_FACE_BLOCK; f < f1; f++) sum += face_volume(p, s, f, HK_VOLUME_GAUSS);
             s->block[b] = sum;
         }
-        HK_OMP_SINGLE
-        {
-            s->volume = blocks_total(s);
-            /* P = nRT / V, pumped; no pressure in an inverted (V <= 0) body */
-            s->pressure = s->volume > 0 ? s->pump * s->nrt / s->volume : 0;
-        }
     }
-    const double P = s->nrt > 0 ? s->pressure : 0;
+    /* every thread sums the blocks in the same order (the same bits): no
+     * serial section and no barrier for it; thread 0 keeps the figures */
+    const double volume = s->nrt > 0 ? blocks_total(s) : 0;
+    /* P = nRT / V, pumped; no pressure in an inverted (V <= 0) body */
+    const double P = s->nrt > 0 && volume > 0 ? s->pump * s->nrt / volume : 0;
+    if (s->nrt > 0 && HK_THREAD() == 0) {
+        s->volume = volume;
+        s->pressure = P;
+    }
     HK_OMP_FOR
     for (int f = 0; f < s->nfaces; f++) {
         const int *c = s->face + (size_t)f * s->dim;
@@ -181,8 +182,11 @@ void hk_surface_forces(hk_world *w, hk_surface *s)
         fn[0] = n[0], fn[1] = n[1], fn[2] = n[2];
     }
     hk_particles *pw = &w->p;
-    HK_OMP_FOR
-    for (int v = 0; v < s->count; v++) {
+    /* each thread its share of the body's particles, as the update that
+     * follows takes them (team.h hk_team_range): no barrier in between */
+    int g0, gn;
+    hk_team_range(s->first, s->count, &g0, &gn);
+    for (int v = g0 - s->first; v < g0 - s->first + gn; v++) {
         double F[3] = {0, 0, 0}, N[3] = {0, 0, 0};
         for (int e = s->vf_start[v]; e < s->vf_start[v + 1]; e++) {
             const int f = s->vf_face[e];

@@ -351,11 +351,15 @@ static void team_body(hk_world *w, const pass *ps, int body, const hk_sweep_plan
         hk_sweep_run(w, k, sp, &add, space);
     else if (!ext_in_pack)
         k->external_forces(&add.ext, &w->p, g0, n);
-    if (!ext_in_pack) HK_BARRIER();
+    /* the lists and faces add to forces other threads started (a lattice
+     * body's alone ends here: no barrier) */
+    if (!ext_in_pack && (sp->has_list || sp->surface >= 0)) HK_BARRIER();
     if (sp->has_list)
         hk_lists_run(w, k, ps->pk, w->bodies[body].first, w->bodies[body].count, sp->list_fam, sp->nlist,
                      sp->serial_lists, ext_in_pack ? &add.ext : NULL);
-    if (sp->surface >= 0) hk_surface_forces(w, &w->surfaces[sp->surface]); /* ends in a barrier */
+    /* the face forces end in each thread's share of the particles, which
+     * the update takes as they are (surface.h) */
+    if (sp->surface >= 0) hk_surface_forces(w, &w->surfaces[sp->surface]);
     if (ps->update) k->integrate(&fused.upd, &w->p, g0, n);
 }
 

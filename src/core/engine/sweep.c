@@ -298,11 +298,27 @@ static void finish_parked(hk_world *w, const hk_kernels *k, const hk_sweep_plan 
     }
 }
 
-/* Block of rows of thread t out of T: contiguous and balanced. */
-static void block_of(int nrows, int t, int T, int *a, int *b)
+/* The first row of thread t's block out of T over N rows whose sweeps
+ * redo h rows before their block (the halo; none for the first block):
+ * block 0 takes h rows more than the others, so that every thread sweeps
+ * about (N + (T - 1) h) / T rows, start(t) = (t N + (T - t) h) / T, within
+ * [0, N] and never decreasing; where N is too short for it (h > N), an
+ * even split. */
+static int block_start(int N, int h, int t, int T)
 {
-    *a = (int)((int64_t)nrows * t / T);
-    *b = (int)((int64_t)nrows * (t + 1) / T);
+    if (t <= 0) return 0;
+    if (t >= T) return N;
+    if (h > N) return (int)((int64_t)N * t / T);
+    const int64_t s = ((int64_t)t * N + (int64_t)(T - t) * h) / T;
+    return s < N ? (int)s : N;
+}
+
+/* Block of rows of thread t out of T: contiguous, the sweep's work
+ * (rows and halo) balanced (block_start). */
+static void block_of(const hk_sweep_plan *sp, int t, int T, int *a, int *b)
+{
+    *a = block_start(sp->nrows, sp->maxdr, t, T);
+    *b = block_start(sp->nrows, sp->maxdr, t + 1, T);
 }
 
 void hk_sweep_solo(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space)
@@ -315,7 +331,7 @@ void hk_sweep_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, con
 {
     const int t = HK_THREAD(), T = HK_THREADS();
     int a, b, lo_end = 0, hi_start = 0;
-    block_of(sp->nrows, t, T, &a, &b);
+    block_of(sp, t, T, &a, &b);
     if (a < b) sweep_block(w, k, sp, ctx, a, b, space, &lo_end, &hi_start);
     if (ctx->upd.kind != HK_UPDATE_NONE) {
         HK_BARRIER();
