@@ -74,8 +74,11 @@ static void *setup_cloth(int n, int threads, const char *kernels)
         hk_world_destroy(w);
         return NULL;
     }
-    hk_particles_view p = hk_world_particles(w);
-    for (int i = 0; i < p.count; i++) ((hk_real *)p.y)[i] = (hk_real)(1e-3 * sin(0.37 * i));
+    for (int i = 0; i < d.nx * d.ny; i++) {
+        hk_vec3 x = hk_world_position(w, i);
+        x.y = 1e-3 * sin(0.37 * i);
+        hk_world_set_position(w, i, x);
+    }
     return jac_case_new(w, kernels, threads);
 }
 

@@ -433,14 +433,14 @@ static engine_row *engine_row_new(int nx, int nfam, const int *di, const int *dr
     hk_real *acc = e->mem + 6 * len;
     memset(acc, 0, (size_t)3 * rows * S * sizeof(hk_real));
     e->p.count = e->p.capacity = rows * nx;
-    e->p.x = arr[0], e->p.y = arr[1], e->p.z = arr[2], e->p.vx = arr[3], e->p.vy = arr[4], e->p.vz = arr[5];
+    e->p.qx = arr[0], e->p.qy = arr[1], e->p.qz = arr[2], e->p.vx = arr[3], e->p.vy = arr[4], e->p.vz = arr[5];
     for (int q = 0; q < nfam; q++) {
         hk_family *f = &e->fam[q];
         f->kind = HK_FAMILY_LATTICE;
         f->params.damping_model = HK_DAMP_RELATIVE;
         f->params.behaviour = HK_SPRING_NORMAL;
         f->k = 6000.0f, f->c = 0.02f;
-        hk_family_set_rest(f, 0.01f);
+        f->rest = 0.01f; /* rest_vec 0: the rows hold their places as q */
         f->nx = nx, f->ny = rows, f->nz = 1;
         f->di = di[q], f->dj = slot[q];
         f->offset = di[q] + (int64_t)nx * slot[q];

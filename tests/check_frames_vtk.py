@@ -145,8 +145,7 @@ def main():
             double = head[-1] == "real=double"
             f.readline()
             xyz = [tuple(float(v) for v in f.readline().split()[1:4]) for _ in range(n)]
-        if not double:  # the bits the build holds: the state's digits round-trip float32
-            xyz = [tuple(struct.unpack("<3f", struct.pack("<3f", *p))) for p in xyz]
+        # positions are doubles in every build (body origin plus local offset); the state's 17 digits round-trip them
         entries = ET.parse(os.path.join(out, "frames.pvd")).getroot().find("Collection").findall("DataSet")
         if not entries:
             fail("frames.pvd lists no frame")

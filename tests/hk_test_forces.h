@@ -5,6 +5,7 @@
 #include "hk_test.h"
 
 #include "reference.h"
+#include "springs.h"
 #include "world.h"
 
 /* Deterministic pseudo-random numbers (splitmix64): tests must not depend on
@@ -35,17 +36,17 @@ static inline int hk_test_below(hk_test_rng *r, int n) { return (int)(hk_test_ne
  * bound every component. */
 typedef void (*hk_test_spring_visit)(void *ctx, int64_t a, int64_t b, double fabs_spring, double cond);
 
-static inline void hk_test_one_spring(const hk_family *f, const hk_particles *p, int64_t a, int64_t b, hk_real L0,
-                                      hk_test_spring_visit visit, void *ctx)
+static inline void hk_test_one_spring(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b,
+                                      hk_real L0, hk_test_spring_visit visit, void *ctx)
 {
-    hk_real fo[3] = {0, 0, 0};
-    const double dx = (double)p->x[a] - p->x[b], dy = (double)p->y[a] - p->y[b], dz = (double)p->z[a] - p->z[b];
+    hk_real fo[3] = {0, 0, 0}, d[3];
+    hk_spring_delta(f, p, slot, a, b, d);
+    const double dx = d[0], dy = d[1], dz = d[2];
     const double dv =
         fabs((double)p->vx[a] - p->vx[b]) + fabs((double)p->vy[a] - p->vy[b]) + fabs((double)p->vz[a] - p->vz[b]);
     const double cond =
         fabs(f->params.k) * (sqrt(dx * dx + dy * dy + dz * dz) + fabs((double)L0)) + fabs(f->params.damping) * dv;
-    if (hk_spring_force(f, L0, p->x[a] - p->x[b], p->y[a] - p->y[b], p->z[a] - p->z[b], p->vx[a] - p->vx[b],
-                        p->vy[a] - p->vy[b], p->vz[a] - p->vz[b], fo))
+    if (hk_spring_force(f, L0, d[0], d[1], d[2], p->vx[a] - p->vx[b], p->vy[a] - p->vy[b], p->vz[a] - p->vz[b], fo))
         visit(ctx, a, b, fabs((double)fo[0]) + fabs((double)fo[1]) + fabs((double)fo[2]), cond);
     else
         visit(ctx, a, b, 0.0, cond);
@@ -62,13 +63,14 @@ static inline void hk_test_visit_springs(const hk_world *w, hk_test_spring_visit
                     for (int i = f->i0; i < f->i1; i++) {
                         const int64_t local = row + i;
                         if (f->broken && f->broken[local]) continue;
-                        hk_test_one_spring(f, &w->p, f->base + local, f->base + local + f->offset, f->rest, visit, ctx);
+                        hk_test_one_spring(f, &w->p, local, f->base + local, f->base + local + f->offset, f->rest,
+                                           visit, ctx);
                     }
                 }
         } else {
             for (int64_t s = 0; s < f->count; s++) {
                 if (f->broken && f->broken[s]) continue;
-                hk_test_one_spring(f, &w->p, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest, visit, ctx);
+                hk_test_one_spring(f, &w->p, s, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest, visit, ctx);
             }
         }
     }
@@ -112,8 +114,9 @@ static inline void hk_test_force_scale(const hk_world *w, double *scale, double 
         double s = m * (fabs((double)(hk_real)g3.x) + fabs((double)(hk_real)g3.y) + fabs((double)(hk_real)g3.z));
         s += w->def.air_drag * (fabs((double)p->vx[i]) + fabs((double)p->vy[i]) + fabs((double)p->vz[i]));
         int n = 1;
-        if (g->model != HK_GROUND_NONE && p->y[i] < (hk_real)g->height) {
-            const double depth = fabs(g->height - (double)p->y[i]);
+        const double y = hk_world_position(w, i).y;
+        if (g->model != HK_GROUND_NONE && y < g->height) {
+            const double depth = fabs(g->height - y);
             if (g->model == HK_GROUND_REPULSION)
                 s += g->repulsion * depth + g->friction * (fabs((double)p->vx[i]) + fabs((double)p->vz[i])) +
                      g->absorption * fabs((double)p->vy[i]);

@@ -309,9 +309,47 @@ static void test_weak_scaling(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "weak scaling"));
     assert_non_null(strstr(r.out, "  262144 ")); /* 64^3 particles on 1 thread */
-    assert_non_null(strstr(r.out, "  524288 ")); /* 64 x 64 x 128 on 2 */
+    assert_non_null(strstr(r.out, "  524288 ")); /* two 64^3 blocks on 2 */
     assert_non_null(strstr(r.out, "\nVALID\n"));
     hk_run_free(&r);
+}
+
+/* Each thread of a weak-scaling run sees the 1-thread problem (its own
+ * panel), so the run is VALID at any thread count, oversubscribed too (the
+ * cloth grown into one long sheet was not: 82 m of float coordinates grew
+ * its energy past the bound at 16 threads). Panel energies add up: each of
+ * n panels ends with the 1-thread energy. */
+static void test_weak_scaling_panels(void **state)
+{
+    (void)state;
+    const char *js = hk_test_path("weak.json");
+    char args[512];
+    snprintf(args, sizeof args,
+             "bench --builtin cloth --weak --threads 1,2,4,8,16 --size 64 --repeat 1 --warmup 1 --steps 3 "
+             "--json '%s'",
+             js);
+    hk_run r = hk_test_hooke("OMP_WAIT_POLICY=passive", args);
+    if (r.status != 0) print_error("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\nVALID\n"));
+    for (int n = 1; n <= 16; n *= 2) {
+        char want[64];
+        snprintf(want, sizeof want, "  %d ", 4096 * n); /* n panels of 64 x 64 */
+        assert_non_null(strstr(r.out, want));
+    }
+    hk_run_free(&r);
+    char *j = hk_test_slurp(js);
+    assert_non_null(j);
+    double e[5];
+    const char *p = j;
+    for (int i = 0; i < 5; i++) {
+        p = strstr(p, "\"energy_end_J\": ");
+        assert_non_null(p);
+        p += strlen("\"energy_end_J\": ");
+        e[i] = strtod(p, NULL);
+    }
+    for (int i = 1; i < 5; i++) assert_near(e[i], (1 << i) * e[0], 1e-9 * fabs((1 << i) * e[0]) + 1e-12);
+    free(j);
 }
 
 static void test_bad_flags(void **state)
@@ -349,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_sweep_on_million_spring_cloth),
         cmocka_unit_test(test_broken_kernel_is_invalid),
         cmocka_unit_test(test_weak_scaling),
+        cmocka_unit_test(test_weak_scaling_panels),
         cmocka_unit_test(test_bad_flags),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -96,9 +96,8 @@ static void test_cloth_counts(void **state)
     assert_int_equal(hk_test_family_springs(w, body, "bend("), (N - 2) * M + N * (M - 2));
     assert_int_equal(hk_world_body(w, body).count, N * M);
     /* particle (i, j) at origin + i s u + j s v, local index i + j nx */
-    hk_particles_view v = hk_world_particles(w);
-    assert_near(v.x[3 + 2 * N], 3 * 0.01, 1e-7);
-    assert_near(v.z[3 + 2 * N], 2 * 0.01, 1e-7);
+    assert_near(hk_world_position(w, 3 + 2 * N).x, 3 * 0.01, 1e-7);
+    assert_near(hk_world_position(w, 3 + 2 * N).z, 2 * 0.01, 1e-7);
     hk_world_destroy(w);
 
     /* switching families off drops exactly their springs */
@@ -215,11 +214,11 @@ static void test_pinned_nodes_do_not_move(void **state)
     /* default springs: k 1000 N/m on 1 g nodes, w = 1000 rad/s: h = 1e-4 s */
     hk_test_integrator(w, HK_SEMI_IMPLICIT_EULER, 1e-4);
     for (int s = 0; s < 1000; s++) hk_world_step(w);
-    hk_particles_view v = hk_world_particles(w);
-    print_message("after 0.1 s: far corner y = %g m\n", (double)v.y[8 * 6 - 1]);
-    assert_true(v.x[0] == 0 && v.y[0] == 0 && v.z[0] == 0);
-    assert_true(v.x[7] == (hk_real)(7 * 0.01) && v.y[7] == 0 && v.z[7] == 0);
-    assert_true(v.y[8 * 6 - 1] < -1e-3); /* the far corner has fallen */
+    print_message("after 0.1 s: far corner y = %g m\n", (double)hk_world_position(w, 8 * 6 - 1).y);
+    assert_true(hk_world_position(w, 0).x == 0 && hk_world_position(w, 0).y == 0 && hk_world_position(w, 0).z == 0);
+    assert_true(hk_world_position(w, 7).x == (hk_real)(7 * 0.01) && hk_world_position(w, 7).y == 0 &&
+                hk_world_position(w, 7).z == 0);
+    assert_true(hk_world_position(w, 8 * 6 - 1).y < -1e-3); /* the far corner has fallen */
     hk_world_destroy(w);
 }
 
@@ -241,8 +240,7 @@ static void test_rope_topologies(void **state)
         assert_int_equal(hk_world_spring_count(w), expect[t]);
         assert_int_equal(hk_world_body(w, body).springs, expect[t]);
         /* spacing along the direction; every spring starts at rest */
-        hk_particles_view v = hk_world_particles(w);
-        assert_near(v.x[n - 1], (n - 1) * r.spacing, 1e-6);
+        assert_near(hk_world_position(w, n - 1).x, (n - 1) * r.spacing, 1e-6);
         assert_near(hk_world_stats(w).spring, 0.0, 1e-9);
         hk_world_destroy(w);
     }
@@ -259,9 +257,10 @@ static void test_rope_topologies(void **state)
 /* ---- quad ----------------------------------------------------------------- */
 
 /* Shear angle of the square [rad]: how far edge 0-2 has turned from v. */
-static double shear_angle(const hk_particles_view *v, int first)
+static double shear_angle(const hk_world *w, int first)
 {
-    double ex = (double)v->x[first + 2] - v->x[first], ey = (double)v->y[first + 2] - v->y[first];
+    const hk_vec3 a = hk_world_position(w, first), b = hk_world_position(w, first + 2);
+    double ex = b.x - a.x, ey = b.y - a.y;
     return atan2(ex, ey); /* 0 while 0-2 points along +y */
 }
 
@@ -291,12 +290,10 @@ static void sideways_push(int diagonals, double *final_angle, double *max_angle)
     double mx = 0;
     for (int s = 0; s < 20000; s++) {
         hk_world_step(w);
-        hk_particles_view v = hk_world_particles(w);
-        double a = fabs(shear_angle(&v, first));
+        double a = fabs(shear_angle(w, first));
         if (a > mx) mx = a;
     }
-    hk_particles_view v = hk_world_particles(w);
-    *final_angle = shear_angle(&v, first);
+    *final_angle = shear_angle(w, first);
     *max_angle = mx;
     hk_world_destroy(w);
 }

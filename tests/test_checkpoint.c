@@ -151,12 +151,13 @@ static void test_refuses_bad_checkpoints(void **state)
     other[8] = 1; /* version 1: before the implicit integrators' settings */
     write_bytes(bad, other, n);
     free(other);
-    expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 4)");
+    expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 5)");
     remove(bad);
     expect_refused(args, ": cannot open checkpoint: No such file or directory");
     /* the checkpoint of another scene */
     snprintf(args, sizeof args, "run " SCENE("pendulum.scene") " --restart '%s'", ck); /* also 2 particles, 1 spring */
-    expect_refused(args, ": checkpoint was written for a different scene (the scene file or a file it loads has changed; scene digest differs)");
+    expect_refused(args, ": checkpoint was written for a different scene (the scene file or a file it loads has "
+                         "changed; scene digest differs)");
     snprintf(args, sizeof args, "run " SCENE("bungee.scene") " --restart '%s'", ck);
     expect_refused(args, ": checkpoint does not match the scene (");
     /* the same layout, another file: the digest */
@@ -171,7 +172,8 @@ static void test_refuses_bad_checkpoints(void **state)
     free(text);
     free(edited);
     snprintf(args, sizeof args, "run '%s' --restart '%s'", copy, ck);
-    expect_refused(args, ": checkpoint was written for a different scene (the scene file or a file it loads has changed; scene digest differs)");
+    expect_refused(args, ": checkpoint was written for a different scene (the scene file or a file it loads has "
+                         "changed; scene digest differs)");
     /* the flags that a checkpoint fixes */
     snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --restart '%s' --dt 1e-4", ck);
     expect_refused(args, "hooke: error: --restart continues with the checkpoint's integrator and dt");

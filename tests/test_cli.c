@@ -139,7 +139,8 @@ static void test_bad_scene_files(void **state)
     hk_test_write(nolen, "body rope\n count 3\n mass 0.1\n spacing 0.1\nend\n");
     snprintf(args, sizeof args, "run '%s'", nolen);
     snprintf(want, sizeof want,
-             "hooke: error: %s: no run length: give --steps or --time, or 'steps' or 'time' in the run section\n", nolen);
+             "hooke: error: %s: no run length: give --steps or --time, or 'steps' or 'time' in the run section\n",
+             nolen);
     expect(args, 1, want);
     /* ... which --steps supplies */
     snprintf(args, sizeof args, "run '%s' --steps 4 --quiet", nolen);
@@ -179,8 +180,8 @@ static void test_summary_and_overrides(void **state)
     assert_near(field_num(r.out, "sim_time"), 10 * 1e-3, 1e-9);
     assert_null(strstr(r.out, "status=BLOWUP"));
     /* without --quiet, a one-line description on stderr */
-    assert_non_null(
-        strstr(r.err, ": 2 particles, 1 springs, semi_implicit_euler, dt 0.001 s x 1 substeps, steps 0 to 10, 1 threads"));
+    assert_non_null(strstr(
+        r.err, ": 2 particles, 1 springs, semi_implicit_euler, dt 0.001 s x 1 substeps, steps 0 to 10, 1 threads"));
     hk_run_free(&r);
 
     /* --dt, --integrator and --time override the scene */
@@ -269,17 +270,23 @@ static void test_stats_csv(void **state)
     free(text);
 }
 
-/* FNV-1a over the bytes of the six state arrays, as hk_world_state_hash. */
-static uint64_t fnv_arrays(hk_real *const arrays[6], int n)
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *bytes = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= bytes[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* FNV-1a as hk_world_state_hash: the positions x, y, z as doubles, then the
+ * velocities as hk_real */
+static uint64_t fnv_state(double *const pos[3], hk_real *const vel[3], int n)
 {
     uint64_t h = 1469598103934665603ull;
-    for (int a = 0; a < 6; a++) {
-        const unsigned char *bytes = (const unsigned char *)arrays[a];
-        for (size_t i = 0; i < (size_t)n * sizeof(hk_real); i++) {
-            h ^= bytes[i];
-            h *= 1099511628211ull;
-        }
-    }
+    for (int a = 0; a < 3; a++) h = fnv(h, pos[a], (size_t)n * sizeof(double));
+    for (int a = 0; a < 3; a++) h = fnv(h, vel[a], (size_t)n * sizeof(hk_real));
     return h;
 }
 
@@ -299,7 +306,7 @@ static void check_state_file(const char *scene, int steps, int particles)
     char *text = hk_test_slurp(st);
     assert_non_null(text);
     char want[256];
-    snprintf(want, sizeof want, "# hooke state v1 particles=%d time=", particles);
+    snprintf(want, sizeof want, "# hooke state v2 particles=%d time=", particles);
     assert_int_equal(strncmp(text, want, strlen(want)), 0);
     char *p = text + strlen(want);
     char *end;
@@ -309,10 +316,16 @@ static void check_state_file(const char *scene, int steps, int particles)
              sizeof(hk_real) == 8 ? "double" : "float");
     assert_int_equal(strncmp(end, want, strlen(want)), 0);
     p = end + strlen(want);
+    /* positions: doubles with 17 digits; the rest in the build's precision */
+    double *pos[3];
     hk_real *arr[7];
     for (int a = 0; a < 7; a++) {
         arr[a] = malloc((size_t)particles * sizeof(hk_real));
         assert_non_null(arr[a]);
+        if (a < 3) {
+            pos[a] = malloc((size_t)particles * sizeof(double));
+            assert_non_null(pos[a]);
+        }
     }
     for (int i = 0; i < particles; i++) {
         long idx = strtol(p, &end, 10);
@@ -325,6 +338,7 @@ static void check_state_file(const char *scene, int steps, int particles)
 #else
             arr[a][i] = strtof(p, &end);
 #endif
+            if (a < 3) pos[a][i] = strtod(p, &end);
             assert_true(end != p);
             p = end;
         }
@@ -333,7 +347,7 @@ static void check_state_file(const char *scene, int steps, int particles)
     }
     assert_true(*p == '\0'); /* exactly N particle lines */
     /* the printed digits restore the exact bits: the hash matches */
-    const uint64_t h = fnv_arrays(arr, particles);
+    const uint64_t h = fnv_state(pos, arr + 3, particles);
     if (h != summary_hash) {
         print_error("%s: state file hashes to 0x%016llx, summary says 0x%016llx\n", scene, (unsigned long long)h,
                     (unsigned long long)summary_hash);
@@ -346,6 +360,7 @@ static void check_state_file(const char *scene, int steps, int particles)
         for (int i = 1; i < particles; i++) assert_near(arr[6][i], 20.0, 1e-4);
     }
     for (int a = 0; a < 7; a++) free(arr[a]);
+    for (int a = 0; a < 3; a++) free(pos[a]);
     free(text);
 }
 

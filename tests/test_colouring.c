@@ -215,10 +215,10 @@ static int check_colouring(hk_world *w, hk_family *f, const char *name)
         if (++deg[f->b[s]] > delta) delta = deg[f->b[s]];
     }
     free(deg);
-    assert_int_equal(hk_family_max_degree(f, n), delta);
+    assert_int_equal(hk_family_max_degree(f, 0, n), delta);
 
     spring_rec *before = records(f);
-    assert_int_equal(hk_colour_family(f, n), 0);
+    assert_int_equal(hk_colour_family(f, 0, n), 0);
     assert_non_null(f->colour_start);
 
     /* (a) the same springs, each exactly once, rest lengths and broken flags
@@ -234,10 +234,9 @@ static int check_colouring(hk_world *w, hk_family *f, const char *name)
     free(after);
     if (f->rest_list) /* each slot's rest length is still the initial length of that slot's spring */
         for (int64_t s = 0; s < f->count; s++) {
-            const int a = f->a[s], b = f->b[s];
-            const double dx = (double)w->p.x[a] - w->p.x[b], dy = (double)w->p.y[a] - w->p.y[b],
-                         dz = (double)w->p.z[a] - w->p.z[b];
-            assert_true(f->rest_list[s] == (hk_real)sqrt(dx * dx + dy * dy + dz * dz));
+            hk_real d[3];
+            hk_spring_delta(f, &w->p, s, f->a[s], f->b[s], d);
+            assert_true(f->rest_list[s] == hk_spring_length(d[0], d[1], d[2]));
         }
 
     /* (c) contiguous slices covering [0, count), none empty (greedy only
@@ -332,7 +331,7 @@ static int check_colouring(hk_world *w, hk_family *f, const char *name)
     int *a0 = malloc((size_t)f->count * sizeof *a0);
     assert_non_null(a0);
     memcpy(a0, f->a, (size_t)f->count * sizeof *a0);
-    assert_int_equal(hk_colour_family(f, n), 0);
+    assert_int_equal(hk_colour_family(f, 0, n), 0);
     assert_ptr_equal(f->colour_start, start);
     assert_int_equal(f->colour_count, C);
     assert_memory_equal(a0, f->a, (size_t)f->count * sizeof *a0);
@@ -511,7 +510,7 @@ static void test_overflow_colour(void **state)
     int fam;
     hk_world *w = graph_world(&g, NULL, &fam);
     hk_family *f = &w->families[fam];
-    assert_int_equal(hk_family_max_degree(f, w->p.count), 200);
+    assert_int_equal(hk_family_max_degree(f, 0, w->p.count), 200);
     check_colouring(w, f, g.name);
     assert_true(f->overflow);
     assert_int_equal(f->colour_count, HK_MAX_COLOURS + 1);
@@ -532,22 +531,22 @@ static void test_max_degree(void **state)
     star_graph(&g, 10);
     int fam;
     hk_world *w = graph_world(&g, NULL, &fam);
-    assert_int_equal(hk_family_max_degree(&w->families[fam], w->p.count), 10);
+    assert_int_equal(hk_family_max_degree(&w->families[fam], 0, w->p.count), 10);
     hk_world_destroy(w);
     graph_free(&g);
     jelly_graph(&g, 5, 0);
     w = graph_world(&g, NULL, &fam);
-    assert_int_equal(hk_family_max_degree(&w->families[fam], w->p.count), 26);
+    assert_int_equal(hk_family_max_degree(&w->families[fam], 0, w->p.count), 26);
     hk_world_destroy(w);
     graph_free(&g);
     jelly_graph(&g, 5, 1);
     w = graph_world(&g, NULL, &fam);
-    assert_int_equal(hk_family_max_degree(&w->families[fam], w->p.count), 52);
+    assert_int_equal(hk_family_max_degree(&w->families[fam], 0, w->p.count), 52);
     hk_world_destroy(w);
     graph_free(&g);
     cloth_graph(&g, 8, 8);
     w = graph_world(&g, NULL, &fam);
-    assert_int_equal(hk_family_max_degree(&w->families[fam], w->p.count), 12);
+    assert_int_equal(hk_family_max_degree(&w->families[fam], 0, w->p.count), 12);
     hk_world_destroy(w);
     graph_free(&g);
     /* a lattice family has no list: 0 */
@@ -558,8 +557,8 @@ static void test_max_degree(void **state)
     c.mass = 0.01;
     assert_true(hk_world_add_cloth(w, &c) >= 0);
     assert_int_equal(w->families[0].kind, HK_FAMILY_LATTICE);
-    assert_int_equal(hk_family_max_degree(&w->families[0], w->p.count), 0);
-    assert_int_equal(hk_colour_family(&w->families[0], w->p.count), 0); /* no-op */
+    assert_int_equal(hk_family_max_degree(&w->families[0], 0, w->p.count), 0);
+    assert_int_equal(hk_colour_family(&w->families[0], 0, w->p.count), 0); /* no-op */
     assert_null(w->families[0].colour_start);
     hk_world_destroy(w);
 }
@@ -622,8 +621,8 @@ static hk_world *shuffled_mesh(int nu, int nv, uint64_t seed, int *body)
     assert_true(hk_world_add_springs(w, *body, diags.m, diags.a, diags.b, &sp) >= 0);
     /* a slightly stretched state, so the spring forces are not zero */
     for (int k = 0; k < n; k++) {
-        w->p.x[k] *= (hk_real)1.01;
-        w->p.z[k] *= (hk_real)0.995;
+        w->p.qx[k] *= (hk_real)1.01;
+        w->p.qz[k] *= (hk_real)0.995;
     }
     graph_free(&edges);
     graph_free(&diags);
@@ -645,7 +644,7 @@ static void reorder_rcm(const char *path)
     /* colour first (as a step would), so reorder must drop it */
     hk_forces_compute(w);
     hk_real *old[11];
-    const hk_real *src[11] = {w->p.x,  w->p.y,  w->p.z,  w->p.vx,   w->p.vy,      w->p.vz,
+    const hk_real *src[11] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx,   w->p.vy,      w->p.vz,
                               w->p.fx, w->p.fy, w->p.fz, w->p.mass, w->p.inv_mass};
     for (int a = 0; a < 11; a++) {
         old[a] = malloc((size_t)n * sizeof(hk_real));
@@ -693,7 +692,7 @@ static void reorder_rcm(const char *path)
     free(seen);
 
     /* the particles moved, bit for bit, with their state */
-    const hk_real *now[11] = {w->p.x,  w->p.y,  w->p.z,  w->p.vx,   w->p.vy,      w->p.vz,
+    const hk_real *now[11] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx,   w->p.vy,      w->p.vz,
                               w->p.fx, w->p.fy, w->p.fz, w->p.mass, w->p.inv_mass};
     for (int a = 0; a < 11; a++)
         if (a < 6 || a >= 9)
@@ -810,10 +809,12 @@ static void test_reorder_second_body(void **state)
     hk_spring_params sp = hk_default_spring_params();
     assert_true(hk_world_add_springs(w, body, g.m, g.a, g.b, &sp) >= 0);
     hk_real rope_x[10];
-    memcpy(rope_x, w->p.x, sizeof rope_x);
+    memcpy(rope_x, w->p.qx, sizeof rope_x);
+    hk_vec3 before[96];
+    for (int i = 0; i < 96; i++) before[i] = hk_world_position(w, 10 + i);
     int order[96];
     assert_int_equal(hk_world_reorder_body(w, body, order), 0);
-    assert_memory_equal(rope_x, w->p.x, sizeof rope_x);
+    assert_memory_equal(rope_x, w->p.qx, sizeof rope_x);
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
         if (f->body != body) continue;
@@ -822,7 +823,10 @@ static void test_reorder_second_body(void **state)
             assert_true(f->b[s] >= 10 && f->b[s] < 106);
         }
     }
-    for (int i = 0; i < 96; i++) assert_true(w->p.x[10 + i] == (hk_real)pos[order[i]].x);
+    for (int i = 0; i < 96; i++) {
+        const hk_vec3 x = hk_world_position(w, 10 + i), want = before[order[i]];
+        assert_true(x.x == want.x && x.y == want.y && x.z == want.z);
+    }
     graph_free(&g);
     hk_world_destroy(w);
 }

@@ -33,7 +33,7 @@ static void run_ok(const char *args)
 
 typedef struct state {
     int n;
-    hk_real *v; /* 7 per particle: x y z vx vy vz inv_mass */
+    double *v; /* 7 per particle: x y z [m] (double in every build), vx vy vz inv_mass (hk_real values) */
 } state;
 
 static hk_real parse_real(const char *s, char **end) { return sizeof(hk_real) == 8 ? strtod(s, end) : strtof(s, end); }
@@ -51,7 +51,7 @@ static state read_state(const char *path)
     char *p = strchr(strchr(text, '\n') + 1, '\n') + 1;
     for (int i = 0; i < st.n; i++) {
         assert_int_equal(strtol(p, &p, 10), i);
-        for (int k = 0; k < 7; k++) st.v[7 * i + k] = parse_real(p, &p);
+        for (int k = 0; k < 7; k++) st.v[7 * i + k] = k < 3 ? strtod(p, &p) : (double)parse_real(p, &p);
         assert_int_equal(*p, '\n');
         p++;
     }
@@ -64,6 +64,13 @@ static int same_bits(const hk_vtk_arr *a, int64_t i, hk_real x)
 {
     assert_string_equal(a->type, REAL_TYPE);
     return memcmp(a->data + sizeof(hk_real) * (size_t)i, &x, sizeof x) == 0;
+}
+
+/* The same for a position: Float64 in every build. */
+static int same_pos(const hk_vtk_arr *a, int64_t i, double x)
+{
+    assert_string_equal(a->type, "Float64");
+    return memcmp(a->data + sizeof(double) * (size_t)i, &x, sizeof x) == 0;
 }
 
 /* ---- frames equal --state-out ------------------------------------------- */
@@ -100,14 +107,15 @@ static void test_frame_matches_state_out(void **state_)
         assert_int_equal(vel->components, 3);
         for (int i = 0; i < st.n; i++) {
             for (int c = 0; c < 3; c++)
-                if (!same_bits(pts, 3 * i + c, st.v[7 * i + c]) || !same_bits(vel, 3 * i + c, st.v[7 * i + 3 + c])) {
+                if (!same_pos(pts, 3 * i + c, st.v[7 * i + c]) ||
+                    !same_bits(vel, 3 * i + c, (hk_real)st.v[7 * i + 3 + c])) {
                     print_error("block %d, particle %d, component %d: (%.9g, %.9g) in the frame, (%.9g, %.9g) in "
                                 "the state\n",
                                 k, i, c, hk_vtk_real(pts, 3 * i + c), hk_vtk_real(vel, 3 * i + c),
                                 (double)st.v[7 * i + c], (double)st.v[7 * i + 3 + c]);
                     fail();
                 }
-            assert_true(same_bits(im, i, st.v[7 * i + 6]));
+            assert_true(same_bits(im, i, (hk_real)st.v[7 * i + 6]));
         }
     }
     /* springs: connectivity in range, offsets 2, 4, ..., stretch near 1 */

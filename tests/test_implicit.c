@@ -31,7 +31,7 @@ static hk_world *oscillator(hk_integrator_kind kind, double h)
 static double amplitude(const hk_world *w)
 {
     hk_particles_view v = hk_world_particles(w);
-    const double x = v.x[1], u = v.vx[1] / OSC_W;
+    const double x = hk_world_position(w, 1).x, u = v.vx[1] / OSC_W;
     return sqrt(x * x + u * u);
 }
 
@@ -103,7 +103,7 @@ static void test_comes_to_rest(void **state)
                 fail();
             }
             /* at rest, to the rounding of the spring's length */
-            assert_true(fabs((double)hk_world_particles(w).x[1] - x_rest) < 1e-6);
+            assert_true(fabs((double)hk_world_position(w, 1).x - x_rest) < 1e-6);
             hk_world_destroy(w);
         }
 }
@@ -116,7 +116,7 @@ static double max_error(hk_integrator_kind kind, double h)
     double err = 0;
     for (long s = 1; s <= n; s++) {
         hk_world_step(w);
-        const double e = fabs((double)hk_world_particles(w).x[1] - cos(OSC_W * s * h));
+        const double e = fabs((double)hk_world_position(w, 1).x - cos(OSC_W * s * h));
         if (e > err) err = e;
     }
     hk_world_destroy(w);
@@ -186,8 +186,9 @@ static double rope_top_stretch(double dt, int steps, double tolerance)
     d.cg_tolerance = tolerance;
     assert_int_equal(hk_world_set_integrator(w, &d), 0);
     for (int s = 0; s < steps; s++) hk_world_step(w);
-    hk_particles_view v = hk_world_particles(w);
-    const double stretch = sqrt(pow((double)v.x[1] - v.x[0], 2) + pow((double)v.y[1] - v.y[0], 2)) - ROPE_L0;
+    const double stretch = sqrt(pow((double)hk_world_position(w, 1).x - hk_world_position(w, 0).x, 2) +
+                                pow((double)hk_world_position(w, 1).y - hk_world_position(w, 0).y, 2)) -
+                           ROPE_L0;
     const hk_solver_stats st = hk_world_solver_stats(w);
     assert_int_equal(st.unconverged, 0);
     assert_int_equal(st.diverged, 0);
@@ -453,13 +454,13 @@ static void test_catenary(void **state)
     for (int s = 0; s < 200; s++) hk_world_step(w);
     const hk_solver_stats st = hk_world_solver_stats(w);
     assert_int_equal(st.diverged, 0);
-    hk_particles_view v = hk_world_particles(w);
     const double sag = -want[2 * (CAT_N / 2) + 1];
     double worst = 0;
     for (int i = 0; i < CAT_N; i++)
-        worst = fmax(worst, fmax(fabs(v.x[i] - want[2 * i]), fabs(v.y[i] - want[2 * i + 1])));
+        worst = fmax(worst, fmax(fabs(hk_world_position(w, i).x - want[2 * i]),
+                                 fabs(hk_world_position(w, i).y - want[2 * i + 1])));
     print_message("catenary: sag %.6f m (equilibrium %.6f m), worst node %.3g m = %.3g of the sag\n",
-                  -(double)v.y[CAT_N / 2], sag, worst, worst / sag);
+                  -(double)hk_world_position(w, CAT_N / 2).y, sag, worst, worst / sag);
     assert_true(worst <= 1e-4 * sag);
     hk_world_destroy(w);
 }
@@ -484,11 +485,9 @@ static void test_compressed_jelly_spd(void **state)
         j.springs[c].damping_model = c % 2 ? HK_DAMP_ALONG : HK_DAMP_RELATIVE;
     }
     assert_true(hk_world_add_jelly(w, &j) >= 0);
-    hk_particles_view v = hk_world_particles(w);
-    for (int i = 0; i < v.count; i++) {
-        hk_test_mut(v.x)[i] *= (hk_real)0.7;
-        hk_test_mut(v.y)[i] *= (hk_real)0.7;
-        hk_test_mut(v.z)[i] *= (hk_real)0.7;
+    for (int i = 0; i < hk_world_particles(w).count; i++) {
+        const hk_vec3 x = hk_world_position(w, i);
+        assert_int_equal(hk_world_set_position(w, i, (hk_vec3){0.7 * x.x, 0.7 * x.y, 0.7 * x.z}), 0);
     }
     hk_test_integrator(w, HK_IMPLICIT_EULER, 0.01);
     hk_implicit *im = hk_implicit_get(w);
@@ -499,7 +498,7 @@ static void test_compressed_jelly_spd(void **state)
     uint32_t seed = 12345;
     for (int trial = 0; trial < 5; trial++) {
         for (int c = 0; c < 3; c++)
-            for (int i = 0; i < v.count; i++) {
+            for (int i = 0; i < hk_world_particles(w).count; i++) {
                 seed = seed * 1664525u + 1013904223u;
                 p[c][i] = (hk_real)((seed >> 8) / 16777216.0 - 0.5);
                 seed = seed * 1664525u + 1013904223u;

@@ -81,7 +81,7 @@ static hk_scene load_perturbed(const char *file)
     hk_world *w = sc.world;
     const double L = shortest_rest(w), h = w->h; /* the substep (the scene set its integrator) */
     const double dx = 1e-3 * L, dv = 1e-3 * L / h;
-    hk_real *arr[6] = {w->p.x, w->p.y, w->p.z, w->p.vx, w->p.vy, w->p.vz};
+    hk_real *arr[6] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx, w->p.vy, w->p.vz};
     for (int i = 0; i < w->p.count; i++) {
         if (w->p.inv_mass[i] == 0) continue;
         for (int c = 0; c < 6; c++)
@@ -173,7 +173,7 @@ static void check_scene(const char *file)
             ref.alpha = d->jelly_alpha;
         }
         one_substep(&sc);
-        hk_real *a[6] = {w->p.x, w->p.y, w->p.z, w->p.vx, w->p.vy, w->p.vz};
+        hk_real *a[6] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx, w->p.vy, w->p.vz};
         for (int c = 0; c < 6; c++) ref.xv[c] = copy_of(a[c], n);
     }
     hk_scene_free(&sc);
@@ -250,7 +250,7 @@ static void check_scene(const char *file)
         double worst_x = 0, worst_v = 0;
         if (stepped) {
             one_substep(&sc);
-            const hk_real *xv[6] = {w->p.x, w->p.y, w->p.z, w->p.vx, w->p.vy, w->p.vz};
+            const hk_real *xv[6] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx, w->p.vy, w->p.vz};
             for (int i = 0; i < n; i++) {
                 const double im = w->p.inv_mass[i];
                 const double dF = hk_test_force_tol(ref.scale, ref.cond, ref.terms, i);

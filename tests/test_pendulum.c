@@ -45,12 +45,12 @@ static double measure_period(hk_integrator_kind kind, double h, double theta0, i
     const int bob = hk_world_body(w, body).first + 1;
     double crossings[64];
     int nc = 0;
-    double prev_x = hk_world_particles(w).x[bob];
+    double prev_x = hk_world_position(w, bob).x;
     assert_true(prev_x > 0);
     const long max_steps = lround((half_periods + 2) * 0.5 * 2 * M_PI * sqrt(PEN_L / PEN_G) * 1.2 / h);
     for (long s = 1; s <= max_steps && nc <= half_periods; s++) {
         hk_world_step(w);
-        double x = hk_world_particles(w).x[bob];
+        double x = hk_world_position(w, bob).x;
         if ((prev_x > 0) != (x > 0)) crossings[nc++] = (s - 1) * h + h * prev_x / (prev_x - x);
         prev_x = x;
     }

@@ -507,7 +507,7 @@ static void test_full_example(void **state)
     assert_string_equal(pts.kind, "points");
     assert_true(pv.inv_mass[rope.first + 4] == 0 && pv.inv_mass[rope.first + 3] != 0);
     assert_true(pv.inv_mass[pts.first] == 0 && pv.mass[pts.first + 1] == 3);
-    assert_true(pv.vy[pts.first + 1] == 4 && pv.x[pts.first + 2] == 2);
+    assert_true(pv.vy[pts.first + 1] == 4 && hk_world_position(sc.world, pts.first + 2).x == 2);
     assert_true(pv.inv_mass[quad.first + 3] == 0);
     /* family parameters */
     int found = 0;
@@ -544,7 +544,8 @@ static void test_defaults(void **state)
     assert_true(sc.steps == 0 && sc.time == 0 && sc.every == 1 && sc.stretch_limit == 10);
     hk_particles_view pv = hk_world_particles(sc.world);
     assert_int_equal(pv.count, 3);
-    assert_true(pv.x[2] == 2 && pv.y[2] == 0); /* direction (1, 0, 0) from the origin */
+    assert_true(hk_world_position(sc.world, 2).x == 2 &&
+                hk_world_position(sc.world, 2).y == 0); /* direction (1, 0, 0) from the origin */
     hk_family_info fi = hk_world_family(sc.world, 0);
     assert_true(fi.params.k == 1000 && fi.params.damping == 0);
     hk_scene_free(&sc);
@@ -671,8 +672,8 @@ static void test_rope_scene_settings(void **state)
     assert_true(fi.params.k == 10000 && fi.params.damping == 0.2 && fi.params.rest_length == 0.05);
     assert_int_equal(fi.params.damping_model, HK_DAMP_RELATIVE);
     hk_particles_view pv = hk_world_particles(sc.world);
-    assert_true(pv.inv_mass[0] == 0);               /* the anchor */
-    assert_true(fabs(pv.x[79] - 79 * 0.05) < 1e-5); /* horizontal along +x */
+    assert_true(pv.inv_mass[0] == 0);                                        /* the anchor */
+    assert_true(fabs(hk_world_position(sc.world, 79).x - 79 * 0.05) < 1e-5); /* horizontal along +x */
     hk_scene_free(&sc);
 }
 

@@ -103,7 +103,7 @@ static outcome run_scene(const char *file)
     hk_particles_view v = hk_world_particles(w);
     o.min_y = INFINITY;
     for (int i = 0; i < v.count; i++)
-        if (v.y[i] < o.min_y) o.min_y = v.y[i];
+        if (hk_world_position(w, i).y < o.min_y) o.min_y = hk_world_position(w, i).y;
     print_message("%-22s %6lld steps%s %8.3f s  KE %-11.4g total %-11.4g max_stretch %-8.5g broken %lld\n", file,
                   (long long)o.steps, o.full ? " (full)" : "       ", wall, o.st.kinetic, o.st.total, o.st.max_stretch,
                   (long long)o.st.broken);

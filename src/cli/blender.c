@@ -134,12 +134,7 @@ static int write_blender(hk_frame_series *s, const char *path, const hk_world *w
         snprintf(b->csv, sizeof b->csv, "%s/frames_pc2.csv", s->dir);
         if (!(b->xyz = malloc(3 * (size_t)w->p.count * sizeof *b->xyz + 1))) return -1;
     }
-    const hk_particles *p = &w->p;
-    for (int i = 0; i < p->count; i++) {
-        b->xyz[3 * i] = (float)p->x[i];
-        b->xyz[3 * i + 1] = (float)p->y[i];
-        b->xyz[3 * i + 2] = (float)p->z[i];
-    }
+    for (size_t i = 0; i < 3 * (size_t)w->p.count; i++) b->xyz[i] = (float)g->pos[i]; /* PC2 holds floats */
     if (!b->index) {
         if (first_frame(b, w, g, &s->failed) != 0) return -1;
         s->failed = NULL;

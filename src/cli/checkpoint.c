@@ -19,10 +19,10 @@
  *   header  "HOOKECKP" | u32 version | u32 0x01020304 (byte order) | u32 sizeof(hk_real) | u32 0
  *           | u64 file length | u64 scene digest | u32 particles, bodies, families, spheres | u64 springs
  *   payload integrator def, substeps, h, time, steps, spring updates, history and forces_valid flags,
- *           11 particle arrays (x y z vx vy vz fx fy fz inv_mass mass), previous positions
- *           (position Verlet), anchors, spheres, per family: coloured flag, broken count, broken mask,
- *           u32 surfaces, per surface: pump fraction, volume, pressure (f64 each)
- *   trailer u64 FNV-1a of every byte before it
+ *           11 particle arrays (qx qy qz vx vy vz fx fy fz inv_mass mass), previous displacements
+ *           (position Verlet), per body: anchor and origin, spheres, per family: coloured flag, broken count, broken
+ * mask, u32 surfaces, per surface: pump fraction, volume, pressure (f64 each) trailer u64 FNV-1a of every byte before
+ * it
  */
 
 static const char magic[8] = {'H', 'O', 'O', 'K', 'E', 'C', 'K', 'P'};
@@ -173,7 +173,7 @@ int hk_checkpoint_write(const hk_world *w, uint64_t scene_digest, const char *pa
     put_i32(&b, has_prev);
     put_i32(&b, w->forces_valid);
 
-    const hk_real *arrays[] = {p->x, p->y, p->z, p->vx, p->vy, p->vz, p->fx, p->fy, p->fz, p->inv_mass, p->mass};
+    const hk_real *arrays[] = {p->qx, p->qy, p->qz, p->vx, p->vy, p->vz, p->fx, p->fy, p->fz, p->inv_mass, p->mass};
     const size_t bytes = (size_t)p->count * sizeof(hk_real);
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) put(&b, arrays[a], bytes);
     if (has_prev) {
@@ -186,6 +186,7 @@ int hk_checkpoint_write(const hk_world *w, uint64_t scene_digest, const char *pa
         put_i32(&b, body->anchor);
         for (int c = 0; c < 3; c++) put_f64(&b, body->anchor_pos[c]);
         for (int c = 0; c < 3; c++) put_f64(&b, body->anchor_vel[c]);
+        for (int c = 0; c < 3; c++) put_f64(&b, body->origin[c]);
     }
     for (int i = 0; i < w->sphere_count; i++) {
         const hk_sphere_def *s = &w->spheres[i];
@@ -303,7 +304,7 @@ static size_t max_bytes(const hk_world *w)
     size_t n = HEADER_BYTES + 8;                    /* header, checksum */
     n += 4 + 6 * 8 + 4 * 4 + 3 * 8 + 2 * 8 + 2 * 4; /* integrator, substeps, h, time, counts, flags */
     n += (size_t)w->p.count * sizeof(hk_real) * 14; /* 11 arrays and the previous positions */
-    n += (size_t)w->body_count * (4 + 6 * 8) + (size_t)w->sphere_count * 8 * 8;
+    n += (size_t)w->body_count * (4 + 9 * 8) + (size_t)w->sphere_count * 8 * 8;
     for (int i = 0; i < w->family_count; i++) {
         const hk_family *f = &w->families[i];
         const int64_t mask = f->kind == HK_FAMILY_LATTICE ? w->bodies[f->body].count : f->count;
@@ -407,7 +408,7 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
     for (int a = 0; a < 11; a++) arrays[a] = take(&c, bytes);
     if (has_prev)
         for (int a = 0; a < 3; a++) prev[a] = take(&c, bytes);
-    const unsigned char *bodies = take(&c, (size_t)nb * (4 + 6 * 8));
+    const unsigned char *bodies = take(&c, (size_t)nb * (4 + 9 * 8));
     const unsigned char *spheres = take(&c, (size_t)ns * 8 * 8);
     size_t fam_at = c.at;
     for (uint32_t i = 0; i < nf && !c.bad; i++) {
@@ -452,11 +453,11 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
         if (i >= 0) CK_FAIL("checkpoint holds an impossible previous position of particle %lld", (long long)i);
     }
     for (uint32_t i = 0; i < nb; i++) {
-        const unsigned char *r = bodies + (size_t)i * (4 + 6 * 8);
+        const unsigned char *r = bodies + (size_t)i * (4 + 9 * 8);
         int32_t anchor;
         memcpy(&anchor, r, sizeof anchor);
-        if (anchor != w->bodies[i].anchor || bad_f64(r + 4, 6) >= 0)
-            CK_FAIL("checkpoint does not match the scene (the anchor of body %u)", i);
+        if (anchor != w->bodies[i].anchor || bad_f64(r + 4, 9) >= 0)
+            CK_FAIL("checkpoint does not match the scene (the anchor or origin of body %u)", i);
     }
     for (uint32_t i = 0; i < ns; i++) {
         double v[8];
@@ -509,12 +510,13 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
         const int coloured = get_i32(&fc);
         get_i64(&fc);
         take(&fc, (size_t)get_i64(&fc));
-        if (coloured && f->kind == HK_FAMILY_LIST && hk_colour_family(f, w->p.count) != 0) {
+        if (coloured && f->kind == HK_FAMILY_LIST &&
+            hk_colour_family(f, w->bodies[f->body].first, w->bodies[f->body].count) != 0) {
             hk_world_set_integrator(w, &saved_def);
             CK_FAIL("out of memory while restoring");
         }
     }
-    hk_real *dst[11] = {w->p.x,  w->p.y,  w->p.z,  w->p.vx,       w->p.vy,  w->p.vz,
+    hk_real *dst[11] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx,       w->p.vy,  w->p.vz,
                         w->p.fx, w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass};
     for (int a = 0; a < 11; a++) memcpy(dst[a], arrays[a], bytes);
     if (has_prev) {
@@ -523,11 +525,12 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
         memcpy(w->pz, prev[2], bytes);
     }
     for (uint32_t i = 0; i < nb; i++) {
-        cursor bc = {bodies + (size_t)i * (4 + 6 * 8), 4 + 6 * 8, 0, 0};
+        cursor bc = {bodies + (size_t)i * (4 + 9 * 8), 4 + 9 * 8, 0, 0};
         hk_body *body = &w->bodies[i];
         body->anchor = get_i32(&bc);
         for (int k = 0; k < 3; k++) body->anchor_pos[k] = get_f64(&bc);
         for (int k = 0; k < 3; k++) body->anchor_vel[k] = get_f64(&bc);
+        for (int k = 0; k < 3; k++) body->origin[k] = get_f64(&bc);
     }
     for (uint32_t i = 0; i < ns; i++) {
         double v[8];

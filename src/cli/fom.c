@@ -23,7 +23,7 @@
 #include "topology.h"
 
 const char hk_bench_usage[] =
-    "usage: hooke bench [SCENE | --builtin cloth|jelly] [--threads LIST | --sweep]\n"
+    "usage: hooke bench [SCENE | --builtin cloth|jelly [--size N]] [--threads LIST | --sweep]\n"
     "                   [--strong | --weak] [--repeat R] [--steps S] [--warmup W] [--json FILE]\n"
     "\n"
     "The figure-of-merit mode for multicore machines. For each thread count: W\n"
@@ -31,7 +31,10 @@ const char hk_bench_usage[] =
     "time per step; FOM = spring updates per second (median) and ns per spring\n"
     "update; parallel efficiency against 1 thread. Strong scaling (default) keeps\n"
     "the problem; weak scaling (--weak, builtins only) grows it with the thread\n"
-    "count (cloth: 512 x 512n nodes; jelly: 64 x 64 x 64n). Before the numbers,\n"
+    "count n without changing what each thread computes: n independent copies\n"
+    "of the 1-thread problem side by side (cloth: n panels of N x N nodes, N 512\n"
+    "by default, each hung from two corners; jelly: n blocks of N^3 nodes, N 64,\n"
+    "dropped on the ground); --size N sets N (at least 4). Before the numbers,\n"
     "the machine; after them, verification: every final state_hash must equal\n"
     "the 1-thread hash of the same problem, the state must be finite with no\n"
     "spring past 10x its rest length, and the total energy must not grow by more\n"
@@ -58,6 +61,7 @@ typedef struct bench_opts {
     int counts[MAX_COUNTS];
     int ncounts;
     int weak;
+    int size; /* builtin edge N (0: the default) */
     int repeat, warmup;
     int64_t steps;
     const char *json;
@@ -97,13 +101,14 @@ static void set_threads(int t)
 }
 
 /* The options of `hooke bench`: the parser and the help text read this table. */
-enum { O_BUILTIN, O_THREADS, O_SWEEP, O_STRONG, O_WEAK, O_REPEAT, O_STEPS, O_WARMUP, O_JSON };
+enum { O_BUILTIN, O_SIZE, O_THREADS, O_SWEEP, O_STRONG, O_WEAK, O_REPEAT, O_STEPS, O_WARMUP, O_JSON };
 static const hk_option bench_options[] = {
     {O_BUILTIN, "builtin", "NAME", "cloth (the cloth_512 problem) or jelly, instead of a scene", NULL},
+    {O_SIZE, "size", "N", "a builtin's edge in nodes, 4..8192 (default: cloth 512, jelly 64)", NULL},
     {O_THREADS, "threads", "LIST", "comma-separated thread counts (at most 64), e.g. 1,2,4", NULL},
     {O_SWEEP, "sweep", NULL, "every thread count from 1 to the number of cores (default)", NULL},
     {O_STRONG, "strong", NULL, "strong scaling: the same problem for every count (default)", NULL},
-    {O_WEAK, "weak", NULL, "weak scaling: the problem grows with the count (builtins only)", NULL},
+    {O_WEAK, "weak", NULL, "weak scaling: n threads run n copies of the 1-thread problem (builtins only)", NULL},
     {O_REPEAT, "repeat", "R", "timed repetitions per thread count, 1..1000 (default 5)", NULL},
     {O_STEPS, "steps", "S", "steps per repetition, 1..100000000 (default: about 0.25 s)", NULL},
     {O_WARMUP, "warmup", "W", "untimed steps first, 1..100000 (default 2)", NULL},
@@ -138,6 +143,10 @@ static int bench_option(bench_opts *o, int id, const char *a, const char *v)
         if (o->ncounts == 0) return hk_arg_error("bench", a, v, "a comma-separated list of thread counts");
         break;
     }
+    case O_SIZE:
+        if (hk_arg_int("bench", a, v, 4, 8192, "a problem edge 4..8192 (nodes)", &n)) return EXIT_INPUT;
+        o->size = (int)n;
+        break;
     case O_SWEEP: o->ncounts = 0; break;
     case O_STRONG: o->weak = 0; break;
     case O_WEAK: o->weak = 1; break;
@@ -202,6 +211,10 @@ static int parse(int argc, char **argv, bench_opts *o)
         fprintf(stderr, "hooke: error: bench: --weak needs a --builtin problem (a scene file has one fixed size)\n");
         return EXIT_INPUT;
     }
+    if (o->size && o->scene) {
+        fprintf(stderr, "hooke: error: bench: --size sets a --builtin problem's size (a scene file has its own)\n");
+        return EXIT_INPUT;
+    }
     if (o->ncounts == 0) {
         int cores = hk_topology_cores();
         if (cores > MAX_COUNTS) cores = MAX_COUNTS;
@@ -210,16 +223,16 @@ static int parse(int argc, char **argv, bench_opts *o)
     return EXIT_OK;
 }
 
-/* The cloth_512 benchmark problem (scenes/cloth_512.scene) with ny scaled. */
-static hk_world *builtin_cloth(int scale, char *name, size_t len)
+/* The cloth_512 benchmark problem (scenes/cloth_512.scene, with N x N
+ * nodes), `copies` times: independent panels side by side along x. */
+static hk_world *builtin_cloth(int copies, int N, char *name, size_t len)
 {
     hk_world_def wd = hk_default_world_def();
     wd.air_drag = 2e-6;
     hk_world *w = hk_world_create(&wd);
     if (!w) return NULL;
     hk_cloth_def d = hk_default_cloth_def();
-    d.nx = 512;
-    d.ny = 512 * scale;
+    d.nx = d.ny = N;
     d.spacing = 0.01;
     d.mass = 2e-5;
     d.pins = HK_PIN_TWO_CORNERS;
@@ -230,16 +243,27 @@ static hk_world *builtin_cloth(int scale, char *name, size_t len)
     hk_integrator_def id = hk_default_integrator_def();
     id.kind = HK_SEMI_IMPLICIT_EULER;
     id.dt = 2e-5;
-    if (hk_world_add_cloth(w, &d) < 0 || hk_world_set_integrator(w, &id) != 0) {
+    for (int c = 0; c < copies; c++) {
+        d.origin = (hk_vec3){c * (N + 8) * d.spacing, 0, 0}; /* 8 spacings apart */
+        if (hk_world_add_cloth(w, &d) < 0) {
+            hk_world_destroy(w);
+            return NULL;
+        }
+    }
+    if (hk_world_set_integrator(w, &id) != 0) {
         hk_world_destroy(w);
         return NULL;
     }
-    snprintf(name, len, "cloth %dx%d (cloth_512 parameters)", d.nx, d.ny);
+    if (copies > 1)
+        snprintf(name, len, "%d cloth panels %dx%d (cloth_512 parameters)", copies, d.nx, d.ny);
+    else
+        snprintf(name, len, "cloth %dx%d (cloth_512 parameters)", d.nx, d.ny);
     return w;
 }
 
-/* A 64 x 64 x 64n jelly, 26 neighbours, dropped on the spring ground. */
-static hk_world *builtin_jelly(int scale, char *name, size_t len)
+/* An N^3 jelly, 26 neighbours, dropped on the spring ground, `copies`
+ * times: independent blocks side by side along x. */
+static hk_world *builtin_jelly(int copies, int N, char *name, size_t len)
 {
     hk_world_def wd = hk_default_world_def();
     wd.ground.model = HK_GROUND_SPRING;
@@ -248,8 +272,7 @@ static hk_world *builtin_jelly(int scale, char *name, size_t len)
     hk_world *w = hk_world_create(&wd);
     if (!w) return NULL;
     hk_jelly_def d = hk_default_jelly_def();
-    d.nx = d.ny = 64;
-    d.nz = 64 * scale;
+    d.nx = d.ny = d.nz = N;
     d.spacing = 0.01;
     d.mass = 1e-3;
     for (int c = 0; c < HK_JELLY_CLASSES; c++) {
@@ -260,11 +283,21 @@ static hk_world *builtin_jelly(int scale, char *name, size_t len)
     hk_integrator_def id = hk_default_integrator_def();
     id.kind = HK_SEMI_IMPLICIT_EULER;
     id.dt = 1e-4;
-    if (hk_world_add_jelly(w, &d) < 0 || hk_world_set_integrator(w, &id) != 0) {
+    for (int c = 0; c < copies; c++) {
+        d.origin = (hk_vec3){c * (N + 8) * d.spacing, 0, 0};
+        if (hk_world_add_jelly(w, &d) < 0) {
+            hk_world_destroy(w);
+            return NULL;
+        }
+    }
+    if (hk_world_set_integrator(w, &id) != 0) {
         hk_world_destroy(w);
         return NULL;
     }
-    snprintf(name, len, "jelly %dx%dx%d, 26 neighbours", d.nx, d.ny, d.nz);
+    if (copies > 1)
+        snprintf(name, len, "%d jelly blocks %dx%dx%d, 26 neighbours", copies, d.nx, d.ny, d.nz);
+    else
+        snprintf(name, len, "jelly %dx%dx%d, 26 neighbours", d.nx, d.ny, d.nz);
     return w;
 }
 
@@ -281,7 +314,8 @@ static hk_world *make_problem(const bench_opts *o, int scale, char *name, size_t
         snprintf(name, len, "%s", o->scene);
         return hk_scene_take_world(&sc); /* the run settings other than the integrator do not apply */
     }
-    hk_world *w = strcmp(o->builtin, "jelly") == 0 ? builtin_jelly(scale, name, len) : builtin_cloth(scale, name, len);
+    const int jelly = strcmp(o->builtin, "jelly") == 0, N = o->size ? o->size : jelly ? 64 : 512;
+    hk_world *w = jelly ? builtin_jelly(scale, N, name, len) : builtin_cloth(scale, N, name, len);
     if (!w) fprintf(stderr, "hooke: error: bench: cannot build the %s problem (out of memory?)\n", o->builtin);
     return w;
 }

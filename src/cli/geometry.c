@@ -18,15 +18,15 @@ typedef struct line_ctx {
 
 static void add_line(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
 {
-    (void)slot;
     line_ctx *c = vctx;
     hk_geometry *m = c->m;
     if (c->oom || m->lines >= c->cap) {
         c->oom = 1;
         return;
     }
-    const double dx = (double)c->p->x[a] - c->p->x[b], dy = (double)c->p->y[a] - c->p->y[b],
-                 dz = (double)c->p->z[a] - c->p->z[b];
+    hk_real d[3];
+    hk_spring_delta(f, c->p, slot, a, b, d);
+    const double dx = d[0], dy = d[1], dz = d[2];
     m->line[2 * m->lines] = (int32_t)a;
     m->line[2 * m->lines + 1] = (int32_t)b;
     m->line_body[m->lines] = f->body;
@@ -134,10 +134,12 @@ int hk_geometry_build(const hk_world *w, hk_geometry *m)
     m->stretch = malloc((size_t)(springs + 1) * sizeof *m->stretch);
     m->tri = malloc((size_t)(3 * tris + 1) * sizeof *m->tri);
     m->tri_body = malloc((size_t)(tris + 1) * sizeof *m->tri_body);
-    if (!m->line || !m->line_body || !m->stretch || !m->tri || !m->tri_body) {
+    m->pos = malloc((3 * (size_t)w->p.count + 1) * sizeof *m->pos);
+    if (!m->line || !m->line_body || !m->stretch || !m->tri || !m->tri_body || !m->pos) {
         hk_geometry_free(m);
         return -1;
     }
+    hk_world_positions(w, 0, w->p.count, m->pos);
     line_ctx c = {m, &w->p, springs, 0};
     for (int f = 0; f < w->family_count; f++) hk_springs_visit(&w->families[f], add_line, &c);
     for (int b = 0; b < w->body_count; b++) {
@@ -156,6 +158,7 @@ int hk_geometry_build(const hk_world *w, hk_geometry *m)
 
 void hk_geometry_free(hk_geometry *m)
 {
+    free(m->pos);
     free(m->line);
     free(m->line_body);
     free(m->stretch);

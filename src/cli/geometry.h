@@ -7,6 +7,7 @@
 #include "hooke/hooke.h"
 
 typedef struct hk_geometry {
+    double *pos;   /* every particle's position, x y z [m] (hk_world_positions) */
     int64_t lines; /* unbroken springs */
     int32_t *line; /* 2 global particle indices per line */
     int32_t *line_body;

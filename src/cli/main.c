@@ -105,7 +105,13 @@ static int cmd_info(int argc, char **argv)
     hk_opt_end(&p);
     if (rc != EXIT_OK || help) return rc;
 #ifdef HOOKE_USE_OPENMP
-    omp_set_num_threads(threads > 0 ? (int)threads : hk_topology_cores());
+    int team;
+    char err[256];
+    if (hk_topology_threads((int)threads, 0, &team, err, sizeof err) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", err);
+        return EXIT_INPUT;
+    }
+    omp_set_num_threads(team);
 #endif
     hk_topology_bind_threads();
     hk_topology_print(stdout, "");

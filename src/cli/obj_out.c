@@ -122,7 +122,7 @@ int hk_obj_write(FILE *f, const hk_world *w, const hk_geometry *m, hk_obj_layout
     fprintf(f, "# hooke %s: step %lld, t = %.9g s, %d particles\n", HOOKE_VERSION, (long long)hk_world_step_count(w),
             hk_world_time(w), p->count);
     for (int i = 0; i < p->count; i++)
-        fprintf(f, "v %.9g %.9g %.9g\n", (double)p->x[i], (double)p->y[i], (double)p->z[i]);
+        fprintf(f, "v %.9g %.9g %.9g\n", m->pos[3 * i], m->pos[3 * i + 1], m->pos[3 * i + 2]);
     int64_t vt = 0;
     for (int b = 0; b < w->body_count; b++) {
         const hk_body *bd = &w->bodies[b];

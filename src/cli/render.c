@@ -50,7 +50,7 @@ typedef struct hk_render_camera {
 } hk_render_camera;
 
 /* The box around the finite particles that are drawn (drawn[i]) and the spheres ([m]); 0 when there is none. */
-static int scene_box(const hk_world *w, const char *drawn, double lo[3], double hi[3])
+static int scene_box(const hk_world *w, const double *pos, const char *drawn, double lo[3], double hi[3])
 {
     const hk_particles *p = &w->p;
     for (int c = 0; c < 3; c++) {
@@ -59,7 +59,7 @@ static int scene_box(const hk_world *w, const char *drawn, double lo[3], double 
     }
     for (int i = 0; i < p->count; i++) {
         if (!drawn[i]) continue;
-        const double x[3] = {p->x[i], p->y[i], p->z[i]};
+        const double *x = pos + 3 * (size_t)i;
         if (!isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2])) continue;
         for (int c = 0; c < 3; c++) {
             lo[c] = fmin(lo[c], x[c]);
@@ -86,10 +86,10 @@ static int ground_near(const hk_world *w, const double lo[3], const double hi[3]
 }
 
 /* The frame's camera (hk_render_png). */
-static void camera_fit(const hk_world *w, const char *drawn, int width, int height, hk_render_camera *cam)
+static void camera_fit(const hk_world *w, const double *pos, const char *drawn, int width, int height, hk_render_camera *cam)
 {
     double lo[3], hi[3];
-    if (!scene_box(w, drawn, lo, hi))
+    if (!scene_box(w, pos, drawn, lo, hi))
         for (int c = 0; c < 3; c++) lo[c] = hi[c] = 0;
     if (ground_near(w, lo, hi)) lo[1] = fmin(lo[1], w->def.ground.height);
     /* from the front right, 30 degrees round from +z, 30 degrees above */
@@ -228,8 +228,8 @@ static void ground_path(cairo_t *cr, const scene *sc)
 /* A vertical drop of the point onto the ground, on the screen. */
 static void drop(const scene *sc, int i, double out[3])
 {
-    const hk_particles *p = &sc->w->p;
-    project(&sc->v, p->x[i], sc->ground, p->z[i], out);
+    const double *x = sc->g->pos + 3 * (size_t)i;
+    project(&sc->v, x[0], sc->ground, x[2], out);
 }
 
 static void draw_ground(hk_canvas *c, const scene *sc)
@@ -312,15 +312,12 @@ static void draw_ground(hk_canvas *c, const scene *sc)
 
 static void draw_triangle(hk_canvas *c, const scene *sc, int64_t t, const double light[3])
 {
-    const hk_particles *p = &sc->w->p;
+    const double *pos = sc->g->pos;
     const int32_t *v = sc->g->tri + 3 * t;
     const double *a = sc->s + 3 * v[0], *b = sc->s + 3 * v[1], *d = sc->s + 3 * v[2];
     double e[2][3], n[3];
-    for (int k = 0; k < 2; k++) {
-        e[k][0] = (double)p->x[v[k + 1]] - p->x[v[0]];
-        e[k][1] = (double)p->y[v[k + 1]] - p->y[v[0]];
-        e[k][2] = (double)p->z[v[k + 1]] - p->z[v[0]];
-    }
+    for (int k = 0; k < 2; k++)
+        for (int c = 0; c < 3; c++) e[k][c] = pos[3 * v[k + 1] + c] - pos[3 * v[0] + c];
     cross(e[0], e[1], n);
     normalise(n);
     const double st = (sc->stretch[v[0]] + sc->stretch[v[1]] + sc->stretch[v[2]]) / 3;
@@ -522,13 +519,13 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, int
         if (!sc.surface[b]) memset(sc.drawn + w->bodies[b].first, 1, (size_t)w->bodies[b].count);
     }
     for (int64_t t = 0; t < 3 * g->tris; t++) sc.drawn[g->tri[t]] = 1;
-    camera_fit(w, sc.drawn, width, height, &sc.v.cam);
+    camera_fit(w, g->pos, sc.drawn, width, height, &sc.v.cam);
     double vp[4];
     hk_render_viewport(width, height, vp);
     sc.v.scale = 0.5 * (vp[3] - vp[1]) / sc.v.cam.half_extent;
     sc.v.ox = 0.5 * (vp[0] + vp[2]);
     sc.v.oy = 0.5 * (vp[1] + vp[3]);
-    for (int i = 0; i < p->count; i++) project(&sc.v, p->x[i], p->y[i], p->z[i], sc.s + 3 * i);
+    for (int i = 0; i < p->count; i++) project(&sc.v, g->pos[3 * i], g->pos[3 * i + 1], g->pos[3 * i + 2], sc.s + 3 * i);
     for (int64_t l = 0; l < g->lines; l++)
         for (int k = 0; k < 2; k++) {
             const int i = g->line[2 * l + k];
@@ -537,7 +534,7 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, int
         }
     for (int i = 0; i < p->count; i++) sc.stretch[i] = springs[i] ? sc.stretch[i] / springs[i] : 1;
     double lo[3], hi[3];
-    if (scene_box(w, sc.drawn, lo, hi) && ground_near(w, lo, hi)) {
+    if (scene_box(w, g->pos, sc.drawn, lo, hi) && ground_near(w, lo, hi)) {
         sc.ground = w->def.ground.height;
         ground_stage(&sc, lo, hi);
     }

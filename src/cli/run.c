@@ -377,6 +377,18 @@ static void phase_begin(const run_opts *o, const char *what)
 static int prolog(const run_opts *o, run_state *r)
 {
     char err[1024];
+#ifdef HOOKE_USE_OPENMP
+    /* the team placed before the bodies are built, so that their arrays
+     * are first touched by the threads that will work on them (world.c);
+     * a scene's own thread count places it again below */
+    int early;
+    if (hk_topology_threads((int)o->threads, 0, &early, err, sizeof err) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", err);
+        return HK_EXIT_INPUT;
+    }
+    omp_set_num_threads(early);
+    hk_topology_bind_threads();
+#endif
     double t0 = now_s();
     phase_begin(o, "reading the scene and building its bodies");
     if (hk_scene_load(o->scene, &r->sc, err, sizeof err) != 0) {
@@ -399,12 +411,16 @@ static int prolog(const run_opts *o, run_state *r)
     }
     phase_done(o, t0, "coloured the springs and planned the passes");
 #ifdef HOOKE_USE_OPENMP
-    if (o->threads > 0)
-        omp_set_num_threads((int)o->threads);
-    else if (hk_world_threads(w) <= 0)
-        omp_set_num_threads(hk_topology_cores());
-    r->threads = omp_get_max_threads();
-    hk_topology_bind_threads();
+    /* --threads, else OMP_NUM_THREADS, else the scene's, else the mask's cores (topology.h) */
+    if (hk_topology_threads((int)o->threads, hk_world_threads(w), &r->threads, err, sizeof err) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", err);
+        return HK_EXIT_INPUT;
+    }
+    hk_world_set_threads(w, r->threads);
+    if (r->threads != early) {
+        omp_set_num_threads(r->threads);
+        hk_topology_bind_threads();
+    }
 #else
     r->threads = 1;
     if (o->threads > 1 && !o->quiet) fprintf(stderr, "hooke: note: built without OpenMP; running on 1 thread\n");

@@ -19,6 +19,7 @@
 #include "progress.h"
 #include "scene.h"
 #include "springs.h"
+#include "topology.h"
 #include "world.h"
 
 /* ---- the profiler -------------------------------------------------------- */
@@ -105,11 +106,12 @@ static analytic find_analytic(const hk_world *w)
     const int pair = pinned_pair(w, "pair", &a, &b), pend = !pair && pinned_pair(w, "pendulum", &a, &b);
     if (!(pair && gn == 0) && !(pend && gn > 0)) return o;
     const hk_family *f = &w->families[0];
-    const double d[3] = {(double)p->x[b] - p->x[a], (double)p->y[b] - p->y[a], (double)p->z[b] - p->z[a]};
+    const hk_vec3 xa = hk_world_position(w, a), xb = hk_world_position(w, b);
+    const double d[3] = {xb.x - xa.x, xb.y - xa.y, xb.z - xa.z};
     const double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     if (!(r > 0)) return o;
     o.bob = b;
-    o.anchor[0] = p->x[a], o.anchor[1] = p->y[a], o.anchor[2] = p->z[a];
+    o.anchor[0] = xa.x, o.anchor[1] = xa.y, o.anchor[2] = xa.z;
     o.L0 = f->rest_list ? (double)f->rest_list[0] : (double)f->rest;
     if (pair) {
         o.kind = ANALYTIC_OSCILLATOR;
@@ -141,7 +143,7 @@ static analytic find_analytic(const hk_world *w)
 }
 
 /* Distance of the bob at time t from the analytic answer. */
-static double analytic_error(const analytic *o, const hk_particles *p, double t)
+static double analytic_error(const analytic *o, const hk_world *w, double t)
 {
     double want[3];
     if (o->kind == ANALYTIC_OSCILLATOR) {
@@ -152,7 +154,8 @@ static double analytic_error(const analytic *o, const hk_particles *p, double t)
         const double th = 2 * asin(sqrt(o->m) * jacobi_sn(o->K - o->omega0 * t, o->m));
         for (int c = 0; c < 3; c++) want[c] = o->anchor[c] + o->L * (sin(th) * o->side[c] + cos(th) * o->axis[c]);
     }
-    const double x[3] = {p->x[o->bob], p->y[o->bob], p->z[o->bob]};
+    const hk_vec3 b = hk_world_position(w, o->bob);
+    const double x[3] = {b.x, b.y, b.z};
     double e2 = 0;
     for (int c = 0; c < 3; c++) e2 += (x[c] - want[c]) * (x[c] - want[c]);
     return sqrt(e2);
@@ -207,7 +210,7 @@ static int run_trial(const char *scene, int kind, double dt, double time, trial 
             e_window = total_energy(w, NULL);
             t_window = hk_world_time(w);
         }
-        if (o.kind) out->error = fmax(out->error, analytic_error(&o, &w->p, hk_world_time(w)));
+        if (o.kind) out->error = fmax(out->error, analytic_error(&o, w, hk_world_time(w)));
         /* unstable: non-finite, or the energy a hundred times off (a stable symplectic
          * scheme at omega*dt = 1.99 swings by 1/(1 - (omega dt / 2)^2) = 100 at most) */
         if (hk_world_check(w, 0, &b) || fabs(total_energy(w, NULL) - e0) > HK_ENERGY_GROWTH * scale) {
@@ -591,7 +594,11 @@ int hk_cmd_stability(int argc, char **argv)
         }
     }
 #ifdef HOOKE_USE_OPENMP
-    if (threads <= 0) threads = omp_get_max_threads();
+    char terr[256];
+    if (hk_topology_threads(threads, 0, &threads, terr, sizeof terr) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", terr);
+        return 1;
+    }
 #else
     threads = 1;
 #endif

@@ -17,13 +17,14 @@
 int hk_state_write(const hk_world *w, FILE *f)
 {
     hk_particles_view p = hk_world_particles(w);
-    fprintf(f, "# hooke state v1 particles=%d time=%.17g steps=%lld real=%s\n", p.count, hk_world_time(w),
+    fprintf(f, "# hooke state v2 particles=%d time=%.17g steps=%lld real=%s\n", p.count, hk_world_time(w),
             (long long)hk_world_step_count(w), HK_REAL_NAME);
     fprintf(f, "# index x y z vx vy vz inv_mass\n");
-    for (int i = 0; i < p.count; i++)
-        fprintf(f, "%d %.*g %.*g %.*g %.*g %.*g %.*g %.*g\n", i, HK_DIGITS, (double)p.x[i], HK_DIGITS, (double)p.y[i],
-                HK_DIGITS, (double)p.z[i], HK_DIGITS, (double)p.vx[i], HK_DIGITS, (double)p.vy[i], HK_DIGITS,
-                (double)p.vz[i], HK_DIGITS, (double)p.inv_mass[i]);
+    for (int i = 0; i < p.count; i++) {
+        const hk_vec3 x = hk_world_position(w, i); /* a double: 17 digits in every build */
+        fprintf(f, "%d %.17g %.17g %.17g %.*g %.*g %.*g %.*g\n", i, x.x, x.y, x.z, HK_DIGITS, (double)p.vx[i],
+                HK_DIGITS, (double)p.vy[i], HK_DIGITS, (double)p.vz[i], HK_DIGITS, (double)p.inv_mass[i]);
+    }
     return ferror(f) ? -1 : 0;
 }
 

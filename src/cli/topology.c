@@ -2,7 +2,9 @@
 #define _GNU_SOURCE
 #include "topology.h"
 
+#include <errno.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,59 +19,193 @@
 #include "hooke/hooke.h"
 #include "kernels.h"
 
+/*
+ * Thread placement. The process's allowed CPUs (its mask: taskset, a batch
+ * system's cgroup, numactl) are read once, before hooke binds anything,
+ * and every choice stays inside them:
+ *   - the thread count: --threads, else OMP_NUM_THREADS, else the scene's,
+ *     else the cores that have an allowed processor (or, under the user's
+ *     placement, OpenMP's own default) (hk_topology_threads);
+ *   - the binding: the user's when OMP_PLACES, OMP_PROC_BIND or
+ *     GOMP_CPU_AFFINITY is set; otherwise thread i of T on allowed core
+ *     floor(i C / T) of the C allowed cores in the machine's order (one
+ *     thread per core, spread evenly, so over every NUMA node, neighbouring
+ *     threads, whose blocks of rows are neighbours in memory, on
+ *     neighbouring cores), bound to that core's allowed processors; past C
+ *     threads, round robin.
+ */
+
 #ifdef HOOKE_USE_OPENMP
 /* 1 once hooke bound the threads itself (the user set no OpenMP placement) */
 static int bound_by_hooke;
 #endif
 
+/* The user's own placement variable, or NULL. */
+static const char *user_placement(void)
+{
+    static const char *const vars[] = {"OMP_PLACES", "OMP_PROC_BIND", "GOMP_CPU_AFFINITY"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) return vars[i];
+    }
+    return NULL;
+}
+
+#ifdef HOOKE_USE_HWLOC
+/* The machine and the process's allowed processors as found at the first call. */
+static hwloc_topology_t topo;
+static hwloc_bitmap_t allowed;
+static int topo_state; /* 0 not read, 1 read, -1 unreadable */
+
+static int topo_get(void)
+{
+    if (topo_state) return topo_state > 0;
+    topo_state = -1;
+    if (hwloc_topology_init(&topo) != 0) return 0;
+    if (hwloc_topology_load(topo) != 0) {
+        hwloc_topology_destroy(topo);
+        return 0;
+    }
+    allowed = hwloc_bitmap_alloc();
+    if (!allowed || hwloc_get_cpubind(topo, allowed, HWLOC_CPUBIND_PROCESS) != 0 || hwloc_bitmap_iszero(allowed)) {
+        if (allowed) hwloc_bitmap_copy(allowed, hwloc_topology_get_allowed_cpuset(topo));
+    }
+    topo_state = 1;
+    return 1;
+}
+
+/* The allowed processors of the k-th allowed core (in the machine's order),
+ * into set; the number of allowed cores when k < 0. */
+static int allowed_core(int k, hwloc_bitmap_t set)
+{
+    const int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+    int seen = 0;
+    for (int c = 0; c < cores; c++) {
+        hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)c);
+        if (!core || !core->cpuset || !hwloc_bitmap_intersects(core->cpuset, allowed)) continue;
+        if (seen++ == k) {
+            hwloc_bitmap_and(set, core->cpuset, allowed);
+            return 1;
+        }
+    }
+    return seen;
+}
+#else
+static cpu_set_t allowed_set;
+static int allowed_read;
+
+static const cpu_set_t *allowed_cpus(void)
+{
+    if (!allowed_read) {
+        allowed_read = 1;
+        if (sched_getaffinity(0, sizeof allowed_set, &allowed_set) != 0) {
+            CPU_ZERO(&allowed_set);
+            long n = sysconf(_SC_NPROCESSORS_ONLN);
+            for (long i = 0; i < n && i < CPU_SETSIZE; i++) CPU_SET((int)i, &allowed_set);
+        }
+    }
+    return &allowed_set;
+}
+#endif
+
+int hk_topology_cores(void)
+{
+#ifdef HOOKE_USE_HWLOC
+    if (topo_get()) {
+        const int n = allowed_core(-1, NULL);
+        if (n > 0) return n;
+        const int pus = hwloc_bitmap_weight(allowed);
+        if (pus > 0) return pus;
+    }
+    return 1;
+#else
+    const int n = CPU_COUNT(allowed_cpus());
+    return n > 0 ? n : 1;
+#endif
+}
+
+int hk_topology_threads(int flag, int scene, int *out, char *err, size_t errlen)
+{
+    if (flag > 0) {
+        *out = flag;
+        return 0;
+    }
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (env && *env) {
+        /* OpenMP's form: a count, or a list of them per nesting level (the first is ours) */
+        char *end;
+        errno = 0;
+        const long n = strtol(env, &end, 10);
+        if (errno || end == env || n < 1 || n > HK_MAX_THREADS || (*end && *end != ',')) {
+            snprintf(err, errlen, "OMP_NUM_THREADS=%s: expected a thread count 1..%d (or a list of them, 4,2)", env,
+                     HK_MAX_THREADS);
+            return -1;
+        }
+        *out = (int)n;
+        return 0;
+    }
+#ifdef HOOKE_USE_OPENMP
+    /* with the user's placement, OpenMP's own count (the runtime may have bound the main thread already) */
+    if (scene <= 0 && user_placement()) {
+        *out = omp_get_max_threads();
+        return 0;
+    }
+#endif
+    *out = scene > 0 ? scene : hk_topology_cores();
+    return 0;
+}
+
 void hk_topology_bind_threads(void)
 {
-    if (getenv("OMP_PLACES") || getenv("OMP_PROC_BIND")) return; /* the user's placement stands */
 #ifdef HOOKE_USE_OPENMP
+    bound_by_hooke = 0;
+    if (user_placement()) return; /* the user's placement stands */
 #ifdef HOOKE_USE_HWLOC
-    hwloc_topology_t t;
-    if (hwloc_topology_init(&t) != 0) return;
-    if (hwloc_topology_load(t) == 0) {
-        int cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
-        if (cores > 0) {
+    if (!topo_get()) return;
+    const int cores = allowed_core(-1, NULL);
+    if (cores <= 0) return;
 #pragma omp parallel
-            {
-                /* thread i on core i (round robin past the last core): "close" */
-                hwloc_obj_t core = hwloc_get_obj_by_type(t, HWLOC_OBJ_CORE, (unsigned)(omp_get_thread_num() % cores));
-                if (core && core->cpuset) hwloc_set_cpubind(t, core->cpuset, HWLOC_CPUBIND_THREAD);
-            }
-            bound_by_hooke = 1;
-        }
+    {
+        const int i = omp_get_thread_num(), T = omp_get_num_threads();
+        /* thread i on allowed core i C / T (spread), or round robin past C threads */
+        const int k = T <= cores ? (int)((int64_t)i * cores / T) : i % cores;
+        hwloc_bitmap_t set = hwloc_bitmap_alloc();
+        if (set && allowed_core(k, set) > 0) hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD);
+        hwloc_bitmap_free(set);
     }
-    hwloc_topology_destroy(t);
+    bound_by_hooke = 1;
 #else
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    if (n > 0) {
+    const cpu_set_t *mask = allowed_cpus();
+    int cpus[CPU_SETSIZE], n = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, mask)) cpus[n++] = c;
+    if (n == 0) return;
 #pragma omp parallel
-        {
-            cpu_set_t set;
-            CPU_ZERO(&set);
-            CPU_SET(omp_get_thread_num() % n, &set);
-            sched_setaffinity(0, sizeof set, &set);
-        }
-        bound_by_hooke = 1;
+    {
+        const int i = omp_get_thread_num(), T = omp_get_num_threads();
+        const int k = T <= n ? (int)((int64_t)i * n / T) : i % n;
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpus[k], &set);
+        sched_setaffinity(0, sizeof set, &set);
     }
+    bound_by_hooke = 1;
 #endif
 #endif
 }
 
-int hk_topology_cores(void)
+/* The allowed processors as a list ("0-3,8"), into buf. */
+static void allowed_text(char *buf, size_t cap)
 {
-    int n = 0;
+    buf[0] = '\0';
 #ifdef HOOKE_USE_HWLOC
-    hwloc_topology_t t;
-    if (hwloc_topology_init(&t) == 0) {
-        if (hwloc_topology_load(t) == 0) n = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
-        hwloc_topology_destroy(t);
-    }
+    if (topo_get()) hwloc_bitmap_list_snprintf(buf, cap, allowed);
+#else
+    const cpu_set_t *mask = allowed_cpus();
+    size_t len = 0;
+    for (int c = 0; c < CPU_SETSIZE && len + 16 < cap; c++)
+        if (CPU_ISSET(c, mask)) len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? "," : "", c);
 #endif
-    if (n <= 0) n = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? n : 1;
 }
 
 static const char *cpu_isa_list(void)
@@ -137,11 +273,18 @@ void hk_topology_print(FILE *f, const char *prefix)
             prefix, sysconf(_SC_NPROCESSORS_ONLN));
 #endif
     fprintf(f, "%ssimd: cpu has %s; kernel path in use: %s\n", prefix, cpu_isa_list(), hk_kernels_name());
+    char mask_list[256];
+    allowed_text(mask_list, sizeof mask_list);
+    fprintf(f, "%smask: the process may run on PU(s) %s (%d core(s))\n", prefix, mask_list[0] ? mask_list : "(unknown)",
+            hk_topology_cores());
 #ifdef HOOKE_USE_OPENMP
-    const char *places = getenv("OMP_PLACES"), *bind = getenv("OMP_PROC_BIND");
-    fprintf(f, "%sopenmp: %d thread(s), OMP_PLACES=%s OMP_PROC_BIND=%s%s\n", prefix, omp_get_max_threads(),
+    const char *places = getenv("OMP_PLACES"), *bind = getenv("OMP_PROC_BIND"), *user = user_placement();
+    fprintf(f, "%sopenmp: %d thread(s), OMP_PLACES=%s OMP_PROC_BIND=%s; binding: %s%s\n", prefix, omp_get_max_threads(),
             places ? places : "(unset)", bind ? bind : "(unset)",
-            bound_by_hooke ? "; hooke bound thread i to core i" : "");
+            user             ? "the user's, from "
+            : bound_by_hooke ? "hooke's, one thread per allowed core, spread over them"
+                             : "none",
+            user ? user : "");
     int n = omp_get_max_threads();
     int *cpu = calloc((size_t)n, sizeof *cpu);
     char **mask = calloc((size_t)n, sizeof *mask);

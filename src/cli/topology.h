@@ -4,15 +4,24 @@
 
 #include <stdio.h>
 
-/* Default placement: binds OpenMP thread i to core i (hwloc; else the
- * i-th processor) unless the user set OMP_PLACES or OMP_PROC_BIND. Call
- * after the thread count is set. */
+/* Binds the OpenMP threads within the process's allowed processors (its
+ * mask as found at the first call of this file): thread i of T on allowed
+ * core i C / T of C (one per core, spread over them and so over the NUMA
+ * nodes), to that core's allowed processors; nothing when the user set
+ * OMP_PLACES, OMP_PROC_BIND or GOMP_CPU_AFFINITY. Call after the thread
+ * count is set (topology.c explains the choice). */
 void hk_topology_bind_threads(void);
+/* The thread count of a command: flag (--threads; 0 = not given), else
+ * OMP_NUM_THREADS, else scene (the scene's world threads; 0 = none), else
+ * the cores of the process's mask. 0, or -1 with "OMP_NUM_THREADS=V:
+ * expected ..." in err. */
+int hk_topology_threads(int flag, int scene, int *out, char *err, size_t errlen);
 /* Writes the machine description: packages, cores, PUs, NUMA nodes, caches,
  * the SIMD path in use, compiler and flags, and where each OpenMP thread
  * runs. `prefix` starts every line (e.g. "# " for reports). */
 void hk_topology_print(FILE *f, const char *prefix);
-/* Number of cores (hwloc), else online processors; at least 1. */
+/* The cores with an allowed processor (hwloc), else the allowed
+ * processors; at least 1. */
 int hk_topology_cores(void);
 
 #endif

@@ -45,8 +45,10 @@ static void interleave(hk_real *out, const hk_real *x, const hk_real *y, const h
     for (size_t i = 0; i < n; i++) out[3 * i] = x[i], out[3 * i + 1] = y[i], out[3 * i + 2] = z[i];
 }
 
-/* The point arrays. 0 or -1 (errno set). */
-static int point_blobs(const hk_world *w, frame_blobs *fb)
+/* The point arrays; positions are written in double whatever the build's
+ * precision (they are the world positions, body origin plus local). 0 or -1
+ * (errno set). */
+static int point_blobs(const hk_world *w, const hk_geometry *m, frame_blobs *fb)
 {
     const hk_particles *p = &w->p;
     const size_t n = (size_t)p->count;
@@ -64,8 +66,7 @@ static int point_blobs(const hk_world *w, frame_blobs *fb)
     if (hk_vtk_compress(xyz, vec, &fb->point[VELOCITY]) != 0) goto done;
     interleave(xyz, p->fx, p->fy, p->fz, n);
     if (hk_vtk_compress(xyz, vec, &fb->point[FORCE]) != 0) goto done;
-    interleave(xyz, p->x, p->y, p->z, n);
-    if (hk_vtk_compress(xyz, vec, &fb->point[POINTS]) != 0 ||
+    if (hk_vtk_compress(m->pos, 3 * n * sizeof *m->pos, &fb->point[POINTS]) != 0 ||
         hk_vtk_compress(p->inv_mass, n * sizeof *p->inv_mass, &fb->point[INV_MASS]) != 0 ||
         hk_vtk_compress(body, n * sizeof *body, &fb->point[POINT_BODY]) != 0)
         goto done;
@@ -145,7 +146,7 @@ static int write_block(const char *path, const hk_world *w, const frame_blobs *f
         {HK_VTK_POINT_DATA, "body_id", "Int32", 1, &fb->point[POINT_BODY]},
         {HK_VTK_CELL_DATA, "stretch", "Float64", 1, &fb->cell[k][STRETCH]},
         {HK_VTK_CELL_DATA, "body_id", "Int32", 1, &fb->cell[k][CELL_BODY]},
-        {HK_VTK_POINTS, "Points", REAL_TYPE, 3, &fb->point[POINTS]},
+        {HK_VTK_POINTS, "Points", "Float64", 3, &fb->point[POINTS]},
         {topo, "connectivity", "Int32", 1, &fb->cell[k][CONNECTIVITY]},
         {topo, "offsets", fb->wide[k] ? "Int64" : "Int32", 1, &fb->cell[k][OFFSETS]},
     };
@@ -172,7 +173,7 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
     memset(&fb, 0, sizeof fb);
     int rc = -1;
     double *ts = triangle_stretch(w, m);
-    if (!ts || point_blobs(w, &fb) != 0 ||
+    if (!ts || point_blobs(w, m, &fb) != 0 ||
         cell_blobs(m->lines, 2, m->line, m->stretch, m->line_body, fb.cell[0], &fb.wide[0]) != 0 ||
         cell_blobs(m->tris, 3, m->tri, ts, m->tri_body, fb.cell[1], &fb.wide[1]) != 0)
         goto done;

@@ -40,15 +40,52 @@ int hk_check_mass(hk_world *w, const char *what, double m)
     return hk_check_bound(w, what, "mass", HK_BOUND_MASS, 0, m);
 }
 
-static void set_particle(hk_world *w, int i, double x, double y, double z, double m)
+static void set_mass(hk_world *w, int i, double m)
 {
+    w->p.mass[i] = (hk_real)m;
+    w->p.inv_mass[i] = (hk_real)(1.0 / m);
+}
+
+/* Makes body a lattice at rest: origin o, node (i, j, k) at rest position
+ * r = i A + j B + k C from it (rounded once to the build's precision), no
+ * displacement, no velocity, every node of mass m. */
+static void lattice_frame(hk_world *w, int body, hk_vec3 o, const double A[3], const double B[3], const double C[3],
+                          double m)
+{
+    hk_body *b = &w->bodies[body];
+    b->origin[0] = o.x, b->origin[1] = o.y, b->origin[2] = o.z;
+    b->lattice = 1;
+    for (int c = 0; c < 3; c++) b->axis[0][c] = A[c], b->axis[1][c] = B[c], b->axis[2][c] = C[c];
     hk_particles *p = &w->p;
-    p->x[i] = (hk_real)x;
-    p->y[i] = (hk_real)y;
-    p->z[i] = (hk_real)z;
-    p->vx[i] = p->vy[i] = p->vz[i] = 0;
-    p->mass[i] = (hk_real)m;
-    p->inv_mass[i] = (hk_real)(1.0 / m);
+    for (int l = 0; l < b->count; l++) {
+        const int i = b->first + l;
+        double r[3];
+        hk_body_rest(b, l, r);
+        p->rx[i] = (hk_real)r[0], p->ry[i] = (hk_real)r[1], p->rz[i] = (hk_real)r[2];
+        p->qx[i] = p->qy[i] = p->qz[i] = 0;
+        p->vx[i] = p->vy[i] = p->vz[i] = 0;
+        set_mass(w, i, m);
+    }
+}
+
+void hk_points_origin(int count, const hk_vec3 *pos, double o[3])
+{
+    double lo[3] = {pos[0].x, pos[0].y, pos[0].z}, hi[3] = {lo[0], lo[1], lo[2]};
+    for (int i = 1; i < count; i++) {
+        const double x[3] = {pos[i].x, pos[i].y, pos[i].z};
+        for (int c = 0; c < 3; c++) {
+            if (x[c] < lo[c]) lo[c] = x[c];
+            if (x[c] > hi[c]) hi[c] = x[c];
+        }
+    }
+    /* the middle, rounded to a multiple of g, the power of two that spans
+     * the box: the points stay within about g of the origin, and a body near
+     * the world's origin gets origin 0 (the points held exactly as given,
+     * to the build's precision) */
+    double extent = 0;
+    for (int c = 0; c < 3; c++) extent = fmax(extent, hi[c] - lo[c]);
+    const double g = ldexp(1.0, extent > 0x1p-30 ? ilogb(extent) + 1 : -30);
+    for (int c = 0; c < 3; c++) o[c] = g * nearbyint((0.5 * lo[c] + 0.5 * hi[c]) / g);
 }
 
 /* Drops a body that failed half-way (it is always the last one added). */
@@ -95,9 +132,8 @@ int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
         return -1;
     }
     int fam0 = w->family_count;
-    for (int i = 0; i < d->count; i++)
-        set_particle(w, first + i, d->origin.x + i * d->spacing * dir.x, d->origin.y + i * d->spacing * dir.y,
-                     d->origin.z + i * d->spacing * dir.z, d->mass);
+    const double A[3] = {d->spacing * dir.x, d->spacing * dir.y, d->spacing * dir.z}, O3[3] = {0, 0, 0};
+    lattice_frame(w, body, d->origin, A, O3, O3, d->mass);
 
     if (d->topology == HK_ROPE_ALL_TO_ALL) {
         int64_t n = (int64_t)d->count * (d->count - 1) / 2, s = 0;
@@ -119,10 +155,8 @@ int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
         free(b);
         if (rc) return hk_undo_body(w, body, fam0);
     } else {
-        if (!hk_add_lattice_family(w, body, "chain", &d->springs, 1, 0, 0, d->spacing))
-            return hk_undo_body(w, body, fam0);
-        if (d->topology == HK_ROPE_SKIP_ONE &&
-            !hk_add_lattice_family(w, body, "skip", &d->skip_springs, 2, 0, 0, d->spacing))
+        if (!hk_add_lattice_family(w, body, "chain", &d->springs, 1, 0, 0)) return hk_undo_body(w, body, fam0);
+        if (d->topology == HK_ROPE_SKIP_ONE && !hk_add_lattice_family(w, body, "skip", &d->skip_springs, 2, 0, 0))
             return hk_undo_body(w, body, fam0);
     }
     if (d->anchor) {
@@ -193,12 +227,9 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
         return -1;
     }
     int fam0 = w->family_count;
-    for (int j = 0; j < d->ny; j++)
-        for (int i = 0; i < d->nx; i++) {
-            double a = i * d->spacing, b = j * d->spacing;
-            set_particle(w, first + i + j * d->nx, d->origin.x + a * u.x + b * v.x, d->origin.y + a * u.y + b * v.y,
-                         d->origin.z + a * u.z + b * v.z, d->mass);
-        }
+    const double A[3] = {d->spacing * u.x, d->spacing * u.y, d->spacing * u.z},
+                 B[3] = {d->spacing * v.x, d->spacing * v.y, d->spacing * v.z}, O3[3] = {0, 0, 0};
+    lattice_frame(w, body, d->origin, A, B, O3, d->mass);
     struct {
         int on;
         const char *name;
@@ -213,8 +244,7 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
         {d->bend, "bend(0,2)", &d->bend_springs, 0, 2},
     };
     for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++)
-        if (fams[f].on &&
-            !hk_add_lattice_family(w, body, fams[f].name, fams[f].s, fams[f].di, fams[f].dj, 0, d->spacing))
+        if (fams[f].on && !hk_add_lattice_family(w, body, fams[f].name, fams[f].s, fams[f].di, fams[f].dj, 0))
             return hk_undo_body(w, body, fam0);
     if (d->radius > 0) {
         int reach = (int)floor(d->radius / d->spacing);
@@ -226,7 +256,7 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
                 if (cloth_offset_taken(d, di, dj)) continue;
                 char name[48];
                 snprintf(name, sizeof name, "radius(%d,%d)", di, dj);
-                if (!hk_add_lattice_family(w, body, name, &d->radius_springs, di, dj, 0, d->spacing))
+                if (!hk_add_lattice_family(w, body, name, &d->radius_springs, di, dj, 0))
                     return hk_undo_body(w, body, fam0);
             }
     }
@@ -353,11 +383,8 @@ int hk_world_add_jelly(hk_world *w, const hk_jelly_def *d)
         return -1;
     }
     int fam0 = w->family_count;
-    for (int k = 0; k < d->nz; k++)
-        for (int j = 0; j < d->ny; j++)
-            for (int i = 0; i < d->nx; i++)
-                set_particle(w, first + i + d->nx * (j + d->ny * k), d->origin.x + i * d->spacing,
-                             d->origin.y + j * d->spacing, d->origin.z + k * d->spacing, d->mass);
+    const double A[3] = {d->spacing, 0, 0}, B[3] = {0, d->spacing, 0}, C[3] = {0, 0, d->spacing};
+    lattice_frame(w, body, d->origin, A, B, C, d->mass);
     /* Half stencil: offsets in {-1,0,1}^3 whose first non-zero component is
      * positive (13 of the 26), so each undirected spring appears once; the
      * class is the number of non-zero components. Ring 2 is the same x2. */
@@ -372,8 +399,7 @@ int hk_world_add_jelly(hk_world *w, const hk_jelly_def *d)
                     char name[48];
                     snprintf(name, sizeof name, "%s(%d,%d,%d)", jelly_class_names[cls], di * ring, dj * ring,
                              dk * ring);
-                    if (!hk_add_lattice_family(w, body, name, &d->springs[cls], di * ring, dj * ring, dk * ring,
-                                               d->spacing))
+                    if (!hk_add_lattice_family(w, body, name, &d->springs[cls], di * ring, dj * ring, dk * ring))
                         return hk_undo_body(w, body, fam0);
                 }
     if (w->def.wind_model != HK_WIND_NONE && jelly_wind_faces(w, body, d) != 0) return hk_undo_body(w, body, fam0);
@@ -493,8 +519,15 @@ int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec
         w->p.count = first;
         return -1;
     }
+    hk_body *bd = &w->bodies[body];
+    hk_points_origin(count, pos, bd->origin); /* r = 0: the points are held as q = x - origin */
     for (int i = 0; i < count; i++) {
-        set_particle(w, first + i, pos[i].x, pos[i].y, pos[i].z, mass[i]);
+        const int g = first + i;
+        const double x[3] = {pos[i].x, pos[i].y, pos[i].z};
+        w->p.rx[g] = w->p.ry[g] = w->p.rz[g] = 0;
+        hk_particle_place(w, bd, g, x);
+        w->p.vx[g] = w->p.vy[g] = w->p.vz[g] = 0;
+        set_mass(w, g, mass[i]);
         if (vel) {
             w->p.vx[first + i] = (hk_real)vel[i].x;
             w->p.vy[first + i] = (hk_real)vel[i].y;

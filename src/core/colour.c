@@ -33,41 +33,11 @@ static int permute(void *base, size_t sz, const colour_key *perm, int64_t n)
     return 0;
 }
 
-int hk_colour_family(hk_family *f, int particle_count)
+/* Sorts the springs of f by their keys (colours assigned, top regular
+ * colours and, with overflow, one more last) and builds its colour tables
+ * over the bands of particles [first, first + n); frees keys. 0 or -1. */
+static int colour_finish(hk_family *f, colour_key *keys, int top, int overflow, int first, int n)
 {
-    if (f->kind != HK_FAMILY_LIST || f->colour_start) return 0;
-    enum { WORDS = HK_MAX_COLOURS / 64 };
-    uint64_t *used = calloc((size_t)(particle_count ? particle_count : 1) * WORDS, sizeof *used);
-    colour_key *keys = malloc((size_t)(f->count ? f->count : 1) * sizeof *keys);
-    if (!used || !keys) {
-        free(used);
-        free(keys);
-        return -1;
-    }
-    int top = 0; /* colours used, overflow excluded */
-    int overflow = 0;
-    for (int64_t s = 0; s < f->count; s++) {
-        int a = f->a[s], b = f->b[s], colour = HK_MAX_COLOURS;
-        for (int wd = 0; wd < WORDS; wd++) {
-            uint64_t taken = used[(size_t)a * WORDS + wd] | used[(size_t)b * WORDS + wd];
-            if (~taken) {
-                colour = wd * 64 + __builtin_ctzll(~taken);
-                break;
-            }
-        }
-        if (colour < HK_MAX_COLOURS) {
-            used[(size_t)a * WORDS + colour / 64] |= 1ull << (colour % 64);
-            used[(size_t)b * WORDS + colour / 64] |= 1ull << (colour % 64);
-            if (colour + 1 > top) top = colour + 1;
-        } else {
-            overflow = 1;
-        }
-        keys[s].colour = colour;
-        keys[s].lo = a < b ? a : b;
-        keys[s].far = (a < b ? b : a) / HK_BAND > keys[s].lo / HK_BAND + 1;
-        keys[s].index = s;
-    }
-    free(used);
     int count = top + overflow;
     for (int64_t s = 0; s < f->count; s++)
         if (keys[s].colour == HK_MAX_COLOURS) {
@@ -75,12 +45,18 @@ int hk_colour_family(hk_family *f, int particle_count)
             keys[s].far = 0;
         }
     qsort(keys, (size_t)f->count, sizeof *keys, key_cmp);
-    const int bands = (particle_count + HK_BAND - 1) / HK_BAND + (particle_count == 0);
+    /* the bands of the range, from an even one: band parity is that of the
+     * world's bands, so the sweep's order (lists.h) does not depend on it */
+    const int band_first = first / HK_BAND / 2 * 2;
+    const int bands = (n ? (first + n - 1) / HK_BAND : band_first) - band_first + 1;
     int64_t *start = calloc((size_t)count + 1, sizeof *start);
     int64_t *near_end = calloc((size_t)count + 1, sizeof *near_end);
     int64_t *band = calloc((size_t)(count + 1) * ((size_t)bands + 1), sizeof *band);
     if (!start || !near_end || !band || permute(f->a, sizeof *f->a, keys, f->count) ||
         permute(f->b, sizeof *f->b, keys, f->count) || permute(f->rest_list, sizeof *f->rest_list, keys, f->count) ||
+        permute(f->rvec[0], sizeof *f->rvec[0], keys, f->count) ||
+        permute(f->rvec[1], sizeof *f->rvec[1], keys, f->count) ||
+        permute(f->rvec[2], sizeof *f->rvec[2], keys, f->count) ||
         permute(f->broken, sizeof *f->broken, keys, f->count)) {
         free(start);
         free(near_end);
@@ -96,7 +72,7 @@ int hk_colour_family(hk_family *f, int particle_count)
         int64_t s = start[c];
         int64_t *bs = band + (size_t)c * ((size_t)bands + 1);
         for (int b = 0; b <= bands; b++) {
-            while (s < start[c + 1] && !keys[s].far && keys[s].lo / HK_BAND < b) s++;
+            while (s < start[c + 1] && !keys[s].far && keys[s].lo / HK_BAND - band_first < b) s++;
             bs[b] = s;
         }
         while (s < start[c + 1] && !keys[s].far) s++;
@@ -107,19 +83,114 @@ int hk_colour_family(hk_family *f, int particle_count)
     f->near_end = near_end;
     f->band_start = band;
     f->band_count = bands;
+    f->band_first = band_first;
     f->colour_count = count;
     f->overflow = overflow;
     return 0;
 }
 
-int hk_family_max_degree(const hk_family *f, int particle_count)
+/* The key of spring s of f (ends a, b) with colour c */
+static colour_key key_of(int a, int b, int c, int64_t s)
+{
+    colour_key k;
+    k.colour = c;
+    k.lo = a < b ? a : b;
+    k.far = (a < b ? b : a) / HK_BAND > k.lo / HK_BAND + 1;
+    k.index = s;
+    return k;
+}
+
+int hk_colour_family(hk_family *f, int first, int n)
+{
+    if (f->kind != HK_FAMILY_LIST || f->colour_start) return 0;
+    enum { WORDS = HK_MAX_COLOURS / 64 };
+    /* the colours taken at each particle of the range, as bits */
+    uint64_t *used = calloc((size_t)(n ? n : 1) * WORDS, sizeof *used);
+    colour_key *keys = malloc((size_t)(f->count ? f->count : 1) * sizeof *keys);
+    if (!used || !keys) {
+        free(used);
+        free(keys);
+        return -1;
+    }
+    int top = 0; /* colours used, overflow excluded */
+    int overflow = 0;
+    for (int64_t s = 0; s < f->count; s++) {
+        const int a = f->a[s], b = f->b[s], la = a - first, lb = b - first;
+        int colour = HK_MAX_COLOURS;
+        for (int wd = 0; wd < WORDS; wd++) {
+            uint64_t taken = used[(size_t)la * WORDS + wd] | used[(size_t)lb * WORDS + wd];
+            if (~taken) {
+                colour = wd * 64 + __builtin_ctzll(~taken);
+                break;
+            }
+        }
+        if (colour < HK_MAX_COLOURS) {
+            used[(size_t)la * WORDS + colour / 64] |= 1ull << (colour % 64);
+            used[(size_t)lb * WORDS + colour / 64] |= 1ull << (colour % 64);
+            if (colour + 1 > top) top = colour + 1;
+        } else {
+            overflow = 1;
+        }
+        keys[s] = key_of(a, b, colour, s);
+    }
+    free(used);
+    return colour_finish(f, keys, top, overflow, first, n);
+}
+
+int hk_colour_merge(hk_family *out, const hk_family *const *members, int m, int first, int n)
+{
+    int64_t total = 0;
+    int top = 0, overflow = 0, rest = members[0]->rest_list != NULL;
+    for (int q = 0; q < m; q++) {
+        const hk_family *f = members[q];
+        if (!f->colour_start || f->rvec[0] || f->broken || (f->rest_list != NULL) != rest) return -1;
+        total += f->count;
+        const int regular = f->colour_count - f->overflow;
+        if (regular > top) top = regular;
+        overflow |= f->overflow;
+    }
+    *out = *members[0];
+    out->count = total;
+    out->a = malloc((size_t)(total ? total : 1) * sizeof *out->a);
+    out->b = malloc((size_t)(total ? total : 1) * sizeof *out->b);
+    out->rest_list = rest ? hk_alloc_reals((size_t)total, 1) : NULL;
+    out->colour_start = out->near_end = out->band_start = NULL;
+    colour_key *keys = malloc((size_t)(total ? total : 1) * sizeof *keys);
+    if (!out->a || !out->b || (rest && !out->rest_list) || !keys) {
+        free(keys);
+        hk_family_free(out);
+        return -1;
+    }
+    /* each member's springs, colour by colour, keep their colour (their
+     * overflow goes to the merged one): a particle meets its springs in the
+     * order its own family gives them */
+    int64_t i = 0;
+    for (int q = 0; q < m; q++) {
+        const hk_family *f = members[q];
+        const int regular = f->colour_count - f->overflow;
+        for (int c = 0; c < f->colour_count; c++)
+            for (int64_t s = f->colour_start[c]; s < f->colour_start[c + 1]; s++, i++) {
+                out->a[i] = f->a[s];
+                out->b[i] = f->b[s];
+                if (rest) out->rest_list[i] = f->rest_list[s];
+                keys[i] = key_of(f->a[s], f->b[s], c < regular ? c : HK_MAX_COLOURS, i);
+            }
+    }
+    if (colour_finish(out, keys, top, overflow, first, n) != 0) {
+        hk_family_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+int hk_family_max_degree(const hk_family *f, int first, int count)
 {
     if (f->kind != HK_FAMILY_LIST) return 0;
-    int *deg = calloc((size_t)(particle_count ? particle_count : 1), sizeof *deg);
+    int *deg = calloc((size_t)(count ? count : 1), sizeof *deg);
     if (!deg) return -1;
     int best = 0;
     for (int64_t s = 0; s < f->count; s++) {
-        if (++deg[f->a[s]] > best) best = deg[f->a[s]];
+        if (++deg[f->a[s] - first] > best) best = deg[f->a[s] - first];
         if (++deg[f->b[s]] > best) best = deg[f->b[s]];
     }
     free(deg);
@@ -131,12 +202,14 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
     if (body < 0 || body >= w->body_count) return hk_fail(w, "reorder: no body %d", body);
     const hk_body *bd = &w->bodies[body];
     const int n = bd->count, first = bd->first;
+    int keep = bd->lattice; /* a lattice body's order is its lattice's (its rest positions, its stencils) */
     for (int fi = 0; fi < w->family_count; fi++)
-        if (w->families[fi].body == body && w->families[fi].kind != HK_FAMILY_LIST) {
-            if (order)
-                for (int i = 0; i < n; i++) order[i] = i;
-            return 0; /* a lattice body's order is its stencil's */
-        }
+        if (w->families[fi].body == body && w->families[fi].kind != HK_FAMILY_LIST) keep = 1;
+    if (keep) {
+        if (order)
+            for (int i = 0; i < n; i++) order[i] = i;
+        return 0;
+    }
     /* adjacency in CSR form over local indices */
     int64_t *deg = calloc((size_t)n + 1, sizeof *deg);
     int *perm = malloc((size_t)n * sizeof *perm), *inv = malloc((size_t)n * sizeof *inv);
@@ -230,8 +303,8 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
         perm[n - 1 - i] = t;
     }
     for (int i = 0; i < n; i++) inv[perm[i]] = i;
-    hk_real *arrays[] = {w->p.x,  w->p.y,  w->p.z,  w->p.vx,       w->p.vy,  w->p.vz,
-                         w->p.fx, w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass};
+    hk_real *arrays[] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx,       w->p.vy,  w->p.vz,
+                         w->p.fx, w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass}; /* r = 0 here */
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
         for (int i = 0; i < n; i++) tmp[i] = arrays[a][first + perm[i]];
         memcpy(arrays[a] + first, tmp, (size_t)n * sizeof *tmp);
@@ -250,6 +323,7 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
         f->colour_count = 0;
         f->overflow = 0;
     }
+    w->coloured = 0;
     if (order) memcpy(order, perm, (size_t)n * sizeof *order);
     w->history = 0;
     w->forces_valid = 0;
@@ -266,9 +340,12 @@ int hk_world_optimise(hk_world *w, int reorder_particles)
     if (reorder_particles)
         for (int b = 0; b < w->body_count; b++)
             if (hk_world_reorder_body(w, b, NULL) != 0) return -1;
+    if (w->coloured) return 0; /* nothing added or reordered since */
     for (int f = 0; f < w->family_count; f++)
         if (w->families[f].kind == HK_FAMILY_LIST && !w->families[f].colour_start &&
-            hk_colour_family(&w->families[f], w->p.count) != 0)
+            hk_colour_family(&w->families[f], w->bodies[w->families[f].body].first,
+                             w->bodies[w->families[f].body].count) != 0)
             return hk_fail(w, "out of memory while colouring springs");
+    w->coloured = 1;
     return 0;
 }

@@ -11,7 +11,8 @@
  * packed records of two bands (48 bytes a particle) fit in L2. */
 #define HK_BAND 4096
 
-/* Colours list family f greedily (each spring takes the lowest colour free
+/* Colours list family f, whose springs join particles of [first, first +
+ * n) (its body's), greedily (each spring takes the lowest colour free
  * at both ends), then physically reorders its springs (with their rest
  * lengths and broken flags) colour by colour, each colour sorted by its
  * lower endpoint for locality: first the springs whose ends lie in one band
@@ -20,10 +21,21 @@
  * colour. Springs that find none of the
  * HK_MAX_COLOURS colours go to a last, serial overflow colour.
  * Returns 0 or -1 (out of memory). Idempotent. */
-int hk_colour_family(hk_family *f, int particle_count);
+int hk_colour_family(hk_family *f, int first, int n);
+
+/* One family out of the coloured list families members[0 .. m) of
+ * consecutive bodies, whose particles are [first, first + n): their springs
+ * concatenated, each keeping its colour (an overflow spring goes to the
+ * merged overflow colour), sorted and tabled as hk_colour_family does. Each
+ * particle then gets its terms in the order its own family gives them, so
+ * a sweep of out has the bits of one of each member (engine.c's groups).
+ * out takes the first member's parameters. The members must have the same
+ * parameters, rest lengths for all or none, no broken flags and no rest
+ * vectors. 0, or -1 (out of memory or members that do not fit). */
+int hk_colour_merge(hk_family *out, const hk_family *const *members, int m, int first, int n);
 
 /* Largest number of springs of f meeting at one particle (the degree Delta). */
-int hk_family_max_degree(const hk_family *f, int particle_count);
+int hk_family_max_degree(const hk_family *f, int first, int count);
 
 /* Renumbers the particles of list body `body` in reverse Cuthill-McKee order
  * of its spring graph (breadth first from a low-degree particle, reversed),

@@ -2,10 +2,11 @@
 #include "forces.h"
 
 #include "engine.h"
+#include "fpmode.h"
 #include "reference.h"
 #include "surface.h"
 
-void hk_forces_update(hk_world *w, hk_update_kind kind, hk_real h)
+static void forces_update(hk_world *w, hk_update_kind kind, hk_real h)
 {
     const hk_update u = hk_update_make(kind, h, &w->integrator);
     if (w->kernels) { /* the engine, with the kernels of the world's path */
@@ -17,11 +18,19 @@ void hk_forces_update(hk_world *w, hk_update_kind kind, hk_real h)
      * (engine/external.h, engine/update.h) in the scalar instantiation */
     hk_external ext;
     hk_external_init(&ext, &w->def);
-    hk_kernels_scalar.external_forces(&ext, &w->p, 0, w->p.count);
+    for (int b = 0; b < w->body_count; b++) {
+        hk_external_frame(&ext, &w->def, w->bodies[b].origin[1]);
+        hk_kernels_scalar.external_forces(&ext, &w->p, w->bodies[b].first, w->bodies[b].count);
+    }
     hk_reference_springs(w);
     hk_surfaces_forces(w); /* pressure and wind, after every spring */
-    w->spring_updates += hk_world_spring_count(w);
+    w->spring_updates += hk_world_facts(w)->springs;
     if (kind != HK_UPDATE_NONE) hk_kernels_scalar.integrate(&u, &w->p, 0, w->p.count);
+}
+
+void hk_forces_update(hk_world *w, hk_update_kind kind, hk_real h)
+{
+    HK_FP_SCOPE forces_update(w, kind, h); /* the solver's floating-point mode (fpmode.h) */
 }
 
 void hk_forces_compute(hk_world *w) { hk_forces_update(w, HK_UPDATE_NONE, 0); }
@@ -37,9 +46,7 @@ void hk_anchors_advance(hk_world *w, double dt)
             body->anchor_vel[1] = 0;
         }
         int i = body->first;
-        w->p.x[i] = (hk_real)body->anchor_pos[0];
-        w->p.y[i] = (hk_real)body->anchor_pos[1];
-        w->p.z[i] = (hk_real)body->anchor_pos[2];
+        hk_particle_place(w, body, i, body->anchor_pos);
         w->p.vx[i] = (hk_real)body->anchor_vel[0];
         w->p.vy[i] = (hk_real)body->anchor_vel[1];
         w->p.vz[i] = (hk_real)body->anchor_vel[2];

@@ -6,16 +6,19 @@
 
 #include "bounds.h"
 #include "forces.h"
+#include "fpmode.h"
 #include "implicit.h"
 
 /* Per-particle loops of the multi-evaluation schemes run on the world's
- * team: each iteration touches one particle only, so the bits do not depend
- * on the thread count. Small worlds stay on one thread (no fork/join per
- * substep). */
+ * team, each thread in the solver's floating-point mode (fpmode.h): each
+ * iteration touches one particle only, so the bits do not depend on the
+ * thread count. Small worlds stay on one thread (no fork/join per substep). */
 #ifdef HOOKE_USE_OPENMP
-#define HK_PARALLEL_FOR _Pragma("omp parallel for schedule(static) num_threads(hk_world_team(w)) if (p->count > 8192)")
+#define HK_PARALLEL _Pragma("omp parallel num_threads(hk_world_team(w)) if (p->count > 8192)")
+#define HK_FOR _Pragma("omp for schedule(static)")
 #else
-#define HK_PARALLEL_FOR
+#define HK_PARALLEL
+#define HK_FOR
 #endif
 
 /* One force evaluation and an explicit update of every particle (Euler,
@@ -34,36 +37,40 @@ static void verlet_common(hk_world *w, hk_real h, int book_start)
 {
     hk_forces_compute(w);
     hk_particles *p = &w->p;
-    hk_real *pos[3] = {p->x, p->y, p->z}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
+    hk_real *pos[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
     hk_real *prev[3] = {w->px, w->py, w->pz};
     const hk_real h2 = h * h, inv2h = 1 / (2 * h);
-    if (!w->history) {
-        for (int c = 0; c < 3; c++) HK_PARALLEL_FOR
-        for (int i = 0; i < p->count; i++) {
-            const hk_real im = p->inv_mass[i];
-            prev[c][i] = pos[c][i];
-            if (im == 0) continue;
-            const hk_real a = frc[c][i] * im;
-            pos[c][i] += book_start ? a * h2 : vel[c][i] * h + (hk_real)0.5 * a * h2;
-            vel[c][i] += a * h;
+    const int first = !w->history;
+    HK_PARALLEL HK_FP_SCOPE for (int c = 0; c < 3; c++)
+    {
+        if (first) {
+            HK_FOR
+            for (int i = 0; i < p->count; i++) {
+                const hk_real im = p->inv_mass[i];
+                prev[c][i] = pos[c][i];
+                if (im == 0) continue;
+                const hk_real a = frc[c][i] * im;
+                pos[c][i] += book_start ? a * h2 : vel[c][i] * h + (hk_real)0.5 * a * h2;
+                vel[c][i] += a * h;
+            }
+        } else {
+            HK_FOR
+            for (int i = 0; i < p->count; i++) {
+                const hk_real im = p->inv_mass[i];
+                const hk_real xn = pos[c][i];
+                if (im == 0) {
+                    prev[c][i] = xn;
+                    continue;
+                }
+                const hk_real a = frc[c][i] * im;
+                const hk_real xnew = 2 * xn - prev[c][i] + a * h2;
+                vel[c][i] = (xnew - prev[c][i]) * inv2h + a * h;
+                prev[c][i] = xn;
+                pos[c][i] = xnew;
+            }
         }
-        w->history = 1;
-        return;
     }
-    for (int c = 0; c < 3; c++) HK_PARALLEL_FOR
-    for (int i = 0; i < p->count; i++) {
-        const hk_real im = p->inv_mass[i];
-        const hk_real xn = pos[c][i];
-        if (im == 0) {
-            prev[c][i] = xn;
-            continue;
-        }
-        const hk_real a = frc[c][i] * im;
-        const hk_real xnew = 2 * xn - prev[c][i] + a * h2;
-        vel[c][i] = (xnew - prev[c][i]) * inv2h + a * h;
-        prev[c][i] = xn;
-        pos[c][i] = xnew;
-    }
+    w->history = 1;
 }
 
 static void verlet(hk_world *w, hk_real h) { verlet_common(w, h, 0); }
@@ -74,17 +81,20 @@ static void verlet_book(hk_world *w, hk_real h) { verlet_common(w, h, 1); }
 static void kick(hk_world *w, hk_real hh, int drift, hk_real h)
 {
     hk_particles *p = &w->p;
-    HK_PARALLEL_FOR
-    for (int i = 0; i < p->count; i++) {
-        const hk_real im = p->inv_mass[i];
-        if (im == 0) continue;
-        p->vx[i] += p->fx[i] * im * hh;
-        p->vy[i] += p->fy[i] * im * hh;
-        p->vz[i] += p->fz[i] * im * hh;
-        if (!drift) continue;
-        p->x[i] += p->vx[i] * h;
-        p->y[i] += p->vy[i] * h;
-        p->z[i] += p->vz[i] * h;
+    HK_PARALLEL HK_FP_SCOPE
+    {
+        HK_FOR
+        for (int i = 0; i < p->count; i++) {
+            const hk_real im = p->inv_mass[i];
+            if (im == 0) continue;
+            p->vx[i] += p->fx[i] * im * hh;
+            p->vy[i] += p->fy[i] * im * hh;
+            p->vz[i] += p->fz[i] * im * hh;
+            if (!drift) continue;
+            p->qx[i] += p->vx[i] * h;
+            p->qy[i] += p->vy[i] * h;
+            p->qz[i] += p->vz[i] * h;
+        }
     }
 }
 
@@ -107,7 +117,7 @@ static void rk4(hk_world *w, hk_real h)
 {
     hk_particles *p = &w->p;
     const size_t stride = w->scratch_stride;
-    hk_real *pos[3] = {p->x, p->y, p->z}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
+    hk_real *pos[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
     hk_real *x0[3], *v0[3], *sx[3], *sv[3];
     for (int c = 0; c < 3; c++) {
         x0[c] = w->scratch + (0 + c) * stride;
@@ -121,24 +131,27 @@ static void rk4(hk_world *w, hk_real h)
     for (int stage = 0; stage < 4; stage++) {
         hk_forces_compute(w);
         const hk_real wt = (hk_real)weight[stage], ah = (hk_real)advance[stage] * h;
-        for (int c = 0; c < 3; c++) HK_PARALLEL_FOR
-        for (int i = 0; i < p->count; i++) {
-            const hk_real im = p->inv_mass[i];
-            if (im == 0) continue;
-            const hk_real kx = vel[c][i], kv = frc[c][i] * im;
-            if (stage == 0) {
-                sx[c][i] = kx;
-                sv[c][i] = kv;
-            } else {
-                sx[c][i] += wt * kx;
-                sv[c][i] += wt * kv;
-            }
-            if (stage < 3) {
-                pos[c][i] = x0[c][i] + ah * kx;
-                vel[c][i] = v0[c][i] + ah * kv;
-            } else {
-                pos[c][i] = x0[c][i] + h / 6 * sx[c][i];
-                vel[c][i] = v0[c][i] + h / 6 * sv[c][i];
+        HK_PARALLEL HK_FP_SCOPE for (int c = 0; c < 3; c++)
+        {
+            HK_FOR
+            for (int i = 0; i < p->count; i++) {
+                const hk_real im = p->inv_mass[i];
+                if (im == 0) continue;
+                const hk_real kx = vel[c][i], kv = frc[c][i] * im;
+                if (stage == 0) {
+                    sx[c][i] = kx;
+                    sv[c][i] = kv;
+                } else {
+                    sx[c][i] += wt * kx;
+                    sv[c][i] += wt * kv;
+                }
+                if (stage < 3) {
+                    pos[c][i] = x0[c][i] + ah * kx;
+                    vel[c][i] = v0[c][i] + ah * kv;
+                } else {
+                    pos[c][i] = x0[c][i] + h / 6 * sx[c][i];
+                    vel[c][i] = v0[c][i] + h / 6 * sv[c][i];
+                }
             }
         }
     }

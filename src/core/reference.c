@@ -17,17 +17,6 @@
  * against it (HOOKE_KERNELS=reference).
  */
 
-/* a b + c rounded once: C99 fma, the fused multiply-add of the SIMD kernels
- * (engine/simd.h), so both paths give the same bits */
-static inline hk_real hk_fma(hk_real a, hk_real b, hk_real c)
-{
-#ifdef HOOKE_DOUBLE
-    return fma(a, b, c);
-#else
-    return fmaf(a, b, c);
-#endif
-}
-
 int hk_spring_force(const hk_family *f, hk_real L0, hk_real dx, hk_real dy, hk_real dz, hk_real dvx, hk_real dvy,
                     hk_real dvz, hk_real out[3])
 {
@@ -38,19 +27,20 @@ int hk_spring_force(const hk_family *f, hk_real L0, hk_real dx, hk_real dy, hk_r
     if (f->params.behaviour == HK_SPRING_TENSION_ONLY && !(ext > 0)) return 0;
     if (f->params.behaviour == HK_SPRING_COMPRESSION_ONLY && !(ext < 0)) return 0;
     /* The unit vector u = d / r is never formed: the force is g d (plus the
-     * relative damping term), which takes fewer multiplies, in this order and
-     * with these fused multiply-adds in the engine (engine/spring_lanes.h). */
+     * relative damping term), in this order and with these fused
+     * multiply-adds in the engine (engine/spring_lanes.h). The strain enters
+     * as L0 - r, exact where r is near L0: a spring at rest gives 0. */
     if (f->params.damping_model == HK_DAMP_ALONG) {
-        /* f_a = -(k (r - L0) + c (dv . u)) u = ((k L0 - c (dv . d) / r) / r - k) d */
+        /* f_a = -(k (r - L0) + c (dv . u)) u = (k (L0 - r) - c (dv . d) / r) / r d */
         hk_real inv_r = 1 / r;
         hk_real dot = hk_fma(dvz, dz, hk_fma(dvy, dy, dvx * dx));
-        hk_real g = hk_fma(hk_fma(-(f->c * dot), inv_r, f->k * L0), inv_r, -f->k);
+        hk_real g = hk_fma(-(f->c * dot), inv_r, f->k * (L0 - r)) * inv_r;
         out[0] = g * dx;
         out[1] = g * dy;
         out[2] = g * dz;
     } else {
-        /* f_a = -k (r - L0) u - c dv = (k L0 / r - k) d - c dv */
-        hk_real g = f->k * L0 / r - f->k;
+        /* f_a = -k (r - L0) u - c dv = k (L0 / r - 1) d - c dv */
+        hk_real g = hk_fma(f->k, L0 / r, -f->k);
         out[0] = hk_fma(g, dx, -(f->c * dvx));
         out[1] = hk_fma(g, dy, -(f->c * dvy));
         out[2] = hk_fma(g, dz, -(f->c * dvz));
@@ -58,13 +48,13 @@ int hk_spring_force(const hk_family *f, hk_real L0, hk_real dx, hk_real dy, hk_r
     return 1;
 }
 
-/* One spring between global particles a and b: its force added to a and
- * subtracted from b (nothing if slack). */
-static void hk_apply_spring(const hk_family *f, hk_particles *p, int64_t a, int64_t b, hk_real L0)
+/* One spring of f (slot) between global particles a and b: its force added
+ * to a and subtracted from b (nothing if slack). */
+static void hk_apply_spring(const hk_family *f, hk_particles *p, int64_t slot, int64_t a, int64_t b, hk_real L0)
 {
-    hk_real fo[3];
-    if (!hk_spring_force(f, L0, p->x[a] - p->x[b], p->y[a] - p->y[b], p->z[a] - p->z[b], p->vx[a] - p->vx[b],
-                         p->vy[a] - p->vy[b], p->vz[a] - p->vz[b], fo))
+    hk_real fo[3], d[3];
+    hk_spring_delta(f, p, slot, a, b, d);
+    if (!hk_spring_force(f, L0, d[0], d[1], d[2], p->vx[a] - p->vx[b], p->vy[a] - p->vy[b], p->vz[a] - p->vz[b], fo))
         return;
     p->fx[a] += fo[0];
     p->fy[a] += fo[1];
@@ -82,7 +72,7 @@ HK_FMA_CLONES static void lattice_forces(const hk_family *f, hk_particles *p)
             for (int i = f->i0; i < f->i1; i++) {
                 int64_t local = row + i;
                 if (f->broken && f->broken[local]) continue;
-                hk_apply_spring(f, p, f->base + local, f->base + local + f->offset, f->rest);
+                hk_apply_spring(f, p, local, f->base + local, f->base + local + f->offset, f->rest);
             }
         }
 }
@@ -91,7 +81,7 @@ HK_FMA_CLONES static void list_forces(const hk_family *f, hk_particles *p)
 {
     for (int64_t s = 0; s < f->count; s++) {
         if (f->broken && f->broken[s]) continue;
-        hk_apply_spring(f, p, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest);
+        hk_apply_spring(f, p, s, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest);
     }
 }
 

@@ -6,6 +6,7 @@
 #endif
 
 #include "kernels.h"
+#include "reference.h"
 #include "zero_length.h"
 
 #include <math.h>
@@ -16,7 +17,7 @@ static int imax(int a, int b) { return a > b ? a : b; }
 static int imin(int a, int b) { return a < b ? a : b; }
 
 hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const hk_spring_params *params, int di,
-                                 int dj, int dk, double spacing)
+                                 int dj, int dk)
 {
     const hk_body *b = &w->bodies[body];
     hk_family *f = hk_world_new_family(w, body, name, params);
@@ -49,8 +50,11 @@ hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const 
     if (f->j1 < f->j0) f->j1 = f->j0;
     if (f->k1 < f->k0) f->k1 = f->k0;
     f->count = (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0);
-    if (!(params->rest_length > 0))
-        hk_family_set_rest(f, (hk_real)(spacing * sqrt((double)(di * di + dj * dj + dk * dk))));
+    /* D = r(target) - r(source), rounded once; the rest length is |D| as the
+     * kernels compute a length, so a lattice at rest has exactly r = L0 */
+    for (int c = 0; c < 3; c++)
+        f->rest_vec[c] = (hk_real)(di * b->axis[0][c] + dj * b->axis[1][c] + dk * b->axis[2][c]);
+    if (!(params->rest_length > 0)) f->rest = hk_spring_length(f->rest_vec[0], f->rest_vec[1], f->rest_vec[2]);
     if (params->behaviour == HK_SPRING_BREAKABLE) {
         f->broken = calloc((size_t)b->count + 2 * HK_ROW_MARGIN, 1); /* room for a vector read past the end */
         if (!f->broken) {
@@ -83,27 +87,35 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
     f->a = malloc((size_t)(count ? count : 1) * sizeof *f->a);
     f->b = malloc((size_t)(count ? count : 1) * sizeof *f->b);
     int need_rest = !(params->rest_length > 0);
+    const hk_body *bd = &w->bodies[body];
+    const size_t padded = hk_padded((size_t)count);
     if (need_rest) f->rest_list = hk_alloc_reals((size_t)count, hk_world_team(w));
+    if (bd->lattice) f->rvec[0] = hk_alloc_reals(3 * padded, hk_world_team(w));
     if (params->behaviour == HK_SPRING_BREAKABLE) f->broken = calloc((size_t)(count ? count : 1), 1);
-    if (!f->a || !f->b || (need_rest && !f->rest_list) || (params->behaviour == HK_SPRING_BREAKABLE && !f->broken)) {
-        free(f->a);
-        free(f->b);
-        hk_free_reals(f->rest_list);
-        free(f->broken);
+    if (!f->a || !f->b || (need_rest && !f->rest_list) || (bd->lattice && !f->rvec[0]) ||
+        (params->behaviour == HK_SPRING_BREAKABLE && !f->broken)) {
+        hk_family_free(f);
         w->family_count--;
         return hk_fail(w, "out of memory for %lld springs", (long long)count);
     }
     memcpy(f->a, a, (size_t)count * sizeof *a);
     memcpy(f->b, b, (size_t)count * sizeof *b);
-    if (need_rest) {
-        const hk_particles *p = &w->p;
+    if (bd->lattice) { /* D = r_b - r_a of each spring, from the lattice in double, rounded once */
+        f->rvec[1] = f->rvec[0] + padded;
+        f->rvec[2] = f->rvec[1] + padded;
         for (int64_t s = 0; s < count; s++) {
-            double dx = (double)p->x[a[s]] - p->x[b[s]];
-            double dy = (double)p->y[a[s]] - p->y[b[s]];
-            double dz = (double)p->z[a[s]] - p->z[b[s]];
-            f->rest_list[s] = (hk_real)sqrt(dx * dx + dy * dy + dz * dz);
+            double ra[3], rb[3];
+            hk_body_rest(bd, a[s] - bd->first, ra);
+            hk_body_rest(bd, b[s] - bd->first, rb);
+            for (int c = 0; c < 3; c++) f->rvec[c][s] = (hk_real)(rb[c] - ra[c]);
         }
     }
+    if (need_rest) /* the initial length, as the kernels compute it: a spring at rest has r = L0 exactly */
+        for (int64_t s = 0; s < count; s++) {
+            hk_real d[3];
+            hk_spring_delta(f, &w->p, s, a[s], b[s], d);
+            f->rest_list[s] = hk_spring_length(d[0], d[1], d[2]);
+        }
     if (hk_family_check_lengths(w, f) != 0) {
         hk_family_free(f);
         w->family_count--;
@@ -132,40 +144,57 @@ void hk_springs_visit(const hk_family *f, hk_spring_visitor visit, void *ctx)
     }
 }
 
-static double spring_length(const hk_particles *p, int64_t a, int64_t b)
+/* r of a spring as the kernels compute it (so a spring at rest has r = L0
+ * exactly: stretch 1, no energy) */
+static double spring_length(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b)
 {
-    double dx = (double)p->x[a] - p->x[b];
-    double dy = (double)p->y[a] - p->y[b];
-    double dz = (double)p->z[a] - p->z[b];
-    return sqrt(dx * dx + dy * dy + dz * dz);
+    hk_real d[3];
+    hk_spring_delta(f, p, slot, a, b, d);
+    return hk_spring_length(d[0], d[1], d[2]);
 }
 
-typedef struct break_ctx {
-    hk_family *f;
-    const hk_particles *p;
-} break_ctx;
-
-static void break_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
+/* Marks the springs of f past break_ratio L0 as broken; how many broke now.
+ * Each spring's test is its own: the springs (a lattice's source rows) are
+ * shared out over the world's team, the counts summed (integers: the same
+ * for any thread count). */
+static int64_t break_family(const hk_world *w, hk_family *f)
 {
-    break_ctx *ctx = vctx;
-    (void)f;
-    if (spring_length(ctx->p, a, b) > (double)ctx->f->break_ratio * L0) {
-        ctx->f->broken[slot] = 1;
-        ctx->f->broken_count++;
+    const hk_particles *p = &w->p;
+    const double ratio = (double)f->break_ratio;
+    const int lattice = f->kind == HK_FAMILY_LATTICE;
+    const int64_t jn = lattice ? f->j1 - f->j0 : 0;
+    const int64_t items = lattice ? (int64_t)(f->k1 - f->k0) * jn : f->count;
+    int64_t now = 0;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) reduction(+ : now) num_threads(hk_world_team(w)) if (f->count > 65536)
+#endif
+    for (int64_t q = 0; q < items; q++) {
+        if (lattice) {
+            const int k = f->k0 + (int)(q / jn), j = f->j0 + (int)(q % jn);
+            const int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+            for (int i = f->i0; i < f->i1; i++) {
+                const int64_t l = row + i;
+                if (f->broken[l] || !(spring_length(f, p, l, f->base + l, f->base + l + f->offset) > ratio * f->rest))
+                    continue;
+                f->broken[l] = 1;
+                now++;
+            }
+        } else {
+            const double L0 = f->rest_list ? (double)f->rest_list[q] : (double)f->rest;
+            if (f->broken[q] || !(spring_length(f, p, q, f->a[q], f->b[q]) > ratio * L0)) continue;
+            f->broken[q] = 1;
+            now++;
+        }
     }
+    f->broken_count += now;
+    return now;
 }
 
 int64_t hk_springs_break(hk_world *w)
 {
     int64_t now = 0;
-    for (int fi = 0; fi < w->family_count; fi++) {
-        hk_family *f = &w->families[fi];
-        if (!f->broken) continue;
-        int64_t before = f->broken_count;
-        break_ctx ctx = {f, &w->p};
-        hk_springs_visit(f, break_visit, &ctx);
-        now += f->broken_count - before;
-    }
+    for (int fi = 0; fi < w->family_count; fi++)
+        if (w->families[fi].broken) now += break_family(w, &w->families[fi]);
     return now;
 }
 
@@ -177,8 +206,7 @@ typedef struct energy_ctx {
 static void energy_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
 {
     energy_ctx *ctx = vctx;
-    (void)slot;
-    double r = spring_length(ctx->p, a, b);
+    double r = spring_length(f, ctx->p, slot, a, b);
     double ext = r - (double)L0;
     if (L0 > 0 && r / L0 > ctx->max_stretch) ctx->max_stretch = r / L0;
     if (f->params.behaviour == HK_SPRING_TENSION_ONLY && !(ext > 0)) return;
@@ -227,14 +255,14 @@ static int64_t family_max_stretch(const hk_family *f, const hk_particles *p, int
                 for (int i = f->i0; i < f->i1; i++) {
                     const int64_t local = row + i;
                     if (f->broken && f->broken[local]) continue;
-                    const double r = spring_length(p, f->base + local, f->base + local + f->offset) / f->rest;
+                    const double r = spring_length(f, p, local, f->base + local, f->base + local + f->offset) / f->rest;
                     if (r > r_best) r_best = r, s_best = local;
                 }
             } else {
                 if (f->broken && f->broken[q]) continue;
                 const double L0 = f->rest_list ? f->rest_list[q] : f->rest;
                 if (!(L0 > 0)) continue;
-                const double r = spring_length(p, f->a[q], f->b[q]) / L0;
+                const double r = spring_length(f, p, q, f->a[q], f->b[q]) / L0;
                 if (r > r_best) r_best = r, s_best = q;
             }
         }

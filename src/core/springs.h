@@ -5,15 +5,32 @@
 #include "world.h"
 
 /* Adds a lattice (stencil) family to a lattice body: node (i,j,k) joins node
- * (i+di, j+dj, k+dk) wherever both exist. The rest length is the initial
- * distance `spacing * |(di,dj,dk)|` unless params->rest_length > 0. */
+ * (i+di, j+dj, k+dk) wherever both exist. Its rest vector D is the rest
+ * offset di A + dj B + dk C of the body's lattice, and the rest length |D|
+ * unless params->rest_length > 0. */
 hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const hk_spring_params *params, int di,
-                                 int dj, int dk, double spacing);
+                                 int dj, int dk);
 
-/* Adds a list family joining global particles a[s] - b[s]; rest lengths are the
- * initial distances unless params->rest_length > 0. Returns 0 or -1. */
+/* Adds a list family joining global particles a[s] - b[s] of one body; rest
+ * lengths are the initial lengths (as the kernels compute them) unless
+ * params->rest_length > 0. Returns 0 or -1. */
 int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_params *params, int64_t count,
                        const int *a, const int *b);
+
+/* The vector d = x_a - x_b of spring `slot` of f (global ends a, b) as the
+ * kernels form it: (q_a - q_b) - D, D the family's rest vector (lattice),
+ * the spring's (a list in a lattice body) or 0 [m]. */
+static inline void hk_spring_delta(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b,
+                                   hk_real d[3])
+{
+    d[0] = p->qx[a] - p->qx[b];
+    d[1] = p->qy[a] - p->qy[b];
+    d[2] = p->qz[a] - p->qz[b];
+    if (f->kind == HK_FAMILY_LATTICE)
+        for (int c = 0; c < 3; c++) d[c] -= f->rest_vec[c];
+    else if (f->rvec[0])
+        for (int c = 0; c < 3; c++) d[c] -= f->rvec[c][slot];
+}
 
 /* Marks springs of breakable families that are past break_ratio * L0 as
  * broken; returns how many broke now. */

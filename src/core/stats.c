@@ -9,23 +9,20 @@ hk_stats hk_world_stats(const hk_world *w)
     hk_stats s = {0};
     const hk_particles *p = &w->p;
     const double g[3] = {w->def.gravity.x, w->def.gravity.y, w->def.gravity.z};
-    for (int i = 0; i < p->count; i++) {
-        if (p->inv_mass[i] == 0) continue; /* pinned and driven particles carry no free energy */
-        double m = p->mass[i], vx = p->vx[i], vy = p->vy[i], vz = p->vz[i];
-        s.kinetic += 0.5 * m * (vx * vx + vy * vy + vz * vz);
-        s.gravity -= m * (g[0] * p->x[i] + g[1] * p->y[i] + g[2] * p->z[i]);
+    for (int b = 0; b < w->body_count; b++) {
+        const hk_body *bd = &w->bodies[b];
+        for (int i = bd->first; i < bd->first + bd->count; i++) {
+            if (p->inv_mass[i] == 0) continue; /* pinned and driven particles carry no free energy */
+            double m = p->mass[i], vx = p->vx[i], vy = p->vy[i], vz = p->vz[i], x[3];
+            hk_particle_position(w, bd, i, x);
+            s.kinetic += 0.5 * m * (vx * vx + vy * vy + vz * vz);
+            s.gravity -= m * (g[0] * x[0] + g[1] * x[1] + g[2] * x[2]);
+        }
     }
     hk_springs_energy(w, &s.spring, &s.max_stretch);
     s.total = s.kinetic + s.gravity + s.spring;
     for (int f = 0; f < w->family_count; f++) s.broken += w->families[f].broken_count;
     return s;
-}
-
-static int body_of_particle(const hk_world *w, int i)
-{
-    for (int b = 0; b < w->body_count; b++)
-        if (i >= w->bodies[b].first && i < w->bodies[b].first + w->bodies[b].count) return b;
-    return -1;
 }
 
 /* The first particle whose value in `a` is not finite: each thread scans its
@@ -42,7 +39,7 @@ static int finite_or_report(const hk_world *w, const hk_real *a, const char *cau
     if (first == n) return 0;
     out->cause = cause;
     out->particle = first;
-    out->body = body_of_particle(w, first);
+    out->body = hk_body_of(w, first);
     out->value = a[first];
     return 1;
 }
@@ -56,8 +53,10 @@ int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out)
         *out = b;
         return 1;
     }
-    if (finite_or_report(w, p->x, "non-finite position", &b) || finite_or_report(w, p->y, "non-finite position", &b) ||
-        finite_or_report(w, p->z, "non-finite position", &b) || finite_or_report(w, p->vx, "non-finite velocity", &b) ||
+    if (finite_or_report(w, p->qx, "non-finite position", &b) ||
+        finite_or_report(w, p->qy, "non-finite position", &b) ||
+        finite_or_report(w, p->qz, "non-finite position", &b) ||
+        finite_or_report(w, p->vx, "non-finite velocity", &b) ||
         finite_or_report(w, p->vy, "non-finite velocity", &b) ||
         finite_or_report(w, p->vz, "non-finite velocity", &b)) {
         *out = b;

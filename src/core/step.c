@@ -2,6 +2,7 @@
 #include "integrators.h"
 
 #include "contacts.h"
+#include "fpmode.h"
 #include "forces.h"
 #include "springs.h"
 #include "surface.h"
@@ -19,14 +20,7 @@ static int ensure_scratch(hk_world *w, const hk_integrator_ops *ops)
     return 0;
 }
 
-static int world_has_anchor(const hk_world *w)
-{
-    for (int b = 0; b < w->body_count; b++)
-        if (w->bodies[b].anchor) return 1;
-    return 0;
-}
-
-void hk_world_step(hk_world *w)
+static void step(hk_world *w)
 {
     const hk_integrator_ops *ops = hk_integrator_ops_of(w->integrator.kind);
     if (w->step_failed) return; /* a failed substep stops the world until the integrator is set again */
@@ -35,7 +29,8 @@ void hk_world_step(hk_world *w)
         return;
     }
     const hk_real h = (hk_real)w->h;
-    const int anchors = world_has_anchor(w);
+    const struct hk_world_facts *facts = hk_world_facts(w);
+    const int anchors = facts->anchors > 0, breakable = facts->breakable > 0;
     for (int s = 0; s < w->substeps; s++) {
         if (anchors) {
             hk_anchors_advance(w, w->h);
@@ -44,7 +39,7 @@ void hk_world_step(hk_world *w)
         ops->substep(w, h);
         if (w->step_failed) return; /* the state is that substep's start (hk_world_check reports it) */
         if (hk_surfaces_pump(w)) w->forces_valid = 0; /* the pressure target moved */
-        if (hk_springs_break(w) > 0) w->forces_valid = 0;
+        if (breakable && hk_springs_break(w) > 0) w->forces_valid = 0;
         /* contacts shift position Verlet's previous positions with the particle (an implicit integrator's history is
          * a velocity change: left alone) */
         hk_real *const prev = ops->info.keeps_history && !ops->info.implicit ? w->px : NULL;
@@ -53,3 +48,5 @@ void hk_world_step(hk_world *w)
     w->steps++;
     w->time += w->integrator.dt;
 }
+
+void hk_world_step(hk_world *w) { HK_FP_SCOPE step(w); /* the solver's floating-point mode (fpmode.h) */ }

@@ -6,13 +6,12 @@
 #include <string.h>
 
 #include "mesh.h"
+#include "team.h"
 
 #ifdef HOOKE_USE_OPENMP
 #define HK_OMP_FOR _Pragma("omp for schedule(static)")
-#define HK_OMP_SINGLE _Pragma("omp single")
 #else
 #define HK_OMP_FOR
-#define HK_OMP_SINGLE
 #endif
 
 void hk_surface_free(hk_surface *s)
@@ -103,10 +102,12 @@ int hk_surface_active(const hk_world *w, const hk_surface *s)
 static double face_volume(const hk_particles *p, const hk_surface *s, int f, hk_volume_method method)
 {
     const int *c = s->face + (size_t)f * s->dim;
+    /* in the body's frame: a closed surface's volume does not depend on where its origin is */
     if (s->dim == 2) /* x_mean n_x l with n l = (dy, -dx) for the interior on the left */
-        return 0.5 * ((double)p->x[c[0]] + p->x[c[1]]) * ((double)p->y[c[1]] - p->y[c[0]]);
-    const double p1[3] = {p->x[c[0]], p->y[c[0]], p->z[c[0]]}, p2[3] = {p->x[c[1]], p->y[c[1]], p->z[c[1]]},
-                 p3[3] = {p->x[c[2]], p->y[c[2]], p->z[c[2]]};
+        return 0.5 * (hk_local_x(p, c[0]) + hk_local_x(p, c[1])) * (hk_local_y(p, c[1]) - hk_local_y(p, c[0]));
+    const double p1[3] = {hk_local_x(p, c[0]), hk_local_y(p, c[0]), hk_local_z(p, c[0])},
+                 p2[3] = {hk_local_x(p, c[1]), hk_local_y(p, c[1]), hk_local_z(p, c[1])},
+                 p3[3] = {hk_local_x(p, c[2]), hk_local_y(p, c[2]), hk_local_z(p, c[2])};
     return hk_face_volume(method, p1, p2, p3);
 }
 
@@ -133,27 +134,29 @@ void hk_surface_forces(hk_world *w, hk_surface *s)
             for (int f = b * HK_FACE_BLOCK; f < f1; f++) sum += face_volume(p, s, f, HK_VOLUME_GAUSS);
             s->block[b] = sum;
         }
-        HK_OMP_SINGLE
-        {
-            s->volume = blocks_total(s);
-            /* P = nRT / V, pumped; no pressure in an inverted (V <= 0) body */
-            s->pressure = s->volume > 0 ? s->pump * s->nrt / s->volume : 0;
-        }
     }
-    const double P = s->nrt > 0 ? s->pressure : 0;
+    /* every thread sums the blocks in the same order (the same bits): no
+     * serial section and no barrier for it; thread 0 keeps the figures */
+    const double volume = s->nrt > 0 ? blocks_total(s) : 0;
+    /* P = nRT / V, pumped; no pressure in an inverted (V <= 0) body */
+    const double P = s->nrt > 0 && volume > 0 ? s->pump * s->nrt / volume : 0;
+    if (s->nrt > 0 && HK_THREAD() == 0) {
+        s->volume = volume;
+        s->pressure = P;
+    }
     HK_OMP_FOR
     for (int f = 0; f < s->nfaces; f++) {
         const int *c = s->face + (size_t)f * s->dim;
         double n[3]; /* area-weighted normal: |n| = area (2-D: length) */
         if (s->dim == 2) {
-            n[0] = (double)p->y[c[1]] - p->y[c[0]];
-            n[1] = -((double)p->x[c[1]] - p->x[c[0]]);
+            n[0] = hk_local_y(p, c[1]) - hk_local_y(p, c[0]);
+            n[1] = -(hk_local_x(p, c[1]) - hk_local_x(p, c[0]));
             n[2] = 0;
         } else {
-            const double ux = (double)p->x[c[1]] - p->x[c[0]], uy = (double)p->y[c[1]] - p->y[c[0]],
-                         uz = (double)p->z[c[1]] - p->z[c[0]];
-            const double vx = (double)p->x[c[2]] - p->x[c[0]], vy = (double)p->y[c[2]] - p->y[c[0]],
-                         vz = (double)p->z[c[2]] - p->z[c[0]];
+            const double ux = hk_local_x(p, c[1]) - hk_local_x(p, c[0]), uy = hk_local_y(p, c[1]) - hk_local_y(p, c[0]),
+                         uz = hk_local_z(p, c[1]) - hk_local_z(p, c[0]);
+            const double vx = hk_local_x(p, c[2]) - hk_local_x(p, c[0]), vy = hk_local_y(p, c[2]) - hk_local_y(p, c[0]),
+                         vz = hk_local_z(p, c[2]) - hk_local_z(p, c[0]);
             n[0] = 0.5 * (uy * vz - uz * vy);
             n[1] = 0.5 * (uz * vx - ux * vz);
             n[2] = 0.5 * (ux * vy - uy * vx);
@@ -179,8 +182,11 @@ void hk_surface_forces(hk_world *w, hk_surface *s)
         fn[0] = n[0], fn[1] = n[1], fn[2] = n[2];
     }
     hk_particles *pw = &w->p;
-    HK_OMP_FOR
-    for (int v = 0; v < s->count; v++) {
+    /* each thread its share of the body's particles, as the update that
+     * follows takes them (team.h hk_team_range): no barrier in between */
+    int g0, gn;
+    hk_team_range(s->first, s->count, &g0, &gn);
+    for (int v = g0 - s->first; v < g0 - s->first + gn; v++) {
         double F[3] = {0, 0, 0}, N[3] = {0, 0, 0};
         for (int e = s->vf_start[v]; e < s->vf_start[v + 1]; e++) {
             const int f = s->vf_face[e];
@@ -239,12 +245,13 @@ double hk_world_body_volume(const hk_world *w, int body, hk_volume_method method
     const hk_particles *p = &w->p;
     if (method == HK_VOLUME_BOX || method == HK_VOLUME_ELLIPSOID) {
         double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-        const hk_real *a[3] = {p->x, p->y, p->z};
-        for (int v = s->first; v < s->first + s->count; v++)
+        for (int v = s->first; v < s->first + s->count; v++) {
+            const double a[3] = {hk_local_x(p, v), hk_local_y(p, v), hk_local_z(p, v)};
             for (int c = 0; c < 3; c++) {
-                if (a[c][v] < lo[c]) lo[c] = a[c][v];
-                if (a[c][v] > hi[c]) hi[c] = a[c][v];
+                if (a[c] < lo[c]) lo[c] = a[c];
+                if (a[c] > hi[c]) hi[c] = a[c];
             }
+        }
         double box = (hi[0] - lo[0]) * (hi[1] - lo[1]);
         if (s->dim == 3) box *= hi[2] - lo[2];
         /* ellipsoid pi/6 dx dy dz; ellipse pi/4 dx dy */

@@ -28,7 +28,10 @@ void hk_surface_free(hk_surface *s);
 /* 1 if s has forces to apply (pressure, or wind in the world). */
 int hk_surface_active(const hk_world *w, const hk_surface *s);
 /* Adds s's pressure and wind forces to f. Call from every thread of a
- * parallel region (the loops are orphaned `omp for`s) or outside one. */
+ * parallel region (the loops are orphaned `omp for`s) or outside one. Two
+ * barriers (after the volume blocks, after the faces); the last pass gives
+ * each thread its share of the body's particles (hk_team_range) and ends
+ * without one, so a per-particle pass over the same shares may follow. */
 void hk_surface_forces(hk_world *w, hk_surface *s);
 /* Every active surface's forces, serially (the reference path). */
 void hk_surfaces_forces(hk_world *w);

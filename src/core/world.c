@@ -25,7 +25,8 @@
 size_t hk_padded(size_t n) { return (n + HK_PAD - 1) / HK_PAD * HK_PAD + 2 * HK_ROW_MARGIN; }
 
 /* Zeroed in parallel with the same static split of indices that the engine's
- * blocks follow, so each page is first touched by the thread that works on it. */
+ * blocks follow, so each page is first touched by the thread that works on
+ * it (the threads bound to their cores first: topology.c). */
 int hk_world_team(const hk_world *w)
 {
 #ifdef HOOKE_USE_OPENMP
@@ -65,16 +66,27 @@ hk_real *hk_alloc_slab(int count, size_t n, int first, int team, size_t *stride,
     const size_t total = (lead + (size_t)count * bytes + HK_PAGE - 1) / HK_PAGE * HK_PAGE;
     char *block = aligned_alloc(HK_PAGE, total);
     if (!block) return NULL;
-    const int64_t entries = (int64_t)(total / sizeof(hk_real));
     hk_real *r = (hk_real *)block;
+    const int64_t S = (int64_t)(bytes / sizeof(hk_real)), lead_n = (int64_t)(lead / sizeof(hk_real));
+    const int64_t entries = (int64_t)(total / sizeof(hk_real));
+    /* first touch: each array zeroed in the engine's static split of its
+     * indices, so each thread's share of every array is on its NUMA node */
+    for (int64_t i = 0; i < lead_n; i++) r[i] = 0;
+    for (int64_t i = lead_n + (int64_t)count * S; i < entries; i++) r[i] = 0;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(team) if (team > 1 && entries > (1 << 16))
+#pragma omp parallel num_threads(team) if (team > 1 && entries > (1 << 16))
 #else
     (void)team;
 #endif
-    for (int64_t i = 0; i < entries; i++) r[i] = 0; /* first touch, as in hk_alloc_reals */
-    *stride = bytes / sizeof(hk_real);
-    *offset = lead / sizeof(hk_real);
+    for (int k = 0; k < count; k++) {
+        hk_real *a = r + lead_n + (int64_t)k * S;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp for schedule(static) nowait
+#endif
+        for (int64_t i = 0; i < S; i++) a[i] = 0;
+    }
+    *stride = (size_t)S;
+    *offset = (size_t)lead_n;
     return r;
 }
 
@@ -149,13 +161,48 @@ hk_world *hk_world_create(const hk_world_def *def)
     w->substeps = 1;
     w->h = w->integrator.dt;
     w->kernels = hk_kernels_active();
+    w->facts.bodies = w->facts.families = -1;
     return w;
+}
+
+int hk_world_body_families(const hk_world *w, int **start_out, int **fams_out)
+{
+    const int B = w->body_count, F = w->family_count;
+    int *start = calloc((size_t)B + 2, sizeof *start), *fams = malloc((size_t)(F + 1) * sizeof *fams);
+    if (!start || !fams) {
+        free(start);
+        free(fams);
+        return -1;
+    }
+    for (int f = 0; f < F; f++) start[w->families[f].body + 2]++;
+    for (int b = 0; b < B; b++) start[b + 2] += start[b + 1];
+    for (int f = 0; f < F; f++) fams[start[w->families[f].body + 1]++] = f;
+    *start_out = start;
+    *fams_out = fams;
+    return 0;
+}
+
+const struct hk_world_facts *hk_world_facts(hk_world *w)
+{
+    struct hk_world_facts *f = &w->facts;
+    if (f->bodies == w->body_count && f->families == w->family_count) return f;
+    f->springs = 0;
+    f->breakable = f->lists = f->anchors = 0;
+    for (int q = 0; q < w->family_count; q++) {
+        f->springs += w->families[q].count;
+        f->breakable += w->families[q].broken != NULL;
+        f->lists += w->families[q].kind == HK_FAMILY_LIST;
+    }
+    for (int b = 0; b < w->body_count; b++) f->anchors += w->bodies[b].anchor != 0;
+    f->bodies = w->body_count;
+    f->families = w->family_count;
+    return f;
 }
 
 static void free_particles(hk_particles *p)
 {
     free(p->slab);
-    p->slab = p->x = p->y = p->z = p->vx = p->vy = p->vz = p->fx = p->fy = p->fz = p->inv_mass = p->mass = NULL;
+    *p = (hk_particles){0};
 }
 
 void hk_family_free(hk_family *f)
@@ -164,6 +211,7 @@ void hk_family_free(hk_family *f)
     free(f->a);
     free(f->b);
     hk_free_reals(f->rest_list);
+    hk_free_reals(f->rvec[0]);
     free(f->colour_start);
     free(f->near_end);
     free(f->band_start);
@@ -194,10 +242,11 @@ static int reserve_particles(hk_world *w, int n)
     int cap = p->capacity ? p->capacity : 64;
     while (cap < n) cap = cap > (1 << 29) ? n : cap * 2;
     size_t stride, offset;
-    hk_real *slab = hk_alloc_slab(11, (size_t)cap, 0, hk_world_team(w), &stride, &offset);
+    hk_real *slab = hk_alloc_slab(HK_PARTICLE_ARRAYS, (size_t)cap, 0, hk_world_team(w), &stride, &offset);
     if (!slab) return hk_fail(w, "out of memory for %d particles", cap);
-    hk_real **arrays[] = {&p->x, &p->y, &p->z, &p->vx, &p->vy, &p->vz, &p->fx, &p->fy, &p->fz, &p->inv_mass, &p->mass};
-    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+    hk_real **arrays[HK_PARTICLE_ARRAYS] = {&p->qx, &p->qy, &p->qz,       &p->vx,   &p->vy, &p->vz, &p->fx,
+                                            &p->fy, &p->fz, &p->inv_mass, &p->mass, &p->rx, &p->ry, &p->rz};
+    for (size_t i = 0; i < HK_PARTICLE_ARRAYS; i++) {
         hk_real *a = slab + offset + i * stride;
         if (*arrays[i]) memcpy(a, *arrays[i], (size_t)p->count * sizeof *a);
         *arrays[i] = a;
@@ -217,9 +266,9 @@ int hk_world_alloc_history(hk_world *w)
 {
     size_t stride, offset;
     free(w->history_slab);
-    /* slots 11..13: staggered from the particle arrays too */
-    w->history_slab =
-        hk_alloc_slab(3, (size_t)(w->p.capacity ? w->p.capacity : 1), 11, hk_world_team(w), &stride, &offset);
+    /* the slots after the particle arrays: staggered from them too */
+    w->history_slab = hk_alloc_slab(3, (size_t)(w->p.capacity ? w->p.capacity : 1), HK_PARTICLE_ARRAYS,
+                                    hk_world_team(w), &stride, &offset);
     if (!w->history_slab) {
         w->px = w->py = w->pz = NULL;
         return -1;
@@ -278,14 +327,100 @@ hk_family *hk_world_new_family(hk_world *w, int body, const char *name, const hk
     }
     hk_family *f = &w->families[w->family_count++];
     memset(f, 0, sizeof *f);
+    w->coloured = 0;
     f->body = body;
     snprintf(f->name, sizeof f->name, "%s", name);
     f->params = *params;
     f->k = (hk_real)params->k;
     f->c = (hk_real)params->damping;
     f->break_ratio = (hk_real)params->break_ratio;
-    hk_family_set_rest(f, (hk_real)params->rest_length);
+    f->rest = (hk_real)params->rest_length;
     return f;
+}
+
+int hk_body_of(const hk_world *w, int i)
+{
+    int lo = 0, hi = w->body_count - 1;
+    while (lo <= hi) { /* bodies own contiguous ranges in order */
+        const int m = lo + (hi - lo) / 2;
+        const hk_body *b = &w->bodies[m];
+        if (i < b->first)
+            hi = m - 1;
+        else if (i >= b->first + b->count)
+            lo = m + 1;
+        else
+            return m;
+    }
+    return -1;
+}
+
+void hk_body_rest(const hk_body *b, int64_t local, double out[3])
+{
+    out[0] = out[1] = out[2] = 0;
+    if (!b->lattice) return;
+    const int64_t n[3] = {local % b->nx, local / b->nx % b->ny, local / ((int64_t)b->nx * b->ny)};
+    for (int c = 0; c < 3; c++) out[c] = n[0] * b->axis[0][c] + n[1] * b->axis[1][c] + n[2] * b->axis[2][c];
+}
+
+void hk_particle_position(const hk_world *w, const hk_body *b, int i, double out[3])
+{
+    const hk_particles *p = &w->p;
+    out[0] = b->origin[0] + hk_local_x(p, i);
+    out[1] = b->origin[1] + hk_local_y(p, i);
+    out[2] = b->origin[2] + hk_local_z(p, i);
+}
+
+void hk_particle_place(hk_world *w, const hk_body *b, int i, const double pos[3])
+{
+    hk_particles *p = &w->p;
+    p->qx[i] = (hk_real)(pos[0] - b->origin[0] - p->rx[i]);
+    p->qy[i] = (hk_real)(pos[1] - b->origin[1] - p->ry[i]);
+    p->qz[i] = (hk_real)(pos[2] - b->origin[2] - p->rz[i]);
+}
+
+hk_vec3 hk_world_position(const hk_world *w, int i)
+{
+    const int b = i >= 0 && i < w->p.count ? hk_body_of(w, i) : -1;
+    if (b < 0) return (hk_vec3){NAN, NAN, NAN};
+    double x[3];
+    hk_particle_position(w, &w->bodies[b], i, x);
+    return (hk_vec3){x[0], x[1], x[2]};
+}
+
+int hk_world_set_position(hk_world *w, int i, hk_vec3 x)
+{
+    if (i < 0 || i >= w->p.count) return hk_fail(w, "set_position: no particle %d", i);
+    if (!isfinite(x.x) || !isfinite(x.y) || !isfinite(x.z))
+        return hk_fail(w, "set_position: position of particle %d is not finite", i);
+    const double pos[3] = {x.x, x.y, x.z};
+    hk_particle_place(w, &w->bodies[hk_body_of(w, i)], i, pos);
+    w->forces_valid = 0;
+    w->history = 0;
+    return 0;
+}
+
+int hk_world_set_velocity(hk_world *w, int i, hk_vec3 v)
+{
+    if (i < 0 || i >= w->p.count) return hk_fail(w, "set_velocity: no particle %d", i);
+    if (!isfinite(v.x) || !isfinite(v.y) || !isfinite(v.z))
+        return hk_fail(w, "set_velocity: velocity of particle %d is not finite", i);
+    w->p.vx[i] = (hk_real)v.x;
+    w->p.vy[i] = (hk_real)v.y;
+    w->p.vz[i] = (hk_real)v.z;
+    w->forces_valid = 0;
+    w->history = 0;
+    return 0;
+}
+
+int hk_world_positions(const hk_world *w, int first, int count, double *xyz)
+{
+    if (first < 0 || count < 0 || first > w->p.count - count) return -1;
+    int b = count ? hk_body_of(w, first) : -1;
+    for (int i = first; i < first + count; i++) {
+        while (i >= w->bodies[b].first + w->bodies[b].count) b++;
+        hk_particle_position(w, &w->bodies[b], i, xyz + 3 * (size_t)(i - first));
+    }
+    return 0;
 }
 
 int hk_world_add_sphere(hk_world *w, const hk_sphere_def *def)
@@ -319,7 +454,7 @@ int hk_world_pin(hk_world *w, int body, int local_index)
 hk_particles_view hk_world_particles(const hk_world *w)
 {
     const hk_particles *p = &w->p;
-    hk_particles_view v = {p->count, p->x, p->y, p->z, p->vx, p->vy, p->vz, p->fx, p->fy, p->fz, p->inv_mass, p->mass};
+    hk_particles_view v = {p->count, p->vx, p->vy, p->vz, p->fx, p->fy, p->fz, p->inv_mass, p->mass};
     return v;
 }
 
@@ -369,18 +504,32 @@ int64_t hk_world_step_count(const hk_world *w) { return w->steps; }
 double hk_world_time(const hk_world *w) { return w->time; }
 int64_t hk_world_spring_updates(const hk_world *w) { return w->spring_updates; }
 
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *bytes = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= bytes[i];
+        h *= 1099511628211ull; /* FNV prime */
+    }
+    return h;
+}
+
 uint64_t hk_world_state_hash(const hk_world *w)
 {
     uint64_t h = 1469598103934665603ull; /* FNV-1a offset basis */
-    const hk_real *arrays[] = {w->p.x, w->p.y, w->p.z, w->p.vx, w->p.vy, w->p.vz};
-    for (int a = 0; a < 6; a++) {
-        const unsigned char *bytes = (const unsigned char *)arrays[a];
-        size_t n = (size_t)w->p.count * sizeof(hk_real);
-        for (size_t i = 0; i < n; i++) {
-            h ^= bytes[i];
-            h *= 1099511628211ull; /* FNV prime */
+    /* the positions x, then y, then z of every particle, as doubles
+     * (hk_particle_position), then the velocities as stored */
+    for (int c = 0; c < 3; c++)
+        for (int b = 0; b < w->body_count; b++) {
+            const hk_body *bd = &w->bodies[b];
+            for (int i = bd->first; i < bd->first + bd->count; i++) {
+                double x[3];
+                hk_particle_position(w, bd, i, x);
+                h = fnv1a(h, &x[c], sizeof x[c]);
+            }
         }
-    }
+    const hk_real *v[3] = {w->p.vx, w->p.vy, w->p.vz};
+    for (int c = 0; c < 3; c++) h = fnv1a(h, v[c], (size_t)w->p.count * sizeof(hk_real));
     return h;
 }
 

@@ -5,16 +5,35 @@
 #include "hooke/hooke.h"
 
 /* Particle state as a structure of arrays, each array 64-byte aligned and
- * padded to a multiple of 16 entries so SIMD loops need no scalar peel. */
+ * padded to a multiple of 16 entries so SIMD loops need no scalar peel.
+ *
+ * Positions are kept in the frame of each particle's body
+ * (docs/determinism.md, "Precision"): particle i of body b is at
+ *     x_i = origin_b + r_i + q_i,
+ * origin_b in double (hk_body), r_i the particle's rest position relative
+ * to it (a lattice node; 0 in bodies without a lattice), q_i its
+ * displacement from there, both in the build's precision. Springs of a
+ * lattice see d = x_a - x_b = (q_a - q_b) - D with D their family's rest
+ * vector, so neither a scene's distance from the origin nor the size of a
+ * lattice costs precision, and a lattice at rest has exactly no force. */
 typedef struct hk_particles {
     int count, capacity;
-    hk_real *x, *y, *z;    /* position [m] */
+    hk_real *qx, *qy, *qz; /* displacement from the rest position [m] */
     hk_real *vx, *vy, *vz; /* velocity [m/s] */
     hk_real *fx, *fy, *fz; /* force [N] */
     hk_real *inv_mass;     /* [1/kg], 0 = pinned or driven */
     hk_real *mass;         /* [kg] */
+    hk_real *rx, *ry, *rz; /* rest position relative to the body's origin [m] (constant) */
     hk_real *slab;         /* the one allocation all the arrays above live in */
 } hk_particles;
+#define HK_PARTICLE_ARRAYS 14 /* arrays in the slab, in the order above */
+
+/* Position of particle i relative to its body's origin [m], in double:
+ * r_i + q_i. Every consumer that needs a place (contacts, surfaces, ground)
+ * takes it from here, or from the same sum in the kernels' precision. */
+static inline double hk_local_x(const hk_particles *p, int64_t i) { return (double)p->rx[i] + (double)p->qx[i]; }
+static inline double hk_local_y(const hk_particles *p, int64_t i) { return (double)p->ry[i] + (double)p->qy[i]; }
+static inline double hk_local_z(const hk_particles *p, int64_t i) { return (double)p->rz[i] + (double)p->qz[i]; }
 
 typedef enum hk_family_kind {
     HK_FAMILY_LATTICE = 0, /* stencil: node (i,j,k) -> (i+di, j+dj, k+dk); no index arrays */
@@ -27,8 +46,7 @@ typedef struct hk_family {
     int body;
     char name[48];
     hk_spring_params params;
-    hk_real k, c, rest, break_ratio; /* params in the kernels' precision */
-    hk_real k_rest;                  /* k * rest, rounded once (the kernels' k L0); set with hk_family_set_rest */
+    hk_real k, c, rest, break_ratio; /* params in the kernels' precision; rest: L0 of a lattice family */
     int64_t count;                   /* springs in the family */
     int64_t broken_count;
     uint8_t *broken; /* breakable only: 1 = broken; lattice: by local source node, list: by spring */
@@ -38,10 +56,15 @@ typedef struct hk_family {
     int di, dj, dk;
     int64_t offset; /* di + nx*(dj + ny*dk) */
     int i0, i1, j0, j1, k0, k1;
+    hk_real rest_vec[3]; /* D = r_target - r_source [m]: the spring's d = (q_a - q_b) - D */
 
     /* LIST: global particle indices and per-spring rest lengths (NULL: family rest) */
     int *a, *b;
     hk_real *rest_list;
+    /* LIST in a body with a lattice: each spring's D = r_b - r_a [m], as the
+     * arrays rvec[0..2] of count entries (one allocation at rvec[0]); NULL
+     * in bodies without a lattice (their r is 0) */
+    hk_real *rvec[3];
     /* LIST after hk_colour_family: springs reordered so colour c is the slice
      * [colour_start[c], colour_start[c+1]); no particle occurs twice in a
      * colour, except in the last one when `overflow` is set (run serially). */
@@ -55,16 +78,10 @@ typedef struct hk_family {
      * band_start[c * (band_count + 1) + b] is the first near spring of
      * colour c whose lower endpoint lies in band b or above. */
     int band_count;
+    int band_first; /* the first band of the family's body (even): band b of the tables is band_first + b */
     int64_t *near_end;
     int64_t *band_start;
 } hk_family;
-
-/* The family rest length [m], and k_rest with it */
-static inline void hk_family_set_rest(hk_family *f, hk_real rest)
-{
-    f->rest = rest;
-    f->k_rest = f->k * rest;
-}
 
 /* The faces of a surface body (pressure.c): triangles (dim 3) or the edges
  * of a closed ring in the x-y plane (dim 2), over global particle indices,
@@ -91,6 +108,9 @@ typedef struct hk_body {
     const char *kind;
     int first, count;
     int nx, ny, nz;
+    double origin[3];     /* [m]: x_i = origin + r_i + q_i for the body's particles */
+    int lattice;          /* 1: r_i is lattice node (i, j, k) = i A + j B + k C; 0: r_i = 0 */
+    double axis[3][3];    /* lattice: A, B, C, the rest offsets of one step along i, j, k [m] */
     int anchor;           /* 1: particle `first` is a driven anchor */
     double anchor_pos[3]; /* [m] */
     double anchor_vel[3]; /* [m/s] */
@@ -117,8 +137,8 @@ struct hk_world {
     int substeps;
     double h;              /* substep length [s] */
     int forces_valid;      /* f holds F(x, v) of the current state (velocity Verlet) */
-    int history;           /* position Verlet: px holds x_{n-1} */
-    hk_real *px, *py, *pz; /* position Verlet: previous positions (one slab, history_slab) */
+    int history;           /* position Verlet: px holds q_{n-1} */
+    hk_real *px, *py, *pz; /* position Verlet: previous displacements q (one slab, history_slab) */
     hk_real *history_slab;
     hk_real *scratch; /* RK4: 12 arrays, array k at scratch + k * scratch_stride */
     size_t scratch_stride;
@@ -133,6 +153,18 @@ struct hk_world {
     int64_t steps;
     double time;
     int64_t spring_updates; /* spring force evaluations so far */
+
+    /* Facts of the bodies and families that every step asks for, counted
+     * once (hk_world_facts) while the body and family counts stay as they
+     * were counted for: a step costs no pass over every family or body. */
+    struct hk_world_facts {
+        int bodies, families; /* the counts they were made for (-1: never) */
+        int64_t springs;      /* springs of every family */
+        int breakable;        /* families with broken flags */
+        int lists;            /* list families */
+        int anchors;          /* bodies with a driven anchor */
+    } facts;
+    int coloured; /* 1: every list family is coloured (hk_world_optimise has nothing to do) */
     char error[512];
 };
 
@@ -165,6 +197,14 @@ int hk_fail(hk_world *w, const char *fmt, ...)
 #endif
     ;
 
+/* The families of each body: (*fams)[(*start)[b] .. (*start)[b + 1]) are
+ * body b's, ascending; both arrays allocated (free them), by one counting
+ * pass: linear in bodies and families. 0 or -1 (out of memory). */
+int hk_world_body_families(const hk_world *w, int **start, int **fams);
+
+/* w's facts (above), counted again when bodies or families were added. */
+const struct hk_world_facts *hk_world_facts(hk_world *w);
+
 /* Appends count particles at rest; returns the first global index or -1. */
 int hk_world_grow_particles(hk_world *w, int count);
 /* Appends a body over particles [first, first+count); returns its index or -1. */
@@ -173,5 +213,18 @@ int hk_world_new_body(hk_world *w, const char *kind, int first, int count, int n
 void hk_family_free(hk_family *f);
 /* Appends an empty family; returns a pointer valid until the next family is added. */
 hk_family *hk_world_new_family(hk_world *w, int body, const char *name, const hk_spring_params *params);
+
+/* The body that particle i belongs to (bodies own contiguous ranges), or -1. */
+int hk_body_of(const hk_world *w, int i);
+/* The rest position of local particle `local` of body b relative to its
+ * origin, in double [m] (0 in a body without a lattice). */
+void hk_body_rest(const hk_body *b, int64_t local, double out[3]);
+/* The place of particle i of body b in world coordinates [m]: origin +
+ * (r_i + q_i), summed in double. The one definition of a particle's
+ * position: outputs, statistics, the state hash and hk_world_position. */
+void hk_particle_position(const hk_world *w, const hk_body *b, int i, double out[3]);
+/* Sets particle i of body b to world position pos [m] (its displacement
+ * q_i = pos - origin - r_i, rounded once). */
+void hk_particle_place(hk_world *w, const hk_body *b, int i, const double pos[3]);
 
 #endif

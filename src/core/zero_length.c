@@ -6,36 +6,35 @@
 #include <stdlib.h>
 
 #include "bounds.h"
+#include "builders.h"
 #include "springs.h"
 
-/* The diagonal of the box around particles [first, first + count) [m]. */
-static double box_size(const hk_real *x, const hk_real *y, const hk_real *z, int64_t first, int64_t count)
+/* The diagonal of the box around n points held as x[c][i] [m]. */
+static double box_size(const hk_real *const x[3], int64_t n)
 {
-    if (count <= 0) return 0;
-    double lo[3] = {x[first], y[first], z[first]}, hi[3] = {lo[0], lo[1], lo[2]};
-    for (int64_t i = first + 1; i < first + count; i++) {
-        const double p[3] = {x[i], y[i], z[i]};
+    if (n <= 0) return 0;
+    double lo[3] = {x[0][0], x[1][0], x[2][0]}, hi[3] = {lo[0], lo[1], lo[2]};
+    for (int64_t i = 1; i < n; i++)
         for (int c = 0; c < 3; c++) {
-            if (p[c] < lo[c]) lo[c] = p[c];
-            if (p[c] > hi[c]) hi[c] = p[c];
+            if (x[c][i] < lo[c]) lo[c] = x[c][i];
+            if (x[c][i] > hi[c]) hi[c] = x[c][i];
         }
-    }
     const double d[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
     return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 }
 
-/* The rule: 1 (and the reason in why) if the spring from global particle a
- * to b, local indices la and lb, in a body `size` across, has no length. */
-static int zero_length(const hk_real *x, const hk_real *y, const hk_real *z, int64_t a, int64_t b, int64_t la,
-                       int64_t lb, double size, char *why, size_t cap)
+/* The rule: 1 (and the reason in why) if a spring whose vector is d, from
+ * local particle la (at `at`, world coordinates) to lb, in a body `size`
+ * across, has no length. */
+static int zero_length(const hk_real d[3], const double at[3], int64_t la, int64_t lb, double size, char *why,
+                       size_t cap)
 {
-    const double dx = (double)x[a] - x[b], dy = (double)y[a] - y[b], dz = (double)z[a] - z[b];
-    const double r = sqrt(dx * dx + dy * dy + dz * dz);
+    const double r = sqrt((double)d[0] * d[0] + (double)d[1] * d[1] + (double)d[2] * d[2]);
     if (r > 0 && r >= HK_SPRING_MIN_FRACTION * size) return 0;
     if (!why || !cap) return 1;
     if (r == 0)
         snprintf(why, cap, "joins particles %lld and %lld at the same position (%g, %g, %g)", (long long)la,
-                 (long long)lb, (double)x[a], (double)y[a], (double)z[a]);
+                 (long long)lb, at[0], at[1], at[2]);
     else {
         char f[32];
         hk_short_g(HK_SPRING_MIN_FRACTION, f, sizeof f);
@@ -53,24 +52,32 @@ int64_t hk_find_zero_length_spring(int count, const hk_vec3 *pos, int64_t nsprin
 {
     if (why && cap) why[0] = '\0';
     if (count <= 0 || nsprings <= 0) return -1;
-    /* the positions as the solver will store them */
-    hk_real *x = malloc(3 * (size_t)count * sizeof *x);
-    if (!x) return -2;
-    hk_real *y = x + count, *z = y + count;
-    for (int i = 0; i < count; i++) x[i] = (hk_real)pos[i].x, y[i] = (hk_real)pos[i].y, z[i] = (hk_real)pos[i].z;
-    const double size = box_size(x, y, z, 0, count);
+    /* the points as the solver will store them: q = x - origin (builders.c) */
+    hk_real *q = malloc(3 * (size_t)count * sizeof *q);
+    if (!q) return -2;
+    const hk_real *const x[3] = {q, q + count, q + 2 * (size_t)count};
+    double o[3];
+    hk_points_origin(count, pos, o);
+    for (int i = 0; i < count; i++) {
+        q[i] = (hk_real)(pos[i].x - o[0]);
+        q[count + i] = (hk_real)(pos[i].y - o[1]);
+        q[2 * (size_t)count + i] = (hk_real)(pos[i].z - o[2]);
+    }
+    const double size = box_size(x, count);
     int64_t found = -1;
     for (int64_t s = 0; s < nsprings && found < 0; s++) {
         if (a[s] < 0 || a[s] >= count || b[s] < 0 || b[s] >= count) continue;
-        if (zero_length(x, y, z, a[s], b[s], a[s], b[s], size, why, cap)) found = s;
+        const hk_real d[3] = {x[0][a[s]] - x[0][b[s]], x[1][a[s]] - x[1][b[s]], x[2][a[s]] - x[2][b[s]]};
+        const double at[3] = {pos[a[s]].x, pos[a[s]].y, pos[a[s]].z};
+        if (zero_length(d, at, a[s], b[s], size, why, cap)) found = s;
     }
-    free(x);
+    free(q);
     return found;
 }
 
 typedef struct length_ctx {
-    const hk_particles *p;
-    int64_t first; /* the body's first particle */
+    const hk_world *w;
+    const hk_body *body;
     double size;
     int found;
     char why[320];
@@ -78,17 +85,31 @@ typedef struct length_ctx {
 
 static void length_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
 {
-    (void)f, (void)slot, (void)L0;
+    (void)L0;
     length_ctx *c = vctx;
     if (c->found) return;
-    const hk_particles *p = c->p;
-    c->found = zero_length(p->x, p->y, p->z, a, b, a - c->first, b - c->first, c->size, c->why, sizeof c->why);
+    hk_real d[3];
+    double at[3];
+    hk_spring_delta(f, &c->w->p, slot, a, b, d);
+    hk_particle_position(c->w, c->body, (int)a, at);
+    c->found = zero_length(d, at, a - c->body->first, b - c->body->first, c->size, c->why, sizeof c->why);
 }
 
 int hk_family_check_lengths(hk_world *w, const hk_family *f)
 {
     const hk_body *bd = &w->bodies[f->body];
-    length_ctx c = {&w->p, bd->first, box_size(w->p.x, w->p.y, w->p.z, bd->first, bd->count), 0, ""};
+    /* the size of the body as stored: the box of r + q */
+    hk_real *loc = malloc(3 * (size_t)(bd->count ? bd->count : 1) * sizeof *loc);
+    if (!loc) return hk_fail(w, "out of memory checking spring lengths");
+    const hk_real *const x[3] = {loc, loc + bd->count, loc + 2 * (size_t)bd->count};
+    for (int l = 0; l < bd->count; l++) {
+        const int i = bd->first + l;
+        loc[l] = w->p.rx[i] + w->p.qx[i];
+        loc[bd->count + l] = w->p.ry[i] + w->p.qy[i];
+        loc[2 * (size_t)bd->count + l] = w->p.rz[i] + w->p.qz[i];
+    }
+    length_ctx c = {w, bd, box_size(x, bd->count), 0, ""};
+    free(loc);
     hk_springs_visit(f, length_visit, &c);
     if (!c.found) return 0;
     return hk_fail(w, "body %d (%s), family %s: spring %s", f->body, bd->kind, f->name, c.why);

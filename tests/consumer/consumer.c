@@ -34,15 +34,17 @@ int main(int argc, char **argv)
         return 1;
     }
     /* x(t) = L0 + d0 cos(omega t) along the spring, released at rest: omega = sqrt(k / m) */
-    const double ux = p.x[1] - p.x[0], uy = p.y[1] - p.y[0], uz = p.z[1] - p.z[0];
+    hk_vec3 a = hk_world_position(w, 0), b = hk_world_position(w, 1); /* world positions [m] */
+    const double ux = b.x - a.x, uy = b.y - a.y, uz = b.z - a.z;
     const double r0 = sqrt(ux * ux + uy * uy + uz * uz), L0 = spring.params.rest_length, d0 = r0 - L0;
     const double omega = sqrt(spring.params.k / p.mass[1]), dt = run.integrator.dt;
 
     for (int64_t s = 0; s < run.steps; s++) hk_world_step(w);
 
-    p = hk_world_particles(w);
+    a = hk_world_position(w, 0);
+    b = hk_world_position(w, 1);
     const double t = hk_world_time(w);
-    const double x = ((p.x[1] - p.x[0]) * ux + (p.y[1] - p.y[0]) * uy + (p.z[1] - p.z[0]) * uz) / r0;
+    const double x = ((b.x - a.x) * ux + (b.y - a.y) * uy + (b.z - a.z) * uz) / r0;
     const double exact = L0 + d0 * cos(omega * t);
     /* a first-order method: the error stays within omega dt of the amplitude */
     const double bound = omega * dt * fabs(d0);

@@ -29,6 +29,12 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u);
 int hk_engine_prepare(hk_world *w);
 /* Frees the engine state of a world (NULL: nothing). */
 void hk_engine_free(hk_engine *e);
+/* Every list spring of w once, as families: each body's list families, in
+ * body and then family order, with a group of small alike bodies' merged
+ * into one per family (engine.c): the same order for each particle's terms
+ * as its own families give. The array stays valid until a body or family is
+ * added. Returns the count (prepares the engine), or -1 (hk_world_error). */
+int hk_engine_lists(hk_world *w, const hk_family *const **out);
 /* The packed records of w's list bodies, or NULL (benchmark probes). */
 const hk_packed *hk_engine_packed(const hk_world *w);
 

@@ -9,7 +9,7 @@ typedef struct hk_external {
     hk_real g[3];     /* gravity [m/s^2] */
     hk_real air_drag; /* c_air in f = -c_air v [N*s/m] */
     hk_ground_model ground;
-    hk_real ground_h;    /* plane y = ground_h [m] */
+    hk_real ground_h;    /* plane y = ground_h [m], in the frame of the body at hand (hk_external_frame) */
     hk_real ground_krep; /* REPULSION: k_rep [N/m] */
     hk_real ground_fric; /* REPULSION: c_fric [N*s/m] */
     hk_real ground_abs;  /* REPULSION: c_abs [N*s/m] */
@@ -30,12 +30,20 @@ static inline void hk_external_init(hk_external *e, const hk_world_def *d)
     e->ground_k = (hk_real)d->ground.stiffness;
 }
 
+/* e for the particles of a body with origin height origin_y [m]: their
+ * heights are y = r_y + q_y above it, so the plane is at h - origin_y. */
+static inline void hk_external_frame(hk_external *e, const hk_world_def *d, double origin_y)
+{
+    e->ground_h = (hk_real)(d->ground.height - origin_y);
+}
+
 #endif
 
 /* The formula, in a kernel translation unit (after simd.h). */
 #if defined(HK_W) && !defined(HOOKE_EXTERNAL_LANES)
 #define HOOKE_EXTERNAL_LANES
-/* The external force on W particles of mass m at height y with velocity v:
+/* The external force on W particles of mass m at height y (above their
+ * body's origin: r_y + q_y) with velocity v:
  *   f = m g - c_air v, and below the ground plane y < h
  *   REPULSION (rope tutorial): f -= c_fric v_t; f_y -= c_abs v_y while
  *             v_y < 0; f_y += k_rep (h - y)

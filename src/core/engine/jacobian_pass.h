@@ -35,9 +35,10 @@ static inline __attribute__((always_inline)) hk_stiffness jac_lattice_lanes(cons
     const int64_t b = a + f->offset;
     hk_wm live = wm_all();
     if (f->broken) live = wm_and(live, wm_unbroken(f->broken + l));
-    hk_w dx = w_sub(w_load_lanes(p->x + a, n), w_load_lanes(p->x + b, n));
-    hk_w dy = w_sub(w_load_lanes(p->y + a, n), w_load_lanes(p->y + b, n));
-    hk_w dz = w_sub(w_load_lanes(p->z + a, n), w_load_lanes(p->z + b, n));
+    /* d = (q_a - q_b) - D, as the force pass forms it (row_family.h) */
+    hk_w dx = w_sub(w_sub(w_load_lanes(p->qx + a, n), w_load_lanes(p->qx + b, n)), w_set1(f->rest_vec[0]));
+    hk_w dy = w_sub(w_sub(w_load_lanes(p->qy + a, n), w_load_lanes(p->qy + b, n)), w_set1(f->rest_vec[1]));
+    hk_w dz = w_sub(w_sub(w_load_lanes(p->qz + a, n), w_load_lanes(p->qz + b, n)), w_set1(f->rest_vec[2]));
     return stiffness_lanes(dx, dy, dz, J->L0, J->k, J->c_rel, J->c_along, J->sK, J->sD, live, beh);
 }
 
@@ -140,29 +141,36 @@ static void HK_SUFFIX(jacobian_gather)(const hk_real *m, const hk_real *const y[
     if (i < n) jac_gather_lanes(m, y, out, v, nview, l0 + i, n - i, mass);
 }
 
-/* S of W list springs with ends a[l], b[l] (broken bytes and rest lengths
- * beside them, or NULL for none and the family's). */
+/* S of W list springs with ends a[l], b[l] (broken bytes, rest lengths and
+ * rest vectors beside them, or NULL for none, the family's and 0). */
 static inline __attribute__((always_inline)) hk_stiffness jac_list_lanes(const jac_consts *J, const hk_particles *p,
                                                                          const int32_t *a, const int32_t *b,
                                                                          const uint8_t *broken, const hk_real *rest,
-                                                                         hk_behaviour beh)
+                                                                         const hk_real *const rv[3], hk_behaviour beh)
 {
     hk_wm live = wm_all();
     if (broken) live = wm_and(live, wm_unbroken(broken));
-    hk_w dx = w_sub(w_gather(p->x, a), w_gather(p->x, b));
-    hk_w dy = w_sub(w_gather(p->y, a), w_gather(p->y, b));
-    hk_w dz = w_sub(w_gather(p->z, a), w_gather(p->z, b));
+    hk_w dx = w_sub(w_gather(p->qx, a), w_gather(p->qx, b));
+    hk_w dy = w_sub(w_gather(p->qy, a), w_gather(p->qy, b));
+    hk_w dz = w_sub(w_gather(p->qz, a), w_gather(p->qz, b));
+    if (rv) {
+        dx = w_sub(dx, w_loadu(rv[0]));
+        dy = w_sub(dy, w_loadu(rv[1]));
+        dz = w_sub(dz, w_loadu(rv[2]));
+    }
     const hk_w L0 = rest ? w_loadu(rest) : J->L0;
     return stiffness_lanes(dx, dy, dz, L0, J->k, J->c_rel, J->c_along, J->sK, J->sD, live, beh);
 }
 
 /* out[a] += S (y_a - y_b), out[b] -= S (y_a - y_b) for the first n of W
  * list springs, none sharing a particle. */
-static inline __attribute__((always_inline)) void
-jac_list_apply(const jac_consts *J, const hk_particles *p, hk_real *const y[3], hk_real *const out[3], const int32_t *a,
-               const int32_t *b, const uint8_t *broken, const hk_real *rest, int n, hk_behaviour beh)
+static inline __attribute__((always_inline)) void jac_list_apply(const jac_consts *J, const hk_particles *p,
+                                                                 hk_real *const y[3], hk_real *const out[3],
+                                                                 const int32_t *a, const int32_t *b,
+                                                                 const uint8_t *broken, const hk_real *rest,
+                                                                 const hk_real *const rv[3], int n, hk_behaviour beh)
 {
-    hk_stiffness s = jac_list_lanes(J, p, a, b, broken, rest, beh);
+    hk_stiffness s = jac_list_lanes(J, p, a, b, broken, rest, rv, beh);
     hk_w t[3];
     stiffness_apply(&s, w_sub(w_gather(y[0], a), w_gather(y[0], b)), w_sub(w_gather(y[1], a), w_gather(y[1], b)),
                     w_sub(w_gather(y[2], a), w_gather(y[2], b)), &t[0], &t[1], &t[2]);
@@ -179,14 +187,16 @@ static inline __attribute__((always_inline)) void jac_list_range(const hk_family
 {
     const jac_consts J = jac_consts_of(f, sK, sD);
     int64_t s = s0;
-    for (; s + HK_W <= s1; s += HK_W)
+    for (; s + HK_W <= s1; s += HK_W) {
+        const hk_real *rv[3];
         jac_list_apply(&J, p, y, out, f->a + s, f->b + s, f->broken ? f->broken + s : NULL,
-                       f->rest_list ? f->rest_list + s : NULL, HK_W, beh);
+                       f->rest_list ? f->rest_list + s : NULL, list_rvec(f, s, rv), HK_W, beh);
+    }
     if (s < s1) {
         list_tail t;
         list_tail_fill(f, s, (int)(s1 - s), &t);
         jac_list_apply(&J, p, y, out, t.a, t.b, f->broken ? t.broken : NULL, f->rest_list ? t.rest : NULL,
-                       (int)(s1 - s), beh);
+                       f->rvec[0] ? t.rv : NULL, (int)(s1 - s), beh);
     }
 }
 
@@ -196,12 +206,11 @@ HK_SPRING_LOOP static void HK_SUFFIX(jacobian_list)(const hk_family *f, const hk
     JAC_BEHAVIOUR(f->params.behaviour, jac_list_range(f, p, sK, sD, y, out, s0, s1, BEH));
 }
 
-static inline __attribute__((always_inline)) void jac_list_block(const jac_consts *J, const hk_particles *p,
-                                                                 hk_real *const blk[6], const int32_t *a,
-                                                                 const int32_t *b, const uint8_t *broken,
-                                                                 const hk_real *rest, int n, hk_behaviour beh)
+static inline __attribute__((always_inline)) void
+jac_list_block(const jac_consts *J, const hk_particles *p, hk_real *const blk[6], const int32_t *a, const int32_t *b,
+               const uint8_t *broken, const hk_real *rest, const hk_real *const rv[3], int n, hk_behaviour beh)
 {
-    hk_stiffness s = jac_list_lanes(J, p, a, b, broken, rest, beh);
+    hk_stiffness s = jac_list_lanes(J, p, a, b, broken, rest, rv, beh);
     hk_w e[6];
     stiffness_block(&s, e);
     for (int c = 0; c < 6; c++) {
@@ -218,14 +227,16 @@ static inline __attribute__((always_inline)) void jac_list_blocks_range(const hk
 {
     const jac_consts J = jac_consts_of(f, sK, sD);
     int64_t s = s0;
-    for (; s + HK_W <= s1; s += HK_W)
+    for (; s + HK_W <= s1; s += HK_W) {
+        const hk_real *rv[3];
         jac_list_block(&J, p, blk, f->a + s, f->b + s, f->broken ? f->broken + s : NULL,
-                       f->rest_list ? f->rest_list + s : NULL, HK_W, beh);
+                       f->rest_list ? f->rest_list + s : NULL, list_rvec(f, s, rv), HK_W, beh);
+    }
     if (s < s1) {
         list_tail t;
         list_tail_fill(f, s, (int)(s1 - s), &t);
-        jac_list_block(&J, p, blk, t.a, t.b, f->broken ? t.broken : NULL, f->rest_list ? t.rest : NULL, (int)(s1 - s),
-                       beh);
+        jac_list_block(&J, p, blk, t.a, t.b, f->broken ? t.broken : NULL, f->rest_list ? t.rest : NULL,
+                       f->rvec[0] ? t.rv : NULL, (int)(s1 - s), beh);
     }
 }
 

@@ -42,11 +42,10 @@ int hk_lists_env_check(char *err, size_t errlen)
     return -1;
 }
 
-int hk_lists_serial(const hk_world *w, int body)
+int hk_lists_serial(const hk_family *const *fams, int nfams)
 {
     int64_t n = 0;
-    for (int f = 0; f < w->family_count; f++)
-        if (w->families[f].body == body && w->families[f].kind == HK_FAMILY_LIST) n += w->families[f].count;
+    for (int q = 0; q < nfams; q++) n += fams[q]->count;
     return n < list_parallel_min();
 }
 
@@ -81,39 +80,38 @@ static void list_band(hk_world *w, const hk_kernels *k, const hk_family *f, cons
     }
 }
 
-/* Packs the particles of `body` in [lo, hi) (particle indices). */
-static void pack_span(hk_world *w, const hk_kernels *k, const hk_packed *pk, int body, const hk_external *ext,
-                      int64_t lo, int64_t hi)
+/* Packs the particles of [first, end) in [lo, hi) (particle indices). */
+static void pack_span(hk_world *w, const hk_kernels *k, const hk_packed *pk, int64_t first, int64_t end,
+                      const hk_external *ext, int64_t lo, int64_t hi)
 {
-    const int64_t first = w->bodies[body].first, end = first + w->bodies[body].count;
     if (lo < first) lo = first;
     if (hi > end) hi = end;
     if (lo < hi) k->list_pack(ext, &w->p, pk->rec, pk->f, lo, (int)(hi - lo));
 }
 
-void hk_lists_run(hk_world *w, const hk_kernels *k, const hk_packed *pk, int body, int serial, const hk_external *ext)
+/* The list families of particles [first, first + count) on thread t of T;
+ * sync: with the barriers of lists.h (T threads), else T = 1 and none. */
+static void lists_span(hk_world *w, const hk_kernels *k, const hk_packed *pk, int first, int count,
+                       const hk_family *const *fams, int nfams, int t, int T, int sync, const hk_external *ext)
 {
-    const int packed = pk != NULL;
-    const int t = HK_THREAD(), T = serial ? 1 : HK_THREADS();
-    if (serial && t != 0) {
-        HK_BARRIER();
-        return;
-    }
+    const int packed = pk != NULL, serial = !sync || T == 1;
+    const int64_t end = (int64_t)first + count;
     int first_list = 1;
-    for (int fi = 0; fi < w->family_count; fi++) {
-        const hk_family *f = &w->families[fi];
-        if (f->body != body || f->kind != HK_FAMILY_LIST) continue;
+    for (int q = 0; q < nfams; q++) {
+        const hk_family *f = fams[q];
         const int regular = f->overflow ? f->colour_count - 1 : f->colour_count;
         const int NB = f->band_count, m = (NB + 1) / 2; /* m even bands */
         const int j0 = (int)((int64_t)m * t / T), j1 = (int)((int64_t)m * (t + 1) / T);
         const int pack_here = packed && first_list;
         for (int j = j0; j < j1; j++) {
-            if (pack_here) pack_span(w, k, pk, body, ext, (int64_t)2 * j * HK_BAND, (int64_t)(2 * j + 2) * HK_BAND);
+            if (pack_here)
+                pack_span(w, k, pk, first, end, ext, ((int64_t)f->band_first + 2 * j) * HK_BAND,
+                          ((int64_t)f->band_first + 2 * j + 2) * HK_BAND);
             list_band(w, k, f, pk, regular, 2 * j);
             if (j > j0) list_band(w, k, f, pk, regular, 2 * j - 1);
         }
         if (pack_here && t == T - 1) /* particles past the bands (none while the colouring is current) */
-            pack_span(w, k, pk, body, ext, (int64_t)2 * m * HK_BAND, INT64_MAX);
+            pack_span(w, k, pk, first, end, ext, ((int64_t)f->band_first + 2 * m) * HK_BAND, INT64_MAX);
         if (!serial) HK_BARRIER();
         if (j0 < j1 && 2 * j1 - 1 < NB) list_band(w, k, f, pk, regular, 2 * j1 - 1);
         if (!serial) HK_BARRIER();
@@ -134,9 +132,22 @@ void hk_lists_run(hk_world *w, const hk_kernels *k, const hk_packed *pk, int bod
         first_list = 0;
     }
     if (packed && !first_list) {
-        int g0 = w->bodies[body].first, n = w->bodies[body].count;
+        int g0 = first, n = count;
         if (!serial) hk_team_range(g0, n, &g0, &n);
         k->list_unpack(&w->p, pk->f, g0, n);
     }
-    if (packed || serial) HK_BARRIER();
+}
+
+void hk_lists_run(hk_world *w, const hk_kernels *k, const hk_packed *pk, int first, int count,
+                  const hk_family *const *fams, int nfams, int serial, const hk_external *ext)
+{
+    const int t = HK_THREAD(), T = serial ? 1 : HK_THREADS();
+    if (!serial || t == 0) lists_span(w, k, pk, first, count, fams, nfams, t, T, !serial, ext);
+    if (pk || serial) HK_BARRIER();
+}
+
+void hk_lists_solo(hk_world *w, const hk_kernels *k, const hk_packed *pk, int first, int count,
+                   const hk_family *const *fams, int nfams, const hk_external *ext)
+{
+    lists_span(w, k, pk, first, count, fams, nfams, 0, 1, 0, ext);
 }

@@ -30,12 +30,13 @@ typedef struct hk_packed {
 /* Whether body's list springs are few enough to run on one thread (a
  * barrier per colour would cost more); HOOKE_LIST_PARALLEL_MIN sets the
  * limit (default 16384 springs). The bits are the same either way. */
-int hk_lists_serial(const hk_world *w, int body);
+int hk_lists_serial(const hk_family *const *fams, int nfams);
 /* 0 if HOOKE_LIST_PARALLEL_MIN is unset, empty or a whole number of springs >= 0; else -1 with
  * "HOOKE_LIST_PARALLEL_MIN=VALUE: expected ..." in err (hk_check_environment). */
 int hk_lists_env_check(char *err, size_t errlen);
 
-/* Adds the springs of the list families of `body` into f, in the banded order of
+/* Adds the springs of the list families fams[0 .. nfams), which join
+ * particles of [first, first + count) (a body's, or a group's), into f, in the banded order of
  * this file. Every thread of the parallel region calls it. A thread takes a
  * run of even bands 2j, j0 <= j < j1, and after each even band 2j the odd
  * band 2j - 1 before it, whose particles (bands 2j - 1 and 2j) it has just
@@ -50,6 +51,11 @@ int hk_lists_env_check(char *err, size_t errlen);
  * forces start from the external forces of ext (computed while packing)
  * instead of from f. A serial body (few springs) runs on thread 0 alone,
  * without the barriers. */
-void hk_lists_run(hk_world *w, const hk_kernels *k, const hk_packed *pk, int body, int serial, const hk_external *ext);
+void hk_lists_run(hk_world *w, const hk_kernels *k, const hk_packed *pk, int first, int count,
+                  const hk_family *const *fams, int nfams, int serial, const hk_external *ext);
+/* The same by the calling thread alone, without a barrier (a solo body,
+ * engine.c): the same bits. */
+void hk_lists_solo(hk_world *w, const hk_kernels *k, const hk_packed *pk, int first, int count,
+                   const hk_family *const *fams, int nfams, const hk_external *ext);
 
 #endif

@@ -141,20 +141,23 @@ static inline __attribute__((always_inline)) void scatter_records16(char *facc, 
 #endif
 
 /* The forces of W springs from the differences D of their ends (dx, dy, dz,
- * dvx, dvy, dvz), with broken bytes and rest lengths beside them or NULL. */
-static inline __attribute__((always_inline)) void packed_forces(const list_consts *K, const hk_w D[6],
-                                                                const uint8_t *broken, const hk_real *rest, hk_w F[3])
+ * dvx, dvy, dvz), with broken bytes, rest lengths and rest vectors beside
+ * them or NULL (as list_lanes). */
+static inline __attribute__((always_inline)) void packed_forces(const list_consts *K, hk_w D[6], const uint8_t *broken,
+                                                                const hk_real *rest, const hk_real *const rv[3],
+                                                                hk_w F[3])
 {
     hk_wm live = wm_all();
     if (broken) live = wm_and(live, wm_unbroken(broken));
+    if (rv)
+        for (int c = 0; c < 3; c++) D[c] = w_sub(D[c], w_loadu(rv[c]));
     const hk_w L0 = rest ? w_loadu(rest) : K->L0;
-    const hk_w kL0 = rest ? w_mul(K->k, L0) : K->kL0;
     if (K->model == HK_DAMP_ALONG)
-        spring_lanes(D[0], D[1], D[2], D[3], D[4], D[5], L0, kL0, K->k, K->c, live, HK_DAMP_ALONG, K->beh, &F[0], &F[1],
+        spring_lanes(D[0], D[1], D[2], D[3], D[4], D[5], L0, K->k, K->c, live, HK_DAMP_ALONG, K->beh, &F[0], &F[1],
                      &F[2]);
     else
-        spring_lanes(D[0], D[1], D[2], D[3], D[4], D[5], L0, kL0, K->k, K->c, live, HK_DAMP_RELATIVE, K->beh, &F[0],
-                     &F[1], &F[2]);
+        spring_lanes(D[0], D[1], D[2], D[3], D[4], D[5], L0, K->k, K->c, live, HK_DAMP_RELATIVE, K->beh, &F[0], &F[1],
+                     &F[2]);
 }
 
 #if defined(HK_ISA_AVX512)
@@ -191,7 +194,9 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
         for (int v = 0; v < nb; v++) packed_diffs(recb, f->a + s + HK_W * v, f->b + s + HK_W * v, D[v]);
         for (int v = 0; v < nb; v++) {
             const int64_t sv = s + HK_W * v;
-            packed_forces(&K, D[v], f->broken ? f->broken + sv : NULL, f->rest_list ? f->rest_list + sv : NULL, F[v]);
+            const hk_real *rv[3];
+            packed_forces(&K, D[v], f->broken ? f->broken + sv : NULL, f->rest_list ? f->rest_list + sv : NULL,
+                          list_rvec(f, sv, rv), F[v]);
         }
         for (int v = 0; v < nb; v++) HK_PACKED_SCATTER(facc, f->a + s + HK_W * v, f->b + s + HK_W * v, F[v], HK_W);
         s += HK_W * nb;
@@ -201,7 +206,7 @@ static void HK_SUFFIX(list_range_packed)(const hk_family *f, const float *rec, f
         hk_w D[6], F[3];
         list_tail_fill(f, s, (int)(s1 - s), &t);
         packed_diffs(recb, t.a, t.b, D);
-        packed_forces(&K, D, f->broken ? t.broken : NULL, f->rest_list ? t.rest : NULL, F);
+        packed_forces(&K, D, f->broken ? t.broken : NULL, f->rest_list ? t.rest : NULL, f->rvec[0] ? t.rv : NULL, F);
         HK_PACKED_SCATTER(facc, t.a, t.b, F, (int)(s1 - s));
     }
 }
@@ -218,13 +223,13 @@ static inline void store_force_records8(float *q, __m256 fx, __m256 fy, __m256 f
     _mm256_storeu_ps(q + 24, _mm256_permute2f128_ps(q4[2], q4[3], 0x31));
 }
 
-/* 8 particles' records {x, y, z, vx, vy, vz, 0, 0} from the particle arrays */
+/* 8 particles' records {qx, qy, qz, vx, vy, vz, 0, 0} from the particle arrays */
 static inline void store_records8(const hk_particles *p, float *rec, int64_t g)
 {
     const __m256 zero = _mm256_setzero_ps();
-    const __m256 r[8] = {_mm256_loadu_ps(p->x + g),
-                         _mm256_loadu_ps(p->y + g),
-                         _mm256_loadu_ps(p->z + g),
+    const __m256 r[8] = {_mm256_loadu_ps(p->qx + g),
+                         _mm256_loadu_ps(p->qy + g),
+                         _mm256_loadu_ps(p->qz + g),
                          _mm256_loadu_ps(p->vx + g),
                          _mm256_loadu_ps(p->vy + g),
                          _mm256_loadu_ps(p->vz + g),
@@ -235,7 +240,7 @@ static inline void store_records8(const hk_particles *p, float *rec, int64_t g)
     for (int l = 0; l < 8; l++) _mm256_store_ps(rec + 8 * (g + l), recs[l]);
 }
 
-/* Particles [g0, g0 + n) into packed records: rec {x, y, z, vx, vy, vz, 0,
+/* Particles [g0, g0 + n) into packed records: rec {qx, qy, qz, vx, vy, vz, 0,
  * 0} and facc {fx, fy, fz, 0}, through 8-particle transposes. The starting
  * force is f when ext is NULL, otherwise the external force of ext
  * (external_lanes: the bits external_forces writes; f is not touched),
@@ -247,8 +252,8 @@ static void HK_SUFFIX(list_pack)(const hk_external *ext, const hk_particles *p, 
     if (ext) {
         for (; g + HK_W <= g0 + n; g += HK_W) {
             hk_w fx, fy, fz;
-            external_lanes(ext, w_loadu(p->mass + g), w_loadu(p->y + g), w_loadu(p->vx + g), w_loadu(p->vy + g),
-                           w_loadu(p->vz + g), &fx, &fy, &fz);
+            external_lanes(ext, w_loadu(p->mass + g), w_add(w_loadu(p->ry + g), w_loadu(p->qy + g)), w_loadu(p->vx + g),
+                           w_loadu(p->vy + g), w_loadu(p->vz + g), &fx, &fy, &fz);
             for (int h = 0; h < HK_W; h += 8) {
                 store_records8(p, rec, g + h);
 #if defined(HK_ISA_AVX512)
@@ -273,7 +278,8 @@ static void HK_SUFFIX(list_pack)(const hk_external *ext, const hk_particles *p, 
         hk_real e[3][HK_W];
         if (ext) {
             hk_w fx, fy, fz;
-            external_lanes(ext, w_load_lanes(p->mass + g, m), w_load_lanes(p->y + g, m), w_load_lanes(p->vx + g, m),
+            external_lanes(ext, w_load_lanes(p->mass + g, m),
+                           w_add(w_load_lanes(p->ry + g, m), w_load_lanes(p->qy + g, m)), w_load_lanes(p->vx + g, m),
                            w_load_lanes(p->vy + g, m), w_load_lanes(p->vz + g, m), &fx, &fy, &fz);
             w_storeu(e[0], fx);
             w_storeu(e[1], fy);
@@ -281,7 +287,7 @@ static void HK_SUFFIX(list_pack)(const hk_external *ext, const hk_particles *p, 
         }
         for (int l = 0; l < m; l++, g++) {
             float *r = rec + 8 * g, *q = facc + 4 * g;
-            r[0] = p->x[g], r[1] = p->y[g], r[2] = p->z[g], r[3] = p->vx[g], r[4] = p->vy[g], r[5] = p->vz[g];
+            r[0] = p->qx[g], r[1] = p->qy[g], r[2] = p->qz[g], r[3] = p->vx[g], r[4] = p->vy[g], r[5] = p->vz[g];
             r[6] = r[7] = 0;
             if (ext)
                 q[0] = e[0][l], q[1] = e[1][l], q[2] = e[2][l];

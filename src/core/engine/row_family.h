@@ -8,7 +8,7 @@
 static const hk_real lane_index[16]
     __attribute__((aligned(64))) = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
-/* x, y, z, vx, vy, vz of the source ends i .. i + W - 1 of a row */
+/* qx, qy, qz, vx, vy, vz of the source ends i .. i + W - 1 of a row */
 static inline __attribute__((always_inline)) void source_lanes(const hk_real *const src[6], int i, hk_w a[6])
 {
     for (int c = 0; c < 6; c++) a[c] = w_loadu(src[c] + i);
@@ -22,7 +22,7 @@ static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *
                                                                int full, hk_damping_model model, hk_behaviour behaviour,
                                                                hk_w *fy, hk_w *fz)
 {
-    const hk_w L0 = w_set1(f->rest), kL0 = w_set1(f->k_rest), k = w_set1(f->k), c = w_set1(f->c);
+    const hk_w L0 = w_set1(f->rest), k = w_set1(f->k), c = w_set1(f->c);
     const int64_t off = f->offset;
     hk_wm live;
     if (full || (i >= f->i0 && i + HK_W <= f->i1)) {
@@ -32,14 +32,15 @@ static inline __attribute__((always_inline)) hk_w family_lanes(const hk_family *
         live = wm_and(w_ge(idx, w_set1((hk_real)f->i0)), w_lt(idx, w_set1((hk_real)f->i1)));
     }
     if (behaviour == HK_SPRING_BREAKABLE && broken) live = wm_and(live, wm_unbroken(broken + i));
-    hk_w dx = w_sub(a[0], w_loadu(src[0] + off + i));
-    hk_w dy = w_sub(a[1], w_loadu(src[1] + off + i));
-    hk_w dz = w_sub(a[2], w_loadu(src[2] + off + i));
+    /* d = (q_a - q_b) - D: the lattice's rest offset comes in exactly */
+    hk_w dx = w_sub(w_sub(a[0], w_loadu(src[0] + off + i)), w_set1(f->rest_vec[0]));
+    hk_w dy = w_sub(w_sub(a[1], w_loadu(src[1] + off + i)), w_set1(f->rest_vec[1]));
+    hk_w dz = w_sub(w_sub(a[2], w_loadu(src[2] + off + i)), w_set1(f->rest_vec[2]));
     hk_w dvx = w_sub(a[3], w_loadu(src[3] + off + i));
     hk_w dvy = w_sub(a[4], w_loadu(src[4] + off + i));
     hk_w dvz = w_sub(a[5], w_loadu(src[5] + off + i));
     hk_w fx;
-    spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, kL0, k, c, live, model, behaviour, &fx, fy, fz);
+    spring_lanes(dx, dy, dz, dvx, dvy, dvz, L0, k, c, live, model, behaviour, &fx, fy, fz);
     return fx;
 }
 

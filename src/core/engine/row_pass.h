@@ -45,7 +45,7 @@ HK_SPRING_LOOP static void HK_SUFFIX(lattice_row)(const hk_particles *p, int64_t
                                                   hk_real *buf, int bstride)
 {
     const int M = HK_ROW_MARGIN;
-    const hk_real *const src[6] = {p->x + row0, p->y + row0, p->z + row0, p->vx + row0, p->vy + row0, p->vz + row0};
+    const hk_real *const src[6] = {p->qx + row0, p->qy + row0, p->qz + row0, p->vx + row0, p->vy + row0, p->vz + row0};
     hk_real *const row_buf[3] = {buf + M, buf + bstride + M, buf + 2 * bstride + M};
 #ifdef HK_HAS_SHIFT
     /* rows long enough for group_row's copy without row-end tests */

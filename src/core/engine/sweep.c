@@ -49,7 +49,9 @@ void hk_sweep_plan_free(hk_sweep_plan *sp)
     free(sp->cls);
     free(sp->cls_n);
     free(sp->cls_q);
+    free(sp->list_fam);
     sp->fam = sp->dr = sp->jcls = sp->kcls = sp->cls = sp->cls_n = sp->cls_q = NULL;
+    sp->list_fam = NULL;
 }
 
 /* Splits [0, n) at the bounds [lo, hi) of every family's source rows along
@@ -105,7 +107,11 @@ static int plan_classes(const hk_body *b, hk_sweep_plan *sp, const int (*rows)[4
     return 0;
 }
 
-int hk_sweep_plan_body(const hk_world *w, int body, hk_sweep_plan *sp)
+/* Bodies up to this many particles and springs are computed whole by one
+ * thread: a barrier would cost more than their work. */
+#define HK_SOLO_WORK 16384
+
+int hk_sweep_plan_body(const hk_world *w, int body, const int *fams, int nfams, hk_sweep_plan *sp)
 {
     const hk_body *b = &w->bodies[body];
     memset(sp, 0, sizeof *sp);
@@ -117,22 +123,28 @@ int hk_sweep_plan_body(const hk_world *w, int body, hk_sweep_plan *sp)
     sp->nx_pad = round_up(b->nx, HK_ROW_VEC);
     sp->stride = sp->nx_pad + 2 * HK_ROW_MARGIN;
     int n = 0;
-    for (int f = 0; f < w->family_count; f++)
-        if (w->families[f].body == body) {
-            if (w->families[f].kind == HK_FAMILY_LATTICE)
-                n++;
-            else
-                sp->has_list = 1;
-        }
+    int64_t springs = 0;
+    for (int q = 0; q < nfams; q++) {
+        springs += w->families[fams[q]].count;
+        if (w->families[fams[q]].kind == HK_FAMILY_LATTICE)
+            n++;
+        else
+            sp->nlist++;
+    }
+    sp->has_list = sp->nlist > 0;
     sp->fam = malloc((size_t)(n ? n : 1) * sizeof *sp->fam);
     sp->dr = malloc((size_t)(n ? n : 1) * sizeof *sp->dr);
-    if (!sp->fam || !sp->dr) {
+    sp->list_fam = malloc((size_t)(sp->nlist ? sp->nlist : 1) * sizeof *sp->list_fam);
+    if (!sp->fam || !sp->dr || !sp->list_fam) {
         hk_sweep_plan_free(sp);
         return -1;
     }
-    for (int f = 0; f < w->family_count; f++) {
+    for (int q = 0, l = 0; q < nfams; q++)
+        if (w->families[fams[q]].kind != HK_FAMILY_LATTICE) sp->list_fam[l++] = &w->families[fams[q]];
+    for (int q = 0; q < nfams; q++) {
+        const int f = fams[q];
         const hk_family *fm = &w->families[f];
-        if (fm->body != body || fm->kind != HK_FAMILY_LATTICE) continue;
+        if (fm->kind != HK_FAMILY_LATTICE) continue;
         int dr = fm->dj + b->ny * fm->dk;
         sp->fam[sp->nfam] = f;
         sp->dr[sp->nfam++] = dr;
@@ -161,8 +173,10 @@ int hk_sweep_plan_body(const hk_world *w, int body, hk_sweep_plan *sp)
         hk_sweep_plan_free(sp);
         return -1;
     }
-    sp->serial_lists = hk_lists_serial(w, body);
+    sp->serial_lists = hk_lists_serial(sp->list_fam, sp->nlist);
     sp->surface = b->surface >= 0 && hk_surface_active(w, &w->surfaces[b->surface]) ? b->surface : -1;
+    sp->work = b->count + springs;
+    sp->solo = sp->surface < 0 && sp->work <= HK_SOLO_WORK;
     return 0;
 }
 
@@ -284,18 +298,40 @@ static void finish_parked(hk_world *w, const hk_kernels *k, const hk_sweep_plan 
     }
 }
 
-/* Block of rows of thread t out of T: contiguous and balanced. */
-static void block_of(int nrows, int t, int T, int *a, int *b)
+/* The first row of thread t's block out of T over N rows whose sweeps
+ * redo h rows before their block (the halo; none for the first block):
+ * block 0 takes h rows more than the others, so that every thread sweeps
+ * about (N + (T - 1) h) / T rows, start(t) = (t N + (T - t) h) / T, within
+ * [0, N] and never decreasing; where N is too short for it (h > N), an
+ * even split. */
+static int block_start(int N, int h, int t, int T)
 {
-    *a = (int)((int64_t)nrows * t / T);
-    *b = (int)((int64_t)nrows * (t + 1) / T);
+    if (t <= 0) return 0;
+    if (t >= T) return N;
+    if (h > N) return (int)((int64_t)N * t / T);
+    const int64_t s = ((int64_t)t * N + (int64_t)(T - t) * h) / T;
+    return s < N ? (int)s : N;
+}
+
+/* Block of rows of thread t out of T: contiguous, the sweep's work
+ * (rows and halo) balanced (block_start). */
+static void block_of(const hk_sweep_plan *sp, int t, int T, int *a, int *b)
+{
+    *a = block_start(sp->nrows, sp->maxdr, t, T);
+    *b = block_start(sp->nrows, sp->maxdr, t + 1, T);
+}
+
+void hk_sweep_solo(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space)
+{
+    int lo_end, hi_start; /* a block of every row parks none */
+    if (sp->nrows > 0) sweep_block(w, k, sp, ctx, 0, sp->nrows, space, &lo_end, &hi_start);
 }
 
 void hk_sweep_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space)
 {
     const int t = HK_THREAD(), T = HK_THREADS();
     int a, b, lo_end = 0, hi_start = 0;
-    block_of(sp->nrows, t, T, &a, &b);
+    block_of(sp, t, T, &a, &b);
     if (a < b) sweep_block(w, k, sp, ctx, a, b, space, &lo_end, &hi_start);
     if (ctx->upd.kind != HK_UPDATE_NONE) {
         HK_BARRIER();

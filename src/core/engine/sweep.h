@@ -56,13 +56,18 @@ typedef struct hk_sweep_plan {
      * cls_n[c] families, the indices (into fam) cls_q[c * nfam ...]. */
     int *jcls, *kcls, nkcls;
     int *cls, ncls, *cls_n, *cls_q;
-    int has_list;     /* the body also has list families */
+    int has_list;               /* the body also has list families */
+    const hk_family **list_fam; /* they, in family order */
+    int nlist;
     int serial_lists; /* its list springs are few: run them on one thread */
     int surface;      /* its active surface (pressure, wind), or -1 */
+    int solo;         /* small, no surface: computed whole by one thread (engine.c) */
+    int64_t work;     /* its particles and springs: the share of a solo body */
 } hk_sweep_plan;
 
-/* Plans body `body` of w into *sp; 0 or -1 (out of memory). */
-int hk_sweep_plan_body(const hk_world *w, int body, hk_sweep_plan *sp);
+/* Plans body `body` of w, whose families are fams[0 .. nfam) (ascending),
+ * into *sp; 0 or -1 (out of memory). */
+int hk_sweep_plan_body(const hk_world *w, int body, const int *fams, int nfam, hk_sweep_plan *sp);
 void hk_sweep_plan_free(hk_sweep_plan *sp);
 /* Entries of work space one thread needs to sweep sp (hk_sweep_run). */
 size_t hk_sweep_space(const hk_sweep_plan *sp);
@@ -71,5 +76,8 @@ size_t hk_sweep_space(const hk_sweep_plan *sp);
  * a parallel region, each with its own zeroed-or-reused work space of
  * hk_sweep_space(sp) entries; ends without a barrier. */
 void hk_sweep_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space);
+/* The same sweep by the calling thread alone, every row, no barrier (a solo
+ * body: the same bits as the team's sweep). */
+void hk_sweep_solo(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space);
 
 #endif

@@ -1,6 +1,7 @@
 /* cg.c — preconditioned conjugate gradients on the implicit system, with fixed-order reductions. */
 #include "cg.h"
 
+#include "fpmode.h"
 #include "multigrid.h"
 
 #include <math.h>
@@ -24,6 +25,7 @@ static void update_direction(hk_world *w, hk_real *const p[3], hk_real *const z[
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(hk_world_team(w)) if (n > HK_CG_PARALLEL_MIN)
 #endif
+    HK_FP_SCOPE
     for (int c = 0; c < 3; c++) {
         hk_real *pc = p[c];
         const hk_real *zc = z[c];
@@ -57,6 +59,7 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, d
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(hk_world_team(w)) if (n > HK_CG_PARALLEL_MIN)
 #endif
+        HK_FP_SCOPE
         for (int c = 0; c < 3; c++) {
             hk_real *rc = r[c];
             const hk_real *bc = b[c];

@@ -6,6 +6,7 @@
 
 #include "cg.h"
 #include "forces.h"
+#include "fpmode.h"
 #include "system.h"
 
 /*
@@ -31,8 +32,10 @@
 /* Per-particle loops run on the world's team above this many particles
  * (each iteration touches one particle: the bits do not depend on it). */
 #ifdef HOOKE_USE_OPENMP
-#define HK_PARTICLE_LOOP _Pragma("omp parallel for schedule(static) num_threads(hk_world_team(w)) if (p->count > 8192)")
+#define HK_PARTICLE_REGION _Pragma("omp parallel num_threads(hk_world_team(w)) if (p->count > 8192)") HK_FP_SCOPE
+#define HK_PARTICLE_LOOP _Pragma("omp for schedule(static)")
 #else
+#define HK_PARTICLE_REGION HK_FP_SCOPE
 #define HK_PARTICLE_LOOP
 #endif
 
@@ -44,7 +47,7 @@ static void save_start(hk_world *w, hk_implicit *im)
 {
     const hk_particles *p = &w->p;
     const size_t bytes = (size_t)p->count * sizeof(hk_real);
-    const hk_real *x[3] = {p->x, p->y, p->z}, *v[3] = {p->vx, p->vy, p->vz}, *f[3] = {p->fx, p->fy, p->fz};
+    const hk_real *x[3] = {p->qx, p->qy, p->qz}, *v[3] = {p->vx, p->vy, p->vz}, *f[3] = {p->fx, p->fy, p->fz};
     for (int c = 0; c < 3; c++) {
         memcpy(im->v[HK_SYS_X0][c], x[c], bytes);
         memcpy(im->v[HK_SYS_V0][c], v[c], bytes);
@@ -57,7 +60,7 @@ static void restore_start(hk_world *w, hk_implicit *im)
 {
     hk_particles *p = &w->p;
     const size_t bytes = (size_t)p->count * sizeof(hk_real);
-    hk_real *x[3] = {p->x, p->y, p->z}, *v[3] = {p->vx, p->vy, p->vz};
+    hk_real *x[3] = {p->qx, p->qy, p->qz}, *v[3] = {p->vx, p->vy, p->vz};
     for (int c = 0; c < 3; c++) {
         memcpy(x[c], im->v[HK_SYS_X0][c], bytes);
         memcpy(v[c], im->v[HK_SYS_V0][c], bytes);
@@ -71,6 +74,7 @@ static void first_rhs(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
 {
     const hk_particles *p = &w->p;
     hk_real *const *vm = im->v[HK_SYS_Z], *const *lv = im->v[HK_SYS_P];
+    HK_PARTICLE_REGION
     for (int c = 0; c < 3; c++) {
         const hk_real *v0 = im->v[HK_SYS_V0][c];
         hk_real *vmc = vm[c];
@@ -78,6 +82,7 @@ static void first_rhs(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
         for (int g = 0; g < p->count; g++) vmc[g] = p->inv_mass[g] != 0 ? v0[g] : 0;
     }
     hk_system_apply(w, im, h * h * theta, 0, 0, vm, lv);
+    HK_PARTICLE_REGION
     for (int c = 0; c < 3; c++) {
         const hk_real *f0 = im->v[HK_SYS_F0][c], *lvc = lv[c];
         hk_real *b = im->v[HK_SYS_B][c];
@@ -91,6 +96,7 @@ static void newton_rhs(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
 {
     const hk_particles *p = &w->p;
     const hk_real *v[3] = {p->vx, p->vy, p->vz}, *f[3] = {p->fx, p->fy, p->fz};
+    HK_PARTICLE_REGION
     for (int c = 0; c < 3; c++) {
         const hk_real *v0 = im->v[HK_SYS_V0][c], *f0 = im->v[HK_SYS_F0][c], *vc = v[c], *fc = f[c];
         hk_real *b = im->v[HK_SYS_B][c];
@@ -104,7 +110,8 @@ static void newton_rhs(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
 static void take_update(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
 {
     hk_particles *p = &w->p;
-    hk_real *x[3] = {p->x, p->y, p->z}, *v[3] = {p->vx, p->vy, p->vz};
+    hk_real *x[3] = {p->qx, p->qy, p->qz}, *v[3] = {p->vx, p->vy, p->vz};
+    HK_PARTICLE_REGION
     for (int c = 0; c < 3; c++) {
         const hk_real *dv = im->v[HK_SYS_DV][c], *x0 = im->v[HK_SYS_X0][c], *v0 = im->v[HK_SYS_V0][c];
         hk_real *xc = x[c], *vc = v[c];
@@ -124,6 +131,7 @@ static void guess_from_history(hk_world *w, hk_implicit *im)
 {
     const hk_particles *p = &w->p;
     const hk_real *hist[3] = {w->px, w->py, w->pz};
+    HK_PARTICLE_REGION
     for (int c = 0; c < 3; c++) {
         const hk_real *hc = hist[c];
         hk_real *dv = im->v[HK_SYS_DV][c];
@@ -138,6 +146,7 @@ static void keep_history(hk_world *w, hk_implicit *im)
     const hk_particles *p = &w->p;
     const hk_real *v[3] = {p->vx, p->vy, p->vz};
     hk_real *hist[3] = {w->px, w->py, w->pz};
+    HK_PARTICLE_REGION
     for (int c = 0; c < 3; c++) {
         const hk_real *v0 = im->v[HK_SYS_V0][c], *vc = v[c];
         hk_real *hc = hist[c];

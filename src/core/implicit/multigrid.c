@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpmode.h"
 #include "team.h"
 
 /* Damping of the block-Jacobi smoother (below 1: the largest eigenvalue of
@@ -437,6 +438,7 @@ static void residual(const hk_world *w, mg_level *L)
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(level_team(w, L))
 #endif
+    HK_FP_SCOPE
     {
         int g0, n;
         hk_team_range(0, (int)L->nodes, &g0, &n);
@@ -481,16 +483,22 @@ static void smooth(const hk_world *w, mg_level *L, int first)
     const hk_real om = (hk_real)MG_OMEGA;
     hk_real *const *iv = L->dinv, *const *x = L->x, *const *v = first ? L->b : L->r;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(level_team(w, L))
+#pragma omp parallel num_threads(level_team(w, L))
 #endif
-    for (int64_t I = 0; I < L->nodes; I++) {
-        const hk_real a = v[0][I], b = v[1][I], c = v[2][I];
-        const hk_real zx = om * (iv[0][I] * a + iv[1][I] * b + iv[2][I] * c);
-        const hk_real zy = om * (iv[1][I] * a + iv[3][I] * b + iv[4][I] * c);
-        const hk_real zz = om * (iv[2][I] * a + iv[4][I] * b + iv[5][I] * c);
-        x[0][I] = (first ? 0 : x[0][I]) + zx;
-        x[1][I] = (first ? 0 : x[1][I]) + zy;
-        x[2][I] = (first ? 0 : x[2][I]) + zz;
+    HK_FP_SCOPE
+    {
+#ifdef HOOKE_USE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int64_t I = 0; I < L->nodes; I++) {
+            const hk_real a = v[0][I], b = v[1][I], c = v[2][I];
+            const hk_real zx = om * (iv[0][I] * a + iv[1][I] * b + iv[2][I] * c);
+            const hk_real zy = om * (iv[1][I] * a + iv[3][I] * b + iv[4][I] * c);
+            const hk_real zz = om * (iv[2][I] * a + iv[4][I] * b + iv[5][I] * c);
+            x[0][I] = (first ? 0 : x[0][I]) + zx;
+            x[1][I] = (first ? 0 : x[1][I]) + zy;
+            x[2][I] = (first ? 0 : x[2][I]) + zz;
+        }
     }
 }
 
@@ -501,25 +509,31 @@ static void restrict_rows(const hk_world *w, int team, const int n[3], hk_real *
                           hk_real *const dst[3])
 {
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(team)
+#pragma omp parallel num_threads(team)
 #else
     (void)w;
     (void)team;
 #endif
-    for (int cr = 0; cr < cn[1] * cn[2]; cr++) {
-        const int cj = cr % cn[1], ck = cr / cn[1], even = n[0] / 2;
-        for (int c = 0; c < 3; c++) {
-            hk_real *restrict d = dst[c] + (int64_t)cr * cn[0];
-            for (int ci = 0; ci < cn[0]; ci++) d[ci] = 0;
-            for (int k = 2 * ck; k < 2 * ck + 2 && k < n[2]; k++)
-                for (int j = 2 * cj; j < 2 * cj + 2 && j < n[1]; j++) {
-                    const hk_real *restrict row = src[c] + (int64_t)n[0] * (j + (int64_t)n[1] * k);
-                    for (int ci = 0; ci < even; ci++) {
-                        d[ci] += row[2 * ci];
-                        d[ci] += row[2 * ci + 1];
+    HK_FP_SCOPE
+    {
+#ifdef HOOKE_USE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int cr = 0; cr < cn[1] * cn[2]; cr++) {
+            const int cj = cr % cn[1], ck = cr / cn[1], even = n[0] / 2;
+            for (int c = 0; c < 3; c++) {
+                hk_real *restrict d = dst[c] + (int64_t)cr * cn[0];
+                for (int ci = 0; ci < cn[0]; ci++) d[ci] = 0;
+                for (int k = 2 * ck; k < 2 * ck + 2 && k < n[2]; k++)
+                    for (int j = 2 * cj; j < 2 * cj + 2 && j < n[1]; j++) {
+                        const hk_real *restrict row = src[c] + (int64_t)n[0] * (j + (int64_t)n[1] * k);
+                        for (int ci = 0; ci < even; ci++) {
+                            d[ci] += row[2 * ci];
+                            d[ci] += row[2 * ci + 1];
+                        }
+                        if (n[0] & 1) d[even] += row[n[0] - 1];
                     }
-                    if (n[0] & 1) d[even] += row[n[0] - 1];
-                }
+            }
         }
     }
     (void)w;
@@ -531,30 +545,36 @@ static void prolong_rows(const hk_world *w, int team, const int n[3], hk_real *c
                          hk_real *const src[3], const hk_real *keep)
 {
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(team)
+#pragma omp parallel num_threads(team)
 #else
     (void)team;
 #endif
-    for (int r = 0; r < n[1] * n[2]; r++) {
-        const int j = r % n[1], k = r / n[1];
-        const int64_t crow = (int64_t)cn[0] * (j / 2 + (int64_t)cn[1] * (k / 2));
-        for (int c = 0; c < 3; c++) {
-            hk_real *restrict d = dst[c] + (int64_t)r * n[0];
-            const hk_real *restrict s = src[c] + crow;
-            const int even = n[0] / 2;
-            if (keep) {
-                const hk_real *restrict kp = keep + (int64_t)r * n[0];
-                for (int ci = 0; ci < even; ci++) {
-                    d[2 * ci] += kp[2 * ci] * s[ci];
-                    d[2 * ci + 1] += kp[2 * ci + 1] * s[ci];
+    HK_FP_SCOPE
+    {
+#ifdef HOOKE_USE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int r = 0; r < n[1] * n[2]; r++) {
+            const int j = r % n[1], k = r / n[1];
+            const int64_t crow = (int64_t)cn[0] * (j / 2 + (int64_t)cn[1] * (k / 2));
+            for (int c = 0; c < 3; c++) {
+                hk_real *restrict d = dst[c] + (int64_t)r * n[0];
+                const hk_real *restrict s = src[c] + crow;
+                const int even = n[0] / 2;
+                if (keep) {
+                    const hk_real *restrict kp = keep + (int64_t)r * n[0];
+                    for (int ci = 0; ci < even; ci++) {
+                        d[2 * ci] += kp[2 * ci] * s[ci];
+                        d[2 * ci + 1] += kp[2 * ci + 1] * s[ci];
+                    }
+                    if (n[0] & 1) d[n[0] - 1] += kp[n[0] - 1] * s[even];
+                } else {
+                    for (int ci = 0; ci < even; ci++) {
+                        d[2 * ci] += s[ci];
+                        d[2 * ci + 1] += s[ci];
+                    }
+                    if (n[0] & 1) d[n[0] - 1] += s[even];
                 }
-                if (n[0] & 1) d[n[0] - 1] += kp[n[0] - 1] * s[even];
-            } else {
-                for (int ci = 0; ci < even; ci++) {
-                    d[2 * ci] += s[ci];
-                    d[2 * ci + 1] += s[ci];
-                }
-                if (n[0] & 1) d[n[0] - 1] += s[even];
             }
         }
     }
@@ -638,6 +658,7 @@ static void fine_residual(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(hk_world_team(w)) if (count > 8192)
 #endif
+    HK_FP_SCOPE
     for (int c = 0; c < 3; c++) {
         hk_real *t = tmp[c];
         const hk_real *rc = r[c];
@@ -657,19 +678,25 @@ static double fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3])
     const int count = w->p.count, blocks = (count + HK_SYS_BLOCK - 1) / HK_SYS_BLOCK;
     double *part = im->partial;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(hk_world_team(w)) if (count > 8192)
+#pragma omp parallel num_threads(hk_world_team(w)) if (count > 8192)
 #endif
-    for (int k = 0; k < blocks; k++) {
-        const int g1 = (k + 1) * HK_SYS_BLOCK < count ? (k + 1) * HK_SYS_BLOCK : count;
-        double s = 0;
-        for (int g = k * HK_SYS_BLOCK; g < g1; g++) {
-            const hk_real a = tmp[0][g], b = tmp[1][g], c = tmp[2][g];
-            z[0][g] += om * (iv[0][g] * a + iv[1][g] * b + iv[2][g] * c);
-            z[1][g] += om * (iv[1][g] * a + iv[3][g] * b + iv[4][g] * c);
-            z[2][g] += om * (iv[2][g] * a + iv[4][g] * b + iv[5][g] * c);
-            s += (double)r[0][g] * z[0][g] + (double)r[1][g] * z[1][g] + (double)r[2][g] * z[2][g];
+    HK_FP_SCOPE
+    {
+#ifdef HOOKE_USE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int k = 0; k < blocks; k++) {
+            const int g1 = (k + 1) * HK_SYS_BLOCK < count ? (k + 1) * HK_SYS_BLOCK : count;
+            double s = 0;
+            for (int g = k * HK_SYS_BLOCK; g < g1; g++) {
+                const hk_real a = tmp[0][g], b = tmp[1][g], c = tmp[2][g];
+                z[0][g] += om * (iv[0][g] * a + iv[1][g] * b + iv[2][g] * c);
+                z[1][g] += om * (iv[1][g] * a + iv[3][g] * b + iv[4][g] * c);
+                z[2][g] += om * (iv[2][g] * a + iv[4][g] * b + iv[5][g] * c);
+                s += (double)r[0][g] * z[0][g] + (double)r[1][g] * z[1][g] + (double)r[2][g] * z[2][g];
+            }
+            part[k] = s;
         }
-        part[k] = s;
     }
     double sum = 0;
     for (int k = 0; k < blocks; k++) sum += part[k];

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
+#include "fpmode.h"
 #include "kernels.h"
 #include "multigrid.h"
 #include "team.h"
@@ -50,6 +52,7 @@ void hk_implicit_free(hk_implicit *im)
     free(im->views);
     free(im->view_family);
     free(im->body_view);
+    free(im->span);
     free(im->partial);
     free(im->fixed);
     free(im->by_chunks);
@@ -67,15 +70,16 @@ static void list_fixed(const hk_world *w, hk_implicit *im)
         if (w->p.inv_mass[i] == 0) im->fixed[im->fixed_count++] = i;
 }
 
-/* Whether body bi's product can run chunk by chunk. */
-static int body_by_chunks(const hk_world *w, int bi)
+/* Whether body bi, whose families are fams[0 .. n), can run its product
+ * chunk by chunk. */
+static int body_by_chunks(const hk_world *w, int bi, const int *fams, int n)
 {
     const hk_body *b = &w->bodies[bi];
     if (b->nz > 1 || b->nx < 1 || b->ny < 1 || (int64_t)b->nx * b->ny != b->count) return 0;
     int lattice = 0;
-    for (int fi = 0; fi < w->family_count; fi++) {
-        const hk_family *f = &w->families[fi];
-        if (f->body != bi || f->kind != HK_FAMILY_LATTICE) continue;
+    for (int q = 0; q < n; q++) {
+        const hk_family *f = &w->families[fams[q]];
+        if (f->kind != HK_FAMILY_LATTICE) continue;
         if (f->dk != 0 || abs(f->dj) > HK_SYS_REACH || abs(f->di) > HK_SYS_MARGIN) return 0;
         lattice = 1;
     }
@@ -127,29 +131,44 @@ static int alloc_products(const hk_world *w, hk_implicit *im, int team)
 }
 
 /* The lattice families' views body by body, each body's in family order
- * (t is NULL for a body that goes by chunks). */
-static int alloc_views(const hk_world *w, hk_implicit *im)
+ * (t is NULL for a body that goes by chunks), from the families of each
+ * body (start, fams: hk_world_body_families); then the spans of the
+ * gather. */
+static int alloc_views(const hk_world *w, hk_implicit *im, const int *start, const int *fams)
 {
     free(im->views);
     free(im->view_family);
     free(im->body_view);
+    free(im->span);
     const size_t nf = (size_t)(w->family_count ? w->family_count : 1);
     im->views = calloc(nf, sizeof *im->views);
     im->view_family = calloc(nf, sizeof *im->view_family);
     im->body_view = calloc((size_t)w->body_count + 1, sizeof *im->body_view);
-    if (!im->views || !im->view_family || !im->body_view) return -1;
+    im->span = malloc(2 * ((size_t)w->body_count + 1) * sizeof *im->span);
+    if (!im->views || !im->view_family || !im->body_view || !im->span) return -1;
     int nv = 0;
     for (int bi = 0; bi < w->body_count; bi++) {
         im->body_view[bi] = nv;
-        for (int fi = 0; fi < w->family_count; fi++) {
+        for (int q = start[bi]; q < start[bi + 1]; q++) {
+            const int fi = fams[q];
             const hk_family *f = &w->families[fi];
-            if (f->body != bi || f->kind != HK_FAMILY_LATTICE) continue;
+            if (f->kind != HK_FAMILY_LATTICE) continue;
             for (int c = 0; c < 3; c++) im->views[nv].t[c] = im->t[3 * fi + c];
             im->view_family[nv] = fi;
             im->views[nv++].offset = f->offset;
         }
     }
     im->body_view[w->body_count] = nv;
+    im->span_count = 0;
+    for (int bi = 0; bi < w->body_count;) {
+        int end = bi + 1;
+        const int plain = !im->by_chunks[bi] && im->body_view[bi + 1] == im->body_view[bi];
+        while (plain && end < w->body_count && !im->by_chunks[end] && im->body_view[end + 1] == im->body_view[end])
+            end++;
+        im->span[2 * im->span_count] = bi;
+        im->span[2 * im->span_count++ + 1] = end;
+        bi = end;
+    }
     return 0;
 }
 
@@ -192,9 +211,18 @@ static int implicit_alloc(hk_world *w, hk_implicit *im)
 
     free(im->by_chunks);
     im->by_chunks = calloc((size_t)w->body_count + 1, 1);
-    if (!im->by_chunks) return -1;
-    for (int bi = 0; bi < w->body_count; bi++) im->by_chunks[bi] = (unsigned char)body_by_chunks(w, bi);
-    if (alloc_products(w, im, team) != 0 || alloc_views(w, im) != 0) return -1;
+    int *start = NULL, *fams = NULL;
+    if (!im->by_chunks || hk_world_body_families(w, &start, &fams) != 0) return -1;
+    for (int bi = 0; bi < w->body_count; bi++)
+        im->by_chunks[bi] = (unsigned char)body_by_chunks(w, bi, fams + start[bi], start[bi + 1] - start[bi]);
+    const int failed = alloc_products(w, im, team) != 0 || alloc_views(w, im, start, fams) != 0;
+    free(start);
+    free(fams);
+    if (failed) return -1;
+    const hk_family *const *lists;
+    im->list_count = hk_engine_lists(w, &lists);
+    if (im->list_count < 0) return -1;
+    im->lists = lists;
     alloc_rings(w, im);
 
     free(im->partial);
@@ -375,6 +403,7 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(team)
 #endif
+    HK_FP_SCOPE
     {
         /* 1: the lattice families' products t = S (y_a - y_b), by rows, of
          * the bodies that do not go by chunks */
@@ -391,14 +420,15 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
          * thread's share of the particles body by body */
         int g0, n;
         hk_team_range(0, p->count, &g0, &n);
-        for (int bi = 0; bi < w->body_count; bi++) {
-            const hk_body *b = &w->bodies[bi];
+        for (int q = 0; q < im->span_count; q++) { /* a body, or a run of bodies without lattice families */
+            const int bi = im->span[2 * q], be = im->span[2 * q + 1];
             if (im->by_chunks[bi]) {
                 body_chunks(k, w, im, bi, sK, sD, mass, y, out);
                 continue;
             }
-            const int lo = g0 > b->first ? g0 : b->first;
-            const int hi = g0 + n < b->first + b->count ? g0 + n : b->first + b->count;
+            const hk_body *b = &w->bodies[bi], *l = &w->bodies[be - 1];
+            const int lo = g0 > b->first ? g0 : b->first, end = l->first + l->count;
+            const int hi = g0 + n < end ? g0 + n : end;
             if (lo >= hi) continue;
             const hk_real *yb[3] = {y[0] + b->first, y[1] + b->first, y[2] + b->first};
             hk_real *ob[3] = {out[0] + b->first, out[1] + b->first, out[2] + b->first};
@@ -407,9 +437,8 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
                                hi - lo, mass);
         }
         HK_BARRIER();
-        /* 3: list families, colour by colour */
-        for (int fi = 0; fi < w->family_count; fi++)
-            if (w->families[fi].kind == HK_FAMILY_LIST) lists_run(k, w, &w->families[fi], sK, sD, y, out, NULL);
+        /* 3: list families, colour by colour (a group's merged: engine.h) */
+        for (int q = 0; q < im->list_count; q++) lists_run(k, w, im->lists[q], sK, sD, y, out, NULL);
         /* 4: fixed particles keep their velocity: their rows are identity rows
          * of the filtered system, and they take no part in it */
         if (HK_THREAD() == 0)
@@ -441,6 +470,7 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(sys_team(w))
 #endif
+    HK_FP_SCOPE
     {
         int g0, n;
         hk_team_range(0, p->count, &g0, &n);
@@ -477,8 +507,7 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
             }
             HK_BARRIER();
         }
-        for (int fi = 0; fi < w->family_count; fi++)
-            if (w->families[fi].kind == HK_FAMILY_LIST) lists_run(k, w, &w->families[fi], sK, sD, NULL, NULL, sum);
+        for (int q = 0; q < im->list_count; q++) lists_run(k, w, im->lists[q], sK, sD, NULL, NULL, sum);
         for (int g = g0; g < g0 + n; g++) {
             hk_real iv[6] = {0, 0, 0, 0, 0, 0};
             if (p->inv_mass[g] != 0) {
@@ -500,35 +529,41 @@ double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha
     hk_real *const *dv = im->v[HK_SYS_DV], *const *p = im->v[HK_SYS_P], *const *q = im->v[HK_SYS_Q];
     double *part = im->partial, *part_rr = im->partial + blocks; /* r . z and r . r per block */
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(sys_team(w))
+#pragma omp parallel num_threads(sys_team(w))
 #endif
-    for (int b = 0; b < blocks; b++) {
-        const int g0 = b * HK_SYS_BLOCK, g1 = (b + 1) * HK_SYS_BLOCK < count ? (b + 1) * HK_SYS_BLOCK : count;
-        if (alpha) /* the CG update of the block first: dv += alpha p, r -= alpha q */
-            for (int c = 0; c < 3; c++)
-                for (int g = g0; g < g1; g++) {
-                    dv[c][g] += *alpha * p[c][g];
-                    r[c][g] -= *alpha * q[c][g];
+    HK_FP_SCOPE
+    {
+#ifdef HOOKE_USE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int b = 0; b < blocks; b++) {
+            const int g0 = b * HK_SYS_BLOCK, g1 = (b + 1) * HK_SYS_BLOCK < count ? (b + 1) * HK_SYS_BLOCK : count;
+            if (alpha) /* the CG update of the block first: dv += alpha p, r -= alpha q */
+                for (int c = 0; c < 3; c++)
+                    for (int g = g0; g < g1; g++) {
+                        dv[c][g] += *alpha * p[c][g];
+                        r[c][g] -= *alpha * q[c][g];
+                    }
+            double s = 0, qq = 0;
+            for (int g = g0; g < g1; g++) {
+                const hk_real x = r[0][g], y = r[1][g], zz = r[2][g];
+                hk_real zx = iv[0][g] * x + iv[1][g] * y + iv[2][g] * zz;
+                hk_real zy = iv[1][g] * x + iv[3][g] * y + iv[4][g] * zz;
+                hk_real zz2 = iv[2][g] * x + iv[4][g] * y + iv[5][g] * zz;
+                if (scale != 1) {
+                    zx *= scale;
+                    zy *= scale;
+                    zz2 *= scale;
                 }
-        double s = 0, qq = 0;
-        for (int g = g0; g < g1; g++) {
-            const hk_real x = r[0][g], y = r[1][g], zz = r[2][g];
-            hk_real zx = iv[0][g] * x + iv[1][g] * y + iv[2][g] * zz;
-            hk_real zy = iv[1][g] * x + iv[3][g] * y + iv[4][g] * zz;
-            hk_real zz2 = iv[2][g] * x + iv[4][g] * y + iv[5][g] * zz;
-            if (scale != 1) {
-                zx *= scale;
-                zy *= scale;
-                zz2 *= scale;
+                z[0][g] = zx;
+                z[1][g] = zy;
+                z[2][g] = zz2;
+                s += (double)x * zx + (double)y * zy + (double)zz * zz2;
+                if (w->p.inv_mass[g] != 0) qq += (double)x * x + (double)y * y + (double)zz * zz;
             }
-            z[0][g] = zx;
-            z[1][g] = zy;
-            z[2][g] = zz2;
-            s += (double)x * zx + (double)y * zy + (double)zz * zz2;
-            if (w->p.inv_mass[g] != 0) qq += (double)x * x + (double)y * y + (double)zz * zz;
+            part[b] = s;
+            part_rr[b] = qq;
         }
-        part[b] = s;
-        part_rr[b] = qq;
     }
     for (int b = 0; b < blocks; b++) {
         rz += part[b];
@@ -543,14 +578,20 @@ double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real 
     const int count = w->p.count, blocks = (count + HK_SYS_BLOCK - 1) / HK_SYS_BLOCK;
     double *part = im->partial;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(sys_team(w))
+#pragma omp parallel num_threads(sys_team(w))
 #endif
-    for (int k = 0; k < blocks; k++) {
-        const int g1 = (k + 1) * HK_SYS_BLOCK < count ? (k + 1) * HK_SYS_BLOCK : count;
-        double s = 0;
-        for (int g = k * HK_SYS_BLOCK; g < g1; g++)
-            s += (double)a[0][g] * b[0][g] + (double)a[1][g] * b[1][g] + (double)a[2][g] * b[2][g];
-        part[k] = s;
+    HK_FP_SCOPE
+    {
+#ifdef HOOKE_USE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int k = 0; k < blocks; k++) {
+            const int g1 = (k + 1) * HK_SYS_BLOCK < count ? (k + 1) * HK_SYS_BLOCK : count;
+            double s = 0;
+            for (int g = k * HK_SYS_BLOCK; g < g1; g++)
+                s += (double)a[0][g] * b[0][g] + (double)a[1][g] * b[1][g] + (double)a[2][g] * b[2][g];
+            part[k] = s;
+        }
     }
     double sum = 0;
     for (int k = 0; k < blocks; k++) sum += part[k];

@@ -33,12 +33,17 @@ typedef struct hk_implicit {
     int count;     /* particles when they were made */
     hk_real *slab; /* the vectors and blocks, one allocation */
     hk_real *v[HK_SYS_VECTORS][3];
-    hk_real *inv[6];                 /* inverse diagonal blocks (xx, xy, xz, yy, yz, zz); 0 for fixed particles */
-    hk_real *tslab;                  /* per lattice family t[3] over its body's nodes, then blk */
-    hk_real **t;                     /* 3 per family (NULL for list families), indexed by local node */
-    struct hk_jac_view *views;       /* the lattice families' t, body by body (engine/kernels.h) */
-    int *view_family;                /* the family of each view */
-    int *body_view;                  /* body b's views: [body_view[b], body_view[b + 1]) */
+    hk_real *inv[6];           /* inverse diagonal blocks (xx, xy, xz, yy, yz, zz); 0 for fixed particles */
+    hk_real *tslab;            /* per lattice family t[3] over its body's nodes, then blk */
+    hk_real **t;               /* 3 per family (NULL for list families), indexed by local node */
+    struct hk_jac_view *views; /* the lattice families' t, body by body (engine/kernels.h) */
+    int *view_family;          /* the family of each view */
+    int *body_view;            /* body b's views: [body_view[b], body_view[b + 1]) */
+    int *span;                 /* 2 per span: first body, end body; a run of bodies without views
+                                * and chunks is one span (one mass-term pass), any other body its own */
+    int span_count;
+    const struct hk_family *const *lists; /* every list spring once (engine.h hk_engine_lists) */
+    int list_count;
     hk_real *blk[6];                 /* one lattice family's blocks over the largest lattice body, zero guards */
     int64_t blk_guard;               /* reals of each guard: the largest |offset| at least */
     int families;                    /* families t was made for */

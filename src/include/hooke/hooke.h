@@ -489,15 +489,30 @@ HK_API int hk_world_optimise(hk_world *w, int reorder_particles);
 /* ------------------------------------------------------------------------ */
 /* Reading state                                                             */
 
+/* Positions are not in the view: the solver keeps each body's particles in
+ * the body's own frame (docs/determinism.md, "Precision"), so a place in
+ * world coordinates is a sum; hk_world_position(s) form it. */
 typedef struct hk_particles_view {
     int count;
-    const hk_real *x, *y, *z;    /* position [m] */
     const hk_real *vx, *vy, *vz; /* velocity [m/s] */
     const hk_real *fx, *fy, *fz; /* force of the last evaluation [N] */
     const hk_real *inv_mass;     /* [1/kg]; 0 = pinned */
     const hk_real *mass;         /* [kg] (of pinned particles too) */
 } hk_particles_view;
 HK_API hk_particles_view hk_world_particles(const hk_world *w);
+/* The position of particle i in world coordinates [m], in double (NaN if
+ * i is out of range). */
+HK_API hk_vec3 hk_world_position(const hk_world *w, int i);
+/* The positions of particles [first, first + count) as x, y, z triples
+ * into xyz (3 count doubles) [m]; 0, or -1 if the range is out of bounds. */
+HK_API int hk_world_positions(const hk_world *w, int first, int count, double *xyz);
+/* Moves particle i to x [m] (world coordinates; held to the build's
+ * precision relative to its body's frame). 0, or -1 if i is out of range or
+ * x not finite. Forces and the position-Verlet history are recomputed. */
+HK_API int hk_world_set_position(hk_world *w, int i, hk_vec3 x);
+/* Sets the velocity of particle i to v [m/s]. 0, or -1 if i is out of range
+ * or v not finite. */
+HK_API int hk_world_set_velocity(hk_world *w, int i, hk_vec3 v);
 
 typedef struct hk_body_info {
     int first, count; /* particle range */
@@ -547,7 +562,9 @@ typedef struct hk_blowup {
 /* Returns 1 and fills *out on a blow-up, 0 if the state is sound. */
 HK_API int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out);
 
-/* 64-bit FNV-1a hash over the bytes of positions then velocities. */
+/* 64-bit FNV-1a hash over the bytes of the positions (x of every particle,
+ * then y, then z, each as the double hk_world_position gives) and then the
+ * velocities (vx, vy, vz arrays as stored, hk_real). */
 HK_API uint64_t hk_world_state_hash(const hk_world *w);
 
 /* ------------------------------------------------------------------------ */
