@@ -19,6 +19,7 @@
 
 #include "hooke/hooke.h"
 #include "kernels.h"
+#include "mpi_ranks.h"
 #include "scene.h"
 #include "topology.h"
 
@@ -51,6 +52,12 @@ const char hk_bench_usage[] =
     "products per second (products with the system matrix x springs / time:\n"
     "one per CG iteration, two more per multigrid cycle) and simulated seconds\n"
     "per wall-clock second (also in the JSON, for every integrator).\n"
+    "Started by an MPI launcher (mpirun -np R hooke bench ..., a build with\n"
+    "HOOKE_MPI), every configuration runs on the R ranks with its thread count\n"
+    "per rank: the table gains the ranks and the halo exchange's time per step\n"
+    "(the slowest rank's), each rank's placement is printed first, times are the\n"
+    "slowest rank's, weak scaling grows the problem with ranks x threads, and\n"
+    "every hash is checked against one process on 1 thread.\n"
     "\n";
 
 enum { MAX_COUNTS = 64, EXIT_OK = 0, EXIT_INPUT = 1, EXIT_INVALID = 2, EXIT_IO = 3 };
@@ -79,6 +86,7 @@ typedef struct bench_result {
     double cg_per_step;    /* CG iterations per timed step (implicit) [1] */
     double jacobian_per_s; /* spring Jacobian products per second: system products x springs / time (implicit) */
     double sim_per_wall;   /* simulated seconds per wall-clock second [1] */
+    double halo;           /* over MPI ranks: seconds per step in the halo exchange, the slowest rank's */
     int blew_up;
     char blowup[160];
 } bench_result;
@@ -339,9 +347,9 @@ static int run_config(const bench_opts *o, int threads, int64_t *steps, bench_re
     memset(r, 0, sizeof *r);
     r->threads = threads;
     set_threads(threads);
-    hk_world *w = make_problem(o, o->weak ? threads : 1, name, len);
+    hk_world *w = make_problem(o, o->weak ? threads * hk_mpi_ranks() : 1, name, len);
     if (!w) return -1;
-    if (hk_world_optimise(w, 0) != 0) {
+    if (hk_world_optimise(w, 0) != 0 || hk_mpi_distribute(w) != 0) { /* over MPI ranks: each rank's share */
         fprintf(stderr, "hooke: error: bench: %s\n", hk_world_error(w));
         hk_world_destroy(w);
         return -1;
@@ -354,9 +362,10 @@ static int run_config(const bench_opts *o, int threads, int64_t *steps, bench_re
     /* warm-up: the first step also measures the spring evaluations per step
      * and, on the first configuration, the step count S of a repetition */
     int64_t u0 = hk_world_spring_updates(w);
+    hk_mpi_barrier();
     double t0 = now_s();
     hk_world_step(w);
-    double per = now_s() - t0;
+    double per = hk_mpi_max_double(now_s() - t0); /* over MPI ranks: the slowest's, so every rank takes S steps */
     r->updates_per_step = hk_world_spring_updates(w) - u0;
     if (*steps == 0) {
         int64_t n = (int64_t)ceil(0.25 / (per > 1e-9 ? per : 1e-9));
@@ -370,12 +379,16 @@ static int run_config(const bench_opts *o, int threads, int64_t *steps, bench_re
     }
     const int64_t cg0 = hk_world_solver_stats(w).cg_total, products0 = hk_world_solver_stats(w).products;
     double timed = 0;
+    const double halo0 = hk_mpi_halo_seconds();
     for (int rep = 0; rep < o->repeat; rep++) {
+        hk_mpi_barrier(); /* over MPI ranks: every rank starts together, the slowest one's time counts */
         double t = now_s();
         for (int64_t s = 0; s < *steps; s++) hk_world_step(w);
-        times[rep] = (now_s() - t) / (double)*steps;
+        times[rep] = hk_mpi_max_double(now_s() - t) / (double)*steps;
         timed += times[rep] * (double)*steps;
     }
+    r->halo = hk_mpi_max_double(hk_mpi_halo_seconds() - halo0) / ((double)o->repeat * (double)*steps);
+    hk_mpi_gather(w); /* over MPI ranks: the whole state on rank 0, which checks and hashes it */
     r->implicit = hk_integrator_info_of(hk_world_integrator(w).kind)->implicit;
     const double cg = (double)(hk_world_solver_stats(w).cg_total - cg0);
     r->cg_per_step = cg / ((double)o->repeat * (double)*steps);
@@ -425,6 +438,7 @@ static void write_json(FILE *f, const bench_opts *o, const char *name, const ben
     fprintf(f, "{\n  \"hooke\": \"%s\",\n  \"real\": \"%s\",\n  \"kernels\": \"%s\",\n", HOOKE_VERSION,
             sizeof(hk_real) == 8 ? "double" : "float", hk_kernels_name());
     fprintf(f, "  \"machine_cores\": %d,\n", hk_topology_cores());
+    if (hk_mpi_active()) fprintf(f, "  \"mpi_ranks\": %d,\n", hk_mpi_ranks());
     fprintf(f, "  \"problem\": \"%s\",\n  \"scaling\": \"%s\",\n", name, o->weak ? "weak" : "strong");
     fprintf(f, "  \"warmup_steps\": %d,\n  \"repeat\": %d,\n  \"steps_per_repeat\": %lld,\n", o->warmup, o->repeat,
             (long long)steps);
@@ -440,12 +454,14 @@ static void write_json(FILE *f, const bench_opts *o, const char *name, const ben
                 "\"state_hash\": \"0x%016" PRIx64 "\", \"reference_hash\": \"0x%016" PRIx64 "\", "
                 "\"hash_ok\": %s, \"energy_start_J\": %.9g, \"energy_end_J\": %.9g, \"energy_ok\": %s, "
                 "\"sim_seconds_per_wall_second\": %.6g, \"cg_iterations_per_step\": %.6g, "
-                "\"jacobian_products_per_s\": %.6g, \"blew_up\": %s}%s\n",
+                "\"jacobian_products_per_s\": %.6g, \"blew_up\": %s",
                 x->threads, x->particles, (long long)x->springs, (long long)x->updates_per_step, x->tmin, x->tmed,
                 x->tmax, x->fom, x->ns_per_update, x->efficiency, x->hash, x->ref_hash,
                 x->hash == x->ref_hash ? "true" : "false", x->e_start, x->e_end,
                 x->e_end <= x->e_start + 0.1 * x->e_scale + x->e_floor ? "true" : "false", x->sim_per_wall,
-                x->cg_per_step, x->jacobian_per_s, x->blew_up ? "true" : "false", i + 1 < n ? "," : "");
+                x->cg_per_step, x->jacobian_per_s, x->blew_up ? "true" : "false");
+        if (hk_mpi_active()) fprintf(f, ", \"ranks\": %d, \"halo_exchange_per_step_s\": %.6g", hk_mpi_ranks(), x->halo);
+        fprintf(f, "}%s\n", i + 1 < n ? "," : "");
     }
     fprintf(f, "  ],\n  \"verification\": \"%s\",\n  \"fom_spring_updates_per_s\": %.6g\n}\n",
             valid ? "VALID" : "INVALID", fom);
@@ -463,6 +479,10 @@ int hk_cmd_bench(int argc, char **argv)
         if (o.counts[i] > most) most = o.counts[i];
     set_threads(most); /* report the placement the runs will use */
     hk_topology_print(stdout, "# ");
+    hk_mpi_print_placement("# "); /* over MPI ranks: each rank's host, processors and threads */
+    const int ranks = hk_mpi_ranks(), over_ranks = hk_mpi_active();
+    int have_ref = 0; /* over several ranks: the 1-process, 1-thread hash of strong scaling, once computed */
+    uint64_t ref_one = 0;
     bench_result r[MAX_COUNTS];
     char name[256] = "";
     int64_t steps = o.steps;
@@ -473,25 +493,38 @@ int hk_cmd_bench(int argc, char **argv)
                    r[0].particles, (long long)r[0].springs, o.weak ? "weak" : "strong", o.warmup, o.repeat,
                    (long long)steps);
         if (i == 0)
-            printf("threads  particles  springs    min_ms   median_ms   max_ms   FOM(G/s)  ns/update  efficiency  "
-                   "state_hash\n");
+            printf("%sthreads  particles  springs    min_ms   median_ms   max_ms   %sFOM(G/s)  ns/update  efficiency  "
+                   "state_hash\n",
+                   over_ranks ? "ranks  " : "", over_ranks ? "halo_ms  " : "");
         /* every configuration takes the same number of steps: W + R S */
         const int64_t total = o.warmup + (int64_t)o.repeat * steps;
         int one = -1; /* the 1-thread configuration: efficiency base, and strong scaling's reference */
         for (int j = 0; j <= i; j++)
             if (r[j].threads == 1) one = j;
-        uint64_t ref;
-        if (r[i].threads == 1)
+        uint64_t ref = 0;
+        if (ranks > 1) { /* one process on 1 thread, on rank 0 (the only one that verifies) */
+            if (!o.weak && have_ref) {
+                ref = ref_one;
+            } else if (hk_mpi_rank() == 0 && reference_hash(&o, o.weak ? r[i].threads * ranks : 1, total, &ref) != 0) {
+                return EXIT_INPUT;
+            }
+            ref_one = ref;
+            have_ref = 1;
+        } else if (r[i].threads == 1) {
             ref = r[i].hash;
-        else if (!o.weak && one >= 0)
+        } else if (!o.weak && one >= 0) {
             ref = r[one].hash;
-        else if (reference_hash(&o, o.weak ? r[i].threads : 1, total, &ref) != 0)
+        } else if (reference_hash(&o, o.weak ? r[i].threads : 1, total, &ref) != 0) {
             return EXIT_INPUT;
+        }
         r[i].ref_hash = ref;
         r[i].efficiency = one >= 0 && r[one].fom > 0 ? r[i].fom / ((double)r[i].threads * r[one].fom) : 0;
-        printf("%7d  %9d  %9lld  %8.3f  %10.3f  %7.3f  %9.4f  %9.4f  %10.3f  0x%016" PRIx64 "\n", r[i].threads,
-               r[i].particles, (long long)r[i].springs, 1e3 * r[i].tmin, 1e3 * r[i].tmed, 1e3 * r[i].tmax,
-               r[i].fom / 1e9, r[i].ns_per_update, r[i].efficiency, r[i].hash);
+        if (over_ranks) printf("%5d  ", ranks);
+        printf("%7d  %9d  %9lld  %8.3f  %10.3f  %7.3f  ", r[i].threads, r[i].particles, (long long)r[i].springs,
+               1e3 * r[i].tmin, 1e3 * r[i].tmed, 1e3 * r[i].tmax);
+        if (over_ranks) printf("%7.3f  ", 1e3 * r[i].halo);
+        printf("%9.4f  %9.4f  %10.3f  0x%016" PRIx64 "\n", r[i].fom / 1e9, r[i].ns_per_update, r[i].efficiency,
+               r[i].hash);
         if (r[i].implicit)
             printf("         implicit: %.1f CG iterations/step, %.4g G Jacobian products/s, %.4g simulated s per wall "
                    "s\n",
@@ -503,20 +536,24 @@ int hk_cmd_bench(int argc, char **argv)
         int hash_ok = r[i].hash == r[i].ref_hash;
         int energy_ok = r[i].e_end <= r[i].e_start + 0.1 * r[i].e_scale + r[i].e_floor;
         if (!hash_ok || !energy_ok || r[i].blew_up) valid = 0;
-        printf("verify threads=%d: state_hash %s the 1-thread hash 0x%016" PRIx64
-               "; energy %.6g J -> %.6g J (%s)%s%s\n",
-               r[i].threads, hash_ok ? "equals" : "DIFFERS FROM", r[i].ref_hash, r[i].e_start, r[i].e_end,
-               energy_ok ? "within bound" : "GREW PAST BOUND", r[i].blew_up ? "; BLEW UP: " : "",
-               r[i].blew_up ? r[i].blowup : "");
+        char rk[32] = "";
+        if (over_ranks) snprintf(rk, sizeof rk, "ranks=%d ", ranks);
+        printf("verify %sthreads=%d: state_hash %s the %s hash 0x%016" PRIx64 "; energy %.6g J -> %.6g J (%s)%s%s\n",
+               rk, r[i].threads, hash_ok ? "equals" : "DIFFERS FROM", ranks > 1 ? "1-process 1-thread" : "1-thread",
+               r[i].ref_hash, r[i].e_start, r[i].e_end, energy_ok ? "within bound" : "GREW PAST BOUND",
+               r[i].blew_up ? "; BLEW UP: " : "", r[i].blew_up ? r[i].blowup : "");
         if (r[i].fom > r[best].fom) best = i;
     }
     printf(
         "energy bound: E_end <= E_start + 0.1 * (|E_start| + |KE_end| + |PE_end| + |SE_end|) + 1 mJ/kg * free mass\n");
+    valid = hk_mpi_share_int(valid); /* over MPI ranks: rank 0 verified the gathered states */
     printf("%s\n", valid ? "VALID" : "INVALID");
-    printf("FOM %.6g spring_updates/s threads=%d ns_per_update=%.4f problem=\"%s\" scaling=%s kernels=%s %s\n",
-           r[best].fom, r[best].threads, r[best].ns_per_update, name, o.weak ? "weak" : "strong", hk_kernels_name(),
+    char rk[32] = ""; /* over MPI ranks: how many (threads= is per rank) */
+    if (over_ranks) snprintf(rk, sizeof rk, " ranks=%d", ranks);
+    printf("FOM %.6g spring_updates/s threads=%d%s ns_per_update=%.4f problem=\"%s\" scaling=%s kernels=%s %s\n",
+           r[best].fom, r[best].threads, rk, r[best].ns_per_update, name, o.weak ? "weak" : "strong", hk_kernels_name(),
            valid ? "VALID" : "INVALID");
-    if (o.json) {
+    if (o.json && hk_mpi_rank() == 0) { /* over MPI ranks: rank 0 writes it */
         FILE *f = fopen(o.json, "w");
         if (!f) {
             fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.json, strerror(errno));

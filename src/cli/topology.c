@@ -39,6 +39,10 @@
 /* 1 once hooke bound the threads itself (the user set no OpenMP placement) */
 static int bound_by_hooke;
 #endif
+/* processes of one run on this node (MPI ranks, hk_topology_share_node): past 1, the launcher places them */
+static int node_ranks = 1;
+
+void hk_topology_share_node(int ranks) { node_ranks = ranks > 1 ? ranks : 1; }
 
 /* The user's own placement variable, or NULL. */
 static const char *user_placement(void)
@@ -160,6 +164,7 @@ void hk_topology_bind_threads(void)
 #ifdef HOOKE_USE_OPENMP
     bound_by_hooke = 0;
     if (user_placement()) return; /* the user's placement stands */
+    if (node_ranks > 1) return;   /* ranks sharing the node: the launcher's binding (each rank's mask) stands */
 #ifdef HOOKE_USE_HWLOC
     if (!topo_get()) return;
     const int cores = allowed_core(-1, NULL);
@@ -205,6 +210,31 @@ static void allowed_text(char *buf, size_t cap)
     size_t len = 0;
     for (int c = 0; c < CPU_SETSIZE && len + 16 < cap; c++)
         if (CPU_ISSET(c, mask)) len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? "," : "", c);
+#endif
+}
+
+void hk_topology_placement(char *buf, size_t cap)
+{
+    char mask_list[128];
+    allowed_text(mask_list, sizeof mask_list);
+    size_t len = (size_t)snprintf(buf, cap, "PU(s) %s", mask_list[0] ? mask_list : "(unknown)");
+#ifdef HOOKE_USE_OPENMP
+    enum { MAX_SHOWN = 64 };
+    int cpu[MAX_SHOWN], n = omp_get_max_threads() < MAX_SHOWN ? omp_get_max_threads() : MAX_SHOWN;
+    for (int i = 0; i < n; i++) cpu[i] = -1;
+#pragma omp parallel num_threads(n)
+    cpu[omp_get_thread_num()] = sched_getcpu();
+    if (len < cap) len += (size_t)snprintf(buf + len, cap - len, ", %d thread(s) on cpu", omp_get_max_threads());
+    for (int i = 0; i < n && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%d", i ? "," : " ", cpu[i]);
+    if (len < cap)
+        snprintf(buf + len, cap - len, " (binding: %s)",
+                 user_placement() ? "the user's"
+                 : node_ranks > 1 ? "the launcher's, several ranks on this node"
+                 : bound_by_hooke ? "hooke's"
+                                  : "none");
+#else
+    if (len < cap) snprintf(buf + len, cap - len, ", 1 thread");
 #endif
 }
 
@@ -282,6 +312,7 @@ void hk_topology_print(FILE *f, const char *prefix)
     fprintf(f, "%sopenmp: %d thread(s), OMP_PLACES=%s OMP_PROC_BIND=%s; binding: %s%s\n", prefix, omp_get_max_threads(),
             places ? places : "(unset)", bind ? bind : "(unset)",
             user             ? "the user's, from "
+            : node_ranks > 1 ? "the launcher's (several MPI ranks on this node)"
             : bound_by_hooke ? "hooke's, one thread per allowed core, spread over them"
                              : "none",
             user ? user : "");

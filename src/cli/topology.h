@@ -23,5 +23,13 @@ void hk_topology_print(FILE *f, const char *prefix);
 /* The cores with an allowed processor (hwloc), else the allowed
  * processors; at least 1. */
 int hk_topology_cores(void);
+/* Several processes of one run (MPI ranks) share this node: then
+ * hk_topology_bind_threads leaves each rank's threads within the mask its
+ * launcher gave it (mpirun --bind-to, srun --cpu-bind) instead of binding
+ * them to the node's first cores, where every rank's would meet. */
+void hk_topology_share_node(int ranks);
+/* Where this process runs, in one line: its allowed PUs, its OpenMP
+ * threads' CPUs and who bound them (a rank's line in `hooke bench`). */
+void hk_topology_placement(char *buf, size_t cap);
 
 #endif
