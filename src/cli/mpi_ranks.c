@@ -134,6 +134,7 @@ void hk_mpi_note(const char *fmt, ...)
 
 void hk_mpi_print_placement(const char *prefix)
 {
+    if (!started) return; /* one process: hk_topology_print said it all */
     enum { LINE = 512 };
     char mine[LINE], host[128] = "";
     gethostname(host, sizeof host - 1);
@@ -141,10 +142,7 @@ void hk_mpi_print_placement(const char *prefix)
     hk_topology_placement(where, sizeof where);
     snprintf(mine, sizeof mine, "rank %d of %d on %s: %s", rank_, ranks_, host, where);
     char *all = rank_ == 0 ? malloc((size_t)ranks_ * LINE) : NULL;
-    if (started)
-        MPI_Gather(mine, LINE, MPI_CHAR, all, LINE, MPI_CHAR, 0, hk_mpi_comm);
-    else if (all)
-        memcpy(all, mine, LINE);
+    MPI_Gather(mine, LINE, MPI_CHAR, all, LINE, MPI_CHAR, 0, hk_mpi_comm);
     if (rank_ == 0 && all)
         for (int r = 0; r < ranks_; r++) printf("%s%s\n", prefix, all + (size_t)r * LINE);
     free(all);

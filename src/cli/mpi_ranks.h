@@ -63,7 +63,8 @@ void hk_mpi_note(const char *fmt, ...)
 #endif
     ;
 /* The rank's host name and CPU binding, one line per rank, gathered on
- * rank 0 (every rank calls it; rank 0 prints them with prefix). */
+ * rank 0 (every rank calls it; rank 0 prints them with prefix); nothing
+ * when MPI was not started. */
 void hk_mpi_print_placement(const char *prefix);
 #else
 static inline int hk_mpi_start(void) { return 0; }
