@@ -86,11 +86,15 @@ failures=0
 examples=0
 declare -A new_text # "FILE:LINE" -> replacement (update)
 
+declare -A passed # commands shown without output that exited 0: shown again, they are not run again
+
 check_command() { # file, cmd line, command, machine, shown lines (file)
     local file=$1 at=$2 cmd=$3 machine=$4 shown=$5
     local out=$scratch/out.$$ want=$scratch/want.$$ got=$scratch/got.$$
-    run_one "$cmd" "$out"
     examples=$((examples + 1))
+    [ ! -s "$shown" ] && [ -n "${passed[$cmd]:-}" ] && return
+    run_one "$cmd" "$out"
+    [ ! -s "$shown" ] && [ "$status" -eq 0 ] && passed[$cmd]=1
     local m=mask_machine
     [ "$machine" = 1 ] && m=mask_numbers
     cut -f2- "$shown" | $m >"$want"
