@@ -10,6 +10,12 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${HOOKE_FUZZ_BUILD:-$root/build-fuzz}
 bin=$build/fuzz
 [ -x "$bin/fuzz_scene" ] || { echo "run.sh: no harnesses in $bin: cmake --preset fuzz && cmake --build --preset fuzz" >&2; exit 1; }
+# the harnesses to run
+names=()
+for name in scene checkpoint mesh_obj mesh_asc stats; do
+  [ -z "${HOOKE_FUZZ_ONLY:-}" ] || [ "$HOOKE_FUZZ_ONLY" = "$name" ] && names+=("$name")
+done
+[ "${#names[@]}" -gt 0 ] || { echo "run.sh: HOOKE_FUZZ_ONLY=$HOOKE_FUZZ_ONLY: expected scene, checkpoint, mesh_obj, mesh_asc or stats" >&2; exit 1; }
 seeds=$bin/seeds
 rm -rf "$seeds"
 mkdir -p "$seeds"/{scene,mesh_asc,mesh_obj,checkpoint,stats} "$bin/corpus" "$bin/artifacts"
@@ -41,11 +47,7 @@ fuzz_one() {
     -print_final_stats=1 "$@" "corpus/$name" "seeds/$name") >"$bin/artifacts/$name.log" 2>&1
 }
 
-# the harnesses, HOOKE_FUZZ_JOBS (default: the number of cores) at a time
-names=()
-for name in scene checkpoint mesh_obj mesh_asc stats; do
-  [ -z "${HOOKE_FUZZ_ONLY:-}" ] || [ "$HOOKE_FUZZ_ONLY" = "$name" ] && names+=("$name")
-done
+# HOOKE_FUZZ_JOBS (default: the number of cores) at a time
 jobs=${HOOKE_FUZZ_JOBS:-$(nproc)}
 start=$SECONDS
 declare -A pid_of
