@@ -495,8 +495,8 @@ static int stability_option(stability_opts *o, int id, const char *a, const char
     case O_OUT:
     case O_PLOT:
         if (!v || !*v)
-            return hk_arg_error(NULL, a, v,
-                                id == O_OUT ? "a file name (.csv or .json)" : "a file name ending in .png, .svg or .pdf");
+            return hk_arg_error(
+                NULL, a, v, id == O_OUT ? "a file name (.csv or .json)" : "a file name ending in .png, .svg or .pdf");
         *(id == O_OUT ? &o->out : &o->plot) = v;
         break;
     }
