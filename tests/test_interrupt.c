@@ -291,6 +291,28 @@ static void test_sigkill_frames(void **state)
     assert_true(whole > 0);
 }
 
+/* A command that must be refused: its arguments and a line its stderr holds. */
+typedef struct {
+    char *argv[8];
+    const char *message;
+} refusal;
+
+/* Runs each command under the memory cap `cap` (0: none) and a 30 s alarm;
+ * each must exit 1 with its message. */
+static void expect_refusals(const refusal *cases, size_t n, rlim_t cap)
+{
+    for (size_t i = 0; i < n; i++) {
+        const int status = finish(start(cases[i].argv, cap, 30));
+        char *se = hk_test_slurp(hk_test_path("child.err"));
+        if (status != 1 || !strstr(se, cases[i].message)) {
+            print_error("%s %s: exit %d, stderr: %s\nexpected: %s\n", cases[i].argv[1], cases[i].argv[2], status, se,
+                        cases[i].message);
+            fail();
+        }
+        free(se);
+    }
+}
+
 /* Endless and non-regular inputs are refused at once with a message, under
  * a memory cap that a reader of all of /dev/zero would hit: a checkpoint,
  * a scene, a stats CSV to plot; a folder as a checkpoint too. */
@@ -302,10 +324,7 @@ static void test_endless_inputs(void **state)
 #else
     const rlim_t cap = (rlim_t)2 << 30;
 #endif
-    struct {
-        char *argv[8];
-        const char *message;
-    } cases[] = {
+    const refusal cases[] = {
         {{"hooke", "run", HOOKE_SCENES_DIR "/rope.scene", "--restart", "/dev/zero", NULL},
          "hooke: error: /dev/zero: cannot read checkpoint: it is not a regular file (a device, FIFO or socket)"},
         {{"hooke", "run", "/dev/zero", NULL},
@@ -315,16 +334,7 @@ static void test_endless_inputs(void **state)
         {{"hooke", "run", HOOKE_SCENES_DIR "/rope.scene", "--restart", "/tmp", NULL},
          "hooke: error: /tmp: cannot read checkpoint: it is a folder"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const int status = finish(start(cases[i].argv, cap, 30));
-        char *se = hk_test_slurp(hk_test_path("child.err"));
-        if (status != 1 || !strstr(se, cases[i].message)) {
-            print_error("%s %s: exit %d, stderr: %s\nexpected: %s\n", cases[i].argv[1], cases[i].argv[2], status, se,
-                        cases[i].message);
-            fail();
-        }
-        free(se);
-    }
+    expect_refusals(cases, sizeof cases / sizeof cases[0], cap);
 }
 
 /* A sparse file of `bytes` bytes (no disk used) at the test's path `name`; returns its path. */
@@ -362,10 +372,7 @@ static void test_size_limits(void **state)
     assert_int_equal(mkfifo(fifo, 0644), 0);
     snprintf(fifo_scene, sizeof fifo_scene, "%s", hk_test_path("fifo_mesh.scene"));
     hk_test_write(fifo_scene, "body mesh\n file fifo.obj\n mass 0.01\n springs edges k 100\nend\n");
-    struct {
-        char *argv[8];
-        const char *message;
-    } cases[] = {
+    const refusal cases[] = {
         {{"hooke", "run", scene, NULL},
          "big.scene: error: cannot read scene: it is 314572800 bytes, more than the limit of 268435456 for a scene"},
         {{"hooke", "run", HOOKE_SCENES_DIR "/rope.scene", "--restart", ck, NULL},
@@ -378,16 +385,7 @@ static void test_size_limits(void **state)
         {{"hooke", "run", fifo_scene, NULL},
          "fifo.obj: error: cannot read mesh: it is not a regular file (a device, FIFO or socket)"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const int status = finish(start(cases[i].argv, cap, 30));
-        char *se = hk_test_slurp(hk_test_path("child.err"));
-        if (status != 1 || !strstr(se, cases[i].message)) {
-            print_error("%s %s: exit %d, stderr: %s\nexpected: %s\n", cases[i].argv[1], cases[i].argv[2], status, se,
-                        cases[i].message);
-            fail();
-        }
-        free(se);
-    }
+    expect_refusals(cases, sizeof cases / sizeof cases[0], cap);
 }
 
 int main(void)
