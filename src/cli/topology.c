@@ -38,7 +38,6 @@
 #ifdef HOOKE_USE_OPENMP
 /* 1 once hooke bound the threads itself (the user set no OpenMP placement) */
 static int bound_by_hooke;
-#endif
 
 /* The user's own placement variable, or NULL. */
 static const char *user_placement(void)
@@ -50,6 +49,7 @@ static const char *user_placement(void)
     }
     return NULL;
 }
+#endif
 
 #ifdef HOOKE_USE_HWLOC
 /* The machine and the process's allowed processors as found at the first call. */
