@@ -5,8 +5,9 @@
 Each round runs every case three times on each build, alternating (A B A B
 A B in even rounds, B A B A B A in odd ones), and records the best
 throughput of B over the best of A: above 1 means B is faster. The best of
-three drops the runs that a busy neighbour on the machine slowed down. The cases, all on one thread:
+three drops the runs that a busy neighbour on the machine slowed down. The cases, on one thread but run512x2:
   run512    hooke run scenes/cloth_512.scene --steps 1500 --threads 1 (1 / wall time)
+  run512x2  the same on 2 threads
   jelly26   hooke_bench jelly26_force/avx512/n:64 (spring updates per second)
   cloth256  hooke_bench cloth_force/avx512/n:256 (spring updates per second)
   stiff48   hooke run scenes/cloth_512_stiff.scene --steps 48 --threads 1 (1 / wall time; implicit)
@@ -26,9 +27,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ, OMP_NUM_THREADS="1")
 
 
-def run(scene, steps):
+def run(scene, steps, threads="1"):
     def measure(build):
-        cmd = [os.path.join(build, "hooke"), "run", os.path.join(ROOT, scene), "--steps", steps, "--threads", "1",
+        cmd = [os.path.join(build, "hooke"), "run", os.path.join(ROOT, scene), "--steps", steps, "--threads", threads,
                "--quiet"]
         t = time.perf_counter()
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=ENV)
@@ -47,6 +48,8 @@ def bench(case):
 
 CASES = (  # name, what it runs, how it is measured
     ("run512", "hooke run scenes/cloth_512.scene --steps 1500 --threads 1", run("scenes/cloth_512.scene", "1500")),
+    ("run512x2", "hooke run scenes/cloth_512.scene --steps 1500 --threads 2",
+     run("scenes/cloth_512.scene", "1500", "2")),
     ("jelly26", "hooke_bench jelly26_force/avx512/n:64/threads:1", bench("jelly26_force/avx512/n:64")),
     ("cloth256", "hooke_bench cloth_force/avx512/n:256/threads:1", bench("cloth_force/avx512/n:256")),
     ("stiff48", "hooke run scenes/cloth_512_stiff.scene --steps 48 --threads 1",

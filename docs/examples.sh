@@ -9,9 +9,11 @@
 # `$ COMMAND` is a command as a user types it (`hooke ...`, run from the
 # repository's root: the scenes are found as scenes/NAME), and the lines
 # after it, up to the next `$ ` line or the end of the block, are output it
-# prints (stdout and stderr, in the order a terminal shows them). `check`
-# runs every command in a scratch folder and fails when a shown line is not
-# among the lines printed, in order (a block may leave lines out). Numbers
+# prints (stdout and stderr, in the order a terminal shows them); a line
+# `# ...` is a comment. `check` runs every command in a scratch folder and
+# fails when a shown line is not among the lines printed, in order (a block
+# may leave lines out), or when a command shown without output does not
+# exit with status 0. Numbers
 # that depend on the machine are not compared: the values of wall_s=,
 # spring_updates_per_s= and threads=, and in a block marked
 # `<!-- example: machine -->` every number. `update` rewrites each shown
@@ -69,9 +71,10 @@ mask_numbers() { sed -E 's/0x[0-9a-f]+/0x#/g; s/[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?
 # stdbuf preloads a library, which AddressSanitizer (a sanitizer build of hooke) must allow.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
-# Runs one command from the scratch folder, its output (merged, line-buffered) into $2.
+# Runs one command from the scratch folder, its output (merged, line-buffered) into $2; sets status.
 run_one() {
-    (cd "$scratch" && HOME="$scratch" PATH="$scratch/bin:$PATH" stdbuf -oL -eL bash -c "$1" >"$2" 2>&1) || true
+    status=0
+    (cd "$scratch" && HOME="$scratch" PATH="$scratch/bin:$PATH" stdbuf -oL -eL bash -c "$1" >"$2" 2>&1) || status=$?
 }
 
 # The blocks of a file as lines "LINE<TAB>KIND<TAB>TEXT": KIND block (TEXT 1
@@ -93,7 +96,7 @@ scan() {
         inblock {
             line = $0
             if (!fenced) sub(/^    /, "", line)
-            if (line ~ /^[[:space:]]*$/) next
+            if (line ~ /^[[:space:]]*$/ || line ~ /^# /) next
             if (line ~ /^\$ /) print NR "\tcmd\t" substr(line, 3)
             else print NR "\tout\t" line
         }
@@ -125,6 +128,8 @@ finish_picture() { # file, "FILE docs/img/NAME"
 
 declare -A new_text # "FILE:LINE" -> replacement (update)
 
+declare -A passed # commands shown without output that exited 0: shown again, they are not run again
+
 check_command() { # file, cmd line, command, machine, shown lines (file)
     local file=$1 at=$2 cmd=$3 machine=$4 shown=$5
     local out=$scratch/out.$$ want=$scratch/want.$$ got=$scratch/got.$$
@@ -132,8 +137,10 @@ check_command() { # file, cmd line, command, machine, shown lines (file)
         skipped=$((skipped + 1))
         return
     fi
-    run_one "$cmd" "$out"
     examples=$((examples + 1))
+    [ ! -s "$shown" ] && [ -n "${passed[$cmd]:-}" ] && return
+    run_one "$cmd" "$out"
+    [ ! -s "$shown" ] && [ "$status" -eq 0 ] && passed[$cmd]=1
     local m=mask_machine
     [ "$machine" = 1 ] && m=mask_numbers
     cut -f2- "$shown" | $m >"$want"
@@ -142,7 +149,12 @@ check_command() { # file, cmd line, command, machine, shown lines (file)
     local missing
     missing=$(awk 'NR == FNR { got[++n] = $0; next } { while (i < n && got[++i] != $0) {} if (got[i] != $0) { print FNR; exit } }' \
         "$got" "$want")
-    if [ -n "$missing" ]; then
+    if [ ! -s "$shown" ] && [ "$status" -ne 0 ]; then
+        failures=$((failures + 1))
+        echo "examples.sh: $file:$at: \$ $cmd" >&2
+        echo "  is shown without output but exits with status $status; it prints:" >&2
+        sed 's/^/    /' "$out" >&2
+    elif [ -n "$missing" ]; then
         failures=$((failures + 1))
         local shown_line
         shown_line=$(sed -n "${missing}p" "$shown" | cut -f2-)

@@ -2,6 +2,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 
+#include "scene.h"
+#include "stats_csv.h"
+
 #define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
 
 /* Runs hooke ARGS and expects exit status `status`, stderr containing
@@ -364,6 +367,51 @@ static void check_state_file(const char *scene, int steps, int particles)
     free(text);
 }
 
+/* The stats digits read back to the build's precision: every value of a
+ * row equals the world's own (float build: to 9 significant digits;
+ * double build: exactly, 17 digits), volumes and pressures included. */
+static void test_stats_digits(void **state)
+{
+    (void)state;
+    const char *csv = hk_test_path("digits.csv");
+    char args[512];
+    snprintf(args, sizeof args, "run " SCENE("pressure_ball.scene") " --steps 12 --every 1 --stats '%s' --quiet", csv);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    hk_stats_table t;
+    char err[512];
+    assert_int_equal(hk_stats_read(csv, &t, err, sizeof err), 0);
+    assert_int_equal(t.rows, 13);
+    assert_int_equal(t.cols, 10);
+    hk_scene sc;
+    assert_int_equal(hk_scene_load(HOOKE_SCENES_DIR "/pressure_ball.scene", &sc, err, sizeof err), 0);
+    assert_int_equal(hk_world_optimise(sc.world, 0), 0);
+    for (int row = 0; row < t.rows; row++) {
+        if (row > 0) hk_world_step(sc.world);
+        const hk_stats s = hk_world_stats(sc.world);
+        const double want[10] = {(double)row,
+                                 hk_world_time(sc.world),
+                                 s.kinetic,
+                                 s.gravity,
+                                 s.spring,
+                                 s.total,
+                                 s.max_stretch,
+                                 (double)s.broken,
+                                 hk_world_body_volume(sc.world, 0, HK_VOLUME_GAUSS),
+                                 hk_world_body_pressure(sc.world, 0)};
+        for (int c = 0; c < 10; c++) {
+            const double got = t.v[c][row], tol = sizeof(hk_real) == 8 ? 0 : 1e-8 * fabs(want[c]);
+            if (!(fabs(got - want[c]) <= tol)) {
+                print_error("row %d, column %s: %.17g printed, the world has %.17g\n", row, t.names[c], got, want[c]);
+                fail();
+            }
+        }
+    }
+    hk_scene_free(&sc);
+    hk_stats_free(&t);
+}
+
 static void test_state_out(void **state)
 {
     (void)state;
@@ -469,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_bad_scene_files),
         cmocka_unit_test(test_summary_and_overrides),
         cmocka_unit_test(test_stats_csv),
+        cmocka_unit_test(test_stats_digits),
         cmocka_unit_test(test_state_out),
         cmocka_unit_test(test_blowup_exit_2),
         cmocka_unit_test(test_unwritable_output_exit_3),

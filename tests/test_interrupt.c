@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 /* Sanitized builds (of this test and of the program beside it) reserve
@@ -247,31 +248,60 @@ static void test_sigkill_checkpoints(void **state)
     fclose(f);
 }
 
-/* Endless and non-regular inputs are refused at once with a message, under
- * a memory cap that a reader of all of /dev/zero would hit: a checkpoint,
- * a scene, a stats CSV to plot; a folder as a checkpoint too. */
-static void test_endless_inputs(void **state)
+/* SIGKILL at twenty moments of a run that writes a frame every step into the
+ * same folder: frames.pvd is always whole (the header, complete entries of
+ * frames that exist, the closing tags), and of the temporary files only
+ * the one being written may be left, which the next run reuses. */
+static void test_sigkill_frames(void **state)
 {
     (void)state;
-#if SANITIZED
-    const rlim_t cap = 0; /* a sanitizer reserves more address space than any cap: the alarm stays */
-#else
-    const rlim_t cap = (rlim_t)2 << 30;
-#endif
-    struct {
-        char *argv[8];
-        const char *message;
-    } cases[] = {
-        {{"hooke", "run", HOOKE_SCENES_DIR "/rope.scene", "--restart", "/dev/zero", NULL},
-         "hooke: error: /dev/zero: cannot read checkpoint: it is not a regular file (a device, FIFO or socket)"},
-        {{"hooke", "run", "/dev/zero", NULL},
-         "/dev/zero: error: cannot read scene: it is not a regular file (a device, FIFO or socket)"},
-        {{"hooke", "plot", "/dev/zero", NULL},
-         "hooke: error: /dev/zero: cannot read stats CSV: it is not a regular file (a device, FIFO or socket)"},
-        {{"hooke", "run", HOOKE_SCENES_DIR "/rope.scene", "--restart", "/tmp", NULL},
-         "hooke: error: /tmp: cannot read checkpoint: it is a folder"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char out[256], scene[256];
+    snprintf(out, sizeof out, "%s", hk_test_path("killed_frames"));
+    snprintf(scene, sizeof scene, "%s", hk_test_path("rope_long.scene"));
+    hk_test_write(scene, "world\n gravity 0 -9.81 0\nend\nbody rope\n count 40\n mass 0.01\n spacing 0.02\n pin 0\n"
+                         " springs chain k 100 damping 0.01\nend\nrun\n dt 1e-3\n steps 1000000\nend\n");
+    char *argv[] = {"hooke", "run", scene, "--out", out, "--every", "1", "--quiet", NULL};
+    unsigned seed = 4321;
+    int whole = 0;
+    for (int i = 0; i < 20; i++) {
+        const pid_t pid = start(argv, 0, 600);
+        seed = seed * 1103515245u + 12345u;
+        sleep_ms(200 + (long)(seed >> 16) % 300);
+        kill(pid, SIGKILL);
+        assert_int_equal(finish(pid), -SIGKILL);
+        char pvd[300];
+        snprintf(pvd, sizeof pvd, "%s/frames.pvd", out);
+        FILE *f = fopen(pvd, "rb");
+        if (!f) continue; /* killed before its first frame */
+        fclose(f);
+        assert_true(check_pvd(out) >= 1);
+        whole++;
+        assert_true(count_files(out, "frames.pvd") <= 2); /* frames.pvd and frames.pvd.tmp */
+        DIR *d = opendir(out);
+        assert_non_null(d);
+        int tmp = 0;
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            const size_t n = strlen(e->d_name);
+            tmp += n > 4 && strcmp(e->d_name + n - 4, ".tmp") == 0 && strncmp(e->d_name, "frames.pvd", 10) != 0;
+        }
+        closedir(d);
+        assert_true(tmp <= 1); /* the frame being written when it was killed */
+    }
+    assert_true(whole > 0);
+}
+
+/* A command that must be refused: its arguments and a line its stderr holds. */
+typedef struct {
+    char *argv[8];
+    const char *message;
+} refusal;
+
+/* Runs each command under the memory cap `cap` (0: none) and a 30 s alarm;
+ * each must exit 1 with its message. */
+static void expect_refusals(const refusal *cases, size_t n, rlim_t cap)
+{
+    for (size_t i = 0; i < n; i++) {
         const int status = finish(start(cases[i].argv, cap, 30));
         char *se = hk_test_slurp(hk_test_path("child.err"));
         if (status != 1 || !strstr(se, cases[i].message)) {
@@ -283,12 +313,87 @@ static void test_endless_inputs(void **state)
     }
 }
 
+/* Endless and non-regular inputs are refused at once with a message, under
+ * a memory cap that a reader of all of /dev/zero would hit: a checkpoint,
+ * a scene, a stats CSV to plot; a folder as a checkpoint too. */
+static void test_endless_inputs(void **state)
+{
+    (void)state;
+#if SANITIZED
+    const rlim_t cap = 0; /* a sanitizer reserves more address space than any cap: the alarm stays */
+#else
+    const rlim_t cap = (rlim_t)2 << 30;
+#endif
+    const refusal cases[] = {
+        {{"hooke", "run", HOOKE_SCENES_DIR "/rope.scene", "--restart", "/dev/zero", NULL},
+         "hooke: error: /dev/zero: cannot read checkpoint: it is not a regular file (a device, FIFO or socket)"},
+        {{"hooke", "run", "/dev/zero", NULL},
+         "/dev/zero: error: cannot read scene: it is not a regular file (a device, FIFO or socket)"},
+        {{"hooke", "plot", "/dev/zero", NULL},
+         "hooke: error: /dev/zero: cannot read stats CSV: it is not a regular file (a device, FIFO or socket)"},
+        {{"hooke", "run", HOOKE_SCENES_DIR "/rope.scene", "--restart", "/tmp", NULL},
+         "hooke: error: /tmp: cannot read checkpoint: it is a folder"},
+    };
+    expect_refusals(cases, sizeof cases / sizeof cases[0], cap);
+}
+
+/* A sparse file of `bytes` bytes (no disk used) at the test's path `name`; returns its path. */
+static const char *sparse_file(const char *name, off_t bytes)
+{
+    const char *path = hk_test_path(name);
+    const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, bytes), 0);
+    close(fd);
+    return path;
+}
+
+/* Every reader refuses an input over its size limit before reading it (a
+ * memory cap below the size, an alarm), and a mesh that is a FIFO: the
+ * scene, checkpoint, mesh and stats CSV readers, each with its limit
+ * (docs/user-guide.md, "Input limits"). */
+static void test_size_limits(void **state)
+{
+    (void)state;
+#if SANITIZED
+    const rlim_t cap = 0;
+#else
+    const rlim_t cap = (rlim_t)512 << 20;
+#endif
+    char scene[256], ck[256], csv[256], mesh_scene[256], fifo_scene[256];
+    snprintf(scene, sizeof scene, "%s", sparse_file("big.scene", (off_t)300 << 20));
+    snprintf(ck, sizeof ck, "%s", sparse_file("big.ck", (off_t)10 << 20));
+    snprintf(csv, sizeof csv, "%s", sparse_file("big.csv", (off_t)1100 << 20));
+    sparse_file("big.obj", (off_t)1100 << 20);
+    snprintf(mesh_scene, sizeof mesh_scene, "%s", hk_test_path("big_mesh.scene"));
+    hk_test_write(mesh_scene, "body mesh\n file big.obj\n mass 0.01\n springs edges k 100\nend\n");
+    const char *fifo = hk_test_path("fifo.obj");
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    snprintf(fifo_scene, sizeof fifo_scene, "%s", hk_test_path("fifo_mesh.scene"));
+    hk_test_write(fifo_scene, "body mesh\n file fifo.obj\n mass 0.01\n springs edges k 100\nend\n");
+    const refusal cases[] = {
+        {{"hooke", "run", scene, NULL},
+         "big.scene: error: cannot read scene: it is 314572800 bytes, more than the limit of 268435456 for a scene"},
+        {{"hooke", "run", HOOKE_SCENES_DIR "/rope.scene", "--restart", ck, NULL},
+         "big.ck: cannot read checkpoint: it is 10485760 bytes, more than the limit of "},
+        {{"hooke", "plot", csv, NULL},
+         "big.csv: cannot read stats CSV: it is 1153433600 bytes, more than the limit of 1073741824 for a stats CSV"},
+        {{"hooke", "run", mesh_scene, NULL}, "big_mesh.scene:2:7: error: cannot load mesh: "},
+        {{"hooke", "run", mesh_scene, NULL},
+         "big.obj: error: cannot read mesh: it is 1153433600 bytes, more than the limit of 1073741824 for a mesh"},
+        {{"hooke", "run", fifo_scene, NULL},
+         "fifo.obj: error: cannot read mesh: it is not a regular file (a device, FIFO or socket)"},
+    };
+    expect_refusals(cases, sizeof cases / sizeof cases[0], cap);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sigint_sigterm),
-        cmocka_unit_test(test_sigkill_checkpoints),
-        cmocka_unit_test(test_endless_inputs),
+        cmocka_unit_test(test_sigint_sigterm), cmocka_unit_test(test_sigkill_checkpoints),
+        cmocka_unit_test(test_sigkill_frames), cmocka_unit_test(test_endless_inputs),
+        cmocka_unit_test(test_size_limits),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

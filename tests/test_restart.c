@@ -167,6 +167,7 @@ static uint64_t fnv1a(const unsigned char *p, size_t n)
 /* Byte offsets in a checkpoint (docs/checkpoint-format.md). */
 enum {
     CK_DT = 64 + 4,
+    CK_NEWTON = CK_DT + 6 * 8 + 4, /* newton_iterations, after cg_max_iterations */
     CK_H = 64 + 4 + 6 * 8 + 4 * 4,
     CK_TIME = CK_H + 8,
     CK_STEPS = CK_TIME + 8,
@@ -205,7 +206,8 @@ static void expect_refused(const char *ck, const char *message)
 
 /* A checkpoint whose checksum is right but whose values no run can have is
  * refused, not continued: negative steps, a zero or non-finite substep or
- * dt, a NaN time, a negative mass, a non-finite position. */
+ * dt, a NaN time, a negative mass, a non-finite position, more Newton
+ * iterations than a scene may ask for. */
 static void test_impossible_values(void **state)
 {
     (void)state;
@@ -230,6 +232,11 @@ static void test_impossible_values(void **state)
     expect_refused(bad, "checkpoint holds an impossible mass of particle 1");
     patched(good, bad, CK_ARRAYS + R, &rnan, R); /* x of particle 1 */
     expect_refused(bad, "checkpoint holds an impossible position x of particle 1");
+    /* found by tests/fuzz (fuzz_checkpoint): 7.6 million Newton iterations a substep froze the restarted run */
+    const int32_t newton = 7631470;
+    patched(good, bad, CK_NEWTON, &newton, 4);
+    expect_refused(bad, "checkpoint holds an invalid integrator setting (newton_iterations must be 1 to 100, or 0 for "
+                        "the default (got 7631470))");
     const double other_h = 0.5e-3;
     patched(good, bad, CK_H, &other_h, 8);
     expect_refused(bad, "checkpoint is corrupted (1 substeps of 0.0005 s, where its integrator makes 1 of 0.001 s)");

@@ -2,12 +2,10 @@
  * terminal only, the "hooke: wrote FILE" lines, --quiet, and a table on stdout that none of them changes. */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
+#include "hk_test_pty.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <pty.h>
-#include <sys/ioctl.h>
 
 #include "progress.h"
 #include "stability.h"
@@ -124,45 +122,6 @@ static void test_wrote_lines(void **state)
     assert_non_null(strstr(r.out, "\"hooke: wrote FILE\""));
     hk_run_free(&r);
     free(table);
-}
-
-/* Runs hooke with argv (NULL-terminated) on a pseudo-terminal of cols columns, stdout into out_path; returns
- * what the terminal received (malloc'd) and the exit status in *status; NULL when no pseudo-terminal opens. */
-static char *hooke_on_pty(char *const argv[], int cols, const char *out_path, int *status)
-{
-    struct winsize ws = {.ws_row = 24, .ws_col = (unsigned short)cols};
-    int master;
-    fflush(NULL);
-    const pid_t pid = forkpty(&master, NULL, NULL, &ws);
-    if (pid < 0) return NULL;
-    if (pid == 0) {
-        const int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) _exit(126);
-        close(fd);
-        execv(HOOKE_BIN, argv);
-        _exit(127);
-    }
-    size_t cap = 4096, len = 0;
-    char *s = malloc(cap);
-    assert_non_null(s);
-    for (;;) {
-        if (cap - len < 1024) {
-            cap *= 2;
-            s = realloc(s, cap);
-            assert_non_null(s);
-        }
-        const ssize_t n = read(master, s + len, cap - len - 1);
-        if (n > 0)
-            len += (size_t)n;
-        else if (!(n < 0 && errno == EINTR))
-            break; /* EIO: the program has exited and closed the terminal */
-    }
-    s[len] = '\0';
-    close(master);
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return s;
 }
 
 /* Every stretch of the progress (the terminal's text before "hooke: wrote") between carriage returns and

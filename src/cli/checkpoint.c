@@ -338,21 +338,14 @@ static int64_t bad_f64(const unsigned char *p, int64_t n)
 
 #define CK_FAIL(...)                                                                                                   \
     do {                                                                                                               \
-        int off_ = snprintf(err, errlen, "%s: ", path);                                                                \
+        int off_ = snprintf(err, errlen, "%s: ", name);                                                                \
         if (off_ > 0 && (size_t)off_ < errlen) snprintf(err + off_, errlen - (size_t)off_, __VA_ARGS__);               \
-        free(data);                                                                                                    \
         return -1;                                                                                                     \
     } while (0)
 
-int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, char *err, size_t errlen)
+int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char *data, size_t len, const char *name,
+                        char *err, size_t errlen)
 {
-    size_t len = 0;
-    char *text, why[512];
-    if (hk_read_file(path, max_bytes(w), "checkpoint", &text, &len, why, sizeof why) != 0) {
-        snprintf(err, errlen, "%s: %s", path, why);
-        return -1;
-    }
-    unsigned char *data = (unsigned char *)text;
     cursor c = {data, len, 0, 0};
     if (len < sizeof magic || memcmp(data, magic, sizeof magic) != 0) CK_FAIL("not a hooke checkpoint");
     take(&c, sizeof magic);
@@ -563,6 +556,18 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
     w->spring_updates = updates;
     w->history = has_prev;
     w->forces_valid = forces_valid;
-    free(data);
     return 0;
+}
+
+int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, char *err, size_t errlen)
+{
+    size_t len = 0;
+    char *text, why[512];
+    if (hk_read_file(path, max_bytes(w), "checkpoint", &text, &len, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        return -1;
+    }
+    const int rc = hk_checkpoint_parse(w, scene_digest, (const unsigned char *)text, len, path, err, errlen);
+    free(text);
+    return rc;
 }

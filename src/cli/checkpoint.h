@@ -28,4 +28,9 @@ int hk_checkpoint_write(const hk_world *w, uint64_t scene_digest, const char *pa
  * returned with "FILE: checkpoint ..." in err. */
 int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, char *err, size_t errlen);
 
+/* The same checks and restore on the len bytes of a checkpoint in memory (a
+ * fuzz harness's entry point); name stands for the file in messages. */
+int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char *data, size_t len, const char *name,
+                        char *err, size_t errlen);
+
 #endif

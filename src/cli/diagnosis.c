@@ -129,11 +129,13 @@ void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk
     fprintf(out, "hooke: error: %s: simulation blew up at step %lld (t = %.6g s): ", scene,
             (long long)hk_world_step_count(w), hk_world_time(w));
     if (!b) {
-        fprintf(out,
-                "energy runaway: the total energy grew to %.6g J from %.6g J, %.3g times its starting scale of %.6g J "
-                "(the limit is %g); nothing in the scene feeds it energy (no wind, pressure, moving anchors or "
-                "spheres), so the integration is adding it\n",
-                energy_e, g->e0, (energy_e - g->e0) / g->scale, g->scale, HK_ENERGY_GROWTH);
+        fprintf(
+            out,
+            "energy runaway: the total energy grew to %.6g J from %.6g J, a rise of %.4g times its starting scale of "
+            "%.6g J "
+            "(the limit is %g); nothing in the scene feeds it energy (no wind, pressure, moving anchors or "
+            "spheres), so the integration is adding it\n",
+            energy_e, g->e0, (energy_e - g->e0) / g->scale, g->scale, HK_ENERGY_GROWTH);
     } else {
         fprintf(out, "%s", b->cause);
         if (b->particle >= 0) fprintf(out, " at particle %d of body %d (value %g)", b->particle, b->body, b->value);

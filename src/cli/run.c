@@ -359,26 +359,36 @@ typedef struct run_state {
     int stop; /* a run over MPI ranks: the stop signal as every rank agreed it (0: none) */
 } run_state;
 
-/* Phases of building a large world, on a terminal (a line each, when it took a while). */
-static void phase_done(const run_opts *o, double t0, const char *what)
+/* Phases of building a world, on a terminal (stderr, not --quiet): a line
+ * while each runs, cleared when it ends (before any message), and a line
+ * saying what was done when it took a second or more. */
+typedef struct phase {
+    hk_progress line;
+    double t0;
+} phase;
+
+static void phase_begin(const run_opts *o, phase *p, const char *what)
 {
-    const double el = now_s() - t0;
-    if (!o->quiet && isatty(STDERR_FILENO) && el >= 1) fprintf(stderr, "hooke: %s in %.1f s\n", what, el);
+    char text[160];
+    snprintf(text, sizeof text, "hooke: %s ...", what);
+    hk_progress_start(&p->line, !o->quiet && hk_progress_tty());
+    hk_progress_draw(&p->line, text, 1);
+    p->t0 = now_s();
 }
 
-static void phase_begin(const run_opts *o, const char *what)
+/* done: what the phase did, or NULL when it failed (its message follows) */
+static void phase_end(phase *p, const char *done)
 {
-    if (!o->quiet && isatty(STDERR_FILENO)) {
-        fprintf(stderr, "hooke: %s ...\r", what);
-        fflush(stderr);
-    }
+    hk_progress_end(&p->line);
+    const double el = now_s() - p->t0;
+    if (done && p->line.enabled && el >= 1) fprintf(stderr, "hooke: %s in %.1f s\n", done, el);
 }
 
 /* Loads the scene, applies the overrides and the threads, and builds the
  * engine's plans. HK_EXIT_OK, or an exit status with the message printed. */
 static int prolog(const run_opts *o, run_state *r)
 {
-    char err[1024];
+    char err[1024], what[256];
 #ifdef HOOKE_USE_OPENMP
     /* the team placed before the bodies are built, so that their arrays
      * are first touched by the threads that will work on them (world.c);
@@ -391,27 +401,28 @@ static int prolog(const run_opts *o, run_state *r)
     omp_set_num_threads(early);
     hk_topology_bind_threads();
 #endif
-    double t0 = now_s();
-    phase_begin(o, "reading the scene and building its bodies");
-    if (hk_scene_load(o->scene, &r->sc, err, sizeof err) != 0) {
+    phase ph;
+    phase_begin(o, &ph, "reading the scene and building its bodies");
+    const int unread = hk_scene_load(o->scene, &r->sc, err, sizeof err) != 0;
+    hk_world *w = r->w = r->sc.world;
+    if (!unread)
+        snprintf(what, sizeof what, "built %d particles and %lld springs", hk_world_particles(w).count,
+                 (long long)hk_world_spring_count(w));
+    phase_end(&ph, unread ? NULL : what);
+    if (unread) {
         fprintf(stderr, "%s\n", err);
         return HK_EXIT_INPUT;
     }
-    hk_world *w = r->w = r->sc.world;
-    char what[256];
-    snprintf(what, sizeof what, "built %d particles and %lld springs", hk_world_particles(w).count,
-             (long long)hk_world_spring_count(w));
-    phase_done(o, t0, what);
     hk_integrator_def idef = r->sc.integrator;
     if (o->dt > 0) idef.dt = o->dt;
     if (o->integrator >= 0) idef.kind = (hk_integrator_kind)o->integrator;
-    t0 = now_s();
-    phase_begin(o, "colouring the springs and planning the passes");
-    if (hk_world_set_integrator(w, &idef) != 0 || hk_world_optimise(w, 0) != 0) {
+    phase_begin(o, &ph, "colouring the springs and planning the passes");
+    const int unplanned = hk_world_set_integrator(w, &idef) != 0 || hk_world_optimise(w, 0) != 0;
+    phase_end(&ph, unplanned ? NULL : "coloured the springs and planned the passes");
+    if (unplanned) {
         fprintf(stderr, "hooke: error: %s: %s\n", o->scene, hk_world_error(w));
         return HK_EXIT_INPUT;
     }
-    phase_done(o, t0, "coloured the springs and planned the passes");
 #ifdef HOOKE_USE_OPENMP
     /* --threads, else OMP_NUM_THREADS, else the scene's, else the mask's cores (topology.h) */
     if (hk_topology_threads((int)o->threads, hk_world_threads(w), &r->threads, err, sizeof err) != 0) {
@@ -454,7 +465,10 @@ static int prolog(const run_opts *o, run_state *r)
         }
         return HK_EXIT_OK;
     }
-    if (hk_checkpoint_read(w, r->digest, o->restart, err, sizeof err) != 0) {
+    phase_begin(o, &ph, "reading the checkpoint");
+    const int unrestored = hk_checkpoint_read(w, r->digest, o->restart, err, sizeof err) != 0;
+    phase_end(&ph, unrestored ? NULL : "read the checkpoint");
+    if (unrestored) {
         fprintf(stderr, "hooke: error: %s\n", err);
         return HK_EXIT_INPUT;
     }

@@ -150,7 +150,7 @@ static const sc_key run_keys[] = {
     NUM(sc_settings, "jelly_alpha", integrator.jelly_alpha, CK_ALPHA, OPT),
     NUM(sc_settings, "cg_tolerance", integrator.cg_tolerance, CK_FRACTION, OPT),
     INT(sc_settings, "cg_max_iterations", integrator.cg_max_iterations, 1, INT_MAX, OPT),
-    INT(sc_settings, "newton_iterations", integrator.newton_iterations, 1, 100, OPT),
+    INT(sc_settings, "newton_iterations", integrator.newton_iterations, 1, HK_MAX_NEWTON_ITERATIONS, OPT),
     CHOICE(sc_settings, "cg_preconditioner", integrator.preconditioner, preconditioners),
 };
 

@@ -10,11 +10,15 @@
 
 #define SC_MAX_KEYS 16
 #define SC_MAX_FAMILIES 8
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define SC_MAX_BODY_PARTICLES (1 << 13) /* the fuzz build (tests/fuzz): small worlds, many inputs a second */
+#else
 #define SC_MAX_BODY_PARTICLES (1 << 28) /* per body; the builders set the real limits */
-#define SC_COUNT_UNKNOWN (-1)           /* a body's particle count is only known when built */
-#define SC_ADD_REPORTED (-2)            /* an add hook that wrote its own error */
-#define SC_NO_FIELD ((size_t)-1)        /* a key kept by the section itself (pins, points, file) */
-#define SC_MAX_ITEMS 32                 /* item kinds (sphere and the bodies) */
+#endif
+#define SC_COUNT_UNKNOWN (-1)    /* a body's particle count is only known when built */
+#define SC_ADD_REPORTED (-2)     /* an add hook that wrote its own error */
+#define SC_NO_FIELD ((size_t)-1) /* a key kept by the section itself (pins, points, file) */
+#define SC_MAX_ITEMS 32          /* item kinds (sphere and the bodies) */
 
 typedef enum sc_key_type {
     T_NUM,        /* one number: double */
@@ -111,7 +115,7 @@ struct sc_section {
 /* A closed item, built once the whole file is read. */
 struct sc_item {
     const sc_kind *kind;
-    int line;              /* the line that opens it */
+    int line; /* the line that opens it */
     int end_line, end_col;
     void *def; /* owned */
     sc_located *pins;

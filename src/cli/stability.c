@@ -211,8 +211,8 @@ static int run_trial(const char *scene, int kind, double dt, double time, trial 
             t_window = hk_world_time(w);
         }
         if (o.kind) out->error = fmax(out->error, analytic_error(&o, w, hk_world_time(w)));
-        /* unstable: non-finite, or the energy a hundred times off (a stable symplectic
-         * scheme at omega*dt = 1.99 swings by 1/(1 - (omega dt / 2)^2) = 100 at most) */
+        /* unstable: non-finite, or the energy a hundred times its scale off (a stable symplectic
+         * scheme released from rest swings by 1/(1 - omega dt / 2): 50 times at omega*dt = 1.96) */
         if (hk_world_check(w, 0, &b) || fabs(total_energy(w, NULL) - e0) > HK_ENERGY_GROWTH * scale) {
             out->stable = 0;
             out->steps = s;
@@ -495,8 +495,8 @@ static int stability_option(stability_opts *o, int id, const char *a, const char
     case O_OUT:
     case O_PLOT:
         if (!v || !*v)
-            return hk_arg_error(NULL, a, v,
-                                id == O_OUT ? "a file name (.csv or .json)" : "a file name ending in .png, .svg or .pdf");
+            return hk_arg_error(
+                NULL, a, v, id == O_OUT ? "a file name (.csv or .json)" : "a file name ending in .png, .svg or .pdf");
         *(id == O_OUT ? &o->out : &o->plot) = v;
         break;
     }

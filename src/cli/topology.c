@@ -38,11 +38,6 @@
 #ifdef HOOKE_USE_OPENMP
 /* 1 once hooke bound the threads itself (the user set no OpenMP placement) */
 static int bound_by_hooke;
-#endif
-/* processes of one run on this node (MPI ranks, hk_topology_share_node): past 1, the launcher places them */
-static int node_ranks = 1;
-
-void hk_topology_share_node(int ranks) { node_ranks = ranks > 1 ? ranks : 1; }
 
 /* The user's own placement variable, or NULL. */
 static const char *user_placement(void)
@@ -54,6 +49,14 @@ static const char *user_placement(void)
     }
     return NULL;
 }
+
+/* processes of one run on this node (MPI ranks, hk_topology_share_node): past 1, the launcher places them */
+static int node_ranks = 1;
+
+void hk_topology_share_node(int ranks) { node_ranks = ranks > 1 ? ranks : 1; }
+#else
+void hk_topology_share_node(int ranks) { (void)ranks; /* one thread per process: nothing to place */ }
+#endif
 
 #ifdef HOOKE_USE_HWLOC
 /* The machine and the process's allowed processors as found at the first call. */

@@ -256,8 +256,11 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
         return hk_fail(w, "jelly_alpha must be in (0, 1] (got %g)", def->jelly_alpha);
     if (!(def->cg_tolerance >= 0 && def->cg_tolerance < 1))
         return hk_fail(w, "cg_tolerance must be in (0, 1), or 0 for the default (got %g)", def->cg_tolerance);
-    if (def->cg_max_iterations < 0 || def->newton_iterations < 0)
-        return hk_fail(w, "cg_max_iterations and newton_iterations must be >= 1, or 0 for the default");
+    if (def->cg_max_iterations < 0)
+        return hk_fail(w, "cg_max_iterations must be >= 1, or 0 for the default (got %d)", def->cg_max_iterations);
+    if (def->newton_iterations < 0 || def->newton_iterations > HK_MAX_NEWTON_ITERATIONS)
+        return hk_fail(w, "newton_iterations must be 1 to %d, or 0 for the default (got %d)", HK_MAX_NEWTON_ITERATIONS,
+                       def->newton_iterations);
     if ((unsigned)def->preconditioner >= HK_PRECONDITIONER_COUNT)
         return hk_fail(w, "unknown preconditioner %d", (int)def->preconditioner);
     double n = def->dt_max > 0 ? ceil(def->dt / def->dt_max * (1 - 1e-12)) : 1;

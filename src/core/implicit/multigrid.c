@@ -435,6 +435,7 @@ void hk_mg_finish(hk_mg *mg, const hk_world *w)
 /* r = b - A x on level L. */
 static void residual(const hk_world *w, mg_level *L)
 {
+    (void)w; /* only the team size reads it */
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(level_team(w, L))
 #endif
@@ -482,6 +483,7 @@ static void smooth(const hk_world *w, mg_level *L, int first)
 {
     const hk_real om = (hk_real)MG_OMEGA;
     hk_real *const *iv = L->dinv, *const *x = L->x, *const *v = first ? L->b : L->r;
+    (void)w; /* only the team size reads it */
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(level_team(w, L))
 #endif

@@ -429,6 +429,7 @@ typedef struct hk_integrator_def {
     int newton_iterations;            /* Newton iterations per substep at most [1] (1: linearised once) */
     hk_preconditioner preconditioner; /* of the CG solve (multigrid) */
 } hk_integrator_def;
+#define HK_MAX_NEWTON_ITERATIONS 100                      /* newton_iterations at most */
 HK_API hk_integrator_def hk_default_integrator_def(void); /* semi-implicit Euler, dt 1e-3 s */
 
 /* The facts of one integrator (its row of the integrator table). */

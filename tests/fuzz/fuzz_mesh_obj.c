@@ -1,0 +1,7 @@
+/* fuzz_mesh_obj.c — libFuzzer harness: the .obj mesh loader (hk_mesh_parse_obj) and the mesh body built from it. */
+#include "fuzz_mesh.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return fuzz_mesh(data, size, hk_mesh_parse_obj, "fuzz.obj");
+}
