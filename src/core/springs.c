@@ -210,28 +210,62 @@ int64_t hk_springs_break(hk_world *w)
     return now;
 }
 
-typedef struct energy_ctx {
-    const hk_particles *p;
-    double energy, max_stretch;
-} energy_ctx;
-
-static void energy_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
+/* One spring's energy [J] added to *energy, its r / L0 into *max_stretch. */
+static void spring_energy(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b, hk_real L0,
+                          double *energy, double *max_stretch)
 {
-    energy_ctx *ctx = vctx;
-    double r = spring_length(f, ctx->p, slot, a, b);
-    double ext = r - (double)L0;
-    if (L0 > 0 && r / L0 > ctx->max_stretch) ctx->max_stretch = r / L0;
+    const double r = spring_length(f, p, slot, a, b), ext = r - (double)L0;
+    if (L0 > 0 && r / L0 > *max_stretch) *max_stretch = r / L0;
     if (f->params.behaviour == HK_SPRING_TENSION_ONLY && !(ext > 0)) return;
     if (f->params.behaviour == HK_SPRING_COMPRESSION_ONLY && !(ext < 0)) return;
-    ctx->energy += 0.5 * f->params.k * ext * ext;
+    *energy += 0.5 * f->params.k * ext * ext;
+}
+
+/* A family's spring energy and largest r / L0. Its rows (a lattice's source
+ * rows, or a list's springs) are cut into ENERGY_BLOCKS fixed blocks, each
+ * summed in order, and the block sums are added in block order: the same
+ * sum for any thread count, and the blocks are shared out over the team. */
+enum { ENERGY_BLOCKS = 256 };
+static void family_energy(const hk_family *f, const hk_particles *p, int team, double *energy, double *max_stretch)
+{
+    double part[ENERGY_BLOCKS], peak[ENERGY_BLOCKS];
+    const int lattice = f->kind == HK_FAMILY_LATTICE;
+    const int64_t jn = lattice ? f->j1 - f->j0 : 0;
+    const int64_t rows = lattice ? (int64_t)(f->k1 - f->k0) * jn : f->count;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(team) if (f->count > 65536)
+#else
+    (void)team;
+#endif
+    for (int blk = 0; blk < ENERGY_BLOCKS; blk++) {
+        double e = 0, m = 0;
+        for (int64_t q = rows * blk / ENERGY_BLOCKS; q < rows * (blk + 1) / ENERGY_BLOCKS; q++) {
+            if (lattice) {
+                const int k = f->k0 + (int)(q / jn), j = f->j0 + (int)(q % jn);
+                const int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+                for (int i = f->i0; i < f->i1; i++) {
+                    const int64_t local = row + i;
+                    if (f->broken && f->broken[local]) continue;
+                    spring_energy(f, p, local, f->base + local, f->base + local + f->offset, f->rest, &e, &m);
+                }
+            } else if (!(f->broken && f->broken[q]))
+                spring_energy(f, p, q, f->a[q], f->b[q], f->rest_list ? f->rest_list[q] : f->rest, &e, &m);
+        }
+        part[blk] = e;
+        peak[blk] = m;
+    }
+    for (int blk = 0; blk < ENERGY_BLOCKS; blk++) {
+        *energy += part[blk];
+        if (peak[blk] > *max_stretch) *max_stretch = peak[blk];
+    }
 }
 
 void hk_springs_energy(const hk_world *w, double *energy, double *max_stretch)
 {
-    energy_ctx ctx = {&w->p, 0.0, 0.0};
-    for (int fi = 0; fi < w->family_count; fi++) hk_springs_visit(&w->families[fi], energy_visit, &ctx);
-    *energy = ctx.energy;
-    *max_stretch = ctx.max_stretch;
+    *energy = 0.0;
+    *max_stretch = 0.0;
+    for (int fi = 0; fi < w->family_count; fi++)
+        family_energy(&w->families[fi], &w->p, hk_world_team(w), energy, max_stretch);
 }
 
 /* The most stretched unbroken spring of one family whose r / L0 exceeds
