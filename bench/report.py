@@ -179,6 +179,15 @@ UNITS = (("triad", "GB/s", 1e9), ("probe_zmm", "G instr/s", 1e9), ("probe_ymm", 
          ("volume", "M faces/s", 1e6), ("pressure", "M faces/s", 1e6), ("", "G springs/s", 1e9))
 
 
+# What the JSON files of both benchmark programs hold and how two runs compare (no measurements: a constant).
+JSON_NOTES = """## JSON
+
+- `build/hooke_bench --benchmark_format=json` writes Google Benchmark's JSON. Every case's time is in ns (`time_unit` `ns`: the fastest cases, the probes of one row, take some 500 ns, so `compare.py`'s whole-number columns print no 0); `omp_threads` is the case's OpenMP team (`threads` is Google Benchmark's own field: the threads that run the timed loop, 1); `items_per_second` (`bytes_per_second` for the triad) its throughput. The context adds to Google Benchmark's fields `hooke_version`, `hooke_precision` (float or double), `hooke_kernels` (the path hooke selects: `HOOKE_KERNELS`, else the best the CPU runs; a case named `.../avx2/...` runs its own path), `hooke_build_type`, `hooke_compiler` (CMake's compiler id and version), `hooke_c_flags` and `hooke_omp_max_threads`.
+- `hooke bench --gbench-json FILE` writes the same shape for a `hooke bench` run: per thread count one entry per repetition (`iterations`: steps; `real_time`, and `cpu_time` of the whole process, per step in ns) and their median (`run_type` `aggregate`), counters `omp_threads`, `particles`, `springs`, `spring_updates_per_step`, `items_per_second` (spring updates per second) and `ns_per_spring_update`, names like `cloth/n:512/strong/threads:2` (a scene: its path as given); the context has the same `hooke_*` build facts, the machine (`hooke_cpu`, `hooke_topology`, `hooke_cpu_isa`, `hooke_mask`, `hooke_binding`, `hooke_omp_env`), the problem and the verdict. `--json FILE` is hooke's own report, with the machine in full (docs/user-guide.md, "Benchmarks and their JSON").
+- Google Benchmark's `tools/compare.py` (`benchmarks` mode; in its source tree, not packaged by Debian) compares two files of either program entry by entry: same name, same `time_unit`; each program writes one unit for all its entries, so two runs always match. `tests/check_json.py compare A.json B.json` does the same arithmetic with Python's standard library.
+"""
+
+
 def machine_rows(m):
     info = m["info"]
 
@@ -277,6 +286,7 @@ def render(m, build_arg):
                1e3 * x["time_per_step_max_s"], rate(x["fom_spring_updates_per_s"]), x["ns_per_spring_update"],
                x["efficiency"], x["state_hash"], more))
         w("")
+    L.extend(JSON_NOTES.split("\n"))
     if m.get("ab"):
         ab = m["ab"]
         w("## Back to back: two builds")

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bench.h"
+#include "build_info.h"
 #include "hooke/hooke.h"
 
 static void run_case(benchmark::State &st, const hk_bench_case *c, const char *kernels)
@@ -19,7 +20,8 @@ static void run_case(benchmark::State &st, const hk_bench_case *c, const char *k
         st.SetBytesProcessed(st.iterations() * c->items(s));
     else
         st.SetItemsProcessed(st.iterations() * c->items(s));
-    st.counters["threads"] = static_cast<double>(st.range(1));
+    /* the OpenMP team size; "threads" is Google Benchmark's own field (threads running this loop: 1) */
+    st.counters["omp_threads"] = static_cast<double>(st.range(1));
     c->teardown(s);
 }
 
@@ -41,9 +43,13 @@ int main(int argc, char **argv)
                         ->Args({c->sizes[s], t})
                         ->ArgNames({"n", "threads"})
                         ->UseRealTime()
-                        ->Unit(benchmark::kMillisecond);
+                        ->Unit(benchmark::kNanosecond); /* one unit for every case: >= 1 for the fastest */
                 }
     }
+    /* what ran: hooke's version, precision, kernel path, build and OpenMP team, in the JSON's context */
+    hk_context_item context[HK_CONTEXT_ITEMS];
+    hk_build_context(context);
+    for (const hk_context_item &c : context) benchmark::AddCustomContext(c.key, c.value);
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

@@ -362,6 +362,7 @@ static void test_bad_flags(void **state)
         {"bench --threads 1,x", "hooke: error: bench: --threads expects"},
         {"bench --repeat 0", "hooke: error: bench: --repeat expects a repetition count 1..1000, got '0'"},
         {"bench --builtin sphere", "hooke: error: bench: --builtin expects cloth or jelly, got 'sphere'"},
+        {"bench --gbench-json", "hooke: error: bench: --gbench-json expects a file name"},
         {"bench --frobnicate", "hooke: error: unknown option '--frobnicate' for bench (see hooke bench --help)"},
         {"bench " HOOKE_SCENES_DIR "/rope.scene --weak", "--weak needs a --builtin problem"},
         {"bench " HOOKE_SCENES_DIR "/rope.scene --builtin cloth", "give a scene or --builtin, not both"},
@@ -381,6 +382,84 @@ static void test_bad_flags(void **state)
     hk_run_free(&r);
 }
 
+/* --json has the machine the text prints and the date; --gbench-json one entry per repetition and their
+ * median; both written by --NAME=VALUE options. */
+static void test_json_files(void **state)
+{
+    (void)state;
+    const char *js = hk_test_path("eq.json"), *gb = hk_test_path("eq_gbench.json");
+    char args[1024];
+    snprintf(args, sizeof args,
+             "bench --builtin=jelly --size=6 --threads=1,2 --repeat=2 --steps=3 --warmup=1 --strong --json='%s' "
+             "--gbench-json='%s'",
+             js, gb);
+    hk_run r = hk_test_hooke("OMP_WAIT_POLICY=passive", args);
+    if (r.status != 0) print_error("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "hooke bench: jelly 6x6x6, 26 neighbours, 216 particles"));
+    assert_non_null(strstr(r.out, "2 x 3 steps"));
+    hk_run_free(&r);
+    char *text = hk_test_slurp(js);
+    assert_non_null(text);
+    assert_true(is_valid_json(text));
+    const char *v = member(text, "steps_per_repeat");
+    assert_non_null(v);
+    assert_int_equal(strtol(v, NULL, 10), 3);
+    v = member(text, "builtin");
+    assert_non_null(v);
+    assert_memory_equal(v, "\"jelly\"", 7);
+    /* the machine facts the text prints, and the date in ISO 8601 UTC */
+    json dj = {member(text, "date"), 0};
+    assert_non_null(dj.s);
+    char date[64];
+    read_string(&dj, date, sizeof date);
+    int y, mo, d, h, mi, sec;
+    char z;
+    assert_int_equal(sscanf(date, "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &sec, &z), 7);
+    assert_int_equal(strlen(date), 20);
+    assert_int_equal(z, 'Z');
+    const char *machine = member(text, "machine");
+    assert_non_null(machine);
+    for (const char *key =
+             "cpu\0packages\0cores\0pus\0numa_nodes\0caches\0cpu_isa\0kernels\0mask\0mask_cores\0openmp\0";
+         *key; key += strlen(key) + 1)
+        if (!member(machine, key)) fail_msg("machine has no %s", key);
+    v = member(machine, "mask_cores");
+    assert_true(strtol(v, NULL, 10) >= 1);
+#ifdef HOOKE_USE_OPENMP
+    const char *omp = member(machine, "openmp");
+    assert_int_equal(*omp, '{');
+    assert_non_null(member(omp, "env"));
+    assert_non_null(member(omp, "placement"));
+    assert_non_null(member(omp, "binding"));
+#endif
+    const char *build = member(text, "build");
+    assert_non_null(build);
+    assert_non_null(member(build, "compiler"));
+    assert_non_null(member(build, "c_flags"));
+    free(text);
+    text = hk_test_slurp(gb);
+    assert_non_null(text);
+    assert_true(is_valid_json(text));
+    /* per thread count two repetitions and their median */
+    int entries = 0;
+    for (const char *p = strstr(text, "\"run_type\""); p; p = strstr(p + 1, "\"run_type\"")) entries++;
+    assert_int_equal(entries, 2 * 3);
+    assert_non_null(strstr(text, "\"name\": \"jelly/n:6/strong/threads:2_median\""));
+    free(text);
+}
+
+/* A kernel path hooke does not know is an error naming the ones it does, before anything runs. */
+static void test_unknown_kernel_path(void **state)
+{
+    (void)state;
+    hk_run r = hk_test_hooke("HOOKE_KERNELS=avx1024", "bench --builtin cloth --size 8 --threads 1 --repeat 1");
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "");
+    assert_non_null(strstr(r.err, "hooke: error: HOOKE_KERNELS=avx1024: expected reference, scalar, avx2 or avx512"));
+    hk_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -389,6 +468,8 @@ int main(void)
         cmocka_unit_test(test_weak_scaling),
         cmocka_unit_test(test_weak_scaling_panels),
         cmocka_unit_test(test_bad_flags),
+        cmocka_unit_test(test_json_files),
+        cmocka_unit_test(test_unknown_kernel_path),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

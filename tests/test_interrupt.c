@@ -250,8 +250,8 @@ static void test_sigkill_checkpoints(void **state)
 
 /* SIGKILL at twenty moments of a run that writes a frame every step into the
  * same folder: frames.pvd is always whole (the header, complete entries of
- * frames that exist, the closing tags), and of the temporary files only
- * the one being written may be left, which the next run reuses. */
+ * frames that exist, the closing tags), and of the frames' temporary files
+ * only the one being written may be left: the next run removes it. */
 static void test_sigkill_frames(void **state)
 {
     (void)state;

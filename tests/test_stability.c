@@ -362,8 +362,18 @@ static void test_stability_implicit(void **state)
     }
 }
 
-int main(void)
+/* --only PATTERN runs the tests whose names match it, --skip PATTERN the
+ * others (CTest runs the implicit sweeps as a test of their own). */
+int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--only") == 0)
+        cmocka_set_test_filter(argv[2]);
+    else if (argc == 3 && strcmp(argv[1], "--skip") == 0)
+        cmocka_set_skip_filter(argv[2]);
+    else if (argc != 1) {
+        fprintf(stderr, "usage: %s [--only PATTERN | --skip PATTERN]\n", argv[0]);
+        return 2;
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stability_plot),     cmocka_unit_test(test_stability_plot_text),
         cmocka_unit_test(test_stability_pendulum), cmocka_unit_test(test_stability_sweep_flags),

@@ -3,7 +3,9 @@
 #include "fom.h"
 
 #include "args.h"
+#include "fom_json.h"
 #include "options.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,14 +20,13 @@
 #endif
 
 #include "hooke/hooke.h"
-#include "kernels.h"
 #include "mpi_ranks.h"
 #include "scene.h"
-#include "topology.h"
 
 const char hk_bench_usage[] =
     "usage: hooke bench [SCENE | --builtin cloth|jelly [--size N]] [--threads LIST | --sweep]\n"
     "                   [--strong | --weak] [--repeat R] [--steps S] [--warmup W] [--json FILE]\n"
+    "                   [--gbench-json FILE]\n"
     "\n"
     "The figure-of-merit mode for multicore machines. For each thread count: W\n"
     "warm-up steps, then R repetitions of S steps, timed; min, median and max\n"
@@ -45,7 +46,12 @@ const char hk_bench_usage[] =
     "by a share of the stiff modes'; a blow-up grows without bound).\n"
     "Prints VALID or INVALID (exit 2),\n"
     "a grep-able line 'FOM <value> spring_updates/s ...', and the full result\n"
-    "as JSON with --json FILE. Default: --builtin cloth (the cloth_512 problem),\n"
+    "as JSON with --json FILE (with the machine: CPU, caches, topology, mask,\n"
+    "OpenMP settings and placement, and the date), and in Google Benchmark's\n"
+    "JSON shape with --gbench-json FILE, which its tools/compare.py compares\n"
+    "(per thread count one entry per repetition and their median, time per\n"
+    "step in ns).\n"
+    "Default: --builtin cloth (the cloth_512 problem),\n"
     "--sweep, --repeat 5, --warmup 2, S chosen so one repetition takes about\n"
     "0.25 s on 1 thread. A scene runs with its integrator; with an implicit one\n"
     "each thread count also reports CG iterations per step, spring Jacobian\n"
@@ -71,32 +77,17 @@ typedef struct bench_opts {
     int size; /* builtin edge N (0: the default) */
     int repeat, warmup;
     int64_t steps;
-    const char *json;
+    const char *json;   /* --json FILE */
+    const char *gbench; /* --gbench-json FILE */
 } bench_opts;
 
-typedef struct bench_result {
-    int threads;
-    int particles;
-    int64_t springs, updates_per_step;
-    double tmin, tmed, tmax; /* seconds per step */
-    double fom, ns_per_update, efficiency;
-    uint64_t hash, ref_hash;
-    double e_start, e_end, e_scale, e_floor;
-    int implicit;          /* the integrator solves a linear system per substep */
-    double cg_per_step;    /* CG iterations per timed step (implicit) [1] */
-    double jacobian_per_s; /* spring Jacobian products per second: system products x springs / time (implicit) */
-    double sim_per_wall;   /* simulated seconds per wall-clock second [1] */
-    double halo;           /* over MPI ranks: seconds per step in the halo exchange, the slowest rank's */
-    int blew_up;
-    char blowup[160];
-} bench_result;
-
-static double now_s(void)
+static double clock_s(clockid_t id)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(id, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
+static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
 
 static void set_threads(int t)
 {
@@ -109,7 +100,7 @@ static void set_threads(int t)
 }
 
 /* The options of `hooke bench`: the parser and the help text read this table. */
-enum { O_BUILTIN, O_SIZE, O_THREADS, O_SWEEP, O_STRONG, O_WEAK, O_REPEAT, O_STEPS, O_WARMUP, O_JSON };
+enum { O_BUILTIN, O_SIZE, O_THREADS, O_SWEEP, O_STRONG, O_WEAK, O_REPEAT, O_STEPS, O_WARMUP, O_JSON, O_GBENCH };
 static const hk_option bench_options[] = {
     {O_BUILTIN, "builtin", "NAME", "cloth (the cloth_512 problem) or jelly, instead of a scene", NULL},
     {O_SIZE, "size", "N", "a builtin's edge in nodes, 4..8192 (default: cloth 512, jelly 64)", NULL},
@@ -120,7 +111,8 @@ static const hk_option bench_options[] = {
     {O_REPEAT, "repeat", "R", "timed repetitions per thread count, 1..1000 (default 5)", NULL},
     {O_STEPS, "steps", "S", "steps per repetition, 1..100000000 (default: about 0.25 s)", NULL},
     {O_WARMUP, "warmup", "W", "untimed steps first, 1..100000 (default 2)", NULL},
-    {O_JSON, "json", "FILE", "the whole result as JSON", NULL},
+    {O_JSON, "json", "FILE", "the whole result as JSON, with the machine and the date", NULL},
+    {O_GBENCH, "gbench-json", "FILE", "the timings in Google Benchmark's JSON shape (for its compare.py)", NULL},
     {0, NULL, NULL, NULL, NULL},
 };
 static const hk_command bench_command = {"bench", bench_options};
@@ -171,8 +163,9 @@ static int bench_option(bench_opts *o, int id, const char *a, const char *v)
         o->steps = n;
         break;
     case O_JSON:
+    case O_GBENCH:
         if (!v || !*v) return hk_arg_error("bench", a, v, "a file name");
-        o->json = v;
+        *(id == O_JSON ? &o->json : &o->gbench) = v;
         break;
     }
     return EXIT_OK;
@@ -309,6 +302,9 @@ static hk_world *builtin_jelly(int copies, int N, char *name, size_t len)
     return w;
 }
 
+/* A builtin problem's edge N: --size, else cloth 512 (the cloth_512 problem), jelly 64. */
+static int builtin_size(const bench_opts *o) { return o->size ? o->size : strcmp(o->builtin, "jelly") == 0 ? 64 : 512; }
+
 /* Builds the problem at `scale` (weak scaling); NULL after printing why. */
 static hk_world *make_problem(const bench_opts *o, int scale, char *name, size_t len)
 {
@@ -322,16 +318,10 @@ static hk_world *make_problem(const bench_opts *o, int scale, char *name, size_t
         snprintf(name, len, "%s", o->scene);
         return hk_scene_take_world(&sc); /* the run settings other than the integrator do not apply */
     }
-    const int jelly = strcmp(o->builtin, "jelly") == 0, N = o->size ? o->size : jelly ? 64 : 512;
+    const int jelly = strcmp(o->builtin, "jelly") == 0, N = builtin_size(o);
     hk_world *w = jelly ? builtin_jelly(scale, N, name, len) : builtin_cloth(scale, N, name, len);
     if (!w) fprintf(stderr, "hooke: error: bench: cannot build the %s problem (out of memory?)\n", o->builtin);
     return w;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* Steps a world untimed; returns nonzero on a blow-up. */
@@ -341,11 +331,18 @@ static int advance(hk_world *w, int64_t steps, hk_blowup *b)
     return hk_world_error(w)[0] || hk_world_check(w, 10.0, b);
 }
 
-/* One configuration: build, warm up, time, verify. */
-static int run_config(const bench_opts *o, int threads, int64_t *steps, bench_result *r, char *name, size_t len)
+/* One configuration: build, warm up, time, verify. r->times and r->cpu_times are allocated (free them also
+ * when this fails). */
+static int run_config(const bench_opts *o, int threads, int64_t *steps, hk_bench_row *r, char *name, size_t len)
 {
     memset(r, 0, sizeof *r);
     r->threads = threads;
+    r->times = malloc((size_t)o->repeat * sizeof *r->times);
+    r->cpu_times = malloc((size_t)o->repeat * sizeof *r->cpu_times);
+    if (!r->times || !r->cpu_times) {
+        fprintf(stderr, "hooke: error: bench: out of memory\n");
+        return -1;
+    }
     set_threads(threads);
     hk_world *w = make_problem(o, o->weak ? threads * hk_mpi_ranks() : 1, name, len);
     if (!w) return -1;
@@ -372,19 +369,16 @@ static int run_config(const bench_opts *o, int threads, int64_t *steps, bench_re
         *steps = n < 1 ? 1 : n > 100000 ? 100000 : n;
     }
     advance(w, o->warmup - 1, &b);
-    double *times = malloc((size_t)o->repeat * sizeof *times);
-    if (!times) {
-        hk_world_destroy(w);
-        return -1;
-    }
+    double *times = r->times;
     const int64_t cg0 = hk_world_solver_stats(w).cg_total, products0 = hk_world_solver_stats(w).products;
     double timed = 0;
     const double halo0 = hk_mpi_halo_seconds();
     for (int rep = 0; rep < o->repeat; rep++) {
         hk_mpi_barrier(); /* over MPI ranks: every rank starts together, the slowest one's time counts */
-        double t = now_s();
+        const double t = now_s(), cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID);
         for (int64_t s = 0; s < *steps; s++) hk_world_step(w);
         times[rep] = hk_mpi_max_double(now_s() - t) / (double)*steps;
+        r->cpu_times[rep] = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu) / (double)*steps; /* this rank's */
         timed += times[rep] * (double)*steps;
     }
     r->halo = hk_mpi_max_double(hk_mpi_halo_seconds() - halo0) / ((double)o->repeat * (double)*steps);
@@ -394,11 +388,12 @@ static int run_config(const bench_opts *o, int threads, int64_t *steps, bench_re
     r->cg_per_step = cg / ((double)o->repeat * (double)*steps);
     const double products = (double)(hk_world_solver_stats(w).products - products0);
     r->jacobian_per_s = timed > 0 ? products * (double)r->springs / timed : 0;
-    qsort(times, (size_t)o->repeat, sizeof *times, cmp_double);
-    r->tmin = times[0];
-    r->tmax = times[o->repeat - 1];
-    r->tmed = o->repeat % 2 ? times[o->repeat / 2] : 0.5 * (times[o->repeat / 2 - 1] + times[o->repeat / 2]);
-    free(times);
+    r->tmin = r->tmax = times[0];
+    for (int rep = 1; rep < o->repeat; rep++) {
+        r->tmin = fmin(r->tmin, times[rep]);
+        r->tmax = fmax(r->tmax, times[rep]);
+    }
+    r->tmed = hk_bench_median(times, o->repeat);
     r->fom = (double)r->updates_per_step / r->tmed;
     r->sim_per_wall = hk_world_integrator(w).dt / r->tmed;
     r->ns_per_update = 1e9 * r->tmed / (double)r->updates_per_step;
@@ -432,89 +427,62 @@ static int reference_hash(const bench_opts *o, int scale, int64_t total_steps, u
     return 0;
 }
 
-static void write_json(FILE *f, const bench_opts *o, const char *name, const bench_result *r, int n, int64_t steps,
-                       int valid, double fom)
+/* Writes one JSON output through write (into FILE.tmp, renamed over FILE); EXIT_OK or EXIT_IO with the message printed.
+ */
+static int write_output(const char *path, int (*write)(FILE *, const hk_bench_report *), const hk_bench_report *rep)
 {
-    fprintf(f, "{\n  \"hooke\": \"%s\",\n  \"real\": \"%s\",\n  \"kernels\": \"%s\",\n", HOOKE_VERSION,
-            sizeof(hk_real) == 8 ? "double" : "float", hk_kernels_name());
-    fprintf(f, "  \"machine_cores\": %d,\n", hk_topology_cores());
-    if (hk_mpi_active()) fprintf(f, "  \"mpi_ranks\": %d,\n", hk_mpi_ranks());
-    fprintf(f, "  \"problem\": \"%s\",\n  \"scaling\": \"%s\",\n", name, o->weak ? "weak" : "strong");
-    fprintf(f, "  \"warmup_steps\": %d,\n  \"repeat\": %d,\n  \"steps_per_repeat\": %lld,\n", o->warmup, o->repeat,
-            (long long)steps);
-    fprintf(f, "  \"energy_bound\": \"E_end <= E_start + 0.1 * (|E_start| + |KE_end| + |PE_end| + |SE_end|) + 1e-3 "
-               "J/kg * free mass\",\n");
-    fprintf(f, "  \"results\": [\n");
-    for (int i = 0; i < n; i++) {
-        const bench_result *x = &r[i];
-        fprintf(f,
-                "    {\"threads\": %d, \"particles\": %d, \"springs\": %lld, \"spring_updates_per_step\": %lld, "
-                "\"time_per_step_min_s\": %.9g, \"time_per_step_median_s\": %.9g, \"time_per_step_max_s\": %.9g, "
-                "\"fom_spring_updates_per_s\": %.6g, \"ns_per_spring_update\": %.6g, \"efficiency\": %.4f, "
-                "\"state_hash\": \"0x%016" PRIx64 "\", \"reference_hash\": \"0x%016" PRIx64 "\", "
-                "\"hash_ok\": %s, \"energy_start_J\": %.9g, \"energy_end_J\": %.9g, \"energy_ok\": %s, "
-                "\"sim_seconds_per_wall_second\": %.6g, \"cg_iterations_per_step\": %.6g, "
-                "\"jacobian_products_per_s\": %.6g, \"blew_up\": %s",
-                x->threads, x->particles, (long long)x->springs, (long long)x->updates_per_step, x->tmin, x->tmed,
-                x->tmax, x->fom, x->ns_per_update, x->efficiency, x->hash, x->ref_hash,
-                x->hash == x->ref_hash ? "true" : "false", x->e_start, x->e_end,
-                x->e_end <= x->e_start + 0.1 * x->e_scale + x->e_floor ? "true" : "false", x->sim_per_wall,
-                x->cg_per_step, x->jacobian_per_s, x->blew_up ? "true" : "false");
-        if (hk_mpi_active()) fprintf(f, ", \"ranks\": %d, \"halo_exchange_per_step_s\": %.6g", hk_mpi_ranks(), x->halo);
-        fprintf(f, "}%s\n", i + 1 < n ? "," : "");
+    hk_outfile out;
+    FILE *f = hk_out_open(&out, path, "w");
+    if (!f) {
+        fprintf(stderr, "hooke: error: cannot write %s: %s\n", path, strerror(errno));
+        return EXIT_IO;
     }
-    fprintf(f, "  ],\n  \"verification\": \"%s\",\n  \"fom_spring_updates_per_s\": %.6g\n}\n",
-            valid ? "VALID" : "INVALID", fom);
+    const int ok = write(f, rep) == 0;
+    if (hk_out_close(&out, ok) != 0 || !ok) {
+        fprintf(stderr, "hooke: error: cannot write %s: %s\n", path, ok ? strerror(errno) : "malformed JSON (a bug)");
+        return EXIT_IO;
+    }
+    return EXIT_OK;
 }
 
-int hk_cmd_bench(int argc, char **argv)
+/* The thread counts' runs, verification and outputs; the machine and the build as read at the start. */
+static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
 {
-    bench_opts o;
-    int rc = parse(argc, argv, &o);
-    if (rc == BENCH_HELP) return EXIT_OK;
-    if (rc != EXIT_OK) return rc;
-
-    int most = 1;
-    for (int i = 0; i < o.ncounts; i++)
-        if (o.counts[i] > most) most = o.counts[i];
-    set_threads(most); /* report the placement the runs will use */
-    hk_topology_print(stdout, "# ");
-    hk_mpi_print_placement("# "); /* over MPI ranks: each rank's host, processors and threads */
+    char name[4096] = "";
+    int64_t steps = o->steps;
     const int ranks = hk_mpi_ranks(), over_ranks = hk_mpi_active();
     int have_ref = 0; /* over several ranks: the 1-process, 1-thread hash of strong scaling, once computed */
     uint64_t ref_one = 0;
-    bench_result r[MAX_COUNTS];
-    char name[256] = "";
-    int64_t steps = o.steps;
-    for (int i = 0; i < o.ncounts; i++) {
-        if (run_config(&o, o.counts[i], &steps, &r[i], name, sizeof name) != 0) return EXIT_INPUT;
+    for (int i = 0; i < o->ncounts; i++) {
+        if (run_config(o, o->counts[i], &steps, &r[i], name, sizeof name) != 0) return EXIT_INPUT;
+        rep->nrows = i + 1;
         if (i == 0)
             printf("hooke bench: %s, %d particles, %lld springs, %s scaling, %d warm-up steps, %d x %lld steps\n", name,
-                   r[0].particles, (long long)r[0].springs, o.weak ? "weak" : "strong", o.warmup, o.repeat,
+                   r[0].particles, (long long)r[0].springs, o->weak ? "weak" : "strong", o->warmup, o->repeat,
                    (long long)steps);
         if (i == 0)
             printf("%sthreads  particles  springs    min_ms   median_ms   max_ms   %sFOM(G/s)  ns/update  efficiency  "
                    "state_hash\n",
                    over_ranks ? "ranks  " : "", over_ranks ? "halo_ms  " : "");
         /* every configuration takes the same number of steps: W + R S */
-        const int64_t total = o.warmup + (int64_t)o.repeat * steps;
+        const int64_t total = o->warmup + (int64_t)o->repeat * steps;
         int one = -1; /* the 1-thread configuration: efficiency base, and strong scaling's reference */
         for (int j = 0; j <= i; j++)
             if (r[j].threads == 1) one = j;
         uint64_t ref = 0;
         if (ranks > 1) { /* one process on 1 thread, on rank 0 (the only one that verifies) */
-            if (!o.weak && have_ref) {
+            if (!o->weak && have_ref) {
                 ref = ref_one;
-            } else if (hk_mpi_rank() == 0 && reference_hash(&o, o.weak ? r[i].threads * ranks : 1, total, &ref) != 0) {
+            } else if (hk_mpi_rank() == 0 && reference_hash(o, o->weak ? r[i].threads * ranks : 1, total, &ref) != 0) {
                 return EXIT_INPUT;
             }
             ref_one = ref;
             have_ref = 1;
         } else if (r[i].threads == 1) {
             ref = r[i].hash;
-        } else if (!o.weak && one >= 0) {
+        } else if (!o->weak && one >= 0) {
             ref = r[one].hash;
-        } else if (reference_hash(&o, o.weak ? r[i].threads : 1, total, &ref) != 0) {
+        } else if (reference_hash(o, o->weak ? r[i].threads : 1, total, &ref) != 0) {
             return EXIT_INPUT;
         }
         r[i].ref_hash = ref;
@@ -532,9 +500,8 @@ int hk_cmd_bench(int argc, char **argv)
         fflush(stdout);
     }
     int valid = 1, best = 0;
-    for (int i = 0; i < o.ncounts; i++) {
-        int hash_ok = r[i].hash == r[i].ref_hash;
-        int energy_ok = r[i].e_end <= r[i].e_start + 0.1 * r[i].e_scale + r[i].e_floor;
+    for (int i = 0; i < o->ncounts; i++) {
+        const int hash_ok = r[i].hash == r[i].ref_hash, energy_ok = hk_bench_energy_ok(&r[i]);
         if (!hash_ok || !energy_ok || r[i].blew_up) valid = 0;
         char rk[32] = "";
         if (over_ranks) snprintf(rk, sizeof rk, "ranks=%d ", ranks);
@@ -551,19 +518,59 @@ int hk_cmd_bench(int argc, char **argv)
     char rk[32] = ""; /* over MPI ranks: how many (threads= is per rank) */
     if (over_ranks) snprintf(rk, sizeof rk, " ranks=%d", ranks);
     printf("FOM %.6g spring_updates/s threads=%d%s ns_per_update=%.4f problem=\"%s\" scaling=%s kernels=%s %s\n",
-           r[best].fom, r[best].threads, rk, r[best].ns_per_update, name, o.weak ? "weak" : "strong", hk_kernels_name(),
-           valid ? "VALID" : "INVALID");
-    if (o.json && hk_mpi_rank() == 0) { /* over MPI ranks: rank 0 writes it */
-        FILE *f = fopen(o.json, "w");
-        if (!f) {
-            fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.json, strerror(errno));
-            return EXIT_IO;
-        }
-        write_json(f, &o, name, r, o.ncounts, steps, valid, r[best].fom);
-        if (fclose(f) != 0) {
-            fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.json, strerror(errno));
-            return EXIT_IO;
-        }
-    }
+           r[best].fom, r[best].threads, rk, r[best].ns_per_update, name, o->weak ? "weak" : "strong",
+           rep->machine->kernels, valid ? "VALID" : "INVALID");
+    fflush(stdout);
+    rep->problem = name;
+    rep->steps = steps;
+    rep->valid = valid;
+    rep->fom = r[best].fom;
+    int rc = EXIT_OK; /* over MPI ranks: rank 0 writes the files, and its status is every rank's */
+    if (o->json && hk_mpi_rank() == 0) rc = write_output(o->json, hk_bench_write_json, rep);
+    if (o->gbench && rc == EXIT_OK && hk_mpi_rank() == 0) rc = write_output(o->gbench, hk_bench_write_gbench, rep);
+    rc = hk_mpi_share_int(rc);
+    rep->problem = NULL; /* name goes out of scope */
+    if (rc != EXIT_OK) return rc;
     return valid ? EXIT_OK : EXIT_INVALID;
+}
+
+int hk_cmd_bench(int argc, char **argv)
+{
+    bench_opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc == BENCH_HELP) return EXIT_OK;
+    if (rc != EXIT_OK) return rc;
+
+    int most = 1;
+    for (int i = 0; i < o.ncounts; i++)
+        if (o.counts[i] > most) most = o.counts[i];
+    set_threads(most); /* report the placement the runs will use */
+    hk_machine machine;
+    hk_topology_read(&machine);
+    hk_topology_write(stdout, "# ", &machine);
+    hk_mpi_print_placement("# "); /* over MPI ranks: each rank's host, processors and threads */
+    hk_bench_report rep = {
+        .scene = o.scene,
+        .builtin = o.scene ? NULL : o.builtin,
+        .size = o.scene ? 0 : builtin_size(&o),
+        .weak = o.weak,
+        .warmup = o.warmup,
+        .repeat = o.repeat,
+        .machine = &machine,
+        .ranks = hk_mpi_active() ? hk_mpi_ranks() : 0,
+    };
+    const time_t now = time(NULL);
+    struct tm utc;
+    if (!gmtime_r(&now, &utc) || !strftime(rep.date, sizeof rep.date, "%Y-%m-%dT%H:%M:%SZ", &utc)) rep.date[0] = '\0';
+    hk_build_context(rep.context);
+    hk_bench_row r[MAX_COUNTS];
+    memset(r, 0, sizeof r);
+    rep.rows = r;
+    rc = bench(&o, &rep, r);
+    for (int i = 0; i < o.ncounts; i++) {
+        free(r[i].times);
+        free(r[i].cpu_times);
+    }
+    hk_topology_free(&machine);
+    return rc;
 }

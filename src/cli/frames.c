@@ -2,11 +2,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "frames.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The formats: each writer's row is defined beside it (hk_frame_format_NAME). */
 #define HK_FRAME_FORMATS(X) X(vtk) X(obj) X(png) X(blender)
@@ -48,6 +50,23 @@ int hk_frames_parse_formats(const char *list)
     return mask ? mask : -1;
 }
 
+/* Removes what a killed run left in dir: the temporary files of its frame
+ * writes (frame_*.tmp; the series files' NAME.tmp are reused by the next
+ * write), so that a folder holds at most the one being written. */
+static void remove_stale_temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char path[4096];
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        const size_t n = strlen(e->d_name);
+        if (n > 10 && strncmp(e->d_name, "frame_", 6) == 0 && strcmp(e->d_name + n - 4, ".tmp") == 0 &&
+            (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path)
+            unlink(path);
+    }
+    closedir(d);
+}
+
 hk_frames *hk_frames_open(const char *dir, int formats_mask, char *err, size_t errlen)
 {
     struct stat st;
@@ -63,6 +82,7 @@ hk_frames *hk_frames_open(const char *dir, int formats_mask, char *err, size_t e
         return NULL;
     }
     snprintf(fr->dir, sizeof fr->dir, "%s", dir);
+    remove_stale_temporaries(fr->dir);
     fr->formats = formats_mask;
     for (int f = 0; f < FORMAT_COUNT; f++) fr->series[f].dir = fr->dir;
     return fr;

@@ -15,6 +15,7 @@
 #endif
 
 #include "diagnosis.h"
+#include "json.h"
 #include "plot.h"
 #include "progress.h"
 #include "scene.h"
@@ -349,6 +350,43 @@ static const char stability_notes[] = "\n"
 
 /* The drift-against-dt picture: a log-log panel, a curve per integrator (stable runs only), dashed limits.
  * 0, or -1 with errno set. */
+/* The profile as JSON: the scene, omega_max, the analytic answer, and per integrator its dt limit (null when none
+ * was found in the range) and the sweep (null for numbers a blow-up left undefined). 0, or -1 on a writer misuse. */
+static int write_json(FILE *f, const char *scene, double omega, const analytic *exact, const profile *pr, int nk,
+                      const double *dts, int points)
+{
+    hk_json j;
+    hk_json_begin(&j, f);
+    hk_json_object(&j, NULL);
+    hk_json_str(&j, "scene", scene);
+    hk_json_num(&j, "omega_max", omega, 9);
+    hk_json_str(&j, "analytic",
+                exact->kind == ANALYTIC_OSCILLATOR ? "oscillator"
+                : exact->kind == ANALYTIC_PENDULUM ? "pendulum"
+                                                   : NULL);
+    hk_json_array(&j, "integrators");
+    for (int ki = 0; ki < nk; ki++) {
+        const profile *P = &pr[ki];
+        hk_json_object_line(&j, NULL);
+        hk_json_str(&j, "name", hk_integrator_name((hk_integrator_kind)P->kind));
+        hk_json_num(&j, "stable_dt_max", P->limit == 0 ? NAN : P->limit, 9); /* null: none, or above dt_max */
+        hk_json_array_line(&j, "sweep");
+        for (int i = 0; i < points; i++) {
+            hk_json_object_line(&j, NULL);
+            hk_json_num(&j, "dt", dts[i], 9);
+            hk_json_bool(&j, "stable", P->stable[i]);
+            hk_json_num(&j, "energy_drift_per_s", P->stable[i] ? P->drift[i] : NAN, 9);
+            hk_json_num(&j, "max_error", P->error[i], 9);
+            hk_json_close(&j);
+        }
+        hk_json_close(&j);
+        hk_json_close(&j);
+    }
+    hk_json_close(&j);
+    hk_json_close(&j);
+    return hk_json_end(&j);
+}
+
 static int write_plot(const char *path, const char *scene, double omega, const double *dts, int points,
                       const profile *pr, int nk)
 {
@@ -746,49 +784,21 @@ int hk_cmd_stability(int argc, char **argv)
                 fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno));
                 rc = 3;
             } else {
+                int bad = 0;
                 if (json) {
-                    fprintf(f, "{\"scene\": \"%s\", \"omega_max\": %.9g, \"analytic\": %s, \"integrators\": [\n", scene,
-                            omega,
-                            exact.kind == ANALYTIC_OSCILLATOR ? "\"oscillator\""
-                            : exact.kind == ANALYTIC_PENDULUM ? "\"pendulum\""
-                                                              : "null");
+                    bad = write_json(f, scene, omega, &exact, pr, nk, dts, points) != 0;
                 } else {
                     fprintf(f, "integrator,row,dt,omega_dt,stable,energy_drift_per_s,max_error\n");
-                }
-                for (int ki = 0; ki < nk; ki++) {
-                    const profile *P = &pr[ki];
-                    const char *name = hk_integrator_name((hk_integrator_kind)P->kind);
-                    const double lim = P->limit;
-                    if (json) {
-                        fprintf(f, "  {\"name\": \"%s\", \"stable_dt_max\": ", name);
-                        if (lim == 0 || isinf(lim))
-                            fprintf(f, "null");
-                        else
-                            fprintf(f, "%.9g", lim);
-                        fprintf(f, ", \"sweep\": [");
-                        for (int i = 0; i < points; i++) {
-                            fprintf(f, "%s{\"dt\": %.9g, \"stable\": %s, \"energy_drift_per_s\": ", i ? ", " : "",
-                                    dts[i], P->stable[i] ? "true" : "false");
-                            if (P->stable[i] && isfinite(P->drift[i]))
-                                fprintf(f, "%.9g", P->drift[i]);
-                            else
-                                fprintf(f, "null");
-                            fprintf(f, ", \"max_error\": ");
-                            if (isfinite(P->error[i]))
-                                fprintf(f, "%.9g}", P->error[i]);
-                            else
-                                fprintf(f, "null}");
-                        }
-                        fprintf(f, "]}%s\n", ki + 1 < nk ? "," : "");
-                    } else {
-                        fprintf(f, "%s,limit,%.9g,%.9g,,,\n", name, lim, omega * lim);
+                    for (int ki = 0; ki < nk; ki++) {
+                        const profile *P = &pr[ki];
+                        const char *name = hk_integrator_name((hk_integrator_kind)P->kind);
+                        fprintf(f, "%s,limit,%.9g,%.9g,,,\n", name, P->limit, omega * P->limit);
                         for (int i = 0; i < points; i++)
                             fprintf(f, "%s,sweep,%.9g,%.9g,%d,%.9g,%.9g\n", name, dts[i], omega * dts[i], P->stable[i],
                                     P->drift[i], P->error[i]);
                     }
                 }
-                if (json) fprintf(f, "]}\n");
-                if (fclose(f) != 0) {
+                if (fclose(f) != 0 || bad) {
                     fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno));
                     rc = 3;
                 } else if (!quiet) {

@@ -16,6 +16,7 @@
 #include <hwloc.h>
 #endif
 
+#include "build_info.h"
 #include "hooke/hooke.h"
 #include "kernels.h"
 
@@ -253,100 +254,142 @@ static const char *cpu_isa_list(void)
 #endif
 }
 
-#ifdef HOOKE_USE_HWLOC
-static void print_caches(FILE *f, const char *prefix, hwloc_topology_t t)
+void hk_topology_read(hk_machine *m)
 {
-    static const hwloc_obj_type_t types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
-                                             HWLOC_OBJ_L4CACHE};
-    static const char *const names[] = {"L1d", "L2", "L3", "L4"};
-    fprintf(f, "%scaches:", prefix);
-    for (int c = 0; c < 4; c++) {
-        int n = hwloc_get_nbobjs_by_type(t, types[c]);
-        if (n <= 0) continue;
-        hwloc_obj_t o = hwloc_get_obj_by_type(t, types[c], 0);
-        unsigned long long kib = o->attr ? (unsigned long long)o->attr->cache.size / 1024 : 0;
-        fprintf(f, " %s %llu KiB x%d", names[c], kib, n);
-    }
-    fprintf(f, "\n");
-}
-#endif
-
-void hk_topology_print(FILE *f, const char *prefix)
-{
-    fprintf(f, "%shooke %s (%s), build %s, flags: %s, compiler %s\n", prefix, HOOKE_VERSION,
-            sizeof(hk_real) == 8 ? "double" : "float", HOOKE_BUILD_TYPE, HOOKE_BUILD_FLAGS,
-#ifdef __VERSION__
-            "gcc " __VERSION__
-#else
-            "unknown"
-#endif
-    );
+    memset(m, 0, sizeof *m);
+    m->online_pus = sysconf(_SC_NPROCESSORS_ONLN);
 #ifdef HOOKE_USE_HWLOC
     hwloc_topology_t t;
-    int have = hwloc_topology_init(&t) == 0 && hwloc_topology_load(t) == 0;
+    const int have = hwloc_topology_init(&t) == 0 && hwloc_topology_load(t) == 0;
     if (have) {
-        fprintf(f, "%smachine: %d package(s), %d core(s), %d PU(s), %d NUMA node(s)\n", prefix,
-                hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE), hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE),
-                hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU), hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE));
-        hwloc_obj_t root = hwloc_get_root_obj(t);
-        const char *model = hwloc_obj_get_info_by_name(root, "CPUModel");
+        m->known = 1;
+        m->packages = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
+        m->cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
+        m->pus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+        m->numa_nodes = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+        const char *model = hwloc_obj_get_info_by_name(hwloc_get_root_obj(t), "CPUModel");
         if (!model) {
             hwloc_obj_t pkg = hwloc_get_obj_by_type(t, HWLOC_OBJ_PACKAGE, 0);
             if (pkg) model = hwloc_obj_get_info_by_name(pkg, "CPUModel");
         }
-        if (model) fprintf(f, "%scpu: %s\n", prefix, model);
-        print_caches(f, prefix, t);
-    } else {
-        fprintf(f, "%smachine: hwloc could not read the topology\n", prefix);
+        snprintf(m->cpu_model, sizeof m->cpu_model, "%s", model ? model : "");
+        static const hwloc_obj_type_t types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
+                                                 HWLOC_OBJ_L4CACHE};
+        static const char *const names[] = {"L1d", "L2", "L3", "L4"};
+        for (int c = 0; c < 4; c++) {
+            const int n = hwloc_get_nbobjs_by_type(t, types[c]);
+            if (n <= 0) continue;
+            hwloc_obj_t o = hwloc_get_obj_by_type(t, types[c], 0);
+            m->caches[m->ncaches++] = (hk_cache_info){
+                .name = names[c],
+                .type = o->attr && o->attr->cache.type == HWLOC_OBJ_CACHE_DATA ? "Data" : "Unified",
+                .level = c + 1,
+                .bytes = o->attr ? (unsigned long long)o->attr->cache.size : 0,
+                .count = n,
+                .sharing = o->cpuset ? hwloc_bitmap_weight(o->cpuset) : 0,
+            };
+        }
     }
-#else
-    fprintf(f,
-            "%smachine: %ld online processor(s); built without hwloc, so packages, cores, caches and NUMA nodes "
-            "are not reported\n",
-            prefix, sysconf(_SC_NPROCESSORS_ONLN));
 #endif
-    fprintf(f, "%ssimd: cpu has %s; kernel path in use: %s\n", prefix, cpu_isa_list(), hk_kernels_name());
-    char mask_list[256];
-    allowed_text(mask_list, sizeof mask_list);
-    fprintf(f, "%smask: the process may run on PU(s) %s (%d core(s))\n", prefix, mask_list[0] ? mask_list : "(unknown)",
-            hk_topology_cores());
+    m->cpu_isa = cpu_isa_list();
+    m->kernels = hk_kernels_name();
+    allowed_text(m->mask, sizeof m->mask);
+    m->mask_cores = hk_topology_cores();
+    m->threads = 1;
 #ifdef HOOKE_USE_OPENMP
-    const char *places = getenv("OMP_PLACES"), *bind = getenv("OMP_PROC_BIND"), *user = user_placement();
-    fprintf(f, "%sopenmp: %d thread(s), OMP_PLACES=%s OMP_PROC_BIND=%s; binding: %s%s\n", prefix, omp_get_max_threads(),
-            places ? places : "(unset)", bind ? bind : "(unset)",
-            user             ? "the user's, from "
-            : node_ranks > 1 ? "the launcher's (several MPI ranks on this node)"
-            : bound_by_hooke ? "hooke's, one thread per allowed core, spread over them"
-                             : "none",
-            user ? user : "");
-    int n = omp_get_max_threads();
-    int *cpu = calloc((size_t)n, sizeof *cpu);
-    char **mask = calloc((size_t)n, sizeof *mask);
-    if (cpu && mask) {
+    m->openmp = 1;
+    m->omp_places = getenv("OMP_PLACES");
+    m->omp_proc_bind = getenv("OMP_PROC_BIND");
+    m->binding_var = user_placement();
+    m->binding = m->binding_var   ? HK_BINDING_USER
+                 : node_ranks > 1 ? HK_BINDING_LAUNCHER
+                 : bound_by_hooke ? HK_BINDING_HOOKE
+                                  : HK_BINDING_NONE;
+    const int n = omp_get_max_threads();
+    m->threads = n;
+    m->thread_cpu = calloc((size_t)n, sizeof *m->thread_cpu);
+    m->thread_pus = calloc((size_t)n, sizeof *m->thread_pus);
+    if (m->thread_cpu && m->thread_pus) {
+        int *cpu = m->thread_cpu;
+        char **pus = m->thread_pus;
 #pragma omp parallel
         {
-            int id = omp_get_thread_num();
-            cpu[id] = sched_getcpu();
+            const int id = omp_get_thread_num();
+            if (id < n) {
+                cpu[id] = sched_getcpu();
 #ifdef HOOKE_USE_HWLOC
-            if (have) {
-                hwloc_bitmap_t set = hwloc_bitmap_alloc();
-                if (set && hwloc_get_cpubind(t, set, HWLOC_CPUBIND_THREAD) == 0)
-                    hwloc_bitmap_list_asprintf(&mask[id], set);
-                hwloc_bitmap_free(set);
-            }
+                if (have) {
+                    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+                    if (set && hwloc_get_cpubind(t, set, HWLOC_CPUBIND_THREAD) == 0)
+                        hwloc_bitmap_list_asprintf(&pus[id], set);
+                    hwloc_bitmap_free(set);
+                }
 #endif
+            }
         }
-        for (int i = 0; i < n; i++)
-            fprintf(f, "%sthread %d: on cpu %d, bound to PU(s) %s\n", prefix, i, cpu[i],
-                    mask[i] ? mask[i] : "(not reported)");
+    } else {
+        hk_topology_free(m); /* out of memory: the placement is not reported */
     }
-    for (int i = 0; mask && i < n; i++) free(mask[i]);
-    free(mask);
-    free(cpu);
-#else
-    fprintf(f, "%sopenmp: not in this build (1 thread)\n", prefix);
 #endif
 #ifdef HOOKE_USE_HWLOC
     if (have) hwloc_topology_destroy(t);
 #endif
+}
+
+void hk_topology_free(hk_machine *m)
+{
+    for (int i = 0; m->thread_pus && i < m->threads; i++) free(m->thread_pus[i]);
+    free(m->thread_pus);
+    free(m->thread_cpu);
+    m->thread_pus = NULL;
+    m->thread_cpu = NULL;
+}
+
+void hk_topology_write(FILE *f, const char *prefix, const hk_machine *m)
+{
+    fprintf(f, "%shooke %s (%s), build %s, flags: %s, compiler %s\n", prefix, HOOKE_VERSION, hk_build_precision(),
+            hk_build_type(), hk_build_flags(), hk_build_compiler());
+    if (m->known) {
+        fprintf(f, "%smachine: %d package(s), %d core(s), %d PU(s), %d NUMA node(s)\n", prefix, m->packages, m->cores,
+                m->pus, m->numa_nodes);
+        if (m->cpu_model[0]) fprintf(f, "%scpu: %s\n", prefix, m->cpu_model);
+        fprintf(f, "%scaches:", prefix);
+        for (int c = 0; c < m->ncaches; c++)
+            fprintf(f, " %s %llu KiB x%d", m->caches[c].name, m->caches[c].bytes / 1024, m->caches[c].count);
+        fprintf(f, "\n");
+    } else {
+#ifdef HOOKE_USE_HWLOC
+        fprintf(f, "%smachine: hwloc could not read the topology\n", prefix);
+#else
+        fprintf(f,
+                "%smachine: %ld online processor(s); built without hwloc, so packages, cores, caches and NUMA nodes "
+                "are not reported\n",
+                prefix, m->online_pus);
+#endif
+    }
+    fprintf(f, "%ssimd: cpu has %s; kernel path in use: %s\n", prefix, m->cpu_isa, m->kernels);
+    fprintf(f, "%smask: the process may run on PU(s) %s (%d core(s))\n", prefix, m->mask[0] ? m->mask : "(unknown)",
+            m->mask_cores);
+    if (!m->openmp) {
+        fprintf(f, "%sopenmp: not in this build (1 thread)\n", prefix);
+        return;
+    }
+    fprintf(f, "%sopenmp: %d thread(s), OMP_PLACES=%s OMP_PROC_BIND=%s; binding: %s%s\n", prefix, m->threads,
+            m->omp_places ? m->omp_places : "(unset)", m->omp_proc_bind ? m->omp_proc_bind : "(unset)",
+            m->binding == HK_BINDING_USER       ? "the user's, from "
+            : m->binding == HK_BINDING_LAUNCHER ? "the launcher's (several MPI ranks on this node)"
+            : m->binding == HK_BINDING_HOOKE    ? "hooke's, one thread per allowed core, spread over them"
+                                                : "none",
+            m->binding == HK_BINDING_USER ? m->binding_var : "");
+    for (int i = 0; m->thread_cpu && i < m->threads; i++)
+        fprintf(f, "%sthread %d: on cpu %d, bound to PU(s) %s\n", prefix, i, m->thread_cpu[i],
+                m->thread_pus[i] ? m->thread_pus[i] : "(not reported)");
+}
+
+void hk_topology_print(FILE *f, const char *prefix)
+{
+    hk_machine m;
+    hk_topology_read(&m);
+    hk_topology_write(f, prefix, &m);
+    hk_topology_free(&m);
 }

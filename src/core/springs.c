@@ -221,40 +221,54 @@ static void spring_energy(const hk_family *f, const hk_particles *p, int64_t slo
     *energy += 0.5 * f->params.k * ext * ext;
 }
 
-/* A family's spring energy and largest r / L0. Its rows (a lattice's source
- * rows, or a list's springs) are cut into ENERGY_BLOCKS fixed blocks, each
- * summed in order, and the block sums are added in block order: the same
- * sum for any thread count, and the blocks are shared out over the team. */
-enum { ENERGY_BLOCKS = 256 };
+/* The energy and largest r / L0 of rows q0..q1 of f (a lattice's source
+ * rows, or a list's springs), summed in order. */
+static void rows_energy(const hk_family *f, const hk_particles *p, int64_t q0, int64_t q1, double *energy,
+                        double *max_stretch)
+{
+    double e = 0, m = 0;
+    const int64_t jn = f->j1 - f->j0;
+    for (int64_t q = q0; q < q1; q++) {
+        if (f->kind == HK_FAMILY_LATTICE) {
+            const int k = f->k0 + (int)(q / jn), j = f->j0 + (int)(q % jn);
+            const int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+            for (int i = f->i0; i < f->i1; i++) {
+                const int64_t local = row + i;
+                if (f->broken && f->broken[local]) continue;
+                spring_energy(f, p, local, f->base + local, f->base + local + f->offset, f->rest, &e, &m);
+            }
+        } else if (!(f->broken && f->broken[q]))
+            spring_energy(f, p, q, f->a[q], f->b[q], f->rest_list ? f->rest_list[q] : f->rest, &e, &m);
+    }
+    *energy = e;
+    *max_stretch = m;
+}
+
+/* A family's spring energy and largest r / L0. A family of more than
+ * ENERGY_SERIAL_MAX springs is cut into ENERGY_BLOCKS fixed blocks of rows,
+ * shared out over the team, and the block sums are added in block order; a
+ * smaller one is summed in order. Either way the sum does not depend on
+ * the thread count. */
+enum { ENERGY_BLOCKS = 256, ENERGY_SERIAL_MAX = 65536 };
 static void family_energy(const hk_family *f, const hk_particles *p, int team, double *energy, double *max_stretch)
 {
+    const int64_t rows = f->kind == HK_FAMILY_LATTICE ? (int64_t)(f->k1 - f->k0) * (f->j1 - f->j0) : f->count;
     double part[ENERGY_BLOCKS], peak[ENERGY_BLOCKS];
-    const int lattice = f->kind == HK_FAMILY_LATTICE;
-    const int64_t jn = lattice ? f->j1 - f->j0 : 0;
-    const int64_t rows = lattice ? (int64_t)(f->k1 - f->k0) * jn : f->count;
+    int blocks = 1;
+    if (f->count <= ENERGY_SERIAL_MAX)
+        rows_energy(f, p, 0, rows, &part[0], &peak[0]);
+    else {
+        blocks = ENERGY_BLOCKS;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(team) if (f->count > 65536)
-#else
+#pragma omp parallel for schedule(static) num_threads(team)
+#endif
+        for (int blk = 0; blk < ENERGY_BLOCKS; blk++)
+            rows_energy(f, p, rows * blk / ENERGY_BLOCKS, rows * (blk + 1) / ENERGY_BLOCKS, &part[blk], &peak[blk]);
+    }
+#ifndef HOOKE_USE_OPENMP
     (void)team;
 #endif
-    for (int blk = 0; blk < ENERGY_BLOCKS; blk++) {
-        double e = 0, m = 0;
-        for (int64_t q = rows * blk / ENERGY_BLOCKS; q < rows * (blk + 1) / ENERGY_BLOCKS; q++) {
-            if (lattice) {
-                const int k = f->k0 + (int)(q / jn), j = f->j0 + (int)(q % jn);
-                const int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
-                for (int i = f->i0; i < f->i1; i++) {
-                    const int64_t local = row + i;
-                    if (f->broken && f->broken[local]) continue;
-                    spring_energy(f, p, local, f->base + local, f->base + local + f->offset, f->rest, &e, &m);
-                }
-            } else if (!(f->broken && f->broken[q]))
-                spring_energy(f, p, q, f->a[q], f->b[q], f->rest_list ? f->rest_list[q] : f->rest, &e, &m);
-        }
-        part[blk] = e;
-        peak[blk] = m;
-    }
-    for (int blk = 0; blk < ENERGY_BLOCKS; blk++) {
+    for (int blk = 0; blk < blocks; blk++) {
         *energy += part[blk];
         if (peak[blk] > *max_stretch) *max_stretch = peak[blk];
     }
