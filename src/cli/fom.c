@@ -20,6 +20,7 @@
 #endif
 
 #include "hooke/hooke.h"
+#include "mpi_ranks.h"
 #include "scene.h"
 
 const char hk_bench_usage[] =
@@ -57,6 +58,12 @@ const char hk_bench_usage[] =
     "products per second (products with the system matrix x springs / time:\n"
     "one per CG iteration, two more per multigrid cycle) and simulated seconds\n"
     "per wall-clock second (also in the JSON, for every integrator).\n"
+    "Started by an MPI launcher (mpirun -np R hooke bench ..., a build with\n"
+    "HOOKE_MPI), every configuration runs on the R ranks with its thread count\n"
+    "per rank: the table gains the ranks and the halo exchange's time per step\n"
+    "(the slowest rank's), each rank's placement is printed first, times are the\n"
+    "slowest rank's, weak scaling grows the problem with ranks x threads, and\n"
+    "every hash is checked against one process on 1 thread.\n"
     "\n";
 
 enum { MAX_COUNTS = 64, EXIT_OK = 0, EXIT_INPUT = 1, EXIT_INVALID = 2, EXIT_IO = 3 };
@@ -337,9 +344,9 @@ static int run_config(const bench_opts *o, int threads, int64_t *steps, hk_bench
         return -1;
     }
     set_threads(threads);
-    hk_world *w = make_problem(o, o->weak ? threads : 1, name, len);
+    hk_world *w = make_problem(o, o->weak ? threads * hk_mpi_ranks() : 1, name, len);
     if (!w) return -1;
-    if (hk_world_optimise(w, 0) != 0) {
+    if (hk_world_optimise(w, 0) != 0 || hk_mpi_distribute(w) != 0) { /* over MPI ranks: each rank's share */
         fprintf(stderr, "hooke: error: bench: %s\n", hk_world_error(w));
         hk_world_destroy(w);
         return -1;
@@ -352,9 +359,10 @@ static int run_config(const bench_opts *o, int threads, int64_t *steps, hk_bench
     /* warm-up: the first step also measures the spring evaluations per step
      * and, on the first configuration, the step count S of a repetition */
     int64_t u0 = hk_world_spring_updates(w);
+    hk_mpi_barrier();
     double t0 = now_s();
     hk_world_step(w);
-    double per = now_s() - t0;
+    double per = hk_mpi_max_double(now_s() - t0); /* over MPI ranks: the slowest's, so every rank takes S steps */
     r->updates_per_step = hk_world_spring_updates(w) - u0;
     if (*steps == 0) {
         int64_t n = (int64_t)ceil(0.25 / (per > 1e-9 ? per : 1e-9));
@@ -364,13 +372,17 @@ static int run_config(const bench_opts *o, int threads, int64_t *steps, hk_bench
     double *times = r->times;
     const int64_t cg0 = hk_world_solver_stats(w).cg_total, products0 = hk_world_solver_stats(w).products;
     double timed = 0;
+    const double halo0 = hk_mpi_halo_seconds();
     for (int rep = 0; rep < o->repeat; rep++) {
+        hk_mpi_barrier(); /* over MPI ranks: every rank starts together, the slowest one's time counts */
         const double t = now_s(), cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID);
         for (int64_t s = 0; s < *steps; s++) hk_world_step(w);
-        times[rep] = (now_s() - t) / (double)*steps;
-        r->cpu_times[rep] = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu) / (double)*steps;
+        times[rep] = hk_mpi_max_double(now_s() - t) / (double)*steps;
+        r->cpu_times[rep] = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu) / (double)*steps; /* this rank's */
         timed += times[rep] * (double)*steps;
     }
+    r->halo = hk_mpi_max_double(hk_mpi_halo_seconds() - halo0) / ((double)o->repeat * (double)*steps);
+    hk_mpi_gather(w); /* over MPI ranks: the whole state on rank 0, which checks and hashes it */
     r->implicit = hk_integrator_info_of(hk_world_integrator(w).kind)->implicit;
     const double cg = (double)(hk_world_solver_stats(w).cg_total - cg0);
     r->cg_per_step = cg / ((double)o->repeat * (double)*steps);
@@ -438,6 +450,9 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
 {
     char name[4096] = "";
     int64_t steps = o->steps;
+    const int ranks = hk_mpi_ranks(), over_ranks = hk_mpi_active();
+    int have_ref = 0; /* over several ranks: the 1-process, 1-thread hash of strong scaling, once computed */
+    uint64_t ref_one = 0;
     for (int i = 0; i < o->ncounts; i++) {
         if (run_config(o, o->counts[i], &steps, &r[i], name, sizeof name) != 0) return EXIT_INPUT;
         rep->nrows = i + 1;
@@ -446,25 +461,38 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
                    r[0].particles, (long long)r[0].springs, o->weak ? "weak" : "strong", o->warmup, o->repeat,
                    (long long)steps);
         if (i == 0)
-            printf("threads  particles  springs    min_ms   median_ms   max_ms   FOM(G/s)  ns/update  efficiency  "
-                   "state_hash\n");
+            printf("%sthreads  particles  springs    min_ms   median_ms   max_ms   %sFOM(G/s)  ns/update  efficiency  "
+                   "state_hash\n",
+                   over_ranks ? "ranks  " : "", over_ranks ? "halo_ms  " : "");
         /* every configuration takes the same number of steps: W + R S */
         const int64_t total = o->warmup + (int64_t)o->repeat * steps;
         int one = -1; /* the 1-thread configuration: efficiency base, and strong scaling's reference */
         for (int j = 0; j <= i; j++)
             if (r[j].threads == 1) one = j;
-        uint64_t ref;
-        if (r[i].threads == 1)
+        uint64_t ref = 0;
+        if (ranks > 1) { /* one process on 1 thread, on rank 0 (the only one that verifies) */
+            if (!o->weak && have_ref) {
+                ref = ref_one;
+            } else if (hk_mpi_rank() == 0 && reference_hash(o, o->weak ? r[i].threads * ranks : 1, total, &ref) != 0) {
+                return EXIT_INPUT;
+            }
+            ref_one = ref;
+            have_ref = 1;
+        } else if (r[i].threads == 1) {
             ref = r[i].hash;
-        else if (!o->weak && one >= 0)
+        } else if (!o->weak && one >= 0) {
             ref = r[one].hash;
-        else if (reference_hash(o, o->weak ? r[i].threads : 1, total, &ref) != 0)
+        } else if (reference_hash(o, o->weak ? r[i].threads : 1, total, &ref) != 0) {
             return EXIT_INPUT;
+        }
         r[i].ref_hash = ref;
         r[i].efficiency = one >= 0 && r[one].fom > 0 ? r[i].fom / ((double)r[i].threads * r[one].fom) : 0;
-        printf("%7d  %9d  %9lld  %8.3f  %10.3f  %7.3f  %9.4f  %9.4f  %10.3f  0x%016" PRIx64 "\n", r[i].threads,
-               r[i].particles, (long long)r[i].springs, 1e3 * r[i].tmin, 1e3 * r[i].tmed, 1e3 * r[i].tmax,
-               r[i].fom / 1e9, r[i].ns_per_update, r[i].efficiency, r[i].hash);
+        if (over_ranks) printf("%5d  ", ranks);
+        printf("%7d  %9d  %9lld  %8.3f  %10.3f  %7.3f  ", r[i].threads, r[i].particles, (long long)r[i].springs,
+               1e3 * r[i].tmin, 1e3 * r[i].tmed, 1e3 * r[i].tmax);
+        if (over_ranks) printf("%7.3f  ", 1e3 * r[i].halo);
+        printf("%9.4f  %9.4f  %10.3f  0x%016" PRIx64 "\n", r[i].fom / 1e9, r[i].ns_per_update, r[i].efficiency,
+               r[i].hash);
         if (r[i].implicit)
             printf("         implicit: %.1f CG iterations/step, %.4g G Jacobian products/s, %.4g simulated s per wall "
                    "s\n",
@@ -475,27 +503,32 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
     for (int i = 0; i < o->ncounts; i++) {
         const int hash_ok = r[i].hash == r[i].ref_hash, energy_ok = hk_bench_energy_ok(&r[i]);
         if (!hash_ok || !energy_ok || r[i].blew_up) valid = 0;
-        printf("verify threads=%d: state_hash %s the 1-thread hash 0x%016" PRIx64
-               "; energy %.6g J -> %.6g J (%s)%s%s\n",
-               r[i].threads, hash_ok ? "equals" : "DIFFERS FROM", r[i].ref_hash, r[i].e_start, r[i].e_end,
-               energy_ok ? "within bound" : "GREW PAST BOUND", r[i].blew_up ? "; BLEW UP: " : "",
-               r[i].blew_up ? r[i].blowup : "");
+        char rk[32] = "";
+        if (over_ranks) snprintf(rk, sizeof rk, "ranks=%d ", ranks);
+        printf("verify %sthreads=%d: state_hash %s the %s hash 0x%016" PRIx64 "; energy %.6g J -> %.6g J (%s)%s%s\n",
+               rk, r[i].threads, hash_ok ? "equals" : "DIFFERS FROM", ranks > 1 ? "1-process 1-thread" : "1-thread",
+               r[i].ref_hash, r[i].e_start, r[i].e_end, energy_ok ? "within bound" : "GREW PAST BOUND",
+               r[i].blew_up ? "; BLEW UP: " : "", r[i].blew_up ? r[i].blowup : "");
         if (r[i].fom > r[best].fom) best = i;
     }
     printf(
         "energy bound: E_end <= E_start + 0.1 * (|E_start| + |KE_end| + |PE_end| + |SE_end|) + 1 mJ/kg * free mass\n");
+    valid = hk_mpi_share_int(valid); /* over MPI ranks: rank 0 verified the gathered states */
     printf("%s\n", valid ? "VALID" : "INVALID");
-    printf("FOM %.6g spring_updates/s threads=%d ns_per_update=%.4f problem=\"%s\" scaling=%s kernels=%s %s\n",
-           r[best].fom, r[best].threads, r[best].ns_per_update, name, o->weak ? "weak" : "strong",
+    char rk[32] = ""; /* over MPI ranks: how many (threads= is per rank) */
+    if (over_ranks) snprintf(rk, sizeof rk, " ranks=%d", ranks);
+    printf("FOM %.6g spring_updates/s threads=%d%s ns_per_update=%.4f problem=\"%s\" scaling=%s kernels=%s %s\n",
+           r[best].fom, r[best].threads, rk, r[best].ns_per_update, name, o->weak ? "weak" : "strong",
            rep->machine->kernels, valid ? "VALID" : "INVALID");
     fflush(stdout);
     rep->problem = name;
     rep->steps = steps;
     rep->valid = valid;
     rep->fom = r[best].fom;
-    int rc = EXIT_OK;
-    if (o->json) rc = write_output(o->json, hk_bench_write_json, rep);
-    if (o->gbench && rc == EXIT_OK) rc = write_output(o->gbench, hk_bench_write_gbench, rep);
+    int rc = EXIT_OK; /* over MPI ranks: rank 0 writes the files, and its status is every rank's */
+    if (o->json && hk_mpi_rank() == 0) rc = write_output(o->json, hk_bench_write_json, rep);
+    if (o->gbench && rc == EXIT_OK && hk_mpi_rank() == 0) rc = write_output(o->gbench, hk_bench_write_gbench, rep);
+    rc = hk_mpi_share_int(rc);
     rep->problem = NULL; /* name goes out of scope */
     if (rc != EXIT_OK) return rc;
     return valid ? EXIT_OK : EXIT_INVALID;
@@ -515,6 +548,7 @@ int hk_cmd_bench(int argc, char **argv)
     hk_machine machine;
     hk_topology_read(&machine);
     hk_topology_write(stdout, "# ", &machine);
+    hk_mpi_print_placement("# "); /* over MPI ranks: each rank's host, processors and threads */
     hk_bench_report rep = {
         .scene = o.scene,
         .builtin = o.scene ? NULL : o.builtin,
@@ -523,6 +557,7 @@ int hk_cmd_bench(int argc, char **argv)
         .warmup = o.warmup,
         .repeat = o.repeat,
         .machine = &machine,
+        .ranks = hk_mpi_active() ? hk_mpi_ranks() : 0,
     };
     const time_t now = time(NULL);
     struct tm utc;

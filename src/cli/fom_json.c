@@ -32,8 +32,10 @@ double hk_bench_median(const double *x, int n)
     return m;
 }
 
-static const char *const binding_names[] = {
-    [HK_BINDING_NONE] = "none", [HK_BINDING_HOOKE] = "hooke", [HK_BINDING_USER] = "user"};
+static const char *const binding_names[] = {[HK_BINDING_NONE] = "none",
+                                            [HK_BINDING_HOOKE] = "hooke",
+                                            [HK_BINDING_USER] = "user",
+                                            [HK_BINDING_LAUNCHER] = "launcher"};
 
 /* The environment variables that set OpenMP's behaviour (OMP_*, and GNU libgomp's GOMP_*), in the environment's
  * order: calls f(name, value) for each. */
@@ -145,6 +147,7 @@ int hk_bench_write_json(FILE *f, const hk_bench_report *r)
     hk_json_close(&j);
     write_machine(&j, r->machine);
     hk_json_int(&j, "machine_cores", r->machine->mask_cores);
+    if (r->ranks > 0) hk_json_int(&j, "mpi_ranks", r->ranks); /* over MPI ranks: threads are per rank */
     hk_json_str(&j, "problem", r->problem);
     hk_json_str(&j, "scene", r->scene);
     hk_json_str(&j, "builtin", r->builtin);
@@ -186,6 +189,10 @@ int hk_bench_write_json(FILE *f, const hk_bench_report *r)
         hk_json_num(&j, "jacobian_products_per_s", x->jacobian_per_s, 6);
         hk_json_bool(&j, "blew_up", x->blew_up);
         hk_json_str(&j, "blowup", x->blew_up ? x->blowup : NULL);
+        if (r->ranks > 0) {
+            hk_json_int(&j, "ranks", r->ranks);
+            hk_json_num(&j, "halo_exchange_per_step_s", x->halo, 9);
+        }
         hk_json_close(&j);
     }
     hk_json_close(&j);
@@ -232,6 +239,10 @@ static void gbench_entry(hk_json *j, const hk_bench_report *r, int row, int rep,
     hk_json_num(j, "cpu_time", 1e9 * cpu, 9);
     hk_json_str(j, "time_unit", "ns");
     hk_json_int(j, "omp_threads", x->threads);
+    if (r->ranks > 0) {
+        hk_json_int(j, "mpi_ranks", r->ranks);
+        hk_json_num(j, "halo_exchange_ns_per_step", 1e9 * x->halo, 9);
+    }
     hk_json_int(j, "particles", x->particles);
     hk_json_int(j, "springs", x->springs);
     hk_json_int(j, "spring_updates_per_step", x->updates_per_step);

@@ -26,6 +26,7 @@ typedef struct hk_bench_row {
     double cg_per_step;                      /* CG iterations per timed step (implicit) [1] */
     double jacobian_per_s; /* spring Jacobian products per second: system products x springs / time (implicit) */
     double sim_per_wall;   /* simulated seconds per wall-clock second [1] */
+    double halo;           /* over MPI ranks: seconds per step in the halo exchange, the slowest rank's [s] */
     int blew_up;
     char blowup[160];
 } hk_bench_row;
@@ -50,6 +51,8 @@ typedef struct hk_bench_report {
     double fom;                                /* the best row's [spring updates/s] */
     char date[32];                             /* when it started, ISO 8601 UTC: 2026-11-23T16:51:57Z */
     const hk_machine *machine;                 /* as read before the runs */
+    int ranks;                                 /* over MPI ranks: how many (each row's threads are per rank); 0: one
+                                                  process not started by an MPI launcher */
     hk_context_item context[HK_CONTEXT_ITEMS]; /* the build, as read before the runs */
 } hk_bench_report;
 

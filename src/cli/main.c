@@ -12,6 +12,7 @@
 #include "args.h"
 #include "fom.h"
 #include "hooke/hooke.h"
+#include "mpi_ranks.h"
 #include "options.h"
 #include "plot.h"
 #include "run.h"
@@ -171,8 +172,15 @@ int main(int argc, char **argv)
         print_usage(stdout);
         return EXIT_OK;
     }
-    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
-        if (strcmp(cmd, commands[c].name) == 0) return commands[c].run(argc - at + 1, argv + at - 1);
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+        if (strcmp(cmd, commands[c].name) != 0) continue;
+        /* run and bench go over MPI ranks when an MPI launcher started hooke (mpi_ranks.h) */
+        const int ranks = commands[c].run == hk_cmd_run || commands[c].run == hk_cmd_bench;
+        if (ranks && hk_mpi_start() != 0) return EXIT_INPUT;
+        const int rc = commands[c].run(argc - at + 1, argv + at - 1);
+        hk_mpi_stop();
+        return rc;
+    }
     fprintf(stderr, "hooke: error: unknown command '%s' (see hooke --help)\n", cmd);
     return EXIT_INPUT;
 }

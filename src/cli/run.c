@@ -21,6 +21,7 @@
 #include "diagnosis.h"
 #include "frames.h"
 #include "hooke/hooke.h"
+#include "mpi_ranks.h"
 #include "options.h"
 #include "progress.h"
 #include "scene.h"
@@ -355,6 +356,7 @@ typedef struct run_state {
     hk_energy_guard guard;
     int blew_up, io_failed;
     int64_t last_frame;
+    int stop; /* a run over MPI ranks: the stop signal as every rank agreed it (0: none) */
 } run_state;
 
 /* Phases of building a world, on a terminal (stderr, not --quiet): a line
@@ -520,6 +522,11 @@ static int64_t check_cadence(const hk_world *w)
     return every;
 }
 
+/* Whether the run stops after the step in hand: a signal, which over MPI
+ * ranks every rank agrees on after each step (so all stop after the same
+ * one, whichever rank the signal reached). */
+static int stopping(const run_state *r) { return hk_mpi_active() ? r->stop : stop_signal; }
+
 /* One step's checks and outputs; 0 to go on, 1 to stop. */
 static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_every, hk_progress *pr)
 {
@@ -531,7 +538,7 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
         r->blew_up = 1;
         return 1;
     }
-    const int last = s == r->end || stop_signal;
+    const int last = s == r->end || stopping(r);
     const int frame_now = r->frames && (s % r->every == 0 || last);
     if (s % check_every == 0 || last || frame_now || hk_world_solver_stats(w).diverged) {
         hk_blowup b;
@@ -573,6 +580,42 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
     return 0;
 }
 
+/* ---- a run over MPI ranks (mpi_ranks.h) ----------------------------------------- */
+
+/* after_step over MPI ranks: every rank agrees on a failed step and a stop
+ * signal; when a check or an output may be due (a superset of after_step's
+ * cadences), the state is gathered on rank 0, which runs after_step; its
+ * verdict is every rank's. 0 to go on, 1 to stop. */
+static int after_step_ranks(const run_opts *o, run_state *r, int64_t s, int64_t check_every, hk_progress *pr)
+{
+    if (!hk_mpi_active()) return after_step(o, r, s, check_every, pr);
+    hk_world *w = r->w;
+    const int failed = hk_world_error(w)[0] != 0;
+    int agreed[2] = {failed, (int)stop_signal}; /* a failed step, a stop signal: on any rank */
+    hk_mpi_max_ints(agreed, 2);
+    if (agreed[0]) {
+        hk_progress_end(pr);
+        if (failed && hk_mpi_rank() == 0) fprintf(stderr, "hooke: error: %s\n", hk_world_error(w));
+        if (failed && hk_mpi_rank() != 0) hk_mpi_note("error: %s", hk_world_error(w));
+        r->blew_up = 1;
+        return 1;
+    }
+    r->stop = agreed[1];
+    if (r->stop) stop_signal = r->stop;
+    const int outputs = (o->out_dir || o->stats) && s % r->every == 0;
+    if (outputs || s == r->end || r->stop || s % check_every == 0 || hk_world_solver_stats(w).diverged ||
+        (o->checkpoint_every && s % o->checkpoint_every == 0))
+        hk_mpi_gather(w);
+    int verdict = 0;
+    if (hk_mpi_rank() == 0) verdict = after_step(o, r, s, check_every, pr) | r->blew_up << 1 | r->io_failed << 2;
+    verdict = hk_mpi_share_int(verdict);
+    r->blew_up = (verdict >> 1) & 1;
+    r->io_failed = (verdict >> 2) & 1;
+    if (r->io_failed && hk_mpi_rank() != 0)
+        hk_mpi_note("stopping after step %lld: rank 0 could not write an output (its message above)", (long long)s);
+    return verdict & 1;
+}
+
 /* The summary line: the run's total steps and this process's, the rate of
  * this process's steps only. */
 static void summary(const run_opts *o, const run_state *r, double wall, int64_t updates0)
@@ -588,9 +631,11 @@ static void summary(const run_opts *o, const run_state *r, double wall, int64_t 
     }
     if (r->first > 0) snprintf(extra, sizeof extra, " restarted_at=%lld", (long long)r->first);
     if (stop_signal && !r->blew_up) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " interrupted=1");
-    printf("hooke: scene=%s integrator=%s threads=%d particles=%d springs=%lld steps=%lld steps_run=%lld substeps=%d "
+    char ranks[32] = ""; /* over MPI ranks: how many (threads= is per rank) */
+    if (hk_mpi_active()) snprintf(ranks, sizeof ranks, " ranks=%d", hk_mpi_ranks());
+    printf("hooke: scene=%s integrator=%s threads=%d%s particles=%d springs=%lld steps=%lld steps_run=%lld substeps=%d "
            "sim_time=%.6g wall_s=%.6f spring_updates_per_s=%.4e%s state_hash=0x%016" PRIx64 "%s%s\n",
-           o->scene, hk_integrator_name(hk_world_integrator(w).kind), r->threads, hk_world_particles(w).count,
+           o->scene, hk_integrator_name(hk_world_integrator(w).kind), r->threads, ranks, hk_world_particles(w).count,
            (long long)hk_world_spring_count(w), (long long)hk_world_step_count(w), (long long)run, hk_world_substeps(w),
            hk_world_time(w), wall, wall > 0 ? updates / wall : 0.0, solver, hk_world_state_hash(w), extra,
            r->blew_up ? " status=BLOWUP" : "");
@@ -611,9 +656,20 @@ int hk_cmd_run(int argc, char **argv)
     /* prolog: scene, overrides, threads, the run's end, restart, outputs */
     rc = prolog(&o, &r);
     hk_world *w = r.w;
+    if (hk_mpi_active()) { /* every rank reads the scene: all start, or none (the worst status is every rank's) */
+        const int worst = hk_mpi_max(rc);
+        if (worst != rc) hk_mpi_note("stopping: another rank could not start the run (rank 0 prints why)");
+        rc = worst;
+    }
+    if (rc == HK_EXIT_OK && hk_mpi_distribute(w) != 0) { /* over MPI ranks: each rank's share */
+        if (hk_mpi_rank() == 0) fprintf(stderr, "hooke: error: %s: %s\n", o.scene, hk_world_error(w));
+        rc = HK_EXIT_INPUT;
+    }
     if (rc == HK_EXIT_OK) {
         r.first = hk_world_step_count(w);
-        rc = open_outputs(&o, &r);
+        const int mine = hk_mpi_rank() == 0 ? open_outputs(&o, &r) : HK_EXIT_OK; /* rank 0 writes every output */
+        rc = hk_mpi_share_int(mine);
+        if (rc != mine) hk_mpi_note("stopping: rank 0 could not open its outputs (its message above)");
     }
     if (rc != HK_EXIT_OK) {
         hk_frames_close(r.frames);
@@ -638,12 +694,14 @@ int hk_cmd_run(int argc, char **argv)
     struct sigaction old[2];
     catch_signals(old);
     const double t0 = now_s();
-    for (int64_t s = r.first + 1; s <= r.end && !stop_signal; s++) {
+    for (int64_t s = r.first + 1; s <= r.end && !stopping(&r); s++) {
         hk_world_step(w);
-        if (after_step(&o, &r, s, check_every, &progress)) break;
+        if (after_step_ranks(&o, &r, s, check_every, &progress)) break;
     }
     const double wall = now_s() - t0;
     hk_progress_end(&progress);
+    hk_mpi_gather(w); /* over MPI ranks: the final state on rank 0, which writes and hashes it */
+    if (hk_mpi_active()) stop_signal = r.stop;
 
     /* epilog: every output closed whole, the summary line, the exit status */
     char err[1024];
@@ -652,15 +710,16 @@ int hk_cmd_run(int argc, char **argv)
         fprintf(stderr, "hooke: error: %s\n", err);
         r.io_failed = 1;
     }
-    if (!r.blew_up && o.state_out && hk_state_write_file(w, o.state_out) != 0) {
+    if (hk_mpi_rank() == 0 && !r.blew_up && o.state_out && hk_state_write_file(w, o.state_out) != 0) {
         fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.state_out, strerror(errno));
         r.io_failed = 1;
     }
-    if (!r.blew_up && !r.io_failed && o.checkpoint_on_exit &&
+    if (hk_mpi_rank() == 0 && !r.blew_up && !r.io_failed && o.checkpoint_on_exit &&
         hk_checkpoint_write(w, r.digest, o.checkpoint, err, sizeof err) != 0) {
         fprintf(stderr, "hooke: error: %s\n", err);
         r.io_failed = 1;
     }
+    r.io_failed = hk_mpi_share_int(r.io_failed); /* rank 0's files: every rank's exit status */
     if (stop_signal && !o.quiet)
         fprintf(stderr, "hooke: %s at step %lld; the outputs are closed and whole%s\n",
                 stop_signal == SIGINT ? "interrupted (SIGINT)" : "stopped (SIGTERM)", (long long)hk_world_step_count(w),

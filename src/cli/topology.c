@@ -50,6 +50,13 @@ static const char *user_placement(void)
     }
     return NULL;
 }
+
+/* processes of one run on this node (MPI ranks, hk_topology_share_node): past 1, the launcher places them */
+static int node_ranks = 1;
+
+void hk_topology_share_node(int ranks) { node_ranks = ranks > 1 ? ranks : 1; }
+#else
+void hk_topology_share_node(int ranks) { (void)ranks; /* one thread per process: nothing to place */ }
 #endif
 
 #ifdef HOOKE_USE_HWLOC
@@ -161,6 +168,7 @@ void hk_topology_bind_threads(void)
 #ifdef HOOKE_USE_OPENMP
     bound_by_hooke = 0;
     if (user_placement()) return; /* the user's placement stands */
+    if (node_ranks > 1) return;   /* ranks sharing the node: the launcher's binding (each rank's mask) stands */
 #ifdef HOOKE_USE_HWLOC
     if (!topo_get()) return;
     const int cores = allowed_core(-1, NULL);
@@ -206,6 +214,31 @@ static void allowed_text(char *buf, size_t cap)
     size_t len = 0;
     for (int c = 0; c < CPU_SETSIZE && len + 16 < cap; c++)
         if (CPU_ISSET(c, mask)) len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? "," : "", c);
+#endif
+}
+
+void hk_topology_placement(char *buf, size_t cap)
+{
+    char mask_list[128];
+    allowed_text(mask_list, sizeof mask_list);
+    size_t len = (size_t)snprintf(buf, cap, "PU(s) %s", mask_list[0] ? mask_list : "(unknown)");
+#ifdef HOOKE_USE_OPENMP
+    enum { MAX_SHOWN = 64 };
+    int cpu[MAX_SHOWN], n = omp_get_max_threads() < MAX_SHOWN ? omp_get_max_threads() : MAX_SHOWN;
+    for (int i = 0; i < n; i++) cpu[i] = -1;
+#pragma omp parallel num_threads(n)
+    cpu[omp_get_thread_num()] = sched_getcpu();
+    if (len < cap) len += (size_t)snprintf(buf + len, cap - len, ", %d thread(s) on cpu", omp_get_max_threads());
+    for (int i = 0; i < n && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%d", i ? "," : " ", cpu[i]);
+    if (len < cap)
+        snprintf(buf + len, cap - len, " (binding: %s)",
+                 user_placement() ? "the user's"
+                 : node_ranks > 1 ? "the launcher's, several ranks on this node"
+                 : bound_by_hooke ? "hooke's"
+                                  : "none");
+#else
+    if (len < cap) snprintf(buf + len, cap - len, ", 1 thread");
 #endif
 }
 
@@ -268,7 +301,10 @@ void hk_topology_read(hk_machine *m)
     m->omp_places = getenv("OMP_PLACES");
     m->omp_proc_bind = getenv("OMP_PROC_BIND");
     m->binding_var = user_placement();
-    m->binding = m->binding_var ? HK_BINDING_USER : bound_by_hooke ? HK_BINDING_HOOKE : HK_BINDING_NONE;
+    m->binding = m->binding_var   ? HK_BINDING_USER
+                 : node_ranks > 1 ? HK_BINDING_LAUNCHER
+                 : bound_by_hooke ? HK_BINDING_HOOKE
+                                  : HK_BINDING_NONE;
     const int n = omp_get_max_threads();
     m->threads = n;
     m->thread_cpu = calloc((size_t)n, sizeof *m->thread_cpu);
@@ -340,9 +376,10 @@ void hk_topology_write(FILE *f, const char *prefix, const hk_machine *m)
     }
     fprintf(f, "%sopenmp: %d thread(s), OMP_PLACES=%s OMP_PROC_BIND=%s; binding: %s%s\n", prefix, m->threads,
             m->omp_places ? m->omp_places : "(unset)", m->omp_proc_bind ? m->omp_proc_bind : "(unset)",
-            m->binding == HK_BINDING_USER    ? "the user's, from "
-            : m->binding == HK_BINDING_HOOKE ? "hooke's, one thread per allowed core, spread over them"
-                                             : "none",
+            m->binding == HK_BINDING_USER       ? "the user's, from "
+            : m->binding == HK_BINDING_LAUNCHER ? "the launcher's (several MPI ranks on this node)"
+            : m->binding == HK_BINDING_HOOKE    ? "hooke's, one thread per allowed core, spread over them"
+                                                : "none",
             m->binding == HK_BINDING_USER ? m->binding_var : "");
     for (int i = 0; m->thread_cpu && i < m->threads; i++)
         fprintf(f, "%sthread %d: on cpu %d, bound to PU(s) %s\n", prefix, i, m->thread_cpu[i],

@@ -27,9 +27,10 @@ typedef struct hk_cache_info {
 } hk_cache_info;
 
 /* Who placed the OpenMP threads: nobody, hooke (one thread per allowed
- * core, spread over them), or the user (OMP_PLACES, OMP_PROC_BIND,
- * GOMP_CPU_AFFINITY). */
-enum { HK_BINDING_NONE, HK_BINDING_HOOKE, HK_BINDING_USER };
+ * core, spread over them), the user (OMP_PLACES, OMP_PROC_BIND,
+ * GOMP_CPU_AFFINITY), or the MPI launcher (several ranks on this node:
+ * each rank's threads stay within the mask it was given). */
+enum { HK_BINDING_NONE, HK_BINDING_HOOKE, HK_BINDING_USER, HK_BINDING_LAUNCHER };
 
 /* The machine, the SIMD path and the OpenMP threads' placement as
  * hk_topology_read found them; hk_topology_write prints them, `hooke bench
@@ -67,5 +68,13 @@ void hk_topology_print(FILE *f, const char *prefix);
 /* The cores with an allowed processor (hwloc), else the allowed
  * processors; at least 1. */
 int hk_topology_cores(void);
+/* Several processes of one run (MPI ranks) share this node: then
+ * hk_topology_bind_threads leaves each rank's threads within the mask its
+ * launcher gave it (mpirun --bind-to, srun --cpu-bind) instead of binding
+ * them to the node's first cores, where every rank's would meet. */
+void hk_topology_share_node(int ranks);
+/* Where this process runs, in one line: its allowed PUs, its OpenMP
+ * threads' CPUs and who bound them (a rank's line in `hooke bench`). */
+void hk_topology_placement(char *buf, size_t cap);
 
 #endif

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "fpmode.h"
+#include "part.h"
 #include "team.h"
 
 /* Contacts are worked out in world coordinates, in double: a particle's
@@ -28,10 +29,12 @@ static int walls(hk_world *w, double dt, hk_real *px, hk_real *py, hk_real *pz)
     const double hi[3] = {w->def.walls_max.x, w->def.walls_max.y, w->def.walls_max.z};
     const hk_real keep = (hk_real)(1.0 - w->def.walls_loss);
     int moved = 0;
+    int all[2];
+    const int *span, spans = hk_world_spans(w, all, &span); /* the particles this process computes */
     HK_CONTACT_REGION
-    {
+    for (int sp = 0; sp < spans; sp++) {
         int g0, n;
-        hk_team_range(0, p->count, &g0, &n);
+        hk_team_range(span[2 * sp], span[2 * sp + 1] - span[2 * sp], &g0, &n);
         for (int i = g0, b = n ? hk_body_of(w, g0) : 0; i < g0 + n; i++) {
             while (i >= w->bodies[b].first + w->bodies[b].count) b++;
             if (p->inv_mass[i] == 0) continue;
@@ -69,10 +72,12 @@ static int sphere(hk_world *w, hk_sphere_def *s, double dt, hk_real *px, hk_real
     const double R = s->radius, e = 1.0 - s->loss;
     const hk_sphere_def sd = *s;
     int moved = 0;
+    int all[2];
+    const int *span, spans = hk_world_spans(w, all, &span); /* the particles this process computes */
     HK_CONTACT_REGION
-    {
+    for (int sp = 0; sp < spans; sp++) {
         int g0, n;
-        hk_team_range(0, p->count, &g0, &n);
+        hk_team_range(span[2 * sp], span[2 * sp + 1] - span[2 * sp], &g0, &n);
         for (int i = g0, b = n ? hk_body_of(w, g0) : 0; i < g0 + n; i++) {
             while (i >= w->bodies[b].first + w->bodies[b].count) b++;
             if (p->inv_mass[i] == 0) continue;

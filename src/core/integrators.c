@@ -8,6 +8,7 @@
 #include "forces.h"
 #include "fpmode.h"
 #include "implicit.h"
+#include "part.h"
 
 /* Per-particle loops of the multi-evaluation schemes run on the world's
  * team, each thread in the solver's floating-point mode (fpmode.h): each
@@ -41,11 +42,13 @@ static void verlet_common(hk_world *w, hk_real h, int book_start)
     hk_real *prev[3] = {w->px, w->py, w->pz};
     const hk_real h2 = h * h, inv2h = 1 / (2 * h);
     const int first = !w->history;
-    HK_PARALLEL HK_FP_SCOPE for (int c = 0; c < 3; c++)
+    int all[2];
+    const int *span, spans = hk_world_spans(w, all, &span); /* the particles this process computes */
+    HK_PARALLEL HK_FP_SCOPE for (int c = 0; c < 3; c++) for (int s = 0; s < spans; s++)
     {
         if (first) {
             HK_FOR
-            for (int i = 0; i < p->count; i++) {
+            for (int i = span[2 * s]; i < span[2 * s + 1]; i++) {
                 const hk_real im = p->inv_mass[i];
                 prev[c][i] = pos[c][i];
                 if (im == 0) continue;
@@ -55,7 +58,7 @@ static void verlet_common(hk_world *w, hk_real h, int book_start)
             }
         } else {
             HK_FOR
-            for (int i = 0; i < p->count; i++) {
+            for (int i = span[2 * s]; i < span[2 * s + 1]; i++) {
                 const hk_real im = p->inv_mass[i];
                 const hk_real xn = pos[c][i];
                 if (im == 0) {
@@ -81,10 +84,12 @@ static void verlet_book(hk_world *w, hk_real h) { verlet_common(w, h, 1); }
 static void kick(hk_world *w, hk_real hh, int drift, hk_real h)
 {
     hk_particles *p = &w->p;
-    HK_PARALLEL HK_FP_SCOPE
+    int all[2];
+    const int *span, spans = hk_world_spans(w, all, &span);
+    HK_PARALLEL HK_FP_SCOPE for (int s = 0; s < spans; s++)
     {
         HK_FOR
-        for (int i = 0; i < p->count; i++) {
+        for (int i = span[2 * s]; i < span[2 * s + 1]; i++) {
             const hk_real im = p->inv_mass[i];
             if (im == 0) continue;
             p->vx[i] += p->fx[i] * im * hh;
@@ -119,22 +124,27 @@ static void rk4(hk_world *w, hk_real h)
     const size_t stride = w->scratch_stride;
     hk_real *pos[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
     hk_real *x0[3], *v0[3], *sx[3], *sv[3];
+    int all[2];
+    const int *span, spans = hk_world_spans(w, all, &span); /* the particles this process computes */
     for (int c = 0; c < 3; c++) {
         x0[c] = w->scratch + (0 + c) * stride;
         v0[c] = w->scratch + (3 + c) * stride;
         sx[c] = w->scratch + (6 + c) * stride;
         sv[c] = w->scratch + (9 + c) * stride;
-        memcpy(x0[c], pos[c], (size_t)p->count * sizeof(hk_real));
-        memcpy(v0[c], vel[c], (size_t)p->count * sizeof(hk_real));
+        for (int s = 0; s < spans; s++) {
+            const size_t at = (size_t)span[2 * s], bytes = (size_t)(span[2 * s + 1] - span[2 * s]) * sizeof(hk_real);
+            memcpy(x0[c] + at, pos[c] + at, bytes);
+            memcpy(v0[c] + at, vel[c] + at, bytes);
+        }
     }
     static const double weight[4] = {1, 2, 2, 1}, advance[4] = {0.5, 0.5, 1, 0};
     for (int stage = 0; stage < 4; stage++) {
         hk_forces_compute(w);
         const hk_real wt = (hk_real)weight[stage], ah = (hk_real)advance[stage] * h;
-        HK_PARALLEL HK_FP_SCOPE for (int c = 0; c < 3; c++)
+        HK_PARALLEL HK_FP_SCOPE for (int c = 0; c < 3; c++) for (int s = 0; s < spans; s++)
         {
             HK_FOR
-            for (int i = 0; i < p->count; i++) {
+            for (int i = span[2 * s]; i < span[2 * s + 1]; i++) {
                 const hk_real im = p->inv_mass[i];
                 if (im == 0) continue;
                 const hk_real kx = vel[c][i], kv = frc[c][i] * im;

@@ -6,9 +6,11 @@
 #endif
 
 #include "kernels.h"
+#include "part.h"
 #include "reference.h"
 #include "zero_length.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,20 +166,30 @@ static int64_t break_family(const hk_world *w, hk_family *f)
     const int lattice = f->kind == HK_FAMILY_LATTICE;
     const int64_t jn = lattice ? f->j1 - f->j0 : 0;
     const int64_t items = lattice ? (int64_t)(f->k1 - f->k0) * jn : f->count;
+    /* a distributed run: a slab tests the source rows it sweeps, its own and
+     * its halo's (their owner finds the same), and counts its own; a body
+     * computed whole elsewhere is left to its rank (dist/part.h) */
+    int lo = 0, hi = INT_MAX, halo = 0;
+    if (lattice && hk_part_rows(w, f->body, &lo, &hi, &halo)) {
+        if (lo >= hi) return 0;
+    } else if (!hk_part_computes(w, f->body)) {
+        return 0;
+    }
     int64_t now = 0;
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel for schedule(static) reduction(+ : now) num_threads(hk_world_team(w)) if (f->count > 65536)
 #endif
     for (int64_t q = 0; q < items; q++) {
         if (lattice) {
-            const int k = f->k0 + (int)(q / jn), j = f->j0 + (int)(q % jn);
-            const int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+            const int k = f->k0 + (int)(q / jn), j = f->j0 + (int)(q % jn), r = j + f->ny * k;
+            if (r < lo - halo || r >= hi) continue;
+            const int64_t row = (int64_t)f->nx * r;
             for (int i = f->i0; i < f->i1; i++) {
                 const int64_t l = row + i;
                 if (f->broken[l] || !(spring_length(f, p, l, f->base + l, f->base + l + f->offset) > ratio * f->rest))
                     continue;
                 f->broken[l] = 1;
-                now++;
+                now += r >= lo;
             }
         } else {
             const double L0 = f->rest_list ? (double)f->rest_list[q] : (double)f->rest;

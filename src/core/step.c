@@ -4,6 +4,7 @@
 #include "contacts.h"
 #include "fpmode.h"
 #include "forces.h"
+#include "part.h"
 #include "springs.h"
 #include "surface.h"
 
@@ -39,11 +40,17 @@ static void step(hk_world *w)
         ops->substep(w, h);
         if (w->step_failed) return; /* the state is that substep's start (hk_world_check reports it) */
         if (hk_surfaces_pump(w)) w->forces_valid = 0; /* the pressure target moved */
-        if (breakable && hk_springs_break(w) > 0) w->forces_valid = 0;
+        int changed = 0;
+        if (breakable) {
+            hk_part_exchange(w); /* a distributed run: the rows a slab's springs reach, as they are now */
+            changed = hk_springs_break(w) > 0;
+        }
         /* contacts shift position Verlet's previous positions with the particle (an implicit integrator's history is
          * a velocity change: left alone) */
         hk_real *const prev = ops->info.keeps_history && !ops->info.implicit ? w->px : NULL;
-        if (hk_contacts_apply(w, w->h, prev, w->py, w->pz) > 0) w->forces_valid = 0;
+        if (hk_contacts_apply(w, w->h, prev, w->py, w->pz) > 0) changed = 1;
+        /* changed on any rank: every rank evaluates the forces again (asked only where something can change) */
+        if ((breakable || w->sphere_count > 0 || w->def.has_walls) && hk_part_any(w, changed)) w->forces_valid = 0;
     }
     w->steps++;
     w->time += w->integrator.dt;

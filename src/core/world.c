@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "kernels.h"
 #include "lists.h"
+#include "part.h"
 #include "surface.h"
 #include "system.h"
 
@@ -231,6 +232,7 @@ void hk_world_destroy(hk_world *w)
     free(w->scratch);
     hk_engine_free(w->engine);
     hk_implicit_free(w->implicit);
+    hk_part_free(w->part);
     free(w);
 }
 

@@ -148,6 +148,7 @@ struct hk_world {
     const struct hk_kernels *kernels;
     hk_engine *engine;            /* the engine's state (engine.c), NULL until its first pass */
     struct hk_implicit *implicit; /* the implicit solver's state (implicit/system.c), NULL until its first step */
+    struct hk_part *part;         /* a distributed run: this process's share (dist/part.h); NULL otherwise */
     int step_failed;              /* 1: a substep could not be taken (the state is its start); hk_world_check */
 
     int64_t steps;

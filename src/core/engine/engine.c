@@ -6,6 +6,7 @@
 
 #include "colour.h"
 #include "fpmode.h"
+#include "part.h"
 #include "surface.h"
 #include "sweep.h"
 #include "team.h"
@@ -31,6 +32,9 @@ typedef struct hk_unit {
     hk_family *merged;
     const hk_family **mfp;
     int nmerged, p0, pn, serial, one_frame;
+    /* the bodies this process computes: a distributed run's share of a
+     * solo run (dist/part.h), else [first, end) */
+    int mine_lo, mine_hi;
 } hk_unit;
 
 struct hk_engine {
@@ -229,6 +233,7 @@ static int plan_units(const hk_world *w, hk_engine *e, int bodies)
         hk_unit *u = &e->units[e->unit_count++];
         u->first = b;
         u->end = b + 1;
+        u->mine_lo = b;
         if (group_at(plans, b, bodies)) {
             u->kind = UNIT_GROUP;
             while (u->end < bodies && groupable(&plans[u->end]) && alike(&plans[b], &plans[u->end])) u->end++;
@@ -240,7 +245,7 @@ static int plan_units(const hk_world *w, hk_engine *e, int bodies)
         } else {
             u->kind = UNIT_TEAM;
         }
-        b = u->end;
+        b = u->mine_hi = u->end;
     }
     /* the list families unit by unit (hk_engine_lists) */
     int n = 0;
@@ -305,8 +310,54 @@ static int ensure_plans(hk_world *w, hk_engine *e)
         e->plans = NULL;
         return -1;
     }
+    return w->part ? hk_engine_apply_part(w) : 0;
+}
+
+int hk_engine_apply_part(hk_world *w)
+{
+    hk_engine *e = w->engine;
+    if (!e || !e->plans) return hk_engine_prepare(w);
+    if (w->part && w->part->body_count != w->body_count)
+        return hk_fail(w, "bodies were added after the world was shared out over ranks");
+    e->space = 0;
+    for (int b = 0; b < e->plans_bodies; b++) {
+        hk_sweep_plan *sp = &e->plans[b];
+        sp->split = hk_part_rows(w, b, &sp->lo, &sp->hi, NULL);
+        if (!sp->split) sp->lo = 0, sp->hi = sp->nrows;
+        const size_t s = hk_sweep_space(sp);
+        if (sp->nfam > 0 && s > e->space) e->space = s;
+    }
+    for (int q = 0; q < e->unit_count; q++) { /* a solo run's bodies of this rank: contiguous (part.c) */
+        hk_unit *u = &e->units[q];
+        u->mine_lo = u->first;
+        u->mine_hi = u->end;
+        if (u->kind != UNIT_SOLO || !w->part) continue;
+        while (u->mine_lo < u->end && !hk_part_computes(w, u->mine_lo)) u->mine_lo++;
+        u->mine_hi = u->mine_lo;
+        while (u->mine_hi < u->end && hk_part_computes(w, u->mine_hi)) u->mine_hi++;
+    }
     return 0;
 }
+
+int hk_engine_units(hk_world *w, hk_unit_view **out)
+{
+    if (hk_engine_prepare(w) != 0) return -1;
+    const hk_engine *e = w->engine;
+    hk_unit_view *v = malloc((size_t)(e->unit_count ? e->unit_count : 1) * sizeof *v);
+    if (!v) return hk_fail(w, "out of memory for the engine's units");
+    for (int q = 0; q < e->unit_count; q++) {
+        const hk_unit *u = &e->units[q];
+        const hk_sweep_plan *sp = &e->plans[u->first];
+        v[q].first = u->first;
+        v[q].end = u->end;
+        v[q].by_body = u->kind == UNIT_SOLO;
+        v[q].slabs = u->kind == UNIT_TEAM && sp->nfam > 0 && !sp->has_list && sp->surface < 0;
+    }
+    *out = v;
+    return e->unit_count;
+}
+
+const hk_sweep_plan *hk_engine_plan(const hk_world *w, int body) { return &w->engine->plans[body]; }
 
 int hk_engine_prepare(hk_world *w)
 {
@@ -391,8 +442,8 @@ static void solo_body(hk_world *w, const pass *ps, int body, const hk_sweep_plan
  * does not change its bits). */
 static int solo_share(const hk_unit *u, int t, int T)
 {
-    const int64_t total = u->work[u->end - u->first], at = total * t / T;
-    int lo = 0, hi = u->end - u->first; /* the first q with work[q + 1] > at */
+    int lo = u->mine_lo - u->first, hi = u->mine_hi - u->first; /* the first q with work[q + 1] > at */
+    const int64_t base = u->work[lo], at = base + (u->work[hi] - base) * t / T;
     while (lo < hi) {
         const int m = lo + (hi - lo) / 2;
         if (u->work[m + 1] > at)
@@ -417,7 +468,7 @@ static void group_unit(hk_world *w, const pass *ps, const hk_unit *un)
         hk_external_frame(&ext, &w->def, w->bodies[un->first].origin[1]);
         k->external_forces(&ext, &w->p, g0, n);
     } else {
-        const int b1 = t + 1 < T ? solo_share(un, t + 1, T) : un->end;
+        const int b1 = t + 1 < T ? solo_share(un, t + 1, T) : un->mine_hi;
         for (int b = solo_share(un, t, T); b < b1; b++) {
             hk_external_frame(&ext, &w->def, w->bodies[b].origin[1]);
             k->external_forces(&ext, &w->p, w->bodies[b].first, w->bodies[b].count);
@@ -472,6 +523,7 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
          * body's own passes end in the barriers they need */
         for (int q = 0; q < e->unit_count && !failed; q++) {
             const hk_unit *un = &e->units[q];
+            if (un->kind != UNIT_SOLO && w->part && !hk_part_computes(w, un->first)) continue; /* another rank's */
             if (un->kind == UNIT_TEAM) {
                 team_body(w, &ps, un->first, &e->plans[un->first], space);
                 continue;
@@ -480,7 +532,7 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
                 group_unit(w, &ps, un);
                 continue;
             }
-            const int b0 = solo_share(un, t, T), b1 = t + 1 < T ? solo_share(un, t + 1, T) : un->end;
+            const int b0 = solo_share(un, t, T), b1 = t + 1 < T ? solo_share(un, t + 1, T) : un->mine_hi;
             for (int body = b0; body < b1; body++) solo_body(w, &ps, body, &e->plans[body], space);
         }
         if (hk_engine_after_pass) {

@@ -4,6 +4,7 @@
 
 #include "kernels.h"
 #include "lists.h"
+#include "sweep.h"
 #include "world.h"
 
 /*
@@ -37,6 +38,25 @@ void hk_engine_free(hk_engine *e);
 int hk_engine_lists(hk_world *w, const hk_family *const **out);
 /* The packed records of w's list bodies, or NULL (benchmark probes). */
 const hk_packed *hk_engine_packed(const hk_world *w);
+
+/* The units of the engine's pass, for the shares of a distributed run
+ * (dist/part.h): bodies [first, end); by_body: a run of solo bodies, each
+ * computed whole by one thread, so its bodies may go to different ranks;
+ * slabs: one lattice body alone on the team (no lists, no surface forces),
+ * which may be split into slabs of rows. Any other unit is computed whole.
+ * Returns the count with *out allocated (free it), or -1 (hk_world_error). */
+typedef struct hk_unit_view {
+    int first, end;
+    int by_body, slabs;
+} hk_unit_view;
+int hk_engine_units(hk_world *w, hk_unit_view **out);
+/* The plan of body b, after hk_engine_prepare (valid until a body or family
+ * is added). */
+const hk_sweep_plan *hk_engine_plan(const hk_world *w, int body);
+/* Reads w->part (the shares of a distributed run, or none) into the plans:
+ * which rows of a split body this rank sweeps, which solo bodies it takes,
+ * the work space a split sweep needs. 0 or -1 (hk_world_error). */
+int hk_engine_apply_part(hk_world *w);
 
 /* Tests only: when set, called by every thread at the end of each engine
  * pass, inside its parallel region (thread t of T), to break a kernel on

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lists.h"
+#include "part.h"
 #include "surface.h"
 #include "team.h"
 
@@ -120,6 +121,7 @@ int hk_sweep_plan_body(const hk_world *w, int body, const int *fams, int nfams, 
     sp->nx = b->nx;
     sp->ny = b->ny;
     sp->nrows = b->ny * b->nz;
+    sp->hi = sp->nrows;
     sp->nx_pad = round_up(b->nx, HK_ROW_VEC);
     sp->stride = sp->nx_pad + 2 * HK_ROW_MARGIN;
     int n = 0;
@@ -180,8 +182,8 @@ int hk_sweep_plan_body(const hk_world *w, int body, const int *fams, int nfams, 
     return 0;
 }
 
-/* Entries of work space one thread needs for a sweep of sp. */
-size_t hk_sweep_space(const hk_sweep_plan *sp)
+/* Entries of work space one block of sp's sweep needs (sweep_block). */
+static size_t block_space(const hk_sweep_plan *sp)
 {
     /* after the rows and the class tables: ring_x and cls_fresh (sweep_block) */
     const size_t tail = ((size_t)sp->R + (size_t)sp->maxdr) * sizeof(hk_real *) + (size_t)sp->ncls * sizeof(int);
@@ -189,6 +191,9 @@ size_t hk_sweep_space(const hk_sweep_plan *sp)
            (size_t)sp->ncls * sp->nfam * (sizeof(hk_row_family) / sizeof(hk_real) + 1) +
            (tail + sizeof(hk_real) - 1) / sizeof(hk_real);
 }
+
+/* A split sweep's three blocks each start on a 64-byte boundary (hk_padded: whole vectors). */
+size_t hk_sweep_space(const hk_sweep_plan *sp) { return sp->split ? 3 * hk_padded(block_space(sp)) : block_space(sp); }
 
 /* Zeroes the nodes [lo, hi) of one accumulator row: x at node 0 is x0, y
  * and z follow at the stride S. */
@@ -327,8 +332,52 @@ void hk_sweep_solo(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, co
     if (sp->nrows > 0) sweep_block(w, k, sp, ctx, 0, sp->nrows, space, &lo_end, &hi_start);
 }
 
+/* The first row of thread t's block out of T over the rows [c, d): from
+ * row 0 as block_start, otherwise evenly (every block has its halo). */
+static int range_start(int c, int d, int h, int t, int T)
+{
+    if (c == 0) return block_start(d, h, t, T);
+    return c + (int)((int64_t)(d - c) * t / T);
+}
+
+/* This rank's slab [lo, hi) of a split body (sweep.h, hk_sweep_run). */
+static void sweep_split(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx,
+                        hk_real *space)
+{
+    const int t = HK_THREAD(), T = HK_THREADS(), h = sp->maxdr, a = sp->lo, e = sp->hi;
+    if (a >= e) return; /* no row here: no message either */
+    const struct hk_part *pt = w->part;
+    const size_t one = hk_padded(block_space(sp));
+    /* the interior [c, d): the rows whose sweep (from c - h to d + h) reads no other rank's row */
+    int c = a > 0 ? a + h : a, d = e < sp->nrows ? e - h : e;
+    if (c >= d) c = d = a;
+    /* this thread's blocks: its share of the interior, then the ends */
+    int from[3] = {range_start(c, d, h, t, T), 0, 0}, to[3] = {range_start(c, d, h, t + 1, T), 0, 0};
+    int lo_end[3] = {0, 0, 0}, hi_start[3] = {0, 0, 0};
+    if (t == 0) pt->ops->halo_start(pt->ctx, w, sp->body);
+    if (from[0] < to[0]) sweep_block(w, k, sp, ctx, from[0], to[0], space, &lo_end[0], &hi_start[0]);
+    if (t == 0) pt->ops->halo_finish(pt->ctx, w, sp->body);
+    HK_BARRIER(); /* the halo rows are in */
+    if (c == d) { /* no interior: the slab as one block */
+        if (t == 0) from[1] = a, to[1] = e;
+    } else {
+        if (t == 0) from[1] = a, to[1] = c;
+        if (t == T - 1) from[2] = d, to[2] = e;
+    }
+    for (int q = 1; q < 3; q++)
+        if (from[q] < to[q]) sweep_block(w, k, sp, ctx, from[q], to[q], space + q * one, &lo_end[q], &hi_start[q]);
+    if (ctx->upd.kind == HK_UPDATE_NONE) return;
+    HK_BARRIER(); /* every row read: the parked rows may change */
+    for (int q = 0; q < 3; q++)
+        if (from[q] < to[q]) finish_parked(w, k, sp, ctx, from[q], to[q], space + q * one, lo_end[q], hi_start[q]);
+}
+
 void hk_sweep_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space)
 {
+    if (sp->split) {
+        sweep_split(w, k, sp, ctx, space);
+        return;
+    }
     const int t = HK_THREAD(), T = HK_THREADS();
     int a, b, lo_end = 0, hi_start = 0;
     block_of(sp, t, T, &a, &b);

@@ -63,6 +63,10 @@ typedef struct hk_sweep_plan {
     int surface;      /* its active surface (pressure, wind), or -1 */
     int solo;         /* small, no surface: computed whole by one thread (engine.c) */
     int64_t work;     /* its particles and springs: the share of a solo body */
+    /* A distributed run (dist/part.h): split = 1 when this rank sweeps only
+     * the rows [lo, hi) of the body, a slab whose halo rows come from the
+     * ranks around it (hk_sweep_run); otherwise lo = 0, hi = nrows. */
+    int split, lo, hi;
 } hk_sweep_plan;
 
 /* Plans body `body` of w, whose families are fams[0 .. nfam) (ascending),
@@ -74,7 +78,14 @@ size_t hk_sweep_space(const hk_sweep_plan *sp);
 /* Sweeps the lattice families of sp's body: f = external + springs (ctx's
  * update NONE), or that and the update in place. Called by every thread of
  * a parallel region, each with its own zeroed-or-reused work space of
- * hk_sweep_space(sp) entries; ends without a barrier. */
+ * hk_sweep_space(sp) entries; ends without a barrier.
+ *
+ * A split body (sp->split) sweeps this rank's slab [lo, hi) only: thread 0
+ * starts the halo exchange (w->part's ops), the team sweeps the interior
+ * rows, which read no remote row, in blocks as above, thread 0 waits for
+ * the exchange, then the rows within maxdr of the slab's ends are swept as
+ * two blocks of their own (each recomputing its halo): the same sums in
+ * the same order as one process (three block spaces per thread). */
 void hk_sweep_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space);
 /* The same sweep by the calling thread alone, every row, no barrier (a solo
  * body: the same bits as the team's sweep). */

@@ -1,0 +1,96 @@
+/* mpi_ranks.h — runs over several processes (MPI ranks): start, shares, gather, agreement; no-ops without HOOKE_MPI. */
+#ifndef HOOKE_MPI_RANKS_H
+#define HOOKE_MPI_RANKS_H
+
+#include "hooke/hooke.h"
+
+/*
+ * `mpirun -np R hooke run|bench ...` runs one world over R processes
+ * (ranks), each with its OpenMP team (--threads per rank). Every rank reads
+ * the scene (and a checkpoint) and holds every particle's arrays; each
+ * computes its share (core/dist/part.h) and exchanges halo rows with its
+ * neighbours before every force pass. Whatever reads the whole state
+ * (checks, statistics, frames, checkpoints, the summary's hash) runs on
+ * rank 0 after hk_mpi_gather; rank 0 alone prints and writes files.
+ * Decisions that change the course of a run (stop, blow-up, failed output)
+ * are agreed by every rank, so none waits for a message that never comes.
+ *
+ * Built without HOOKE_MPI, every function here is an inline no-op for one
+ * process: rank 0 of 1.
+ */
+
+#ifdef HOOKE_MPI
+/* Initialises MPI when an MPI launcher started this process (mpirun,
+ * mpiexec, srun: OMPI_COMM_WORLD_SIZE, PMIX_RANK or PMI_RANK is set), with
+ * MPI_THREAD_FUNNELED; ranks other than 0 then send stdout and stderr to
+ * /dev/null (their own messages go through hk_mpi_note). A process started
+ * otherwise runs alone without MPI. 0, or -1 with a message printed. */
+int hk_mpi_start(void);
+/* Finalises MPI if hk_mpi_start initialised it. */
+void hk_mpi_stop(void);
+/* 1 when MPI was initialised (the summary line then says ranks=). */
+int hk_mpi_active(void);
+int hk_mpi_rank(void);
+int hk_mpi_ranks(void);
+/* Shares w out over the ranks (hk_world_distribute with MPI's halo
+ * exchange). An implicit integrator or the reference path is not shared
+ * out: every rank then computes the whole world (replicated; see
+ * docs/user-guide.md). Every rank calls it. 0, or -1 (hk_world_error). */
+int hk_mpi_distribute(hk_world *w);
+/* Brings the whole state to rank 0: positions, velocities and forces, the
+ * integrator's history, broken springs (and their counts), surface volume
+ * and pressure, of every part computed by another rank. Every rank calls
+ * it; nothing to do when w is not shared out. */
+void hk_mpi_gather(hk_world *w);
+/* 1 when flag is non-zero on any rank (every rank calls it). */
+int hk_mpi_any(int flag);
+/* The largest v of all ranks (every rank calls it). */
+int hk_mpi_max(int v);
+/* Each v[i] becomes the largest of all ranks' v[i], in one message (every rank calls it). */
+void hk_mpi_max_ints(int *v, int n);
+/* The largest v of all ranks (every rank calls it). */
+double hk_mpi_max_double(double v);
+/* Waits until every rank has called it. */
+void hk_mpi_barrier(void);
+/* Rank 0's v, on every rank (every rank calls it). */
+int hk_mpi_share_int(int v);
+/* Seconds this rank has spent starting and waiting for halo exchanges. */
+double hk_mpi_halo_seconds(void);
+/* "hooke: rank R of N: MESSAGE" on this rank's own stderr (rank 0: its stderr). */
+void hk_mpi_note(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* The rank's host name and CPU binding, one line per rank, gathered on
+ * rank 0 (every rank calls it; rank 0 prints them with prefix); nothing
+ * when MPI was not started. */
+void hk_mpi_print_placement(const char *prefix);
+#else
+static inline int hk_mpi_start(void) { return 0; }
+static inline void hk_mpi_stop(void) {}
+static inline int hk_mpi_active(void) { return 0; }
+static inline int hk_mpi_rank(void) { return 0; }
+static inline int hk_mpi_ranks(void) { return 1; }
+static inline int hk_mpi_distribute(hk_world *w)
+{
+    (void)w;
+    return 0;
+}
+static inline void hk_mpi_gather(hk_world *w) { (void)w; }
+static inline int hk_mpi_any(int flag) { return flag != 0; }
+static inline int hk_mpi_max(int v) { return v; }
+static inline void hk_mpi_max_ints(int *v, int n)
+{
+    (void)v;
+    (void)n;
+}
+static inline double hk_mpi_max_double(double v) { return v; }
+static inline void hk_mpi_barrier(void) {}
+static inline int hk_mpi_share_int(int v) { return v; }
+static inline double hk_mpi_halo_seconds(void) { return 0; }
+static inline void hk_mpi_print_placement(const char *prefix) { (void)prefix; }
+static inline void hk_mpi_note(const char *fmt, ...) { (void)fmt; }
+#endif
+
+#endif

@@ -1,0 +1,14 @@
+/* mpi_world.h — a world's shares over MPI ranks: the halo exchange and the gather to rank 0 (mpi_ranks.h has the API).
+ */
+#ifndef HOOKE_MPI_WORLD_H
+#define HOOKE_MPI_WORLD_H
+
+#include <mpi.h>
+
+/* hooke's communicator: a duplicate of MPI_COMM_WORLD (mpi_ranks.c). */
+extern MPI_Comm hk_mpi_comm;
+
+/* Frees what the exchange keeps between passes (before MPI_Finalize). */
+void hk_mpi_world_release(void);
+
+#endif

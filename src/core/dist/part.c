@@ -1,0 +1,290 @@
+/* part.c — a world shared out over the ranks of a distributed run: slabs of lattice rows, whole bodies, halo messages.
+ */
+#include "part.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+void hk_part_free(struct hk_part *pt)
+{
+    if (!pt) return;
+    for (int b = 0; b < pt->body_count && pt->body; b++) {
+        free(pt->body[b].rows);
+        free(pt->body[b].msg);
+    }
+    free(pt->body);
+    for (int r = 0; r < pt->ranks && pt->span; r++) free(pt->span[r]);
+    free(pt->span);
+    free(pt->nspan);
+    free(pt->work);
+    free(pt);
+}
+
+/* Work of each row of a lattice body: its nodes and the springs whose
+ * source node lies in it (what the sweep computes for the row). */
+static void row_work(const hk_world *w, int b, const hk_sweep_plan *sp, int64_t *out)
+{
+    const hk_body *bd = &w->bodies[b];
+    for (int r = 0; r < sp->nrows; r++) out[r] = bd->nx;
+    for (int q = 0; q < sp->nfam; q++) {
+        const hk_family *f = &w->families[sp->fam[q]];
+        const int64_t per = f->i1 > f->i0 ? f->i1 - f->i0 : 0;
+        for (int k = f->k0; k < f->k1; k++)
+            for (int j = f->j0; j < f->j1; j++) out[(int64_t)k * bd->ny + j] += per;
+    }
+}
+
+/* Cuts n items of work w[0 .. n) into `ranks` contiguous ranges, rank r's
+ * share being the fraction cap[r] / cap[ranks] of the total, where cap
+ * holds the ranks' cumulative capacities (cap[0] = 0): cut[r] is the first
+ * item of rank r, the first whose work before it reaches rank r's start. */
+static void cut_items(const int64_t *w, int n, const int64_t *cap, int ranks, int *cut)
+{
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) total += w[i];
+    cut[0] = 0;
+    cut[ranks] = n;
+    int i = 0;
+    int64_t before = 0; /* work of items [0, i) */
+    for (int r = 1; r < ranks; r++) {
+        const int64_t at = cap[ranks] > 0 ? (int64_t)((__int128)total * cap[r] / cap[ranks]) : total * r / ranks;
+        while (i < n && before + w[i] / 2 < at) before += w[i++]; /* an item goes where most of it lies */
+        cut[r] = i;
+    }
+}
+
+/* Appends [a, e) to rank r's spans (merging with the last one when they touch); 0 or -1. */
+static int add_span(struct hk_part *pt, int r, int64_t a, int64_t e, int *cap)
+{
+    if (a >= e) return 0;
+    int n = pt->nspan[r];
+    if (n > 0 && pt->span[r][2 * n - 1] == a) {
+        pt->span[r][2 * n - 1] = (int)e;
+        return 0;
+    }
+    if (n == cap[r]) {
+        const int c = cap[r] ? 2 * cap[r] : 8;
+        int *s = realloc(pt->span[r], (size_t)c * 2 * sizeof *s);
+        if (!s) return -1;
+        pt->span[r] = s;
+        cap[r] = c;
+    }
+    pt->span[r][2 * n] = (int)a;
+    pt->span[r][2 * n + 1] = (int)e;
+    pt->nspan[r] = n + 1;
+    return 0;
+}
+
+/* This rank's messages of split body b: rows it reads from each other rank
+ * (up to `halo` rows on each side of its slab) and rows of its own that
+ * each other rank reads. 0 or -1. */
+static int plan_messages(const hk_world *w, struct hk_part *pt, int b)
+{
+    hk_part_body *pb = &pt->body[b];
+    const hk_body *bd = &w->bodies[b];
+    const int me = pt->rank, h = pb->halo, a = pb->rows[me], e = pb->rows[me + 1];
+    pb->msg = malloc((size_t)(2 * pt->ranks) * sizeof *pb->msg);
+    if (!pb->msg) return -1;
+    pb->nmsg = 0;
+    if (a >= e || h == 0) return 0;
+    for (int r = 0; r < pt->ranks; r++) {
+        const int ra = pb->rows[r], re = pb->rows[r + 1];
+        if (r == me || ra >= re) continue;
+        for (int send = 0; send < 2; send++) {
+            /* receive: r's rows within h of my slab; send: my rows within h of r's */
+            const int oa = send ? a : ra, oe = send ? e : re, na = send ? ra : a, ne = send ? re : e;
+            const int lo = oa > na - h ? oa : na - h, hi = oe < ne + h ? oe : ne + h;
+            if (lo >= hi) continue;
+            hk_halo_msg *m = &pb->msg[pb->nmsg++];
+            m->peer = r;
+            m->send = send;
+            m->first = bd->first + (int64_t)lo * bd->nx;
+            m->count = (int64_t)(hi - lo) * bd->nx;
+        }
+    }
+    return 0;
+}
+
+/* The shares: whole units to the least loaded rank (largest first), then
+ * the divisible work (slabs, runs of solo bodies) cut so that every rank
+ * comes as near the mean as it can. 0 or -1 (out of memory). */
+static int share(hk_world *w, struct hk_part *pt, const hk_unit_view *u, int nu)
+{
+    const int R = pt->ranks;
+    int64_t *unit_work = calloc((size_t)(nu ? nu : 1), sizeof *unit_work), *cap = calloc((size_t)R + 1, sizeof *cap);
+    int *order = malloc((size_t)(nu ? nu : 1) * sizeof *order), *cut = malloc(((size_t)R + 1) * sizeof *cut);
+    int *span_cap = calloc((size_t)R, sizeof *span_cap);
+    int failed = !unit_work || !cap || !order || !cut || !span_cap;
+    int64_t divisible = 0, whole = 0;
+    for (int q = 0; q < nu && !failed; q++) {
+        for (int b = u[q].first; b < u[q].end; b++) unit_work[q] += hk_engine_plan(w, b)->work;
+        if (u[q].slabs || u[q].by_body)
+            divisible += unit_work[q];
+        else
+            whole += unit_work[q];
+    }
+    /* whole units, largest first (ties: in body order), each to the least loaded rank (ties: the lowest) */
+    int n_whole = 0;
+    for (int q = 0; q < nu && !failed; q++) {
+        if (u[q].slabs || u[q].by_body) continue;
+        int p = n_whole++;
+        while (p > 0 && unit_work[order[p - 1]] < unit_work[q]) {
+            order[p] = order[p - 1];
+            p--;
+        }
+        order[p] = q;
+    }
+    for (int i = 0; i < n_whole && !failed; i++) {
+        const hk_unit_view *un = &u[order[i]];
+        int best = 0;
+        for (int r = 1; r < R; r++)
+            if (pt->work[r] < pt->work[best]) best = r;
+        pt->work[best] += unit_work[order[i]];
+        for (int b = un->first; b < un->end; b++) pt->body[b].owner = best;
+    }
+    /* capacities: what each rank lacks of the mean, cumulated */
+    const int64_t mean = (whole + divisible + R - 1) / R;
+    for (int r = 0; r < R && !failed; r++) cap[r + 1] = cap[r] + (pt->work[r] < mean ? mean - pt->work[r] : 0);
+    for (int q = 0; q < nu && !failed; q++) {
+        if (!(u[q].slabs || u[q].by_body)) continue;
+        if (u[q].slabs) {
+            const int b = u[q].first;
+            const hk_sweep_plan *sp = hk_engine_plan(w, b);
+            hk_part_body *pb = &pt->body[b];
+            int64_t *rw = malloc((size_t)(sp->nrows ? sp->nrows : 1) * sizeof *rw);
+            pb->rows = malloc(((size_t)R + 1) * sizeof *pb->rows);
+            if (!rw || !pb->rows) {
+                free(rw);
+                failed = 1;
+                break;
+            }
+            row_work(w, b, sp, rw);
+            cut_items(rw, sp->nrows, cap, R, pb->rows);
+            for (int r = 0; r < R; r++)
+                for (int row = pb->rows[r]; row < pb->rows[r + 1]; row++) pt->work[r] += rw[row];
+            free(rw);
+            pb->owner = -1;
+            pb->halo = sp->maxdr;
+            failed = plan_messages(w, pt, b) != 0;
+        } else {
+            const int n = u[q].end - u[q].first;
+            int64_t *bw = malloc((size_t)n * sizeof *bw);
+            if (!bw) {
+                failed = 1;
+                break;
+            }
+            for (int i = 0; i < n; i++) bw[i] = hk_engine_plan(w, u[q].first + i)->work;
+            cut_items(bw, n, cap, R, cut);
+            for (int r = 0; r < R; r++)
+                for (int i = cut[r]; i < cut[r + 1]; i++) {
+                    pt->body[u[q].first + i].owner = r;
+                    pt->work[r] += bw[i];
+                }
+            free(bw);
+        }
+    }
+    /* every rank's particles, in body order */
+    for (int b = 0; b < w->body_count && !failed; b++) {
+        const hk_body *bd = &w->bodies[b];
+        const hk_part_body *pb = &pt->body[b];
+        if (pb->owner >= 0) {
+            failed = add_span(pt, pb->owner, bd->first, (int64_t)bd->first + bd->count, span_cap) != 0;
+            continue;
+        }
+        for (int r = 0; r < R && !failed; r++)
+            failed = add_span(pt, r, bd->first + (int64_t)pb->rows[r] * bd->nx,
+                              bd->first + (int64_t)pb->rows[r + 1] * bd->nx, span_cap) != 0;
+    }
+    free(unit_work);
+    free(cap);
+    free(order);
+    free(cut);
+    free(span_cap);
+    return failed ? -1 : 0;
+}
+
+int hk_world_distribute(hk_world *w, int rank, int ranks, const hk_part_ops *ops, void *ctx)
+{
+    hk_part_free(w->part);
+    w->part = NULL;
+    if (ranks < 1 || rank < 0 || rank >= ranks) return hk_fail(w, "rank %d of %d: not a rank", rank, ranks);
+    hk_unit_view *u = NULL;
+    const int nu = hk_engine_units(w, &u);
+    if (nu < 0) return -1;
+    struct hk_part *pt = calloc(1, sizeof *pt);
+    int failed = !pt;
+    if (pt) {
+        pt->rank = rank;
+        pt->ranks = ranks;
+        pt->ops = ops;
+        pt->ctx = ctx;
+        pt->body_count = w->body_count;
+        pt->body = calloc((size_t)(w->body_count ? w->body_count : 1), sizeof *pt->body);
+        pt->span = calloc((size_t)ranks, sizeof *pt->span);
+        pt->nspan = calloc((size_t)ranks, sizeof *pt->nspan);
+        pt->work = calloc((size_t)ranks, sizeof *pt->work);
+        failed = !pt->body || !pt->span || !pt->nspan || !pt->work || share(w, pt, u, nu) != 0;
+    }
+    free(u);
+    if (failed) {
+        hk_part_free(pt);
+        return hk_fail(w, "out of memory for the shares of %d ranks", ranks);
+    }
+    w->part = pt;
+    if (hk_engine_apply_part(w) != 0) {
+        hk_part_free(pt);
+        w->part = NULL;
+        hk_engine_apply_part(w);
+        return -1;
+    }
+    return 0;
+}
+
+int hk_world_spans(const hk_world *w, int one[2], const int **spans)
+{
+    if (w->part) {
+        *spans = w->part->span[w->part->rank];
+        return w->part->nspan[w->part->rank];
+    }
+    one[0] = 0;
+    one[1] = w->p.count;
+    *spans = one;
+    return 1;
+}
+
+int hk_part_rows(const hk_world *w, int b, int *lo, int *hi, int *halo)
+{
+    const struct hk_part *pt = w->part;
+    if (!pt || pt->body[b].owner >= 0) return 0;
+    *lo = pt->body[b].rows[pt->rank];
+    *hi = pt->body[b].rows[pt->rank + 1];
+    if (halo) *halo = pt->body[b].halo;
+    return 1;
+}
+
+int hk_part_computes(const hk_world *w, int b)
+{
+    const struct hk_part *pt = w->part;
+    if (!pt) return 1;
+    const hk_part_body *pb = &pt->body[b];
+    return pb->owner >= 0 ? pb->owner == pt->rank : pb->rows[pt->rank] < pb->rows[pt->rank + 1];
+}
+
+void hk_part_exchange(const hk_world *w)
+{
+    const struct hk_part *pt = w->part;
+    if (!pt) return;
+    for (int b = 0; b < pt->body_count; b++)
+        if (pt->body[b].owner < 0 && pt->body[b].nmsg > 0) {
+            pt->ops->halo_start(pt->ctx, w, b);
+            pt->ops->halo_finish(pt->ctx, w, b);
+        }
+}
+
+int hk_part_any(const hk_world *w, int flag)
+{
+    const struct hk_part *pt = w->part;
+    return pt ? pt->ops->any(pt->ctx, flag) : flag != 0;
+}

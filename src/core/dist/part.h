@@ -1,0 +1,102 @@
+/* part.h — a world shared out over the processes of a distributed run: who computes which rows and bodies. */
+#ifndef HOOKE_PART_H
+#define HOOKE_PART_H
+
+#include "world.h"
+
+/*
+ * A distributed run (MPI ranks, src/cli/mpi_*.c) keeps every particle's
+ * arrays on every process (replicated storage) and has each process, a
+ * rank, compute a part of the world:
+ *   - a lattice body that the engine sweeps on its whole team (a pure
+ *     lattice: no list springs, no surface forces, more work than a solo
+ *     body, engine.c) is split into slabs of rows, rank r taking the rows
+ *     [rows[r], rows[r + 1]). Like a thread's block (sweep.h), a slab
+ *     recomputes the maxdr rows before it, so every node's force is summed
+ *     in the order of the one-process sweep; it reads the positions and
+ *     velocities of maxdr rows on each side, which their owners send before
+ *     every force pass (the halo exchange, hk_part_ops);
+ *   - every other body (lists, meshes, surfaces, points, solo lattices) is
+ *     computed whole by one rank: a run of solo bodies is cut into one
+ *     contiguous range of bodies per rank, other units go whole to the
+ *     least loaded rank.
+ * The shares are balanced by work (particles + springs; a slab's rows by
+ * their nodes and the springs whose source is in them). Which rank computes
+ * a particle never changes its bits, so a distributed run ends in the
+ * single-process state. The particles a rank does not compute hold stale
+ * values; whatever reads the whole state (statistics, checks, frames,
+ * checkpoints) reads it after a gather (the caller's).
+ *
+ * This file decides the shares and the messages; it calls no MPI. The
+ * caller supplies the exchange as hk_part_ops.
+ */
+
+/* The exchange, supplied by the distributed layer. halo_start and
+ * halo_finish are called by one thread (the thread that initialised MPI),
+ * around the part of a sweep that needs no remote row; any by every rank. */
+typedef struct hk_part_ops {
+    /* starts sending this rank's rows that others read, and receiving the
+     * rows it reads, of split body `body` (its positions and velocities) */
+    void (*halo_start)(void *ctx, const hk_world *w, int body);
+    /* waits for every message hk_part_ops.halo_start started */
+    void (*halo_finish)(void *ctx, const hk_world *w, int body);
+    /* 1 if flag is non-zero on any rank, else 0 (every rank calls it) */
+    int (*any)(void *ctx, int flag);
+} hk_part_ops;
+
+/* One message of a halo exchange: particles [first, first + count) of the
+ * world, sent to or received from rank `peer`. */
+typedef struct hk_halo_msg {
+    int peer, send;
+    int64_t first, count;
+} hk_halo_msg;
+
+typedef struct hk_part_body {
+    int owner;        /* the rank that computes the whole body; -1: split into slabs */
+    int *rows;        /* split: ranks + 1 bounds, rank r's rows [rows[r], rows[r + 1]) */
+    int halo;         /* split: rows read on each side of a slab (the body's maxdr) */
+    hk_halo_msg *msg; /* split: this rank's messages of one exchange */
+    int nmsg;
+} hk_part_body;
+
+struct hk_part {
+    int rank, ranks;
+    int body_count; /* the bodies it was made for */
+    hk_part_body *body;
+    /* rank r's particles: [span[r][2 s], span[r][2 s + 1]) for s < nspan[r], ascending */
+    int **span;
+    int *nspan;
+    int64_t *work; /* each rank's share of the work (particles + springs, slabs' halos not counted) */
+    const hk_part_ops *ops;
+    void *ctx;
+};
+
+/* Shares w out over `ranks` processes as this process, rank `rank`, and
+ * keeps the shares on w (w->part; a share made before is replaced). The
+ * world must be complete (bodies, springs, integrator) and is prepared for
+ * the engine here. Every rank must call it with the same world. 0, or -1
+ * with hk_world_error set (out of memory, or a world the engine cannot
+ * plan). */
+int hk_world_distribute(hk_world *w, int rank, int ranks, const hk_part_ops *ops, void *ctx);
+void hk_part_free(struct hk_part *pt);
+
+/* The particles this process computes, as [first, end) pairs in
+ * spans[2 s], spans[2 s + 1]: w's share, or every particle when w is not
+ * distributed (one pair, written to one[]). Returns the number of pairs. */
+int hk_world_spans(const hk_world *w, int one[2], const int **spans);
+
+/* Split body b's rows that this rank owns, [*lo, *hi), and the rows its
+ * slab reads on each side (*halo, unless NULL); 0 if b is not split
+ * (computed whole by one rank, or the world is not distributed). */
+int hk_part_rows(const hk_world *w, int b, int *lo, int *hi, int *halo);
+/* Whether this rank computes body b (whole, or a slab of it); 1 when w is
+ * not distributed. */
+int hk_part_computes(const hk_world *w, int b);
+
+/* Exchanges the halo rows of every split body, start to finish (outside a
+ * parallel region): after it, every row a slab reads is current. */
+void hk_part_exchange(const hk_world *w);
+/* flag on any rank (every rank calls it); flag itself when w is not distributed. */
+int hk_part_any(const hk_world *w, int flag);
+
+#endif

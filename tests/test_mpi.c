@@ -1,0 +1,395 @@
+/* test_mpi.c — runs over MPI ranks (mpirun): one process's bits for any ranks x threads, restarts, outputs, failures.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "hk_test_cli.h"
+
+#include <stdint.h>
+
+#ifndef HOOKE_MPIEXEC
+#error "HOOKE_MPIEXEC (the MPI launcher, FindMPI's MPIEXEC_EXECUTABLE) must be defined by the build"
+#endif
+
+#define SCENE(name) HOOKE_SCENES_DIR "/" name
+
+/* A lattice body large enough to be split into slabs (more work than a
+ * solo body), hung from two corners, pressed against a sphere from the
+ * first step (contacts on every rank's rows). */
+static const char cloth_scene[] = "world\n  gravity 0 -9.81 0\n  air_drag 2e-5\nend\n"
+                                  "sphere\n  center 0.43 0.92 0.43\n  radius 0.1\n  loss 0.2\nend\n"
+                                  "body cloth\n  nx 72\n  ny 72\n  spacing 0.012\n  origin 0 1 0\n  u 1 0 0\n"
+                                  "  v 0 0 1\n  mass 2e-4\n  pins two_corners\n"
+                                  "  springs structural k 200 damping 0.02\n  springs shear k 50 damping 0.02\n"
+                                  "  springs bend k 20 damping 0.02\nend\n"
+                                  "run\n  integrator semi_implicit_euler\n  dt 2.5e-4\n  steps 200\nend\n";
+
+/* A 12^3 jelly (26 neighbours: a halo of 13 rows) dropped on a spring ground, a sphere beside it. */
+static const char jelly26_scene[] = "world\n  gravity 0 -9.81 0\nend\n"
+                                    "ground\n  model spring\n  height -0.6\n  stiffness 5000\nend\n"
+                                    "sphere\n  center 0.3 -0.3 0.2\n  radius 0.15\n  loss 0.2\nend\n"
+                                    "body jelly\n  nx 12\n  ny 12\n  nz 12\n  spacing 0.05\n  origin 0 -0.58 0\n"
+                                    "  mass 0.01\n  neighbours 26\n  springs K1 k 500\n  springs K2 k 250\n"
+                                    "  springs K3 k 150\nend\n"
+                                    "run\n  integrator jelly\n  dt 5e-4\n  jelly_alpha 0.9995\n  steps 200\nend\n";
+
+/* A 12^3 jelly of 52 neighbours (a halo of 26 rows: wider than a slab of 4 ranks) against a wall. */
+static const char jelly52_scene[] = "world\n  gravity 0 -9.81 0\nend\n"
+                                    "walls\n  min -1 -1 -1\n  max 1 2 1\n  loss 0.3\nend\n"
+                                    "body jelly\n  nx 12\n  ny 12\n  nz 12\n  spacing 0.05\n  origin -1.01 0.5 -0.2\n"
+                                    "  mass 0.01\n  neighbours 52\n"
+                                    "  springs K1 k 500\n  springs K2 k 250\n  springs K3 k 150\n"
+                                    "  springs Kb1 k 200\n  springs Kb2 k 100\n  springs Kb3 k 60\nend\n"
+                                    "run\n  integrator jelly\n  dt 5e-4\n  jelly_alpha 0.9995\n  steps 200\nend\n";
+
+/* Ropes with an anchor over a ground: a short one (a solo body) and a long one (one row, more work than a
+ * solo body). */
+static const char rope_scene[] = "world\n  gravity 0 -9.81 0\n  air_drag 0.02\nend\n"
+                                 "ground\n  model repulsion\n  height -1.5\n  repulsion 100\n  friction 0.2\n"
+                                 "  absorption 2\nend\n"
+                                 "body rope\n  count 80\n  mass 0.05\n  spacing 0.05\n  origin 0 0 0\n"
+                                 "  direction 1 0 0\n  topology chain\n  anchor 1\n  anchor_velocity 0 0 0\n"
+                                 "  springs chain k 10000 damping 0.2 damping_model relative rest_length 0.05\nend\n"
+                                 "body rope\n  count 10000\n  mass 0.05\n  spacing 0.05\n  origin 0 -1.45 1\n"
+                                 "  direction 1 0 0\n  topology chain\n  anchor 1\n  anchor_velocity 0 0.5 0\n"
+                                 "  springs chain k 10000 damping 0.2 damping_model relative rest_length 0.05\nend\n"
+                                 "run\n  integrator semi_implicit_euler\n  dt 0.0166666666666667\n  dt_max 0.002\n"
+                                 "  steps 30\nend\n";
+
+/* Two pressure balls (each owned whole by a rank: the second by another
+ * than rank 0, so its volume and pressure reach rank 0 by the gather)
+ * beside a cloth split into slabs. */
+static const char pressure_scene[] =
+    "world\n  gravity 0 -9.81 0\nend\n"
+    "ground\n  model spring\n  height 0\n  stiffness 20000\nend\n"
+    "body icosphere\n  radius 0.2\n  level 3\n  center 0 0.25 0\n  mass 0.005\n"
+    "  nrt 300\n  pump_rate 0.01\n  springs edges k 400 damping 0.5\nend\n"
+    "body icosphere\n  radius 0.2\n  level 3\n  center 1 0.6 0\n  mass 0.005\n"
+    "  nrt 200\n  pump_rate 0.02\n  springs edges k 400 damping 0.5\nend\n"
+    "body cloth\n  nx 64\n  ny 64\n  spacing 0.012\n  origin 2 1 0\n  u 1 0 0\n"
+    "  v 0 0 1\n  mass 2e-4\n  pins two_corners\n"
+    "  springs structural k 200 damping 0.02\n  springs shear k 50 damping 0.02\n"
+    "  springs bend k 20 damping 0.02\nend\n"
+    "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  dt_max 2e-4\n  steps 60\nend\n";
+
+/* A curtain whose springs break past 1.02 L0: breaking across slab edges. */
+static const char tearing_scene[] = "world\n  gravity 0 -9.81 0\nend\n"
+                                    "body cloth\n  nx 80\n  ny 60\n  spacing 0.02\n  origin 0 1 0\n  u 1 0 0\n"
+                                    "  v 0 -1 0\n  mass 0.01\n  pins edge\n"
+                                    "  springs structural k 200 damping 0.05 behaviour breakable break_ratio 1.02\n"
+                                    "  springs shear k 100 damping 0.05 behaviour breakable break_ratio 1.02\n"
+                                    "  springs bend k 50 damping 0.05 behaviour breakable break_ratio 1.02\nend\n"
+                                    "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  steps 120\nend\n";
+
+/* A stiff cloth under the implicit integrator (multigrid: 1600 nodes). */
+static const char implicit_scene[] = "world\n  gravity 0 -9.81 0\n  air_drag 1e-5\nend\n"
+                                     "body cloth\n  nx 40\n  ny 40\n  spacing 0.01\n  origin 0 1 0\n  u 1 0 0\n"
+                                     "  v 0 0 1\n  mass 1e-4\n  pins two_corners\n"
+                                     "  springs structural k 20000 damping 0.05 damping_model relative\n"
+                                     "  springs shear k 20000 damping 0.05 damping_model relative\n"
+                                     "  springs bend k 20000 damping 0.05 damping_model relative\nend\n"
+                                     "run\n  integrator implicit_euler\n  dt 0.00416666666666667\n  steps 6\nend\n";
+
+/* A path in the test's folder that stays valid (hk_test_path reuses its buffers). */
+static const char *own_path(const char *name)
+{
+    static char buf[32][256];
+    static int slot;
+    char *p = buf[slot++ % 32];
+    snprintf(p, 256, "%s", hk_test_path(name));
+    return p;
+}
+
+static const char *scene_file(const char *name, const char *text)
+{
+    const char *path = own_path(name);
+    hk_test_write(path, text);
+    return path;
+}
+
+/* `hooke ARGS` as one process (ranks 0: no launcher) or under the MPI
+ * launcher on `ranks` processes; a run that does not end within 5 minutes
+ * is a hang (timeout's status 124). */
+static hk_run launch(int ranks, const char *args)
+{
+    char pre[512];
+    if (ranks == 0)
+        snprintf(pre, sizeof pre, "timeout 300");
+    else
+        snprintf(pre, sizeof pre, "timeout 300 '%s' --oversubscribe --allow-run-as-root -n %d", HOOKE_MPIEXEC, ranks);
+    return hk_test_hooke(pre, args);
+}
+
+static hk_run launch_ok(int ranks, const char *args)
+{
+    hk_run r = launch(ranks, args);
+    if (r.status != 0) {
+        print_error("%d ranks: hooke %s\nexit %d\nstdout: %s\nstderr: %s\n", ranks, args, r.status, r.out, r.err);
+        fail();
+    }
+    return r;
+}
+
+/* The state_hash of the summary line (0x + 16 digits) into out[19]. */
+static void hash_of(const hk_run *r, char out[19])
+{
+    const char *h = hk_test_field(r->out, "state_hash");
+    if (!h) {
+        print_error("no state_hash= in: %s\n", r->out);
+        fail();
+    }
+    memcpy(out, h, 18);
+    out[18] = '\0';
+}
+
+/* One process on 1 thread, then R = 1..4 ranks x 1, 2 threads per rank:
+ * every final state_hash equals the first, and the summary says ranks=R
+ * (once: rank 0 alone prints). */
+static void same_bits(const char *scene, const char *extra)
+{
+    char args[1024], ref[19], got[19];
+    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 %s", scene, extra);
+    hk_run one = launch_ok(0, args);
+    hash_of(&one, ref);
+    assert_null(hk_test_field(one.out, "ranks")); /* no launcher: not a run over ranks */
+    hk_run_free(&one);
+    for (int R = 1; R <= 4; R++)
+        for (int T = 1; T <= 2; T++) {
+            snprintf(args, sizeof args, "run '%s' --quiet --threads %d %s", scene, T, extra);
+            hk_run r = launch_ok(R, args);
+            hash_of(&r, got);
+            const char *rk = hk_test_field(r.out, "ranks");
+            assert_non_null(rk);
+            assert_int_equal(atoi(rk), R);
+            const char *line = strstr(r.out, "hooke: scene=");
+            assert_non_null(line);
+            assert_null(strstr(line + 1, "hooke: scene=")); /* one summary line */
+            if (strcmp(got, ref) != 0) {
+                print_error("%s %s: %d ranks x %d threads: state_hash %s, one process %s\n", scene, extra, R, T, got,
+                            ref);
+                fail();
+            }
+            hk_run_free(&r);
+        }
+}
+
+static void cloth_same_bits(void **state)
+{
+    (void)state;
+    same_bits(scene_file("cloth.scene", cloth_scene), "");
+}
+
+/* The integrators without a fused update: a force pass, then their own update over each rank's particles. */
+static void cloth_other_integrators(void **state)
+{
+    (void)state;
+    const char *scene = scene_file("cloth_i.scene", cloth_scene);
+    static const char *const names[] = {"euler", "verlet", "velocity_verlet", "rk4"};
+    char args[1024], ref[19], got[19];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps 40 --integrator %s", scene, names[i]);
+        hk_run one = launch_ok(0, args);
+        hash_of(&one, ref);
+        hk_run_free(&one);
+        for (int R = 2; R <= 3; R++) {
+            snprintf(args, sizeof args, "run '%s' --quiet --threads %d --steps 40 --integrator %s", scene, R - 1,
+                     names[i]);
+            hk_run r = launch_ok(R, args);
+            hash_of(&r, got);
+            if (strcmp(got, ref) != 0) {
+                print_error("%s on %d ranks: state_hash %s, one process %s\n", names[i], R, got, ref);
+                fail();
+            }
+            hk_run_free(&r);
+        }
+    }
+}
+
+static void jelly26_same_bits(void **state)
+{
+    (void)state;
+    same_bits(scene_file("jelly26.scene", jelly26_scene), "");
+}
+
+static void jelly52_same_bits(void **state)
+{
+    (void)state;
+    same_bits(scene_file("jelly52.scene", jelly52_scene), "");
+}
+
+static void rope_same_bits(void **state)
+{
+    (void)state;
+    same_bits(scene_file("rope.scene", rope_scene), "");
+}
+
+static void pressure_same_bits(void **state)
+{
+    (void)state;
+    same_bits(scene_file("pressure.scene", pressure_scene), "");
+}
+
+static void tearing_same_bits(void **state)
+{
+    (void)state;
+    same_bits(scene_file("tearing.scene", tearing_scene), "");
+}
+
+static void implicit_same_bits(void **state)
+{
+    (void)state;
+    same_bits(scene_file("implicit.scene", implicit_scene), "");
+    same_bits(SCENE("rope_implicit.scene"), "--steps 20");
+}
+
+/* Frames and statistics are rank 0's gathered state: the same bytes as one process writes. */
+static void outputs_same_bytes(void **state)
+{
+    (void)state;
+    const char *scene = scene_file("cloth_o.scene", cloth_scene);
+    const char *d1 = own_path("frames1"), *d3 = own_path("frames3");
+    const char *s1 = own_path("stats1.csv"), *s3 = own_path("stats3.csv");
+    char args[2048];
+    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps 100 --every 50 --out '%s' --stats '%s'", scene,
+             d1, s1);
+    hk_run one = launch_ok(0, args);
+    hk_run_free(&one);
+    snprintf(args, sizeof args, "run '%s' --quiet --threads 2 --steps 100 --every 50 --out '%s' --stats '%s'", scene,
+             d3, s3);
+    hk_run three = launch_ok(3, args);
+    hk_run_free(&three);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "diff -r '%s' '%s' && cmp '%s' '%s'", d1, d3, s1, s3);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "test -s '%s/frame_000100.vtm' || ls '%s' | grep -q 100", d3, d3);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A checkpoint written over R ranks restarts on another R and on one process, and one written by one
+ * process over ranks: the final hash is always the uninterrupted run's. */
+static void restart_other_ranks(void **state)
+{
+    (void)state;
+    const char *scene = scene_file("cloth_r.scene", cloth_scene);
+    const char *c3 = own_path("three.ckpt"), *c1 = own_path("one.ckpt");
+    char args[2048], whole[19], got[19];
+    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps 160", scene);
+    hk_run w = launch_ok(0, args);
+    hash_of(&w, whole);
+    hk_run_free(&w);
+    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps 80 --checkpoint '%s' --checkpoint-on-exit", scene,
+             c3);
+    hk_run a = launch_ok(3, args);
+    hk_run_free(&a);
+    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps 80 --checkpoint '%s' --checkpoint-on-exit", scene,
+             c1);
+    hk_run b = launch_ok(0, args);
+    hk_run_free(&b);
+    const struct {
+        int ranks, threads;
+        const char *from;
+    } cases[] = {{2, 2, NULL}, {0, 1, NULL}, {4, 1, NULL}, {2, 1, "one"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(args, sizeof args, "run '%s' --quiet --threads %d --steps 160 --restart '%s'", scene, cases[i].threads,
+                 cases[i].from ? c1 : c3);
+        hk_run r = launch_ok(cases[i].ranks, args);
+        hash_of(&r, got);
+        if (strcmp(got, whole) != 0) {
+            print_error("restart of %s on %d ranks: state_hash %s, the whole run %s\n", cases[i].from ? c1 : c3,
+                        cases[i].ranks, got, whole);
+            fail();
+        }
+        assert_non_null(hk_test_field(r.out, "restarted_at"));
+        hk_run_free(&r);
+    }
+}
+
+/* Rank 0 cannot open its output: every rank says why it stops, none hangs, the status is the output's (3). */
+static void failed_output_no_hang(void **state)
+{
+    (void)state;
+    const char *scene = scene_file("cloth_f.scene", cloth_scene);
+    char args[1024];
+    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --out /proc/hooke-cannot/frames", scene);
+    hk_run r = launch(3, args);
+    if (r.status != 3 || !strstr(r.err, "/proc/hooke-cannot") || !strstr(r.err, "rank 1 of 3: stopping") ||
+        !strstr(r.err, "rank 2 of 3: stopping")) {
+        print_error("exit %d\nstderr: %s\n", r.status, r.err);
+        fail();
+    }
+    hk_run_free(&r);
+    /* a statistics file that cannot be written either */
+    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --stats /proc/hooke-cannot/s.csv", scene);
+    r = launch(2, args);
+    if (r.status != 3 || !strstr(r.err, "rank 1 of 2: stopping")) {
+        print_error("exit %d\nstderr: %s\n", r.status, r.err);
+        fail();
+    }
+    hk_run_free(&r);
+}
+
+/* A blow-up on any rank is reported once, as one process reports it: the same global particle or spring. */
+static void blowup_reported_once(void **state)
+{
+    (void)state;
+    const char *scene = scene_file("cloth_b.scene", cloth_scene);
+    char args[1024];
+    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --dt 0.02 --steps 200", scene);
+    hk_run one = launch(0, args);
+    assert_int_equal(one.status, 2);
+    const char *first = strstr(one.err, "hooke:");
+    assert_non_null(first);
+    hk_run r = launch(3, args);
+    if (r.status != 2 || !strstr(r.err, first)) {
+        print_error("one process:\n%s\n3 ranks (exit %d):\n%s\n", one.err, r.status, r.err);
+        fail();
+    }
+    assert_null(strstr(strstr(r.err, first) + 1, first)); /* once */
+    hk_run_free(&r);
+    hk_run_free(&one);
+}
+
+/* hooke bench over ranks: each rank's placement, the ranks and halo columns, every hash verified against one
+ * process on 1 thread (strong and weak scaling), VALID. */
+static void bench_over_ranks(void **state)
+{
+    (void)state;
+    const char *js = own_path("bench.json");
+    char args[512];
+    snprintf(args, sizeof args,
+             "bench --builtin cloth --size 64 --threads 1,2 --repeat 1 --steps 3 --warmup 1 --json '%s'", js);
+    hk_run r = launch_ok(2, args);
+    assert_non_null(strstr(r.out, "# rank 0 of 2 on "));
+    assert_non_null(strstr(r.out, "# rank 1 of 2 on "));
+    assert_non_null(strstr(r.out, "ranks  threads  particles"));
+    assert_non_null(strstr(r.out, "halo_ms"));
+    assert_non_null(strstr(r.out, "verify ranks=2 threads=1: state_hash equals the 1-process 1-thread hash"));
+    assert_non_null(strstr(r.out, "verify ranks=2 threads=2: state_hash equals the 1-process 1-thread hash"));
+    assert_non_null(strstr(r.out, "\nVALID\n"));
+    assert_non_null(strstr(r.out, " ranks=2 ns_per_update="));
+    char *j = hk_test_slurp(js);
+    assert_non_null(j);
+    assert_non_null(strstr(j, "\"mpi_ranks\": 2"));
+    assert_non_null(strstr(j, "\"halo_exchange_per_step_s\": "));
+    free(j);
+    hk_run_free(&r);
+    snprintf(args, sizeof args, "bench --builtin jelly --size 8 --weak --threads 1,2 --repeat 1 --steps 2 --warmup 1");
+    r = launch_ok(3, args);
+    assert_non_null(strstr(r.out, "\nVALID\n"));
+    assert_null(strstr(r.out, "DIFFERS"));
+    hk_run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cloth_same_bits),       cmocka_unit_test(cloth_other_integrators),
+        cmocka_unit_test(jelly26_same_bits),     cmocka_unit_test(jelly52_same_bits),
+        cmocka_unit_test(rope_same_bits),        cmocka_unit_test(pressure_same_bits),
+        cmocka_unit_test(tearing_same_bits),     cmocka_unit_test(implicit_same_bits),
+        cmocka_unit_test(outputs_same_bytes),    cmocka_unit_test(restart_other_ranks),
+        cmocka_unit_test(failed_output_no_hang), cmocka_unit_test(blowup_reported_once),
+        cmocka_unit_test(bench_over_ranks),
+    };
+    const int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    hk_test_cleanup();
+    return rc;
+}

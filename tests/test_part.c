@@ -1,0 +1,235 @@
+/* test_part.c — a world shared out over R ranks within one process (a thread per rank, rows copied as messages). */
+#define _POSIX_C_SOURCE 200809L
+#include "hk_test.h"
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "part.h"
+#include "world.h"
+
+/*
+ * core/dist/part.c without MPI: R copies of a world, each shared out as
+ * rank r of R, each stepped by its own thread (its own OpenMP team), the
+ * halo "messages" copied from the sending rank's arrays between two
+ * barriers of the R threads. The final state, gathered from each rank's
+ * particles, must be the bits of the world stepped alone. This runs in
+ * every build (sanitizers included); tests/test_mpi.c does the same
+ * through MPI and the program.
+ */
+
+enum { MAX_RANKS = 4 };
+
+typedef struct net {
+    int R;
+    hk_world *w[MAX_RANKS];
+    pthread_barrier_t bar;
+    int flag[MAX_RANKS];
+    int64_t steps;
+} net;
+
+typedef struct rank_ctx {
+    net *n;
+    int rank;
+} rank_ctx;
+
+/* The rows each rank sends stay untouched until the second barrier of
+ * halo_finish (sweep.c), so nothing is copied at the start. */
+static void halo_start(void *ctx, const hk_world *w, int body)
+{
+    (void)ctx;
+    (void)w;
+    (void)body;
+}
+
+/* Every rank has posted (first barrier); each copies what it receives from
+ * the senders' own arrays; the second barrier lets the senders go on. */
+static void halo_finish(void *ctx, const hk_world *w, int body)
+{
+    rank_ctx *c = ctx;
+    pthread_barrier_wait(&c->n->bar);
+    const hk_part_body *pb = &w->part->body[body];
+    for (int m = 0; m < pb->nmsg; m++) {
+        const hk_halo_msg *msg = &pb->msg[m];
+        if (msg->send) continue;
+        const hk_particles *from = &c->n->w[msg->peer]->p;
+        const hk_real *src[6] = {from->qx, from->qy, from->qz, from->vx, from->vy, from->vz};
+        hk_real *dst[6] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx, w->p.vy, w->p.vz};
+        for (int k = 0; k < 6; k++)
+            memcpy(dst[k] + msg->first, src[k] + msg->first, (size_t)msg->count * sizeof(hk_real));
+    }
+    pthread_barrier_wait(&c->n->bar);
+}
+
+static int any(void *ctx, int flag)
+{
+    rank_ctx *c = ctx;
+    c->n->flag[c->rank] = flag != 0;
+    pthread_barrier_wait(&c->n->bar);
+    int v = 0;
+    for (int r = 0; r < c->n->R; r++) v |= c->n->flag[r];
+    pthread_barrier_wait(&c->n->bar); /* every rank has read the flags before any writes its next */
+    return v;
+}
+
+static const hk_part_ops fake_ops = {halo_start, halo_finish, any};
+
+static void *rank_main(void *arg)
+{
+    rank_ctx *c = arg;
+    for (int64_t s = 0; s < c->n->steps; s++) hk_world_step(c->n->w[c->rank]);
+    return NULL;
+}
+
+static hk_world *load(const char *text, const char *integrator)
+{
+    char err[512];
+    hk_world *w = hk_world_parse_scene(text, "test_part.scene", NULL, err, sizeof err);
+    if (!w) {
+        print_error("%s\n", err);
+        fail();
+    }
+    if (integrator) {
+        hk_integrator_def d = hk_world_integrator(w);
+        const int kind = hk_integrator_from_name(integrator);
+        assert_true(kind >= 0);
+        d.kind = (hk_integrator_kind)kind;
+        assert_int_equal(hk_world_set_integrator(w, &d), 0);
+    }
+    return w;
+}
+
+/* The scene stepped alone on 1 thread, then over R = 2..4 ranks of T = 1, 2 threads: the same hash. */
+static void same_bits(const char *text, const char *integrator, int64_t steps)
+{
+    hk_world *alone = load(text, integrator);
+    hk_world_set_threads(alone, 1);
+    for (int64_t s = 0; s < steps; s++) hk_world_step(alone);
+    const uint64_t want = hk_world_state_hash(alone);
+    hk_world_destroy(alone);
+    for (int R = 2; R <= MAX_RANKS; R++)
+        for (int T = 1; T <= 2; T++) {
+            net n;
+            memset(&n, 0, sizeof n);
+            n.R = R;
+            n.steps = steps;
+            assert_int_equal(pthread_barrier_init(&n.bar, NULL, (unsigned)R), 0);
+            rank_ctx ctx[MAX_RANKS];
+            pthread_t th[MAX_RANKS];
+            for (int r = 0; r < R; r++) {
+                n.w[r] = load(text, integrator);
+                hk_world_set_threads(n.w[r], T);
+                ctx[r] = (rank_ctx){&n, r};
+                assert_int_equal(hk_world_distribute(n.w[r], r, R, &fake_ops, &ctx[r]), 0);
+            }
+            /* every particle is computed by exactly one rank */
+            const int count = hk_world_particles(n.w[0]).count;
+            int covered = 0;
+            for (int r = 0; r < R; r++) {
+                int one[2];
+                const int *span, spans = hk_world_spans(n.w[r], one, &span);
+                for (int s = 0; s < spans; s++) covered += span[2 * s + 1] - span[2 * s];
+            }
+            assert_int_equal(covered, count);
+            for (int r = 0; r < R; r++) assert_int_equal(pthread_create(&th[r], NULL, rank_main, &ctx[r]), 0);
+            for (int r = 0; r < R; r++) assert_int_equal(pthread_join(th[r], NULL), 0);
+            /* gather: each rank's particles into rank 0's world */
+            hk_particles *to = &n.w[0]->p;
+            for (int r = 1; r < R; r++) {
+                const hk_particles *from = &n.w[r]->p;
+                const int *span = n.w[0]->part->span[r];
+                for (int s = 0; s < n.w[0]->part->nspan[r]; s++) {
+                    const size_t at = (size_t)span[2 * s], len = (size_t)(span[2 * s + 1] - span[2 * s]);
+                    const hk_real *src[6] = {from->qx, from->qy, from->qz, from->vx, from->vy, from->vz};
+                    hk_real *dst[6] = {to->qx, to->qy, to->qz, to->vx, to->vy, to->vz};
+                    for (int k = 0; k < 6; k++) memcpy(dst[k] + at, src[k] + at, len * sizeof(hk_real));
+                }
+            }
+            const uint64_t got = hk_world_state_hash(n.w[0]);
+            if (got != want) {
+                print_error("%d ranks x %d threads (%s): hash %016llx, alone %016llx\n", R, T,
+                            integrator ? integrator : "the scene's", (unsigned long long)got, (unsigned long long)want);
+                fail();
+            }
+            for (int r = 0; r < R; r++) hk_world_destroy(n.w[r]);
+            pthread_barrier_destroy(&n.bar);
+        }
+}
+
+/* A cloth split into slabs (a halo of 2 rows), pressed against a sphere. */
+static const char cloth[] = "world\n  gravity 0 -9.81 0\n  air_drag 2e-5\nend\n"
+                            "sphere\n  center 0.43 0.92 0.43\n  radius 0.1\n  loss 0.2\nend\n"
+                            "body cloth\n  nx 72\n  ny 72\n  spacing 0.012\n  origin 0 1 0\n  u 1 0 0\n  v 0 0 1\n"
+                            "  mass 2e-4\n  pins two_corners\n  springs structural k 200 damping 0.02\n"
+                            "  springs shear k 50 damping 0.02\n  springs bend k 20 damping 0.02\nend\n"
+                            "run\n  integrator semi_implicit_euler\n  dt 2.5e-4\nend\n";
+
+/* A 52-neighbour jelly (a halo of 26 rows, wider than a slab of 4 ranks) against a wall. */
+static const char jelly52[] = "world\n  gravity 0 -9.81 0\nend\n"
+                              "walls\n  min -1 -1 -1\n  max 1 2 1\n  loss 0.3\nend\n"
+                              "body jelly\n  nx 12\n  ny 12\n  nz 12\n  spacing 0.05\n  origin -1.01 0.5 -0.2\n"
+                              "  mass 0.01\n  neighbours 52\n  springs K1 k 500\n  springs K2 k 250\n"
+                              "  springs K3 k 150\n  springs Kb1 k 200\n  springs Kb2 k 100\n  springs Kb3 k 60\nend\n"
+                              "run\n  integrator jelly\n  dt 5e-4\n  jelly_alpha 0.9995\nend\n";
+
+/* Two pressure balls, each computed whole by one rank, beside a cloth in slabs. */
+static const char pressure[] = "world\n  gravity 0 -9.81 0\nend\n"
+                               "ground\n  model spring\n  height 0\n  stiffness 20000\nend\n"
+                               "body icosphere\n  radius 0.2\n  level 3\n  center 0 0.25 0\n  mass 0.005\n  nrt 300\n"
+                               "  pump_rate 0.01\n  springs edges k 400 damping 0.5\nend\n"
+                               "body icosphere\n  radius 0.2\n  level 3\n  center 1 0.6 0\n  mass 0.005\n  nrt 200\n"
+                               "  pump_rate 0.02\n  springs edges k 400 damping 0.5\nend\n"
+                               "body cloth\n  nx 64\n  ny 64\n  spacing 0.012\n  origin 2 1 0\n  u 1 0 0\n  v 0 0 1\n"
+                               "  mass 2e-4\n  pins two_corners\n  springs structural k 200 damping 0.02\n"
+                               "  springs shear k 50 damping 0.02\n  springs bend k 20 damping 0.02\nend\n"
+                               "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  dt_max 2e-4\nend\n";
+
+/* A curtain whose springs break across the slabs' edges. */
+static const char tearing[] = "world\n  gravity 0 -9.81 0\nend\n"
+                              "body cloth\n  nx 80\n  ny 60\n  spacing 0.02\n  origin 0 1 0\n  u 1 0 0\n  v 0 -1 0\n"
+                              "  mass 0.01\n  pins edge\n"
+                              "  springs structural k 200 damping 0.05 behaviour breakable break_ratio 1.02\n"
+                              "  springs shear k 100 damping 0.05 behaviour breakable break_ratio 1.02\n"
+                              "  springs bend k 50 damping 0.05 behaviour breakable break_ratio 1.02\nend\n"
+                              "run\n  integrator semi_implicit_euler\n  dt 1e-3\nend\n";
+
+static void cloth_slabs(void **state)
+{
+    (void)state;
+    same_bits(cloth, NULL, 60);
+}
+
+static void cloth_rk4_and_velocity_verlet(void **state)
+{
+    (void)state;
+    same_bits(cloth, "rk4", 20);
+    same_bits(cloth, "velocity_verlet", 20);
+}
+
+static void jelly52_wide_halo(void **state)
+{
+    (void)state;
+    same_bits(jelly52, NULL, 60);
+}
+
+static void pressure_bodies_whole(void **state)
+{
+    (void)state;
+    same_bits(pressure, NULL, 20);
+}
+
+static void tearing_across_slabs(void **state)
+{
+    (void)state;
+    same_bits(tearing, NULL, 80);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cloth_slabs),          cmocka_unit_test(cloth_rk4_and_velocity_verlet),
+        cmocka_unit_test(jelly52_wide_halo),    cmocka_unit_test(pressure_bodies_whole),
+        cmocka_unit_test(tearing_across_slabs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
