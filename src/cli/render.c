@@ -86,7 +86,8 @@ static int ground_near(const hk_world *w, const double lo[3], const double hi[3]
 }
 
 /* The frame's camera (hk_render_png). */
-static void camera_fit(const hk_world *w, const double *pos, const char *drawn, int width, int height, hk_render_camera *cam)
+static void camera_fit(const hk_world *w, const double *pos, const char *drawn, int width, int height,
+                       hk_render_camera *cam)
 {
     double lo[3], hi[3];
     if (!scene_box(w, pos, drawn, lo, hi))
@@ -525,7 +526,8 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, int
     sc.v.scale = 0.5 * (vp[3] - vp[1]) / sc.v.cam.half_extent;
     sc.v.ox = 0.5 * (vp[0] + vp[2]);
     sc.v.oy = 0.5 * (vp[1] + vp[3]);
-    for (int i = 0; i < p->count; i++) project(&sc.v, g->pos[3 * i], g->pos[3 * i + 1], g->pos[3 * i + 2], sc.s + 3 * i);
+    for (int i = 0; i < p->count; i++)
+        project(&sc.v, g->pos[3 * i], g->pos[3 * i + 1], g->pos[3 * i + 2], sc.s + 3 * i);
     for (int64_t l = 0; l < g->lines; l++)
         for (int k = 0; k < 2; k++) {
             const int i = g->line[2 * l + k];
