@@ -146,6 +146,14 @@ void hk_springs_visit(const hk_family *f, hk_spring_visitor visit, void *ctx)
     }
 }
 
+/* Row q (0-based, j fastest) of a lattice family's source rows as a row of
+ * its lattice, j + ny k; its first spring's slot is nx times that. */
+static int64_t source_row(const hk_family *f, int64_t q)
+{
+    const int64_t jn = f->j1 - f->j0;
+    return f->j0 + q % jn + (int64_t)f->ny * (f->k0 + q / jn);
+}
+
 /* r of a spring as the kernels compute it (so a spring at rest has r = L0
  * exactly: stretch 1, no energy) */
 static double spring_length(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b)
@@ -181,7 +189,7 @@ static int64_t break_family(const hk_world *w, hk_family *f)
 #endif
     for (int64_t q = 0; q < items; q++) {
         if (lattice) {
-            const int k = f->k0 + (int)(q / jn), j = f->j0 + (int)(q % jn), r = j + f->ny * k;
+            const int r = (int)source_row(f, q);
             if (r < lo - halo || r >= hi) continue;
             const int64_t row = (int64_t)f->nx * r;
             for (int i = f->i0; i < f->i1; i++) {
@@ -227,11 +235,9 @@ static void rows_energy(const hk_family *f, const hk_particles *p, int64_t q0, i
                         double *max_stretch)
 {
     double e = 0, m = 0;
-    const int64_t jn = f->j1 - f->j0;
     for (int64_t q = q0; q < q1; q++) {
         if (f->kind == HK_FAMILY_LATTICE) {
-            const int k = f->k0 + (int)(q / jn), j = f->j0 + (int)(q % jn);
-            const int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+            const int64_t row = (int64_t)f->nx * source_row(f, q);
             for (int i = f->i0; i < f->i1; i++) {
                 const int64_t local = row + i;
                 if (f->broken && f->broken[local]) continue;
@@ -310,8 +316,7 @@ static int64_t family_max_stretch(const hk_family *f, const hk_particles *p, int
         int64_t s_best = -1;
         for (int64_t q = rows * t / T; q < rows * (t + 1) / T; q++) {
             if (f->kind == HK_FAMILY_LATTICE) {
-                const int jn = f->j1 - f->j0, k = f->k0 + (int)(q / jn), j = f->j0 + (int)(q % jn);
-                const int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+                const int64_t row = (int64_t)f->nx * source_row(f, q);
                 for (int i = f->i0; i < f->i1; i++) {
                     const int64_t local = row + i;
                     if (f->broken && f->broken[local]) continue;
