@@ -542,8 +542,9 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
     const int frame_now = r->frames && (s % r->every == 0 || last);
     if (s % check_every == 0 || last || frame_now || hk_world_solver_stats(w).diverged) {
         hk_blowup b;
-        const int bad = hk_world_check(w, r->stretch_limit, &b);
-        const double e = bad ? 0 : hk_world_stats(w).total;
+        hk_stats st;
+        const int bad = hk_world_check_stats(w, r->stretch_limit, &b, &st);
+        const double e = bad ? 0 : st.total;
         if (bad || hk_energy_runaway(&r->guard, e)) {
             hk_progress_end(pr);
             hk_report_blowup(stderr, w, bad ? &b : NULL, &r->guard, e, o->scene, r->stretch_limit);

@@ -218,147 +218,82 @@ int64_t hk_springs_break(hk_world *w)
     return now;
 }
 
-/* One spring's energy [J] added to *energy, its r / L0 into *max_stretch. */
-static void spring_energy(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b, hk_real L0,
-                          double *energy, double *max_stretch)
+/* What one pass over springs finds: their energy [J] summed in order, and
+ * the first spring with the largest r / L0 (slot -1: none above 0). */
+typedef struct scan_part {
+    double energy, ratio;
+    int64_t slot;
+} scan_part;
+
+/* One spring's energy added to *s, and its r / L0 taken if it is the
+ * largest so far. */
+static inline void scan_spring(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b,
+                               hk_real L0, scan_part *s)
 {
     const double r = spring_length(f, p, slot, a, b), ext = r - (double)L0;
-    if (L0 > 0 && r / L0 > *max_stretch) *max_stretch = r / L0;
+    if (L0 > 0 && r / L0 > s->ratio) s->ratio = r / L0, s->slot = slot;
     if (f->params.behaviour == HK_SPRING_TENSION_ONLY && !(ext > 0)) return;
     if (f->params.behaviour == HK_SPRING_COMPRESSION_ONLY && !(ext < 0)) return;
-    *energy += 0.5 * f->params.k * ext * ext;
+    s->energy += 0.5 * f->params.k * ext * ext;
 }
 
-/* The energy and largest r / L0 of rows q0..q1 of f (a lattice's source
- * rows, or a list's springs), summed in order. */
-static void rows_energy(const hk_family *f, const hk_particles *p, int64_t q0, int64_t q1, double *energy,
-                        double *max_stretch)
+/* The scan of rows q0..q1 of f (a lattice's source rows, or a list's
+ * springs), in order. */
+HK_FMA_CLONES static scan_part scan_rows(const hk_family *f, const hk_particles *p, int64_t q0, int64_t q1)
 {
-    double e = 0, m = 0;
+    scan_part s = {0.0, 0.0, -1};
     for (int64_t q = q0; q < q1; q++) {
         if (f->kind == HK_FAMILY_LATTICE) {
             const int64_t row = (int64_t)f->nx * source_row(f, q);
             for (int i = f->i0; i < f->i1; i++) {
                 const int64_t local = row + i;
                 if (f->broken && f->broken[local]) continue;
-                spring_energy(f, p, local, f->base + local, f->base + local + f->offset, f->rest, &e, &m);
+                scan_spring(f, p, local, f->base + local, f->base + local + f->offset, f->rest, &s);
             }
         } else if (!(f->broken && f->broken[q]))
-            spring_energy(f, p, q, f->a[q], f->b[q], f->rest_list ? f->rest_list[q] : f->rest, &e, &m);
+            scan_spring(f, p, q, f->a[q], f->b[q], f->rest_list ? f->rest_list[q] : f->rest, &s);
     }
-    *energy = e;
-    *max_stretch = m;
+    return s;
 }
 
-/* A family's spring energy and largest r / L0. A family of more than
- * ENERGY_SERIAL_MAX springs is cut into ENERGY_BLOCKS fixed blocks of rows,
- * shared out over the team, and the block sums are added in block order; a
- * smaller one is summed in order. Either way the sum does not depend on
- * the thread count. */
-enum { ENERGY_BLOCKS = 256, ENERGY_SERIAL_MAX = 65536 };
-static void family_energy(const hk_family *f, const hk_particles *p, int team, double *energy, double *max_stretch)
+/* Part of family fi's scan merged into out, which holds the families
+ * before it and the blocks of fi before this one. */
+static void scan_merge(hk_spring_scan *out, int fi, const scan_part *s)
 {
+    out->energy += s->energy;
+    if (s->slot >= 0 && s->ratio > out->max_stretch) {
+        out->max_stretch = s->ratio;
+        out->family = fi;
+        out->slot = s->slot;
+    }
+}
+
+/* Family fi's scan merged into out. A family of more than SCAN_SERIAL_MAX
+ * springs is cut into SCAN_BLOCKS fixed blocks of rows shared out over the
+ * team, and the blocks are merged in order, so the result does not depend
+ * on the thread count. */
+enum { SCAN_BLOCKS = 256, SCAN_SERIAL_MAX = 65536 };
+static void scan_family(const hk_world *w, int fi, hk_spring_scan *out)
+{
+    const hk_family *f = &w->families[fi];
     const int64_t rows = f->kind == HK_FAMILY_LATTICE ? (int64_t)(f->k1 - f->k0) * (f->j1 - f->j0) : f->count;
-    double part[ENERGY_BLOCKS], peak[ENERGY_BLOCKS];
-    int blocks = 1;
-    if (f->count <= ENERGY_SERIAL_MAX)
-        rows_energy(f, p, 0, rows, &part[0], &peak[0]);
-    else {
-        blocks = ENERGY_BLOCKS;
+    if (f->count <= SCAN_SERIAL_MAX) {
+        const scan_part s = scan_rows(f, &w->p, 0, rows);
+        scan_merge(out, fi, &s);
+        return;
+    }
+    scan_part part[SCAN_BLOCKS];
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(team)
+#pragma omp parallel for schedule(static) num_threads(hk_world_team(w))
 #endif
-        for (int blk = 0; blk < ENERGY_BLOCKS; blk++)
-            rows_energy(f, p, rows * blk / ENERGY_BLOCKS, rows * (blk + 1) / ENERGY_BLOCKS, &part[blk], &peak[blk]);
-    }
-#ifndef HOOKE_USE_OPENMP
-    (void)team;
-#endif
-    for (int blk = 0; blk < blocks; blk++) {
-        *energy += part[blk];
-        if (peak[blk] > *max_stretch) *max_stretch = peak[blk];
-    }
+    for (int blk = 0; blk < SCAN_BLOCKS; blk++)
+        part[blk] = scan_rows(f, &w->p, rows * blk / SCAN_BLOCKS, rows * (blk + 1) / SCAN_BLOCKS);
+    for (int blk = 0; blk < SCAN_BLOCKS; blk++) scan_merge(out, fi, &part[blk]);
 }
 
-void hk_springs_energy(const hk_world *w, double *energy, double *max_stretch)
+hk_spring_scan hk_springs_scan(const hk_world *w)
 {
-    *energy = 0.0;
-    *max_stretch = 0.0;
-    for (int fi = 0; fi < w->family_count; fi++)
-        family_energy(&w->families[fi], &w->p, hk_world_team(w), energy, max_stretch);
-}
-
-/* The most stretched unbroken spring of one family whose r / L0 exceeds
- * `floor`: its slot, or -1. The springs are split over the threads in order
- * and each keeps its first maximum; the merge keeps the earliest thread's on
- * a tie, so the answer is the serial scan's for any thread count. */
-static int64_t family_max_stretch(const hk_family *f, const hk_particles *p, int team, double floor, double *ratio)
-{
-    enum { MAX_T = 256 };
-    double best_r[MAX_T];
-    int64_t best_s[MAX_T];
-    int used = 1;
-    const int64_t rows = f->kind == HK_FAMILY_LATTICE ? (int64_t)(f->k1 - f->k0) * (f->j1 - f->j0) : f->count;
-#ifdef HOOKE_USE_OPENMP
-    const int want = team < MAX_T ? team : MAX_T;
-#pragma omp parallel num_threads(want) if (f->count > 65536)
-#endif
-    {
-#ifdef HOOKE_USE_OPENMP
-        const int t = omp_get_thread_num(), T = omp_get_num_threads();
-#pragma omp single
-        used = T;
-#else
-        const int t = 0, T = 1;
-        (void)team;
-#endif
-        double r_best = floor;
-        int64_t s_best = -1;
-        for (int64_t q = rows * t / T; q < rows * (t + 1) / T; q++) {
-            if (f->kind == HK_FAMILY_LATTICE) {
-                const int64_t row = (int64_t)f->nx * source_row(f, q);
-                for (int i = f->i0; i < f->i1; i++) {
-                    const int64_t local = row + i;
-                    if (f->broken && f->broken[local]) continue;
-                    const double r = spring_length(f, p, local, f->base + local, f->base + local + f->offset) / f->rest;
-                    if (r > r_best) r_best = r, s_best = local;
-                }
-            } else {
-                if (f->broken && f->broken[q]) continue;
-                const double L0 = f->rest_list ? f->rest_list[q] : f->rest;
-                if (!(L0 > 0)) continue;
-                const double r = spring_length(f, p, q, f->a[q], f->b[q]) / L0;
-                if (r > r_best) r_best = r, s_best = q;
-            }
-        }
-        best_r[t] = r_best;
-        best_s[t] = s_best;
-    }
-    int64_t slot = -1;
-    double r = floor;
-    for (int t = 0; t < used; t++)
-        if (best_s[t] >= 0 && best_r[t] > r) r = best_r[t], slot = best_s[t];
-    *ratio = r;
-    return slot;
-}
-
-int hk_springs_max_stretch(const hk_world *w, int64_t *slot, double *ratio)
-{
-    int best = -1;
-    double best_ratio = 0;
-    int64_t best_slot = -1;
-    for (int fi = 0; fi < w->family_count; fi++) {
-        const hk_family *f = &w->families[fi];
-        if (f->kind == HK_FAMILY_LATTICE && !(f->rest > 0)) continue;
-        double r;
-        const int64_t s = family_max_stretch(f, &w->p, hk_world_team(w), best_ratio, &r);
-        if (s >= 0) {
-            best = fi;
-            best_ratio = r;
-            best_slot = s;
-        }
-    }
-    *slot = best_slot;
-    *ratio = best_ratio;
-    return best;
+    hk_spring_scan out = {0.0, 0.0, -1, -1};
+    for (int fi = 0; fi < w->family_count; fi++) scan_family(w, fi, &out);
+    return out;
 }

@@ -35,17 +35,21 @@ static inline void hk_spring_delta(const hk_family *f, const hk_particles *p, in
 /* Marks springs of breakable families that are past break_ratio * L0 as
  * broken; returns how many broke now. */
 int64_t hk_springs_break(hk_world *w);
-/* Spring potential energy [J] and the largest r / L0 over unbroken springs. */
-void hk_springs_energy(const hk_world *w, double *energy, double *max_stretch);
+/* One pass over every unbroken spring: their potential energy, the largest
+ * r / L0 and the first spring (in family then slot order) that has it. The
+ * same bits for any thread count. */
+typedef struct hk_spring_scan {
+    double energy;      /* sum 1/2 k (r - L0)^2 over active springs [J] */
+    double max_stretch; /* largest r / L0 [1] (0 without springs) */
+    int family;         /* that spring's family, or -1 */
+    int64_t slot;       /* its slot within the family, or -1 */
+} hk_spring_scan;
+hk_spring_scan hk_springs_scan(const hk_world *w);
 
 /* Calls visit(f, spring_slot, a, b, L0, ctx) for every unbroken spring of f
  * (a, b: global particle indices; slot: index into f->broken). */
 typedef void (*hk_spring_visitor)(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *ctx);
 void hk_springs_visit(const hk_family *f, hk_spring_visitor visit, void *ctx);
-
-/* The family and slot of the most stretched unbroken spring (r / L0 in
- * *ratio); -1 if there are no springs. */
-int hk_springs_max_stretch(const hk_world *w, int64_t *slot, double *ratio);
 
 /* On a function with scalar spring loops: build it twice where the compiler
  * can pick at load time, with the fused multiply-add instruction for CPUs

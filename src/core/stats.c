@@ -4,7 +4,8 @@
 #include "springs.h"
 #include "world.h"
 
-hk_stats hk_world_stats(const hk_world *w)
+/* The statistics of w whose springs scanned to `springs`. */
+static hk_stats stats_of(const hk_world *w, const hk_spring_scan *springs)
 {
     hk_stats s = {0};
     const hk_particles *p = &w->p;
@@ -19,10 +20,17 @@ hk_stats hk_world_stats(const hk_world *w)
             s.gravity -= m * (g[0] * x[0] + g[1] * x[1] + g[2] * x[2]);
         }
     }
-    hk_springs_energy(w, &s.spring, &s.max_stretch);
+    s.spring = springs->energy;
+    s.max_stretch = springs->max_stretch;
     s.total = s.kinetic + s.gravity + s.spring;
     for (int f = 0; f < w->family_count; f++) s.broken += w->families[f].broken_count;
     return s;
+}
+
+hk_stats hk_world_stats(const hk_world *w)
+{
+    const hk_spring_scan springs = hk_springs_scan(w);
+    return stats_of(w, &springs);
 }
 
 /* The first particle whose value in `a` is not finite: each thread scans its
@@ -44,7 +52,7 @@ static int finite_or_report(const hk_world *w, const hk_real *a, const char *cau
     return 1;
 }
 
-int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out)
+int hk_world_check_stats(const hk_world *w, double stretch_limit, hk_blowup *out, hk_stats *stats)
 {
     hk_blowup b = {NULL, -1, -1, -1, -1, 0.0};
     const hk_particles *p = &w->p;
@@ -62,19 +70,22 @@ int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out)
         *out = b;
         return 1;
     }
-    if (stretch_limit > 0) {
-        int64_t slot;
-        double ratio;
-        int fam = hk_springs_max_stretch(w, &slot, &ratio);
-        if (fam >= 0 && ratio > stretch_limit) {
-            b.cause = "runaway stretch";
-            b.family = fam;
-            b.spring = slot;
-            b.body = w->families[fam].body;
-            b.value = ratio;
-            *out = b;
-            return 1;
-        }
+    if (!(stretch_limit > 0) && !stats) return 0;
+    const hk_spring_scan springs = hk_springs_scan(w);
+    if (stretch_limit > 0 && springs.family >= 0 && springs.max_stretch > stretch_limit) {
+        b.cause = "runaway stretch";
+        b.family = springs.family;
+        b.spring = springs.slot;
+        b.body = w->families[springs.family].body;
+        b.value = springs.max_stretch;
+        *out = b;
+        return 1;
     }
+    if (stats) *stats = stats_of(w, &springs);
     return 0;
+}
+
+int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out)
+{
+    return hk_world_check_stats(w, stretch_limit, out, NULL);
 }

@@ -562,6 +562,10 @@ typedef struct hk_blowup {
 } hk_blowup;
 /* Returns 1 and fills *out on a blow-up, 0 if the state is sound. */
 HK_API int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *out);
+/* hk_world_check, and when the state is sound (0) also hk_world_stats into
+ * *stats, with one pass over the springs for both (what `hooke run` does
+ * after the steps it checks). stats may be NULL. */
+HK_API int hk_world_check_stats(const hk_world *w, double stretch_limit, hk_blowup *out, hk_stats *stats);
 
 /* 64-bit FNV-1a hash over the bytes of the positions (x of every particle,
  * then y, then z, each as the double hk_world_position gives) and then the
