@@ -334,18 +334,3 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
     hk_free_reals(tmp);
     return 0;
 }
-
-int hk_world_optimise(hk_world *w, int reorder_particles)
-{
-    if (reorder_particles)
-        for (int b = 0; b < w->body_count; b++)
-            if (hk_world_reorder_body(w, b, NULL) != 0) return -1;
-    if (w->coloured) return 0; /* nothing added or reordered since */
-    for (int f = 0; f < w->family_count; f++)
-        if (w->families[f].kind == HK_FAMILY_LIST && !w->families[f].colour_start &&
-            hk_colour_family(&w->families[f], w->bodies[w->families[f].body].first,
-                             w->bodies[w->families[f].body].count) != 0)
-            return hk_fail(w, "out of memory while colouring springs");
-    w->coloured = 1;
-    return 0;
-}

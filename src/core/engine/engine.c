@@ -359,9 +359,28 @@ int hk_engine_units(hk_world *w, hk_unit_view **out)
 
 const hk_sweep_plan *hk_engine_plan(const hk_world *w, int body) { return &w->engine->plans[body]; }
 
-int hk_engine_prepare(hk_world *w)
+/* The optimise pass (hooke.h): the colouring, then the plans, so a run's
+ * first step does not pay for them. Colouring anew (after a body or family
+ * was added, or particles reordered) drops the plans: a group's merged
+ * families copy its bodies' colourings. */
+int hk_world_optimise(hk_world *w, int reorder_particles)
 {
-    if (hk_world_optimise(w, 0) != 0) return -1;
+    if (reorder_particles)
+        for (int b = 0; b < w->body_count; b++)
+            if (hk_world_reorder_body(w, b, NULL) != 0) return -1;
+    if (!w->coloured) {
+        for (int f = 0; f < w->family_count; f++)
+            if (w->families[f].kind == HK_FAMILY_LIST && !w->families[f].colour_start &&
+                hk_colour_family(&w->families[f], w->bodies[w->families[f].body].first,
+                                 w->bodies[w->families[f].body].count) != 0)
+                return hk_fail(w, "out of memory while colouring springs");
+        w->coloured = 1;
+        if (w->engine && w->engine->plans) {
+            plans_free(w->engine->plans, w->engine->plans_bodies);
+            units_free(w->engine);
+            w->engine->plans = NULL;
+        }
+    }
     if (!w->engine && !(w->engine = calloc(1, sizeof *w->engine))) return hk_fail(w, "out of memory for the engine");
     hk_engine *e = w->engine;
     if (ensure_packed(w, e) != 0) return hk_fail(w, "out of memory for packed particle records");
@@ -369,6 +388,8 @@ int hk_engine_prepare(hk_world *w)
     if (ensure_ws_slots(e, hk_world_team(w)) != 0) return hk_fail(w, "out of memory for thread work space");
     return 0;
 }
+
+int hk_engine_prepare(hk_world *w) { return hk_world_optimise(w, 0); }
 
 /* What one pass needs on every thread: the kernels, the update, the two
  * step contexts (with the update fused, without), the packed records. */
