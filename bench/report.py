@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # report.py — measures hooke on this machine and writes docs/benchmarks.md: tables of figures, nothing typed by hand.
 """Usage: python3 bench/report.py [BUILD_DIR] [--out FILE] [--quick] [--from MEASUREMENTS.json] [--ab AB.json]
-                              [--mpi MPI_BUILD_DIR] [--mpi-only MPI_BUILD_DIR]
+                              [--many MANY.json] [--mpi MPI_BUILD_DIR] [--mpi-only MPI_BUILD_DIR]
 
 Runs `hooke info`, every Google Benchmark case of BUILD_DIR/hooke_bench at 1
 and 2 threads, `hooke run` on scenes/cloth_512.scene and `hooke bench`, saves
@@ -9,7 +9,8 @@ the raw figures in BUILD_DIR/measurements.json and writes the report (default
 docs/benchmarks.md). --quick measures briefly, for a smoke test, and writes
 BUILD_DIR/benchmarks-quick.md unless --out is given. --from renders a saved
 measurements file without measuring. --ab adds the back-to-back comparison
-of two builds that bench/ab.py wrote (kept in the measurements file).
+of two builds that bench/ab.py wrote, --many the many-bodies comparison
+that bench/many_bodies.py wrote (both kept in the measurements file).
 --mpi adds the section "Over MPI ranks": `hooke bench` of the MPI build
 (-DHOOKE_MPI=ON) on a 2048^2 cloth, 2 ranks x 1 thread (mpirun) against 1
 process x 2 threads, alternating. --mpi-only measures that section alone
@@ -302,6 +303,22 @@ def render(m, build_arg):
             w("| %s | `%s` | %.4f | %.4f | %.4f | %d |" % (c["name"], c["what"], c["median"], c["min"], c["max"],
                                                           len(c["ratios"])))
         w("")
+    if m.get("many"):
+        mb = m["many"]
+        w("## Many bodies")
+        w("")
+        w("`%s` (%s): %d `quad` bodies (%d particles, %d springs) against one `points` body with the same "
+          "particles and springs, `hooke run --steps %d` on each, alternating; wall_s is the stepping loop. "
+          "The goal: within 2x." % (mb["command"], mb["date"], mb["quads"], mb["particles"], mb["springs"],
+                                    mb["steps"]))
+        w("")
+        w("| threads | quads s (min .. max) | one body s (min .. max) | median ratio | min | max | rounds |")
+        w("| --- | --- | --- | --- | --- | --- | --- |")
+        for t in mb["threads"]:
+            q, p = [x["quads_s"] for x in t["rounds"]], [x["points_s"] for x in t["rounds"]]
+            w("| %d | %.3f .. %.3f | %.3f .. %.3f | %.3f | %.3f | %.3f | %d |" %
+              (t["threads"], min(q), max(q), min(p), max(p), t["median"], t["min"], t["max"], len(t["rounds"])))
+        w("")
     w("## Every case")
     w("")
     w("| case | unit | 1 thread | 2 threads | 2t/1t |")
@@ -439,7 +456,8 @@ def render_large_step(ls):
 
 
 def main():
-    args, build, out, src, quick, ab, mpi, mpi_only = sys.argv[1:], "build", None, None, False, None, None, None
+    args, build, out, src, quick, ab, many, mpi, mpi_only = (sys.argv[1:], "build", None, None, False, None, None,
+                                                             None, None)
     while args:
         a = args.pop(0)
         if a == "--mpi":
@@ -454,6 +472,8 @@ def main():
             quick = True
         elif a == "--ab":
             ab = args.pop(0)
+        elif a == "--many":
+            many = args.pop(0)
         elif a.startswith("-"):
             sys.exit(__doc__)
         else:
@@ -480,7 +500,10 @@ def main():
     if ab:
         with open(ab) as f:
             m["ab"] = json.load(f)
-    if not src or ab:
+    if many:
+        with open(many) as f:
+            m["many"] = json.load(f)
+    if not src or ab or many:
         with open(os.path.join(bdir, "measurements.json"), "w") as f:
             json.dump(m, f, indent=1)
     out = out or (os.path.join(bdir, "benchmarks-quick.md") if m.get("quick") else
