@@ -217,6 +217,9 @@ def render(m, build_arg):
       (build_arg, m["date"], m.get("commit", "unknown"), " (**--quick: smoke test, figures not meaningful**)"
        if m.get("quick") else ""))
     w("run it again.")
+    w("Absolute figures move between machines and runs: a change is judged by back-to-back ratios (bench/ab.py, "
+      "section \"Back to back\" when present), and docs/performance-notes.md (\"Machines\") lists the machines "
+      "the reports were measured on.")
     w("What the figures mean, what bounds them and how the engine got there: [performance-notes.md]"
       "(performance-notes.md).")
     w("")
@@ -269,6 +272,13 @@ def render(m, build_arg):
     w("")
     w("## `hooke bench`: figure of merit and scaling")
     w("")
+    cores = re.search(r"^machine: .*?(\d+) core", m["info"], re.M)
+    if cores and int(cores.group(1)) < 16:
+        w("This machine has %s cores: the scaling targets at 16 threads (strong scaling on a 2048^2 cloth, "
+          "cloth 512^2 and jelly 64^3; weak scaling) are not measured here, as no larger machine was lent; "
+          "docs/performance-notes.md (\"Synchronisation in one step\", \"Scaling beyond 2 cores\") has the "
+          "barrier counts of a step." % cores.group(1))
+        w("")
     for run_ in m["fom"]:
         d = run_["result"]
         w("`%s`: %s, %s scaling, %d warm-up steps, %d x %d timed steps; verification **%s** (exit %d)." %
