@@ -367,6 +367,9 @@ static void test_bad_flags(void **state)
         {"bench " HOOKE_SCENES_DIR "/rope.scene --weak", "--weak needs a --builtin problem"},
         {"bench " HOOKE_SCENES_DIR "/rope.scene --builtin cloth", "give a scene or --builtin, not both"},
         {"bench /nonexistent/x.scene --threads 1", "cannot open scene: No such file or directory"},
+        {"bench --ranks 1,0", "hooke: error: bench: --ranks expects a comma-separated list of rank counts 1..4096"},
+        /* one process (no MPI launcher, or no MPI in the build): one rank */
+        {"bench --ranks 1,2", "hooke: error: bench: --ranks: 2 ranks asked for, but this"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hk_run r = hk_test_hooke("", cases[i].args);
@@ -449,6 +452,22 @@ static void test_json_files(void **state)
     free(text);
 }
 
+/* Without an MPI launcher --ranks 1 is the one process: the rows and the summary as without it. */
+static void test_ranks_one_process(void **state)
+{
+    (void)state;
+    hk_run r = hk_test_hooke("OMP_WAIT_POLICY=passive",
+                             "bench --builtin cloth --size 16 --ranks 1 --threads 1,2 --repeat 1 --warmup 1 --steps 2");
+    if (r.status != 0) print_error("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\nthreads  particles  springs")); /* no ranks column: not over MPI ranks */
+    assert_non_null(strstr(r.out, "verify threads=1: state_hash equals the 1-thread hash"));
+    assert_non_null(strstr(r.out, "verify threads=2: state_hash equals the 1-thread hash"));
+    assert_non_null(strstr(r.out, "\nVALID\n"));
+    assert_null(hk_test_field(r.out, "ranks"));
+    hk_run_free(&r);
+}
+
 /* A kernel path hooke does not know is an error naming the ones it does, before anything runs. */
 static void test_unknown_kernel_path(void **state)
 {
@@ -470,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_bad_flags),
         cmocka_unit_test(test_json_files),
         cmocka_unit_test(test_unknown_kernel_path),
+        cmocka_unit_test(test_ranks_one_process),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

@@ -378,6 +378,106 @@ static void bench_over_ranks(void **state)
     hk_run_free(&r);
 }
 
+/* The rows of a `hooke bench` table over ranks: ranks, threads, particles and state_hash of each (at most n);
+ * how many. */
+static int bench_rows(const char *out, int n, int *ranks, int *threads, int *particles, char (*hash)[19])
+{
+    const char *p = strstr(out, "\nranks  threads  particles");
+    assert_non_null(p);
+    int k = 0;
+    for (p = strchr(p + 1, '\n'); p && k < n; p = strchr(p + 1, '\n')) {
+        long long springs;
+        double t[5];
+        if (sscanf(p + 1, "%d %d %d %lld %lf %lf %lf %lf %lf %lf %lf %18s", &ranks[k], &threads[k], &particles[k],
+                   &springs, &t[0], &t[1], &t[2], &t[3], &t[4], &t[4], &t[4], hash[k]) != 12)
+            break;
+        k++;
+    }
+    return k;
+}
+
+/* --ranks sweeps rank counts in one launch: every (ranks, threads) pair on the launch's first ranks, one problem
+ * (strong scaling: one hash, one process's on 1 thread), the rows in the JSON files with their ranks. */
+static void bench_rank_sweep(void **state)
+{
+    (void)state;
+    const char *js = own_path("sweep.json"), *gb = own_path("sweep_gbench.json");
+    const char *common = "bench --builtin cloth --size 64 --repeat 1 --steps 3 --warmup 1";
+    char args[1024];
+    snprintf(args, sizeof args, "%s --threads 1", common);
+    hk_run one = launch_ok(0, args);
+    const char *h = strstr(one.out, " 0x");
+    assert_non_null(h);
+    char ref[19];
+    memcpy(ref, h + 1, 18);
+    ref[18] = '\0';
+    hk_run_free(&one);
+    snprintf(args, sizeof args, "%s --ranks 1,2,3 --threads 1,2 --json '%s' --gbench-json '%s'", common, js, gb);
+    hk_run r = launch_ok(3, args);
+    assert_non_null(strstr(r.out, "# rank 2 of 3 on ")); /* the whole launch's placement */
+    int ranks[8], threads[8], particles[8];
+    char hash[8][19];
+    assert_int_equal(bench_rows(r.out, 8, ranks, threads, particles, hash), 6);
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(ranks[i], 1 + i / 2);
+        assert_int_equal(threads[i], 1 + i % 2);
+        assert_int_equal(particles[i], 64 * 64);
+        if (strcmp(hash[i], ref) != 0) {
+            print_error("%d ranks x %d threads: state_hash %s, one process %s\n", ranks[i], threads[i], hash[i], ref);
+            fail();
+        }
+    }
+    assert_non_null(strstr(r.out, "verify ranks=3 threads=2: state_hash equals the 1-process 1-thread hash"));
+    assert_non_null(strstr(r.out, "efficiency = FOM / (ranks x threads x the FOM of ranks=1 threads=1)"));
+    assert_non_null(strstr(r.out, "\nVALID\n"));
+    assert_non_null(hk_test_field(r.out, "ranks"));
+    assert_null(strstr(r.out, "DIFFERS"));
+    hk_run_free(&r);
+    char cmd[2048];
+    snprintf(
+        cmd, sizeof cmd,
+        "python3 -c 'import json, sys\n"
+        "d = json.load(open(sys.argv[1]))\n"
+        "x = d[\"results\"]\n"
+        "assert d[\"mpi_ranks\"] == 3 and d[\"verification\"] == \"VALID\", d\n"
+        "assert [e[\"ranks\"] for e in x] == [1, 1, 2, 2, 3, 3], x\n"
+        "assert [e[\"threads\"] for e in x] == [1, 2, 1, 2, 1, 2], x\n"
+        "assert {e[\"state_hash\"] for e in x} == {sys.argv[3]}, x\n"
+        "assert all(e[\"hash_ok\"] for e in x), x\n"
+        "assert (d[\"efficiency_base_ranks\"], d[\"efficiency_base_threads\"]) == (1, 1), d\n"
+        "g = json.load(open(sys.argv[2]))[\"benchmarks\"]\n"
+        "assert [e[\"name\"] for e in g] == [\"cloth/n:64/strong/ranks:%%d/threads:%%d\" %% (1 + i // 2, 1 + i %% 2)"
+        " for i in range(6)], g\n"
+        "assert [e[\"mpi_ranks\"] for e in g] == [1, 1, 2, 2, 3, 3], g' '%s' '%s' '%s'",
+        js, gb, ref);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Weak scaling over ranks: ranks x threads copies of the problem, each verified against one process on 1 thread;
+ * a rank count past the launch's is refused on every rank, and none waits. */
+static void bench_rank_sweep_weak(void **state)
+{
+    (void)state;
+    hk_run r =
+        launch_ok(3, "bench --builtin jelly --size 8 --weak --ranks 1,2 --threads 1,2 --repeat 1 --steps 2 --warmup 1");
+    int ranks[8], threads[8], particles[8];
+    char hash[8][19];
+    assert_int_equal(bench_rows(r.out, 8, ranks, threads, particles, hash), 4);
+    for (int i = 0; i < 4; i++) assert_int_equal(particles[i], 8 * 8 * 8 * ranks[i] * threads[i]);
+    assert_string_equal(hash[1], hash[2]); /* 1 x 2 and 2 x 1: the same two blocks */
+    assert_non_null(strstr(r.out, "\nVALID\n"));
+    assert_null(strstr(r.out, "DIFFERS"));
+    hk_run_free(&r);
+    r = launch(3, "bench --builtin cloth --size 16 --ranks 1,5 --threads 1 --repeat 1 --steps 1 --warmup 1");
+    if (r.status != 1 || !strstr(r.err, "--ranks: 5 ranks asked for, but this launch has 3 processes") ||
+        !strstr(r.err, "rank 1 of 3: stopping: --ranks") || !strstr(r.err, "rank 2 of 3: stopping: --ranks")) {
+        print_error("exit %d\nstderr: %s\n", r.status, r.err);
+        fail();
+    }
+    assert_null(strstr(r.out, "hooke bench:")); /* refused before anything ran */
+    hk_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -387,7 +487,8 @@ int main(void)
         cmocka_unit_test(tearing_same_bits),     cmocka_unit_test(implicit_same_bits),
         cmocka_unit_test(outputs_same_bytes),    cmocka_unit_test(restart_other_ranks),
         cmocka_unit_test(failed_output_no_hang), cmocka_unit_test(blowup_reported_once),
-        cmocka_unit_test(bench_over_ranks),
+        cmocka_unit_test(bench_over_ranks),      cmocka_unit_test(bench_rank_sweep),
+        cmocka_unit_test(bench_rank_sweep_weak),
     };
     const int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

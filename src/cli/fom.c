@@ -26,7 +26,7 @@
 const char hk_bench_usage[] =
     "usage: hooke bench [SCENE | --builtin cloth|jelly [--size N]] [--threads LIST | --sweep]\n"
     "                   [--strong | --weak] [--repeat R] [--steps S] [--warmup W] [--json FILE]\n"
-    "                   [--gbench-json FILE]\n"
+    "                   [--gbench-json FILE] [--ranks LIST]\n"
     "\n"
     "The figure-of-merit mode for multicore machines. For each thread count: W\n"
     "warm-up steps, then R repetitions of S steps, timed; min, median and max\n"
@@ -63,7 +63,11 @@ const char hk_bench_usage[] =
     "per rank: the table gains the ranks and the halo exchange's time per step\n"
     "(the slowest rank's), each rank's placement is printed first, times are the\n"
     "slowest rank's, weak scaling grows the problem with ranks x threads, and\n"
-    "every hash is checked against one process on 1 thread.\n"
+    "every hash is checked against one process on 1 thread. --ranks LIST sweeps\n"
+    "rank counts in the same launch: every (ranks, threads) pair of the two\n"
+    "lists runs on the launch's first ranks (rank counts 1..R; the other ranks\n"
+    "wait), and efficiency is FOM / (ranks x threads x the 1-rank 1-thread FOM).\n"
+    "Without an MPI launcher the one rank count is 1.\n"
     "\n";
 
 enum { MAX_COUNTS = 64, EXIT_OK = 0, EXIT_INPUT = 1, EXIT_INVALID = 2, EXIT_IO = 3 };
@@ -73,6 +77,8 @@ typedef struct bench_opts {
     const char *builtin;
     int counts[MAX_COUNTS];
     int ncounts;
+    int rank_counts[MAX_COUNTS]; /* --ranks (none given: the launch's) */
+    int nranks;
     int weak;
     int size; /* builtin edge N (0: the default) */
     int repeat, warmup;
@@ -100,7 +106,20 @@ static void set_threads(int t)
 }
 
 /* The options of `hooke bench`: the parser and the help text read this table. */
-enum { O_BUILTIN, O_SIZE, O_THREADS, O_SWEEP, O_STRONG, O_WEAK, O_REPEAT, O_STEPS, O_WARMUP, O_JSON, O_GBENCH };
+enum {
+    O_BUILTIN,
+    O_SIZE,
+    O_THREADS,
+    O_SWEEP,
+    O_STRONG,
+    O_WEAK,
+    O_REPEAT,
+    O_STEPS,
+    O_WARMUP,
+    O_JSON,
+    O_GBENCH,
+    O_RANKS
+};
 static const hk_option bench_options[] = {
     {O_BUILTIN, "builtin", "NAME", "cloth (the cloth_512 problem) or jelly, instead of a scene", NULL},
     {O_SIZE, "size", "N", "a builtin's edge in nodes, 4..8192 (default: cloth 512, jelly 64)", NULL},
@@ -113,9 +132,33 @@ static const hk_option bench_options[] = {
     {O_WARMUP, "warmup", "W", "untimed steps first, 1..100000 (default 2)", NULL},
     {O_JSON, "json", "FILE", "the whole result as JSON, with the machine and the date", NULL},
     {O_GBENCH, "gbench-json", "FILE", "the timings in Google Benchmark's JSON shape (for its compare.py)", NULL},
+    {O_RANKS, "ranks", "LIST", "comma-separated MPI rank counts (at most 64), each 1..the launch's (default: all)",
+     NULL},
     {0, NULL, NULL, NULL, NULL},
 };
 static const hk_command bench_command = {"bench", bench_options};
+
+/* A comma-separated list of counts 1..4096 (what: "thread" or "rank") into out[0..*n); EXIT_OK, or EXIT_INPUT
+ * with the message printed. */
+static int count_list(const char *a, const char *v, const char *what, int *out, int *n)
+{
+    char expected[96];
+    snprintf(expected, sizeof expected, "a comma-separated list of %s counts 1..4096 (at most %d)", what, MAX_COUNTS);
+    if (!v) return hk_arg_error("bench", a, v, expected);
+    char *copy = strdup(v), *save = NULL;
+    if (!copy) return EXIT_INPUT;
+    *n = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int64_t x;
+        if (*n == MAX_COUNTS || hk_arg_int64(tok, 1, 4096, &x)) {
+            free(copy);
+            return hk_arg_error("bench", a, v, expected);
+        }
+        out[(*n)++] = (int)x;
+    }
+    free(copy);
+    return *n == 0 ? hk_arg_error("bench", a, v, expected) : EXIT_OK;
+}
 
 /* The value of option id (flag: "--NAME") into o; EXIT_OK, or EXIT_INPUT with the message printed. */
 static int bench_option(bench_opts *o, int id, const char *a, const char *v)
@@ -127,22 +170,8 @@ static int bench_option(bench_opts *o, int id, const char *a, const char *v)
             return hk_arg_error("bench", a, v, "cloth or jelly");
         o->builtin = v;
         break;
-    case O_THREADS: {
-        if (!v) return hk_arg_error("bench", a, v, "a comma-separated list of thread counts");
-        char *copy = strdup(v), *save = NULL;
-        if (!copy) return EXIT_INPUT;
-        o->ncounts = 0;
-        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            if (o->ncounts == MAX_COUNTS || hk_arg_int64(tok, 1, 4096, &n)) {
-                free(copy);
-                return hk_arg_error("bench", a, v, "a comma-separated list of thread counts 1..4096 (at most 64)");
-            }
-            o->counts[o->ncounts++] = (int)n;
-        }
-        free(copy);
-        if (o->ncounts == 0) return hk_arg_error("bench", a, v, "a comma-separated list of thread counts");
-        break;
-    }
+    case O_THREADS: return count_list(a, v, "thread", o->counts, &o->ncounts);
+    case O_RANKS: return count_list(a, v, "rank", o->rank_counts, &o->nranks);
     case O_SIZE:
         if (hk_arg_int("bench", a, v, 4, 8192, "a problem edge 4..8192 (nodes)", &n)) return EXIT_INPUT;
         o->size = (int)n;
@@ -169,6 +198,32 @@ static int bench_option(bench_opts *o, int id, const char *a, const char *v)
         break;
     }
     return EXIT_OK;
+}
+
+/* --ranks asked for R ranks, more than the launch has: the message (on every rank: rank 0's error, the others
+ * saying they stop); EXIT_INPUT. */
+static int too_many_ranks(int R, int launch)
+{
+    if (hk_mpi_active()) {
+        fprintf(stderr,
+                "hooke: error: bench: --ranks: %d ranks asked for, but this launch has %d processes (mpirun -np %d): "
+                "each rank count must be 1..%d\n",
+                R, launch, launch, launch);
+        if (hk_mpi_rank() != 0) hk_mpi_note("stopping: --ranks asks for %d ranks, this launch has %d", R, launch);
+        return EXIT_INPUT;
+    }
+#ifdef HOOKE_MPI
+    fprintf(stderr,
+            "hooke: error: bench: --ranks: %d ranks asked for, but this process was not started by an MPI launcher "
+            "(mpirun -np N hooke bench ...): the rank count must be 1\n",
+            R);
+#else
+    fprintf(stderr,
+            "hooke: error: bench: --ranks: %d ranks asked for, but this hooke was built without MPI (-DHOOKE_MPI=ON): "
+            "the rank count must be 1\n",
+            R);
+#endif
+    return EXIT_INPUT;
 }
 
 /* EXIT_OK, EXIT_INPUT (message printed) or BENCH_HELP (help printed). */
@@ -221,6 +276,10 @@ static int parse(int argc, char **argv, bench_opts *o)
         if (cores > MAX_COUNTS) cores = MAX_COUNTS;
         for (int t = 1; t <= cores; t++) o->counts[o->ncounts++] = t;
     }
+    const int launch = hk_mpi_launch_ranks(); /* every rank checks the same list: all stop, none waits */
+    if (o->nranks == 0) o->rank_counts[o->nranks++] = launch;
+    for (int i = 0; i < o->nranks; i++)
+        if (o->rank_counts[i] > launch) return too_many_ranks(o->rank_counts[i], launch);
     return EXIT_OK;
 }
 
@@ -331,22 +390,25 @@ static int advance(hk_world *w, int64_t steps, hk_blowup *b)
     return hk_world_error(w)[0] || hk_world_check(w, 10.0, b);
 }
 
-/* One configuration: build, warm up, time, verify. r->times and r->cpu_times are allocated (free them also
- * when this fails). */
-static int run_config(const bench_opts *o, int threads, int64_t *steps, hk_bench_row *r, char *name, size_t len)
+/* One configuration, on the MPI ranks taking part (hk_mpi_use_ranks: `ranks` of them): build, warm up, time,
+ * verify. r->times and r->cpu_times are allocated (free them also when this fails); a failure is every rank's. */
+static int run_config(const bench_opts *o, int ranks, int threads, int64_t *steps, hk_bench_row *r, char *name,
+                      size_t len)
 {
     memset(r, 0, sizeof *r);
+    r->ranks = ranks;
     r->threads = threads;
     r->times = malloc((size_t)o->repeat * sizeof *r->times);
     r->cpu_times = malloc((size_t)o->repeat * sizeof *r->cpu_times);
-    if (!r->times || !r->cpu_times) {
-        fprintf(stderr, "hooke: error: bench: out of memory\n");
+    if (!r->times || !r->cpu_times) fprintf(stderr, "hooke: error: bench: out of memory\n");
+    set_threads(threads);
+    hk_world *w = r->times && r->cpu_times ? make_problem(o, o->weak ? threads * ranks : 1, name, len) : NULL;
+    if (hk_mpi_any(!w)) { /* over MPI ranks: one that failed stops them all */
+        if (w && hk_mpi_rank() != 0) hk_mpi_note("stopping: another rank could not build the problem");
+        hk_world_destroy(w);
         return -1;
     }
-    set_threads(threads);
-    hk_world *w = make_problem(o, o->weak ? threads * hk_mpi_ranks() : 1, name, len);
-    if (!w) return -1;
-    if (hk_world_optimise(w, 0) != 0 || hk_mpi_distribute(w) != 0) { /* over MPI ranks: each rank's share */
+    if (hk_mpi_any(hk_world_optimise(w, 0) != 0) || hk_mpi_distribute(w) != 0) { /* over MPI ranks: each rank's share */
         fprintf(stderr, "hooke: error: bench: %s\n", hk_world_error(w));
         hk_world_destroy(w);
         return -1;
@@ -445,16 +507,70 @@ static int write_output(const char *path, int (*write)(FILE *, const hk_bench_re
     return EXIT_OK;
 }
 
-/* The thread counts' runs, verification and outputs; the machine and the build as read at the start. */
+/* The references of a run's rows: the 1-process 1-thread state_hash of the problem at each scale met. */
+typedef struct references {
+    int n;
+    int scale[MAX_COUNTS * MAX_COUNTS];
+    uint64_t hash[MAX_COUNTS * MAX_COUNTS];
+} references;
+
+/* A row's reference hash into *ref, on rank 0 (the only one that verifies): a 1-rank 1-thread row is its own,
+ * else one found before for the same scale, else one process on 1 thread computes it. A failure is every rank's. */
+static int row_reference(const bench_opts *o, references *refs, const hk_bench_row *x, int64_t total, uint64_t *ref)
+{
+    const int scale = o->weak ? x->ranks * x->threads : 1; /* weak scaling: ranks x threads copies */
+    int k = 0;
+    while (k < refs->n && refs->scale[k] != scale) k++;
+    int failed = 0;
+    if (x->ranks == 1 && x->threads == 1)
+        *ref = x->hash;
+    else if (k < refs->n)
+        *ref = refs->hash[k];
+    else if (hk_mpi_rank() == 0)
+        failed = reference_hash(o, scale, total, ref) != 0;
+    if (k == refs->n) {
+        refs->scale[k] = scale;
+        refs->hash[k] = *ref;
+        refs->n++;
+    }
+    return hk_mpi_max(failed) ? -1 : 0;
+}
+
+/* The configurations' runs (every rank count x every thread count), verification and outputs; the machine and the
+ * build as read at the start. Over MPI ranks, each configuration runs on the launch's first ranks (rank 0, which
+ * prints and verifies, always among them); the others wait. */
 static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
 {
     char name[4096] = "";
     int64_t steps = o->steps;
-    const int ranks = hk_mpi_ranks(), over_ranks = hk_mpi_active();
-    int have_ref = 0; /* over several ranks: the 1-process, 1-thread hash of strong scaling, once computed */
-    uint64_t ref_one = 0;
-    for (int i = 0; i < o->ncounts; i++) {
-        if (run_config(o, o->counts[i], &steps, &r[i], name, sizeof name) != 0) return EXIT_INPUT;
+    const int over_ranks = hk_mpi_active(), launch = hk_mpi_launch_ranks();
+    const int nrows = o->nranks * o->ncounts;
+    references *refs = malloc(sizeof *refs);
+    if (!refs) {
+        fprintf(stderr, "hooke: error: bench: out of memory\n");
+        return EXIT_INPUT;
+    }
+    refs->n = 0;
+    /* the efficiency base: 1 rank x 1 thread; without 1 among the rank counts (a launch of R ranks without --ranks),
+     * the fewest ranks on 1 thread, counted as that many 1-rank 1-thread FOMs */
+    int base_ranks = o->rank_counts[0], base = -1;
+    for (int k = 1; k < o->nranks; k++)
+        if (o->rank_counts[k] < base_ranks) base_ranks = o->rank_counts[k];
+    for (int i = 0; i < nrows; i++) {
+        const int ranks = o->rank_counts[i / o->ncounts], threads = o->counts[i % o->ncounts];
+        int failed = 0;
+        if (hk_mpi_use_ranks(ranks)) {
+            failed = run_config(o, ranks, threads, &steps, &r[i], name, sizeof name) != 0;
+        } else {
+            r[i].ranks = ranks; /* another configuration's rank: rank 0 holds the figures */
+            r[i].threads = threads;
+        }
+        hk_mpi_use_all(); /* the whole launch again */
+        if (hk_mpi_max(failed)) {
+            free(refs);
+            return EXIT_INPUT;
+        }
+        steps = hk_mpi_share_int((int)steps); /* S, set by the first configuration: rank 0 took part */
         rep->nrows = i + 1;
         if (i == 0)
             printf("hooke bench: %s, %d particles, %lld springs, %s scaling, %d warm-up steps, %d x %lld steps\n", name,
@@ -466,27 +582,13 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
                    over_ranks ? "ranks  " : "", over_ranks ? "halo_ms  " : "");
         /* every configuration takes the same number of steps: W + R S */
         const int64_t total = o->warmup + (int64_t)o->repeat * steps;
-        int one = -1; /* the 1-thread configuration: efficiency base, and strong scaling's reference */
-        for (int j = 0; j <= i; j++)
-            if (r[j].threads == 1) one = j;
-        uint64_t ref = 0;
-        if (ranks > 1) { /* one process on 1 thread, on rank 0 (the only one that verifies) */
-            if (!o->weak && have_ref) {
-                ref = ref_one;
-            } else if (hk_mpi_rank() == 0 && reference_hash(o, o->weak ? r[i].threads * ranks : 1, total, &ref) != 0) {
-                return EXIT_INPUT;
-            }
-            ref_one = ref;
-            have_ref = 1;
-        } else if (r[i].threads == 1) {
-            ref = r[i].hash;
-        } else if (!o->weak && one >= 0) {
-            ref = r[one].hash;
-        } else if (reference_hash(o, o->weak ? r[i].threads : 1, total, &ref) != 0) {
+        if (row_reference(o, refs, &r[i], total, &r[i].ref_hash) != 0) {
+            free(refs);
             return EXIT_INPUT;
         }
-        r[i].ref_hash = ref;
-        r[i].efficiency = one >= 0 && r[one].fom > 0 ? r[i].fom / ((double)r[i].threads * r[one].fom) : 0;
+        if (base < 0 && ranks == base_ranks && threads == 1) base = i;
+        r[i].efficiency =
+            base >= 0 && r[base].fom > 0 ? r[i].fom * base_ranks / ((double)ranks * threads * r[base].fom) : 0;
         if (over_ranks) printf("%5d  ", ranks);
         printf("%7d  %9d  %9lld  %8.3f  %10.3f  %7.3f  ", r[i].threads, r[i].particles, (long long)r[i].springs,
                1e3 * r[i].tmin, 1e3 * r[i].tmed, 1e3 * r[i].tmax);
@@ -499,14 +601,23 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
                    r[i].cg_per_step, r[i].jacobian_per_s / 1e9, r[i].sim_per_wall);
         fflush(stdout);
     }
+    free(refs);
+    rep->base_ranks = base >= 0 ? base_ranks : 0;
+    rep->base_threads = base >= 0 ? 1 : 0;
+    if (over_ranks && base >= 0 && base_ranks == 1)
+        printf("efficiency = FOM / (ranks x threads x the FOM of ranks=1 threads=1)\n");
+    else if (over_ranks && base >= 0)
+        printf("efficiency = FOM / (ranks x threads x the FOM of ranks=%d threads=1 / %d)\n", base_ranks, base_ranks);
+    else if (over_ranks)
+        printf("efficiency: 0, no configuration of ranks=%d threads=1 to measure it against\n", base_ranks);
     int valid = 1, best = 0;
-    for (int i = 0; i < o->ncounts; i++) {
+    for (int i = 0; i < nrows; i++) {
         const int hash_ok = r[i].hash == r[i].ref_hash, energy_ok = hk_bench_energy_ok(&r[i]);
         if (!hash_ok || !energy_ok || r[i].blew_up) valid = 0;
         char rk[32] = "";
-        if (over_ranks) snprintf(rk, sizeof rk, "ranks=%d ", ranks);
+        if (over_ranks) snprintf(rk, sizeof rk, "ranks=%d ", r[i].ranks);
         printf("verify %sthreads=%d: state_hash %s the %s hash 0x%016" PRIx64 "; energy %.6g J -> %.6g J (%s)%s%s\n",
-               rk, r[i].threads, hash_ok ? "equals" : "DIFFERS FROM", ranks > 1 ? "1-process 1-thread" : "1-thread",
+               rk, r[i].threads, hash_ok ? "equals" : "DIFFERS FROM", launch > 1 ? "1-process 1-thread" : "1-thread",
                r[i].ref_hash, r[i].e_start, r[i].e_end, energy_ok ? "within bound" : "GREW PAST BOUND",
                r[i].blew_up ? "; BLEW UP: " : "", r[i].blew_up ? r[i].blowup : "");
         if (r[i].fom > r[best].fom) best = i;
@@ -516,7 +627,7 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
     valid = hk_mpi_share_int(valid); /* over MPI ranks: rank 0 verified the gathered states */
     printf("%s\n", valid ? "VALID" : "INVALID");
     char rk[32] = ""; /* over MPI ranks: how many (threads= is per rank) */
-    if (over_ranks) snprintf(rk, sizeof rk, " ranks=%d", ranks);
+    if (over_ranks) snprintf(rk, sizeof rk, " ranks=%d", r[best].ranks);
     printf("FOM %.6g spring_updates/s threads=%d%s ns_per_update=%.4f problem=\"%s\" scaling=%s kernels=%s %s\n",
            r[best].fom, r[best].threads, rk, r[best].ns_per_update, name, o->weak ? "weak" : "strong",
            rep->machine->kernels, valid ? "VALID" : "INVALID");
@@ -557,20 +668,26 @@ int hk_cmd_bench(int argc, char **argv)
         .warmup = o.warmup,
         .repeat = o.repeat,
         .machine = &machine,
-        .ranks = hk_mpi_active() ? hk_mpi_ranks() : 0,
+        .ranks = hk_mpi_active() ? hk_mpi_launch_ranks() : 0,
     };
     const time_t now = time(NULL);
     struct tm utc;
     if (!gmtime_r(&now, &utc) || !strftime(rep.date, sizeof rep.date, "%Y-%m-%dT%H:%M:%SZ", &utc)) rep.date[0] = '\0';
     hk_build_context(rep.context);
-    hk_bench_row r[MAX_COUNTS];
-    memset(r, 0, sizeof r);
+    const int nrows = o.nranks * o.ncounts;
+    hk_bench_row *r = calloc((size_t)nrows, sizeof *r);
+    if (!r) {
+        fprintf(stderr, "hooke: error: bench: out of memory\n");
+        hk_topology_free(&machine);
+        return EXIT_INPUT;
+    }
     rep.rows = r;
     rc = bench(&o, &rep, r);
-    for (int i = 0; i < o.ncounts; i++) {
+    for (int i = 0; i < nrows; i++) {
         free(r[i].times);
         free(r[i].cpu_times);
     }
+    free(r);
     hk_topology_free(&machine);
     return rc;
 }

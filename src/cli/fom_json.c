@@ -155,6 +155,8 @@ int hk_bench_write_json(FILE *f, const hk_bench_report *r)
     hk_json_int(&j, "warmup_steps", r->warmup);
     hk_json_int(&j, "repeat", r->repeat);
     hk_json_int(&j, "steps_per_repeat", r->steps);
+    hk_json_int(&j, "efficiency_base_ranks", r->base_ranks);
+    hk_json_int(&j, "efficiency_base_threads", r->base_threads);
     hk_json_str(&j, "energy_bound",
                 "E_end <= E_start + 0.1 * (|E_start| + |KE_end| + |PE_end| + |SE_end|) + 1e-3 J/kg * free mass");
     hk_json_array(&j, "results");
@@ -190,7 +192,7 @@ int hk_bench_write_json(FILE *f, const hk_bench_report *r)
         hk_json_bool(&j, "blew_up", x->blew_up);
         hk_json_str(&j, "blowup", x->blew_up ? x->blowup : NULL);
         if (r->ranks > 0) {
-            hk_json_int(&j, "ranks", r->ranks);
+            hk_json_int(&j, "ranks", x->ranks);
             hk_json_num(&j, "halo_exchange_per_step_s", x->halo, 9);
         }
         hk_json_close(&j);
@@ -204,13 +206,16 @@ int hk_bench_write_json(FILE *f, const hk_bench_report *r)
 
 /* ---- Google Benchmark's shape -------------------------------------------- */
 
-/* The name of a row's entries: PROBLEM/SCALING/threads:N. */
+/* The name of a row's entries: PROBLEM/SCALING/threads:N, over MPI ranks PROBLEM/SCALING/ranks:R/threads:N. */
 static void gbench_name(const hk_bench_report *r, const hk_bench_row *x, char *buf, size_t len)
 {
+    char ranks[32] = "";
+    if (r->ranks > 0) snprintf(ranks, sizeof ranks, "ranks:%d/", x->ranks);
     if (r->scene)
-        snprintf(buf, len, "%s/%s/threads:%d", r->scene, r->weak ? "weak" : "strong", x->threads);
+        snprintf(buf, len, "%s/%s/%sthreads:%d", r->scene, r->weak ? "weak" : "strong", ranks, x->threads);
     else
-        snprintf(buf, len, "%s/n:%d/%s/threads:%d", r->builtin, r->size, r->weak ? "weak" : "strong", x->threads);
+        snprintf(buf, len, "%s/n:%d/%s/%sthreads:%d", r->builtin, r->size, r->weak ? "weak" : "strong", ranks,
+                 x->threads);
 }
 
 /* One entry: a repetition (aggregate NULL) or the median of them ("median"). */
@@ -240,7 +245,7 @@ static void gbench_entry(hk_json *j, const hk_bench_report *r, int row, int rep,
     hk_json_str(j, "time_unit", "ns");
     hk_json_int(j, "omp_threads", x->threads);
     if (r->ranks > 0) {
-        hk_json_int(j, "mpi_ranks", r->ranks);
+        hk_json_int(j, "mpi_ranks", x->ranks);
         hk_json_num(j, "halo_exchange_ns_per_step", 1e9 * x->halo, 9);
     }
     hk_json_int(j, "particles", x->particles);

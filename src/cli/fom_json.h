@@ -9,9 +9,10 @@
 #include "build_info.h"
 #include "topology.h"
 
-/* One thread count's figures. */
+/* One configuration's figures: a thread count (on a rank count, over MPI ranks). */
 typedef struct hk_bench_row {
-    int threads; /* OpenMP team size */
+    int ranks;   /* MPI ranks that ran it (1 without MPI) */
+    int threads; /* OpenMP team size (per rank) */
     int particles;
     int64_t springs, updates_per_step;
     double *times;           /* repeat entries, in the order run: wall-clock seconds per step */
@@ -19,7 +20,7 @@ typedef struct hk_bench_row {
     double tmin, tmed, tmax; /* of times [s] */
     double fom;              /* spring updates per second, at tmed [1/s] */
     double ns_per_update;    /* [ns] */
-    double efficiency;       /* fom / (threads x the 1-thread fom) [1] */
+    double efficiency;       /* fom / (ranks x threads x the 1-rank 1-thread fom) [1]: efficiency_base */
     uint64_t hash, ref_hash;
     double e_start, e_end, e_scale, e_floor; /* [J] */
     int implicit;                            /* the integrator solves a linear system per substep */
@@ -51,14 +52,15 @@ typedef struct hk_bench_report {
     double fom;                                /* the best row's [spring updates/s] */
     char date[32];                             /* when it started, ISO 8601 UTC: 2026-11-23T16:51:57Z */
     const hk_machine *machine;                 /* as read before the runs */
-    int ranks;                                 /* over MPI ranks: how many (each row's threads are per rank); 0: one
-                                                  process not started by an MPI launcher */
+    int ranks;                                 /* over MPI ranks: how many the launch has (each row's threads are per
+                                                  rank); 0: one process not started by an MPI launcher */
+    int base_ranks, base_threads;              /* the row efficiencies are relative to (see fom.c); 0, 0: none */
     hk_context_item context[HK_CONTEXT_ITEMS]; /* the build, as read before the runs */
 } hk_bench_report;
 
 /* hooke's report: the build, the machine (CPU, caches, topology, mask,
- * OpenMP settings and placement), the problem, and per thread count the
- * figures and the verification. 0, or -1 when the writer was misused (a
+ * OpenMP settings and placement), the problem, and per configuration (rank
+ * and thread count) the figures and the verification. 0, or -1 when the writer was misused (a
  * bug); write errors show at the file's close. */
 int hk_bench_write_json(FILE *f, const hk_bench_report *r);
 
@@ -66,8 +68,9 @@ int hk_bench_write_json(FILE *f, const hk_bench_report *r);
  * {"context": {...}, "benchmarks": [...]}, per thread count one entry per
  * repetition (run_type "iteration": iterations = steps, real_time and
  * cpu_time per step in ns) and, with more than one repetition, their
- * median (run_type "aggregate"). Names are PROBLEM/SCALING/threads:N,
- * PROBLEM "cloth/n:512", "jelly/n:64" or the scene file as given. 0 or -1
+ * median (run_type "aggregate"). Names are PROBLEM/SCALING/threads:N
+ * (over MPI ranks PROBLEM/SCALING/ranks:R/threads:N), PROBLEM
+ * "cloth/n:512", "jelly/n:64" or the scene file as given. 0 or -1
  * as above. */
 int hk_bench_write_gbench(FILE *f, const hk_bench_report *r);
 

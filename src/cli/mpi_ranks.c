@@ -8,15 +8,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mpi_world.h"
 #include "topology.h"
 
-static int started; /* hk_mpi_start initialised MPI */
-static int rank_, ranks_ = 1;
-static int note_fd = 2; /* this rank's own stderr (ranks other than 0 silence fd 2) */
-MPI_Comm hk_mpi_comm;   /* a duplicate of MPI_COMM_WORLD: hooke's messages only */
+static int started;           /* hk_mpi_start initialised MPI */
+static int rank_, ranks_ = 1; /* ranks_: those taking part now (hk_mpi_use_ranks) */
+static int launch_ranks = 1;  /* the launch's */
+static int left_out;          /* hk_mpi_use_ranks left this rank out */
+static int note_fd = 2;       /* this rank's own stderr (ranks other than 0 silence fd 2) */
+static MPI_Comm launch_comm;  /* a duplicate of MPI_COMM_WORLD: hooke's messages only */
+MPI_Comm hk_mpi_comm;         /* launch_comm, or its first ranks_ ranks (hk_mpi_use_ranks) */
 
 /* The environment an MPI launcher gives its processes: Open MPI's mpirun,
  * PMIx (srun --mpi=pmix, Open MPI 4 and later), PMI (srun --mpi=pmi2, MPICH's mpiexec). */
@@ -37,9 +41,11 @@ int hk_mpi_start(void)
         return -1;
     }
     started = 1;
-    MPI_Comm_dup(MPI_COMM_WORLD, &hk_mpi_comm);
+    MPI_Comm_dup(MPI_COMM_WORLD, &launch_comm);
+    hk_mpi_comm = launch_comm;
     MPI_Comm_rank(hk_mpi_comm, &rank_);
     MPI_Comm_size(hk_mpi_comm, &ranks_);
+    launch_ranks = ranks_;
     if (provided < MPI_THREAD_FUNNELED) {
         if (rank_ == 0)
             fprintf(stderr, "hooke: error: this MPI library gives thread level %d, hooke needs MPI_THREAD_FUNNELED\n",
@@ -74,7 +80,9 @@ void hk_mpi_stop(void)
     hk_mpi_world_release();
     fflush(stdout);
     fflush(stderr);
-    MPI_Comm_free(&hk_mpi_comm);
+    if (hk_mpi_comm != launch_comm) MPI_Comm_free(&hk_mpi_comm);
+    MPI_Comm_free(&launch_comm);
+    hk_mpi_comm = MPI_COMM_NULL;
     MPI_Finalize();
     started = 0;
 }
@@ -82,6 +90,50 @@ void hk_mpi_stop(void)
 int hk_mpi_active(void) { return started; }
 int hk_mpi_rank(void) { return rank_; }
 int hk_mpi_ranks(void) { return ranks_; }
+int hk_mpi_launch_ranks(void) { return launch_ranks; }
+
+int hk_mpi_use_ranks(int R)
+{
+    if (!started) return R == 1;
+    if (hk_mpi_comm != launch_comm) MPI_Comm_free(&hk_mpi_comm); /* a misuse: no hk_mpi_use_all since */
+    hk_mpi_comm = launch_comm;
+    ranks_ = launch_ranks;
+    const int in = rank_ < R; /* the launch's first R: rank r stays rank r */
+    MPI_Comm part;
+    MPI_Comm_split(launch_comm, in ? 0 : MPI_UNDEFINED, rank_, &part);
+    if (in) {
+        hk_mpi_comm = part;
+        MPI_Comm_size(part, &ranks_);
+    }
+    left_out = !in;
+    return in;
+}
+
+void hk_mpi_use_all(void)
+{
+    if (!started) return;
+    if (hk_mpi_comm != launch_comm) {
+        MPI_Comm_free(&hk_mpi_comm);
+        hk_mpi_comm = launch_comm;
+        ranks_ = launch_ranks;
+    }
+    /* a rank left out of the configuration waits asleep: MPI's blocking wait polls, and would take a core from the
+     * ranks being timed */
+    MPI_Request req;
+    MPI_Ibarrier(launch_comm, &req);
+    int done = 0;
+    while (!done) {
+        if (left_out) {
+            const struct timespec nap = {0, 1000000}; /* 1 ms */
+            nanosleep(&nap, NULL);
+            MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+            done = 1;
+        }
+    }
+    left_out = 0;
+}
 
 int hk_mpi_any(int flag)
 {
@@ -140,10 +192,10 @@ void hk_mpi_print_placement(const char *prefix)
     gethostname(host, sizeof host - 1);
     char where[LINE - 160];
     hk_topology_placement(where, sizeof where);
-    snprintf(mine, sizeof mine, "rank %d of %d on %s: %s", rank_, ranks_, host, where);
-    char *all = rank_ == 0 ? malloc((size_t)ranks_ * LINE) : NULL;
-    MPI_Gather(mine, LINE, MPI_CHAR, all, LINE, MPI_CHAR, 0, hk_mpi_comm);
+    snprintf(mine, sizeof mine, "rank %d of %d on %s: %s", rank_, launch_ranks, host, where);
+    char *all = rank_ == 0 ? malloc((size_t)launch_ranks * LINE) : NULL;
+    MPI_Gather(mine, LINE, MPI_CHAR, all, LINE, MPI_CHAR, 0, launch_comm);
     if (rank_ == 0 && all)
-        for (int r = 0; r < ranks_; r++) printf("%s%s\n", prefix, all + (size_t)r * LINE);
+        for (int r = 0; r < launch_ranks; r++) printf("%s%s\n", prefix, all + (size_t)r * LINE);
     free(all);
 }

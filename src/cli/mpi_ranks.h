@@ -30,8 +30,21 @@ int hk_mpi_start(void);
 void hk_mpi_stop(void);
 /* 1 when MPI was initialised (the summary line then says ranks=). */
 int hk_mpi_active(void);
+/* This process's rank, and how many ranks take part now: the launch's, or
+ * the first R of them between hk_mpi_use_ranks(R) and hk_mpi_use_all. */
 int hk_mpi_rank(void);
 int hk_mpi_ranks(void);
+/* How many processes the launcher started (mpirun -np R): 1 without MPI. */
+int hk_mpi_launch_ranks(void);
+/* Narrows what follows to the launch's first R ranks (1 <= R <= the
+ * launch's): every function here then runs over them alone, and
+ * hk_mpi_ranks() is R. 1 when this rank is one of them; a rank that is not
+ * takes part in nothing until hk_mpi_use_all. Every rank of the launch
+ * calls it, with the same R. */
+int hk_mpi_use_ranks(int R);
+/* Every rank of the launch again, after hk_mpi_use_ranks; waits until each
+ * rank has called it (the ranks left out wait here). Every rank calls it. */
+void hk_mpi_use_all(void);
 /* Shares w out over the ranks (hk_world_distribute with MPI's halo
  * exchange). An implicit integrator or the reference path is not shared
  * out: every rank then computes the whole world (replicated; see
@@ -62,8 +75,9 @@ void hk_mpi_note(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
-/* The rank's host name and CPU binding, one line per rank, gathered on
- * rank 0 (every rank calls it; rank 0 prints them with prefix); nothing
+/* The rank's host name and CPU binding, one line per rank of the launch,
+ * gathered on rank 0 (every rank of the launch calls it, outside
+ * hk_mpi_use_ranks; rank 0 prints them with prefix); nothing
  * when MPI was not started. */
 void hk_mpi_print_placement(const char *prefix);
 #else
@@ -72,6 +86,9 @@ static inline void hk_mpi_stop(void) {}
 static inline int hk_mpi_active(void) { return 0; }
 static inline int hk_mpi_rank(void) { return 0; }
 static inline int hk_mpi_ranks(void) { return 1; }
+static inline int hk_mpi_launch_ranks(void) { return 1; }
+static inline int hk_mpi_use_ranks(int R) { return R == 1; }
+static inline void hk_mpi_use_all(void) {}
 static inline int hk_mpi_distribute(hk_world *w)
 {
     (void)w;
