@@ -76,11 +76,18 @@ static void units_free(hk_engine *e)
     e->unit_count = 0;
 }
 
+/* Frees the plans and the units made from them (ensure_plans makes them again). */
+static void drop_plans(hk_engine *e)
+{
+    if (e->plans) plans_free(e->plans, e->plans_bodies);
+    units_free(e);
+    e->plans = NULL;
+}
+
 void hk_engine_free(hk_engine *e)
 {
     if (!e) return;
-    if (e->plans) plans_free(e->plans, e->plans_bodies);
-    units_free(e);
+    drop_plans(e);
     free(e->packed.rec);
     free(e->packed.f);
     for (int t = 0; t < e->ws_threads; t++) hk_free_reals(e->ws[t]);
@@ -277,9 +284,7 @@ static int plan_units(const hk_world *w, hk_engine *e, int bodies)
 static int ensure_plans(hk_world *w, hk_engine *e)
 {
     if (e->plans && e->plans_bodies == w->body_count && e->plans_families == w->family_count) return 0;
-    if (e->plans) plans_free(e->plans, e->plans_bodies);
-    units_free(e);
-    e->plans = NULL;
+    drop_plans(e);
     e->space = 0;
     const int B = w->body_count, F = w->family_count;
     hk_sweep_plan *plans = calloc((size_t)(B ? B : 1), sizeof *plans);
@@ -305,9 +310,7 @@ static int ensure_plans(hk_world *w, hk_engine *e)
     e->plans_bodies = B;
     e->plans_families = F;
     if (plan_units(w, e, B) != 0) {
-        units_free(e);
-        plans_free(e->plans, B);
-        e->plans = NULL;
+        drop_plans(e);
         return -1;
     }
     return w->part ? hk_engine_apply_part(w) : 0;
@@ -375,11 +378,7 @@ int hk_world_optimise(hk_world *w, int reorder_particles)
                                  w->bodies[w->families[f].body].count) != 0)
                 return hk_fail(w, "out of memory while colouring springs");
         w->coloured = 1;
-        if (w->engine && w->engine->plans) {
-            plans_free(w->engine->plans, w->engine->plans_bodies);
-            units_free(w->engine);
-            w->engine->plans = NULL;
-        }
+        if (w->engine) drop_plans(w->engine);
     }
     if (!w->engine && !(w->engine = calloc(1, sizeof *w->engine))) return hk_fail(w, "out of memory for the engine");
     hk_engine *e = w->engine;
