@@ -540,10 +540,12 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
     }
     const int last = s == r->end || stopping(r);
     const int frame_now = r->frames && (s % r->every == 0 || last);
+    hk_stats st; /* this step's statistics, when the check took them (the stats row reuses them) */
+    int checked = 0;
     if (s % check_every == 0 || last || frame_now || hk_world_solver_stats(w).diverged) {
         hk_blowup b;
-        hk_stats st;
         const int bad = hk_world_check_stats(w, r->stretch_limit, &b, &st);
+        checked = !bad;
         const double e = bad ? 0 : st.total;
         if (bad || hk_energy_runaway(&r->guard, e)) {
             hk_progress_end(pr);
@@ -565,7 +567,8 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
         r->last_frame = s;
     }
     hk_progress_update(pr, s, hk_world_time(w), hk_world_spring_updates(w));
-    if (r->has_stats && (s % r->every == 0 || last) && hk_stats_csv_row(&r->stats, w, err, sizeof err) != 0) {
+    if (r->has_stats && (s % r->every == 0 || last) &&
+        hk_stats_csv_row(&r->stats, w, checked ? &st : NULL, err, sizeof err) != 0) {
         hk_progress_end(pr);
         fprintf(stderr, "hooke: error: %s (at step %lld)\n", err, (long long)s);
         r->io_failed = 1;

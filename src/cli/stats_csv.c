@@ -205,9 +205,9 @@ static void header(const hk_world *w, char *out, size_t len)
     if (at < len) snprintf(out + at, len - at, "\n");
 }
 
-static void write_row(FILE *f, const hk_world *w)
+static void write_row(FILE *f, const hk_world *w, const hk_stats *known)
 {
-    const hk_stats s = hk_world_stats(w);
+    const hk_stats s = known ? *known : hk_world_stats(w);
     const int d = DIGITS;
     fprintf(f, "%lld,%.*g,%.*g,%.*g,%.*g,%.*g,%.*g,%lld", (long long)hk_world_step_count(w), d, hk_world_time(w), d,
             s.kinetic, d, s.gravity, d, s.spring, d, s.total, d, s.max_stretch, (long long)s.broken);
@@ -296,15 +296,15 @@ int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int6
         char head[4096];
         header(w, head, sizeof head);
         fputs(head, s->f);
-        return hk_stats_csv_row(s, w, err, errlen);
+        return hk_stats_csv_row(s, w, NULL, err, errlen);
     }
     return 0;
 }
 
-int hk_stats_csv_row(hk_stats_csv *s, const hk_world *w, char *err, size_t errlen)
+int hk_stats_csv_row(hk_stats_csv *s, const hk_world *w, const hk_stats *known, char *err, size_t errlen)
 {
     errno = 0;
-    write_row(s->f, w);
+    write_row(s->f, w, known);
     if (fflush(s->f) != 0 || ferror(s->f)) return fail(err, errlen, s->path, strerror(errno ? errno : EIO));
     return 0;
 }

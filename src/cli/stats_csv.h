@@ -56,8 +56,10 @@ typedef struct hk_stats_csv {
  * with the message in err. */
 int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, char *err, size_t errlen);
 /* Appends the row of the world's current step and flushes it, so a write
- * error is noticed at the row that met it. 0, or -1 with the message. */
-int hk_stats_csv_row(hk_stats_csv *s, const hk_world *w, char *err, size_t errlen);
+ * error is noticed at the row that met it. known: the world's statistics
+ * at this step when the caller has them (hk_world_check_stats), else NULL.
+ * 0, or -1 with the message. */
+int hk_stats_csv_row(hk_stats_csv *s, const hk_world *w, const hk_stats *known, char *err, size_t errlen);
 /* Closes the file; 0, or -1 with the message. */
 int hk_stats_csv_close(hk_stats_csv *s, char *err, size_t errlen);
 
