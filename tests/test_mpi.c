@@ -79,9 +79,10 @@ static const char tearing_scene[] = "world\n  gravity 0 -9.81 0\nend\n"
                                     "  springs bend k 50 damping 0.05 behaviour breakable break_ratio 1.02\nend\n"
                                     "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  steps 120\nend\n";
 
-/* A stiff cloth under the implicit integrator (multigrid: 1600 nodes). */
+/* A stiff cloth under the implicit integrator (multigrid), in slabs on
+ * whole units of 32 rows: 4 of them, split over up to 4 ranks. */
 static const char implicit_scene[] = "world\n  gravity 0 -9.81 0\n  air_drag 1e-5\nend\n"
-                                     "body cloth\n  nx 40\n  ny 40\n  spacing 0.01\n  origin 0 1 0\n  u 1 0 0\n"
+                                     "body cloth\n  nx 64\n  ny 128\n  spacing 0.01\n  origin 0 1 0\n  u 1 0 0\n"
                                      "  v 0 0 1\n  mass 1e-4\n  pins two_corners\n"
                                      "  springs structural k 20000 damping 0.05 damping_model relative\n"
                                      "  springs shear k 20000 damping 0.05 damping_model relative\n"

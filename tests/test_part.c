@@ -25,6 +25,8 @@ typedef struct net {
     hk_world *w[MAX_RANKS];
     pthread_barrier_t bar;
     int flag[MAX_RANKS];
+    hk_real *const *arrays[MAX_RANKS]; /* halo_arrays: each rank's arrays */
+    void *sum[MAX_RANKS];              /* sum_reals, sum_doubles: each rank's values */
     int64_t steps;
 } net;
 
@@ -72,7 +74,52 @@ static int any(void *ctx, int flag)
     return v;
 }
 
-static const hk_part_ops fake_ops = {halo_start, halo_finish, any};
+/* As halo_finish, for the arrays each rank names (published before the first barrier). */
+static void halo_arrays(void *ctx, const hk_world *w, int body, hk_real *const *a, int n)
+{
+    rank_ctx *c = ctx;
+    c->n->arrays[c->rank] = a;
+    pthread_barrier_wait(&c->n->bar);
+    const hk_part_body *pb = &w->part->body[body];
+    for (int m = 0; m < pb->nmsg; m++) {
+        const hk_halo_msg *msg = &pb->msg[m];
+        if (msg->send) continue;
+        for (int k = 0; k < n; k++)
+            memcpy(a[k] + msg->first, c->n->arrays[msg->peer][k] + msg->first, (size_t)msg->count * sizeof(hk_real));
+    }
+    pthread_barrier_wait(&c->n->bar);
+}
+
+/* v = the sum over the ranks in rank order, n hk_reals or doubles (any
+ * order gives these bits: part.h), summed in double, which holds each
+ * value exactly, into a copy that every rank writes back once all have
+ * read. */
+static void sum_over_ranks(void *ctx, void *v, int64_t n, int doubles)
+{
+    rank_ctx *c = ctx;
+    double *acc = calloc((size_t)n, sizeof *acc);
+    assert_non_null(acc);
+    c->n->sum[c->rank] = v;
+    pthread_barrier_wait(&c->n->bar);
+    for (int r = 0; r < c->n->R; r++)
+        for (int64_t i = 0; i < n; i++) {
+            const double x = doubles ? ((const double *)c->n->sum[r])[i] : ((const hk_real *)c->n->sum[r])[i];
+            acc[i] = r ? acc[i] + x : x;
+        }
+    pthread_barrier_wait(&c->n->bar);
+    for (int64_t i = 0; i < n; i++) {
+        if (doubles)
+            ((double *)v)[i] = acc[i];
+        else
+            ((hk_real *)v)[i] = (hk_real)acc[i];
+    }
+    free(acc);
+}
+
+static void sum_reals(void *ctx, hk_real *v, int64_t n) { sum_over_ranks(ctx, v, n, 0); }
+static void sum_doubles(void *ctx, double *v, int64_t n) { sum_over_ranks(ctx, v, n, 1); }
+
+static const hk_part_ops fake_ops = {halo_start, halo_finish, any, halo_arrays, sum_reals, sum_doubles};
 
 static void *rank_main(void *arg)
 {
@@ -193,6 +240,25 @@ static const char tearing[] = "world\n  gravity 0 -9.81 0\nend\n"
                               "  springs bend k 50 damping 0.05 behaviour breakable break_ratio 1.02\nend\n"
                               "run\n  integrator semi_implicit_euler\n  dt 1e-3\nend\n";
 
+/* A stiff cloth, stepped implicitly: 3 units of 30 rows for the slabs (hk_part_unit_rows), multigrid. */
+static const char stiff_cloth[] = "world\n  gravity 0 -9.81 0\n  air_drag 1e-5\nend\n"
+                                  "body cloth\n  nx 72\n  ny 72\n  spacing 0.01\n  origin 0 1 0\n  u 1 0 0\n"
+                                  "  v 0 0 1\n  mass 1e-4\n  pins two_corners\n"
+                                  "  springs structural k 20000 damping 0.05 damping_model relative\n"
+                                  "  springs shear k 20000 damping 0.05 damping_model relative\n"
+                                  "  springs bend k 20000 damping 0.05 damping_model relative\nend\n"
+                                  "body rope\n  count 40\n  spacing 0.01\n  origin 2 1 0\n  direction 1 0 0\n"
+                                  "  mass 1e-3\n  anchor 1\n  springs chain k 5000 damping 0.1\nend\n"
+                                  "run\n  integrator implicit_euler\n  dt 0.00416666666666667\nend\n";
+
+/* A jelly of 16 x 16 x 32 nodes, 4 units of 8 planes, stepped implicitly onto the ground. */
+static const char stiff_jelly[] = "world\n  gravity 0 -9.81 0\nend\n"
+                                  "ground\n  model spring\n  height 0\n  stiffness 20000\nend\n"
+                                  "body jelly\n  nx 16\n  ny 16\n  nz 32\n  spacing 0.02\n  origin 0 0.05 0\n"
+                                  "  mass 0.001\n  neighbours 26\n  springs K1 k 2000\n  springs K2 k 1000\n"
+                                  "  springs K3 k 600\nend\n"
+                                  "run\n  integrator implicit_euler\n  dt 0.002\nend\n";
+
 static void cloth_slabs(void **state)
 {
     (void)state;
@@ -224,12 +290,53 @@ static void tearing_across_slabs(void **state)
     same_bits(tearing, NULL, 80);
 }
 
+/* Body 0 of the scene is split into slabs on every rank count, on whole units of rows (hk_part_unit_rows). */
+static void assert_split_on_units(const char *text)
+{
+    for (int R = 2; R <= MAX_RANKS; R++) {
+        hk_world *w = load(text, NULL);
+        assert_int_equal(hk_world_distribute(w, 0, R, &fake_ops, NULL), 0);
+        const hk_part_body *pb = &w->part->body[0];
+        const hk_body *b = &w->bodies[0];
+        const int rows = b->ny * (b->nz > 1 ? b->nz : 1), u = hk_part_unit_rows(b);
+        assert_true(pb->owner < 0);
+        assert_true(pb->rows[1] > 0 && pb->rows[1] < rows); /* two ranks at least have rows */
+        for (int r = 0; r <= R; r++) assert_true(pb->rows[r] % u == 0 || pb->rows[r] == rows);
+        hk_world_destroy(w);
+    }
+}
+
+static void implicit_cloth_and_rope(void **state)
+{
+    (void)state;
+    assert_int_equal(hk_part_unit_rows(&(hk_body){.count = 72 * 72, .nx = 72, .ny = 72, .nz = 1}), 30);
+    assert_split_on_units(stiff_cloth);
+    same_bits(stiff_cloth, NULL, 8);
+    same_bits(stiff_cloth, "trapezoidal", 4);
+}
+
+static void implicit_jelly_planes(void **state)
+{
+    (void)state;
+    assert_int_equal(hk_part_unit_rows(&(hk_body){.count = 16 * 16 * 32, .nx = 16, .ny = 16, .nz = 32}), 8 * 16);
+    assert_split_on_units(stiff_jelly);
+    same_bits(stiff_jelly, NULL, 6);
+}
+
+static void implicit_pressure_and_tearing(void **state)
+{
+    (void)state;
+    same_bits(pressure, "implicit_euler", 6);
+    same_bits(tearing, "implicit_euler", 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(cloth_slabs),          cmocka_unit_test(cloth_rk4_and_velocity_verlet),
-        cmocka_unit_test(jelly52_wide_halo),    cmocka_unit_test(pressure_bodies_whole),
-        cmocka_unit_test(tearing_across_slabs),
+        cmocka_unit_test(cloth_slabs),           cmocka_unit_test(cloth_rk4_and_velocity_verlet),
+        cmocka_unit_test(jelly52_wide_halo),     cmocka_unit_test(pressure_bodies_whole),
+        cmocka_unit_test(tearing_across_slabs),  cmocka_unit_test(implicit_cloth_and_rope),
+        cmocka_unit_test(implicit_jelly_planes), cmocka_unit_test(implicit_pressure_and_tearing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,9 +46,10 @@ int hk_mpi_use_ranks(int R);
  * rank has called it (the ranks left out wait here). Every rank calls it. */
 void hk_mpi_use_all(void);
 /* Shares w out over the ranks (hk_world_distribute with MPI's halo
- * exchange). An implicit integrator or the reference path is not shared
- * out: every rank then computes the whole world (replicated; see
- * docs/user-guide.md). Every rank calls it. 0, or -1 (hk_world_error). */
+ * exchange and sums), for the integrator w has: set it first. The
+ * reference path is not shared out: every rank then computes the whole
+ * world (replicated; see docs/user-guide.md). Every rank calls it. 0, or
+ * -1 (hk_world_error). */
 int hk_mpi_distribute(hk_world *w);
 /* Brings the whole state to rank 0: positions, velocities and forces, the
  * integrator's history, broken springs (and their counts), surface volume

@@ -4,7 +4,6 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "integrators.h"
 #include "mpi_ranks.h"
 #include "part.h"
 #include "world.h"
@@ -88,7 +87,55 @@ static int any(void *ctx, int flag)
     return hk_mpi_any(flag);
 }
 
-static const hk_part_ops mpi_ops = {halo_start, halo_finish, any};
+/* The halo rows of n arrays of the implicit solver, start to finish: tag = HALO_ARRAY_TAG + the array. */
+enum { HALO_ARRAY_TAG = 50 };
+static void halo_arrays(void *ctx, const hk_world *w, int body, hk_real *const *a, int n)
+{
+    exchange *x = ctx;
+    const double t0 = MPI_Wtime();
+    const hk_part_body *pb = &w->part->body[body];
+    MPI_Request *req = more_requests(x, n * pb->nmsg);
+    for (int m = 0; m < pb->nmsg; m++) {
+        const hk_halo_msg *msg = &pb->msg[m];
+        const int count = message_count(msg->count);
+        for (int k = 0; k < n; k++) {
+            if (msg->send)
+                MPI_Isend(a[k] + msg->first, count, real_type(), msg->peer, HALO_ARRAY_TAG + k, hk_mpi_comm, req++);
+            else
+                MPI_Irecv(a[k] + msg->first, count, real_type(), msg->peer, HALO_ARRAY_TAG + k, hk_mpi_comm, req++);
+        }
+    }
+    MPI_Waitall(x->n, x->req, MPI_STATUSES_IGNORE);
+    x->n = 0;
+    x->seconds += MPI_Wtime() - t0;
+}
+
+/* v = the sum of v over the ranks, in pieces MPI's int count can say. */
+static void sum_in_place(void *v, int64_t n, MPI_Datatype type, size_t size)
+{
+    for (int64_t at = 0; at < n; at += INT_MAX) {
+        const int count = n - at < INT_MAX ? (int)(n - at) : INT_MAX;
+        MPI_Allreduce(MPI_IN_PLACE, (char *)v + (size_t)at * size, count, type, MPI_SUM, hk_mpi_comm);
+    }
+}
+
+static void sum_reals(void *ctx, hk_real *v, int64_t n)
+{
+    exchange *x = ctx;
+    const double t0 = MPI_Wtime();
+    sum_in_place(v, n, real_type(), sizeof *v);
+    x->seconds += MPI_Wtime() - t0;
+}
+
+static void sum_doubles(void *ctx, double *v, int64_t n)
+{
+    exchange *x = ctx;
+    const double t0 = MPI_Wtime();
+    sum_in_place(v, n, MPI_DOUBLE, sizeof *v);
+    x->seconds += MPI_Wtime() - t0;
+}
+
+static const hk_part_ops mpi_ops = {halo_start, halo_finish, any, halo_arrays, sum_reals, sum_doubles};
 
 double hk_mpi_halo_seconds(void) { return xch.seconds; }
 
@@ -102,9 +149,8 @@ void hk_mpi_world_release(void)
 int hk_mpi_distribute(hk_world *w)
 {
     if (!hk_mpi_active() || hk_mpi_ranks() == 1) return 0;
-    /* computed whole on every rank: the implicit solver (its multigrid and
-     * CG are not shared out), and the reference path (the oracle, serial) */
-    if (hk_integrator_info_of(w->integrator.kind)->implicit || !w->kernels) return 0;
+    /* computed whole on every rank: the reference path (the oracle, serial) */
+    if (!w->kernels) return 0;
     const int failed = hk_world_distribute(w, hk_mpi_rank(), hk_mpi_ranks(), &mpi_ops, &xch) != 0;
     if (failed) hk_mpi_note("%s", hk_world_error(w));
     return hk_mpi_any(failed) ? -1 : 0; /* a rank that failed stops them all */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "system.h"
 
 void hk_part_free(struct hk_part *pt)
 {
@@ -53,6 +54,36 @@ static void cut_items(const int64_t *w, int n, const int64_t *cap, int ranks, in
         while (i < n && before + w[i] / 2 < at) before += w[i++]; /* an item goes where most of it lies */
         cut[r] = i;
     }
+}
+
+int hk_part_unit_rows(const hk_body *b)
+{
+    const int nz = b->nz > 1 ? b->nz : 1;
+    if (b->nx < 1 || b->ny < 1 || (int64_t)b->nx * b->ny * nz != b->count) return b->ny > 0 ? b->ny * nz : 1;
+    const int pair = nz > 1 ? 2 * b->ny : 2; /* rows of one aggregate row */
+    const int64_t per = (int64_t)pair * b->nx, units = (HK_SYS_BLOCK + per - 1) / per;
+    const int64_t rows = (int64_t)b->ny * nz;
+    return units * pair < rows ? (int)(units * pair) : (int)rows;
+}
+
+/* cut_items over the rows of split body b, whose row work is rw[0 ..
+ * nrows); an implicit world's cuts fall on whole units of rows
+ * (hk_part_unit_rows), the unit's work being its rows'. */
+static void cut_slab(const hk_world *w, int b, int64_t *rw, int nrows, const int64_t *cap, int R, int *rows)
+{
+    const int u = hk_integrator_info_of(w->integrator.kind)->implicit ? hk_part_unit_rows(&w->bodies[b]) : 1;
+    if (u <= 1) {
+        cut_items(rw, nrows, cap, R, rows);
+        return;
+    }
+    const int n = (nrows + u - 1) / u;
+    for (int i = 0; i < n; i++) { /* in place: unit i's rows [u i, u i + u) lie at or after slot i */
+        int64_t s = 0;
+        for (int r = i * u; r < (i + 1) * u && r < nrows; r++) s += rw[r];
+        rw[i] = s;
+    }
+    cut_items(rw, n, cap, R, rows);
+    for (int r = 0; r <= R; r++) rows[r] = rows[r] * u < nrows ? rows[r] * u : nrows;
 }
 
 /* Appends [a, e) to rank r's spans (merging with the last one when they touch); 0 or -1. */
@@ -161,7 +192,7 @@ static int share(hk_world *w, struct hk_part *pt, const hk_unit_view *u, int nu)
                 break;
             }
             row_work(w, b, sp, rw);
-            cut_items(rw, sp->nrows, cap, R, pb->rows);
+            cut_slab(w, b, rw, sp->nrows, cap, R, pb->rows);
             for (int r = 0; r < R; r++)
                 for (int row = pb->rows[r]; row < pb->rows[r + 1]; row++) pt->work[r] += rw[row];
             free(rw);
@@ -233,6 +264,7 @@ int hk_world_distribute(hk_world *w, int rank, int ranks, const hk_part_ops *ops
         return hk_fail(w, "out of memory for the shares of %d ranks", ranks);
     }
     w->part = pt;
+    if (w->implicit) w->implicit->own_part = NULL; /* its blocks' owners are made again */
     if (hk_engine_apply_part(w) != 0) {
         hk_part_free(pt);
         w->part = NULL;
@@ -277,7 +309,7 @@ void hk_part_exchange(const hk_world *w)
     const struct hk_part *pt = w->part;
     if (!pt) return;
     for (int b = 0; b < pt->body_count; b++)
-        if (pt->body[b].owner < 0 && pt->body[b].nmsg > 0) {
+        if (pt->body[b].owner < 0) { /* on every rank, with messages or not */
             pt->ops->halo_start(pt->ctx, w, b);
             pt->ops->halo_finish(pt->ctx, w, b);
         }
@@ -287,4 +319,22 @@ int hk_part_any(const hk_world *w, int flag)
 {
     const struct hk_part *pt = w->part;
     return pt ? pt->ops->any(pt->ctx, flag) : flag != 0;
+}
+
+void hk_part_exchange_arrays(const hk_world *w, hk_real *const *a, int n)
+{
+    const struct hk_part *pt = w->part;
+    if (!pt) return;
+    for (int b = 0; b < pt->body_count; b++)
+        if (pt->body[b].owner < 0) pt->ops->halo_arrays(pt->ctx, w, b, a, n); /* on every rank, with messages or not */
+}
+
+void hk_part_share_reals(const hk_world *w, hk_real *v, int64_t n)
+{
+    if (w->part && n > 0) w->part->ops->sum_reals(w->part->ctx, v, n);
+}
+
+void hk_part_share_doubles(const hk_world *w, double *v, int64_t n)
+{
+    if (w->part && n > 0) w->part->ops->sum_doubles(w->part->ctx, v, n);
 }

@@ -42,6 +42,13 @@ typedef struct hk_part_ops {
     void (*halo_finish)(void *ctx, const hk_world *w, int body);
     /* 1 if flag is non-zero on any rank, else 0 (every rank calls it) */
     int (*any)(void *ctx, int flag);
+    /* exchanges, start to finish, the halo rows of split body `body` in the
+     * n particle arrays a (as halo_start does the positions and velocities) */
+    void (*halo_arrays)(void *ctx, const hk_world *w, int body, hk_real *const *a, int n);
+    /* v = the sum over the ranks of v, n reals, or n doubles in sum_doubles
+     * (every rank calls it; hk_part_share says how it is used) */
+    void (*sum_reals)(void *ctx, hk_real *v, int64_t n);
+    void (*sum_doubles)(void *ctx, double *v, int64_t n);
 } hk_part_ops;
 
 /* One message of a halo exchange: particles [first, first + count) of the
@@ -98,5 +105,25 @@ int hk_part_computes(const hk_world *w, int b);
 void hk_part_exchange(const hk_world *w);
 /* flag on any rank (every rank calls it); flag itself when w is not distributed. */
 int hk_part_any(const hk_world *w, int flag);
+
+/* The halo rows of every split body in the n particle arrays a (as
+ * hk_part_exchange does the positions and velocities); nothing when w is
+ * not distributed. */
+void hk_part_exchange_arrays(const hk_world *w, hk_real *const *a, int n);
+/* Shares values that exactly one rank computes: every rank holds -0 in
+ * the entries it does not compute, and after the call every rank holds, in
+ * every entry, the value of the rank that computed it. A sum over the ranks
+ * does it bit for bit in any order, because x + (-0) = x for every x
+ * (signed zeros and NaN included). Nothing when w is not distributed. */
+void hk_part_share_reals(const hk_world *w, hk_real *v, int64_t n);
+void hk_part_share_doubles(const hk_world *w, double *v, int64_t n);
+
+/* Rows of body b that a slab of an implicit run starts on a multiple of:
+ * whole pairs of the multigrid's aggregates (2 rows of a planar lattice, 2
+ * planes of a solid one), enough of them for one block of the solver's
+ * sums (HK_SYS_BLOCK particles, system.h), whose blocks start afresh at
+ * every unit, so that neither an aggregate nor a block straddles two
+ * ranks. A body that is not a lattice of rows is one unit. */
+int hk_part_unit_rows(const hk_body *b);
 
 #endif

@@ -543,7 +543,10 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
          * body's own passes end in the barriers they need */
         for (int q = 0; q < e->unit_count && !failed; q++) {
             const hk_unit *un = &e->units[q];
-            if (un->kind != UNIT_SOLO && w->part && !hk_part_computes(w, un->first)) continue; /* another rank's */
+            /* another rank's (a split body's sweep runs on every rank: each takes part in its exchanges) */
+            if (un->kind != UNIT_SOLO && w->part && w->part->body[un->first].owner >= 0 &&
+                !hk_part_computes(w, un->first))
+                continue;
             if (un->kind == UNIT_TEAM) {
                 team_body(w, &ps, un->first, &e->plans[un->first], space);
                 continue;

@@ -345,8 +345,14 @@ static void sweep_split(hk_world *w, const hk_kernels *k, const hk_sweep_plan *s
                         hk_real *space)
 {
     const int t = HK_THREAD(), T = HK_THREADS(), h = sp->maxdr, a = sp->lo, e = sp->hi;
-    if (a >= e) return; /* no row here: no message either */
     const struct hk_part *pt = w->part;
+    if (a >= e) { /* no row here: no message either, but every rank takes part in each exchange */
+        if (t == 0) {
+            pt->ops->halo_start(pt->ctx, w, sp->body);
+            pt->ops->halo_finish(pt->ctx, w, sp->body);
+        }
+        return;
+    }
     const size_t one = hk_padded(block_space(sp));
     /* the interior [c, d): the rows whose sweep (from c - h to d + h) reads no other rank's row */
     int c = a > 0 ? a + h : a, d = e < sp->nrows ? e - h : e;

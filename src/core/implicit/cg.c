@@ -18,7 +18,7 @@
  * breakdown. */
 #define HK_CG_NEGLIGIBLE (sizeof(hk_real) == 4 ? 1e-60 : 1e-250)
 
-/* p = z + beta p */
+/* p = z + beta p (this rank's particles) */
 static void update_direction(hk_world *w, hk_real *const p[3], hk_real *const z[3], hk_real beta)
 {
     const int n = w->p.count;
@@ -26,13 +26,14 @@ static void update_direction(hk_world *w, hk_real *const p[3], hk_real *const z[
 #pragma omp parallel num_threads(hk_world_team(w)) if (n > HK_CG_PARALLEL_MIN)
 #endif
     HK_FP_SCOPE
-    for (int c = 0; c < 3; c++) {
-        hk_real *pc = p[c];
-        const hk_real *zc = z[c];
-#ifdef HOOKE_USE_OPENMP
-#pragma omp for schedule(static) nowait
-#endif
-        for (int g = 0; g < n; g++) pc[g] = zc[g] + beta * pc[g];
+    {
+        int g0, g1;
+        for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
+            for (int c = 0; c < 3; c++) {
+                hk_real *pc = p[c];
+                const hk_real *zc = z[c];
+                for (int g = g0; g < g1; g++) pc[g] = zc[g] + beta * pc[g];
+            }
     }
 }
 
@@ -60,13 +61,11 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, d
 #pragma omp parallel num_threads(hk_world_team(w)) if (n > HK_CG_PARALLEL_MIN)
 #endif
         HK_FP_SCOPE
-        for (int c = 0; c < 3; c++) {
-            hk_real *rc = r[c];
-            const hk_real *bc = b[c];
-#ifdef HOOKE_USE_OPENMP
-#pragma omp for schedule(static) nowait
-#endif
-            for (int g = 0; g < n; g++) rc[g] = bc[g] - rc[g];
+        {
+            int g0, g1;
+            for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
+                for (int c = 0; c < 3; c++)
+                    for (int g = g0; g < g1; g++) r[c][g] = b[c][g] - r[c][g];
         }
     } else {
         for (int c = 0; c < 3; c++) {

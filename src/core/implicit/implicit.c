@@ -30,13 +30,12 @@
  */
 
 /* Per-particle loops run on the world's team above this many particles
- * (each iteration touches one particle: the bits do not depend on it). */
+ * (each iteration touches one particle: the bits do not depend on it),
+ * over this rank's particles (hk_system_own_piece). */
 #ifdef HOOKE_USE_OPENMP
 #define HK_PARTICLE_REGION _Pragma("omp parallel num_threads(hk_world_team(w)) if (p->count > 8192)") HK_FP_SCOPE
-#define HK_PARTICLE_LOOP _Pragma("omp for schedule(static)")
 #else
 #define HK_PARTICLE_REGION HK_FP_SCOPE
-#define HK_PARTICLE_LOOP
 #endif
 
 #define HK_CG_TOLERANCE_DEFAULT 1e-5
@@ -75,20 +74,20 @@ static void first_rhs(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
     const hk_particles *p = &w->p;
     hk_real *const *vm = im->v[HK_SYS_Z], *const *lv = im->v[HK_SYS_P];
     HK_PARTICLE_REGION
-    for (int c = 0; c < 3; c++) {
-        const hk_real *v0 = im->v[HK_SYS_V0][c];
-        hk_real *vmc = vm[c];
-        HK_PARTICLE_LOOP
-        for (int g = 0; g < p->count; g++) vmc[g] = p->inv_mass[g] != 0 ? v0[g] : 0;
-    }
+    for (int i = 0, g0, g1; hk_system_own_piece(w, i, &g0, &g1); i++)
+        for (int c = 0; c < 3; c++) {
+            const hk_real *v0 = im->v[HK_SYS_V0][c];
+            hk_real *vmc = vm[c];
+            for (int g = g0; g < g1; g++) vmc[g] = p->inv_mass[g] != 0 ? v0[g] : 0;
+        }
     hk_system_apply(w, im, h * h * theta, 0, 0, vm, lv);
     HK_PARTICLE_REGION
-    for (int c = 0; c < 3; c++) {
-        const hk_real *f0 = im->v[HK_SYS_F0][c], *lvc = lv[c];
-        hk_real *b = im->v[HK_SYS_B][c];
-        HK_PARTICLE_LOOP
-        for (int g = 0; g < p->count; g++) b[g] = p->inv_mass[g] != 0 ? h * f0[g] - lvc[g] : 0;
-    }
+    for (int i = 0, g0, g1; hk_system_own_piece(w, i, &g0, &g1); i++)
+        for (int c = 0; c < 3; c++) {
+            const hk_real *f0 = im->v[HK_SYS_F0][c], *lvc = lv[c];
+            hk_real *b = im->v[HK_SYS_B][c];
+            for (int g = g0; g < g1; g++) b[g] = p->inv_mass[g] != 0 ? h * f0[g] - lvc[g] : 0;
+        }
 }
 
 /* The Newton right-hand side -g(v) at the current state, f in p->f. */
@@ -97,13 +96,14 @@ static void newton_rhs(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
     const hk_particles *p = &w->p;
     const hk_real *v[3] = {p->vx, p->vy, p->vz}, *f[3] = {p->fx, p->fy, p->fz};
     HK_PARTICLE_REGION
-    for (int c = 0; c < 3; c++) {
-        const hk_real *v0 = im->v[HK_SYS_V0][c], *f0 = im->v[HK_SYS_F0][c], *vc = v[c], *fc = f[c];
-        hk_real *b = im->v[HK_SYS_B][c];
-        HK_PARTICLE_LOOP
-        for (int g = 0; g < p->count; g++)
-            b[g] = p->inv_mass[g] != 0 ? h * ((1 - theta) * f0[g] + theta * fc[g]) - p->mass[g] * (vc[g] - v0[g]) : 0;
-    }
+    for (int i = 0, g0, g1; hk_system_own_piece(w, i, &g0, &g1); i++)
+        for (int c = 0; c < 3; c++) {
+            const hk_real *v0 = im->v[HK_SYS_V0][c], *f0 = im->v[HK_SYS_F0][c], *vc = v[c], *fc = f[c];
+            hk_real *b = im->v[HK_SYS_B][c];
+            for (int g = g0; g < g1; g++)
+                b[g] =
+                    p->inv_mass[g] != 0 ? h * ((1 - theta) * f0[g] + theta * fc[g]) - p->mass[g] * (vc[g] - v0[g]) : 0;
+        }
 }
 
 /* v += dv, x = x0 + h ((1 - theta) v0 + theta v) for free particles. */
@@ -112,16 +112,16 @@ static void take_update(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
     hk_particles *p = &w->p;
     hk_real *x[3] = {p->qx, p->qy, p->qz}, *v[3] = {p->vx, p->vy, p->vz};
     HK_PARTICLE_REGION
-    for (int c = 0; c < 3; c++) {
-        const hk_real *dv = im->v[HK_SYS_DV][c], *x0 = im->v[HK_SYS_X0][c], *v0 = im->v[HK_SYS_V0][c];
-        hk_real *xc = x[c], *vc = v[c];
-        HK_PARTICLE_LOOP
-        for (int g = 0; g < p->count; g++) {
-            if (p->inv_mass[g] == 0) continue;
-            vc[g] += dv[g];
-            xc[g] = x0[g] + h * ((1 - theta) * v0[g] + theta * vc[g]);
+    for (int i = 0, g0, g1; hk_system_own_piece(w, i, &g0, &g1); i++)
+        for (int c = 0; c < 3; c++) {
+            const hk_real *dv = im->v[HK_SYS_DV][c], *x0 = im->v[HK_SYS_X0][c], *v0 = im->v[HK_SYS_V0][c];
+            hk_real *xc = x[c], *vc = v[c];
+            for (int g = g0; g < g1; g++) {
+                if (p->inv_mass[g] == 0) continue;
+                vc[g] += dv[g];
+                xc[g] = x0[g] + h * ((1 - theta) * v0[g] + theta * vc[g]);
+            }
         }
-    }
 }
 
 /* The first solve starts from the velocity change of the substep before
@@ -132,12 +132,12 @@ static void guess_from_history(hk_world *w, hk_implicit *im)
     const hk_particles *p = &w->p;
     const hk_real *hist[3] = {w->px, w->py, w->pz};
     HK_PARTICLE_REGION
-    for (int c = 0; c < 3; c++) {
-        const hk_real *hc = hist[c];
-        hk_real *dv = im->v[HK_SYS_DV][c];
-        HK_PARTICLE_LOOP
-        for (int g = 0; g < p->count; g++) dv[g] = p->inv_mass[g] != 0 ? hc[g] : 0;
-    }
+    for (int i = 0, g0, g1; hk_system_own_piece(w, i, &g0, &g1); i++)
+        for (int c = 0; c < 3; c++) {
+            const hk_real *hc = hist[c];
+            hk_real *dv = im->v[HK_SYS_DV][c];
+            for (int g = g0; g < g1; g++) dv[g] = p->inv_mass[g] != 0 ? hc[g] : 0;
+        }
 }
 
 /* w->px, py, pz = this substep's velocity change, the next one's guess. */
@@ -147,12 +147,12 @@ static void keep_history(hk_world *w, hk_implicit *im)
     const hk_real *v[3] = {p->vx, p->vy, p->vz};
     hk_real *hist[3] = {w->px, w->py, w->pz};
     HK_PARTICLE_REGION
-    for (int c = 0; c < 3; c++) {
-        const hk_real *v0 = im->v[HK_SYS_V0][c], *vc = v[c];
-        hk_real *hc = hist[c];
-        HK_PARTICLE_LOOP
-        for (int g = 0; g < p->count; g++) hc[g] = vc[g] - v0[g];
-    }
+    for (int i = 0, g0, g1; hk_system_own_piece(w, i, &g0, &g1); i++)
+        for (int c = 0; c < 3; c++) {
+            const hk_real *v0 = im->v[HK_SYS_V0][c], *vc = v[c];
+            hk_real *hc = hist[c];
+            for (int g = g0; g < g1; g++) hc[g] = vc[g] - v0[g];
+        }
     w->history = 1;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fpmode.h"
+#include "part.h"
 #include "team.h"
 
 /* Damping of the block-Jacobi smoother (below 1: the largest eigenvalue of
@@ -57,6 +58,39 @@ struct hk_mg {
 static int level_team(const hk_world *w, const mg_level *L)
 {
     return L->nodes > MG_PARALLEL_MIN ? hk_world_team(w) : 1;
+}
+
+/* The rows of body B this rank computes: body rows [*fa, *fe) and the
+ * rows (j, k) of the first coarse level's aggregates above them, [*ca,
+ * *ce). A split body's slabs are cut on whole aggregate rows
+ * (hk_part_unit_rows). */
+static void own_rows(const hk_world *w, const mg_body *B, int *fa, int *fe, int *ca, int *ce)
+{
+    int lo = 0, hi = B->n[1] * B->n[2];
+    if (!hk_part_rows(w, B->body, &lo, &hi, NULL) && !hk_part_computes(w, B->body)) lo = hi = 0;
+    *fa = lo;
+    *fe = hi;
+    if (B->n[2] > 1) {
+        const int ny = B->n[1], cny = B->lv[0].n[1];
+        *ca = cny * (lo / ny / 2);
+        *ce = cny * ((hi / ny + 1) / 2);
+    } else {
+        *ca = lo / 2;
+        *ce = (hi + 1) / 2;
+    }
+}
+
+/* Level L's rows of aggregates outside [ca, ce) in the n arrays a to -0,
+ * then every rank's rows shared (hk_part_share_reals): every rank holds the
+ * whole level (one thread calls it). */
+static void share_rows(const hk_world *w, const mg_level *L, hk_real *const *a, int n, int ca, int ce)
+{
+    const int64_t rows = (int64_t)L->n[1] * L->n[2];
+    for (int q = 0; q < n; q++) {
+        for (int64_t I = 0; I < ca * L->sy; I++) a[q][I] = (hk_real)-0.0;
+        for (int64_t I = ce * L->sy; I < rows * L->sy; I++) a[q][I] = (hk_real)-0.0;
+        hk_part_share_reals(w, a[q], L->nodes);
+    }
 }
 
 static int64_t lin(const mg_level *L, int i, int j, int k) { return i + L->sy * j + L->sz * k; }
@@ -199,6 +233,9 @@ void hk_mg_begin(hk_mg *mg, const hk_world *w)
         for (int e = 0; e < 6; e++) memset(L->d[e] + j0, 0, (size_t)jn * sizeof(hk_real));
         for (int o = 0; o < L->noff; o++)
             for (int e = 0; e < 6; e++) memset(L->c[o][e] + j0, 0, (size_t)jn * sizeof(hk_real));
+        int fa, fe, ca, ce; /* the masses of this rank's aggregates */
+        own_rows(w, B, &fa, &fe, &ca, &ce);
+        hk_team_range((int)(ca * L->sy), (int)((ce - ca) * L->sy), &j0, &jn);
         for (int64_t J = j0; J < j0 + jn; J++) {
             const int ci = (int)(J % L->sy), cj = (int)(J / L->sy % L->n[1]), ck = (int)(J / L->sz);
             hk_real m = 0;
@@ -287,9 +324,10 @@ void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *const blk[6
     /* aggregate rows split over the team; within a row, the fine nodes of
      * each aggregate in (k, j, i) order, each as source, then as target:
      * every sum keeps one order on any team */
-    const int rows = L->n[1] * L->n[2], even = nx / 2;
-    int r0, rn;
-    hk_team_range(0, rows, &r0, &rn);
+    const int even = nx / 2;
+    int fa, fe, ca, ce, r0, rn; /* this rank's aggregate rows */
+    own_rows(w, B, &fa, &fe, &ca, &ce);
+    hk_team_range(ca, ce - ca, &r0, &rn);
     for (int cr = r0; cr < r0 + rn; cr++) {
         const int cj = cr % L->n[1], ck = cr / L->n[1];
         const int64_t J0 = (int64_t)cr * L->sy;
@@ -416,7 +454,16 @@ static void factor_coarsest(mg_body *B)
 
 void hk_mg_finish(hk_mg *mg, const hk_world *w)
 {
-    (void)w;
+    HK_BARRIER();
+    if (w->part && HK_THREAD() == 0) /* a distributed run: every rank's aggregates, on every rank */
+        for (int bi = 0; bi < mg->count; bi++) {
+            mg_body *B = &mg->b[bi];
+            mg_level *L = &B->lv[0];
+            int fa, fe, ca, ce;
+            own_rows(w, B, &fa, &fe, &ca, &ce);
+            share_rows(w, L, L->d, 6, ca, ce);
+            for (int o = 0; o < L->noff; o++) share_rows(w, L, L->c[o], 6, ca, ce);
+        }
     HK_BARRIER();
     for (int bi = 0; bi < mg->count; bi++) {
         mg_body *B = &mg->b[bi];
@@ -504,11 +551,12 @@ static void smooth(const hk_world *w, mg_level *L, int first)
     }
 }
 
-/* dst = P^T src: each aggregate's sum of the (up to) 2 x 2 x 2 lattice
- * nodes below it, added in (k, j, i) order, row by row; src is a lattice
- * of n nodes, dst one of cn = ceil(n / 2). */
+/* dst = P^T src over the aggregate rows [cr0, cr1): each aggregate's sum
+ * of the (up to) 2 x 2 x 2 lattice nodes below it, added in (k, j, i)
+ * order, row by row; src is a lattice of n nodes, dst one of cn = ceil(n /
+ * 2). */
 static void restrict_rows(const hk_world *w, int team, const int n[3], hk_real *const src[3], const int cn[3],
-                          hk_real *const dst[3])
+                          hk_real *const dst[3], int cr0, int cr1)
 {
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(team)
@@ -521,7 +569,7 @@ static void restrict_rows(const hk_world *w, int team, const int n[3], hk_real *
 #ifdef HOOKE_USE_OPENMP
 #pragma omp for schedule(static)
 #endif
-        for (int cr = 0; cr < cn[1] * cn[2]; cr++) {
+        for (int cr = cr0; cr < cr1; cr++) {
             const int cj = cr % cn[1], ck = cr / cn[1], even = n[0] / 2;
             for (int c = 0; c < 3; c++) {
                 hk_real *restrict d = dst[c] + (int64_t)cr * cn[0];
@@ -541,10 +589,11 @@ static void restrict_rows(const hk_world *w, int team, const int n[3], hk_real *
     (void)w;
 }
 
-/* dst += P src (times keep[l], 1 or 0, per fine node where keep is given),
- * row by row: every lattice node of n takes its aggregate's value. */
+/* dst += P src (times keep[l], 1 or 0, per fine node where keep is given)
+ * over the lattice rows [r0, r1) of n: every node takes its aggregate's
+ * value. */
 static void prolong_rows(const hk_world *w, int team, const int n[3], hk_real *const dst[3], const int cn[3],
-                         hk_real *const src[3], const hk_real *keep)
+                         hk_real *const src[3], const hk_real *keep, int r0, int r1)
 {
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(team)
@@ -556,7 +605,7 @@ static void prolong_rows(const hk_world *w, int team, const int n[3], hk_real *c
 #ifdef HOOKE_USE_OPENMP
 #pragma omp for schedule(static)
 #endif
-        for (int r = 0; r < n[1] * n[2]; r++) {
+        for (int r = r0; r < r1; r++) {
             const int j = r % n[1], k = r / n[1];
             const int64_t crow = (int64_t)cn[0] * (j / 2 + (int64_t)cn[1] * (k / 2));
             for (int c = 0; c < 3; c++) {
@@ -586,13 +635,13 @@ static void prolong_rows(const hk_world *w, int team, const int n[3], hk_real *c
 /* C->b = P^T F->r. */
 static void restrict_level(const hk_world *w, const mg_level *F, mg_level *C)
 {
-    restrict_rows(w, level_team(w, F), F->n, (hk_real *const *)F->r, C->n, C->b);
+    restrict_rows(w, level_team(w, F), F->n, (hk_real *const *)F->r, C->n, C->b, 0, C->n[1] * C->n[2]);
 }
 
 /* F->x += P C->x. */
 static void prolong_level(const hk_world *w, mg_level *F, const mg_level *C)
 {
-    prolong_rows(w, level_team(w, F), F->n, F->x, C->n, (hk_real *const *)C->x, NULL);
+    prolong_rows(w, level_team(w, F), F->n, F->x, C->n, (hk_real *const *)C->x, NULL, 0, F->n[1] * F->n[2]);
 }
 
 /* x = A^-1 b on the coarsest level. */
@@ -651,7 +700,7 @@ static void cycle(const hk_world *w, mg_body *B, int l, int zero)
     }
 }
 
-/* tmp = r - A z on the whole system. */
+/* tmp = r - A z on the whole system (this rank's particles). */
 static void fine_residual(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3])
 {
     hk_real *const *r = im->v[HK_SYS_R], *const *z = im->v[HK_SYS_Z];
@@ -661,13 +710,11 @@ static void fine_residual(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
 #pragma omp parallel num_threads(hk_world_team(w)) if (count > 8192)
 #endif
     HK_FP_SCOPE
-    for (int c = 0; c < 3; c++) {
-        hk_real *t = tmp[c];
-        const hk_real *rc = r[c];
-#ifdef HOOKE_USE_OPENMP
-#pragma omp for schedule(static) nowait
-#endif
-        for (int g = 0; g < count; g++) t[g] = rc[g] - t[g];
+    {
+        int g0, g1;
+        for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
+            for (int c = 0; c < 3; c++)
+                for (int g = g0; g < g1; g++) tmp[c][g] = r[c][g] - tmp[c][g];
     }
 }
 
@@ -677,7 +724,7 @@ static double fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3])
 {
     const hk_real om = (hk_real)MG_OMEGA;
     hk_real *const *iv = im->inv, *const *z = im->v[HK_SYS_Z], *const *r = im->v[HK_SYS_R];
-    const int count = w->p.count, blocks = (count + HK_SYS_BLOCK - 1) / HK_SYS_BLOCK;
+    const int count = w->p.count;
     double *part = im->partial;
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(hk_world_team(w)) if (count > 8192)
@@ -687,10 +734,10 @@ static double fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3])
 #ifdef HOOKE_USE_OPENMP
 #pragma omp for schedule(static)
 #endif
-        for (int k = 0; k < blocks; k++) {
-            const int g1 = (k + 1) * HK_SYS_BLOCK < count ? (k + 1) * HK_SYS_BLOCK : count;
+        for (int i = 0; i < im->own_count; i++) {
+            const int k = im->own[i], g1 = im->block[k + 1];
             double s = 0;
-            for (int g = k * HK_SYS_BLOCK; g < g1; g++) {
+            for (int g = im->block[k]; g < g1; g++) {
                 const hk_real a = tmp[0][g], b = tmp[1][g], c = tmp[2][g];
                 z[0][g] += om * (iv[0][g] * a + iv[1][g] * b + iv[2][g] * c);
                 z[1][g] += om * (iv[1][g] * a + iv[3][g] * b + iv[4][g] * c);
@@ -700,9 +747,7 @@ static double fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3])
             part[k] = s;
         }
     }
-    double sum = 0;
-    for (int k = 0; k < blocks; k++) sum += part[k];
-    return sum;
+    return hk_system_sum_blocks(w, im, part, 1, NULL);
 }
 
 hk_real hk_mg_omega(void) { return (hk_real)MG_OMEGA; }
@@ -719,10 +764,13 @@ double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
         /* restrict the fine residual to the aggregates (fixed particles' entries are 0) */
         hk_real *const tb[3] = {tmp[0] + B->first, tmp[1] + B->first, tmp[2] + B->first};
         hk_real *const zb[3] = {z[0] + B->first, z[1] + B->first, z[2] + B->first};
-        restrict_rows(w, level_team(w, L), B->n, tb, L->n, L->b);
+        int fa, fe, ca, ce; /* a distributed run: this rank's aggregates, then every rank's */
+        own_rows(w, B, &fa, &fe, &ca, &ce);
+        restrict_rows(w, level_team(w, L), B->n, tb, L->n, L->b, ca, ce);
+        if (w->part) share_rows(w, L, L->b, 3, ca, ce);
         cycle(w, B, 0, 1);
         /* prolong to the free particles */
-        prolong_rows(w, hk_world_team(w), B->n, zb, L->n, L->x, B->free);
+        prolong_rows(w, hk_world_team(w), B->n, zb, L->n, L->x, B->free, fa, fe);
     }
     fine_residual(w, im, sK, sD, tmp);
     return fine_smooth(w, im, tmp);

@@ -9,6 +9,7 @@
 #include "fpmode.h"
 #include "kernels.h"
 #include "multigrid.h"
+#include "part.h"
 #include "team.h"
 
 /* A planar or linear lattice body (nz = 1, families reaching at most
@@ -54,6 +55,8 @@ void hk_implicit_free(hk_implicit *im)
     free(im->body_view);
     free(im->span);
     free(im->partial);
+    free(im->block);
+    free(im->own);
     free(im->fixed);
     free(im->by_chunks);
     hk_free_reals(im->chunk_buf);
@@ -193,6 +196,75 @@ static void alloc_rings(const hk_world *w, hk_implicit *im)
     im->chunk_stride = ring ? (int64_t)hk_padded((size_t)ring) : 0;
 }
 
+/* Particles of one unit of body b's rows (hk_part_unit_rows), or the body. */
+static int64_t unit_particles(const hk_body *b)
+{
+    const int64_t nodes = (int64_t)b->nx * b->ny * (b->nz > 1 ? b->nz : 1);
+    return b->nx > 0 && b->ny > 0 && nodes == b->count ? (int64_t)hk_part_unit_rows(b) * b->nx : b->count;
+}
+
+/* The reduction blocks: every unit of every body cut into HK_SYS_BLOCK
+ * particles from its start (and particles in no body, if any, likewise). */
+static int make_blocks(const hk_world *w, hk_implicit *im)
+{
+    free(im->block);
+    im->block = NULL;
+    int64_t n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        n = 0;
+        int at = 0; /* first particle not yet in a block */
+        for (int bi = 0; bi <= w->body_count; bi++) {
+            const int first = bi < w->body_count ? w->bodies[bi].first : w->p.count;
+            const int64_t unit = bi < w->body_count ? unit_particles(&w->bodies[bi]) : 0;
+            for (int g = at; g < first; g += HK_SYS_BLOCK, n++) /* particles before the body: in no body */
+                if (pass) im->block[n] = g;
+            if (bi == w->body_count) break;
+            const int end = first + w->bodies[bi].count;
+            for (int64_t u = first; u < end; u += unit)
+                for (int64_t g = u; g < u + unit && g < end; g += HK_SYS_BLOCK, n++)
+                    if (pass) im->block[n] = (int)g;
+            at = end > at ? end : at;
+        }
+        if (pass) break;
+        im->block = malloc((size_t)(n + 1) * sizeof *im->block);
+        if (!im->block) return -1;
+    }
+    im->block[n] = w->p.count;
+    im->block_count = (int)n;
+    return 0;
+}
+
+/* im->own = the blocks whose first particle is this rank's (a block lies
+ * whole in one rank's share). */
+static int own_blocks(const hk_world *w, hk_implicit *im)
+{
+    free(im->own);
+    im->own = malloc((size_t)(im->block_count ? im->block_count : 1) * sizeof *im->own);
+    if (!im->own) return -1;
+    int one[2];
+    const int *sp;
+    const int ns = hk_world_spans(w, one, &sp);
+    im->own_count = 0;
+    for (int k = 0, s = 0; k < im->block_count; k++) {
+        while (s < ns && sp[2 * s + 1] <= im->block[k]) s++;
+        if (s < ns && sp[2 * s] <= im->block[k]) im->own[im->own_count++] = k;
+    }
+    im->own_part = w->part;
+    return 0;
+}
+
+/* Whether every split body of a distributed world is cut on whole units of rows. */
+static int cut_for_implicit(const hk_world *w)
+{
+    for (int bi = 0; bi < w->body_count && w->part; bi++) {
+        int lo, hi;
+        const int u = hk_part_unit_rows(&w->bodies[bi]);
+        const int rows = w->bodies[bi].ny * (w->bodies[bi].nz > 1 ? w->bodies[bi].nz : 1);
+        if (hk_part_rows(w, bi, &lo, &hi, NULL) && ((lo % u && lo != rows) || (hi % u && hi != rows))) return 0;
+    }
+    return 1;
+}
+
 /* (Re)makes the arrays for the world's current particles and families. */
 static int implicit_alloc(hk_world *w, hk_implicit *im)
 {
@@ -225,8 +297,9 @@ static int implicit_alloc(hk_world *w, hk_implicit *im)
     im->lists = lists;
     alloc_rings(w, im);
 
+    if (make_blocks(w, im) != 0 || own_blocks(w, im) != 0) return -1;
     free(im->partial);
-    im->partial = calloc((size_t)(2 * (w->p.count / HK_SYS_BLOCK + 1)), sizeof *im->partial);
+    im->partial = calloc((size_t)(2 * im->block_count + 2), sizeof *im->partial);
     free(im->fixed);
     im->fixed_count = 0;
     im->fixed = malloc((size_t)(w->p.count ? w->p.count : 1) * sizeof *im->fixed);
@@ -248,9 +321,18 @@ static void choose_preconditioner(hk_world *w, hk_implicit *im)
 hk_implicit *hk_implicit_get(hk_world *w)
 {
     hk_implicit *im = w->implicit;
+    if (!cut_for_implicit(w)) {
+        hk_fail(w, "the world was shared out over ranks for an explicit integrator: share it out again "
+                   "(hk_world_distribute) after setting an implicit one");
+        return NULL;
+    }
     if (im && im->capacity == w->p.capacity && im->count == w->p.count && im->families == w->family_count) {
         list_fixed(w, im); /* particles may have been pinned or freed since: the list is cheap */
         if (im->preconditioner != w->integrator.preconditioner) choose_preconditioner(w, im);
+        if (im->own_part != w->part && own_blocks(w, im) != 0) {
+            hk_fail(w, "out of memory for the implicit solver");
+            return NULL;
+        }
         return im;
     }
     if (!im) {
@@ -269,20 +351,51 @@ hk_implicit *hk_implicit_get(hk_world *w)
     return im;
 }
 
-/* The calling thread's share [*r0, *r1) of a lattice family's box rows. */
-static void box_rows(const hk_family *f, int64_t *r0, int64_t *r1)
+/* Body rows [*a, *e) of lattice body bi that this rank evaluates spring
+ * products of: its rows, and the halo rows below them whose springs reach
+ * into them; 0 when it computes none of the body. */
+static int product_rows(const hk_world *w, int bi, int *a, int *e)
 {
-    const int64_t rows = (int64_t)(f->j1 - f->j0) * (f->k1 - f->k0);
-    const int t = HK_THREAD(), T = HK_THREADS();
-    *r0 = rows * t / T;
-    *r1 = rows * (t + 1) / T;
+    const hk_body *b = &w->bodies[bi];
+    int lo, hi, halo;
+    if (hk_part_rows(w, bi, &lo, &hi, &halo)) {
+        *a = lo - halo > 0 ? lo - halo : 0;
+        *e = hi;
+        return lo < hi;
+    }
+    *a = 0;
+    *e = b->ny * (b->nz > 1 ? b->nz : 1);
+    return hk_part_computes(w, bi);
 }
 
-/* Local node of the first source of box row r. */
-static int64_t box_row_start(const hk_family *f, int64_t r)
+int hk_system_own_piece(const hk_world *w, int i, int *g0, int *g1)
 {
-    const int nj = f->j1 - f->j0;
-    const int64_t j = f->j0 + r % nj, k = f->k0 + r / nj;
+    int one[2], n;
+    const int *sp;
+    if (i >= hk_world_spans(w, one, &sp)) return 0;
+    hk_team_range(sp[2 * i], sp[2 * i + 1] - sp[2 * i], g0, &n);
+    *g1 = *g0 + n;
+    return 1;
+}
+
+/* The calling thread's share [*r0, *r1) of the body rows of body bi that
+ * its rank evaluates spring products of (product_rows); 0 when none. */
+static int thread_rows(const hk_world *w, int bi, int *r0, int *r1)
+{
+    int a, e, n;
+    if (!product_rows(w, bi, &a, &e)) return 0;
+    hk_team_range(a, e - a, r0, &n);
+    *r1 = *r0 + n;
+    return n > 0;
+}
+
+/* Local node of the first source of body row r in lattice family f's
+ * box, or -1 when the row is outside the box. */
+static int64_t box_row_start(const hk_world *w, const hk_family *f, int r)
+{
+    const hk_body *b = &w->bodies[f->body];
+    const int j = r % b->ny, k = r / b->ny;
+    if (j < f->j0 || j >= f->j1 || k < f->k0 || k >= f->k1) return -1;
     return f->i0 + (int64_t)f->nx * (j + (int64_t)f->ny * k);
 }
 
@@ -368,19 +481,25 @@ static void chunk_apply(const hk_kernels *k, const hk_world *w, const hk_implici
 #undef RING_ROW
 }
 
-/* The calling thread's chunks of body bi. */
+/* The calling thread's chunks of body bi: chunks of HK_SYS_CHUNK target
+ * rows from the first of its rank's rows. */
 static void body_chunks(const hk_kernels *k, const hk_world *w, hk_implicit *im, int bi, hk_real sK, hk_real sD,
                         int mass, hk_real *const y[3], hk_real *const out[3])
 {
-    const int ny = w->bodies[bi].ny, chunks = (ny + HK_SYS_CHUNK - 1) / HK_SYS_CHUNK;
+    int lo = 0, hi = w->bodies[bi].ny;
+    if (!hk_part_rows(w, bi, &lo, &hi, NULL) && !hk_part_computes(w, bi)) return;
+    const int chunks = (hi - lo + HK_SYS_CHUNK - 1) / HK_SYS_CHUNK;
     const int t = HK_THREAD(), T = HK_THREADS();
     hk_real *buf = im->chunk_buf + (int64_t)t * im->chunk_stride;
     hk_jac_view *views = im->chunk_views + (int64_t)t * im->ring_views;
     for (int q = chunks * t / T; q < chunks * (t + 1) / T; q++) {
-        const int c0 = q * HK_SYS_CHUNK, c1 = c0 + HK_SYS_CHUNK < ny ? c0 + HK_SYS_CHUNK : ny;
+        const int c0 = lo + q * HK_SYS_CHUNK, c1 = c0 + HK_SYS_CHUNK < hi ? c0 + HK_SYS_CHUNK : hi;
         chunk_apply(k, w, im, bi, sK, sD, mass, y, out, c0, c1, buf, views);
     }
 }
+
+/* Whether this rank computes list family f (its body is never split). */
+static int computes_list(const hk_world *w, const hk_family *f) { return hk_part_computes(w, f->body); }
 
 void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int mass, hk_real *const y[3],
                      hk_real *const out[3])
@@ -400,6 +519,7 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
             return;
         }
     }
+    hk_part_exchange_arrays(w, y, 3); /* a distributed run: y in the rows beside a slab */
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(team)
 #endif
@@ -409,36 +529,39 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
          * the bodies that do not go by chunks */
         for (int fi = 0; fi < w->family_count; fi++) {
             const hk_family *f = &w->families[fi];
-            if (f->kind != HK_FAMILY_LATTICE || f->i1 <= f->i0 || im->by_chunks[f->body]) continue;
-            int64_t r0, r1;
-            box_rows(f, &r0, &r1);
-            for (int64_t r = r0; r < r1; r++)
-                k->jacobian_lattice(f, p, sK, sD, y, im->t + 3 * fi, 0, box_row_start(f, r), f->i1 - f->i0);
+            int r0, r1;
+            if (f->kind != HK_FAMILY_LATTICE || f->i1 <= f->i0 || im->by_chunks[f->body] ||
+                !thread_rows(w, f->body, &r0, &r1))
+                continue;
+            for (int r = r0; r < r1; r++) {
+                const int64_t start = box_row_start(w, f, r);
+                if (start >= 0) k->jacobian_lattice(f, p, sK, sD, y, im->t + 3 * fi, 0, start, f->i1 - f->i0);
+            }
         }
         HK_BARRIER();
         /* 2: each particle's mass term, then its lattice sums, over the
-         * thread's share of the particles body by body */
-        int g0, n;
-        hk_team_range(0, p->count, &g0, &n);
-        for (int q = 0; q < im->span_count; q++) { /* a body, or a run of bodies without lattice families */
-            const int bi = im->span[2 * q], be = im->span[2 * q + 1];
-            if (im->by_chunks[bi]) {
-                body_chunks(k, w, im, bi, sK, sD, mass, y, out);
-                continue;
+         * thread's share of the rank's particles body by body */
+        for (int bi = 0; bi < w->body_count; bi++)
+            if (im->by_chunks[bi]) body_chunks(k, w, im, bi, sK, sD, mass, y, out);
+        int g0, g1;
+        for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
+            for (int q = 0; q < im->span_count; q++) { /* a body, or a run of bodies without lattice families */
+                const int bi = im->span[2 * q], be = im->span[2 * q + 1];
+                if (im->by_chunks[bi]) continue;
+                const hk_body *b = &w->bodies[bi], *l = &w->bodies[be - 1];
+                const int lo = g0 > b->first ? g0 : b->first, end = l->first + l->count;
+                const int hi = g1 < end ? g1 : end;
+                if (lo >= hi) continue;
+                const hk_real *yb[3] = {y[0] + b->first, y[1] + b->first, y[2] + b->first};
+                hk_real *ob[3] = {out[0] + b->first, out[1] + b->first, out[2] + b->first};
+                const int v0 = im->body_view[bi];
+                k->jacobian_gather(p->mass + b->first, yb, ob, im->views + v0, im->body_view[bi + 1] - v0,
+                                   lo - b->first, hi - lo, mass);
             }
-            const hk_body *b = &w->bodies[bi], *l = &w->bodies[be - 1];
-            const int lo = g0 > b->first ? g0 : b->first, end = l->first + l->count;
-            const int hi = g0 + n < end ? g0 + n : end;
-            if (lo >= hi) continue;
-            const hk_real *yb[3] = {y[0] + b->first, y[1] + b->first, y[2] + b->first};
-            hk_real *ob[3] = {out[0] + b->first, out[1] + b->first, out[2] + b->first};
-            const int v0 = im->body_view[bi];
-            k->jacobian_gather(p->mass + b->first, yb, ob, im->views + v0, im->body_view[bi + 1] - v0, lo - b->first,
-                               hi - lo, mass);
-        }
         HK_BARRIER();
         /* 3: list families, colour by colour (a group's merged: engine.h) */
-        for (int q = 0; q < im->list_count; q++) lists_run(k, w, im->lists[q], sK, sD, y, out, NULL);
+        for (int q = 0; q < im->list_count; q++)
+            if (computes_list(w, im->lists[q])) lists_run(k, w, im->lists[q], sK, sD, y, out, NULL);
         /* 4: fixed particles keep their velocity: their rows are identity rows
          * of the filtered system, and they take no part in it */
         if (HK_THREAD() == 0)
@@ -472,10 +595,10 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
 #endif
     HK_FP_SCOPE
     {
-        int g0, n;
-        hk_team_range(0, p->count, &g0, &n);
-        for (int e = 0; e < 6; e++)
-            for (int g = g0; g < g0 + n; g++) sum[e][g] = (e == 0 || e == 3 || e == 5) ? p->mass[g] : 0;
+        int g0, g1;
+        for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
+            for (int e = 0; e < 6; e++)
+                for (int g = g0; g < g1; g++) sum[e][g] = (e == 0 || e == 3 || e == 5) ? p->mass[g] : 0;
         HK_BARRIER();
         if (im->mg) hk_mg_begin(im->mg, w);
         /* lattice families one at a time: blocks by source rows, then each
@@ -483,8 +606,6 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
         for (int fi = 0; fi < w->family_count; fi++) {
             const hk_family *f = &w->families[fi];
             if (f->kind != HK_FAMILY_LATTICE || f->i1 <= f->i0) continue;
-            int64_t r0, r1;
-            box_rows(f, &r0, &r1);
             const int64_t nodes = lattice_nodes(w, f);
             int b0, bn;
             hk_team_range(0, (int)nodes, &b0, &bn);
@@ -492,42 +613,75 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
             if (HK_THREAD() == HK_THREADS() - 1) /* past the body: a larger body's blocks, read as guard */
                 for (int e = 0; e < 6; e++) memset(im->blk[e] + nodes, 0, (size_t)im->blk_guard * sizeof(hk_real));
             HK_BARRIER();
-            for (int64_t r = r0; r < r1; r++)
-                k->jacobian_lattice_blocks(f, p, sK, sD, im->blk, box_row_start(f, r), f->i1 - f->i0);
+            int r0, r1;
+            if (thread_rows(w, f->body, &r0, &r1))
+                for (int r = r0; r < r1; r++) {
+                    const int64_t start = box_row_start(w, f, r);
+                    if (start >= 0) k->jacobian_lattice_blocks(f, p, sK, sD, im->blk, start, f->i1 - f->i0);
+                }
             HK_BARRIER();
             if (im->mg) hk_mg_add_family(im->mg, w, fi, im->blk);
-            const int64_t first = w->bodies[f->body].first, off = f->offset;
-            for (int e = 0; e < 6; e++) {
-                hk_real *s = sum[e] + first;
-                const hk_real *bk = im->blk[e];
-                for (int64_t l = b0; l < b0 + bn; l++) {
-                    s[l] += bk[l];
-                    if (l - off >= 0 && l - off < nodes) s[l] += bk[l - off];
+            /* the body's nodes in this rank's rows */
+            const hk_body *bd = &w->bodies[f->body];
+            int lo = 0, hi = bd->ny * (bd->nz > 1 ? bd->nz : 1);
+            if (hk_part_rows(w, f->body, &lo, &hi, NULL) || hk_part_computes(w, f->body)) {
+                int l0, ln;
+                hk_team_range(lo * bd->nx, (hi - lo) * bd->nx, &l0, &ln);
+                const int64_t off = f->offset;
+                for (int e = 0; e < 6; e++) {
+                    hk_real *s = sum[e] + bd->first;
+                    const hk_real *bk = im->blk[e];
+                    for (int64_t l = l0; l < l0 + ln; l++) {
+                        s[l] += bk[l];
+                        if (l - off >= 0 && l - off < nodes) s[l] += bk[l - off];
+                    }
                 }
             }
             HK_BARRIER();
         }
-        for (int q = 0; q < im->list_count; q++) lists_run(k, w, im->lists[q], sK, sD, NULL, NULL, sum);
-        for (int g = g0; g < g0 + n; g++) {
-            hk_real iv[6] = {0, 0, 0, 0, 0, 0};
-            if (p->inv_mass[g] != 0) {
-                double a[6];
-                for (int e = 0; e < 6; e++) a[e] = sum[e][g];
-                invert_block(a, iv);
+        for (int q = 0; q < im->list_count; q++)
+            if (computes_list(w, im->lists[q])) lists_run(k, w, im->lists[q], sK, sD, NULL, NULL, sum);
+        for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
+            for (int g = g0; g < g1; g++) {
+                hk_real iv[6] = {0, 0, 0, 0, 0, 0};
+                if (p->inv_mass[g] != 0) {
+                    double a[6];
+                    for (int e = 0; e < 6; e++) a[e] = sum[e][g];
+                    invert_block(a, iv);
+                }
+                for (int e = 0; e < 6; e++) sum[e][g] = iv[e];
             }
-            for (int e = 0; e < 6; e++) sum[e][g] = iv[e];
-        }
         if (im->mg) hk_mg_finish(im->mg, w);
     }
 }
 
+double hk_system_sum_blocks(const hk_world *w, const hk_implicit *im, double *part, int n, double *second)
+{
+    const int nb = im->block_count;
+    if (w->part) { /* the blocks of other ranks: -0, then each rank's own (part.h) */
+        for (int k = 0, i = 0; k < nb; k++) {
+            if (i < im->own_count && im->own[i] == k) {
+                i++;
+                continue;
+            }
+            for (int a = 0; a < n; a++) part[a * nb + k] = -0.0;
+        }
+        hk_part_share_doubles(w, part, (int64_t)n * nb);
+    }
+    double s = 0, s2 = 0;
+    for (int k = 0; k < nb; k++) {
+        s += part[k];
+        if (n > 1) s2 += part[nb + k];
+    }
+    if (second) *second = s2;
+    return s;
+}
+
 double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, hk_real scale, double *rr)
 {
-    const int count = w->p.count, blocks = (count + HK_SYS_BLOCK - 1) / HK_SYS_BLOCK;
-    double rz = 0, sq = 0;
     hk_real *const *iv = im->inv, *const *r = im->v[HK_SYS_R], *const *z = im->v[HK_SYS_Z];
     hk_real *const *dv = im->v[HK_SYS_DV], *const *p = im->v[HK_SYS_P], *const *q = im->v[HK_SYS_Q];
-    double *part = im->partial, *part_rr = im->partial + blocks; /* r . z and r . r per block */
+    double *part = im->partial, *part_rr = im->partial + im->block_count; /* r . z and r . r per block */
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(sys_team(w))
 #endif
@@ -536,8 +690,8 @@ double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha
 #ifdef HOOKE_USE_OPENMP
 #pragma omp for schedule(static)
 #endif
-        for (int b = 0; b < blocks; b++) {
-            const int g0 = b * HK_SYS_BLOCK, g1 = (b + 1) * HK_SYS_BLOCK < count ? (b + 1) * HK_SYS_BLOCK : count;
+        for (int i = 0; i < im->own_count; i++) {
+            const int b = im->own[i], g0 = im->block[b], g1 = im->block[b + 1];
             if (alpha) /* the CG update of the block first: dv += alpha p, r -= alpha q */
                 for (int c = 0; c < 3; c++)
                     for (int g = g0; g < g1; g++) {
@@ -565,17 +719,11 @@ double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha
             part_rr[b] = qq;
         }
     }
-    for (int b = 0; b < blocks; b++) {
-        rz += part[b];
-        sq += part_rr[b];
-    }
-    *rr = sq;
-    return rz;
+    return hk_system_sum_blocks(w, im, part, 2, rr);
 }
 
 double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real *const b[3])
 {
-    const int count = w->p.count, blocks = (count + HK_SYS_BLOCK - 1) / HK_SYS_BLOCK;
     double *part = im->partial;
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(sys_team(w))
@@ -585,17 +733,15 @@ double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real 
 #ifdef HOOKE_USE_OPENMP
 #pragma omp for schedule(static)
 #endif
-        for (int k = 0; k < blocks; k++) {
-            const int g1 = (k + 1) * HK_SYS_BLOCK < count ? (k + 1) * HK_SYS_BLOCK : count;
+        for (int i = 0; i < im->own_count; i++) {
+            const int k = im->own[i], g1 = im->block[k + 1];
             double s = 0;
-            for (int g = k * HK_SYS_BLOCK; g < g1; g++)
+            for (int g = im->block[k]; g < g1; g++)
                 s += (double)a[0][g] * b[0][g] + (double)a[1][g] * b[1][g] + (double)a[2][g] * b[2][g];
             part[k] = s;
         }
     }
-    double sum = 0;
-    for (int k = 0; k < blocks; k++) sum += part[k];
-    return sum;
+    return hk_system_sum_blocks(w, im, part, 1, NULL);
 }
 
 hk_solver_stats hk_world_solver_stats(const hk_world *w)

@@ -21,8 +21,11 @@ enum {
 };
 
 /* Particles per block of the reductions: every dot product is summed
- * within fixed blocks of this many particles, then over the blocks in
- * order, so its bits do not depend on the thread count. */
+ * within fixed blocks of at most this many particles, then over the blocks
+ * in order, so its bits do not depend on the thread count, nor on the
+ * number of ranks: blocks start afresh at every body and at every unit of
+ * rows that a distributed run may cut a body at (hk_part_unit_rows), so
+ * that one rank computes each block whole. */
 #define HK_SYS_BLOCK 2048
 
 /* The implicit solver's state: the vectors above, the inverted 3x3
@@ -54,7 +57,12 @@ typedef struct hk_implicit {
     int chunk_threads;               /* threads chunk_buf and chunk_views have room for */
     int64_t chunk_stride;            /* reals per thread in chunk_buf */
     double *partial;                 /* two partial sums per reduction block */
-    int *fixed;                      /* particles with inverse mass 0 */
+    int *block;                      /* reduction block k: particles [block[k], block[k + 1]) */
+    int block_count;
+    int *own; /* the blocks this rank computes, ascending (all of them in one process) */
+    int own_count;
+    const struct hk_part *own_part; /* the shares own was made for */
+    int *fixed;                     /* particles with inverse mass 0 */
     int fixed_count;
     struct hk_mg *mg;                 /* multigrid on the lattice bodies (multigrid.h), or NULL */
     hk_preconditioner preconditioner; /* what mg was made for */
@@ -62,7 +70,16 @@ typedef struct hk_implicit {
 } hk_implicit;
 
 /* The world's solver state, (re)allocated for its current particles and
- * families; NULL after hk_fail on out of memory. */
+ * families; NULL after hk_fail on out of memory, or on a distributed world
+ * whose slabs were not cut for an implicit integrator (hk_part_unit_rows).
+ *
+ * A distributed run (part.h) computes the solver on its own particles:
+ * products, blocks, vector updates and each reduction block it owns; the
+ * vectors a product reads are brought up to date in the halo rows first,
+ * and every reduction's block sums are shared (hk_part_share_doubles)
+ * before they are added in block order, so every rank gets the bits of one
+ * process. The multigrid's coarse levels are shared and then solved on
+ * every rank (multigrid.h). */
 hk_implicit *hk_implicit_get(hk_world *w);
 void hk_implicit_free(hk_implicit *im);
 
@@ -82,7 +99,15 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD);
  * CG update dv += alpha p, r -= alpha q (one pass over the vectors instead
  * of two). */
 double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, hk_real scale, double *rr);
-/* a . b over all particles, in fixed blocks. */
+/* a . b over all particles, in fixed blocks (every rank calls it). */
 double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real *const b[3]);
+/* The sum of the blocks' partial sums part[0 .. n blocks) in block order,
+ * n = 1 or 2 arrays of im->block_count each, after sharing them over the
+ * ranks (part.h); the second sum, if n = 2, in *second. */
+double hk_system_sum_blocks(const hk_world *w, const hk_implicit *im, double *part, int n, double *second);
+/* Piece i of the calling thread's share of this rank's particles (all of
+ * them in one process): [*g0, *g1), its share of the rank's i-th span; 0
+ * past the last. Loop: for (int i = 0; hk_system_own_piece(w, i, &a, &e); i++). */
+int hk_system_own_piece(const hk_world *w, int i, int *g0, int *g1);
 
 #endif
