@@ -60,10 +60,11 @@ int hk_part_unit_rows(const hk_body *b)
 {
     const int nz = b->nz > 1 ? b->nz : 1;
     if (b->nx < 1 || b->ny < 1 || (int64_t)b->nx * b->ny * nz != b->count) return b->ny > 0 ? b->ny * nz : 1;
-    const int pair = nz > 1 ? 2 * b->ny : 2; /* rows of one aggregate row */
-    const int64_t per = (int64_t)pair * b->nx, units = (HK_SYS_BLOCK + per - 1) / per;
+    /* rows of one row of the second coarse level's aggregates: 4 rows, or 4 planes */
+    const int quad = nz > 1 ? 4 * b->ny : 4;
+    const int64_t per = (int64_t)quad * b->nx, units = (HK_SYS_BLOCK + per - 1) / per;
     const int64_t rows = (int64_t)b->ny * nz;
-    return units * pair < rows ? (int)(units * pair) : (int)rows;
+    return units * quad < rows ? (int)(units * quad) : (int)rows;
 }
 
 /* cut_items over the rows of split body b, whose row work is rw[0 ..

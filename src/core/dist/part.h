@@ -119,11 +119,12 @@ void hk_part_share_reals(const hk_world *w, hk_real *v, int64_t n);
 void hk_part_share_doubles(const hk_world *w, double *v, int64_t n);
 
 /* Rows of body b that a slab of an implicit run starts on a multiple of:
- * whole pairs of the multigrid's aggregates (2 rows of a planar lattice, 2
- * planes of a solid one), enough of them for one block of the solver's
- * sums (HK_SYS_BLOCK particles, system.h), whose blocks start afresh at
- * every unit, so that neither an aggregate nor a block straddles two
- * ranks. A body that is not a lattice of rows is one unit. */
+ * whole rows of the multigrid's second coarse level (an aggregate of
+ * aggregates: 4 rows of a planar lattice, 4 planes of a solid one), enough
+ * of them for one block of the solver's sums (HK_SYS_BLOCK particles,
+ * system.h), whose blocks start afresh at every unit, so that neither an
+ * aggregate of the two levels a rank computes its part of nor a block
+ * straddles two ranks. A body that is not a lattice of rows is one unit. */
 int hk_part_unit_rows(const hk_body *b);
 
 #endif

@@ -60,24 +60,29 @@ static int level_team(const hk_world *w, const mg_level *L)
     return L->nodes > MG_PARALLEL_MIN ? hk_world_team(w) : 1;
 }
 
+/* The rows (j, k) of the aggregates of a lattice of n nodes, a lattice of
+ * cn nodes, above its rows [lo, hi), as [*ca, *ce): whole aggregate rows
+ * when lo and hi are (a distributed run cuts on them: hk_part_unit_rows). */
+static void coarse_rows(const int n[3], const int cn[3], int lo, int hi, int *ca, int *ce)
+{
+    if (n[2] > 1) {
+        *ca = cn[1] * (lo / n[1] / 2);
+        *ce = cn[1] * ((hi / n[1] + 1) / 2);
+    } else {
+        *ca = lo / 2;
+        *ce = (hi + 1) / 2;
+    }
+}
+
 /* The rows of body B this rank computes: body rows [*fa, *fe) and the
- * rows (j, k) of the first coarse level's aggregates above them, [*ca,
- * *ce). A split body's slabs are cut on whole aggregate rows
- * (hk_part_unit_rows). */
+ * rows of the first coarse level's aggregates above them, [*ca, *ce). */
 static void own_rows(const hk_world *w, const mg_body *B, int *fa, int *fe, int *ca, int *ce)
 {
     int lo = 0, hi = B->n[1] * B->n[2];
     if (!hk_part_rows(w, B->body, &lo, &hi, NULL) && !hk_part_computes(w, B->body)) lo = hi = 0;
     *fa = lo;
     *fe = hi;
-    if (B->n[2] > 1) {
-        const int ny = B->n[1], cny = B->lv[0].n[1];
-        *ca = cny * (lo / ny / 2);
-        *ce = cny * ((hi / ny + 1) / 2);
-    } else {
-        *ca = lo / 2;
-        *ce = (hi + 1) / 2;
-    }
+    coarse_rows(B->n, B->lv[0].n, lo, hi, ca, ce);
 }
 
 /* Level L's rows of aggregates outside [ca, ce) in the n arrays a to -0,
@@ -479,8 +484,8 @@ void hk_mg_finish(hk_mg *mg, const hk_world *w)
 
 /* ---- the cycle ---- */
 
-/* r = b - A x on level L. */
-static void residual(const hk_world *w, mg_level *L)
+/* r = b - A x on level L's rows [ra, re). */
+static void residual(const hk_world *w, mg_level *L, int ra, int re)
 {
     (void)w; /* only the team size reads it */
 #ifdef HOOKE_USE_OPENMP
@@ -489,7 +494,7 @@ static void residual(const hk_world *w, mg_level *L)
     HK_FP_SCOPE
     {
         int g0, n;
-        hk_team_range(0, (int)L->nodes, &g0, &n);
+        hk_team_range((int)(ra * L->sy), (int)((re - ra) * L->sy), &g0, &n);
         const int64_t a = g0, e = (int64_t)g0 + n;
         const hk_real *restrict x0 = L->x[0], *restrict x1 = L->x[1], *restrict x2 = L->x[2];
         hk_real *restrict r0 = L->r[0], *restrict r1 = L->r[1], *restrict r2 = L->r[2];
@@ -525,8 +530,8 @@ static void residual(const hk_world *w, mg_level *L)
     }
 }
 
-/* x = (first ? 0 : x) + omega dinv (first ? b : r). */
-static void smooth(const hk_world *w, mg_level *L, int first)
+/* x = (first ? 0 : x) + omega dinv (first ? b : r) on level L's rows [ra, re). */
+static void smooth(const hk_world *w, mg_level *L, int first, int ra, int re)
 {
     const hk_real om = (hk_real)MG_OMEGA;
     hk_real *const *iv = L->dinv, *const *x = L->x, *const *v = first ? L->b : L->r;
@@ -539,7 +544,7 @@ static void smooth(const hk_world *w, mg_level *L, int first)
 #ifdef HOOKE_USE_OPENMP
 #pragma omp for schedule(static)
 #endif
-        for (int64_t I = 0; I < L->nodes; I++) {
+        for (int64_t I = ra * L->sy; I < re * L->sy; I++) {
             const hk_real a = v[0][I], b = v[1][I], c = v[2][I];
             const hk_real zx = om * (iv[0][I] * a + iv[1][I] * b + iv[2][I] * c);
             const hk_real zy = om * (iv[1][I] * a + iv[3][I] * b + iv[4][I] * c);
@@ -632,27 +637,30 @@ static void prolong_rows(const hk_world *w, int team, const int n[3], hk_real *c
     (void)w;
 }
 
-/* C->b = P^T F->r. */
-static void restrict_level(const hk_world *w, const mg_level *F, mg_level *C)
+/* C->b = P^T F->r over the aggregate rows [ca, ce) of C. */
+static void restrict_level(const hk_world *w, const mg_level *F, mg_level *C, int ca, int ce)
 {
-    restrict_rows(w, level_team(w, F), F->n, (hk_real *const *)F->r, C->n, C->b, 0, C->n[1] * C->n[2]);
+    restrict_rows(w, level_team(w, F), F->n, (hk_real *const *)F->r, C->n, C->b, ca, ce);
 }
 
-/* F->x += P C->x. */
-static void prolong_level(const hk_world *w, mg_level *F, const mg_level *C)
+/* F->x += P C->x over F's rows [fa, fe). */
+static void prolong_level(const hk_world *w, mg_level *F, const mg_level *C, int fa, int fe)
 {
-    prolong_rows(w, level_team(w, F), F->n, F->x, C->n, (hk_real *const *)C->x, NULL, 0, F->n[1] * F->n[2]);
+    prolong_rows(w, level_team(w, F), F->n, F->x, C->n, (hk_real *const *)C->x, NULL, fa, fe);
 }
+
+/* All rows of level L. */
+static int all_rows(const mg_level *L) { return L->n[1] * L->n[2]; }
 
 /* x = A^-1 b on the coarsest level. */
 static void solve_coarsest(const hk_world *w, mg_body *B)
 {
     mg_level *L = &B->lv[B->levels - 1];
     if (!B->chol_ok) { /* not positive definite in float: smoothing only */
-        smooth(w, L, 1);
+        smooth(w, L, 1, 0, all_rows(L));
         for (int s = 0; s < 8; s++) {
-            residual(w, L);
-            smooth(w, L, 0);
+            residual(w, L, 0, all_rows(L));
+            smooth(w, L, 0, 0, all_rows(L));
         }
         return;
     }
@@ -673,30 +681,42 @@ static void solve_coarsest(const hk_world *w, mg_body *B)
 }
 
 /* x += B_l (b - A x) on level l (x = B_l b when zero is set): a symmetric
- * cycle, V or W. */
-static void cycle(const hk_world *w, mg_body *B, int l, int zero)
+ * cycle, V or W. On the first coarse level of a distributed run (own set)
+ * each rank smooths its own rows [own[0], own[1]) and restricts them,
+ * sharing x before each residual (which reads the rows beside its own)
+ * and the restricted right-hand side; the levels below run on every rank. */
+static void cycle(const hk_world *w, mg_body *B, int l, int zero, const int *own)
 {
     if (l == B->levels - 1) {
         solve_coarsest(w, B);
         return;
     }
     mg_level *L = &B->lv[l], *C = &B->lv[l + 1];
+    const int ra = own ? own[0] : 0, re = own ? own[1] : all_rows(L);
+    int ca = 0, ce = all_rows(C);
+    if (own) coarse_rows(L->n, C->n, ra, re, &ca, &ce);
     for (int s = 0; s < MG_SWEEPS; s++) {
-        if (!zero || s > 0) residual(w, L);
-        smooth(w, L, zero && s == 0);
+        if (!zero || s > 0) {
+            if (own) share_rows(w, L, L->x, 3, ra, re);
+            residual(w, L, ra, re);
+        }
+        smooth(w, L, zero && s == 0, ra, re);
     }
     for (int g = 0; g < MG_GAMMA; g++) {
         if (g == 0) {
-            residual(w, L);
-            restrict_level(w, L, C);
+            if (own) share_rows(w, L, L->x, 3, ra, re);
+            residual(w, L, ra, re);
+            restrict_level(w, L, C, ca, ce);
+            if (own) share_rows(w, C, C->b, 3, ca, ce);
         }
-        cycle(w, B, l + 1, g == 0);
+        cycle(w, B, l + 1, g == 0, NULL);
         if (l + 1 == B->levels - 1) break; /* the exact solve needs no second pass */
     }
-    prolong_level(w, L, C);
+    prolong_level(w, L, C, ra, re);
     for (int s = 0; s < MG_SWEEPS; s++) {
-        residual(w, L);
-        smooth(w, L, 0);
+        if (own) share_rows(w, L, L->x, 3, ra, re);
+        residual(w, L, ra, re);
+        smooth(w, L, 0, ra, re);
     }
 }
 
@@ -767,8 +787,10 @@ double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
         int fa, fe, ca, ce; /* a distributed run: this rank's aggregates, then every rank's */
         own_rows(w, B, &fa, &fe, &ca, &ce);
         restrict_rows(w, level_team(w, L), B->n, tb, L->n, L->b, ca, ce);
-        if (w->part) share_rows(w, L, L->b, 3, ca, ce);
-        cycle(w, B, 0, 1);
+        const int own[2] = {ca, ce};
+        if (w->part && B->levels == 1) /* the coarsest level: solved on every rank */
+            share_rows(w, L, L->b, 3, ca, ce);
+        cycle(w, B, 0, 1, w->part && B->levels > 1 ? own : NULL);
         /* prolong to the free particles */
         prolong_rows(w, hk_world_team(w), B->n, zb, L->n, L->x, B->free, fa, fe);
     }
