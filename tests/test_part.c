@@ -259,6 +259,19 @@ static const char stiff_jelly[] = "world\n  gravity 0 -9.81 0\nend\n"
                                   "  springs K3 k 600\nend\n"
                                   "run\n  integrator implicit_euler\n  dt 0.002\nend\n";
 
+/* Two small cloths, each computed whole by one rank, with the multigrid on each (1600 nodes): the first coarse level
+ * of a body another rank computes comes from that rank. */
+static const char two_cloths[] = "world\n  gravity 0 -9.81 0\nend\n"
+                                 "body cloth\n  nx 40\n  ny 40\n  spacing 0.01\n  origin 0 1 0\n  u 1 0 0\n"
+                                 "  v 0 0 1\n  mass 1e-4\n  pins two_corners\n"
+                                 "  springs structural k 20000 damping 0.05 damping_model relative\n"
+                                 "  springs bend k 20000 damping 0.05 damping_model relative\nend\n"
+                                 "body cloth\n  nx 40\n  ny 40\n  spacing 0.01\n  origin 1 1 0\n  u 1 0 0\n"
+                                 "  v 0 0 1\n  mass 2e-4\n  pins two_corners\n"
+                                 "  springs structural k 30000 damping 0.05 damping_model relative\n"
+                                 "  springs shear k 10000 damping 0.05 damping_model relative\nend\n"
+                                 "run\n  integrator implicit_euler\n  dt 0.00416666666666667\nend\n";
+
 static void cloth_slabs(void **state)
 {
     (void)state;
@@ -315,6 +328,17 @@ static void implicit_cloth_and_rope(void **state)
     same_bits(stiff_cloth, "trapezoidal", 4);
 }
 
+static void implicit_bodies_whole(void **state)
+{
+    (void)state;
+    hk_world *w = load(two_cloths, NULL);
+    assert_int_equal(hk_world_distribute(w, 0, 2, &fake_ops, NULL), 0);
+    assert_true(w->part->body[0].owner >= 0 && w->part->body[1].owner >= 0); /* whole, */
+    assert_true(w->part->body[0].owner != w->part->body[1].owner);           /* by two ranks */
+    hk_world_destroy(w);
+    same_bits(two_cloths, NULL, 6);
+}
+
 static void implicit_jelly_planes(void **state)
 {
     (void)state;
@@ -333,10 +357,15 @@ static void implicit_pressure_and_tearing(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(cloth_slabs),           cmocka_unit_test(cloth_rk4_and_velocity_verlet),
-        cmocka_unit_test(jelly52_wide_halo),     cmocka_unit_test(pressure_bodies_whole),
-        cmocka_unit_test(tearing_across_slabs),  cmocka_unit_test(implicit_cloth_and_rope),
-        cmocka_unit_test(implicit_jelly_planes), cmocka_unit_test(implicit_pressure_and_tearing),
+        cmocka_unit_test(cloth_slabs),
+        cmocka_unit_test(cloth_rk4_and_velocity_verlet),
+        cmocka_unit_test(jelly52_wide_halo),
+        cmocka_unit_test(pressure_bodies_whole),
+        cmocka_unit_test(tearing_across_slabs),
+        cmocka_unit_test(implicit_cloth_and_rope),
+        cmocka_unit_test(implicit_jelly_planes),
+        cmocka_unit_test(implicit_bodies_whole),
+        cmocka_unit_test(implicit_pressure_and_tearing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
