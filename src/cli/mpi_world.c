@@ -87,22 +87,20 @@ static int any(void *ctx, int flag)
     return hk_mpi_any(flag);
 }
 
-/* The halo rows of n arrays of the implicit solver, start to finish: tag = HALO_ARRAY_TAG + the array. */
-enum { HALO_ARRAY_TAG = 50 };
-static void halo_arrays(void *ctx, const hk_world *w, int body, hk_real *const *a, int n)
+/* Messages of n arrays (the implicit solver's halos), start to finish: tag = EXCHANGE_TAG + the array. */
+enum { EXCHANGE_TAG = 50 };
+static void exchange_arrays(void *ctx, const hk_halo_msg *msg, int nmsg, hk_real *const *a, int n)
 {
     exchange *x = ctx;
     const double t0 = MPI_Wtime();
-    const hk_part_body *pb = &w->part->body[body];
-    MPI_Request *req = more_requests(x, n * pb->nmsg);
-    for (int m = 0; m < pb->nmsg; m++) {
-        const hk_halo_msg *msg = &pb->msg[m];
-        const int count = message_count(msg->count);
+    MPI_Request *req = more_requests(x, n * nmsg);
+    for (int m = 0; m < nmsg; m++) {
+        const int count = message_count(msg[m].count);
         for (int k = 0; k < n; k++) {
-            if (msg->send)
-                MPI_Isend(a[k] + msg->first, count, real_type(), msg->peer, HALO_ARRAY_TAG + k, hk_mpi_comm, req++);
+            if (msg[m].send)
+                MPI_Isend(a[k] + msg[m].first, count, real_type(), msg[m].peer, EXCHANGE_TAG + k, hk_mpi_comm, req++);
             else
-                MPI_Irecv(a[k] + msg->first, count, real_type(), msg->peer, HALO_ARRAY_TAG + k, hk_mpi_comm, req++);
+                MPI_Irecv(a[k] + msg[m].first, count, real_type(), msg[m].peer, EXCHANGE_TAG + k, hk_mpi_comm, req++);
         }
     }
     MPI_Waitall(x->n, x->req, MPI_STATUSES_IGNORE);
@@ -135,7 +133,7 @@ static void sum_doubles(void *ctx, double *v, int64_t n)
     x->seconds += MPI_Wtime() - t0;
 }
 
-static const hk_part_ops mpi_ops = {halo_start, halo_finish, any, halo_arrays, sum_reals, sum_doubles};
+static const hk_part_ops mpi_ops = {halo_start, halo_finish, any, exchange_arrays, sum_reals, sum_doubles};
 
 double hk_mpi_halo_seconds(void) { return xch.seconds; }
 

@@ -109,6 +109,29 @@ static int add_span(struct hk_part *pt, int r, int64_t a, int64_t e, int *cap)
     return 0;
 }
 
+int hk_part_plan_halo(const struct hk_part *pt, const int *rows, int h, int64_t first, int64_t stride, hk_halo_msg *msg)
+{
+    const int me = pt->rank, a = rows[me], e = rows[me + 1];
+    int n = 0;
+    if (a >= e || h == 0) return 0;
+    for (int r = 0; r < pt->ranks; r++) {
+        const int ra = rows[r], re = rows[r + 1];
+        if (r == me || ra >= re) continue;
+        for (int send = 0; send < 2; send++) {
+            /* receive: r's rows within h of mine; send: my rows within h of r's */
+            const int oa = send ? a : ra, oe = send ? e : re, na = send ? ra : a, ne = send ? re : e;
+            const int lo = oa > na - h ? oa : na - h, hi = oe < ne + h ? oe : ne + h;
+            if (lo >= hi) continue;
+            hk_halo_msg *m = &msg[n++];
+            m->peer = r;
+            m->send = send;
+            m->first = first + (int64_t)lo * stride;
+            m->count = (int64_t)(hi - lo) * stride;
+        }
+    }
+    return n;
+}
+
 /* This rank's messages of split body b: rows it reads from each other rank
  * (up to `halo` rows on each side of its slab) and rows of its own that
  * each other rank reads. 0 or -1. */
@@ -116,26 +139,9 @@ static int plan_messages(const hk_world *w, struct hk_part *pt, int b)
 {
     hk_part_body *pb = &pt->body[b];
     const hk_body *bd = &w->bodies[b];
-    const int me = pt->rank, h = pb->halo, a = pb->rows[me], e = pb->rows[me + 1];
     pb->msg = malloc((size_t)(2 * pt->ranks) * sizeof *pb->msg);
     if (!pb->msg) return -1;
-    pb->nmsg = 0;
-    if (a >= e || h == 0) return 0;
-    for (int r = 0; r < pt->ranks; r++) {
-        const int ra = pb->rows[r], re = pb->rows[r + 1];
-        if (r == me || ra >= re) continue;
-        for (int send = 0; send < 2; send++) {
-            /* receive: r's rows within h of my slab; send: my rows within h of r's */
-            const int oa = send ? a : ra, oe = send ? e : re, na = send ? ra : a, ne = send ? re : e;
-            const int lo = oa > na - h ? oa : na - h, hi = oe < ne + h ? oe : ne + h;
-            if (lo >= hi) continue;
-            hk_halo_msg *m = &pb->msg[pb->nmsg++];
-            m->peer = r;
-            m->send = send;
-            m->first = bd->first + (int64_t)lo * bd->nx;
-            m->count = (int64_t)(hi - lo) * bd->nx;
-        }
-    }
+    pb->nmsg = hk_part_plan_halo(pt, pb->rows, pb->halo, bd->first, bd->nx, pb->msg);
     return 0;
 }
 
@@ -327,7 +333,13 @@ void hk_part_exchange_arrays(const hk_world *w, hk_real *const *a, int n)
     const struct hk_part *pt = w->part;
     if (!pt) return;
     for (int b = 0; b < pt->body_count; b++)
-        if (pt->body[b].owner < 0) pt->ops->halo_arrays(pt->ctx, w, b, a, n); /* on every rank, with messages or not */
+        if (pt->body[b].owner < 0) /* on every rank, with messages or not */
+            pt->ops->exchange(pt->ctx, pt->body[b].msg, pt->body[b].nmsg, a, n);
+}
+
+void hk_part_exchange_messages(const hk_world *w, const hk_halo_msg *msg, int nmsg, hk_real *const *a, int n)
+{
+    if (w->part) w->part->ops->exchange(w->part->ctx, msg, nmsg, a, n);
 }
 
 void hk_part_share_reals(const hk_world *w, hk_real *v, int64_t n)

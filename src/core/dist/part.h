@@ -31,6 +31,13 @@
  * caller supplies the exchange as hk_part_ops.
  */
 
+/* One message of a halo exchange: particles [first, first + count) of the
+ * world (or entries of another array that rows index), sent to or received from rank `peer`. */
+typedef struct hk_halo_msg {
+    int peer, send;
+    int64_t first, count;
+} hk_halo_msg;
+
 /* The exchange, supplied by the distributed layer. halo_start and
  * halo_finish are called by one thread (the thread that initialised MPI),
  * around the part of a sweep that needs no remote row; any by every rank. */
@@ -42,21 +49,15 @@ typedef struct hk_part_ops {
     void (*halo_finish)(void *ctx, const hk_world *w, int body);
     /* 1 if flag is non-zero on any rank, else 0 (every rank calls it) */
     int (*any)(void *ctx, int flag);
-    /* exchanges, start to finish, the halo rows of split body `body` in the
-     * n particle arrays a (as halo_start does the positions and velocities) */
-    void (*halo_arrays)(void *ctx, const hk_world *w, int body, hk_real *const *a, int n);
+    /* sends and receives the nmsg messages msg of each of the n arrays a,
+     * start to finish (a message's first and count index the arrays; every
+     * rank calls it, with messages or not) */
+    void (*exchange)(void *ctx, const hk_halo_msg *msg, int nmsg, hk_real *const *a, int n);
     /* v = the sum over the ranks of v, n reals, or n doubles in sum_doubles
      * (every rank calls it; hk_part_share says how it is used) */
     void (*sum_reals)(void *ctx, hk_real *v, int64_t n);
     void (*sum_doubles)(void *ctx, double *v, int64_t n);
 } hk_part_ops;
-
-/* One message of a halo exchange: particles [first, first + count) of the
- * world, sent to or received from rank `peer`. */
-typedef struct hk_halo_msg {
-    int peer, send;
-    int64_t first, count;
-} hk_halo_msg;
 
 typedef struct hk_part_body {
     int owner;        /* the rank that computes the whole body; -1: split into slabs */
@@ -110,6 +111,15 @@ int hk_part_any(const hk_world *w, int flag);
  * hk_part_exchange does the positions and velocities); nothing when w is
  * not distributed. */
 void hk_part_exchange_arrays(const hk_world *w, hk_real *const *a, int n);
+/* The messages msg of the n arrays a, start to finish, on every rank
+ * (hk_part_ops.exchange); nothing when w is not distributed. */
+void hk_part_exchange_messages(const hk_world *w, const hk_halo_msg *msg, int nmsg, hk_real *const *a, int n);
+/* This rank's messages of a halo of h rows beside each rank's rows of a
+ * row-major array of `stride` values per row: rank r holds the rows
+ * [rows[r], rows[r + 1]) (ascending, contiguous). The messages are
+ * written to msg (room for 2 x ranks); returns their number. */
+int hk_part_plan_halo(const struct hk_part *pt, const int *rows, int h, int64_t first, int64_t stride,
+                      hk_halo_msg *msg);
 /* Shares values that exactly one rank computes: every rank holds -0 in
  * the entries it does not compute, and after the call every rank holds, in
  * every entry, the value of the rank that computed it. A sum over the ranks

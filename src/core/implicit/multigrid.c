@@ -6,97 +6,8 @@
 #include <string.h>
 
 #include "fpmode.h"
-#include "part.h"
+#include "mg_level.h"
 #include "team.h"
-
-/* Damping of the block-Jacobi smoother (below 1: the largest eigenvalue of
- * D^-1 A of a spring network is at most 2) and the pre- and post-smoothing
- * sweeps on every level. */
-#define MG_OMEGA 0.8
-#define MG_SWEEPS 1
-/* Coarse corrections per level: 2 makes the cycle a W (on a 2-D lattice
- * the coarse levels then cost 1.5 times what they cost in a V): plain
- * aggregation loses accuracy level by level, and a V-cycle needed about
- * twice the CG iterations on the stiff 512 x 512 cloth
- * (docs/performance-notes.md). */
-#define MG_GAMMA 2
-/* Coarse levels with more nodes than this run on the world's team. */
-#define MG_PARALLEL_MIN 1024
-/* Neighbour offsets of a coarse node: half of {-1, 0, 1}^3 without 0. */
-#define MG_OFFSETS 13
-
-typedef struct mg_level {
-    int n[3];                     /* nodes along i, j, k */
-    int64_t nodes, sy, sz, guard; /* strides of j and k; zero entries before and after every array */
-    int noff;                     /* offsets in use (those along dimensions with n > 1) */
-    int off[MG_OFFSETS][3];       /* (i, j, k) of each, lexicographically positive in (k, j, i) */
-    int64_t loff[MG_OFFSETS];     /* the same as index distances */
-    int slot[27];                 /* offset (i+1) + 3 (j+1) + 9 (k+1) -> its index, -1 for the other half */
-    hk_real *d[6], *dinv[6];      /* diagonal block (xx, xy, xz, yy, yz, zz) and its inverse */
-    hk_real *c[MG_OFFSETS][6];    /* coupling: A(I, I + o) = -c[o](I), a symmetric block */
-    hk_real *x[3], *b[3], *r[3];  /* correction, right-hand side, residual */
-    hk_real *mem;
-} mg_level;
-
-typedef struct mg_body {
-    int body, first;
-    int n[3];      /* the body's lattice */
-    int64_t guard; /* the largest |offset| of its families */
-    hk_real *free; /* per local node 1 (free) or 0 (fixed), zero in guards of that size on both sides */
-    int levels;
-    mg_level *lv; /* lv[0]: the aggregates of the body's nodes */
-    double *chol; /* coarsest level: lower Cholesky factor of its dense matrix, 3N x 3N */
-    double *work;
-    int chol_ok;
-} mg_body;
-
-struct hk_mg {
-    int count;
-    mg_body *b;
-};
-
-static int level_team(const hk_world *w, const mg_level *L)
-{
-    return L->nodes > MG_PARALLEL_MIN ? hk_world_team(w) : 1;
-}
-
-/* The rows (j, k) of the aggregates of a lattice of n nodes, a lattice of
- * cn nodes, above its rows [lo, hi), as [*ca, *ce): whole aggregate rows
- * when lo and hi are (a distributed run cuts on them: hk_part_unit_rows). */
-static void coarse_rows(const int n[3], const int cn[3], int lo, int hi, int *ca, int *ce)
-{
-    if (n[2] > 1) {
-        *ca = cn[1] * (lo / n[1] / 2);
-        *ce = cn[1] * ((hi / n[1] + 1) / 2);
-    } else {
-        *ca = lo / 2;
-        *ce = (hi + 1) / 2;
-    }
-}
-
-/* The rows of body B this rank computes: body rows [*fa, *fe) and the
- * rows of the first coarse level's aggregates above them, [*ca, *ce). */
-static void own_rows(const hk_world *w, const mg_body *B, int *fa, int *fe, int *ca, int *ce)
-{
-    int lo = 0, hi = B->n[1] * B->n[2];
-    if (!hk_part_rows(w, B->body, &lo, &hi, NULL) && !hk_part_computes(w, B->body)) lo = hi = 0;
-    *fa = lo;
-    *fe = hi;
-    coarse_rows(B->n, B->lv[0].n, lo, hi, ca, ce);
-}
-
-/* Level L's rows of aggregates outside [ca, ce) in the n arrays a to -0,
- * then every rank's rows shared (hk_part_share_reals): every rank holds the
- * whole level (one thread calls it). */
-static void share_rows(const hk_world *w, const mg_level *L, hk_real *const *a, int n, int ca, int ce)
-{
-    const int64_t rows = (int64_t)L->n[1] * L->n[2];
-    for (int q = 0; q < n; q++) {
-        for (int64_t I = 0; I < ca * L->sy; I++) a[q][I] = (hk_real)-0.0;
-        for (int64_t I = ce * L->sy; I < rows * L->sy; I++) a[q][I] = (hk_real)-0.0;
-        hk_part_share_reals(w, a[q], L->nodes);
-    }
-}
 
 static int64_t lin(const mg_level *L, int i, int j, int k) { return i + L->sy * j + L->sz * k; }
 
@@ -165,6 +76,7 @@ void hk_mg_free(hk_mg *mg)
         if (mg->b[i].free) free(mg->b[i].free - mg->b[i].guard);
         free(mg->b[i].chol);
         free(mg->b[i].work);
+        free(mg->b[i].msg);
     }
     free(mg->b);
     free(mg);
@@ -239,7 +151,7 @@ void hk_mg_begin(hk_mg *mg, const hk_world *w)
         for (int o = 0; o < L->noff; o++)
             for (int e = 0; e < 6; e++) memset(L->c[o][e] + j0, 0, (size_t)jn * sizeof(hk_real));
         int fa, fe, ca, ce; /* the masses of this rank's aggregates */
-        own_rows(w, B, &fa, &fe, &ca, &ce);
+        hk_mg_own_rows(w, B, &fa, &fe, &ca, &ce);
         hk_team_range((int)(ca * L->sy), (int)((ce - ca) * L->sy), &j0, &jn);
         for (int64_t J = j0; J < j0 + jn; J++) {
             const int ci = (int)(J % L->sy), cj = (int)(J / L->sy % L->n[1]), ck = (int)(J / L->sz);
@@ -331,7 +243,7 @@ void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *const blk[6
      * every sum keeps one order on any team */
     const int even = nx / 2;
     int fa, fe, ca, ce, r0, rn; /* this rank's aggregate rows */
-    own_rows(w, B, &fa, &fe, &ca, &ce);
+    hk_mg_own_rows(w, B, &fa, &fe, &ca, &ce);
     hk_team_range(ca, ce - ca, &r0, &rn);
     for (int cr = r0; cr < r0 + rn; cr++) {
         const int cj = cr % L->n[1], ck = cr / L->n[1];
@@ -465,9 +377,9 @@ void hk_mg_finish(hk_mg *mg, const hk_world *w)
             mg_body *B = &mg->b[bi];
             mg_level *L = &B->lv[0];
             int fa, fe, ca, ce;
-            own_rows(w, B, &fa, &fe, &ca, &ce);
-            share_rows(w, L, L->d, 6, ca, ce);
-            for (int o = 0; o < L->noff; o++) share_rows(w, L, L->c[o], 6, ca, ce);
+            hk_mg_own_rows(w, B, &fa, &fe, &ca, &ce);
+            hk_mg_share_rows(w, L, L->d, 6, ca, ce);
+            for (int o = 0; o < L->noff; o++) hk_mg_share_rows(w, L, L->c[o], 6, ca, ce);
         }
     HK_BARRIER();
     for (int bi = 0; bi < mg->count; bi++) {
@@ -649,18 +561,15 @@ static void prolong_level(const hk_world *w, mg_level *F, const mg_level *C, int
     prolong_rows(w, level_team(w, F), F->n, F->x, C->n, (hk_real *const *)C->x, NULL, fa, fe);
 }
 
-/* All rows of level L. */
-static int all_rows(const mg_level *L) { return L->n[1] * L->n[2]; }
-
 /* x = A^-1 b on the coarsest level. */
 static void solve_coarsest(const hk_world *w, mg_body *B)
 {
     mg_level *L = &B->lv[B->levels - 1];
     if (!B->chol_ok) { /* not positive definite in float: smoothing only */
-        smooth(w, L, 1, 0, all_rows(L));
+        smooth(w, L, 1, 0, all_rows_of(L));
         for (int s = 0; s < 8; s++) {
-            residual(w, L, 0, all_rows(L));
-            smooth(w, L, 0, 0, all_rows(L));
+            residual(w, L, 0, all_rows_of(L));
+            smooth(w, L, 0, 0, all_rows_of(L));
         }
         return;
     }
@@ -683,8 +592,9 @@ static void solve_coarsest(const hk_world *w, mg_body *B)
 /* x += B_l (b - A x) on level l (x = B_l b when zero is set): a symmetric
  * cycle, V or W. On the first coarse level of a distributed run (own set)
  * each rank smooths its own rows [own[0], own[1]) and restricts them,
- * sharing x before each residual (which reads the rows beside its own)
- * and the restricted right-hand side; the levels below run on every rank. */
+ * receiving x in the rows beside its own before each residual (which reads
+ * them) and sharing the restricted right-hand side; the levels below run
+ * on every rank. */
 static void cycle(const hk_world *w, mg_body *B, int l, int zero, const int *own)
 {
     if (l == B->levels - 1) {
@@ -692,29 +602,29 @@ static void cycle(const hk_world *w, mg_body *B, int l, int zero, const int *own
         return;
     }
     mg_level *L = &B->lv[l], *C = &B->lv[l + 1];
-    const int ra = own ? own[0] : 0, re = own ? own[1] : all_rows(L);
-    int ca = 0, ce = all_rows(C);
-    if (own) coarse_rows(L->n, C->n, ra, re, &ca, &ce);
+    const int ra = own ? own[0] : 0, re = own ? own[1] : all_rows_of(L);
+    int ca = 0, ce = all_rows_of(C);
+    if (own) hk_mg_coarse_rows(L->n, C->n, ra, re, &ca, &ce);
     for (int s = 0; s < MG_SWEEPS; s++) {
         if (!zero || s > 0) {
-            if (own) share_rows(w, L, L->x, 3, ra, re);
+            if (own) hk_mg_level_halo(w, B, L->x, 3, ra, re);
             residual(w, L, ra, re);
         }
         smooth(w, L, zero && s == 0, ra, re);
     }
     for (int g = 0; g < MG_GAMMA; g++) {
         if (g == 0) {
-            if (own) share_rows(w, L, L->x, 3, ra, re);
+            if (own) hk_mg_level_halo(w, B, L->x, 3, ra, re);
             residual(w, L, ra, re);
             restrict_level(w, L, C, ca, ce);
-            if (own) share_rows(w, C, C->b, 3, ca, ce);
+            if (own) hk_mg_share_rows(w, C, C->b, 3, ca, ce);
         }
         cycle(w, B, l + 1, g == 0, NULL);
         if (l + 1 == B->levels - 1) break; /* the exact solve needs no second pass */
     }
     prolong_level(w, L, C, ra, re);
     for (int s = 0; s < MG_SWEEPS; s++) {
-        if (own) share_rows(w, L, L->x, 3, ra, re);
+        if (own) hk_mg_level_halo(w, B, L->x, 3, ra, re);
         residual(w, L, ra, re);
         smooth(w, L, 0, ra, re);
     }
@@ -785,11 +695,11 @@ double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
         hk_real *const tb[3] = {tmp[0] + B->first, tmp[1] + B->first, tmp[2] + B->first};
         hk_real *const zb[3] = {z[0] + B->first, z[1] + B->first, z[2] + B->first};
         int fa, fe, ca, ce; /* a distributed run: this rank's aggregates, then every rank's */
-        own_rows(w, B, &fa, &fe, &ca, &ce);
+        hk_mg_own_rows(w, B, &fa, &fe, &ca, &ce);
         restrict_rows(w, level_team(w, L), B->n, tb, L->n, L->b, ca, ce);
         const int own[2] = {ca, ce};
         if (w->part && B->levels == 1) /* the coarsest level: solved on every rank */
-            share_rows(w, L, L->b, 3, ca, ce);
+            hk_mg_share_rows(w, L, L->b, 3, ca, ce);
         cycle(w, B, 0, 1, w->part && B->levels > 1 ? own : NULL);
         /* prolong to the free particles */
         prolong_rows(w, hk_world_team(w), B->n, zb, L->n, L->x, B->free, fa, fe);

@@ -1,0 +1,83 @@
+/* mg_level.h — the multigrid's levels and bodies, shared by multigrid.c and mg_share.c (internal). */
+#ifndef HOOKE_MG_LEVEL_H
+#define HOOKE_MG_LEVEL_H
+
+#include "multigrid.h"
+#include "part.h"
+
+/* Damping of the block-Jacobi smoother (below 1: the largest eigenvalue of
+ * D^-1 A of a spring network is at most 2) and the pre- and post-smoothing
+ * sweeps on every level. */
+#define MG_OMEGA 0.8
+#define MG_SWEEPS 1
+/* Coarse corrections per level: 2 makes the cycle a W (on a 2-D lattice
+ * the coarse levels then cost 1.5 times what they cost in a V): plain
+ * aggregation loses accuracy level by level, and a V-cycle needed about
+ * twice the CG iterations on the stiff 512 x 512 cloth
+ * (docs/performance-notes.md). */
+#define MG_GAMMA 2
+/* Coarse levels with more nodes than this run on the world's team. */
+#define MG_PARALLEL_MIN 1024
+/* Neighbour offsets of a coarse node: half of {-1, 0, 1}^3 without 0. */
+#define MG_OFFSETS 13
+
+typedef struct mg_level {
+    int n[3];                     /* nodes along i, j, k */
+    int64_t nodes, sy, sz, guard; /* strides of j and k; zero entries before and after every array */
+    int noff;                     /* offsets in use (those along dimensions with n > 1) */
+    int off[MG_OFFSETS][3];       /* (i, j, k) of each, lexicographically positive in (k, j, i) */
+    int64_t loff[MG_OFFSETS];     /* the same as index distances */
+    int slot[27];                 /* offset (i+1) + 3 (j+1) + 9 (k+1) -> its index, -1 for the other half */
+    hk_real *d[6], *dinv[6];      /* diagonal block (xx, xy, xz, yy, yz, zz) and its inverse */
+    hk_real *c[MG_OFFSETS][6];    /* coupling: A(I, I + o) = -c[o](I), a symmetric block */
+    hk_real *x[3], *b[3], *r[3];  /* correction, right-hand side, residual */
+    hk_real *mem;
+} mg_level;
+
+typedef struct mg_body {
+    int body, first;
+    int n[3];      /* the body's lattice */
+    int64_t guard; /* the largest |offset| of its families */
+    hk_real *free; /* per local node 1 (free) or 0 (fixed), zero in guards of that size on both sides */
+    int levels;
+    mg_level *lv; /* lv[0]: the aggregates of the body's nodes */
+    double *chol; /* coarsest level: lower Cholesky factor of its dense matrix, 3N x 3N */
+    double *work;
+    int chol_ok;
+    /* a distributed run: this rank's messages of the first coarse level's
+     * rows beside its own, made for the shares msg_part */
+    hk_halo_msg *msg;
+    int nmsg;
+    const struct hk_part *msg_part;
+} mg_body;
+
+struct hk_mg {
+    int count;
+    mg_body *b;
+};
+
+static inline int level_team(const hk_world *w, const mg_level *L)
+{
+    return L->nodes > MG_PARALLEL_MIN ? hk_world_team(w) : 1;
+}
+
+/* ---- a distributed run (mg_share.c) ---- */
+
+/* All rows (j, k) of level L. */
+static inline int all_rows_of(const mg_level *L) { return L->n[1] * L->n[2]; }
+/* The rows (j, k) of the aggregates of a lattice of n nodes, a lattice of
+ * cn nodes, above its rows [lo, hi), as [*ca, *ce): whole aggregate rows
+ * when lo and hi are (a distributed run cuts on them: hk_part_unit_rows). */
+void hk_mg_coarse_rows(const int n[3], const int cn[3], int lo, int hi, int *ca, int *ce);
+/* The rows of body B this rank computes: body rows [*fa, *fe) and the
+ * rows of the first coarse level's aggregates above them, [*ca, *ce). */
+void hk_mg_own_rows(const hk_world *w, const mg_body *B, int *fa, int *fe, int *ca, int *ce);
+/* Level L's rows of aggregates outside [ca, ce) in the n arrays a to -0,
+ * then every rank's rows shared (hk_part_share_reals): every rank holds the
+ * whole level (one thread calls it). */
+void hk_mg_share_rows(const hk_world *w, const mg_level *L, hk_real *const *a, int n, int ca, int ce);
+/* Body B's first coarse level: the n arrays a in the rows beside this
+ * rank's [ra, re), from the ranks that compute them (one thread calls it). */
+void hk_mg_level_halo(const hk_world *w, mg_body *B, hk_real *const *a, int n, int ra, int re);
+
+#endif
