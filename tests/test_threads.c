@@ -1,4 +1,4 @@
-/* test_threads.c — hooke run gives the same state_hash for any --threads: lattice, list, tearing. */
+/* test_threads.c — hooke run gives the same state_hash for any --threads: lattice, list, tearing, long ropes. */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 
@@ -180,6 +180,53 @@ static void test_big_cloth_every_integrator(void **state)
     }
 }
 
+/* A rope of 40000 nodes is one row: its team sweeps it in windows of nodes (sweep.c), each summing its nodes' terms
+ * in the whole row's order; chain and skip springs, an anchor and the ground, under a fused update (semi-implicit
+ * Euler) and a force pass with an update of its own (RK4, position Verlet). The rope starts sunk into the ground,
+ * deeper along its length, so that every spring (those across the windows' edges too) pulls within a few steps. */
+static void test_long_rope_windows(void **state)
+{
+    (void)state;
+    char scene[1024]; /* hk_test_path reuses its buffers */
+    snprintf(scene, sizeof scene, "%s", hk_test_path("long_rope.scene"));
+    hk_test_write(scene, "world\n  gravity 0 -9.81 0\nend\n"
+                         "ground\n  model spring\n  height -0.05\n  stiffness 50\nend\n"
+                         "body rope\n  count 40000\n  mass 0.001\n  spacing 0.001\n  origin 0 -0.051 0\n"
+                         "  direction 1 -0.0001 0\n  topology skip_one\n  anchor 1\n"
+                         "  springs chain k 200 damping 0.02\n  springs skip k 50 damping 0.02\nend\n"
+                         "run\n  integrator semi_implicit_euler\n  dt 1e-4\nend\n");
+    static const char *const integrators[] = {"semi_implicit_euler", "rk4", "verlet"};
+    for (size_t k = 0; k < sizeof integrators / sizeof integrators[0]; k++) {
+        uint64_t one = 0;
+        for (int t = 1; t <= 4; t++) {
+            char args[1536];
+            snprintf(args, sizeof args, "run '%s' --steps %d --integrator %s --threads %d --quiet", scene,
+#ifdef HK_TEST_SLOW_BUILD
+                     8,
+#else
+                     40,
+#endif
+                     integrators[k], t);
+            hk_run r = hk_test_hooke("", args);
+            if (r.status != 0) {
+                print_error("hooke %s: exit %d\n%s%s", args, r.status, r.out, r.err);
+                fail();
+            }
+            const char *h = hk_test_field(r.out, "state_hash");
+            assert_non_null(h);
+            const uint64_t hash = strtoull(h, NULL, 16);
+            if (t == 1) one = hash;
+            if (hash != one) {
+                print_error("long rope %s: --threads %d gives 0x%016llx, --threads 1 0x%016llx\n", integrators[k], t,
+                            (unsigned long long)hash, (unsigned long long)one);
+                fail();
+            }
+            hk_run_free(&r);
+        }
+        print_message("long rope %-20s threads 1..4: 0x%016llx\n", integrators[k], (unsigned long long)one);
+    }
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -194,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_tearing_breaks_identically),
         cmocka_unit_test(test_forced_paths),
         cmocka_unit_test(test_big_cloth_every_integrator),
+        cmocka_unit_test(test_long_rope_windows),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -182,11 +182,26 @@ int hk_sweep_plan_body(const hk_world *w, int body, const int *fams, int nfams, 
     return 0;
 }
 
-/* Entries of work space one block of sp's sweep needs (sweep_block). */
+/* Nodes of a window of a one-row body that its neighbours read (window_sweep): the farthest partner along the row
+ * and the vector a kernel loads past its last source, in whole vectors. */
+static int window_park(const hk_world *w, const hk_sweep_plan *sp)
+{
+    int far = 0;
+    for (int q = 0; q < sp->nfam; q++) {
+        const int di = abs(w->families[sp->fam[q]].di);
+        if (di > far) far = di;
+    }
+    return round_up(far + HK_ROW_VEC, HK_ROW_VEC);
+}
+
+/* Entries of work space one block of sp's sweep needs (sweep_block), and a
+ * one-row body's windows (window_sweep: its families' copies and the
+ * parked nodes, counted once more as rows). */
 static size_t block_space(const hk_sweep_plan *sp)
 {
     /* after the rows and the class tables: ring_x and cls_fresh (sweep_block) */
-    const size_t tail = ((size_t)sp->R + (size_t)sp->maxdr) * sizeof(hk_real *) + (size_t)sp->ncls * sizeof(int);
+    size_t tail = ((size_t)sp->R + (size_t)sp->maxdr) * sizeof(hk_real *) + (size_t)sp->ncls * sizeof(int);
+    if (sp->nrows == 1) tail += (size_t)sp->nfam * sizeof(hk_family) + 2 * (size_t)3 * sp->stride * sizeof(hk_real);
     return (size_t)3 * sp->stride * ((size_t)sp->R + 2 * (size_t)sp->maxdr + (size_t)sp->same_rows) +
            (size_t)sp->ncls * sp->nfam * (sizeof(hk_row_family) / sizeof(hk_real) + 1) +
            (tail + sizeof(hk_real) - 1) / sizeof(hk_real);
@@ -326,6 +341,101 @@ static void block_of(const hk_sweep_plan *sp, int t, int T, int *a, int *b)
     *b = block_start(sp->nrows, sp->maxdr, t + 1, T);
 }
 
+/* Nodes [a, b) of a one-row body (a rope), one thread's window: the
+ * springs whose sources lie in [s0, b), s0 = a - P (P = window_park),
+ * through the row kernel as a row of its own (row0 and local0 moved to s0,
+ * the families' source bounds moved with them), so that every node of
+ * [a, b) sums the terms of the whole row's sweep in its order (every entry
+ * takes its terms family by family: kernels.h); then [a, b) is finished,
+ * but for the P nodes at each end that a neighbouring window reads, which
+ * a fused update parks (in the space after the row) until the barrier.
+ * a and the windows' P are whole vectors, so the finished rows start on
+ * vectors as finish_row needs. */
+static void window_sweep(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, int a,
+                         int b, hk_real *space, int *park_lo_end, int *park_hi_start)
+{
+    const int S = sp->stride, M = HK_ROW_MARGIN, P = window_park(w, sp), n = sp->cls_n[0];
+    const size_t row3 = (size_t)3 * S;
+    const int s0 = a - P > 0 ? a - P : 0, nx_w = b - s0, nx_pad = round_up(nx_w, HK_ROW_VEC);
+    hk_real *acc = space, *buf = acc + row3, *parked = buf + row3 * sp->same_rows;
+    hk_row_family *fams = (hk_row_family *)(parked + 2 * row3);
+    hk_family *shadow = (hk_family *)(fams + sp->nfam);
+    for (int q = 0; q < n; q++) {
+        const hk_family *f = &w->families[sp->fam[sp->cls_q[q]]];
+        shadow[q] = *f;
+        const int i0 = f->i0 - s0 > 0 ? f->i0 - s0 : 0, i1 = f->i1 - s0 < nx_w ? f->i1 - s0 : nx_w;
+        shadow[q].i0 = i0;
+        shadow[q].i1 = i1 > i0 ? i1 : i0;
+        fams[q] = (hk_row_family){.f = &shadow[q], .dst = buf, .dr = 0, .fresh = 0};
+    }
+    k->plan_row(fams, n, nx_pad);
+    const int fused = ctx->upd.kind != HK_UPDATE_NONE;
+    int lo_end = fused && a > 0 ? a + P : a, hi_start = fused && b < sp->nx ? b - P : b;
+    if (lo_end > b) lo_end = b;
+    if (hi_start < lo_end) hi_start = lo_end;
+    *park_lo_end = lo_end;
+    *park_hi_start = hi_start;
+    /* the window's part of the rows (the row kernel's reach: a vector past either end, the margins of buf) */
+    clear_acc_nodes(acc + M, S, -HK_ROW_VEC, nx_pad + HK_ROW_VEC);
+    for (int q = 0; q < sp->same_rows; q++) clear_acc_nodes(buf + row3 * q + M, S, -M, nx_pad + M);
+    hk_real *const acc_src[3] = {acc + M, acc + S + M, acc + 2 * S + M};
+    k->lattice_row(&w->p, sp->base + s0, s0, nx_pad, fams, n, acc_src, buf, S);
+    /* the parked ends first: finishing the middle clears a vector of margin on each side of it */
+    for (int end = 0; end < 2; end++) {
+        const int p0 = end ? hi_start : a, p1 = end ? b : lo_end;
+        hk_real *row = parked + row3 * end;
+        clear_acc_nodes(row + M, S, -HK_ROW_VEC, P + HK_ROW_VEC);
+        for (int c = 0; c < 3; c++)
+            memcpy(row + (size_t)c * S + M, acc_src[c] + (p0 - s0), (size_t)(p1 - p0) * sizeof *row);
+    }
+    if (lo_end < hi_start) {
+        hk_real *const mid[3] = {acc_src[0] + (lo_end - s0), acc_src[1] + (lo_end - s0), acc_src[2] + (lo_end - s0)};
+        k->finish_row(ctx, &w->p, sp->base + lo_end, hi_start - lo_end, mid);
+    }
+}
+
+/* The parked ends of window_sweep's window [a, b), after the barrier. */
+static void window_parked(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, int a,
+                          int b, hk_real *space, int lo_end, int hi_start)
+{
+    const int S = sp->stride, M = HK_ROW_MARGIN;
+    const size_t row3 = (size_t)3 * S;
+    hk_real *parked = space + row3 * (1 + (size_t)sp->same_rows);
+    for (int end = 0; end < 2; end++) {
+        const int p0 = end ? hi_start : a, p1 = end ? b : lo_end;
+        hk_real *row = parked + row3 * end;
+        hk_real *const acc[3] = {row + M, row + S + M, row + 2 * S + M};
+        if (p0 < p1) k->finish_row(ctx, &w->p, sp->base + p0, p1 - p0, acc);
+    }
+}
+
+/* Thread t's window of a one-row body's nodes: an even split in whole
+ * vectors (window_sweep). */
+static void window_of(const hk_sweep_plan *sp, int t, int T, int *a, int *b)
+{
+    *a = t == 0 ? 0 : (int)((int64_t)sp->nx * t / T) / HK_ROW_VEC * HK_ROW_VEC;
+    *b = t == T - 1 ? sp->nx : (int)((int64_t)sp->nx * (t + 1) / T) / HK_ROW_VEC * HK_ROW_VEC;
+}
+
+/* Whether a team of T sweeps sp's one row in windows: a row long enough
+ * for every window to hold its two parked ends a few times over. */
+static int by_windows(const hk_world *w, const hk_sweep_plan *sp, int T)
+{
+    return T > 1 && sp->nrows == 1 && sp->ncls == 1 && sp->nx >= 8 * T * window_park(w, sp);
+}
+
+/* A one-row body in windows, one per thread, on the whole team (ends without a barrier). */
+static void windows_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx,
+                        hk_real *space)
+{
+    int a, b, lo_end, hi_start;
+    window_of(sp, HK_THREAD(), HK_THREADS(), &a, &b);
+    window_sweep(w, k, sp, ctx, a, b, space, &lo_end, &hi_start);
+    if (ctx->upd.kind == HK_UPDATE_NONE) return;
+    HK_BARRIER(); /* every window has read its neighbours' nodes */
+    window_parked(w, k, sp, ctx, a, b, space, lo_end, hi_start);
+}
+
 void hk_sweep_solo(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space)
 {
     int lo_end, hi_start; /* a block of every row parks none */
@@ -346,6 +456,14 @@ static void sweep_split(hk_world *w, const hk_kernels *k, const hk_sweep_plan *s
 {
     const int t = HK_THREAD(), T = HK_THREADS(), h = sp->maxdr, a = sp->lo, e = sp->hi;
     const struct hk_part *pt = w->part;
+    if (a == 0 && e == sp->nrows && by_windows(w, sp, T)) { /* the whole of a one-row body: no message, windows */
+        if (t == 0) {
+            pt->ops->halo_start(pt->ctx, w, sp->body);
+            pt->ops->halo_finish(pt->ctx, w, sp->body);
+        }
+        windows_run(w, k, sp, ctx, space);
+        return;
+    }
     if (a >= e) { /* no row here: no message either, but every rank takes part in each exchange */
         if (t == 0) {
             pt->ops->halo_start(pt->ctx, w, sp->body);
@@ -386,6 +504,10 @@ void hk_sweep_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, con
     }
     const int t = HK_THREAD(), T = HK_THREADS();
     int a, b, lo_end = 0, hi_start = 0;
+    if (by_windows(w, sp, T)) {
+        windows_run(w, k, sp, ctx, space);
+        return;
+    }
     block_of(sp, t, T, &a, &b);
     if (a < b) sweep_block(w, k, sp, ctx, a, b, space, &lo_end, &hi_start);
     if (ctx->upd.kind != HK_UPDATE_NONE) {
