@@ -216,10 +216,20 @@ static void jelly52_same_bits(void **state)
     same_bits(scene_file("jelly52.scene", jelly52_scene), "");
 }
 
+/* A rope of 40000 nodes (one row) over ranks: ranges of nodes, each in windows over the rank's threads; sunk into the
+ * ground deeper along its length so that every spring pulls, with its anchor on rank 0. */
+static const char long_rope_scene[] = "world\n  gravity 0 -9.81 0\nend\n"
+                                      "ground\n  model spring\n  height -0.05\n  stiffness 50\nend\n"
+                                      "body rope\n  count 40000\n  mass 0.001\n  spacing 0.001\n  origin 0 -0.051 0\n"
+                                      "  direction 1 -0.0001 0\n  topology skip_one\n  anchor 1\n"
+                                      "  springs chain k 200 damping 0.02\n  springs skip k 50 damping 0.02\nend\n"
+                                      "run\n  integrator semi_implicit_euler\n  dt 1e-4\n  steps 60\nend\n";
+
 static void rope_same_bits(void **state)
 {
     (void)state;
     same_bits(scene_file("rope.scene", rope_scene), "");
+    same_bits(scene_file("long_rope.scene", long_rope_scene), "");
 }
 
 static void pressure_same_bits(void **state)

@@ -272,6 +272,17 @@ static const char two_cloths[] = "world\n  gravity 0 -9.81 0\nend\n"
                                  "  springs shear k 10000 damping 0.05 damping_model relative\nend\n"
                                  "run\n  integrator implicit_euler\n  dt 0.00416666666666667\nend\n";
 
+/* A rope of 40000 nodes, one row: split into ranges of nodes (whole vectors), each rank's range in windows over its
+ * threads; sunk into the ground deeper along its length so that every spring pulls, its springs breaking past
+ * 1.0005 L0. */
+static const char long_rope[] = "world\n  gravity 0 -9.81 0\nend\n"
+                                "ground\n  model spring\n  height -0.05\n  stiffness 50\nend\n"
+                                "body rope\n  count 40000\n  mass 0.001\n  spacing 0.001\n  origin 0 -0.051 0\n"
+                                "  direction 1 -0.0001 0\n  topology skip_one\n  anchor 1\n"
+                                "  springs chain k 200 damping 0.02 behaviour breakable break_ratio 1.0005\n"
+                                "  springs skip k 50 damping 0.02\nend\n"
+                                "run\n  integrator semi_implicit_euler\n  dt 1e-4\nend\n";
+
 static void cloth_slabs(void **state)
 {
     (void)state;
@@ -319,6 +330,22 @@ static void assert_split_on_units(const char *text)
     }
 }
 
+static void rope_in_node_ranges(void **state)
+{
+    (void)state;
+    for (int R = 2; R <= MAX_RANKS; R++) { /* split on every rank count, on whole vectors */
+        hk_world *w = load(long_rope, NULL);
+        assert_int_equal(hk_world_distribute(w, 0, R, &fake_ops, NULL), 0);
+        const hk_part_body *pb = &w->part->body[0];
+        assert_true(pb->owner < 0 && pb->nodes);
+        for (int r = 1; r < R; r++) assert_true(pb->rows[r] > pb->rows[r - 1] && pb->rows[r] % 16 == 0);
+        assert_int_equal(pb->rows[R], 40000);
+        hk_world_destroy(w);
+    }
+    same_bits(long_rope, NULL, 80);
+    same_bits(long_rope, "rk4", 20);
+}
+
 static void implicit_cloth_and_rope(void **state)
 {
     (void)state;
@@ -362,6 +389,7 @@ int main(void)
         cmocka_unit_test(jelly52_wide_halo),
         cmocka_unit_test(pressure_bodies_whole),
         cmocka_unit_test(tearing_across_slabs),
+        cmocka_unit_test(rope_in_node_ranges),
         cmocka_unit_test(implicit_cloth_and_rope),
         cmocka_unit_test(implicit_jelly_planes),
         cmocka_unit_test(implicit_bodies_whole),

@@ -182,8 +182,9 @@ static int mask_part(const hk_world *w, const hk_family *f, int r, int64_t *firs
     const hk_part_body *pb = &pt->body[f->body];
     const hk_body *b = &w->bodies[f->body];
     if (f->kind == HK_FAMILY_LATTICE && pb->owner < 0) {
-        *first = (int64_t)pb->rows[r] * b->nx;
-        *n = (int64_t)(pb->rows[r + 1] - pb->rows[r]) * b->nx;
+        const int64_t stride = pb->nodes ? 1 : b->nx; /* a rope's ranges count nodes */
+        *first = (int64_t)pb->rows[r] * stride;
+        *n = (int64_t)(pb->rows[r + 1] - pb->rows[r]) * stride;
     } else {
         *first = 0;
         *n = pb->owner == r ? (f->kind == HK_FAMILY_LATTICE ? b->count : f->count) : 0;

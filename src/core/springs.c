@@ -175,11 +175,14 @@ static int64_t break_family(const hk_world *w, hk_family *f)
     const int64_t jn = lattice ? f->j1 - f->j0 : 0;
     const int64_t items = lattice ? (int64_t)(f->k1 - f->k0) * jn : f->count;
     /* a distributed run: a slab tests the source rows it sweeps, its own and
-     * its halo's (their owner finds the same), and counts its own; a body
-     * computed whole elsewhere is left to its rank (dist/part.h) */
-    int lo = 0, hi = INT_MAX, halo = 0;
+     * its halo's (their owner finds the same), and counts its own (a rope's
+     * range of nodes the same way, by nodes); a body computed whole
+     * elsewhere is left to its rank (dist/part.h) */
+    int lo = 0, hi = INT_MAX, halo = 0, nlo = 0, nhi = INT_MAX, nhalo = 0; /* rows; a rope's nodes */
     if (lattice && hk_part_rows(w, f->body, &lo, &hi, &halo)) {
         if (lo >= hi) return 0;
+    } else if (lattice && hk_part_nodes(w, f->body, &nlo, &nhi, &nhalo)) {
+        if (nlo >= nhi) return 0;
     } else if (!hk_part_computes(w, f->body)) {
         return 0;
     }
@@ -192,12 +195,13 @@ static int64_t break_family(const hk_world *w, hk_family *f)
             const int r = (int)source_row(f, q);
             if (r < lo - halo || r >= hi) continue;
             const int64_t row = (int64_t)f->nx * r;
-            for (int i = f->i0; i < f->i1; i++) {
+            const int i0 = f->i0 > nlo - nhalo ? f->i0 : nlo - nhalo, i1 = f->i1 < nhi ? f->i1 : nhi;
+            for (int i = i0; i < i1; i++) {
                 const int64_t l = row + i;
                 if (f->broken[l] || !(spring_length(f, p, l, f->base + l, f->base + l + f->offset) > ratio * f->rest))
                     continue;
                 f->broken[l] = 1;
-                now += r >= lo;
+                now += r >= lo && i >= nlo;
             }
         } else {
             const double L0 = f->rest_list ? (double)f->rest_list[q] : (double)f->rest;

@@ -145,6 +145,50 @@ static int plan_messages(const hk_world *w, struct hk_part *pt, int b)
     return 0;
 }
 
+/* Splits one-row body b (a rope) into ranges of nodes, cut on whole
+ * vectors (the sweep's windows start on them), balanced by each node's
+ * springs; its halo is the windows' (hk_sweep_window_halo). 0 or -1. */
+static int cut_nodes(const hk_world *w, struct hk_part *pt, int b, const int64_t *cap)
+{
+    const hk_sweep_plan *sp = hk_engine_plan(w, b);
+    hk_part_body *pb = &pt->body[b];
+    const int R = pt->ranks, n = (sp->nx + HK_ROW_VEC - 1) / HK_ROW_VEC;
+    int64_t *vw = calloc((size_t)(n ? n : 1), sizeof *vw); /* work per vector of nodes */
+    pb->rows = malloc(((size_t)R + 1) * sizeof *pb->rows);
+    if (!vw || !pb->rows) {
+        free(vw);
+        return -1;
+    }
+    for (int i = 0; i < sp->nx; i++) vw[i / HK_ROW_VEC] += 1;
+    for (int q = 0; q < sp->nfam; q++) {
+        const hk_family *f = &w->families[sp->fam[q]];
+        for (int i = f->i0; i < f->i1; i++) vw[i / HK_ROW_VEC] += 1;
+    }
+    cut_items(vw, n, cap, R, pb->rows);
+    for (int r = 0; r <= R; r++) pb->rows[r] = pb->rows[r] * HK_ROW_VEC < sp->nx ? pb->rows[r] * HK_ROW_VEC : sp->nx;
+    for (int r = 0; r < R; r++)
+        for (int v = pb->rows[r] / HK_ROW_VEC; v < (pb->rows[r + 1] + HK_ROW_VEC - 1) / HK_ROW_VEC; v++)
+            pt->work[r] += vw[v];
+    free(vw);
+    pb->owner = -1;
+    pb->nodes = 1;
+    pb->halo = hk_sweep_window_halo(w, sp);
+    pb->msg = malloc((size_t)(2 * R) * sizeof *pb->msg);
+    if (!pb->msg) return -1;
+    pb->nmsg = hk_part_plan_halo(pt, pb->rows, pb->halo, w->bodies[b].first, 1, pb->msg);
+    return 0;
+}
+
+/* Whether unit u is shared out over the ranks (slabs of a lattice, ranges
+ * of a rope's nodes, a run of solo bodies) rather than given whole: a rope
+ * under an implicit integrator goes whole (the solver splits rows). */
+static int shared_out(const hk_world *w, const hk_unit_view *u)
+{
+    if (u->by_body) return 1;
+    if (!u->slabs) return 0;
+    return hk_engine_plan(w, u->first)->nrows > 1 || !hk_integrator_info_of(w->integrator.kind)->implicit;
+}
+
 /* The shares: whole units to the least loaded rank (largest first), then
  * the divisible work (slabs, runs of solo bodies) cut so that every rank
  * comes as near the mean as it can. 0 or -1 (out of memory). */
@@ -158,7 +202,7 @@ static int share(hk_world *w, struct hk_part *pt, const hk_unit_view *u, int nu)
     int64_t divisible = 0, whole = 0;
     for (int q = 0; q < nu && !failed; q++) {
         for (int b = u[q].first; b < u[q].end; b++) unit_work[q] += hk_engine_plan(w, b)->work;
-        if (u[q].slabs || u[q].by_body)
+        if (shared_out(w, &u[q]))
             divisible += unit_work[q];
         else
             whole += unit_work[q];
@@ -166,7 +210,7 @@ static int share(hk_world *w, struct hk_part *pt, const hk_unit_view *u, int nu)
     /* whole units, largest first (ties: in body order), each to the least loaded rank (ties: the lowest) */
     int n_whole = 0;
     for (int q = 0; q < nu && !failed; q++) {
-        if (u[q].slabs || u[q].by_body) continue;
+        if (shared_out(w, &u[q])) continue;
         int p = n_whole++;
         while (p > 0 && unit_work[order[p - 1]] < unit_work[q]) {
             order[p] = order[p - 1];
@@ -186,8 +230,10 @@ static int share(hk_world *w, struct hk_part *pt, const hk_unit_view *u, int nu)
     const int64_t mean = (whole + divisible + R - 1) / R;
     for (int r = 0; r < R && !failed; r++) cap[r + 1] = cap[r] + (pt->work[r] < mean ? mean - pt->work[r] : 0);
     for (int q = 0; q < nu && !failed; q++) {
-        if (!(u[q].slabs || u[q].by_body)) continue;
-        if (u[q].slabs) {
+        if (!shared_out(w, &u[q])) continue;
+        if (u[q].slabs && hk_engine_plan(w, u[q].first)->nrows == 1) { /* one row: ranges of nodes */
+            failed = cut_nodes(w, pt, u[q].first, cap) != 0;
+        } else if (u[q].slabs) {
             const int b = u[q].first;
             const hk_sweep_plan *sp = hk_engine_plan(w, b);
             hk_part_body *pb = &pt->body[b];
@@ -231,9 +277,10 @@ static int share(hk_world *w, struct hk_part *pt, const hk_unit_view *u, int nu)
             failed = add_span(pt, pb->owner, bd->first, (int64_t)bd->first + bd->count, span_cap) != 0;
             continue;
         }
+        const int64_t stride = pb->nodes ? 1 : bd->nx;
         for (int r = 0; r < R && !failed; r++)
-            failed = add_span(pt, r, bd->first + (int64_t)pb->rows[r] * bd->nx,
-                              bd->first + (int64_t)pb->rows[r + 1] * bd->nx, span_cap) != 0;
+            failed =
+                add_span(pt, r, bd->first + pb->rows[r] * stride, bd->first + pb->rows[r + 1] * stride, span_cap) != 0;
     }
     free(unit_work);
     free(cap);
@@ -293,15 +340,19 @@ int hk_world_spans(const hk_world *w, int one[2], const int **spans)
     return 1;
 }
 
-int hk_part_rows(const hk_world *w, int b, int *lo, int *hi, int *halo)
+/* This rank's range of split body b, if it is split by rows (nodes = 0) or by nodes (1). */
+static int split_range(const hk_world *w, int b, int nodes, int *lo, int *hi, int *halo)
 {
     const struct hk_part *pt = w->part;
-    if (!pt || pt->body[b].owner >= 0) return 0;
+    if (!pt || pt->body[b].owner >= 0 || pt->body[b].nodes != nodes) return 0;
     *lo = pt->body[b].rows[pt->rank];
     *hi = pt->body[b].rows[pt->rank + 1];
     if (halo) *halo = pt->body[b].halo;
     return 1;
 }
+
+int hk_part_rows(const hk_world *w, int b, int *lo, int *hi, int *halo) { return split_range(w, b, 0, lo, hi, halo); }
+int hk_part_nodes(const hk_world *w, int b, int *lo, int *hi, int *halo) { return split_range(w, b, 1, lo, hi, halo); }
 
 int hk_part_computes(const hk_world *w, int b)
 {

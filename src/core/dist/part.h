@@ -61,6 +61,7 @@ typedef struct hk_part_ops {
 
 typedef struct hk_part_body {
     int owner;        /* the rank that computes the whole body; -1: split into slabs */
+    int nodes;        /* split one-row body (a rope): rows and halo count nodes, not rows */
     int *rows;        /* split: ranks + 1 bounds, rank r's rows [rows[r], rows[r + 1]) */
     int halo;         /* split: rows read on each side of a slab (the body's maxdr) */
     hk_halo_msg *msg; /* split: this rank's messages of one exchange */
@@ -94,9 +95,13 @@ void hk_part_free(struct hk_part *pt);
 int hk_world_spans(const hk_world *w, int one[2], const int **spans);
 
 /* Split body b's rows that this rank owns, [*lo, *hi), and the rows its
- * slab reads on each side (*halo, unless NULL); 0 if b is not split
- * (computed whole by one rank, or the world is not distributed). */
+ * slab reads on each side (*halo, unless NULL); 0 if b is not split into
+ * slabs of rows (computed whole by one rank, split into nodes, or the
+ * world is not distributed). */
 int hk_part_rows(const hk_world *w, int b, int *lo, int *hi, int *halo);
+/* The same for a one-row body split into ranges of nodes (a rope):
+ * this rank's nodes [*lo, *hi) and the nodes read on each side. */
+int hk_part_nodes(const hk_world *w, int b, int *lo, int *hi, int *halo);
 /* Whether this rank computes body b (whole, or a slab of it); 1 when w is
  * not distributed. */
 int hk_part_computes(const hk_world *w, int b);

@@ -325,7 +325,7 @@ int hk_engine_apply_part(hk_world *w)
     e->space = 0;
     for (int b = 0; b < e->plans_bodies; b++) {
         hk_sweep_plan *sp = &e->plans[b];
-        sp->split = hk_part_rows(w, b, &sp->lo, &sp->hi, NULL);
+        sp->split = hk_part_rows(w, b, &sp->lo, &sp->hi, NULL) || hk_part_nodes(w, b, &sp->lo, &sp->hi, NULL);
         if (!sp->split) sp->lo = 0, sp->hi = sp->nrows;
         const size_t s = hk_sweep_space(sp);
         if (sp->nfam > 0 && s > e->space) e->space = s;

@@ -182,9 +182,7 @@ int hk_sweep_plan_body(const hk_world *w, int body, const int *fams, int nfams, 
     return 0;
 }
 
-/* Nodes of a window of a one-row body that its neighbours read (window_sweep): the farthest partner along the row
- * and the vector a kernel loads past its last source, in whole vectors. */
-static int window_park(const hk_world *w, const hk_sweep_plan *sp)
+int hk_sweep_window_halo(const hk_world *w, const hk_sweep_plan *sp)
 {
     int far = 0;
     for (int q = 0; q < sp->nfam; q++) {
@@ -342,7 +340,7 @@ static void block_of(const hk_sweep_plan *sp, int t, int T, int *a, int *b)
 }
 
 /* Nodes [a, b) of a one-row body (a rope), one thread's window: the
- * springs whose sources lie in [s0, b), s0 = a - P (P = window_park),
+ * springs whose sources lie in [s0, b), s0 = a - P (P = hk_sweep_window_halo),
  * through the row kernel as a row of its own (row0 and local0 moved to s0,
  * the families' source bounds moved with them), so that every node of
  * [a, b) sums the terms of the whole row's sweep in its order (every entry
@@ -354,7 +352,7 @@ static void block_of(const hk_sweep_plan *sp, int t, int T, int *a, int *b)
 static void window_sweep(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, int a,
                          int b, hk_real *space, int *park_lo_end, int *park_hi_start)
 {
-    const int S = sp->stride, M = HK_ROW_MARGIN, P = window_park(w, sp), n = sp->cls_n[0];
+    const int S = sp->stride, M = HK_ROW_MARGIN, P = hk_sweep_window_halo(w, sp), n = sp->cls_n[0];
     const size_t row3 = (size_t)3 * S;
     const int s0 = a - P > 0 ? a - P : 0, nx_w = b - s0, nx_pad = round_up(nx_w, HK_ROW_VEC);
     hk_real *acc = space, *buf = acc + row3, *parked = buf + row3 * sp->same_rows;
@@ -409,27 +407,27 @@ static void window_parked(hk_world *w, const hk_kernels *k, const hk_sweep_plan 
     }
 }
 
-/* Thread t's window of a one-row body's nodes: an even split in whole
- * vectors (window_sweep). */
-static void window_of(const hk_sweep_plan *sp, int t, int T, int *a, int *b)
+/* Thread t's window of the nodes [lo, hi) of a one-row body: an even
+ * split in whole vectors (window_sweep; lo is a whole vector). */
+static void window_of(int lo, int hi, int t, int T, int *a, int *b)
 {
-    *a = t == 0 ? 0 : (int)((int64_t)sp->nx * t / T) / HK_ROW_VEC * HK_ROW_VEC;
-    *b = t == T - 1 ? sp->nx : (int)((int64_t)sp->nx * (t + 1) / T) / HK_ROW_VEC * HK_ROW_VEC;
+    *a = t == 0 ? lo : lo + (int)((int64_t)(hi - lo) * t / T) / HK_ROW_VEC * HK_ROW_VEC;
+    *b = t == T - 1 ? hi : lo + (int)((int64_t)(hi - lo) * (t + 1) / T) / HK_ROW_VEC * HK_ROW_VEC;
 }
 
 /* Whether a team of T sweeps sp's one row in windows: a row long enough
  * for every window to hold its two parked ends a few times over. */
 static int by_windows(const hk_world *w, const hk_sweep_plan *sp, int T)
 {
-    return T > 1 && sp->nrows == 1 && sp->ncls == 1 && sp->nx >= 8 * T * window_park(w, sp);
+    return T > 1 && sp->nrows == 1 && sp->ncls == 1 && sp->nx >= 8 * T * hk_sweep_window_halo(w, sp);
 }
 
-/* A one-row body in windows, one per thread, on the whole team (ends without a barrier). */
-static void windows_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx,
-                        hk_real *space)
+/* The nodes [lo, hi) of a one-row body in windows, one per thread, on the whole team (ends without a barrier). */
+static void windows_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, int lo,
+                        int hi, hk_real *space)
 {
     int a, b, lo_end, hi_start;
-    window_of(sp, HK_THREAD(), HK_THREADS(), &a, &b);
+    window_of(lo, hi, HK_THREAD(), HK_THREADS(), &a, &b);
     window_sweep(w, k, sp, ctx, a, b, space, &lo_end, &hi_start);
     if (ctx->upd.kind == HK_UPDATE_NONE) return;
     HK_BARRIER(); /* every window has read its neighbours' nodes */
@@ -456,12 +454,13 @@ static void sweep_split(hk_world *w, const hk_kernels *k, const hk_sweep_plan *s
 {
     const int t = HK_THREAD(), T = HK_THREADS(), h = sp->maxdr, a = sp->lo, e = sp->hi;
     const struct hk_part *pt = w->part;
-    if (a == 0 && e == sp->nrows && by_windows(w, sp, T)) { /* the whole of a one-row body: no message, windows */
+    if (sp->nrows == 1) { /* a one-row body split into nodes [lo, hi) (part.c): its halo first, then windows */
         if (t == 0) {
             pt->ops->halo_start(pt->ctx, w, sp->body);
             pt->ops->halo_finish(pt->ctx, w, sp->body);
         }
-        windows_run(w, k, sp, ctx, space);
+        HK_BARRIER();
+        if (a < e) windows_run(w, k, sp, ctx, a, e, space);
         return;
     }
     if (a >= e) { /* no row here: no message either, but every rank takes part in each exchange */
@@ -505,7 +504,7 @@ void hk_sweep_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, con
     const int t = HK_THREAD(), T = HK_THREADS();
     int a, b, lo_end = 0, hi_start = 0;
     if (by_windows(w, sp, T)) {
-        windows_run(w, k, sp, ctx, space);
+        windows_run(w, k, sp, ctx, 0, sp->nx, space);
         return;
     }
     block_of(sp, t, T, &a, &b);

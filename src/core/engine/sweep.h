@@ -65,7 +65,8 @@ typedef struct hk_sweep_plan {
     int64_t work;     /* its particles and springs: the share of a solo body */
     /* A distributed run (dist/part.h): split = 1 when this rank sweeps only
      * the rows [lo, hi) of the body, a slab whose halo rows come from the
-     * ranks around it (hk_sweep_run); otherwise lo = 0, hi = nrows. */
+     * ranks around it (hk_sweep_run), or for a one-row body its nodes [lo,
+     * hi); otherwise lo = 0, hi = nrows. */
     int split, lo, hi;
 } hk_sweep_plan;
 
@@ -87,6 +88,12 @@ size_t hk_sweep_space(const hk_sweep_plan *sp);
  * two blocks of their own (each recomputing its halo): the same sums in
  * the same order as one process (three block spaces per thread). */
 void hk_sweep_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space);
+/* Nodes on each side of a window of a one-row body (a rope) that the
+ * window's sources and partners reach: the farthest partner along the row
+ * and a vector a kernel loads past its last source, in whole vectors.
+ * A team sweeps such a body in windows of nodes, and a distributed run
+ * splits it into node ranges whose halo is this many nodes (part.c). */
+int hk_sweep_window_halo(const hk_world *w, const hk_sweep_plan *sp);
 /* The same sweep by the calling thread alone, every row, no barrier (a solo
  * body: the same bits as the team's sweep). */
 void hk_sweep_solo(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space);

@@ -21,9 +21,8 @@
 /* p = z + beta p (this rank's particles) */
 static void update_direction(hk_world *w, hk_real *const p[3], hk_real *const z[3], hk_real beta)
 {
-    const int n = w->p.count;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) if (n > HK_CG_PARALLEL_MIN)
+#pragma omp parallel num_threads(hk_world_team(w)) if (w->p.count > HK_CG_PARALLEL_MIN)
 #endif
     HK_FP_SCOPE
     {
@@ -56,9 +55,8 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, d
     hk_cg_result res = {HK_CG_CONVERGED, 0, 0};
     if (warm) { /* r = b - A dv */
         hk_system_apply(w, im, sK, sD, 1, dv, r);
-        const int n = w->p.count;
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) if (n > HK_CG_PARALLEL_MIN)
+    #ifdef HOOKE_USE_OPENMP
+#pragma omp parallel num_threads(hk_world_team(w)) if (w->p.count > HK_CG_PARALLEL_MIN)
 #endif
         HK_FP_SCOPE
         {

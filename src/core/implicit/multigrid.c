@@ -635,9 +635,8 @@ static void fine_residual(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
 {
     hk_real *const *r = im->v[HK_SYS_R], *const *z = im->v[HK_SYS_Z];
     hk_system_apply(w, im, sK, sD, 1, z, tmp);
-    const int count = w->p.count;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) if (count > 8192)
+#pragma omp parallel num_threads(hk_world_team(w)) if (w->p.count > 8192)
 #endif
     HK_FP_SCOPE
     {
@@ -654,10 +653,9 @@ static double fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3])
 {
     const hk_real om = (hk_real)MG_OMEGA;
     hk_real *const *iv = im->inv, *const *z = im->v[HK_SYS_Z], *const *r = im->v[HK_SYS_R];
-    const int count = w->p.count;
     double *part = im->partial;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) if (count > 8192)
+#pragma omp parallel num_threads(hk_world_team(w)) if (w->p.count > 8192)
 #endif
     HK_FP_SCOPE
     {
