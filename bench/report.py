@@ -12,8 +12,9 @@ measurements file without measuring. --ab adds the back-to-back comparison
 of two builds that bench/ab.py wrote, --many the many-bodies comparison
 that bench/many_bodies.py wrote (both kept in the measurements file).
 --mpi adds the section "Over MPI ranks": `hooke bench` of the MPI build
-(-DHOOKE_MPI=ON) on a 2048^2 cloth and on the implicit cloth_512_stiff, 2
-ranks x 1 thread (mpirun) against 1 process x 2 threads, alternating. --mpi-only measures that section alone
+(-DHOOKE_MPI=ON) on a 2048^2 cloth, the implicit cloth_512_stiff and a rope
+of 10^6 nodes, 2 ranks x 1 thread (mpirun) against 1 process x 2 threads,
+alternating. --mpi-only measures that section alone
 and puts it into the existing report in place of the one there (the rest
 of the report, and its date, stay as they were measured).
 """
@@ -344,6 +345,28 @@ def render(m, build_arg):
 
 MPI_SIZE = 2048  # the issue's case: a 2048^2 cloth step (25 M springs)
 MPI_IMPLICIT = "scenes/cloth_512_stiff.scene"  # the implicit solver over ranks
+# A rope of 10^6 nodes (1 km of cable, 1 mm apart) hung from one end: one row, swept in windows of nodes per thread
+# and split into ranges of nodes over ranks; written next to the build (ROPE_FILE) when measured.
+ROPE_FILE = "rope_1e6.scene"
+ROPE_SCENE = """# rope_1e6.scene (written by bench/report.py): 10^6 nodes 1 mm apart, hung from node 0
+world
+  gravity 0 -9.81 0
+end
+body rope
+  count 1000000
+  mass 0.001
+  spacing 0.001
+  origin 0 0 0
+  direction 1 0 0
+  topology chain
+  anchor 1
+  springs chain k 100 damping 0.01
+end
+run
+  integrator semi_implicit_euler
+  dt 1e-4
+end
+"""
 
 
 def measure_mpi(mpi_build, quick):
@@ -352,9 +375,13 @@ def measure_mpi(mpi_build, quick):
     the median over the rounds of each round's ratio 2 ranks x 1 thread / 1 process x 2 threads."""
     hooke = os.path.join(mpi_build, "hooke")
     rounds, steps, isteps = (1, 2, 1) if quick else (10, 20, 6)
+    rope = os.path.join(mpi_build, ROPE_FILE)
+    with open(rope, "w") as f:
+        f.write(ROPE_SCENE)
     problems = (("explicit", ["--builtin", "cloth", "--size", str(MPI_SIZE), "--repeat", "3", "--warmup", "2",
                               "--steps", str(steps)]),
-                ("implicit", [MPI_IMPLICIT, "--repeat", "3", "--warmup", "1", "--steps", str(isteps)]))
+                ("implicit", [MPI_IMPLICIT, "--repeat", "3", "--warmup", "1", "--steps", str(isteps)]),
+                ("rope", [rope, "--repeat", "3", "--warmup", "2", "--steps", str(2 * steps)]))
     cases = (("2 ranks x 1 thread", ["mpirun", "-np", "2", "--bind-to", "core", hooke], ["--threads", "1"]),
              ("1 process x 2 threads", [hooke], ["--threads", "2"]),
              ("1 process x 1 thread", [hooke], ["--threads", "1"]))
@@ -409,10 +436,16 @@ def render_mpi(mp):
         mp = dict(mp, problems=[{"problem": "explicit", "cases": mp["cases"], "ratio_median": a / b,
                                  "ratio_min": a / b, "ratio_max": a / b}])
     for pr in mp["problems"]:
-        implicit = pr["problem"] == "implicit"
+        implicit, rope = pr["problem"] == "implicit", pr["problem"] == "rope"
         w("### %s" % ("The implicit solver: %s" % MPI_IMPLICIT if implicit else
-                      "The explicit step: a %d^2 cloth" % MPI_SIZE))
+                      "A rope of 10^6 nodes (one row)" if rope else "The explicit step: a %d^2 cloth" % MPI_SIZE))
         w("")
+        if rope:
+            w("The scene (`%s`, written by bench/report.py next to the build): 1 km of cable in 10^6 nodes 1 mm apart, "
+              "hung from its first node, semi-implicit Euler at dt = 1e-4 s. A process sweeps the one row in windows "
+              "of nodes, one per thread; ranks take ranges of nodes, each exchanging the 32 nodes beside its range "
+              "before every force pass (docs/performance-notes.md, \"A long rope\")." % ROPE_FILE)
+            w("")
         if implicit:
             w("Each rank computes the solver on its slab (products, blocks, vector updates, its reduction blocks "
               "and the multigrid's first coarse level); the coarser levels run on every rank. `halo exchange` "
@@ -432,7 +465,7 @@ def render_mpi(mp):
                c["verification"], c["rc"]))
         w("")
         r = pr["ratio_median"]
-        if implicit:
+        if implicit or rope:
             w("2 ranks x 1 thread take %.3f (%.3f..%.3f) of the time of 1 process x 2 threads per step." %
               (r, pr["ratio_min"], pr["ratio_max"]))
         else:
