@@ -444,7 +444,7 @@ def render_mpi(mp):
             w("The scene (`%s`, written by bench/report.py next to the build): 1 km of cable in 10^6 nodes 1 mm apart, "
               "hung from its first node, semi-implicit Euler at dt = 1e-4 s. A process sweeps the one row in windows "
               "of nodes, one per thread; ranks take ranges of nodes, each exchanging the 32 nodes beside its range "
-              "before every force pass (docs/performance-notes.md, \"A long rope\")." % ROPE_FILE)
+              "while it sweeps the interior of its range (docs/performance-notes.md, \"A long rope\")." % ROPE_FILE)
             w("")
         if implicit:
             w("Each rank computes the solver on its slab (products, blocks, vector updates, its reduction blocks "

@@ -448,19 +448,46 @@ static int range_start(int c, int d, int h, int t, int T)
     return c + (int)((int64_t)(d - c) * t / T);
 }
 
+/* This rank's nodes [lo, hi) of a one-row body split into ranges (part.c):
+ * the interior [lo + P, hi - P), whose windows read no other rank's node,
+ * in windows over the team while the halo's P nodes on each side arrive;
+ * then the two ends as windows of their own (thread 0 and the last),
+ * which read the interior's parked ends; every parked node is finished
+ * after the last barrier. */
+static void range_split(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx,
+                        hk_real *space)
+{
+    const int t = HK_THREAD(), T = HK_THREADS(), P = hk_sweep_window_halo(w, sp), lo = sp->lo, hi = sp->hi;
+    const struct hk_part *pt = w->part;
+    const size_t one = hk_padded(block_space(sp));
+    const int c = lo > 0 ? lo + P : lo, d = hi < sp->nx ? hi - P : hi; /* the interior [c, d) */
+    const int inner = c < d;
+    /* the windows: [0] this thread's of the interior, [1] the low end (thread 0), [2] the high end (thread T - 1) */
+    int from[3] = {0, lo, inner ? d : hi}, to[3] = {0, inner ? c : hi, hi}, lo_end[3] = {0, 0, 0},
+        hi_start[3] = {0, 0, 0};
+    if (inner) window_of(c, d, t, T, &from[0], &to[0]);
+    if (t != 0) from[1] = to[1] = 0;
+    if (t != T - 1 || !inner) from[2] = to[2] = 0;
+    if (t == 0) pt->ops->halo_start(pt->ctx, w, sp->body);
+    if (from[0] < to[0]) window_sweep(w, k, sp, ctx, from[0], to[0], space, &lo_end[0], &hi_start[0]);
+    if (t == 0) pt->ops->halo_finish(pt->ctx, w, sp->body);
+    HK_BARRIER(); /* the halo is in */
+    for (int q = 1; q < 3; q++)
+        if (from[q] < to[q]) window_sweep(w, k, sp, ctx, from[q], to[q], space + q * one, &lo_end[q], &hi_start[q]);
+    if (ctx->upd.kind == HK_UPDATE_NONE) return;
+    HK_BARRIER(); /* every window has read what it reads */
+    for (int q = 0; q < 3; q++)
+        if (from[q] < to[q]) window_parked(w, k, sp, ctx, from[q], to[q], space + q * one, lo_end[q], hi_start[q]);
+}
+
 /* This rank's slab [lo, hi) of a split body (sweep.h, hk_sweep_run). */
 static void sweep_split(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx,
                         hk_real *space)
 {
     const int t = HK_THREAD(), T = HK_THREADS(), h = sp->maxdr, a = sp->lo, e = sp->hi;
     const struct hk_part *pt = w->part;
-    if (sp->nrows == 1) { /* a one-row body split into nodes [lo, hi) (part.c): its halo first, then windows */
-        if (t == 0) {
-            pt->ops->halo_start(pt->ctx, w, sp->body);
-            pt->ops->halo_finish(pt->ctx, w, sp->body);
-        }
-        HK_BARRIER();
-        if (a < e) windows_run(w, k, sp, ctx, a, e, space);
+    if (sp->nrows == 1) {
+        range_split(w, k, sp, ctx, space);
         return;
     }
     if (a >= e) { /* no row here: no message either, but every rank takes part in each exchange */
