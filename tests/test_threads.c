@@ -153,31 +153,44 @@ static void test_forced_paths(void **state)
 /* The multi-evaluation integrators (their per-particle loops run in
  * parallel above 8192 particles) on the 262144-particle cloth: the same
  * bits on 1, 2 and 3 threads. */
-static void test_big_cloth_every_integrator(void **state)
+/* Each of the n integrators names[] gives one state hash on 1 .. max_threads threads, over `steps` steps of the
+ * scene at path (what names it in messages). */
+static void integrators_agree(const char *what, const char *path, const char *const *names, size_t n, int steps,
+                              int max_threads)
 {
-    (void)state;
-    static const char *const integrators[] = {"verlet", "verlet_book", "velocity_verlet", "rk4", "euler", "jelly"};
-    for (size_t k = 0; k < sizeof integrators / sizeof integrators[0]; k++) {
+    for (size_t k = 0; k < n; k++) {
         uint64_t one = 0;
-        for (int t = 1; t <= 3; t++) {
-            char args[512];
-            snprintf(args, sizeof args, "run '%s/cloth_512.scene' --steps 2 --integrator %s --threads %d --quiet",
-                     HOOKE_SCENES_DIR, integrators[k], t);
+        for (int t = 1; t <= max_threads; t++) {
+            char args[1536];
+            snprintf(args, sizeof args, "run '%s' --steps %d --integrator %s --threads %d --quiet", path, steps,
+                     names[k], t);
             hk_run r = hk_test_hooke("", args);
-            assert_int_equal(r.status, 0);
+            if (r.status != 0) {
+                print_error("hooke %s: exit %d\n%s%s", args, r.status, r.out, r.err);
+                fail();
+            }
             const char *h = hk_test_field(r.out, "state_hash");
             assert_non_null(h);
-            uint64_t hash = strtoull(h, NULL, 16);
+            const uint64_t hash = strtoull(h, NULL, 16);
             if (t == 1) one = hash;
             if (hash != one) {
-                print_error("cloth_512 %s: --threads %d gives 0x%016llx, --threads 1 0x%016llx\n", integrators[k], t,
+                print_error("%s %s: --threads %d gives 0x%016llx, --threads 1 0x%016llx\n", what, names[k], t,
                             (unsigned long long)hash, (unsigned long long)one);
                 fail();
             }
             hk_run_free(&r);
         }
-        print_message("cloth_512 %-16s threads 1,2,3: 0x%016llx\n", integrators[k], (unsigned long long)one);
+        print_message("%s %-20s threads 1..%d: 0x%016llx\n", what, names[k], max_threads, (unsigned long long)one);
     }
+}
+
+static void test_big_cloth_every_integrator(void **state)
+{
+    (void)state;
+    static const char *const integrators[] = {"verlet", "verlet_book", "velocity_verlet", "rk4", "euler", "jelly"};
+    char scene[1024];
+    snprintf(scene, sizeof scene, "%s/cloth_512.scene", HOOKE_SCENES_DIR);
+    integrators_agree("cloth_512", scene, integrators, sizeof integrators / sizeof integrators[0], 2, 3);
 }
 
 /* A rope of 40000 nodes is one row: its team sweeps it in windows of nodes (sweep.c), each summing its nodes' terms
@@ -196,35 +209,12 @@ static void test_long_rope_windows(void **state)
                          "  springs chain k 200 damping 0.02\n  springs skip k 50 damping 0.02\nend\n"
                          "run\n  integrator semi_implicit_euler\n  dt 1e-4\nend\n");
     static const char *const integrators[] = {"semi_implicit_euler", "rk4", "verlet"};
-    for (size_t k = 0; k < sizeof integrators / sizeof integrators[0]; k++) {
-        uint64_t one = 0;
-        for (int t = 1; t <= 4; t++) {
-            char args[1536];
-            snprintf(args, sizeof args, "run '%s' --steps %d --integrator %s --threads %d --quiet", scene,
 #ifdef HK_TEST_SLOW_BUILD
-                     8,
+    const int steps = 8;
 #else
-                     40,
+    const int steps = 40;
 #endif
-                     integrators[k], t);
-            hk_run r = hk_test_hooke("", args);
-            if (r.status != 0) {
-                print_error("hooke %s: exit %d\n%s%s", args, r.status, r.out, r.err);
-                fail();
-            }
-            const char *h = hk_test_field(r.out, "state_hash");
-            assert_non_null(h);
-            const uint64_t hash = strtoull(h, NULL, 16);
-            if (t == 1) one = hash;
-            if (hash != one) {
-                print_error("long rope %s: --threads %d gives 0x%016llx, --threads 1 0x%016llx\n", integrators[k], t,
-                            (unsigned long long)hash, (unsigned long long)one);
-                fail();
-            }
-            hk_run_free(&r);
-        }
-        print_message("long rope %-20s threads 1..4: 0x%016llx\n", integrators[k], (unsigned long long)one);
-    }
+    integrators_agree("long rope", scene, integrators, sizeof integrators / sizeof integrators[0], steps, 4);
 }
 
 static int teardown(void **state)

@@ -55,7 +55,7 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, d
     hk_cg_result res = {HK_CG_CONVERGED, 0, 0};
     if (warm) { /* r = b - A dv */
         hk_system_apply(w, im, sK, sD, 1, dv, r);
-    #ifdef HOOKE_USE_OPENMP
+#ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(hk_world_team(w)) if (w->p.count > HK_CG_PARALLEL_MIN)
 #endif
         HK_FP_SCOPE
