@@ -21,7 +21,7 @@ if(OpenMP_C_FOUND)
 else()
   set(HOOKE_CONFIG_OPENMP 0)
 endif()
-configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/hookeConfig.cmake.in
+configure_package_config_file(${PROJECT_SOURCE_DIR}/src/cmake/hookeConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/hookeConfig.cmake INSTALL_DESTINATION ${HOOKE_CMAKE_DIR})
 # 0.x: a minor version may break the API, so a request for 0.1 accepts 0.1.y only
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/hookeConfigVersion.cmake
@@ -43,7 +43,7 @@ string(APPEND LIBS_PRIVATE "-lm")
 foreach(at PREFIX LIBDIR INCLUDEDIR)
   set(${at} "@${at}@") # filled at install time
 endforeach()
-configure_file(${PROJECT_SOURCE_DIR}/cmake/hooke.pc.in ${CMAKE_CURRENT_BINARY_DIR}/hooke.pc.in @ONLY)
+configure_file(${PROJECT_SOURCE_DIR}/src/cmake/hooke.pc.in ${CMAKE_CURRENT_BINARY_DIR}/hooke.pc.in @ONLY)
 install(CODE "set(HOOKE_PC_IN \"${CMAKE_CURRENT_BINARY_DIR}/hooke.pc.in\")
 set(HOOKE_PC_OUT \"${CMAKE_CURRENT_BINARY_DIR}/pkgconfig/hooke.pc\")
 set(HOOKE_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
