@@ -6,10 +6,6 @@
 #include "update.h"
 #include "world.h"
 
-/* Margin (in entries) on both sides of a lattice row buffer: >= the largest
- * |di| of any stencil family (cloth radius families reach 64) and a multiple
- * of every SIMD width. */
-#define HK_ROW_MARGIN 64
 /* Row strides are padded to this many entries (the widest SIMD); a lattice
  * kernel's vector store reaches at most this far past either end of a row. */
 #define HK_ROW_VEC 16

@@ -2,27 +2,8 @@
 #ifndef HOOKE_REFERENCE_H
 #define HOOKE_REFERENCE_H
 
-#include <math.h>
+#include "springs.h"
 
-#include "world.h"
-
-/* a b + c rounded once: C99 fma, the fused multiply-add of the SIMD kernels
- * (engine/simd.h), so both paths give the same bits */
-static inline hk_real hk_fma(hk_real a, hk_real b, hk_real c)
-{
-#ifdef HOOKE_DOUBLE
-    return fma(a, b, c);
-#else
-    return fmaf(a, b, c);
-#endif
-}
-
-/* |d| as every kernel computes a spring's length: r2 = fma(dz, dz, fma(dy,
- * dy, dx dx)), r = sqrt(r2), in the build's precision. */
-static inline hk_real hk_spring_length(hk_real dx, hk_real dy, hk_real dz)
-{
-    return (hk_real)sqrt(hk_fma(dz, dz, hk_fma(dy, dy, dx * dx)));
-}
 /* The spring force on endpoint a of a spring of f with rest length L0 (the
  * opposite acts on b), for d = x_a - x_b and dv = v_a - v_b. Returns 0 (and
  * leaves out untouched) if the spring is slack under its behaviour or has

@@ -68,26 +68,6 @@ static void lattice_frame(hk_world *w, int body, hk_vec3 o, const double A[3], c
     }
 }
 
-void hk_points_origin(int count, const hk_vec3 *pos, double o[3])
-{
-    double lo[3] = {pos[0].x, pos[0].y, pos[0].z}, hi[3] = {lo[0], lo[1], lo[2]};
-    for (int i = 1; i < count; i++) {
-        const double x[3] = {pos[i].x, pos[i].y, pos[i].z};
-        for (int c = 0; c < 3; c++) {
-            if (x[c] < lo[c]) lo[c] = x[c];
-            if (x[c] > hi[c]) hi[c] = x[c];
-        }
-    }
-    /* the middle, rounded to a multiple of g, the power of two that spans
-     * the box: the points stay within about g of the origin, and a body near
-     * the world's origin gets origin 0 (the points held exactly as given,
-     * to the build's precision) */
-    double extent = 0;
-    for (int c = 0; c < 3; c++) extent = fmax(extent, hi[c] - lo[c]);
-    const double g = ldexp(1.0, extent > 0x1p-30 ? ilogb(extent) + 1 : -30);
-    for (int c = 0; c < 3; c++) o[c] = g * nearbyint((0.5 * lo[c] + 0.5 * hi[c]) / g);
-}
-
 /* Drops a body that failed half-way (it is always the last one added). */
 int hk_undo_body(hk_world *w, int body, int first_family)
 {

@@ -25,11 +25,6 @@ static inline void hk_cloth_cell_tris(int nx, int i, int j, int out[6])
     out[3] = p10, out[4] = p11, out[5] = p01;
 }
 
-/* The origin of a body of listed points (r = 0, q = x - origin) [m]: the
- * middle of the box around them, rounded to a multiple of the power of two
- * that spans the box (0 for a body near the world's origin). */
-void hk_points_origin(int count, const hk_vec3 *pos, double o[3]);
-
 /* Drops the last body (added from family first_family on) after a failure; returns -1. */
 int hk_undo_body(hk_world *w, int body, int first_family);
 

@@ -6,8 +6,7 @@
 #include <stdlib.h>
 
 #include "bounds.h"
-#include "builders.h"
-#include "springs.h"
+#include "spring_vec.h"
 
 /* The diagonal of the box around n points held as x[c][i] [m]. */
 static double box_size(const hk_real *const x[3], int64_t n)

@@ -1,7 +1,7 @@
 /* stats.c — energies, stretch and broken-spring counts, and blow-up detection. */
 #include <math.h>
 
-#include "springs.h"
+#include "strain.h"
 #include "world.h"
 
 /* The statistics of w whose springs scanned to `springs`. */

@@ -5,7 +5,7 @@
 #include "fpmode.h"
 #include "forces.h"
 #include "part.h"
-#include "springs.h"
+#include "strain.h"
 #include "surface.h"
 
 /* Allocates what the integrator keeps between steps; 0 or -1 (out of memory). */

@@ -1,12 +1,5 @@
-/* world.c — world lifetime, particle storage, bodies and families, read-out API. */
+/* world.c — the world's storage: particles, bodies and families, their frames, and the read-out API. */
 #include "world.h"
-
-#include "engine.h"
-#include "kernels.h"
-#include "lists.h"
-#include "part.h"
-#include "surface.h"
-#include "system.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -103,17 +96,6 @@ int hk_fail(hk_world *w, const char *fmt, ...)
 const char *hk_world_error(const hk_world *w) { return w->error; }
 int hk_world_threads(const hk_world *w) { return w->def.threads; }
 
-int hk_world_set_kernels(hk_world *w, const char *path)
-{
-    const hk_kernels *k;
-    if (hk_kernels_find(path, &k) != 0)
-        return hk_fail(w, "kernel path '%s' is not available on this CPU and build (see hooke info)", path ? path : "");
-    w->kernels = k;
-    return 0;
-}
-
-const char *hk_world_kernels(const hk_world *w) { return w->kernels ? w->kernels->isa : "reference"; }
-
 int hk_world_set_threads(hk_world *w, int threads)
 {
     if (threads < 0 || threads > HK_MAX_THREADS)
@@ -143,27 +125,6 @@ hk_world_def hk_default_world_def(void)
     d.wind_model = HK_WIND_NONE;
     d.wind_drag = 1.0;
     return d;
-}
-
-int hk_check_environment(char *err, size_t errlen)
-{
-    if (err && errlen) err[0] = '\0';
-    return hk_kernels_env_check(err, errlen) != 0 || hk_lists_env_check(err, errlen) != 0 ? -1 : 0;
-}
-
-hk_world *hk_world_create(const hk_world_def *def)
-{
-    if (hk_check_environment(NULL, 0) != 0) return NULL;
-    hk_world *w = calloc(1, sizeof *w);
-    if (!w) return NULL;
-    w->def = def ? *def : hk_default_world_def();
-    if (w->def.threads < 0 || w->def.threads > HK_MAX_THREADS) w->def.threads = 0;
-    w->integrator = hk_default_integrator_def();
-    w->substeps = 1;
-    w->h = w->integrator.dt;
-    w->kernels = hk_kernels_active();
-    w->facts.bodies = w->facts.families = -1;
-    return w;
 }
 
 int hk_world_body_families(const hk_world *w, int **start_out, int **fams_out)
@@ -218,22 +179,16 @@ void hk_family_free(hk_family *f)
     free(f->band_start);
 }
 
-void hk_world_destroy(hk_world *w)
+void hk_world_free_storage(hk_world *w)
 {
-    if (!w) return;
     free_particles(&w->p);
     for (int f = 0; f < w->family_count; f++) hk_family_free(&w->families[f]);
     free(w->families);
     free(w->bodies);
     free(w->spheres);
-    for (int s = 0; s < w->surface_count; s++) hk_surface_free(&w->surfaces[s]);
     free(w->surfaces);
     free(w->history_slab);
     free(w->scratch);
-    hk_engine_free(w->engine);
-    hk_implicit_free(w->implicit);
-    hk_part_free(w->part);
-    free(w);
 }
 
 /* Grows every particle array to hold at least n particles. */
@@ -338,6 +293,46 @@ hk_family *hk_world_new_family(hk_world *w, int body, const char *name, const hk
     f->break_ratio = (hk_real)params->break_ratio;
     f->rest = (hk_real)params->rest_length;
     return f;
+}
+
+void hk_points_origin(int count, const hk_vec3 *pos, double o[3])
+{
+    double lo[3] = {pos[0].x, pos[0].y, pos[0].z}, hi[3] = {lo[0], lo[1], lo[2]};
+    for (int i = 1; i < count; i++) {
+        const double x[3] = {pos[i].x, pos[i].y, pos[i].z};
+        for (int c = 0; c < 3; c++) {
+            if (x[c] < lo[c]) lo[c] = x[c];
+            if (x[c] > hi[c]) hi[c] = x[c];
+        }
+    }
+    /* the middle, rounded to a multiple of g, the power of two that spans
+     * the box: the points stay within about g of the origin, and a body near
+     * the world's origin gets origin 0 (the points held exactly as given,
+     * to the build's precision) */
+    double extent = 0;
+    for (int c = 0; c < 3; c++) extent = fmax(extent, hi[c] - lo[c]);
+    const double g = ldexp(1.0, extent > 0x1p-30 ? ilogb(extent) + 1 : -30);
+    for (int c = 0; c < 3; c++) o[c] = g * nearbyint((0.5 * lo[c] + 0.5 * hi[c]) / g);
+}
+
+void hk_springs_visit(const hk_family *f, hk_spring_visitor visit, void *ctx)
+{
+    if (f->kind == HK_FAMILY_LATTICE) {
+        for (int k = f->k0; k < f->k1; k++)
+            for (int j = f->j0; j < f->j1; j++) {
+                int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+                for (int i = f->i0; i < f->i1; i++) {
+                    int64_t local = row + i;
+                    if (f->broken && f->broken[local]) continue;
+                    visit(f, local, f->base + local, f->base + local + f->offset, f->rest, ctx);
+                }
+            }
+    } else {
+        for (int64_t s = 0; s < f->count; s++) {
+            if (f->broken && f->broken[s]) continue;
+            visit(f, s, f->a[s], f->b[s], f->rest_list ? f->rest_list[s] : f->rest, ctx);
+        }
+    }
 }
 
 int hk_body_of(const hk_world *w, int i)

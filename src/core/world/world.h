@@ -4,6 +4,11 @@
 
 #include "hooke/hooke.h"
 
+/* Margin (in entries) on both sides of a lattice row buffer, and of every
+ * particle array (hk_padded): >= the largest |di| of any stencil family
+ * (cloth radius families reach 64) and a multiple of every SIMD width. */
+#define HK_ROW_MARGIN 64
+
 /* Particle state as a structure of arrays, each array 64-byte aligned and
  * padded to a multiple of 16 entries so SIMD loops need no scalar peel.
  *
@@ -211,6 +216,17 @@ int hk_world_grow_particles(hk_world *w, int count);
 /* Appends a body over particles [first, first+count); returns its index or -1. */
 int hk_world_new_body(hk_world *w, const char *kind, int first, int count, int nx, int ny, int nz);
 /* Frees what a family owns (not the family itself). */
+/* The origin of a body of listed points (r = 0, q = x - origin) [m]: the
+ * middle of the box around them, rounded to a multiple of the power of two
+ * that spans the box (0 for a body near the world's origin). */
+void hk_points_origin(int count, const hk_vec3 *pos, double o[3]);
+/* Calls visit(f, spring_slot, a, b, L0, ctx) for every unbroken spring of f
+ * (a, b: global particle indices; slot: index into f->broken). */
+typedef void (*hk_spring_visitor)(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *ctx);
+void hk_springs_visit(const hk_family *f, hk_spring_visitor visit, void *ctx);
+/* Frees the storage world.c owns: particles, families, bodies, obstacles,
+ * the surface array (not its faces: surface.c), history and scratch. */
+void hk_world_free_storage(hk_world *w);
 void hk_family_free(hk_family *f);
 /* Appends an empty family; returns a pointer valid until the next family is added. */
 hk_family *hk_world_new_family(hk_world *w, int body, const char *name, const hk_spring_params *params);

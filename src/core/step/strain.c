@@ -1,0 +1,168 @@
+/* strain.c — every spring's strain, each step: the overstretched broken, and one scan for the energy and the largest stretch. */
+#include "strain.h"
+
+#ifdef HOOKE_USE_OPENMP
+#include <omp.h>
+#endif
+
+#include "part.h"
+#include "springs.h"
+
+#include <limits.h>
+#include <math.h>
+
+/* Row q (0-based, j fastest) of a lattice family's source rows as a row of
+ * its lattice, j + ny k; its first spring's slot is nx times that. */
+static int64_t source_row(const hk_family *f, int64_t q)
+{
+    const int64_t jn = f->j1 - f->j0;
+    return f->j0 + q % jn + (int64_t)f->ny * (f->k0 + q / jn);
+}
+
+/* r of a spring as the kernels compute it (so a spring at rest has r = L0
+ * exactly: stretch 1, no energy) */
+static double spring_length(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b)
+{
+    hk_real d[3];
+    hk_spring_delta(f, p, slot, a, b, d);
+    return hk_spring_length(d[0], d[1], d[2]);
+}
+
+/* Marks the springs of f past break_ratio L0 as broken; how many broke now.
+ * Each spring's test is its own: the springs (a lattice's source rows) are
+ * shared out over the world's team, the counts summed (integers: the same
+ * for any thread count). */
+static int64_t break_family(const hk_world *w, hk_family *f)
+{
+    const hk_particles *p = &w->p;
+    const double ratio = (double)f->break_ratio;
+    const int lattice = f->kind == HK_FAMILY_LATTICE;
+    const int64_t jn = lattice ? f->j1 - f->j0 : 0;
+    const int64_t items = lattice ? (int64_t)(f->k1 - f->k0) * jn : f->count;
+    /* a distributed run: a slab tests the source rows it sweeps, its own and
+     * its halo's (their owner finds the same), and counts its own (a rope's
+     * range of nodes the same way, by nodes); a body computed whole
+     * elsewhere is left to its rank (dist/part.h) */
+    int lo = 0, hi = INT_MAX, halo = 0, nlo = 0, nhi = INT_MAX, nhalo = 0; /* rows; a rope's nodes */
+    if (lattice && hk_part_rows(w, f->body, &lo, &hi, &halo)) {
+        if (lo >= hi) return 0;
+    } else if (lattice && hk_part_nodes(w, f->body, &nlo, &nhi, &nhalo)) {
+        if (nlo >= nhi) return 0;
+    } else if (!hk_part_computes(w, f->body)) {
+        return 0;
+    }
+    int64_t now = 0;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) reduction(+ : now) num_threads(hk_world_team(w)) if (f->count > 65536)
+#endif
+    for (int64_t q = 0; q < items; q++) {
+        if (lattice) {
+            const int r = (int)source_row(f, q);
+            if (r < lo - halo || r >= hi) continue;
+            const int64_t row = (int64_t)f->nx * r;
+            const int i0 = f->i0 > nlo - nhalo ? f->i0 : nlo - nhalo, i1 = f->i1 < nhi ? f->i1 : nhi;
+            for (int i = i0; i < i1; i++) {
+                const int64_t l = row + i;
+                if (f->broken[l] || !(spring_length(f, p, l, f->base + l, f->base + l + f->offset) > ratio * f->rest))
+                    continue;
+                f->broken[l] = 1;
+                now += r >= lo && i >= nlo;
+            }
+        } else {
+            const double L0 = f->rest_list ? (double)f->rest_list[q] : (double)f->rest;
+            if (f->broken[q] || !(spring_length(f, p, q, f->a[q], f->b[q]) > ratio * L0)) continue;
+            f->broken[q] = 1;
+            now++;
+        }
+    }
+    f->broken_count += now;
+    return now;
+}
+
+int64_t hk_springs_break(hk_world *w)
+{
+    int64_t now = 0;
+    for (int fi = 0; fi < w->family_count; fi++)
+        if (w->families[fi].broken) now += break_family(w, &w->families[fi]);
+    return now;
+}
+
+/* What one pass over springs finds: their energy [J] summed in order, and
+ * the first spring with the largest r / L0 (slot -1: none above 0). */
+typedef struct scan_part {
+    double energy, ratio;
+    int64_t slot;
+} scan_part;
+
+/* One spring's energy added to *s, and its r / L0 taken if it is the
+ * largest so far. */
+static inline void scan_spring(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b,
+                               hk_real L0, scan_part *s)
+{
+    const double r = spring_length(f, p, slot, a, b), ext = r - (double)L0;
+    if (L0 > 0 && r / L0 > s->ratio) s->ratio = r / L0, s->slot = slot;
+    if (f->params.behaviour == HK_SPRING_TENSION_ONLY && !(ext > 0)) return;
+    if (f->params.behaviour == HK_SPRING_COMPRESSION_ONLY && !(ext < 0)) return;
+    s->energy += 0.5 * f->params.k * ext * ext;
+}
+
+/* The scan of rows q0..q1 of f (a lattice's source rows, or a list's
+ * springs), in order. */
+HK_FMA_CLONES static scan_part scan_rows(const hk_family *f, const hk_particles *p, int64_t q0, int64_t q1)
+{
+    scan_part s = {0.0, 0.0, -1};
+    for (int64_t q = q0; q < q1; q++) {
+        if (f->kind == HK_FAMILY_LATTICE) {
+            const int64_t row = (int64_t)f->nx * source_row(f, q);
+            for (int i = f->i0; i < f->i1; i++) {
+                const int64_t local = row + i;
+                if (f->broken && f->broken[local]) continue;
+                scan_spring(f, p, local, f->base + local, f->base + local + f->offset, f->rest, &s);
+            }
+        } else if (!(f->broken && f->broken[q]))
+            scan_spring(f, p, q, f->a[q], f->b[q], f->rest_list ? f->rest_list[q] : f->rest, &s);
+    }
+    return s;
+}
+
+/* Part of family fi's scan merged into out, which holds the families
+ * before it and the blocks of fi before this one. */
+static void scan_merge(hk_spring_scan *out, int fi, const scan_part *s)
+{
+    out->energy += s->energy;
+    if (s->slot >= 0 && s->ratio > out->max_stretch) {
+        out->max_stretch = s->ratio;
+        out->family = fi;
+        out->slot = s->slot;
+    }
+}
+
+/* Family fi's scan merged into out. A family of more than SCAN_SERIAL_MAX
+ * springs is cut into SCAN_BLOCKS fixed blocks of rows shared out over the
+ * team, and the blocks are merged in order, so the result does not depend
+ * on the thread count. */
+enum { SCAN_BLOCKS = 256, SCAN_SERIAL_MAX = 65536 };
+static void scan_family(const hk_world *w, int fi, hk_spring_scan *out)
+{
+    const hk_family *f = &w->families[fi];
+    const int64_t rows = f->kind == HK_FAMILY_LATTICE ? (int64_t)(f->k1 - f->k0) * (f->j1 - f->j0) : f->count;
+    if (f->count <= SCAN_SERIAL_MAX) {
+        const scan_part s = scan_rows(f, &w->p, 0, rows);
+        scan_merge(out, fi, &s);
+        return;
+    }
+    scan_part part[SCAN_BLOCKS];
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(static) num_threads(hk_world_team(w))
+#endif
+    for (int blk = 0; blk < SCAN_BLOCKS; blk++)
+        part[blk] = scan_rows(f, &w->p, rows * blk / SCAN_BLOCKS, rows * (blk + 1) / SCAN_BLOCKS);
+    for (int blk = 0; blk < SCAN_BLOCKS; blk++) scan_merge(out, fi, &part[blk]);
+}
+
+hk_spring_scan hk_springs_scan(const hk_world *w)
+{
+    hk_spring_scan out = {0.0, 0.0, -1, -1};
+    for (int fi = 0; fi < w->family_count; fi++) scan_family(w, fi, &out);
+    return out;
+}

@@ -1,0 +1,59 @@
+/* spring_vec.h — a spring's vector and length, formed as every kernel forms them. */
+#ifndef HOOKE_SPRING_VEC_H
+#define HOOKE_SPRING_VEC_H
+
+#include <math.h>
+
+#include "world.h"
+
+/* a b + c rounded once: C99 fma, the fused multiply-add of the SIMD kernels
+ * (engine/simd.h), so both paths give the same bits */
+static inline hk_real hk_fma(hk_real a, hk_real b, hk_real c)
+{
+#ifdef HOOKE_DOUBLE
+    return fma(a, b, c);
+#else
+    return fmaf(a, b, c);
+#endif
+}
+
+/* |d| as every kernel computes a spring's length: r2 = fma(dz, dz, fma(dy,
+ * dy, dx dx)), r = sqrt(r2), in the build's precision. */
+static inline hk_real hk_spring_length(hk_real dx, hk_real dy, hk_real dz)
+{
+    return (hk_real)sqrt(hk_fma(dz, dz, hk_fma(dy, dy, dx * dx)));
+}
+
+/* The vector d = x_a - x_b of spring `slot` of f (global ends a, b) as the
+ * kernels form it: (q_a - q_b) - D, D the family's rest vector (lattice),
+ * the spring's (a list in a lattice body) or 0 [m]. */
+static inline void hk_spring_delta(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b,
+                                   hk_real d[3])
+{
+    d[0] = p->qx[a] - p->qx[b];
+    d[1] = p->qy[a] - p->qy[b];
+    d[2] = p->qz[a] - p->qz[b];
+    if (f->kind == HK_FAMILY_LATTICE)
+        for (int c = 0; c < 3; c++) d[c] -= f->rest_vec[c];
+    else if (f->rvec[0])
+        for (int c = 0; c < 3; c++) d[c] -= f->rvec[c][slot];
+}
+
+/* On a function with scalar spring loops: build it twice where the compiler
+ * can pick at load time, with the fused multiply-add instruction for CPUs
+ * that have it and calling libm's fma elsewhere (both round once: the same
+ * bits). Left out under the sanitizers, whose start-up precedes the pick. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) /* GCC */
+#define HK_SANITIZED 1
+#elif defined(__has_feature) /* clang */
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define HK_SANITIZED 1
+#endif
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__) && !defined(HK_SANITIZED)
+#define HK_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define HK_FMA_CLONES
+#endif
+
+#endif
