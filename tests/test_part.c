@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "part.h"
+#include "distribute.h"
 #include "world.h"
 
 /*

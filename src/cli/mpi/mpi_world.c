@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "mpi_ranks.h"
-#include "part.h"
+#include "distribute.h"
 #include "world.h"
 
 /* The gather's messages: tags of their own, apart from the halo's (0 .. 5). */

@@ -1,12 +1,10 @@
-/* part.c — a world shared out over the ranks of a distributed run: slabs of lattice rows, whole bodies, halo messages.
- */
+/* part.c — a world shared out over ranks: the shares' lookups (rows, nodes, spans), the halo messages and the shared sums. */
 #include "part.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "system.h"
+#include "world.h"
 
 void hk_part_free(struct hk_part *pt)
 {
@@ -23,90 +21,15 @@ void hk_part_free(struct hk_part *pt)
     free(pt);
 }
 
-/* Work of each row of a lattice body: its nodes and the springs whose
- * source node lies in it (what the sweep computes for the row). */
-static void row_work(const hk_world *w, int b, const hk_sweep_plan *sp, int64_t *out)
-{
-    const hk_body *bd = &w->bodies[b];
-    for (int r = 0; r < sp->nrows; r++) out[r] = bd->nx;
-    for (int q = 0; q < sp->nfam; q++) {
-        const hk_family *f = &w->families[sp->fam[q]];
-        const int64_t per = f->i1 > f->i0 ? f->i1 - f->i0 : 0;
-        for (int k = f->k0; k < f->k1; k++)
-            for (int j = f->j0; j < f->j1; j++) out[(int64_t)k * bd->ny + j] += per;
-    }
-}
-
-/* Cuts n items of work w[0 .. n) into `ranks` contiguous ranges, rank r's
- * share being the fraction cap[r] / cap[ranks] of the total, where cap
- * holds the ranks' cumulative capacities (cap[0] = 0): cut[r] is the first
- * item of rank r, the first whose work before it reaches rank r's start. */
-static void cut_items(const int64_t *w, int n, const int64_t *cap, int ranks, int *cut)
-{
-    int64_t total = 0;
-    for (int i = 0; i < n; i++) total += w[i];
-    cut[0] = 0;
-    cut[ranks] = n;
-    int i = 0;
-    int64_t before = 0; /* work of items [0, i) */
-    for (int r = 1; r < ranks; r++) {
-        const int64_t at = cap[ranks] > 0 ? (int64_t)((__int128)total * cap[r] / cap[ranks]) : total * r / ranks;
-        while (i < n && before + w[i] / 2 < at) before += w[i++]; /* an item goes where most of it lies */
-        cut[r] = i;
-    }
-}
-
 int hk_part_unit_rows(const hk_body *b)
 {
     const int nz = b->nz > 1 ? b->nz : 1;
     if (b->nx < 1 || b->ny < 1 || (int64_t)b->nx * b->ny * nz != b->count) return b->ny > 0 ? b->ny * nz : 1;
     /* rows of one row of the second coarse level's aggregates: 4 rows, or 4 planes */
     const int quad = nz > 1 ? 4 * b->ny : 4;
-    const int64_t per = (int64_t)quad * b->nx, units = (HK_SYS_BLOCK + per - 1) / per;
+    const int64_t per = (int64_t)quad * b->nx, units = (HK_PART_BLOCK + per - 1) / per;
     const int64_t rows = (int64_t)b->ny * nz;
     return units * quad < rows ? (int)(units * quad) : (int)rows;
-}
-
-/* cut_items over the rows of split body b, whose row work is rw[0 ..
- * nrows); an implicit world's cuts fall on whole units of rows
- * (hk_part_unit_rows), the unit's work being its rows'. */
-static void cut_slab(const hk_world *w, int b, int64_t *rw, int nrows, const int64_t *cap, int R, int *rows)
-{
-    const int u = hk_integrator_info_of(w->integrator.kind)->implicit ? hk_part_unit_rows(&w->bodies[b]) : 1;
-    if (u <= 1) {
-        cut_items(rw, nrows, cap, R, rows);
-        return;
-    }
-    const int n = (nrows + u - 1) / u;
-    for (int i = 0; i < n; i++) { /* in place: unit i's rows [u i, u i + u) lie at or after slot i */
-        int64_t s = 0;
-        for (int r = i * u; r < (i + 1) * u && r < nrows; r++) s += rw[r];
-        rw[i] = s;
-    }
-    cut_items(rw, n, cap, R, rows);
-    for (int r = 0; r <= R; r++) rows[r] = rows[r] * u < nrows ? rows[r] * u : nrows;
-}
-
-/* Appends [a, e) to rank r's spans (merging with the last one when they touch); 0 or -1. */
-static int add_span(struct hk_part *pt, int r, int64_t a, int64_t e, int *cap)
-{
-    if (a >= e) return 0;
-    int n = pt->nspan[r];
-    if (n > 0 && pt->span[r][2 * n - 1] == a) {
-        pt->span[r][2 * n - 1] = (int)e;
-        return 0;
-    }
-    if (n == cap[r]) {
-        const int c = cap[r] ? 2 * cap[r] : 8;
-        int *s = realloc(pt->span[r], (size_t)c * 2 * sizeof *s);
-        if (!s) return -1;
-        pt->span[r] = s;
-        cap[r] = c;
-    }
-    pt->span[r][2 * n] = (int)a;
-    pt->span[r][2 * n + 1] = (int)e;
-    pt->nspan[r] = n + 1;
-    return 0;
 }
 
 int hk_part_plan_halo(const struct hk_part *pt, const int *rows, int h, int64_t first, int64_t stride, hk_halo_msg *msg)
@@ -130,202 +53,6 @@ int hk_part_plan_halo(const struct hk_part *pt, const int *rows, int h, int64_t 
         }
     }
     return n;
-}
-
-/* This rank's messages of split body b: rows it reads from each other rank
- * (up to `halo` rows on each side of its slab) and rows of its own that
- * each other rank reads. 0 or -1. */
-static int plan_messages(const hk_world *w, struct hk_part *pt, int b)
-{
-    hk_part_body *pb = &pt->body[b];
-    const hk_body *bd = &w->bodies[b];
-    pb->msg = malloc((size_t)(2 * pt->ranks) * sizeof *pb->msg);
-    if (!pb->msg) return -1;
-    pb->nmsg = hk_part_plan_halo(pt, pb->rows, pb->halo, bd->first, bd->nx, pb->msg);
-    return 0;
-}
-
-/* Splits one-row body b (a rope) into ranges of nodes, cut on whole
- * vectors (the sweep's windows start on them), balanced by each node's
- * springs; its halo is the windows' (hk_sweep_window_halo). 0 or -1. */
-static int cut_nodes(const hk_world *w, struct hk_part *pt, int b, const int64_t *cap)
-{
-    const hk_sweep_plan *sp = hk_engine_plan(w, b);
-    hk_part_body *pb = &pt->body[b];
-    const int R = pt->ranks, n = (sp->nx + HK_ROW_VEC - 1) / HK_ROW_VEC;
-    int64_t *vw = calloc((size_t)(n ? n : 1), sizeof *vw); /* work per vector of nodes */
-    pb->rows = malloc(((size_t)R + 1) * sizeof *pb->rows);
-    if (!vw || !pb->rows) {
-        free(vw);
-        return -1;
-    }
-    for (int i = 0; i < sp->nx; i++) vw[i / HK_ROW_VEC] += 1;
-    for (int q = 0; q < sp->nfam; q++) {
-        const hk_family *f = &w->families[sp->fam[q]];
-        for (int i = f->i0; i < f->i1; i++) vw[i / HK_ROW_VEC] += 1;
-    }
-    cut_items(vw, n, cap, R, pb->rows);
-    for (int r = 0; r <= R; r++) pb->rows[r] = pb->rows[r] * HK_ROW_VEC < sp->nx ? pb->rows[r] * HK_ROW_VEC : sp->nx;
-    for (int r = 0; r < R; r++)
-        for (int v = pb->rows[r] / HK_ROW_VEC; v < (pb->rows[r + 1] + HK_ROW_VEC - 1) / HK_ROW_VEC; v++)
-            pt->work[r] += vw[v];
-    free(vw);
-    pb->owner = -1;
-    pb->nodes = 1;
-    pb->halo = hk_sweep_window_halo(w, sp);
-    pb->msg = malloc((size_t)(2 * R) * sizeof *pb->msg);
-    if (!pb->msg) return -1;
-    pb->nmsg = hk_part_plan_halo(pt, pb->rows, pb->halo, w->bodies[b].first, 1, pb->msg);
-    return 0;
-}
-
-/* Whether unit u is shared out over the ranks (slabs of a lattice, ranges
- * of a rope's nodes, a run of solo bodies) rather than given whole: a rope
- * under an implicit integrator goes whole (the solver splits rows). */
-static int shared_out(const hk_world *w, const hk_unit_view *u)
-{
-    if (u->by_body) return 1;
-    if (!u->slabs) return 0;
-    return hk_engine_plan(w, u->first)->nrows > 1 || !hk_integrator_info_of(w->integrator.kind)->implicit;
-}
-
-/* The shares: whole units to the least loaded rank (largest first), then
- * the divisible work (slabs, runs of solo bodies) cut so that every rank
- * comes as near the mean as it can. 0 or -1 (out of memory). */
-static int share(hk_world *w, struct hk_part *pt, const hk_unit_view *u, int nu)
-{
-    const int R = pt->ranks;
-    int64_t *unit_work = calloc((size_t)(nu ? nu : 1), sizeof *unit_work), *cap = calloc((size_t)R + 1, sizeof *cap);
-    int *order = malloc((size_t)(nu ? nu : 1) * sizeof *order), *cut = malloc(((size_t)R + 1) * sizeof *cut);
-    int *span_cap = calloc((size_t)R, sizeof *span_cap);
-    int failed = !unit_work || !cap || !order || !cut || !span_cap;
-    int64_t divisible = 0, whole = 0;
-    for (int q = 0; q < nu && !failed; q++) {
-        for (int b = u[q].first; b < u[q].end; b++) unit_work[q] += hk_engine_plan(w, b)->work;
-        if (shared_out(w, &u[q]))
-            divisible += unit_work[q];
-        else
-            whole += unit_work[q];
-    }
-    /* whole units, largest first (ties: in body order), each to the least loaded rank (ties: the lowest) */
-    int n_whole = 0;
-    for (int q = 0; q < nu && !failed; q++) {
-        if (shared_out(w, &u[q])) continue;
-        int p = n_whole++;
-        while (p > 0 && unit_work[order[p - 1]] < unit_work[q]) {
-            order[p] = order[p - 1];
-            p--;
-        }
-        order[p] = q;
-    }
-    for (int i = 0; i < n_whole && !failed; i++) {
-        const hk_unit_view *un = &u[order[i]];
-        int best = 0;
-        for (int r = 1; r < R; r++)
-            if (pt->work[r] < pt->work[best]) best = r;
-        pt->work[best] += unit_work[order[i]];
-        for (int b = un->first; b < un->end; b++) pt->body[b].owner = best;
-    }
-    /* capacities: what each rank lacks of the mean, cumulated */
-    const int64_t mean = (whole + divisible + R - 1) / R;
-    for (int r = 0; r < R && !failed; r++) cap[r + 1] = cap[r] + (pt->work[r] < mean ? mean - pt->work[r] : 0);
-    for (int q = 0; q < nu && !failed; q++) {
-        if (!shared_out(w, &u[q])) continue;
-        if (u[q].slabs && hk_engine_plan(w, u[q].first)->nrows == 1) { /* one row: ranges of nodes */
-            failed = cut_nodes(w, pt, u[q].first, cap) != 0;
-        } else if (u[q].slabs) {
-            const int b = u[q].first;
-            const hk_sweep_plan *sp = hk_engine_plan(w, b);
-            hk_part_body *pb = &pt->body[b];
-            int64_t *rw = malloc((size_t)(sp->nrows ? sp->nrows : 1) * sizeof *rw);
-            pb->rows = malloc(((size_t)R + 1) * sizeof *pb->rows);
-            if (!rw || !pb->rows) {
-                free(rw);
-                failed = 1;
-                break;
-            }
-            row_work(w, b, sp, rw);
-            cut_slab(w, b, rw, sp->nrows, cap, R, pb->rows);
-            for (int r = 0; r < R; r++)
-                for (int row = pb->rows[r]; row < pb->rows[r + 1]; row++) pt->work[r] += rw[row];
-            free(rw);
-            pb->owner = -1;
-            pb->halo = sp->maxdr;
-            failed = plan_messages(w, pt, b) != 0;
-        } else {
-            const int n = u[q].end - u[q].first;
-            int64_t *bw = malloc((size_t)n * sizeof *bw);
-            if (!bw) {
-                failed = 1;
-                break;
-            }
-            for (int i = 0; i < n; i++) bw[i] = hk_engine_plan(w, u[q].first + i)->work;
-            cut_items(bw, n, cap, R, cut);
-            for (int r = 0; r < R; r++)
-                for (int i = cut[r]; i < cut[r + 1]; i++) {
-                    pt->body[u[q].first + i].owner = r;
-                    pt->work[r] += bw[i];
-                }
-            free(bw);
-        }
-    }
-    /* every rank's particles, in body order */
-    for (int b = 0; b < w->body_count && !failed; b++) {
-        const hk_body *bd = &w->bodies[b];
-        const hk_part_body *pb = &pt->body[b];
-        if (pb->owner >= 0) {
-            failed = add_span(pt, pb->owner, bd->first, (int64_t)bd->first + bd->count, span_cap) != 0;
-            continue;
-        }
-        const int64_t stride = pb->nodes ? 1 : bd->nx;
-        for (int r = 0; r < R && !failed; r++)
-            failed =
-                add_span(pt, r, bd->first + pb->rows[r] * stride, bd->first + pb->rows[r + 1] * stride, span_cap) != 0;
-    }
-    free(unit_work);
-    free(cap);
-    free(order);
-    free(cut);
-    free(span_cap);
-    return failed ? -1 : 0;
-}
-
-int hk_world_distribute(hk_world *w, int rank, int ranks, const hk_part_ops *ops, void *ctx)
-{
-    hk_part_free(w->part);
-    w->part = NULL;
-    if (ranks < 1 || rank < 0 || rank >= ranks) return hk_fail(w, "rank %d of %d: not a rank", rank, ranks);
-    hk_unit_view *u = NULL;
-    const int nu = hk_engine_units(w, &u);
-    if (nu < 0) return -1;
-    struct hk_part *pt = calloc(1, sizeof *pt);
-    int failed = !pt;
-    if (pt) {
-        pt->rank = rank;
-        pt->ranks = ranks;
-        pt->ops = ops;
-        pt->ctx = ctx;
-        pt->body_count = w->body_count;
-        pt->body = calloc((size_t)(w->body_count ? w->body_count : 1), sizeof *pt->body);
-        pt->span = calloc((size_t)ranks, sizeof *pt->span);
-        pt->nspan = calloc((size_t)ranks, sizeof *pt->nspan);
-        pt->work = calloc((size_t)ranks, sizeof *pt->work);
-        failed = !pt->body || !pt->span || !pt->nspan || !pt->work || share(w, pt, u, nu) != 0;
-    }
-    free(u);
-    if (failed) {
-        hk_part_free(pt);
-        return hk_fail(w, "out of memory for the shares of %d ranks", ranks);
-    }
-    w->part = pt;
-    if (w->implicit) w->implicit->own_part = NULL; /* its blocks' owners are made again */
-    if (hk_engine_apply_part(w) != 0) {
-        hk_part_free(pt);
-        w->part = NULL;
-        hk_engine_apply_part(w);
-        return -1;
-    }
-    return 0;
 }
 
 int hk_world_spans(const hk_world *w, int one[2], const int **spans)

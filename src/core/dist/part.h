@@ -80,13 +80,6 @@ struct hk_part {
     void *ctx;
 };
 
-/* Shares w out over `ranks` processes as this process, rank `rank`, and
- * keeps the shares on w (w->part; a share made before is replaced). The
- * world must be complete (bodies, springs, integrator) and is prepared for
- * the engine here. Every rank must call it with the same world. 0, or -1
- * with hk_world_error set (out of memory, or a world the engine cannot
- * plan). */
-int hk_world_distribute(hk_world *w, int rank, int ranks, const hk_part_ops *ops, void *ctx);
 void hk_part_free(struct hk_part *pt);
 
 /* The particles this process computes, as [first, end) pairs in
@@ -136,10 +129,13 @@ void hk_part_share_doubles(const hk_world *w, double *v, int64_t n);
 /* Rows of body b that a slab of an implicit run starts on a multiple of:
  * whole rows of the multigrid's second coarse level (an aggregate of
  * aggregates: 4 rows of a planar lattice, 4 planes of a solid one), enough
- * of them for one block of the solver's sums (HK_SYS_BLOCK particles,
- * system.h), whose blocks start afresh at every unit, so that neither an
+ * of them for one block of the solver's sums (HK_PART_BLOCK particles),
+ * whose blocks start afresh at every unit, so that neither an
  * aggregate of the two levels a rank computes its part of nor a block
  * straddles two ranks. A body that is not a lattice of rows is one unit. */
 int hk_part_unit_rows(const hk_body *b);
+/* Particles a unit of rows holds at least: one block of the implicit
+ * solver's sums (implicit/system.h sets its HK_SYS_BLOCK to this). */
+#define HK_PART_BLOCK 2048
 
 #endif

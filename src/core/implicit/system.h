@@ -3,6 +3,7 @@
 #ifndef HOOKE_SYSTEM_H
 #define HOOKE_SYSTEM_H
 
+#include "part.h"
 #include "world.h"
 
 /* Vectors of the solver, three arrays (x, y, z) of the particle capacity each. */
@@ -26,7 +27,7 @@ enum {
  * number of ranks: blocks start afresh at every body and at every unit of
  * rows that a distributed run may cut a body at (hk_part_unit_rows), so
  * that one rank computes each block whole. */
-#define HK_SYS_BLOCK 2048
+#define HK_SYS_BLOCK HK_PART_BLOCK
 
 /* The implicit solver's state: the vectors above, the inverted 3x3
  * diagonal blocks, per lattice family a buffer of spring products, and the
