@@ -1,6 +1,5 @@
 /* mesh.c — closed triangle mesh storage, validation (watertight, oriented, non-degenerate), volume and icosphere. */
 #include "mesh.h"
-#include "readfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -62,43 +61,6 @@ int hk_mesh_push_face(hk_mesh *m, int *cap, int a, int b, int c, int line)
     f[0] = a, f[1] = b, f[2] = c;
     m->face_lines[m->face_count++] = line;
     return 0;
-}
-
-char *hk_read_text_file(const char *path, char *err, size_t errlen)
-{
-    char *text, why[512];
-    size_t len;
-    if (hk_read_file(path, HK_LIMIT_MESH, "mesh", &text, &len, why, sizeof why) != 0) {
-        hk_mesh_error(err, errlen, path, 0, "%s", why);
-        return NULL;
-    }
-    if (memchr(text, '\0', len)) {
-        free(text);
-        hk_mesh_error(err, errlen, path, 0, "expected text, got a NUL byte (is this a binary file?)");
-        return NULL;
-    }
-    return text;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    if (n < k) return 0;
-    for (size_t i = 0; i < k; i++)
-        if (tolower((unsigned char)s[n - k + i]) != suffix[i]) return 0;
-    return 1;
-}
-
-int hk_mesh_load(const char *path, hk_mesh *out, char *err, size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    int asc = ends_with(path, ".asc"), obj = ends_with(path, ".obj");
-    if (!asc && !obj) return hk_mesh_error(err, errlen, path, 0, "expected a file name ending in .asc or .obj");
-    char *text = hk_read_text_file(path, err, errlen);
-    if (!text) return -1;
-    int rc = asc ? hk_mesh_parse_asc(text, path, out, err, errlen) : hk_mesh_parse_obj(text, path, out, err, errlen);
-    free(text);
-    return rc;
 }
 
 /* ---- validation ----------------------------------------------------------- */

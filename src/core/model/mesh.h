@@ -1,4 +1,4 @@
-/* mesh.h — closed triangle meshes: storage, validation, volume, icosphere and the file loaders' shared helpers. */
+/* mesh.h — closed triangle meshes: storage, validation, volume, icosphere and the helpers the file readers (io/mesh/) share. */
 #ifndef HOOKE_MESH_H
 #define HOOKE_MESH_H
 
@@ -32,7 +32,5 @@ int hk_mesh_error(char *err, size_t errlen, const char *name, int line, const ch
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
-/* Reads a whole file into a NUL-terminated buffer (free it); NULL with err set. */
-char *hk_read_text_file(const char *path, char *err, size_t errlen);
 
 #endif
