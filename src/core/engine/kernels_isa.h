@@ -8,7 +8,7 @@
  * passes over rows, lists and particles are the same text for every ISA;
  * only simd.h's wide-float type differs. */
 
-#include "kernels.h"
+#include "kernel_table.h"
 #include "simd.h"
 #include "springs.h"
 
