@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "cg.h"
+#include "implicit.h"
 #include "hooke/hooke.h"
 #include "system.h"
 
@@ -34,7 +35,7 @@ static void *jac_case_new(hk_world *w, const char *kernels, int threads)
     d.dt = 1.0 / 240;
     if (!c || !w || hk_world_set_kernels(w, strcmp(kernels, "best") == 0 ? NULL : kernels) != 0 ||
         hk_world_set_threads(w, threads) != 0 || hk_world_optimise(w, 0) != 0 || hk_world_set_integrator(w, &d) != 0 ||
-        !(c->im = hk_implicit_get(w))) {
+        !(c->im = hk_implicit_solver(w))) {
         free(c);
         hk_world_destroy(w);
         return NULL;
@@ -117,7 +118,7 @@ void *hk_bench_setup_cg_cloth(int n, int threads, const char *kernels)
 {
     jac_case *c = setup_cloth(n, threads, kernels);
     if (!c) return NULL;
-    hk_system_blocks(c->w, c->im, c->sK, c->sD);
+    hk_implicit_blocks(c->w, c->im, c->sK, c->sD);
     c->items *= HK_BENCH_CG_ITERATIONS;
     return c;
 }

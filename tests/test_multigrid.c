@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "implicit.h"
 #include "multigrid.h"
 #include "system.h"
 
@@ -123,11 +124,11 @@ static void test_preconditioner_spd(void **state)
     assert_int_equal(hk_world_optimise(w, 0), 0);
     set_implicit(w, HK_PRECONDITIONER_MULTIGRID, 1e-5, 1.0 / 240);
     hk_world_step(w); /* a deformed state */
-    hk_implicit *im = hk_implicit_get(w);
+    hk_implicit *im = hk_implicit_solver(w);
     assert_non_null(im);
     assert_non_null(im->mg);
     const hk_real h = (hk_real)(1.0 / 240), sK = h * h, sD = h;
-    hk_system_blocks(w, im, sK, sD);
+    hk_implicit_blocks(w, im, sK, sD);
     const int n = hk_world_particles(w).count;
     const size_t bytes = (size_t)n * sizeof(hk_real);
     hk_real *a[3], *b[3], *ba[3], *bb[3];

@@ -7,6 +7,7 @@
 #include "cg.h"
 #include "forces.h"
 #include "fpmode.h"
+#include "multigrid.h"
 #include "system.h"
 
 /*
@@ -156,9 +157,36 @@ static void keep_history(hk_world *w, hk_implicit *im)
     w->history = 1;
 }
 
-static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
+hk_implicit *hk_implicit_solver(hk_world *w)
 {
     hk_implicit *im = hk_implicit_get(w);
+    if (im && (im->mg_stale || im->preconditioner != w->integrator.preconditioner)) {
+        hk_mg_free(im->mg);
+        im->mg = NULL;
+        im->mg_stale = 0;
+        im->preconditioner = w->integrator.preconditioner;
+        if (im->preconditioner == HK_PRECONDITIONER_MULTIGRID) im->mg = hk_mg_create(w);
+    }
+    return im;
+}
+
+void hk_implicit_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
+{
+    const hk_block_hooks mg = im->mg ? hk_mg_hooks(im->mg) : (hk_block_hooks){0};
+    hk_system_blocks(w, im, sK, sD, im->mg ? &mg : NULL);
+}
+
+void hk_implicit_release(hk_world *w)
+{
+    if (!w->implicit) return;
+    hk_mg_free(w->implicit->mg);
+    hk_implicit_free(w->implicit);
+    w->implicit = NULL;
+}
+
+static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
+{
+    hk_implicit *im = hk_implicit_solver(w);
     if (!im) {
         w->step_failed = 1;
         return;
@@ -189,7 +217,7 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
         } else {
             g0 = sqrt(hk_system_dot(w, im, im->v[HK_SYS_B], im->v[HK_SYS_B]));
         }
-        hk_system_blocks(w, im, sK, sD);
+        hk_implicit_blocks(w, im, sK, sD);
         const int warm = it == 0 && w->history;
         if (warm) guess_from_history(w, im);
         const hk_cg_result res = hk_cg_solve(w, im, sK, sD, tol, max_it, warm);

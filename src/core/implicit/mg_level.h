@@ -2,8 +2,8 @@
 #ifndef HOOKE_MG_LEVEL_H
 #define HOOKE_MG_LEVEL_H
 
-#include "multigrid.h"
 #include "part.h"
+#include "system.h"
 
 /* Damping of the block-Jacobi smoother (below 1: the largest eigenvalue of
  * D^-1 A of a spring network is at most 2) and the pre- and post-smoothing

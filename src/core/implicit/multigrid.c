@@ -137,7 +137,7 @@ hk_mg *hk_mg_create(const hk_world *w)
 
 /* ---- building the coarse matrices (called by every thread of a team) ---- */
 
-void hk_mg_begin(hk_mg *mg, const hk_world *w)
+static void hk_mg_begin(hk_mg *mg, const hk_world *w)
 {
     for (int bi = 0; bi < mg->count; bi++) {
         mg_body *B = &mg->b[bi];
@@ -209,7 +209,7 @@ static inline __attribute__((always_inline)) void add_node(hk_real *const restri
     }
 }
 
-void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *const blk[6])
+static void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *const blk[6])
 {
     const hk_family *f = &w->families[fi];
     mg_body *B = body_of(mg, f->body);
@@ -369,7 +369,7 @@ static void factor_coarsest(mg_body *B)
     }
 }
 
-void hk_mg_finish(hk_mg *mg, const hk_world *w)
+static void hk_mg_finish(hk_mg *mg, const hk_world *w)
 {
     HK_BARRIER();
     if (w->part && HK_THREAD() == 0) /* a distributed run: every rank's aggregates, on every rank */
@@ -705,3 +705,9 @@ double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
     fine_residual(w, im, sK, sD, tmp);
     return fine_smooth(w, im, tmp);
 }
+
+static void hook_begin(void *mg, const hk_world *w) { hk_mg_begin(mg, w); }
+static void hook_family(void *mg, const hk_world *w, int fi, hk_real *const blk[6]) { hk_mg_add_family(mg, w, fi, blk); }
+static void hook_finish(void *mg, const hk_world *w) { hk_mg_finish(mg, w); }
+
+hk_block_hooks hk_mg_hooks(hk_mg *mg) { return (hk_block_hooks){hook_begin, hook_family, hook_finish, mg}; }

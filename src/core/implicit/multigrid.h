@@ -21,19 +21,13 @@
 #define HK_MG_MIN_NODES 1024
 #define HK_MG_COARSEST 64
 
-typedef struct hk_mg hk_mg;
-
 /* The hierarchy for the world's lattice bodies (NULL when none qualifies,
  * or out of memory: then the solver keeps block Jacobi). */
 hk_mg *hk_mg_create(const hk_world *w);
 void hk_mg_free(hk_mg *mg);
-/* Starts the coarse matrices of a new system: the free particles' masses. */
-void hk_mg_begin(hk_mg *mg, const hk_world *w);
-/* Adds lattice family fi's spring blocks blk (by local source node, as
- * jacobian_lattice_blocks leaves them) to the first coarse level. */
-void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *const blk[6]);
-/* Builds the deeper levels and their smoothers from the first one. */
-void hk_mg_finish(hk_mg *mg, const hk_world *w);
+/* The coarse matrices of a new system, built from the blocks that
+ * hk_system_blocks assembles: pass these hooks to it (mg not NULL). */
+hk_block_hooks hk_mg_hooks(hk_mg *mg);
 /* The damping omega of the block-Jacobi smoother. */
 hk_real hk_mg_omega(void);
 /* z = B r with B the multigrid preconditioner, given z = omega inv r (the

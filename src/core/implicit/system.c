@@ -8,7 +8,6 @@
 #include "engine.h"
 #include "fpmode.h"
 #include "kernels.h"
-#include "multigrid.h"
 #include "part.h"
 #include "team.h"
 
@@ -61,8 +60,7 @@ void hk_implicit_free(hk_implicit *im)
     free(im->by_chunks);
     hk_free_reals(im->chunk_buf);
     free(im->chunk_views);
-    hk_mg_free(im->mg);
-    free(im);
+    free(im); /* im->mg is freed by its maker (implicit.c hk_implicit_release) */
 }
 
 /* im->fixed = the particles with inverse mass 0, in index order. */
@@ -308,16 +306,6 @@ static int implicit_alloc(hk_world *w, hk_implicit *im)
     return 0;
 }
 
-/* The multigrid hierarchy when the integrator asks for it (NULL when no
- * body qualifies: block Jacobi alone). */
-static void choose_preconditioner(hk_world *w, hk_implicit *im)
-{
-    hk_mg_free(im->mg);
-    im->mg = NULL;
-    im->preconditioner = w->integrator.preconditioner;
-    if (im->preconditioner == HK_PRECONDITIONER_MULTIGRID) im->mg = hk_mg_create(w);
-}
-
 hk_implicit *hk_implicit_get(hk_world *w)
 {
     hk_implicit *im = w->implicit;
@@ -328,7 +316,6 @@ hk_implicit *hk_implicit_get(hk_world *w)
     }
     if (im && im->capacity == w->p.capacity && im->count == w->p.count && im->families == w->family_count) {
         list_fixed(w, im); /* particles may have been pinned or freed since: the list is cheap */
-        if (im->preconditioner != w->integrator.preconditioner) choose_preconditioner(w, im);
         if (im->own_part != w->part && own_blocks(w, im) != 0) {
             hk_fail(w, "out of memory for the implicit solver");
             return NULL;
@@ -347,7 +334,7 @@ hk_implicit *hk_implicit_get(hk_world *w)
         hk_fail(w, "out of memory for the implicit solver (%d particles)", w->p.count);
         return NULL;
     }
-    choose_preconditioner(w, im);
+    im->mg_stale = 1; /* made for the arrays before: implicit.c makes it again */
     return im;
 }
 
@@ -585,7 +572,7 @@ static void invert_block(const double a[6], hk_real out[6])
     out[5] = (hk_real)(c22 * q);
 }
 
-void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
+void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_block_hooks *hooks)
 {
     const hk_kernels *k = sys_kernels(w);
     const hk_particles *p = &w->p;
@@ -600,7 +587,7 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
             for (int e = 0; e < 6; e++)
                 for (int g = g0; g < g1; g++) sum[e][g] = (e == 0 || e == 3 || e == 5) ? p->mass[g] : 0;
         HK_BARRIER();
-        if (im->mg) hk_mg_begin(im->mg, w);
+        if (hooks) hooks->begin(hooks->ctx, w);
         /* lattice families one at a time: blocks by source rows, then each
          * particle adds the block of its springs as source and as target */
         for (int fi = 0; fi < w->family_count; fi++) {
@@ -620,7 +607,7 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
                     if (start >= 0) k->jacobian_lattice_blocks(f, p, sK, sD, im->blk, start, f->i1 - f->i0);
                 }
             HK_BARRIER();
-            if (im->mg) hk_mg_add_family(im->mg, w, fi, im->blk);
+            if (hooks) hooks->family(hooks->ctx, w, fi, im->blk);
             /* the body's nodes in this rank's rows */
             const hk_body *bd = &w->bodies[f->body];
             int lo = 0, hi = bd->ny * (bd->nz > 1 ? bd->nz : 1);
@@ -651,7 +638,7 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
                 }
                 for (int e = 0; e < 6; e++) sum[e][g] = iv[e];
             }
-        if (im->mg) hk_mg_finish(im->mg, w);
+        if (hooks) hooks->finish(hooks->ctx, w);
     }
 }
 

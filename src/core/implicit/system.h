@@ -29,6 +29,21 @@ enum {
  * that one rank computes each block whole. */
 #define HK_SYS_BLOCK HK_PART_BLOCK
 
+/* The multigrid hierarchy (multigrid.h), held by the solver's state. */
+typedef struct hk_mg hk_mg;
+
+/* What a preconditioner built on the system's 3x3 blocks (the multigrid)
+ * takes from hk_system_blocks. Every thread of its parallel region calls
+ * each hook: begin once the diagonal holds the masses, family after
+ * lattice family fi's spring blocks are in blk (by local source node),
+ * finish at the end. */
+typedef struct hk_block_hooks {
+    void (*begin)(void *ctx, const hk_world *w);
+    void (*family)(void *ctx, const hk_world *w, int fi, hk_real *const blk[6]);
+    void (*finish)(void *ctx, const hk_world *w);
+    void *ctx;
+} hk_block_hooks;
+
 /* The implicit solver's state: the vectors above, the inverted 3x3
  * diagonal blocks, per lattice family a buffer of spring products, and the
  * statistics the world reports (hooke.h, hk_solver_stats). */
@@ -65,8 +80,9 @@ typedef struct hk_implicit {
     const struct hk_part *own_part; /* the shares own was made for */
     int *fixed;                     /* particles with inverse mass 0 */
     int fixed_count;
-    struct hk_mg *mg;                 /* multigrid on the lattice bodies (multigrid.h), or NULL */
+    hk_mg *mg;                        /* multigrid on the lattice bodies (multigrid.h), or NULL; made by implicit.c */
     hk_preconditioner preconditioner; /* what mg was made for */
+    int mg_stale;                     /* the arrays were made again since mg was: make it again */
     hk_solver_stats stats;            /* hooke.h */
 } hk_implicit;
 
@@ -92,8 +108,8 @@ void hk_implicit_free(hk_implicit *im);
 void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int mass, hk_real *const y[3],
                      hk_real *const out[3]);
 /* im->inv = the inverses of the 3x3 diagonal blocks of M + sum S (fixed
- * particles: 0). */
-void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD);
+ * particles: 0); the blocks also go to hooks (NULL: none). */
+void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_block_hooks *hooks);
 /* z = inv r per particle (the vectors HK_SYS_Z and HK_SYS_R), times scale
  * unless it is 1; returns r . z and writes r . r into *rr, both summed over
  * free particles in fixed blocks. With alpha, each block first takes the

@@ -1,10 +1,10 @@
 /* life.c — a world's life: its creation (the environment checked), its kernel path, and its end (every layer's state freed). */
 #include "engine.h"
+#include "implicit.h"
 #include "kernels.h"
 #include "lists.h"
 #include "part.h"
 #include "surface.h"
-#include "system.h"
 #include "world.h"
 
 #include <stdlib.h>
@@ -47,7 +47,7 @@ void hk_world_destroy(hk_world *w)
     for (int s = 0; s < w->surface_count; s++) hk_surface_free(&w->surfaces[s]);
     hk_world_free_storage(w);
     hk_engine_free(w->engine);
-    hk_implicit_free(w->implicit);
+    hk_implicit_release(w);
     hk_part_free(w->part);
     free(w);
 }
