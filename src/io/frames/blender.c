@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frames.h"
+#include "frame_format.h"
 #include "obj_out.h"
 #include "outfile.h"
 #include "pc2.h"

@@ -4,32 +4,8 @@
 
 #include <stddef.h>
 
-#include "geometry.h"
+#include "frame_format.h"
 #include "hooke/hooke.h"
-
-/* One format's frames of one run: where they go and what its writer keeps
- * from frame to frame (a collection, a camera): state starts NULL, and
- * free_state, when the writer sets it, releases it with the series. */
-typedef struct hk_frame_series {
-    const char *dir;
-    void *state;
-    void (*free_state)(void *state);
-    const char *failed; /* set by a writer that failed on a file other than its frame's */
-} hk_frame_series;
-
-/* A frame format: its name in --format, the extension of its frame files
- * (DIR/frame_<step>.<extension>; NULL for a format that keeps one set of
- * files for the whole series in DIR, whose writer then gets path NULL and
- * names its files itself, setting `failed` when one cannot be written), a
- * line for --help, and the writer of one frame at path; 0, or -1 with errno
- * set. Each writer defines its row (vtk.c, obj_out.c, render.c, blender.c)
- * and frames.c lists them. */
-typedef struct hk_frame_format {
-    const char *name;
-    const char *extension;
-    const char *description;
-    int (*write)(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g);
-} hk_frame_format;
 
 /* The formats, in table order; NULL past the last. */
 const hk_frame_format *hk_frame_format_at(int i);

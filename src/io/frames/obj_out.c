@@ -1,7 +1,7 @@
 /* obj_out.c — writes a world as a Wavefront OBJ file: per-frame files and the mesh of the Blender point cache. */
 #include "obj_out.h"
 
-#include "frames.h"
+#include "frame_format.h"
 #include "outfile.h"
 
 #include <errno.h>

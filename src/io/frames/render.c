@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frames.h"
+#include "frame_format.h"
 #include "plot_axis.h"
 #include "world.h"
 

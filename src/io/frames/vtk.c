@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frames.h"
+#include "frame_format.h"
 #include "vtkxml.h"
 #include "world.h"
 
