@@ -30,54 +30,6 @@ typedef struct parser {
 } parser;
 
 /* ------------------------------------------------------------------------ */
-/* Keys and families by offset, for the hooks                               */
-
-static int key_index(const sc_kind *k, size_t off, const char *field)
-{
-    for (int i = 0; i < k->nkeys; i++)
-        if (k->keys[i].off == off) return i;
-    fprintf(stderr, "hooke: scene: %s has no key for the field '%s'\n", k->title, field);
-    abort();
-}
-
-const sc_key *sc_key_at(const sc_section *s, size_t off, const char *field)
-{
-    return &s->kind->keys[key_index(s->kind, off, field)];
-}
-
-const sc_given *sc_given_at(const sc_section *s, size_t off, const char *field)
-{
-    const sc_given *g = &s->vals[key_index(s->kind, off, field)];
-    return g->line ? g : NULL;
-}
-
-static int family_index(const sc_kind *k, size_t off, const char *field)
-{
-    for (int f = 0; f < k->nfamilies; f++)
-        if (k->families[f].off == off) return f;
-    fprintf(stderr, "hooke: scene: %s has no springs family for the field '%s'\n", k->title, field);
-    abort();
-}
-
-const sc_given *sc_family_at(const sc_section *s, size_t off, const char *field)
-{
-    const sc_given *g = &s->fams[family_index(s->kind, off, field)];
-    return g->line ? g : NULL;
-}
-
-int sc_fail_key(sc_section *s, size_t off, const char *field, const char *fmt)
-{
-    const sc_given *g = sc_given_at(s, off, field);
-    return sc_fail(s->lx, g ? g->line : s->lx->line, g ? g->col : 1, fmt, sc_key_at(s, off, field)->name);
-}
-
-int sc_fail_family(sc_section *s, size_t off, const char *field, const char *why)
-{
-    const int f = family_index(s->kind, off, field);
-    return sc_fail(s->lx, s->fams[f].line, s->fams[f].col, "springs family '%s' %s", s->kind->families[f].name, why);
-}
-
-/* ------------------------------------------------------------------------ */
 /* Names for messages                                                        */
 
 /* The words that open a section: the settings sections, the items opened by their own word, "body". */
@@ -211,7 +163,7 @@ static int parse_springs_line(parser *p)
         if (sl->keys[k].required && !seen_col[k])
             return sc_fail(lx, lx->line, lx->eol_col, "springs family '%s' is missing required key '%s'", names[f],
                            sl->keys[k].name);
-    const int br = key_index(sl, offsetof(hk_spring_params, break_ratio), "break_ratio");
+    const int br = sc_key_index(sl, offsetof(hk_spring_params, break_ratio), "break_ratio");
     if (sp.behaviour == HK_SPRING_BREAKABLE && !seen_col[br])
         return sc_fail(lx, lx->line, lx->eol_col,
                        "springs family '%s' with behaviour breakable is missing required key '%s'", names[f],

@@ -19,7 +19,7 @@ typedef struct hk_scene {
 /* Parses scene text; `filename` is used in messages only. On error returns -1
  * and writes "FILE:LINE:COL: error: expected ..., got '...'" into err. */
 int hk_scene_parse(const char *text, const char *filename, hk_scene *out, char *err, size_t errlen);
-/* Reads and parses a file; unreadable files give "FILE: error: cannot open scene: ..." (core/readfile.h). */
+/* Reads and parses a file; unreadable files give "FILE: error: cannot open scene: ..." (io/readfile.h). */
 int hk_scene_load(const char *path, hk_scene *out, char *err, size_t errlen);
 /* Frees the world and the lists; a scene that failed to load is freed too (harmless). */
 void hk_scene_free(hk_scene *s);

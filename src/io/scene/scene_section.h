@@ -1,0 +1,148 @@
+/* scene_section.h — what a scene section is (keys, families, kinds, the open section) and its keys looked up by offset. */
+#ifndef HOOKE_SCENE_SECTION_H
+#define HOOKE_SCENE_SECTION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hooke/hooke.h"
+#include "scene_lex.h"
+
+#define SC_MAX_KEYS 16
+#define SC_MAX_FAMILIES 8
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define SC_MAX_BODY_PARTICLES (1 << 13) /* the fuzz build (tests/fuzz): small worlds, many inputs a second */
+#else
+#define SC_MAX_BODY_PARTICLES (1 << 28) /* per body; the builders set the real limits */
+#endif
+#define SC_COUNT_UNKNOWN (-1)    /* a body's particle count is only known when built */
+#define SC_ADD_REPORTED (-2)     /* an add hook that wrote its own error */
+#define SC_NO_FIELD ((size_t)-1) /* a key kept by the section itself (pins, points, file) */
+#define SC_MAX_ITEMS 32          /* item kinds (sphere and the bodies) */
+
+typedef enum sc_key_type {
+    T_NUM,        /* one number: double */
+    T_INT,        /* one integer in [lo, hi]: int */
+    T_INT64,      /* one integer in [lo, hi]: int64_t */
+    T_VEC,        /* three numbers: hk_vec3 */
+    T_CHOICE,     /* one name from choices: int (its index, or values[index]) */
+    T_INTEGRATOR, /* an integrator name: hk_integrator_kind */
+    T_PINS,       /* one or more particle indices (the section's pins) */
+    T_POINT,      /* points body: x y z mass [vx vy vz], repeatable */
+    T_SPRING,     /* points body: A B, repeatable */
+    T_FILE,       /* one file name, relative to the scene file's directory */
+} sc_key_type;
+
+/* One key: where its value goes (offsetof into the section's descriptor) and what it accepts. */
+typedef struct sc_key {
+    const char *name;
+    sc_key_type type;
+    sc_check ck;
+    int required;
+    size_t off;                 /* SC_NO_FIELD for the section's own keys */
+    int64_t lo, hi;             /* T_INT, T_INT64 */
+    const char *const *choices; /* T_CHOICE: indexed by value; NULL entries are not accepted */
+    int nchoices;
+    const int *values; /* T_CHOICE: the value of each choice; NULL: its index */
+} sc_key;
+
+/* One spring family of a `springs FAMILY ...` line: an hk_spring_params in the descriptor. */
+typedef struct sc_family {
+    const char *name;
+    size_t off;
+} sc_family;
+
+/* Where a key or a springs line was given; line 0 = not given. */
+typedef struct sc_given {
+    int line, col;
+    int vcol; /* column of its first value */
+} sc_given;
+
+typedef struct sc_located {
+    int v, line, col;
+} sc_located;
+
+typedef struct sc_section sc_section;
+typedef struct sc_item sc_item;
+
+/* A section (world, run, ground, walls) or an item kind (sphere, body rope, ...). */
+typedef struct sc_kind {
+    const char *word;  /* the word that opens it ("world", "sphere"), or the body kind after "body" */
+    const char *title; /* for messages: "world", "body rope" */
+    int body;          /* 1: opened as `body WORD` and counted as a body */
+    const sc_key *keys;
+    int nkeys;
+    const sc_family *families; /* for `springs` lines; NULL: none */
+    int nfamilies;
+    size_t base;             /* sections: where in sc_settings the keys write */
+    size_t size;             /* items: bytes of the descriptor the keys write */
+    void (*init)(void *def); /* defaults, before the first key; NULL: zeros */
+    /* Rules between keys and derived fields, at `end`; items set *count to their particles (or
+     * SC_COUNT_UNKNOWN). 0, or -1 with the error written. NULL: none. */
+    int (*finish)(sc_section *s, void *def, int64_t *count);
+    /* Items: builds the body; its index, -1 (the builder failed) or SC_ADD_REPORTED. */
+    int (*add)(hk_world *w, const sc_item *it, sc_lexer *lx);
+} sc_kind;
+
+/* Everything the settings sections write. */
+typedef struct sc_settings {
+    hk_world_def world;
+    hk_integrator_def integrator;
+    int64_t steps, every;
+    double time, stretch_limit;
+} sc_settings;
+
+/* The open section. */
+struct sc_section {
+    const sc_kind *kind;
+    sc_lexer *lx;
+    int line;    /* of the section word */
+    int end_col; /* of `end`, once reached */
+    void *def;   /* where the keys write: the item's descriptor, or into the settings */
+    void *owned; /* items: def, allocated */
+    sc_given vals[SC_MAX_KEYS];
+    sc_given fams[SC_MAX_FAMILIES];
+    sc_located *pins;
+    int npins, cappins;
+    hk_vec3 *pos, *vel; /* points body */
+    double *mass;
+    int npoints, cappoints;
+    sc_located *sa, *sb;
+    int nsprings, capsprings;
+    char *file; /* the file as written */
+};
+
+/* A closed item, built once the whole file is read. */
+struct sc_item {
+    const sc_kind *kind;
+    int line; /* the line that opens it */
+    int end_line, end_col;
+    void *def; /* owned */
+    sc_located *pins;
+    int npins;
+    hk_vec3 *pos, *vel;
+    double *mass;
+    int npoints;
+    int *sa, *sb;
+    int nsprings;
+    char *file;              /* path resolved against the scene's directory */
+    int file_line, file_col; /* where 'file' was given */
+};
+
+/* Hook helpers. Keys and families are named by their offset in the descriptor; one the
+ * section does not have is a programming error: it aborts, naming `field` and the section. */
+#define SC_GIVEN(s, type, field) sc_given_at((s), offsetof(type, field), #field)
+#define SC_FAMILY(s, type, field) sc_family_at((s), offsetof(type, field), #field)
+/* The index of kind k's key at offset off of its descriptor. */
+int sc_key_index(const sc_kind *k, size_t off, const char *field);
+const sc_given *sc_given_at(const sc_section *s, size_t off, const char *field);
+const sc_key *sc_key_at(const sc_section *s, size_t off, const char *field);
+const sc_given *sc_family_at(const sc_section *s, size_t off, const char *field);
+/* Error at the key at off (when absent: the current line, column 1); fmt has one %s, the key's name. */
+int sc_fail_key(sc_section *s, size_t off, const char *field, const char *fmt);
+#define SC_FAIL_KEY(s, type, field, fmt) sc_fail_key((s), offsetof(type, field), #field, (fmt))
+/* "springs family 'NAME' WHY" at its line. */
+int sc_fail_family(sc_section *s, size_t off, const char *field, const char *why);
+#define SC_FAIL_FAMILY(s, type, field, why) sc_fail_family((s), offsetof(type, field), #field, (why))
+
+#endif
