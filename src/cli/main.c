@@ -178,6 +178,7 @@ int main(int argc, char **argv)
         const int ranks = commands[c].run == hk_cmd_run || commands[c].run == hk_cmd_bench;
         if (ranks && hk_mpi_start() != 0) return EXIT_INPUT;
         const int rc = commands[c].run(argc - at + 1, argv + at - 1);
+        hk_mpi_world_release();
         hk_mpi_stop();
         return rc;
     }

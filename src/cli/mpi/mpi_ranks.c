@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mpi_world.h"
 #include "topology.h"
 
 static int started;           /* hk_mpi_start initialised MPI */
@@ -77,7 +76,6 @@ int hk_mpi_start(void)
 void hk_mpi_stop(void)
 {
     if (!started) return;
-    hk_mpi_world_release();
     fflush(stdout);
     fflush(stderr);
     if (hk_mpi_comm != launch_comm) MPI_Comm_free(&hk_mpi_comm);

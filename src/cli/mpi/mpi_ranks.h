@@ -28,6 +28,8 @@
 int hk_mpi_start(void);
 /* Finalises MPI if hk_mpi_start initialised it. */
 void hk_mpi_stop(void);
+/* Frees what the halo exchange keeps between passes (mpi_world.c); call it before hk_mpi_stop. */
+void hk_mpi_world_release(void);
 /* 1 when MPI was initialised (the summary line then says ranks=). */
 int hk_mpi_active(void);
 /* This process's rank, and how many ranks take part now: the launch's, or
@@ -84,6 +86,7 @@ void hk_mpi_print_placement(const char *prefix);
 #else
 static inline int hk_mpi_start(void) { return 0; }
 static inline void hk_mpi_stop(void) {}
+static inline void hk_mpi_world_release(void) {}
 static inline int hk_mpi_active(void) { return 0; }
 static inline int hk_mpi_rank(void) { return 0; }
 static inline int hk_mpi_ranks(void) { return 1; }

@@ -5,10 +5,7 @@
 
 #include <mpi.h>
 
-/* hooke's communicator: a duplicate of MPI_COMM_WORLD, or its first ranks (hk_mpi_use_ranks; mpi_ranks.c). */
+/* hooke's communicator: a duplicate of MPI_COMM_WORLD, or its first ranks (hk_mpi_use_ranks), defined by mpi_ranks.c. */
 extern MPI_Comm hk_mpi_comm;
-
-/* Frees what the exchange keeps between passes (before MPI_Finalize). */
-void hk_mpi_world_release(void);
 
 #endif

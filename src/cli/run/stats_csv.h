@@ -24,7 +24,7 @@ typedef struct hk_stats_table {
  * of a double (1e999); at least 2 data rows.
  *
  * hk_stats_read reads the file at path (regular files up to HK_LIMIT_STATS,
- * core/readfile.c) and parses it. Returns 0 with t filled, or -1 with t
+ * io/readfile.c) and parses it. Returns 0 with t filled, or -1 with t
  * empty and err set to "PATH:LINE: what is wrong and what was expected" (or
  * "PATH: cannot open stats CSV: REASON"); the caller adds "hooke: error: ". */
 int hk_stats_read(const char *path, hk_stats_table *t, char *err, size_t errlen);
