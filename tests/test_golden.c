@@ -8,7 +8,7 @@
  * Each row runs a shipped scene (its integrator, or the one named) for a few
  * steps and compares hk_world_state_hash with the value recorded here. The
  * engine paths (scalar, avx2, avx512) give the same bits as each other for
- * any thread count; the reference path (src/core/springs.c, the oracle) sums each
+ * any thread count; the reference path (src/core/engine/reference.c, the oracle) sums each
  * particle's spring terms in another order, so on lattice bodies it has
  * hashes of its own. Float and double builds each have their column.
  *

@@ -424,7 +424,7 @@ static void expect_parse_error(const char *text, size_t len, const char *msg)
     free(buf);
 }
 
-/* The reader on its own (src/cli/stats_csv.h, the entry point of a fuzz harness): the table it fills, nan and inf
+/* The reader on its own (src/cli/run/stats_csv.h, the entry point of a fuzz harness): the table it fills, nan and inf
  * kept as values, and the FILE:LINE messages hooke plot prints after "hooke: error: ". */
 static void test_stats_reader(void **state)
 {
