@@ -381,6 +381,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_stability_implicit),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */
     hk_test_cleanup();
     return rc;
 }

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef HOOKE_USE_OPENMP
@@ -10,6 +11,7 @@
 #endif
 
 #include "args.h"
+#include "canvas.h"
 #include "fom.h"
 #include "hooke/hooke.h"
 #include "mpi_ranks.h"
@@ -140,6 +142,8 @@ static const struct {
 
 int main(int argc, char **argv)
 {
+    /* the program owns the process: at its end cairo's and fontconfig's caches go too (leak checkers) */
+    atexit(hk_canvas_release_fonts);
     if (check_environment() != EXIT_OK) return EXIT_INPUT;
     /* hooke's own options, up to the command */
     hk_opt_parser p;

@@ -42,9 +42,7 @@ int hk_canvas_kind_of(const char *path)
     return -1;
 }
 
-/* At exit: cairo's font caches, then fontconfig's configuration, released, so that a leak checker (the ASan
- * build's) finds nothing left of them. */
-static void release_fonts(void)
+void hk_canvas_release_fonts(void)
 {
     cairo_debug_reset_static_data();
     FcFini();
@@ -60,8 +58,6 @@ static int status_errno(cairo_status_t st) { return st == CAIRO_STATUS_NO_MEMORY
 
 int hk_canvas_open(hk_canvas *c, const char *path, hk_canvas_kind kind, int w, int h, hk_rgb bg)
 {
-    static int registered;
-    if (!registered) registered = atexit(release_fonts) == 0;
     memset(c, 0, sizeof *c);
     c->kind = kind;
     c->w = w;

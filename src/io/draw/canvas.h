@@ -65,5 +65,9 @@ double hk_canvas_text_height(hk_canvas *c, hk_text_role role);
  * set it while no other thread draws. */
 typedef void (*hk_text_hook)(void *ctx, hk_text_role role, const char *text);
 void hk_canvas_set_text_hook(hk_text_hook fn, void *ctx);
+/* Cairo's font caches and fontconfig's configuration released, so that a leak checker finds nothing left of
+ * them: for a program at its very end, when nothing in the process draws any more. The library never calls
+ * it (a host may still be drawing with cairo and fontconfig). */
+void hk_canvas_release_fonts(void);
 
 #endif
