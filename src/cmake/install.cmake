@@ -29,11 +29,14 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/hookeConfigVersion.
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/hookeConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/hookeConfigVersion.cmake
   DESTINATION ${HOOKE_CMAKE_DIR})
 
-# hooke.pc. A static link (pkg-config --static) also needs libm, the OpenMP
-# runtime this library was built with and libpng (with zlib, from its own
-# .pc). The paths are written at install time, so `cmake --install build
+# hooke.pc. Cflags: only what hooke.h needs (its own folder; no cairo or glib
+# paths: pkg-config adds a Requires.private module's Cflags to every
+# --cflags, so the drawing and compression libraries are named in
+# Libs.private instead). A static link (pkg-config --static) also needs
+# cairo, fontconfig, zlib, libm and the OpenMP runtime this library was built
+# with. The paths are written at install time, so `cmake --install build
 # --prefix P` gives a hooke.pc that points into P.
-set(LIBS_PRIVATE)
+set(LIBS_PRIVATE "-lcairo -lfontconfig -lz ")
 if(OpenMP_C_FOUND)
   foreach(lib IN LISTS OpenMP_C_LIB_NAMES)
     string(APPEND LIBS_PRIVATE "-l${lib} ")

@@ -77,6 +77,9 @@ run_consumer cmake-static "$tmp/cmake/consumer_static"
 readelf -d "$tmp/cmake/consumer" | grep -q 'NEEDED.*libhooke\.so' || fail "consumer does not load libhooke.so"
 ! readelf -d "$tmp/cmake/consumer_static" | grep -q 'libhooke' || fail "consumer_static needs libhooke.so"
 
+# Cflags: hooke.h needs its own include folder and nothing else (no cairo, glib or freetype paths)
+pc_cflags=$(pkg-config --cflags hooke | xargs)
+[ "$pc_cflags" = "-I$(pkg-config --variable=includedir hooke)" ] || fail "pkg-config --cflags hooke gives '$pc_cflags', want only hooke's include folder"
 echo "check.sh: pkg-config $(pkg-config --modversion hooke): gcc consumer.c \$(pkg-config --cflags --libs hooke)"
 cflags="-std=c17 -O2 -Wall -Wextra -Werror"
 # shellcheck disable=SC2046 # pkg-config's flags are words
