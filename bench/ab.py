@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # ab.py — times two builds back to back (A B A B ...) and writes the per-round throughput ratios B/A as JSON.
+# SPDX-License-Identifier: MIT
 """Usage: python3 bench/ab.py BUILD_A BUILD_B [--rounds N] [--case NAME ...] [--out FILE.json]
 
 Each round runs every case three times on each build, alternating (A B A B

@@ -1,4 +1,5 @@
 /* bench.h — the C table of benchmark cases that the Google Benchmark shim (shim.cpp) registers. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_BENCH_H
 #define HOOKE_BENCH_H
 

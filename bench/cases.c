@@ -1,4 +1,5 @@
 /* cases.c — hooke's benchmark cases on worlds (force passes, surfaces, steps, integrators) and the case table. */
+/* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

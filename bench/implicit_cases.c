@@ -1,4 +1,5 @@
 /* implicit_cases.c — benchmark cases of the implicit solver: Jacobian products on lattices and lists, CG iterations. */
+/* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # many_bodies.py — times N small quad bodies against one points body of the same particles and springs.
+# SPDX-License-Identifier: MIT
 """Usage: python3 bench/many_bodies.py [BUILD_DIR] [--quads N] [--steps S] [--rounds R] [--dir DIR] [--out FILE.json]
 
 Writes two scenes into DIR (default: a temporary folder): N `quad` bodies

@@ -1,5 +1,6 @@
 /* probes.c — hardware probes and synthetic kernels that bound the engine: the triad, instruction rates, idealised rows.
  */
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
 

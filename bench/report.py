@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 # report.py — measures hooke on this machine and writes docs/benchmarks.md: tables of figures, nothing typed by hand.
+# SPDX-License-Identifier: MIT
 """Usage: python3 bench/report.py [BUILD_DIR] [--out FILE] [--quick] [--from MEASUREMENTS.json] [--ab AB.json]
                               [--many MANY.json] [--mpi MPI_BUILD_DIR] [--mpi-only MPI_BUILD_DIR]
 

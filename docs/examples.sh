@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # examples.sh — runs every example the README and docs/ show, and checks (or updates) the output they show.
+# SPDX-License-Identifier: MIT
 #
 # usage: bash docs/examples.sh check|update [HOOKE]      (HOOKE: the program, default build/hooke)
 #        bash docs/examples.sh images [HOOKE]            (check, and draw docs/img/ with the commands shown)

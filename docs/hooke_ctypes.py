@@ -1,5 +1,6 @@
 # hooke_ctypes.py — libhooke from Python (ctypes): loads a scene, steps it, prints the state hash and the energy.
 # usage: python3 hooke_ctypes.py SCENE STEPS   (libhooke.so.0.1 where the loader looks: LD_LIBRARY_PATH, ldconfig)
+# SPDX-License-Identifier: MIT
 import ctypes, sys
 from ctypes import c_char_p, c_double, c_int64, c_size_t, c_uint64, c_void_p
 class Stats(ctypes.Structure):  # hk_stats in hooke.h: energies [J], largest r/L0, broken springs

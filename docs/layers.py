@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """layers.py: hooke's source tree as layers of files, read from the code; checks the arrows and draws the picture.
 
     python3 docs/layers.py BUILD_DIR                 the layers, the arrows between folders, the loops

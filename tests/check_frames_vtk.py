@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check_frames_vtk.py — hooke's vtk and blender frames read by VTK's own XML readers (Debian's python3-vtk9).
 
 Usage: check_frames_vtk.py HOOKE [SCENE [RUN FLAGS...]]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check_json.py — the JSON hooke writes, read as its users' tools read it (Python's standard library only).
 
 Usage: check_json.py test HOOKE [HOOKE_BENCH]

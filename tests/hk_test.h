@@ -1,4 +1,5 @@
 /* hk_test.h — helpers shared by the physics tests: cmocka, tolerant comparisons, small world set-ups. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HK_TEST_H
 #define HK_TEST_H
 

@@ -1,4 +1,5 @@
 /* hk_test_cli.h — runs the hooke program (HOOKE_BIN) from a test, capturing exit status, stdout and stderr. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HK_TEST_CLI_H
 #define HK_TEST_CLI_H
 

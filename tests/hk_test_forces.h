@@ -1,4 +1,5 @@
 /* hk_test_forces.h — per-particle force scales (sum of |terms|) for rounding-based force tolerances. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HK_TEST_FORCES_H
 #define HK_TEST_FORCES_H
 

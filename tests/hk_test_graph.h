@@ -1,4 +1,5 @@
 /* hk_test_graph.h — spring graphs as edge lists (random, hubs, lattices, meshes, star) and sortable spring records. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HK_TEST_GRAPH_H
 #define HK_TEST_GRAPH_H
 

@@ -1,4 +1,5 @@
 /* hk_test_png.h — decodes a PNG with libpng for tests: size, colour type, pixels. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HK_TEST_PNG_H
 #define HK_TEST_PNG_H
 

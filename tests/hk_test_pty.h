@@ -1,4 +1,5 @@
 /* hk_test_pty.h — runs the hooke program on a pseudo-terminal, for the tests of what it shows on a terminal. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HK_TEST_PTY_H
 #define HK_TEST_PTY_H
 

@@ -1,5 +1,6 @@
 /* hk_test_scenes.h — the shipped scenes (every .scene file in scenes/), sorted by name, for tests that cover them all.
  */
+/* SPDX-License-Identifier: MIT */
 #ifndef HK_TEST_SCENES_H
 #define HK_TEST_SCENES_H
 

@@ -1,4 +1,5 @@
 /* hk_test_text.h — records the text the pictures draw (canvas.h's text hook), and reads printed tick labels back. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HK_TEST_TEXT_H
 #define HK_TEST_TEXT_H
 

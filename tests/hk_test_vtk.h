@@ -1,4 +1,5 @@
 /* hk_test_vtk.h — strict readers of the vtk frame files: .vtp (zlib blocks decoded), .vtm and .pvd. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HK_TEST_VTK_H
 #define HK_TEST_VTK_H
 

@@ -1,5 +1,6 @@
 /* test_api.c — the scene and frame functions of hooke.h, linked against libhooke.so as a user's program is:
  * run settings, errors as text, mesh paths, the same world as the program's, frames and series. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test.h"
 

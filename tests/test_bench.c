@@ -1,4 +1,5 @@
 /* test_bench.c — `hooke bench`: topology, FOM per thread count, VALID, JSON fields, and INVALID on a broken kernel. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,5 @@
 /* test_bounds.c — masses, stiffnesses, damping and time steps outside their bounds are refused, with the reason. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "hk_test_cli.h"
 

@@ -1,4 +1,5 @@
 /* test_builders.c — body builders: spring counts vs lattice formulas, pins, quad diagonals, input errors. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 /* ---- jelly ---------------------------------------------------------------- */

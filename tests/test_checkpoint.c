@@ -1,4 +1,5 @@
 /* test_checkpoint.c — checkpoint and restart: bit-for-bit continuation, refused corrupt files, atomic writes. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 

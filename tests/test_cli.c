@@ -1,4 +1,5 @@
 /* test_cli.c — the hooke program's flags, messages, exit statuses, --stats and --state-out files. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 

@@ -1,4 +1,5 @@
 /* test_colouring.c — greedy edge colouring of list families (colour.h): invariants. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test_graph.h"
 
 #include "colour.h"

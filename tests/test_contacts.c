@@ -1,4 +1,5 @@
 /* test_contacts.c — ground models (static balance), sphere obstacles, room walls and collision loss. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 #define G 9.81

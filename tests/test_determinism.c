@@ -1,4 +1,5 @@
 /* test_determinism.c — same scene, same state hash (runs, thread counts); a different dt, a different hash. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 #ifdef HOOKE_USE_OPENMP

@@ -1,4 +1,5 @@
 /* test_diagnosis.c — blow-up reports that name the cause, run lengths a run cannot count, write errors at once. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 

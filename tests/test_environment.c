@@ -1,4 +1,5 @@
 /* test_environment.c — an environment variable the library cannot use stops it, for every entry point. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "hk_test.h"
 

@@ -1,5 +1,6 @@
 /* test_frames.c — frame files read back strictly: compressed .vtp blocks equal to --state-out, body ids, .vtm and
  * .pvd, the Blender OBJ and PC2 point cache, the per-frame OBJ, and all of them continued after a restart. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 #include "hk_test_vtk.h"

@@ -1,4 +1,5 @@
 /* test_golden.c — golden state hashes of every shipped scene: every kernel path the CPU has, 1, 2 and 3 threads. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 #include "kernels.h"

@@ -1,5 +1,6 @@
 /* test_host.c — hooke embedded in a host that draws with cairo itself: the host's cairo and fontconfig work before
  * and after hooke draws a frame, and the process exits 0 (the library leaves process-wide state alone). */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test.h"
 

@@ -1,4 +1,5 @@
 /* test_implicit.c — the implicit integrators against closed forms: amplitude per step, order, statics, determinism. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 #include <string.h>

@@ -1,4 +1,5 @@
 /* test_interrupt.c — runs stopped by SIGINT, SIGTERM and SIGKILL leave whole outputs; endless inputs are refused. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 

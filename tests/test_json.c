@@ -1,5 +1,6 @@
 /* test_json.c — the JSON writer (json.c): string escaping byte by byte, UTF-8 checking, layout, null for non-numbers.
  */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <setjmp.h>

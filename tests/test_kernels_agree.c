@@ -1,4 +1,5 @@
 /* test_kernels_agree.c — all kernel paths agree with the reference on forces and one step, every shipped scene. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* opendir */
 #include "hk_test_forces.h"
 #include "hk_test_scenes.h"

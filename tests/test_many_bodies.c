@@ -1,4 +1,5 @@
 /* test_many_bodies.c — many small bodies: each moves as it would alone, any thread count, in linear time. */
+/* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE /* mkdtemp (hk_test_cli.h) */
 #include "hk_test.h"
 #include "hk_test_cli.h"

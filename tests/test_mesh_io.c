@@ -1,4 +1,5 @@
 /* test_mesh_io.c — .asc and .obj loaders, mesh validation and its messages, the icosphere generator. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 /* Parses text as FORMAT and expects failure with a message containing want. */

@@ -1,5 +1,6 @@
 /* test_mpi.c — runs over MPI ranks (mpirun): one process's bits for any ranks x threads, restarts, outputs, failures.
  */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 

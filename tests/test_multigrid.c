@@ -1,5 +1,6 @@
 /* test_multigrid.c — the multigrid preconditioner: symmetric positive definite, same solutions as block Jacobi, fewer
  * iterations, same bits on any thread count. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 #include <string.h>

@@ -1,4 +1,5 @@
 /* test_numbers.c — one number grammar: the same numbers and whole numbers in scenes and on the command line. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, dup */
 #include "hk_test_cli.h"
 

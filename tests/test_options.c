@@ -1,5 +1,6 @@
 /* test_options.c — the command line of every command: --help, --name=VALUE and --name VALUE, the help text
  * listing exactly what the parser takes, and the messages for unknown, abbreviated and valueless options. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 

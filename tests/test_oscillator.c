@@ -1,4 +1,5 @@
 /* test_oscillator.c — harmonic oscillator vs A cos(wt + phi), every integrator: convergence order, energy. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 /* One free mass m on a spring of stiffness k to a pinned anchor, no gravity:

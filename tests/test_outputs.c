@@ -1,5 +1,6 @@
 /* test_outputs.c — PNG frames, --format errors, blow-up reports (their last good frame decoded), the progress bar's
  * absence, the stability profiler's answers. Frame files: test_frames.c. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 #include "hk_test_png.h"

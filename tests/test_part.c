@@ -1,4 +1,5 @@
 /* test_part.c — a world shared out over R ranks within one process (a thread per rank, rows copied as messages). */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test.h"
 

@@ -1,4 +1,5 @@
 /* test_pendulum.c — stiff-spring pendulum: period from zero crossings vs 2 pi sqrt(L/g) and the exact period. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 #define PEN_L 1.0  /* rod length [m] */

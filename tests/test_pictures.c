@@ -1,5 +1,6 @@
 /* test_pictures.c — PNG frames: the bodies in view at every step, the ground and spheres drawn, the same bytes for the
  * same state, and what the caption and the colour bar say. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 #include "hk_test_png.h"

@@ -1,4 +1,5 @@
 /* test_placement.c — the thread count and binding follow the user: --threads, OMP_NUM_THREADS, the CPU mask. */
+/* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include "hk_test_cli.h"
 

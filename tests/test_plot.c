@@ -1,5 +1,6 @@
 /* test_plot.c — `hooke plot`: a stats CSV as a PNG, SVG or PDF of stacked panels, what its labels say, extra columns,
  * and every kind of bad input. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 #include "hk_test_png.h"

@@ -1,4 +1,5 @@
 /* test_precision.c — a scene's physics does not depend on where it is: shifted scenes, a long chain's waves, rest. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 /*

@@ -1,5 +1,6 @@
 /* test_pressure.c — pressure soft bodies: the 3-D shell's equilibrium against the closed form, pumping, the 2-D ring.
  */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 #include "scene.h"

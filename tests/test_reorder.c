@@ -1,4 +1,5 @@
 /* test_reorder.c — RCM particle reordering (hk_world_reorder_body): the same springs and state on every path. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test_graph.h"
 
 #include "colour.h"

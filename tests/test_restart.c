@@ -1,4 +1,5 @@
 /* test_restart.c — restart semantics: the run's end, this process's rate, continued stats, and checkpoints refused. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 

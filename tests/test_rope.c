@@ -1,4 +1,5 @@
 /* test_rope.c — hanging rope: static stretch = weight below / k; internal forces sum to zero (momentum). */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 /* The rope tutorial's parameters. */

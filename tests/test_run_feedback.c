@@ -1,5 +1,6 @@
 /* test_run_feedback.c — what `hooke run` shows on a terminal while it builds and runs a world, and that --quiet
  * and files get none of it. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 #include "hk_test_pty.h"

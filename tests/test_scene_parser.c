@@ -1,4 +1,5 @@
 /* test_scene_parser.c — scene format: exact error messages for bad input, and every shipped scene builds. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include <stdarg.h>
 #include <stddef.h>

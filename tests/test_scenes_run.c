@@ -1,4 +1,5 @@
 /* test_scenes_run.c — every shipped scene loads and runs (its whole length where cheap) without blowing up. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* opendir, clock_gettime */
 #include "hk_test.h"
 #include "hk_test_scenes.h"

@@ -1,4 +1,5 @@
 /* test_spring_behaviour.c — tension-/compression-only, breakable springs, both damping models, by hand. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 /* Two free unit masses joined by one spring of the given parameters, with

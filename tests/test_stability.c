@@ -1,5 +1,6 @@
 /* test_stability.c — `hooke stability`: the drift plot (its pixels and its text), the pendulum's analytic answer, the
  * sweep flags and their bad values, --help, and a table that does not depend on the thread count. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 #include "hk_test_png.h"

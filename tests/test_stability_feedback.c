@@ -1,5 +1,6 @@
 /* test_stability_feedback.c — what `hooke stability` tells while and after it runs: the progress line on a
  * terminal only, the "hooke: wrote FILE" lines, --quiet, and a table on stdout that none of them changes. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 #include "hk_test_pty.h"

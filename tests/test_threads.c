@@ -1,4 +1,5 @@
 /* test_threads.c — hooke run gives the same state_hash for any --threads: lattice, list, tearing, long ropes. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 

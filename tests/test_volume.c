@@ -1,5 +1,6 @@
 /* test_volume.c — Gauss-divergence volume: exact polyhedra, convergence to the sphere, invariance, thread-count bits,
  * 2-D area. */
+/* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 #ifdef HOOKE_USE_OPENMP

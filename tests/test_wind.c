@@ -1,4 +1,5 @@
 /* test_wind.c — wind on cloth: a flag turns out of the wind, a billow bulges downwind more as the wind grows. */
+/* SPDX-License-Identifier: MIT */
 #include <math.h>
 
 #include "hk_test.h"

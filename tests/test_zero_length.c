@@ -1,4 +1,5 @@
 /* test_zero_length.c — every body kind refuses a spring of zero length, in the library and in scene files. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "hk_test_cli.h"
 

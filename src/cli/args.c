@@ -1,4 +1,5 @@
 /* args.c — command-line values parsed strictly, and the one "expects ..., got ..." message of every command. */
+/* SPDX-License-Identifier: MIT */
 #include "args.h"
 
 #include "numbers.h"

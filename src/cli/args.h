@@ -1,4 +1,5 @@
 /* args.h — command-line values parsed strictly, and the one "expects ..., got ..." message of every command. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_ARGS_H
 #define HOOKE_ARGS_H
 

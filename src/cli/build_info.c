@@ -1,4 +1,5 @@
 /* build_info.c — what this hooke is: version, precision, build type, compiler, flags, kernel path, OpenMP team. */
+/* SPDX-License-Identifier: MIT */
 #include "build_info.h"
 
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* build_info.h — what this hooke is: version, precision, build type, compiler, flags, kernel path, OpenMP team. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_BUILD_INFO_H
 #define HOOKE_BUILD_INFO_H
 

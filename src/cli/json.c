@@ -1,4 +1,5 @@
 /* json.c — the one JSON writer of the program: escaped strings, numbers, nesting, commas and indentation. */
+/* SPDX-License-Identifier: MIT */
 #include "json.h"
 
 #include <math.h>

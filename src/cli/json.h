@@ -1,4 +1,5 @@
 /* json.h — the one JSON writer of the program: escaped strings, numbers, nesting, commas and indentation. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_JSON_H
 #define HOOKE_JSON_H
 

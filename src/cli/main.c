@@ -1,4 +1,5 @@
 /* main.c — the hooke command-line program: hooke's own options, `hooke info`, and the commands by name. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdint.h>

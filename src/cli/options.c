@@ -1,4 +1,5 @@
 /* options.c — a command's table of options parsed by getopt_long, and printed as its help text. */
+/* SPDX-License-Identifier: MIT */
 #include "options.h"
 
 #include <getopt.h>

@@ -1,5 +1,6 @@
 /* options.h — one table of options per command: getopt_long parses it (--name VALUE, --name=VALUE, -h, --help) and
  * prints it as the help text. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_OPTIONS_H
 #define HOOKE_OPTIONS_H
 

@@ -1,4 +1,5 @@
 /* plot.c — line charts drawn with cairo, and `hooke plot`: a stats CSV as stacked panels against time. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
 

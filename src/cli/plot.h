@@ -1,4 +1,5 @@
 /* plot.h — line charts drawn with cairo (frame, ticks, curves, legend), and `hooke plot`. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_PLOT_H
 #define HOOKE_PLOT_H
 

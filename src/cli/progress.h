@@ -1,5 +1,6 @@
 /* progress.h — a progress line on stderr redrawn in place on a terminal: `hooke run`'s bar, `hooke stability`'s runs.
  */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_PROGRESS_H
 #define HOOKE_PROGRESS_H
 

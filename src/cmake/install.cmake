@@ -1,6 +1,7 @@
 # install.cmake — what `cmake --install` puts under the prefix: the libraries, the public headers, the
 # program, the shipped scenes, and the files find_package(hooke) and pkg-config read. Included by
 # src/CMakeLists.txt (where the targets are defined) when HOOKE_INSTALL is on.
+# SPDX-License-Identifier: MIT
 include(CMakePackageConfigHelpers)
 
 set(HOOKE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hooke)
@@ -12,6 +13,7 @@ install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/include/hooke/hooke.h ${HOOKE_GENERATE
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hooke)
 install(TARGETS hooke_exe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenes/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hooke/scenes)
+install(FILES ${PROJECT_SOURCE_DIR}/docs/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # find_package(hooke): hookeTargets.cmake (hooke::hooke, hooke::hooke_static),
 # hookeConfig.cmake (the static library's dependencies), the version file.

@@ -1,5 +1,6 @@
 /* io_api.c — the public scene and frame functions of hooke.h, over the scene reader (scene.c) and the frames module
  * (frames.c). */
+/* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* outfile.c — output files written whole: into NAME.tmp, then renamed over NAME, so no reader ever sees half a file. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "outfile.h"
 

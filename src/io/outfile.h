@@ -1,4 +1,5 @@
 /* outfile.h — output files written whole: into NAME.tmp, then renamed over NAME, so no reader ever sees half a file. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_OUTFILE_H
 #define HOOKE_OUTFILE_H
 

@@ -1,4 +1,5 @@
 /* readfile.c — the one reader of whole input files: regular files only, bounded in size, with a clear message. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "readfile.h"
 

@@ -1,4 +1,5 @@
 /* readfile.h — the one reader of whole input files: regular files only, bounded in size, with a clear message. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_READFILE_H
 #define HOOKE_READFILE_H
 

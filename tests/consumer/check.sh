@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # check.sh — hooke as its users get it: installs a build into a temporary prefix, then builds and runs
 # tests/consumer/consumer.c against the installed tree with find_package(hooke) (shared and static) and with
 # pkg-config and plain gcc (shared and static), checks that libhooke.so exports exactly the functions the
@@ -10,7 +11,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 1 ] && [ -f "$1/CMakeCache.txt" ] || {
-    sed -n '8p' "$0" >&2
+    grep -m1 '^# usage:' "$0" >&2
     exit 1
 }
 build=$(cd "$1" && pwd)

@@ -2,6 +2,7 @@
  * scene, runs it to the scene's end, checks the mass against the closed form and writes a VTK frame.
  *
  * usage: consumer SCENE DIR   (SCENE: scenes/oscillator.scene, a spring pair with one end pinned) */
+/* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* fuzz.h — what the libFuzzer harnesses share: an input as text, and a finding reported as a crash. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_FUZZ_H
 #define HOOKE_FUZZ_H
 

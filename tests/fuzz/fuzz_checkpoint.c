@@ -1,5 +1,6 @@
 /* fuzz_checkpoint.c — libFuzzer harness: the checkpoint reader (hk_checkpoint_parse) restoring into the world of
  * checkpoint.scene. */
+/* SPDX-License-Identifier: MIT */
 #include "checkpoint.h"
 #include "fuzz.h"
 #include "scene.h"

@@ -1,5 +1,6 @@
 /* fuzz_mesh.h — the body of the .asc and .obj harnesses: a loader, then the mesh body a scene makes of what it loaded.
  */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_FUZZ_MESH_H
 #define HOOKE_FUZZ_MESH_H
 

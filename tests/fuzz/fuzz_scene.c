@@ -1,4 +1,5 @@
 /* fuzz_scene.c — libFuzzer harness: the scene parser and world builders (hk_scene_parse), then a step (fuzz.h). */
+/* SPDX-License-Identifier: MIT */
 #include "fuzz.h"
 #include "scene.h"
 

@@ -1,4 +1,5 @@
 /* fuzz_stats.c — libFuzzer harness: the stats CSV reader of `hooke plot` (hk_stats_parse). */
+/* SPDX-License-Identifier: MIT */
 #include <math.h>
 
 #include "fuzz.h"

@@ -5,6 +5,7 @@
 # harness (scene, mesh_asc, mesh_obj, checkpoint, stats); HOOKE_FUZZ_JOBS=N runs N harnesses at a time (default:
 # the number of cores). Exits non-zero when a harness finds a crash, a leak, a hang or a broken promise; the input
 # that did it is saved in build-fuzz/fuzz/artifacts/, with the harness's log.
+# SPDX-License-Identifier: MIT
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${HOOKE_FUZZ_BUILD:-$root/build-fuzz}

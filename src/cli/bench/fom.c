@@ -1,4 +1,5 @@
 /* fom.c — `hooke bench`: figure of merit, strong and weak scaling, verification, JSON. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "fom.h"
 

@@ -1,4 +1,5 @@
 /* fom.h — `hooke bench`: figure of merit, strong and weak scaling, verification, JSON. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_FOM_H
 #define HOOKE_FOM_H
 

@@ -1,5 +1,6 @@
 /* fom_json.c — `hooke bench`'s results as JSON: hooke's own report (--json) and Google Benchmark's shape
  * (--gbench-json). */
+/* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE /* environ */
 #include "fom_json.h"
 

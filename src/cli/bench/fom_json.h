@@ -1,5 +1,6 @@
 /* fom_json.h — `hooke bench`'s results as JSON: hooke's own report (--json) and Google Benchmark's shape
  * (--gbench-json). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_FOM_JSON_H
 #define HOOKE_FOM_JSON_H
 

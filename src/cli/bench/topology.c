@@ -1,4 +1,5 @@
 /* topology.c — reports the machine through hwloc (packages, cores, caches, NUMA) and the threads' placement. */
+/* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include "topology.h"
 

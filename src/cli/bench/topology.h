@@ -1,4 +1,5 @@
 /* topology.h — the machine (hwloc), SIMD in use and OpenMP thread placement, for `hooke info` and benchmarks. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_TOPOLOGY_H
 #define HOOKE_TOPOLOGY_H
 

@@ -1,4 +1,5 @@
 /* mpi_ranks.c — the processes of a run over MPI ranks: start and stop, rank 0's voice, agreement, placement. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "mpi_ranks.h"
 

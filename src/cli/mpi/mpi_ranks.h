@@ -1,4 +1,5 @@
 /* mpi_ranks.h — runs over several processes (MPI ranks): start, shares, gather, agreement; no-ops without HOOKE_MPI. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_MPI_RANKS_H
 #define HOOKE_MPI_RANKS_H
 

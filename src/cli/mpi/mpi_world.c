@@ -1,4 +1,5 @@
 /* mpi_world.c — a world shared out over MPI ranks: the halo exchange of core/dist, and the gather to rank 0. */
+/* SPDX-License-Identifier: MIT */
 #include "mpi_world.h"
 
 #include <limits.h>

@@ -1,5 +1,6 @@
 /* mpi_world.h — a world's shares over MPI ranks: the halo exchange and the gather to rank 0 (mpi_ranks.h has the API).
  */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_MPI_WORLD_H
 #define HOOKE_MPI_WORLD_H
 

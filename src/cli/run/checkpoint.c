@@ -1,4 +1,5 @@
 /* checkpoint.c — checkpoint files: the complete stepping state of a world, checksummed, written atomically. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "checkpoint.h"
 

@@ -1,5 +1,6 @@
 /* checkpoint.h — versioned, checksummed, atomically written checkpoints that restart bit-for-bit
  * (docs/checkpoint-format.md). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_CHECKPOINT_H
 #define HOOKE_CHECKPOINT_H
 

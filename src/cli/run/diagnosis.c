@@ -1,4 +1,5 @@
 /* diagnosis.c — what a blow-up report says: the energy bound of closed worlds, and the hint that names the cause. */
+/* SPDX-License-Identifier: MIT */
 #include "diagnosis.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* diagnosis.h — what a blow-up report says: the energy bound of closed worlds, and the hint that names the cause. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_DIAGNOSIS_H
 #define HOOKE_DIAGNOSIS_H
 

@@ -1,4 +1,5 @@
 /* run.c — `hooke run`: a scene from its start or a checkpoint to the run's end, its outputs and the summary line. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "run.h"
 

@@ -1,4 +1,5 @@
 /* run.h — `hooke run`: a scene from its start or a checkpoint to the run's end, its outputs and the summary line. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_RUN_H
 #define HOOKE_RUN_H
 

@@ -1,4 +1,5 @@
 /* state_io.c — the final particle state as text (docs/state-format.md). */
+/* SPDX-License-Identifier: MIT */
 #include "state_io.h"
 
 #include "outfile.h"

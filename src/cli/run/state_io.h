@@ -1,4 +1,5 @@
 /* state_io.h — writes the final particle state (--state-out) in a documented text format. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_STATE_IO_H
 #define HOOKE_STATE_IO_H
 

@@ -1,5 +1,6 @@
 /* stats_csv.c — the statistics CSV of `hooke run --stats`: how a run writes and continues it, how `hooke plot` reads
  * it. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "stats_csv.h"
 

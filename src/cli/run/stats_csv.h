@@ -1,5 +1,6 @@
 /* stats_csv.h — the statistics CSV of `hooke run --stats`: how a run writes and continues it, how `hooke plot` reads
  * it. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_STATS_CSV_H
 #define HOOKE_STATS_CSV_H
 

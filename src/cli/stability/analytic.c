@@ -1,4 +1,5 @@
 /* analytic.c — the oscillator's and the pendulum's closed-form motions (the pendulum by Jacobi's sn). */
+/* SPDX-License-Identifier: MIT */
 #include "analytic.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* analytic.h — the closed-form motions that `hooke stability` measures its runs against: oscillator and pendulum. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_ANALYTIC_H
 #define HOOKE_ANALYTIC_H
 

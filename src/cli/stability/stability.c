@@ -1,4 +1,5 @@
 /* stability.c — the stability profiler: every integrator over a sweep of dt on one scene. */
+/* SPDX-License-Identifier: MIT */
 #include "stability.h"
 
 #include "analytic.h"

@@ -1,4 +1,5 @@
 /* stability.h — the stability profiler (`hooke stability`). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_STABILITY_H
 #define HOOKE_STABILITY_H
 

@@ -1,4 +1,5 @@
 /* contacts.c — sphere obstacles (static or moving) and axis-aligned room walls. */
+/* SPDX-License-Identifier: MIT */
 #include "contacts.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* contacts.h — sphere obstacles and room walls: projection with a collision energy loss. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_CONTACTS_H
 #define HOOKE_CONTACTS_H
 

@@ -1,4 +1,5 @@
 /* part.c — a world shared out over ranks: the shares' lookups (rows, nodes, spans), the halo messages and the shared sums. */
+/* SPDX-License-Identifier: MIT */
 #include "part.h"
 
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* part.h — a world shared out over the processes of a distributed run: who computes which rows and bodies. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_PART_H
 #define HOOKE_PART_H
 

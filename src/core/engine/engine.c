@@ -1,4 +1,5 @@
 /* engine.c — one force pass or fused substep over every body: plans, per-thread work space, packed records. */
+/* SPDX-License-Identifier: MIT */
 #include "engine.h"
 
 #include <stdlib.h>

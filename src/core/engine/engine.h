@@ -1,4 +1,5 @@
 /* engine.h — the parallel SIMD engine: a force pass or a fused substep over every body in one parallel region. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_ENGINE_H
 #define HOOKE_ENGINE_H
 

@@ -1,4 +1,5 @@
 /* external.h — the per-particle external forces (gravity, air drag, ground): their parameters and their one formula. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_EXTERNAL_H
 #define HOOKE_EXTERNAL_H
 

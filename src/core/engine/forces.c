@@ -1,4 +1,5 @@
 /* forces.c — F(x, v) by the engine or by the reference path (chosen once, when the world is created), and anchors. */
+/* SPDX-License-Identifier: MIT */
 #include "forces.h"
 
 #include "engine.h"

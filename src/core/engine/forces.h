@@ -1,4 +1,5 @@
 /* forces.h — evaluating F(x, v), by the engine or the reference path (chosen once per world), and driven anchors. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_FORCES_H
 #define HOOKE_FORCES_H
 

@@ -1,4 +1,5 @@
 /* jacobian_lanes.h — a spring's stiffness block on W lanes: the one home of the implicit solver's Jacobian formula. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_JACOBIAN_LANES_H
 #define HOOKE_JACOBIAN_LANES_H
 

@@ -1,4 +1,5 @@
 /* jacobian_pass.h — the implicit solver's spring passes over lattice rows and coloured lists (one ISA). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_JACOBIAN_PASS_H
 #define HOOKE_JACOBIAN_PASS_H
 

@@ -1,4 +1,5 @@
 /* kernel_table.h — what one instruction set's kernels are: the table every path fills, and the contexts they take. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_KERNEL_TABLE_H
 #define HOOKE_KERNEL_TABLE_H
 

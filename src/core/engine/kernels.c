@@ -1,4 +1,5 @@
 /* kernels.c — picks the kernel table (AVX-512, AVX2, scalar, or the reference path) once per process. */
+/* SPDX-License-Identifier: MIT */
 #include "kernels.h"
 
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* kernels.h — the per-ISA kernel tables (AVX-512, AVX2, scalar) and the run-time choice among them. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_KERNELS_H
 #define HOOKE_KERNELS_H
 

@@ -1,4 +1,5 @@
 /* kernels_isa.h — one instruction set's kernel table: the passes written once over simd.h, compiled per ISA. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_KERNELS_ISA_H
 #define HOOKE_KERNELS_ISA_H
 

@@ -1,4 +1,5 @@
 /* list_pass.h — listed springs of one colour, gathered from and scattered to the particle arrays (one ISA). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_LIST_PASS_H
 #define HOOKE_LIST_PASS_H
 

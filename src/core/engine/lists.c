@@ -1,4 +1,5 @@
 /* lists.c — the listed (coloured) springs of a body, banded and split over the team (see lists.h). */
+/* SPDX-License-Identifier: MIT */
 #include "lists.h"
 
 #include <stdint.h>

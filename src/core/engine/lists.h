@@ -1,4 +1,5 @@
 /* lists.h — the listed springs of a body (meshes, all-to-all ropes, points), coloured and banded over the team. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_LISTS_H
 #define HOOKE_LISTS_H
 

@@ -1,4 +1,5 @@
 /* packed_pass.h — listed springs over packed particle records: no gathers, transposes instead (AVX2, AVX-512). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_PACKED_PASS_H
 #define HOOKE_PACKED_PASS_H
 

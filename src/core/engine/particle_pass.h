@@ -1,4 +1,5 @@
 /* particle_pass.h — the per-particle kernels: a lattice row's finish, external forces, explicit updates (one ISA). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_PARTICLE_PASS_H
 #define HOOKE_PARTICLE_PASS_H
 

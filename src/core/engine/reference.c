@@ -1,5 +1,6 @@
 /* reference.c — the reference path's spring forces: the obvious scalar code, kept as the oracle and benchmark baseline.
  */
+/* SPDX-License-Identifier: MIT */
 #include "reference.h"
 
 #include <math.h>

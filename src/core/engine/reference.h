@@ -1,4 +1,5 @@
 /* reference.h — the reference path's spring forces (the oracle of the engine's kernels). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_REFERENCE_H
 #define HOOKE_REFERENCE_H
 

@@ -1,4 +1,5 @@
 /* row_family.h — a lattice family's springs from one source row, on W lanes: the one-family row pass (one ISA). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_ROW_FAMILY_H
 #define HOOKE_ROW_FAMILY_H
 

@@ -1,4 +1,5 @@
 /* row_group.h — register blocking: several lattice families of one source row in one pass (AVX-512: lane shifts). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_ROW_GROUP_H
 #define HOOKE_ROW_GROUP_H
 

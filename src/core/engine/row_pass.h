@@ -1,4 +1,5 @@
 /* row_pass.h — the lattice row kernel: plan a row class's passes once, then run every family of a row (one ISA). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_ROW_PASS_H
 #define HOOKE_ROW_PASS_H
 

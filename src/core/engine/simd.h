@@ -1,4 +1,5 @@
 /* simd.h — one private wide-float type per ISA (AVX-512, AVX2, scalar) over hk_real; never in public headers. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_SIMD_H
 #define HOOKE_SIMD_H
 

@@ -1,4 +1,5 @@
 /* spring_lanes.h — the spring force on W lanes: the engine's one home of the formula, for every ISA (simd.h). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_SPRING_LANES_H
 #define HOOKE_SPRING_LANES_H
 

@@ -1,4 +1,5 @@
 /* sweep.c — the lattice sweep: each body's rows in blocks per thread, spring sums in a ring of rows (see sweep.h). */
+/* SPDX-License-Identifier: MIT */
 #include "sweep.h"
 
 #include <stdlib.h>

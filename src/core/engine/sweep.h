@@ -1,4 +1,5 @@
 /* sweep.h — the lattice sweep: rows of a rope, cloth or jelly in blocks per thread, the same bits for any team. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_SWEEP_H
 #define HOOKE_SWEEP_H
 

@@ -1,4 +1,5 @@
 /* update.h — the explicit one-evaluation updates (Euler, semi-implicit Euler, jelly): parameters and one formula. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_UPDATE_H
 #define HOOKE_UPDATE_H
 

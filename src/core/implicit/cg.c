@@ -1,4 +1,5 @@
 /* cg.c — preconditioned conjugate gradients on the implicit system, with fixed-order reductions. */
+/* SPDX-License-Identifier: MIT */
 #include "cg.h"
 
 #include "fpmode.h"

@@ -1,4 +1,5 @@
 /* cg.h — the preconditioned conjugate-gradient solve of the implicit system, deterministic for any thread count. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_CG_H
 #define HOOKE_CG_H
 

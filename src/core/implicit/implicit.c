@@ -1,4 +1,5 @@
 /* implicit.c — one implicit substep: forces, the linearised system, its CG solve, Newton updates, statistics. */
+/* SPDX-License-Identifier: MIT */
 #include "implicit.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* implicit.h — the implicit integrators' substeps: backward Euler and the trapezoidal rule, Newton on a CG solve. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_IMPLICIT_H
 #define HOOKE_IMPLICIT_H
 

@@ -1,4 +1,5 @@
 /* mg_level.h — the multigrid's levels and bodies, shared by multigrid.c and mg_share.c (internal). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_MG_LEVEL_H
 #define HOOKE_MG_LEVEL_H
 

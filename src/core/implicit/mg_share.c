@@ -1,4 +1,5 @@
 /* mg_share.c — the multigrid over MPI ranks: the rows a rank computes, the shared levels, the halo of the first one. */
+/* SPDX-License-Identifier: MIT */
 #include "mg_level.h"
 
 #include <stdlib.h>

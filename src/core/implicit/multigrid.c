@@ -1,4 +1,5 @@
 /* multigrid.c — aggregation multigrid on lattice bodies: Galerkin coarse levels, V-cycle, coarsest Cholesky. */
+/* SPDX-License-Identifier: MIT */
 #include "multigrid.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* multigrid.h — aggregation multigrid preconditioner of the implicit system on lattice bodies. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_MULTIGRID_H
 #define HOOKE_MULTIGRID_H
 

@@ -1,4 +1,5 @@
 /* system.c — applies the implicit system M + sum S without assembling it, builds its block-Jacobi preconditioner. */
+/* SPDX-License-Identifier: MIT */
 #include "system.h"
 
 #include <math.h>

@@ -1,5 +1,6 @@
 /* system.h — the implicit integrators' linear system M + sum S, applied matrix-free, and its block-Jacobi
  * preconditioner. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_SYSTEM_H
 #define HOOKE_SYSTEM_H
 

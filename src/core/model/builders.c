@@ -1,4 +1,5 @@
 /* builders.c — rope, cloth, jelly, quad, spring pair, pendulum and point bodies. */
+/* SPDX-License-Identifier: MIT */
 #include "builders.h"
 
 #include "bounds.h"

@@ -1,4 +1,5 @@
 /* builders.h — body builders share these helpers; the builders themselves are in hooke.h. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_BUILDERS_H
 #define HOOKE_BUILDERS_H
 

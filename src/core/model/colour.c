@@ -1,4 +1,5 @@
 /* colour.c — greedy edge colouring (SIMD- and thread-safe slices of list springs) and RCM particle reordering. */
+/* SPDX-License-Identifier: MIT */
 #include "colour.h"
 
 #include <stdlib.h>

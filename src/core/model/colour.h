@@ -1,4 +1,5 @@
 /* colour.h — greedy edge colouring of list spring families, and locality reordering of particles. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_COLOUR_H
 #define HOOKE_COLOUR_H
 

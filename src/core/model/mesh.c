@@ -1,4 +1,5 @@
 /* mesh.c — closed triangle mesh storage, validation (watertight, oriented, non-degenerate), volume and icosphere. */
+/* SPDX-License-Identifier: MIT */
 #include "mesh.h"
 
 #include <ctype.h>

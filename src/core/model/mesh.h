@@ -1,4 +1,5 @@
 /* mesh.h — closed triangle meshes: storage, validation, volume, icosphere and the helpers the file readers (io/mesh/) share. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_MESH_H
 #define HOOKE_MESH_H
 

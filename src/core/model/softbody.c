@@ -1,4 +1,5 @@
 /* softbody.c — pressure soft bodies: closed meshes (loaded or icosphere) with edge and extra springs, the 2-D ring. */
+/* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* springs.c — spring families: lattice stencils and index lists, their rest vectors and lengths. */
+/* SPDX-License-Identifier: MIT */
 #include "springs.h"
 
 #ifdef HOOKE_USE_OPENMP

@@ -1,4 +1,5 @@
 /* springs.h — spring families: lattice stencils and index lists, built on a body. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_SPRINGS_H
 #define HOOKE_SPRINGS_H
 

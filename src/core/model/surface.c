@@ -1,4 +1,5 @@
 /* surface.c — surface bodies: faces and CSR incidence, parallel deterministic volume, pressure and wind forces. */
+/* SPDX-License-Identifier: MIT */
 #include "surface.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* surface.h — surface bodies' faces: deterministic parallel volume, pressure and wind face forces, pumping. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_SURFACE_H
 #define HOOKE_SURFACE_H
 

@@ -1,4 +1,5 @@
 /* zero_length.c — the rule that refuses springs of zero length: ends at one place, or a billionth of the body apart. */
+/* SPDX-License-Identifier: MIT */
 #include "zero_length.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* distribute.c — cuts a world into the ranks' shares from the engine's plans (slabs, ranges of nodes, whole bodies). */
+/* SPDX-License-Identifier: MIT */
 #include "engine.h"
 #include "integrators.h"
 #include "part.h"

@@ -1,4 +1,5 @@
 /* distribute.h — a world shared out over the ranks of a run: the cut, made once from the engine's plans. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_DISTRIBUTE_H
 #define HOOKE_DISTRIBUTE_H
 

@@ -1,4 +1,5 @@
 /* integrators.c — the integrator table, and the substep of each scheme: explicit updates, Verlet, RK4. */
+/* SPDX-License-Identifier: MIT */
 #include "integrators.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* integrators.h — the integrator table: one row per scheme, with its facts and its substep. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_INTEGRATORS_H
 #define HOOKE_INTEGRATORS_H
 

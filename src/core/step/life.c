@@ -1,4 +1,5 @@
 /* life.c — a world's life: its creation (the environment checked), its kernel path, and its end (every layer's state freed). */
+/* SPDX-License-Identifier: MIT */
 #include "engine.h"
 #include "implicit.h"
 #include "kernels.h"

@@ -1,4 +1,5 @@
 /* stats.c — energies, stretch and broken-spring counts, and blow-up detection. */
+/* SPDX-License-Identifier: MIT */
 #include <math.h>
 
 #include "strain.h"

@@ -1,4 +1,5 @@
 /* step.c — one step of a world: its substeps, each an integrator substep between anchors and contacts. */
+/* SPDX-License-Identifier: MIT */
 #include "integrators.h"
 
 #include "contacts.h"

@@ -1,4 +1,5 @@
 /* strain.c — every spring's strain, each step: the overstretched broken, and one scan for the energy and the largest stretch. */
+/* SPDX-License-Identifier: MIT */
 #include "strain.h"
 
 #ifdef HOOKE_USE_OPENMP

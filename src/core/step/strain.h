@@ -1,4 +1,5 @@
 /* strain.h — every spring's strain: breaking the overstretched, and the scan for energy and stretch. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_STRAIN_H
 #define HOOKE_STRAIN_H
 

@@ -1,4 +1,5 @@
 /* bounds.c — the magnitudes every entry point accepts for masses, stiffnesses, damping and time steps, and why. */
+/* SPDX-License-Identifier: MIT */
 #include "bounds.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* bounds.h — the builders' and the integrator's check of a value against its bound (the table: bounds.c). */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_BOUNDS_H
 #define HOOKE_BOUNDS_H
 

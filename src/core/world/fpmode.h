@@ -1,4 +1,5 @@
 /* fpmode.h — the floating-point mode every computation on the state runs in: subnormals flushed to zero. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_FPMODE_H
 #define HOOKE_FPMODE_H
 

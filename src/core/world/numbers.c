@@ -1,4 +1,5 @@
 /* numbers.c — the one number grammar of scene files, the command line and the environment: numbers, whole numbers. */
+/* SPDX-License-Identifier: MIT */
 #include "numbers.h"
 
 #include <float.h>

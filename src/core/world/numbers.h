@@ -1,4 +1,5 @@
 /* numbers.h — the one number grammar of scene files, the command line and the environment: numbers, whole numbers. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_NUMBERS_H
 #define HOOKE_NUMBERS_H
 

@@ -1,4 +1,5 @@
 /* spring_vec.h — a spring's vector and length, formed as every kernel forms them. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_SPRING_VEC_H
 #define HOOKE_SPRING_VEC_H
 

@@ -1,5 +1,6 @@
 /* team.h — the calling thread's place in the OpenMP team of a parallel region, and its barrier (serial without OpenMP).
  */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_TEAM_H
 #define HOOKE_TEAM_H
 

@@ -1,4 +1,5 @@
 /* world.c — the world's storage: particles, bodies and families, their frames, and the read-out API. */
+/* SPDX-License-Identifier: MIT */
 #include "world.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* world.h — the world's internal layout: SoA particles, bodies, spring families, obstacles. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_WORLD_H
 #define HOOKE_WORLD_H
 

@@ -1,4 +1,5 @@
 /* hooke.h — public API of the hooke mass-spring solver; SI units on every field. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_H
 #define HOOKE_H
 

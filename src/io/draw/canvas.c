@@ -1,4 +1,5 @@
 /* canvas.c — cairo surfaces for PNG (in memory), SVG and PDF (streamed), written through outfile.c; text by role. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "canvas.h"
 

@@ -1,4 +1,5 @@
 /* canvas.h — a cairo drawing surface written whole as PNG, SVG or PDF, and the one way text is drawn on it. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_CANVAS_H
 #define HOOKE_CANVAS_H
 

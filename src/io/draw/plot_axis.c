@@ -1,4 +1,5 @@
 /* plot_axis.c — axes for any finite data: 1-2-5 tick steps in scaled units, exact decimal labels, printed labels. */
+/* SPDX-License-Identifier: MIT */
 #include "plot_axis.h"
 
 #include <math.h>

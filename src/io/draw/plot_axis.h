@@ -1,4 +1,5 @@
 /* plot_axis.h — the axes of hooke's plots: ranges widened to 1-2-5 ticks (or decades), tick labels, pixel mapping. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_PLOT_AXIS_H
 #define HOOKE_PLOT_AXIS_H
 

@@ -1,5 +1,6 @@
 /* blender.c — the blender frame format: the first frame's mesh as one OBJ, every frame's positions in a PC2 point
  * cache. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>

@@ -1,4 +1,5 @@
 /* frame_format.h — what a frame format is: the row each writer defines, and the series it writes into. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_FRAME_FORMAT_H
 #define HOOKE_FRAME_FORMAT_H
 

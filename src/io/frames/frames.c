@@ -1,4 +1,5 @@
 /* frames.c — the table of frame formats, and a run's frames written in every chosen one. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "frames.h"
 

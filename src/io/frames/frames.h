@@ -1,4 +1,5 @@
 /* frames.h — the frames written by `hooke run --out DIR --format LIST`, and the table of frame formats. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_FRAMES_H
 #define HOOKE_FRAMES_H
 

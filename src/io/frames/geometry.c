@@ -1,4 +1,5 @@
 /* geometry.c — frame geometry shared by the VTK, OBJ and PNG writers: spring lines and body surface triangles. */
+/* SPDX-License-Identifier: MIT */
 #include "geometry.h"
 
 #include <math.h>

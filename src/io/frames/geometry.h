@@ -1,4 +1,5 @@
 /* geometry.h — what a frame shows: unbroken springs as lines (with stretch) and body surface triangles. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_GEOMETRY_H
 #define HOOKE_GEOMETRY_H
 

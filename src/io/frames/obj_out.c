@@ -1,4 +1,5 @@
 /* obj_out.c — writes a world as a Wavefront OBJ file: per-frame files and the mesh of the Blender point cache. */
+/* SPDX-License-Identifier: MIT */
 #include "obj_out.h"
 
 #include "frame_format.h"

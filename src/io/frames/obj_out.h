@@ -1,4 +1,5 @@
 /* obj_out.h — Wavefront OBJ files for Blender: surfaces as faces (cloth with UVs), spring bodies as edges. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_OBJ_OUT_H
 #define HOOKE_OBJ_OUT_H
 

@@ -1,4 +1,5 @@
 /* pc2.c — PC2 point cache files: created whole, then grown a sample at a time, the header count written last. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "pc2.h"
 

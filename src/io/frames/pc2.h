@@ -1,4 +1,5 @@
 /* pc2.h — PC2 point cache files (Blender's Mesh Cache modifier), grown a sample at a time, valid at every moment. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_PC2_H
 #define HOOKE_PC2_H
 

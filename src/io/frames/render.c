@@ -1,5 +1,6 @@
 /* render.c — a frame drawn with cairo: camera fitted per frame, ground with shadows, spheres, stretch-coloured
  * surfaces and springs back to front, a colour bar and a caption. */
+/* SPDX-License-Identifier: MIT */
 #include "render.h"
 
 #include <errno.h>

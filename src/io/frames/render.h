@@ -1,5 +1,6 @@
 /* render.h — pictures of a frame drawn with cairo: a camera that frames the bodies, surfaces and springs coloured by
  * stretch, the ground and the spheres, a colour bar and a caption. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_RENDER_H
 #define HOOKE_RENDER_H
 

@@ -1,4 +1,5 @@
 /* vtk.c — frames as VTK XML multiblocks (a springs and a surfaces PolyData block), and the .pvd time series. */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "vtk.h"
 

@@ -1,4 +1,5 @@
 /* vtk.h — VTK XML frames for ParaView: per frame a .vtm of a springs and a surfaces block, and the .pvd series. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_VTK_H
 #define HOOKE_VTK_H
 

@@ -1,4 +1,5 @@
 /* vtkxml.c — VTK XML PolyData with zlib-compressed appended arrays, multiblock (.vtm) and collection (.pvd) files. */
+/* SPDX-License-Identifier: MIT */
 #include "vtkxml.h"
 
 #include "outfile.h"

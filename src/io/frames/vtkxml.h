@@ -1,4 +1,5 @@
 /* vtkxml.h — VTK XML PolyData with zlib-compressed appended arrays, and the .vtm and .pvd files around them. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_VTKXML_H
 #define HOOKE_VTKXML_H
 

@@ -1,4 +1,5 @@
 /* mesh_asc.c — reader for the 3D Studio ASCII (.asc) triangle mesh format of the soft-body book. */
+/* SPDX-License-Identifier: MIT */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

@@ -1,4 +1,5 @@
 /* mesh_load.c — a closed triangle mesh from a file: its extension picks the reader (.asc or .obj). */
+/* SPDX-License-Identifier: MIT */
 #include "mesh.h"
 #include "readfile.h"
 

@@ -1,4 +1,5 @@
 /* mesh_obj.c — reader for Wavefront OBJ triangle meshes (v and f; polygons fan-triangulated; negative indices). */
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include <errno.h>
 #include <limits.h>

@@ -1,4 +1,5 @@
 /* scene.c — reads scene text section by section (the tables in scene_kinds.c) and builds the world it describes. */
+/* SPDX-License-Identifier: MIT */
 #include "scene.h"
 
 #include <errno.h>

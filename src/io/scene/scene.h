@@ -1,4 +1,5 @@
 /* scene.h — reads hooke scene files (docs/scene-format.md) into a world and run settings. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_SCENE_H
 #define HOOKE_SCENE_H
 

@@ -1,4 +1,5 @@
 /* scene_kinds.c — the scene format's facts: every section, key, choice, spring family and body kind. */
+/* SPDX-License-Identifier: MIT */
 #include "scene_kinds.h"
 
 #include <limits.h>

@@ -1,4 +1,5 @@
 /* scene_kinds.h — the scene format as tables: its settings sections, its body kinds and the springs line. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_SCENE_KINDS_H
 #define HOOKE_SCENE_KINDS_H
 

@@ -1,4 +1,5 @@
 /* scene_lex.c — the scene reader's lines, tokens, values and FILE:LINE:COL errors. */
+/* SPDX-License-Identifier: MIT */
 #include "scene_lex.h"
 
 #include "numbers.h"

@@ -1,4 +1,5 @@
 /* scene_lex.h — the scene reader's lines, tokens, values and FILE:LINE:COL errors. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_SCENE_LEX_H
 #define HOOKE_SCENE_LEX_H
 

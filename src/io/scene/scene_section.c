@@ -1,4 +1,5 @@
 /* scene_section.c — an open section's keys and springs families, looked up by their offset in its descriptor (for the kinds' hooks). */
+/* SPDX-License-Identifier: MIT */
 #include "scene_section.h"
 
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* scene_section.h — what a scene section is (keys, families, kinds, the open section) and its keys looked up by offset. */
+/* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_SCENE_SECTION_H
 #define HOOKE_SCENE_SECTION_H
 
