@@ -200,14 +200,19 @@ static void test_frames(void **state)
     assert_int_equal(hk_frame_write(w, "", series, err, sizeof err), -1);
     assert_non_null(strstr(err, "frame formats '': expected"));
     assert_int_equal(hk_frame_write(w, NULL, series, err, sizeof err), -1);
-    assert_int_equal(hk_frame_write(w, "obj", "/nonexistent/hooke/frames", err, sizeof err), -1);
-    assert_string_equal(err, "cannot create output folder /nonexistent/hooke/frames: No such file or directory");
     const char *file = tmp_path("a-file");
     FILE *f = fopen(file, "w");
     assert_non_null(f);
     fclose(f);
     assert_int_equal(hk_frame_write(w, "obj", file, err, sizeof err), -1);
-    assert_non_null(strstr(err, "not a folder"));
+    assert_non_null(strstr(err, "a part of the path is a file, not a folder"));
+    char below[512];
+    snprintf(below, sizeof below, "%s/frames", file);
+    assert_int_equal(hk_frame_write(w, "obj", below, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a part of the path is a file, not a folder"));
+    /* a folder path whose parents are missing is made whole */
+    assert_int_equal(hk_frame_write(w, "obj", tmp_path("new/parents/frames"), err, sizeof err), 0);
+    assert_int_equal(files_starting(tmp_path("new/parents/frames"), "frame_"), 1);
     assert_int_equal(hk_frame_writer_write(NULL, w, err, sizeof err), -1);
     assert_string_equal(err, "frames: no frame writer given");
     hk_frame_writer_close(NULL);

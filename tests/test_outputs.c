@@ -159,11 +159,49 @@ static void test_stability_oscillator(void **state)
     hk_run_free(&r);
 }
 
+/* --out makes the whole folder path; the files written at the end (--state-out, --checkpoint) are checked before
+ * the first step, so a bad path costs nothing: exit 3, no summary line, no frame. */
+static void test_output_paths(void **state)
+{
+    (void)state;
+    char args[1024], path[512];
+    const char *nested = own_path("deep/er/frames");
+    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 10 --every 10 --out '%s' --quiet", nested);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    snprintf(path, sizeof path, "%s/frame_000010.vtm", nested);
+    assert_int_equal(access(path, F_OK), 0);
+    hk_run_free(&r);
+    const char *frames = own_path("never");
+    snprintf(args, sizeof args,
+             "run " SCENE("oscillator.scene") " --steps 10 --every 10 --out '%s' --state-out /nonexistent/h/x.state",
+             frames);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "hooke: error: --state-out /nonexistent/h/x.state: cannot write there: No such file "
+                                  "or directory"));
+    assert_null(strstr(r.out, "state_hash="));
+    assert_int_not_equal(access(frames, F_OK), 0); /* nothing was written */
+    hk_run_free(&r);
+    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 10 --checkpoint '%s' --checkpoint-on-exit",
+             own_path(""));
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "cannot write there: Is a directory"));
+    hk_run_free(&r);
+    /* a file where a folder of the path must be */
+    r = hk_test_hooke("", "run " SCENE("oscillator.scene") " --steps 10 --out " SCENE("oscillator.scene/x"));
+    assert_int_equal(r.status, 3);
+    assert_non_null(strstr(r.err, "a part of the path is a file, not a folder"));
+    hk_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_png_frame),
         cmocka_unit_test(test_blowup_report),
+        cmocka_unit_test(test_output_paths),
         cmocka_unit_test(test_no_progress_without_terminal),
         cmocka_unit_test(test_stability_oscillator),
     };

@@ -22,5 +22,12 @@ FILE *hk_out_open(hk_outfile *o, const char *path, const char *mode);
  * (a write error of any earlier fprintf is caught here too); NAME is
  * then unchanged. */
 int hk_out_close(hk_outfile *o, int ok);
+/* 0 if NAME can be written where it is (NAME is not a folder and NAME.tmp
+ * can be created there; a probe file made for the test is removed again),
+ * else -1 with errno set: for checking a run's outputs before it starts. */
+int hk_out_probe(const char *path);
+/* Folder dir and every missing parent of it created (as mkdir -p). 0, or
+ * -1 with errno set (ENOTDIR when a part of the path is a file). */
+int hk_make_folders(const char *dir);
 
 #endif

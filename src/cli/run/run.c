@@ -19,6 +19,7 @@
 
 #include "args.h"
 #include "checkpoint.h"
+#include "outfile.h"
 #include "diagnosis.h"
 #include "frames.h"
 #include "hooke/hooke.h"
@@ -100,7 +101,7 @@ static const hk_option run_options[] = {
      "scene's, else 1)",
      NULL},
     {O_STATE_OUT, "state-out", "FILE", "final particle state (docs/state-format.md)", NULL},
-    {O_OUT, "out", "DIR", "write frames into DIR (created if missing)", NULL},
+    {O_OUT, "out", "DIR", "write frames into DIR (created, with its missing parents)", NULL},
     {O_FORMAT, "format", "LIST", "frame formats, comma-separated (below); default: the first", NULL},
     {O_CHECKPOINT, "checkpoint", "FILE",
      "the checkpoint, written every --checkpoint-every N steps and/or\n"
@@ -485,10 +486,21 @@ static int prolog(const run_opts *o, run_state *r)
     return HK_EXIT_OK;
 }
 
-/* Opens the frames and the stats (continuing them after a restart). */
+/* Opens the frames and the stats (continuing them after a restart), after
+ * checking that the files written later (the final state, the checkpoint)
+ * can be written: a bad path is found before the run, not after it. */
 static int open_outputs(const run_opts *o, run_state *r)
 {
     char err[1024];
+    const struct {
+        const char *path, *flag;
+    } later[] = {{o->state_out, "--state-out"}, {o->checkpoint, "--checkpoint"}};
+    for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
+        if (later[i].path && hk_out_probe(later[i].path) != 0) {
+            fprintf(stderr, "hooke: error: %s %s: cannot write there: %s\n", later[i].flag, later[i].path,
+                    strerror(errno));
+            return HK_EXIT_IO;
+        }
     if (o->out_dir) {
         r->frames = hk_frames_open(o->out_dir, o->formats, err, sizeof err);
         if (!r->frames || hk_frames_write(r->frames, r->w, err, sizeof err) != 0) {

@@ -610,9 +610,9 @@ typedef struct hk_frame_writer hk_frame_writer; /* opaque: one series of frames 
 /* The name of frame format i ("vtk", "obj", "png", in that order), or NULL
  * past the last. */
 HK_API const char *hk_frame_format_name(int i);
-/* A series of frames into folder dir (created if missing) in the formats of
- * the comma-separated list formats ("vtk", "vtk,png"). NULL on failure with
- * the reason in err (may be NULL). */
+/* A series of frames into folder dir (created, with its missing parents) in
+ * the formats of the comma-separated list formats ("vtk", "vtk,png"). NULL
+ * on failure with the reason in err (may be NULL). */
 HK_API hk_frame_writer *hk_frame_writer_open(const char *dir, const char *formats, char *err, size_t errlen);
 /* Writes the world's current state as the next frame of the series (the
  * file names carry hk_world_step_count). 0, or -1 with the reason in err. */

@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "frames.h"
 
+#include "outfile.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -70,10 +72,9 @@ static void remove_stale_temporaries(const char *dir)
 
 hk_frames *hk_frames_open(const char *dir, int formats_mask, char *err, size_t errlen)
 {
-    struct stat st;
-    if (mkdir(dir, 0755) != 0 && !(errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) {
+    if (hk_make_folders(dir) != 0) {
         snprintf(err, errlen, "cannot create output folder %s: %s", dir,
-                 errno == EEXIST ? "not a folder" : strerror(errno));
+                 errno == ENOTDIR ? "a part of the path is a file, not a folder" : strerror(errno));
         return NULL;
     }
     hk_frames *fr = calloc(1, sizeof *fr);
