@@ -111,6 +111,33 @@ static void test_frames_follow_bodies(void **state)
     free(p.rgb);
 }
 
+/* A closed surface casts a shadow: the pressure ball above the ground darkens a disc of it (the ground's colour
+ * under the shadow's 16 % black, about 188,186,181). Its upper and lower faces, dropped onto the ground, turn
+ * opposite ways; drawn as they come they cancelled to no shadow at all. */
+static void test_closed_mesh_shadow(void **state)
+{
+    (void)state;
+    char dir[256], args[1024], path[512];
+    snprintf(dir, sizeof dir, "%s", hk_test_path("ball"));
+    snprintf(args, sizeof args, "run " SCENE("pressure_ball.scene") " --steps 1 --out '%s' --format png --quiet", dir);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    snprintf(path, sizeof path, "%s/frame_000000.png", dir);
+    hk_png p = hk_test_png_read(path);
+    int shadow = 0;
+    for (int y = 0; y < p.h; y++)
+        for (int x = 0; x < p.w; x++) {
+            const unsigned char *q = px(&p, x, y);
+            shadow += abs(q[0] - 188) <= 2 && abs(q[1] - 186) <= 2 && abs(q[2] - 181) <= 2;
+        }
+    free(p.rgb);
+    if (shadow < 5000) {
+        print_error("pressure_ball: %d shadow pixels under the ball, want >= 5000\n", shadow);
+        fail();
+    }
+}
+
 /* The whole file at path into *n bytes (malloc'd). */
 static unsigned char *read_bytes(const char *path, size_t *n)
 {
@@ -212,6 +239,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_follow_bodies),
+        cmocka_unit_test(test_closed_mesh_shadow),
         cmocka_unit_test(test_frames_deterministic),
         cmocka_unit_test(test_frame_text),
     };

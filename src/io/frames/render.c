@@ -267,14 +267,15 @@ static void draw_ground(hk_canvas *c, const scene *sc)
     for (int64_t t = 0; t < g->tris; t++) {
         const int32_t *v = g->tri + 3 * t;
         if (!shown(sc, v[0]) || !shown(sc, v[1]) || !shown(sc, v[2])) continue;
-        for (int k = 0; k < 3; k++) {
-            double p[3];
-            drop(sc, v[k], p);
-            if (k == 0)
-                cairo_move_to(cr, p[0], p[1]);
-            else
-                cairo_line_to(cr, p[0], p[1]);
-        }
+        double p[3][3];
+        for (int k = 0; k < 3; k++) drop(sc, v[k], p[k]);
+        /* every dropped triangle turned the same way round: a closed surface's upper and lower faces land
+         * with opposite turns, and under the winding rule they would cancel to no shadow at all */
+        const double turn = (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0]);
+        const int last = turn < 0 ? 2 : 1, other = 3 - last;
+        cairo_move_to(cr, p[0][0], p[0][1]);
+        cairo_line_to(cr, p[last][0], p[last][1]);
+        cairo_line_to(cr, p[other][0], p[other][1]);
         cairo_close_path(cr);
     }
     for (int k = 0; k < sc->w->sphere_count; k++) {
