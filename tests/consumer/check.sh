@@ -93,17 +93,46 @@ gcc $cflags "$root/tests/consumer/consumer.c" -o "$tmp/pc-static" $(pkg-config -
 ! readelf -d "$tmp/pc-static" | grep -q 'libhooke' || fail "pc-static needs libhooke.so"
 run_consumer pkg-config-static "$tmp/pc-static"
 
-# the shared library exports exactly the functions hooke.h marks HK_API
+# the header's precision must be the library's: a mismatch stops the build, never runs with mismatched types
+precision=$(sed -n 's/^#define HOOKE_DOUBLE_BUILD \([01]\)$/\1/p' "$prefix/include/hooke/config.h")
+[ -n "$precision" ] || fail "hooke/config.h has no HOOKE_DOUBLE_BUILD"
+if [ "$precision" = 0 ]; then
+    # shellcheck disable=SC2046
+    if gcc $cflags -DHOOKE_DOUBLE -c "$root/tests/consumer/consumer.c" -o "$tmp/mixed.o" $(pkg-config --cflags hooke) \
+        2>"$tmp/mixed.log"; then
+        fail "consumer.c built with -DHOOKE_DOUBLE against a float hooke"
+    fi
+    grep -q 'HOOKE_DOUBLE is defined, but this hooke was built in float' "$tmp/mixed.log" ||
+        fail "-DHOOKE_DOUBLE against a float hooke: $(cat "$tmp/mixed.log")"
+fi
+# a header of the other precision (its config.h first on the include path) does not link
+other=$((1 - precision))
+mkdir -p "$tmp/other/hooke"
+sed "s/^#define HOOKE_DOUBLE_BUILD [01]\$/#define HOOKE_DOUBLE_BUILD $other/" "$prefix/include/hooke/config.h" \
+    >"$tmp/other/hooke/config.h"
+# shellcheck disable=SC2046
+if gcc $cflags -I"$tmp/other" "$root/tests/consumer/consumer.c" -o "$tmp/mixed" $(pkg-config --cflags --libs hooke) \
+    -lm 2>"$tmp/mixed.log"; then
+    fail "a consumer with a header of the other precision linked against libhooke.so"
+fi
+missing=$([ "$other" = 1 ] && echo hk_library_is_double || echo hk_library_is_float)
+grep -q "undefined reference to \`$missing'" "$tmp/mixed.log" || fail "mixed precision: $(cat "$tmp/mixed.log")"
+echo "check.sh: a header of the other precision is refused (compile: #error; link: no $missing)"
+
+# the shared library exports exactly the functions hooke.h marks HK_API, and the symbol of its precision
 header=$prefix/include/hooke/hooke.h
 unmarked=$(grep -nE '^[a-z][a-z0-9_ ]*[ *]hk_[a-z0-9_]+\(' "$header" | grep -v '^[0-9]*:typedef' || true)
 [ -z "$unmarked" ] || fail "functions of hooke.h without HK_API: $unmarked"
 grep -oE '^HK_API [^(]*[ *]hk_[a-z0-9_]+\(' "$header" | grep -oE 'hk_[a-z0-9_]+\($' | tr -d '(' | sort >"$tmp/api"
-nm -D --defined-only "$libdir/libhooke.so" | awk '{ print $3 }' | sort >"$tmp/exported"
+nm -D --defined-only "$libdir/libhooke.so" | awk '{ print $3 }' | sort >"$tmp/exported.all"
+own=$([ "$precision" = 1 ] && echo hk_library_is_double || echo hk_library_is_float)
+grep -qx "$own" "$tmp/exported.all" || fail "libhooke.so does not export $own"
+grep -vx "$own" "$tmp/exported.all" >"$tmp/exported"
 if ! cmp -s "$tmp/api" "$tmp/exported"; then
     diff "$tmp/api" "$tmp/exported" >&2 || true
     fail "libhooke.so exports (>) other than the HK_API functions of hooke.h (<)"
 fi
-echo "check.sh: libhooke.so exports the $(wc -l <"$tmp/api") functions of hooke.h and nothing else"
+echo "check.sh: libhooke.so exports the $(wc -l <"$tmp/api") functions of hooke.h, $own and nothing else"
 
 # Python through ctypes: the example of the docs, against the program's hash of the rope scene
 if command -v python3 >/dev/null; then

@@ -532,3 +532,10 @@ uint64_t hk_world_state_hash(const hk_world *w)
 }
 
 const char *hk_version(void) { return HOOKE_VERSION; }
+
+/* The precision symbol hooke.h refers to: only the one of this build's precision exists. */
+#ifdef HOOKE_DOUBLE
+const int hk_library_is_double = 1;
+#else
+const int hk_library_is_float = 1;
+#endif

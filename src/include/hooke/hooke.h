@@ -32,6 +32,25 @@ typedef double hk_real;
 typedef float hk_real;
 #endif
 
+/* The precision of this header must be the library's. At compile time:
+ * defining HOOKE_DOUBLE against a float build's hooke/config.h stops here.
+ * At link time: every file that includes hooke.h refers to the symbol of
+ * its precision, and a library of the other precision lacks it, so the
+ * link fails naming `hk_library_is_double` or `hk_library_is_float`. */
+#if defined(HOOKE_DOUBLE) && !HOOKE_DOUBLE_BUILD
+#error "hooke.h: HOOKE_DOUBLE is defined, but this hooke was built in float (hooke/config.h); use a build made with -DHOOKE_DOUBLE=ON, or do not define HOOKE_DOUBLE"
+#endif
+#ifdef HOOKE_DOUBLE
+HK_API extern const int hk_library_is_double;
+#define HK_LIBRARY_PRECISION_ hk_library_is_double
+#else
+HK_API extern const int hk_library_is_float;
+#define HK_LIBRARY_PRECISION_ hk_library_is_float
+#endif
+#if defined(__GNUC__)
+static const int *const hk_library_precision_check_ __attribute__((used, unused)) = &HK_LIBRARY_PRECISION_;
+#endif
+
 typedef struct hk_vec3 {
     double x, y, z;
 } hk_vec3;
