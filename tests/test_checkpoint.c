@@ -203,14 +203,16 @@ static void test_atomic_write(void **state)
     snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 90 --restart '%s' --quiet", ck);
     assert_string_equal(hash_of("", args), straight);
     /* a write that cannot complete (the temporary name is taken by a directory) fails with status 3 and
-     * leaves the previous checkpoint in place */
+     * leaves the previous checkpoint in place; it is found before the run starts */
     remove(tmp);
     assert_int_equal(mkdir(tmp, 0755), 0);
     snprintf(args, sizeof args,
              "run " SCENE("oscillator.scene") " --steps 80 --checkpoint '%s' --checkpoint-every 70 --quiet", ck);
     hk_run r = hk_test_hooke("", args);
     assert_int_equal(r.status, 3);
-    assert_non_null(strstr(r.err, ": cannot write checkpoint: "));
+    assert_non_null(strstr(r.err, "hooke: error: cannot write "));
+    assert_non_null(strstr(r.err, "(--checkpoint, checked before the run starts)"));
+    assert_null(strstr(r.out, "state_hash=")); /* not run */
     hk_run_free(&r);
     snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 90 --restart '%s' --quiet", ck);
     assert_string_equal(hash_of("", args), straight);

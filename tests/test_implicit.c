@@ -523,6 +523,49 @@ static void test_compressed_jelly_spd(void **state)
     hk_world_destroy(w);
 }
 
+/* hk_world_step's status: HK_OK for a step taken; a solve that breaks down (a velocity that overflows the damping
+ * force to infinity) returns HK_ERR_DIVERGED with the reason in hk_world_error, keeps the step's start, and every
+ * later step returns the same until the integrator is set again. */
+static void test_step_status(void **state)
+{
+    (void)state;
+    char err[512];
+    const char *text = "world\n gravity 0 -9.81 0\nend\nbody spring\n a 0 0 0\n b 1 0 0\n mass_a 1\n mass_b 1\n"
+                       " pin_a 1\n springs main k 100 damping 10 rest_length 1\nend\nrun\n integrator implicit_euler\n"
+                       " dt 1e-2\nend\n";
+    hk_world *w = hk_world_parse_scene(text, "status.scene", NULL, err, sizeof err);
+    if (!w) fail_msg("%s", err);
+    assert_int_equal(hk_world_step(w), HK_OK);
+    assert_string_equal(hk_world_error(w), "");
+    const double huge = sizeof(hk_real) == sizeof(float) ? 3e38 : 1.7e308;
+    assert_int_equal(hk_world_set_velocity(w, 1, (hk_vec3){huge, 0, 0}), HK_OK);
+    const hk_vec3 before = hk_world_position(w, 1);
+    assert_int_equal(hk_world_step(w), HK_ERR_DIVERGED);
+    assert_non_null(strstr(hk_world_error(w), "the implicit solve broke down at step 1"));
+    assert_string_equal(hk_status_name(HK_ERR_DIVERGED), "diverged");
+    const hk_vec3 after = hk_world_position(w, 1);
+    assert_true(before.x == after.x && before.y == after.y && before.z == after.z);
+    assert_int_equal(hk_world_step(w), HK_ERR_DIVERGED); /* stopped, not stepped */
+    assert_int_equal(hk_world_step_count(w), 1);
+    hk_blowup b;
+    assert_int_equal(hk_world_check(w, 0, &b), 1);
+    assert_string_equal(b.cause, "implicit solve broke down");
+    /* set again, with a sane velocity: it steps */
+    assert_int_equal(hk_world_set_velocity(w, 1, (hk_vec3){0, 0, 0}), HK_OK);
+    const hk_integrator_def d = hk_world_integrator(w);
+    assert_int_equal(hk_world_set_integrator(w, &d), HK_OK);
+    assert_int_equal(hk_world_step(w), HK_OK);
+    assert_int_equal(hk_world_step_count(w), 2);
+    /* the other codes and names */
+    assert_string_equal(hk_status_name(HK_OK), "ok");
+    assert_string_equal(hk_status_name(HK_ERR_INVALID), "invalid");
+    assert_string_equal(hk_status_name(HK_ERR_MEMORY), "memory");
+    assert_string_equal(hk_status_name(HK_ERR_UNSUPPORTED), "unsupported");
+    assert_string_equal(hk_status_name(-99), "unknown");
+    assert_string_equal(hk_status_name(3), "unknown");
+    hk_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -534,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_threads_bit_identical),
         cmocka_unit_test(test_catenary),
         cmocka_unit_test(test_compressed_jelly_spd),
+        cmocka_unit_test(test_step_status),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

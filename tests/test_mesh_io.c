@@ -184,7 +184,7 @@ static void test_load_errors(void **state)
     (void)state;
     hk_mesh m;
     char err[512];
-    assert_int_equal(hk_mesh_load("no/such/file.asc", &m, err, sizeof err), -1);
+    assert_int_equal(hk_mesh_load("no/such/file.asc", &m, err, sizeof err), HK_ERR_IO);
     assert_non_null(strstr(err, "no/such/file.asc: error: cannot open mesh: No such file or directory"));
     assert_int_equal(hk_mesh_load("mesh.stl", &m, err, sizeof err), -1);
     assert_non_null(strstr(err, "expected a file name ending in .asc or .obj"));

@@ -90,14 +90,14 @@ int hk_frame_writer_write(hk_frame_writer *fw, const hk_world *w, char *err, siz
 {
     if (!fw || !w) {
         say(err, errlen, fw ? "frames: no world given" : "frames: no frame writer given");
-        return -1;
+        return HK_ERR_INVALID;
     }
     char why[4400];
     if (hk_frames_write(fw->frames, w, why, sizeof why) != 0) {
         say(err, errlen, why);
-        return -1;
+        return HK_ERR_IO;
     }
-    return 0;
+    return HK_OK;
 }
 
 void hk_frame_writer_close(hk_frame_writer *fw)
@@ -110,7 +110,7 @@ void hk_frame_writer_close(hk_frame_writer *fw)
 int hk_frame_write(const hk_world *w, const char *formats, const char *dir, char *err, size_t errlen)
 {
     hk_frame_writer *fw = hk_frame_writer_open(dir, formats, err, errlen);
-    if (!fw) return -1;
+    if (!fw) return HK_ERR_INVALID; /* the formats or the folder; err says which */
     const int rc = hk_frame_writer_write(fw, w, err, errlen);
     hk_frame_writer_close(fw);
     return rc;

@@ -497,8 +497,8 @@ static int open_outputs(const run_opts *o, run_state *r)
     } later[] = {{o->state_out, "--state-out"}, {o->checkpoint, "--checkpoint"}};
     for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
         if (later[i].path && hk_out_probe(later[i].path) != 0) {
-            fprintf(stderr, "hooke: error: %s %s: cannot write there: %s\n", later[i].flag, later[i].path,
-                    strerror(errno));
+            fprintf(stderr, "hooke: error: cannot write %s: %s (%s, checked before the run starts)\n", later[i].path,
+                    strerror(errno), later[i].flag);
             return HK_EXIT_IO;
         }
     if (o->out_dir) {

@@ -348,7 +348,7 @@ int hk_engine_units(hk_world *w, hk_unit_view **out)
     if (hk_engine_prepare(w) != 0) return -1;
     const hk_engine *e = w->engine;
     hk_unit_view *v = malloc((size_t)(e->unit_count ? e->unit_count : 1) * sizeof *v);
-    if (!v) return hk_fail(w, "out of memory for the engine's units");
+    if (!v) return hk_fail_memory(w, "out of memory for the engine's units");
     for (int q = 0; q < e->unit_count; q++) {
         const hk_unit *u = &e->units[q];
         const hk_sweep_plan *sp = &e->plans[u->first];
@@ -377,15 +377,15 @@ int hk_world_optimise(hk_world *w, int reorder_particles)
             if (w->families[f].kind == HK_FAMILY_LIST && !w->families[f].colour_start &&
                 hk_colour_family(&w->families[f], w->bodies[w->families[f].body].first,
                                  w->bodies[w->families[f].body].count) != 0)
-                return hk_fail(w, "out of memory while colouring springs");
+                return hk_fail_memory(w, "out of memory while colouring springs");
         w->coloured = 1;
         if (w->engine) drop_plans(w->engine);
     }
-    if (!w->engine && !(w->engine = calloc(1, sizeof *w->engine))) return hk_fail(w, "out of memory for the engine");
+    if (!w->engine && !(w->engine = calloc(1, sizeof *w->engine))) return hk_fail_memory(w, "out of memory for the engine");
     hk_engine *e = w->engine;
-    if (ensure_packed(w, e) != 0) return hk_fail(w, "out of memory for packed particle records");
-    if (ensure_plans(w, e) != 0) return hk_fail(w, "out of memory for the sweep plan");
-    if (ensure_ws_slots(e, hk_world_team(w)) != 0) return hk_fail(w, "out of memory for thread work space");
+    if (ensure_packed(w, e) != 0) return hk_fail_memory(w, "out of memory for packed particle records");
+    if (ensure_plans(w, e) != 0) return hk_fail_memory(w, "out of memory for the sweep plan");
+    if (ensure_ws_slots(e, hk_world_team(w)) != 0) return hk_fail_memory(w, "out of memory for thread work space");
     return 0;
 }
 
@@ -506,7 +506,10 @@ static void group_unit(hk_world *w, const pass *ps, const hk_unit *un)
 
 void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
 {
-    if (hk_engine_prepare(w) != 0) return;
+    if (hk_engine_prepare(w) != 0) {
+        w->step_failed = hk_failed(w); /* the step stops here; hk_engine_prepare said why */
+        return;
+    }
     hk_engine *e = w->engine;
     pass ps;
     ps.k = k;
@@ -565,6 +568,6 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
         }
         hk_fp_leave(fp);
     }
-    if (failed) hk_fail(w, "out of memory for thread work space");
+    if (failed) w->step_failed = hk_fail_memory(w, "out of memory for thread work space");
     w->spring_updates += hk_world_facts(w)->springs;
 }

@@ -47,31 +47,31 @@ static int lookup(const char *name)
 #endif
 }
 
-static void decide(void)
+/* The process default, decided on first use: 0 = reference, 1 + i = tables[i]. */
+static int decide(void)
 {
-    if (chosen >= 0) return;
+    const int c = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
+    if (c >= 0) return c;
+    int pick = 0;
     /* an unusable HOOKE_KERNELS is refused by hk_kernels_env_check (no world is created), not replaced */
     const char *env = getenv("HOOKE_KERNELS");
     if (env && *env && lookup(env) >= 0) {
-        chosen = lookup(env);
-        return;
-    }
-#ifdef HOOKE_FORCE_REFERENCE
-    chosen = 0;
-#else
-    for (int i = 0; i < TABLE_COUNT; i++)
-        if (hk_kernels_cpu_has(tables[i]->isa)) {
-            chosen = 1 + i;
-            return;
-        }
-    chosen = 0;
+        pick = lookup(env);
+    } else {
+#ifndef HOOKE_FORCE_REFERENCE
+        for (int i = TABLE_COUNT - 1; i >= 0; i--)
+            if (hk_kernels_cpu_has(tables[i]->isa)) pick = 1 + i; /* ends at the first (widest) the CPU has */
 #endif
+    }
+    /* worlds may be made on several threads at once: each decides the same value, written atomically */
+    __atomic_store_n(&chosen, pick, __ATOMIC_RELAXED);
+    return pick;
 }
 
 const hk_kernels *hk_kernels_active(void)
 {
-    decide();
-    return chosen > 0 ? tables[chosen - 1] : NULL;
+    const int c = decide();
+    return c > 0 ? tables[c - 1] : NULL;
 }
 
 const char *hk_kernels_name(void)
@@ -109,12 +109,12 @@ int hk_kernels_find(const char *name, const hk_kernels **k)
 int hk_kernels_select(const char *name)
 {
     if (!name) { /* back to the automatic choice */
-        chosen = -1;
+        __atomic_store_n(&chosen, -1, __ATOMIC_RELAXED);
         decide();
         return 0;
     }
     int c = lookup(name);
     if (c < 0) return -1;
-    chosen = c;
+    __atomic_store_n(&chosen, c, __ATOMIC_RELAXED);
     return 0;
 }

@@ -189,7 +189,7 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
 {
     hk_implicit *im = hk_implicit_solver(w);
     if (!im) {
-        w->step_failed = 1;
+        w->step_failed = HK_ERR_MEMORY; /* hk_implicit_solver said why */
         return;
     }
     hk_solver_stats *st = &im->stats;
@@ -229,7 +229,10 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
         if (!(res.residual <= st->cg_residual)) st->cg_residual = res.residual;
         if (res.status == HK_CG_BREAKDOWN) {
             restore_start(w, im);
-            w->step_failed = 1;
+            w->step_failed = HK_ERR_DIVERGED;
+            hk_fail(w, "the implicit solve broke down at step %lld (CG met a non-finite value or a direction without "
+                    "positive curvature after %d iterations); the state is the step's start: try a smaller dt",
+                    (long long)w->steps, res.iterations);
             st->diverged = 1;
             return;
         }

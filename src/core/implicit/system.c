@@ -318,7 +318,7 @@ hk_implicit *hk_implicit_get(hk_world *w)
     if (im && im->capacity == w->p.capacity && im->count == w->p.count && im->families == w->family_count) {
         list_fixed(w, im); /* particles may have been pinned or freed since: the list is cheap */
         if (im->own_part != w->part && own_blocks(w, im) != 0) {
-            hk_fail(w, "out of memory for the implicit solver");
+            hk_fail_memory(w, "out of memory for the implicit solver");
             return NULL;
         }
         return im;
@@ -326,13 +326,13 @@ hk_implicit *hk_implicit_get(hk_world *w)
     if (!im) {
         im = calloc(1, sizeof *im);
         if (!im) {
-            hk_fail(w, "out of memory for the implicit solver");
+            hk_fail_memory(w, "out of memory for the implicit solver");
             return NULL;
         }
         w->implicit = im;
     }
     if (implicit_alloc(w, im) != 0) {
-        hk_fail(w, "out of memory for the implicit solver (%d particles)", w->p.count);
+        hk_fail_memory(w, "out of memory for the implicit solver (%d particles)", w->p.count);
         return NULL;
     }
     im->mg_stale = 1; /* made for the arrays before: implicit.c makes it again */
@@ -503,7 +503,7 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
         im->chunk_views = malloc((size_t)team * (size_t)im->ring_views * sizeof *im->chunk_views);
         im->chunk_threads = im->chunk_buf && im->chunk_views ? team : 0;
         if (!im->chunk_threads) {
-            hk_fail(w, "out of memory for the implicit solver");
+            hk_fail_memory(w, "out of memory for the implicit solver");
             return;
         }
     }

@@ -26,7 +26,7 @@ int hk_check_spring_params(hk_world *w, const char *what, const hk_spring_params
 {
     if (hk_check_bound(w, what, "k", HK_BOUND_STIFFNESS, 1, s->k) ||
         hk_check_bound(w, what, "damping", HK_BOUND_DAMPING, 1, s->damping))
-        return -1;
+        return hk_failed(w);
     if (!(s->rest_length >= 0) || !isfinite(s->rest_length))
         return hk_fail(w, "%s: rest_length must be >= 0 (got %g)", what, s->rest_length);
     if (s->behaviour == HK_SPRING_BREAKABLE && !(s->break_ratio > 1))
@@ -76,7 +76,7 @@ int hk_undo_body(hk_world *w, int body, int first_family)
     w->family_count = first_family;
     w->p.count = w->bodies[body].first;
     w->body_count = body;
-    return -1;
+    return hk_failed(w);
 }
 
 /* ---- rope ---------------------------------------------------------------- */
@@ -97,8 +97,8 @@ hk_rope_def hk_default_rope_def(void)
 int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
 {
     if (d->count < 2) return hk_fail(w, "rope: count must be >= 2 (got %d)", d->count);
-    if (hk_check_mass(w, "rope", d->mass) || hk_check_spring_params(w, "rope springs", &d->springs)) return -1;
-    if (d->topology == HK_ROPE_SKIP_ONE && hk_check_spring_params(w, "rope skip springs", &d->skip_springs)) return -1;
+    if (hk_check_mass(w, "rope", d->mass) || hk_check_spring_params(w, "rope springs", &d->springs)) return hk_failed(w);
+    if (d->topology == HK_ROPE_SKIP_ONE && hk_check_spring_params(w, "rope skip springs", &d->skip_springs)) return hk_failed(w);
     if (!(d->spacing > 0)) return hk_fail(w, "rope: spacing must be > 0 (got %g)", d->spacing);
     hk_vec3 dir = d->direction;
     if (!hk_normalise(&dir)) return hk_fail(w, "rope: direction must be a non-zero vector");
@@ -106,11 +106,11 @@ int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
         return hk_fail(w, "rope: all_to_all with %d particles exceeds 5e7 springs", d->count);
 
     int first = hk_world_grow_particles(w, d->count);
-    if (first < 0) return -1;
+    if (first < 0) return hk_failed(w);
     int body = hk_world_new_body(w, "rope", first, d->count, d->count, 1, 1);
     if (body < 0) {
         w->p.count = first;
-        return -1;
+        return hk_failed(w);
     }
     int fam0 = w->family_count;
     const double A[3] = {d->spacing * dir.x, d->spacing * dir.y, d->spacing * dir.z}, O3[3] = {0, 0, 0};
@@ -122,7 +122,7 @@ int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
         if (!a || !b) {
             free(a);
             free(b);
-            hk_fail(w, "rope: out of memory for %lld springs", (long long)n);
+            hk_fail_memory(w, "rope: out of memory for %lld springs", (long long)n);
             return hk_undo_body(w, body, fam0);
         }
         for (int i = 0; i < d->count; i++)
@@ -185,7 +185,7 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
 {
     if (d->nx < 2 || d->ny < 2) return hk_fail(w, "cloth: nx and ny must be >= 2 (got %d x %d)", d->nx, d->ny);
     if ((int64_t)d->nx * d->ny > (1 << 28)) return hk_fail(w, "cloth: %d x %d nodes is too many", d->nx, d->ny);
-    if (hk_check_mass(w, "cloth", d->mass)) return -1;
+    if (hk_check_mass(w, "cloth", d->mass)) return hk_failed(w);
     if (!(d->spacing > 0)) return hk_fail(w, "cloth: spacing must be > 0 (got %g)", d->spacing);
     if (!(d->radius >= 0)) return hk_fail(w, "cloth: radius must be >= 0 (got %g)", d->radius);
     if (d->radius > 64 * d->spacing) return hk_fail(w, "cloth: radius spans more than 64 nodes");
@@ -195,17 +195,17 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
         (d->shear && hk_check_spring_params(w, "cloth shear springs", &d->shear_springs)) ||
         (d->bend && hk_check_spring_params(w, "cloth bend springs", &d->bend_springs)) ||
         (d->radius > 0 && hk_check_spring_params(w, "cloth radius springs", &d->radius_springs)))
-        return -1;
+        return hk_failed(w);
     hk_vec3 u = d->u, v = d->v;
     if (!hk_normalise(&u) || !hk_normalise(&v)) return hk_fail(w, "cloth: u and v must be non-zero vectors");
 
     int n = d->nx * d->ny;
     int first = hk_world_grow_particles(w, n);
-    if (first < 0) return -1;
+    if (first < 0) return hk_failed(w);
     int body = hk_world_new_body(w, "cloth", first, n, d->nx, d->ny, 1);
     if (body < 0) {
         w->p.count = first;
-        return -1;
+        return hk_failed(w);
     }
     int fam0 = w->family_count;
     const double A[3] = {d->spacing * u.x, d->spacing * u.y, d->spacing * u.z},
@@ -271,7 +271,7 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
         }
         int *tri = malloc((size_t)cells * 6 * sizeof *tri);
         if (!tri) {
-            hk_fail(w, "cloth: out of memory for wind faces");
+            hk_fail_memory(w, "cloth: out of memory for wind faces");
             return hk_undo_body(w, body, fam0);
         }
         int64_t t = 0;
@@ -325,7 +325,7 @@ static int jelly_wind_faces(hk_world *w, int body, const hk_jelly_def *d)
         4 * ((int64_t)(nx - 1) * (ny - 1) + (int64_t)(nx - 1) * (nz - 1) + (int64_t)(ny - 1) * (nz - 1));
     if (faces > INT32_MAX / 3) return hk_fail(w, "jelly: too many cells for wind faces");
     int *tri = malloc((size_t)faces * 3 * sizeof *tri);
-    if (!tri) return hk_fail(w, "jelly: out of memory for wind faces");
+    if (!tri) return hk_fail_memory(w, "jelly: out of memory for wind faces");
     int64_t t = 0;
     t = box_side(tri, t, 0, nx, ny, 1, sy, 1);             /* k = 0: -z */
     t = box_side(tri, t, (nz - 1) * sz, nx, ny, 1, sy, 0); /* k = nz-1: +z */
@@ -347,21 +347,21 @@ int hk_world_add_jelly(hk_world *w, const hk_jelly_def *d)
     if ((int64_t)d->nx * d->ny * d->nz > (1 << 27)) return hk_fail(w, "jelly: too many nodes");
     if (d->neighbours != 26 && d->neighbours != 52)
         return hk_fail(w, "jelly: neighbours must be 26 or 52 (got %d)", d->neighbours);
-    if (hk_check_mass(w, "jelly", d->mass)) return -1;
+    if (hk_check_mass(w, "jelly", d->mass)) return hk_failed(w);
     if (!(d->spacing > 0)) return hk_fail(w, "jelly: spacing must be > 0 (got %g)", d->spacing);
     int classes = d->neighbours == 52 ? 6 : 3;
     for (int c = 0; c < classes; c++) {
         char what[32];
         snprintf(what, sizeof what, "jelly %s springs", jelly_class_names[c]);
-        if (hk_check_spring_params(w, what, &d->springs[c])) return -1;
+        if (hk_check_spring_params(w, what, &d->springs[c])) return hk_failed(w);
     }
     int n = d->nx * d->ny * d->nz;
     int first = hk_world_grow_particles(w, n);
-    if (first < 0) return -1;
+    if (first < 0) return hk_failed(w);
     int body = hk_world_new_body(w, "jelly", first, n, d->nx, d->ny, d->nz);
     if (body < 0) {
         w->p.count = first;
-        return -1;
+        return hk_failed(w);
     }
     int fam0 = w->family_count;
     const double A[3] = {d->spacing, 0, 0}, B[3] = {0, d->spacing, 0}, C[3] = {0, 0, d->spacing};
@@ -404,7 +404,7 @@ hk_quad_def hk_default_quad_def(void)
 int hk_world_add_quad(hk_world *w, const hk_quad_def *d)
 {
     if (!(d->size > 0)) return hk_fail(w, "quad: size must be > 0 (got %g)", d->size);
-    if (hk_check_mass(w, "quad", d->mass) || hk_check_spring_params(w, "quad springs", &d->springs)) return -1;
+    if (hk_check_mass(w, "quad", d->mass) || hk_check_spring_params(w, "quad springs", &d->springs)) return hk_failed(w);
     hk_vec3 u = d->u, v = d->v;
     if (!hk_normalise(&u) || !hk_normalise(&v)) return hk_fail(w, "quad: u and v must be non-zero vectors");
     hk_vec3 pos[4];
@@ -416,7 +416,7 @@ int hk_world_add_quad(hk_world *w, const hk_quad_def *d)
         mass[c] = d->mass;
     }
     int body = hk_world_add_points(w, 4, pos, NULL, mass);
-    if (body < 0) return -1;
+    if (body < 0) return hk_failed(w);
     w->bodies[body].kind = "quad";
     /* corners 0 (0,0), 1 (1,0), 2 (0,1), 3 (1,1): edges, then the diagonals */
     static const int ea[6] = {0, 1, 3, 2, 0, 1}, eb[6] = {1, 3, 2, 0, 3, 2};
@@ -440,11 +440,11 @@ static int add_pair(hk_world *w, const hk_spring_pair_def *d, const char *kind)
 {
     if (hk_check_mass(w, "spring a", d->mass_a) || hk_check_mass(w, "spring b", d->mass_b) ||
         hk_check_spring_params(w, "spring", &d->springs))
-        return -1;
+        return hk_failed(w);
     hk_vec3 pos[2] = {d->a, d->b}, vel[2] = {{0, 0, 0}, d->velocity_b};
     double mass[2] = {d->mass_a, d->mass_b};
     int body = hk_world_add_points(w, 2, pos, vel, mass);
-    if (body < 0) return -1;
+    if (body < 0) return hk_failed(w);
     w->bodies[body].kind = kind;
     static const int a = 0, b = 1;
     if (hk_world_add_springs(w, body, 1, &a, &b, &d->springs) < 0) return hk_undo_body(w, body, w->family_count);
@@ -470,7 +470,7 @@ int hk_world_add_pendulum(hk_world *w, const hk_pendulum_def *d)
     if (!isfinite(d->angle)) return hk_fail(w, "pendulum: angle must be finite");
     if (hk_check_mass(w, "pendulum", d->mass) || hk_check_bound(w, "pendulum", "k", HK_BOUND_STIFFNESS, 0, d->k) ||
         hk_check_bound(w, "pendulum", "damping", HK_BOUND_DAMPING, 1, d->damping))
-        return -1;
+        return hk_failed(w);
     hk_spring_pair_def s = hk_default_spring_pair_def();
     s.a = d->pivot;
     s.b = (hk_vec3){d->pivot.x + d->length * sin(d->angle), d->pivot.y - d->length * cos(d->angle), d->pivot.z};
@@ -489,16 +489,16 @@ int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec
     for (int i = 0; i < count; i++) {
         char what[48];
         snprintf(what, sizeof what, "points: point %d", i);
-        if (hk_check_mass(w, what, mass[i])) return -1;
+        if (hk_check_mass(w, what, mass[i])) return hk_failed(w);
         if (!isfinite(pos[i].x) || !isfinite(pos[i].y) || !isfinite(pos[i].z))
             return hk_fail(w, "points: position of point %d is not finite", i);
     }
     int first = hk_world_grow_particles(w, count);
-    if (first < 0) return -1;
+    if (first < 0) return hk_failed(w);
     int body = hk_world_new_body(w, "points", first, count, count, 1, 1);
     if (body < 0) {
         w->p.count = first;
-        return -1;
+        return hk_failed(w);
     }
     hk_body *bd = &w->bodies[body];
     hk_points_origin(count, pos, bd->origin); /* r = 0: the points are held as q = x - origin */
@@ -522,13 +522,13 @@ int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const i
 {
     if (body < 0 || body >= w->body_count) return hk_fail(w, "springs: no body %d", body);
     if (count < 1) return hk_fail(w, "springs: count must be >= 1 (got %d)", count);
-    if (hk_check_spring_params(w, "springs", params)) return -1;
+    if (hk_check_spring_params(w, "springs", params)) return hk_failed(w);
     const hk_body *bd = &w->bodies[body];
     int *ga = malloc((size_t)count * sizeof *ga), *gb = malloc((size_t)count * sizeof *gb);
     if (!ga || !gb) {
         free(ga);
         free(gb);
-        return hk_fail(w, "springs: out of memory");
+        return hk_fail_memory(w, "springs: out of memory");
     }
     int rc = 0;
     for (int s = 0; s < count && rc == 0; s++) {

@@ -227,7 +227,7 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
         free(adj);
         free(fill);
         hk_free_reals(tmp);
-        return hk_fail(w, "reorder: out of memory");
+        return hk_fail_memory(w, "reorder: out of memory");
     }
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
@@ -265,7 +265,7 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
         free(inv);
         free(adj);
         hk_free_reals(tmp);
-        return hk_fail(w, "reorder: out of memory");
+        return hk_fail_memory(w, "reorder: out of memory");
     }
     for (int i = 0; i < n; i++) bucket[deg[i + 1] - deg[i] + 1]++;
     for (int d = 0; d <= maxdeg; d++) bucket[d + 1] += bucket[d];

@@ -290,5 +290,5 @@ int hk_mesh_icosphere(hk_mesh *out, double radius, int level, hk_vec3 center)
     return 0;
 oom:
     hk_mesh_free(out);
-    return -1;
+    return HK_ERR_MEMORY;
 }

@@ -130,15 +130,15 @@ done:
 static int add_mesh(hk_world *w, const hk_mesh_def *d, const char *kind)
 {
     if (!d->mesh) return hk_fail(w, "mesh: no mesh given");
-    if (hk_check_mass(w, "mesh", d->mass) || hk_check_spring_params(w, "mesh springs", &d->springs)) return -1;
+    if (hk_check_mass(w, "mesh", d->mass) || hk_check_spring_params(w, "mesh springs", &d->springs)) return hk_failed(w);
     if (d->extra_rings < 0 || d->extra_rings == 1 || d->extra_rings > 8)
         return hk_fail(w, "mesh: extra_rings must be 0 or in [2, 8] (got %d)", d->extra_rings);
-    if (d->extra_rings && hk_check_spring_params(w, "mesh extra springs", &d->extra_springs)) return -1;
+    if (d->extra_rings && hk_check_spring_params(w, "mesh extra springs", &d->extra_springs)) return hk_failed(w);
     hk_mesh m = *d->mesh;
     char err[256];
     /* validate a copy of the face list (validation may not change the caller's mesh) */
     m.faces = malloc((size_t)m.face_count * 3 * sizeof *m.faces);
-    if (!m.faces) return hk_fail(w, "mesh: out of memory");
+    if (!m.faces) return hk_fail_memory(w, "mesh: out of memory");
     memcpy(m.faces, d->mesh->faces, (size_t)m.face_count * 3 * sizeof *m.faces);
     m.face_lines = NULL;
     if (hk_mesh_validate(&m, "mesh", 0, err, sizeof err) != 0) {
@@ -151,7 +151,7 @@ static int add_mesh(hk_world *w, const hk_mesh_def *d, const char *kind)
     int *edges = mesh_edges(&m, &ne);
     int body = -1, fam0 = w->family_count;
     if (!pos || !vel || !mass || !edges) {
-        hk_fail(w, "mesh: out of memory");
+        hk_fail_memory(w, "mesh: out of memory");
         goto out;
     }
     for (int v = 0; v < m.vertex_count; v++) {
@@ -164,7 +164,7 @@ static int add_mesh(hk_world *w, const hk_mesh_def *d, const char *kind)
     w->bodies[body].kind = kind;
     {
         int *ga = malloc((size_t)ne * sizeof *ga), *gb = malloc((size_t)ne * sizeof *gb);
-        int rc = ga && gb ? 0 : hk_fail(w, "mesh: out of memory");
+        int rc = ga && gb ? 0 : hk_fail_memory(w, "mesh: out of memory");
         for (int e = 0; rc == 0 && e < ne; e++) {
             ga[e] = w->bodies[body].first + edges[2 * e];
             gb[e] = w->bodies[body].first + edges[2 * e + 1];
@@ -180,11 +180,11 @@ static int add_mesh(hk_world *w, const hk_mesh_def *d, const char *kind)
     if (d->extra_rings >= 2) {
         int64_t np = 0;
         int *pairs = ring_pairs(m.vertex_count, edges, ne, d->extra_rings, &np);
-        int rc = pairs ? 0 : hk_fail(w, "mesh: out of memory for extra springs");
+        int rc = pairs ? 0 : hk_fail_memory(w, "mesh: out of memory for extra springs");
         for (int64_t q = 0; rc == 0 && q < 2 * np; q++) pairs[q] += w->bodies[body].first;
         if (rc == 0 && np > 0) {
             int *ga = malloc((size_t)np * sizeof *ga), *gb = malloc((size_t)np * sizeof *gb);
-            rc = ga && gb ? 0 : hk_fail(w, "mesh: out of memory");
+            rc = ga && gb ? 0 : hk_fail_memory(w, "mesh: out of memory");
             for (int64_t q = 0; rc == 0 && q < np; q++) ga[q] = pairs[2 * q], gb[q] = pairs[2 * q + 1];
             if (rc == 0) rc = hk_add_list_family(w, body, "extra", &d->extra_springs, np, ga, gb);
             free(ga);
@@ -213,7 +213,7 @@ int hk_world_add_icosphere(hk_world *w, const hk_mesh_def *def, double radius, i
     if (!(radius > 0) || !isfinite(radius)) return hk_fail(w, "icosphere: radius must be > 0 (got %g)", radius);
     if (level < 0 || level > 7) return hk_fail(w, "icosphere: level must be in [0, 7] (got %d)", level);
     hk_mesh m;
-    if (hk_mesh_icosphere(&m, radius, level, (hk_vec3){0, 0, 0}) != 0) return hk_fail(w, "icosphere: out of memory");
+    if (hk_mesh_icosphere(&m, radius, level, (hk_vec3){0, 0, 0}) != 0) return hk_fail_memory(w, "icosphere: out of memory");
     hk_mesh_def d = *def;
     d.mesh = &m;
     int body = add_mesh(w, &d, "icosphere");
@@ -225,7 +225,7 @@ int hk_world_add_ring(hk_world *w, const hk_ring_def *d)
 {
     if (d->count < 3 || d->count > (1 << 24)) return hk_fail(w, "ring: count must be in [3, 2^24] (got %d)", d->count);
     if (!(d->radius > 0) || !isfinite(d->radius)) return hk_fail(w, "ring: radius must be > 0 (got %g)", d->radius);
-    if (hk_check_mass(w, "ring", d->mass) || hk_check_spring_params(w, "ring springs", &d->springs)) return -1;
+    if (hk_check_mass(w, "ring", d->mass) || hk_check_spring_params(w, "ring springs", &d->springs)) return hk_failed(w);
     const int n = d->count;
     hk_vec3 *pos = malloc((size_t)n * sizeof *pos);
     double *mass = malloc((size_t)n * sizeof *mass);
@@ -233,7 +233,7 @@ int hk_world_add_ring(hk_world *w, const hk_ring_def *d)
         *edge = malloc(2 * (size_t)n * sizeof *edge);
     int body = -1;
     if (!pos || !mass || !a || !b || !edge) {
-        hk_fail(w, "ring: out of memory");
+        hk_fail_memory(w, "ring: out of memory");
         goto out;
     }
     for (int i = 0; i < n; i++) { /* counter-clockwise: the interior is on the left of each edge */

@@ -59,7 +59,7 @@ hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const 
         f->broken = calloc((size_t)b->count + 2 * HK_ROW_MARGIN, 1); /* room for a vector read past the end */
         if (!f->broken) {
             w->family_count--;
-            hk_fail(w, "out of memory for breakable springs");
+            hk_fail_memory(w, "out of memory for breakable springs");
             return NULL;
         }
     }
@@ -81,7 +81,7 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
         if (a[s] == b[s]) return hk_fail(w, "spring %lld joins particle %d to itself", (long long)s, a[s]);
     }
     hk_family *f = hk_world_new_family(w, body, name, params);
-    if (!f) return -1;
+    if (!f) return hk_failed(w);
     f->kind = HK_FAMILY_LIST;
     f->count = count;
     f->a = malloc((size_t)(count ? count : 1) * sizeof *f->a);
@@ -96,7 +96,7 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
         (params->behaviour == HK_SPRING_BREAKABLE && !f->broken)) {
         hk_family_free(f);
         w->family_count--;
-        return hk_fail(w, "out of memory for %lld springs", (long long)count);
+        return hk_fail_memory(w, "out of memory for %lld springs", (long long)count);
     }
     memcpy(f->a, a, (size_t)count * sizeof *a);
     memcpy(f->b, b, (size_t)count * sizeof *b);
@@ -119,7 +119,7 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
     if (hk_family_check_lengths(w, f) != 0) {
         hk_family_free(f);
         w->family_count--;
-        return -1;
+        return hk_failed(w);
     }
     return 0;
 }

@@ -41,7 +41,7 @@ int hk_surface_add(hk_world *w, int body, int dim, int closed, int nfaces, const
     if (w->surface_count == w->surface_cap) {
         int cap = w->surface_cap ? 2 * w->surface_cap : 4;
         hk_surface *ns = realloc(w->surfaces, (size_t)cap * sizeof *ns);
-        if (!ns) return hk_fail(w, "out of memory for surfaces");
+        if (!ns) return hk_fail_memory(w, "out of memory for surfaces");
         w->surfaces = ns;
         w->surface_cap = cap;
     }
@@ -62,7 +62,7 @@ int hk_surface_add(hk_world *w, int body, int dim, int closed, int nfaces, const
     s.block = malloc(nblocks * sizeof *s.block);
     if (!s.face || !s.vf_start || !s.vf_face || !s.face_f || !s.face_n || !s.block) {
         hk_surface_free(&s);
-        return hk_fail(w, "out of memory for surface faces");
+        return hk_fail_memory(w, "out of memory for surface faces");
     }
     for (size_t k = 0; k < nc; k++) {
         if (face_local[k] < 0 || face_local[k] >= b->count) {
@@ -77,7 +77,7 @@ int hk_surface_add(hk_world *w, int body, int dim, int closed, int nfaces, const
     int *fill = malloc((size_t)(b->count ? b->count : 1) * sizeof *fill);
     if (!fill) {
         hk_surface_free(&s);
-        return hk_fail(w, "out of memory for surface faces");
+        return hk_fail_memory(w, "out of memory for surface faces");
     }
     memcpy(fill, s.vf_start, (size_t)b->count * sizeof *fill);
     for (int f = 0; f < nfaces; f++) /* ascending faces per vertex */

@@ -100,7 +100,7 @@ int hk_family_check_lengths(hk_world *w, const hk_family *f)
     const hk_body *bd = &w->bodies[f->body];
     /* the size of the body as stored: the box of r + q */
     hk_real *loc = malloc(3 * (size_t)(bd->count ? bd->count : 1) * sizeof *loc);
-    if (!loc) return hk_fail(w, "out of memory checking spring lengths");
+    if (!loc) return hk_fail_memory(w, "out of memory checking spring lengths");
     const hk_real *const x[3] = {loc, loc + bd->count, loc + 2 * (size_t)bd->count};
     for (int l = 0; l < bd->count; l++) {
         const int i = bd->first + l;

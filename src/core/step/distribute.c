@@ -267,7 +267,7 @@ int hk_world_distribute(hk_world *w, int rank, int ranks, const hk_part_ops *ops
     free(u);
     if (failed) {
         hk_part_free(pt);
-        return hk_fail(w, "out of memory for the shares of %d ranks", ranks);
+        return hk_fail_memory(w, "out of memory for the shares of %d ranks", ranks);
     }
     w->part = pt;
     if (w->implicit) w->implicit->own_part = NULL; /* its blocks' owners are made again */

@@ -252,7 +252,7 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
         hk_check_bound(w, NULL, "dt_max", HK_BOUND_DT, 1, def->dt_max) ||
         hk_check_bound(w, NULL, "jelly_dt_a", HK_BOUND_DT, 1, def->jelly_dt_a) ||
         hk_check_bound(w, NULL, "jelly_dt_v", HK_BOUND_DT, 1, def->jelly_dt_v))
-        return -1;
+        return hk_failed(w);
     if (def->kind == HK_JELLY && !(def->jelly_alpha > 0 && def->jelly_alpha <= 1))
         return hk_fail(w, "jelly_alpha must be in (0, 1] (got %g)", def->jelly_alpha);
     if (!(def->cg_tolerance >= 0 && def->cg_tolerance < 1))

@@ -9,6 +9,7 @@
 #include "world.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int hk_check_environment(char *err, size_t errlen)
 {
@@ -34,8 +35,15 @@ hk_world *hk_world_create(const hk_world_def *def)
 int hk_world_set_kernels(hk_world *w, const char *path)
 {
     const hk_kernels *k;
-    if (hk_kernels_find(path, &k) != 0)
-        return hk_fail(w, "kernel path '%s' is not available on this CPU and build (see hooke info)", path ? path : "");
+    if (hk_kernels_find(path, &k) != 0) {
+        static const char *const known[] = {"avx512", "avx2", "scalar"}; /* the engine's paths, on some CPU or build */
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+            if (strcmp(path, known[i]) == 0) {
+                hk_fail(w, "kernel path '%s' is not available on this CPU and build (see hooke info)", path);
+                return w->fail_code = HK_ERR_UNSUPPORTED;
+            }
+        return hk_fail(w, "unknown kernel path '%s' (expected avx512, avx2, scalar or reference)", path);
+    }
     w->kernels = k;
     return 0;
 }

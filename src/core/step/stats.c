@@ -58,7 +58,7 @@ int hk_world_check_stats(const hk_world *w, double stretch_limit, hk_blowup *out
     hk_blowup b = {NULL, -1, -1, -1, -1, 0.0};
     const hk_particles *p = &w->p;
     if (w->step_failed) {
-        b.cause = "implicit solve broke down";
+        b.cause = w->step_failed == HK_ERR_DIVERGED ? "implicit solve broke down" : "a step could not be taken (out of memory)";
         *out = b;
         return 1;
     }

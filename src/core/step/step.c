@@ -27,7 +27,7 @@ static void step(hk_world *w)
     const hk_integrator_ops *ops = hk_integrator_ops_of(w->integrator.kind);
     if (w->step_failed) return; /* a failed substep stops the world until the integrator is set again */
     if (ensure_scratch(w, ops) != 0) {
-        hk_fail(w, "out of memory for integrator state");
+        w->step_failed = hk_fail_memory(w, "out of memory for integrator state");
         return;
     }
     const hk_real h = (hk_real)w->h;
@@ -57,4 +57,8 @@ static void step(hk_world *w)
     w->time += w->integrator.dt;
 }
 
-void hk_world_step(hk_world *w) { HK_FP_SCOPE step(w); /* the solver's floating-point mode (fpmode.h) */ }
+hk_status hk_world_step(hk_world *w)
+{
+    HK_FP_SCOPE step(w); /* the solver's floating-point mode (fpmode.h) */
+    return (hk_status)w->step_failed;
+}

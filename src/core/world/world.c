@@ -91,7 +91,24 @@ int hk_fail(hk_world *w, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(w->error, sizeof w->error, fmt, ap);
     va_end(ap);
-    return -1;
+    return w->fail_code = HK_ERR_INVALID;
+}
+
+int hk_fail_memory(hk_world *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->error, sizeof w->error, fmt, ap);
+    va_end(ap);
+    return w->fail_code = HK_ERR_MEMORY;
+}
+
+int hk_failed(const hk_world *w) { return w->fail_code < 0 ? w->fail_code : HK_ERR_INVALID; }
+
+const char *hk_status_name(int status)
+{
+    static const char *const names[] = {"ok", "invalid", "memory", "io", "unsupported", "diverged"};
+    return status <= 0 && status > -(int)(sizeof names / sizeof names[0]) ? names[-status] : "unknown";
 }
 
 const char *hk_world_error(const hk_world *w) { return w->error; }
@@ -201,7 +218,7 @@ static int reserve_particles(hk_world *w, int n)
     while (cap < n) cap = cap > (1 << 29) ? n : cap * 2;
     size_t stride, offset;
     hk_real *slab = hk_alloc_slab(HK_PARTICLE_ARRAYS, (size_t)cap, 0, hk_world_team(w), &stride, &offset);
-    if (!slab) return hk_fail(w, "out of memory for %d particles", cap);
+    if (!slab) return hk_fail_memory(w, "out of memory for %d particles", cap);
     hk_real **arrays[HK_PARTICLE_ARRAYS] = {&p->qx, &p->qy, &p->qz,       &p->vx,   &p->vy, &p->vz, &p->fx,
                                             &p->fy, &p->fz, &p->inv_mass, &p->mass, &p->rx, &p->ry, &p->rz};
     for (size_t i = 0; i < HK_PARTICLE_ARRAYS; i++) {
@@ -242,7 +259,7 @@ int hk_world_grow_particles(hk_world *w, int count)
 {
     if (count <= 0) return hk_fail(w, "a body needs at least one particle");
     if ((int64_t)w->p.count + count > (1 << 30)) return hk_fail(w, "too many particles (limit 2^30)");
-    if (reserve_particles(w, w->p.count + count) != 0) return -1;
+    if (reserve_particles(w, w->p.count + count) != 0) return hk_failed(w);
     int first = w->p.count;
     w->p.count += count;
     w->forces_valid = 0;
@@ -255,7 +272,7 @@ int hk_world_new_body(hk_world *w, const char *kind, int first, int count, int n
     if (w->body_count == w->body_cap) {
         int cap = w->body_cap ? 2 * w->body_cap : 8;
         hk_body *b = realloc(w->bodies, (size_t)cap * sizeof *b);
-        if (!b) return hk_fail(w, "out of memory for bodies");
+        if (!b) return hk_fail_memory(w, "out of memory for bodies");
         w->bodies = b;
         w->body_cap = cap;
     }
@@ -277,7 +294,7 @@ hk_family *hk_world_new_family(hk_world *w, int body, const char *name, const hk
         int cap = w->family_cap ? 2 * w->family_cap : 16;
         hk_family *f = realloc(w->families, (size_t)cap * sizeof *f);
         if (!f) {
-            hk_fail(w, "out of memory for spring families");
+            hk_fail_memory(w, "out of memory for spring families");
             return NULL;
         }
         w->families = f;
@@ -428,7 +445,7 @@ int hk_world_add_sphere(hk_world *w, const hk_sphere_def *def)
     if (w->sphere_count == w->sphere_cap) {
         int cap = w->sphere_cap ? 2 * w->sphere_cap : 4;
         hk_sphere_def *s = realloc(w->spheres, (size_t)cap * sizeof *s);
-        if (!s) return hk_fail(w, "out of memory for spheres");
+        if (!s) return hk_fail_memory(w, "out of memory for spheres");
         w->spheres = s;
         w->sphere_cap = cap;
     }

@@ -155,7 +155,8 @@ struct hk_world {
     hk_engine *engine;            /* the engine's state (engine.c), NULL until its first pass */
     struct hk_implicit *implicit; /* the implicit solver's state (implicit/system.c), NULL until its first step */
     struct hk_part *part;         /* a distributed run: this process's share (dist/part.h); NULL otherwise */
-    int step_failed;              /* 1: a substep could not be taken (the state is its start); hk_world_check */
+    int step_failed;              /* 0, or the hk_status of a substep that could not be taken (the state is its start) */
+    int fail_code;                /* the hk_status of the last failure recorded (hk_fail, hk_fail_memory) */
 
     int64_t steps;
     double time;
@@ -197,12 +198,22 @@ void hk_free_reals(hk_real *a);
 /* Capacity padded to the SIMD width. */
 size_t hk_padded(size_t n);
 
-/* Records an error message on the world and returns -1. */
+/* Records an error message on the world and returns HK_ERR_INVALID (-1):
+ * for bad input. */
 int hk_fail(hk_world *w, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* The same for an allocation that failed: returns HK_ERR_MEMORY. */
+int hk_fail_memory(hk_world *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The status of the failure last recorded on w (HK_ERR_INVALID if none): what a public call returns when a call
+ * below it failed. */
+int hk_failed(const hk_world *w);
 
 /* The families of each body: (*fams)[(*start)[b] .. (*start)[b + 1]) are
  * body b's, ascending; both arrays allocated (free them), by one counting

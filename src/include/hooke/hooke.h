@@ -57,6 +57,49 @@ typedef struct hk_vec3 {
 
 typedef struct hk_world hk_world; /* opaque */
 
+/* Errors, one convention for every call.
+ * - A call that can fail returns an hk_status: HK_OK (0), or a negative
+ *   code saying what kind of failure it was. A call that adds something and
+ *   returns its index (a body, a sphere, particles) returns the index
+ *   (>= 0) or a negative hk_status. A call that makes an object (a world, a
+ *   frame writer) returns it, or NULL.
+ * - The reason, as text: hk_world_error(w) for a call on a world; for a
+ *   call without one (meshes, scene files, frame writers), the `err` buffer
+ *   it takes (NULL: no text).
+ * - Bad input never makes the library print, exit or abort.
+ * hk_world_step reports a step that could not be taken the same way.
+ *
+ * Threads, for every function below:
+ * - A call that takes an hk_world, hk_mesh or hk_frame_writer uses that
+ *   object: one thread at a time per object, reads included (a world runs
+ *   its own parallel regions inside a call, and a read may fill its
+ *   caches). Different objects may be used on different threads at once:
+ *   worlds made, stepped, read and destroyed side by side, and frame
+ *   writers writing different worlds (tests/test_api.c runs four).
+ *   hk_world_error's text is the world's and lasts until its next call.
+ * - Every other call (hk_version, hk_status_name, the hk_default_*_def,
+ *   bound, integrator-name and frame-format-name functions,
+ *   hk_kernel_path_available, hk_find_zero_length_spring, and the calls
+ *   that make a new object: hk_world_create, hk_world_load_scene,
+ *   hk_world_parse_scene, hk_frame_writer_open, the hk_mesh_parse_* and
+ *   hk_mesh_load into the caller's own hk_mesh) is safe from any thread.
+ * - hk_check_environment and hk_world_create read the environment
+ *   (HOOKE_KERNELS, HOOKE_LIST_PARALLEL_MIN): not while the host changes
+ *   it (setenv) on another thread.
+ * - The library keeps no other process-wide state: it never changes the
+ *   OpenMP settings, signal handlers, locale or exit handlers. */
+typedef enum hk_status {
+    HK_OK = 0,
+    HK_ERR_INVALID = -1,     /* bad input: a value out of its bounds, a malformed file, an unknown name */
+    HK_ERR_MEMORY = -2,      /* out of memory (the world is unchanged by the failed call) */
+    HK_ERR_IO = -3,          /* a file could not be read or written */
+    HK_ERR_UNSUPPORTED = -4, /* this CPU or build lacks what was asked for (a kernel path) */
+    HK_ERR_DIVERGED = -5,    /* the implicit solve broke down: the state is the failed step's start */
+} hk_status;
+/* The name of a status ("ok", "invalid", "memory", "io", "unsupported",
+ * "diverged"), "unknown" for any other value. Thread-safe. */
+HK_API const char *hk_status_name(int status);
+
 /* ------------------------------------------------------------------------ */
 /* Springs                                                                   */
 
@@ -169,7 +212,7 @@ HK_API hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag,
  * springs >= 0): 0 if each is unset, empty or usable; otherwise -1 with
  * "NAME=VALUE: expected ..." in err (may be NULL). A value the library
  * cannot use is never replaced by a default: hk_world_create fails while
- * this does. */
+ * this does. (HK_OK, or HK_ERR_INVALID.) */
 HK_API int hk_check_environment(char *err, size_t errlen);
 /* A new world, or NULL if out of memory or the environment is unusable
  * (hk_check_environment says why). */
@@ -180,7 +223,7 @@ HK_API int hk_world_threads(const hk_world *w);
 /* Threads of every parallel region the world opens from now on, 1 to
  * HK_MAX_THREADS; 0 = the OpenMP default (omp_get_max_threads()). The
  * results are the same bits for any count. The process-wide OpenMP settings
- * are never changed. Returns 0, or -1 on a count out of range. */
+ * are never changed. HK_OK, or HK_ERR_INVALID on a count out of range. */
 #define HK_MAX_THREADS 4096
 HK_API int hk_world_set_threads(hk_world *w, int threads);
 /* How the world evaluates forces: "avx512", "avx2" or "scalar" (the
@@ -188,7 +231,8 @@ HK_API int hk_world_set_threads(hk_world *w, int threads);
  * serial code, the oracle the engine is tested against). A new world takes
  * the process default: HOOKE_KERNELS when set, else the widest path the CPU
  * and the build have. NULL: that default. Every engine path gives the same
- * bits. Returns 0, or -1 if the CPU or the build lacks the path. */
+ * bits. HK_OK; HK_ERR_UNSUPPORTED if the CPU or the build lacks the path,
+ * HK_ERR_INVALID for a name that is none of these. */
 HK_API int hk_world_set_kernels(hk_world *w, const char *path);
 /* The world's path, as above. */
 HK_API const char *hk_world_kernels(const hk_world *w);
@@ -197,7 +241,8 @@ HK_API int hk_kernel_path_available(const char *path);
 /* Message of the last failed call on this world ("" if none). */
 HK_API const char *hk_world_error(const hk_world *w);
 
-/* Sphere obstacle; moves with constant velocity. Returns its index or -1. */
+/* Sphere obstacle; moves with constant velocity. Returns its index or a
+ * negative hk_status. */
 typedef struct hk_sphere_def {
     hk_vec3 center;   /* [m] */
     double radius;    /* [m] */
@@ -207,8 +252,9 @@ typedef struct hk_sphere_def {
 HK_API int hk_world_add_sphere(hk_world *w, const hk_sphere_def *def);
 
 /* ------------------------------------------------------------------------ */
-/* Bodies. Each add_* call returns the body index (>= 0) or -1 on error      */
-/* (see hk_world_error). A body owns a contiguous range of particles.        */
+/* Bodies. Each add_* call returns the body index (>= 0) or a negative      */
+/* hk_status (see hk_world_error). A body owns a contiguous range of        */
+/* particles.                                                               */
 
 typedef enum hk_rope_topology {
     HK_ROPE_CHAIN = 0,  /* i - i+1 */
@@ -331,7 +377,8 @@ HK_API int hk_world_add_springs(hk_world *w, int body, int count, const int *a, 
  * S m across (...)". */
 HK_API int64_t hk_find_zero_length_spring(int count, const hk_vec3 *pos, int64_t nsprings, const int *a, const int *b,
                                           char *why, size_t cap);
-/* Pins (inverse mass 0) particle local_index of body. Returns 0 or -1. */
+/* Pins (inverse mass 0) particle local_index of body. HK_OK or a negative
+ * hk_status. */
 HK_API int hk_world_pin(hk_world *w, int body, int local_index);
 
 /* ------------------------------------------------------------------------ */
@@ -347,16 +394,19 @@ typedef struct hk_mesh {
 } hk_mesh;
 HK_API void hk_mesh_free(hk_mesh *m);
 /* Reads a 3D Studio ASCII (.asc) or Wavefront OBJ (.obj) file, chosen by
- * extension, and validates it. 0, or -1 with "FILE:LINE: error: ..." in err. */
+ * extension, and validates it. HK_OK, or with "FILE:LINE: error: ..." in
+ * err: HK_ERR_IO (unreadable), HK_ERR_INVALID (malformed), HK_ERR_MEMORY. */
 HK_API int hk_mesh_load(const char *path, hk_mesh *out, char *err, size_t errlen);
 HK_API int hk_mesh_parse_asc(const char *text, const char *name, hk_mesh *out, char *err, size_t errlen);
 HK_API int hk_mesh_parse_obj(const char *text, const char *name, hk_mesh *out, char *err, size_t errlen);
 /* Checks that m is watertight (every edge in exactly two faces), consistently
  * oriented, outward (positive volume), has no degenerate face and no unused
- * vertex. fix = 1 flips an inward mesh instead of rejecting it. 0 or -1. */
+ * vertex. fix = 1 flips an inward mesh instead of rejecting it. HK_OK or
+ * HK_ERR_INVALID. */
 HK_API int hk_mesh_validate(hk_mesh *m, const char *name, int fix, char *err, size_t errlen);
 /* Icosahedron subdivided `level` times (20 * 4^level faces), vertices on the
- * sphere of `radius` [m] about center [m]. 0 or -1 (bad argument, memory). */
+ * sphere of `radius` [m] about center [m]. HK_OK, HK_ERR_INVALID (a bad
+ * argument) or HK_ERR_MEMORY. */
 HK_API int hk_mesh_icosphere(hk_mesh *out, double radius, int level, hk_vec3 center);
 
 typedef enum hk_volume_method {
@@ -474,10 +524,17 @@ HK_API int hk_integrator_from_name(const char *name);
 /* Comma-separated list of all names, for messages and --help. */
 HK_API const char *hk_integrator_names(void);
 
-/* Sets the integrator (resets multi-step history). Returns 0 or -1. */
+/* Sets the integrator (resets multi-step history, and clears a failed
+ * step's stop). HK_OK or a negative hk_status. */
 HK_API int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def);
-/* Advances one step of def.dt (all its substeps). */
-HK_API void hk_world_step(hk_world *w);
+/* Advances one step of def.dt (all its substeps). HK_OK, or the failure:
+ * HK_ERR_MEMORY (no memory for the integrator's or the engine's state) or
+ * HK_ERR_DIVERGED (the implicit solve broke down); the state is then the
+ * start of the substep that failed, hk_world_error says why, and every
+ * later call returns the same status without stepping until the integrator
+ * is set again. A blow-up is not a failure of the call: hk_world_check
+ * finds it. */
+HK_API hk_status hk_world_step(hk_world *w);
 /* The current integrator setting. */
 HK_API hk_integrator_def hk_world_integrator(const hk_world *w);
 /* Number of substeps per step under the current integrator. */
@@ -506,7 +563,7 @@ HK_API hk_solver_stats hk_world_solver_stats(const hk_world *w);
  * that changes their indices (and the order of --state-out), so it is off
  * in scene runs. Then it plans the passes over the bodies (a run of alike
  * small bodies becomes one group), so the first step does not pay for it.
- * Returns 0 or -1 (hk_world_error). */
+ * HK_OK or a negative hk_status (hk_world_error). */
 HK_API int hk_world_optimise(hk_world *w, int reorder_particles);
 
 /* ------------------------------------------------------------------------ */
@@ -527,14 +584,15 @@ HK_API hk_particles_view hk_world_particles(const hk_world *w);
  * i is out of range). */
 HK_API hk_vec3 hk_world_position(const hk_world *w, int i);
 /* The positions of particles [first, first + count) as x, y, z triples
- * into xyz (3 count doubles) [m]; 0, or -1 if the range is out of bounds. */
+ * into xyz (3 count doubles) [m]; HK_OK, or HK_ERR_INVALID if the range is
+ * out of bounds. */
 HK_API int hk_world_positions(const hk_world *w, int first, int count, double *xyz);
 /* Moves particle i to x [m] (world coordinates; held to the build's
- * precision relative to its body's frame). 0, or -1 if i is out of range or
- * x not finite. Forces and the position-Verlet history are recomputed. */
+ * precision relative to its body's frame). HK_OK, or HK_ERR_INVALID if i is out
+ * of range or x not finite. Forces and the position-Verlet history are recomputed. */
 HK_API int hk_world_set_position(hk_world *w, int i, hk_vec3 x);
-/* Sets the velocity of particle i to v [m/s]. 0, or -1 if i is out of range
- * or v not finite. */
+/* Sets the velocity of particle i to v [m/s]. HK_OK, or HK_ERR_INVALID if i is out
+ * of range or v not finite. */
 HK_API int hk_world_set_velocity(hk_world *w, int i, hk_vec3 v);
 
 typedef struct hk_body_info {
@@ -634,12 +692,15 @@ HK_API const char *hk_frame_format_name(int i);
  * on failure with the reason in err (may be NULL). */
 HK_API hk_frame_writer *hk_frame_writer_open(const char *dir, const char *formats, char *err, size_t errlen);
 /* Writes the world's current state as the next frame of the series (the
- * file names carry hk_world_step_count). 0, or -1 with the reason in err. */
+ * file names carry hk_world_step_count). HK_OK, or with the reason in err
+ * HK_ERR_IO (a file could not be written) or HK_ERR_INVALID (no writer or
+ * world given). */
 HK_API int hk_frame_writer_write(hk_frame_writer *fw, const hk_world *w, char *err, size_t errlen);
 /* Ends the series and frees it (NULL is ignored). */
 HK_API void hk_frame_writer_close(hk_frame_writer *fw);
-/* One frame: hk_frame_writer_open, _write and _close. 0, or -1 with the
- * reason in err. */
+/* One frame: hk_frame_writer_open, _write and _close. HK_OK, or a negative
+ * hk_status with the reason in err (HK_ERR_INVALID: the formats or the
+ * folder; HK_ERR_IO: a file). */
 HK_API int hk_frame_write(const hk_world *w, const char *formats, const char *dir, char *err, size_t errlen);
 
 #ifdef __cplusplus

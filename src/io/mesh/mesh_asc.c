@@ -120,7 +120,7 @@ int hk_mesh_parse_asc(const char *text, const char *name, hk_mesh *out, char *er
                 rc =
                     hk_mesh_error(err, errlen, name, line, "Vertex %ld: expected a number after '%s:'", idx, xyz[miss]);
             else if (hk_mesh_push_vertex(out, &vcap, (hk_vec3){v[0], v[1], v[2]}))
-                rc = hk_mesh_error(err, errlen, name, line, "out of memory");
+                rc = (hk_mesh_error(err, errlen, name, line, "out of memory"), HK_ERR_MEMORY);
         } else if ((rest = indexed_prefix(t, "Face", &idx)) != NULL) {
             static const char *const abc[3] = {"A", "B", "C"};
             double v[3];
@@ -142,7 +142,7 @@ int hk_mesh_parse_asc(const char *text, const char *name, hk_mesh *out, char *er
                                            "Face %ld: %s:%g is not a vertex index in [0, %ld] (bad index)", idx, abc[k],
                                            v[k], nv - 1);
                 if (rc == 0 && hk_mesh_push_face(out, &fcap, (int)v[0], (int)v[1], (int)v[2], line))
-                    rc = hk_mesh_error(err, errlen, name, line, "out of memory");
+                    rc = (hk_mesh_error(err, errlen, name, line, "out of memory"), HK_ERR_MEMORY);
             }
         }
         s = next;

@@ -39,7 +39,7 @@ int hk_mesh_load(const char *path, hk_mesh *out, char *err, size_t errlen)
     int asc = ends_with(path, ".asc"), obj = ends_with(path, ".obj");
     if (!asc && !obj) return hk_mesh_error(err, errlen, path, 0, "expected a file name ending in .asc or .obj");
     char *text = read_text_file(path, err, errlen);
-    if (!text) return -1;
+    if (!text) return HK_ERR_IO;
     int rc = asc ? hk_mesh_parse_asc(text, path, out, err, errlen) : hk_mesh_parse_obj(text, path, out, err, errlen);
     free(text);
     return rc;

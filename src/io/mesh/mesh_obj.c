@@ -47,7 +47,7 @@ int hk_mesh_parse_obj(const char *text, const char *name, hk_mesh *out, char *er
             if (w && strtok_r(NULL, " \t\r", &save))
                 rc = hk_mesh_error(err, errlen, name, line, "expected at most 4 numbers after 'v'");
             if (rc == 0 && hk_mesh_push_vertex(out, &vcap, (hk_vec3){c[0], c[1], c[2]}))
-                rc = hk_mesh_error(err, errlen, name, line, "out of memory");
+                rc = (hk_mesh_error(err, errlen, name, line, "out of memory"), HK_ERR_MEMORY);
         } else if (strcmp(tok, "f") == 0) {
             int n = 0;
             char *t;
@@ -70,7 +70,7 @@ int hk_mesh_parse_obj(const char *text, const char *name, hk_mesh *out, char *er
                         pcap = pcap ? 2 * pcap : 16;
                         int *np = realloc(poly, (size_t)pcap * sizeof *np);
                         if (!np)
-                            rc = hk_mesh_error(err, errlen, name, line, "out of memory");
+                            rc = (hk_mesh_error(err, errlen, name, line, "out of memory"), HK_ERR_MEMORY);
                         else
                             poly = np;
                     }
@@ -81,7 +81,7 @@ int hk_mesh_parse_obj(const char *text, const char *name, hk_mesh *out, char *er
                 rc = hk_mesh_error(err, errlen, name, line, "a face needs at least 3 vertices, got %d", n);
             for (int k = 1; rc == 0 && k + 1 < n; k++) /* fan: (0, k, k+1) */
                 if (hk_mesh_push_face(out, &fcap, poly[0], poly[k], poly[k + 1], line))
-                    rc = hk_mesh_error(err, errlen, name, line, "out of memory");
+                    rc = (hk_mesh_error(err, errlen, name, line, "out of memory"), HK_ERR_MEMORY);
         } else {
             int k = 0;
             while (ignored[k] && strcmp(ignored[k], tok) != 0) k++;
