@@ -6,10 +6,10 @@ Usage: check_frames_vtk.py HOOKE [SCENE [RUN FLAGS...]]
 
 Runs HOOKE on a four-body scene (cloth, rope, jelly, free points; or on SCENE)
 with --format vtk,blender (and the run flags given) and checks, with a strict XML parser and VTK's
-vtkXMLMultiBlockDataReader / vtkXMLPolyDataReader (any VTK error or warning
-fails the check): frames.pvd lists .vtm files that exist; every .vtm reads as
-two blocks, springs (lines) and surfaces (triangles), holding every particle;
-point and cell arrays are all there, stretch is never NaN; body_id per point
+vtkXMLPolyDataReader (any VTK error or warning fails the check): frames.pvd
+lists .vtp files that exist; every .vtp reads as one PolyData holding every
+particle once, the springs as lines and the surface triangles as polys, and
+nothing else; point and cell arrays are all there, stretch is never NaN; body_id per point
 and per cell is the body's (four-body scene); the last frame's points equal
 --state-out as the build stores them; and frames.pc2's last sample equals
 them too. Exit status 0 when all holds. Needs no numpy.
@@ -151,30 +151,19 @@ def main():
         if not entries:
             fail("frames.pvd lists no frame")
         for e in entries:
-            vtm = os.path.join(out, e.get("file"))
-            blocks = ET.parse(vtm).getroot().find("vtkMultiBlockDataSet").findall("DataSet")
-            if [b.get("name") for b in blocks] != ["springs", "surfaces"]:
-                fail(f"{vtm}: blocks {[b.get('name') for b in blocks]}")
-            mb = read(vx.vtkXMLMultiBlockDataReader, vtm)
-            if mb.GetNumberOfBlocks() != 2:
-                fail(f"{vtm}: {mb.GetNumberOfBlocks()} blocks")
-            for k, kind in enumerate(("springs", "surfaces")):
-                name = mb.GetMetaData(k).Get(dm.vtkCompositeDataSet.NAME())
-                pd = mb.GetBlock(k)
-                if name != kind or pd.GetNumberOfVerts() or pd.GetNumberOfStrips():
-                    fail(f"{vtm}: block {k} is {name}")
-                if (kind == "springs" and pd.GetNumberOfPolys()) or (kind == "surfaces" and pd.GetNumberOfLines()):
-                    fail(f"{vtm}: block {kind} mixes lines and triangles")
-                check_block(pd, f"{vtm} {kind}", n, four)
-                direct = read(vx.vtkXMLPolyDataReader, os.path.join(out, blocks[k].get("file")))
-                if direct.GetNumberOfCells() != pd.GetNumberOfCells():
-                    fail(f"{vtm}: block {kind} read alone has another cell count")
-        last = mb
-        for k in range(2):
-            pd = last.GetBlock(k)
-            for i in range(n):
-                if pd.GetPoint(i) != xyz[i]:
-                    fail(f"last frame, block {k}, point {i}: {pd.GetPoint(i)} != state {xyz[i]}")
+            vtp = os.path.join(out, e.get("file"))
+            if not vtp.endswith(".vtp"):
+                fail(f"frames.pvd lists {vtp}, not a .vtp")
+            pd = read(vx.vtkXMLPolyDataReader, vtp)
+            if pd.GetNumberOfVerts() or pd.GetNumberOfStrips():
+                fail(f"{vtp}: vertices or strips")
+            if pd.GetNumberOfLines() + pd.GetNumberOfPolys() != pd.GetNumberOfCells():
+                fail(f"{vtp}: cells other than lines and triangles")
+            check_block(pd, vtp, n, four)
+        last = pd
+        for i in range(n):
+            if last.GetPoint(i) != xyz[i]:
+                fail(f"last frame, point {i}: {last.GetPoint(i)} != state {xyz[i]}")
         with open(os.path.join(out, "frames.pc2"), "rb") as f:
             data = f.read()
         sig, ver, pts, start, rate, samples = struct.unpack("<12siiffi", data[:32])

@@ -1,4 +1,4 @@
-/* hk_test_vtk.h — strict readers of the vtk frame files: .vtp (zlib blocks decoded), .vtm and .pvd. */
+/* hk_test_vtk.h — strict readers of the vtk frame files: .vtp (zlib blocks decoded) and .pvd. */
 /* SPDX-License-Identifier: MIT */
 #ifndef HK_TEST_VTK_H
 #define HK_TEST_VTK_H
@@ -264,30 +264,6 @@ static inline int64_t hk_vtk_int(const hk_vtk_arr *a, int64_t i)
     int32_t x;
     memcpy(&x, a->data + 4 * i, 4);
     return x;
-}
-
-/* A frame DIR/NAME.vtm: well-formed, naming its two blocks springs and surfaces, both of which exist; their
- * paths into springs and surfaces (PATH_MAX-sized buffers). */
-static inline void hk_vtm_read(const char *path, char *springs, char *surfaces, size_t len)
-{
-    size_t n;
-    char *d = hk_vtk_read_all(path, &n);
-    hk_vtk_check_xml(d, n);
-    assert_non_null(strstr(d, "<VTKFile type=\"vtkMultiBlockDataSet\" version=\"1.0\""));
-    const char *slash = strrchr(path, '/');
-    const int dirlen = slash ? (int)(slash - path) : 1;
-    const char *b0 = strstr(d, "<DataSet index=\"0\" name=\"springs\" file=\"");
-    const char *b1 = strstr(d, "<DataSet index=\"1\" name=\"surfaces\" file=\"");
-    assert_true(b0 && b1 && b0 < b1);
-    char file[256];
-    assert_int_equal(hk_vtk_attr(b0, "file", file, sizeof file), 0);
-    snprintf(springs, len, "%.*s/%s", dirlen, slash ? path : ".", file);
-    assert_int_equal(hk_vtk_attr(b1, "file", file, sizeof file), 0);
-    snprintf(surfaces, len, "%.*s/%s", dirlen, slash ? path : ".", file);
-    struct stat st;
-    assert_int_equal(stat(springs, &st), 0);
-    assert_int_equal(stat(surfaces, &st), 0);
-    free(d);
 }
 
 #endif

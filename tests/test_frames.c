@@ -1,4 +1,4 @@
-/* test_frames.c — frame files read back strictly: compressed .vtp blocks equal to --state-out, body ids, .vtm and
+/* test_frames.c — frame files read back strictly: compressed .vtp frames equal to --state-out, body ids, the
  * .pvd, the Blender OBJ and PC2 point cache, the per-frame OBJ, and all of them continued after a restart. */
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
@@ -82,35 +82,31 @@ static void test_frame_matches_state_out(void **state_)
 {
     (void)state_;
     const char *dir = own_path("frames"), *stf = own_path("cloth.state");
-    char args[1024], path[512], springs[512], surfaces[512];
+    char args[1024], path[512];
     snprintf(args, sizeof args,
              "run " SCENE("cloth_corners.scene") " --steps 40 --every 20 --out '%s' --state-out '%s' --quiet", dir,
              stf);
     run_ok(args);
     const state st = read_state(stf);
     assert_int_equal(st.n, 1024);
-    snprintf(path, sizeof path, "%s/frame_000040.vtm", dir);
-    hk_vtm_read(path, springs, surfaces, sizeof springs);
-    hk_vtp b[2] = {hk_vtp_read(springs), hk_vtp_read(surfaces)};
-    /* cloth_corners: 32 x 32 nodes, every spring a line, two triangles per cell */
-    assert_int_equal(b[0].points, 1024);
-    assert_int_equal(b[0].lines, 5826);
-    assert_int_equal(b[0].polys, 0);
-    assert_int_equal(b[1].points, 1024);
-    assert_int_equal(b[1].lines, 0);
-    assert_int_equal(b[1].polys, 2 * 31 * 31);
-    for (int k = 0; k < 2; k++) {
-        assert_true(fabs(b[k].time - 40 * 2.5e-4) < 1e-15);
-        const hk_vtk_arr *pts = hk_vtp_get(&b[k], "Points", "Points"),
-                         *vel = hk_vtp_get(&b[k], "PointData", "velocity"),
-                         *im = hk_vtp_get(&b[k], "PointData", "inv_mass");
+    snprintf(path, sizeof path, "%s/frame_000040.vtp", dir);
+    hk_vtp b = hk_vtp_read(path);
+    /* cloth_corners: 32 x 32 nodes, each stored once; every spring a line, two triangles per cell */
+    assert_int_equal(b.points, 1024);
+    assert_int_equal(b.lines, 5826);
+    assert_int_equal(b.polys, 2 * 31 * 31);
+    {
+        const int k = 0;
+        assert_true(fabs(b.time - 40 * 2.5e-4) < 1e-15);
+        const hk_vtk_arr *pts = hk_vtp_get(&b, "Points", "Points"), *vel = hk_vtp_get(&b, "PointData", "velocity"),
+                         *im = hk_vtp_get(&b, "PointData", "inv_mass");
         assert_int_equal(pts->components, 3);
         assert_int_equal(vel->components, 3);
         for (int i = 0; i < st.n; i++) {
             for (int c = 0; c < 3; c++)
                 if (!same_pos(pts, 3 * i + c, st.v[7 * i + c]) ||
                     !same_bits(vel, 3 * i + c, (hk_real)st.v[7 * i + 3 + c])) {
-                    print_error("block %d, particle %d, component %d: (%.9g, %.9g) in the frame, (%.9g, %.9g) in "
+                    print_error("frame %d, particle %d, component %d: (%.9g, %.9g) in the frame, (%.9g, %.9g) in "
                                 "the state\n",
                                 k, i, c, hk_vtk_real(pts, 3 * i + c), hk_vtk_real(vel, 3 * i + c),
                                 (double)st.v[7 * i + c], (double)st.v[7 * i + 3 + c]);
@@ -119,13 +115,14 @@ static void test_frame_matches_state_out(void **state_)
             assert_true(same_bits(im, i, (hk_real)st.v[7 * i + 6]));
         }
     }
-    /* springs: connectivity in range, offsets 2, 4, ..., stretch near 1 */
-    const hk_vtk_arr *conn = hk_vtp_get(&b[0], "Lines", "connectivity"), *off = hk_vtp_get(&b[0], "Lines", "offsets"),
-                     *ls = hk_vtp_get(&b[0], "CellData", "stretch");
+    /* springs, the first cells: connectivity in range, offsets 2, 4, ..., stretch near 1 */
+    const hk_vtk_arr *conn = hk_vtp_get(&b, "Lines", "connectivity"), *off = hk_vtp_get(&b, "Lines", "offsets"),
+                     *ls = hk_vtp_get(&b, "CellData", "stretch");
+    assert_int_equal(ls->values, b.lines + b.polys);
     double *at = malloc(1024 * sizeof *at);
     assert_non_null(at);
     for (int i = 0; i < 1024; i++) at[i] = -INFINITY;
-    for (int64_t l = 0; l < b[0].lines; l++) {
+    for (int64_t l = 0; l < b.lines; l++) {
         assert_int_equal(hk_vtk_int(off, l), 2 * (l + 1));
         const double s = hk_vtk_real(ls, l);
         assert_true(s > 0.5 && s < 1.5);
@@ -135,12 +132,13 @@ static void test_frame_matches_state_out(void **state_)
             at[p] = s > at[p] ? s : at[p];
         }
     }
-    /* triangles: offsets 3, 6, ...; stretch = the largest of the springs at the corners */
-    conn = hk_vtp_get(&b[1], "Polys", "connectivity");
-    off = hk_vtp_get(&b[1], "Polys", "offsets");
-    const hk_vtk_arr *ts = hk_vtp_get(&b[1], "CellData", "stretch");
+    /* triangles, the cells after the lines: offsets 3, 6, ...; stretch = the largest of the springs at the
+     * corners */
+    conn = hk_vtp_get(&b, "Polys", "connectivity");
+    off = hk_vtp_get(&b, "Polys", "offsets");
+    const hk_vtk_arr *ts = ls;
     assert_string_equal(ts->type, "Float64");
-    for (int64_t t = 0; t < b[1].polys; t++) {
+    for (int64_t t = 0; t < b.polys; t++) {
         assert_int_equal(hk_vtk_int(off, t), 3 * (t + 1));
         double want = -INFINITY;
         for (int c = 0; c < 3; c++) {
@@ -148,14 +146,13 @@ static void test_frame_matches_state_out(void **state_)
             assert_true(p >= 0 && p < 1024);
             want = at[p] > want ? at[p] : want;
         }
-        assert_false(isnan(hk_vtk_real(ts, t)));
-        assert_true(hk_vtk_real(ts, t) == want);
+        assert_false(isnan(hk_vtk_real(ts, b.lines + t)));
+        assert_true(hk_vtk_real(ts, b.lines + t) == want);
     }
     free(at);
-    hk_vtp_free(&b[0]);
-    hk_vtp_free(&b[1]);
+    hk_vtp_free(&b);
     free(st.v);
-    /* the collection: well-formed, the three frames in time order, each a whole .vtm whose blocks exist */
+    /* the collection: well-formed, the three frames in time order, each a whole .vtp */
     snprintf(path, sizeof path, "%s/frames.pvd", dir);
     size_t n;
     char *pvd = hk_vtk_read_all(path, &n);
@@ -164,7 +161,7 @@ static void test_frame_matches_state_out(void **state_)
     const char *at_entry = pvd;
     for (int step = 0; step <= 40; step += 20) {
         char name[64];
-        snprintf(name, sizeof name, "file=\"frame_%06d.vtm\"", step);
+        snprintf(name, sizeof name, "file=\"frame_%06d.vtp\"", step);
         const char *e = strstr(at_entry, name);
         assert_non_null(e);
         at_entry = e;
@@ -172,9 +169,8 @@ static void test_frame_matches_state_out(void **state_)
         while (ds > pvd && strncmp(ds, "<DataSet ", 9) != 0) ds--;
         char val[64];
         assert_int_equal(hk_vtk_attr(ds, "timestep", val, sizeof val), 0);
-        snprintf(path, sizeof path, "%s/frame_%06d.vtm", dir, step);
-        hk_vtm_read(path, springs, surfaces, sizeof springs);
-        hk_vtp v = hk_vtp_read(springs);
+        snprintf(path, sizeof path, "%s/frame_%06d.vtp", dir, step);
+        hk_vtp v = hk_vtp_read(path);
         assert_true(strtod(val, NULL) == v.time);
         hk_vtp_free(&v);
     }
@@ -222,32 +218,30 @@ static void test_body_ids(void **state_)
     (void)state_;
     const char *dir = own_path("four"), *stf = own_path("four.state");
     run_four(dir, stf);
-    char path[512], springs[512], surfaces[512];
-    snprintf(path, sizeof path, "%s/frame_000010.vtm", dir);
-    hk_vtm_read(path, springs, surfaces, sizeof springs);
-    hk_vtp b[2] = {hk_vtp_read(springs), hk_vtp_read(surfaces)};
+    char path[512];
+    snprintf(path, sizeof path, "%s/frame_000010.vtp", dir);
+    hk_vtp v = hk_vtp_read(path);
     const int lines_per_body[4] = {29, 4, 158, 0}, tris_per_body[4] = {12, 0, 48, 0};
-    for (int k = 0; k < 2; k++) {
-        assert_int_equal(b[k].points, 46);
-        const hk_vtk_arr *pb = hk_vtp_get(&b[k], "PointData", "body_id"),
-                         *cb = hk_vtp_get(&b[k], "CellData", "body_id"),
-                         *conn = hk_vtp_get(&b[k], k ? "Polys" : "Lines", "connectivity");
-        assert_string_equal(pb->type, "Int32");
-        assert_string_equal(cb->type, "Int32");
-        for (int i = 0; i < 46; i++) assert_int_equal(hk_vtk_int(pb, i), body_of(i));
+    assert_int_equal(v.points, 46);
+    const hk_vtk_arr *pb = hk_vtp_get(&v, "PointData", "body_id"), *cb = hk_vtp_get(&v, "CellData", "body_id");
+    assert_string_equal(pb->type, "Int32");
+    assert_string_equal(cb->type, "Int32");
+    assert_int_equal(cb->values, v.lines + v.polys);
+    for (int i = 0; i < 46; i++) assert_int_equal(hk_vtk_int(pb, i), body_of(i));
+    for (int k = 0; k < 2; k++) { /* the lines, then the triangles */
+        const hk_vtk_arr *conn = hk_vtp_get(&v, k ? "Polys" : "Lines", "connectivity");
         int per_body[4] = {0, 0, 0, 0};
         const int corners = k ? 3 : 2;
-        const int64_t cells = k ? b[k].polys : b[k].lines;
+        const int64_t cells = k ? v.polys : v.lines, first = k ? v.lines : 0;
         for (int64_t c = 0; c < cells; c++) {
-            const int64_t body = hk_vtk_int(cb, c);
+            const int64_t body = hk_vtk_int(cb, first + c);
             assert_true(body >= 0 && body < 4);
             per_body[body]++;
             for (int e = 0; e < corners; e++) assert_int_equal(body_of(hk_vtk_int(conn, corners * c + e)), body);
         }
         for (int i = 0; i < 4; i++) assert_int_equal(per_body[i], k ? tris_per_body[i] : lines_per_body[i]);
     }
-    hk_vtp_free(&b[0]);
-    hk_vtp_free(&b[1]);
+    hk_vtp_free(&v);
 }
 
 /* ---- the Blender files ---------------------------------------------------- */
@@ -286,14 +280,14 @@ static float *read_pc2(const char *path, int points, int *samples)
     return s;
 }
 
-/* Every sample of the cache is its frame's positions (those of the .vtm of the step its index row names), the
+/* Every sample of the cache is its frame's positions (those of the .vtp of the step its index row names), the
  * header counts the frames written, and the last sample is --state-out's. */
 static void test_pc2_point_cache(void **state_)
 {
     (void)state_;
     const char *dir = own_path("four_pc2"), *stf = own_path("four_pc2.state");
     run_four(dir, stf);
-    char path[512], springs[512], surfaces[512];
+    char path[512];
     snprintf(path, sizeof path, "%s/frames.pc2", dir);
     int samples;
     float *s = read_pc2(path, 46, &samples);
@@ -310,9 +304,8 @@ static void test_pc2_point_cache(void **state_)
         assert_int_equal(sample, k);
         assert_int_equal(step, 5 * k);
         row = strchr(row, '\n') + 1;
-        snprintf(path, sizeof path, "%s/frame_%06d.vtm", dir, step);
-        hk_vtm_read(path, springs, surfaces, sizeof springs);
-        hk_vtp v = hk_vtp_read(springs);
+        snprintf(path, sizeof path, "%s/frame_%06d.vtp", dir, step);
+        hk_vtp v = hk_vtp_read(path);
         assert_true(v.time == t);
         const hk_vtk_arr *pts = hk_vtp_get(&v, "Points", "Points");
         for (int i = 0; i < 3 * 46; i++) assert_true(s[(size_t)k * 46 * 3 + (size_t)i] == (float)hk_vtk_real(pts, i));
@@ -456,7 +449,7 @@ static void test_frames_after_restart(void **state)
     const char *at = b;
     for (int step = 0; step <= 50; step += 10) {
         char name[64];
-        snprintf(name, sizeof name, "file=\"frame_%06d.vtm\"", step);
+        snprintf(name, sizeof name, "file=\"frame_%06d.vtp\"", step);
         const char *p = strstr(at, name);
         if (!p) {
             print_error("frames.pvd after the restart lacks %s (or lists it out of order):\n%s\n", name, b);
@@ -489,7 +482,7 @@ static void test_frame_write_errors(void **state)
     const char *dir = own_path("unwritable");
     char args[1024], path[512];
     assert_int_equal(mkdir(dir, 0755), 0);
-    static const char *const blocked[] = {"frames.obj", "frame_000000_surfaces.vtp", "frames_pc2.csv"};
+    static const char *const blocked[] = {"frames.obj", "frame_000000.vtp", "frames_pc2.csv"};
     for (size_t i = 0; i < sizeof blocked / sizeof blocked[0]; i++) {
         /* a folder where the file (or its NAME.tmp) would go */
         snprintf(path, sizeof path, "%s/%s%s", dir, blocked[i], i == 1 ? ".tmp" : "");

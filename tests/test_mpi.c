@@ -272,7 +272,7 @@ static void outputs_same_bytes(void **state)
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "diff -r '%s' '%s' && cmp '%s' '%s'", d1, d3, s1, s3);
     assert_int_equal(system(cmd), 0);
-    snprintf(cmd, sizeof cmd, "test -s '%s/frame_000100.vtm' || ls '%s' | grep -q 100", d3, d3);
+    snprintf(cmd, sizeof cmd, "test -s '%s/frame_000100.vtp' || ls '%s' | grep -q 100", d3, d3);
     assert_int_equal(system(cmd), 0);
 }
 

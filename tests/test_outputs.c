@@ -80,10 +80,8 @@ static void test_blowup_report(void **state)
     assert_non_null(last);
     long step;
     assert_int_equal(sscanf(strstr(last, "(step ") + 6, "%ld", &step), 1);
-    char springs[512], surfaces[512];
-    snprintf(path, sizeof path, "%s/frame_%06ld.vtm", dir, step);
-    hk_vtm_read(path, springs, surfaces, sizeof springs);
-    hk_vtp v = hk_vtp_read(springs);
+    snprintf(path, sizeof path, "%s/frame_%06ld.vtp", dir, step);
+    hk_vtp v = hk_vtp_read(path);
     const hk_vtk_arr *pts = hk_vtp_get(&v, "Points", "Points");
     assert_int_equal(pts->values, 3 * v.points);
     for (long i = 0; i < 3 * v.points; i++) assert_true(fabs(hk_vtk_real(pts, i)) < 11);
@@ -169,7 +167,7 @@ static void test_output_paths(void **state)
     snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 10 --every 10 --out '%s' --quiet", nested);
     hk_run r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
-    snprintf(path, sizeof path, "%s/frame_000010.vtm", nested);
+    snprintf(path, sizeof path, "%s/frame_000010.vtp", nested);
     assert_int_equal(access(path, F_OK), 0);
     hk_run_free(&r);
     const char *frames = own_path("never");

@@ -1,4 +1,4 @@
-/* vtk.c — frames as VTK XML multiblocks (a springs and a surfaces PolyData block), and the .pvd time series. */
+/* vtk.c — frames as VTK XML PolyData (springs as lines, surfaces as triangles, points once), and the .pvd series. */
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "vtk.h"
@@ -22,22 +22,26 @@
 #define REAL_TYPE "Float32"
 #endif
 
-/* The compressed arrays of one frame: those of the points (shared by both
- * blocks), then of the springs block's cells and the surfaces block's. */
+/* The compressed arrays of one frame: the points' (each stored once), the
+ * cells' (the springs' lines first, then the triangles, as VTK orders a
+ * PolyData's cells) and the topology of each kind of cell. */
 enum { VELOCITY, FORCE, INV_MASS, POINT_BODY, POINTS, NPOINT_ARRAYS };
-enum { CONNECTIVITY, OFFSETS, STRETCH, CELL_BODY, NCELL_ARRAYS };
+enum { STRETCH, CELL_BODY, NCELL_ARRAYS };
+enum { CONNECTIVITY, OFFSETS, NTOPO_ARRAYS };
 
 typedef struct frame_blobs {
     hk_vtk_blob point[NPOINT_ARRAYS];
-    hk_vtk_blob cell[2][NCELL_ARRAYS]; /* [0] springs (lines), [1] surfaces (triangles) */
-    int wide[2];                       /* offsets Int64, else Int32 */
+    hk_vtk_blob cell[NCELL_ARRAYS];
+    hk_vtk_blob topo[2][NTOPO_ARRAYS]; /* [0] springs (lines), [1] surfaces (triangles) */
+    int wide[2];                        /* offsets Int64, else Int32 */
 } frame_blobs;
 
 static void blobs_free(frame_blobs *fb)
 {
     for (int i = 0; i < NPOINT_ARRAYS; i++) hk_vtk_blob_free(&fb->point[i]);
+    for (int i = 0; i < NCELL_ARRAYS; i++) hk_vtk_blob_free(&fb->cell[i]);
     for (int k = 0; k < 2; k++)
-        for (int i = 0; i < NCELL_ARRAYS; i++) hk_vtk_blob_free(&fb->cell[k][i]);
+        for (int i = 0; i < NTOPO_ARRAYS; i++) hk_vtk_blob_free(&fb->topo[k][i]);
 }
 
 /* One of x/y/z interleaved into xyz triples; vx/vy/vz and fx/fy/fz likewise. */
@@ -78,12 +82,11 @@ done:
     return rc;
 }
 
-/* The cell arrays of one block: `cells` cells of `corners` particles each
- * (global indices in conn), their stretch and body. Connectivity is Int32
- * (particle indices are), offsets Int32 up to 2^31 - 1 corners, else Int64
- * (*wide = 1). 0 or -1 (errno set). */
-static int cell_blobs(int64_t cells, int corners, const int32_t *conn, const double *stretch, const int32_t *body,
-                      hk_vtk_blob *out, int *wide)
+/* The topology of `cells` cells of `corners` particles each (global
+ * indices in conn). Connectivity is Int32 (particle indices are), offsets
+ * Int32 up to 2^31 - 1 corners, else Int64 (*wide = 1). 0 or -1 (errno
+ * set). */
+static int topology_blobs(int64_t cells, int corners, const int32_t *conn, hk_vtk_blob *out, int *wide)
 {
     *wide = corners * cells > INT32_MAX;
     const size_t size = *wide ? sizeof(int64_t) : sizeof(int32_t);
@@ -100,12 +103,40 @@ static int cell_blobs(int64_t cells, int corners, const int32_t *conn, const dou
             memcpy(off + 4 * i, &(int32_t){(int32_t)o}, 4);
     }
     const int rc = hk_vtk_compress(conn, (uint64_t)(corners * cells) * sizeof *conn, &out[CONNECTIVITY]) != 0 ||
-                           hk_vtk_compress(off, (uint64_t)cells * size, &out[OFFSETS]) != 0 ||
-                           hk_vtk_compress(stretch, (uint64_t)cells * sizeof *stretch, &out[STRETCH]) != 0 ||
-                           hk_vtk_compress(body, (uint64_t)cells * sizeof *body, &out[CELL_BODY]) != 0
+                           hk_vtk_compress(off, (uint64_t)cells * size, &out[OFFSETS]) != 0
                        ? -1
                        : 0;
     free(off);
+    return rc;
+}
+
+/* The cell data of every cell, lines then triangles: stretch and body.
+ * 0 or -1 (errno set). */
+static int cell_data_blobs(const hk_geometry *m, const double *tri_stretch, frame_blobs *fb)
+{
+    const size_t lines = (size_t)m->lines, cells = lines + (size_t)m->tris;
+    double *stretch = malloc((cells + 1) * sizeof *stretch);
+    int32_t *body = malloc((cells + 1) * sizeof *body);
+    int rc = -1;
+    if (!stretch || !body) {
+        errno = ENOMEM;
+        goto done;
+    }
+    if (lines) {
+        memcpy(stretch, m->stretch, lines * sizeof *stretch);
+        memcpy(body, m->line_body, lines * sizeof *body);
+    }
+    if (cells > lines) {
+        memcpy(stretch + lines, tri_stretch, (cells - lines) * sizeof *stretch);
+        memcpy(body + lines, m->tri_body, (cells - lines) * sizeof *body);
+    }
+    rc = hk_vtk_compress(stretch, cells * sizeof *stretch, &fb->cell[STRETCH]) != 0 ||
+                 hk_vtk_compress(body, cells * sizeof *body, &fb->cell[CELL_BODY]) != 0
+             ? -1
+             : 0;
+done:
+    free(stretch);
+    free(body);
     return rc;
 }
 
@@ -136,37 +167,11 @@ static double *triangle_stretch(const hk_world *w, const hk_geometry *m)
     return ts;
 }
 
-/* One block's .vtp: the shared point arrays and its own cells. */
-static int write_block(const char *path, const hk_world *w, const frame_blobs *fb, int k, int64_t cells)
-{
-    const hk_vtk_section topo = k ? HK_VTK_POLYS : HK_VTK_LINES;
-    const hk_vtk_array a[] = {
-        {HK_VTK_POINT_DATA, "velocity", REAL_TYPE, 3, &fb->point[VELOCITY]},
-        {HK_VTK_POINT_DATA, "force", REAL_TYPE, 3, &fb->point[FORCE]},
-        {HK_VTK_POINT_DATA, "inv_mass", REAL_TYPE, 1, &fb->point[INV_MASS]},
-        {HK_VTK_POINT_DATA, "body_id", "Int32", 1, &fb->point[POINT_BODY]},
-        {HK_VTK_CELL_DATA, "stretch", "Float64", 1, &fb->cell[k][STRETCH]},
-        {HK_VTK_CELL_DATA, "body_id", "Int32", 1, &fb->cell[k][CELL_BODY]},
-        {HK_VTK_POINTS, "Points", "Float64", 3, &fb->point[POINTS]},
-        {topo, "connectivity", "Int32", 1, &fb->cell[k][CONNECTIVITY]},
-        {topo, "offsets", fb->wide[k] ? "Int64" : "Int32", 1, &fb->cell[k][OFFSETS]},
-    };
-    const hk_vtp_piece piece = {.time = hk_world_time(w),
-                                .points = w->p.count,
-                                .lines = k ? 0 : cells,
-                                .polys = k ? cells : 0,
-                                .arrays = a,
-                                .count = (int)(sizeof a / sizeof a[0])};
-    return hk_vtp_write(path, &piece);
-}
-
-static const char *const block_name[2] = {"springs", "surfaces"};
-
 int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m, char *failed, size_t failed_len)
 {
     snprintf(failed, failed_len, "%s", path);
     const size_t len = strlen(path);
-    if (len < 4 || strcmp(path + len - 4, ".vtm") != 0 || len + 16 > 4096) {
+    if (len < 4 || strcmp(path + len - 4, ".vtp") != 0 || len + 16 > 4096) {
         errno = EINVAL;
         return -1;
     }
@@ -174,23 +179,30 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
     memset(&fb, 0, sizeof fb);
     int rc = -1;
     double *ts = triangle_stretch(w, m);
-    if (!ts || point_blobs(w, m, &fb) != 0 ||
-        cell_blobs(m->lines, 2, m->line, m->stretch, m->line_body, fb.cell[0], &fb.wide[0]) != 0 ||
-        cell_blobs(m->tris, 3, m->tri, ts, m->tri_body, fb.cell[1], &fb.wide[1]) != 0)
+    if (!ts || point_blobs(w, m, &fb) != 0 || cell_data_blobs(m, ts, &fb) != 0 ||
+        topology_blobs(m->lines, 2, m->line, fb.topo[0], &fb.wide[0]) != 0 ||
+        topology_blobs(m->tris, 3, m->tri, fb.topo[1], &fb.wide[1]) != 0)
         goto done;
-    /* the blocks first, then the .vtm that names them */
-    char file[2][4096], name[2][4096];
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    for (int k = 0; k < 2; k++) {
-        snprintf(file[k], sizeof file[k], "%.*s_%s.vtp", (int)(len - 4), path, block_name[k]);
-        snprintf(name[k], sizeof name[k], "%.*s_%s.vtp", (int)(strlen(base) - 4), base, block_name[k]);
-        if (write_block(file[k], w, &fb, k, k ? m->tris : m->lines) != 0) {
-            snprintf(failed, failed_len, "%s", file[k]);
-            goto done;
-        }
-    }
-    const char *names[2] = {name[0], name[1]};
-    rc = hk_vtm_write(path, 2, block_name, names);
+    const hk_vtk_array a[] = {
+        {HK_VTK_POINT_DATA, "velocity", REAL_TYPE, 3, &fb.point[VELOCITY]},
+        {HK_VTK_POINT_DATA, "force", REAL_TYPE, 3, &fb.point[FORCE]},
+        {HK_VTK_POINT_DATA, "inv_mass", REAL_TYPE, 1, &fb.point[INV_MASS]},
+        {HK_VTK_POINT_DATA, "body_id", "Int32", 1, &fb.point[POINT_BODY]},
+        {HK_VTK_CELL_DATA, "stretch", "Float64", 1, &fb.cell[STRETCH]},
+        {HK_VTK_CELL_DATA, "body_id", "Int32", 1, &fb.cell[CELL_BODY]},
+        {HK_VTK_POINTS, "Points", "Float64", 3, &fb.point[POINTS]},
+        {HK_VTK_LINES, "connectivity", "Int32", 1, &fb.topo[0][CONNECTIVITY]},
+        {HK_VTK_LINES, "offsets", fb.wide[0] ? "Int64" : "Int32", 1, &fb.topo[0][OFFSETS]},
+        {HK_VTK_POLYS, "connectivity", "Int32", 1, &fb.topo[1][CONNECTIVITY]},
+        {HK_VTK_POLYS, "offsets", fb.wide[1] ? "Int64" : "Int32", 1, &fb.topo[1][OFFSETS]},
+    };
+    const hk_vtp_piece piece = {.time = hk_world_time(w),
+                                .points = w->p.count,
+                                .lines = m->lines,
+                                .polys = m->tris,
+                                .arrays = a,
+                                .count = (int)(sizeof a / sizeof a[0])};
+    rc = hk_vtp_write(path, &piece);
 done:
     free(ts);
     blobs_free(&fb);
@@ -198,16 +210,16 @@ done:
 }
 
 /* ------------------------------------------------------------------------ */
-/* The vtk frame format: .vtm frames (two .vtp blocks each) and frames.pvd, */
-/* rewritten after every frame so that an interrupted run still opens as    */
-/* one animation. Every file goes through outfile.c (NAME.tmp, then         */
-/* rename), blocks before their .vtm: a kill at any moment leaves the       */
-/* previous complete frames.pvd, whose frames are all whole.                */
+/* The vtk frame format: one .vtp per frame and frames.pvd, rewritten      */
+/* after every frame so that an interrupted run still opens as one         */
+/* animation. Every file goes through outfile.c (NAME.tmp, then rename),   */
+/* the frame before frames.pvd: a kill at any moment leaves the previous   */
+/* complete frames.pvd, whose frames are all whole.                        */
 
 typedef struct vtk_series {
     int count, cap;
     double *times;
-    char **files; /* .vtm names, relative to the folder */
+    char **files; /* .vtp names, relative to the folder */
     int resumed;  /* the frames already in the folder have been looked for */
     char pvd[4200];
     char failed[4200]; /* the file a failed frame could not write */
@@ -240,7 +252,7 @@ static int push_frame(vtk_series *fr, const char *name, double time)
     return 0;
 }
 
-/* The step of a frame file name frame_<digits>.vtm; -1 for any other name. */
+/* The step of a frame file name frame_<digits>.vtp; -1 for any other name. */
 static long long frame_step(const char *name)
 {
     if (strncmp(name, "frame_", 6) != 0) return -1;
@@ -248,21 +260,15 @@ static long long frame_step(const char *name)
     long long step = 0;
     int digits = 0;
     for (; *p >= '0' && *p <= '9' && digits < 18; p++, digits++) step = 10 * step + (*p - '0');
-    return digits >= 6 && strcmp(p, ".vtm") == 0 ? step : -1;
+    return digits >= 6 && strcmp(p, ".vtp") == 0 ? step : -1;
 }
 
-/* The TimeValue field data of a .vtm frame written by hooke, read from its
- * springs block; NAN if it cannot be read or its surfaces block is missing. */
-static double frame_time(const char *dir, const char *vtm)
+/* The TimeValue field data of a .vtp frame written by hooke; NAN if it cannot be read. */
+static double frame_time(const char *dir, const char *name)
 {
     char path[4200];
-    const int stem = (int)strlen(vtm) - 4;
-    snprintf(path, sizeof path, "%s/%.*s_%s.vtp", dir, stem, vtm, block_name[1]);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "rb");
-    if (!f) return NAN;
-    fclose(f);
-    snprintf(path, sizeof path, "%s/%.*s_%s.vtp", dir, stem, vtm, block_name[0]);
-    f = fopen(path, "rb");
     if (!f) return NAN;
     char head[4096];
     size_t n = fread(head, 1, sizeof head - 1, f);
@@ -289,7 +295,7 @@ static int by_step(const void *a, const void *b)
 }
 
 /* A restarted run (first frame at step > 0) writing into a folder that holds the frames of the run before:
- * the collection starts with those frame_<step>.vtm of an earlier step, their times read from their blocks. */
+ * the collection starts with those frame_<step>.vtp of an earlier step, their times read from them. */
 static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
 {
     DIR *d = opendir(dir);
@@ -326,7 +332,7 @@ static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
 }
 
 /* One frame and the collection. When the first frame written is past step 0
- * (a restart), the collection first lists the frame_<step>.vtm already in the
+ * (a restart), the collection first lists the frame_<step>.vtp already in the
  * folder from earlier steps, times read from their TimeValue, so frames.pvd
  * covers the whole run. */
 static int write_vtk(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g)
@@ -361,5 +367,5 @@ static int write_vtk(hk_frame_series *s, const char *path, const hk_world *w, co
     return 0;
 }
 
-const hk_frame_format hk_frame_format_vtk = {"vtk", "vtm", "ParaView: .vtm frames (springs, surfaces) and frames.pvd",
+const hk_frame_format hk_frame_format_vtk = {"vtk", "vtp", "ParaView: .vtp frames (springs as lines, surfaces as triangles) and frames.pvd",
                                              write_vtk};

@@ -1,4 +1,4 @@
-/* vtkxml.c — VTK XML PolyData with zlib-compressed appended arrays, multiblock (.vtm) and collection (.pvd) files. */
+/* vtkxml.c — VTK XML PolyData with zlib-compressed appended arrays, and collection (.pvd) files. */
 /* SPDX-License-Identifier: MIT */
 #include "vtkxml.h"
 
@@ -127,21 +127,6 @@ int hk_vtp_write(const char *path, const hk_vtp_piece *pc)
         if (order[i]->blob->size) fwrite(order[i]->blob->data, 1, (size_t)order[i]->blob->size, f);
     fprintf(f, "\n  </AppendedData>\n</VTKFile>\n");
     free(order);
-    return hk_out_close(&o, 1);
-}
-
-int hk_vtm_write(const char *path, int blocks, const char *const *names, const char *const *files)
-{
-    hk_outfile o;
-    FILE *f = hk_out_open(&o, path, "w");
-    if (!f) return -1;
-    fprintf(f, "<?xml version=\"1.0\"?>\n"
-               "<VTKFile type=\"vtkMultiBlockDataSet\" version=\"1.0\" byte_order=\"LittleEndian\" "
-               "header_type=\"UInt64\">\n"
-               "  <vtkMultiBlockDataSet>\n");
-    for (int i = 0; i < blocks; i++)
-        fprintf(f, "    <DataSet index=\"%d\" name=\"%s\" file=\"%s\"/>\n", i, names[i], files[i]);
-    fprintf(f, "  </vtkMultiBlockDataSet>\n</VTKFile>\n");
     return hk_out_close(&o, 1);
 }
 

@@ -1,4 +1,4 @@
-/* vtkxml.h — VTK XML PolyData with zlib-compressed appended arrays, and the .vtm and .pvd files around them. */
+/* vtkxml.h — VTK XML PolyData with zlib-compressed appended arrays, and the .pvd collection around them. */
 /* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_VTKXML_H
 #define HOOKE_VTKXML_H
@@ -56,10 +56,6 @@ typedef struct hk_vtp_piece {
     int count;
 } hk_vtp_piece;
 int hk_vtp_write(const char *path, const hk_vtp_piece *piece);
-
-/* A vtkMultiBlockDataSet file: block i is named names[i] and read from
- * files[i] (relative to the .vtm's folder). 0, or -1 with errno set. */
-int hk_vtm_write(const char *path, int blocks, const char *const *names, const char *const *files);
 
 /* A Collection (.pvd): one DataSet per file, timestep = times[i] [s]; file
  * names relative to the .pvd's folder. 0, or -1 with errno set. */
