@@ -507,12 +507,79 @@ static void test_frame_write_errors(void **state)
     }
 }
 
+/* Where springs can break, the Blender files follow the tear: frames.obj gives every first-frame triangle its own
+ * three vertices ("#t a b c" names its particles), and in each PC2 sample a triangle the frame still has sits on
+ * its particles (those of the frame's .vtp) while one that is gone has its three vertices at its centre. Torn
+ * curtain, 3 simulated seconds: the last frame has lost triangles, and exactly those collapse. A restart from a
+ * checkpoint continues the same split cache. */
+static void test_blender_follows_a_tear(void **state_)
+{
+    (void)state_;
+    const char *dir = own_path("tear"), *ck = own_path("tear.ckp");
+    char args[1024], path[512];
+    snprintf(args, sizeof args,
+             "run " SCENE("tearing_cloth.scene") " --steps 2000 --every 1000 --out '%s' --format vtk,blender "
+             "--checkpoint '%s' --checkpoint-every 2000 --quiet",
+             dir, ck);
+    run_ok(args);
+    snprintf(args, sizeof args,
+             "run " SCENE("tearing_cloth.scene") " --steps 3000 --every 1000 --out '%s' --format vtk,blender "
+             "--restart '%s' --quiet",
+             dir, ck);
+    run_ok(args);
+    snprintf(path, sizeof path, "%s/frames.obj", dir);
+    char *obj = hk_test_slurp(path);
+    assert_non_null(obj);
+    const int tris = count_lines(obj, "#t");
+    assert_int_equal(count_lines(obj, "f"), tris);
+    assert_int_equal(count_lines(obj, "v"), 3 * tris); /* no edges: the curtain is all surface */
+    int *tri = malloc((size_t)tris * 3 * sizeof *tri);
+    assert_non_null(tri);
+    int t = 0;
+    for (const char *p = obj; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncmp(p, "#t ", 3) == 0) {
+            assert_int_equal(sscanf(p + 3, "%d %d %d", &tri[3 * t], &tri[3 * t + 1], &tri[3 * t + 2]), 3);
+            t++;
+        }
+    free(obj);
+    int samples;
+    snprintf(path, sizeof path, "%s/frames.pc2", dir);
+    float *s = read_pc2(path, 3 * tris, &samples);
+    assert_int_equal(samples, 4); /* steps 0, 1000, 2000 (before the restart), 3000 */
+    for (int k = 0; k < samples; k++) {
+        snprintf(path, sizeof path, "%s/frame_%06d.vtp", dir, 1000 * k);
+        hk_vtp v = hk_vtp_read(path);
+        const hk_vtk_arr *pts = hk_vtp_get(&v, "Points", "Points");
+        const float *at = s + (size_t)k * 9 * (size_t)tris;
+        int collapsed = 0;
+        for (int i = 0; i < tris; i++) {
+            const float *c = at + 9 * i;
+            const int gone = c[0] == c[3] && c[3] == c[6] && c[1] == c[4] && c[4] == c[7] && c[2] == c[5] && c[5] == c[8];
+            collapsed += gone;
+            if (gone) continue;
+            for (int e = 0; e < 3; e++)
+                for (int d = 0; d < 3; d++) assert_true(c[3 * e + d] == (float)hk_vtk_real(pts, 3 * tri[3 * i + e] + d));
+        }
+        if (collapsed != tris - v.polys) {
+            print_error("frame %d: %d collapsed triangles, the .vtp has %lld of %d\n", 1000 * k, collapsed,
+                        (long long)v.polys, tris);
+            fail();
+        }
+        if (k == samples - 1) assert_true(collapsed > 0); /* the curtain has torn */
+        if (k == 0) assert_int_equal(collapsed, 0);
+        hk_vtp_free(&v);
+    }
+    free(s);
+    free(tri);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frame_matches_state_out), cmocka_unit_test(test_body_ids),
         cmocka_unit_test(test_pc2_point_cache),         cmocka_unit_test(test_blender_obj),
         cmocka_unit_test(test_frames_after_restart),    cmocka_unit_test(test_frame_write_errors),
+        cmocka_unit_test(test_blender_follows_a_tear),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

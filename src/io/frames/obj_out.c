@@ -111,6 +111,20 @@ static int cover(obj_ctx *c)
     return 0;
 }
 
+void hk_obj_write_uvs(FILE *f, const hk_world *w, int64_t *vt)
+{
+    int64_t at = 0;
+    for (int b = 0; b < w->body_count; b++) {
+        const hk_body *bd = &w->bodies[b];
+        vt[b] = is_cloth(w, b) ? at : -1;
+        if (vt[b] < 0) continue;
+        for (int j = 0; j < bd->ny; j++)
+            for (int i = 0; i < bd->nx; i++)
+                fprintf(f, "vt %.9g %.9g\n", (double)i / (bd->nx - 1), (double)j / (bd->ny - 1));
+        at += (int64_t)bd->nx * bd->ny;
+    }
+}
+
 int hk_obj_write(FILE *f, const hk_world *w, const hk_geometry *m, hk_obj_layout layout)
 {
     const hk_particles *p = &w->p;
@@ -124,16 +138,7 @@ int hk_obj_write(FILE *f, const hk_world *w, const hk_geometry *m, hk_obj_layout
             hk_world_time(w), p->count);
     for (int i = 0; i < p->count; i++)
         fprintf(f, "v %.9g %.9g %.9g\n", m->pos[3 * i], m->pos[3 * i + 1], m->pos[3 * i + 2]);
-    int64_t vt = 0;
-    for (int b = 0; b < w->body_count; b++) {
-        const hk_body *bd = &w->bodies[b];
-        c.vt[b] = is_cloth(w, b) ? vt : -1;
-        if (c.vt[b] < 0) continue;
-        for (int j = 0; j < bd->ny; j++)
-            for (int i = 0; i < bd->nx; i++)
-                fprintf(f, "vt %.9g %.9g\n", (double)i / (bd->nx - 1), (double)j / (bd->ny - 1));
-        vt += (int64_t)bd->nx * bd->ny;
-    }
+    hk_obj_write_uvs(f, w, c.vt);
     if (layout == HK_OBJ_ONE_OBJECT) fprintf(f, "o hooke\n");
     for (int b = 0; b < w->body_count; b++) {
         if (layout == HK_OBJ_PER_BODY) fprintf(f, "o body%d_%s\n", b, w->bodies[b].kind);

@@ -3,6 +3,7 @@
 #ifndef HOOKE_OBJ_OUT_H
 #define HOOKE_OBJ_OUT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "geometry.h"
@@ -26,6 +27,11 @@ typedef enum hk_obj_layout {
  * interior nodes), or for a particle on no spring an edge to the particle
  * before it (after it, for particle 0). 0, or -1 with errno set. */
 int hk_obj_write(FILE *f, const hk_world *w, const hk_geometry *m, hk_obj_layout layout);
+
+/* For every cloth body one "vt u v" per node in its local order (node
+ * (i, j): u = i/(nx-1), v = j/(ny-1)); vt[b] is body b's first vt
+ * (0-based), or -1 for a body that is no cloth (vt: body_count slots). */
+void hk_obj_write_uvs(FILE *f, const hk_world *w, int64_t *vt);
 
 /* hk_obj_write into path, written whole (outfile.c). 0, or -1 (errno set). */
 int hk_obj_write_file(const char *path, const hk_world *w, const hk_geometry *m, hk_obj_layout layout);
