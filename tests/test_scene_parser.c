@@ -120,7 +120,8 @@ static void test_unknown_key(void **state)
 {
     (void)state;
     check_error("body rope\n  mas 0.05\nend\n",
-                "x.scene:2:3: error: unknown key 'mas' in body rope (expected one of: count, mass, spacing, origin, "
+                "x.scene:2:3: error: unknown key 'mas' in body rope: did you mean 'mass'? (expected one of: count, mass, "
+                "spacing, origin, "
                 "direction, topology, anchor, anchor_velocity, pin, springs)");
     check_error("world\n breeze 1 0 0\nend\n",
                 "x.scene:2:2: error: unknown key 'breeze' in world (expected one of: gravity, air_drag, threads, wind, "
@@ -137,7 +138,7 @@ static void test_unknown_key(void **state)
                 "x.scene:5:2: error: key 'pump_rate' needs 'nrt' > 0");
     check_error("body mesh\n mass 1\nend\n", "x.scene:3:1: error: body mesh is missing required key 'file'");
     check_error("body mesh\n file no_such.asc\n mass 1\nend\n",
-                "x.scene:2:7: error: cannot load mesh: no_such.asc: error: cannot open mesh");
+                "x.scene:2:7: error: cannot load mesh: no_such.asc: cannot open mesh: No such file or directory");
     check_error("body mesh\n file " HOOKE_SCENES_DIR "/cube.asc\n mass 1\n extra_rings 1\nend\n",
                 "x.scene:4:2: error: key 'extra_rings' must be 0 or in [2, 8] (1 is the edges)");
     check_error("body pendulum\n springs main k 1\nend\n",
@@ -246,7 +247,8 @@ static void test_springs_lines(void **state)
     check_error("body rope\n springs chain k 1 k 2\nend",
                 "x.scene:2:20: error: key 'k' repeated in springs line (first at column 16)");
     check_error("body rope\n springs chain kk 1\nend",
-                "x.scene:2:16: error: unknown key 'kk' in springs line (expected one of: k, damping, damping_model, "
+                "x.scene:2:16: error: unknown key 'kk' in springs line: did you mean 'k'? (expected one of: k, damping, "
+                "damping_model, "
                 "behaviour, break_ratio, rest_length)");
     check_error("body rope\n springs chain k -5\nend",
                 "x.scene:2:18: error: expected 0 or a stiffness in [1e-12, 1e12] N/m for 'k', got '-5'");

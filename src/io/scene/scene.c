@@ -76,6 +76,22 @@ static void key_list(const sc_kind *d, char *out, size_t cap)
     }
 }
 
+/* "unknown key 'NAME' in TITLE: did you mean 'KEY'? (expected one of: ...)", the question only when NAME is
+ * close to one of d's keys (a typo). */
+static int unknown_key(sc_lexer *lx, int col, const char *name, const sc_kind *d)
+{
+    const char *names[SC_MAX_KEYS + 1];
+    int n = 0;
+    for (int k = 0; k < d->nkeys && n < SC_MAX_KEYS; k++) names[n++] = d->keys[k].name;
+    if (d->families) names[n++] = "springs";
+    const char *near = sc_nearest_name(names, n, name);
+    char list[512], tmp[SC_SHOW_CAP], hint[96] = "";
+    key_list(d, list, sizeof list);
+    if (near) snprintf(hint, sizeof hint, ": did you mean '%s'?", near);
+    return sc_fail(lx, lx->line, col, "unknown key '%s' in %s%s (expected one of: %s)", sc_show(name, tmp), d->title,
+                   hint, list);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Key lines                                                                 */
 
@@ -148,12 +164,7 @@ static int parse_springs_line(parser *p)
     while (ti < lx->ntok) {
         int k = 0;
         while (k < sl->nkeys && strcmp(sl->keys[k].name, lx->tok[ti].s) != 0) k++;
-        if (k == sl->nkeys) {
-            char keys[256], tmp[SC_SHOW_CAP];
-            key_list(sl, keys, sizeof keys);
-            return sc_fail(lx, lx->line, lx->tok[ti].col, "unknown key '%s' in %s (expected one of: %s)",
-                           sc_show(lx->tok[ti].s, tmp), sl->title, keys);
-        }
+        if (k == sl->nkeys) return unknown_key(lx, lx->tok[ti].col, lx->tok[ti].s, sl);
         if (seen_col[k])
             return sc_fail(lx, lx->line, lx->tok[ti].col, "key '%s' repeated in %s (first at column %d)",
                            sl->keys[k].name, sl->title, seen_col[k]);
@@ -259,10 +270,7 @@ static int parse_key_line(parser *p)
         const char *words[SC_SECTION_COUNT + SC_MAX_ITEMS + 1];
         if (sc_find_name(words, section_words(words), name) >= 0)
             return sc_expected(lx, 0, "'end' to close %s opened at line %d", d->title, s->line);
-        char list[512], tmp[SC_SHOW_CAP];
-        key_list(d, list, sizeof list);
-        return sc_fail(lx, lx->line, lx->tok[0].col, "unknown key '%s' in %s (expected one of: %s)", sc_show(name, tmp),
-                       d->title, list);
+        return unknown_key(lx, lx->tok[0].col, name, d);
     }
     const sc_key *kd = &d->keys[k];
     sc_given *v = &s->vals[k];

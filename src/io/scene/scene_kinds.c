@@ -593,6 +593,9 @@ static int mesh_add(hk_world *w, const sc_item *it, sc_lexer *lx)
     hk_mesh m;
     char merr[512];
     if (hk_mesh_load(it->file, &m, merr, sizeof merr) != 0) {
+        /* the mesh's own "PATH[:LINE]: error: why" (PATH as tried, from the scene's folder), the word error once */
+        char *e = strstr(merr, ": error: ");
+        if (e) memmove(e + 2, e + 9, strlen(e + 9) + 1);
         sc_fail(lx, it->file_line, it->file_col, "cannot load mesh: %s", merr);
         return SC_ADD_REPORTED;
     }

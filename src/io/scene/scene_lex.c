@@ -268,6 +268,44 @@ int sc_find_name(const char *const *set, int n, const char *s)
     return -1;
 }
 
+/* Letters added, dropped, changed or two neighbours swapped to turn a into b (optimal string alignment), or
+ * `cap` + 1 when that is more than cap or a name is too long to compare. */
+static int edits(const char *a, const char *b, int cap)
+{
+    enum { LONGEST = 64 };
+    const int n = (int)strlen(a), m = (int)strlen(b);
+    if (n > LONGEST || m > LONGEST || abs(n - m) > cap) return cap + 1;
+    int d[LONGEST + 1][LONGEST + 1];
+    for (int i = 0; i <= n; i++) d[i][0] = i;
+    for (int j = 0; j <= m; j++) d[0][j] = j;
+    for (int i = 1; i <= n; i++)
+        for (int j = 1; j <= m; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+const char *sc_nearest_name(const char *const *set, int n, const char *s)
+{
+    const int len = (int)strlen(s), cap = len / 3 > 1 ? len / 3 : 1;
+    const char *best = NULL;
+    int fewest = cap + 1;
+    for (int i = 0; i < n; i++) {
+        if (!set[i]) continue;
+        const int e = edits(s, set[i], cap);
+        if (e < fewest) {
+            fewest = e;
+            best = set[i];
+        }
+    }
+    return best;
+}
+
 int sc_parse_choice(sc_lexer *lx, int ti, const char *key, const char *const *set, int n, int *out)
 {
     if (ti < lx->ntok && (*out = sc_find_name(set, n, lx->tok[ti].s)) >= 0) return 0;

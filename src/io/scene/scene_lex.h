@@ -84,6 +84,10 @@ int sc_parse_choice(sc_lexer *lx, int ti, const char *key, const char *const *se
 
 /* Index of s in set[0..n), skipping NULL entries; -1 if absent. */
 int sc_find_name(const char *const *set, int n, const char *s);
+/* For a name that is none of set[0..n): the one it most likely misspells
+ * (the fewest letters added, dropped, changed or swapped, at most a third
+ * of its length, and at least 1), or NULL when none is that close. */
+const char *sc_nearest_name(const char *const *set, int n, const char *s);
 /* "a, b or c" of the non-NULL names of set[0..n). */
 void sc_choice_list(const char *const *set, int n, char *out, size_t cap);
 
