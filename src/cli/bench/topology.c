@@ -274,6 +274,12 @@ void hk_topology_read(hk_machine *m)
             if (pkg) model = hwloc_obj_get_info_by_name(pkg, "CPUModel");
         }
         snprintf(m->cpu_model, sizeof m->cpu_model, "%s", model ? model : "");
+        /* some CPUs pad their name with blanks (inside and at the end): one space between words */
+        char *out = m->cpu_model;
+        for (const char *in = m->cpu_model; *in; in++)
+            if (*in != ' ' || (out > m->cpu_model && out[-1] != ' ')) *out++ = *in;
+        while (out > m->cpu_model && out[-1] == ' ') out--;
+        *out = '\0';
         static const hwloc_obj_type_t types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
                                                  HWLOC_OBJ_L4CACHE};
         static const char *const names[] = {"L1d", "L2", "L3", "L4"};

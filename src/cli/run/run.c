@@ -697,12 +697,16 @@ int hk_cmd_run(int argc, char **argv)
     if (r.frames) r.last_frame = r.first;
     hk_energy_guard_init(&r.guard, w);
     if (!o.quiet)
+    {
+        const int particles = hk_world_particles(w).count, substeps = hk_world_substeps(w);
+        const long long springs = (long long)hk_world_spring_count(w);
         fprintf(stderr,
-                "hooke: %s: %d particles, %lld springs, %s, dt %g s x %d substeps, steps %lld to %lld, %d "
-                "threads\n",
-                o.scene, hk_world_particles(w).count, (long long)hk_world_spring_count(w),
-                hk_integrator_name(hk_world_integrator(w).kind), hk_world_integrator(w).dt, hk_world_substeps(w),
-                (long long)r.first, (long long)r.end, r.threads);
+                "hooke: %s: %d particle%s, %lld spring%s, %s, dt %g s x %d substep%s, steps %lld to %lld, %d "
+                "thread%s\n",
+                o.scene, particles, particles == 1 ? "" : "s", springs, springs == 1 ? "" : "s",
+                hk_integrator_name(hk_world_integrator(w).kind), hk_world_integrator(w).dt, substeps,
+                substeps == 1 ? "" : "s", (long long)r.first, (long long)r.end, r.threads, r.threads == 1 ? "" : "s");
+    }
 
     /* loop: step, checks, outputs; SIGINT and SIGTERM end it after the step in hand */
     const int64_t check_every = check_cadence(w), updates0 = hk_world_spring_updates(w);
