@@ -480,6 +480,33 @@ static void test_unknown_kernel_path(void **state)
     hk_run_free(&r);
 }
 
+/* The table's times keep four significant digits below 1 ms (a 16 x 16 cloth's step takes microseconds: it
+ * printed 0.005, one digit). */
+static void test_small_times_keep_digits(void **state)
+{
+    (void)state;
+    hk_run r = hk_test_hooke("", "bench --builtin cloth --size 16 --threads 1 --repeat 2 --warmup 1 --steps 4");
+    assert_int_equal(r.status, 0);
+    const char *row = strstr(r.out, "\n      1        256");
+    assert_non_null(row);
+    int threads, particles;
+    long long springs;
+    char t[3][32];
+    assert_int_equal(sscanf(row, "%d %d %lld %31s %31s %31s", &threads, &particles, &springs, t[0], t[1], t[2]), 6);
+    for (int k = 0; k < 3; k++) {
+        const double ms = strtod(t[k], NULL);
+        assert_true(ms > 0);
+        if (ms >= 1) continue;
+        const char *d = t[k];
+        while (*d == '0' || *d == '.') d++;
+        if (strlen(d) < 4) {
+            print_error("min/median/max %s %s %s: '%s' keeps %zu digits\n", t[0], t[1], t[2], t[k], strlen(d));
+            fail();
+        }
+    }
+    hk_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -488,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_weak_scaling),
         cmocka_unit_test(test_weak_scaling_panels),
         cmocka_unit_test(test_bad_flags),
+        cmocka_unit_test(test_small_times_keep_digits),
         cmocka_unit_test(test_json_files),
         cmocka_unit_test(test_unknown_kernel_path),
         cmocka_unit_test(test_ranks_one_process),

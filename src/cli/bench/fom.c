@@ -89,6 +89,18 @@ typedef struct bench_opts {
     const char *gbench; /* --gbench-json FILE */
 } bench_opts;
 
+/* A time in seconds as milliseconds for the table: 3 decimals from 1 ms up, else 4 significant digits
+ * (0.006234, not 0.006). */
+static const char *ms_text(char out[24], double seconds)
+{
+    const double ms = 1e3 * seconds;
+    int decimals = 3;
+    if (ms > 0 && ms < 1) decimals = 3 - (int)floor(log10(ms));
+    if (decimals > 9) decimals = 9;
+    snprintf(out, 24, "%.*f", decimals, ms);
+    return out;
+}
+
 static double clock_s(clockid_t id)
 {
     struct timespec t;
@@ -592,9 +604,10 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
         r[i].efficiency =
             base >= 0 && r[base].fom > 0 ? r[i].fom * base_ranks / ((double)ranks * threads * r[base].fom) : 0;
         if (over_ranks) printf("%5d  ", ranks);
-        printf("%7d  %9d  %9lld  %8.3f  %10.3f  %7.3f  ", r[i].threads, r[i].particles, (long long)r[i].springs,
-               1e3 * r[i].tmin, 1e3 * r[i].tmed, 1e3 * r[i].tmax);
-        if (over_ranks) printf("%7.3f  ", 1e3 * r[i].halo);
+        char tmin[24], tmed[24], tmax[24];
+        printf("%7d  %9d  %9lld  %8s  %10s  %7s  ", r[i].threads, r[i].particles, (long long)r[i].springs,
+               ms_text(tmin, r[i].tmin), ms_text(tmed, r[i].tmed), ms_text(tmax, r[i].tmax));
+        if (over_ranks) printf("%7s  ", ms_text(tmin, r[i].halo));
         printf("%9.4f  %9.4f  %10.3f  0x%016" PRIx64 "\n", r[i].fom / 1e9, r[i].ns_per_update, r[i].efficiency,
                r[i].hash);
         if (r[i].implicit)
