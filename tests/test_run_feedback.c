@@ -42,10 +42,7 @@ static void test_phases_on_terminal(void **state)
     char *argv[] = {"hooke", "run", ROPE, "--steps", "10", NULL};
     int status;
     char *tty = hooke_on_pty(argv, 120, out, &status);
-    if (!tty) {
-        print_message("no pseudo-terminal (%s): the terminal mode is not tested here\n", strerror(errno));
-        skip();
-    }
+    HK_PTY_OR_SKIP(tty);
     assert_int_equal(status, 0);
     const char *a = find(tty, "\rhooke: reading the scene and building its bodies ...\r");
     assert_true(a == tty);
@@ -71,7 +68,7 @@ static void test_error_after_phase(void **state)
     char *argv[] = {"hooke", "run", scene, NULL};
     int status;
     char *tty = hooke_on_pty(argv, 120, hk_test_path("error.txt"), &status);
-    assert_non_null(tty);
+    HK_PTY_OR_SKIP(tty);
     assert_int_equal(status, 1);
     char want[512];
     snprintf(want, sizeof want, "%s:2:2: error: unknown key 'mas' in body rope", scene);
@@ -87,7 +84,7 @@ static void test_bar_on_terminal(void **state)
     char *argv[] = {"hooke", "run", ROPE, "--steps", "10", NULL};
     int status;
     char *tty = hooke_on_pty(argv, 120, NULL, &status);
-    assert_non_null(tty);
+    HK_PTY_OR_SKIP(tty);
     assert_int_equal(status, 0);
     find(tty, "] 100% step 10/10 ");
     const char *s = find(tty, "hooke: scene=" ROPE " ");
@@ -104,7 +101,7 @@ static void test_quiet(void **state)
     char *argv[] = {"hooke", "run", ROPE, "--steps", "10", "--quiet", NULL};
     int status;
     char *tty = hooke_on_pty(argv, 120, out, &status);
-    assert_non_null(tty);
+    HK_PTY_OR_SKIP(tty);
     assert_int_equal(status, 0);
     assert_string_equal(tty, "");
     free(tty);

@@ -83,8 +83,9 @@ static void info_help(FILE *f)
     fprintf(f, "usage: hooke info [--threads N]\n"
                "\n"
                "The machine (hwloc: packages, cores, caches, NUMA nodes), the SIMD path in\n"
-               "use, and where each OpenMP thread runs. Thread i is bound to core i unless\n"
-               "OMP_PLACES or OMP_PROC_BIND is set (then OpenMP places them).\n"
+               "use, and where each OpenMP thread runs. hooke binds one thread per core the\n"
+               "process may use, spread evenly over them, unless OMP_PLACES or OMP_PROC_BIND\n"
+               "is set (then OpenMP places them).\n"
                "HOOKE_KERNELS=reference|scalar|avx2|avx512 forces a kernel path.\n"
                "\n");
     hk_opt_print(f, &info_command);

@@ -102,7 +102,7 @@ static const hk_option run_options[] = {
      NULL},
     {O_STATE_OUT, "state-out", "FILE", "final particle state (docs/state-format.md)", NULL},
     {O_OUT, "out", "DIR", "write frames into DIR (created, with its missing parents)", NULL},
-    {O_FORMAT, "format", "LIST", "frame formats, comma-separated (below); default: the first", NULL},
+    {O_FORMAT, "format", "LIST", "frame formats, comma-separated (below); default: vtk", NULL},
     {O_CHECKPOINT, "checkpoint", "FILE",
      "the checkpoint, written every --checkpoint-every N steps and/or\n"
      "at the end (--checkpoint-on-exit); atomic, versioned and\n"
