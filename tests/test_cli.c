@@ -543,10 +543,30 @@ static void test_bad_environment(void **state)
     hk_run_free(&r);
 }
 
+/* An implicit run's summary names the solve's work: cg_per_step, and jacobian_products_per_s, the products with
+ * the system matrix in spring products per second (each CG iteration makes at least one, over every spring). */
+static void test_implicit_summary(void **state)
+{
+    (void)state;
+    hk_run r = hk_test_hooke("", "run " SCENE("cloth_corners.scene") " --integrator implicit_euler --steps 20 --quiet");
+    assert_int_equal(r.status, 0);
+    const double cg = field_num(r.out, "cg_iterations"), springs = field_num(r.out, "springs"),
+                 wall = field_num(r.out, "wall_s"), rate = field_num(r.out, "jacobian_products_per_s");
+    assert_true(cg >= 20 && field_num(r.out, "cg_per_step") >= 1);
+    assert_true(wall > 0 && rate > 0);
+    assert_true(rate >= 0.999 * cg * springs / wall); /* wall_s is printed to 6 decimals */
+    hk_run_free(&r);
+    /* an explicit run has none of these */
+    r = hk_test_hooke("", "run " SCENE("cloth_corners.scene") " --steps 20 --quiet");
+    assert_null(strstr(r.out, "jacobian_products_per_s"));
+    hk_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_implicit_summary),
         cmocka_unit_test(test_bad_flags),
         cmocka_unit_test(test_bad_scene_files),
         cmocka_unit_test(test_summary_and_overrides),
