@@ -382,9 +382,9 @@ static void test_size_limits(void **state)
          "big.csv: cannot read stats CSV: it is 1153433600 bytes, more than the limit of 1073741824 for a stats CSV"},
         {{"hooke", "run", mesh_scene, NULL}, "big_mesh.scene:2:7: error: cannot load mesh: "},
         {{"hooke", "run", mesh_scene, NULL},
-         "big.obj: error: cannot read mesh: it is 1153433600 bytes, more than the limit of 1073741824 for a mesh"},
+         "big.obj: cannot read mesh: it is 1153433600 bytes, more than the limit of 1073741824 for a mesh"},
         {{"hooke", "run", fifo_scene, NULL},
-         "fifo.obj: error: cannot read mesh: it is not a regular file (a device, FIFO or socket)"},
+         "fifo.obj: cannot read mesh: it is not a regular file (a device, FIFO or socket)"},
     };
     expect_refusals(cases, sizeof cases / sizeof cases[0], cap);
 }

@@ -194,12 +194,42 @@ static void test_output_paths(void **state)
     hk_run_free(&r);
 }
 
+/* Without --every and a scene that does not say, outputs come about 100 times in the run (rope: 300 steps, every
+ * 3rd: frames 0, 3, ..., 300), and the header says so; --every still wins. */
+static void test_default_every(void **state)
+{
+    (void)state;
+    const char *dir = own_path("every");
+    char args[1024], path[512];
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --out '%s' --threads 1", dir);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, ", outputs every 3 steps (about 100; --every N to choose)"));
+    hk_run_free(&r);
+    int frames = 0;
+    for (int step = 0; step <= 300; step++) {
+        snprintf(path, sizeof path, "%s/frame_%06d.vtp", dir, step);
+        const int there = access(path, F_OK) == 0;
+        assert_int_equal(there, step % 3 == 0);
+        frames += there;
+    }
+    assert_int_equal(frames, 101);
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --out '%s' --every 150 --threads 1", own_path("every2"));
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.err, "outputs every"));
+    hk_run_free(&r);
+    snprintf(path, sizeof path, "%s/frame_000150.vtp", own_path("every2"));
+    assert_int_equal(access(path, F_OK), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_png_frame),
         cmocka_unit_test(test_blowup_report),
         cmocka_unit_test(test_output_paths),
+        cmocka_unit_test(test_default_every),
         cmocka_unit_test(test_no_progress_without_terminal),
         cmocka_unit_test(test_stability_oscillator),
     };

@@ -544,7 +544,7 @@ static void test_defaults(void **state)
     hk_integrator_def d = hk_default_integrator_def();
     assert_int_equal(sc.integrator.kind, d.kind);
     assert_true(sc.integrator.dt == d.dt);
-    assert_true(sc.steps == 0 && sc.time == 0 && sc.every == 1 && sc.stretch_limit == 10);
+    assert_true(sc.steps == 0 && sc.time == 0 && sc.every == 0 && sc.stretch_limit == 10);
     hk_particles_view pv = hk_world_particles(sc.world);
     assert_int_equal(pv.count, 3);
     assert_true(hk_world_position(sc.world, 2).x == 2 &&

@@ -661,7 +661,8 @@ typedef struct hk_run_settings {
     hk_integrator_def integrator;
     int64_t steps;        /* run length in steps [1]; 0 = not given (see time) */
     double time;          /* run length in simulated seconds [s]; 0 = not given */
-    int64_t every;        /* statistics and frames every N steps [1] */
+    int64_t every;        /* statistics and frames every N steps [1]; 0 = not given (hooke run then
+                             writes about 100 in the run) */
     double stretch_limit; /* a spring past stretch_limit * L0 is a blow-up [1] */
 } hk_run_settings;
 

@@ -10,7 +10,7 @@ typedef struct hk_scene {
     hk_integrator_def integrator; /* from the [run] settings */
     int64_t steps;                /* run length in steps; 0 = not given */
     double time;                  /* run length in simulated seconds; 0 = not given */
-    int64_t every;                /* statistics every N steps (default 1) */
+    int64_t every;                /* statistics and frames every N steps; 0 = not given */
     double stretch_limit;         /* blow-up when any r/L0 exceeds this (default 10) */
     int *body_line;               /* per body of the world: the scene line that opens it */
     char **files;                 /* every file the scene loaded (meshes), as opened, in scene order */

@@ -272,7 +272,7 @@ sc_settings sc_default_settings(void)
     memset(&s, 0, sizeof s);
     s.world = hk_default_world_def();
     s.integrator = hk_default_integrator_def();
-    s.every = 1;
+    s.every = 0; /* not given: the program chooses */
     s.stretch_limit = 10;
     return s;
 }
