@@ -129,7 +129,7 @@ void *hk_bench_setup_cg_cloth(int n, int threads, const char *kernels)
 void hk_bench_run_cg(void *s)
 {
     jac_case *c = s;
-    hk_cg_solve(c->w, c->im, c->sK, c->sD, 1e-30, HK_BENCH_CG_ITERATIONS, 0);
+    hk_cg_solve(c->w, c->im, c->sK, c->sD, HK_CG_STOP_RELATIVE, 1e-30, HK_BENCH_CG_ITERATIONS, 0);
 }
 
 int64_t hk_bench_jacobian_items(void *s) { return ((jac_case *)s)->items; }

@@ -318,6 +318,10 @@ static void test_cross_key_rules(void **state)
                 "trapezoidal)");
     check_error("run\n dt 1\n integrator implicit_euler\n cg_preconditioner ilu\nend\n",
                 "x.scene:4:20: error: expected multigrid or block_jacobi for 'cg_preconditioner', got 'ilu'");
+    check_error("run\n dt 1\n cg_stop force\nend\n",
+                "x.scene:3:2: error: key 'cg_stop' needs an implicit integrator (implicit_euler or trapezoidal)");
+    check_error("run\n dt 1\n integrator implicit_euler\n cg_stop absolute\nend\n",
+                "x.scene:4:10: error: expected force or relative for 'cg_stop', got 'absolute'");
     check_error("run\n dt 1\n integrator implicit_euler\n cg_tolerance 1\nend\n",
                 "x.scene:4:15: error: expected a number in (0, 1) for 'cg_tolerance', got '1'");
     check_error("run\n dt 1\n integrator trapezoidal\n cg_max_iterations 0\nend\n",
@@ -647,8 +651,9 @@ static void test_implicit_keys(void **state)
 {
     (void)state;
     hk_scene sc = parse_ok(ROPE "run\n dt 0.01\n integrator backward_euler\n cg_tolerance 1e-3\n cg_max_iterations 77\n"
-                                " newton_iterations 3\n cg_preconditioner block_jacobi\nend\n");
+                                " newton_iterations 3\n cg_preconditioner block_jacobi\n cg_stop relative\nend\n");
     assert_int_equal(sc.integrator.kind, HK_IMPLICIT_EULER);
+    assert_int_equal(sc.integrator.cg_stop, HK_CG_STOP_RELATIVE);
     assert_int_equal(sc.integrator.preconditioner, HK_PRECONDITIONER_BLOCK_JACOBI);
     assert_true(sc.integrator.cg_tolerance == 1e-3);
     assert_int_equal(sc.integrator.cg_max_iterations, 77);
@@ -660,6 +665,7 @@ static void test_implicit_keys(void **state)
     assert_int_equal(sc.integrator.cg_max_iterations, 0);
     assert_int_equal(sc.integrator.newton_iterations, 0);
     assert_int_equal(sc.integrator.preconditioner, HK_PRECONDITIONER_MULTIGRID);
+    assert_int_equal(sc.integrator.cg_stop, HK_CG_STOP_FORCE);
     hk_scene_free(&sc);
 }
 

@@ -165,6 +165,7 @@ int hk_checkpoint_write(const hk_world *w, uint64_t scene_digest, const char *pa
     put_i32(&b, w->integrator.cg_max_iterations);
     put_i32(&b, w->integrator.newton_iterations);
     put_i32(&b, (int32_t)w->integrator.preconditioner);
+    put_i32(&b, (int32_t)w->integrator.cg_stop);
     put_i32(&b, w->substeps);
     put_f64(&b, w->h);
     put_f64(&b, w->time);
@@ -393,6 +394,7 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
     def.cg_max_iterations = get_i32(&c);
     def.newton_iterations = get_i32(&c);
     def.preconditioner = (hk_preconditioner)get_i32(&c);
+    def.cg_stop = (hk_cg_stop)get_i32(&c);
     const int32_t substeps = get_i32(&c);
     const double h = get_f64(&c), time = get_f64(&c);
     const int64_t steps = get_i64(&c), updates = get_i64(&c);
@@ -428,7 +430,7 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
         if (!isfinite(fields[i]) || fields[i] < 0)
             CK_FAIL("checkpoint holds an impossible integrator setting (%g)", fields[i]);
     if (!(def.dt > 0) || def.cg_max_iterations < 0 || def.newton_iterations < 0 || (int)def.preconditioner < 0 ||
-        def.preconditioner >= HK_PRECONDITIONER_COUNT)
+        def.preconditioner >= HK_PRECONDITIONER_COUNT || (unsigned)def.cg_stop >= HK_CG_STOP_COUNT)
         CK_FAIL("checkpoint holds an impossible integrator setting");
     if (steps < 0) CK_FAIL("checkpoint holds an impossible step count (%lld)", (long long)steps);
     if (updates < 0) CK_FAIL("checkpoint holds an impossible spring update count (%lld)", (long long)updates);

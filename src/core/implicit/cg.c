@@ -38,21 +38,85 @@ static void update_direction(hk_world *w, hk_real *const p[3], hk_real *const z[
 }
 
 /* z = B r, the preconditioned residual: block Jacobi, then the multigrid
- * cycle where there is one; returns r . z and sets *rr = r . r (free
- * particles). With alpha, the CG update comes first (system.h). */
-static double precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_real *alpha, double *rr)
+ * cycle where there is one; returns r . z and sets *rr = r . r and, where
+ * worst is given, *worst = max (|r_i| stop_i)^2 (free particles). With
+ * alpha, the CG update comes first (system.h). */
+static double precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_real *alpha, double *rr,
+                           double *worst)
 {
-    const double rz = hk_system_precondition(w, im, alpha, im->mg ? hk_mg_omega() : 1, rr);
+    const double rz = hk_system_precondition(w, im, alpha, im->mg ? hk_mg_omega() : 1, rr, worst);
     if (!im->mg) return rz;
     return hk_mg_precondition(w, im, sK, sD, im->v[HK_SYS_T]);
 }
 
-hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, double tolerance, int max_iterations,
-                         int warm)
+void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h)
+{
+    const hk_particles *p = &w->p;
+    hk_real *const *b = im->v[HK_SYS_B];
+    const int nb = im->block_count;
+    double *part = im->partial; /* per block: the sum of |b_j| / m_j and the free particles */
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel num_threads(hk_world_team(w)) if (p->count > HK_CG_PARALLEL_MIN)
+#endif
+    HK_FP_SCOPE
+    {
+#ifdef HOOKE_USE_OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int i = 0; i < im->own_count; i++) {
+            const int k = im->own[i], g1 = im->block[k + 1];
+            double s = 0, n = 0;
+            for (int g = im->block[k]; g < g1; g++)
+                if (p->inv_mass[g] != 0) {
+                    s += sqrt((double)b[0][g] * b[0][g] + (double)b[1][g] * b[1][g] + (double)b[2][g] * b[2][g]) *
+                         p->inv_mass[g];
+                    n++;
+                }
+            part[k] = s;
+            part[nb + k] = n;
+        }
+    }
+    double sums[2];
+    hk_system_reduce(w, im, part, 2, 0, sums);
+    const double g = sqrt(w->def.gravity.x * w->def.gravity.x + w->def.gravity.y * w->def.gravity.y +
+                          w->def.gravity.z * w->def.gravity.z);
+    const double mean = sums[1] > 0 ? sums[0] / sums[1] / h : 0; /* m/s^2 */
+    const double a = g > mean ? g : mean, big = sizeof(hk_real) == 4 ? 1e30 : 1e300;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel num_threads(hk_world_team(w)) if (p->count > HK_CG_PARALLEL_MIN)
+#endif
+    HK_FP_SCOPE
+    {
+        int g0, g1;
+        for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
+            for (int q = g0; q < g1; q++) {
+                const double bq =
+                    sqrt((double)b[0][q] * b[0][q] + (double)b[1][q] * b[1][q] + (double)b[2][q] * b[2][q]);
+                const double ma = h * p->mass[q] * a, f = ma > bq ? ma : bq; /* h F_q [N s] */
+                im->stop[q] = p->inv_mass[q] == 0 ? 0 : f > 1 / big ? (hk_real)(1 / f) : (hk_real)big;
+            }
+    }
+}
+
+int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance, double b0, hk_real *const v[3],
+                double *measure)
+{
+    if (rule == HK_CG_STOP_FORCE) {
+        *measure = sqrt(hk_system_worst(w, im, v));
+        return *measure <= tolerance;
+    }
+    const double n = sqrt(hk_system_dot(w, im, v, v));
+    *measure = b0 > 0 ? n / b0 : 0;
+    return n <= tolerance * b0;
+}
+
+hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_cg_stop rule, double tolerance,
+                         int max_iterations, int warm)
 {
     hk_real *const *b = im->v[HK_SYS_B], *const *dv = im->v[HK_SYS_DV], *const *r = im->v[HK_SYS_R];
     hk_real *const *z = im->v[HK_SYS_Z], *const *p = im->v[HK_SYS_P], *const *q = im->v[HK_SYS_Q];
     const size_t bytes = (size_t)w->p.count * sizeof(hk_real);
+    const int force = rule == HK_CG_STOP_FORCE;
     hk_cg_result res = {HK_CG_CONVERGED, 0, 0};
     if (warm) { /* r = b - A dv */
         hk_system_apply(w, im, sK, sD, 1, dv, r);
@@ -72,10 +136,10 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, d
             memcpy(r[c], b[c], bytes);
         }
     }
-    double rr;
-    double rz = precondition(w, im, sK, sD, NULL, &rr);
+    double rr, worst = 0;
+    double rz = precondition(w, im, sK, sD, NULL, &rr, force ? &worst : NULL);
     const double bnorm = warm ? sqrt(hk_system_dot(w, im, b, b)) : sqrt(rr);
-    if (!isfinite(rz) || !isfinite(bnorm)) {
+    if (!isfinite(rz) || !isfinite(bnorm) || !isfinite(worst)) {
         res.status = HK_CG_BREAKDOWN;
         res.residual = NAN;
         return res;
@@ -85,7 +149,7 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, d
         return res;
     }
     for (int c = 0; c < 3; c++) memcpy(p[c], z[c], bytes);
-    while (sqrt(rr) > tolerance * bnorm && rr >= HK_CG_NEGLIGIBLE) {
+    while ((force ? worst > tolerance * tolerance : sqrt(rr) > tolerance * bnorm) && rr >= HK_CG_NEGLIGIBLE) {
         if (res.iterations >= max_iterations) {
             res.status = HK_CG_MAX_ITERATIONS;
             break;
@@ -99,8 +163,8 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, d
             return res;
         }
         const hk_real alpha = (hk_real)(rz / pq);
-        const double rz_next = precondition(w, im, sK, sD, &alpha, &rr);
-        if (!isfinite(rz_next) || !isfinite(rr)) {
+        const double rz_next = precondition(w, im, sK, sD, &alpha, &rr, force ? &worst : NULL);
+        if (!isfinite(rz_next) || !isfinite(rr) || !isfinite(worst)) {
             res.status = HK_CG_BREAKDOWN;
             res.residual = NAN;
             return res;
@@ -108,6 +172,6 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, d
         update_direction(w, p, z, (hk_real)(rz_next / rz));
         rz = rz_next;
     }
-    res.residual = sqrt(rr) / bnorm;
+    res.residual = force ? sqrt(worst) : sqrt(rr) / bnorm;
     return res;
 }

@@ -6,7 +6,7 @@
 #include "system.h"
 
 typedef enum hk_cg_status {
-    HK_CG_CONVERGED = 0,  /* |r| <= tolerance |b| */
+    HK_CG_CONVERGED = 0,  /* the residual met the stopping rule */
     HK_CG_MAX_ITERATIONS, /* stopped at the iteration limit: dv is the last iterate */
     HK_CG_BREAKDOWN,      /* a non-finite value or p . A p <= 0: dv is not to be used */
 } hk_cg_status;
@@ -14,16 +14,34 @@ typedef enum hk_cg_status {
 typedef struct hk_cg_result {
     hk_cg_status status;
     int iterations;  /* products with the system matrix [1] */
-    double residual; /* |r| / |b| at the end (0 when b = 0) [1] */
+    double residual; /* at the end, in the rule's measure (0 when b = 0) [1]: force: max_i |r_i| stop_i;
+                        relative: |r| / |b| */
 } hk_cg_result;
+
+/* im->stop = the force rule's weights for the right-hand side HK_SYS_B of
+ * a substep of length h: stop_i = 1 / (h F_i) with F_i = max(m_i a,
+ * |b_i| / h) the force that moves particle i in the substep, where a =
+ * max(|g|, the mean over free particles of |b_j| / (h m_j)) keeps a
+ * particle at rest in a world without gravity from asking for an exact
+ * zero; 0 on fixed particles. */
+void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h);
+
+/* Whether a residual (HK_SYS_B's form, N s) meets rule at tolerance, the
+ * relative rule against the first right-hand side's norm b0; sets *measure
+ * to its value in the rule's measure. */
+int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance, double b0, hk_real *const v[3],
+                double *measure);
 
 /* Solves (M + sum S) dv = b for the vectors HK_SYS_DV and HK_SYS_B of im,
  * from dv = 0, or from the dv it holds when warm is set (0 on fixed
  * particles), with the preconditioner hk_system_blocks made (S = sK K +
- * sD D, system.h). Fixed particles are filtered out: their
- * entries of b must be 0 and stay 0 in dv. Every reduction is summed in
- * fixed blocks (system.h), so dv has the same bits on any thread count. */
-hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, double tolerance, int max_iterations,
-                         int warm);
+ * sD D, system.h), until the residual r = b - A dv meets rule at
+ * tolerance (force: max_i |r_i| stop_i <= tolerance, weights from
+ * hk_cg_weights; relative: |r| <= tolerance |b|). Fixed particles are
+ * filtered out: their entries of b must be 0 and stay 0 in dv. Every
+ * reduction is summed in fixed blocks (system.h), so dv has the same bits
+ * on any thread count. */
+hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_cg_stop rule, double tolerance,
+                         int max_iterations, int warm);
 
 #endif

@@ -22,8 +22,9 @@
  * and each further Newton iteration (newton_iterations > 1) solves the same
  * matrix at the new state for the correction:
  *   (M - h theta df/dv - (h theta)^2 df/dx) dv = -g(v)
- * stopping early once |g(v)| <= cg_tolerance |g(v0)| (the first right-hand
- * side). Only the springs' elastic and damping forces enter the matrix
+ * stopping early once -g(v) meets the solve's stopping rule (cg.h: each
+ * particle's residual force against what moves it, or |g(v)| against the
+ * first right-hand side). Only the springs' elastic and damping forces enter the matrix
  * (system.h, engine/jacobian_lanes.h); gravity, air drag, wind, the ground,
  * pressure, walls and spheres are evaluated in f but not differentiated.
  * Fixed particles (inverse mass 0: pins, driven anchors, already moved to
@@ -200,6 +201,7 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
         st->newton_iterations = 0;
     }
     const hk_integrator_def *d = &w->integrator;
+    const hk_cg_stop rule = d->cg_stop;
     const double tol = d->cg_tolerance > 0 ? d->cg_tolerance : HK_CG_TOLERANCE_DEFAULT;
     const int max_it = d->cg_max_iterations > 0 ? d->cg_max_iterations : HK_CG_MAX_ITERATIONS_DEFAULT;
     const int newton = d->newton_iterations > 0 ? d->newton_iterations : 1;
@@ -208,20 +210,20 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
     hk_forces_compute(w);
     save_start(w, im);
     first_rhs(w, im, h, theta);
-    double g0 = 0;
+    if (rule == HK_CG_STOP_FORCE) hk_cg_weights(w, im, h);
+    double g0 = 0, measure;
     for (int it = 0; it < newton; it++) {
         if (it > 0) {
             hk_forces_compute(w);
             newton_rhs(w, im, h, theta);
-            const double g = sqrt(hk_system_dot(w, im, im->v[HK_SYS_B], im->v[HK_SYS_B]));
-            if (g <= tol * g0) break;
-        } else {
+            if (hk_cg_small(w, im, rule, tol, g0, im->v[HK_SYS_B], &measure)) break;
+        } else if (rule == HK_CG_STOP_RELATIVE) {
             g0 = sqrt(hk_system_dot(w, im, im->v[HK_SYS_B], im->v[HK_SYS_B]));
         }
         hk_implicit_blocks(w, im, sK, sD);
         const int warm = it == 0 && w->history;
         if (warm) guess_from_history(w, im);
-        const hk_cg_result res = hk_cg_solve(w, im, sK, sD, tol, max_it, warm);
+        const hk_cg_result res = hk_cg_solve(w, im, sK, sD, rule, tol, max_it, warm);
         st->solves++;
         st->newton_iterations++;
         st->cg_iterations += res.iterations;

@@ -3,7 +3,6 @@
 #include "multigrid.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "fpmode.h"
@@ -676,7 +675,9 @@ static double fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3])
             part[k] = s;
         }
     }
-    return hk_system_sum_blocks(w, im, part, 1, NULL);
+    double rz;
+    hk_system_reduce(w, im, part, 1, 0, &rz);
+    return rz;
 }
 
 hk_real hk_mg_omega(void) { return (hk_real)MG_OMEGA; }

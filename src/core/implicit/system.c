@@ -271,11 +271,12 @@ static int implicit_alloc(hk_world *w, hk_implicit *im)
     const size_t cap = (size_t)(w->p.capacity ? w->p.capacity : 1);
     size_t stride, offset;
     free(im->slab);
-    im->slab = hk_alloc_slab(3 * HK_SYS_VECTORS + 6, cap, 0, team, &stride, &offset);
+    im->slab = hk_alloc_slab(3 * HK_SYS_VECTORS + 7, cap, 0, team, &stride, &offset);
     if (!im->slab) return -1;
     for (int v = 0; v < HK_SYS_VECTORS; v++)
         for (int c = 0; c < 3; c++) im->v[v][c] = im->slab + offset + (size_t)(3 * v + c) * stride;
     for (int e = 0; e < 6; e++) im->inv[e] = im->slab + offset + (size_t)(3 * HK_SYS_VECTORS + e) * stride;
+    im->stop = im->slab + offset + (size_t)(3 * HK_SYS_VECTORS + 6) * stride;
     im->capacity = w->p.capacity;
     im->count = w->p.count;
     im->families = w->family_count;
@@ -298,7 +299,7 @@ static int implicit_alloc(hk_world *w, hk_implicit *im)
 
     if (make_blocks(w, im) != 0 || own_blocks(w, im) != 0) return -1;
     free(im->partial);
-    im->partial = calloc((size_t)(2 * im->block_count + 2), sizeof *im->partial);
+    im->partial = calloc((size_t)(3 * im->block_count + 3), sizeof *im->partial);
     free(im->fixed);
     im->fixed_count = 0;
     im->fixed = malloc((size_t)(w->p.count ? w->p.count : 1) * sizeof *im->fixed);
@@ -643,9 +644,9 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, cons
     }
 }
 
-double hk_system_sum_blocks(const hk_world *w, const hk_implicit *im, double *part, int n, double *second)
+void hk_system_reduce(const hk_world *w, const hk_implicit *im, double *part, int nsum, int nmax, double *out)
 {
-    const int nb = im->block_count;
+    const int nb = im->block_count, n = nsum + nmax;
     if (w->part) { /* the blocks of other ranks: -0, then each rank's own (part.h) */
         for (int k = 0, i = 0; k < nb; k++) {
             if (i < im->own_count && im->own[i] == k) {
@@ -656,20 +657,25 @@ double hk_system_sum_blocks(const hk_world *w, const hk_implicit *im, double *pa
         }
         hk_part_share_doubles(w, part, (int64_t)n * nb);
     }
-    double s = 0, s2 = 0;
-    for (int k = 0; k < nb; k++) {
-        s += part[k];
-        if (n > 1) s2 += part[nb + k];
+    for (int a = 0; a < n; a++) {
+        const double *pa = part + (size_t)a * nb;
+        double s = 0;
+        if (a < nsum)
+            for (int k = 0; k < nb; k++) s += pa[k];
+        else
+            for (int k = 0; k < nb; k++) s = pa[k] > s ? pa[k] : s;
+        out[a] = s;
     }
-    if (second) *second = s2;
-    return s;
 }
 
-double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, hk_real scale, double *rr)
+double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, hk_real scale, double *rr,
+                              double *worst)
 {
     hk_real *const *iv = im->inv, *const *r = im->v[HK_SYS_R], *const *z = im->v[HK_SYS_Z];
     hk_real *const *dv = im->v[HK_SYS_DV], *const *p = im->v[HK_SYS_P], *const *q = im->v[HK_SYS_Q];
-    double *part = im->partial, *part_rr = im->partial + im->block_count; /* r . z and r . r per block */
+    const hk_real *stop = worst ? im->stop : NULL;
+    const int nb = im->block_count;
+    double *part = im->partial; /* r . z, r . r and the largest (|r_i| stop_i)^2 per block */
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel num_threads(sys_team(w))
 #endif
@@ -686,7 +692,7 @@ double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha
                         dv[c][g] += *alpha * p[c][g];
                         r[c][g] -= *alpha * q[c][g];
                     }
-            double s = 0, qq = 0;
+            double s = 0, qq = 0, most = 0;
             for (int g = g0; g < g1; g++) {
                 const hk_real x = r[0][g], y = r[1][g], zz = r[2][g];
                 hk_real zx = iv[0][g] * x + iv[1][g] * y + iv[2][g] * zz;
@@ -701,16 +707,30 @@ double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha
                 z[1][g] = zy;
                 z[2][g] = zz2;
                 s += (double)x * zx + (double)y * zy + (double)zz * zz2;
-                if (w->p.inv_mass[g] != 0) qq += (double)x * x + (double)y * y + (double)zz * zz;
+                if (w->p.inv_mass[g] != 0) {
+                    const double sq = (double)x * x + (double)y * y + (double)zz * zz;
+                    qq += sq;
+                    if (stop) {
+                        const double e = sq * ((double)stop[g] * stop[g]);
+                        most = e > most ? e : most;
+                    }
+                }
             }
             part[b] = s;
-            part_rr[b] = qq;
+            part[nb + b] = qq;
+            part[2 * nb + b] = most;
         }
     }
-    return hk_system_sum_blocks(w, im, part, 2, rr);
+    double out[3];
+    hk_system_reduce(w, im, part, 2, worst ? 1 : 0, out);
+    *rr = out[1];
+    if (worst) *worst = out[2];
+    return out[0];
 }
 
-double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real *const b[3])
+/* The dot products (worst = 0) and the weighted maxima (worst = 1) of
+ * hk_system_dot and hk_system_worst. */
+static double block_pass(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real *const b[3], int worst)
 {
     double *part = im->partial;
 #ifdef HOOKE_USE_OPENMP
@@ -724,13 +744,29 @@ double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real 
         for (int i = 0; i < im->own_count; i++) {
             const int k = im->own[i], g1 = im->block[k + 1];
             double s = 0;
-            for (int g = im->block[k]; g < g1; g++)
-                s += (double)a[0][g] * b[0][g] + (double)a[1][g] * b[1][g] + (double)a[2][g] * b[2][g];
+            if (worst)
+                for (int g = im->block[k]; g < g1; g++) {
+                    const double sq = (double)a[0][g] * a[0][g] + (double)a[1][g] * a[1][g] + (double)a[2][g] * a[2][g];
+                    const double e = w->p.inv_mass[g] != 0 ? sq * ((double)im->stop[g] * im->stop[g]) : 0;
+                    s = e > s ? e : s;
+                }
+            else
+                for (int g = im->block[k]; g < g1; g++)
+                    s += (double)a[0][g] * b[0][g] + (double)a[1][g] * b[1][g] + (double)a[2][g] * b[2][g];
             part[k] = s;
         }
     }
-    return hk_system_sum_blocks(w, im, part, 1, NULL);
+    double out;
+    hk_system_reduce(w, im, part, !worst, worst, &out);
+    return out;
 }
+
+double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real *const b[3])
+{
+    return block_pass(w, im, a, b, 0);
+}
+
+double hk_system_worst(hk_world *w, hk_implicit *im, hk_real *const a[3]) { return block_pass(w, im, a, a, 1); }
 
 hk_solver_stats hk_world_solver_stats(const hk_world *w)
 {

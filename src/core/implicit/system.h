@@ -73,7 +73,9 @@ typedef struct hk_implicit {
     int ring_views;                  /* families of the chunked body with the most */
     int chunk_threads;               /* threads chunk_buf and chunk_views have room for */
     int64_t chunk_stride;            /* reals per thread in chunk_buf */
-    double *partial;                 /* two partial sums per reduction block */
+    hk_real *stop;                   /* per particle the force rule's weight 1 / (h F_i) [1/(N s)], 0 for fixed
+                                        particles (cg.h hk_cg_weights) */
+    double *partial;                 /* three partial results per reduction block */
     int *block;                      /* reduction block k: particles [block[k], block[k + 1]) */
     int block_count;
     int *own; /* the blocks this rank computes, ascending (all of them in one process) */
@@ -113,16 +115,22 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
 void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_block_hooks *hooks);
 /* z = inv r per particle (the vectors HK_SYS_Z and HK_SYS_R), times scale
  * unless it is 1; returns r . z and writes r . r into *rr, both summed over
- * free particles in fixed blocks. With alpha, each block first takes the
- * CG update dv += alpha p, r -= alpha q (one pass over the vectors instead
- * of two). */
-double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, hk_real scale, double *rr);
+ * free particles in fixed blocks, and, where worst is given, the largest
+ * (|r_i| stop_i)^2 over free particles into *worst. With alpha, each block
+ * first takes the CG update dv += alpha p, r -= alpha q (one pass over the
+ * vectors instead of two). */
+double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, hk_real scale, double *rr,
+                              double *worst);
 /* a . b over all particles, in fixed blocks (every rank calls it). */
 double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real *const b[3]);
-/* The sum of the blocks' partial sums part[0 .. n blocks) in block order,
- * n = 1 or 2 arrays of im->block_count each, after sharing them over the
- * ranks (part.h); the second sum, if n = 2, in *second. */
-double hk_system_sum_blocks(const hk_world *w, const hk_implicit *im, double *part, int n, double *second);
+/* The largest (|a_i| stop_i)^2 over free particles (every rank calls it). */
+double hk_system_worst(hk_world *w, hk_implicit *im, hk_real *const a[3]);
+/* The blocks' partial results part[0 .. n blocks) after sharing them over
+ * the ranks (part.h), n = nsum + nmax arrays of im->block_count each:
+ * out[a] = the sum over the blocks in block order of array a < nsum, and
+ * the largest block of each array after those (order does not matter to a
+ * maximum). */
+void hk_system_reduce(const hk_world *w, const hk_implicit *im, double *part, int nsum, int nmax, double *out);
 /* Piece i of the calling thread's share of this rank's particles (all of
  * them in one process): [*g0, *g1), its share of the rank's i-th span; 0
  * past the last. Loop: for (int i = 0; hk_system_own_piece(w, i, &a, &e); i++). */

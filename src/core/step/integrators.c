@@ -264,6 +264,7 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
                        def->newton_iterations);
     if ((unsigned)def->preconditioner >= HK_PRECONDITIONER_COUNT)
         return hk_fail(w, "unknown preconditioner %d", (int)def->preconditioner);
+    if ((unsigned)def->cg_stop >= HK_CG_STOP_COUNT) return hk_fail(w, "unknown cg_stop %d", (int)def->cg_stop);
     double n = def->dt_max > 0 ? ceil(def->dt / def->dt_max * (1 - 1e-12)) : 1;
     if (n > 1e9) return hk_fail(w, "dt / dt_max gives %g substeps (limit 1e9)", n);
     w->integrator = *def;

@@ -486,6 +486,14 @@ typedef enum hk_preconditioner {
     HK_PRECONDITIONER_COUNT
 } hk_preconditioner;
 
+/* When the implicit integrators' CG solve stops (cg_tolerance is the tol). */
+typedef enum hk_cg_stop {
+    HK_CG_STOP_FORCE,    /* every free particle's residual force, |r_i| / h, is at most tol times what moves it,
+                            max(m_i a, |b_i| / h) with a = max(|g|, the mean |b_j| / (h m_j)) (default tol 1e-5) */
+    HK_CG_STOP_RELATIVE, /* |r| <= tol |b| over the whole system (default tol 1e-5) */
+    HK_CG_STOP_COUNT
+} hk_cg_stop;
+
 typedef struct hk_integrator_def {
     hk_integrator_kind kind;
     double dt;          /* step (one output step / frame) [s] */
@@ -494,10 +502,11 @@ typedef struct hk_integrator_def {
     double jelly_dt_v;  /* JELLY: velocity step [s]; 0 = substep length */
     double jelly_alpha; /* JELLY: velocity kept per substep [1] */
     /* implicit integrators (0: the default in brackets) */
-    double cg_tolerance;              /* CG stops at |r| <= cg_tolerance |b| (relative residual) [1] (1e-5) */
+    double cg_tolerance;              /* the tol of cg_stop [1] (1e-5) */
     int cg_max_iterations;            /* CG iterations per solve at most [1] (1000) */
     int newton_iterations;            /* Newton iterations per substep at most [1] (1: linearised once) */
     hk_preconditioner preconditioner; /* of the CG solve (multigrid) */
+    hk_cg_stop cg_stop;               /* when a CG solve stops (force) */
 } hk_integrator_def;
 #define HK_MAX_NEWTON_ITERATIONS 100                      /* newton_iterations at most */
 HK_API hk_integrator_def hk_default_integrator_def(void); /* semi-implicit Euler, dt 1e-3 s */
@@ -544,7 +553,8 @@ HK_API int hk_world_substeps(const hk_world *w);
 typedef struct hk_solver_stats {
     int64_t step;          /* the step (hk_world_steps before it) the per-step figures belong to */
     int cg_iterations;     /* CG iterations in that step, all substeps and Newton iterations [1] */
-    double cg_residual;    /* largest relative residual |r| / |b| its solves ended with [1] */
+    double cg_residual;    /* largest residual its solves ended with, in cg_stop's measure (force: max_i |r_i| over
+                              the particle's reference force; relative: |r| / |b|) [1] */
     int newton_iterations; /* linear solves in that step [1] */
     int64_t solves;        /* linear solves since the world was created [1] */
     int64_t cg_total;      /* CG iterations since the world was created [1] */

@@ -79,6 +79,7 @@ static const char *const wind_models[] = {
     [HK_WIND_NONE] = "none", [HK_WIND_VERTEX] = "vertex", [HK_WIND_TRIANGLE] = "triangle"};
 static const char *const preconditioners[] = {
     [HK_PRECONDITIONER_MULTIGRID] = "multigrid", [HK_PRECONDITIONER_BLOCK_JACOBI] = "block_jacobi"};
+static const char *const cg_stops[] = {[HK_CG_STOP_FORCE] = "force", [HK_CG_STOP_RELATIVE] = "relative"};
 static const char *const jelly_neighbours[] = {"26", "52"};
 static const int jelly_neighbour_counts[] = {26, 52};
 
@@ -88,6 +89,7 @@ _Static_assert(COUNT_OF(cloth_pin_modes) == HK_CLOTH_PINS_COUNT, "a cloth pin mo
 _Static_assert(COUNT_OF(damping_models) == HK_DAMP_MODEL_COUNT, "a damping model without its scene name");
 _Static_assert(COUNT_OF(behaviours) == HK_SPRING_BEHAVIOUR_COUNT, "a spring behaviour without its scene name");
 _Static_assert(COUNT_OF(preconditioners) == HK_PRECONDITIONER_COUNT, "a preconditioner without its scene name");
+_Static_assert(COUNT_OF(cg_stops) == HK_CG_STOP_COUNT, "a CG stopping rule without its scene name");
 _Static_assert(COUNT_OF(wind_models) == HK_WIND_MODEL_COUNT, "a wind model without its scene name");
 _Static_assert(COUNT_OF(jelly_neighbours) == COUNT_OF(jelly_neighbour_counts), "a neighbour count without its name");
 
@@ -153,6 +155,7 @@ static const sc_key run_keys[] = {
     INT(sc_settings, "cg_max_iterations", integrator.cg_max_iterations, 1, INT_MAX, OPT),
     INT(sc_settings, "newton_iterations", integrator.newton_iterations, 1, HK_MAX_NEWTON_ITERATIONS, OPT),
     CHOICE(sc_settings, "cg_preconditioner", integrator.preconditioner, preconditioners),
+    CHOICE(sc_settings, "cg_stop", integrator.cg_stop, cg_stops),
 };
 
 /* -1 if the key at off, a setting of the jelly integrator only, is given */
@@ -186,7 +189,8 @@ static int run_finish(sc_section *s, void *def, int64_t *count)
         return -1;
     if (!hk_integrator_info_of(r->integrator.kind)->implicit &&
         (IMPLICIT_ONLY(s, integrator.cg_tolerance) || IMPLICIT_ONLY(s, integrator.cg_max_iterations) ||
-         IMPLICIT_ONLY(s, integrator.newton_iterations) || IMPLICIT_ONLY(s, integrator.preconditioner)))
+         IMPLICIT_ONLY(s, integrator.newton_iterations) || IMPLICIT_ONLY(s, integrator.preconditioner) ||
+         IMPLICIT_ONLY(s, integrator.cg_stop)))
         return -1;
     if (SC_GIVEN(s, sc_settings, steps) && SC_GIVEN(s, sc_settings, time))
         return SC_FAIL_KEY(s, sc_settings, time, "key '%s' conflicts with 'steps' in run (give one run length)");

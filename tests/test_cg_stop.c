@@ -1,0 +1,215 @@
+/* test_cg_stop.c — when an implicit solve stops: the force rule's per-particle bound, its weights, and motion that
+ * agrees with a tight solve. */
+/* SPDX-License-Identifier: MIT */
+#include "hk_test.h"
+
+#include <math.h>
+
+#include "cg.h"
+#include "implicit.h"
+#include "system.h"
+
+#define DT (1.0 / 240)
+
+/* A stiff cloth hung by two corners (cloth_512_stiff's springs and mass per
+ * node on an n x n grid), with or without gravity. */
+static hk_world *stiff_cloth(int n, int gravity)
+{
+    hk_world_def wd = hk_default_world_def();
+    wd.ground.model = HK_GROUND_NONE;
+    wd.has_walls = 0;
+    wd.air_drag = 0;
+    if (!gravity) wd.gravity = (hk_vec3){0, 0, 0};
+    wd.threads = 1;
+    hk_world *w = hk_world_create(&wd);
+    assert_non_null(w);
+    hk_cloth_def c = hk_default_cloth_def();
+    c.nx = c.ny = n;
+    c.spacing = 0.01;
+    c.mass = 2e-5;
+    c.pins = HK_PIN_TWO_CORNERS;
+    hk_spring_params *fam[3] = {&c.structural_springs, &c.shear_springs, &c.bend_springs};
+    for (int f = 0; f < 3; f++) {
+        fam[f]->k = 60000;
+        fam[f]->damping = 0.02;
+    }
+    assert_true(hk_world_add_cloth(w, &c) >= 0);
+    assert_int_equal(hk_world_optimise(w, 0), 0);
+    return w;
+}
+
+static void set_rule(hk_world *w, hk_cg_stop rule, double tol, int max_iterations)
+{
+    hk_integrator_def d = hk_default_integrator_def();
+    d.kind = HK_IMPLICIT_EULER;
+    d.dt = DT;
+    d.cg_stop = rule;
+    d.cg_tolerance = tol;
+    d.cg_max_iterations = max_iterations;
+    assert_int_equal(hk_world_set_integrator(w, &d), 0);
+}
+
+/* max_i |r_i| stop_i for the true residual r = b - A dv of the solver's
+ * vectors (not CG's updated one). */
+static double true_measure(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
+{
+    hk_real *const *r = im->v[HK_SYS_Q], *const *b = im->v[HK_SYS_B];
+    hk_system_apply(w, im, sK, sD, 1, im->v[HK_SYS_DV], r);
+    double worst = 0;
+    for (int i = 0; i < hk_world_particles(w).count; i++) {
+        const double x = (double)b[0][i] - r[0][i], y = (double)b[1][i] - r[1][i], z = (double)b[2][i] - r[2][i];
+        worst = fmax(worst, sqrt(x * x + y * y + z * z) * im->stop[i]);
+    }
+    return worst;
+}
+
+/* Solves A dv = b from dv = 0 with the force rule, b the impulse of each
+ * particle's weight plus a pseudo-random push of up to `push` times it. */
+static hk_cg_result solve(hk_world *w, hk_implicit *im, double tol, int max_iterations, double push)
+{
+    const hk_real h = (hk_real)DT, sK = h * h, sD = h;
+    const hk_particles_view pv = hk_world_particles(w);
+    uint32_t seed = 4711;
+    for (int i = 0; i < pv.count; i++)
+        for (int c = 0; c < 3; c++) {
+            seed = seed * 1664525u + 1013904223u;
+            const double weight = c == 1 ? -9.81 * DT * pv.mass[i] : 0;
+            im->v[HK_SYS_B][c][i] =
+                pv.inv_mass[i] != 0
+                    ? (hk_real)(weight + push * 9.81 * DT * pv.mass[i] * ((seed >> 8) / 16777216.0 - 0.5))
+                    : 0;
+            im->v[HK_SYS_DV][c][i] = 0;
+        }
+    hk_implicit_blocks(w, im, sK, sD);
+    hk_cg_weights(w, im, h);
+    return hk_cg_solve(w, im, sK, sD, HK_CG_STOP_FORCE, tol, max_iterations, 0);
+}
+
+/* A solve that stops by the force rule has every particle's true residual
+ * force within tol of what moves it; one iteration fewer has not. */
+static void test_force_bound(void **state)
+{
+    (void)state;
+#ifdef HOOKE_DOUBLE
+    const double tols[] = {1e-1, 1e-2, 1e-3, 1e-6};
+#else /* below about 1e-3 CG's updated residual leaves the float residual of A dv behind */
+    const double tols[] = {1e-1, 1e-2, 1e-3};
+#endif
+    for (size_t t = 0; t < sizeof tols / sizeof tols[0]; t++) {
+        hk_world *w = stiff_cloth(48, 1);
+        set_rule(w, HK_CG_STOP_FORCE, tols[t], 5000);
+        assert_int_equal(hk_world_step(w), HK_OK); /* a deformed state */
+        hk_implicit *im = hk_implicit_solver(w);
+        assert_non_null(im);
+        const hk_real h = (hk_real)DT;
+        const hk_cg_result res = solve(w, im, tols[t], 5000, 3);
+        assert_int_equal(res.status, HK_CG_CONVERGED);
+        const double got = true_measure(w, im, h * h, h);
+        const hk_cg_result less = solve(w, im, tols[t], res.iterations - 1, 3);
+        assert_int_equal(less.status, HK_CG_MAX_ITERATIONS);
+        const double before = true_measure(w, im, h * h, h);
+        print_message("force rule %g: %d iterations, largest residual %.4g of the moving force (CG's own %.4g); "
+                      "%.4g one iteration earlier\n",
+                      tols[t], res.iterations, got, res.residual, before);
+        assert_true(res.iterations >= 2);
+        assert_true(res.residual <= tols[t] && got <= 1.01 * tols[t]);
+        assert_true(before > tols[t]);
+        hk_world_destroy(w);
+    }
+}
+
+/* The weights stop_i = 1 / (h F_i): with b the weight's impulse, doubled
+ * on one particle, F_i is m_i times the mean acceleration (above g), and
+ * that particle's own force where it is larger; the same without gravity;
+ * and b = 0 ends the solve at once with dv = 0. */
+static void test_weights(void **state)
+{
+    (void)state;
+    for (int gravity = 1; gravity >= 0; gravity--) {
+        hk_world *w = stiff_cloth(16, gravity);
+        set_rule(w, HK_CG_STOP_FORCE, 1e-2, 1000);
+        assert_int_equal(hk_world_step(w), HK_OK);
+        hk_implicit *im = hk_implicit_solver(w);
+        assert_non_null(im);
+        const hk_particles_view pv = hk_world_particles(w);
+        const hk_real h = (hk_real)DT;
+        /* b: the weight's impulse, doubled on particle 40 */
+        for (int i = 0; i < pv.count; i++)
+            for (int c = 0; c < 3; c++)
+                im->v[HK_SYS_B][c][i] =
+                    pv.inv_mass[i] != 0 && c == 1 ? (hk_real)(-9.81 * DT * pv.mass[i] * (i == 40 ? 2 : 1)) : 0;
+        hk_cg_weights(w, im, h);
+        int free_count = 0;
+        for (int i = 0; i < pv.count; i++) free_count += pv.inv_mass[i] != 0;
+        const double mean_a = 9.81 * (free_count + 1) / free_count; /* the mean |b_j| / (h m_j) */
+        for (int i = 0; i < pv.count; i++) {
+            if (pv.inv_mass[i] == 0) {
+                assert_true(im->stop[i] == 0);
+                continue;
+            }
+            const double a = fmax(gravity ? 9.81 : 0, mean_a), f = pv.mass[i] * fmax(a, i == 40 ? 2 * 9.81 : 0);
+            assert_near(im->stop[i], 1 / (DT * f), 1e-5 / (DT * f));
+        }
+        for (int i = 0; i < pv.count; i++)
+            for (int c = 0; c < 3; c++) im->v[HK_SYS_B][c][i] = 0;
+        hk_cg_weights(w, im, h);
+        const hk_cg_result res = hk_cg_solve(w, im, h * h, h, HK_CG_STOP_FORCE, 1e-2, 1000, 0);
+        assert_int_equal(res.status, HK_CG_CONVERGED);
+        assert_int_equal(res.iterations, 0);
+        for (int i = 0; i < pv.count; i++) assert_true(im->v[HK_SYS_DV][1][i] == 0);
+        hk_world_destroy(w);
+    }
+}
+
+typedef struct {
+    double kinetic, stretch;
+    int64_t cg;
+    int unconverged;
+} run_result;
+
+static run_result run(hk_cg_stop rule, double tol, int threads)
+{
+    hk_world *w = stiff_cloth(48, 1);
+    assert_int_equal(hk_world_set_threads(w, threads), 0);
+    set_rule(w, rule, tol, 20000);
+    for (int s = 0; s < 60; s++) assert_int_equal(hk_world_step(w), HK_OK);
+    const hk_stats st = hk_world_stats(w);
+    const hk_solver_stats ss = hk_world_solver_stats(w);
+    run_result r = {st.kinetic, st.max_stretch, ss.cg_total, (int)ss.unconverged};
+    hk_world_destroy(w);
+    return r;
+}
+
+/* A quarter second of a falling stiff cloth against a solve to a relative
+ * residual of 1e-8: the default (force, 1e-5) agrees to 2e-3 of the
+ * kinetic energy and 1e-5 of the largest stretch (float's rounding alone
+ * moves the energy by about 5e-4 here), force 1e-2 to 1e-2 and 5e-5, in
+ * fewer iterations; the same bits on 1 and 2 threads. */
+static void test_motion_agrees(void **state)
+{
+    (void)state;
+    const run_result tight = run(HK_CG_STOP_RELATIVE, 1e-8, 1), loose = run(HK_CG_STOP_FORCE, 1e-2, 1);
+    const run_result dflt = run(HK_CG_STOP_FORCE, 0, 1), two = run(HK_CG_STOP_FORCE, 1e-2, 2);
+    print_message("kinetic %.9g J, stretch %.6g (relative 1e-8, %lld CG iterations); force 1e-2: %.9g J, %.6g (%lld); "
+                  "force default: %.9g J, %.6g (%lld)\n",
+                  tight.kinetic, tight.stretch, (long long)tight.cg, loose.kinetic, loose.stretch, (long long)loose.cg,
+                  dflt.kinetic, dflt.stretch, (long long)dflt.cg);
+    assert_int_equal(tight.unconverged + loose.unconverged + dflt.unconverged, 0);
+    assert_true(tight.kinetic > 0 && tight.stretch > 1);
+    assert_near(dflt.kinetic, tight.kinetic, 2e-3 * tight.kinetic);
+    assert_near(dflt.stretch, tight.stretch, 1e-5);
+    assert_near(loose.kinetic, tight.kinetic, 1e-2 * tight.kinetic);
+    assert_near(loose.stretch, tight.stretch, 5e-5);
+    assert_true(loose.cg < dflt.cg && dflt.cg < tight.cg);
+    assert_true(two.kinetic == loose.kinetic && two.stretch == loose.stretch && two.cg == loose.cg);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_force_bound),
+        cmocka_unit_test(test_weights),
+        cmocka_unit_test(test_motion_agrees),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
