@@ -9,19 +9,27 @@
 extern "C" {
 #endif
 
+/* A figure a case reports beside its time (a Google Benchmark counter). */
+typedef struct hk_bench_counter {
+    const char *name;
+    double value;
+} hk_bench_counter;
+
 /* One benchmark: setup builds the problem for size n on `threads` OpenMP
  * threads (NULL on failure), run does one timed iteration, items is what one
  * iteration processes (spring updates, or bytes for the triad), teardown
- * frees. sizes lists the n to run, 0-terminated. */
+ * frees. sizes lists the n to run, 0-terminated. counters, where given,
+ * writes at most max figures of the last run into out and returns how many. */
 typedef struct hk_bench_case {
     const char *name;
-    const char *unit; /* "springs", "faces", "bytes" or "instructions" */
+    const char *unit; /* "springs", "faces", "bytes", "instructions" or "particle steps" */
     const int *sizes;
     void *(*setup)(int n, int threads, const char *kernels);
     void (*run)(void *state);
     int64_t (*items)(void *state);
     void (*teardown)(void *state);
-    const char *const *kernels; /* kernel paths to run it with, NULL-terminated */
+    const char *const *kernels; /* kernel paths to run it with, NULL-terminated (stiff_cloth: its solver variants) */
+    int (*counters)(void *state, hk_bench_counter *out, int max);
 } hk_bench_case;
 
 extern const hk_bench_case hk_bench_cases[];
@@ -73,6 +81,14 @@ void hk_bench_run_jacobian(void *s);
 void hk_bench_run_cg(void *s);
 int64_t hk_bench_jacobian_items(void *s);
 void hk_bench_jacobian_free(void *s);
+/* The stiff-cloth sweep: 0.25 simulated s of implicit Euler on an n x n
+ * stiff cloth per run (items: particle steps); counters cg_per_step,
+ * unconverged and bytes_per_particle. */
+void *hk_bench_setup_stiff_cloth(int n, int threads, const char *variant);
+void hk_bench_run_stiff_cloth(void *s);
+int64_t hk_bench_stiff_cloth_items(void *s);
+int hk_bench_stiff_cloth_counters(void *s, hk_bench_counter *out, int max);
+void hk_bench_stiff_cloth_free(void *s);
 
 #ifdef __cplusplus
 }

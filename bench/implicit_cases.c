@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
 
 #include "bench.h"
 #include "cg.h"
@@ -134,3 +135,140 @@ void hk_bench_run_cg(void *s)
 
 int64_t hk_bench_jacobian_items(void *s) { return ((jac_case *)s)->items; }
 void hk_bench_jacobian_free(void *s) { jac_case_free(s); }
+
+/* ---- the stiff-cloth sweep: the whole implicit step, by size ------------ */
+
+#define STIFF_STEPS 60 /* 0.25 simulated s at 1/240 s */
+
+typedef struct stiff_case {
+    hk_world *w;
+    const char *variant; /* the case's variant (bench.h), a string of the case table */
+    hk_vec3 *x0;         /* the start, restored before each run */
+    int particles;
+    int64_t cg_at_start, unconverged_at_start; /* the world's counts when the run began */
+    double bytes;                              /* resident memory the world and its solver added [B] */
+} stiff_case;
+
+/* Bytes the C library's allocator has handed out and not taken back (glibc),
+ * 0 where unknown: the difference over a setup is the memory it allocated,
+ * whatever earlier cases left free. */
+static double allocated_bytes(void)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    const struct mallinfo2 mi = mallinfo2();
+    return (double)mi.uordblks + (double)mi.hblkhd;
+#else
+    return 0;
+#endif
+}
+
+static void stiff_free(void *s)
+{
+    stiff_case *c = s;
+    if (!c) return;
+    hk_world_destroy(c->w);
+    free(c->x0);
+    free(c);
+}
+
+static int stiff_integrator(hk_world *w, const char *variant)
+{
+    hk_integrator_def d = hk_default_integrator_def();
+    d.kind = HK_IMPLICIT_EULER;
+    d.dt = 1.0 / 240;
+    d.cg_max_iterations = 2000;
+    d.preconditioner =
+        strncmp(variant, "block_jacobi", 12) == 0 ? HK_PRECONDITIONER_BLOCK_JACOBI : HK_PRECONDITIONER_MULTIGRID;
+    d.cg_stop = strstr(variant, "relative") ? HK_CG_STOP_RELATIVE : HK_CG_STOP_FORCE;
+    d.cg_tolerance = d.cg_stop == HK_CG_STOP_RELATIVE ? 1e-3 : 0.1;
+    return hk_world_set_integrator(w, &d);
+}
+
+/* Restores the start (positions, rest) and the integrator (no history). */
+static void stiff_reset(stiff_case *c)
+{
+    for (int i = 0; i < c->particles; i++) {
+        hk_world_set_position(c->w, i, c->x0[i]);
+        hk_world_set_velocity(c->w, i, (hk_vec3){0, 0, 0});
+    }
+    stiff_integrator(c->w, c->variant);
+    const hk_solver_stats st = hk_world_solver_stats(c->w);
+    c->cg_at_start = st.cg_total;
+    c->unconverged_at_start = st.unconverged;
+}
+
+/* scenes/cloth_512_stiff.scene's cloth at n x n nodes: k = 60 000 N/m,
+ * relative damping 0.02 N s/m, 2e-5 kg per node 1 cm apart, two corners
+ * pinned, gravity, no ground. variant: the preconditioner (multigrid or
+ * block_jacobi) and the stopping rule (force 0.1, the scene's, or relative
+ * 1e-3, its setting before the force rule). One step is taken here to make
+ * the solver and measure the memory. */
+void *hk_bench_setup_stiff_cloth(int n, int threads, const char *variant)
+{
+    const double before = allocated_bytes();
+    stiff_case *c = calloc(1, sizeof *c);
+    hk_world_def wd = hk_default_world_def();
+    wd.ground.model = HK_GROUND_NONE;
+    wd.has_walls = 0;
+    wd.air_drag = 2e-6;
+    if (!c || !(c->w = hk_world_create(&wd))) {
+        free(c);
+        return NULL;
+    }
+    hk_cloth_def d = hk_default_cloth_def();
+    d.nx = d.ny = n;
+    d.spacing = 0.01;
+    d.mass = 2e-5;
+    d.u = (hk_vec3){1, 0, 0};
+    d.v = (hk_vec3){0, 0, 1};
+    d.pins = HK_PIN_TWO_CORNERS;
+    hk_spring_params *fam[3] = {&d.structural_springs, &d.shear_springs, &d.bend_springs};
+    for (int f = 0; f < 3; f++) {
+        fam[f]->k = 60000;
+        fam[f]->damping = 0.02;
+        fam[f]->damping_model = HK_DAMP_RELATIVE;
+    }
+    c->particles = n * n;
+    c->variant = variant;
+    if (hk_world_add_cloth(c->w, &d) < 0 || hk_world_set_threads(c->w, threads) != 0 ||
+        hk_world_optimise(c->w, 0) != 0 || stiff_integrator(c->w, variant) != 0 ||
+        !(c->x0 = malloc((size_t)c->particles * sizeof *c->x0))) {
+        stiff_free(c);
+        return NULL;
+    }
+    for (int i = 0; i < c->particles; i++) c->x0[i] = hk_world_position(c->w, i);
+    if (hk_world_step(c->w) != HK_OK) {
+        stiff_free(c);
+        return NULL;
+    }
+    c->bytes = allocated_bytes() - before;
+    stiff_reset(c);
+    return c;
+}
+
+/* STIFF_STEPS implicit steps from rest; the next run starts from rest again
+ * (the reset, a pass over the particles, is timed with it). */
+void hk_bench_run_stiff_cloth(void *s)
+{
+    stiff_case *c = s;
+    stiff_reset(c);
+    for (int i = 0; i < STIFF_STEPS; i++) hk_world_step(c->w);
+}
+
+int64_t hk_bench_stiff_cloth_items(void *s) { return (int64_t)((stiff_case *)s)->particles * STIFF_STEPS; }
+
+int hk_bench_stiff_cloth_counters(void *s, hk_bench_counter *out, int max)
+{
+    stiff_case *c = s;
+    const hk_solver_stats st = hk_world_solver_stats(c->w);
+    const hk_bench_counter all[] = {
+        {"cg_per_step", (double)(st.cg_total - c->cg_at_start) / STIFF_STEPS},
+        {"unconverged", (double)(st.unconverged - c->unconverged_at_start)},
+        {"bytes_per_particle", c->bytes / c->particles},
+    };
+    int n = 0;
+    for (; n < max && n < (int)(sizeof all / sizeof all[0]); n++) out[n] = all[n];
+    return n;
+}
+
+void hk_bench_stiff_cloth_free(void *s) { stiff_free(s); }

@@ -22,6 +22,9 @@ static void run_case(benchmark::State &st, const hk_bench_case *c, const char *k
         st.SetItemsProcessed(st.iterations() * c->items(s));
     /* the OpenMP team size; "threads" is Google Benchmark's own field (threads running this loop: 1) */
     st.counters["omp_threads"] = static_cast<double>(st.range(1));
+    hk_bench_counter more[8];
+    const int n = c->counters ? c->counters(s, more, 8) : 0;
+    for (int i = 0; i < n; i++) st.counters[more[i].name] = more[i].value;
     c->teardown(s);
 }
 
