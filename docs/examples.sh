@@ -54,6 +54,7 @@ fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 for d in scenes docs tests; do ln -s "$root/$d" "$scratch/$d"; done
+mkdir -p "$scratch/out" # the examples write under out/, as the guide asks a user to (`mkdir -p out`, ignored by git)
 mkdir -p "$scratch/bin"
 ln -s "$hooke" "$scratch/bin/hooke"
 build=$(dirname "$hooke")
