@@ -569,6 +569,65 @@ static void test_plot_text(void **state)
     free(t);
 }
 
+/* Pixels of the legend box's border (light grey 200,200,200) in the quadrant (right, bottom) of panel i. */
+static int legend_pixels(const hk_png *p, int panels, int i, int right, int bottom)
+{
+    int y0, y1;
+    panel_band(p->h, panels, i, &y0, &y1);
+    const int ym = (y0 + y1) / 2, xm = p->w / 2, ya = bottom ? ym : y0, yb = bottom ? y1 : ym;
+    int n = 0;
+    for (int y = ya; y < yb; y++)
+        for (int x = right ? xm : 0; x < (right ? p->w : xm); x++) {
+            const unsigned char *q = p->rgb + ((size_t)y * (size_t)p->w + (size_t)x) * 3;
+            n += q[0] == 200 && q[1] == 200 && q[2] == 200;
+        }
+    return n;
+}
+
+/* A legend goes where it covers no data: the energy panel's curves (on an axis of 0 to 1.2 J) fill its top
+ * (gravity, spring, total and kinetic before its drop, 0.95 to 1.05) and its bottom right (kinetic at 0.1 after
+ * its drop) and leave its bottom left empty, so the legend is there; in the stretch panel the curve rises to the
+ * top right, and the legend leaves that corner. The implicit solver's panels have their titles
+ * and units and no point at step 0 (a row that took no solve). */
+static void test_plot_legend_place(void **state)
+{
+    (void)state;
+    const char *csv = hk_test_path("legend.csv"), *png = hk_test_path("legend.png");
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    fprintf(f, "step,time,kinetic,gravity,spring,total,max_stretch,broken,cg_iterations,cg_residual\n");
+    for (int i = 0; i <= 100; i++)
+        fprintf(f, "%d,%g,%g,1,1.05,0.95,%g,0,%d,%g\n", i, 0.01 * i, i < 50 ? 0.95 : 0.1, 1 + 1e-4 * i * i,
+                i ? 7 : 0, i ? 1e-3 : 0.0);
+    assert_int_equal(fclose(f), 0);
+    char *argv[] = {"hooke", "plot", (char *)csv, "--out", (char *)png, NULL};
+    hk_texts *t = malloc(sizeof *t);
+    assert_non_null(t);
+    hk_texts_start(t);
+    const int rc = hk_cmd_plot(5, argv);
+    hk_texts_stop();
+    assert_int_equal(rc, 0);
+    hk_texts_expect(t, HK_TEXT_AXIS_TITLE, "CG iterations per step");
+    hk_texts_expect(t, HK_TEXT_AXIS_TITLE, "CG residual at the end of the step (cg_stop's measure, 1)");
+    /* cg_iterations is 7 from step 1: a flat line, so its axis is a narrow band around 7 with no tick at 0 */
+    hk_texts_expect(t, HK_TEXT_TICK, "7");
+    free(t);
+    hk_png p = hk_test_png_read(png);
+    const int panels = 4; /* energy, stretch, cg_iterations, cg_residual */
+    int q[2][2];
+    for (int r = 0; r < 2; r++)
+        for (int b = 0; b < 2; b++) q[r][b] = legend_pixels(&p, panels, 0, r, b);
+    print_message("energy panel, legend border pixels: top left %d, top right %d, bottom left %d, bottom right %d\n",
+                  q[0][0], q[1][0], q[0][1], q[1][1]);
+    assert_true(q[0][1] > 50 && q[0][0] + q[1][0] + q[1][1] < q[0][1] / 4);
+    const int stretch_top_right = legend_pixels(&p, panels, 1, 1, 0);
+    const int stretch_elsewhere =
+        legend_pixels(&p, panels, 1, 0, 0) + legend_pixels(&p, panels, 1, 0, 1) + legend_pixels(&p, panels, 1, 1, 1);
+    print_message("stretch panel: %d in the top right, %d elsewhere\n", stretch_top_right, stretch_elsewhere);
+    assert_true(stretch_elsewhere > 50 && stretch_top_right < stretch_elsewhere / 4);
+    free(p.rgb);
+}
+
 /* Starts with magic (len bytes). */
 static void expect_magic(const char *path, const char *magic, size_t len)
 {
@@ -639,6 +698,7 @@ int main(void)
         cmocka_unit_test(test_plot_bad_input),       cmocka_unit_test(test_stats_reader),
         cmocka_unit_test(test_plot_axis_any_finite), cmocka_unit_test(test_plot_extreme_csv),
         cmocka_unit_test(test_plot_tick_text),       cmocka_unit_test(test_plot_text),
+        cmocka_unit_test(test_plot_legend_place),
         cmocka_unit_test(test_plot_vector),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

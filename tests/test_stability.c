@@ -71,11 +71,14 @@ static void test_stability_plot(void **state)
     hk_run r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
     char wrote[512];
-    snprintf(wrote, sizeof wrote, "hooke: wrote %s\n", png); /* and no progress: stderr is a file */
+    snprintf(wrote, sizeof wrote, /* the sweep, and no progress: stderr is a file */
+             "hooke: stability: 2 integrators x 4 dt from 0.001 to 0.4 s (omega_max dt 0.01 to 4), 1 s per run "
+             "(--time), 16000 steps in all\nhooke: wrote %s\n",
+             png);
     assert_string_equal(r.err, wrote);
     hk_run_free(&r);
     hk_png p = hk_test_png_read(png);
-    assert_int_equal(p.w, 900);
+    assert_int_equal(p.w, 1200); /* 900, and the legend's column right of the plot */
     assert_int_equal(p.h, 600);
     const hk_rgb verlet = hk_plot_colour(HK_VERLET), rk4 = hk_plot_colour(HK_RK4);
     /* each curve (4 markers and lines) and its dashed limit line: the plot area is 488 px high, dashes cover half */
@@ -258,6 +261,36 @@ static void test_stability_sweep_flags(void **state)
     }
 }
 
+/* What a user sees of a sweep: before any run, a line on stderr saying the sweep (integrators, dt, simulated
+ * time and where it came from, steps in all); a table no wider than 80 columns at 12 points (the drift in
+ * blocks of dt), each dt's drift in it. */
+static void test_stability_table_width(void **state)
+{
+    (void)state;
+    hk_run r = hk_test_hooke("", "stability " SCENE("oscillator.scene") " --integrators rk4,verlet --time 0.5 "
+                                                                        "--dt-min 0.001 --dt-max 0.1 --points 12");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "hooke: stability: 2 integrators x 12 dt from 0.001 to 0.1 s (omega_max dt 0.01 "
+                                  "to 1), 0.5 s per run (--time), "));
+    int lines = 0, widest = 0;
+    for (const char *p = r.out; *p; lines++) {
+        const char *e = strchr(p, '\n');
+        const int len = (int)(e ? e - p : (long)strlen(p));
+        if (len > widest && strncmp(p, "stability of", 12) != 0 && strncmp(p, "analytic answer", 15) != 0)
+            widest = len;
+        p += len + (e != NULL);
+    }
+    print_message("%d lines, the widest table line %d columns\n", lines, widest);
+    assert_true(widest <= 80);
+    assert_int_equal(count(r.out, "\nrk4 "), 1 + 3); /* the limits, then 3 blocks of drift (5 + 5 + 2 dt) */
+    assert_int_equal(count(r.out, "\ndt [s] "), 3);
+    hk_run_free(&r);
+    r = hk_test_hooke("", "stability " SCENE("oscillator.scene") " --integrators rk4 --time 0.5 --points 2 --quiet");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    hk_run_free(&r);
+}
+
 static void test_stability_help(void **state)
 {
     (void)state;
@@ -378,6 +411,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stability_plot),     cmocka_unit_test(test_stability_plot_text),
         cmocka_unit_test(test_stability_pendulum), cmocka_unit_test(test_stability_sweep_flags),
+        cmocka_unit_test(test_stability_table_width),
         cmocka_unit_test(test_stability_help),     cmocka_unit_test(test_stability_threads),
         cmocka_unit_test(test_stability_implicit),
     };

@@ -17,6 +17,12 @@
 /* verlet and rk4 on the oscillator (omega 10 rad/s) over omega*dt 0.1..4: both limits inside the sweep, so both
  * bisect; one thread, so the first run of each phase is the first integrator's. */
 #define SWEEP_FLAGS "--integrators verlet,rk4 --time 0.5 --dt-min 0.01 --dt-max 0.4 --points 3 --threads 1"
+/* What stderr says of that sweep before its first run (on a terminal, "\n" becomes "\r\n") */
+#define SWEEP_TEXT                                                                                                  \
+    "hooke: stability: 2 integrators x 3 dt from 0.01 to 0.4 s (omega_max dt 0.1 to 4), 0.5 s per run (--time), " \
+    "12000 steps in all"
+#define SWEEP_LINE SWEEP_TEXT "\n"
+#define SWEEP_LINE_TTY SWEEP_TEXT "\r\n"
 
 static void test_progress_text(void **state)
 {
@@ -64,7 +70,7 @@ static void test_wrote_lines(void **state)
              png);
     hk_run r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
-    snprintf(want, sizeof want, "hooke: wrote %s\nhooke: wrote %s\n", csv, png);
+    snprintf(want, sizeof want, "%shooke: wrote %s\nhooke: wrote %s\n", SWEEP_LINE, csv, png);
     assert_string_equal(r.err, want);
     char *table = strdup(r.out);
     assert_non_null(table);
@@ -90,7 +96,7 @@ static void test_wrote_lines(void **state)
     snprintf(args, sizeof args, "stability " SCENE("oscillator.scene") " " SWEEP_FLAGS " --out '%s'", json);
     r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
-    snprintf(want, sizeof want, "hooke: wrote %s\n", json);
+    snprintf(want, sizeof want, "%shooke: wrote %s\n", SWEEP_LINE, json);
     assert_string_equal(r.err, want);
     assert_string_equal(r.out, table);
     hk_run_free(&r);
@@ -100,8 +106,8 @@ static void test_wrote_lines(void **state)
     r = hk_test_hooke("", args);
     assert_int_equal(r.status, 3);
     snprintf(want, sizeof want,
-             "hooke: error: cannot write /nonexistent/fb.csv: No such file or directory\n"
-             "hooke: wrote %s\n",
+             SWEEP_LINE "hooke: error: cannot write /nonexistent/fb.csv: No such file or directory\n"
+                        "hooke: wrote %s\n",
              png);
     assert_string_equal(r.err, want);
     hk_run_free(&r);
@@ -130,6 +136,7 @@ static void test_wrote_lines(void **state)
 static void assert_lines_fit(const char *text, int max)
 {
     const char *end = strstr(text, "hooke: wrote");
+    if (strncmp(text, SWEEP_LINE_TTY, strlen(SWEEP_LINE_TTY)) == 0) text += strlen(SWEEP_LINE_TTY); /* a log line */
     for (const char *p = text; *p && (!end || p < end);) {
         const size_t n = strcspn(p, "\r\n");
         if ((int)n > max) {
@@ -169,7 +176,7 @@ static void test_progress_on_terminal(void **state)
     assert_int_equal(status, 0);
     /* the first run of each phase is drawn at once; the sweep is 2 x 3 runs, each bisection 10 (0.01..0.4 s to
      * 0.5 %: log2(ln 40 / ln 1.005) = 9.5) */
-    const char *first = "\rstability: verlet dt 1.00e-02 (0 of 6 runs, then bisections)";
+    const char *first = SWEEP_LINE_TTY "\rstability: verlet dt 1.00e-02 (0 of 6 runs, then bisections)";
     if (strncmp(tty, first, strlen(first)) != 0 ||
         !strstr(tty, "\rstability: bisecting verlet dt 6.32e-02 (0 of 20 runs)")) {
         for (char *c = tty; *c; c++)
@@ -198,7 +205,7 @@ static void test_progress_on_terminal(void **state)
     HK_PTY_OR_SKIP(tty);
     assert_int_equal(status, 0);
     assert_lines_fit(tty, 39);
-    first = "\rstability: verlet dt 1.00e-02 (0 of 6 r\r";
+    first = SWEEP_LINE_TTY "\rstability: verlet dt 1.00e-02 (0 of 6 r\r";
     assert_true(strncmp(tty, first, strlen(first)) == 0);
     free(tty);
 
@@ -207,7 +214,7 @@ static void test_progress_on_terminal(void **state)
     tty = hooke_on_pty(argv, 100, out, &status);
     HK_PTY_OR_SKIP(tty);
     assert_int_equal(status, 0);
-    assert_true(strncmp(tty, "\rstability: ", 12) == 0);
+    assert_true(strncmp(tty, SWEEP_LINE_TTY "\rstability: ", strlen(SWEEP_LINE_TTY) + 12) == 0);
     assert_lines_fit(tty, 99);
     text = hk_test_slurp(out);
     assert_non_null(text);

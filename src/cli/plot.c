@@ -206,15 +206,64 @@ void hk_plot_vline(hk_canvas *c, const hk_plot_axes *ax, double x, hk_rgb colour
     cairo_fill(cr);
 }
 
-void hk_plot_legend(hk_canvas *c, const hk_plot_axes *ax, int bottom, int n, const char *const *names,
-                    const hk_rgb *colours)
+/* How much of the series a box [x0, x1] x [y0, y1] (pixels) covers: the drawn points inside it, and along each
+ * segment between two drawn points one sample per 2 pixels. */
+static double covered(const hk_plot_axes *ax, const hk_plot_series *data, int ns, double x0, double y0, double x1,
+                      double y1)
+{
+    double hits = 0;
+    for (int k = 0; k < ns; k++) {
+        double px = NAN, py = NAN;
+        for (int i = 0; i < data[k].n; i++) {
+            const double qx = hk_plot_px(ax, data[k].x[i]), qy = hk_plot_py(ax, data[k].y[i]);
+            if (!isfinite(qx) || !isfinite(qy)) {
+                px = py = NAN;
+                continue;
+            }
+            const double len = isfinite(px) ? hypot(qx - px, qy - py) : 0;
+            const int samples = len > 2 ? (int)fmin(ceil(len / 2), 4096) : 1;
+            for (int j = 1; j <= samples; j++) {
+                const double t = (double)j / samples;
+                const double sx = isfinite(px) ? px + t * (qx - px) : qx, sy = isfinite(py) ? py + t * (qy - py) : qy;
+                hits += sx >= x0 && sx <= x1 && sy >= y0 && sy <= y1;
+            }
+            px = qx;
+            py = qy;
+        }
+    }
+    return hits;
+}
+
+void hk_plot_legend(hk_canvas *c, const hk_plot_axes *ax, int n, const char *const *names, const hk_rgb *colours,
+                    const hk_plot_series *data, int ns)
 {
     if (n <= 0) return;
     double wmax = 0;
     for (int i = 0; i < n; i++) wmax = fmax(wmax, hk_canvas_text_width(c, HK_TEXT_LEGEND, names[i]));
     const double row = ceil(hk_canvas_text_height(c, HK_TEXT_LEGEND)) + 2;
     const double bw = ceil(wmax) + 36, bh = row * n + 8;
-    const double x0 = ax->right - 8 - bw, y0 = bottom ? ax->bottom - 8 - bh : ax->top + 8;
+    /* the corner covering the least of the data (a margin of 3 pixels around the box): top right, top left,
+     * bottom right, bottom left on a tie */
+    double x0 = ax->right - 8 - bw, y0 = ax->top + 8, best = INFINITY;
+    for (int corner = 0; corner < 4; corner++) {
+        const double cx = corner % 2 ? ax->left + 8 : ax->right - 8 - bw, cy = corner < 2 ? ax->top + 8 : ax->bottom - 8 - bh;
+        const double hits = covered(ax, data, ns, cx - 3, cy - 3, cx + bw + 3, cy + bh + 3);
+        if (hits < best) {
+            best = hits;
+            x0 = cx;
+            y0 = cy;
+        }
+    }
+    hk_plot_legend_at(c, x0, y0, n, names, colours);
+}
+
+void hk_plot_legend_at(hk_canvas *c, double x0, double y0, int n, const char *const *names, const hk_rgb *colours)
+{
+    if (n <= 0) return;
+    double wmax = 0;
+    for (int i = 0; i < n; i++) wmax = fmax(wmax, hk_canvas_text_width(c, HK_TEXT_LEGEND, names[i]));
+    const double row = ceil(hk_canvas_text_height(c, HK_TEXT_LEGEND)) + 2;
+    const double bw = ceil(wmax) + 36, bh = row * n + 8;
     cairo_t *cr = c->cr;
     cairo_rectangle(cr, x0 + 0.5, y0 + 0.5, bw, bh);
     hk_canvas_colour(c, white, 0.92);
@@ -237,6 +286,25 @@ void hk_plot_legend(hk_canvas *c, const hk_plot_axes *ax, int bottom, int n, con
 
 #define MAX_SERIES 16
 #define MAX_GENERIC 4
+
+/* Columns of a stats CSV that get a panel of their own: the panel's title, with its unit, and whether the
+ * column has a value only from step 1 (the implicit solver's, whose step-0 row holds 0). */
+typedef struct column_info {
+    const char *name, *title;
+    int from_step_1;
+} column_info;
+
+static const column_info known_columns[] = {
+    {"cg_iterations", "CG iterations per step", 1},
+    {"cg_residual", "CG residual at the end of the step (cg_stop's measure, 1)", 1},
+};
+
+static const column_info *column_info_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof known_columns / sizeof known_columns[0]; i++)
+        if (strcmp(known_columns[i].name, name) == 0) return &known_columns[i];
+    return NULL;
+}
 
 typedef struct panel {
     const char *key; /* short name in the summary line */
@@ -383,7 +451,11 @@ int hk_cmd_plot(int argc, char **argv)
         } else if (np < 5 + MAX_GENERIC) {
             p = &pan[np++];
             p->key = name;
-            snprintf(p->title, sizeof p->title, "%s", name);
+            const column_info *ci = column_info_of(name);
+            snprintf(p->title, sizeof p->title, "%s", ci ? ci->title : name);
+            if (ci && ci->from_step_1) /* step 0 took no solve: its 0 is no value */
+                for (int r = 0; r < t.rows; r++)
+                    if (t.v[0][r] == 0) t.v[c][r] = NAN;
         }
         if (!p || p->n == MAX_SERIES) {
             fprintf(stderr, "hooke: note: %s: column %s left out of the plot (too many columns)\n", in, name);
@@ -468,12 +540,14 @@ int hk_cmd_plot(int argc, char **argv)
         hk_plot_frame(&cv, &ax, p->title, i == np - 1 ? "Time (s)" : NULL);
         const char *names[MAX_SERIES];
         hk_rgb colours[MAX_SERIES];
+        hk_plot_series data[MAX_SERIES];
         for (int k = 0; k < p->n; k++) {
             names[k] = t.names[p->col[k]];
             colours[k] = hk_plot_colour(k);
+            data[k] = (hk_plot_series){time, t.v[p->col[k]], t.rows};
             hk_plot_curve(&cv, &ax, time, t.v[p->col[k]], t.rows, colours[k], 0);
         }
-        hk_plot_legend(&cv, &ax, 0, p->n, names, colours);
+        hk_plot_legend(&cv, &ax, p->n, names, colours, data, p->n);
     }
     errno = 0;
     if (hk_canvas_close(&cv, 1) != 0) {

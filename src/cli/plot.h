@@ -19,9 +19,17 @@ void hk_plot_curve(hk_canvas *c, const hk_plot_axes *ax, const double *x, const 
 /* Dashed vertical line at data x across the area (on whole pixels), and a small triangle at the top, `slot`
  * rows down. */
 void hk_plot_vline(hk_canvas *c, const hk_plot_axes *ax, double x, hk_rgb colour, int slot);
-/* Legend box in the area's top-right corner (bottom = 1: bottom-right): a line and a name per entry. */
-void hk_plot_legend(hk_canvas *c, const hk_plot_axes *ax, int bottom, int n, const char *const *names,
-                    const hk_rgb *colours);
+/* Data as hk_plot_curve draws it: n points (x[i], y[i]). */
+typedef struct hk_plot_series {
+    const double *x, *y;
+    int n;
+} hk_plot_series;
+/* Legend box, a line and a name per entry, in the corner of the area that covers the least of data (ns
+ * series: their points and the lines between them, measured in pixels); top right on a tie. */
+void hk_plot_legend(hk_canvas *c, const hk_plot_axes *ax, int n, const char *const *names, const hk_rgb *colours,
+                    const hk_plot_series *data, int ns);
+/* The same box with its top-left corner at (x0, y0) pixels (outside the area, where the caller made room). */
+void hk_plot_legend_at(hk_canvas *c, double x0, double y0, int n, const char *const *names, const hk_rgb *colours);
 /* The i-th colour of the series palette (cycles). */
 hk_rgb hk_plot_colour(int i);
 /* The picture kind of a plot's file name (.png, .svg, .pdf); -1 with the message printed for the flag otherwise. */

@@ -98,6 +98,10 @@ static int run_trial(const char *scene, int kind, double dt, double time, trial 
     return 0;
 }
 
+#define DRIFT_COLUMNS 5   /* dt columns per block of the printed drift table */
+#define LEGEND_COLUMN 300 /* pixels right of the plot for its legend (the longest entry, "implicit_euler: stable
+                             at every dt", is some 250) */
+
 /* ---- progress on a terminal ---------------------------------------------- */
 
 void hk_stability_progress_text(char *buf, size_t len, int bisecting, const char *integrator, double dt, int done,
@@ -262,7 +266,7 @@ static int write_json(FILE *f, const char *scene, double omega, const hk_analyti
 static int write_plot(const char *path, const char *scene, double omega, const double *dts, int points,
                       const profile *pr, int nk)
 {
-    const int W = 900, H = 600;
+    const int W = 900 + LEGEND_COLUMN, H = 600;
     const hk_rgb white = {255, 255, 255}, ink = {25, 25, 25};
     double lo = INFINITY, hi = -INFINITY;
     for (int k = 0; k < nk; k++)
@@ -282,7 +286,7 @@ static int write_plot(const char *path, const char *scene, double omega, const d
     }
     const int left = (int)fmax(60, ceil(hk_plot_ylabel_width(&cv, lo, hi, 1)) + 14);
     hk_plot_axes ax;
-    hk_plot_axes_set(&ax, left, 76, W - 24, H - 48, dts[0], dts[points - 1], 1, lo, hi, 1);
+    hk_plot_axes_set(&ax, left, 76, W - LEGEND_COLUMN - 24, H - 48, dts[0], dts[points - 1], 1, lo, hi, 1);
     const char *base = strrchr(scene, '/');
     char title[256];
     snprintf(title, sizeof title, "Stability: %s", base ? base + 1 : scene);
@@ -311,8 +315,8 @@ static int write_plot(const char *path, const char *scene, double omega, const d
         }
         names[k] = labels[k];
     }
-    /* the legend in the lower right, where drift is small and curves are few */
-    hk_plot_legend(&cv, &ax, 1, nk, names, colours);
+    /* the legend right of the area, in a column of its own: curves and limit lines reach every corner */
+    hk_plot_legend_at(&cv, ax.right + 16, ax.top, nk, names, colours);
     free(y);
     return hk_canvas_close(&cv, 1);
 }
@@ -478,6 +482,7 @@ int hk_cmd_stability(int argc, char **argv)
     /* defaults: omega*dt from 0.01 to 4, run for the scene's length or 20 periods of omega_max */
     if (dt_min == 0) dt_min = 0.01 / omega;
     if (dt_max == 0) dt_max = 4.0 / omega;
+    const char *time_from = time > 0 ? "--time" : scene_time > 0 ? "the scene's run length" : "20 periods of omega_max";
     if (time == 0) time = scene_time > 0 ? scene_time : 20 * 2 * 3.14159265358979323846 / omega;
     if (!(dt_min < dt_max)) {
         fprintf(stderr, "hooke: error: --dt-min (%g) must be less than --dt-max (%g)\n", dt_min, dt_max);
@@ -534,6 +539,12 @@ int hk_cmd_stability(int argc, char **argv)
         warm_up(scene, kinds, nk);
         double work = 0;
         for (int i = 0; i < points; i++) work += (double)nk * (double)planned_steps(time, dts[i]);
+        if (!quiet) /* what the sweep is, before its progress line's first ETA */
+            fprintf(stderr,
+                    "hooke: stability: %d integrator%s x %d dt from %.4g to %.4g s (omega_max dt %.3g to %.3g), %.4g s "
+                    "per run (%s), %.0f steps in all\n",
+                    nk, nk == 1 ? "" : "s", points, dt_min, dt_max, omega * dt_min, omega * dt_max, time, time_from,
+                    work);
         progress_phase(&rp, show, 0, jobs, work);
         /* the sweep: every (integrator, dt) pair is one world on one thread; each run
          * is deterministic, so the table does not depend on the thread count */
@@ -618,9 +629,7 @@ int hk_cmd_stability(int argc, char **argv)
             printf("analytic answer: pendulum, exact elliptic-integral solution, theta0 = %.6g rad, L = %.9g m "
                    "(rest length + m g / k), period %.9g s (small-amplitude 2 pi sqrt(L/g) = %.9g s)\n",
                    exact.theta0, exact.L, exact.period, 2 * 3.14159265358979323846 / exact.omega0);
-        printf("%-20s %14s %12s %7s", "integrator", "stable_dt_max", "omega*dt", "theory");
-        for (int i = 0; i < points; i++) printf(" drift/s@%-9.3g", dts[i]);
-        printf("  max_error_m@dt_min\n");
+        printf("%-20s %14s %12s %7s  %s\n", "integrator", "stable_dt_max", "omega*dt", "theory", "max_error_m@dt_min");
         for (int ki = 0; ki < nk; ki++) {
             const profile *P = &pr[ki];
             char lim[32], od[32];
@@ -637,16 +646,29 @@ int hk_cmd_stability(int argc, char **argv)
             /* the integrator's limit on the undamped oscillator, from its table row */
             const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)P->kind);
             char theory[16];
-            printf("%-20s %14s %12s %7s", in->name, lim, od, hk_stability_limit_text(in, theory, sizeof theory));
-            for (int i = 0; i < points; i++)
-                if (P->stable[i])
-                    printf(" %+17.3e", P->drift[i]);
-                else
-                    printf(" %17s", "unstable");
+            printf("%-20s %14s %12s %7s  ", in->name, lim, od, hk_stability_limit_text(in, theory, sizeof theory));
             if (isnan(P->error[0]))
-                printf("  n/a\n");
+                printf("n/a\n");
             else
-                printf("  %.3e\n", P->error[0]);
+                printf("%.3e\n", P->error[0]);
+        }
+        /* the drift, in blocks of DRIFT_COLUMNS dt each: the table stays within 80 columns at any --points */
+        printf("\nrelative energy drift per simulated second at each dt:\n");
+        for (int i0 = 0; i0 < points; i0 += DRIFT_COLUMNS) {
+            const int i1 = i0 + DRIFT_COLUMNS < points ? i0 + DRIFT_COLUMNS : points;
+            printf("%s%-20s", i0 ? "\n" : "", "dt [s]");
+            for (int i = i0; i < i1; i++) printf(" %10.4g", dts[i]);
+            printf("\n");
+            for (int ki = 0; ki < nk; ki++) {
+                const profile *P = &pr[ki];
+                printf("%-20s", hk_integrator_name((hk_integrator_kind)P->kind));
+                for (int i = i0; i < i1; i++)
+                    if (P->stable[i])
+                        printf(" %+10.3e", P->drift[i]);
+                    else
+                        printf(" %10s", "unstable");
+                printf("\n");
+            }
         }
         if (out) {
             FILE *f = fopen(out, "w");
