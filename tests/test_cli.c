@@ -190,6 +190,42 @@ static double field_num(const char *out, const char *key)
     return strtod(v, NULL);
 }
 
+/* The default thread count of `hooke run`: the mask's cores, at most one per 15000 springs begun (79 springs:
+ * 1 thread, said on stderr); --threads and OMP_NUM_THREADS choose any count. */
+static void test_default_threads(void **state)
+{
+    (void)state;
+    hk_run r = hk_test_hooke("env -u OMP_NUM_THREADS", "info");
+    assert_int_equal(r.status, 0);
+    const char *m = strstr(r.out, "mask: the process may run on PU(s) ");
+    assert_non_null(m);
+    const char *paren = strstr(m, " (");
+    assert_non_null(paren);
+    const int cores = atoi(paren + 2);
+    assert_true(cores >= 1);
+    hk_run_free(&r);
+    r = hk_test_hooke("env -u OMP_NUM_THREADS", "run " SCENE("rope.scene") " --steps 10");
+    assert_int_equal(r.status, 0);
+    assert_true(field_num(r.out, "threads") == 1);
+    assert_non_null(strstr(r.err, ", 1 thread (by default one per 15000 springs; --threads N to choose)\n"));
+    hk_run_free(&r);
+    r = hk_test_hooke("", "run " SCENE("rope.scene") " --steps 10 --threads 2");
+    assert_int_equal(r.status, 0);
+    assert_true(field_num(r.out, "threads") == 2);
+    assert_null(strstr(r.err, "by default"));
+    hk_run_free(&r);
+    r = hk_test_hooke("OMP_NUM_THREADS=3", "run " SCENE("rope.scene") " --steps 10 --quiet");
+    assert_int_equal(r.status, 0);
+    assert_true(field_num(r.out, "threads") == 3);
+    hk_run_free(&r);
+    /* 23 938 springs: 2 threads begun, where the mask has the cores */
+    r = hk_test_hooke("env -u OMP_NUM_THREADS", "run " SCENE("cloth_stiff.scene") " --steps 1");
+    assert_int_equal(r.status, 0);
+    assert_true(field_num(r.out, "threads") == (cores < 2 ? cores : 2));
+    assert_true(field_num(r.out, "springs") == 23938);
+    hk_run_free(&r);
+}
+
 static void test_summary_and_overrides(void **state)
 {
     (void)state;
@@ -569,6 +605,7 @@ int main(void)
         cmocka_unit_test(test_implicit_summary),
         cmocka_unit_test(test_bad_flags),
         cmocka_unit_test(test_bad_scene_files),
+        cmocka_unit_test(test_default_threads),
         cmocka_unit_test(test_summary_and_overrides),
         cmocka_unit_test(test_stats_csv),
         cmocka_unit_test(test_stats_digits),

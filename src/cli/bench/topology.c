@@ -135,6 +135,12 @@ int hk_topology_cores(void)
 
 int hk_topology_threads(int flag, int scene, int *out, char *err, size_t errlen)
 {
+    return hk_topology_threads_for(flag, scene, 0, out, NULL, err, errlen);
+}
+
+int hk_topology_threads_for(int flag, int scene, int64_t springs, int *out, int *capped, char *err, size_t errlen)
+{
+    if (capped) *capped = 0;
     if (flag > 0) {
         *out = flag;
         return 0;
@@ -161,6 +167,13 @@ int hk_topology_threads(int flag, int scene, int *out, char *err, size_t errlen)
     }
 #endif
     *out = scene > 0 ? scene : hk_topology_cores();
+    if (scene <= 0 && springs > 0) { /* the default: no more threads than the problem keeps busy */
+        const int64_t fit = (springs + HK_SPRINGS_PER_THREAD - 1) / HK_SPRINGS_PER_THREAD;
+        if (fit < *out) {
+            *out = (int)fit;
+            if (capped) *capped = 1;
+        }
+    }
     return 0;
 }
 

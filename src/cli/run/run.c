@@ -88,8 +88,9 @@ static const hk_option run_options[] = {
     {O_DT, "dt", "DT", "step length in seconds (overrides the scene)", NULL},
     {O_INTEGRATOR, "integrator", "NAME", "one of: %s", hk_integrator_names},
     {O_THREADS, "threads", "N",
-     "OpenMP threads (default: the scene's, else the number of\n"
-     "cores); results are bit-identical for any N",
+     "OpenMP threads (default: OMP_NUM_THREADS, else the scene's,\n"
+     "else the number of cores, at most one per 15000 springs);\n"
+     "results are bit-identical for any N",
      NULL},
     {O_STATS, "stats", "FILE",
      "CSV per output step: step,time,kinetic,gravity,spring,\n"
@@ -350,7 +351,8 @@ typedef struct run_state {
     hk_world *w;
     uint64_t digest;
     int64_t first, end, every;
-    int every_chosen; /* neither --every nor the scene gave it: about 100 outputs in the run */
+    int every_chosen;   /* neither --every nor the scene gave it: about 100 outputs in the run */
+    int threads_capped; /* the default thread count was lowered to fit the problem's springs */
     double stretch_limit;
     int threads;
     hk_frames *frames;
@@ -427,8 +429,10 @@ static int prolog(const run_opts *o, run_state *r)
         return HK_EXIT_INPUT;
     }
 #ifdef HOOKE_USE_OPENMP
-    /* --threads, else OMP_NUM_THREADS, else the scene's, else the mask's cores (topology.h) */
-    if (hk_topology_threads((int)o->threads, hk_world_threads(w), &r->threads, err, sizeof err) != 0) {
+    /* --threads, else OMP_NUM_THREADS, else the scene's, else the mask's cores, at most one per
+     * HK_SPRINGS_PER_THREAD springs (topology.h) */
+    if (hk_topology_threads_for((int)o->threads, hk_world_threads(w), hk_world_spring_count(w) / hk_mpi_ranks(), &r->threads,
+                                &r->threads_capped, err, sizeof err) != 0) {
         fprintf(stderr, "hooke: error: %s\n", err);
         return HK_EXIT_INPUT;
     }
@@ -713,13 +717,17 @@ int hk_cmd_run(int argc, char **argv)
         if ((o.out_dir || o.stats) && r.every_chosen)
             snprintf(outputs, sizeof outputs, ", outputs every %lld steps (about 100; --every N to choose)",
                      (long long)r.every);
+        char fit[96] = "";
+        if (r.threads_capped)
+            snprintf(fit, sizeof fit, " (by default one per %d springs; --threads N to choose)",
+                     HK_SPRINGS_PER_THREAD);
         fprintf(stderr,
                 "hooke: %s: %d particle%s, %lld spring%s, %s, dt %g s x %d substep%s, steps %lld to %lld, %d "
-                "thread%s%s\n",
+                "thread%s%s%s\n",
                 o.scene, particles, particles == 1 ? "" : "s", springs, springs == 1 ? "" : "s",
                 hk_integrator_name(hk_world_integrator(w).kind), hk_world_integrator(w).dt, substeps,
                 substeps == 1 ? "" : "s", (long long)r.first, (long long)r.end, r.threads, r.threads == 1 ? "" : "s",
-                outputs);
+                fit, outputs);
     }
 
     /* loop: step, checks, outputs; SIGINT and SIGTERM end it after the step in hand */
