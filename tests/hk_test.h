@@ -79,6 +79,27 @@ static inline void hk_test_integrator(hk_world *w, hk_integrator_kind kind, doub
 /* Writable view of the world's velocities. The public API has no setter for
  * particle state; the view's arrays are the world's own (non-const) storage,
  * so tests write initial velocities through them before the first step. */
+/* A stiff cloth hung by two corners, nx x ny nodes: cloth_512_stiff's
+ * springs (k 60 000 N/m, relative damping 0.02 N s/m) and node mass (2e-5
+ * kg, 1 cm apart); its body index. */
+static inline int hk_test_add_stiff_cloth(hk_world *w, int nx, int ny)
+{
+    hk_cloth_def c = hk_default_cloth_def();
+    c.nx = nx;
+    c.ny = ny;
+    c.spacing = 0.01;
+    c.mass = 2e-5;
+    c.pins = HK_PIN_TWO_CORNERS;
+    hk_spring_params *fam[3] = {&c.structural_springs, &c.shear_springs, &c.bend_springs};
+    for (int f = 0; f < 3; f++) {
+        fam[f]->k = 60000;
+        fam[f]->damping = 0.02;
+    }
+    const int body = hk_world_add_cloth(w, &c);
+    assert_true(body >= 0);
+    return body;
+}
+
 static inline hk_real *hk_test_mut(const hk_real *a) { return (hk_real *)(uintptr_t)a; }
 
 /* Total momentum of the free particles (inverse mass > 0) [kg m/s], and

@@ -23,17 +23,7 @@ static hk_world *stiff_cloth(int n, int gravity)
     wd.threads = 1;
     hk_world *w = hk_world_create(&wd);
     assert_non_null(w);
-    hk_cloth_def c = hk_default_cloth_def();
-    c.nx = c.ny = n;
-    c.spacing = 0.01;
-    c.mass = 2e-5;
-    c.pins = HK_PIN_TWO_CORNERS;
-    hk_spring_params *fam[3] = {&c.structural_springs, &c.shear_springs, &c.bend_springs};
-    for (int f = 0; f < 3; f++) {
-        fam[f]->k = 60000;
-        fam[f]->damping = 0.02;
-    }
-    assert_true(hk_world_add_cloth(w, &c) >= 0);
+    hk_test_add_stiff_cloth(w, n, n);
     assert_int_equal(hk_world_optimise(w, 0), 0);
     return w;
 }

@@ -22,24 +22,6 @@ static hk_world *world_for(int threads, int gravity)
     return w;
 }
 
-/* A stiff cloth hung by two corners (the large-step benchmark's setting at
- * 1/64 of its size), nx x ny nodes. */
-static void add_stiff_cloth(hk_world *w, int nx, int ny)
-{
-    hk_cloth_def c = hk_default_cloth_def();
-    c.nx = nx;
-    c.ny = ny;
-    c.spacing = 0.01;
-    c.mass = 2e-5;
-    c.pins = HK_PIN_TWO_CORNERS;
-    hk_spring_params *fam[3] = {&c.structural_springs, &c.shear_springs, &c.bend_springs};
-    for (int f = 0; f < 3; f++) {
-        fam[f]->k = 60000;
-        fam[f]->damping = 0.02;
-    }
-    assert_true(hk_world_add_cloth(w, &c) >= 0);
-}
-
 /* A jelly of n^3 nodes with 26 neighbours, squeezed to 80 % along x
  * (compressed springs: the clamped geometric stiffness) and pinned at one
  * corner. */
@@ -120,7 +102,7 @@ static void test_preconditioner_spd(void **state)
 {
     (void)state;
     hk_world *w = world_for(1, 1);
-    add_stiff_cloth(w, 40, 33);
+    hk_test_add_stiff_cloth(w, 40, 33);
     add_squeezed_jelly(w, 11, 2);
     add_rope(w, 1100);
     assert_int_equal(hk_world_optimise(w, 0), 0);
@@ -177,7 +159,7 @@ static void test_same_solution_fewer_iterations(void **state)
     int64_t its[2];
     for (int k = 0; k < 2; k++) {
         w[k] = world_for(1, 1);
-        add_stiff_cloth(w[k], 64, 64);
+        hk_test_add_stiff_cloth(w[k], 64, 64);
         assert_int_equal(hk_world_optimise(w[k], 0), 0);
         set_implicit(w[k], k ? HK_PRECONDITIONER_BLOCK_JACOBI : HK_PRECONDITIONER_MULTIGRID, tol, 1.0 / 240);
         for (int s = 0; s < 3; s++) hk_world_step(w[k]);
@@ -213,7 +195,7 @@ static void test_threads_bit_identical(void **state)
     uint64_t first = 0;
     for (int t = 0; t < 5; t++) {
         hk_world *w = world_for(threads[t], 1);
-        add_stiff_cloth(w, 200, 200);
+        hk_test_add_stiff_cloth(w, 200, 200);
         add_squeezed_jelly(w, 14, 4);
         add_rope(w, 2000);
         assert_int_equal(hk_world_optimise(w, 0), 0);
