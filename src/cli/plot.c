@@ -234,19 +234,28 @@ static double covered(const hk_plot_axes *ax, const hk_plot_series *data, int ns
     return hits;
 }
 
+/* The legend box of n entries: its width and height, and the height of a row, in pixels. */
+static void legend_box(hk_canvas *c, int n, const char *const *names, double *bw, double *bh, double *row)
+{
+    double wmax = 0;
+    for (int i = 0; i < n; i++) wmax = fmax(wmax, hk_canvas_text_width(c, HK_TEXT_LEGEND, names[i]));
+    *row = ceil(hk_canvas_text_height(c, HK_TEXT_LEGEND)) + 2;
+    *bw = ceil(wmax) + 36;
+    *bh = *row * n + 8;
+}
+
 void hk_plot_legend(hk_canvas *c, const hk_plot_axes *ax, int n, const char *const *names, const hk_rgb *colours,
                     const hk_plot_series *data, int ns)
 {
     if (n <= 0) return;
-    double wmax = 0;
-    for (int i = 0; i < n; i++) wmax = fmax(wmax, hk_canvas_text_width(c, HK_TEXT_LEGEND, names[i]));
-    const double row = ceil(hk_canvas_text_height(c, HK_TEXT_LEGEND)) + 2;
-    const double bw = ceil(wmax) + 36, bh = row * n + 8;
+    double bw, bh, row;
+    legend_box(c, n, names, &bw, &bh, &row);
     /* the corner covering the least of the data (a margin of 3 pixels around the box): top right, top left,
      * bottom right, bottom left on a tie */
     double x0 = ax->right - 8 - bw, y0 = ax->top + 8, best = INFINITY;
     for (int corner = 0; corner < 4; corner++) {
-        const double cx = corner % 2 ? ax->left + 8 : ax->right - 8 - bw, cy = corner < 2 ? ax->top + 8 : ax->bottom - 8 - bh;
+        const double cx = corner % 2 ? ax->left + 8 : ax->right - 8 - bw,
+                     cy = corner < 2 ? ax->top + 8 : ax->bottom - 8 - bh;
         const double hits = covered(ax, data, ns, cx - 3, cy - 3, cx + bw + 3, cy + bh + 3);
         if (hits < best) {
             best = hits;
@@ -260,10 +269,8 @@ void hk_plot_legend(hk_canvas *c, const hk_plot_axes *ax, int n, const char *con
 void hk_plot_legend_at(hk_canvas *c, double x0, double y0, int n, const char *const *names, const hk_rgb *colours)
 {
     if (n <= 0) return;
-    double wmax = 0;
-    for (int i = 0; i < n; i++) wmax = fmax(wmax, hk_canvas_text_width(c, HK_TEXT_LEGEND, names[i]));
-    const double row = ceil(hk_canvas_text_height(c, HK_TEXT_LEGEND)) + 2;
-    const double bw = ceil(wmax) + 36, bh = row * n + 8;
+    double bw, bh, row;
+    legend_box(c, n, names, &bw, &bh, &row);
     cairo_t *cr = c->cr;
     cairo_rectangle(cr, x0 + 0.5, y0 + 0.5, bw, bh);
     hk_canvas_colour(c, white, 0.92);

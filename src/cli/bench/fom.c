@@ -397,7 +397,6 @@ static hk_world *make_problem(const bench_opts *o, int scale, char *name, size_t
     return w;
 }
 
-/* Steps a world untimed; returns nonzero on a blow-up. */
 /* One configuration, on the MPI ranks taking part (hk_mpi_use_ranks: `ranks` of them): build, warm up, time,
  * verify. r->times and r->cpu_times are allocated (free them also when this fails); a failure is every rank's. */
 static int run_config(const bench_opts *o, int ranks, int threads, int64_t *steps, hk_bench_row *r, char *name,

@@ -98,16 +98,10 @@ void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h)
     }
 }
 
-int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance, double b0, hk_real *const v[3],
-                double *measure)
+int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance, double b0, hk_real *const v[3])
 {
-    if (rule == HK_CG_STOP_FORCE) {
-        *measure = sqrt(hk_system_worst(w, im, v));
-        return *measure <= tolerance;
-    }
-    const double n = sqrt(hk_system_dot(w, im, v, v));
-    *measure = b0 > 0 ? n / b0 : 0;
-    return n <= tolerance * b0;
+    if (rule == HK_CG_STOP_FORCE) return sqrt(hk_system_worst(w, im, v)) <= tolerance;
+    return sqrt(hk_system_dot(w, im, v, v)) <= tolerance * b0;
 }
 
 hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_cg_stop rule, double tolerance,

@@ -27,10 +27,8 @@ typedef struct hk_cg_result {
 void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h);
 
 /* Whether a residual (HK_SYS_B's form, N s) meets rule at tolerance, the
- * relative rule against the first right-hand side's norm b0; sets *measure
- * to its value in the rule's measure. */
-int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance, double b0, hk_real *const v[3],
-                double *measure);
+ * relative rule against the first right-hand side's norm b0. */
+int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance, double b0, hk_real *const v[3]);
 
 /* Solves (M + sum S) dv = b for the vectors HK_SYS_DV and HK_SYS_B of im,
  * from dv = 0, or from the dv it holds when warm is set (0 on fixed

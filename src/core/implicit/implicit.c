@@ -211,12 +211,12 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
     save_start(w, im);
     first_rhs(w, im, h, theta);
     if (rule == HK_CG_STOP_FORCE) hk_cg_weights(w, im, h);
-    double g0 = 0, measure;
+    double g0 = 0;
     for (int it = 0; it < newton; it++) {
         if (it > 0) {
             hk_forces_compute(w);
             newton_rhs(w, im, h, theta);
-            if (hk_cg_small(w, im, rule, tol, g0, im->v[HK_SYS_B], &measure)) break;
+            if (hk_cg_small(w, im, rule, tol, g0, im->v[HK_SYS_B])) break;
         } else if (rule == HK_CG_STOP_RELATIVE) {
             g0 = sqrt(hk_system_dot(w, im, im->v[HK_SYS_B], im->v[HK_SYS_B]));
         }

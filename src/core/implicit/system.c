@@ -644,6 +644,9 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, cons
     }
 }
 
+/* (|r_i| stop_i)^2 for a free particle i of |r_i|^2 = sq (the force rule's measure, cg.h). */
+static inline double stop_measure(double sq, hk_real stop) { return sq * ((double)stop * stop); }
+
 void hk_system_reduce(const hk_world *w, const hk_implicit *im, double *part, int nsum, int nmax, double *out)
 {
     const int nb = im->block_count, n = nsum + nmax;
@@ -711,7 +714,7 @@ double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha
                     const double sq = (double)x * x + (double)y * y + (double)zz * zz;
                     qq += sq;
                     if (stop) {
-                        const double e = sq * ((double)stop[g] * stop[g]);
+                        const double e = stop_measure(sq, stop[g]);
                         most = e > most ? e : most;
                     }
                 }
@@ -747,7 +750,7 @@ static double block_pass(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_r
             if (worst)
                 for (int g = im->block[k]; g < g1; g++) {
                     const double sq = (double)a[0][g] * a[0][g] + (double)a[1][g] * a[1][g] + (double)a[2][g] * a[2][g];
-                    const double e = w->p.inv_mass[g] != 0 ? sq * ((double)im->stop[g] * im->stop[g]) : 0;
+                    const double e = w->p.inv_mass[g] != 0 ? stop_measure(sq, im->stop[g]) : 0;
                     s = e > s ? e : s;
                 }
             else
