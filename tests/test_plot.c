@@ -597,8 +597,8 @@ static void test_plot_legend_place(void **state)
     assert_non_null(f);
     fprintf(f, "step,time,kinetic,gravity,spring,total,max_stretch,broken,cg_iterations,cg_residual\n");
     for (int i = 0; i <= 100; i++)
-        fprintf(f, "%d,%g,%g,1,1.05,0.95,%g,0,%d,%g\n", i, 0.01 * i, i < 50 ? 0.95 : 0.1, 1 + 1e-4 * i * i,
-                i ? 7 : 0, i ? 1e-3 : 0.0);
+        fprintf(f, "%d,%g,%g,1,1.05,0.95,%g,0,%d,%g\n", i, 0.01 * i, i < 50 ? 0.95 : 0.1, 1 + 1e-4 * i * i, i ? 7 : 0,
+                i ? 1e-3 : 0.0);
     assert_int_equal(fclose(f), 0);
     char *argv[] = {"hooke", "plot", (char *)csv, "--out", (char *)png, NULL};
     hk_texts *t = malloc(sizeof *t);
@@ -698,8 +698,7 @@ int main(void)
         cmocka_unit_test(test_plot_bad_input),       cmocka_unit_test(test_stats_reader),
         cmocka_unit_test(test_plot_axis_any_finite), cmocka_unit_test(test_plot_extreme_csv),
         cmocka_unit_test(test_plot_tick_text),       cmocka_unit_test(test_plot_text),
-        cmocka_unit_test(test_plot_legend_place),
-        cmocka_unit_test(test_plot_vector),
+        cmocka_unit_test(test_plot_legend_place),    cmocka_unit_test(test_plot_vector),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */

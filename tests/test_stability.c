@@ -276,8 +276,7 @@ static void test_stability_table_width(void **state)
     for (const char *p = r.out; *p; lines++) {
         const char *e = strchr(p, '\n');
         const int len = (int)(e ? e - p : (long)strlen(p));
-        if (len > widest && strncmp(p, "stability of", 12) != 0 && strncmp(p, "analytic answer", 15) != 0)
-            widest = len;
+        if (len > widest && strncmp(p, "stability of", 12) != 0 && strncmp(p, "analytic answer", 15) != 0) widest = len;
         p += len + (e != NULL);
     }
     print_message("%d lines, the widest table line %d columns\n", lines, widest);
@@ -409,11 +408,10 @@ int main(int argc, char **argv)
         return 2;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stability_plot),     cmocka_unit_test(test_stability_plot_text),
-        cmocka_unit_test(test_stability_pendulum), cmocka_unit_test(test_stability_sweep_flags),
-        cmocka_unit_test(test_stability_table_width),
-        cmocka_unit_test(test_stability_help),     cmocka_unit_test(test_stability_threads),
-        cmocka_unit_test(test_stability_implicit),
+        cmocka_unit_test(test_stability_plot),        cmocka_unit_test(test_stability_plot_text),
+        cmocka_unit_test(test_stability_pendulum),    cmocka_unit_test(test_stability_sweep_flags),
+        cmocka_unit_test(test_stability_table_width), cmocka_unit_test(test_stability_help),
+        cmocka_unit_test(test_stability_threads),     cmocka_unit_test(test_stability_implicit),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */

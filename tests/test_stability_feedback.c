@@ -18,8 +18,8 @@
  * bisect; one thread, so the first run of each phase is the first integrator's. */
 #define SWEEP_FLAGS "--integrators verlet,rk4 --time 0.5 --dt-min 0.01 --dt-max 0.4 --points 3 --threads 1"
 /* What stderr says of that sweep before its first run (on a terminal, "\n" becomes "\r\n") */
-#define SWEEP_TEXT                                                                                                  \
-    "hooke: stability: 2 integrators x 3 dt from 0.01 to 0.4 s (omega_max dt 0.1 to 4), 0.5 s per run (--time), " \
+#define SWEEP_TEXT                                                                                                     \
+    "hooke: stability: 2 integrators x 3 dt from 0.01 to 0.4 s (omega_max dt 0.1 to 4), 0.5 s per run (--time), "      \
     "12000 steps in all"
 #define SWEEP_LINE SWEEP_TEXT "\n"
 #define SWEEP_LINE_TTY SWEEP_TEXT "\r\n"

@@ -431,8 +431,8 @@ static int prolog(const run_opts *o, run_state *r)
 #ifdef HOOKE_USE_OPENMP
     /* --threads, else OMP_NUM_THREADS, else the scene's, else the mask's cores, at most one per
      * HK_SPRINGS_PER_THREAD springs (topology.h) */
-    if (hk_topology_threads_for((int)o->threads, hk_world_threads(w), hk_world_spring_count(w) / hk_mpi_ranks(), &r->threads,
-                                &r->threads_capped, err, sizeof err) != 0) {
+    if (hk_topology_threads_for((int)o->threads, hk_world_threads(w), hk_world_spring_count(w) / hk_mpi_ranks(),
+                                &r->threads, &r->threads_capped, err, sizeof err) != 0) {
         fprintf(stderr, "hooke: error: %s\n", err);
         return HK_EXIT_INPUT;
     }
@@ -719,8 +719,7 @@ int hk_cmd_run(int argc, char **argv)
                      (long long)r.every);
         char fit[96] = "";
         if (r.threads_capped)
-            snprintf(fit, sizeof fit, " (by default one per %d springs; --threads N to choose)",
-                     HK_SPRINGS_PER_THREAD);
+            snprintf(fit, sizeof fit, " (by default one per %d springs; --threads N to choose)", HK_SPRINGS_PER_THREAD);
         fprintf(stderr,
                 "hooke: %s: %d particle%s, %lld spring%s, %s, dt %g s x %d substep%s, steps %lld to %lld, %d "
                 "thread%s%s%s\n",

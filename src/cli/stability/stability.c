@@ -98,9 +98,10 @@ static int run_trial(const char *scene, int kind, double dt, double time, trial 
     return 0;
 }
 
-#define DRIFT_COLUMNS 5   /* dt columns per block of the printed drift table */
-#define LEGEND_COLUMN 300 /* pixels right of the plot for its legend (the longest entry, "implicit_euler: stable
-                             at every dt", is some 250) */
+/* dt columns per block of the printed drift table */
+#define DRIFT_COLUMNS 5
+/* pixels right of the plot for its legend (the longest entry, "implicit_euler: stable at every dt", is some 250) */
+#define LEGEND_COLUMN 300
 
 /* ---- progress on a terminal ---------------------------------------------- */
 
