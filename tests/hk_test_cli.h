@@ -103,6 +103,17 @@ static inline void hk_run_free(hk_run *r)
     r->out = r->err = NULL;
 }
 
+/* Runs `hooke ARGS`, failing the test unless it exits 0 with nothing on stderr. */
+static inline void hk_test_hooke_ok(const char *args)
+{
+    hk_run r = hk_test_hooke("", args);
+    if (r.status != 0 || r.err[0]) {
+        print_error("hooke %s: exit %d\n%s", args, r.status, r.err);
+        fail();
+    }
+    hk_run_free(&r);
+}
+
 /* Removes the temporary directory and everything the test put in it. */
 static inline void hk_test_cleanup(void)
 {

@@ -74,6 +74,16 @@ static const golden table[] = {
     {"mesh_points", "implicit_euler", 100, {0x06eea1201f2d6aaeull, 0x06eea1201f2d6aaeull}, {0x3394c822e456fb2aull, 0x3394c822e456fb2aull}},
     {"ring2d", "implicit_euler", 40, {0x6a7599eddba60a2bull, 0x6a7599eddba60a2bull}, {0x95aa429aa0e76baaull, 0x95aa429aa0e76baaull}},
     {"jelly52", "trapezoidal", 10, {0x5c098d87cdd8953full, 0x5c098d87cdd8953full}, {0xab19df64090f7ab5ull, 0xab19df64090f7ab5ull}},
+    /* colliders: a box and a turning capsule under the explicit schemes and backward Euler (the cloth lies in the
+     * box's contact layer from the first step), and the table mesh, ball and floor of cloth_drape (an implicit step,
+     * 65536 particles: the contact passes on the team) */
+    {"cloth_box", NULL, 24, {0x833fb62d87ca5e6eull, 0xdee163a012e244a1ull}, {0x77aaa05fedc58d44ull, 0xd4f05bc1b824b6a8ull}},
+    {"cloth_box", "verlet", 12, {0x9cccb9932443800bull, 0xb2c6bda408b88e30ull}, {0x301ab206543042bbull, 0xfa73cd7c26ca0bd8ull}},
+    {"cloth_box", "velocity_verlet", 12, {0xca2fd0821fdba469ull, 0x884facac4ce41ba0ull}, {0x66dbef29d36fedf8ull, 0xecd81713a66f5f90ull}},
+    {"cloth_box", "rk4", 6, {0xaaa28679a4310370ull, 0x10c848992a9f0e1eull}, {0x20479f93829d8797ull, 0x63d5da608aec588full}},
+    {"cloth_box", "jelly", 12, {0xe6938fb26283a3b7ull, 0x00ad7ae094001031ull}, {0xea02e94f0dbd7df2ull, 0x28051202ff96e2f7ull}},
+    {"cloth_box", "implicit_euler", 3, {0x3ae7577b685035d6ull, 0x58c3c2988c4d6699ull}, {0x60bdab32953a6245ull, 0xb5b6af74780c6626ull}},
+    {"cloth_drape", NULL, 1, {0x39ba1a009f1a1173ull, 0x39ba1a009f1a1173ull}, {0x7e3e1a4abedaf0b1ull, 0x7e3e1a4abedaf0b1ull}},
 };
 // clang-format on
 

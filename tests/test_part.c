@@ -284,6 +284,22 @@ static const char long_rope[] = "world\n  gravity 0 -9.81 0\nend\n"
                                 "  springs skip k 50 damping 0.02\nend\n"
                                 "run\n  integrator semi_implicit_euler\n  dt 1e-4\nend\n";
 
+/* A cloth in slabs lying on a table (the shipped mesh collider, its top lowered to y = 0.5), half of it over the
+ * edge and onto a box on the floor, a capsule turning on it: every rank's particles meet the colliders alone. */
+#define COLLIDERS_CLOTH(k, integrator, dt)                                                                             \
+    "world\n  gravity 0 -9.81 0\nend\n"                                                                                \
+    "collider\n  shape mesh\n  file " HOOKE_SCENES_DIR "/table.obj\n  offset 0 -0.25 0\n  thickness 0.004\n"           \
+    "  stiffness 200\n  damping_ratio 1\n  friction 0.4\nend\n"                                                        \
+    "collider\n  shape box\n  size 0.3 0.2 0.8\n  offset 0.9 0.1 0\n  thickness 0.004\n  stiffness 200\nend\n"         \
+    "collider\n  shape capsule\n  radius 0.05\n  length 0.6\n  offset 0.35 0.554 0\n  rotation 1.5707963267948966 0 "  \
+    "0\n"                                                                                                              \
+    "  angular_velocity 0 0 4\n  thickness 0.004\n  stiffness 200\n  friction 0.8\nend\n"                              \
+    "body cloth\n  nx 72\n  ny 72\n  spacing 0.012\n  origin 0.2 0.503 -0.43\n  u 1 0 0\n  v 0 0 1\n  mass 2e-4\n"     \
+    "  springs structural k " k " damping 0.02 damping_model relative\n"                                               \
+    "  springs shear k " k " damping 0.02 damping_model relative\n"                                                    \
+    "  springs bend k " k " damping 0.02 damping_model relative\nend\n"                                                \
+    "run\n  integrator " integrator "\n  dt " dt "\nend\n"
+
 static void cloth_slabs(void **state)
 {
     (void)state;
@@ -375,6 +391,14 @@ static void implicit_jelly_planes(void **state)
     same_bits(stiff_jelly, NULL, 6);
 }
 
+static void colliders_per_particle(void **state)
+{
+    (void)state;
+    same_bits(COLLIDERS_CLOTH("200", "semi_implicit_euler", "2.5e-4"), NULL, 60);
+    same_bits(COLLIDERS_CLOTH("200", "semi_implicit_euler", "2.5e-4"), "verlet", 30);
+    same_bits(COLLIDERS_CLOTH("20000", "implicit_euler", "0.00416666666666667"), NULL, 4);
+}
+
 static void implicit_pressure_and_tearing(void **state)
 {
     (void)state;
@@ -395,6 +419,7 @@ int main(void)
         cmocka_unit_test(implicit_jelly_planes),
         cmocka_unit_test(implicit_bodies_whole),
         cmocka_unit_test(implicit_pressure_and_tearing),
+        cmocka_unit_test(colliders_per_particle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,43 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hk_test_parse.h"
 #include "hk_test_scenes.h"
 #include "scene.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
-
-/* Parses text as "x.scene" and checks that it fails with a message containing
- * `want`, on one line, and leaves no world behind. */
-static void check_error(const char *text, const char *want)
-{
-    hk_scene sc;
-    char err[2048];
-    memset(&sc, 0xAB, sizeof sc);
-    int rc = hk_scene_parse(text, "x.scene", &sc, err, sizeof err);
-    if (rc == 0 || !strstr(err, want)) {
-        print_error("scene text:\n%s\n---\nrc %d, message:  %s\nexpected to contain: %s\n", text, rc, err, want);
-        hk_scene_free(&sc);
-        fail();
-    }
-    assert_null(sc.world);
-    assert_null(strchr(err, '\n'));
-    assert_int_equal(strncmp(err, "x.scene:", 8), 0);
-}
-
-static hk_scene parse_ok(const char *text)
-{
-    hk_scene sc;
-    char err[2048];
-    int rc = hk_scene_parse(text, "ok.scene", &sc, err, sizeof err);
-    if (rc != 0) {
-        print_error("scene text:\n%s\n---\nunexpected error: %s\n", text, err);
-        fail();
-    }
-    assert_non_null(sc.world);
-    assert_string_equal(err, "");
-    return sc;
-}
 
 /* A minimal valid body to append after sections under test. */
 #define ROPE "body rope\n  count 3\n  mass 1\n  spacing 1\nend\n"
@@ -200,10 +169,12 @@ static void test_unclosed_section(void **state)
 static void test_bad_sections(void **state)
 {
     (void)state;
-    check_error("foo\n",
-                "x.scene:1:1: error: expected a section (world, run, ground, walls, sphere or body), got 'foo'");
-    check_error("  end\n",
-                "x.scene:1:3: error: expected a section (world, run, ground, walls, sphere or body), got 'end'");
+    check_error(
+        "foo\n",
+        "x.scene:1:1: error: expected a section (world, run, ground, walls, sphere, collider or body), got 'foo'");
+    check_error(
+        "  end\n",
+        "x.scene:1:3: error: expected a section (world, run, ground, walls, sphere, collider or body), got 'end'");
     check_error("body blob\nend", "x.scene:1:6: error: expected a body kind (rope, cloth, jelly, quad, spring, "
                                   "pendulum, points, mesh, icosphere or ring), got 'blob'");
     check_error("body\nend", "x.scene:1:5: error: expected a body kind (rope, cloth, jelly, quad, spring, pendulum, "
@@ -602,6 +573,9 @@ static const shipped shipped_scenes[] = {
     {"cloth_512_stiff.scene", 262144, 1567746},
     {"cloth_stiff.scene", 64 * 64, 2 * 63 * 64 + 2 * 63 * 63 + 2 * 62 * 64},
     {"rope_implicit.scene", 80, 79},
+    {"cloth_drape.scene", 256 * 256, 2 * 255 * 256 + 2 * 255 * 255 + 2 * 254 * 256},
+    {"cloth_box.scene", 48 * 48, 2 * 47 * 48 + 2 * 47 * 47 + 2 * 46 * 48},
+    {"cloth_plate.scene", 512 * 512, 1567746},
 };
 #define N_SHIPPED (int)(sizeof shipped_scenes / sizeof shipped_scenes[0])
 

@@ -1,8 +1,10 @@
-/* fuzz_mesh.h — the body of the .asc and .obj harnesses: a loader, then the mesh body a scene makes of what it loaded.
- */
+/* fuzz_mesh.h — the body of the .asc and .obj harnesses: a loader, then the mesh body and the collider a scene makes
+ * of what it loaded. */
 /* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_FUZZ_MESH_H
 #define HOOKE_FUZZ_MESH_H
+
+#include <math.h>
 
 #include "fuzz.h"
 #include "hooke/hooke.h"
@@ -26,6 +28,21 @@ static inline int fuzz_mesh(const uint8_t *data, size_t size, fuzz_mesh_parser p
         d.extra_rings = (int)(size % 3);       /* 0 to 2, as a scene may ask */
         d.pressure.nrt = size % 2 ? 100.0 : 0; /* with and without a gas inside */
         if (hk_world_add_mesh(w, &d) >= 0) fuzz_step(w, 10);
+        hk_world_destroy(w);
+        /* the mesh as a collider: a point dropped through its box's middle, its queries and swept test */
+        w = hk_world_create(&wd);
+        FUZZ_REQUIRE(w != NULL, "no world");
+        hk_collider_def c = hk_default_collider_def();
+        c.shape = HK_COLLIDER_MESH;
+        c.mesh = &m;
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (int v = 0; v < m.vertex_count; v++) {
+            const double x[3] = {m.vertices[v].x, m.vertices[v].y, m.vertices[v].z};
+            for (int k = 0; k < 3; k++) lo[k] = x[k] < lo[k] ? x[k] : lo[k], hi[k] = x[k] > hi[k] ? x[k] : hi[k];
+        }
+        const hk_vec3 x = {0.5 * (lo[0] + hi[0]), hi[1] + 0.01, 0.5 * (lo[2] + hi[2])}, v = {0, -100, 0};
+        const double mass = 1;
+        if (hk_world_add_collider(w, &c) >= 0 && hk_world_add_points(w, 1, &x, &v, &mass) >= 0) fuzz_step(w, 10);
         hk_world_destroy(w);
         hk_mesh_free(&m);
     } else {

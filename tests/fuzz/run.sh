@@ -22,8 +22,9 @@ rm -rf "$seeds"
 mkdir -p "$seeds"/{scene,mesh_asc,mesh_obj,checkpoint,stats} "$bin/corpus" "$bin/artifacts"
 
 # seeds: the shipped scenes and meshes, and what the program writes (checkpoints, stats, OBJ frames)
-cp "$root"/scenes/*.scene "$root"/tests/fuzz/checkpoint.scene "$seeds/scene/"
+cp "$root"/scenes/*.scene "$root"/tests/fuzz/checkpoint.scene "$root"/tests/fuzz/colliders.scene "$seeds/scene/"
 cp "$root"/scenes/*.asc "$seeds/mesh_asc/"
+cp "$root"/scenes/*.obj "$seeds/mesh_obj/"
 ck=$root/tests/fuzz/checkpoint.scene
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

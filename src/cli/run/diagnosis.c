@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "response.h"
 #include "springs.h"
 #include "world.h"
 
@@ -35,6 +36,8 @@ double hk_omega_max(const hk_world *w)
     double ground = 0;
     if (w->def.ground.model == HK_GROUND_REPULSION) ground = w->def.ground.repulsion;
     if (w->def.ground.model == HK_GROUND_SPRING) ground = w->def.ground.stiffness;
+    const hk_collider *col; /* a particle may press on the ground and a collider at once */
+    for (int c = 0, n = hk_colliders(w, &col); c < n; c++) ground += col[c].def.stiffness;
     double best = 0;
     for (int i = 0; i < p->count; i++) best = fmax(best, row[i] + ground * p->inv_mass[i]);
     free(row);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "outfile.h"
+#include "response.h"
 #include "readfile.h"
 
 /* ---- reading: the table hooke plot draws --------------------------------- */
@@ -192,7 +193,10 @@ int hk_stats_read(const char *path, hk_stats_table *t, char *err, size_t errlen)
  * Gauss divergence formula, pressure of the last force evaluation); the
  * implicit integrators add cg_iterations,cg_residual (of the step the row
  * is written after: CG iterations of all its solves, the largest relative
- * residual they ended with). */
+ * residual they ended with); colliders add contacts,min_gap,crossings
+ * (contact/response.h hk_contact_counts: particle-collider contacts, the
+ * smallest distance of a particle in contact from its collider's surface
+ * [m], nan without contacts, and the particles inside a collider). */
 static int has_solver(const hk_world *w) { return hk_integrator_info_of(hk_world_integrator(w).kind)->implicit; }
 
 /* The header line of w's columns, with its newline, into out. */
@@ -203,6 +207,8 @@ static void header(const hk_world *w, char *out, size_t len)
         if (hk_world_body_has_pressure(w, b))
             at += (size_t)snprintf(out + at, len - at, ",volume_%d,pressure_%d", b, b);
     if (has_solver(w) && at < len) at += (size_t)snprintf(out + at, len - at, ",cg_iterations,cg_residual");
+    if (hk_world_collider_count(w) && at < len)
+        at += (size_t)snprintf(out + at, len - at, ",contacts,min_gap,crossings");
     if (at < len) snprintf(out + at, len - at, "\n");
 }
 
@@ -219,6 +225,10 @@ static void write_row(FILE *f, const hk_world *w, const hk_stats *known)
         const hk_solver_stats st = hk_world_solver_stats(w);
         const int current = st.step + 1 == hk_world_step_count(w); /* the row's step took a solve */
         fprintf(f, ",%d,%.3e", current ? st.cg_iterations : 0, current ? st.cg_residual : 0.0);
+    }
+    if (hk_world_collider_count(w)) {
+        const hk_contact_survey c = hk_contact_counts(w, NULL);
+        fprintf(f, ",%lld,%.*g,%lld", (long long)c.contacts, d, c.min_gap, (long long)c.inside);
     }
     fprintf(f, "\n");
 }

@@ -34,8 +34,8 @@ static double jacobi_sn(double u, double m)
     return sin(phi);
 }
 
-/* The single pinned-end spring with a free bob, no ground, drag, damping, walls or spheres; a, b the pinned and
- * free particle. */
+/* The single pinned-end spring with a free bob, no ground, drag, damping, walls, spheres or colliders; a, b the
+ * pinned and free particle. */
 static int pinned_pair(const hk_world *w, const char *kind, int *pa, int *pb)
 {
     if (w->body_count != 1 || w->family_count != 1 || strcmp(w->bodies[0].kind, kind) != 0) return 0;
@@ -43,7 +43,7 @@ static int pinned_pair(const hk_world *w, const char *kind, int *pa, int *pb)
     const hk_particles *p = &w->p;
     if (f->kind != HK_FAMILY_LIST || f->count != 1 || f->params.damping != 0 ||
         f->params.behaviour != HK_SPRING_NORMAL || w->def.ground.model != HK_GROUND_NONE || w->def.air_drag != 0 ||
-        w->def.has_walls || w->sphere_count)
+        w->def.has_walls || w->sphere_count || hk_world_collider_count(w))
         return 0;
     int a = f->a[0], b = f->b[0];
     if (p->inv_mass[a] != 0) {

@@ -8,6 +8,7 @@
 #include "colour.h"
 #include "fpmode.h"
 #include "part.h"
+#include "response.h"
 #include "surface.h"
 #include "sweep.h"
 #include "team.h"
@@ -515,6 +516,7 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
     ps.k = k;
     ps.pk = k->list_range_packed && e->packed.rec ? &e->packed : NULL;
     hk_external_init(&ps.fused.ext, &w->def);
+    hk_contact_force_arrays(w, ps.fused.ext.contact); /* computed by forces.c before the pass */
     ps.add.ext = ps.fused.ext;
     ps.fused.upd = *u;
     ps.add.upd = (hk_update){HK_UPDATE_NONE, u->h, u->dt_a, u->dt_v, u->alpha};

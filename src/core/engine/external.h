@@ -15,6 +15,9 @@ typedef struct hk_external {
     hk_real ground_fric; /* REPULSION: c_fric [N*s/m] */
     hk_real ground_abs;  /* REPULSION: c_abs [N*s/m] */
     hk_real ground_k;    /* SPRING: k_coll [N/m] */
+    /* per-particle contact force [N] by global index (contact/response.h),
+     * added to the external force; NULL (all three): no particle touches */
+    const hk_real *contact[3];
 } hk_external;
 
 static inline void hk_external_init(hk_external *e, const hk_world_def *d)
@@ -29,6 +32,7 @@ static inline void hk_external_init(hk_external *e, const hk_world_def *d)
     e->ground_fric = (hk_real)d->ground.friction;
     e->ground_abs = (hk_real)d->ground.absorption;
     e->ground_k = (hk_real)d->ground.stiffness;
+    e->contact[0] = e->contact[1] = e->contact[2] = NULL;
 }
 
 /* e for the particles of a body with origin height origin_y [m]: their
@@ -74,4 +78,19 @@ static inline void external_lanes(const hk_external *e, hk_w m, hk_w y, hk_w vx,
     *fy = gy;
     *fz = gz;
 }
+
+/* f += the contact force c (hk_external.contact, NULL: none) of the W
+ * particles from global index g (the first n lanes): after external_lanes,
+ * before the springs. The passes call it with NULL or the arrays chosen
+ * once per pass (contact_of), so that a world without contacts runs the
+ * loops it ran before they existed. */
+static inline __attribute__((always_inline)) void contact_lanes(const hk_real *const *c, int64_t g, int n, hk_w *fx,
+                                                                hk_w *fy, hk_w *fz)
+{
+    if (!c) return;
+    *fx = w_add(*fx, w_load_lanes(c[0] + g, n));
+    *fy = w_add(*fy, w_load_lanes(c[1] + g, n));
+    *fz = w_add(*fz, w_load_lanes(c[2] + g, n));
+}
+static inline const hk_real *const *contact_of(const hk_external *e) { return e->contact[0] ? e->contact : NULL; }
 #endif

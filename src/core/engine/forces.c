@@ -5,11 +5,13 @@
 #include "engine.h"
 #include "fpmode.h"
 #include "reference.h"
+#include "response.h"
 #include "surface.h"
 
 static void forces_update(hk_world *w, hk_update_kind kind, hk_real h)
 {
     const hk_update u = hk_update_make(kind, h, &w->integrator);
+    if (w->contact) hk_contact_forces(w); /* the colliders' force on their candidates, which the pass adds */
     if (w->kernels) { /* the engine, with the kernels of the world's path */
         hk_engine_run(w, w->kernels, &u);
         return;
@@ -19,6 +21,7 @@ static void forces_update(hk_world *w, hk_update_kind kind, hk_real h)
      * (engine/external.h, engine/update.h) in the scalar instantiation */
     hk_external ext;
     hk_external_init(&ext, &w->def);
+    hk_contact_force_arrays(w, ext.contact);
     for (int b = 0; b < w->body_count; b++) {
         hk_external_frame(&ext, &w->def, w->bodies[b].origin[1]);
         hk_kernels_scalar.external_forces(&ext, &w->p, w->bodies[b].first, w->bodies[b].count);

@@ -6,8 +6,8 @@
 #include "update.h"
 #include "world.h"
 
-/* f = gravity + air drag + ground + springs + surface forces at the current
- * x and v. */
+/* f = gravity + air drag + ground + colliders' contact + springs + surface
+ * forces at the current x and v. */
 void hk_forces_compute(hk_world *w);
 /* hk_forces_compute, then the update `kind` over a substep h of every free
  * particle from its force (the engine fuses the two). */

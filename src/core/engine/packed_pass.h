@@ -250,11 +250,13 @@ static void HK_SUFFIX(list_pack)(const hk_external *ext, const hk_particles *p, 
                                  int n)
 {
     int64_t g = g0;
+    const hk_real *const *cf = ext ? contact_of(ext) : NULL; /* once for the pass */
     if (ext) {
         for (; g + HK_W <= g0 + n; g += HK_W) {
             hk_w fx, fy, fz;
             external_lanes(ext, w_loadu(p->mass + g), w_add(w_loadu(p->ry + g), w_loadu(p->qy + g)), w_loadu(p->vx + g),
                            w_loadu(p->vy + g), w_loadu(p->vz + g), &fx, &fy, &fz);
+            contact_lanes(cf, g, HK_W, &fx, &fy, &fz);
             for (int h = 0; h < HK_W; h += 8) {
                 store_records8(p, rec, g + h);
 #if defined(HK_ISA_AVX512)
@@ -282,6 +284,7 @@ static void HK_SUFFIX(list_pack)(const hk_external *ext, const hk_particles *p, 
             external_lanes(ext, w_load_lanes(p->mass + g, m),
                            w_add(w_load_lanes(p->ry + g, m), w_load_lanes(p->qy + g, m)), w_load_lanes(p->vx + g, m),
                            w_load_lanes(p->vy + g, m), w_load_lanes(p->vz + g, m), &fx, &fy, &fz);
+            contact_lanes(cf, g, m, &fx, &fy, &fz);
             w_storeu(e[0], fx);
             w_storeu(e[1], fy);
             w_storeu(e[2], fz);

@@ -7,19 +7,22 @@
  * loop runs over whole vectors and ends with the first n lanes of one more
  * (w_load_lanes, w_store_lanes): the same formula on every particle. */
 
-/* One vector of a finished lattice row: f = external + the summed spring
- * forces acc, stored in f (hooke.h promises the force of the last
- * evaluation), then the update. */
-static inline __attribute__((always_inline)) void
-finish_lanes(const hk_step_ctx *ctx, const hk_real *mass, const hk_real *inv_mass, const hk_real *ry, hk_real *x,
-             hk_real *y, hk_real *z, hk_real *vx, hk_real *vy, hk_real *vz, hk_real *fx, hk_real *fy, hk_real *fz,
-             const hk_real *ax, const hk_real *ay, const hk_real *az, int n)
+/* One vector of a finished lattice row (from global particle g): f =
+ * external + contact + the summed spring forces acc, stored in f (hooke.h
+ * promises the force of the last evaluation), then the update. */
+static inline __attribute__((always_inline)) void finish_lanes(const hk_step_ctx *ctx, const hk_real *const *contact,
+                                                               int64_t g, const hk_real *mass, const hk_real *inv_mass,
+                                                               const hk_real *ry, hk_real *x, hk_real *y, hk_real *z,
+                                                               hk_real *vx, hk_real *vy, hk_real *vz, hk_real *fx,
+                                                               hk_real *fy, hk_real *fz, const hk_real *ax,
+                                                               const hk_real *ay, const hk_real *az, int n)
 {
     hk_w ex, ey, ez;
     /* the height enters only with a ground */
     const hk_w h = ctx->ext.ground != HK_GROUND_NONE ? w_add(w_load_lanes(ry, n), w_load_lanes(y, n)) : w_set1(0);
     external_lanes(&ctx->ext, w_load_lanes(mass, n), h, w_load_lanes(vx, n), w_load_lanes(vy, n), w_load_lanes(vz, n),
                    &ex, &ey, &ez);
+    contact_lanes(contact, g, n, &ex, &ey, &ez);
     const hk_w tx = w_add(ex, w_load(ax)), ty = w_add(ey, w_load(ay)), tz = w_add(ez, w_load(az));
     w_store_lanes(fx, tx, n);
     w_store_lanes(fy, ty, n);
@@ -28,7 +31,11 @@ finish_lanes(const hk_step_ctx *ctx, const hk_real *mass, const hk_real *inv_mas
         update_lanes(&ctx->upd, w_load_lanes(inv_mass, n), tx, ty, tz, x, y, z, vx, vy, vz, n);
 }
 
-static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n, hk_real *const acc[3])
+/* The vectors of a row, with the contact arrays c (NULL: none; a constant
+ * where it is inlined). */
+static inline __attribute__((always_inline)) void finish_vectors(const hk_step_ctx *ctx, const hk_real *const *c,
+                                                                 hk_particles *p, int64_t g0, int n,
+                                                                 hk_real *const acc[3])
 {
     hk_real *const ax = acc[0], *const ay = acc[1], *const az = acc[2];
     /* the arrays as locals: the stores below cannot change them, so they
@@ -37,14 +44,24 @@ static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64
     hk_real *const x = p->qx + g0, *const y = p->qy + g0, *const z = p->qz + g0;
     hk_real *const vx = p->vx + g0, *const vy = p->vy + g0, *const vz = p->vz + g0;
     hk_real *const fx = p->fx + g0, *const fy = p->fy + g0, *const fz = p->fz + g0;
-    const hk_w zero = w_set1(0);
     int i = 0;
     for (; i + HK_W <= n; i += HK_W)
-        finish_lanes(ctx, mass + i, inv_mass + i, ry + i, x + i, y + i, z + i, vx + i, vy + i, vz + i, fx + i, fy + i,
-                     fz + i, ax + i, ay + i, az + i, HK_W);
+        finish_lanes(ctx, c, g0 + i, mass + i, inv_mass + i, ry + i, x + i, y + i, z + i, vx + i, vy + i, vz + i,
+                     fx + i, fy + i, fz + i, ax + i, ay + i, az + i, HK_W);
     if (i < n) /* the row's last partial vector */
-        finish_lanes(ctx, mass + i, inv_mass + i, ry + i, x + i, y + i, z + i, vx + i, vy + i, vz + i, fx + i, fy + i,
-                     fz + i, ax + i, ay + i, az + i, n - i);
+        finish_lanes(ctx, c, g0 + i, mass + i, inv_mass + i, ry + i, x + i, y + i, z + i, vx + i, vy + i, vz + i,
+                     fx + i, fy + i, fz + i, ax + i, ay + i, az + i, n - i);
+}
+
+static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64_t g0, int n, hk_real *const acc[3])
+{
+    const hk_real *const *cf = contact_of(&ctx->ext);
+    if (cf)
+        finish_vectors(ctx, cf, p, g0, n, acc);
+    else
+        finish_vectors(ctx, NULL, p, g0, n, acc);
+    const hk_w zero = w_set1(0);
+    int i;
     /* the margins the lattice kernels write: one vector before the row and
      * one past the padded row (kernels.h) */
     const int pad = (n + HK_ROW_VEC - 1) / HK_ROW_VEC * HK_ROW_VEC;
@@ -54,24 +71,35 @@ static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64
     }
 }
 
-static inline __attribute__((always_inline)) void external_store(const hk_external *ext, hk_particles *p, int64_t g,
-                                                                 int n)
+static inline __attribute__((always_inline)) void external_store(const hk_external *ext, const hk_real *const *c,
+                                                                 hk_particles *p, int64_t g, int n)
 {
     hk_w fx, fy, fz;
     const hk_w h =
         ext->ground != HK_GROUND_NONE ? w_add(w_load_lanes(p->ry + g, n), w_load_lanes(p->qy + g, n)) : w_set1(0);
     external_lanes(ext, w_load_lanes(p->mass + g, n), h, w_load_lanes(p->vx + g, n), w_load_lanes(p->vy + g, n),
                    w_load_lanes(p->vz + g, n), &fx, &fy, &fz);
+    contact_lanes(c, g, n, &fx, &fy, &fz);
     w_store_lanes(p->fx + g, fx, n);
     w_store_lanes(p->fy + g, fy, n);
     w_store_lanes(p->fz + g, fz, n);
 }
 
-static void HK_SUFFIX(external_forces)(const hk_external *ext, hk_particles *p, int64_t g0, int n)
+static inline __attribute__((always_inline)) void external_span(const hk_external *ext, const hk_real *const *c,
+                                                                hk_particles *p, int64_t g0, int n)
 {
     int64_t g = g0;
-    for (; g + HK_W <= g0 + n; g += HK_W) external_store(ext, p, g, HK_W);
-    if (g < g0 + n) external_store(ext, p, g, (int)(g0 + n - g));
+    for (; g + HK_W <= g0 + n; g += HK_W) external_store(ext, c, p, g, HK_W);
+    if (g < g0 + n) external_store(ext, c, p, g, (int)(g0 + n - g));
+}
+
+static void HK_SUFFIX(external_forces)(const hk_external *ext, hk_particles *p, int64_t g0, int n)
+{
+    const hk_real *const *cf = contact_of(ext);
+    if (cf)
+        external_span(ext, cf, p, g0, n);
+    else
+        external_span(ext, NULL, p, g0, n);
 }
 
 static inline __attribute__((always_inline)) void update_particles(const hk_update *u, hk_particles *p, int64_t g,

@@ -24,9 +24,11 @@
  *   (M - h theta df/dv - (h theta)^2 df/dx) dv = -g(v)
  * stopping early once -g(v) meets the solve's stopping rule (cg.h: each
  * particle's residual force against what moves it, or |g(v)| against the
- * first right-hand side). Only the springs' elastic and damping forces enter the matrix
- * (system.h, engine/jacobian_lanes.h); gravity, air drag, wind, the ground,
- * pressure, walls and spheres are evaluated in f but not differentiated.
+ * first right-hand side). The springs' elastic and damping forces enter the matrix
+ * (system.h, engine/jacobian_lanes.h), and so do the colliders' contact
+ * springs, damping and friction (contact/response.h); gravity, air drag,
+ * wind, the ground, pressure, walls and spheres are evaluated in f but not
+ * differentiated.
  * Fixed particles (inverse mass 0: pins, driven anchors, already moved to
  * the end of the substep by step.c) keep their state; their velocity does
  * not enter the right-hand side.
@@ -174,7 +176,7 @@ hk_implicit *hk_implicit_solver(hk_world *w)
 
 void hk_implicit_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
 {
-    const hk_block_hooks mg = im->mg ? hk_mg_hooks(im->mg) : (hk_block_hooks){0};
+    const hk_block_hooks mg = im->mg ? hk_mg_hooks(im->mg, sK, sD) : (hk_block_hooks){0};
     hk_system_blocks(w, im, sK, sD, im->mg ? &mg : NULL);
 }
 

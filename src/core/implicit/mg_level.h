@@ -55,6 +55,7 @@ typedef struct mg_body {
 struct hk_mg {
     int count;
     mg_body *b;
+    hk_real sK, sD; /* the scales of the system whose blocks the hooks take (hk_mg_hooks) */
 };
 
 static inline int level_team(const hk_world *w, const mg_level *L)

@@ -7,6 +7,7 @@
 
 #include "fpmode.h"
 #include "mg_level.h"
+#include "response.h"
 #include "team.h"
 
 static int64_t lin(const mg_level *L, int i, int j, int k) { return i + L->sy * j + L->sz * k; }
@@ -137,6 +138,27 @@ hk_mg *hk_mg_create(const hk_world *w)
 
 /* ---- building the coarse matrices (called by every thread of a team) ---- */
 
+/* P^T C P of the colliders' contact blocks C (contact/response.h): each
+ * free particle's block into its aggregate's diagonal, for the aggregates
+ * [j0, j1) of body B on level 0, in particle order. */
+static void add_contacts(const hk_mg *mg, const hk_world *w, const mg_body *B, int64_t j0, int64_t j1)
+{
+    const int *particle, *active;
+    const hk_contact_rec *rec;
+    const int n = hk_contact_touching(w, &particle, &active, &rec);
+    const mg_level *L = &B->lv[0];
+    for (int k = 0; k < n; k++) {
+        const int64_t l = particle[active[k]] - B->first;
+        if (l < 0 || l >= w->bodies[B->body].count) continue;
+        const int64_t i = l % B->n[0], j = l / B->n[0] % B->n[1], kk = l / ((int64_t)B->n[0] * B->n[1]);
+        const int64_t J = i / 2 + L->sy * (j / 2) + L->sz * (kk / 2);
+        if (J < j0 || J >= j1) continue;
+        hk_real blk[6];
+        hk_contact_block(&rec[active[k]], mg->sK, mg->sD, blk);
+        for (int e = 0; e < 6; e++) L->d[e][J] += blk[e];
+    }
+}
+
 static void hk_mg_begin(hk_mg *mg, const hk_world *w)
 {
     for (int bi = 0; bi < mg->count; bi++) {
@@ -164,6 +186,7 @@ static void hk_mg_begin(hk_mg *mg, const hk_world *w)
                     }
             L->d[0][J] = L->d[3][J] = L->d[5][J] = m;
         }
+        add_contacts(mg, w, B, j0, j0 + jn);
     }
     HK_BARRIER();
 }
@@ -712,4 +735,9 @@ static void hook_begin(void *mg, const hk_world *w) { hk_mg_begin(mg, w); }
 static void hook_family(void *mg, const hk_world *w, int fi, hk_real *const blk[6]) { hk_mg_add_family(mg, w, fi, blk); }
 static void hook_finish(void *mg, const hk_world *w) { hk_mg_finish(mg, w); }
 
-hk_block_hooks hk_mg_hooks(hk_mg *mg) { return (hk_block_hooks){hook_begin, hook_family, hook_finish, mg}; }
+hk_block_hooks hk_mg_hooks(hk_mg *mg, hk_real sK, hk_real sD)
+{
+    mg->sK = sK;
+    mg->sD = sD;
+    return (hk_block_hooks){hook_begin, hook_family, hook_finish, mg};
+}

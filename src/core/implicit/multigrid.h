@@ -27,8 +27,9 @@
 hk_mg *hk_mg_create(const hk_world *w);
 void hk_mg_free(hk_mg *mg);
 /* The coarse matrices of a new system, built from the blocks that
- * hk_system_blocks assembles: pass these hooks to it (mg not NULL). */
-hk_block_hooks hk_mg_hooks(hk_mg *mg);
+ * hk_system_blocks assembles with scales sK, sD: pass these hooks to it
+ * (mg not NULL). */
+hk_block_hooks hk_mg_hooks(hk_mg *mg, hk_real sK, hk_real sD);
 /* The damping omega of the block-Jacobi smoother. */
 hk_real hk_mg_omega(void);
 /* z = B r with B the multigrid preconditioner, given z = omega inv r (the

@@ -10,6 +10,7 @@
 #include "fpmode.h"
 #include "kernels.h"
 #include "part.h"
+#include "response.h"
 #include "team.h"
 
 /* A planar or linear lattice body (nz = 1, families reaching at most
@@ -551,6 +552,8 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
         /* 3: list families, colour by colour (a group's merged: engine.h) */
         for (int q = 0; q < im->list_count; q++)
             if (computes_list(w, im->lists[q])) lists_run(k, w, im->lists[q], sK, sD, y, out, NULL);
+        /* 3b: the colliders' contact blocks, a particle each (after the barrier that ends 2 or 3) */
+        hk_contact_apply(w, sK, sD, y, out);
         /* 4: fixed particles keep their velocity: their rows are identity rows
          * of the filtered system, and they take no part in it */
         if (HK_THREAD() == 0)
@@ -630,6 +633,10 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, cons
         }
         for (int q = 0; q < im->list_count; q++)
             if (computes_list(w, im->lists[q])) lists_run(k, w, im->lists[q], sK, sD, NULL, NULL, sum);
+        if (hk_contact_in_system(w)) { /* the colliders' contact blocks, before any particle's is inverted */
+            hk_contact_blocks(w, sK, sD, sum);
+            HK_BARRIER();
+        }
         for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
             for (int g = g0; g < g1; g++) {
                 hk_real iv[6] = {0, 0, 0, 0, 0, 0};

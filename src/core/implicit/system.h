@@ -105,13 +105,16 @@ void hk_implicit_free(hk_implicit *im);
 
 /* out = (mass ? M y : 0) + sum over springs of S (y_a - y_b) added to a and
  * subtracted from b, with S = sK K + sD D at the current positions
- * (engine/jacobian_lanes.h); entries of fixed particles are set to 0. Every
+ * (engine/jacobian_lanes.h), + each collider contact's block (sK K + sD D)
+ * y (contact/response.h); entries of fixed particles are set to 0. Every
  * particle receives its terms in one fixed order (lattice families in
- * family order, then list families colour by colour), on any thread count. */
+ * family order, then list families colour by colour, then its contact), on
+ * any thread count. */
 void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int mass, hk_real *const y[3],
                      hk_real *const out[3]);
-/* im->inv = the inverses of the 3x3 diagonal blocks of M + sum S (fixed
- * particles: 0); the blocks also go to hooks (NULL: none). */
+/* im->inv = the inverses of the 3x3 diagonal blocks of M + sum S + the
+ * contact blocks (fixed particles: 0); the springs' blocks also go to hooks
+ * (NULL: none), which read the contact blocks themselves. */
 void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_block_hooks *hooks);
 /* z = inv r per particle (the vectors HK_SYS_Z and HK_SYS_R), times scale
  * unless it is 1; returns r . z and writes r . r into *rr, both summed over

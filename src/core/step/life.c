@@ -5,6 +5,7 @@
 #include "kernels.h"
 #include "lists.h"
 #include "part.h"
+#include "response.h"
 #include "surface.h"
 #include "world.h"
 
@@ -58,5 +59,6 @@ void hk_world_destroy(hk_world *w)
     hk_engine_free(w->engine);
     hk_implicit_release(w);
     hk_part_free(w->part);
+    hk_contact_free(w);
     free(w);
 }

@@ -6,6 +6,7 @@
 #include "fpmode.h"
 #include "forces.h"
 #include "part.h"
+#include "response.h"
 #include "strain.h"
 #include "surface.h"
 
@@ -33,26 +34,37 @@ static void step(hk_world *w)
     const hk_real h = (hk_real)w->h;
     const struct hk_world_facts *facts = hk_world_facts(w);
     const int anchors = facts->anchors > 0, breakable = facts->breakable > 0;
+    /* colliders: the step's candidates (contact/response.h) */
+    const int colliders = w->contact && w->contact->ncol > 0;
+    if (colliders && hk_contact_begin_step(w) != 0) {
+        w->step_failed = hk_failed(w);
+        return;
+    }
+    /* contacts shift position Verlet's previous positions with the particle (an implicit integrator's history is
+     * a velocity change: left alone) */
+    hk_real *const prev = ops->info.keeps_history && !ops->info.implicit ? w->px : NULL;
     for (int s = 0; s < w->substeps; s++) {
         if (anchors) {
             hk_anchors_advance(w, w->h);
             w->forces_valid = 0;
         }
+        const double t0 = w->time + s * w->h;
+        if (colliders) hk_contact_substep_begin(w, t0);
         ops->substep(w, h);
         if (w->step_failed) return; /* the state is that substep's start (hk_world_check reports it) */
+        int changed = colliders && hk_contact_substep_end(w, t0, t0 + w->h, prev, w->py, w->pz) > 0;
         if (hk_surfaces_pump(w)) w->forces_valid = 0; /* the pressure target moved */
-        int changed = 0;
         if (breakable) {
             hk_part_exchange(w); /* a distributed run: the rows a slab's springs reach, as they are now */
-            changed = hk_springs_break(w) > 0;
+            if (hk_springs_break(w) > 0) changed = 1;
         }
-        /* contacts shift position Verlet's previous positions with the particle (an implicit integrator's history is
-         * a velocity change: left alone) */
-        hk_real *const prev = ops->info.keeps_history && !ops->info.implicit ? w->px : NULL;
         if (hk_contacts_apply(w, w->h, prev, w->py, w->pz) > 0) changed = 1;
         /* changed on any rank: every rank evaluates the forces again (asked only where something can change) */
-        if ((breakable || w->sphere_count > 0 || w->def.has_walls) && hk_part_any(w, changed)) w->forces_valid = 0;
+        if ((breakable || w->sphere_count > 0 || w->def.has_walls || colliders) && hk_part_any(w, changed))
+            w->forces_valid = 0;
     }
+    /* a particle that outran the broad phase's slack is swept over the whole step */
+    if (colliders && hk_part_any(w, hk_contact_end_step(w, prev, w->py, w->pz) > 0)) w->forces_valid = 0;
     w->steps++;
     w->time += w->integrator.dt;
 }

@@ -155,6 +155,7 @@ struct hk_world {
     hk_engine *engine;            /* the engine's state (engine.c), NULL until its first pass */
     struct hk_implicit *implicit; /* the implicit solver's state (implicit/system.c), NULL until its first step */
     struct hk_part *part;         /* a distributed run: this process's share (dist/part.h); NULL otherwise */
+    struct hk_contact *contact;   /* colliders and their contact state (contact/response.h); NULL without any */
     int step_failed;              /* 0, or the hk_status of a substep that could not be taken (the state is its start) */
     int fail_code;                /* the hk_status of the last failure recorded (hk_fail, hk_fail_memory) */
 

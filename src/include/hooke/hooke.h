@@ -464,6 +464,58 @@ HK_API double hk_world_body_pressure(const hk_world *w, int body);
 HK_API int hk_world_body_has_pressure(const hk_world *w, int body);
 
 /* ------------------------------------------------------------------------ */
+/* Colliders: kinematic obstacles with a contact layer (core/contact)       */
+
+/* A collider is a solid that particles do not pass: a closed triangle mesh,
+ * an oriented box or a capsule, placed by an offset and a rotation and
+ * moving, if at all, at a constant linear and angular velocity (a
+ * kinematic obstacle: nothing pushes it). Within `thickness` of its
+ * surface a particle of mass m meets a virtual spring along the surface's
+ * outward normal n and Coulomb friction against the tangential slip v_t
+ * relative to the surface:
+ *   f_n = max(0, k (thickness - d) - c_n v_n), c_n = 2 damping_ratio sqrt(k m)
+ *   f_t = -min(friction f_n, (m / h) |v_t|) v_t / |v_t|   (h: the substep)
+ * with d the particle's signed distance from the surface (< 0 inside).
+ * The force enters every integrator's force evaluation, and its stiffness
+ * and damping the implicit integrators' matrix. A particle that crosses
+ * the surface within a substep is caught by a swept test and put back on
+ * its side with its normal velocity into the collider removed
+ * (docs/user-guide.md, "Contact"). */
+typedef enum hk_collider_shape {
+    HK_COLLIDER_MESH = 0, /* a closed triangle mesh, faces counter-clockwise from outside */
+    HK_COLLIDER_BOX,      /* an oriented box centred on the origin of its frame */
+    HK_COLLIDER_CAPSULE,  /* a cylinder with hemispherical ends along the y axis of its frame */
+    HK_COLLIDER_SHAPE_COUNT
+} hk_collider_shape;
+
+typedef struct hk_collider_def {
+    hk_collider_shape shape;
+    const hk_mesh *mesh;      /* MESH: copied; must pass hk_mesh_validate (closed, outward, no degenerate face) */
+    hk_vec3 offset;           /* the origin of the collider's frame at t = 0 [m]: added to every mesh vertex,
+                                 the centre of a box or capsule */
+    hk_vec3 rotation;         /* its orientation at t = 0: a rotation about x, then y, then z (fixed axes) [rad] */
+    hk_vec3 size;             /* BOX: edge lengths along its frame's x, y, z [m] */
+    double radius;            /* CAPSULE: radius [m] */
+    double length;            /* CAPSULE: distance between the centres of its end spheres [m] (0: a sphere) */
+    hk_vec3 velocity;         /* of its frame's origin [m/s] */
+    hk_vec3 angular_velocity; /* about its frame's origin [rad/s] */
+    double thickness;         /* the contact layer [m], > 0 and at most the smallest spring rest length */
+    double stiffness;         /* k of the contact spring [N/m], > 0 */
+    double damping_ratio;     /* of the normal motion: c_n = 2 damping_ratio sqrt(k m) [1] */
+    double friction;          /* Coulomb coefficient [1] */
+} hk_collider_def;
+/* A box of 1 m, thickness 0.01 m, stiffness 1e4 N/m, no damping or friction, at rest at the origin. */
+HK_API hk_collider_def hk_default_collider_def(void);
+/* Adds a collider; its index (>= 0) or a negative hk_status (hk_world_error
+ * says why: a bad value, a mesh that fails hk_mesh_validate, a thickness
+ * larger than the smallest spring rest length of the bodies so far; bodies
+ * added later are checked when the world is stepped). */
+HK_API int hk_world_add_collider(hk_world *w, const hk_collider_def *def);
+HK_API int hk_world_collider_count(const hk_world *w);
+/* Collider i's definition (its mesh pointer NULL); HK_OK or HK_ERR_INVALID. */
+HK_API int hk_world_collider(const hk_world *w, int i, hk_collider_def *out);
+
+/* ------------------------------------------------------------------------ */
 /* Integrators                                                               */
 
 typedef enum hk_integrator_kind {

@@ -1,4 +1,4 @@
-/* geometry.c — frame geometry shared by the VTK, OBJ and PNG writers: spring lines and body surface triangles. */
+/* geometry.c — frame geometry shared by the VTK, OBJ and PNG writers: spring lines, body and collider surfaces. */
 /* SPDX-License-Identifier: MIT */
 #include "geometry.h"
 
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "builders.h"
+#include "response.h"
 #include "springs.h"
 #include "world.h"
 
@@ -124,6 +125,45 @@ static void jelly_tris(const hk_world *w, int bi, hk_geometry *m)
     face(m, bi, f0 + nx - 1, ny, nz, sy, sz);       /* i = nx-1 */
 }
 
+/* The colliders' surfaces one after the other, and each particle's contacts; 0 or -1 (out of memory). */
+static int collider_tris(const hk_world *w, hk_geometry *m)
+{
+    const hk_collider *col;
+    const int n = hk_colliders(w, &col);
+    if (n == 0) return 0;
+    m->contacts = calloc((size_t)w->p.count + 1, sizeof *m->contacts);
+    if (!m->contacts) return -1;
+    (void)hk_contact_counts(w, m->contacts);
+    for (int c = 0; c < n; c++) {
+        double *xyz;
+        int *tri, nv, nt;
+        if (hk_collider_surface(&col[c], hk_world_time(w), HK_GEOMETRY_AROUND, &xyz, &nv, &tri, &nt) != 0) {
+            free(xyz);
+            free(tri);
+            return -1;
+        }
+        double *pos = realloc(m->cpos, 3 * (size_t)(m->cverts + nv) * sizeof *pos);
+        if (pos) m->cpos = pos;
+        int32_t *ct = realloc(m->ctri, 3 * (size_t)(m->ctris + nt) * sizeof *ct);
+        if (ct) m->ctri = ct;
+        int32_t *cc = realloc(m->ctri_collider, (size_t)(m->ctris + nt) * sizeof *cc);
+        if (cc) m->ctri_collider = cc;
+        if (pos && ct && cc) {
+            memcpy(m->cpos + 3 * m->cverts, xyz, 3 * (size_t)nv * sizeof *xyz);
+            for (int t = 0; t < nt; t++) {
+                for (int k = 0; k < 3; k++) m->ctri[3 * (m->ctris + t) + k] = (int32_t)(m->cverts + tri[3 * t + k]);
+                m->ctri_collider[m->ctris + t] = c;
+            }
+            m->cverts += nv;
+            m->ctris += nt;
+        }
+        free(xyz);
+        free(tri);
+        if (!pos || !ct || !cc) return -1;
+    }
+    return 0;
+}
+
 int hk_geometry_build(const hk_world *w, hk_geometry *m)
 {
     memset(m, 0, sizeof *m);
@@ -141,6 +181,10 @@ int hk_geometry_build(const hk_world *w, hk_geometry *m)
         return -1;
     }
     hk_world_positions(w, 0, w->p.count, m->pos);
+    if (collider_tris(w, m) != 0) {
+        hk_geometry_free(m);
+        return -1;
+    }
     line_ctx c = {m, &w->p, springs, 0};
     for (int f = 0; f < w->family_count; f++) hk_springs_visit(&w->families[f], add_line, &c);
     for (int b = 0; b < w->body_count; b++) {
@@ -165,5 +209,9 @@ void hk_geometry_free(hk_geometry *m)
     free(m->stretch);
     free(m->tri);
     free(m->tri_body);
+    free(m->cpos);
+    free(m->ctri);
+    free(m->ctri_collider);
+    free(m->contacts);
     memset(m, 0, sizeof *m);
 }

@@ -16,12 +16,22 @@ typedef struct hk_geometry {
     int64_t tris;    /* surface triangles */
     int32_t *tri;    /* 3 global particle indices per triangle */
     int32_t *tri_body;
+    /* the colliders' surfaces at the frame's time (a box, a capsule cut into
+     * HK_GEOMETRY_AROUND sides, a mesh), in world coordinates */
+    int64_t cverts, ctris;
+    double *cpos;           /* 3 per vertex [m] */
+    int32_t *ctri;          /* 3 vertex indices (into cpos) per triangle */
+    int32_t *ctri_collider; /* the collider of each triangle */
+    int32_t *contacts;      /* per particle: the colliders within whose thickness it lies (NULL: no collider) */
 } hk_geometry;
+#define HK_GEOMETRY_AROUND 32
 
 /* Surfaces: a mesh or icosphere body shows its closed triangle mesh, a cloth
  * two triangles per grid cell (left out where one of the cell's structural
  * springs is broken), a jelly the triangulated faces of its lattice box;
- * ropes, rings, pairs, quads and point bodies show lines only.
+ * ropes, rings, pairs, quads and point bodies show lines only. Colliders
+ * show their surfaces, and each particle the number of colliders it
+ * touches.
  * Returns 0, or -1 when out of memory (*m then empty). */
 int hk_geometry_build(const hk_world *w, hk_geometry *m);
 void hk_geometry_free(hk_geometry *m);

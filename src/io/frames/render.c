@@ -1,5 +1,5 @@
-/* render.c — a frame drawn with cairo: camera fitted per frame, ground with shadows, spheres, stretch-coloured
- * surfaces and springs back to front, a colour bar and a caption. */
+/* render.c — a frame drawn with cairo: camera fitted per frame, ground with shadows, spheres, colliders,
+ * stretch-coloured surfaces and springs back to front, a colour bar and a caption. */
 /* SPDX-License-Identifier: MIT */
 #include "render.h"
 
@@ -50,8 +50,10 @@ typedef struct hk_render_camera {
     double half_extent;             /* half the visible height of the viewport [m] */
 } hk_render_camera;
 
-/* The box around the finite particles that are drawn (drawn[i]) and the spheres ([m]); 0 when there is none. */
-static int scene_box(const hk_world *w, const double *pos, const char *drawn, double lo[3], double hi[3])
+/* The box around the finite particles that are drawn (drawn[i]), the spheres and the colliders ([m]); 0 when there
+ * is none. */
+static int scene_box(const hk_world *w, const hk_geometry *g, const double *pos, const char *drawn, double lo[3],
+                     double hi[3])
 {
     const hk_particles *p = &w->p;
     for (int c = 0; c < 3; c++) {
@@ -75,6 +77,11 @@ static int scene_box(const hk_world *w, const double *pos, const char *drawn, do
             hi[c] = fmax(hi[c], x[c] + s->radius);
         }
     }
+    for (int64_t v = 0; v < g->cverts; v++)
+        for (int c = 0; c < 3; c++) {
+            lo[c] = fmin(lo[c], g->cpos[3 * v + c]);
+            hi[c] = fmax(hi[c], g->cpos[3 * v + c]);
+        }
     return lo[0] <= hi[0];
 }
 
@@ -87,11 +94,11 @@ static int ground_near(const hk_world *w, const double lo[3], const double hi[3]
 }
 
 /* The frame's camera (hk_render_png). */
-static void camera_fit(const hk_world *w, const double *pos, const char *drawn, int width, int height,
+static void camera_fit(const hk_world *w, const hk_geometry *g, const char *drawn, int width, int height,
                        hk_render_camera *cam)
 {
     double lo[3], hi[3];
-    if (!scene_box(w, pos, drawn, lo, hi))
+    if (!scene_box(w, g, g->pos, drawn, lo, hi))
         for (int c = 0; c < 3; c++) lo[c] = hi[c] = 0;
     if (ground_near(w, lo, hi)) lo[1] = fmin(lo[1], w->def.ground.height);
     /* from the front right, 30 degrees round from +z, 30 degrees above */
@@ -165,8 +172,8 @@ static void project(const view *v, double x, double y, double z, double out[3])
 }
 
 /* What is drawn back to front: a surface triangle, a spring of a body without a surface, such a body's particle,
- * a sphere. At equal depth, in that order, then by index. */
-enum { ITEM_TRI, ITEM_LINE, ITEM_POINT, ITEM_SPHERE };
+ * a sphere, a collider's triangle. At equal depth, in that order, then by index. */
+enum { ITEM_TRI, ITEM_LINE, ITEM_POINT, ITEM_SPHERE, ITEM_COLLIDER };
 typedef struct item {
     double depth; /* [m] along the view direction; larger is farther */
     int32_t kind, index;
@@ -234,6 +241,19 @@ static void drop(const scene *sc, int i, double out[3])
     project(&sc->v, x[0], sc->ground, x[2], out);
 }
 
+/* A triangle dropped onto the ground (its corners on the screen) as a path, every one turned the same way round:
+ * a closed surface's upper and lower faces land with opposite turns, and under the winding rule they would cancel
+ * to no shadow at all. */
+static void shadow_path(cairo_t *cr, const double p[3][3])
+{
+    const double turn = (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0]);
+    const int last = turn < 0 ? 2 : 1, other = 3 - last;
+    cairo_move_to(cr, p[0][0], p[0][1]);
+    cairo_line_to(cr, p[last][0], p[last][1]);
+    cairo_line_to(cr, p[other][0], p[other][1]);
+    cairo_close_path(cr);
+}
+
 static void draw_ground(hk_canvas *c, const scene *sc)
 {
     cairo_t *cr = c->cr;
@@ -269,14 +289,15 @@ static void draw_ground(hk_canvas *c, const scene *sc)
         if (!shown(sc, v[0]) || !shown(sc, v[1]) || !shown(sc, v[2])) continue;
         double p[3][3];
         for (int k = 0; k < 3; k++) drop(sc, v[k], p[k]);
-        /* every dropped triangle turned the same way round: a closed surface's upper and lower faces land
-         * with opposite turns, and under the winding rule they would cancel to no shadow at all */
-        const double turn = (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0]);
-        const int last = turn < 0 ? 2 : 1, other = 3 - last;
-        cairo_move_to(cr, p[0][0], p[0][1]);
-        cairo_line_to(cr, p[last][0], p[last][1]);
-        cairo_line_to(cr, p[other][0], p[other][1]);
-        cairo_close_path(cr);
+        shadow_path(cr, p);
+    }
+    for (int64_t t = 0; t < g->ctris; t++) { /* the colliders' triangles */
+        double p[3][3];
+        for (int k = 0; k < 3; k++) {
+            const double *x = g->cpos + 3 * (size_t)g->ctri[3 * t + k];
+            project(&sc->v, x[0], sc->ground, x[2], p[k]);
+        }
+        shadow_path(cr, p);
     }
     for (int k = 0; k < sc->w->sphere_count; k++) {
         const hk_sphere_def *s = &sc->w->spheres[k];
@@ -348,6 +369,62 @@ static void draw_triangle(hk_canvas *c, const scene *sc, int64_t t, const double
     cairo_stroke(cr);
 }
 
+/* A piece of a collider's triangle (x: its 3 corners [m]): flat grey, lit as the bodies' surfaces are. */
+static void draw_collider_triangle(hk_canvas *c, const scene *sc, const double *corner, const double light[3])
+{
+    const double *x[3] = {corner, corner + 3, corner + 6};
+    double p[3][3], e[2][3], n[3];
+    for (int k = 0; k < 3; k++) project(&sc->v, x[k][0], x[k][1], x[k][2], p[k]);
+    for (int k = 0; k < 2; k++)
+        for (int d = 0; d < 3; d++) e[k][d] = x[k + 1][d] - x[0][d];
+    cross(e[0], e[1], n);
+    normalise(n);
+    const hk_rgb col = shaded((hk_rgb){176, 172, 164}, 0.5 + 0.5 * fabs(dot(n, light)));
+    cairo_t *cr = c->cr;
+    cairo_move_to(cr, p[0][0], p[0][1]);
+    cairo_line_to(cr, p[1][0], p[1][1]);
+    cairo_line_to(cr, p[2][0], p[2][1]);
+    cairo_close_path(cr);
+    hk_canvas_colour(c, col, 1);
+    cairo_fill_preserve(cr);
+    cairo_set_line_width(cr, 0.6);
+    cairo_stroke(cr);
+}
+
+/* The colliders' triangles cut into pieces of at most about `size` [m] a side (so that drawing back to front
+ * orders them against the bodies' small triangles), 9 coordinates each; their count, or -1 (out of memory). */
+static int64_t collider_pieces(const hk_geometry *g, double size, double **out)
+{
+    int64_t n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        n = 0;
+        for (int64_t t = 0; t < g->ctris; t++) {
+            const double *x[3];
+            double edge = 0;
+            for (int k = 0; k < 3; k++) x[k] = g->cpos + 3 * (size_t)g->ctri[3 * t + k];
+            for (int k = 0; k < 3; k++) {
+                const double *a = x[k], *b = x[(k + 1) % 3];
+                edge = fmax(edge, sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                                       (a[2] - b[2]) * (a[2] - b[2])));
+            }
+            const int cuts = (int)fmin(64, fmax(1, ceil(edge / size)));
+            for (int i = 0; i < cuts; i++)
+                for (int j = 0; i + j < cuts; j++)
+                    for (int up = 0; up < (i + j + 1 < cuts ? 2 : 1); up++, n++) {
+                        if (!pass) continue;
+                        /* the barycentric grid's cell (i, j): its lower triangle, and the upper one inside */
+                        const int bi[3] = {i + up, i + 1, i}, bj[3] = {j + up, j, j + 1};
+                        for (int k = 0; k < 3; k++)
+                            for (int d = 0; d < 3; d++)
+                                (*out)[9 * n + 3 * k + d] =
+                                    x[0][d] + ((x[1][d] - x[0][d]) * bi[k] + (x[2][d] - x[0][d]) * bj[k]) / cuts;
+                    }
+        }
+        if (!pass && !(*out = malloc((size_t)(9 * n + 1) * sizeof **out))) return -1;
+    }
+    return n;
+}
+
 static void draw_sphere(hk_canvas *c, const scene *sc, int k)
 {
     const hk_sphere_def *s = &sc->w->spheres[k];
@@ -372,11 +449,17 @@ static int draw_scene(hk_canvas *c, const scene *sc)
 {
     const hk_world *w = sc->w;
     const hk_geometry *g = sc->g;
-    int64_t n = g->tris + w->sphere_count;
+    double *piece = NULL;
+    const int64_t pieces = collider_pieces(g, sc->v.cam.half_extent / 40, &piece);
+    if (pieces < 0) return -1;
+    int64_t n = g->tris + w->sphere_count + pieces;
     for (int64_t l = 0; l < g->lines; l++) n += !sc->surface[g->line_body[l]];
     for (int b = 0; b < w->body_count; b++) n += sc->surface[b] ? 0 : w->bodies[b].count;
     item *it = malloc((size_t)(n > 0 ? n : 1) * sizeof *it);
-    if (!it) return -1;
+    if (!it) {
+        free(piece);
+        return -1;
+    }
     int64_t m = 0;
     for (int64_t t = 0; t < g->tris; t++) {
         const int32_t *v = g->tri + 3 * t;
@@ -401,6 +484,29 @@ static int draw_scene(hk_canvas *c, const scene *sc)
         project(&sc->v, s->center.x, s->center.y, s->center.z, p);
         it[m++] = (item){p[2], ITEM_SPHERE, k};
     }
+    /* a collider's piece is drawn as if at its far corner, and behind that by twice the thickest contact layer
+     * and the bodies' triangles' size: what rests on a collider (within its layer) is drawn over it */
+    double behind = bias, edge = 0;
+    for (int c = 0; c < hk_world_collider_count(w); c++) {
+        hk_collider_def d;
+        if (hk_world_collider(w, c, &d) == HK_OK) behind = fmax(behind, 2 * d.thickness);
+    }
+    const int64_t step = g->tris > 1000 ? g->tris / 1000 : 1; /* the mean edge of at most a thousand triangles */
+    for (int64_t t = 0; t < g->tris; t += step) {
+        const double *a = g->pos + 3 * (size_t)g->tri[3 * t], *b = g->pos + 3 * (size_t)g->tri[3 * t + 1];
+        edge += sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+    }
+    if (g->tris > 0 && isfinite(edge)) behind += edge / (double)((g->tris + step - 1) / step);
+    for (int64_t t = 0; t < pieces; t++) {
+        double far = -INFINITY;
+        for (int k = 0; k < 3; k++) {
+            const double *x = piece + 9 * t + 3 * k;
+            double p[3];
+            project(&sc->v, x[0], x[1], x[2], p);
+            far = fmax(far, p[2]);
+        }
+        it[m++] = (item){far + behind, ITEM_COLLIDER, (int32_t)t};
+    }
     qsort(it, (size_t)m, sizeof *it, item_cmp);
     double light[3] = {-0.3, 0.8, 0.5};
     normalise(light);
@@ -422,11 +528,14 @@ static int draw_scene(hk_canvas *c, const scene *sc)
             cairo_arc(cr, sc->s[3 * i], sc->s[3 * i + 1], 2.4, 0, 2 * PI);
             hk_canvas_colour(c, ink, 1);
             cairo_fill(cr);
-        } else {
+        } else if (it[k].kind == ITEM_SPHERE) {
             draw_sphere(c, sc, i);
+        } else {
+            draw_collider_triangle(c, sc, piece + 9 * (size_t)i, light);
         }
     }
     free(it);
+    free(piece);
     return 0;
 }
 
@@ -522,7 +631,7 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, int
         if (!sc.surface[b]) memset(sc.drawn + w->bodies[b].first, 1, (size_t)w->bodies[b].count);
     }
     for (int64_t t = 0; t < 3 * g->tris; t++) sc.drawn[g->tri[t]] = 1;
-    camera_fit(w, g->pos, sc.drawn, width, height, &sc.v.cam);
+    camera_fit(w, g, sc.drawn, width, height, &sc.v.cam);
     double vp[4];
     hk_render_viewport(width, height, vp);
     sc.v.scale = 0.5 * (vp[3] - vp[1]) / sc.v.cam.half_extent;
@@ -538,7 +647,7 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, int
         }
     for (int i = 0; i < p->count; i++) sc.stretch[i] = springs[i] ? sc.stretch[i] / springs[i] : 1;
     double lo[3], hi[3];
-    if (scene_box(w, g->pos, sc.drawn, lo, hi) && ground_near(w, lo, hi)) {
+    if (scene_box(w, g, g->pos, sc.drawn, lo, hi) && ground_near(w, lo, hi)) {
         sc.ground = w->def.ground.height;
         ground_stage(&sc, lo, hi);
     }

@@ -25,7 +25,7 @@
 /* The compressed arrays of one frame: the points' (each stored once), the
  * cells' (the springs' lines first, then the triangles, as VTK orders a
  * PolyData's cells) and the topology of each kind of cell. */
-enum { VELOCITY, FORCE, INV_MASS, POINT_BODY, POINTS, NPOINT_ARRAYS };
+enum { VELOCITY, FORCE, INV_MASS, POINT_BODY, POINTS, CONTACTS, NPOINT_ARRAYS };
 enum { STRETCH, CELL_BODY, NCELL_ARRAYS };
 enum { CONNECTIVITY, OFFSETS, NTOPO_ARRAYS };
 
@@ -73,7 +73,8 @@ static int point_blobs(const hk_world *w, const hk_geometry *m, frame_blobs *fb)
     if (hk_vtk_compress(xyz, vec, &fb->point[FORCE]) != 0) goto done;
     if (hk_vtk_compress(m->pos, 3 * n * sizeof *m->pos, &fb->point[POINTS]) != 0 ||
         hk_vtk_compress(p->inv_mass, n * sizeof *p->inv_mass, &fb->point[INV_MASS]) != 0 ||
-        hk_vtk_compress(body, n * sizeof *body, &fb->point[POINT_BODY]) != 0)
+        hk_vtk_compress(body, n * sizeof *body, &fb->point[POINT_BODY]) != 0 ||
+        (m->contacts && hk_vtk_compress(m->contacts, n * sizeof *m->contacts, &fb->point[CONTACTS]) != 0))
         goto done;
     rc = 0;
 done:
@@ -188,6 +189,7 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
         {HK_VTK_POINT_DATA, "force", REAL_TYPE, 3, &fb.point[FORCE]},
         {HK_VTK_POINT_DATA, "inv_mass", REAL_TYPE, 1, &fb.point[INV_MASS]},
         {HK_VTK_POINT_DATA, "body_id", "Int32", 1, &fb.point[POINT_BODY]},
+        {HK_VTK_POINT_DATA, "contacts", "Int32", 1, &fb.point[CONTACTS]}, /* with colliders only: left out below */
         {HK_VTK_CELL_DATA, "stretch", "Float64", 1, &fb.cell[STRETCH]},
         {HK_VTK_CELL_DATA, "body_id", "Int32", 1, &fb.cell[CELL_BODY]},
         {HK_VTK_POINTS, "Points", "Float64", 3, &fb.point[POINTS]},
@@ -196,16 +198,49 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
         {HK_VTK_POLYS, "connectivity", "Int32", 1, &fb.topo[1][CONNECTIVITY]},
         {HK_VTK_POLYS, "offsets", fb.wide[1] ? "Int64" : "Int32", 1, &fb.topo[1][OFFSETS]},
     };
+    hk_vtk_array kept[sizeof a / sizeof a[0]];
+    int count = 0;
+    for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
+        if (a[i].blob->data) kept[count++] = a[i];
     const hk_vtp_piece piece = {.time = hk_world_time(w),
                                 .points = w->p.count,
                                 .lines = m->lines,
                                 .polys = m->tris,
-                                .arrays = a,
-                                .count = (int)(sizeof a / sizeof a[0])};
+                                .arrays = kept,
+                                .count = count};
     rc = hk_vtp_write(path, &piece);
 done:
     free(ts);
     blobs_free(&fb);
+    return rc;
+}
+
+/* The colliders' surfaces of a frame as a PolyData of their own
+ * (triangles, cell data collider_id); 0, or -1 with errno set. */
+static int write_colliders(const char *path, const hk_world *w, const hk_geometry *m)
+{
+    hk_vtk_blob points = {0}, id = {0}, topo[NTOPO_ARRAYS] = {{0}};
+    int wide, rc = -1;
+    if (hk_vtk_compress(m->cpos, 3 * (uint64_t)m->cverts * sizeof *m->cpos, &points) != 0 ||
+        hk_vtk_compress(m->ctri_collider, (uint64_t)m->ctris * sizeof *m->ctri_collider, &id) != 0 ||
+        topology_blobs(m->ctris, 3, m->ctri, topo, &wide) != 0)
+        goto done;
+    const hk_vtk_array a[] = {
+        {HK_VTK_CELL_DATA, "collider_id", "Int32", 1, &id},
+        {HK_VTK_POINTS, "Points", "Float64", 3, &points},
+        {HK_VTK_POLYS, "connectivity", "Int32", 1, &topo[CONNECTIVITY]},
+        {HK_VTK_POLYS, "offsets", wide ? "Int64" : "Int32", 1, &topo[OFFSETS]},
+    };
+    const hk_vtp_piece piece = {.time = hk_world_time(w),
+                                .points = m->cverts,
+                                .polys = m->ctris,
+                                .arrays = a,
+                                .count = (int)(sizeof a / sizeof a[0])};
+    rc = hk_vtp_write(path, &piece);
+done:
+    hk_vtk_blob_free(&points);
+    hk_vtk_blob_free(&id);
+    for (int i = 0; i < NTOPO_ARRAYS; i++) hk_vtk_blob_free(&topo[i]);
     return rc;
 }
 
@@ -220,6 +255,7 @@ typedef struct vtk_series {
     int count, cap;
     double *times;
     char **files; /* .vtp names, relative to the folder */
+    int *parts;   /* 0: a frame, 1: its colliders */
     int resumed;  /* the frames already in the folder have been looked for */
     char pvd[4200];
     char failed[4200]; /* the file a failed frame could not write */
@@ -232,11 +268,12 @@ static void vtk_series_free(void *state)
     for (int i = 0; i < fr->count; i++) free(fr->files[i]);
     free(fr->files);
     free(fr->times);
+    free(fr->parts);
     free(fr);
 }
 
-/* Appends a frame to the collection; 0 or -1 (out of memory). */
-static int push_frame(vtk_series *fr, const char *name, double time)
+/* Appends a file to the collection (part 0 a frame, 1 its colliders); 0 or -1 (out of memory). */
+static int push_frame(vtk_series *fr, const char *name, double time, int part)
 {
     if (fr->count == fr->cap) {
         int cap = fr->cap ? 2 * fr->cap : 64;
@@ -244,19 +281,27 @@ static int push_frame(vtk_series *fr, const char *name, double time)
         if (t) fr->times = t;
         char **f = realloc(fr->files, (size_t)cap * sizeof *f);
         if (f) fr->files = f;
-        if (!t || !f) return -1;
+        int *pa = realloc(fr->parts, (size_t)cap * sizeof *pa);
+        if (pa) fr->parts = pa;
+        if (!t || !f || !pa) return -1;
         fr->cap = cap;
     }
     if (!(fr->files[fr->count] = strdup(name))) return -1;
+    fr->parts[fr->count] = part;
     fr->times[fr->count++] = time;
     return 0;
 }
 
-/* The step of a frame file name frame_<digits>.vtp; -1 for any other name. */
-static long long frame_step(const char *name)
+/* The file names of the parts: a frame, and its colliders. */
+static const char *const part_prefix[2] = {"frame_", "colliders_"};
+
+/* The step of a file name frame_<digits>.vtp or colliders_<digits>.vtp (the
+ * part in *part); -1 for any other name. */
+static long long frame_step(const char *name, int *part)
 {
-    if (strncmp(name, "frame_", 6) != 0) return -1;
-    const char *p = name + 6;
+    *part = strncmp(name, part_prefix[1], strlen(part_prefix[1])) == 0;
+    if (strncmp(name, part_prefix[*part], strlen(part_prefix[*part])) != 0) return -1;
+    const char *p = name + strlen(part_prefix[*part]);
     long long step = 0;
     int digits = 0;
     for (; *p >= '0' && *p <= '9' && digits < 18; p++, digits++) step = 10 * step + (*p - '0');
@@ -284,14 +329,16 @@ static double frame_time(const char *dir, const char *name)
 
 typedef struct earlier {
     long long step;
+    int part;
     double time;
     char name[64];
 } earlier;
 
 static int by_step(const void *a, const void *b)
 {
-    const long long x = ((const earlier *)a)->step, y = ((const earlier *)b)->step;
-    return (x > y) - (x < y);
+    const earlier *p = a, *q = b;
+    if (p->step != q->step) return (p->step > q->step) - (p->step < q->step);
+    return (p->part > q->part) - (p->part < q->part);
 }
 
 /* A restarted run (first frame at step > 0) writing into a folder that holds the frames of the run before:
@@ -304,7 +351,8 @@ static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
     int n = 0, cap = 0, rc = 0;
     struct dirent *ent;
     while ((ent = readdir(d)) != NULL) {
-        const long long step = frame_step(ent->d_name);
+        int part;
+        const long long step = frame_step(ent->d_name, &part);
         if (step < 0 || step >= first_step || strlen(ent->d_name) >= sizeof e->name) continue;
         const double t = frame_time(dir, ent->d_name);
         if (isnan(t)) continue;
@@ -318,6 +366,7 @@ static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
             e = g;
         }
         e[n].step = step;
+        e[n].part = part;
         e[n].time = t;
         memcpy(e[n].name, ent->d_name, strlen(ent->d_name) + 1);
         n++;
@@ -325,7 +374,7 @@ static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
     closedir(d);
     if (rc == 0) {
         qsort(e, (size_t)n, sizeof *e, by_step);
-        for (int i = 0; i < n && rc == 0; i++) rc = push_frame(fr, e[i].name, e[i].time);
+        for (int i = 0; i < n && rc == 0; i++) rc = push_frame(fr, e[i].name, e[i].time, e[i].part);
     }
     free(e);
     return rc;
@@ -355,17 +404,31 @@ static int write_vtk(hk_frame_series *s, const char *path, const hk_world *w, co
         }
     }
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    if (push_frame(fr, name, hk_world_time(w)) != 0) {
+    if (push_frame(fr, name, hk_world_time(w), 0) != 0) {
         errno = ENOMEM;
         return -1;
     }
+    if (g->ctris > 0) { /* the colliders beside the frame: colliders_<step>.vtp, part 1 of the collection */
+        snprintf(fr->failed, sizeof fr->failed, "%.*s%s%s", (int)(name - path), path, part_prefix[1],
+                 name + strlen(part_prefix[0]));
+        if (write_colliders(fr->failed, w, g) != 0) {
+            s->failed = fr->failed;
+            return -1;
+        }
+        if (push_frame(fr, strrchr(fr->failed, '/') ? strrchr(fr->failed, '/') + 1 : fr->failed, hk_world_time(w), 1)) {
+            errno = ENOMEM;
+            return -1;
+        }
+    }
     snprintf(fr->pvd, sizeof fr->pvd, "%s/frames.pvd", s->dir);
-    if (hk_pvd_write(fr->pvd, fr->count, fr->times, fr->files) != 0) {
+    if (hk_pvd_write(fr->pvd, fr->count, fr->times, fr->files, fr->parts) != 0) {
         s->failed = fr->pvd;
         return -1;
     }
     return 0;
 }
 
-const hk_frame_format hk_frame_format_vtk = {"vtk", "vtp", "ParaView: .vtp frames (springs as lines, surfaces as triangles) and frames.pvd",
+const hk_frame_format hk_frame_format_vtk = {"vtk", "vtp",
+                                             "ParaView: .vtp frames (springs as lines, surfaces as triangles; the "
+                                             "colliders in colliders_<step>.vtp) and frames.pvd",
                                              write_vtk};

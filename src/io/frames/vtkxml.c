@@ -130,7 +130,7 @@ int hk_vtp_write(const char *path, const hk_vtp_piece *pc)
     return hk_out_close(&o, 1);
 }
 
-int hk_pvd_write(const char *path, int count, const double *times, char *const *files)
+int hk_pvd_write(const char *path, int count, const double *times, char *const *files, const int *parts)
 {
     hk_outfile o;
     FILE *f = hk_out_open(&o, path, "w");
@@ -138,7 +138,8 @@ int hk_pvd_write(const char *path, int count, const double *times, char *const *
     fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
                "  <Collection>\n");
     for (int i = 0; i < count; i++)
-        fprintf(f, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s\"/>\n", times[i], files[i]);
+        fprintf(f, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"%d\" file=\"%s\"/>\n", times[i],
+                parts ? parts[i] : 0, files[i]);
     fprintf(f, "  </Collection>\n</VTKFile>\n");
     return hk_out_close(&o, 1);
 }

@@ -57,8 +57,9 @@ typedef struct hk_vtp_piece {
 } hk_vtp_piece;
 int hk_vtp_write(const char *path, const hk_vtp_piece *piece);
 
-/* A Collection (.pvd): one DataSet per file, timestep = times[i] [s]; file
- * names relative to the .pvd's folder. 0, or -1 with errno set. */
-int hk_pvd_write(const char *path, int count, const double *times, char *const *files);
+/* A Collection (.pvd): one DataSet per file, timestep = times[i] [s], part
+ * parts[i] (NULL: all 0); file names relative to the .pvd's folder. 0, or
+ * -1 with errno set. */
+int hk_pvd_write(const char *path, int count, const double *times, char *const *files, const int *parts);
 
 #endif

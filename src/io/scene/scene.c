@@ -491,6 +491,25 @@ static int open_section(parser *p)
 /* ------------------------------------------------------------------------ */
 /* Building                                                                  */
 
+/* Adds item it to w (and pins its particles): 0, or -1 with the error written. */
+static int add_item(parser *p, hk_world *w, const sc_item *it, hk_scene *out)
+{
+    sc_lexer *lx = &p->lx;
+    const char *title = it->kind->title;
+    int body = it->kind->add(w, it, lx);
+    if (it->kind->body && body >= 0 && body < p->nbodies) out->body_line[body] = it->line;
+    if (body < 0 && body != SC_ADD_REPORTED) {
+        const char *e = hk_world_error(w);
+        sc_fail(lx, it->end_line, it->end_col, "%s rejected: %s", title, e && *e ? e : "the builder failed");
+    }
+    for (int k = 0; body >= 0 && k < it->npins; k++)
+        if (hk_world_pin(w, body, it->pins[k].v) < 0) {
+            sc_fail(lx, it->pins[k].line, it->pins[k].col, "%s rejected 'pin': %s", title, hk_world_error(w));
+            body = -1;
+        }
+    return body < 0 ? -1 : 0;
+}
+
 static int build(parser *p, hk_scene *out)
 {
     sc_lexer *lx = &p->lx;
@@ -511,34 +530,24 @@ static int build(parser *p, hk_scene *out)
         hk_world_destroy(w);
         return sc_oom(lx);
     }
-    for (int i = 0; i < p->nitems; i++) {
+    for (int i = 0; i < p->nitems; i++) { /* the files, in scene order */
         const sc_item *it = &p->items[i];
-        const char *title = it->kind->title;
-        if (it->file) {
-            const size_t n = strlen(it->file) + 1;
-            char *copy = out->files[out->file_count++] = malloc(n);
-            if (!copy) {
-                hk_world_destroy(w);
-                return sc_oom(lx);
-            }
-            memcpy(copy, it->file, n);
-        }
-        int body = it->kind->add(w, it, lx);
-        if (body >= 0 && body < p->nbodies) out->body_line[body] = it->line;
-        if (body < 0 && body != SC_ADD_REPORTED) {
-            const char *e = hk_world_error(w);
-            sc_fail(lx, it->end_line, it->end_col, "%s rejected: %s", title, e && *e ? e : "the builder failed");
-        }
-        for (int k = 0; body >= 0 && k < it->npins; k++)
-            if (hk_world_pin(w, body, it->pins[k].v) < 0) {
-                sc_fail(lx, it->pins[k].line, it->pins[k].col, "%s rejected 'pin': %s", title, hk_world_error(w));
-                body = -1;
-            }
-        if (body < 0) {
+        if (!it->file) continue;
+        const size_t n = strlen(it->file) + 1;
+        char *copy = out->files[out->file_count++] = malloc(n);
+        if (!copy) {
             hk_world_destroy(w);
-            return -1;
+            return sc_oom(lx);
         }
+        memcpy(copy, it->file, n);
     }
+    /* the items in file order, the late kinds (colliders) after all the others */
+    for (int late = 0; late < 2; late++)
+        for (int i = 0; i < p->nitems; i++)
+            if (p->items[i].kind->late == late && add_item(p, w, &p->items[i], out) != 0) {
+                hk_world_destroy(w);
+                return -1;
+            }
     if (hk_world_set_integrator(w, &p->set.integrator) < 0) {
         int line = p->seen_line[SC_RUN] ? p->seen_line[SC_RUN] : 1;
         sc_fail(lx, line, 1, "run: %s", hk_world_error(w));

@@ -8,57 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scene_collider.h"
+#include "scene_keys.h"
+
 /* A new key is one row in its section's table; a new body kind is one row of sc_items with its key
  * table (and any descriptor wrapper, hooks) next to it. Each key writes through offsetof straight
- * into its section's descriptor; the macros check the field's C type against the key's type. */
-
-#define COUNT_OF(a) ((int)(sizeof(a) / sizeof *(a)))
-/* offsetof(T, f), a compile error unless the field f has C type `ty` */
-#define AT(T, f, ty) (offsetof(T, f) + 0 * sizeof(_Generic(((T *)0)->f, ty : 1)))
-/* offsetof(T, f) of an enum field (written as an int) */
-#define AT_ENUM(T, f) (offsetof(T, f) + 0 * sizeof(char[sizeof(((T *)0)->f) == sizeof(int) ? 1 : -1]))
-
-#define REQ 1
-#define OPT 0
-#define NUM(T, n, f, c, r)                                                                                             \
-    {                                                                                                                  \
-        .name = n, .type = T_NUM, .ck = c, .required = r, .off = AT(T, f, double)                                      \
-    }
-#define VEC(T, n, f, c, r)                                                                                             \
-    {                                                                                                                  \
-        .name = n, .type = T_VEC, .ck = c, .required = r, .off = AT(T, f, hk_vec3)                                     \
-    }
-#define INT(T, n, f, l, h, r)                                                                                          \
-    {                                                                                                                  \
-        .name = n, .type = T_INT, .required = r, .off = AT(T, f, int), .lo = l, .hi = h                                \
-    }
-#define INT64(T, n, f, l, h, r)                                                                                        \
-    {                                                                                                                  \
-        .name = n, .type = T_INT64, .required = r, .off = AT(T, f, int64_t), .lo = l, .hi = h                          \
-    }
-#define CHOICE(T, n, f, set)                                                                                           \
-    {                                                                                                                  \
-        .name = n, .type = T_CHOICE, .off = AT_ENUM(T, f), .choices = set, .nchoices = COUNT_OF(set)                   \
-    }
-#define CHOICE_OF(T, n, f, set, vals)                                                                                  \
-    {                                                                                                                  \
-        .name = n, .type = T_CHOICE, .off = AT(T, f, int), .choices = set, .nchoices = COUNT_OF(set), .values = vals   \
-    }
-#define OWN(n, t, r)                                                                                                   \
-    {                                                                                                                  \
-        .name = n, .type = t, .required = r, .off = SC_NO_FIELD                                                        \
-    }
-#define PINS OWN("pin", T_PINS, OPT)
-#define FAMILY(T, n, f)                                                                                                \
-    {                                                                                                                  \
-        n, AT(T, f, hk_spring_params)                                                                                  \
-    }
-
-/* keys, nkeys (at most SC_MAX_KEYS); families, nfamilies (at most SC_MAX_FAMILIES) */
-#define KEYS(a) .keys = a, .nkeys = COUNT_OF(a) + 0 * (int)sizeof(char[COUNT_OF(a) <= SC_MAX_KEYS ? 1 : -1])
-#define FAMILIES(a)                                                                                                    \
-    .families = a, .nfamilies = COUNT_OF(a) + 0 * (int)sizeof(char[COUNT_OF(a) <= SC_MAX_FAMILIES ? 1 : -1])
-#define BODY(w) .word = w, .title = "body " w, .body = 1
+ * into its section's descriptor; the macros (scene_keys.h) check the field's C type against the
+ * key's type. The collider's table and hooks live in scene_collider.c. */
 
 /* ------------------------------------------------------------------------ */
 /* Choices, indexed by the enum they name (NULL: not accepted in scene files) */
@@ -595,14 +551,7 @@ static int mesh_finish(sc_section *s, void *def, int64_t *count)
 static int mesh_add(hk_world *w, const sc_item *it, sc_lexer *lx)
 {
     hk_mesh m;
-    char merr[512];
-    if (hk_mesh_load(it->file, &m, merr, sizeof merr) != 0) {
-        /* the mesh's own "PATH[:LINE]: error: why" (PATH as tried, from the scene's folder), the word error once */
-        char *e = strstr(merr, ": error: ");
-        if (e) memmove(e + 2, e + 9, strlen(e + 9) + 1);
-        sc_fail(lx, it->file_line, it->file_col, "cannot load mesh: %s", merr);
-        return SC_ADD_REPORTED;
-    }
+    if (sc_load_mesh(it, lx, &m) != 0) return SC_ADD_REPORTED;
     hk_mesh_def d = *(const hk_mesh_def *)it->def;
     d.mesh = &m;
     int body = hk_world_add_mesh(w, &d);
@@ -693,6 +642,15 @@ const sc_kind sc_items[] = {
      .init = icosphere_init, .finish = icosphere_finish, .add = icosphere_add},
     {BODY("ring"), KEYS(ring_keys), FAMILIES(ring_families), .size = sizeof(hk_ring_def), .init = ring_init,
      .finish = ring_finish, .add = ring_add},
+    {.word = "collider",
+     .title = "collider",
+     .keys = sc_collider_keys,
+     .nkeys = SC_COLLIDER_KEYS,
+     .size = sizeof(sc_collider_scene),
+     .init = sc_collider_init,
+     .finish = sc_collider_finish,
+     .add = sc_collider_add,
+     .late = 1},
 };
 const int sc_item_count = COUNT_OF(sc_items);
 _Static_assert(COUNT_OF(sc_items) <= SC_MAX_ITEMS, "more item kinds than SC_MAX_ITEMS");

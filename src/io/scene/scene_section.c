@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int sc_key_index(const sc_kind *k, size_t off, const char *field)
 {
@@ -48,4 +49,14 @@ int sc_fail_family(sc_section *s, size_t off, const char *field, const char *why
 {
     const int f = family_index(s->kind, off, field);
     return sc_fail(s->lx, s->fams[f].line, s->fams[f].col, "springs family '%s' %s", s->kind->families[f].name, why);
+}
+
+int sc_load_mesh(const sc_item *it, sc_lexer *lx, hk_mesh *m)
+{
+    char merr[512];
+    if (hk_mesh_load(it->file, m, merr, sizeof merr) == 0) return 0;
+    /* the mesh's own "PATH[:LINE]: error: why" (PATH as tried, from the scene's folder), the word error once */
+    char *e = strstr(merr, ": error: ");
+    if (e) memmove(e + 2, e + 9, strlen(e + 9) + 1);
+    return sc_fail(lx, it->file_line, it->file_col, "cannot load mesh: %s", merr);
 }

@@ -83,6 +83,7 @@ typedef struct sc_kind {
     int (*finish)(sc_section *s, void *def, int64_t *count);
     /* Items: builds the body; its index, -1 (the builder failed) or SC_ADD_REPORTED. */
     int (*add)(hk_world *w, const sc_item *it, sc_lexer *lx);
+    int late; /* items: added after every other item (colliders, which are checked against every spring) */
 } sc_kind;
 
 /* Everything the settings sections write. */
@@ -142,6 +143,9 @@ const sc_given *sc_family_at(const sc_section *s, size_t off, const char *field)
 /* Error at the key at off (when absent: the current line, column 1); fmt has one %s, the key's name. */
 int sc_fail_key(sc_section *s, size_t off, const char *field, const char *fmt);
 #define SC_FAIL_KEY(s, type, field, fmt) sc_fail_key((s), offsetof(type, field), #field, (fmt))
+/* The mesh of an item's `file` key, read and checked (hk_mesh_load): 0, or
+ * -1 with "cannot load mesh: PATH[:LINE]: why" reported at the key. */
+int sc_load_mesh(const sc_item *it, sc_lexer *lx, hk_mesh *m);
 /* "springs family 'NAME' WHY" at its line. */
 int sc_fail_family(sc_section *s, size_t off, const char *field, const char *why);
 #define SC_FAIL_FAMILY(s, type, field, why) sc_fail_family((s), offsetof(type, field), #field, (why))

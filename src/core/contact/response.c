@@ -1,0 +1,642 @@
+/* response.c — colliders against particles: the step's candidates, the contact force and its blocks, the safety net. */
+/* SPDX-License-Identifier: MIT */
+#include "response.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fpmode.h"
+#include "geometry.h"
+#include "part.h"
+#include "team.h"
+
+/* Loops over candidates or particles run on the world's team above 4096
+ * of them (team_n, declared before each region); each iteration is one
+ * particle's, so the bits do not depend on the team. */
+#ifdef HOOKE_USE_OPENMP
+#define HK_CONTACT_TEAM _Pragma("omp parallel num_threads(hk_world_team(w)) if (team_n > 4096)")
+#define HK_CONTACT_TEAM_MOVED                                                                                          \
+    _Pragma("omp parallel num_threads(hk_world_team(w)) reduction(+ : moved) if (team_n > 4096)")
+#else
+#define HK_CONTACT_TEAM (void)team_n;
+#define HK_CONTACT_TEAM_MOVED (void)team_n;
+#endif
+
+/* A particle put back by the safety net lands this fraction of the
+ * thickness outside the surface it crossed. */
+#define HK_CONTACT_LAND 0.01
+
+void hk_contact_free(hk_world *w)
+{
+    struct hk_contact *ct = w->contact;
+    if (!ct) return;
+    for (int i = 0; i < ct->ncol; i++) hk_collider_free(&ct->col[i]);
+    free(ct->col);
+    free(ct->slab);
+    free(ct->cand);
+    free(ct->x0);
+    free(ct->rec);
+    free(ct->active);
+    free(ct->gap);
+    free(ct);
+    w->contact = NULL;
+}
+
+struct hk_contact *hk_contact_get(hk_world *w)
+{
+    if (!w->contact) {
+        w->contact = calloc(1, sizeof *w->contact);
+        if (!w->contact) {
+            hk_fail_memory(w, "out of memory for the contact state");
+            return NULL;
+        }
+        w->contact->checked_families = -1;
+    }
+    return w->contact;
+}
+
+/* ---- the world's colliders ---------------------------------------------------- */
+
+int hk_world_add_collider(hk_world *w, const hk_collider_def *def)
+{
+    if (!def) return hk_fail(w, "collider: no definition given");
+    struct hk_contact *ct = hk_contact_get(w);
+    if (!ct) return hk_failed(w);
+    if (ct->ncol == ct->capcol) {
+        const int cap = ct->capcol ? 2 * ct->capcol : 4;
+        hk_collider *col = realloc(ct->col, (size_t)cap * sizeof *col);
+        if (!col) return hk_fail_memory(w, "out of memory for a collider");
+        ct->col = col;
+        ct->capcol = cap;
+    }
+    char why[512];
+    const int rc = hk_collider_init(&ct->col[ct->ncol], def, why, sizeof why);
+    if (rc == HK_ERR_MEMORY) return hk_fail_memory(w, "%s", why);
+    if (rc != HK_OK) return hk_fail(w, "%s", why);
+    ct->ncol++;
+    ct->checked_families = -1;
+    if (hk_colliders_check(w) >= 0) { /* thicker than a spring of the bodies so far: taken back */
+        hk_collider_free(&ct->col[--ct->ncol]);
+        return hk_failed(w);
+    }
+    return ct->ncol - 1;
+}
+
+int hk_world_collider_count(const hk_world *w) { return w && w->contact ? w->contact->ncol : 0; }
+
+int hk_world_collider(const hk_world *w, int i, hk_collider_def *out)
+{
+    if (!w || !out || i < 0 || i >= hk_world_collider_count(w)) return HK_ERR_INVALID;
+    *out = w->contact->col[i].def;
+    return HK_OK;
+}
+
+int hk_colliders(const hk_world *w, const hk_collider **out)
+{
+    *out = w->contact ? w->contact->col : NULL;
+    return hk_world_collider_count(w);
+}
+
+double hk_smallest_rest_length(const hk_world *w)
+{
+    double best = INFINITY;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->count == 0) continue;
+        if (f->kind == HK_FAMILY_LIST && f->rest_list)
+            for (int64_t s = 0; s < f->count; s++) best = fmin(best, (double)f->rest_list[s]);
+        else
+            best = fmin(best, (double)f->rest);
+    }
+    return best;
+}
+
+int hk_colliders_check(hk_world *w)
+{
+    struct hk_contact *ct = w->contact;
+    if (!ct || ct->ncol == 0 || ct->checked_families == w->family_count) return -1;
+    const double rest = hk_smallest_rest_length(w);
+    for (int i = 0; i < ct->ncol; i++) /* in the springs' precision: a thickness of exactly the spacing is fine */
+        if ((hk_real)ct->col[i].def.thickness > (hk_real)rest) {
+            hk_fail(w,
+                    "collider %d: thickness %g m is larger than the smallest spring rest length %g m (a particle "
+                    "would meet the collider through its neighbours): give a thickness of at most %g m",
+                    i, ct->col[i].def.thickness, rest, rest);
+            return i;
+        }
+    ct->checked_families = w->family_count;
+    return -1;
+}
+
+/* The per-particle arrays for the world's particle capacity (zero forces). */
+static int ensure_particles(hk_world *w, struct hk_contact *ct)
+{
+    if (ct->slab && ct->cap == w->p.capacity) return 0;
+    free(ct->slab);
+    size_t stride, offset;
+    ct->slab = hk_alloc_slab(7, (size_t)(w->p.capacity ? w->p.capacity : 1), 0, hk_world_team(w), &stride, &offset);
+    ct->cap = ct->slab ? w->p.capacity : 0;
+    ct->ncand = ct->nactive = 0;
+    ct->any_force = 0;
+    if (!ct->slab) return hk_fail_memory(w, "out of memory for the contact state (%d particles)", w->p.count);
+    hk_real *a = ct->slab + offset;
+    for (int c = 0; c < 3; c++) ct->f[c] = a + (size_t)c * stride, ct->q0[c] = a + (size_t)(3 + c) * stride;
+    ct->slack = a + 6 * stride;
+    return 0;
+}
+
+/* Room for n candidates. */
+static int ensure_candidates(hk_world *w, struct hk_contact *ct, int n)
+{
+    if (n <= ct->capcand) return 0;
+    const int cap = n > 2 * ct->capcand ? n : 2 * ct->capcand;
+    /* realloc: the candidates of a distributed run's earlier spans are kept */
+    int *cand = realloc(ct->cand, (size_t)cap * sizeof *cand);
+    if (cand) ct->cand = cand;
+    double *x0 = realloc(ct->x0, 3 * (size_t)cap * sizeof *x0);
+    if (x0) ct->x0 = x0;
+    hk_contact_rec *rec = realloc(ct->rec, (size_t)cap * sizeof *rec);
+    if (rec) ct->rec = rec;
+    int *active = realloc(ct->active, (size_t)cap * sizeof *active);
+    if (active) ct->active = active;
+    double *gap = realloc(ct->gap, (size_t)cap * sizeof *gap);
+    if (gap) ct->gap = gap;
+    if (!cand || !x0 || !rec || !active || !gap) return hk_fail_memory(w, "out of memory for %d contact candidates", n);
+    ct->capcand = cap;
+    return 0;
+}
+
+/* The world position of particle i (its body found from the hint b). */
+static const hk_body *position(const hk_world *w, int i, int *b, double x[3])
+{
+    while (i >= w->bodies[*b].first + w->bodies[*b].count) (*b)++;
+    const hk_body *bd = &w->bodies[*b];
+    hk_particle_position(w, bd, i, x);
+    return bd;
+}
+
+/* The calling thread's share [*k0, *k0 + *n) of the step's candidates; the
+ * body of its first (the hint of position()). */
+static int candidate_share(const hk_world *w, const struct hk_contact *ct, int *k0, int *n)
+{
+    hk_team_range(0, ct->ncand, k0, n);
+    return *n ? hk_body_of(w, ct->cand[*k0]) : 0;
+}
+
+/* ---- step 1: the broad phase ---------------------------------------------- */
+
+/* The largest distance (in any one coordinate) by which x lies outside the
+ * boxes: how far it may move, in its largest coordinate, before it could
+ * enter one (negative inside one). */
+static double box_gap(const double *lo, const double *hi, int n, const double x[3])
+{
+    double gap = INFINITY;
+    for (int c = 0; c < n; c++) {
+        double g = -INFINITY;
+        for (int k = 0; k < 3; k++) g = g_max(g, g_max(lo[3 * c + k] - x[k], x[k] - hi[3 * c + k]));
+        gap = g_min(gap, g);
+    }
+    return gap;
+}
+
+int hk_contact_begin_step(hk_world *w)
+{
+    struct hk_contact *ct = w->contact;
+    if (!ct || ct->ncol == 0) return 0;
+    if (hk_colliders_check(w) >= 0 || ensure_particles(w, ct) != 0) return -1;
+    hk_particles *p = &w->p;
+    for (int k = 0; k < ct->ncand; k++) /* the last step's forces */
+        for (int c = 0; c < 3; c++) ct->f[c][ct->cand[k]] = 0;
+    ct->ncand = ct->nactive = 0;
+    ct->any_force = 0;
+    ct->t0 = ct->t_eval = w->time;
+    ct->dt = w->integrator.dt;
+    const int nc = ct->ncol;
+    double *lo = malloc(6 * (size_t)nc * sizeof *lo), *hi = lo + 3 * (size_t)nc;
+    const int team = hk_world_team(w);
+    int *count = malloc(((size_t)team + 1) * sizeof *count);
+    if (!lo || !count) {
+        free(lo);
+        free(count);
+        return hk_fail_memory(w, "out of memory for the contact broad phase");
+    }
+    for (int c = 0; c < nc; c++)
+        hk_collider_world_box(&ct->col[c], ct->t0, ct->t0 + ct->dt, ct->col[c].def.thickness, lo + 3 * c, hi + 3 * c);
+    const double dt = ct->dt, g = sqrt(w->def.gravity.x * w->def.gravity.x + w->def.gravity.y * w->def.gravity.y +
+                                       w->def.gravity.z * w->def.gravity.z);
+    int all[2];
+    const int *span, spans = hk_world_spans(w, all, &span);
+    int total = 0, failed = 0;
+    for (int s = 0; s < spans && !failed; s++) {
+        const int s0 = span[2 * s], sn = span[2 * s + 1] - s0;
+        const int team_n = sn;
+        HK_CONTACT_TEAM
+        HK_FP_SCOPE
+        {
+            const int t = HK_THREAD(), T = HK_THREADS();
+            int g0, n, b = 0, mine = 0;
+            hk_team_range(s0, sn, &g0, &n);
+            if (n) b = hk_body_of(w, g0);
+            for (int i = g0; i < g0 + n; i++) {
+                double x[3];
+                position(w, i, &b, x);
+                ct->q0[0][i] = p->qx[i], ct->q0[1][i] = p->qy[i], ct->q0[2][i] = p->qz[i];
+                if (p->inv_mass[i] == 0) { /* pinned or driven: never moved by a contact */
+                    ct->slack[i] = (hk_real)INFINITY;
+                    continue;
+                }
+                const double v =
+                    sqrt((double)p->vx[i] * p->vx[i] + (double)p->vy[i] * p->vy[i] + (double)p->vz[i] * p->vz[i]);
+                const double gap = box_gap(lo, hi, nc, x);
+                if (gap <= 2 * (v * dt + g * dt * dt)) {
+                    ct->slack[i] = -1;
+                    mine++;
+                } else { /* rounded down, so that the check at the step's end errs on the safe side */
+                    ct->slack[i] = (hk_real)(gap * (1 - 1e-6));
+                }
+            }
+            count[t + 1] = mine;
+            HK_BARRIER();
+            if (t == 0) {
+                count[0] = total;
+                for (int k = 1; k <= T; k++) count[k] += count[k - 1];
+                if (ensure_candidates(w, ct, count[T]) != 0) failed = 1;
+            }
+            HK_BARRIER();
+            if (!failed)
+                for (int i = g0, at = count[t]; i < g0 + n; i++)
+                    if (ct->slack[i] < 0) ct->cand[at++] = i;
+            if (t == 0) total = count[T];
+        }
+    }
+    free(lo);
+    free(count);
+    if (failed) return -1;
+    ct->ncand = total;
+    return 0;
+}
+
+/* ---- step 3 and 4: the safety net ------------------------------------------- */
+
+/* Puts particle i, which moved from x0 to x1 (world, [m]) over [t0, t1],
+ * back outside every collider it entered or is inside of (poses P0, P1);
+ * returns 1 if it moved it, with the new place in x1 and velocity in v. */
+static int put_back(const struct hk_contact *ct, const hk_pose *P0, const hk_pose *P1, const double x0[3], double x1[3],
+                    double v[3])
+{
+    int moved = 0;
+    for (int c = 0; c < ct->ncol; c++) {
+        const hk_collider *col = &ct->col[c];
+        const double th = col->def.thickness, land = HK_CONTACT_LAND * th;
+        double p0[3], p1[3], n[3], q[3], target[3], phi;
+        hk_pose_to_local(&P0[c], x0, p0);
+        hk_pose_to_local(&P1[c], x1, p1);
+        const double s = hk_collider_enters(col, p0, p1, n);
+        if (s >= 0) { /* onto the plane of the surface it entered through, land outside */
+            double h[3], hp[3];
+            for (int k = 0; k < 3; k++) h[k] = p0[k] + s * (p1[k] - p0[k]);
+            double back = land;
+            for (int k = 0; k < 3; k++) back += (h[k] - p1[k]) * n[k];
+            for (int k = 0; k < 3; k++) target[k] = p1[k] + back * n[k], hp[k] = h[k] + land * n[k];
+            double n2[3];
+            if (hk_collider_enters(col, hp, target, n2) >= 0) memcpy(target, hp, sizeof hp); /* a concave corner */
+        } else if (hk_collider_nearest(col, p1, th, q, n, &phi) && phi < 0) {
+            for (int k = 0; k < 3; k++) target[k] = p1[k] + (land - phi) * n[k];
+        } else {
+            continue;
+        }
+        double nw[3], vs[3], vr[3];
+        hk_pose_to_world(&P1[c], target, x1);
+        g_rot(P1[c].R, n, nw);
+        hk_pose_velocity(&P1[c], x1, vs);
+        g_sub(v, vs, vr);
+        const double vn = g_dot(vr, nw);
+        if (vn < 0) { /* the normal velocity into the collider goes; friction takes tangential velocity with it */
+            double vt[3];
+            for (int k = 0; k < 3; k++) vt[k] = vr[k] - vn * nw[k];
+            const double st = g_norm(vt), mu = col->def.friction;
+            const double cut = st > 0 ? fmin(1, mu * -vn / st) : 0;
+            for (int k = 0; k < 3; k++) v[k] -= vn * nw[k] + cut * vt[k];
+        }
+        moved = 1;
+    }
+    return moved;
+}
+
+/* Writes a moved particle's place and velocity back (and the position-Verlet
+ * history, prev = q - v h, when kept). */
+static void write_back(hk_world *w, const hk_body *bd, int i, const double x[3], const double v[3],
+                       hk_real *const prev[3])
+{
+    hk_particles *p = &w->p;
+    hk_particle_place(w, bd, i, x);
+    p->vx[i] = (hk_real)v[0], p->vy[i] = (hk_real)v[1], p->vz[i] = (hk_real)v[2];
+    if (prev[0]) {
+        const hk_real h = (hk_real)w->h, *q[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz};
+        for (int c = 0; c < 3; c++) prev[c][i] = q[c][i] - vel[c][i] * h;
+    }
+}
+
+/* The colliders' poses at t into P (ct->ncol of them). */
+static void poses(const struct hk_contact *ct, double t, hk_pose *P)
+{
+    for (int c = 0; c < ct->ncol; c++) hk_collider_pose(&ct->col[c], t, &P[c]);
+}
+
+void hk_contact_substep_begin(hk_world *w, double t)
+{
+    struct hk_contact *ct = w->contact;
+    if (!ct || ct->ncand == 0) return;
+    ct->t_eval = t;
+    ct->gap_fresh = 0; /* until this substep's first force evaluation */
+    ct->drift = 0;
+    for (int c = 0; c < ct->ncol; c++) { /* the frame's motion, and its turn at the farthest point near the shape */
+        const hk_collider_def *d = &ct->col[c].def;
+        const hk_vec3 v = d->velocity, wv = d->angular_velocity;
+        const double speed = sqrt(v.x * v.x + v.y * v.y + v.z * v.z) +
+                             sqrt(wv.x * wv.x + wv.y * wv.y + wv.z * wv.z) * (ct->col[c].reach + d->thickness);
+        ct->drift = fmax(ct->drift, speed * w->h);
+    }
+    const int team_n = ct->ncand;
+    HK_CONTACT_TEAM
+    HK_FP_SCOPE
+    {
+        int k0, n, b = candidate_share(w, ct, &k0, &n);
+        for (int k = k0; k < k0 + n; k++) position(w, ct->cand[k], &b, ct->x0 + 3 * (size_t)k);
+    }
+}
+
+int hk_contact_substep_end(hk_world *w, double t0, double t1, hk_real *px, hk_real *py, hk_real *pz)
+{
+    struct hk_contact *ct = w->contact;
+    if (!ct || ct->ncand == 0) return 0;
+    hk_pose *P = malloc(2 * (size_t)ct->ncol * sizeof *P);
+    if (!P) {
+        w->step_failed = hk_fail_memory(w, "out of memory for the contact safety net");
+        return 0;
+    }
+    poses(ct, t0, P);
+    poses(ct, t1, P + ct->ncol);
+    hk_real *const prev[3] = {px, py, pz};
+    int moved = 0;
+    const hk_particles *p = &w->p;
+    const int team_n = ct->ncand;
+    HK_CONTACT_TEAM_MOVED
+    HK_FP_SCOPE
+    {
+        int k0, n, b = candidate_share(w, ct, &k0, &n);
+        for (int k = k0; k < k0 + n; k++) {
+            const int i = ct->cand[k];
+            double x1[3], v[3] = {p->vx[i], p->vy[i], p->vz[i]};
+            const hk_body *bd = position(w, i, &b, x1);
+            const double *x0 = ct->x0 + 3 * (size_t)k;
+            if (ct->gap_fresh) { /* closer to no collider than it moved (with the colliders' own motion): no entry */
+                const double d[3] = {x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]};
+                if (g_norm(d) + ct->drift < ct->gap[k]) continue;
+            }
+            if (!put_back(ct, P, P + ct->ncol, x0, x1, v)) continue;
+            write_back(w, bd, i, x1, v, prev);
+            moved++;
+        }
+    }
+    free(P);
+    ct->caught += moved;
+    return moved;
+}
+
+int hk_contact_end_step(hk_world *w, hk_real *px, hk_real *py, hk_real *pz)
+{
+    struct hk_contact *ct = w->contact;
+    if (!ct || ct->ncol == 0 || !ct->slab) return 0;
+    hk_pose *P = malloc(2 * (size_t)ct->ncol * sizeof *P);
+    if (!P) {
+        w->step_failed = hk_fail_memory(w, "out of memory for the contact safety net");
+        return 0;
+    }
+    poses(ct, ct->t0, P);
+    poses(ct, ct->t0 + ct->dt, P + ct->ncol);
+    hk_real *const prev[3] = {px, py, pz};
+    const hk_particles *p = &w->p;
+    int moved = 0, rechecked = 0;
+    int all[2];
+    const int *span, spans = hk_world_spans(w, all, &span);
+    for (int s = 0; s < spans; s++) {
+        const int s0 = span[2 * s], sn = span[2 * s + 1] - s0;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel num_threads(hk_world_team(w)) reduction(+ : moved, rechecked) if (sn > 4096)
+#endif
+        HK_FP_SCOPE
+        {
+            int g0, n, b = 0;
+            hk_team_range(s0, sn, &g0, &n);
+            if (n) b = hk_body_of(w, g0);
+            for (int i = g0; i < g0 + n; i++) {
+                const hk_real slack = ct->slack[i];
+                if (!(slack >= 0)) continue; /* a candidate: the substeps' safety net saw it */
+                const double d =
+                    g_max(g_max(fabs((double)p->qx[i] - ct->q0[0][i]), fabs((double)p->qy[i] - ct->q0[1][i])),
+                          fabs((double)p->qz[i] - ct->q0[2][i]));
+                if (d < slack) continue;
+                rechecked++;
+                double x0[3], x1[3], v[3] = {p->vx[i], p->vy[i], p->vz[i]};
+                const hk_body *bd = position(w, i, &b, x1);
+                /* the place at the step's start as hk_particle_position forms it: origin + (r + q0) */
+                x0[0] = bd->origin[0] + ((double)p->rx[i] + (double)ct->q0[0][i]);
+                x0[1] = bd->origin[1] + ((double)p->ry[i] + (double)ct->q0[1][i]);
+                x0[2] = bd->origin[2] + ((double)p->rz[i] + (double)ct->q0[2][i]);
+                if (!put_back(ct, P, P + ct->ncol, x0, x1, v)) continue;
+                write_back(w, bd, i, x1, v, prev);
+                moved++;
+            }
+        }
+    }
+    free(P);
+    ct->caught += moved;
+    ct->rechecked += rechecked;
+    return moved;
+}
+
+/* ---- step 2: the force ------------------------------------------------------- */
+
+/* Adds a s (u u^T) to the block b (xx, xy, xz, yy, yz, zz). */
+static void add_outer(double b[6], double s, const double u[3])
+{
+    b[0] += s * u[0] * u[0], b[1] += s * u[0] * u[1], b[2] += s * u[0] * u[2];
+    b[3] += s * u[1] * u[1], b[4] += s * u[1] * u[2], b[5] += s * u[2] * u[2];
+}
+
+/* The force of every collider on a particle of mass m at x with velocity v
+ * (hooke.h: hk_collider_def), summed in collider order, and its blocks;
+ * returns 1 if any collider touches it. h: the substep [s]. *gap becomes
+ * at most its smallest distance from a collider (a lower bound: the
+ * thickness where none is nearer than that). */
+static int particle_force(const struct hk_contact *ct, const hk_pose *P, double m, double h, const double x[3],
+                          const double v[3], double f[3], double K[6], double D[6], double *gap)
+{
+    int touched = 0;
+    for (int c = 0; c < ct->ncol; c++) {
+        const hk_collider *col = &ct->col[c];
+        const hk_collider_def *d = &col->def;
+        double p[3], q[3], n[3], phi;
+        hk_pose_to_local(&P[c], x, p);
+        if (!hk_collider_nearest(col, p, d->thickness, q, n, &phi)) phi = d->thickness; /* at least that far */
+        *gap = g_min(*gap, phi);
+        if (!(phi < d->thickness)) continue;
+        double nw[3], qw[3], vs[3], vr[3];
+        g_rot(P[c].R, n, nw);
+        hk_pose_to_world(&P[c], q, qw);
+        hk_pose_velocity(&P[c], qw, vs);
+        g_sub(v, vs, vr);
+        const double vn = g_dot(vr, nw), cn = 2 * d->damping_ratio * sqrt(d->stiffness * m);
+        const double fn = d->stiffness * (d->thickness - phi) - cn * vn;
+        if (!(fn > 0)) continue; /* moving away faster than the spring pushes: no pull */
+        touched = 1;
+        for (int k = 0; k < 3; k++) f[k] += fn * nw[k];
+        add_outer(K, d->stiffness, nw);
+        add_outer(D, cn, nw);
+        if (!(d->friction > 0)) continue;
+        double vt[3];
+        for (int k = 0; k < 3; k++) vt[k] = vr[k] - vn * nw[k];
+        const double st = g_norm(vt), stick = m / h, limit = d->friction * fn;
+        if (!(st > 0)) continue;
+        /* sticking (viscous, stops the slip within a substep) or sliding (Coulomb) */
+        const double c = stick * st <= limit ? stick : limit / st;
+        for (int k = 0; k < 3; k++) f[k] -= c * vt[k];
+        /* D += c (I - n n^T), sliding without the slip's own direction: c (I - n n^T - t t^T) */
+        const double I6[6] = {1, 0, 0, 1, 0, 1};
+        for (int e = 0; e < 6; e++) D[e] += c * I6[e];
+        add_outer(D, -c, nw);
+        if (stick * st > limit) add_outer(D, -c / (st * st), vt);
+    }
+    return touched;
+}
+
+void hk_contact_forces(hk_world *w)
+{
+    struct hk_contact *ct = w->contact;
+    if (!ct || ct->ncand == 0) return;
+    hk_pose P[64], *pose = ct->ncol <= 64 ? P : malloc((size_t)ct->ncol * sizeof *pose);
+    if (!pose) {
+        w->step_failed = hk_fail_memory(w, "out of memory for the contact forces");
+        return;
+    }
+    poses(ct, ct->t_eval, pose);
+    const hk_particles *p = &w->p;
+    const double h = w->h;
+    /* the substep's first evaluation is at its start (every integrator's is): the gaps of the safety net */
+    const int first = !ct->gap_fresh;
+    ct->gap_fresh = 1;
+    const int team_n = ct->ncand;
+    HK_CONTACT_TEAM
+    HK_FP_SCOPE
+    {
+        int k0, n, b = candidate_share(w, ct, &k0, &n);
+        for (int k = k0; k < k0 + n; k++) {
+            const int i = ct->cand[k];
+            double x[3], f[3] = {0, 0, 0}, K[6] = {0}, D[6] = {0}, gap = INFINITY;
+            const double v[3] = {p->vx[i], p->vy[i], p->vz[i]};
+            position(w, i, &b, x);
+            particle_force(ct, pose, p->mass[i], h, x, v, f, K, D, &gap);
+            if (first) ct->gap[k] = gap;
+            for (int c = 0; c < 3; c++) ct->f[c][i] = (hk_real)f[c];
+            for (int e = 0; e < 6; e++) ct->rec[k].K[e] = (hk_real)K[e], ct->rec[k].D[e] = (hk_real)D[e];
+        }
+    }
+    if (pose != P) free(pose);
+    ct->nactive = 0;
+    for (int k = 0; k < ct->ncand; k++) {
+        const hk_contact_rec *r = &ct->rec[k];
+        if (r->K[0] != 0 || r->K[3] != 0 || r->K[5] != 0) ct->active[ct->nactive++] = k;
+    }
+    ct->any_force = ct->nactive > 0;
+}
+
+void hk_contact_force_arrays(const hk_world *w, const hk_real *out[3])
+{
+    const struct hk_contact *ct = w->contact;
+    const int on = ct && ct->any_force;
+    for (int c = 0; c < 3; c++) out[c] = on ? ct->f[c] : NULL;
+}
+
+hk_contact_survey hk_contact_counts(const hk_world *w, int32_t *count)
+{
+    const struct hk_contact *ct = w->contact;
+    hk_contact_survey out = {0, NAN, 0};
+    if (count)
+        for (int i = 0; i < w->p.count; i++) count[i] = 0;
+    if (!ct || ct->ncol == 0) return out;
+    hk_pose P[64], *pose = ct->ncol <= 64 ? P : malloc((size_t)ct->ncol * sizeof *pose);
+    if (!pose) return out;
+    poses(ct, w->time, pose);
+    double gap = INFINITY;
+    for (int i = 0, b = 0; i < w->p.count; i++) { /* serially, in index order */
+        double x[3];
+        position(w, i, &b, x);
+        int n = 0, in = 0;
+        for (int c = 0; c < ct->ncol; c++) {
+            double p[3], q[3], nrm[3], phi;
+            const double th = ct->col[c].def.thickness;
+            hk_pose_to_local(&pose[c], x, p);
+            if (!hk_collider_nearest(&ct->col[c], p, th, q, nrm, &phi) || !(phi < th)) continue;
+            n++;
+            in |= phi < 0;
+            gap = g_min(gap, phi);
+        }
+        if (count) count[i] = n;
+        out.contacts += n;
+        out.inside += in;
+    }
+    if (pose != P) free(pose);
+    out.min_gap = gap < INFINITY ? gap : NAN;
+    return out;
+}
+
+/* ---- the implicit solve ------------------------------------------------------ */
+
+int hk_contact_in_system(const hk_world *w) { return w->contact && w->contact->nactive > 0; }
+
+int hk_contact_touching(const hk_world *w, const int **particle, const int **active, const hk_contact_rec **rec)
+{
+    const struct hk_contact *ct = w->contact;
+    if (!ct) return 0;
+    *particle = ct->cand;
+    *active = ct->active;
+    *rec = ct->rec;
+    return ct->nactive;
+}
+
+/* The calling thread's share of the touching candidates: out[i] += B y[i]
+ * (a product), or blk[e][i] += B[e] (the diagonal blocks, out NULL), with B
+ * = sK K + sD D of each. */
+static void touching_blocks(const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3], hk_real *const out[3],
+                            hk_real *const blk[6])
+{
+    const struct hk_contact *ct = w->contact;
+    if (!ct || ct->nactive == 0) return;
+    int a, n;
+    hk_team_range(0, ct->nactive, &a, &n);
+    for (int k = a; k < a + n; k++) {
+        const int j = ct->active[k], i = ct->cand[j];
+        hk_real B[6];
+        hk_contact_block(&ct->rec[j], sK, sD, B);
+        if (!out) {
+            for (int e = 0; e < 6; e++) blk[e][i] += B[e];
+            continue;
+        }
+        const hk_real x = y[0][i], yy = y[1][i], z = y[2][i];
+        out[0][i] += B[0] * x + B[1] * yy + B[2] * z;
+        out[1][i] += B[1] * x + B[3] * yy + B[4] * z;
+        out[2][i] += B[2] * x + B[4] * yy + B[5] * z;
+    }
+}
+
+void hk_contact_apply(const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3], hk_real *const out[3])
+{
+    touching_blocks(w, sK, sD, y, out, NULL);
+}
+
+void hk_contact_blocks(const hk_world *w, hk_real sK, hk_real sD, hk_real *const blk[6])
+{
+    touching_blocks(w, sK, sD, NULL, NULL, blk);
+}

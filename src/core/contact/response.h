@@ -1,0 +1,137 @@
+/* response.h — the colliders' contact force on particles: broad phase per step, force and stiffness, swept safety net.
+ */
+/* SPDX-License-Identifier: MIT */
+#ifndef HOOKE_RESPONSE_H
+#define HOOKE_RESPONSE_H
+
+#include "collider.h"
+
+/*
+ * How a world with colliders steps (core/step/step.c calls these):
+ *
+ * 1. Broad phase, once per step (hk_contact_begin_step): every particle
+ *    this process computes whose box x +- m, m = 2 |v| dt + |g| dt^2 (the
+ *    motion the step can give it, twice over), meets the box that holds a
+ *    collider over the step widened by its thickness becomes a candidate
+ *    (ascending particle order); every other particle keeps its place q0
+ *    and its slack: how far (largest coordinate) it may move before it
+ *    could meet such a box.
+ * 2. Force, at every force evaluation (hk_contact_forces, called by the
+ *    engine's forces.c): each candidate's force from the colliders within
+ *    its thickness (hooke.h, hk_collider_def), summed in collider order,
+ *    goes into a per-particle array that the force pass adds to the
+ *    external force (engine/external.h), and its stiffness and damping
+ *    blocks into a record that the implicit solve reads.
+ * 3. Safety net, after every substep (hk_contact_substep_end): each
+ *    candidate's motion over the substep, relative to each collider, is
+ *    swept against it (unless it moved less than its distance from every
+ *    collider at the substep's start, which the first force evaluation of
+ *    the substep measured: the distance is 1-Lipschitz, so it cannot have
+ *    reached one); a particle that entered it is put back on the
+ *    surface it crossed, a hundredth of the thickness out, and its normal
+ *    velocity into the collider is removed (Coulomb friction takes off
+ *    tangential velocity in proportion: Bridson, Fedkiw and Anderson
+ *    2002). A particle found inside a collider is pushed out the same way.
+ * 4. Check, at the end of the step (hk_contact_end_step): a particle that
+ *    was no candidate and moved more than its slack after all is swept from
+ *    q0 over the whole step: nothing passes unseen, whatever the speed.
+ *
+ * Every particle's terms come from its own state and the colliders alone,
+ * in one fixed order, so the bits do not depend on the thread count, and a
+ * distributed run computes the particles it owns (hk_world_spans).
+ */
+
+/* A candidate's stiffness K = df/dx and damping D = df/dv blocks of its
+ * last evaluation, negated (symmetric, positive semi-definite; entries xx,
+ * xy, xz, yy, yz, zz), 0 when it touches nothing. */
+typedef struct hk_contact_rec {
+    hk_real K[6], D[6];
+} hk_contact_rec;
+
+struct hk_contact {
+    hk_collider *col;
+    int ncol, capcol;
+    int checked_families; /* the family count at the last thickness check; -1: never checked */
+    /* per particle (capacity cap): the contact force [N], and the broad phase's q0 [m] and slack [m] */
+    int cap;
+    hk_real *slab, *f[3], *q0[3], *slack;
+    int any_force; /* f holds a non-zero entry (a candidate touched) */
+    /* the step's candidates, ascending; per candidate its place at the substep's start (3 doubles [m]) and record */
+    int *cand, ncand, capcand;
+    double *x0;
+    hk_contact_rec *rec;
+    int *active, nactive; /* the candidates that touched at the last evaluation (indices into cand) */
+    double *gap;          /* per candidate: its smallest distance from a collider at the substep's start [m] */
+    int gap_fresh;        /* 1: gap holds this substep's (its first force evaluation was at the substep's start) */
+    double drift;         /* how far any collider's surface near a candidate moves in one substep, at most [m] */
+    double t0, dt;        /* the step's start [s] and length [s] */
+    double t_eval;        /* the colliders' time at force evaluations [s] */
+    int64_t caught;       /* particles put back on their side by the safety net, since the world was made */
+    int64_t rechecked;    /* particles whose motion outran their slack */
+};
+
+/* The scaled block s_K K + s_D D of a record (the one formula of the
+ * implicit product, the preconditioner's diagonal and the multigrid). */
+static inline void hk_contact_block(const hk_contact_rec *r, hk_real sK, hk_real sD, hk_real out[6])
+{
+    for (int e = 0; e < 6; e++) out[e] = sK * r->K[e] + sD * r->D[e];
+}
+
+/* The world's colliders (NULL and 0 without any). */
+int hk_colliders(const hk_world *w, const hk_collider **out);
+/* The smallest rest length of any spring of w [m] (INFINITY without springs). */
+double hk_smallest_rest_length(const hk_world *w);
+/* -1 if every collider's thickness is at most the smallest spring rest
+ * length (checked again only when families were added), else the index of
+ * the first that is not, with the reason recorded on w (hk_fail). */
+int hk_colliders_check(hk_world *w);
+
+/* Frees the contact state of w (colliders included). */
+void hk_contact_free(hk_world *w);
+/* The state of w, made on first use; NULL after hk_fail_memory. */
+struct hk_contact *hk_contact_get(hk_world *w);
+
+/* Step 1 (above). 0, or -1 with the failure recorded (out of memory, or a
+ * collider thicker than the smallest spring rest length). */
+int hk_contact_begin_step(hk_world *w);
+/* Before substep s (the colliders' time t [s]): the candidates' places. */
+void hk_contact_substep_begin(hk_world *w, double t);
+/* Step 3 over the substep [t0, t1] (prev: the position-Verlet history to
+ * keep consistent, or NULL); returns the particles moved. */
+int hk_contact_substep_end(hk_world *w, double t0, double t1, hk_real *px, hk_real *py, hk_real *pz);
+/* Step 4; returns the particles moved. */
+int hk_contact_end_step(hk_world *w, hk_real *px, hk_real *py, hk_real *pz);
+
+/* Step 2 at the current state. */
+void hk_contact_forces(hk_world *w);
+/* The per-particle force arrays to add to the external force, or NULL
+ * (all three) when no particle touches a collider. */
+void hk_contact_force_arrays(const hk_world *w, const hk_real *out[3]);
+
+/* The contacts of the state as it is now, from the state alone (any rank
+ * of a distributed run that holds the whole state): per particle the
+ * colliders within whose thickness it lies (into count, unless NULL: the
+ * frames' `contacts`), and their total, the smallest signed distance of a
+ * particle from a collider's surface among those within its thickness
+ * [m] (NAN when none is), and the particles inside a collider (a mesh's:
+ * within its thickness), which the safety net leaves none of: the
+ * statistics' contacts, min_gap and crossings. */
+typedef struct hk_contact_survey {
+    int64_t contacts;
+    double min_gap;
+    int64_t inside;
+} hk_contact_survey;
+hk_contact_survey hk_contact_counts(const hk_world *w, int32_t *count);
+
+/* The implicit solve, called by every thread of its parallel region: the
+ * calling thread's share of the touching candidates, out[i] += (sK K +
+ * sD D) y[i], and blk[e][i] += the same block's entries. */
+void hk_contact_apply(const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3], hk_real *const out[3]);
+void hk_contact_blocks(const hk_world *w, hk_real sK, hk_real sD, hk_real *const blk[6]);
+/* The touching candidates: their count, with their particles and records
+ * (the multigrid adds them to its aggregates). */
+int hk_contact_touching(const hk_world *w, const int **particle, const int **active, const hk_contact_rec **rec);
+/* Whether any contact term enters the implicit system now. */
+int hk_contact_in_system(const hk_world *w);
+
+#endif

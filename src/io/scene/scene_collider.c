@@ -1,0 +1,107 @@
+/* scene_collider.c — the scene's `collider` section: keys, the rules of each shape, the build with its checks. */
+/* SPDX-License-Identifier: MIT */
+#include "scene_collider.h"
+
+#include <stdlib.h>
+
+#include "response.h"
+#include "scene_keys.h"
+
+/* indexed by hk_collider_shape */
+static const char *const shapes[] = {
+    [HK_COLLIDER_MESH] = "mesh", [HK_COLLIDER_BOX] = "box", [HK_COLLIDER_CAPSULE] = "capsule"};
+_Static_assert(COUNT_OF(shapes) == HK_COLLIDER_SHAPE_COUNT, "a collider shape without its scene name");
+
+#define C(f) def.f
+const sc_key sc_collider_keys[SC_COLLIDER_KEYS] = {
+    CHOICE(sc_collider_scene, "shape", C(shape), shapes),
+    OWN("file", T_FILE, OPT),
+    VEC(sc_collider_scene, "offset", C(offset), CK_ANY, OPT),
+    VEC(sc_collider_scene, "rotation", C(rotation), CK_ANY, OPT),
+    VEC(sc_collider_scene, "size", C(size), CK_ANY, OPT),
+    NUM(sc_collider_scene, "radius", C(radius), CK_POS, OPT),
+    NUM(sc_collider_scene, "length", C(length), CK_NONNEG, OPT),
+    VEC(sc_collider_scene, "velocity", C(velocity), CK_ANY, OPT),
+    VEC(sc_collider_scene, "angular_velocity", C(angular_velocity), CK_ANY, OPT),
+    NUM(sc_collider_scene, "thickness", C(thickness), CK_POS, REQ),
+    NUM(sc_collider_scene, "stiffness", C(stiffness), CK_STIFF_POS, REQ),
+    NUM(sc_collider_scene, "damping_ratio", C(damping_ratio), CK_NONNEG, OPT),
+    NUM(sc_collider_scene, "friction", C(friction), CK_NONNEG, OPT),
+};
+_Static_assert(COUNT_OF(sc_collider_keys) == SC_COLLIDER_KEYS, "SC_COLLIDER_KEYS counts the rows");
+
+void sc_collider_init(void *def)
+{
+    sc_collider_scene *d = def;
+    d->def = hk_default_collider_def();
+    d->def.shape = HK_COLLIDER_SHAPE_COUNT; /* none until `shape` is read (a required key) */
+    d->def.size = (hk_vec3){0, 0, 0};
+}
+
+/* The shape's keys: `need` must be given, the other shapes' keys not. */
+typedef struct shape_key {
+    hk_collider_shape shape;
+    size_t off;
+    const char *field;
+    int need;
+} shape_key;
+
+int sc_collider_finish(sc_section *s, void *def, int64_t *count)
+{
+    sc_collider_scene *d = def;
+    const hk_collider_shape shape = d->def.shape;
+    *count = 0;
+    if ((unsigned)shape >= HK_COLLIDER_SHAPE_COUNT)
+        return sc_fail(s->lx, s->lx->line, s->end_col,
+                       "collider is missing required key 'shape' (mesh, box or capsule)");
+    const shape_key keys[] = {
+        {HK_COLLIDER_MESH, SC_NO_FIELD, "file", 1},
+        {HK_COLLIDER_BOX, offsetof(sc_collider_scene, def.size), "def.size", 1},
+        {HK_COLLIDER_CAPSULE, offsetof(sc_collider_scene, def.radius), "def.radius", 1},
+        {HK_COLLIDER_CAPSULE, offsetof(sc_collider_scene, def.length), "def.length", 0},
+    };
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        const int given = sc_given_at(s, keys[k].off, keys[k].field) != NULL;
+        const char *name = sc_key_at(s, keys[k].off, keys[k].field)->name;
+        if (given && keys[k].shape != shape)
+            return sc_fail_key(s, keys[k].off, keys[k].field,
+                               keys[k].shape == HK_COLLIDER_MESH  ? "key '%s' needs 'shape mesh'"
+                               : keys[k].shape == HK_COLLIDER_BOX ? "key '%s' needs 'shape box'"
+                                                                  : "key '%s' needs 'shape capsule'");
+        if (!given && keys[k].need && keys[k].shape == shape)
+            return sc_fail(s->lx, s->lx->line, s->end_col, "collider with shape %s is missing required key '%s'",
+                           shapes[shape], name);
+    }
+    const hk_vec3 z = d->def.size;
+    if (shape == HK_COLLIDER_BOX && !(z.x > 0 && z.y > 0 && z.z > 0)) {
+        const sc_given *g = SC_GIVEN(s, sc_collider_scene, def.size);
+        return sc_fail(s->lx, g->line, g->vcol, "expected 'size' > 0 in x, y and z, got (%g %g %g)", z.x, z.y, z.z);
+    }
+    const sc_given *t = SC_GIVEN(s, sc_collider_scene, def.thickness);
+    d->thickness_line = t->line;
+    d->thickness_col = t->vcol;
+    return 0;
+}
+
+int sc_collider_add(hk_world *w, const sc_item *it, sc_lexer *lx)
+{
+    const sc_collider_scene *d = it->def;
+    hk_collider_def def = d->def;
+    /* colliders are added after every body (sc_kind.late): every spring is there to check the thickness against */
+    const double rest = hk_smallest_rest_length(w);
+    if ((hk_real)def.thickness > (hk_real)rest) { /* in the springs' precision, as hk_world_add_collider judges */
+        sc_fail(lx, d->thickness_line, d->thickness_col,
+                "expected a 'thickness' of at most %g m, the smallest spring rest length in the scene, got %g m (a "
+                "particle would meet the collider through its neighbours)",
+                rest, def.thickness);
+        return SC_ADD_REPORTED;
+    }
+    hk_mesh m = {0};
+    if (def.shape == HK_COLLIDER_MESH) {
+        if (sc_load_mesh(it, lx, &m) != 0) return SC_ADD_REPORTED;
+        def.mesh = &m;
+    }
+    const int index = hk_world_add_collider(w, &def);
+    hk_mesh_free(&m);
+    return index;
+}

@@ -1,0 +1,204 @@
+/* test_collider_frames.c — colliders in the outputs: their VTK surfaces, the per-point contact count, the PNG
+ * picture, the frames after a restart, and the stability profiler's omega_max. */
+/* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+#include "hk_test_cli.h"
+#include "hk_test_png.h"
+#include "hk_test_vtk.h"
+
+#include <math.h>
+
+#include "collider.h"
+#include "diagnosis.h"
+#include "response.h"
+#include "scene.h"
+#include "world.h"
+
+#define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
+
+/* The world of cloth_box.scene (a box and a turning capsule) at time t. */
+static hk_world *cloth_box_at(double t)
+{
+    char err[1024];
+    hk_scene sc;
+    if (hk_scene_load(HOOKE_SCENES_DIR "/cloth_box.scene", &sc, err, sizeof err) != 0) {
+        print_error("%s\n", err);
+        fail();
+    }
+    hk_world *w = hk_scene_take_world(&sc);
+    w->time = t;
+    return w;
+}
+
+/* cloth_box.scene's frame at step 48 (0.2 s, the cloth on the box): colliders_000048.vtp holds both colliders'
+ * surfaces where the colliders are at that time (every point on a surface, the capsule turned by then), with
+ * their ids; frame_000048.vtp's point array `contacts` is, for every particle, the number of colliders within
+ * whose thickness its place in the frame lies; frames.pvd lists the colliders as part 1 of each step. */
+static void test_vtk_colliders_and_contacts(void **state)
+{
+    (void)state;
+    char dir[256], args[1024], path[512];
+    snprintf(dir, sizeof dir, "%s", hk_test_path("box_vtk"));
+    snprintf(args, sizeof args,
+             "run " SCENE("cloth_box.scene") " --steps 48 --every 48 --out '%s' --format vtk --quiet", dir);
+    hk_test_hooke_ok(args);
+    hk_world *w = cloth_box_at(48 * (1.0 / 240));
+    const hk_collider *col;
+    assert_int_equal(hk_colliders(w, &col), 2);
+    snprintf(path, sizeof path, "%s/colliders_000048.vtp", dir);
+    hk_vtp c = hk_vtp_read(path);
+    const hk_vtk_arr *pts = hk_vtp_get(&c, "Points", "Points"), *id = hk_vtp_get(&c, "CellData", "collider_id");
+    const hk_vtk_arr *conn = hk_vtp_get(&c, "Polys", "connectivity");
+    assert_int_equal(id->values, c.polys);
+    int seen[2] = {0, 0};
+    for (int64_t t = 0; t < c.polys; t++) {
+        const int k = (int)hk_vtk_int(id, t);
+        assert_true(k == 0 || k == 1);
+        seen[k]++;
+        hk_pose P;
+        hk_collider_pose(&col[k], hk_world_time(w), &P);
+        for (int v = 0; v < 3; v++) { /* a corner of a collider's triangle lies on that collider's surface */
+            const int64_t at = hk_vtk_int(conn, 3 * t + v);
+            const double x[3] = {hk_vtk_real(pts, 3 * at), hk_vtk_real(pts, 3 * at + 1), hk_vtk_real(pts, 3 * at + 2)};
+            double p[3], q[3], n[3], phi;
+            hk_pose_to_local(&P, x, p);
+            assert_true(hk_collider_nearest(&col[k], p, 1, q, n, &phi));
+            assert_near(phi, 0, 1e-12);
+        }
+    }
+    assert_int_equal(seen[0], 12); /* the box; the capsule cut into HK_GEOMETRY_AROUND sides */
+    assert_true(seen[1] > 100);
+    hk_vtp_free(&c);
+    snprintf(path, sizeof path, "%s/frame_000048.vtp", dir);
+    hk_vtp f = hk_vtp_read(path);
+    const hk_vtk_arr *fp = hk_vtp_get(&f, "Points", "Points"), *cnt = hk_vtp_get(&f, "PointData", "contacts");
+    assert_string_equal(cnt->type, "Int32");
+    assert_int_equal(cnt->values, f.points);
+    int touching = 0;
+    for (int64_t i = 0; i < f.points; i++) {
+        int expected = 0;
+        for (int k = 0; k < 2; k++) {
+            hk_pose P;
+            hk_collider_pose(&col[k], hk_world_time(w), &P);
+            const double x[3] = {hk_vtk_real(fp, 3 * i), hk_vtk_real(fp, 3 * i + 1), hk_vtk_real(fp, 3 * i + 2)};
+            double p[3], q[3], n[3], phi;
+            hk_pose_to_local(&P, x, p);
+            expected += hk_collider_nearest(&col[k], p, col[k].def.thickness, q, n, &phi) && phi < col[k].def.thickness;
+        }
+        assert_int_equal(hk_vtk_int(cnt, i), expected);
+        touching += expected > 0;
+    }
+    print_message("%d of %lld particles touch a collider at 0.2 s\n", touching, (long long)f.points);
+    assert_true(touching > f.points / 4); /* a quarter of the cloth lies on the box, and more */
+    hk_vtp_free(&f);
+    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    char *pvd = hk_test_slurp(path);
+    assert_non_null(strstr(pvd, "part=\"1\" file=\"colliders_000000.vtp\""));
+    assert_non_null(strstr(pvd, "part=\"1\" file=\"colliders_000048.vtp\""));
+    assert_non_null(strstr(pvd, "part=\"0\" file=\"frame_000048.vtp\""));
+    free(pvd);
+    hk_world_destroy(w);
+}
+
+/* A restarted run continues the collection with the colliders of the first run's frames listed as they were. */
+static void test_vtk_colliders_after_restart(void **state)
+{
+    (void)state;
+    char dir[256], ck[256], args[1024], path[512];
+    snprintf(dir, sizeof dir, "%s", hk_test_path("box_restart"));
+    snprintf(ck, sizeof ck, "%s", hk_test_path("box.ck"));
+    snprintf(args, sizeof args,
+             "run " SCENE("cloth_box.scene") " --steps 8 --every 4 --out '%s' --format vtk --checkpoint '%s' "
+                                             "--checkpoint-every 8 --quiet",
+             dir, ck);
+    hk_test_hooke_ok(args);
+    snprintf(args, sizeof args,
+             "run " SCENE("cloth_box.scene") " --steps 12 --every 4 --out '%s' --format vtk --restart '%s' --quiet",
+             dir, ck);
+    hk_test_hooke_ok(args);
+    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    char *pvd = hk_test_slurp(path);
+    const char *at = pvd;
+    for (int step = 0; step <= 12; step += 4)
+        for (int part = 0; part < 2; part++) { /* every step's frame, then its colliders, in order */
+            char want[128];
+            snprintf(want, sizeof want, "part=\"%d\" file=\"%s_%06d.vtp\"", part, part ? "colliders" : "frame", step);
+            const char *hit = strstr(at, want);
+            if (!hit) {
+                print_error("frames.pvd lacks %s after its earlier entries:\n%s\n", want, pvd);
+                fail();
+            }
+            at = hit;
+        }
+    free(pvd);
+}
+
+/* The colliders' warm grey, shaded (render.c): red above blue by 5 to 20, not as light as the ground or the
+ * shadows on it (188 and above), not text. */
+static int collider_pixels(const hk_png *p)
+{
+    int n = 0;
+    for (int y = 0; y < p->h; y++)
+        for (int x = 0; x < p->w; x++) {
+            const unsigned char *q = p->rgb + ((size_t)y * (size_t)p->w + (size_t)x) * 3;
+            n += q[0] <= 176 && q[0] >= 80 && q[0] >= q[1] && q[1] >= q[2] && q[0] - q[2] >= 5 && q[0] - q[2] <= 20;
+        }
+    return n;
+}
+
+/* cloth_box.scene's picture shows its box and capsule (tens of thousands of pixels of their grey: look at the
+ * picture, docs/img/cloth_box_frame.png); cloth_corners.scene, without colliders, has almost none of it. */
+static void test_png_draws_colliders(void **state)
+{
+    (void)state;
+    char dir[256], args[1024], path[512];
+    snprintf(dir, sizeof dir, "%s", hk_test_path("box_png"));
+    snprintf(args, sizeof args,
+             "run " SCENE("cloth_box.scene") " --steps 24 --every 24 --out '%s' --format png --quiet", dir);
+    hk_test_hooke_ok(args);
+    snprintf(path, sizeof path, "%s/frame_000024.png", dir);
+    hk_png p = hk_test_png_read(path);
+    const int with = collider_pixels(&p);
+    free(p.rgb);
+    snprintf(dir, sizeof dir, "%s", hk_test_path("corners_png"));
+    snprintf(args, sizeof args,
+             "run " SCENE("cloth_corners.scene") " --steps 1 --every 1 --out '%s' --format png --quiet", dir);
+    hk_test_hooke_ok(args);
+    snprintf(path, sizeof path, "%s/frame_000001.png", dir);
+    p = hk_test_png_read(path);
+    const int without = collider_pixels(&p);
+    free(p.rgb);
+    print_message("collider pixels: %d with colliders, %d without\n", with, without);
+    assert_true(with > 10000);
+    assert_true(without < 500);
+}
+
+/* The stability profiler's omega_max counts a collider's contact spring as it counts the ground's: a particle of
+ * 0.01 kg on no spring but a collider of 1000 N/m has omega_max = sqrt(k / m) = 316 rad/s. */
+static void test_omega_max_counts_colliders(void **state)
+{
+    (void)state;
+    hk_world_def d = hk_default_world_def();
+    d.ground.model = HK_GROUND_NONE;
+    hk_world *w = hk_world_create(&d);
+    const hk_vec3 x = {0, 1, 0};
+    const double m = 0.01;
+    assert_true(hk_world_add_points(w, 1, &x, NULL, &m) >= 0);
+    assert_near(hk_omega_max(w), 0, 0);
+    hk_collider_def c = hk_default_collider_def();
+    c.stiffness = 1000;
+    assert_int_equal(hk_world_add_collider(w, &c), 0);
+    assert_near(hk_omega_max(w), sqrt(1000 / m), 1e-9 * sqrt(1000 / m));
+    hk_world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vtk_colliders_and_contacts),
+        cmocka_unit_test(test_vtk_colliders_after_restart),
+        cmocka_unit_test(test_png_draws_colliders),
+        cmocka_unit_test(test_omega_max_counts_colliders),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
