@@ -31,7 +31,7 @@ LAYERS = [
     ("core/model", 2, "bodies and their spring families, surfaces, meshes, colouring"),
     ("core/dist", 3, "a world shared out over ranks: who computes which rows"),
     ("core/engine", 4, "the force pass: the parallel SIMD engine and its reference"),
-    ("core/contact", 4, "contacts with the ground, walls and spheres"),
+    ("core/contact", 4, "contacts: walls, spheres and colliders (force, blocks, swept safety net)"),
     ("core/implicit", 5, "the implicit integrators: matrix-free system, CG, multigrid"),
     ("core/step", 6, "a world's life and its step: integrators, checks, shares"),
     ("io", 7, "scene files, meshes in, frames and pictures out (in libhooke)"),
