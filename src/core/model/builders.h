@@ -18,7 +18,7 @@ int hk_check_spring_params(hk_world *w, const char *what, const hk_spring_params
  * to (i, j + 1) into (i, j), (i + 1, j), (i, j + 1) and (i + 1, j),
  * (i + 1, j + 1), (i, j + 1), both counter-clockwise seen from the side
  * u x v points to. The one triangulation of a cloth: its wind faces
- * (builders.c) and the frames' surfaces (io/frames/geometry.c). */
+ * (builders.c) and the bodies' surfaces (faces.c: the frames, contact). */
 static inline void hk_cloth_cell_tris(int nx, int i, int j, int out[6])
 {
     const int p00 = i + j * nx, p10 = p00 + 1, p01 = p00 + nx, p11 = p01 + 1;
