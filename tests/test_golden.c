@@ -84,6 +84,11 @@ static const golden table[] = {
     {"cloth_box", "jelly", 12, {0xe6938fb26283a3b7ull, 0x00ad7ae094001031ull}, {0xea02e94f0dbd7df2ull, 0x28051202ff96e2f7ull}},
     {"cloth_box", "implicit_euler", 3, {0x3ae7577b685035d6ull, 0x58c3c2988c4d6699ull}, {0x60bdab32953a6245ull, 0xb5b6af74780c6626ull}},
     {"cloth_drape", NULL, 1, {0x39ba1a009f1a1173ull, 0x39ba1a009f1a1173ull}, {0x7e3e1a4abedaf0b1ull, 0x7e3e1a4abedaf0b1ull}},
+    /* contact between bodies and within one (src/core/contact/pairs.h): the strip of cloth_fold has begun to fold
+     * onto itself by step 55 (self collision, semi-implicit Euler), the cubes of jelly_pile meet by step 25 (body
+     * against body, implicit Euler: the pairs' blocks in the solve) */
+    {"cloth_fold", NULL, 70, {0x995b1ada7cc13ceeull, 0x10b46b1d2eaa6a48ull}, {0xab5f16c8d61e9d76ull, 0x7324ca4f40d879e7ull}},
+    {"jelly_pile", NULL, 40, {0xc48d8c5c972e7a58ull, 0xe2ecd80582aaebe7ull}, {0xb2306e5c061f6903ull, 0x3c1c010a50e7f25eull}},
 };
 // clang-format on
 

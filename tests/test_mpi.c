@@ -253,6 +253,16 @@ static void implicit_same_bits(void **state)
     same_bits(SCENE("rope_implicit.scene"), "--steps 20");
 }
 
+/* Colliders (each particle alone, on the rank that computes it) and contact between bodies and within one (every
+ * body that takes part whole on rank 0): the bits of one process. */
+static void contact_same_bits(void **state)
+{
+    (void)state;
+    same_bits(SCENE("cloth_box.scene"), "--steps 24");
+    same_bits(SCENE("jelly_pile.scene"), "--steps 40");
+    same_bits(SCENE("cloth_fold.scene"), "--steps 70");
+}
+
 /* Frames and statistics are rank 0's gathered state: the same bytes as one process writes. */
 static void outputs_same_bytes(void **state)
 {
@@ -500,14 +510,14 @@ static void bench_rank_sweep_weak(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(cloth_same_bits),       cmocka_unit_test(cloth_other_integrators),
-        cmocka_unit_test(jelly26_same_bits),     cmocka_unit_test(jelly52_same_bits),
-        cmocka_unit_test(rope_same_bits),        cmocka_unit_test(pressure_same_bits),
-        cmocka_unit_test(tearing_same_bits),     cmocka_unit_test(implicit_same_bits),
-        cmocka_unit_test(outputs_same_bytes),    cmocka_unit_test(restart_other_ranks),
-        cmocka_unit_test(failed_output_no_hang), cmocka_unit_test(blowup_reported_once),
-        cmocka_unit_test(bench_over_ranks),      cmocka_unit_test(bench_rank_sweep),
-        cmocka_unit_test(bench_rank_sweep_weak),
+        cmocka_unit_test(cloth_same_bits),      cmocka_unit_test(cloth_other_integrators),
+        cmocka_unit_test(jelly26_same_bits),    cmocka_unit_test(jelly52_same_bits),
+        cmocka_unit_test(rope_same_bits),       cmocka_unit_test(pressure_same_bits),
+        cmocka_unit_test(tearing_same_bits),    cmocka_unit_test(implicit_same_bits),
+        cmocka_unit_test(contact_same_bits),    cmocka_unit_test(outputs_same_bytes),
+        cmocka_unit_test(restart_other_ranks),  cmocka_unit_test(failed_output_no_hang),
+        cmocka_unit_test(blowup_reported_once), cmocka_unit_test(bench_over_ranks),
+        cmocka_unit_test(bench_rank_sweep),     cmocka_unit_test(bench_rank_sweep_weak),
     };
     const int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

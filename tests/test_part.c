@@ -399,6 +399,38 @@ static void colliders_per_particle(void **state)
     same_bits(COLLIDERS_CLOTH("20000", "implicit_euler", "0.00416666666666667"), NULL, 4);
 }
 
+/* Contact between bodies and within one (pairs.h): the bodies that take part are computed whole by rank 0, which
+ * alone finds, sums and sweeps their pairs; the others are shared out as before. A cloth lands on a jelly cube
+ * (semi-implicit Euler; implicit Euler, the pairs' blocks in the solve) beside a cloth that takes part too (all on
+ * rank 0); with self collision only, beside a rope, which has no surface and takes no part: split into ranges of
+ * nodes over the ranks. */
+#define PAIRS_SCENE(contact, integrator, dt, extra)                                                                    \
+    "world\n  gravity 0 -9.81 0\nend\n"                                                                                \
+    "body jelly\n  nx 4\n  ny 4\n  nz 4\n  spacing 0.05\n  origin -0.075 0.005 -0.075\n  mass 0.01\n"                  \
+    "  springs all k 3000 damping 0.3\nend\n"                                                                          \
+    "body cloth\n  nx 12\n  ny 12\n  spacing 0.02\n  origin -0.11 0.19 -0.11\n  u 1 0 0\n  v 0 0 1\n  mass 1e-3\n"     \
+    "  springs structural k 300 damping 0.01 damping_model relative\n"                                                 \
+    "  springs shear k 300 damping 0.01 damping_model relative\nend\n" extra                                           \
+    "collider\n  shape box\n  size 2 0.2 2\n  offset 0 -0.1 0\n  thickness 0.005\n  stiffness 500\n"                   \
+    "  damping_ratio 1\n  friction 0.5\nend\n" contact "run\n  integrator " integrator "\n  dt " dt "\nend\n"
+#define PAIRS_CONTACT "contact\n  thickness 0.005\n  stiffness 300\n  damping_ratio 1\n  friction 0.5\nend\n"
+#define PAIRS_CLOTH                                                                                                    \
+    "body cloth\n  nx 64\n  ny 64\n  spacing 0.012\n  origin 2 1 0\n  u 1 0 0\n  v 0 0 1\n  mass 2e-4\n"               \
+    "  pins two_corners\n  springs structural k 200 damping 0.02\n  springs shear k 50 damping 0.02\nend\n"
+#define PAIRS_ROPE                                                                                                     \
+    "body rope\n  count 400\n  spacing 0.01\n  origin 2 1 0\n  direction 1 0 0\n  mass 1e-3\n  anchor 1\n"             \
+    "  springs chain k 500 damping 0.1\nend\n"
+
+static void pairs_whole_on_one_rank(void **state)
+{
+    (void)state;
+    same_bits(PAIRS_SCENE(PAIRS_CONTACT, "semi_implicit_euler", "5e-4", PAIRS_CLOTH), NULL, 200);
+    same_bits(PAIRS_SCENE(PAIRS_CONTACT, "implicit_euler", "0.00416666666666667", PAIRS_CLOTH), NULL, 30);
+    same_bits(PAIRS_SCENE("contact\n  bodies 0\n  thickness 0.005\n  stiffness 300\nend\n", "semi_implicit_euler",
+                          "5e-4", PAIRS_ROPE),
+              NULL, 200);
+}
+
 static void implicit_pressure_and_tearing(void **state)
 {
     (void)state;
@@ -420,6 +452,7 @@ int main(void)
         cmocka_unit_test(implicit_bodies_whole),
         cmocka_unit_test(implicit_pressure_and_tearing),
         cmocka_unit_test(colliders_per_particle),
+        cmocka_unit_test(pairs_whole_on_one_rank),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -149,6 +149,55 @@ static void test_collider_bad_meshes(void **state)
                 "x.scene:3:8: error: cannot load mesh: /nonexistent/table.obj: cannot open");
 }
 
+/* The contact section: its keys into hk_world_contact, its defaults (both kinds on when the section is there). */
+static void test_contact_section_builds(void **state)
+{
+    (void)state;
+    hk_scene sc = parse_ok(CLOTH "contact\n  self 0\n  thickness 0.005\n  stiffness 300\n  damping_ratio 0.5\n"
+                                 "  friction 0.2\nend\n");
+    hk_contact_def d = hk_world_contact(sc.world);
+    assert_true(d.bodies == 1 && d.self == 0);
+    assert_true(d.thickness == 0.005 && d.stiffness == 300 && d.damping_ratio == 0.5 && d.friction == 0.2);
+    hk_scene_free(&sc);
+    sc = parse_ok(CLOTH "contact\n  thickness 0.02\n  stiffness 1\nend\n"); /* the thickness may equal the rest */
+    d = hk_world_contact(sc.world);
+    assert_true(d.bodies == 1 && d.self == 1 && d.damping_ratio == 1 && d.friction == 0);
+    hk_scene_free(&sc);
+    sc = parse_ok(CLOTH); /* no section: off */
+    d = hk_world_contact(sc.world);
+    assert_true(d.bodies == 0 && d.self == 0);
+    hk_scene_free(&sc);
+}
+
+/* Every refusal of the contact section, at the line and column of the value at fault. */
+static void test_contact_section_refusals(void **state)
+{
+    (void)state;
+    check_error(CLOTH "contact\n  stiffness 10\nend\n",
+                "x.scene:11:1: error: contact is missing required key 'thickness'");
+    check_error(CLOTH "contact\n  thickness 0.01\nend\n",
+                "x.scene:11:1: error: contact is missing required key 'stiffness'");
+    check_error(CLOTH "contact\n  thickness 0.03\n  stiffness 10\nend\n",
+                "x.scene:10:13: error: expected a 'thickness' of at most 0.02 m, the smallest spring rest length");
+    check_error(CLOTH "contact\n  thickness 0\n  stiffness 10\nend\n",
+                "x.scene:10:13: error: expected a positive number for 'thickness', got '0'");
+    check_error(CLOTH "contact\n  thickness nan\n  stiffness 10\nend\n",
+                "x.scene:10:13: error: expected a number for 'thickness', got 'nan'");
+    check_error(CLOTH "contact\n  thickness 0.01\n  stiffness 0\nend\n",
+                "x.scene:11:13: error: expected a stiffness in [1e-12, 1e12] N/m for 'stiffness', got '0'");
+    check_error(CLOTH "contact\n  thickness 0.01\n  stiffness 10\n  damping_ratio inf\nend\n",
+                "x.scene:12:17: error: expected a number for 'damping_ratio', got 'inf'");
+    check_error(CLOTH "contact\n  thickness 0.01\n  stiffness 10\n  friction -1\nend\n",
+                "x.scene:12:12: error: expected a number >= 0 for 'friction', got '-1'");
+    check_error(CLOTH "contact\n  thickness 0.01\n  stiffness 10\n  self 2\nend\n",
+                "x.scene:12:8: error: expected 0 or 1 for 'self', got '2'");
+    check_error(CLOTH "contact\n  thickness 0.01\n  stiffness 10\n  colour 1\nend\n",
+                "x.scene:12:3: error: unknown key 'colour' in contact");
+    check_error(CLOTH
+                "contact\n  thickness 0.01\n  stiffness 10\nend\ncontact\n  thickness 0.01\n  stiffness 10\nend\n",
+                "x.scene:13:1: error: section 'contact' repeated (first at line 9)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -156,6 +205,8 @@ int main(void)
         cmocka_unit_test(test_collider_key_rules),
         cmocka_unit_test(test_collider_thickness_against_springs),
         cmocka_unit_test(test_collider_bad_meshes),
+        cmocka_unit_test(test_contact_section_builds),
+        cmocka_unit_test(test_contact_section_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -169,12 +169,10 @@ static void test_unclosed_section(void **state)
 static void test_bad_sections(void **state)
 {
     (void)state;
-    check_error(
-        "foo\n",
-        "x.scene:1:1: error: expected a section (world, run, ground, walls, sphere, collider or body), got 'foo'");
-    check_error(
-        "  end\n",
-        "x.scene:1:3: error: expected a section (world, run, ground, walls, sphere, collider or body), got 'end'");
+    check_error("foo\n", "x.scene:1:1: error: expected a section (world, run, ground, walls, contact, sphere, collider "
+                         "or body), got 'foo'");
+    check_error("  end\n", "x.scene:1:3: error: expected a section (world, run, ground, walls, contact, sphere, "
+                           "collider or body), got 'end'");
     check_error("body blob\nend", "x.scene:1:6: error: expected a body kind (rope, cloth, jelly, quad, spring, "
                                   "pendulum, points, mesh, icosphere or ring), got 'blob'");
     check_error("body\nend", "x.scene:1:5: error: expected a body kind (rope, cloth, jelly, quad, spring, pendulum, "
@@ -576,6 +574,8 @@ static const shipped shipped_scenes[] = {
     {"cloth_drape.scene", 256 * 256, 2 * 255 * 256 + 2 * 255 * 255 + 2 * 254 * 256},
     {"cloth_box.scene", 48 * 48, 2 * 47 * 48 + 2 * 47 * 47 + 2 * 46 * 48},
     {"cloth_plate.scene", 512 * 512, 1567746},
+    {"jelly_pile.scene", 4 * 125, 4 * (3 * 4 * 25 + 3 * 2 * 4 * 4 * 5 + 4 * 4 * 4 * 4)},
+    {"cloth_fold.scene", 24 * 72, (23 * 72 + 24 * 71) + 2 * 23 * 71 + (22 * 72 + 24 * 70)},
 };
 #define N_SHIPPED (int)(sizeof shipped_scenes / sizeof shipped_scenes[0])
 

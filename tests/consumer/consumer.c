@@ -34,6 +34,15 @@ int main(int argc, char **argv)
         hk_world_destroy(w);
         return 1;
     }
+    /* no colliders and no contact between bodies in the scene; the defaults as hooke.h gives them */
+    const hk_collider_def cd = hk_default_collider_def();
+    const hk_contact_def pd = hk_default_contact_def(), set = hk_world_contact(w);
+    if (hk_world_collider_count(w) != 0 || set.bodies || set.self || !(cd.thickness > 0) || pd.bodies || pd.self ||
+        !(pd.thickness > 0 && pd.stiffness > 0)) {
+        fprintf(stderr, "consumer: unexpected colliders or contact settings in %s\n", argv[1]);
+        hk_world_destroy(w);
+        return 1;
+    }
     /* x(t) = L0 + d0 cos(omega t) along the spring, released at rest: omega = sqrt(k / m) */
     hk_vec3 a = hk_world_position(w, 0), b = hk_world_position(w, 1); /* world positions [m] */
     const double ux = b.x - a.x, uy = b.y - a.y, uz = b.z - a.z;

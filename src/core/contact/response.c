@@ -8,16 +8,17 @@
 
 #include "fpmode.h"
 #include "geometry.h"
+#include "pairs.h"
 #include "part.h"
 #include "team.h"
 
-/* Loops over candidates or particles run on the world's team above 4096
- * of them (team_n, declared before each region); each iteration is one
- * particle's, so the bits do not depend on the team. */
+/* Loops over candidates or particles run on the world's team from 4096
+ * of them (team_n, declared before each region; hk_pairs_parallel_min);
+ * each iteration is one particle's, so the bits do not depend on the team. */
 #ifdef HOOKE_USE_OPENMP
-#define HK_CONTACT_TEAM _Pragma("omp parallel num_threads(hk_world_team(w)) if (team_n > 4096)")
+#define HK_CONTACT_TEAM _Pragma("omp parallel num_threads(hk_world_team(w)) if (team_n >= hk_pairs_parallel_min())")
 #define HK_CONTACT_TEAM_MOVED                                                                                          \
-    _Pragma("omp parallel num_threads(hk_world_team(w)) reduction(+ : moved) if (team_n > 4096)")
+    _Pragma("omp parallel num_threads(hk_world_team(w)) reduction(+ : moved) if (team_n >= hk_pairs_parallel_min())")
 #else
 #define HK_CONTACT_TEAM (void)team_n;
 #define HK_CONTACT_TEAM_MOVED (void)team_n;
@@ -39,6 +40,7 @@ void hk_contact_free(hk_world *w)
     free(ct->rec);
     free(ct->active);
     free(ct->gap);
+    hk_pairs_free(ct->pairs);
     free(ct);
     w->contact = NULL;
 }
@@ -115,8 +117,15 @@ double hk_smallest_rest_length(const hk_world *w)
 int hk_colliders_check(hk_world *w)
 {
     struct hk_contact *ct = w->contact;
-    if (!ct || ct->ncol == 0 || ct->checked_families == w->family_count) return -1;
+    if (!ct || ct->checked_families == w->family_count) return -1;
     const double rest = hk_smallest_rest_length(w);
+    if (ct->pairs && (hk_real)ct->pairs->def.thickness > (hk_real)rest) {
+        hk_fail(w,
+                "contact: thickness %g m is larger than the smallest spring rest length %g m (a particle would meet "
+                "its own body's triangles through its neighbours): give a thickness of at most %g m",
+                ct->pairs->def.thickness, rest, rest);
+        return ct->ncol; /* past the colliders: the contact between bodies */
+    }
     for (int i = 0; i < ct->ncol; i++) /* in the springs' precision: a thickness of exactly the spacing is fine */
         if ((hk_real)ct->col[i].def.thickness > (hk_real)rest) {
             hk_fail(w,
@@ -200,18 +209,9 @@ static double box_gap(const double *lo, const double *hi, int n, const double x[
     return gap;
 }
 
-int hk_contact_begin_step(hk_world *w)
+static int colliders_begin(hk_world *w, struct hk_contact *ct)
 {
-    struct hk_contact *ct = w->contact;
-    if (!ct || ct->ncol == 0) return 0;
-    if (hk_colliders_check(w) >= 0 || ensure_particles(w, ct) != 0) return -1;
     hk_particles *p = &w->p;
-    for (int k = 0; k < ct->ncand; k++) /* the last step's forces */
-        for (int c = 0; c < 3; c++) ct->f[c][ct->cand[k]] = 0;
-    ct->ncand = ct->nactive = 0;
-    ct->any_force = 0;
-    ct->t0 = ct->t_eval = w->time;
-    ct->dt = w->integrator.dt;
     const int nc = ct->ncol;
     double *lo = malloc(6 * (size_t)nc * sizeof *lo), *hi = lo + 3 * (size_t)nc;
     const int team = hk_world_team(w);
@@ -344,10 +344,9 @@ static void poses(const struct hk_contact *ct, double t, hk_pose *P)
     for (int c = 0; c < ct->ncol; c++) hk_collider_pose(&ct->col[c], t, &P[c]);
 }
 
-void hk_contact_substep_begin(hk_world *w, double t)
+static void colliders_substep_begin(hk_world *w, struct hk_contact *ct, double t)
 {
-    struct hk_contact *ct = w->contact;
-    if (!ct || ct->ncand == 0) return;
+    if (ct->ncand == 0) return;
     ct->t_eval = t;
     ct->gap_fresh = 0; /* until this substep's first force evaluation */
     ct->drift = 0;
@@ -367,10 +366,10 @@ void hk_contact_substep_begin(hk_world *w, double t)
     }
 }
 
-int hk_contact_substep_end(hk_world *w, double t0, double t1, hk_real *px, hk_real *py, hk_real *pz)
+static int colliders_substep_end(hk_world *w, struct hk_contact *ct, double t0, double t1, hk_real *px, hk_real *py,
+                                 hk_real *pz)
 {
-    struct hk_contact *ct = w->contact;
-    if (!ct || ct->ncand == 0) return 0;
+    if (ct->ncand == 0) return 0;
     hk_pose *P = malloc(2 * (size_t)ct->ncol * sizeof *P);
     if (!P) {
         w->step_failed = hk_fail_memory(w, "out of memory for the contact safety net");
@@ -405,10 +404,9 @@ int hk_contact_substep_end(hk_world *w, double t0, double t1, hk_real *px, hk_re
     return moved;
 }
 
-int hk_contact_end_step(hk_world *w, hk_real *px, hk_real *py, hk_real *pz)
+static int colliders_end_step(hk_world *w, struct hk_contact *ct, hk_real *px, hk_real *py, hk_real *pz)
 {
-    struct hk_contact *ct = w->contact;
-    if (!ct || ct->ncol == 0 || !ct->slab) return 0;
+    if (ct->ncol == 0 || !ct->slab) return 0;
     hk_pose *P = malloc(2 * (size_t)ct->ncol * sizeof *P);
     if (!P) {
         w->step_failed = hk_fail_memory(w, "out of memory for the contact safety net");
@@ -424,7 +422,7 @@ int hk_contact_end_step(hk_world *w, hk_real *px, hk_real *py, hk_real *pz)
     for (int s = 0; s < spans; s++) {
         const int s0 = span[2 * s], sn = span[2 * s + 1] - s0;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) reduction(+ : moved, rechecked) if (sn > 4096)
+#pragma omp parallel num_threads(hk_world_team(w)) reduction(+ : moved, rechecked) if (sn >= hk_pairs_parallel_min())
 #endif
         HK_FP_SCOPE
         {
@@ -512,10 +510,9 @@ static int particle_force(const struct hk_contact *ct, const hk_pose *P, double 
     return touched;
 }
 
-void hk_contact_forces(hk_world *w)
+static void colliders_forces(hk_world *w, struct hk_contact *ct)
 {
-    struct hk_contact *ct = w->contact;
-    if (!ct || ct->ncand == 0) return;
+    if (ct->ncand == 0) return;
     hk_pose P[64], *pose = ct->ncol <= 64 ? P : malloc((size_t)ct->ncol * sizeof *pose);
     if (!pose) {
         w->step_failed = hk_fail_memory(w, "out of memory for the contact forces");
@@ -549,7 +546,6 @@ void hk_contact_forces(hk_world *w)
         const hk_contact_rec *r = &ct->rec[k];
         if (r->K[0] != 0 || r->K[3] != 0 || r->K[5] != 0) ct->active[ct->nactive++] = k;
     }
-    ct->any_force = ct->nactive > 0;
 }
 
 void hk_contact_force_arrays(const hk_world *w, const hk_real *out[3])
@@ -565,12 +561,17 @@ hk_contact_survey hk_contact_counts(const hk_world *w, int32_t *count)
     hk_contact_survey out = {0, NAN, 0};
     if (count)
         for (int i = 0; i < w->p.count; i++) count[i] = 0;
-    if (!ct || ct->ncol == 0) return out;
+    if (!ct) return out;
+    double gap = INFINITY;
+    const hk_pairs *pr = hk_pairs_of(w);
+    if (pr) { /* the pairs of the last step's candidates that touch now */
+        hk_pairs_survey(w, pr, count, &out.contacts, &gap);
+        out.inside = pr->left;
+    }
     hk_pose P[64], *pose = ct->ncol <= 64 ? P : malloc((size_t)ct->ncol * sizeof *pose);
     if (!pose) return out;
     poses(ct, w->time, pose);
-    double gap = INFINITY;
-    for (int i = 0, b = 0; i < w->p.count; i++) { /* serially, in index order */
+    for (int i = 0, b = 0; i < w->p.count && ct->ncol > 0; i++) { /* serially, in index order */
         double x[3];
         position(w, i, &b, x);
         int n = 0, in = 0;
@@ -583,7 +584,7 @@ hk_contact_survey hk_contact_counts(const hk_world *w, int32_t *count)
             in |= phi < 0;
             gap = g_min(gap, phi);
         }
-        if (count) count[i] = n;
+        if (count) count[i] += n;
         out.contacts += n;
         out.inside += in;
     }
@@ -594,7 +595,7 @@ hk_contact_survey hk_contact_counts(const hk_world *w, int32_t *count)
 
 /* ---- the implicit solve ------------------------------------------------------ */
 
-int hk_contact_in_system(const hk_world *w) { return w->contact && w->contact->nactive > 0; }
+int hk_contact_in_system(const hk_world *w) { return w->contact && w->contact->in_system; }
 
 int hk_contact_touching(const hk_world *w, const int **particle, const int **active, const hk_contact_rec **rec)
 {
@@ -633,10 +634,141 @@ static void touching_blocks(const hk_world *w, hk_real sK, hk_real sD, hk_real *
 
 void hk_contact_apply(const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3], hk_real *const out[3])
 {
+    if (!hk_contact_in_system(w)) return;
     touching_blocks(w, sK, sD, y, out, NULL);
+    if (w->contact->pairs_touch) { /* after the colliders' terms, which each thread added to its own particles */
+        HK_BARRIER();
+        hk_pairs_system(hk_pairs_of(w), sK, sD, y, out, NULL);
+    }
 }
 
 void hk_contact_blocks(const hk_world *w, hk_real sK, hk_real sD, hk_real *const blk[6])
 {
+    if (!hk_contact_in_system(w)) return;
     touching_blocks(w, sK, sD, NULL, NULL, blk);
+    if (w->contact->pairs_touch) {
+        HK_BARRIER();
+        hk_pairs_system(hk_pairs_of(w), sK, sD, NULL, NULL, blk);
+    }
+}
+
+/* ---- the phases, colliders and pairs ----------------------------------------------------------------------- */
+
+int hk_contact_begin_step(hk_world *w)
+{
+    struct hk_contact *ct = w->contact;
+    if (!ct || (ct->ncol == 0 && !ct->pairs)) return 0;
+    if (hk_colliders_check(w) >= 0 || ensure_particles(w, ct) != 0) return -1;
+    for (int k = 0; k < ct->ncand; k++) /* the last step's forces */
+        for (int c = 0; c < 3; c++) ct->f[c][ct->cand[k]] = 0;
+    hk_pairs *pr = hk_pairs_of(w);
+    for (int j = 0; pr && j < pr->ninv; j++)
+        for (int c = 0; c < 3; c++) ct->f[c][pr->inv[j]] = 0;
+    ct->ncand = ct->nactive = 0;
+    ct->any_force = ct->in_system = ct->pairs_touch = 0;
+    ct->t0 = ct->t_eval = w->time;
+    ct->dt = w->integrator.dt;
+    if (ct->ncol > 0 && colliders_begin(w, ct) != 0) return -1;
+    return pr ? hk_pairs_begin_step(w, pr) : 0;
+}
+
+void hk_contact_substep_begin(hk_world *w, double t)
+{
+    struct hk_contact *ct = w->contact;
+    if (!ct) return;
+    colliders_substep_begin(w, ct, t);
+    if (hk_pairs_of(w)) hk_pairs_substep_begin(w, hk_pairs_of(w));
+}
+
+int hk_contact_substep_end(hk_world *w, double t0, double t1, hk_real *px, hk_real *py, hk_real *pz)
+{
+    struct hk_contact *ct = w->contact;
+    if (!ct) return 0;
+    hk_real *const prev[3] = {px, py, pz};
+    /* bodies apart first; then the colliders, which nothing moves */
+    const int moved = hk_pairs_of(w) ? hk_pairs_substep_end(w, hk_pairs_of(w), t1 - t0, prev) : 0;
+    return moved + colliders_substep_end(w, ct, t0, t1, px, py, pz);
+}
+
+int hk_contact_end_step(hk_world *w, hk_real *px, hk_real *py, hk_real *pz)
+{
+    struct hk_contact *ct = w->contact;
+    if (!ct) return 0;
+    hk_real *const prev[3] = {px, py, pz};
+    hk_pairs *pr = hk_pairs_of(w);
+    const int moved = pr && hk_pairs_end_step(w, pr) ? hk_pairs_substep_end(w, pr, pr->dt, prev) : 0;
+    return moved + colliders_end_step(w, ct, px, py, pz);
+}
+
+void hk_contact_forces(hk_world *w)
+{
+    struct hk_contact *ct = w->contact;
+    if (!ct) return;
+    hk_pairs *pr = hk_pairs_of(w);
+    for (int j = 0; pr && j < pr->ninv; j++) /* the pairs add to what the colliders (or nothing) put there */
+        for (int c = 0; c < 3; c++) ct->f[c][pr->inv[j]] = 0;
+    colliders_forces(w, ct);
+    if (pr && pr->npair > 0) {
+        hk_pairs_forces(w, pr, w->h, ct->f);
+        ct->pairs_touch = hk_pairs_touching(pr);
+    }
+    ct->in_system = ct->nactive > 0 || ct->pairs_touch;
+    ct->any_force = ct->in_system;
+}
+
+/* ---- contact between bodies: the setting ------------------------------------------------------------------- */
+
+hk_contact_def hk_default_contact_def(void)
+{
+    hk_contact_def d = {0, 0, 0.005, 1000, 1, 0};
+    return d;
+}
+
+int hk_world_set_contact(hk_world *w, const hk_contact_def *def)
+{
+    if (!def) return hk_fail(w, "contact: no definition given");
+    const struct {
+        const char *name, *rule;
+        double v;
+        int ok;
+    } nums[] = {
+        {"thickness", "> 0 m", def->thickness, def->thickness > 0},
+        {"stiffness", "> 0 N/m", def->stiffness, def->stiffness > 0},
+        {"damping_ratio", ">= 0", def->damping_ratio, def->damping_ratio >= 0},
+        {"friction", ">= 0", def->friction, def->friction >= 0},
+    };
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+        if (!nums[i].ok || !isfinite(nums[i].v))
+            return hk_fail(w, "contact: %s must be %s and finite (got %g)", nums[i].name, nums[i].rule, nums[i].v);
+    if ((def->bodies != 0 && def->bodies != 1) || (def->self != 0 && def->self != 1))
+        return hk_fail(w, "contact: bodies and self must be 0 or 1 (got %d, %d)", def->bodies, def->self);
+    struct hk_contact *ct = hk_contact_get(w);
+    if (!ct) return hk_failed(w);
+    const double rest = hk_smallest_rest_length(w);
+    if ((def->bodies || def->self) && (hk_real)def->thickness > (hk_real)rest)
+        return hk_fail(w,
+                       "contact: thickness %g m is larger than the smallest spring rest length %g m: give a "
+                       "thickness of at most %g m",
+                       def->thickness, rest, rest);
+    if (!def->bodies && !def->self) { /* off */
+        hk_pairs_free(ct->pairs);
+        ct->pairs = NULL;
+        return HK_OK;
+    }
+    if (!ct->pairs && !(ct->pairs = calloc(1, sizeof *ct->pairs)))
+        return hk_fail_memory(w, "out of memory for the contact between bodies");
+    ct->pairs->def = *def;
+    ct->checked_families = -1;
+    return HK_OK;
+}
+
+hk_contact_def hk_world_contact(const hk_world *w)
+{
+    return w->contact && w->contact->pairs ? w->contact->pairs->def : hk_default_contact_def();
+}
+
+hk_pairs *hk_pairs_of(const hk_world *w)
+{
+    if (!w->contact || !w->contact->pairs) return NULL;
+    return w->part && w->part->rank != 0 ? NULL : w->contact->pairs; /* rank 0 computes the bodies that take part */
 }

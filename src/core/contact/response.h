@@ -55,7 +55,10 @@ struct hk_contact {
     /* per particle (capacity cap): the contact force [N], and the broad phase's q0 [m] and slack [m] */
     int cap;
     hk_real *slab, *f[3], *q0[3], *slack;
-    int any_force; /* f holds a non-zero entry (a candidate touched) */
+    int any_force;          /* f holds a non-zero entry (a candidate touched) */
+    int in_system;          /* a contact's blocks enter the implicit system (a collider or a pair touches) */
+    int pairs_touch;        /* a pair touches */
+    struct hk_pairs *pairs; /* contact between bodies and within one (pairs.h), NULL: none */
     /* the step's candidates, ascending; per candidate its place at the substep's start (3 doubles [m]) and record */
     int *cand, ncand, capcand;
     double *x0;

@@ -20,7 +20,11 @@
  *   - every other body (lists, meshes, surfaces, points, solo lattices) is
  *     computed whole by one rank: a run of solo bodies is cut into one
  *     contiguous range of bodies per rank, other units go whole to the
- *     least loaded rank.
+ *     least loaded rank;
+ *   - a body that takes part in contact between bodies (hk_world_set_contact,
+ *     core/contact/pairs.h: a pair joins particles anywhere in the bodies)
+ *     goes whole, with its unit, to rank 0, which alone finds, sums and
+ *     sweeps the pairs.
  * The shares are balanced by work (particles + springs; a slab's rows by
  * their nodes and the springs whose source is in them). Which rank computes
  * a particle never changes its bits, so a distributed run ends in the

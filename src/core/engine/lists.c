@@ -23,7 +23,7 @@ static int env_min(int64_t *out)
     return hk_num_int(env, 0, INT64_MAX, out) == HK_NUM_OK ? 0 : -1;
 }
 
-static int64_t list_parallel_min(void)
+int64_t hk_lists_parallel_min(void)
 {
     static int64_t min = -1;
     if (min < 0) {
@@ -47,7 +47,7 @@ int hk_lists_serial(const hk_family *const *fams, int nfams)
 {
     int64_t n = 0;
     for (int q = 0; q < nfams; q++) n += fams[q]->count;
-    return n < list_parallel_min();
+    return n < hk_lists_parallel_min();
 }
 
 /* Thread t's share [*c0, *c1) of the springs [s0, s1) of one colour, in whole

@@ -7,6 +7,7 @@
 
 #include "fpmode.h"
 #include "mg_level.h"
+#include "pairs.h"
 #include "response.h"
 #include "team.h"
 
@@ -140,7 +141,10 @@ hk_mg *hk_mg_create(const hk_world *w)
 
 /* P^T C P of the colliders' contact blocks C (contact/response.h): each
  * free particle's block into its aggregate's diagonal, for the aggregates
- * [j0, j1) of body B on level 0, in particle order. */
+ * [j0, j1) of body B on level 0, in particle order; then each particle's
+ * share of its pairs' blocks (contact/pairs.h), alpha_i^2 B, without their
+ * couplings: positive semi-definite in place of theirs in P^T C P, so the
+ * cycle stays symmetric and positive definite. */
 static void add_contacts(const hk_mg *mg, const hk_world *w, const mg_body *B, int64_t j0, int64_t j1)
 {
     const int *particle, *active;
@@ -155,6 +159,16 @@ static void add_contacts(const hk_mg *mg, const hk_world *w, const mg_body *B, i
         if (J < j0 || J >= j1) continue;
         hk_real blk[6];
         hk_contact_block(&rec[active[k]], mg->sK, mg->sD, blk);
+        for (int e = 0; e < 6; e++) L->d[e][J] += blk[e];
+    }
+    const hk_pairs *pr = hk_pairs_of(w); /* the pairs' diagonal terms alpha_i^2 B (their couplings left out) */
+    for (int j = 0; pr && hk_contact_in_system(w) && j < pr->ninv; j++) {
+        hk_real blk[6];
+        const int64_t l = hk_pairs_diag(pr, j, mg->sK, mg->sD, blk) - B->first;
+        if (l < 0 || l >= w->bodies[B->body].count) continue;
+        const int64_t i = l % B->n[0], jj = l / B->n[0] % B->n[1], kk = l / ((int64_t)B->n[0] * B->n[1]);
+        const int64_t J = i / 2 + L->sy * (jj / 2) + L->sz * (kk / 2);
+        if (J < j0 || J >= j1) continue;
         for (int e = 0; e < 6; e++) L->d[e][J] += blk[e];
     }
 }

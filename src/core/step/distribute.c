@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "engine.h"
 #include "integrators.h"
+#include "pairs.h"
 #include "part.h"
 #include "sweep.h"
 #include "system.h"
@@ -131,11 +132,22 @@ static int cut_nodes(const hk_world *w, struct hk_part *pt, int b, const int64_t
     return 0;
 }
 
+/* Whether unit u holds a body that takes part in contact between bodies (pairs.h): such units go whole to rank
+ * 0, which alone finds and sums the pairs, with every particle they join current on it. */
+static int in_pairs(const hk_world *w, const hk_unit_view *u)
+{
+    const hk_contact_def d = hk_world_contact(w);
+    for (int b = u->first; b < u->end; b++)
+        if (hk_pairs_takes_part(&d, w, b)) return 1;
+    return 0;
+}
+
 /* Whether unit u is shared out over the ranks (slabs of a lattice, ranges
  * of a rope's nodes, a run of solo bodies) rather than given whole: a rope
  * under an implicit integrator goes whole (the solver splits rows). */
 static int shared_out(const hk_world *w, const hk_unit_view *u)
 {
+    if (in_pairs(w, u)) return 0;
     if (u->by_body) return 1;
     if (!u->slabs) return 0;
     return hk_engine_plan(w, u->first)->nrows > 1 || !hk_integrator_info_of(w->integrator.kind)->implicit;
@@ -173,7 +185,7 @@ static int share(hk_world *w, struct hk_part *pt, const hk_unit_view *u, int nu)
     for (int i = 0; i < n_whole && !failed; i++) {
         const hk_unit_view *un = &u[order[i]];
         int best = 0;
-        for (int r = 1; r < R; r++)
+        for (int r = 1; r < R && !in_pairs(w, un); r++)
             if (pt->work[r] < pt->work[best]) best = r;
         pt->work[best] += unit_work[order[i]];
         for (int b = un->first; b < un->end; b++) pt->body[b].owner = best;

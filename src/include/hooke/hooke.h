@@ -515,6 +515,35 @@ HK_API int hk_world_collider_count(const hk_world *w);
 /* Collider i's definition (its mesh pointer NULL); HK_OK or HK_ERR_INVALID. */
 HK_API int hk_world_collider(const hk_world *w, int i, hk_collider_def *out);
 
+/* Contact between bodies and within one: every particle against the
+ * surface triangles of every body that has a surface (a cloth, a mesh or
+ * icosphere, a jelly's boundary faces; hk_world_body's kind), and every
+ * surface edge against every other, where they come within `thickness`
+ * of each other; within one body, particles that share a triangle or a
+ * spring are left out. The force is the colliders' (hk_collider_def:
+ * spring, damping, regularised Coulomb friction, with the masses of the
+ * particles on both sides) on the particle and, by their barycentric
+ * weights, on the triangle's corners (the edges' ends), so it conserves
+ * momentum; a pair that meets within a substep all the same is caught by
+ * a continuous test and pushed apart by impulses (Bridson, Fedkiw and
+ * Anderson 2002; docs/user-guide.md, "Contact"). */
+typedef struct hk_contact_def {
+    int bodies;           /* 1: bodies collide with each other */
+    int self;             /* 1: a body with a surface collides with itself */
+    double thickness;     /* the gap kept [m], > 0 and at most the smallest spring rest length */
+    double stiffness;     /* k of the contact spring [N/m], > 0 */
+    double damping_ratio; /* of the normal motion: c_n = 2 damping_ratio sqrt(k m) [1] */
+    double friction;      /* Coulomb coefficient [1] */
+} hk_contact_def;
+/* Off (bodies 0, self 0), thickness 0.005 m, stiffness 1000 N/m, damping ratio 1, no friction. */
+HK_API hk_contact_def hk_default_contact_def(void);
+/* Sets the world's contact between bodies; HK_OK, or HK_ERR_INVALID with
+ * the reason (a bad value, a thickness larger than the smallest spring
+ * rest length of the bodies so far; bodies added later are checked when
+ * the world is stepped). */
+HK_API int hk_world_set_contact(hk_world *w, const hk_contact_def *def);
+HK_API hk_contact_def hk_world_contact(const hk_world *w);
+
 /* ------------------------------------------------------------------------ */
 /* Integrators                                                               */
 

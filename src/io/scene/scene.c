@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "readfile.h"
+#include "scene_collider.h"
 #include "scene_kinds.h"
 #include "scene_lex.h"
 
@@ -548,6 +549,10 @@ static int build(parser *p, hk_scene *out)
                 hk_world_destroy(w);
                 return -1;
             }
+    if (sc_contact_build(w, &p->set, lx) != 0) {
+        hk_world_destroy(w);
+        return -1;
+    }
     if (hk_world_set_integrator(w, &p->set.integrator) < 0) {
         int line = p->seen_line[SC_RUN] ? p->seen_line[SC_RUN] : 1;
         sc_fail(lx, line, 1, "run: %s", hk_world_error(w));

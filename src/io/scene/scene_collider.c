@@ -1,4 +1,4 @@
-/* scene_collider.c — the scene's `collider` section: keys, the rules of each shape, the build with its checks. */
+/* scene_collider.c — the scene's `collider` and `contact` sections: keys, rules of each, the builds with checks. */
 /* SPDX-License-Identifier: MIT */
 #include "scene_collider.h"
 
@@ -104,4 +104,48 @@ int sc_collider_add(hk_world *w, const sc_item *it, sc_lexer *lx)
     const int index = hk_world_add_collider(w, &def);
     hk_mesh_free(&m);
     return index;
+}
+
+/* ---- contact between bodies ---------------------------------------------------------------------------------- */
+
+#define K(f) contact.f
+const sc_key sc_contact_keys[SC_CONTACT_KEYS] = {
+    INT(sc_settings, "bodies", K(bodies), 0, 1, OPT),
+    INT(sc_settings, "self", K(self), 0, 1, OPT),
+    NUM(sc_settings, "thickness", K(thickness), CK_POS, REQ),
+    NUM(sc_settings, "stiffness", K(stiffness), CK_STIFF_POS, REQ),
+    NUM(sc_settings, "damping_ratio", K(damping_ratio), CK_NONNEG, OPT),
+    NUM(sc_settings, "friction", K(friction), CK_NONNEG, OPT),
+};
+_Static_assert(COUNT_OF(sc_contact_keys) == SC_CONTACT_KEYS, "SC_CONTACT_KEYS counts the rows");
+
+void sc_contact_init(void *def)
+{
+    sc_settings *set = def;
+    set->contact = hk_default_contact_def();
+    set->contact.bodies = set->contact.self = 1; /* the section asks for contact: both, unless it says not */
+}
+
+int sc_contact_finish(sc_section *s, void *def, int64_t *count)
+{
+    (void)count;
+    sc_settings *set = def;
+    const sc_given *t = SC_GIVEN(s, sc_settings, contact.thickness);
+    set->contact_line = t->line;
+    set->contact_col = t->vcol;
+    return 0;
+}
+
+int sc_contact_build(hk_world *w, const sc_settings *set, sc_lexer *lx)
+{
+    if (!set->contact.bodies && !set->contact.self) return 0;
+    const double rest = hk_smallest_rest_length(w);
+    if ((hk_real)set->contact.thickness > (hk_real)rest)
+        return sc_fail(lx, set->contact_line, set->contact_col,
+                       "expected a 'thickness' of at most %g m, the smallest spring rest length in the scene, got %g "
+                       "m (a particle would meet its own body's triangles through its neighbours)",
+                       rest, set->contact.thickness);
+    if (hk_world_set_contact(w, &set->contact) != 0)
+        return sc_fail(lx, set->contact_line, 1, "contact: %s", hk_world_error(w));
+    return 0;
 }

@@ -224,6 +224,13 @@ const sc_kind sc_sections[SC_SECTION_COUNT] = {
                   KEYS(walls_keys),
                   .base = offsetof(sc_settings, world),
                   .finish = walls_finish},
+    [SC_CONTACT] = {.word = "contact",
+                    .title = "contact",
+                    .keys = sc_contact_keys,
+                    .nkeys = SC_CONTACT_KEYS,
+                    .base = 0,
+                    .init = sc_contact_init,
+                    .finish = sc_contact_finish},
 };
 
 sc_settings sc_default_settings(void)

@@ -5,8 +5,8 @@
 
 #include "scene_section.h"
 
-enum { SC_WORLD, SC_RUN, SC_GROUND, SC_WALLS, SC_SECTION_COUNT };
-extern const sc_kind sc_sections[SC_SECTION_COUNT]; /* world, run, ground, walls */
+enum { SC_WORLD, SC_RUN, SC_GROUND, SC_WALLS, SC_CONTACT, SC_SECTION_COUNT };
+extern const sc_kind sc_sections[SC_SECTION_COUNT]; /* world, run, ground, walls, contact */
 extern const sc_kind sc_items[];                    /* sphere and the body kinds, in message order */
 extern const int sc_item_count;
 extern const sc_kind sc_springs_line; /* the keys of a `springs FAMILY ...` line */

@@ -92,6 +92,8 @@ typedef struct sc_settings {
     hk_integrator_def integrator;
     int64_t steps, every;
     double time, stretch_limit;
+    hk_contact_def contact;        /* the `contact` section (contact.bodies and contact.self 0 without one) */
+    int contact_line, contact_col; /* where its thickness was given */
 } sc_settings;
 
 /* The open section. */

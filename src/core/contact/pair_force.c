@@ -1,0 +1,294 @@
+/* pair_force.c — a pair's contact force and its blocks, each particle's sum of its pairs, and the implicit solve's. */
+/* SPDX-License-Identifier: MIT */
+#include "pairs.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "fpmode.h"
+#include "geometry.h"
+#include "lists.h"
+#include "team.h"
+
+/* Loops over pairs or their particles run on the world's team from 4096 of them (team_n before each region; the
+ * list springs' HOOKE_LIST_PARALLEL_MIN, when set, instead: tests set 0); each iteration writes one pair's or one
+ * particle's values only, so the bits are the same either way. */
+#ifdef HOOKE_USE_OPENMP
+#define HK_PAIR_TEAM _Pragma("omp parallel num_threads(hk_world_team(w)) if (team_n >= hk_pairs_parallel_min())")
+#else
+#define HK_PAIR_TEAM (void)team_n;
+#endif
+
+int64_t hk_pairs_parallel_min(void)
+{
+    static int64_t min = -1; /* read once; worlds on several threads (ranks in one process) may race to it */
+    int64_t m = __atomic_load_n(&min, __ATOMIC_RELAXED);
+    if (m < 0) {
+        const char *env = getenv("HOOKE_LIST_PARALLEL_MIN");
+        m = env && *env ? hk_lists_parallel_min() : 4096;
+        __atomic_store_n(&min, m, __ATOMIC_RELAXED);
+    }
+    return m;
+}
+
+/* The geometry of pair pa at places x (4 points): its weights alpha, the unit normal n from the other side's
+ * nearest point to the alpha = 1 side's (where the two meet, the triangle's normal or the edges' cross product,
+ * turned to the side the pair started the step on) and the distance between those points [m]: the pairs keep
+ * apart by this force and by the swept test, so a pair never changes side (the statistics' crossings count any
+ * that would). */
+static double pair_geometry(const hk_pair *pa, const double x[4][3], double a[4], double n[3])
+{
+    double d[3], u[3], v[3], plane[3];
+    if (pa->kind == HK_PAIR_VT) {
+        double q[3], w[3];
+        g_closest_on_triangle_w(x[0], x[1], x[2], x[3], q, w);
+        a[0] = 1, a[1] = -w[0], a[2] = -w[1], a[3] = -w[2];
+        g_sub(x[0], q, d);
+        g_sub(x[2], x[1], u), g_sub(x[3], x[1], v);
+    } else {
+        double s, t;
+        g_closest_segments(x[0], x[1], x[2], x[3], &s, &t);
+        a[0] = 1 - s, a[1] = s, a[2] = -(1 - t), a[3] = -t;
+        for (int c = 0; c < 3; c++) d[c] = (x[0][c] + s * (x[1][c] - x[0][c])) - (x[2][c] + t * (x[3][c] - x[2][c]));
+        g_sub(x[1], x[0], u), g_sub(x[3], x[2], v);
+    }
+    const double dist = g_norm(d);
+    if (dist > 0) {
+        for (int c = 0; c < 3; c++) n[c] = d[c] / dist;
+        return dist;
+    }
+    g_cross(u, v, plane);
+    g_normalise(plane);
+    for (int c = 0; c < 3; c++) n[c] = pa->side * plane[c];
+    return 0;
+}
+
+static void add_outer(double b[6], double s, const double u[3])
+{
+    b[0] += s * u[0] * u[0], b[1] += s * u[0] * u[1], b[2] += s * u[0] * u[2];
+    b[3] += s * u[1] * u[1], b[4] += s * u[1] * u[2], b[5] += s * u[2] * u[2];
+}
+
+/* Pair k's force at the current state (hooke.h hk_contact_def: the colliders' spring, damping and friction with
+ * the pair's effective mass 1 / sum alpha_i^2 / m_i). */
+static void evaluate(const hk_world *w, hk_pairs *pr, int64_t k, double h)
+{
+    const hk_pair *pa = &pr->pair[k];
+    hk_pair_eval *ev = &pr->ev[k];
+    const hk_particles *p = &w->p;
+    const hk_contact_def *d = &pr->def;
+    double x[4][3], n[3], vr[3] = {0, 0, 0}, inv = 0;
+    ev->on = 0;
+    const int split = pa->kind == HK_PAIR_VT ? 1 : 2; /* the first side's corners */
+    double lo[2][3], hi[2][3];
+    for (int c = 0; c < 4; c++) {
+        const double *xs = pr->xs + 3 * (int64_t)pr->at[4 * k + c];
+        for (int e = 0; e < 3; e++) {
+            x[c][e] = xs[e];
+            lo[c >= split][e] = c == 0 || c == split ? xs[e] : g_min(lo[c >= split][e], xs[e]);
+            hi[c >= split][e] = c == 0 || c == split ? xs[e] : g_max(hi[c >= split][e], xs[e]);
+        }
+    }
+    for (int e = 0; e < 3; e++) /* the two sides' boxes further apart than the thickness: no contact */
+        if (lo[0][e] > hi[1][e] + d->thickness || lo[1][e] > hi[0][e] + d->thickness) {
+            ev->gap = INFINITY;
+            return;
+        }
+    const double gap = ev->gap = pair_geometry(pa, x, ev->a, n);
+    if (!(gap < d->thickness)) return;
+    const int ee = pa->kind == HK_PAIR_EE;
+    if (ee && !(ev->a[1] > 0 && ev->a[1] < 1 && ev->a[3] < 0 && ev->a[3] > -1)) return; /* an end is nearest */
+    for (int c = 0; c < 4; c++) {
+        const int i = pa->p[c];
+        vr[0] += ev->a[c] * p->vx[i], vr[1] += ev->a[c] * p->vy[i], vr[2] += ev->a[c] * p->vz[i];
+        inv += ev->a[c] * ev->a[c] * p->inv_mass[i];
+    }
+    if (!(inv > 0)) return; /* every particle held: nothing to move */
+    const double m = 1 / inv, vn = g_dot(vr, n), cn = ee ? 0 : 2 * d->damping_ratio * sqrt(d->stiffness * m);
+    const double fn = d->stiffness * (d->thickness - gap) - cn * vn;
+    if (!(fn > 0)) return;
+    double K[6] = {0}, D[6] = {0};
+    for (int c = 0; c < 3; c++) ev->f[c] = fn * n[c];
+    add_outer(K, d->stiffness, n);
+    add_outer(D, cn, n);
+    double vt[3];
+    for (int c = 0; c < 3; c++) vt[c] = vr[c] - vn * n[c];
+    const double st = g_norm(vt), stick = m / h, limit = d->friction * fn;
+    if (!ee && d->friction > 0 && st > 0) { /* the colliders' regularised Coulomb friction (response.c) */
+        const double cf = stick * st <= limit ? stick : limit / st;
+        for (int c = 0; c < 3; c++) ev->f[c] -= cf * vt[c];
+        const double I6[6] = {1, 0, 0, 1, 0, 1};
+        for (int e = 0; e < 6; e++) D[e] += cf * I6[e];
+        add_outer(D, -cf, n);
+        if (stick * st > limit) add_outer(D, -cf / (st * st), vt);
+    }
+    for (int e = 0; e < 6; e++) ev->K[e] = (hk_real)K[e], ev->D[e] = (hk_real)D[e];
+    ev->on = 1;
+}
+
+/* The pairs that touch (ascending) and each particle's corners in them, in pair order: what the sums and the
+ * implicit solve's products run over. */
+static int touching(hk_pairs *pr)
+{
+    pr->non = 0;
+    for (int j = 0; j <= pr->ninv; j++) pr->on_start[j] = 0;
+    for (int64_t k = 0; k < pr->npair; k++)
+        if (pr->ev[k].on) {
+            pr->on[pr->non++] = k;
+            for (int c = 0; c < 4; c++) pr->on_start[pr->at[4 * k + c] + 1]++;
+        }
+    if (hk_pairs_room(&pr->touch, &pr->cap_touch, pr->non + 1, sizeof *pr->touch) != 0 ||
+        hk_pairs_room(&pr->on_slot, &pr->cap_on_slot, 4 * pr->non + 1, sizeof *pr->on_slot) != 0) {
+        pr->non = 0;
+        return -1;
+    }
+    for (int j = 0; j < pr->ninv; j++) pr->on_start[j + 1] += pr->on_start[j];
+    for (int64_t q = 0; q < pr->non; q++) { /* each particle's slots ascend with the pairs */
+        const int64_t k = pr->on[q];
+        hk_pair_touch *t = &pr->touch[q];
+        const hk_pair_eval *ev = &pr->ev[k];
+        for (int c = 0; c < 4; c++) {
+            pr->on_slot[pr->on_start[pr->at[4 * k + c]]++] = (int32_t)(4 * q + c);
+            t->p[c] = pr->pair[k].p[c], t->a[c] = ev->a[c];
+        }
+        for (int e = 0; e < 6; e++) t->K[e] = ev->K[e], t->D[e] = ev->D[e];
+        for (int c = 0; c < 3; c++) t->f[c] = ev->f[c];
+    }
+    for (int j = pr->ninv; j > 0; j--) pr->on_start[j] = pr->on_start[j - 1]; /* the fill moved each start on */
+    pr->on_start[0] = 0;
+    return 0;
+}
+
+/* The places of the pairs' particles now, into xs (each thread its share). */
+static void gather(const hk_world *w, hk_pairs *pr, double *xs)
+{
+    int a, n;
+    hk_team_range(0, pr->ninv, &a, &n);
+    for (int j = a; j < a + n; j++) {
+        const int i = pr->inv[j];
+        hk_particle_position(w, &w->bodies[hk_body_of(w, i)], i, xs + 3 * (int64_t)j);
+    }
+}
+
+void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
+{
+    const int64_t np = pr->npair;
+    int team_n = np > 0x7fffffff ? 0x7fffffff : (int)np;
+    HK_PAIR_TEAM
+    HK_FP_SCOPE
+    {
+        gather(w, pr, pr->xs);
+        HK_BARRIER();
+        int a, n;
+        hk_team_range(0, team_n, &a, &n);
+        for (int64_t k = a; k < a + n; k++) evaluate(w, pr, k, h);
+    }
+    for (int64_t k = 0, g = 0; k < np; k = g) { /* a particle's triangle pairs (consecutive): the nearest one acts */
+        int64_t best = -1;
+        for (g = k; g < np && pr->pair[g].kind == HK_PAIR_VT && pr->pair[g].p[0] == pr->pair[k].p[0]; g++)
+            if (pr->ev[g].on && (best < 0 || pr->ev[g].gap < pr->ev[best].gap)) best = g;
+        if (g == k) break; /* the edge pairs follow */
+        for (int64_t q = k; q < g; q++) pr->ev[q].on = q == best;
+    }
+    if (touching(pr) != 0) {
+        w->step_failed = hk_fail_memory(w, "out of memory for the touching contact pairs");
+        return;
+    }
+    team_n = pr->ninv;
+    HK_PAIR_TEAM
+    HK_FP_SCOPE
+    {
+        int a, n;
+        hk_team_range(0, pr->ninv, &a, &n);
+        for (int j = a; j < a + n; j++) { /* each particle's corners in pair order */
+            const int i = pr->inv[j];
+            double s[3] = {0, 0, 0};
+            for (int q = pr->on_start[j]; q < pr->on_start[j + 1]; q++) {
+                const hk_pair_touch *t = &pr->touch[pr->on_slot[q] / 4];
+                const double al = t->a[pr->on_slot[q] % 4];
+                for (int c = 0; c < 3; c++) s[c] += al * t->f[c];
+            }
+            for (int c = 0; c < 3; c++) f[c][i] = (hk_real)((double)f[c][i] + s[c]);
+        }
+    }
+}
+
+int hk_pairs_touching(const hk_pairs *pr) { return pr->non > 0; }
+
+void hk_pairs_substep_begin(hk_world *w, hk_pairs *pr)
+{
+    const int team_n = pr->ninv;
+    HK_PAIR_TEAM
+    HK_FP_SCOPE
+    gather(w, pr, pr->x0);
+}
+
+/* ---- the implicit solve -------------------------------------------------------------------------------------- */
+
+void hk_pairs_system(hk_pairs *pr, hk_real sK, hk_real sD, hk_real *const y[3], hk_real *const out[3],
+                     hk_real *const blk[6])
+{
+    int a, n;
+    hk_team_range(0, out ? (int)pr->non : 0, &a, &n);
+    for (int64_t q = a; q < a + n; q++) { /* each touching pair's B u, u = sum_j alpha_j y_j, into its f (the force
+                                           * was summed into the particles before the solve: f is free now) */
+        hk_pair_touch *ev = &pr->touch[q];
+        double u[3] = {0, 0, 0}, B[6];
+        for (int c = 0; c < 4; c++) {
+            const int i = ev->p[c];
+            u[0] += ev->a[c] * y[0][i], u[1] += ev->a[c] * y[1][i], u[2] += ev->a[c] * y[2][i];
+        }
+        for (int e = 0; e < 6; e++) B[e] = (double)(sK * ev->K[e] + sD * ev->D[e]);
+        ev->f[0] = B[0] * u[0] + B[1] * u[1] + B[2] * u[2];
+        ev->f[1] = B[1] * u[0] + B[3] * u[1] + B[4] * u[2];
+        ev->f[2] = B[2] * u[0] + B[4] * u[1] + B[5] * u[2];
+    }
+    HK_BARRIER();
+    hk_team_range(0, pr->ninv, &a, &n);
+    for (int j = a; j < a + n; j++) {
+        if (pr->on_start[j] == pr->on_start[j + 1]) continue;
+        const int i = pr->inv[j];
+        if (!out) {
+            hk_real B[6];
+            hk_pairs_diag(pr, j, sK, sD, B);
+            for (int e = 0; e < 6; e++) blk[e][i] += B[e];
+            continue;
+        }
+        double s[3] = {0, 0, 0};
+        for (int q = pr->on_start[j]; q < pr->on_start[j + 1]; q++) {
+            const hk_pair_touch *t = &pr->touch[pr->on_slot[q] / 4];
+            const double al = t->a[pr->on_slot[q] % 4];
+            for (int c = 0; c < 3; c++) s[c] += al * t->f[c];
+        }
+        for (int c = 0; c < 3; c++) out[c][i] += (hk_real)s[c];
+    }
+    HK_BARRIER();
+}
+
+void hk_pairs_survey(const hk_world *w, const hk_pairs *pr, int32_t *count, int64_t *touching, double *min_gap)
+{
+    double best = *min_gap;
+    for (int64_t k = 0; k < pr->npair; k++) {
+        const hk_pair *pa = &pr->pair[k];
+        double x[4][3], a[4], n[3];
+        for (int c = 0; c < 4; c++) hk_particle_position(w, &w->bodies[hk_body_of(w, pa->p[c])], pa->p[c], x[c]);
+        const double gap = pair_geometry(pa, x, a, n);
+        if (!(gap < pr->def.thickness)) continue;
+        if (pa->kind == HK_PAIR_VT) best = g_min(best, gap);
+        (*touching)++;
+        for (int c = 0; count && c < 4; c++) count[pa->p[c]] += a[c] != 0;
+    }
+    *min_gap = best;
+}
+
+int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out[6])
+{
+    double s[6] = {0, 0, 0, 0, 0, 0};
+    for (int q = pr->on_start[j]; q < pr->on_start[j + 1]; q++) {
+        const hk_pair_touch *ev = &pr->touch[pr->on_slot[q] / 4];
+        const double al = ev->a[pr->on_slot[q] % 4];
+        for (int e = 0; e < 6; e++) s[e] += al * al * (double)(sK * ev->K[e] + sD * ev->D[e]);
+    }
+    for (int e = 0; e < 6; e++) out[e] = (hk_real)s[e];
+    return pr->inv[j];
+}

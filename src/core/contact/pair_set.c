@@ -1,0 +1,643 @@
+/* pair_set.c — the bodies' surfaces for contact, their neighbours, and the step's candidate pairs (a spatial hash). */
+/* SPDX-License-Identifier: MIT */
+#include "pairs.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "faces.h"
+#include "geometry.h"
+#include "springs.h"
+
+void hk_pairs_free(hk_pairs *pr)
+{
+    if (!pr) return;
+    free(pr->tri);
+    free(pr->tri_body);
+    free(pr->edge);
+    free(pr->edge_body);
+    free(pr->reach);
+    free(pr->adj_start);
+    free(pr->adj);
+    free(pr->node);
+    free(pr->pair);
+    free(pr->cand);
+    free(pr->ev);
+    free(pr->inv);
+    free(pr->place);
+    free(pr->hit);
+    free(pr->u_start);
+    free(pr->held);
+    free(pr->parent);
+    free(pr->zone);
+    free(pr->at);
+    free(pr->on);
+    free(pr->touch);
+    free(pr->on_start);
+    free(pr->on_slot);
+    free(pr->x0);
+    free(pr->xs);
+    free(pr->u);
+    free(pr->q0);
+    free(pr->b);
+    free(pr->qb);
+    free(pr->rb);
+    free(pr);
+}
+
+/* ---- the surfaces -------------------------------------------------------------------------------------------- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The unique edges of the triangles tri[0 .. n) of one body, sorted. */
+static int64_t body_edges(const int32_t *tri, int64_t n, int32_t *edge)
+{
+    int64_t *key = malloc((size_t)(3 * n + 1) * sizeof *key);
+    if (!key) return -1;
+    for (int64_t t = 0; t < n; t++)
+        for (int e = 0; e < 3; e++) {
+            const int64_t a = tri[3 * t + e], b = tri[3 * t + (e + 1) % 3];
+            key[3 * t + e] = a < b ? a << 32 | b : b << 32 | a;
+        }
+    qsort(key, (size_t)(3 * n), sizeof *key, cmp_i64);
+    int64_t m = 0;
+    for (int64_t i = 0; i < 3 * n; i++)
+        if (i == 0 || key[i] != key[i - 1]) {
+            edge[2 * m] = (int32_t)(key[i] >> 32);
+            edge[2 * m + 1] = (int32_t)(key[i] & 0xffffffff);
+            m++;
+        }
+    free(key);
+    return m;
+}
+
+typedef struct adj_ctx {
+    int32_t *count, *fill, *start, *adj;
+} adj_ctx;
+
+static void count_spring(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
+{
+    (void)f, (void)slot, (void)L0;
+    adj_ctx *c = vctx;
+    c->count[a]++;
+    c->count[b]++;
+}
+
+static void fill_spring(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *vctx)
+{
+    (void)f, (void)slot, (void)L0;
+    adj_ctx *c = vctx;
+    c->adj[c->start[a] + c->fill[a]++] = (int32_t)b;
+    c->adj[c->start[b] + c->fill[b]++] = (int32_t)a;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The neighbours of every particle of a listed body (its list springs, which join every triangle's corners of a
+ * mesh: its edges are springs), sorted; lattice bodies are judged by their reach. */
+static int adjacency(const hk_world *w, hk_pairs *pr)
+{
+    const int n = w->p.count;
+    int32_t *count = calloc((size_t)n + 1, sizeof *count), *fill = calloc((size_t)n + 1, sizeof *fill);
+    pr->adj_start = calloc((size_t)n + 1, sizeof *pr->adj_start);
+    if (!count || !fill || !pr->adj_start) {
+        free(count);
+        free(fill);
+        return -1;
+    }
+    adj_ctx c = {count, fill, pr->adj_start, NULL};
+    for (int fi = 0; fi < w->family_count; fi++)
+        if (w->families[fi].kind == HK_FAMILY_LIST) hk_springs_visit(&w->families[fi], count_spring, &c);
+    for (int i = 0; i < n; i++) pr->adj_start[i + 1] = pr->adj_start[i] + count[i];
+    pr->adj = malloc((size_t)pr->adj_start[n] * sizeof *pr->adj + 1);
+    c.adj = pr->adj;
+    if (pr->adj)
+        for (int fi = 0; fi < w->family_count; fi++)
+            if (w->families[fi].kind == HK_FAMILY_LIST) hk_springs_visit(&w->families[fi], fill_spring, &c);
+    free(count);
+    free(fill);
+    if (!pr->adj) return -1;
+    for (int i = 0; i < n; i++)
+        qsort(pr->adj + pr->adj_start[i], (size_t)(pr->adj_start[i + 1] - pr->adj_start[i]), sizeof *pr->adj, cmp_i32);
+    return 0;
+}
+
+/* Each lattice body's reach: the largest step of its stencils along any axis (1 at least: a triangle's corners). */
+static void reaches(const hk_world *w, hk_pairs *pr)
+{
+    for (int b = 0; b < w->body_count; b++) pr->reach[b] = w->bodies[b].lattice ? 1 : -1;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->kind != HK_FAMILY_LATTICE || !w->bodies[f->body].lattice) continue;
+        const int r = abs(f->di) > abs(f->dj) ? abs(f->di) : abs(f->dj);
+        const int s = r > abs(f->dk) ? r : abs(f->dk);
+        if (s > pr->reach[f->body]) pr->reach[f->body] = s;
+    }
+}
+
+/* (Re)builds the surfaces, edges and neighbours when bodies, families or broken springs changed. */
+static int surfaces(hk_world *w, hk_pairs *pr)
+{
+    int64_t broken = 0;
+    for (int fi = 0; fi < w->family_count; fi++) broken += w->families[fi].broken_count;
+    if (pr->tri && pr->built_bodies == w->body_count && pr->built_families == w->family_count &&
+        pr->built_broken == broken)
+        return 0;
+    free(pr->tri), free(pr->tri_body), free(pr->edge), free(pr->edge_body), free(pr->reach);
+    free(pr->adj_start), free(pr->adj), free(pr->node);
+    pr->adj_start = pr->adj = pr->node = NULL;
+    int64_t cap = 0;
+    for (int b = 0; b < w->body_count; b++) cap += hk_body_face_capacity(w, b);
+    pr->tri = malloc((size_t)(3 * cap + 1) * sizeof *pr->tri);
+    pr->tri_body = malloc((size_t)(cap + 1) * sizeof *pr->tri_body);
+    pr->edge = malloc((size_t)(6 * cap + 1) * sizeof *pr->edge);
+    pr->edge_body = malloc((size_t)(3 * cap + 1) * sizeof *pr->edge_body);
+    pr->reach = malloc((size_t)(w->body_count + 1) * sizeof *pr->reach);
+    if (!pr->tri || !pr->tri_body || !pr->edge || !pr->edge_body || !pr->reach) return -1;
+    pr->ntri = pr->nedge = 0;
+    for (int b = 0; b < w->body_count; b++) {
+        const int64_t n = hk_body_faces(w, b, pr->tri + 3 * pr->ntri);
+        const int64_t m = body_edges(pr->tri + 3 * pr->ntri, n, pr->edge + 2 * pr->nedge);
+        if (m < 0) return -1;
+        for (int64_t t = 0; t < n; t++) pr->tri_body[pr->ntri + t] = b;
+        for (int64_t e = 0; e < m; e++) pr->edge_body[pr->nedge + e] = b;
+        pr->ntri += n;
+        pr->nedge += m;
+    }
+    reaches(w, pr);
+    if (adjacency(w, pr) != 0) return -1;
+    pr->node = malloc((3 * (size_t)w->p.count + 1) * sizeof *pr->node);
+    if (!pr->node) return -1;
+    for (int b = 0; b < w->body_count; b++) { /* each lattice node's (i, j, k) */
+        const hk_body *bd = &w->bodies[b];
+        for (int64_t l = 0; bd->lattice && l < bd->count; l++) {
+            int32_t *nd = pr->node + 3 * (bd->first + l);
+            nd[0] = (int32_t)(l % bd->nx), nd[1] = (int32_t)(l / bd->nx % bd->ny);
+            nd[2] = (int32_t)(l / ((int64_t)bd->nx * bd->ny));
+        }
+    }
+    pr->built_bodies = w->body_count;
+    pr->built_families = w->family_count;
+    pr->built_broken = broken;
+    pr->surfaces_changed = 1;
+    return 0;
+}
+
+int hk_pairs_takes_part(const hk_contact_def *d, const hk_world *w, int b)
+{
+    return d->bodies || (d->self && hk_body_has_faces(w, b));
+}
+
+/* Whether particles p and q of body b are topological neighbours (or the same). */
+static int neighbours(const hk_world *w, const hk_pairs *pr, int b, int p, int q)
+{
+    if (p == q) return 1;
+    const hk_body *bd = &w->bodies[b];
+    (void)bd;
+    if (pr->reach[b] >= 0) { /* a lattice: within the reach along every axis (the nodes' (i, j, k), kept) */
+        const int32_t *a = pr->node + 3 * (int64_t)p, *c = pr->node + 3 * (int64_t)q;
+        for (int k = 0; k < 3; k++)
+            if (a[k] - c[k] > pr->reach[b] || c[k] - a[k] > pr->reach[b]) return 0;
+        return 1;
+    }
+    int lo = pr->adj_start[p], hi = pr->adj_start[p + 1];
+    while (lo < hi) {
+        const int m = lo + (hi - lo) / 2;
+        if (pr->adj[m] < q)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo < pr->adj_start[p + 1] && pr->adj[lo] == q;
+}
+
+/* ---- the broad phase ----------------------------------------------------------------------------------------- */
+
+/* A box [lo, hi] per primitive [m]. */
+typedef struct box {
+    double lo[3], hi[3];
+} box;
+
+/* A spatial hash of boxes: cell (i, j, k) of side `cell` holds every box that overlaps it, in bucket (a hash of
+ * i, j, k) order; start[b] .. start[b + 1] are bucket b's entries, ascending primitive indices. */
+typedef struct grid {
+    double cell;
+    uint64_t mask;
+    int64_t *start;
+    int32_t *item;
+} grid;
+
+static uint64_t bucket(const grid *g, int64_t i, int64_t j, int64_t k)
+{
+    const uint64_t h = (uint64_t)i * 73856093u ^ (uint64_t)j * 19349663u ^ (uint64_t)k * 83492791u;
+    return (h ^ h >> 29) & g->mask;
+}
+
+/* floor(x) as an integer (the library's floor is a call) */
+static inline int64_t ifloor(double x)
+{
+    const int64_t i = (int64_t)x;
+    return i - (x < (double)i);
+}
+
+static void cells_of(const grid *g, const box *b, int64_t lo[3], int64_t hi[3])
+{
+    for (int c = 0; c < 3; c++) lo[c] = ifloor(b->lo[c] / g->cell), hi[c] = ifloor(b->hi[c] / g->cell);
+}
+
+#define FOR_CELLS(lo, hi, i, j, k)                                                                                     \
+    for (int64_t k = lo[2]; k <= hi[2]; k++)                                                                           \
+        for (int64_t j = lo[1]; j <= hi[1]; j++)                                                                       \
+            for (int64_t i = lo[0]; i <= hi[0]; i++)
+
+/* The grid over boxes b[0 .. n); 0 or -1. */
+static int grid_build(grid *g, const box *b, int64_t n, double cell)
+{
+    g->cell = cell;
+    int64_t entries = 0;
+    for (int64_t e = 0; e < n; e++) {
+        int64_t lo[3], hi[3];
+        cells_of(g, &b[e], lo, hi);
+        entries += (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1);
+    }
+    uint64_t size = 1024;
+    while (size < 2 * (uint64_t)entries) size *= 2;
+    g->mask = size - 1;
+    g->start = calloc(size + 1, sizeof *g->start);
+    g->item = malloc((size_t)(entries + 1) * sizeof *g->item);
+    if (!g->start || !g->item) return -1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t e = 0; e < n; e++) {
+            int64_t lo[3], hi[3];
+            cells_of(g, &b[e], lo, hi);
+            FOR_CELLS(lo, hi, i, j, k)
+            {
+                const uint64_t q = bucket(g, i, j, k);
+                if (pass == 0)
+                    g->start[q + 1]++;
+                else
+                    g->item[g->start[q]++] = (int32_t)e;
+            }
+        }
+        if (pass == 0)
+            for (uint64_t q = 0; q < size; q++) g->start[q + 1] += g->start[q];
+        else /* the fill moved each start to the next bucket's: back */
+            for (uint64_t q = size; q > 0; q--) g->start[q] = g->start[q - 1];
+    }
+    g->start[0] = 0;
+    return 0;
+}
+
+static void grid_free(grid *g)
+{
+    free(g->start);
+    free(g->item);
+}
+
+static int overlap(const box *a, const box *b)
+{
+    for (int c = 0; c < 3; c++)
+        if (a->lo[c] > b->hi[c] || b->lo[c] > a->hi[c]) return 0;
+    return 1;
+}
+
+/* Whether cell (i, j, k) holds the lower corner of a and b's overlap: the one cell that reports the pair. */
+static int reporting_cell(const grid *g, const box *a, const box *b, int64_t i, int64_t j, int64_t k)
+{
+    const int64_t c[3] = {i, j, k};
+    for (int d = 0; d < 3; d++)
+        if (ifloor(g_max(a->lo[d], b->lo[d]) / g->cell) != c[d]) return 0;
+    return 1;
+}
+
+/* Appends a pair (room doubled as needed); 0 or -1. */
+static int push_pair(hk_pairs *pr, int32_t kind, int32_t a, int32_t b, int32_t c, int32_t d)
+{
+    if (pr->npair == pr->cappair) {
+        const int64_t cap = pr->cappair ? 2 * pr->cappair : 1024;
+        hk_pair *p = realloc(pr->pair, (size_t)cap * sizeof *p);
+        if (!p) return -1;
+        pr->pair = p;
+        pr->cappair = cap;
+    }
+    pr->pair[pr->npair++] = (hk_pair){kind, {a, b, c, d}, 1};
+    return 0;
+}
+
+static int cmp_pair(const void *x, const void *y)
+{
+    const hk_pair *a = x, *b = y;
+    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+    for (int k = 0; k < 4; k++)
+        if (a->p[k] != b->p[k]) return a->p[k] < b->p[k] ? -1 : 1;
+    return 0;
+}
+
+/* Whether contact def allows a pair between bodies b1 and b2. */
+static int allowed(const hk_contact_def *d, int b1, int b2) { return b1 == b2 ? d->self : d->bodies; }
+
+/* The body of every particle. */
+static int32_t *body_of_each(const hk_world *w)
+{
+    int32_t *body = malloc((size_t)(w->p.count + 1) * sizeof *body);
+    if (!body) return NULL;
+    for (int b = 0; b < w->body_count; b++)
+        for (int i = 0; i < w->bodies[b].count; i++) body[w->bodies[b].first + i] = b;
+    return body;
+}
+
+/* The vertex-triangle candidates: every particle's box against the triangles' grid. */
+static int vt_pairs(const hk_world *w, hk_pairs *pr, const box *vb, const box *tb, const grid *g, const int32_t *body)
+{
+    for (int v = 0; v < w->p.count; v++) {
+        if (!(vb[v].lo[0] <= vb[v].hi[0])) continue; /* it takes no part */
+        const int64_t first = pr->npair;
+        int64_t lo[3], hi[3];
+        cells_of(g, &vb[v], lo, hi);
+        FOR_CELLS(lo, hi, i, j, k)
+        {
+            const uint64_t q = bucket(g, i, j, k);
+            for (int64_t e = g->start[q]; e < g->start[q + 1]; e++) {
+                const int32_t t = g->item[e], *c = pr->tri + 3 * (int64_t)t, tb_ = pr->tri_body[t];
+                if (!allowed(&pr->def, body[v], tb_) || !overlap(&vb[v], &tb[t]) ||
+                    !reporting_cell(g, &vb[v], &tb[t], i, j, k))
+                    continue;
+                if (body[v] == tb_ && (neighbours(w, pr, tb_, v, c[0]) || neighbours(w, pr, tb_, v, c[1]) ||
+                                       neighbours(w, pr, tb_, v, c[2])))
+                    continue;
+                if (push_pair(pr, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return -1;
+            }
+        }
+        qsort(pr->pair + first, (size_t)(pr->npair - first), sizeof *pr->pair, cmp_pair);
+    }
+    return 0;
+}
+
+/* The edge-edge candidates: every edge's box against the edges' grid, each pair once (the lower edge first). */
+static int ee_pairs(const hk_world *w, hk_pairs *pr, const box *eb, const grid *g)
+{
+    for (int64_t e1 = 0; e1 < pr->nedge; e1++) {
+        const int64_t first = pr->npair;
+        const int32_t *a = pr->edge + 2 * e1, b1 = pr->edge_body[e1];
+        int64_t lo[3], hi[3];
+        cells_of(g, &eb[e1], lo, hi);
+        FOR_CELLS(lo, hi, i, j, k)
+        {
+            const uint64_t q = bucket(g, i, j, k);
+            for (int64_t e = g->start[q]; e < g->start[q + 1]; e++) {
+                const int32_t e2 = g->item[e], *c = pr->edge + 2 * (int64_t)e2, b2 = pr->edge_body[e2];
+                if (e2 <= e1 || !allowed(&pr->def, b1, b2) || !overlap(&eb[e1], &eb[e2]) ||
+                    !reporting_cell(g, &eb[e1], &eb[e2], i, j, k))
+                    continue;
+                if (b1 == b2 && (neighbours(w, pr, b1, a[0], c[0]) || neighbours(w, pr, b1, a[0], c[1]) ||
+                                 neighbours(w, pr, b1, a[1], c[0]) || neighbours(w, pr, b1, a[1], c[1])))
+                    continue;
+                if (push_pair(pr, HK_PAIR_EE, a[0], a[1], c[0], c[1]) != 0) return -1;
+            }
+        }
+        qsort(pr->pair + first, (size_t)(pr->npair - first), sizeof *pr->pair, cmp_pair);
+    }
+    return 0;
+}
+
+/* The mean largest side of boxes b[0 .. n): the grid's cell. */
+static double mean_side(const box *b, int64_t n)
+{
+    double s = 0;
+    for (int64_t e = 0; e < n; e++)
+        s += g_max(b[e].hi[0] - b[e].lo[0], g_max(b[e].hi[1] - b[e].lo[1], b[e].hi[2] - b[e].lo[2]));
+    return n ? g_max(s / (double)n, 1e-9) : 1;
+}
+
+/* The box of particles idx[0 .. n), each widened by its bound r (and pad). */
+static void box_of(const hk_pairs *pr, const int32_t *idx, int n, double pad, box *out)
+{
+    for (int c = 0; c < 3; c++) out->lo[c] = INFINITY, out->hi[c] = -INFINITY;
+    for (int k = 0; k < n; k++) {
+        const double *x = pr->qb + 3 * (int64_t)idx[k], r = pr->rb[idx[k]] + pad;
+        for (int c = 0; c < 3; c++) out->lo[c] = g_min(out->lo[c], x[c] - r), out->hi[c] = g_max(out->hi[c], x[c] + r);
+    }
+}
+
+/* The side each pair starts on (+1 or -1), from the places at the step's start. */
+static void sides(hk_pairs *pr)
+{
+    for (int64_t k = 0; k < pr->npair; k++) {
+        hk_pair *pa = &pr->pair[k];
+        const double *x[4];
+        for (int c = 0; c < 4; c++) x[c] = pr->q0 + 3 * (int64_t)pa->p[c];
+        double u[3], v[3], n[3], d[3];
+        if (pa->kind == HK_PAIR_VT) {
+            g_sub(x[2], x[1], u), g_sub(x[3], x[1], v), g_cross(u, v, n), g_sub(x[0], x[1], d);
+        } else {
+            double s, t;
+            g_closest_segments(x[0], x[1], x[2], x[3], &s, &t);
+            g_sub(x[1], x[0], u), g_sub(x[3], x[2], v), g_cross(u, v, n);
+            for (int c = 0; c < 3; c++)
+                d[c] = (x[0][c] + s * (x[1][c] - x[0][c])) - (x[2][c] + t * (x[3][c] - x[2][c]));
+        }
+        pa->side = g_dot(n, d) < 0 ? -1.0f : 1.0f;
+    }
+}
+
+/* The pairs' particles (inv, ascending), each pair corner's place among them (at), and the room of the per-pair
+ * and per-particle arrays the step's evaluations fill; 0 or -1. */
+static int corners(const hk_world *w, hk_pairs *pr)
+{
+    const int n = w->p.count;
+    const int64_t np = pr->npair;
+    pr->non = 0;
+    if (hk_pairs_room(&pr->place, &pr->cap_place, n + 1, sizeof *pr->place) != 0 ||
+        hk_pairs_room(&pr->at, &pr->cap_at, 4 * np + 1, sizeof *pr->at) != 0 ||
+        hk_pairs_room(&pr->on, &pr->cap_on, np + 1, sizeof *pr->on) != 0 ||
+        hk_pairs_room(&pr->ev, &pr->cap_ev, np + 1, sizeof *pr->ev) != 0)
+        return -1;
+    for (int i = 0; i < n; i++) pr->place[i] = -1;
+    for (int64_t k = 0; k < np; k++)
+        for (int c = 0; c < 4; c++) pr->place[pr->pair[k].p[c]] = 0;
+    int m = 0;
+    for (int i = 0; i < n; i++) m += pr->place[i] == 0;
+    if (hk_pairs_room(&pr->inv, &pr->cap_inv, m + 1, sizeof *pr->inv) != 0 ||
+        hk_pairs_room(&pr->on_start, &pr->cap_on_start, m + 2, sizeof *pr->on_start) != 0 ||
+        hk_pairs_room(&pr->xs, &pr->cap_xs, 3 * (int64_t)m + 1, sizeof *pr->xs) != 0 ||
+        hk_pairs_room(&pr->x0, &pr->cap_x0, 3 * (int64_t)m + 1, sizeof *pr->x0) != 0 ||
+        hk_pairs_room(&pr->u, &pr->cap_u, 3 * (int64_t)m + 1, sizeof *pr->u) != 0)
+        return -1;
+    pr->ninv = 0;
+    for (int i = 0; i < n; i++)
+        if (pr->place[i] == 0) pr->inv[pr->ninv] = i, pr->place[i] = pr->ninv++;
+    for (int64_t k = 0; k < np; k++)
+        for (int c = 0; c < 4; c++) pr->at[4 * k + c] = pr->place[pr->pair[k].p[c]];
+    return 0;
+}
+
+/* The particles' places at the step's start, their motion bounds over it, and whether the candidates hold for it:
+ * every particle's box from its place when they were found (qb, rb) holds its place now widened by its bound. */
+static int starts(const hk_world *w, hk_pairs *pr)
+{
+    const hk_particles *p = &w->p;
+    const hk_vec3 g = w->def.gravity;
+    const double dt = pr->dt, gg = sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
+    int hold = pr->builds > 0;
+    for (int b = 0; b < w->body_count; b++)
+        if (hk_pairs_takes_part(&pr->def, w, b))
+            for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
+                double *x = pr->q0 + 3 * (int64_t)i;
+                hk_particle_position(w, &w->bodies[b], i, x);
+                const double v =
+                    sqrt((double)p->vx[i] * p->vx[i] + (double)p->vy[i] * p->vy[i] + (double)p->vz[i] * p->vz[i]);
+                pr->b[i] = p->inv_mass[i] == 0 ? 0 : 1.25 * (v * dt + gg * dt * dt);
+                const double *q = pr->qb + 3 * (int64_t)i;
+                const double moved = g_max(fabs(x[0] - q[0]), g_max(fabs(x[1] - q[1]), fabs(x[2] - q[2])));
+                hold &= moved + pr->b[i] <= pr->rb[i];
+            }
+    return hold;
+}
+
+/* The candidates from the places q0 and bounds r (every particle's); 0 or -1. */
+static int build(hk_world *w, hk_pairs *pr)
+{
+    pr->builds++;
+    const int n = w->p.count;
+    int32_t *body = body_of_each(w);
+    box *vb = malloc((size_t)(n + 1) * sizeof *vb), *tb = malloc((size_t)(pr->ntri + 1) * sizeof *tb);
+    box *eb = malloc((size_t)(pr->nedge + 1) * sizeof *eb);
+    grid gt = {0}, ge = {0};
+    int rc = -1;
+    if (!body || !vb || !tb || !eb) goto done;
+    const double th = pr->def.thickness;
+    for (int32_t v = 0; v < n; v++) /* a particle of a body that takes no part: an empty box */
+        if (hk_pairs_takes_part(&pr->def, w, body[v]))
+            box_of(pr, &v, 1, th, &vb[v]);
+        else
+            for (int c = 0; c < 3; c++) vb[v].lo[c] = INFINITY, vb[v].hi[c] = -INFINITY;
+    for (int64_t t = 0; t < pr->ntri; t++) box_of(pr, pr->tri + 3 * t, 3, 0, &tb[t]);
+    for (int64_t e = 0; e < pr->nedge; e++) box_of(pr, pr->edge + 2 * e, 2, 0.5 * th, &eb[e]);
+    pr->npair = 0;
+    if (grid_build(&gt, tb, pr->ntri, mean_side(tb, pr->ntri)) != 0 || vt_pairs(w, pr, vb, tb, &gt, body) != 0 ||
+        grid_build(&ge, eb, pr->nedge, mean_side(eb, pr->nedge)) != 0 || ee_pairs(w, pr, eb, &ge) != 0)
+        goto done;
+    hk_pair *t = pr->cand; /* the candidates found into cand; its room, the next search's */
+    const int64_t cap = pr->capcand;
+    pr->cand = pr->pair, pr->ncand = pr->npair, pr->capcand = pr->cappair;
+    pr->pair = t, pr->cappair = cap, pr->npair = 0;
+    rc = 0;
+done:
+    grid_free(&gt);
+    grid_free(&ge);
+    free(body), free(vb), free(tb), free(eb);
+    return rc;
+}
+
+/* The step's pairs: the candidates whose two sides' boxes at the step's start, each particle's widened by its
+ * bound b (a particle's by the thickness too, an edge's by half of it), overlap; then their particles and sides.
+ * 0 or -1. */
+static int select_step(const hk_world *w, hk_pairs *pr)
+{
+    if (pr->cappair < pr->ncand) {
+        hk_pair *p = realloc(pr->pair, (size_t)(pr->ncand + 1) * sizeof *p);
+        if (!p) return -1;
+        pr->pair = p, pr->cappair = pr->ncand + 1;
+    }
+    const double th = pr->def.thickness;
+    pr->npair = 0;
+    for (int64_t k = 0; k < pr->ncand; k++) {
+        const hk_pair *pa = &pr->cand[k];
+        const int split = pa->kind == HK_PAIR_VT ? 1 : 2;
+        const double pad[2] = {split == 1 ? th : 0.5 * th, split == 1 ? 0 : 0.5 * th};
+        double lo[2][3], hi[2][3];
+        for (int c = 0; c < 4; c++) {
+            const int sd = c >= split, i = pa->p[c];
+            const double *x = pr->q0 + 3 * (int64_t)i, r = pr->b[i] + pad[sd];
+            for (int e = 0; e < 3; e++) {
+                const double l = x[e] - r, h = x[e] + r;
+                lo[sd][e] = c == 0 || c == split ? l : g_min(lo[sd][e], l);
+                hi[sd][e] = c == 0 || c == split ? h : g_max(hi[sd][e], h);
+            }
+        }
+        int apart = 0;
+        for (int e = 0; e < 3; e++) apart |= lo[0][e] > hi[1][e] || lo[1][e] > hi[0][e];
+        if (!apart) pr->pair[pr->npair++] = *pa;
+    }
+    if (corners(w, pr) != 0) return -1;
+    sides(pr);
+    return 0;
+}
+
+/* The room the candidates leave a particle beyond its step's bound, so that they serve the steps after it too
+ * while it moves little (a resting cloth): the thickness. */
+static double skin(const hk_pairs *pr) { return pr->def.thickness; }
+
+int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
+{
+    if (surfaces(w, pr) != 0) return hk_fail_memory(w, "out of memory for the bodies' contact surfaces");
+    const int n = w->p.count;
+    if (!pr->q0 || pr->nq != n) { /* the particles' arrays, for this count */
+        free(pr->q0), free(pr->b), free(pr->qb), free(pr->rb);
+        pr->q0 = calloc(3 * (size_t)n + 1, sizeof *pr->q0); /* zero: a particle that takes no part keeps them */
+        pr->b = calloc((size_t)n + 1, sizeof *pr->b);
+        pr->qb = calloc(3 * (size_t)n + 1, sizeof *pr->qb);
+        pr->rb = calloc((size_t)n + 1, sizeof *pr->rb);
+        if (!pr->q0 || !pr->b || !pr->qb || !pr->rb) return hk_fail_memory(w, "out of memory for the contact pairs");
+        pr->nq = n;
+        pr->builds = 0;
+    }
+    pr->t0 = w->time;
+    pr->dt = w->integrator.dt;
+    pr->left = 0;
+    const int st = starts(w, pr);
+    if (!st || pr->surfaces_changed) {
+        memcpy(pr->qb, pr->q0, (size_t)(3 * n) * sizeof *pr->qb);
+        for (int i = 0; i < n; i++) pr->rb[i] = pr->b[i] + skin(pr);
+        if (build(w, pr) != 0)
+            return hk_fail_memory(w, "out of memory for the contact pairs (%lld)", (long long)pr->npair);
+    }
+    pr->surfaces_changed = 0;
+    if (select_step(w, pr) != 0)
+        return hk_fail_memory(w, "out of memory for the contact pairs (%lld)", (long long)pr->npair);
+    return 0;
+}
+
+int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
+{
+    int outran = 0;
+    for (int b = 0; b < w->body_count; b++)
+        if (hk_pairs_takes_part(&pr->def, w, b)) /* each particle against its box: the largest coordinate moved */
+            for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
+                double x[3], d = 0;
+                const double *q = pr->qb + 3 * (int64_t)i;
+                hk_particle_position(w, &w->bodies[b], i, x);
+                for (int c = 0; c < 3; c++) d = g_max(d, fabs(x[c] - q[c]));
+                outran |= d > pr->rb[i];
+            }
+    if (!outran) return 0;
+    pr->outran++;
+    const int n = w->p.count; /* new candidates over the whole step's motion, from its start */
+    memcpy(pr->qb, pr->q0, (size_t)(3 * n) * sizeof *pr->qb);
+    for (int b = 0; b < w->body_count; b++)
+        if (hk_pairs_takes_part(&pr->def, w, b))
+            for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
+                double x[3], d = 0;
+                const double *q = pr->q0 + 3 * (int64_t)i;
+                hk_particle_position(w, &w->bodies[b], i, x);
+                for (int c = 0; c < 3; c++) d = g_max(d, fabs(x[c] - q[c]));
+                pr->b[i] = g_max(pr->b[i], 1.01 * d); /* the bound it kept after all */
+                pr->rb[i] = pr->b[i] + skin(pr);
+            }
+    if (build(w, pr) != 0 || select_step(w, pr) != 0) {
+        w->step_failed = hk_fail_memory(w, "out of memory for the contact pairs (%lld)", (long long)pr->ncand);
+        return 0;
+    }
+    for (int j = 0; j < pr->ninv; j++) /* swept from the step's start */
+        for (int c = 0; c < 3; c++) pr->x0[3 * j + c] = pr->q0[3 * (int64_t)pr->inv[j] + c];
+    return 1;
+}

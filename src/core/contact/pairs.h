@@ -1,0 +1,172 @@
+/* pairs.h — contact between bodies and within one: surfaces, candidate pairs, their force, blocks and swept test. */
+/* SPDX-License-Identifier: MIT */
+#ifndef HOOKE_PAIRS_H
+#define HOOKE_PAIRS_H
+
+#include <stdlib.h>
+
+#include "world.h"
+
+/*
+ * A pair is a particle and a triangle of a body's surface (VT), or two
+ * surface edges (EE), whose weights alpha combine the four particles into
+ * one relative position: VT p - (w0 a + w1 b + w2 c), alpha = (1, -w0, -w1,
+ * -w2); EE (a + s (b - a)) - (c + t (d - c)), alpha = (1 - s, s, -(1 - t),
+ * -t). The pair's force F acts on particle i as alpha_i F: the sum is 0,
+ * momentum is conserved. A particle meets a surface at its nearest
+ * triangle only (as a collider's surface at its nearest point), with the
+ * colliders' spring, damping and friction; an edge pair touches only where
+ * the two edges' nearest points lie inside both (where a particle is the
+ * nearest, its triangle pairs act), with the spring alone: a particle over
+ * a fold is near many triangles and edges, and their damping summed would
+ * be many times what a step resolves.
+ *
+ * Once a step (hk_pairs_begin_step) the candidates are found: every
+ * primitive's box at the step's start, widened by the motion the step can
+ * give its particles (twice |v| dt + |g| dt^2 each) and the thickness,
+ * through a spatial hash of the triangles' and edges' boxes; each pair is
+ * reported from one cell only (the one holding the lower corner of the two
+ * boxes' overlap) and a particle's pairs are sorted, so the list is the
+ * same whatever the table. Topological neighbours are left out: within a
+ * lattice body (cloth, jelly) particles within the reach of its springs'
+ * stencils of each other, within another body particles a spring or a
+ * triangle joins. Each pair keeps the side it started on. The particles of
+ * the pairs (ascending) get the pairs' corners in pair order (a CSR), the
+ * one order in which each particle sums its pairs' terms.
+ */
+
+enum { HK_PAIR_VT = 0, HK_PAIR_EE = 1 };
+
+typedef struct hk_pair {
+    int32_t kind;
+    int32_t p[4]; /* VT: the particle, then the triangle's corners; EE: one edge's ends, then the other's */
+    float side;   /* +1 or -1: the side the particle (edge a b) started the step on, along the triangle's normal (the
+                     edges' cross product) */
+} hk_pair;
+
+/* A pair's last evaluation: its weights, the force F on the alpha = 1 side [N], and its stiffness and damping
+ * blocks (negated df/dx and df/dv of the relative position, K = k n n^T, D); `on` 0 where it does not touch. */
+typedef struct hk_pair_eval {
+    double a[4];
+    double f[3];
+    double gap; /* [m] */
+    hk_real K[6], D[6];
+    int on;
+} hk_pair_eval;
+
+/* A touching pair, packed for the implicit solve's products: its particles, weights and blocks, and the
+ * product's B u (f). */
+typedef struct hk_pair_touch {
+    int32_t p[4];
+    double a[4];
+    hk_real K[6], D[6];
+    double f[3];
+} hk_pair_touch;
+
+typedef struct hk_pairs {
+    hk_contact_def def;
+    /* the surfaces, built for these bodies, families and broken springs */
+    int built_bodies, built_families;
+    int64_t built_broken;
+    int surfaces_changed; /* since the last candidates */
+    int32_t *tri, *tri_body, *edge, *edge_body;
+    int64_t ntri, nedge;
+    int *reach;               /* per body: its lattice stencils' reach, or -1 (a listed body: adj) */
+    int32_t *adj_start, *adj; /* per particle (all of them): the particles a spring or triangle joins it to */
+    int32_t *node;            /* per particle of a lattice body: its node (i, j, k) */
+    /* the candidates (found when the particles left their boxes), and the step's pairs among them */
+    hk_pair *cand;
+    int64_t ncand, capcand;
+    hk_pair *pair;
+    hk_pair_eval *ev;
+    int64_t npair, cappair;
+    int32_t *inv;                /* the pairs' particles, ascending */
+    int32_t *place;              /* per particle (all): its place in inv, or -1 */
+    int32_t *at;                 /* per pair corner (4 pair + corner): its particle's place in inv */
+    int64_t *on, non;            /* the pairs that touch at the last force evaluation, ascending */
+    hk_pair_touch *touch;        /* theirs, packed: what the implicit solve's products read */
+    int32_t *on_start, *on_slot; /* per particle of inv: its corners in those pairs (4 place in on + corner) */
+    int ninv;
+    double *x0; /* per particle of inv: its place at the substep's start [m] */
+    double *xs; /* per particle of inv: its place at the last force evaluation [m] */
+    double *u;  /* per particle of inv: the safety net's velocity of the substep [m/s] */
+    double *q0; /* per particle (all): its place at the step's start [m] (3 each) */
+    double *b;  /* per particle (all): the motion bound of the step [m] */
+    double *qb; /* per particle (all): its place when the candidates were found [m] (3 each) */
+    double *rb; /* per particle (all): how far it may move from qb, along any axis, while they hold [m] */
+    int nq;     /* the particles these arrays hold */
+    double t0, dt;
+    int64_t builds; /* the candidates found, since the world was made */
+    /* the room of the arrays above (items) */
+    /* the safety net's scratch (pair_impact.c) */
+    double *hit, *u_start, *zone;
+    char *held;
+    int *parent;
+    int64_t cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_inv, cap_on_start, cap_xs, cap_x0, cap_u;
+    int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
+    int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
+                                       motion outran the broad phase */
+    int64_t left;                   /* pairs still meeting after the safety net, last step (0) */
+} hk_pairs;
+
+/* *p (a pointer's address) with room for `need` items of `size` bytes, its room *cap (items) grown by half again
+ * as needed; 0 or -1 (out of memory, *p as it was). */
+static inline int hk_pairs_room(void *p, int64_t *cap, int64_t need, size_t size)
+{
+    if (need <= *cap) return 0;
+    const int64_t want = need + need / 2 + 16;
+    void *q = realloc(*(void **)p, (size_t)want * size);
+    if (!q) return -1;
+    *(void **)p = q;
+    *cap = want;
+    return 0;
+}
+
+/* How many pairs (or particles) a loop over them needs to run on the world's team: 4096, or
+ * HOOKE_LIST_PARALLEL_MIN when set (tests set 0: every loop on the team). */
+int64_t hk_pairs_parallel_min(void);
+
+/* The world's pair state, made on first use (hk_world_set_contact); NULL without pair contact, and on every rank
+ * but 0 of a distributed run: rank 0 computes every body that takes part whole (core/step/distribute.c), and
+ * alone finds, sums and sweeps the pairs; the other ranks' particles meet none. */
+hk_pairs *hk_pairs_of(const hk_world *w);
+/* Whether body b takes part in contact d: every body when bodies collide (its particles against the others'
+ * surfaces), a body with a surface when only self collision is on (hk_world_contact(w): none without pairs). */
+int hk_pairs_takes_part(const hk_contact_def *d, const hk_world *w, int b);
+void hk_pairs_free(hk_pairs *pr);
+
+/* The step's candidates (above); 0 or -1 (failure recorded). */
+int hk_pairs_begin_step(hk_world *w, hk_pairs *pr);
+/* Before a substep: the pairs' particles' places. */
+void hk_pairs_substep_begin(hk_world *w, hk_pairs *pr);
+/* At a force evaluation: each candidate's force and blocks, and each
+ * particle's sum added to f (per particle, global index) in double. */
+void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3]);
+/* After a substep of length h: the swept test and its impulses; the
+ * particles moved. */
+int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const prev[3]);
+/* At the step's end: when a particle moved further than its box allowed,
+ * new candidates over the whole step's motion, and 1: the caller sweeps
+ * the step again (hk_pairs_substep_end over dt, from the step's start,
+ * which x0 now holds); else 0. */
+int hk_pairs_end_step(hk_world *w, hk_pairs *pr);
+
+/* The implicit solve (every thread of its region): out[i] += alpha_i B
+ * sum_j alpha_j y_j over the touching pairs (B = sK K + sD D), or (out
+ * NULL) blk[e][i] += alpha_i^2 B[e]; the region's barriers inside. */
+void hk_pairs_system(hk_pairs *pr, hk_real sK, hk_real sD, hk_real *const y[3], hk_real *const out[3],
+                     hk_real *const blk[6]);
+/* The diagonal block of particle inv[j] from its touching pairs, sum alpha^2 (sK K + sD D), into out; returns
+ * the particle (the multigrid's first coarse level). */
+int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out[6]);
+/* Whether a pair touches now. */
+int hk_pairs_touching(const hk_pairs *pr);
+
+/* The contacts of the state now (the statistics, the frames): the pairs
+ * of the last step's candidates within the thickness are added to
+ * *touching and, per particle with a weight in them, to count (unless
+ * NULL); *min_gap becomes at most the smallest gap of a particle to a
+ * triangle among them [m]. */
+void hk_pairs_survey(const hk_world *w, const hk_pairs *pr, int32_t *count, int64_t *touching, double *min_gap);
+
+#endif

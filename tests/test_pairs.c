@@ -1,0 +1,307 @@
+/* test_pairs.c — contact between bodies and within one: no crossing, momentum kept, resting, piling, bad input. */
+/* SPDX-License-Identifier: MIT */
+#include "hk_test.h"
+
+#include "ccd.h"
+#include "faces.h"
+#include "pairs.h"
+#include "scene.h"
+#include "world.h"
+
+#define G 9.81
+
+static hk_world *load(const char *text)
+{
+    char err[1024];
+    hk_world *w = hk_world_parse_scene(text, "test_pairs.scene", NULL, err, sizeof err);
+    if (!w) {
+        print_error("%s\n", err);
+        fail();
+    }
+    return w;
+}
+
+static void steps_(hk_world *w, int n)
+{
+    for (int s = 0; s < n; s++)
+        if (hk_world_step(w) != HK_OK) {
+            print_error("step %d: %s\n", s, hk_world_error(w));
+            fail();
+        }
+}
+
+/* Crossings of body b's particles through the triangles of body t between two states (a and z, 3 doubles a
+ * particle), by brute force: every particle of b against every triangle of t whose corners are all more than
+ * `reach` lattice nodes from it (in body b == t), the boxes of their paths first, then the continuous test. */
+static long crossings(const hk_world *w, int b, int t, int reach, const double *a, const double *z)
+{
+    int32_t *tri = malloc((size_t)(3 * hk_body_face_capacity(w, t) + 1) * sizeof *tri);
+    assert_non_null(tri);
+    const int64_t nt = hk_body_faces(w, t, tri);
+    const hk_body *bb = &w->bodies[b];
+    long n = 0;
+    for (int v = bb->first; v < bb->first + bb->count; v++)
+        for (int64_t k = 0; k < nt; k++) {
+            const int32_t *c = tri + 3 * k, idx[4] = {v, c[0], c[1], c[2]};
+            int near = 0;
+            for (int q = 1; q < 4 && b == t; q++) {
+                const int lv = v - bb->first, lc = idx[q] - bb->first;
+                near |= abs(lv % bb->nx - lc % bb->nx) <= reach && abs(lv / bb->nx - lc / bb->nx) <= reach;
+            }
+            if (near) continue;
+            double v0[4][3], v1[4][3];
+            int apart = 0;
+            for (int d = 0; d < 3 && !apart; d++) {
+                double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+                for (int q = 0; q < 4; q++) {
+                    v0[q][d] = a[3 * idx[q] + d], v1[q][d] = z[3 * idx[q] + d];
+                    lo[q > 0] = fmin(lo[q > 0], fmin(v0[q][d], v1[q][d]));
+                    hi[q > 0] = fmax(hi[q > 0], fmax(v0[q][d], v1[q][d]));
+                }
+                apart = lo[0] > hi[1] || lo[1] > hi[0];
+            }
+            n += !apart && hk_ccd_point_triangle(v0, v1, 1e-12) >= 0;
+        }
+    free(tri);
+    return n;
+}
+
+/* A strip of cloth dropped on end onto a floor folds onto itself (scenes/cloth_fold.scene, smaller). */
+static const char fold[] =
+    "world\n  gravity 0 -9.81 0\n  air_drag 1e-5\nend\n"
+    "body cloth\n  nx 12\n  ny 40\n  spacing 0.02\n  origin -0.11 0.82 0\n  u 1 0 0\n"
+    "  v 0 -1 0.05\n  mass 1e-3\n  springs structural k 300 damping 0.01 damping_model relative\n"
+    "  springs shear k 300 damping 0.01 damping_model relative\n"
+    "  springs bend k 30 damping 0.01 damping_model relative\nend\n"
+    "collider\n  shape box\n  size 2 0.2 2\n  offset 0 -0.1 0\n  thickness 0.005\n"
+    "  stiffness 200\n  damping_ratio 1\n  friction 0.5\nend\n"
+    "run\n  integrator semi_implicit_euler\n  dt 0.004\n  dt_max 5e-4\nend\n";
+#define FOLD_CONTACT "contact\n  thickness 0.005\n  stiffness 200\n  damping_ratio 1\n  friction 0.3\nend\n"
+
+/* The crossings of a folding strip's particles through its own triangles over 150 steps (0.6 s). */
+static long fold_crossings(const char *text)
+{
+    hk_world *w = load(text);
+    const int n = hk_world_particles(w).count;
+    double *a = malloc(3 * (size_t)n * sizeof *a), *z = malloc(3 * (size_t)n * sizeof *z);
+    assert_true(a && z);
+    hk_world_positions(w, 0, n, a);
+    long total = 0;
+    for (int s = 0; s < 150; s++) {
+        steps_(w, 1);
+        hk_world_positions(w, 0, n, z);
+        total += crossings(w, 0, 0, 2, a, z);
+        double *t = a;
+        a = z, z = t;
+    }
+    hk_world_destroy(w);
+    free(a), free(z);
+    return total;
+}
+
+/* Self collision keeps a folding cloth from passing through itself: not once in 150 steps, by an independent
+ * count (every particle against every triangle more than two nodes away, swept between the steps); the same
+ * strip without the contact section passes through itself hundreds of times (the test can fail). */
+static void test_fold_never_crosses_itself(void **state)
+{
+    (void)state;
+    char with[4096];
+    snprintf(with, sizeof with, "%s%s", fold, FOLD_CONTACT);
+    const long without = fold_crossings(fold), kept = fold_crossings(with);
+    print_message("crossings of the folding strip: %ld without self collision, %ld with\n", without, kept);
+    assert_true(without > 100);
+    assert_int_equal(kept, 0);
+}
+
+/* Two cloth squares meet face on in empty space (no gravity, no colliders), at 1 m/s each way: the pairs'
+ * forces act on both by their barycentric weights and the impulses likewise, so the total momentum, 0, stays 0
+ * to float rounding of the velocities, while each cloth's own turns around. */
+static void test_momentum_kept(void **state)
+{
+    (void)state;
+    hk_world *w = load("world\n  gravity 0 0 0\nend\n"
+                       "body cloth\n  nx 12\n  ny 12\n  spacing 0.02\n  origin 0 0 0\n  u 1 0 0\n  v 0 0 1\n"
+                       "  mass 1e-3\n  springs structural k 200\n  springs shear k 200\nend\n"
+                       "body cloth\n  nx 12\n  ny 12\n  spacing 0.02\n  origin 0.013 0.03 0.007\n  u 1 0 0\n"
+                       "  v 0 0 1\n  mass 1e-3\n  springs structural k 200\n  springs shear k 200\nend\n"
+                       "contact\n  thickness 0.004\n  stiffness 500\n  damping_ratio 0.2\n  friction 0.3\nend\n"
+                       "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  dt_max 2.5e-4\nend\n");
+    hk_particles_view v = hk_world_particles(w);
+    for (int i = 0; i < v.count; i++) hk_test_mut(v.vy)[i] = i < 144 ? 1 : -1, hk_test_mut(v.vx)[i] = i < 144 ? 0.2 : 0;
+    for (int i = 144; i < v.count; i++) hk_test_mut(v.vx)[i] = -0.2;
+    double p0[3], scale;
+    hk_test_momentum(w, p0, &scale);
+    steps_(w, 60);
+    double p1[3], y0 = 0, y1 = 0;
+    hk_test_momentum(w, p1, NULL);
+    v = hk_world_particles(w);
+    for (int i = 0; i < 144; i++) y0 += v.vy[i] / 144, y1 += v.vy[144 + i] / 144;
+    print_message("momentum before (%.3g %.3g %.3g), after (%.3g %.3g %.3g) kg m/s; mean vy %.4f and %.4f m/s\n", p0[0],
+                  p0[1], p0[2], p1[0], p1[1], p1[2], y0, y1);
+    assert_true(y0 < 0 && y1 > 0); /* they met and turned back */
+    for (int c = 0; c < 3; c++) assert_near(p1[c], p0[c], 1e-5 * scale);
+    hk_world_destroy(w);
+}
+
+/* A 12 x 12 cloth (2 cm) dropped from 4 cm over a 4 x 4 x 4 jelly cube (5 cm) that stands on the floor. */
+#define CLOTH_ON_JELLY(integrator, dt, dt_max)                                                                         \
+    "world\n  gravity 0 -9.81 0\nend\n"                                                                                \
+    "body jelly\n  nx 4\n  ny 4\n  nz 4\n  spacing 0.05\n  origin -0.075 0.005 -0.075\n  mass 0.01\n"                  \
+    "  springs all k 3000 damping 0.3\nend\n"                                                                          \
+    "body cloth\n  nx 12\n  ny 12\n  spacing 0.02\n  origin -0.11 0.2 -0.11\n  u 1 0 0\n  v 0 0 1\n  mass 1e-3\n"      \
+    "  springs structural k 300 damping 0.01 damping_model relative\n"                                                 \
+    "  springs shear k 300 damping 0.01 damping_model relative\n"                                                      \
+    "  springs bend k 10 damping 0.01 damping_model relative\nend\n"                                                   \
+    "collider\n  shape box\n  size 2 0.2 2\n  offset 0 -0.1 0\n  thickness 0.005\n  stiffness 500\n"                   \
+    "  damping_ratio 1\n  friction 0.5\nend\n"                                                                         \
+    "contact\n  thickness 0.005\n  stiffness 300\n  damping_ratio 1\n  friction 0.5\nend\n"                            \
+    "run\n  integrator " integrator "\n  dt " dt "\n" dt_max "end\n"
+
+/* The cloth lands on the jelly and stays on it: over 1.5 s no cloth particle passes through the jelly's surface
+ * (the independent count), the cloth's middle rests on the jelly's top where its contact spring holds its weight
+ * (k (thickness - d) = m g: d = 4.97 mm, within 0.2 mm: the jelly's top sags), and both come to rest; under
+ * semi-implicit Euler (the pairs' forces in the force pass) and implicit Euler at 1/240 s (their blocks in the solve).
+ */
+static void cloth_on_jelly(const char *text, const char *name)
+{
+    hk_world *w = load(text);
+    const int n = hk_world_particles(w).count;
+    double *a = malloc(3 * (size_t)n * sizeof *a), *z = malloc(3 * (size_t)n * sizeof *z);
+    assert_true(a && z);
+    hk_world_positions(w, 0, n, a);
+    long crossed = 0;
+    const double steps = 1.5 / hk_world_integrator(w).dt;
+    for (int s = 0; s < steps; s++) {
+        steps_(w, 1);
+        hk_world_positions(w, 0, n, z);
+        crossed += crossings(w, 1, 0, 0, a, z);
+        double *t = a;
+        a = z, z = t;
+    }
+    double top = -INFINITY, mid = 0, ke = 0; /* the jelly's highest node; the cloth's four middle nodes */
+    hk_particles_view v = hk_world_particles(w);
+    for (int i = 0; i < 64; i++) top = fmax(top, a[3 * i + 1]);
+    for (int k = 0; k < 4; k++) mid += a[3 * (64 + (5 + k / 2) * 12 + 5 + k % 2) + 1] / 4;
+    for (int i = 0; i < n; i++)
+        ke += 0.5 * v.mass[i] * ((double)v.vx[i] * v.vx[i] + (double)v.vy[i] * v.vy[i] + (double)v.vz[i] * v.vz[i]);
+    print_message("%s: %ld crossings; the cloth's middle %.6f m over the jelly's top; kinetic energy %.3g J\n", name,
+                  crossed, mid - top, ke);
+    assert_int_equal(crossed, 0);
+    const double rest = 0.005 - 1e-3 * G / 300; /* k (thickness - d) = m g for a node of the cloth alone */
+    assert_true(fabs((mid - top) - rest) < 2e-4);
+    assert_true(ke < 1e-5);
+    hk_world_destroy(w);
+    free(a), free(z);
+}
+
+static void test_cloth_rests_on_jelly(void **state)
+{
+    (void)state;
+    cloth_on_jelly(CLOTH_ON_JELLY("semi_implicit_euler", "0.004", "  dt_max 5e-4\n"), "semi_implicit_euler");
+    cloth_on_jelly(CLOTH_ON_JELLY("implicit_euler", "0.00416666666666667", ""), "implicit_euler");
+}
+
+/* scenes/jelly_pile.scene: four jelly cubes dropped on each other pile up. After 1.5 s none passed into the one
+ * below (the independent count over every step, each cube's particles against the faces of the cubes next to
+ * it), each stands on the one below: its centre 0.2 m (a cube) plus at most the thickness over it and within
+ * 2.5 cm of its axis, and the pile is at rest. */
+static void test_jelly_cubes_pile_up(void **state)
+{
+    (void)state;
+    char path[512], err[1024];
+    snprintf(path, sizeof path, "%s/jelly_pile.scene", HOOKE_SCENES_DIR);
+    hk_world *w = hk_world_load_scene(path, NULL, err, sizeof err);
+    if (!w) {
+        print_error("%s\n", err);
+        fail();
+    }
+    const int n = hk_world_particles(w).count;
+    assert_int_equal(n, 500);
+    double *a = malloc(3 * (size_t)n * sizeof *a), *z = malloc(3 * (size_t)n * sizeof *z);
+    assert_true(a && z);
+    hk_world_positions(w, 0, n, a);
+    long crossed = 0;
+    for (int s = 0; s < 360; s++) {
+        steps_(w, 1);
+        hk_world_positions(w, 0, n, z);
+        for (int b = 0; b < 4; b++)
+            for (int t = b - 1; t <= b + 1; t += 2)
+                if (t >= 0 && t < 4) crossed += crossings(w, b, t, 0, a, z);
+        double *tmp = a;
+        a = z, z = tmp;
+    }
+    double c[4][3] = {{0}};
+    for (int b = 0; b < 4; b++)
+        for (int i = 0; i < 125; i++)
+            for (int k = 0; k < 3; k++) c[b][k] += a[3 * (125 * b + i) + k] / 125;
+    const hk_particles_view v = hk_world_particles(w);
+    double ke = 0;
+    for (int i = 0; i < n; i++)
+        ke += 0.5 * v.mass[i] * ((double)v.vx[i] * v.vx[i] + (double)v.vy[i] * v.vy[i] + (double)v.vz[i] * v.vz[i]);
+    print_message("pile: %ld crossings; centres at y %.4f %.4f %.4f %.4f m; kinetic energy %.3g J\n", crossed, c[0][1],
+                  c[1][1], c[2][1], c[3][1], ke);
+    assert_int_equal(crossed, 0);
+    for (int b = 1; b < 4; b++) {
+        const double rise = c[b][1] - c[b - 1][1], off = hypot(c[b][0] - c[b - 1][0], c[b][2] - c[b - 1][2]);
+        assert_true(rise > 0.195 && rise < 0.2 + 0.01);
+        assert_true(off < 0.025);
+    }
+    assert_true(ke < 1e-3);
+    hk_world_destroy(w);
+    free(a), free(z);
+}
+
+/* Bad contact settings through the API: each refused with HK_ERR_INVALID and the key at fault, the world's
+ * setting left as it was. */
+static void test_bad_contact_defs(void **state)
+{
+    (void)state;
+    hk_world *w = load("body cloth\n  nx 4\n  ny 4\n  spacing 0.02\n  mass 1e-3\n  springs structural k 100\nend\n");
+    assert_int_equal(hk_world_set_contact(w, NULL), HK_ERR_INVALID);
+    const struct {
+        double thickness, stiffness, damping_ratio, friction;
+        int bodies, self;
+        const char *want;
+    } bad[] = {
+        {0, 10, 1, 0, 1, 1, "thickness must be > 0 m"},
+        {-1e-3, 10, 1, 0, 1, 1, "thickness must be > 0 m"},
+        {NAN, 10, 1, 0, 1, 1, "thickness must be > 0 m"},
+        {INFINITY, 10, 1, 0, 1, 1, "thickness must be > 0 m"},
+        {0.03, 10, 1, 0, 1, 1, "larger than the smallest spring rest length 0.02 m"},
+        {0.01, 0, 1, 0, 1, 1, "stiffness must be > 0 N/m"},
+        {0.01, NAN, 1, 0, 1, 1, "stiffness must be > 0 N/m"},
+        {0.01, 10, -1, 0, 1, 1, "damping_ratio must be >= 0"},
+        {0.01, 10, 1, -0.1, 1, 1, "friction must be >= 0"},
+        {0.01, 10, 1, INFINITY, 1, 1, "friction must be >= 0"},
+        {0.01, 10, 1, 0, 2, 1, "bodies and self must be 0 or 1"},
+        {0.01, 10, 1, 0, 1, -1, "bodies and self must be 0 or 1"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        hk_contact_def d = hk_default_contact_def();
+        d.thickness = bad[k].thickness, d.stiffness = bad[k].stiffness, d.damping_ratio = bad[k].damping_ratio;
+        d.friction = bad[k].friction, d.bodies = bad[k].bodies, d.self = bad[k].self;
+        assert_int_equal(hk_world_set_contact(w, &d), HK_ERR_INVALID);
+        if (!strstr(hk_world_error(w), bad[k].want)) {
+            print_error("case %zu: \"%s\" lacks \"%s\"\n", k, hk_world_error(w), bad[k].want);
+            fail();
+        }
+        assert_int_equal(hk_world_contact(w).bodies, 0);
+    }
+    hk_contact_def d = hk_default_contact_def();
+    assert_true(d.bodies == 0 && d.self == 0 && d.thickness > 0 && d.stiffness > 0);
+    d.bodies = 1;
+    d.thickness = 0.02; /* at most the smallest rest length: taken */
+    assert_int_equal(hk_world_set_contact(w, &d), HK_OK);
+    assert_true(hk_world_contact(w).bodies == 1 && hk_world_contact(w).thickness == 0.02);
+    hk_world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fold_never_crosses_itself), cmocka_unit_test(test_momentum_kept),
+        cmocka_unit_test(test_cloth_rests_on_jelly),      cmocka_unit_test(test_jelly_cubes_pile_up),
+        cmocka_unit_test(test_bad_contact_defs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
