@@ -20,9 +20,13 @@
 #include <omp.h>
 #endif
 
+#include "env.h"
 #include "hooke/hooke.h"
 #include "mpi_ranks.h"
 #include "scene.h"
+#include "world.h"
+
+void (*hk_bench_after_pass)(struct hk_world *w, int t, int T) = NULL;
 
 const char hk_bench_usage[] =
     "usage: hooke bench [SCENE | --builtin cloth|jelly [--size N]] [--threads LIST | --sweep]\n"
@@ -299,9 +303,9 @@ static int parse(int argc, char **argv, bench_opts *o)
 
 /* The cloth_512 benchmark problem (scenes/cloth_512.scene, with N x N
  * nodes), `copies` times: independent panels side by side along x. */
-static hk_world *builtin_cloth(int copies, int N, char *name, size_t len)
+static hk_world *builtin_cloth(const hk_world_def *base, int copies, int N, char *name, size_t len)
 {
-    hk_world_def wd = hk_default_world_def();
+    hk_world_def wd = *base;
     wd.air_drag = 2e-6;
     hk_world *w = hk_world_create(&wd);
     if (!w) return NULL;
@@ -337,9 +341,9 @@ static hk_world *builtin_cloth(int copies, int N, char *name, size_t len)
 
 /* An N^3 jelly, 26 neighbours, dropped on the spring ground, `copies`
  * times: independent blocks side by side along x. */
-static hk_world *builtin_jelly(int copies, int N, char *name, size_t len)
+static hk_world *builtin_jelly(const hk_world_def *base, int copies, int N, char *name, size_t len)
 {
-    hk_world_def wd = hk_default_world_def();
+    hk_world_def wd = *base;
     wd.ground.model = HK_GROUND_SPRING;
     wd.ground.height = -0.05;
     wd.ground.stiffness = 500;
@@ -381,19 +385,27 @@ static int builtin_size(const bench_opts *o) { return o->size ? o->size : strcmp
 /* Builds the problem at `scale` (weak scaling); NULL after printing why. */
 static hk_world *make_problem(const bench_opts *o, int scale, char *name, size_t len)
 {
+    hk_world_def base; /* the environment's tuning (env.h) */
+    char err[1024];
+    if (hk_env_world_def(&base, err, sizeof err) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", err);
+        return NULL;
+    }
+    hk_world *w;
     if (o->scene) {
         hk_scene sc;
-        char err[1024];
-        if (hk_scene_load(o->scene, &sc, err, sizeof err) != 0) {
+        if (hk_scene_load_on(o->scene, &base, &sc, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             return NULL;
         }
         snprintf(name, len, "%s", o->scene);
-        return hk_scene_take_world(&sc); /* the run settings other than the integrator do not apply */
+        w = hk_scene_take_world(&sc); /* the run settings other than the integrator do not apply */
+    } else {
+        const int jelly = strcmp(o->builtin, "jelly") == 0, N = builtin_size(o);
+        w = jelly ? builtin_jelly(&base, scale, N, name, len) : builtin_cloth(&base, scale, N, name, len);
+        if (!w) fprintf(stderr, "hooke: error: bench: cannot build the %s problem (out of memory?)\n", o->builtin);
     }
-    const int jelly = strcmp(o->builtin, "jelly") == 0, N = builtin_size(o);
-    hk_world *w = jelly ? builtin_jelly(scale, N, name, len) : builtin_cloth(scale, N, name, len);
-    if (!w) fprintf(stderr, "hooke: error: bench: cannot build the %s problem (out of memory?)\n", o->builtin);
+    if (w) w->after_pass = hk_bench_after_pass;
     return w;
 }
 

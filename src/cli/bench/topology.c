@@ -18,6 +18,7 @@
 #endif
 
 #include "build_info.h"
+#include "env.h"
 #include "hooke/hooke.h"
 #include "kernels.h"
 
@@ -312,7 +313,7 @@ void hk_topology_read(hk_machine *m)
     }
 #endif
     m->cpu_isa = cpu_isa_list();
-    m->kernels = hk_kernels_name();
+    m->kernels = hk_env_kernels();
     allowed_text(m->mask, sizeof m->mask);
     m->mask_cores = hk_topology_cores();
     m->threads = 1;
