@@ -11,9 +11,9 @@ other than the program does:
 - docs/scene-format.md: each section's and each body kind's key table (the
   first column) holds exactly the keys of the section (`keys`); a body
   kind's section names each of its spring families; every body kind has its
-  section `### \\`body KIND\\`` and no other exists (`bodies`); the `run`
-  table's `integrator` row lists every integrator name and alias
-  (`integrators`).
+  section `### \\`body KIND\\`` and no other exists (`bodies`); the names the
+  `run` table's `integrator` row gives are integrators' names or aliases
+  (`integrators`: the row points to that listing instead of typing it out).
 - docs/user-guide.md: "Output formats" names the formats in the table's
   order (`LIST: ...`) and has a bullet for each (`formats`); "hooke as a
   library" has a row for each field of hk_world_def the library checks
@@ -105,7 +105,10 @@ def check_scene_format(hooke):
     if row is None:
         fail(page, "section run", "no `integrator` row")
     else:
-        compare(page, "the integrator row", re.findall(r"`([a-z_0-9]+)`", row.split("|")[5]), names)
+        # the row points to the listing rather than typing it out: every name it gives must be one
+        for name in re.findall(r"`([a-z_0-9]+)`", row.split("|")[5]):
+            if name not in names:
+                fail(page, "the integrator row", f"'{name}' is no integrator's name or alias")
 
 
 def check_user_guide(hooke):
