@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# check_lists.py — the docs' lists of keys, body kinds, integrators, frame formats and world fields against the program's own.
+# check_lists.py — the docs' lists of scene keys, body kinds, integrators and frame formats against the program's own.
 # SPDX-License-Identifier: MIT
 """usage: python3 docs/check_lists.py HOOKE   (HOOKE: the program, build/hooke)
 
@@ -15,13 +15,14 @@ other than the program does:
   `run` table's `integrator` row gives are integrators' names or aliases
   (`integrators`: the row points to that listing instead of typing it out).
 - docs/user-guide.md: "Output formats" names the formats in the table's
-  order (`LIST: ...`) and has a bullet for each (`formats`); "hooke as a
-  library" has a row for each field of hk_world_def the library checks
-  (`world-fields`).
+  order (`LIST: ...`) and has a bullet for each (`formats`). (What a world
+  accepts is shown there as `hooke info --list world-fields` prints it: an
+  example docs/examples.sh checks.)
 - README.md: the synopsis's `--format a,b,...` names the formats in order.
 
-So a new key, body kind, integrator, format or world field shows up here
-until its page says it, and nothing else needs to list it by hand.
+So a new key, body kind or format shows up here until its page says it,
+and nothing else needs to list it by hand; an integrator needs no page
+edit (the pages point to the listing).
 """
 import re
 import subprocess
@@ -127,13 +128,6 @@ def check_user_guide(hooke):
             fail(page, "Output formats, LIST", f"in the order {doc}, the program's is {formats}")
     bullets = [b.lower() for b in re.findall(r"^- \*\*([A-Za-z0-9]+)\*\*", body, flags=re.M)]
     compare(page, "Output formats, the bullets", bullets, formats)
-    fields = [row[0] for row in listing(hooke, "world-fields")]
-    lib = heads.get("hooke as a library", "")
-    table = next((b for h, b in sections(lib, "###").items() if h == "What a world accepts"), None)
-    if table is None:
-        fail(page, "hooke as a library", "no '### What a world accepts' with the table of hk_world_def's fields")
-    else:
-        compare(page, "What a world accepts", first_table_keys(table) or [], fields)
 
 
 def check_readme(hooke):

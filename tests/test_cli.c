@@ -63,8 +63,9 @@ static void test_info_lists(void **state)
     hk_run_free(&r);
     r = hk_test_hooke("", "info --list world-fields");
     assert_int_equal(r.status, 0);
-    assert_int_equal(strncmp(r.out, "gravity\nair_drag\n", 17), 0);
-    assert_non_null(strstr(r.out, "\nkernels\n"));
+    assert_int_equal(strncmp(r.out, "gravity: finite in x, y and z\nair_drag: 0 or in [1e-12, 1e12] N*s/m\n", 68), 0);
+    assert_non_null(strstr(r.out, "\nthreads: in [0, 4096]\n"));
+    assert_non_null(strstr(r.out, "\nkernels: "));
     hk_run_free(&r);
     expect("info --list colours", 1,
            "hooke: error: --list expects integrators, keys, bodies, formats, world-fields, got 'colours'\n");

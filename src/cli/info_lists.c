@@ -54,8 +54,12 @@ static void world_fields(FILE *out)
 {
     int n;
     const hk_field *f = hk_world_def_fields(&n);
-    for (int i = 0; i < n; i++) fprintf(out, "%s\n", f[i].name);
-    fprintf(out, "kernels\n");
+    char rule[96];
+    for (int i = 0; i < n; i++) {
+        hk_field_text(&f[i], rule, sizeof rule);
+        fprintf(out, "%s: %s\n", f[i].name, rule);
+    }
+    fprintf(out, "kernels: NULL or \"\" (the widest path), or a path this CPU and build run (hooke info)\n");
 }
 
 int hk_info_list(FILE *out, const char *what)

@@ -14,7 +14,8 @@ extern const char hk_info_lists[];
  *   bodies        KIND [FAMILY...]                   (the body kinds and the spring families a springs line names)
  *   formats       NAME EXTENSION DESCRIPTION         (the frame formats; EXTENSION - for a format of one set
  *                                                     of files per run)
- *   world-fields  FIELD                              (hk_world_def's fields hk_world_create checks)
+ *   world-fields  FIELD: RULE                        (hk_world_def's fields hk_world_create checks, and what
+ *                                                     each accepts)
  * 0, or -1 if `what` is none of these. */
 int hk_info_list(FILE *out, const char *what);
 

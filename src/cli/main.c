@@ -78,8 +78,8 @@ static const hk_option info_options[] = {
     {O_INFO_THREADS, "threads", "N", "OpenMP threads to place and report (default: the number of cores)", NULL},
     {O_INFO_LIST, "list", "WHAT",
      "print a table of the program, one row a line, instead: integrators (NAME [ALIAS]), keys (SECTION KEY of "
-     "the scene format), bodies (KIND [FAMILY...]), formats (NAME EXTENSION DESCRIPTION), world-fields (the "
-     "fields of hk_world_def the library checks)",
+     "the scene format), bodies (KIND [FAMILY...]), formats (NAME EXTENSION DESCRIPTION), world-fields (FIELD: "
+     "RULE, the fields of hk_world_def the library checks)",
      NULL},
     {0, NULL, NULL, NULL, NULL},
 };

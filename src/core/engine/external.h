@@ -13,8 +13,9 @@
  * hooke knows about it is written here, next to its formula. A term NAME
  * holds, in this order:
  *   hk_term_NAME              its parameters in the kernels' precision
- *   HK_NAME_FIELDS(F)         its fields of hk_world_def and what each accepts
- *                             (rows of the definition's check, hk_world_def_check)
+ *   HK_FIELDS_NAME(F)         its fields of hk_world_def and what each accepts,
+ *                             F(name, member, rule, a, b): rows of the
+ *                             definition's check (world_def.c, bounds.h hk_field)
  *   NAME_init(t, d)           the parameters from the world's definition d
  *   NAME_frame(t, d, o)       ... for the particles of a body with origin o [m]
  *                             (positions are in their body's frame: world.h)
@@ -48,7 +49,7 @@ enum { HK_READ_X = 1, HK_READ_Y = 2, HK_READ_Z = 4 };
 typedef struct hk_term_gravity {
     hk_real g[3]; /* [m/s^2] */
 } hk_term_gravity;
-#define HK_GRAVITY_FIELDS(F) F("gravity", gravity, HK_RULE_VEC, 0, 0)
+#define HK_FIELDS_gravity(F) F("gravity", gravity, HK_RULE_VEC, 0, 0)
 static inline void gravity_init(hk_term_gravity *t, const hk_world_def *d)
 {
     t->g[0] = (hk_real)d->gravity.x;
@@ -75,7 +76,7 @@ static inline int gravity_closed_form(const hk_world_def *d) { return (void)d, 1
 typedef struct hk_term_air_drag {
     hk_real c; /* c_air [N*s/m] */
 } hk_term_air_drag;
-#define HK_AIR_DRAG_FIELDS(F) F("air_drag", air_drag, HK_RULE_BOUND_OR_0, HK_BOUND_DAMPING, 0)
+#define HK_FIELDS_air_drag(F) F("air_drag", air_drag, HK_RULE_BOUND_OR_0, HK_BOUND_DAMPING, 0)
 static inline void air_drag_init(hk_term_air_drag *t, const hk_world_def *d) { t->c = (hk_real)d->air_drag; }
 static inline void air_drag_frame(hk_term_air_drag *t, const hk_world_def *d, const double o[3])
 {
@@ -104,7 +105,7 @@ typedef struct hk_term_ground {
     hk_real abs;  /* REPULSION: c_abs [N*s/m] */
     hk_real k;    /* SPRING: k_coll [N/m] */
 } hk_term_ground;
-#define HK_GROUND_FIELDS(F)                                                                                            \
+#define HK_FIELDS_ground(F)                                                                                            \
     F("ground.model", ground.model, HK_RULE_INT, 0, HK_GROUND_MODEL_COUNT - 1)                                         \
     F("ground.height", ground.height, HK_RULE_FINITE, 0, 0)                                                            \
     F("ground.repulsion", ground.repulsion, HK_RULE_BOUND_OR_0, HK_BOUND_STIFFNESS, 0)                                 \
@@ -225,12 +226,6 @@ static inline int hk_external_closed_form(const hk_world_def *d)
 #undef HK_TERM_CLOSED
     return ok;
 }
-
-/* The rows of hk_world_def that the terms own (F(name, member, rule, a, b): bounds.h hk_field). */
-#define HK_EXTERNAL_FIELD_ROWS(F)                                                                                      \
-    HK_GRAVITY_FIELDS(F)                                                                                               \
-    HK_AIR_DRAG_FIELDS(F)                                                                                              \
-    HK_GROUND_FIELDS(F)
 
 #endif
 

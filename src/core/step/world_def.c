@@ -12,9 +12,10 @@
  * (external.h), then the rest. The magnitudes come from the bounds table
  * (bounds.c), the scene format's keys accept the same (scene_kinds.c). */
 #define ROW(name, member, rule, a, b) HK_FIELD_ROW(hk_world_def, name, member, rule, a, b)
+#define TERM_ROWS(term) HK_FIELDS_##term(ROW)
 // clang-format off
 static const hk_field fields[] = {
-    HK_EXTERNAL_FIELD_ROWS(ROW)
+    HK_EXTERNAL_TERMS(TERM_ROWS)
     ROW("has_walls", has_walls, HK_RULE_INT, 0, 1)
     ROW("walls_min", walls_min, HK_RULE_VEC, 0, 0)
     ROW("walls_max", walls_max, HK_RULE_VEC, 0, 0)
@@ -26,6 +27,7 @@ static const hk_field fields[] = {
     ROW("list_parallel_min", list_parallel_min, HK_RULE_INT, 0, INT_MAX)
 };
 // clang-format on
+#undef TERM_ROWS
 #undef ROW
 
 const hk_field *hk_world_def_fields(int *count)

@@ -99,12 +99,28 @@ int hk_check_positive(hk_world *w, const char *what, const char *field, double v
     return v > 0 && isfinite(v) ? 0 : hk_fail(w, "%s: %s must be > 0 (got %g)", what, field, v);
 }
 
+void hk_field_text(const hk_field *f, char *out, size_t cap)
+{
+    switch (f->rule) {
+    case HK_RULE_FINITE: snprintf(out, cap, "finite"); return;
+    case HK_RULE_VEC: snprintf(out, cap, "finite in x, y and z"); return;
+    case HK_RULE_INT:
+        if (f->a == 0 && f->b == 1)
+            snprintf(out, cap, "0 or 1");
+        else
+            snprintf(out, cap, "in [%.0f, %.0f]", f->a, f->b);
+        return;
+    case HK_RULE_RANGE: snprintf(out, cap, "in [%g, %g]", f->a, f->b); return;
+    default: hk_bound_text((hk_bound_kind)f->a, f->rule == HK_RULE_BOUND_OR_0, out, cap); return;
+    }
+}
+
 int hk_field_check(const hk_field *f, const void *base, char *msg, size_t cap)
 {
     const char *at = (const char *)base + f->offset;
-    double v;
-    switch (f->rule) {
-    case HK_RULE_VEC: {
+    char rule[96];
+    hk_field_text(f, rule, sizeof rule);
+    if (f->rule == HK_RULE_VEC) {
         hk_vec3 x;
         memcpy(&x, at, sizeof x);
         const double c[3] = {x.x, x.y, x.z};
@@ -115,34 +131,22 @@ int hk_field_check(const hk_field *f, const void *base, char *msg, size_t cap)
             }
         return 0;
     }
-    case HK_RULE_INT: {
+    if (f->rule == HK_RULE_INT) {
         int i;
         memcpy(&i, at, sizeof i);
         if (i >= f->a && i <= f->b) return 0;
-        if (f->a == 0 && f->b == 1)
-            snprintf(msg, cap, "%s must be 0 or 1 (got %d)", f->name, i);
-        else
-            snprintf(msg, cap, "%s must be in [%.0f, %.0f] (got %d)", f->name, f->a, f->b, i);
+        snprintf(msg, cap, "%s must be %s (got %d)", f->name, rule, i);
         return -1;
     }
-    default: break;
-    }
+    double v;
     memcpy(&v, at, sizeof v);
-    switch (f->rule) {
-    case HK_RULE_FINITE:
-        if (isfinite(v)) return 0;
-        snprintf(msg, cap, "%s must be finite (got %g)", f->name, v);
-        return -1;
-    case HK_RULE_RANGE:
-        if (v >= f->a && v <= f->b) return 0;
-        snprintf(msg, cap, "%s must be in [%g, %g] (got %g)", f->name, f->a, f->b, v);
-        return -1;
-    default: { /* HK_RULE_BOUND, HK_RULE_BOUND_OR_0 */
-        const hk_bound_kind kind = (hk_bound_kind)f->a;
-        const int zero_ok = f->rule == HK_RULE_BOUND_OR_0;
-        if (hk_bound_ok(kind, zero_ok, v)) return 0;
-        bound_message(NULL, f->name, kind, zero_ok, v, msg, cap);
-        return -1;
-    }
-    }
+    if (f->rule == HK_RULE_FINITE  ? isfinite(v)
+        : f->rule == HK_RULE_RANGE ? v >= f->a && v <= f->b
+                                   : hk_bound_ok((hk_bound_kind)f->a, f->rule == HK_RULE_BOUND_OR_0, v))
+        return 0;
+    if (f->rule == HK_RULE_BOUND || f->rule == HK_RULE_BOUND_OR_0)
+        bound_message(NULL, f->name, (hk_bound_kind)f->a, f->rule == HK_RULE_BOUND_OR_0, v, msg, cap);
+    else
+        snprintf(msg, cap, "%s must be %s (got %g)", f->name, rule, v);
+    return -1;
 }

@@ -38,6 +38,9 @@ typedef struct hk_field {
 /* A row for member `member` of descriptor type T (F(name, member, rule, a, b) of a table). */
 #define HK_FIELD_ROW(T, name, member, rule, a, b) {name, offsetof(T, member), rule, (double)(a), (double)(b)},
 
+/* What field f accepts, for messages and listings: "finite", "finite in x,
+ * y and z", "0 or 1", "in [0, 4096]", "0 or in [1e-12, 1e12] N*s/m". */
+void hk_field_text(const hk_field *f, char *out, size_t cap);
 /* 0 if the field f of the descriptor at base holds an accepted value; else
  * -1 with "NAME must be ... (got V)" (and a bound's reason) in msg. */
 int hk_field_check(const hk_field *f, const void *base, char *msg, size_t cap);
