@@ -7,66 +7,42 @@
 
 #include "world_def.h"
 
-/* The values of field f's rule that hk_world_def_check must refuse (NaN marks the end). */
-static int bad_values(const hk_field *f, double *v)
+/* The values of field f's rule that hk_world_def_check must refuse (bad, *nb of them) and the ends of its range,
+ * which it must accept (good, *ng). */
+static void values_of(const hk_field *f, double *bad, int *nb, double *good, int *ng)
 {
-    int n = 0;
-    const hk_bound *b =
+    int b = 0, g = 0;
+    const hk_bound *bound =
         f->rule == HK_RULE_BOUND || f->rule == HK_RULE_BOUND_OR_0 ? hk_bound_of((hk_bound_kind)f->a) : NULL;
     switch (f->rule) {
     case HK_RULE_FINITE:
     case HK_RULE_VEC:
-        v[n++] = NAN;
-        v[n++] = INFINITY;
-        v[n++] = -INFINITY;
+        bad[b++] = NAN, bad[b++] = INFINITY, bad[b++] = -INFINITY;
+        good[g++] = -1e300, good[g++] = 1e300;
         break;
     case HK_RULE_BOUND:
     case HK_RULE_BOUND_OR_0:
-        v[n++] = NAN;
-        v[n++] = -1;
-        v[n++] = b->min / 10;
-        if (isfinite(b->max)) v[n++] = b->max * 10;
-        v[n++] = INFINITY;
-        if (f->rule == HK_RULE_BOUND) v[n++] = 0;
+        bad[b++] = NAN, bad[b++] = -1, bad[b++] = bound->min / 10, bad[b++] = INFINITY;
+        if (isfinite(bound->max)) bad[b++] = bound->max * 10, good[g++] = bound->max;
+        good[g++] = bound->min;
+        if (f->rule == HK_RULE_BOUND)
+            bad[b++] = 0;
+        else
+            good[g++] = 0;
         break;
     case HK_RULE_RANGE:
-        v[n++] = NAN;
-        v[n++] = f->a - 1e-3;
-        v[n++] = f->b + 1e-3;
+        bad[b++] = NAN, bad[b++] = f->a - 1e-3, bad[b++] = f->b + 1e-3;
+        good[g++] = f->a, good[g++] = f->b;
         break;
     case HK_RULE_INT:
-        if (f->a > INT_MIN) v[n++] = f->a - 1;
-        if (f->b < INT_MAX) v[n++] = f->b + 1;
-        v[n++] = INT_MIN;
+        if (f->a > INT_MIN) bad[b++] = f->a - 1;
+        if (f->b < INT_MAX) bad[b++] = f->b + 1;
+        bad[b++] = INT_MIN;
+        good[g++] = f->a, good[g++] = f->b;
         break;
     }
-    return n;
-}
-
-/* The values it must accept: the ends of its range. */
-static int good_values(const hk_field *f, double *v)
-{
-    int n = 0;
-    const hk_bound *b =
-        f->rule == HK_RULE_BOUND || f->rule == HK_RULE_BOUND_OR_0 ? hk_bound_of((hk_bound_kind)f->a) : NULL;
-    switch (f->rule) {
-    case HK_RULE_FINITE:
-    case HK_RULE_VEC:
-        v[n++] = -1e300;
-        v[n++] = 1e300;
-        break;
-    case HK_RULE_BOUND_OR_0: v[n++] = 0; /* fall through */
-    case HK_RULE_BOUND:
-        v[n++] = b->min;
-        if (isfinite(b->max)) v[n++] = b->max;
-        break;
-    case HK_RULE_RANGE:
-    case HK_RULE_INT:
-        v[n++] = f->a;
-        v[n++] = f->b;
-        break;
-    }
-    return n;
+    *nb = b;
+    *ng = g;
 }
 
 /* Writes value v into field f (component c of a vector) of def. */
@@ -115,7 +91,8 @@ static void test_every_field(void **state)
         const hk_field *f = &fields[r];
         const int comps = f->rule == HK_RULE_VEC ? 3 : 1;
         double bad[8], good[8];
-        const int nb = bad_values(f, bad), ng = good_values(f, good);
+        int nb, ng;
+        values_of(f, bad, &nb, good, &ng);
         assert_true(nb > 0 && ng > 0);
         for (int c = 0; c < comps; c++) {
             char name[64], value[32];
@@ -247,47 +224,48 @@ static void test_threads_not_clamped(void **state)
 }
 
 /* The body descriptors: a non-finite place or speed is refused by name, not built into NaN particles. */
+/* A body adder's call refused the descriptor with HK_ERR_INVALID and exactly `want`. */
+static void refused_body(hk_world *w, int rc, const char *want)
+{
+    assert_int_equal(rc, HK_ERR_INVALID);
+    assert_string_equal(hk_world_error(w), want);
+}
+
 static void test_body_descriptors(void **state)
 {
     (void)state;
     hk_world *w = hk_world_create(NULL);
     hk_rope_def r = hk_default_rope_def();
     r.origin.y = NAN;
-    assert_int_equal(hk_world_add_rope(w, &r), HK_ERR_INVALID);
-    assert_string_equal(hk_world_error(w), "rope: origin.y must be finite (got nan)");
+    refused_body(w, hk_world_add_rope(w, &r), "rope: origin.y must be finite (got nan)");
     r = hk_default_rope_def();
     r.spacing = INFINITY;
-    assert_int_equal(hk_world_add_rope(w, &r), HK_ERR_INVALID);
-    assert_string_equal(hk_world_error(w), "rope: spacing must be > 0 (got inf)");
+    refused_body(w, hk_world_add_rope(w, &r), "rope: spacing must be > 0 (got inf)");
     hk_cloth_def c = hk_default_cloth_def();
     c.origin.z = -INFINITY;
-    assert_int_equal(hk_world_add_cloth(w, &c), HK_ERR_INVALID);
-    assert_string_equal(hk_world_error(w), "cloth: origin.z must be finite (got -inf)");
+    refused_body(w, hk_world_add_cloth(w, &c), "cloth: origin.z must be finite (got -inf)");
     hk_jelly_def j = hk_default_jelly_def();
     j.origin.x = NAN;
-    assert_int_equal(hk_world_add_jelly(w, &j), HK_ERR_INVALID);
-    assert_string_equal(hk_world_error(w), "jelly: origin.x must be finite (got nan)");
+    refused_body(w, hk_world_add_jelly(w, &j), "jelly: origin.x must be finite (got nan)");
     hk_spring_pair_def p = hk_default_spring_pair_def();
     p.velocity_b.x = NAN;
-    assert_int_equal(hk_world_add_spring_pair(w, &p), HK_ERR_INVALID);
-    assert_string_equal(hk_world_error(w), "pair: velocity_b.x must be finite (got nan)");
+    refused_body(w, hk_world_add_spring_pair(w, &p), "pair: velocity_b.x must be finite (got nan)");
     hk_pendulum_def pd = hk_default_pendulum_def();
     pd.pivot.y = INFINITY;
-    assert_int_equal(hk_world_add_pendulum(w, &pd), HK_ERR_INVALID);
-    assert_string_equal(hk_world_error(w), "pendulum: pivot.y must be finite (got inf)");
+    refused_body(w, hk_world_add_pendulum(w, &pd), "pendulum: pivot.y must be finite (got inf)");
     hk_sphere_def s = {{0, NAN, 0}, 1, {0, 0, 0}, 0};
-    assert_int_equal(hk_world_add_sphere(w, &s), HK_ERR_INVALID);
-    assert_string_equal(hk_world_error(w), "sphere center.y must be finite (got nan)");
+    refused_body(w, hk_world_add_sphere(w, &s), "sphere center.y must be finite (got nan)");
     s = (hk_sphere_def){{0, 0, 0}, INFINITY, {0, 0, 0}, 0};
-    assert_int_equal(hk_world_add_sphere(w, &s), HK_ERR_INVALID);
+    refused_body(w, hk_world_add_sphere(w, &s), "sphere radius must be > 0 (got inf)");
     hk_ring_def g = hk_default_ring_def();
     g.center.x = NAN;
-    assert_int_equal(hk_world_add_ring(w, &g), HK_ERR_INVALID);
-    assert_string_equal(hk_world_error(w), "ring: center.x must be finite (got nan)");
+    refused_body(w, hk_world_add_ring(w, &g), "ring: center.x must be finite (got nan)");
+    hk_mesh_def m = hk_default_mesh_def();
+    m.velocity.z = NAN;
+    refused_body(w, hk_world_add_icosphere(w, &m, 1, 1), "icosphere: velocity.z must be finite (got nan)");
     const hk_vec3 pos[2] = {{0, 0, 0}, {1, 0, 0}}, vel[2] = {{0, 0, 0}, {0, INFINITY, 0}};
     const double mass[2] = {1, 1};
-    assert_int_equal(hk_world_add_points(w, 2, pos, vel, mass), HK_ERR_INVALID);
-    assert_string_equal(hk_world_error(w), "points: velocity of point 1 is not finite");
+    refused_body(w, hk_world_add_points(w, 2, pos, vel, mass), "points: velocity of point 1 is not finite");
     assert_int_equal(hk_world_body_count(w), 0); /* nothing half-built */
     hk_world_destroy(w);
 }
