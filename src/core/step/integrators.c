@@ -143,16 +143,7 @@ static void rk4(hk_world *w, hk_real h)
     }
     static const double weight[4] = {1, 2, 2, 1}, advance[4] = {0.5, 0.5, 1, 0};
     for (int stage = 0; stage < 4; stage++) {
-        if (hk_forces_compute(w) != HK_OK) { /* back to the substep's start (a later stage has moved it) */
-            for (int c = 0; c < 3; c++)
-                for (int s = 0; s < spans && stage > 0; s++) {
-                    const size_t at = (size_t)span[2 * s],
-                                 bytes = (size_t)(span[2 * s + 1] - span[2 * s]) * sizeof(hk_real);
-                    memcpy(pos[c] + at, x0[c] + at, bytes);
-                    memcpy(vel[c] + at, v0[c] + at, bytes);
-                }
-            return;
-        }
+        if (hk_forces_compute(w) != HK_OK) return; /* only the first can fail (velocity_verlet): the start stays */
         const hk_real wt = (hk_real)weight[stage], ah = (hk_real)advance[stage] * h;
         HK_PARALLEL HK_FP_SCOPE for (int c = 0; c < 3; c++) for (int s = 0; s < spans; s++)
         {
