@@ -18,6 +18,7 @@
 #include "fom.h"
 #include "hooke/hooke.h"
 #include "mpi_ranks.h"
+#include "omp_env.h"
 #include "options.h"
 #include "plot.h"
 #include "run.h"
@@ -148,6 +149,11 @@ static int cmd_info(int argc, char **argv)
  * an error, never a silent default. 0, or EXIT_INPUT with a message. */
 static int check_environment(void)
 {
+    if (hk_omp_env_refused()) { /* taken out of the environment before the OpenMP runtime read it (omp_env.h) */
+        fprintf(stderr, "hooke: error: OMP_NUM_THREADS=%s: expected " HK_OMP_THREADS_EXPECTED "\n",
+                hk_omp_env_refused());
+        return EXIT_INPUT;
+    }
     char why[256];
     hk_world_def def;
     if (hk_env_world_def(&def, why, sizeof why) == 0) return EXIT_OK;

@@ -701,8 +701,9 @@ HK_API hk_world *hk_world_parse_scene(const char *text, const char *name, hk_run
 /* Frames: the files `hooke run --out DIR --format LIST` writes, one per
  * format per call, named DIR/frame_<step, 6 digits>.<extension> (VTK
  * PolyData .vtp with a frames.pvd collection for ParaView, Wavefront .obj,
- * a rendered .png; docs/user-guide.md "Output formats"). Each file is
- * written whole (NAME.tmp, then renamed). */
+ * a rendered .png, its series drawn with one camera and colour range
+ * listed in frames_png.csv; docs/user-guide.md "Output formats"). Each
+ * file is written whole (NAME.tmp, then renamed). */
 typedef struct hk_frame_writer hk_frame_writer; /* opaque: one series of frames */
 
 /* The name of frame format i ("vtk", "obj", "png", in that order), or NULL
