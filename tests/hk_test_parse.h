@@ -1,4 +1,4 @@
-/* hk_test_parse.h — scene text that must fail with a given message, or parse: the scene tests' two checks. */
+/* hk_test_parse.h — scene text that must fail with a given message, or parse; the messages' lists from the tables. */
 /* SPDX-License-Identifier: MIT */
 #ifndef HK_TEST_PARSE_H
 #define HK_TEST_PARSE_H
@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -43,6 +44,41 @@ static inline hk_scene parse_ok(const char *text)
     assert_non_null(sc.world);
     assert_string_equal(err, "");
     return sc;
+}
+
+/* printf into one of a few buffers that last a while: expected messages built from the tables. */
+static inline const char *text_of(const char *fmt, ...)
+{
+    static char buf[8][2048];
+    static int next;
+    char *out = buf[next++ % 8];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out, sizeof buf[0], fmt, ap);
+    va_end(ap);
+    return out;
+}
+
+/* The lists the messages give, from the tables (scene.h), so a new key, body kind or integrator is listed
+ * where it belongs without the tests naming it. */
+static inline const char *keys_of(const char *title)
+{
+    char list[1024];
+    hk_scene_key_names(title, list, sizeof list);
+    assert_true(list[0] != '\0');
+    return text_of("%s", list);
+}
+static inline const char *body_kinds(void)
+{
+    char list[512];
+    hk_scene_body_names(list, sizeof list);
+    return text_of("%s", list);
+}
+static inline const char *section_words(void)
+{
+    char list[512];
+    hk_scene_section_names(list, sizeof list);
+    return text_of("%s", list);
 }
 
 #endif

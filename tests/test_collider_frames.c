@@ -146,8 +146,9 @@ static int collider_pixels(const hk_png *p)
     return n;
 }
 
-/* cloth_box.scene's picture shows its box and capsule (tens of thousands of pixels of their grey: look at the
- * picture, docs/img/cloth_box_frame.png); cloth_corners.scene, without colliders, has almost none of it. */
+/* cloth_box.scene's picture shows its box and capsule (some 2400 pixels of their grey under the run's camera, which
+ * frames the stage where the cloth can go: look at the picture, docs/img/cloth_box_frame.png); cloth_corners.scene,
+ * without colliders, has almost none of it. */
 static void test_png_draws_colliders(void **state)
 {
     (void)state;
@@ -169,8 +170,8 @@ static void test_png_draws_colliders(void **state)
     const int without = collider_pixels(&p);
     free(p.rgb);
     print_message("collider pixels: %d with colliders, %d without\n", with, without);
-    assert_true(with > 10000);
-    assert_true(without < 500);
+    assert_true(with > 2000);
+    assert_true(without < 200);
 }
 
 /* The stability profiler's omega_max counts a collider's contact spring as it counts the ground's: a particle of

@@ -7,28 +7,19 @@
 
 #include "fpmode.h"
 #include "geometry.h"
-#include "lists.h"
 #include "team.h"
 
-/* Loops over pairs or their particles run on the world's team from 4096 of them (team_n before each region; the
- * list springs' HOOKE_LIST_PARALLEL_MIN, when set, instead: tests set 0); each iteration writes one pair's or one
- * particle's values only, so the bits are the same either way. */
+/* Loops over pairs or their particles run on the world's team from hk_pairs_parallel_min of them (team_n before each
+ * region); each iteration writes one pair's or one particle's values only, so the bits are the same either way. */
 #ifdef HOOKE_USE_OPENMP
-#define HK_PAIR_TEAM _Pragma("omp parallel num_threads(hk_world_team(w)) if (team_n >= hk_pairs_parallel_min())")
+#define HK_PAIR_TEAM _Pragma("omp parallel num_threads(hk_world_team(w)) if (team_n >= hk_pairs_parallel_min(w))")
 #else
 #define HK_PAIR_TEAM (void)team_n;
 #endif
 
-int64_t hk_pairs_parallel_min(void)
+int64_t hk_pairs_parallel_min(const hk_world *w)
 {
-    static int64_t min = -1; /* read once; worlds on several threads (ranks in one process) may race to it */
-    int64_t m = __atomic_load_n(&min, __ATOMIC_RELAXED);
-    if (m < 0) {
-        const char *env = getenv("HOOKE_LIST_PARALLEL_MIN");
-        m = env && *env ? hk_lists_parallel_min() : 4096;
-        __atomic_store_n(&min, m, __ATOMIC_RELAXED);
-    }
-    return m;
+    return w->def.list_parallel_min < 4096 ? w->def.list_parallel_min : 4096;
 }
 
 /* The geometry of pair pa at places x (4 points): its weights alpha, the unit normal n from the other side's

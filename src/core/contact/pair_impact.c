@@ -83,7 +83,7 @@ static int64_t sweep(const hk_world *w, const hk_pairs *pr, const int32_t *at, d
     int64_t found = 0;
     const int team_n = (int)pr->npair;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) reduction(+ : found) if (team_n >= hk_pairs_parallel_min())
+#pragma omp parallel num_threads(hk_world_team(w)) reduction(+ : found) if (team_n >= hk_pairs_parallel_min(w))
 #else
     (void)w, (void)team_n;
 #endif

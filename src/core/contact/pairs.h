@@ -122,9 +122,9 @@ static inline int hk_pairs_room(void *p, int64_t *cap, int64_t need, size_t size
     return 0;
 }
 
-/* How many pairs (or particles) a loop over them needs to run on the world's team: 4096, or
- * HOOKE_LIST_PARALLEL_MIN when set (tests set 0: every loop on the team). */
-int64_t hk_pairs_parallel_min(void);
+/* How many pairs (or particles) a loop over them needs to run on the world's team: 4096, or the world's
+ * list_parallel_min when smaller (hk_world_def; tests set 0 by HOOKE_LIST_PARALLEL_MIN: every loop on the team). */
+int64_t hk_pairs_parallel_min(const hk_world *w);
 
 /* The world's pair state, made on first use (hk_world_set_contact); NULL without pair contact, and on every rank
  * but 0 of a distributed run: rank 0 computes every body that takes part whole (core/step/distribute.c), and

@@ -16,9 +16,9 @@
  * of them (team_n, declared before each region; hk_pairs_parallel_min);
  * each iteration is one particle's, so the bits do not depend on the team. */
 #ifdef HOOKE_USE_OPENMP
-#define HK_CONTACT_TEAM _Pragma("omp parallel num_threads(hk_world_team(w)) if (team_n >= hk_pairs_parallel_min())")
+#define HK_CONTACT_TEAM _Pragma("omp parallel num_threads(hk_world_team(w)) if (team_n >= hk_pairs_parallel_min(w))")
 #define HK_CONTACT_TEAM_MOVED                                                                                          \
-    _Pragma("omp parallel num_threads(hk_world_team(w)) reduction(+ : moved) if (team_n >= hk_pairs_parallel_min())")
+    _Pragma("omp parallel num_threads(hk_world_team(w)) reduction(+ : moved) if (team_n >= hk_pairs_parallel_min(w))")
 #else
 #define HK_CONTACT_TEAM (void)team_n;
 #define HK_CONTACT_TEAM_MOVED (void)team_n;
@@ -422,7 +422,7 @@ static int colliders_end_step(hk_world *w, struct hk_contact *ct, hk_real *px, h
     for (int s = 0; s < spans; s++) {
         const int s0 = span[2 * s], sn = span[2 * s + 1] - s0;
 #ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) reduction(+ : moved, rechecked) if (sn >= hk_pairs_parallel_min())
+#pragma omp parallel num_threads(hk_world_team(w)) reduction(+ : moved, rechecked) if (sn >= hk_pairs_parallel_min(w))
 #endif
         HK_FP_SCOPE
         {

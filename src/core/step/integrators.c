@@ -37,7 +37,7 @@ static void explicit_substep(hk_world *w, hk_real h)
  * advanced to t_{n+1} by a_n h; it feeds damping and the energy report only. */
 static void verlet_common(hk_world *w, hk_real h, int book_start)
 {
-    hk_forces_compute(w);
+    if (hk_forces_compute(w) != HK_OK) return; /* the substep's start stays (hk_world_step returns the status) */
     hk_particles *p = &w->p;
     hk_real *pos[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
     hk_real *prev[3] = {w->px, w->py, w->pz};
@@ -105,13 +105,16 @@ static void kick(hk_world *w, hk_real hh, int drift, hk_real h)
 }
 
 /* velocity Verlet (kick-drift-kick); reuses F of the previous substep when the
- * state has not been changed since (no contacts, anchors or pins). */
+ * state has not been changed since (no contacts, anchors, pins or new
+ * thread count or kernel path). An evaluation fails only where the engine
+ * makes its state: at the first of a world, a team or a path, which is
+ * never the second of a substep. */
 static void velocity_verlet(hk_world *w, hk_real h)
 {
-    if (!w->forces_valid) hk_forces_compute(w);
+    if (!w->forces_valid && hk_forces_compute(w) != HK_OK) return;
     const hk_real hh = (hk_real)0.5 * h;
     kick(w, hh, 1, h);
-    hk_forces_compute(w);
+    if (hk_forces_compute(w) != HK_OK) return;
     kick(w, hh, 0, h);
     w->forces_valid = 1;
 }
@@ -140,7 +143,7 @@ static void rk4(hk_world *w, hk_real h)
     }
     static const double weight[4] = {1, 2, 2, 1}, advance[4] = {0.5, 0.5, 1, 0};
     for (int stage = 0; stage < 4; stage++) {
-        hk_forces_compute(w);
+        if (hk_forces_compute(w) != HK_OK) return; /* only the first can fail (velocity_verlet): the start stays */
         const hk_real wt = (hk_real)weight[stage], ah = (hk_real)advance[stage] * h;
         HK_PARALLEL HK_FP_SCOPE for (int c = 0; c < 3; c++) for (int s = 0; s < spans; s++)
         {

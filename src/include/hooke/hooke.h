@@ -79,15 +79,14 @@ typedef struct hk_world hk_world; /* opaque */
  *   hk_world_error's text is the world's and lasts until its next call.
  * - Every other call (hk_version, hk_status_name, the hk_default_*_def,
  *   bound, integrator-name and frame-format-name functions,
- *   hk_kernel_path_available, hk_find_zero_length_spring, and the calls
+ *   hk_kernel_path_available, hk_world_def_check,
+ *   hk_find_zero_length_spring, and the calls
  *   that make a new object: hk_world_create, hk_world_load_scene,
  *   hk_world_parse_scene, hk_frame_writer_open, the hk_mesh_parse_* and
  *   hk_mesh_load into the caller's own hk_mesh) is safe from any thread.
- * - hk_check_environment and hk_world_create read the environment
- *   (HOOKE_KERNELS, HOOKE_LIST_PARALLEL_MIN): not while the host changes
- *   it (setenv) on another thread.
- * - The library keeps no other process-wide state: it never changes the
- *   OpenMP settings, signal handlers, locale or exit handlers. */
+ * - The library reads no environment variable and keeps no process-wide
+ *   state: it never changes the OpenMP settings, signal handlers, locale or
+ *   exit handlers. */
 typedef enum hk_status {
     HK_OK = 0,
     HK_ERR_INVALID = -1,     /* bad input: a value out of its bounds, a malformed file, an unknown name */
@@ -203,19 +202,30 @@ typedef struct hk_world_def {
     hk_wind_model wind_model;
     hk_vec3 wind;     /* wind velocity w [m/s] */
     double wind_drag; /* c_w [N*s/m] (default 1) */
+    /* How the world computes, never what: every value gives the same bits. The library reads no environment;
+     * the program `hooke` fills these from HOOKE_KERNELS and HOOKE_LIST_PARALLEL_MIN. */
+    const char *kernels;   /* kernel path, as hk_world_set_kernels takes it ("avx512", "avx2", "scalar",
+                              "reference"); NULL or "": the widest this CPU and build run (copied: the world keeps
+                              no pointer to it) */
+    int list_parallel_min; /* a body of fewer list springs than this runs them on one thread, where a barrier per
+                              colour would cost more than the work [1], >= 0 (default HK_LIST_PARALLEL_MIN;
+                              0: every list body on the world's whole team) */
 } hk_world_def;
+#define HK_LIST_PARALLEL_MIN 16384 /* list_parallel_min by default [1] */
 
-HK_API hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground, walls */
+HK_API hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground, walls; default tuning */
 
-/* The environment variables the library reads, HOOKE_KERNELS (a kernel
- * path, see hk_world_set_kernels) and HOOKE_LIST_PARALLEL_MIN (a count of
- * springs >= 0): 0 if each is unset, empty or usable; otherwise -1 with
- * "NAME=VALUE: expected ..." in err (may be NULL). A value the library
- * cannot use is never replaced by a default: hk_world_create fails while
- * this does. (HK_OK, or HK_ERR_INVALID.) */
-HK_API int hk_check_environment(char *err, size_t errlen);
-/* A new world, or NULL if out of memory or the environment is unusable
- * (hk_check_environment says why). */
+/* Whether hk_world_create accepts def: every field within what it accepts
+ * (docs/user-guide.md "hooke as a library" lists them; the magnitudes are
+ * the bounds above): HK_OK; HK_ERR_INVALID with "FIELD must be ... (got
+ * V)" in err (may be NULL) for the first field that is not, say "air_drag
+ * must be 0 or in [1e-12, 1e12] N*s/m (got -1)" or "gravity.y must be
+ * finite (got nan)"; HK_ERR_UNSUPPORTED when `kernels` names a path this CPU
+ * or build lacks. No value is clamped or replaced. NULL def: the defaults
+ * (HK_OK). Thread-safe. */
+HK_API int hk_world_def_check(const hk_world_def *def, char *err, size_t errlen);
+/* A new world of def (NULL: hk_default_world_def()), or NULL if def is
+ * refused (hk_world_def_check says why) or memory runs out. */
 HK_API hk_world *hk_world_create(const hk_world_def *def);
 HK_API void hk_world_destroy(hk_world *w);
 /* Threads asked for by the world's definition (0 = not specified). */
@@ -229,9 +239,9 @@ HK_API int hk_world_set_threads(hk_world *w, int threads);
 /* How the world evaluates forces: "avx512", "avx2" or "scalar" (the
  * parallel engine with that instruction set) or "reference" (the plain
  * serial code, the oracle the engine is tested against). A new world takes
- * the process default: HOOKE_KERNELS when set, else the widest path the CPU
- * and the build have. NULL: that default. Every engine path gives the same
- * bits. HK_OK; HK_ERR_UNSUPPORTED if the CPU or the build lacks the path,
+ * its definition's `kernels`, by default the widest path the CPU and the
+ * build have. NULL: that default. Every engine path gives the same bits.
+ * HK_OK; HK_ERR_UNSUPPORTED if the CPU or the build lacks the path,
  * HK_ERR_INVALID for a name that is none of these. */
 HK_API int hk_world_set_kernels(hk_world *w, const char *path);
 /* The world's path, as above. */
@@ -466,21 +476,16 @@ HK_API int hk_world_body_has_pressure(const hk_world *w, int body);
 /* ------------------------------------------------------------------------ */
 /* Colliders: kinematic obstacles with a contact layer (core/contact)       */
 
-/* A collider is a solid that particles do not pass: a closed triangle mesh,
- * an oriented box or a capsule, placed by an offset and a rotation and
- * moving, if at all, at a constant linear and angular velocity (a
- * kinematic obstacle: nothing pushes it). Within `thickness` of its
- * surface a particle of mass m meets a virtual spring along the surface's
- * outward normal n and Coulomb friction against the tangential slip v_t
- * relative to the surface:
+/* A collider is a solid that particles do not pass: a closed triangle mesh, an oriented box or a capsule, placed
+ * by an offset and a rotation and moving, if at all, at a constant linear and angular velocity (a kinematic
+ * obstacle: nothing pushes it). Within `thickness` of its surface a particle of mass m meets a virtual spring
+ * along the surface's outward normal n and Coulomb friction against the tangential slip v_t relative to it:
  *   f_n = max(0, k (thickness - d) - c_n v_n), c_n = 2 damping_ratio sqrt(k m)
  *   f_t = -min(friction f_n, (m / h) |v_t|) v_t / |v_t|   (h: the substep)
- * with d the particle's signed distance from the surface (< 0 inside).
- * The force enters every integrator's force evaluation, and its stiffness
- * and damping the implicit integrators' matrix. A particle that crosses
- * the surface within a substep is caught by a swept test and put back on
- * its side with its normal velocity into the collider removed
- * (docs/user-guide.md, "Contact"). */
+ * with d the particle's signed distance from the surface (< 0 inside). The force enters every integrator's force
+ * evaluation, and its stiffness and damping the implicit integrators' matrix. A particle that crosses the surface
+ * within a substep is caught by a swept test and put back on its side with its normal velocity into the collider
+ * removed (docs/user-guide.md, "Contact"). */
 typedef enum hk_collider_shape {
     HK_COLLIDER_MESH = 0, /* a closed triangle mesh, faces counter-clockwise from outside */
     HK_COLLIDER_BOX,      /* an oriented box centred on the origin of its frame */
@@ -515,18 +520,10 @@ HK_API int hk_world_collider_count(const hk_world *w);
 /* Collider i's definition (its mesh pointer NULL); HK_OK or HK_ERR_INVALID. */
 HK_API int hk_world_collider(const hk_world *w, int i, hk_collider_def *out);
 
-/* Contact between bodies and within one: every particle against the
- * surface triangles of every body that has a surface (a cloth, a mesh or
- * icosphere, a jelly's boundary faces; hk_world_body's kind), and every
- * surface edge against every other, where they come within `thickness`
- * of each other; within one body, particles that share a triangle or a
- * spring are left out. The force is the colliders' (hk_collider_def:
- * spring, damping, regularised Coulomb friction, with the masses of the
- * particles on both sides) on the particle and, by their barycentric
- * weights, on the triangle's corners (the edges' ends), so it conserves
- * momentum; a pair that meets within a substep all the same is caught by
- * a continuous test and pushed apart by impulses (Bridson, Fedkiw and
- * Anderson 2002; docs/user-guide.md, "Contact"). */
+/* Contact between bodies and within one: each particle against the surface triangles (a cloth's, a mesh's or
+ * icosphere's, a jelly's boundary) and each surface edge against the other edges within `thickness`, particles
+ * that share a triangle or spring left out; the colliders' force (above) with both sides' masses, spread over
+ * the corners by barycentric weights (momentum kept), and a swept test with impulses (docs/user-guide.md). */
 typedef struct hk_contact_def {
     int bodies;           /* 1: bodies collide with each other */
     int self;             /* 1: a body with a surface collides with itself */
@@ -537,10 +534,8 @@ typedef struct hk_contact_def {
 } hk_contact_def;
 /* Off (bodies 0, self 0), thickness 0.005 m, stiffness 1000 N/m, damping ratio 1, no friction. */
 HK_API hk_contact_def hk_default_contact_def(void);
-/* Sets the world's contact between bodies; HK_OK, or HK_ERR_INVALID with
- * the reason (a bad value, a thickness larger than the smallest spring
- * rest length of the bodies so far; bodies added later are checked when
- * the world is stepped). */
+/* Sets the world's contact between bodies; HK_OK, or HK_ERR_INVALID with the reason (a bad value, a thickness
+ * above the smallest spring rest length so far; bodies added later are checked when the world is stepped). */
 HK_API int hk_world_set_contact(hk_world *w, const hk_contact_def *def);
 HK_API hk_contact_def hk_world_contact(const hk_world *w);
 
@@ -714,7 +709,7 @@ typedef struct hk_stats {
     double kinetic;     /* sum 1/2 m v^2 over free particles [J] */
     double gravity;     /* sum -m g.x over free particles [J] */
     double spring;      /* sum 1/2 k (r - L0)^2 over active springs [J] */
-    double total;       /* kinetic + gravity + spring [J] */
+    double total;       /* kinetic + gravity + spring + the potential of any other per-particle force [J] */
     double max_stretch; /* max r / L0 over unbroken springs [1] */
     int64_t broken;     /* broken springs [1] */
 } hk_stats;
@@ -772,8 +767,9 @@ HK_API hk_world *hk_world_parse_scene(const char *text, const char *name, hk_run
 /* Frames: the files `hooke run --out DIR --format LIST` writes, one per
  * format per call, named DIR/frame_<step, 6 digits>.<extension> (VTK
  * PolyData .vtp with a frames.pvd collection for ParaView, Wavefront .obj,
- * a rendered .png; docs/user-guide.md "Output formats"). Each file is
- * written whole (NAME.tmp, then renamed). */
+ * a rendered .png, its series drawn with one camera and colour range
+ * listed in frames_png.csv; docs/user-guide.md "Output formats"). Each
+ * file is written whole (NAME.tmp, then renamed). */
 typedef struct hk_frame_writer hk_frame_writer; /* opaque: one series of frames */
 
 /* The name of frame format i ("vtk", "obj", "png", in that order), or NULL
