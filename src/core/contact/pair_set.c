@@ -377,7 +377,7 @@ static int vt_pairs(const hk_world *w, hk_pairs *pr, const box *vb, const box *t
                 if (push_pair(pr, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return -1;
             }
         }
-        qsort(pr->pair + first, (size_t)(pr->npair - first), sizeof *pr->pair, cmp_pair);
+        if (pr->npair > first) qsort(pr->pair + first, (size_t)(pr->npair - first), sizeof *pr->pair, cmp_pair);
     }
     return 0;
 }
@@ -404,7 +404,7 @@ static int ee_pairs(const hk_world *w, hk_pairs *pr, const box *eb, const grid *
                 if (push_pair(pr, HK_PAIR_EE, a[0], a[1], c[0], c[1]) != 0) return -1;
             }
         }
-        qsort(pr->pair + first, (size_t)(pr->npair - first), sizeof *pr->pair, cmp_pair);
+        if (pr->npair > first) qsort(pr->pair + first, (size_t)(pr->npair - first), sizeof *pr->pair, cmp_pair);
     }
     return 0;
 }
