@@ -72,6 +72,11 @@ static int check_colouring(hk_world *w, hk_family *f, const char *name)
     spring_rec *before = records(f);
     assert_int_equal(hk_colour_family(f, 0, n), 0);
     assert_non_null(f->colour_start);
+    char why[256]; /* the engine's own check of the colouring (check.h) agrees with this test's */
+    if (hk_colour_check(f, 0, n, why, sizeof why) != 0) {
+        print_error("%s: %s\n", name, why);
+        fail();
+    }
 
     /* (a) the same springs, each exactly once, rest lengths and broken flags
      * moved with them */

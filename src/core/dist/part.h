@@ -82,6 +82,11 @@ struct hk_part {
 };
 
 void hk_part_free(struct hk_part *pt);
+/* Whether pt is a share of w as the engine and the solver rely on it
+ * (check.h HK_VALIDATE): every particle computed by exactly one rank, each
+ * rank's spans ascending, every split body's slabs covering its rows in
+ * order. 0, or -1 with the broken rule in why. */
+int hk_part_check(const hk_world *w, const struct hk_part *pt, char *why, size_t len);
 
 /* The particles this process computes, as [first, end) pairs in
  * spans[2 s], spans[2 s + 1]: w's share, or every particle when w is not

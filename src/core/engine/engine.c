@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "colour.h"
 #include "fpmode.h"
 #include "part.h"
@@ -339,6 +340,8 @@ int hk_engine_apply_part(hk_world *w)
         while (u->mine_lo < u->end && !hk_part_computes(w, u->mine_lo)) u->mine_lo++;
         u->mine_hi = u->mine_lo;
         while (u->mine_hi < u->end && hk_part_computes(w, u->mine_hi)) u->mine_hi++;
+        if (HK_CHECKS)
+            for (int b = u->mine_hi; b < u->end; b++) HK_ASSERT(!hk_part_computes(w, b)); /* one range of the run */
     }
     return 0;
 }
@@ -472,6 +475,7 @@ static int solo_share(const hk_unit *u, int t, int T)
         else
             lo = m + 1;
     }
+    HK_ASSERT(u->first + lo >= u->mine_lo && u->first + lo <= u->mine_hi);
     return u->first + lo;
 }
 

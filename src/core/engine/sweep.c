@@ -7,6 +7,7 @@
 
 #include "lists.h"
 #include "part.h"
+#include "check.h"
 #include "surface.h"
 #include "team.h"
 
@@ -234,6 +235,7 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const hk_sweep_plan *s
 {
     const int S = sp->stride, R = sp->R, maxdr = sp->maxdr, M = HK_ROW_MARGIN;
     const size_t row3 = (size_t)3 * S; /* one accumulator row: x, y, z each of stride S */
+    HK_ASSERT(0 <= a && a <= b && b <= sp->nrows);
     hk_real *ring = space;
     hk_real *parked = ring + row3 * R;
     hk_real *buf = parked + row3 * 2 * maxdr;
@@ -256,6 +258,7 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const hk_sweep_plan *s
             const int q = sp->cls_q[(size_t)c * sp->nfam + n];
             fams[n].f = &w->families[sp->fam[q]];
             fams[n].dr = sp->dr[q];
+            HK_ASSERT(fams[n].dr >= 0 && fams[n].dr <= maxdr); /* the ring reaches maxdr rows ahead */
             fams[n].fresh = first && fams[n].dr == maxdr;
             if (fams[n].fresh) first = 0;
         }
@@ -289,6 +292,7 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const hk_sweep_plan *s
         if (r >= a) {
             if (r < lo_end || r >= hi_start) {
                 const int park = r < lo_end ? r - a : maxdr + (r - hi_start);
+                HK_ASSERT(park >= 0 && park < 2 * maxdr); /* maxdr parked rows at each end */
                 memcpy(parked + row3 * park, src, row3 * sizeof *src);
                 clear_acc_row(src, S, sp->nx_pad);
             } else {
@@ -338,6 +342,7 @@ static void block_of(const hk_sweep_plan *sp, int t, int T, int *a, int *b)
 {
     *a = block_start(sp->nrows, sp->maxdr, t, T);
     *b = block_start(sp->nrows, sp->maxdr, t + 1, T);
+    HK_ASSERT(0 <= *a && *a <= *b && *b <= sp->nrows); /* block_start: within [0, N], never decreasing */
 }
 
 /* Nodes [a, b) of a one-row body (a rope), one thread's window: the
@@ -356,6 +361,7 @@ static void window_sweep(hk_world *w, const hk_kernels *k, const hk_sweep_plan *
     const int S = sp->stride, M = HK_ROW_MARGIN, P = hk_sweep_window_halo(w, sp), n = sp->cls_n[0];
     const size_t row3 = (size_t)3 * S;
     const int s0 = a - P > 0 ? a - P : 0, nx_w = b - s0, nx_pad = round_up(nx_w, HK_ROW_VEC);
+    HK_ASSERT(a % HK_ROW_VEC == 0 && P % HK_ROW_VEC == 0 && a <= b); /* finished rows start on vectors */
     hk_real *acc = space, *buf = acc + row3, *parked = buf + row3 * sp->same_rows;
     hk_row_family *fams = (hk_row_family *)(parked + 2 * row3);
     hk_family *shadow = (hk_family *)(fams + sp->nfam);
@@ -412,6 +418,7 @@ static void window_parked(hk_world *w, const hk_kernels *k, const hk_sweep_plan 
  * split in whole vectors (window_sweep; lo is a whole vector). */
 static void window_of(int lo, int hi, int t, int T, int *a, int *b)
 {
+    HK_ASSERT(lo % HK_ROW_VEC == 0);
     *a = t == 0 ? lo : lo + (int)((int64_t)(hi - lo) * t / T) / HK_ROW_VEC * HK_ROW_VEC;
     *b = t == T - 1 ? hi : lo + (int)((int64_t)(hi - lo) * (t + 1) / T) / HK_ROW_VEC * HK_ROW_VEC;
 }
