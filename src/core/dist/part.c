@@ -124,6 +124,36 @@ int hk_world_spans(const hk_world *w, int one[2], const int **spans)
     return 1;
 }
 
+int hk_team_piece(const hk_team *tm, const hk_world *w, int i, int *g0, int *g1)
+{
+    int one[2], n;
+    const int *sp;
+    if (i >= hk_world_spans(w, one, &sp)) return 0;
+    hk_team_range(tm, sp[2 * i], sp[2 * i + 1] - sp[2 * i], g0, &n);
+    *g1 = *g0 + n;
+    return 1;
+}
+
+typedef struct spans_pass {
+    hk_span_fn fn;
+    void *ctx;
+    const hk_world *w;
+} spans_pass;
+
+static void spans_task(const hk_team *tm, void *ctx)
+{
+    const spans_pass *s = ctx;
+    int g0, g1;
+    for (int i = 0; hk_team_piece(tm, s->w, i, &g0, &g1); i++)
+        if (g0 < g1) s->fn(s->ctx, g0, g1);
+}
+
+void hk_team_spans(const hk_world *w, hk_span_fn fn, void *ctx)
+{
+    spans_pass s = {fn, ctx, w};
+    hk_team_run(w, hk_team_of(w, w->p.count), spans_task, &s);
+}
+
 /* This rank's range of split body b, if it is split by rows (nodes = 0) or by nodes (1). */
 static int split_range(const hk_world *w, int b, int nodes, int *lo, int *hi, int *halo)
 {

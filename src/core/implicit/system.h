@@ -34,14 +34,14 @@ enum {
 typedef struct hk_mg hk_mg;
 
 /* What a preconditioner built on the system's 3x3 blocks (the multigrid)
- * takes from hk_system_blocks. Every thread of its parallel region calls
- * each hook: begin once the diagonal holds the masses, family after
- * lattice family fi's spring blocks are in blk (by local source node),
- * finish at the end. */
+ * takes from hk_system_blocks. Every task of its team (team.h) calls each
+ * hook: begin once the diagonal holds the masses, family after lattice
+ * family fi's spring blocks are in blk (by local source node), finish at
+ * the end. */
 typedef struct hk_block_hooks {
-    void (*begin)(void *ctx, const hk_world *w);
-    void (*family)(void *ctx, const hk_world *w, int fi, hk_real *const blk[6]);
-    void (*finish)(void *ctx, const hk_world *w);
+    void (*begin)(void *ctx, const hk_team *tm, const hk_world *w);
+    void (*family)(void *ctx, const hk_team *tm, const hk_world *w, int fi, hk_real *const blk[6]);
+    void (*finish)(void *ctx, const hk_team *tm, const hk_world *w);
     void *ctx;
 } hk_block_hooks;
 
@@ -131,9 +131,5 @@ double hk_system_worst(hk_world *w, hk_implicit *im, hk_real *const a[3]);
  * the largest block of each array after those (order does not matter to a
  * maximum). */
 void hk_system_reduce(const hk_world *w, const hk_implicit *im, double *part, int nsum, int nmax, double *out);
-/* Piece i of the calling thread's share of this rank's particles (all of
- * them in one process): [*g0, *g1), its share of the rank's i-th span; 0
- * past the last. Loop: for (int i = 0; hk_system_own_piece(w, i, &a, &e); i++). */
-int hk_system_own_piece(const hk_world *w, int i, int *g0, int *g1);
 
 #endif

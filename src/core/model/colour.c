@@ -158,7 +158,7 @@ int hk_colour_merge(hk_family *out, const hk_family *const *members, int m, int 
     out->count = total;
     out->a = malloc((size_t)(total ? total : 1) * sizeof *out->a);
     out->b = malloc((size_t)(total ? total : 1) * sizeof *out->b);
-    out->rest_list = rest ? hk_alloc_reals((size_t)total, 1) : NULL;
+    out->rest_list = rest ? hk_alloc_reals((size_t)total, NULL) : NULL;
     out->colour_start = out->near_end = out->band_start = NULL;
     colour_key *keys = malloc((size_t)(total ? total : 1) * sizeof *keys);
     if (!out->a || !out->b || (rest && !out->rest_list) || !keys) {
@@ -280,7 +280,7 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
         if (w->families[fi].body == body) edges += w->families[fi].count;
     int *adj = malloc((size_t)(2 * edges + 1) * sizeof *adj);
     int64_t *fill = malloc((size_t)(n ? n : 1) * sizeof *fill);
-    hk_real *tmp = hk_alloc_reals((size_t)n, 1);
+    hk_real *tmp = hk_alloc_reals((size_t)n, NULL);
     if (!deg || !perm || !inv || !adj || !fill || !tmp) {
         free(deg);
         free(perm);

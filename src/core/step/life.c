@@ -24,6 +24,10 @@ hk_world *hk_world_create(const hk_world_def *def)
     if (!w) return NULL;
     w->def = def ? *def : hk_default_world_def();
     if (w->def.threads < 0 || w->def.threads > HK_MAX_THREADS) w->def.threads = 0;
+    if (w->def.task_hook.run && w->def.threads < 1) { /* a hook runs passes of `threads` tasks */
+        free(w);
+        return NULL;
+    }
     w->integrator = hk_default_integrator_def();
     w->substeps = 1;
     w->h = w->integrator.dt;
