@@ -6,6 +6,7 @@
 
 #include "bench.h"
 #include "build_info.h"
+#include "env.h"
 #include "hooke/hooke.h"
 
 static void run_case(benchmark::State &st, const hk_bench_case *c, const char *kernels)
@@ -31,7 +32,8 @@ static void run_case(benchmark::State &st, const hk_bench_case *c, const char *k
 int main(int argc, char **argv)
 {
     char err[256];
-    if (hk_check_environment(err, sizeof err) != 0) { /* never a silent default kernel path */
+    hk_world_def def;
+    if (hk_env_world_def(&def, err, sizeof err) != 0) { /* never a silent default kernel path (env.h) */
         std::fprintf(stderr, "hooke_bench: error: %s\n", err);
         return 1;
     }

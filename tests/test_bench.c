@@ -281,9 +281,9 @@ static void test_broken_kernel_is_invalid(void **state)
 #endif
     const char *args = "--builtin cloth --threads 1,2 --repeat 1 --warmup 1 --steps 2";
     char *out;
-    hk_engine_after_pass = nudge_on_thread_1;
+    hk_bench_after_pass = nudge_on_thread_1;
     int rc = bench_in_process(args, &out);
-    hk_engine_after_pass = NULL;
+    hk_bench_after_pass = NULL;
     if (strstr(out, "kernel path in use: reference")) { /* HOOKE_SIMD=OFF: the serial reference has no engine */
         free(out);
         skip();

@@ -1,6 +1,7 @@
 /* test_golden.c — golden state hashes of every shipped scene: every kernel path the CPU has, 1, 2 and 3 threads. */
 /* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
+#include "hk_test_env.h"
 
 #include "kernels.h"
 #include "scene.h"
@@ -86,7 +87,8 @@ static uint64_t run_row(const golden *g, int threads)
     char path[4096], err[1024];
     snprintf(path, sizeof path, "%s/%s.scene", HOOKE_SCENES_DIR, g->scene);
     hk_scene sc;
-    if (hk_scene_load(path, &sc, err, sizeof err) != 0) {
+    const hk_world_def base = hk_test_env_def(); /* HOOKE_LIST_PARALLEL_MIN=0: every list body on the team */
+    if (hk_scene_load_on(path, &base, &sc, err, sizeof err) != 0) {
         print_error("%s\n", err);
         fail();
     }

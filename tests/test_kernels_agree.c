@@ -1,6 +1,7 @@
 /* test_kernels_agree.c — all kernel paths agree with the reference on forces and one step, every shipped scene. */
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* opendir */
+#include "hk_test_env.h"
 #include "hk_test_forces.h"
 #include "hk_test_scenes.h"
 
@@ -75,7 +76,8 @@ static hk_scene load_perturbed(const char *file)
     else
         snprintf(path, sizeof path, "%s/%s", HOOKE_SCENES_DIR, file);
     hk_scene sc;
-    if (hk_scene_load(path, &sc, err, sizeof err) != 0) {
+    const hk_world_def base = hk_test_env_def(); /* HOOKE_LIST_PARALLEL_MIN=0: every list body on the team */
+    if (hk_scene_load_on(path, &base, &sc, err, sizeof err) != 0) {
         print_error("%s\n", err);
         fail();
     }

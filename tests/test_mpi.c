@@ -497,6 +497,44 @@ static void bench_rank_sweep_weak(void **state)
     hk_run_free(&r);
 }
 
+/* The MPI build says so (hooke --version), and its automatic step count (no --steps) comes from a trial run as the
+ * repetitions run, over the ranks: its steps (three blocks after the W warm-up steps) are warm-up steps of every
+ * configuration, so every row's hash still equals one process's on 1 thread after W + trial + R S steps, and the
+ * JSON says the same warm-up and S as the header. */
+static void bench_automatic_steps(void **state)
+{
+    (void)state;
+    hk_run r = launch_ok(0, "--version");
+    assert_non_null(strstr(r.out, ", MPI)"));
+    assert_null(strstr(r.out, "no MPI"));
+    hk_run_free(&r);
+    const char *js = own_path("auto.json");
+    char args[512];
+    snprintf(args, sizeof args, "bench --builtin cloth --size 64 --threads 1,2 --repeat 1 --warmup 1 --json '%s'", js);
+    r = launch_ok(2, args);
+    const char *head = strstr(r.out, "hooke bench: cloth 64x64");
+    assert_non_null(head);
+    int warm = 0, repeat = 0;
+    long long steps = 0;
+    const char *w = strstr(head, "scaling, ");
+    assert_non_null(w);
+    assert_int_equal(sscanf(w, "scaling, %d warm-up steps, %d x %lld steps", &warm, &repeat, &steps), 3);
+    assert_true(warm >= 4 && (warm - 1) % 3 == 0); /* 1 + three blocks */
+    assert_int_equal(repeat, 1);
+    assert_true(steps >= 1 && steps <= 100000);
+    assert_non_null(strstr(r.out, "verify ranks=2 threads=1: state_hash equals the 1-process 1-thread hash"));
+    assert_non_null(strstr(r.out, "verify ranks=2 threads=2: state_hash equals the 1-process 1-thread hash"));
+    assert_non_null(strstr(r.out, "\nVALID\n"));
+    hk_run_free(&r);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "python3 -c 'import json, sys\n"
+             "d = json.load(open(sys.argv[1]))\n"
+             "assert d[\"warmup_steps\"] == %d and d[\"steps_per_repeat\"] == %lld, d' '%s'",
+             warm, steps, js);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,7 +545,7 @@ int main(void)
         cmocka_unit_test(outputs_same_bytes),    cmocka_unit_test(restart_other_ranks),
         cmocka_unit_test(failed_output_no_hang), cmocka_unit_test(blowup_reported_once),
         cmocka_unit_test(bench_over_ranks),      cmocka_unit_test(bench_rank_sweep),
-        cmocka_unit_test(bench_rank_sweep_weak),
+        cmocka_unit_test(bench_rank_sweep_weak), cmocka_unit_test(bench_automatic_steps),
     };
     const int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

@@ -67,18 +67,39 @@ static void test_thread_count(void **state)
     assert_string_equal(h1, h2);
     assert_string_equal(h2, h3);
     assert_string_equal(h3, h4);
-    /* a value hooke cannot use is an error, never a silent default */
-    static const char *const bad[] = {"OMP_NUM_THREADS=x", "OMP_NUM_THREADS=0", "OMP_NUM_THREADS=2x",
-                                      "OMP_NUM_THREADS=-4"};
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        hk_run r = hk_test_hooke(bad[i], "run " SCENE("rope.scene") " --quiet");
-        assert_int_equal(r.status, 1);
-        char want[128];
-        snprintf(want, sizeof want, "hooke: error: %s: expected a thread count 1..4096", bad[i]);
-        if (!strstr(r.err, want)) print_error("%s: %s\n", bad[i], r.err);
-        assert_non_null(strstr(r.err, want));
-        hk_run_free(&r);
-    }
+    /* a value hooke cannot use is an error, never a silent default, and hooke's message is the only one: the
+     * program takes the value out of its environment before the OpenMP runtime reads it (omp_env.h), so libgomp
+     * does not warn first; with --threads too (the value is wrong all the same) */
+    static const char *const bad[] = {"OMP_NUM_THREADS=x",  "OMP_NUM_THREADS=0",   "OMP_NUM_THREADS=2x",
+                                      "OMP_NUM_THREADS=-4", "OMP_NUM_THREADS=abc", "OMP_NUM_THREADS=4,abc",
+                                      "OMP_NUM_THREADS=+2", "OMP_NUM_THREADS=' '", "OMP_NUM_THREADS=4097"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        for (int flag = 0; flag < 2; flag++) {
+            hk_run r = hk_test_hooke(bad[i], flag ? "run " SCENE("rope.scene") " --quiet --threads 2"
+                                                  : "run " SCENE("rope.scene") " --quiet");
+            char want[128], shown[64];
+            snprintf(shown, sizeof shown, "%s", bad[i]);
+            for (char *q = shown; *q; q++)
+                if (*q == '\'') memmove(q, q + 1, strlen(q)); /* the shell's quotes */
+            snprintf(want, sizeof want, "hooke: error: %s: expected a thread count 1..4096", shown);
+            if (r.status != 1 || !strstr(r.err, want) || strstr(r.err, "libgomp") || strstr(r.err, "OMP:"))
+                print_error("%s: status %d, stderr:\n%s\n", bad[i], r.status, r.err);
+            assert_int_equal(r.status, 1);
+            assert_non_null(strstr(r.err, want));
+            assert_null(strstr(r.err, "libgomp"));
+            assert_true(strncmp(r.err, "hooke: error: ", 14) == 0); /* the first line is hooke's */
+            hk_run_free(&r);
+        }
+    /* OpenMP's blanks around a count are fine; an empty value is unset (the runtime, left to read it, warned) */
+    char h5[32], h6[32];
+    assert_int_equal(rope_threads("OMP_NUM_THREADS=' 3 '", "", h5), 3);
+    assert_int_equal(rope_threads("OMP_NUM_THREADS=", "", h6), 1);
+    assert_string_equal(h5, h1);
+    assert_string_equal(h6, h1);
+    hk_run r = hk_test_hooke("OMP_NUM_THREADS=", "run " SCENE("rope.scene") " --quiet");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    hk_run_free(&r);
 }
 
 /* Under `taskset -c C` hooke runs one thread and binds it to C only; the

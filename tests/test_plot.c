@@ -628,6 +628,52 @@ static void test_plot_legend_place(void **state)
     free(p.rgb);
 }
 
+/* Curves that hug the top and the bottom of the energy panel (kinetic and spring about 2 J, gravity about -21 J,
+ * total -17 to -19 J: jelly26's statistics from t = 2.2 s) leave every corner covered and the middle empty: the
+ * legend goes into the middle, and no curve crosses its box (the 3 pixels around its border are the panel's white
+ * or its light grid; in the top right corner, its place before, the kinetic and spring curves ran under it). */
+static void test_plot_legend_between(void **state)
+{
+    (void)state;
+    const char *csv = hk_test_path("between.csv"), *png = hk_test_path("between.png");
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    fprintf(f, "step,time,kinetic,gravity,spring,total,max_stretch,broken\n");
+    for (int i = 0; i <= 80; i++) {
+        const double t = 2.2 + 0.01 * i;
+        fprintf(f, "%d,%.2f,%g,%g,%g,%g,%g,0\n", 4400 + 20 * i, t, 2 + 0.5 * sin(40 * t), -21 + 0.5 * sin(9 * t),
+                1.8 + 0.5 * cos(40 * t), -17 - 2.5 * (t - 2.2), 1.1 + 0.03 * sin(60 * t));
+    }
+    assert_int_equal(fclose(f), 0);
+    char *argv[] = {"hooke", "plot", (char *)csv, "--out", (char *)png, NULL};
+    assert_int_equal(hk_cmd_plot(5, argv), 0);
+    hk_png p = hk_test_png_read(png);
+    int y0, y1, bx0 = p.w, by0 = p.h, bx1 = -1, by1 = -1;
+    panel_band(p.h, 2, 0, &y0, &y1);
+    for (int y = y0; y < y1; y++)
+        for (int x = 0; x < p.w; x++) {
+            const unsigned char *q = p.rgb + ((size_t)y * (size_t)p.w + (size_t)x) * 3;
+            if (q[0] == 200 && q[1] == 200 && q[2] == 200) { /* the legend box's border */
+                bx0 = x < bx0 ? x : bx0;
+                bx1 = x > bx1 ? x : bx1;
+                by0 = y < by0 ? y : by0;
+                by1 = y > by1 ? y : by1;
+            }
+        }
+    assert_true(bx1 - bx0 > 40 && by1 - by0 > 40); /* found: four entries */
+    int crossed = 0;
+    for (int y = by0 - 3; y <= by1 + 3; y++)
+        for (int x = bx0 - 3; x <= bx1 + 3; x++) {
+            if (x >= bx0 && x <= bx1 && y >= by0 && y <= by1) continue;
+            const unsigned char *q = p.rgb + ((size_t)y * (size_t)p.w + (size_t)x) * 3;
+            crossed += q[0] < 200 || q[1] < 200 || q[2] < 200;
+        }
+    print_message("energy panel: legend at x %d..%d, y %d..%d; %d curve pixels around it\n", bx0, bx1, by0, by1,
+                  crossed);
+    assert_int_equal(crossed, 0);
+    free(p.rgb);
+}
+
 /* Starts with magic (len bytes). */
 static void expect_magic(const char *path, const char *magic, size_t len)
 {
@@ -699,6 +745,7 @@ int main(void)
         cmocka_unit_test(test_plot_axis_any_finite), cmocka_unit_test(test_plot_extreme_csv),
         cmocka_unit_test(test_plot_tick_text),       cmocka_unit_test(test_plot_text),
         cmocka_unit_test(test_plot_legend_place),    cmocka_unit_test(test_plot_vector),
+        cmocka_unit_test(test_plot_legend_between),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */

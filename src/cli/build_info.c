@@ -8,8 +8,8 @@
 #include <omp.h>
 #endif
 
+#include "env.h"
 #include "hooke/hooke.h"
-#include "kernels.h"
 
 #ifndef HOOKE_BUILD_TYPE /* set by src/CMakeLists.txt */
 #error "build_info.c needs HOOKE_BUILD_TYPE, HOOKE_BUILD_FLAGS and HOOKE_C_COMPILER from CMake"
@@ -32,7 +32,7 @@ void hk_build_context(hk_context_item items[HK_CONTEXT_ITEMS])
         const char *key, *value;
     } facts[HK_CONTEXT_ITEMS] = {
         {"hooke_version", HOOKE_VERSION},        {"hooke_precision", hk_build_precision()},
-        {"hooke_kernels", hk_kernels_name()},    {"hooke_build_type", hk_build_type()},
+        {"hooke_kernels", hk_env_kernels()},     {"hooke_build_type", hk_build_type()},
         {"hooke_compiler", hk_build_compiler()}, {"hooke_c_flags", hk_build_flags()},
         {"hooke_omp_max_threads", omp_text},
     };

@@ -13,9 +13,12 @@
 
 #include "args.h"
 #include "canvas.h"
+#include "env.h"
+#include "info_lists.h"
 #include "fom.h"
 #include "hooke/hooke.h"
 #include "mpi_ranks.h"
+#include "omp_env.h"
 #include "options.h"
 #include "plot.h"
 #include "run.h"
@@ -31,7 +34,7 @@ static const char usage[] =
     "                       [--time T] [--threads N] [--out FILE.csv|FILE.json] [--plot FILE.png|.svg|.pdf]\n"
     "                       [--quiet]   (hooke stability --help)\n"
     "       hooke plot STATS.csv [--out FILE.png|.svg|.pdf] [--width W --height H]   (hooke plot --help)\n"
-    "       hooke info [--threads N]                                    (hooke info --help)\n"
+    "       hooke info [--threads N] [--list WHAT]                      (hooke info --help)\n"
     "       hooke --help | --version\n"
     "\n"
     "Options take their value as --name VALUE or --name=VALUE, spelled out in full.\n"
@@ -71,16 +74,21 @@ static const hk_option top_options[] = {
 static const hk_command top_command = {NULL, top_options};
 
 /* hooke info */
-enum { O_INFO_THREADS };
+enum { O_INFO_THREADS, O_INFO_LIST };
 static const hk_option info_options[] = {
     {O_INFO_THREADS, "threads", "N", "OpenMP threads to place and report (default: the number of cores)", NULL},
+    {O_INFO_LIST, "list", "WHAT",
+     "print a table of the program, one row a line, instead: integrators (NAME [ALIAS]), keys (SECTION KEY of "
+     "the scene format), bodies (KIND [FAMILY...]), formats (NAME EXTENSION DESCRIPTION), world-fields (FIELD: "
+     "RULE, the fields of hk_world_def the library checks)",
+     NULL},
     {0, NULL, NULL, NULL, NULL},
 };
 static const hk_command info_command = {"info", info_options};
 
 static void info_help(FILE *f)
 {
-    fprintf(f, "usage: hooke info [--threads N]\n"
+    fprintf(f, "usage: hooke info [--threads N] [--list WHAT]\n"
                "\n"
                "The machine (hwloc: packages, cores, caches, NUMA nodes), the SIMD path in\n"
                "use, and where each OpenMP thread runs. hooke binds one thread per core the\n"
@@ -94,6 +102,7 @@ static void info_help(FILE *f)
 static int cmd_info(int argc, char **argv)
 {
     int64_t threads = 0;
+    const char *list = NULL;
     hk_opt_parser p;
     hk_opt_begin(&p, &info_command, argc - 1, argv + 1);
     int rc = EXIT_OK, help = 0;
@@ -111,11 +120,17 @@ static int cmd_info(int argc, char **argv)
             rc = EXIT_INPUT;
         } else if (id == O_INFO_THREADS) {
             if (hk_arg_int(NULL, p.flag, v, 1, 4096, "a thread count 1..4096", &threads)) rc = EXIT_INPUT;
+        } else if (id == O_INFO_LIST) {
+            list = v;
         }
         if (rc != EXIT_OK || help) break;
     }
     hk_opt_end(&p);
     if (rc != EXIT_OK || help) return rc;
+    if (list) {
+        if (hk_info_list(stdout, list) == 0) return EXIT_OK;
+        return hk_arg_error(NULL, "--list", list, hk_info_lists);
+    }
 #ifdef HOOKE_USE_OPENMP
     int team;
     char err[256];
@@ -130,12 +145,18 @@ static int cmd_info(int argc, char **argv)
     return EXIT_OK;
 }
 
-/* The environment variables hooke reads: a value it cannot use is an error,
- * never a silent default. 0, or EXIT_INPUT with a message. */
+/* The environment variables hooke reads (env.h): a value it cannot use is
+ * an error, never a silent default. 0, or EXIT_INPUT with a message. */
 static int check_environment(void)
 {
+    if (hk_omp_env_refused()) { /* taken out of the environment before the OpenMP runtime read it (omp_env.h) */
+        fprintf(stderr, "hooke: error: OMP_NUM_THREADS=%s: expected " HK_OMP_THREADS_EXPECTED "\n",
+                hk_omp_env_refused());
+        return EXIT_INPUT;
+    }
     char why[256];
-    if (hk_check_environment(why, sizeof why) == 0) return EXIT_OK;
+    hk_world_def def;
+    if (hk_env_world_def(&def, why, sizeof why) == 0) return EXIT_OK;
     fprintf(stderr, "hooke: error: %s\n", why);
     return EXIT_INPUT;
 }

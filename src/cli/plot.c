@@ -250,12 +250,25 @@ void hk_plot_legend(hk_canvas *c, const hk_plot_axes *ax, int n, const char *con
     if (n <= 0) return;
     double bw, bh, row;
     legend_box(c, n, names, &bw, &bh, &row);
-    /* the corner covering the least of the data (a margin of 3 pixels around the box): top right, top left,
-     * bottom right, bottom left on a tie */
-    double x0 = ax->right - 8 - bw, y0 = ax->top + 8, best = INFINITY;
-    for (int corner = 0; corner < 4; corner++) {
-        const double cx = corner % 2 ? ax->left + 8 : ax->right - 8 - bw,
-                     cy = corner < 2 ? ax->top + 8 : ax->bottom - 8 - bh;
+    /* where it covers the least of the data (a margin of 3 pixels around the box): the four corners first (top
+     * right, top left, bottom right, bottom left), then down the right and the left edge and along the top and the
+     * bottom in steps of 4 pixels (curves that hug the top and the bottom of a panel leave its middle empty); the
+     * first place that covers nothing, else the one that covers least */
+    const double xr = ax->right - 8 - bw, xl = ax->left + 8, yt = ax->top + 8, yb = ax->bottom - 8 - bh;
+    double x0 = xr, y0 = yt, best = INFINITY;
+    const int down = yb > yt ? (int)((yb - yt) / 4) : 0, across = xr > xl ? (int)((xr - xl) / 4) : 0;
+    for (int k = 0; k < 4 + 2 * down + 2 * across && best > 0; k++) {
+        double cx, cy;
+        if (k < 4) {
+            cx = k % 2 ? xl : xr;
+            cy = k < 2 ? yt : yb;
+        } else if (k < 4 + 2 * down) {
+            cx = (k - 4) % 2 ? xl : xr;
+            cy = yt + 4 * ((k - 4) / 2);
+        } else {
+            cx = xr - 4 * ((k - 4 - 2 * down) / 2);
+            cy = (k - 4 - 2 * down) % 2 ? yb : yt;
+        }
         const double hits = covered(ax, data, ns, cx - 3, cy - 3, cx + bw + 3, cy + bh + 3);
         if (hits < best) {
             best = hits;

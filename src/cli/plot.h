@@ -24,8 +24,9 @@ typedef struct hk_plot_series {
     const double *x, *y;
     int n;
 } hk_plot_series;
-/* Legend box, a line and a name per entry, in the corner of the area that covers the least of data (ns
- * series: their points and the lines between them, measured in pixels); top right on a tie. */
+/* Legend box, a line and a name per entry, where it covers none of data (ns series: their points and the
+ * lines between them, measured in pixels): a corner of the area (top right first), else a place along its
+ * edges; where every place covers some, the one covering least. */
 void hk_plot_legend(hk_canvas *c, const hk_plot_axes *ax, int n, const char *const *names, const hk_rgb *colours,
                     const hk_plot_series *data, int ns);
 /* The same box with its top-left corner at (x0, y0) pixels (outside the area, where the caller made room). */

@@ -1,6 +1,7 @@
 /* consumer.c — a program outside hooke's tree that uses the installed library: it loads the oscillator
- * scene, runs it to the scene's end, checks the mass against the closed form and writes a VTK frame; with
- * TASKS, its own thread pool runs hooke's parallel passes (the task hook).
+ * scene, runs it to the scene's end, checks the mass against the closed form and writes a VTK frame; a bad
+ * world definition is refused by the field's name; with TASKS, its own thread pool runs hooke's parallel
+ * passes (the task hook).
  *
  * usage: consumer SCENE DIR [TASKS]   (SCENE: scenes/oscillator.scene, a spring pair with one end pinned) */
 /* SPDX-License-Identifier: MIT */
@@ -81,6 +82,14 @@ int main(int argc, char **argv)
         return 1;
     }
     char err[1024];
+    /* the library's boundary: a definition it cannot use is refused by the field's name, never clamped */
+    hk_world_def bad = hk_default_world_def();
+    bad.gravity.y = NAN;
+    if (hk_world_def_check(&bad, err, sizeof err) != HK_ERR_INVALID || strncmp(err, "gravity.y ", 10) != 0 ||
+        hk_world_create(&bad) != NULL) {
+        fprintf(stderr, "consumer: a NaN gravity was not refused by name: '%s'\n", err);
+        return 1;
+    }
     hk_run_settings run;
     hk_world *w = hk_world_load_scene(argv[1], &run, err, sizeof err);
     if (!w) {

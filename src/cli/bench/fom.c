@@ -20,9 +20,13 @@
 #include <omp.h>
 #endif
 
+#include "env.h"
 #include "hooke/hooke.h"
 #include "mpi_ranks.h"
 #include "scene.h"
+#include "world.h"
+
+void (*hk_bench_after_pass)(struct hk_world *w, int t, int T) = NULL;
 
 const char hk_bench_usage[] =
     "usage: hooke bench [SCENE | --builtin cloth|jelly [--size N]] [--threads LIST | --sweep]\n"
@@ -54,7 +58,11 @@ const char hk_bench_usage[] =
     "step in ns).\n"
     "Default: --builtin cloth (the cloth_512 problem),\n"
     "--sweep, --repeat 5, --warmup 2, S chosen so one repetition takes about\n"
-    "0.25 s on 1 thread. A scene runs with its integrator; with an implicit one\n"
+    "0.25 s in the first configuration: after the W steps, a trial of three\n"
+    "blocks of about 8 ms (by the fastest warm-up step) runs steps back to back\n"
+    "as the repetitions do, over MPI ranks with their waits for each other, and\n"
+    "its median block sets S; its steps count as warm-up, in every\n"
+    "configuration. A scene runs with its integrator; with an implicit one\n"
     "each thread count also reports CG iterations per step, spring Jacobian\n"
     "products per second (products with the system matrix x springs / time:\n"
     "one per CG iteration, two more per multigrid cycle) and simulated seconds\n"
@@ -299,9 +307,9 @@ static int parse(int argc, char **argv, bench_opts *o)
 
 /* The cloth_512 benchmark problem (scenes/cloth_512.scene, with N x N
  * nodes), `copies` times: independent panels side by side along x. */
-static hk_world *builtin_cloth(int copies, int N, char *name, size_t len)
+static hk_world *builtin_cloth(const hk_world_def *base, int copies, int N, char *name, size_t len)
 {
-    hk_world_def wd = hk_default_world_def();
+    hk_world_def wd = *base;
     wd.air_drag = 2e-6;
     hk_world *w = hk_world_create(&wd);
     if (!w) return NULL;
@@ -337,9 +345,9 @@ static hk_world *builtin_cloth(int copies, int N, char *name, size_t len)
 
 /* An N^3 jelly, 26 neighbours, dropped on the spring ground, `copies`
  * times: independent blocks side by side along x. */
-static hk_world *builtin_jelly(int copies, int N, char *name, size_t len)
+static hk_world *builtin_jelly(const hk_world_def *base, int copies, int N, char *name, size_t len)
 {
-    hk_world_def wd = hk_default_world_def();
+    hk_world_def wd = *base;
     wd.ground.model = HK_GROUND_SPRING;
     wd.ground.height = -0.05;
     wd.ground.stiffness = 500;
@@ -381,26 +389,34 @@ static int builtin_size(const bench_opts *o) { return o->size ? o->size : strcmp
 /* Builds the problem at `scale` (weak scaling); NULL after printing why. */
 static hk_world *make_problem(const bench_opts *o, int scale, char *name, size_t len)
 {
+    hk_world_def base; /* the environment's tuning (env.h) */
+    char err[1024];
+    if (hk_env_world_def(&base, err, sizeof err) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", err);
+        return NULL;
+    }
+    hk_world *w;
     if (o->scene) {
         hk_scene sc;
-        char err[1024];
-        if (hk_scene_load(o->scene, &sc, err, sizeof err) != 0) {
+        if (hk_scene_load_on(o->scene, &base, &sc, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             return NULL;
         }
         snprintf(name, len, "%s", o->scene);
-        return hk_scene_take_world(&sc); /* the run settings other than the integrator do not apply */
+        w = hk_scene_take_world(&sc); /* the run settings other than the integrator do not apply */
+    } else {
+        const int jelly = strcmp(o->builtin, "jelly") == 0, N = builtin_size(o);
+        w = jelly ? builtin_jelly(&base, scale, N, name, len) : builtin_cloth(&base, scale, N, name, len);
+        if (!w) fprintf(stderr, "hooke: error: bench: cannot build the %s problem (out of memory?)\n", o->builtin);
     }
-    const int jelly = strcmp(o->builtin, "jelly") == 0, N = builtin_size(o);
-    hk_world *w = jelly ? builtin_jelly(scale, N, name, len) : builtin_cloth(scale, N, name, len);
-    if (!w) fprintf(stderr, "hooke: error: bench: cannot build the %s problem (out of memory?)\n", o->builtin);
+    if (w) w->after_pass = hk_bench_after_pass;
     return w;
 }
 
 /* One configuration, on the MPI ranks taking part (hk_mpi_use_ranks: `ranks` of them): build, warm up, time,
  * verify. r->times and r->cpu_times are allocated (free them also when this fails); a failure is every rank's. */
-static int run_config(const bench_opts *o, int ranks, int threads, int64_t *steps, hk_bench_row *r, char *name,
-                      size_t len)
+static int run_config(const bench_opts *o, int ranks, int threads, int64_t *steps, int64_t *trial, hk_bench_row *r,
+                      char *name, size_t len)
 {
     memset(r, 0, sizeof *r);
     r->ranks = ranks;
@@ -440,8 +456,24 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
         if (s == 0) r->updates_per_step = hk_world_spring_updates(w) - u0;
     }
     if (*steps == 0) {
-        int64_t n = (int64_t)ceil(0.25 / (per > 1e-9 ? per : 1e-9));
-        *steps = n < 1 ? 1 : n > 100000 ? 100000 : n;
+        /* S from a trial run as a repetition runs, steps back to back (over MPI ranks a single step from a barrier
+         * hides how they wait for each other's rows: 0.74 ms a step where the repetitions took 4.8 to 29 ms, on 2
+         * ranks on the 2 cores of a busy machine): three blocks of about 8 ms by the fastest warm-up step, the
+         * median block's time per step */
+        const double guess = ceil(0.008 / (per > 1e-9 ? per : 1e-9));
+        const int64_t block = guess < 1 ? 1 : guess > 3000 ? 3000 : (int64_t)guess;
+        double t[3];
+        for (int k = 0; k < 3; k++) {
+            hk_mpi_barrier();
+            const double t0 = now_s();
+            for (int64_t s = 0; s < block; s++) hk_world_step(w);
+            t[k] = hk_mpi_max_double(now_s() - t0) / (double)block;
+        }
+        *trial = 3 * block;
+        const double step = hk_bench_median(t, 3), n = ceil(0.25 / (step > 1e-9 ? step : 1e-9));
+        *steps = n < 1 ? 1 : n > 100000 ? 100000 : (int64_t)n;
+    } else {
+        for (int64_t s = 0; s < *trial; s++) hk_world_step(w); /* the first configuration's trial, untimed */
     }
     double *times = r->times;
     const int64_t cg0 = hk_world_solver_stats(w).cg_total, products0 = hk_world_solver_stats(w).products;
@@ -554,7 +586,7 @@ static int row_reference(const bench_opts *o, references *refs, const hk_bench_r
 static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
 {
     char name[4096] = "";
-    int64_t steps = o->steps;
+    int64_t steps = o->steps, trial = 0; /* trial: the steps that chose S (warm-up steps, in every configuration) */
     const int over_ranks = hk_mpi_active(), launch = hk_mpi_launch_ranks();
     const int nrows = o->nranks * o->ncounts;
     references *refs = malloc(sizeof *refs);
@@ -572,7 +604,7 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
         const int ranks = o->rank_counts[i / o->ncounts], threads = o->counts[i % o->ncounts];
         int failed = 0;
         if (hk_mpi_use_ranks(ranks)) {
-            failed = run_config(o, ranks, threads, &steps, &r[i], name, sizeof name) != 0;
+            failed = run_config(o, ranks, threads, &steps, &trial, &r[i], name, sizeof name) != 0;
         } else {
             r[i].ranks = ranks; /* another configuration's rank: rank 0 holds the figures */
             r[i].threads = threads;
@@ -582,18 +614,20 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
             free(refs);
             return EXIT_INPUT;
         }
-        steps = hk_mpi_share_int((int)steps); /* S, set by the first configuration: rank 0 took part */
+        steps = hk_mpi_share_int((int)steps); /* S and its trial, set by the first configuration: rank 0 took part */
+        trial = hk_mpi_share_int((int)trial);
+        rep->warmup = o->warmup + (int)trial;
         rep->nrows = i + 1;
         if (i == 0)
             printf("hooke bench: %s, %d particles, %lld springs, %s scaling, %d warm-up steps, %d x %lld steps\n", name,
-                   r[0].particles, (long long)r[0].springs, o->weak ? "weak" : "strong", o->warmup, o->repeat,
+                   r[0].particles, (long long)r[0].springs, o->weak ? "weak" : "strong", rep->warmup, o->repeat,
                    (long long)steps);
         if (i == 0)
             printf("%sthreads  particles  springs    min_ms   median_ms   max_ms   %sFOM(G/s)  ns/update  efficiency  "
                    "state_hash\n",
                    over_ranks ? "ranks  " : "", over_ranks ? "halo_ms  " : "");
-        /* every configuration takes the same number of steps: W + R S */
-        const int64_t total = o->warmup + (int64_t)o->repeat * steps;
+        /* every configuration takes the same number of steps: W + trial + R S */
+        const int64_t total = rep->warmup + (int64_t)o->repeat * steps;
         if (row_reference(o, refs, &r[i], total, &r[i].ref_hash) != 0) {
             free(refs);
             return EXIT_INPUT;

@@ -10,4 +10,11 @@ int hk_cmd_bench(int argc, char **argv);
 /* Usage text of `hooke bench`, for hooke --help. */
 extern const char hk_bench_usage[];
 
+/* Tests only: when set, every world the bench makes gets it as its engine
+ * hook (world.h after_pass), to break a kernel on purpose and show that the
+ * verification catches it; NULL otherwise. The program's own, not the
+ * library's: a world's hook is the world's. */
+struct hk_world;
+extern void (*hk_bench_after_pass)(struct hk_world *w, int t, int T);
+
 #endif

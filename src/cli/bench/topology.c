@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include "topology.h"
 
-#include <errno.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,8 +17,10 @@
 #endif
 
 #include "build_info.h"
+#include "env.h"
 #include "hooke/hooke.h"
 #include "kernels.h"
+#include "omp_env.h"
 
 /*
  * Thread placement. The process's allowed CPUs (its mask: taskset, a batch
@@ -145,18 +146,15 @@ int hk_topology_threads_for(int flag, int scene, int64_t springs, int *out, int 
         *out = flag;
         return 0;
     }
-    const char *env = getenv("OMP_NUM_THREADS");
+    const char *env = hk_omp_env_value();
     if (env && *env) {
         /* OpenMP's form: a count, or a list of them per nesting level (the first is ours) */
-        char *end;
-        errno = 0;
-        const long n = strtol(env, &end, 10);
-        if (errno || end == env || n < 1 || n > HK_MAX_THREADS || (*end && *end != ',')) {
-            snprintf(err, errlen, "OMP_NUM_THREADS=%s: expected a thread count 1..%d (or a list of them, 4,2)", env,
-                     HK_MAX_THREADS);
+        int n;
+        if (hk_omp_threads_parse(env, &n) != 0) {
+            snprintf(err, errlen, "OMP_NUM_THREADS=%s: expected " HK_OMP_THREADS_EXPECTED, env);
             return -1;
         }
-        *out = (int)n;
+        *out = n;
         return 0;
     }
 #ifdef HOOKE_USE_OPENMP
@@ -312,7 +310,7 @@ void hk_topology_read(hk_machine *m)
     }
 #endif
     m->cpu_isa = cpu_isa_list();
-    m->kernels = hk_kernels_name();
+    m->kernels = hk_env_kernels();
     allowed_text(m->mask, sizeof m->mask);
     m->mask_cores = hk_topology_cores();
     m->threads = 1;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "external.h"
 #include "springs.h"
 #include "world.h"
 
@@ -32,11 +33,9 @@ double hk_omega_max(const hk_world *w)
     if (!row) return 0;
     omega_ctx c = {p, row};
     for (int f = 0; f < w->family_count; f++) hk_springs_visit(&w->families[f], omega_visit, &c);
-    double ground = 0;
-    if (w->def.ground.model == HK_GROUND_REPULSION) ground = w->def.ground.repulsion;
-    if (w->def.ground.model == HK_GROUND_SPRING) ground = w->def.ground.stiffness;
+    const double external = hk_external_stiffness(&w->def); /* the per-particle forces' (the ground's) */
     double best = 0;
-    for (int i = 0; i < p->count; i++) best = fmax(best, row[i] + ground * p->inv_mass[i]);
+    for (int i = 0; i < p->count; i++) best = fmax(best, row[i] + external * p->inv_mass[i]);
     free(row);
     return sqrt(best);
 }
@@ -58,8 +57,10 @@ static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] +
 static int energy_source(const hk_world *w, char *out, size_t len)
 {
     const hk_vec3 wind = w->def.wind;
+    const char *term = hk_external_source(&w->def);
     int n = 0;
-    if (w->def.wind_model != HK_WIND_NONE && (wind.x != 0 || wind.y != 0 || wind.z != 0))
+    if (term) n = snprintf(out, len, "%s", term);
+    if (!n && w->def.wind_model != HK_WIND_NONE && (wind.x != 0 || wind.y != 0 || wind.z != 0))
         n = snprintf(out, len, "wind");
     for (int s = 0; !n && s < w->surface_count; s++)
         if (w->surfaces[s].nrt > 0) n = snprintf(out, len, "pressure in body %d", w->surfaces[s].body);

@@ -21,6 +21,7 @@
 #include "checkpoint.h"
 #include "outfile.h"
 #include "diagnosis.h"
+#include "env.h"
 #include "frames.h"
 #include "hooke/hooke.h"
 #include "mpi_ranks.h"
@@ -408,7 +409,9 @@ static int prolog(const run_opts *o, run_state *r)
 #endif
     phase ph;
     phase_begin(o, &ph, "reading the scene and building its bodies");
-    const int unread = hk_scene_load(o->scene, &r->sc, err, sizeof err) != 0;
+    hk_world_def base; /* the environment's tuning (env.h) */
+    if (hk_env_world_def(&base, what, sizeof what) != 0) snprintf(err, sizeof err, "hooke: error: %s", what);
+    const int unread = what[0] || hk_scene_load_on(o->scene, &base, &r->sc, err, sizeof err) != 0;
     hk_world *w = r->w = r->sc.world;
     if (!unread)
         snprintf(what, sizeof what, "built %d particles and %lld springs", hk_world_particles(w).count,

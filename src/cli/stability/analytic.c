@@ -2,6 +2,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "analytic.h"
 
+#include "external.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -34,16 +36,16 @@ static double jacobi_sn(double u, double m)
     return sin(phi);
 }
 
-/* The single pinned-end spring with a free bob, no ground, drag, damping, walls or spheres; a, b the pinned and
- * free particle. */
+/* The single pinned-end spring with a free bob, no damping, walls, spheres or per-particle force the closed forms
+ * leave out (external.h: ground, drag); a, b the pinned and free particle. */
 static int pinned_pair(const hk_world *w, const char *kind, int *pa, int *pb)
 {
     if (w->body_count != 1 || w->family_count != 1 || strcmp(w->bodies[0].kind, kind) != 0) return 0;
     const hk_family *f = &w->families[0];
     const hk_particles *p = &w->p;
     if (f->kind != HK_FAMILY_LIST || f->count != 1 || f->params.damping != 0 ||
-        f->params.behaviour != HK_SPRING_NORMAL || w->def.ground.model != HK_GROUND_NONE || w->def.air_drag != 0 ||
-        w->def.has_walls || w->sphere_count)
+        f->params.behaviour != HK_SPRING_NORMAL || !hk_external_closed_form(&w->def) || w->def.has_walls ||
+        w->sphere_count)
         return 0;
     int a = f->a[0], b = f->b[0];
     if (p->inv_mass[a] != 0) {

@@ -17,6 +17,7 @@
 #endif
 
 #include "diagnosis.h"
+#include "env.h"
 #include "json.h"
 #include "plot.h"
 #include "progress.h"
@@ -55,7 +56,8 @@ static int64_t planned_steps(double time, double dt)
 static int run_trial(const char *scene, int kind, double dt, double time, trial *out, char *err, size_t errlen)
 {
     hk_scene sc;
-    if (hk_scene_load(scene, &sc, err, errlen) != 0) return -1;
+    hk_world_def base; /* the environment's tuning */
+    if (hk_env_world_def(&base, err, errlen) != 0 || hk_scene_load_on(scene, &base, &sc, err, errlen) != 0) return -1;
     hk_world *w = sc.world;
     hk_integrator_def def = sc.integrator;
     def.kind = (hk_integrator_kind)kind;
@@ -329,8 +331,10 @@ static void warm_up(const char *scene, const int *kinds, int nk)
 {
     for (int k = 0; k < nk; k++) {
         hk_scene sc;
+        hk_world_def base;
         char err[256];
-        if (hk_scene_load(scene, &sc, err, sizeof err) != 0) return;
+        if (hk_env_world_def(&base, err, sizeof err) != 0 || hk_scene_load_on(scene, &base, &sc, err, sizeof err) != 0)
+            return;
         hk_integrator_def def = sc.integrator;
         def.kind = (hk_integrator_kind)kinds[k];
         def.dt_max = 0;
@@ -467,8 +471,13 @@ int hk_cmd_stability(int argc, char **argv)
     }
     if (plot && hk_plot_kind("--plot", plot) < 0) return 1;
     hk_scene sc;
-    char err[1024];
-    if (hk_scene_load(scene, &sc, err, sizeof err) != 0) {
+    hk_world_def base;
+    char err[1024], why[512];
+    if (hk_env_world_def(&base, why, sizeof why) != 0) {
+        fprintf(stderr, "hooke: error: %s\n", why);
+        return 1;
+    }
+    if (hk_scene_load_on(scene, &base, &sc, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }

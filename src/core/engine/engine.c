@@ -29,7 +29,7 @@ typedef struct hk_unit {
     int kind;
     int64_t *work; /* SOLO and GROUP: work[b - first] = work of the bodies before b, end - first + 1 entries */
     /* GROUP: the merged families, pointers to them, their particles, whether
-     * few, whether every body has the same origin height (one ground frame) */
+     * few, whether the per-particle forces see every body in one frame (hk_external_same_frame) */
     hk_family *merged;
     const hk_family **mfp;
     int nmerged, p0, pn, serial, one_frame;
@@ -51,8 +51,6 @@ struct hk_engine {
     int ws_threads;
     hk_packed packed; /* list bodies' records (rec NULL: none) */
 };
-
-hk_engine_hook hk_engine_after_pass = NULL;
 
 static void plans_free(hk_sweep_plan *plans, int bodies)
 {
@@ -224,9 +222,10 @@ static int merge_group(const hk_world *w, hk_unit *u, const hk_sweep_plan *plans
         u->mfp[q] = &u->merged[q];
     }
     free(members);
-    u->serial = hk_lists_serial(u->mfp, u->nmerged);
+    u->serial = hk_lists_serial(w, u->mfp, u->nmerged);
     u->one_frame = 1;
-    for (int b = u->first + 1; b < u->end; b++) u->one_frame &= w->bodies[b].origin[1] == w->bodies[u->first].origin[1];
+    for (int b = u->first + 1; b < u->end; b++)
+        u->one_frame &= hk_external_same_frame(&w->def, w->bodies[b].origin, w->bodies[u->first].origin);
     return 0;
 }
 
@@ -406,9 +405,9 @@ typedef struct pass {
 static void team_body(const hk_team *tm, hk_world *w, const pass *ps, int body, const hk_sweep_plan *sp, hk_real *space)
 {
     const hk_kernels *k = ps->k;
-    /* the external forces in the body's frame (its ground height) */
+    /* the per-particle forces in the body's frame (external.h) */
     hk_step_ctx fused = ps->fused, add = ps->add;
-    hk_external_frame(&fused.ext, &w->def, w->bodies[body].origin[1]);
+    hk_external_frame(&fused.ext, &w->def, w->bodies[body].origin);
     add.ext = fused.ext;
     /* face forces need every spring force first: no fused sweep */
     const int pure_lattice = sp->nfam > 0 && !sp->has_list && sp->surface < 0;
@@ -443,7 +442,7 @@ static void solo_body(hk_world *w, const pass *ps, int body, const hk_sweep_plan
 {
     const hk_kernels *k = ps->k;
     hk_step_ctx fused = ps->fused, add = ps->add;
-    hk_external_frame(&fused.ext, &w->def, w->bodies[body].origin[1]);
+    hk_external_frame(&fused.ext, &w->def, w->bodies[body].origin);
     add.ext = fused.ext;
     const int g0 = w->bodies[body].first, n = w->bodies[body].count;
     if (ps->update && sp->nfam > 0 && !sp->has_list) {
@@ -479,22 +478,23 @@ static int solo_share(const hk_unit *u, int t, int T)
 }
 
 /* A group on the whole team: f = the external forces (over the group's
- * particles at once, or body by body in each body's frame when a ground
- * makes the frame matter), its merged families, the update. */
+ * particles at once, or body by body in each body's frame when a term that
+ * reads the position sees them in different frames), its merged families,
+ * the update. */
 static void group_unit(const hk_team *tm, hk_world *w, const pass *ps, const hk_unit *un)
 {
     const hk_kernels *k = ps->k;
     const int t = tm->t, T = tm->T;
     hk_external ext = ps->add.ext;
-    if (ext.ground == HK_GROUND_NONE || un->one_frame) {
+    if (!ext.reads || un->one_frame) {
         int g0, n;
         hk_team_range(tm, un->p0, un->pn, &g0, &n);
-        hk_external_frame(&ext, &w->def, w->bodies[un->first].origin[1]);
+        hk_external_frame(&ext, &w->def, w->bodies[un->first].origin);
         k->external_forces(&ext, &w->p, g0, n);
     } else {
         const int b1 = t + 1 < T ? solo_share(un, t + 1, T) : un->mine_hi;
         for (int b = solo_share(un, t, T); b < b1; b++) {
-            hk_external_frame(&ext, &w->def, w->bodies[b].origin[1]);
+            hk_external_frame(&ext, &w->def, w->bodies[b].origin);
             k->external_forces(&ext, &w->p, w->bodies[b].first, w->bodies[b].count);
         }
     }
@@ -550,9 +550,9 @@ static void run_task(const hk_team *tm, void *ctx)
         const int b0 = solo_share(un, t, T), b1 = t + 1 < T ? solo_share(un, t + 1, T) : un->mine_hi;
         for (int body = b0; body < b1; body++) solo_body(w, ps, body, &e->plans[body], space);
     }
-    if (hk_engine_after_pass) {
+    if (w->after_pass) { /* a test's (world.h) */
         hk_team_barrier(tm);
-        hk_engine_after_pass(w, t, T);
+        w->after_pass(w, t, T);
     }
 }
 

@@ -59,10 +59,4 @@ const hk_sweep_plan *hk_engine_plan(const hk_world *w, int body);
  * the work space a split sweep needs. 0 or -1 (hk_world_error). */
 int hk_engine_apply_part(hk_world *w);
 
-/* Tests only: when set, called by every thread at the end of each engine
- * pass, inside its parallel region (thread t of T), to break a kernel on
- * purpose and show that verification catches it. NULL otherwise. */
-typedef void (*hk_engine_hook)(hk_world *w, int t, int T);
-extern hk_engine_hook hk_engine_after_pass;
-
 #endif

@@ -20,7 +20,7 @@ static void forces_update(hk_world *w, hk_update_kind kind, hk_real h)
     hk_external ext;
     hk_external_init(&ext, &w->def);
     for (int b = 0; b < w->body_count; b++) {
-        hk_external_frame(&ext, &w->def, w->bodies[b].origin[1]);
+        hk_external_frame(&ext, &w->def, w->bodies[b].origin);
         hk_kernels_scalar.external_forces(&ext, &w->p, w->bodies[b].first, w->bodies[b].count);
     }
     hk_reference_springs(w);
@@ -29,12 +29,13 @@ static void forces_update(hk_world *w, hk_update_kind kind, hk_real h)
     if (kind != HK_UPDATE_NONE) hk_kernels_scalar.integrate(&u, &w->p, 0, w->p.count);
 }
 
-void hk_forces_update(hk_world *w, hk_update_kind kind, hk_real h)
+int hk_forces_update(hk_world *w, hk_update_kind kind, hk_real h)
 {
     HK_FP_SCOPE forces_update(w, kind, h); /* the solver's floating-point mode (fpmode.h) */
+    return w->step_failed;                 /* the engine's failure (engine.c), else 0 */
 }
 
-void hk_forces_compute(hk_world *w) { hk_forces_update(w, HK_UPDATE_NONE, 0); }
+int hk_forces_compute(hk_world *w) { return hk_forces_update(w, HK_UPDATE_NONE, 0); }
 
 void hk_anchors_advance(hk_world *w, double dt)
 {

@@ -3,7 +3,6 @@
 #include "kernels.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* -1: not decided yet; 0: reference path; otherwise 1 + index into tables */
@@ -53,16 +52,10 @@ static int decide(void)
     const int c = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
     if (c >= 0) return c;
     int pick = 0;
-    /* an unusable HOOKE_KERNELS is refused by hk_kernels_env_check (no world is created), not replaced */
-    const char *env = getenv("HOOKE_KERNELS");
-    if (env && *env && lookup(env) >= 0) {
-        pick = lookup(env);
-    } else {
 #ifndef HOOKE_FORCE_REFERENCE
-        for (int i = TABLE_COUNT - 1; i >= 0; i--)
-            if (hk_kernels_cpu_has(tables[i]->isa)) pick = 1 + i; /* ends at the first (widest) the CPU has */
+    for (int i = TABLE_COUNT - 1; i >= 0; i--)
+        if (hk_kernels_cpu_has(tables[i]->isa)) pick = 1 + i; /* ends at the first (widest) the CPU has */
 #endif
-    }
     /* worlds may be made on several threads at once: each decides the same value, written atomically */
     __atomic_store_n(&chosen, pick, __ATOMIC_RELAXED);
     return pick;
@@ -82,21 +75,22 @@ const char *hk_kernels_name(void)
 
 int hk_kernel_path_available(const char *path) { return path && lookup(path) >= 0; }
 
-int hk_kernels_env_check(char *err, size_t errlen)
+int hk_kernels_check(const char *name, char *msg, size_t cap)
 {
-    const char *env = getenv("HOOKE_KERNELS");
-    if (!env || !*env || lookup(env) >= 0) return 0;
-    if (err && errlen)
-        snprintf(err, errlen,
-                 "HOOKE_KERNELS=%s: expected reference, scalar, avx2 or avx512, one this CPU and build can run "
-                 "(hooke info lists them)",
-                 env);
-    return -1;
+    if (!name || !*name || lookup(name) >= 0) return HK_OK;
+    static const char *const known[] = {"avx512", "avx2", "scalar"}; /* the engine's paths, on some CPU or build */
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(name, known[i]) == 0) {
+            snprintf(msg, cap, "kernel path '%s' is not available on this CPU and build (see hooke info)", name);
+            return HK_ERR_UNSUPPORTED;
+        }
+    snprintf(msg, cap, "unknown kernel path '%s' (expected avx512, avx2, scalar or reference)", name);
+    return HK_ERR_INVALID;
 }
 
 int hk_kernels_find(const char *name, const hk_kernels **k)
 {
-    if (!name) {
+    if (!name || !*name) {
         *k = hk_kernels_active();
         return 0;
     }

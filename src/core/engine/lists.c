@@ -3,51 +3,16 @@
 #include "lists.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "colour.h"
-#include "numbers.h"
 #include "team.h"
 
-/* List bodies with fewer springs than this run on one thread: a barrier per
- * colour costs more than the work (a 48-particle all-to-all net has 63
- * colours). The bits are the same either way. HOOKE_LIST_PARALLEL_MIN
- * overrides it (tests set 0 to exercise the parallel path on small scenes).
- * Called only outside parallel regions (when a body is planned). */
-/* HOOKE_LIST_PARALLEL_MIN as a count of springs (numbers.h): 0 (and *out), 1 if unset or empty, -1 if unusable. */
-static int env_min(int64_t *out)
-{
-    const char *env = getenv("HOOKE_LIST_PARALLEL_MIN");
-    if (!env || !*env) return 1;
-    return hk_num_int(env, 0, INT64_MAX, out) == HK_NUM_OK ? 0 : -1;
-}
-
-static int64_t list_parallel_min(void)
-{
-    static int64_t min = -1;
-    if (min < 0) {
-        int64_t v;
-        min = env_min(&v) == 0 ? v : 16384; /* an unusable value never gets here: hk_lists_env_check refuses it */
-    }
-    return min;
-}
-
-int hk_lists_env_check(char *err, size_t errlen)
-{
-    int64_t v;
-    if (env_min(&v) >= 0) return 0;
-    if (err && errlen)
-        snprintf(err, errlen, "HOOKE_LIST_PARALLEL_MIN=%s: expected a whole number of springs >= 0",
-                 getenv("HOOKE_LIST_PARALLEL_MIN"));
-    return -1;
-}
-
-int hk_lists_serial(const hk_family *const *fams, int nfams)
+int hk_lists_serial(const hk_world *w, const hk_family *const *fams, int nfams)
 {
     int64_t n = 0;
     for (int q = 0; q < nfams; q++) n += fams[q]->count;
-    return n < list_parallel_min();
+    return n < w->def.list_parallel_min;
 }
 
 /* Thread t's share [*c0, *c1) of the springs [s0, s1) of one colour, in whole

@@ -29,13 +29,11 @@ typedef struct hk_packed {
     int cap;
 } hk_packed;
 
-/* Whether body's list springs are few enough to run on one thread (a
- * barrier per colour would cost more); HOOKE_LIST_PARALLEL_MIN sets the
- * limit (default 16384 springs). The bits are the same either way. */
-int hk_lists_serial(const hk_family *const *fams, int nfams);
-/* 0 if HOOKE_LIST_PARALLEL_MIN is unset, empty or a whole number of springs >= 0; else -1 with
- * "HOOKE_LIST_PARALLEL_MIN=VALUE: expected ..." in err (hk_check_environment). */
-int hk_lists_env_check(char *err, size_t errlen);
+/* Whether the list springs of fams are few enough to run on one thread (a
+ * barrier per colour would cost more): fewer than w's list_parallel_min
+ * (hk_world_def; a 48-particle all-to-all net has 63 colours). The bits are
+ * the same either way. */
+int hk_lists_serial(const hk_world *w, const hk_family *const *fams, int nfams);
 
 /* Adds the springs of the list families fams[0 .. nfams), which join
  * particles of [first, first + count) (a body's, or a group's), into f, in the banded order of

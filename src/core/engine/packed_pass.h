@@ -252,9 +252,12 @@ static void HK_SUFFIX(list_pack)(const hk_external *ext, const hk_particles *p, 
     int64_t g = g0;
     if (ext) {
         for (; g + HK_W <= g0 + n; g += HK_W) {
-            hk_w fx, fy, fz;
-            external_lanes(ext, w_loadu(p->mass + g), w_add(w_loadu(p->ry + g), w_loadu(p->qy + g)), w_loadu(p->vx + g),
-                           w_loadu(p->vy + g), w_loadu(p->vz + g), &fx, &fy, &fz);
+            hk_w fx, fy, fz, x, y, z;
+            const hk_real *const r[3] = {p->rx + g, p->ry + g, p->rz + g}, *const q[3] = {p->qx + g, p->qy + g,
+                                                                                          p->qz + g};
+            external_position(ext, r, q, HK_W, &x, &y, &z);
+            external_lanes(ext, w_loadu(p->mass + g), x, y, z, w_loadu(p->vx + g), w_loadu(p->vy + g),
+                           w_loadu(p->vz + g), &fx, &fy, &fz);
             for (int h = 0; h < HK_W; h += 8) {
                 store_records8(p, rec, g + h);
 #if defined(HK_ISA_AVX512)
@@ -278,9 +281,11 @@ static void HK_SUFFIX(list_pack)(const hk_external *ext, const hk_particles *p, 
         const int m = (int)(g0 + n - g);
         hk_real e[3][HK_W];
         if (ext) {
-            hk_w fx, fy, fz;
-            external_lanes(ext, w_load_lanes(p->mass + g, m),
-                           w_add(w_load_lanes(p->ry + g, m), w_load_lanes(p->qy + g, m)), w_load_lanes(p->vx + g, m),
+            hk_w fx, fy, fz, x, y, z;
+            const hk_real *const r[3] = {p->rx + g, p->ry + g, p->rz + g}, *const q[3] = {p->qx + g, p->qy + g,
+                                                                                          p->qz + g};
+            external_position(ext, r, q, m, &x, &y, &z);
+            external_lanes(ext, w_load_lanes(p->mass + g, m), x, y, z, w_load_lanes(p->vx + g, m),
                            w_load_lanes(p->vy + g, m), w_load_lanes(p->vz + g, m), &fx, &fy, &fz);
             w_storeu(e[0], fx);
             w_storeu(e[1], fy);

@@ -11,15 +11,15 @@
  * forces acc, stored in f (hooke.h promises the force of the last
  * evaluation), then the update. */
 static inline __attribute__((always_inline)) void
-finish_lanes(const hk_step_ctx *ctx, const hk_real *mass, const hk_real *inv_mass, const hk_real *ry, hk_real *x,
-             hk_real *y, hk_real *z, hk_real *vx, hk_real *vy, hk_real *vz, hk_real *fx, hk_real *fy, hk_real *fz,
-             const hk_real *ax, const hk_real *ay, const hk_real *az, int n)
+finish_lanes(const hk_step_ctx *ctx, const hk_real *mass, const hk_real *inv_mass, const hk_real *const r[3],
+             hk_real *x, hk_real *y, hk_real *z, hk_real *vx, hk_real *vy, hk_real *vz, hk_real *fx, hk_real *fy,
+             hk_real *fz, const hk_real *ax, const hk_real *ay, const hk_real *az, int n)
 {
-    hk_w ex, ey, ez;
-    /* the height enters only with a ground */
-    const hk_w h = ctx->ext.ground != HK_GROUND_NONE ? w_add(w_load_lanes(ry, n), w_load_lanes(y, n)) : w_set1(0);
-    external_lanes(&ctx->ext, w_load_lanes(mass, n), h, w_load_lanes(vx, n), w_load_lanes(vy, n), w_load_lanes(vz, n),
-                   &ex, &ey, &ez);
+    hk_w ex, ey, ez, px, py, pz;
+    const hk_real *const q[3] = {x, y, z};
+    external_position(&ctx->ext, r, q, n, &px, &py, &pz);
+    external_lanes(&ctx->ext, w_load_lanes(mass, n), px, py, pz, w_load_lanes(vx, n), w_load_lanes(vy, n),
+                   w_load_lanes(vz, n), &ex, &ey, &ez);
     const hk_w tx = w_add(ex, w_load(ax)), ty = w_add(ey, w_load(ay)), tz = w_add(ez, w_load(az));
     w_store_lanes(fx, tx, n);
     w_store_lanes(fy, ty, n);
@@ -33,18 +33,23 @@ static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64
     hk_real *const ax = acc[0], *const ay = acc[1], *const az = acc[2];
     /* the arrays as locals: the stores below cannot change them, so they
      * stay in registers instead of being read from p on every vector */
-    const hk_real *const mass = p->mass + g0, *const inv_mass = p->inv_mass + g0, *const ry = p->ry + g0;
+    const hk_real *const mass = p->mass + g0, *const inv_mass = p->inv_mass + g0;
+    const hk_real *const rx = p->rx + g0, *const ry = p->ry + g0, *const rz = p->rz + g0;
     hk_real *const x = p->qx + g0, *const y = p->qy + g0, *const z = p->qz + g0;
     hk_real *const vx = p->vx + g0, *const vy = p->vy + g0, *const vz = p->vz + g0;
     hk_real *const fx = p->fx + g0, *const fy = p->fy + g0, *const fz = p->fz + g0;
     const hk_w zero = w_set1(0);
     int i = 0;
-    for (; i + HK_W <= n; i += HK_W)
-        finish_lanes(ctx, mass + i, inv_mass + i, ry + i, x + i, y + i, z + i, vx + i, vy + i, vz + i, fx + i, fy + i,
+    for (; i + HK_W <= n; i += HK_W) {
+        const hk_real *const r[3] = {rx + i, ry + i, rz + i};
+        finish_lanes(ctx, mass + i, inv_mass + i, r, x + i, y + i, z + i, vx + i, vy + i, vz + i, fx + i, fy + i,
                      fz + i, ax + i, ay + i, az + i, HK_W);
-    if (i < n) /* the row's last partial vector */
-        finish_lanes(ctx, mass + i, inv_mass + i, ry + i, x + i, y + i, z + i, vx + i, vy + i, vz + i, fx + i, fy + i,
+    }
+    if (i < n) { /* the row's last partial vector */
+        const hk_real *const r[3] = {rx + i, ry + i, rz + i};
+        finish_lanes(ctx, mass + i, inv_mass + i, r, x + i, y + i, z + i, vx + i, vy + i, vz + i, fx + i, fy + i,
                      fz + i, ax + i, ay + i, az + i, n - i);
+    }
     /* the margins the lattice kernels write: one vector before the row and
      * one past the padded row (kernels.h) */
     const int pad = (n + HK_ROW_VEC - 1) / HK_ROW_VEC * HK_ROW_VEC;
@@ -57,10 +62,10 @@ static void HK_SUFFIX(finish_row)(const hk_step_ctx *ctx, hk_particles *p, int64
 static inline __attribute__((always_inline)) void external_store(const hk_external *ext, hk_particles *p, int64_t g,
                                                                  int n)
 {
-    hk_w fx, fy, fz;
-    const hk_w h =
-        ext->ground != HK_GROUND_NONE ? w_add(w_load_lanes(p->ry + g, n), w_load_lanes(p->qy + g, n)) : w_set1(0);
-    external_lanes(ext, w_load_lanes(p->mass + g, n), h, w_load_lanes(p->vx + g, n), w_load_lanes(p->vy + g, n),
+    hk_w fx, fy, fz, x, y, z;
+    const hk_real *const r[3] = {p->rx + g, p->ry + g, p->rz + g}, *const q[3] = {p->qx + g, p->qy + g, p->qz + g};
+    external_position(ext, r, q, n, &x, &y, &z);
+    external_lanes(ext, w_load_lanes(p->mass + g, n), x, y, z, w_load_lanes(p->vx + g, n), w_load_lanes(p->vy + g, n),
                    w_load_lanes(p->vz + g, n), &fx, &fy, &fz);
     w_store_lanes(p->fx + g, fx, n);
     w_store_lanes(p->fy + g, fy, n);

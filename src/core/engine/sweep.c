@@ -177,7 +177,7 @@ int hk_sweep_plan_body(const hk_world *w, int body, const int *fams, int nfams, 
         hk_sweep_plan_free(sp);
         return -1;
     }
-    sp->serial_lists = hk_lists_serial(sp->list_fam, sp->nlist);
+    sp->serial_lists = hk_lists_serial(w, sp->list_fam, sp->nlist);
     sp->surface = b->surface >= 0 && hk_surface_active(w, &w->surfaces[b->surface]) ? b->surface : -1;
     sp->work = b->count + springs;
     sp->solo = sp->surface < 0 && sp->work <= HK_SOLO_WORK;

@@ -237,14 +237,17 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
     const int newton = d->newton_iterations > 0 ? d->newton_iterations : 1;
     const hk_real ht = h * theta, sK = ht * ht, sD = ht;
 
-    hk_forces_compute(w);
+    if (hk_forces_compute(w) != HK_OK) return; /* the engine's failure: the substep's start stays */
     save_start(w, im);
     first_rhs(w, im, h, theta);
     if (rule == HK_CG_STOP_FORCE) hk_cg_weights(w, im, h);
     double g0 = 0;
     for (int it = 0; it < newton; it++) {
         if (it > 0) {
-            hk_forces_compute(w);
+            if (hk_forces_compute(w) != HK_OK) {
+                restore_start(w, im);
+                return;
+            }
             newton_rhs(w, im, h, theta);
             if (hk_cg_small(w, im, rule, tol, g0, im->v[HK_SYS_B])) break;
         } else if (rule == HK_CG_STOP_RELATIVE) {

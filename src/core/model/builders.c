@@ -99,7 +99,11 @@ int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
     if (d->count < 2) return hk_fail(w, "rope: count must be >= 2 (got %d)", d->count);
     if (hk_check_mass(w, "rope", d->mass) || hk_check_spring_params(w, "rope springs", &d->springs)) return hk_failed(w);
     if (d->topology == HK_ROPE_SKIP_ONE && hk_check_spring_params(w, "rope skip springs", &d->skip_springs)) return hk_failed(w);
-    if (!(d->spacing > 0)) return hk_fail(w, "rope: spacing must be > 0 (got %g)", d->spacing);
+    if (hk_check_positive(w, "rope", "spacing", d->spacing) || hk_check_vec(w, "rope", "origin", d->origin) ||
+        hk_check_vec(w, "rope", "anchor_velocity", d->anchor_velocity))
+        return hk_failed(w);
+    if ((unsigned)d->topology >= HK_ROPE_TOPOLOGY_COUNT)
+        return hk_fail(w, "rope: unknown topology %d", (int)d->topology);
     hk_vec3 dir = d->direction;
     if (!hk_normalise(&dir)) return hk_fail(w, "rope: direction must be a non-zero vector");
     if (d->topology == HK_ROPE_ALL_TO_ALL && (int64_t)d->count * (d->count - 1) / 2 > 50000000)
@@ -186,7 +190,8 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
     if (d->nx < 2 || d->ny < 2) return hk_fail(w, "cloth: nx and ny must be >= 2 (got %d x %d)", d->nx, d->ny);
     if ((int64_t)d->nx * d->ny > (1 << 28)) return hk_fail(w, "cloth: %d x %d nodes is too many", d->nx, d->ny);
     if (hk_check_mass(w, "cloth", d->mass)) return hk_failed(w);
-    if (!(d->spacing > 0)) return hk_fail(w, "cloth: spacing must be > 0 (got %g)", d->spacing);
+    if (hk_check_positive(w, "cloth", "spacing", d->spacing) || hk_check_vec(w, "cloth", "origin", d->origin))
+        return hk_failed(w);
     if (!(d->radius >= 0)) return hk_fail(w, "cloth: radius must be >= 0 (got %g)", d->radius);
     if (d->radius > 64 * d->spacing) return hk_fail(w, "cloth: radius spans more than 64 nodes");
     if (!d->structural && !d->shear && !d->bend && !(d->radius > 0))
@@ -348,7 +353,8 @@ int hk_world_add_jelly(hk_world *w, const hk_jelly_def *d)
     if (d->neighbours != 26 && d->neighbours != 52)
         return hk_fail(w, "jelly: neighbours must be 26 or 52 (got %d)", d->neighbours);
     if (hk_check_mass(w, "jelly", d->mass)) return hk_failed(w);
-    if (!(d->spacing > 0)) return hk_fail(w, "jelly: spacing must be > 0 (got %g)", d->spacing);
+    if (hk_check_positive(w, "jelly", "spacing", d->spacing) || hk_check_vec(w, "jelly", "origin", d->origin))
+        return hk_failed(w);
     int classes = d->neighbours == 52 ? 6 : 3;
     for (int c = 0; c < classes; c++) {
         char what[32];
@@ -403,7 +409,8 @@ hk_quad_def hk_default_quad_def(void)
 
 int hk_world_add_quad(hk_world *w, const hk_quad_def *d)
 {
-    if (!(d->size > 0)) return hk_fail(w, "quad: size must be > 0 (got %g)", d->size);
+    if (hk_check_positive(w, "quad", "size", d->size) || hk_check_vec(w, "quad", "origin", d->origin))
+        return hk_failed(w);
     if (hk_check_mass(w, "quad", d->mass) || hk_check_spring_params(w, "quad springs", &d->springs)) return hk_failed(w);
     hk_vec3 u = d->u, v = d->v;
     if (!hk_normalise(&u) || !hk_normalise(&v)) return hk_fail(w, "quad: u and v must be non-zero vectors");
@@ -439,7 +446,8 @@ hk_spring_pair_def hk_default_spring_pair_def(void)
 static int add_pair(hk_world *w, const hk_spring_pair_def *d, const char *kind)
 {
     if (hk_check_mass(w, "spring a", d->mass_a) || hk_check_mass(w, "spring b", d->mass_b) ||
-        hk_check_spring_params(w, "spring", &d->springs))
+        hk_check_spring_params(w, "spring", &d->springs) || hk_check_vec(w, kind, "a", d->a) ||
+        hk_check_vec(w, kind, "b", d->b) || hk_check_vec(w, kind, "velocity_b", d->velocity_b))
         return hk_failed(w);
     hk_vec3 pos[2] = {d->a, d->b}, vel[2] = {{0, 0, 0}, d->velocity_b};
     double mass[2] = {d->mass_a, d->mass_b};
@@ -466,7 +474,8 @@ hk_pendulum_def hk_default_pendulum_def(void)
 
 int hk_world_add_pendulum(hk_world *w, const hk_pendulum_def *d)
 {
-    if (!(d->length > 0)) return hk_fail(w, "pendulum: length must be > 0 (got %g)", d->length);
+    if (hk_check_positive(w, "pendulum", "length", d->length) || hk_check_vec(w, "pendulum", "pivot", d->pivot))
+        return hk_failed(w);
     if (!isfinite(d->angle)) return hk_fail(w, "pendulum: angle must be finite");
     if (hk_check_mass(w, "pendulum", d->mass) || hk_check_bound(w, "pendulum", "k", HK_BOUND_STIFFNESS, 0, d->k) ||
         hk_check_bound(w, "pendulum", "damping", HK_BOUND_DAMPING, 1, d->damping))
@@ -492,6 +501,8 @@ int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec
         if (hk_check_mass(w, what, mass[i])) return hk_failed(w);
         if (!isfinite(pos[i].x) || !isfinite(pos[i].y) || !isfinite(pos[i].z))
             return hk_fail(w, "points: position of point %d is not finite", i);
+        if (vel && (!isfinite(vel[i].x) || !isfinite(vel[i].y) || !isfinite(vel[i].z)))
+            return hk_fail(w, "points: velocity of point %d is not finite", i);
     }
     int first = hk_world_grow_particles(w, count);
     if (first < 0) return hk_failed(w);

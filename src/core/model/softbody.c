@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "builders.h"
 #include "mesh.h"
 #include "springs.h"
@@ -130,7 +131,9 @@ done:
 static int add_mesh(hk_world *w, const hk_mesh_def *d, const char *kind)
 {
     if (!d->mesh) return hk_fail(w, "mesh: no mesh given");
-    if (hk_check_mass(w, "mesh", d->mass) || hk_check_spring_params(w, "mesh springs", &d->springs)) return hk_failed(w);
+    if (hk_check_mass(w, "mesh", d->mass) || hk_check_spring_params(w, "mesh springs", &d->springs) ||
+        hk_check_vec(w, kind, "offset", d->offset) || hk_check_vec(w, kind, "velocity", d->velocity))
+        return hk_failed(w);
     if (d->extra_rings < 0 || d->extra_rings == 1 || d->extra_rings > 8)
         return hk_fail(w, "mesh: extra_rings must be 0 or in [2, 8] (got %d)", d->extra_rings);
     if (d->extra_rings && hk_check_spring_params(w, "mesh extra springs", &d->extra_springs)) return hk_failed(w);
@@ -225,7 +228,9 @@ int hk_world_add_ring(hk_world *w, const hk_ring_def *d)
 {
     if (d->count < 3 || d->count > (1 << 24)) return hk_fail(w, "ring: count must be in [3, 2^24] (got %d)", d->count);
     if (!(d->radius > 0) || !isfinite(d->radius)) return hk_fail(w, "ring: radius must be > 0 (got %g)", d->radius);
-    if (hk_check_mass(w, "ring", d->mass) || hk_check_spring_params(w, "ring springs", &d->springs)) return hk_failed(w);
+    if (hk_check_mass(w, "ring", d->mass) || hk_check_spring_params(w, "ring springs", &d->springs) ||
+        hk_check_vec(w, "ring", "center", d->center))
+        return hk_failed(w);
     const int n = d->count;
     hk_vec3 *pos = malloc((size_t)n * sizeof *pos);
     double *mass = malloc((size_t)n * sizeof *mass);

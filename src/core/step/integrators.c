@@ -72,7 +72,7 @@ static void verlet_span(void *ctx, int g0, int g1)
  * advanced to t_{n+1} by a_n h; it feeds damping and the energy report only. */
 static void verlet_common(hk_world *w, hk_real h, int book_start)
 {
-    hk_forces_compute(w);
+    if (hk_forces_compute(w) != HK_OK) return; /* the substep's start stays (hk_world_step returns the status) */
     verlet_pass v = {&w->p, {w->px, w->py, w->pz}, h, !w->history, book_start};
     hk_team_spans(w, verlet_span, &v);
     w->history = 1;
@@ -114,13 +114,16 @@ static void kick(hk_world *w, hk_real hh, int drift, hk_real h)
 }
 
 /* velocity Verlet (kick-drift-kick); reuses F of the previous substep when the
- * state has not been changed since (no contacts, anchors or pins). */
+ * state has not been changed since (no contacts, anchors, pins or new
+ * thread count or kernel path). An evaluation fails only where the engine
+ * makes its state: at the first of a world, a team or a path, which is
+ * never the second of a substep. */
 static void velocity_verlet(hk_world *w, hk_real h)
 {
-    if (!w->forces_valid) hk_forces_compute(w);
+    if (!w->forces_valid && hk_forces_compute(w) != HK_OK) return;
     const hk_real hh = (hk_real)0.5 * h;
     kick(w, hh, 1, h);
-    hk_forces_compute(w);
+    if (hk_forces_compute(w) != HK_OK) return;
     kick(w, hh, 0, h);
     w->forces_valid = 1;
 }
@@ -188,7 +191,7 @@ static void rk4(hk_world *w, hk_real h)
     }
     static const double weight[4] = {1, 2, 2, 1}, advance[4] = {0.5, 0.5, 1, 0};
     for (int stage = 0; stage < 4; stage++) {
-        hk_forces_compute(w);
+        if (hk_forces_compute(w) != HK_OK) return; /* only the first can fail (velocity_verlet): the start stays */
         r.wt = (hk_real)weight[stage];
         r.ah = (hk_real)advance[stage] * h;
         r.stage = stage;

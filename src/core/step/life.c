@@ -1,4 +1,4 @@
-/* life.c — a world's life: its creation (the environment checked), its kernel path, and its end (every layer's state freed). */
+/* life.c — a world's life: its creation (its definition checked: world_def.c), its kernel path, and its end. */
 /* SPDX-License-Identifier: MIT */
 #include "engine.h"
 #include "implicit.h"
@@ -7,31 +7,22 @@
 #include "part.h"
 #include "surface.h"
 #include "world.h"
+#include "world_def.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int hk_check_environment(char *err, size_t errlen)
-{
-    if (err && errlen) err[0] = '\0';
-    return hk_kernels_env_check(err, errlen) != 0 || hk_lists_env_check(err, errlen) != 0 ? -1 : 0;
-}
-
 hk_world *hk_world_create(const hk_world_def *def)
 {
-    if (hk_check_environment(NULL, 0) != 0) return NULL;
+    if (hk_world_def_check(def, NULL, 0) != HK_OK) return NULL; /* refused as it is, never clamped */
     hk_world *w = calloc(1, sizeof *w);
     if (!w) return NULL;
     w->def = def ? *def : hk_default_world_def();
-    if (w->def.threads < 0 || w->def.threads > HK_MAX_THREADS) w->def.threads = 0;
-    if (w->def.task_hook.run && w->def.threads < 1) { /* a hook runs passes of `threads` tasks */
-        free(w);
-        return NULL;
-    }
     w->integrator = hk_default_integrator_def();
     w->substeps = 1;
     w->h = w->integrator.dt;
-    w->kernels = hk_kernels_active();
+    hk_kernels_find(w->def.kernels, &w->kernels); /* a path the check accepted */
+    w->def.kernels = hk_world_kernels(w);         /* the name, not the caller's string */
     w->facts.bodies = w->facts.families = -1;
     return w;
 }
@@ -39,16 +30,16 @@ hk_world *hk_world_create(const hk_world_def *def)
 int hk_world_set_kernels(hk_world *w, const char *path)
 {
     const hk_kernels *k;
-    if (hk_kernels_find(path, &k) != 0) {
-        static const char *const known[] = {"avx512", "avx2", "scalar"}; /* the engine's paths, on some CPU or build */
-        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-            if (strcmp(path, known[i]) == 0) {
-                hk_fail(w, "kernel path '%s' is not available on this CPU and build (see hooke info)", path);
-                return w->fail_code = HK_ERR_UNSUPPORTED;
-            }
-        return hk_fail(w, "unknown kernel path '%s' (expected avx512, avx2, scalar or reference)", path);
+    char why[256];
+    const int rc = hk_kernels_check(path, why, sizeof why);
+    if (rc != HK_OK) {
+        hk_fail(w, "%s", why);
+        return w->fail_code = rc;
     }
+    hk_kernels_find(path, &k);
+    if (k != w->kernels) w->forces_valid = 0; /* the new path's forces, its state made first */
     w->kernels = k;
+    w->def.kernels = hk_world_kernels(w);
     return 0;
 }
 

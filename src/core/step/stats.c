@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdatomic.h>
 
+#include "external.h"
 #include "strain.h"
 #include "team.h"
 #include "world.h"
@@ -11,11 +12,13 @@
 #define HK_STATS_PARALLEL_MIN 65536
 
 /* The statistics of w whose springs scanned to `springs`. */
+/* The potential of every per-particle force (external.h) is in the total,
+ * gravity's also on its own. */
 static hk_stats stats_of(const hk_world *w, const hk_spring_scan *springs)
 {
     hk_stats s = {0};
     const hk_particles *p = &w->p;
-    const double g[3] = {w->def.gravity.x, w->def.gravity.y, w->def.gravity.z};
+    double potential[HK_EXTERNAL_TERM_COUNT] = {0};
     for (int b = 0; b < w->body_count; b++) {
         const hk_body *bd = &w->bodies[b];
         for (int i = bd->first; i < bd->first + bd->count; i++) {
@@ -23,12 +26,15 @@ static hk_stats stats_of(const hk_world *w, const hk_spring_scan *springs)
             double m = p->mass[i], vx = p->vx[i], vy = p->vy[i], vz = p->vz[i], x[3];
             hk_particle_position(w, bd, i, x);
             s.kinetic += 0.5 * m * (vx * vx + vy * vy + vz * vz);
-            s.gravity -= m * (g[0] * x[0] + g[1] * x[1] + g[2] * x[2]);
+            hk_external_energy(&w->def, m, x, potential);
         }
     }
+    s.gravity = potential[HK_TERM_gravity];
     s.spring = springs->energy;
     s.max_stretch = springs->max_stretch;
-    s.total = s.kinetic + s.gravity + s.spring;
+    s.total = s.kinetic;
+    for (int t = 0; t < HK_EXTERNAL_TERM_COUNT; t++) s.total += potential[t];
+    s.total += s.spring;
     for (int f = 0; f < w->family_count; f++) s.broken += w->families[f].broken_count;
     return s;
 }

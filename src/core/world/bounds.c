@@ -65,14 +65,88 @@ void hk_bound_text(hk_bound_kind kind, int zero_ok, char *out, size_t cap)
         snprintf(out, cap, "%s>= %s %s", zero_ok ? "0 or " : "", lo, b->unit);
 }
 
-int hk_check_bound(hk_world *w, const char *what, const char *field, hk_bound_kind kind, int zero_ok, double v)
+/* "WHAT: FIELD must be RANGE (got V): REASON" into msg (WHAT NULL: "FIELD must be ..."). */
+static void bound_message(const char *what, const char *field, hk_bound_kind kind, int zero_ok, double v, char *msg,
+                          size_t cap)
 {
-    if (hk_bound_ok(kind, zero_ok, v)) return 0;
     char range[96];
     hk_bound_text(kind, zero_ok, range, sizeof range);
     const hk_bound *b = hk_bound_of(kind);
     /* the reason explains the magnitudes, not the sign */
     const int magnitude = v > 0 && b;
-    return hk_fail(w, "%s%s%s must be %s (got %g)%s%s", what ? what : "", what ? ": " : "", field, range, v,
-                   magnitude ? ": " : "", magnitude ? b->reason : "");
+    snprintf(msg, cap, "%s%s%s must be %s (got %g)%s%s", what ? what : "", what ? ": " : "", field, range, v,
+             magnitude ? ": " : "", magnitude ? b->reason : "");
+}
+
+int hk_check_bound(hk_world *w, const char *what, const char *field, hk_bound_kind kind, int zero_ok, double v)
+{
+    if (hk_bound_ok(kind, zero_ok, v)) return 0;
+    char msg[sizeof w->error];
+    bound_message(what, field, kind, zero_ok, v, msg, sizeof msg);
+    return hk_fail(w, "%s", msg);
+}
+
+int hk_check_vec(hk_world *w, const char *what, const char *field, hk_vec3 v)
+{
+    const double c[3] = {v.x, v.y, v.z};
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(c[k])) return hk_fail(w, "%s: %s.%c must be finite (got %g)", what, field, "xyz"[k], c[k]);
+    return 0;
+}
+
+int hk_check_positive(hk_world *w, const char *what, const char *field, double v)
+{
+    return v > 0 && isfinite(v) ? 0 : hk_fail(w, "%s: %s must be > 0 (got %g)", what, field, v);
+}
+
+void hk_field_text(const hk_field *f, char *out, size_t cap)
+{
+    switch (f->rule) {
+    case HK_RULE_FINITE: snprintf(out, cap, "finite"); return;
+    case HK_RULE_VEC: snprintf(out, cap, "finite in x, y and z"); return;
+    case HK_RULE_INT:
+        if (f->a == 0 && f->b == 1)
+            snprintf(out, cap, "0 or 1");
+        else
+            snprintf(out, cap, "in [%.0f, %.0f]", f->a, f->b);
+        return;
+    case HK_RULE_RANGE: snprintf(out, cap, "in [%g, %g]", f->a, f->b); return;
+    default: hk_bound_text((hk_bound_kind)f->a, f->rule == HK_RULE_BOUND_OR_0, out, cap); return;
+    }
+}
+
+int hk_field_check(const hk_field *f, const void *base, char *msg, size_t cap)
+{
+    const char *at = (const char *)base + f->offset;
+    char rule[96];
+    hk_field_text(f, rule, sizeof rule);
+    if (f->rule == HK_RULE_VEC) {
+        hk_vec3 x;
+        memcpy(&x, at, sizeof x);
+        const double c[3] = {x.x, x.y, x.z};
+        for (int k = 0; k < 3; k++)
+            if (!isfinite(c[k])) {
+                snprintf(msg, cap, "%s.%c must be finite (got %g)", f->name, "xyz"[k], c[k]);
+                return -1;
+            }
+        return 0;
+    }
+    if (f->rule == HK_RULE_INT) {
+        int i;
+        memcpy(&i, at, sizeof i);
+        if (i >= f->a && i <= f->b) return 0;
+        snprintf(msg, cap, "%s must be %s (got %d)", f->name, rule, i);
+        return -1;
+    }
+    double v;
+    memcpy(&v, at, sizeof v);
+    if (f->rule == HK_RULE_FINITE  ? isfinite(v)
+        : f->rule == HK_RULE_RANGE ? v >= f->a && v <= f->b
+                                   : hk_bound_ok((hk_bound_kind)f->a, f->rule == HK_RULE_BOUND_OR_0, v))
+        return 0;
+    if (f->rule == HK_RULE_BOUND || f->rule == HK_RULE_BOUND_OR_0)
+        bound_message(NULL, f->name, (hk_bound_kind)f->a, f->rule == HK_RULE_BOUND_OR_0, v, msg, cap);
+    else
+        snprintf(msg, cap, "%s must be %s (got %g)", f->name, rule, v);
+    return -1;
 }

@@ -138,6 +138,7 @@ int hk_world_set_threads(hk_world *w, int threads)
         return hk_fail(w, "threads must be in [0, %d] (got %d)", HK_MAX_THREADS, threads);
     if (threads == 0 && w->def.task_hook.run)
         return hk_fail(w, "threads must be in [1, %d] while a task hook is set (the tasks of a pass)", HK_MAX_THREADS);
+    if (threads != w->def.threads) w->forces_valid = 0; /* the next evaluation makes the new team's state first */
     w->def.threads = threads;
     return 0;
 }
@@ -171,6 +172,8 @@ hk_world_def hk_default_world_def(void)
     d.walls_loss = 0.0;
     d.wind_model = HK_WIND_NONE;
     d.wind_drag = 1.0;
+    d.kernels = NULL; /* the widest path */
+    d.list_parallel_min = HK_LIST_PARALLEL_MIN;
     return d;
 }
 
@@ -469,7 +472,14 @@ int hk_world_positions(const hk_world *w, int first, int count, double *xyz)
 
 int hk_world_add_sphere(hk_world *w, const hk_sphere_def *def)
 {
-    if (!(def->radius > 0.0)) return hk_fail(w, "sphere radius must be > 0 (got %g)", def->radius);
+    if (!(def->radius > 0.0) || !isfinite(def->radius))
+        return hk_fail(w, "sphere radius must be > 0 (got %g)", def->radius);
+    const double v[6] = {def->center.x,   def->center.y,   def->center.z,
+                         def->velocity.x, def->velocity.y, def->velocity.z};
+    for (int k = 0; k < 6; k++)
+        if (!isfinite(v[k]))
+            return hk_fail(w, "sphere %s.%c must be finite (got %g)", k < 3 ? "center" : "velocity", "xyz"[k % 3],
+                           v[k]);
     if (!(def->loss >= 0.0 && def->loss <= 1.0)) return hk_fail(w, "sphere loss must be in [0, 1] (got %g)", def->loss);
     if (w->sphere_count == w->sphere_cap) {
         int cap = w->sphere_cap ? 2 * w->sphere_cap : 4;

@@ -175,6 +175,12 @@ struct hk_world {
     } facts;
     int coloured; /* 1: every list family is coloured (hk_world_optimise has nothing to do) */
     char error[512];
+
+    /* Tests only: when set, called by every thread at the end of each of
+     * this world's engine passes, inside its parallel region (thread t of
+     * T), to break a kernel on purpose and show that verification catches
+     * it. NULL otherwise. */
+    void (*after_pass)(hk_world *w, int t, int T);
 };
 
 /* Tasks of the world's parallel passes (team.h): its `threads` setting,

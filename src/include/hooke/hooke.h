@@ -80,15 +80,14 @@ typedef struct hk_world hk_world; /* opaque */
  *   hk_world_error's text is the world's and lasts until its next call.
  * - Every other call (hk_version, hk_status_name, the hk_default_*_def,
  *   bound, integrator-name and frame-format-name functions,
- *   hk_kernel_path_available, hk_find_zero_length_spring, and the calls
+ *   hk_kernel_path_available, hk_world_def_check,
+ *   hk_find_zero_length_spring, and the calls
  *   that make a new object: hk_world_create, hk_world_load_scene,
  *   hk_world_parse_scene, hk_frame_writer_open, the hk_mesh_parse_* and
  *   hk_mesh_load into the caller's own hk_mesh) is safe from any thread.
- * - hk_check_environment and hk_world_create read the environment
- *   (HOOKE_KERNELS, HOOKE_LIST_PARALLEL_MIN): not while the host changes
- *   it (setenv) on another thread.
- * - The library keeps no other process-wide state: it never changes the
- *   OpenMP settings, signal handlers, locale or exit handlers. */
+ * - The library reads no environment variable and keeps no process-wide
+ *   state: it never changes the OpenMP settings, signal handlers, locale or
+ *   exit handlers. */
 typedef enum hk_status {
     HK_OK = 0,
     HK_ERR_INVALID = -1,     /* bad input: a value out of its bounds, a malformed file, an unknown name */
@@ -245,20 +244,32 @@ typedef struct hk_world_def {
     hk_wind_model wind_model;
     hk_vec3 wind;     /* wind velocity w [m/s] */
     double wind_drag; /* c_w [N*s/m] (default 1) */
+    /* How the world computes, never what: every value gives the same bits. The library reads no environment;
+     * the program `hooke` fills these from HOOKE_KERNELS and HOOKE_LIST_PARALLEL_MIN. */
+    const char *kernels;   /* kernel path, as hk_world_set_kernels takes it ("avx512", "avx2", "scalar",
+                              "reference"); NULL or "": the widest this CPU and build run (copied: the world keeps
+                              no pointer to it) */
+    int list_parallel_min; /* a body of fewer list springs than this runs them on one thread, where a barrier per
+                              colour would cost more than the work [1], >= 0 (default HK_LIST_PARALLEL_MIN;
+                              0: every list body on the world's whole team) */
     hk_task_hook task_hook; /* {NULL}: OpenMP's threads; set: the host's pool, `threads` (>= 1) tasks a pass */
 } hk_world_def;
+#define HK_LIST_PARALLEL_MIN 16384 /* list_parallel_min by default [1] */
 
-HK_API hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground, walls */
+HK_API hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground, walls; default tuning */
 
-/* The environment variables the library reads, HOOKE_KERNELS (a kernel
- * path, see hk_world_set_kernels) and HOOKE_LIST_PARALLEL_MIN (a count of
- * springs >= 0): 0 if each is unset, empty or usable; otherwise -1 with
- * "NAME=VALUE: expected ..." in err (may be NULL). A value the library
- * cannot use is never replaced by a default: hk_world_create fails while
- * this does. (HK_OK, or HK_ERR_INVALID.) */
-HK_API int hk_check_environment(char *err, size_t errlen);
-/* A new world, or NULL if out of memory, the environment is unusable
- * (hk_check_environment says why) or def has a task hook but threads 0. */
+/* Whether hk_world_create accepts def: every field within what it accepts
+ * (docs/user-guide.md "hooke as a library" lists them; the magnitudes are
+ * the bounds above): HK_OK; HK_ERR_INVALID with "FIELD must be ... (got
+ * V)" in err (may be NULL) for the first field that is not, say "air_drag
+ * must be 0 or in [1e-12, 1e12] N*s/m (got -1)" or "gravity.y must be
+ * finite (got nan)"; HK_ERR_UNSUPPORTED when `kernels` names a path this CPU
+ * or build lacks. No value is clamped or replaced. NULL def: the defaults
+ * (HK_OK). Thread-safe. */
+HK_API int hk_world_def_check(const hk_world_def *def, char *err, size_t errlen);
+/* A new world of def (NULL: hk_default_world_def()), or NULL if def is
+ * refused (hk_world_def_check says why; a task hook needs threads >= 1) or
+ * memory runs out. */
 HK_API hk_world *hk_world_create(const hk_world_def *def);
 HK_API void hk_world_destroy(hk_world *w);
 /* Threads asked for by the world's definition (0 = not specified). */
@@ -280,9 +291,9 @@ HK_API int hk_world_set_task_hook(hk_world *w, const hk_task_hook *hook);
 /* How the world evaluates forces: "avx512", "avx2" or "scalar" (the
  * parallel engine with that instruction set) or "reference" (the plain
  * serial code, the oracle the engine is tested against). A new world takes
- * the process default: HOOKE_KERNELS when set, else the widest path the CPU
- * and the build have. NULL: that default. Every engine path gives the same
- * bits. HK_OK; HK_ERR_UNSUPPORTED if the CPU or the build lacks the path,
+ * its definition's `kernels`, by default the widest path the CPU and the
+ * build have. NULL: that default. Every engine path gives the same bits.
+ * HK_OK; HK_ERR_UNSUPPORTED if the CPU or the build lacks the path,
  * HK_ERR_INVALID for a name that is none of these. */
 HK_API int hk_world_set_kernels(hk_world *w, const char *path);
 /* The world's path, as above. */
@@ -684,7 +695,7 @@ typedef struct hk_stats {
     double kinetic;     /* sum 1/2 m v^2 over free particles [J] */
     double gravity;     /* sum -m g.x over free particles [J] */
     double spring;      /* sum 1/2 k (r - L0)^2 over active springs [J] */
-    double total;       /* kinetic + gravity + spring [J] */
+    double total;       /* kinetic + gravity + spring + the potential of any other per-particle force [J] */
     double max_stretch; /* max r / L0 over unbroken springs [1] */
     int64_t broken;     /* broken springs [1] */
 } hk_stats;
@@ -742,8 +753,9 @@ HK_API hk_world *hk_world_parse_scene(const char *text, const char *name, hk_run
 /* Frames: the files `hooke run --out DIR --format LIST` writes, one per
  * format per call, named DIR/frame_<step, 6 digits>.<extension> (VTK
  * PolyData .vtp with a frames.pvd collection for ParaView, Wavefront .obj,
- * a rendered .png; docs/user-guide.md "Output formats"). Each file is
- * written whole (NAME.tmp, then renamed). */
+ * a rendered .png, its series drawn with one camera and colour range
+ * listed in frames_png.csv; docs/user-guide.md "Output formats"). Each
+ * file is written whole (NAME.tmp, then renamed). */
 typedef struct hk_frame_writer hk_frame_writer; /* opaque: one series of frames */
 
 /* The name of frame format i ("vtk", "obj", "png", in that order), or NULL

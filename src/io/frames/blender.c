@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "frame_format.h"
+#include "kept_rows.h"
 #include "obj_out.h"
 #include "outfile.h"
 #include "pc2.h"
@@ -27,8 +28,8 @@ typedef struct split_cells {
 
 typedef struct blender_series {
     hk_pc2 pc2;
-    FILE *index; /* frames_pc2.csv, open for appending */
-    float *xyz;  /* one sample */
+    FILE *index;    /* frames_pc2.csv, open for appending */
+    float *xyz;     /* one sample */
     int32_t points; /* vertices of the cache: particles, or the split layout's */
     int split;      /* the split layout */
     split_cells cells;
@@ -51,47 +52,16 @@ static void series_free(void *state)
 
 static const char index_header[] = "sample,step,time\n";
 
-/* The rows of DIR/frames_pc2.csv kept by a restart at `first_step`: the
- * leading rows numbered 0, 1, ... whose steps rise and lie before it. The
- * kept text goes to *kept (malloc'd); their count is returned (0 if the file
- * is missing or not an index). */
-static int32_t kept_rows(const char *path, long long first_step, char **kept)
+/* A row of DIR/frames_pc2.csv (kept_rows.h): "sample,step,time", sample n. */
+static int pc2_row(const char *line, int64_t n, int64_t *step, void *ctx)
 {
-    *kept = NULL;
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    char line[256];
-    size_t cap = 4096, len = 0;
-    char *out = malloc(cap);
-    int32_t n = 0;
-    long long last = -1;
-    if (out && fgets(line, sizeof line, f) && strcmp(line, index_header) == 0) {
-        while (fgets(line, sizeof line, f)) {
-            long long sample, step;
-            double t;
-            char end;
-            if (sscanf(line, "%lld,%lld,%lg%c", &sample, &step, &t, &end) != 4 || end != '\n' || sample != n ||
-                step <= last || step >= first_step || n == INT32_MAX)
-                break;
-            const size_t k = strlen(line);
-            if (len + k + 1 > cap) {
-                char *g = realloc(out, cap *= 2);
-                if (!g) break;
-                out = g;
-            }
-            memcpy(out + len, line, k + 1);
-            len += k;
-            last = step;
-            n++;
-        }
-    }
-    fclose(f);
-    if (n == 0) {
-        free(out);
-        return 0;
-    }
-    *kept = out;
-    return n;
+    (void)ctx;
+    long long sample, s;
+    double t;
+    char end;
+    if (sscanf(line, "%lld,%lld,%lg%c", &sample, &s, &t, &end) != 4 || end != '\n' || sample != n) return -1;
+    *step = s;
+    return 0;
 }
 
 /* Writes the index with its header, rows (text, may be NULL) and the row of
@@ -156,12 +126,16 @@ static int cells_read(blender_series *b, int particles)
         if (n[k] == cap[k]) {
             cap[k] = cap[k] ? 2 * cap[k] : 1024;
             int32_t *grown = realloc(*list[k], (size_t)(want * cap[k]) * sizeof **list[k]);
-            if (grown) *list[k] = grown;
-            else rc = -1;
+            if (grown)
+                *list[k] = grown;
+            else
+                rc = -1;
         }
         for (int i = 0; i < want && rc == 0; i++) {
-            if (v[i] < 0 || v[i] >= particles) rc = -1;
-            else (*list[k])[want * n[k] + i] = (int32_t)v[i];
+            if (v[i] < 0 || v[i] >= particles)
+                rc = -1;
+            else
+                (*list[k])[want * n[k] + i] = (int32_t)v[i];
         }
         n[k]++;
     }
@@ -194,7 +168,8 @@ static int split_obj(const blender_series *b, const hk_world *w, const hk_geomet
             "(one gone from a frame has them all at its centre in frames.pc2)\n",
             HOOKE_VERSION, (long long)hk_world_step_count(w), hk_world_time(w), (long long)c->tris,
             (long long)c->edges);
-    for (int64_t t = 0; t < c->tris; t++) fprintf(f, "#t %d %d %d\n", c->tri[3 * t], c->tri[3 * t + 1], c->tri[3 * t + 2]);
+    for (int64_t t = 0; t < c->tris; t++)
+        fprintf(f, "#t %d %d %d\n", c->tri[3 * t], c->tri[3 * t + 1], c->tri[3 * t + 2]);
     for (int64_t e = 0; e < c->edges; e++) fprintf(f, "#e %d %d\n", c->edge[2 * e], c->edge[2 * e + 1]);
     for (int64_t i = 0; i < 3 * c->tris + 2 * c->edges; i++) {
         const int32_t p = i < 3 * c->tris ? c->tri[i] : c->edge[i - 3 * c->tris];
@@ -290,7 +265,7 @@ static int first_frame(blender_series *b, const hk_world *w, const hk_geometry *
 {
     const long long step = (long long)hk_world_step_count(w);
     char *rows = NULL;
-    const int32_t keep = step > 0 ? kept_rows(b->csv, step, &rows) : 0;
+    const int32_t keep = step > 0 ? (int32_t)hk_kept_rows(b->csv, index_header, step, pc2_row, NULL, &rows) : 0;
     FILE *obj = keep > 0 ? fopen(b->obj, "r") : NULL;
     const int have_obj = obj != NULL;
     if (obj) fclose(obj);

@@ -1,5 +1,5 @@
-/* render.c — a frame drawn with cairo: camera fitted per frame, ground with shadows, spheres, stretch-coloured
- * surfaces and springs back to front, a colour bar and a caption. */
+/* render.c — a frame drawn with cairo: the run's camera (view.h), ground with shadows, spheres, stretch-coloured
+ * surfaces and springs back to front, a colour bar with the run's range and a caption. */
 /* SPDX-License-Identifier: MIT */
 #include "render.h"
 
@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "frame_format.h"
-#include "plot_axis.h"
 #include "world.h"
 
 #define PI 3.14159265358979323846
@@ -50,51 +49,18 @@ typedef struct hk_render_camera {
     double half_extent;             /* half the visible height of the viewport [m] */
 } hk_render_camera;
 
-/* The box around the finite particles that are drawn (drawn[i]) and the spheres ([m]); 0 when there is none. */
-static int scene_box(const hk_world *w, const double *pos, const char *drawn, double lo[3], double hi[3])
-{
-    const hk_particles *p = &w->p;
-    for (int c = 0; c < 3; c++) {
-        lo[c] = INFINITY;
-        hi[c] = -INFINITY;
-    }
-    for (int i = 0; i < p->count; i++) {
-        if (!drawn[i]) continue;
-        const double *x = pos + 3 * (size_t)i;
-        if (!isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2])) continue;
-        for (int c = 0; c < 3; c++) {
-            lo[c] = fmin(lo[c], x[c]);
-            hi[c] = fmax(hi[c], x[c]);
-        }
-    }
-    for (int k = 0; k < w->sphere_count; k++) {
-        const hk_sphere_def *s = &w->spheres[k];
-        const double x[3] = {s->center.x, s->center.y, s->center.z};
-        for (int c = 0; c < 3; c++) {
-            lo[c] = fmin(lo[c], x[c] - s->radius);
-            hi[c] = fmax(hi[c], x[c] + s->radius);
-        }
-    }
-    return lo[0] <= hi[0];
-}
-
 /* The ground is shown when there is one within twice the box's size below it. */
 static int ground_near(const hk_world *w, const double lo[3], const double hi[3])
 {
     const double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
     return w->def.ground.model != HK_GROUND_NONE && w->def.ground.height >= lo[1] - 2 * size &&
-           isfinite(w->def.ground.height);
+           w->def.ground.height <= hi[1] && isfinite(w->def.ground.height);
 }
 
-/* The frame's camera (hk_render_png). */
-static void camera_fit(const hk_world *w, const double *pos, const char *drawn, int width, int height,
-                       hk_render_camera *cam)
+/* The camera of the run: from the front right, 30 degrees round from +z and 30 degrees above, looking at the
+ * middle of the box (the view's, with the ground's stage when it is drawn), everything in it in the viewport. */
+static void camera_fit(const double lo[3], const double hi[3], int width, int height, hk_render_camera *cam)
 {
-    double lo[3], hi[3];
-    if (!scene_box(w, pos, drawn, lo, hi))
-        for (int c = 0; c < 3; c++) lo[c] = hi[c] = 0;
-    if (ground_near(w, lo, hi)) lo[1] = fmin(lo[1], w->def.ground.height);
-    /* from the front right, 30 degrees round from +z, 30 degrees above */
     const double el = 30 * PI / 180, az = 30 * PI / 180, world_up[3] = {0, 1, 0};
     double dir[3] = {-sin(az) * cos(el), -sin(el), -cos(az) * cos(el)};
     normalise(dir);
@@ -115,25 +81,27 @@ static void camera_fit(const hk_world *w, const double *pos, const char *drawn, 
                              (k & 4 ? hi[2] : lo[2]) - cam->centre[2]};
         half = fmax(half, fmax(fabs(dot(q, cam->right)) / aspect, fabs(dot(q, cam->up))));
     }
-    half = half > 0 && isfinite(half) ? 1.1 * half : 1.0;
-    /* steps: the extent up to a power of 2^(1/8), the centre to the nearest multiple of a sixteenth of it (at most
-     * sqrt(3) / 32 = 0.054 of the extent away on the screen, within the margin: 1 / 1.1 + 0.054 < 1) */
-    half = exp2(ceil(8 * log2(half)) / 8);
-    const double grid = half / 16;
-    for (int c = 0; c < 3; c++) cam->centre[c] = grid * round(cam->centre[c] / grid);
-    cam->half_extent = half;
+    cam->half_extent = half > 0 && isfinite(half) ? 1.04 * half : 1.0;
 }
 
 /* ---- colours ------------------------------------------------------------- */
 
-/* The stretch colour map: equally spaced stops from HK_RENDER_STRETCH_MIN to _MAX, linear in RGB between them
- * (the colour bar's gradient uses the same stops). */
+/* The stretch colour map: five stops, the first at the range's low end, the middle one (green) at rest (r/L0 = 1),
+ * the last at its high end, the others half way; linear in RGB between them. The colour bar shows the stops equally
+ * spaced, each labelled with its value. */
 static const hk_rgb stretch_stops[5] = {{45, 75, 200}, {40, 165, 210}, {70, 175, 90}, {240, 190, 40}, {210, 40, 35}};
 #define STOPS 5
 
-hk_rgb hk_render_stretch_colour(double stretch)
+/* The value at stop k of the view's map. */
+static double stop_value(const hk_view *v, int k)
 {
-    double t = (stretch - HK_RENDER_STRETCH_MIN) / (HK_RENDER_STRETCH_MAX - HK_RENDER_STRETCH_MIN);
+    return k <= 2 ? v->stretch_lo + (1 - v->stretch_lo) * k / 2.0 : 1 + (v->stretch_hi - 1) * (k - 2) / 2.0;
+}
+
+hk_rgb hk_render_stretch_colour(const hk_view *v, double stretch)
+{
+    double t = stretch <= 1 ? 0.5 * (stretch - v->stretch_lo) / (1 - v->stretch_lo)
+                            : 0.5 + 0.5 * (stretch - 1) / (v->stretch_hi - 1);
     if (!isfinite(t) || t > 1) t = 1;
     if (t < 0) t = 0;
     const double u = t * (STOPS - 1);
@@ -184,6 +152,7 @@ static int item_cmp(const void *a, const void *b)
 typedef struct scene {
     const hk_world *w;
     const hk_geometry *g;
+    const hk_view *view; /* the run's box and colour range */
     view v;
     double *s;       /* 3 per particle: x, y [px], depth [m] */
     double *stretch; /* per particle: the mean r / L0 of its unbroken springs (1 without) */
@@ -197,15 +166,13 @@ typedef struct scene {
 /* 1 if particle i has a place on the screen. */
 static int shown(const scene *sc, int i) { return isfinite(sc->s[3 * i]) && isfinite(sc->s[3 * i + 1]); }
 
-/* The stage under the box: the box's x-z extent with a margin, on whole cells of a 1-2-5 grid (plot_axis.h's
- * choice of steps). */
+/* The stage under the view's box: its x-z extent with a margin, on whole cells of the view's ground grid (the same
+ * spacing for every frame of the run). */
 static void ground_stage(scene *sc, const double lo[3], const double hi[3])
 {
     const double size = fmax(fmax(hi[0] - lo[0], hi[2] - lo[2]), fmax(hi[1] - lo[1], 1e-3));
-    hk_plot_scale s;
-    hk_plot_scale_set(&s, 0, size, 0);
-    sc->grid = s.mult * pow(10, s.pow10);
-    const double m = 0.3 * size;
+    sc->grid = sc->view->grid;
+    const double m = 0.15 * size;
     sc->stage[0] = sc->grid * floor((lo[0] - m) / sc->grid);
     sc->stage[1] = sc->grid * ceil((hi[0] + m) / sc->grid);
     sc->stage[2] = sc->grid * floor((lo[2] - m) / sc->grid);
@@ -313,6 +280,13 @@ static void draw_ground(hk_canvas *c, const scene *sc)
     cairo_stroke(cr);
 }
 
+/* The stretch a surface triangle shows: the mean of its corners'. */
+static double tri_stretch(const scene *sc, int64_t t)
+{
+    const int32_t *v = sc->g->tri + 3 * t;
+    return (sc->stretch[v[0]] + sc->stretch[v[1]] + sc->stretch[v[2]]) / 3;
+}
+
 static void draw_triangle(hk_canvas *c, const scene *sc, int64_t t, const double light[3])
 {
     const double *pos = sc->g->pos;
@@ -323,8 +297,8 @@ static void draw_triangle(hk_canvas *c, const scene *sc, int64_t t, const double
         for (int c = 0; c < 3; c++) e[k][c] = pos[3 * v[k + 1] + c] - pos[3 * v[0] + c];
     cross(e[0], e[1], n);
     normalise(n);
-    const double st = (sc->stretch[v[0]] + sc->stretch[v[1]] + sc->stretch[v[2]]) / 3;
-    const hk_rgb col = shaded(hk_render_stretch_colour(st), 0.45 + 0.55 * fabs(dot(n, light)));
+    const hk_rgb col =
+        shaded(hk_render_stretch_colour(sc->view, tri_stretch(sc, t)), 0.45 + 0.55 * fabs(dot(n, light)));
     const double edge =
         fmax(hypot(a[0] - b[0], a[1] - b[1]), fmax(hypot(b[0] - d[0], b[1] - d[1]), hypot(d[0] - a[0], d[1] - a[1])));
     cairo_t *cr = c->cr;
@@ -415,7 +389,7 @@ static int draw_scene(hk_canvas *c, const scene *sc)
             const double *a = sc->s + 3 * g->line[2 * i], *b = sc->s + 3 * g->line[2 * i + 1];
             cairo_move_to(cr, a[0], a[1]);
             cairo_line_to(cr, b[0], b[1]);
-            hk_canvas_colour(c, hk_render_stretch_colour(g->stretch[i]), 1);
+            hk_canvas_colour(c, hk_render_stretch_colour(sc->view, g->stretch[i]), 1);
             cairo_set_line_width(cr, 2.2);
             cairo_stroke(cr);
         } else if (it[k].kind == ITEM_POINT) {
@@ -432,21 +406,16 @@ static int draw_scene(hk_canvas *c, const scene *sc)
 
 /* ---- annotations --------------------------------------------------------- */
 
-/* The stretch colour bar right of the viewport: the map's stops as a gradient, clamped ends as arrows, ticks
- * labelled by plot_axis.h. */
-static void draw_colour_bar(hk_canvas *c, const double vp[4])
+/* The stretch colour bar right of the viewport: the map's stops equally spaced, each labelled with its value (the
+ * ends are the run's range), values beyond the ends shown by arrows in the end colours. */
+static void draw_colour_bar(hk_canvas *c, const double vp[4], const hk_view *v)
 {
     cairo_t *cr = c->cr;
     const double x0 = vp[2] + 16, bw = 14, top = vp[1] + 58, bottom = c->h - 58;
-    hk_plot_scale s;
-    hk_plot_scale_set(&s, HK_RENDER_STRETCH_MIN, HK_RENDER_STRETCH_MAX, 0);
-    const double lo = ldexp(s.min, s.exp2), hi = ldexp(s.max, s.exp2);
     cairo_pattern_t *pat = cairo_pattern_create_linear(0, bottom, 0, top);
     for (int k = 0; k < STOPS; k++) {
-        const double v =
-            HK_RENDER_STRETCH_MIN + (HK_RENDER_STRETCH_MAX - HK_RENDER_STRETCH_MIN) * k / (double)(STOPS - 1);
         const hk_rgb col = stretch_stops[k];
-        cairo_pattern_add_color_stop_rgb(pat, (v - lo) / (hi - lo), col.r / 255.0, col.g / 255.0, col.b / 255.0);
+        cairo_pattern_add_color_stop_rgb(pat, k / (double)(STOPS - 1), col.r / 255.0, col.g / 255.0, col.b / 255.0);
     }
     /* the bar with an arrow at each end: values beyond take the end colours */
     const double a = 9;
@@ -463,15 +432,13 @@ static void draw_colour_bar(hk_canvas *c, const double vp[4])
     hk_canvas_colour(c, ink, 1);
     cairo_set_line_width(cr, 0.8);
     cairo_stroke(cr);
-    double at[HK_PLOT_MAX_TICKS];
-    char label[HK_PLOT_MAX_TICKS][HK_PLOT_LABEL], text[HK_PLOT_TEXT];
-    const int n = hk_plot_ticks(&s, at, label, HK_PLOT_MAX_TICKS);
-    for (int i = 0; i < n; i++) {
-        const double y = floor(hk_plot_scale_pos(&s, at[i], bottom, top)) + 0.5;
+    for (int k = 0; k < STOPS; k++) {
+        const double y = floor(bottom + (top - bottom) * k / (STOPS - 1)) + 0.5;
+        char text[32];
+        snprintf(text, sizeof text, "%.6g", stop_value(v, k));
         cairo_move_to(cr, x0 + bw, y);
         cairo_line_to(cr, x0 + bw + 4, y);
         cairo_stroke(cr);
-        hk_plot_tick_text(&s, at[i], label[i], text);
         hk_canvas_text(c, x0 + bw + 7, y, 0, 0.5, HK_TEXT_TICK, ink, text);
     }
     const double cx = x0 + 0.5 * bw + 12, lh = hk_canvas_text_height(c, HK_TEXT_CAPTION);
@@ -501,9 +468,51 @@ static void draw_caption(hk_canvas *c, const scene *sc, const double vp[4])
     }
 }
 
-int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, int width, int height)
+/* Which particles a frame draws (drawn, per particle: a corner of a surface triangle, or of a body without a
+ * surface) and which bodies have a surface (surface, per body). */
+static void mark_drawn(const hk_world *w, const hk_geometry *g, char *drawn, char *surface)
 {
-    scene sc = {.w = w, .g = g, .ground = NAN};
+    memset(drawn, 0, (size_t)w->p.count);
+    for (int b = 0; b < w->body_count; b++) {
+        surface[b] = (char)hk_geometry_body_has_surface(w, b);
+        if (!surface[b]) memset(drawn + w->bodies[b].first, 1, (size_t)w->bodies[b].count);
+    }
+    for (int64_t t = 0; t < 3 * g->tris; t++) drawn[g->tri[t]] = 1;
+}
+
+int hk_render_fit(hk_view *v, const hk_world *w, const hk_geometry *g)
+{
+    char *drawn = malloc((size_t)(w->p.count > 0 ? w->p.count : 1));
+    char *surface = malloc((size_t)(w->body_count > 0 ? w->body_count : 1));
+    if (drawn && surface) {
+        mark_drawn(w, g, drawn, surface);
+        hk_view_fit(v, w, g->pos, drawn);
+    }
+    free(drawn);
+    free(surface);
+    return drawn && surface ? 0 : -1;
+}
+
+/* Widens the view's colour range to what the frame colours: its surface triangles and the springs of its bodies
+ * without a surface. 0, or -1 when out of memory. */
+static int widen_range(hk_view *v, const scene *sc)
+{
+    const hk_geometry *g = sc->g;
+    double *values = malloc((size_t)(g->tris + g->lines + 1) * sizeof *values);
+    if (!values) return -1;
+    int64_t n = 0;
+    for (int64_t t = 0; t < g->tris; t++) values[n++] = tri_stretch(sc, t);
+    for (int64_t l = 0; l < g->lines; l++)
+        if (!sc->surface[g->line_body[l]]) values[n++] = g->stretch[l];
+    const int rc = hk_view_widen(v, values, n);
+    free(values);
+    return rc < 0 ? -1 : 0;
+}
+
+int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_view *view, int width, int height)
+{
+    hk_view own;
+    scene sc = {.w = w, .g = g, .view = view ? view : &own, .ground = NAN};
     const hk_particles *p = &w->p;
     const size_t np = (size_t)(p->count > 0 ? p->count : 1);
     sc.s = malloc(np * 3 * sizeof *sc.s);
@@ -517,19 +526,11 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, int
         errno = ENOMEM;
         goto out;
     }
-    for (int b = 0; b < w->body_count; b++) {
-        sc.surface[b] = (char)hk_geometry_body_has_surface(w, b);
-        if (!sc.surface[b]) memset(sc.drawn + w->bodies[b].first, 1, (size_t)w->bodies[b].count);
-    }
-    for (int64_t t = 0; t < 3 * g->tris; t++) sc.drawn[g->tri[t]] = 1;
-    camera_fit(w, g->pos, sc.drawn, width, height, &sc.v.cam);
-    double vp[4];
-    hk_render_viewport(width, height, vp);
-    sc.v.scale = 0.5 * (vp[3] - vp[1]) / sc.v.cam.half_extent;
-    sc.v.ox = 0.5 * (vp[0] + vp[2]);
-    sc.v.oy = 0.5 * (vp[1] + vp[3]);
-    for (int i = 0; i < p->count; i++)
-        project(&sc.v, g->pos[3 * i], g->pos[3 * i + 1], g->pos[3 * i + 2], sc.s + 3 * i);
+    mark_drawn(w, g, sc.drawn, sc.surface);
+    if (view)
+        hk_view_follow(view, g->pos, sc.drawn, p->count);
+    else
+        hk_view_fit(&own, w, g->pos, sc.drawn);
     for (int64_t l = 0; l < g->lines; l++)
         for (int k = 0; k < 2; k++) {
             const int i = g->line[2 * l + k];
@@ -537,11 +538,33 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, int
             springs[i]++;
         }
     for (int i = 0; i < p->count; i++) sc.stretch[i] = springs[i] ? sc.stretch[i] / springs[i] : 1;
+    if (widen_range(view ? view : &own, &sc) != 0) {
+        errno = ENOMEM;
+        goto out;
+    }
+    /* the camera and the ground from the view's box alone: the same for every frame of the run */
     double lo[3], hi[3];
-    if (scene_box(w, g->pos, sc.drawn, lo, hi) && ground_near(w, lo, hi)) {
+    for (int k = 0; k < 3; k++) {
+        lo[k] = sc.view->lo[0] <= sc.view->hi[0] ? sc.view->lo[k] : 0;
+        hi[k] = sc.view->lo[0] <= sc.view->hi[0] ? sc.view->hi[k] : 0;
+    }
+    if (ground_near(w, lo, hi)) {
         sc.ground = w->def.ground.height;
         ground_stage(&sc, lo, hi);
+        lo[1] = fmin(lo[1], sc.ground);
+        lo[0] = fmin(lo[0], sc.stage[0]);
+        hi[0] = fmax(hi[0], sc.stage[1]);
+        lo[2] = fmin(lo[2], sc.stage[2]);
+        hi[2] = fmax(hi[2], sc.stage[3]);
     }
+    camera_fit(lo, hi, width, height, &sc.v.cam);
+    double vp[4];
+    hk_render_viewport(width, height, vp);
+    sc.v.scale = 0.5 * (vp[3] - vp[1]) / sc.v.cam.half_extent;
+    sc.v.ox = 0.5 * (vp[0] + vp[2]);
+    sc.v.oy = 0.5 * (vp[1] + vp[3]);
+    for (int i = 0; i < p->count; i++)
+        project(&sc.v, g->pos[3 * i], g->pos[3 * i + 1], g->pos[3 * i + 2], sc.s + 3 * i);
     if (hk_canvas_open(&c, path, HK_CANVAS_PNG, width, height, background) != 0) goto out;
     cairo_save(c.cr);
     cairo_rectangle(c.cr, vp[0], vp[1], vp[2] - vp[0], vp[3] - vp[1]);
@@ -549,7 +572,7 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, int
     if (isfinite(sc.ground)) draw_ground(&c, &sc);
     const int drawn = draw_scene(&c, &sc);
     cairo_restore(c.cr);
-    if (g->lines > 0) draw_colour_bar(&c, vp);
+    if (g->lines > 0) draw_colour_bar(&c, vp, sc.view);
     draw_caption(&c, &sc, vp);
     rc = hk_canvas_close(&c, drawn == 0);
     if (drawn != 0) {
@@ -565,11 +588,49 @@ out:
     return rc;
 }
 
-/* Each frame is framed anew from its own state (camera_fit). */
-static int write_png(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g)
+/* The series of a run's PNG frames: its view, fitted at the first frame (or continued from the index an earlier
+ * run left in the folder, after a restart), and the index, open for appending. */
+typedef struct png_series {
+    hk_view view;
+    FILE *index;
+    char path[4200]; /* DIR/frames_png.csv */
+} png_series;
+
+static void series_free(void *state)
 {
-    (void)s;
-    return hk_render_png(path, w, g, 640, 480);
+    png_series *ps = state;
+    if (ps && ps->index) fclose(ps->index);
+    free(ps);
 }
 
-const hk_frame_format hk_frame_format_png = {"png", "png", "rendered pictures, 640 x 480", write_png};
+static int write_png(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g)
+{
+    png_series *ps = s->state;
+    if (!ps) {
+        if (!(ps = calloc(1, sizeof *ps))) return -1;
+        s->state = ps;
+        s->free_state = series_free;
+        snprintf(ps->path, sizeof ps->path, "%s/%s", s->dir, HK_VIEW_INDEX);
+        char *kept = NULL;
+        if (!hk_view_continue(ps->path, hk_world_step_count(w), &ps->view, &kept) &&
+            hk_render_fit(&ps->view, w, g) != 0) {
+            errno = ENOMEM;
+            return -1;
+        }
+        ps->index = hk_view_index_open(ps->path, kept);
+        free(kept);
+    }
+    if (!ps->index) {
+        s->failed = ps->path;
+        return -1;
+    }
+    if (hk_render_png(path, w, g, &ps->view, 640, 480) != 0) return -1;
+    if (hk_view_index_row(ps->index, hk_world_step_count(w), hk_world_time(w), &ps->view) != 0) {
+        s->failed = ps->path;
+        return -1;
+    }
+    return 0;
+}
+
+const hk_frame_format hk_frame_format_png = {
+    "png", "png", "pictures, 640 x 480, one camera and colour range a run (index: " HK_VIEW_INDEX ")", write_png};

@@ -1,5 +1,5 @@
-/* render.h — pictures of a frame drawn with cairo: a camera that frames the bodies, surfaces and springs coloured by
- * stretch, the ground and the spheres, a colour bar and a caption. */
+/* render.h — pictures of a frame drawn with cairo: the run's camera, surfaces and springs coloured by stretch in the
+ * run's range, the ground and the spheres, a colour bar and a caption. */
 /* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_RENDER_H
 #define HOOKE_RENDER_H
@@ -7,30 +7,35 @@
 #include "canvas.h"
 #include "geometry.h"
 #include "hooke/hooke.h"
+#include "view.h"
 
 /* The part of a width x height frame that shows the scene, in pixels:
  * x0..x1, y0..y1. Above it the caption, right of it the colour bar. */
 void hk_render_viewport(int width, int height, double vp[4]);
 
-/* The colour of spring stretch r / L0: blue (compressed to
- * HK_RENDER_STRETCH_MIN or less), green (at rest), amber, red (stretched to
- * HK_RENDER_STRETCH_MAX or more); non-finite: red. */
-#define HK_RENDER_STRETCH_MIN 0.8
-#define HK_RENDER_STRETCH_MAX 1.2
-hk_rgb hk_render_stretch_colour(double stretch);
+/* The colour of spring stretch r / L0 in the view's range: blue at
+ * stretch_lo or below (compressed), green at rest (1), amber, red at
+ * stretch_hi or above (stretched); linear between five stops, the middle
+ * one at 1; non-finite: red. */
+hk_rgb hk_render_stretch_colour(const hk_view *v, double stretch);
+
+/* Fits view (view.h: its camera box and the narrowest colour range) to the
+ * frame: hk_view_fit over the particles the frame draws. 0, or -1 when out
+ * of memory. */
+int hk_render_fit(hk_view *view, const hk_world *w, const hk_geometry *g);
 
 /* Draws the frame (width x height pixels) and writes it as PNG. The camera
- * is fitted to the frame's own state: orthographic, looking down 30 degrees
- * from the front right at the box around what is drawn (the particles of
- * surface triangles, every particle of the other bodies), the spheres and,
- * when the ground is near (within twice the box's size below it), the
- * ground under them. Its extent and centre are rounded up to steps
- * (extents an eighth of an octave apart, centres on a grid of a sixteenth
- * of the extent), so the view holds still while the bodies move a little, and
- * everything drawn stays in the viewport. Surfaces take the mean stretch of
- * their corners' springs, springs of bodies without a surface their own;
- * everything is drawn back to front, over the ground and its shadows. The
- * same state gives the same bytes. 0, or -1 with errno set. */
-int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, int width, int height);
+ * is the run's: orthographic, looking down 30 degrees from the front right
+ * at the view's box, with the ground's stage (a 1-2-5 grid under the box)
+ * when the ground is near (within twice the box's size below it), all of it
+ * in the viewport; so the camera, the grid and the stage stay the same for
+ * every frame of the run, and a falling body is seen to fall. The view's
+ * colour range is first widened to what the frame shows (hk_view_widen);
+ * view NULL: a view fitted to this frame alone. Surfaces take the mean
+ * stretch of their corners' springs, springs of bodies without a surface
+ * their own; everything is drawn back to front, over the ground and its
+ * shadows; the colour bar is labelled with the range. The same state and
+ * view give the same bytes. 0, or -1 with errno set. */
+int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_view *view, int width, int height);
 
 #endif

@@ -76,6 +76,29 @@ static void key_list(const sc_kind *d, char *out, size_t cap)
     }
 }
 
+void hk_scene_section_names(char *out, size_t cap)
+{
+    const char *words[SC_SECTION_COUNT + SC_MAX_ITEMS + 1];
+    sc_choice_list(words, section_words(words), out, cap);
+}
+
+void hk_scene_body_names(char *out, size_t cap)
+{
+    const char *words[SC_MAX_ITEMS];
+    const sc_kind *rows[SC_MAX_ITEMS];
+    sc_choice_list(words, body_words(words, rows), out, cap);
+}
+
+void hk_scene_key_names(const char *title, char *out, size_t cap)
+{
+    out[0] = '\0';
+    for (int k = 0; k < SC_SECTION_COUNT; k++)
+        if (strcmp(sc_sections[k].title, title) == 0) key_list(&sc_sections[k], out, cap);
+    for (int k = 0; k < sc_item_count; k++)
+        if (strcmp(sc_items[k].title, title) == 0) key_list(&sc_items[k], out, cap);
+    if (strcmp(sc_springs_line.title, title) == 0) key_list(&sc_springs_line, out, cap);
+}
+
 /* "unknown key 'NAME' in TITLE: did you mean 'KEY'? (expected one of: ...)", the question only when NAME is
  * close to one of d's keys (a typo). */
 static int unknown_key(sc_lexer *lx, int col, const char *name, const sc_kind *d)
@@ -494,16 +517,18 @@ static int open_section(parser *p)
 static int build(parser *p, hk_scene *out)
 {
     sc_lexer *lx = &p->lx;
-    char why[256];
-    if (hk_check_environment(why, sizeof why) != 0) { /* not the file's fault: no line */
-        if (lx->err && lx->errlen) snprintf(lx->err, lx->errlen, "%s: error: %s", lx->file, why);
+    char why[512];
+    /* the world section's keys are checked as the library checks them (scene_kinds.c); what the file does not
+     * set (the base's tuning) is not the file's fault: no line */
+    if (hk_world_def_check(&p->set.world, why, sizeof why) != HK_OK) {
+        if (lx->err && lx->errlen) snprintf(lx->err, lx->errlen, "%s: error: world: %s", lx->file, why);
         lx->failed = 1;
         return -1;
     }
     hk_world *w = hk_world_create(&p->set.world);
     if (!w) {
         int line = p->seen_line[SC_WORLD] ? p->seen_line[SC_WORLD] : 1;
-        return sc_fail(lx, line, 1, "cannot create the world (out of memory?)");
+        return sc_fail(lx, line, 1, "cannot create the world (out of memory)");
     }
     out->body_line = calloc((size_t)p->nbodies + 1, sizeof *out->body_line);
     out->files = calloc((size_t)p->nitems + 1, sizeof *out->files);
@@ -573,7 +598,8 @@ static void free_parser(parser *p)
     free(p->lx.buf);
 }
 
-static int parse_text(const char *text, size_t len, const char *filename, hk_scene *out, char *err, size_t errlen)
+static int parse_text(const char *text, size_t len, const char *filename, const hk_world_def *base, hk_scene *out,
+                      char *err, size_t errlen)
 {
     parser p;
     memset(&p, 0, sizeof p);
@@ -586,6 +612,7 @@ static int parse_text(const char *text, size_t len, const char *filename, hk_sce
     memset(out, 0, sizeof *out);
     if (!text) return sc_fail(lx, 1, 1, "no scene text");
     p.set = sc_default_settings();
+    if (base) p.set.world = *base; /* the world section starts from it */
 
     lx->buf = malloc(len + 1);
     if (!lx->buf) return sc_oom(lx);
@@ -617,12 +644,23 @@ static int parse_text(const char *text, size_t len, const char *filename, hk_sce
     return rc;
 }
 
+int hk_scene_parse_on(const char *text, const char *filename, const hk_world_def *base, hk_scene *out, char *err,
+                      size_t errlen)
+{
+    return parse_text(text, text ? strlen(text) : 0, filename, base, out, err, errlen);
+}
+
 int hk_scene_parse(const char *text, const char *filename, hk_scene *out, char *err, size_t errlen)
 {
-    return parse_text(text, text ? strlen(text) : 0, filename, out, err, errlen);
+    return hk_scene_parse_on(text, filename, NULL, out, err, errlen);
 }
 
 int hk_scene_load(const char *path, hk_scene *out, char *err, size_t errlen)
+{
+    return hk_scene_load_on(path, NULL, out, err, errlen);
+}
+
+int hk_scene_load_on(const char *path, const hk_world_def *base, hk_scene *out, char *err, size_t errlen)
 {
     if (err && errlen) err[0] = '\0';
     if (out) memset(out, 0, sizeof *out);
@@ -650,7 +688,7 @@ int hk_scene_load(const char *path, hk_scene *out, char *err, size_t errlen)
                      col);
         return -1;
     }
-    int rc = parse_text(text, len, name, out, err, errlen);
+    int rc = parse_text(text, len, name, base, out, err, errlen);
     free(text);
     return rc;
 }

@@ -22,6 +22,19 @@ typedef struct hk_scene {
 int hk_scene_parse(const char *text, const char *filename, hk_scene *out, char *err, size_t errlen);
 /* Reads and parses a file; unreadable files give "FILE: error: cannot open scene: ..." (io/readfile.h). */
 int hk_scene_load(const char *path, hk_scene *out, char *err, size_t errlen);
+/* The same with the world section starting from base (NULL: hk_default_world_def()) instead of the defaults:
+ * how a program hands its tuning (the kernel path, list_parallel_min) to the scene's world. A base the library
+ * refuses gives "FILE: error: world: FIELD must be ..." (hk_world_def_check). */
+int hk_scene_parse_on(const char *text, const char *filename, const hk_world_def *base, hk_scene *out, char *err,
+                      size_t errlen);
+int hk_scene_load_on(const char *path, const hk_world_def *base, hk_scene *out, char *err, size_t errlen);
+/* The lists the parser's messages give, made from the tables (scene_kinds.c), for messages that must agree
+ * with them: the sections ("world, run, ground, walls, sphere or body"), the body kinds ("rope, cloth, ... or
+ * ring") and the keys of the section or body titled `title` ("world", "body rope", "springs line": "count, mass,
+ * ..., springs"; "" for no such title). */
+void hk_scene_section_names(char *out, size_t cap);
+void hk_scene_body_names(char *out, size_t cap);
+void hk_scene_key_names(const char *title, char *out, size_t cap);
 /* Frees the world and the lists; a scene that failed to load is freed too (harmless). */
 void hk_scene_free(hk_scene *s);
 /* The scene's world, now the caller's (hk_world_destroy), and the rest of

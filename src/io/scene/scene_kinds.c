@@ -122,11 +122,11 @@ static int check_not_parallel(sc_section *s, hk_vec3 u, hk_vec3 v, size_t u_off,
 
 static const sc_key world_keys[] = {
     VEC(hk_world_def, "gravity", gravity, CK_ANY, OPT),
-    NUM(hk_world_def, "air_drag", air_drag, CK_NONNEG, OPT),
+    NUM(hk_world_def, "air_drag", air_drag, CK_DAMPING, OPT),
     INT(hk_world_def, "threads", threads, 0, HK_MAX_THREADS, OPT),
     VEC(hk_world_def, "wind", wind, CK_ANY, OPT),
     CHOICE(hk_world_def, "wind_model", wind_model, wind_models),
-    NUM(hk_world_def, "wind_drag", wind_drag, CK_NONNEG, OPT),
+    NUM(hk_world_def, "wind_drag", wind_drag, CK_DAMPING, OPT),
 };
 
 static int world_finish(sc_section *s, void *def, int64_t *count)
@@ -198,9 +198,12 @@ static int run_finish(sc_section *s, void *def, int64_t *count)
 }
 
 static const sc_key ground_keys[] = {
-    CHOICE(hk_ground, "model", model, ground_models),         NUM(hk_ground, "height", height, CK_ANY, OPT),
-    NUM(hk_ground, "repulsion", repulsion, CK_NONNEG, OPT),   NUM(hk_ground, "friction", friction, CK_NONNEG, OPT),
-    NUM(hk_ground, "absorption", absorption, CK_NONNEG, OPT), NUM(hk_ground, "stiffness", stiffness, CK_NONNEG, OPT),
+    CHOICE(hk_ground, "model", model, ground_models),
+    NUM(hk_ground, "height", height, CK_ANY, OPT),
+    NUM(hk_ground, "repulsion", repulsion, CK_STIFFNESS, OPT),
+    NUM(hk_ground, "friction", friction, CK_DAMPING, OPT),
+    NUM(hk_ground, "absorption", absorption, CK_DAMPING, OPT),
+    NUM(hk_ground, "stiffness", stiffness, CK_STIFFNESS, OPT),
 };
 
 static void ground_init(void *def) { ((hk_ground *)def)->model = HK_GROUND_REPULSION; }

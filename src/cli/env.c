@@ -1,0 +1,49 @@
+/* env.c — reads HOOKE_KERNELS and HOOKE_LIST_PARALLEL_MIN into the definition the program's worlds start from. */
+/* SPDX-License-Identifier: MIT */
+#include "env.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kernels.h"
+#include "numbers.h"
+
+/* NAME's value, or NULL when it is unset or empty (the default). */
+static const char *value_of(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+int hk_env_world_def(hk_world_def *out, char *err, size_t errlen)
+{
+    *out = hk_default_world_def();
+    if (err && errlen) err[0] = '\0';
+    const char *kernels = value_of("HOOKE_KERNELS");
+    if (kernels && !hk_kernel_path_available(kernels)) {
+        if (err && errlen)
+            snprintf(err, errlen,
+                     "HOOKE_KERNELS=%s: expected reference, scalar, avx2 or avx512, one this CPU and build can run "
+                     "(hooke info lists them)",
+                     kernels);
+        return -1;
+    }
+    out->kernels = kernels;
+    const char *min = value_of("HOOKE_LIST_PARALLEL_MIN");
+    int64_t n;
+    if (min && hk_num_int(min, 0, INT_MAX, &n) != HK_NUM_OK) {
+        if (err && errlen)
+            snprintf(err, errlen, "HOOKE_LIST_PARALLEL_MIN=%s: expected a whole number of springs >= 0 (at most %d)",
+                     min, INT_MAX);
+        return -1;
+    }
+    if (min) out->list_parallel_min = (int)n;
+    return 0;
+}
+
+const char *hk_env_kernels(void)
+{
+    const char *k = value_of("HOOKE_KERNELS");
+    return k && hk_kernel_path_available(k) ? k : hk_kernels_name();
+}
