@@ -253,7 +253,7 @@ int hk_family_max_degree(const hk_family *f, int first, int count)
     int best = 0;
     for (int64_t s = 0; s < f->count; s++) {
         if (++deg[f->a[s] - first] > best) best = deg[f->a[s] - first];
-        if (++deg[f->b[s]] > best) best = deg[f->b[s]];
+        if (++deg[f->b[s] - first] > best) best = deg[f->b[s] - first];
     }
     free(deg);
     return best;
