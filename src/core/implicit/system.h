@@ -103,6 +103,9 @@ typedef struct hk_implicit {
 hk_implicit *hk_implicit_get(hk_world *w);
 void hk_implicit_free(hk_implicit *im);
 
+/* The tasks of the solver's passes: one up to HK_PARALLEL_MIN particles (no
+ * fork and join per product; team.h), else the world's team. */
+int hk_system_team(const hk_world *w);
 /* out = (mass ? M y : 0) + sum over springs of S (y_a - y_b) added to a and
  * subtracted from b, with S = sK K + sD D at the current positions
  * (engine/jacobian_lanes.h); entries of fixed particles are set to 0. Every
@@ -113,7 +116,7 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
 /* im->inv = the inverses of the 3x3 diagonal blocks of M + sum S (fixed
  * particles: 0); the blocks also go to hooks (NULL: none). */
 void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_block_hooks *hooks);
-/* z = inv r per particle (the vectors HK_SYS_Z and HK_SYS_R), times scale
+/* The vector passes below live in system_vec.c. z = inv r per particle (the vectors HK_SYS_Z and HK_SYS_R), times scale
  * unless it is 1; returns r . z and writes r . r into *rr, both summed over
  * free particles in fixed blocks, and, where worst is given, the largest
  * (|r_i| stop_i)^2 over free particles into *worst. With alpha, each block
