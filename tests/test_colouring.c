@@ -72,6 +72,11 @@ static int check_colouring(hk_world *w, hk_family *f, const char *name)
     spring_rec *before = records(f);
     assert_int_equal(hk_colour_family(f, 0, n), 0);
     assert_non_null(f->colour_start);
+    char why[256]; /* the engine's own check of the colouring (check.h) agrees with this test's */
+    if (hk_colour_check(f, 0, n, why, sizeof why) != 0) {
+        print_error("%s: %s\n", name, why);
+        fail();
+    }
 
     /* (a) the same springs, each exactly once, rest lengths and broken flags
      * moved with them */
@@ -412,6 +417,23 @@ static void test_max_degree(void **state)
     assert_int_equal(hk_family_max_degree(&w->families[0], 0, w->p.count), 0);
     assert_int_equal(hk_colour_family(&w->families[0], 0, w->p.count), 0); /* no-op */
     assert_null(w->families[0].colour_start);
+    /* a list body after the cloth (its particles from 16 on): a hub at the second end of its 10 springs */
+    hk_vec3 pos[11];
+    double mass[11];
+    int a[10], b[10];
+    for (int i = 0; i < 11; i++) {
+        pos[i] = (hk_vec3){0.1 * i, 1, 0.01 * i * i};
+        mass[i] = 0.01;
+    }
+    for (int i = 0; i < 10; i++) a[i] = i + 1, b[i] = 0;
+    const int body = hk_world_add_points(w, 11, pos, NULL, mass);
+    assert_true(body > 0);
+    const hk_spring_params sp = hk_default_spring_params();
+    const int star = hk_world_add_springs(w, body, 10, a, b, &sp);
+    assert_true(star > 0);
+    const hk_body *bd = &w->bodies[body];
+    assert_int_equal(bd->first, 16);
+    assert_int_equal(hk_family_max_degree(&w->families[star], bd->first, bd->count), 10);
     hk_world_destroy(w);
 }
 

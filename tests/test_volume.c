@@ -3,11 +3,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
-#ifdef HOOKE_USE_OPENMP
-#include <omp.h>
-#endif
-
 #include "surface.h"
+#include "team.h"
 #include "world.h"
 
 /* Icosahedron of circumradius r: edge a = 4 r / sqrt(10 + 2 sqrt 5), V = 5/12 (3 + sqrt 5) a^3. */
@@ -66,6 +63,18 @@ static void test_invariance(void **state)
     hk_mesh_free(&m);
 }
 
+/* A world's surface, whose forces a team computes. */
+typedef struct surface_pass {
+    hk_world *w;
+    hk_surface *s;
+} surface_pass;
+
+static void surface_task(const hk_team *tm, void *ctx)
+{
+    const surface_pass *sp = ctx;
+    hk_surface_forces(tm, sp->w, sp->s);
+}
+
 /* The world's parallel block sum: the same bits for 1, 2, 3 and 7 threads,
  * and the bits of the serial read-out. */
 static void test_thread_bits(void **state)
@@ -87,10 +96,8 @@ static void test_thread_bits(void **state)
         memset(w->p.fx, 0, (size_t)n * sizeof(hk_real));
         memset(w->p.fy, 0, (size_t)n * sizeof(hk_real));
         memset(w->p.fz, 0, (size_t)n * sizeof(hk_real));
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(threads[t])
-#endif
-        hk_surface_forces(w, s);
+        surface_pass sp = {w, s};
+        hk_team_run(w, threads[t], surface_task, &sp);
         vol[t] = s->volume;
         if (t == 0) {
             memcpy(f1, w->p.fx, (size_t)n * sizeof *f1);

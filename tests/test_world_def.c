@@ -148,6 +148,7 @@ static void test_table_covers_the_def(void **state)
         }
     }
     memset(covered + offsetof(hk_world_def, kernels), 1, sizeof(const char *));
+    memset(covered + offsetof(hk_world_def, task_hook), 1, sizeof(hk_task_hook)); /* checked with threads */
     for (size_t b = 0; b < sizeof covered; b++) {
         if (covered[b]) continue;
         size_t e = b;
@@ -223,6 +224,29 @@ static void test_threads_not_clamped(void **state)
     hk_world_destroy(w);
 }
 
+static void no_pool(void *host, int tasks, hk_task_fn task, void *pass)
+{
+    (void)host;
+    (void)tasks;
+    (void)task;
+    (void)pass;
+    fail(); /* a definition that is refused runs nothing */
+}
+
+/* A task hook runs passes of `threads` tasks: threads 0 (OpenMP's default) is refused with one, by name. */
+static void test_task_hook_needs_threads(void **state)
+{
+    (void)state;
+    hk_world_def def = hk_default_world_def();
+    def.task_hook = (hk_task_hook){no_pool, NULL};
+    refused(&def, "threads must be in [1, 4096] with a task_hook", "got 0");
+    def.threads = 1;
+    assert_int_equal(hk_world_def_check(&def, NULL, 0), HK_OK);
+    def.task_hook.run = NULL; /* none: threads 0 is OpenMP's default again */
+    def.threads = 0;
+    assert_int_equal(hk_world_def_check(&def, NULL, 0), HK_OK);
+}
+
 /* The body descriptors: a non-finite place or speed is refused by name, not built into NaN particles. */
 /* A body adder's call refused the descriptor with HK_ERR_INVALID and exactly `want`. */
 static void refused_body(hk_world *w, int rc, const char *want)
@@ -273,8 +297,11 @@ static void test_body_descriptors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_every_field),       cmocka_unit_test(test_table_covers_the_def),
-        cmocka_unit_test(test_walls_and_kernels), cmocka_unit_test(test_threads_not_clamped),
+        cmocka_unit_test(test_every_field),
+        cmocka_unit_test(test_table_covers_the_def),
+        cmocka_unit_test(test_walls_and_kernels),
+        cmocka_unit_test(test_threads_not_clamped),
+        cmocka_unit_test(test_task_hook_needs_threads),
         cmocka_unit_test(test_body_descriptors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,6 +60,7 @@ static void world_fields(FILE *out)
         fprintf(out, "%s: %s\n", f[i].name, rule);
     }
     fprintf(out, "kernels: NULL or \"\" (the widest path), or a path this CPU and build run (hooke info)\n");
+    fprintf(out, "task_hook: {NULL} (OpenMP's threads), or a host's pool (hooke.h hk_task_hook) with threads >= 1\n");
 }
 
 int hk_info_list(FILE *out, const char *what)

@@ -75,6 +75,16 @@ cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1 || {
 }
 run_consumer cmake-shared "$tmp/cmake/consumer"
 run_consumer cmake-static "$tmp/cmake/consumer_static"
+# the task hook (hooke.h hk_task_hook): the consumer's own pthread pool of 3 runs the world's parallel passes
+# instead of OpenMP's threads, and the state is the same
+"$tmp/cmake/consumer" "$scene" "$tmp/frames-pool" 3 >"$tmp/pool.out" 2>&1 || {
+    cat "$tmp/pool.out" >&2
+    fail "the consumer on its own thread pool failed"
+}
+grep -q "^state_hash=$want\$" "$tmp/pool.out" || fail "on its own thread pool: state hash differs from 'hooke run' ($want)"
+grep -q "^the passes ran on the host's pool of 3 threads: [1-9]" "$tmp/pool.out" ||
+    fail "the consumer's pool ran no pass: $(cat "$tmp/pool.out")"
+echo "check.sh: cmake-shared on its own pool: $(grep '^the passes ran' "$tmp/pool.out")"
 readelf -d "$tmp/cmake/consumer" | grep -q 'NEEDED.*libhooke\.so' || fail "consumer does not load libhooke.so"
 ! readelf -d "$tmp/cmake/consumer_static" | grep -q 'libhooke' || fail "consumer_static needs libhooke.so"
 
@@ -82,7 +92,7 @@ readelf -d "$tmp/cmake/consumer" | grep -q 'NEEDED.*libhooke\.so' || fail "consu
 pc_cflags=$(pkg-config --cflags hooke | xargs)
 [ "$pc_cflags" = "-I$(pkg-config --variable=includedir hooke)" ] || fail "pkg-config --cflags hooke gives '$pc_cflags', want only hooke's include folder"
 echo "check.sh: pkg-config $(pkg-config --modversion hooke): gcc consumer.c \$(pkg-config --cflags --libs hooke)"
-cflags="-std=c17 -O2 -Wall -Wextra -Werror"
+cflags="-std=c17 -O2 -Wall -Wextra -Werror -pthread" # -pthread: consumer.c's own thread pool
 # shellcheck disable=SC2046 # pkg-config's flags are words
 gcc $cflags "$root/tests/consumer/consumer.c" -o "$tmp/pc-shared" $(pkg-config --cflags --libs hooke) -lm
 run_consumer pkg-config-shared env LD_LIBRARY_PATH="$libdir" "$tmp/pc-shared"

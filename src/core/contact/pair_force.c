@@ -5,22 +5,17 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "fpmode.h"
 #include "geometry.h"
 #include "team.h"
 
-/* Loops over pairs or their particles run on the world's team from hk_pairs_parallel_min of them (team_n before each
- * region); each iteration writes one pair's or one particle's values only, so the bits are the same either way. */
-#ifdef HOOKE_USE_OPENMP
-#define HK_PAIR_TEAM _Pragma("omp parallel num_threads(hk_world_team(w)) if (team_n >= hk_pairs_parallel_min(w))")
-#else
-#define HK_PAIR_TEAM (void)team_n;
-#endif
-
+/* Loops over pairs or their particles run on the world's team from hk_pairs_parallel_min of them (hk_pairs_team);
+ * each iteration writes one pair's or one particle's values only, so the bits are the same either way. */
 int64_t hk_pairs_parallel_min(const hk_world *w)
 {
     return w->def.list_parallel_min < 4096 ? w->def.list_parallel_min : 4096;
 }
+
+int hk_pairs_team(const hk_world *w, int64_t n) { return n >= hk_pairs_parallel_min(w) ? hk_world_team(w) : 1; }
 
 /* The geometry of pair pa at places x (4 points): its weights alpha, the unit normal n from the other side's
  * nearest point to the alpha = 1 side's (where the two meet, the triangle's normal or the edges' cross product,
@@ -150,30 +145,67 @@ static int touching(hk_pairs *pr)
     return 0;
 }
 
-/* The places of the pairs' particles now, into xs (each thread its share). */
-static void gather(const hk_world *w, hk_pairs *pr, double *xs)
+/* The places of the pairs' particles now, into xs (each task its share). */
+static void gather(const hk_team *tm, const hk_world *w, hk_pairs *pr, double *xs)
 {
     int a, n;
-    hk_team_range(0, pr->ninv, &a, &n);
+    hk_team_range(tm, 0, pr->ninv, &a, &n);
     for (int j = a; j < a + n; j++) {
         const int i = pr->inv[j];
         hk_particle_position(w, &w->bodies[hk_body_of(w, i)], i, xs + 3 * (int64_t)j);
     }
 }
 
+/* What the tasks of a pairs' pass share. */
+typedef struct pair_pass {
+    hk_world *w;
+    hk_pairs *pr;
+    double h;
+    hk_real *const *f;
+} pair_pass;
+
+/* The places now, then each pair's force and blocks. */
+static void evaluate_task(const hk_team *tm, void *ctx)
+{
+    const pair_pass *pp = ctx;
+    gather(tm, pp->w, pp->pr, pp->pr->xs);
+    hk_team_barrier(tm);
+    const int64_t np = pp->pr->npair;
+    int a, n;
+    hk_team_range(tm, 0, np > 0x7fffffff ? 0x7fffffff : (int)np, &a, &n);
+    for (int64_t k = a; k < a + n; k++) evaluate(pp->w, pp->pr, k, pp->h);
+}
+
+/* Each particle's corners in pair order, added to f. */
+static void sum_task(const hk_team *tm, void *ctx)
+{
+    const pair_pass *pp = ctx;
+    const hk_pairs *pr = pp->pr;
+    int a, n;
+    hk_team_range(tm, 0, pr->ninv, &a, &n);
+    for (int j = a; j < a + n; j++) {
+        const int i = pr->inv[j];
+        double s[3] = {0, 0, 0};
+        for (int q = pr->on_start[j]; q < pr->on_start[j + 1]; q++) {
+            const hk_pair_touch *t = &pr->touch[pr->on_slot[q] / 4];
+            const double al = t->a[pr->on_slot[q] % 4];
+            for (int c = 0; c < 3; c++) s[c] += al * t->f[c];
+        }
+        for (int c = 0; c < 3; c++) pp->f[c][i] = (hk_real)((double)pp->f[c][i] + s[c]);
+    }
+}
+
+static void gather_task(const hk_team *tm, void *ctx)
+{
+    const pair_pass *pp = ctx;
+    gather(tm, pp->w, pp->pr, pp->pr->x0);
+}
+
 void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
 {
     const int64_t np = pr->npair;
-    int team_n = np > 0x7fffffff ? 0x7fffffff : (int)np;
-    HK_PAIR_TEAM
-    HK_FP_SCOPE
-    {
-        gather(w, pr, pr->xs);
-        HK_BARRIER();
-        int a, n;
-        hk_team_range(0, team_n, &a, &n);
-        for (int64_t k = a; k < a + n; k++) evaluate(w, pr, k, h);
-    }
+    pair_pass pp = {w, pr, h, f};
+    hk_team_run(w, hk_pairs_team(w, np), evaluate_task, &pp);
     for (int64_t k = 0, g = 0; k < np; k = g) { /* a particle's triangle pairs (consecutive): the nearest one acts */
         int64_t best = -1;
         for (g = k; g < np && pr->pair[g].kind == HK_PAIR_VT && pr->pair[g].p[0] == pr->pair[k].p[0]; g++)
@@ -185,42 +217,24 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
         w->step_failed = hk_fail_memory(w, "out of memory for the touching contact pairs");
         return;
     }
-    team_n = pr->ninv;
-    HK_PAIR_TEAM
-    HK_FP_SCOPE
-    {
-        int a, n;
-        hk_team_range(0, pr->ninv, &a, &n);
-        for (int j = a; j < a + n; j++) { /* each particle's corners in pair order */
-            const int i = pr->inv[j];
-            double s[3] = {0, 0, 0};
-            for (int q = pr->on_start[j]; q < pr->on_start[j + 1]; q++) {
-                const hk_pair_touch *t = &pr->touch[pr->on_slot[q] / 4];
-                const double al = t->a[pr->on_slot[q] % 4];
-                for (int c = 0; c < 3; c++) s[c] += al * t->f[c];
-            }
-            for (int c = 0; c < 3; c++) f[c][i] = (hk_real)((double)f[c][i] + s[c]);
-        }
-    }
+    hk_team_run(w, hk_pairs_team(w, pr->ninv), sum_task, &pp);
 }
 
 int hk_pairs_touching(const hk_pairs *pr) { return pr->non > 0; }
 
 void hk_pairs_substep_begin(hk_world *w, hk_pairs *pr)
 {
-    const int team_n = pr->ninv;
-    HK_PAIR_TEAM
-    HK_FP_SCOPE
-    gather(w, pr, pr->x0);
+    pair_pass pp = {w, pr, 0, NULL};
+    hk_team_run(w, hk_pairs_team(w, pr->ninv), gather_task, &pp);
 }
 
 /* ---- the implicit solve -------------------------------------------------------------------------------------- */
 
-void hk_pairs_system(hk_pairs *pr, hk_real sK, hk_real sD, hk_real *const y[3], hk_real *const out[3],
-                     hk_real *const blk[6])
+void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk_real *const y[3],
+                     hk_real *const out[3], hk_real *const blk[6])
 {
     int a, n;
-    hk_team_range(0, out ? (int)pr->non : 0, &a, &n);
+    hk_team_range(tm, 0, out ? (int)pr->non : 0, &a, &n);
     for (int64_t q = a; q < a + n; q++) { /* each touching pair's B u, u = sum_j alpha_j y_j, into its f (the force
                                            * was summed into the particles before the solve: f is free now) */
         hk_pair_touch *ev = &pr->touch[q];
@@ -234,8 +248,8 @@ void hk_pairs_system(hk_pairs *pr, hk_real sK, hk_real sD, hk_real *const y[3], 
         ev->f[1] = B[1] * u[0] + B[3] * u[1] + B[4] * u[2];
         ev->f[2] = B[2] * u[0] + B[4] * u[1] + B[5] * u[2];
     }
-    HK_BARRIER();
-    hk_team_range(0, pr->ninv, &a, &n);
+    hk_team_barrier(tm);
+    hk_team_range(tm, 0, pr->ninv, &a, &n);
     for (int j = a; j < a + n; j++) {
         if (pr->on_start[j] == pr->on_start[j + 1]) continue;
         const int i = pr->inv[j];
@@ -253,7 +267,7 @@ void hk_pairs_system(hk_pairs *pr, hk_real sK, hk_real sD, hk_real *const y[3], 
         }
         for (int c = 0; c < 3; c++) out[c][i] += (hk_real)s[c];
     }
-    HK_BARRIER();
+    hk_team_barrier(tm);
 }
 
 void hk_pairs_survey(const hk_world *w, const hk_pairs *pr, int32_t *count, int64_t *touching, double *min_gap)

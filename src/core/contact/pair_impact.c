@@ -3,11 +3,11 @@
 #include "pairs.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ccd.h"
-#include "fpmode.h"
 #include "geometry.h"
 #include "team.h"
 
@@ -77,26 +77,31 @@ static double meets(const hk_pairs *pr, const int32_t *at, int64_t k, double h, 
     return pr->pair[k].kind == HK_PAIR_VT ? hk_ccd_point_triangle(v0, v1, eps) : hk_ccd_edge_edge(v0, v1, eps);
 }
 
+/* What the tasks of the swept test share. */
+typedef struct sweep_pass {
+    const hk_pairs *pr;
+    const int32_t *at;
+    double h, eps, *hit;
+    _Atomic int64_t found;
+} sweep_pass;
+
+static void sweep_range(void *ctx, int64_t a, int64_t e)
+{
+    sweep_pass *sp = ctx;
+    int64_t found = 0;
+    for (int64_t k = a; k < e; k++) {
+        sp->hit[k] = meets(sp->pr, sp->at, k, sp->h, sp->eps);
+        found += sp->hit[k] >= 0;
+    }
+    atomic_fetch_add(&sp->found, found); /* a count: the same in any order */
+}
+
 /* Tests every pair; marks those that meet in hit[], returns their count. */
 static int64_t sweep(const hk_world *w, const hk_pairs *pr, const int32_t *at, double h, double eps, double *hit)
 {
-    int64_t found = 0;
-    const int team_n = (int)pr->npair;
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) reduction(+ : found) if (team_n >= hk_pairs_parallel_min(w))
-#else
-    (void)w, (void)team_n;
-#endif
-    HK_FP_SCOPE
-    {
-        int a, n;
-        hk_team_range(0, (int)pr->npair, &a, &n);
-        for (int64_t k = a; k < a + n; k++) {
-            hit[k] = meets(pr, at, k, h, eps);
-            found += hit[k] >= 0;
-        }
-    }
-    return found;
+    sweep_pass sp = {pr, at, h, eps, hit, 0};
+    hk_team_for(w, hk_pairs_team(w, pr->npair), pr->npair, sweep_range, &sp);
+    return atomic_load(&sp.found);
 }
 
 /* The impulse on pair k, which meets at time s of the substep: its relative velocity along the normal there

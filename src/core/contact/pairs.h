@@ -125,6 +125,8 @@ static inline int hk_pairs_room(void *p, int64_t *cap, int64_t need, size_t size
 /* How many pairs (or particles) a loop over them needs to run on the world's team: 4096, or the world's
  * list_parallel_min when smaller (hk_world_def; tests set 0 by HOOKE_LIST_PARALLEL_MIN: every loop on the team). */
 int64_t hk_pairs_parallel_min(const hk_world *w);
+/* Tasks for such a loop over n of them: the world's team from hk_pairs_parallel_min, else 1 (world.h). */
+int hk_pairs_team(const hk_world *w, int64_t n);
 
 /* The world's pair state, made on first use (hk_world_set_contact); NULL without pair contact, and on every rank
  * but 0 of a distributed run: rank 0 computes every body that takes part whole (core/step/distribute.c), and
@@ -151,11 +153,11 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
  * which x0 now holds); else 0. */
 int hk_pairs_end_step(hk_world *w, hk_pairs *pr);
 
-/* The implicit solve (every thread of its region): out[i] += alpha_i B
+/* The implicit solve (every task of tm's team, team.h): out[i] += alpha_i B
  * sum_j alpha_j y_j over the touching pairs (B = sK K + sD D), or (out
- * NULL) blk[e][i] += alpha_i^2 B[e]; the region's barriers inside. */
-void hk_pairs_system(hk_pairs *pr, hk_real sK, hk_real sD, hk_real *const y[3], hk_real *const out[3],
-                     hk_real *const blk[6]);
+ * NULL) blk[e][i] += alpha_i^2 B[e]; the team's barriers inside. */
+void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk_real *const y[3],
+                     hk_real *const out[3], hk_real *const blk[6]);
 /* The diagonal block of particle inv[j] from its touching pairs, sum alpha^2 (sK K + sD D), into out; returns
  * the particle (the multigrid's first coarse level). */
 int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out[6]);

@@ -3,26 +3,18 @@
 #include "response.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fpmode.h"
 #include "geometry.h"
 #include "pairs.h"
 #include "part.h"
 #include "team.h"
 
 /* Loops over candidates or particles run on the world's team from 4096
- * of them (team_n, declared before each region; hk_pairs_parallel_min);
- * each iteration is one particle's, so the bits do not depend on the team. */
-#ifdef HOOKE_USE_OPENMP
-#define HK_CONTACT_TEAM _Pragma("omp parallel num_threads(hk_world_team(w)) if (team_n >= hk_pairs_parallel_min(w))")
-#define HK_CONTACT_TEAM_MOVED                                                                                          \
-    _Pragma("omp parallel num_threads(hk_world_team(w)) reduction(+ : moved) if (team_n >= hk_pairs_parallel_min(w))")
-#else
-#define HK_CONTACT_TEAM (void)team_n;
-#define HK_CONTACT_TEAM_MOVED (void)team_n;
-#endif
+ * of them (hk_pairs_team); each iteration is one particle's, so the bits
+ * do not depend on the team. */
 
 /* A particle put back by the safety net lands this fraction of the
  * thickness outside the surface it crossed. */
@@ -144,7 +136,7 @@ static int ensure_particles(hk_world *w, struct hk_contact *ct)
     if (ct->slab && ct->cap == w->p.capacity) return 0;
     free(ct->slab);
     size_t stride, offset;
-    ct->slab = hk_alloc_slab(7, (size_t)(w->p.capacity ? w->p.capacity : 1), 0, hk_world_team(w), &stride, &offset);
+    ct->slab = hk_alloc_slab(7, (size_t)(w->p.capacity ? w->p.capacity : 1), 0, w, &stride, &offset);
     ct->cap = ct->slab ? w->p.capacity : 0;
     ct->ncand = ct->nactive = 0;
     ct->any_force = 0;
@@ -187,9 +179,9 @@ static const hk_body *position(const hk_world *w, int i, int *b, double x[3])
 
 /* The calling thread's share [*k0, *k0 + *n) of the step's candidates; the
  * body of its first (the hint of position()). */
-static int candidate_share(const hk_world *w, const struct hk_contact *ct, int *k0, int *n)
+static int candidate_share(const hk_team *tm, const hk_world *w, const struct hk_contact *ct, int *k0, int *n)
 {
-    hk_team_range(0, ct->ncand, k0, n);
+    hk_team_range(tm, 0, ct->ncand, k0, n);
     return *n ? hk_body_of(w, ct->cand[*k0]) : 0;
 }
 
@@ -209,9 +201,59 @@ static double box_gap(const double *lo, const double *hi, int n, const double x[
     return gap;
 }
 
+/* What the tasks of the broad phase share: one span [s0, s0 + sn) of particles. */
+typedef struct begin_pass {
+    hk_world *w;
+    struct hk_contact *ct;
+    const double *lo, *hi, dt, g;
+    int *count, s0, sn, total, failed;
+} begin_pass;
+
+static void begin_task(const hk_team *tm, void *ctx)
+{
+    begin_pass *bp = ctx;
+    hk_world *w = bp->w;
+    struct hk_contact *ct = bp->ct;
+    const hk_particles *p = &w->p;
+    const double dt = bp->dt, g = bp->g;
+    const int t = tm->t, T = tm->T;
+    int *count = bp->count;
+    int g0, n, b = 0, mine = 0;
+    hk_team_range(tm, bp->s0, bp->sn, &g0, &n);
+    if (n) b = hk_body_of(w, g0);
+    for (int i = g0; i < g0 + n; i++) {
+        double x[3];
+        position(w, i, &b, x);
+        ct->q0[0][i] = p->qx[i], ct->q0[1][i] = p->qy[i], ct->q0[2][i] = p->qz[i];
+        if (p->inv_mass[i] == 0) { /* pinned or driven: never moved by a contact */
+            ct->slack[i] = (hk_real)INFINITY;
+            continue;
+        }
+        const double v = sqrt((double)p->vx[i] * p->vx[i] + (double)p->vy[i] * p->vy[i] + (double)p->vz[i] * p->vz[i]);
+        const double gap = box_gap(bp->lo, bp->hi, ct->ncol, x);
+        if (gap <= 2 * (v * dt + g * dt * dt)) {
+            ct->slack[i] = -1;
+            mine++;
+        } else { /* rounded down, so that the check at the step's end errs on the safe side */
+            ct->slack[i] = (hk_real)(gap * (1 - 1e-6));
+        }
+    }
+    count[t + 1] = mine;
+    hk_team_barrier(tm);
+    if (t == 0) {
+        count[0] = bp->total;
+        for (int k = 1; k <= T; k++) count[k] += count[k - 1];
+        if (ensure_candidates(w, ct, count[T]) != 0) bp->failed = 1;
+    }
+    hk_team_barrier(tm);
+    if (!bp->failed)
+        for (int i = g0, at = count[t]; i < g0 + n; i++)
+            if (ct->slack[i] < 0) ct->cand[at++] = i;
+    if (t == 0) bp->total = count[T];
+}
+
 static int colliders_begin(hk_world *w, struct hk_contact *ct)
 {
-    hk_particles *p = &w->p;
     const int nc = ct->ncol;
     double *lo = malloc(6 * (size_t)nc * sizeof *lo), *hi = lo + 3 * (size_t)nc;
     const int team = hk_world_team(w);
@@ -223,57 +265,19 @@ static int colliders_begin(hk_world *w, struct hk_contact *ct)
     }
     for (int c = 0; c < nc; c++)
         hk_collider_world_box(&ct->col[c], ct->t0, ct->t0 + ct->dt, ct->col[c].def.thickness, lo + 3 * c, hi + 3 * c);
-    const double dt = ct->dt, g = sqrt(w->def.gravity.x * w->def.gravity.x + w->def.gravity.y * w->def.gravity.y +
-                                       w->def.gravity.z * w->def.gravity.z);
+    const double g = sqrt(w->def.gravity.x * w->def.gravity.x + w->def.gravity.y * w->def.gravity.y +
+                          w->def.gravity.z * w->def.gravity.z);
+    begin_pass bp = {w, ct, lo, hi, ct->dt, g, count, 0, 0, 0, 0};
     int all[2];
     const int *span, spans = hk_world_spans(w, all, &span);
-    int total = 0, failed = 0;
-    for (int s = 0; s < spans && !failed; s++) {
-        const int s0 = span[2 * s], sn = span[2 * s + 1] - s0;
-        const int team_n = sn;
-        HK_CONTACT_TEAM
-        HK_FP_SCOPE
-        {
-            const int t = HK_THREAD(), T = HK_THREADS();
-            int g0, n, b = 0, mine = 0;
-            hk_team_range(s0, sn, &g0, &n);
-            if (n) b = hk_body_of(w, g0);
-            for (int i = g0; i < g0 + n; i++) {
-                double x[3];
-                position(w, i, &b, x);
-                ct->q0[0][i] = p->qx[i], ct->q0[1][i] = p->qy[i], ct->q0[2][i] = p->qz[i];
-                if (p->inv_mass[i] == 0) { /* pinned or driven: never moved by a contact */
-                    ct->slack[i] = (hk_real)INFINITY;
-                    continue;
-                }
-                const double v =
-                    sqrt((double)p->vx[i] * p->vx[i] + (double)p->vy[i] * p->vy[i] + (double)p->vz[i] * p->vz[i]);
-                const double gap = box_gap(lo, hi, nc, x);
-                if (gap <= 2 * (v * dt + g * dt * dt)) {
-                    ct->slack[i] = -1;
-                    mine++;
-                } else { /* rounded down, so that the check at the step's end errs on the safe side */
-                    ct->slack[i] = (hk_real)(gap * (1 - 1e-6));
-                }
-            }
-            count[t + 1] = mine;
-            HK_BARRIER();
-            if (t == 0) {
-                count[0] = total;
-                for (int k = 1; k <= T; k++) count[k] += count[k - 1];
-                if (ensure_candidates(w, ct, count[T]) != 0) failed = 1;
-            }
-            HK_BARRIER();
-            if (!failed)
-                for (int i = g0, at = count[t]; i < g0 + n; i++)
-                    if (ct->slack[i] < 0) ct->cand[at++] = i;
-            if (t == 0) total = count[T];
-        }
+    for (int s = 0; s < spans && !bp.failed; s++) {
+        bp.s0 = span[2 * s], bp.sn = span[2 * s + 1] - bp.s0;
+        hk_team_run(w, hk_pairs_team(w, bp.sn), begin_task, &bp);
     }
     free(lo);
     free(count);
-    if (failed) return -1;
-    ct->ncand = total;
+    if (bp.failed) return -1;
+    ct->ncand = bp.total;
     return 0;
 }
 
@@ -344,6 +348,25 @@ static void poses(const struct hk_contact *ct, double t, hk_pose *P)
     for (int c = 0; c < ct->ncol; c++) hk_collider_pose(&ct->col[c], t, &P[c]);
 }
 
+/* What the tasks of a pass over the candidates share. */
+typedef struct cand_pass {
+    hk_world *w;
+    struct hk_contact *ct;
+    const hk_pose *P;     /* the colliders' poses (the safety net: at t0 then t1) */
+    hk_real *const *prev; /* the safety net's previous places */
+    double h;             /* the substep [s] (the force) */
+    int first;            /* the force: the substep's first evaluation */
+    _Atomic int moved;    /* the safety net: particles put back */
+} cand_pass;
+
+/* The candidates' places at the substep's start. */
+static void start_task(const hk_team *tm, void *ctx)
+{
+    const cand_pass *cp = ctx;
+    int k0, n, b = candidate_share(tm, cp->w, cp->ct, &k0, &n);
+    for (int k = k0; k < k0 + n; k++) position(cp->w, cp->ct->cand[k], &b, cp->ct->x0 + 3 * (size_t)k);
+}
+
 static void colliders_substep_begin(hk_world *w, struct hk_contact *ct, double t)
 {
     if (ct->ncand == 0) return;
@@ -357,13 +380,33 @@ static void colliders_substep_begin(hk_world *w, struct hk_contact *ct, double t
                              sqrt(wv.x * wv.x + wv.y * wv.y + wv.z * wv.z) * (ct->col[c].reach + d->thickness);
         ct->drift = fmax(ct->drift, speed * w->h);
     }
-    const int team_n = ct->ncand;
-    HK_CONTACT_TEAM
-    HK_FP_SCOPE
-    {
-        int k0, n, b = candidate_share(w, ct, &k0, &n);
-        for (int k = k0; k < k0 + n; k++) position(w, ct->cand[k], &b, ct->x0 + 3 * (size_t)k);
+    cand_pass cp = {w, ct, NULL, NULL, 0, 0, 0};
+    hk_team_run(w, hk_pairs_team(w, ct->ncand), start_task, &cp);
+}
+
+/* The swept test of the task's share of the candidates; those put back counted in moved. */
+static void substep_end_task(const hk_team *tm, void *ctx)
+{
+    cand_pass *cp = ctx;
+    hk_world *w = cp->w;
+    const struct hk_contact *ct = cp->ct;
+    const hk_particles *p = &w->p;
+    const hk_pose *P = cp->P;
+    int moved = 0, k0, n, b = candidate_share(tm, w, ct, &k0, &n);
+    for (int k = k0; k < k0 + n; k++) {
+        const int i = ct->cand[k];
+        double x1[3], v[3] = {p->vx[i], p->vy[i], p->vz[i]};
+        const hk_body *bd = position(w, i, &b, x1);
+        const double *x0 = ct->x0 + 3 * (size_t)k;
+        if (ct->gap_fresh) { /* closer to no collider than it moved (with the colliders' own motion): no entry */
+            const double d[3] = {x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]};
+            if (g_norm(d) + ct->drift < ct->gap[k]) continue;
+        }
+        if (!put_back(ct, P, P + ct->ncol, x0, x1, v)) continue;
+        write_back(w, bd, i, x1, v, cp->prev);
+        moved++;
     }
+    atomic_fetch_add(&cp->moved, moved); /* a count: the same in any order */
 }
 
 static int colliders_substep_end(hk_world *w, struct hk_contact *ct, double t0, double t1, hk_real *px, hk_real *py,
@@ -378,30 +421,51 @@ static int colliders_substep_end(hk_world *w, struct hk_contact *ct, double t0, 
     poses(ct, t0, P);
     poses(ct, t1, P + ct->ncol);
     hk_real *const prev[3] = {px, py, pz};
-    int moved = 0;
-    const hk_particles *p = &w->p;
-    const int team_n = ct->ncand;
-    HK_CONTACT_TEAM_MOVED
-    HK_FP_SCOPE
-    {
-        int k0, n, b = candidate_share(w, ct, &k0, &n);
-        for (int k = k0; k < k0 + n; k++) {
-            const int i = ct->cand[k];
-            double x1[3], v[3] = {p->vx[i], p->vy[i], p->vz[i]};
-            const hk_body *bd = position(w, i, &b, x1);
-            const double *x0 = ct->x0 + 3 * (size_t)k;
-            if (ct->gap_fresh) { /* closer to no collider than it moved (with the colliders' own motion): no entry */
-                const double d[3] = {x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]};
-                if (g_norm(d) + ct->drift < ct->gap[k]) continue;
-            }
-            if (!put_back(ct, P, P + ct->ncol, x0, x1, v)) continue;
-            write_back(w, bd, i, x1, v, prev);
-            moved++;
-        }
-    }
+    cand_pass cp = {w, ct, P, prev, 0, 0, 0};
+    hk_team_run(w, hk_pairs_team(w, ct->ncand), substep_end_task, &cp);
+    const int moved = atomic_load(&cp.moved);
     free(P);
     ct->caught += moved;
     return moved;
+}
+
+/* What the tasks of the check at the step's end share: one span [s0, s0 + sn) of particles. */
+typedef struct end_pass {
+    cand_pass c;
+    int s0, sn;
+    _Atomic int rechecked;
+} end_pass;
+
+/* The task's share of the span: each particle that moved past its slack swept over the step. */
+static void end_step_task(const hk_team *tm, void *ctx)
+{
+    end_pass *ep = ctx;
+    hk_world *w = ep->c.w;
+    const struct hk_contact *ct = ep->c.ct;
+    const hk_particles *p = &w->p;
+    const hk_pose *P = ep->c.P;
+    int g0, n, b = 0, moved = 0, rechecked = 0;
+    hk_team_range(tm, ep->s0, ep->sn, &g0, &n);
+    if (n) b = hk_body_of(w, g0);
+    for (int i = g0; i < g0 + n; i++) {
+        const hk_real slack = ct->slack[i];
+        if (!(slack >= 0)) continue; /* a candidate: the substeps' safety net saw it */
+        const double d = g_max(g_max(fabs((double)p->qx[i] - ct->q0[0][i]), fabs((double)p->qy[i] - ct->q0[1][i])),
+                               fabs((double)p->qz[i] - ct->q0[2][i]));
+        if (d < slack) continue;
+        rechecked++;
+        double x0[3], x1[3], v[3] = {p->vx[i], p->vy[i], p->vz[i]};
+        const hk_body *bd = position(w, i, &b, x1);
+        /* the place at the step's start as hk_particle_position forms it: origin + (r + q0) */
+        x0[0] = bd->origin[0] + ((double)p->rx[i] + (double)ct->q0[0][i]);
+        x0[1] = bd->origin[1] + ((double)p->ry[i] + (double)ct->q0[1][i]);
+        x0[2] = bd->origin[2] + ((double)p->rz[i] + (double)ct->q0[2][i]);
+        if (!put_back(ct, P, P + ct->ncol, x0, x1, v)) continue;
+        write_back(w, bd, i, x1, v, ep->c.prev);
+        moved++;
+    }
+    atomic_fetch_add(&ep->c.moved, moved); /* counts: the same in any order */
+    atomic_fetch_add(&ep->rechecked, rechecked);
 }
 
 static int colliders_end_step(hk_world *w, struct hk_contact *ct, hk_real *px, hk_real *py, hk_real *pz)
@@ -415,40 +479,14 @@ static int colliders_end_step(hk_world *w, struct hk_contact *ct, hk_real *px, h
     poses(ct, ct->t0, P);
     poses(ct, ct->t0 + ct->dt, P + ct->ncol);
     hk_real *const prev[3] = {px, py, pz};
-    const hk_particles *p = &w->p;
-    int moved = 0, rechecked = 0;
+    end_pass ep = {{w, ct, P, prev, 0, 0, 0}, 0, 0, 0};
     int all[2];
     const int *span, spans = hk_world_spans(w, all, &span);
     for (int s = 0; s < spans; s++) {
-        const int s0 = span[2 * s], sn = span[2 * s + 1] - s0;
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) reduction(+ : moved, rechecked) if (sn >= hk_pairs_parallel_min(w))
-#endif
-        HK_FP_SCOPE
-        {
-            int g0, n, b = 0;
-            hk_team_range(s0, sn, &g0, &n);
-            if (n) b = hk_body_of(w, g0);
-            for (int i = g0; i < g0 + n; i++) {
-                const hk_real slack = ct->slack[i];
-                if (!(slack >= 0)) continue; /* a candidate: the substeps' safety net saw it */
-                const double d =
-                    g_max(g_max(fabs((double)p->qx[i] - ct->q0[0][i]), fabs((double)p->qy[i] - ct->q0[1][i])),
-                          fabs((double)p->qz[i] - ct->q0[2][i]));
-                if (d < slack) continue;
-                rechecked++;
-                double x0[3], x1[3], v[3] = {p->vx[i], p->vy[i], p->vz[i]};
-                const hk_body *bd = position(w, i, &b, x1);
-                /* the place at the step's start as hk_particle_position forms it: origin + (r + q0) */
-                x0[0] = bd->origin[0] + ((double)p->rx[i] + (double)ct->q0[0][i]);
-                x0[1] = bd->origin[1] + ((double)p->ry[i] + (double)ct->q0[1][i]);
-                x0[2] = bd->origin[2] + ((double)p->rz[i] + (double)ct->q0[2][i]);
-                if (!put_back(ct, P, P + ct->ncol, x0, x1, v)) continue;
-                write_back(w, bd, i, x1, v, prev);
-                moved++;
-            }
-        }
+        ep.s0 = span[2 * s], ep.sn = span[2 * s + 1] - ep.s0;
+        hk_team_run(w, hk_pairs_team(w, ep.sn), end_step_task, &ep);
     }
+    const int moved = atomic_load(&ep.c.moved), rechecked = atomic_load(&ep.rechecked);
     free(P);
     ct->caught += moved;
     ct->rechecked += rechecked;
@@ -510,6 +548,26 @@ static int particle_force(const struct hk_contact *ct, const hk_pose *P, double 
     return touched;
 }
 
+/* Each of the task's share of the candidates: its force, its blocks and (the substep's first) its gap. */
+static void forces_task(const hk_team *tm, void *ctx)
+{
+    const cand_pass *cp = ctx;
+    const hk_world *w = cp->w;
+    struct hk_contact *ct = cp->ct;
+    const hk_particles *p = &w->p;
+    int k0, n, b = candidate_share(tm, w, ct, &k0, &n);
+    for (int k = k0; k < k0 + n; k++) {
+        const int i = ct->cand[k];
+        double x[3], f[3] = {0, 0, 0}, K[6] = {0}, D[6] = {0}, gap = INFINITY;
+        const double v[3] = {p->vx[i], p->vy[i], p->vz[i]};
+        position(w, i, &b, x);
+        particle_force(ct, cp->P, p->mass[i], cp->h, x, v, f, K, D, &gap);
+        if (cp->first) ct->gap[k] = gap;
+        for (int c = 0; c < 3; c++) ct->f[c][i] = (hk_real)f[c];
+        for (int e = 0; e < 6; e++) ct->rec[k].K[e] = (hk_real)K[e], ct->rec[k].D[e] = (hk_real)D[e];
+    }
+}
+
 static void colliders_forces(hk_world *w, struct hk_contact *ct)
 {
     if (ct->ncand == 0) return;
@@ -519,27 +577,10 @@ static void colliders_forces(hk_world *w, struct hk_contact *ct)
         return;
     }
     poses(ct, ct->t_eval, pose);
-    const hk_particles *p = &w->p;
-    const double h = w->h;
     /* the substep's first evaluation is at its start (every integrator's is): the gaps of the safety net */
-    const int first = !ct->gap_fresh;
+    cand_pass cp = {w, ct, pose, NULL, w->h, !ct->gap_fresh, 0};
     ct->gap_fresh = 1;
-    const int team_n = ct->ncand;
-    HK_CONTACT_TEAM
-    HK_FP_SCOPE
-    {
-        int k0, n, b = candidate_share(w, ct, &k0, &n);
-        for (int k = k0; k < k0 + n; k++) {
-            const int i = ct->cand[k];
-            double x[3], f[3] = {0, 0, 0}, K[6] = {0}, D[6] = {0}, gap = INFINITY;
-            const double v[3] = {p->vx[i], p->vy[i], p->vz[i]};
-            position(w, i, &b, x);
-            particle_force(ct, pose, p->mass[i], h, x, v, f, K, D, &gap);
-            if (first) ct->gap[k] = gap;
-            for (int c = 0; c < 3; c++) ct->f[c][i] = (hk_real)f[c];
-            for (int e = 0; e < 6; e++) ct->rec[k].K[e] = (hk_real)K[e], ct->rec[k].D[e] = (hk_real)D[e];
-        }
-    }
+    hk_team_run(w, hk_pairs_team(w, ct->ncand), forces_task, &cp);
     if (pose != P) free(pose);
     ct->nactive = 0;
     for (int k = 0; k < ct->ncand; k++) {
@@ -610,13 +651,13 @@ int hk_contact_touching(const hk_world *w, const int **particle, const int **act
 /* The calling thread's share of the touching candidates: out[i] += B y[i]
  * (a product), or blk[e][i] += B[e] (the diagonal blocks, out NULL), with B
  * = sK K + sD D of each. */
-static void touching_blocks(const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3], hk_real *const out[3],
-                            hk_real *const blk[6])
+static void touching_blocks(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3],
+                            hk_real *const out[3], hk_real *const blk[6])
 {
     const struct hk_contact *ct = w->contact;
     if (!ct || ct->nactive == 0) return;
     int a, n;
-    hk_team_range(0, ct->nactive, &a, &n);
+    hk_team_range(tm, 0, ct->nactive, &a, &n);
     for (int k = a; k < a + n; k++) {
         const int j = ct->active[k], i = ct->cand[j];
         hk_real B[6];
@@ -632,23 +673,24 @@ static void touching_blocks(const hk_world *w, hk_real sK, hk_real sD, hk_real *
     }
 }
 
-void hk_contact_apply(const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3], hk_real *const out[3])
+void hk_contact_apply(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3],
+                      hk_real *const out[3])
 {
     if (!hk_contact_in_system(w)) return;
-    touching_blocks(w, sK, sD, y, out, NULL);
-    if (w->contact->pairs_touch) { /* after the colliders' terms, which each thread added to its own particles */
-        HK_BARRIER();
-        hk_pairs_system(hk_pairs_of(w), sK, sD, y, out, NULL);
+    touching_blocks(tm, w, sK, sD, y, out, NULL);
+    if (w->contact->pairs_touch) { /* after the colliders' terms, which each task added to its own particles */
+        hk_team_barrier(tm);
+        hk_pairs_system(tm, hk_pairs_of(w), sK, sD, y, out, NULL);
     }
 }
 
-void hk_contact_blocks(const hk_world *w, hk_real sK, hk_real sD, hk_real *const blk[6])
+void hk_contact_blocks(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, hk_real *const blk[6])
 {
     if (!hk_contact_in_system(w)) return;
-    touching_blocks(w, sK, sD, NULL, NULL, blk);
+    touching_blocks(tm, w, sK, sD, NULL, NULL, blk);
     if (w->contact->pairs_touch) {
-        HK_BARRIER();
-        hk_pairs_system(hk_pairs_of(w), sK, sD, NULL, NULL, blk);
+        hk_team_barrier(tm);
+        hk_pairs_system(tm, hk_pairs_of(w), sK, sD, NULL, NULL, blk);
     }
 }
 
@@ -714,57 +756,6 @@ void hk_contact_forces(hk_world *w)
     }
     ct->in_system = ct->nactive > 0 || ct->pairs_touch;
     ct->any_force = ct->in_system;
-}
-
-/* ---- contact between bodies: the setting ------------------------------------------------------------------- */
-
-hk_contact_def hk_default_contact_def(void)
-{
-    hk_contact_def d = {0, 0, 0.005, 1000, 1, 0};
-    return d;
-}
-
-int hk_world_set_contact(hk_world *w, const hk_contact_def *def)
-{
-    if (!def) return hk_fail(w, "contact: no definition given");
-    const struct {
-        const char *name, *rule;
-        double v;
-        int ok;
-    } nums[] = {
-        {"thickness", "> 0 m", def->thickness, def->thickness > 0},
-        {"stiffness", "> 0 N/m", def->stiffness, def->stiffness > 0},
-        {"damping_ratio", ">= 0", def->damping_ratio, def->damping_ratio >= 0},
-        {"friction", ">= 0", def->friction, def->friction >= 0},
-    };
-    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
-        if (!nums[i].ok || !isfinite(nums[i].v))
-            return hk_fail(w, "contact: %s must be %s and finite (got %g)", nums[i].name, nums[i].rule, nums[i].v);
-    if ((def->bodies != 0 && def->bodies != 1) || (def->self != 0 && def->self != 1))
-        return hk_fail(w, "contact: bodies and self must be 0 or 1 (got %d, %d)", def->bodies, def->self);
-    struct hk_contact *ct = hk_contact_get(w);
-    if (!ct) return hk_failed(w);
-    const double rest = hk_smallest_rest_length(w);
-    if ((def->bodies || def->self) && (hk_real)def->thickness > (hk_real)rest)
-        return hk_fail(w,
-                       "contact: thickness %g m is larger than the smallest spring rest length %g m: give a "
-                       "thickness of at most %g m",
-                       def->thickness, rest, rest);
-    if (!def->bodies && !def->self) { /* off */
-        hk_pairs_free(ct->pairs);
-        ct->pairs = NULL;
-        return HK_OK;
-    }
-    if (!ct->pairs && !(ct->pairs = calloc(1, sizeof *ct->pairs)))
-        return hk_fail_memory(w, "out of memory for the contact between bodies");
-    ct->pairs->def = *def;
-    ct->checked_families = -1;
-    return HK_OK;
-}
-
-hk_contact_def hk_world_contact(const hk_world *w)
-{
-    return w->contact && w->contact->pairs ? w->contact->pairs->def : hk_default_contact_def();
 }
 
 hk_pairs *hk_pairs_of(const hk_world *w)

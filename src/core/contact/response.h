@@ -126,11 +126,12 @@ typedef struct hk_contact_survey {
 } hk_contact_survey;
 hk_contact_survey hk_contact_counts(const hk_world *w, int32_t *count);
 
-/* The implicit solve, called by every thread of its parallel region: the
- * calling thread's share of the touching candidates, out[i] += (sK K +
- * sD D) y[i], and blk[e][i] += the same block's entries. */
-void hk_contact_apply(const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3], hk_real *const out[3]);
-void hk_contact_blocks(const hk_world *w, hk_real sK, hk_real sD, hk_real *const blk[6]);
+/* The implicit solve, called by every task of tm's team (team.h): the
+ * task's share of the touching candidates, out[i] += (sK K + sD D) y[i],
+ * and blk[e][i] += the same block's entries; the pairs' after a barrier. */
+void hk_contact_apply(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3],
+                      hk_real *const out[3]);
+void hk_contact_blocks(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, hk_real *const blk[6]);
 /* The touching candidates: their count, with their particles and records
  * (the multigrid adds them to its aggregates). */
 int hk_contact_touching(const hk_world *w, const int **particle, const int **active, const hk_contact_rec **rec);

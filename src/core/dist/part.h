@@ -3,6 +3,7 @@
 #ifndef HOOKE_PART_H
 #define HOOKE_PART_H
 
+#include "team.h"
 #include "world.h"
 
 /*
@@ -86,11 +87,28 @@ struct hk_part {
 };
 
 void hk_part_free(struct hk_part *pt);
+/* Whether pt is a share of w as the engine and the solver rely on it
+ * (check.h HK_VALIDATE): every particle computed by exactly one rank, each
+ * rank's spans ascending, every split body's slabs covering its rows in
+ * order. 0, or -1 with the broken rule in why. */
+int hk_part_check(const hk_world *w, const struct hk_part *pt, char *why, size_t len);
 
 /* The particles this process computes, as [first, end) pairs in
  * spans[2 s], spans[2 s + 1]: w's share, or every particle when w is not
  * distributed (one pair, written to one[]). Returns the number of pairs. */
 int hk_world_spans(const hk_world *w, int one[2], const int **spans);
+
+/* Piece i of task tm's share of the particles this process computes: its
+ * share [*g0, *g1) of the i-th span (hk_team_range); 0 past the last.
+ * Loop: for (int i = 0; hk_team_piece(tm, w, i, &a, &e); i++). */
+int hk_team_piece(const hk_team *tm, const hk_world *w, int i, int *g0, int *g1);
+/* A per-particle pass: fn(ctx, g0, g1) over the pieces of every task of the
+ * world's team (one task up to HK_PARALLEL_MIN particles; team.h), which
+ * cover the particles this process computes once. Each particle's update
+ * must be its own (no sums across particles): the bits do not depend on
+ * the pieces. */
+typedef void (*hk_span_fn)(void *ctx, int g0, int g1);
+void hk_team_spans(const hk_world *w, hk_span_fn fn, void *ctx);
 
 /* Split body b's rows that this rank owns, [*lo, *hi), and the rows its
  * slab reads on each side (*halo, unless NULL); 0 if b is not split into

@@ -2,16 +2,16 @@
 /* SPDX-License-Identifier: MIT */
 #include "engine.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "colour.h"
-#include "fpmode.h"
 #include "part.h"
 #include "response.h"
 #include "surface.h"
 #include "sweep.h"
-#include "team.h"
 
 /* What the engine keeps between passes. */
 /* A unit of the engine's pass:
@@ -339,6 +339,8 @@ int hk_engine_apply_part(hk_world *w)
         while (u->mine_lo < u->end && !hk_part_computes(w, u->mine_lo)) u->mine_lo++;
         u->mine_hi = u->mine_lo;
         while (u->mine_hi < u->end && hk_part_computes(w, u->mine_hi)) u->mine_hi++;
+        if (HK_CHECKS)
+            for (int b = u->mine_hi; b < u->end; b++) HK_ASSERT(!hk_part_computes(w, b)); /* one range of the run */
     }
     return 0;
 }
@@ -400,8 +402,8 @@ typedef struct pass {
     const hk_packed *pk;
 } pass;
 
-/* One body on the whole team (every thread calls it). */
-static void team_body(hk_world *w, const pass *ps, int body, const hk_sweep_plan *sp, hk_real *space)
+/* One body on the whole team (every task calls it). */
+static void team_body(const hk_team *tm, hk_world *w, const pass *ps, int body, const hk_sweep_plan *sp, hk_real *space)
 {
     const hk_kernels *k = ps->k;
     /* the per-particle forces in the body's frame (external.h) */
@@ -411,27 +413,27 @@ static void team_body(hk_world *w, const pass *ps, int body, const hk_sweep_plan
     /* face forces need every spring force first: no fused sweep */
     const int pure_lattice = sp->nfam > 0 && !sp->has_list && sp->surface < 0;
     if (ps->update && pure_lattice) {
-        hk_sweep_run(w, k, sp, &fused, space);
+        hk_sweep_run(tm, w, k, sp, &fused, space);
         return;
     }
     int g0, n;
-    hk_team_range(w->bodies[body].first, w->bodies[body].count, &g0, &n);
+    hk_team_range(tm, w->bodies[body].first, w->bodies[body].count, &g0, &n);
     /* f = external + lattice springs; without lattice springs over packed
      * records, the packing computes the external forces */
     const int ext_in_pack = sp->nfam == 0 && sp->has_list && ps->pk;
     if (sp->nfam > 0)
-        hk_sweep_run(w, k, sp, &add, space);
+        hk_sweep_run(tm, w, k, sp, &add, space);
     else if (!ext_in_pack)
         k->external_forces(&add.ext, &w->p, g0, n);
-    /* the lists and faces add to forces other threads started (a lattice
+    /* the lists and faces add to forces other tasks started (a lattice
      * body's alone ends here: no barrier) */
-    if (!ext_in_pack && (sp->has_list || sp->surface >= 0)) HK_BARRIER();
+    if (!ext_in_pack && (sp->has_list || sp->surface >= 0)) hk_team_barrier(tm);
     if (sp->has_list)
-        hk_lists_run(w, k, ps->pk, w->bodies[body].first, w->bodies[body].count, sp->list_fam, sp->nlist,
+        hk_lists_run(tm, w, k, ps->pk, w->bodies[body].first, w->bodies[body].count, sp->list_fam, sp->nlist,
                      sp->serial_lists, ext_in_pack ? &add.ext : NULL);
-    /* the face forces end in each thread's share of the particles, which
+    /* the face forces end in each task's share of the particles, which
      * the update takes as they are (surface.h) */
-    if (sp->surface >= 0) hk_surface_forces(w, &w->surfaces[sp->surface]);
+    if (sp->surface >= 0) hk_surface_forces(tm, w, &w->surfaces[sp->surface]);
     if (ps->update) k->integrate(&fused.upd, &w->p, g0, n);
 }
 
@@ -457,9 +459,9 @@ static void solo_body(hk_world *w, const pass *ps, int body, const hk_sweep_plan
     if (ps->update) k->integrate(&fused.upd, &w->p, g0, n);
 }
 
-/* The first body of a solo run or group that thread t of T takes: the one
+/* The first body of a solo run or group that task t of T takes: the one
  * in which the t/T-th part of the run's work falls (the run's bodies split
- * in T contiguous shares of about equal work; which thread computes a body
+ * in T contiguous shares of about equal work; which task computes a body
  * does not change its bits). */
 static int solo_share(const hk_unit *u, int t, int T)
 {
@@ -472,6 +474,7 @@ static int solo_share(const hk_unit *u, int t, int T)
         else
             lo = m + 1;
     }
+    HK_ASSERT(u->first + lo >= u->mine_lo && u->first + lo <= u->mine_hi);
     return u->first + lo;
 }
 
@@ -479,14 +482,14 @@ static int solo_share(const hk_unit *u, int t, int T)
  * particles at once, or body by body in each body's frame when a term that
  * reads the position sees them in different frames), its merged families,
  * the update. */
-static void group_unit(hk_world *w, const pass *ps, const hk_unit *un)
+static void group_unit(const hk_team *tm, hk_world *w, const pass *ps, const hk_unit *un)
 {
     const hk_kernels *k = ps->k;
-    const int t = HK_THREAD(), T = HK_THREADS();
+    const int t = tm->t, T = tm->T;
     hk_external ext = ps->add.ext;
     if (!ext.reads || un->one_frame) {
         int g0, n;
-        hk_team_range(un->p0, un->pn, &g0, &n);
+        hk_team_range(tm, un->p0, un->pn, &g0, &n);
         hk_external_frame(&ext, &w->def, w->bodies[un->first].origin);
         k->external_forces(&ext, &w->p, g0, n);
     } else {
@@ -496,12 +499,61 @@ static void group_unit(hk_world *w, const pass *ps, const hk_unit *un)
             k->external_forces(&ext, &w->p, w->bodies[b].first, w->bodies[b].count);
         }
     }
-    HK_BARRIER();
-    hk_lists_run(w, k, ps->pk, un->p0, un->pn, un->mfp, un->nmerged, un->serial, NULL);
+    hk_team_barrier(tm);
+    hk_lists_run(tm, w, k, ps->pk, un->p0, un->pn, un->mfp, un->nmerged, un->serial, NULL);
     if (ps->update) {
         int g0, n;
-        hk_team_range(un->p0, un->pn, &g0, &n);
+        hk_team_range(tm, un->p0, un->pn, &g0, &n);
         k->integrate(&ps->fused.upd, &w->p, g0, n);
+    }
+}
+
+/* The pass's shared state: every task's work space ready before it
+ * starts (ready), or a task found none (failed). */
+typedef struct run_pass {
+    hk_world *w;
+    hk_engine *e;
+    const pass *ps;
+    int ready;
+    atomic_int failed;
+} run_pass;
+
+static void run_task(const hk_team *tm, void *ctx)
+{
+    run_pass *rp = ctx;
+    hk_world *w = rp->w;
+    hk_engine *e = rp->e;
+    const pass *ps = rp->ps;
+    const int t = tm->t, T = tm->T;
+    HK_ASSERT(t < e->ws_threads || !e->space);
+    hk_real *space = e->space ? thread_ws(e, t, e->space) : NULL;
+    if (!rp->ready) {
+        if (e->space && !space) atomic_store_explicit(&rp->failed, 1, memory_order_relaxed);
+        hk_team_barrier(tm); /* every task's flag is in */
+    }
+    /* the same on every task after the barrier: no barrier is skipped by one alone */
+    if (atomic_load_explicit(&rp->failed, memory_order_relaxed)) return;
+    /* no barrier between units: bodies share no particle, and each
+     * body's own passes end in the barriers they need */
+    for (int q = 0; q < e->unit_count; q++) {
+        const hk_unit *un = &e->units[q];
+        /* another rank's (a split body's sweep runs on every rank: each takes part in its exchanges) */
+        if (un->kind != UNIT_SOLO && w->part && w->part->body[un->first].owner >= 0 && !hk_part_computes(w, un->first))
+            continue;
+        if (un->kind == UNIT_TEAM) {
+            team_body(tm, w, ps, un->first, &e->plans[un->first], space);
+            continue;
+        }
+        if (un->kind == UNIT_GROUP) {
+            group_unit(tm, w, ps, un);
+            continue;
+        }
+        const int b0 = solo_share(un, t, T), b1 = t + 1 < T ? solo_share(un, t + 1, T) : un->mine_hi;
+        for (int body = b0; body < b1; body++) solo_body(w, ps, body, &e->plans[body], space);
+    }
+    if (w->after_pass) { /* a test's (world.h) */
+        hk_team_barrier(tm);
+        w->after_pass(w, t, T);
     }
 }
 
@@ -521,55 +573,14 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
     ps.fused.upd = *u;
     ps.add.upd = (hk_update){HK_UPDATE_NONE, u->h, u->dt_a, u->dt_v, u->alpha};
     ps.update = u->kind != HK_UPDATE_NONE;
-    int failed = 0;
     /* the world's team: no more than the work-space slots hk_engine_prepare
-     * made for it (num_threads caps a team; it never grows one) */
+     * made for it (an OpenMP team is never larger than asked for) */
     const int team = hk_world_team(w);
-    (void)team;
-    /* every thread's work space, when each already has one: no check, no barrier */
-    int ready = 1;
-    for (int t = 0; t < team && ready; t++) ready = !e->space || (t < e->ws_threads && e->ws_len[t] >= e->space);
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(team)
-#endif
-    {
-        const unsigned fp = hk_fp_enter(); /* every thread in the solver's mode (fpmode.h) */
-        const int t = HK_THREAD(), T = HK_THREADS();
-        hk_real *space = e->space ? thread_ws(e, t, e->space) : NULL;
-        if (!ready) {
-            if (e->space && !space) {
-#ifdef HOOKE_USE_OPENMP
-#pragma omp atomic write
-#endif
-                failed = 1;
-            }
-            HK_BARRIER();
-        }
-        /* no barrier between units: bodies share no particle, and each
-         * body's own passes end in the barriers they need */
-        for (int q = 0; q < e->unit_count && !failed; q++) {
-            const hk_unit *un = &e->units[q];
-            /* another rank's (a split body's sweep runs on every rank: each takes part in its exchanges) */
-            if (un->kind != UNIT_SOLO && w->part && w->part->body[un->first].owner >= 0 &&
-                !hk_part_computes(w, un->first))
-                continue;
-            if (un->kind == UNIT_TEAM) {
-                team_body(w, &ps, un->first, &e->plans[un->first], space);
-                continue;
-            }
-            if (un->kind == UNIT_GROUP) {
-                group_unit(w, &ps, un);
-                continue;
-            }
-            const int b0 = solo_share(un, t, T), b1 = t + 1 < T ? solo_share(un, t + 1, T) : un->mine_hi;
-            for (int body = b0; body < b1; body++) solo_body(w, &ps, body, &e->plans[body], space);
-        }
-        if (w->after_pass) { /* a test's (world.h) */
-            HK_BARRIER();
-            w->after_pass(w, t, HK_THREADS());
-        }
-        hk_fp_leave(fp);
-    }
-    if (failed) w->step_failed = hk_fail_memory(w, "out of memory for thread work space");
+    run_pass rp = {.w = w, .e = e, .ps = &ps, .ready = 1};
+    atomic_init(&rp.failed, 0);
+    /* every task's work space, when each already has one: no check, no barrier */
+    for (int t = 0; t < team && rp.ready; t++) rp.ready = !e->space || (t < e->ws_threads && e->ws_len[t] >= e->space);
+    hk_team_run(w, team, run_task, &rp);
+    if (atomic_load(&rp.failed)) w->step_failed = hk_fail_memory(w, "out of memory for thread work space");
     w->spring_updates += hk_world_facts(w)->springs;
 }

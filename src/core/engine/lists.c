@@ -55,12 +55,12 @@ static void pack_span(hk_world *w, const hk_kernels *k, const hk_packed *pk, int
     if (lo < hi) k->list_pack(ext, &w->p, pk->rec, pk->f, lo, (int)(hi - lo));
 }
 
-/* The list families of particles [first, first + count) on thread t of T;
- * sync: with the barriers of lists.h (T threads), else T = 1 and none. */
-static void lists_span(hk_world *w, const hk_kernels *k, const hk_packed *pk, int first, int count,
-                       const hk_family *const *fams, int nfams, int t, int T, int sync, const hk_external *ext)
+/* The list families of particles [first, first + count) on task tm->t of
+ * tm->T, with the barriers of lists.h (none for one task). */
+static void lists_span(const hk_team *tm, hk_world *w, const hk_kernels *k, const hk_packed *pk, int first, int count,
+                       const hk_family *const *fams, int nfams, const hk_external *ext)
 {
-    const int packed = pk != NULL, serial = !sync || T == 1;
+    const int t = tm->t, T = tm->T, packed = pk != NULL;
     const int64_t end = (int64_t)first + count;
     int first_list = 1;
     for (int q = 0; q < nfams; q++) {
@@ -78,42 +78,44 @@ static void lists_span(hk_world *w, const hk_kernels *k, const hk_packed *pk, in
         }
         if (pack_here && t == T - 1) /* particles past the bands (none while the colouring is current) */
             pack_span(w, k, pk, first, end, ext, ((int64_t)f->band_first + 2 * m) * HK_BAND, INT64_MAX);
-        if (!serial) HK_BARRIER();
+        hk_team_barrier(tm);
         if (j0 < j1 && 2 * j1 - 1 < NB) list_band(w, k, f, pk, regular, 2 * j1 - 1);
-        if (!serial) HK_BARRIER();
+        hk_team_barrier(tm);
         /* far springs colour by colour, each colour split over the threads */
         for (int c = 0; c < regular; c++) {
             int64_t c0 = f->near_end[c], c1 = f->colour_start[c + 1];
             if (c0 >= c1) continue; /* the same on every thread: no barrier skipped by one alone */
             colour_share(c0, c1, packed ? 8 : k->width, t, T, &c0, &c1);
             if (c0 < c1) list_springs_run(k, k, w, f, pk, c0, c1);
-            if (!serial) HK_BARRIER();
+            hk_team_barrier(tm);
         }
         /* the overflow colour on one thread (particles repeat in it): the
          * packed kernel adds lane by lane in order, the gather kernel would
          * not, so the scalar one takes its place */
         if (f->overflow && t == 0)
             list_springs_run(k, &hk_kernels_scalar, w, f, pk, f->colour_start[regular], f->colour_start[regular + 1]);
-        if (f->overflow && !serial) HK_BARRIER();
+        if (f->overflow) hk_team_barrier(tm);
         first_list = 0;
     }
     if (packed && !first_list) {
-        int g0 = first, n = count;
-        if (!serial) hk_team_range(g0, n, &g0, &n);
+        int g0, n;
+        hk_team_range(tm, first, count, &g0, &n);
         k->list_unpack(&w->p, pk->f, g0, n);
     }
 }
 
-void hk_lists_run(hk_world *w, const hk_kernels *k, const hk_packed *pk, int first, int count,
+void hk_lists_run(const hk_team *tm, hk_world *w, const hk_kernels *k, const hk_packed *pk, int first, int count,
                   const hk_family *const *fams, int nfams, int serial, const hk_external *ext)
 {
-    const int t = HK_THREAD(), T = serial ? 1 : HK_THREADS();
-    if (!serial || t == 0) lists_span(w, k, pk, first, count, fams, nfams, t, T, !serial, ext);
-    if (pk || serial) HK_BARRIER();
+    if (!serial)
+        lists_span(tm, w, k, pk, first, count, fams, nfams, ext);
+    else if (tm->t == 0) /* one task alone, without the barriers */
+        lists_span(&hk_team_one, w, k, pk, first, count, fams, nfams, ext);
+    if (pk || serial) hk_team_barrier(tm);
 }
 
 void hk_lists_solo(hk_world *w, const hk_kernels *k, const hk_packed *pk, int first, int count,
                    const hk_family *const *fams, int nfams, const hk_external *ext)
 {
-    lists_span(w, k, pk, first, count, fams, nfams, 0, 1, 0, ext);
+    lists_span(&hk_team_one, w, k, pk, first, count, fams, nfams, ext);
 }

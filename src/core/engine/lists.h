@@ -4,6 +4,7 @@
 #define HOOKE_LISTS_H
 
 #include "kernels.h"
+#include "team.h"
 
 /*
  * List families are coloured once (colour.h): within a colour no particle
@@ -36,7 +37,7 @@ int hk_lists_serial(const hk_world *w, const hk_family *const *fams, int nfams);
 
 /* Adds the springs of the list families fams[0 .. nfams), which join
  * particles of [first, first + count) (a body's, or a group's), into f, in the banded order of
- * this file. Every thread of the parallel region calls it. A thread takes a
+ * this file. A task takes a
  * run of even bands 2j, j0 <= j < j1, and after each even band 2j the odd
  * band 2j - 1 before it, whose particles (bands 2j - 1 and 2j) it has just
  * swept and which no other thread touches; the odd band 2 j1 - 1, which
@@ -48,9 +49,9 @@ int hk_lists_serial(const hk_world *w, const hk_family *const *fams, int nfams);
  * both bands' springs), and the forces are unpacked at the end; otherwise
  * the kernels gather and scatter the particle arrays. ext: packed only, the
  * forces start from the external forces of ext (computed while packing)
- * instead of from f. A serial body (few springs) runs on thread 0 alone,
- * without the barriers. */
-void hk_lists_run(hk_world *w, const hk_kernels *k, const hk_packed *pk, int first, int count,
+ * instead of from f. Every task of the team (team.h) calls it. A serial
+ * body (few springs) runs on task 0 alone, without the barriers. */
+void hk_lists_run(const hk_team *tm, hk_world *w, const hk_kernels *k, const hk_packed *pk, int first, int count,
                   const hk_family *const *fams, int nfams, int serial, const hk_external *ext);
 /* The same by the calling thread alone, without a barrier (a solo body,
  * engine.c): the same bits. */

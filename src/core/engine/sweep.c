@@ -7,6 +7,7 @@
 
 #include "lists.h"
 #include "part.h"
+#include "check.h"
 #include "surface.h"
 #include "team.h"
 
@@ -234,6 +235,7 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const hk_sweep_plan *s
 {
     const int S = sp->stride, R = sp->R, maxdr = sp->maxdr, M = HK_ROW_MARGIN;
     const size_t row3 = (size_t)3 * S; /* one accumulator row: x, y, z each of stride S */
+    HK_ASSERT(0 <= a && a <= b && b <= sp->nrows);
     hk_real *ring = space;
     hk_real *parked = ring + row3 * R;
     hk_real *buf = parked + row3 * 2 * maxdr;
@@ -256,6 +258,7 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const hk_sweep_plan *s
             const int q = sp->cls_q[(size_t)c * sp->nfam + n];
             fams[n].f = &w->families[sp->fam[q]];
             fams[n].dr = sp->dr[q];
+            HK_ASSERT(fams[n].dr >= 0 && fams[n].dr <= maxdr); /* the ring reaches maxdr rows ahead */
             fams[n].fresh = first && fams[n].dr == maxdr;
             if (fams[n].fresh) first = 0;
         }
@@ -289,6 +292,7 @@ static void sweep_block(hk_world *w, const hk_kernels *k, const hk_sweep_plan *s
         if (r >= a) {
             if (r < lo_end || r >= hi_start) {
                 const int park = r < lo_end ? r - a : maxdr + (r - hi_start);
+                HK_ASSERT(park >= 0 && park < 2 * maxdr); /* maxdr parked rows at each end */
                 memcpy(parked + row3 * park, src, row3 * sizeof *src);
                 clear_acc_row(src, S, sp->nx_pad);
             } else {
@@ -338,6 +342,7 @@ static void block_of(const hk_sweep_plan *sp, int t, int T, int *a, int *b)
 {
     *a = block_start(sp->nrows, sp->maxdr, t, T);
     *b = block_start(sp->nrows, sp->maxdr, t + 1, T);
+    HK_ASSERT(0 <= *a && *a <= *b && *b <= sp->nrows); /* block_start: within [0, N], never decreasing */
 }
 
 /* Nodes [a, b) of a one-row body (a rope), one thread's window: the
@@ -356,6 +361,7 @@ static void window_sweep(hk_world *w, const hk_kernels *k, const hk_sweep_plan *
     const int S = sp->stride, M = HK_ROW_MARGIN, P = hk_sweep_window_halo(w, sp), n = sp->cls_n[0];
     const size_t row3 = (size_t)3 * S;
     const int s0 = a - P > 0 ? a - P : 0, nx_w = b - s0, nx_pad = round_up(nx_w, HK_ROW_VEC);
+    HK_ASSERT(a % HK_ROW_VEC == 0 && P % HK_ROW_VEC == 0 && a <= b); /* finished rows start on vectors */
     hk_real *acc = space, *buf = acc + row3, *parked = buf + row3 * sp->same_rows;
     hk_row_family *fams = (hk_row_family *)(parked + 2 * row3);
     hk_family *shadow = (hk_family *)(fams + sp->nfam);
@@ -412,6 +418,7 @@ static void window_parked(hk_world *w, const hk_kernels *k, const hk_sweep_plan 
  * split in whole vectors (window_sweep; lo is a whole vector). */
 static void window_of(int lo, int hi, int t, int T, int *a, int *b)
 {
+    HK_ASSERT(lo % HK_ROW_VEC == 0);
     *a = t == 0 ? lo : lo + (int)((int64_t)(hi - lo) * t / T) / HK_ROW_VEC * HK_ROW_VEC;
     *b = t == T - 1 ? hi : lo + (int)((int64_t)(hi - lo) * (t + 1) / T) / HK_ROW_VEC * HK_ROW_VEC;
 }
@@ -423,15 +430,15 @@ static int by_windows(const hk_world *w, const hk_sweep_plan *sp, int T)
     return T > 1 && sp->nrows == 1 && sp->ncls == 1 && sp->nx >= 8 * T * hk_sweep_window_halo(w, sp);
 }
 
-/* The nodes [lo, hi) of a one-row body in windows, one per thread, on the whole team (ends without a barrier). */
-static void windows_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, int lo,
-                        int hi, hk_real *space)
+/* The nodes [lo, hi) of a one-row body in windows, one per task, on the whole team (ends without a barrier). */
+static void windows_run(const hk_team *tm, hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp,
+                        const hk_step_ctx *ctx, int lo, int hi, hk_real *space)
 {
     int a, b, lo_end, hi_start;
-    window_of(lo, hi, HK_THREAD(), HK_THREADS(), &a, &b);
+    window_of(lo, hi, tm->t, tm->T, &a, &b);
     window_sweep(w, k, sp, ctx, a, b, space, &lo_end, &hi_start);
     if (ctx->upd.kind == HK_UPDATE_NONE) return;
-    HK_BARRIER(); /* every window has read its neighbours' nodes */
+    hk_team_barrier(tm); /* every window has read its neighbours' nodes */
     window_parked(w, k, sp, ctx, a, b, space, lo_end, hi_start);
 }
 
@@ -455,10 +462,10 @@ static int range_start(int c, int d, int h, int t, int T)
  * then the two ends as windows of their own (thread 0 and the last),
  * which read the interior's parked ends; every parked node is finished
  * after the last barrier. */
-static void range_split(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx,
-                        hk_real *space)
+static void range_split(const hk_team *tm, hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp,
+                        const hk_step_ctx *ctx, hk_real *space)
 {
-    const int t = HK_THREAD(), T = HK_THREADS(), P = hk_sweep_window_halo(w, sp), lo = sp->lo, hi = sp->hi;
+    const int t = tm->t, T = tm->T, P = hk_sweep_window_halo(w, sp), lo = sp->lo, hi = sp->hi;
     const struct hk_part *pt = w->part;
     const size_t one = hk_padded(block_space(sp));
     const int c = lo > 0 ? lo + P : lo, d = hi < sp->nx ? hi - P : hi; /* the interior [c, d) */
@@ -472,23 +479,23 @@ static void range_split(hk_world *w, const hk_kernels *k, const hk_sweep_plan *s
     if (t == 0) pt->ops->halo_start(pt->ctx, w, sp->body);
     if (from[0] < to[0]) window_sweep(w, k, sp, ctx, from[0], to[0], space, &lo_end[0], &hi_start[0]);
     if (t == 0) pt->ops->halo_finish(pt->ctx, w, sp->body);
-    HK_BARRIER(); /* the halo is in */
+    hk_team_barrier(tm); /* the halo is in */
     for (int q = 1; q < 3; q++)
         if (from[q] < to[q]) window_sweep(w, k, sp, ctx, from[q], to[q], space + q * one, &lo_end[q], &hi_start[q]);
     if (ctx->upd.kind == HK_UPDATE_NONE) return;
-    HK_BARRIER(); /* every window has read what it reads */
+    hk_team_barrier(tm); /* every window has read what it reads */
     for (int q = 0; q < 3; q++)
         if (from[q] < to[q]) window_parked(w, k, sp, ctx, from[q], to[q], space + q * one, lo_end[q], hi_start[q]);
 }
 
 /* This rank's slab [lo, hi) of a split body (sweep.h, hk_sweep_run). */
-static void sweep_split(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx,
-                        hk_real *space)
+static void sweep_split(const hk_team *tm, hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp,
+                        const hk_step_ctx *ctx, hk_real *space)
 {
-    const int t = HK_THREAD(), T = HK_THREADS(), h = sp->maxdr, a = sp->lo, e = sp->hi;
+    const int t = tm->t, T = tm->T, h = sp->maxdr, a = sp->lo, e = sp->hi;
     const struct hk_part *pt = w->part;
     if (sp->nrows == 1) {
-        range_split(w, k, sp, ctx, space);
+        range_split(tm, w, k, sp, ctx, space);
         return;
     }
     if (a >= e) { /* no row here: no message either, but every rank takes part in each exchange */
@@ -508,7 +515,7 @@ static void sweep_split(hk_world *w, const hk_kernels *k, const hk_sweep_plan *s
     if (t == 0) pt->ops->halo_start(pt->ctx, w, sp->body);
     if (from[0] < to[0]) sweep_block(w, k, sp, ctx, from[0], to[0], space, &lo_end[0], &hi_start[0]);
     if (t == 0) pt->ops->halo_finish(pt->ctx, w, sp->body);
-    HK_BARRIER(); /* the halo rows are in */
+    hk_team_barrier(tm); /* the halo rows are in */
     if (c == d) { /* no interior: the slab as one block */
         if (t == 0) from[1] = a, to[1] = e;
     } else {
@@ -518,27 +525,28 @@ static void sweep_split(hk_world *w, const hk_kernels *k, const hk_sweep_plan *s
     for (int q = 1; q < 3; q++)
         if (from[q] < to[q]) sweep_block(w, k, sp, ctx, from[q], to[q], space + q * one, &lo_end[q], &hi_start[q]);
     if (ctx->upd.kind == HK_UPDATE_NONE) return;
-    HK_BARRIER(); /* every row read: the parked rows may change */
+    hk_team_barrier(tm); /* every row read: the parked rows may change */
     for (int q = 0; q < 3; q++)
         if (from[q] < to[q]) finish_parked(w, k, sp, ctx, from[q], to[q], space + q * one, lo_end[q], hi_start[q]);
 }
 
-void hk_sweep_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space)
+void hk_sweep_run(const hk_team *tm, hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx,
+                  hk_real *space)
 {
     if (sp->split) {
-        sweep_split(w, k, sp, ctx, space);
+        sweep_split(tm, w, k, sp, ctx, space);
         return;
     }
-    const int t = HK_THREAD(), T = HK_THREADS();
+    const int t = tm->t, T = tm->T;
     int a, b, lo_end = 0, hi_start = 0;
     if (by_windows(w, sp, T)) {
-        windows_run(w, k, sp, ctx, 0, sp->nx, space);
+        windows_run(tm, w, k, sp, ctx, 0, sp->nx, space);
         return;
     }
     block_of(sp, t, T, &a, &b);
     if (a < b) sweep_block(w, k, sp, ctx, a, b, space, &lo_end, &hi_start);
     if (ctx->upd.kind != HK_UPDATE_NONE) {
-        HK_BARRIER();
+        hk_team_barrier(tm);
         if (a < b) finish_parked(w, k, sp, ctx, a, b, space, lo_end, hi_start);
     }
 }

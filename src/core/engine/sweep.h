@@ -4,6 +4,7 @@
 #define HOOKE_SWEEP_H
 
 #include "kernels.h"
+#include "team.h"
 
 /*
  * How the work is split, and why the result is the same bits for any number
@@ -78,17 +79,18 @@ void hk_sweep_plan_free(hk_sweep_plan *sp);
 /* Entries of work space one thread needs to sweep sp (hk_sweep_run). */
 size_t hk_sweep_space(const hk_sweep_plan *sp);
 /* Sweeps the lattice families of sp's body: f = external + springs (ctx's
- * update NONE), or that and the update in place. Called by every thread of
- * a parallel region, each with its own zeroed-or-reused work space of
+ * update NONE), or that and the update in place. Called by every task of
+ * a team (team.h), each with its own zeroed-or-reused work space of
  * hk_sweep_space(sp) entries; ends without a barrier.
  *
- * A split body (sp->split) sweeps this rank's slab [lo, hi) only: thread 0
+ * A split body (sp->split) sweeps this rank's slab [lo, hi) only: task 0
  * starts the halo exchange (w->part's ops), the team sweeps the interior
- * rows, which read no remote row, in blocks as above, thread 0 waits for
+ * rows, which read no remote row, in blocks as above, task 0 waits for
  * the exchange, then the rows within maxdr of the slab's ends are swept as
  * two blocks of their own (each recomputing its halo): the same sums in
  * the same order as one process (three block spaces per thread). */
-void hk_sweep_run(hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx, hk_real *space);
+void hk_sweep_run(const hk_team *tm, hk_world *w, const hk_kernels *k, const hk_sweep_plan *sp, const hk_step_ctx *ctx,
+                  hk_real *space);
 /* Nodes on each side of a window of a one-row body (a rope) that the
  * window's sources and partners reach: the farthest partner along the row
  * and a vector a kernel loads past its last source, in whole vectors.

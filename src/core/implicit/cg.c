@@ -2,13 +2,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "cg.h"
 
-#include "fpmode.h"
-#include "multigrid.h"
-
 #include <math.h>
 #include <string.h>
 
-#define HK_CG_PARALLEL_MIN 8192
+#include "multigrid.h"
+#include "part.h"
 
 /* |r|^2 below this counts as 0 (r in N s): a residual of 1e-30 N s (float)
  * or 1e-125 N s (double) is physically nothing, and smaller vectors reach
@@ -19,22 +17,36 @@
  * breakdown. */
 #define HK_CG_NEGLIGIBLE (sizeof(hk_real) == 4 ? 1e-60 : 1e-250)
 
+/* A per-particle pass of the solve (part.h hk_team_spans). */
+typedef struct cg_pass {
+    hk_real *const *a, *const *b, *const *out;
+    hk_real beta;
+} cg_pass;
+
+/* out = a + beta out */
+static void direction_span(void *ctx, int g0, int g1)
+{
+    const cg_pass *q = ctx;
+    for (int c = 0; c < 3; c++) {
+        hk_real *pc = q->out[c];
+        const hk_real *zc = q->a[c];
+        for (int g = g0; g < g1; g++) pc[g] = zc[g] + q->beta * pc[g];
+    }
+}
+
 /* p = z + beta p (this rank's particles) */
 static void update_direction(hk_world *w, hk_real *const p[3], hk_real *const z[3], hk_real beta)
 {
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) if (w->p.count > HK_CG_PARALLEL_MIN)
-#endif
-    HK_FP_SCOPE
-    {
-        int g0, g1;
-        for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
-            for (int c = 0; c < 3; c++) {
-                hk_real *pc = p[c];
-                const hk_real *zc = z[c];
-                for (int g = g0; g < g1; g++) pc[g] = zc[g] + beta * pc[g];
-            }
-    }
+    cg_pass q = {z, NULL, p, beta};
+    hk_team_spans(w, direction_span, &q);
+}
+
+/* out = b - out */
+static void residual_span(void *ctx, int g0, int g1)
+{
+    const cg_pass *q = ctx;
+    for (int c = 0; c < 3; c++)
+        for (int g = g0; g < g1; g++) q->out[c][g] = q->b[c][g] - q->out[c][g];
 }
 
 /* z = B r, the preconditioned residual: block Jacobi, then the multigrid
@@ -49,53 +61,63 @@ static double precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD,
     return hk_mg_precondition(w, im, sK, sD, im->v[HK_SYS_T]);
 }
 
-void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h)
+/* The force rule's weights: the sums per block (weights_blocks), then each
+ * particle's weight (weights_span). */
+typedef struct weights_pass {
+    const hk_particles *p;
+    hk_implicit *im;
+    hk_real *const *b;
+    hk_real h;
+    double a, big;
+} weights_pass;
+
+static void weights_blocks(void *ctx, int64_t i0, int64_t i1)
 {
-    const hk_particles *p = &w->p;
-    hk_real *const *b = im->v[HK_SYS_B];
+    const weights_pass *q = ctx;
+    const hk_particles *p = q->p;
+    const hk_implicit *im = q->im;
+    hk_real *const *b = q->b;
     const int nb = im->block_count;
     double *part = im->partial; /* per block: the sum of |b_j| / m_j and the free particles */
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) if (p->count > HK_CG_PARALLEL_MIN)
-#endif
-    HK_FP_SCOPE
-    {
-#ifdef HOOKE_USE_OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (int i = 0; i < im->own_count; i++) {
-            const int k = im->own[i], g1 = im->block[k + 1];
-            double s = 0, n = 0;
-            for (int g = im->block[k]; g < g1; g++)
-                if (p->inv_mass[g] != 0) {
-                    s += sqrt((double)b[0][g] * b[0][g] + (double)b[1][g] * b[1][g] + (double)b[2][g] * b[2][g]) *
-                         p->inv_mass[g];
-                    n++;
-                }
-            part[k] = s;
-            part[nb + k] = n;
-        }
+    for (int64_t i = i0; i < i1; i++) {
+        const int k = im->own[i], g1 = im->block[k + 1];
+        double s = 0, n = 0;
+        for (int g = im->block[k]; g < g1; g++)
+            if (p->inv_mass[g] != 0) {
+                s += sqrt((double)b[0][g] * b[0][g] + (double)b[1][g] * b[1][g] + (double)b[2][g] * b[2][g]) *
+                     p->inv_mass[g];
+                n++;
+            }
+        part[k] = s;
+        part[nb + k] = n;
     }
+}
+
+static void weights_span(void *ctx, int g0, int g1)
+{
+    const weights_pass *q = ctx;
+    const hk_particles *p = q->p;
+    hk_real *const *b = q->b;
+    const hk_real h = q->h;
+    const double a = q->a, big = q->big;
+    for (int i = g0; i < g1; i++) {
+        const double bq = sqrt((double)b[0][i] * b[0][i] + (double)b[1][i] * b[1][i] + (double)b[2][i] * b[2][i]);
+        const double ma = h * p->mass[i] * a, f = ma > bq ? ma : bq; /* h F_i [N s] */
+        q->im->stop[i] = p->inv_mass[i] == 0 ? 0 : f > 1 / big ? (hk_real)(1 / f) : (hk_real)big;
+    }
+}
+
+void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h)
+{
+    weights_pass q = {&w->p, im, im->v[HK_SYS_B], h, 0, sizeof(hk_real) == 4 ? 1e30 : 1e300};
+    hk_team_for(w, hk_team_of(w, w->p.count), im->own_count, weights_blocks, &q);
     double sums[2];
-    hk_system_reduce(w, im, part, 2, 0, sums);
+    hk_system_reduce(w, im, im->partial, 2, 0, sums);
     const double g = sqrt(w->def.gravity.x * w->def.gravity.x + w->def.gravity.y * w->def.gravity.y +
                           w->def.gravity.z * w->def.gravity.z);
     const double mean = sums[1] > 0 ? sums[0] / sums[1] / h : 0; /* m/s^2 */
-    const double a = g > mean ? g : mean, big = sizeof(hk_real) == 4 ? 1e30 : 1e300;
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) if (p->count > HK_CG_PARALLEL_MIN)
-#endif
-    HK_FP_SCOPE
-    {
-        int g0, g1;
-        for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
-            for (int q = g0; q < g1; q++) {
-                const double bq =
-                    sqrt((double)b[0][q] * b[0][q] + (double)b[1][q] * b[1][q] + (double)b[2][q] * b[2][q]);
-                const double ma = h * p->mass[q] * a, f = ma > bq ? ma : bq; /* h F_q [N s] */
-                im->stop[q] = p->inv_mass[q] == 0 ? 0 : f > 1 / big ? (hk_real)(1 / f) : (hk_real)big;
-            }
-    }
+    q.a = g > mean ? g : mean;
+    hk_team_spans(w, weights_span, &q);
 }
 
 int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance, double b0, hk_real *const v[3])
@@ -114,16 +136,8 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, h
     hk_cg_result res = {HK_CG_CONVERGED, 0, 0};
     if (warm) { /* r = b - A dv */
         hk_system_apply(w, im, sK, sD, 1, dv, r);
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) if (w->p.count > HK_CG_PARALLEL_MIN)
-#endif
-        HK_FP_SCOPE
-        {
-            int g0, g1;
-            for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
-                for (int c = 0; c < 3; c++)
-                    for (int g = g0; g < g1; g++) r[c][g] = b[c][g] - r[c][g];
-        }
+        cg_pass q = {NULL, b, r, 0};
+        hk_team_spans(w, residual_span, &q);
     } else {
         for (int c = 0; c < 3; c++) {
             memset(dv[c], 0, bytes);

@@ -7,8 +7,8 @@
 
 #include "cg.h"
 #include "forces.h"
-#include "fpmode.h"
 #include "multigrid.h"
+#include "part.h"
 #include "system.h"
 
 /*
@@ -34,14 +34,9 @@
  * not enter the right-hand side.
  */
 
-/* Per-particle loops run on the world's team above this many particles
- * (each iteration touches one particle: the bits do not depend on it),
- * over this rank's particles (hk_system_own_piece). */
-#ifdef HOOKE_USE_OPENMP
-#define HK_PARTICLE_REGION _Pragma("omp parallel num_threads(hk_world_team(w)) if (p->count > 8192)") HK_FP_SCOPE
-#else
-#define HK_PARTICLE_REGION HK_FP_SCOPE
-#endif
+/* The per-particle loops are passes over this rank's particles (part.h
+ * hk_team_spans: the world's team above HK_PARALLEL_MIN particles); each
+ * iteration touches one particle, so the bits do not depend on the team. */
 
 #define HK_CG_TOLERANCE_DEFAULT 1e-5
 #define HK_CG_MAX_ITERATIONS_DEFAULT 1000
@@ -71,62 +66,101 @@ static void restore_start(hk_world *w, hk_implicit *im)
     }
 }
 
+/* What the per-particle passes of a substep read. */
+typedef struct sub_pass {
+    hk_particles *p;
+    hk_implicit *im;
+    hk_real h, theta;
+    hk_real *hist[3]; /* w->px, py, pz */
+} sub_pass;
+
+/* v0 of free particles into HK_SYS_Z (0 for fixed ones). */
+static void free_v0_span(void *ctx, int g0, int g1)
+{
+    const sub_pass *s = ctx;
+    for (int c = 0; c < 3; c++) {
+        const hk_real *v0 = s->im->v[HK_SYS_V0][c];
+        hk_real *vmc = s->im->v[HK_SYS_Z][c];
+        for (int g = g0; g < g1; g++) vmc[g] = s->p->inv_mass[g] != 0 ? v0[g] : 0;
+    }
+}
+
+/* b = h f0 - L(v0) (HK_SYS_P holds L(v0)); 0 for fixed particles. */
+static void first_rhs_span(void *ctx, int g0, int g1)
+{
+    const sub_pass *s = ctx;
+    const hk_real h = s->h;
+    for (int c = 0; c < 3; c++) {
+        const hk_real *f0 = s->im->v[HK_SYS_F0][c], *lvc = s->im->v[HK_SYS_P][c];
+        hk_real *b = s->im->v[HK_SYS_B][c];
+        for (int g = g0; g < g1; g++) b[g] = s->p->inv_mass[g] != 0 ? h * f0[g] - lvc[g] : 0;
+    }
+}
+
 /* The first right-hand side, b = h f0 - (1/theta) L(v0) with L the springs'
  * stiffness part scaled by (h theta)^2, i.e. b = h f0 + h^2 theta df/dx v0;
  * 0 for fixed particles. */
 static void first_rhs(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
 {
-    const hk_particles *p = &w->p;
-    hk_real *const *vm = im->v[HK_SYS_Z], *const *lv = im->v[HK_SYS_P];
-    HK_PARTICLE_REGION
-    for (int i = 0, g0, g1; hk_system_own_piece(w, i, &g0, &g1); i++)
-        for (int c = 0; c < 3; c++) {
-            const hk_real *v0 = im->v[HK_SYS_V0][c];
-            hk_real *vmc = vm[c];
-            for (int g = g0; g < g1; g++) vmc[g] = p->inv_mass[g] != 0 ? v0[g] : 0;
-        }
-    hk_system_apply(w, im, h * h * theta, 0, 0, vm, lv);
-    HK_PARTICLE_REGION
-    for (int i = 0, g0, g1; hk_system_own_piece(w, i, &g0, &g1); i++)
-        for (int c = 0; c < 3; c++) {
-            const hk_real *f0 = im->v[HK_SYS_F0][c], *lvc = lv[c];
-            hk_real *b = im->v[HK_SYS_B][c];
-            for (int g = g0; g < g1; g++) b[g] = p->inv_mass[g] != 0 ? h * f0[g] - lvc[g] : 0;
-        }
+    sub_pass s = {&w->p, im, h, theta, {NULL, NULL, NULL}};
+    hk_team_spans(w, free_v0_span, &s);
+    hk_system_apply(w, im, h * h * theta, 0, 0, im->v[HK_SYS_Z], im->v[HK_SYS_P]);
+    hk_team_spans(w, first_rhs_span, &s);
+}
+
+static void newton_rhs_span(void *ctx, int g0, int g1)
+{
+    const sub_pass *s = ctx;
+    const hk_particles *p = s->p;
+    const hk_real h = s->h, theta = s->theta;
+    const hk_real *v[3] = {p->vx, p->vy, p->vz}, *f[3] = {p->fx, p->fy, p->fz};
+    for (int c = 0; c < 3; c++) {
+        const hk_real *v0 = s->im->v[HK_SYS_V0][c], *f0 = s->im->v[HK_SYS_F0][c], *vc = v[c], *fc = f[c];
+        hk_real *b = s->im->v[HK_SYS_B][c];
+        for (int g = g0; g < g1; g++)
+            b[g] = p->inv_mass[g] != 0 ? h * ((1 - theta) * f0[g] + theta * fc[g]) - p->mass[g] * (vc[g] - v0[g]) : 0;
+    }
 }
 
 /* The Newton right-hand side -g(v) at the current state, f in p->f. */
 static void newton_rhs(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
 {
-    const hk_particles *p = &w->p;
-    const hk_real *v[3] = {p->vx, p->vy, p->vz}, *f[3] = {p->fx, p->fy, p->fz};
-    HK_PARTICLE_REGION
-    for (int i = 0, g0, g1; hk_system_own_piece(w, i, &g0, &g1); i++)
-        for (int c = 0; c < 3; c++) {
-            const hk_real *v0 = im->v[HK_SYS_V0][c], *f0 = im->v[HK_SYS_F0][c], *vc = v[c], *fc = f[c];
-            hk_real *b = im->v[HK_SYS_B][c];
-            for (int g = g0; g < g1; g++)
-                b[g] =
-                    p->inv_mass[g] != 0 ? h * ((1 - theta) * f0[g] + theta * fc[g]) - p->mass[g] * (vc[g] - v0[g]) : 0;
+    sub_pass s = {&w->p, im, h, theta, {NULL, NULL, NULL}};
+    hk_team_spans(w, newton_rhs_span, &s);
+}
+
+static void take_update_span(void *ctx, int g0, int g1)
+{
+    const sub_pass *s = ctx;
+    hk_particles *p = s->p;
+    const hk_real h = s->h, theta = s->theta;
+    hk_real *x[3] = {p->qx, p->qy, p->qz}, *v[3] = {p->vx, p->vy, p->vz};
+    for (int c = 0; c < 3; c++) {
+        const hk_real *dv = s->im->v[HK_SYS_DV][c], *x0 = s->im->v[HK_SYS_X0][c], *v0 = s->im->v[HK_SYS_V0][c];
+        hk_real *xc = x[c], *vc = v[c];
+        for (int g = g0; g < g1; g++) {
+            if (p->inv_mass[g] == 0) continue;
+            vc[g] += dv[g];
+            xc[g] = x0[g] + h * ((1 - theta) * v0[g] + theta * vc[g]);
         }
+    }
 }
 
 /* v += dv, x = x0 + h ((1 - theta) v0 + theta v) for free particles. */
 static void take_update(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
 {
-    hk_particles *p = &w->p;
-    hk_real *x[3] = {p->qx, p->qy, p->qz}, *v[3] = {p->vx, p->vy, p->vz};
-    HK_PARTICLE_REGION
-    for (int i = 0, g0, g1; hk_system_own_piece(w, i, &g0, &g1); i++)
-        for (int c = 0; c < 3; c++) {
-            const hk_real *dv = im->v[HK_SYS_DV][c], *x0 = im->v[HK_SYS_X0][c], *v0 = im->v[HK_SYS_V0][c];
-            hk_real *xc = x[c], *vc = v[c];
-            for (int g = g0; g < g1; g++) {
-                if (p->inv_mass[g] == 0) continue;
-                vc[g] += dv[g];
-                xc[g] = x0[g] + h * ((1 - theta) * v0[g] + theta * vc[g]);
-            }
-        }
+    sub_pass s = {&w->p, im, h, theta, {NULL, NULL, NULL}};
+    hk_team_spans(w, take_update_span, &s);
+}
+
+static void guess_span(void *ctx, int g0, int g1)
+{
+    const sub_pass *s = ctx;
+    for (int c = 0; c < 3; c++) {
+        const hk_real *hc = s->hist[c];
+        hk_real *dv = s->im->v[HK_SYS_DV][c];
+        for (int g = g0; g < g1; g++) dv[g] = s->p->inv_mass[g] != 0 ? hc[g] : 0;
+    }
 }
 
 /* The first solve starts from the velocity change of the substep before
@@ -134,30 +168,26 @@ static void take_update(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
  * and CG stops a few iterations earlier. 0 on fixed particles. */
 static void guess_from_history(hk_world *w, hk_implicit *im)
 {
-    const hk_particles *p = &w->p;
-    const hk_real *hist[3] = {w->px, w->py, w->pz};
-    HK_PARTICLE_REGION
-    for (int i = 0, g0, g1; hk_system_own_piece(w, i, &g0, &g1); i++)
-        for (int c = 0; c < 3; c++) {
-            const hk_real *hc = hist[c];
-            hk_real *dv = im->v[HK_SYS_DV][c];
-            for (int g = g0; g < g1; g++) dv[g] = p->inv_mass[g] != 0 ? hc[g] : 0;
-        }
+    sub_pass s = {&w->p, im, 0, 0, {w->px, w->py, w->pz}};
+    hk_team_spans(w, guess_span, &s);
+}
+
+static void history_span(void *ctx, int g0, int g1)
+{
+    const sub_pass *s = ctx;
+    const hk_real *v[3] = {s->p->vx, s->p->vy, s->p->vz};
+    for (int c = 0; c < 3; c++) {
+        const hk_real *v0 = s->im->v[HK_SYS_V0][c], *vc = v[c];
+        hk_real *hc = s->hist[c];
+        for (int g = g0; g < g1; g++) hc[g] = vc[g] - v0[g];
+    }
 }
 
 /* w->px, py, pz = this substep's velocity change, the next one's guess. */
 static void keep_history(hk_world *w, hk_implicit *im)
 {
-    const hk_particles *p = &w->p;
-    const hk_real *v[3] = {p->vx, p->vy, p->vz};
-    hk_real *hist[3] = {w->px, w->py, w->pz};
-    HK_PARTICLE_REGION
-    for (int i = 0, g0, g1; hk_system_own_piece(w, i, &g0, &g1); i++)
-        for (int c = 0; c < 3; c++) {
-            const hk_real *v0 = im->v[HK_SYS_V0][c], *vc = v[c];
-            hk_real *hc = hist[c];
-            for (int g = g0; g < g1; g++) hc[g] = vc[g] - v0[g];
-        }
+    sub_pass s = {&w->p, im, 0, 0, {w->px, w->py, w->pz}};
+    hk_team_spans(w, history_span, &s);
     w->history = 1;
 }
 

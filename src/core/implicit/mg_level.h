@@ -60,7 +60,7 @@ struct hk_mg {
 
 static inline int level_team(const hk_world *w, const mg_level *L)
 {
-    return L->nodes > MG_PARALLEL_MIN ? hk_world_team(w) : 1;
+    return hk_team_size(w, L->nodes, MG_PARALLEL_MIN);
 }
 
 /* ---- a distributed run (mg_share.c) ---- */

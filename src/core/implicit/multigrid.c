@@ -3,9 +3,9 @@
 #include "multigrid.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "fpmode.h"
 #include "mg_level.h"
 #include "pairs.h"
 #include "response.h"
@@ -173,22 +173,22 @@ static void add_contacts(const hk_mg *mg, const hk_world *w, const mg_body *B, i
     }
 }
 
-static void hk_mg_begin(hk_mg *mg, const hk_world *w)
+static void hk_mg_begin(hk_mg *mg, const hk_team *tm, const hk_world *w)
 {
     for (int bi = 0; bi < mg->count; bi++) {
         mg_body *B = &mg->b[bi];
         mg_level *L = &B->lv[0];
         int g0, gn;
-        hk_team_range(0, w->bodies[B->body].count, &g0, &gn);
+        hk_team_range(tm, 0, w->bodies[B->body].count, &g0, &gn);
         for (int64_t l = g0; l < g0 + gn; l++) B->free[l] = w->p.inv_mass[B->first + l] != 0;
         int j0, jn;
-        hk_team_range(0, (int)L->nodes, &j0, &jn);
+        hk_team_range(tm, 0, (int)L->nodes, &j0, &jn);
         for (int e = 0; e < 6; e++) memset(L->d[e] + j0, 0, (size_t)jn * sizeof(hk_real));
         for (int o = 0; o < L->noff; o++)
             for (int e = 0; e < 6; e++) memset(L->c[o][e] + j0, 0, (size_t)jn * sizeof(hk_real));
         int fa, fe, ca, ce; /* the masses of this rank's aggregates */
         hk_mg_own_rows(w, B, &fa, &fe, &ca, &ce);
-        hk_team_range((int)(ca * L->sy), (int)((ce - ca) * L->sy), &j0, &jn);
+        hk_team_range(tm, (int)(ca * L->sy), (int)((ce - ca) * L->sy), &j0, &jn);
         for (int64_t J = j0; J < j0 + jn; J++) {
             const int ci = (int)(J % L->sy), cj = (int)(J / L->sy % L->n[1]), ck = (int)(J / L->sz);
             hk_real m = 0;
@@ -202,7 +202,7 @@ static void hk_mg_begin(hk_mg *mg, const hk_world *w)
         }
         add_contacts(mg, w, B, j0, j0 + jn);
     }
-    HK_BARRIER();
+    hk_team_barrier(tm);
 }
 
 static mg_body *body_of(hk_mg *mg, int bi)
@@ -246,7 +246,7 @@ static inline __attribute__((always_inline)) void add_node(hk_real *const restri
     }
 }
 
-static void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *const blk[6])
+static void hk_mg_add_family(hk_mg *mg, const hk_team *tm, const hk_world *w, int fi, hk_real *const blk[6])
 {
     const hk_family *f = &w->families[fi];
     mg_body *B = body_of(mg, f->body);
@@ -281,7 +281,7 @@ static void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *cons
     const int even = nx / 2;
     int fa, fe, ca, ce, r0, rn; /* this rank's aggregate rows */
     hk_mg_own_rows(w, B, &fa, &fe, &ca, &ce);
-    hk_team_range(ca, ce - ca, &r0, &rn);
+    hk_team_range(tm, ca, ce - ca, &r0, &rn);
     for (int cr = r0; cr < r0 + rn; cr++) {
         const int cj = cr % L->n[1], ck = cr / L->n[1];
         const int64_t J0 = (int64_t)cr * L->sy;
@@ -306,10 +306,10 @@ static void hk_mg_add_family(hk_mg *mg, const hk_world *w, int fi, hk_real *cons
 }
 
 /* Level c = P^T A P of level f, node by node. */
-static void coarsen(const mg_level *F, mg_level *C)
+static void coarsen(const hk_team *tm, const mg_level *F, mg_level *C)
 {
     int j0, jn;
-    hk_team_range(0, (int)C->nodes, &j0, &jn);
+    hk_team_range(tm, 0, (int)C->nodes, &j0, &jn);
     for (int64_t J = j0; J < j0 + jn; J++) {
         const int cj[3] = {(int)(J % C->sy), (int)(J / C->sy % C->n[1]), (int)(J / C->sz)};
         double d[6] = {0, 0, 0, 0, 0, 0}, c[MG_OFFSETS][6];
@@ -343,10 +343,10 @@ static void coarsen(const mg_level *F, mg_level *C)
 
 /* dinv = the inverse of each node's diagonal block (0 where it is 0: an
  * aggregate of fixed particles only). */
-static void invert_level(mg_level *L)
+static void invert_level(const hk_team *tm, mg_level *L)
 {
     int j0, jn;
-    hk_team_range(0, (int)L->nodes, &j0, &jn);
+    hk_team_range(tm, 0, (int)L->nodes, &j0, &jn);
     for (int64_t J = j0; J < j0 + jn; J++) {
         const double a[6] = {L->d[0][J], L->d[1][J], L->d[2][J], L->d[3][J], L->d[4][J], L->d[5][J]};
         const double c00 = a[3] * a[5] - a[4] * a[4], c01 = a[2] * a[4] - a[1] * a[5], c02 = a[1] * a[4] - a[2] * a[3];
@@ -406,10 +406,10 @@ static void factor_coarsest(mg_body *B)
     }
 }
 
-static void hk_mg_finish(hk_mg *mg, const hk_world *w)
+static void hk_mg_finish(hk_mg *mg, const hk_team *tm, const hk_world *w)
 {
-    HK_BARRIER();
-    if (w->part && HK_THREAD() == 0) /* a distributed run: every rank's aggregates, on every rank */
+    hk_team_barrier(tm);
+    if (w->part && tm->t == 0) /* a distributed run: every rank's aggregates, on every rank */
         for (int bi = 0; bi < mg->count; bi++) {
             mg_body *B = &mg->b[bi];
             mg_level *L = &B->lv[0];
@@ -418,89 +418,129 @@ static void hk_mg_finish(hk_mg *mg, const hk_world *w)
             hk_mg_share_rows(w, L, L->d, 6, ca, ce);
             for (int o = 0; o < L->noff; o++) hk_mg_share_rows(w, L, L->c[o], 6, ca, ce);
         }
-    HK_BARRIER();
+    hk_team_barrier(tm);
     for (int bi = 0; bi < mg->count; bi++) {
         mg_body *B = &mg->b[bi];
         for (int l = 0; l < B->levels; l++) {
-            if (l > 0) coarsen(&B->lv[l - 1], &B->lv[l]);
-            invert_level(&B->lv[l]);
-            HK_BARRIER();
+            if (l > 0) coarsen(tm, &B->lv[l - 1], &B->lv[l]);
+            invert_level(tm, &B->lv[l]);
+            hk_team_barrier(tm);
         }
-        if (HK_THREAD() == 0) factor_coarsest(B);
+        if (tm->t == 0) factor_coarsest(B);
     }
-    HK_BARRIER();
+    hk_team_barrier(tm);
 }
 
 /* ---- the cycle ---- */
 
+/* r = b - A x on level L's nodes [a, e). */
+static void residual_nodes(void *ctx, int64_t a, int64_t e)
+{
+    const mg_level *L = ctx;
+    const hk_real *restrict x0 = L->x[0], *restrict x1 = L->x[1], *restrict x2 = L->x[2];
+    hk_real *restrict r0 = L->r[0], *restrict r1 = L->r[1], *restrict r2 = L->r[2];
+    {
+        const hk_real *restrict d0 = L->d[0], *restrict d1 = L->d[1], *restrict d2 = L->d[2];
+        const hk_real *restrict d3 = L->d[3], *restrict d4 = L->d[4], *restrict d5 = L->d[5];
+        const hk_real *restrict b0 = L->b[0], *restrict b1 = L->b[1], *restrict b2 = L->b[2];
+#ifdef HOOKE_USE_OPENMP
+#pragma omp simd
+#endif
+        for (int64_t I = a; I < e; I++) {
+            r0[I] = b0[I] - (d0[I] * x0[I] + d1[I] * x1[I] + d2[I] * x2[I]);
+            r1[I] = b1[I] - (d1[I] * x0[I] + d3[I] * x1[I] + d4[I] * x2[I]);
+            r2[I] = b2[I] - (d2[I] * x0[I] + d4[I] * x1[I] + d5[I] * x2[I]);
+        }
+    }
+    for (int o = 0; o < L->noff; o++) {
+        /* + c(I) x(I + o) + c(I - o) x(I - o): the guards are zero */
+        const int64_t s = L->loff[o];
+        const hk_real *restrict c0 = L->c[o][0], *restrict c1 = L->c[o][1], *restrict c2 = L->c[o][2];
+        const hk_real *restrict c3 = L->c[o][3], *restrict c4 = L->c[o][4], *restrict c5 = L->c[o][5];
+#ifdef HOOKE_USE_OPENMP
+#pragma omp simd
+#endif
+        for (int64_t I = a; I < e; I++) {
+            const hk_real px = x0[I + s], py = x1[I + s], pz = x2[I + s];
+            const hk_real mx = x0[I - s], my = x1[I - s], mz = x2[I - s];
+            r0[I] += c0[I] * px + c1[I] * py + c2[I] * pz + c0[I - s] * mx + c1[I - s] * my + c2[I - s] * mz;
+            r1[I] += c1[I] * px + c3[I] * py + c4[I] * pz + c1[I - s] * mx + c3[I - s] * my + c4[I - s] * mz;
+            r2[I] += c2[I] * px + c4[I] * py + c5[I] * pz + c2[I - s] * mx + c4[I - s] * my + c5[I - s] * mz;
+        }
+    }
+}
+
+/* A level's rows [ra, re) as the nodes of a pass (hk_team_for counts from 0). */
+typedef struct level_pass {
+    mg_level *L;
+    int64_t first; /* node ra * sy */
+    int zero;      /* smooth: the first sweep (x = 0) */
+} level_pass;
+
+static void residual_share(void *ctx, int64_t a, int64_t e)
+{
+    const level_pass *lp = ctx;
+    residual_nodes(lp->L, lp->first + a, lp->first + e);
+}
+
 /* r = b - A x on level L's rows [ra, re). */
 static void residual(const hk_world *w, mg_level *L, int ra, int re)
 {
-    (void)w; /* only the team size reads it */
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(level_team(w, L))
-#endif
-    HK_FP_SCOPE
-    {
-        int g0, n;
-        hk_team_range((int)(ra * L->sy), (int)((re - ra) * L->sy), &g0, &n);
-        const int64_t a = g0, e = (int64_t)g0 + n;
-        const hk_real *restrict x0 = L->x[0], *restrict x1 = L->x[1], *restrict x2 = L->x[2];
-        hk_real *restrict r0 = L->r[0], *restrict r1 = L->r[1], *restrict r2 = L->r[2];
-        {
-            const hk_real *restrict d0 = L->d[0], *restrict d1 = L->d[1], *restrict d2 = L->d[2];
-            const hk_real *restrict d3 = L->d[3], *restrict d4 = L->d[4], *restrict d5 = L->d[5];
-            const hk_real *restrict b0 = L->b[0], *restrict b1 = L->b[1], *restrict b2 = L->b[2];
-#ifdef HOOKE_USE_OPENMP
-#pragma omp simd
-#endif
-            for (int64_t I = a; I < e; I++) {
-                r0[I] = b0[I] - (d0[I] * x0[I] + d1[I] * x1[I] + d2[I] * x2[I]);
-                r1[I] = b1[I] - (d1[I] * x0[I] + d3[I] * x1[I] + d4[I] * x2[I]);
-                r2[I] = b2[I] - (d2[I] * x0[I] + d4[I] * x1[I] + d5[I] * x2[I]);
-            }
-        }
-        for (int o = 0; o < L->noff; o++) {
-            /* + c(I) x(I + o) + c(I - o) x(I - o): the guards are zero */
-            const int64_t s = L->loff[o];
-            const hk_real *restrict c0 = L->c[o][0], *restrict c1 = L->c[o][1], *restrict c2 = L->c[o][2];
-            const hk_real *restrict c3 = L->c[o][3], *restrict c4 = L->c[o][4], *restrict c5 = L->c[o][5];
-#ifdef HOOKE_USE_OPENMP
-#pragma omp simd
-#endif
-            for (int64_t I = a; I < e; I++) {
-                const hk_real px = x0[I + s], py = x1[I + s], pz = x2[I + s];
-                const hk_real mx = x0[I - s], my = x1[I - s], mz = x2[I - s];
-                r0[I] += c0[I] * px + c1[I] * py + c2[I] * pz + c0[I - s] * mx + c1[I - s] * my + c2[I - s] * mz;
-                r1[I] += c1[I] * px + c3[I] * py + c4[I] * pz + c1[I - s] * mx + c3[I - s] * my + c4[I - s] * mz;
-                r2[I] += c2[I] * px + c4[I] * py + c5[I] * pz + c2[I - s] * mx + c4[I - s] * my + c5[I - s] * mz;
-            }
-        }
+    level_pass lp = {L, ra * L->sy, 0};
+    hk_team_for(w, level_team(w, L), (re - ra) * L->sy, residual_share, &lp);
+}
+
+static void smooth_share(void *ctx, int64_t a, int64_t e)
+{
+    const level_pass *lp = ctx;
+    const mg_level *L = lp->L;
+    const hk_real om = (hk_real)MG_OMEGA;
+    const int first = lp->zero;
+    hk_real *const *iv = L->dinv, *const *x = L->x, *const *v = first ? L->b : L->r;
+    for (int64_t I = lp->first + a; I < lp->first + e; I++) {
+        const hk_real va = v[0][I], vb = v[1][I], vc = v[2][I];
+        const hk_real zx = om * (iv[0][I] * va + iv[1][I] * vb + iv[2][I] * vc);
+        const hk_real zy = om * (iv[1][I] * va + iv[3][I] * vb + iv[4][I] * vc);
+        const hk_real zz = om * (iv[2][I] * va + iv[4][I] * vb + iv[5][I] * vc);
+        x[0][I] = (first ? 0 : x[0][I]) + zx;
+        x[1][I] = (first ? 0 : x[1][I]) + zy;
+        x[2][I] = (first ? 0 : x[2][I]) + zz;
     }
 }
 
 /* x = (first ? 0 : x) + omega dinv (first ? b : r) on level L's rows [ra, re). */
 static void smooth(const hk_world *w, mg_level *L, int first, int ra, int re)
 {
-    const hk_real om = (hk_real)MG_OMEGA;
-    hk_real *const *iv = L->dinv, *const *x = L->x, *const *v = first ? L->b : L->r;
-    (void)w; /* only the team size reads it */
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(level_team(w, L))
-#endif
-    HK_FP_SCOPE
-    {
-#ifdef HOOKE_USE_OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (int64_t I = ra * L->sy; I < re * L->sy; I++) {
-            const hk_real a = v[0][I], b = v[1][I], c = v[2][I];
-            const hk_real zx = om * (iv[0][I] * a + iv[1][I] * b + iv[2][I] * c);
-            const hk_real zy = om * (iv[1][I] * a + iv[3][I] * b + iv[4][I] * c);
-            const hk_real zz = om * (iv[2][I] * a + iv[4][I] * b + iv[5][I] * c);
-            x[0][I] = (first ? 0 : x[0][I]) + zx;
-            x[1][I] = (first ? 0 : x[1][I]) + zy;
-            x[2][I] = (first ? 0 : x[2][I]) + zz;
+    level_pass lp = {L, ra * L->sy, first};
+    hk_team_for(w, level_team(w, L), (re - ra) * L->sy, smooth_share, &lp);
+}
+
+/* A transfer between a lattice of n nodes and its aggregates' of cn. */
+typedef struct transfer_pass {
+    const int *n, *cn;
+    hk_real *const *dst, *const *src;
+    const hk_real *keep;
+    int64_t first; /* the first row */
+} transfer_pass;
+
+static void restrict_share(void *ctx, int64_t a, int64_t e)
+{
+    const transfer_pass *tp = ctx;
+    const int *n = tp->n, *cn = tp->cn;
+    for (int cr = (int)(tp->first + a); cr < tp->first + e; cr++) {
+        const int cj = cr % cn[1], ck = cr / cn[1], even = n[0] / 2;
+        for (int c = 0; c < 3; c++) {
+            hk_real *restrict d = tp->dst[c] + (int64_t)cr * cn[0];
+            for (int ci = 0; ci < cn[0]; ci++) d[ci] = 0;
+            for (int k = 2 * ck; k < 2 * ck + 2 && k < n[2]; k++)
+                for (int j = 2 * cj; j < 2 * cj + 2 && j < n[1]; j++) {
+                    const hk_real *restrict row = tp->src[c] + (int64_t)n[0] * (j + (int64_t)n[1] * k);
+                    for (int ci = 0; ci < even; ci++) {
+                        d[ci] += row[2 * ci];
+                        d[ci] += row[2 * ci + 1];
+                    }
+                    if (n[0] & 1) d[even] += row[n[0] - 1];
+                }
         }
     }
 }
@@ -512,35 +552,38 @@ static void smooth(const hk_world *w, mg_level *L, int first, int ra, int re)
 static void restrict_rows(const hk_world *w, int team, const int n[3], hk_real *const src[3], const int cn[3],
                           hk_real *const dst[3], int cr0, int cr1)
 {
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(team)
-#else
-    (void)w;
-    (void)team;
-#endif
-    HK_FP_SCOPE
-    {
-#ifdef HOOKE_USE_OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (int cr = cr0; cr < cr1; cr++) {
-            const int cj = cr % cn[1], ck = cr / cn[1], even = n[0] / 2;
-            for (int c = 0; c < 3; c++) {
-                hk_real *restrict d = dst[c] + (int64_t)cr * cn[0];
-                for (int ci = 0; ci < cn[0]; ci++) d[ci] = 0;
-                for (int k = 2 * ck; k < 2 * ck + 2 && k < n[2]; k++)
-                    for (int j = 2 * cj; j < 2 * cj + 2 && j < n[1]; j++) {
-                        const hk_real *restrict row = src[c] + (int64_t)n[0] * (j + (int64_t)n[1] * k);
-                        for (int ci = 0; ci < even; ci++) {
-                            d[ci] += row[2 * ci];
-                            d[ci] += row[2 * ci + 1];
-                        }
-                        if (n[0] & 1) d[even] += row[n[0] - 1];
-                    }
+    transfer_pass tp = {n, cn, dst, src, NULL, cr0};
+    hk_team_for(w, team, cr1 - cr0, restrict_share, &tp);
+}
+
+static void prolong_share(void *ctx, int64_t a, int64_t e)
+{
+    const transfer_pass *tp = ctx;
+    const int *n = tp->n, *cn = tp->cn;
+    const hk_real *keep = tp->keep;
+    for (int r = (int)(tp->first + a); r < tp->first + e; r++) {
+        const int j = r % n[1], k = r / n[1];
+        const int64_t crow = (int64_t)cn[0] * (j / 2 + (int64_t)cn[1] * (k / 2));
+        for (int c = 0; c < 3; c++) {
+            hk_real *restrict d = tp->dst[c] + (int64_t)r * n[0];
+            const hk_real *restrict s = tp->src[c] + crow;
+            const int even = n[0] / 2;
+            if (keep) {
+                const hk_real *restrict kp = keep + (int64_t)r * n[0];
+                for (int ci = 0; ci < even; ci++) {
+                    d[2 * ci] += kp[2 * ci] * s[ci];
+                    d[2 * ci + 1] += kp[2 * ci + 1] * s[ci];
+                }
+                if (n[0] & 1) d[n[0] - 1] += kp[n[0] - 1] * s[even];
+            } else {
+                for (int ci = 0; ci < even; ci++) {
+                    d[2 * ci] += s[ci];
+                    d[2 * ci + 1] += s[ci];
+                }
+                if (n[0] & 1) d[n[0] - 1] += s[even];
             }
         }
     }
-    (void)w;
 }
 
 /* dst += P src (times keep[l], 1 or 0, per fine node where keep is given)
@@ -549,41 +592,8 @@ static void restrict_rows(const hk_world *w, int team, const int n[3], hk_real *
 static void prolong_rows(const hk_world *w, int team, const int n[3], hk_real *const dst[3], const int cn[3],
                          hk_real *const src[3], const hk_real *keep, int r0, int r1)
 {
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(team)
-#else
-    (void)team;
-#endif
-    HK_FP_SCOPE
-    {
-#ifdef HOOKE_USE_OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (int r = r0; r < r1; r++) {
-            const int j = r % n[1], k = r / n[1];
-            const int64_t crow = (int64_t)cn[0] * (j / 2 + (int64_t)cn[1] * (k / 2));
-            for (int c = 0; c < 3; c++) {
-                hk_real *restrict d = dst[c] + (int64_t)r * n[0];
-                const hk_real *restrict s = src[c] + crow;
-                const int even = n[0] / 2;
-                if (keep) {
-                    const hk_real *restrict kp = keep + (int64_t)r * n[0];
-                    for (int ci = 0; ci < even; ci++) {
-                        d[2 * ci] += kp[2 * ci] * s[ci];
-                        d[2 * ci + 1] += kp[2 * ci + 1] * s[ci];
-                    }
-                    if (n[0] & 1) d[n[0] - 1] += kp[n[0] - 1] * s[even];
-                } else {
-                    for (int ci = 0; ci < even; ci++) {
-                        d[2 * ci] += s[ci];
-                        d[2 * ci + 1] += s[ci];
-                    }
-                    if (n[0] & 1) d[n[0] - 1] += s[even];
-                }
-            }
-        }
-    }
-    (void)w;
+    transfer_pass tp = {n, cn, dst, src, keep, r0};
+    hk_team_for(w, team, r1 - r0, prolong_share, &tp);
 }
 
 /* C->b = P^T F->r over the aggregate rows [ca, ce) of C. */
@@ -667,20 +677,45 @@ static void cycle(const hk_world *w, mg_body *B, int l, int zero, const int *own
     }
 }
 
+/* The fine level's passes: tmp = r - A z, then the smoother. */
+typedef struct fine_pass {
+    hk_implicit *im;
+    hk_real *const *tmp;
+} fine_pass;
+
+static void fine_residual_span(void *ctx, int g0, int g1)
+{
+    const fine_pass *fp = ctx;
+    hk_real *const *r = fp->im->v[HK_SYS_R], *const *tmp = fp->tmp;
+    for (int c = 0; c < 3; c++)
+        for (int g = g0; g < g1; g++) tmp[c][g] = r[c][g] - tmp[c][g];
+}
+
 /* tmp = r - A z on the whole system (this rank's particles). */
 static void fine_residual(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3])
 {
-    hk_real *const *r = im->v[HK_SYS_R], *const *z = im->v[HK_SYS_Z];
-    hk_system_apply(w, im, sK, sD, 1, z, tmp);
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) if (w->p.count > 8192)
-#endif
-    HK_FP_SCOPE
-    {
-        int g0, g1;
-        for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
-            for (int c = 0; c < 3; c++)
-                for (int g = g0; g < g1; g++) tmp[c][g] = r[c][g] - tmp[c][g];
+    hk_system_apply(w, im, sK, sD, 1, im->v[HK_SYS_Z], tmp);
+    fine_pass fp = {im, tmp};
+    hk_team_spans(w, fine_residual_span, &fp);
+}
+
+static void fine_smooth_blocks(void *ctx, int64_t i0, int64_t i1)
+{
+    const fine_pass *fp = ctx;
+    const hk_implicit *im = fp->im;
+    const hk_real om = (hk_real)MG_OMEGA;
+    hk_real *const *iv = im->inv, *const *z = im->v[HK_SYS_Z], *const *r = im->v[HK_SYS_R], *const *tmp = fp->tmp;
+    for (int64_t i = i0; i < i1; i++) {
+        const int k = im->own[i], g1 = im->block[k + 1];
+        double s = 0;
+        for (int g = im->block[k]; g < g1; g++) {
+            const hk_real a = tmp[0][g], b = tmp[1][g], c = tmp[2][g];
+            z[0][g] += om * (iv[0][g] * a + iv[1][g] * b + iv[2][g] * c);
+            z[1][g] += om * (iv[1][g] * a + iv[3][g] * b + iv[4][g] * c);
+            z[2][g] += om * (iv[2][g] * a + iv[4][g] * b + iv[5][g] * c);
+            s += (double)r[0][g] * z[0][g] + (double)r[1][g] * z[1][g] + (double)r[2][g] * z[2][g];
+        }
+        im->partial[k] = s;
     }
 }
 
@@ -688,32 +723,10 @@ static void fine_residual(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
  * in the fixed blocks of hk_system_dot. */
 static double fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3])
 {
-    const hk_real om = (hk_real)MG_OMEGA;
-    hk_real *const *iv = im->inv, *const *z = im->v[HK_SYS_Z], *const *r = im->v[HK_SYS_R];
-    double *part = im->partial;
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(hk_world_team(w)) if (w->p.count > 8192)
-#endif
-    HK_FP_SCOPE
-    {
-#ifdef HOOKE_USE_OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (int i = 0; i < im->own_count; i++) {
-            const int k = im->own[i], g1 = im->block[k + 1];
-            double s = 0;
-            for (int g = im->block[k]; g < g1; g++) {
-                const hk_real a = tmp[0][g], b = tmp[1][g], c = tmp[2][g];
-                z[0][g] += om * (iv[0][g] * a + iv[1][g] * b + iv[2][g] * c);
-                z[1][g] += om * (iv[1][g] * a + iv[3][g] * b + iv[4][g] * c);
-                z[2][g] += om * (iv[2][g] * a + iv[4][g] * b + iv[5][g] * c);
-                s += (double)r[0][g] * z[0][g] + (double)r[1][g] * z[1][g] + (double)r[2][g] * z[2][g];
-            }
-            part[k] = s;
-        }
-    }
+    fine_pass fp = {im, tmp};
+    hk_team_for(w, hk_team_of(w, w->p.count), im->own_count, fine_smooth_blocks, &fp);
     double rz;
-    hk_system_reduce(w, im, part, 1, 0, &rz);
+    hk_system_reduce(w, im, im->partial, 1, 0, &rz);
     return rz;
 }
 
@@ -745,9 +758,12 @@ double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
     return fine_smooth(w, im, tmp);
 }
 
-static void hook_begin(void *mg, const hk_world *w) { hk_mg_begin(mg, w); }
-static void hook_family(void *mg, const hk_world *w, int fi, hk_real *const blk[6]) { hk_mg_add_family(mg, w, fi, blk); }
-static void hook_finish(void *mg, const hk_world *w) { hk_mg_finish(mg, w); }
+static void hook_begin(void *mg, const hk_team *tm, const hk_world *w) { hk_mg_begin(mg, tm, w); }
+static void hook_family(void *mg, const hk_team *tm, const hk_world *w, int fi, hk_real *const blk[6])
+{
+    hk_mg_add_family(mg, tm, w, fi, blk);
+}
+static void hook_finish(void *mg, const hk_team *tm, const hk_world *w) { hk_mg_finish(mg, tm, w); }
 
 hk_block_hooks hk_mg_hooks(hk_mg *mg, hk_real sK, hk_real sD)
 {

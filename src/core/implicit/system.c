@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "engine.h"
-#include "fpmode.h"
+#include "check.h"
 #include "kernels.h"
 #include "part.h"
 #include "response.h"
@@ -29,11 +29,7 @@
 #define HK_SYS_RING (2 * HK_SYS_REACH + 1)
 #define HK_SYS_MARGIN 16 /* zero reals on both sides of a ring row: the reach along a row at most */
 
-/* Worlds below this many particles run the solver on one thread (no fork
- * and join per product). */
-#define HK_SYS_PARALLEL_MIN 8192
-
-static int sys_team(const hk_world *w) { return w->p.count > HK_SYS_PARALLEL_MIN ? hk_world_team(w) : 1; }
+int hk_system_team(const hk_world *w) { return hk_team_of(w, w->p.count); }
 
 /* The kernel table of the world's path; the reference path uses the scalar
  * one (the Jacobian has no separate reference copy). */
@@ -95,7 +91,7 @@ static int body_by_chunks(const hk_world *w, int bi, const int *fams, int n)
  * gather reads t[l - offset] without tests); then one 6-array block buffer
  * over the largest lattice body, with the same zero guards (the multigrid
  * reads the blocks of l - offset without tests). */
-static int alloc_products(const hk_world *w, hk_implicit *im, int team)
+static int alloc_products(const hk_world *w, hk_implicit *im)
 {
     free(im->tslab);
     free(im->t);
@@ -119,7 +115,7 @@ static int alloc_products(const hk_world *w, hk_implicit *im, int team)
     }
     total += 6 * (largest + 2 * guard);
     if (!largest) return 0;
-    im->tslab = hk_alloc_reals(total, team);
+    im->tslab = hk_alloc_reals(total, w);
     if (!im->tslab) return -1;
     hk_real *next = im->tslab;
     for (int fi = 0; fi < w->family_count; fi++) {
@@ -268,11 +264,10 @@ static int cut_for_implicit(const hk_world *w)
 /* (Re)makes the arrays for the world's current particles and families. */
 static int implicit_alloc(hk_world *w, hk_implicit *im)
 {
-    const int team = hk_world_team(w);
     const size_t cap = (size_t)(w->p.capacity ? w->p.capacity : 1);
     size_t stride, offset;
     free(im->slab);
-    im->slab = hk_alloc_slab(3 * HK_SYS_VECTORS + 7, cap, 0, team, &stride, &offset);
+    im->slab = hk_alloc_slab(3 * HK_SYS_VECTORS + 7, cap, 0, w, &stride, &offset);
     if (!im->slab) return -1;
     for (int v = 0; v < HK_SYS_VECTORS; v++)
         for (int c = 0; c < 3; c++) im->v[v][c] = im->slab + offset + (size_t)(3 * v + c) * stride;
@@ -288,7 +283,7 @@ static int implicit_alloc(hk_world *w, hk_implicit *im)
     if (!im->by_chunks || hk_world_body_families(w, &start, &fams) != 0) return -1;
     for (int bi = 0; bi < w->body_count; bi++)
         im->by_chunks[bi] = (unsigned char)body_by_chunks(w, bi, fams + start[bi], start[bi + 1] - start[bi]);
-    const int failed = alloc_products(w, im, team) != 0 || alloc_views(w, im, start, fams) != 0;
+    const int failed = alloc_products(w, im) != 0 || alloc_views(w, im, start, fams) != 0;
     free(start);
     free(fams);
     if (failed) return -1;
@@ -358,23 +353,13 @@ static int product_rows(const hk_world *w, int bi, int *a, int *e)
     return hk_part_computes(w, bi);
 }
 
-int hk_system_own_piece(const hk_world *w, int i, int *g0, int *g1)
-{
-    int one[2], n;
-    const int *sp;
-    if (i >= hk_world_spans(w, one, &sp)) return 0;
-    hk_team_range(sp[2 * i], sp[2 * i + 1] - sp[2 * i], g0, &n);
-    *g1 = *g0 + n;
-    return 1;
-}
-
-/* The calling thread's share [*r0, *r1) of the body rows of body bi that
+/* The calling task's share [*r0, *r1) of the body rows of body bi that
  * its rank evaluates spring products of (product_rows); 0 when none. */
-static int thread_rows(const hk_world *w, int bi, int *r0, int *r1)
+static int task_rows(const hk_team *tm, const hk_world *w, int bi, int *r0, int *r1)
 {
     int a, e, n;
     if (!product_rows(w, bi, &a, &e)) return 0;
-    hk_team_range(a, e - a, r0, &n);
+    hk_team_range(tm, a, e - a, r0, &n);
     *r1 = *r0 + n;
     return n > 0;
 }
@@ -393,10 +378,10 @@ static int64_t box_row_start(const hk_world *w, const hk_family *f, int r)
  * given), colour by colour, each colour split over the team; the overflow
  * colour, whose springs may share particles, on one thread with the scalar
  * kernels, which add spring by spring. */
-static void lists_run(const hk_kernels *k, const hk_world *w, const hk_family *f, hk_real sK, hk_real sD,
-                      hk_real *const y[3], hk_real *const out[3], hk_real *const blk[6])
+static void lists_run(const hk_team *tm, const hk_kernels *k, const hk_world *w, const hk_family *f, hk_real sK,
+                      hk_real sD, hk_real *const y[3], hk_real *const out[3], hk_real *const blk[6])
 {
-    const int t = HK_THREAD(), T = HK_THREADS();
+    const int t = tm->t, T = tm->T;
     const int regular = f->colour_count == 0 ? 0 : f->overflow ? f->colour_count - 1 : f->colour_count;
     for (int c = 0; c < regular; c++) {
         const int64_t s0 = f->colour_start[c], s1 = f->colour_start[c + 1];
@@ -409,7 +394,7 @@ static void lists_run(const hk_kernels *k, const hk_world *w, const hk_family *f
             else
                 k->jacobian_list(f, &w->p, sK, sD, y, out, a, e);
         }
-        HK_BARRIER();
+        hk_team_barrier(tm);
     }
     const int64_t r0 = f->colour_count == 0 ? 0 : f->colour_start[regular];
     const int64_t r1 = f->colour_count == 0 ? f->count : f->colour_start[f->colour_count];
@@ -420,7 +405,7 @@ static void lists_run(const hk_kernels *k, const hk_world *w, const hk_family *f
             else
                 hk_kernels_scalar.jacobian_list(f, &w->p, sK, sD, y, out, r0, r1);
         }
-        HK_BARRIER();
+        hk_team_barrier(tm);
     }
 }
 
@@ -471,15 +456,16 @@ static void chunk_apply(const hk_kernels *k, const hk_world *w, const hk_implici
 #undef RING_ROW
 }
 
-/* The calling thread's chunks of body bi: chunks of HK_SYS_CHUNK target
- * rows from the first of its rank's rows. */
-static void body_chunks(const hk_kernels *k, const hk_world *w, hk_implicit *im, int bi, hk_real sK, hk_real sD,
-                        int mass, hk_real *const y[3], hk_real *const out[3])
+/* The calling task's chunks of body bi: chunks of HK_SYS_CHUNK target
+ * rows from the first of its rank's rows (rings and views: the task's). */
+static void body_chunks(const hk_team *tm, const hk_kernels *k, const hk_world *w, hk_implicit *im, int bi, hk_real sK,
+                        hk_real sD, int mass, hk_real *const y[3], hk_real *const out[3])
 {
     int lo = 0, hi = w->bodies[bi].ny;
     if (!hk_part_rows(w, bi, &lo, &hi, NULL) && !hk_part_computes(w, bi)) return;
     const int chunks = (hi - lo + HK_SYS_CHUNK - 1) / HK_SYS_CHUNK;
-    const int t = HK_THREAD(), T = HK_THREADS();
+    const int t = tm->t, T = tm->T;
+    HK_ASSERT(t < im->chunk_threads);
     hk_real *buf = im->chunk_buf + (int64_t)t * im->chunk_stride;
     hk_jac_view *views = im->chunk_views + (int64_t)t * im->ring_views;
     for (int q = chunks * t / T; q < chunks * (t + 1) / T; q++) {
@@ -491,17 +477,80 @@ static void body_chunks(const hk_kernels *k, const hk_world *w, hk_implicit *im,
 /* Whether this rank computes list family f (its body is never split). */
 static int computes_list(const hk_world *w, const hk_family *f) { return hk_part_computes(w, f->body); }
 
+/* What a product's tasks share (hk_system_apply). */
+typedef struct apply_pass {
+    const hk_kernels *k;
+    const hk_world *w;
+    hk_implicit *im;
+    hk_real sK, sD;
+    int mass;
+    hk_real *const *y, *const *out;
+} apply_pass;
+
+static void apply_task(const hk_team *tm, void *ctx)
+{
+    const apply_pass *a = ctx;
+    const hk_kernels *k = a->k;
+    const hk_world *w = a->w;
+    hk_implicit *im = a->im;
+    const hk_particles *p = &w->p;
+    const hk_real sK = a->sK, sD = a->sD;
+    hk_real *const *y = a->y, *const *out = a->out;
+    /* 1: the lattice families' products t = S (y_a - y_b), by rows, of
+     * the bodies that do not go by chunks */
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        int r0, r1;
+        if (f->kind != HK_FAMILY_LATTICE || f->i1 <= f->i0 || im->by_chunks[f->body] ||
+            !task_rows(tm, w, f->body, &r0, &r1))
+            continue;
+        for (int r = r0; r < r1; r++) {
+            const int64_t start = box_row_start(w, f, r);
+            if (start >= 0) k->jacobian_lattice(f, p, sK, sD, y, im->t + 3 * fi, 0, start, f->i1 - f->i0);
+        }
+    }
+    hk_team_barrier(tm);
+    /* 2: each particle's mass term, then its lattice sums, over the
+     * task's share of the rank's particles body by body */
+    for (int bi = 0; bi < w->body_count; bi++)
+        if (im->by_chunks[bi]) body_chunks(tm, k, w, im, bi, sK, sD, a->mass, y, out);
+    int g0, g1;
+    for (int i = 0; hk_team_piece(tm, w, i, &g0, &g1); i++)
+        for (int q = 0; q < im->span_count; q++) { /* a body, or a run of bodies without lattice families */
+            const int bi = im->span[2 * q], be = im->span[2 * q + 1];
+            if (im->by_chunks[bi]) continue;
+            const hk_body *b = &w->bodies[bi], *l = &w->bodies[be - 1];
+            const int lo = g0 > b->first ? g0 : b->first, end = l->first + l->count;
+            const int hi = g1 < end ? g1 : end;
+            if (lo >= hi) continue;
+            const hk_real *yb[3] = {y[0] + b->first, y[1] + b->first, y[2] + b->first};
+            hk_real *ob[3] = {out[0] + b->first, out[1] + b->first, out[2] + b->first};
+            const int v0 = im->body_view[bi];
+            k->jacobian_gather(p->mass + b->first, yb, ob, im->views + v0, im->body_view[bi + 1] - v0, lo - b->first,
+                               hi - lo, a->mass);
+        }
+    hk_team_barrier(tm);
+    /* 3: list families, colour by colour (a group's merged: engine.h) */
+    for (int q = 0; q < im->list_count; q++)
+        if (computes_list(w, im->lists[q])) lists_run(tm, k, w, im->lists[q], sK, sD, y, out, NULL);
+    /* 3b: the colliders' contact blocks, a particle each (after the barrier that ends 2 or 3) */
+    hk_contact_apply(tm, w, sK, sD, y, out);
+    /* 4: fixed particles keep their velocity: their rows are identity rows
+     * of the filtered system, and they take no part in it */
+    if (tm->t == 0)
+        for (int i = 0; i < im->fixed_count; i++)
+            for (int c = 0; c < 3; c++) out[c][im->fixed[i]] = 0;
+}
+
 void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int mass, hk_real *const y[3],
                      hk_real *const out[3])
 {
-    const hk_kernels *k = sys_kernels(w);
-    const hk_particles *p = &w->p;
-    const int team = sys_team(w);
+    const int team = hk_system_team(w);
     im->stats.products++;
-    if (im->chunk_threads < team && im->chunk_stride > 0) { /* rings and views per thread */
+    if (im->chunk_threads < team && im->chunk_stride > 0) { /* rings and views per task */
         hk_free_reals(im->chunk_buf);
         free(im->chunk_views);
-        im->chunk_buf = hk_alloc_reals((size_t)(im->chunk_stride * team), 1);
+        im->chunk_buf = hk_alloc_reals((size_t)(im->chunk_stride * team), NULL);
         im->chunk_views = malloc((size_t)team * (size_t)im->ring_views * sizeof *im->chunk_views);
         im->chunk_threads = im->chunk_buf && im->chunk_views ? team : 0;
         if (!im->chunk_threads) {
@@ -510,56 +559,8 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
         }
     }
     hk_part_exchange_arrays(w, y, 3); /* a distributed run: y in the rows beside a slab */
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(team)
-#endif
-    HK_FP_SCOPE
-    {
-        /* 1: the lattice families' products t = S (y_a - y_b), by rows, of
-         * the bodies that do not go by chunks */
-        for (int fi = 0; fi < w->family_count; fi++) {
-            const hk_family *f = &w->families[fi];
-            int r0, r1;
-            if (f->kind != HK_FAMILY_LATTICE || f->i1 <= f->i0 || im->by_chunks[f->body] ||
-                !thread_rows(w, f->body, &r0, &r1))
-                continue;
-            for (int r = r0; r < r1; r++) {
-                const int64_t start = box_row_start(w, f, r);
-                if (start >= 0) k->jacobian_lattice(f, p, sK, sD, y, im->t + 3 * fi, 0, start, f->i1 - f->i0);
-            }
-        }
-        HK_BARRIER();
-        /* 2: each particle's mass term, then its lattice sums, over the
-         * thread's share of the rank's particles body by body */
-        for (int bi = 0; bi < w->body_count; bi++)
-            if (im->by_chunks[bi]) body_chunks(k, w, im, bi, sK, sD, mass, y, out);
-        int g0, g1;
-        for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
-            for (int q = 0; q < im->span_count; q++) { /* a body, or a run of bodies without lattice families */
-                const int bi = im->span[2 * q], be = im->span[2 * q + 1];
-                if (im->by_chunks[bi]) continue;
-                const hk_body *b = &w->bodies[bi], *l = &w->bodies[be - 1];
-                const int lo = g0 > b->first ? g0 : b->first, end = l->first + l->count;
-                const int hi = g1 < end ? g1 : end;
-                if (lo >= hi) continue;
-                const hk_real *yb[3] = {y[0] + b->first, y[1] + b->first, y[2] + b->first};
-                hk_real *ob[3] = {out[0] + b->first, out[1] + b->first, out[2] + b->first};
-                const int v0 = im->body_view[bi];
-                k->jacobian_gather(p->mass + b->first, yb, ob, im->views + v0, im->body_view[bi + 1] - v0,
-                                   lo - b->first, hi - lo, mass);
-            }
-        HK_BARRIER();
-        /* 3: list families, colour by colour (a group's merged: engine.h) */
-        for (int q = 0; q < im->list_count; q++)
-            if (computes_list(w, im->lists[q])) lists_run(k, w, im->lists[q], sK, sD, y, out, NULL);
-        /* 3b: the colliders' contact blocks, a particle each (after the barrier that ends 2 or 3) */
-        hk_contact_apply(w, sK, sD, y, out);
-        /* 4: fixed particles keep their velocity: their rows are identity rows
-         * of the filtered system, and they take no part in it */
-        if (HK_THREAD() == 0)
-            for (int i = 0; i < im->fixed_count; i++)
-                for (int c = 0; c < 3; c++) out[c][im->fixed[i]] = 0;
-    }
+    apply_pass a = {sys_kernels(w), w, im, sK, sD, mass, y, out};
+    hk_team_run(w, team, apply_task, &a);
 }
 
 /* The inverse of the symmetric 3x3 block a (xx, xy, xz, yy, yz, zz), by
@@ -577,206 +578,92 @@ static void invert_block(const double a[6], hk_real out[6])
     out[5] = (hk_real)(c22 * q);
 }
 
-void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_block_hooks *hooks)
+/* What the tasks of hk_system_blocks share. */
+typedef struct blocks_pass {
+    const hk_kernels *k;
+    const hk_world *w;
+    hk_implicit *im;
+    hk_real sK, sD;
+    const hk_block_hooks *hooks;
+} blocks_pass;
+
+static void blocks_task(const hk_team *tm, void *ctx)
 {
-    const hk_kernels *k = sys_kernels(w);
+    const blocks_pass *bp = ctx;
+    const hk_kernels *k = bp->k;
+    const hk_world *w = bp->w;
+    hk_implicit *im = bp->im;
+    const hk_block_hooks *hooks = bp->hooks;
     const hk_particles *p = &w->p;
     hk_real *const *sum = im->inv; /* summed in place, then inverted */
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(sys_team(w))
-#endif
-    HK_FP_SCOPE
-    {
-        int g0, g1;
-        for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
-            for (int e = 0; e < 6; e++)
-                for (int g = g0; g < g1; g++) sum[e][g] = (e == 0 || e == 3 || e == 5) ? p->mass[g] : 0;
-        HK_BARRIER();
-        if (hooks) hooks->begin(hooks->ctx, w);
-        /* lattice families one at a time: blocks by source rows, then each
-         * particle adds the block of its springs as source and as target */
-        for (int fi = 0; fi < w->family_count; fi++) {
-            const hk_family *f = &w->families[fi];
-            if (f->kind != HK_FAMILY_LATTICE || f->i1 <= f->i0) continue;
-            const int64_t nodes = lattice_nodes(w, f);
-            int b0, bn;
-            hk_team_range(0, (int)nodes, &b0, &bn);
-            for (int e = 0; e < 6; e++) memset(im->blk[e] + b0, 0, (size_t)bn * sizeof(hk_real));
-            if (HK_THREAD() == HK_THREADS() - 1) /* past the body: a larger body's blocks, read as guard */
-                for (int e = 0; e < 6; e++) memset(im->blk[e] + nodes, 0, (size_t)im->blk_guard * sizeof(hk_real));
-            HK_BARRIER();
-            int r0, r1;
-            if (thread_rows(w, f->body, &r0, &r1))
-                for (int r = r0; r < r1; r++) {
-                    const int64_t start = box_row_start(w, f, r);
-                    if (start >= 0) k->jacobian_lattice_blocks(f, p, sK, sD, im->blk, start, f->i1 - f->i0);
-                }
-            HK_BARRIER();
-            if (hooks) hooks->family(hooks->ctx, w, fi, im->blk);
-            /* the body's nodes in this rank's rows */
-            const hk_body *bd = &w->bodies[f->body];
-            int lo = 0, hi = bd->ny * (bd->nz > 1 ? bd->nz : 1);
-            if (hk_part_rows(w, f->body, &lo, &hi, NULL) || hk_part_computes(w, f->body)) {
-                int l0, ln;
-                hk_team_range(lo * bd->nx, (hi - lo) * bd->nx, &l0, &ln);
-                const int64_t off = f->offset;
-                for (int e = 0; e < 6; e++) {
-                    hk_real *s = sum[e] + bd->first;
-                    const hk_real *bk = im->blk[e];
-                    for (int64_t l = l0; l < l0 + ln; l++) {
-                        s[l] += bk[l];
-                        if (l - off >= 0 && l - off < nodes) s[l] += bk[l - off];
-                    }
+    int g0, g1;
+    for (int i = 0; hk_team_piece(tm, w, i, &g0, &g1); i++)
+        for (int e = 0; e < 6; e++)
+            for (int g = g0; g < g1; g++) sum[e][g] = (e == 0 || e == 3 || e == 5) ? p->mass[g] : 0;
+    hk_team_barrier(tm);
+    if (hooks) hooks->begin(hooks->ctx, tm, w);
+    /* lattice families one at a time: blocks by source rows, then each
+     * particle adds the block of its springs as source and as target */
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->kind != HK_FAMILY_LATTICE || f->i1 <= f->i0) continue;
+        const int64_t nodes = lattice_nodes(w, f);
+        int b0, bn;
+        hk_team_range(tm, 0, (int)nodes, &b0, &bn);
+        for (int e = 0; e < 6; e++) memset(im->blk[e] + b0, 0, (size_t)bn * sizeof(hk_real));
+        if (tm->t == tm->T - 1) /* past the body: a larger body's blocks, read as guard */
+            for (int e = 0; e < 6; e++) memset(im->blk[e] + nodes, 0, (size_t)im->blk_guard * sizeof(hk_real));
+        hk_team_barrier(tm);
+        int r0, r1;
+        if (task_rows(tm, w, f->body, &r0, &r1))
+            for (int r = r0; r < r1; r++) {
+                const int64_t start = box_row_start(w, f, r);
+                if (start >= 0) k->jacobian_lattice_blocks(f, p, bp->sK, bp->sD, im->blk, start, f->i1 - f->i0);
+            }
+        hk_team_barrier(tm);
+        if (hooks) hooks->family(hooks->ctx, tm, w, fi, im->blk);
+        /* the body's nodes in this rank's rows */
+        const hk_body *bd = &w->bodies[f->body];
+        int lo = 0, hi = bd->ny * (bd->nz > 1 ? bd->nz : 1);
+        if (hk_part_rows(w, f->body, &lo, &hi, NULL) || hk_part_computes(w, f->body)) {
+            int l0, ln;
+            hk_team_range(tm, lo * bd->nx, (hi - lo) * bd->nx, &l0, &ln);
+            const int64_t off = f->offset;
+            for (int e = 0; e < 6; e++) {
+                hk_real *s = sum[e] + bd->first;
+                const hk_real *bk = im->blk[e];
+                for (int64_t l = l0; l < l0 + ln; l++) {
+                    s[l] += bk[l];
+                    if (l - off >= 0 && l - off < nodes) s[l] += bk[l - off];
                 }
             }
-            HK_BARRIER();
         }
-        for (int q = 0; q < im->list_count; q++)
-            if (computes_list(w, im->lists[q])) lists_run(k, w, im->lists[q], sK, sD, NULL, NULL, sum);
-        if (hk_contact_in_system(w)) { /* the colliders' contact blocks, before any particle's is inverted */
-            hk_contact_blocks(w, sK, sD, sum);
-            HK_BARRIER();
-        }
-        for (int i = 0; hk_system_own_piece(w, i, &g0, &g1); i++)
-            for (int g = g0; g < g1; g++) {
-                hk_real iv[6] = {0, 0, 0, 0, 0, 0};
-                if (p->inv_mass[g] != 0) {
-                    double a[6];
-                    for (int e = 0; e < 6; e++) a[e] = sum[e][g];
-                    invert_block(a, iv);
-                }
-                for (int e = 0; e < 6; e++) sum[e][g] = iv[e];
+        hk_team_barrier(tm);
+    }
+    for (int q = 0; q < im->list_count; q++)
+        if (computes_list(w, im->lists[q])) lists_run(tm, k, w, im->lists[q], bp->sK, bp->sD, NULL, NULL, sum);
+    if (hk_contact_in_system(w)) { /* the colliders' contact blocks, before any particle's is inverted */
+        hk_contact_blocks(tm, w, bp->sK, bp->sD, sum);
+        hk_team_barrier(tm);
+    }
+    for (int i = 0; hk_team_piece(tm, w, i, &g0, &g1); i++)
+        for (int g = g0; g < g1; g++) {
+            hk_real iv[6] = {0, 0, 0, 0, 0, 0};
+            if (p->inv_mass[g] != 0) {
+                double a[6];
+                for (int e = 0; e < 6; e++) a[e] = sum[e][g];
+                invert_block(a, iv);
             }
-        if (hooks) hooks->finish(hooks->ctx, w);
-    }
-}
-
-/* (|r_i| stop_i)^2 for a free particle i of |r_i|^2 = sq (the force rule's measure, cg.h). */
-static inline double stop_measure(double sq, hk_real stop) { return sq * ((double)stop * stop); }
-
-void hk_system_reduce(const hk_world *w, const hk_implicit *im, double *part, int nsum, int nmax, double *out)
-{
-    const int nb = im->block_count, n = nsum + nmax;
-    if (w->part) { /* the blocks of other ranks: -0, then each rank's own (part.h) */
-        for (int k = 0, i = 0; k < nb; k++) {
-            if (i < im->own_count && im->own[i] == k) {
-                i++;
-                continue;
-            }
-            for (int a = 0; a < n; a++) part[a * nb + k] = -0.0;
+            for (int e = 0; e < 6; e++) sum[e][g] = iv[e];
         }
-        hk_part_share_doubles(w, part, (int64_t)n * nb);
-    }
-    for (int a = 0; a < n; a++) {
-        const double *pa = part + (size_t)a * nb;
-        double s = 0;
-        if (a < nsum)
-            for (int k = 0; k < nb; k++) s += pa[k];
-        else
-            for (int k = 0; k < nb; k++) s = pa[k] > s ? pa[k] : s;
-        out[a] = s;
-    }
+    if (hooks) hooks->finish(hooks->ctx, tm, w);
 }
 
-double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, hk_real scale, double *rr,
-                              double *worst)
+void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_block_hooks *hooks)
 {
-    hk_real *const *iv = im->inv, *const *r = im->v[HK_SYS_R], *const *z = im->v[HK_SYS_Z];
-    hk_real *const *dv = im->v[HK_SYS_DV], *const *p = im->v[HK_SYS_P], *const *q = im->v[HK_SYS_Q];
-    const hk_real *stop = worst ? im->stop : NULL;
-    const int nb = im->block_count;
-    double *part = im->partial; /* r . z, r . r and the largest (|r_i| stop_i)^2 per block */
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(sys_team(w))
-#endif
-    HK_FP_SCOPE
-    {
-#ifdef HOOKE_USE_OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (int i = 0; i < im->own_count; i++) {
-            const int b = im->own[i], g0 = im->block[b], g1 = im->block[b + 1];
-            if (alpha) /* the CG update of the block first: dv += alpha p, r -= alpha q */
-                for (int c = 0; c < 3; c++)
-                    for (int g = g0; g < g1; g++) {
-                        dv[c][g] += *alpha * p[c][g];
-                        r[c][g] -= *alpha * q[c][g];
-                    }
-            double s = 0, qq = 0, most = 0;
-            for (int g = g0; g < g1; g++) {
-                const hk_real x = r[0][g], y = r[1][g], zz = r[2][g];
-                hk_real zx = iv[0][g] * x + iv[1][g] * y + iv[2][g] * zz;
-                hk_real zy = iv[1][g] * x + iv[3][g] * y + iv[4][g] * zz;
-                hk_real zz2 = iv[2][g] * x + iv[4][g] * y + iv[5][g] * zz;
-                if (scale != 1) {
-                    zx *= scale;
-                    zy *= scale;
-                    zz2 *= scale;
-                }
-                z[0][g] = zx;
-                z[1][g] = zy;
-                z[2][g] = zz2;
-                s += (double)x * zx + (double)y * zy + (double)zz * zz2;
-                if (w->p.inv_mass[g] != 0) {
-                    const double sq = (double)x * x + (double)y * y + (double)zz * zz;
-                    qq += sq;
-                    if (stop) {
-                        const double e = stop_measure(sq, stop[g]);
-                        most = e > most ? e : most;
-                    }
-                }
-            }
-            part[b] = s;
-            part[nb + b] = qq;
-            part[2 * nb + b] = most;
-        }
-    }
-    double out[3];
-    hk_system_reduce(w, im, part, 2, worst ? 1 : 0, out);
-    *rr = out[1];
-    if (worst) *worst = out[2];
-    return out[0];
+    blocks_pass bp = {sys_kernels(w), w, im, sK, sD, hooks};
+    hk_team_run(w, hk_system_team(w), blocks_task, &bp);
 }
-
-/* The dot products (worst = 0) and the weighted maxima (worst = 1) of
- * hk_system_dot and hk_system_worst. */
-static double block_pass(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real *const b[3], int worst)
-{
-    double *part = im->partial;
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(sys_team(w))
-#endif
-    HK_FP_SCOPE
-    {
-#ifdef HOOKE_USE_OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (int i = 0; i < im->own_count; i++) {
-            const int k = im->own[i], g1 = im->block[k + 1];
-            double s = 0;
-            if (worst)
-                for (int g = im->block[k]; g < g1; g++) {
-                    const double sq = (double)a[0][g] * a[0][g] + (double)a[1][g] * a[1][g] + (double)a[2][g] * a[2][g];
-                    const double e = w->p.inv_mass[g] != 0 ? stop_measure(sq, im->stop[g]) : 0;
-                    s = e > s ? e : s;
-                }
-            else
-                for (int g = im->block[k]; g < g1; g++)
-                    s += (double)a[0][g] * b[0][g] + (double)a[1][g] * b[1][g] + (double)a[2][g] * b[2][g];
-            part[k] = s;
-        }
-    }
-    double out;
-    hk_system_reduce(w, im, part, !worst, worst, &out);
-    return out;
-}
-
-double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real *const b[3])
-{
-    return block_pass(w, im, a, b, 0);
-}
-
-double hk_system_worst(hk_world *w, hk_implicit *im, hk_real *const a[3]) { return block_pass(w, im, a, a, 1); }
 
 hk_solver_stats hk_world_solver_stats(const hk_world *w)
 {

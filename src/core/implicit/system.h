@@ -34,14 +34,14 @@ enum {
 typedef struct hk_mg hk_mg;
 
 /* What a preconditioner built on the system's 3x3 blocks (the multigrid)
- * takes from hk_system_blocks. Every thread of its parallel region calls
- * each hook: begin once the diagonal holds the masses, family after
- * lattice family fi's spring blocks are in blk (by local source node),
- * finish at the end. */
+ * takes from hk_system_blocks. Every task of its team (team.h) calls each
+ * hook: begin once the diagonal holds the masses, family after lattice
+ * family fi's spring blocks are in blk (by local source node), finish at
+ * the end. */
 typedef struct hk_block_hooks {
-    void (*begin)(void *ctx, const hk_world *w);
-    void (*family)(void *ctx, const hk_world *w, int fi, hk_real *const blk[6]);
-    void (*finish)(void *ctx, const hk_world *w);
+    void (*begin)(void *ctx, const hk_team *tm, const hk_world *w);
+    void (*family)(void *ctx, const hk_team *tm, const hk_world *w, int fi, hk_real *const blk[6]);
+    void (*finish)(void *ctx, const hk_team *tm, const hk_world *w);
     void *ctx;
 } hk_block_hooks;
 
@@ -103,6 +103,9 @@ typedef struct hk_implicit {
 hk_implicit *hk_implicit_get(hk_world *w);
 void hk_implicit_free(hk_implicit *im);
 
+/* The tasks of the solver's passes: one up to HK_PARALLEL_MIN particles (no
+ * fork and join per product; team.h), else the world's team. */
+int hk_system_team(const hk_world *w);
 /* out = (mass ? M y : 0) + sum over springs of S (y_a - y_b) added to a and
  * subtracted from b, with S = sK K + sD D at the current positions
  * (engine/jacobian_lanes.h), + each collider contact's block (sK K + sD D)
@@ -116,7 +119,7 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
  * contact blocks (fixed particles: 0); the springs' blocks also go to hooks
  * (NULL: none), which read the contact blocks themselves. */
 void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_block_hooks *hooks);
-/* z = inv r per particle (the vectors HK_SYS_Z and HK_SYS_R), times scale
+/* The vector passes below live in system_vec.c. z = inv r per particle (the vectors HK_SYS_Z and HK_SYS_R), times scale
  * unless it is 1; returns r . z and writes r . r into *rr, both summed over
  * free particles in fixed blocks, and, where worst is given, the largest
  * (|r_i| stop_i)^2 over free particles into *worst. With alpha, each block
@@ -134,9 +137,5 @@ double hk_system_worst(hk_world *w, hk_implicit *im, hk_real *const a[3]);
  * the largest block of each array after those (order does not matter to a
  * maximum). */
 void hk_system_reduce(const hk_world *w, const hk_implicit *im, double *part, int nsum, int nmax, double *out);
-/* Piece i of the calling thread's share of this rank's particles (all of
- * them in one process): [*g0, *g1), its share of the rank's i-th span; 0
- * past the last. Loop: for (int i = 0; hk_system_own_piece(w, i, &a, &e); i++). */
-int hk_system_own_piece(const hk_world *w, int i, int *g0, int *g1);
 
 #endif

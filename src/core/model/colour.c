@@ -2,8 +2,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "colour.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "check.h"
 
 typedef struct colour_key {
     int colour;
@@ -87,6 +90,7 @@ static int colour_finish(hk_family *f, colour_key *keys, int top, int overflow, 
     f->band_first = band_first;
     f->colour_count = count;
     f->overflow = overflow;
+    HK_VALIDATE(hk_colour_check, f, first, n);
     return 0;
 }
 
@@ -154,7 +158,7 @@ int hk_colour_merge(hk_family *out, const hk_family *const *members, int m, int 
     out->count = total;
     out->a = malloc((size_t)(total ? total : 1) * sizeof *out->a);
     out->b = malloc((size_t)(total ? total : 1) * sizeof *out->b);
-    out->rest_list = rest ? hk_alloc_reals((size_t)total, 1) : NULL;
+    out->rest_list = rest ? hk_alloc_reals((size_t)total, NULL) : NULL;
     out->colour_start = out->near_end = out->band_start = NULL;
     colour_key *keys = malloc((size_t)(total ? total : 1) * sizeof *keys);
     if (!out->a || !out->b || (rest && !out->rest_list) || !keys) {
@@ -184,6 +188,63 @@ int hk_colour_merge(hk_family *out, const hk_family *const *members, int m, int 
     return 0;
 }
 
+/* Writes the failed rule into why and returns -1. */
+static int colour_wrong(char *why, size_t len, const char *fmt, long long a, long long b, long long c)
+{
+    if (why && len) snprintf(why, len, fmt, a, b, c);
+    return -1;
+}
+
+int hk_colour_check(const hk_family *f, int first, int n, char *why, size_t len)
+{
+    if (f->kind != HK_FAMILY_LIST || !f->colour_start) return 0;
+    const int count = f->colour_count, regular = count - f->overflow, B1 = f->band_count + 1;
+    if (f->colour_start[0] != 0 || f->colour_start[count] != f->count)
+        return colour_wrong(why, len, "the colours hold springs [%lld, %lld) of %lld", (long long)f->colour_start[0],
+                            (long long)f->colour_start[count], (long long)f->count);
+    int *stamp = malloc((size_t)(n ? n : 1) * sizeof *stamp);
+    if (!stamp) return colour_wrong(why, len, "out of memory for the check (%lld particles)", n, 0, 0);
+    for (int i = 0; i < n; i++) stamp[i] = -1;
+    int bad = 0;
+    long long at = 0, c_at = 0;
+    for (int c = 0; c < count && !bad; c++) {
+        const int64_t s0 = f->colour_start[c], s1 = f->colour_start[c + 1], near = f->near_end[c];
+        const int64_t *bs = f->band_start + (size_t)c * B1;
+        if (s0 > s1 || near < s0 || near > s1 || bs[0] != s0 || bs[f->band_count] != near) {
+            bad = 1, c_at = c;
+            break;
+        }
+        for (int b = 0; b < f->band_count && !bad; b++)
+            for (int64_t s = bs[b]; s < bs[b + 1] && !bad; s++) { /* near springs of band b: lower end in it */
+                const int lo = f->a[s] < f->b[s] ? f->a[s] : f->b[s];
+                if (lo / HK_BAND - f->band_first != b) bad = 2, at = s, c_at = c;
+            }
+        for (int64_t s = s0; s < s1 && !bad; s++) {
+            const int a = f->a[s], e = f->b[s], lo = a < e ? a : e, hi = a < e ? e : a;
+            if (a < first || a >= first + n || e < first || e >= first + n) {
+                bad = 3, at = s, c_at = c;
+            } else if ((s < near) != (hi / HK_BAND <= lo / HK_BAND + 1) && c < regular) {
+                bad = 4, at = s, c_at = c; /* near: within one band and the next */
+            } else if (c < regular) {
+                /* no particle twice in a colour: tasks and lanes add without conflicts */
+                if (stamp[a - first] == c || stamp[e - first] == c) bad = 5, at = s, c_at = c;
+                stamp[a - first] = stamp[e - first] = c;
+            }
+        }
+    }
+    free(stamp);
+    static const char *const rule[] = {
+        "",
+        "colour %lld: its tables are out of order",
+        "spring %lld of colour %lld: not in the band it is listed in",
+        "spring %lld of colour %lld: an end outside the family's particles",
+        "spring %lld of colour %lld: listed near but its ends are more than a band apart, or the other way",
+        "spring %lld of colour %lld: shares a particle with another spring of its colour"};
+    if (bad == 1) return colour_wrong(why, len, rule[1], c_at, 0, 0);
+    if (bad) return colour_wrong(why, len, rule[bad], at, c_at, 0);
+    return 0;
+}
+
 int hk_family_max_degree(const hk_family *f, int first, int count)
 {
     if (f->kind != HK_FAMILY_LIST) return 0;
@@ -192,7 +253,7 @@ int hk_family_max_degree(const hk_family *f, int first, int count)
     int best = 0;
     for (int64_t s = 0; s < f->count; s++) {
         if (++deg[f->a[s] - first] > best) best = deg[f->a[s] - first];
-        if (++deg[f->b[s]] > best) best = deg[f->b[s]];
+        if (++deg[f->b[s] - first] > best) best = deg[f->b[s] - first];
     }
     free(deg);
     return best;
@@ -219,7 +280,7 @@ int hk_world_reorder_body(hk_world *w, int body, int *order)
         if (w->families[fi].body == body) edges += w->families[fi].count;
     int *adj = malloc((size_t)(2 * edges + 1) * sizeof *adj);
     int64_t *fill = malloc((size_t)(n ? n : 1) * sizeof *fill);
-    hk_real *tmp = hk_alloc_reals((size_t)n, 1);
+    hk_real *tmp = hk_alloc_reals((size_t)n, NULL);
     if (!deg || !perm || !inv || !adj || !fill || !tmp) {
         free(deg);
         free(perm);

@@ -35,6 +35,14 @@ int hk_colour_family(hk_family *f, int first, int n);
  * vectors. 0, or -1 (out of memory or members that do not fit). */
 int hk_colour_merge(hk_family *out, const hk_family *const *members, int m, int first, int n);
 
+/* Whether list family f, of particles [first, first + n), is coloured as
+ * the banded sweep relies on it (lists.h; check.h HK_VALIDATE): no particle
+ * twice in a regular colour, every end within the particles, each colour's
+ * near springs (ends within one band and the next) before its far ones and
+ * listed under the band of their lower end. 0 (also for a family not
+ * coloured), or -1 with the broken rule in why. */
+int hk_colour_check(const hk_family *f, int first, int n, char *why, size_t len);
+
 /* Largest number of springs of f meeting at one particle (the degree Delta). */
 int hk_family_max_degree(const hk_family *f, int first, int count);
 

@@ -89,8 +89,8 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
     int need_rest = !(params->rest_length > 0);
     const hk_body *bd = &w->bodies[body];
     const size_t padded = hk_padded((size_t)count);
-    if (need_rest) f->rest_list = hk_alloc_reals((size_t)count, hk_world_team(w));
-    if (bd->lattice) f->rvec[0] = hk_alloc_reals(3 * padded, hk_world_team(w));
+    if (need_rest) f->rest_list = hk_alloc_reals((size_t)count, w);
+    if (bd->lattice) f->rvec[0] = hk_alloc_reals(3 * padded, w);
     if (params->behaviour == HK_SPRING_BREAKABLE) f->broken = calloc((size_t)(count ? count : 1), 1);
     if (!f->a || !f->b || (need_rest && !f->rest_list) || (bd->lattice && !f->rvec[0]) ||
         (params->behaviour == HK_SPRING_BREAKABLE && !f->broken)) {

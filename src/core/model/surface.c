@@ -9,12 +9,6 @@
 #include "mesh.h"
 #include "team.h"
 
-#ifdef HOOKE_USE_OPENMP
-#define HK_OMP_FOR _Pragma("omp for schedule(static)")
-#else
-#define HK_OMP_FOR
-#endif
-
 void hk_surface_free(hk_surface *s)
 {
     free(s->face);
@@ -121,32 +115,34 @@ static double blocks_total(const hk_surface *s)
     return v;
 }
 
-void hk_surface_forces(hk_world *w, hk_surface *s)
+void hk_surface_forces(const hk_team *tm, hk_world *w, hk_surface *s)
 {
     const hk_particles *p = &w->p;
     const int nblocks = (s->nfaces + HK_FACE_BLOCK - 1) / HK_FACE_BLOCK;
     const int wind = w->def.wind_model;
     const double wv[3] = {w->def.wind.x, w->def.wind.y, w->def.wind.z}, cw = w->def.wind_drag;
+    int i0, in;
     if (s->nrt > 0) {
-        HK_OMP_FOR
-        for (int b = 0; b < nblocks; b++) {
+        hk_team_range(tm, 0, nblocks, &i0, &in);
+        for (int b = i0; b < i0 + in; b++) {
             const int f1 = (b + 1) * HK_FACE_BLOCK < s->nfaces ? (b + 1) * HK_FACE_BLOCK : s->nfaces;
             double sum = 0;
             for (int f = b * HK_FACE_BLOCK; f < f1; f++) sum += face_volume(p, s, f, HK_VOLUME_GAUSS);
             s->block[b] = sum;
         }
+        hk_team_barrier(tm);
     }
     /* every thread sums the blocks in the same order (the same bits): no
-     * serial section and no barrier for it; thread 0 keeps the figures */
+     * serial section and no barrier for it; task 0 keeps the figures */
     const double volume = s->nrt > 0 ? blocks_total(s) : 0;
     /* P = nRT / V, pumped; no pressure in an inverted (V <= 0) body */
     const double P = s->nrt > 0 && volume > 0 ? s->pump * s->nrt / volume : 0;
-    if (s->nrt > 0 && HK_THREAD() == 0) {
+    if (s->nrt > 0 && tm->t == 0) {
         s->volume = volume;
         s->pressure = P;
     }
-    HK_OMP_FOR
-    for (int f = 0; f < s->nfaces; f++) {
+    hk_team_range(tm, 0, s->nfaces, &i0, &in);
+    for (int f = i0; f < i0 + in; f++) {
         const int *c = s->face + (size_t)f * s->dim;
         double n[3]; /* area-weighted normal: |n| = area (2-D: length) */
         if (s->dim == 2) {
@@ -182,11 +178,12 @@ void hk_surface_forces(hk_world *w, hk_surface *s)
         double *fn = s->face_n + 3 * (size_t)f;
         fn[0] = n[0], fn[1] = n[1], fn[2] = n[2];
     }
+    hk_team_barrier(tm);
     hk_particles *pw = &w->p;
-    /* each thread its share of the body's particles, as the update that
+    /* each task its share of the body's particles, as the update that
      * follows takes them (team.h hk_team_range): no barrier in between */
     int g0, gn;
-    hk_team_range(s->first, s->count, &g0, &gn);
+    hk_team_range(tm, s->first, s->count, &g0, &gn);
     for (int v = g0 - s->first; v < g0 - s->first + gn; v++) {
         double F[3] = {0, 0, 0}, N[3] = {0, 0, 0};
         for (int e = s->vf_start[v]; e < s->vf_start[v + 1]; e++) {
@@ -214,7 +211,7 @@ void hk_surface_forces(hk_world *w, hk_surface *s)
 void hk_surfaces_forces(hk_world *w)
 {
     for (int i = 0; i < w->surface_count; i++)
-        if (hk_surface_active(w, &w->surfaces[i])) hk_surface_forces(w, &w->surfaces[i]);
+        if (hk_surface_active(w, &w->surfaces[i])) hk_surface_forces(&hk_team_one, w, &w->surfaces[i]);
 }
 
 int hk_surfaces_pump(hk_world *w)

@@ -3,6 +3,7 @@
 #ifndef HOOKE_SURFACE_H
 #define HOOKE_SURFACE_H
 
+#include "team.h"
 #include "world.h"
 
 /*
@@ -28,12 +29,12 @@ int hk_surface_add(hk_world *w, int body, int dim, int closed, int nfaces, const
 void hk_surface_free(hk_surface *s);
 /* 1 if s has forces to apply (pressure, or wind in the world). */
 int hk_surface_active(const hk_world *w, const hk_surface *s);
-/* Adds s's pressure and wind forces to f. Call from every thread of a
- * parallel region (the loops are orphaned `omp for`s) or outside one. Two
- * barriers (after the volume blocks, after the faces); the last pass gives
- * each thread its share of the body's particles (hk_team_range) and ends
- * without one, so a per-particle pass over the same shares may follow. */
-void hk_surface_forces(hk_world *w, hk_surface *s);
+/* Adds s's pressure and wind forces to f. Every task of a team calls it
+ * (team.h; &hk_team_one: the calling thread alone). Two barriers (after
+ * the volume blocks, after the faces); the last pass gives each task its
+ * share of the body's particles (hk_team_range) and ends without one, so a
+ * per-particle pass over the same shares may follow. */
+void hk_surface_forces(const hk_team *tm, hk_world *w, hk_surface *s);
 /* Every active surface's forces, serially (the reference path). */
 void hk_surfaces_forces(hk_world *w);
 /* Advances every surface's pump by its rate, up to 1 (once per substep);

@@ -1,5 +1,6 @@
 /* distribute.c — cuts a world into the ranks' shares from the engine's plans (slabs, ranges of nodes, whole bodies). */
 /* SPDX-License-Identifier: MIT */
+#include "check.h"
 #include "engine.h"
 #include "integrators.h"
 #include "pairs.h"
@@ -281,6 +282,7 @@ int hk_world_distribute(hk_world *w, int rank, int ranks, const hk_part_ops *ops
         hk_part_free(pt);
         return hk_fail_memory(w, "out of memory for the shares of %d ranks", ranks);
     }
+    HK_VALIDATE(hk_part_check, w, pt);
     w->part = pt;
     if (w->implicit) w->implicit->own_part = NULL; /* its blocks' owners are made again */
     if (hk_engine_apply_part(w) != 0) {

@@ -7,21 +7,13 @@
 
 #include "bounds.h"
 #include "forces.h"
-#include "fpmode.h"
 #include "implicit.h"
 #include "part.h"
 
-/* Per-particle loops of the multi-evaluation schemes run on the world's
- * team, each thread in the solver's floating-point mode (fpmode.h): each
- * iteration touches one particle only, so the bits do not depend on the
- * thread count. Small worlds stay on one thread (no fork/join per substep). */
-#ifdef HOOKE_USE_OPENMP
-#define HK_PARALLEL _Pragma("omp parallel num_threads(hk_world_team(w)) if (p->count > 8192)")
-#define HK_FOR _Pragma("omp for schedule(static)")
-#else
-#define HK_PARALLEL
-#define HK_FOR
-#endif
+/* The per-particle loops of the multi-evaluation schemes are passes over
+ * the particles this process computes (part.h hk_team_spans: the world's
+ * team above HK_PARALLEL_MIN particles, the solver's floating-point mode):
+ * each particle's update is its own, so the bits do not depend on the team. */
 
 /* One force evaluation and an explicit update of every particle (Euler,
  * semi-implicit Euler, the jelly scheme): the update's formula is in
@@ -31,6 +23,49 @@ static void explicit_substep(hk_world *w, hk_real h)
     hk_forces_update(w, hk_integrator_ops_of(w->integrator.kind)->update, h);
 }
 
+/* A position Verlet update of particles [g0, g1). */
+typedef struct verlet_pass {
+    hk_particles *p;
+    hk_real *prev[3];
+    hk_real h;
+    int first, book_start;
+} verlet_pass;
+
+static void verlet_span(void *ctx, int g0, int g1)
+{
+    const verlet_pass *v = ctx;
+    const hk_particles *p = v->p;
+    hk_real *pos[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
+    const hk_real h = v->h, h2 = h * h, inv2h = 1 / (2 * h);
+    for (int c = 0; c < 3; c++) {
+        hk_real *prev = v->prev[c];
+        if (v->first) {
+            for (int i = g0; i < g1; i++) {
+                const hk_real im = p->inv_mass[i];
+                prev[i] = pos[c][i];
+                if (im == 0) continue;
+                const hk_real a = frc[c][i] * im;
+                pos[c][i] += v->book_start ? a * h2 : vel[c][i] * h + (hk_real)0.5 * a * h2;
+                vel[c][i] += a * h;
+            }
+        } else {
+            for (int i = g0; i < g1; i++) {
+                const hk_real im = p->inv_mass[i];
+                const hk_real xn = pos[c][i];
+                if (im == 0) {
+                    prev[i] = xn;
+                    continue;
+                }
+                const hk_real a = frc[c][i] * im;
+                const hk_real xnew = 2 * xn - prev[i] + a * h2;
+                vel[c][i] = (xnew - prev[i]) * inv2h + a * h;
+                prev[i] = xn;
+                pos[c][i] = xnew;
+            }
+        }
+    }
+}
+
 /* Position Verlet: x_{n+1} = 2 x_n - x_{n-1} + a_n h^2. First step (no history):
  * x_1 = x_0 + v_0 h + a_0 h^2 / 2, or the book's x_1 = x_0 + a_0 h^2.
  * Velocity: central difference (x_{n+1} - x_{n-1}) / 2h (second-order at t_n),
@@ -38,70 +73,44 @@ static void explicit_substep(hk_world *w, hk_real h)
 static void verlet_common(hk_world *w, hk_real h, int book_start)
 {
     if (hk_forces_compute(w) != HK_OK) return; /* the substep's start stays (hk_world_step returns the status) */
-    hk_particles *p = &w->p;
-    hk_real *pos[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
-    hk_real *prev[3] = {w->px, w->py, w->pz};
-    const hk_real h2 = h * h, inv2h = 1 / (2 * h);
-    const int first = !w->history;
-    int all[2];
-    const int *span, spans = hk_world_spans(w, all, &span); /* the particles this process computes */
-    HK_PARALLEL HK_FP_SCOPE for (int c = 0; c < 3; c++) for (int s = 0; s < spans; s++)
-    {
-        if (first) {
-            HK_FOR
-            for (int i = span[2 * s]; i < span[2 * s + 1]; i++) {
-                const hk_real im = p->inv_mass[i];
-                prev[c][i] = pos[c][i];
-                if (im == 0) continue;
-                const hk_real a = frc[c][i] * im;
-                pos[c][i] += book_start ? a * h2 : vel[c][i] * h + (hk_real)0.5 * a * h2;
-                vel[c][i] += a * h;
-            }
-        } else {
-            HK_FOR
-            for (int i = span[2 * s]; i < span[2 * s + 1]; i++) {
-                const hk_real im = p->inv_mass[i];
-                const hk_real xn = pos[c][i];
-                if (im == 0) {
-                    prev[c][i] = xn;
-                    continue;
-                }
-                const hk_real a = frc[c][i] * im;
-                const hk_real xnew = 2 * xn - prev[c][i] + a * h2;
-                vel[c][i] = (xnew - prev[c][i]) * inv2h + a * h;
-                prev[c][i] = xn;
-                pos[c][i] = xnew;
-            }
-        }
-    }
+    verlet_pass v = {&w->p, {w->px, w->py, w->pz}, h, !w->history, book_start};
+    hk_team_spans(w, verlet_span, &v);
     w->history = 1;
 }
 
 static void verlet(hk_world *w, hk_real h) { verlet_common(w, h, 0); }
 static void verlet_book(hk_world *w, hk_real h) { verlet_common(w, h, 1); }
 
+/* Half a velocity Verlet kick of particles [g0, g1). */
+typedef struct kick_pass {
+    hk_particles *p;
+    hk_real hh, h;
+    int drift;
+} kick_pass;
+
+static void kick_span(void *ctx, int g0, int g1)
+{
+    const kick_pass *k = ctx;
+    hk_particles *p = k->p;
+    for (int i = g0; i < g1; i++) {
+        const hk_real im = p->inv_mass[i];
+        if (im == 0) continue;
+        p->vx[i] += p->fx[i] * im * k->hh;
+        p->vy[i] += p->fy[i] * im * k->hh;
+        p->vz[i] += p->fz[i] * im * k->hh;
+        if (!k->drift) continue;
+        p->qx[i] += p->vx[i] * k->h;
+        p->qy[i] += p->vy[i] * k->h;
+        p->qz[i] += p->vz[i] * k->h;
+    }
+}
+
 /* Half a velocity Verlet kick, v += (f im) hh, and with drift the drift
  * x += v h after it, for every free particle. */
 static void kick(hk_world *w, hk_real hh, int drift, hk_real h)
 {
-    hk_particles *p = &w->p;
-    int all[2];
-    const int *span, spans = hk_world_spans(w, all, &span);
-    HK_PARALLEL HK_FP_SCOPE for (int s = 0; s < spans; s++)
-    {
-        HK_FOR
-        for (int i = span[2 * s]; i < span[2 * s + 1]; i++) {
-            const hk_real im = p->inv_mass[i];
-            if (im == 0) continue;
-            p->vx[i] += p->fx[i] * im * hh;
-            p->vy[i] += p->fy[i] * im * hh;
-            p->vz[i] += p->fz[i] * im * hh;
-            if (!drift) continue;
-            p->qx[i] += p->vx[i] * h;
-            p->qy[i] += p->vy[i] * h;
-            p->qz[i] += p->vz[i] * h;
-        }
-    }
+    kick_pass k = {&w->p, hh, h, drift};
+    hk_team_spans(w, kick_span, &k);
 }
 
 /* velocity Verlet (kick-drift-kick); reuses F of the previous substep when the
@@ -119,6 +128,45 @@ static void velocity_verlet(hk_world *w, hk_real h)
     w->forces_valid = 1;
 }
 
+/* One RK4 stage of particles [g0, g1): the start state x0, v0 and the
+ * weighted stage sums sx, sv in the scratch arrays. */
+typedef struct rk4_pass {
+    hk_particles *p;
+    hk_real *x0[3], *v0[3], *sx[3], *sv[3];
+    hk_real wt, ah, h;
+    int stage;
+} rk4_pass;
+
+static void rk4_span(void *ctx, int g0, int g1)
+{
+    const rk4_pass *r = ctx;
+    const hk_particles *p = r->p;
+    hk_real *pos[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
+    const hk_real wt = r->wt, ah = r->ah, h = r->h;
+    for (int c = 0; c < 3; c++) {
+        hk_real *x0 = r->x0[c], *v0 = r->v0[c], *sx = r->sx[c], *sv = r->sv[c];
+        for (int i = g0; i < g1; i++) {
+            const hk_real im = p->inv_mass[i];
+            if (im == 0) continue;
+            const hk_real kx = vel[c][i], kv = frc[c][i] * im;
+            if (r->stage == 0) {
+                sx[i] = kx;
+                sv[i] = kv;
+            } else {
+                sx[i] += wt * kx;
+                sv[i] += wt * kv;
+            }
+            if (r->stage < 3) {
+                pos[c][i] = x0[i] + ah * kx;
+                vel[c][i] = v0[i] + ah * kv;
+            } else {
+                pos[c][i] = x0[i] + h / 6 * sx[i];
+                vel[c][i] = v0[i] + h / 6 * sv[i];
+            }
+        }
+    }
+}
+
 /* classic RK4 on (x, v): stages are written into the particle arrays so the
  * force code always reads the world's state; scratch holds the start state
  * (6 arrays) and the weighted stage sums (6 arrays). */
@@ -126,48 +174,28 @@ static void rk4(hk_world *w, hk_real h)
 {
     hk_particles *p = &w->p;
     const size_t stride = w->scratch_stride;
-    hk_real *pos[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
-    hk_real *x0[3], *v0[3], *sx[3], *sv[3];
+    hk_real *pos[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz};
+    rk4_pass r = {.p = p, .h = h};
     int all[2];
     const int *span, spans = hk_world_spans(w, all, &span); /* the particles this process computes */
     for (int c = 0; c < 3; c++) {
-        x0[c] = w->scratch + (0 + c) * stride;
-        v0[c] = w->scratch + (3 + c) * stride;
-        sx[c] = w->scratch + (6 + c) * stride;
-        sv[c] = w->scratch + (9 + c) * stride;
+        r.x0[c] = w->scratch + (0 + c) * stride;
+        r.v0[c] = w->scratch + (3 + c) * stride;
+        r.sx[c] = w->scratch + (6 + c) * stride;
+        r.sv[c] = w->scratch + (9 + c) * stride;
         for (int s = 0; s < spans; s++) {
             const size_t at = (size_t)span[2 * s], bytes = (size_t)(span[2 * s + 1] - span[2 * s]) * sizeof(hk_real);
-            memcpy(x0[c] + at, pos[c] + at, bytes);
-            memcpy(v0[c] + at, vel[c] + at, bytes);
+            memcpy(r.x0[c] + at, pos[c] + at, bytes);
+            memcpy(r.v0[c] + at, vel[c] + at, bytes);
         }
     }
     static const double weight[4] = {1, 2, 2, 1}, advance[4] = {0.5, 0.5, 1, 0};
     for (int stage = 0; stage < 4; stage++) {
         if (hk_forces_compute(w) != HK_OK) return; /* only the first can fail (velocity_verlet): the start stays */
-        const hk_real wt = (hk_real)weight[stage], ah = (hk_real)advance[stage] * h;
-        HK_PARALLEL HK_FP_SCOPE for (int c = 0; c < 3; c++) for (int s = 0; s < spans; s++)
-        {
-            HK_FOR
-            for (int i = span[2 * s]; i < span[2 * s + 1]; i++) {
-                const hk_real im = p->inv_mass[i];
-                if (im == 0) continue;
-                const hk_real kx = vel[c][i], kv = frc[c][i] * im;
-                if (stage == 0) {
-                    sx[c][i] = kx;
-                    sv[c][i] = kv;
-                } else {
-                    sx[c][i] += wt * kx;
-                    sv[c][i] += wt * kv;
-                }
-                if (stage < 3) {
-                    pos[c][i] = x0[c][i] + ah * kx;
-                    vel[c][i] = v0[c][i] + ah * kv;
-                } else {
-                    pos[c][i] = x0[c][i] + h / 6 * sx[c][i];
-                    vel[c][i] = v0[c][i] + h / 6 * sv[c][i];
-                }
-            }
-        }
+        r.wt = (hk_real)weight[stage];
+        r.ah = (hk_real)advance[stage] * h;
+        r.stage = stage;
+        hk_team_spans(w, rk4_span, &r);
     }
 }
 

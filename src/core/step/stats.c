@@ -1,10 +1,15 @@
 /* stats.c — energies, stretch and broken-spring counts, and blow-up detection. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stdatomic.h>
 
 #include "external.h"
 #include "strain.h"
+#include "team.h"
 #include "world.h"
+
+/* Particles up to which the check for non-finite values runs on one task. */
+#define HK_STATS_PARALLEL_MIN 65536
 
 /* The statistics of w whose springs scanned to `springs`. */
 /* The potential of every per-particle force (external.h) is in the total,
@@ -40,17 +45,33 @@ hk_stats hk_world_stats(const hk_world *w)
     return stats_of(w, &springs);
 }
 
-/* The first particle whose value in `a` is not finite: each thread scans its
+/* The first particle whose value in `a` is not finite: each task scans its
  * share in order and the lowest index found wins, as in a serial scan. */
+typedef struct finite_pass {
+    const hk_real *a;
+    atomic_int first;
+} finite_pass;
+
+static void finite_share(void *ctx, int64_t i0, int64_t i1)
+{
+    finite_pass *fp = ctx;
+    for (int64_t i = i0; i < i1; i++)
+        if (!isfinite(fp->a[i])) {
+            int seen = atomic_load_explicit(&fp->first, memory_order_relaxed);
+            while ((int)i < seen && !atomic_compare_exchange_weak_explicit(&fp->first, &seen, (int)i,
+                                                                           memory_order_relaxed, memory_order_relaxed))
+                ;
+            return;
+        }
+}
+
 static int finite_or_report(const hk_world *w, const hk_real *a, const char *cause, hk_blowup *out)
 {
     const int n = w->p.count;
-    int first = n;
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) reduction(min : first) num_threads(hk_world_team(w)) if (n > 65536)
-#endif
-    for (int i = 0; i < n; i++)
-        if (i < first && !isfinite(a[i])) first = i;
+    finite_pass fp = {.a = a};
+    atomic_init(&fp.first, n);
+    hk_team_for(w, hk_team_size(w, n, HK_STATS_PARALLEL_MIN), n, finite_share, &fp);
+    const int first = atomic_load(&fp.first);
     if (first == n) return 0;
     out->cause = cause;
     out->particle = first;

@@ -17,7 +17,7 @@ static int ensure_scratch(hk_world *w, const hk_integrator_ops *ops)
     if (ops->info.keeps_history && !w->px && hk_world_alloc_history(w) != 0) return -1;
     if (ops->scratch_arrays && !w->scratch) {
         size_t offset; /* 0 from slot 0 */
-        w->scratch = hk_alloc_slab(ops->scratch_arrays, cap, 0, hk_world_team(w), &w->scratch_stride, &offset);
+        w->scratch = hk_alloc_slab(ops->scratch_arrays, cap, 0, w, &w->scratch_stride, &offset);
         if (!w->scratch) return -1;
     }
     return 0;

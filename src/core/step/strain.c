@@ -2,15 +2,15 @@
 /* SPDX-License-Identifier: MIT */
 #include "strain.h"
 
-#ifdef HOOKE_USE_OPENMP
-#include <omp.h>
-#endif
+#include <limits.h>
+#include <math.h>
+#include <stdatomic.h>
 
 #include "part.h"
 #include "springs.h"
 
-#include <limits.h>
-#include <math.h>
+/* Families of up to this many springs are broken and scanned on one task. */
+#define HK_STRAIN_PARALLEL_MIN 65536
 
 /* Row q (0-based, j fastest) of a lattice family's source rows as a row of
  * its lattice, j + ny k; its first spring's slot is nx times that. */
@@ -29,34 +29,26 @@ static double spring_length(const hk_family *f, const hk_particles *p, int64_t s
     return hk_spring_length(d[0], d[1], d[2]);
 }
 
-/* Marks the springs of f past break_ratio L0 as broken; how many broke now.
- * Each spring's test is its own: the springs (a lattice's source rows) are
- * shared out over the world's team, the counts summed (integers: the same
- * for any thread count). */
-static int64_t break_family(const hk_world *w, hk_family *f)
+/* The test of family f's springs (a lattice's source rows, or a list's
+ * springs) against break_ratio L0, and the count of those that broke now. */
+typedef struct break_pass {
+    const hk_particles *p;
+    hk_family *f;
+    /* a distributed run: this rank's rows and halo; a rope's nodes (part.h) */
+    int lo, hi, halo, nlo, nhi, nhalo;
+    atomic_llong now;
+} break_pass;
+
+static void break_items(void *ctx, int64_t q0, int64_t q1)
 {
-    const hk_particles *p = &w->p;
+    break_pass *bp = ctx;
+    const hk_particles *p = bp->p;
+    hk_family *f = bp->f;
     const double ratio = (double)f->break_ratio;
     const int lattice = f->kind == HK_FAMILY_LATTICE;
-    const int64_t jn = lattice ? f->j1 - f->j0 : 0;
-    const int64_t items = lattice ? (int64_t)(f->k1 - f->k0) * jn : f->count;
-    /* a distributed run: a slab tests the source rows it sweeps, its own and
-     * its halo's (their owner finds the same), and counts its own (a rope's
-     * range of nodes the same way, by nodes); a body computed whole
-     * elsewhere is left to its rank (dist/part.h) */
-    int lo = 0, hi = INT_MAX, halo = 0, nlo = 0, nhi = INT_MAX, nhalo = 0; /* rows; a rope's nodes */
-    if (lattice && hk_part_rows(w, f->body, &lo, &hi, &halo)) {
-        if (lo >= hi) return 0;
-    } else if (lattice && hk_part_nodes(w, f->body, &nlo, &nhi, &nhalo)) {
-        if (nlo >= nhi) return 0;
-    } else if (!hk_part_computes(w, f->body)) {
-        return 0;
-    }
+    const int lo = bp->lo, hi = bp->hi, halo = bp->halo, nlo = bp->nlo, nhi = bp->nhi, nhalo = bp->nhalo;
     int64_t now = 0;
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) reduction(+ : now) num_threads(hk_world_team(w)) if (f->count > 65536)
-#endif
-    for (int64_t q = 0; q < items; q++) {
+    for (int64_t q = q0; q < q1; q++) {
         if (lattice) {
             const int r = (int)source_row(f, q);
             if (r < lo - halo || r >= hi) continue;
@@ -76,6 +68,33 @@ static int64_t break_family(const hk_world *w, hk_family *f)
             now++;
         }
     }
+    atomic_fetch_add_explicit(&bp->now, now, memory_order_relaxed);
+}
+
+/* Marks the springs of f past break_ratio L0 as broken; how many broke now.
+ * Each spring's test is its own: the springs (a lattice's source rows) are
+ * shared out over the world's team, the counts summed (integers: the same
+ * for any team). */
+static int64_t break_family(const hk_world *w, hk_family *f)
+{
+    const int lattice = f->kind == HK_FAMILY_LATTICE;
+    const int64_t jn = lattice ? f->j1 - f->j0 : 0;
+    const int64_t items = lattice ? (int64_t)(f->k1 - f->k0) * jn : f->count;
+    /* a distributed run: a slab tests the source rows it sweeps, its own and
+     * its halo's (their owner finds the same), and counts its own (a rope's
+     * range of nodes the same way, by nodes); a body computed whole
+     * elsewhere is left to its rank (dist/part.h) */
+    break_pass bp = {.p = &w->p, .f = f, .hi = INT_MAX, .nhi = INT_MAX}; /* rows; a rope's nodes */
+    if (lattice && hk_part_rows(w, f->body, &bp.lo, &bp.hi, &bp.halo)) {
+        if (bp.lo >= bp.hi) return 0;
+    } else if (lattice && hk_part_nodes(w, f->body, &bp.nlo, &bp.nhi, &bp.nhalo)) {
+        if (bp.nlo >= bp.nhi) return 0;
+    } else if (!hk_part_computes(w, f->body)) {
+        return 0;
+    }
+    atomic_init(&bp.now, 0);
+    hk_team_for(w, hk_team_size(w, f->count, HK_STRAIN_PARALLEL_MIN), items, break_items, &bp);
+    const int64_t now = atomic_load(&bp.now);
     f->broken_count += now;
     return now;
 }
@@ -138,27 +157,37 @@ static void scan_merge(hk_spring_scan *out, int fi, const scan_part *s)
     }
 }
 
-/* Family fi's scan merged into out. A family of more than SCAN_SERIAL_MAX
- * springs is cut into SCAN_BLOCKS fixed blocks of rows shared out over the
- * team, and the blocks are merged in order, so the result does not depend
- * on the thread count. */
-enum { SCAN_BLOCKS = 256, SCAN_SERIAL_MAX = 65536 };
+/* Family fi's scan merged into out. A family of more than
+ * HK_STRAIN_PARALLEL_MIN springs is cut into SCAN_BLOCKS fixed blocks of
+ * rows shared out over the team, and the blocks are merged in order, so the
+ * result does not depend on the team. */
+enum { SCAN_BLOCKS = 256 };
+typedef struct scan_pass {
+    const hk_family *f;
+    const hk_particles *p;
+    int64_t rows;
+    scan_part part[SCAN_BLOCKS];
+} scan_pass;
+
+static void scan_blocks(void *ctx, int64_t b0, int64_t b1)
+{
+    scan_pass *sp = ctx;
+    for (int64_t blk = b0; blk < b1; blk++)
+        sp->part[blk] = scan_rows(sp->f, sp->p, sp->rows * blk / SCAN_BLOCKS, sp->rows * (blk + 1) / SCAN_BLOCKS);
+}
+
 static void scan_family(const hk_world *w, int fi, hk_spring_scan *out)
 {
     const hk_family *f = &w->families[fi];
     const int64_t rows = f->kind == HK_FAMILY_LATTICE ? (int64_t)(f->k1 - f->k0) * (f->j1 - f->j0) : f->count;
-    if (f->count <= SCAN_SERIAL_MAX) {
+    if (f->count <= HK_STRAIN_PARALLEL_MIN) {
         const scan_part s = scan_rows(f, &w->p, 0, rows);
         scan_merge(out, fi, &s);
         return;
     }
-    scan_part part[SCAN_BLOCKS];
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(hk_world_team(w))
-#endif
-    for (int blk = 0; blk < SCAN_BLOCKS; blk++)
-        part[blk] = scan_rows(f, &w->p, rows * blk / SCAN_BLOCKS, rows * (blk + 1) / SCAN_BLOCKS);
-    for (int blk = 0; blk < SCAN_BLOCKS; blk++) scan_merge(out, fi, &part[blk]);
+    scan_pass sp = {.f = f, .p = &w->p, .rows = rows};
+    hk_team_for(w, hk_world_team(w), SCAN_BLOCKS, scan_blocks, &sp);
+    for (int blk = 0; blk < SCAN_BLOCKS; blk++) scan_merge(out, fi, &sp.part[blk]);
 }
 
 hk_spring_scan hk_springs_scan(const hk_world *w)

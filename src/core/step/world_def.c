@@ -53,6 +53,11 @@ int hk_world_def_check(const hk_world_def *def, char *err, size_t errlen)
             rc = HK_ERR_INVALID;
         }
     }
+    if (rc == HK_OK && def->task_hook.run && def->threads < 1) { /* a host's pool runs passes of `threads` tasks */
+        snprintf(msg, sizeof msg, "threads must be in [1, %d] with a task_hook (the tasks of a pass; got %d)",
+                 HK_MAX_THREADS, def->threads);
+        rc = HK_ERR_INVALID;
+    }
     if (rc == HK_OK) {
         char why[256];
         rc = hk_kernels_check(def->kernels, why, sizeof why);

@@ -6,8 +6,9 @@
 #include "bounds.h"
 
 /* The rows of hk_world_def_check, one per field (a vector is one row),
- * *count of them; `kernels` is checked against the kernel paths, and the
- * walls' corners against each other, besides. */
+ * *count of them; `kernels` is checked against the kernel paths, the
+ * walls' corners against each other and a task_hook against threads,
+ * besides. */
 const hk_field *hk_world_def_fields(int *count);
 
 #endif

@@ -14,9 +14,10 @@
  * subnormal inputs read as zero (DAZ). The mode is part of the arithmetic:
  * the same on every thread and every kernel path, so the bits still do not
  * depend on the thread count (docs/determinism.md). It is set on entry to
- * each step or force evaluation and to each parallel region of the solver,
- * and the caller's mode is restored on the way out: the library never
- * leaves it changed for its caller's own code.
+ * each step or force evaluation and in every task of a parallel pass
+ * (team.h: OpenMP's threads or a host's pool), and the thread's mode is
+ * restored on the way out: the library never leaves it changed for its
+ * caller's own code.
  */
 
 #if defined(__SSE__) || defined(__x86_64__)
@@ -38,7 +39,7 @@ static inline void hk_fp_leave(unsigned old) { (void)old; }
 
 /* The block after it runs with the mode set on the calling thread and the
  * caller's restored after it: HK_FP_SCOPE { ... } (no break or return out
- * of the block). Inside an OpenMP parallel region it sets each thread's. */
+ * of the block). team.c sets each task's. */
 #define HK_FP_SCOPE for (unsigned hk_fp_old_ = hk_fp_enter(), hk_fp_once_ = 1; hk_fp_once_; hk_fp_leave(hk_fp_old_), hk_fp_once_ = 0)
 
 #endif

@@ -19,32 +19,62 @@
  * past the last particle (a full vector, reaching up to HK_ROW_MARGIN ahead). */
 size_t hk_padded(size_t n) { return (n + HK_PAD - 1) / HK_PAD * HK_PAD + 2 * HK_ROW_MARGIN; }
 
-/* Zeroed in parallel with the same static split of indices that the engine's
- * blocks follow, so each page is first touched by the thread that works on
- * it (the threads bound to their cores first: topology.c). */
 int hk_world_team(const hk_world *w)
 {
+    if (w->def.task_hook.run) return w->def.threads; /* >= 1 with a hook (hk_world_set_task_hook) */
 #ifdef HOOKE_USE_OPENMP
     return w->def.threads > 0 ? w->def.threads : omp_get_max_threads();
 #else
-    (void)w;
     return 1;
 #endif
 }
 
-hk_real *hk_alloc_reals(size_t n, int team)
+int hk_team_size(const hk_world *w, int64_t items, int64_t min) { return items > min ? hk_world_team(w) : 1; }
+
+void hk_team_run(const hk_world *w, int team, hk_team_fn fn, void *ctx)
+{
+    hk_team_launch(&w->def.task_hook, team, fn, ctx);
+}
+
+void hk_team_for(const hk_world *w, int team, int64_t n, hk_range_fn fn, void *ctx)
+{
+    hk_team_launch_for(&w->def.task_hook, team, n, fn, ctx);
+}
+
+/* Arrays of this many entries or fewer are zeroed on the calling thread. */
+#define HK_TOUCH_MIN (1 << 16)
+
+/* The arrays of a zeroing: count arrays of S entries from r. */
+typedef struct touch {
+    hk_real *r;
+    int64_t S;
+    int count;
+} touch;
+
+/* Each task zeroes its share of every array, the share of the static split
+ * of indices that the per-particle passes follow, so that each page is
+ * first touched by the thread that works on it (the threads bound to their
+ * cores first: topology.c). */
+static void touch_task(const hk_team *tm, void *ctx)
+{
+    const touch *z = ctx;
+    for (int k = 0; k < z->count; k++) {
+        const int64_t a = z->S * tm->t / tm->T, e = z->S * (tm->t + 1) / tm->T;
+        memset(z->r + (int64_t)k * z->S + a, 0, (size_t)(e - a) * sizeof *z->r);
+    }
+}
+
+hk_real *hk_alloc_reals(size_t n, const hk_world *w)
 {
     size_t count = hk_padded(n ? n : 1);
     size_t bytes = (count * sizeof(hk_real) + HK_ALIGN - 1) / HK_ALIGN * HK_ALIGN;
     hk_real *a = aligned_alloc(HK_ALIGN, bytes);
     if (!a) return NULL;
-    const int64_t entries = (int64_t)(bytes / sizeof(hk_real));
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(static) num_threads(team) if (team > 1 && entries > (1 << 16))
-#else
-    (void)team;
-#endif
-    for (int64_t i = 0; i < entries; i++) a[i] = 0;
+    touch z = {a, (int64_t)(bytes / sizeof(hk_real)), 1};
+    if (w)
+        hk_team_run(w, hk_team_size(w, z.S, HK_TOUCH_MIN), touch_task, &z);
+    else
+        touch_task(&hk_team_one, &z);
     return a;
 }
 
@@ -53,7 +83,7 @@ void hk_free_reals(hk_real *a) { free(a); }
 #define HK_PAGE 4096
 #define HK_SKEW 320 /* 5 cache lines: 12 slots stay distinct modulo a page */
 
-hk_real *hk_alloc_slab(int count, size_t n, int first, int team, size_t *stride, size_t *offset)
+hk_real *hk_alloc_slab(int count, size_t n, int first, const hk_world *w, size_t *stride, size_t *offset)
 {
     size_t bytes = hk_padded(n ? n : 1) * sizeof(hk_real);
     bytes = (bytes + HK_PAGE - 1) / HK_PAGE * HK_PAGE + HK_SKEW; /* each next array one skew further */
@@ -64,22 +94,10 @@ hk_real *hk_alloc_slab(int count, size_t n, int first, int team, size_t *stride,
     hk_real *r = (hk_real *)block;
     const int64_t S = (int64_t)(bytes / sizeof(hk_real)), lead_n = (int64_t)(lead / sizeof(hk_real));
     const int64_t entries = (int64_t)(total / sizeof(hk_real));
-    /* first touch: each array zeroed in the engine's static split of its
-     * indices, so each thread's share of every array is on its NUMA node */
     for (int64_t i = 0; i < lead_n; i++) r[i] = 0;
     for (int64_t i = lead_n + (int64_t)count * S; i < entries; i++) r[i] = 0;
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel num_threads(team) if (team > 1 && entries > (1 << 16))
-#else
-    (void)team;
-#endif
-    for (int k = 0; k < count; k++) {
-        hk_real *a = r + lead_n + (int64_t)k * S;
-#ifdef HOOKE_USE_OPENMP
-#pragma omp for schedule(static) nowait
-#endif
-        for (int64_t i = 0; i < S; i++) a[i] = 0;
-    }
+    touch z = {r + lead_n, S, count}; /* first touch: as hk_alloc_reals, array by array */
+    hk_team_run(w, hk_team_size(w, entries, HK_TOUCH_MIN), touch_task, &z);
     *stride = (size_t)S;
     *offset = (size_t)lead_n;
     return r;
@@ -118,8 +136,19 @@ int hk_world_set_threads(hk_world *w, int threads)
 {
     if (threads < 0 || threads > HK_MAX_THREADS)
         return hk_fail(w, "threads must be in [0, %d] (got %d)", HK_MAX_THREADS, threads);
+    if (threads == 0 && w->def.task_hook.run)
+        return hk_fail(w, "threads must be in [1, %d] while a task hook is set (the tasks of a pass)", HK_MAX_THREADS);
     if (threads != w->def.threads) w->forces_valid = 0; /* the next evaluation makes the new team's state first */
     w->def.threads = threads;
+    return 0;
+}
+
+int hk_world_set_task_hook(hk_world *w, const hk_task_hook *hook)
+{
+    if (hook && hook->run && w->def.threads < 1)
+        return hk_fail(w, "a task hook needs the world's threads set first (1 to %d: the tasks of a pass)",
+                       HK_MAX_THREADS);
+    w->def.task_hook = hook && hook->run ? *hook : (hk_task_hook){NULL, NULL};
     return 0;
 }
 
@@ -220,7 +249,7 @@ static int reserve_particles(hk_world *w, int n)
     int cap = p->capacity ? p->capacity : 64;
     while (cap < n) cap = cap > (1 << 29) ? n : cap * 2;
     size_t stride, offset;
-    hk_real *slab = hk_alloc_slab(HK_PARTICLE_ARRAYS, (size_t)cap, 0, hk_world_team(w), &stride, &offset);
+    hk_real *slab = hk_alloc_slab(HK_PARTICLE_ARRAYS, (size_t)cap, 0, w, &stride, &offset);
     if (!slab) return hk_fail_memory(w, "out of memory for %d particles", cap);
     hk_real **arrays[HK_PARTICLE_ARRAYS] = {&p->qx, &p->qy, &p->qz,       &p->vx,   &p->vy, &p->vz, &p->fx,
                                             &p->fy, &p->fz, &p->inv_mass, &p->mass, &p->rx, &p->ry, &p->rz};
@@ -245,8 +274,8 @@ int hk_world_alloc_history(hk_world *w)
     size_t stride, offset;
     free(w->history_slab);
     /* the slots after the particle arrays: staggered from them too */
-    w->history_slab = hk_alloc_slab(3, (size_t)(w->p.capacity ? w->p.capacity : 1), HK_PARTICLE_ARRAYS,
-                                    hk_world_team(w), &stride, &offset);
+    w->history_slab =
+        hk_alloc_slab(3, (size_t)(w->p.capacity ? w->p.capacity : 1), HK_PARTICLE_ARRAYS, w, &stride, &offset);
     if (!w->history_slab) {
         w->px = w->py = w->pz = NULL;
         return -1;
@@ -557,12 +586,3 @@ uint64_t hk_world_state_hash(const hk_world *w)
     for (int c = 0; c < 3; c++) h = fnv1a(h, v[c], (size_t)w->p.count * sizeof(hk_real));
     return h;
 }
-
-const char *hk_version(void) { return HOOKE_VERSION; }
-
-/* The precision symbol hooke.h refers to: only the one of this build's precision exists. */
-#ifdef HOOKE_DOUBLE
-const int hk_library_is_double = 1;
-#else
-const int hk_library_is_float = 1;
-#endif

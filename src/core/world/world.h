@@ -4,6 +4,7 @@
 #define HOOKE_WORLD_H
 
 #include "hooke/hooke.h"
+#include "team.h"
 
 /* Margin (in entries) on both sides of a lattice row buffer, and of every
  * particle array (hk_padded): >= the largest |di| of any stencil family
@@ -183,22 +184,37 @@ struct hk_world {
     void (*after_pass)(hk_world *w, int t, int T);
 };
 
-/* Threads of the world's parallel regions: its `threads` setting, else the
- * OpenMP default (omp_get_max_threads). The library never changes the
- * process-wide OpenMP settings; every region it opens asks for this team. */
+/* Tasks of the world's parallel passes (team.h): its `threads` setting,
+ * else the OpenMP default (omp_get_max_threads); with a task hook, its
+ * `threads` setting (at least 1 then). The library never changes the
+ * process-wide OpenMP settings; every pass it runs asks for this team. */
 int hk_world_team(const hk_world *w);
+/* Tasks for a pass over `items` of something: the world's team above
+ * `min` of them, else 1. */
+int hk_team_size(const hk_world *w, int64_t items, int64_t min);
+/* The same with the threshold of per-particle passes, HK_PARALLEL_MIN. */
+static inline int hk_team_of(const hk_world *w, int64_t particles)
+{
+    return hk_team_size(w, particles, HK_PARALLEL_MIN);
+}
+/* Runs fn(tm, ctx) on a team of `team` tasks of w: on its task hook's
+ * pool, or on OpenMP's threads (team.h hk_team_launch). */
+void hk_team_run(const hk_world *w, int team, hk_team_fn fn, void *ctx);
+/* A parallel for on w's team (team.h hk_team_launch_for). */
+void hk_team_for(const hk_world *w, int team, int64_t n, hk_range_fn fn, void *ctx);
 
 /* Aligned, zeroed array of n reals (padded); NULL on failure. The zeroing
- * runs on `team` threads in the engine's static split (first touch). */
-hk_real *hk_alloc_reals(size_t n, int team);
+ * runs on w's team in the static split of the per-particle passes (first
+ * touch; team.h), or on the calling thread when w is NULL. */
+hk_real *hk_alloc_reals(size_t n, const hk_world *w);
 /* `count` zeroed arrays of n reals (padded) in one block (returned; free it
  * with free()), array k at block + *offset + k * (*stride). Their start
  * addresses are staggered by 320 bytes modulo 4 KiB (from slot `first` on):
  * structure-of-arrays streams read and written together would otherwise all
  * sit at the same page offset, and the core would hold loads behind stores
  * to other arrays (4K aliasing: docs/performance-notes.md, "Memory layout").
- * Zeroed on `team` threads, as hk_alloc_reals. */
-hk_real *hk_alloc_slab(int count, size_t n, int first, int team, size_t *stride, size_t *offset);
+ * Zeroed on w's team, as hk_alloc_reals. */
+hk_real *hk_alloc_slab(int count, size_t n, int first, const hk_world *w, size_t *stride, size_t *offset);
 /* (Re)allocates the position-Verlet history px, py, pz; 0 or -1. */
 int hk_world_alloc_history(hk_world *w);
 void hk_free_reals(hk_real *a);

@@ -72,10 +72,11 @@ typedef struct hk_world hk_world; /* opaque */
  * Threads, for every function below:
  * - A call that takes an hk_world, hk_mesh or hk_frame_writer uses that
  *   object: one thread at a time per object, reads included (a world runs
- *   its own parallel regions inside a call, and a read may fill its
- *   caches). Different objects may be used on different threads at once:
- *   worlds made, stepped, read and destroyed side by side, and frame
- *   writers writing different worlds (tests/test_api.c runs four).
+ *   its own parallel passes inside a call, on OpenMP's threads or on the
+ *   host's pool, hk_task_hook, and a read may fill its caches). Different
+ *   objects may be used on different threads at once: worlds made,
+ *   stepped, read and destroyed side by side, and frame writers writing
+ *   different worlds (tests/test_api.c runs four).
  *   hk_world_error's text is the world's and lasts until its next call.
  * - Every other call (hk_version, hk_status_name, the hk_default_*_def,
  *   bound, integrator-name and frame-format-name functions,
@@ -190,6 +191,47 @@ typedef enum hk_wind_model {
     HK_WIND_MODEL_COUNT,
 } hk_wind_model;
 
+/* A host's thread pool running hooke's parallel passes (optional): the
+ * world def's task_hook, or hk_world_set_task_hook. Without one (run NULL,
+ * the default) the passes run on OpenMP's threads.
+ *
+ * What is called, when: every call on the world that computes on it in
+ * parallel (hk_world_step, hk_world_optimise, the body adds that zero large
+ * arrays, hk_world_stats and the checks, hk_frame_write's VTK compression)
+ * calls run(host, tasks, task, pass) from the thread that made the call,
+ * once per parallel pass: one to a few times a step for an explicit world,
+ * dozens per CG iteration of an implicit one. A pass too small to share
+ * out (up to 8192 particles for the per-particle passes and the solver)
+ * runs on the calling thread without it. tasks is the world's `threads`
+ * setting (the hook needs it set, 1 to HK_MAX_THREADS), or fewer for a
+ * pass with fewer items to share: always 2 to threads. Units: tasks and
+ * task are counts and indices [1], host and pass opaque pointers.
+ *
+ * What run must do: call task(pass, i) once for every i in [0, tasks),
+ * ALL AT THE SAME TIME, each on a thread of its own, and return once every
+ * task has returned (a run that returns sooner, an enqueue-only pool, is
+ * waited for: hooke does not go on before every task has returned). The
+ * calling thread may run one of them itself. The tasks of one pass wait
+ * for each other at barriers inside it (hooke's own: a short spin, then a
+ * sleep on a futex), so a pool that runs two tasks of one call one after
+ * the other on one thread, or keeps one queued until another returns,
+ * never finishes the pass: a pool needs `tasks` threads that can take them
+ * at once (Box2D v3's solver asks the same of its workers). A task never
+ * calls run again (passes do not nest), nor may the host call hooke on
+ * this world from inside run.
+ *
+ * What the host gets: task i's share of the work is fixed by (i, tasks)
+ * alone, never by the thread that runs it, so the state is the same bits
+ * whichever thread runs which task, the same as with OpenMP's threads, and
+ * (as always) the same for any number of tasks. Each task sets the
+ * solver's floating-point mode (subnormals flushed to zero) on its thread
+ * on entry and restores the thread's own on return. */
+typedef void (*hk_task_fn)(void *pass, int task);
+typedef struct hk_task_hook {
+    void (*run)(void *host, int tasks, hk_task_fn task, void *pass);
+    void *host; /* the host's pool: run's first argument */
+} hk_task_hook;
+
 typedef struct hk_world_def {
     hk_vec3 gravity; /* [m/s^2] */
     double air_drag; /* c_air in f = -c_air v [N*s/m] */
@@ -210,6 +252,7 @@ typedef struct hk_world_def {
     int list_parallel_min; /* a body of fewer list springs than this runs them on one thread, where a barrier per
                               colour would cost more than the work [1], >= 0 (default HK_LIST_PARALLEL_MIN;
                               0: every list body on the world's whole team) */
+    hk_task_hook task_hook; /* {NULL}: OpenMP's threads; set: the host's pool, `threads` (>= 1) tasks a pass */
 } hk_world_def;
 #define HK_LIST_PARALLEL_MIN 16384 /* list_parallel_min by default [1] */
 
@@ -225,17 +268,26 @@ HK_API hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag,
  * (HK_OK). Thread-safe. */
 HK_API int hk_world_def_check(const hk_world_def *def, char *err, size_t errlen);
 /* A new world of def (NULL: hk_default_world_def()), or NULL if def is
- * refused (hk_world_def_check says why) or memory runs out. */
+ * refused (hk_world_def_check says why; a task hook needs threads >= 1) or
+ * memory runs out. */
 HK_API hk_world *hk_world_create(const hk_world_def *def);
 HK_API void hk_world_destroy(hk_world *w);
 /* Threads asked for by the world's definition (0 = not specified). */
 HK_API int hk_world_threads(const hk_world *w);
 /* Threads of every parallel region the world opens from now on, 1 to
- * HK_MAX_THREADS; 0 = the OpenMP default (omp_get_max_threads()). The
- * results are the same bits for any count. The process-wide OpenMP settings
- * are never changed. HK_OK, or HK_ERR_INVALID on a count out of range. */
+ * HK_MAX_THREADS; 0 = the OpenMP default (omp_get_max_threads()), refused
+ * while a task hook is set (its tasks per pass). The results are the same
+ * bits for any count. The process-wide OpenMP settings are never changed.
+ * HK_OK, or HK_ERR_INVALID on a count out of range. */
 #define HK_MAX_THREADS 4096
 HK_API int hk_world_set_threads(hk_world *w, int threads);
+/* Runs the world's parallel passes on a host's pool from now on (hook, see
+ * hk_task_hook), or on OpenMP's threads again (NULL, or run NULL). The
+ * world's threads setting (1 to HK_MAX_THREADS) is the tasks of a pass:
+ * set it first. The state is the same bits either way. HK_OK, or
+ * HK_ERR_INVALID when a hook is given and threads is 0 (hk_world_set_threads
+ * refuses 0 while a hook is set). */
+HK_API int hk_world_set_task_hook(hk_world *w, const hk_task_hook *hook);
 /* How the world evaluates forces: "avx512", "avx2" or "scalar" (the
  * parallel engine with that instruction set) or "reference" (the plain
  * serial code, the oracle the engine is tested against). A new world takes

@@ -33,7 +33,7 @@ typedef struct frame_blobs {
     hk_vtk_blob point[NPOINT_ARRAYS];
     hk_vtk_blob cell[NCELL_ARRAYS];
     hk_vtk_blob topo[2][NTOPO_ARRAYS]; /* [0] springs (lines), [1] surfaces (triangles) */
-    int wide[2];                        /* offsets Int64, else Int32 */
+    int wide[2];                       /* offsets Int64, else Int32 */
 } frame_blobs;
 
 static void blobs_free(frame_blobs *fb)
@@ -68,13 +68,13 @@ static int point_blobs(const hk_world *w, const hk_geometry *m, frame_blobs *fb)
         for (int i = 0; i < w->bodies[b].count; i++) body[w->bodies[b].first + i] = b;
     const uint64_t vec = 3 * n * sizeof *xyz;
     interleave(xyz, p->vx, p->vy, p->vz, n);
-    if (hk_vtk_compress(xyz, vec, &fb->point[VELOCITY]) != 0) goto done;
+    if (hk_vtk_compress(w, xyz, vec, &fb->point[VELOCITY]) != 0) goto done;
     interleave(xyz, p->fx, p->fy, p->fz, n);
-    if (hk_vtk_compress(xyz, vec, &fb->point[FORCE]) != 0) goto done;
-    if (hk_vtk_compress(m->pos, 3 * n * sizeof *m->pos, &fb->point[POINTS]) != 0 ||
-        hk_vtk_compress(p->inv_mass, n * sizeof *p->inv_mass, &fb->point[INV_MASS]) != 0 ||
-        hk_vtk_compress(body, n * sizeof *body, &fb->point[POINT_BODY]) != 0 ||
-        (m->contacts && hk_vtk_compress(m->contacts, n * sizeof *m->contacts, &fb->point[CONTACTS]) != 0))
+    if (hk_vtk_compress(w, xyz, vec, &fb->point[FORCE]) != 0) goto done;
+    if (hk_vtk_compress(w, m->pos, 3 * n * sizeof *m->pos, &fb->point[POINTS]) != 0 ||
+        hk_vtk_compress(w, p->inv_mass, n * sizeof *p->inv_mass, &fb->point[INV_MASS]) != 0 ||
+        hk_vtk_compress(w, body, n * sizeof *body, &fb->point[POINT_BODY]) != 0 ||
+        (m->contacts && hk_vtk_compress(w, m->contacts, n * sizeof *m->contacts, &fb->point[CONTACTS]) != 0))
         goto done;
     rc = 0;
 done:
@@ -87,7 +87,8 @@ done:
  * indices in conn). Connectivity is Int32 (particle indices are), offsets
  * Int32 up to 2^31 - 1 corners, else Int64 (*wide = 1). 0 or -1 (errno
  * set). */
-static int topology_blobs(int64_t cells, int corners, const int32_t *conn, hk_vtk_blob *out, int *wide)
+static int topology_blobs(const hk_world *w, int64_t cells, int corners, const int32_t *conn, hk_vtk_blob *out,
+                          int *wide)
 {
     *wide = corners * cells > INT32_MAX;
     const size_t size = *wide ? sizeof(int64_t) : sizeof(int32_t);
@@ -103,8 +104,8 @@ static int topology_blobs(int64_t cells, int corners, const int32_t *conn, hk_vt
         else
             memcpy(off + 4 * i, &(int32_t){(int32_t)o}, 4);
     }
-    const int rc = hk_vtk_compress(conn, (uint64_t)(corners * cells) * sizeof *conn, &out[CONNECTIVITY]) != 0 ||
-                           hk_vtk_compress(off, (uint64_t)cells * size, &out[OFFSETS]) != 0
+    const int rc = hk_vtk_compress(w, conn, (uint64_t)(corners * cells) * sizeof *conn, &out[CONNECTIVITY]) != 0 ||
+                           hk_vtk_compress(w, off, (uint64_t)cells * size, &out[OFFSETS]) != 0
                        ? -1
                        : 0;
     free(off);
@@ -113,7 +114,7 @@ static int topology_blobs(int64_t cells, int corners, const int32_t *conn, hk_vt
 
 /* The cell data of every cell, lines then triangles: stretch and body.
  * 0 or -1 (errno set). */
-static int cell_data_blobs(const hk_geometry *m, const double *tri_stretch, frame_blobs *fb)
+static int cell_data_blobs(const hk_world *w, const hk_geometry *m, const double *tri_stretch, frame_blobs *fb)
 {
     const size_t lines = (size_t)m->lines, cells = lines + (size_t)m->tris;
     double *stretch = malloc((cells + 1) * sizeof *stretch);
@@ -131,8 +132,8 @@ static int cell_data_blobs(const hk_geometry *m, const double *tri_stretch, fram
         memcpy(stretch + lines, tri_stretch, (cells - lines) * sizeof *stretch);
         memcpy(body + lines, m->tri_body, (cells - lines) * sizeof *body);
     }
-    rc = hk_vtk_compress(stretch, cells * sizeof *stretch, &fb->cell[STRETCH]) != 0 ||
-                 hk_vtk_compress(body, cells * sizeof *body, &fb->cell[CELL_BODY]) != 0
+    rc = hk_vtk_compress(w, stretch, cells * sizeof *stretch, &fb->cell[STRETCH]) != 0 ||
+                 hk_vtk_compress(w, body, cells * sizeof *body, &fb->cell[CELL_BODY]) != 0
              ? -1
              : 0;
 done:
@@ -180,9 +181,9 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
     memset(&fb, 0, sizeof fb);
     int rc = -1;
     double *ts = triangle_stretch(w, m);
-    if (!ts || point_blobs(w, m, &fb) != 0 || cell_data_blobs(m, ts, &fb) != 0 ||
-        topology_blobs(m->lines, 2, m->line, fb.topo[0], &fb.wide[0]) != 0 ||
-        topology_blobs(m->tris, 3, m->tri, fb.topo[1], &fb.wide[1]) != 0)
+    if (!ts || point_blobs(w, m, &fb) != 0 || cell_data_blobs(w, m, ts, &fb) != 0 ||
+        topology_blobs(w, m->lines, 2, m->line, fb.topo[0], &fb.wide[0]) != 0 ||
+        topology_blobs(w, m->tris, 3, m->tri, fb.topo[1], &fb.wide[1]) != 0)
         goto done;
     const hk_vtk_array a[] = {
         {HK_VTK_POINT_DATA, "velocity", REAL_TYPE, 3, &fb.point[VELOCITY]},
@@ -221,9 +222,9 @@ static int write_colliders(const char *path, const hk_world *w, const hk_geometr
 {
     hk_vtk_blob points = {0}, id = {0}, topo[NTOPO_ARRAYS] = {{0}};
     int wide, rc = -1;
-    if (hk_vtk_compress(m->cpos, 3 * (uint64_t)m->cverts * sizeof *m->cpos, &points) != 0 ||
-        hk_vtk_compress(m->ctri_collider, (uint64_t)m->ctris * sizeof *m->ctri_collider, &id) != 0 ||
-        topology_blobs(m->ctris, 3, m->ctri, topo, &wide) != 0)
+    if (hk_vtk_compress(w, m->cpos, 3 * (uint64_t)m->cverts * sizeof *m->cpos, &points) != 0 ||
+        hk_vtk_compress(w, m->ctri_collider, (uint64_t)m->ctris * sizeof *m->ctri_collider, &id) != 0 ||
+        topology_blobs(w, m->ctris, 3, m->ctri, topo, &wide) != 0)
         goto done;
     const hk_vtk_array a[] = {
         {HK_VTK_CELL_DATA, "collider_id", "Int32", 1, &id},

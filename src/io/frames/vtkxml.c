@@ -5,6 +5,7 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,27 @@ static void put_u64(unsigned char *p, uint64_t v)
     for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
 }
 
-int hk_vtk_compress(const void *data, uint64_t bytes, hk_vtk_blob *out)
+/* The blocks of one array, each deflated into its own slot of scratch. */
+typedef struct deflate_pass {
+    const unsigned char *src;
+    uint64_t bytes, bound;
+    unsigned char *scratch;
+    uLongf *zsize;
+    atomic_int failed;
+} deflate_pass;
+
+static void deflate_blocks(void *ctx, int64_t b0, int64_t b1)
+{
+    deflate_pass *d = ctx;
+    for (int64_t b = b0; b < b1; b++) {
+        const uint64_t at = (uint64_t)b * HK_VTK_BLOCK, n = d->bytes - at < HK_VTK_BLOCK ? d->bytes - at : HK_VTK_BLOCK;
+        d->zsize[b] = (uLongf)d->bound;
+        if (compress2(d->scratch + (uint64_t)b * d->bound, &d->zsize[b], d->src + at, (uLong)n, HK_VTK_ZLEVEL) != Z_OK)
+            atomic_store_explicit(&d->failed, 1, memory_order_relaxed);
+    }
+}
+
+int hk_vtk_compress(const hk_world *w, const void *data, uint64_t bytes, hk_vtk_blob *out)
 {
     out->data = NULL;
     out->size = 0;
@@ -33,16 +54,10 @@ int hk_vtk_compress(const void *data, uint64_t bytes, hk_vtk_blob *out)
         errno = ENOMEM;
         return -1;
     }
-    int failed = 0;
-    const unsigned char *src = data;
-#ifdef HOOKE_USE_OPENMP
-#pragma omp parallel for schedule(dynamic, 4) reduction(| : failed)
-#endif
-    for (int64_t b = 0; b < blocks; b++) {
-        const uint64_t at = (uint64_t)b * HK_VTK_BLOCK, n = bytes - at < HK_VTK_BLOCK ? bytes - at : HK_VTK_BLOCK;
-        zsize[b] = (uLongf)bound;
-        failed |= compress2(scratch + (uint64_t)b * bound, &zsize[b], src + at, (uLong)n, HK_VTK_ZLEVEL) != Z_OK;
-    }
+    deflate_pass d = {.src = data, .bytes = bytes, .bound = bound, .scratch = scratch, .zsize = zsize};
+    atomic_init(&d.failed, 0);
+    hk_team_for(w, hk_world_team(w), blocks, deflate_blocks, &d); /* the world's team: its threads or its host's pool */
+    const int failed = atomic_load(&d.failed);
     uint64_t total = head;
     for (int64_t b = 0; b < blocks; b++) total += zsize[b];
     /* compress2 fails only when out of memory: every slot is compressBound large */

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "world.h"
+
 /* One data array compressed as the VTK XML format stores it with
  * compressor="vtkZLibDataCompressor" and header_type="UInt64": a header of
  * UInt64 values [number of blocks, bytes per block, bytes in the last
@@ -21,9 +23,9 @@ typedef struct hk_vtk_blob {
 #define HK_VTK_BLOCK 32768 /* [bytes] raw bytes per compressed block, as VTK's own writer uses */
 #define HK_VTK_ZLEVEL 1    /* zlib level: docs/performance-notes.md, "Compressed VTK frames" */
 
-/* Compresses bytes of data into *out (blocks in parallel where OpenMP is
- * built in). 0, or -1 with errno set (ENOMEM). */
-int hk_vtk_compress(const void *data, uint64_t bytes, hk_vtk_blob *out);
+/* Compresses bytes of data into *out, the blocks in parallel on w's team
+ * (world.h hk_team_for). 0, or -1 with errno set (ENOMEM). */
+int hk_vtk_compress(const hk_world *w, const void *data, uint64_t bytes, hk_vtk_blob *out);
 void hk_vtk_blob_free(hk_vtk_blob *b);
 
 /* Where an array goes in a PolyData piece. */

@@ -1,0 +1,56 @@
+/* contact_def.c — the setting of contact between bodies and within one: its defaults, its check, its value. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+
+#include "pairs.h"
+#include "response.h"
+
+hk_contact_def hk_default_contact_def(void)
+{
+    hk_contact_def d = {0, 0, 0.005, 1000, 1, 0};
+    return d;
+}
+
+int hk_world_set_contact(hk_world *w, const hk_contact_def *def)
+{
+    if (!def) return hk_fail(w, "contact: no definition given");
+    const struct {
+        const char *name, *rule;
+        double v;
+        int ok;
+    } nums[] = {
+        {"thickness", "> 0 m", def->thickness, def->thickness > 0},
+        {"stiffness", "> 0 N/m", def->stiffness, def->stiffness > 0},
+        {"damping_ratio", ">= 0", def->damping_ratio, def->damping_ratio >= 0},
+        {"friction", ">= 0", def->friction, def->friction >= 0},
+    };
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+        if (!nums[i].ok || !isfinite(nums[i].v))
+            return hk_fail(w, "contact: %s must be %s and finite (got %g)", nums[i].name, nums[i].rule, nums[i].v);
+    if ((def->bodies != 0 && def->bodies != 1) || (def->self != 0 && def->self != 1))
+        return hk_fail(w, "contact: bodies and self must be 0 or 1 (got %d, %d)", def->bodies, def->self);
+    struct hk_contact *ct = hk_contact_get(w);
+    if (!ct) return hk_failed(w);
+    const double rest = hk_smallest_rest_length(w);
+    if ((def->bodies || def->self) && (hk_real)def->thickness > (hk_real)rest)
+        return hk_fail(w,
+                       "contact: thickness %g m is larger than the smallest spring rest length %g m: give a "
+                       "thickness of at most %g m",
+                       def->thickness, rest, rest);
+    if (!def->bodies && !def->self) { /* off */
+        hk_pairs_free(ct->pairs);
+        ct->pairs = NULL;
+        return HK_OK;
+    }
+    if (!ct->pairs && !(ct->pairs = calloc(1, sizeof *ct->pairs)))
+        return hk_fail_memory(w, "out of memory for the contact between bodies");
+    ct->pairs->def = *def;
+    ct->checked_families = -1;
+    return HK_OK;
+}
+
+hk_contact_def hk_world_contact(const hk_world *w)
+{
+    return w->contact && w->contact->pairs ? w->contact->pairs->def : hk_default_contact_def();
+}
