@@ -1,5 +1,5 @@
 /* test_task_hook.c — a host's thread pool (plain pthreads) runs hooke's parallel passes through the task hook:
- * the same state as OpenMP with as many threads, for a cloth, a jelly, a mesh of list springs and an implicit solve. */
+ * the same state as OpenMP with as many threads, for a cloth, a jelly, list springs, an implicit solve and contact. */
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test.h"
@@ -137,6 +137,8 @@ typedef struct scene {
     const char *name;
     void (*build)(hk_world *w);
     int steps;
+    int list_parallel_min;            /* the world's (0: the default) */
+    void (*check)(const hk_world *w); /* the state after the steps (NULL: none) */
 } scene;
 
 static hk_spring_params springs(double k, double c)
@@ -223,11 +225,69 @@ static void build_implicit(hk_world *w)
     assert_int_equal(hk_world_set_integrator(w, &d), HK_OK);
 }
 
+/* Two 48 x 48 cloths stacked within the contact thickness on a box collider, bodies in contact, by backward Euler
+ * with the multigrid: the colliders' broad phase, forces, blocks and safety net and the pairs' forces, blocks and
+ * swept test, every loop on the team (list_parallel_min 64). */
+static void build_contact(hk_world *w)
+{
+    for (int k = 0; k < 2; k++) {
+        hk_cloth_def c = hk_default_cloth_def();
+        c.nx = c.ny = 48;
+        c.spacing = 0.02;
+        c.origin = (hk_vec3){-0.47 + 0.003 * k, 1.0 + 0.006 * k, -0.47}; /* the upper's nodes over the lower's faces */
+        c.u = (hk_vec3){1, 0, 0};
+        c.v = (hk_vec3){0, 0, 1};
+        c.mass = 1e-3;
+        c.structural_springs = c.shear_springs = c.bend_springs = springs(400, 0.01);
+        assert_true(hk_world_add_cloth(w, &c) >= 0);
+    }
+    hk_collider_def box = hk_default_collider_def();
+    box.size = (hk_vec3){0.6, 0.2, 0.6};
+    box.offset = (hk_vec3){0, 1.0 - 0.1 - 0.004, 0}; /* its top 4 mm under the lower cloth: within the thickness */
+    box.thickness = 0.008;
+    box.stiffness = 1000;
+    box.damping_ratio = 1;
+    box.friction = 0.3;
+    assert_int_equal(hk_world_add_collider(w, &box), 0);
+    hk_contact_def d = hk_default_contact_def();
+    d.bodies = 1;
+    d.thickness = 0.008;
+    d.friction = 0.2;
+    assert_int_equal(hk_world_set_contact(w, &d), HK_OK);
+    hk_integrator_def in = hk_default_integrator_def();
+    in.kind = HK_IMPLICIT_EULER;
+    in.dt = 1.0 / 240;
+    in.preconditioner = HK_PRECONDITIONER_MULTIGRID;
+    in.cg_tolerance = 1e-4;
+    assert_int_equal(hk_world_set_integrator(w, &in), HK_OK);
+}
+
+/* Over the box the contacts hold both cloths up: each one's mean vertical velocity there is upward, where gravity
+ * alone would give -g t = -0.12 m/s after the 3 steps (the box pushes the lower, the lower the upper). */
+static void check_contact(const hk_world *w)
+{
+    const hk_particles_view v = hk_world_particles(w);
+    double vy[2] = {0, 0};
+    int n[2] = {0, 0};
+    for (int i = 0; i < v.count; i++) {
+        const hk_vec3 x = hk_world_position(w, i);
+        if (fabs(x.x) > 0.25 || fabs(x.z) > 0.25) continue;
+        const int upper = i >= v.count / 2; /* the bodies' particles in the order they were added */
+        vy[upper] += v.vy[i];
+        n[upper]++;
+    }
+    print_message("contact: mean vy over the box %.4g (lower, %d) %.4g (upper, %d) m/s\n", vy[0] / n[0], n[0],
+                  vy[1] / n[1], n[1]);
+    assert_true(n[0] > 400 && n[1] > 400);
+    assert_true(vy[0] > 0 && vy[1] > 0);
+}
+
 static const scene scenes[] = {
-    {"cloth, rope and quads (rk4)", build_cloth, 8},
-    {"jelly (jelly scheme)", build_jelly, 8},
-    {"pressure icosphere of list springs", build_mesh, 8},
-    {"stiff cloth (backward Euler, multigrid)", build_implicit, 2},
+    {"cloth, rope and quads (rk4)", build_cloth, 8, 0, NULL},
+    {"jelly (jelly scheme)", build_jelly, 8, 0, NULL},
+    {"pressure icosphere of list springs", build_mesh, 8, 0, NULL},
+    {"stiff cloth (backward Euler, multigrid)", build_implicit, 2, 0, NULL},
+    {"two cloths on a box collider in contact (backward Euler)", build_contact, 3, 64, check_contact},
 };
 #define SCENES ((int)(sizeof scenes / sizeof scenes[0]))
 
@@ -243,6 +303,7 @@ static uint64_t run_scene(const scene *sc, int threads, pool *p)
     def.wind_model = HK_WIND_TRIANGLE;
     def.wind = (hk_vec3){2, 0, 0};
     def.threads = threads;
+    if (sc->list_parallel_min) def.list_parallel_min = sc->list_parallel_min;
     if (p) def.task_hook = (hk_task_hook){pool_run, p};
     hk_world *w = hk_world_create(&def);
     assert_non_null(w);
@@ -253,6 +314,7 @@ static uint64_t run_scene(const scene *sc, int threads, pool *p)
         if (st != HK_OK) print_error("%s: step %d: %s\n", sc->name, s, hk_world_error(w));
         assert_int_equal(st, HK_OK);
     }
+    if (sc->check) sc->check(w);
     const uint64_t h = hk_world_state_hash(w);
     hk_world_destroy(w);
     return h;
