@@ -58,36 +58,26 @@ typedef struct hk_vec3 {
 typedef struct hk_world hk_world; /* opaque */
 
 /* Errors, one convention for every call.
- * - A call that can fail returns an hk_status: HK_OK (0), or a negative
- *   code saying what kind of failure it was. A call that adds something and
- *   returns its index (a body, a sphere, particles) returns the index
- *   (>= 0) or a negative hk_status. A call that makes an object (a world, a
- *   frame writer) returns it, or NULL.
- * - The reason, as text: hk_world_error(w) for a call on a world; for a
- *   call without one (meshes, scene files, frame writers), the `err` buffer
- *   it takes (NULL: no text).
- * - Bad input never makes the library print, exit or abort.
- * hk_world_step reports a step that could not be taken the same way.
+ * - A call that can fail returns an hk_status: HK_OK (0), or a negative code saying what kind of failure it was. A
+ *   call that adds something and returns its index (a body, a sphere, particles) returns the index (>= 0) or a
+ *   negative hk_status. A call that makes an object (a world, a frame writer) returns it, or NULL.
+ * - The reason, as text: hk_world_error(w) for a call on a world; for a call without one (meshes, scene files, frame
+ *   writers), the `err` buffer it takes (NULL: no text).
+ * - Bad input never makes the library print, exit or abort. hk_world_step reports a step that could not be taken the
+ *   same way.
  *
  * Threads, for every function below:
- * - A call that takes an hk_world, hk_mesh or hk_frame_writer uses that
- *   object: one thread at a time per object, reads included (a world runs
- *   its own parallel passes inside a call, on OpenMP's threads or on the
- *   host's pool, hk_task_hook, and a read may fill its caches). Different
- *   objects may be used on different threads at once: worlds made,
- *   stepped, read and destroyed side by side, and frame writers writing
- *   different worlds (tests/test_api.c runs four).
- *   hk_world_error's text is the world's and lasts until its next call.
- * - Every other call (hk_version, hk_status_name, the hk_default_*_def,
- *   bound, integrator-name and frame-format-name functions,
- *   hk_kernel_path_available, hk_world_def_check,
- *   hk_find_zero_length_spring, and the calls
- *   that make a new object: hk_world_create, hk_world_load_scene,
- *   hk_world_parse_scene, hk_frame_writer_open, the hk_mesh_parse_* and
- *   hk_mesh_load into the caller's own hk_mesh) is safe from any thread.
- * - The library reads no environment variable and keeps no process-wide
- *   state: it never changes the OpenMP settings, signal handlers, locale or
- *   exit handlers. */
+ * - A call that takes an hk_world, hk_mesh or hk_frame_writer uses that object: one thread at a time per object,
+ *   reads included (a world runs its own parallel passes inside a call, on OpenMP's threads or on the host's pool,
+ *   hk_task_hook, and a read may fill its caches). Different objects may be used on different threads at once: worlds
+ *   made, stepped, read and destroyed side by side, and frame writers writing different worlds (tests/test_api.c runs
+ *   four). hk_world_error's text is the world's and lasts until its next call.
+ * - Every other call (hk_version, hk_status_name, the hk_default_*_def, bound, integrator-name and frame-format-name
+ *   functions, hk_kernel_path_available, hk_world_def_check, hk_find_zero_length_spring, and the calls that make a
+ *   new object: hk_world_create, hk_world_load_scene, hk_world_parse_scene, hk_frame_writer_open, the hk_mesh_parse_*
+ *   and hk_mesh_load into the caller's own hk_mesh) is safe from any thread.
+ * - The library reads no environment variable and keeps no process-wide state: it never changes the OpenMP settings,
+ *   signal handlers, locale or exit handlers. */
 typedef enum hk_status {
     HK_OK = 0,
     HK_ERR_INVALID = -1,     /* bad input: a value out of its bounds, a malformed file, an unknown name */
@@ -132,11 +122,9 @@ HK_API hk_spring_params hk_default_spring_params(void); /* k 1000 N/m, no dampin
 /* ------------------------------------------------------------------------ */
 /* Bounds: the magnitudes every entry point accepts (docs/scene-format.md)   */
 
-/* Outside these no physical mass-spring scene lies, and inside them the
- * engine's single-precision arithmetic stays meaningful: k/m and c/m within
- * 1e-24 .. 1e24, omega = sqrt(k/m) <= 1e12 rad/s, resolvable at the
- * smallest dt. The builders and hk_world_set_integrator refuse a value
- * outside with the bound and the reason (hk_world_error). */
+/* Outside these no physical mass-spring scene lies, and inside them the engine's single-precision arithmetic stays
+ * meaningful: k/m and c/m within 1e-24 .. 1e24, omega = sqrt(k/m) <= 1e12 rad/s, resolvable at the smallest dt. The
+ * builders and hk_world_set_integrator refuse a value outside with the bound and the reason (hk_world_error). */
 typedef enum hk_bound_kind {
     HK_BOUND_MASS,      /* particle masses [kg] */
     HK_BOUND_STIFFNESS, /* spring k [N/m]; 0 is accepted too (no spring force) */
@@ -178,12 +166,10 @@ typedef struct hk_ground {
     double stiffness;  /* SPRING: k_coll [N/m] */
 } hk_ground;
 
-/* Wind on surfaces: on every surface body (cloth, mesh, icosphere,
- * ring), c_w = wind_drag, w = wind velocity, v = particle velocity.
- * VERTEX: F_i = c_w ((w - v_i) . n_i) n_i, n_i the unit area-weighted average
- * of the normals of the faces that share i. TRIANGLE: each face applies
- * c_w (N . W) N to each of its corners, N its unit normal, W = w - mean
- * velocity of its corners. */
+/* Wind on surfaces: on every surface body (cloth, mesh, icosphere, ring), c_w = wind_drag, w = wind velocity, v =
+ * particle velocity. VERTEX: F_i = c_w ((w - v_i) . n_i) n_i, n_i the unit area-weighted average of the normals of
+ * the faces that share i. TRIANGLE: each face applies c_w (N . W) N to each of its corners, N its unit normal, W = w
+ * - mean velocity of its corners. */
 typedef enum hk_wind_model {
     HK_WIND_NONE = 0,
     HK_WIND_VERTEX,
@@ -191,41 +177,30 @@ typedef enum hk_wind_model {
     HK_WIND_MODEL_COUNT,
 } hk_wind_model;
 
-/* A host's thread pool running hooke's parallel passes (optional): the
- * world def's task_hook, or hk_world_set_task_hook. Without one (run NULL,
- * the default) the passes run on OpenMP's threads.
+/* A host's thread pool running hooke's parallel passes (optional): the world def's task_hook, or
+ * hk_world_set_task_hook. Without one (run NULL, the default) the passes run on OpenMP's threads.
  *
- * What is called, when: every call on the world that computes on it in
- * parallel (hk_world_step, hk_world_optimise, the body adds that zero large
- * arrays, hk_world_stats and the checks, hk_frame_write's VTK compression)
- * calls run(host, tasks, task, pass) from the thread that made the call,
- * once per parallel pass: one to a few times a step for an explicit world,
- * dozens per CG iteration of an implicit one. A pass too small to share
- * out (up to 8192 particles for the per-particle passes and the solver)
- * runs on the calling thread without it. tasks is the world's `threads`
- * setting (the hook needs it set, 1 to HK_MAX_THREADS), or fewer for a
- * pass with fewer items to share: always 2 to threads. Units: tasks and
- * task are counts and indices [1], host and pass opaque pointers.
+ * What is called, when: every call on the world that computes on it in parallel (hk_world_step, hk_world_optimise,
+ * the body adds that zero large arrays, hk_world_stats and the checks, hk_frame_write's VTK compression) calls
+ * run(host, tasks, task, pass) from the thread that made the call, once per parallel pass: one to a few times a step
+ * for an explicit world, dozens per CG iteration of an implicit one. A pass too small to share out (up to 8192
+ * particles for the per-particle passes and the solver) runs on the calling thread without it. tasks is the world's
+ * `threads` setting (the hook needs it set, 1 to HK_MAX_THREADS), or fewer for a pass with fewer items to share:
+ * always 2 to threads. Units: tasks and task are counts and indices [1], host and pass opaque pointers.
  *
- * What run must do: call task(pass, i) once for every i in [0, tasks),
- * ALL AT THE SAME TIME, each on a thread of its own, and return once every
- * task has returned (a run that returns sooner, an enqueue-only pool, is
- * waited for: hooke does not go on before every task has returned). The
- * calling thread may run one of them itself. The tasks of one pass wait
- * for each other at barriers inside it (hooke's own: a short spin, then a
- * sleep on a futex), so a pool that runs two tasks of one call one after
- * the other on one thread, or keeps one queued until another returns,
- * never finishes the pass: a pool needs `tasks` threads that can take them
- * at once (Box2D v3's solver asks the same of its workers). A task never
- * calls run again (passes do not nest), nor may the host call hooke on
- * this world from inside run.
+ * What run must do: call task(pass, i) once for every i in [0, tasks), ALL AT THE SAME TIME, each on a thread of its
+ * own, and return once every task has returned (a run that returns sooner, an enqueue-only pool, is waited for: hooke
+ * does not go on before every task has returned). The calling thread may run one of them itself. The tasks of one
+ * pass wait for each other at barriers inside it (hooke's own: a short spin, then a sleep on a futex), so a pool that
+ * runs two tasks of one call one after the other on one thread, or keeps one queued until another returns, never
+ * finishes the pass: a pool needs `tasks` threads that can take them at once (Box2D v3's solver asks the same of its
+ * workers). A task never calls run again (passes do not nest), nor may the host call hooke on this world from inside
+ * run.
  *
- * What the host gets: task i's share of the work is fixed by (i, tasks)
- * alone, never by the thread that runs it, so the state is the same bits
- * whichever thread runs which task, the same as with OpenMP's threads, and
- * (as always) the same for any number of tasks. Each task sets the
- * solver's floating-point mode (subnormals flushed to zero) on its thread
- * on entry and restores the thread's own on return. */
+ * What the host gets: task i's share of the work is fixed by (i, tasks) alone, never by the thread that runs it, so
+ * the state is the same bits whichever thread runs which task, the same as with OpenMP's threads, and (as always) the
+ * same for any number of tasks. Each task sets the solver's floating-point mode (subnormals flushed to zero) on its
+ * thread on entry and restores the thread's own on return. */
 typedef void (*hk_task_fn)(void *pass, int task);
 typedef struct hk_task_hook {
     void (*run)(void *host, int tasks, hk_task_fn task, void *pass);
@@ -258,14 +233,11 @@ typedef struct hk_world_def {
 
 HK_API hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground, walls; default tuning */
 
-/* Whether hk_world_create accepts def: every field within what it accepts
- * (docs/user-guide.md "hooke as a library" lists them; the magnitudes are
- * the bounds above): HK_OK; HK_ERR_INVALID with "FIELD must be ... (got
- * V)" in err (may be NULL) for the first field that is not, say "air_drag
- * must be 0 or in [1e-12, 1e12] N*s/m (got -1)" or "gravity.y must be
- * finite (got nan)"; HK_ERR_UNSUPPORTED when `kernels` names a path this CPU
- * or build lacks. No value is clamped or replaced. NULL def: the defaults
- * (HK_OK). Thread-safe. */
+/* Whether hk_world_create accepts def: every field within what it accepts (docs/user-guide.md "hooke as a library"
+ * lists them; the magnitudes are the bounds above): HK_OK; HK_ERR_INVALID with "FIELD must be ... (got V)" in err
+ * (may be NULL) for the first field that is not, say "air_drag must be 0 or in [1e-12, 1e12] N*s/m (got -1)" or
+ * "gravity.y must be finite (got nan)"; HK_ERR_UNSUPPORTED when `kernels` names a path this CPU or build lacks. No
+ * value is clamped or replaced. NULL def: the defaults (HK_OK). Thread-safe. */
 HK_API int hk_world_def_check(const hk_world_def *def, char *err, size_t errlen);
 /* A new world of def (NULL: hk_default_world_def()), or NULL if def is
  * refused (hk_world_def_check says why; a task hook needs threads >= 1) or
@@ -274,27 +246,21 @@ HK_API hk_world *hk_world_create(const hk_world_def *def);
 HK_API void hk_world_destroy(hk_world *w);
 /* Threads asked for by the world's definition (0 = not specified). */
 HK_API int hk_world_threads(const hk_world *w);
-/* Threads of every parallel region the world opens from now on, 1 to
- * HK_MAX_THREADS; 0 = the OpenMP default (omp_get_max_threads()), refused
- * while a task hook is set (its tasks per pass). The results are the same
- * bits for any count. The process-wide OpenMP settings are never changed.
- * HK_OK, or HK_ERR_INVALID on a count out of range. */
+/* Threads of every parallel region the world opens from now on, 1 to HK_MAX_THREADS; 0 = the OpenMP default
+ * (omp_get_max_threads()), refused while a task hook is set (its tasks per pass). The results are the same bits for
+ * any count. The process-wide OpenMP settings are never changed. HK_OK, or HK_ERR_INVALID on a count out of range. */
 #define HK_MAX_THREADS 4096
 HK_API int hk_world_set_threads(hk_world *w, int threads);
-/* Runs the world's parallel passes on a host's pool from now on (hook, see
- * hk_task_hook), or on OpenMP's threads again (NULL, or run NULL). The
- * world's threads setting (1 to HK_MAX_THREADS) is the tasks of a pass:
- * set it first. The state is the same bits either way. HK_OK, or
- * HK_ERR_INVALID when a hook is given and threads is 0 (hk_world_set_threads
- * refuses 0 while a hook is set). */
+/* Runs the world's parallel passes on a host's pool from now on (hook, see hk_task_hook), or on OpenMP's threads
+ * again (NULL, or run NULL). The world's threads setting (1 to HK_MAX_THREADS) is the tasks of a pass: set it first.
+ * The state is the same bits either way. HK_OK, or HK_ERR_INVALID when a hook is given and threads is 0
+ * (hk_world_set_threads refuses 0 while a hook is set). */
 HK_API int hk_world_set_task_hook(hk_world *w, const hk_task_hook *hook);
-/* How the world evaluates forces: "avx512", "avx2" or "scalar" (the
- * parallel engine with that instruction set) or "reference" (the plain
- * serial code, the oracle the engine is tested against). A new world takes
- * its definition's `kernels`, by default the widest path the CPU and the
- * build have. NULL: that default. Every engine path gives the same bits.
- * HK_OK; HK_ERR_UNSUPPORTED if the CPU or the build lacks the path,
- * HK_ERR_INVALID for a name that is none of these. */
+/* How the world evaluates forces: "avx512", "avx2" or "scalar" (the parallel engine with that instruction set) or
+ * "reference" (the plain serial code, the oracle the engine is tested against). A new world takes its definition's
+ * `kernels`, by default the widest path the CPU and the build have. NULL: that default. Every engine path gives the
+ * same bits. HK_OK; HK_ERR_UNSUPPORTED if the CPU or the build lacks the path, HK_ERR_INVALID for a name that is none
+ * of these. */
 HK_API int hk_world_set_kernels(hk_world *w, const char *path);
 /* The world's path, as above. */
 HK_API const char *hk_world_kernels(const hk_world *w);
@@ -423,20 +389,16 @@ HK_API int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const
 /* Adds one spring family joining local particles a[s] - b[s] of body. */
 HK_API int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const int *b,
                                 const hk_spring_params *params);
-/* Zero-length springs. A spring whose ends, at the positions the solver
- * stores (hk_real), are at the same place, or closer than
- * HK_SPRING_MIN_FRACTION times the size of its body (the diagonal of the
- * box around the body's particles), has no direction to act along: at
- * r = 0 its force is 0 whatever its rest length. Every call that creates
- * springs (the body builders, hk_world_add_springs) refuses one, naming the
- * body, the family and the two particles (body-local indices). */
+/* Zero-length springs. A spring whose ends, at the positions the solver stores (hk_real), are at the same place, or
+ * closer than HK_SPRING_MIN_FRACTION times the size of its body (the diagonal of the box around the body's
+ * particles), has no direction to act along: at r = 0 its force is 0 whatever its rest length. Every call that
+ * creates springs (the body builders, hk_world_add_springs) refuses one, naming the body, the family and the two
+ * particles (body-local indices). */
 #define HK_SPRING_MIN_FRACTION 1e-9
-/* The first spring a[s] - b[s] (s < nsprings) over the points pos[0..count)
- * of one body that the rule refuses: its index s, or -1 if none (springs
- * with an index outside 0..count-1 are not judged), -2 if out of memory.
- * why (may be NULL) gets the reason, "joins particles A and B at the same
- * position (x, y, z): ..." or "joins particles A and B, R m apart in a body
- * S m across (...)". */
+/* The first spring a[s] - b[s] (s < nsprings) over the points pos[0..count) of one body that the rule refuses: its
+ * index s, or -1 if none (springs with an index outside 0..count-1 are not judged), -2 if out of memory. why (may be
+ * NULL) gets the reason, "joins particles A and B at the same position (x, y, z): ..." or "joins particles A and B, R
+ * m apart in a body S m across (...)". */
 HK_API int64_t hk_find_zero_length_spring(int count, const hk_vec3 *pos, int64_t nsprings, const int *a, const int *b,
                                           char *why, size_t cap);
 /* Pins (inverse mass 0) particle local_index of body. HK_OK or a negative
@@ -664,13 +626,10 @@ HK_API const char *hk_integrator_names(void);
 /* Sets the integrator (resets multi-step history, and clears a failed
  * step's stop). HK_OK or a negative hk_status. */
 HK_API int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def);
-/* Advances one step of def.dt (all its substeps). HK_OK, or the failure:
- * HK_ERR_MEMORY (no memory for the integrator's or the engine's state) or
- * HK_ERR_DIVERGED (the implicit solve broke down); the state is then the
- * start of the substep that failed, hk_world_error says why, and every
- * later call returns the same status without stepping until the integrator
- * is set again. A blow-up is not a failure of the call: hk_world_check
- * finds it. */
+/* Advances one step of def.dt (all its substeps). HK_OK, or the failure: HK_ERR_MEMORY (no memory for the
+ * integrator's or the engine's state) or HK_ERR_DIVERGED (the implicit solve broke down); the state is then the start
+ * of the substep that failed, hk_world_error says why, and every later call returns the same status without stepping
+ * until the integrator is set again. A blow-up is not a failure of the call: hk_world_check finds it. */
 HK_API hk_status hk_world_step(hk_world *w);
 /* The current integrator setting. */
 HK_API hk_integrator_def hk_world_integrator(const hk_world *w);
@@ -693,15 +652,12 @@ typedef struct hk_solver_stats {
 /* All zero for a world that has not taken an implicit step. */
 HK_API hk_solver_stats hk_world_solver_stats(const hk_world *w);
 
-/* The optimise pass, run once after the bodies are added (hk_world_step runs
- * it itself if needed): greedy edge colouring of every general (list) spring
- * family, which physically reorders its springs so each colour is a
- * contiguous slice. With reorder_particles = 1 it first renumbers the
- * particles of each list body in reverse Cuthill-McKee order for locality;
- * that changes their indices (and the order of --state-out), so it is off
- * in scene runs. Then it plans the passes over the bodies (a run of alike
- * small bodies becomes one group), so the first step does not pay for it.
- * HK_OK or a negative hk_status (hk_world_error). */
+/* The optimise pass, run once after the bodies are added (hk_world_step runs it itself if needed): greedy edge
+ * colouring of every general (list) spring family, which physically reorders its springs so each colour is a
+ * contiguous slice. With reorder_particles = 1 it first renumbers the particles of each list body in reverse
+ * Cuthill-McKee order for locality; that changes their indices (and the order of --state-out), so it is off in scene
+ * runs. Then it plans the passes over the bodies (a run of alike small bodies becomes one group), so the first step
+ * does not pay for it. HK_OK or a negative hk_status (hk_world_error). */
 HK_API int hk_world_optimise(hk_world *w, int reorder_particles);
 
 /* ------------------------------------------------------------------------ */
@@ -804,11 +760,9 @@ typedef struct hk_run_settings {
     double stretch_limit; /* a spring past stretch_limit * L0 is a blow-up [1] */
 } hk_run_settings;
 
-/* Reads the scene file at path and builds its world: bodies, meshes (paths
- * relative to the scene file's folder), integrator. The world is the
- * caller's (hk_world_destroy). run (may be NULL) gets the run settings. On
- * failure: NULL and, in err (may be NULL), the reason as
- * "FILE:LINE:COL: error: expected ..., got '...'" or "FILE: error: ...". */
+/* Reads the scene file at path and builds its world: bodies, meshes (paths relative to the scene file's folder),
+ * integrator. The world is the caller's (hk_world_destroy). run (may be NULL) gets the run settings. On failure: NULL
+ * and, in err (may be NULL), the reason as "FILE:LINE:COL: error: expected ..., got '...'" or "FILE: error: ...". */
 HK_API hk_world *hk_world_load_scene(const char *path, hk_run_settings *run, char *err, size_t errlen);
 /* The same from scene text in memory; name stands for the file in messages
  * and mesh paths (NULL: "<scene>"): meshes are found relative to name's
@@ -816,12 +770,10 @@ HK_API hk_world *hk_world_load_scene(const char *path, hk_run_settings *run, cha
 HK_API hk_world *hk_world_parse_scene(const char *text, const char *name, hk_run_settings *run, char *err,
                                       size_t errlen);
 
-/* Frames: the files `hooke run --out DIR --format LIST` writes, one per
- * format per call, named DIR/frame_<step, 6 digits>.<extension> (VTK
- * PolyData .vtp with a frames.pvd collection for ParaView, Wavefront .obj,
- * a rendered .png, its series drawn with one camera and colour range
- * listed in frames_png.csv; docs/user-guide.md "Output formats"). Each
- * file is written whole (NAME.tmp, then renamed). */
+/* Frames: the files `hooke run --out DIR --format LIST` writes, one per format per call, named DIR/frame_<step, 6
+ * digits>.<extension> (VTK PolyData .vtp with a frames.pvd collection for ParaView, Wavefront .obj, a rendered .png,
+ * its series drawn with one camera and colour range listed in frames_png.csv; docs/user-guide.md "Output formats").
+ * Each file is written whole (NAME.tmp, then renamed). */
 typedef struct hk_frame_writer hk_frame_writer; /* opaque: one series of frames */
 
 /* The name of frame format i ("vtk", "obj", "png", in that order), or NULL
@@ -831,16 +783,13 @@ HK_API const char *hk_frame_format_name(int i);
  * the formats of the comma-separated list formats ("vtk", "vtk,png"). NULL
  * on failure with the reason in err (may be NULL). */
 HK_API hk_frame_writer *hk_frame_writer_open(const char *dir, const char *formats, char *err, size_t errlen);
-/* Writes the world's current state as the next frame of the series (the
- * file names carry hk_world_step_count). HK_OK, or with the reason in err
- * HK_ERR_IO (a file could not be written) or HK_ERR_INVALID (no writer or
- * world given). */
+/* Writes the world's current state as the next frame of the series (the file names carry hk_world_step_count). HK_OK,
+ * or with the reason in err HK_ERR_IO (a file could not be written) or HK_ERR_INVALID (no writer or world given). */
 HK_API int hk_frame_writer_write(hk_frame_writer *fw, const hk_world *w, char *err, size_t errlen);
 /* Ends the series and frees it (NULL is ignored). */
 HK_API void hk_frame_writer_close(hk_frame_writer *fw);
-/* One frame: hk_frame_writer_open, _write and _close. HK_OK, or a negative
- * hk_status with the reason in err (HK_ERR_INVALID: the formats or the
- * folder; HK_ERR_IO: a file). */
+/* One frame: hk_frame_writer_open, _write and _close. HK_OK, or a negative hk_status with the reason in err
+ * (HK_ERR_INVALID: the formats or the folder; HK_ERR_IO: a file). */
 HK_API int hk_frame_write(const hk_world *w, const char *formats, const char *dir, char *err, size_t errlen);
 
 #ifdef __cplusplus
