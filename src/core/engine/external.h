@@ -39,7 +39,7 @@
  * The kernels inline every term (external_lanes), so a term costs what its
  * formula costs; its scalar facts are read once per step or per report.
  */
-#define HK_EXTERNAL_TERMS(X) X(gravity) X(air_drag) X(ground)
+#define HK_EXTERNAL_TERMS(X) X(gravity) X(air_drag) X(ground) HK_EXTRA_TERMS(X)
 
 enum { HK_READ_X = 1, HK_READ_Y = 2, HK_READ_Z = 4 };
 
@@ -139,6 +139,18 @@ static inline double ground_stiffness(const hk_world_def *d)
 }
 static inline const char *ground_source(const hk_world_def *d) { return (void)d, NULL; }
 static inline int ground_closed_form(const hk_world_def *d) { return d->ground.model == HK_GROUND_NONE; }
+
+/* ------------------------------------------------------------------------ */
+/* A build may append terms of its own: HOOKE_EXTRA_TERMS names a header,    */
+/* included here and again with the formulas below, that defines             */
+/* HK_EXTRA_TERMS(X) and each term's parts as above (tests/tether_term.h,    */
+/* compiled into a test copy of the core for tests/test_external_term.c).    */
+
+#ifdef HOOKE_EXTRA_TERMS
+#include HOOKE_EXTRA_TERMS
+#else
+#define HK_EXTRA_TERMS(X)
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* The terms together                                                        */
@@ -266,6 +278,10 @@ static inline void ground_lanes(const hk_term_ground *t, hk_w m, const hk_w x[3]
         f[1] = w_select(below, f[1], w_sub(f[1], w_mul(w_set1(t->k), w_sub(y, h))));
     }
 }
+
+#ifdef HOOKE_EXTRA_TERMS
+#include HOOKE_EXTRA_TERMS
+#endif
 
 /* The per-particle forces on W particles of mass m at position (x, y, z)
  * in their body's frame (r + q; hk_external_frame) with velocity v: the
