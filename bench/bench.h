@@ -3,6 +3,7 @@
 #ifndef HOOKE_BENCH_H
 #define HOOKE_BENCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -89,6 +90,21 @@ void hk_bench_run_stiff_cloth(void *s);
 int64_t hk_bench_stiff_cloth_items(void *s);
 int hk_bench_stiff_cloth_counters(void *s, hk_bench_counter *out, int max);
 void hk_bench_stiff_cloth_free(void *s);
+
+/* What contact costs (contact_cases.c). hk_bench_fold_world: an n x n
+ * cloth folded in half on a floor collider (bench/fold.c says how), under
+ * semi-implicit Euler at 2e-5 s or implicit Euler at 1/240 s, with self
+ * collision (self 1) or without; NULL with the reason in err. The case:
+ * one step per run (items: particle steps) of the variant
+ * "semi_implicit_self", "semi_implicit_without", "implicit_self" or
+ * "implicit_without", with the contact's phases per step (broad_ms,
+ * forces_ms, safety_ms) and the pairs (candidates, touching) as counters. */
+struct hk_world *hk_bench_fold_world(int n, int threads, int implicit, int self, char *err, size_t errlen);
+void *hk_bench_setup_fold(int n, int threads, const char *variant);
+void hk_bench_run_fold(void *s);
+int64_t hk_bench_fold_items(void *s);
+int hk_bench_fold_counters(void *s, hk_bench_counter *out, int max);
+void hk_bench_fold_free(void *s);
 
 #ifdef __cplusplus
 }

@@ -361,6 +361,9 @@ static const char *const simd_paths[] = {"reference", "avx512", NULL};
 static const char *const best_path[] = {"best", NULL};
 static const char *const stiff_variants[] = {"multigrid_force", "multigrid_relative", NULL};
 static const char *const stiff_jacobi_variants[] = {"block_jacobi_force", "block_jacobi_relative", NULL};
+static const int fold_sizes[] = {64, 128, 256, 0};
+static const char *const fold_variants[] = {"semi_implicit_without", "semi_implicit_self", "implicit_without",
+                                            "implicit_self", NULL};
 
 const hk_bench_case hk_bench_cases[] = {
     {"cloth_force", "springs", cloth_sizes, setup_cloth, run_forces, world_case_items, world_case_free, all_paths,
@@ -398,6 +401,8 @@ const hk_bench_case hk_bench_cases[] = {
      hk_bench_stiff_cloth_items, hk_bench_stiff_cloth_free, stiff_variants, hk_bench_stiff_cloth_counters},
     {"stiff_cloth", "particle steps", stiff_jacobi_sizes, hk_bench_setup_stiff_cloth, hk_bench_run_stiff_cloth,
      hk_bench_stiff_cloth_items, hk_bench_stiff_cloth_free, stiff_jacobi_variants, hk_bench_stiff_cloth_counters},
+    {"contact_fold", "particle steps", fold_sizes, hk_bench_setup_fold, hk_bench_run_fold, hk_bench_fold_items,
+     hk_bench_fold_free, fold_variants, hk_bench_fold_counters},
     {"triad", "bytes", triad_sizes, hk_bench_setup_triad, hk_bench_run_triad, hk_bench_triad_items, hk_bench_triad_free,
      best_path, NULL},
     {"volume_gauss", "faces", surface_levels, setup_surface, run_volume, surface_items, surface_free, best_path, NULL},

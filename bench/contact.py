@@ -23,7 +23,8 @@ Runs, at 1 and 2 threads (`hooke run ... --threads N --stats FILE --every 1
   self    BUILD_DIR/hooke_fold (bench/fold.c): a 512 x 512 cloth folded in
           half on the floor, semi-implicit Euler at its 2e-5 s step and
           implicit Euler at 1/240 s, with and without self collision: what
-          a step costs, against the targets (at most 2x and 1.5x).
+          a step costs, against the targets (at most 2x and 1.5x), and
+          what the contact's phases took of it (broad, forces, safety net).
 --ab adds the back-to-back comparison (bench/ab.py) of a build without
 colliders against this one on scenes without colliders: what a world
 without colliders pays (nothing, within the noise). Saves the figures in
@@ -142,20 +143,21 @@ def render_pairs(m, w):
       (rows[0].get("n", "?"), rows[0].get("n", "?")))
     w("")
     w("| integrator | threads | ms per step without | ms per step with | ratio | target | met | pairs | touching "
-      "| searches |")
-    w("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+      "| searches | with: broad / forces / safety net ms |")
+    w("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for i in range(0, len(rows) - 1, 2):
         a, b = rows[i], rows[i + 1]
         try:
             ta, tb = float(a["ms_per_step"]), float(b["ms_per_step"])
         except (KeyError, ValueError):
-            w("| %s | %s | failed (rc %s, %s) | | | | | | | |" % (a.get("integrator"), a.get("threads"), b.get("rc"),
-                                                                   b.get("command")))
+            w("| %s | %s | failed (rc %s, %s) | | | | | | | | |" % (a.get("integrator"), a.get("threads"), b.get("rc"),
+                                                                     b.get("command")))
             continue
         target = 1.5 if b["integrator"] == "implicit_euler" else 2.0
-        w("| %s | %s | %.3g | %.3g | %.1f | %.1f | %s | %s | %s | %s |" %
+        phases = " / ".join(b.get(k, "-") for k in ("broad_ms", "forces_ms", "safety_ms"))
+        w("| %s | %s | %.3g | %.3g | %.1f | %.1f | %s | %s | %s | %s | %s |" %
           (b["integrator"], b["threads"], ta, tb, tb / ta, target, "yes" if tb / ta <= target else "**no**",
-           b.get("pairs"), b.get("touching"), b.get("searches")))
+           b.get("pairs"), b.get("touching"), b.get("searches"), phases))
     w("")
     w("Commands: %s." % "; ".join("`%s`" % r["command"] for r in rows[:2]))
     w("")

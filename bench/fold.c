@@ -13,11 +13,15 @@
  * the crease's springs at their rest length. Contact: the
  * thickness 2.5 mm (a quarter of the spacing), stiffness 20 N/m (a node
  * of the upper layer sits 10 um into it), critically damped, friction
- * 0.3; --contact 0 leaves the `contact` section out (the floor stays).
+ * 0.3; --contact 0 leaves self collision out (the floor stays).
  * After W steps (the first finds the surfaces and candidates) it times S
  * steps and prints one line: the mean wall time per step [ms], the
  * contact pairs of the last step, the candidates found in the S steps
- * (the broad phase) and the pairs pushed apart by the safety net.
+ * (the broad phase), the pairs pushed apart by the safety net, and what
+ * contact's phases took per step [ms] (broad: the candidates; forces:
+ * the distance queries and contact forces; safety: the swept tests).
+ * The world is hk_bench_fold_world's (contact_cases.c), which the
+ * hooke_bench case contact_fold also steps.
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,9 +29,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "hooke/hooke.h"
 #include "pairs.h"
-#include "scene.h"
+#include "response.h"
 #include "world.h"
 
 static double now(void)
@@ -60,44 +65,24 @@ int main(int argc, char **argv)
         }
     }
     const int implicit = !strcmp(integrator, "implicit_euler");
-    const double s = 0.01, th = 0.0025, y0 = 0.002, gap = th;
-    char text[4096];
-    snprintf(text, sizeof text,
-             "world\n  gravity 0 -9.81 0\n  air_drag 2e-6\nend\n"
-             "body cloth\n  nx %d\n  ny %d\n  spacing %g\n  origin 0 %g 0\n  u 1 0 0\n  v 0 0 1\n  mass 2e-5\n"
-             "  springs structural k %d damping 0.02 damping_model relative\n"
-             "  springs shear k %d damping 0.02 damping_model relative\nend\n"
-             "collider\n  shape box\n  size 100 1 100\n  offset 0 -0.5 0\n  thickness %g\n  stiffness 20\n"
-             "  damping_ratio 1\n  friction 0.3\nend\n"
-             "%s"
-             "run\n  integrator %s\n  dt %s\n  steps %d\n%s"
-             "end\n",
-             n, n, s, y0, implicit ? 60000 : 6000, implicit ? 60000 : 6000, th,
-             contact ? "contact\n  thickness 0.0025\n  stiffness 20\n  damping_ratio 1\n  friction 0.3\nend\n" : "",
-             integrator, implicit ? "0.00416666666666667" : "2e-5", warmup + steps,
-             implicit ? "  cg_stop force\n  cg_tolerance 0.1\n  cg_max_iterations 2000\n" : "");
+    if (!implicit && strcmp(integrator, "semi_implicit_euler")) {
+        fprintf(stderr, "hooke_fold: --integrator: expected semi_implicit_euler or implicit_euler, got %s\n",
+                integrator);
+        return 1;
+    }
     char err[1024];
-    hk_world *w = hk_world_parse_scene(text, "fold.scene", NULL, err, sizeof err);
+    hk_world *w = hk_bench_fold_world(n, threads, implicit, contact, err, sizeof err);
     if (!w) {
         fprintf(stderr, "hooke_fold: %s\n", err);
         return 1;
     }
-    if (hk_world_set_threads(w, threads) != HK_OK) {
-        fprintf(stderr, "hooke_fold: %s\n", hk_world_error(w));
-        return 1;
-    }
-    const double dz = sqrt(s * s - gap * gap); /* the crease's springs at their rest length */
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++) {
-            const int upper = j >= n / 2;
-            const hk_vec3 x = {i * s, y0 + (upper ? gap : 0), upper ? (n / 2 - 1) * s + dz - (j - n / 2) * s : j * s};
-            hk_world_set_position(w, j * n + i, x);
-        }
     const hk_pairs *pr = hk_pairs_of(w);
     double t = 0;
     int64_t builds = 0, caught = 0;
+    hk_contact_profile prof = {0};
     for (int k = 0; k < warmup + steps; k++) {
         if (k == warmup) {
+            prof = hk_contact_profile_of(w);
             t = now();
             builds = pr ? pr->builds : 0;
             caught = pr ? pr->caught : 0;
@@ -108,19 +93,23 @@ int main(int argc, char **argv)
         }
     }
     t = now() - t;
+    const hk_contact_profile p1 = hk_contact_profile_of(w);
     double vmax = 0;
     hk_particles_view pv = hk_world_particles(w);
     for (int i = 0; i < pv.count; i++)
         vmax =
             fmax(vmax, sqrt((double)pv.vx[i] * pv.vx[i] + (double)pv.vy[i] * pv.vy[i] + (double)pv.vz[i] * pv.vz[i]));
     int64_t on = 0;
-    for (int64_t k = 0; pr && k < pr->npair; k++) on += pr->ev[k].on;
+    for (int64_t k = 0; pr && k < pr->npair; k++) on += pr->acts[k];
     const hk_solver_stats st = hk_world_solver_stats(w);
     printf("n=%d integrator=%s threads=%d contact=%d steps=%d ms_per_step=%.3f pairs=%lld touching=%lld "
-           "candidates=%lld searches=%lld caught=%lld cg_iterations=%lld products=%lld vmax=%.3g\n",
+           "candidates=%lld searches=%lld caught=%lld cg_iterations=%lld products=%lld vmax=%.3g broad_ms=%.3f "
+           "forces_ms=%.3f safety_ms=%.3f\n",
            n, integrator, threads, contact, steps, 1e3 * t / steps, pr ? (long long)pr->npair : 0LL, (long long)on,
            pr ? (long long)pr->ncand : 0LL, pr ? (long long)(pr->builds - builds) : 0LL,
-           pr ? (long long)(pr->caught - caught) : 0LL, (long long)st.cg_total, (long long)st.products, vmax);
+           pr ? (long long)(pr->caught - caught) : 0LL, (long long)st.cg_total, (long long)st.products, vmax,
+           1e3 * (p1.broad - prof.broad) / steps, 1e3 * (p1.forces - prof.forces) / steps,
+           1e3 * (p1.safety - prof.safety) / steps);
     hk_world_destroy(w);
     return 0;
 }

@@ -507,6 +507,42 @@ static void test_small_times_keep_digits(void **state)
     hk_run_free(&r);
 }
 
+/* A scene with colliders: under each row what the contact's phases took a step, in the text and in --json (each
+ * a finite time, the forces' above 0: the cloth starts on its box, so every evaluation queries it); the jelly of
+ * test_json_files, without colliders, has none. */
+static void test_contact_phases(void **state)
+{
+    (void)state;
+    const char *js = hk_test_path("box.json");
+    char args[1024];
+    snprintf(args, sizeof args, "bench '%s/cloth_box.scene' --threads 1 --repeat 2 --steps 3 --warmup 1 --json '%s'",
+             HOOKE_SCENES_DIR, js);
+    hk_run r = hk_test_hooke("OMP_WAIT_POLICY=passive", args);
+    if (r.status != 0) print_error("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(line_count_starting(r.out, "         contact: broad "), 1);
+    hk_run_free(&r);
+    char *text = hk_test_slurp(js);
+    assert_non_null(text);
+    assert_true(is_valid_json(text));
+    static const char *const keys[] = {"contact_broad_per_step_s", "contact_forces_per_step_s",
+                                       "contact_safety_per_step_s"};
+    for (int k = 0; k < 3; k++) {
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "\"%s\":", keys[k]);
+        const char *v = strstr(text, quoted);
+        assert_non_null(v);
+        const double t = strtod(v + strlen(quoted), NULL);
+        assert_true(isfinite(t) && t >= 0);
+        if (k == 1) assert_true(t > 0);
+    }
+    free(text);
+    r = hk_test_hooke("OMP_WAIT_POLICY=passive", "bench --builtin=jelly --size=6 --threads=1 --repeat=1 --steps=2");
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "contact:"));
+    hk_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -517,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_bad_flags),
         cmocka_unit_test(test_small_times_keep_digits),
         cmocka_unit_test(test_json_files),
+        cmocka_unit_test(test_contact_phases),
         cmocka_unit_test(test_unknown_kernel_path),
         cmocka_unit_test(test_ranks_one_process),
     };

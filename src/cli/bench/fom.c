@@ -23,6 +23,7 @@
 #include "env.h"
 #include "hooke/hooke.h"
 #include "mpi_ranks.h"
+#include "response.h"
 #include "scene.h"
 #include "world.h"
 
@@ -479,6 +480,7 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     const int64_t cg0 = hk_world_solver_stats(w).cg_total, products0 = hk_world_solver_stats(w).products;
     double timed = 0;
     const double halo0 = hk_mpi_halo_seconds();
+    const hk_contact_profile prof0 = hk_contact_profile_of(w);
     for (int rep = 0; rep < o->repeat; rep++) {
         hk_mpi_barrier(); /* over MPI ranks: every rank starts together, the slowest one's time counts */
         const double t = now_s(), cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID);
@@ -488,6 +490,11 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
         timed += times[rep] * (double)*steps;
     }
     r->halo = hk_mpi_max_double(hk_mpi_halo_seconds() - halo0) / ((double)o->repeat * (double)*steps);
+    const hk_contact_profile prof1 = hk_contact_profile_of(w);
+    r->contact = prof1.steps > 0;
+    r->contact_phase[0] = (prof1.broad - prof0.broad) / ((double)o->repeat * (double)*steps);
+    r->contact_phase[1] = (prof1.forces - prof0.forces) / ((double)o->repeat * (double)*steps);
+    r->contact_phase[2] = (prof1.safety - prof0.safety) / ((double)o->repeat * (double)*steps);
     hk_mpi_gather(w); /* over MPI ranks: the whole state on rank 0, which checks and hashes it */
     r->implicit = hk_integrator_info_of(hk_world_integrator(w).kind)->implicit;
     const double cg = (double)(hk_world_solver_stats(w).cg_total - cg0);
@@ -646,6 +653,10 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
             printf("         implicit: %.1f CG iterations/step, %.4g G Jacobian products/s, %.4g simulated s per wall "
                    "s\n",
                    r[i].cg_per_step, r[i].jacobian_per_s / 1e9, r[i].sim_per_wall);
+        if (r[i].contact)
+            printf(
+                "         contact: broad %.4g ms, forces %.4g ms, safety net %.4g ms a step (of the median %.4g ms)\n",
+                1e3 * r[i].contact_phase[0], 1e3 * r[i].contact_phase[1], 1e3 * r[i].contact_phase[2], 1e3 * r[i].tmed);
         fflush(stdout);
     }
     free(refs);

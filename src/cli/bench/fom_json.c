@@ -190,6 +190,11 @@ int hk_bench_write_json(FILE *f, const hk_bench_report *r)
         hk_json_num(&j, "sim_seconds_per_wall_second", x->sim_per_wall, 6);
         hk_json_num(&j, "cg_iterations_per_step", x->cg_per_step, 6);
         hk_json_num(&j, "jacobian_products_per_s", x->jacobian_per_s, 6);
+        if (x->contact) {
+            hk_json_num(&j, "contact_broad_per_step_s", x->contact_phase[0], 9);
+            hk_json_num(&j, "contact_forces_per_step_s", x->contact_phase[1], 9);
+            hk_json_num(&j, "contact_safety_per_step_s", x->contact_phase[2], 9);
+        }
         hk_json_bool(&j, "blew_up", x->blew_up);
         hk_json_str(&j, "blowup", x->blew_up ? x->blowup : NULL);
         if (r->ranks > 0) {

@@ -22,7 +22,7 @@ int hk_pairs_team(const hk_world *w, int64_t n) { return n >= hk_pairs_parallel_
  * turned to the side the pair started the step on) and the distance between those points [m]: the pairs keep
  * apart by this force and by the swept test, so a pair never changes side (the statistics' crossings count any
  * that would). */
-static double pair_geometry(const hk_pair *pa, const double x[4][3], double a[4], double n[3])
+static double pair_geometry(const hk_pairs *pr, const hk_pair *pa, const double x[4][3], double a[4], double n[3])
 {
     double d[3], u[3], v[3], plane[3];
     if (pa->kind == HK_PAIR_VT) {
@@ -45,7 +45,8 @@ static double pair_geometry(const hk_pair *pa, const double x[4][3], double a[4]
     }
     g_cross(u, v, plane);
     g_normalise(plane);
-    for (int c = 0; c < 3; c++) n[c] = pa->side * plane[c];
+    const float side = hk_pair_side(pr, pa); /* rare: found only when needed */
+    for (int c = 0; c < 3; c++) n[c] = side * plane[c];
     return 0;
 }
 
@@ -64,7 +65,7 @@ static void evaluate(const hk_world *w, hk_pairs *pr, int64_t k, double h)
     const hk_particles *p = &w->p;
     const hk_contact_def *d = &pr->def;
     double x[4][3], n[3], vr[3] = {0, 0, 0}, inv = 0;
-    ev->on = 0;
+    pr->acts[k] = 0;
     const int split = pa->kind == HK_PAIR_VT ? 1 : 2; /* the first side's corners */
     double lo[2][3], hi[2][3];
     for (int c = 0; c < 4; c++) {
@@ -76,11 +77,8 @@ static void evaluate(const hk_world *w, hk_pairs *pr, int64_t k, double h)
         }
     }
     for (int e = 0; e < 3; e++) /* the two sides' boxes further apart than the thickness: no contact */
-        if (lo[0][e] > hi[1][e] + d->thickness || lo[1][e] > hi[0][e] + d->thickness) {
-            ev->gap = INFINITY;
-            return;
-        }
-    const double gap = ev->gap = pair_geometry(pa, x, ev->a, n);
+        if (lo[0][e] > hi[1][e] + d->thickness || lo[1][e] > hi[0][e] + d->thickness) return;
+    const double gap = ev->gap = pair_geometry(pr, pa, x, ev->a, n);
     if (!(gap < d->thickness)) return;
     const int ee = pa->kind == HK_PAIR_EE;
     if (ee && !(ev->a[1] > 0 && ev->a[1] < 1 && ev->a[3] < 0 && ev->a[3] > -1)) return; /* an end is nearest */
@@ -109,7 +107,7 @@ static void evaluate(const hk_world *w, hk_pairs *pr, int64_t k, double h)
         if (stick * st > limit) add_outer(D, -cf / (st * st), vt);
     }
     for (int e = 0; e < 6; e++) ev->K[e] = (hk_real)K[e], ev->D[e] = (hk_real)D[e];
-    ev->on = 1;
+    pr->acts[k] = 1;
 }
 
 /* The pairs that touch (ascending) and each particle's corners in them, in pair order: what the sums and the
@@ -119,7 +117,7 @@ static int touching(hk_pairs *pr)
     pr->non = 0;
     for (int j = 0; j <= pr->ninv; j++) pr->on_start[j] = 0;
     for (int64_t k = 0; k < pr->npair; k++)
-        if (pr->ev[k].on) {
+        if (pr->acts[k]) {
             pr->on[pr->non++] = k;
             for (int c = 0; c < 4; c++) pr->on_start[pr->at[4 * k + c] + 1]++;
         }
@@ -209,9 +207,9 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
     for (int64_t k = 0, g = 0; k < np; k = g) { /* a particle's triangle pairs (consecutive): the nearest one acts */
         int64_t best = -1;
         for (g = k; g < np && pr->pair[g].kind == HK_PAIR_VT && pr->pair[g].p[0] == pr->pair[k].p[0]; g++)
-            if (pr->ev[g].on && (best < 0 || pr->ev[g].gap < pr->ev[best].gap)) best = g;
+            if (pr->acts[g] && (best < 0 || pr->ev[g].gap < pr->ev[best].gap)) best = g;
         if (g == k) break; /* the edge pairs follow */
-        for (int64_t q = k; q < g; q++) pr->ev[q].on = q == best;
+        for (int64_t q = k; q < g; q++) pr->acts[q] = q == best;
     }
     if (touching(pr) != 0) {
         w->step_failed = hk_fail_memory(w, "out of memory for the touching contact pairs");
@@ -277,7 +275,7 @@ void hk_pairs_survey(const hk_world *w, const hk_pairs *pr, int32_t *count, int6
         const hk_pair *pa = &pr->pair[k];
         double x[4][3], a[4], n[3];
         for (int c = 0; c < 4; c++) hk_particle_position(w, &w->bodies[hk_body_of(w, pa->p[c])], pa->p[c], x[c]);
-        const double gap = pair_geometry(pa, x, a, n);
+        const double gap = pair_geometry(pr, pa, x, a, n);
         if (!(gap < pr->def.thickness)) continue;
         if (pa->kind == HK_PAIR_VT) best = g_min(best, gap);
         (*touching)++;

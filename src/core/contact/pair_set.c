@@ -24,6 +24,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->pair);
     free(pr->cand);
     free(pr->ev);
+    free(pr->acts);
     free(pr->inv);
     free(pr->place);
     free(pr->hit);
@@ -329,7 +330,7 @@ static int push_pair(hk_pairs *pr, int32_t kind, int32_t a, int32_t b, int32_t c
         pr->pair = p;
         pr->cappair = cap;
     }
-    pr->pair[pr->npair++] = (hk_pair){kind, {a, b, c, d}, 1};
+    pr->pair[pr->npair++] = (hk_pair){kind, {a, b, c, d}};
     return 0;
 }
 
@@ -428,25 +429,20 @@ static void box_of(const hk_pairs *pr, const int32_t *idx, int n, double pad, bo
     }
 }
 
-/* The side each pair starts on (+1 or -1), from the places at the step's start. */
-static void sides(hk_pairs *pr)
+float hk_pair_side(const hk_pairs *pr, const hk_pair *pa)
 {
-    for (int64_t k = 0; k < pr->npair; k++) {
-        hk_pair *pa = &pr->pair[k];
-        const double *x[4];
-        for (int c = 0; c < 4; c++) x[c] = pr->q0 + 3 * (int64_t)pa->p[c];
-        double u[3], v[3], n[3], d[3];
-        if (pa->kind == HK_PAIR_VT) {
-            g_sub(x[2], x[1], u), g_sub(x[3], x[1], v), g_cross(u, v, n), g_sub(x[0], x[1], d);
-        } else {
-            double s, t;
-            g_closest_segments(x[0], x[1], x[2], x[3], &s, &t);
-            g_sub(x[1], x[0], u), g_sub(x[3], x[2], v), g_cross(u, v, n);
-            for (int c = 0; c < 3; c++)
-                d[c] = (x[0][c] + s * (x[1][c] - x[0][c])) - (x[2][c] + t * (x[3][c] - x[2][c]));
-        }
-        pa->side = g_dot(n, d) < 0 ? -1.0f : 1.0f;
+    const double *x[4];
+    for (int c = 0; c < 4; c++) x[c] = pr->q0 + 3 * (int64_t)pa->p[c];
+    double u[3], v[3], n[3], d[3];
+    if (pa->kind == HK_PAIR_VT) {
+        g_sub(x[2], x[1], u), g_sub(x[3], x[1], v), g_cross(u, v, n), g_sub(x[0], x[1], d);
+    } else {
+        double s, t;
+        g_closest_segments(x[0], x[1], x[2], x[3], &s, &t);
+        g_sub(x[1], x[0], u), g_sub(x[3], x[2], v), g_cross(u, v, n);
+        for (int c = 0; c < 3; c++) d[c] = (x[0][c] + s * (x[1][c] - x[0][c])) - (x[2][c] + t * (x[3][c] - x[2][c]));
     }
+    return g_dot(n, d) < 0 ? -1.0f : 1.0f;
 }
 
 /* The pairs' particles (inv, ascending), each pair corner's place among them (at), and the room of the per-pair
@@ -459,7 +455,8 @@ static int corners(const hk_world *w, hk_pairs *pr)
     if (hk_pairs_room(&pr->place, &pr->cap_place, n + 1, sizeof *pr->place) != 0 ||
         hk_pairs_room(&pr->at, &pr->cap_at, 4 * np + 1, sizeof *pr->at) != 0 ||
         hk_pairs_room(&pr->on, &pr->cap_on, np + 1, sizeof *pr->on) != 0 ||
-        hk_pairs_room(&pr->ev, &pr->cap_ev, np + 1, sizeof *pr->ev) != 0)
+        hk_pairs_room(&pr->ev, &pr->cap_ev, np + 1, sizeof *pr->ev) != 0 ||
+        hk_pairs_room(&pr->acts, &pr->cap_acts, np + 1, sizeof *pr->acts) != 0)
         return -1;
     for (int i = 0; i < n; i++) pr->place[i] = -1;
     for (int64_t k = 0; k < np; k++)
@@ -539,8 +536,7 @@ done:
 }
 
 /* The step's pairs: the candidates whose two sides' boxes at the step's start, each particle's widened by its
- * bound b (a particle's by the thickness too, an edge's by half of it), overlap; then their particles and sides.
- * 0 or -1. */
+ * bound b (a particle's by the thickness too, an edge's by half of it), overlap; then their particles. 0 or -1. */
 static int select_step(const hk_world *w, hk_pairs *pr)
 {
     if (pr->cappair < pr->ncand) {
@@ -568,9 +564,7 @@ static int select_step(const hk_world *w, hk_pairs *pr)
         for (int e = 0; e < 3; e++) apart |= lo[0][e] > hi[1][e] || lo[1][e] > hi[0][e];
         if (!apart) pr->pair[pr->npair++] = *pa;
     }
-    if (corners(w, pr) != 0) return -1;
-    sides(pr);
-    return 0;
+    return corners(w, pr);
 }
 
 /* The room the candidates leave a particle beyond its step's bound, so that they serve the steps after it too

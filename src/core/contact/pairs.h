@@ -40,18 +40,16 @@ enum { HK_PAIR_VT = 0, HK_PAIR_EE = 1 };
 typedef struct hk_pair {
     int32_t kind;
     int32_t p[4]; /* VT: the particle, then the triangle's corners; EE: one edge's ends, then the other's */
-    float side;   /* +1 or -1: the side the particle (edge a b) started the step on, along the triangle's normal (the
-                     edges' cross product) */
 } hk_pair;
 
-/* A pair's last evaluation: its weights, the force F on the alpha = 1 side [N], and its stiffness and damping
- * blocks (negated df/dx and df/dv of the relative position, K = k n n^T, D); `on` 0 where it does not touch. */
+/* A touching pair's last evaluation (hk_pairs.acts says which pairs touch): its weights, the force F on the
+ * alpha = 1 side [N], and its stiffness and damping blocks (negated df/dx and df/dv of the relative position,
+ * K = k n n^T, D). */
 typedef struct hk_pair_eval {
     double a[4];
     double f[3];
     double gap; /* [m] */
     hk_real K[6], D[6];
-    int on;
 } hk_pair_eval;
 
 /* A touching pair, packed for the implicit solve's products: its particles, weights and blocks, and the
@@ -79,6 +77,7 @@ typedef struct hk_pairs {
     int64_t ncand, capcand;
     hk_pair *pair;
     hk_pair_eval *ev;
+    uint8_t *acts; /* per pair: 1 where it touches and acts at the last evaluation (its ev holds what) */
     int64_t npair, cappair;
     int32_t *inv;                /* the pairs' particles, ascending */
     int32_t *place;              /* per particle (all): its place in inv, or -1 */
@@ -102,7 +101,8 @@ typedef struct hk_pairs {
     double *hit, *u_start, *zone;
     char *held;
     int *parent;
-    int64_t cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_inv, cap_on_start, cap_xs, cap_x0, cap_u;
+    int64_t cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_acts, cap_inv, cap_on_start, cap_xs, cap_x0,
+        cap_u;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
                                        motion outran the broad phase */
@@ -164,6 +164,10 @@ int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out
 /* Whether a pair touches now. */
 int hk_pairs_touching(const hk_pairs *pr);
 
+/* +1 or -1: the side pair pa of pr started the step on (the particle, or edge a b, along the triangle's normal or
+ * the edges' cross product u x v), from the places at the step's start; the normal of a pair whose two sides meet
+ * exactly. */
+float hk_pair_side(const hk_pairs *pr, const hk_pair *pa);
 /* The contacts of the state now (the statistics, the frames): the pairs
  * of the last step's candidates within the thickness are added to
  * *touching and, per particle with a weight in them, to count (unless

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "geometry.h"
 #include "pairs.h"
@@ -696,10 +697,22 @@ void hk_contact_blocks(const hk_team *tm, const hk_world *w, hk_real sK, hk_real
 
 /* ---- the phases, colliders and pairs ----------------------------------------------------------------------- */
 
-int hk_contact_begin_step(hk_world *w)
+/* The wall clock [s], for the phases' costs. */
+static double now(void)
 {
-    struct hk_contact *ct = w->contact;
-    if (!ct || (ct->ncol == 0 && !ct->pairs)) return 0;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+hk_contact_profile hk_contact_profile_of(const hk_world *w)
+{
+    const hk_contact_profile none = {0};
+    return w->contact ? w->contact->prof : none;
+}
+
+static int begin_step(hk_world *w, struct hk_contact *ct)
+{
     if (hk_colliders_check(w) >= 0 || ensure_particles(w, ct) != 0) return -1;
     for (int k = 0; k < ct->ncand; k++) /* the last step's forces */
         for (int c = 0; c < 3; c++) ct->f[c][ct->cand[k]] = 0;
@@ -712,6 +725,17 @@ int hk_contact_begin_step(hk_world *w)
     ct->dt = w->integrator.dt;
     if (ct->ncol > 0 && colliders_begin(w, ct) != 0) return -1;
     return pr ? hk_pairs_begin_step(w, pr) : 0;
+}
+
+int hk_contact_begin_step(hk_world *w)
+{
+    struct hk_contact *ct = w->contact;
+    if (!ct || (ct->ncol == 0 && !ct->pairs)) return 0;
+    const double t = now();
+    const int r = begin_step(w, ct);
+    ct->prof.broad += now() - t;
+    ct->prof.steps++;
+    return r;
 }
 
 void hk_contact_substep_begin(hk_world *w, double t)
@@ -727,9 +751,12 @@ int hk_contact_substep_end(hk_world *w, double t0, double t1, hk_real *px, hk_re
     struct hk_contact *ct = w->contact;
     if (!ct) return 0;
     hk_real *const prev[3] = {px, py, pz};
+    const double t = now();
     /* bodies apart first; then the colliders, which nothing moves */
     const int moved = hk_pairs_of(w) ? hk_pairs_substep_end(w, hk_pairs_of(w), t1 - t0, prev) : 0;
-    return moved + colliders_substep_end(w, ct, t0, t1, px, py, pz);
+    const int r = moved + colliders_substep_end(w, ct, t0, t1, px, py, pz);
+    ct->prof.safety += now() - t;
+    return r;
 }
 
 int hk_contact_end_step(hk_world *w, hk_real *px, hk_real *py, hk_real *pz)
@@ -738,14 +765,18 @@ int hk_contact_end_step(hk_world *w, hk_real *px, hk_real *py, hk_real *pz)
     if (!ct) return 0;
     hk_real *const prev[3] = {px, py, pz};
     hk_pairs *pr = hk_pairs_of(w);
+    const double t = now(); /* the search again for what outran the candidates, and its sweep: broad */
     const int moved = pr && hk_pairs_end_step(w, pr) ? hk_pairs_substep_end(w, pr, pr->dt, prev) : 0;
-    return moved + colliders_end_step(w, ct, px, py, pz);
+    const int r = moved + colliders_end_step(w, ct, px, py, pz);
+    ct->prof.broad += now() - t;
+    return r;
 }
 
 void hk_contact_forces(hk_world *w)
 {
     struct hk_contact *ct = w->contact;
     if (!ct) return;
+    const double t = now();
     hk_pairs *pr = hk_pairs_of(w);
     for (int j = 0; pr && j < pr->ninv; j++) /* the pairs add to what the colliders (or nothing) put there */
         for (int c = 0; c < 3; c++) ct->f[c][pr->inv[j]] = 0;
@@ -756,6 +787,7 @@ void hk_contact_forces(hk_world *w)
     }
     ct->in_system = ct->nactive > 0 || ct->pairs_touch;
     ct->any_force = ct->in_system;
+    ct->prof.forces += now() - t;
 }
 
 hk_pairs *hk_pairs_of(const hk_world *w)

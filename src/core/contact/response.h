@@ -48,6 +48,21 @@ typedef struct hk_contact_rec {
     hk_real K[6], D[6];
 } hk_contact_rec;
 
+/* What contact has cost since the world was made, by phase [s of wall
+ * time]: finding the step's candidates (the colliders' and the pairs'
+ * broad phase, and at the step's end the search and sweep again for
+ * particles that outran it), the force evaluations (each candidate's
+ * distance queries, the narrow phase, and its contact force), and the
+ * safety net after each substep (the swept tests, impulses and held
+ * particles). The implicit solve's products and preconditioner add the
+ * contact blocks inside their own passes, which are not in these. */
+typedef struct hk_contact_profile {
+    double broad, forces, safety; /* [s] */
+    int64_t steps;                /* steps with contact [1] */
+} hk_contact_profile;
+/* w's so far (all 0 without colliders or contact). */
+hk_contact_profile hk_contact_profile_of(const hk_world *w);
+
 struct hk_contact {
     hk_collider *col;
     int ncol, capcol;
@@ -69,6 +84,7 @@ struct hk_contact {
     double drift;         /* how far any collider's surface near a candidate moves in one substep, at most [m] */
     double t0, dt;        /* the step's start [s] and length [s] */
     double t_eval;        /* the colliders' time at force evaluations [s] */
+    hk_contact_profile prof; /* what the phases cost so far */
     int64_t caught;       /* particles put back on their side by the safety net, since the world was made */
     int64_t rechecked;    /* particles whose motion outran their slack */
 };
