@@ -30,6 +30,12 @@ static inline void g_cross(const double a[3], const double b[3], double out[3])
     out[2] = z;
 }
 static inline double g_norm(const double a[3]) { return sqrt(g_dot(a, a)); }
+/* |a - b|^2 */
+static inline double g_dist2(const double a[3], const double b[3])
+{
+    const double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    return g_dot(d, d);
+}
 /* a / |a|; 0 (a unchanged) when |a| is 0 */
 static inline double g_normalise(double a[3])
 {

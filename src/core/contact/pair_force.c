@@ -17,6 +17,25 @@ int64_t hk_pairs_parallel_min(const hk_world *w)
 
 int hk_pairs_team(const hk_world *w, int64_t n) { return n >= hk_pairs_parallel_min(w) ? hk_world_team(w) : 1; }
 
+/* +1 or -1: the side pair pa of pr started the step on (the particle, or edge a b, along the triangle's normal or
+ * the edges' cross product u x v), from the places at the step's start (q0); the normal of a pair whose two sides
+ * meet exactly. */
+static float pair_side(const hk_pairs *pr, const hk_pair *pa)
+{
+    const double *x[4];
+    for (int c = 0; c < 4; c++) x[c] = pr->q0 + 3 * (int64_t)pa->p[c];
+    double u[3], v[3], n[3], d[3];
+    if (pa->kind == HK_PAIR_VT) {
+        g_sub(x[2], x[1], u), g_sub(x[3], x[1], v), g_cross(u, v, n), g_sub(x[0], x[1], d);
+    } else {
+        double s, t;
+        g_closest_segments(x[0], x[1], x[2], x[3], &s, &t);
+        g_sub(x[1], x[0], u), g_sub(x[3], x[2], v), g_cross(u, v, n);
+        for (int c = 0; c < 3; c++) d[c] = (x[0][c] + s * (x[1][c] - x[0][c])) - (x[2][c] + t * (x[3][c] - x[2][c]));
+    }
+    return g_dot(n, d) < 0 ? -1.0f : 1.0f;
+}
+
 /* The geometry of pair pa at places x (4 points): its weights alpha, the unit normal n from the other side's
  * nearest point to the alpha = 1 side's (where the two meet, the triangle's normal or the edges' cross product,
  * turned to the side the pair started the step on) and the distance between those points [m]: the pairs keep
@@ -45,7 +64,7 @@ static double pair_geometry(const hk_pairs *pr, const hk_pair *pa, const double 
     }
     g_cross(u, v, plane);
     g_normalise(plane);
-    const float side = hk_pair_side(pr, pa); /* rare: found only when needed */
+    const float side = pair_side(pr, pa); /* rare: found only when needed */
     for (int c = 0; c < 3; c++) n[c] = side * plane[c];
     return 0;
 }
@@ -122,7 +141,9 @@ static int touching(hk_pairs *pr)
             for (int c = 0; c < 4; c++) pr->on_start[pr->at[4 * k + c] + 1]++;
         }
     if (hk_pairs_room(&pr->touch, &pr->cap_touch, pr->non + 1, sizeof *pr->touch) != 0 ||
-        hk_pairs_room(&pr->on_slot, &pr->cap_on_slot, 4 * pr->non + 1, sizeof *pr->on_slot) != 0) {
+        hk_pairs_room(&pr->on_slot, &pr->cap_on_slot, 4 * pr->non + 1, sizeof *pr->on_slot) != 0 ||
+        hk_pairs_room(&pr->slot_a, &pr->cap_slot_a, 4 * pr->non + 1, sizeof *pr->slot_a) != 0 ||
+        hk_pairs_room(&pr->tf, &pr->cap_tf, 3 * pr->non + 1, sizeof *pr->tf) != 0) {
         pr->non = 0;
         return -1;
     }
@@ -132,11 +153,13 @@ static int touching(hk_pairs *pr)
         hk_pair_touch *t = &pr->touch[q];
         const hk_pair_eval *ev = &pr->ev[k];
         for (int c = 0; c < 4; c++) {
-            pr->on_slot[pr->on_start[pr->at[4 * k + c]]++] = (int32_t)(4 * q + c);
+            const int32_t slot = pr->on_start[pr->at[4 * k + c]]++;
+            pr->on_slot[slot] = (int32_t)(4 * q + c);
+            pr->slot_a[slot] = ev->a[c];
             t->p[c] = pr->pair[k].p[c], t->a[c] = ev->a[c];
         }
         for (int e = 0; e < 6; e++) t->K[e] = ev->K[e], t->D[e] = ev->D[e];
-        for (int c = 0; c < 3; c++) t->f[c] = ev->f[c];
+        for (int c = 0; c < 3; c++) pr->tf[3 * q + c] = ev->f[c];
     }
     for (int j = pr->ninv; j > 0; j--) pr->on_start[j] = pr->on_start[j - 1]; /* the fill moved each start on */
     pr->on_start[0] = 0;
@@ -185,9 +208,8 @@ static void sum_task(const hk_team *tm, void *ctx)
         const int i = pr->inv[j];
         double s[3] = {0, 0, 0};
         for (int q = pr->on_start[j]; q < pr->on_start[j + 1]; q++) {
-            const hk_pair_touch *t = &pr->touch[pr->on_slot[q] / 4];
-            const double al = t->a[pr->on_slot[q] % 4];
-            for (int c = 0; c < 3; c++) s[c] += al * t->f[c];
+            const double al = pr->slot_a[q], *tf = pr->tf + 3 * (int64_t)(pr->on_slot[q] / 4);
+            for (int c = 0; c < 3; c++) s[c] += al * tf[c];
         }
         for (int c = 0; c < 3; c++) pp->f[c][i] = (hk_real)((double)pp->f[c][i] + s[c]);
     }
@@ -233,18 +255,19 @@ void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk
 {
     int a, n;
     hk_team_range(tm, 0, out ? (int)pr->non : 0, &a, &n);
-    for (int64_t q = a; q < a + n; q++) { /* each touching pair's B u, u = sum_j alpha_j y_j, into its f (the force
-                                           * was summed into the particles before the solve: f is free now) */
-        hk_pair_touch *ev = &pr->touch[q];
+    for (int64_t q = a; q < a + n; q++) { /* each touching pair's B u, u = sum_j alpha_j y_j, into its tf (the force
+                                           * was summed into the particles before the solve: tf is free now) */
+        const hk_pair_touch *ev = &pr->touch[q];
+        double *f = pr->tf + 3 * q;
         double u[3] = {0, 0, 0}, B[6];
         for (int c = 0; c < 4; c++) {
             const int i = ev->p[c];
             u[0] += ev->a[c] * y[0][i], u[1] += ev->a[c] * y[1][i], u[2] += ev->a[c] * y[2][i];
         }
         for (int e = 0; e < 6; e++) B[e] = (double)(sK * ev->K[e] + sD * ev->D[e]);
-        ev->f[0] = B[0] * u[0] + B[1] * u[1] + B[2] * u[2];
-        ev->f[1] = B[1] * u[0] + B[3] * u[1] + B[4] * u[2];
-        ev->f[2] = B[2] * u[0] + B[4] * u[1] + B[5] * u[2];
+        f[0] = B[0] * u[0] + B[1] * u[1] + B[2] * u[2];
+        f[1] = B[1] * u[0] + B[3] * u[1] + B[4] * u[2];
+        f[2] = B[2] * u[0] + B[4] * u[1] + B[5] * u[2];
     }
     hk_team_barrier(tm);
     hk_team_range(tm, 0, pr->ninv, &a, &n);
@@ -259,9 +282,8 @@ void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk
         }
         double s[3] = {0, 0, 0};
         for (int q = pr->on_start[j]; q < pr->on_start[j + 1]; q++) {
-            const hk_pair_touch *t = &pr->touch[pr->on_slot[q] / 4];
-            const double al = t->a[pr->on_slot[q] % 4];
-            for (int c = 0; c < 3; c++) s[c] += al * t->f[c];
+            const double al = pr->slot_a[q], *tf = pr->tf + 3 * (int64_t)(pr->on_slot[q] / 4);
+            for (int c = 0; c < 3; c++) s[c] += al * tf[c];
         }
         for (int c = 0; c < 3; c++) out[c][i] += (hk_real)s[c];
     }
@@ -289,7 +311,7 @@ int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out
     double s[6] = {0, 0, 0, 0, 0, 0};
     for (int q = pr->on_start[j]; q < pr->on_start[j + 1]; q++) {
         const hk_pair_touch *ev = &pr->touch[pr->on_slot[q] / 4];
-        const double al = ev->a[pr->on_slot[q] % 4];
+        const double al = pr->slot_a[q];
         for (int e = 0; e < 6; e++) s[e] += al * al * (double)(sK * ev->K[e] + sD * ev->D[e]);
     }
     for (int e = 0; e < 6; e++) out[e] = (hk_real)s[e];

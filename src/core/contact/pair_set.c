@@ -25,6 +25,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->cand);
     free(pr->ev);
     free(pr->acts);
+    free(pr->sel);
     free(pr->inv);
     free(pr->place);
     free(pr->hit);
@@ -37,6 +38,8 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->touch);
     free(pr->on_start);
     free(pr->on_slot);
+    free(pr->slot_a);
+    free(pr->tf);
     free(pr->x0);
     free(pr->xs);
     free(pr->u);
@@ -356,7 +359,21 @@ static int32_t *body_of_each(const hk_world *w)
     return body;
 }
 
-/* The vertex-triangle candidates: every particle's box against the triangles' grid. */
+/* Whether the particles a (na of them) and b (nb) can come within the thickness while the candidates hold: each
+ * particle stays within the distance rb of qb, and every point of a triangle or edge within the largest of its
+ * corners'. d2: their squared distance at qb [m^2]. A margin of 1e-9 of the reach keeps the test on the safe side
+ * of rounding. */
+static int within_reach(const hk_pairs *pr, const int32_t *a, int na, const int32_t *b, int nb, double d2)
+{
+    double ra = 0, rbb = 0;
+    for (int k = 0; k < na; k++) ra = g_max(ra, pr->rb[a[k]]);
+    for (int k = 0; k < nb; k++) rbb = g_max(rbb, pr->rb[b[k]]);
+    const double reach = (pr->def.thickness + ra + rbb) * (1 + 1e-9);
+    return d2 <= reach * reach;
+}
+
+/* The vertex-triangle candidates: every particle's box against the triangles' grid, those that can come within
+ * the thickness while the candidates hold (within_reach). */
 static int vt_pairs(const hk_world *w, hk_pairs *pr, const box *vb, const box *tb, const grid *g, const int32_t *body)
 {
     for (int v = 0; v < w->p.count; v++) {
@@ -375,6 +392,12 @@ static int vt_pairs(const hk_world *w, hk_pairs *pr, const box *vb, const box *t
                 if (body[v] == tb_ && (neighbours(w, pr, tb_, v, c[0]) || neighbours(w, pr, tb_, v, c[1]) ||
                                        neighbours(w, pr, tb_, v, c[2])))
                     continue;
+                const double *x = pr->qb + 3 * (int64_t)v;
+                double q[3], d[3];
+                g_closest_on_triangle(x, pr->qb + 3 * (int64_t)c[0], pr->qb + 3 * (int64_t)c[1],
+                                      pr->qb + 3 * (int64_t)c[2], q);
+                g_sub(x, q, d);
+                if (!within_reach(pr, &v, 1, c, 3, g_dot(d, d))) continue;
                 if (push_pair(pr, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return -1;
             }
         }
@@ -383,7 +406,8 @@ static int vt_pairs(const hk_world *w, hk_pairs *pr, const box *vb, const box *t
     return 0;
 }
 
-/* The edge-edge candidates: every edge's box against the edges' grid, each pair once (the lower edge first). */
+/* The edge-edge candidates: every edge's box against the edges' grid, each pair once (the lower edge first), those
+ * within reach. */
 static int ee_pairs(const hk_world *w, hk_pairs *pr, const box *eb, const grid *g)
 {
     for (int64_t e1 = 0; e1 < pr->nedge; e1++) {
@@ -402,6 +426,10 @@ static int ee_pairs(const hk_world *w, hk_pairs *pr, const box *eb, const grid *
                 if (b1 == b2 && (neighbours(w, pr, b1, a[0], c[0]) || neighbours(w, pr, b1, a[0], c[1]) ||
                                  neighbours(w, pr, b1, a[1], c[0]) || neighbours(w, pr, b1, a[1], c[1])))
                     continue;
+                double sa, tc;
+                const double d2 = g_closest_segments(pr->qb + 3 * (int64_t)a[0], pr->qb + 3 * (int64_t)a[1],
+                                                     pr->qb + 3 * (int64_t)c[0], pr->qb + 3 * (int64_t)c[1], &sa, &tc);
+                if (!within_reach(pr, a, 2, c, 2, d2)) continue;
                 if (push_pair(pr, HK_PAIR_EE, a[0], a[1], c[0], c[1]) != 0) return -1;
             }
         }
@@ -427,22 +455,6 @@ static void box_of(const hk_pairs *pr, const int32_t *idx, int n, double pad, bo
         const double *x = pr->qb + 3 * (int64_t)idx[k], r = pr->rb[idx[k]] + pad;
         for (int c = 0; c < 3; c++) out->lo[c] = g_min(out->lo[c], x[c] - r), out->hi[c] = g_max(out->hi[c], x[c] + r);
     }
-}
-
-float hk_pair_side(const hk_pairs *pr, const hk_pair *pa)
-{
-    const double *x[4];
-    for (int c = 0; c < 4; c++) x[c] = pr->q0 + 3 * (int64_t)pa->p[c];
-    double u[3], v[3], n[3], d[3];
-    if (pa->kind == HK_PAIR_VT) {
-        g_sub(x[2], x[1], u), g_sub(x[3], x[1], v), g_cross(u, v, n), g_sub(x[0], x[1], d);
-    } else {
-        double s, t;
-        g_closest_segments(x[0], x[1], x[2], x[3], &s, &t);
-        g_sub(x[1], x[0], u), g_sub(x[3], x[2], v), g_cross(u, v, n);
-        for (int c = 0; c < 3; c++) d[c] = (x[0][c] + s * (x[1][c] - x[0][c])) - (x[2][c] + t * (x[3][c] - x[2][c]));
-    }
-    return g_dot(n, d) < 0 ? -1.0f : 1.0f;
 }
 
 /* The pairs' particles (inv, ascending), each pair corner's place among them (at), and the room of the per-pair
@@ -494,7 +506,7 @@ static int starts(const hk_world *w, hk_pairs *pr)
                     sqrt((double)p->vx[i] * p->vx[i] + (double)p->vy[i] * p->vy[i] + (double)p->vz[i] * p->vz[i]);
                 pr->b[i] = p->inv_mass[i] == 0 ? 0 : 1.25 * (v * dt + gg * dt * dt);
                 const double *q = pr->qb + 3 * (int64_t)i;
-                const double moved = g_max(fabs(x[0] - q[0]), g_max(fabs(x[1] - q[1]), fabs(x[2] - q[2])));
+                const double moved = sqrt(g_dist2(x, q));
                 hold &= moved + pr->b[i] <= pr->rb[i];
             }
     return hold;
@@ -535,8 +547,37 @@ done:
     return rc;
 }
 
-/* The step's pairs: the candidates whose two sides' boxes at the step's start, each particle's widened by its
- * bound b (a particle's by the thickness too, an edge's by half of it), overlap; then their particles. 0 or -1. */
+/* Whether candidate k's two sides' boxes at the step's start overlap, each particle's widened by its bound b (a
+ * particle's by the thickness too, an edge's by half of it). */
+static int overlaps_in_step(const hk_pairs *pr, int64_t k)
+{
+    const double th = pr->def.thickness;
+    const hk_pair *pa = &pr->cand[k];
+    const int split = pa->kind == HK_PAIR_VT ? 1 : 2;
+    const double pad[2] = {split == 1 ? th : 0.5 * th, split == 1 ? 0 : 0.5 * th};
+    double lo[2][3], hi[2][3];
+    for (int c = 0; c < 4; c++) {
+        const int sd = c >= split, i = pa->p[c];
+        const double *x = pr->q0 + 3 * (int64_t)i, r = pr->b[i] + pad[sd];
+        for (int e = 0; e < 3; e++) {
+            const double l = x[e] - r, h = x[e] + r;
+            lo[sd][e] = c == 0 || c == split ? l : g_min(lo[sd][e], l);
+            hi[sd][e] = c == 0 || c == split ? h : g_max(hi[sd][e], h);
+        }
+    }
+    int apart = 0;
+    for (int e = 0; e < 3; e++) apart |= lo[0][e] > hi[1][e] || lo[1][e] > hi[0][e];
+    return !apart;
+}
+
+static void overlaps_range(void *ctx, int64_t a, int64_t e)
+{
+    hk_pairs *pr = ctx;
+    for (int64_t k = a; k < e; k++) pr->sel[k] = (uint8_t)overlaps_in_step(pr, k);
+}
+
+/* The step's pairs: the candidates whose boxes overlap in the step (tested on the world's team, kept in candidate
+ * order), then their particles. 0 or -1. */
 static int select_step(const hk_world *w, hk_pairs *pr)
 {
     if (pr->cappair < pr->ncand) {
@@ -544,26 +585,11 @@ static int select_step(const hk_world *w, hk_pairs *pr)
         if (!p) return -1;
         pr->pair = p, pr->cappair = pr->ncand + 1;
     }
-    const double th = pr->def.thickness;
+    if (hk_pairs_room(&pr->sel, &pr->cap_sel, pr->ncand + 1, sizeof *pr->sel) != 0) return -1;
+    hk_team_for(w, hk_pairs_team(w, pr->ncand), pr->ncand, overlaps_range, pr);
     pr->npair = 0;
-    for (int64_t k = 0; k < pr->ncand; k++) {
-        const hk_pair *pa = &pr->cand[k];
-        const int split = pa->kind == HK_PAIR_VT ? 1 : 2;
-        const double pad[2] = {split == 1 ? th : 0.5 * th, split == 1 ? 0 : 0.5 * th};
-        double lo[2][3], hi[2][3];
-        for (int c = 0; c < 4; c++) {
-            const int sd = c >= split, i = pa->p[c];
-            const double *x = pr->q0 + 3 * (int64_t)i, r = pr->b[i] + pad[sd];
-            for (int e = 0; e < 3; e++) {
-                const double l = x[e] - r, h = x[e] + r;
-                lo[sd][e] = c == 0 || c == split ? l : g_min(lo[sd][e], l);
-                hi[sd][e] = c == 0 || c == split ? h : g_max(hi[sd][e], h);
-            }
-        }
-        int apart = 0;
-        for (int e = 0; e < 3; e++) apart |= lo[0][e] > hi[1][e] || lo[1][e] > hi[0][e];
-        if (!apart) pr->pair[pr->npair++] = *pa;
-    }
+    for (int64_t k = 0; k < pr->ncand; k++)
+        if (pr->sel[k]) pr->pair[pr->npair++] = pr->cand[k];
     return corners(w, pr);
 }
 
@@ -605,13 +631,12 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
 {
     int outran = 0;
     for (int b = 0; b < w->body_count; b++)
-        if (hk_pairs_takes_part(&pr->def, w, b)) /* each particle against its box: the largest coordinate moved */
+        if (hk_pairs_takes_part(&pr->def, w, b)) /* each particle against its ball: how far it moved */
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
-                double x[3], d = 0;
+                double x[3];
                 const double *q = pr->qb + 3 * (int64_t)i;
                 hk_particle_position(w, &w->bodies[b], i, x);
-                for (int c = 0; c < 3; c++) d = g_max(d, fabs(x[c] - q[c]));
-                outran |= d > pr->rb[i];
+                outran |= sqrt(g_dist2(x, q)) > pr->rb[i];
             }
     if (!outran) return 0;
     pr->outran++;
@@ -620,11 +645,10 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
     for (int b = 0; b < w->body_count; b++)
         if (hk_pairs_takes_part(&pr->def, w, b))
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
-                double x[3], d = 0;
+                double x[3];
                 const double *q = pr->q0 + 3 * (int64_t)i;
                 hk_particle_position(w, &w->bodies[b], i, x);
-                for (int c = 0; c < 3; c++) d = g_max(d, fabs(x[c] - q[c]));
-                pr->b[i] = g_max(pr->b[i], 1.01 * d); /* the bound it kept after all */
+                pr->b[i] = g_max(pr->b[i], 1.01 * sqrt(g_dist2(x, q))); /* the bound it kept after all */
                 pr->rb[i] = pr->b[i] + skin(pr);
             }
     if (build(w, pr) != 0 || select_step(w, pr) != 0) {

@@ -52,13 +52,12 @@ typedef struct hk_pair_eval {
     hk_real K[6], D[6];
 } hk_pair_eval;
 
-/* A touching pair, packed for the implicit solve's products: its particles, weights and blocks, and the
- * product's B u (f). */
+/* A touching pair, packed for the implicit solve's products: its particles, weights and blocks (its force, and
+ * the products' B u, are in hk_pairs.tf). */
 typedef struct hk_pair_touch {
     int32_t p[4];
     double a[4];
     hk_real K[6], D[6];
-    double f[3];
 } hk_pair_touch;
 
 typedef struct hk_pairs {
@@ -75,6 +74,7 @@ typedef struct hk_pairs {
     /* the candidates (found when the particles left their boxes), and the step's pairs among them */
     hk_pair *cand;
     int64_t ncand, capcand;
+    uint8_t *sel; /* per candidate: 1 where it is one of the step's pairs (scratch of the selection) */
     hk_pair *pair;
     hk_pair_eval *ev;
     uint8_t *acts; /* per pair: 1 where it touches and acts at the last evaluation (its ev holds what) */
@@ -85,6 +85,8 @@ typedef struct hk_pairs {
     int64_t *on, non;            /* the pairs that touch at the last force evaluation, ascending */
     hk_pair_touch *touch;        /* theirs, packed: what the implicit solve's products read */
     int32_t *on_start, *on_slot; /* per particle of inv: its corners in those pairs (4 place in on + corner) */
+    double *slot_a;              /* per slot of on_slot: that corner's weight alpha */
+    double *tf; /* per touching pair (3 each): its force F [N]; in the implicit solve's products, its B u */
     int ninv;
     double *x0; /* per particle of inv: its place at the substep's start [m] */
     double *xs; /* per particle of inv: its place at the last force evaluation [m] */
@@ -92,7 +94,7 @@ typedef struct hk_pairs {
     double *q0; /* per particle (all): its place at the step's start [m] (3 each) */
     double *b;  /* per particle (all): the motion bound of the step [m] */
     double *qb; /* per particle (all): its place when the candidates were found [m] (3 each) */
-    double *rb; /* per particle (all): how far it may move from qb, along any axis, while they hold [m] */
+    double *rb; /* per particle (all): how far it may move from qb (a distance) while they hold [m] */
     int nq;     /* the particles these arrays hold */
     double t0, dt;
     int64_t builds; /* the candidates found, since the world was made */
@@ -102,7 +104,7 @@ typedef struct hk_pairs {
     char *held;
     int *parent;
     int64_t cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_acts, cap_inv, cap_on_start, cap_xs, cap_x0,
-        cap_u;
+        cap_u, cap_slot_a, cap_tf, cap_sel;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
                                        motion outran the broad phase */
@@ -164,10 +166,6 @@ int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out
 /* Whether a pair touches now. */
 int hk_pairs_touching(const hk_pairs *pr);
 
-/* +1 or -1: the side pair pa of pr started the step on (the particle, or edge a b, along the triangle's normal or
- * the edges' cross product u x v), from the places at the step's start; the normal of a pair whose two sides meet
- * exactly. */
-float hk_pair_side(const hk_pairs *pr, const hk_pair *pa);
 /* The contacts of the state now (the statistics, the frames): the pairs
  * of the last step's candidates within the thickness are added to
  * *touching and, per particle with a weight in them, to count (unless

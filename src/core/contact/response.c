@@ -1,5 +1,6 @@
 /* response.c — colliders against particles: the step's candidates, the contact force and its blocks, the safety net. */
 /* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "response.h"
 
 #include <math.h>
