@@ -26,10 +26,10 @@ typedef struct hk_bench_row {
     double e_start, e_end, e_scale, e_floor; /* [J] */
     int implicit;                            /* the integrator solves a linear system per substep */
     double cg_per_step;                      /* CG iterations per timed step (implicit) [1] */
-    double jacobian_per_s; /* spring Jacobian products per second: system products x springs / time (implicit) */
-    double sim_per_wall;   /* simulated seconds per wall-clock second [1] */
-    double halo;           /* over MPI ranks: seconds per step in the halo exchange, the slowest rank's [s] */
-    int contact;           /* the world has colliders or contact between bodies */
+    double jacobian_per_s;   /* spring Jacobian products per second: system products x springs / time (implicit) */
+    double sim_per_wall;     /* simulated seconds per wall-clock second [1] */
+    double halo;             /* over MPI ranks: seconds per step in the halo exchange, the slowest rank's [s] */
+    int contact;             /* the world has colliders or contact between bodies */
     double contact_phase[3]; /* its phases per timed step: broad, forces, safety net (rank 0's) [s] */
     int blew_up;
     char blowup[160];

@@ -78,15 +78,15 @@ struct hk_contact {
     int *cand, ncand, capcand;
     double *x0;
     hk_contact_rec *rec;
-    int *active, nactive; /* the candidates that touched at the last evaluation (indices into cand) */
-    double *gap;          /* per candidate: its smallest distance from a collider at the substep's start [m] */
-    int gap_fresh;        /* 1: gap holds this substep's (its first force evaluation was at the substep's start) */
-    double drift;         /* how far any collider's surface near a candidate moves in one substep, at most [m] */
-    double t0, dt;        /* the step's start [s] and length [s] */
-    double t_eval;        /* the colliders' time at force evaluations [s] */
+    int *active, nactive;    /* the candidates that touched at the last evaluation (indices into cand) */
+    double *gap;             /* per candidate: its smallest distance from a collider at the substep's start [m] */
+    int gap_fresh;           /* 1: gap holds this substep's (its first force evaluation was at the substep's start) */
+    double drift;            /* how far any collider's surface near a candidate moves in one substep, at most [m] */
+    double t0, dt;           /* the step's start [s] and length [s] */
+    double t_eval;           /* the colliders' time at force evaluations [s] */
     hk_contact_profile prof; /* what the phases cost so far */
-    int64_t caught;       /* particles put back on their side by the safety net, since the world was made */
-    int64_t rechecked;    /* particles whose motion outran their slack */
+    int64_t caught;          /* particles put back on their side by the safety net, since the world was made */
+    int64_t rechecked;       /* particles whose motion outran their slack */
 };
 
 /* The scaled block s_K K + s_D D of a record (the one formula of the
