@@ -99,8 +99,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < pv.count; i++)
         vmax =
             fmax(vmax, sqrt((double)pv.vx[i] * pv.vx[i] + (double)pv.vy[i] * pv.vy[i] + (double)pv.vz[i] * pv.vz[i]));
-    int64_t on = 0;
-    for (int64_t k = 0; pr && k < pr->npair; k++) on += pr->acts[k];
+    const int64_t on = pr ? pr->non : 0; /* the touching pairs of the last evaluation */
     const hk_solver_stats st = hk_world_solver_stats(w);
     printf("n=%d integrator=%s threads=%d contact=%d steps=%d ms_per_step=%.3f pairs=%lld touching=%lld "
            "candidates=%lld searches=%lld caught=%lld cg_iterations=%lld products=%lld vmax=%.3g broad_ms=%.3f "

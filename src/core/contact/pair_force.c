@@ -17,6 +17,13 @@ int64_t hk_pairs_parallel_min(const hk_world *w)
 
 int hk_pairs_team(const hk_world *w, int64_t n) { return n >= hk_pairs_parallel_min(w) ? hk_world_team(w) : 1; }
 
+/* d = the point at s on edge x0 x1 less the point at t on edge x2 x3 (an edge pair's closest points) */
+static void edge_gap(const double *x0, const double *x1, const double *x2, const double *x3, double s, double t,
+                     double d[3])
+{
+    for (int c = 0; c < 3; c++) d[c] = (x0[c] + s * (x1[c] - x0[c])) - (x2[c] + t * (x3[c] - x2[c]));
+}
+
 /* +1 or -1: the side pair pa of pr started the step on (the particle, or edge a b, along the triangle's normal or
  * the edges' cross product u x v), from the places at the step's start (q0); the normal of a pair whose two sides
  * meet exactly. */
@@ -31,7 +38,7 @@ static float pair_side(const hk_pairs *pr, const hk_pair *pa)
         double s, t;
         g_closest_segments(x[0], x[1], x[2], x[3], &s, &t);
         g_sub(x[1], x[0], u), g_sub(x[3], x[2], v), g_cross(u, v, n);
-        for (int c = 0; c < 3; c++) d[c] = (x[0][c] + s * (x[1][c] - x[0][c])) - (x[2][c] + t * (x[3][c] - x[2][c]));
+        edge_gap(x[0], x[1], x[2], x[3], s, t, d);
     }
     return g_dot(n, d) < 0 ? -1.0f : 1.0f;
 }
@@ -54,7 +61,7 @@ static double pair_geometry(const hk_pairs *pr, const hk_pair *pa, const double 
         double s, t;
         g_closest_segments(x[0], x[1], x[2], x[3], &s, &t);
         a[0] = 1 - s, a[1] = s, a[2] = -(1 - t), a[3] = -t;
-        for (int c = 0; c < 3; c++) d[c] = (x[0][c] + s * (x[1][c] - x[0][c])) - (x[2][c] + t * (x[3][c] - x[2][c]));
+        edge_gap(x[0], x[1], x[2], x[3], s, t, d);
         g_sub(x[1], x[0], u), g_sub(x[3], x[2], v);
     }
     const double dist = g_norm(d);
