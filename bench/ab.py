@@ -12,6 +12,7 @@ three drops the runs that a busy neighbour on the machine slowed down. The cases
   jelly26   hooke_bench jelly26_force/avx512/n:64 (spring updates per second)
   cloth256  hooke_bench cloth_force/avx512/n:256 (spring updates per second)
   stiff48   hooke run scenes/cloth_512_stiff.scene --steps 48 --threads 1 (1 / wall time; implicit)
+  stiff48x2 the same on 2 threads
   jacobian  hooke_bench jacobian_cloth/avx512/n:128 (spring products per second)
 --case runs only the named cases. Prints the median and range of each case's ratios; --out writes them, with
 the commands, for `bench/report.py --ab FILE`.
@@ -55,6 +56,8 @@ CASES = (  # name, what it runs, how it is measured
     ("cloth256", "hooke_bench cloth_force/avx512/n:256/threads:1", bench("cloth_force/avx512/n:256")),
     ("stiff48", "hooke run scenes/cloth_512_stiff.scene --steps 48 --threads 1",
      run("scenes/cloth_512_stiff.scene", "48")),
+    ("stiff48x2", "hooke run scenes/cloth_512_stiff.scene --steps 48 --threads 2",
+     run("scenes/cloth_512_stiff.scene", "48", "2")),
     ("jacobian", "hooke_bench jacobian_cloth/avx512/n:128/threads:1", bench("jacobian_cloth/avx512/n:128")),
 )
 

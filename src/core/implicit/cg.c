@@ -50,15 +50,17 @@ static void residual_span(void *ctx, int g0, int g1)
 }
 
 /* z = B r, the preconditioned residual: block Jacobi, then the multigrid
- * cycle where there is one; returns r . z and sets *rr = r . r and, where
- * worst is given, *worst = max (|r_i| stop_i)^2 (free particles). With
- * alpha, the CG update comes first (system.h). */
+ * cycle where there is one; returns r . z and sets *rr = r . r, *zq = z . q
+ * (the multigrid's; NAN under block Jacobi alone) and, where worst is
+ * given, *worst = max (|r_i| stop_i)^2 (free particles). With alpha, the
+ * CG update comes first (system.h). */
 static double precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_real *alpha, double *rr,
-                           double *worst)
+                           double *zq, double *worst)
 {
     const double rz = hk_system_precondition(w, im, alpha, im->mg ? hk_mg_omega() : 1, rr, worst);
+    *zq = NAN;
     if (!im->mg) return rz;
-    return hk_mg_precondition(w, im, sK, sD, im->v[HK_SYS_T]);
+    return hk_mg_precondition(w, im, sK, sD, im->v[HK_SYS_T], zq);
 }
 
 /* The force rule's weights: the sums per block (weights_blocks), then each
@@ -144,8 +146,8 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, h
             memcpy(r[c], b[c], bytes);
         }
     }
-    double rr, worst = 0;
-    double rz = precondition(w, im, sK, sD, NULL, &rr, force ? &worst : NULL);
+    double rr, zq, worst = 0;
+    double rz = precondition(w, im, sK, sD, NULL, &rr, &zq, force ? &worst : NULL);
     const double bnorm = warm ? sqrt(hk_system_dot(w, im, b, b)) : sqrt(rr);
     if (!isfinite(rz) || !isfinite(bnorm) || !isfinite(worst)) {
         res.status = HK_CG_BREAKDOWN;
@@ -171,13 +173,15 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, h
             return res;
         }
         const hk_real alpha = (hk_real)(rz / pq);
-        const double rz_next = precondition(w, im, sK, sD, &alpha, &rr, force ? &worst : NULL);
-        if (!isfinite(rz_next) || !isfinite(rr) || !isfinite(worst)) {
+        const double rz_next = precondition(w, im, sK, sD, &alpha, &rr, &zq, force ? &worst : NULL);
+        if (!isfinite(rz_next) || !isfinite(rr) || !isfinite(worst) || (im->mg && !isfinite(zq))) {
             res.status = HK_CG_BREAKDOWN;
             res.residual = NAN;
             return res;
         }
-        update_direction(w, p, z, (hk_real)(rz_next / rz));
+        /* the new direction A-orthogonal to the last: flexible CG (z . A p / p . A p), which the multigrid's
+         * Krylov steps need; for a fixed preconditioner it is rz_next / rz */
+        update_direction(w, p, z, (hk_real)(im->mg ? -zq / pq : rz_next / rz));
         rz = rz_next;
     }
     res.residual = force ? sqrt(worst) : sqrt(rr) / bnorm;

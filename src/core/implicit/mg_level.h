@@ -11,12 +11,10 @@
  * sweeps on every level. */
 #define MG_OMEGA 0.8
 #define MG_SWEEPS 1
-/* Coarse corrections per level: 2 makes the cycle a W (on a 2-D lattice
- * the coarse levels then cost 1.5 times what they cost in a V): plain
- * aggregation loses accuracy level by level, and a V-cycle needed about
- * twice the CG iterations on the stiff 512 x 512 cloth
- * (docs/performance-notes.md). */
-#define MG_GAMMA 2
+/* The K-cycle's test (mg_krylov.c): a coarse correction takes its second
+ * Krylov step only where the first left more than this fraction of the
+ * coarse residual. */
+#define MG_KRYLOV_ENOUGH 0.25
 /* Coarse levels with more nodes than this run on the world's team. */
 #define MG_PARALLEL_MIN 1024
 /* Neighbour offsets of a coarse node: half of {-1, 0, 1}^3 without 0. */
@@ -32,6 +30,8 @@ typedef struct mg_level {
     hk_real *d[6], *dinv[6];      /* diagonal block (xx, xy, xz, yy, yz, zz) and its inverse */
     hk_real *c[MG_OFFSETS][6];    /* coupling: A(I, I + o) = -c[o](I), a symmetric block */
     hk_real *x[3], *b[3], *r[3];  /* correction, right-hand side, residual */
+    hk_real *k1[3], *k2[3];       /* the K-cycle's first direction c1 and A c1 */
+    double *dots;                 /* the K-cycle's sums, per row (j, k): MG_KRYLOV_SUMS each */
     hk_real *mem;
 } mg_level;
 
@@ -62,6 +62,37 @@ static inline int level_team(const hk_world *w, const mg_level *L)
 {
     return hk_team_size(w, L->nodes, MG_PARALLEL_MIN);
 }
+
+/* ---- the grid transfers (mg_transfer.c), on a team of `team` ---- */
+
+/* dst = P^T src over the aggregate rows [cr0, cr1): each aggregate's sum
+ * of the (up to) 2 x 2 x 2 lattice nodes below it, added in (k, j, i)
+ * order, row by row; src is a lattice of n nodes, dst one of cn = ceil(n /
+ * 2). */
+void hk_mg_restrict_rows(const hk_world *w, int team, const int n[3], hk_real *const src[3], const int cn[3],
+                         hk_real *const dst[3], int cr0, int cr1);
+/* dst += P src (times keep[l], 1 or 0, per fine node where keep is given)
+ * over the lattice rows [r0, r1) of n: every node takes its aggregate's
+ * value. */
+void hk_mg_prolong_rows(const hk_world *w, int team, const int n[3], hk_real *const dst[3], const int cn[3],
+                        hk_real *const src[3], const hk_real *keep, int r0, int r1);
+
+/* ---- the K-cycle (mg_krylov.c) ---- */
+
+#define MG_KRYLOV_SUMS 5
+
+/* What the first Krylov step of a coarse correction leaves for the second. */
+typedef struct mg_krylov {
+    double rho1, t; /* c1 . A c1 and the first step's length alpha1 / rho1 */
+} mg_krylov;
+
+/* After x = c1 = B b and r = b - A c1 on level C: the first step. Returns
+ * 0 where it is the correction (x = t c1, done), 1 where a second step is
+ * wanted: then k1 = c1, k2 = A c1, and b = b - t A c1, the rest to reduce. */
+int hk_mg_krylov_first(const hk_world *w, mg_level *C, mg_krylov *k);
+/* After x = c2 = B b and r = b - A c2 (b: the first step's rest): x = the
+ * combination of c1 and c2 that minimises the error in the A-norm. */
+void hk_mg_krylov_second(const hk_world *w, mg_level *C, const mg_krylov *k);
 
 /* ---- a distributed run (mg_share.c) ---- */
 

@@ -1,4 +1,4 @@
-/* multigrid.c — aggregation multigrid on lattice bodies: Galerkin coarse levels, V-cycle, coarsest Cholesky. */
+/* multigrid.c — aggregation multigrid on lattice bodies: Galerkin coarse levels, K-cycle, coarsest Cholesky. */
 /* SPDX-License-Identifier: MIT */
 #include "multigrid.h"
 
@@ -13,7 +13,11 @@
 
 static int64_t lin(const mg_level *L, int i, int j, int k) { return i + L->sy * j + L->sz * k; }
 
-static void level_free(mg_level *L) { free(L->mem); }
+static void level_free(mg_level *L)
+{
+    free(L->mem);
+    free(L->dots);
+}
 
 /* A level of n[0] x n[1] x n[2] nodes, all arrays zero. */
 static int level_init(mg_level *L, const int n[3])
@@ -37,7 +41,7 @@ static int level_init(mg_level *L, const int n[3])
                 L->slot[(i + 1) + 3 * (j + 1) + 9 * (k + 1)] = L->noff;
                 L->noff++;
             }
-    const int arrays = 12 + 6 * L->noff + 9;
+    const int arrays = 12 + 6 * L->noff + 15;
     const size_t len = (size_t)(L->nodes + 2 * L->guard);
     L->mem = calloc((size_t)arrays * len, sizeof(hk_real));
     if (!L->mem) return -1;
@@ -49,7 +53,12 @@ static int level_init(mg_level *L, const int n[3])
     for (int c = 0; c < 3; c++, next += len) L->x[c] = next;
     for (int c = 0; c < 3; c++, next += len) L->b[c] = next;
     for (int c = 0; c < 3; c++, next += len) L->r[c] = next;
-    return 0;
+    for (int c = 0; c < 3; c++, next += len) L->k1[c] = next;
+    for (int c = 0; c < 3; c++, next += len) L->k2[c] = next;
+    L->dots = malloc((size_t)(n[1] * n[2]) * MG_KRYLOV_SUMS * sizeof *L->dots);
+    if (L->dots) return 0;
+    free(L->mem);
+    return -1;
 }
 
 /* Whether body bi is a lattice whose families all reach at most 2 nodes
@@ -515,97 +524,16 @@ static void smooth(const hk_world *w, mg_level *L, int first, int ra, int re)
     hk_team_for(w, level_team(w, L), (re - ra) * L->sy, smooth_share, &lp);
 }
 
-/* A transfer between a lattice of n nodes and its aggregates' of cn. */
-typedef struct transfer_pass {
-    const int *n, *cn;
-    hk_real *const *dst, *const *src;
-    const hk_real *keep;
-    int64_t first; /* the first row */
-} transfer_pass;
-
-static void restrict_share(void *ctx, int64_t a, int64_t e)
-{
-    const transfer_pass *tp = ctx;
-    const int *n = tp->n, *cn = tp->cn;
-    for (int cr = (int)(tp->first + a); cr < tp->first + e; cr++) {
-        const int cj = cr % cn[1], ck = cr / cn[1], even = n[0] / 2;
-        for (int c = 0; c < 3; c++) {
-            hk_real *restrict d = tp->dst[c] + (int64_t)cr * cn[0];
-            for (int ci = 0; ci < cn[0]; ci++) d[ci] = 0;
-            for (int k = 2 * ck; k < 2 * ck + 2 && k < n[2]; k++)
-                for (int j = 2 * cj; j < 2 * cj + 2 && j < n[1]; j++) {
-                    const hk_real *restrict row = tp->src[c] + (int64_t)n[0] * (j + (int64_t)n[1] * k);
-                    for (int ci = 0; ci < even; ci++) {
-                        d[ci] += row[2 * ci];
-                        d[ci] += row[2 * ci + 1];
-                    }
-                    if (n[0] & 1) d[even] += row[n[0] - 1];
-                }
-        }
-    }
-}
-
-/* dst = P^T src over the aggregate rows [cr0, cr1): each aggregate's sum
- * of the (up to) 2 x 2 x 2 lattice nodes below it, added in (k, j, i)
- * order, row by row; src is a lattice of n nodes, dst one of cn = ceil(n /
- * 2). */
-static void restrict_rows(const hk_world *w, int team, const int n[3], hk_real *const src[3], const int cn[3],
-                          hk_real *const dst[3], int cr0, int cr1)
-{
-    transfer_pass tp = {n, cn, dst, src, NULL, cr0};
-    hk_team_for(w, team, cr1 - cr0, restrict_share, &tp);
-}
-
-static void prolong_share(void *ctx, int64_t a, int64_t e)
-{
-    const transfer_pass *tp = ctx;
-    const int *n = tp->n, *cn = tp->cn;
-    const hk_real *keep = tp->keep;
-    for (int r = (int)(tp->first + a); r < tp->first + e; r++) {
-        const int j = r % n[1], k = r / n[1];
-        const int64_t crow = (int64_t)cn[0] * (j / 2 + (int64_t)cn[1] * (k / 2));
-        for (int c = 0; c < 3; c++) {
-            hk_real *restrict d = tp->dst[c] + (int64_t)r * n[0];
-            const hk_real *restrict s = tp->src[c] + crow;
-            const int even = n[0] / 2;
-            if (keep) {
-                const hk_real *restrict kp = keep + (int64_t)r * n[0];
-                for (int ci = 0; ci < even; ci++) {
-                    d[2 * ci] += kp[2 * ci] * s[ci];
-                    d[2 * ci + 1] += kp[2 * ci + 1] * s[ci];
-                }
-                if (n[0] & 1) d[n[0] - 1] += kp[n[0] - 1] * s[even];
-            } else {
-                for (int ci = 0; ci < even; ci++) {
-                    d[2 * ci] += s[ci];
-                    d[2 * ci + 1] += s[ci];
-                }
-                if (n[0] & 1) d[n[0] - 1] += s[even];
-            }
-        }
-    }
-}
-
-/* dst += P src (times keep[l], 1 or 0, per fine node where keep is given)
- * over the lattice rows [r0, r1) of n: every node takes its aggregate's
- * value. */
-static void prolong_rows(const hk_world *w, int team, const int n[3], hk_real *const dst[3], const int cn[3],
-                         hk_real *const src[3], const hk_real *keep, int r0, int r1)
-{
-    transfer_pass tp = {n, cn, dst, src, keep, r0};
-    hk_team_for(w, team, r1 - r0, prolong_share, &tp);
-}
-
 /* C->b = P^T F->r over the aggregate rows [ca, ce) of C. */
 static void restrict_level(const hk_world *w, const mg_level *F, mg_level *C, int ca, int ce)
 {
-    restrict_rows(w, level_team(w, F), F->n, (hk_real *const *)F->r, C->n, C->b, ca, ce);
+    hk_mg_restrict_rows(w, level_team(w, F), F->n, (hk_real *const *)F->r, C->n, C->b, ca, ce);
 }
 
 /* F->x += P C->x over F's rows [fa, fe). */
 static void prolong_level(const hk_world *w, mg_level *F, const mg_level *C, int fa, int fe)
 {
-    prolong_rows(w, level_team(w, F), F->n, F->x, C->n, (hk_real *const *)C->x, NULL, fa, fe);
+    hk_mg_prolong_rows(w, level_team(w, F), F->n, F->x, C->n, (hk_real *const *)C->x, NULL, fa, fe);
 }
 
 /* x = A^-1 b on the coarsest level. */
@@ -636,13 +564,33 @@ static void solve_coarsest(const hk_world *w, mg_body *B)
     for (int64_t i = 0; i < m; i++) L->x[i % 3][i / 3] = (hk_real)y[i];
 }
 
-/* x += B_l (b - A x) on level l (x = B_l b when zero is set): a symmetric
- * cycle, V or W. On the first coarse level of a distributed run (own set)
- * each rank smooths its own rows [own[0], own[1]) and restricts them,
- * receiving x in the rows beside its own before each residual (which reads
- * them) and sharing the restricted right-hand side; the levels below run
- * on every rank. */
-static void cycle(const hk_world *w, mg_body *B, int l, int zero, const int *own)
+static void cycle(const hk_world *w, mg_body *B, int l, const int *own);
+
+/* x = the K-cycle's correction on level c for its right-hand side b: one
+ * or two steps of flexible conjugate gradients, each preconditioned by the
+ * cycle below (mg_krylov.c). Plain aggregation loses accuracy level by
+ * level; the Krylov steps restore it at about the cost of a W-cycle
+ * (docs/performance-notes.md, "The multigrid preconditioner"). */
+static void coarse_correction(const hk_world *w, mg_body *B, int c)
+{
+    mg_level *C = &B->lv[c];
+    cycle(w, B, c, NULL);
+    if (c == B->levels - 1) return; /* the exact solve */
+    residual(w, C, 0, all_rows_of(C));
+    mg_krylov k;
+    if (!hk_mg_krylov_first(w, C, &k)) return;
+    cycle(w, B, c, NULL);
+    residual(w, C, 0, all_rows_of(C));
+    hk_mg_krylov_second(w, C, &k);
+}
+
+/* x = B_l b on level l: smoothing from x = 0 and after the coarse
+ * correction. On the first coarse level of a
+ * distributed run (own set) each rank smooths its own rows [own[0],
+ * own[1]) and restricts them, receiving x in the rows beside its own before
+ * each residual (which reads them) and sharing the restricted right-hand
+ * side; the levels below run on every rank. */
+static void cycle(const hk_world *w, mg_body *B, int l, const int *own)
 {
     if (l == B->levels - 1) {
         solve_coarsest(w, B);
@@ -653,22 +601,17 @@ static void cycle(const hk_world *w, mg_body *B, int l, int zero, const int *own
     int ca = 0, ce = all_rows_of(C);
     if (own) hk_mg_coarse_rows(L->n, C->n, ra, re, &ca, &ce);
     for (int s = 0; s < MG_SWEEPS; s++) {
-        if (!zero || s > 0) {
+        if (s > 0) {
             if (own) hk_mg_level_halo(w, B, L->x, 3, ra, re);
             residual(w, L, ra, re);
         }
-        smooth(w, L, zero && s == 0, ra, re);
+        smooth(w, L, s == 0, ra, re);
     }
-    for (int g = 0; g < MG_GAMMA; g++) {
-        if (g == 0) {
-            if (own) hk_mg_level_halo(w, B, L->x, 3, ra, re);
-            residual(w, L, ra, re);
-            restrict_level(w, L, C, ca, ce);
-            if (own) hk_mg_share_rows(w, C, C->b, 3, ca, ce);
-        }
-        cycle(w, B, l + 1, g == 0, NULL);
-        if (l + 1 == B->levels - 1) break; /* the exact solve needs no second pass */
-    }
+    if (own) hk_mg_level_halo(w, B, L->x, 3, ra, re);
+    residual(w, L, ra, re);
+    restrict_level(w, L, C, ca, ce);
+    if (own) hk_mg_share_rows(w, C, C->b, 3, ca, ce);
+    coarse_correction(w, B, l + 1);
     prolong_level(w, L, C, ra, re);
     for (int s = 0; s < MG_SWEEPS; s++) {
         if (own) hk_mg_level_halo(w, B, L->x, 3, ra, re);
@@ -705,34 +648,39 @@ static void fine_smooth_blocks(void *ctx, int64_t i0, int64_t i1)
     const hk_implicit *im = fp->im;
     const hk_real om = (hk_real)MG_OMEGA;
     hk_real *const *iv = im->inv, *const *z = im->v[HK_SYS_Z], *const *r = im->v[HK_SYS_R], *const *tmp = fp->tmp;
+    hk_real *const *q = im->v[HK_SYS_Q];
+    const int nb = im->block_count;
     for (int64_t i = i0; i < i1; i++) {
         const int k = im->own[i], g1 = im->block[k + 1];
-        double s = 0;
+        double s = 0, sq = 0;
         for (int g = im->block[k]; g < g1; g++) {
             const hk_real a = tmp[0][g], b = tmp[1][g], c = tmp[2][g];
             z[0][g] += om * (iv[0][g] * a + iv[1][g] * b + iv[2][g] * c);
             z[1][g] += om * (iv[1][g] * a + iv[3][g] * b + iv[4][g] * c);
             z[2][g] += om * (iv[2][g] * a + iv[4][g] * b + iv[5][g] * c);
             s += (double)r[0][g] * z[0][g] + (double)r[1][g] * z[1][g] + (double)r[2][g] * z[2][g];
+            sq += (double)q[0][g] * z[0][g] + (double)q[1][g] * z[1][g] + (double)q[2][g] * z[2][g];
         }
         im->partial[k] = s;
+        im->partial[nb + k] = sq;
     }
 }
 
-/* z += omega inv tmp (omega inv: the fine smoother); returns r . z summed
- * in the fixed blocks of hk_system_dot. */
-static double fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3])
+/* z += omega inv tmp (omega inv: the fine smoother); returns r . z and
+ * sets *zq = z . q, summed in the fixed blocks of hk_system_dot. */
+static double fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3], double *zq)
 {
     fine_pass fp = {im, tmp};
     hk_team_for(w, hk_team_of(w, w->p.count), im->own_count, fine_smooth_blocks, &fp);
-    double rz;
-    hk_system_reduce(w, im, im->partial, 1, 0, &rz);
-    return rz;
+    double out[2];
+    hk_system_reduce(w, im, im->partial, 2, 0, out);
+    *zq = out[1];
+    return out[0];
 }
 
 hk_real hk_mg_omega(void) { return (hk_real)MG_OMEGA; }
 
-double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3])
+double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3], double *zq)
 {
     hk_mg *mg = im->mg;
     hk_real *const *z = im->v[HK_SYS_Z];
@@ -746,16 +694,16 @@ double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
         hk_real *const zb[3] = {z[0] + B->first, z[1] + B->first, z[2] + B->first};
         int fa, fe, ca, ce; /* a distributed run: this rank's aggregates, then every rank's */
         hk_mg_own_rows(w, B, &fa, &fe, &ca, &ce);
-        restrict_rows(w, level_team(w, L), B->n, tb, L->n, L->b, ca, ce);
+        hk_mg_restrict_rows(w, level_team(w, L), B->n, tb, L->n, L->b, ca, ce);
         const int own[2] = {ca, ce};
         if (w->part && B->levels == 1) /* the coarsest level: solved on every rank */
             hk_mg_share_rows(w, L, L->b, 3, ca, ce);
-        cycle(w, B, 0, 1, w->part && B->levels > 1 ? own : NULL);
+        cycle(w, B, 0, w->part && B->levels > 1 ? own : NULL);
         /* prolong to the free particles */
-        prolong_rows(w, hk_world_team(w), B->n, zb, L->n, L->x, B->free, fa, fe);
+        hk_mg_prolong_rows(w, hk_world_team(w), B->n, zb, L->n, L->x, B->free, fa, fe);
     }
     fine_residual(w, im, sK, sD, tmp);
-    return fine_smooth(w, im, tmp);
+    return fine_smooth(w, im, tmp, zq);
 }
 
 static void hook_begin(void *mg, const hk_team *tm, const hk_world *w) { hk_mg_begin(mg, tm, w); }

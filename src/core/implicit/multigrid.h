@@ -15,9 +15,13 @@
  * stores per node its 3x3 diagonal block and one coupling block per
  * neighbour offset in {-1, 0, 1}^3 (half of them, the other half by
  * symmetry). Levels stop at HK_MG_COARSEST nodes, solved exactly (Cholesky).
- * The cycle is a symmetric V-cycle with damped block-Jacobi smoothing, so
- * the preconditioner is symmetric positive definite and CG stays CG. All
- * sums run in a fixed order per node: bit-identical on any thread count.
+ * The cycle smooths with damped block Jacobi before and after each coarse
+ * correction, and finds the correction of every coarse level above the
+ * coarsest by one or two conjugate-gradient steps preconditioned by the
+ * cycle below (a K-cycle): the preconditioner is positive definite but
+ * depends on its input through those steps, so the solve is flexible CG
+ * (cg.c). All sums run in a fixed order per node and per row:
+ * bit-identical on any thread count.
  */
 #define HK_MG_MIN_NODES 1024
 #define HK_MG_COARSEST 64
@@ -33,8 +37,9 @@ hk_block_hooks hk_mg_hooks(hk_mg *mg, hk_real sK, hk_real sD);
 /* The damping omega of the block-Jacobi smoother. */
 hk_real hk_mg_omega(void);
 /* z = B r with B the multigrid preconditioner, given z = omega inv r (the
- * damped block-Jacobi step, hk_system_precondition) on entry; tmp is a work vector. Returns r . z, summed as
- * hk_system_dot sums. */
-double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3]);
+ * damped block-Jacobi step, hk_system_precondition) on entry; tmp is a
+ * work vector. Returns r . z and sets *zq = z . q (flexible CG's
+ * direction), summed as hk_system_dot sums. */
+double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3], double *zq);
 
 #endif
