@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: MIT
 """Usage: python3 bench/report.py [BUILD_DIR] [--out FILE] [--quick] [--from MEASUREMENTS.json] [--ab AB.json]
                               [--many MANY.json] [--mpi MPI_BUILD_DIR] [--mpi-only MPI_BUILD_DIR]
-                              [--stiff-only]
+                              [--stiff-only] [--large-only]
 
 Runs `hooke info`, every Google Benchmark case of BUILD_DIR/hooke_bench at 1
 and 2 threads, `hooke run` on scenes/cloth_512.scene and `hooke bench`, saves
@@ -21,7 +21,11 @@ and puts it into the existing report in place of the one there (the rest
 of the report, and its date, stay as they were measured). --stiff-only does
 the same for the section "Stiff cloth by size": hooke_bench's stiff_cloth
 cases (0.25 simulated s of implicit Euler on 128^2 .. 2048^2 stiff cloths,
-multigrid and block Jacobi, force and relative stopping rules).
+multigrid and block Jacobi, force and relative stopping rules). --large-only
+measures the large-step comparison alone (1 simulated second of
+scenes/cloth_512_stiff.scene, implicit and at the largest stable explicit
+dt, 1 and 2 threads) and puts its tables, under "Targets", in place of the
+ones there.
 """
 import datetime
 import json
@@ -623,7 +627,7 @@ def render_large_step(ls):
 def main():
     args, build, out, src, quick, ab, many, mpi, mpi_only = (sys.argv[1:], "build", None, None, False, None, None,
                                                              None, None)
-    stiff_only = False
+    stiff_only = large_only = False
     while args:
         a = args.pop(0)
         if a == "--mpi":
@@ -632,6 +636,8 @@ def main():
             mpi_only = args.pop(0)
         elif a == "--stiff-only":
             stiff_only = True
+        elif a == "--large-only":
+            large_only = True
         elif a == "--out":
             out = args.pop(0)
         elif a == "--from":
@@ -665,6 +671,21 @@ def main():
         with open(out, "w") as f:
             f.write(splice(report, STIFF_HEAD, section))
         print("wrote the section", STIFF_HEAD[3:], "of", out)
+        return
+    if large_only:
+        out = out or os.path.join(ROOT, "docs", "benchmarks.md")
+        with open(out) as f:
+            lines = f.read().split("\n")
+        ls = large_step(bdir, quick)
+        machine(ls)
+        a = next(i for i, ln in enumerate(lines) if ln.startswith("Large steps, `"))
+        b = next(i for i in range(a, len(lines)) if lines[i].startswith("The explicit dt: bisection"))
+        section = render_large_step(ls)
+        section[0] = section[0].rstrip(":") + "; measured %s at commit %s, %s:" % (
+            ls["date"], ls["commit"], ls.get("cpu_model", "CPU unknown"))
+        with open(out, "w") as f:
+            f.write("\n".join(lines[:a] + section[:-1] + lines[b + 1:]))
+        print("wrote the large-step tables of", out)
         return
     if src:
         with open(src) as f:
