@@ -65,12 +65,12 @@ static inline int level_team(const hk_world *w, const mg_level *L)
 
 /* ---- the grid transfers (mg_transfer.c), on a team of `team` ---- */
 
-/* dst = P^T src over the aggregate rows [cr0, cr1): each aggregate's sum
- * of the (up to) 2 x 2 x 2 lattice nodes below it, added in (k, j, i)
- * order, row by row; src is a lattice of n nodes, dst one of cn = ceil(n /
- * 2). */
-void hk_mg_restrict_rows(const hk_world *w, int team, const int n[3], hk_real *const src[3], const int cn[3],
-                         hk_real *const dst[3], int cr0, int cr1);
+/* dst = P^T (src - sub) (sub NULL: P^T src) over the aggregate rows [cr0,
+ * cr1): each aggregate's sum of the (up to) 2 x 2 x 2 lattice nodes below
+ * it, added in (k, j, i) order, row by row; src and sub are lattices of n
+ * nodes, dst one of cn = ceil(n / 2). */
+void hk_mg_restrict_rows(const hk_world *w, int team, const int n[3], hk_real *const src[3], hk_real *const sub[3],
+                         const int cn[3], hk_real *const dst[3], int cr0, int cr1);
 /* dst += P src (times keep[l], 1 or 0, per fine node where keep is given)
  * over the lattice rows [r0, r1) of n: every node takes its aggregate's
  * value. */

@@ -5,7 +5,7 @@
 /* A transfer between a lattice of n nodes and its aggregates' of cn. */
 typedef struct transfer_pass {
     const int *n, *cn;
-    hk_real *const *dst, *const *src;
+    hk_real *const *dst, *const *src, *const *sub;
     const hk_real *keep;
     int64_t first; /* the first row */
 } transfer_pass;
@@ -21,7 +21,17 @@ static void restrict_share(void *ctx, int64_t a, int64_t e)
             for (int ci = 0; ci < cn[0]; ci++) d[ci] = 0;
             for (int k = 2 * ck; k < 2 * ck + 2 && k < n[2]; k++)
                 for (int j = 2 * cj; j < 2 * cj + 2 && j < n[1]; j++) {
-                    const hk_real *restrict row = tp->src[c] + (int64_t)n[0] * (j + (int64_t)n[1] * k);
+                    const int64_t at = (int64_t)n[0] * (j + (int64_t)n[1] * k);
+                    const hk_real *restrict row = tp->src[c] + at;
+                    if (tp->sub) { /* row - sub, rounded as a vector of its own would be */
+                        const hk_real *restrict sb = tp->sub[c] + at;
+                        for (int ci = 0; ci < even; ci++) {
+                            d[ci] += row[2 * ci] - sb[2 * ci];
+                            d[ci] += row[2 * ci + 1] - sb[2 * ci + 1];
+                        }
+                        if (n[0] & 1) d[even] += row[n[0] - 1] - sb[n[0] - 1];
+                        continue;
+                    }
                     for (int ci = 0; ci < even; ci++) {
                         d[ci] += row[2 * ci];
                         d[ci] += row[2 * ci + 1];
@@ -32,10 +42,10 @@ static void restrict_share(void *ctx, int64_t a, int64_t e)
     }
 }
 
-void hk_mg_restrict_rows(const hk_world *w, int team, const int n[3], hk_real *const src[3], const int cn[3],
-                          hk_real *const dst[3], int cr0, int cr1)
+void hk_mg_restrict_rows(const hk_world *w, int team, const int n[3], hk_real *const src[3], hk_real *const sub[3],
+                         const int cn[3], hk_real *const dst[3], int cr0, int cr1)
 {
-    transfer_pass tp = {n, cn, dst, src, NULL, cr0};
+    transfer_pass tp = {n, cn, dst, src, sub, NULL, cr0};
     hk_team_for(w, team, cr1 - cr0, restrict_share, &tp);
 }
 
@@ -72,6 +82,6 @@ static void prolong_share(void *ctx, int64_t a, int64_t e)
 void hk_mg_prolong_rows(const hk_world *w, int team, const int n[3], hk_real *const dst[3], const int cn[3],
                          hk_real *const src[3], const hk_real *keep, int r0, int r1)
 {
-    transfer_pass tp = {n, cn, dst, src, keep, r0};
+    transfer_pass tp = {n, cn, dst, src, NULL, keep, r0};
     hk_team_for(w, team, r1 - r0, prolong_share, &tp);
 }

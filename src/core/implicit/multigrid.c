@@ -527,7 +527,7 @@ static void smooth(const hk_world *w, mg_level *L, int first, int ra, int re)
 /* C->b = P^T F->r over the aggregate rows [ca, ce) of C. */
 static void restrict_level(const hk_world *w, const mg_level *F, mg_level *C, int ca, int ce)
 {
-    hk_mg_restrict_rows(w, level_team(w, F), F->n, (hk_real *const *)F->r, C->n, C->b, ca, ce);
+    hk_mg_restrict_rows(w, level_team(w, F), F->n, (hk_real *const *)F->r, NULL, C->n, C->b, ca, ce);
 }
 
 /* F->x += P C->x over F's rows [fa, fe). */
@@ -620,27 +620,11 @@ static void cycle(const hk_world *w, mg_body *B, int l, const int *own)
     }
 }
 
-/* The fine level's passes: tmp = r - A z, then the smoother. */
+/* The fine level's passes: the smoother, given tmp = A z. */
 typedef struct fine_pass {
     hk_implicit *im;
     hk_real *const *tmp;
 } fine_pass;
-
-static void fine_residual_span(void *ctx, int g0, int g1)
-{
-    const fine_pass *fp = ctx;
-    hk_real *const *r = fp->im->v[HK_SYS_R], *const *tmp = fp->tmp;
-    for (int c = 0; c < 3; c++)
-        for (int g = g0; g < g1; g++) tmp[c][g] = r[c][g] - tmp[c][g];
-}
-
-/* tmp = r - A z on the whole system (this rank's particles). */
-static void fine_residual(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_real *const tmp[3])
-{
-    hk_system_apply(w, im, sK, sD, 1, im->v[HK_SYS_Z], tmp);
-    fine_pass fp = {im, tmp};
-    hk_team_spans(w, fine_residual_span, &fp);
-}
 
 static void fine_smooth_blocks(void *ctx, int64_t i0, int64_t i1)
 {
@@ -654,7 +638,7 @@ static void fine_smooth_blocks(void *ctx, int64_t i0, int64_t i1)
         const int k = im->own[i], g1 = im->block[k + 1];
         double s = 0, sq = 0;
         for (int g = im->block[k]; g < g1; g++) {
-            const hk_real a = tmp[0][g], b = tmp[1][g], c = tmp[2][g];
+            const hk_real a = r[0][g] - tmp[0][g], b = r[1][g] - tmp[1][g], c = r[2][g] - tmp[2][g];
             z[0][g] += om * (iv[0][g] * a + iv[1][g] * b + iv[2][g] * c);
             z[1][g] += om * (iv[1][g] * a + iv[3][g] * b + iv[4][g] * c);
             z[2][g] += om * (iv[2][g] * a + iv[4][g] * b + iv[5][g] * c);
@@ -666,8 +650,9 @@ static void fine_smooth_blocks(void *ctx, int64_t i0, int64_t i1)
     }
 }
 
-/* z += omega inv tmp (omega inv: the fine smoother); returns r . z and
- * sets *zq = z . q, summed in the fixed blocks of hk_system_dot. */
+/* z += omega inv (r - tmp), tmp = A z (omega inv: the fine smoother);
+ * returns r . z and sets *zq = z . q, summed in the fixed blocks of
+ * hk_system_dot. */
 static double fine_smooth(hk_world *w, hk_implicit *im, hk_real *const tmp[3], double *zq)
 {
     fine_pass fp = {im, tmp};
@@ -684,17 +669,19 @@ double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
 {
     hk_mg *mg = im->mg;
     hk_real *const *z = im->v[HK_SYS_Z];
+    hk_real *const *r = im->v[HK_SYS_R];
     /* pre-smoothing: z = omega inv r, done */
-    fine_residual(w, im, sK, sD, tmp);
+    hk_system_apply(w, im, sK, sD, 1, z, tmp);
     for (int bi = 0; bi < mg->count; bi++) {
         mg_body *B = &mg->b[bi];
         mg_level *L = &B->lv[0];
-        /* restrict the fine residual to the aggregates (fixed particles' entries are 0) */
+        /* restrict the fine residual r - A z to the aggregates (fixed particles' entries are 0) */
+        hk_real *const rb[3] = {r[0] + B->first, r[1] + B->first, r[2] + B->first};
         hk_real *const tb[3] = {tmp[0] + B->first, tmp[1] + B->first, tmp[2] + B->first};
         hk_real *const zb[3] = {z[0] + B->first, z[1] + B->first, z[2] + B->first};
         int fa, fe, ca, ce; /* a distributed run: this rank's aggregates, then every rank's */
         hk_mg_own_rows(w, B, &fa, &fe, &ca, &ce);
-        hk_mg_restrict_rows(w, level_team(w, L), B->n, tb, L->n, L->b, ca, ce);
+        hk_mg_restrict_rows(w, level_team(w, L), B->n, rb, tb, L->n, L->b, ca, ce);
         const int own[2] = {ca, ce};
         if (w->part && B->levels == 1) /* the coarsest level: solved on every rank */
             hk_mg_share_rows(w, L, L->b, 3, ca, ce);
@@ -702,7 +689,7 @@ double hk_mg_precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, 
         /* prolong to the free particles */
         hk_mg_prolong_rows(w, hk_world_team(w), B->n, zb, L->n, L->x, B->free, fa, fe);
     }
-    fine_residual(w, im, sK, sD, tmp);
+    hk_system_apply(w, im, sK, sD, 1, z, tmp);
     return fine_smooth(w, im, tmp, zq);
 }
 
