@@ -263,10 +263,13 @@ static void cells_of(const grid *g, const box *b, int64_t lo[3], int64_t hi[3])
         for (int64_t j = lo[1]; j <= hi[1]; j++)                                                                       \
             for (int64_t i = lo[0]; i <= hi[0]; i++)
 
-/* The grid over boxes b[0 .. n); 0 or -1. */
-static int grid_build(grid *g, const box *b, int64_t n, double cell)
+static double mean_side(const box *b, int64_t n);
+static double fit_cell(double cell, const box *a, int64_t na, const box *q, int64_t nq);
+
+/* The grid over boxes b[0 .. n), to be queried with boxes q[0 .. nq); 0 or -1. */
+static int grid_build(grid *g, const box *b, int64_t n, const box *q, int64_t nq)
 {
-    g->cell = cell;
+    g->cell = fit_cell(mean_side(b, n), b, n, q, nq);
     int64_t entries = 0;
     for (int64_t e = 0; e < n; e++) {
         int64_t lo[3], hi[3];
@@ -299,6 +302,35 @@ static int grid_build(grid *g, const box *b, int64_t n, double cell)
     }
     g->start[0] = 0;
     return 0;
+}
+
+/* The cell size for a grid over boxes a[0 .. na) queried with boxes q[0 .. nq): `cell`, doubled until both sets'
+ * boxes (empty ones left out) cover at most GRID_CELLS_PER_BOX cells each on average and every cell index stays
+ * far inside int64_t. A body of absurd size or speed (a scene may place a jelly of spacing 1e90 m beside one of
+ * 5 cm) then makes the grid coarse instead of the search endless; the pairs found do not depend on the cell. */
+#define GRID_CELLS_PER_BOX 512.0
+static double fit_cell(double cell, const box *a, int64_t na, const box *q, int64_t nq)
+{
+    const double budget = GRID_CELLS_PER_BOX * (double)(na + nq + 256);
+    for (int tries = 0; tries < 4096 && isfinite(cell); tries++) {
+        double cells = 0, far = 0;
+        for (int s = 0; s < 2; s++) {
+            const box *b = s ? q : a;
+            for (int64_t e = 0; e < (s ? nq : na); e++) {
+                if (!(b[e].lo[0] <= b[e].hi[0])) continue;
+                double span = 1;
+                for (int c = 0; c < 3; c++) {
+                    const double lo = b[e].lo[c] / cell, hi = b[e].hi[c] / cell;
+                    span *= floor(hi) - floor(lo) + 1;
+                    far = g_max(far, g_max(fabs(lo), fabs(hi)));
+                }
+                cells += span;
+            }
+        }
+        if (cells <= budget && far < 0x1p52) return cell;
+        cell *= 2;
+    }
+    return cell;
 }
 
 static void grid_free(grid *g)
@@ -532,8 +564,8 @@ static int build(hk_world *w, hk_pairs *pr)
     for (int64_t t = 0; t < pr->ntri; t++) box_of(pr, pr->tri + 3 * t, 3, 0, &tb[t]);
     for (int64_t e = 0; e < pr->nedge; e++) box_of(pr, pr->edge + 2 * e, 2, 0.5 * th, &eb[e]);
     pr->npair = 0;
-    if (grid_build(&gt, tb, pr->ntri, mean_side(tb, pr->ntri)) != 0 || vt_pairs(w, pr, vb, tb, &gt, body) != 0 ||
-        grid_build(&ge, eb, pr->nedge, mean_side(eb, pr->nedge)) != 0 || ee_pairs(w, pr, eb, &ge) != 0)
+    if (grid_build(&gt, tb, pr->ntri, vb, n) != 0 || vt_pairs(w, pr, vb, tb, &gt, body) != 0 ||
+        grid_build(&ge, eb, pr->nedge, eb, pr->nedge) != 0 || ee_pairs(w, pr, eb, &ge) != 0)
         goto done;
     hk_pair *t = pr->cand; /* the candidates found into cand; its room, the next search's */
     const int64_t cap = pr->capcand;
@@ -615,6 +647,13 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
     pr->dt = w->integrator.dt;
     pr->left = 0;
     const int st = starts(w, pr);
+    for (int i = 0; i < n; i++) /* a blown-up state has no places to search: the step fails, said so */
+        if (!isfinite(pr->q0[3 * i] + pr->q0[3 * i + 1] + pr->q0[3 * i + 2] + pr->b[i]))
+            return hk_fail(w,
+                           "contact between bodies: particle %d's position or speed is not finite at step %lld (the "
+                           "state has blown up, or a body is too large for this build's precision): try a smaller "
+                           "dt, or check the scene's sizes",
+                           i, (long long)w->steps);
     if (!st || pr->surfaces_changed) {
         memcpy(pr->qb, pr->q0, (size_t)(3 * n) * sizeof *pr->qb);
         for (int i = 0; i < n; i++) pr->rb[i] = pr->b[i] + skin(pr);
