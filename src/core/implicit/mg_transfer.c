@@ -80,7 +80,7 @@ static void prolong_share(void *ctx, int64_t a, int64_t e)
 }
 
 void hk_mg_prolong_rows(const hk_world *w, int team, const int n[3], hk_real *const dst[3], const int cn[3],
-                         hk_real *const src[3], const hk_real *keep, int r0, int r1)
+                        hk_real *const src[3], const hk_real *keep, int r0, int r1)
 {
     transfer_pass tp = {n, cn, dst, src, NULL, keep, r0};
     hk_team_for(w, team, r1 - r0, prolong_share, &tp);
