@@ -263,8 +263,43 @@ static void cells_of(const grid *g, const box *b, int64_t lo[3], int64_t hi[3])
         for (int64_t j = lo[1]; j <= hi[1]; j++)                                                                       \
             for (int64_t i = lo[0]; i <= hi[0]; i++)
 
-static double mean_side(const box *b, int64_t n);
-static double fit_cell(double cell, const box *a, int64_t na, const box *q, int64_t nq);
+/* The mean largest side of boxes b[0 .. n): the grid's first cell size. */
+static double mean_side(const box *b, int64_t n)
+{
+    double s = 0;
+    for (int64_t e = 0; e < n; e++)
+        s += g_max(b[e].hi[0] - b[e].lo[0], g_max(b[e].hi[1] - b[e].lo[1], b[e].hi[2] - b[e].lo[2]));
+    return n ? g_max(s / (double)n, 1e-9) : 1;
+}
+
+/* The cell size for a grid over boxes a[0 .. na) queried with boxes q[0 .. nq): `cell`, doubled until both sets'
+ * boxes (empty ones left out) cover at most GRID_CELLS_PER_BOX cells each on average and every cell index stays
+ * far inside int64_t. A body of absurd size or speed (a scene may place a jelly of spacing 1e90 m beside one of
+ * 5 cm) then makes the grid coarse instead of the search endless; the pairs found do not depend on the cell. */
+#define GRID_CELLS_PER_BOX 512.0
+static double fit_cell(double cell, const box *a, int64_t na, const box *q, int64_t nq)
+{
+    const double budget = GRID_CELLS_PER_BOX * (double)(na + nq + 256);
+    for (int tries = 0; tries < 4096 && isfinite(cell); tries++) {
+        double cells = 0, far = 0;
+        for (int s = 0; s < 2; s++) {
+            const box *b = s ? q : a;
+            for (int64_t e = 0; e < (s ? nq : na); e++) {
+                if (!(b[e].lo[0] <= b[e].hi[0])) continue;
+                double span = 1;
+                for (int c = 0; c < 3; c++) {
+                    const double lo = b[e].lo[c] / cell, hi = b[e].hi[c] / cell;
+                    span *= floor(hi) - floor(lo) + 1;
+                    far = g_max(far, g_max(fabs(lo), fabs(hi)));
+                }
+                cells += span;
+            }
+        }
+        if (cells <= budget && far < 0x1p52) return cell;
+        cell *= 2;
+    }
+    return cell;
+}
 
 /* The grid over boxes b[0 .. n), to be queried with boxes q[0 .. nq); 0 or -1. */
 static int grid_build(grid *g, const box *b, int64_t n, const box *q, int64_t nq)
@@ -302,35 +337,6 @@ static int grid_build(grid *g, const box *b, int64_t n, const box *q, int64_t nq
     }
     g->start[0] = 0;
     return 0;
-}
-
-/* The cell size for a grid over boxes a[0 .. na) queried with boxes q[0 .. nq): `cell`, doubled until both sets'
- * boxes (empty ones left out) cover at most GRID_CELLS_PER_BOX cells each on average and every cell index stays
- * far inside int64_t. A body of absurd size or speed (a scene may place a jelly of spacing 1e90 m beside one of
- * 5 cm) then makes the grid coarse instead of the search endless; the pairs found do not depend on the cell. */
-#define GRID_CELLS_PER_BOX 512.0
-static double fit_cell(double cell, const box *a, int64_t na, const box *q, int64_t nq)
-{
-    const double budget = GRID_CELLS_PER_BOX * (double)(na + nq + 256);
-    for (int tries = 0; tries < 4096 && isfinite(cell); tries++) {
-        double cells = 0, far = 0;
-        for (int s = 0; s < 2; s++) {
-            const box *b = s ? q : a;
-            for (int64_t e = 0; e < (s ? nq : na); e++) {
-                if (!(b[e].lo[0] <= b[e].hi[0])) continue;
-                double span = 1;
-                for (int c = 0; c < 3; c++) {
-                    const double lo = b[e].lo[c] / cell, hi = b[e].hi[c] / cell;
-                    span *= floor(hi) - floor(lo) + 1;
-                    far = g_max(far, g_max(fabs(lo), fabs(hi)));
-                }
-                cells += span;
-            }
-        }
-        if (cells <= budget && far < 0x1p52) return cell;
-        cell *= 2;
-    }
-    return cell;
 }
 
 static void grid_free(grid *g)
@@ -468,15 +474,6 @@ static int ee_pairs(const hk_world *w, hk_pairs *pr, const box *eb, const grid *
         if (pr->npair > first) qsort(pr->pair + first, (size_t)(pr->npair - first), sizeof *pr->pair, cmp_pair);
     }
     return 0;
-}
-
-/* The mean largest side of boxes b[0 .. n): the grid's cell. */
-static double mean_side(const box *b, int64_t n)
-{
-    double s = 0;
-    for (int64_t e = 0; e < n; e++)
-        s += g_max(b[e].hi[0] - b[e].lo[0], g_max(b[e].hi[1] - b[e].lo[1], b[e].hi[2] - b[e].lo[2]));
-    return n ? g_max(s / (double)n, 1e-9) : 1;
 }
 
 /* The box of particles idx[0 .. n), each widened by its bound r (and pad). */
@@ -647,14 +644,14 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
     pr->dt = w->integrator.dt;
     pr->left = 0;
     const int st = starts(w, pr);
-    for (int i = 0; i < n; i++) /* a blown-up state has no places to search: the step fails, said so */
-        if (!isfinite(pr->q0[3 * i] + pr->q0[3 * i + 1] + pr->q0[3 * i + 2] + pr->b[i]))
-            return hk_fail(w,
-                           "contact between bodies: particle %d's position or speed is not finite at step %lld (the "
-                           "state has blown up, or a body is too large for this build's precision): try a smaller "
-                           "dt, or check the scene's sizes",
-                           i, (long long)w->steps);
     if (!st || pr->surfaces_changed) {
+        for (int i = 0; i < n; i++) /* a blown-up state has no places to search: the step fails, said so */
+            if (!isfinite(pr->q0[3 * i] + pr->q0[3 * i + 1] + pr->q0[3 * i + 2] + pr->b[i]))
+                return hk_fail(w,
+                               "contact between bodies: particle %d's position or speed is not finite at step %lld "
+                               "(the state has blown up, or a body is too large for this build's precision): try a "
+                               "smaller dt, or check the scene's sizes",
+                               i, (long long)w->steps);
         memcpy(pr->qb, pr->q0, (size_t)(3 * n) * sizeof *pr->qb);
         for (int i = 0; i < n; i++) pr->rb[i] = pr->b[i] + skin(pr);
         if (build(w, pr) != 0)
