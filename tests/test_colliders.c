@@ -1,4 +1,4 @@
-/* test_colliders.c — colliders: resting and sliding on a tilted plane, cloth on a box, no tunnelling, moving ones. */
+/* test_colliders.c — colliders: resting and sliding on a slope, cloth on a box, no tunnelling, landing, moving ones. */
 /* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
@@ -395,6 +395,101 @@ static void test_fast_cloth_stays_above_plate_semi_implicit(void **state)
     check_plate(HK_SEMI_IMPLICIT_EULER, 1e-3);
 }
 
+/* ---- landing in the layer ----------------------------------------------------------------------------------- */
+
+/* Two 10 g particles fall onto a box's top face (y = 0.1 m; layer 1 cm, k = 1e4 N/m) from 2 mm above the layer,
+ * one step of backward Euler at 5 ms: no contact force acts in the step (they start outside the layer). One
+ * (1.5 m/s) ends the step 4.25 mm into the layer, the other (3 m/s) 2.4 mm through the face. The safety net puts
+ * both where the layer's spring would have stopped them, at rest along the normal: 1 cm - |v| sqrt(m / k) above
+ * the face, |v| = v0 + g dt the speed the step gave them (their normal kinetic energy then in the spring). */
+static void test_landing_where_the_spring_stops(void **state)
+{
+    (void)state;
+    const double th = 0.01, k = 1e4, m = 0.01, dt = 0.005, y0 = 0.1 + th + 0.002;
+    hk_world *w = gravity_world();
+    hk_collider_def c = hk_default_collider_def();
+    c.size = (hk_vec3){1, 0.2, 1};
+    c.thickness = th;
+    c.stiffness = k;
+    c.damping_ratio = 1;
+    c.friction = 0;
+    assert_int_equal(hk_world_add_collider(w, &c), 0);
+    const double v0[2] = {1.5, 3};
+    int id[2];
+    for (int q = 0; q < 2; q++) id[q] = add_point(w, (hk_vec3){0.2 * q, y0, 0}, (hk_vec3){0, -v0[q], 0}, m);
+    hk_test_integrator(w, HK_IMPLICIT_EULER, dt);
+    const double before = w->contact->caught;
+    steps(w, 1);
+    const hk_particles_view v = hk_world_particles(w);
+    for (int q = 0; q < 2; q++) {
+        const double speed = v0[q] + G * dt, free = y0 - dt * speed - 0.1, want = th - speed * sqrt(m / k);
+        const double gap = hk_world_position(w, id[q]).y - 0.1;
+        print_message("%.1f m/s: the step alone leaves it %.6e m from the face, the net %.6e m (spring's stop "
+                      "%.6e m), vy %.3e m/s\n",
+                      v0[q], free, gap, want, (double)v.vy[id[q]]);
+        assert_true(q == 0 ? free > 0 && free < want : free < 0); /* into the layer deeper than the stop; through */
+        assert_near(gap, want, 1e-6);
+        assert_near(v.vy[id[q]], 0, 1e-6);
+    }
+    assert_int_equal(w->contact->caught - before, 2);
+    hk_world_destroy(w);
+}
+
+/* A 100 x 100 cloth (1 cm spacing, 10000 nodes: the contact passes on the team), slightly tilted, falls 0.2 m onto
+ * a box under backward Euler at 1/240 s, meeting it at 2 m/s, 8 mm a step against a 3 mm layer: after every step no
+ * node is inside the box and none is nearer its surface than a quarter of the layer, and 1, 2 and 3 threads give the
+ * same bits. Without the landing above, the nodes that come into the layer unseen end a step 1e-4 m from the face. */
+static uint64_t landing_cloth(int threads, double *nearest)
+{
+    const double th = 0.003;
+    hk_world *w = gravity_world();
+    hk_collider_def c = hk_default_collider_def();
+    c.size = (hk_vec3){2, 0.2, 2};
+    c.thickness = th;
+    c.stiffness = 1e4;
+    c.damping_ratio = 1;
+    c.friction = 0.3;
+    assert_int_equal(hk_world_add_collider(w, &c), 0);
+    hk_cloth_def cl = hk_default_cloth_def();
+    cl.nx = cl.ny = 100;
+    cl.spacing = 0.01;
+    cl.mass = 2e-5;
+    cl.origin = (hk_vec3){-0.5, 0.1 + th + 0.2, -0.5};
+    cl.u = (hk_vec3){1, 0.02, 0};
+    cl.v = (hk_vec3){0, 0, 1};
+    cl.structural = cl.shear = cl.bend = 1;
+    hk_spring_params *fam[3] = {&cl.structural_springs, &cl.shear_springs, &cl.bend_springs};
+    for (int f = 0; f < 3; f++) fam[f]->k = 2000, fam[f]->damping = 0.02, fam[f]->damping_model = HK_DAMP_RELATIVE;
+    assert_true(hk_world_add_cloth(w, &cl) >= 0);
+    hk_test_integrator(w, HK_IMPLICIT_EULER, 1.0 / 240);
+    assert_int_equal(hk_world_set_threads(w, threads), 0);
+    *nearest = INFINITY;
+    int64_t touching = 0;
+    for (int s = 0; s < 72; s++) { /* the first nodes land at step 48 */
+        steps(w, 1);
+        const hk_contact_survey sv = hk_contact_counts(w, NULL);
+        assert_int_equal(sv.inside, 0);
+        if (sv.contacts) *nearest = fmin(*nearest, sv.min_gap);
+        touching = sv.contacts;
+    }
+    assert_int_equal(touching, 10000); /* all of it landed */
+    const uint64_t h = hk_world_state_hash(w);
+    hk_world_destroy(w);
+    return h;
+}
+
+static void test_landing_cloth_keeps_its_gap(void **state)
+{
+    (void)state;
+    double nearest[3];
+    const uint64_t h1 = landing_cloth(1, &nearest[0]);
+    for (int t = 2; t <= 3; t++) assert_true(landing_cloth(t, &nearest[t - 1]) == h1);
+    print_message("nearest a node came to the face after a step: %.6e m (layer 3e-3 m), hash 0x%016llx\n", nearest[0],
+                  (unsigned long long)h1);
+    assert_true(nearest[0] >= 0.003 / 4);
+    assert_true(nearest[1] == nearest[0] && nearest[2] == nearest[0]);
+}
+
 /* ---- moving colliders ------------------------------------------------------------------------------------------ */
 
 /* A box rising at 0.5 m/s carries a particle on its top face at the balance distance; a box turning about the
@@ -555,6 +650,8 @@ int main(void)
         cmocka_unit_test(test_cloth_rests_on_box_implicit),
         cmocka_unit_test(test_fast_cloth_stays_above_plate_implicit),
         cmocka_unit_test(test_fast_cloth_stays_above_plate_semi_implicit),
+        cmocka_unit_test(test_landing_where_the_spring_stops),
+        cmocka_unit_test(test_landing_cloth_keeps_its_gap),
         cmocka_unit_test(test_moving_boxes_carry_particles),
         cmocka_unit_test(test_implicit_stiff_contact_rests),
         cmocka_unit_test(test_bad_colliders_refused),

@@ -18,8 +18,8 @@
  * of them (hk_pairs_team); each iteration is one particle's, so the bits
  * do not depend on the team. */
 
-/* A particle put back by the safety net lands this fraction of the
- * thickness outside the surface it crossed. */
+/* A particle put back by the safety net lands at least this fraction of
+ * the thickness outside the surface it crossed (landing_gap). */
 #define HK_CONTACT_LAND 0.01
 
 void hk_contact_free(hk_world *w)
@@ -76,6 +76,7 @@ int hk_world_add_collider(hk_world *w, const hk_collider_def *def)
         hk_collider_free(&ct->col[--ct->ncol]);
         return hk_failed(w);
     }
+    ct->thickest = fmax(ct->thickest, def->thickness);
     return ct->ncol - 1;
 }
 
@@ -285,20 +286,48 @@ static int colliders_begin(hk_world *w, struct hk_contact *ct)
 
 /* ---- step 3 and 4: the safety net ------------------------------------------- */
 
-/* Puts particle i, which moved from x0 to x1 (world, [m]) over [t0, t1],
- * back outside every collider it entered or is inside of (poses P0, P1);
- * returns 1 if it moved it, with the new place in x1 and velocity in v. */
-static int put_back(const struct hk_contact *ct, const hk_pose *P0, const hk_pose *P1, const double x0[3], double x1[3],
-                    double v[3])
+/* Where the layer's spring, had it acted, would have stopped a particle of
+ * mass m [kg] meeting the collider at normal speed vn [m/s] (< 0: into
+ * it): its distance from the surface at the undamped spring's turning
+ * point, thickness + vn sqrt(m / k) (the kinetic energy of the normal
+ * motion, m vn^2 / 2, stored in the spring), and at least the fraction
+ * HK_CONTACT_LAND of the thickness out [m]. */
+static double landing_gap(const hk_collider_def *d, double m, double vn)
+{
+    const double depth = m > 0 ? -vn * sqrt(m / d->stiffness) : 0;
+    return d->thickness - fmin(depth, (1 - HK_CONTACT_LAND) * d->thickness);
+}
+
+/* Puts a particle of mass m [kg], which moved from x0 to x1 (world, [m])
+ * over [t0, t1] and now moves at v, back outside every collider it
+ * entered or is inside of (poses P0, P1). gap0 is its distance from the
+ * colliders at t0 (a lower bound; at least a collider's thickness: it
+ * started outside that one's layer, and no contact force acted on it):
+ * then it lands where the layer's spring would have stopped it
+ * (landing_gap), and is put there too if it only came into the layer,
+ * deeper than that; else it lands a hundredth of the thickness out.
+ * Returns 1 if it moved it, with the new place in x1 and velocity in v. */
+static int put_back(const struct hk_contact *ct, const hk_pose *P0, const hk_pose *P1, double m, double gap0,
+                    const double x0[3], double x1[3], double v[3])
 {
     int moved = 0;
     for (int c = 0; c < ct->ncol; c++) {
         const hk_collider *col = &ct->col[c];
-        const double th = col->def.thickness, land = HK_CONTACT_LAND * th;
-        double p0[3], p1[3], n[3], q[3], target[3], phi;
+        const double th = col->def.thickness;
+        double p0[3], p1[3], n[3], q[3], target[3], phi = 0, nw[3], vs[3], vr[3];
         hk_pose_to_local(&P0[c], x0, p0);
         hk_pose_to_local(&P1[c], x1, p1);
         const double s = hk_collider_enters(col, p0, p1, n);
+        if (s < 0 && !(hk_collider_nearest(col, p1, th, q, n, &phi) && (phi < 0 || gap0 >= th))) continue;
+        /* the normal speed into the collider where the particle is now */
+        g_rot(P1[c].R, n, nw);
+        hk_pose_velocity(&P1[c], x1, vs);
+        g_sub(v, vs, vr);
+        const double vn0 = g_dot(vr, nw);
+        if (s < 0 && phi >= 0 && !(vn0 < 0)) continue; /* in the layer, on its way out */
+        /* met unseen (from outside the layer): where the spring would have stopped it; else pushed through a
+         * layer that acted: just outside */
+        const double land = vn0 < 0 && gap0 >= th ? landing_gap(&col->def, m, vn0) : HK_CONTACT_LAND * th;
         if (s >= 0) { /* onto the plane of the surface it entered through, land outside */
             double h[3], hp[3];
             for (int k = 0; k < 3; k++) h[k] = p0[k] + s * (p1[k] - p0[k]);
@@ -307,14 +336,12 @@ static int put_back(const struct hk_contact *ct, const hk_pose *P0, const hk_pos
             for (int k = 0; k < 3; k++) target[k] = p1[k] + back * n[k], hp[k] = h[k] + land * n[k];
             double n2[3];
             if (hk_collider_enters(col, hp, target, n2) >= 0) memcpy(target, hp, sizeof hp); /* a concave corner */
-        } else if (hk_collider_nearest(col, p1, th, q, n, &phi) && phi < 0) {
+        } else if (phi < land) { /* inside, or in the layer deeper than its spring would have let it come */
             for (int k = 0; k < 3; k++) target[k] = p1[k] + (land - phi) * n[k];
         } else {
             continue;
         }
-        double nw[3], vs[3], vr[3];
         hk_pose_to_world(&P1[c], target, x1);
-        g_rot(P1[c].R, n, nw);
         hk_pose_velocity(&P1[c], x1, vs);
         g_sub(v, vs, vr);
         const double vn = g_dot(vr, nw);
@@ -400,11 +427,14 @@ static void substep_end_task(const hk_team *tm, void *ctx)
         double x1[3], v[3] = {p->vx[i], p->vy[i], p->vz[i]};
         const hk_body *bd = position(w, i, &b, x1);
         const double *x0 = ct->x0 + 3 * (size_t)k;
-        if (ct->gap_fresh) { /* closer to no collider than it moved (with the colliders' own motion): no entry */
+        /* closer to no collider than it moved (with the colliders' own motion), less half the thickest layer: it
+         * neither entered one nor came more than half a layer into one it started outside of */
+        const double gap0 = ct->gap_fresh ? ct->gap[k] : 0;
+        if (ct->gap_fresh) {
             const double d[3] = {x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]};
-            if (g_norm(d) + ct->drift < ct->gap[k]) continue;
+            if (g_norm(d) + ct->drift < gap0 - 0.5 * ct->thickest) continue;
         }
-        if (!put_back(ct, P, P + ct->ncol, x0, x1, v)) continue;
+        if (!put_back(ct, P, P + ct->ncol, p->mass[i], gap0, x0, x1, v)) continue;
         write_back(w, bd, i, x1, v, cp->prev);
         moved++;
     }
@@ -462,7 +492,8 @@ static void end_step_task(const hk_team *tm, void *ctx)
         x0[0] = bd->origin[0] + ((double)p->rx[i] + (double)ct->q0[0][i]);
         x0[1] = bd->origin[1] + ((double)p->ry[i] + (double)ct->q0[1][i]);
         x0[2] = bd->origin[2] + ((double)p->rz[i] + (double)ct->q0[2][i]);
-        if (!put_back(ct, P, P + ct->ncol, x0, x1, v)) continue;
+        /* no candidate: it started outside every collider's layer */
+        if (!put_back(ct, P, P + ct->ncol, p->mass[i], INFINITY, x0, x1, v)) continue;
         write_back(w, bd, i, x1, v, ep->c.prev);
         moved++;
     }

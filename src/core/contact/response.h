@@ -26,12 +26,19 @@
  *    candidate's motion over the substep, relative to each collider, is
  *    swept against it (unless it moved less than its distance from every
  *    collider at the substep's start, which the first force evaluation of
- *    the substep measured: the distance is 1-Lipschitz, so it cannot have
- *    reached one); a particle that entered it is put back on the
- *    surface it crossed, a hundredth of the thickness out, and its normal
- *    velocity into the collider is removed (Coulomb friction takes off
- *    tangential velocity in proportion: Bridson, Fedkiw and Anderson
- *    2002). A particle found inside a collider is pushed out the same way.
+ *    the substep measured, less half the thickest layer: the distance is
+ *    1-Lipschitz, so it can neither have reached one nor come more than
+ *    half a layer into one); a particle that entered it is put back on
+ *    the surface it crossed, and its normal velocity into the collider is
+ *    removed (Coulomb friction takes off tangential velocity in
+ *    proportion: Bridson, Fedkiw and Anderson 2002). A particle found
+ *    inside a collider is pushed out the same way. One that started the
+ *    substep outside the layer (no contact force acted on it) lands where
+ *    the layer's spring would have stopped it, thickness - |v_n| sqrt(m /
+ *    k) out (its normal kinetic energy stored in the spring), and so does
+ *    one that came into the layer deeper than that without crossing the
+ *    surface; one pushed through a layer that acted lands a hundredth of
+ *    the thickness out.
  * 4. Check, at the end of the step (hk_contact_end_step): a particle that
  *    was no candidate and moved more than its slack after all is swept from
  *    q0 over the whole step: nothing passes unseen, whatever the speed.
@@ -66,6 +73,7 @@ hk_contact_profile hk_contact_profile_of(const hk_world *w);
 struct hk_contact {
     hk_collider *col;
     int ncol, capcol;
+    double thickest;      /* the largest thickness of a collider [m] */
     int checked_families; /* the family count at the last thickness check; -1: never checked */
     /* per particle (capacity cap): the contact force [N], and the broad phase's q0 [m] and slack [m] */
     int cap;
