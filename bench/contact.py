@@ -85,9 +85,18 @@ def without_colliders(scene, folder):
     return path
 
 
+def cpu_of(hooke):
+    """The CPU as `hooke info` names it, and the kernel path in use."""
+    out = subprocess.run([hooke, "info"], capture_output=True, text=True).stdout
+    cpu = re.search(r"^cpu: (.*)$", out, re.M)
+    path = re.search(r"kernel path in use: (\w+)", out)
+    return "%s (%s)" % (cpu.group(1) if cpu else "unknown CPU", path.group(1) if path else "unknown path")
+
+
 def measure(build, quick):
     hooke = os.path.join(build, "hooke")
     m = {"date": datetime.date.today().isoformat(), "quick": quick,
+         "cpu": cpu_of(hooke),
          "commit": subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
                                   text=True).stdout.strip(), "runs": {}}
     for name, scene in (("plate", "scenes/cloth_plate.scene"), ("drape", "scenes/cloth_drape.scene"),
@@ -171,8 +180,8 @@ def render(m, ab):
     w("Measured %s at commit %s by `python3 bench/contact.py`%s. Each run writes the statistics of every step "
       "(`--stats FILE --every 1`): `crossings` is the particles inside a collider after the step, `min_gap` the "
       "smallest distance of a particle in contact from its collider's surface (docs/user-guide.md, \"Contact\"); "
-      "the machine was shared with other work while it ran, so the wall times are noisy (the ratios of "
-      "back-to-back runs below are not)." % (m["date"], m["commit"], " (--quick: a few steps)" if m["quick"] else ""))
+      "the wall times are of one run each, on a 2-core %s (`hooke info`)." %
+      (m["date"], m["commit"], " (--quick: a few steps)" if m["quick"] else "", m.get("cpu", "machine")))
     w("")
     w("| scene | threads | steps | wall s | s per step | CG iterations/step | largest crossings | smallest min_gap "
       "| goal | met | state hash |")
