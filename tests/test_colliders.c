@@ -51,6 +51,37 @@ static hk_mesh box_mesh(double a, double b, double c)
     return m;
 }
 
+/* A box collider of full size `size` [m] about the origin, critically damped, with a layer `th` [m] of stiffness k
+ * [N/m] and friction mu. */
+static hk_collider_def box_collider(hk_vec3 size, double th, double k, double mu)
+{
+    hk_collider_def c = hk_default_collider_def();
+    c.size = size;
+    c.thickness = th;
+    c.stiffness = k;
+    c.damping_ratio = 1;
+    c.friction = mu;
+    return c;
+}
+
+/* A square cloth of n x n nodes `spacing` [m] apart, node mass `mass` [kg], its corner at `origin` and its sides
+ * along u and v, with all three spring families at k [N/m] and relative damping `damping` [N s/m]. */
+static hk_cloth_def square_cloth(int n, double spacing, double mass, hk_vec3 origin, hk_vec3 u, hk_vec3 v, double k,
+                                 double damping)
+{
+    hk_cloth_def cl = hk_default_cloth_def();
+    cl.nx = cl.ny = n;
+    cl.spacing = spacing;
+    cl.mass = mass;
+    cl.origin = origin;
+    cl.u = u;
+    cl.v = v;
+    cl.structural = cl.shear = cl.bend = 1;
+    hk_spring_params *fam[3] = {&cl.structural_springs, &cl.shear_springs, &cl.bend_springs};
+    for (int f = 0; f < 3; f++) fam[f]->k = k, fam[f]->damping = damping, fam[f]->damping_model = HK_DAMP_RELATIVE;
+    return cl;
+}
+
 /* ---- a particle on a plane tilted by theta about z --------------------------------------------------------- */
 
 #define SLOPE 0.3  /* [rad] */
@@ -278,28 +309,11 @@ static void test_rest_on_capsule(void **state)
 static void check_cloth_on_box(hk_integrator_kind kind, double dt, double seconds)
 {
     hk_world *w = gravity_world();
-    hk_collider_def c = hk_default_collider_def();
-    c.size = (hk_vec3){1, 0.2, 1};
+    hk_collider_def c = box_collider((hk_vec3){1, 0.2, 1}, 0.005, 100, 0.5);
     c.offset = (hk_vec3){0, -0.1, 0};
-    c.thickness = 0.005;
-    c.stiffness = 100;
-    c.damping_ratio = 1;
-    c.friction = 0.5;
     assert_int_equal(hk_world_add_collider(w, &c), 0);
-    hk_cloth_def cl = hk_default_cloth_def();
-    cl.nx = cl.ny = 20;
-    cl.spacing = 0.02;
-    cl.mass = 1e-3;
-    cl.origin = (hk_vec3){-0.19, 0.02, -0.19};
-    cl.u = (hk_vec3){1, 0, 0};
-    cl.v = (hk_vec3){0, 0.1, 1};
-    cl.structural = cl.shear = cl.bend = 1;
-    hk_spring_params *fam[3] = {&cl.structural_springs, &cl.shear_springs, &cl.bend_springs};
-    for (int f = 0; f < 3; f++) {
-        fam[f]->k = 200;
-        fam[f]->damping = 0.01;
-        fam[f]->damping_model = HK_DAMP_RELATIVE;
-    }
+    const hk_cloth_def cl = square_cloth(20, 0.02, 1e-3, (hk_vec3){-0.19, 0.02, -0.19}, (hk_vec3){1, 0, 0},
+                                         (hk_vec3){0, 0.1, 1}, 200, 0.01);
     const int body = hk_world_add_cloth(w, &cl);
     assert_true(body >= 0);
     hk_test_integrator(w, kind, dt);
@@ -353,16 +367,8 @@ static void check_plate(hk_integrator_kind kind, double dt_max)
     c.friction = 0.3;
     assert_int_equal(hk_world_add_collider(w, &c), 0);
     hk_mesh_free(&m);
-    hk_cloth_def cl = hk_default_cloth_def();
-    cl.nx = cl.ny = 24;
-    cl.spacing = 0.04;
-    cl.mass = 1e-3;
-    cl.origin = (hk_vec3){-0.46, 10, -0.46};
-    cl.u = (hk_vec3){1, 0, 0};
-    cl.v = (hk_vec3){0, 0.05, 1};
-    cl.structural = cl.shear = cl.bend = 1;
-    hk_spring_params *fam[3] = {&cl.structural_springs, &cl.shear_springs, &cl.bend_springs};
-    for (int f = 0; f < 3; f++) fam[f]->k = 50, fam[f]->damping = 0.01, fam[f]->damping_model = HK_DAMP_RELATIVE;
+    const hk_cloth_def cl =
+        square_cloth(24, 0.04, 1e-3, (hk_vec3){-0.46, 10, -0.46}, (hk_vec3){1, 0, 0}, (hk_vec3){0, 0.05, 1}, 50, 0.01);
     assert_true(hk_world_add_cloth(w, &cl) >= 0);
     hk_integrator_def d = hk_default_integrator_def();
     d.kind = kind;
@@ -407,12 +413,7 @@ static void test_landing_where_the_spring_stops(void **state)
     (void)state;
     const double th = 0.01, k = 1e4, m = 0.01, dt = 0.005, y0 = 0.1 + th + 0.002;
     hk_world *w = gravity_world();
-    hk_collider_def c = hk_default_collider_def();
-    c.size = (hk_vec3){1, 0.2, 1};
-    c.thickness = th;
-    c.stiffness = k;
-    c.damping_ratio = 1;
-    c.friction = 0;
+    const hk_collider_def c = box_collider((hk_vec3){1, 0.2, 1}, th, k, 0);
     assert_int_equal(hk_world_add_collider(w, &c), 0);
     const double v0[2] = {1.5, 3};
     int id[2];
@@ -443,23 +444,10 @@ static uint64_t landing_cloth(int threads, double *nearest)
 {
     const double th = 0.003;
     hk_world *w = gravity_world();
-    hk_collider_def c = hk_default_collider_def();
-    c.size = (hk_vec3){2, 0.2, 2};
-    c.thickness = th;
-    c.stiffness = 1e4;
-    c.damping_ratio = 1;
-    c.friction = 0.3;
+    const hk_collider_def c = box_collider((hk_vec3){2, 0.2, 2}, th, 1e4, 0.3);
     assert_int_equal(hk_world_add_collider(w, &c), 0);
-    hk_cloth_def cl = hk_default_cloth_def();
-    cl.nx = cl.ny = 100;
-    cl.spacing = 0.01;
-    cl.mass = 2e-5;
-    cl.origin = (hk_vec3){-0.5, 0.1 + th + 0.2, -0.5};
-    cl.u = (hk_vec3){1, 0.02, 0};
-    cl.v = (hk_vec3){0, 0, 1};
-    cl.structural = cl.shear = cl.bend = 1;
-    hk_spring_params *fam[3] = {&cl.structural_springs, &cl.shear_springs, &cl.bend_springs};
-    for (int f = 0; f < 3; f++) fam[f]->k = 2000, fam[f]->damping = 0.02, fam[f]->damping_model = HK_DAMP_RELATIVE;
+    const hk_cloth_def cl = square_cloth(100, 0.01, 2e-5, (hk_vec3){-0.5, 0.1 + th + 0.2, -0.5}, (hk_vec3){1, 0.02, 0},
+                                         (hk_vec3){0, 0, 1}, 2000, 0.02);
     assert_true(hk_world_add_cloth(w, &cl) >= 0);
     hk_test_integrator(w, HK_IMPLICIT_EULER, 1.0 / 240);
     assert_int_equal(hk_world_set_threads(w, threads), 0);
@@ -499,13 +487,8 @@ static void test_moving_boxes_carry_particles(void **state)
 {
     (void)state;
     hk_world *w = gravity_world();
-    hk_collider_def c = hk_default_collider_def();
-    c.size = (hk_vec3){1, 0.2, 1};
+    hk_collider_def c = box_collider((hk_vec3){1, 0.2, 1}, THICK, K_C, 1);
     c.velocity = (hk_vec3){0, 0.5, 0};
-    c.thickness = THICK;
-    c.stiffness = K_C;
-    c.damping_ratio = 1;
-    c.friction = 1;
     assert_int_equal(hk_world_add_collider(w, &c), 0);
     c.offset = (hk_vec3){10, 0, 0};
     c.velocity = (hk_vec3){0, 0, 0};
