@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "implicit.h"
+#include "mg_level.h"
 #include "multigrid.h"
 #include "system.h"
 
@@ -147,6 +148,41 @@ static void test_preconditioner_positive(void **state)
     hk_world_destroy(w);
 }
 
+/* Building a coarse level adds each fine coupling to its aggregate's row
+ * without testing whether the partner lies in the lattice: a coupling to
+ * a neighbour outside must be zero on every level (2-D, 3-D and 1-D
+ * lattices, after a step). One that is not is found and named. */
+static void test_levels_closed(void **state)
+{
+    (void)state;
+    hk_world *w = world_for(1, 1);
+    hk_test_add_stiff_cloth(w, 40, 33);
+    add_squeezed_jelly(w, 11, 2);
+    add_rope(w, 1100);
+    assert_int_equal(hk_world_optimise(w, 0), 0);
+    set_implicit(w, HK_PRECONDITIONER_MULTIGRID, 1e-5, 1.0 / 240);
+    hk_world_step(w);
+    hk_implicit *im = hk_implicit_solver(w);
+    assert_non_null(im);
+    assert_non_null(im->mg);
+    char why[256] = "";
+    const int rc = hk_mg_check_levels(im->mg, why, sizeof why);
+    if (rc != 0) print_error("%s\n", why);
+    assert_int_equal(rc, 0);
+    int levels = 0;
+    for (int b = 0; b < im->mg->count; b++) levels += im->mg->b[b].levels;
+    assert_true(im->mg->count >= 2 && levels >= 5);
+    /* the cloth's first level: its last aggregate of row 0 coupled along +i to a node past the row's end */
+    mg_level *L = &im->mg->b[0].lv[0];
+    assert_true(L->n[0] > 1 && L->off[0][0] == 1 && L->off[0][1] == 0 && L->off[0][2] == 0);
+    L->c[0][2][L->n[0] - 1] = 1;
+    assert_int_equal(hk_mg_check_levels(im->mg, why, sizeof why), -1);
+    print_message("%d bodies, %d levels closed; the broken one: %s\n", im->mg->count, levels, why);
+    assert_non_null(strstr(why, "outside"));
+    L->c[0][2][L->n[0] - 1] = 0;
+    hk_world_destroy(w);
+}
+
 /* One step of the stiff cloth solved to a tight tolerance with either
  * preconditioner reaches the same velocities (they solve one system), and
  * multigrid needs a fifth of block Jacobi's iterations or fewer. */
@@ -218,6 +254,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_preconditioner_positive),
+        cmocka_unit_test(test_levels_closed),
         cmocka_unit_test(test_same_solution_fewer_iterations),
         cmocka_unit_test(test_threads_bit_identical),
     };

@@ -3,9 +3,11 @@
 #include "multigrid.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "mg_level.h"
 #include "pairs.h"
 #include "response.h"
@@ -314,39 +316,94 @@ static void hk_mg_add_family(hk_mg *mg, const hk_team *tm, const hk_world *w, in
     }
 }
 
-/* Level c = P^T A P of level f, node by node. */
+/* 0 if every coupling of level L between a node and a neighbour outside
+ * the lattice is zero, read where coarsen reads it (the node's own
+ * block, or its partner's place, a guard entry along j and k); else -1
+ * with the first that is not in why. */
+static int level_closed(const mg_level *L, int l, char *why, size_t len)
+{
+    for (int64_t I = 0; I < L->nodes; I++) {
+        const int at[3] = {(int)(I % L->sy), (int)(I / L->sy % L->n[1]), (int)(I / L->sz)};
+        for (int o = 0; o < L->noff; o++)
+            for (int t = 0; t < 2; t++) {
+                int out = 0;
+                for (int c = 0; c < 3; c++) {
+                    const int p = at[c] + (t ? -1 : 1) * L->off[o][c];
+                    out |= p < 0 || p >= L->n[c];
+                }
+                const int64_t owner = t ? I - L->loff[o] : I;
+                for (int e = 0; out && e < 6; e++)
+                    if (L->c[o][e][owner] != 0) {
+                        snprintf(why, len, "level %d: node (%d, %d, %d) couples to (%+d, %+d, %+d) outside: %g", l,
+                                 at[0], at[1], at[2], (t ? -1 : 1) * L->off[o][0], (t ? -1 : 1) * L->off[o][1],
+                                 (t ? -1 : 1) * L->off[o][2], (double)L->c[o][e][owner]);
+                        return -1;
+                    }
+            }
+    }
+    return 0;
+}
+
+int hk_mg_check_levels(const hk_mg *mg, char *why, size_t len)
+{
+    for (int b = 0; mg && b < mg->count; b++)
+        for (int l = 0; l < mg->b[b].levels; l++)
+            if (level_closed(&mg->b[b].lv[l], l, why, len) != 0) return -1;
+    return 0;
+}
+
+/* Where a coupling of a fine node of parity q (bit c: coordinate c odd)
+ * enters its aggregate's row: the partner at sgn off[o] lies in the same
+ * aggregate (the diagonal takes -c) or in the aggregate at a stored
+ * offset of C (that coupling takes +c), or the coupling is another
+ * aggregate's to store (nothing). */
+typedef struct mg_into {
+    int at;      /* the sum it adds to: C's coupling slot, MG_OFFSETS the diagonal, MG_OFFSETS + 1 none */
+    double sign; /* -1 for the diagonal, +1 for a coupling: the sum d - c is d + (-c) to the bit */
+} mg_into;
+
+/* Level c = P^T A P of level f, node by node: per aggregate, its fine
+ * nodes in (k, j, i) order, each its diagonal block, then its couplings
+ * in offset order, each as the block's owner, then as its partner. A
+ * partner outside the lattice adds an exact zero: a coupling to a node
+ * outside is zero (levels are built so), and the guards are zero. */
 static void coarsen(const hk_team *tm, const mg_level *F, mg_level *C)
 {
+    mg_into into[8][MG_OFFSETS][2];
+    for (int q = 0; q < 8; q++)
+        for (int o = 0; o < F->noff; o++)
+            for (int t = 0; t < 2; t++) {
+                const int sgn = t ? -1 : 1, oi = (((q & 1) + sgn * F->off[o][0]) + 2) / 2 - 1,
+                          oj = ((((q >> 1) & 1) + sgn * F->off[o][1]) + 2) / 2 - 1,
+                          ok = ((((q >> 2) & 1) + sgn * F->off[o][2]) + 2) / 2 - 1;
+                const int inside = !oi && !oj && !ok;
+                const int s = inside ? -1 : C->slot[(oi + 1) + 3 * (oj + 1) + 9 * (ok + 1)];
+                into[q][o][t] = inside ? (mg_into){MG_OFFSETS, -1.0} : (mg_into){s >= 0 ? s : MG_OFFSETS + 1, 1.0};
+            }
     int j0, jn;
     hk_team_range(tm, 0, (int)C->nodes, &j0, &jn);
     for (int64_t J = j0; J < j0 + jn; J++) {
         const int cj[3] = {(int)(J % C->sy), (int)(J / C->sy % C->n[1]), (int)(J / C->sz)};
-        double d[6] = {0, 0, 0, 0, 0, 0}, c[MG_OFFSETS][6];
-        memset(c, 0, sizeof c);
+        double acc[MG_OFFSETS + 2][6]; /* C's couplings, then the diagonal, then what is dropped */
+        memset(acc, 0, sizeof acc);
+        double *const d = acc[MG_OFFSETS];
         for (int k = 2 * cj[2]; k < 2 * cj[2] + 2 && k < F->n[2]; k++)
             for (int j = 2 * cj[1]; j < 2 * cj[1] + 2 && j < F->n[1]; j++)
                 for (int i = 2 * cj[0]; i < 2 * cj[0] + 2 && i < F->n[0]; i++) {
                     const int64_t I = lin(F, i, j, k);
+                    const int q = (i & 1) | (j & 1) << 1 | (k & 1) << 2;
                     for (int e = 0; e < 6; e++) d[e] += F->d[e][I];
                     for (int o = 0; o < F->noff; o++)
-                        for (int sgn = 1; sgn >= -1; sgn -= 2) {
-                            const int pi = i + sgn * F->off[o][0], pj = j + sgn * F->off[o][1],
-                                      pk = k + sgn * F->off[o][2];
-                            if (pi < 0 || pi >= F->n[0] || pj < 0 || pj >= F->n[1] || pk < 0 || pk >= F->n[2]) continue;
-                            const int64_t owner = sgn > 0 ? I : lin(F, pi, pj, pk); /* the block's home */
-                            const int oi = pi / 2 - cj[0], oj = pj / 2 - cj[1], ok = pk / 2 - cj[2];
-                            if (!oi && !oj && !ok) {
-                                for (int e = 0; e < 6; e++) d[e] -= F->c[o][e][owner];
-                                continue;
-                            }
-                            const int s = C->slot[(oi + 1) + 3 * (oj + 1) + 9 * (ok + 1)];
-                            if (s >= 0)
-                                for (int e = 0; e < 6; e++) c[s][e] += F->c[o][e][owner];
+                        for (int t = 0; t < 2; t++) {
+                            const mg_into in = into[q][o][t];
+                            double *const a = acc[in.at];
+                            const int64_t owner = t ? I - F->loff[o] : I; /* the block's home */
+                            for (int e = 0; e < 6; e++) a[e] += in.sign * F->c[o][e][owner];
                         }
                 }
         for (int e = 0; e < 6; e++) C->d[e][J] = (hk_real)d[e];
         for (int o = 0; o < C->noff; o++)
-            for (int e = 0; e < 6; e++) C->c[o][e][J] = (hk_real)c[o][e];
+            for (int e = 0; e < 6; e++) C->c[o][e][J] = (hk_real)acc[o][e];
     }
 }
 
@@ -437,6 +494,7 @@ static void hk_mg_finish(hk_mg *mg, const hk_team *tm, const hk_world *w)
         }
         if (tm->t == 0) factor_coarsest(B);
     }
+    if (tm->t == 0) HK_VALIDATE(hk_mg_check_levels, mg); /* what coarsen relied on */
     hk_team_barrier(tm);
 }
 

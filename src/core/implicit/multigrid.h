@@ -34,6 +34,10 @@ void hk_mg_free(hk_mg *mg);
  * hk_system_blocks assembles with scales sK, sD: pass these hooks to it
  * (mg not NULL). */
 hk_block_hooks hk_mg_hooks(hk_mg *mg, hk_real sK, hk_real sD);
+/* What building the coarse levels relies on (checked there in checking
+ * builds): every coupling between a node and a neighbour outside its
+ * level's lattice is zero. 0, or -1 with the first that is not in why. */
+int hk_mg_check_levels(const hk_mg *mg, char *why, size_t len);
 /* The damping omega of the block-Jacobi smoother. */
 hk_real hk_mg_omega(void);
 /* z = B r with B the multigrid preconditioner, given z = omega inv r (the

@@ -628,14 +628,15 @@ static void blocks_task(const hk_team *tm, void *ctx)
         if (hk_part_rows(w, f->body, &lo, &hi, NULL) || hk_part_computes(w, f->body)) {
             int l0, ln;
             hk_team_range(tm, lo * bd->nx, (hi - lo) * bd->nx, &l0, &ln);
-            const int64_t off = f->offset;
+            /* as source, then (where the source l - off is a node) as target: the target terms in [t0, t1) */
+            const int64_t off = f->offset, l1 = l0 + ln;
+            const int64_t t0 = off > l0 ? (off < l1 ? off : l1) : l0, t1 = nodes + off < l1 ? nodes + off : l1;
             for (int e = 0; e < 6; e++) {
-                hk_real *s = sum[e] + bd->first;
-                const hk_real *bk = im->blk[e];
-                for (int64_t l = l0; l < l0 + ln; l++) {
-                    s[l] += bk[l];
-                    if (l - off >= 0 && l - off < nodes) s[l] += bk[l - off];
-                }
+                hk_real *restrict s = sum[e] + bd->first;
+                const hk_real *restrict bk = im->blk[e];
+                for (int64_t l = l0; l < t0; l++) s[l] += bk[l];
+                for (int64_t l = t0; l < t1; l++) s[l] = s[l] + bk[l] + bk[l - off];
+                for (int64_t l = t1 > t0 ? t1 : t0; l < l1; l++) s[l] += bk[l];
             }
         }
         hk_team_barrier(tm);
