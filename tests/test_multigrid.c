@@ -96,6 +96,24 @@ static void precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
     hk_mg_precondition(w, im, sK, sD, im->v[HK_SYS_T], &zq);
 }
 
+/* A 40 x 33 stiff cloth, a squeezed 11^3 jelly and a 1100-node rope (a
+ * 2-D, a 3-D and a 1-D lattice) after one multigrid-preconditioned step:
+ * a deformed state; its solver in *im. */
+static hk_world *three_lattices(hk_implicit **im)
+{
+    hk_world *w = world_for(1, 1);
+    hk_test_add_stiff_cloth(w, 40, 33);
+    add_squeezed_jelly(w, 11, 2);
+    add_rope(w, 1100);
+    assert_int_equal(hk_world_optimise(w, 0), 0);
+    set_implicit(w, HK_PRECONDITIONER_MULTIGRID, 1e-5, 1.0 / 240);
+    hk_world_step(w);
+    *im = hk_implicit_solver(w);
+    assert_non_null(*im);
+    assert_non_null((*im)->mg);
+    return w;
+}
+
 /* The cycle is positive and homogeneous on a 2-D, a 3-D and a 1-D lattice
  * at once (pins, compressed springs, both damping models): for random a,
  * a . B a > 0, and B (2 a) = 2 B a to the bit. Its Krylov steps make B
@@ -104,16 +122,8 @@ static void precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
 static void test_preconditioner_positive(void **state)
 {
     (void)state;
-    hk_world *w = world_for(1, 1);
-    hk_test_add_stiff_cloth(w, 40, 33);
-    add_squeezed_jelly(w, 11, 2);
-    add_rope(w, 1100);
-    assert_int_equal(hk_world_optimise(w, 0), 0);
-    set_implicit(w, HK_PRECONDITIONER_MULTIGRID, 1e-5, 1.0 / 240);
-    hk_world_step(w); /* a deformed state */
-    hk_implicit *im = hk_implicit_solver(w);
-    assert_non_null(im);
-    assert_non_null(im->mg);
+    hk_implicit *im;
+    hk_world *w = three_lattices(&im);
     const hk_real h = (hk_real)(1.0 / 240), sK = h * h, sD = h;
     hk_implicit_blocks(w, im, sK, sD);
     const int n = hk_world_particles(w).count;
@@ -155,16 +165,8 @@ static void test_preconditioner_positive(void **state)
 static void test_levels_closed(void **state)
 {
     (void)state;
-    hk_world *w = world_for(1, 1);
-    hk_test_add_stiff_cloth(w, 40, 33);
-    add_squeezed_jelly(w, 11, 2);
-    add_rope(w, 1100);
-    assert_int_equal(hk_world_optimise(w, 0), 0);
-    set_implicit(w, HK_PRECONDITIONER_MULTIGRID, 1e-5, 1.0 / 240);
-    hk_world_step(w);
-    hk_implicit *im = hk_implicit_solver(w);
-    assert_non_null(im);
-    assert_non_null(im->mg);
+    hk_implicit *im;
+    hk_world *w = three_lattices(&im);
     char why[256] = "";
     const int rc = hk_mg_check_levels(im->mg, why, sizeof why);
     if (rc != 0) print_error("%s\n", why);
