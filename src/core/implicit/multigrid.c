@@ -226,6 +226,17 @@ static mg_body *body_of(hk_mg *mg, int bi)
 /* floor(x / 2) */
 static int half_down(int x) { return x >= 0 ? x / 2 : -((1 - x) / 2); }
 
+/* Where the partner at sgn d of a fine node of parity q (bit c: coordinate
+ * c odd) lies among the aggregates, level C: -2 in the node's own
+ * aggregate, else C's coupling slot of that aggregate's offset (-1: the
+ * other half of the offsets, stored by that aggregate). */
+static int partner_slot(const mg_level *C, int q, int sgn, const int d[3])
+{
+    int o[3];
+    for (int c = 0; c < 3; c++) o[c] = half_down(((q >> c) & 1) + sgn * d[c]);
+    return !o[0] && !o[1] && !o[2] ? -2 : C->slot[(o[0] + 1) + 3 * (o[1] + 1) + 9 * (o[2] + 1)];
+}
+
 /* How one end of a family's springs at a fine node of one parity enters
  * its aggregate's row: the block goes to the diagonal d unless the partner
  * is free and in the same aggregate (P^T S P = 0 there), and to the
@@ -273,10 +284,8 @@ static void hk_mg_add_family(hk_mg *mg, const hk_team *tm, const hk_world *w, in
     int used[MG_OFFSETS], nused = 0;
     for (int q = 0; q < 8; q++)
         for (int e = 0; e < 2; e++) {
-            int o[3];
-            for (int c = 0; c < 3; c++) o[c] = half_down(((q >> c) & 1) + (e ? -d[c] : d[c]));
-            end[q][e].inside = !o[0] && !o[1] && !o[2];
-            const int slot = end[q][e].inside ? -1 : L->slot[(o[0] + 1) + 3 * (o[1] + 1) + 9 * (o[2] + 1)];
+            const int slot = partner_slot(L, q, e ? -1 : 1, d);
+            end[q][e].inside = slot == -2;
             end[q][e].u = -1;
             if (slot < 0) continue;
             int u = 0;
@@ -373,12 +382,8 @@ static void coarsen(const hk_team *tm, const mg_level *F, mg_level *C)
     for (int q = 0; q < 8; q++)
         for (int o = 0; o < F->noff; o++)
             for (int t = 0; t < 2; t++) {
-                const int sgn = t ? -1 : 1, oi = (((q & 1) + sgn * F->off[o][0]) + 2) / 2 - 1,
-                          oj = ((((q >> 1) & 1) + sgn * F->off[o][1]) + 2) / 2 - 1,
-                          ok = ((((q >> 2) & 1) + sgn * F->off[o][2]) + 2) / 2 - 1;
-                const int inside = !oi && !oj && !ok;
-                const int s = inside ? -1 : C->slot[(oi + 1) + 3 * (oj + 1) + 9 * (ok + 1)];
-                into[q][o][t] = inside ? (mg_into){MG_OFFSETS, -1.0} : (mg_into){s >= 0 ? s : MG_OFFSETS + 1, 1.0};
+                const int s = partner_slot(C, q, t ? -1 : 1, F->off[o]);
+                into[q][o][t] = s == -2 ? (mg_into){MG_OFFSETS, -1.0} : (mg_into){s >= 0 ? s : MG_OFFSETS + 1, 1.0};
             }
     int j0, jn;
     hk_team_range(tm, 0, (int)C->nodes, &j0, &jn);
