@@ -19,7 +19,8 @@
  * contact pairs of the last step, the candidates found in the S steps
  * (the broad phase), the pairs pushed apart by the safety net, and what
  * contact's phases took per step [ms] (broad: the candidates; forces:
- * the distance queries and contact forces; safety: the swept tests).
+ * the distance queries and contact forces; safety: the swept tests), and
+ * the state hash at the end (the same bits on any thread count).
  * The world is hk_bench_fold_world's (contact_cases.c), which the
  * hooke_bench case contact_fold also steps.
  */
@@ -103,12 +104,12 @@ int main(int argc, char **argv)
     const hk_solver_stats st = hk_world_solver_stats(w);
     printf("n=%d integrator=%s threads=%d contact=%d steps=%d ms_per_step=%.3f pairs=%lld touching=%lld "
            "candidates=%lld searches=%lld caught=%lld cg_iterations=%lld products=%lld vmax=%.3g broad_ms=%.3f "
-           "forces_ms=%.3f safety_ms=%.3f\n",
+           "forces_ms=%.3f safety_ms=%.3f state_hash=0x%016llx\n",
            n, integrator, threads, contact, steps, 1e3 * t / steps, pr ? (long long)pr->npair : 0LL, (long long)on,
            pr ? (long long)pr->ncand : 0LL, pr ? (long long)(pr->builds - builds) : 0LL,
            pr ? (long long)(pr->caught - caught) : 0LL, (long long)st.cg_total, (long long)st.products, vmax,
            1e3 * (p1.broad - prof.broad) / steps, 1e3 * (p1.forces - prof.forces) / steps,
-           1e3 * (p1.safety - prof.safety) / steps);
+           1e3 * (p1.safety - prof.safety) / steps, (unsigned long long)hk_world_state_hash(w));
     hk_world_destroy(w);
     return 0;
 }

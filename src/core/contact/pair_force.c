@@ -82,41 +82,41 @@ static void add_outer(double b[6], double s, const double u[3])
     b[3] += s * u[1] * u[1], b[4] += s * u[1] * u[2], b[5] += s * u[2] * u[2];
 }
 
-/* Pair k's force at the current state (hooke.h hk_contact_def: the colliders' spring, damping and friction with
- * the pair's effective mass 1 / sum alpha_i^2 / m_i). */
-static void evaluate(const hk_world *w, hk_pairs *pr, int64_t k, double h)
+/* Pair k's force at the current state into *ev (hooke.h hk_contact_def: the colliders' spring, damping and friction
+ * with the pair's effective mass 1 / sum alpha_i^2 / m_i); returns 1 where it touches and acts (else *ev holds at
+ * most its weights and gap). */
+static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, double h, hk_pair_eval *ev)
 {
     const hk_pair *pa = &pr->pair[k];
-    hk_pair_eval *ev = &pr->ev[k];
     const hk_particles *p = &w->p;
     const hk_contact_def *d = &pr->def;
     double x[4][3], n[3], vr[3] = {0, 0, 0}, inv = 0;
-    pr->acts[k] = 0;
     const int split = pa->kind == HK_PAIR_VT ? 1 : 2; /* the first side's corners */
-    double lo[2][3], hi[2][3];
+    double lo[2][3] = {{INFINITY, INFINITY, INFINITY}, {INFINITY, INFINITY, INFINITY}};
+    double hi[2][3] = {{-INFINITY, -INFINITY, -INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
     for (int c = 0; c < 4; c++) {
         const double *xs = pr->xs + 3 * (int64_t)pr->at[4 * k + c];
         for (int e = 0; e < 3; e++) {
             x[c][e] = xs[e];
-            lo[c >= split][e] = c == 0 || c == split ? xs[e] : g_min(lo[c >= split][e], xs[e]);
-            hi[c >= split][e] = c == 0 || c == split ? xs[e] : g_max(hi[c >= split][e], xs[e]);
+            lo[c >= split][e] = g_min(lo[c >= split][e], xs[e]);
+            hi[c >= split][e] = g_max(hi[c >= split][e], xs[e]);
         }
     }
     for (int e = 0; e < 3; e++) /* the two sides' boxes further apart than the thickness: no contact */
-        if (lo[0][e] > hi[1][e] + d->thickness || lo[1][e] > hi[0][e] + d->thickness) return;
+        if (lo[0][e] > hi[1][e] + d->thickness || lo[1][e] > hi[0][e] + d->thickness) return 0;
     const double gap = ev->gap = pair_geometry(pr, pa, x, ev->a, n);
-    if (!(gap < d->thickness)) return;
+    if (!(gap < d->thickness)) return 0;
     const int ee = pa->kind == HK_PAIR_EE;
-    if (ee && !(ev->a[1] > 0 && ev->a[1] < 1 && ev->a[3] < 0 && ev->a[3] > -1)) return; /* an end is nearest */
+    if (ee && !(ev->a[1] > 0 && ev->a[1] < 1 && ev->a[3] < 0 && ev->a[3] > -1)) return 0; /* an end is nearest */
     for (int c = 0; c < 4; c++) {
         const int i = pa->p[c];
         vr[0] += ev->a[c] * p->vx[i], vr[1] += ev->a[c] * p->vy[i], vr[2] += ev->a[c] * p->vz[i];
         inv += ev->a[c] * ev->a[c] * p->inv_mass[i];
     }
-    if (!(inv > 0)) return; /* every particle held: nothing to move */
+    if (!(inv > 0)) return 0; /* every particle held: nothing to move */
     const double m = 1 / inv, vn = g_dot(vr, n), cn = ee ? 0 : 2 * d->damping_ratio * sqrt(d->stiffness * m);
     const double fn = d->stiffness * (d->thickness - gap) - cn * vn;
-    if (!(fn > 0)) return;
+    if (!(fn > 0)) return 0;
     double K[6] = {0}, D[6] = {0};
     for (int c = 0; c < 3; c++) ev->f[c] = fn * n[c];
     add_outer(K, d->stiffness, n);
@@ -133,7 +133,7 @@ static void evaluate(const hk_world *w, hk_pairs *pr, int64_t k, double h)
         if (stick * st > limit) add_outer(D, -cf / (st * st), vt);
     }
     for (int e = 0; e < 6; e++) ev->K[e] = (hk_real)K[e], ev->D[e] = (hk_real)D[e];
-    pr->acts[k] = 1;
+    return 1;
 }
 
 /* The pairs that touch (ascending) and each particle's corners in them, in pair order: what the sums and the
@@ -192,16 +192,36 @@ typedef struct pair_pass {
     hk_real *const *f;
 } pair_pass;
 
-/* The places now, then each pair's force and blocks. */
+/* Whether pair k is the first of a particle's triangle pairs, or an edge pair (the triangle pairs come first, a
+ * particle's together). */
+static int run_starts(const hk_pairs *pr, int64_t k)
+{
+    return k == 0 || pr->pair[k].kind == HK_PAIR_EE || pr->pair[k].p[0] != pr->pair[k - 1].p[0];
+}
+
+/* The places now, then each pair's force and blocks; of a particle's triangle pairs that touch (consecutive, a run)
+ * the nearest alone acts, and only an acting pair's evaluation is kept. Each task takes the runs that start in its
+ * share, so one task sees a whole run; an edge pair is a run of its own. */
 static void evaluate_task(const hk_team *tm, void *ctx)
 {
     const pair_pass *pp = ctx;
-    gather(tm, pp->w, pp->pr, pp->pr->xs);
+    hk_pairs *pr = pp->pr;
+    gather(tm, pp->w, pr, pr->xs);
     hk_team_barrier(tm);
-    const int64_t np = pp->pr->npair;
+    const int64_t np = pr->npair;
     int a, n;
     hk_team_range(tm, 0, np > 0x7fffffff ? 0x7fffffff : (int)np, &a, &n);
-    for (int64_t k = a; k < a + n; k++) evaluate(pp->w, pp->pr, k, pp->h);
+    int64_t k0 = a, k1 = (int64_t)a + n;
+    while (k0 < np && !run_starts(pr, k0)) k0++;
+    while (k1 < np && !run_starts(pr, k1)) k1++;
+    for (int64_t k = k0, g; k < k1; k = g) {
+        int64_t best = -1;
+        for (g = k; g < k1 && (g == k || !run_starts(pr, g)); g++) {
+            pr->acts[g] = (uint8_t)evaluate(pp->w, pr, g, pp->h, &pr->ev[g]);
+            if (pr->acts[g] && (best < 0 || pr->ev[g].gap < pr->ev[best].gap)) best = g;
+        }
+        for (int64_t q = k; q < g; q++) pr->acts[q] = q == best;
+    }
 }
 
 /* Each particle's corners in pair order, added to f. */
@@ -233,13 +253,6 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
     const int64_t np = pr->npair;
     pair_pass pp = {w, pr, h, f};
     hk_team_run(w, hk_pairs_team(w, np), evaluate_task, &pp);
-    for (int64_t k = 0, g = 0; k < np; k = g) { /* a particle's triangle pairs (consecutive): the nearest one acts */
-        int64_t best = -1;
-        for (g = k; g < np && pr->pair[g].kind == HK_PAIR_VT && pr->pair[g].p[0] == pr->pair[k].p[0]; g++)
-            if (pr->acts[g] && (best < 0 || pr->ev[g].gap < pr->ev[best].gap)) best = g;
-        if (g == k) break; /* the edge pairs follow */
-        for (int64_t q = k; q < g; q++) pr->acts[q] = q == best;
-    }
     if (touching(pr) != 0) {
         w->step_failed = hk_fail_memory(w, "out of memory for the touching contact pairs");
         return;

@@ -23,6 +23,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->node);
     free(pr->pair);
     free(pr->cand);
+    free(pr->cd);
     free(pr->ev);
     free(pr->acts);
     free(pr->sel);
@@ -47,6 +48,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->b);
     free(pr->qb);
     free(pr->rb);
+    free(pr->mv);
     free(pr);
 }
 
@@ -397,17 +399,41 @@ static int32_t *body_of_each(const hk_world *w)
     return body;
 }
 
-/* Whether the particles a (na of them) and b (nb) can come within the thickness while the candidates hold: each
- * particle stays within the distance rb of qb, and every point of a triangle or edge within the largest of its
- * corners'. d2: their squared distance at qb [m^2]. A margin of 1e-9 of the reach keeps the test on the safe side
- * of rounding. */
-static int within_reach(const hk_pairs *pr, const int32_t *a, int na, const int32_t *b, int nb, double d2)
+/* The distance within which the particles a (na of them) and b (nb) can come to the thickness when each particle i
+ * moves at most r[i]: every point of a triangle or edge moves at most as far as the farthest of its corners. A
+ * margin of 1e-9 of it keeps a test against it on the safe side of rounding. */
+static double reach_of(const hk_pairs *pr, const double *r, const int32_t *a, int na, const int32_t *b, int nb)
 {
     double ra = 0, rbb = 0;
-    for (int k = 0; k < na; k++) ra = g_max(ra, pr->rb[a[k]]);
-    for (int k = 0; k < nb; k++) rbb = g_max(rbb, pr->rb[b[k]]);
-    const double reach = (pr->def.thickness + ra + rbb) * (1 + 1e-9);
+    for (int k = 0; k < na; k++) ra = g_max(ra, r[a[k]]);
+    for (int k = 0; k < nb; k++) rbb = g_max(rbb, r[b[k]]);
+    return (pr->def.thickness + ra + rbb) * (1 + 1e-9);
+}
+
+/* Whether the particles a (na of them) and b (nb) can come within the thickness while the candidates hold: each
+ * particle stays within the distance rb of qb, and every point of a triangle or edge within the largest of its
+ * corners' (reach_of). d2: their squared distance at qb [m^2]. */
+static int within_reach(const hk_pairs *pr, const int32_t *a, int na, const int32_t *b, int nb, double d2)
+{
+    const double reach = reach_of(pr, pr->rb, a, na, b, nb);
     return d2 <= reach * reach;
+}
+
+/* The squared distance at qb of particle v and triangle c, and of edges a and c [m^2]. */
+static double vt_gap2(const hk_pairs *pr, int32_t v, const int32_t *c)
+{
+    const double *x = pr->qb + 3 * (int64_t)v;
+    double q[3], d[3];
+    g_closest_on_triangle(x, pr->qb + 3 * (int64_t)c[0], pr->qb + 3 * (int64_t)c[1], pr->qb + 3 * (int64_t)c[2], q);
+    g_sub(x, q, d);
+    return g_dot(d, d);
+}
+
+static double ee_gap2(const hk_pairs *pr, const int32_t *a, const int32_t *c)
+{
+    double sa, tc;
+    return g_closest_segments(pr->qb + 3 * (int64_t)a[0], pr->qb + 3 * (int64_t)a[1], pr->qb + 3 * (int64_t)c[0],
+                              pr->qb + 3 * (int64_t)c[1], &sa, &tc);
 }
 
 /* The vertex-triangle candidates: every particle's box against the triangles' grid, those that can come within
@@ -430,12 +456,7 @@ static int vt_pairs(const hk_world *w, hk_pairs *pr, const box *vb, const box *t
                 if (body[v] == tb_ && (neighbours(w, pr, tb_, v, c[0]) || neighbours(w, pr, tb_, v, c[1]) ||
                                        neighbours(w, pr, tb_, v, c[2])))
                     continue;
-                const double *x = pr->qb + 3 * (int64_t)v;
-                double q[3], d[3];
-                g_closest_on_triangle(x, pr->qb + 3 * (int64_t)c[0], pr->qb + 3 * (int64_t)c[1],
-                                      pr->qb + 3 * (int64_t)c[2], q);
-                g_sub(x, q, d);
-                if (!within_reach(pr, &v, 1, c, 3, g_dot(d, d))) continue;
+                if (!within_reach(pr, &v, 1, c, 3, vt_gap2(pr, v, c))) continue;
                 if (push_pair(pr, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return -1;
             }
         }
@@ -464,10 +485,7 @@ static int ee_pairs(const hk_world *w, hk_pairs *pr, const box *eb, const grid *
                 if (b1 == b2 && (neighbours(w, pr, b1, a[0], c[0]) || neighbours(w, pr, b1, a[0], c[1]) ||
                                  neighbours(w, pr, b1, a[1], c[0]) || neighbours(w, pr, b1, a[1], c[1])))
                     continue;
-                double sa, tc;
-                const double d2 = g_closest_segments(pr->qb + 3 * (int64_t)a[0], pr->qb + 3 * (int64_t)a[1],
-                                                     pr->qb + 3 * (int64_t)c[0], pr->qb + 3 * (int64_t)c[1], &sa, &tc);
-                if (!within_reach(pr, a, 2, c, 2, d2)) continue;
+                if (!within_reach(pr, a, 2, c, 2, ee_gap2(pr, a, c))) continue;
                 if (push_pair(pr, HK_PAIR_EE, a[0], a[1], c[0], c[1]) != 0) return -1;
             }
         }
@@ -536,9 +554,20 @@ static int starts(const hk_world *w, hk_pairs *pr)
                 pr->b[i] = p->inv_mass[i] == 0 ? 0 : 1.25 * (v * dt + gg * dt * dt);
                 const double *q = pr->qb + 3 * (int64_t)i;
                 const double moved = sqrt(g_dist2(x, q));
-                hold &= moved + pr->b[i] <= pr->rb[i];
+                pr->mv[i] = moved + pr->b[i];
+                hold &= pr->mv[i] <= pr->rb[i];
             }
     return hold;
+}
+
+/* Candidates [a, e)'s distances at qb (cd). */
+static void distances_range(void *ctx, int64_t a, int64_t e)
+{
+    hk_pairs *pr = ctx;
+    for (int64_t k = a; k < e; k++) {
+        const hk_pair *pa = &pr->cand[k];
+        pr->cd[k] = sqrt(pa->kind == HK_PAIR_VT ? vt_gap2(pr, pa->p[0], pa->p + 1) : ee_gap2(pr, pa->p, pa->p + 2));
+    }
 }
 
 /* The candidates from the places q0 and bounds r (every particle's); 0 or -1. */
@@ -568,6 +597,8 @@ static int build(hk_world *w, hk_pairs *pr)
     const int64_t cap = pr->capcand;
     pr->cand = pr->pair, pr->ncand = pr->npair, pr->capcand = pr->cappair;
     pr->pair = t, pr->cappair = cap, pr->npair = 0;
+    if (hk_pairs_room(&pr->cd, &pr->cap_cd, pr->ncand + 1, sizeof *pr->cd) != 0) goto done;
+    hk_team_for(w, hk_pairs_team(w, pr->ncand), pr->ncand, distances_range, pr);
     rc = 0;
 done:
     grid_free(&gt);
@@ -576,13 +607,16 @@ done:
     return rc;
 }
 
-/* Whether candidate k's two sides' boxes at the step's start overlap, each particle's widened by its bound b (a
- * particle's by the thickness too, an edge's by half of it). */
+/* Whether candidate k's two sides can come within the thickness in the step: not where their distance at qb is
+ * larger than the thickness and how far each side may come from qb (mv), nor where their boxes at the step's start,
+ * each particle's widened by its bound b (a particle's by the thickness too, an edge's by half of it), are apart.
+ * A pair left out could not have touched in the step: the forces and the swept test are the same without it. */
 static int overlaps_in_step(const hk_pairs *pr, int64_t k)
 {
     const double th = pr->def.thickness;
     const hk_pair *pa = &pr->cand[k];
     const int split = pa->kind == HK_PAIR_VT ? 1 : 2;
+    if (pr->cd[k] > reach_of(pr, pr->mv, pa->p, split, pa->p + split, 4 - split)) return 0;
     const double pad[2] = {split == 1 ? th : 0.5 * th, split == 1 ? 0 : 0.5 * th};
     double lo[2][3], hi[2][3];
     for (int c = 0; c < 4; c++) {
@@ -631,12 +665,14 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
     if (surfaces(w, pr) != 0) return hk_fail_memory(w, "out of memory for the bodies' contact surfaces");
     const int n = w->p.count;
     if (!pr->q0 || pr->nq != n) { /* the particles' arrays, for this count */
-        free(pr->q0), free(pr->b), free(pr->qb), free(pr->rb);
+        free(pr->q0), free(pr->b), free(pr->qb), free(pr->rb), free(pr->mv);
         pr->q0 = calloc(3 * (size_t)n + 1, sizeof *pr->q0); /* zero: a particle that takes no part keeps them */
         pr->b = calloc((size_t)n + 1, sizeof *pr->b);
         pr->qb = calloc(3 * (size_t)n + 1, sizeof *pr->qb);
         pr->rb = calloc((size_t)n + 1, sizeof *pr->rb);
-        if (!pr->q0 || !pr->b || !pr->qb || !pr->rb) return hk_fail_memory(w, "out of memory for the contact pairs");
+        pr->mv = calloc((size_t)n + 1, sizeof *pr->mv);
+        if (!pr->q0 || !pr->b || !pr->qb || !pr->rb || !pr->mv)
+            return hk_fail_memory(w, "out of memory for the contact pairs");
         pr->nq = n;
         pr->builds = 0;
     }
@@ -653,7 +689,7 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
                                "smaller dt, or check the scene's sizes",
                                i, (long long)w->steps);
         memcpy(pr->qb, pr->q0, (size_t)(3 * n) * sizeof *pr->qb);
-        for (int i = 0; i < n; i++) pr->rb[i] = pr->b[i] + skin(pr);
+        for (int i = 0; i < n; i++) pr->rb[i] = pr->b[i] + skin(pr), pr->mv[i] = pr->b[i];
         if (build(w, pr) != 0)
             return hk_fail_memory(w, "out of memory for the contact pairs (%lld)", (long long)pr->npair);
     }
@@ -686,6 +722,7 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
                 hk_particle_position(w, &w->bodies[b], i, x);
                 pr->b[i] = g_max(pr->b[i], 1.01 * sqrt(g_dist2(x, q))); /* the bound it kept after all */
                 pr->rb[i] = pr->b[i] + skin(pr);
+                pr->mv[i] = pr->b[i]; /* qb is q0 now */
             }
     if (build(w, pr) != 0 || select_step(w, pr) != 0) {
         w->step_failed = hk_fail_memory(w, "out of memory for the contact pairs (%lld)", (long long)pr->ncand);

@@ -74,6 +74,7 @@ typedef struct hk_pairs {
     /* the candidates (found when the particles left their boxes), and the step's pairs among them */
     hk_pair *cand;
     int64_t ncand, capcand;
+    double *cd;   /* per candidate: the distance of its two sides at qb [m] */
     uint8_t *sel; /* per candidate: 1 where it is one of the step's pairs (scratch of the selection) */
     hk_pair *pair;
     hk_pair_eval *ev;
@@ -95,6 +96,7 @@ typedef struct hk_pairs {
     double *b;  /* per particle (all): the motion bound of the step [m] */
     double *qb; /* per particle (all): its place when the candidates were found [m] (3 each) */
     double *rb; /* per particle (all): how far it may move from qb (a distance) while they hold [m] */
+    double *mv; /* per particle (all): how far from qb it may come in the step, |q0 - qb| + b [m] */
     int nq;     /* the particles these arrays hold */
     double t0, dt;
     int64_t builds; /* the candidates found, since the world was made */
@@ -103,8 +105,8 @@ typedef struct hk_pairs {
     double *hit, *u_start, *zone;
     char *held;
     int *parent;
-    int64_t cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_acts, cap_inv, cap_on_start, cap_xs, cap_x0,
-        cap_u, cap_slot_a, cap_tf, cap_sel;
+    int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_acts, cap_inv, cap_on_start, cap_xs,
+        cap_x0, cap_u, cap_slot_a, cap_tf, cap_sel;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
                                        motion outran the broad phase */
