@@ -3,12 +3,14 @@
 #include "pairs.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "faces.h"
 #include "geometry.h"
 #include "springs.h"
+#include "team.h"
 
 void hk_pairs_free(hk_pairs *pr)
 {
@@ -363,17 +365,23 @@ static int reporting_cell(const grid *g, const box *a, const box *b, int64_t i, 
     return 1;
 }
 
+/* A task's pairs, in the order it found them. */
+typedef struct pair_buf {
+    hk_pair *a;
+    int64_t n, cap;
+} pair_buf;
+
 /* Appends a pair (room doubled as needed); 0 or -1. */
-static int push_pair(hk_pairs *pr, int32_t kind, int32_t a, int32_t b, int32_t c, int32_t d)
+static int push_pair(pair_buf *pb, int32_t kind, int32_t a, int32_t b, int32_t c, int32_t d)
 {
-    if (pr->npair == pr->cappair) {
-        const int64_t cap = pr->cappair ? 2 * pr->cappair : 1024;
-        hk_pair *p = realloc(pr->pair, (size_t)cap * sizeof *p);
+    if (pb->n == pb->cap) {
+        const int64_t cap = pb->cap ? 2 * pb->cap : 1024;
+        hk_pair *p = realloc(pb->a, (size_t)cap * sizeof *p);
         if (!p) return -1;
-        pr->pair = p;
-        pr->cappair = cap;
+        pb->a = p;
+        pb->cap = cap;
     }
-    pr->pair[pr->npair++] = (hk_pair){kind, {a, b, c, d}};
+    pb->a[pb->n++] = (hk_pair){kind, {a, b, c, d}};
     return 0;
 }
 
@@ -436,13 +444,14 @@ static double ee_gap2(const hk_pairs *pr, const int32_t *a, const int32_t *c)
                               pr->qb + 3 * (int64_t)c[1], &sa, &tc);
 }
 
-/* The vertex-triangle candidates: every particle's box against the triangles' grid, those that can come within
- * the thickness while the candidates hold (within_reach). */
-static int vt_pairs(const hk_world *w, hk_pairs *pr, const box *vb, const box *tb, const grid *g, const int32_t *body)
+/* The vertex-triangle candidates of particles [v0, v1): each one's box against the triangles' grid, those that can
+ * come within the thickness while the candidates hold (within_reach), into out. */
+static int vt_pairs(const hk_world *w, const hk_pairs *pr, const box *vb, const box *tb, const grid *g,
+                    const int32_t *body, int v0, int v1, pair_buf *out)
 {
-    for (int v = 0; v < w->p.count; v++) {
+    for (int v = v0; v < v1; v++) {
         if (!(vb[v].lo[0] <= vb[v].hi[0])) continue; /* it takes no part */
-        const int64_t first = pr->npair;
+        const int64_t first = out->n;
         int64_t lo[3], hi[3];
         cells_of(g, &vb[v], lo, hi);
         FOR_CELLS(lo, hi, i, j, k)
@@ -457,20 +466,21 @@ static int vt_pairs(const hk_world *w, hk_pairs *pr, const box *vb, const box *t
                                        neighbours(w, pr, tb_, v, c[2])))
                     continue;
                 if (!within_reach(pr, &v, 1, c, 3, vt_gap2(pr, v, c))) continue;
-                if (push_pair(pr, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return -1;
+                if (push_pair(out, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return -1;
             }
         }
-        if (pr->npair > first) qsort(pr->pair + first, (size_t)(pr->npair - first), sizeof *pr->pair, cmp_pair);
+        if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, cmp_pair);
     }
     return 0;
 }
 
-/* The edge-edge candidates: every edge's box against the edges' grid, each pair once (the lower edge first), those
- * within reach. */
-static int ee_pairs(const hk_world *w, hk_pairs *pr, const box *eb, const grid *g)
+/* The edge-edge candidates of edges [e0, e1): each one's box against the edges' grid, each pair once (the lower
+ * edge first), those within reach, into out. */
+static int ee_pairs(const hk_world *w, const hk_pairs *pr, const box *eb, const grid *g, int64_t e0, int64_t e1_end,
+                    pair_buf *out)
 {
-    for (int64_t e1 = 0; e1 < pr->nedge; e1++) {
-        const int64_t first = pr->npair;
+    for (int64_t e1 = e0; e1 < e1_end; e1++) {
+        const int64_t first = out->n;
         const int32_t *a = pr->edge + 2 * e1, b1 = pr->edge_body[e1];
         int64_t lo[3], hi[3];
         cells_of(g, &eb[e1], lo, hi);
@@ -486,12 +496,68 @@ static int ee_pairs(const hk_world *w, hk_pairs *pr, const box *eb, const grid *
                                  neighbours(w, pr, b1, a[1], c[0]) || neighbours(w, pr, b1, a[1], c[1])))
                     continue;
                 if (!within_reach(pr, a, 2, c, 2, ee_gap2(pr, a, c))) continue;
-                if (push_pair(pr, HK_PAIR_EE, a[0], a[1], c[0], c[1]) != 0) return -1;
+                if (push_pair(out, HK_PAIR_EE, a[0], a[1], c[0], c[1]) != 0) return -1;
             }
         }
-        if (pr->npair > first) qsort(pr->pair + first, (size_t)(pr->npair - first), sizeof *pr->pair, cmp_pair);
+        if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, cmp_pair);
     }
     return 0;
+}
+
+/* What the tasks of a search share: the boxes and grids, and per task its pairs (vertex-triangle, then edge-edge). */
+typedef struct search_pass {
+    const hk_world *w;
+    const hk_pairs *pr;
+    const box *vb, *tb, *eb;
+    const grid *gt, *ge;
+    const int32_t *body;
+    pair_buf *vt, *ee;
+    atomic_int failed;
+} search_pass;
+
+/* A task's share of the particles and of the edges. */
+static void search_task(const hk_team *tm, void *ctx)
+{
+    search_pass *sp = ctx;
+    int v0, nv, e0, ne;
+    hk_team_range(tm, 0, sp->w->p.count, &v0, &nv);
+    hk_team_range(tm, 0, (int)sp->pr->nedge, &e0, &ne);
+    if (vt_pairs(sp->w, sp->pr, sp->vb, sp->tb, sp->gt, sp->body, v0, v0 + nv, &sp->vt[tm->t]) != 0 ||
+        ee_pairs(sp->w, sp->pr, sp->eb, sp->ge, e0, (int64_t)e0 + ne, &sp->ee[tm->t]) != 0)
+        atomic_store(&sp->failed, 1);
+}
+
+/* The candidates into pr->pair: every task's vertex-triangle pairs in task order, then their edge-edge pairs, the
+ * order one task would have found them in. 0 or -1. */
+static int search(hk_world *w, hk_pairs *pr, const box *vb, const box *tb, const box *eb, const grid *gt,
+                  const grid *ge, const int32_t *body)
+{
+    const int T = hk_pairs_team(w, w->p.count);
+    search_pass sp = {
+        w, pr, vb, tb, eb, gt, ge, body, calloc((size_t)T, sizeof(pair_buf)), calloc((size_t)T, sizeof(pair_buf)), 0};
+    int rc = -1;
+    if (!sp.vt || !sp.ee) goto done;
+    hk_team_run(w, T, search_task, &sp);
+    if (atomic_load(&sp.failed)) goto done;
+    int64_t total = 0;
+    for (int t = 0; t < T; t++) total += sp.vt[t].n + sp.ee[t].n;
+    if (pr->cappair < total + 1) {
+        hk_pair *p = realloc(pr->pair, (size_t)(total + 1) * sizeof *p);
+        if (!p) goto done;
+        pr->pair = p, pr->cappair = total + 1;
+    }
+    pr->npair = 0;
+    for (int kind = 0; kind < 2; kind++)
+        for (int t = 0; t < T; t++) {
+            const pair_buf *b = kind == 0 ? &sp.vt[t] : &sp.ee[t];
+            if (b->n) memcpy(pr->pair + pr->npair, b->a, (size_t)b->n * sizeof *b->a);
+            pr->npair += b->n;
+        }
+    rc = 0;
+done:
+    for (int t = 0; sp.vt && sp.ee && t < T; t++) free(sp.vt[t].a), free(sp.ee[t].a);
+    free(sp.vt), free(sp.ee);
+    return rc;
 }
 
 /* The box of particles idx[0 .. n), each widened by its bound r (and pad). */
@@ -590,8 +656,8 @@ static int build(hk_world *w, hk_pairs *pr)
     for (int64_t t = 0; t < pr->ntri; t++) box_of(pr, pr->tri + 3 * t, 3, 0, &tb[t]);
     for (int64_t e = 0; e < pr->nedge; e++) box_of(pr, pr->edge + 2 * e, 2, 0.5 * th, &eb[e]);
     pr->npair = 0;
-    if (grid_build(&gt, tb, pr->ntri, vb, n) != 0 || vt_pairs(w, pr, vb, tb, &gt, body) != 0 ||
-        grid_build(&ge, eb, pr->nedge, eb, pr->nedge) != 0 || ee_pairs(w, pr, eb, &ge) != 0)
+    if (grid_build(&gt, tb, pr->ntri, vb, n) != 0 || grid_build(&ge, eb, pr->nedge, eb, pr->nedge) != 0 ||
+        search(w, pr, vb, tb, eb, &gt, &ge, body) != 0)
         goto done;
     hk_pair *t = pr->cand; /* the candidates found into cand; its room, the next search's */
     const int64_t cap = pr->capcand;
