@@ -609,6 +609,7 @@ static int starts(const hk_world *w, hk_pairs *pr)
     const hk_particles *p = &w->p;
     const hk_vec3 g = w->def.gravity;
     const double dt = pr->dt, gg = sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
+    const double floor = 0.001 * pr->def.thickness; /* below this the springs' own pull moves a resting particle */
     int hold = pr->builds > 0;
     for (int b = 0; b < w->body_count; b++)
         if (hk_pairs_takes_part(&pr->def, w, b))
@@ -617,7 +618,7 @@ static int starts(const hk_world *w, hk_pairs *pr)
                 hk_particle_position(w, &w->bodies[b], i, x);
                 const double v =
                     sqrt((double)p->vx[i] * p->vx[i] + (double)p->vy[i] * p->vy[i] + (double)p->vz[i] * p->vz[i]);
-                pr->b[i] = p->inv_mass[i] == 0 ? 0 : 1.25 * (v * dt + gg * dt * dt);
+                pr->b[i] = p->inv_mass[i] == 0 ? 0 : g_max(1.25 * (v * dt + gg * dt * dt), floor);
                 const double *q = pr->qb + 3 * (int64_t)i;
                 const double moved = sqrt(g_dist2(x, q));
                 pr->mv[i] = moved + pr->b[i];
@@ -767,19 +768,20 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
 
 int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
 {
-    int outran = 0;
+    int outran = 0, overran = 0;
     for (int b = 0; b < w->body_count; b++)
-        if (hk_pairs_takes_part(&pr->def, w, b)) /* each particle against its ball: how far it moved */
+        if (hk_pairs_takes_part(&pr->def, w, b)) /* each particle against its ball, and its step's bound */
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
                 double x[3];
-                const double *q = pr->qb + 3 * (int64_t)i;
                 hk_particle_position(w, &w->bodies[b], i, x);
-                outran |= sqrt(g_dist2(x, q)) > pr->rb[i];
+                outran |= sqrt(g_dist2(x, pr->qb + 3 * (int64_t)i)) > pr->rb[i];
+                overran |= sqrt(g_dist2(x, pr->q0 + 3 * (int64_t)i)) > pr->b[i];
             }
-    if (!outran) return 0;
+    if (!outran && !overran) return 0;
     pr->outran++;
-    const int n = w->p.count; /* new candidates over the whole step's motion, from its start */
-    memcpy(pr->qb, pr->q0, (size_t)(3 * n) * sizeof *pr->qb);
+    const int n = w->p.count;
+    if (outran) /* new candidates over the whole step's motion, from its start */
+        memcpy(pr->qb, pr->q0, (size_t)(3 * n) * sizeof *pr->qb);
     for (int b = 0; b < w->body_count; b++)
         if (hk_pairs_takes_part(&pr->def, w, b))
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
@@ -787,10 +789,13 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
                 const double *q = pr->q0 + 3 * (int64_t)i;
                 hk_particle_position(w, &w->bodies[b], i, x);
                 pr->b[i] = g_max(pr->b[i], 1.01 * sqrt(g_dist2(x, q))); /* the bound it kept after all */
-                pr->rb[i] = pr->b[i] + skin(pr);
-                pr->mv[i] = pr->b[i]; /* qb is q0 now */
+                if (outran) {
+                    pr->rb[i] = pr->b[i] + skin(pr);
+                    pr->mv[i] = pr->b[i]; /* qb is q0 now */
+                } else
+                    pr->mv[i] = sqrt(g_dist2(q, pr->qb + 3 * (int64_t)i)) + pr->b[i];
             }
-    if (build(w, pr) != 0 || select_step(w, pr) != 0) {
+    if ((outran && build(w, pr) != 0) || select_step(w, pr) != 0) {
         w->step_failed = hk_fail_memory(w, "out of memory for the contact pairs (%lld)", (long long)pr->ncand);
         return 0;
     }

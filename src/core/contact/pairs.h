@@ -23,16 +23,17 @@
  *
  * Once a step (hk_pairs_begin_step) the candidates are found: every
  * primitive's box at the step's start, widened by the motion the step can
- * give its particles (twice |v| dt + |g| dt^2 each) and the thickness,
- * through a spatial hash of the triangles' and edges' boxes; each pair is
- * reported from one cell only (the one holding the lower corner of the two
- * boxes' overlap) and a particle's pairs are sorted, so the list is the
- * same whatever the table. Topological neighbours are left out: within a
- * lattice body (cloth, jelly) particles within the reach of its springs'
- * stencils of each other, within another body particles a spring or a
- * triangle joins. Each pair keeps the side it started on. The particles of
- * the pairs (ascending) get the pairs' corners in pair order (a CSR), the
- * one order in which each particle sums its pairs' terms.
+ * give its particles (1.25 (|v| dt + |g| dt^2) each, at least a thousandth
+ * of the thickness) and the thickness, through a spatial hash of the
+ * triangles' and edges' boxes; each pair is reported from one cell only
+ * (the one holding the lower corner of the two boxes' overlap) and a
+ * particle's pairs are sorted, so the list is the same whatever the table.
+ * Topological neighbours are left out: within a lattice body (cloth,
+ * jelly) particles within the reach of its springs' stencils of each
+ * other, within another body particles a spring or a triangle joins. Each
+ * pair keeps the side it started on. The particles of the pairs
+ * (ascending) get the pairs' corners in pair order (a CSR), the one order
+ * in which each particle sums its pairs' terms.
  */
 
 enum { HK_PAIR_VT = 0, HK_PAIR_EE = 1 };
@@ -152,9 +153,11 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3]);
  * particles moved. */
 int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const prev[3]);
 /* At the step's end: when a particle moved further than its box allowed,
- * new candidates over the whole step's motion, and 1: the caller sweeps
- * the step again (hk_pairs_substep_end over dt, from the step's start,
- * which x0 now holds); else 0. */
+ * new candidates over the whole step's motion; when one moved further than
+ * the step's bound b (a spring's pull the bound did not foresee), the
+ * step's pairs again with every bound at least its motion; and then 1: the
+ * caller sweeps the step again (hk_pairs_substep_end over dt, from the
+ * step's start, which x0 now holds); else 0. */
 int hk_pairs_end_step(hk_world *w, hk_pairs *pr);
 
 /* The implicit solve (every task of tm's team, team.h): out[i] += alpha_i B
