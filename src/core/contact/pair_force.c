@@ -200,8 +200,8 @@ static int run_starts(const hk_pairs *pr, int64_t k)
 }
 
 /* The places now, then each pair's force and blocks; of a particle's triangle pairs that touch (consecutive, a run)
- * the nearest alone acts, and only an acting pair's evaluation is kept. Each task takes the runs that start in its
- * share, so one task sees a whole run; an edge pair is a run of its own. */
+ * the nearest alone acts. Each task takes the runs that start in its share, so one task sees a whole run; an edge
+ * pair is a run of its own. */
 static void evaluate_task(const hk_team *tm, void *ctx)
 {
     const pair_pass *pp = ctx;
