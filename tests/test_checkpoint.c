@@ -74,6 +74,9 @@ static void test_restart_integrators(void **state)
     check_restart(SCENE("rope.scene"), "implicit_euler", 50, 20);
     check_restart(SCENE("mesh_points.scene"), "trapezoidal", 200, 70);
     check_restart(SCENE("cloth_stiff.scene"), NULL, 30, 12);
+    /* a cloth landing on a box with friction and turning on a capsule: the particles' friction anchors come back */
+    check_restart(SCENE("cloth_box.scene"), NULL, 60, 45);
+    check_restart(SCENE("cloth_box.scene"), "implicit_euler", 60, 45);
 }
 
 /* Pressure bodies: the checkpoint at step 50 is halfway through pumping
@@ -152,7 +155,7 @@ static void test_refuses_bad_checkpoints(void **state)
     other[8] = 1; /* version 1: before the implicit integrators' settings */
     write_bytes(bad, other, n);
     free(other);
-    expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 6)");
+    expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 7)");
     remove(bad);
     expect_refused(args, ": cannot open checkpoint: No such file or directory");
     /* the checkpoint of another scene */

@@ -329,6 +329,8 @@ static void restart_other_ranks(void **state)
     restart_across(scene_file("cloth_r.scene", cloth_scene), 80);
     /* the implicit solver's warm start (the last velocity change) travels in the checkpoint */
     restart_across(scene_file("implicit_r.scene", implicit_scene), 3);
+    /* the colliders' friction anchors, kept by the ranks that compute their particles, are gathered into it */
+    restart_across(SCENE("cloth_box.scene"), 30);
 }
 
 /* Rank 0 cannot open its output: every rank says why it stops, none hangs, the status is the output's (3). */

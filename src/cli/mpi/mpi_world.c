@@ -7,6 +7,7 @@
 
 #include "mpi_ranks.h"
 #include "distribute.h"
+#include "response.h"
 #include "world.h"
 
 /* The gather's messages: tags of their own, apart from the halo's (0 .. 5). */
@@ -198,9 +199,15 @@ void hk_mpi_gather(hk_world *w)
     const struct hk_part *pt = w->part;
     if (!pt) return;
     const int me = pt->rank, R = pt->ranks;
-    hk_real *const arrays[12] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx, w->p.vy, w->p.vz,
-                                 w->p.fx, w->p.fy, w->p.fz, w->px,   w->py,   w->pz};
-    const int na = w->px ? 12 : 9;
+    hk_real *arrays[16] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx, w->p.vy, w->p.vz,
+                           w->p.fx, w->p.fy, w->p.fz, w->px,   w->py,   w->pz};
+    int na = w->px ? 12 : 9;
+    /* the colliders' friction anchors (response.h): every rank keeps them once it has stepped with colliders */
+    if (hk_contact_keep_anchors(w) != 0) {
+        hk_mpi_note("%s", hk_world_error(w));
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (hk_contact_anchors(w, arrays + na)) na += 4;
     exchange x = {NULL, 0, 0, 0};
     MPI_Datatype *type = malloc((size_t)R * sizeof *type);
     if (!type) {

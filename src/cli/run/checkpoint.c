@@ -13,6 +13,7 @@
 
 #include "colour.h"
 #include "readfile.h"
+#include "response.h"
 #include "world.h"
 
 /*
@@ -22,8 +23,9 @@
  *   payload integrator def, substeps, h, time, steps, spring updates, history and forces_valid flags,
  *           11 particle arrays (qx qy qz vx vy vz fx fy fz inv_mass mass), previous displacements
  *           (position Verlet), per body: anchor and origin, spheres, per family: coloured flag, broken count, broken
- * mask, u32 surfaces, per surface: pump fraction, volume, pressure (f64 each) trailer u64 FNV-1a of every byte before
- * it
+ * mask, u32 surfaces, per surface: pump fraction, volume, pressure (f64 each), u32 anchored particles (0 or all),
+ *           then the colliders' friction anchors: x, y, z and collider index (-1: none) of each
+ * trailer u64 FNV-1a of every byte before it
  */
 
 static const char magic[8] = {'H', 'O', 'O', 'K', 'E', 'C', 'K', 'P'};
@@ -210,6 +212,10 @@ int hk_checkpoint_write(const hk_world *w, uint64_t scene_digest, const char *pa
         put_f64(&b, w->surfaces[i].volume);
         put_f64(&b, w->surfaces[i].pressure);
     }
+    hk_real *anchor[4]; /* the colliders' static friction (response.h) */
+    const int anchored = hk_contact_anchors(w, anchor);
+    put_u32(&b, anchored ? (uint32_t)p->count : 0);
+    for (int a = 0; a < 4 && anchored; a++) put(&b, anchor[a], bytes);
     put_u64(&b, 0); /* checksum, patched below */
     if (b.oom) {
         free(b.p);
@@ -305,14 +311,14 @@ static size_t max_bytes(const hk_world *w)
 {
     size_t n = HEADER_BYTES + 8;                    /* header, checksum */
     n += 4 + 6 * 8 + 4 * 4 + 3 * 8 + 2 * 8 + 2 * 4; /* integrator, substeps, h, time, counts, flags */
-    n += (size_t)w->p.count * sizeof(hk_real) * 14; /* 11 arrays and the previous positions */
+    n += (size_t)w->p.count * sizeof(hk_real) * 18; /* 11 arrays, the previous positions, the friction anchors */
     n += (size_t)w->body_count * (4 + 9 * 8) + (size_t)w->sphere_count * 8 * 8;
     for (int i = 0; i < w->family_count; i++) {
         const hk_family *f = &w->families[i];
         const int64_t mask = f->kind == HK_FAMILY_LATTICE ? w->bodies[f->body].count : f->count;
         n += 4 + 8 + 8 + (size_t)mask;
     }
-    return n + 4 + (size_t)w->surface_count * 3 * 8 + 4096; /* surfaces; slack for the format's small fields */
+    return n + 4 + (size_t)w->surface_count * 3 * 8 + 4 + 4096; /* surfaces, anchors; slack for small fields */
 }
 
 /* The first element of n reals at p (unaligned bytes) that is not finite,
@@ -418,6 +424,13 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
     if (!c.bad && nsurf != (uint32_t)w->surface_count)
         CK_FAIL("checkpoint does not match the scene (%u surfaces, the scene has %d)", nsurf, w->surface_count);
     const unsigned char *surf = take(&c, (size_t)nsurf * 3 * 8);
+    const uint32_t nanchor = get_u32(&c);
+    const int ncol = hk_world_collider_count(w);
+    if (!c.bad && nanchor != 0 && (nanchor != np || ncol == 0))
+        CK_FAIL("checkpoint does not match the scene (friction anchors of %u particles; the scene has %d particles and "
+                "%d colliders)",
+                nanchor, w->p.count, ncol);
+    const unsigned char *anchors = nanchor ? take(&c, 4 * bytes) : NULL;
     if (c.bad || c.at != c.len) CK_FAIL("checkpoint is corrupted (sections do not add up)");
     const hk_integrator_info *info = hk_integrator_info_of(def.kind);
     if (!info)
@@ -467,6 +480,17 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
         if (bad_f64(surf + (size_t)i * sizeof v, 3) >= 0 || v[0] < 0 || v[0] > 1)
             CK_FAIL("checkpoint holds an impossible pressure state of surface %u", i);
     }
+    for (int a = 0; a < 3 && anchors; a++) {
+        const int64_t i = bad_real(anchors + (size_t)a * bytes, np, 0);
+        if (i >= 0) CK_FAIL("checkpoint holds an impossible friction anchor of particle %lld", (long long)i);
+    }
+    for (uint32_t i = 0; i < nanchor; i++) {
+        hk_real k;
+        memcpy(&k, anchors + 3 * bytes + (size_t)i * sizeof k, sizeof k);
+        if (!(k >= -1 && k < ncol && k == (hk_real)(int)k))
+            CK_FAIL("checkpoint holds an impossible friction anchor of particle %u (collider %g of %d)", i, (double)k,
+                    ncol);
+    }
     cursor vc = {data, c.len, fam_at, 0};
     for (uint32_t i = 0; i < nf; i++) {
         const int32_t coloured = get_i32(&vc);
@@ -499,6 +523,10 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
             hk_world_set_integrator(w, &saved_def);
             CK_FAIL("out of memory while restoring");
         }
+    }
+    if (nanchor && hk_contact_keep_anchors(w) != 0) {
+        hk_world_set_integrator(w, &saved_def);
+        CK_FAIL("out of memory while restoring");
     }
     cursor fc = {data, c.len, fam_at, 0};
     for (uint32_t i = 0; i < nf; i++) {
@@ -552,6 +580,11 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
         w->surfaces[i].pump = v[0];
         w->surfaces[i].volume = v[1];
         w->surfaces[i].pressure = v[2];
+    }
+    hk_real *anchor[4];
+    if (hk_contact_anchors(w, anchor)) { /* the run's anchors, or none held (a world that had not stepped) */
+        for (int a = 0; a < 4 && anchors; a++) memcpy(anchor[a], anchors + (size_t)a * bytes, bytes);
+        for (uint32_t i = 0; i < np && !anchors; i++) anchor[3][i] = -1;
     }
     w->h = h;
     w->time = time;

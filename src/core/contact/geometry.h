@@ -29,6 +29,12 @@ static inline void g_cross(const double a[3], const double b[3], double out[3])
     out[1] = y;
     out[2] = z;
 }
+/* Adds s (u u^T) to the symmetric block b (xx, xy, xz, yy, yz, zz). */
+static inline void g_add_outer(double b[6], double s, const double u[3])
+{
+    b[0] += s * u[0] * u[0], b[1] += s * u[0] * u[1], b[2] += s * u[0] * u[2];
+    b[3] += s * u[1] * u[1], b[4] += s * u[1] * u[2], b[5] += s * u[2] * u[2];
+}
 static inline double g_norm(const double a[3]) { return sqrt(g_dot(a, a)); }
 /* |a - b|^2 */
 static inline double g_dist2(const double a[3], const double b[3])

@@ -76,12 +76,6 @@ static double pair_geometry(const hk_pairs *pr, const hk_pair *pa, const double 
     return 0;
 }
 
-static void add_outer(double b[6], double s, const double u[3])
-{
-    b[0] += s * u[0] * u[0], b[1] += s * u[0] * u[1], b[2] += s * u[0] * u[2];
-    b[3] += s * u[1] * u[1], b[4] += s * u[1] * u[2], b[5] += s * u[2] * u[2];
-}
-
 /* Pair k's force at the current state into *ev (hooke.h hk_contact_def: the colliders' spring, damping and friction
  * with the pair's effective mass 1 / sum alpha_i^2 / m_i); returns 1 where it touches and acts (else *ev holds at
  * most its weights and gap). */
@@ -119,8 +113,8 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, double h, 
     if (!(fn > 0)) return 0;
     double K[6] = {0}, D[6] = {0};
     for (int c = 0; c < 3; c++) ev->f[c] = fn * n[c];
-    add_outer(K, d->stiffness, n);
-    add_outer(D, cn, n);
+    g_add_outer(K, d->stiffness, n);
+    g_add_outer(D, cn, n);
     double vt[3];
     for (int c = 0; c < 3; c++) vt[c] = vr[c] - vn * n[c];
     const double st = g_norm(vt), stick = m / h, limit = d->friction * fn;
@@ -129,8 +123,8 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, double h, 
         for (int c = 0; c < 3; c++) ev->f[c] -= cf * vt[c];
         const double I6[6] = {1, 0, 0, 1, 0, 1};
         for (int e = 0; e < 6; e++) D[e] += cf * I6[e];
-        add_outer(D, -cf, n);
-        if (stick * st > limit) add_outer(D, -cf / (st * st), vt);
+        g_add_outer(D, -cf, n);
+        if (stick * st > limit) g_add_outer(D, -cf / (st * st), vt);
     }
     for (int e = 0; e < 6; e++) ev->K[e] = (hk_real)K[e], ev->D[e] = (hk_real)D[e];
     return 1;

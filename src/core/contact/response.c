@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "friction.h"
 #include "geometry.h"
 #include "pairs.h"
 #include "part.h"
@@ -137,17 +138,45 @@ int hk_colliders_check(hk_world *w)
 static int ensure_particles(hk_world *w, struct hk_contact *ct)
 {
     if (ct->slab && ct->cap == w->p.capacity) return 0;
-    free(ct->slab);
+    hk_real *const old = ct->slab, *const was[4] = {ct->anchor[0], ct->anchor[1], ct->anchor[2], ct->anchor_of};
+    const int kept = old ? (ct->cap < w->p.capacity ? ct->cap : w->p.capacity) : 0;
     size_t stride, offset;
-    ct->slab = hk_alloc_slab(7, (size_t)(w->p.capacity ? w->p.capacity : 1), 0, w, &stride, &offset);
+    ct->slab = hk_alloc_slab(11, (size_t)(w->p.capacity ? w->p.capacity : 1), 0, w, &stride, &offset);
     ct->cap = ct->slab ? w->p.capacity : 0;
     ct->ncand = ct->nactive = 0;
     ct->any_force = 0;
-    if (!ct->slab) return hk_fail_memory(w, "out of memory for the contact state (%d particles)", w->p.count);
+    if (!ct->slab) {
+        free(old);
+        ct->anchor[0] = ct->anchor[1] = ct->anchor[2] = ct->anchor_of = NULL;
+        return hk_fail_memory(w, "out of memory for the contact state (%d particles)", w->p.count);
+    }
     hk_real *a = ct->slab + offset;
     for (int c = 0; c < 3; c++) ct->f[c] = a + (size_t)c * stride, ct->q0[c] = a + (size_t)(3 + c) * stride;
     ct->slack = a + 6 * stride;
+    for (int c = 0; c < 3; c++) ct->anchor[c] = a + (size_t)(7 + c) * stride;
+    ct->anchor_of = a + 10 * stride;
+    hk_real *const now[4] = {ct->anchor[0], ct->anchor[1], ct->anchor[2], ct->anchor_of};
+    for (int c = 0; c < 4; c++) /* the anchors of the particles there were; the new ones hold none */
+        if (kept) memcpy(now[c], was[c], (size_t)kept * sizeof *now[c]);
+    for (int i = kept; i < ct->cap; i++) ct->anchor_of[i] = -1;
+    free(old);
     return 0;
+}
+
+int hk_contact_anchors(const hk_world *w, hk_real *out[4])
+{
+    const struct hk_contact *ct = w->contact;
+    for (int c = 0; c < 4; c++) out[c] = NULL;
+    if (!ct || ct->ncol == 0 || !ct->slab || ct->cap < w->p.count) return 0;
+    for (int c = 0; c < 3; c++) out[c] = ct->anchor[c];
+    out[3] = ct->anchor_of;
+    return 1;
+}
+
+int hk_contact_keep_anchors(hk_world *w)
+{
+    struct hk_contact *ct = w->contact;
+    return ct && ct->ncol > 0 ? ensure_particles(w, ct) : 0;
 }
 
 /* Room for n candidates. */
@@ -230,6 +259,7 @@ static void begin_task(const hk_team *tm, void *ctx)
         ct->q0[0][i] = p->qx[i], ct->q0[1][i] = p->qy[i], ct->q0[2][i] = p->qz[i];
         if (p->inv_mass[i] == 0) { /* pinned or driven: never moved by a contact */
             ct->slack[i] = (hk_real)INFINITY;
+            ct->anchor_of[i] = -1;
             continue;
         }
         const double v = sqrt((double)p->vx[i] * p->vx[i] + (double)p->vy[i] * p->vy[i] + (double)p->vz[i] * p->vz[i]);
@@ -239,6 +269,7 @@ static void begin_task(const hk_team *tm, void *ctx)
             mine++;
         } else { /* rounded down, so that the check at the step's end errs on the safe side */
             ct->slack[i] = (hk_real)(gap * (1 - 1e-6));
+            ct->anchor_of[i] = -1; /* touches nothing this step: its friction lets go */
         }
     }
     count[t + 1] = mine;
@@ -528,22 +559,17 @@ static int colliders_end_step(hk_world *w, struct hk_contact *ct, hk_real *px, h
 
 /* ---- step 2: the force ------------------------------------------------------- */
 
-/* Adds a s (u u^T) to the block b (xx, xy, xz, yy, yz, zz). */
-static void add_outer(double b[6], double s, const double u[3])
-{
-    b[0] += s * u[0] * u[0], b[1] += s * u[0] * u[1], b[2] += s * u[0] * u[2];
-    b[3] += s * u[1] * u[1], b[4] += s * u[1] * u[2], b[5] += s * u[2] * u[2];
-}
-
-/* The force of every collider on a particle of mass m at x with velocity v
+/* The force of every collider on particle i of mass m at x with velocity v
  * (hooke.h: hk_collider_def), summed in collider order, and its blocks;
- * returns 1 if any collider touches it. h: the substep [s]. *gap becomes
- * at most its smallest distance from a collider (a lower bound: the
- * thickness where none is nearer than that). */
-static int particle_force(const struct hk_contact *ct, const hk_pose *P, double m, double h, const double x[3],
-                          const double v[3], double f[3], double K[6], double D[6], double *gap)
+ * returns 1 if any collider touches it. h: the substep [s]; first: the
+ * substep's first evaluation, which drags, places and releases the
+ * particle's friction anchor (hk_contact_anchors). *gap becomes at most its
+ * smallest distance from a collider (a lower bound: the thickness where
+ * none is nearer than that). */
+static int particle_force(struct hk_contact *ct, const hk_pose *P, int i, int first, double m, double h,
+                          const double x[3], const double v[3], double f[3], double K[6], double D[6], double *gap)
 {
-    int touched = 0;
+    int touched = 0, held = -1; /* the collider whose anchor holds it at the substep's start */
     for (int c = 0; c < ct->ncol; c++) {
         const hk_collider *col = &ct->col[c];
         const hk_collider_def *d = &col->def;
@@ -562,22 +588,16 @@ static int particle_force(const struct hk_contact *ct, const hk_pose *P, double 
         if (!(fn > 0)) continue; /* moving away faster than the spring pushes: no pull */
         touched = 1;
         for (int k = 0; k < 3; k++) f[k] += fn * nw[k];
-        add_outer(K, d->stiffness, nw);
-        add_outer(D, cn, nw);
+        g_add_outer(K, d->stiffness, nw);
+        g_add_outer(D, cn, nw);
         if (!(d->friction > 0)) continue;
-        double vt[3];
-        for (int k = 0; k < 3; k++) vt[k] = vr[k] - vn * nw[k];
-        const double st = g_norm(vt), stick = m / h, limit = d->friction * fn;
-        if (!(st > 0)) continue;
-        /* sticking (viscous, stops the slip within a substep) or sliding (Coulomb) */
-        const double c = stick * st <= limit ? stick : limit / st;
-        for (int k = 0; k < 3; k++) f[k] -= c * vt[k];
-        /* D += c (I - n n^T), sliding without the slip's own direction: c (I - n n^T - t t^T) */
-        const double I6[6] = {1, 0, 0, 1, 0, 1};
-        for (int e = 0; e < 6; e++) D[e] += c * I6[e];
-        add_outer(D, -c, nw);
-        if (stick * st > limit) add_outer(D, -c / (st * st), vt);
+        hk_friction_contact fc = {d->friction,       fn, m, h, {nw[0], nw[1], nw[2]}, {0}, {x[0], x[1], x[2]},
+                                  {p[0], p[1], p[2]}};
+        for (int k = 0; k < 3; k++) fc.vt[k] = vr[k] - vn * nw[k];
+        hk_real *const anchor[4] = {ct->anchor[0], ct->anchor[1], ct->anchor[2], ct->anchor_of};
+        hk_friction_add(anchor, i, c, &P[c], first, &held, &fc, f, K, D);
     }
+    if (first && held < 0) ct->anchor_of[i] = -1; /* touches no collider with friction: lets go */
     return touched;
 }
 
@@ -594,7 +614,7 @@ static void forces_task(const hk_team *tm, void *ctx)
         double x[3], f[3] = {0, 0, 0}, K[6] = {0}, D[6] = {0}, gap = INFINITY;
         const double v[3] = {p->vx[i], p->vy[i], p->vz[i]};
         position(w, i, &b, x);
-        particle_force(ct, cp->P, p->mass[i], cp->h, x, v, f, K, D, &gap);
+        particle_force(ct, cp->P, i, cp->first, p->mass[i], cp->h, x, v, f, K, D, &gap);
         if (cp->first) ct->gap[k] = gap;
         for (int c = 0; c < 3; c++) ct->f[c][i] = (hk_real)f[c];
         for (int e = 0; e < 6; e++) ct->rec[k].K[e] = (hk_real)K[e], ct->rec[k].D[e] = (hk_real)D[e];
@@ -665,66 +685,6 @@ hk_contact_survey hk_contact_counts(const hk_world *w, int32_t *count)
     if (pose != P) free(pose);
     out.min_gap = gap < INFINITY ? gap : NAN;
     return out;
-}
-
-/* ---- the implicit solve ------------------------------------------------------ */
-
-int hk_contact_in_system(const hk_world *w) { return w->contact && w->contact->in_system; }
-
-int hk_contact_touching(const hk_world *w, const int **particle, const int **active, const hk_contact_rec **rec)
-{
-    const struct hk_contact *ct = w->contact;
-    if (!ct) return 0;
-    *particle = ct->cand;
-    *active = ct->active;
-    *rec = ct->rec;
-    return ct->nactive;
-}
-
-/* The calling thread's share of the touching candidates: out[i] += B y[i]
- * (a product), or blk[e][i] += B[e] (the diagonal blocks, out NULL), with B
- * = sK K + sD D of each. */
-static void touching_blocks(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3],
-                            hk_real *const out[3], hk_real *const blk[6])
-{
-    const struct hk_contact *ct = w->contact;
-    if (!ct || ct->nactive == 0) return;
-    int a, n;
-    hk_team_range(tm, 0, ct->nactive, &a, &n);
-    for (int k = a; k < a + n; k++) {
-        const int j = ct->active[k], i = ct->cand[j];
-        hk_real B[6];
-        hk_contact_block(&ct->rec[j], sK, sD, B);
-        if (!out) {
-            for (int e = 0; e < 6; e++) blk[e][i] += B[e];
-            continue;
-        }
-        const hk_real x = y[0][i], yy = y[1][i], z = y[2][i];
-        out[0][i] += B[0] * x + B[1] * yy + B[2] * z;
-        out[1][i] += B[1] * x + B[3] * yy + B[4] * z;
-        out[2][i] += B[2] * x + B[4] * yy + B[5] * z;
-    }
-}
-
-void hk_contact_apply(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3],
-                      hk_real *const out[3])
-{
-    if (!hk_contact_in_system(w)) return;
-    touching_blocks(tm, w, sK, sD, y, out, NULL);
-    if (w->contact->pairs_touch) { /* after the colliders' terms, which each task added to its own particles */
-        hk_team_barrier(tm);
-        hk_pairs_system(tm, hk_pairs_of(w), sK, sD, y, out, NULL);
-    }
-}
-
-void hk_contact_blocks(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, hk_real *const blk[6])
-{
-    if (!hk_contact_in_system(w)) return;
-    touching_blocks(tm, w, sK, sD, NULL, NULL, blk);
-    if (w->contact->pairs_touch) {
-        hk_team_barrier(tm);
-        hk_pairs_system(tm, hk_pairs_of(w), sK, sD, NULL, NULL, blk);
-    }
 }
 
 /* ---- the phases, colliders and pairs ----------------------------------------------------------------------- */

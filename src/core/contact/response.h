@@ -78,6 +78,9 @@ struct hk_contact {
     /* per particle (capacity cap): the contact force [N], and the broad phase's q0 [m] and slack [m] */
     int cap;
     hk_real *slab, *f[3], *q0[3], *slack;
+    /* per particle: its friction anchor (hk_contact_anchors) in the frame of collider anchor_of [m], anchor_of -1
+     * when it holds none (an index kept as a real, so that a gather and a checkpoint take it with the others) */
+    hk_real *anchor[3], *anchor_of;
     int any_force;          /* f holds a non-zero entry (a candidate touched) */
     int in_system;          /* a contact's blocks enter the implicit system (a collider or a pair touches) */
     int pairs_touch;        /* a pair touches */
@@ -103,6 +106,15 @@ static inline void hk_contact_block(const hk_contact_rec *r, hk_real sK, hk_real
 {
     for (int e = 0; e < 6; e++) out[e] = sK * r->K[e] + sD * r->D[e];
 }
+
+/* The colliders' friction anchors (friction.h): hk_contact_anchors gives
+ * the four per-particle arrays (x, y, z in the collider's frame [m], the
+ * collider's index or -1 for none) of w's particle count and returns 1, or
+ * returns 0 with NULLs where w keeps none; hk_contact_keep_anchors makes
+ * them (all let go) for a world with colliders that has none yet: 0, or -1
+ * out of memory (recorded on w). */
+int hk_contact_anchors(const hk_world *w, hk_real *out[4]);
+int hk_contact_keep_anchors(hk_world *w);
 
 /* The world's colliders (NULL and 0 without any). */
 int hk_colliders(const hk_world *w, const hk_collider **out);

@@ -493,13 +493,15 @@ HK_API int hk_world_body_has_pressure(const hk_world *w, int body);
 /* A collider is a solid that particles do not pass: a closed triangle mesh, an oriented box or a capsule, placed
  * by an offset and a rotation and moving, if at all, at a constant linear and angular velocity (a kinematic
  * obstacle: nothing pushes it). Within `thickness` of its surface a particle of mass m meets a virtual spring
- * along the surface's outward normal n and Coulomb friction against the tangential slip v_t relative to it:
+ * along the surface's outward normal n and Coulomb friction against its tangential motion relative to it:
  *   f_n = max(0, k (thickness - d) - c_n v_n), c_n = 2 damping_ratio sqrt(k m)
- *   f_t = -min(friction f_n, (m / h) |v_t|) v_t / |v_t|   (h: the substep)
- * with d the particle's signed distance from the surface (< 0 inside). The force enters every integrator's force
- * evaluation, and its stiffness and damping the implicit integrators' matrix. A particle that crosses the surface
- * within a substep is caught by a swept test and put back on its side with its normal velocity into the collider
- * removed (docs/user-guide.md, "Contact"). */
+ *   f_t = -(k_t s + c_t v_t), at most friction f_n in size, k_t = m / (2 h^2), c_t = m / h   (h: the substep)
+ * with d the particle's signed distance from the surface (< 0 inside), v_t its tangential velocity relative to
+ * the surface and s its tangential offset from an anchor on the collider, placed where it first touched and
+ * dragged along while it slides (static friction: a load below friction f_n holds it still). The force enters
+ * every integrator's force evaluation, and its stiffness and damping the implicit integrators' matrix. A particle
+ * that crosses the surface within a substep is caught by a swept test and put back on its side with its normal
+ * velocity into the collider removed (docs/user-guide.md, "Contact"). */
 typedef enum hk_collider_shape {
     HK_COLLIDER_MESH = 0, /* a closed triangle mesh, faces counter-clockwise from outside */
     HK_COLLIDER_BOX,      /* an oriented box centred on the origin of its frame */

@@ -1,0 +1,69 @@
+/* friction.c — the colliders' friction: a particle's anchor, its spring and damper up to Coulomb's limit. */
+/* SPDX-License-Identifier: MIT */
+#include "friction.h"
+
+#include <math.h>
+
+/* Adds the block s (I - n n^T - t t^T) (t: a unit vector in the tangent plane, or NULL) to b. */
+static void add_tangential(double b[6], double s, const double n[3], const double *t)
+{
+    const double I6[6] = {1, 0, 0, 1, 0, 1};
+    for (int e = 0; e < 6; e++) b[e] += s * I6[e];
+    g_add_outer(b, -s, n);
+    if (t) g_add_outer(b, -s, t);
+}
+
+/* The anchor's spring k_t (tangential offset d) and damper c_t, at most the limit mu f_n. */
+static void anchored(const hk_friction_contact *fc, double kt, double ct, const double d[3], double f[3], double K[6],
+                     double D[6])
+{
+    const double limit = fc->mu * fc->fn;
+    double ft[3], t[3];
+    for (int k = 0; k < 3; k++) ft[k] = -kt * d[k] - ct * fc->vt[k];
+    const double size = g_norm(ft);
+    const double s = size > limit ? limit / size : 1; /* sliding: the same direction at the limit */
+    for (int k = 0; k < 3; k++) f[k] += s * ft[k], t[k] = s < 1 ? ft[k] / size : 0;
+    /* sliding, the force's size is fixed: its blocks only turn it, without its own direction */
+    add_tangential(K, s * kt, fc->n, s < 1 ? t : NULL);
+    add_tangential(D, s * ct, fc->n, s < 1 ? t : NULL);
+}
+
+/* Without an anchor: viscous, m / h against the slip (stops it within a substep), at most the limit. */
+static void viscous(const hk_friction_contact *fc, double f[3], double D[6])
+{
+    const double st = g_norm(fc->vt), stick = fc->m / fc->h, limit = fc->mu * fc->fn;
+    if (!(st > 0)) return;
+    const double c = stick * st <= limit ? stick : limit / st;
+    double t[3];
+    for (int k = 0; k < 3; k++) f[k] -= c * fc->vt[k], t[k] = fc->vt[k] / st;
+    add_tangential(D, c, fc->n, stick * st > limit ? t : NULL);
+}
+
+void hk_friction_add(hk_real *const anchor[4], int i, int c, const hk_pose *P, int first, int *held,
+                     const hk_friction_contact *fc, double f[3], double K[6], double D[6])
+{
+    if (first && *held < 0) { /* the first collider with friction it touches holds its anchor */
+        *held = c;
+        if ((int)anchor[3][i] != c) /* a new contact: the anchor where the particle is */
+            for (int k = 0; k < 3; k++) anchor[k][i] = (hk_real)fc->p[k];
+        anchor[3][i] = (hk_real)c;
+    }
+    if ((int)anchor[3][i] != c) {
+        viscous(fc, f, D);
+        return;
+    }
+    const double kt = 0.5 * fc->m / (fc->h * fc->h), ct = fc->m / fc->h;
+    double al[3] = {anchor[0][i], anchor[1][i], anchor[2][i]}, aw[3], dx[3], d[3];
+    hk_pose_to_world(P, al, aw);
+    g_sub(fc->x, aw, dx);
+    const double dn = g_dot(dx, fc->n);
+    for (int k = 0; k < 3; k++) d[k] = dx[k] - dn * fc->n[k];
+    const double reach = fc->mu * fc->fn / kt, off = g_norm(d);
+    if (first && off > reach) { /* sliding: the anchor dragged to within reach */
+        const double s = reach / off;
+        for (int k = 0; k < 3; k++) aw[k] += (1 - s) * d[k], d[k] *= s;
+        hk_pose_to_local(P, aw, al);
+        for (int k = 0; k < 3; k++) anchor[k][i] = (hk_real)al[k];
+    }
+    anchored(fc, kt, ct, d, f, K, D);
+}
