@@ -9,6 +9,7 @@
 
 #include "faces.h"
 #include "geometry.h"
+#include "pair_grid.h"
 #include "springs.h"
 #include "team.h"
 
@@ -230,141 +231,6 @@ static int neighbours(const hk_world *w, const hk_pairs *pr, int b, int p, int q
 
 /* ---- the broad phase ----------------------------------------------------------------------------------------- */
 
-/* A box [lo, hi] per primitive [m]. */
-typedef struct box {
-    double lo[3], hi[3];
-} box;
-
-/* A spatial hash of boxes: cell (i, j, k) of side `cell` holds every box that overlaps it, in bucket (a hash of
- * i, j, k) order; start[b] .. start[b + 1] are bucket b's entries, ascending primitive indices. */
-typedef struct grid {
-    double cell;
-    uint64_t mask;
-    int64_t *start;
-    int32_t *item;
-} grid;
-
-static uint64_t bucket(const grid *g, int64_t i, int64_t j, int64_t k)
-{
-    const uint64_t h = (uint64_t)i * 73856093u ^ (uint64_t)j * 19349663u ^ (uint64_t)k * 83492791u;
-    return (h ^ h >> 29) & g->mask;
-}
-
-/* floor(x) as an integer (the library's floor is a call) */
-static inline int64_t ifloor(double x)
-{
-    const int64_t i = (int64_t)x;
-    return i - (x < (double)i);
-}
-
-static void cells_of(const grid *g, const box *b, int64_t lo[3], int64_t hi[3])
-{
-    for (int c = 0; c < 3; c++) lo[c] = ifloor(b->lo[c] / g->cell), hi[c] = ifloor(b->hi[c] / g->cell);
-}
-
-#define FOR_CELLS(lo, hi, i, j, k)                                                                                     \
-    for (int64_t k = lo[2]; k <= hi[2]; k++)                                                                           \
-        for (int64_t j = lo[1]; j <= hi[1]; j++)                                                                       \
-            for (int64_t i = lo[0]; i <= hi[0]; i++)
-
-/* The mean largest side of boxes b[0 .. n): the grid's first cell size. */
-static double mean_side(const box *b, int64_t n)
-{
-    double s = 0;
-    for (int64_t e = 0; e < n; e++)
-        s += g_max(b[e].hi[0] - b[e].lo[0], g_max(b[e].hi[1] - b[e].lo[1], b[e].hi[2] - b[e].lo[2]));
-    return n ? g_max(s / (double)n, 1e-9) : 1;
-}
-
-/* The cell size for a grid over boxes a[0 .. na) queried with boxes q[0 .. nq): `cell`, doubled until both sets'
- * boxes (empty ones left out) cover at most GRID_CELLS_PER_BOX cells each on average and every cell index stays
- * far inside int64_t. A body of absurd size or speed (a scene may place a jelly of spacing 1e90 m beside one of
- * 5 cm) then makes the grid coarse instead of the search endless; the pairs found do not depend on the cell. */
-#define GRID_CELLS_PER_BOX 512.0
-static double fit_cell(double cell, const box *a, int64_t na, const box *q, int64_t nq)
-{
-    const double budget = GRID_CELLS_PER_BOX * (double)(na + nq + 256);
-    for (int tries = 0; tries < 4096 && isfinite(cell); tries++) {
-        double cells = 0, far = 0;
-        for (int s = 0; s < 2; s++) {
-            const box *b = s ? q : a;
-            for (int64_t e = 0; e < (s ? nq : na); e++) {
-                if (!(b[e].lo[0] <= b[e].hi[0])) continue;
-                double span = 1;
-                for (int c = 0; c < 3; c++) {
-                    const double lo = b[e].lo[c] / cell, hi = b[e].hi[c] / cell;
-                    span *= floor(hi) - floor(lo) + 1;
-                    far = g_max(far, g_max(fabs(lo), fabs(hi)));
-                }
-                cells += span;
-            }
-        }
-        if (cells <= budget && far < 0x1p52) return cell;
-        cell *= 2;
-    }
-    return cell;
-}
-
-/* The grid over boxes b[0 .. n), to be queried with boxes q[0 .. nq); 0 or -1. */
-static int grid_build(grid *g, const box *b, int64_t n, const box *q, int64_t nq)
-{
-    g->cell = fit_cell(mean_side(b, n), b, n, q, nq);
-    int64_t entries = 0;
-    for (int64_t e = 0; e < n; e++) {
-        int64_t lo[3], hi[3];
-        cells_of(g, &b[e], lo, hi);
-        entries += (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1);
-    }
-    uint64_t size = 1024;
-    while (size < 2 * (uint64_t)entries) size *= 2;
-    g->mask = size - 1;
-    g->start = calloc(size + 1, sizeof *g->start);
-    g->item = malloc((size_t)(entries + 1) * sizeof *g->item);
-    if (!g->start || !g->item) return -1;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int64_t e = 0; e < n; e++) {
-            int64_t lo[3], hi[3];
-            cells_of(g, &b[e], lo, hi);
-            FOR_CELLS(lo, hi, i, j, k)
-            {
-                const uint64_t q = bucket(g, i, j, k);
-                if (pass == 0)
-                    g->start[q + 1]++;
-                else
-                    g->item[g->start[q]++] = (int32_t)e;
-            }
-        }
-        if (pass == 0)
-            for (uint64_t q = 0; q < size; q++) g->start[q + 1] += g->start[q];
-        else /* the fill moved each start to the next bucket's: back */
-            for (uint64_t q = size; q > 0; q--) g->start[q] = g->start[q - 1];
-    }
-    g->start[0] = 0;
-    return 0;
-}
-
-static void grid_free(grid *g)
-{
-    free(g->start);
-    free(g->item);
-}
-
-static int overlap(const box *a, const box *b)
-{
-    for (int c = 0; c < 3; c++)
-        if (a->lo[c] > b->hi[c] || b->lo[c] > a->hi[c]) return 0;
-    return 1;
-}
-
-/* Whether cell (i, j, k) holds the lower corner of a and b's overlap: the one cell that reports the pair. */
-static int reporting_cell(const grid *g, const box *a, const box *b, int64_t i, int64_t j, int64_t k)
-{
-    const int64_t c[3] = {i, j, k};
-    for (int d = 0; d < 3; d++)
-        if (ifloor(g_max(a->lo[d], b->lo[d]) / g->cell) != c[d]) return 0;
-    return 1;
-}
-
 /* A task's pairs, in the order it found them. */
 typedef struct pair_buf {
     hk_pair *a;
@@ -446,21 +312,21 @@ static double ee_gap2(const hk_pairs *pr, const int32_t *a, const int32_t *c)
 
 /* The vertex-triangle candidates of particles [v0, v1): each one's box against the triangles' grid, those that can
  * come within the thickness while the candidates hold (within_reach), into out. */
-static int vt_pairs(const hk_world *w, const hk_pairs *pr, const box *vb, const box *tb, const grid *g,
+static int vt_pairs(const hk_world *w, const hk_pairs *pr, const pair_box *vb, const pair_box *tb, const pair_grid *g,
                     const int32_t *body, int v0, int v1, pair_buf *out)
 {
     for (int v = v0; v < v1; v++) {
         if (!(vb[v].lo[0] <= vb[v].hi[0])) continue; /* it takes no part */
         const int64_t first = out->n;
         int64_t lo[3], hi[3];
-        cells_of(g, &vb[v], lo, hi);
-        FOR_CELLS(lo, hi, i, j, k)
+        pair_grid_cells(g, &vb[v], lo, hi);
+        PAIR_GRID_FOR_CELLS(lo, hi, i, j, k)
         {
-            const uint64_t q = bucket(g, i, j, k);
+            const uint64_t q = pair_grid_bucket(g, i, j, k);
             for (int64_t e = g->start[q]; e < g->start[q + 1]; e++) {
                 const int32_t t = g->item[e], *c = pr->tri + 3 * (int64_t)t, tb_ = pr->tri_body[t];
-                if (!allowed(&pr->def, body[v], tb_) || !overlap(&vb[v], &tb[t]) ||
-                    !reporting_cell(g, &vb[v], &tb[t], i, j, k))
+                if (!allowed(&pr->def, body[v], tb_) || !pair_box_overlap(&vb[v], &tb[t]) ||
+                    !pair_grid_reports(g, &vb[v], &tb[t], i, j, k))
                     continue;
                 if (body[v] == tb_ && (neighbours(w, pr, tb_, v, c[0]) || neighbours(w, pr, tb_, v, c[1]) ||
                                        neighbours(w, pr, tb_, v, c[2])))
@@ -476,21 +342,21 @@ static int vt_pairs(const hk_world *w, const hk_pairs *pr, const box *vb, const 
 
 /* The edge-edge candidates of edges [e0, e1): each one's box against the edges' grid, each pair once (the lower
  * edge first), those within reach, into out. */
-static int ee_pairs(const hk_world *w, const hk_pairs *pr, const box *eb, const grid *g, int64_t e0, int64_t e1_end,
-                    pair_buf *out)
+static int ee_pairs(const hk_world *w, const hk_pairs *pr, const pair_box *eb, const pair_grid *g, int64_t e0,
+                    int64_t e1_end, pair_buf *out)
 {
     for (int64_t e1 = e0; e1 < e1_end; e1++) {
         const int64_t first = out->n;
         const int32_t *a = pr->edge + 2 * e1, b1 = pr->edge_body[e1];
         int64_t lo[3], hi[3];
-        cells_of(g, &eb[e1], lo, hi);
-        FOR_CELLS(lo, hi, i, j, k)
+        pair_grid_cells(g, &eb[e1], lo, hi);
+        PAIR_GRID_FOR_CELLS(lo, hi, i, j, k)
         {
-            const uint64_t q = bucket(g, i, j, k);
+            const uint64_t q = pair_grid_bucket(g, i, j, k);
             for (int64_t e = g->start[q]; e < g->start[q + 1]; e++) {
                 const int32_t e2 = g->item[e], *c = pr->edge + 2 * (int64_t)e2, b2 = pr->edge_body[e2];
-                if (e2 <= e1 || !allowed(&pr->def, b1, b2) || !overlap(&eb[e1], &eb[e2]) ||
-                    !reporting_cell(g, &eb[e1], &eb[e2], i, j, k))
+                if (e2 <= e1 || !allowed(&pr->def, b1, b2) || !pair_box_overlap(&eb[e1], &eb[e2]) ||
+                    !pair_grid_reports(g, &eb[e1], &eb[e2], i, j, k))
                     continue;
                 if (b1 == b2 && (neighbours(w, pr, b1, a[0], c[0]) || neighbours(w, pr, b1, a[0], c[1]) ||
                                  neighbours(w, pr, b1, a[1], c[0]) || neighbours(w, pr, b1, a[1], c[1])))
@@ -508,8 +374,8 @@ static int ee_pairs(const hk_world *w, const hk_pairs *pr, const box *eb, const 
 typedef struct search_pass {
     const hk_world *w;
     const hk_pairs *pr;
-    const box *vb, *tb, *eb;
-    const grid *gt, *ge;
+    const pair_box *vb, *tb, *eb;
+    const pair_grid *gt, *ge;
     const int32_t *body;
     pair_buf *vt, *ee;
     atomic_int failed;
@@ -529,8 +395,8 @@ static void search_task(const hk_team *tm, void *ctx)
 
 /* The candidates into pr->pair: every task's vertex-triangle pairs in task order, then their edge-edge pairs, the
  * order one task would have found them in. 0 or -1. */
-static int search(hk_world *w, hk_pairs *pr, const box *vb, const box *tb, const box *eb, const grid *gt,
-                  const grid *ge, const int32_t *body)
+static int search(hk_world *w, hk_pairs *pr, const pair_box *vb, const pair_box *tb, const pair_box *eb,
+                  const pair_grid *gt, const pair_grid *ge, const int32_t *body)
 {
     const int T = hk_pairs_team(w, w->p.count);
     search_pass sp = {
@@ -561,7 +427,7 @@ done:
 }
 
 /* The box of particles idx[0 .. n), each widened by its bound r (and pad). */
-static void box_of(const hk_pairs *pr, const int32_t *idx, int n, double pad, box *out)
+static void box_of(const hk_pairs *pr, const int32_t *idx, int n, double pad, pair_box *out)
 {
     for (int c = 0; c < 3; c++) out->lo[c] = INFINITY, out->hi[c] = -INFINITY;
     for (int k = 0; k < n; k++) {
@@ -643,9 +509,9 @@ static int build(hk_world *w, hk_pairs *pr)
     pr->builds++;
     const int n = w->p.count;
     int32_t *body = body_of_each(w);
-    box *vb = malloc((size_t)(n + 1) * sizeof *vb), *tb = malloc((size_t)(pr->ntri + 1) * sizeof *tb);
-    box *eb = malloc((size_t)(pr->nedge + 1) * sizeof *eb);
-    grid gt = {0}, ge = {0};
+    pair_box *vb = malloc((size_t)(n + 1) * sizeof *vb), *tb = malloc((size_t)(pr->ntri + 1) * sizeof *tb);
+    pair_box *eb = malloc((size_t)(pr->nedge + 1) * sizeof *eb);
+    pair_grid gt = {0}, ge = {0};
     int rc = -1;
     if (!body || !vb || !tb || !eb) goto done;
     const double th = pr->def.thickness;
@@ -657,8 +523,8 @@ static int build(hk_world *w, hk_pairs *pr)
     for (int64_t t = 0; t < pr->ntri; t++) box_of(pr, pr->tri + 3 * t, 3, 0, &tb[t]);
     for (int64_t e = 0; e < pr->nedge; e++) box_of(pr, pr->edge + 2 * e, 2, 0.5 * th, &eb[e]);
     pr->npair = 0;
-    if (grid_build(&gt, tb, pr->ntri, vb, n) != 0 || grid_build(&ge, eb, pr->nedge, eb, pr->nedge) != 0 ||
-        search(w, pr, vb, tb, eb, &gt, &ge, body) != 0)
+    if (hk_pair_grid_build(&gt, tb, pr->ntri, vb, n) != 0 ||
+        hk_pair_grid_build(&ge, eb, pr->nedge, eb, pr->nedge) != 0 || search(w, pr, vb, tb, eb, &gt, &ge, body) != 0)
         goto done;
     hk_pair *t = pr->cand; /* the candidates found into cand; its room, the next search's */
     const int64_t cap = pr->capcand;
@@ -668,8 +534,8 @@ static int build(hk_world *w, hk_pairs *pr)
     hk_team_for(w, hk_pairs_team(w, pr->ncand), pr->ncand, distances_range, pr);
     rc = 0;
 done:
-    grid_free(&gt);
-    grid_free(&ge);
+    hk_pair_grid_free(&gt);
+    hk_pair_grid_free(&ge);
     free(body), free(vb), free(tb), free(eb);
     return rc;
 }

@@ -1,0 +1,87 @@
+/* pair_grid.c — the spatial hash of the pairs' broad phase: its cell size and its buckets. */
+/* SPDX-License-Identifier: MIT */
+#include "pair_grid.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* The mean largest side of boxes b[0 .. n): the grid's first cell size. */
+static double mean_side(const pair_box *b, int64_t n)
+{
+    double s = 0;
+    for (int64_t e = 0; e < n; e++)
+        s += g_max(b[e].hi[0] - b[e].lo[0], g_max(b[e].hi[1] - b[e].lo[1], b[e].hi[2] - b[e].lo[2]));
+    return n ? g_max(s / (double)n, 1e-9) : 1;
+}
+
+/* The cell size for a grid over boxes a[0 .. na) queried with boxes q[0 .. nq): `cell`, doubled until both sets'
+ * boxes (empty ones left out) cover at most GRID_CELLS_PER_BOX cells each on average and every cell index stays
+ * far inside int64_t. A body of absurd size or speed (a scene may place a jelly of spacing 1e90 m beside one of
+ * 5 cm) then makes the grid coarse instead of the search endless; the pairs found do not depend on the cell. */
+#define GRID_CELLS_PER_BOX 512.0
+static double fit_cell(double cell, const pair_box *a, int64_t na, const pair_box *q, int64_t nq)
+{
+    const double budget = GRID_CELLS_PER_BOX * (double)(na + nq + 256);
+    for (int tries = 0; tries < 4096 && isfinite(cell); tries++) {
+        double cells = 0, far = 0;
+        for (int s = 0; s < 2; s++) {
+            const pair_box *b = s ? q : a;
+            for (int64_t e = 0; e < (s ? nq : na); e++) {
+                if (!(b[e].lo[0] <= b[e].hi[0])) continue;
+                double span = 1;
+                for (int c = 0; c < 3; c++) {
+                    const double lo = b[e].lo[c] / cell, hi = b[e].hi[c] / cell;
+                    span *= floor(hi) - floor(lo) + 1;
+                    far = g_max(far, g_max(fabs(lo), fabs(hi)));
+                }
+                cells += span;
+            }
+        }
+        if (cells <= budget && far < 0x1p52) return cell;
+        cell *= 2;
+    }
+    return cell;
+}
+
+int hk_pair_grid_build(pair_grid *g, const pair_box *b, int64_t n, const pair_box *q, int64_t nq)
+{
+    g->cell = fit_cell(mean_side(b, n), b, n, q, nq);
+    int64_t entries = 0;
+    for (int64_t e = 0; e < n; e++) {
+        int64_t lo[3], hi[3];
+        pair_grid_cells(g, &b[e], lo, hi);
+        entries += (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1);
+    }
+    uint64_t size = 1024;
+    while (size < 2 * (uint64_t)entries) size *= 2;
+    g->mask = size - 1;
+    g->start = calloc(size + 1, sizeof *g->start);
+    g->item = malloc((size_t)(entries + 1) * sizeof *g->item);
+    if (!g->start || !g->item) return -1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t e = 0; e < n; e++) {
+            int64_t lo[3], hi[3];
+            pair_grid_cells(g, &b[e], lo, hi);
+            PAIR_GRID_FOR_CELLS(lo, hi, i, j, k)
+            {
+                const uint64_t q = pair_grid_bucket(g, i, j, k);
+                if (pass == 0)
+                    g->start[q + 1]++;
+                else
+                    g->item[g->start[q]++] = (int32_t)e;
+            }
+        }
+        if (pass == 0)
+            for (uint64_t q = 0; q < size; q++) g->start[q + 1] += g->start[q];
+        else /* the fill moved each start to the next bucket's: back */
+            for (uint64_t q = size; q > 0; q--) g->start[q] = g->start[q - 1];
+    }
+    g->start[0] = 0;
+    return 0;
+}
+
+void hk_pair_grid_free(pair_grid *g)
+{
+    free(g->start);
+    free(g->item);
+}

@@ -1,0 +1,70 @@
+/* pair_grid.h — the spatial hash of the pairs' broad phase: boxes, their cells, the one cell that reports a pair. */
+/* SPDX-License-Identifier: MIT */
+#ifndef HOOKE_PAIR_GRID_H
+#define HOOKE_PAIR_GRID_H
+
+#include <stdint.h>
+
+#include "geometry.h"
+
+/* A box [lo, hi] per primitive [m]. */
+typedef struct pair_box {
+    double lo[3], hi[3];
+} pair_box;
+
+/* A spatial hash of boxes: cell (i, j, k) of side `cell` holds every box that overlaps it, in bucket (a hash of
+ * i, j, k) order; start[b] .. start[b + 1] are bucket b's entries, ascending primitive indices. */
+typedef struct pair_grid {
+    double cell;
+    uint64_t mask;
+    int64_t *start;
+    int32_t *item;
+} pair_grid;
+
+/* The grid over boxes b[0 .. n), to be queried with boxes q[0 .. nq) (its cell fitted to both); 0 or -1 (out of
+ * memory: free it all the same). */
+int hk_pair_grid_build(pair_grid *g, const pair_box *b, int64_t n, const pair_box *q, int64_t nq);
+void hk_pair_grid_free(pair_grid *g);
+
+static inline uint64_t pair_grid_bucket(const pair_grid *g, int64_t i, int64_t j, int64_t k)
+{
+    const uint64_t h = (uint64_t)i * 73856093u ^ (uint64_t)j * 19349663u ^ (uint64_t)k * 83492791u;
+    return (h ^ h >> 29) & g->mask;
+}
+
+/* floor(x) as an integer (the library's floor is a call) */
+static inline int64_t pair_grid_floor(double x)
+{
+    const int64_t i = (int64_t)x;
+    return i - (x < (double)i);
+}
+
+/* The cells [lo, hi] that box b covers. */
+static inline void pair_grid_cells(const pair_grid *g, const pair_box *b, int64_t lo[3], int64_t hi[3])
+{
+    for (int c = 0; c < 3; c++) lo[c] = pair_grid_floor(b->lo[c] / g->cell), hi[c] = pair_grid_floor(b->hi[c] / g->cell);
+}
+
+#define PAIR_GRID_FOR_CELLS(lo, hi, i, j, k)                                                                           \
+    for (int64_t k = lo[2]; k <= hi[2]; k++)                                                                           \
+        for (int64_t j = lo[1]; j <= hi[1]; j++)                                                                       \
+            for (int64_t i = lo[0]; i <= hi[0]; i++)
+
+static inline int pair_box_overlap(const pair_box *a, const pair_box *b)
+{
+    for (int c = 0; c < 3; c++)
+        if (a->lo[c] > b->hi[c] || b->lo[c] > a->hi[c]) return 0;
+    return 1;
+}
+
+/* Whether cell (i, j, k) holds the lower corner of a and b's overlap: the one cell that reports the pair. */
+static inline int pair_grid_reports(const pair_grid *g, const pair_box *a, const pair_box *b, int64_t i, int64_t j,
+                                    int64_t k)
+{
+    const int64_t c[3] = {i, j, k};
+    for (int d = 0; d < 3; d++)
+        if (pair_grid_floor(g_max(a->lo[d], b->lo[d]) / g->cell) != c[d]) return 0;
+    return 1;
+}
+
+#endif
