@@ -28,15 +28,18 @@ static void anchored(const hk_friction_contact *fc, double kt, double ct, const 
     add_tangential(D, s * ct, fc->n, s < 1 ? t : NULL);
 }
 
-/* Without an anchor: viscous, m / h against the slip (stops it within a substep), at most the limit. */
-static void viscous(const hk_friction_contact *fc, double f[3], double D[6])
+void hk_friction_viscous(double mu, double fn, double m, double h, const double n[3], const double vt[3], double f[3],
+                         double D[6])
 {
-    const double st = g_norm(fc->vt), stick = fc->m / fc->h, limit = fc->mu * fc->fn;
+    const double st = g_norm(vt), stick = m / h, limit = mu * fn;
     if (!(st > 0)) return;
-    const double c = stick * st <= limit ? stick : limit / st;
-    double t[3];
-    for (int k = 0; k < 3; k++) f[k] -= c * fc->vt[k], t[k] = fc->vt[k] / st;
-    add_tangential(D, c, fc->n, stick * st > limit ? t : NULL);
+    const double c = stick * st <= limit ? stick : limit / st; /* sticking (viscous), or sliding (Coulomb) */
+    for (int k = 0; k < 3; k++) f[k] -= c * vt[k];
+    /* D += c (I - n n^T), sliding without the slip's own direction: c (I - n n^T - t t^T) */
+    const double I6[6] = {1, 0, 0, 1, 0, 1};
+    for (int e = 0; e < 6; e++) D[e] += c * I6[e];
+    g_add_outer(D, -c, n);
+    if (stick * st > limit) g_add_outer(D, -c / (st * st), vt);
 }
 
 void hk_friction_add(hk_real *const anchor[4], int i, int c, const hk_pose *P, int first, int *held,
@@ -49,7 +52,7 @@ void hk_friction_add(hk_real *const anchor[4], int i, int c, const hk_pose *P, i
         anchor[3][i] = (hk_real)c;
     }
     if ((int)anchor[3][i] != c) {
-        viscous(fc, f, D);
+        hk_friction_viscous(fc->mu, fc->fn, fc->m, fc->h, fc->n, fc->vt, f, D);
         return;
     }
     const double kt = 0.5 * fc->m / (fc->h * fc->h), ct = fc->m / fc->h;

@@ -38,6 +38,15 @@ typedef struct hk_friction_contact {
     double p[3];  /* the same in the collider's frame [m] */
 } hk_friction_contact;
 
+/* The viscous friction of a contact without an anchor: -min(mu fn, (m / h)
+ * |vt|) vt / |vt| (mu: the coefficient, fn the normal force [N], m the
+ * contact's mass [kg], h the substep [s], n the unit normal, vt the slip
+ * [m/s]) added to f, and its damping block (c (I - n n^T), sliding
+ * without the slip's own direction) to D: a collider a particle meets
+ * beside the one holding its anchor, and every contact between bodies. */
+void hk_friction_viscous(double mu, double fn, double m, double h, const double n[3], const double vt[3], double f[3],
+                         double D[6]);
+
 /* Adds collider c's friction on particle i (its pose P) to the force f and
  * its stiffness K = -df/dx and damping D = -df/dv blocks (xx, xy, xz, yy,
  * yz, zz). anchor: the four per-particle arrays of hk_contact_anchors (x,

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "friction.h"
 #include "geometry.h"
 #include "team.h"
 
@@ -117,15 +118,7 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, double h, 
     g_add_outer(D, cn, n);
     double vt[3];
     for (int c = 0; c < 3; c++) vt[c] = vr[c] - vn * n[c];
-    const double st = g_norm(vt), stick = m / h, limit = d->friction * fn;
-    if (!ee && d->friction > 0 && st > 0) { /* the colliders' regularised Coulomb friction (response.c) */
-        const double cf = stick * st <= limit ? stick : limit / st;
-        for (int c = 0; c < 3; c++) ev->f[c] -= cf * vt[c];
-        const double I6[6] = {1, 0, 0, 1, 0, 1};
-        for (int e = 0; e < 6; e++) D[e] += cf * I6[e];
-        g_add_outer(D, -cf, n);
-        if (stick * st > limit) g_add_outer(D, -cf / (st * st), vt);
-    }
+    if (!ee && d->friction > 0) hk_friction_viscous(d->friction, fn, m, h, n, vt, ev->f, D); /* no anchors here */
     for (int e = 0; e < 6; e++) ev->K[e] = (hk_real)K[e], ev->D[e] = (hk_real)D[e];
     return 1;
 }
