@@ -20,7 +20,7 @@ static void anchored(const hk_friction_contact *fc, double kt, double ct, const 
     const double limit = fc->mu * fc->fn;
     double ft[3], t[3];
     for (int k = 0; k < 3; k++) ft[k] = -kt * d[k] - ct * fc->vt[k];
-    const double size = g_norm(ft);
+    const double size2 = g_dot(ft, ft), size = size2 > limit * limit ? sqrt(size2) : 0; /* 0: within the limit */
     const double s = size > limit ? limit / size : 1; /* sliding: the same direction at the limit */
     for (int k = 0; k < 3; k++) f[k] += s * ft[k], t[k] = s < 1 ? ft[k] / size : 0;
     /* sliding, the force's size is fixed: its blocks only turn it, without its own direction */
@@ -61,9 +61,9 @@ void hk_friction_add(hk_real *const anchor[4], int i, int c, const hk_pose *P, i
     g_sub(fc->x, aw, dx);
     const double dn = g_dot(dx, fc->n);
     for (int k = 0; k < 3; k++) d[k] = dx[k] - dn * fc->n[k];
-    const double reach = fc->mu * fc->fn / kt, off = g_norm(d);
-    if (first && off > reach) { /* sliding: the anchor dragged to within reach */
-        const double s = reach / off;
+    const double limit = fc->mu * fc->fn, off2 = g_dot(d, d);
+    if (first && off2 * kt * kt > limit * limit) { /* sliding: the anchor dragged to within reach, limit / k_t */
+        const double s = limit / kt / sqrt(off2);
         for (int k = 0; k < 3; k++) aw[k] += (1 - s) * d[k], d[k] *= s;
         hk_pose_to_local(P, aw, al);
         for (int k = 0; k < 3; k++) anchor[k][i] = (hk_real)al[k];
