@@ -42,7 +42,8 @@ static inline int64_t pair_grid_floor(double x)
 /* The cells [lo, hi] that box b covers. */
 static inline void pair_grid_cells(const pair_grid *g, const pair_box *b, int64_t lo[3], int64_t hi[3])
 {
-    for (int c = 0; c < 3; c++) lo[c] = pair_grid_floor(b->lo[c] / g->cell), hi[c] = pair_grid_floor(b->hi[c] / g->cell);
+    for (int c = 0; c < 3; c++)
+        lo[c] = pair_grid_floor(b->lo[c] / g->cell), hi[c] = pair_grid_floor(b->hi[c] / g->cell);
 }
 
 #define PAIR_GRID_FOR_CELLS(lo, hi, i, j, k)                                                                           \
