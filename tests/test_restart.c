@@ -4,6 +4,7 @@
 #include "hk_test_cli.h"
 
 #include <stdint.h>
+#include <sys/stat.h>
 
 #define SCENE(name) HOOKE_SCENES_DIR "/" name
 
@@ -247,6 +248,51 @@ static void test_impossible_values(void **state)
     hk_run_free(&r);
 }
 
+/* The colliders' friction anchors (the checkpoint's last section, docs/checkpoint-format.md): a place that is not
+ * finite, or a collider index that is no collider's, is refused; the good file restarts. */
+static void test_impossible_anchors(void **state)
+{
+    (void)state;
+    const char *scene = own_path("anchors.scene"), *good = own_path("anchors.ck"), *bad = own_path("anchors_bad.ck");
+    hk_test_write(scene, "world\n  gravity 0 -9.81 0\nend\n"
+                         "body rope\n  count 2\n  mass 0.01\n  spacing 0.05\n  origin 0 0.1099 0\n  direction 1 0 0\n"
+                         "  springs chain k 100\nend\n"
+                         "collider\n  shape box\n  size 1 0.2 1\n  thickness 0.01\n  stiffness 1000\n"
+                         "  damping_ratio 1\n  friction 0.5\nend\n"
+                         "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  steps 40\nend\n");
+    char args[1024];
+    snprintf(args, sizeof args, "run '%s' --steps 20 --checkpoint '%s' --checkpoint-every 20 --quiet", scene, good);
+    hk_run r = run_ok(args);
+    hk_run_free(&r);
+    struct stat st;
+    assert_int_equal(stat(good, &st), 0);
+    const size_t R = sizeof(hk_real), len = (size_t)st.st_size, index0 = len - 8 - 2 * R, x0 = len - 8 - 8 * R;
+    snprintf(args, sizeof args, "run '%s' --restart '%s' --quiet", scene, bad);
+    const hk_real half = 0.5, two = 2, rnan = NAN;
+    const struct {
+        size_t at;
+        const hk_real *value;
+        const char *message;
+    } cases[] = {
+        {index0, &half, "checkpoint holds an impossible friction anchor of particle 0 (collider 0.5 of 1)"},
+        {index0, &two, "checkpoint holds an impossible friction anchor of particle 0 (collider 2 of 1)"},
+        {x0, &rnan, "checkpoint holds an impossible friction anchor of particle 0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        patched(good, bad, cases[i].at, cases[i].value, R);
+        r = hk_test_hooke("", args);
+        if (r.status != 1 || !strstr(r.err, cases[i].message)) {
+            print_error("exit %d, stderr: %s\nexpected: %s\n", r.status, r.err, cases[i].message);
+            fail();
+        }
+        hk_run_free(&r);
+    }
+    /* the good one still restarts */
+    snprintf(args, sizeof args, "run '%s' --restart '%s' --quiet", scene, good);
+    r = run_ok(args);
+    hk_run_free(&r);
+}
+
 static void copy_file(const char *from, const char *to)
 {
     char *text = hk_test_slurp(from);
@@ -289,9 +335,8 @@ static void test_mesh_changed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_run_end_and_rate),
-        cmocka_unit_test(test_stats_continue),
-        cmocka_unit_test(test_impossible_values),
+        cmocka_unit_test(test_run_end_and_rate),  cmocka_unit_test(test_stats_continue),
+        cmocka_unit_test(test_impossible_values), cmocka_unit_test(test_impossible_anchors),
         cmocka_unit_test(test_mesh_changed),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
