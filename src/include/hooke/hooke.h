@@ -498,10 +498,10 @@ HK_API int hk_world_body_has_pressure(const hk_world *w, int body);
  *   f_t = -(k_t s + c_t v_t), at most friction f_n in size, k_t = m / (2 h^2), c_t = m / h   (h: the substep)
  * with d the particle's signed distance from the surface (< 0 inside), v_t its tangential velocity relative to
  * the surface and s its tangential offset from an anchor on the collider, placed where it first touched and
- * dragged along while it slides (static friction: a load below friction f_n holds it still). The force enters
- * every integrator's force evaluation, and its stiffness and damping the implicit integrators' matrix. A particle
- * that crosses the surface within a substep is caught by a swept test and put back on its side with its normal
- * velocity into the collider removed (docs/user-guide.md, "Contact"). */
+ * dragged along while it slides (static friction: a steady load F below friction f_n holds it at rest, F / k_t
+ * from the anchor). The force enters every integrator's force evaluation, and its stiffness and damping the
+ * implicit integrators' matrix. A particle that crosses the surface within a substep is caught by a swept test and
+ * put back on its side with its normal velocity into the collider removed (docs/user-guide.md, "Contact"). */
 typedef enum hk_collider_shape {
     HK_COLLIDER_MESH = 0, /* a closed triangle mesh, faces counter-clockwise from outside */
     HK_COLLIDER_BOX,      /* an oriented box centred on the origin of its frame */
