@@ -35,10 +35,8 @@ void hk_friction_viscous(double mu, double fn, double m, double h, const double 
     if (!(st > 0)) return;
     const double c = stick * st <= limit ? stick : limit / st; /* sticking (viscous), or sliding (Coulomb) */
     for (int k = 0; k < 3; k++) f[k] -= c * vt[k];
-    /* D += c (I - n n^T), sliding without the slip's own direction: c (I - n n^T - t t^T) */
-    const double I6[6] = {1, 0, 0, 1, 0, 1};
-    for (int e = 0; e < 6; e++) D[e] += c * I6[e];
-    g_add_outer(D, -c, n);
+    /* D += c (I - n n^T), sliding without the slip's own direction: c (I - n n^T - t t^T), t = vt / |vt| */
+    add_tangential(D, c, n, NULL);
     if (stick * st > limit) g_add_outer(D, -c / (st * st), vt);
 }
 

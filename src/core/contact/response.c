@@ -138,7 +138,7 @@ int hk_colliders_check(hk_world *w)
 static int ensure_particles(hk_world *w, struct hk_contact *ct)
 {
     if (ct->slab && ct->cap == w->p.capacity) return 0;
-    hk_real *const old = ct->slab, *const was[4] = {ct->anchor[0], ct->anchor[1], ct->anchor[2], ct->anchor_of};
+    hk_real *const old = ct->slab, *const was[4] = {ct->anchor[0], ct->anchor[1], ct->anchor[2], ct->anchor[3]};
     const int kept = old ? (ct->cap < w->p.capacity ? ct->cap : w->p.capacity) : 0;
     size_t stride, offset;
     ct->slab = hk_alloc_slab(11, (size_t)(w->p.capacity ? w->p.capacity : 1), 0, w, &stride, &offset);
@@ -147,18 +147,17 @@ static int ensure_particles(hk_world *w, struct hk_contact *ct)
     ct->any_force = 0;
     if (!ct->slab) {
         free(old);
-        ct->anchor[0] = ct->anchor[1] = ct->anchor[2] = ct->anchor_of = NULL;
+        for (int c = 0; c < 4; c++) ct->anchor[c] = NULL;
         return hk_fail_memory(w, "out of memory for the contact state (%d particles)", w->p.count);
     }
     hk_real *a = ct->slab + offset;
     for (int c = 0; c < 3; c++) ct->f[c] = a + (size_t)c * stride, ct->q0[c] = a + (size_t)(3 + c) * stride;
     ct->slack = a + 6 * stride;
-    for (int c = 0; c < 3; c++) ct->anchor[c] = a + (size_t)(7 + c) * stride;
-    ct->anchor_of = a + 10 * stride;
-    hk_real *const now[4] = {ct->anchor[0], ct->anchor[1], ct->anchor[2], ct->anchor_of};
-    for (int c = 0; c < 4; c++) /* the anchors of the particles there were; the new ones hold none */
-        if (kept) memcpy(now[c], was[c], (size_t)kept * sizeof *now[c]);
-    for (int i = kept; i < ct->cap; i++) ct->anchor_of[i] = -1;
+    for (int c = 0; c < 4; c++) { /* the anchors of the particles there were; the new ones hold none */
+        ct->anchor[c] = a + (size_t)(7 + c) * stride;
+        if (kept) memcpy(ct->anchor[c], was[c], (size_t)kept * sizeof *ct->anchor[c]);
+    }
+    for (int i = kept; i < ct->cap; i++) ct->anchor[3][i] = -1;
     free(old);
     return 0;
 }
@@ -168,8 +167,7 @@ int hk_contact_anchors(const hk_world *w, hk_real *out[4])
     const struct hk_contact *ct = w->contact;
     for (int c = 0; c < 4; c++) out[c] = NULL;
     if (!ct || ct->ncol == 0 || !ct->slab || ct->cap < w->p.count) return 0;
-    for (int c = 0; c < 3; c++) out[c] = ct->anchor[c];
-    out[3] = ct->anchor_of;
+    for (int c = 0; c < 4; c++) out[c] = ct->anchor[c];
     return 1;
 }
 
@@ -259,7 +257,7 @@ static void begin_task(const hk_team *tm, void *ctx)
         ct->q0[0][i] = p->qx[i], ct->q0[1][i] = p->qy[i], ct->q0[2][i] = p->qz[i];
         if (p->inv_mass[i] == 0) { /* pinned or driven: never moved by a contact */
             ct->slack[i] = (hk_real)INFINITY;
-            ct->anchor_of[i] = -1;
+            ct->anchor[3][i] = -1;
             continue;
         }
         const double v = sqrt((double)p->vx[i] * p->vx[i] + (double)p->vy[i] * p->vy[i] + (double)p->vz[i] * p->vz[i]);
@@ -269,7 +267,7 @@ static void begin_task(const hk_team *tm, void *ctx)
             mine++;
         } else { /* rounded down, so that the check at the step's end errs on the safe side */
             ct->slack[i] = (hk_real)(gap * (1 - 1e-6));
-            ct->anchor_of[i] = -1; /* touches nothing this step: its friction lets go */
+            ct->anchor[3][i] = -1; /* touches nothing this step: its friction lets go */
         }
     }
     count[t + 1] = mine;
@@ -594,10 +592,9 @@ static int particle_force(struct hk_contact *ct, const hk_pose *P, int i, int fi
         hk_friction_contact fc = {d->friction,       fn, m, h, {nw[0], nw[1], nw[2]}, {0}, {x[0], x[1], x[2]},
                                   {p[0], p[1], p[2]}};
         for (int k = 0; k < 3; k++) fc.vt[k] = vr[k] - vn * nw[k];
-        hk_real *const anchor[4] = {ct->anchor[0], ct->anchor[1], ct->anchor[2], ct->anchor_of};
-        hk_friction_add(anchor, i, c, &P[c], first, &held, &fc, f, K, D);
+        hk_friction_add(ct->anchor, i, c, &P[c], first, &held, &fc, f, K, D);
     }
-    if (first && held < 0) ct->anchor_of[i] = -1; /* touches no collider with friction: lets go */
+    if (first && held < 0) ct->anchor[3][i] = -1; /* touches no collider with friction: lets go */
     return touched;
 }
 

@@ -78,9 +78,9 @@ struct hk_contact {
     /* per particle (capacity cap): the contact force [N], and the broad phase's q0 [m] and slack [m] */
     int cap;
     hk_real *slab, *f[3], *q0[3], *slack;
-    /* per particle: its friction anchor (hk_contact_anchors) in the frame of collider anchor_of [m], anchor_of -1
-     * when it holds none (an index kept as a real, so that a gather and a checkpoint take it with the others) */
-    hk_real *anchor[3], *anchor_of;
+    /* per particle: its friction anchor (hk_contact_anchors), x, y, z in the frame of collider anchor[3] [m], and
+     * that index, -1 when it holds none (kept as a real, so that a gather and a checkpoint take it with the others) */
+    hk_real *anchor[4];
     int any_force;          /* f holds a non-zero entry (a candidate touched) */
     int in_system;          /* a contact's blocks enter the implicit system (a collider or a pair touches) */
     int pairs_touch;        /* a pair touches */
