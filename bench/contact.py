@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # contact.py — measures the colliders' targets and costs, and writes the section "Contact" of docs/benchmarks.md.
 # SPDX-License-Identifier: MIT
-"""Usage: python3 bench/contact.py [BUILD_DIR] [--ab AB.json] [--quick] [--out FILE] [--from CONTACT.json]
+"""Usage: python3 bench/contact.py [BUILD_DIR] [--ab AB.json] [--mpi MPI_BUILD] [--quick] [--out FILE]
+                             [--from CONTACT.json]
 
 Runs, at 1 and 2 threads (`hooke run ... --threads N --stats FILE --every 1
 --quiet`, the statistics of every step):
@@ -25,6 +26,10 @@ Runs, at 1 and 2 threads (`hooke run ... --threads N --stats FILE --every 1
           implicit Euler at 1/240 s, with and without self collision: what
           a step costs, against the targets (at most 2x and 1.5x), and
           what the contact's phases took of it (broad, forces, safety net).
+--mpi adds (with --from: to the saved figures) the drape over 1, 2, 3 and 4 ranks
+of MPI_BUILD/hooke (`cmake --preset mpi`), one thread each (`mpirun
+--oversubscribe -np N ... --threads 1 --stats FILE --every 1`): the same
+state hash and the same statistics of every step as one process.
 --ab adds the back-to-back comparison (bench/ab.py) of a build without
 colliders against this one on scenes without colliders: what a world
 without colliders pays (nothing, within the noise). Saves the figures in
@@ -176,6 +181,51 @@ def render_pairs(m, w):
     w("")
 
 
+def measure_ranks(mpi_build, quick):
+    """cloth_drape over 1 to 4 ranks, one thread each: its state hash and whether the statistics of every step are
+    those of one rank."""
+    hooke = os.path.join(mpi_build, "hooke")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    res = {"date": datetime.date.today().isoformat(), "runs": [],
+           "commit": subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
+                                    text=True).stdout.strip()}
+    first = None
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (1, 2, 3, 4):
+            csv = os.path.join(tmp, "stats.csv")
+            cmd = ["mpirun", "--oversubscribe", "-np", str(n), hooke, "run",
+                   os.path.join(ROOT, "scenes/cloth_drape.scene"), "--threads", "1", "--stats", csv, "--every", "1",
+                   "--quiet"] + (["--steps", "12"] if quick else [])
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            f = dict(re.findall(r"(\w+)=(\S+)", p.stdout))
+            rows = open(csv).read() if os.path.exists(csv) else None
+            first = rows if first is None else first
+            shown = " ".join(cmd).replace(hooke, "build-mpi/hooke").replace(os.path.join(ROOT, ""), "")
+            res["runs"].append({"ranks": n, "rc": p.returncode, "wall_s": float(f.get("wall_s", "nan")),
+                                "steps": int(f.get("steps_run", "0")), "hash": f.get("state_hash", ""),
+                                "same_stats": rows is not None and rows == first,
+                                "command": shown.replace(csv, "FILE.csv")})
+    return res
+
+
+def render_ranks(r, w):
+    runs = r["runs"]
+    same = all(x["rc"] == 0 and x["hash"] == runs[0]["hash"] and x["same_stats"] for x in runs) and runs[0]["hash"]
+    w("cloth_drape over ranks (the MPI build, one thread a rank, %s at commit %s): the same state hash and the same "
+      "statistics at every step on %s ranks: %s." % (r["date"], r["commit"], ", ".join(str(x["ranks"]) for x in runs),
+                                                     "yes" if same else "**no**"))
+    w("")
+    w("| ranks | steps | wall s | state hash | statistics of every step as on 1 rank |")
+    w("| --- | --- | --- | --- | --- |")
+    for x in runs:
+        w("| %d | %d | %.1f | `%s` | %s |" % (x["ranks"], x["steps"], x["wall_s"], x["hash"],
+                                           "yes" if x["same_stats"] else "**no**"))
+    w("")
+    w("`%s` (N = 1 to 4; the machine has 2 cores, so 3 and 4 ranks share them)" %
+      runs[0]["command"].replace("-np 1", "-np N"))
+    w("")
+
+
 def render(m, ab):
     L = []
     w = L.append
@@ -213,6 +263,8 @@ def render(m, ab):
        d[0].get("kinetic_end", float("nan")) / d[0].get("kinetic_peak", float("nan")) if d[0].get("kinetic_peak")
        else float("nan"), d[0].get("max_stretch", float("nan"))))
     w("")
+    if m.get("ranks"):
+        render_ranks(m["ranks"], w)
     w("What colliders cost an explicit step where most of the cloth touches them: `scenes/cloth_box.scene` (2304 "
       "particles, 17 substeps of semi-implicit Euler a step) against the same scene without its colliders "
       "(best of 3 each):")
@@ -245,10 +297,10 @@ def render(m, ab):
 
 
 def main():
-    args, build, out, src, quick, ab = sys.argv[1:], "build", None, None, False, None
+    args, build, out, src, quick, ab, mpi = sys.argv[1:], "build", None, None, False, None, None
     while args:
         a = args.pop(0)
-        if a in ("--ab", "--out", "--from") and not args:
+        if a in ("--ab", "--out", "--from", "--mpi") and not args:
             sys.exit(__doc__)
         if a == "--ab":
             ab = args.pop(0)
@@ -256,6 +308,8 @@ def main():
             out = args.pop(0)
         elif a == "--from":
             src = args.pop(0)
+        elif a == "--mpi":
+            mpi = args.pop(0)
         elif a == "--quick":
             quick = True
         elif a.startswith("-"):
@@ -268,6 +322,8 @@ def main():
             m = json.load(f)
     else:
         m = measure(bdir, quick)
+    if mpi:
+        m["ranks"] = measure_ranks(os.path.join(ROOT, mpi) if not os.path.isabs(mpi) else mpi, quick)
     abm = None
     if ab:
         with open(ab) as f:
