@@ -201,5 +201,7 @@ int main(void)
         cmocka_unit_test(test_png_draws_colliders),
         cmocka_unit_test(test_omega_max_counts_colliders),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    hk_test_cleanup();
+    return rc;
 }
