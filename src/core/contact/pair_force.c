@@ -4,10 +4,14 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "friction.h"
 #include "geometry.h"
 #include "team.h"
+
+/* A task's entries in hk_pairs.share. */
+enum { HK_SHARE_K0, HK_SHARE_ON, HK_SHARE_Q, HK_SHARE_N };
 
 /* Loops over pairs or their particles run on the world's team from hk_pairs_parallel_min of them (hk_pairs_team);
  * each iteration writes one pair's or one particle's values only, so the bits are the same either way. */
@@ -123,43 +127,6 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, double h, 
     return 1;
 }
 
-/* The pairs that touch (ascending) and each particle's corners in them, in pair order: what the sums and the
- * implicit solve's products run over. */
-static int touching(hk_pairs *pr)
-{
-    pr->non = 0;
-    for (int j = 0; j <= pr->ninv; j++) pr->on_start[j] = 0;
-    for (int64_t k = 0; k < pr->npair; k++)
-        if (pr->acts[k]) {
-            pr->on[pr->non++] = k;
-            for (int c = 0; c < 4; c++) pr->on_start[pr->at[4 * k + c] + 1]++;
-        }
-    if (hk_pairs_room(&pr->touch, &pr->cap_touch, pr->non + 1, sizeof *pr->touch) != 0 ||
-        hk_pairs_room(&pr->on_slot, &pr->cap_on_slot, 4 * pr->non + 1, sizeof *pr->on_slot) != 0 ||
-        hk_pairs_room(&pr->slot_a, &pr->cap_slot_a, 4 * pr->non + 1, sizeof *pr->slot_a) != 0 ||
-        hk_pairs_room(&pr->tf, &pr->cap_tf, 3 * pr->non + 1, sizeof *pr->tf) != 0) {
-        pr->non = 0;
-        return -1;
-    }
-    for (int j = 0; j < pr->ninv; j++) pr->on_start[j + 1] += pr->on_start[j];
-    for (int64_t q = 0; q < pr->non; q++) { /* each particle's slots ascend with the pairs */
-        const int64_t k = pr->on[q];
-        hk_pair_touch *t = &pr->touch[q];
-        const hk_pair_eval *ev = &pr->ev[k];
-        for (int c = 0; c < 4; c++) {
-            const int32_t slot = pr->on_start[pr->at[4 * k + c]]++;
-            pr->on_slot[slot] = (int32_t)(4 * q + c);
-            pr->slot_a[slot] = ev->a[c];
-            t->p[c] = pr->pair[k].p[c], t->a[c] = ev->a[c];
-        }
-        for (int e = 0; e < 6; e++) t->K[e] = ev->K[e], t->D[e] = ev->D[e];
-        for (int c = 0; c < 3; c++) pr->tf[3 * q + c] = ev->f[c];
-    }
-    for (int j = pr->ninv; j > 0; j--) pr->on_start[j] = pr->on_start[j - 1]; /* the fill moved each start on */
-    pr->on_start[0] = 0;
-    return 0;
-}
-
 /* The places of the pairs' particles now, into xs (each task its share). */
 static void gather(const hk_team *tm, const hk_world *w, hk_pairs *pr, double *xs)
 {
@@ -201,14 +168,20 @@ static void evaluate_task(const hk_team *tm, void *ctx)
     int64_t k0 = a, k1 = (int64_t)a + n;
     while (k0 < np && !run_starts(pr, k0)) k0++;
     while (k1 < np && !run_starts(pr, k1)) k1++;
+    /* its share of the touching lists: from on[k0], the pairs that act, ascending; each particle's corners in them */
+    int64_t *sh = pr->share + HK_SHARE_N * tm->t, on = 0;
+    int32_t *hist = pr->hist + (int64_t)tm->t * pr->ninv;
+    memset(hist, 0, (size_t)pr->ninv * sizeof *hist);
     for (int64_t k = k0, g; k < k1; k = g) {
         int64_t best = -1;
-        for (g = k; g < k1 && (g == k || !run_starts(pr, g)); g++) {
-            pr->acts[g] = (uint8_t)evaluate(pp->w, pr, g, pp->h, &pr->ev[g]);
-            if (pr->acts[g] && (best < 0 || pr->ev[g].gap < pr->ev[best].gap)) best = g;
-        }
-        for (int64_t q = k; q < g; q++) pr->acts[q] = q == best;
+        for (g = k; g < k1 && (g == k || !run_starts(pr, g)); g++)
+            if (evaluate(pp->w, pr, g, pp->h, &pr->ev[g]) && (best < 0 || pr->ev[g].gap < pr->ev[best].gap)) best = g;
+        if (best < 0) continue;
+        pr->on[k0 + on++] = best;
+        for (int c = 0; c < 4; c++) hist[pr->at[4 * best + c]]++;
     }
+    sh[HK_SHARE_K0] = k0, sh[HK_SHARE_ON] = on;
+    if (tm->t == 0) pr->shares = tm->T;
 }
 
 /* Each particle's corners in pair order, added to f. */
@@ -229,22 +202,98 @@ static void sum_task(const hk_team *tm, void *ctx)
     }
 }
 
+/* The touching pairs (ascending) and each particle's corners in them, in pair order (what the sums and the implicit
+ * solve's products run over), made by the team as one task would: each task's share of the particles finds where
+ * their corners start, each task's corners taking their places in task order (the tasks' pairs ascend with the
+ * tasks); then each task places its pairs' corners. Then each particle's sum, as sum_task. */
+static void touching_task(const hk_team *tm, void *ctx)
+{
+    const pair_pass *pp = ctx;
+    hk_pairs *pr = pp->pr;
+    const int S = pr->shares, ninv = pr->ninv; /* the shares: the tasks that evaluated */
+    int a, n;
+    hk_team_range(tm, 0, ninv, &a, &n);
+    int64_t slots = 0;
+    for (int j = a; j < a + n; j++)
+        for (int s = 0; s < S; s++) slots += pr->hist[(int64_t)s * ninv + j];
+    pr->tslots[tm->t] = slots;
+    hk_team_barrier(tm);
+    int64_t next = 0;
+    for (int t = 0; t < tm->t; t++) next += pr->tslots[t];
+    for (int j = a; j < a + n; j++) {
+        pr->on_start[j] = (int32_t)next;
+        for (int s = 0; s < S; s++) {
+            int32_t *h = pr->hist + (int64_t)s * ninv + j;
+            const int32_t c = *h;
+            *h = (int32_t)next;
+            next += c;
+        }
+    }
+    if (tm->t == tm->T - 1) pr->on_start[ninv] = (int32_t)next;
+    hk_team_barrier(tm);
+    for (int s = tm->t; s < S; s += tm->T) { /* the shares of this task */
+        const int64_t *sh = pr->share + HK_SHARE_N * s, k0 = sh[HK_SHARE_K0], q0 = sh[HK_SHARE_Q], m = sh[HK_SHARE_ON];
+        int32_t *place = pr->hist + (int64_t)s * ninv;
+        for (int64_t i = 0; i < m; i++) {
+            const int64_t k = pr->on[k0 + i], q = q0 + i;
+            hk_pair_touch *t = &pr->touch[q];
+            const hk_pair_eval *ev = &pr->ev[k];
+            for (int c = 0; c < 4; c++) {
+                const int32_t slot = place[pr->at[4 * k + c]]++;
+                pr->on_slot[slot] = (int32_t)(4 * q + c);
+                pr->slot_a[slot] = ev->a[c];
+                t->p[c] = pr->pair[k].p[c], t->a[c] = ev->a[c];
+            }
+            for (int e = 0; e < 6; e++) t->K[e] = ev->K[e], t->D[e] = ev->D[e];
+            for (int c = 0; c < 3; c++) pr->tf[3 * q + c] = ev->f[c];
+        }
+    }
+    hk_team_barrier(tm);
+    sum_task(tm, ctx);
+}
+
 static void gather_task(const hk_team *tm, void *ctx)
 {
     const pair_pass *pp = ctx;
     gather(tm, pp->w, pp->pr, pp->pr->x0);
 }
 
+/* Room for the touching lists of non pairs; 0 or -1 (pr->non 0). */
+static int touching_room(hk_pairs *pr)
+{
+    if (hk_pairs_room(&pr->touch, &pr->cap_touch, pr->non + 1, sizeof *pr->touch) == 0 &&
+        hk_pairs_room(&pr->on_slot, &pr->cap_on_slot, 4 * pr->non + 1, sizeof *pr->on_slot) == 0 &&
+        hk_pairs_room(&pr->slot_a, &pr->cap_slot_a, 4 * pr->non + 1, sizeof *pr->slot_a) == 0 &&
+        hk_pairs_room(&pr->tf, &pr->cap_tf, 3 * pr->non + 1, sizeof *pr->tf) == 0)
+        return 0;
+    pr->non = 0;
+    return -1;
+}
+
 void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
 {
     const int64_t np = pr->npair;
+    const int team = hk_pairs_team(w, np);
     pair_pass pp = {w, pr, h, f};
-    hk_team_run(w, hk_pairs_team(w, np), evaluate_task, &pp);
-    if (touching(pr) != 0) {
+    const int lists = hk_pairs_team(w, pr->ninv); /* the tasks of the lists */
+    if (hk_pairs_room(&pr->share, &pr->cap_share, (int64_t)HK_SHARE_N * team + lists, sizeof *pr->share) != 0 ||
+        hk_pairs_room(&pr->hist, &pr->cap_hist, (int64_t)team * pr->ninv + 1, sizeof *pr->hist) != 0) {
+        pr->non = 0;
         w->step_failed = hk_fail_memory(w, "out of memory for the touching contact pairs");
         return;
     }
-    hk_team_run(w, hk_pairs_team(w, pr->ninv), sum_task, &pp);
+    pr->tslots = pr->share + (int64_t)HK_SHARE_N * team;
+    hk_team_run(w, team, evaluate_task, &pp);
+    pr->non = 0;
+    for (int s = 0; s < pr->shares; s++) { /* each share's first touching pair's place in the lists */
+        pr->share[HK_SHARE_N * s + HK_SHARE_Q] = pr->non;
+        pr->non += pr->share[HK_SHARE_N * s + HK_SHARE_ON];
+    }
+    if (touching_room(pr) != 0) {
+        w->step_failed = hk_fail_memory(w, "out of memory for the touching contact pairs");
+        return;
+    }
+    hk_team_run(w, lists, touching_task, &pp);
 }
 
 int hk_pairs_touching(const hk_pairs *pr) { return pr->non > 0; }

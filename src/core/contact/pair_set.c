@@ -28,7 +28,6 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->cand);
     free(pr->cd);
     free(pr->ev);
-    free(pr->acts);
     free(pr->sel);
     free(pr->inv);
     free(pr->place);
@@ -39,6 +38,8 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->zone);
     free(pr->at);
     free(pr->on);
+    free(pr->share);
+    free(pr->hist);
     free(pr->touch);
     free(pr->on_start);
     free(pr->on_slot);
@@ -446,8 +447,7 @@ static int corners(const hk_world *w, hk_pairs *pr)
     if (hk_pairs_room(&pr->place, &pr->cap_place, n + 1, sizeof *pr->place) != 0 ||
         hk_pairs_room(&pr->at, &pr->cap_at, 4 * np + 1, sizeof *pr->at) != 0 ||
         hk_pairs_room(&pr->on, &pr->cap_on, np + 1, sizeof *pr->on) != 0 ||
-        hk_pairs_room(&pr->ev, &pr->cap_ev, np + 1, sizeof *pr->ev) != 0 ||
-        hk_pairs_room(&pr->acts, &pr->cap_acts, np + 1, sizeof *pr->acts) != 0)
+        hk_pairs_room(&pr->ev, &pr->cap_ev, np + 1, sizeof *pr->ev) != 0)
         return -1;
     for (int i = 0; i < n; i++) pr->place[i] = -1;
     for (int64_t k = 0; k < np; k++)

@@ -43,7 +43,7 @@ typedef struct hk_pair {
     int32_t p[4]; /* VT: the particle, then the triangle's corners; EE: one edge's ends, then the other's */
 } hk_pair;
 
-/* A touching pair's last evaluation (hk_pairs.acts says which pairs touch): its weights, the force F on the
+/* A touching pair's last evaluation (hk_pairs.on says which pairs touch): its weights, the force F on the
  * alpha = 1 side [N], and its stiffness and damping blocks (negated df/dx and df/dv of the relative position,
  * K = k n n^T, D). */
 typedef struct hk_pair_eval {
@@ -79,16 +79,23 @@ typedef struct hk_pairs {
     uint8_t *sel; /* per candidate: 1 where it is one of the step's pairs (scratch of the selection) */
     hk_pair *pair;
     hk_pair_eval *ev;
-    uint8_t *acts; /* per pair: 1 where it touches and acts at the last evaluation (its ev holds what) */
     int64_t npair, cappair;
     int32_t *inv;                /* the pairs' particles, ascending */
     int32_t *place;              /* per particle (all): its place in inv, or -1 */
     int32_t *at;                 /* per pair corner (4 pair + corner): its particle's place in inv */
-    int64_t *on, non;            /* the pairs that touch at the last force evaluation, ascending */
+    int64_t *on, non;            /* the non pairs that touch at the last force evaluation: each share's, ascending,
+                                  * from its first pair (below) */
     hk_pair_touch *touch;        /* theirs, packed: what the implicit solve's products read */
     int32_t *on_start, *on_slot; /* per particle of inv: its corners in those pairs (4 place in on + corner) */
     double *slot_a;              /* per slot of on_slot: that corner's weight alpha */
     double *tf; /* per touching pair (3 each): its force F [N]; in the implicit solve's products, its B u */
+    /* the lists above made by the team (pair_force.c): per share (a task of the evaluation, `shares` of them), its
+     * first pair, how many of its pairs touch and the place of the first in touch; per task of the lists, the
+     * slots of its particles (tslots, after the shares in the same block); per share and particle of inv, that
+     * particle's corners among the share's touching pairs, then the next slot they take */
+    int64_t *share, *tslots;
+    int32_t *hist;
+    int shares;
     int ninv;
     double *x0; /* per particle of inv: its place at the substep's start [m] */
     double *xs; /* per particle of inv: its place at the last force evaluation [m] */
@@ -106,8 +113,8 @@ typedef struct hk_pairs {
     double *hit, *u_start, *zone;
     char *held;
     int *parent;
-    int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_acts, cap_inv, cap_on_start, cap_xs,
-        cap_x0, cap_u, cap_slot_a, cap_tf, cap_sel;
+    int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_inv, cap_on_start, cap_xs,
+        cap_x0, cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
                                        motion outran the broad phase */
