@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # contact.py — measures the colliders' targets and costs, and writes the section "Contact" of docs/benchmarks.md.
 # SPDX-License-Identifier: MIT
-"""Usage: python3 bench/contact.py [BUILD_DIR] [--ab AB.json] [--mpi MPI_BUILD] [--quick] [--out FILE]
-                             [--from CONTACT.json]
+"""Usage: python3 bench/contact.py [BUILD_DIR] [--ab AB.json] [--mpi MPI_BUILD] [--settle] [--quick]
+                             [--out FILE] [--from CONTACT.json]
 
 Runs, at 1 and 2 threads (`hooke run ... --threads N --stats FILE --every 1
 --quiet`, the statistics of every step):
@@ -30,6 +30,10 @@ Runs, at 1 and 2 threads (`hooke run ... --threads N --stats FILE --every 1
 of MPI_BUILD/hooke (`cmake --preset mpi`), one thread each (`mpirun
 --oversubscribe -np N ... --threads 1 --stats FILE --every 1`): the same
 state hash and the same statistics of every step as one process.
+--settle adds (with --from: to the saved figures) the drape run on to 40 simulated
+s on 2 threads (`--time 40`, the statistics of every step; about half an
+hour): when its kinetic energy comes to stay below 1e-6 of its peak, and
+crossings and min_gap over the whole run.
 --ab adds the back-to-back comparison (bench/ab.py) of a build without
 colliders against this one on scenes without colliders: what a world
 without colliders pays (nothing, within the noise). Saves the figures in
@@ -208,6 +212,60 @@ def measure_ranks(mpi_build, quick):
     return res
 
 
+SETTLE_TIME = 40  # [s] the drape's long run
+SETTLE_RATIO = 1e-6  # the kinetic energy at rest against its peak
+
+
+def measure_settle(build, quick):
+    """cloth_drape run on to SETTLE_TIME: the kinetic energy against its peak, and from when it stays below
+    SETTLE_RATIO of it."""
+    hooke = os.path.join(build, "hooke")
+    extra = ["--time", "0.2" if quick else str(SETTLE_TIME)]
+    with tempfile.TemporaryDirectory() as tmp:
+        csv = os.path.join(tmp, "stats.csv")
+        cmd = [hooke, "run", os.path.join(ROOT, "scenes/cloth_drape.scene"), "--threads", "2", "--stats", csv,
+               "--every", "1", "--quiet"] + extra
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        f = dict(re.findall(r"(\w+)=(\S+)", p.stdout))
+        rows = stats_rows(csv) if os.path.exists(csv) else []
+        shown = " ".join(["build/hooke"] + cmd[1:]).replace(os.path.join(ROOT, ""), "").replace(csv, "FILE.csv")
+    res = {"date": datetime.date.today().isoformat(), "command": shown, "rc": p.returncode,
+           "wall_s": float(f.get("wall_s", "nan")), "steps": int(f.get("steps_run", "0")),
+           "hash": f.get("state_hash", ""), "cg_per_step": f.get("cg_per_step"),
+           "commit": subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
+                                    text=True).stdout.strip()}
+    if rows:
+        peak = max(r["kinetic"] for r in rows)
+        above = [r["time"] for r in rows if r["kinetic"] >= SETTLE_RATIO * peak]
+        gaps = [r["min_gap"] for r in rows if r["min_gap"] == r["min_gap"]]
+        tail = [r for r in rows if r["time"] > rows[-1]["time"] - 5]
+        res.update(peak=peak, settled=above[-1] if above and above[-1] < rows[-1]["time"] else None,
+                   kinetic_end=rows[-1]["kinetic"], tail_max=max(r["kinetic"] for r in tail),
+                   crossings=max(r["crossings"] for r in rows), min_gap=min(gaps) if gaps else None,
+                   gravity=[(t, next(r["gravity"] for r in rows if r["time"] >= t)) for t in (3, 10, 20, 30)
+                            if rows[-1]["time"] >= t] + [(rows[-1]["time"], rows[-1]["gravity"])])
+    return res
+
+
+def render_settle(r, w):
+    ok = r["rc"] == 0 and r.get("settled") is not None and r.get("crossings") == 0
+    when = ("stays below %g of its peak %.3g J from %.4g s on" % (SETTLE_RATIO, r["peak"], r["settled"])
+            if r.get("settled") is not None else
+            "does not come to stay below %g of its peak %.3g J within the run" % (SETTLE_RATIO, r.get("peak", 0)))
+    w("cloth_drape run on to %g s (%s at commit %s, one run on 2 threads, %.0f s, %s CG iterations per step, "
+      "state hash `%s`): its kinetic energy %s (at the end %.3g J, %.2g of the peak; the largest in the last 5 s "
+      "%.3g J): %s. Crossings %d and the smallest min_gap %s over the whole run. Gravity's energy %s "
+      "(docs/user-guide.md, \"Choosing thickness and stiffness\", on the drape's slow settling)." %
+      (r["steps"] * 1.0 / 240, r["date"], r["commit"], r["wall_s"], r["cg_per_step"], r["hash"], when,
+       r.get("kinetic_end", float("nan")), r.get("kinetic_end", float("nan")) / r.get("peak", float("nan")),
+       r.get("tail_max", float("nan")), "yes" if ok else "**no**", r.get("crossings", -1),
+       "%.3g m" % r["min_gap"] if r.get("min_gap") is not None else "-",
+       ", ".join("%.4f J at %g s" % (g, t) for t, g in r.get("gravity", []))))
+    w("")
+    w("`%s`" % r["command"])
+    w("")
+
+
 def render_ranks(r, w):
     runs = r["runs"]
     same = all(x["rc"] == 0 and x["hash"] == runs[0]["hash"] and x["same_stats"] for x in runs) and runs[0]["hash"]
@@ -265,6 +323,8 @@ def render(m, ab):
     w("")
     if m.get("ranks"):
         render_ranks(m["ranks"], w)
+    if m.get("settle"):
+        render_settle(m["settle"], w)
     w("What colliders cost an explicit step where most of the cloth touches them: `scenes/cloth_box.scene` (2304 "
       "particles, 17 substeps of semi-implicit Euler a step) against the same scene without its colliders "
       "(best of 3 each):")
@@ -297,7 +357,7 @@ def render(m, ab):
 
 
 def main():
-    args, build, out, src, quick, ab, mpi = sys.argv[1:], "build", None, None, False, None, None
+    args, build, out, src, quick, ab, mpi, settle = sys.argv[1:], "build", None, None, False, None, None, False
     while args:
         a = args.pop(0)
         if a in ("--ab", "--out", "--from", "--mpi") and not args:
@@ -312,6 +372,8 @@ def main():
             mpi = args.pop(0)
         elif a == "--quick":
             quick = True
+        elif a == "--settle":
+            settle = True
         elif a.startswith("-"):
             sys.exit(__doc__)
         else:
@@ -322,6 +384,8 @@ def main():
             m = json.load(f)
     else:
         m = measure(bdir, quick)
+    if settle:
+        m["settle"] = measure_settle(bdir, quick)
     if mpi:
         m["ranks"] = measure_ranks(os.path.join(ROOT, mpi) if not os.path.isabs(mpi) else mpi, quick)
     abm = None
