@@ -113,8 +113,8 @@ typedef struct hk_pairs {
     double *hit, *u_start, *zone;
     char *held;
     int *parent;
-    int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_inv, cap_on_start, cap_xs,
-        cap_x0, cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist;
+    int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_inv, cap_on_start, cap_xs, cap_x0,
+        cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
                                        motion outran the broad phase */
