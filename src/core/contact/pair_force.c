@@ -144,6 +144,7 @@ typedef struct pair_pass {
     hk_pairs *pr;
     double h;
     hk_real *const *f;
+    int64_t *tslots; /* touching_task: per task, the slots of its share of the particles */
 } pair_pass;
 
 /* Whether pair k is the first of a particle's triangle pairs, or an edge pair (the triangle pairs come first, a
@@ -216,10 +217,10 @@ static void touching_task(const hk_team *tm, void *ctx)
     int64_t slots = 0;
     for (int j = a; j < a + n; j++)
         for (int s = 0; s < S; s++) slots += pr->hist[(int64_t)s * ninv + j];
-    pr->tslots[tm->t] = slots;
+    pp->tslots[tm->t] = slots;
     hk_team_barrier(tm);
     int64_t next = 0;
-    for (int t = 0; t < tm->t; t++) next += pr->tslots[t];
+    for (int t = 0; t < tm->t; t++) next += pp->tslots[t];
     for (int j = a; j < a + n; j++) {
         pr->on_start[j] = (int32_t)next;
         for (int s = 0; s < S; s++) {
@@ -274,7 +275,7 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
 {
     const int64_t np = pr->npair;
     const int team = hk_pairs_team(w, np);
-    pair_pass pp = {w, pr, h, f};
+    pair_pass pp = {w, pr, h, f, NULL};
     const int lists = hk_pairs_team(w, pr->ninv); /* the tasks of the lists */
     if (hk_pairs_room(&pr->share, &pr->cap_share, (int64_t)HK_SHARE_N * team + lists, sizeof *pr->share) != 0 ||
         hk_pairs_room(&pr->hist, &pr->cap_hist, (int64_t)team * pr->ninv + 1, sizeof *pr->hist) != 0) {
@@ -282,7 +283,7 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
         w->step_failed = hk_fail_memory(w, "out of memory for the touching contact pairs");
         return;
     }
-    pr->tslots = pr->share + (int64_t)HK_SHARE_N * team;
+    pp.tslots = pr->share + (int64_t)HK_SHARE_N * team; /* after the shares */
     hk_team_run(w, team, evaluate_task, &pp);
     pr->non = 0;
     for (int s = 0; s < pr->shares; s++) { /* each share's first touching pair's place in the lists */
@@ -300,7 +301,7 @@ int hk_pairs_touching(const hk_pairs *pr) { return pr->non > 0; }
 
 void hk_pairs_substep_begin(hk_world *w, hk_pairs *pr)
 {
-    pair_pass pp = {w, pr, 0, NULL};
+    pair_pass pp = {w, pr, 0, NULL, NULL};
     hk_team_run(w, hk_pairs_team(w, pr->ninv), gather_task, &pp);
 }
 

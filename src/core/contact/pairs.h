@@ -90,10 +90,10 @@ typedef struct hk_pairs {
     double *slot_a;              /* per slot of on_slot: that corner's weight alpha */
     double *tf; /* per touching pair (3 each): its force F [N]; in the implicit solve's products, its B u */
     /* the lists above made by the team (pair_force.c): per share (a task of the evaluation, `shares` of them), its
-     * first pair, how many of its pairs touch and the place of the first in touch; per task of the lists, the
-     * slots of its particles (tslots, after the shares in the same block); per share and particle of inv, that
-     * particle's corners among the share's touching pairs, then the next slot they take */
-    int64_t *share, *tslots;
+     * first pair, how many of its pairs touch and the place of the first in touch, then per task of the lists the
+     * slots of its particles; per share and particle of inv, that particle's corners among the share's touching
+     * pairs, then the next slot they take */
+    int64_t *share;
     int32_t *hist;
     int shares;
     int ninv;
