@@ -64,8 +64,8 @@ def stats_rows(path):
     return [dict(zip(names, (float(x) for x in ln.split(",")))) for ln in lines[1:] if ln]
 
 
-def run_scene(hooke, scene, threads, quick, extra=(), stats=True):
-    """One run of scene: with stats, the statistics of every step too."""
+def run_scene(hooke, scene, threads, quick, extra=(), stats=True, rows_out=None):
+    """One run of scene: with stats, the statistics of every step too (each row appended to rows_out, if given)."""
     with tempfile.TemporaryDirectory() as tmp:
         csv = os.path.join(tmp, "stats.csv")
         cmd = [hooke, "run", os.path.join(ROOT, scene), "--threads", str(threads)] + \
@@ -74,6 +74,8 @@ def run_scene(hooke, scene, threads, quick, extra=(), stats=True):
         p = subprocess.run(cmd, capture_output=True, text=True)
         f = dict(re.findall(r"(\w+)=(\S+)", p.stdout))
         rows = stats_rows(csv) if os.path.exists(csv) else []
+    if rows_out is not None:
+        rows_out.extend(rows)
     shown = " ".join(["build/hooke"] + cmd[1:]).replace(os.path.join(ROOT, ""), "").replace(csv, "FILE.csv")
     res = {"command": shown, "threads": threads, "rc": p.returncode, "wall_s": float(f.get("wall_s", "nan")),
            "steps": int(f.get("steps_run", "0")), "hash": f.get("state_hash", ""), "cg_per_step": f.get("cg_per_step")}
@@ -96,6 +98,12 @@ def without_colliders(scene, folder):
     return path
 
 
+def commit_of():
+    """The commit measured, as git describes it."""
+    return subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
+                          text=True).stdout.strip()
+
+
 def cpu_of(hooke):
     """The CPU as `hooke info` names it, and the kernel path in use."""
     out = subprocess.run([hooke, "info"], capture_output=True, text=True).stdout
@@ -108,8 +116,7 @@ def measure(build, quick):
     hooke = os.path.join(build, "hooke")
     m = {"date": datetime.date.today().isoformat(), "quick": quick,
          "cpu": cpu_of(hooke),
-         "commit": subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
-                                  text=True).stdout.strip(), "runs": {}}
+         "commit": commit_of(), "runs": {}}
     for name, scene in (("plate", "scenes/cloth_plate.scene"), ("drape", "scenes/cloth_drape.scene"),
                         ("box", "scenes/cloth_box.scene")):
         m["runs"][name] = [run_scene(hooke, scene, t, quick) for t in (1, 2)]
@@ -190,9 +197,7 @@ def measure_ranks(mpi_build, quick):
     those of one rank."""
     hooke = os.path.join(mpi_build, "hooke")
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    res = {"date": datetime.date.today().isoformat(), "runs": [],
-           "commit": subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
-                                    text=True).stdout.strip()}
+    res = {"date": datetime.date.today().isoformat(), "runs": [], "commit": commit_of()}
     first = None
     with tempfile.TemporaryDirectory() as tmp:
         for n in (1, 2, 3, 4):
@@ -219,29 +224,15 @@ SETTLE_RATIO = 1e-6  # the kinetic energy at rest against its peak
 def measure_settle(build, quick):
     """cloth_drape run on to SETTLE_TIME: the kinetic energy against its peak, and from when it stays below
     SETTLE_RATIO of it."""
-    hooke = os.path.join(build, "hooke")
-    extra = ["--time", "0.2" if quick else str(SETTLE_TIME)]
-    with tempfile.TemporaryDirectory() as tmp:
-        csv = os.path.join(tmp, "stats.csv")
-        cmd = [hooke, "run", os.path.join(ROOT, "scenes/cloth_drape.scene"), "--threads", "2", "--stats", csv,
-               "--every", "1", "--quiet"] + extra
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        f = dict(re.findall(r"(\w+)=(\S+)", p.stdout))
-        rows = stats_rows(csv) if os.path.exists(csv) else []
-        shown = " ".join(["build/hooke"] + cmd[1:]).replace(os.path.join(ROOT, ""), "").replace(csv, "FILE.csv")
-    res = {"date": datetime.date.today().isoformat(), "command": shown, "rc": p.returncode,
-           "wall_s": float(f.get("wall_s", "nan")), "steps": int(f.get("steps_run", "0")),
-           "hash": f.get("state_hash", ""), "cg_per_step": f.get("cg_per_step"),
-           "commit": subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
-                                    text=True).stdout.strip()}
+    rows = []
+    res = run_scene(os.path.join(build, "hooke"), "scenes/cloth_drape.scene", 2, False,
+                    ["--time", "0.2" if quick else str(SETTLE_TIME)], rows_out=rows)
+    res.update(date=datetime.date.today().isoformat(), commit=commit_of())
     if rows:
-        peak = max(r["kinetic"] for r in rows)
+        peak = res["kinetic_peak"]
         above = [r["time"] for r in rows if r["kinetic"] >= SETTLE_RATIO * peak]
-        gaps = [r["min_gap"] for r in rows if r["min_gap"] == r["min_gap"]]
-        tail = [r for r in rows if r["time"] > rows[-1]["time"] - 5]
-        res.update(peak=peak, settled=above[-1] if above and above[-1] < rows[-1]["time"] else None,
-                   kinetic_end=rows[-1]["kinetic"], tail_max=max(r["kinetic"] for r in tail),
-                   crossings=max(r["crossings"] for r in rows), min_gap=min(gaps) if gaps else None,
+        res.update(settled=above[-1] if above and above[-1] < rows[-1]["time"] else None,
+                   tail_max=max(r["kinetic"] for r in rows if r["time"] > rows[-1]["time"] - 5),
                    gravity=[(t, next(r["gravity"] for r in rows if r["time"] >= t)) for t in (3, 10, 20, 30)
                             if rows[-1]["time"] >= t] + [(rows[-1]["time"], rows[-1]["gravity"])])
     return res
@@ -249,15 +240,16 @@ def measure_settle(build, quick):
 
 def render_settle(r, w):
     ok = r["rc"] == 0 and r.get("settled") is not None and r.get("crossings") == 0
-    when = ("stays below %g of its peak %.3g J from %.4g s on" % (SETTLE_RATIO, r["peak"], r["settled"])
+    peak = r.get("kinetic_peak", float("nan"))
+    when = ("stays below %g of its peak %.3g J from %.4g s on" % (SETTLE_RATIO, peak, r["settled"])
             if r.get("settled") is not None else
-            "does not come to stay below %g of its peak %.3g J within the run" % (SETTLE_RATIO, r.get("peak", 0)))
+            "does not come to stay below %g of its peak %.3g J within the run" % (SETTLE_RATIO, peak))
     w("cloth_drape run on to %g s (%s at commit %s, one run on 2 threads, %.0f s, %s CG iterations per step, "
       "state hash `%s`): its kinetic energy %s (at the end %.3g J, %.2g of the peak; the largest in the last 5 s "
       "%.3g J): %s. Crossings %d and the smallest min_gap %s over the whole run. Gravity's energy %s "
       "(docs/user-guide.md, \"Choosing thickness and stiffness\", on the drape's slow settling)." %
       (r["steps"] * 1.0 / 240, r["date"], r["commit"], r["wall_s"], r["cg_per_step"], r["hash"], when,
-       r.get("kinetic_end", float("nan")), r.get("kinetic_end", float("nan")) / r.get("peak", float("nan")),
+       r.get("kinetic_end", float("nan")), r.get("kinetic_end", float("nan")) / peak,
        r.get("tail_max", float("nan")), "yes" if ok else "**no**", r.get("crossings", -1),
        "%.3g m" % r["min_gap"] if r.get("min_gap") is not None else "-",
        ", ".join("%.4f J at %g s" % (g, t) for t, g in r.get("gravity", []))))
