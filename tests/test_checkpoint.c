@@ -77,6 +77,10 @@ static void test_restart_integrators(void **state)
     /* a cloth landing on a box with friction and turning on a capsule: the particles' friction anchors come back */
     check_restart(SCENE("cloth_box.scene"), NULL, 60, 45);
     check_restart(SCENE("cloth_box.scene"), "implicit_euler", 60, 45);
+    /* a strip folding onto itself, jelly cubes piling up: the contact pairs' friction anchors come back (found
+     * again among the candidates the restarted run searches) */
+    check_restart(SCENE("cloth_fold.scene"), NULL, 120, 80);
+    check_restart(SCENE("jelly_pile.scene"), NULL, 120, 80);
 }
 
 /* Pressure bodies: the checkpoint at step 50 is halfway through pumping
@@ -155,7 +159,7 @@ static void test_refuses_bad_checkpoints(void **state)
     other[8] = 1; /* version 1: before the implicit integrators' settings */
     write_bytes(bad, other, n);
     free(other);
-    expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 7)");
+    expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 8)");
     remove(bad);
     expect_refused(args, ": cannot open checkpoint: No such file or directory");
     /* the checkpoint of another scene */

@@ -184,7 +184,7 @@ static void patched(const char *src, const char *dst, size_t at, const void *val
     unsigned char buf[1 << 16];
     const size_t len = fread(buf, 1, sizeof buf, f);
     fclose(f);
-    assert_true(len > at + n + 8 && len < sizeof buf);
+    assert_true(len >= at + n + 8 && len < sizeof buf); /* the checksum after it */
     memcpy(buf + at, value, n);
     const uint64_t sum = fnv1a(buf, len - 8);
     memcpy(buf + len - 8, &sum, 8);
@@ -198,6 +198,32 @@ static void expect_refused(const char *ck, const char *message)
 {
     char args[1024];
     snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --restart '%s' --steps 100000", ck);
+    hk_run r = hk_test_hooke("", args);
+    if (r.status != 1 || !strstr(r.err, message)) {
+        print_error("exit %d, stderr: %s\nexpected: %s\n", r.status, r.err, message);
+        fail();
+    }
+    hk_run_free(&r);
+}
+
+/* Runs `scene` 20 steps with a checkpoint into ck at step 20; the checkpoint's size in bytes. */
+static size_t checkpoint_at_20(const char *scene, const char *ck)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "run '%s' --steps 20 --checkpoint '%s' --checkpoint-every 20 --quiet", scene, ck);
+    hk_run r = run_ok(args);
+    hk_run_free(&r);
+    struct stat st;
+    assert_int_equal(stat(ck, &st), 0);
+    return (size_t)st.st_size;
+}
+
+/* good patched at `at` with n bytes of value, into bad; `hooke ARGS` (a restart from bad) is refused with exit 1
+ * and `message` in its stderr. */
+static void expect_patched_refused(const char *good, const char *bad, const char *args, size_t at, const void *value,
+                                   size_t n, const char *message)
+{
+    patched(good, bad, at, value, n);
     hk_run r = hk_test_hooke("", args);
     if (r.status != 1 || !strstr(r.err, message)) {
         print_error("exit %d, stderr: %s\nexpected: %s\n", r.status, r.err, message);
@@ -261,12 +287,9 @@ static void test_impossible_anchors(void **state)
                          "  damping_ratio 1\n  friction 0.5\nend\n"
                          "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  steps 40\nend\n");
     char args[1024];
-    snprintf(args, sizeof args, "run '%s' --steps 20 --checkpoint '%s' --checkpoint-every 20 --quiet", scene, good);
-    hk_run r = run_ok(args);
-    hk_run_free(&r);
-    struct stat st;
-    assert_int_equal(stat(good, &st), 0);
-    const size_t R = sizeof(hk_real), len = (size_t)st.st_size, index0 = len - 8 - 2 * R, x0 = len - 8 - 8 * R;
+    /* the anchors, then the count of anchored contact pairs (0: no contact section), then the checksum */
+    const size_t R = sizeof(hk_real), len = checkpoint_at_20(scene, good), index0 = len - 16 - 2 * R,
+                 x0 = len - 16 - 8 * R;
     snprintf(args, sizeof args, "run '%s' --restart '%s' --quiet", scene, bad);
     const hk_real half = 0.5, two = 2, rnan = NAN;
     const struct {
@@ -278,19 +301,74 @@ static void test_impossible_anchors(void **state)
         {index0, &two, "checkpoint holds an impossible friction anchor of particle 0 (collider 2 of 1)"},
         {x0, &rnan, "checkpoint holds an impossible friction anchor of particle 0"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        patched(good, bad, cases[i].at, cases[i].value, R);
-        r = hk_test_hooke("", args);
-        if (r.status != 1 || !strstr(r.err, cases[i].message)) {
-            print_error("exit %d, stderr: %s\nexpected: %s\n", r.status, r.err, cases[i].message);
-            fail();
-        }
-        hk_run_free(&r);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_patched_refused(good, bad, args, cases[i].at, cases[i].value, R, cases[i].message);
     /* the good one still restarts */
     snprintf(args, sizeof args, "run '%s' --restart '%s' --quiet", scene, good);
-    r = run_ok(args);
+    hk_run r = run_ok(args);
     hk_run_free(&r);
+}
+
+/* The anchors of contact pairs that stick (a 2 x 2 cloth resting on a pinned 3 x 3 one with friction), each
+ * value patched: refused with its message; anchored pairs in a scene without a contact section too. */
+static void test_impossible_pair_anchors(void **state)
+{
+    (void)state;
+    const char *scene = own_path("pairs.scene"), *bare = own_path("pairs_bare.scene"), *good = own_path("pairs.ck"),
+               *bad = own_path("pairs_bad.ck");
+    const char *bodies = "world\n  gravity 0 -9.81 0\nend\n"
+                         "body cloth\n  nx 3\n  ny 3\n  spacing 0.1\n  origin 0 0 0\n  u 1 0 0\n  v 0 0 1\n"
+                         "  mass 1\n  pin 0 1 2 3 4 5 6 7 8\n  springs structural k 1000\nend\n"
+                         "body cloth\n  nx 2\n  ny 2\n  spacing 0.05\n  origin 0.07 0.004 0.07\n  u 1 0 0\n  v 0 0 1\n"
+                         "  mass 0.01\n  springs structural k 300\nend\n"
+                         "run\n  integrator implicit_euler\n  dt 0.00416666666666667\n  steps 40\nend\n";
+    char text[2048];
+    snprintf(text, sizeof text,
+             "%scontact\n  thickness 0.005\n  stiffness 200\n  damping_ratio 1\n  friction 0.5\n"
+             "  self 0\nend\n",
+             bodies);
+    hk_test_write(scene, text);
+    hk_test_write(bare, bodies);
+    char args[1024];
+    const size_t len = checkpoint_at_20(scene, good), entry = 5 * 4 + 2 * 8;
+    FILE *f = fopen(good, "rb");
+    assert_non_null(f);
+    unsigned char *buf = malloc(len);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, len, f), len);
+    fclose(f);
+    uint64_t n = 0, count = 0; /* the anchored pairs: the count before them says how many */
+    for (n = 1; n < 64 && 8 + (n * entry + 8) < len; n++) {
+        memcpy(&count, buf + len - 8 - n * entry - 8, 8);
+        if (count == n) break;
+    }
+    free(buf);
+    print_message("%llu anchored contact pairs in the checkpoint\n", (unsigned long long)n);
+    assert_true(count == n && n >= 1);
+    const size_t first = len - 8 - n * entry;
+    const int32_t kind = 7, far = 1000000;
+    const double over = 1.5, dnan = NAN;
+    const struct {
+        size_t at, size;
+        const void *value;
+        const char *message;
+    } cases[] = {
+        {first, 4, &kind, "checkpoint holds an impossible anchored contact pair (0 of"},
+        {first + 8, 4, &far, "checkpoint holds an impossible anchored contact pair (0 of"},
+        {first + 20, 8, &over, "checkpoint holds an impossible anchored contact pair (0 of"},
+        {first + 28, 8, &dnan, "checkpoint holds an impossible anchored contact pair (0 of"},
+    };
+    snprintf(args, sizeof args, "run '%s' --restart '%s' --quiet", scene, bad);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_patched_refused(good, bad, args, cases[i].at, cases[i].value, cases[i].size, cases[i].message);
+    /* the same bodies without the contact section: another scene (its digest), so only a checkpoint of that
+     * scene with anchored pairs patched in reaches the check */
+    const size_t bare_len = checkpoint_at_20(bare, good);
+    const uint64_t one = 1;
+    snprintf(args, sizeof args, "run '%s' --restart '%s' --quiet", bare, bad);
+    expect_patched_refused(good, bad, args, bare_len - 16, &one, 8,
+                           "checkpoint does not match the scene (1 anchored contact pairs; the scene has no contact "
+                           "section)");
 }
 
 static void copy_file(const char *from, const char *to)
@@ -335,9 +413,9 @@ static void test_mesh_changed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_run_end_and_rate),  cmocka_unit_test(test_stats_continue),
-        cmocka_unit_test(test_impossible_values), cmocka_unit_test(test_impossible_anchors),
-        cmocka_unit_test(test_mesh_changed),
+        cmocka_unit_test(test_run_end_and_rate),        cmocka_unit_test(test_stats_continue),
+        cmocka_unit_test(test_impossible_values),       cmocka_unit_test(test_impossible_anchors),
+        cmocka_unit_test(test_impossible_pair_anchors), cmocka_unit_test(test_mesh_changed),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

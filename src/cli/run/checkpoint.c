@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "colour.h"
+#include "pairs.h"
 #include "readfile.h"
 #include "response.h"
 #include "world.h"
@@ -24,7 +25,8 @@
  *           11 particle arrays (qx qy qz vx vy vz fx fy fz inv_mass mass), previous displacements
  *           (position Verlet), per body: anchor and origin, spheres, per family: coloured flag, broken count, broken
  * mask, u32 surfaces, per surface: pump fraction, volume, pressure (f64 each), u32 anchored particles (0 or all),
- *           then the colliders' friction anchors: x, y, z and collider index (-1: none) of each
+ *           then the colliders' friction anchors: x, y, z and collider index (-1: none) of each, u64 anchored
+ *           pairs, then each one's kind and four particles (i32 each) and its two weights (f64 each)
  * trailer u64 FNV-1a of every byte before it
  */
 
@@ -216,6 +218,17 @@ int hk_checkpoint_write(const hk_world *w, uint64_t scene_digest, const char *pa
     const int anchored = hk_contact_anchors(w, anchor);
     put_u32(&b, anchored ? (uint32_t)p->count : 0);
     for (int a = 0; a < 4 && anchored; a++) put(&b, anchor[a], bytes);
+    const int64_t npa = hk_pairs_anchors_held(hk_pairs_of(w)); /* the pairs' static friction (pairs.h) */
+    int32_t *keys = npa ? malloc((size_t)npa * 5 * sizeof *keys) : NULL;
+    double *weights = npa ? malloc((size_t)npa * 2 * sizeof *weights) : NULL;
+    if (npa && (!keys || !weights)) b.oom = 1;
+    if (keys && weights) hk_pairs_anchors_get(hk_pairs_of(w), keys, weights);
+    put_u64(&b, (uint64_t)npa);
+    for (int64_t i = 0; i < npa && keys && weights; i++) {
+        for (int c = 0; c < 5; c++) put_i32(&b, keys[5 * i + c]);
+        put_f64(&b, weights[2 * i]), put_f64(&b, weights[2 * i + 1]);
+    }
+    free(keys), free(weights);
     put_u64(&b, 0); /* checksum, patched below */
     if (b.oom) {
         free(b.p);
@@ -304,6 +317,10 @@ static double get_f64(cursor *c)
     return v;
 }
 
+/* The most anchored pairs a checkpoint may hold per particle: a particle is in at most one acting triangle pair of
+ * its own and its edges' pairs; far more than a real state holds, a bound for the reader. */
+enum { PAIR_ANCHORS_PER_PARTICLE = 64 };
+
 /* The largest checkpoint world w can have (every optional section present):
  * the bound of the reader, so a file of another size is refused before it
  * is read whole. */
@@ -318,6 +335,7 @@ static size_t max_bytes(const hk_world *w)
         const int64_t mask = f->kind == HK_FAMILY_LATTICE ? w->bodies[f->body].count : f->count;
         n += 4 + 8 + 8 + (size_t)mask;
     }
+    n += 8 + (size_t)w->p.count * PAIR_ANCHORS_PER_PARTICLE * (5 * 4 + 2 * 8); /* the pairs' anchors */
     return n + 4 + (size_t)w->surface_count * 3 * 8 + 4 + 4096; /* surfaces, anchors; slack for small fields */
 }
 
@@ -431,6 +449,12 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
                 "%d colliders)",
                 nanchor, w->p.count, ncol);
     const unsigned char *anchors = nanchor ? take(&c, 4 * bytes) : NULL;
+    const uint64_t npa = get_u64(&c);
+    const int pairs_on = hk_world_contact(w).bodies || hk_world_contact(w).self;
+    if (!c.bad && npa != 0 && (!pairs_on || npa > (uint64_t)np * PAIR_ANCHORS_PER_PARTICLE))
+        CK_FAIL("checkpoint does not match the scene (%llu anchored contact pairs; the scene has %s)",
+                (unsigned long long)npa, pairs_on ? "fewer particles" : "no contact section");
+    const unsigned char *pair_anchors = npa ? take(&c, (size_t)npa * (5 * 4 + 2 * 8)) : NULL;
     if (c.bad || c.at != c.len) CK_FAIL("checkpoint is corrupted (sections do not add up)");
     const hk_integrator_info *info = hk_integrator_info_of(def.kind);
     if (!info)
@@ -490,6 +514,19 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
         if (!(k >= -1 && k < ncol && k == (hk_real)(int)k))
             CK_FAIL("checkpoint holds an impossible friction anchor of particle %u (collider %g of %d)", i, (double)k,
                     ncol);
+    }
+    for (uint64_t i = 0; i < npa; i++) { /* a pair of particles of the scene, its weights in [0, 1] */
+        const unsigned char *r = pair_anchors + (size_t)i * (5 * 4 + 2 * 8);
+        int32_t key[5];
+        double wt[2];
+        memcpy(key, r, sizeof key);
+        memcpy(wt, r + sizeof key, sizeof wt);
+        int ok = key[0] == HK_PAIR_VT || key[0] == HK_PAIR_EE;
+        for (int k = 1; k < 5; k++) ok &= key[k] >= 0 && key[k] < (int32_t)np;
+        for (int k = 0; k < 2; k++) ok &= wt[k] >= 0 && wt[k] <= 1;
+        if (!ok)
+            CK_FAIL("checkpoint holds an impossible anchored contact pair (%llu of %llu)", (unsigned long long)i,
+                    (unsigned long long)npa);
     }
     cursor vc = {data, c.len, fam_at, 0};
     for (uint32_t i = 0; i < nf; i++) {
@@ -585,6 +622,21 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
     if (hk_contact_anchors(w, anchor)) { /* the run's anchors, or none held (a world that had not stepped) */
         for (int a = 0; a < 4 && anchors; a++) memcpy(anchor[a], anchors + (size_t)a * bytes, bytes);
         for (uint32_t i = 0; i < np && !anchors; i++) anchor[3][i] = -1;
+    }
+    int32_t *pair_keys = malloc((size_t)npa * 5 * sizeof *pair_keys + 1);
+    double *pair_weights = malloc((size_t)npa * 2 * sizeof *pair_weights + 1);
+    for (uint64_t i = 0; pair_keys && pair_weights && i < npa; i++) {
+        const unsigned char *r = pair_anchors + (size_t)i * (5 * 4 + 2 * 8);
+        memcpy(pair_keys + 5 * i, r, 5 * 4);
+        memcpy(pair_weights + 2 * i, r + 5 * 4, 2 * 8);
+    }
+    const int restored = pair_keys && pair_weights
+                             ? hk_pairs_anchors_restore(hk_pairs_of(w), (int64_t)npa, pair_keys, pair_weights)
+                             : -1;
+    free(pair_keys), free(pair_weights);
+    if (restored != 0) {
+        hk_world_set_integrator(w, &saved_def);
+        CK_FAIL("out of memory while restoring");
     }
     w->h = h;
     w->time = time;

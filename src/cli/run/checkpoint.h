@@ -9,7 +9,7 @@
 
 #include "hooke/hooke.h"
 
-#define HK_CHECKPOINT_VERSION 7
+#define HK_CHECKPOINT_VERSION 8
 
 /* The scene digest a checkpoint carries: 64-bit FNV-1a over the bytes of
  * the scene file, then of every file it loaded (its meshes, in scene

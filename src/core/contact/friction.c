@@ -13,9 +13,8 @@ static void add_tangential(double b[6], double s, const double n[3], const doubl
     if (t) g_add_outer(b, -s, t);
 }
 
-/* The anchor's spring k_t (tangential offset d) and damper c_t, at most the limit mu f_n. */
-static void anchored(const hk_friction_contact *fc, double kt, double ct, const double d[3], double f[3], double K[6],
-                     double D[6])
+void hk_friction_anchored(const hk_friction_contact *fc, double kt, double ct, const double d[3], double f[3],
+                          double K[6], double D[6])
 {
     const double limit = fc->mu * fc->fn;
     double ft[3], t[3];
@@ -66,5 +65,5 @@ void hk_friction_add(hk_real *const anchor[4], int i, int c, const hk_pose *P, i
         hk_pose_to_local(P, aw, al);
         for (int k = 0; k < 3; k++) anchor[k][i] = (hk_real)al[k];
     }
-    anchored(fc, kt, ct, d, f, K, D);
+    hk_friction_anchored(fc, kt, ct, d, f, K, D);
 }

@@ -47,6 +47,11 @@ typedef struct hk_friction_contact {
 void hk_friction_viscous(double mu, double fn, double m, double h, const double n[3], const double vt[3], double f[3],
                          double D[6]);
 
+/* The anchor's spring k_t on the tangential offset d [m] and its damper c_t on fc's slip, at most Coulomb's limit
+ * fc->mu fc->fn (sliding: the same direction at that size), added to f, K and D (fc: mu, fn, n and vt). */
+void hk_friction_anchored(const hk_friction_contact *fc, double kt, double ct, const double d[3], double f[3],
+                          double K[6], double D[6]);
+
 /* Adds collider c's friction on particle i (its pose P) to the force f and
  * its stiffness K = -df/dx and damping D = -df/dv blocks (xx, xy, xz, yy,
  * yz, zz). anchor: the four per-particle arrays of hk_contact_anchors (x,

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "friction.h"
 #include "geometry.h"
 #include "team.h"
 
@@ -81,10 +80,17 @@ static double pair_geometry(const hk_pairs *pr, const hk_pair *pa, const double 
     return 0;
 }
 
+/* The damping coefficient of a pair's normal motion [N s/m]: critical times the damping ratio with the pair's mass
+ * m; none for an edge pair (pairs.h). */
+static double normal_damping(const hk_contact_def *d, int ee, double m)
+{
+    return ee ? 0 : 2 * d->damping_ratio * sqrt(d->stiffness * m);
+}
+
 /* Pair k's force at the current state into *ev (hooke.h hk_contact_def: the colliders' spring, damping and friction
  * with the pair's effective mass 1 / sum alpha_i^2 / m_i); returns 1 where it touches and acts (else *ev holds at
  * most its weights and gap). */
-static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, double h, hk_pair_eval *ev)
+static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_eval *ev)
 {
     const hk_pair *pa = &pr->pair[k];
     const hk_particles *p = &w->p;
@@ -113,17 +119,11 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, double h, 
         inv += ev->a[c] * ev->a[c] * p->inv_mass[i];
     }
     if (!(inv > 0)) return 0; /* every particle held: nothing to move */
-    const double m = 1 / inv, vn = g_dot(vr, n), cn = ee ? 0 : 2 * d->damping_ratio * sqrt(d->stiffness * m);
-    const double fn = d->stiffness * (d->thickness - gap) - cn * vn;
+    const double m = 1 / inv, vn = g_dot(vr, n);
+    const double fn = d->stiffness * (d->thickness - gap) - normal_damping(d, ee, m) * vn;
     if (!(fn > 0)) return 0;
-    double K[6] = {0}, D[6] = {0};
-    for (int c = 0; c < 3; c++) ev->f[c] = fn * n[c];
-    g_add_outer(K, d->stiffness, n);
-    g_add_outer(D, cn, n);
-    double vt[3];
-    for (int c = 0; c < 3; c++) vt[c] = vr[c] - vn * n[c];
-    if (!ee && d->friction > 0) hk_friction_viscous(d->friction, fn, m, h, n, vt, ev->f, D); /* no anchors here */
-    for (int e = 0; e < 6; e++) ev->K[e] = (hk_real)K[e], ev->D[e] = (hk_real)D[e];
+    for (int c = 0; c < 3; c++) ev->n[c] = n[c], ev->vr[c] = vr[c];
+    ev->fn = fn, ev->m = m;
     return 1;
 }
 
@@ -176,7 +176,7 @@ static void evaluate_task(const hk_team *tm, void *ctx)
     for (int64_t k = k0, g; k < k1; k = g) {
         int64_t best = -1;
         for (g = k; g < k1 && (g == k || !run_starts(pr, g)); g++)
-            if (evaluate(pp->w, pr, g, pp->h, &pr->ev[g]) && (best < 0 || pr->ev[g].gap < pr->ev[best].gap)) best = g;
+            if (evaluate(pp->w, pr, g, &pr->ev[g]) && (best < 0 || pr->ev[g].gap < pr->ev[best].gap)) best = g;
         if (best < 0) continue;
         pr->on[k0 + on++] = best;
         for (int c = 0; c < 4; c++) hist[pr->at[4 * best + c]]++;
@@ -245,8 +245,13 @@ static void touching_task(const hk_team *tm, void *ctx)
                 pr->slot_a[slot] = ev->a[c];
                 t->p[c] = pr->pair[k].p[c], t->a[c] = ev->a[c];
             }
-            for (int e = 0; e < 6; e++) t->K[e] = ev->K[e], t->D[e] = ev->D[e];
-            for (int c = 0; c < 3; c++) pr->tf[3 * q + c] = ev->f[c];
+            double f[3], K[6] = {0}, D[6] = {0}; /* the normal force and its blocks, then the friction */
+            for (int c = 0; c < 3; c++) f[c] = ev->fn * ev->n[c];
+            g_add_outer(K, pr->def.stiffness, ev->n);
+            g_add_outer(D, normal_damping(&pr->def, pr->pair[k].kind == HK_PAIR_EE, ev->m), ev->n);
+            hk_pairs_friction(pp->w, pr, k, q, pp->h, f, K, D);
+            for (int e = 0; e < 6; e++) t->K[e] = (hk_real)K[e], t->D[e] = (hk_real)D[e];
+            for (int c = 0; c < 3; c++) pr->tf[3 * q + c] = f[c];
         }
     }
     hk_team_barrier(tm);
@@ -265,7 +270,8 @@ static int touching_room(hk_pairs *pr)
     if (hk_pairs_room(&pr->touch, &pr->cap_touch, pr->non + 1, sizeof *pr->touch) == 0 &&
         hk_pairs_room(&pr->on_slot, &pr->cap_on_slot, 4 * pr->non + 1, sizeof *pr->on_slot) == 0 &&
         hk_pairs_room(&pr->slot_a, &pr->cap_slot_a, 4 * pr->non + 1, sizeof *pr->slot_a) == 0 &&
-        hk_pairs_room(&pr->tf, &pr->cap_tf, 3 * pr->non + 1, sizeof *pr->tf) == 0)
+        hk_pairs_room(&pr->tf, &pr->cap_tf, 3 * pr->non + 1, sizeof *pr->tf) == 0 &&
+        hk_pairs_anchors_room(pr, pr->non) == 0)
         return 0;
     pr->non = 0;
     return -1;
@@ -301,6 +307,7 @@ int hk_pairs_touching(const hk_pairs *pr) { return pr->non > 0; }
 
 void hk_pairs_substep_begin(hk_world *w, hk_pairs *pr)
 {
+    pr->first = 1;
     pair_pass pp = {w, pr, 0, NULL, NULL};
     hk_team_run(w, hk_pairs_team(w, pr->ninv), gather_task, &pp);
 }

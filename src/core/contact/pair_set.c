@@ -53,6 +53,11 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->qb);
     free(pr->rb);
     free(pr->mv);
+    free(pr->pcand);
+    free(pr->anc);
+    free(pr->pan);
+    free(pr->anch);
+    free(pr->anch_next);
     free(pr);
 }
 
@@ -530,7 +535,8 @@ static int build(hk_world *w, hk_pairs *pr)
     const int64_t cap = pr->capcand;
     pr->cand = pr->pair, pr->ncand = pr->npair, pr->capcand = pr->cappair;
     pr->pair = t, pr->cappair = cap, pr->npair = 0;
-    if (hk_pairs_room(&pr->cd, &pr->cap_cd, pr->ncand + 1, sizeof *pr->cd) != 0) goto done;
+    if (hk_pairs_room(&pr->cd, &pr->cap_cd, pr->ncand + 1, sizeof *pr->cd) != 0 || hk_pairs_anchors_remap(pr) != 0)
+        goto done;
     hk_team_for(w, hk_pairs_team(w, pr->ncand), pr->ncand, distances_range, pr);
     rc = 0;
 done:
@@ -581,12 +587,15 @@ static int select_step(const hk_world *w, hk_pairs *pr)
         if (!p) return -1;
         pr->pair = p, pr->cappair = pr->ncand + 1;
     }
-    if (hk_pairs_room(&pr->sel, &pr->cap_sel, pr->ncand + 1, sizeof *pr->sel) != 0) return -1;
+    if (hk_pairs_room(&pr->sel, &pr->cap_sel, pr->ncand + 1, sizeof *pr->sel) != 0 ||
+        hk_pairs_room(&pr->pcand, &pr->cap_pcand, pr->ncand + 1, sizeof *pr->pcand) != 0)
+        return -1;
     hk_team_for(w, hk_pairs_team(w, pr->ncand), pr->ncand, overlaps_range, pr);
+    hk_pairs_anchors_keep(pr); /* the last pairs' anchors to their candidates, before the pairs change */
     pr->npair = 0;
     for (int64_t k = 0; k < pr->ncand; k++)
-        if (pr->sel[k]) pr->pair[pr->npair++] = pr->cand[k];
-    return corners(w, pr);
+        if (pr->sel[k]) pr->pcand[pr->npair] = k, pr->pair[pr->npair++] = pr->cand[k];
+    return hk_pairs_anchors_find(pr) != 0 ? -1 : corners(w, pr);
 }
 
 /* The room the candidates leave a particle beyond its step's bound, so that they serve the steps after it too

@@ -15,11 +15,14 @@
  * -t). The pair's force F acts on particle i as alpha_i F: the sum is 0,
  * momentum is conserved. A particle meets a surface at its nearest
  * triangle only (as a collider's surface at its nearest point), with the
- * colliders' spring, damping and friction; an edge pair touches only where
- * the two edges' nearest points lie inside both (where a particle is the
- * nearest, its triangle pairs act), with the spring alone: a particle over
- * a fold is near many triangles and edges, and their damping summed would
- * be many times what a step resolves.
+ * colliders' spring and damping; an edge pair touches only where the two
+ * edges' nearest points lie inside both (where a particle is the nearest,
+ * its triangle pairs act), with the spring alone: a particle over a fold is
+ * near many triangles and edges, and their damping summed would be many
+ * times what a step resolves. Every touching pair, of either kind, has
+ * Coulomb's friction on its normal force, held by an anchor while it sticks
+ * (pair_anchor.c), its spring and damper shared among the touching pairs of
+ * the particles it moves.
  *
  * Once a step (hk_pairs_begin_step) the candidates are found: every
  * primitive's box at the step's start, widened by the motion the step can
@@ -43,14 +46,14 @@ typedef struct hk_pair {
     int32_t p[4]; /* VT: the particle, then the triangle's corners; EE: one edge's ends, then the other's */
 } hk_pair;
 
-/* A touching pair's last evaluation (hk_pairs.on says which pairs touch): its weights, the force F on the
- * alpha = 1 side [N], and its stiffness and damping blocks (negated df/dx and df/dv of the relative position,
- * K = k n n^T, D). */
+/* A touching pair's last evaluation (hk_pairs.on says which pairs touch): its weights, the unit normal n and the
+ * normal force fn on the alpha = 1 side (F = fn n [N]), its gap, its relative velocity sum alpha_i v_i and its mass
+ * 1 / sum alpha_i^2 / m_i: its force, friction and blocks follow from these as the touching lists are made. */
 typedef struct hk_pair_eval {
     double a[4];
-    double f[3];
-    double gap; /* [m] */
-    hk_real K[6], D[6];
+    double n[3], fn; /* [1], [N] */
+    double gap;      /* [m] */
+    double vr[3], m; /* [m/s], [kg] */
 } hk_pair_eval;
 
 /* A touching pair, packed for the implicit solve's products: its particles, weights and blocks (its force, and
@@ -60,6 +63,16 @@ typedef struct hk_pair_touch {
     double a[4];
     hk_real K[6], D[6];
 } hk_pair_touch;
+
+/* A touching pair's anchor of static friction (pair_anchor.c): the pair, its candidate (-1: none since the
+ * candidates were found again; -2: read from a checkpoint, not yet found among them) and its weights where it
+ * began to stick (a triangle pair: w0 and w1 of the triangle's point w0 a + w1 b + (1 - w0 - w1) c; an edge pair:
+ * s and t, its points a + s (b - a) and c + t (d - c)). */
+typedef struct hk_pair_anchor {
+    hk_pair key;
+    int64_t cand, pair; /* pair: its index among the step's pairs when placed */
+    double w[2];
+} hk_pair_anchor;
 
 typedef struct hk_pairs {
     hk_contact_def def;
@@ -108,6 +121,16 @@ typedef struct hk_pairs {
     int nq;     /* the particles these arrays hold */
     double t0, dt;
     int64_t builds; /* the candidates found, since the world was made */
+    /* static friction (pair_anchor.c): per pair its candidate; per candidate and per pair the place of its anchor
+     * in anch, where the entry there is its candidate's (else none: places go stale as anchors are let go); the
+     * anchors the touching pairs held at the last substep's first force evaluation, and those the next one
+     * places (per touching pair, in the lists' order) */
+    int64_t *pcand;
+    int32_t *anc, *pan;
+    hk_pair_anchor *anch, *anch_next;
+    int64_t nanch;
+    int first;     /* the next force evaluation is its substep's first: it places, drags and lets go of anchors */
+    int anc_fresh; /* anc was made for these candidates (by hk_pairs_anchors_remap), not yet brought up to date */
     /* the room of the arrays above (items) */
     /* the safety net's scratch (pair_impact.c) */
     double *hit, *u_start, *zone;
@@ -116,6 +139,7 @@ typedef struct hk_pairs {
     int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_inv, cap_on_start, cap_xs, cap_x0,
         cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
+    int64_t cap_pcand, cap_anc, cap_pan, cap_anch, cap_anch_next;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
                                        motion outran the broad phase */
     int64_t left;                   /* pairs still meeting after the safety net, last step (0) */
@@ -166,6 +190,33 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
  * caller sweeps the step again (hk_pairs_substep_end over dt, from the
  * step's start, which x0 now holds); else 0. */
 int hk_pairs_end_step(hk_world *w, hk_pairs *pr);
+
+/* Static friction between bodies (pair_anchor.c). Touching pair k (the q-th of the touching lists)'s friction at
+ * the evaluation now, added to its force f (its normal force on entry) and blocks K and D: Coulomb's, at most the
+ * friction coefficient times its normal force, held by a spring to the anchor it placed when it began to stick (a
+ * substep's first evaluation places, drags and lets go of anchors; a pair that begins to touch later in the
+ * substep meets the viscous form). */
+void hk_pairs_friction(const hk_world *w, hk_pairs *pr, int64_t k, int64_t q, double h, double f[3], double K[6],
+                       double D[6]);
+/* After a force evaluation: a substep's first makes the anchors its touching pairs placed the ones held (on
+ * `team` tasks: hk_pairs_team of the touching pairs). */
+void hk_pairs_anchors_commit(const hk_world *w, hk_pairs *pr, int team);
+/* Room for the anchors of n touching pairs; 0 or -1. */
+int hk_pairs_anchors_room(hk_pairs *pr, int64_t n);
+/* After the candidates were found: each held anchor's candidate (the same pair), or -1; 0 or -1 (out of memory). */
+int hk_pairs_anchors_remap(hk_pairs *pr);
+/* As the step's pairs are chosen from the candidates: before, the candidates' anchors brought up to date from
+ * the last pairs' (hk_pairs_anchors_keep); then each new pair's from its candidate's (hk_pairs_anchors_find:
+ * the pairs in pcand, npair of them); 0 or -1 (out of memory). */
+void hk_pairs_anchors_keep(hk_pairs *pr);
+int hk_pairs_anchors_find(hk_pairs *pr);
+/* The anchors held now (a checkpoint's; pr: hk_pairs_of, NULL holds none): how many, and each one's pair (5
+ * each: kind, then its four particles) and weights (2 each), in the order they are held. */
+int64_t hk_pairs_anchors_held(const hk_pairs *pr);
+void hk_pairs_anchors_get(const hk_pairs *pr, int32_t *keys, double *weights);
+/* A checkpoint's anchors, held again from the next step (its candidates find their pairs); 0 or -1 (out of
+ * memory). With pr NULL (a rank that computes no pairs, as rank 0 holds them) nothing to hold: 0. */
+int hk_pairs_anchors_restore(hk_pairs *pr, int64_t n, const int32_t *keys, const double *weights);
 
 /* The implicit solve (every task of tm's team, team.h): out[i] += alpha_i B
  * sum_j alpha_j y_j over the touching pairs (B = sK K + sD D), or (out

@@ -773,7 +773,10 @@ void hk_contact_forces(hk_world *w)
     if (pr && pr->npair > 0) {
         hk_pairs_forces(w, pr, w->h, ct->f);
         ct->pairs_touch = hk_pairs_touching(pr);
-    }
+    } else if (pr)
+        pr->non = 0;
+    if (pr) /* a substep's first evaluation: the anchors its touching pairs placed are the ones held */
+        hk_pairs_anchors_commit(w, pr, hk_pairs_team(w, pr->non));
     ct->in_system = ct->nactive > 0 || ct->pairs_touch;
     ct->any_force = ct->in_system;
     ct->prof.forces += now() - t;

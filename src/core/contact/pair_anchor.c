@@ -1,0 +1,218 @@
+/* pair_anchor.c — static friction between bodies: each sticking pair's anchor, its spring, and the anchors kept. */
+/* SPDX-License-Identifier: MIT */
+#include "pairs.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "friction.h"
+#include "geometry.h"
+#include "team.h"
+
+/*
+ * A touching pair that sticks holds an anchor: its weights where it began
+ * to stick. Its two sides' points at those weights move with the bodies;
+ * the tangential part d of their offset (at the pair's normal) is how far
+ * the pair slipped since, and a spring k_t = m / (2 h^2) pulls it back,
+ * damped by c_t = m / h, at most Coulomb's limit, as a collider's anchor
+ * (friction.h): a steady sideways load below the limit holds the pair a
+ * fixed offset from its anchor, at rest. m is the pair's mass shared among
+ * the touching pairs of its particles (pair_force.c): no particle's
+ * springs and dampers sum to more than its own m / (2 h^2) and m / h, so
+ * no explicit substep overshoots. The offset is linear in the weights and
+ * is 0 at the weights where the two sides are nearest now (their offset
+ * lies along the normal): where the spring would pull harder than the
+ * limit, the substep's first evaluation drags the anchor along the line to
+ * those weights until it pulls at the limit. A pair finds its anchor by
+ * its place in the pool (pan), good where the entry there is its
+ * candidate's: the places are carried from pairs to candidates and back as
+ * the step's pairs are chosen (both in candidate order, so the copies
+ * stream), and a new search finds each anchored pair again by its
+ * particles (a hash of the anchors). A checkpoint keeps the pool.
+ */
+
+/* The weights (w0, w1) of pair kind `kind` into its alpha: a triangle pair (1, -w0, -w1, -(1 - w0 - w1)), an edge
+ * pair (1 - s, s, -(1 - t), -t). */
+static void alpha_of(int kind, const double w[2], double al[4])
+{
+    if (kind == HK_PAIR_VT)
+        al[0] = 1, al[1] = -w[0], al[2] = -w[1], al[3] = -(1 - w[0] - w[1]);
+    else
+        al[0] = 1 - w[0], al[1] = w[0], al[2] = -(1 - w[1]), al[3] = -w[1];
+}
+
+/* The weights of an alpha (alpha_of's inverse). */
+static void weights_of(int kind, const double al[4], double w[2])
+{
+    if (kind == HK_PAIR_VT)
+        w[0] = -al[1], w[1] = -al[2];
+    else
+        w[0] = al[1], w[1] = -al[3];
+}
+
+void hk_pairs_friction(const hk_world *w, hk_pairs *pr, int64_t k, int64_t q, double h, double f[3], double K[6],
+                       double D[6])
+{
+    const hk_particles *p = &w->p;
+    const hk_pair *pa = &pr->pair[k];
+    const hk_pair_eval *ev = &pr->ev[k];
+    const double fn = ev->fn, mu = pr->def.friction, *n = ev->n;
+    if (pr->first) pr->anch_next[q].cand = -1;
+    if (!(mu > 0)) return;
+    int most = 1; /* the most touching pairs a particle this pair moves is in */
+    for (int c = 0; c < 4; c++) {
+        const int32_t j = pr->at[4 * k + c], m = pr->on_start[j + 1] - pr->on_start[j];
+        if (ev->a[c] != 0 && p->inv_mass[pa->p[c]] > 0 && m > most) most = m;
+    }
+    const double m = ev->m / most, vn = g_dot(ev->vr, n);
+    hk_friction_contact fc = {.mu = mu, .fn = fn, .m = m, .h = h};
+    for (int c = 0; c < 3; c++) fc.n[c] = n[c], fc.vt[c] = ev->vr[c] - vn * n[c];
+    const int64_t ci = pr->pcand[k], at = pr->pan[k];
+    const int64_t o = at >= 0 && at < pr->nanch && pr->anch[at].cand == ci ? at : -1;
+    if (o < 0 && !pr->first) { /* began to touch after the substep's first evaluation: no anchor yet */
+        hk_friction_viscous(mu, fn, m, h, n, fc.vt, f, D);
+        return;
+    }
+    double now[2], wa[2], al[4], r[3] = {0, 0, 0}, d[3];
+    weights_of(pa->kind, ev->a, now);
+    for (int c = 0; c < 2; c++) wa[c] = o >= 0 ? pr->anch[o].w[c] : now[c];
+    alpha_of(pa->kind, wa, al);
+    for (int c = 0; c < 4; c++) {
+        const double *x = pr->xs + 3 * (int64_t)pr->at[4 * k + c];
+        for (int e = 0; e < 3; e++) r[e] += al[c] * x[e];
+    }
+    const double rn = g_dot(r, n), kt = 0.5 * m / (h * h), ct = m / h, limit = mu * fn;
+    for (int e = 0; e < 3; e++) d[e] = r[e] - rn * n[e];
+    if (pr->first) {
+        const double off2 = g_dot(d, d);
+        if (off2 * kt * kt > limit * limit) { /* sliding: dragged towards the nearest weights, to pull at the limit */
+            const double s = limit / kt / sqrt(off2);
+            for (int c = 0; c < 2; c++) wa[c] = now[c] + s * (wa[c] - now[c]);
+            for (int e = 0; e < 3; e++) d[e] *= s;
+        }
+        hk_pair_anchor *an = &pr->anch_next[q];
+        an->key = *pa, an->cand = ci, an->pair = k, an->w[0] = wa[0], an->w[1] = wa[1];
+    }
+    hk_friction_anchored(&fc, kt, ct, d, f, K, D);
+}
+
+int hk_pairs_anchors_room(hk_pairs *pr, int64_t n)
+{
+    return hk_pairs_room(&pr->anch_next, &pr->cap_anch_next, n + 1, sizeof *pr->anch_next);
+}
+
+/* Touching pairs [a, e)'s places in the pool to come (each writes its own pair's). */
+static void place_range(void *ctx, int64_t a, int64_t e)
+{
+    hk_pairs *pr = ctx;
+    for (int64_t q = a; q < e; q++)
+        if (pr->anch_next[q].cand >= 0) pr->pan[pr->anch_next[q].pair] = (int32_t)q;
+}
+
+void hk_pairs_anchors_commit(const hk_world *w, hk_pairs *pr, int team)
+{
+    if (!pr->first) return;
+    pr->first = 0;
+    const int64_t n = pr->non; /* the pairs' places: the old ones go stale with the pool they name */
+    hk_team_for(w, team, n, place_range, pr);
+    hk_pair_anchor *t = pr->anch;
+    const int64_t cap = pr->cap_anch;
+    pr->anch = pr->anch_next, pr->cap_anch = pr->cap_anch_next;
+    pr->anch_next = t, pr->cap_anch_next = cap;
+    pr->nanch = n;
+}
+
+/* A pair's hash (its kind and particles). */
+static uint64_t key_hash(const hk_pair *pa)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)pa->kind;
+    for (int c = 0; c < 4; c++) h = (h ^ (uint32_t)pa->p[c]) * 0x100000001b3ull, h ^= h >> 29;
+    return h;
+}
+
+static int same_pair(const hk_pair *a, const hk_pair *b)
+{
+    return a->kind == b->kind && a->p[0] == b->p[0] && a->p[1] == b->p[1] && a->p[2] == b->p[2] && a->p[3] == b->p[3];
+}
+
+void hk_pairs_anchors_keep(hk_pairs *pr)
+{
+    if (!pr->anc || pr->anc_fresh || !pr->pan) return; /* fresh: made for these candidates since the last pairs */
+    for (int64_t k = 0; k < pr->npair; k++) pr->anc[pr->pcand[k]] = pr->pan[k];
+}
+
+int hk_pairs_anchors_find(hk_pairs *pr)
+{
+    if (hk_pairs_room(&pr->pan, &pr->cap_pan, pr->npair + 1, sizeof *pr->pan) != 0) return -1;
+    for (int64_t k = 0; k < pr->npair; k++) pr->pan[k] = pr->anc ? pr->anc[pr->pcand[k]] : -1;
+    pr->anc_fresh = 0;
+    return 0;
+}
+
+int hk_pairs_anchors_remap(hk_pairs *pr)
+{
+    if (hk_pairs_room(&pr->anc, &pr->cap_anc, pr->ncand + 1, sizeof *pr->anc) != 0) return -1;
+    pr->anc_fresh = 1;
+    for (int64_t k = 0; k < pr->ncand; k++) pr->anc[k] = -1;
+    int64_t held = 0;
+    for (int64_t o = 0; o < pr->nanch; o++) held += pr->anch[o].cand != -1;
+    if (held == 0) return 0;
+    int64_t size = 16;
+    while (size < 2 * held) size *= 2;
+    int64_t *slot = malloc((size_t)size * sizeof *slot);
+    if (!slot) return -1;
+    for (int64_t s = 0; s < size; s++) slot[s] = -1;
+    for (int64_t o = 0; o < pr->nanch; o++) {
+        if (pr->anch[o].cand == -1) continue;
+        pr->anch[o].cand = -1; /* until its pair is found among the candidates */
+        int64_t s = (int64_t)(key_hash(&pr->anch[o].key) & (uint64_t)(size - 1));
+        while (slot[s] >= 0) s = (s + 1) & (size - 1);
+        slot[s] = o;
+    }
+    for (int64_t k = 0; k < pr->ncand; k++) {
+        const hk_pair *pa = &pr->cand[k];
+        for (int64_t s = (int64_t)(key_hash(pa) & (uint64_t)(size - 1)); slot[s] >= 0; s = (s + 1) & (size - 1))
+            if (same_pair(&pr->anch[slot[s]].key, pa)) {
+                pr->anch[slot[s]].cand = k, pr->anc[k] = (int32_t)slot[s];
+                break;
+            }
+    }
+    free(slot);
+    return 0;
+}
+
+int64_t hk_pairs_anchors_held(const hk_pairs *pr)
+{
+    int64_t n = 0;
+    for (int64_t o = 0; pr && o < pr->nanch; o++) n += pr->anch[o].cand != -1;
+    return n;
+}
+
+void hk_pairs_anchors_get(const hk_pairs *pr, int32_t *keys, double *weights)
+{
+    int64_t i = 0;
+    for (int64_t o = 0; pr && o < pr->nanch; o++) {
+        const hk_pair_anchor *an = &pr->anch[o];
+        if (an->cand == -1) continue;
+        keys[5 * i] = an->key.kind;
+        for (int c = 0; c < 4; c++) keys[5 * i + 1 + c] = an->key.p[c];
+        weights[2 * i] = an->w[0], weights[2 * i + 1] = an->w[1];
+        i++;
+    }
+}
+
+int hk_pairs_anchors_restore(hk_pairs *pr, int64_t n, const int32_t *keys, const double *weights)
+{
+    if (!pr) return 0; /* a rank that computes no pairs (rank 0 holds them): nothing to hold here */
+    if (hk_pairs_room(&pr->anch, &pr->cap_anch, n + 1, sizeof *pr->anch) != 0) return -1;
+    for (int64_t o = 0; o < n; o++) {
+        hk_pair_anchor *an = &pr->anch[o];
+        an->key.kind = keys[5 * o];
+        for (int c = 0; c < 4; c++) an->key.p[c] = keys[5 * o + 1 + c];
+        an->cand = -2, an->w[0] = weights[2 * o], an->w[1] = weights[2 * o + 1];
+    }
+    pr->nanch = n;
+    pr->builds = 0; /* the next step finds the candidates, and the anchors' pairs among them */
+    return 0;
+}
