@@ -87,9 +87,9 @@ static double normal_damping(const hk_contact_def *d, int ee, double m)
     return ee ? 0 : 2 * d->damping_ratio * sqrt(d->stiffness * m);
 }
 
-/* Pair k's force at the current state into *ev (hooke.h hk_contact_def: the colliders' spring, damping and friction
- * with the pair's effective mass 1 / sum alpha_i^2 / m_i); returns 1 where it touches and acts (else *ev holds at
- * most its weights and gap). */
+/* Pair k's normal force at the current state into *ev (hooke.h hk_contact_def: the colliders' spring and damping
+ * with the pair's effective mass 1 / sum alpha_i^2 / m_i; its friction comes with the touching lists,
+ * pair_anchor.c); returns 1 where it touches and acts (else *ev holds at most its weights and gap). */
 static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_eval *ev)
 {
     const hk_pair *pa = &pr->pair[k];
