@@ -8,7 +8,9 @@
 Runs `hooke info`, every Google Benchmark case of BUILD_DIR/hooke_bench at 1
 and 2 threads, `hooke run` on scenes/cloth_512.scene and `hooke bench`, saves
 the raw figures in BUILD_DIR/measurements.json and writes the report (default
-docs/benchmarks.md). --quick measures briefly, for a smoke test, and writes
+docs/benchmarks.md); the sections of that file it does not measure (those
+of bench/contact.py, bench/wide.py, --mpi-only) are kept as they were, each
+dated by its own run. --quick measures briefly, for a smoke test, and writes
 BUILD_DIR/benchmarks-quick.md unless --out is given. --from renders a saved
 measurements file without measuring. --ab adds the back-to-back comparison
 of two builds that bench/ab.py wrote, --many the many-bodies comparison
@@ -221,6 +223,22 @@ def splice(report, head, section):
     else:
         a = b = next(i for i, ln in enumerate(lines) if ln.startswith("## SIMD against"))
     return "\n".join(lines[:a] + section + lines[b:])
+
+
+def keep_sections(before, after):
+    """The new report `after` with every section of the report `before` that it lacks (measured by other
+    commands: bench/contact.py, bench/wide.py, --mpi-only, ...) put back before "SIMD against", in their order;
+    returns the text and the headings kept."""
+    lines = before.split("\n")
+    heads = [i for i, ln in enumerate(lines) if ln.startswith("## ")] + [len(lines)]
+    kept = []
+    for a, b in zip(heads, heads[1:]):
+        if a < len(lines) and lines[a] not in after.split("\n"):
+            after = splice(after, lines[a], lines[a:b])
+            kept.append(lines[a])
+    return after, kept
+
+
 EXPLICIT = "semi_implicit_euler"  # the cheapest explicit integrator with the widest stable omega*dt per force pass
 
 
@@ -707,8 +725,14 @@ def main():
             json.dump(m, f, indent=1)
     out = out or (os.path.join(bdir, "benchmarks-quick.md") if m.get("quick") else
                   os.path.join(ROOT, "docs", "benchmarks.md"))
+    text = render(m, m.get("build_arg", build))
+    if os.path.exists(out):
+        with open(out) as f:
+            text, kept = keep_sections(f.read(), text)
+        for head in kept:
+            print("kept", head[3:], "as it was in", out, "(measured by its own command, dated there)")
     with open(out, "w") as f:
-        f.write(render(m, m.get("build_arg", build)))
+        f.write(text)
     print("wrote", out, "- what the figures mean:", NOTES)
 
 
