@@ -1,9 +1,10 @@
-/* test_pairs.c — contact between bodies and within one: no crossing, momentum kept, resting, piling, bad input. */
+/* test_pairs.c — contact between bodies and within one: no crossing, momentum, resting, piling, bad input, grid. */
 /* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
 #include "ccd.h"
 #include "faces.h"
+#include "pair_grid.h"
 #include "pairs.h"
 #include "scene.h"
 #include "world.h"
@@ -329,12 +330,42 @@ static void test_bad_contact_defs(void **state)
     hk_world_destroy(w);
 }
 
+/* The broad phase's grid over a finite box and one that is not (a blown-up step's particle: NaN and infinite
+ * bounds): the second covers no cell and lands in no bucket, so no cell index is made from a NaN or an
+ * infinity and no loop runs over the cells between. */
+static void test_grid_leaves_out_non_finite_boxes(void **state)
+{
+    (void)state;
+    const pair_box b[3] = {
+        {{0, 0, 0}, {0.1, 0.1, 0.1}}, {{NAN, 0, 0}, {INFINITY, 0.1, 0.1}}, {{-INFINITY, 0, 0}, {0.05, 0.1, 0.1}}};
+    pair_grid g = {0};
+    assert_int_equal(hk_pair_grid_build(&g, b, 3, b, 3), 0);
+    assert_true(g.cell > 0 && isfinite(g.cell));
+    int64_t lo[3], hi[3], cells = 1;
+    for (int k = 1; k < 3; k++) {
+        pair_grid_cells(&g, &b[k], lo, hi);
+        for (int c = 0; c < 3; c++) assert_true(hi[c] < lo[c]);
+    }
+    pair_grid_cells(&g, &b[0], lo, hi);
+    for (int c = 0; c < 3; c++) {
+        assert_true(hi[c] >= lo[c]);
+        cells *= hi[c] - lo[c] + 1;
+    }
+    assert_int_equal(g.start[g.mask + 1], cells); /* every entry is the finite box's */
+    for (int64_t e = 0; e < cells; e++) assert_int_equal(g.item[e], 0);
+    hk_pair_grid_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fold_never_crosses_itself),     cmocka_unit_test(test_momentum_kept),
-        cmocka_unit_test(test_motion_past_the_bound_is_seen), cmocka_unit_test(test_cloth_rests_on_jelly),
-        cmocka_unit_test(test_jelly_cubes_pile_up),           cmocka_unit_test(test_bad_contact_defs),
+        cmocka_unit_test(test_fold_never_crosses_itself),
+        cmocka_unit_test(test_momentum_kept),
+        cmocka_unit_test(test_motion_past_the_bound_is_seen),
+        cmocka_unit_test(test_cloth_rests_on_jelly),
+        cmocka_unit_test(test_jelly_cubes_pile_up),
+        cmocka_unit_test(test_bad_contact_defs),
+        cmocka_unit_test(test_grid_leaves_out_non_finite_boxes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

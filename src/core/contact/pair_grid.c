@@ -5,13 +5,17 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* The mean largest side of boxes b[0 .. n): the grid's first cell size. */
+/* The mean largest side of the finite boxes among b[0 .. n): the grid's first cell size. */
 static double mean_side(const pair_box *b, int64_t n)
 {
     double s = 0;
+    int64_t m = 0;
     for (int64_t e = 0; e < n; e++)
-        s += g_max(b[e].hi[0] - b[e].lo[0], g_max(b[e].hi[1] - b[e].lo[1], b[e].hi[2] - b[e].lo[2]));
-    return n ? g_max(s / (double)n, 1e-9) : 1;
+        if (pair_box_finite(&b[e])) {
+            s += g_max(b[e].hi[0] - b[e].lo[0], g_max(b[e].hi[1] - b[e].lo[1], b[e].hi[2] - b[e].lo[2]));
+            m++;
+        }
+    return m ? g_max(s / (double)m, 1e-9) : 1;
 }
 
 /* The cell size for a grid over boxes a[0 .. na) queried with boxes q[0 .. nq): `cell`, doubled until both sets'
@@ -27,7 +31,7 @@ static double fit_cell(double cell, const pair_box *a, int64_t na, const pair_bo
         for (int s = 0; s < 2; s++) {
             const pair_box *b = s ? q : a;
             for (int64_t e = 0; e < (s ? nq : na); e++) {
-                if (!(b[e].lo[0] <= b[e].hi[0])) continue;
+                if (!(b[e].lo[0] <= b[e].hi[0]) || !pair_box_finite(&b[e])) continue;
                 double span = 1;
                 for (int c = 0; c < 3; c++) {
                     const double lo = b[e].lo[c] / cell, hi = b[e].hi[c] / cell;

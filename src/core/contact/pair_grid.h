@@ -3,6 +3,8 @@
 #ifndef HOOKE_PAIR_GRID_H
 #define HOOKE_PAIR_GRID_H
 
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "geometry.h"
@@ -39,11 +41,22 @@ static inline int64_t pair_grid_floor(double x)
     return i - (x < (double)i);
 }
 
-/* The cells [lo, hi] that box b covers. */
-static inline void pair_grid_cells(const pair_grid *g, const pair_box *b, int64_t lo[3], int64_t hi[3])
+/* Whether every bound of box b is finite (a blown-up step's particle is not: its box takes part in nothing). */
+static inline int pair_box_finite(const pair_box *b)
 {
     for (int c = 0; c < 3; c++)
-        lo[c] = pair_grid_floor(b->lo[c] / g->cell), hi[c] = pair_grid_floor(b->hi[c] / g->cell);
+        if (!(fabs(b->lo[c]) <= DBL_MAX && fabs(b->hi[c]) <= DBL_MAX)) return 0;
+    return 1;
+}
+
+/* The cells [lo, hi] that box b covers; none (hi < lo) for a box that is not finite. */
+static inline void pair_grid_cells(const pair_grid *g, const pair_box *b, int64_t lo[3], int64_t hi[3])
+{
+    const int finite = pair_box_finite(b);
+    for (int c = 0; c < 3; c++) {
+        lo[c] = finite ? pair_grid_floor(b->lo[c] / g->cell) : 0;
+        hi[c] = finite ? pair_grid_floor(b->hi[c] / g->cell) : -1;
+    }
 }
 
 #define PAIR_GRID_FOR_CELLS(lo, hi, i, j, k)                                                                           \
