@@ -1,38 +1,45 @@
 /* fuzz_checkpoint.c — libFuzzer harness: the checkpoint reader (hk_checkpoint_parse) restoring into the world of
- * checkpoint.scene. */
+ * checkpoint.scene or checkpoint_pairs.scene. */
 /* SPDX-License-Identifier: MIT */
 #include "checkpoint.h"
 #include "fuzz.h"
 #include "scene.h"
 
-/* HOOKE_FUZZ_SCENE: the absolute path of tests/fuzz/checkpoint.scene (CMake) */
-static char *scene_text;
-static uint64_t digest;
-static hk_scene sc; /* the world inputs restore into, rebuilt after each that was restored */
+/* HOOKE_FUZZ_SCENE and HOOKE_FUZZ_PAIRS_SCENE: the absolute paths of tests/fuzz/checkpoint.scene and
+ * checkpoint_pairs.scene (CMake). An input restores into the world whose scene digest it carries, the first
+ * where it carries neither. */
+typedef struct fuzz_world {
+    const char *path;
+    char text[1 << 16]; /* the scene's text, kept to rebuild its world */
+    uint64_t digest;
+    hk_scene sc; /* the world inputs restore into, rebuilt after each that was restored */
+} fuzz_world;
 
-static void build(void)
+static fuzz_world worlds[2] = {{.path = HOOKE_FUZZ_SCENE}, {.path = HOOKE_FUZZ_PAIRS_SCENE}};
+
+static void build(fuzz_world *fw)
 {
     char err[2048];
-    FUZZ_REQUIRE(hk_scene_parse(scene_text, HOOKE_FUZZ_SCENE, &sc, err, sizeof err) == 0, "%s", err);
+    FUZZ_REQUIRE(hk_scene_parse(fw->text, fw->path, &fw->sc, err, sizeof err) == 0, "%s", err);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    char err[2048];
-    FILE *f = fopen(HOOKE_FUZZ_SCENE, "rb");
-    FUZZ_REQUIRE(f != NULL, "cannot open %s", HOOKE_FUZZ_SCENE);
-    /* the scene's text, kept to rebuild its world */
-    static char buf[1 << 16];
-    const size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    scene_text = buf;
-    build();
-    FUZZ_REQUIRE(hk_checkpoint_digest(HOOKE_FUZZ_SCENE, (const char *const *)sc.files, sc.file_count, &digest, err,
-                                      sizeof err) == 0,
-                 "%s", err);
+    for (int i = 0; i < 2; i++) {
+        fuzz_world *fw = &worlds[i];
+        char err[2048];
+        FILE *f = fopen(fw->path, "rb");
+        FUZZ_REQUIRE(f != NULL, "cannot open %s", fw->path);
+        const size_t n = fread(fw->text, 1, sizeof fw->text - 1, f);
+        fclose(f);
+        fw->text[n] = '\0';
+        build(fw);
+        FUZZ_REQUIRE(hk_checkpoint_digest(fw->path, (const char *const *)fw->sc.files, fw->sc.file_count, &fw->digest,
+                                          err, sizeof err) == 0,
+                     "%s", err);
+    }
     return 0;
 }
 
@@ -47,20 +54,20 @@ static uint64_t fnv1a(const uint8_t *p, size_t n)
     return h;
 }
 
-/* Restores the input: a refused one must leave the world as it was, an accepted one must step. */
-static void restore(const uint8_t *data, size_t size)
+/* Restores the input into fw's world: a refused one must leave the world as it was, an accepted one must step. */
+static void restore(fuzz_world *fw, const uint8_t *data, size_t size)
 {
     char err[2048];
-    hk_world *w = sc.world;
+    hk_world *w = fw->sc.world;
     const uint64_t hash = hk_world_state_hash(w);
     const int64_t steps = hk_world_step_count(w);
     const double time = hk_world_time(w);
     const int substeps = hk_world_substeps(w);
-    if (hk_checkpoint_parse(w, digest, data, size, "fuzz.ck", err, sizeof err) == 0) {
+    if (hk_checkpoint_parse(w, fw->digest, data, size, "fuzz.ck", err, sizeof err) == 0) {
         FUZZ_REQUIRE(hk_world_step_count(w) >= 0, "a negative step count restored");
-        fuzz_step(w, sc.stretch_limit);
-        hk_scene_free(&sc);
-        build();
+        fuzz_step(w, fw->sc.stretch_limit);
+        hk_scene_free(&fw->sc);
+        build(fw);
     } else {
         FUZZ_REQUIRE(fuzz_names(err, "fuzz.ck"), "the message does not name the file: '%s'", err);
         FUZZ_REQUIRE(hk_world_state_hash(w) == hash && hk_world_step_count(w) == steps && hk_world_time(w) == time &&
@@ -73,7 +80,11 @@ enum { LENGTH_AT = 24, DIGEST_AT = 32, HEADER_BYTES = 64 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    restore(data, size); /* as it is: mostly refused by the length, digest and checksum checks */
+    fuzz_world *fw = &worlds[0];
+    uint64_t named = 0;
+    if (size >= DIGEST_AT + sizeof named) memcpy(&named, data + DIGEST_AT, sizeof named);
+    if (named == worlds[1].digest) fw = &worlds[1];
+    restore(fw, data, size); /* as it is: mostly refused by the length, digest and checksum checks */
     if (size < HEADER_BYTES + 8) return 0;
     /* the same bytes with a length, digest and checksum that agree, so every value check behind them is reached */
     uint8_t *copy = malloc(size);
@@ -81,10 +92,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(copy, data, size);
     const uint64_t len = size;
     memcpy(copy + LENGTH_AT, &len, sizeof len);
-    memcpy(copy + DIGEST_AT, &digest, sizeof digest);
+    memcpy(copy + DIGEST_AT, &fw->digest, sizeof fw->digest);
     const uint64_t sum = fnv1a(copy, size - 8);
     memcpy(copy + size - 8, &sum, sizeof sum);
-    restore(copy, size);
+    restore(fw, copy, size);
     free(copy);
     return 0;
 }

@@ -22,7 +22,8 @@ rm -rf "$seeds"
 mkdir -p "$seeds"/{scene,mesh_asc,mesh_obj,checkpoint,stats} "$bin/corpus" "$bin/artifacts"
 
 # seeds: the shipped scenes and meshes, and what the program writes (checkpoints, stats, OBJ frames)
-cp "$root"/scenes/*.scene "$root"/tests/fuzz/checkpoint.scene "$root"/tests/fuzz/colliders.scene "$seeds/scene/"
+cp "$root"/scenes/*.scene "$root"/tests/fuzz/checkpoint.scene "$root"/tests/fuzz/checkpoint_pairs.scene \
+  "$root"/tests/fuzz/colliders.scene "$seeds/scene/"
 cp "$root"/scenes/*.asc "$seeds/mesh_asc/"
 cp "$root"/scenes/*.obj "$seeds/mesh_obj/"
 ck=$root/tests/fuzz/checkpoint.scene
@@ -31,6 +32,8 @@ trap 'rm -rf "$tmp"' EXIT
 for integ in verlet semi_implicit_euler rk4 implicit_euler; do
   "$build/hooke" run "$ck" --quiet --integrator "$integ" --steps 4 --checkpoint "$seeds/checkpoint/$integ.ck" \
     --checkpoint-every 4 --stats "$seeds/stats/$integ.csv" >/dev/null
+  "$build/hooke" run "$root/tests/fuzz/checkpoint_pairs.scene" --quiet --integrator "$integ" --steps 4 \
+    --checkpoint "$seeds/checkpoint/pairs_$integ.ck" --checkpoint-every 4 >/dev/null
 done
 for s in torus_asc pressure_ball; do
   "$build/hooke" run "$root/scenes/$s.scene" --quiet --steps 1 --out "$tmp/$s" --format obj >/dev/null
