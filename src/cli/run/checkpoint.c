@@ -320,6 +320,8 @@ static double get_f64(cursor *c)
 /* The most anchored pairs a checkpoint may hold per particle: a particle is in at most one acting triangle pair of
  * its own and its edges' pairs; far more than a real state holds, a bound for the reader. */
 enum { PAIR_ANCHORS_PER_PARTICLE = 64 };
+/* An anchored pair's record: its kind and four particles (i32 each), then its two weights (f64 each). */
+enum { PAIR_KEY_BYTES = 5 * 4, PAIR_ANCHOR_BYTES = PAIR_KEY_BYTES + 2 * 8 };
 
 /* The largest checkpoint world w can have (every optional section present):
  * the bound of the reader, so a file of another size is refused before it
@@ -335,7 +337,7 @@ static size_t max_bytes(const hk_world *w)
         const int64_t mask = f->kind == HK_FAMILY_LATTICE ? w->bodies[f->body].count : f->count;
         n += 4 + 8 + 8 + (size_t)mask;
     }
-    n += 8 + (size_t)w->p.count * PAIR_ANCHORS_PER_PARTICLE * (5 * 4 + 2 * 8); /* the pairs' anchors */
+    n += 8 + (size_t)w->p.count * PAIR_ANCHORS_PER_PARTICLE * PAIR_ANCHOR_BYTES; /* the pairs' anchors */
     return n + 4 + (size_t)w->surface_count * 3 * 8 + 4 + 4096; /* surfaces, anchors; slack for small fields */
 }
 
@@ -454,7 +456,7 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
     if (!c.bad && npa != 0 && (!pairs_on || npa > (uint64_t)np * PAIR_ANCHORS_PER_PARTICLE))
         CK_FAIL("checkpoint does not match the scene (%llu anchored contact pairs; the scene has %s)",
                 (unsigned long long)npa, pairs_on ? "fewer particles" : "no contact section");
-    const unsigned char *pair_anchors = npa ? take(&c, (size_t)npa * (5 * 4 + 2 * 8)) : NULL;
+    const unsigned char *pair_anchors = npa ? take(&c, (size_t)npa * PAIR_ANCHOR_BYTES) : NULL;
     if (c.bad || c.at != c.len) CK_FAIL("checkpoint is corrupted (sections do not add up)");
     const hk_integrator_info *info = hk_integrator_info_of(def.kind);
     if (!info)
@@ -516,7 +518,7 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
                     ncol);
     }
     for (uint64_t i = 0; i < npa; i++) { /* a pair of particles of the scene, its weights in [0, 1] */
-        const unsigned char *r = pair_anchors + (size_t)i * (5 * 4 + 2 * 8);
+        const unsigned char *r = pair_anchors + (size_t)i * PAIR_ANCHOR_BYTES;
         int32_t key[5];
         double wt[2];
         memcpy(key, r, sizeof key);
@@ -626,9 +628,9 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
     int32_t *pair_keys = malloc((size_t)npa * 5 * sizeof *pair_keys + 1);
     double *pair_weights = malloc((size_t)npa * 2 * sizeof *pair_weights + 1);
     for (uint64_t i = 0; pair_keys && pair_weights && i < npa; i++) {
-        const unsigned char *r = pair_anchors + (size_t)i * (5 * 4 + 2 * 8);
-        memcpy(pair_keys + 5 * i, r, 5 * 4);
-        memcpy(pair_weights + 2 * i, r + 5 * 4, 2 * 8);
+        const unsigned char *r = pair_anchors + (size_t)i * PAIR_ANCHOR_BYTES;
+        memcpy(pair_keys + 5 * i, r, PAIR_KEY_BYTES);
+        memcpy(pair_weights + 2 * i, r + PAIR_KEY_BYTES, 2 * 8);
     }
     const int restored = pair_keys && pair_weights
                              ? hk_pairs_anchors_restore(hk_pairs_of(w), (int64_t)npa, pair_keys, pair_weights)

@@ -131,11 +131,6 @@ static uint64_t key_hash(const hk_pair *pa)
     return h;
 }
 
-static int same_pair(const hk_pair *a, const hk_pair *b)
-{
-    return a->kind == b->kind && a->p[0] == b->p[0] && a->p[1] == b->p[1] && a->p[2] == b->p[2] && a->p[3] == b->p[3];
-}
-
 void hk_pairs_anchors_keep(hk_pairs *pr)
 {
     if (!pr->anc || pr->anc_fresh || !pr->pan) return; /* fresh: made for these candidates since the last pairs */
@@ -173,7 +168,7 @@ int hk_pairs_anchors_remap(hk_pairs *pr)
     for (int64_t k = 0; k < pr->ncand; k++) {
         const hk_pair *pa = &pr->cand[k];
         for (int64_t s = (int64_t)(key_hash(pa) & (uint64_t)(size - 1)); slot[s] >= 0; s = (s + 1) & (size - 1))
-            if (same_pair(&pr->anch[slot[s]].key, pa)) {
+            if (hk_pair_order(&pr->anch[slot[s]].key, pa) == 0) {
                 pr->anch[slot[s]].cand = k, pr->anc[k] = (int32_t)slot[s];
                 break;
             }

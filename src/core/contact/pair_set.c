@@ -257,14 +257,7 @@ static int push_pair(pair_buf *pb, int32_t kind, int32_t a, int32_t b, int32_t c
     return 0;
 }
 
-static int cmp_pair(const void *x, const void *y)
-{
-    const hk_pair *a = x, *b = y;
-    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
-    for (int k = 0; k < 4; k++)
-        if (a->p[k] != b->p[k]) return a->p[k] < b->p[k] ? -1 : 1;
-    return 0;
-}
+static int cmp_pair(const void *x, const void *y) { return hk_pair_order(x, y); }
 
 /* Whether contact def allows a pair between bodies b1 and b2. */
 static int allowed(const hk_contact_def *d, int b1, int b2) { return b1 == b2 ? d->self : d->bodies; }

@@ -46,6 +46,15 @@ typedef struct hk_pair {
     int32_t p[4]; /* VT: the particle, then the triangle's corners; EE: one edge's ends, then the other's */
 } hk_pair;
 
+/* The pairs' one order: by kind, then particle by particle (-1, 0 or 1; 0: the same pair). */
+static inline int hk_pair_order(const hk_pair *a, const hk_pair *b)
+{
+    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+    for (int k = 0; k < 4; k++)
+        if (a->p[k] != b->p[k]) return a->p[k] < b->p[k] ? -1 : 1;
+    return 0;
+}
+
 /* A touching pair's last evaluation (hk_pairs.on says which pairs touch): its weights, the unit normal n and the
  * normal force fn on the alpha = 1 side (F = fn n [N]), its gap, its relative velocity sum alpha_i v_i and its mass
  * 1 / sum alpha_i^2 / m_i: its force, friction and blocks follow from these as the touching lists are made. */
