@@ -164,7 +164,9 @@ static void tick_label(long long K, int p, char *buf, size_t len)
         for (int i = x + 1; i < n; i++) t[w++] = d[i];
     }
     t[w] = '\0';
-    snprintf(buf, len, "%s", t);
+    const size_t m = (size_t)w < len ? (size_t)w : len - 1; /* cut to the label's room, as snprintf would */
+    memcpy(buf, t, m);
+    buf[m] = '\0';
 }
 
 int hk_plot_ticks(const hk_plot_scale *s, double *at, char (*label)[HK_PLOT_LABEL], int max)
