@@ -51,12 +51,11 @@ static void weights_of(int kind, const double al[4], double w[2])
         w[0] = al[1], w[1] = -al[3];
 }
 
-void hk_pairs_friction(const hk_world *w, hk_pairs *pr, int64_t k, int64_t q, double h, double f[3], double K[6],
-                       double D[6])
+void hk_pairs_friction(const hk_world *w, hk_pairs *pr, int64_t k, const hk_pair_eval *ev, int64_t q, double h,
+                       double f[3], double K[6], double D[6])
 {
     const hk_particles *p = &w->p;
     const hk_pair *pa = &pr->pair[k];
-    const hk_pair_eval *ev = &pr->ev[k];
     const double fn = ev->fn, mu = pr->def.friction, *n = ev->n;
     if (pr->first) pr->anch_next[q].cand = -1;
     if (!(mu > 0)) return;

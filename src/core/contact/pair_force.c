@@ -173,11 +173,16 @@ static void evaluate_task(const hk_team *tm, void *ctx)
     int64_t *sh = pr->share + HK_SHARE_N * tm->t, on = 0;
     int32_t *hist = pr->hist + (int64_t)tm->t * pr->ninv;
     memset(hist, 0, (size_t)pr->ninv * sizeof *hist);
+    hk_pair_eval rec[2], *cur = &rec[0], *near = &rec[1];
     for (int64_t k = k0, g; k < k1; k = g) {
         int64_t best = -1;
         for (g = k; g < k1 && (g == k || !run_starts(pr, g)); g++)
-            if (evaluate(pp->w, pr, g, &pr->ev[g]) && (best < 0 || pr->ev[g].gap < pr->ev[best].gap)) best = g;
+            if (evaluate(pp->w, pr, g, cur) && (best < 0 || cur->gap < near->gap)) {
+                hk_pair_eval *t = near; /* the nearest so far kept, the other record free for the next */
+                near = cur, cur = t, best = g;
+            }
         if (best < 0) continue;
+        pr->ev[k0 + on] = *near;
         pr->on[k0 + on++] = best;
         for (int c = 0; c < 4; c++) hist[pr->at[4 * best + c]]++;
     }
@@ -238,7 +243,7 @@ static void touching_task(const hk_team *tm, void *ctx)
         for (int64_t i = 0; i < m; i++) {
             const int64_t k = pr->on[k0 + i], q = q0 + i;
             hk_pair_touch *t = &pr->touch[q];
-            const hk_pair_eval *ev = &pr->ev[k];
+            const hk_pair_eval *ev = &pr->ev[k0 + i];
             for (int c = 0; c < 4; c++) {
                 const int32_t slot = place[pr->at[4 * k + c]]++;
                 pr->on_slot[slot] = (int32_t)(4 * q + c);
@@ -249,7 +254,7 @@ static void touching_task(const hk_team *tm, void *ctx)
             for (int c = 0; c < 3; c++) f[c] = ev->fn * ev->n[c];
             g_add_outer(K, pr->def.stiffness, ev->n);
             g_add_outer(D, normal_damping(&pr->def, pr->pair[k].kind == HK_PAIR_EE, ev->m), ev->n);
-            hk_pairs_friction(pp->w, pr, k, q, pp->h, f, K, D);
+            hk_pairs_friction(pp->w, pr, k, ev, q, pp->h, f, K, D);
             for (int e = 0; e < 6; e++) t->K[e] = (hk_real)K[e], t->D[e] = (hk_real)D[e];
             for (int c = 0; c < 3; c++) pr->tf[3 * q + c] = f[c];
         }

@@ -100,7 +100,7 @@ typedef struct hk_pairs {
     double *cd;   /* per candidate: the distance of its two sides at qb [m] */
     uint8_t *sel; /* per candidate: 1 where it is one of the step's pairs (scratch of the selection) */
     hk_pair *pair;
-    hk_pair_eval *ev;
+    hk_pair_eval *ev; /* per pair that acts, in the place on gives it: its evaluation */
     int64_t npair, cappair;
     int32_t *inv;                /* the pairs' particles, ascending */
     int32_t *place;              /* per particle (all): its place in inv, or -1 */
@@ -200,13 +200,13 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
  * step's start, which x0 now holds); else 0. */
 int hk_pairs_end_step(hk_world *w, hk_pairs *pr);
 
-/* Static friction between bodies (pair_anchor.c). Touching pair k (the q-th of the touching lists)'s friction at
- * the evaluation now, added to its force f (its normal force on entry) and blocks K and D: Coulomb's, at most the
- * friction coefficient times its normal force, held by a spring to the anchor it placed when it began to stick (a
- * substep's first evaluation places, drags and lets go of anchors; a pair that begins to touch later in the
- * substep meets the viscous form). */
-void hk_pairs_friction(const hk_world *w, hk_pairs *pr, int64_t k, int64_t q, double h, double f[3], double K[6],
-                       double D[6]);
+/* Static friction between bodies (pair_anchor.c). Touching pair k (the q-th of the touching lists; ev its evaluation)'s
+ * friction at the evaluation now, added to its force f (its normal force on entry) and blocks K and D: Coulomb's, at
+ * most the friction coefficient times its normal force, held by a spring to the anchor it placed when it began to stick
+ * (a substep's first evaluation places, drags and lets go of anchors; a pair that begins to touch later in the substep
+ * meets the viscous form). */
+void hk_pairs_friction(const hk_world *w, hk_pairs *pr, int64_t k, const hk_pair_eval *ev, int64_t q, double h,
+                       double f[3], double K[6], double D[6]);
 /* After a force evaluation: a substep's first makes the anchors its touching pairs placed the ones held (on
  * `team` tasks: hk_pairs_team of the touching pairs). */
 void hk_pairs_anchors_commit(const hk_world *w, hk_pairs *pr, int team);
