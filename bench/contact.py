@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # contact.py — measures the colliders' targets and costs, and writes the section "Contact" of docs/benchmarks.md.
 # SPDX-License-Identifier: MIT
-"""Usage: python3 bench/contact.py [BUILD_DIR] [--ab AB.json] [--mpi MPI_BUILD] [--settle] [--quick]
+"""Usage: python3 bench/contact.py [BUILD_DIR] [--ab AB.json] [--mpi MPI_BUILD] [--settle] [--self] [--quick]
                              [--out FILE] [--from CONTACT.json]
 
 Runs, at 1 and 2 threads (`hooke run ... --threads N --stats FILE --every 1
@@ -34,6 +34,8 @@ state hash and the same statistics of every step as one process.
 s on 2 threads (`--time 40`, the statistics of every step; about half an
 hour): when its kinetic energy comes to stay below 1e-6 of its peak, and
 crossings and min_gap over the whole run.
+--self with --from measures the self-collision rows again (in place of the saved
+ones, with their own date and commit), after a change to the pairs alone.
 --ab adds the back-to-back comparison (bench/ab.py) of a build without
 colliders against this one on scenes without colliders: what a world
 without colliders pays (nothing, within the noise). Saves the figures in
@@ -134,7 +136,13 @@ def measure(build, quick):
             m["runs"]["box_bare"].append(best)
     for name, scene in (("cloth_fold", "scenes/cloth_fold.scene"), ("jelly_pile", "scenes/jelly_pile.scene")):
         m["runs"][name] = [run_scene(hooke, scene, 1, quick)]
-    m["runs"]["self"] = []
+    m["runs"]["self"] = measure_self(build, quick)
+    return m
+
+
+def measure_self(build, quick):
+    """The rows of what self collision costs a step (hooke_fold with and without it)."""
+    rows = []
     fold = os.path.join(build, "hooke_fold")
     n = "128" if quick else "512"
     for integ, steps, warm in (("semi_implicit_euler", "20", "3"), ("implicit_euler", "3", "1")):
@@ -145,8 +153,8 @@ def measure(build, quick):
                 p = subprocess.run(cmd, capture_output=True, text=True)
                 f = dict(re.findall(r"(\w+)=(\S+)", p.stdout))
                 f.update(rc=p.returncode, command=" ".join(["build/hooke_fold"] + cmd[1:]))
-                m["runs"]["self"].append(f)
-    return m
+                rows.append(f)
+    return rows
 
 
 def render_pairs(m, w):
@@ -166,10 +174,13 @@ def render_pairs(m, w):
     rows = m["runs"].get("self", [])
     if not rows:
         return
+    at = m.get("self_at")  # measured on their own (--self), later than the rest
     w("What self collision costs a step: `build/hooke_fold` (bench/fold.c), a %s x %s cloth folded in half on the "
       "floor, its upper layer resting on the lower one (mean of the timed steps after the warm-up; `pairs`: the "
-      "step's pairs, `touching`: those within the thickness, `searches`: broad phases in the timed steps):" %
-      (rows[0].get("n", "?"), rows[0].get("n", "?")))
+      "step's pairs, `touching`: those within the thickness, `searches`: broad phases in the timed steps)%s:" %
+      (rows[0].get("n", "?"), rows[0].get("n", "?"),
+       "; these rows measured %s at commit %s by `python3 bench/contact.py --from FILE --self` on a 2-core %s" %
+       (at["date"], at["commit"], at.get("cpu", "machine")) if at else ""))
     w("")
     w("| integrator | threads | ms per step without | ms per step with | ratio | target | met | pairs | touching "
       "| searches | with: broad / forces / safety net ms |")
@@ -350,6 +361,7 @@ def render(m, ab):
 
 def main():
     args, build, out, src, quick, ab, mpi, settle = sys.argv[1:], "build", None, None, False, None, None, False
+    self_rows = False
     while args:
         a = args.pop(0)
         if a in ("--ab", "--out", "--from", "--mpi") and not args:
@@ -366,6 +378,8 @@ def main():
             quick = True
         elif a == "--settle":
             settle = True
+        elif a == "--self":
+            self_rows = True
         elif a.startswith("-"):
             sys.exit(__doc__)
         else:
@@ -378,6 +392,10 @@ def main():
         m = measure(bdir, quick)
     if settle:
         m["settle"] = measure_settle(bdir, quick)
+    if self_rows:
+        m["runs"]["self"] = measure_self(bdir, quick)
+        m["self_at"] = {"date": datetime.date.today().isoformat(), "commit": commit_of(),
+                        "cpu": cpu_of(os.path.join(bdir, "hooke"))}
     if mpi:
         m["ranks"] = measure_ranks(os.path.join(ROOT, mpi) if not os.path.isabs(mpi) else mpi, quick)
     abm = None
