@@ -51,8 +51,10 @@ static float pair_side(const hk_pairs *pr, const hk_pair *pa)
  * nearest point to the alpha = 1 side's (where the two meet, the triangle's normal or the edges' cross product,
  * turned to the side the pair started the step on) and the distance between those points [m]: the pairs keep
  * apart by this force and by the swept test, so a pair never changes side (the statistics' crossings count any
- * that would). */
-static double pair_geometry(const hk_pairs *pr, const hk_pair *pa, const double x[4][3], double a[4], double n[3])
+ * that would). With `inside`, an edge pair whose nearest points are not inside both edges stops at its weights and
+ * gives INFINITY: it has no contact of its own. */
+static double pair_geometry(const hk_pairs *pr, const hk_pair *pa, const double x[4][3], double a[4], double n[3],
+                            int inside)
 {
     double d[3], u[3], v[3], plane[3];
     if (pa->kind == HK_PAIR_VT) {
@@ -65,6 +67,7 @@ static double pair_geometry(const hk_pairs *pr, const hk_pair *pa, const double 
         double s, t;
         g_closest_segments(x[0], x[1], x[2], x[3], &s, &t);
         a[0] = 1 - s, a[1] = s, a[2] = -(1 - t), a[3] = -t;
+        if (inside && !(s > 0 && s < 1 && t > 0 && t < 1)) return INFINITY; /* an end is nearest: no edge contact */
         edge_gap(x[0], x[1], x[2], x[3], s, t, d);
         g_sub(x[1], x[0], u), g_sub(x[3], x[2], v);
     }
@@ -109,10 +112,9 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
     }
     for (int e = 0; e < 3; e++) /* the two sides' boxes further apart than the thickness: no contact */
         if (lo[0][e] > hi[1][e] + d->thickness || lo[1][e] > hi[0][e] + d->thickness) return 0;
-    const double gap = ev->gap = pair_geometry(pr, pa, x, ev->a, n);
+    const double gap = ev->gap = pair_geometry(pr, pa, x, ev->a, n, 1);
     if (!(gap < d->thickness)) return 0;
     const int ee = pa->kind == HK_PAIR_EE;
-    if (ee && !(ev->a[1] > 0 && ev->a[1] < 1 && ev->a[3] < 0 && ev->a[3] > -1)) return 0; /* an end is nearest */
     for (int c = 0; c < 4; c++) {
         const int i = pa->p[c];
         vr[0] += ev->a[c] * p->vx[i], vr[1] += ev->a[c] * p->vy[i], vr[2] += ev->a[c] * p->vz[i];
@@ -366,7 +368,7 @@ void hk_pairs_survey(const hk_world *w, const hk_pairs *pr, int32_t *count, int6
         const hk_pair *pa = &pr->pair[k];
         double x[4][3], a[4], n[3];
         for (int c = 0; c < 4; c++) hk_particle_position(w, &w->bodies[hk_body_of(w, pa->p[c])], pa->p[c], x[c]);
-        const double gap = pair_geometry(pr, pa, x, a, n);
+        const double gap = pair_geometry(pr, pa, x, a, n, 0);
         if (!(gap < pr->def.thickness)) continue;
         if (pa->kind == HK_PAIR_VT) best = g_min(best, gap);
         (*touching)++;
