@@ -586,8 +586,12 @@ static int select_step(const hk_world *w, hk_pairs *pr)
     hk_team_for(w, hk_pairs_team(w, pr->ncand), pr->ncand, overlaps_range, pr);
     hk_pairs_anchors_keep(pr); /* the last pairs' anchors to their candidates, before the pairs change */
     pr->npair = 0;
+    pr->cd_min = INFINITY;
     for (int64_t k = 0; k < pr->ncand; k++)
-        if (pr->sel[k]) pr->pcand[pr->npair] = k, pr->pair[pr->npair++] = pr->cand[k];
+        if (pr->sel[k]) {
+            pr->pcand[pr->npair] = k, pr->pair[pr->npair++] = pr->cand[k];
+            pr->cd_min = g_min(pr->cd_min, pr->cd[k]);
+        }
     return hk_pairs_anchors_find(pr) != 0 ? -1 : corners(w, pr);
 }
 

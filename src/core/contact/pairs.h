@@ -100,6 +100,7 @@ typedef struct hk_pairs {
     double *cd;   /* per candidate: the distance of its two sides at qb [m] */
     uint8_t *sel; /* per candidate: 1 where it is one of the step's pairs (scratch of the selection) */
     hk_pair *pair;
+    double cd_min;    /* the smallest cd among the step's pairs [m] (INFINITY: none) */
     hk_pair_eval *ev; /* per pair that acts, in the place on gives it: its evaluation */
     int64_t npair, cappair;
     int32_t *inv;                /* the pairs' particles, ascending */
