@@ -130,16 +130,30 @@ static uint64_t key_hash(const hk_pair *pa)
     return h;
 }
 
-void hk_pairs_anchors_keep(hk_pairs *pr)
+/* Pairs [a, e)'s anchors to their candidates (each pair its own candidate's entry). */
+static void keep_range(void *ctx, int64_t a, int64_t e)
 {
-    if (!pr->anc || pr->anc_fresh || !pr->pan) return; /* fresh: made for these candidates since the last pairs */
-    for (int64_t k = 0; k < pr->npair; k++) pr->anc[pr->pcand[k]] = pr->pan[k];
+    hk_pairs *pr = ctx;
+    for (int64_t k = a; k < e; k++) pr->anc[pr->pcand[k]] = pr->pan[k];
 }
 
-int hk_pairs_anchors_find(hk_pairs *pr)
+/* Pairs [a, e)'s anchors from their candidates'. */
+static void find_range(void *ctx, int64_t a, int64_t e)
+{
+    hk_pairs *pr = ctx;
+    for (int64_t k = a; k < e; k++) pr->pan[k] = pr->anc ? pr->anc[pr->pcand[k]] : -1;
+}
+
+void hk_pairs_anchors_keep(const hk_world *w, hk_pairs *pr, int team)
+{
+    if (!pr->anc || pr->anc_fresh || !pr->pan) return; /* fresh: made for these candidates since the last pairs */
+    hk_team_for(w, team, pr->npair, keep_range, pr);
+}
+
+int hk_pairs_anchors_find(const hk_world *w, hk_pairs *pr, int team)
 {
     if (hk_pairs_room(&pr->pan, &pr->cap_pan, pr->npair + 1, sizeof *pr->pan) != 0) return -1;
-    for (int64_t k = 0; k < pr->npair; k++) pr->pan[k] = pr->anc ? pr->anc[pr->pcand[k]] : -1;
+    hk_team_for(w, team, pr->npair, find_range, pr);
     pr->anc_fresh = 0;
     return 0;
 }

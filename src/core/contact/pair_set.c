@@ -28,7 +28,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->cand);
     free(pr->cd);
     free(pr->ev);
-    free(pr->sel);
+    free(pr->sel), free(pr->sel_n), free(pr->sel_d);
     free(pr->inv);
     free(pr->place);
     free(pr->hit);
@@ -435,6 +435,14 @@ static void box_of(const hk_pairs *pr, const int32_t *idx, int n, double pad, pa
     }
 }
 
+/* Pairs [a, e)'s corners' places among the pairs' particles. */
+static void at_range(void *ctx, int64_t a, int64_t e)
+{
+    hk_pairs *pr = ctx;
+    for (int64_t k = a; k < e; k++)
+        for (int c = 0; c < 4; c++) pr->at[4 * k + c] = pr->place[pr->pair[k].p[c]];
+}
+
 /* The pairs' particles (inv, ascending), each pair corner's place among them (at), and the room of the per-pair
  * and per-particle arrays the step's evaluations fill; 0 or -1. */
 static int corners(const hk_world *w, hk_pairs *pr)
@@ -461,8 +469,7 @@ static int corners(const hk_world *w, hk_pairs *pr)
     pr->ninv = 0;
     for (int i = 0; i < n; i++)
         if (pr->place[i] == 0) pr->inv[pr->ninv] = i, pr->place[i] = pr->ninv++;
-    for (int64_t k = 0; k < np; k++)
-        for (int c = 0; c < 4; c++) pr->at[4 * k + c] = pr->place[pr->pair[k].p[c]];
+    hk_team_for(w, hk_pairs_team(w, np), np, at_range, pr);
     return 0;
 }
 
@@ -565,34 +572,50 @@ static int overlaps_in_step(const hk_pairs *pr, int64_t k)
     return !apart;
 }
 
-static void overlaps_range(void *ctx, int64_t a, int64_t e)
+/* The step's pairs, as one task would take them: each task tests its share of the candidates and counts those
+ * kept (and the smallest distance among them), then, after every task's count, writes its own in candidate order
+ * from where the tasks before it end. */
+static void select_task(const hk_team *tm, void *ctx)
 {
     hk_pairs *pr = ctx;
-    for (int64_t k = a; k < e; k++) pr->sel[k] = (uint8_t)overlaps_in_step(pr, k);
+    const int64_t a = pr->ncand * tm->t / tm->T, e = pr->ncand * (tm->t + 1) / tm->T;
+    int64_t n = 0;
+    double dmin = INFINITY;
+    for (int64_t k = a; k < e; k++) {
+        const int in = overlaps_in_step(pr, k);
+        pr->sel[k] = (uint8_t)in;
+        if (in) n++, dmin = g_min(dmin, pr->cd[k]);
+    }
+    pr->sel_n[tm->t] = n, pr->sel_d[tm->t] = dmin;
+    hk_team_barrier(tm);
+    int64_t at = 0;
+    for (int t = 0; t < tm->t; t++) at += pr->sel_n[t];
+    for (int64_t k = a; k < e; k++)
+        if (pr->sel[k]) pr->pcand[at] = k, pr->pair[at++] = pr->cand[k];
+    if (tm->t == tm->T - 1) pr->npair = at; /* the last task's end: every pair */
+    if (tm->t == 0)
+        for (int t = 0; t < tm->T; t++) pr->cd_min = g_min(pr->cd_min, pr->sel_d[t]);
 }
 
-/* The step's pairs: the candidates whose boxes overlap in the step (tested on the world's team, kept in candidate
- * order), then their particles. 0 or -1. */
+/* The step's pairs: the candidates whose boxes overlap in the step (on the world's team, kept in candidate order),
+ * then their particles. 0 or -1. */
 static int select_step(const hk_world *w, hk_pairs *pr)
 {
+    const int team = hk_pairs_team(w, pr->ncand);
     if (pr->cappair < pr->ncand) {
         hk_pair *p = realloc(pr->pair, (size_t)(pr->ncand + 1) * sizeof *p);
         if (!p) return -1;
         pr->pair = p, pr->cappair = pr->ncand + 1;
     }
     if (hk_pairs_room(&pr->sel, &pr->cap_sel, pr->ncand + 1, sizeof *pr->sel) != 0 ||
-        hk_pairs_room(&pr->pcand, &pr->cap_pcand, pr->ncand + 1, sizeof *pr->pcand) != 0)
+        hk_pairs_room(&pr->pcand, &pr->cap_pcand, pr->ncand + 1, sizeof *pr->pcand) != 0 ||
+        hk_pairs_room(&pr->sel_n, &pr->cap_sel_n, team, sizeof *pr->sel_n) != 0 ||
+        hk_pairs_room(&pr->sel_d, &pr->cap_sel_d, team, sizeof *pr->sel_d) != 0)
         return -1;
-    hk_team_for(w, hk_pairs_team(w, pr->ncand), pr->ncand, overlaps_range, pr);
-    hk_pairs_anchors_keep(pr); /* the last pairs' anchors to their candidates, before the pairs change */
-    pr->npair = 0;
+    hk_pairs_anchors_keep(w, pr, hk_pairs_team(w, pr->npair)); /* the last pairs' anchors, before they change */
     pr->cd_min = INFINITY;
-    for (int64_t k = 0; k < pr->ncand; k++)
-        if (pr->sel[k]) {
-            pr->pcand[pr->npair] = k, pr->pair[pr->npair++] = pr->cand[k];
-            pr->cd_min = g_min(pr->cd_min, pr->cd[k]);
-        }
-    return hk_pairs_anchors_find(pr) != 0 ? -1 : corners(w, pr);
+    hk_team_run(w, team, select_task, pr);
+    return hk_pairs_anchors_find(w, pr, hk_pairs_team(w, pr->npair)) != 0 ? -1 : corners(w, pr);
 }
 
 /* The room the candidates leave a particle beyond its step's bound, so that they serve the steps after it too

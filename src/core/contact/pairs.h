@@ -97,8 +97,10 @@ typedef struct hk_pairs {
     /* the candidates (found when the particles left their boxes), and the step's pairs among them */
     hk_pair *cand;
     int64_t ncand, capcand;
-    double *cd;   /* per candidate: the distance of its two sides at qb [m] */
-    uint8_t *sel; /* per candidate: 1 where it is one of the step's pairs (scratch of the selection) */
+    double *cd;     /* per candidate: the distance of its two sides at qb [m] */
+    uint8_t *sel;   /* per candidate: 1 where it is one of the step's pairs (scratch of the selection) */
+    int64_t *sel_n; /* per task of the selection: its pairs, then its first pair's place (scratch) */
+    double *sel_d;  /* per task of the selection: the smallest cd among its pairs (scratch) [m] */
     hk_pair *pair;
     double cd_min;    /* the smallest cd among the step's pairs [m] (INFINITY: none) */
     hk_pair_eval *ev; /* per pair that acts, in the place on gives it: its evaluation */
@@ -146,6 +148,7 @@ typedef struct hk_pairs {
     double *hit, *u_start, *zone;
     char *held;
     int *parent;
+    int64_t cap_sel_n, cap_sel_d;
     int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_inv, cap_on_start, cap_xs, cap_x0,
         cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
@@ -217,9 +220,10 @@ int hk_pairs_anchors_room(hk_pairs *pr, int64_t n);
 int hk_pairs_anchors_remap(hk_pairs *pr);
 /* As the step's pairs are chosen from the candidates: before, the candidates' anchors brought up to date from
  * the last pairs' (hk_pairs_anchors_keep); then each new pair's from its candidate's (hk_pairs_anchors_find:
- * the pairs in pcand, npair of them); 0 or -1 (out of memory). */
-void hk_pairs_anchors_keep(hk_pairs *pr);
-int hk_pairs_anchors_find(hk_pairs *pr);
+ * the pairs in pcand, npair of them); 0 or -1 (out of memory). Both on `team` tasks (hk_pairs_team of the pairs,
+ * the last ones' and the new ones'). */
+void hk_pairs_anchors_keep(const hk_world *w, hk_pairs *pr, int team);
+int hk_pairs_anchors_find(const hk_world *w, hk_pairs *pr, int team);
 /* The anchors held now (a checkpoint's; pr: hk_pairs_of, NULL holds none): how many, and each one's pair (5
  * each: kind, then its four particles) and weights (2 each), in the order they are held. */
 int64_t hk_pairs_anchors_held(const hk_pairs *pr);
