@@ -79,24 +79,32 @@ static const char fold[] =
     "run\n  integrator semi_implicit_euler\n  dt 0.004\n  dt_max 5e-4\nend\n";
 #define FOLD_CONTACT "contact\n  thickness 0.005\n  stiffness 200\n  damping_ratio 1\n  friction 0.3\nend\n"
 
-/* The crossings of a folding strip's particles through its own triangles over 150 steps (0.6 s). */
-static long fold_crossings(const char *text)
+/* The crossings of body b's particles through body t's triangles (crossings, with its reach) over `steps` steps of
+ * w, counted step by step. */
+static long crossings_over(hk_world *w, int steps, int b, int t, int reach)
 {
-    hk_world *w = load(text);
     const int n = hk_world_particles(w).count;
     double *a = malloc(3 * (size_t)n * sizeof *a), *z = malloc(3 * (size_t)n * sizeof *z);
     assert_true(a && z);
     hk_world_positions(w, 0, n, a);
     long total = 0;
-    for (int s = 0; s < 150; s++) {
+    for (int s = 0; s < steps; s++) {
         steps_(w, 1);
         hk_world_positions(w, 0, n, z);
-        total += crossings(w, 0, 0, 2, a, z);
-        double *t = a;
-        a = z, z = t;
+        total += crossings(w, b, t, reach, a, z);
+        double *x = a;
+        a = z, z = x;
     }
-    hk_world_destroy(w);
     free(a), free(z);
+    return total;
+}
+
+/* The crossings of a folding strip's particles through its own triangles over 150 steps (0.6 s). */
+static long fold_crossings(const char *text)
+{
+    hk_world *w = load(text);
+    const long total = crossings_over(w, 150, 0, 0, 2);
+    hk_world_destroy(w);
     return total;
 }
 
@@ -196,22 +204,10 @@ static long thrown_crossings(int contact, int64_t *caught)
     hk_world *w = load(text);
     hk_particles_view v = hk_world_particles(w);
     for (int i = 100; i < v.count; i++) hk_test_mut(v.vy)[i] = -20;
-    const int n = v.count;
-    double *a = malloc(3 * (size_t)n * sizeof *a), *z = malloc(3 * (size_t)n * sizeof *z);
-    assert_true(a && z);
-    hk_world_positions(w, 0, n, a);
-    long total = 0;
-    for (int s = 0; s < 10; s++) {
-        steps_(w, 1);
-        hk_world_positions(w, 0, n, z);
-        total += crossings(w, 1, 0, 0, a, z);
-        double *t = a;
-        a = z, z = t;
-    }
+    const long total = crossings_over(w, 10, 1, 0, 0);
     const hk_pairs *pr = hk_pairs_of(w);
     *caught = pr ? pr->caught : 0;
     hk_world_destroy(w);
-    free(a), free(z);
     return total;
 }
 
