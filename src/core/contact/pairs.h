@@ -99,7 +99,7 @@ typedef struct hk_pairs {
     int64_t ncand, capcand;
     double *cd;     /* per candidate: the distance of its two sides at qb [m] */
     uint8_t *sel;   /* per candidate: 1 where it is one of the step's pairs (scratch of the selection) */
-    int64_t *sel_n; /* per task of the selection: its pairs, then its first pair's place (scratch) */
+    int64_t *sel_n; /* per task of the selection: how many of its share of the candidates it keeps (scratch) */
     double *sel_d;  /* per task of the selection: the smallest cd among its pairs (scratch) [m] */
     hk_pair *pair;
     double cd_min;    /* the smallest cd among the step's pairs [m] (INFINITY: none) */
