@@ -35,7 +35,8 @@ s on 2 threads (`--time 40`, the statistics of every step; about half an
 hour): when its kinetic energy comes to stay below 1e-6 of its peak, and
 crossings and min_gap over the whole run.
 --self with --from measures the self-collision rows again (in place of the saved
-ones, with their own date and commit), after a change to the pairs alone.
+ones, with their own date and commit), after a change to the pairs alone; without
+--from the whole measurement has them already.
 --ab adds the back-to-back comparison (bench/ab.py) of a build without
 colliders against this one on scenes without colliders: what a world
 without colliders pays (nothing, within the noise). Saves the figures in
@@ -392,7 +393,7 @@ def main():
         m = measure(bdir, quick)
     if settle:
         m["settle"] = measure_settle(bdir, quick)
-    if self_rows:
+    if self_rows and src:  # a whole measurement has them already
         m["runs"]["self"] = measure_self(bdir, quick)
         m["self_at"] = {"date": datetime.date.today().isoformat(), "commit": commit_of(),
                         "cpu": cpu_of(os.path.join(bdir, "hooke"))}
