@@ -46,6 +46,20 @@ typedef struct hk_jac_view {
     int64_t offset;
 } hk_jac_view;
 
+/* One coarse level of the multigrid preconditioner (implicit/mg_level.h)
+ * as its kernels see it: per node its diagonal block d and inverse dinv
+ * (xx, xy, xz, yy, yz, zz), the couplings A(I, I + loff[o]) = -c[o](I) for
+ * the noff offsets in use, and the vectors x, b, r; every array has zero
+ * guards of at least the largest |loff| on both sides. */
+#define HK_LEVEL_OFFSETS 13
+typedef struct hk_level_view {
+    const hk_real *d[6], *dinv[6];
+    const hk_real *c[HK_LEVEL_OFFSETS][6];
+    int64_t loff[HK_LEVEL_OFFSETS];
+    int noff;
+    hk_real *x[3], *b[3], *r[3];
+} hk_level_view;
+
 typedef struct hk_kernels {
     const char *isa; /* "avx512", "avx2", "scalar" */
     int width;       /* lanes of hk_real */
@@ -111,6 +125,12 @@ typedef struct hk_kernels {
     /* The same springs: blk[e][a] and blk[e][b] += entry e of S. */
     void (*jacobian_list_blocks)(const hk_family *f, const hk_particles *p, hk_real sK, hk_real sD,
                                  hk_real *const blk[6], int64_t s0, int64_t s1);
+
+    /* The multigrid's coarse levels: r = b - A x over nodes [a, e) (the
+     * diagonal, then each coupling in order), and x = (first ? 0 : x) +
+     * omega dinv (first ? b : r), the damped block-Jacobi step. */
+    void (*level_residual)(const hk_level_view *L, int64_t a, int64_t e);
+    void (*level_smooth)(const hk_level_view *L, hk_real omega, int first, int64_t a, int64_t e);
 } hk_kernels;
 
 #endif

@@ -35,6 +35,7 @@
 
 #include "jacobian_lanes.h"
 #include "jacobian_pass.h"
+#include "level_pass.h"
 
 #if (defined(HK_ISA_AVX2) || defined(HK_ISA_AVX512)) && !defined(HOOKE_DOUBLE)
 #include "packed_pass.h"
@@ -64,6 +65,8 @@ const hk_kernels HK_SUFFIX(hk_kernels) = {
     .jacobian_list = HK_SUFFIX(jacobian_list),
     .jacobian_list_blocks = HK_SUFFIX(jacobian_list_blocks),
     .jacobian_gather = HK_SUFFIX(jacobian_gather),
+    .level_residual = HK_SUFFIX(level_residual),
+    .level_smooth = HK_SUFFIX(level_smooth),
 };
 
 #endif

@@ -3,6 +3,7 @@
 #ifndef HOOKE_MG_LEVEL_H
 #define HOOKE_MG_LEVEL_H
 
+#include "kernel_table.h"
 #include "part.h"
 #include "system.h"
 
@@ -18,7 +19,7 @@
 /* Coarse levels with more nodes than this run on the world's team. */
 #define MG_PARALLEL_MIN 1024
 /* Neighbour offsets of a coarse node: half of {-1, 0, 1}^3 without 0. */
-#define MG_OFFSETS 13
+#define MG_OFFSETS HK_LEVEL_OFFSETS
 
 typedef struct mg_level {
     int n[3];                     /* nodes along i, j, k */
@@ -32,6 +33,7 @@ typedef struct mg_level {
     hk_real *x[3], *b[3], *r[3];  /* correction, right-hand side, residual */
     hk_real *k1[3], *k2[3];       /* the K-cycle's first direction c1 and A c1 */
     double *dots;                 /* the K-cycle's sums, per row (j, k): MG_KRYLOV_SUMS each */
+    hk_level_view view;           /* the same arrays for the kernels' residual and smoothing */
     hk_real *mem;
 } mg_level;
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "kernels.h"
 #include "mg_level.h"
 #include "pairs.h"
 #include "response.h"
@@ -57,6 +58,19 @@ static int level_init(mg_level *L, const int n[3])
     for (int c = 0; c < 3; c++, next += len) L->r[c] = next;
     for (int c = 0; c < 3; c++, next += len) L->k1[c] = next;
     for (int c = 0; c < 3; c++, next += len) L->k2[c] = next;
+    hk_level_view *v = &L->view;
+    for (int e = 0; e < 6; e++) {
+        v->d[e] = L->d[e];
+        v->dinv[e] = L->dinv[e];
+        for (int o = 0; o < L->noff; o++) v->c[o][e] = L->c[o][e];
+    }
+    for (int o = 0; o < L->noff; o++) v->loff[o] = L->loff[o];
+    v->noff = L->noff;
+    for (int c = 0; c < 3; c++) {
+        v->x[c] = L->x[c];
+        v->b[c] = L->b[c];
+        v->r[c] = L->r[c];
+    }
     L->dots = malloc((size_t)(n[1] * n[2]) * MG_KRYLOV_SUMS * sizeof *L->dots);
     if (L->dots) return 0;
     free(L->mem);
@@ -505,45 +519,13 @@ static void hk_mg_finish(hk_mg *mg, const hk_team *tm, const hk_world *w)
 
 /* ---- the cycle ---- */
 
-/* r = b - A x on level L's nodes [a, e). */
-static void residual_nodes(void *ctx, int64_t a, int64_t e)
-{
-    const mg_level *L = ctx;
-    const hk_real *restrict x0 = L->x[0], *restrict x1 = L->x[1], *restrict x2 = L->x[2];
-    hk_real *restrict r0 = L->r[0], *restrict r1 = L->r[1], *restrict r2 = L->r[2];
-    {
-        const hk_real *restrict d0 = L->d[0], *restrict d1 = L->d[1], *restrict d2 = L->d[2];
-        const hk_real *restrict d3 = L->d[3], *restrict d4 = L->d[4], *restrict d5 = L->d[5];
-        const hk_real *restrict b0 = L->b[0], *restrict b1 = L->b[1], *restrict b2 = L->b[2];
-#ifdef HOOKE_USE_OPENMP
-#pragma omp simd
-#endif
-        for (int64_t I = a; I < e; I++) {
-            r0[I] = b0[I] - (d0[I] * x0[I] + d1[I] * x1[I] + d2[I] * x2[I]);
-            r1[I] = b1[I] - (d1[I] * x0[I] + d3[I] * x1[I] + d4[I] * x2[I]);
-            r2[I] = b2[I] - (d2[I] * x0[I] + d4[I] * x1[I] + d5[I] * x2[I]);
-        }
-    }
-    for (int o = 0; o < L->noff; o++) {
-        /* + c(I) x(I + o) + c(I - o) x(I - o): the guards are zero */
-        const int64_t s = L->loff[o];
-        const hk_real *restrict c0 = L->c[o][0], *restrict c1 = L->c[o][1], *restrict c2 = L->c[o][2];
-        const hk_real *restrict c3 = L->c[o][3], *restrict c4 = L->c[o][4], *restrict c5 = L->c[o][5];
-#ifdef HOOKE_USE_OPENMP
-#pragma omp simd
-#endif
-        for (int64_t I = a; I < e; I++) {
-            const hk_real px = x0[I + s], py = x1[I + s], pz = x2[I + s];
-            const hk_real mx = x0[I - s], my = x1[I - s], mz = x2[I - s];
-            r0[I] += c0[I] * px + c1[I] * py + c2[I] * pz + c0[I - s] * mx + c1[I - s] * my + c2[I - s] * mz;
-            r1[I] += c1[I] * px + c3[I] * py + c4[I] * pz + c1[I - s] * mx + c3[I - s] * my + c4[I - s] * mz;
-            r2[I] += c2[I] * px + c4[I] * py + c5[I] * pz + c2[I - s] * mx + c4[I - s] * my + c5[I - s] * mz;
-        }
-    }
-}
+/* The world's kernels (the scalar ones where none are chosen), whose
+ * level passes the cycle runs. */
+static const hk_kernels *mg_kernels(const hk_world *w) { return w->kernels ? w->kernels : &hk_kernels_scalar; }
 
 /* A level's rows [ra, re) as the nodes of a pass (hk_team_for counts from 0). */
 typedef struct level_pass {
+    const hk_kernels *k;
     mg_level *L;
     int64_t first; /* node ra * sy */
     int zero;      /* smooth: the first sweep (x = 0) */
@@ -552,38 +534,26 @@ typedef struct level_pass {
 static void residual_share(void *ctx, int64_t a, int64_t e)
 {
     const level_pass *lp = ctx;
-    residual_nodes(lp->L, lp->first + a, lp->first + e);
+    lp->k->level_residual(&lp->L->view, lp->first + a, lp->first + e);
 }
 
 /* r = b - A x on level L's rows [ra, re). */
 static void residual(const hk_world *w, mg_level *L, int ra, int re)
 {
-    level_pass lp = {L, ra * L->sy, 0};
+    level_pass lp = {mg_kernels(w), L, ra * L->sy, 0};
     hk_team_for(w, level_team(w, L), (re - ra) * L->sy, residual_share, &lp);
 }
 
 static void smooth_share(void *ctx, int64_t a, int64_t e)
 {
     const level_pass *lp = ctx;
-    const mg_level *L = lp->L;
-    const hk_real om = (hk_real)MG_OMEGA;
-    const int first = lp->zero;
-    hk_real *const *iv = L->dinv, *const *x = L->x, *const *v = first ? L->b : L->r;
-    for (int64_t I = lp->first + a; I < lp->first + e; I++) {
-        const hk_real va = v[0][I], vb = v[1][I], vc = v[2][I];
-        const hk_real zx = om * (iv[0][I] * va + iv[1][I] * vb + iv[2][I] * vc);
-        const hk_real zy = om * (iv[1][I] * va + iv[3][I] * vb + iv[4][I] * vc);
-        const hk_real zz = om * (iv[2][I] * va + iv[4][I] * vb + iv[5][I] * vc);
-        x[0][I] = (first ? 0 : x[0][I]) + zx;
-        x[1][I] = (first ? 0 : x[1][I]) + zy;
-        x[2][I] = (first ? 0 : x[2][I]) + zz;
-    }
+    lp->k->level_smooth(&lp->L->view, (hk_real)MG_OMEGA, lp->zero, lp->first + a, lp->first + e);
 }
 
 /* x = (first ? 0 : x) + omega dinv (first ? b : r) on level L's rows [ra, re). */
 static void smooth(const hk_world *w, mg_level *L, int first, int ra, int re)
 {
-    level_pass lp = {L, ra * L->sy, first};
+    level_pass lp = {mg_kernels(w), L, ra * L->sy, first};
     hk_team_for(w, level_team(w, L), (re - ra) * L->sy, smooth_share, &lp);
 }
 
