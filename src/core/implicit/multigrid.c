@@ -261,24 +261,54 @@ typedef struct mg_end {
     int u;      /* the coupling it adds to, among the family's used ones, or -1 */
 } mg_end;
 
-/* Aggregate row (ci, j, k)'s terms of the fine nodes l = row + 2 ci + qi of
- * one parity qi, as source (partner l + off) and as target (partner
- * l - off), added without tests: blocks are zero outside the family's box
- * and in the guards, fr is 0 for fixed nodes, so a term that does not apply
- * adds an exact zero. */
-static inline __attribute__((always_inline)) void add_node(hk_real *const restrict d[6], hk_real *const c[][6],
-                                                           hk_real *const blk[6], const hk_real *fr, int64_t l,
-                                                           int64_t off, int64_t ci, mg_end src, mg_end tgt)
+/* A fine node's term into its aggregate row: its block b as one end of a
+ * spring, f (1 or 0: free or fixed) and p the partner's, times
+ * diagonal: f (1 - p) where the partner's aggregate is the node's own
+ * (inside 1: P^T S P = 0 there when both are free), else f (inside 0:
+ * f (1 - 0 p) = f exactly); coupling: f p. */
+static inline hk_real diag_term(hk_real f, hk_real p, hk_real inside, hk_real b) { return f * (1 - inside * p) * b; }
+static inline hk_real coupling_term(hk_real f, hk_real p, hk_real b) { return f * p * b; }
+
+/* Aggregate row (ci, j, k)'s terms of the fine row from row (nx nodes;
+ * node l = 2 ci + qi of parity qi), each node as source (partner l + off)
+ * and as target (partner l - off), added without tests: blocks are zero
+ * outside the family's box and in the guards, fr is 0 for fixed nodes, so
+ * a term that does not apply adds an exact zero. end: parity 0 as source
+ * and as target, then parity 1's. Each sum takes its terms node by node
+ * (2 ci before 2 ci + 1), each node's in end order: the diagonal's in one
+ * loop, a coupling's in a loop of its own per end (two ends may share a
+ * coupling), so the loops have no tests and run in vector lanes. */
+static void add_fine_row(hk_real *const d[6], hk_real *const c[][6], hk_real *const blk[6], const hk_real *fr,
+                         int64_t row, int64_t off, int nx, const mg_end end[4])
 {
-    const hk_real fl = fr[l], ps = fr[l + off], pt = fr[l - off];
-    const hk_real ds = src.inside ? fl * (1 - ps) : fl, dt = tgt.inside ? fl * (1 - pt) : fl;
-    const hk_real cs = fl * ps, ct = fl * pt;
+    const hk_real *restrict f = fr + row, *restrict fs = fr + row + off, *restrict ft = fr + row - off;
+    const hk_real in0 = (hk_real)end[0].inside, in1 = (hk_real)end[1].inside;
+    const hk_real in2 = (hk_real)end[2].inside, in3 = (hk_real)end[3].inside;
+    const int64_t even = nx / 2, last = nx - 1; /* an odd row's last node: parity 0, alone in its aggregate */
     for (int e = 0; e < 6; e++) {
-        const hk_real bs = blk[e][l], bt = blk[e][l - off];
-        d[e][ci] += ds * bs;
-        d[e][ci] += dt * bt;
-        if (src.u >= 0) c[src.u][e][ci] += cs * bs;
-        if (tgt.u >= 0) c[tgt.u][e][ci] += ct * bt;
+        const hk_real *restrict bs = blk[e] + row, *restrict bt = blk[e] + row - off;
+        hk_real *restrict de = d[e];
+        for (int64_t ci = 0; ci < even; ci++) {
+            const int64_t l = 2 * ci, m = l + 1;
+            hk_real v = de[ci];
+            v += diag_term(f[l], fs[l], in0, bs[l]);
+            v += diag_term(f[l], ft[l], in1, bt[l]);
+            v += diag_term(f[m], fs[m], in2, bs[m]);
+            v += diag_term(f[m], ft[m], in3, bt[m]);
+            de[ci] = v;
+        }
+        if (nx & 1) {
+            de[even] += diag_term(f[last], fs[last], in0, bs[last]);
+            de[even] += diag_term(f[last], ft[last], in1, bt[last]);
+        }
+        for (int k = 0; k < 4; k++) {
+            if (end[k].u < 0) continue;
+            hk_real *restrict cu = c[end[k].u][e];
+            const hk_real *restrict b = k & 1 ? bt : bs, *restrict p = k & 1 ? ft : fs;
+            const int64_t q = k >> 1;
+            for (int64_t ci = 0; ci < even; ci++) cu[ci] += coupling_term(f[2 * ci + q], p[2 * ci + q], b[2 * ci + q]);
+            if ((nx & 1) && q == 0) cu[even] += coupling_term(f[last], p[last], b[last]);
+        }
     }
 }
 
@@ -312,7 +342,6 @@ static void hk_mg_add_family(hk_mg *mg, const hk_team *tm, const hk_world *w, in
     /* aggregate rows split over the team; within a row, the fine nodes of
      * each aggregate in (k, j, i) order, each as source, then as target:
      * every sum keeps one order on any team */
-    const int even = nx / 2;
     int fa, fe, ca, ce, r0, rn; /* this rank's aggregate rows */
     hk_mg_own_rows(w, B, &fa, &fe, &ca, &ce);
     hk_team_range(tm, ca, ce - ca, &r0, &rn);
@@ -329,12 +358,8 @@ static void hk_mg_add_family(hk_mg *mg, const hk_team *tm, const hk_world *w, in
                 if (j >= ny || k >= nz) continue;
                 const int64_t row = (int64_t)nx * (j + (int64_t)ny * k);
                 const int q = 2 * qj + 4 * qk;
-                const mg_end s0 = end[q][0], t0 = end[q][1], s1 = end[q + 1][0], t1 = end[q + 1][1];
-                for (int64_t ci = 0; ci < even; ci++) {
-                    add_node(dr, cr_, blk, fr, row + 2 * ci, off, ci, s0, t0);
-                    add_node(dr, cr_, blk, fr, row + 2 * ci + 1, off, ci, s1, t1);
-                }
-                if (nx & 1) add_node(dr, cr_, blk, fr, row + nx - 1, off, even, s0, t0);
+                const mg_end ends[4] = {end[q][0], end[q][1], end[q + 1][0], end[q + 1][1]};
+                add_fine_row(dr, cr_, blk, fr, row, off, nx, ends);
             }
     }
 }
