@@ -44,7 +44,7 @@ typedef struct mg_body {
     hk_real *free; /* per local node 1 (free) or 0 (fixed), zero in guards of that size on both sides */
     int levels;
     mg_level *lv; /* lv[0]: the aggregates of the body's nodes */
-    double *chol; /* coarsest level: lower Cholesky factor of its dense matrix, 3N x 3N */
+    double *chol; /* coarsest level: Cholesky factor L of its dense matrix, 3N x 3N, L^T above the diagonal */
     double *work;
     int chol_ok;
     /* a distributed run: this rank's messages of the first coarse level's

@@ -469,7 +469,8 @@ static void invert_level(const hk_team *tm, mg_level *L)
 }
 
 /* The coarsest level's dense matrix, factored A = L L^T in place (lower
- * triangle); aggregates of fixed particles get identity rows. */
+ * triangle, then L^T copied into the upper one); aggregates of fixed
+ * particles get identity rows. */
 static void factor_coarsest(mg_body *B)
 {
     const mg_level *L = &B->lv[B->levels - 1];
@@ -514,6 +515,8 @@ static void factor_coarsest(mg_body *B)
             A[i * m + j] = t / djj;
         }
     }
+    for (int64_t j = 0; j < m; j++) /* L^T in the upper triangle: L's columns as rows (solve_coarsest) */
+        for (int64_t i = j + 1; i < m; i++) A[j * m + i] = A[i * m + j];
 }
 
 static void hk_mg_finish(hk_mg *mg, const hk_team *tm, const hk_world *w)
@@ -609,14 +612,20 @@ static void solve_coarsest(const hk_world *w, mg_body *B)
     const int64_t m = 3 * L->nodes;
     const double *A = B->chol;
     double *y = B->work;
-    for (int64_t i = 0; i < m; i++) {
-        double s = L->b[i % 3][i / 3];
-        for (int64_t p = 0; p < i; p++) s -= A[i * m + p] * y[p];
-        y[i] = s / A[i * m + i];
+    /* L y = b by columns: y_i = (b_i - L_i0 y_0 - L_i1 y_1 - ...) / L_ii, each
+     * y_i's terms taken in that order as by rows, the column of L (a row of
+     * the upper triangle, L^T) subtracted from all the y below at once */
+    for (int64_t i = 0; i < m; i++) y[i] = L->b[i % 3][i / 3];
+    for (int64_t p = 0; p < m; p++) {
+        const double yp = y[p] / A[p * m + p];
+        y[p] = yp;
+        const double *restrict col = A + p * m;
+        double *restrict below = y;
+        for (int64_t i = p + 1; i < m; i++) below[i] -= col[i] * yp;
     }
     for (int64_t i = m - 1; i >= 0; i--) {
         double s = y[i];
-        for (int64_t p = i + 1; p < m; p++) s -= A[p * m + i] * y[p];
+        for (int64_t p = i + 1; p < m; p++) s -= A[i * m + p] * y[p]; /* L_pi, from L^T */
         y[i] = s / A[i * m + i];
     }
     for (int64_t i = 0; i < m; i++) L->x[i % 3][i / 3] = (hk_real)y[i];
