@@ -406,48 +406,73 @@ int hk_mg_check_levels(const hk_mg *mg, char *why, size_t len)
  * offset of C (that coupling takes +c), or the coupling is another
  * aggregate's to store (nothing). */
 typedef struct mg_into {
-    int at;      /* the sum it adds to: C's coupling slot, MG_OFFSETS the diagonal, MG_OFFSETS + 1 none */
+    int at;      /* the sum it adds to: C's coupling slot, C->noff the diagonal, -1 none (another's) */
     double sign; /* -1 for the diagonal, +1 for a coupling: the sum d - c is d + (-c) to the bit */
 } mg_into;
 
-/* Level c = P^T A P of level f, node by node: per aggregate, its fine
- * nodes in (k, j, i) order, each its diagonal block, then its couplings
- * in offset order, each as the block's owner, then as its partner. A
- * partner outside the lattice adds an exact zero: a coupling to a node
- * outside is zero (levels are built so), and the guards are zero. */
+/* Coarse nodes of a row that coarsen sums at once (its sums: 45 kB of
+ * doubles on the stack in 3-D). */
+#define MG_SEGMENT 64
+
+/* Level c = P^T A P of level f: per aggregate, its fine nodes in (k, j, i)
+ * order, each its diagonal block, then its couplings in offset order, each
+ * as the block's owner, then as its partner, summed in double. A partner
+ * outside the lattice adds an exact zero: a coupling to a node outside is
+ * zero (levels are built so), and the guards are zero. The team takes
+ * whole rows of C; a row goes in segments of MG_SEGMENT aggregates, each
+ * term added to all of a segment's at once (vector lanes, each aggregate's
+ * sums in the order above). */
 static void coarsen(const hk_team *tm, const mg_level *F, mg_level *C)
 {
+    const int diag = C->noff; /* the sums: C's couplings, then the diagonal */
     mg_into into[8][MG_OFFSETS][2];
     for (int q = 0; q < 8; q++)
         for (int o = 0; o < F->noff; o++)
             for (int t = 0; t < 2; t++) {
                 const int s = partner_slot(C, q, t ? -1 : 1, F->off[o]);
-                into[q][o][t] = s == -2 ? (mg_into){MG_OFFSETS, -1.0} : (mg_into){s >= 0 ? s : MG_OFFSETS + 1, 1.0};
+                into[q][o][t] = s == -2 ? (mg_into){diag, -1.0} : (mg_into){s, 1.0}; /* s = -1: another's */
             }
-    int j0, jn;
-    hk_team_range(tm, 0, (int)C->nodes, &j0, &jn);
-    for (int64_t J = j0; J < j0 + jn; J++) {
-        const int cj[3] = {(int)(J % C->sy), (int)(J / C->sy % C->n[1]), (int)(J / C->sz)};
-        double acc[MG_OFFSETS + 2][6]; /* C's couplings, then the diagonal, then what is dropped */
-        memset(acc, 0, sizeof acc);
-        double *const d = acc[MG_OFFSETS];
-        for (int k = 2 * cj[2]; k < 2 * cj[2] + 2 && k < F->n[2]; k++)
-            for (int j = 2 * cj[1]; j < 2 * cj[1] + 2 && j < F->n[1]; j++)
-                for (int i = 2 * cj[0]; i < 2 * cj[0] + 2 && i < F->n[0]; i++) {
-                    const int64_t I = lin(F, i, j, k);
-                    const int q = (i & 1) | (j & 1) << 1 | (k & 1) << 2;
-                    for (int e = 0; e < 6; e++) d[e] += F->d[e][I];
+    const int segments = (C->n[0] + MG_SEGMENT - 1) / MG_SEGMENT;
+    int u0, un;
+    hk_team_range(tm, 0, C->n[1] * C->n[2] * segments, &u0, &un);
+    for (int u = u0; u < u0 + un; u++) {
+        const int cr = u / segments, c0 = u % segments * MG_SEGMENT;
+        const int cjj = cr % C->n[1], ckk = cr / C->n[1];
+        const int cn = C->n[0] - c0 < MG_SEGMENT ? C->n[0] - c0 : MG_SEGMENT;
+        double acc[MG_OFFSETS + 1][6][MG_SEGMENT];
+        for (int a = 0; a <= diag; a++)
+            for (int e = 0; e < 6; e++)
+                for (int ci = 0; ci < cn; ci++) acc[a][e][ci] = 0;
+        for (int k = 2 * ckk; k < 2 * ckk + 2 && k < F->n[2]; k++)
+            for (int j = 2 * cjj; j < 2 * cjj + 2 && j < F->n[1]; j++)
+                for (int qi = 0; qi < 2; qi++) {
+                    const int i0 = 2 * c0 + qi; /* the segment's fine nodes i0 + 2 ci of this parity */
+                    const int n = i0 >= F->n[0] ? 0 : (F->n[0] - i0 + 1) / 2 < cn ? (F->n[0] - i0 + 1) / 2 : cn;
+                    const int q = qi | (j & 1) << 1 | (k & 1) << 2;
+                    const int64_t I0 = lin(F, i0, j, k);
+                    for (int e = 0; e < 6; e++) {
+                        const hk_real *restrict src = F->d[e] + I0;
+                        double *restrict a = acc[diag][e];
+                        for (int ci = 0; ci < n; ci++) a[ci] += src[2 * ci];
+                    }
                     for (int o = 0; o < F->noff; o++)
                         for (int t = 0; t < 2; t++) {
                             const mg_into in = into[q][o][t];
-                            double *const a = acc[in.at];
-                            const int64_t owner = t ? I - F->loff[o] : I; /* the block's home */
-                            for (int e = 0; e < 6; e++) a[e] += in.sign * F->c[o][e][owner];
+                            if (in.at < 0) continue;
+                            const int64_t owner = t ? I0 - F->loff[o] : I0; /* the block's home */
+                            for (int e = 0; e < 6; e++) {
+                                const hk_real *restrict src = F->c[o][e] + owner;
+                                double *restrict a = acc[in.at][e];
+                                for (int ci = 0; ci < n; ci++) a[ci] += in.sign * src[2 * ci];
+                            }
                         }
                 }
-        for (int e = 0; e < 6; e++) C->d[e][J] = (hk_real)d[e];
+        const int64_t J0 = (int64_t)cr * C->sy + c0;
+        for (int e = 0; e < 6; e++)
+            for (int ci = 0; ci < cn; ci++) C->d[e][J0 + ci] = (hk_real)acc[diag][e][ci];
         for (int o = 0; o < C->noff; o++)
-            for (int e = 0; e < 6; e++) C->c[o][e][J] = (hk_real)acc[o][e];
+            for (int e = 0; e < 6; e++)
+                for (int ci = 0; ci < cn; ci++) C->c[o][e][J0 + ci] = (hk_real)acc[o][e][ci];
     }
 }
 
@@ -535,7 +560,10 @@ static void hk_mg_finish(hk_mg *mg, const hk_team *tm, const hk_world *w)
     for (int bi = 0; bi < mg->count; bi++) {
         mg_body *B = &mg->b[bi];
         for (int l = 0; l < B->levels; l++) {
-            if (l > 0) coarsen(tm, &B->lv[l - 1], &B->lv[l]);
+            if (l > 0) {
+                coarsen(tm, &B->lv[l - 1], &B->lv[l]);
+                hk_team_barrier(tm); /* coarsen splits by row segments, invert_level by nodes */
+            }
             invert_level(tm, &B->lv[l]);
             hk_team_barrier(tm);
         }
