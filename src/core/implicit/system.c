@@ -578,6 +578,31 @@ static void invert_block(const double a[6], hk_real out[6])
     out[5] = (hk_real)(c22 * q);
 }
 
+/* blk = 0 over the calling task's share of the body's nodes where the
+ * blocks pass does not write (outside family f's box, or in rows this
+ * rank does not evaluate): the aggregation and the sums read every node. */
+static void zero_uncomputed(const hk_team *tm, const hk_world *w, const hk_family *f, hk_real *const blk[6],
+                            int64_t nodes)
+{
+    const int nx = w->bodies[f->body].nx;
+    int b0, bn, pa, pe;
+    hk_team_range(tm, 0, (int)nodes, &b0, &bn);
+    const int rows = product_rows(w, f->body, &pa, &pe);
+    for (int64_t l = b0; l < b0 + bn;) {
+        const int r = (int)(l / nx);
+        const int64_t row = (int64_t)r * nx, end = row + nx < b0 + bn ? row + nx : b0 + bn;
+        const int inside = rows && r >= pa && r < pe && box_row_start(w, f, r) >= 0;
+        /* zero [l, end) but the written [row + i0, row + i1) of a row inside */
+        const int64_t a = inside ? (row + f->i0 < end ? row + f->i0 : end) : end;
+        const int64_t e = inside ? (row + f->i1 > l ? row + f->i1 : l) : end;
+        for (int c = 0; c < 6; c++) {
+            if (a > l) memset(blk[c] + l, 0, (size_t)(a - l) * sizeof(hk_real));
+            if (end > e) memset(blk[c] + e, 0, (size_t)(end - e) * sizeof(hk_real));
+        }
+        l = end;
+    }
+}
+
 /* What the tasks of hk_system_blocks share. */
 typedef struct blocks_pass {
     const hk_kernels *k;
@@ -608,9 +633,7 @@ static void blocks_task(const hk_team *tm, void *ctx)
         const hk_family *f = &w->families[fi];
         if (f->kind != HK_FAMILY_LATTICE || f->i1 <= f->i0) continue;
         const int64_t nodes = lattice_nodes(w, f);
-        int b0, bn;
-        hk_team_range(tm, 0, (int)nodes, &b0, &bn);
-        for (int e = 0; e < 6; e++) memset(im->blk[e] + b0, 0, (size_t)bn * sizeof(hk_real));
+        zero_uncomputed(tm, w, f, im->blk, nodes);
         if (tm->t == tm->T - 1) /* past the body: a larger body's blocks, read as guard */
             for (int e = 0; e < 6; e++) memset(im->blk[e] + nodes, 0, (size_t)im->blk_guard * sizeof(hk_real));
         hk_team_barrier(tm);
