@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "check.h"
-#include "kernels.h"
 #include "mg_level.h"
 #include "pairs.h"
 #include "response.h"
@@ -261,11 +260,12 @@ typedef struct mg_end {
     int u;      /* the coupling it adds to, among the family's used ones, or -1 */
 } mg_end;
 
-/* A fine node's term into its aggregate row: its block b as one end of a
- * spring, f (1 or 0: free or fixed) and p the partner's, times
- * diagonal: f (1 - p) where the partner's aggregate is the node's own
- * (inside 1: P^T S P = 0 there when both are free), else f (inside 0:
- * f (1 - 0 p) = f exactly); coupling: f p. */
+/* A fine node's term into its aggregate row, for its spring block b as
+ * one end of a spring, f and p the free flags (1 or 0) of the node and of
+ * the partner: into the diagonal f (1 - p) b where the partner's aggregate
+ * is the node's own (inside 1: P^T S P adds nothing there when both are
+ * free), else f b (inside 0: f (1 - 0 p) = f exactly); into a coupling
+ * f p b. */
 static inline hk_real diag_term(hk_real f, hk_real p, hk_real inside, hk_real b) { return f * (1 - inside * p) * b; }
 static inline hk_real coupling_term(hk_real f, hk_real p, hk_real b) { return f * p * b; }
 
@@ -410,7 +410,7 @@ typedef struct mg_into {
     double sign; /* -1 for the diagonal, +1 for a coupling: the sum d - c is d + (-c) to the bit */
 } mg_into;
 
-/* Coarse nodes of a row that coarsen sums at once (its sums: 45 kB of
+/* Coarse nodes of a row that coarsen sums at once (its sums: 43 kB of
  * doubles on the stack in 3-D). */
 #define MG_SEGMENT 64
 
@@ -419,9 +419,9 @@ typedef struct mg_into {
  * as the block's owner, then as its partner, summed in double. A partner
  * outside the lattice adds an exact zero: a coupling to a node outside is
  * zero (levels are built so), and the guards are zero. The team takes
- * whole rows of C; a row goes in segments of MG_SEGMENT aggregates, each
- * term added to all of a segment's at once (vector lanes, each aggregate's
- * sums in the order above). */
+ * segments of MG_SEGMENT aggregates of a row, and each term goes to all of
+ * a segment's sums at once (vector lanes, each aggregate's sums in the
+ * order above). */
 static void coarsen(const hk_team *tm, const mg_level *F, mg_level *C)
 {
     const int diag = C->noff; /* the sums: C's couplings, then the diagonal */
@@ -575,10 +575,6 @@ static void hk_mg_finish(hk_mg *mg, const hk_team *tm, const hk_world *w)
 
 /* ---- the cycle ---- */
 
-/* The world's kernels (the scalar ones where none are chosen), whose
- * level passes the cycle runs. */
-static const hk_kernels *mg_kernels(const hk_world *w) { return w->kernels ? w->kernels : &hk_kernels_scalar; }
-
 /* A level's rows [ra, re) as the nodes of a pass (hk_team_for counts from 0). */
 typedef struct level_pass {
     const hk_kernels *k;
@@ -596,7 +592,7 @@ static void residual_share(void *ctx, int64_t a, int64_t e)
 /* r = b - A x on level L's rows [ra, re). */
 static void residual(const hk_world *w, mg_level *L, int ra, int re)
 {
-    level_pass lp = {mg_kernels(w), L, ra * L->sy, 0};
+    level_pass lp = {hk_system_kernels(w), L, ra * L->sy, 0};
     hk_team_for(w, level_team(w, L), (re - ra) * L->sy, residual_share, &lp);
 }
 
@@ -609,7 +605,7 @@ static void smooth_share(void *ctx, int64_t a, int64_t e)
 /* x = (first ? 0 : x) + omega dinv (first ? b : r) on level L's rows [ra, re). */
 static void smooth(const hk_world *w, mg_level *L, int first, int ra, int re)
 {
-    level_pass lp = {mg_kernels(w), L, ra * L->sy, first};
+    level_pass lp = {hk_system_kernels(w), L, ra * L->sy, first};
     hk_team_for(w, level_team(w, L), (re - ra) * L->sy, smooth_share, &lp);
 }
 

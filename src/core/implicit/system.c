@@ -33,7 +33,7 @@ int hk_system_team(const hk_world *w) { return hk_team_of(w, w->p.count); }
 
 /* The kernel table of the world's path; the reference path uses the scalar
  * one (the Jacobian has no separate reference copy). */
-static const hk_kernels *sys_kernels(const hk_world *w) { return w->kernels ? w->kernels : &hk_kernels_scalar; }
+const hk_kernels *hk_system_kernels(const hk_world *w) { return w->kernels ? w->kernels : &hk_kernels_scalar; }
 
 static int64_t lattice_nodes(const hk_world *w, const hk_family *f)
 {
@@ -559,7 +559,7 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
         }
     }
     hk_part_exchange_arrays(w, y, 3); /* a distributed run: y in the rows beside a slab */
-    apply_pass a = {sys_kernels(w), w, im, sK, sD, mass, y, out};
+    apply_pass a = {hk_system_kernels(w), w, im, sK, sD, mass, y, out};
     hk_team_run(w, team, apply_task, &a);
 }
 
@@ -587,11 +587,11 @@ static void zero_uncomputed(const hk_team *tm, const hk_world *w, const hk_famil
     const int nx = w->bodies[f->body].nx;
     int b0, bn, pa, pe;
     hk_team_range(tm, 0, (int)nodes, &b0, &bn);
-    const int rows = product_rows(w, f->body, &pa, &pe);
+    const int any = product_rows(w, f->body, &pa, &pe);
     for (int64_t l = b0; l < b0 + bn;) {
         const int r = (int)(l / nx);
         const int64_t row = (int64_t)r * nx, end = row + nx < b0 + bn ? row + nx : b0 + bn;
-        const int inside = rows && r >= pa && r < pe && box_row_start(w, f, r) >= 0;
+        const int inside = any && r >= pa && r < pe && box_row_start(w, f, r) >= 0;
         /* zero [l, end) but the written [row + i0, row + i1) of a row inside */
         const int64_t a = inside ? (row + f->i0 < end ? row + f->i0 : end) : end;
         const int64_t e = inside ? (row + f->i1 > l ? row + f->i1 : l) : end;
@@ -685,7 +685,7 @@ static void blocks_task(const hk_team *tm, void *ctx)
 
 void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_block_hooks *hooks)
 {
-    blocks_pass bp = {sys_kernels(w), w, im, sK, sD, hooks};
+    blocks_pass bp = {hk_system_kernels(w), w, im, sK, sD, hooks};
     hk_team_run(w, hk_system_team(w), blocks_task, &bp);
 }
 

@@ -106,6 +106,9 @@ void hk_implicit_free(hk_implicit *im);
 /* The tasks of the solver's passes: one up to HK_PARALLEL_MIN particles (no
  * fork and join per product; team.h), else the world's team. */
 int hk_system_team(const hk_world *w);
+/* The world's kernel table for the solver's passes (the scalar one where
+ * the world has none). */
+const struct hk_kernels *hk_system_kernels(const hk_world *w);
 /* out = (mass ? M y : 0) + sum over springs of S (y_a - y_b) added to a and
  * subtracted from b, with S = sK K + sD D at the current positions
  * (engine/jacobian_lanes.h), + each collider contact's block (sK K + sD D)
