@@ -7,15 +7,17 @@
  * is added in the order the scalar path adds it (no fused multiply-add):
  * the same bits on every ISA. */
 
+/* The entries (xx, xy, xz, yy, yz, zz) of row c of a symmetric 3x3 block. */
+static const int lvl_row[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
+
 /* r = b - D x for the n (<= W) nodes from I. */
 static inline __attribute__((always_inline)) void lvl_diag_lanes(const hk_level_view *L, int64_t I, int n)
 {
     hk_w x[3], d[6];
     for (int c = 0; c < 3; c++) x[c] = w_load_lanes(L->x[c] + I, n);
     for (int e = 0; e < 6; e++) d[e] = w_load_lanes(L->d[e] + I, n);
-    static const int row[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
     for (int c = 0; c < 3; c++) {
-        const int *e = row[c];
+        const int *e = lvl_row[c];
         const hk_w dx = w_add(w_add(w_mul(d[e[0]], x[0]), w_mul(d[e[1]], x[1])), w_mul(d[e[2]], x[2]));
         w_store_lanes(L->r[c] + I, w_sub(w_load_lanes(L->b[c] + I, n), dx), n);
     }
@@ -35,9 +37,8 @@ static inline __attribute__((always_inline)) void lvl_coupling_lanes(const hk_le
         c[e] = w_load_lanes(L->c[o][e] + I, n);
         cm[e] = w_load_lanes(L->c[o][e] + I - s, n);
     }
-    static const int row[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
     for (int q = 0; q < 3; q++) {
-        const int *e = row[q];
+        const int *e = lvl_row[q];
         hk_w t = w_add(w_mul(c[e[0]], p[0]), w_mul(c[e[1]], p[1]));
         t = w_add(t, w_mul(c[e[2]], p[2]));
         t = w_add(t, w_mul(cm[e[0]], m[0]));
@@ -68,9 +69,8 @@ static inline __attribute__((always_inline)) void lvl_smooth_lanes(const hk_leve
     hk_w u[3], iv[6];
     for (int c = 0; c < 3; c++) u[c] = w_load_lanes(v[c] + I, n);
     for (int e = 0; e < 6; e++) iv[e] = w_load_lanes(L->dinv[e] + I, n);
-    static const int row[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}};
     for (int c = 0; c < 3; c++) {
-        const int *e = row[c];
+        const int *e = lvl_row[c];
         const hk_w z = w_mul(om, w_add(w_add(w_mul(iv[e[0]], u[0]), w_mul(iv[e[1]], u[1])), w_mul(iv[e[2]], u[2])));
         const hk_w x0 = first ? w_set1(0) : w_load_lanes(L->x[c] + I, n);
         w_store_lanes(L->x[c] + I, w_add(x0, z), n);
