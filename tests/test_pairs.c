@@ -1,4 +1,4 @@
-/* test_pairs.c — contact between bodies and within one: no crossing, momentum, resting, piling, bad input, grid. */
+/* test_pairs.c — contact between bodies and within one: no crossing, momentum, resting, piling, bad input, budget, grid. */
 /* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
@@ -368,11 +368,47 @@ static void test_bad_contact_defs(void **state)
         assert_int_equal(hk_world_contact(w).bodies, 0);
     }
     hk_contact_def d = hk_default_contact_def();
+    assert_true(d.max_pairs == HK_CONTACT_MAX_PAIRS);
+    d.bodies = 1, d.max_pairs = 0;
+    assert_int_equal(hk_world_set_contact(w, &d), HK_ERR_INVALID);
+    assert_non_null(strstr(hk_world_error(w), "max_pairs must be at least 1 (got 0)"));
+    d = hk_default_contact_def();
     assert_true(d.bodies == 0 && d.self == 0 && d.thickness > 0 && d.stiffness > 0);
     d.bodies = 1;
     d.thickness = 0.02; /* at most the smallest rest length: taken */
     assert_int_equal(hk_world_set_contact(w, &d), HK_OK);
     assert_true(hk_world_contact(w).bodies == 1 && hk_world_contact(w).thickness == 0.02);
+    hk_world_destroy(w);
+}
+
+/* A step so long that every triangle and edge of the strip may reach every other (1.25 g dt^2 = 306 m of fall at
+ * dt = 5 s under implicit Euler, which is stable there) holds far more candidate pairs than the strip's motion at
+ * its own dt: with max_pairs 20 000 the step at dt 4 ms runs, the 5 s step fails at once, said so (the budget, the
+ * step, the motion, what to do), and a world that failed a step does not step again. */
+static void test_too_many_pairs_refused(void **state)
+{
+    (void)state;
+    char text[4096];
+    const char *run = strstr(fold, "run\n");
+    assert_non_null(run);
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(run - fold), fold,
+             "contact\n  thickness 0.005\n  stiffness 200\n  max_pairs 20000\nend\n",
+             "run\n  integrator implicit_euler\n  dt 0.004\nend\n");
+    hk_world *w = load(text);
+    assert_int_equal(hk_world_contact(w).max_pairs, 20000);
+    steps_(w, 1);
+    hk_integrator_def d = hk_world_integrator(w);
+    d.dt = 5;
+    assert_int_equal(hk_world_set_integrator(w, &d), HK_OK);
+    assert_int_not_equal(hk_world_step(w), HK_OK);
+    const char *err = hk_world_error(w);
+    print_message("%s\n", err);
+    const char *want[] = {"more than max_pairs = 20000 candidate pairs in step 2", "in the step of 5 s", "lower dt"};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        if (!strstr(err, want[k])) {
+            print_error("\"%s\" lacks \"%s\"\n", err, want[k]);
+            fail();
+        }
     hk_world_destroy(w);
 }
 
@@ -412,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_cloth_rests_on_jelly),
         cmocka_unit_test(test_jelly_cubes_pile_up),
         cmocka_unit_test(test_bad_contact_defs),
+        cmocka_unit_test(test_too_many_pairs_refused),
         cmocka_unit_test(test_grid_leaves_out_non_finite_boxes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,7 @@
 
 hk_contact_def hk_default_contact_def(void)
 {
-    hk_contact_def d = {0, 0, 0.005, 1000, 1, 0};
+    hk_contact_def d = {0, 0, 0.005, 1000, 1, 0, HK_CONTACT_MAX_PAIRS};
     return d;
 }
 
@@ -28,6 +28,8 @@ int hk_world_set_contact(hk_world *w, const hk_contact_def *def)
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
         if (!nums[i].ok || !isfinite(nums[i].v))
             return hk_fail(w, "contact: %s must be %s and finite (got %g)", nums[i].name, nums[i].rule, nums[i].v);
+    if (def->max_pairs < 1)
+        return hk_fail(w, "contact: max_pairs must be at least 1 (got %lld)", (long long)def->max_pairs);
     if ((def->bodies != 0 && def->bodies != 1) || (def->self != 0 && def->self != 1))
         return hk_fail(w, "contact: bodies and self must be 0 or 1 (got %d, %d)", def->bodies, def->self);
     struct hk_contact *ct = hk_contact_get(w);

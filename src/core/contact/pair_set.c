@@ -309,11 +309,31 @@ static double ee_gap2(const hk_pairs *pr, const int32_t *a, const int32_t *c)
                               pr->qb + 3 * (int64_t)c[1], &sa, &tc);
 }
 
+/* What the tasks of a search share: the boxes and grids, and per task its pairs (vertex-triangle, then edge-edge). */
+typedef struct search_pass {
+    const hk_world *w;
+    const hk_pairs *pr;
+    const pair_box *vb, *tb, *eb;
+    const pair_grid *gt, *ge;
+    const int32_t *body;
+    pair_buf *vt, *ee;
+    atomic_int failed; /* 0, or a task's failure: SEARCH_MEMORY or SEARCH_TOO_MANY */
+} search_pass;
+
+/* A search fails for want of memory, or where it finds more than max_pairs candidates: every task stops once its
+ * own finds pass that, and the search fails where all of them together do, the same outcome for any team. */
+enum { SEARCH_MEMORY = -1, SEARCH_TOO_MANY = -2 };
+
 /* The vertex-triangle candidates of particles [v0, v1): each one's box against the triangles' grid, those that can
- * come within the thickness while the candidates hold (within_reach), into out. */
-static int vt_pairs(const hk_world *w, const hk_pairs *pr, const pair_box *vb, const pair_box *tb, const pair_grid *g,
-                    const int32_t *body, int v0, int v1, pair_buf *out)
+ * come within the thickness while the candidates hold (within_reach), into out; 0, or a failure once out holds more
+ * than max. */
+static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf *out)
 {
+    const hk_world *w = sp->w;
+    const hk_pairs *pr = sp->pr;
+    const pair_box *vb = sp->vb, *tb = sp->tb;
+    const pair_grid *g = sp->gt;
+    const int32_t *body = sp->body;
     for (int v = v0; v < v1; v++) {
         if (!(vb[v].lo[0] <= vb[v].hi[0])) continue; /* it takes no part */
         const int64_t first = out->n;
@@ -331,19 +351,23 @@ static int vt_pairs(const hk_world *w, const hk_pairs *pr, const pair_box *vb, c
                                        neighbours(w, pr, tb_, v, c[2])))
                     continue;
                 if (!within_reach(pr, &v, 1, c, 3, vt_gap2(pr, v, c))) continue;
-                if (push_pair(out, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return -1;
+                if (push_pair(out, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return SEARCH_MEMORY;
             }
         }
+        if (out->n > max) return SEARCH_TOO_MANY;
         if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, cmp_pair);
     }
     return 0;
 }
 
 /* The edge-edge candidates of edges [e0, e1): each one's box against the edges' grid, each pair once (the lower
- * edge first), those within reach, into out. */
-static int ee_pairs(const hk_world *w, const hk_pairs *pr, const pair_box *eb, const pair_grid *g, int64_t e0,
-                    int64_t e1_end, pair_buf *out)
+ * edge first), those within reach, into out; 0, or a failure once out holds more than max. */
+static int ee_pairs(const search_pass *sp, int64_t e0, int64_t e1_end, int64_t max, pair_buf *out)
 {
+    const hk_world *w = sp->w;
+    const hk_pairs *pr = sp->pr;
+    const pair_box *eb = sp->eb;
+    const pair_grid *g = sp->ge;
     for (int64_t e1 = e0; e1 < e1_end; e1++) {
         const int64_t first = out->n;
         const int32_t *a = pr->edge + 2 * e1, b1 = pr->edge_body[e1];
@@ -361,24 +385,14 @@ static int ee_pairs(const hk_world *w, const hk_pairs *pr, const pair_box *eb, c
                                  neighbours(w, pr, b1, a[1], c[0]) || neighbours(w, pr, b1, a[1], c[1])))
                     continue;
                 if (!within_reach(pr, a, 2, c, 2, ee_gap2(pr, a, c))) continue;
-                if (push_pair(out, HK_PAIR_EE, a[0], a[1], c[0], c[1]) != 0) return -1;
+                if (push_pair(out, HK_PAIR_EE, a[0], a[1], c[0], c[1]) != 0) return SEARCH_MEMORY;
             }
         }
+        if (out->n > max) return SEARCH_TOO_MANY;
         if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, cmp_pair);
     }
     return 0;
 }
-
-/* What the tasks of a search share: the boxes and grids, and per task its pairs (vertex-triangle, then edge-edge). */
-typedef struct search_pass {
-    const hk_world *w;
-    const hk_pairs *pr;
-    const pair_box *vb, *tb, *eb;
-    const pair_grid *gt, *ge;
-    const int32_t *body;
-    pair_buf *vt, *ee;
-    atomic_int failed;
-} search_pass;
 
 /* A task's share of the particles and of the edges. */
 static void search_task(const hk_team *tm, void *ctx)
@@ -387,9 +401,11 @@ static void search_task(const hk_team *tm, void *ctx)
     int v0, nv, e0, ne;
     hk_team_range(tm, 0, sp->w->p.count, &v0, &nv);
     hk_team_range(tm, 0, (int)sp->pr->nedge, &e0, &ne);
-    if (vt_pairs(sp->w, sp->pr, sp->vb, sp->tb, sp->gt, sp->body, v0, v0 + nv, &sp->vt[tm->t]) != 0 ||
-        ee_pairs(sp->w, sp->pr, sp->eb, sp->ge, e0, (int64_t)e0 + ne, &sp->ee[tm->t]) != 0)
-        atomic_store(&sp->failed, 1);
+    const int64_t max = sp->pr->def.max_pairs;
+    int rc = vt_pairs(sp, v0, v0 + nv, max, &sp->vt[tm->t]);
+    if (rc == 0) rc = ee_pairs(sp, e0, (int64_t)e0 + ne, max - sp->vt[tm->t].n, &sp->ee[tm->t]);
+    int none = 0;
+    if (rc != 0) atomic_compare_exchange_strong(&sp->failed, &none, rc);
 }
 
 /* The candidates into pr->pair: every task's vertex-triangle pairs in task order, then their edge-edge pairs, the
@@ -400,12 +416,19 @@ static int search(hk_world *w, hk_pairs *pr, const pair_box *vb, const pair_box 
     const int T = hk_pairs_team(w, w->p.count);
     search_pass sp = {
         w, pr, vb, tb, eb, gt, ge, body, calloc((size_t)T, sizeof(pair_buf)), calloc((size_t)T, sizeof(pair_buf)), 0};
-    int rc = -1;
+    int rc = SEARCH_MEMORY;
     if (!sp.vt || !sp.ee) goto done;
     hk_team_run(w, T, search_task, &sp);
-    if (atomic_load(&sp.failed)) goto done;
+    if (atomic_load(&sp.failed)) {
+        rc = atomic_load(&sp.failed);
+        goto done;
+    }
     int64_t total = 0;
     for (int t = 0; t < T; t++) total += sp.vt[t].n + sp.ee[t].n;
+    if (total > pr->def.max_pairs) {
+        rc = SEARCH_TOO_MANY;
+        goto done;
+    }
     if (pr->cappair < total + 1) {
         hk_pair *p = realloc(pr->pair, (size_t)(total + 1) * sizeof *p);
         if (!p) goto done;
@@ -508,7 +531,7 @@ static void distances_range(void *ctx, int64_t a, int64_t e)
     }
 }
 
-/* The candidates from the places q0 and bounds r (every particle's); 0 or -1. */
+/* The candidates from the places qb and reaches rb (every particle's); 0, SEARCH_MEMORY or SEARCH_TOO_MANY. */
 static int build(hk_world *w, hk_pairs *pr)
 {
     pr->builds++;
@@ -528,9 +551,10 @@ static int build(hk_world *w, hk_pairs *pr)
     for (int64_t t = 0; t < pr->ntri; t++) box_of(pr, pr->tri + 3 * t, 3, 0, &tb[t]);
     for (int64_t e = 0; e < pr->nedge; e++) box_of(pr, pr->edge + 2 * e, 2, 0.5 * th, &eb[e]);
     pr->npair = 0;
-    if (hk_pair_grid_build(&gt, tb, pr->ntri, vb, n) != 0 ||
-        hk_pair_grid_build(&ge, eb, pr->nedge, eb, pr->nedge) != 0 || search(w, pr, vb, tb, eb, &gt, &ge, body) != 0)
+    if (hk_pair_grid_build(&gt, tb, pr->ntri, vb, n) != 0 || hk_pair_grid_build(&ge, eb, pr->nedge, eb, pr->nedge) != 0)
         goto done;
+    if ((rc = search(w, pr, vb, tb, eb, &gt, &ge, body)) != 0) goto done;
+    rc = SEARCH_MEMORY;
     hk_pair *t = pr->cand; /* the candidates found into cand; its room, the next search's */
     const int64_t cap = pr->capcand;
     pr->cand = pr->pair, pr->ncand = pr->npair, pr->capcand = pr->cappair;
@@ -618,6 +642,23 @@ static int select_step(const hk_world *w, hk_pairs *pr)
     return hk_pairs_anchors_find(w, pr, hk_pairs_team(w, pr->npair)) != 0 ? -1 : corners(w, pr);
 }
 
+/* A search that failed (build's rc), said so: out of memory, or more candidates than max_pairs, with the motion
+ * that brought them near. Returns the world's failure code. */
+static int build_failed(hk_world *w, const hk_pairs *pr, int rc)
+{
+    if (rc != SEARCH_TOO_MANY)
+        return hk_fail_memory(w, "out of memory for the contact pairs (%lld)", (long long)pr->npair);
+    int far = 0;
+    for (int i = 1; i < pr->nq; i++)
+        if (pr->b[i] > pr->b[far]) far = i;
+    return hk_fail(w,
+                   "contact between bodies: more than max_pairs = %lld candidate pairs in step %lld: particle %d may "
+                   "move %.3g m in the step of %g s, against a thickness of %g m, so that nearly every triangle and "
+                   "edge is near another. A motion this large is a blown-up state or a dt too large for the scene: "
+                   "lower dt, or set dt_max; raise max_pairs in the contact section only if the scene means it",
+                   (long long)pr->def.max_pairs, (long long)w->steps + 1, far, pr->b[far], pr->dt, pr->def.thickness);
+}
+
 /* The room the candidates leave a particle beyond its step's bound, so that they serve the steps after it too
  * while it moves little (a resting cloth): the thickness. */
 static double skin(const hk_pairs *pr) { return pr->def.thickness; }
@@ -652,8 +693,8 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
                                i, (long long)w->steps);
         memcpy(pr->qb, pr->q0, (size_t)(3 * n) * sizeof *pr->qb);
         for (int i = 0; i < n; i++) pr->rb[i] = pr->b[i] + skin(pr), pr->mv[i] = pr->b[i];
-        if (build(w, pr) != 0)
-            return hk_fail_memory(w, "out of memory for the contact pairs (%lld)", (long long)pr->npair);
+        const int rc = build(w, pr);
+        if (rc != 0) return build_failed(w, pr, rc);
     }
     pr->surfaces_changed = 0;
     if (select_step(w, pr) != 0)
@@ -690,7 +731,12 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
                 } else
                     pr->mv[i] = sqrt(g_dist2(q, pr->qb + 3 * (int64_t)i)) + pr->b[i];
             }
-    if ((outran && build(w, pr) != 0) || select_step(w, pr) != 0) {
+    const int rc = outran ? build(w, pr) : 0;
+    if (rc != 0) {
+        w->step_failed = build_failed(w, pr, rc);
+        return 0;
+    }
+    if (select_step(w, pr) != 0) {
         w->step_failed = hk_fail_memory(w, "out of memory for the contact pairs (%lld)", (long long)pr->ncand);
         return 0;
     }

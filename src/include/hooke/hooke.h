@@ -547,8 +547,13 @@ typedef struct hk_contact_def {
     double stiffness;     /* k of the contact spring [N/m], > 0 */
     double damping_ratio; /* of the normal motion: c_n = 2 damping_ratio sqrt(k m) [1] */
     double friction;      /* Coulomb coefficient [1] */
+    int64_t max_pairs;    /* the most candidate pairs a step may hold [1], >= 1: a step whose motion would bring more
+                             near each other (every pair of a body that moves farther in a step than its size) fails,
+                             said so, instead of taking the memory and time of them all */
 } hk_contact_def;
-/* Off (bodies 0, self 0), thickness 0.005 m, stiffness 1000 N/m, damping ratio 1, no friction. */
+/* Off (bodies 0, self 0), thickness 0.005 m, stiffness 1000 N/m, damping ratio 1, no friction, at most
+ * HK_CONTACT_MAX_PAIRS candidate pairs. */
+#define HK_CONTACT_MAX_PAIRS ((int64_t)1 << 26)
 HK_API hk_contact_def hk_default_contact_def(void);
 /* Sets the world's contact between bodies; HK_OK, or HK_ERR_INVALID with the reason (a bad value, a thickness
  * above the smallest spring rest length so far; bodies added later are checked when the world is stepped). */

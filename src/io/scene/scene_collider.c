@@ -116,6 +116,7 @@ const sc_key sc_contact_keys[SC_CONTACT_KEYS] = {
     NUM(sc_settings, "stiffness", K(stiffness), CK_STIFF_POS, REQ),
     NUM(sc_settings, "damping_ratio", K(damping_ratio), CK_NONNEG, OPT),
     NUM(sc_settings, "friction", K(friction), CK_NONNEG, OPT),
+    INT64(sc_settings, "max_pairs", K(max_pairs), 1, (int64_t)1 << 40, OPT),
 };
 _Static_assert(COUNT_OF(sc_contact_keys) == SC_CONTACT_KEYS, "SC_CONTACT_KEYS counts the rows");
 

@@ -19,7 +19,7 @@ int sc_collider_finish(sc_section *s, void *def, int64_t *count);
 int sc_collider_add(hk_world *w, const sc_item *it, sc_lexer *lx);
 
 /* The `contact` section (settings: its keys write into sc_settings.contact). */
-#define SC_CONTACT_KEYS 6 /* rows of sc_contact_keys */
+#define SC_CONTACT_KEYS 7 /* rows of sc_contact_keys */
 extern const sc_key sc_contact_keys[SC_CONTACT_KEYS];
 void sc_contact_init(void *def);
 int sc_contact_finish(sc_section *s, void *def, int64_t *count);
