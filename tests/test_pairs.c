@@ -1,4 +1,4 @@
-/* test_pairs.c — contact between bodies and within one: no crossing, momentum, resting, piling, bad input, budget, grid. */
+/* test_pairs.c — contact between bodies and within one: crossings, momentum, rest, piles, bad input, budget, grid. */
 /* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
@@ -182,6 +182,73 @@ static void test_motion_past_the_bound_is_seen(void **state)
     print_message("after the motion: %lld pairs of %lld candidates\n", (long long)pr->npair, (long long)pr->ncand);
     assert_true(pr->npair > 0);
     for (int i = 0; i < 32; i++) assert_true(pr->b[i] >= d);
+    hk_world_destroy(w);
+}
+
+/* A layer set again between steps (hk_world_set_contact) takes effect at the next step: two 4 x 4 cloths at rest
+ * 14 mm apart meet no pair in a 4 mm layer (the candidates reach 12 mm: the layer and both skins), and in a 16 mm
+ * layer set afterwards they touch, their candidates found again for it. */
+static void test_new_layer_takes_effect(void **state)
+{
+    (void)state;
+    hk_world *w = load("world\n  gravity 0 0 0\nend\n"
+                       "body cloth\n  nx 4\n  ny 4\n  spacing 0.02\n  origin 0 0 0\n  u 1 0 0\n  v 0 0 1\n"
+                       "  mass 1e-3\n  springs structural k 200\nend\n"
+                       "body cloth\n  nx 4\n  ny 4\n  spacing 0.02\n  origin 0.01 0.014 0.01\n  u 1 0 0\n  v 0 0 1\n"
+                       "  mass 1e-3\n  springs structural k 200\nend\n"
+                       "contact\n  thickness 0.004\n  stiffness 500\nend\n"
+                       "run\n  integrator semi_implicit_euler\n  dt 1e-3\nend\n");
+    steps_(w, 2);
+    hk_pairs *pr = hk_pairs_of(w);
+    assert_int_equal(pr->ncand, 0);
+    hk_contact_def d = hk_world_contact(w);
+    d.thickness = 0.016;
+    assert_int_equal(hk_world_set_contact(w, &d), HK_OK);
+    pr = hk_pairs_of(w);
+    assert_int_equal(hk_pairs_begin_step(w, pr), 0);
+    print_message("in the 16 mm layer: %lld pairs of %lld candidates\n", (long long)pr->npair, (long long)pr->ncand);
+    assert_true(pr->npair > 0);
+    hk_world_destroy(w);
+}
+
+/* The step's pairs are chosen from the candidates at every step, by that step's motion, while the candidates
+ * themselves serve until a particle moves a thickness. Two 4 x 4 cloths without gravity, 6 mm apart (4 mm layers),
+ * the upper one coming down at 0.1 m/s (0.1 mm a step, one set of candidates for 40 steps): it meets the layer's
+ * spring and damper where it enters it, some 20 steps in, and the two part again (more slowly: damping ratio 1)
+ * within the penetration the relative motion's kinetic energy allows against one pair's spring, v sqrt(m / k) =
+ * 0.14 mm. Pairs chosen once and kept while the candidates hold (a mutant of the selection) let it sink 2 mm into
+ * the layer first. */
+static void test_slow_approach_is_met_at_the_layer(void **state)
+{
+    (void)state;
+    hk_world *w = load("world\n  gravity 0 0 0\nend\n"
+                       "body cloth\n  nx 4\n  ny 4\n  spacing 0.02\n  origin 0 0 0\n  u 1 0 0\n  v 0 0 1\n"
+                       "  mass 1e-3\n  springs structural k 200\nend\n"
+                       "body cloth\n  nx 4\n  ny 4\n  spacing 0.02\n  origin 0.01 0.006 0.01\n  u 1 0 0\n  v 0 0 1\n"
+                       "  mass 1e-3\n  springs structural k 200\nend\n"
+                       "contact\n  thickness 0.004\n  stiffness 500\nend\n"
+                       "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  dt_max 2.5e-4\nend\n");
+    hk_particles_view v = hk_world_particles(w);
+    for (int i = 16; i < 32; i++) hk_test_mut(v.vy)[i] = -0.1;
+    double least = INFINITY;
+    for (int s = 0; s < 60; s++) {
+        steps_(w, 1);
+        double lo = INFINITY, hi = -INFINITY; /* over the nodes that lie over the other cloth */
+        for (int i = 0; i < 32; i++) {
+            const int u = i % 4, k = i % 16 / 4, over = i < 16 ? u >= 1 && k >= 1 : u <= 2 && k <= 2;
+            const double y = hk_world_position(w, i).y;
+            if (over && i < 16) hi = fmax(hi, y);
+            if (over && i >= 16) lo = fmin(lo, y);
+        }
+        least = fmin(least, lo - hi);
+    }
+    v = hk_world_particles(w);
+    double vy[2] = {0, 0}; /* each cloth's mean */
+    for (int i = 0; i < 32; i++) vy[i >= 16] += v.vy[i] / 16;
+    print_message("smallest gap %.4f mm (layer 4 mm); mean vy %.4f (lower), %.4f (upper) m/s\n", 1e3 * least, vy[0],
+                  vy[1]);
+    assert_true(least > 0.004 - 4 * 0.1 * sqrt(1e-3 / 500));
+    assert_true(vy[1] - vy[0] > 0 && vy[1] - vy[0] < 0.1); /* parting, more slowly than they met */
     hk_world_destroy(w);
 }
 
@@ -440,10 +507,13 @@ static void test_grid_leaves_out_non_finite_boxes(void **state)
 
 int main(void)
 {
+    // clang-format off
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fold_never_crosses_itself),
         cmocka_unit_test(test_momentum_kept),
         cmocka_unit_test(test_motion_past_the_bound_is_seen),
+        cmocka_unit_test(test_slow_approach_is_met_at_the_layer),
+        cmocka_unit_test(test_new_layer_takes_effect),
         cmocka_unit_test(test_fast_square_is_caught),
         cmocka_unit_test(test_cloth_rests_on_jelly),
         cmocka_unit_test(test_jelly_cubes_pile_up),
@@ -451,5 +521,6 @@ int main(void)
         cmocka_unit_test(test_too_many_pairs_refused),
         cmocka_unit_test(test_grid_leaves_out_non_finite_boxes),
     };
+    // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,7 @@ int hk_world_set_contact(hk_world *w, const hk_contact_def *def)
     if (!ct->pairs && !(ct->pairs = calloc(1, sizeof *ct->pairs)))
         return hk_fail_memory(w, "out of memory for the contact between bodies");
     ct->pairs->def = *def;
+    ct->pairs->surfaces_changed = 1; /* the candidates and the step's pairs are found again, for this layer */
     ct->checked_families = -1;
     return HK_OK;
 }
