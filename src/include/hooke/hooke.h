@@ -38,7 +38,10 @@ typedef float hk_real;
  * its precision, and a library of the other precision lacks it, so the
  * link fails naming `hk_library_is_double` or `hk_library_is_float`. */
 #if defined(HOOKE_DOUBLE) && !HOOKE_DOUBLE_BUILD
+/* one line, as the compiler prints it */
+// clang-format off
 #error "hooke.h: HOOKE_DOUBLE is defined, but this hooke was built in float (hooke/config.h); use a build made with -DHOOKE_DOUBLE=ON, or do not define HOOKE_DOUBLE"
+// clang-format on
 #endif
 #ifdef HOOKE_DOUBLE
 HK_API extern const int hk_library_is_double;
@@ -221,12 +224,12 @@ typedef struct hk_world_def {
     double wind_drag; /* c_w [N*s/m] (default 1) */
     /* How the world computes, never what: every value gives the same bits. The library reads no environment;
      * the program `hooke` fills these from HOOKE_KERNELS and HOOKE_LIST_PARALLEL_MIN. */
-    const char *kernels;   /* kernel path, as hk_world_set_kernels takes it ("avx512", "avx2", "scalar",
-                              "reference"); NULL or "": the widest this CPU and build run (copied: the world keeps
-                              no pointer to it) */
-    int list_parallel_min; /* a body of fewer list springs than this runs them on one thread, where a barrier per
-                              colour would cost more than the work [1], >= 0 (default HK_LIST_PARALLEL_MIN;
-                              0: every list body on the world's whole team) */
+    const char *kernels;    /* kernel path, as hk_world_set_kernels takes it ("avx512", "avx2", "scalar",
+                               "reference"); NULL or "": the widest this CPU and build run (copied: the world keeps
+                               no pointer to it) */
+    int list_parallel_min;  /* a body of fewer list springs than this runs them on one thread, where a barrier per
+                               colour would cost more than the work [1], >= 0 (default HK_LIST_PARALLEL_MIN;
+                               0: every list body on the world's whole team) */
     hk_task_hook task_hook; /* {NULL}: OpenMP's threads; set: the host's pool, `threads` (>= 1) tasks a pass */
 } hk_world_def;
 #define HK_LIST_PARALLEL_MIN 16384 /* list_parallel_min by default [1] */
