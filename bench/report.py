@@ -23,7 +23,7 @@ and puts it into the existing report in place of the one there (the rest
 of the report, and its date, stay as they were measured). --stiff-only does
 the same for the section "Stiff cloth by size": hooke_bench's stiff_cloth
 cases (0.25 simulated s of implicit Euler on 128^2 .. 2048^2 stiff cloths,
-multigrid and block Jacobi, force and relative stopping rules). --large-only
+multigrid and block Jacobi, energy, force and relative stopping rules). --large-only
 measures the large-step comparison alone (1 simulated second of
 scenes/cloth_512_stiff.scene, implicit and at the largest stable explicit
 dt, 1 and 2 threads) and puts its tables, under "Targets", in place of the
@@ -128,6 +128,8 @@ def measure(build, quick):
 
 STIFF = "scenes/cloth_512_stiff.scene"
 STIFF_SWEEP = "stiff_cloth"  # hooke_bench's case: the implicit step by size, preconditioner and stopping rule
+STIFF_SCENE_RULE = "energy"  # the stopping rule of scenes/cloth_512_stiff.scene, on which the sweep's targets are judged
+STIFF_RULES = {"energy": "energy, the scene's rule", "force": "force"}  # the rules whose ratios the report shows
 STIFF_HEAD = "## Stiff cloth by size"
 
 
@@ -177,8 +179,8 @@ def render_stiff(st):
     w("0.25 simulated second (60 implicit Euler steps of 1/240 s, from rest) of `%s`'s cloth at n x n nodes (same "
       "springs, mass per node and spacing): `%s`, %s, commit %s, %s. Each case runs once; ns per particle step is "
       "its wall time over n^2 x 60; memory is what the world and its solver allocate, per particle. The stopping "
-      "rules at the settings compared in docs/user-guide.md (\"When a solve stops\"): force 0.1 (the scene's), "
-      "relative 1e-3 (its setting before)." % (STIFF, st["command"], st["date"], st["commit"],
+      "rules at the settings compared in docs/user-guide.md (\"When a solve stops\"): energy 1e-3 (the scene's), "
+      "force 0.1 and relative 1e-3 (its settings before)." % (STIFF, st["command"], st["date"], st["commit"],
                                               st.get("cpu_model", "CPU unknown")))
     w("")
     w("| n | preconditioner, rule | CG iterations/step | ns per particle step, 1 thread | 2 threads | speed-up on 2 "
@@ -197,21 +199,29 @@ def render_stiff(st):
                ratio(one["ns_per_particle_step"], two["ns_per_particle_step"]) if one and two else "",
                x["bytes_per_particle"], max(r["unconverged"] for r in (one, two) if r)))
     w("")
-    mg = lambda n, t: rows.get(("multigrid_force", n, t))
     w("| target | measured | goal | met |")
     w("| --- | --- | --- | --- |")
-    a, b = mg(128, 1), mg(2048, 1)
-    if a and b:
-        q = b["cg_per_step"] / a["cg_per_step"]
-        w("| CG iterations per step, 2048^2 over 128^2 (multigrid, force) | %.1f / %.1f = %.2f | <= 1.5 | %s |" %
-          (b["cg_per_step"], a["cg_per_step"], q, "yes" if q <= 1.5 else "**no**"))
-    a = mg(256, 1)
-    if a and b:
-        q = b["ns_per_particle_step"] / a["ns_per_particle_step"]
-        w("| time per particle per step, 2048^2 over 256^2, 1 thread | %.1f / %.1f ns = %.2f | <= 1.5 | %s |" %
-          (b["ns_per_particle_step"], a["ns_per_particle_step"], q, "yes" if q <= 1.5 else "**no**"))
+    for rule in STIFF_RULES:
+        mg = lambda n, t: rows.get(("multigrid_" + rule, n, t))
+        a, b = mg(128, 1), mg(2048, 1)
+        if a and b:
+            q = b["cg_per_step"] / a["cg_per_step"]
+            w("| CG iterations per step, 2048^2 over 128^2 (multigrid, %s) | %.1f / %.1f = %.2f | <= 1.5 | %s |" %
+              (STIFF_RULES[rule], b["cg_per_step"], a["cg_per_step"], q, met(q, rule)))
+        a = mg(256, 1)
+        if a and b:
+            q = b["ns_per_particle_step"] / a["ns_per_particle_step"]
+            w("| time per particle per step, 2048^2 over 256^2, 1 thread (%s) | %.1f / %.1f ns = %.2f | <= 1.5 | %s |"
+              % (STIFF_RULES[rule], b["ns_per_particle_step"], a["ns_per_particle_step"], q, met(q, rule)))
     w("")
     return L
+
+
+def met(q, rule):
+    """Whether a ratio meets the stiff sweep's 1.5: judged on the scene's rule, shown for the others."""
+    if rule != STIFF_SCENE_RULE:
+        return "(not the scene's rule)"
+    return "yes" if q <= 1.5 else "**no**"
 
 
 def splice(report, head, section):

@@ -4,6 +4,7 @@
 #include "hk_test.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "cg.h"
 #include "implicit.h"
@@ -53,9 +54,9 @@ static double true_measure(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
     return worst;
 }
 
-/* Solves A dv = b from dv = 0 with the force rule, b the impulse of each
- * particle's weight plus a pseudo-random push of up to `push` times it. */
-static hk_cg_result solve(hk_world *w, hk_implicit *im, double tol, int max_iterations, double push)
+/* Solves A dv = b from dv = 0 by rule, b the impulse of each particle's
+ * weight plus a pseudo-random push of up to `push` times it. */
+static hk_cg_result solve_by(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tol, int max_iterations, double push)
 {
     const hk_real h = (hk_real)DT, sK = h * h, sD = h;
     const hk_particles_view pv = hk_world_particles(w);
@@ -71,8 +72,30 @@ static hk_cg_result solve(hk_world *w, hk_implicit *im, double tol, int max_iter
             im->v[HK_SYS_DV][c][i] = 0;
         }
     hk_implicit_blocks(w, im, sK, sD);
-    hk_cg_weights(w, im, h);
-    return hk_cg_solve(w, im, sK, sD, HK_CG_STOP_FORCE, tol, max_iterations, 0);
+    if (rule != HK_CG_STOP_RELATIVE) hk_cg_weights(w, im, h, rule);
+    return hk_cg_solve(w, im, sK, sD, rule, tol, max_iterations, 0);
+}
+
+static hk_cg_result solve(hk_world *w, hk_implicit *im, double tol, int max_iterations, double push)
+{
+    return solve_by(w, im, HK_CG_STOP_FORCE, tol, max_iterations, push);
+}
+
+/* The error of the solver's dv against `exact` (3 n values): its energy e . A e = -e . r for the true residual r
+ * = b - A dv, and its kinetic part sum_i m_i |e_i|^2 [J]. */
+static void error_energy(hk_world *w, hk_implicit *im, const double *exact, double *energy, double *kinetic)
+{
+    const hk_real h = (hk_real)DT;
+    hk_real *const *r = im->v[HK_SYS_Q], *const *b = im->v[HK_SYS_B], *const *dv = im->v[HK_SYS_DV];
+    hk_system_apply(w, im, h * h, h, 1, dv, r);
+    const hk_particles_view pv = hk_world_particles(w);
+    *energy = *kinetic = 0;
+    for (int i = 0; i < pv.count; i++)
+        for (int c = 0; c < 3; c++) {
+            const double e = (double)dv[c][i] - exact[3 * i + c], res = (double)b[c][i] - r[c][i];
+            *energy -= e * res;
+            *kinetic += pv.mass[i] * e * e;
+        }
 }
 
 /* A solve that stops by the force rule has every particle's true residual
@@ -108,6 +131,51 @@ static void test_force_bound(void **state)
     }
 }
 
+/* The energy rule bounds the velocity error: against a tight solve, the
+ * error's energy e . A e is within three times the tolerance of the
+ * energy of dv (in the square root: the preconditioner's estimate r . B r
+ * falls short of it by 1.1 to 2.4 times here), its kinetic part sum m_i
+ * |e_i|^2 within the tolerance, and a tighter tolerance takes more
+ * iterations for a smaller error. */
+static void test_energy_bound(void **state)
+{
+    (void)state;
+    hk_world *w = stiff_cloth(48, 1);
+    set_rule(w, HK_CG_STOP_ENERGY, 1e-2, 5000);
+    assert_int_equal(hk_world_step(w), HK_OK); /* a deformed state */
+    hk_implicit *im = hk_implicit_solver(w);
+    assert_non_null(im);
+    const int n = hk_world_particles(w).count;
+    double *exact = malloc(sizeof(double) * 3 * (size_t)n);
+    assert_non_null(exact);
+    assert_int_equal(solve_by(w, im, HK_CG_STOP_RELATIVE, 1e-9, 5000, 3).status, HK_CG_CONVERGED);
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++) exact[3 * i + c] = im->v[HK_SYS_DV][c][i];
+    const double tols[] = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5};
+    const hk_real h = (hk_real)DT;
+    double last_error = INFINITY;
+    int last_iterations = 0;
+    for (size_t t = 0; t < sizeof tols / sizeof tols[0]; t++) {
+        const hk_cg_result res = solve_by(w, im, HK_CG_STOP_ENERGY, tols[t], 5000, 3);
+        assert_int_equal(res.status, HK_CG_CONVERGED);
+        double energy, kinetic;
+        error_energy(w, im, exact, &energy, &kinetic);
+        hk_system_apply(w, im, h * h, h, 1, im->v[HK_SYS_DV], im->v[HK_SYS_Q]); /* the energy of dv: dv . A dv */
+        const double ref = fmax(hk_system_dot(w, im, im->v[HK_SYS_DV], im->v[HK_SYS_Q]), im->stop_energy);
+        const double e = sqrt(energy / ref), k = sqrt(kinetic / ref);
+        print_message("energy rule %g: %d iterations, estimate %.4g, error's energy %.4g, its kinetic part %.4g "
+                      "(square roots over dv's energy %.4g J; gravity's %.4g J)\n",
+                      tols[t], res.iterations, res.residual, e, k, ref, im->stop_energy);
+        assert_true(res.residual <= tols[t]);
+        assert_true(e <= 3 * tols[t] && k <= tols[t]);
+        assert_true(res.iterations > last_iterations && e < last_error);
+        last_iterations = res.iterations;
+        last_error = e;
+    }
+    free(exact);
+    hk_world_destroy(w);
+}
+
 /* The weights stop_i = 1 / (h F_i): with b the weight's impulse, doubled
  * on one particle, F_i is m_i times the mean acceleration (above g), and
  * that particle's own force where it is larger; the same without gravity;
@@ -128,7 +196,7 @@ static void test_weights(void **state)
             for (int c = 0; c < 3; c++)
                 im->v[HK_SYS_B][c][i] =
                     pv.inv_mass[i] != 0 && c == 1 ? (hk_real)(-9.81 * DT * pv.mass[i] * (i == 40 ? 2 : 1)) : 0;
-        hk_cg_weights(w, im, h);
+        hk_cg_weights(w, im, h, HK_CG_STOP_FORCE);
         int free_count = 0;
         for (int i = 0; i < pv.count; i++) free_count += pv.inv_mass[i] != 0;
         const double mean_a = 9.81 * (free_count + 1) / free_count; /* the mean |b_j| / (h m_j) */
@@ -142,7 +210,7 @@ static void test_weights(void **state)
         }
         for (int i = 0; i < pv.count; i++)
             for (int c = 0; c < 3; c++) im->v[HK_SYS_B][c][i] = 0;
-        hk_cg_weights(w, im, h);
+        hk_cg_weights(w, im, h, HK_CG_STOP_FORCE);
         const hk_cg_result res = hk_cg_solve(w, im, h * h, h, HK_CG_STOP_FORCE, 1e-2, 1000, 0);
         assert_int_equal(res.status, HK_CG_CONVERGED);
         assert_int_equal(res.iterations, 0);
@@ -171,20 +239,27 @@ static run_result run(hk_cg_stop rule, double tol, int threads)
 }
 
 /* A quarter second of a falling stiff cloth against a solve to a relative
- * residual of 1e-8: the default (force, 1e-5) agrees to 2e-3 of the
+ * residual of 1e-8: the force rule's default (1e-5) agrees to 2e-3 of the
  * kinetic energy and 1e-5 of the largest stretch (float's rounding alone
- * moves the energy by about 5e-4 here), force 1e-2 to 1e-2 and 5e-5, in
- * fewer iterations; the same bits on 1 and 2 threads. */
+ * moves the energy by about 5e-4 here, by 1.3e-3 between two solves of the
+ * energy rule at 1e-7 and 1e-8), force 1e-2 to 1e-2 and 5e-5, in fewer
+ * iterations; the energy rule's default (1e-5) to 3e-3 and 1e-5, its 1e-3
+ * to 1e-2 and 5e-5 in fewer; the same bits on 1 and 2 threads. */
 static void test_motion_agrees(void **state)
 {
     (void)state;
     const run_result tight = run(HK_CG_STOP_RELATIVE, 1e-8, 1), loose = run(HK_CG_STOP_FORCE, 1e-2, 1);
     const run_result dflt = run(HK_CG_STOP_FORCE, 0, 1), two = run(HK_CG_STOP_FORCE, 1e-2, 2);
+    const run_result energy = run(HK_CG_STOP_ENERGY, 1e-3, 1), energy_dflt = run(HK_CG_STOP_ENERGY, 0, 1);
+    const run_result energy_two = run(HK_CG_STOP_ENERGY, 1e-3, 2);
     print_message("kinetic %.9g J, stretch %.6g (relative 1e-8, %lld CG iterations); force 1e-2: %.9g J, %.6g (%lld); "
-                  "force default: %.9g J, %.6g (%lld)\n",
+                  "force default: %.9g J, %.6g (%lld); energy 1e-3: %.9g J, %.6g (%lld); energy default: %.9g J, "
+                  "%.6g (%lld)\n",
                   tight.kinetic, tight.stretch, (long long)tight.cg, loose.kinetic, loose.stretch, (long long)loose.cg,
-                  dflt.kinetic, dflt.stretch, (long long)dflt.cg);
+                  dflt.kinetic, dflt.stretch, (long long)dflt.cg, energy.kinetic, energy.stretch, (long long)energy.cg,
+                  energy_dflt.kinetic, energy_dflt.stretch, (long long)energy_dflt.cg);
     assert_int_equal(tight.unconverged + loose.unconverged + dflt.unconverged, 0);
+    assert_int_equal(energy.unconverged + energy_dflt.unconverged, 0);
     assert_true(tight.kinetic > 0 && tight.stretch > 1);
     assert_near(dflt.kinetic, tight.kinetic, 2e-3 * tight.kinetic);
     assert_near(dflt.stretch, tight.stretch, 1e-5);
@@ -192,6 +267,13 @@ static void test_motion_agrees(void **state)
     assert_near(loose.stretch, tight.stretch, 5e-5);
     assert_true(loose.cg < dflt.cg && dflt.cg < tight.cg);
     assert_true(two.kinetic == loose.kinetic && two.stretch == loose.stretch && two.cg == loose.cg);
+    assert_near(energy_dflt.kinetic, tight.kinetic, 3e-3 * tight.kinetic);
+    assert_near(energy_dflt.stretch, tight.stretch, 1e-5);
+    assert_near(energy.kinetic, tight.kinetic, 1e-2 * tight.kinetic);
+    assert_near(energy.stretch, tight.stretch, 5e-5);
+    assert_true(energy.cg < energy_dflt.cg && energy_dflt.cg < tight.cg);
+    assert_true(energy_two.kinetic == energy.kinetic && energy_two.stretch == energy.stretch &&
+                energy_two.cg == energy.cg);
 }
 
 int main(void)
@@ -199,6 +281,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_force_bound),
         cmocka_unit_test(test_weights),
+        cmocka_unit_test(test_energy_bound),
         cmocka_unit_test(test_motion_agrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

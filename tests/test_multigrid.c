@@ -92,7 +92,7 @@ static void fill_random(hk_world *w, hk_real *const v[3], uint32_t *seed)
 static void precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
 {
     double rr, zq;
-    hk_system_precondition(w, im, NULL, hk_mg_omega(), &rr, NULL);
+    hk_system_precondition(w, im, NULL, hk_mg_omega(), &rr, NULL, NULL);
     hk_mg_precondition(w, im, sK, sD, im->v[HK_SYS_T], &zq);
 }
 

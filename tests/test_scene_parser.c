@@ -296,7 +296,7 @@ static void test_cross_key_rules(void **state)
     check_error("run\n dt 1\n cg_stop force\nend\n",
                 "x.scene:3:2: error: key 'cg_stop' needs an implicit integrator (implicit_euler or trapezoidal)");
     check_error("run\n dt 1\n integrator implicit_euler\n cg_stop absolute\nend\n",
-                "x.scene:4:10: error: expected force or relative for 'cg_stop', got 'absolute'");
+                "x.scene:4:10: error: expected force, relative or energy for 'cg_stop', got 'absolute'");
     check_error("run\n dt 1\n integrator implicit_euler\n cg_tolerance 1\nend\n",
                 "x.scene:4:15: error: expected a number in (0, 1) for 'cg_tolerance', got '1'");
     check_error("run\n dt 1\n integrator trapezoidal\n cg_max_iterations 0\nend\n",
@@ -637,6 +637,9 @@ static void test_implicit_keys(void **state)
     assert_true(sc.integrator.cg_tolerance == 1e-3);
     assert_int_equal(sc.integrator.cg_max_iterations, 77);
     assert_int_equal(sc.integrator.newton_iterations, 3);
+    hk_scene_free(&sc);
+    sc = parse_ok(ROPE "run\n dt 0.01\n integrator trapezoidal\n cg_stop energy\nend\n");
+    assert_int_equal(sc.integrator.cg_stop, HK_CG_STOP_ENERGY);
     hk_scene_free(&sc);
     sc = parse_ok(ROPE "run\n dt 0.01\n integrator newmark\nend\n");
     assert_int_equal(sc.integrator.kind, HK_TRAPEZOIDAL);

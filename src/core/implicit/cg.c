@@ -52,19 +52,20 @@ static void residual_span(void *ctx, int g0, int g1)
 /* z = B r, the preconditioned residual: block Jacobi, then the multigrid
  * cycle where there is one; returns r . z and sets *rr = r . r, *zq = z . q
  * (the multigrid's; NAN under block Jacobi alone) and, where worst is
- * given, *worst = max (|r_i| stop_i)^2 (free particles). With alpha, the
- * CG update comes first (system.h). */
+ * given, *worst = max (|r_i| stop_i)^2 (free particles), where dvb is,
+ * *dvb = dv . b. With alpha, the CG update comes first (system.h). */
 static double precondition(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, const hk_real *alpha, double *rr,
-                           double *zq, double *worst)
+                           double *zq, double *worst, double *dvb)
 {
-    const double rz = hk_system_precondition(w, im, alpha, im->mg ? hk_mg_omega() : 1, rr, worst);
+    const double rz = hk_system_precondition(w, im, alpha, im->mg ? hk_mg_omega() : 1, rr, worst, dvb);
     *zq = NAN;
     if (!im->mg) return rz;
     return hk_mg_precondition(w, im, sK, sD, im->v[HK_SYS_T], zq);
 }
 
 /* The force rule's weights: the sums per block (weights_blocks), then each
- * particle's weight (weights_span). */
+ * particle's weight (weights_span); the energy rule's floor from the free
+ * particles' mass (free_mass_blocks). */
 typedef struct weights_pass {
     const hk_particles *p;
     hk_implicit *im;
@@ -109,8 +110,32 @@ static void weights_span(void *ctx, int g0, int g1)
     }
 }
 
-void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h)
+/* per block: the mass of its free particles */
+static void free_mass_blocks(void *ctx, int64_t i0, int64_t i1)
 {
+    const weights_pass *q = ctx;
+    const hk_particles *p = q->p;
+    const hk_implicit *im = q->im;
+    for (int64_t i = i0; i < i1; i++) {
+        const int k = im->own[i], g1 = im->block[k + 1];
+        double s = 0;
+        for (int g = im->block[k]; g < g1; g++)
+            if (p->inv_mass[g] != 0) s += p->mass[g];
+        im->partial[k] = s;
+    }
+}
+
+void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h, hk_cg_stop rule)
+{
+    if (rule == HK_CG_STOP_ENERGY) {
+        weights_pass q = {&w->p, im, NULL, h, 0, 0};
+        hk_team_for(w, hk_team_of(w, w->p.count), im->own_count, free_mass_blocks, &q);
+        double mass;
+        hk_system_reduce(w, im, im->partial, 1, 0, &mass);
+        const hk_vec3 g = w->def.gravity;
+        im->stop_energy = mass * (g.x * g.x + g.y * g.y + g.z * g.z) * (double)h * h;
+        return;
+    }
     weights_pass q = {&w->p, im, im->v[HK_SYS_B], h, 0, sizeof(hk_real) == 4 ? 1e30 : 1e300};
     hk_team_for(w, hk_team_of(w, w->p.count), im->own_count, weights_blocks, &q);
     double sums[2];
@@ -125,6 +150,7 @@ void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h)
 int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance, double b0, hk_real *const v[3])
 {
     if (rule == HK_CG_STOP_FORCE) return sqrt(hk_system_worst(w, im, v)) <= tolerance;
+    if (rule == HK_CG_STOP_ENERGY) return 0; /* needs B v: the solve's first test decides */
     return sqrt(hk_system_dot(w, im, v, v)) <= tolerance * b0;
 }
 
@@ -134,7 +160,7 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, h
     hk_real *const *b = im->v[HK_SYS_B], *const *dv = im->v[HK_SYS_DV], *const *r = im->v[HK_SYS_R];
     hk_real *const *z = im->v[HK_SYS_Z], *const *p = im->v[HK_SYS_P], *const *q = im->v[HK_SYS_Q];
     const size_t bytes = (size_t)w->p.count * sizeof(hk_real);
-    const int force = rule == HK_CG_STOP_FORCE;
+    const int force = rule == HK_CG_STOP_FORCE, energy = rule == HK_CG_STOP_ENERGY;
     hk_cg_result res = {HK_CG_CONVERGED, 0, 0};
     if (warm) { /* r = b - A dv */
         hk_system_apply(w, im, sK, sD, 1, dv, r);
@@ -146,10 +172,10 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, h
             memcpy(r[c], b[c], bytes);
         }
     }
-    double rr, zq, worst = 0;
-    double rz = precondition(w, im, sK, sD, NULL, &rr, &zq, force ? &worst : NULL);
+    double rr, zq, worst = 0, dvb = 0; /* dvb: dv . b, the energy of dv (dv . A dv + dv . r) [J] */
+    double rz = precondition(w, im, sK, sD, NULL, &rr, &zq, force ? &worst : NULL, energy ? &dvb : NULL);
     const double bnorm = warm ? sqrt(hk_system_dot(w, im, b, b)) : sqrt(rr);
-    if (!isfinite(rz) || !isfinite(bnorm) || !isfinite(worst)) {
+    if (!isfinite(rz) || !isfinite(bnorm) || !isfinite(worst) || !isfinite(dvb)) {
         res.status = HK_CG_BREAKDOWN;
         res.residual = NAN;
         return res;
@@ -159,7 +185,10 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, h
         return res;
     }
     for (int c = 0; c < 3; c++) memcpy(p[c], z[c], bytes);
-    while ((force ? worst > tolerance * tolerance : sqrt(rr) > tolerance * bnorm) && rr >= HK_CG_NEGLIGIBLE) {
+    while ((force    ? worst > tolerance * tolerance
+            : energy ? rz > tolerance * tolerance * fmax(dvb, im->stop_energy)
+                     : sqrt(rr) > tolerance * bnorm) &&
+           rr >= HK_CG_NEGLIGIBLE) {
         if (res.iterations >= max_iterations) {
             res.status = HK_CG_MAX_ITERATIONS;
             break;
@@ -173,8 +202,9 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, h
             return res;
         }
         const hk_real alpha = (hk_real)(rz / pq);
-        const double rz_next = precondition(w, im, sK, sD, &alpha, &rr, &zq, force ? &worst : NULL);
-        if (!isfinite(rz_next) || !isfinite(rr) || !isfinite(worst) || (im->mg && !isfinite(zq))) {
+        const double rz_next =
+            precondition(w, im, sK, sD, &alpha, &rr, &zq, force ? &worst : NULL, energy ? &dvb : NULL);
+        if (!isfinite(rz_next) || !isfinite(rr) || !isfinite(worst) || !isfinite(dvb) || (im->mg && !isfinite(zq))) {
             res.status = HK_CG_BREAKDOWN;
             res.residual = NAN;
             return res;
@@ -184,6 +214,7 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, h
         update_direction(w, p, z, (hk_real)(im->mg ? -zq / pq : rz_next / rz));
         rz = rz_next;
     }
-    res.residual = force ? sqrt(worst) : sqrt(rr) / bnorm;
+    const double ref = fmax(dvb, im->stop_energy);
+    res.residual = force ? sqrt(worst) : energy ? (ref > 0 ? sqrt(rz / ref) : 0) : sqrt(rr) / bnorm;
     return res;
 }

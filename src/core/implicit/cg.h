@@ -15,19 +15,24 @@ typedef struct hk_cg_result {
     hk_cg_status status;
     int iterations;  /* products with the system matrix [1] */
     double residual; /* at the end, in the rule's measure (0 when b = 0) [1]: force: max_i |r_i| stop_i;
-                        relative: |r| / |b| */
+                        relative: |r| / |b|; energy: sqrt(r . z / max(dv . b, stop_energy)) */
 } hk_cg_result;
 
-/* im->stop = the force rule's weights for the right-hand side HK_SYS_B of
- * a substep of length h: stop_i = 1 / (h F_i) with F_i = max(m_i a,
- * |b_i| / h) the force that moves particle i in the substep, where a =
- * max(|g|, the mean over free particles of |b_j| / (h m_j)) keeps a
- * particle at rest in a world without gravity from asking for an exact
- * zero; 0 on fixed particles. */
-void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h);
+/* What rule measures against in a substep of length h. force: im->stop =
+ * the weights for the right-hand side HK_SYS_B, stop_i = 1 / (h F_i) with
+ * F_i = max(m_i a, |b_i| / h) the force that moves particle i in the
+ * substep, where a = max(|g|, the mean over free particles of |b_j| / (h
+ * m_j)) keeps a particle at rest in a world without gravity from asking
+ * for an exact zero; 0 on fixed particles. energy: im->stop_energy = sum_i
+ * m_i (|g| h)^2 over free particles [J], twice the kinetic energy gravity
+ * gives them in the substep. relative: nothing. */
+void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h, hk_cg_stop rule);
 
 /* Whether a residual (HK_SYS_B's form, N s) meets rule at tolerance, the
- * relative rule against the first right-hand side's norm b0. */
+ * relative rule against the first right-hand side's norm b0; always 0 for
+ * the energy rule, which needs the preconditioner and dv: the test at the
+ * start of a solve from dv = 0 is then the check, against gravity's
+ * energy (0 iterations when it is met). */
 int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance, double b0, hk_real *const v[3]);
 
 /* Solves (M + sum S) dv = b for the vectors HK_SYS_DV and HK_SYS_B of im,
@@ -35,7 +40,12 @@ int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance,
  * particles), with the preconditioner hk_system_blocks made (S = sK K +
  * sD D, system.h), until the residual r = b - A dv meets rule at
  * tolerance (force: max_i |r_i| stop_i <= tolerance, weights from
- * hk_cg_weights; relative: |r| <= tolerance |b|). Fixed particles are
+ * hk_cg_weights; relative: |r| <= tolerance |b|; energy: r . z <=
+ * tolerance^2 max(dv . b, im->stop_energy), z = B r the preconditioned
+ * residual, which estimates r . A^-1 r = e . A e, the energy of the error
+ * e = dv - A^-1 b, and dv . b = dv . A dv + dv . r that of dv: the error's
+ * energy at most tolerance^2 of the velocity change's, or of gravity's in
+ * the substep where that is larger). Fixed particles are
  * filtered out: their entries of b must be 0 and stay 0 in dv. Every
  * reduction is summed in fixed blocks (system.h), so dv has the same bits
  * on any thread count. */

@@ -242,7 +242,7 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
     if (hk_forces_compute(w) != HK_OK) return; /* the engine's failure: the substep's start stays */
     save_start(w, im);
     first_rhs(w, im, h, theta);
-    if (rule == HK_CG_STOP_FORCE) hk_cg_weights(w, im, h);
+    if (rule != HK_CG_STOP_RELATIVE) hk_cg_weights(w, im, h, rule);
     double g0 = 0;
     for (int it = 0; it < newton; it++) {
         if (it > 0) {
@@ -275,6 +275,7 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
         }
         if (res.status == HK_CG_MAX_ITERATIONS) st->unconverged++;
         take_update(w, im, h, theta);
+        if (it > 0 && res.iterations == 0) break; /* the energy rule's check: met before a Newton solve (cg.h) */
     }
     keep_history(w, im);
     w->forces_valid = 0;

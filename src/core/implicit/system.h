@@ -75,6 +75,8 @@ typedef struct hk_implicit {
     int64_t chunk_stride;            /* reals per thread in chunk_buf */
     hk_real *stop;                   /* per particle the force rule's weight 1 / (h F_i) [1/(N s)], 0 for fixed
                                         particles (cg.h hk_cg_weights) */
+    double stop_energy;              /* the energy rule's floor sum_i m_i (g h)^2 over free particles [J]
+                                        (hk_cg_weights) */
     double *partial;                 /* three partial results per reduction block */
     int *block;                      /* reduction block k: particles [block[k], block[k + 1]) */
     int block_count;
@@ -125,11 +127,12 @@ void hk_system_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, cons
 /* The vector passes below live in system_vec.c. z = inv r per particle (the vectors HK_SYS_Z and HK_SYS_R), times scale
  * unless it is 1; returns r . z and writes r . r into *rr, both summed over
  * free particles in fixed blocks, and, where worst is given, the largest
- * (|r_i| stop_i)^2 over free particles into *worst. With alpha, each block
- * first takes the CG update dv += alpha p, r -= alpha q (one pass over the
- * vectors instead of two). */
+ * (|r_i| stop_i)^2 over free particles into *worst, or, where dvb is given
+ * (not both), dv . b (HK_SYS_DV and HK_SYS_B) into *dvb. With alpha, each
+ * block first takes the CG update dv += alpha p, r -= alpha q (one pass
+ * over the vectors instead of two). */
 double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, hk_real scale, double *rr,
-                              double *worst);
+                              double *worst, double *dvb);
 /* a . b over all particles, in fixed blocks (every rank calls it). */
 double hk_system_dot(hk_world *w, hk_implicit *im, hk_real *const a[3], hk_real *const b[3]);
 /* The largest (|a_i| stop_i)^2 over free particles (every rank calls it). */

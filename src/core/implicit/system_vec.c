@@ -38,6 +38,7 @@ typedef struct precondition_pass {
     const hk_world *w;
     hk_implicit *im;
     const hk_real *alpha, *stop;
+    hk_real *const *b; /* or NULL: dv . b is not summed */
     hk_real scale;
 } precondition_pass;
 
@@ -49,7 +50,7 @@ static void precondition_blocks(void *ctx, int64_t i0, int64_t i1)
     hk_real *const *dv = im->v[HK_SYS_DV], *const *p = im->v[HK_SYS_P], *const *q = im->v[HK_SYS_Q];
     const hk_real *alpha = pp->alpha, *stop = pp->stop, scale = pp->scale;
     const int nb = im->block_count;
-    double *part = im->partial; /* r . z, r . r and the largest (|r_i| stop_i)^2 per block */
+    double *part = im->partial; /* r . z, r . r and the largest (|r_i| stop_i)^2 or dv . b per block */
     for (int64_t i = i0; i < i1; i++) {
         const int b = im->own[i], g0 = im->block[b], g1 = im->block[b + 1];
         if (alpha) /* the CG update of the block first: dv += alpha p, r -= alpha q */
@@ -82,6 +83,9 @@ static void precondition_blocks(void *ctx, int64_t i0, int64_t i1)
                 }
             }
         }
+        if (pp->b)
+            for (int c = 0; c < 3; c++)
+                for (int g = g0; g < g1; g++) most += (double)dv[c][g] * pp->b[c][g];
         part[b] = s;
         part[nb + b] = qq;
         part[2 * nb + b] = most;
@@ -89,14 +93,15 @@ static void precondition_blocks(void *ctx, int64_t i0, int64_t i1)
 }
 
 double hk_system_precondition(hk_world *w, hk_implicit *im, const hk_real *alpha, hk_real scale, double *rr,
-                              double *worst)
+                              double *worst, double *dvb)
 {
-    precondition_pass pp = {w, im, alpha, worst ? im->stop : NULL, scale};
+    precondition_pass pp = {w, im, alpha, worst ? im->stop : NULL, dvb ? im->v[HK_SYS_B] : NULL, scale};
     hk_team_for(w, hk_system_team(w), im->own_count, precondition_blocks, &pp);
     double out[3];
-    hk_system_reduce(w, im, im->partial, 2, worst ? 1 : 0, out);
+    hk_system_reduce(w, im, im->partial, dvb ? 3 : 2, worst ? 1 : 0, out);
     *rr = out[1];
     if (worst) *worst = out[2];
+    if (dvb) *dvb = out[2];
     return out[0];
 }
 

@@ -591,6 +591,9 @@ typedef enum hk_cg_stop {
     HK_CG_STOP_FORCE,    /* every free particle's residual force, |r_i| / h, is at most tol times what moves it,
                             max(m_i a, |b_i| / h) with a = max(|g|, the mean |b_j| / (h m_j)) (default tol 1e-5) */
     HK_CG_STOP_RELATIVE, /* |r| <= tol |b| over the whole system (default tol 1e-5) */
+    HK_CG_STOP_ENERGY,   /* the energy of the velocity error, e . A e estimated as r . B r with B the preconditioner,
+                            is at most tol^2 of the energy of the velocity change dv . A dv, or of gravity's velocity
+                            change in the step, sum_i m_i (|g| h)^2, where larger (default tol 1e-5) */
     HK_CG_STOP_COUNT
 } hk_cg_stop;
 
