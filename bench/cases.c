@@ -360,8 +360,8 @@ static const char *const all_paths[] = {"reference", "scalar", "avx2", "avx512",
 static const char *const simd_paths[] = {"reference", "avx512", NULL};
 static const char *const best_path[] = {"best", NULL};
 static const char *const stiff_variants[] = {"multigrid_energy", "multigrid_force", "multigrid_relative", NULL};
-static const char *const stiff_jacobi_variants[] = {"block_jacobi_energy", "block_jacobi_force", "block_jacobi_relative",
-                                                     NULL};
+static const char *const stiff_jacobi_variants[] = {"block_jacobi_energy", "block_jacobi_force",
+                                                    "block_jacobi_relative", NULL};
 static const int fold_sizes[] = {64, 128, 256, 0};
 static const char *const fold_variants[] = {"semi_implicit_without", "semi_implicit_self", "implicit_without",
                                             "implicit_self", NULL};

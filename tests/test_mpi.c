@@ -81,14 +81,18 @@ static const char tearing_scene[] = "world\n  gravity 0 -9.81 0\nend\n"
                                     "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  steps 120\nend\n";
 
 /* A stiff cloth under the implicit integrator (multigrid), in slabs on
- * whole units of 32 rows: 4 of them, split over up to 4 ranks. */
-static const char implicit_scene[] = "world\n  gravity 0 -9.81 0\n  air_drag 1e-5\nend\n"
-                                     "body cloth\n  nx 64\n  ny 128\n  spacing 0.01\n  origin 0 1 0\n  u 1 0 0\n"
-                                     "  v 0 0 1\n  mass 1e-4\n  pins two_corners\n"
-                                     "  springs structural k 20000 damping 0.05 damping_model relative\n"
-                                     "  springs shear k 20000 damping 0.05 damping_model relative\n"
-                                     "  springs bend k 20000 damping 0.05 damping_model relative\nend\n"
-                                     "run\n  integrator implicit_euler\n  dt 0.00416666666666667\n  steps 6\nend\n";
+ * whole units of 32 rows: 4 of them, split over up to 4 ranks; with the
+ * default stopping rule and with the energy rule. */
+#define IMPLICIT_CLOTH                                                                                                 \
+    "world\n  gravity 0 -9.81 0\n  air_drag 1e-5\nend\n"                                                               \
+    "body cloth\n  nx 64\n  ny 128\n  spacing 0.01\n  origin 0 1 0\n  u 1 0 0\n"                                       \
+    "  v 0 0 1\n  mass 1e-4\n  pins two_corners\n"                                                                     \
+    "  springs structural k 20000 damping 0.05 damping_model relative\n"                                               \
+    "  springs shear k 20000 damping 0.05 damping_model relative\n"                                                    \
+    "  springs bend k 20000 damping 0.05 damping_model relative\nend\n"                                                \
+    "run\n  integrator implicit_euler\n  dt 0.00416666666666667\n  steps 6\n"
+static const char implicit_scene[] = IMPLICIT_CLOTH "end\n";
+static const char implicit_energy_scene[] = IMPLICIT_CLOTH "  cg_stop energy\n  cg_tolerance 1e-3\nend\n";
 
 /* A path in the test's folder that stays valid (hk_test_path reuses its buffers). */
 static const char *own_path(const char *name)
@@ -250,6 +254,7 @@ static void implicit_same_bits(void **state)
     (void)state;
     same_bits(scene_file("implicit.scene", implicit_scene), "");
     same_bits(scene_file("implicit.scene", implicit_scene), "--integrator trapezoidal --steps 3");
+    same_bits(scene_file("implicit_e.scene", implicit_energy_scene), "");
     same_bits(SCENE("rope_implicit.scene"), "--steps 20");
 }
 
