@@ -3,6 +3,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
+#include <float.h>
 #include <limits.h>
 
 #include "world_def.h"
@@ -16,9 +17,13 @@ static void values_of(const hk_field *f, double *bad, int *nb, double *good, int
         f->rule == HK_RULE_BOUND || f->rule == HK_RULE_BOUND_OR_0 ? hk_bound_of((hk_bound_kind)f->a) : NULL;
     switch (f->rule) {
     case HK_RULE_FINITE:
-    case HK_RULE_VEC:
         bad[b++] = NAN, bad[b++] = INFINITY, bad[b++] = -INFINITY;
         good[g++] = -1e300, good[g++] = 1e300;
+        break;
+    case HK_RULE_VEC: /* within the build's precision: a float build holds at most FLT_MAX */
+        bad[b++] = NAN, bad[b++] = INFINITY, bad[b++] = -INFINITY;
+        if (sizeof(hk_real) == 4) bad[b++] = 1e39, bad[b++] = -1e39;
+        good[g++] = sizeof(hk_real) == 4 ? -FLT_MAX : -1e300, good[g++] = sizeof(hk_real) == 4 ? FLT_MAX : 1e300;
         break;
     case HK_RULE_BOUND:
     case HK_RULE_BOUND_OR_0:
@@ -294,6 +299,44 @@ static void test_body_descriptors(void **state)
     hk_world_destroy(w);
 }
 
+/* Values that are finite as doubles but not once held in the build's precision (float: beyond 3.4e38) are
+ * refused, said so, where a float build would have stored an infinity; a double build takes them. */
+static void test_beyond_precision(void **state)
+{
+    (void)state;
+    hk_world_def wd = hk_default_world_def();
+    hk_world *w = hk_world_create(&wd);
+    assert_non_null(w);
+    const hk_vec3 pos[2] = {{0, 0, 0}, {1, 0, 0}}, vel[2] = {{0, 0, 0}, {0, 1e39, 0}},
+                  far[2] = {{0, 0, 0}, {2e38, 0, 0}};
+    const double mass[2] = {1, 1};
+    hk_spring_pair_def p = hk_default_spring_pair_def();
+    p.velocity_b.x = 1e39;
+    if (sizeof(hk_real) == 4) {
+        refused_body(w, hk_world_add_points(w, 2, pos, vel, mass),
+                     "points: velocity (0, 1e+39, 0) m/s of point 1 is beyond this build's precision");
+        refused_body(w, hk_world_add_points(w, 2, far, NULL, mass),
+                     "points: position (2e+38, 0, 0) m of point 1 is beyond this build's precision");
+        refused_body(w, hk_world_add_spring_pair(w, &p),
+                     "pair: velocity_b.x must be within this build's precision, |x| <= 3.40282e+38 (got 1e+39)");
+        assert_int_equal(hk_world_body_count(w), 0);
+        assert_true(hk_world_add_points(w, 2, pos, NULL, mass) >= 0);
+        assert_int_not_equal(hk_world_set_velocity(w, 1, (hk_vec3){-1e39, 0, 0}), 0);
+        assert_string_equal(hk_world_error(w),
+                            "set_velocity: velocity (-1e+39, 0, 0) m/s of particle 1 is beyond this build's precision");
+        assert_int_not_equal(hk_world_set_position(w, 1, (hk_vec3){0, 0, 1e39}), 0);
+        assert_string_equal(hk_world_error(w),
+                            "set_position: position (0, 0, 1e+39) m of particle 1 is beyond this build's precision");
+        assert_true(hk_world_particles(w).vx[1] == 0 && hk_world_position(w, 1).z == 0); /* left as they were */
+    } else {
+        assert_true(hk_world_add_points(w, 2, pos, vel, mass) >= 0);
+        assert_true(hk_world_add_spring_pair(w, &p) >= 0);
+        assert_int_equal(hk_world_set_velocity(w, 1, (hk_vec3){-1e39, 0, 0}), 0);
+        assert_true(hk_world_particles(w).vx[1] == -1e39);
+    }
+    hk_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_threads_not_clamped),
         cmocka_unit_test(test_task_hook_needs_threads),
         cmocka_unit_test(test_body_descriptors),
+        cmocka_unit_test(test_beyond_precision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -503,6 +503,13 @@ int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec
             return hk_fail(w, "points: position of point %d is not finite", i);
         if (vel && (!isfinite(vel[i].x) || !isfinite(vel[i].y) || !isfinite(vel[i].z)))
             return hk_fail(w, "points: velocity of point %d is not finite", i);
+        /* held as hk_real: a position within half the largest (its offset from the points' mean then holds too) */
+        if (!hk_real_holds(2 * pos[i].x) || !hk_real_holds(2 * pos[i].y) || !hk_real_holds(2 * pos[i].z))
+            return hk_fail(w, "points: position (%g, %g, %g) m of point %d is beyond this build's precision", pos[i].x,
+                           pos[i].y, pos[i].z, i);
+        if (vel && !(hk_real_holds(vel[i].x) && hk_real_holds(vel[i].y) && hk_real_holds(vel[i].z)))
+            return hk_fail(w, "points: velocity (%g, %g, %g) m/s of point %d is beyond this build's precision",
+                           vel[i].x, vel[i].y, vel[i].z, i);
     }
     int first = hk_world_grow_particles(w, count);
     if (first < 0) return hk_failed(w);

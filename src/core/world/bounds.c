@@ -86,12 +86,28 @@ int hk_check_bound(hk_world *w, const char *what, const char *field, hk_bound_ki
     return hk_fail(w, "%s", msg);
 }
 
-int hk_check_vec(hk_world *w, const char *what, const char *field, hk_vec3 v)
+/* 0 if every component of v is finite and held by the build's precision; else -1 with the message in msg. */
+static int vec_message(const char *field, hk_vec3 v, char *msg, size_t cap)
 {
     const double c[3] = {v.x, v.y, v.z};
-    for (int k = 0; k < 3; k++)
-        if (!isfinite(c[k])) return hk_fail(w, "%s: %s.%c must be finite (got %g)", what, field, "xyz"[k], c[k]);
+    for (int k = 0; k < 3; k++) {
+        if (!isfinite(c[k])) {
+            snprintf(msg, cap, "%s.%c must be finite (got %g)", field, "xyz"[k], c[k]);
+            return -1;
+        }
+        if (!hk_real_holds(c[k])) {
+            snprintf(msg, cap, "%s.%c must be within this build's precision, |%c| <= %g (got %g)", field, "xyz"[k],
+                     "xyz"[k], sizeof(hk_real) == 4 ? FLT_MAX : DBL_MAX, c[k]);
+            return -1;
+        }
+    }
     return 0;
+}
+
+int hk_check_vec(hk_world *w, const char *what, const char *field, hk_vec3 v)
+{
+    char msg[sizeof w->error];
+    return vec_message(field, v, msg, sizeof msg) ? hk_fail(w, "%s: %s", what, msg) : 0;
 }
 
 int hk_check_positive(hk_world *w, const char *what, const char *field, double v)
@@ -123,13 +139,7 @@ int hk_field_check(const hk_field *f, const void *base, char *msg, size_t cap)
     if (f->rule == HK_RULE_VEC) {
         hk_vec3 x;
         memcpy(&x, at, sizeof x);
-        const double c[3] = {x.x, x.y, x.z};
-        for (int k = 0; k < 3; k++)
-            if (!isfinite(c[k])) {
-                snprintf(msg, cap, "%s.%c must be finite (got %g)", f->name, "xyz"[k], c[k]);
-                return -1;
-            }
-        return 0;
+        return vec_message(f->name, x, msg, cap);
     }
     if (f->rule == HK_RULE_INT) {
         int i;

@@ -9,7 +9,8 @@
  * must be RANGE (got V): REASON" on w (WHAT NULL: "FIELD must be ..."). */
 int hk_check_bound(hk_world *w, const char *what, const char *field, hk_bound_kind kind, int zero_ok, double v);
 
-/* 0 if every component of v is finite; else -1 with "WHAT: FIELD.x must be finite (got nan)" on w. */
+/* 0 if every component of v is finite and within the build's precision (hk_real_holds); else -1 with "WHAT:
+ * FIELD.x must be finite (got nan)" or "... must be within this build's precision ..." on w. */
 int hk_check_vec(hk_world *w, const char *what, const char *field, hk_vec3 v);
 /* 0 if v is finite and > 0; else -1 with "WHAT: FIELD must be > 0 (got V)" on w. */
 int hk_check_positive(hk_world *w, const char *what, const char *field, double v);
@@ -20,7 +21,7 @@ void hk_short_g(double v, char *out, size_t cap);
 /* What a field of a descriptor accepts. */
 typedef enum hk_rule {
     HK_RULE_FINITE,     /* a double, finite */
-    HK_RULE_VEC,        /* an hk_vec3, every component finite */
+    HK_RULE_VEC,        /* an hk_vec3, every component finite and within the build's precision */
     HK_RULE_BOUND,      /* a double within bound a (hk_bound_kind) */
     HK_RULE_BOUND_OR_0, /* a double, 0 or within bound a */
     HK_RULE_RANGE,      /* a double in [a, b] */

@@ -440,7 +440,13 @@ int hk_world_set_position(hk_world *w, int i, hk_vec3 x)
     if (!isfinite(x.x) || !isfinite(x.y) || !isfinite(x.z))
         return hk_fail(w, "set_position: position of particle %d is not finite", i);
     const double pos[3] = {x.x, x.y, x.z};
-    hk_particle_place(w, &w->bodies[hk_body_of(w, i)], i, pos);
+    const hk_body *b = &w->bodies[hk_body_of(w, i)];
+    const hk_particles *p = &w->p; /* what hk_particle_place stores, q_i = pos - origin - r_i, must hold */
+    if (!hk_real_holds(pos[0] - b->origin[0] - p->rx[i]) || !hk_real_holds(pos[1] - b->origin[1] - p->ry[i]) ||
+        !hk_real_holds(pos[2] - b->origin[2] - p->rz[i]))
+        return hk_fail(w, "set_position: position (%g, %g, %g) m of particle %d is beyond this build's precision", x.x,
+                       x.y, x.z, i);
+    hk_particle_place(w, b, i, pos);
     w->forces_valid = 0;
     w->history = 0;
     return 0;
@@ -451,6 +457,9 @@ int hk_world_set_velocity(hk_world *w, int i, hk_vec3 v)
     if (i < 0 || i >= w->p.count) return hk_fail(w, "set_velocity: no particle %d", i);
     if (!isfinite(v.x) || !isfinite(v.y) || !isfinite(v.z))
         return hk_fail(w, "set_velocity: velocity of particle %d is not finite", i);
+    if (!hk_real_holds(v.x) || !hk_real_holds(v.y) || !hk_real_holds(v.z))
+        return hk_fail(w, "set_velocity: velocity (%g, %g, %g) m/s of particle %d is beyond this build's precision",
+                       v.x, v.y, v.z, i);
     w->p.vx[i] = (hk_real)v.x;
     w->p.vy[i] = (hk_real)v.y;
     w->p.vz[i] = (hk_real)v.z;
