@@ -479,6 +479,31 @@ static void test_too_many_pairs_refused(void **state)
     hk_world_destroy(w);
 }
 
+/* A state that blows up (two 4 x 4 cloths stepped at 30 times their springs' explicit limit, one particle pushed)
+ * stops the step that would search it, naming the particle and the step: the step count stays that of the last
+ * step taken, the message names the next one. */
+static void test_blown_up_state_refused(void **state)
+{
+    (void)state;
+    hk_world *w = two_squares(0.006, "");
+    hk_integrator_def d = hk_world_integrator(w);
+    d.dt = 0.1; /* omega dt = sqrt(4 k / m) dt = 89 */
+    assert_int_equal(hk_world_set_integrator(w, &d), HK_OK);
+    assert_int_equal(hk_world_set_velocity(w, 5, (hk_vec3){0, 1, 0}), HK_OK);
+    int rc = HK_OK;
+    long long taken = 0;
+    while (taken < 200 && (rc = hk_world_step(w)) == HK_OK) taken++;
+    assert_int_not_equal(rc, HK_OK);
+    const char *err = hk_world_error(w);
+    print_message("after %lld steps: %s\n", taken, err);
+    char want[64];
+    snprintf(want, sizeof want, "is not finite at the start of step %lld", taken + 1);
+    assert_non_null(strstr(err, "contact between bodies: particle "));
+    assert_non_null(strstr(err, want));
+    assert_true(hk_world_step_count(w) == taken);
+    hk_world_destroy(w);
+}
+
 /* The broad phase's grid over a finite box and one that is not (a blown-up step's particle: NaN and infinite
  * bounds): the second covers no cell and lands in no bucket, so no cell index is made from a NaN or an
  * infinity and no loop runs over the cells between. */
@@ -520,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_bad_contact_defs),
         cmocka_unit_test(test_too_many_pairs_refused),
         cmocka_unit_test(test_grid_leaves_out_non_finite_boxes),
+        cmocka_unit_test(test_blown_up_state_refused),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -687,10 +687,10 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
         for (int i = 0; i < n; i++) /* a blown-up state has no places to search: the step fails, said so */
             if (!isfinite(pr->q0[3 * i] + pr->q0[3 * i + 1] + pr->q0[3 * i + 2] + pr->b[i]))
                 return hk_fail(w,
-                               "contact between bodies: particle %d's position or speed is not finite at step %lld "
-                               "(the state has blown up, or a body is too large for this build's precision): try a "
-                               "smaller dt, or check the scene's sizes",
-                               i, (long long)w->steps);
+                               "contact between bodies: particle %d's position or speed is not finite at the start "
+                               "of step %lld (the state has blown up, or a body is too large for this build's "
+                               "precision): try a smaller dt, or check the scene's sizes",
+                               i, (long long)w->steps + 1);
         memcpy(pr->qb, pr->q0, (size_t)(3 * n) * sizeof *pr->qb);
         for (int i = 0; i < n; i++) pr->rb[i] = pr->b[i] + skin(pr), pr->mv[i] = pr->b[i];
         const int rc = build(w, pr);
