@@ -267,7 +267,8 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
         if (res.status == HK_CG_BREAKDOWN) {
             restore_start(w, im);
             w->step_failed = HK_ERR_DIVERGED;
-            hk_fail(w, "the implicit solve broke down at step %lld (CG met a non-finite value or a direction without "
+            hk_fail(w,
+                    "the implicit solve broke down at step %lld (CG met a non-finite value or a direction without "
                     "positive curvature after %d iterations); the state is the step's start: try a smaller dt",
                     (long long)w->steps, res.iterations);
             st->diverged = 1;

@@ -97,8 +97,10 @@ hk_rope_def hk_default_rope_def(void)
 int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
 {
     if (d->count < 2) return hk_fail(w, "rope: count must be >= 2 (got %d)", d->count);
-    if (hk_check_mass(w, "rope", d->mass) || hk_check_spring_params(w, "rope springs", &d->springs)) return hk_failed(w);
-    if (d->topology == HK_ROPE_SKIP_ONE && hk_check_spring_params(w, "rope skip springs", &d->skip_springs)) return hk_failed(w);
+    if (hk_check_mass(w, "rope", d->mass) || hk_check_spring_params(w, "rope springs", &d->springs))
+        return hk_failed(w);
+    if (d->topology == HK_ROPE_SKIP_ONE && hk_check_spring_params(w, "rope skip springs", &d->skip_springs))
+        return hk_failed(w);
     if (hk_check_positive(w, "rope", "spacing", d->spacing) || hk_check_vec(w, "rope", "origin", d->origin) ||
         hk_check_vec(w, "rope", "anchor_velocity", d->anchor_velocity))
         return hk_failed(w);
@@ -411,7 +413,8 @@ int hk_world_add_quad(hk_world *w, const hk_quad_def *d)
 {
     if (hk_check_positive(w, "quad", "size", d->size) || hk_check_vec(w, "quad", "origin", d->origin))
         return hk_failed(w);
-    if (hk_check_mass(w, "quad", d->mass) || hk_check_spring_params(w, "quad springs", &d->springs)) return hk_failed(w);
+    if (hk_check_mass(w, "quad", d->mass) || hk_check_spring_params(w, "quad springs", &d->springs))
+        return hk_failed(w);
     hk_vec3 u = d->u, v = d->v;
     if (!hk_normalise(&u) || !hk_normalise(&v)) return hk_fail(w, "quad: u and v must be non-zero vectors");
     hk_vec3 pos[4];

@@ -160,8 +160,8 @@ struct hk_world {
     struct hk_implicit *implicit; /* the implicit solver's state (implicit/system.c), NULL until its first step */
     struct hk_part *part;         /* a distributed run: this process's share (dist/part.h); NULL otherwise */
     struct hk_contact *contact;   /* colliders and their contact state (contact/response.h); NULL without any */
-    int step_failed;              /* 0, or the hk_status of a substep that could not be taken (the state is its start) */
-    int fail_code;                /* the hk_status of the last failure recorded (hk_fail, hk_fail_memory) */
+    int step_failed; /* 0, or the hk_status of a substep that could not be taken (the state is its start) */
+    int fail_code;   /* the hk_status of the last failure recorded (hk_fail, hk_fail_memory) */
 
     int64_t steps;
     double time;
