@@ -16,6 +16,7 @@
 #include "hk_test_parse.h"
 #include "hk_test_scenes.h"
 #include "scene.h"
+#include "world.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
@@ -46,6 +47,16 @@ static void test_bad_number(void **state)
                 "x.scene:3:8: error: expected a number for 'mass', got 'inf'");
     check_error("body rope\n  count 2\n  mass 1e999\nend\n",
                 "x.scene:3:8: error: expected a mass in [1e-12, 1e12] kg for 'mass', got '1e999' (out of range)");
+    /* a vector the build's precision cannot hold: refused at its place in a float build, taken in a double one */
+    const char *far = "world\n  gravity 0 -1e39 0\nend\n" ROPE;
+    if (sizeof(hk_real) == 4) {
+        check_error(far, "x.scene:2:13: error: expected a number of size at most 3.40282e+38 for 'gravity', got "
+                         "'-1e39' (beyond this build's precision)");
+    } else {
+        hk_scene sc = parse_ok(far);
+        assert_true(sc.world->def.gravity.y == -1e39);
+        hk_scene_free(&sc);
+    }
 }
 
 static void test_value_out_of_range(void **state)

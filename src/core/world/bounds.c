@@ -97,7 +97,7 @@ static int vec_message(const char *field, hk_vec3 v, char *msg, size_t cap)
         }
         if (!hk_real_holds(c[k])) {
             snprintf(msg, cap, "%s.%c must be within this build's precision, |%c| <= %g (got %g)", field, "xyz"[k],
-                     "xyz"[k], sizeof(hk_real) == 4 ? FLT_MAX : DBL_MAX, c[k]);
+                     "xyz"[k], HK_REAL_LARGEST, c[k]);
             return -1;
         }
     }

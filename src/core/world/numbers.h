@@ -3,7 +3,11 @@
 #ifndef HOOKE_NUMBERS_H
 #define HOOKE_NUMBERS_H
 
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
+
+#include "hooke/hooke.h"
 
 /* A number is written in decimal: an optional sign, digits with an optional
  * decimal point (at least one digit), and an optional exponent e or E with
@@ -26,5 +30,10 @@ hk_num_status hk_num_real(const char *s, double *out);
 hk_num_status hk_num_int(const char *s, int64_t lo, int64_t hi, int64_t *out);
 /* "not a number", "not a whole number", "out of range" (NULL for HK_NUM_OK). */
 const char *hk_num_reason(hk_num_status st);
+
+/* The largest magnitude the build's precision holds (float: 3.4e38). */
+#define HK_REAL_LARGEST (sizeof(hk_real) == 4 ? (double)FLT_MAX : DBL_MAX)
+/* Whether x stays finite once held in the build's precision; 0 for NaN. */
+static inline int hk_real_holds(double x) { return fabs(x) <= HK_REAL_LARGEST; }
 
 #endif

@@ -3,10 +3,8 @@
 #ifndef HOOKE_WORLD_H
 #define HOOKE_WORLD_H
 
-#include <float.h>
-#include <math.h>
-
 #include "hooke/hooke.h"
+#include "numbers.h"
 #include "team.h"
 
 /* Margin (in entries) on both sides of a lattice row buffer, and of every
@@ -281,7 +279,5 @@ void hk_particle_position(const hk_world *w, const hk_body *b, int i, double out
 /* Sets particle i of body b to world position pos [m] (its displacement
  * q_i = pos - origin - r_i, rounded once). */
 void hk_particle_place(hk_world *w, const hk_body *b, int i, const double pos[3]);
-/* Whether x stays finite once held in the build's precision (float: |x| <= FLT_MAX); 0 for NaN. */
-static inline int hk_real_holds(double x) { return fabs(x) <= (sizeof(hk_real) == 4 ? FLT_MAX : DBL_MAX); }
 
 #endif

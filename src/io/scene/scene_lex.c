@@ -235,6 +235,9 @@ int sc_parse_vec(sc_lexer *lx, int ti, const char *key, sc_check ck, hk_vec3 *ou
         const hk_num_status st = hk_num_real(lx->tok[ti + k].s, &c[k]);
         if (st == HK_NUM_NOT_A_NUMBER) return sc_expected(lx, ti + k, "a number for '%s'", key);
         if (st != HK_NUM_OK) return sc_expected_why(lx, ti + k, hk_num_reason(st), "a number for '%s'", key);
+        if (!hk_real_holds(c[k]))
+            return sc_expected_why(lx, ti + k, "beyond this build's precision", "a number of size at most %g for '%s'",
+                                   HK_REAL_LARGEST, key);
     }
     if (ck == CK_NONZERO && c[0] == 0 && c[1] == 0 && c[2] == 0) {
         char a[SC_SHOW_CAP], b[SC_SHOW_CAP], d[SC_SHOW_CAP];
