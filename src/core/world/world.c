@@ -417,12 +417,29 @@ void hk_particle_position(const hk_world *w, const hk_body *b, int i, double out
     out[2] = b->origin[2] + hk_local_z(p, i);
 }
 
+/* q_i = pos - origin - r_i, in double */
+static void displacement(const hk_particles *p, const hk_body *b, int i, const double pos[3], double q[3])
+{
+    q[0] = pos[0] - b->origin[0] - p->rx[i];
+    q[1] = pos[1] - b->origin[1] - p->ry[i];
+    q[2] = pos[2] - b->origin[2] - p->rz[i];
+}
+
 void hk_particle_place(hk_world *w, const hk_body *b, int i, const double pos[3])
 {
     hk_particles *p = &w->p;
-    p->qx[i] = (hk_real)(pos[0] - b->origin[0] - p->rx[i]);
-    p->qy[i] = (hk_real)(pos[1] - b->origin[1] - p->ry[i]);
-    p->qz[i] = (hk_real)(pos[2] - b->origin[2] - p->rz[i]);
+    double q[3];
+    displacement(p, b, i, pos, q);
+    p->qx[i] = (hk_real)q[0];
+    p->qy[i] = (hk_real)q[1];
+    p->qz[i] = (hk_real)q[2];
+}
+
+int hk_particle_fits(const hk_world *w, const hk_body *b, int i, const double pos[3])
+{
+    double q[3];
+    displacement(&w->p, b, i, pos, q);
+    return hk_real_holds(q[0]) && hk_real_holds(q[1]) && hk_real_holds(q[2]);
 }
 
 hk_vec3 hk_world_position(const hk_world *w, int i)
@@ -441,9 +458,7 @@ int hk_world_set_position(hk_world *w, int i, hk_vec3 x)
         return hk_fail(w, "set_position: position of particle %d is not finite", i);
     const double pos[3] = {x.x, x.y, x.z};
     const hk_body *b = &w->bodies[hk_body_of(w, i)];
-    const hk_particles *p = &w->p; /* what hk_particle_place stores, q_i = pos - origin - r_i, must hold */
-    if (!hk_real_holds(pos[0] - b->origin[0] - p->rx[i]) || !hk_real_holds(pos[1] - b->origin[1] - p->ry[i]) ||
-        !hk_real_holds(pos[2] - b->origin[2] - p->rz[i]))
+    if (!hk_particle_fits(w, b, i, pos))
         return hk_fail(w, "set_position: position (%g, %g, %g) m of particle %d is beyond this build's precision", x.x,
                        x.y, x.z, i);
     hk_particle_place(w, b, i, pos);

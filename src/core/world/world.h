@@ -279,5 +279,7 @@ void hk_particle_position(const hk_world *w, const hk_body *b, int i, double out
 /* Sets particle i of body b to world position pos [m] (its displacement
  * q_i = pos - origin - r_i, rounded once). */
 void hk_particle_place(hk_world *w, const hk_body *b, int i, const double pos[3]);
+/* Whether hk_particle_place can hold pos for particle i: its displacement within the build's precision. */
+int hk_particle_fits(const hk_world *w, const hk_body *b, int i, const double pos[3]);
 
 #endif
