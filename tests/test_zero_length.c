@@ -1,7 +1,10 @@
-/* test_zero_length.c — every body kind refuses a spring of zero length, in the library and in scene files. */
+/* test_zero_length.c — every body kind refuses a spring of zero length or one too long, in the library and scenes. */
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "hk_test_cli.h"
+
+#include <float.h>
+#include <math.h>
 
 #include "scene.h"
 
@@ -289,6 +292,75 @@ static void test_scenes(void **state)
     hk_scene_free(&sc);
 }
 
+/* Springs longer than HK_SPRING_MAX_LENGTH (the forces square a length: 2^63 m in float) are refused like those of
+ * zero length, as are rest lengths beyond it; a double build holds them. */
+static void test_too_long(void **state)
+{
+    (void)state;
+    hk_world *w = hk_test_empty_world();
+#ifdef HOOKE_DOUBLE
+    assert_true(HK_SPRING_MAX_LENGTH == ldexp(1, 511));
+    const double beyond = 1e160;
+#else
+    assert_true(HK_SPRING_MAX_LENGTH == ldexp(1, 63));
+    assert_true(4 * HK_SPRING_MAX_LENGTH * HK_SPRING_MAX_LENGTH / FLT_MAX < 1.0000001); /* its square a quarter */
+    const double beyond = 1e20;
+#endif
+    char want[512];
+    /* listed points 8e18 m apart: a spring in both builds; 2e20 m apart (2e160 m in double): refused */
+    const double mass[2] = {1, 1};
+    const hk_vec3 near[2] = {{-4e18, 0, 0}, {4e18, 0, 0}}, far[2] = {{-beyond, 0, 0}, {beyond, 0, 0}};
+    const int a = 0, b = 1;
+    hk_spring_params sp = hk_default_spring_params();
+    assert_int_equal(hk_world_add_points(w, 2, near, NULL, mass), 0);
+    assert_true(hk_world_add_springs(w, 0, 1, &a, &b, &sp) >= 0);
+    hk_world_destroy(w);
+    w = hk_test_empty_world();
+    assert_int_equal(hk_world_add_points(w, 2, far, NULL, mass), 0);
+    const int64_t springs0 = hk_world_spring_count(w);
+    assert_int_equal(hk_world_add_springs(w, 0, 1, &a, &b, &sp), -1);
+    snprintf(want, sizeof want,
+             "body 0 (points), family main: spring joins particles 0 and 1, %g m apart: longer than %g m, beyond "
+             "this build's precision (the forces square a spring's length)",
+             2 * beyond, HK_SPRING_MAX_LENGTH);
+    assert_string_equal(hk_world_error(w), want);
+    assert_int_equal(hk_world_spring_count(w), springs0);
+    char why[320];
+    assert_int_equal(hk_find_zero_length_spring(2, far, 1, &a, &b, why, sizeof why), 0);
+    assert_int_equal(hk_find_zero_length_spring(2, near, 1, &a, &b, why, sizeof why), -1);
+    hk_world_destroy(w);
+    w = hk_test_empty_world();
+    /* a rope whose spacing is beyond it; just below it, a rope */
+    hk_rope_def r = hk_default_rope_def();
+    r.count = 3;
+    r.spacing = beyond;
+    snprintf(want, sizeof want,
+             "body 0 (rope), family chain: spring joins particles 0 and 1, %g m apart: longer than %g m, beyond "
+             "this build's precision (the forces square a spring's length)",
+             (double)(hk_real)beyond, HK_SPRING_MAX_LENGTH);
+    assert_refused(w, hk_world_add_rope(w, &r), want);
+    r.spacing = 0.99 * HK_SPRING_MAX_LENGTH;
+    assert_int_equal(hk_world_add_rope(w, &r), 0);
+    hk_world_destroy(w);
+    w = hk_test_empty_world();
+    /* a rest length beyond it */
+    r.spacing = 1;
+    r.springs.rest_length = 2 * HK_SPRING_MAX_LENGTH;
+    snprintf(want, sizeof want, "rope springs: rest_length must be at most %g m, this build's longest spring (got %g)",
+             HK_SPRING_MAX_LENGTH, 2 * HK_SPRING_MAX_LENGTH);
+    assert_refused(w, hk_world_add_rope(w, &r), want);
+    hk_world_destroy(w);
+#ifndef HOOKE_DOUBLE
+    /* a cloth whose spacing a float cannot hold: its nodes' rest vectors are infinite (reported at the end line) */
+    snprintf(want, sizeof want,
+             "x.scene:7:1: error: body cloth rejected: body 0 (cloth), family structural(1,0): spring joins particles "
+             "0 and 1, inf m apart: longer than %g m, beyond this build's precision (the forces square a spring's "
+             "length)",
+             HK_SPRING_MAX_LENGTH);
+    scene_refuses("body cloth\n nx 3\n ny 3\n spacing 1e39\n mass 1\n springs structural k 1\nend\n", want);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_lattice_bodies),
         cmocka_unit_test(test_surface_bodies),
         cmocka_unit_test(test_scenes),
+        cmocka_unit_test(test_too_long),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

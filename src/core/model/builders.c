@@ -29,6 +29,9 @@ int hk_check_spring_params(hk_world *w, const char *what, const hk_spring_params
         return hk_failed(w);
     if (!(s->rest_length >= 0) || !isfinite(s->rest_length))
         return hk_fail(w, "%s: rest_length must be >= 0 (got %g)", what, s->rest_length);
+    if (s->rest_length > HK_SPRING_MAX_LENGTH)
+        return hk_fail(w, "%s: rest_length must be at most %g m, this build's longest spring (got %g)", what,
+                       HK_SPRING_MAX_LENGTH, s->rest_length);
     if (s->behaviour == HK_SPRING_BREAKABLE && !(s->break_ratio > 1))
         return hk_fail(w, "%s: break_ratio must be > 1 (got %g)", what, s->break_ratio);
     if ((unsigned)s->behaviour > HK_SPRING_BREAKABLE) return hk_fail(w, "%s: unknown behaviour", what);

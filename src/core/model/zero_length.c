@@ -1,4 +1,4 @@
-/* zero_length.c — the rule that refuses springs of zero length: ends at one place, or a billionth of the body apart. */
+/* zero_length.c — the rule that refuses springs without a usable length: zero, a billionth of the body, or too long. */
 /* SPDX-License-Identifier: MIT */
 #include "zero_length.h"
 
@@ -29,9 +29,17 @@ static double box_size(const hk_real *const x[3], int64_t n)
 static int zero_length(const hk_real d[3], const double at[3], int64_t la, int64_t lb, double size, char *why,
                        size_t cap)
 {
-    const double r = sqrt((double)d[0] * d[0] + (double)d[1] * d[1] + (double)d[2] * d[2]);
-    if (r > 0 && r >= HK_SPRING_MIN_FRACTION * size) return 0;
+    const double r = hypot(hypot((double)d[0], (double)d[1]), (double)d[2]); /* no overflow on the way */
+    const int too_long = !(r <= HK_SPRING_MAX_LENGTH); /* NaN too: ends that are not finite as stored */
+    if (!too_long && r > 0 && r >= HK_SPRING_MIN_FRACTION * size) return 0;
     if (!why || !cap) return 1;
+    if (too_long) {
+        snprintf(why, cap,
+                 "joins particles %lld and %lld, %g m apart: longer than %g m, beyond this build's precision (the "
+                 "forces square a spring's length)",
+                 (long long)la, (long long)lb, r, HK_SPRING_MAX_LENGTH);
+        return 1;
+    }
     if (r == 0)
         snprintf(why, cap, "joins particles %lld and %lld at the same position (%g, %g, %g)", (long long)la,
                  (long long)lb, at[0], at[1], at[2]);

@@ -1,4 +1,4 @@
-/* zero_length.h — the rule that refuses springs of zero length (the public half is in hooke.h). */
+/* zero_length.h — the rule that refuses springs of zero length or too long (the public half is in hooke.h). */
 /* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_ZERO_LENGTH_H
 #define HOOKE_ZERO_LENGTH_H

@@ -398,10 +398,16 @@ HK_API int hk_world_add_springs(hk_world *w, int body, int count, const int *a, 
  * creates springs (the body builders, hk_world_add_springs) refuses one, naming the body, the family and the two
  * particles (body-local indices). */
 #define HK_SPRING_MIN_FRACTION 1e-9
+/* Springs too long to hold. The forces square a spring's length, so a spring longer than HK_SPRING_MAX_LENGTH [m]
+ * (2^63 m = 9.2e18 m in the float build, 2^511 m in the double one: its square a quarter of the largest value the
+ * precision holds) is refused by the same calls, as is a rest_length beyond it, and a spring whose ends are not
+ * finite as stored (a lattice whose spacing the precision cannot hold). */
+#define HK_SPRING_MAX_LENGTH (sizeof(hk_real) == 4 ? 9.223372036854775808e18 : 6.703903964971298549e153)
 /* The first spring a[s] - b[s] (s < nsprings) over the points pos[0..count) of one body that the rule refuses: its
  * index s, or -1 if none (springs with an index outside 0..count-1 are not judged), -2 if out of memory. why (may be
- * NULL) gets the reason, "joins particles A and B at the same position (x, y, z): ..." or "joins particles A and B, R
- * m apart in a body S m across (...)". */
+ * NULL) gets the reason, "joins particles A and B at the same position (x, y, z): ...", "joins particles A and B, R
+ * m apart in a body S m across (...)" or "joins particles A and B, R m apart: longer than ..."
+ * (HK_SPRING_MAX_LENGTH). */
 HK_API int64_t hk_find_zero_length_spring(int count, const hk_vec3 *pos, int64_t nsprings, const int *a, const int *b,
                                           char *why, size_t cap);
 /* Pins (inverse mass 0) particle local_index of body. HK_OK or a negative
