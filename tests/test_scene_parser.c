@@ -57,6 +57,25 @@ static void test_bad_number(void **state)
         assert_true(sc.world->def.gravity.y == -1e39);
         hk_scene_free(&sc);
     }
+    /* so is a single number: a ground plane, a sphere's radius, a friction coefficient */
+    static const struct {
+        const char *text, *want;
+    } single[] = {
+        {"ground\n  model spring\n  height 1e39\n  stiffness 1e4\nend\n" ROPE,
+         "x.scene:3:10: error: expected a number "
+         "of size at most 3.40282e+38 for 'height', got '1e39' (beyond this build's precision)"},
+        {"sphere\n center 0 0 0\n radius 4e38\nend\n" ROPE,
+         "x.scene:3:9: error: expected a number of size at most "
+         "3.40282e+38 for 'radius', got '4e38' (beyond this build's precision)"},
+    };
+    for (size_t i = 0; i < sizeof single / sizeof *single; i++) {
+        if (sizeof(hk_real) == 4) {
+            check_error(single[i].text, single[i].want);
+        } else {
+            hk_scene sc = parse_ok(single[i].text);
+            hk_scene_free(&sc);
+        }
+    }
 }
 
 static void test_value_out_of_range(void **state)

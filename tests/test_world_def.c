@@ -16,11 +16,8 @@ static void values_of(const hk_field *f, double *bad, int *nb, double *good, int
     const hk_bound *bound =
         f->rule == HK_RULE_BOUND || f->rule == HK_RULE_BOUND_OR_0 ? hk_bound_of((hk_bound_kind)f->a) : NULL;
     switch (f->rule) {
-    case HK_RULE_FINITE:
-        bad[b++] = NAN, bad[b++] = INFINITY, bad[b++] = -INFINITY;
-        good[g++] = -1e300, good[g++] = 1e300;
-        break;
-    case HK_RULE_VEC: /* within the build's precision: a float build holds at most FLT_MAX */
+    case HK_RULE_FINITE: /* within the build's precision: a float build holds at most FLT_MAX */
+    case HK_RULE_VEC:
         bad[b++] = NAN, bad[b++] = INFINITY, bad[b++] = -INFINITY;
         if (sizeof(hk_real) == 4) bad[b++] = 1e39, bad[b++] = -1e39;
         good[g++] = sizeof(hk_real) == 4 ? -FLT_MAX : -1e300, good[g++] = sizeof(hk_real) == 4 ? FLT_MAX : 1e300;

@@ -351,13 +351,27 @@ static void test_too_long(void **state)
     assert_refused(w, hk_world_add_rope(w, &r), want);
     hk_world_destroy(w);
 #ifndef HOOKE_DOUBLE
-    /* a cloth whose spacing a float cannot hold: its nodes' rest vectors are infinite (reported at the end line) */
+    /* a cloth whose spacing a float cannot hold: its nodes' rest vectors are infinite */
+    w = hk_test_empty_world();
+    hk_cloth_def c = hk_default_cloth_def();
+    c.nx = c.ny = 3;
+    c.spacing = 1e39;
+    snprintf(want, sizeof want,
+             "body 0 (cloth), family structural(1,0): spring joins particles 0 and 1, inf m apart: longer than %g m, "
+             "beyond this build's precision (the forces square a spring's length)",
+             HK_SPRING_MAX_LENGTH);
+    assert_refused(w, hk_world_add_cloth(w, &c), want);
+    hk_world_destroy(w);
+    /* in a scene the number itself is refused where it stands; a spacing a float holds, at the body's end */
+    scene_refuses("body cloth\n nx 3\n ny 3\n spacing 1e39\n mass 1\n springs structural k 1\nend\n",
+                  "x.scene:4:10: error: expected a number of size at most 3.40282e+38 for 'spacing', got '1e39' "
+                  "(beyond this build's precision)");
     snprintf(want, sizeof want,
              "x.scene:7:1: error: body cloth rejected: body 0 (cloth), family structural(1,0): spring joins particles "
-             "0 and 1, inf m apart: longer than %g m, beyond this build's precision (the forces square a spring's "
+             "0 and 1, 1e+20 m apart: longer than %g m, beyond this build's precision (the forces square a spring's "
              "length)",
              HK_SPRING_MAX_LENGTH);
-    scene_refuses("body cloth\n nx 3\n ny 3\n spacing 1e39\n mass 1\n springs structural k 1\nend\n", want);
+    scene_refuses("body cloth\n nx 3\n ny 3\n spacing 1e20\n mass 1\n springs structural k 1\nend\n", want);
 #endif
 }
 

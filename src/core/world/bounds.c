@@ -118,7 +118,7 @@ int hk_check_positive(hk_world *w, const char *what, const char *field, double v
 void hk_field_text(const hk_field *f, char *out, size_t cap)
 {
     switch (f->rule) {
-    case HK_RULE_FINITE: snprintf(out, cap, "finite"); return;
+    case HK_RULE_FINITE: snprintf(out, cap, "finite, within the build's precision"); return;
     case HK_RULE_VEC: snprintf(out, cap, "finite in x, y and z"); return;
     case HK_RULE_INT:
         if (f->a == 0 && f->b == 1)
@@ -150,6 +150,11 @@ int hk_field_check(const hk_field *f, const void *base, char *msg, size_t cap)
     }
     double v;
     memcpy(&v, at, sizeof v);
+    if (f->rule == HK_RULE_FINITE && isfinite(v) && !hk_real_holds(v)) {
+        snprintf(msg, cap, "%s must be within this build's precision, |%s| <= %g (got %g)", f->name, f->name,
+                 HK_REAL_LARGEST, v);
+        return -1;
+    }
     if (f->rule == HK_RULE_FINITE  ? isfinite(v)
         : f->rule == HK_RULE_RANGE ? v >= f->a && v <= f->b
                                    : hk_bound_ok((hk_bound_kind)f->a, f->rule == HK_RULE_BOUND_OR_0, v))

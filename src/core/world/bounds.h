@@ -20,7 +20,7 @@ void hk_short_g(double v, char *out, size_t cap);
 
 /* What a field of a descriptor accepts. */
 typedef enum hk_rule {
-    HK_RULE_FINITE,     /* a double, finite */
+    HK_RULE_FINITE,     /* a double, finite and within the build's precision */
     HK_RULE_VEC,        /* an hk_vec3, every component finite and within the build's precision */
     HK_RULE_BOUND,      /* a double within bound a (hk_bound_kind) */
     HK_RULE_BOUND_OR_0, /* a double, 0 or within bound a */

@@ -209,6 +209,9 @@ int sc_parse_num(sc_lexer *lx, int ti, const char *key, sc_check ck, double *out
         return sc_expected_why(lx, ti, hk_num_reason(st), "%s for '%s'", check_text(ck, text, sizeof text), key);
     if (!check_ok(ck, *out))
         return sc_expected_why(lx, ti, check_why(ck, *out), "%s for '%s'", check_text(ck, text, sizeof text), key);
+    if (!hk_real_holds(*out)) /* the bounded quantities' own message first: it says more */
+        return sc_expected_why(lx, ti, "beyond this build's precision", "a number of size at most %g for '%s'",
+                               HK_REAL_LARGEST, key);
     return 0;
 }
 
