@@ -45,6 +45,7 @@ typedef struct mg_body {
     int levels;
     mg_level *lv; /* lv[0]: the aggregates of the body's nodes */
     double *chol; /* coarsest level: Cholesky factor L of its dense matrix, 3N x 3N, L^T above the diagonal */
+    int64_t band; /* its half bandwidth in unknowns (L and L^T are zero farther from the diagonal) */
     double *work;
     int chol_ok;
     /* a distributed run: this rank's messages of the first coarse level's

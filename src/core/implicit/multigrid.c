@@ -76,6 +76,16 @@ static int level_init(mg_level *L, const int n[3])
     return -1;
 }
 
+/* The coarsest level's half bandwidth in unknowns: its couplings reach at
+ * most this far from the diagonal (nodes in lattice order, 3 unknowns
+ * each), and so do the entries of its Cholesky factor. */
+static int64_t coarsest_band(const mg_level *L)
+{
+    int64_t most = 0;
+    for (int o = 0; o < L->noff; o++) most = L->loff[o] > most ? L->loff[o] : most; /* loff > 0: half stencil */
+    return 3 * most + 2;
+}
+
 /* Whether body bi is a lattice whose families all reach at most 2 nodes
  * along each axis (then aggregates of 2 are neighbours at most 1 apart). */
 static int body_qualifies(const hk_world *w, int bi)
@@ -134,6 +144,7 @@ static int body_init(mg_body *B, const hk_world *w, int bi)
         if (B->lv[levels - 1].nodes <= HK_MG_COARSEST || (n[0] == 1 && n[1] == 1 && n[2] == 1)) break;
     }
     const int64_t m = 3 * B->lv[levels - 1].nodes;
+    B->band = coarsest_band(&B->lv[levels - 1]);
     B->chol = malloc((size_t)(m * m) * sizeof *B->chol);
     B->work = malloc((size_t)m * sizeof *B->work);
     return B->chol && B->work ? 0 : -1;
@@ -495,11 +506,12 @@ static void invert_level(const hk_team *tm, mg_level *L)
 
 /* The coarsest level's dense matrix, factored A = L L^T in place (lower
  * triangle, then L^T copied into the upper one); aggregates of fixed
- * particles get identity rows. */
+ * particles get identity rows. The factor of a band matrix keeps its band:
+ * the entries outside it are zeros, which the loops leave out. */
 static void factor_coarsest(mg_body *B)
 {
     const mg_level *L = &B->lv[B->levels - 1];
-    const int64_t m = 3 * L->nodes;
+    const int64_t m = 3 * L->nodes, bw = B->band;
     double *A = B->chol;
     memset(A, 0, (size_t)(m * m) * sizeof *A);
     static const int row[6] = {0, 0, 0, 1, 1, 2}, col[6] = {0, 1, 2, 1, 2, 2};
@@ -527,21 +539,21 @@ static void factor_coarsest(mg_body *B)
     B->chol_ok = 1;
     for (int64_t j = 0; j < m; j++) {
         double s = A[j * m + j];
-        for (int64_t p = 0; p < j; p++) s -= A[j * m + p] * A[j * m + p];
+        for (int64_t p = j > bw ? j - bw : 0; p < j; p++) s -= A[j * m + p] * A[j * m + p];
         if (!(s > 0)) {
             B->chol_ok = 0;
             return;
         }
         const double djj = sqrt(s);
         A[j * m + j] = djj;
-        for (int64_t i = j + 1; i < m; i++) {
+        for (int64_t i = j + 1; i < m && i <= j + bw; i++) {
             double t = A[i * m + j];
-            for (int64_t p = 0; p < j; p++) t -= A[i * m + p] * A[j * m + p];
+            for (int64_t p = i - bw > 0 ? i - bw : 0; p < j; p++) t -= A[i * m + p] * A[j * m + p];
             A[i * m + j] = t / djj;
         }
     }
     for (int64_t j = 0; j < m; j++) /* L^T in the upper triangle: L's columns as rows (solve_coarsest) */
-        for (int64_t i = j + 1; i < m; i++) A[j * m + i] = A[i * m + j];
+        for (int64_t i = j + 1; i < m && i <= j + bw; i++) A[j * m + i] = A[i * m + j];
 }
 
 static void hk_mg_finish(hk_mg *mg, const hk_team *tm, const hk_world *w)
@@ -633,7 +645,7 @@ static void solve_coarsest(const hk_world *w, mg_body *B)
         }
         return;
     }
-    const int64_t m = 3 * L->nodes;
+    const int64_t m = 3 * L->nodes, bw = B->band;
     const double *A = B->chol;
     double *y = B->work;
     /* L y = b by columns: y_i = (b_i - L_i0 y_0 - L_i1 y_1 - ...) / L_ii, each
@@ -645,11 +657,13 @@ static void solve_coarsest(const hk_world *w, mg_body *B)
         y[p] = yp;
         const double *restrict col = A + p * m;
         double *restrict below = y;
-        for (int64_t i = p + 1; i < m; i++) below[i] -= col[i] * yp;
+        const int64_t end = p + bw + 1 < m ? p + bw + 1 : m;
+        for (int64_t i = p + 1; i < end; i++) below[i] -= col[i] * yp;
     }
     for (int64_t i = m - 1; i >= 0; i--) {
         double s = y[i];
-        for (int64_t p = i + 1; p < m; p++) s -= A[i * m + p] * y[p]; /* L_pi, from L^T */
+        const int64_t end = i + bw + 1 < m ? i + bw + 1 : m;
+        for (int64_t p = i + 1; p < end; p++) s -= A[i * m + p] * y[p]; /* L_pi, from L^T */
         y[i] = s / A[i * m + i];
     }
     for (int64_t i = 0; i < m; i++) L->x[i % 3][i / 3] = (hk_real)y[i];

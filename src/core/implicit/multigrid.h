@@ -14,7 +14,8 @@
  * is again a sum of "springs" between neighbouring aggregates: every level
  * stores per node its 3x3 diagonal block and one coupling block per
  * neighbour offset in {-1, 0, 1}^3 (half of them, the other half by
- * symmetry). Levels stop at HK_MG_COARSEST nodes, solved exactly (Cholesky).
+ * symmetry). Levels stop at HK_MG_COARSEST nodes, solved exactly (Cholesky
+ * within the matrix's band).
  * The cycle smooths with damped block Jacobi before and after each coarse
  * correction, and finds the correction of every coarse level above the
  * coarsest by one or two conjugate-gradient steps preconditioned by the
