@@ -79,13 +79,60 @@ static void test_energy_runaway(void **state)
                                 "energy (no wind, pressure, moving anchors or spheres)",
                                 "hooke: hint: omega*dt = 2.89 (omega_max = 10 rad/s from k and m, substep 0.289 s); "
                                 "rk4 is stable only below omega*dt = 2.83: lower dt or set dt_max",
+                                /* and a warning before the first step */
+                                "hooke: warning: ",
+                                "rk4.scene: omega*dt = 2.89 is above rk4's stability limit 2.83 "
+                                "(omega_max = 10 rad/s, an upper bound from k and m, colliders and contact included; "
+                                "substep 0.289 s): the run may blow up; lower dt or set dt_max below 0.283 s",
                                 NULL};
     expect(args, 2, want);
-    /* at 0.98 times the limit it runs to its end */
+    /* at 0.98 times the limit it runs to its end, without the warning */
     snprintf(args, sizeof args, "run '%s' --dt 0.2772 --quiet", sc);
     hk_run r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
+    assert_null(strstr(r.err, "warning"));
     hk_run_free(&r);
+}
+
+/* A cloth with contact whose stiff springs blow up once it lands (omega*dt = 77 against 2; warned before the first
+ * step): with 5 000 particles and springs a run checks every 2nd step, but a blow-up among contact pairs drags
+ * every pair it flings along through the swept test, so with contact the check runs every step. The report comes at
+ * the first step past the stretch limit: no statistics row before it shows a stretch past it (every 2nd step, the
+ * row of step 25 showed 1.7e9 and the report came a step later, after a step that swept every pair of the body). */
+static void test_contact_blowup_at_once(void **state)
+{
+    (void)state;
+    const char *sc = hk_test_path("contact_blowup.scene"), *csv = hk_test_path("contact_blowup.csv");
+    hk_test_write(sc, "world\n gravity 0 -9.81 0\nend\n"
+                      "body cloth\n nx 16\n ny 64\n spacing 0.02\n origin -0.15 1.31 0\n u 1 0 0\n v 0 -1 0.05\n"
+                      " mass 1e-3\n springs structural k 3e6 damping 0.01 damping_model relative\n"
+                      " springs shear k 300 damping 0.01 damping_model relative\nend\n"
+                      "collider\n shape box\n size 2 0.2 2\n offset 0 -0.1 0\n thickness 0.005\n stiffness 200\nend\n"
+                      "contact\n self 1\n thickness 0.005\n stiffness 200\nend\n"
+                      "run\n integrator semi_implicit_euler\n dt 0.004\n dt_max 5e-4\n time 1\nend\n");
+    char args[1024];
+    snprintf(args, sizeof args, "run '%s' --quiet --stats '%s' --every 1", sc, csv);
+    const char *const want[] = {"hooke: warning: ", "omega*dt = 77.5 is above semi_implicit_euler's stability limit 2",
+                                "simulation blew up at step ", "runaway stretch in spring ", NULL};
+    expect(args, 2, want);
+    char *text = hk_test_slurp(csv);
+    assert_non_null(text);
+    /* the header names max_stretch as the 7th column */
+    assert_non_null(strstr(text, "step,time,kinetic,gravity,spring,total,max_stretch,"));
+    int rows = 0;
+    for (const char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        const char *c = line + 1;
+        for (int k = 0; k < 6 && c; k++) c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL;
+        assert_non_null(c);
+        const double stretch = strtod(c, NULL);
+        if (!(stretch <= 10)) {
+            print_error("a statistics row before the report shows a stretch of %g: %.60s\n", stretch, line + 1);
+            fail();
+        }
+        rows++;
+    }
+    assert_true(rows > 20); /* the cloth fell for some steps before it landed */
+    free(text);
 }
 
 /* A run length whose step count a run cannot hold is refused by name. */
@@ -121,7 +168,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_overload),          cmocka_unit_test(test_initial_stretch),
         cmocka_unit_test(test_energy_runaway),    cmocka_unit_test(test_run_length_overflow),
-        cmocka_unit_test(test_stats_write_error),
+        cmocka_unit_test(test_stats_write_error), cmocka_unit_test(test_contact_blowup_at_once),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

@@ -56,6 +56,21 @@ const char *hk_stability_limit_text(const hk_integrator_info *in, char *buf, siz
     return buf;
 }
 
+int hk_warn_unstable(FILE *out, const hk_world *w, const char *scene)
+{
+    const hk_integrator_info *in = hk_integrator_info_of(hk_world_integrator(w).kind);
+    const double limit = in->stability_limit;
+    if (in->implicit || !(limit > 0) || isinf(limit)) return 0;
+    const double omega = hk_omega_max(w), h = hk_world_integrator(w).dt / hk_world_substeps(w), wh = omega * h;
+    if (!(wh > limit)) return 0;
+    fprintf(out,
+            "hooke: warning: %s: omega*dt = %.3g is above %s's stability limit %.3g (omega_max = %.4g rad/s, an upper "
+            "bound from k and m, colliders and contact included; substep %.3g s): the run may blow up; lower dt or "
+            "set dt_max below %.3g s\n",
+            scene, wh, in->name, limit, omega, h, limit / omega);
+    return 1;
+}
+
 static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
 /* What feeds w energy (into out), or 0 when nothing does. */

@@ -40,6 +40,13 @@ double hk_omega_max(const hk_world *w);
  * every dt); written into buf (16 bytes are enough), which is returned. */
 const char *hk_stability_limit_text(const hk_integrator_info *in, char *buf, size_t len);
 
+/* Before a run: under an explicit integrator with a finite stability
+ * limit, a warning on `out` when omega_max * dt (hk_omega_max, the
+ * collider and contact springs included) is past the limit: "hooke:
+ * warning: SCENE: omega*dt = ... above INTEGRATOR's stability limit ...".
+ * The bound is an upper one, so the run may still hold; 1 if it warned. */
+int hk_warn_unstable(FILE *out, const hk_world *w, const char *scene);
+
 /* How a run ended in a blow-up, and why: the report on `out`, then the
  * hint that names the likely cause with its numbers: for an explicit
  * integrator, omega*dt near or past its stability limit ("lower dt") or,
