@@ -119,7 +119,7 @@ void hk_field_text(const hk_field *f, char *out, size_t cap)
 {
     switch (f->rule) {
     case HK_RULE_FINITE: snprintf(out, cap, "finite, within the build's precision"); return;
-    case HK_RULE_VEC: snprintf(out, cap, "finite in x, y and z"); return;
+    case HK_RULE_VEC: snprintf(out, cap, "finite in x, y and z, within the build's precision"); return;
     case HK_RULE_INT:
         if (f->a == 0 && f->b == 1)
             snprintf(out, cap, "0 or 1");
