@@ -56,12 +56,21 @@ const char *hk_stability_limit_text(const hk_integrator_info *in, char *buf, siz
     return buf;
 }
 
+/* omega_max times the substep (into *omega and *h). */
+static double omega_dt(const hk_world *w, double *omega, double *h)
+{
+    *omega = hk_omega_max(w);
+    *h = hk_world_integrator(w).dt / hk_world_substeps(w);
+    return *omega * *h;
+}
+
 int hk_warn_unstable(FILE *out, const hk_world *w, const char *scene)
 {
     const hk_integrator_info *in = hk_integrator_info_of(hk_world_integrator(w).kind);
     const double limit = in->stability_limit;
     if (in->implicit || !(limit > 0) || isinf(limit)) return 0;
-    const double omega = hk_omega_max(w), h = hk_world_integrator(w).dt / hk_world_substeps(w), wh = omega * h;
+    double omega, h;
+    const double wh = omega_dt(w, &omega, &h);
     if (!(wh > limit)) return 0;
     fprintf(out,
             "hooke: warning: %s: omega*dt = %.3g is above %s's stability limit %.3g (omega_max = %.4g rad/s, an upper "
@@ -173,8 +182,8 @@ void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk
         implicit_hint(out, w, in);
         return;
     }
-    const double omega = hk_omega_max(w), h = hk_world_integrator(w).dt / hk_world_substeps(w), wh = omega * h;
-    const double limit = in->stability_limit;
+    double omega, h;
+    const double wh = omega_dt(w, &omega, &h), limit = in->stability_limit;
     /* far below the limit (under half of it) the step is not the cause: a stretch blow-up is the load or the
      * initial state; an energy runaway or a non-finite state there is still the integrator's (euler gains
      * energy at every dt) */

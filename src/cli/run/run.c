@@ -717,8 +717,7 @@ int hk_cmd_run(int argc, char **argv)
     }
     if (r.frames) r.last_frame = r.first;
     hk_energy_guard_init(&r.guard, w);
-    if (!o.quiet)
-    {
+    if (!o.quiet) {
         const int particles = hk_world_particles(w).count, substeps = hk_world_substeps(w);
         const long long springs = (long long)hk_world_spring_count(w);
         char outputs[96] = "";

@@ -200,6 +200,13 @@ static const char *check_why(sc_check ck, double v)
     return b >= 0 && v > 0 ? hk_bound_of((hk_bound_kind)b)->reason : NULL;
 }
 
+/* Token ti, a number, is larger in size than the build's precision holds (hk_real_holds). */
+static int beyond_precision(sc_lexer *lx, int ti, const char *key)
+{
+    return sc_expected_why(lx, ti, "beyond this build's precision", "a number of size at most %g for '%s'",
+                           HK_REAL_LARGEST, key);
+}
+
 int sc_parse_num(sc_lexer *lx, int ti, const char *key, sc_check ck, double *out)
 {
     const hk_num_status st = ti < lx->ntok ? hk_num_real(lx->tok[ti].s, out) : HK_NUM_NOT_A_NUMBER;
@@ -209,9 +216,7 @@ int sc_parse_num(sc_lexer *lx, int ti, const char *key, sc_check ck, double *out
         return sc_expected_why(lx, ti, hk_num_reason(st), "%s for '%s'", check_text(ck, text, sizeof text), key);
     if (!check_ok(ck, *out))
         return sc_expected_why(lx, ti, check_why(ck, *out), "%s for '%s'", check_text(ck, text, sizeof text), key);
-    if (!hk_real_holds(*out)) /* the bounded quantities' own message first: it says more */
-        return sc_expected_why(lx, ti, "beyond this build's precision", "a number of size at most %g for '%s'",
-                               HK_REAL_LARGEST, key);
+    if (!hk_real_holds(*out)) return beyond_precision(lx, ti, key); /* after a bound's own message: it says more */
     return 0;
 }
 
@@ -238,9 +243,7 @@ int sc_parse_vec(sc_lexer *lx, int ti, const char *key, sc_check ck, hk_vec3 *ou
         const hk_num_status st = hk_num_real(lx->tok[ti + k].s, &c[k]);
         if (st == HK_NUM_NOT_A_NUMBER) return sc_expected(lx, ti + k, "a number for '%s'", key);
         if (st != HK_NUM_OK) return sc_expected_why(lx, ti + k, hk_num_reason(st), "a number for '%s'", key);
-        if (!hk_real_holds(c[k]))
-            return sc_expected_why(lx, ti + k, "beyond this build's precision", "a number of size at most %g for '%s'",
-                                   HK_REAL_LARGEST, key);
+        if (!hk_real_holds(c[k])) return beyond_precision(lx, ti + k, key);
     }
     if (ck == CK_NONZERO && c[0] == 0 && c[1] == 0 && c[2] == 0) {
         char a[SC_SHOW_CAP], b[SC_SHOW_CAP], d[SC_SHOW_CAP];
