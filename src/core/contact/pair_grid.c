@@ -5,7 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* The mean largest side of the finite boxes among b[0 .. n): the grid's first cell size. */
+/* The mean largest side of the finite boxes among b[0 .. n); the grid's first cell size is GRID_CELL_SIDES of it
+ * (fewer cells a box, more boxes a cell: docs/performance-notes.md, "What contact costs"). */
+#define GRID_CELL_SIDES 2.0
 static double mean_side(const pair_box *b, int64_t n)
 {
     double s = 0;
@@ -49,7 +51,7 @@ static double fit_cell(double cell, const pair_box *a, int64_t na, const pair_bo
 
 int hk_pair_grid_build(pair_grid *g, const pair_box *b, int64_t n, const pair_box *q, int64_t nq)
 {
-    g->cell = fit_cell(mean_side(b, n), b, n, q, nq);
+    g->cell = fit_cell(GRID_CELL_SIDES * mean_side(b, n), b, n, q, nq);
     int64_t entries = 0;
     for (int64_t e = 0; e < n; e++) {
         int64_t lo[3], hi[3];
