@@ -43,12 +43,13 @@ typedef struct hk_friction_contact {
  * contact's mass [kg], h the substep [s], n the unit normal, vt the slip
  * [m/s]) added to f, and its damping block (c (I - n n^T), sliding
  * without the slip's own direction) to D: a collider a particle meets
- * beside the one holding its anchor, and every contact between bodies. */
+ * beside the one holding its anchor, and every contact between bodies. D NULL: the force alone. */
 void hk_friction_viscous(double mu, double fn, double m, double h, const double n[3], const double vt[3], double f[3],
                          double D[6]);
 
 /* The anchor's spring k_t on the tangential offset d [m] and its damper c_t on fc's slip, at most Coulomb's limit
- * fc->mu fc->fn (sliding: the same direction at that size), added to f, K and D (fc: mu, fn, n and vt). */
+ * fc->mu fc->fn (sliding: the same direction at that size), added to f, K and D (fc: mu, fn, n and vt; K and D
+ * NULL: the force alone). */
 void hk_friction_anchored(const hk_friction_contact *fc, double kt, double ct, const double d[3], double f[3],
                           double K[6], double D[6]);
 

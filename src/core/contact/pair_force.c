@@ -244,19 +244,25 @@ static void touching_task(const hk_team *tm, void *ctx)
         int32_t *place = pr->hist + (int64_t)s * ninv;
         for (int64_t i = 0; i < m; i++) {
             const int64_t k = pr->on[k0 + i], q = q0 + i;
-            hk_pair_touch *t = &pr->touch[q];
             const hk_pair_eval *ev = &pr->ev[k0 + i];
             for (int c = 0; c < 4; c++) {
                 const int32_t slot = place[pr->at[4 * k + c]]++;
                 pr->on_slot[slot] = (int32_t)(4 * q + c);
                 pr->slot_a[slot] = ev->a[c];
-                t->p[c] = pr->pair[k].p[c], t->a[c] = ev->a[c];
             }
-            double f[3], K[6] = {0}, D[6] = {0}; /* the normal force and its blocks, then the friction */
+            double f[3];
             for (int c = 0; c < 3; c++) f[c] = ev->fn * ev->n[c];
+            if (!pp->w->solves) { /* no solve reads the blocks: the force alone */
+                hk_pairs_friction(pp->w, pr, k, ev, q, pp->h, f, NULL, NULL);
+                for (int c = 0; c < 3; c++) pr->tf[3 * q + c] = f[c];
+                continue;
+            }
+            hk_pair_touch *t = &pr->touch[q]; /* the normal force's blocks, then the friction's; packed */
+            double K[6] = {0}, D[6] = {0};
             g_add_outer(K, pr->def.stiffness, ev->n);
             g_add_outer(D, normal_damping(&pr->def, pr->pair[k].kind == HK_PAIR_EE, ev->m), ev->n);
             hk_pairs_friction(pp->w, pr, k, ev, q, pp->h, f, K, D);
+            for (int c = 0; c < 4; c++) t->p[c] = pr->pair[k].p[c], t->a[c] = ev->a[c];
             for (int e = 0; e < 6; e++) t->K[e] = (hk_real)K[e], t->D[e] = (hk_real)D[e];
             for (int c = 0; c < 3; c++) pr->tf[3 * q + c] = f[c];
         }

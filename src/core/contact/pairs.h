@@ -208,7 +208,7 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr);
  * friction at the evaluation now, added to its force f (its normal force on entry) and blocks K and D: Coulomb's, at
  * most the friction coefficient times its normal force, held by a spring to the anchor it placed when it began to stick
  * (a substep's first evaluation places, drags and lets go of anchors; a pair that begins to touch later in the substep
- * meets the viscous form). */
+ * meets the viscous form). K and D NULL: the force alone (no solve reads the blocks). */
 void hk_pairs_friction(const hk_world *w, hk_pairs *pr, int64_t k, const hk_pair_eval *ev, int64_t q, double h,
                        double f[3], double K[6], double D[6]);
 /* After a force evaluation: a substep's first makes the anchors its touching pairs placed the ones held (on

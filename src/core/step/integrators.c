@@ -299,6 +299,7 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
     double n = def->dt_max > 0 ? ceil(def->dt / def->dt_max * (1 - 1e-12)) : 1;
     if (n > 1e9) return hk_fail(w, "dt / dt_max gives %g substeps (limit 1e9)", n);
     w->integrator = *def;
+    w->solves = ops->info.implicit;
     w->substeps = n < 1 ? 1 : (int)n;
     w->h = def->dt / w->substeps;
     w->history = 0;

@@ -20,6 +20,7 @@ hk_world *hk_world_create(const hk_world_def *def)
     if (!w) return NULL;
     w->def = def ? *def : hk_default_world_def();
     w->integrator = hk_default_integrator_def();
+    w->solves = hk_integrator_info_of(w->integrator.kind)->implicit;
     w->substeps = 1;
     w->h = w->integrator.dt;
     hk_kernels_find(w->def.kernels, &w->kernels); /* a path the check accepted */
