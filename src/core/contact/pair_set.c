@@ -659,9 +659,25 @@ static int build_failed(hk_world *w, const hk_pairs *pr, int rc)
                    (long long)pr->def.max_pairs, (long long)w->steps + 1, far, pr->b[far], pr->dt, pr->def.thickness);
 }
 
-/* The room the candidates leave a particle beyond its step's bound, so that they serve the steps after it too
- * while it moves little (a resting cloth): the thickness. */
-static double skin(const hk_pairs *pr) { return pr->def.thickness; }
+/* The room new candidates leave a particle beyond its step's bound, so that they serve the steps after it too while
+ * it moves little (a resting cloth), set as they are found: the thickness at first; half the last skin, down to a
+ * quarter of the thickness, where the last candidates served one step or none (a body in motion: the skin made
+ * its search meet more boxes and bought no step), twice it, up to the thickness, where they served four or more.
+ * The pairs that touch do not depend on it (every search finds all that can), only when searches happen. */
+static double next_skin(const hk_world *w, const hk_pairs *pr)
+{
+    const double th = pr->def.thickness, life = (double)(w->steps - pr->found);
+    if (pr->builds == 0 || !(pr->skin > 0)) return th;
+    return life <= 1 ? g_max(0.25 * th, 0.5 * pr->skin) : life >= 4 ? g_min(th, 2 * pr->skin) : pr->skin;
+}
+
+/* The candidates' places and reaches from the places at the step's start (q0), with a new skin. */
+static void found_from_start(hk_world *w, hk_pairs *pr)
+{
+    pr->skin = next_skin(w, pr);
+    pr->found = w->steps;
+    memcpy(pr->qb, pr->q0, (size_t)(3 * w->p.count) * sizeof *pr->qb);
+}
 
 int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
 {
@@ -691,8 +707,8 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
                                "of step %lld (the state has blown up, or a body is too large for this build's "
                                "precision): try a smaller dt, or check the scene's sizes",
                                i, (long long)w->steps + 1);
-        memcpy(pr->qb, pr->q0, (size_t)(3 * n) * sizeof *pr->qb);
-        for (int i = 0; i < n; i++) pr->rb[i] = pr->b[i] + skin(pr), pr->mv[i] = pr->b[i];
+        found_from_start(w, pr);
+        for (int i = 0; i < n; i++) pr->rb[i] = pr->b[i] + pr->skin, pr->mv[i] = pr->b[i];
         const int rc = build(w, pr);
         if (rc != 0) return build_failed(w, pr, rc);
     }
@@ -715,9 +731,7 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
             }
     if (!outran && !overran) return 0;
     pr->outran++;
-    const int n = w->p.count;
-    if (outran) /* new candidates over the whole step's motion, from its start */
-        memcpy(pr->qb, pr->q0, (size_t)(3 * n) * sizeof *pr->qb);
+    if (outran) found_from_start(w, pr); /* new candidates over the whole step's motion, from its start */
     for (int b = 0; b < w->body_count; b++)
         if (hk_pairs_takes_part(&pr->def, w, b))
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
@@ -726,7 +740,7 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
                 hk_particle_position(w, &w->bodies[b], i, x);
                 pr->b[i] = g_max(pr->b[i], 1.01 * sqrt(g_dist2(x, q))); /* the bound it kept after all */
                 if (outran) {
-                    pr->rb[i] = pr->b[i] + skin(pr);
+                    pr->rb[i] = pr->b[i] + pr->skin;
                     pr->mv[i] = pr->b[i]; /* qb is q0 now */
                 } else
                     pr->mv[i] = sqrt(g_dist2(q, pr->qb + 3 * (int64_t)i)) + pr->b[i];

@@ -133,6 +133,8 @@ typedef struct hk_pairs {
     int nq;     /* the particles these arrays hold */
     double t0, dt;
     int64_t builds; /* the candidates found, since the world was made */
+    int64_t found;  /* the step the candidates were found in (the world's step count before it) */
+    double skin;    /* the room they leave each particle beyond its step's bound [m] (pair_set.c, next_skin) */
     /* static friction (pair_anchor.c): per pair its candidate; per candidate and per pair the place of its anchor
      * in anch, where the entry there is its candidate's (else none: places go stale as anchors are let go); the
      * anchors the touching pairs held at the last substep's first force evaluation, and those the next one
