@@ -408,12 +408,16 @@ static void search_task(const hk_team *tm, void *ctx)
     if (rc != 0) atomic_compare_exchange_strong(&sp->failed, &none, rc);
 }
 
+/* What searching a particle's triangles and its edges' edges costs, in passes over a pair (a few tens of box tests
+ * against one evaluation): the search goes on the team from hk_pairs_parallel_min / SEARCH_WEIGHT particles. */
+#define SEARCH_WEIGHT 16
+
 /* The candidates into pr->pair: every task's vertex-triangle pairs in task order, then their edge-edge pairs, the
  * order one task would have found them in. 0 or -1. */
 static int search(hk_world *w, hk_pairs *pr, const pair_box *vb, const pair_box *tb, const pair_box *eb,
                   const pair_grid *gt, const pair_grid *ge, const int32_t *body)
 {
-    const int T = hk_pairs_team(w, w->p.count);
+    const int T = hk_pairs_team(w, SEARCH_WEIGHT * (int64_t)w->p.count);
     search_pass sp = {
         w, pr, vb, tb, eb, gt, ge, body, calloc((size_t)T, sizeof(pair_buf)), calloc((size_t)T, sizeof(pair_buf)), 0};
     int rc = SEARCH_MEMORY;
