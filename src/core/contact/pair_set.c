@@ -316,7 +316,8 @@ typedef struct search_pass {
     const pair_box *vb, *tb, *eb;
     const pair_grid *gt, *ge;
     const int32_t *body;
-    pair_buf *vt, *ee;
+    int chunks;        /* the particles and the edges cut into this many ranges each */
+    pair_buf *vt, *ee; /* per range, its pairs (vertex-triangle, edge-edge) */
     atomic_int failed; /* 0, or a task's failure: SEARCH_MEMORY or SEARCH_TOO_MANY */
 } search_pass;
 
@@ -394,16 +395,31 @@ static int ee_pairs(const search_pass *sp, int64_t e0, int64_t e1_end, int64_t m
     return 0;
 }
 
-/* A task's share of the particles and of the edges. */
+/* The c-th of `chunks` ranges of [0, n): [*a, *a + *len). */
+static void chunk_range(int64_t n, int chunks, int c, int64_t *a, int64_t *len)
+{
+    *a = n * c / chunks;
+    *len = n * (c + 1) / chunks - *a;
+}
+
+/* A task's ranges of the particles and of the edges: every T-th, from its own (a body's crowded parts, which take
+ * longest, fall to every task alike). It stops once its own finds pass max_pairs. */
 static void search_task(const hk_team *tm, void *ctx)
 {
     search_pass *sp = ctx;
-    int v0, nv, e0, ne;
-    hk_team_range(tm, 0, sp->w->p.count, &v0, &nv);
-    hk_team_range(tm, 0, (int)sp->pr->nedge, &e0, &ne);
     const int64_t max = sp->pr->def.max_pairs;
-    int rc = vt_pairs(sp, v0, v0 + nv, max, &sp->vt[tm->t]);
-    if (rc == 0) rc = ee_pairs(sp, e0, (int64_t)e0 + ne, max - sp->vt[tm->t].n, &sp->ee[tm->t]);
+    int64_t found = 0, a, len;
+    int rc = 0;
+    for (int c = tm->t; rc == 0 && c < sp->chunks; c += tm->T) {
+        chunk_range(sp->w->p.count, sp->chunks, c, &a, &len);
+        rc = vt_pairs(sp, (int)a, (int)(a + len), max - found, &sp->vt[c]);
+        found += sp->vt[c].n;
+    }
+    for (int c = tm->t; rc == 0 && c < sp->chunks; c += tm->T) {
+        chunk_range(sp->pr->nedge, sp->chunks, c, &a, &len);
+        rc = ee_pairs(sp, a, a + len, max - found, &sp->ee[c]);
+        found += sp->ee[c].n;
+    }
     int none = 0;
     if (rc != 0) atomic_compare_exchange_strong(&sp->failed, &none, rc);
 }
@@ -411,15 +427,17 @@ static void search_task(const hk_team *tm, void *ctx)
 /* What searching a particle's triangles and its edges' edges costs, in passes over a pair (a few tens of box tests
  * against one evaluation): the search goes on the team from hk_pairs_parallel_min / SEARCH_WEIGHT particles. */
 #define SEARCH_WEIGHT 16
+/* Ranges of the particles and of the edges per task of a search. */
+#define SEARCH_CHUNKS 8
 
-/* The candidates into pr->pair: every task's vertex-triangle pairs in task order, then their edge-edge pairs, the
+/* The candidates into pr->pair: every range's vertex-triangle pairs in range order, then their edge-edge pairs, the
  * order one task would have found them in. 0 or -1. */
 static int search(hk_world *w, hk_pairs *pr, const pair_box *vb, const pair_box *tb, const pair_box *eb,
                   const pair_grid *gt, const pair_grid *ge, const int32_t *body)
 {
-    const int T = hk_pairs_team(w, SEARCH_WEIGHT * (int64_t)w->p.count);
+    const int T = hk_pairs_team(w, SEARCH_WEIGHT * (int64_t)w->p.count), C = T > 1 ? SEARCH_CHUNKS * T : 1;
     search_pass sp = {
-        w, pr, vb, tb, eb, gt, ge, body, calloc((size_t)T, sizeof(pair_buf)), calloc((size_t)T, sizeof(pair_buf)), 0};
+        w, pr, vb, tb, eb, gt, ge, body, C, calloc((size_t)C, sizeof(pair_buf)), calloc((size_t)C, sizeof(pair_buf)), 0};
     int rc = SEARCH_MEMORY;
     if (!sp.vt || !sp.ee) goto done;
     hk_team_run(w, T, search_task, &sp);
@@ -428,7 +446,7 @@ static int search(hk_world *w, hk_pairs *pr, const pair_box *vb, const pair_box 
         goto done;
     }
     int64_t total = 0;
-    for (int t = 0; t < T; t++) total += sp.vt[t].n + sp.ee[t].n;
+    for (int c = 0; c < C; c++) total += sp.vt[c].n + sp.ee[c].n;
     if (total > pr->def.max_pairs) {
         rc = SEARCH_TOO_MANY;
         goto done;
@@ -440,14 +458,14 @@ static int search(hk_world *w, hk_pairs *pr, const pair_box *vb, const pair_box 
     }
     pr->npair = 0;
     for (int kind = 0; kind < 2; kind++)
-        for (int t = 0; t < T; t++) {
-            const pair_buf *b = kind == 0 ? &sp.vt[t] : &sp.ee[t];
+        for (int c = 0; c < C; c++) {
+            const pair_buf *b = kind == 0 ? &sp.vt[c] : &sp.ee[c];
             if (b->n) memcpy(pr->pair + pr->npair, b->a, (size_t)b->n * sizeof *b->a);
             pr->npair += b->n;
         }
     rc = 0;
 done:
-    for (int t = 0; sp.vt && sp.ee && t < T; t++) free(sp.vt[t].a), free(sp.ee[t].a);
+    for (int c = 0; sp.vt && sp.ee && c < C; c++) free(sp.vt[c].a), free(sp.ee[c].a);
     free(sp.vt), free(sp.ee);
     return rc;
 }
