@@ -250,21 +250,20 @@ static void touching_task(const hk_team *tm, void *ctx)
                 pr->on_slot[slot] = (int32_t)(4 * q + c);
                 pr->slot_a[slot] = ev->a[c];
             }
-            double f[3];
+            /* the normal force and its blocks, then the friction; the blocks only where a solve reads them */
+            const int blocks = pp->w->solves;
+            double f[3], K[6] = {0}, D[6] = {0};
             for (int c = 0; c < 3; c++) f[c] = ev->fn * ev->n[c];
-            if (!pp->w->solves) { /* no solve reads the blocks: the force alone */
-                hk_pairs_friction(pp->w, pr, k, ev, q, pp->h, f, NULL, NULL);
-                for (int c = 0; c < 3; c++) pr->tf[3 * q + c] = f[c];
-                continue;
+            if (blocks) {
+                g_add_outer(K, pr->def.stiffness, ev->n);
+                g_add_outer(D, normal_damping(&pr->def, pr->pair[k].kind == HK_PAIR_EE, ev->m), ev->n);
             }
-            hk_pair_touch *t = &pr->touch[q]; /* the normal force's blocks, then the friction's; packed */
-            double K[6] = {0}, D[6] = {0};
-            g_add_outer(K, pr->def.stiffness, ev->n);
-            g_add_outer(D, normal_damping(&pr->def, pr->pair[k].kind == HK_PAIR_EE, ev->m), ev->n);
-            hk_pairs_friction(pp->w, pr, k, ev, q, pp->h, f, K, D);
+            hk_pairs_friction(pp->w, pr, k, ev, q, pp->h, f, blocks ? K : NULL, blocks ? D : NULL);
+            for (int c = 0; c < 3; c++) pr->tf[3 * q + c] = f[c];
+            if (!blocks) continue;
+            hk_pair_touch *t = &pr->touch[q]; /* packed for the solve's products */
             for (int c = 0; c < 4; c++) t->p[c] = pr->pair[k].p[c], t->a[c] = ev->a[c];
             for (int e = 0; e < 6; e++) t->K[e] = (hk_real)K[e], t->D[e] = (hk_real)D[e];
-            for (int c = 0; c < 3; c++) pr->tf[3 * q + c] = f[c];
         }
     }
     hk_team_barrier(tm);
