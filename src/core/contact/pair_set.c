@@ -437,7 +437,8 @@ static int search(hk_world *w, hk_pairs *pr, const pair_box *vb, const pair_box 
 {
     const int T = hk_pairs_team(w, SEARCH_WEIGHT * (int64_t)w->p.count), C = T > 1 ? SEARCH_CHUNKS * T : 1;
     search_pass sp = {
-        w, pr, vb, tb, eb, gt, ge, body, C, calloc((size_t)C, sizeof(pair_buf)), calloc((size_t)C, sizeof(pair_buf)), 0};
+        w, pr, vb, tb, eb, gt, ge, body, C, calloc((size_t)C, sizeof(pair_buf)), calloc((size_t)C, sizeof(pair_buf)),
+        0};
     int rc = SEARCH_MEMORY;
     if (!sp.vt || !sp.ee) goto done;
     hk_team_run(w, T, search_task, &sp);

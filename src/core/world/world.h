@@ -142,7 +142,7 @@ struct hk_world {
     int surface_count, surface_cap;
 
     hk_integrator_def integrator;
-    int solves;            /* the integrator solves a linear system: the force passes make the contact blocks it reads */
+    int solves; /* the integrator solves a linear system: the force passes make the contact blocks it reads */
     int substeps;
     double h;              /* substep length [s] */
     int forces_valid;      /* f holds F(x, v) of the current state (velocity Verlet) */
