@@ -690,7 +690,7 @@ static int build_failed(hk_world *w, const hk_pairs *pr, int rc)
 static double next_skin(const hk_world *w, const hk_pairs *pr)
 {
     const double th = pr->def.thickness, life = (double)(w->steps - pr->found);
-    if (pr->builds == 0 || !(pr->skin > 0)) return th;
+    if (pr->builds == 0) return th; /* the first candidates, or the first since a checkpoint was read */
     return life <= 1 ? g_max(0.25 * th, 0.5 * pr->skin) : life >= 4 ? g_min(th, 2 * pr->skin) : pr->skin;
 }
 
