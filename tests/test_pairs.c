@@ -197,6 +197,39 @@ static void test_motion_past_the_bound_is_seen(void **state)
     hk_world_destroy(w);
 }
 
+/* The step's pairs are chosen with room beyond the step's bounds and kept while every particle's step stays within
+ * it: two 4 x 4 cloths at rest 4.5 mm apart (a 4 mm layer: within the candidates' reach, none touching) keep the
+ * pairs of their first step; a particle moved 1 mm between steps, further than the room (at most an eighth of the
+ * thickness), has them chosen again, and its new pairs within the layer touch. */
+static void test_pairs_kept_while_they_hold(void **state)
+{
+    (void)state;
+    hk_world *w = two_squares(0.0045, "");
+    steps_(w, 1);
+    hk_pairs *pr = hk_pairs_of(w);
+    assert_non_null(pr);
+    assert_true(pr->npair > 0);
+    assert_int_equal(pr->chosen, 0);
+    const int64_t npair = pr->npair;
+    steps_(w, 10);
+    print_message("at rest: pairs chosen at step %lld, %lld of them, room %.3g mm\n", (long long)pr->chosen,
+                  (long long)pr->npair, 1e3 * pr->room);
+    assert_int_equal(pr->chosen, 0);
+    assert_int_equal(pr->npair, npair);
+    assert_true(pr->room > 0 && pr->room <= 0.004 / 8);
+    const hk_vec3 x = hk_world_position(w, 5);
+    assert_int_equal(hk_world_set_position(w, 5, (hk_vec3){x.x, x.y + 0.001, x.z}), 0);
+    steps_(w, 1);
+    assert_int_equal(pr->chosen, 11);
+    int64_t touching = 0;
+    double gap = INFINITY;
+    hk_pairs_survey(w, pr, NULL, &touching, &gap);
+    print_message("after the move: chosen again at step %lld, %lld pairs within the layer\n", (long long)pr->chosen,
+                  (long long)touching);
+    assert_true(touching > 0);
+    hk_world_destroy(w);
+}
+
 /* A layer set again between steps (hk_world_set_contact) takes effect at the next step: two 4 x 4 cloths at rest
  * 14 mm apart meet no pair in a 4 mm layer (the candidates reach 12 mm: the layer and both skins), and in a 16 mm
  * layer set afterwards they touch, their candidates found again for it. */
@@ -537,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_fold_never_crosses_itself),
         cmocka_unit_test(test_momentum_kept),
         cmocka_unit_test(test_motion_past_the_bound_is_seen),
+        cmocka_unit_test(test_pairs_kept_while_they_hold),
         cmocka_unit_test(test_slow_approach_is_met_at_the_layer),
         cmocka_unit_test(test_new_layer_takes_effect),
         cmocka_unit_test(test_fast_square_is_caught),

@@ -112,6 +112,8 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
     }
     for (int e = 0; e < 3; e++) /* the two sides' boxes further apart than the thickness: no contact */
         if (lo[0][e] > hi[1][e] + d->thickness || lo[1][e] > hi[0][e] + d->thickness) return 0;
+    const int32_t *at = pr->at + 4 * k; /* a particle past its bound: the pair acts only if its bounds let it */
+    if ((pr->past[at[0]] | pr->past[at[1]] | pr->past[at[2]] | pr->past[at[3]]) && !hk_pairs_in_step(pr, k)) return 0;
     const double gap = ev->gap = pair_geometry(pr, pa, x, ev->a, n, 1);
     if (!(gap < d->thickness)) return 0;
     const int ee = pa->kind == HK_PAIR_EE;
@@ -164,9 +166,11 @@ static void evaluate_task(const hk_team *tm, void *ctx)
     const pair_pass *pp = ctx;
     hk_pairs *pr = pp->pr;
     gather(tm, pp->w, pr, pr->xs);
+    int a, n;
+    hk_team_range(tm, 0, pr->ninv, &a, &n);
+    for (int j = a; j < a + n; j++) pr->past[j] = (uint8_t)hk_pairs_past(pr, pr->inv[j], pr->xs + 3 * (int64_t)j);
     hk_team_barrier(tm);
     const int64_t np = pr->npair;
-    int a, n;
     hk_team_range(tm, 0, np > 0x7fffffff ? 0x7fffffff : (int)np, &a, &n);
     int64_t k0 = a, k1 = (int64_t)a + n;
     while (k0 < np && !run_starts(pr, k0)) k0++;

@@ -58,6 +58,13 @@ static double meets(const hk_pairs *pr, const int32_t *at, int64_t k, double h, 
         }
         if (lo[0] > hi[1] + eps || lo[1] > hi[0] + eps) return -1;
     }
+    for (int c = 0; c < 4; c++) { /* a particle past its step's bound: only a pair its bounds let meet (pairs.h) */
+        const int i = pr->inv[at[4 * k + c]];
+        if (hk_pairs_past(pr, i, v0[c]) || hk_pairs_past(pr, i, v1[c])) {
+            if (!hk_pairs_in_step(pr, k)) return -1;
+            break;
+        }
+    }
     /* The two sides' planes at the start (a triangle's; the parallel planes of two edges) further apart than the
      * sides moved: each side keeps within its largest corner's motion of its plane, so they cannot meet. */
     double u[3], v[3], n[3], d[3], moved[2] = {0, 0};

@@ -30,6 +30,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->ev);
     free(pr->sel), free(pr->sel_n), free(pr->sel_d);
     free(pr->inv);
+    free(pr->past);
     free(pr->place);
     free(pr->hit);
     free(pr->u_start);
@@ -53,6 +54,8 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->qb);
     free(pr->rb);
     free(pr->mv);
+    free(pr->qs);
+    free(pr->bs);
     free(pr->pcand);
     free(pr->anc);
     free(pr->pan);
@@ -272,23 +275,12 @@ static int32_t *body_of_each(const hk_world *w)
     return body;
 }
 
-/* The distance within which the particles a (na of them) and b (nb) can come to the thickness when each particle i
- * moves at most r[i]: every point of a triangle or edge moves at most as far as the farthest of its corners. A
- * margin of 1e-9 of it keeps a test against it on the safe side of rounding. */
-static double reach_of(const hk_pairs *pr, const double *r, const int32_t *a, int na, const int32_t *b, int nb)
-{
-    double ra = 0, rbb = 0;
-    for (int k = 0; k < na; k++) ra = g_max(ra, r[a[k]]);
-    for (int k = 0; k < nb; k++) rbb = g_max(rbb, r[b[k]]);
-    return (pr->def.thickness + ra + rbb) * (1 + 1e-9);
-}
-
 /* Whether the particles a (na of them) and b (nb) can come within the thickness while the candidates hold: each
  * particle stays within the distance rb of qb, and every point of a triangle or edge within the largest of its
- * corners' (reach_of). d2: their squared distance at qb [m^2]. */
+ * corners' (hk_pairs_reach). d2: their squared distance at qb [m^2]. */
 static int within_reach(const hk_pairs *pr, const int32_t *a, int na, const int32_t *b, int nb, double d2)
 {
-    const double reach = reach_of(pr, pr->rb, a, na, b, nb);
+    const double reach = hk_pairs_reach(pr, pr->rb, a, na, b, nb);
     return d2 <= reach * reach;
 }
 
@@ -509,6 +501,7 @@ static int corners(const hk_world *w, hk_pairs *pr)
     if (hk_pairs_room(&pr->inv, &pr->cap_inv, m + 1, sizeof *pr->inv) != 0 ||
         hk_pairs_room(&pr->on_start, &pr->cap_on_start, m + 2, sizeof *pr->on_start) != 0 ||
         hk_pairs_room(&pr->xs, &pr->cap_xs, 3 * (int64_t)m + 1, sizeof *pr->xs) != 0 ||
+        hk_pairs_room(&pr->past, &pr->cap_past, (int64_t)m + 1, sizeof *pr->past) != 0 ||
         hk_pairs_room(&pr->x0, &pr->cap_x0, 3 * (int64_t)m + 1, sizeof *pr->x0) != 0 ||
         hk_pairs_room(&pr->u, &pr->cap_u, 3 * (int64_t)m + 1, sizeof *pr->u) != 0)
         return -1;
@@ -520,14 +513,15 @@ static int corners(const hk_world *w, hk_pairs *pr)
 }
 
 /* The particles' places at the step's start, their motion bounds over it, and whether the candidates hold for it:
- * every particle's box from its place when they were found (qb, rb) holds its place now widened by its bound. */
+ * every particle's box from its place when they were found (qb, rb) holds its place now widened by its bound; and
+ * whether the step's pairs hold for it likewise (qs, bs: pairs_hold). */
 static int starts(const hk_world *w, hk_pairs *pr)
 {
     const hk_particles *p = &w->p;
     const hk_vec3 g = w->def.gravity;
     const double dt = pr->dt, gg = sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
     const double floor = 0.001 * pr->def.thickness; /* below this the springs' own pull moves a resting particle */
-    int hold = pr->builds > 0;
+    int hold = pr->builds > 0, fit = pr->pairs_hold;
     for (int b = 0; b < w->body_count; b++)
         if (hk_pairs_takes_part(&pr->def, w, b))
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
@@ -540,7 +534,9 @@ static int starts(const hk_world *w, hk_pairs *pr)
                 const double moved = sqrt(g_dist2(x, q));
                 pr->mv[i] = moved + pr->b[i];
                 hold &= pr->mv[i] <= pr->rb[i];
+                fit &= sqrt(g_dist2(x, pr->qs + 3 * (int64_t)i)) + pr->b[i] <= pr->bs[i];
             }
+    pr->pairs_hold = fit;
     return hold;
 }
 
@@ -593,32 +589,6 @@ done:
     return rc;
 }
 
-/* Whether candidate k's two sides can come within the thickness in the step: not where their distance at qb is
- * larger than the thickness and how far each side may come from qb (mv), nor where their boxes at the step's start,
- * each particle's widened by its bound b (a particle's by the thickness too, an edge's by half of it), are apart.
- * A pair left out could not have touched in the step: the forces and the swept test are the same without it. */
-static int overlaps_in_step(const hk_pairs *pr, int64_t k)
-{
-    const double th = pr->def.thickness;
-    const hk_pair *pa = &pr->cand[k];
-    const int split = pa->kind == HK_PAIR_VT ? 1 : 2;
-    if (pr->cd[k] > reach_of(pr, pr->mv, pa->p, split, pa->p + split, 4 - split)) return 0;
-    const double pad[2] = {split == 1 ? th : 0.5 * th, split == 1 ? 0 : 0.5 * th};
-    double lo[2][3], hi[2][3];
-    for (int c = 0; c < 4; c++) {
-        const int sd = c >= split, i = pa->p[c];
-        const double *x = pr->q0 + 3 * (int64_t)i, r = pr->b[i] + pad[sd];
-        for (int e = 0; e < 3; e++) {
-            const double l = x[e] - r, h = x[e] + r;
-            lo[sd][e] = c == 0 || c == split ? l : g_min(lo[sd][e], l);
-            hi[sd][e] = c == 0 || c == split ? h : g_max(hi[sd][e], h);
-        }
-    }
-    int apart = 0;
-    for (int e = 0; e < 3; e++) apart |= lo[0][e] > hi[1][e] || lo[1][e] > hi[0][e];
-    return !apart;
-}
-
 /* The step's pairs, as one task would take them: each task tests its share of the candidates and counts those
  * kept (and the smallest distance among them), then, after every task's count, writes its own in candidate order
  * from where the tasks before it end. */
@@ -629,7 +599,7 @@ static void select_task(const hk_team *tm, void *ctx)
     int64_t n = 0;
     double dmin = INFINITY;
     for (int64_t k = a; k < e; k++) {
-        const int in = overlaps_in_step(pr, k);
+        const int in = hk_pairs_overlaps(pr, k, pr->bs, pr->room); /* the pairs, while they hold */
         pr->sel[k] = (uint8_t)in;
         if (in) n++, dmin = g_min(dmin, pr->cd[k]);
     }
@@ -644,10 +614,28 @@ static void select_task(const hk_team *tm, void *ctx)
         for (int t = 0; t < tm->T; t++) pr->cd_min = g_min(pr->cd_min, pr->sel_d[t]);
 }
 
-/* The step's pairs: the candidates whose boxes overlap in the step (on the world's team, kept in candidate order),
- * then their particles. 0 or -1. */
+/* The room the step's pairs leave each particle beyond its step's bound, so that they serve the steps after it too
+ * while it moves little (a resting cloth), set as they are chosen: a sixteenth of the thickness at first; half the
+ * last room, down to 1/64 of the thickness, where the last pairs served one step or none (a body in motion: the room
+ * only added pairs); twice it, up to an eighth, where they served four or more. Which pairs touch does not depend on
+ * it, only how often they are chosen. */
+static double next_room(const hk_world *w, const hk_pairs *pr)
+{
+    const double th = pr->def.thickness, life = (double)(w->steps - pr->chosen);
+    if (!(pr->room > 0)) return th / 16;
+    return life <= 1 ? g_max(th / 64, 0.5 * pr->room) : life >= 4 ? g_min(th / 8, 2 * pr->room) : pr->room;
+}
+
+/* The step's pairs: the candidates whose boxes can overlap while they hold, each particle's reach its step's bound
+ * and the room (on the world's team, kept in candidate order), then their particles. 0 or -1. */
 static int select_step(const hk_world *w, hk_pairs *pr)
 {
+    const int n = w->p.count;
+    pr->room = next_room(w, pr);
+    pr->chosen = w->steps;
+    memcpy(pr->qs, pr->q0, (size_t)(3 * n) * sizeof *pr->qs);
+    for (int i = 0; i < n; i++) pr->bs[i] = pr->b[i] + pr->room;
+    pr->pairs_hold = 1;
     const int team = hk_pairs_team(w, pr->ncand);
     if (pr->cappair < pr->ncand) {
         hk_pair *p = realloc(pr->pair, (size_t)(pr->ncand + 1) * sizeof *p);
@@ -707,16 +695,19 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
     if (surfaces(w, pr) != 0) return hk_fail_memory(w, "out of memory for the bodies' contact surfaces");
     const int n = w->p.count;
     if (!pr->q0 || pr->nq != n) { /* the particles' arrays, for this count */
-        free(pr->q0), free(pr->b), free(pr->qb), free(pr->rb), free(pr->mv);
+        free(pr->q0), free(pr->b), free(pr->qb), free(pr->rb), free(pr->mv), free(pr->qs), free(pr->bs);
         pr->q0 = calloc(3 * (size_t)n + 1, sizeof *pr->q0); /* zero: a particle that takes no part keeps them */
         pr->b = calloc((size_t)n + 1, sizeof *pr->b);
         pr->qb = calloc(3 * (size_t)n + 1, sizeof *pr->qb);
         pr->rb = calloc((size_t)n + 1, sizeof *pr->rb);
         pr->mv = calloc((size_t)n + 1, sizeof *pr->mv);
-        if (!pr->q0 || !pr->b || !pr->qb || !pr->rb || !pr->mv)
+        pr->qs = calloc(3 * (size_t)n + 1, sizeof *pr->qs);
+        pr->bs = calloc((size_t)n + 1, sizeof *pr->bs);
+        if (!pr->q0 || !pr->b || !pr->qb || !pr->rb || !pr->mv || !pr->qs || !pr->bs)
             return hk_fail_memory(w, "out of memory for the contact pairs");
         pr->nq = n;
         pr->builds = 0;
+        pr->pairs_hold = 0;
     }
     pr->t0 = w->time;
     pr->dt = w->integrator.dt;
@@ -734,8 +725,13 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
         for (int i = 0; i < n; i++) pr->rb[i] = pr->b[i] + pr->skin, pr->mv[i] = pr->b[i];
         const int rc = build(w, pr);
         if (rc != 0) return build_failed(w, pr, rc);
+        pr->pairs_hold = 0; /* chosen among the new candidates */
     }
     pr->surfaces_changed = 0;
+    if (pr->pairs_hold) {
+        pr->non = 0; /* none touch before the step's first evaluation */
+        return 0;
+    }
     if (select_step(w, pr) != 0)
         return hk_fail_memory(w, "out of memory for the contact pairs (%lld)", (long long)pr->npair);
     return 0;

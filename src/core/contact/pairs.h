@@ -3,8 +3,10 @@
 #ifndef HOOKE_PAIRS_H
 #define HOOKE_PAIRS_H
 
+#include <math.h>
 #include <stdlib.h>
 
+#include "geometry.h"
 #include "world.h"
 
 /*
@@ -24,13 +26,22 @@
  * (pair_anchor.c), its spring and damper shared among the touching pairs of
  * the particles it moves.
  *
- * Once a step (hk_pairs_begin_step) the candidates are found: every
- * primitive's box at the step's start, widened by the motion the step can
- * give its particles (1.25 (|v| dt + |g| dt^2) each, at least a thousandth
- * of the thickness) and the thickness, through a spatial hash of the
+ * The candidates are found (hk_pairs_begin_step) when a particle may leave
+ * the room the last ones left it: every primitive's box at the step's
+ * start, widened by the motion the step can give its particles (1.25 (|v|
+ * dt + |g| dt^2) each, at least a thousandth of the thickness), a skin
+ * (pair_set.c, next_skin) and the thickness, through a spatial hash of the
  * triangles' and edges' boxes; each pair is reported from one cell only
  * (the one holding the lower corner of the two boxes' overlap) and a
  * particle's pairs are sorted, so the list is the same whatever the table.
+ * The step's pairs are the candidates whose boxes can meet within the
+ * thickness, each particle's widened by its step's bound and a smaller
+ * room (next_room), kept while every particle's step stays within that
+ * reach: a resting body chooses them again rarely. Where a particle moves
+ * past its step's bound (a spring's pull the bound did not foresee), a
+ * kept pair acts only if that step's bounds let it (hk_pairs_in_step), so
+ * which pairs act never depends on when they were chosen: a run restarted
+ * from a checkpoint, which chooses them anew, keeps its bits.
  * Topological neighbours are left out: within a lattice body (cloth,
  * jelly) particles within the reach of its springs' stencils of each
  * other, within another body particles a spring or a triangle joins. Each
@@ -122,19 +133,27 @@ typedef struct hk_pairs {
     int32_t *hist;
     int shares;
     int ninv;
-    double *x0; /* per particle of inv: its place at the substep's start [m] */
-    double *xs; /* per particle of inv: its place at the last force evaluation [m] */
-    double *u;  /* per particle of inv: the safety net's velocity of the substep [m/s] */
-    double *q0; /* per particle (all): its place at the step's start [m] (3 each) */
-    double *b;  /* per particle (all): the motion bound of the step [m] */
-    double *qb; /* per particle (all): its place when the candidates were found [m] (3 each) */
-    double *rb; /* per particle (all): how far it may move from qb (a distance) while they hold [m] */
-    double *mv; /* per particle (all): how far from qb it may come in the step, |q0 - qb| + b [m] */
-    int nq;     /* the particles these arrays hold */
+    double *x0;    /* per particle of inv: its place at the substep's start [m] */
+    double *xs;    /* per particle of inv: its place at the last force evaluation [m] */
+    uint8_t *past; /* per particle of inv: 1 where xs is past its step's bound (hk_pairs_past) */
+    double *u;     /* per particle of inv: the safety net's velocity of the substep [m/s] */
+    double *q0;    /* per particle (all): its place at the step's start [m] (3 each) */
+    double *b;     /* per particle (all): the motion bound of the step [m] */
+    double *qb;    /* per particle (all): its place when the candidates were found [m] (3 each) */
+    double *rb;    /* per particle (all): how far it may move from qb (a distance) while they hold [m] */
+    double *mv;    /* per particle (all): how far from qb it may come in the step, |q0 - qb| + b [m] */
+    int nq;        /* the particles these arrays hold */
     double t0, dt;
     int64_t builds; /* the candidates found, since the world was made */
     int64_t found;  /* the step the candidates were found in (the world's step count before it) */
     double skin;    /* the room they leave each particle beyond its step's bound [m] (pair_set.c, next_skin) */
+    /* the step's pairs, chosen among the candidates with room beyond the step's bounds, and kept while every
+     * particle's step stays within it (pair_set.c, choose_pairs) */
+    double *qs;     /* per particle (all): its place at the start of the step they were chosen in [m] (3 each) */
+    double *bs;     /* per particle (all): the reach they were chosen with, that step's bound b and the room [m] */
+    double room;    /* the room they leave each particle beyond its step's bound [m] (pair_set.c, next_room) */
+    int64_t chosen; /* the step they were chosen in (the world's step count before it) */
+    int pairs_hold; /* they were chosen among these candidates, and every particle's step stays within their reach */
     /* static friction (pair_anchor.c): per pair its candidate; per candidate and per pair the place of its anchor
      * in anch, where the entry there is its candidate's (else none: places go stale as anchors are let go); the
      * anchors the touching pairs held at the last substep's first force evaluation, and those the next one
@@ -152,7 +171,7 @@ typedef struct hk_pairs {
     int *parent;
     int64_t cap_sel_n, cap_sel_d;
     int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_inv, cap_on_start, cap_xs, cap_x0,
-        cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist;
+        cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist, cap_past;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
     int64_t cap_pcand, cap_anc, cap_pan, cap_anch, cap_anch_next;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
@@ -242,6 +261,58 @@ void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk
 /* The diagonal block of particle inv[j] from its touching pairs, sum alpha^2 (sK K + sD D), into out; returns
  * the particle (the multigrid's first coarse level). */
 int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out[6]);
+/* The distance within which the particles a (na of them) and b (nb) can come to the thickness when each particle i
+ * moves at most r[i]: every point of a triangle or edge moves at most as far as the farthest of its
+ * corners; a margin of 1e-9 of it keeps a test against it on the safe side of rounding [m]. */
+static inline double hk_pairs_reach(const hk_pairs *pr, const double *r, const int32_t *a, int na, const int32_t *b,
+                                    int nb)
+{
+    double ra = 0, rbb = 0;
+    for (int k = 0; k < na; k++) ra = g_max(ra, r[a[k]]);
+    for (int k = 0; k < nb; k++) rbb = g_max(rbb, r[b[k]]);
+    return (pr->def.thickness + ra + rbb) * (1 + 1e-9);
+}
+/* Whether candidate k's two sides can come within the thickness while each particle i stays within reach[i] of its
+ * place at the step's start: not where their distance at qb is larger than the thickness and how far each side may
+ * come from qb (mv, and `room` more), nor where their boxes at the step's start, each particle's widened by its
+ * reach (a particle's by the thickness too, an edge's by half of it), are apart. */
+static inline int hk_pairs_overlaps(const hk_pairs *pr, int64_t k, const double *reach, double room)
+{
+    const double th = pr->def.thickness;
+    const hk_pair *pa = &pr->cand[k];
+    const int split = pa->kind == HK_PAIR_VT ? 1 : 2;
+    if (pr->cd[k] > hk_pairs_reach(pr, pr->mv, pa->p, split, pa->p + split, 4 - split) + 2 * room * (1 + 1e-9))
+        return 0;
+    const double pad[2] = {split == 1 ? th : 0.5 * th, split == 1 ? 0 : 0.5 * th};
+    double lo[2][3], hi[2][3];
+    for (int c = 0; c < 4; c++) {
+        const int sd = c >= split, i = pa->p[c];
+        const double *x = pr->q0 + 3 * (int64_t)i, r = reach[i] + pad[sd];
+        for (int e = 0; e < 3; e++) {
+            const double l = x[e] - r, h = x[e] + r;
+            lo[sd][e] = c == 0 || c == split ? l : g_min(lo[sd][e], l);
+            hi[sd][e] = c == 0 || c == split ? h : g_max(hi[sd][e], h);
+        }
+    }
+    int apart = 0;
+    for (int e = 0; e < 3; e++) apart |= lo[0][e] > hi[1][e] || lo[1][e] > hi[0][e];
+    return !apart;
+}
+/* Whether pair k's two sides can come within the thickness in the step by its bounds alone (b, from the step's
+ * start): a kept pair reaches further, and where one of its particles has moved past its bound (the step's end
+ * sees that and takes the step again) it acts only if this holds, so that what acts never depends on when the
+ * pairs were chosen (a run restarted from a checkpoint chooses them anew). */
+static inline int hk_pairs_in_step(const hk_pairs *pr, int64_t k)
+{
+    return hk_pairs_overlaps(pr, pr->pcand[k], pr->b, 0);
+}
+/* Whether particle i at x has moved past its step's bound (further than b from its place at the step's start). */
+static inline int hk_pairs_past(const hk_pairs *pr, int i, const double x[3])
+{
+    const double *q = pr->q0 + 3 * (int64_t)i;
+    const double d[3] = {x[0] - q[0], x[1] - q[1], x[2] - q[2]};
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) > pr->b[i];
+}
 /* Whether a pair touches now. */
 int hk_pairs_touching(const hk_pairs *pr);
 
