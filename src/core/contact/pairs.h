@@ -148,7 +148,7 @@ typedef struct hk_pairs {
     int64_t found;  /* the step the candidates were found in (the world's step count before it) */
     double skin;    /* the room they leave each particle beyond its step's bound [m] (pair_set.c, next_skin) */
     /* the step's pairs, chosen among the candidates with room beyond the step's bounds, and kept while every
-     * particle's step stays within it (pair_set.c, choose_pairs) */
+     * particle's step stays within it (pair_set.c, select_step) */
     double *qs;     /* per particle (all): its place at the start of the step they were chosen in [m] (3 each) */
     double *bs;     /* per particle (all): the reach they were chosen with, that step's bound b and the room [m] */
     double room;    /* the room they leave each particle beyond its step's bound [m] (pair_set.c, next_room) */
@@ -309,9 +309,7 @@ static inline int hk_pairs_in_step(const hk_pairs *pr, int64_t k)
 /* Whether particle i at x has moved past its step's bound (further than b from its place at the step's start). */
 static inline int hk_pairs_past(const hk_pairs *pr, int i, const double x[3])
 {
-    const double *q = pr->q0 + 3 * (int64_t)i;
-    const double d[3] = {x[0] - q[0], x[1] - q[1], x[2] - q[2]};
-    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) > pr->b[i];
+    return sqrt(g_dist2(x, pr->q0 + 3 * (int64_t)i)) > pr->b[i];
 }
 /* Whether a pair touches now. */
 int hk_pairs_touching(const hk_pairs *pr);
