@@ -267,7 +267,7 @@ static void touching_task(const hk_team *tm, void *ctx)
             if (!blocks) continue;
             hk_pair_touch *t = &pr->touch[q]; /* packed for the solve's products */
             for (int c = 0; c < 4; c++) t->p[c] = pr->pair[k].p[c], t->a[c] = ev->a[c];
-            for (int e = 0; e < 6; e++) t->K[e] = (hk_real)K[e], t->D[e] = (hk_real)D[e];
+            for (int e = 0; e < 6; e++) pr->kd[q].K[e] = (hk_real)K[e], pr->kd[q].D[e] = (hk_real)D[e];
         }
     }
     hk_team_barrier(tm);
@@ -283,7 +283,9 @@ static void gather_task(const hk_team *tm, void *ctx)
 /* Room for the touching lists of non pairs; 0 or -1 (pr->non 0). */
 static int touching_room(hk_pairs *pr)
 {
+    pr->b_set = 0; /* the touching pairs change: their B is set again by the next solve */
     if (hk_pairs_room(&pr->touch, &pr->cap_touch, pr->non + 1, sizeof *pr->touch) == 0 &&
+        hk_pairs_room(&pr->kd, &pr->cap_kd, pr->non + 1, sizeof *pr->kd) == 0 &&
         hk_pairs_room(&pr->on_slot, &pr->cap_on_slot, 4 * pr->non + 1, sizeof *pr->on_slot) == 0 &&
         hk_pairs_room(&pr->slot_a, &pr->cap_slot_a, 4 * pr->non + 1, sizeof *pr->slot_a) == 0 &&
         hk_pairs_room(&pr->tf, &pr->cap_tf, 3 * pr->non + 1, sizeof *pr->tf) == 0 &&
@@ -334,20 +336,28 @@ void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk
                      hk_real *const out[3], hk_real *const blk[6])
 {
     int a, n;
-    hk_team_range(tm, 0, out ? (int)pr->non : 0, &a, &n);
-    for (int64_t q = a; q < a + n; q++) { /* each touching pair's B u, u = sum_j alpha_j y_j, into its tf (the force
-                                           * was summed into the particles before the solve: tf is free now) */
-        const hk_pair_touch *ev = &pr->touch[q];
-        double *f = pr->tf + 3 * q;
-        double u[3] = {0, 0, 0}, B[6];
-        for (int c = 0; c < 4; c++) {
-            const int i = ev->p[c];
-            u[0] += ev->a[c] * y[0][i], u[1] += ev->a[c] * y[1][i], u[2] += ev->a[c] * y[2][i];
+    hk_team_range(tm, 0, (int)pr->non, &a, &n);
+    if (!out) { /* the diagonal pass (once a solve, before its products): each touching pair's B for them */
+        for (int64_t q = a; q < a + n; q++)
+            for (int e = 0; e < 6; e++) pr->touch[q].B[e] = sK * pr->kd[q].K[e] + sD * pr->kd[q].D[e];
+        hk_team_barrier(tm);
+        if (tm->t == 0) pr->b_sK = sK, pr->b_sD = sD, pr->b_set = 1;
+    } else {
+        const int set = pr->b_set && pr->b_sK == sK && pr->b_sD == sD;
+        for (int64_t q = a; q < a + n; q++) { /* each touching pair's B u, u = sum_j alpha_j y_j, into its tf (the
+                                               * force was summed into the particles before the solve: tf is free) */
+            const hk_pair_touch *ev = &pr->touch[q];
+            double *f = pr->tf + 3 * q;
+            double u[3] = {0, 0, 0}, B[6];
+            for (int c = 0; c < 4; c++) {
+                const int i = ev->p[c];
+                u[0] += ev->a[c] * y[0][i], u[1] += ev->a[c] * y[1][i], u[2] += ev->a[c] * y[2][i];
+            }
+            for (int e = 0; e < 6; e++) B[e] = (double)(set ? ev->B[e] : sK * pr->kd[q].K[e] + sD * pr->kd[q].D[e]);
+            f[0] = B[0] * u[0] + B[1] * u[1] + B[2] * u[2];
+            f[1] = B[1] * u[0] + B[3] * u[1] + B[4] * u[2];
+            f[2] = B[2] * u[0] + B[4] * u[1] + B[5] * u[2];
         }
-        for (int e = 0; e < 6; e++) B[e] = (double)(sK * ev->K[e] + sD * ev->D[e]);
-        f[0] = B[0] * u[0] + B[1] * u[1] + B[2] * u[2];
-        f[1] = B[1] * u[0] + B[3] * u[1] + B[4] * u[2];
-        f[2] = B[2] * u[0] + B[4] * u[1] + B[5] * u[2];
     }
     hk_team_barrier(tm);
     hk_team_range(tm, 0, pr->ninv, &a, &n);
@@ -390,9 +400,9 @@ int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out
 {
     double s[6] = {0, 0, 0, 0, 0, 0};
     for (int q = pr->on_start[j]; q < pr->on_start[j + 1]; q++) {
-        const hk_pair_touch *ev = &pr->touch[pr->on_slot[q] / 4];
+        const hk_pair_blocks *kd = &pr->kd[pr->on_slot[q] / 4];
         const double al = pr->slot_a[q];
-        for (int e = 0; e < 6; e++) s[e] += al * al * (double)(sK * ev->K[e] + sD * ev->D[e]);
+        for (int e = 0; e < 6; e++) s[e] += al * al * (double)(sK * kd->K[e] + sD * kd->D[e]);
     }
     for (int e = 0; e < 6; e++) out[e] = (hk_real)s[e];
     return pr->inv[j];

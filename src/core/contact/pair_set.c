@@ -42,6 +42,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->share);
     free(pr->hist);
     free(pr->touch);
+    free(pr->kd);
     free(pr->on_start);
     free(pr->on_slot);
     free(pr->slot_a);

@@ -76,13 +76,20 @@ typedef struct hk_pair_eval {
     double vr[3], m; /* [m/s], [kg] */
 } hk_pair_eval;
 
-/* A touching pair, packed for the implicit solve's products: its particles, weights and blocks (its force, and
- * the products' B u, are in hk_pairs.tf). */
+/* A touching pair, packed for the implicit solve's products: its particles, weights and the solve's block B = sK K
+ * + sD D of its stiffness K [N/m] and damping D [N s/m] (hk_pair_blocks), set by the solve's diagonal pass
+ * (hk_pairs_system) so that each product reads 6 values, not 12 (its force, and the products' B u, are in
+ * hk_pairs.tf). */
 typedef struct hk_pair_touch {
     int32_t p[4];
     double a[4];
-    hk_real K[6], D[6];
+    hk_real B[6];
 } hk_pair_touch;
+
+/* A touching pair's stiffness and damping blocks, upper triangles: K [N/m], D [N s/m]. */
+typedef struct hk_pair_blocks {
+    hk_real K[6], D[6];
+} hk_pair_blocks;
 
 /* A touching pair's anchor of static friction (pair_anchor.c): the pair, its candidate (-1: none since the
  * candidates were found again; -2: read from a checkpoint, not yet found among them) and its weights where it
@@ -122,6 +129,9 @@ typedef struct hk_pairs {
     int64_t *on, non;            /* the non pairs that touch at the last force evaluation: each share's, ascending,
                                   * from its first pair (below) */
     hk_pair_touch *touch;        /* theirs, packed: what the implicit solve's products read */
+    hk_pair_blocks *kd;          /* theirs: the blocks of each */
+    hk_real b_sK, b_sD;          /* the sK and sD of touch's B [s^2], [s] ... */
+    int b_set;                   /* ... where B is set for the last evaluation's touching pairs */
     int32_t *on_start, *on_slot; /* per particle of inv: its corners in those pairs (4 place in on + corner) */
     double *slot_a;              /* per slot of on_slot: that corner's weight alpha */
     double *tf; /* per touching pair (3 each): its force F [N]; in the implicit solve's products, its B u */
@@ -170,8 +180,8 @@ typedef struct hk_pairs {
     char *held;
     int *parent;
     int64_t cap_sel_n, cap_sel_d;
-    int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_ev, cap_inv, cap_on_start, cap_xs, cap_x0,
-        cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist, cap_past;
+    int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_kd, cap_ev, cap_inv, cap_on_start, cap_xs,
+        cap_x0, cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist, cap_past;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
     int64_t cap_pcand, cap_anc, cap_pan, cap_anch, cap_anch_next;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
