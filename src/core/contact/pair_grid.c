@@ -1,4 +1,4 @@
-/* pair_grid.c — the spatial hash of the pairs' broad phase: its cell size and its buckets. */
+/* pair_grid.c — the spatial hash of the pairs' broad phase: its cell size, its buckets, the primitives' tiles. */
 /* SPDX-License-Identifier: MIT */
 #include "pair_grid.h"
 
@@ -90,4 +90,52 @@ void hk_pair_grid_free(pair_grid *g)
 {
     free(g->start);
     free(g->item);
+}
+
+int hk_pair_tiles_build(pair_tiles *t, const pair_box *b, int64_t n)
+{
+    t->n = (n + PAIR_TILE - 1) / PAIR_TILE;
+    t->box = malloc((size_t)(t->n + 1) * sizeof *t->box);
+    t->in = malloc((size_t)(n + 1));
+    if (!t->box || !t->in) return -1;
+    for (int64_t k = 0; k < t->n; k++) {
+        pair_box *tb = &t->box[k];
+        for (int c = 0; c < 3; c++) tb->lo[c] = INFINITY, tb->hi[c] = -INFINITY;
+        const int64_t e1 = (k + 1) * PAIR_TILE < n ? (k + 1) * PAIR_TILE : n;
+        for (int64_t e = k * PAIR_TILE; e < e1; e++) {
+            t->in[e] = (uint8_t)pair_box_finite(&b[e]);
+            if (t->in[e])
+                for (int c = 0; c < 3; c++)
+                    tb->lo[c] = g_min(tb->lo[c], b[e].lo[c]), tb->hi[c] = g_max(tb->hi[c], b[e].hi[c]);
+        }
+    }
+    return 0;
+}
+
+void hk_pair_tiles_free(pair_tiles *t)
+{
+    free(t->box);
+    free(t->in);
+}
+
+int64_t hk_pair_tiles_near(const pair_grid *g, const pair_tiles *t, const pair_box *q, int32_t *out, uint8_t *seen)
+{
+    int64_t m = 0, lo[3], hi[3];
+    pair_grid_cells(g, q, lo, hi);
+    PAIR_GRID_FOR_CELLS(lo, hi, i, j, k)
+    {
+        const uint64_t b = pair_grid_bucket(g, i, j, k);
+        for (int64_t e = g->start[b]; e < g->start[b + 1]; e++) {
+            const int32_t tile = g->item[e]; /* a bucket may hold a tile for several of its cells: each once */
+            if (!seen[tile] && pair_box_overlap(q, &t->box[tile]) && pair_grid_reports(g, q, &t->box[tile], i, j, k))
+                seen[tile] = 1, out[m++] = tile;
+        }
+    }
+    for (int64_t a = 1; a < m; a++) /* ascending (a few) */
+        for (int64_t c = a; c > 0 && out[c - 1] > out[c]; c--) {
+            const int32_t x = out[c];
+            out[c] = out[c - 1], out[c - 1] = x;
+        }
+    for (int64_t a = 0; a < m; a++) seen[out[a]] = 0;
+    return m;
 }

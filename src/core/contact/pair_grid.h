@@ -6,6 +6,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "geometry.h"
 
@@ -80,5 +81,22 @@ static inline int pair_grid_reports(const pair_grid *g, const pair_box *a, const
         if (pair_grid_floor(g_max(a->lo[d], b->lo[d]) / g->cell) != c[d]) return 0;
     return 1;
 }
+
+/* The boxes of a search's primitives in tiles of PAIR_TILE consecutive ones (primitive i in tile i / PAIR_TILE): a
+ * search meets tiles through a grid over the tiles' boxes, then the primitives of the tiles that meet. A body's
+ * primitives are numbered along its rows, so a tile's are neighbours and its box stays small. */
+#define PAIR_TILE 8
+typedef struct pair_tiles {
+    int64_t n;     /* the tiles */
+    pair_box *box; /* per tile: the box of its primitives' finite boxes (empty, lo > hi, where none is) */
+    uint8_t *in;   /* per primitive: 1 where its box is finite (a primitive that takes part) */
+} pair_tiles;
+
+/* The tiles of boxes b[0 .. n); 0 or -1 (out of memory: free them all the same). */
+int hk_pair_tiles_build(pair_tiles *t, const pair_box *b, int64_t n);
+void hk_pair_tiles_free(pair_tiles *t);
+/* The tiles of t (g a grid over their boxes) whose boxes overlap box q, each once, ascending, into out (room for
+ * t->n of them); how many. seen: a flag per tile, all 0, and 0 again on return. */
+int64_t hk_pair_tiles_near(const pair_grid *g, const pair_tiles *t, const pair_box *q, int32_t *out, uint8_t *seen);
 
 #endif

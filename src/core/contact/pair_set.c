@@ -302,14 +302,16 @@ static double ee_gap2(const hk_pairs *pr, const int32_t *a, const int32_t *c)
                               pr->qb + 3 * (int64_t)c[1], &sa, &tc);
 }
 
-/* What the tasks of a search share: the boxes and grids, and per task its pairs (vertex-triangle, then edge-edge). */
+/* What the tasks of a search share: the boxes, their tiles and the tiles' grids, and per task its pairs
+ * (vertex-triangle, then edge-edge). */
 typedef struct search_pass {
     const hk_world *w;
     const hk_pairs *pr;
     const pair_box *vb, *tb, *eb;
-    const pair_grid *gt, *ge;
+    const pair_tiles *vt_, *tt, *et; /* the tiles of the particles, the triangles and the edges */
+    const pair_grid *gt, *ge;        /* grids over the triangles' and the edges' tiles */
     const int32_t *body;
-    int chunks;        /* the particles and the edges cut into this many ranges each */
+    int chunks;        /* the particles and the edges cut into this many ranges of whole tiles each */
     pair_buf *vt, *ee; /* per range, its pairs (vertex-triangle, edge-edge) */
     atomic_int failed; /* 0, or a task's failure: SEARCH_MEMORY or SEARCH_TOO_MANY */
 } search_pass;
@@ -318,81 +320,82 @@ typedef struct search_pass {
  * own finds pass that, and the search fails where all of them together do, the same outcome for any team. */
 enum { SEARCH_MEMORY = -1, SEARCH_TOO_MANY = -2 };
 
-/* The vertex-triangle candidates of particles [v0, v1): each one's box against the triangles' grid, those that can
- * come within the thickness while the candidates hold (within_reach), into out; 0, or a failure once out holds more
- * than max. */
-static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf *out)
+/* The vertex-triangle candidates of particles [v0, v1) (v0 the first of a tile): each tile of them meets the
+ * triangles' tiles whose boxes overlap its own, then each of its particles those tiles' triangles whose boxes
+ * overlap its own and that can come within the thickness while the candidates hold (within_reach), into out; 0,
+ * or a failure once out holds more than max. near, seen: room and flags for the triangles' tiles. */
+static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf *out, int32_t *near, uint8_t *seen)
 {
     const hk_world *w = sp->w;
     const hk_pairs *pr = sp->pr;
     const pair_box *vb = sp->vb, *tb = sp->tb;
-    const pair_grid *g = sp->gt;
     const int32_t *body = sp->body;
-    for (int v = v0; v < v1; v++) {
-        if (!(vb[v].lo[0] <= vb[v].hi[0])) continue; /* it takes no part */
-        const int64_t first = out->n;
-        int64_t lo[3], hi[3];
-        pair_grid_cells(g, &vb[v], lo, hi);
-        PAIR_GRID_FOR_CELLS(lo, hi, i, j, k)
-        {
-            const uint64_t q = pair_grid_bucket(g, i, j, k);
-            for (int64_t e = g->start[q]; e < g->start[q + 1]; e++) {
-                const int32_t t = g->item[e], *c = pr->tri + 3 * (int64_t)t, tb_ = pr->tri_body[t];
-                if (!allowed(&pr->def, body[v], tb_) || !pair_box_overlap(&vb[v], &tb[t]) ||
-                    !pair_grid_reports(g, &vb[v], &tb[t], i, j, k))
-                    continue;
-                if (body[v] == tb_ && (neighbours(w, pr, tb_, v, c[0]) || neighbours(w, pr, tb_, v, c[1]) ||
-                                       neighbours(w, pr, tb_, v, c[2])))
-                    continue;
-                if (!within_reach(pr, &v, 1, c, 3, vt_gap2(pr, v, c))) continue;
-                if (push_pair(out, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return SEARCH_MEMORY;
-            }
+    for (int q0 = v0; q0 < v1; q0 += PAIR_TILE) {
+        const int64_t nn = hk_pair_tiles_near(sp->gt, sp->tt, &sp->vt_->box[q0 / PAIR_TILE], near, seen);
+        for (int v = q0; v < v1 && v < q0 + PAIR_TILE; v++) {
+            if (!sp->vt_->in[v]) continue; /* it takes no part */
+            const int64_t first = out->n;
+            for (int64_t a = 0; a < nn; a++)
+                for (int64_t t = (int64_t)near[a] * PAIR_TILE; t < (int64_t)(near[a] + 1) * PAIR_TILE && t < pr->ntri;
+                     t++) {
+                    const int32_t *c = pr->tri + 3 * t, tb_ = pr->tri_body[t];
+                    if (!sp->tt->in[t] || !allowed(&pr->def, body[v], tb_) || !pair_box_overlap(&vb[v], &tb[t]))
+                        continue;
+                    if (body[v] == tb_ && (neighbours(w, pr, tb_, v, c[0]) || neighbours(w, pr, tb_, v, c[1]) ||
+                                           neighbours(w, pr, tb_, v, c[2])))
+                        continue;
+                    if (!within_reach(pr, &v, 1, c, 3, vt_gap2(pr, v, c))) continue;
+                    if (push_pair(out, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return SEARCH_MEMORY;
+                }
+            if (out->n > max) return SEARCH_TOO_MANY;
+            if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, cmp_pair);
         }
-        if (out->n > max) return SEARCH_TOO_MANY;
-        if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, cmp_pair);
     }
     return 0;
 }
 
-/* The edge-edge candidates of edges [e0, e1): each one's box against the edges' grid, each pair once (the lower
- * edge first), those within reach, into out; 0, or a failure once out holds more than max. */
-static int ee_pairs(const search_pass *sp, int64_t e0, int64_t e1_end, int64_t max, pair_buf *out)
+/* The edge-edge candidates of edges [e0, e1) (e0 the first of a tile), found as vt_pairs finds a particle's, each
+ * pair once (the lower edge first: a tile meets only itself and the tiles above it), into out; 0, or a failure
+ * once out holds more than max. near, seen: room and flags for the edges' tiles. */
+static int ee_pairs(const search_pass *sp, int64_t e0, int64_t e1_end, int64_t max, pair_buf *out, int32_t *near,
+                    uint8_t *seen)
 {
     const hk_world *w = sp->w;
     const hk_pairs *pr = sp->pr;
     const pair_box *eb = sp->eb;
-    const pair_grid *g = sp->ge;
-    for (int64_t e1 = e0; e1 < e1_end; e1++) {
-        const int64_t first = out->n;
-        const int32_t *a = pr->edge + 2 * e1, b1 = pr->edge_body[e1];
-        int64_t lo[3], hi[3];
-        pair_grid_cells(g, &eb[e1], lo, hi);
-        PAIR_GRID_FOR_CELLS(lo, hi, i, j, k)
-        {
-            const uint64_t q = pair_grid_bucket(g, i, j, k);
-            for (int64_t e = g->start[q]; e < g->start[q + 1]; e++) {
-                const int32_t e2 = g->item[e], *c = pr->edge + 2 * (int64_t)e2, b2 = pr->edge_body[e2];
-                if (e2 <= e1 || !allowed(&pr->def, b1, b2) || !pair_box_overlap(&eb[e1], &eb[e2]) ||
-                    !pair_grid_reports(g, &eb[e1], &eb[e2], i, j, k))
-                    continue;
-                if (b1 == b2 && (neighbours(w, pr, b1, a[0], c[0]) || neighbours(w, pr, b1, a[0], c[1]) ||
-                                 neighbours(w, pr, b1, a[1], c[0]) || neighbours(w, pr, b1, a[1], c[1])))
-                    continue;
-                if (!within_reach(pr, a, 2, c, 2, ee_gap2(pr, a, c))) continue;
-                if (push_pair(out, HK_PAIR_EE, a[0], a[1], c[0], c[1]) != 0) return SEARCH_MEMORY;
+    for (int64_t q0 = e0; q0 < e1_end; q0 += PAIR_TILE) {
+        const int64_t nn = hk_pair_tiles_near(sp->ge, sp->et, &sp->et->box[q0 / PAIR_TILE], near, seen);
+        for (int64_t e1 = q0; e1 < e1_end && e1 < q0 + PAIR_TILE; e1++) {
+            if (!sp->et->in[e1]) continue;
+            const int64_t first = out->n;
+            const int32_t *a = pr->edge + 2 * e1, b1 = pr->edge_body[e1];
+            for (int64_t k = 0; k < nn; k++) {
+                const int64_t t0 = (int64_t)near[k] * PAIR_TILE, t1 = t0 + PAIR_TILE;
+                if (t0 < q0) continue; /* a tile below: its edges' pairs are found from theirs */
+                for (int64_t e2 = t0 > e1 ? t0 : e1 + 1; e2 < t1 && e2 < pr->nedge; e2++) {
+                    const int32_t *c = pr->edge + 2 * e2, b2 = pr->edge_body[e2];
+                    if (!sp->et->in[e2] || !allowed(&pr->def, b1, b2) || !pair_box_overlap(&eb[e1], &eb[e2])) continue;
+                    if (b1 == b2 && (neighbours(w, pr, b1, a[0], c[0]) || neighbours(w, pr, b1, a[0], c[1]) ||
+                                     neighbours(w, pr, b1, a[1], c[0]) || neighbours(w, pr, b1, a[1], c[1])))
+                        continue;
+                    if (!within_reach(pr, a, 2, c, 2, ee_gap2(pr, a, c))) continue;
+                    if (push_pair(out, HK_PAIR_EE, a[0], a[1], c[0], c[1]) != 0) return SEARCH_MEMORY;
+                }
             }
+            if (out->n > max) return SEARCH_TOO_MANY;
+            if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, cmp_pair);
         }
-        if (out->n > max) return SEARCH_TOO_MANY;
-        if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, cmp_pair);
     }
     return 0;
 }
 
-/* The c-th of `chunks` ranges of [0, n): [*a, *a + *len). */
+/* The c-th of `chunks` ranges of [0, n) in whole tiles: [*a, *a + *len). */
 static void chunk_range(int64_t n, int chunks, int c, int64_t *a, int64_t *len)
 {
-    *a = n * c / chunks;
-    *len = n * (c + 1) / chunks - *a;
+    const int64_t tiles = (n + PAIR_TILE - 1) / PAIR_TILE;
+    const int64_t b = tiles * c / chunks * PAIR_TILE, e = tiles * (c + 1) / chunks * PAIR_TILE;
+    *a = b < n ? b : n;
+    *len = (e < n ? e : n) - *a;
 }
 
 /* A task's ranges of the particles and of the edges: every T-th, from its own (a body's crowded parts, which take
@@ -402,17 +405,21 @@ static void search_task(const hk_team *tm, void *ctx)
     search_pass *sp = ctx;
     const int64_t max = sp->pr->def.max_pairs;
     int64_t found = 0, a, len;
-    int rc = 0;
+    const int64_t tiles = (sp->tt->n > sp->et->n ? sp->tt->n : sp->et->n) + 1;
+    int32_t *near = malloc((size_t)tiles * sizeof *near);
+    uint8_t *seen = calloc((size_t)tiles, 1);
+    int rc = near && seen ? 0 : SEARCH_MEMORY;
     for (int c = tm->t; rc == 0 && c < sp->chunks; c += tm->T) {
         chunk_range(sp->w->p.count, sp->chunks, c, &a, &len);
-        rc = vt_pairs(sp, (int)a, (int)(a + len), max - found, &sp->vt[c]);
+        rc = vt_pairs(sp, (int)a, (int)(a + len), max - found, &sp->vt[c], near, seen);
         found += sp->vt[c].n;
     }
     for (int c = tm->t; rc == 0 && c < sp->chunks; c += tm->T) {
         chunk_range(sp->pr->nedge, sp->chunks, c, &a, &len);
-        rc = ee_pairs(sp, a, a + len, max - found, &sp->ee[c]);
+        rc = ee_pairs(sp, a, a + len, max - found, &sp->ee[c], near, seen);
         found += sp->ee[c].n;
     }
+    free(near), free(seen);
     int none = 0;
     if (rc != 0) atomic_compare_exchange_strong(&sp->failed, &none, rc);
 }
@@ -426,12 +433,11 @@ static void search_task(const hk_team *tm, void *ctx)
 /* The candidates into pr->pair: every range's vertex-triangle pairs in range order, then their edge-edge pairs, the
  * order one task would have found them in. 0 or -1. */
 static int search(hk_world *w, hk_pairs *pr, const pair_box *vb, const pair_box *tb, const pair_box *eb,
-                  const pair_grid *gt, const pair_grid *ge, const int32_t *body)
+                  const pair_tiles *tiles, const pair_grid *gt, const pair_grid *ge, const int32_t *body)
 {
     const int T = hk_pairs_team(w, SEARCH_WEIGHT * (int64_t)w->p.count), C = T > 1 ? SEARCH_CHUNKS * T : 1;
-    search_pass sp = {
-        w, pr, vb, tb, eb, gt, ge, body, C, calloc((size_t)C, sizeof(pair_buf)), calloc((size_t)C, sizeof(pair_buf)),
-        0};
+    search_pass sp = {w, pr, vb, tb, eb, &tiles[0], &tiles[1], &tiles[2], gt, ge, body, C, NULL, NULL, 0};
+    sp.vt = calloc((size_t)C, sizeof(pair_buf)), sp.ee = calloc((size_t)C, sizeof(pair_buf));
     int rc = SEARCH_MEMORY;
     if (!sp.vt || !sp.ee) goto done;
     hk_team_run(w, T, search_task, &sp);
@@ -560,6 +566,7 @@ static int build(hk_world *w, hk_pairs *pr)
     pair_box *vb = malloc((size_t)(n + 1) * sizeof *vb), *tb = malloc((size_t)(pr->ntri + 1) * sizeof *tb);
     pair_box *eb = malloc((size_t)(pr->nedge + 1) * sizeof *eb);
     pair_grid gt = {0}, ge = {0};
+    pair_tiles tiles[3] = {{0}}; /* of the particles, the triangles, the edges */
     int rc = -1;
     if (!body || !vb || !tb || !eb) goto done;
     const double th = pr->def.thickness;
@@ -571,9 +578,12 @@ static int build(hk_world *w, hk_pairs *pr)
     for (int64_t t = 0; t < pr->ntri; t++) box_of(pr, pr->tri + 3 * t, 3, 0, &tb[t]);
     for (int64_t e = 0; e < pr->nedge; e++) box_of(pr, pr->edge + 2 * e, 2, 0.5 * th, &eb[e]);
     pr->npair = 0;
-    if (hk_pair_grid_build(&gt, tb, pr->ntri, vb, n) != 0 || hk_pair_grid_build(&ge, eb, pr->nedge, eb, pr->nedge) != 0)
+    if (hk_pair_tiles_build(&tiles[0], vb, n) != 0 || hk_pair_tiles_build(&tiles[1], tb, pr->ntri) != 0 ||
+        hk_pair_tiles_build(&tiles[2], eb, pr->nedge) != 0 ||
+        hk_pair_grid_build(&gt, tiles[1].box, tiles[1].n, tiles[0].box, tiles[0].n) != 0 ||
+        hk_pair_grid_build(&ge, tiles[2].box, tiles[2].n, tiles[2].box, tiles[2].n) != 0)
         goto done;
-    if ((rc = search(w, pr, vb, tb, eb, &gt, &ge, body)) != 0) goto done;
+    if ((rc = search(w, pr, vb, tb, eb, tiles, &gt, &ge, body)) != 0) goto done;
     rc = SEARCH_MEMORY;
     hk_pair *t = pr->cand; /* the candidates found into cand; its room, the next search's */
     const int64_t cap = pr->capcand;
@@ -586,6 +596,7 @@ static int build(hk_world *w, hk_pairs *pr)
 done:
     hk_pair_grid_free(&gt);
     hk_pair_grid_free(&ge);
+    for (int k = 0; k < 3; k++) hk_pair_tiles_free(&tiles[k]);
     free(body), free(vb), free(tb), free(eb);
     return rc;
 }
