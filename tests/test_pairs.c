@@ -230,6 +230,35 @@ static void test_pairs_kept_while_they_hold(void **state)
     hk_world_destroy(w);
 }
 
+/* The candidates hold while every particle stays within its reach of where it was when they were found, less the
+ * motion all of them share: two 4 x 4 cloths 4.5 mm apart (a 4 mm layer) flying side by side at 2 m/s, 2 mm a step
+ * against skins of at most the thickness, keep the candidates of their first step for 40 steps (8 cm); the upper one
+ * sent up at 1 m/s, away from the other (5 mm each from their mean in 10 steps), has them found again. */
+static void test_candidates_kept_while_all_move_alike(void **state)
+{
+    (void)state;
+    hk_world *w = two_squares(0.0045, "");
+    hk_particles_view v = hk_world_particles(w);
+    for (int i = 0; i < 32; i++) hk_test_mut(v.vx)[i] = 2;
+    steps_(w, 1);
+    hk_pairs *pr = hk_pairs_of(w);
+    assert_non_null(pr);
+    const int64_t builds = pr->builds, ncand = pr->ncand;
+    assert_true(ncand > 0);
+    steps_(w, 40);
+    print_message("flying alike: %lld searches after the first over 40 steps, shift %.4g m along x\n",
+                  (long long)(pr->builds - builds), pr->shift[0]);
+    assert_int_equal(pr->builds, builds);
+    assert_int_equal(pr->ncand, ncand);
+    assert_true(hk_world_position(w, 0).x > 0.08);
+    v = hk_world_particles(w);
+    for (int i = 16; i < 32; i++) hk_test_mut(v.vy)[i] = 1;
+    steps_(w, 10);
+    print_message("the upper one sent away: %lld searches in 10 steps\n", (long long)(pr->builds - builds));
+    assert_true(pr->builds > builds);
+    hk_world_destroy(w);
+}
+
 /* A layer set again between steps (hk_world_set_contact) takes effect at the next step: two 4 x 4 cloths at rest
  * 14 mm apart meet no pair in a 4 mm layer (the candidates reach 12 mm: the layer and both skins), and in a 16 mm
  * layer set afterwards they touch, their candidates found again for it. */
@@ -571,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_momentum_kept),
         cmocka_unit_test(test_motion_past_the_bound_is_seen),
         cmocka_unit_test(test_pairs_kept_while_they_hold),
+        cmocka_unit_test(test_candidates_kept_while_all_move_alike),
         cmocka_unit_test(test_slow_approach_is_met_at_the_layer),
         cmocka_unit_test(test_new_layer_takes_effect),
         cmocka_unit_test(test_fast_square_is_caught),

@@ -203,20 +203,20 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
     memset(held, 0, (size_t)pr->ninv);
     memset(zone, 0, 4 * (size_t)pr->ninv * sizeof *zone);
     for (int j = 0; j < pr->ninv; j++) parent[j] = j;
-    double far2 = 0; /* the largest squared distance of a pair's particle from qb, at the substep's start or end */
+    double far =
+        0; /* the largest distance of a pair's particle from qb (with the shift), at the substep's start or end */
     for (int j = 0; j < pr->ninv; j++) { /* the substep's mean velocity */
         double x1[3];
         const int i = pr->inv[j];
-        const double *qb = pr->qb + 3 * (int64_t)i;
         hk_particle_position(w, &w->bodies[hk_body_of(w, i)], i, x1);
         for (int d = 0; d < 3; d++) u0[3 * j + d] = pr->u[3 * j + d] = (x1[d] - pr->x0[3 * j + d]) / h;
-        far2 = g_max(far2, g_max(g_dist2(x1, qb), g_dist2(pr->x0 + 3 * (int64_t)j, qb)));
+        far = g_max(far, g_max(hk_pairs_from_found(pr, i, x1), hk_pairs_from_found(pr, i, pr->x0 + 3 * (int64_t)j)));
     }
     const double eps = 1e-3 * pr->def.thickness;
-    /* Every pair's two sides were at least cd_min apart at qb, and every point of a side stays within sqrt(far2) of
-     * its place there over the substep (its corners move on straight lines): where that leaves them more than 2 eps
-     * apart, no pair can meet, and the sweep, which would find nothing, is left out. */
-    const int apart = pr->cd_min > 2 * sqrt(far2) * (1 + 1e-9) + 2 * eps;
+    /* Every pair's two sides were at least cd_min apart at qb, and every point of a side stays within far of its
+     * place there moved by the shift over the substep (its corners move on straight lines): where that leaves them
+     * more than 2 eps apart, no pair can meet, and the sweep, which would find nothing, is left out. */
+    const int apart = pr->cd_min > 2 * far * (1 + 1e-9) + 2 * eps;
     int64_t met = 0;
     for (int pass = 0; !apart && pass < HK_IMPACT_PASSES && (met = sweep(w, pr, at, h, eps, hit)) > 0; pass++)
         for (int64_t k = 0; k < pr->npair; k++)

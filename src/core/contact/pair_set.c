@@ -529,17 +529,23 @@ static int starts(const hk_world *w, hk_pairs *pr)
     const double dt = pr->dt, gg = sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
     const double floor = 0.001 * pr->def.thickness; /* below this the springs' own pull moves a resting particle */
     int hold = pr->builds > 0, fit = pr->pairs_hold;
+    double sum[3] = {0, 0, 0}, count = 0; /* the common shift: the mean motion since the candidates were found */
+    for (int b = 0; b < w->body_count; b++)
+        if (hk_pairs_takes_part(&pr->def, w, b))
+            for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++, count++) {
+                double *x = pr->q0 + 3 * (int64_t)i;
+                hk_particle_position(w, &w->bodies[b], i, x);
+                for (int c = 0; c < 3; c++) sum[c] += x[c] - pr->qb[3 * (int64_t)i + c];
+            }
+    for (int c = 0; c < 3; c++) pr->shift[c] = hold && count > 0 ? sum[c] / count : 0;
     for (int b = 0; b < w->body_count; b++)
         if (hk_pairs_takes_part(&pr->def, w, b))
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
-                double *x = pr->q0 + 3 * (int64_t)i;
-                hk_particle_position(w, &w->bodies[b], i, x);
+                const double *x = pr->q0 + 3 * (int64_t)i;
                 const double v =
                     sqrt((double)p->vx[i] * p->vx[i] + (double)p->vy[i] * p->vy[i] + (double)p->vz[i] * p->vz[i]);
                 pr->b[i] = p->inv_mass[i] == 0 ? 0 : g_max(1.25 * (v * dt + gg * dt * dt), floor);
-                const double *q = pr->qb + 3 * (int64_t)i;
-                const double moved = sqrt(g_dist2(x, q));
-                pr->mv[i] = moved + pr->b[i];
+                pr->mv[i] = hk_pairs_from_found(pr, i, x) + pr->b[i];
                 hold &= pr->mv[i] <= pr->rb[i];
                 fit &= sqrt(g_dist2(x, pr->qs + 3 * (int64_t)i)) + pr->b[i] <= pr->bs[i];
             }
@@ -700,6 +706,7 @@ static void found_from_start(hk_world *w, hk_pairs *pr)
     pr->skin = next_skin(w, pr);
     pr->found = w->steps;
     memcpy(pr->qb, pr->q0, (size_t)(3 * w->p.count) * sizeof *pr->qb);
+    pr->shift[0] = pr->shift[1] = pr->shift[2] = 0;
 }
 
 int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
@@ -757,7 +764,7 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
                 double x[3];
                 hk_particle_position(w, &w->bodies[b], i, x);
-                outran |= sqrt(g_dist2(x, pr->qb + 3 * (int64_t)i)) > pr->rb[i];
+                outran |= hk_pairs_from_found(pr, i, x) > pr->rb[i];
                 overran |= sqrt(g_dist2(x, pr->q0 + 3 * (int64_t)i)) > pr->b[i];
             }
     if (!outran && !overran) return 0;
@@ -774,7 +781,7 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
                     pr->rb[i] = pr->b[i] + pr->skin;
                     pr->mv[i] = pr->b[i]; /* qb is q0 now */
                 } else
-                    pr->mv[i] = sqrt(g_dist2(q, pr->qb + 3 * (int64_t)i)) + pr->b[i];
+                    pr->mv[i] = hk_pairs_from_found(pr, i, q) + pr->b[i];
             }
     const int rc = outran ? build(w, pr) : 0;
     if (rc != 0) {

@@ -150,9 +150,10 @@ typedef struct hk_pairs {
     double *q0;    /* per particle (all): its place at the step's start [m] (3 each) */
     double *b;     /* per particle (all): the motion bound of the step [m] */
     double *qb;    /* per particle (all): its place when the candidates were found [m] (3 each) */
-    double *rb;    /* per particle (all): how far it may move from qb (a distance) while they hold [m] */
-    double *mv;    /* per particle (all): how far from qb it may come in the step, |q0 - qb| + b [m] */
-    int nq;        /* the particles these arrays hold */
+    double *rb;    /* per particle (all): how far it may move from qb + shift (a distance) while they hold [m] */
+    double *mv;    /* per particle (all): how far from qb + shift it may come in the step, |q0 - qb - shift| + b [m] */
+    double shift[3]; /* the step's common motion since they were found, the mean of q0 - qb (0 when found) [m] */
+    int nq;          /* the particles these arrays hold */
     double t0, dt;
     int64_t builds; /* the candidates found, since the world was made */
     int64_t found;  /* the step the candidates were found in (the world's step count before it) */
@@ -315,6 +316,16 @@ static inline int hk_pairs_overlaps(const hk_pairs *pr, int64_t k, const double 
 static inline int hk_pairs_in_step(const hk_pairs *pr, int64_t k)
 {
     return hk_pairs_overlaps(pr, pr->pcand[k], pr->b, 0);
+}
+/* How far particle i at x is from its place when the candidates were found, moved by the common shift [m]. The pairs'
+ * distances do not change when every particle moves alike, so only what a particle moves beyond the others' mean
+ * can bring a pair that is not a candidate within the thickness: a body that falls or flies as a whole keeps its
+ * candidates. */
+static inline double hk_pairs_from_found(const hk_pairs *pr, int i, const double x[3])
+{
+    const double *q = pr->qb + 3 * (int64_t)i;
+    const double d[3] = {x[0] - q[0] - pr->shift[0], x[1] - q[1] - pr->shift[1], x[2] - q[2] - pr->shift[2]};
+    return sqrt(g_dot(d, d));
 }
 /* Whether particle i at x has moved past its step's bound (further than b from its place at the step's start). */
 static inline int hk_pairs_past(const hk_pairs *pr, int i, const double x[3])
