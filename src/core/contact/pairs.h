@@ -27,13 +27,15 @@
  * the particles it moves.
  *
  * The candidates are found (hk_pairs_begin_step) when a particle may leave
- * the room the last ones left it: every primitive's box at the step's
- * start, widened by the motion the step can give its particles (1.25 (|v|
- * dt + |g| dt^2) each, at least a thousandth of the thickness), a skin
- * (pair_set.c, next_skin) and the thickness, through a spatial hash of the
- * triangles' and edges' boxes; each pair is reported from one cell only
- * (the one holding the lower corner of the two boxes' overlap) and a
- * particle's pairs are sorted, so the list is the same whatever the table.
+ * the room the last ones left it (less the motion all the particles share,
+ * hk_pairs_from_found): every primitive's box at the step's start, widened
+ * by the motion the step can give its particles (1.25 (|v| dt + |g| dt^2)
+ * each, at least a thousandth of the thickness), a skin (pair_set.c,
+ * next_skin) and the thickness, through a spatial hash of the boxes of
+ * tiles of PAIR_TILE triangles or edges, then among the tiles that meet;
+ * each pair of tiles is met from one cell only (the one holding the lower
+ * corner of the two boxes' overlap) and a particle's pairs are sorted, so
+ * the list is the same whatever the table.
  * The step's pairs are the candidates whose boxes can meet within the
  * thickness, each particle's widened by its step's bound and a smaller
  * room (next_room), kept while every particle's step stays within that
