@@ -592,6 +592,58 @@ static void test_grid_leaves_out_non_finite_boxes(void **state)
     hk_pair_grid_free(&g);
 }
 
+/* A query lists every tile whose box overlaps its own, once each, ascending: 500 primitives' boxes, 1 cm, in tiles
+ * around points scattered over a metre cube (every 13th tile's 30 cm, a thousand cells of the grid, so that the hash
+ * puts such a tile in one bucket for several of its cells; some boxes not finite), queried with 200 boxes of 5 cm
+ * and 40 cm, against every tile's box tested in turn. */
+static void test_tiles_met_once_each(void **state)
+{
+    (void)state;
+    enum { N = 500, Q = 200 };
+    pair_box b[N], q[Q];
+    uint64_t r = 12345;
+    double at[3] = {0, 0, 0};
+    for (int k = 0; k < N + Q; k++) {
+        pair_box *x = k < N ? &b[k] : &q[k - N];
+        const int fresh = k >= N || k % PAIR_TILE == 0; /* a tile's primitives lie around one point */
+        const double side = k < N ? (k / PAIR_TILE % 13 == 0 ? 0.3 : 0.01) : (k % 9 == 0 ? 0.4 : 0.05);
+        for (int c = 0; c < 3; c++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            const double u = (double)(r >> 11) / 0x1p53;
+            if (fresh) at[c] = u;
+            x->lo[c] = at[c] + 0.02 * u, x->hi[c] = x->lo[c] + side;
+        }
+    }
+    b[7].lo[0] = NAN, b[100].hi[1] = INFINITY,
+    b[104].lo[2] = -INFINITY; /* a blown-up primitive takes part in nothing */
+    pair_tiles t = {0};
+    pair_grid g = {0};
+    assert_int_equal(hk_pair_tiles_build(&t, b, N), 0);
+    assert_int_equal(t.n, (N + PAIR_TILE - 1) / PAIR_TILE);
+    assert_int_equal(hk_pair_grid_build(&g, t.box, t.n, t.box, t.n), 0);
+    int32_t near[N];
+    uint8_t seen[N] = {0};
+    int64_t listed = 0, most = 0;
+    for (int k = 0; k < Q; k++) {
+        const int64_t m = hk_pair_tiles_near(&g, &t, &q[k], near, seen);
+        int64_t want = 0;
+        for (int32_t i = 0; i < t.n; i++) {
+            if (!pair_box_finite(&t.box[i]) || !pair_box_overlap(&q[k], &t.box[i])) continue;
+            assert_true(want < m);
+            assert_int_equal(near[want], i);
+            want++;
+        }
+        assert_int_equal(m, want);
+        listed += m, most = m > most ? m : most;
+    }
+    for (int i = 0; i < N; i++) assert_int_equal(seen[i], 0);
+    for (int i = 0; i < N; i++) assert_int_equal(t.in[i], i != 7 && i != 100 && i != 104);
+    print_message("%lld tiles listed for %d queries, at most %lld for one\n", (long long)listed, Q, (long long)most);
+    assert_true(listed > Q / 4 && most > 4); /* the lists are not empty, nor of one tile each */
+    hk_pair_tiles_free(&t);
+    hk_pair_grid_free(&g);
+}
+
 int main(void)
 {
     // clang-format off
@@ -609,6 +661,7 @@ int main(void)
         cmocka_unit_test(test_bad_contact_defs),
         cmocka_unit_test(test_too_many_pairs_refused),
         cmocka_unit_test(test_grid_leaves_out_non_finite_boxes),
+        cmocka_unit_test(test_tiles_met_once_each),
         cmocka_unit_test(test_blown_up_state_refused),
     };
     // clang-format on
