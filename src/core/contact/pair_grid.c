@@ -118,6 +118,12 @@ void hk_pair_tiles_free(pair_tiles *t)
     free(t->in);
 }
 
+static int cmp_tile(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
 int64_t hk_pair_tiles_near(const pair_grid *g, const pair_tiles *t, const pair_box *q, int32_t *out, uint8_t *seen)
 {
     int64_t m = 0, lo[3], hi[3];
@@ -131,11 +137,14 @@ int64_t hk_pair_tiles_near(const pair_grid *g, const pair_tiles *t, const pair_b
                 seen[tile] = 1, out[m++] = tile;
         }
     }
-    for (int64_t a = 1; a < m; a++) /* ascending (a few) */
-        for (int64_t c = a; c > 0 && out[c - 1] > out[c]; c--) {
-            const int32_t x = out[c];
-            out[c] = out[c - 1], out[c - 1] = x;
-        }
+    if (m > 32) /* ascending: a few as a rule, by insertion; many (a box of absurd size) by qsort */
+        qsort(out, (size_t)m, sizeof *out, cmp_tile);
+    else
+        for (int64_t a = 1; a < m; a++)
+            for (int64_t c = a; c > 0 && out[c - 1] > out[c]; c--) {
+                const int32_t x = out[c];
+                out[c] = out[c - 1], out[c - 1] = x;
+            }
     for (int64_t a = 0; a < m; a++) seen[out[a]] = 0;
     return m;
 }

@@ -6,7 +6,6 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "geometry.h"
 

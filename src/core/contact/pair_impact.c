@@ -203,8 +203,8 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
     memset(held, 0, (size_t)pr->ninv);
     memset(zone, 0, 4 * (size_t)pr->ninv * sizeof *zone);
     for (int j = 0; j < pr->ninv; j++) parent[j] = j;
-    double far =
-        0; /* the largest distance of a pair's particle from qb (with the shift), at the substep's start or end */
+    /* the largest distance of a pair's particle from qb (moved by the shift), at the substep's start or end */
+    double far = 0;
     for (int j = 0; j < pr->ninv; j++) { /* the substep's mean velocity */
         double x1[3];
         const int i = pr->inv[j];

@@ -308,8 +308,8 @@ typedef struct search_pass {
     const hk_world *w;
     const hk_pairs *pr;
     const pair_box *vb, *tb, *eb;
-    const pair_tiles *vt_, *tt, *et; /* the tiles of the particles, the triangles and the edges */
-    const pair_grid *gt, *ge;        /* grids over the triangles' and the edges' tiles */
+    const pair_tiles *pt, *tt, *et; /* the tiles of the particles, the triangles and the edges */
+    const pair_grid *gt, *ge;       /* grids over the triangles' and the edges' tiles */
     const int32_t *body;
     int chunks;        /* the particles and the edges cut into this many ranges of whole tiles each */
     pair_buf *vt, *ee; /* per range, its pairs (vertex-triangle, edge-edge) */
@@ -331,9 +331,9 @@ static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf
     const pair_box *vb = sp->vb, *tb = sp->tb;
     const int32_t *body = sp->body;
     for (int q0 = v0; q0 < v1; q0 += PAIR_TILE) {
-        const int64_t nn = hk_pair_tiles_near(sp->gt, sp->tt, &sp->vt_->box[q0 / PAIR_TILE], near, seen);
+        const int64_t nn = hk_pair_tiles_near(sp->gt, sp->tt, &sp->pt->box[q0 / PAIR_TILE], near, seen);
         for (int v = q0; v < v1 && v < q0 + PAIR_TILE; v++) {
-            if (!sp->vt_->in[v]) continue; /* it takes no part */
+            if (!sp->pt->in[v]) continue; /* it takes no part */
             const int64_t first = out->n;
             for (int64_t a = 0; a < nn; a++)
                 for (int64_t t = (int64_t)near[a] * PAIR_TILE; t < (int64_t)(near[a] + 1) * PAIR_TILE && t < pr->ntri;
