@@ -335,9 +335,9 @@ static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf
         for (int v = q0; v < v1 && v < q0 + PAIR_TILE; v++) {
             if (!sp->pt->in[v]) continue; /* it takes no part */
             const int64_t first = out->n;
-            for (int64_t a = 0; a < nn; a++)
-                for (int64_t t = (int64_t)near[a] * PAIR_TILE; t < (int64_t)(near[a] + 1) * PAIR_TILE && t < pr->ntri;
-                     t++) {
+            for (int64_t k = 0; k < nn; k++) {
+                const int64_t t0 = (int64_t)near[k] * PAIR_TILE, t1 = t0 + PAIR_TILE;
+                for (int64_t t = t0; t < t1 && t < pr->ntri; t++) {
                     const int32_t *c = pr->tri + 3 * t, tb_ = pr->tri_body[t];
                     if (!sp->tt->in[t] || !allowed(&pr->def, body[v], tb_) || !pair_box_overlap(&vb[v], &tb[t]))
                         continue;
@@ -347,6 +347,7 @@ static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf
                     if (!within_reach(pr, &v, 1, c, 3, vt_gap2(pr, v, c))) continue;
                     if (push_pair(out, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return SEARCH_MEMORY;
                 }
+            }
             if (out->n > max) return SEARCH_TOO_MANY;
             if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, cmp_pair);
         }
