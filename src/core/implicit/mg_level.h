@@ -1,4 +1,4 @@
-/* mg_level.h — the multigrid's levels and bodies, shared by multigrid.c and mg_share.c (internal). */
+/* mg_level.h — the multigrid's levels and bodies, shared by its files (multigrid.c, mg_setup.c, ...; internal). */
 /* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_MG_LEVEL_H
 #define HOOKE_MG_LEVEL_H
@@ -60,6 +60,9 @@ struct hk_mg {
     mg_body *b;
     hk_real sK, sD; /* the scales of the system whose blocks the hooks take (hk_mg_hooks) */
 };
+
+/* The index of node (i, j, k) of level L. */
+static inline int64_t mg_node(const mg_level *L, int i, int j, int k) { return i + L->sy * j + L->sz * k; }
 
 static inline int level_team(const hk_world *w, const mg_level *L)
 {
