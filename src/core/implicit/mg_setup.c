@@ -1,4 +1,4 @@
-/* mg_setup.c — the multigrid's coarse matrices from the system's blocks (P^T A P per level), the coarsest Cholesky factor. */
+/* mg_setup.c — the multigrid's coarse matrices P^T A P from the system's blocks, the coarsest Cholesky factor. */
 /* SPDX-License-Identifier: MIT */
 #include "multigrid.h"
 
