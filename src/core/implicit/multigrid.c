@@ -2,7 +2,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "multigrid.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
