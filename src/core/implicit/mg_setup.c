@@ -12,6 +12,13 @@
 #include "response.h"
 #include "team.h"
 
+/* The first level's aggregate of body B's node l (its index in the body). */
+static int64_t aggregate_of(const mg_body *B, int64_t l)
+{
+    const int64_t i = l % B->n[0], j = l / B->n[0] % B->n[1], k = l / ((int64_t)B->n[0] * B->n[1]);
+    return mg_node(&B->lv[0], (int)(i / 2), (int)(j / 2), (int)(k / 2));
+}
+
 /* P^T C P of the colliders' contact blocks C (contact/response.h): each
  * free particle's block into its aggregate's diagonal, for the aggregates
  * [j0, j1) of body B on level 0, in particle order; then each particle's
@@ -27,8 +34,7 @@ static void add_contacts(const hk_mg *mg, const hk_world *w, const mg_body *B, i
     for (int k = 0; k < n; k++) {
         const int64_t l = particle[active[k]] - B->first;
         if (l < 0 || l >= w->bodies[B->body].count) continue;
-        const int64_t i = l % B->n[0], j = l / B->n[0] % B->n[1], kk = l / ((int64_t)B->n[0] * B->n[1]);
-        const int64_t J = i / 2 + L->sy * (j / 2) + L->sz * (kk / 2);
+        const int64_t J = aggregate_of(B, l);
         if (J < j0 || J >= j1) continue;
         hk_real blk[6];
         hk_contact_block(&rec[active[k]], mg->sK, mg->sD, blk);
@@ -39,8 +45,7 @@ static void add_contacts(const hk_mg *mg, const hk_world *w, const mg_body *B, i
         hk_real blk[6];
         const int64_t l = hk_pairs_diag(pr, j, mg->sK, mg->sD, blk) - B->first;
         if (l < 0 || l >= w->bodies[B->body].count) continue;
-        const int64_t i = l % B->n[0], jj = l / B->n[0] % B->n[1], kk = l / ((int64_t)B->n[0] * B->n[1]);
-        const int64_t J = i / 2 + L->sy * (jj / 2) + L->sz * (kk / 2);
+        const int64_t J = aggregate_of(B, l);
         if (J < j0 || J >= j1) continue;
         for (int e = 0; e < 6; e++) L->d[e][J] += blk[e];
     }
@@ -333,12 +338,9 @@ static void invert_level(const hk_team *tm, mg_level *L)
     hk_team_range(tm, 0, (int)L->nodes, &j0, &jn);
     for (int64_t J = j0; J < j0 + jn; J++) {
         const double a[6] = {L->d[0][J], L->d[1][J], L->d[2][J], L->d[3][J], L->d[4][J], L->d[5][J]};
-        const double c00 = a[3] * a[5] - a[4] * a[4], c01 = a[2] * a[4] - a[1] * a[5], c02 = a[1] * a[4] - a[2] * a[3];
-        const double c11 = a[0] * a[5] - a[2] * a[2], c12 = a[1] * a[2] - a[0] * a[4], c22 = a[0] * a[3] - a[1] * a[1];
-        const double det = a[0] * c00 + a[1] * c01 + a[2] * c02;
-        const double q = det > 0 ? 1 / det : 0;
-        const double iv[6] = {c00 * q, c01 * q, c02 * q, c11 * q, c12 * q, c22 * q};
-        for (int e = 0; e < 6; e++) L->dinv[e][J] = (hk_real)iv[e];
+        double c[6];
+        const double det = hk_sym3_cofactors(a, c), q = det > 0 ? 1 / det : 0;
+        for (int e = 0; e < 6; e++) L->dinv[e][J] = (hk_real)(c[e] * q);
     }
 }
 

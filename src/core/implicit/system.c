@@ -567,15 +567,9 @@ void hk_system_apply(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, int m
  * cofactors in double precision. */
 static void invert_block(const double a[6], hk_real out[6])
 {
-    const double c00 = a[3] * a[5] - a[4] * a[4], c01 = a[2] * a[4] - a[1] * a[5], c02 = a[1] * a[4] - a[2] * a[3];
-    const double c11 = a[0] * a[5] - a[2] * a[2], c12 = a[1] * a[2] - a[0] * a[4], c22 = a[0] * a[3] - a[1] * a[1];
-    const double det = a[0] * c00 + a[1] * c01 + a[2] * c02, q = 1 / det;
-    out[0] = (hk_real)(c00 * q);
-    out[1] = (hk_real)(c01 * q);
-    out[2] = (hk_real)(c02 * q);
-    out[3] = (hk_real)(c11 * q);
-    out[4] = (hk_real)(c12 * q);
-    out[5] = (hk_real)(c22 * q);
+    double c[6];
+    const double q = 1 / hk_sym3_cofactors(a, c);
+    for (int e = 0; e < 6; e++) out[e] = (hk_real)(c[e] * q);
 }
 
 /* blk = 0 over the calling task's share of the body's nodes where the

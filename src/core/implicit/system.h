@@ -144,4 +144,18 @@ double hk_system_worst(hk_world *w, hk_implicit *im, hk_real *const a[3]);
  * maximum). */
 void hk_system_reduce(const hk_world *w, const hk_implicit *im, double *part, int nsum, int nmax, double *out);
 
+/* The cofactors c of the symmetric 3x3 block a (xx, xy, xz, yy, yz, zz),
+ * in the same order; returns det a (a^-1 = c / det a). In double: the
+ * blocks' inverses of the solve and of the multigrid's levels. */
+static inline double hk_sym3_cofactors(const double a[6], double c[6])
+{
+    c[0] = a[3] * a[5] - a[4] * a[4];
+    c[1] = a[2] * a[4] - a[1] * a[5];
+    c[2] = a[1] * a[4] - a[2] * a[3];
+    c[3] = a[0] * a[5] - a[2] * a[2];
+    c[4] = a[1] * a[2] - a[0] * a[4];
+    c[5] = a[0] * a[3] - a[1] * a[1];
+    return a[0] * c[0] + a[1] * c[1] + a[2] * c[2];
+}
+
 #endif
