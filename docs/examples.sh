@@ -20,9 +20,17 @@
 # printed line that begins with the text before it: a list the program
 # prints from one of its tables (integrators, body kinds) is shown up to
 # where it may grow, and the docs need no edit when a row is added. Numbers
-# that depend on the machine are not compared: the values of wall_s=,
-# spring_updates_per_s= and threads=, and in a block marked
-# `<!-- example: machine -->` every number. `update` rewrites each shown
+# that depend on the machine are not compared: the values named in
+# machine_keys below, as `NAME=VALUE` or as JSON's `"NAME": VALUE` (wall_s=,
+# every rate *_per_s=, threads=, Google Benchmark's times), and the thread
+# count of the run's first line. Everything else is: a run gives the same
+# bits on every kernel path and thread count (docs/determinism.md), so its
+# state_hash= and its counts (particles=, steps=, cg_iterations=, ...) are
+# the same everywhere. A block whose other numbers depend on the machine
+# too (a table of timings) is marked `<!-- example: machine: WHY -->`, WHY
+# saying what varies (a marker without it is an error); in it every number
+# outside a `NAME=VALUE` pair is left out of the comparison, and the pairs
+# are compared as everywhere. `update` rewrites each shown
 # line with the line printed now that has its shape (the same text with the
 # numbers left out), so changed figures are brought up to date; a line
 # whose shape is gone is reported and left for a person to rewrite.
@@ -91,11 +99,25 @@ case ${sanitizer:-OFF} in OFF | off | 0 | FALSE | false | NO | no) no_install=""
 [ -f "$build/cmake_install.cmake" ] || no_install="$build is not a CMake build of hooke"
 skipped=0 skipped_mpi=0
 
-# Machine numbers: key=value pairs whose value depends on the machine.
-# (threads= and the header's "N thread(s)" follow the cores, OMP_NUM_THREADS and the problem's size.)
-mask_machine() { sed -E 's/(wall_s|spring_updates_per_s|threads)=[^ ]*/\1=*/g; s/, [0-9]+ threads? \(/, * thread(s) (/; s/, [0-9]+ threads?$/, * thread(s)/'; }
-# Every number, for the shape of a line and for blocks marked machine.
+# The names whose values depend on the machine (the one list of them): times (wall_s, Google Benchmark's real_time
+# and cpu_time), every rate (*_per_s, items_per_second, ns_per_spring_update), and threads (it follows the cores,
+# OMP_NUM_THREADS and the problem's size, and so does the "N thread(s)" of a run's first line).
+machine_keys='wall_s|[a-z_]*_per_s|threads|real_time|cpu_time|items_per_second|ns_per_spring_update'
+mask_machine() {
+    sed -E "s/(^|[^a-z_])($machine_keys)=[^ ]*/\1\2=*/g; s/\"($machine_keys)\": [^,]*/\"\1\": */g;
+        s/, [0-9]+ threads? \(/, * thread(s) (/; s/, [0-9]+ threads?\$/, * thread(s)/"
+}
+# Every number, for the shape of a line.
 mask_numbers() { sed -E 's/0x[0-9a-f]+/0x#/g; s/[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?/#/g'; }
+# Every number outside NAME=VALUE pairs, for blocks marked machine (after mask_machine: the pairs it leaves are the
+# run's state_hash and counts).
+mask_prose_numbers() {
+    awk 'function mask(s) { gsub(/0x[0-9a-f]+/, "0x#", s); gsub(/[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?/, "#", s); return s }
+        { out = ""; s = $0
+          while (match(s, /(^|[ (])[a-z][a-z0-9_]*=[^ ]*/)) { out = out mask(substr(s, 1, RSTART - 1)) substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH) }
+          print out mask(s) }'
+}
+mask_machine_block() { mask_machine | mask_prose_numbers; }
 
 # stdbuf preloads a library, which AddressSanitizer (a sanitizer build of hooke) must allow.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
@@ -111,12 +133,14 @@ run_one() {
 # when the block is marked machine, 2 install, 3 mpi, else 0; then " FILE docs/img/NAME" for a
 # picture's block) at each block's start, then cmd
 # and out for its lines (LINE: the line number; indentation or fences
-# removed).
+# removed); KIND bad for a marker this script does not know (TEXT: the marker).
 scan() {
     awk '
         function flush() { inblock = 0; fenced = 0; marked = 0 }
         /^<!-- example: picture [^ ]+ [^ ]+ -->/ { marked = 1; machine = 0; picture = " " $4 " " $5; next }
-        /^<!-- example(: [a-z]+)? -->/ { marked = 1; machine = ($0 ~ /example: machine/) ? 1 : ($0 ~ /example: install/) ? 2 : ($0 ~ /example: mpi/) ? 3 : 0; picture = ""; next }
+        /^<!-- example: machine: [^ ].* -->/ { marked = 1; machine = 1; picture = ""; next }
+        /^<!-- example(: (install|mpi))? -->/ { marked = 1; machine = ($0 ~ /example: install/) ? 2 : ($0 ~ /example: mpi/) ? 3 : 0; picture = ""; next }
+        /^<!--[[:space:]]*example/ { flush(); print NR "\tbad\t" $0; next }
         marked && !inblock && /^[[:space:]]*$/ { next }
         marked && !inblock && /^```/ { inblock = 1; fenced = 1; print NR "\tblock\t" machine picture; next }
         marked && !inblock && /^    / { inblock = 1; fenced = 0; print NR "\tblock\t" machine picture }
@@ -236,7 +260,7 @@ check_command() { # file, cmd line, command, machine, shown lines (file)
     run_one "$cmd" "$out"
     [ ! -s "$shown" ] && [ "$status" -eq 0 ] && passed[$cmd]=1
     local m=mask_machine
-    [ "$machine" = 1 ] && m=mask_numbers
+    [ "$machine" = 1 ] && m=mask_machine_block
     cut -f2- "$shown" | $m >"$want"
     $m <"$out" | { grep -v '^[[:space:]]*$' || true; } >"$got" # blank lines are not shown (nor compared)
     # the shown lines are the printed ones, in order, with `...` where printed lines are left out: "K missing"
@@ -293,7 +317,7 @@ check_command() { # file, cmd line, command, machine, shown lines (file)
             while [ $k -lt ${#shape_lines[@]} ] && [ "${shape_lines[$k]}" != "$shape" ]; do k=$((k + 1)); done
             if [ $k -lt ${#shape_lines[@]} ]; then
                 # a line that matches but for the machine's numbers stays as it is
-                if [ "$(printf '%s\n' "$text" | mask_machine)" != "$(printf '%s\n' "${got_lines[$k]}" | mask_machine)" ]; then
+                if [ "$(printf '%s\n' "$text" | $m)" != "$(printf '%s\n' "${got_lines[$k]}" | $m)" ]; then
                     new_text["$file:$lineno"]=${got_lines[$k]}
                 fi
                 k=$((k + 1))
@@ -324,6 +348,12 @@ for f in $files; do
             ;;
         cmd) cmd=$text cmd_at=$lineno machine=$block_machine ;;
         out) [ -n "$cmd" ] && printf '%s\t%s\n' "$lineno" "$text" >>"$shown" ;;
+        bad)
+            failures=$((failures + 1))
+            echo "examples.sh: $f:$lineno: '$text' is not a marker this script knows: <!-- example -->, or" \
+                "<!-- example: KIND --> with KIND install, mpi, picture FILE docs/img/NAME, or machine: WHY (what" \
+                "in the block's output depends on the machine, beyond the values of $machine_keys)" >&2
+            ;;
         esac
     done <"$blocks"
     [ -n "$cmd" ] && check_command "$f" "$cmd_at" "$cmd" "$machine" "$shown"
