@@ -135,6 +135,103 @@ static void test_contact_blowup_at_once(void **state)
     free(text);
 }
 
+/* An 8 x 8 cloth of cloth_corners.scene's springs and node mass, hung by two corners under gravity, undamped
+ * (nothing takes energy out, so the energy bound applies), at dt = 0.0152145 s: omega_max dt = 50 (omega_max =
+ * 3286 rad/s). RUN: the run section's lines. */
+static const char *swinging_cloth(const char *name, const char *run)
+{
+    static char text[1024];
+    snprintf(text, sizeof text,
+             "world\n gravity 0 -9.81 0\nend\n"
+             "body cloth\n nx 8\n ny 8\n spacing 0.02\n origin 0 1 0\n u 1 0 0\n v 0 0 1\n mass 2e-4\n"
+             " pins two_corners\n springs structural k 200\n springs shear k 50\n springs bend k 20\nend\n"
+             "run\n%send\n",
+             run);
+    const char *sc = hk_test_path(name);
+    hk_test_write(sc, text);
+    return sc;
+}
+
+/* The total energy of the stats CSV's first row (into *first) and the largest of any row [J]. */
+static double largest_energy(const char *csv, double *first)
+{
+    char *text = hk_test_slurp(csv);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "step,time,kinetic,gravity,spring,total,"));
+    double most = -INFINITY;
+    int rows = 0;
+    for (const char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        const char *c = line + 1;
+        for (int k = 0; k < 5 && c; k++) c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL;
+        assert_non_null(c);
+        const double e = strtod(c, NULL);
+        if (rows++ == 0) *first = e;
+        most = e > most ? e : most;
+    }
+    assert_true(rows > 1);
+    free(text);
+    return most;
+}
+
+/* The trapezoidal rule keeps a linear spring's energy at every dt, but not a swinging cloth's: at omega_max dt = 50
+ * its energy grows until the run stops. The hint says what is true of it (stable on linear springs only) and names
+ * the cure, implicit_euler, which on the same cloth at the same dt never has more energy than at the start. */
+static void test_trapezoidal_large_step(void **state)
+{
+    (void)state;
+    const char *sc = swinging_cloth("swing.scene", " integrator trapezoidal\n dt 0.0152145\n time 10\n");
+    char args[1024];
+    snprintf(args, sizeof args, "run '%s' --quiet", sc);
+    const char *const want[] = {
+        "simulation blew up at step 52 ",
+        "hooke: hint: omega*dt = 50 (omega_max = 3286 rad/s from k and m, substep 0.0152 s, newton_iterations 1); "
+        "trapezoidal is stable at every dt on linear springs only: where springs turn and stretch it can gain "
+        "energy at large omega*dt, its solves converged or not (more newton_iterations do not help): use "
+        "implicit_euler, which damps, or lower dt or set dt_max. ",
+        NULL};
+    expect(args, 2, want);
+    hk_run r = hk_test_hooke("", args);
+    assert_null(strstr(r.err, "stable at every dt on springs"));
+    hk_run_free(&r);
+
+    const char *csv = hk_test_path("swing_implicit_euler.csv");
+    snprintf(args, sizeof args, "run '%s' --integrator implicit_euler --stats '%s' --every 1 --quiet", sc, csv);
+    hk_test_hooke_ok(args);
+    double e0;
+    const double most = largest_energy(csv, &e0);
+    print_message("implicit_euler: energy at the start %.9g J, largest %.9g J\n", e0, most);
+    assert_true(most <= e0);
+}
+
+/* Backward Euler linearised once a substep is stable at every dt on linear springs only: on the same cloth at
+ * omega_max dt = 1000 its first step stretches a spring 45 times. The hint names Newton iterations, and with 8 of
+ * them a substep the cloth swings down losing energy. */
+static void test_implicit_euler_large_step(void **state)
+{
+    (void)state;
+    const char *sc = swinging_cloth("swing_ie.scene", " integrator implicit_euler\n dt 0.30429\n steps 300\n");
+    char args[1024];
+    snprintf(args, sizeof args, "run '%s' --quiet", sc);
+    const char *const want[] = {
+        "simulation blew up at step 1 ", "runaway stretch in spring ",
+        "hooke: hint: omega*dt = 1000 (omega_max = 3286 rad/s from k and m, substep 0.304 s, newton_iterations 1); "
+        "implicit_euler is stable at every dt on linear springs only: each substep solves the springs linearised "
+        "at its start, and where they turn and stretch far within a substep the step overshoots: raise "
+        "newton_iterations, or lower dt or set dt_max. ",
+        NULL};
+    expect(args, 2, want);
+
+    sc = swinging_cloth("swing_newton.scene", " integrator implicit_euler\n newton_iterations 8\n dt 0.30429\n"
+                                              " steps 300\n");
+    const char *csv = hk_test_path("swing_newton.csv");
+    snprintf(args, sizeof args, "run '%s' --stats '%s' --every 1 --quiet", sc, csv);
+    hk_test_hooke_ok(args);
+    double e0;
+    const double most = largest_energy(csv, &e0);
+    print_message("implicit_euler, 8 Newton iterations: energy at the start %.9g J, largest %.9g J\n", e0, most);
+    assert_true(most <= e0);
+}
+
 /* A run length whose step count a run cannot hold is refused by name. */
 static void test_run_length_overflow(void **state)
 {
@@ -166,9 +263,14 @@ static void test_stats_write_error(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_overload),          cmocka_unit_test(test_initial_stretch),
-        cmocka_unit_test(test_energy_runaway),    cmocka_unit_test(test_run_length_overflow),
-        cmocka_unit_test(test_stats_write_error), cmocka_unit_test(test_contact_blowup_at_once),
+        cmocka_unit_test(test_overload),
+        cmocka_unit_test(test_initial_stretch),
+        cmocka_unit_test(test_energy_runaway),
+        cmocka_unit_test(test_run_length_overflow),
+        cmocka_unit_test(test_stats_write_error),
+        cmocka_unit_test(test_contact_blowup_at_once),
+        cmocka_unit_test(test_trapezoidal_large_step),
+        cmocka_unit_test(test_implicit_euler_large_step),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

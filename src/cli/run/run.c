@@ -96,7 +96,9 @@ static const hk_option run_options[] = {
     {O_STATS, "stats", "FILE",
      "CSV per output step: step,time,kinetic,gravity,spring,\n"
      "total,max_stretch,broken (energies in J), then\n"
-     "volume_B,pressure_B for each pressure body B",
+     "volume_B,pressure_B for each pressure body B,\n"
+     "cg_iterations,cg_residual (implicit integrators) and\n"
+     "contacts,min_gap,crossings (scenes with colliders)",
      NULL},
     {O_EVERY, "every", "N",
      "write statistics and frames every N steps (default: the\n"
@@ -152,6 +154,12 @@ void hk_run_help(FILE *f, int synopsis)
                 in->force_evaluations, in->description);
     }
     fprintf(f, "\n"
+               "The implicit ones are stable at every dt on linear springs only: where springs\n"
+               "turn and stretch within a step (a cloth that falls or swings) at large omega*dt,\n"
+               "implicit_euler linearised once a substep (newton_iterations 1, the default) can\n"
+               "overshoot (raise newton_iterations), and trapezoidal can gain energy (use\n"
+               "implicit_euler, or a smaller dt): docs/user-guide.md, \"Explicit or implicit\".\n"
+               "\n"
                "HOOKE_KERNELS=reference|scalar|avx2|avx512 forces a kernel path.\n"
                "\n"
                "SIGINT or SIGTERM stops a run after the step in hand: every output is closed\n"
