@@ -37,7 +37,9 @@ double hk_omega_max(const hk_world *w);
 
 /* The integrator's stability limit on the undamped oscillator as text:
  * "2", "2.83", "none" (it gains energy at every dt) or "any" (stable at
- * every dt); written into buf (16 bytes are enough), which is returned. */
+ * every dt on it, a linear spring: the implicit ones, which a nonlinear
+ * scene can still fail at large omega*dt); written into buf (16 bytes are
+ * enough), which is returned. */
 const char *hk_stability_limit_text(const hk_integrator_info *in, char *buf, size_t len);
 
 /* Before a run: under an explicit integrator with a finite stability
