@@ -100,6 +100,73 @@ static void test_vtk_colliders_and_contacts(void **state)
     hk_world_destroy(w);
 }
 
+/* jelly_pile.scene at 0.5 s (four jelly cubes piled on the floor box, a `contact` section between them): a point's
+ * `contacts` counts the colliders within whose thickness it lies and also the touching pairs of bodies it takes part
+ * in, as the particle or a corner of the triangle or an end of an edge (2 to 4 points a pair). The colliders' part is
+ * measured here from the frame's points; the pairs' from the statistics, whose `contacts` is the collider contacts
+ * plus the touching pairs. A point of the lowest cube touches one collider and many pairs (16 at most here). */
+static void test_vtk_contacts_count_pairs(void **state)
+{
+    (void)state;
+    char dir[256], csv[256], args[1024], path[512], err[1024];
+    snprintf(dir, sizeof dir, "%s", hk_test_path("pile_vtk"));
+    snprintf(csv, sizeof csv, "%s", hk_test_path("pile.csv"));
+    snprintf(args, sizeof args,
+             "run " SCENE("jelly_pile.scene") " --steps 120 --every 120 --out '%s' --format vtk --stats '%s' --quiet",
+             dir, csv);
+    hk_test_hooke_ok(args);
+    hk_scene sc;
+    if (hk_scene_load(HOOKE_SCENES_DIR "/jelly_pile.scene", &sc, err, sizeof err) != 0) {
+        print_error("%s\n", err);
+        fail();
+    }
+    hk_world *w = hk_scene_take_world(&sc);
+    w->time = 0.5;
+    const hk_collider *col;
+    const int ncol = hk_colliders(w, &col);
+    assert_int_equal(ncol, 1);
+    /* the statistics' last row (step 120): contacts is the 11th column */
+    char *text = hk_test_slurp(csv);
+    assert_non_null(strstr(text, ",cg_iterations,cg_residual,contacts,min_gap,crossings\n"));
+    const char *row = text + strlen(text) - 1;
+    while (row > text && row[-1] != '\n') row--;
+    assert_int_equal(strtol(row, NULL, 10), 120);
+    for (int k = 0; k < 10 && row; k++) row = strchr(row, ',') ? strchr(row, ',') + 1 : NULL;
+    assert_non_null(row);
+    const long stats_contacts = strtol(row, NULL, 10);
+    free(text);
+    snprintf(path, sizeof path, "%s/frame_000120.vtp", dir);
+    hk_vtp f = hk_vtp_read(path);
+    const hk_vtk_arr *fp = hk_vtp_get(&f, "Points", "Points"), *cnt = hk_vtp_get(&f, "PointData", "contacts");
+    long colliders = 0, pairs_points = 0, most = 0;
+    for (int64_t i = 0; i < f.points; i++) {
+        int in = 0;
+        for (int k = 0; k < ncol; k++) {
+            hk_pose P;
+            hk_collider_pose(&col[k], hk_world_time(w), &P);
+            const double x[3] = {hk_vtk_real(fp, 3 * i), hk_vtk_real(fp, 3 * i + 1), hk_vtk_real(fp, 3 * i + 2)};
+            double p[3], q[3], n[3], phi;
+            hk_pose_to_local(&P, x, p);
+            in += hk_collider_nearest(&col[k], p, col[k].def.thickness, q, n, &phi) && phi < col[k].def.thickness;
+        }
+        const int64_t c = hk_vtk_int(cnt, i);
+        assert_true(c >= in);
+        colliders += in;
+        pairs_points += c - in;
+        most = c > most ? c : most;
+    }
+    const long pairs = stats_contacts - colliders;
+    print_message("jelly_pile at 0.5 s: %ld collider contacts, %ld touching pairs (stats), their points counted %ld "
+                  "times, at most %ld contacts at a point\n",
+                  colliders, pairs, pairs_points, most);
+    assert_true(colliders > 0);
+    assert_true(pairs > 0);
+    assert_true(pairs_points >= 2 * pairs && pairs_points <= 4 * pairs);
+    assert_true(most > ncol);
+    hk_vtp_free(&f);
+    hk_world_destroy(w);
+}
+
 /* A restarted run continues the collection with the colliders of the first run's frames listed as they were. */
 static void test_vtk_colliders_after_restart(void **state)
 {
@@ -196,9 +263,8 @@ static void test_omega_max_counts_colliders(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vtk_colliders_and_contacts),
-        cmocka_unit_test(test_vtk_colliders_after_restart),
-        cmocka_unit_test(test_png_draws_colliders),
+        cmocka_unit_test(test_vtk_colliders_and_contacts),  cmocka_unit_test(test_vtk_contacts_count_pairs),
+        cmocka_unit_test(test_vtk_colliders_after_restart), cmocka_unit_test(test_png_draws_colliders),
         cmocka_unit_test(test_omega_max_counts_colliders),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -149,12 +149,15 @@ void hk_contact_force_arrays(const hk_world *w, const hk_real *out[3]);
 
 /* The contacts of the state as it is now, from the state alone (any rank
  * of a distributed run that holds the whole state): per particle the
- * colliders within whose thickness it lies (into count, unless NULL: the
- * frames' `contacts`), and their total, the smallest signed distance of a
- * particle from a collider's surface among those within its thickness
- * [m] (NAN when none is), and the particles inside a collider (a mesh's:
- * within its thickness), which the safety net leaves none of: the
- * statistics' contacts, min_gap and crossings. */
+ * colliders within whose thickness it lies plus the touching pairs of
+ * bodies (pairs.h) in which it has a weight other than 0 (into count,
+ * unless NULL: the frames' `contacts`), and the total of collider
+ * contacts and touching pairs, the smallest signed distance of a particle
+ * from a collider's surface or a pair's triangle among those within its
+ * thickness [m] (NAN when none is), and the particles inside a collider
+ * (a mesh's: within its thickness) plus the pairs the safety net left
+ * meeting, none of either: the statistics' contacts, min_gap and
+ * crossings. */
 typedef struct hk_contact_survey {
     int64_t contacts;
     double min_gap;
