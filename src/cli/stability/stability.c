@@ -107,13 +107,21 @@ static int run_trial(const char *scene, int kind, double dt, double time, trial 
 
 /* ---- progress on a terminal ---------------------------------------------- */
 
-void hk_stability_progress_text(char *buf, size_t len, int bisecting, const char *integrator, double dt, int done,
-                                int total, double eta_s)
+void hk_stability_progress_text(char *buf, size_t len, int room, int bisecting, const char *integrator, double dt,
+                                int done, int total, double eta_s)
 {
-    char eta[32];
+    char eta[32], name[96], step[32], runs[64], runs_brief[32];
     hk_progress_eta(eta_s, eta, sizeof eta);
-    snprintf(buf, len, "stability: %s%s dt %.2e (%d of %d runs%s)%s%s", bisecting ? "bisecting " : "", integrator, dt,
-             done, total, bisecting ? "" : ", then bisections", *eta ? ", " : "", eta);
+    snprintf(name, sizeof name, "%s%s", bisecting ? "bisecting " : "", integrator);
+    snprintf(step, sizeof step, "dt %.2e", dt);
+    snprintf(runs, sizeof runs, "(%d of %d runs%s)", done, total, bisecting ? "" : ", then bisections");
+    snprintf(runs_brief, sizeof runs_brief, "(%d of %d runs)", done, total);
+    /* where the line is too wide: ", then bisections" goes, then "stability:", dt, the runs and the ETA in turn */
+    hk_progress_field f[] = {
+        {"", "stability:", NULL, 0, 2}, {" ", name, NULL, 0, 0}, {" ", step, NULL, 0, 3},
+        {" ", runs, runs_brief, 1, 4},  {", ", eta, NULL, 0, 5},
+    };
+    hk_progress_compose(buf, len, f, *eta ? 5 : 4, room);
 }
 
 /* The progress of one phase (the sweep, then the bisections), updated by the threads that run it. Work is
@@ -141,12 +149,12 @@ static void progress_phase(run_progress *rp, int enabled, int bisecting, int tot
 /* Redraws the line; the caller holds the critical section. */
 static void progress_redraw(run_progress *rp)
 {
-    char text[160];
+    char text[200];
     const double eta =
         rp->work_done > 0 ? (hk_progress_clock() - rp->t0) / rp->work_done * fmax(rp->work_left, 0) : NAN;
     if (rp->done > rp->total) rp->total = rp->done;
-    hk_stability_progress_text(text, sizeof text, rp->bisecting, hk_integrator_name((hk_integrator_kind)rp->kind),
-                               rp->dt, rp->done, rp->total, eta);
+    hk_stability_progress_text(text, sizeof text, hk_progress_room(), rp->bisecting,
+                               hk_integrator_name((hk_integrator_kind)rp->kind), rp->dt, rp->done, rp->total, eta);
     hk_progress_draw(&rp->line, text, 0);
 }
 
