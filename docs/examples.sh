@@ -21,7 +21,7 @@
 # prints from one of its tables (integrators, body kinds) is shown up to
 # where it may grow, and the docs need no edit when a row is added. Numbers
 # that depend on the machine are not compared: the values of wall_s=,
-# spring_updates_per_s= and threads=, and in a block marked
+# output_s=, spring_updates_per_s= and threads=, and in a block marked
 # `<!-- example: machine -->` every number. `update` rewrites each shown
 # line with the line printed now that has its shape (the same text with the
 # numbers left out), so changed figures are brought up to date; a line
@@ -93,7 +93,7 @@ skipped=0 skipped_mpi=0
 
 # Machine numbers: key=value pairs whose value depends on the machine.
 # (threads= and the header's "N thread(s)" follow the cores, OMP_NUM_THREADS and the problem's size.)
-mask_machine() { sed -E 's/(wall_s|spring_updates_per_s|threads)=[^ ]*/\1=*/g; s/, [0-9]+ threads? \(/, * thread(s) (/; s/, [0-9]+ threads?$/, * thread(s)/'; }
+mask_machine() { sed -E 's/(wall_s|output_s|spring_updates_per_s|threads)=[^ ]*/\1=*/g; s/, [0-9]+ threads? \(/, * thread(s) (/; s/, [0-9]+ threads?$/, * thread(s)/'; }
 # Every number, for the shape of a line and for blocks marked machine.
 mask_numbers() { sed -E 's/0x[0-9a-f]+/0x#/g; s/[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?/#/g'; }
 

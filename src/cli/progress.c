@@ -178,14 +178,14 @@ void hk_progress_bar_text(char *buf, size_t len, int room, int64_t step, int64_t
     hk_progress_join(buf, len, f, n, shown);
 }
 
-void hk_progress_update(hk_progress *pr, int64_t step, double sim_time, int64_t updates)
+void hk_progress_update(hk_progress *pr, int64_t step, double sim_time, int64_t updates, double output_s)
 {
     if (!pr->enabled) return;
     const double now = hk_progress_clock();
     if (now - pr->t_last < 0.25 && step < pr->total) return;
-    const double el = now - pr->t_start;
+    const double el = now - pr->t_start, busy = el - output_s;
     const double done = (double)(step - pr->first), left = (double)(pr->total - step);
-    const double eta = done > 0 ? el / done * left : 0, rate = el > 0 ? (double)(updates - pr->updates0) / el : 0;
+    const double eta = done > 0 ? el / done * left : 0, rate = busy > 0 ? (double)(updates - pr->updates0) / busy : 0;
     char line[200];
     hk_progress_bar_text(line, sizeof line, hk_progress_room(), step, pr->total, sim_time, eta, rate);
     hk_progress_draw(pr, line, 1);

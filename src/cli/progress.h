@@ -74,8 +74,11 @@ void hk_progress_bar_text(char *buf, size_t len, int room, int64_t step, int64_t
                           double rate);
 
 /* hooke run's bar: enabled only when both stdout and stderr are terminals
- * and not quiet; hk_progress_update redraws it at most 4 times a second. */
+ * and not quiet; hk_progress_update redraws it at most 4 times a second.
+ * Its rate is the spring updates over the wall time less the seconds the
+ * run spent writing outputs (output_s, a running total), as in the summary
+ * line; the ETA counts all of the time. */
 void hk_progress_begin(hk_progress *pr, int quiet, int64_t first_step, int64_t total_steps, int64_t updates);
-void hk_progress_update(hk_progress *pr, int64_t step, double sim_time, int64_t updates);
+void hk_progress_update(hk_progress *pr, int64_t step, double sim_time, int64_t updates, double output_s);
 
 #endif
