@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
 
+#include "check.h"
+
 #include "args.h"
 #include "options.h"
 #include "stats_csv.h"
@@ -183,27 +185,85 @@ void hk_plot_curve(hk_canvas *c, const hk_plot_axes *ax, const double *x, const 
     cairo_restore(cr);
 }
 
-void hk_plot_vline(hk_canvas *c, const hk_plot_axes *ax, double x, hk_rgb colour, int slot)
+/* Pixels between the centres of two triangles side by side (each 8 wide), and within which two lines take turns. */
+#define MARK_STEP 10
+#define MARK_NEAR 4
+/* A dash of a limit line and the room one line's dash and gap take before the next line's dash, in pixels. */
+#define DASH 6
+#define DASH_TURN 10
+
+void hk_plot_limit_marks(const hk_plot_axes *ax, int n, const double *x, hk_plot_mark *m)
 {
-    const double px = hk_plot_px(ax, x);
-    if (!isfinite(px) || px < ax->left || px > ax->right) return;
+    int order[HK_PLOT_MAX_MARKS], k = 0;
+    HK_ASSERT(n <= HK_PLOT_MAX_MARKS);
+    for (int i = 0; i < n; i++) {
+        const double px = hk_plot_px(ax, x[i]);
+        m[i] = (hk_plot_mark){NAN, NAN, 0, 1};
+        if (!isfinite(px) || px < ax->left || px > ax->right) continue;
+        m[i].x = floor(px) + 0.5;
+        int j = k++; /* insertion by pixel column, then by index: a stable order */
+        while (j > 0 && m[order[j - 1]].x > m[i].x) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    /* the lines' turns: runs of lines each within MARK_NEAR pixels of the one before */
+    for (int a = 0, b; a < k; a = b) {
+        for (b = a + 1; b < k && m[order[b]].x - m[order[b - 1]].x <= MARK_NEAR;) b++;
+        for (int j = a; j < b; j++) {
+            m[order[j]].turn = j - a;
+            m[order[j]].turns = b - a;
+        }
+    }
+    /* the triangles: clusters of neighbours MARK_STEP apart, each centred on its lines' mean, merged while two
+     * would overlap */
+    int first[HK_PLOT_MAX_MARKS], count[HK_PLOT_MAX_MARKS], nc = 0;
+    double sum[HK_PLOT_MAX_MARKS];
+    for (int j = 0; j < k; j++) {
+        first[nc] = j;
+        count[nc] = 1;
+        sum[nc] = m[order[j]].x;
+        nc++;
+        while (nc > 1) {
+            const int p = nc - 2, q = nc - 1;
+            const double right_p = sum[p] / count[p] + 0.5 * (count[p] - 1) * MARK_STEP,
+                         left_q = sum[q] / count[q] - 0.5 * (count[q] - 1) * MARK_STEP;
+            if (left_q - right_p >= MARK_STEP) break;
+            count[p] += count[q];
+            sum[p] += sum[q];
+            nc--;
+        }
+    }
+    for (int c = 0; c < nc; c++)
+        for (int j = 0; j < count[c]; j++)
+            m[order[first[c] + j]].tip = sum[c] / count[c] + (j - 0.5 * (count[c] - 1)) * MARK_STEP;
+}
+
+void hk_plot_limits(hk_canvas *c, const hk_plot_axes *ax, int n, const double *x, const hk_rgb *colours)
+{
+    hk_plot_mark m[HK_PLOT_MAX_MARKS];
+    hk_plot_limit_marks(ax, n, x, m);
     cairo_t *cr = c->cr;
-    const double cx = floor(px) + 0.5;
-    static const double dash[2] = {6, 4};
-    cairo_save(cr);
-    cairo_set_dash(cr, dash, 2, 0);
-    cairo_move_to(cr, cx, ax->top);
-    cairo_line_to(cr, cx, ax->bottom);
-    hk_canvas_colour(c, colour, 1);
-    cairo_set_line_width(cr, 1);
-    cairo_stroke(cr);
-    cairo_restore(cr);
-    const double ty = ax->top + 2 + 8 * slot;
-    cairo_move_to(cr, cx - 4, ty);
-    cairo_line_to(cr, cx + 4, ty);
-    cairo_line_to(cr, cx, ty + 6);
-    cairo_close_path(cr);
-    cairo_fill(cr);
+    for (int i = 0; i < n; i++) {
+        if (isnan(m[i].x)) continue;
+        /* one dash of DASH pixels every turns * DASH_TURN, this line's turn * DASH_TURN down from the top */
+        const double period = (double)m[i].turns * DASH_TURN, dash[2] = {DASH, period - DASH};
+        cairo_save(cr);
+        cairo_set_dash(cr, dash, 2, fmod(period - (double)m[i].turn * DASH_TURN, period));
+        cairo_move_to(cr, m[i].x, ax->top);
+        cairo_line_to(cr, m[i].x, ax->bottom);
+        hk_canvas_colour(c, colours[i], 1);
+        cairo_set_line_width(cr, 1);
+        cairo_stroke(cr);
+        const double ty = ax->top + 2;
+        cairo_move_to(cr, m[i].tip - 4, ty);
+        cairo_line_to(cr, m[i].tip + 4, ty);
+        cairo_line_to(cr, m[i].tip, ty + 6);
+        cairo_close_path(cr);
+        cairo_fill(cr);
+        cairo_restore(cr);
+    }
 }
 
 /* How much of the series a box [x0, x1] x [y0, y1] (pixels) covers: the drawn points inside it, and along each
