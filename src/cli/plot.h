@@ -1,4 +1,4 @@
-/* plot.h — line charts drawn with cairo (frame, ticks, curves, legend), and `hooke plot`. */
+/* plot.h — the pieces of hooke's line charts, drawn with cairo: frame, ticks, curves, limit lines, legend. */
 /* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_PLOT_H
 #define HOOKE_PLOT_H
@@ -47,8 +47,5 @@ void hk_plot_legend_at(hk_canvas *c, double x0, double y0, int n, const char *co
 hk_rgb hk_plot_colour(int i);
 /* The picture kind of a plot's file name (.png, .svg, .pdf); -1 with the message printed for the flag otherwise. */
 int hk_plot_kind(const char *flag, const char *path);
-
-/* `hooke plot STATS.csv [--out FILE.png|.svg|.pdf] [--width W --height H]`; returns an exit status. */
-int hk_cmd_plot(int argc, char **argv);
 
 #endif
