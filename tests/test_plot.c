@@ -809,6 +809,50 @@ static void test_plot_columns(void **state)
     hk_run_free(&r);
 }
 
+/* A run stopped while it wrote a row (a full disk) leaves the last row cut short, without its newline: it is left
+ * out with a warning naming the file and line, and the rows before it are drawn; a ragged row that ends in its
+ * newline is refused as before, last or not. */
+static void test_plot_cut_row(void **state)
+{
+    (void)state;
+    const char *hdr = "step,time,kinetic,gravity,spring,total,max_stretch,broken\n";
+    char csv[256], args[1024], text[1024], want[1024];
+    snprintf(csv, sizeof csv, "%s", hk_test_path("cut.csv"));
+    static const char *const cuts[] = {"3,0.3,1,2", "3,0.3,1,2,3,6,1,0", "3,0.3,1,2,3,6,1.00", "3"};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n1,0.1,1,2,3,6,1,0\n2,0.2,1,2,3,6,1,0\n%s", hdr, cuts[i]);
+        hk_test_write(csv, text);
+        snprintf(args, sizeof args, "plot '%s'", csv);
+        hk_run r = hk_test_hooke("", args);
+        snprintf(want, sizeof want,
+                 "hooke: warning: %s:5: the last row is cut short (no newline at its end: a write that did not "
+                 "finish, a full disk?): left out, the 3 rows before it are drawn\n",
+                 csv);
+        if (r.status != 0 || strcmp(r.err, want) != 0 || !strstr(r.out, "(900x440, 3 rows, t = 0..0.2 s;")) {
+            print_error("cut '%s': exit %d\nstdout: %s\nstderr: %s\nexpected: %s\n", cuts[i], r.status, r.out, r.err,
+                        want);
+            fail();
+        }
+        hk_run_free(&r);
+    }
+    /* the reader: the row left out, its line kept; with fewer than 2 rows left, the message names it too */
+    hk_stats_table t;
+    char err[512];
+    char in[] = "step,time,kinetic\n0,0,1\n1,0.1,2\n2,0.2,3,4";
+    assert_int_equal(hk_stats_parse(in, strlen(in), "mem.csv", &t, err, sizeof err), 0);
+    assert_int_equal(t.rows, 2);
+    assert_int_equal(t.cut_line, 4);
+    hk_stats_free(&t);
+    expect_parse_error("step,time\n0,0\n1,0.", 18,
+                       "mem.csv:3: 1 data row (and line 3, a row cut short); a plot "
+                       "needs at least 2");
+    /* a ragged row in the middle, or last but whole (its newline written), is still refused */
+    snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n1,0.1,1,2\n2,0.2,1,2,3,6,1,0\n3,0.3,1", hdr);
+    expect_bad(text, "bad.csv:3: ragged row: 4 fields, the header has 8");
+    snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n1,0.1,1,2,3,6,1,0\n2,0.2,1,2\n", hdr);
+    expect_bad(text, "bad.csv:4: ragged row: 4 fields, the header has 8");
+}
+
 /* Starts with magic (len bytes). */
 static void expect_magic(const char *path, const char *magic, size_t len)
 {
@@ -881,7 +925,7 @@ int main(void)
         cmocka_unit_test(test_plot_tick_text),       cmocka_unit_test(test_plot_text),
         cmocka_unit_test(test_plot_legend_place),    cmocka_unit_test(test_plot_vector),
         cmocka_unit_test(test_plot_legend_between),  cmocka_unit_test(test_plot_contact_columns),
-        cmocka_unit_test(test_plot_columns),
+        cmocka_unit_test(test_plot_columns),         cmocka_unit_test(test_plot_cut_row),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */

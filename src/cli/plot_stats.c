@@ -346,6 +346,11 @@ int hk_cmd_plot(int argc, char **argv)
         fprintf(stderr, "hooke: error: %s\n", err);
         return 1;
     }
+    if (t.cut_line)
+        fprintf(stderr,
+                "hooke: warning: %s:%d: the last row is cut short (no newline at its end: a write that did not "
+                "finish, a full disk?): left out, the %d rows before it are drawn\n",
+                o.in, t.cut_line, t.rows);
     int *cols = malloc((size_t)t.cols * sizeof *cols), nleft = 0, np = 0, rc = 0;
     panel pan[MAX_PANELS];
     char left[1024];

@@ -526,6 +526,7 @@ static int open_outputs(const run_opts *o, run_state *r)
             fprintf(stderr, "%s%s\n", bad == -2 ? "" : "hooke: error: ", err);
             return bad == -2 ? HK_EXIT_INPUT : HK_EXIT_IO;
         }
+        if (r->stats.warning[0]) fprintf(stderr, "hooke: warning: %s\n", r->stats.warning);
         r->has_stats = 1;
     }
     return HK_EXIT_OK;
