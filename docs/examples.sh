@@ -21,7 +21,7 @@
 # prints from one of its tables (integrators, body kinds) is shown up to
 # where it may grow, and the docs need no edit when a row is added. Numbers
 # that depend on the machine are not compared: the values named in
-# machine_keys below, as `NAME=VALUE` or as JSON's `"NAME": VALUE` (wall_s=,
+# machine_keys below, as `NAME=VALUE` or as JSON's `"NAME": VALUE` (wall_s=, output_s=,
 # every rate *_per_s=, threads=, Google Benchmark's times), and the thread
 # count of the run's first line. Everything else is: a run gives the same
 # bits on every kernel path and thread count (docs/determinism.md), so its
@@ -99,10 +99,10 @@ case ${sanitizer:-OFF} in OFF | off | 0 | FALSE | false | NO | no) no_install=""
 [ -f "$build/cmake_install.cmake" ] || no_install="$build is not a CMake build of hooke"
 skipped=0 skipped_mpi=0
 
-# The names whose values depend on the machine (the one list of them): times (wall_s, Google Benchmark's real_time
+# The names whose values depend on the machine (the one list of them): times (wall_s, output_s, Google Benchmark's real_time
 # and cpu_time), every rate (*_per_s, items_per_second, ns_per_spring_update), and threads (it follows the cores,
 # OMP_NUM_THREADS and the problem's size, and so does the "N thread(s)" of a run's first line).
-machine_keys='wall_s|[a-z_]*_per_s|threads|real_time|cpu_time|items_per_second|ns_per_spring_update'
+machine_keys='wall_s|output_s|[a-z_]*_per_s|threads|real_time|cpu_time|items_per_second|ns_per_spring_update'
 mask_machine() {
     sed -E "s/(^|[^a-z_])($machine_keys)=[^ ]*/\1\2=*/g; s/\"($machine_keys)\": [^,]*/\"\1\": */g;
         s/, [0-9]+ threads? \(/, * thread(s) (/; s/, [0-9]+ threads?\$/, * thread(s)/"

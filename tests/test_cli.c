@@ -286,9 +286,9 @@ static void test_summary_and_overrides(void **state)
     assert_int_equal(strncmp(r.out, "hooke: scene=", 13), 0);
     assert_non_null(strchr(r.out, '\n'));
     assert_string_equal(strchr(r.out, '\n'), "\n");
-    static const char *const keys[] = {
-        "integrator",           "threads",   "particles", "springs", "steps", "substeps", "sim_time", "wall_s",
-        "spring_updates_per_s", "state_hash"};
+    static const char *const keys[] = {"integrator", "threads",  "particles", "springs",  "steps",
+                                       "substeps",   "sim_time", "wall_s",    "output_s", "spring_updates_per_s",
+                                       "state_hash"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) assert_non_null(hk_test_field(r.out, keys[k]));
     assert_true(field_num(r.out, "particles") == 2);
     assert_true(field_num(r.out, "springs") == 1);
@@ -630,6 +630,37 @@ static void test_bad_environment(void **state)
     hk_run_free(&r);
 }
 
+/* The summary's rate is of the steps, not of the outputs: wall_s is the stepping loop, output_s the part of it
+ * spent writing frames, stats rows and checkpoints, and spring_updates_per_s the spring updates over the rest
+ * (before, over all of wall_s, outputs included, without saying so). */
+static void test_summary_rate_without_outputs(void **state)
+{
+    (void)state;
+    char args[1024];
+    /* a frame and a stats row every other step, two checkpoints: the outputs take a good part of the loop */
+    snprintf(args, sizeof args,
+             "run " SCENE("rope.scene") " --steps 100 --every 2 --out '%s' --stats '%s' --checkpoint '%s' "
+                                        "--checkpoint-every 50 --quiet",
+             hk_test_path("rate_frames"), hk_test_path("rate.csv"), hk_test_path("rate.ck"));
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    const double wall = field_num(r.out, "wall_s"), out = field_num(r.out, "output_s"),
+                 rate = field_num(r.out, "spring_updates_per_s");
+    /* the rope: 79 springs, 9 substeps of one force pass each, 100 steps */
+    const double updates = 79.0 * 9 * 100;
+    print_message("wall_s %g, output_s %g, spring_updates_per_s %g\n", wall, out, rate);
+    assert_true(out > 0 && out < wall);
+    /* rate x (wall_s - output_s) is the updates, to the printed digits: 5 of the rate, microseconds of the times */
+    const double busy = wall - out;
+    assert_true(fabs(rate * busy - updates) <= rate * 1.001e-6 + 5.001e-5 * updates);
+    hk_run_free(&r);
+    /* no outputs: none of the loop's time is theirs */
+    r = hk_test_hooke("", "run " SCENE("rope.scene") " --quiet");
+    assert_int_equal(r.status, 0);
+    assert_memory_equal(hk_test_field(r.out, "output_s"), "0.000000 ", 9);
+    hk_run_free(&r);
+}
+
 /* An implicit run's summary names the solve's work: cg_per_step, and jacobian_products_per_s, the products with
  * the system matrix in spring products per second (each CG iteration makes at least one, over every spring). */
 static void test_implicit_summary(void **state)
@@ -655,6 +686,7 @@ int main(void)
         cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_info_lists),
         cmocka_unit_test(test_implicit_summary),
+        cmocka_unit_test(test_summary_rate_without_outputs),
         cmocka_unit_test(test_bad_flags),
         cmocka_unit_test(test_bad_scene_files),
         cmocka_unit_test(test_default_threads),

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "plot.h"
+#include "plot_stats.h"
 #include "stats_csv.h"
 
 #define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
@@ -115,15 +116,18 @@ static void test_plot_extra_columns(void **state)
     assert_true(series_pixels(&p, 6, 3, 1) > 200);
     assert_true(series_pixels(&p, 6, 4, 1) > 200);
     free(p.rgb);
-    /* more unknown columns than panels for them: the rest are named on stderr and left out */
-    write_extended_csv(csv, 6);
+    /* more columns than 12 panels: the rest are named on stderr, with the flag that chooses */
+    write_extended_csv(csv, 9);
     r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
-    assert_non_null(
-        strstr(r.out, "panels: energy, max_stretch, broken, volume, pressure, extra_0, extra_1, extra_2, extra_3)"));
-    assert_non_null(strstr(r.err, "hooke: note: "));
-    assert_non_null(strstr(r.err, "column extra_4 left out of the plot"));
-    assert_non_null(strstr(r.err, "column extra_5 left out of the plot"));
+    assert_non_null(strstr(r.out, "panels: energy, max_stretch, broken, volume, pressure, extra_0, extra_1, extra_2, "
+                                  "extra_3, extra_4, extra_5, extra_6)"));
+    char want[1024];
+    snprintf(want, sizeof want,
+             "hooke: note: %s: 2 columns left out of the plot (at most 12 panels of 16 columns each): extra_7, "
+             "extra_8; --columns LIST chooses which are drawn\n",
+             csv);
+    assert_string_equal(r.err, want);
     hk_run_free(&r);
     /* a stats CSV with only step and time has nothing to draw */
     hk_test_write(csv, "step,time\n0,0\n1,0.1\n");
@@ -217,7 +221,8 @@ static void test_plot_bad_input(void **state)
     hk_run_free(&r);
     r = hk_test_hooke("", "plot --help");
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "usage: hooke plot STATS.csv [--out FILE.png|.svg|.pdf] [--width W] [--height H]"));
+    assert_non_null(strstr(
+        r.out, "usage: hooke plot STATS.csv [--out FILE.png|.svg|.pdf] [--columns LIST] [--width W] [--height H]"));
     hk_run_free(&r);
     r = hk_test_hooke("", "--help");
     assert_int_equal(r.status, 0);
@@ -536,7 +541,7 @@ static void test_plot_text(void **state)
     hk_texts_stop();
     assert_int_equal(rc, 0);
     hk_texts_expect(t, HK_TEXT_TITLE, "hooke run statistics: text.csv");
-    static const char *const titles[] = {"Energy (J)",       "Max stretch (r/L\u2080)", "Broken springs",
+    static const char *const titles[] = {"Energy (J)",       "Max stretch (r/L\u2080)", "Broken springs (count)",
                                          "Volume (m\u00b3)", "Pressure (Pa)",           "huge",
                                          "Time (s)"};
     for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++) hk_texts_expect(t, HK_TEXT_AXIS_TITLE, titles[i]);
@@ -607,8 +612,8 @@ static void test_plot_legend_place(void **state)
     const int rc = hk_cmd_plot(5, argv);
     hk_texts_stop();
     assert_int_equal(rc, 0);
-    hk_texts_expect(t, HK_TEXT_AXIS_TITLE, "CG iterations per step");
-    hk_texts_expect(t, HK_TEXT_AXIS_TITLE, "CG residual at the end of the step (cg_stop's measure, 1)");
+    hk_texts_expect(t, HK_TEXT_AXIS_TITLE, "CG iterations per step (count)");
+    hk_texts_expect(t, HK_TEXT_AXIS_TITLE, "CG residual at the end of the step, cg_stop's measure (1)");
     /* cg_iterations is 7 from step 1: a flat line, so its axis is a narrow band around 7 with no tick at 0 */
     hk_texts_expect(t, HK_TEXT_TICK, "7");
     free(t);
@@ -672,6 +677,180 @@ static void test_plot_legend_between(void **state)
                   crossed);
     assert_int_equal(crossed, 0);
     free(p.rgb);
+}
+
+/* A run of an implicit integrator among colliders (scenes/jelly_pile.scene) writes 13 columns; every one is
+ * drawn (crossings, the column that says nothing passed through, was left out as "too many columns"), each panel
+ * titled with what it shows and its unit, and every column hooke run writes has such a title. */
+static void test_plot_contact_columns(void **state)
+{
+    (void)state;
+    char args[1024], csv[256], png[256];
+    snprintf(csv, sizeof csv, "%s", hk_test_path("pile.csv"));
+    snprintf(png, sizeof png, "%s", hk_test_path("pile.png"));
+    snprintf(args, sizeof args, "run " SCENE("jelly_pile.scene") " --steps 12 --every 2 --stats '%s' --quiet", csv);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    hk_stats_table st;
+    char err[512];
+    assert_int_equal(hk_stats_read(csv, &st, err, sizeof err), 0);
+    assert_int_equal(st.cols, 13);
+    assert_string_equal(st.names[12], "crossings");
+    for (int c = 2; c < st.cols; c++) {
+        char title[160];
+        if (hk_plot_column_title(st.names[c], title, sizeof title) != 0 || !strstr(title, " (") ||
+            title[strlen(title) - 1] != ')') {
+            print_error("column %s: no title with a unit ('%s')\n", st.names[c], title);
+            fail();
+        }
+    }
+    hk_stats_free(&st);
+    char *argv[] = {"hooke", "plot", csv, "--out", png, NULL};
+    hk_texts *t = malloc(sizeof *t);
+    assert_non_null(t);
+    hk_texts_start(t);
+    const int rc = hk_cmd_plot(5, argv);
+    hk_texts_stop();
+    assert_int_equal(rc, 0);
+    static const char *const titles[] = {
+        "Energy (J)",
+        "Max stretch (r/L\u2080)",
+        "CG iterations per step (count)",
+        "CG residual at the end of the step, cg_stop's measure (1)",
+        "Particles touching a collider (count)",
+        "Smallest gap of a touching particle to its collider (m)",
+        "Particles inside a collider (count)",
+    };
+    for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++) hk_texts_expect(t, HK_TEXT_AXIS_TITLE, titles[i]);
+    static const char *const legend[] = {"contacts", "min_gap", "crossings"};
+    for (size_t i = 0; i < sizeof legend / sizeof legend[0]; i++) hk_texts_expect(t, HK_TEXT_LEGEND, legend[i]);
+    free(t);
+    snprintf(args, sizeof args, "plot '%s' --out '%s'", csv, png);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_non_null(strstr(r.out, "(900x1390, 7 rows, t = 0..0.05 s; panels: energy, max_stretch, cg_iterations, "
+                                  "cg_residual, contacts, min_gap, crossings)"));
+    hk_run_free(&r);
+    hk_png p = hk_test_png_read(png);
+    assert_int_equal(p.h, 1390);
+    /* crossings (0 throughout) is a line in its panel, the last */
+    assert_true(series_pixels(&p, 7, 6, 0) > 300);
+    free(p.rgb);
+}
+
+/* --columns chooses the columns, in its order, those of one panel sharing it; a name the file lacks is refused
+ * with the file's columns listed (exit 1); a column drawn by default only when not all 0 is drawn when named. */
+static void test_plot_columns(void **state)
+{
+    (void)state;
+    char csv[256], png[256], args[1024], want[1024];
+    snprintf(csv, sizeof csv, "%s", hk_test_path("cols.csv"));
+    snprintf(png, sizeof png, "%s", hk_test_path("cols.png"));
+    hk_test_write(csv, "step,time,kinetic,gravity,spring,total,max_stretch,broken,contacts,min_gap,crossings\n"
+                       "0,0,0,1,0,1,1,0,0,nan,0\n1,0.1,0.5,0.5,0.1,1.1,1.01,0,3,0.002,0\n"
+                       "2,0.2,0.9,0.1,0.1,1.1,1.02,0,5,0.001,0\n");
+    /* by default: broken (all 0) is left out, every other column drawn */
+    snprintf(args, sizeof args, "plot '%s' --out '%s'", csv, png);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "panels: energy, max_stretch, contacts, min_gap, crossings)"));
+    hk_run_free(&r);
+    /* chosen: in the order named, the energies in one panel */
+    char *argv[] = {"hooke", "plot", csv, "--out", png, "--columns", "crossings,total,broken,kinetic", NULL};
+    hk_texts *t = malloc(sizeof *t);
+    assert_non_null(t);
+    hk_texts_start(t);
+    assert_int_equal(hk_cmd_plot(7, argv), 0);
+    hk_texts_stop();
+    int order[3] = {hk_texts_find(t, HK_TEXT_AXIS_TITLE, "Particles inside a collider (count)"),
+                    hk_texts_find(t, HK_TEXT_AXIS_TITLE, "Energy (J)"),
+                    hk_texts_find(t, HK_TEXT_AXIS_TITLE, "Broken springs (count)")};
+    assert_true(order[0] >= 0 && order[0] < order[1] && order[1] < order[2]);
+    assert_true(hk_texts_find(t, HK_TEXT_LEGEND, "total") < hk_texts_find(t, HK_TEXT_LEGEND, "kinetic"));
+    assert_int_equal(hk_texts_find(t, HK_TEXT_LEGEND, "gravity"), -1);
+    assert_int_equal(hk_texts_find(t, HK_TEXT_AXIS_TITLE, "Max stretch (r/L\u2080)"), -1);
+    free(t);
+    snprintf(args, sizeof args, "plot '%s' --out '%s' --columns crossings,total,broken,kinetic", csv, png);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "(900x630, 3 rows, t = 0..0.2 s; panels: crossings, energy, broken)"));
+    hk_run_free(&r);
+    /* refused, each with the file's columns: a name it lacks, step or time, a name twice, an empty one */
+    static const struct {
+        const char *list, *what;
+    } bad[] = {
+        {"total,nope", "'nope': no such column in the file"},
+        {"Total", "'Total': no such column in the file"},
+        {"time", "'time': step and time are each row's step and the time axis, not panels"},
+        {"kinetic,kinetic", "'kinetic': named twice"},
+        {"kinetic,,total", "'': an empty name"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        remove(png);
+        snprintf(args, sizeof args, "plot '%s' --out '%s' --columns '%s'", csv, png, bad[i].list);
+        r = hk_test_hooke("", args);
+        snprintf(want, sizeof want,
+                 "hooke: error: --columns: %s; %s has the columns kinetic, gravity, spring, total, max_stretch, "
+                 "broken, contacts, min_gap, crossings\n",
+                 bad[i].what, csv);
+        if (r.status != 1 || strcmp(r.err, want) != 0) {
+            print_error("--columns %s: exit %d, stderr: %s\nexpected: %s\n", bad[i].list, r.status, r.err, want);
+            fail();
+        }
+        assert_string_equal(r.out, "");
+        assert_null(fopen(png, "rb"));
+        hk_run_free(&r);
+    }
+    r = hk_test_hooke("", "plot x.csv --columns=");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "hooke: error: --columns expects a comma-separated list of column names, got ''"));
+    hk_run_free(&r);
+}
+
+/* A run stopped while it wrote a row (a full disk) leaves the last row cut short, without its newline: it is left
+ * out with a warning naming the file and line, and the rows before it are drawn; a ragged row that ends in its
+ * newline is refused as before, last or not. */
+static void test_plot_cut_row(void **state)
+{
+    (void)state;
+    const char *hdr = "step,time,kinetic,gravity,spring,total,max_stretch,broken\n";
+    char csv[256], args[1024], text[1024], want[1024];
+    snprintf(csv, sizeof csv, "%s", hk_test_path("cut.csv"));
+    static const char *const cuts[] = {"3,0.3,1,2", "3,0.3,1,2,3,6,1,0", "3,0.3,1,2,3,6,1.00", "3"};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n1,0.1,1,2,3,6,1,0\n2,0.2,1,2,3,6,1,0\n%s", hdr, cuts[i]);
+        hk_test_write(csv, text);
+        snprintf(args, sizeof args, "plot '%s'", csv);
+        hk_run r = hk_test_hooke("", args);
+        snprintf(want, sizeof want,
+                 "hooke: warning: %s:5: the last row is cut short (no newline at its end: a write that did not "
+                 "finish, a full disk?): left out, the 3 rows before it are drawn\n",
+                 csv);
+        if (r.status != 0 || strcmp(r.err, want) != 0 || !strstr(r.out, "(900x440, 3 rows, t = 0..0.2 s;")) {
+            print_error("cut '%s': exit %d\nstdout: %s\nstderr: %s\nexpected: %s\n", cuts[i], r.status, r.out, r.err,
+                        want);
+            fail();
+        }
+        hk_run_free(&r);
+    }
+    /* the reader: the row left out, its line kept; with fewer than 2 rows left, the message names it too */
+    hk_stats_table t;
+    char err[512];
+    char in[] = "step,time,kinetic\n0,0,1\n1,0.1,2\n2,0.2,3,4";
+    assert_int_equal(hk_stats_parse(in, strlen(in), "mem.csv", &t, err, sizeof err), 0);
+    assert_int_equal(t.rows, 2);
+    assert_int_equal(t.cut_line, 4);
+    hk_stats_free(&t);
+    expect_parse_error("step,time\n0,0\n1,0.", 18,
+                       "mem.csv:3: 1 data row (and line 3, a row cut short); a plot "
+                       "needs at least 2");
+    /* a ragged row in the middle, or last but whole (its newline written), is still refused */
+    snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n1,0.1,1,2\n2,0.2,1,2,3,6,1,0\n3,0.3,1", hdr);
+    expect_bad(text, "bad.csv:3: ragged row: 4 fields, the header has 8");
+    snprintf(text, sizeof text, "%s0,0,1,2,3,6,1,0\n1,0.1,1,2,3,6,1,0\n2,0.2,1,2\n", hdr);
+    expect_bad(text, "bad.csv:4: ragged row: 4 fields, the header has 8");
 }
 
 /* Starts with magic (len bytes). */
@@ -745,7 +924,8 @@ int main(void)
         cmocka_unit_test(test_plot_axis_any_finite), cmocka_unit_test(test_plot_extreme_csv),
         cmocka_unit_test(test_plot_tick_text),       cmocka_unit_test(test_plot_text),
         cmocka_unit_test(test_plot_legend_place),    cmocka_unit_test(test_plot_vector),
-        cmocka_unit_test(test_plot_legend_between),
+        cmocka_unit_test(test_plot_legend_between),  cmocka_unit_test(test_plot_contact_columns),
+        cmocka_unit_test(test_plot_columns),         cmocka_unit_test(test_plot_cut_row),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */

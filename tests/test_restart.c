@@ -79,9 +79,10 @@ static void test_run_end_and_rate(void **state)
     assert_int_equal((int)num_field(r.out, "steps_run"), 2000);
     assert_int_equal((int)num_field(r.out, "restarted_at"), 1000);
     assert_memory_equal(hk_test_field(r.out, "state_hash"), hk_test_field(whole.out, "state_hash"), 18);
-    /* the rate is this process's: updates of 2000 steps over its wall time (one force pass per step, no substeps;
-     * broken springs are not updated, so at most springs x 2000) */
-    const double rate = num_field(r.out, "spring_updates_per_s"), wall = num_field(r.out, "wall_s");
+    /* the rate is this process's: updates of 2000 steps over its wall time less the outputs' (one force pass per
+     * step, no substeps; broken springs are not updated, so at most springs x 2000) */
+    const double rate = num_field(r.out, "spring_updates_per_s"),
+                 wall = num_field(r.out, "wall_s") - num_field(r.out, "output_s");
     const double springs = num_field(r.out, "springs");
     assert_true(rate * wall <= springs * 2000 * 1.0001);
     assert_true(rate * wall >= springs * 2000 * 0.5);
@@ -153,6 +154,91 @@ static void test_stats_continue(void **state)
     a = hk_test_slurp(other);
     assert_non_null(strstr(a, "volume_0"));
     free(a);
+}
+
+/* Writes the first len bytes of text to path. */
+static void write_cut(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A run stopped while it wrote a stats row (a full disk, a kill) leaves that row cut short, without its newline.
+ * A restart drops it with a warning naming the file and line when it lies past the checkpoint (its step says so,
+ * or the row before it is the checkpoint's), and the file ends up as an uninterrupted run's; a cut row that may be
+ * of a step up to the checkpoint's lost rows the continued file needs, and the file is refused. */
+static void test_stats_cut_row(void **state)
+{
+    (void)state;
+    char args[1024];
+    const char *whole = own_path("cut_whole.csv"), *split = own_path("cut.csv"), *ck = own_path("cut.ck");
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 200 --every 10 --stats '%s' --quiet", whole);
+    hk_run r = run_ok(args);
+    hk_run_free(&r);
+    snprintf(args, sizeof args,
+             "run " SCENE("rope.scene") " --steps 150 --every 10 --stats '%s' --checkpoint '%s' --checkpoint-every 100 "
+                                        "--quiet",
+             split, ck);
+    r = run_ok(args);
+    hk_run_free(&r);
+    char *run = hk_test_slurp(split), *want = hk_test_slurp(whole);
+    assert_non_null(run);
+    /* the header (line 1), the rows of steps 0, 10, ... (lines 2, 3, ...), and a row cut short */
+    const char *row150 = strstr(run, "\n150,");
+    assert_non_null(row150);
+    const size_t rows_to_140 = (size_t)(row150 - run) + 1;
+    static const struct {
+        const char *cut; /* what is left of the last row */
+        size_t keep;     /* the whole rows before it: to step 140 (0), to 100 (1), to 90 (2) */
+        int status;
+        const char *msg; /* on stderr after the file's name; NULL: no message (the rows past 100 are replaced) */
+    } cases[] = {
+        {"150,2.5", 0, 0, NULL}, /* past the checkpoint, with the rows of 110..140 */
+        {"15", 0, 0, NULL},
+        {"110,1.8", 1, 0, ":13: the last row is cut short (no newline at its end"}, /* its step is past 100 */
+        {"11", 1, 0, ":13: the last row is cut short (no newline at its end"},      /* after the checkpoint's own row */
+        {"100,1.6", 2, 1,
+         ":12: error: the last row is cut short (no newline at its end) and may be of a step up to "
+         "the checkpoint's (100)"},
+        {"10", 2, 1, ":12: error: the last row is cut short"}, /* after step 90: the row of 100 may be lost */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t keep = rows_to_140;
+        if (cases[i].keep) {
+            const char *at = strstr(run, cases[i].keep == 1 ? "\n110," : "\n100,");
+            assert_non_null(at);
+            keep = (size_t)(at - run) + 1;
+        }
+        char *text = malloc(keep + 16);
+        assert_non_null(text);
+        memcpy(text, run, keep);
+        memcpy(text + keep, cases[i].cut, strlen(cases[i].cut) + 1);
+        write_cut(split, text, strlen(text));
+        snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 200 --every 10 --stats '%s' --restart '%s'",
+                 split, ck);
+        r = hk_test_hooke("", args);
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s%s", split, cases[i].msg ? cases[i].msg : "");
+        if (r.status != cases[i].status || (cases[i].msg ? !strstr(r.err, msg) : strstr(r.err, "cut") != NULL)) {
+            print_error("cut '%s': exit %d, stderr: %s\nexpected exit %d and '%s'\n", cases[i].cut, r.status, r.err,
+                        cases[i].status, msg);
+            fail();
+        }
+        char *got = hk_test_slurp(split);
+        if (cases[i].status == 0) {
+            if (cases[i].msg) assert_non_null(strstr(r.err, "hooke: warning: "));
+            assert_string_equal(got, want); /* the rows to step 100 kept, the rest as an uninterrupted run's */
+        } else {
+            assert_string_equal(got, text); /* refused: left as it was */
+        }
+        free(got);
+        free(text);
+        hk_run_free(&r);
+    }
+    free(run);
+    free(want);
 }
 
 /* FNV-1a over n bytes (the checkpoint trailer). */
@@ -413,9 +499,10 @@ static void test_mesh_changed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_run_end_and_rate),        cmocka_unit_test(test_stats_continue),
-        cmocka_unit_test(test_impossible_values),       cmocka_unit_test(test_impossible_anchors),
-        cmocka_unit_test(test_impossible_pair_anchors), cmocka_unit_test(test_mesh_changed),
+        cmocka_unit_test(test_run_end_and_rate),   cmocka_unit_test(test_stats_continue),
+        cmocka_unit_test(test_stats_cut_row),      cmocka_unit_test(test_impossible_values),
+        cmocka_unit_test(test_impossible_anchors), cmocka_unit_test(test_impossible_pair_anchors),
+        cmocka_unit_test(test_mesh_changed),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

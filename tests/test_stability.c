@@ -101,6 +101,103 @@ static void test_stability_plot(void **state)
     hk_run_free(&r);
 }
 
+/* Columns whose pixels of colour c in rows [y0, y1) number at least min: the leftmost into *x (-1: none);
+ * returns how many. */
+static int columns_of(const hk_png *p, hk_rgb c, int y0, int y1, int min, int *x)
+{
+    int n = 0;
+    *x = -1;
+    for (int cx = 0; cx < p->w; cx++) {
+        int k = 0;
+        for (int y = y0; y < y1; y++) {
+            const unsigned char *q = p->rgb + ((size_t)y * (size_t)p->w + (size_t)cx) * 3;
+            k += q[0] == c.r && q[1] == c.g && q[2] == c.b;
+        }
+        if (k >= min) {
+            if (*x < 0) *x = cx;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Limits at one dt (semi-implicit Euler and jelly are one scheme here, and so are the two Verlets; their limits,
+ * omega*dt 1.979 and 2.003, lie 1.4 px apart) each show in their integrator's colour: their dashes take turns down
+ * one column instead of the last one drawn covering the others, and their triangles stand side by side, each in
+ * its colour. Before, only jelly's orange and velocity Verlet's purple showed, over grey triangles. */
+static void test_stability_plot_coinciding(void **state)
+{
+    (void)state;
+    const char *png = hk_test_path("coinciding.png");
+    char args[512];
+    snprintf(args, sizeof args,
+             "stability " SCENE("oscillator.scene") " --integrators semi_implicit_euler,jelly,verlet,velocity_verlet "
+                                                    "--time 1 --points 4 --plot '%s' --quiet",
+             png);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+    hk_png p = hk_test_png_read(png);
+    const int kinds[] = {HK_SEMI_IMPLICIT_EULER, HK_JELLY, HK_VERLET, HK_VELOCITY_VERLET};
+    const int top = 76, bottom = 552; /* the plot area (src/cli/stability/stability_plot.c) */
+    int xs[4];
+    for (int k = 0; k < 4; k++) {
+        const hk_rgb c = hk_plot_colour(kinds[k]);
+        /* its dashes: one of 6 px in every 40 down the 476 px of the area, some 70 px (curves add a few) */
+        const int n = columns_of(&p, c, top + 10, bottom, 40, &xs[k]);
+        /* its triangle at the top of the area, 8 px wide and 6 high */
+        int tx, tri = 0;
+        columns_of(&p, c, top + 2, top + 8, 1, &tx);
+        for (int y = top + 2; y < top + 8; y++) tri += hk_test_png_count(&p, y, y + 1, c.r, c.g, c.b);
+        print_message("%s: limit line at x = %d (%d column%s), %d triangle pixels\n",
+                      hk_integrator_name((hk_integrator_kind)kinds[k]), xs[k], n, n == 1 ? "" : "s", tri);
+        if (n < 1 || tri < 12) {
+            print_error("%s: its limit does not show in its colour\n",
+                        hk_integrator_name((hk_integrator_kind)kinds[k]));
+            fail();
+        }
+    }
+    for (int k = 1; k < 4; k++) assert_true(abs(xs[k] - xs[0]) <= 4);
+    free(p.rgb);
+}
+
+/* Where the limit marks go (hk_plot_limit_marks): lines on their own pixel columns, those within 4 px taking
+ * turns; triangles over their lines, side by side 10 px apart where they would overlap, centred on their lines. */
+static void test_stability_limit_marks(void **state)
+{
+    (void)state;
+    hk_plot_axes ax;
+    hk_plot_axes_set(&ax, 100, 76, 900, 552, 1e-3, 1, 1, 1e-9, 1e-3, 1); /* 3 decades over 800 px */
+    /* five at one dt, one 2.83/2.0 further (120 px), two 0.2 px apart, one not finite, one past the axis */
+    const double x[] = {0.0633, 0.0633, 0.0633, 0.0633, 0.0633, 0.0894, 0.5, 0.5003, NAN, 10};
+    const int n = (int)(sizeof x / sizeof x[0]);
+    hk_plot_mark m[16];
+    hk_plot_limit_marks(&ax, n, x, m);
+    const double at = floor(hk_plot_px(&ax, 0.0633)) + 0.5;
+    for (int i = 0; i < 5; i++) {
+        assert_true(m[i].x == at);
+        assert_int_equal(m[i].turn, i);
+        assert_int_equal(m[i].turns, 5);
+        assert_true(fabs(m[i].tip - (at + 10 * (i - 2))) < 1e-9); /* side by side, centred on the line */
+    }
+    assert_int_equal(m[5].turns, 1);
+    assert_true(m[5].x == floor(hk_plot_px(&ax, 0.0894)) + 0.5 && m[5].tip == m[5].x);
+    assert_int_equal(m[6].turns, 2);
+    assert_int_equal(m[7].turns, 2);
+    assert_int_equal(m[6].turn + m[7].turn, 1);
+    assert_true(fabs(fabs(m[7].tip - m[6].tip) - 10) < 1e-9);
+    assert_true(fabs(0.5 * (m[6].tip + m[7].tip) - 0.5 * (m[6].x + m[7].x)) < 1e-9);
+    assert_true(isnan(m[8].x) && isnan(m[9].x));
+    /* lines 3 px apart, then 3 more: one run of turns (each near the one before); triangles 3 px apart merge */
+    const double y[] = {0.1, 0.1 * pow(10, 3 * 3.0 / 800), 0.1 * pow(10, 6 * 3.0 / 800)};
+    hk_plot_limit_marks(&ax, 3, y, m);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(m[i].turns, 3);
+        assert_int_equal(m[i].turn, i);
+    }
+    assert_true(m[1].tip - m[0].tip >= 10 - 1e-9 && m[2].tip - m[1].tip >= 10 - 1e-9);
+}
+
 /* What the drift plot says (the canvas's text hook, in this process), written as PDF: mixed-case titles, the
  * integrators' limits in the legend, decades as powers of ten. */
 static void test_stability_plot_text(void **state)
@@ -119,8 +216,8 @@ static void test_stability_plot_text(void **state)
     assert_int_equal(rc, 0);
     hk_texts_expect(t, HK_TEXT_TITLE, "Stability: oscillator.scene");
     hk_texts_expect(t, HK_TEXT_SUBTITLE,
-                    "\u03c9_max = 10 rad/s. Dashed: the largest stable dt of each integrator. "
-                    "Unstable runs are not drawn.");
+                    "\u03c9_max = 10 rad/s. Dashed: the largest stable dt of each integrator (limits at one dt "
+                    "alternate their dashes). Unstable runs are not drawn.");
     hk_texts_expect(t, HK_TEXT_AXIS_TITLE, "|Energy drift| / E\u2080 per simulated second (1/s)");
     hk_texts_expect(t, HK_TEXT_AXIS_TITLE, "Time step dt (s)");
     /* the limits, as the table prints them: omega*dt 2.003 (verlet) and 2.828 (rk4) */
@@ -408,10 +505,16 @@ int main(int argc, char **argv)
         return 2;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stability_plot),        cmocka_unit_test(test_stability_plot_text),
-        cmocka_unit_test(test_stability_pendulum),    cmocka_unit_test(test_stability_sweep_flags),
-        cmocka_unit_test(test_stability_table_width), cmocka_unit_test(test_stability_help),
-        cmocka_unit_test(test_stability_threads),     cmocka_unit_test(test_stability_implicit),
+        cmocka_unit_test(test_stability_plot),
+        cmocka_unit_test(test_stability_plot_text),
+        cmocka_unit_test(test_stability_plot_coinciding),
+        cmocka_unit_test(test_stability_limit_marks),
+        cmocka_unit_test(test_stability_pendulum),
+        cmocka_unit_test(test_stability_sweep_flags),
+        cmocka_unit_test(test_stability_table_width),
+        cmocka_unit_test(test_stability_help),
+        cmocka_unit_test(test_stability_threads),
+        cmocka_unit_test(test_stability_implicit),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */

@@ -27,13 +27,38 @@
 static void test_progress_text(void **state)
 {
     (void)state;
-    char buf[160];
-    hk_stability_progress_text(buf, sizeof buf, 0, "rk4", 1.2e-3, 7, 60, 125);
+    char buf[200];
+    hk_stability_progress_text(buf, sizeof buf, 199, 0, "rk4", 1.2e-3, 7, 60, 125);
     assert_string_equal(buf, "stability: rk4 dt 1.20e-03 (7 of 60 runs, then bisections), ETA 2 min");
-    hk_stability_progress_text(buf, sizeof buf, 0, "semi_implicit_euler", 3.16e-5, 0, 54, NAN);
+    hk_stability_progress_text(buf, sizeof buf, 199, 0, "semi_implicit_euler", 3.16e-5, 0, 54, NAN);
     assert_string_equal(buf, "stability: semi_implicit_euler dt 3.16e-05 (0 of 54 runs, then bisections)");
-    hk_stability_progress_text(buf, sizeof buf, 1, "verlet", 0.2, 3, 22, 40.2);
+    hk_stability_progress_text(buf, sizeof buf, 199, 1, "verlet", 0.2, 3, 22, 40.2);
     assert_string_equal(buf, "stability: bisecting verlet dt 2.00e-01 (3 of 22 runs), ETA 40 s");
+    /* narrower terminals: fields go whole, never cut inside a number or a word (the line of 88 characters at 80
+     * columns was cut to "... then bisections), ETA 2 m") */
+    static const struct {
+        int room;
+        const char *text;
+    } fit[] = {
+        {86, "stability: semi_implicit_euler dt 3.16e-05 (10 of 54 runs, then bisections), ETA 2 min"},
+        {85, "stability: semi_implicit_euler dt 3.16e-05 (10 of 54 runs), ETA 2 min"},
+        {79, "stability: semi_implicit_euler dt 3.16e-05 (10 of 54 runs), ETA 2 min"},
+        {68, "semi_implicit_euler dt 3.16e-05 (10 of 54 runs), ETA 2 min"},
+        {57, "semi_implicit_euler (10 of 54 runs), ETA 2 min"},
+        {45, "semi_implicit_euler, ETA 2 min"},
+        {29, "semi_implicit_euler"},
+        {19, "semi_implicit_euler"},
+        {18, ""},
+    };
+    for (size_t i = 0; i < sizeof fit / sizeof fit[0]; i++) {
+        hk_stability_progress_text(buf, sizeof buf, fit[i].room, 0, "semi_implicit_euler", 3.16e-5, 10, 54, 125);
+        if (strcmp(buf, fit[i].text) != 0 || (int)strlen(buf) > fit[i].room) {
+            print_error("in %d columns: '%s', expected '%s'\n", fit[i].room, buf, fit[i].text);
+            fail();
+        }
+    }
+    hk_stability_progress_text(buf, sizeof buf, 39, 1, "verlet", 0.2, 3, 22, 40.2);
+    assert_string_equal(buf, "bisecting verlet, ETA 40 s");
     /* the ETA's units: seconds up to 99 s, minutes up to 99 min, then hours; nothing without an estimate */
     static const struct {
         double s;
@@ -148,7 +173,7 @@ static void assert_lines_fit(const char *text, int max)
     }
 }
 
-/* stderr a terminal: the progress line, redrawn in place, cut to the width, cleared before the "wrote" line;
+/* stderr a terminal: the progress line, redrawn in place, fitted to the width, cleared before the "wrote" line;
  * stdout (a file) holds the same table as without a terminal. */
 static void test_progress_on_terminal(void **state)
 {
@@ -200,13 +225,17 @@ static void test_progress_on_terminal(void **state)
     free(text);
     free(tty);
 
-    /* a narrow terminal: the line is cut to 39 characters, never wrapped */
+    /* a narrow terminal: the line fits in 39 characters, its fields whole (never wrapped, never cut) */
     tty = hooke_on_pty(argv, 40, out, &status);
     HK_PTY_OR_SKIP(tty);
     assert_int_equal(status, 0);
     assert_lines_fit(tty, 39);
-    first = SWEEP_LINE_TTY "\rstability: verlet dt 1.00e-02 (0 of 6 r\r";
-    assert_true(strncmp(tty, first, strlen(first)) == 0);
+    first = SWEEP_LINE_TTY "\rverlet dt 1.00e-02 (0 of 6 runs)\r";
+    if (strncmp(tty, first, strlen(first)) != 0) {
+        hk_pty_show(tty);
+        print_error("terminal received ('|' for a carriage return): '%s'\n", tty);
+        fail();
+    }
     free(tty);
 
     /* two threads update the line: the same table below the header line (which names the thread count) */

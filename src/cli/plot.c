@@ -1,11 +1,9 @@
-/* plot.c — line charts drawn with cairo, and `hooke plot`: a stats CSV as stacked panels against time. */
+/* plot.c — the pieces of hooke's line charts, drawn with cairo: frame, ticks, curves, limit lines, legend. */
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "plot.h"
 
-#include "args.h"
-#include "options.h"
-#include "stats_csv.h"
+#include "check.h"
 
 #include <errno.h>
 #include <math.h>
@@ -183,27 +181,85 @@ void hk_plot_curve(hk_canvas *c, const hk_plot_axes *ax, const double *x, const 
     cairo_restore(cr);
 }
 
-void hk_plot_vline(hk_canvas *c, const hk_plot_axes *ax, double x, hk_rgb colour, int slot)
+/* Pixels between the centres of two triangles side by side (each 8 wide), and within which two lines take turns. */
+#define MARK_STEP 10
+#define MARK_NEAR 4
+/* A dash of a limit line and the room one line's dash and gap take before the next line's dash, in pixels. */
+#define DASH 6
+#define DASH_TURN 10
+
+void hk_plot_limit_marks(const hk_plot_axes *ax, int n, const double *x, hk_plot_mark *m)
 {
-    const double px = hk_plot_px(ax, x);
-    if (!isfinite(px) || px < ax->left || px > ax->right) return;
+    int order[HK_PLOT_MAX_MARKS], k = 0;
+    HK_ASSERT(n <= HK_PLOT_MAX_MARKS);
+    for (int i = 0; i < n; i++) {
+        const double px = hk_plot_px(ax, x[i]);
+        m[i] = (hk_plot_mark){NAN, NAN, 0, 1};
+        if (!isfinite(px) || px < ax->left || px > ax->right) continue;
+        m[i].x = floor(px) + 0.5;
+        int j = k++; /* insertion by pixel column, then by index: a stable order */
+        while (j > 0 && m[order[j - 1]].x > m[i].x) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    /* the lines' turns: runs of lines each within MARK_NEAR pixels of the one before */
+    for (int a = 0, b; a < k; a = b) {
+        for (b = a + 1; b < k && m[order[b]].x - m[order[b - 1]].x <= MARK_NEAR;) b++;
+        for (int j = a; j < b; j++) {
+            m[order[j]].turn = j - a;
+            m[order[j]].turns = b - a;
+        }
+    }
+    /* the triangles: clusters of neighbours MARK_STEP apart, each centred on its lines' mean, merged while two
+     * would overlap */
+    int first[HK_PLOT_MAX_MARKS], count[HK_PLOT_MAX_MARKS], nc = 0;
+    double sum[HK_PLOT_MAX_MARKS];
+    for (int j = 0; j < k; j++) {
+        first[nc] = j;
+        count[nc] = 1;
+        sum[nc] = m[order[j]].x;
+        nc++;
+        while (nc > 1) {
+            const int p = nc - 2, q = nc - 1;
+            const double right_p = sum[p] / count[p] + 0.5 * (count[p] - 1) * MARK_STEP,
+                         left_q = sum[q] / count[q] - 0.5 * (count[q] - 1) * MARK_STEP;
+            if (left_q - right_p >= MARK_STEP) break;
+            count[p] += count[q];
+            sum[p] += sum[q];
+            nc--;
+        }
+    }
+    for (int c = 0; c < nc; c++)
+        for (int j = 0; j < count[c]; j++)
+            m[order[first[c] + j]].tip = sum[c] / count[c] + (j - 0.5 * (count[c] - 1)) * MARK_STEP;
+}
+
+void hk_plot_limits(hk_canvas *c, const hk_plot_axes *ax, int n, const double *x, const hk_rgb *colours)
+{
+    hk_plot_mark m[HK_PLOT_MAX_MARKS];
+    hk_plot_limit_marks(ax, n, x, m);
     cairo_t *cr = c->cr;
-    const double cx = floor(px) + 0.5;
-    static const double dash[2] = {6, 4};
-    cairo_save(cr);
-    cairo_set_dash(cr, dash, 2, 0);
-    cairo_move_to(cr, cx, ax->top);
-    cairo_line_to(cr, cx, ax->bottom);
-    hk_canvas_colour(c, colour, 1);
-    cairo_set_line_width(cr, 1);
-    cairo_stroke(cr);
-    cairo_restore(cr);
-    const double ty = ax->top + 2 + 8 * slot;
-    cairo_move_to(cr, cx - 4, ty);
-    cairo_line_to(cr, cx + 4, ty);
-    cairo_line_to(cr, cx, ty + 6);
-    cairo_close_path(cr);
-    cairo_fill(cr);
+    for (int i = 0; i < n; i++) {
+        if (isnan(m[i].x)) continue;
+        /* one dash of DASH pixels every turns * DASH_TURN, this line's turn * DASH_TURN down from the top */
+        const double period = (double)m[i].turns * DASH_TURN, dash[2] = {DASH, period - DASH};
+        cairo_save(cr);
+        cairo_set_dash(cr, dash, 2, fmod(period - (double)m[i].turn * DASH_TURN, period));
+        cairo_move_to(cr, m[i].x, ax->top);
+        cairo_line_to(cr, m[i].x, ax->bottom);
+        hk_canvas_colour(c, colours[i], 1);
+        cairo_set_line_width(cr, 1);
+        cairo_stroke(cr);
+        const double ty = ax->top + 2;
+        cairo_move_to(cr, m[i].tip - 4, ty);
+        cairo_line_to(cr, m[i].tip + 4, ty);
+        cairo_line_to(cr, m[i].tip, ty + 6);
+        cairo_close_path(cr);
+        cairo_fill(cr);
+        cairo_restore(cr);
+    }
 }
 
 /* How much of the series a box [x0, x1] x [y0, y1] (pixels) covers: the drawn points inside it, and along each
@@ -300,285 +356,4 @@ void hk_plot_legend_at(hk_canvas *c, double x0, double y0, int n, const char *co
         cairo_stroke(cr);
         hk_canvas_text(c, x0 + 31, y, 0, 0.5, HK_TEXT_LEGEND, ink, names[i]);
     }
-}
-
-/* ---- hooke plot ---------------------------------------------------------- */
-
-#define MAX_SERIES 16
-#define MAX_GENERIC 4
-
-/* Columns of a stats CSV that get a panel of their own: the panel's title, with its unit, and whether the
- * column has a value only from step 1 (the implicit solver's, whose step-0 row holds 0). */
-typedef struct column_info {
-    const char *name, *title;
-    int from_step_1;
-} column_info;
-
-static const column_info known_columns[] = {
-    {"cg_iterations", "CG iterations per step", 1},
-    {"cg_residual", "CG residual at the end of the step (cg_stop's measure, 1)", 1},
-};
-
-static const column_info *column_info_of(const char *name)
-{
-    for (size_t i = 0; i < sizeof known_columns / sizeof known_columns[0]; i++)
-        if (strcmp(known_columns[i].name, name) == 0) return &known_columns[i];
-    return NULL;
-}
-
-typedef struct panel {
-    const char *key; /* short name in the summary line */
-    char title[96];
-    int n, col[MAX_SERIES];
-} panel;
-
-static int column(const hk_stats_table *t, const char *name)
-{
-    for (int c = 0; c < t->cols; c++)
-        if (strcmp(t->names[c], name) == 0) return c;
-    return -1;
-}
-
-static const char plot_usage[] = "usage: hooke plot STATS.csv [--out FILE.png|.svg|.pdf] [--width W] [--height H]\n"
-                                 "\n"
-                                 "Draws the statistics CSV written by `hooke run --stats` as a picture of stacked\n"
-                                 "panels sharing the time axis: energy (kinetic, gravity, spring, total) [J],\n"
-                                 "max stretch (r/L0), broken springs (when any broke), volume_* and\n"
-                                 "pressure_* columns (when present), then each other numeric column in a\n"
-                                 "panel of its own (at most 4; further ones are listed on stderr and left out).\n"
-                                 "\n";
-static const char plot_notes[] = "\n"
-                                 "exit status: 0 written, 1 bad input (the message names file and line), 3 the\n"
-                                 "picture could not be written.\n";
-
-/* The options of `hooke plot`: the parser and the help text read this table. */
-enum { O_OUT, O_WIDTH, O_HEIGHT };
-static const hk_option plot_options[] = {
-    {O_OUT, "out", "FILE",
-     "FILE.png (a picture), FILE.svg or FILE.pdf (vector, for papers), chosen by the extension; default: STATS with "
-     ".csv replaced by .png",
-     NULL},
-    {O_WIDTH, "width", "W", "pixels (points in SVG and PDF), 320..8000 (default 900)", NULL},
-    {O_HEIGHT, "height", "H", "pixels, 200..8000 (default 60 + 190 per panel)", NULL},
-    {0, NULL, NULL, NULL, NULL},
-};
-static const hk_command plot_command = {"plot", plot_options};
-
-/* An integer flag in pixels into *out; 0, or 1 with the message printed. */
-static int parse_px(const char *flag, const char *v, int lo, int hi, const char *expected, int *out)
-{
-    int64_t n;
-    if (hk_arg_int(NULL, flag, v, lo, hi, expected, &n) != 0) return 1;
-    *out = (int)n;
-    return 0;
-}
-
-/* The command line into in, out, width and height: 0, 1 (message printed) or PLOT_HELP (help printed). */
-enum { PLOT_HELP = -1 };
-static int parse_plot(int argc, char **argv, const char **in, const char **out, int *width, int *height)
-{
-    hk_opt_parser p;
-    hk_opt_begin(&p, &plot_command, argc - 1, argv + 1);
-    int rc = 0;
-    for (;;) {
-        const char *v;
-        const int id = hk_opt_next(&p, &v);
-        if (id == HK_OPT_END) break;
-        if (id == HK_OPT_ERROR) {
-            rc = 1;
-        } else if (id == HK_OPT_HELP) {
-            fputs(plot_usage, stdout);
-            hk_opt_print(stdout, &plot_command);
-            fputs(plot_notes, stdout);
-            rc = PLOT_HELP;
-        } else if (id == HK_OPT_ARG && *in) {
-            fprintf(stderr, "hooke: error: more than one stats file given ('%s' and '%s')\n", *in, v);
-            rc = 1;
-        } else if (id == HK_OPT_ARG) {
-            *in = v;
-        } else if (id == O_OUT) {
-            if (!v || !*v) rc = hk_arg_error(NULL, p.flag, v, "a file name ending in .png, .svg or .pdf");
-            *out = v;
-        } else if (id == O_WIDTH) {
-            rc = parse_px(p.flag, v, 320, 8000, "a width in pixels 320..8000", width);
-        } else if (id == O_HEIGHT) {
-            rc = parse_px(p.flag, v, 200, 8000, "a height in pixels 200..8000", height);
-        }
-        if (rc != 0) break;
-    }
-    hk_opt_end(&p);
-    return rc;
-}
-
-int hk_cmd_plot(int argc, char **argv)
-{
-    const char *in = NULL, *out = NULL;
-    int width = 900, height = 0;
-    const int prc = parse_plot(argc, argv, &in, &out, &width, &height);
-    if (prc == PLOT_HELP) return 0;
-    if (prc != 0) return prc;
-    if (!in) {
-        fprintf(stderr, "hooke: error: plot needs a stats CSV file (see hooke plot --help)\n");
-        return 1;
-    }
-    if (out && hk_plot_kind("--out", out) < 0) return 1;
-    hk_stats_table t;
-    char err[1024];
-    if (hk_stats_read(in, &t, err, sizeof err) != 0) {
-        fprintf(stderr, "hooke: error: %s\n", err);
-        return 1;
-    }
-
-    /* panels: the known groups, then each other column */
-    panel pan[5 + MAX_GENERIC];
-    int np = 0;
-    memset(pan, 0, sizeof pan);
-    panel *energy = &pan[np++], *stretch = &pan[np++], *broken = &pan[np++], *volume = &pan[np++],
-          *pressure = &pan[np++];
-    energy->key = "energy";
-    snprintf(energy->title, sizeof energy->title, "Energy (J)");
-    stretch->key = "max_stretch";
-    snprintf(stretch->title, sizeof stretch->title, "Max stretch (r/L\u2080)");
-    broken->key = "broken";
-    snprintf(broken->title, sizeof broken->title, "Broken springs");
-    volume->key = "volume";
-    snprintf(volume->title, sizeof volume->title, "Volume (m\u00b3)");
-    pressure->key = "pressure";
-    snprintf(pressure->title, sizeof pressure->title, "Pressure (Pa)");
-    static const char *const energies[] = {"kinetic", "gravity", "spring", "total"};
-    for (int e = 0; e < 4; e++) {
-        const int c = column(&t, energies[e]);
-        if (c >= 0) energy->col[energy->n++] = c;
-    }
-    int rc = 0;
-    for (int c = 2; c < t.cols; c++) {
-        const char *name = t.names[c];
-        panel *p = NULL;
-        int known = 0;
-        for (int e = 0; e < 4; e++) known |= strcmp(name, energies[e]) == 0;
-        if (known) continue;
-        if (strcmp(name, "max_stretch") == 0) {
-            p = stretch;
-        } else if (strcmp(name, "broken") == 0) {
-            int any = 0;
-            for (int r = 0; r < t.rows; r++) any |= t.v[c][r] != 0;
-            if (!any) continue;
-            p = broken;
-        } else if (strncmp(name, "volume", 6) == 0) {
-            p = volume;
-        } else if (strncmp(name, "pressure", 8) == 0) {
-            p = pressure;
-        } else if (np < 5 + MAX_GENERIC) {
-            p = &pan[np++];
-            p->key = name;
-            const column_info *ci = column_info_of(name);
-            snprintf(p->title, sizeof p->title, "%s", ci ? ci->title : name);
-            if (ci && ci->from_step_1) /* step 0 took no solve: its 0 is no value */
-                for (int r = 0; r < t.rows; r++)
-                    if (t.v[0][r] == 0) t.v[c][r] = NAN;
-        }
-        if (!p || p->n == MAX_SERIES) {
-            fprintf(stderr, "hooke: note: %s: column %s left out of the plot (too many columns)\n", in, name);
-            continue;
-        }
-        p->col[p->n++] = c;
-    }
-    /* drop empty groups, keeping the order */
-    int kept = 0;
-    for (int i = 0; i < np; i++)
-        if (pan[i].n) pan[kept++] = pan[i];
-    np = kept;
-    if (np == 0) {
-        fprintf(stderr, "hooke: error: %s:1: no columns to plot besides step and time\n", in);
-        hk_stats_free(&t);
-        return 1;
-    }
-    const int top0 = 44, gap = 26, bottom_margin = 42;
-    if (!height) height = 60 + 190 * np;
-    const int ph = (height - top0 - bottom_margin - (np - 1) * gap) / np;
-    if (ph < 40) {
-        fprintf(stderr, "hooke: error: --height %d is too small for %d panels (at least %d)\n", height, np,
-                top0 + bottom_margin + (np - 1) * gap + 40 * np);
-        hk_stats_free(&t);
-        return 1;
-    }
-    const double *time = t.v[1];
-    double tlo = INFINITY, thi = -INFINITY;
-    for (int r = 0; r < t.rows; r++)
-        if (isfinite(time[r])) {
-            tlo = fmin(tlo, time[r]);
-            thi = fmax(thi, time[r]);
-        }
-    double lo[5 + MAX_GENERIC], hi[5 + MAX_GENERIC];
-    for (int i = 0; i < np; i++) {
-        lo[i] = INFINITY;
-        hi[i] = -INFINITY;
-        for (int k = 0; k < pan[i].n; k++)
-            for (int r = 0; r < t.rows; r++) {
-                const double v = t.v[pan[i].col[k]][r];
-                if (isfinite(v)) {
-                    lo[i] = fmin(lo[i], v);
-                    hi[i] = fmax(hi[i], v);
-                }
-            }
-    }
-    char *def = NULL;
-    if (!out) {
-        const size_t n = strlen(in);
-        def = malloc(n + 5);
-        if (!def) {
-            fprintf(stderr, "hooke: error: out of memory\n");
-            hk_stats_free(&t);
-            return 1;
-        }
-        memcpy(def, in, n + 1);
-        if (n > 4 && strcmp(def + n - 4, ".csv") == 0) def[n - 4] = '\0';
-        strcat(def, ".png");
-        out = def;
-    }
-    hk_canvas cv;
-    errno = 0;
-    if (hk_canvas_open(&cv, out, (hk_canvas_kind)hk_canvas_kind_of(out), width, height, white) != 0) {
-        fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno ? errno : EIO));
-        free(def);
-        hk_stats_free(&t);
-        return 3;
-    }
-    /* the y tick labels of every panel fit left of the areas, which share the time axis */
-    double label_w = 0;
-    for (int i = 0; i < np; i++) label_w = fmax(label_w, hk_plot_ylabel_width(&cv, lo[i], hi[i], 0));
-    const int left = (int)fmax(60, ceil(label_w) + 14), right = width - 16;
-    const char *base = strrchr(in, '/');
-    char title[256];
-    snprintf(title, sizeof title, "hooke run statistics: %s", base ? base + 1 : in);
-    hk_canvas_text(&cv, left, 6, 0, 0, HK_TEXT_TITLE, ink, title);
-    for (int i = 0; i < np; i++) {
-        const panel *p = &pan[i];
-        hk_plot_axes ax;
-        const int top = top0 + i * (ph + gap);
-        hk_plot_axes_set(&ax, left, top, right, top + ph, tlo, thi, 0, lo[i], hi[i], 0);
-        hk_plot_frame(&cv, &ax, p->title, i == np - 1 ? "Time (s)" : NULL);
-        const char *names[MAX_SERIES];
-        hk_rgb colours[MAX_SERIES];
-        hk_plot_series data[MAX_SERIES];
-        for (int k = 0; k < p->n; k++) {
-            names[k] = t.names[p->col[k]];
-            colours[k] = hk_plot_colour(k);
-            data[k] = (hk_plot_series){time, t.v[p->col[k]], t.rows};
-            hk_plot_curve(&cv, &ax, time, t.v[p->col[k]], t.rows, colours[k], 0);
-        }
-        hk_plot_legend(&cv, &ax, p->n, names, colours, data, p->n);
-    }
-    errno = 0;
-    if (hk_canvas_close(&cv, 1) != 0) {
-        fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno ? errno : EIO));
-        rc = 3;
-    } else {
-        printf("hooke: plot: wrote %s (%dx%d, %d rows, t = %g..%g s; panels:", out, width, height, t.rows, tlo, thi);
-        for (int i = 0; i < np; i++) printf("%s %s", i ? "," : "", pan[i].key);
-        printf(")\n");
-    }
-    free(def);
-    hk_stats_free(&t);
-    return rc;
 }

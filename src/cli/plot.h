@@ -1,4 +1,4 @@
-/* plot.h — line charts drawn with cairo (frame, ticks, curves, legend), and `hooke plot`. */
+/* plot.h — the pieces of hooke's line charts, drawn with cairo: frame, ticks, curves, limit lines, legend. */
 /* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_PLOT_H
 #define HOOKE_PLOT_H
@@ -16,9 +16,21 @@ double hk_plot_ylabel_width(hk_canvas *c, double lo, double hi, int logscale);
  * markers: a dot at each point. */
 void hk_plot_curve(hk_canvas *c, const hk_plot_axes *ax, const double *x, const double *y, int n, hk_rgb colour,
                    int markers);
-/* Dashed vertical line at data x across the area (on whole pixels), and a small triangle at the top, `slot`
- * rows down. */
-void hk_plot_vline(hk_canvas *c, const hk_plot_axes *ax, double x, hk_rgb colour, int slot);
+/* Where limit lines go (hk_plot_limits), in pixels: a line's column, its triangle's centre, and its dashes' turn
+ * among the lines that share its place (turns of them): the line's k-th dash is (turn + k * turns) * 10 pixels down
+ * from the top of the area. */
+typedef struct hk_plot_mark {
+    double x, tip; /* NAN: the limit is not drawn (outside the axis, not finite) */
+    int turn, turns;
+} hk_plot_mark;
+#define HK_PLOT_MAX_MARKS 32
+/* The marks of n limits at data x[i] (at most HK_PLOT_MAX_MARKS): each line on the whole pixel column of its x;
+ * lines within 4 pixels of each other (a run of them, each near the one before) take turns, so that each shows
+ * one dash in turn and none covers another's; the triangles stand in one row at the top, each over its line, and
+ * where they would overlap (less than 10 pixels apart) side by side, 10 pixels apart, centred on their lines. */
+void hk_plot_limit_marks(const hk_plot_axes *ax, int n, const double *x, hk_plot_mark *m);
+/* Draws them: dashed vertical lines across the area, each with a triangle at its top, both in colours[i]. */
+void hk_plot_limits(hk_canvas *c, const hk_plot_axes *ax, int n, const double *x, const hk_rgb *colours);
 /* Data as hk_plot_curve draws it: n points (x[i], y[i]). */
 typedef struct hk_plot_series {
     const double *x, *y;
@@ -35,8 +47,5 @@ void hk_plot_legend_at(hk_canvas *c, double x0, double y0, int n, const char *co
 hk_rgb hk_plot_colour(int i);
 /* The picture kind of a plot's file name (.png, .svg, .pdf); -1 with the message printed for the flag otherwise. */
 int hk_plot_kind(const char *flag, const char *path);
-
-/* `hooke plot STATS.csv [--out FILE.png|.svg|.pdf] [--width W --height H]`; returns an exit status. */
-int hk_cmd_plot(int argc, char **argv);
 
 #endif

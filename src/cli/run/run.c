@@ -139,7 +139,7 @@ void hk_run_help(FILE *f, int synopsis)
 {
     if (synopsis) fprintf(f, "usage: hooke run SCENE [options]\n\n");
     fprintf(f, "Runs the mass-spring scene SCENE (format: docs/scene-format.md) and prints a\n"
-               "one-line summary: particles= springs= steps= wall_s= spring_updates_per_s= state_hash=\n"
+               "one-line summary: particles= springs= steps= wall_s= output_s= spring_updates_per_s= state_hash=\n"
                "\n"
                "run options:\n");
     hk_opt_print(f, &run_command);
@@ -369,6 +369,7 @@ typedef struct run_state {
     int has_stats;
     hk_energy_guard guard;
     int blew_up, io_failed;
+    double output_s; /* wall time spent in the loop writing frames, stats rows and checkpoints [s] */
     int64_t last_frame;
     int stop; /* a run over MPI ranks: the stop signal as every rank agreed it (0: none) */
 } run_state;
@@ -533,6 +534,7 @@ static int open_outputs(const run_opts *o, run_state *r)
             fprintf(stderr, "%s%s\n", bad == -2 ? "" : "hooke: error: ", err);
             return bad == -2 ? HK_EXIT_INPUT : HK_EXIT_IO;
         }
+        if (r->stats.warning[0]) fprintf(stderr, "hooke: warning: %s\n", r->stats.warning);
         r->has_stats = 1;
     }
     return HK_EXIT_OK;
@@ -594,6 +596,10 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
             return 1;
         }
     }
+    const int stats_now = r->has_stats && (s % r->every == 0 || last),
+              checkpoint_now = o->checkpoint_every && s % o->checkpoint_every == 0;
+    /* the outputs' time, apart from the steps' (the summary line's output_s) */
+    const double t_out = frame_now || stats_now || checkpoint_now ? now_s() : 0;
     if (frame_now) {
         if (hk_frames_write(r->frames, w, err, sizeof err) != 0) {
             hk_progress_end(pr);
@@ -603,21 +609,20 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
         }
         r->last_frame = s;
     }
-    hk_progress_update(pr, s, hk_world_time(w), hk_world_spring_updates(w));
-    if (r->has_stats && (s % r->every == 0 || last) &&
-        hk_stats_csv_row(&r->stats, w, checked ? &st : NULL, err, sizeof err) != 0) {
+    if (stats_now && hk_stats_csv_row(&r->stats, w, checked ? &st : NULL, err, sizeof err) != 0) {
         hk_progress_end(pr);
         fprintf(stderr, "hooke: error: %s (at step %lld)\n", err, (long long)s);
         r->io_failed = 1;
         return 1;
     }
-    if (o->checkpoint_every && s % o->checkpoint_every == 0 &&
-        hk_checkpoint_write(w, r->digest, o->checkpoint, err, sizeof err) != 0) {
+    if (checkpoint_now && hk_checkpoint_write(w, r->digest, o->checkpoint, err, sizeof err) != 0) {
         hk_progress_end(pr);
         fprintf(stderr, "hooke: error: %s\n", err);
         r->io_failed = 1;
         return 1;
     }
+    if (frame_now || stats_now || checkpoint_now) r->output_s += now_s() - t_out;
+    hk_progress_update(pr, s, hk_world_time(w), hk_world_spring_updates(w), r->output_s);
     return 0;
 }
 
@@ -657,13 +662,14 @@ static int after_step_ranks(const run_opts *o, run_state *r, int64_t s, int64_t 
     return verdict & 1;
 }
 
-/* The summary line: the run's total steps and this process's, the rate of
- * this process's steps only. */
+/* The summary line: the run's total steps and this process's; wall_s the
+ * stepping loop, output_s the part of it spent writing outputs, and the
+ * rates of this process's steps over the rest (the steps, their checks). */
 static void summary(const run_opts *o, const run_state *r, double wall, int64_t updates0)
 {
     const hk_world *w = r->w;
     const int64_t run = hk_world_step_count(w) - r->first;
-    const double updates = (double)(hk_world_spring_updates(w) - updates0);
+    const double updates = (double)(hk_world_spring_updates(w) - updates0), busy = wall - r->output_s;
     char solver[224] = "", extra[96] = "";
     if (hk_integrator_info_of(hk_world_integrator(w).kind)->implicit) {
         /* the solve's work is products with the system matrix, each a pass over every spring: their rate, in
@@ -673,17 +679,17 @@ static void summary(const run_opts *o, const run_state *r, double wall, int64_t 
         snprintf(solver, sizeof solver,
                  " cg_iterations=%lld cg_per_step=%.1f cg_unconverged=%lld jacobian_products_per_s=%.4e",
                  (long long)st.cg_total, run > 0 ? (double)st.cg_total / (double)run : 0.0, (long long)st.unconverged,
-                 wall > 0 ? products / wall : 0.0);
+                 busy > 0 ? products / busy : 0.0);
     }
     if (r->first > 0) snprintf(extra, sizeof extra, " restarted_at=%lld", (long long)r->first);
     if (stop_signal && !r->blew_up) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " interrupted=1");
     char ranks[32] = ""; /* over MPI ranks: how many (threads= is per rank) */
     if (hk_mpi_active()) snprintf(ranks, sizeof ranks, " ranks=%d", hk_mpi_ranks());
     printf("hooke: scene=%s integrator=%s threads=%d%s particles=%d springs=%lld steps=%lld steps_run=%lld substeps=%d "
-           "sim_time=%.6g wall_s=%.6f spring_updates_per_s=%.4e%s state_hash=0x%016" PRIx64 "%s%s\n",
+           "sim_time=%.6g wall_s=%.6f output_s=%.6f spring_updates_per_s=%.4e%s state_hash=0x%016" PRIx64 "%s%s\n",
            o->scene, hk_integrator_name(hk_world_integrator(w).kind), r->threads, ranks, hk_world_particles(w).count,
            (long long)hk_world_spring_count(w), (long long)hk_world_step_count(w), (long long)run, hk_world_substeps(w),
-           hk_world_time(w), wall, wall > 0 ? updates / wall : 0.0, solver, hk_world_state_hash(w), extra,
+           hk_world_time(w), wall, r->output_s, busy > 0 ? updates / busy : 0.0, solver, hk_world_state_hash(w), extra,
            r->blew_up ? " status=BLOWUP" : "");
     fflush(stdout);
 }

@@ -153,7 +153,11 @@ int hk_stats_parse(char *text, size_t len, const char *name, hk_stats_table *t, 
         lineno++;
         if (!t->names)
             rc = parse_header(line, name, lineno, t, err, errlen);
-        else if (*trim(line)) /* blank lines (a trailing one, say) carry no row */
+        else if (!*trim(line)) /* blank lines (a trailing one, say) carry no row */
+            continue;
+        else if (!nl) /* every row ends in a newline: this one was cut short (its last number may be too) */
+            t->cut_line = lineno;
+        else
             rc = parse_row(line, name, lineno, t, err, errlen);
     }
     if (rc == 0 && !t->names) {
@@ -161,8 +165,10 @@ int hk_stats_parse(char *text, size_t len, const char *name, hk_stats_table *t, 
         rc = -1;
     }
     if (rc == 0 && t->rows < 2) {
-        snprintf(err, errlen, "%s:%d: %d data row%s; a plot needs at least 2", name, lineno, t->rows,
-                 t->rows == 1 ? "" : "s");
+        char cut[64] = "";
+        if (t->cut_line) snprintf(cut, sizeof cut, " (and line %d, a row cut short)", t->cut_line);
+        snprintf(err, errlen, "%s:%d: %d data row%s%s; a plot needs at least 2", name, lineno, t->rows,
+                 t->rows == 1 ? "" : "s", cut);
         rc = -1;
     }
     if (rc) hk_stats_free(t);
@@ -241,8 +247,11 @@ static int fail(char *err, size_t errlen, const char *path, const char *what)
 
 /* A restart's file: the header and the rows up to step `from` of what is
  * there, rewritten whole; 1 when there was nothing to keep, 0, -1 (cannot
- * read or write it) or -2 (it is not this run's stats). */
-static int keep_rows(const char *path, const hk_world *w, int64_t from, char *err, size_t errlen)
+ * read or write it) or -2 (it is not this run's stats). A last row cut short
+ * (no newline at its end) past step `from` is dropped as the later rows are,
+ * and s->warning says so; one that may hold a step up to `from` is lost data,
+ * and the file is refused. */
+static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, char *err, size_t errlen)
 {
     char *text, why[512];
     size_t len;
@@ -269,13 +278,32 @@ static int keep_rows(const char *path, const hk_world *w, int64_t from, char *er
     /* rows in step order: keep up to the first one past `from` */
     size_t keep = hl;
     int line = 1;
+    long long last = -1; /* the step of the last row kept */
     while (keep < len) {
         line++;
         char *end;
         errno = 0;
         const long long step = strtoll(text + keep, &end, 10);
         const char *eol = memchr(text + keep, '\n', len - keep);
-        if (errno || end == text + keep || *end != ',' || !eol) {
+        const int readable = !errno && end != text + keep && *end == ',';
+        if (!eol) { /* cut short: past `from` when its step says so, or when the row before it was at `from` */
+            const int past = readable ? step > from : last >= from;
+            if (!past) {
+                free(text);
+                snprintf(err, errlen,
+                         "%s:%d: error: the last row is cut short (no newline at its end) and may be of a step up to "
+                         "the checkpoint's (%lld): its numbers are lost, the file cannot be continued whole; give "
+                         "another --stats file",
+                         path, line, (long long)from);
+                return -2;
+            }
+            snprintf(s->warning, sizeof s->warning,
+                     "%s:%d: the last row is cut short (no newline at its end: a write that did not finish); "
+                     "dropped, with the rows after step %lld",
+                     path, line, (long long)from);
+            break;
+        }
+        if (!readable) {
             free(text);
             snprintf(err, errlen, "%s:%d: error: expected a stats row (step,time,...), ending in a newline", path,
                      line);
@@ -283,6 +311,7 @@ static int keep_rows(const char *path, const hk_world *w, int64_t from, char *er
         }
         if (step > from) break;
         keep = (size_t)(eol - text) + 1;
+        last = step;
     }
     hk_outfile o;
     FILE *f = hk_out_open(&o, path, "w");
@@ -299,7 +328,8 @@ int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int6
 {
     s->f = NULL;
     s->path = path;
-    const int fresh = from == 0 ? 1 : keep_rows(path, w, from, err, errlen);
+    s->warning[0] = '\0';
+    const int fresh = from == 0 ? 1 : keep_rows(s, path, w, from, err, errlen);
     if (fresh < 0) return fresh;
     s->f = fopen(path, fresh ? "w" : "a");
     if (!s->f) return fail(err, errlen, path, strerror(errno));

@@ -12,6 +12,7 @@
 /* A stats CSV in memory: the header's column names and every data row, by column. */
 typedef struct hk_stats_table {
     int cols, rows, cap; /* cap: rows allocated per column */
+    int cut_line;        /* the line of a last row left out as cut short (no newline at its end); 0: none */
     char **names;        /* cols names, in header order (names[0] "step", names[1] "time") */
     double **v;          /* v[col][row] */
 } hk_stats_table;
@@ -22,7 +23,10 @@ typedef struct hk_stats_table {
  * as many fields; each field (blanks and a CR trimmed) is a whole number as
  * strtod reads it: finite, or nan / inf spelled out (kept as they are; hooke
  * plot leaves a gap there), but not a finite-looking number beyond the range
- * of a double (1e999); at least 2 data rows.
+ * of a double (1e999); at least 2 data rows. Every row ends in a newline: a
+ * last line without one is a row whose writing did not finish (a full disk,
+ * a killed run), whatever it holds (its last number may be cut too); it is
+ * left out, and cut_line says where it was (the caller warns).
  *
  * hk_stats_read reads the file at path (regular files up to HK_LIMIT_STATS,
  * io/readfile.c) and parses it. Returns 0 with t filled, or -1 with t
@@ -43,6 +47,7 @@ void hk_stats_free(hk_stats_table *t);
 typedef struct hk_stats_csv {
     FILE *f;
     const char *path;
+    char warning[1024]; /* after a restart's open: what was dropped that the caller should warn of ("": nothing) */
 } hk_stats_csv;
 
 /* Opens the stats file of a run whose world is at step `from`. A run from
@@ -52,7 +57,10 @@ typedef struct hk_stats_csv {
  * was interrupted, are dropped), rewriting it whole (NAME.tmp, then
  * rename), and appends after them; a file that is missing or empty starts
  * with the header and the row of step `from`, and one whose header differs
- * from this world's columns, or whose rows do not read, is refused. 0, -1
+ * from this world's columns, or whose rows do not read, is refused. A last
+ * row cut short (no newline at its end: its writing did not finish) is
+ * dropped with a warning in s->warning when it is past step `from`, and the
+ * file refused when it may be of a step up to `from` (lost rows). 0, -1
  * (it cannot be read or written) or -2 (not this run's stats: bad input),
  * with the message in err. */
 int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, char *err, size_t errlen);

@@ -20,6 +20,7 @@
 #include "env.h"
 #include "json.h"
 #include "plot.h"
+#include "stability_plot.h"
 #include "progress.h"
 #include "scene.h"
 #include "springs.h"
@@ -102,18 +103,24 @@ static int run_trial(const char *scene, int kind, double dt, double time, trial 
 
 /* dt columns per block of the printed drift table */
 #define DRIFT_COLUMNS 5
-/* pixels right of the plot for its legend (the longest entry, "implicit_euler: stable at every dt", is some 250) */
-#define LEGEND_COLUMN 300
 
 /* ---- progress on a terminal ---------------------------------------------- */
 
-void hk_stability_progress_text(char *buf, size_t len, int bisecting, const char *integrator, double dt, int done,
-                                int total, double eta_s)
+void hk_stability_progress_text(char *buf, size_t len, int room, int bisecting, const char *integrator, double dt,
+                                int done, int total, double eta_s)
 {
-    char eta[32];
+    char eta[32], name[96], step[32], runs[64], runs_brief[32];
     hk_progress_eta(eta_s, eta, sizeof eta);
-    snprintf(buf, len, "stability: %s%s dt %.2e (%d of %d runs%s)%s%s", bisecting ? "bisecting " : "", integrator, dt,
-             done, total, bisecting ? "" : ", then bisections", *eta ? ", " : "", eta);
+    snprintf(name, sizeof name, "%s%s", bisecting ? "bisecting " : "", integrator);
+    snprintf(step, sizeof step, "dt %.2e", dt);
+    snprintf(runs, sizeof runs, "(%d of %d runs%s)", done, total, bisecting ? "" : ", then bisections");
+    snprintf(runs_brief, sizeof runs_brief, "(%d of %d runs)", done, total);
+    /* where the line is too wide: ", then bisections" goes, then "stability:", dt, the runs and the ETA in turn */
+    hk_progress_field f[] = {
+        {"", "stability:", NULL, 0, 2}, {" ", name, NULL, 0, 0}, {" ", step, NULL, 0, 3},
+        {" ", runs, runs_brief, 1, 4},  {", ", eta, NULL, 0, 5},
+    };
+    hk_progress_compose(buf, len, f, *eta ? 5 : 4, room);
 }
 
 /* The progress of one phase (the sweep, then the bisections), updated by the threads that run it. Work is
@@ -141,12 +148,12 @@ static void progress_phase(run_progress *rp, int enabled, int bisecting, int tot
 /* Redraws the line; the caller holds the critical section. */
 static void progress_redraw(run_progress *rp)
 {
-    char text[160];
+    char text[200];
     const double eta =
         rp->work_done > 0 ? (hk_progress_clock() - rp->t0) / rp->work_done * fmax(rp->work_left, 0) : NAN;
     if (rp->done > rp->total) rp->total = rp->done;
-    hk_stability_progress_text(text, sizeof text, rp->bisecting, hk_integrator_name((hk_integrator_kind)rp->kind),
-                               rp->dt, rp->done, rp->total, eta);
+    hk_stability_progress_text(text, sizeof text, hk_progress_room(), rp->bisecting,
+                               hk_integrator_name((hk_integrator_kind)rp->kind), rp->dt, rp->done, rp->total, eta);
     hk_progress_draw(&rp->line, text, 0);
 }
 
@@ -188,13 +195,6 @@ static int bisection_runs(double dt_min, double dt_max)
     return n;
 }
 
-typedef struct profile {
-    int kind;
-    double limit; /* largest stable dt [s]; 0: below dt_min; INFINITY: above dt_max */
-    double *drift, *error;
-    int *stable;
-} profile;
-
 static const char stability_usage[] =
     "usage: hooke stability SCENE [--integrators all|LIST] [--dt-min A --dt-max B --points N]\n"
     "                       [--time T] [--threads N] [--out FILE.csv|FILE.json]\n"
@@ -227,12 +227,10 @@ static const char stability_notes[] = "\n"
                                       "omega_max is a Gershgorin bound from k and m (exact for the oscillator).\n"
                                       "exit status: 0 done, 1 bad input, 3 an output file could not be written.\n";
 
-/* The drift-against-dt picture: a log-log panel, a curve per integrator (stable runs only), dashed limits.
- * 0, or -1 with errno set. */
 /* The profile as JSON: the scene, omega_max, the analytic answer, and per integrator its dt limit (null when none
  * was found in the range) and the sweep (null for numbers a blow-up left undefined). 0, or -1 on a writer misuse. */
-static int write_json(FILE *f, const char *scene, double omega, const hk_analytic *exact, const profile *pr, int nk,
-                      const double *dts, int points)
+static int write_json(FILE *f, const char *scene, double omega, const hk_analytic *exact,
+                      const hk_stability_profile *pr, int nk, const double *dts, int points)
 {
     hk_json j;
     hk_json_begin(&j, f);
@@ -245,7 +243,7 @@ static int write_json(FILE *f, const char *scene, double omega, const hk_analyti
                                                       : NULL);
     hk_json_array(&j, "integrators");
     for (int ki = 0; ki < nk; ki++) {
-        const profile *P = &pr[ki];
+        const hk_stability_profile *P = &pr[ki];
         hk_json_object_line(&j, NULL);
         hk_json_str(&j, "name", hk_integrator_name((hk_integrator_kind)P->kind));
         hk_json_num(&j, "stable_dt_max", P->limit == 0 ? NAN : P->limit, 9); /* null: none, or above dt_max */
@@ -264,64 +262,6 @@ static int write_json(FILE *f, const char *scene, double omega, const hk_analyti
     hk_json_close(&j);
     hk_json_close(&j);
     return hk_json_end(&j);
-}
-
-static int write_plot(const char *path, const char *scene, double omega, const double *dts, int points,
-                      const profile *pr, int nk)
-{
-    const int W = 900 + LEGEND_COLUMN, H = 600;
-    const hk_rgb white = {255, 255, 255}, ink = {25, 25, 25};
-    double lo = INFINITY, hi = -INFINITY;
-    for (int k = 0; k < nk; k++)
-        for (int i = 0; i < points; i++) {
-            const double v = fabs(pr[k].drift[i]);
-            if (pr[k].stable[i] && isfinite(v) && v > 0) {
-                lo = fmin(lo, v);
-                hi = fmax(hi, v);
-            }
-        }
-    double *y = malloc((size_t)points * sizeof *y);
-    if (!y) return -1;
-    hk_canvas cv;
-    if (hk_canvas_open(&cv, path, (hk_canvas_kind)hk_canvas_kind_of(path), W, H, white) != 0) {
-        free(y);
-        return -1;
-    }
-    const int left = (int)fmax(60, ceil(hk_plot_ylabel_width(&cv, lo, hi, 1)) + 14);
-    hk_plot_axes ax;
-    hk_plot_axes_set(&ax, left, 76, W - LEGEND_COLUMN - 24, H - 48, dts[0], dts[points - 1], 1, lo, hi, 1);
-    const char *base = strrchr(scene, '/');
-    char title[256];
-    snprintf(title, sizeof title, "Stability: %s", base ? base + 1 : scene);
-    hk_canvas_text(&cv, ax.left, 8, 0, 0, HK_TEXT_TITLE, ink, title);
-    snprintf(title, sizeof title,
-             "\u03c9_max = %.4g rad/s. Dashed: the largest stable dt of each integrator. Unstable runs are not drawn.",
-             omega);
-    hk_canvas_text(&cv, ax.left, 32, 0, 0, HK_TEXT_SUBTITLE, ink, title);
-    hk_plot_frame(&cv, &ax, "|Energy drift| / E\u2080 per simulated second (1/s)", "Time step dt (s)");
-    const char *names[HK_INTEGRATOR_COUNT];
-    char labels[HK_INTEGRATOR_COUNT][96];
-    hk_rgb colours[HK_INTEGRATOR_COUNT];
-    for (int k = 0; k < nk; k++) {
-        const profile *P = &pr[k];
-        colours[k] = hk_plot_colour(P->kind);
-        for (int i = 0; i < points; i++) y[i] = P->stable[i] ? fabs(P->drift[i]) : NAN;
-        hk_plot_curve(&cv, &ax, dts, y, points, colours[k], 1);
-        const char *name = hk_integrator_name((hk_integrator_kind)P->kind);
-        if (P->limit > 0 && isfinite(P->limit)) {
-            hk_plot_vline(&cv, &ax, P->limit, colours[k], k);
-            snprintf(labels[k], sizeof labels[k], "%s: limit \u03c9\u00b7dt = %.3f", name, omega * P->limit);
-        } else if (P->limit == 0) {
-            snprintf(labels[k], sizeof labels[k], "%s: unstable at every dt", name);
-        } else {
-            snprintf(labels[k], sizeof labels[k], "%s: stable at every dt", name);
-        }
-        names[k] = labels[k];
-    }
-    /* the legend right of the area, in a column of its own: curves and limit lines reach every corner */
-    hk_plot_legend_at(&cv, ax.right + 16, ax.top, nk, names, colours);
-    free(y);
-    return hk_canvas_close(&cv, 1);
 }
 
 /* Loads the scene and steps it once with each integrator, on this thread: process-wide
@@ -529,7 +469,7 @@ int hk_cmd_stability(int argc, char **argv)
 #endif
     const int jobs = nk * points;
     double *dts = malloc((size_t)points * sizeof *dts);
-    profile *pr = calloc((size_t)nk, sizeof *pr);
+    hk_stability_profile *pr = calloc((size_t)nk, sizeof *pr);
     int *job_rc = calloc((size_t)jobs, sizeof *job_rc);
     char(*job_err)[512] = calloc((size_t)(jobs > nk ? jobs : nk), sizeof *job_err);
     int rc = !dts || !pr || !job_rc || !job_err;
@@ -565,7 +505,7 @@ int hk_cmd_stability(int argc, char **argv)
 #ifdef HOOKE_USE_OPENMP
             omp_set_num_threads(1); /* the world's own parallel loops run on this thread only */
 #endif
-            profile *P = &pr[j / points];
+            hk_stability_profile *P = &pr[j / points];
             const int i = j % points;
             trial t = {0};
             progress_run_starts(&rp, P->kind, dts[i]);
@@ -597,7 +537,7 @@ int hk_cmd_stability(int argc, char **argv)
 #ifdef HOOKE_USE_OPENMP
             omp_set_num_threads(1);
 #endif
-            profile *P = &pr[ki];
+            hk_stability_profile *P = &pr[ki];
             job_rc[ki] = 0;
             if (!P->stable[0]) {
                 P->limit = 0;
@@ -641,7 +581,7 @@ int hk_cmd_stability(int argc, char **argv)
                    exact.theta0, exact.L, exact.period, 2 * 3.14159265358979323846 / exact.omega0);
         printf("%-20s %14s %12s %7s  %s\n", "integrator", "stable_dt_max", "omega*dt", "theory", "max_error_m@dt_min");
         for (int ki = 0; ki < nk; ki++) {
-            const profile *P = &pr[ki];
+            const hk_stability_profile *P = &pr[ki];
             char lim[32], od[32];
             if (P->limit == 0) {
                 snprintf(lim, sizeof lim, "<%.4g", dt_min);
@@ -670,7 +610,7 @@ int hk_cmd_stability(int argc, char **argv)
             for (int i = i0; i < i1; i++) printf(" %10.4g", dts[i]);
             printf("\n");
             for (int ki = 0; ki < nk; ki++) {
-                const profile *P = &pr[ki];
+                const hk_stability_profile *P = &pr[ki];
                 printf("%-20s", hk_integrator_name((hk_integrator_kind)P->kind));
                 for (int i = i0; i < i1; i++)
                     if (P->stable[i])
@@ -694,7 +634,7 @@ int hk_cmd_stability(int argc, char **argv)
                 } else {
                     fprintf(f, "integrator,row,dt,omega_dt,stable,energy_drift_per_s,max_error\n");
                     for (int ki = 0; ki < nk; ki++) {
-                        const profile *P = &pr[ki];
+                        const hk_stability_profile *P = &pr[ki];
                         const char *name = hk_integrator_name((hk_integrator_kind)P->kind);
                         fprintf(f, "%s,limit,%.9g,%.9g,,,\n", name, P->limit, omega * P->limit);
                         for (int i = 0; i < points; i++)
@@ -712,7 +652,7 @@ int hk_cmd_stability(int argc, char **argv)
         }
         if (plot) {
             errno = 0;
-            if (write_plot(plot, scene, omega, dts, points, pr, nk) != 0) {
+            if (hk_stability_plot(plot, scene, omega, dts, points, pr, nk) != 0) {
                 fprintf(stderr, "hooke: error: cannot write %s: %s\n", plot, strerror(errno ? errno : EIO));
                 rc = 3;
             } else if (!quiet) {
