@@ -10,7 +10,7 @@
 #include "hooke/hooke.h"
 #include "plot.h"
 
-/* pixels right of the plot for its legend (the longest entry, "implicit_euler: stable at every dt", is some 250) */
+/* pixels right of the plot for its legend (the longest entry, "implicit_euler: stable at every dt swept", is some 260) */
 #define LEGEND_COLUMN 300
 
 int hk_stability_plot(const char *path, const char *scene, double omega, const double *dts, int points,
@@ -61,9 +61,9 @@ int hk_stability_plot(const char *path, const char *scene, double omega, const d
         if (!isnan(limits[k]))
             snprintf(labels[k], sizeof labels[k], "%s: limit \u03c9\u00b7dt = %.3f", name, omega * P->limit);
         else if (P->limit == 0)
-            snprintf(labels[k], sizeof labels[k], "%s: unstable at every dt", name);
+            snprintf(labels[k], sizeof labels[k], "%s: unstable at every dt swept", name);
         else
-            snprintf(labels[k], sizeof labels[k], "%s: stable at every dt", name);
+            snprintf(labels[k], sizeof labels[k], "%s: stable at every dt swept", name);
         names[k] = labels[k];
     }
     /* the limits over the curves, each in its colour: those at one place take turns */
