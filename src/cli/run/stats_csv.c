@@ -239,10 +239,12 @@ static int fail(char *err, size_t errlen, const char *path, const char *what)
     return -1;
 }
 
-/* A restart's file: the header and the rows up to step `from` of what is
- * there, rewritten whole; 1 when there was nothing to keep, 0, -1 (cannot
- * read or write it) or -2 (it is not this run's stats). */
-static int keep_rows(const char *path, const hk_world *w, int64_t from, char *err, size_t errlen)
+/* A restart's file: the header and the rows before step `from` of what is
+ * there, and its row at `from` when at_from (into *kept_from: whether it
+ * had one), rewritten whole; 1 when there was nothing to keep, 0, -1
+ * (cannot read or write it) or -2 (it is not this run's stats). */
+static int keep_rows(const char *path, const hk_world *w, int64_t from, int at_from, int *kept_from, char *err,
+                     size_t errlen)
 {
     char *text, why[512];
     size_t len;
@@ -266,7 +268,7 @@ static int keep_rows(const char *path, const hk_world *w, int64_t from, char *er
                  path, (int)(hl - 1), head);
         return -2;
     }
-    /* rows in step order: keep up to the first one past `from` */
+    /* rows in step order: keep up to the first one past `from` (or at it, unless the run has a row there) */
     size_t keep = hl;
     int line = 1;
     while (keep < len) {
@@ -281,7 +283,8 @@ static int keep_rows(const char *path, const hk_world *w, int64_t from, char *er
                      line);
             return -2;
         }
-        if (step > from) break;
+        if (step > from || (step == from && !at_from)) break;
+        *kept_from = step == from;
         keep = (size_t)(eol - text) + 1;
     }
     hk_outfile o;
@@ -295,11 +298,13 @@ static int keep_rows(const char *path, const hk_world *w, int64_t from, char *er
     return rc == 0 ? 0 : fail(err, errlen, path, strerror(errno));
 }
 
-int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, char *err, size_t errlen)
+int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, int at_from, char *err,
+                      size_t errlen)
 {
     s->f = NULL;
     s->path = path;
-    const int fresh = from == 0 ? 1 : keep_rows(path, w, from, err, errlen);
+    int kept_from = 0;
+    const int fresh = from == 0 ? 1 : keep_rows(path, w, from, at_from, &kept_from, err, errlen);
     if (fresh < 0) return fresh;
     s->f = fopen(path, fresh ? "w" : "a");
     if (!s->f) return fail(err, errlen, path, strerror(errno));
@@ -307,9 +312,8 @@ int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int6
         char head[4096];
         header(w, head, sizeof head);
         fputs(head, s->f);
-        return hk_stats_csv_row(s, w, NULL, err, errlen);
     }
-    return 0;
+    return (from == 0 || at_from) && !kept_from ? hk_stats_csv_row(s, w, NULL, err, errlen) : 0;
 }
 
 int hk_stats_csv_row(hk_stats_csv *s, const hk_world *w, const hk_stats *known, char *err, size_t errlen)
