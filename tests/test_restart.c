@@ -196,24 +196,24 @@ static int same_folder(const char *a, const char *b)
 
 /* A restarted run's outputs are the uninterrupted run's, byte for byte, with every frame format and the stats, on a
  * scene whose cloth folds onto itself (contact pairs touch from step 60): from a checkpoint on the --every grid (step
- * 100; the interrupted run went on to 110, and its frame at 100 lists the contacts of that state), and from one off
- * it (a run that ended at step 105 with --checkpoint-on-exit, writing a frame, a pvd entry, a PC2 sample and rows
- * there that the uninterrupted run has not). */
+ * 70; the interrupted run went on to 75, and the frame at 70 lists the contacts of that state), and from one off it
+ * (a run that ended at step 75 with --checkpoint-on-exit, writing a frame, a pvd entry, a PC2 sample and rows there
+ * that the uninterrupted run has not). */
 static void test_outputs_equal_uninterrupted(void **state)
 {
     (void)state;
     char args[1024];
     const char *common = "--every 10 --format vtk,obj,png,blender --quiet";
     const char *whole = own_path("fold_whole"), *whole_csv = own_path("fold_whole.csv");
-    snprintf(args, sizeof args, "run " SCENE("cloth_fold.scene") " --steps 120 --out '%s' --stats '%s' %s", whole,
+    snprintf(args, sizeof args, "run " SCENE("cloth_fold.scene") " --steps 80 --out '%s' --stats '%s' %s", whole,
              whole_csv, common);
     hk_run r = run_ok(args);
     hk_run_free(&r);
     const struct {
         const char *name, *first; /* the interrupted run's options */
     } cases[] = {
-        {"fold_on", "--steps 110 --checkpoint-every 100"},
-        {"fold_off", "--steps 105 --checkpoint-on-exit"},
+        {"fold_on", "--steps 75 --checkpoint-every 70"},
+        {"fold_off", "--steps 75 --checkpoint-on-exit"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[256], csv[300], ck[300];
@@ -225,8 +225,8 @@ static void test_outputs_equal_uninterrupted(void **state)
         r = run_ok(args);
         hk_run_free(&r);
         snprintf(args, sizeof args,
-                 "run " SCENE("cloth_fold.scene") " --steps 120 --restart '%s' --out '%s' --stats '%s' %s", ck, dir,
-                 csv, common);
+                 "run " SCENE("cloth_fold.scene") " --steps 80 --restart '%s' --out '%s' --stats '%s' %s", ck, dir, csv,
+                 common);
         r = run_ok(args);
         hk_run_free(&r);
         print_message("%s: %d files\n", cases[i].name, same_folder(whole, dir));
