@@ -251,6 +251,58 @@ static void test_run_length_overflow(void **state)
     expect(args, 1, u);
 }
 
+/* A cloth falling freely, without ground, for 100 s (stable: omega*dt = 0.29): 49 km down at 981 m/s, 62 kJ moved
+ * from gravity's energy to the kinetic; the float rounding of positions and speeds that large moves the total by 163
+ * J, 130 times its starting 1.26 J, but no integrator adds it. The guard allows what rounding explains for the work
+ * gravity did (diagnosis.h), so the run ends at its end (it stopped at step 61061, t = 91.6 s, as an energy runaway,
+ * when the guard compared the drift with the starting energy alone). */
+static void test_free_fall_runs_to_end(void **state)
+{
+    (void)state;
+    const char *sc = hk_test_path("fall.scene");
+    hk_test_write(sc, "world\n gravity 0 -9.81 0\nend\n"
+                      "body cloth\n nx 8\n ny 8\n spacing 0.02\n origin 0 1 0\n u 1 0 0\n v 0 0 1\n mass 2e-3\n"
+                      " springs structural k 2 damping 0.02\n springs shear k 5 damping 0.02\n"
+                      " springs bend k 2 damping 0.02\nend\n"
+                      "run\n integrator velocity_verlet\n dt 0.0015\n time 100\nend\n");
+    char args[512];
+    snprintf(args, sizeof args, "run '%s' --quiet", sc);
+    hk_run r = hk_test_hooke("", args);
+    if (r.status != 0) {
+        print_error("exit %d\nstdout: %s\nstderr: %s\n", r.status, r.out, r.err);
+        fail();
+    }
+    assert_int_equal(strtoll(hk_test_field(r.out, "steps_run"), NULL, 10), 66667);
+    hk_run_free(&r);
+}
+
+/* Real runaways are caught at the step they were before the guard allowed for rounding: the rk4 oscillator above at
+ * step 14 (no gravity: nothing allowed), and an oscillator hanging under gravity past semi-implicit Euler's limit
+ * (omega*dt = 2.01) at step 26, where the work gravity has done allows a thousandth of a joule against 1150. */
+static void test_runaway_same_step(void **state)
+{
+    (void)state;
+    const char *rk4 = hk_test_path("rk4.scene");
+    hk_test_write(rk4, "world\n gravity 0 0 0\nend\n"
+                       "body spring\n a 0 0 0\n b 1.1 0 0\n mass_a 1\n mass_b 1\n pin_a 1\n"
+                       " springs main k 100 rest_length 1\nend\n"
+                       "run\n integrator rk4\n dt 0.28851\n steps 20000\nend\n");
+    char args[512];
+    snprintf(args, sizeof args, "run '%s' --quiet", rk4);
+    const char *const at14[] = {"simulation blew up at step 14 (", "energy runaway", NULL};
+    expect(args, 2, at14);
+    const char *hang = hk_test_path("hang.scene");
+    hk_test_write(hang, "world\n gravity 0 -9.81 0\nend\n"
+                        "body spring\n a 0 0 0\n b 0 -1.1 0\n mass_a 1\n mass_b 1\n pin_a 1\n"
+                        " springs main k 100 rest_length 1\nend\n"
+                        "run\n integrator semi_implicit_euler\n dt 0.201\n steps 20000\nend\n");
+    snprintf(args, sizeof args, "run '%s' --quiet", hang);
+    const char *const at26[] = {"simulation blew up at step 26 (t = 5.226 s): energy runaway: the total energy grew to "
+                                "1149.8 J from -10.291 J",
+                                "J that float rounding explains over 26 substeps with ", NULL};
+    expect(args, 2, at26);
+}
+
 /* A stats file that cannot be written fails the run at the row that met
  * the error, not at the end: /dev/full refuses the first row. */
 static void test_stats_write_error(void **state)
@@ -271,6 +323,8 @@ int main(void)
         cmocka_unit_test(test_contact_blowup_at_once),
         cmocka_unit_test(test_trapezoidal_large_step),
         cmocka_unit_test(test_implicit_euler_large_step),
+        cmocka_unit_test(test_free_fall_runs_to_end),
+        cmocka_unit_test(test_runaway_same_step),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

@@ -4,7 +4,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
+#include <time.h>
 
 #ifndef HOOKE_MPIEXEC
 #error "HOOKE_MPIEXEC (the MPI launcher, FindMPI's MPIEXEC_EXECUTABLE) must be defined by the build"
@@ -328,6 +332,113 @@ static void restart_across(const char *scene, int half)
     }
 }
 
+/* The pid of a child of process `parent` (a rank mpirun started on this node), or -1. */
+static pid_t child_of(pid_t parent)
+{
+    DIR *d = opendir("/proc");
+    assert_non_null(d);
+    pid_t found = -1;
+    for (struct dirent *e; found < 0 && (e = readdir(d)) != NULL;) {
+        char path[300], line[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        long pid = 0, ppid = 0;
+        if (fgets(line, sizeof line, f)) { /* pid (comm) state ppid: comm may hold spaces, so from its ')' */
+            const char *close = strrchr(line, ')');
+            pid = atol(line);
+            if (close) sscanf(close + 1, " %*c %ld", &ppid);
+        }
+        fclose(f);
+        if (ppid == (long)parent) found = (pid_t)pid;
+    }
+    closedir(d);
+    return found;
+}
+
+/* Data rows in a stats file (0 when it does not exist yet). */
+static int rows_in(const char *path)
+{
+    char *text = hk_test_slurp(path);
+    int n = -1;
+    for (char *c = text; c && *c; c++) n += *c == '\n';
+    free(text);
+    return n < 0 ? 0 : n;
+}
+
+/* A run on 2 ranks stopped by a signal: to a rank (SIGINT) or to mpirun itself (SIGINT, SIGTERM; Open MPI 4.1 sends
+ * its ranks SIGTERM and exits 1 whatever they did: docs/user-guide.md, "Stopping"; its SIGKILL waits 10 s here, not
+ * 1, so a loaded machine does not race it). Every rank stops after the same step: the summary says interrupted=1,
+ * the checkpoint of --checkpoint-on-exit is written, and a restart from it ends in the bits of a run never stopped. */
+static void stop_signals(void **state)
+{
+    (void)state;
+    const char *scene =
+        scene_file("long.scene", "world\n gravity 0 -9.81 0\nend\n"
+                                 "body cloth\n nx 100\n ny 100\n spacing 0.01\n mass 1e-4\n"
+                                 " pins two_corners\n springs structural k 100 damping 0.01\n"
+                                 " springs shear k 50\n springs bend k 20\nend\n"
+                                 "run\n integrator semi_implicit_euler\n dt 2e-4\n steps 1000000\nend\n");
+    const struct {
+        int to_rank, sig, status;
+        const char *said;
+    } cases[] = {
+        {1, SIGINT, 128 + SIGINT, "hooke: interrupted (SIGINT) at step "},
+        {0, SIGINT, 1, "hooke: stopped (SIGTERM) at step "},
+        {0, SIGTERM, 1, "hooke: stopped (SIGTERM) at step "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char ck[300], stats[300], out[300], err[300];
+        snprintf(ck, sizeof ck, "%s", own_path("stop.ck"));
+        snprintf(stats, sizeof stats, "%s", own_path("stop.csv"));
+        snprintf(out, sizeof out, "%s", own_path("stop.out"));
+        snprintf(err, sizeof err, "%s", own_path("stop.err"));
+        remove(ck), remove(stats);
+        fflush(NULL);
+        const pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            const int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644),
+                      fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fo < 0 || fe < 0) _exit(99);
+            dup2(fo, 1), dup2(fe, 2);
+            alarm(300); /* a hang ends here: mpirun forwards SIGALRM, which ends the ranks */
+            execl(HOOKE_MPIEXEC, HOOKE_MPIEXEC, "--oversubscribe", "--allow-run-as-root", "--mca",
+                  "odls_base_sigkill_timeout", "10", "-n", "2", HOOKE_BIN, "run", scene, "--threads", "1", "--every",
+                  "5", "--stats", stats, "--checkpoint", ck, "--checkpoint-on-exit", (char *)NULL);
+            _exit(98);
+        }
+        for (int k = 0; k < 30000 && rows_in(stats) < 4; k++) nanosleep(&(struct timespec){0, 10000000}, NULL);
+        assert_true(rows_in(stats) >= 4);
+        const pid_t target = cases[i].to_rank ? child_of(pid) : pid;
+        assert_true(target > 0);
+        kill(target, cases[i].sig);
+        int st;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        char *so = hk_test_slurp(out), *se = hk_test_slurp(err);
+        const int status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        if (status != cases[i].status || !so || !strstr(so, " interrupted=1") || !strstr(so, " ranks=2") || !se ||
+            !strstr(se, cases[i].said) || !strstr(se, "(and a checkpoint written)")) {
+            print_error("signal %d to %s: exit %d (expected %d)\nstdout: %s\nstderr: %s\n", cases[i].sig,
+                        cases[i].to_rank ? "a rank" : "mpirun", status, cases[i].status, so, se);
+            fail();
+        }
+        const long long steps = strtoll(hk_test_field(so, "steps"), NULL, 10);
+        free(so), free(se);
+        char args[1024], whole[19], got[19];
+        snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %lld --restart '%s'", scene, steps + 3, ck);
+        hk_run r = launch_ok(0, args);
+        assert_int_equal(strtoll(hk_test_field(r.out, "steps_run"), NULL, 10), 3);
+        hash_of(&r, got);
+        hk_run_free(&r);
+        snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %lld", scene, steps + 3);
+        r = launch_ok(0, args);
+        hash_of(&r, whole);
+        hk_run_free(&r);
+        assert_string_equal(got, whole);
+    }
+}
+
 static void restart_other_ranks(void **state)
 {
     (void)state;
@@ -563,7 +674,7 @@ int main(void)
         cmocka_unit_test(restart_other_ranks),   cmocka_unit_test(failed_output_no_hang),
         cmocka_unit_test(blowup_reported_once),  cmocka_unit_test(bench_over_ranks),
         cmocka_unit_test(bench_rank_sweep),      cmocka_unit_test(bench_rank_sweep_weak),
-        cmocka_unit_test(bench_automatic_steps),
+        cmocka_unit_test(bench_automatic_steps), cmocka_unit_test(stop_signals),
     };
     const int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 
+#include <dirent.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
@@ -239,6 +240,87 @@ static void test_stats_cut_row(void **state)
     }
     free(run);
     free(want);
+}
+
+/* Whether the files at a and b have the same bytes (both must exist). */
+static int same_bytes(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    while (same) {
+        const int ca = fgetc(fa), cb = fgetc(fb);
+        same = ca == cb;
+        if (ca == EOF) break;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
+/* Folder b holds exactly the files of folder a, byte for byte; returns how many. */
+static int same_folder(const char *a, const char *b)
+{
+    int files = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        DIR *d = opendir(pass ? b : a);
+        assert_non_null(d);
+        for (struct dirent *e; (e = readdir(d)) != NULL;) {
+            if (e->d_name[0] == '.') continue;
+            char pa[512], pb[512];
+            snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
+            snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
+            if (!same_bytes(pa, pb)) {
+                print_error("%s and %s differ (or one is missing)\n", pa, pb);
+                fail();
+            }
+            files += !pass;
+        }
+        closedir(d);
+    }
+    return files;
+}
+
+/* A restarted run's outputs are the uninterrupted run's, byte for byte, with every frame format and the stats, on a
+ * scene whose cloth folds onto itself (contact pairs touch from step 60): from a checkpoint on the --every grid (step
+ * 70; the interrupted run went on to 75, and the frame at 70 lists the contacts of that state), and from one off it
+ * (a run that ended at step 75 with --checkpoint-on-exit, writing a frame, a pvd entry, a PC2 sample and rows there
+ * that the uninterrupted run has not). */
+static void test_outputs_equal_uninterrupted(void **state)
+{
+    (void)state;
+    char args[1024];
+    const char *common = "--every 10 --format vtk,obj,png,blender --quiet";
+    const char *whole = own_path("fold_whole"), *whole_csv = own_path("fold_whole.csv");
+    snprintf(args, sizeof args, "run " SCENE("cloth_fold.scene") " --steps 80 --out '%s' --stats '%s' %s", whole,
+             whole_csv, common);
+    hk_run r = run_ok(args);
+    hk_run_free(&r);
+    const struct {
+        const char *name, *first; /* the interrupted run's options */
+    } cases[] = {
+        {"fold_on", "--steps 75 --checkpoint-every 70"},
+        {"fold_off", "--steps 75 --checkpoint-on-exit"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char dir[256], csv[300], ck[300];
+        snprintf(dir, sizeof dir, "%s", own_path(cases[i].name));
+        snprintf(csv, sizeof csv, "%s.csv", dir);
+        snprintf(ck, sizeof ck, "%s.ck", dir);
+        snprintf(args, sizeof args, "run " SCENE("cloth_fold.scene") " %s --checkpoint '%s' --out '%s' --stats '%s' %s",
+                 cases[i].first, ck, dir, csv, common);
+        r = run_ok(args);
+        hk_run_free(&r);
+        snprintf(args, sizeof args,
+                 "run " SCENE("cloth_fold.scene") " --steps 80 --restart '%s' --out '%s' --stats '%s' %s", ck, dir, csv,
+                 common);
+        r = run_ok(args);
+        hk_run_free(&r);
+        print_message("%s: %d files\n", cases[i].name, same_folder(whole, dir));
+        if (!same_bytes(whole_csv, csv)) {
+            print_error("%s differs from %s\n", csv, whole_csv);
+            fail();
+        }
+    }
 }
 
 /* FNV-1a over n bytes (the checkpoint trailer). */
@@ -499,10 +581,14 @@ static void test_mesh_changed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_run_end_and_rate),   cmocka_unit_test(test_stats_continue),
-        cmocka_unit_test(test_stats_cut_row),      cmocka_unit_test(test_impossible_values),
-        cmocka_unit_test(test_impossible_anchors), cmocka_unit_test(test_impossible_pair_anchors),
+        cmocka_unit_test(test_run_end_and_rate),
+        cmocka_unit_test(test_stats_continue),
+        cmocka_unit_test(test_stats_cut_row),
+        cmocka_unit_test(test_impossible_values),
+        cmocka_unit_test(test_impossible_anchors),
+        cmocka_unit_test(test_impossible_pair_anchors),
         cmocka_unit_test(test_mesh_changed),
+        cmocka_unit_test(test_outputs_equal_uninterrupted),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

@@ -77,7 +77,7 @@ hk_frame_writer *hk_frame_writer_open(const char *dir, const char *formats, char
         say(err, errlen, "frames: out of memory");
         return NULL;
     }
-    fw->frames = hk_frames_open(dir, mask, why, sizeof why);
+    fw->frames = hk_frames_open(dir, mask, -1, why, sizeof why);
     if (!fw->frames) {
         say(err, errlen, why);
         free(fw);

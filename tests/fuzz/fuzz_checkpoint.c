@@ -63,7 +63,9 @@ static void restore(fuzz_world *fw, const uint8_t *data, size_t size)
     const int64_t steps = hk_world_step_count(w);
     const double time = hk_world_time(w);
     const int substeps = hk_world_substeps(w);
-    if (hk_checkpoint_parse(w, fw->digest, data, size, "fuzz.ck", err, sizeof err) == 0) {
+    hk_energy_guard guard; /* the run's energy bound, which a checkpoint carries on */
+    hk_energy_guard_init(&guard, w);
+    if (hk_checkpoint_parse(w, &guard, fw->digest, data, size, "fuzz.ck", err, sizeof err) == 0) {
         FUZZ_REQUIRE(hk_world_step_count(w) >= 0, "a negative step count restored");
         fuzz_step(w, fw->sc.stretch_limit);
         hk_scene_free(&fw->sc);

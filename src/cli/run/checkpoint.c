@@ -24,13 +24,17 @@
  *   payload integrator def, substeps, h, time, steps, spring updates, history and forces_valid flags,
  *           11 particle arrays (qx qy qz vx vy vz fx fy fz inv_mass mass), previous displacements
  *           (position Verlet), per body: anchor and origin, spheres, per family: coloured flag, broken count, broken
- * mask, u32 surfaces, per surface: pump fraction, volume, pressure (f64 each), u32 anchored particles (0 or all),
+ *           mask, u32 surfaces, per surface: pump fraction, volume, pressure (f64 each), the energy guard's start
+ *           energy, scale, gravity energy and largest gravity work (f64 each), u64 contact pairs in contact and i64
+ *           crossings, then each pair's kind and four particles (i32 each), u32 anchored particles (0 or all),
  *           then the colliders' friction anchors: x, y, z and collider index (-1: none) of each, u64 anchored
  *           pairs, then each one's kind and four particles (i32 each) and its two weights (f64 each)
  * trailer u64 FNV-1a of every byte before it
  */
 
 static const char magic[8] = {'H', 'O', 'O', 'K', 'E', 'C', 'K', 'P'};
+/* The energy guard's values (diagnosis.h): e0, scale, g0, moved. */
+enum { GUARD_VALUES = 4 };
 enum { HEADER_BYTES = 8 + 4 * 4 + 8 + 8 + 4 * 4 + 8 };
 
 static uint64_t fnv1a(const unsigned char *p, size_t n, uint64_t h)
@@ -142,7 +146,8 @@ static void sync_dir_of(const char *path)
     close(fd);
 }
 
-int hk_checkpoint_write(const hk_world *w, uint64_t scene_digest, const char *path, char *err, size_t errlen)
+int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_t scene_digest, const char *path,
+                        char *err, size_t errlen)
 {
     const hk_particles *p = &w->p;
     buf b = {0};
@@ -214,6 +219,20 @@ int hk_checkpoint_write(const hk_world *w, uint64_t scene_digest, const char *pa
         put_f64(&b, w->surfaces[i].volume);
         put_f64(&b, w->surfaces[i].pressure);
     }
+    const double start[GUARD_VALUES] = {guard->e0, guard->scale, guard->g0, guard->moved}; /* the energy guard */
+    put(&b, start, sizeof start);
+    const hk_pairs *pr = hk_pairs_of(w); /* the pairs in contact now: the survey of this state (pairs.h) */
+    const int64_t ncontact = hk_pairs_contacts(w, pr, NULL);
+    hk_pair *contact = malloc((size_t)ncontact * sizeof *contact + 1);
+    if (!contact) b.oom = 1;
+    if (contact) hk_pairs_contacts(w, pr, contact);
+    put_u64(&b, (uint64_t)ncontact);
+    put_i64(&b, pr ? pr->left : 0);
+    for (int64_t i = 0; i < ncontact && contact; i++) {
+        put_i32(&b, contact[i].kind);
+        for (int c = 0; c < 4; c++) put_i32(&b, contact[i].p[c]);
+    }
+    free(contact);
     hk_real *anchor[4]; /* the colliders' static friction (response.h) */
     const int anchored = hk_contact_anchors(w, anchor);
     put_u32(&b, anchored ? (uint32_t)p->count : 0);
@@ -317,10 +336,11 @@ static double get_f64(cursor *c)
     return v;
 }
 
-/* The most anchored pairs a checkpoint may hold per particle: a particle is in at most one acting triangle pair of
- * its own and its edges' pairs; far more than a real state holds, a bound for the reader. */
+/* The most anchored pairs, and pairs in contact, a checkpoint may hold per particle: a particle is in at most one
+ * acting triangle pair of its own and its edges' pairs, and within the thickness (less than a spring's rest length) of
+ * few triangles and edges; far more than a real state holds, a bound for the reader. */
 enum { PAIR_ANCHORS_PER_PARTICLE = 64 };
-/* An anchored pair's record: its kind and four particles (i32 each), then its two weights (f64 each). */
+/* A pair's record: its kind and four particles (i32 each); an anchored pair's then its two weights (f64 each). */
 enum { PAIR_KEY_BYTES = 5 * 4, PAIR_ANCHOR_BYTES = PAIR_KEY_BYTES + 2 * 8 };
 
 /* The largest checkpoint world w can have (every optional section present):
@@ -338,6 +358,7 @@ static size_t max_bytes(const hk_world *w)
         n += 4 + 8 + 8 + (size_t)mask;
     }
     n += 8 + (size_t)w->p.count * PAIR_ANCHORS_PER_PARTICLE * PAIR_ANCHOR_BYTES; /* the pairs' anchors */
+    n += GUARD_VALUES * 8 + 16 + (size_t)w->p.count * PAIR_ANCHORS_PER_PARTICLE * PAIR_KEY_BYTES; /* pairs in contact */
     return n + 4 + (size_t)w->surface_count * 3 * 8 + 4 + 4096; /* surfaces, anchors; slack for small fields */
 }
 
@@ -371,8 +392,16 @@ static int64_t bad_f64(const unsigned char *p, int64_t n)
         return -1;                                                                                                     \
     } while (0)
 
-int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char *data, size_t len, const char *name,
-                        char *err, size_t errlen)
+/* A pair record (kind, four particles) of a world of np particles: 1 when it names a kind and particles of it. */
+static int pair_sound(const int32_t key[5], uint32_t np)
+{
+    int ok = key[0] == HK_PAIR_VT || key[0] == HK_PAIR_EE;
+    for (int k = 1; k < 5; k++) ok &= key[k] >= 0 && key[k] < (int32_t)np;
+    return ok;
+}
+
+int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_digest, const unsigned char *data,
+                        size_t len, const char *name, char *err, size_t errlen)
 {
     cursor c = {data, len, 0, 0};
     if (len < sizeof magic || memcmp(data, magic, sizeof magic) != 0) CK_FAIL("not a hooke checkpoint");
@@ -444,6 +473,20 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
     if (!c.bad && nsurf != (uint32_t)w->surface_count)
         CK_FAIL("checkpoint does not match the scene (%u surfaces, the scene has %d)", nsurf, w->surface_count);
     const unsigned char *surf = take(&c, (size_t)nsurf * 3 * 8);
+    double start[GUARD_VALUES];
+    get(&c, start, sizeof start);
+    const uint64_t ncontact = get_u64(&c);
+    const int64_t crossings = get_i64(&c);
+    const int pairs_on = hk_world_contact(w).bodies || hk_world_contact(w).self;
+    const uint64_t pair_bound = (uint64_t)np * PAIR_ANCHORS_PER_PARTICLE;
+    if (!c.bad && (ncontact != 0 || crossings != 0) && !pairs_on)
+        CK_FAIL("checkpoint does not match the scene (%llu contact pairs in contact; the scene has no contact "
+                "section)",
+                (unsigned long long)ncontact);
+    if (!c.bad && (ncontact > pair_bound || crossings < 0 || (uint64_t)crossings > pair_bound))
+        CK_FAIL("checkpoint holds an impossible count of contact pairs (%llu in contact, %lld crossing; at most %llu)",
+                (unsigned long long)ncontact, (long long)crossings, (unsigned long long)pair_bound);
+    const unsigned char *contacts = ncontact ? take(&c, (size_t)ncontact * PAIR_KEY_BYTES) : NULL;
     const uint32_t nanchor = get_u32(&c);
     const int ncol = hk_world_collider_count(w);
     if (!c.bad && nanchor != 0 && (nanchor != np || ncol == 0))
@@ -452,8 +495,7 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
                 nanchor, w->p.count, ncol);
     const unsigned char *anchors = nanchor ? take(&c, 4 * bytes) : NULL;
     const uint64_t npa = get_u64(&c);
-    const int pairs_on = hk_world_contact(w).bodies || hk_world_contact(w).self;
-    if (!c.bad && npa != 0 && (!pairs_on || npa > (uint64_t)np * PAIR_ANCHORS_PER_PARTICLE))
+    if (!c.bad && npa != 0 && (!pairs_on || npa > pair_bound))
         CK_FAIL("checkpoint does not match the scene (%llu anchored contact pairs; the scene has %s)",
                 (unsigned long long)npa, pairs_on ? "fewer particles" : "no contact section");
     const unsigned char *pair_anchors = npa ? take(&c, (size_t)npa * PAIR_ANCHOR_BYTES) : NULL;
@@ -506,6 +548,16 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
         if (bad_f64(surf + (size_t)i * sizeof v, 3) >= 0 || v[0] < 0 || v[0] > 1)
             CK_FAIL("checkpoint holds an impossible pressure state of surface %u", i);
     }
+    if (bad_f64((const unsigned char *)start, GUARD_VALUES) >= 0 || start[1] < 0 || start[3] < 0)
+        CK_FAIL("checkpoint holds an impossible energy guard (start %g J, scale %g J, gravity %g J, work %g J)",
+                start[0], start[1], start[2], start[3]);
+    for (uint64_t i = 0; i < ncontact; i++) {
+        int32_t key[5];
+        memcpy(key, contacts + (size_t)i * PAIR_KEY_BYTES, sizeof key);
+        if (!pair_sound(key, np))
+            CK_FAIL("checkpoint holds an impossible contact pair in contact (%llu of %llu)", (unsigned long long)i,
+                    (unsigned long long)ncontact);
+    }
     for (int a = 0; a < 3 && anchors; a++) {
         const int64_t i = bad_real(anchors + (size_t)a * bytes, np, 0);
         if (i >= 0) CK_FAIL("checkpoint holds an impossible friction anchor of particle %lld", (long long)i);
@@ -523,8 +575,7 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
         double wt[2];
         memcpy(key, r, sizeof key);
         memcpy(wt, r + sizeof key, sizeof wt);
-        int ok = key[0] == HK_PAIR_VT || key[0] == HK_PAIR_EE;
-        for (int k = 1; k < 5; k++) ok &= key[k] >= 0 && key[k] < (int32_t)np;
+        int ok = pair_sound(key, np);
         for (int k = 0; k < 2; k++) ok &= wt[k] >= 0 && wt[k] <= 1;
         if (!ok)
             CK_FAIL("checkpoint holds an impossible anchored contact pair (%llu of %llu)", (unsigned long long)i,
@@ -564,6 +615,20 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
         }
     }
     if (nanchor && hk_contact_keep_anchors(w) != 0) {
+        hk_world_set_integrator(w, &saved_def);
+        CK_FAIL("out of memory while restoring");
+    }
+    hk_pair *in_contact = malloc((size_t)ncontact * sizeof *in_contact + 1);
+    for (uint64_t i = 0; in_contact && i < ncontact; i++) {
+        int32_t key[5];
+        memcpy(key, contacts + (size_t)i * PAIR_KEY_BYTES, sizeof key);
+        in_contact[i].kind = key[0];
+        for (int k = 0; k < 4; k++) in_contact[i].p[k] = key[1 + k];
+    }
+    const int held =
+        in_contact ? hk_pairs_contacts_restore(hk_pairs_of(w), (int64_t)ncontact, in_contact, crossings) : -1;
+    free(in_contact);
+    if (held != 0) {
         hk_world_set_integrator(w, &saved_def);
         CK_FAIL("out of memory while restoring");
     }
@@ -646,10 +711,12 @@ int hk_checkpoint_parse(hk_world *w, uint64_t scene_digest, const unsigned char 
     w->spring_updates = updates;
     w->history = has_prev;
     w->forces_valid = forces_valid;
+    guard->e0 = start[0], guard->scale = start[1], guard->g0 = start[2], guard->moved = start[3];
     return 0;
 }
 
-int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, char *err, size_t errlen)
+int hk_checkpoint_read(hk_world *w, hk_energy_guard *guard, uint64_t scene_digest, const char *path, char *err,
+                       size_t errlen)
 {
     size_t len = 0;
     char *text, why[512];
@@ -657,7 +724,7 @@ int hk_checkpoint_read(hk_world *w, uint64_t scene_digest, const char *path, cha
         snprintf(err, errlen, "%s: %s", path, why);
         return -1;
     }
-    const int rc = hk_checkpoint_parse(w, scene_digest, (const unsigned char *)text, len, path, err, errlen);
+    const int rc = hk_checkpoint_parse(w, guard, scene_digest, (const unsigned char *)text, len, path, err, errlen);
     free(text);
     return rc;
 }

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "diagnosis.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,11 +123,20 @@ void hk_energy_guard_init(hk_energy_guard *g, const hk_world *w)
     for (int f = 0; f < w->family_count; f++) hk_springs_visit(&w->families[f], floor_visit, &floor);
     g->e0 = s.total;
     g->scale = fmax(fmax(fabs(s.total), fabs(s.kinetic) + fabs(s.gravity) + fabs(s.spring)), floor);
+    g->g0 = s.gravity;
 }
 
-int hk_energy_runaway(const hk_energy_guard *g, double e)
+double hk_energy_rounding(const hk_energy_guard *g, int64_t substeps)
 {
-    return g->active && g->scale > 0 && !(e - g->e0 <= HK_ENERGY_GROWTH * g->scale);
+    const double u = 0.5 * (sizeof(hk_real) == sizeof(float) ? FLT_EPSILON : DBL_EPSILON);
+    return HK_ENERGY_ROUNDING * u * (double)substeps * g->moved;
+}
+
+int hk_energy_runaway(hk_energy_guard *g, const hk_stats *s, int64_t substeps)
+{
+    if (fabs(s->gravity - g->g0) > g->moved) g->moved = fabs(s->gravity - g->g0);
+    return g->active && g->scale > 0 &&
+           !(s->total - g->e0 <= HK_ENERGY_GROWTH * g->scale + hk_energy_rounding(g, substeps));
 }
 
 /* Total mass of body b [kg] (free particles: the load its springs carry). */
@@ -186,18 +196,24 @@ static void implicit_hint(FILE *out, const hk_world *w, const hk_integrator_info
 }
 
 void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk_energy_guard *g, double energy_e,
-                      const char *scene, double stretch_limit)
+                      int64_t substeps, const char *scene, double stretch_limit)
 {
     fprintf(out, "hooke: error: %s: simulation blew up at step %lld (t = %.6g s): ", scene,
             (long long)hk_world_step_count(w), hk_world_time(w));
     if (!b) {
+        const double rounding = hk_energy_rounding(g, substeps);
+        char allowed[200] = ""; /* what rounding explains, where gravity has done work */
+        if (rounding > 0)
+            snprintf(allowed, sizeof allowed,
+                     ", plus %.3g J that float rounding explains over %lld substeps with %.4g J of work by gravity",
+                     rounding, (long long)substeps, g->moved);
         fprintf(
             out,
             "energy runaway: the total energy grew to %.6g J from %.6g J, a rise of %.4g times its starting scale of "
             "%.6g J "
-            "(the limit is %g); nothing in the scene feeds it energy (no wind, pressure, moving anchors or "
+            "(the limit is %g%s); nothing in the scene feeds it energy (no wind, pressure, moving anchors or "
             "spheres), so the integration is adding it\n",
-            energy_e, g->e0, (energy_e - g->e0) / g->scale, g->scale, HK_ENERGY_GROWTH);
+            energy_e, g->e0, (energy_e - g->e0) / g->scale, g->scale, HK_ENERGY_GROWTH, allowed);
     } else {
         fprintf(out, "%s", b->cause);
         if (b->particle >= 0) fprintf(out, " at particle %d of body %d (value %g)", b->particle, b->body, b->value);

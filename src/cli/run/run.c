@@ -120,8 +120,9 @@ static const hk_option run_options[] = {
     {O_RESTART, "restart", "FILE",
      "continue bit-for-bit from a checkpoint of this scene (and\n"
      "of the mesh files it loads); --stats and --out continue\n"
-     "the files of the run before (rows and frames up to the\n"
-     "checkpoint kept, later ones replaced)",
+     "the files of the run before (rows and frames before the\n"
+     "checkpoint's step kept, later ones replaced): they end as\n"
+     "an uninterrupted run's",
      NULL},
     {O_STRETCH_LIMIT, "stretch-limit", "R",
      "blow-up when a spring passes R times its rest length\n"
@@ -469,7 +470,8 @@ static int prolog(const run_opts *o, run_state *r)
         fprintf(stderr, "hooke: error: %s\n", err);
         return HK_EXIT_INPUT;
     }
-    if (!o->restart) { /* a state no run could start from is the scene's error */
+    hk_energy_guard_init(&r->guard, w); /* the energy bound from step 0's state; a checkpoint carries it on */
+    if (!o->restart) {                  /* a state no run could start from is the scene's error */
         hk_blowup b;
         if (hk_world_check(w, r->stretch_limit, &b)) {
             const int line = b.body >= 0 ? r->sc.body_line[b.body] : 1;
@@ -488,7 +490,7 @@ static int prolog(const run_opts *o, run_state *r)
         return HK_EXIT_OK;
     }
     phase_begin(o, &ph, "reading the checkpoint");
-    const int unrestored = hk_checkpoint_read(w, r->digest, o->restart, err, sizeof err) != 0;
+    const int unrestored = hk_checkpoint_read(w, &r->guard, r->digest, o->restart, err, sizeof err) != 0;
     phase_end(&ph, unrestored ? NULL : "read the checkpoint");
     if (unrestored) {
         fprintf(stderr, "hooke: error: %s\n", err);
@@ -508,7 +510,10 @@ static int prolog(const run_opts *o, run_state *r)
 
 /* Opens the frames and the stats (continuing them after a restart), after
  * checking that the files written later (the final state, the checkpoint)
- * can be written: a bad path is found before the run, not after it. */
+ * can be written: a bad path is found before the run, not after it. The
+ * run's first step has a frame and a row where an uninterrupted run has
+ * them: at step 0 and on the --every grid (a restart from a checkpoint off
+ * the grid writes none there; the interrupted run's are dropped). */
 static int open_outputs(const run_opts *o, run_state *r)
 {
     char err[1024];
@@ -521,15 +526,17 @@ static int open_outputs(const run_opts *o, run_state *r)
                     strerror(errno), later[i].flag);
             return HK_EXIT_IO;
         }
+    const int on_grid = r->first % r->every == 0;
     if (o->out_dir) {
-        r->frames = hk_frames_open(o->out_dir, o->formats, err, sizeof err);
-        if (!r->frames || hk_frames_write(r->frames, r->w, err, sizeof err) != 0) {
+        r->frames = hk_frames_open(o->out_dir, o->formats, r->first, err, sizeof err);
+        if (!r->frames || (on_grid && hk_frames_write(r->frames, r->w, err, sizeof err) != 0)) {
             fprintf(stderr, "hooke: error: %s\n", err);
             return HK_EXIT_IO;
         }
+        if (on_grid) r->last_frame = r->first;
     }
     if (o->stats) {
-        const int bad = hk_stats_csv_open(&r->stats, o->stats, r->w, r->first, err, sizeof err);
+        const int bad = hk_stats_csv_open(&r->stats, o->stats, r->w, r->first, on_grid, err, sizeof err);
         if (bad) {
             fprintf(stderr, "%s%s\n", bad == -2 ? "" : "hooke: error: ", err);
             return bad == -2 ? HK_EXIT_INPUT : HK_EXIT_IO;
@@ -586,9 +593,10 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
         const int bad = hk_world_check_stats(w, r->stretch_limit, &b, &st);
         checked = !bad;
         const double e = bad ? 0 : st.total;
-        if (bad || hk_energy_runaway(&r->guard, e)) {
+        const int64_t substeps = hk_world_step_count(w) * hk_world_substeps(w); /* since step 0 */
+        if (bad || hk_energy_runaway(&r->guard, &st, substeps)) {
             hk_progress_end(pr);
-            hk_report_blowup(stderr, w, bad ? &b : NULL, &r->guard, e, o->scene, r->stretch_limit);
+            hk_report_blowup(stderr, w, bad ? &b : NULL, &r->guard, e, substeps, o->scene, r->stretch_limit);
             if (r->frames && r->last_frame >= 0)
                 fprintf(stderr, "hooke: last good frame: %s/frame_%06lld (step %lld)\n", o->out_dir,
                         (long long)r->last_frame, (long long)r->last_frame);
@@ -615,7 +623,7 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
         r->io_failed = 1;
         return 1;
     }
-    if (checkpoint_now && hk_checkpoint_write(w, r->digest, o->checkpoint, err, sizeof err) != 0) {
+    if (checkpoint_now && hk_checkpoint_write(w, &r->guard, r->digest, o->checkpoint, err, sizeof err) != 0) {
         hk_progress_end(pr);
         fprintf(stderr, "hooke: error: %s\n", err);
         r->io_failed = 1;
@@ -729,8 +737,6 @@ int hk_cmd_run(int argc, char **argv)
         hk_scene_free(&r.sc);
         return rc;
     }
-    if (r.frames) r.last_frame = r.first;
-    hk_energy_guard_init(&r.guard, w);
     if (!o.quiet) {
         const int particles = hk_world_particles(w).count, substeps = hk_world_substeps(w);
         const long long springs = (long long)hk_world_spring_count(w);
@@ -780,7 +786,7 @@ int hk_cmd_run(int argc, char **argv)
         r.io_failed = 1;
     }
     if (hk_mpi_rank() == 0 && !r.blew_up && !r.io_failed && o.checkpoint_on_exit &&
-        hk_checkpoint_write(w, r.digest, o.checkpoint, err, sizeof err) != 0) {
+        hk_checkpoint_write(w, &r.guard, r.digest, o.checkpoint, err, sizeof err) != 0) {
         fprintf(stderr, "hooke: error: %s\n", err);
         r.io_failed = 1;
     }

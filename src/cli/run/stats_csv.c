@@ -245,13 +245,15 @@ static int fail(char *err, size_t errlen, const char *path, const char *what)
     return -1;
 }
 
-/* A restart's file: the header and the rows up to step `from` of what is
- * there, rewritten whole; 1 when there was nothing to keep, 0, -1 (cannot
- * read or write it) or -2 (it is not this run's stats). A last row cut short
- * (no newline at its end) past step `from` is dropped as the later rows are,
- * and s->warning says so; one that may hold a step up to `from` is lost data,
- * and the file is refused. */
-static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, char *err, size_t errlen)
+/* A restart's file: the header and the rows before step `from` of what is
+ * there, and its row at `from` when at_from (into *kept_from: whether it
+ * had one), rewritten whole; 1 when there was nothing to keep, 0, -1
+ * (cannot read or write it) or -2 (it is not this run's stats). A last row
+ * cut short (no newline at its end) past what is kept is dropped as the
+ * later rows are, and s->warning says so; one that may hold a row to keep is
+ * lost data, and the file is refused. */
+static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, int at_from, int *kept_from,
+                     char *err, size_t errlen)
 {
     char *text, why[512];
     size_t len;
@@ -275,7 +277,7 @@ static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64
                  path, (int)(hl - 1), head);
         return -2;
     }
-    /* rows in step order: keep up to the first one past `from` */
+    /* rows in step order: keep up to the first one past `from` (or at it, unless the run has a row there) */
     size_t keep = hl;
     int line = 1;
     long long last = -1; /* the step of the last row kept */
@@ -287,7 +289,7 @@ static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64
         const char *eol = memchr(text + keep, '\n', len - keep);
         const int readable = !errno && end != text + keep && *end == ',';
         if (!eol) { /* cut short: past `from` when its step says so, or when the row before it was at `from` */
-            const int past = readable ? step > from : last >= from;
+            const int past = readable ? step > from || (step == from && !at_from) : last >= from;
             if (!past) {
                 free(text);
                 snprintf(err, errlen,
@@ -309,7 +311,8 @@ static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64
                      line);
             return -2;
         }
-        if (step > from) break;
+        if (step > from || (step == from && !at_from)) break;
+        *kept_from = step == from;
         keep = (size_t)(eol - text) + 1;
         last = step;
     }
@@ -324,12 +327,14 @@ static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64
     return rc == 0 ? 0 : fail(err, errlen, path, strerror(errno));
 }
 
-int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, char *err, size_t errlen)
+int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, int at_from, char *err,
+                      size_t errlen)
 {
     s->f = NULL;
     s->path = path;
     s->warning[0] = '\0';
-    const int fresh = from == 0 ? 1 : keep_rows(s, path, w, from, err, errlen);
+    int kept_from = 0;
+    const int fresh = from == 0 ? 1 : keep_rows(s, path, w, from, at_from, &kept_from, err, errlen);
     if (fresh < 0) return fresh;
     s->f = fopen(path, fresh ? "w" : "a");
     if (!s->f) return fail(err, errlen, path, strerror(errno));
@@ -337,9 +342,8 @@ int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int6
         char head[4096];
         header(w, head, sizeof head);
         fputs(head, s->f);
-        return hk_stats_csv_row(s, w, NULL, err, errlen);
     }
-    return 0;
+    return (from == 0 || at_from) && !kept_from ? hk_stats_csv_row(s, w, NULL, err, errlen) : 0;
 }
 
 int hk_stats_csv_row(hk_stats_csv *s, const hk_world *w, const hk_stats *known, char *err, size_t errlen)

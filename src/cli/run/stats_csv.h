@@ -50,20 +50,23 @@ typedef struct hk_stats_csv {
     char warning[1024]; /* after a restart's open: what was dropped that the caller should warn of ("": nothing) */
 } hk_stats_csv;
 
-/* Opens the stats file of a run whose world is at step `from`. A run from
+/* Opens the stats file of a run whose world is at step `from`; at_from:
+ * the run has a row at that step (its output grid holds it). A run from
  * step 0 (re)writes the file: the header and the row of step 0. A restart
- * (from > 0) keeps the header and the rows up to step `from` of the file
- * that is there (later rows, written after the checkpoint by the run that
- * was interrupted, are dropped), rewriting it whole (NAME.tmp, then
- * rename), and appends after them; a file that is missing or empty starts
- * with the header and the row of step `from`, and one whose header differs
- * from this world's columns, or whose rows do not read, is refused. A last
- * row cut short (no newline at its end: its writing did not finish) is
- * dropped with a warning in s->warning when it is past step `from`, and the
- * file refused when it may be of a step up to `from` (lost rows). 0, -1
+ * (from > 0) keeps the header and the rows before step `from` of the file
+ * that is there, and its row at `from` when at_from (later rows, and a row
+ * at `from` off the grid, written by the run that was interrupted, are
+ * dropped), rewriting it whole (NAME.tmp, then rename), and appends after
+ * them (first the row of step `from`, when at_from and the file had none);
+ * a file that is missing or empty starts with the header, and one whose
+ * header differs from this world's columns, or whose rows do not read, is
+ * refused. A last row cut short (no newline at its end: its writing did not
+ * finish) is dropped with a warning in s->warning when it is past the rows
+ * kept, and the file refused when it may be one of them (lost rows). 0, -1
  * (it cannot be read or written) or -2 (not this run's stats: bad input),
  * with the message in err. */
-int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, char *err, size_t errlen);
+int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, int at_from, char *err,
+                      size_t errlen);
 /* Appends the row of the world's current step and flushes it, so a write
  * error is noticed at the row that met it. known: the world's statistics
  * at this step when the caller has them (hk_world_check_stats), else NULL.

@@ -380,20 +380,55 @@ void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk
     hk_team_barrier(tm);
 }
 
+/* Whether pair pa is within the thickness at the state now (its weights into a, and its gap into *gap). */
+static int in_contact(const hk_world *w, const hk_pairs *pr, const hk_pair *pa, double a[4], double *gap)
+{
+    double x[4][3], n[3];
+    for (int c = 0; c < 4; c++) hk_particle_position(w, &w->bodies[hk_body_of(w, pa->p[c])], pa->p[c], x[c]);
+    *gap = pair_geometry(pr, pa, x, a, n, 0);
+    return *gap < pr->def.thickness;
+}
+
 void hk_pairs_survey(const hk_world *w, const hk_pairs *pr, int32_t *count, int64_t *touching, double *min_gap)
 {
     double best = *min_gap;
     for (int64_t k = 0; k < pr->npair; k++) {
         const hk_pair *pa = &pr->pair[k];
-        double x[4][3], a[4], n[3];
-        for (int c = 0; c < 4; c++) hk_particle_position(w, &w->bodies[hk_body_of(w, pa->p[c])], pa->p[c], x[c]);
-        const double gap = pair_geometry(pr, pa, x, a, n, 0);
-        if (!(gap < pr->def.thickness)) continue;
+        double a[4], gap;
+        if (!in_contact(w, pr, pa, a, &gap)) continue;
         if (pa->kind == HK_PAIR_VT) best = g_min(best, gap);
         (*touching)++;
         for (int c = 0; count && c < 4; c++) count[pa->p[c]] += a[c] != 0;
     }
     *min_gap = best;
+}
+
+int64_t hk_pairs_contacts(const hk_world *w, const hk_pairs *pr, hk_pair *out)
+{
+    int64_t n = 0;
+    for (int64_t k = 0; pr && k < pr->npair; k++) {
+        double a[4], gap;
+        if (!in_contact(w, pr, &pr->pair[k], a, &gap)) continue;
+        if (out) out[n] = pr->pair[k];
+        n++;
+    }
+    return n;
+}
+
+int hk_pairs_contacts_restore(hk_pairs *pr, int64_t n, const hk_pair *pairs, int64_t left)
+{
+    if (!pr) return 0; /* a rank that computes no pairs (rank 0 holds them) */
+    if (pr->cappair < n + 1) {
+        hk_pair *p = realloc(pr->pair, (size_t)(n + 1) * sizeof *p);
+        if (!p) return -1;
+        pr->pair = p, pr->cappair = n + 1;
+    }
+    if (n) memcpy(pr->pair, pairs, (size_t)n * sizeof *pairs);
+    pr->npair = n;
+    pr->left = left;
+    pr->builds = 0; /* the next step finds its candidates and pairs anew (they replace these) */
+    pr->pairs_hold = 0;
+    return 0;
 }
 
 int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out[6])

@@ -343,5 +343,11 @@ int hk_pairs_touching(const hk_pairs *pr);
  * NULL); *min_gap becomes at most the smallest gap of a particle to a
  * triangle among them [m]. */
 void hk_pairs_survey(const hk_world *w, const hk_pairs *pr, int32_t *count, int64_t *touching, double *min_gap);
+/* The pairs of the survey's list within the thickness now (into out, unless NULL), and how many: what a
+ * checkpoint keeps so that the survey of its state, read again, is the same. */
+int64_t hk_pairs_contacts(const hk_world *w, const hk_pairs *pr, hk_pair *out);
+/* A checkpoint's pairs in contact (n of them) and its crossings (hk_pairs.left) as the survey's list, until the next
+ * step finds its own; 0 or -1 (out of memory). With pr NULL (a rank that computes no pairs) nothing to hold: 0. */
+int hk_pairs_contacts_restore(hk_pairs *pr, int64_t n, const hk_pair *pairs, int64_t left);
 
 #endif

@@ -259,13 +259,12 @@ static int prepare(blender_series *b, const hk_world *w, const hk_geometry *g, i
 }
 
 /* The first frame of this process: continues the files of the run before
- * (a restart: step > 0, its OBJ, cache and index in DIR agree), else starts
- * them. */
-static int first_frame(blender_series *b, const hk_world *w, const hk_geometry *g, const char **failed)
+ * (a restart: the run's first step > 0, its OBJ, cache and index in DIR
+ * agree; the samples before that step kept), else starts them. */
+static int first_frame(blender_series *b, int64_t first, const hk_world *w, const hk_geometry *g, const char **failed)
 {
-    const long long step = (long long)hk_world_step_count(w);
     char *rows = NULL;
-    const int32_t keep = step > 0 ? (int32_t)hk_kept_rows(b->csv, index_header, step, pc2_row, NULL, &rows) : 0;
+    const int32_t keep = first > 0 ? (int32_t)hk_kept_rows(b->csv, index_header, first, pc2_row, NULL, &rows) : 0;
     FILE *obj = keep > 0 ? fopen(b->obj, "r") : NULL;
     const int have_obj = obj != NULL;
     if (obj) fclose(obj);
@@ -311,7 +310,7 @@ static int write_blender(hk_frame_series *s, const char *path, const hk_world *w
         for (int k = 0; k < w->body_count; k++) b->surface[k] = (unsigned char)hk_geometry_body_has_surface(w, k);
     }
     if (!b->index) {
-        if (first_frame(b, w, g, &s->failed) != 0) return -1;
+        if (first_frame(b, s->first, w, g, &s->failed) != 0) return -1;
         s->failed = NULL;
         return 0;
     }

@@ -11,6 +11,7 @@
  * free_state, when the writer sets it, releases it with the series. */
 typedef struct hk_frame_series {
     const char *dir;
+    int64_t first; /* the run's first step: frames before it are the run's before a restart, kept from DIR */
     void *state;
     void (*free_state)(void *state);
     const char *failed; /* set by a writer that failed on a file other than its frame's */

@@ -34,6 +34,8 @@ const char *hk_frames_format_names(void) { return format_names + 2; }
 struct hk_frames {
     char dir[4096];
     int formats;                          /* mask */
+    int64_t first;                        /* the run's first step (-1: the first frame's) */
+    int written;                          /* a frame has been written */
     hk_frame_series series[FORMAT_COUNT]; /* per format */
 };
 
@@ -53,6 +55,28 @@ int hk_frames_parse_formats(const char *list)
     return mask ? mask : -1;
 }
 
+/* The frame files of the formats in mask with an extension (frame_<step>.<extension>) at step `first` and after,
+ * left by the run a restart continues: the restart writes its own, where an uninterrupted run has them. */
+static void remove_later_frames(const char *dir, int mask, int64_t first)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char path[4096];
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (strncmp(e->d_name, "frame_", 6) != 0) continue;
+        const char *p = e->d_name + 6;
+        int64_t step = 0;
+        int digits = 0;
+        for (; *p >= '0' && *p <= '9' && digits < 18; p++, digits++) step = 10 * step + (*p - '0');
+        if (digits < 6 || *p != '.' || step < first) continue;
+        for (int f = 0; f < FORMAT_COUNT; f++)
+            if ((mask & (1 << f)) && formats[f]->extension && strcmp(p + 1, formats[f]->extension) == 0 &&
+                (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path)
+                unlink(path);
+    }
+    closedir(d);
+}
+
 /* Removes what a killed run left in dir: the temporary files of its frame
  * writes (frame_*.tmp; the series files' NAME.tmp are reused by the next
  * write), so that a folder holds at most the one being written. */
@@ -70,7 +94,7 @@ static void remove_stale_temporaries(const char *dir)
     closedir(d);
 }
 
-hk_frames *hk_frames_open(const char *dir, int formats_mask, char *err, size_t errlen)
+hk_frames *hk_frames_open(const char *dir, int formats_mask, int64_t first_step, char *err, size_t errlen)
 {
     if (hk_make_folders(dir) != 0) {
         snprintf(err, errlen, "cannot create output folder %s: %s", dir,
@@ -86,7 +110,8 @@ hk_frames *hk_frames_open(const char *dir, int formats_mask, char *err, size_t e
     snprintf(fr->dir, sizeof fr->dir, "%s", dir);
     remove_stale_temporaries(fr->dir);
     fr->formats = formats_mask;
-    for (int f = 0; f < FORMAT_COUNT; f++) fr->series[f].dir = fr->dir;
+    fr->first = first_step;
+    for (int f = 0; f < FORMAT_COUNT; f++) fr->series[f].dir = fr->dir, fr->series[f].first = first_step;
     return fr;
 }
 
@@ -96,6 +121,12 @@ int hk_frames_write(hk_frames *fr, const hk_world *w, char *err, size_t errlen)
     if (hk_geometry_build(w, &g) != 0) {
         snprintf(err, errlen, "out of memory for a frame");
         return -1;
+    }
+    if (!fr->written) {
+        fr->written = 1;
+        if (fr->first < 0) fr->first = hk_world_step_count(w);
+        for (int f = 0; f < FORMAT_COUNT; f++) fr->series[f].first = fr->first;
+        if (fr->first > 0) remove_later_frames(fr->dir, fr->formats, fr->first);
     }
     char path[4200];
     int rc = 0;

@@ -19,8 +19,14 @@ int hk_frames_parse_formats(const char *list);
 /* "vtk, obj, png, blender", for messages. */
 const char *hk_frames_format_names(void);
 
-/* Creates DIR if needed. NULL with a message in err on failure. */
-hk_frames *hk_frames_open(const char *dir, int formats, char *err, size_t errlen);
+/* Creates DIR if needed, for a run from step first_step (-1: the step of
+ * the first frame written). A run from a step > 0 (a restart) continues
+ * the frames in DIR: those of earlier steps are kept, and its first write
+ * removes the frame files of its formats at first_step and after (the
+ * interrupted run's, an uninterrupted run would not all have written) and
+ * keeps the series' indices below first_step. NULL with a message in err
+ * on failure. */
+hk_frames *hk_frames_open(const char *dir, int formats, int64_t first_step, char *err, size_t errlen);
 /* Writes the frame of every chosen format for the world's current step
  * (DIR/frame_<step>.<extension>, or the series' own files). 0, or -1 with
  * a message in err. */

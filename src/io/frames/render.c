@@ -714,8 +714,7 @@ static int write_png(hk_frame_series *s, const char *path, const hk_world *w, co
         s->free_state = series_free;
         snprintf(ps->path, sizeof ps->path, "%s/%s", s->dir, HK_VIEW_INDEX);
         char *kept = NULL;
-        if (!hk_view_continue(ps->path, hk_world_step_count(w), &ps->view, &kept) &&
-            hk_render_fit(&ps->view, w, g) != 0) {
+        if (!hk_view_continue(ps->path, s->first, &ps->view, &kept) && hk_render_fit(&ps->view, w, g) != 0) {
             errno = ENOMEM;
             return -1;
         }

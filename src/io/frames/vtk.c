@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "frame_format.h"
 #include "vtkxml.h"
@@ -342,8 +343,9 @@ static int by_step(const void *a, const void *b)
     return (p->part > q->part) - (p->part < q->part);
 }
 
-/* A restarted run (first frame at step > 0) writing into a folder that holds the frames of the run before:
- * the collection starts with those frame_<step>.vtp of an earlier step, their times read from them. */
+/* A restarted run (from a step > 0) writing into a folder that holds the frames of the run before: the collection
+ * starts with those frame_<step>.vtp of an earlier step, their times read from them; the colliders' files from its
+ * first step on are removed (frames.c removes the frames'). */
 static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
 {
     DIR *d = opendir(dir);
@@ -354,6 +356,10 @@ static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
     while ((ent = readdir(d)) != NULL) {
         int part;
         const long long step = frame_step(ent->d_name, &part);
+        char later[4200];
+        if (part && step >= first_step &&
+            (size_t)snprintf(later, sizeof later, "%s/%s", dir, ent->d_name) < sizeof later)
+            unlink(later);
         if (step < 0 || step >= first_step || strlen(ent->d_name) >= sizeof e->name) continue;
         const double t = frame_time(dir, ent->d_name);
         if (isnan(t)) continue;
@@ -381,8 +387,8 @@ static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
     return rc;
 }
 
-/* One frame and the collection. When the first frame written is past step 0
- * (a restart), the collection first lists the frame_<step>.vtp already in the
+/* One frame and the collection. When the run starts past step 0 (a
+ * restart), the collection first lists the frame_<step>.vtp already in the
  * folder from earlier steps, times read from their TimeValue, so frames.pvd
  * covers the whole run. */
 static int write_vtk(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g)
@@ -396,10 +402,9 @@ static int write_vtk(hk_frame_series *s, const char *path, const hk_world *w, co
         s->failed = fr->failed;
         return -1;
     }
-    const long long step = (long long)hk_world_step_count(w);
     if (!fr->resumed) {
         fr->resumed = 1;
-        if (step > 0 && resume_frames(fr, s->dir, step) != 0) {
+        if (s->first > 0 && resume_frames(fr, s->dir, (long long)s->first) != 0) {
             errno = ENOMEM;
             return -1;
         }
