@@ -400,8 +400,11 @@ static int stability_option(stability_opts *o, int id, const char *a, const char
     case O_DT_MIN:
     case O_DT_MAX:
     case O_TIME:
-        if (hk_arg_positive(v, id == O_DT_MIN ? &o->dt_min : id == O_DT_MAX ? &o->dt_max : &o->time))
-            return hk_arg_error(NULL, a, v, "a number > 0");
+        if (hk_arg_above(NULL, a, v, 0, "a number > 0",
+                         id == O_DT_MIN   ? &o->dt_min
+                         : id == O_DT_MAX ? &o->dt_max
+                                          : &o->time))
+            return 1;
         break;
     case O_POINTS:
         if (hk_arg_int(NULL, a, v, 2, 100, "a whole number 2..100", &n)) return 1;
