@@ -689,6 +689,7 @@ int hk_cmd_run(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.last_frame = -1;
     stop_signal = 0;
+    signal(SIGXFSZ, SIG_IGN); /* a file size limit (ulimit -f) fails a write (EFBIG), said so, instead of killing */
 
     /* prolog: scene, overrides, threads, the run's end, restart, outputs */
     rc = prolog(&o, &r);

@@ -19,6 +19,7 @@
 #include "diagnosis.h"
 #include "env.h"
 #include "json.h"
+#include "outfile.h"
 #include "plot.h"
 #include "progress.h"
 #include "scene.h"
@@ -684,7 +685,8 @@ int hk_cmd_stability(int argc, char **argv)
             }
         }
         if (out) {
-            FILE *f = fopen(out, "w");
+            hk_outfile of; /* whole: NAME.tmp, renamed over NAME once every byte is out (a cut file was left) */
+            FILE *f = hk_out_open(&of, out, "w");
             const size_t ol = strlen(out);
             const int json = ol > 5 && strcmp(out + ol - 5, ".json") == 0;
             if (!f) {
@@ -705,7 +707,8 @@ int hk_cmd_stability(int argc, char **argv)
                                     P->drift[i], P->error[i]);
                     }
                 }
-                if (fclose(f) != 0 || bad) {
+                if (bad && !errno) errno = EIO;
+                if (hk_out_close(&of, !bad) != 0) {
                     fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno));
                     rc = 3;
                 } else if (!quiet) {
