@@ -768,6 +768,33 @@ HK_API int hk_world_check_stats(const hk_world *w, double stretch_limit, hk_blow
 HK_API uint64_t hk_world_state_hash(const hk_world *w);
 
 /* ------------------------------------------------------------------------ */
+/* Memory: what a world will take, before it is built                       */
+
+/* What a world will hold, counted before it is built (hk_world_load_scene counts a scene's bodies so; a program
+ * that builds its own can count them the same way). */
+typedef struct hk_memory_need {
+    int64_t particles;            /* every body's [1] */
+    int64_t row_particles;        /* of them, those of one-row lattice bodies (ropes): each is swept in windows
+                                     of its whole row on every thread [1] */
+    int64_t lattice_family_nodes; /* sum over lattice bodies (rope, cloth, jelly) of nodes x spring families [1] */
+    int64_t list_springs;         /* springs held as endpoint lists: points, quads, pairs, meshes, icospheres,
+                                     rings, a rope's all_to_all [1] */
+    hk_integrator_kind integrator;
+    int threads; /* the team the world will run on [1]; 0: OpenMP's default */
+    int contact; /* 1: colliders or contact between bodies */
+} hk_memory_need;
+/* About the bytes [B] a world of `need` takes once built and stepped: the particle arrays (and the copy made
+ * while they grow), the springs' lists, the engine's packed records and work space, the integrator's arrays, the
+ * implicit solver's vectors, products and multigrid, the contact state; from the sizes of the storage
+ * (docs/architecture.md, "Memory"). NaN for a negative count. Thread-safe. */
+HK_API double hk_memory_estimate(const hk_memory_need *need);
+/* The bytes [B] this process may still allocate: the least of the machine's available memory (MemAvailable), what
+ * the limits on its address space and data leave (RLIMIT_AS, RLIMIT_DATA: ulimit -v, -d) and what its control
+ * group's memory.max leaves; INFINITY when none can be read. `what` (may be NULL) gets which of them it is.
+ * Thread-safe. */
+HK_API double hk_memory_available(char *what, size_t cap);
+
+/* ------------------------------------------------------------------------ */
 /* Scene files and frames: what `hooke run` reads and writes                */
 
 /* The run settings of a scene file's `run` section (docs/scene-format.md).
@@ -783,7 +810,11 @@ typedef struct hk_run_settings {
 
 /* Reads the scene file at path and builds its world: bodies, meshes (paths relative to the scene file's folder),
  * integrator. The world is the caller's (hk_world_destroy). run (may be NULL) gets the run settings. On failure: NULL
- * and, in err (may be NULL), the reason as "FILE:LINE:COL: error: expected ..., got '...'" or "FILE: error: ...". */
+ * and, in err (may be NULL), the reason as "FILE:LINE:COL: error: expected ..., got '...'" or "FILE: error: ...".
+ * Before building, the scene's memory is estimated (hk_memory_estimate, its bodies counted from their sections)
+ * and a scene that needs more than hk_memory_available is refused at the body that passes it ("FILE:LINE:1: error:
+ * body rope needs about 7.9 GiB ..., more than the 3.1 GiB ... this process may still take"); an allocation that
+ * fails while building says what it was for and how much the body needs. */
 HK_API hk_world *hk_world_load_scene(const char *path, hk_run_settings *run, char *err, size_t errlen);
 /* The same from scene text in memory; name stands for the file in messages
  * and mesh paths (NULL: "<scene>"): meshes are found relative to name's
