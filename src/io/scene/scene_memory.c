@@ -15,25 +15,35 @@ const char *sc_bytes_text(double bytes, char *out, size_t cap)
     return out;
 }
 
-hk_memory_need sc_memory_need(const sc_item *items, int nitems, int upto, const sc_settings *set)
+/* Adds item it's counts to n (colliders set its contact). */
+static void add_item(hk_memory_need *n, const sc_item *it)
+{
+    if (!it->kind->body) {
+        n->contact |= it->kind->late; /* a collider */
+        return;
+    }
+    const int64_t count = it->count > 0 ? it->count : 0;
+    n->particles += count;
+    n->row_particles += it->one_row ? count : 0;
+    n->lattice_family_nodes += (int64_t)it->lattice_families * count;
+    n->list_springs += it->list_springs;
+}
+
+/* The settings' part of a need: the integrator, the team, contact between bodies. */
+static hk_memory_need settings_need(const sc_settings *set)
 {
     hk_memory_need n = {0};
     n.integrator = set->integrator.kind;
     n.threads = set->world.threads;
     n.contact = set->contact.bodies || set->contact.self;
-    for (int i = 0; i < nitems; i++) {
-        const sc_item *it = &items[i];
-        if (!it->kind->body) {
-            n.contact |= it->kind->late; /* a collider */
-            continue;
-        }
-        if (upto >= 0 && i >= upto) continue;
-        const int64_t count = it->count > 0 ? it->count : 0;
-        n.particles += count;
-        n.row_particles += it->one_row ? count : 0;
-        n.lattice_family_nodes += (int64_t)it->lattice_families * count;
-        n.list_springs += it->list_springs;
-    }
+    return n;
+}
+
+hk_memory_need sc_memory_need(const sc_item *items, int nitems, int upto, const sc_settings *set)
+{
+    hk_memory_need n = settings_need(set);
+    for (int i = 0; i < nitems; i++)
+        if (!items[i].kind->body || upto < 0 || i < upto) add_item(&n, &items[i]);
     return n;
 }
 
@@ -42,9 +52,12 @@ int sc_memory_check(const sc_item *items, int nitems, const sc_settings *set, sc
     char what[128];
     const double avail = hk_memory_available(what, sizeof what);
     if (!isfinite(avail)) return 0;
+    hk_memory_need so_far = settings_need(set); /* the colliders first (their contact state), then body by body */
+    for (int i = 0; i < nitems; i++)
+        if (!items[i].kind->body) add_item(&so_far, &items[i]);
     for (int i = 0; i < nitems; i++) {
         if (!items[i].kind->body) continue;
-        const hk_memory_need so_far = sc_memory_need(items, nitems, i + 1, set);
+        add_item(&so_far, &items[i]);
         const double need = hk_memory_estimate(&so_far);
         if (!(need > avail)) continue;
         hk_memory_need mine = sc_memory_need(items + i, 1, 1, set);
