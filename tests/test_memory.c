@@ -32,10 +32,8 @@ static void test_scene_too_big(void **state)
         print_error("exit %d, stderr:\n%s\n", r.status, r.err);
         fail();
     }
-    hk_run_free(&r);
     (void)want;
-    return;
-#endif
+#else
     hk_run r = hk_test_hooke("ulimit -v 1000000;", args);
     snprintf(want, sizeof want, "%s:3:1: error: body rope needs about ", sc); /* GiB: 7.5 on 1 thread, more on more */
     if (r.status != 1 || strncmp(r.err, want, strlen(want)) != 0 ||
@@ -45,6 +43,7 @@ static void test_scene_too_big(void **state)
         print_error("exit %d, stderr:\n%s\nexpected it to start with:\n%s\n", r.status, r.err, want);
         fail();
     }
+#endif
     hk_run_free(&r);
 }
 
