@@ -46,6 +46,14 @@ static void test_bound_table(void **state)
     assert_false(hk_bound_ok(HK_BOUND_DT, 0, 1e-320) || hk_bound_ok(HK_BOUND_DT, 0, INFINITY));
     assert_false(hk_bound_ok(HK_BOUND_DT, 1, NAN));
     assert_true(hk_bound_ok(HK_BOUND_DT, 0, 1e-12) && hk_bound_ok(HK_BOUND_DT, 0, 1e30));
+    /* no upper bound on a step but the build's precision: 1e308 s is no float */
+    assert_int_equal(hk_bound_ok(HK_BOUND_DT, 0, 1e308), sizeof(hk_real) == 8);
+    /* a contact layer's damping ratio: 0 (none) to 100 */
+    hk_bound_text(HK_BOUND_DAMPING_RATIO, 0, t, sizeof t);
+    assert_string_equal(t, "in [0, 100]");
+    assert_true(hk_bound_ok(HK_BOUND_DAMPING_RATIO, 0, 0) && hk_bound_ok(HK_BOUND_DAMPING_RATIO, 0, 100));
+    assert_false(hk_bound_ok(HK_BOUND_DAMPING_RATIO, 0, 100.001) || hk_bound_ok(HK_BOUND_DAMPING_RATIO, 0, 1e30));
+    assert_false(hk_bound_ok(HK_BOUND_DAMPING_RATIO, 0, -1e-9) || hk_bound_ok(HK_BOUND_DAMPING_RATIO, 0, NAN));
     assert_null(hk_bound_of(HK_BOUND_COUNT));
 }
 
@@ -167,6 +175,16 @@ static void test_library_time_steps(void **state)
     assert_int_equal(hk_world_set_integrator(w, &d), -1);
     assert_string_equal(hk_world_error(w), "jelly_dt_v must be 0 or >= 1e-12 s (got 1e-15): " DT_WHY);
     d.jelly_dt_v = 0;
+    d.kind = HK_SEMI_IMPLICIT_EULER;
+    d.dt = 1e308; /* within the table, past single precision: the float build refuses it (it blew up at step 1) */
+    if (sizeof(hk_real) == 4) {
+        assert_int_equal(hk_world_set_integrator(w, &d), -1);
+        assert_string_equal(
+            hk_world_error(w),
+            "dt must be >= 1e-12 s and within this build's precision, at most 3.40282e+38 s (got 1e+308)");
+    } else {
+        assert_int_equal(hk_world_set_integrator(w, &d), 0);
+    }
     d.dt = 1e-12;
     assert_int_equal(hk_world_set_integrator(w, &d), 0);
     assert_true(hk_world_integrator(w).dt == 1e-12);
@@ -225,6 +243,57 @@ static void test_scene_bounds(void **state)
     hk_scene_free(&sc);
 }
 
+/* Runs `hooke ARGS` and expects exit 1 and exactly `want` on stderr. */
+static void flag_refused(const char *args, const char *want)
+{
+    hk_run r = hk_test_hooke("", args);
+    if (r.status != 1 || strcmp(r.err, want) != 0) {
+        print_error("hooke %s: exit %d, stderr:\n  %s\nexpected:\n  %s", args, r.status, r.err, want);
+        fail();
+    }
+    hk_run_free(&r);
+}
+
+/* Every number flag takes what the scene key of the same number takes: finite, and held by the build's precision.
+ * `--dt 1e308` was taken in the float build (the scene's `dt 1e308` was refused) and the run blew up at step 1. */
+static void test_command_line_precision(void **state)
+{
+    (void)state;
+    if (sizeof(hk_real) == 8) { /* 1e308 is a double: the flags take it as the keys do */
+        hk_run r =
+            hk_test_hooke("", "run " HOOKE_SCENES_DIR "/oscillator.scene --stretch-limit 1e308 --steps 1 --quiet");
+        assert_int_equal(r.status, 0);
+        hk_run_free(&r);
+        return;
+    }
+    const char *sc = HOOKE_SCENES_DIR "/oscillator.scene";
+    char args[512], want[512];
+    const struct {
+        const char *flag, *value, *expects;
+    } rows[] = {
+        {"--dt", "1e308", "a step length in seconds > 0"},
+        {"--time", "1e39", "a number of seconds > 0"},
+        {"--stretch-limit", "4e38", "a ratio > 1"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        snprintf(args, sizeof args, "run %s %s %s --steps 1 --quiet", sc, rows[i].flag, rows[i].value);
+        if (strcmp(rows[i].flag, "--time") == 0)
+            snprintf(args, sizeof args, "run %s --time %s --quiet", sc, rows[i].value);
+        snprintf(want, sizeof want, "hooke: error: %s expects %s, got '%s' (beyond this build's precision)\n",
+                 rows[i].flag, rows[i].expects, rows[i].value);
+        flag_refused(args, want);
+    }
+    flag_refused("stability x.scene --dt-max 1e39",
+                 "hooke: error: --dt-max expects a number > 0, got '1e39' (beyond this build's precision)\n");
+    /* the scene key of the same step, refused for the same reason */
+    scene_refuses("run\n dt 1e308\nend\n" ROPE, "x.scene:2:5: error: expected a number of size at most 3.40282e+38 "
+                                                "for 'dt', got '1e308' (beyond this build's precision)");
+    /* the largest float is still a step */
+    hk_run r = hk_test_hooke("", "run " HOOKE_SCENES_DIR "/oscillator.scene --stretch-limit 3e38 --steps 1 --quiet");
+    assert_int_equal(r.status, 0);
+    hk_run_free(&r);
+}
+
 /* --dt goes through the library's check: the same bound and reason. */
 static void test_command_line_dt(void **state)
 {
@@ -242,9 +311,13 @@ static void test_command_line_dt(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bound_table),     cmocka_unit_test(test_library_masses),
-        cmocka_unit_test(test_library_springs), cmocka_unit_test(test_library_time_steps),
-        cmocka_unit_test(test_scene_bounds),    cmocka_unit_test(test_command_line_dt),
+        cmocka_unit_test(test_bound_table),
+        cmocka_unit_test(test_library_masses),
+        cmocka_unit_test(test_library_springs),
+        cmocka_unit_test(test_library_time_steps),
+        cmocka_unit_test(test_scene_bounds),
+        cmocka_unit_test(test_command_line_dt),
+        cmocka_unit_test(test_command_line_precision),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

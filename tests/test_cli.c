@@ -172,11 +172,11 @@ static void test_bad_flags(void **state)
     expect("run " SCENE("oscillator.scene") " --dt -1e-3", 1,
            "hooke: error: --dt expects a step length in seconds > 0, got '-1e-3'\n");
     expect("run " SCENE("oscillator.scene") " --dt nan", 1,
-           "hooke: error: --dt expects a step length in seconds > 0, got 'nan'\n");
+           "hooke: error: --dt expects a step length in seconds > 0, got 'nan' (not a number)\n");
     expect("run " SCENE("oscillator.scene") " --dt inf", 1,
-           "hooke: error: --dt expects a step length in seconds > 0, got 'inf'\n");
+           "hooke: error: --dt expects a step length in seconds > 0, got 'inf' (not a number)\n");
     expect("run " SCENE("oscillator.scene") " --dt 1ms", 1,
-           "hooke: error: --dt expects a step length in seconds > 0, got '1ms'\n");
+           "hooke: error: --dt expects a step length in seconds > 0, got '1ms' (not a number)\n");
     expect("run " SCENE("oscillator.scene") " --time 0", 1,
            "hooke: error: --time expects a number of seconds > 0, got '0'\n");
     char want[1024]; /* the names from the integrator table, as the flag's parser takes them */

@@ -630,13 +630,27 @@ static void test_bad_colliders_refused(void **state)
     expect_refused(w, &c, "thickness must be > 0 m");
     c = hk_default_collider_def();
     c.stiffness = -1;
-    expect_refused(w, &c, "stiffness must be > 0 N/m");
+    expect_refused(w, &c, "collider box: stiffness must be in [1e-12, 1e12] N/m (got -1)");
+    c.stiffness = 1e30; /* the bound of every stiffness, with its reason */
+    expect_refused(w, &c, "collider box: stiffness must be in [1e-12, 1e12] N/m (got 1e+30): outside it k/m");
+    c = hk_default_collider_def();
+    c.damping_ratio = 1e30; /* was taken, and the run blew up at its 6th step */
+    expect_refused(w, &c, "collider box: damping_ratio must be in [0, 100] (got 1e+30): 1 (critical damping)");
+    c.damping_ratio = -0.5;
+    expect_refused(w, &c, "collider box: damping_ratio must be in [0, 100] (got -0.5)");
+    c = hk_default_collider_def();
+    c.velocity.x = 1e39; /* past single precision: refused there, as scene files refuse it */
+    if (sizeof(hk_real) == 4) expect_refused(w, &c, "collider box: velocity.x must be within this build's precision");
+    c = hk_default_collider_def();
+    c.thickness = 1e39;
+    if (sizeof(hk_real) == 4)
+        expect_refused(w, &c, "thickness must be > 0 m, finite and within this build's precision");
     c = hk_default_collider_def();
     c.friction = NAN;
     expect_refused(w, &c, "friction must be >= 0");
     c = hk_default_collider_def();
     c.offset.y = INFINITY;
-    expect_refused(w, &c, "offset must be finite");
+    expect_refused(w, &c, "offset.y must be finite (got inf)");
     c = hk_default_collider_def();
     c.size.z = 0;
     expect_refused(w, &c, "size must be > 0 m");

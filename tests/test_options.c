@@ -262,7 +262,7 @@ static void test_bad_options(void **state)
     expect_error("bench --repeat", "hooke: error: bench: --repeat expects a repetition count 1..1000, got 'nothing'\n");
     expect_error("stability x.scene --points=1",
                  "hooke: error: --points expects a whole number 2..100, got '1' (out of range)\n");
-    expect_error("stability x.scene --dt-min=", "hooke: error: --dt-min expects a number > 0, got ''\n");
+    expect_error("stability x.scene --dt-min=", "hooke: error: --dt-min expects a number > 0, got '' (not a number)\n");
     expect_error("plot x.csv --width=10",
                  "hooke: error: --width expects a width in pixels 320..8000, got '10' (out of range)\n");
     expect_error("info --threads=", "hooke: error: --threads expects a thread count 1..4096, got '' (not a number)\n");

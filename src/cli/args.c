@@ -11,16 +11,6 @@ int hk_arg_int64(const char *s, int64_t lo, int64_t hi, int64_t *out)
     return s ? hk_num_int(s, lo, hi, out) : HK_NUM_NOT_A_NUMBER;
 }
 
-int hk_arg_positive(const char *s, double *out)
-{
-    double v;
-    const hk_num_status st = s ? hk_num_real(s, &v) : HK_NUM_NOT_A_NUMBER;
-    if (st != HK_NUM_OK) return st;
-    if (!(v > 0)) return HK_NUM_OUT_OF_RANGE;
-    *out = v;
-    return HK_NUM_OK;
-}
-
 /* The message, with " (REASON)" when why is not NULL; returns 1. */
 static int refuse(const char *who, const char *flag, const char *value, const char *expected, const char *why)
 {
@@ -32,6 +22,16 @@ static int refuse(const char *who, const char *flag, const char *value, const ch
 int hk_arg_error(const char *who, const char *flag, const char *value, const char *expected)
 {
     return refuse(who, flag, value, expected, NULL);
+}
+
+int hk_arg_above(const char *who, const char *flag, const char *value, double lo, const char *expected, double *out)
+{
+    double v;
+    const hk_num_status st = value ? hk_num_real_held(value, &v) : HK_NUM_NOT_A_NUMBER;
+    if (st != HK_NUM_OK) return refuse(who, flag, value, expected, value ? hk_num_reason(st) : NULL);
+    if (!(v > lo)) return refuse(who, flag, value, expected, NULL);
+    *out = v;
+    return 0;
 }
 
 int hk_arg_int(const char *who, const char *flag, const char *value, int64_t lo, int64_t hi, const char *expected,

@@ -66,14 +66,78 @@ static double omega_dt(const hk_world *w, double *omega, double *h)
     return *omega * *h;
 }
 
+/* A contact layer (a collider's, or the contact between bodies') whose damper an explicit step cannot bear. */
+typedef struct damping_excess {
+    char what[48];   /* "collider 0 (box)", "the contact between bodies" */
+    double k, zeta;  /* its stiffness [N/m] and damping ratio [1] */
+    double m, h;     /* the lightest free particle [kg], the substep [s] */
+    double a, b;     /* sqrt(k/m) h and c h / m = 2 zeta a at that particle [1] */
+    double zeta_max; /* the largest damping ratio that step bears [1] */
+} damping_excess;
+
+/* The layer whose damper is furthest past what an explicit step bears: a particle of mass m in a layer of
+ * stiffness k and damping c = 2 zeta sqrt(k m), stepped by semi-implicit Euler over h, keeps its normal motion
+ * bounded only while (sqrt(k/m) h)^2 + 2 c h / m < 4 (the eigenvalues of the step's 2x2 map within the unit circle;
+ * past it each step returns the particle faster than it came); the other explicit schemes' limits are alike. The
+ * lightest free particle is the worst. 1 with *out filled, or 0 when every layer is within it. */
+static int contact_damping_excess(const hk_world *w, damping_excess *out)
+{
+    const hk_integrator_info *in = hk_integrator_info_of(hk_world_integrator(w).kind);
+    if (in->implicit) return 0; /* the solve takes the damping implicitly: stable at any ratio */
+    double inv_m = 0;
+    for (int i = 0; i < w->p.count; i++) inv_m = fmax(inv_m, (double)w->p.inv_mass[i]);
+    if (!(inv_m > 0)) return 0;
+    const double h = hk_world_integrator(w).dt / hk_world_substeps(w);
+    const hk_collider *col;
+    const int n = hk_colliders(w, &col);
+    const hk_contact_def cd = hk_world_contact(w);
+    double worst = 1;
+    for (int c = 0; c <= n; c++) {
+        const int pairs = c == n;
+        if (pairs && !cd.bodies && !cd.self) break;
+        const double k = pairs ? cd.stiffness : col[c].def.stiffness,
+                     zeta = pairs ? cd.damping_ratio : col[c].def.damping_ratio;
+        const double a = sqrt(k * inv_m) * h, b = 2 * zeta * a, excess = (a * a + 2 * b) / 4;
+        if (!(a < 2) || !(excess > worst)) continue; /* a >= 2: the layer's spring alone is past it (omega*dt) */
+        worst = excess;
+        static const char *const shapes[] = {"mesh", "box", "capsule"};
+        *out = (damping_excess){
+            .k = k, .zeta = zeta, .m = 1 / inv_m, .h = h, .a = a, .b = b, .zeta_max = (4 - a * a) / (4 * a)};
+        if (pairs)
+            snprintf(out->what, sizeof out->what, "the contact between bodies");
+        else
+            snprintf(out->what, sizeof out->what, "collider %d (%s)", c,
+                     (unsigned)col[c].def.shape < 3 ? shapes[col[c].def.shape] : "?");
+    }
+    return worst > 1;
+}
+
+/* The numbers of the excess, for the warning and the hint. */
+static void print_damping_excess(FILE *out, const damping_excess *x, const char *integrator)
+{
+    fprintf(out,
+            "%s damps a particle's normal motion by c dt / m = 2 damping_ratio sqrt(k/m) dt = %.3g at the lightest "
+            "particle (m = %.3g kg; stiffness %.4g N/m, damping_ratio %g, substep %.3g s), past what %s's step bears "
+            "((sqrt(k/m) dt)^2 + 2 c dt / m < 4): each step returns the particle faster than it came; give a "
+            "damping_ratio below %.3g, lower dt or set dt_max, or use implicit_euler\n",
+            x->what, x->b, x->m, x->k, x->zeta, x->h, integrator, x->zeta_max);
+}
+
 int hk_warn_unstable(FILE *out, const hk_world *w, const char *scene)
 {
     const hk_integrator_info *in = hk_integrator_info_of(hk_world_integrator(w).kind);
     const double limit = in->stability_limit;
-    if (in->implicit || !(limit > 0) || isinf(limit)) return 0;
+    int warned = 0;
+    damping_excess x;
+    if (contact_damping_excess(w, &x)) {
+        fprintf(out, "hooke: warning: %s: the run may blow up: ", scene);
+        print_damping_excess(out, &x, in->name);
+        warned = 1;
+    }
+    if (in->implicit || !(limit > 0) || isinf(limit)) return warned;
     double omega, h;
     const double wh = omega_dt(w, &omega, &h);
-    if (!(wh > limit)) return 0;
+    if (!(wh > limit)) return warned;
     fprintf(out,
             "hooke: warning: %s: omega*dt = %.3g is above %s's stability limit %.3g (omega_max = %.4g rad/s, an upper "
             "bound from k and m, colliders and contact included; substep %.3g s): the run may blow up; lower dt or "
@@ -227,6 +291,12 @@ void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk
     const hk_integrator_info *in = hk_integrator_info_of(hk_world_integrator(w).kind);
     if (in->implicit) {
         implicit_hint(out, w, in);
+        return;
+    }
+    damping_excess x;
+    if (contact_damping_excess(w, &x)) { /* the contact's damper, not the springs' omega*dt */
+        fprintf(out, "hooke: hint: ");
+        print_damping_excess(out, &x, in->name);
         return;
     }
     double omega, h;

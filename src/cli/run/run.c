@@ -184,10 +184,10 @@ static int run_option(run_opts *o, int id, const char *a, const char *v)
         if (hk_arg_int(NULL, a, v, 1, INT64_MAX, "a whole number >= 1", &o->steps)) return HK_EXIT_INPUT;
         break;
     case O_TIME:
-        if (hk_arg_positive(v, &o->time)) return hk_arg_error(NULL, a, v, "a number of seconds > 0");
+        if (hk_arg_above(NULL, a, v, 0, "a number of seconds > 0", &o->time)) return HK_EXIT_INPUT;
         break;
     case O_DT:
-        if (hk_arg_positive(v, &o->dt)) return hk_arg_error(NULL, a, v, "a step length in seconds > 0");
+        if (hk_arg_above(NULL, a, v, 0, "a step length in seconds > 0", &o->dt)) return HK_EXIT_INPUT;
         break;
     case O_INTEGRATOR:
         if (!v || (o->integrator = hk_integrator_from_name(v)) < 0) {
@@ -224,8 +224,7 @@ static int run_option(run_opts *o, int id, const char *a, const char *v)
         }
         break;
     case O_STRETCH_LIMIT:
-        if (hk_arg_positive(v, &o->stretch_limit) || !(o->stretch_limit > 1))
-            return hk_arg_error(NULL, a, v, "a ratio > 1");
+        if (hk_arg_above(NULL, a, v, 1, "a ratio > 1", &o->stretch_limit)) return HK_EXIT_INPUT;
         break;
     case O_CHECKPOINT_EVERY:
         if (hk_arg_int(NULL, a, v, 1, INT64_MAX, "a whole number >= 1", &o->checkpoint_every)) return HK_EXIT_INPUT;
@@ -712,6 +711,7 @@ int hk_cmd_run(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.last_frame = -1;
     stop_signal = 0;
+    signal(SIGXFSZ, SIG_IGN); /* a file size limit (ulimit -f) fails a write (EFBIG), said so, instead of killing */
 
     /* prolog: scene, overrides, threads, the run's end, restart, outputs */
     rc = prolog(&o, &r);

@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <fcntl.h>
 
 #include "outfile.h"
 #include "response.h"
@@ -327,37 +330,94 @@ static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64
     return rc == 0 ? 0 : fail(err, errlen, path, strerror(errno));
 }
 
+/* The path still names the file the rows go to: a folder removed, or the file removed or replaced, during the
+ * run would leave every later row written into a file no one can open. 0, or -1 with the message. */
+static int still_there(const hk_stats_csv *s, char *err, size_t errlen)
+{
+    struct stat now;
+    const int gone = stat(s->path, &now) != 0;
+    if (!gone && now.st_dev == s->dev && now.st_ino == s->ino) return 0;
+    snprintf(err, errlen, "cannot write %s: %s during the run, after %lld rows: they are lost with it", s->path,
+             gone ? "the file (or its folder) was removed" : "the file was replaced by another", (long long)s->rows);
+    return -1;
+}
+
+/* Writes text (len bytes) at the end of the file whole: one write, then more only where the system took part of
+ * it. A write that cannot finish (a full disk, a file size limit) takes what it wrote back off, so the file ends
+ * with its last whole row. 0, or -1 with the message. */
+static int append_whole(hk_stats_csv *s, const char *text, size_t len, char *err, size_t errlen)
+{
+    size_t done = 0;
+    while (done < len) {
+        const ssize_t n = write(s->fd, text + done, len - done);
+        if (n > 0) {
+            done += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        const int why = n < 0 ? errno : EIO;
+        const int cut = done > 0 && ftruncate(s->fd, s->end) != 0; /* the part of the row that went out */
+        char last[64] = "";
+        if (s->rows) snprintf(last, sizeof last, " (the last of step %lld)", (long long)s->last_step);
+        snprintf(err, errlen, "cannot write %s: %s after %lld rows%s%s", s->path, strerror(why), (long long)s->rows,
+                 last,
+                 cut ? "; the part of the next one written could not be taken off"
+                     : ": the file ends with its last whole row");
+        return -1;
+    }
+    s->end += (off_t)len;
+    return 0;
+}
+
 int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, int at_from, char *err,
                       size_t errlen)
 {
-    s->f = NULL;
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
     s->path = path;
-    s->warning[0] = '\0';
     int kept_from = 0;
     const int fresh = from == 0 ? 1 : keep_rows(s, path, w, from, at_from, &kept_from, err, errlen);
     if (fresh < 0) return fresh;
-    s->f = fopen(path, fresh ? "w" : "a");
-    if (!s->f) return fail(err, errlen, path, strerror(errno));
+    s->fd = open(path, O_WRONLY | O_CREAT | (fresh ? O_TRUNC : O_APPEND), 0644);
+    struct stat st;
+    if (s->fd < 0 || fstat(s->fd, &st) != 0) {
+        const int why = errno;
+        if (s->fd >= 0) close(s->fd);
+        s->fd = -1;
+        return fail(err, errlen, path, strerror(why));
+    }
+    s->dev = st.st_dev;
+    s->ino = st.st_ino;
+    s->end = st.st_size;
     if (fresh) {
         char head[4096];
         header(w, head, sizeof head);
-        fputs(head, s->f);
+        if (append_whole(s, head, strlen(head), err, errlen) != 0) return s->failed = 1, -1;
     }
     return (from == 0 || at_from) && !kept_from ? hk_stats_csv_row(s, w, NULL, err, errlen) : 0;
 }
 
 int hk_stats_csv_row(hk_stats_csv *s, const hk_world *w, const hk_stats *known, char *err, size_t errlen)
 {
-    errno = 0;
-    write_row(s->f, w, known);
-    if (fflush(s->f) != 0 || ferror(s->f)) return fail(err, errlen, s->path, strerror(errno ? errno : EIO));
-    return 0;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len); /* the row whole in memory first: one write */
+    if (!f) return fail(err, errlen, s->path, strerror(errno));
+    write_row(f, w, known);
+    const int bad = fclose(f) != 0 || !text;
+    int rc = bad ? fail(err, errlen, s->path, "out of memory for a row") : append_whole(s, text, len, err, errlen);
+    free(text);
+    if (rc == 0) rc = still_there(s, err, errlen);
+    if (rc == 0) s->rows++, s->last_step = hk_world_step_count(w);
+    s->failed |= rc != 0;
+    return rc;
 }
 
 int hk_stats_csv_close(hk_stats_csv *s, char *err, size_t errlen)
 {
-    if (!s->f) return 0;
-    const int rc = fclose(s->f);
-    s->f = NULL;
-    return rc == 0 ? 0 : fail(err, errlen, s->path, strerror(errno));
+    if (s->fd < 0 || !s->path) return 0;
+    int rc = err && !s->failed ? still_there(s, err, errlen) : 0; /* a failed row said it already */
+    if (close(s->fd) != 0 && rc == 0 && err) rc = fail(err, errlen, s->path, strerror(errno));
+    s->fd = -1;
+    return rc;
 }

@@ -4,8 +4,10 @@
 #ifndef HOOKE_STATS_CSV_H
 #define HOOKE_STATS_CSV_H
 
-#include <stdio.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 #include "hooke/hooke.h"
 
@@ -45,8 +47,14 @@ void hk_stats_free(hk_stats_table *t);
 /* ---- writing: a run's rows ---------------------------------------------- */
 
 typedef struct hk_stats_csv {
-    FILE *f;
-    const char *path;
+    int fd;            /* the open file (-1: none) */
+    const char *path;  /* its name */
+    int64_t rows;      /* data rows written whole by this run [1] */
+    int64_t last_step; /* the step of the last of them */
+    int failed;        /* a row could not be written (and said why) */
+    off_t end;         /* the file's length after its last whole row [bytes] */
+    dev_t dev;         /* the file opened, which the path must still name */
+    ino_t ino;
     char warning[1024]; /* after a restart's open: what was dropped that the caller should warn of ("": nothing) */
 } hk_stats_csv;
 
@@ -67,12 +75,16 @@ typedef struct hk_stats_csv {
  * with the message in err. */
 int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, int at_from, char *err,
                       size_t errlen);
-/* Appends the row of the world's current step and flushes it, so a write
- * error is noticed at the row that met it. known: the world's statistics
- * at this step when the caller has them (hk_world_check_stats), else NULL.
- * 0, or -1 with the message. */
+/* Appends the row of the world's current step, whole: formatted in memory and written at once, so a reader never
+ * meets half a row; a write that cannot finish (a full disk: ENOSPC, a file size limit: EFBIG) takes its part back
+ * off, leaving the file at its last whole row, and fails with "cannot write PATH: REASON after N rows (the last of
+ * step S): the file ends with its last whole row". The row fails too when the path no longer names the file (its folder
+ * or the file removed, or replaced, during the run: the rows would be written where no one can read them). known: the
+ * world's statistics at this step when the caller has them (hk_world_check_stats), else NULL. 0, or -1 with the
+ * message. */
 int hk_stats_csv_row(hk_stats_csv *s, const hk_world *w, const hk_stats *known, char *err, size_t errlen);
-/* Closes the file; 0, or -1 with the message. */
+/* Closes the file (safe on one never opened, or zeroed); with err, fails as a row does when the path no longer
+ * names the file. 0, or -1 with the message. */
 int hk_stats_csv_close(hk_stats_csv *s, char *err, size_t errlen);
 
 #endif

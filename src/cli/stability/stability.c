@@ -19,6 +19,7 @@
 #include "diagnosis.h"
 #include "env.h"
 #include "json.h"
+#include "outfile.h"
 #include "plot.h"
 #include "stability_plot.h"
 #include "progress.h"
@@ -340,8 +341,11 @@ static int stability_option(stability_opts *o, int id, const char *a, const char
     case O_DT_MIN:
     case O_DT_MAX:
     case O_TIME:
-        if (hk_arg_positive(v, id == O_DT_MIN ? &o->dt_min : id == O_DT_MAX ? &o->dt_max : &o->time))
-            return hk_arg_error(NULL, a, v, "a number > 0");
+        if (hk_arg_above(NULL, a, v, 0, "a number > 0",
+                         id == O_DT_MIN   ? &o->dt_min
+                         : id == O_DT_MAX ? &o->dt_max
+                                          : &o->time))
+            return 1;
         break;
     case O_POINTS:
         if (hk_arg_int(NULL, a, v, 2, 100, "a whole number 2..100", &n)) return 1;
@@ -621,7 +625,8 @@ int hk_cmd_stability(int argc, char **argv)
             }
         }
         if (out) {
-            FILE *f = fopen(out, "w");
+            hk_outfile of; /* whole: NAME.tmp, renamed over NAME once every byte is out (a cut file was left) */
+            FILE *f = hk_out_open(&of, out, "w");
             const size_t ol = strlen(out);
             const int json = ol > 5 && strcmp(out + ol - 5, ".json") == 0;
             if (!f) {
@@ -642,7 +647,8 @@ int hk_cmd_stability(int argc, char **argv)
                                     P->drift[i], P->error[i]);
                     }
                 }
-                if (fclose(f) != 0 || bad) {
+                if (bad && !errno) errno = EIO;
+                if (hk_out_close(&of, !bad) != 0) {
                     fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno));
                     rc = 3;
                 } else if (!quiet) {

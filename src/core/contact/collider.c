@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bounds.h"
 #include "geometry.h"
 #include "mesh.h"
 
@@ -23,6 +24,35 @@ hk_collider_def hk_default_collider_def(void)
 
 static int finite3(hk_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
+int hk_contact_layer_check(const char *what, double thickness, double stiffness, double damping_ratio, double friction,
+                           char *why, size_t cap)
+{
+    const struct {
+        const char *name, *rule;
+        double v;
+        int ok;
+    } plain[] = {
+        {"thickness", "> 0 m", thickness, thickness > 0},
+        {"friction", ">= 0", friction, friction >= 0},
+    };
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        if (!plain[i].ok || !isfinite(plain[i].v) || !hk_real_holds(plain[i].v)) {
+            snprintf(why, cap, "%s: %s must be %s, finite and within this build's precision (got %g)", what,
+                     plain[i].name, plain[i].rule, plain[i].v);
+            return -1;
+        }
+    /* the magnitudes of the layer's spring and damper: the bounds' table (bounds.c), with its reasons */
+    if (!hk_bound_ok(HK_BOUND_STIFFNESS, 0, stiffness)) {
+        hk_bound_message(what, "stiffness", HK_BOUND_STIFFNESS, 0, stiffness, why, cap);
+        return -1;
+    }
+    if (!hk_bound_ok(HK_BOUND_DAMPING_RATIO, 0, damping_ratio)) {
+        hk_bound_message(what, "damping_ratio", HK_BOUND_DAMPING_RATIO, 0, damping_ratio, why, cap);
+        return -1;
+    }
+    return 0;
+}
+
 /* The definition's values, one by one: 0, or -1 with the reason in why. */
 static int check_def(const hk_collider_def *d, char *why, size_t cap)
 {
@@ -31,7 +61,8 @@ static int check_def(const hk_collider_def *d, char *why, size_t cap)
         snprintf(why, cap, "collider: unknown shape %d", (int)d->shape);
         return -1;
     }
-    const char *s = shapes[d->shape];
+    char what[32], msg[256];
+    snprintf(what, sizeof what, "collider %s", shapes[d->shape]);
     const struct {
         const char *name;
         hk_vec3 v;
@@ -40,26 +71,23 @@ static int check_def(const hk_collider_def *d, char *why, size_t cap)
                 {"velocity", d->velocity},
                 {"angular_velocity", d->angular_velocity}};
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
-        if (!finite3(vecs[i].v)) {
-            snprintf(why, cap, "collider %s: %s must be finite", s, vecs[i].name);
+        if (hk_vec_message(vecs[i].name, vecs[i].v, msg, sizeof msg) != 0) {
+            snprintf(why, cap, "%s: %s", what, msg);
             return -1;
         }
+    if (hk_contact_layer_check(what, d->thickness, d->stiffness, d->damping_ratio, d->friction, why, cap) != 0)
+        return -1;
     const struct {
         const char *name, *rule;
         double v;
         int ok;
     } nums[] = {
-        {"thickness", "> 0 m", d->thickness, d->thickness > 0},
-        {"stiffness", "> 0 N/m", d->stiffness, d->stiffness > 0},
-        {"damping_ratio", ">= 0", d->damping_ratio, d->damping_ratio >= 0},
-        {"friction", ">= 0", d->friction, d->friction >= 0},
         {"radius", "> 0 m", d->radius, d->shape != HK_COLLIDER_CAPSULE || d->radius > 0},
         {"length", ">= 0 m", d->length, d->shape != HK_COLLIDER_CAPSULE || d->length >= 0},
     };
     for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
         if (!nums[i].ok || !isfinite(nums[i].v)) {
-            snprintf(why, cap, "collider %s: %s must be %s and finite (got %g)", s, nums[i].name, nums[i].rule,
-                     nums[i].v);
+            snprintf(why, cap, "%s: %s must be %s and finite (got %g)", what, nums[i].name, nums[i].rule, nums[i].v);
             return -1;
         }
     if (d->shape == HK_COLLIDER_BOX && !(finite3(d->size) && d->size.x > 0 && d->size.y > 0 && d->size.z > 0)) {

@@ -31,6 +31,12 @@ typedef struct hk_pose {
     double w[3];    /* angular velocity [rad/s] */
 } hk_pose;
 
+/* The numbers of a contact layer (a collider's, the contact between bodies'): thickness > 0 m and friction >= 0,
+ * finite and held by the build's precision; stiffness and damping_ratio within their bounds (bounds.c:
+ * HK_BOUND_STIFFNESS, HK_BOUND_DAMPING_RATIO, with the reason). 0, or -1 with "WHAT: FIELD must be ..." in why. */
+int hk_contact_layer_check(const char *what, double thickness, double stiffness, double damping_ratio, double friction,
+                           char *why, size_t cap);
+
 /* Makes c from def (copying and checking its mesh): HK_OK, or
  * HK_ERR_INVALID / HK_ERR_MEMORY with the reason in why. */
 int hk_collider_init(hk_collider *c, const hk_collider_def *def, char *why, size_t cap);

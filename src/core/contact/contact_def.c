@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "collider.h"
 #include "pairs.h"
 #include "response.h"
 
@@ -15,19 +16,10 @@ hk_contact_def hk_default_contact_def(void)
 int hk_world_set_contact(hk_world *w, const hk_contact_def *def)
 {
     if (!def) return hk_fail(w, "contact: no definition given");
-    const struct {
-        const char *name, *rule;
-        double v;
-        int ok;
-    } nums[] = {
-        {"thickness", "> 0 m", def->thickness, def->thickness > 0},
-        {"stiffness", "> 0 N/m", def->stiffness, def->stiffness > 0},
-        {"damping_ratio", ">= 0", def->damping_ratio, def->damping_ratio >= 0},
-        {"friction", ">= 0", def->friction, def->friction >= 0},
-    };
-    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
-        if (!nums[i].ok || !isfinite(nums[i].v))
-            return hk_fail(w, "contact: %s must be %s and finite (got %g)", nums[i].name, nums[i].rule, nums[i].v);
+    char why[256];
+    if (hk_contact_layer_check("contact", def->thickness, def->stiffness, def->damping_ratio, def->friction, why,
+                               sizeof why) != 0)
+        return hk_fail(w, "%s", why);
     if (def->max_pairs < 1)
         return hk_fail(w, "contact: max_pairs must be at least 1 (got %lld)", (long long)def->max_pairs);
     if ((def->bodies != 0 && def->bodies != 1) || (def->self != 0 && def->self != 1))

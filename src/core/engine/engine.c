@@ -379,11 +379,13 @@ int hk_world_optimise(hk_world *w, int reorder_particles)
             if (w->families[f].kind == HK_FAMILY_LIST && !w->families[f].colour_start &&
                 hk_colour_family(&w->families[f], w->bodies[w->families[f].body].first,
                                  w->bodies[w->families[f].body].count) != 0)
-                return hk_fail_memory(w, "out of memory while colouring springs");
+                return hk_fail_memory(w, "out of memory while colouring the %lld springs of family %s",
+                                      (long long)w->families[f].count, w->families[f].name);
         w->coloured = 1;
         if (w->engine) drop_plans(w->engine);
     }
-    if (!w->engine && !(w->engine = calloc(1, sizeof *w->engine))) return hk_fail_memory(w, "out of memory for the engine");
+    if (!w->engine && !(w->engine = calloc(1, sizeof *w->engine)))
+        return hk_fail_memory(w, "out of memory for the engine");
     hk_engine *e = w->engine;
     if (ensure_packed(w, e) != 0) return hk_fail_memory(w, "out of memory for packed particle records");
     if (ensure_plans(w, e) != 0) return hk_fail_memory(w, "out of memory for the sweep plan");

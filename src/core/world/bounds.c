@@ -21,6 +21,10 @@ static const hk_bound bounds[HK_BOUND_COUNT] = {
     [HK_BOUND_DT] = {"time step", "s", 1e-12, INFINITY,
                      "a shorter step moves no particle, v dt vanishing next to a single-precision position, and "
                      "1e12 of them make one second"},
+    [HK_BOUND_DAMPING_RATIO] = {"damping ratio", "", 0, 100,
+                                "1 (critical damping) already takes every bounce away; past 100 the layer's damper "
+                                "only slows a particle's way out of it, and the step an explicit integrator can take "
+                                "shrinks as 1 / (damping_ratio sqrt(k/m))"},
 };
 
 const hk_bound *hk_bound_of(hk_bound_kind kind) { return (unsigned)kind < HK_BOUND_COUNT ? &bounds[kind] : NULL; }
@@ -29,7 +33,7 @@ int hk_bound_ok(hk_bound_kind kind, int zero_ok, double v)
 {
     const hk_bound *b = hk_bound_of(kind);
     if (!b) return 0;
-    return (zero_ok && v == 0) || (v >= b->min && v <= b->max && isfinite(v));
+    return (zero_ok && v == 0) || (v >= b->min && v <= b->max && isfinite(v) && hk_real_holds(v));
 }
 
 void hk_short_g(double v, char *out, size_t cap)
@@ -59,19 +63,25 @@ void hk_bound_text(hk_bound_kind kind, int zero_ok, char *out, size_t cap)
     char lo[32], hi[32];
     hk_short_g(b->min, lo, sizeof lo);
     hk_short_g(b->max, hi, sizeof hi);
+    const char *sp = b->unit[0] ? " " : ""; /* a ratio has no unit */
     if (isfinite(b->max))
-        snprintf(out, cap, "%sin [%s, %s] %s", zero_ok ? "0 or " : "", lo, hi, b->unit);
+        snprintf(out, cap, "%sin [%s, %s]%s%s", zero_ok ? "0 or " : "", lo, hi, sp, b->unit);
     else
-        snprintf(out, cap, "%s>= %s %s", zero_ok ? "0 or " : "", lo, b->unit);
+        snprintf(out, cap, "%s>= %s%s%s", zero_ok ? "0 or " : "", lo, sp, b->unit);
 }
 
-/* "WHAT: FIELD must be RANGE (got V): REASON" into msg (WHAT NULL: "FIELD must be ..."). */
-static void bound_message(const char *what, const char *field, hk_bound_kind kind, int zero_ok, double v, char *msg,
-                          size_t cap)
+void hk_bound_message(const char *what, const char *field, hk_bound_kind kind, int zero_ok, double v, char *msg,
+                      size_t cap)
 {
     char range[96];
     hk_bound_text(kind, zero_ok, range, sizeof range);
     const hk_bound *b = hk_bound_of(kind);
+    if (b && isfinite(v) && v >= b->min && v <= b->max &&
+        !hk_real_holds(v)) { /* within the table, past what the build holds */
+        snprintf(msg, cap, "%s%s%s must be %s and within this build's precision, at most %g %s (got %g)",
+                 what ? what : "", what ? ": " : "", field, range, HK_REAL_LARGEST, b->unit, v);
+        return;
+    }
     /* the reason explains the magnitudes, not the sign */
     const int magnitude = v > 0 && b;
     snprintf(msg, cap, "%s%s%s must be %s (got %g)%s%s", what ? what : "", what ? ": " : "", field, range, v,
@@ -82,12 +92,11 @@ int hk_check_bound(hk_world *w, const char *what, const char *field, hk_bound_ki
 {
     if (hk_bound_ok(kind, zero_ok, v)) return 0;
     char msg[sizeof w->error];
-    bound_message(what, field, kind, zero_ok, v, msg, sizeof msg);
+    hk_bound_message(what, field, kind, zero_ok, v, msg, sizeof msg);
     return hk_fail(w, "%s", msg);
 }
 
-/* 0 if every component of v is finite and held by the build's precision; else -1 with the message in msg. */
-static int vec_message(const char *field, hk_vec3 v, char *msg, size_t cap)
+int hk_vec_message(const char *field, hk_vec3 v, char *msg, size_t cap)
 {
     const double c[3] = {v.x, v.y, v.z};
     for (int k = 0; k < 3; k++) {
@@ -107,7 +116,7 @@ static int vec_message(const char *field, hk_vec3 v, char *msg, size_t cap)
 int hk_check_vec(hk_world *w, const char *what, const char *field, hk_vec3 v)
 {
     char msg[sizeof w->error];
-    return vec_message(field, v, msg, sizeof msg) ? hk_fail(w, "%s: %s", what, msg) : 0;
+    return hk_vec_message(field, v, msg, sizeof msg) ? hk_fail(w, "%s: %s", what, msg) : 0;
 }
 
 int hk_check_positive(hk_world *w, const char *what, const char *field, double v)
@@ -139,7 +148,7 @@ int hk_field_check(const hk_field *f, const void *base, char *msg, size_t cap)
     if (f->rule == HK_RULE_VEC) {
         hk_vec3 x;
         memcpy(&x, at, sizeof x);
-        return vec_message(f->name, x, msg, cap);
+        return hk_vec_message(f->name, x, msg, cap);
     }
     if (f->rule == HK_RULE_INT) {
         int i;
@@ -160,7 +169,7 @@ int hk_field_check(const hk_field *f, const void *base, char *msg, size_t cap)
                                    : hk_bound_ok((hk_bound_kind)f->a, f->rule == HK_RULE_BOUND_OR_0, v))
         return 0;
     if (f->rule == HK_RULE_BOUND || f->rule == HK_RULE_BOUND_OR_0)
-        bound_message(NULL, f->name, (hk_bound_kind)f->a, f->rule == HK_RULE_BOUND_OR_0, v, msg, cap);
+        hk_bound_message(NULL, f->name, (hk_bound_kind)f->a, f->rule == HK_RULE_BOUND_OR_0, v, msg, cap);
     else
         snprintf(msg, cap, "%s must be %s (got %g)", f->name, rule, v);
     return -1;

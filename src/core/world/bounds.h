@@ -9,6 +9,14 @@
  * must be RANGE (got V): REASON" on w (WHAT NULL: "FIELD must be ..."). */
 int hk_check_bound(hk_world *w, const char *what, const char *field, hk_bound_kind kind, int zero_ok, double v);
 
+/* "WHAT: FIELD must be RANGE (got V): REASON" into msg (WHAT NULL: "FIELD must be ..."), the message of a value
+ * that bound kind refuses (past the build's precision: "... and within this build's precision, at most L (got V)"). */
+void hk_bound_message(const char *what, const char *field, hk_bound_kind kind, int zero_ok, double v, char *msg,
+                      size_t cap);
+/* 0 if every component of v is finite and held by the build's precision; else -1 with "FIELD.x must be finite (got
+ * nan)" or "... must be within this build's precision ..." in msg. */
+int hk_vec_message(const char *field, hk_vec3 v, char *msg, size_t cap);
+
 /* 0 if every component of v is finite and within the build's precision (hk_real_holds); else -1 with "WHAT:
  * FIELD.x must be finite (got nan)" or "... must be within this build's precision ..." on w. */
 int hk_check_vec(hk_world *w, const char *what, const char *field, hk_vec3 v);

@@ -82,6 +82,16 @@ hk_num_status hk_num_real(const char *s, double *out)
     return HK_NUM_OK;
 }
 
+hk_num_status hk_num_real_held(const char *s, double *out)
+{
+    double v;
+    const hk_num_status st = hk_num_real(s, &v);
+    if (st != HK_NUM_OK) return st;
+    if (!hk_real_holds(v)) return HK_NUM_BEYOND_PRECISION;
+    *out = v;
+    return HK_NUM_OK;
+}
+
 hk_num_status hk_num_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
     decimal d;
@@ -109,6 +119,7 @@ const char *hk_num_reason(hk_num_status st)
     case HK_NUM_NOT_A_NUMBER: return "not a number";
     case HK_NUM_NOT_WHOLE: return "not a whole number";
     case HK_NUM_OUT_OF_RANGE: return "out of range";
+    case HK_NUM_BEYOND_PRECISION: return "beyond this build's precision";
     default: return NULL;
     }
 }

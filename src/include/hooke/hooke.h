@@ -129,25 +129,27 @@ HK_API hk_spring_params hk_default_spring_params(void); /* k 1000 N/m, no dampin
  * meaningful: k/m and c/m within 1e-24 .. 1e24, omega = sqrt(k/m) <= 1e12 rad/s, resolvable at the smallest dt. The
  * builders and hk_world_set_integrator refuse a value outside with the bound and the reason (hk_world_error). */
 typedef enum hk_bound_kind {
-    HK_BOUND_MASS,      /* particle masses [kg] */
-    HK_BOUND_STIFFNESS, /* spring k [N/m]; 0 is accepted too (no spring force) */
-    HK_BOUND_DAMPING,   /* spring damping c [N*s/m]; 0 is accepted too */
-    HK_BOUND_DT,        /* dt; dt_max, jelly_dt_a and jelly_dt_v unless 0 [s] */
+    HK_BOUND_MASS,          /* particle masses [kg] */
+    HK_BOUND_STIFFNESS,     /* spring k [N/m]; 0 is accepted too (no spring force) */
+    HK_BOUND_DAMPING,       /* spring damping c [N*s/m]; 0 is accepted too */
+    HK_BOUND_DT,            /* dt; dt_max, jelly_dt_a and jelly_dt_v unless 0 [s] */
+    HK_BOUND_DAMPING_RATIO, /* damping_ratio of colliders and of contact between bodies, 0 included [1] */
     HK_BOUND_COUNT
 } hk_bound_kind;
 
 typedef struct hk_bound {
-    const char *quantity; /* "mass", "stiffness", "damping", "time step" */
-    const char *unit;     /* "kg", "N/m", "N*s/m", "s" */
-    double min, max;      /* accepted: [min, max]; max INFINITY: no upper bound (finite) */
+    const char *quantity; /* "mass", "stiffness", "damping", "time step", "damping ratio" */
+    const char *unit;     /* "kg", "N/m", "N*s/m", "s", "" (a ratio) */
+    double min, max;      /* accepted: [min, max]; max INFINITY: no upper bound but the build's precision
+                             (finite, and at most 3.4e38 in single precision) */
     const char *reason;   /* why, one clause for messages */
 } hk_bound;
 /* The row of kind, or NULL. */
 HK_API const hk_bound *hk_bound_of(hk_bound_kind kind);
-/* 1 if v lies within bound kind (or v is 0 and zero_ok), else 0. */
+/* 1 if v lies within bound kind and the build's precision holds it (or v is 0 and zero_ok), else 0. */
 HK_API int hk_bound_ok(hk_bound_kind kind, int zero_ok, double v);
 /* The accepted values as text for messages: "in [1e-12, 1e12] kg", "0 or in
- * [1e-12, 1e12] N/m", ">= 1e-12 s". */
+ * [1e-12, 1e12] N/m", ">= 1e-12 s", "in [0, 100]". */
 HK_API void hk_bound_text(hk_bound_kind kind, int zero_ok, char *out, size_t cap);
 
 /* ------------------------------------------------------------------------ */
@@ -766,6 +768,33 @@ HK_API int hk_world_check_stats(const hk_world *w, double stretch_limit, hk_blow
 HK_API uint64_t hk_world_state_hash(const hk_world *w);
 
 /* ------------------------------------------------------------------------ */
+/* Memory: what a world will take, before it is built                       */
+
+/* What a world will hold, counted before it is built (hk_world_load_scene counts a scene's bodies so; a program
+ * that builds its own can count them the same way). */
+typedef struct hk_memory_need {
+    int64_t particles;            /* every body's [1] */
+    int64_t row_particles;        /* of them, those of one-row lattice bodies (ropes): each is swept in windows
+                                     of its whole row on every thread [1] */
+    int64_t lattice_family_nodes; /* sum over lattice bodies (rope, cloth, jelly) of nodes x spring families [1] */
+    int64_t list_springs;         /* springs held as endpoint lists: points, quads, pairs, meshes, icospheres,
+                                     rings, a rope's all_to_all [1] */
+    hk_integrator_kind integrator;
+    int threads; /* the team the world will run on [1]; 0: OpenMP's default */
+    int contact; /* 1: colliders or contact between bodies */
+} hk_memory_need;
+/* About the bytes [B] a world of `need` takes once built and stepped: the particle arrays (and the copy made
+ * while they grow), the springs' lists, the engine's packed records and work space, the integrator's arrays, the
+ * implicit solver's vectors, products and multigrid, the contact state; from the sizes of the storage
+ * (docs/architecture.md, "Memory"). NaN for a negative count. Thread-safe. */
+HK_API double hk_memory_estimate(const hk_memory_need *need);
+/* The bytes [B] this process may still allocate: the least of the machine's available memory (MemAvailable), what
+ * the limits on its address space and data leave (RLIMIT_AS, RLIMIT_DATA: ulimit -v, -d) and what its control
+ * group's memory.max leaves; INFINITY when none can be read. `what` (may be NULL) gets which of them it is.
+ * Thread-safe. */
+HK_API double hk_memory_available(char *what, size_t cap);
+
+/* ------------------------------------------------------------------------ */
 /* Scene files and frames: what `hooke run` reads and writes                */
 
 /* The run settings of a scene file's `run` section (docs/scene-format.md).
@@ -781,7 +810,11 @@ typedef struct hk_run_settings {
 
 /* Reads the scene file at path and builds its world: bodies, meshes (paths relative to the scene file's folder),
  * integrator. The world is the caller's (hk_world_destroy). run (may be NULL) gets the run settings. On failure: NULL
- * and, in err (may be NULL), the reason as "FILE:LINE:COL: error: expected ..., got '...'" or "FILE: error: ...". */
+ * and, in err (may be NULL), the reason as "FILE:LINE:COL: error: expected ..., got '...'" or "FILE: error: ...".
+ * Before building, the scene's memory is estimated (hk_memory_estimate, its bodies counted from their sections)
+ * and a scene that needs more than hk_memory_available is refused at the body that passes it ("FILE:LINE:1: error:
+ * body rope needs about 7.9 GiB ..., more than the 3.1 GiB ... this process may still take"); an allocation that
+ * fails while building says what it was for and how much the body needs. */
 HK_API hk_world *hk_world_load_scene(const char *path, hk_run_settings *run, char *err, size_t errlen);
 /* The same from scene text in memory; name stands for the file in messages
  * and mesh paths (NULL: "<scene>"): meshes are found relative to name's

@@ -12,6 +12,7 @@
 #include "scene_collider.h"
 #include "scene_kinds.h"
 #include "scene_lex.h"
+#include "scene_memory.h"
 
 /* How it works: one pass reads the text line by line (scene_lex.c). A
  * section's keys write straight into its descriptor through their offsets
@@ -409,6 +410,10 @@ static int finish_item(parser *p, int end_col)
     }
     sc_item *it = new_item(p, end_col);
     if (!it) return -1;
+    it->count = count;
+    it->lattice_families = s->lattice_families;
+    it->one_row = s->one_row;
+    it->list_springs = s->list_springs;
     if (s->file && take_file(p, it)) return -1;
     return take_lists(p, it);
 }
@@ -522,7 +527,12 @@ static int add_item(parser *p, hk_world *w, const sc_item *it, hk_scene *out)
     const char *title = it->kind->title;
     int body = it->kind->add(w, it, lx);
     if (it->kind->body && body >= 0 && body < p->nbodies) out->body_line[body] = it->line;
-    if (body < 0 && body != SC_ADD_REPORTED) {
+    if (body == HK_ERR_MEMORY) { /* what it was for, and how much the body needs */
+        hk_memory_need n = sc_memory_need(it, 1, 1, &p->set);
+        char b[32];
+        sc_fail(lx, it->line, 1, "out of memory building %s: %lld particles need about %s (%s)", title,
+                (long long)n.particles, sc_bytes_text(hk_memory_estimate(&n), b, sizeof b), hk_world_error(w));
+    } else if (body < 0 && body != SC_ADD_REPORTED) {
         const char *e = hk_world_error(w);
         sc_fail(lx, it->end_line, it->end_col, "%s rejected: %s", title, e && *e ? e : "the builder failed");
     }
@@ -545,6 +555,7 @@ static int build(parser *p, hk_scene *out)
         lx->failed = 1;
         return -1;
     }
+    if (sc_memory_check(p->items, p->nitems, &p->set, lx) != 0) return -1; /* before a byte of the world */
     hk_world *w = hk_world_create(&p->set.world);
     if (!w) {
         int line = p->seen_line[SC_WORLD] ? p->seen_line[SC_WORLD] : 1;

@@ -25,7 +25,7 @@ const sc_key sc_collider_keys[SC_COLLIDER_KEYS] = {
     VEC(sc_collider_scene, "angular_velocity", C(angular_velocity), CK_ANY, OPT),
     NUM(sc_collider_scene, "thickness", C(thickness), CK_POS, REQ),
     NUM(sc_collider_scene, "stiffness", C(stiffness), CK_STIFF_POS, REQ),
-    NUM(sc_collider_scene, "damping_ratio", C(damping_ratio), CK_NONNEG, OPT),
+    NUM(sc_collider_scene, "damping_ratio", C(damping_ratio), CK_DAMPING_RATIO, OPT),
     NUM(sc_collider_scene, "friction", C(friction), CK_NONNEG, OPT),
 };
 _Static_assert(COUNT_OF(sc_collider_keys) == SC_COLLIDER_KEYS, "SC_COLLIDER_KEYS counts the rows");
@@ -114,7 +114,7 @@ const sc_key sc_contact_keys[SC_CONTACT_KEYS] = {
     INT(sc_settings, "self", K(self), 0, 1, OPT),
     NUM(sc_settings, "thickness", K(thickness), CK_POS, REQ),
     NUM(sc_settings, "stiffness", K(stiffness), CK_STIFF_POS, REQ),
-    NUM(sc_settings, "damping_ratio", K(damping_ratio), CK_NONNEG, OPT),
+    NUM(sc_settings, "damping_ratio", K(damping_ratio), CK_DAMPING_RATIO, OPT),
     NUM(sc_settings, "friction", K(friction), CK_NONNEG, OPT),
     INT64(sc_settings, "max_pairs", K(max_pairs), 1, (int64_t)1 << 40, OPT),
 };

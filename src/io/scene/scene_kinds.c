@@ -300,6 +300,9 @@ static int rope_finish(sc_section *s, void *def, int64_t *count)
         return SC_FAIL_FAMILY(s, hk_rope_def, skip_springs, "needs 'topology skip_one'");
     if (!skip) d->skip_springs = d->springs;
     *count = d->count;
+    s->one_row = d->topology != HK_ROPE_ALL_TO_ALL;
+    s->lattice_families = d->topology == HK_ROPE_SKIP_ONE ? 2 : d->topology == HK_ROPE_CHAIN ? 1 : 0;
+    if (d->topology == HK_ROPE_ALL_TO_ALL) s->list_springs = (int64_t)d->count * (d->count - 1) / 2;
     return 0;
 }
 static int rope_add(hk_world *w, const sc_item *it, sc_lexer *lx)
@@ -349,6 +352,9 @@ static int cloth_finish(sc_section *s, void *def, int64_t *count)
         return SC_FAIL_FAMILY(s, hk_cloth_def, radius_springs, "needs the key 'radius'");
     if (check_not_parallel(s, d->u, d->v, offsetof(hk_cloth_def, u), offsetof(hk_cloth_def, v))) return -1;
     *count = (int64_t)d->nx * d->ny;
+    /* two families a kind (builders.c), and the radius families: the offsets within the radius, half of them */
+    const double reach = radius_line ? d->radius / d->spacing : 0;
+    s->lattice_families = 2 * (d->structural + d->shear + d->bend) + (int)fmin(4096, 1.6 * reach * reach + 1);
     return 0;
 }
 static int cloth_add(hk_world *w, const sc_item *it, sc_lexer *lx)
@@ -395,6 +401,7 @@ static int jelly_finish(sc_section *s, void *def, int64_t *count)
         if (!given && all) d->springs[c] = j->all;
     }
     *count = (int64_t)d->nx * d->ny * d->nz;
+    s->lattice_families = d->neighbours / 2; /* the half stencil (builders.c) */
     return 0;
 }
 static int jelly_add(hk_world *w, const sc_item *it, sc_lexer *lx)
@@ -506,6 +513,7 @@ static int points_finish(sc_section *s, void *def, int64_t *count)
     if (SC_FAMILY(s, points_scene, springs) && s->nsprings == 0)
         return SC_FAIL_FAMILY(s, points_scene, springs, "has no 'spring' line to apply to");
     *count = s->npoints;
+    s->list_springs = s->nsprings;
     for (int i = 0; i < s->nsprings; i++) {
         const sc_located *e[2] = {&s->sa[i], &s->sb[i]};
         for (int k = 0; k < 2; k++)
@@ -597,6 +605,7 @@ static int icosphere_finish(sc_section *s, void *def, int64_t *count)
     icosphere_scene *d = def;
     if (surface_finish(s, &d->mesh, offsetof(icosphere_scene, mesh))) return -1;
     *count = 10 * ((int64_t)1 << (2 * d->level)) + 2;
+    s->list_springs = 3 * (*count - 2) * (1 + d->mesh.extra_rings); /* its edges (V - 2 = E / 3), and the rings' */
     return 0;
 }
 static int icosphere_add(hk_world *w, const sc_item *it, sc_lexer *lx)

@@ -153,6 +153,7 @@ static int check_bound(sc_check ck, int *zero_ok)
     case CK_DAMPING: return HK_BOUND_DAMPING;
     case CK_STEP:
     case CK_STEP_OR_0: return HK_BOUND_DT;
+    case CK_DAMPING_RATIO: return HK_BOUND_DAMPING_RATIO;
     default: return -1;
     }
 }
@@ -203,7 +204,7 @@ static const char *check_why(sc_check ck, double v)
 /* Token ti, a number, is larger in size than the build's precision holds (hk_real_holds). */
 static int beyond_precision(sc_lexer *lx, int ti, const char *key)
 {
-    return sc_expected_why(lx, ti, "beyond this build's precision", "a number of size at most %g for '%s'",
+    return sc_expected_why(lx, ti, hk_num_reason(HK_NUM_BEYOND_PRECISION), "a number of size at most %g for '%s'",
                            HK_REAL_LARGEST, key);
 }
 
@@ -214,6 +215,11 @@ int sc_parse_num(sc_lexer *lx, int ti, const char *key, sc_check ck, double *out
     char text[160];
     if (st != HK_NUM_OK)
         return sc_expected_why(lx, ti, hk_num_reason(st), "%s for '%s'", check_text(ck, text, sizeof text), key);
+    int zero_ok;
+    const int b = check_bound(ck, &zero_ok);
+    if (b >= 0 && *out >= hk_bound_of((hk_bound_kind)b)->min && *out <= hk_bound_of((hk_bound_kind)b)->max &&
+        !hk_real_holds(*out)) /* within the table's bound (a time step has no upper one), past what the build holds */
+        return beyond_precision(lx, ti, key);
     if (!check_ok(ck, *out))
         return sc_expected_why(lx, ti, check_why(ck, *out), "%s for '%s'", check_text(ck, text, sizeof text), key);
     if (!hk_real_holds(*out)) return beyond_precision(lx, ti, key); /* after a bound's own message: it says more */

@@ -43,12 +43,13 @@ typedef enum sc_check {
     CK_FRACTION, /* (0, 1) */
     CK_NONZERO,  /* vectors: not (0, 0, 0) */
     /* the library's bounds (hk_bound_of) */
-    CK_MASS,      /* within HK_BOUND_MASS */
-    CK_STIFFNESS, /* 0 or within HK_BOUND_STIFFNESS */
-    CK_STIFF_POS, /* within HK_BOUND_STIFFNESS */
-    CK_DAMPING,   /* 0 or within HK_BOUND_DAMPING */
-    CK_STEP,      /* within HK_BOUND_DT */
-    CK_STEP_OR_0, /* 0 or within HK_BOUND_DT */
+    CK_MASS,          /* within HK_BOUND_MASS */
+    CK_STIFFNESS,     /* 0 or within HK_BOUND_STIFFNESS */
+    CK_STIFF_POS,     /* within HK_BOUND_STIFFNESS */
+    CK_DAMPING,       /* 0 or within HK_BOUND_DAMPING */
+    CK_STEP,          /* within HK_BOUND_DT */
+    CK_STEP_OR_0,     /* 0 or within HK_BOUND_DT */
+    CK_DAMPING_RATIO, /* within HK_BOUND_DAMPING_RATIO (0 included) */
 } sc_check;
 
 #define SC_SHOW_MAX 40

@@ -1,4 +1,5 @@
-/* scene_section.h — what a scene section is (keys, families, kinds, the open section) and its keys looked up by offset. */
+/* scene_section.h — what a scene section is (keys, families, kinds, the open section) and its keys looked up by offset.
+ */
 /* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_SCENE_SECTION_H
 #define HOOKE_SCENE_SECTION_H
@@ -17,7 +18,7 @@
 #define SC_MAX_BODY_PARTICLES (1 << 28) /* per body; the builders set the real limits */
 #endif
 #define SC_COUNT_UNKNOWN (-1)    /* a body's particle count is only known when built */
-#define SC_ADD_REPORTED (-2)     /* an add hook that wrote its own error */
+#define SC_ADD_REPORTED (-1000)  /* an add hook that wrote its own error (below every hk_status) */
 #define SC_NO_FIELD ((size_t)-1) /* a key kept by the section itself (pins, points, file) */
 #define SC_MAX_ITEMS 32          /* item kinds (sphere and the bodies) */
 
@@ -114,6 +115,10 @@ struct sc_section {
     sc_located *sa, *sb;
     int nsprings, capsprings;
     char *file; /* the file as written */
+    /* what the body will hold besides its particles, for the memory estimate (hk_memory_need), set by its finish
+     * hook: spring families of its lattice (an upper bound), listed springs, 1 for a one-row lattice (a rope) */
+    int lattice_families, one_row;
+    int64_t list_springs;
 };
 
 /* A closed item, built once the whole file is read. */
@@ -131,6 +136,9 @@ struct sc_item {
     int nsprings;
     char *file;              /* path resolved against the scene's directory */
     int file_line, file_col; /* where 'file' was given */
+    int64_t count;           /* particles, or SC_COUNT_UNKNOWN (a mesh: known when its file is read) */
+    int lattice_families, one_row;
+    int64_t list_springs; /* as the section's */
 };
 
 /* Hook helpers. Keys and families are named by their offset in the descriptor; one the
