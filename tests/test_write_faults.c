@@ -91,7 +91,7 @@ static void test_stats_folder_removed(void **state)
     hk_scene sc;
     hk_world *w = rope_world(&sc);
     hk_stats_csv s;
-    assert_int_equal(hk_stats_csv_open(&s, path, w, 0, err, sizeof err), 0);
+    assert_int_equal(hk_stats_csv_open(&s, path, w, 0, 1, err, sizeof err), 0);
     hk_world_step(w);
     assert_int_equal(hk_stats_csv_row(&s, w, NULL, err, sizeof err), 0);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -108,7 +108,7 @@ static void test_stats_folder_removed(void **state)
 
     /* replaced: another file renamed over the name */
     snprintf(path, sizeof path, "%s/replaced.csv", hk_test_tmpdir());
-    assert_int_equal(hk_stats_csv_open(&s, path, w, 0, err, sizeof err), 0);
+    assert_int_equal(hk_stats_csv_open(&s, path, w, 0, 1, err, sizeof err), 0);
     const char *other = hk_test_path("other.csv");
     hk_test_write(other, "step,time\n");
     assert_int_equal(rename(other, path), 0);
@@ -119,7 +119,7 @@ static void test_stats_folder_removed(void **state)
 
     /* the file left where it is: every row goes in, and closing finds it there */
     snprintf(path, sizeof path, "%s/kept.csv", hk_test_tmpdir());
-    assert_int_equal(hk_stats_csv_open(&s, path, w, 0, err, sizeof err), 0);
+    assert_int_equal(hk_stats_csv_open(&s, path, w, 0, 1, err, sizeof err), 0);
     hk_world_step(w);
     assert_int_equal(hk_stats_csv_row(&s, w, NULL, err, sizeof err), 0);
     assert_int_equal(hk_stats_csv_close(&s, err, sizeof err), 0);
