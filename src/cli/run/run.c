@@ -80,6 +80,9 @@ enum {
     O_STRETCH_LIMIT,
     O_QUIET,
 };
+/* A number macro's digits as text, for the help text (HK_SPRINGS_PER_THREAD: "15000"). */
+#define HK_TEXT_(x) #x
+#define HK_TEXT(x) HK_TEXT_(x)
 static const hk_option run_options[] = {
     {O_STEPS, "steps", "N",
      "the run ends at step N (overrides the scene's run length;\n"
@@ -90,8 +93,8 @@ static const hk_option run_options[] = {
     {O_INTEGRATOR, "integrator", "NAME", "one of: %s", hk_integrator_names},
     {O_THREADS, "threads", "N",
      "OpenMP threads (default: OMP_NUM_THREADS, else the scene's,\n"
-     "else the number of cores, at most one per 15000 springs);\n"
-     "results are bit-identical for any N",
+     "else the number of cores, at most one per " HK_TEXT(HK_SPRINGS_PER_THREAD) " springs);\n"
+                                                                                 "results are bit-identical for any N",
      NULL},
     {O_STATS, "stats", "FILE",
      "CSV per output step: step,time,kinetic,gravity,spring,\n"
@@ -433,7 +436,7 @@ static int prolog(const run_opts *o, run_state *r)
     }
 #ifdef HOOKE_USE_OPENMP
     /* --threads, else OMP_NUM_THREADS, else the scene's, else the mask's cores, at most one per
-     * HK_SPRINGS_PER_THREAD springs (topology.h) */
+     * HK_SPRINGS_PER_THREAD springs (hooke.h hk_default_threads, through topology.c) */
     if (hk_topology_threads_for((int)o->threads, hk_world_threads(w), hk_world_spring_count(w) / hk_mpi_ranks(),
                                 &r->threads, &r->threads_capped, err, sizeof err) != 0) {
         fprintf(stderr, "hooke: error: %s\n", err);
