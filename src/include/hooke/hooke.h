@@ -798,16 +798,41 @@ HK_API uint64_t hk_world_state_hash(const hk_world *w);
 /* ------------------------------------------------------------------------ */
 /* Scene files and frames: what `hooke run` reads and writes                */
 
-/* The run settings of a scene file's `run` section (docs/scene-format.md).
- * A world loaded from the scene already has this integrator set. */
+/* The run settings of a scene file's `run` section (docs/scene-format.md), as the file gives them: what it leaves
+ * open is 0, and hk_run_plan_of says what `hooke run` then does. A world loaded from the scene already has this
+ * integrator set. */
 typedef struct hk_run_settings {
     hk_integrator_def integrator;
     int64_t steps;        /* run length in steps [1]; 0 = not given (see time) */
     double time;          /* run length in simulated seconds [s]; 0 = not given */
-    int64_t every;        /* statistics and frames every N steps [1]; 0 = not given (hooke run then
-                             writes about 100 in the run) */
-    double stretch_limit; /* a spring past stretch_limit * L0 is a blow-up [1] */
+    int64_t every;        /* statistics and frames every N steps [1]; 0 = not given (hk_run_plan_of: about
+                             HK_RUN_OUTPUTS in the run) */
+    double stretch_limit; /* a spring past stretch_limit * L0 is a blow-up [1] (a scene's: HK_STRETCH_LIMIT when
+                             not given; 0 = not given) */
 } hk_run_settings;
+
+#define HK_RUN_OUTPUTS 100    /* outputs (statistics rows, frames) of a run whose settings give no `every`, about [1] */
+#define HK_STRETCH_LIMIT 10.0 /* the stretch limit when none is given [1] */
+#define HK_RUN_MAX_STEPS 9.2e18 /* the most steps a run can count (a signed 64-bit step number) [1] */
+
+/* A run as `hooke run` runs it: run settings with every value they leave open decided, by the rule the program
+ * follows (one home: the program calls hk_run_plan_of too). */
+typedef struct hk_run_plan {
+    int64_t steps;        /* the run ends at step `steps` [1], >= 1: the settings' steps, else ceil(time / dt) */
+    int64_t every;        /* statistics and frames every `every` steps [1], >= 1: the settings' every, else
+                             ceil(steps / HK_RUN_OUTPUTS), at least 1 (about 100 in the run) */
+    double stretch_limit; /* a spring past stretch_limit * L0 is a blow-up [1]: the settings', else
+                             HK_STRETCH_LIMIT */
+    int every_given;      /* 1: every is the settings'; 0: chosen as above (hooke run then says so) */
+} hk_run_plan;
+
+/* The plan of the run settings `run` (a scene's, with a host's own overrides written into them if any: steps; or
+ * time with steps 0; every; stretch_limit; integrator.dt): HK_OK, or HK_ERR_INVALID with *plan zeroed and the
+ * reason in err (may be NULL): "no run length: steps and time are both 0", "time 1e+12 s at dt = 1e-09 s is 1e+21
+ * steps, more than a run can count (9.2e+18): shorten the run or lengthen dt", or a value out of range, "every must
+ * be >= 0 (got -1)". A host stepping its own loop writes its outputs where s % plan.every == 0 and stops at
+ * plan.steps, as `hooke run` does. Thread-safe. */
+HK_API int hk_run_plan_of(const hk_run_settings *run, hk_run_plan *plan, char *err, size_t errlen);
 
 /* Reads the scene file at path and builds its world: bodies, meshes (paths relative to the scene file's folder),
  * integrator. The world is the caller's (hk_world_destroy). run (may be NULL) gets the run settings. On failure: NULL
