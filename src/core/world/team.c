@@ -168,14 +168,15 @@ struct hk_team_session {
 
 int hk_team_session_size(const hk_team_session *s) { return s->size; }
 
-/* Whether held thread i can take a task now: not crowded, and on its core (spinning on its seat, or just back from
- * a task) or asleep on it (woken: a quiet core's thread after a long serial stretch); not while it is still on its
- * way into the region. Only the pass's speed depends on the answer: its bits do not depend on its task count. */
+/* Whether held thread i can take a task now: not crowded, and on its core (spinning on its seat, just back from a
+ * task, or on its way into the region: a step's first pass often comes before it has looked) or asleep on it
+ * (woken: a quiet core's thread after a long serial stretch). Only the pass's speed depends on the answer: its bits
+ * do not depend on its task count. */
 static int can_take(const seat *me, int64_t now)
 {
     if (now < atomic_load_explicit(&me->crowded, memory_order_relaxed)) return 0;
-    return atomic_load_explicit(&me->sleepers, memory_order_relaxed) > 0 ||
-           now - atomic_load_explicit(&me->beat, memory_order_relaxed) < FRESH_NS;
+    const int64_t beat = atomic_load_explicit(&me->beat, memory_order_relaxed);
+    return atomic_load_explicit(&me->sleepers, memory_order_relaxed) > 0 || beat > now || now - beat < FRESH_NS;
 }
 
 /* Hands the job written to held threads pick[1 .. n - 1] (task j to pick[j]) and waits until they have counted
@@ -262,8 +263,8 @@ void hk_team_hold(int team, int full, int64_t *rest, hk_team_session **slot, voi
         for (int i = 0; i < team; i++) {
             atomic_init(&s.seats[i].job, 0);
             atomic_init(&s.seats[i].sleepers, 0);
-            atomic_init(&s.seats[i].beat, 0); /* on its way: takes no task before it has looked at its seat */
-            atomic_init(&s.seats[i].crowded, 0);
+            atomic_init(&s.seats[i].beat, INT64_MAX); /* on its way: counted as on its core until it looks */
+            atomic_init(&s.seats[i].crowded, hk_team_test_crowded ? hk_team_test_crowded(i) : 0);
         }
         sync_init(&s.sync);
         hk_count_init(&s.done);
