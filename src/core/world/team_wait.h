@@ -35,8 +35,7 @@
 #define HK_OFF_CORE_NS 300000    /* a spin descheduled this long stops [ns] */
 #define HK_SHORT_NS 10000000     /* spins stay short this long after that [ns] */
 #define HK_CROWD_TAU_NS 20000000 /* the time scale of the average of the run delay's share [ns] */
-#define HK_CROWD_SHARE (1.0 / 3) /* that share above which a thread is crowded (half for one other busy process) [1]   \
-                                  */
+#define HK_CROWD_SHARE (1.0 / 3) /* the share above which a thread is crowded (one other busy process: 1/2) [1] */
 #define HK_CROWDED_NS 100000000  /* how long a thread stays crowded [ns] */
 
 /* The monotonic clock [ns]. */
