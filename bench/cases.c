@@ -83,6 +83,7 @@ static hk_world *zero_g_world(int threads)
     hk_bench_set_threads(threads);
     hk_world_def d = hk_default_world_def();
     d.air_drag = 1e-6;
+    d.threads = threads; /* the case's count, not hooke's default for the springs */
     return hk_world_create(&d);
 }
 
@@ -223,6 +224,7 @@ static void *setup_surface(int level, int threads, const char *kernels)
     hk_bench_set_threads(threads);
     hk_world_def d = hk_default_world_def();
     d.gravity = (hk_vec3){0, 0, 0};
+    d.threads = threads; /* the case's count, not hooke's default for the springs */
     hk_world *w = hk_world_create(&d);
     surface_case *c = calloc(1, sizeof *c);
     if (!w || !c) {
@@ -270,7 +272,9 @@ static void *setup_step_scene(const char *path, int threads, const char *kernels
         fprintf(stderr, "%s\n", err);
         return NULL;
     }
-    world_case *c = world_case_new(hk_scene_take_world(&sc), kernels);
+    hk_world *w = hk_scene_take_world(&sc);
+    hk_world_set_threads(w, threads); /* the case's count, not the scene's or hooke's default */
+    world_case *c = world_case_new(w, kernels);
     if (c) c->items = hk_world_spring_count(c->w) * hk_world_substeps(c->w);
     return c;
 }

@@ -107,6 +107,96 @@ static void test_load_scene(void **state)
     hk_world_destroy(w);
 }
 
+/* The run the settings describe, as `hooke run` runs it (hk_run_plan_of): the length from steps or from time, about
+ * 100 outputs where the settings give no every, the stretch limit's default; a host's loop over it. A scene
+ * without `every` gave every 0 and nothing else: `s % run.every` divided by zero. */
+static void test_run_plan(void **state)
+{
+    (void)state;
+    char err[256];
+    hk_run_settings run;
+    hk_run_plan plan;
+    hk_world *w = hk_world_load_scene(HOOKE_SCENES_DIR "/rope.scene", &run, err, sizeof err);
+    assert_non_null(w);
+    assert_int_equal(run.every, 0); /* time 5 s at dt 1/60 s, no every */
+    assert_int_equal(hk_run_plan_of(&run, &plan, err, sizeof err), HK_OK);
+    assert_string_equal(err, "");
+    assert_int_equal(plan.steps, 300);
+    assert_int_equal(plan.every, 3);
+    assert_int_equal(plan.every_given, 0);
+    assert_true(plan.stretch_limit == HK_STRETCH_LIMIT);
+    int outputs = 0; /* a host's loop: statistics every plan.every steps, to the end */
+    for (int64_t s = 1; s <= plan.steps; s++) {
+        assert_int_equal(hk_world_step(w), HK_OK);
+        if (s % plan.every == 0) outputs++;
+    }
+    assert_int_equal(outputs, HK_RUN_OUTPUTS);
+    assert_int_equal(hk_world_step_count(w), 300);
+    hk_world_destroy(w);
+    w = hk_world_load_scene(HOOKE_SCENES_DIR "/oscillator.scene", &run, err, sizeof err); /* steps 5000 */
+    assert_non_null(w);
+    hk_world_destroy(w);
+    assert_int_equal(hk_run_plan_of(&run, &plan, err, sizeof err), HK_OK);
+    assert_int_equal(plan.steps, 5000);
+    assert_int_equal(plan.every, 50);
+    /* ceil(steps / 100), at least 1; a given every and stretch limit stand */
+    static const int64_t steps[][2] = {{1, 1}, {99, 1}, {100, 1}, {101, 2}, {250, 3}, {INT64_MAX, 92233720368547759}};
+    for (int i = 0; i < 6; i++) {
+        run.steps = steps[i][0];
+        assert_int_equal(hk_run_plan_of(&run, &plan, NULL, 0), HK_OK);
+        assert_int_equal(plan.every, steps[i][1]);
+    }
+    run.steps = 1000;
+    run.every = 7;
+    run.stretch_limit = 2.5;
+    assert_int_equal(hk_run_plan_of(&run, &plan, NULL, 0), HK_OK);
+    assert_int_equal(plan.every, 7);
+    assert_int_equal(plan.every_given, 1);
+    assert_true(plan.stretch_limit == 2.5);
+    /* a time: ceil(time / dt), a time of a whole number of steps to rounding included (0.3 / 0.1 = 2.9999...) */
+    run.steps = 0;
+    run.every = 0;
+    run.stretch_limit = 0; /* not given: the default */
+    run.time = 0.3;
+    run.integrator.dt = 0.1;
+    assert_int_equal(hk_run_plan_of(&run, &plan, NULL, 0), HK_OK);
+    assert_int_equal(plan.steps, 3);
+    assert_int_equal(plan.every, 1);
+    assert_true(plan.stretch_limit == HK_STRETCH_LIMIT);
+    run.time = 0.35;
+    assert_int_equal(hk_run_plan_of(&run, &plan, NULL, 0), HK_OK);
+    assert_int_equal(plan.steps, 4);
+    run.steps = 10; /* steps win over time */
+    assert_int_equal(hk_run_plan_of(&run, &plan, NULL, 0), HK_OK);
+    assert_int_equal(plan.steps, 10);
+    /* refused, by name; the plan zeroed */
+    static const struct {
+        int64_t steps, every;
+        double time, dt, stretch;
+        const char *why;
+    } bad[] = {
+        {0, 0, 0, 0.1, 0, "no run length: steps and time are both 0"},
+        {0, 0, 1e12, 1e-9, 0,
+         "time 1e+12 s at dt = 1e-09 s is 1e+21 steps, more than a run can count (9.2e+18): shorten the run or "
+         "lengthen dt"},
+        {-1, 0, 0, 0.1, 0, "steps must be >= 0 (got -1)"},
+        {10, -1, 0, 0.1, 0, "every must be >= 0 (got -1)"},
+        {0, 0, -1, 0.1, 0, "time must be 0 or a finite number of seconds > 0 (got -1)"},
+        {0, 0, 1, 0, 0, "integrator.dt must be a finite number of seconds > 0 (got 0)"},
+        {10, 0, 0, 0.1, 0.5, "stretch_limit must be 0 (not given) or a finite ratio > 1 (got 0.5)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        run.steps = bad[i].steps, run.every = bad[i].every, run.time = bad[i].time;
+        run.integrator.dt = bad[i].dt, run.stretch_limit = bad[i].stretch;
+        plan.steps = plan.every = 99;
+        assert_int_equal(hk_run_plan_of(&run, &plan, err, sizeof err), HK_ERR_INVALID);
+        assert_string_equal(err, bad[i].why);
+        assert_int_equal(plan.steps, 0);
+        assert_int_equal(plan.every, 0);
+    }
+    assert_int_equal(hk_run_plan_of(NULL, &plan, NULL, 0), HK_ERR_INVALID);
+}
+
 /* Scene text in memory builds the same world as the file; meshes are found beside the name. */
 static void test_parse_scene(void **state)
 {
@@ -257,6 +347,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_version_and_formats),
         cmocka_unit_test(test_load_scene),
+        cmocka_unit_test(test_run_plan),
         cmocka_unit_test(test_parse_scene),
         cmocka_unit_test(test_scene_errors),
         cmocka_unit_test(test_frames),

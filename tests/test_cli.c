@@ -615,6 +615,7 @@ static void test_bad_environment(void **state)
         {"HOOKE_KERNELS=AVX512", "hooke: error: HOOKE_KERNELS=AVX512: expected"},
         {"HOOKE_LIST_PARALLEL_MIN=lots", "hooke: error: HOOKE_LIST_PARALLEL_MIN=lots: expected a whole number"},
         {"HOOKE_LIST_PARALLEL_MIN=-1", "hooke: error: HOOKE_LIST_PARALLEL_MIN=-1: expected a whole number"},
+        {"HOOKE_FULL_TEAM=yes", "hooke: error: HOOKE_FULL_TEAM=yes: expected 0 or 1"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         hk_run r = hk_test_hooke(cases[i].env, "run " SCENE("oscillator.scene") " --steps 2 --quiet");

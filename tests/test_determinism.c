@@ -189,8 +189,9 @@ static void record_team(hk_world *w, int t, int T)
     if (t == 0) last_team = T;
 }
 
-/* A world runs its parallel regions on its own thread count and leaves the
- * process-wide OpenMP setting alone. */
+/* A world runs its parallel passes on its own thread count and leaves the
+ * process-wide OpenMP setting alone (HOOKE_FULL_TEAM=1: every pass on the
+ * whole team, whatever else the machine runs). */
 static void test_world_threads_leave_openmp_alone(void **state)
 {
     (void)state;
@@ -208,12 +209,129 @@ static void test_world_threads_leave_openmp_alone(void **state)
     assert_int_equal(hk_world_set_threads(w, 2), 0);
     hk_world_step(w);
     assert_int_equal(last_team, 2);
-    assert_int_equal(hk_world_set_threads(w, 0), 0); /* 0: the OpenMP default */
+    assert_int_equal(hk_world_set_threads(w, 0), 0); /* 0: hooke's default, at most OpenMP's count (1) */
     hk_world_step(w);
     assert_int_equal(last_team, 1);
     assert_int_equal(hk_world_set_threads(w, -1), -1);
     assert_int_equal(hk_world_set_threads(w, HK_MAX_THREADS + 1), -1);
     hk_world_destroy(w);
+#endif
+}
+
+/* hooke's default thread count, the program's rule in the library: one thread per HK_SPRINGS_PER_THREAD springs
+ * begun, at most the cores. A world of threads 0 runs on it for its springs, counted again as bodies are added,
+ * with OpenMP's count as the cores (OMP_NUM_THREADS=1 in the tests' environment: set to 4 here), and says so
+ * (hk_world_threads_in_use); its passes run on that many tasks. */
+static void test_default_thread_count(void **state)
+{
+    (void)state;
+    assert_int_equal(hk_default_threads(0, 8), 1);
+    assert_int_equal(hk_default_threads(79, 8), 1); /* the rope scene */
+    assert_int_equal(hk_default_threads(15000, 8), 1);
+    assert_int_equal(hk_default_threads(15001, 8), 2);
+    assert_int_equal(hk_default_threads(1567746, 2), 2); /* cloth_512 on 2 cores */
+    assert_int_equal(hk_default_threads(1567746, 4096), 105);
+    assert_int_equal(hk_default_threads(1000000, 0), 1);
+#ifndef HOOKE_USE_OPENMP
+    hk_world *w = hk_world_create(NULL);
+    assert_int_equal(hk_world_threads_in_use(w), 1); /* one thread, whatever the springs */
+    hk_world_destroy(w);
+#else
+    omp_set_num_threads(4);
+    hk_world_def def = hk_default_world_def();
+    def.full_team = 1;
+    hk_world *w = hk_world_create(&def);
+    assert_non_null(w);
+    assert_int_equal(hk_world_threads(w), 0);
+    hk_rope_def r = hk_default_rope_def();
+    r.count = 80;
+    assert_true(hk_world_add_rope(w, &r) >= 0);
+    assert_int_equal(hk_world_spring_count(w), 79);
+    assert_int_equal(hk_world_threads_in_use(w), 1);
+    hk_test_integrator(w, HK_SEMI_IMPLICIT_EULER, 1e-4);
+    w->after_pass = record_team;
+    last_team = 0;
+    hk_world_step(w);
+    assert_int_equal(last_team, 1);
+    r.count = 15000; /* 15078 springs: 2 threads */
+    r.origin.y = 1;
+    assert_true(hk_world_add_rope(w, &r) >= 0);
+    assert_int_equal(hk_world_spring_count(w), 15078);
+    assert_int_equal(hk_world_threads_in_use(w), 2);
+    hk_world_step(w);
+    assert_int_equal(last_team, 2);
+    r.count = 40000; /* 55077 springs: 4 threads, all of OpenMP's */
+    r.origin.y = 2;
+    assert_true(hk_world_add_rope(w, &r) >= 0);
+    assert_int_equal(hk_world_threads_in_use(w), 4);
+    hk_world_step(w);
+    assert_int_equal(last_team, 4);
+    omp_set_num_threads(3); /* OpenMP's count, as called from this thread */
+    assert_int_equal(hk_world_threads_in_use(w), 3);
+    assert_int_equal(hk_world_set_threads(w, 2), 0); /* a setting wins */
+    assert_int_equal(hk_world_threads_in_use(w), 2);
+    omp_set_num_threads(1);
+    hk_world_destroy(w);
+#endif
+}
+
+/* The OpenMP threads that ran an engine pass's tasks (a bit each), the most tasks of a pass, the passes run in a
+ * parallel region, and the passes. */
+static int ran_on, most_tasks, in_region, passes;
+static void record_threads(hk_world *w, int t, int T)
+{
+    (void)w;
+    if (t == 0) __atomic_fetch_add(&passes, 1, __ATOMIC_RELAXED);
+#ifdef HOOKE_USE_OPENMP
+    __atomic_fetch_or(&ran_on, 1 << omp_get_thread_num(), __ATOMIC_RELAXED);
+    if (omp_in_parallel()) __atomic_fetch_add(&in_region, 1, __ATOMIC_RELAXED);
+#endif
+    for (int m = __atomic_load_n(&most_tasks, __ATOMIC_RELAXED); T > m;)
+        if (__atomic_compare_exchange_n(&most_tasks, &m, T, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
+}
+
+/* Test crowding: held thread 1, or every held thread, counts as kept off its core by another process. */
+static int64_t crowd_one(int thread) { return thread == 1 ? INT64_MAX : 0; }
+static int64_t crowd_all(int thread) { return thread >= 1 ? INT64_MAX : 0; }
+
+/* Steps the scene on 3 threads with `crowded` (team.h) and full_team `full`; the state hash. */
+static uint64_t crowded_run(int64_t (*crowded)(int), int full, int steps)
+{
+    ran_on = most_tasks = in_region = passes = 0;
+    hk_world *w = scene(3);
+    w->def.full_team = full;
+    hk_test_integrator(w, HK_SEMI_IMPLICIT_EULER, 2.5e-4);
+    w->after_pass = record_threads;
+    hk_team_test_crowded = crowded;
+    for (int s = 0; s < steps; s++) hk_world_step(w);
+    hk_team_test_crowded = NULL;
+    const uint64_t h = hk_world_state_hash(w);
+    hk_world_destroy(w);
+    return h;
+}
+
+/* A held thread that another process keeps off its core sits out the world's passes: it takes no task while it
+ * is crowded, the passes run on the others, and the state is the bits of one thread. When every held thread is
+ * crowded, the steps after the first run on the calling thread alone, without a parallel region. full_team 1
+ * keeps every thread in every pass. */
+static void test_crowded_thread_sits_out(void **state)
+{
+    (void)state;
+#ifndef HOOKE_USE_OPENMP
+    skip(); /* no OpenMP: no held threads */
+#else
+    const int steps = 60;
+    const uint64_t one = run_hash(HK_SEMI_IMPLICIT_EULER, 2.5e-4, steps, 1, NULL);
+    assert_true(crowded_run(crowd_one, 0, steps) == one);
+    assert_int_equal(ran_on & 2, 0); /* thread 1 never */
+    assert_true(most_tasks >= 1 && most_tasks <= 2);
+    assert_true(crowded_run(crowd_all, 0, steps) == one);
+    assert_int_equal(ran_on, 1); /* the caller only */
+    assert_int_equal(most_tasks, 1);
+    assert_true(in_region > 0 && 10 * in_region < passes); /* the first step's passes, no region after it */
+    assert_true(crowded_run(crowd_one, 1, steps) == one);
+    assert_int_equal(ran_on, 7); /* threads 0, 1 and 2 */
+    assert_int_equal(most_tasks, 3);
 #endif
 }
 
@@ -223,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_repeat_runs_same_hash),       cmocka_unit_test(test_thread_count_same_hash),
         cmocka_unit_test(test_different_dt_different_hash), cmocka_unit_test(test_substeps_equal_plain_steps),
         cmocka_unit_test(test_hash_covers_state),           cmocka_unit_test(test_world_threads_leave_openmp_alone),
+        cmocka_unit_test(test_default_thread_count),        cmocka_unit_test(test_crowded_thread_sits_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -84,15 +84,39 @@ static void test_list_parallel_min(void **state)
     assert_int_equal(def.list_parallel_min, HK_LIST_PARALLEL_MIN);
 }
 
+/* HOOKE_FULL_TEAM: 0 or 1 into full_team (the tests' environment sets 1), unset or empty the default 0. */
+static void test_full_team(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"yes", "2", "-1", "0.5", "1x"};
+    char want[96];
+    for (int i = 0; i < 5; i++) {
+        snprintf(want, sizeof want, "HOOKE_FULL_TEAM=%s: expected 0 or 1", bad[i]);
+        refused("HOOKE_FULL_TEAM", bad[i], want);
+    }
+    hk_world_def def;
+    for (int v = 0; v <= 1; v++) {
+        assert_int_equal(setenv("HOOKE_FULL_TEAM", v ? "1" : "0", 1), 0);
+        assert_int_equal(hk_env_world_def(&def, NULL, 0), 0);
+        assert_int_equal(def.full_team, v);
+    }
+    assert_int_equal(unsetenv("HOOKE_FULL_TEAM"), 0);
+    assert_int_equal(hk_env_world_def(&def, NULL, 0), 0);
+    assert_int_equal(def.full_team, 0);
+    assert_int_equal(hk_default_world_def().full_team, 0);
+}
+
 /* The library reads no environment: with unusable values set, worlds and scenes are made as without them. */
 static void test_library_reads_none(void **state)
 {
     (void)state;
     assert_int_equal(setenv("HOOKE_KERNELS", "bogus", 1), 0);
     assert_int_equal(setenv("HOOKE_LIST_PARALLEL_MIN", "lots", 1), 0);
+    assert_int_equal(setenv("HOOKE_FULL_TEAM", "1", 1), 0);
     hk_world *w = hk_world_create(NULL);
     assert_non_null(w);
     assert_string_equal(hk_world_kernels(w), hk_kernels_name());
+    assert_int_equal(w->def.full_team, 0);
     hk_world_destroy(w);
     hk_scene sc;
     char err[512];
@@ -101,6 +125,7 @@ static void test_library_reads_none(void **state)
     hk_scene_free(&sc);
     assert_int_equal(unsetenv("HOOKE_KERNELS"), 0);
     assert_int_equal(unsetenv("HOOKE_LIST_PARALLEL_MIN"), 0);
+    assert_int_equal(unsetenv("HOOKE_FULL_TEAM"), 0);
 }
 
 /* A scene's world starts from the program's definition; one the library refuses is not the file's fault: no
@@ -131,9 +156,9 @@ static void test_scene_base(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_kernel_path),   cmocka_unit_test(test_good_kernel_path),
-        cmocka_unit_test(test_list_parallel_min), cmocka_unit_test(test_library_reads_none),
-        cmocka_unit_test(test_scene_base),
+        cmocka_unit_test(test_bad_kernel_path),    cmocka_unit_test(test_good_kernel_path),
+        cmocka_unit_test(test_list_parallel_min),  cmocka_unit_test(test_full_team),
+        cmocka_unit_test(test_library_reads_none), cmocka_unit_test(test_scene_base),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

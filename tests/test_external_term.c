@@ -47,6 +47,7 @@ static hk_world *make_world(void)
     def.gravity = (hk_vec3){0, 0, 0};
     def.ground.model = HK_GROUND_NONE;
     def.has_walls = 0;
+    def.full_team = 1; /* every pass on the whole team: the thread counts compared are the ones run */
     hk_world *w = hk_world_create(&def);
     assert_non_null(w);
     const double c[3] = {TETHER_C_X + shift[0], TETHER_C_Y + shift[1], TETHER_C_Z + shift[2]};

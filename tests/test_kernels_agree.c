@@ -5,10 +5,6 @@
 #include "hk_test_forces.h"
 #include "hk_test_scenes.h"
 
-#ifdef HOOKE_USE_OPENMP
-#include <omp.h>
-#endif
-
 #include "forces.h"
 #include "kernels.h"
 #include "scene.h"
@@ -65,6 +61,10 @@ static double shortest_rest(const hk_world *w)
     return isfinite(best) ? best : 1.0;
 }
 
+/* The world's thread count (its own setting: a scene's world would take hooke's default, fewer threads for the
+ * small scenes). */
+static void set_threads(hk_world *w, int t) { assert_int_equal(hk_world_set_threads(w, t), 0); }
+
 /* Loads a scene and moves every free particle by up to 1e-3 of the shortest
  * spring, and its velocity by up to that much per substep: a generic state
  * (no spring exactly at rest, damping at work), the same for every path. */
@@ -82,6 +82,7 @@ static hk_scene load_perturbed(const char *file)
         fail();
     }
     hk_world *w = sc.world;
+    set_threads(w, 1);
     const double L = shortest_rest(w), h = w->h; /* the substep (the scene set its integrator) */
     const double dx = 1e-3 * L, dv = 1e-3 * L / h;
     hk_real *arr[6] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx, w->p.vy, w->p.vz};
@@ -91,15 +92,6 @@ static hk_scene load_perturbed(const char *file)
             arr[c][i] += (hk_real)((c < 3 ? dx : dv) * hk_test_unit(6 * (uint64_t)i + (uint64_t)c));
     }
     return sc;
-}
-
-static void set_threads(int t)
-{
-#ifdef HOOKE_USE_OPENMP
-    omp_set_num_threads(t);
-#else
-    (void)t;
-#endif
 }
 
 static hk_real *copy_of(const hk_real *a, int n)
@@ -148,7 +140,6 @@ static void check_scene(const char *file)
 {
     /* the reference path */
     assert_int_equal(hk_kernels_select("reference"), 0);
-    set_threads(1);
     reference ref = {0};
     hk_scene sc = load_perturbed(file);
     hk_world *w = sc.world;
@@ -198,7 +189,7 @@ static void check_scene(const char *file)
         sc = load_perturbed(file);
         w = sc.world;
         assert_int_equal(w->p.count, n);
-        set_threads(1);
+        set_threads(w, 1);
         hk_forces_compute(w);
         assert_string_equal(hk_world_error(w), "");
         const hk_real *f[3] = {w->p.fx, w->p.fy, w->p.fz};
@@ -222,7 +213,7 @@ static void check_scene(const char *file)
         /* the same path with 2 and 3 threads: the same bits */
         hk_real *one[3] = {copy_of(w->p.fx, n), copy_of(w->p.fy, n), copy_of(w->p.fz, n)};
         for (int t = 2; t <= 3; t++) {
-            set_threads(t);
+            set_threads(w, t);
             for (int c = 0; c < 3; c++) memset((void *)(uintptr_t)f[c], 0xff, (size_t)n * sizeof(hk_real));
             hk_forces_compute(w);
             for (int c = 0; c < 3; c++)
@@ -234,7 +225,7 @@ static void check_scene(const char *file)
                     fail();
                 }
         }
-        set_threads(1);
+        set_threads(w, 1);
         if (!scalar_f[0]) {
             for (int c = 0; c < 3; c++) scalar_f[c] = copy_of(one[c], n);
         } else {

@@ -136,6 +136,7 @@ static hk_world *load(const char *text, const char *integrator)
         print_error("%s\n", err);
         fail();
     }
+    w->def.full_team = 1; /* every pass on the whole team: the thread counts compared are the ones run */
     if (integrator) {
         hk_integrator_def d = hk_world_integrator(w);
         const int kind = hk_integrator_from_name(integrator);

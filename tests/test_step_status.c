@@ -25,6 +25,7 @@ static hk_world *cloth(hk_integrator_kind kind)
     hk_world_def wd = hk_default_world_def();
     wd.kernels = "scalar"; /* the engine, on any CPU */
     wd.threads = 1;
+    wd.full_team = 1; /* every pass on the whole team: the step on 2 threads needs thread 1's work space */
     hk_world *w = hk_world_create(&wd);
     assert_non_null(w);
     hk_cloth_def c = hk_default_cloth_def();

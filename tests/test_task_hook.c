@@ -304,6 +304,7 @@ static uint64_t run_scene(const scene *sc, int threads, pool *p)
     def.wind_model = HK_WIND_TRIANGLE;
     def.wind = (hk_vec3){2, 0, 0};
     def.threads = threads;
+    def.full_team = 1; /* every pass on the whole team: the thread counts compared are the ones run */
     if (sc->list_parallel_min) def.list_parallel_min = sc->list_parallel_min;
     if (p) def.task_hook = (hk_task_hook){pool_run, p};
     hk_world *w = hk_world_create(&def);

@@ -1,4 +1,5 @@
-/* env.c — reads HOOKE_KERNELS and HOOKE_LIST_PARALLEL_MIN into the definition the program's worlds start from. */
+/* env.c — reads HOOKE_KERNELS, HOOKE_LIST_PARALLEL_MIN and HOOKE_FULL_TEAM into the definition the program's worlds
+ * start from. */
 /* SPDX-License-Identifier: MIT */
 #include "env.h"
 
@@ -39,6 +40,12 @@ int hk_env_world_def(hk_world_def *out, char *err, size_t errlen)
         return -1;
     }
     if (min) out->list_parallel_min = (int)n;
+    const char *full = value_of("HOOKE_FULL_TEAM");
+    if (full && hk_num_int(full, 0, 1, &n) != HK_NUM_OK) {
+        if (err && errlen) snprintf(err, errlen, "HOOKE_FULL_TEAM=%s: expected 0 or 1", full);
+        return -1;
+    }
+    if (full) out->full_team = (int)n;
     return 0;
 }
 

@@ -16,6 +16,7 @@ extern "C" {
  * environment asks for,
  *   HOOKE_KERNELS            a kernel path this CPU and build run -> kernels
  *   HOOKE_LIST_PARALLEL_MIN  a whole number of springs >= 0 -> list_parallel_min
+ *   HOOKE_FULL_TEAM          0 or 1 -> full_team
  * unset or empty: the default. 0, or -1 with "NAME=VALUE: expected ..." in
  * err: a value the program cannot use is an error, never a silent default. */
 int hk_env_world_def(hk_world_def *out, char *err, size_t errlen);

@@ -19,14 +19,7 @@ static void say(char *err, size_t errlen, const char *why)
 static hk_world *take(int rc, hk_scene *sc, hk_run_settings *run)
 {
     if (rc != 0) return NULL;
-    if (run) {
-        memset(run, 0, sizeof *run);
-        run->integrator = sc->integrator;
-        run->steps = sc->steps;
-        run->time = sc->time;
-        run->every = sc->every;
-        run->stretch_limit = sc->stretch_limit;
-    }
+    if (run) *run = hk_scene_run_settings(sc);
     return hk_scene_take_world(sc);
 }
 

@@ -432,6 +432,7 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
         hk_world_destroy(w);
         return -1;
     }
+    hk_world_set_threads(w, threads); /* the configuration's count, not the scene's or hooke's default */
     if (hk_mpi_any(hk_world_optimise(w, 0) != 0) || hk_mpi_distribute(w) != 0) { /* over MPI ranks: each rank's share */
         fprintf(stderr, "hooke: error: bench: %s\n", hk_world_error(w));
         hk_world_destroy(w);

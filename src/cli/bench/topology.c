@@ -165,10 +165,10 @@ int hk_topology_threads_for(int flag, int scene, int64_t springs, int *out, int 
     }
 #endif
     *out = scene > 0 ? scene : hk_topology_cores();
-    if (scene <= 0 && springs > 0) { /* the default: no more threads than the problem keeps busy */
-        const int64_t fit = (springs + HK_SPRINGS_PER_THREAD - 1) / HK_SPRINGS_PER_THREAD;
+    if (scene <= 0 && springs > 0) { /* the default: no more threads than the problem keeps busy (the library's rule) */
+        const int fit = hk_default_threads(springs, *out);
         if (fit < *out) {
-            *out = (int)fit;
+            *out = fit;
             if (capped) *capped = 1;
         }
     }

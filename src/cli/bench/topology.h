@@ -18,13 +18,11 @@ void hk_topology_bind_threads(void);
  * the cores of the process's mask. 0, or -1 with "OMP_NUM_THREADS=V:
  * expected ..." in err. */
 int hk_topology_threads(int flag, int scene, int *out, char *err, size_t errlen);
-/* Springs per thread of the default count: a problem of fewer springs per
- * core runs on fewer threads (docs/user-guide.md, "Threads"). */
-#define HK_SPRINGS_PER_THREAD 15000
 /* hk_topology_threads for a problem of `springs` springs (0: unknown): the
  * default (no flag, OMP_NUM_THREADS, scene count or placement of the
- * user's) is at most one thread per HK_SPRINGS_PER_THREAD springs begun;
- * *capped (when not NULL) is set when that lowered it. */
+ * user's) is the library's, hk_default_threads(springs, cores) (hooke.h:
+ * at most one thread per HK_SPRINGS_PER_THREAD springs begun); *capped
+ * (when not NULL) is set when that lowered it. */
 int hk_topology_threads_for(int flag, int scene, int64_t springs, int *out, int *capped, char *err, size_t errlen);
 /* One cache level of the machine (hwloc's first cache object of that level). */
 typedef struct hk_cache_info {

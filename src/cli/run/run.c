@@ -32,9 +32,6 @@
 #include "stats_csv.h"
 #include "topology.h"
 
-/* The most steps a run can count (int64_t). */
-#define MAX_STEPS 9.2e18
-
 static double now_s(void)
 {
     struct timespec t;
@@ -80,6 +77,9 @@ enum {
     O_STRETCH_LIMIT,
     O_QUIET,
 };
+/* A number macro's digits as text, for the help text (HK_SPRINGS_PER_THREAD: "15000"). */
+#define HK_TEXT_(x) #x
+#define HK_TEXT(x) HK_TEXT_(x)
 static const hk_option run_options[] = {
     {O_STEPS, "steps", "N",
      "the run ends at step N (overrides the scene's run length;\n"
@@ -90,8 +90,8 @@ static const hk_option run_options[] = {
     {O_INTEGRATOR, "integrator", "NAME", "one of: %s", hk_integrator_names},
     {O_THREADS, "threads", "N",
      "OpenMP threads (default: OMP_NUM_THREADS, else the scene's,\n"
-     "else the number of cores, at most one per 15000 springs);\n"
-     "results are bit-identical for any N",
+     "else the number of cores, at most one per " HK_TEXT(HK_SPRINGS_PER_THREAD) " springs);\n"
+                                                                                 "results are bit-identical for any N",
      NULL},
     {O_STATS, "stats", "FILE",
      "CSV per output step: step,time,kinetic,gravity,spring,\n"
@@ -301,31 +301,6 @@ static int parse_run(int argc, char **argv, run_opts *o)
 /* The run's end as a step: --steps, else --time, else the scene's steps,
  * else its time; a time becomes ceil(time / dt) steps, and a count a run
  * cannot hold is refused. 0 with *end set, or HK_EXIT_INPUT. */
-static int run_end(const run_opts *o, const hk_scene *sc, double dt, int64_t *end)
-{
-    *end = o->steps ? o->steps : o->time > 0 ? 0 : sc->steps;
-    if (*end > 0) return HK_EXIT_OK;
-    const double t = o->time > 0 ? o->time : sc->time;
-    const char *from = o->time > 0 ? "--time" : "the scene's time";
-    if (!(t > 0)) {
-        fprintf(stderr,
-                "hooke: error: %s: no run length: give --steps or --time, or 'steps' or 'time' in the run "
-                "section\n",
-                o->scene);
-        return HK_EXIT_INPUT;
-    }
-    const double n = ceil(t / dt * (1 - 1e-12));
-    if (!(n <= MAX_STEPS)) {
-        fprintf(stderr,
-                "hooke: error: %s: %s %g s at dt = %g s is %.3g steps, more than a run can count (%.3g): shorten the "
-                "run or lengthen dt\n",
-                o->scene, from, t, dt, n, MAX_STEPS);
-        return HK_EXIT_INPUT;
-    }
-    *end = n < 1 ? 1 : (int64_t)n;
-    return HK_EXIT_OK;
-}
-
 /* ---- signals ------------------------------------------------------------ */
 
 /* The signal that asked the run to stop (SIGINT, SIGTERM), or 0. The
@@ -442,7 +417,7 @@ static int prolog(const run_opts *o, run_state *r)
     }
 #ifdef HOOKE_USE_OPENMP
     /* --threads, else OMP_NUM_THREADS, else the scene's, else the mask's cores, at most one per
-     * HK_SPRINGS_PER_THREAD springs (topology.h) */
+     * HK_SPRINGS_PER_THREAD springs (hooke.h hk_default_threads, through topology.c) */
     if (hk_topology_threads_for((int)o->threads, hk_world_threads(w), hk_world_spring_count(w) / hk_mpi_ranks(),
                                 &r->threads, &r->threads_capped, err, sizeof err) != 0) {
         fprintf(stderr, "hooke: error: %s\n", err);
@@ -457,13 +432,29 @@ static int prolog(const run_opts *o, run_state *r)
     r->threads = 1;
     if (o->threads > 1 && !o->quiet) fprintf(stderr, "hooke: note: built without OpenMP; running on 1 thread\n");
 #endif
-    r->stretch_limit = o->stretch_limit > 0 ? o->stretch_limit : r->sc.stretch_limit > 0 ? r->sc.stretch_limit : 10.0;
-    int rc = run_end(o, &r->sc, idef.dt, &r->end);
-    if (rc != HK_EXIT_OK) return rc;
-    /* outputs every N steps: --every, else the scene's, else about 100 in the run (every step wrote 904 files
-     * for a 300-step rope) */
-    r->every_chosen = !o->every && r->sc.every <= 0;
-    r->every = o->every ? o->every : r->sc.every > 0 ? r->sc.every : (r->end + 99) / 100 > 1 ? (r->end + 99) / 100 : 1;
+    /* the run's length, output interval and stretch limit: the scene's run settings with the flags written into
+     * them (--steps; --time, which the scene's steps then do not override; --every; --stretch-limit; --dt), as the
+     * library plans them (hk_run_plan_of: about 100 outputs in the run where no every is given) */
+    hk_run_settings rs = hk_scene_run_settings(&r->sc);
+    rs.integrator = idef;
+    if (o->steps || o->time > 0) rs.steps = o->steps, rs.time = o->time;
+    if (o->every) rs.every = o->every;
+    if (o->stretch_limit > 0) rs.stretch_limit = o->stretch_limit;
+    hk_run_plan plan;
+    if (hk_run_plan_of(&rs, &plan, what, sizeof what) != HK_OK) {
+        if (!rs.steps && !(rs.time > 0))
+            fprintf(stderr,
+                    "hooke: error: %s: no run length: give --steps or --time, or 'steps' or 'time' in the run "
+                    "section\n",
+                    o->scene);
+        else /* the run length from a time: whose */
+            fprintf(stderr, "hooke: error: %s: %s%s\n", o->scene, o->time > 0 ? "--" : "the scene's ", what);
+        return HK_EXIT_INPUT;
+    }
+    r->end = plan.steps;
+    r->every = plan.every;
+    r->every_chosen = !plan.every_given;
+    r->stretch_limit = plan.stretch_limit;
     if ((o->checkpoint || o->restart) && hk_checkpoint_digest(o->scene, (const char *const *)r->sc.files,
                                                               r->sc.file_count, &r->digest, err, sizeof err) != 0) {
         fprintf(stderr, "hooke: error: %s\n", err);

@@ -69,8 +69,11 @@ static void step(hk_world *w)
     w->time += w->integrator.dt;
 }
 
+static void step_held(void *w) { step(w); }
+
 hk_status hk_world_step(hk_world *w)
 {
-    HK_FP_SCOPE step(w); /* the solver's floating-point mode (fpmode.h) */
+    /* the solver's floating-point mode (fpmode.h), the world's threads held for the whole step (team.h) */
+    HK_FP_SCOPE hk_world_hold_team(w, step_held, w);
     return (hk_status)w->step_failed;
 }

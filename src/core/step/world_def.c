@@ -25,6 +25,7 @@ static const hk_field fields[] = {
     ROW("wind", wind, HK_RULE_VEC, 0, 0)
     ROW("wind_drag", wind_drag, HK_RULE_BOUND_OR_0, HK_BOUND_DAMPING, 0)
     ROW("list_parallel_min", list_parallel_min, HK_RULE_INT, 0, INT_MAX)
+    ROW("full_team", full_team, HK_RULE_INT, 0, 1)
 };
 // clang-format on
 #undef TERM_ROWS

@@ -22,23 +22,34 @@ size_t hk_padded(size_t n) { return (n + HK_PAD - 1) / HK_PAD * HK_PAD + 2 * HK_
 int hk_world_team(const hk_world *w)
 {
     if (w->def.task_hook.run) return w->def.threads; /* >= 1 with a hook (hk_world_set_task_hook) */
+    if (w->session) return hk_team_session_size(w->session);
 #ifdef HOOKE_USE_OPENMP
-    return w->def.threads > 0 ? w->def.threads : omp_get_max_threads();
+    return w->def.threads > 0 ? w->def.threads : hk_default_threads(hk_world_spring_count(w), omp_get_max_threads());
 #else
     return 1;
 #endif
 }
 
+int hk_world_threads_in_use(const hk_world *w) { return hk_world_team(w); }
+
 int hk_team_size(const hk_world *w, int64_t items, int64_t min) { return items > min ? hk_world_team(w) : 1; }
 
 void hk_team_run(const hk_world *w, int team, hk_team_fn fn, void *ctx)
 {
-    hk_team_launch(&w->def.task_hook, team, fn, ctx);
+    hk_team_launch(&w->def.task_hook, w->session, team, fn, ctx);
 }
 
 void hk_team_for(const hk_world *w, int team, int64_t n, hk_range_fn fn, void *ctx)
 {
-    hk_team_launch_for(&w->def.task_hook, team, n, fn, ctx);
+    hk_team_launch_for(&w->def.task_hook, w->session, team, n, fn, ctx);
+}
+
+void hk_world_hold_team(hk_world *w, void (*body)(void *), void *arg)
+{
+    if (w->def.task_hook.run || w->session)
+        body(arg);
+    else
+        hk_team_hold(hk_world_team(w), w->def.full_team, &w->team_rest, &w->session, body, arg);
 }
 
 /* Arrays of this many entries or fewer are zeroed on the calling thread. */

@@ -159,8 +159,10 @@ struct hk_world {
     struct hk_implicit *implicit; /* the implicit solver's state (implicit/system.c), NULL until its first step */
     struct hk_part *part;         /* a distributed run: this process's share (dist/part.h); NULL otherwise */
     struct hk_contact *contact;   /* colliders and their contact state (contact/response.h); NULL without any */
-    int step_failed; /* 0, or the hk_status of a substep that could not be taken (the state is its start) */
-    int fail_code;   /* the hk_status of the last failure recorded (hk_fail, hk_fail_memory) */
+    hk_team_session *session;     /* while a call holds the world's OpenMP threads (team.h): they run its passes */
+    int64_t team_rest; /* until when every held thread sits out, its core wanted by another process [ns] (team.h) */
+    int step_failed;   /* 0, or the hk_status of a substep that could not be taken (the state is its start) */
+    int fail_code;     /* the hk_status of the last failure recorded (hk_fail, hk_fail_memory) */
 
     int64_t steps;
     double time;
@@ -186,10 +188,13 @@ struct hk_world {
     void (*after_pass)(hk_world *w, int t, int T);
 };
 
-/* Tasks of the world's parallel passes (team.h): its `threads` setting,
- * else the OpenMP default (omp_get_max_threads); with a task hook, its
- * `threads` setting (at least 1 then). The library never changes the
- * process-wide OpenMP settings; every pass it runs asks for this team. */
+/* Tasks of the world's parallel passes (team.h): with a task hook, its
+ * `threads` setting (at least 1 then); while its threads are held
+ * (hk_world_hold_team), the threads held; else its `threads` setting, or
+ * when 0 hooke's default for its springs on OpenMP's count of threads
+ * (hk_default_threads(springs, omp_get_max_threads())). The library never
+ * changes the process-wide OpenMP settings; every pass it runs asks for
+ * this team (hooke.h hk_world_threads_in_use). */
 int hk_world_team(const hk_world *w);
 /* Tasks for a pass over `items` of something: the world's team above
  * `min` of them, else 1. */
@@ -204,6 +209,10 @@ static inline int hk_team_of(const hk_world *w, int64_t particles)
 void hk_team_run(const hk_world *w, int team, hk_team_fn fn, void *ctx);
 /* A parallel for on w's team (team.h hk_team_launch_for). */
 void hk_team_for(const hk_world *w, int team, int64_t n, hk_range_fn fn, void *ctx);
+/* Runs body(arg) on the calling thread with w's OpenMP threads held for
+ * every pass it runs (team.h hk_team_hold): one parallel region for a
+ * whole step. With a task hook, or already held: body alone. */
+void hk_world_hold_team(hk_world *w, void (*body)(void *), void *arg);
 
 /* Aligned, zeroed array of n reals (padded); NULL on failure. The zeroing
  * runs on w's team in the static split of the per-particle passes (first

@@ -220,18 +220,22 @@ typedef struct hk_world_def {
     hk_vec3 walls_min; /* [m] */
     hk_vec3 walls_max; /* [m] */
     double walls_loss; /* collision energy loss: normal speed kept = (1 - loss) [1] */
-    int threads;       /* threads of the world's parallel regions, 0 to HK_MAX_THREADS; 0 = OpenMP default */
+    int threads;       /* threads of the world's parallel passes, 0 to HK_MAX_THREADS; 0 = hooke's default for the
+                          world's springs (hk_default_threads, hk_world_threads_in_use) */
     hk_wind_model wind_model;
     hk_vec3 wind;     /* wind velocity w [m/s] */
     double wind_drag; /* c_w [N*s/m] (default 1) */
     /* How the world computes, never what: every value gives the same bits. The library reads no environment;
-     * the program `hooke` fills these from HOOKE_KERNELS and HOOKE_LIST_PARALLEL_MIN. */
+     * the program `hooke` fills these from HOOKE_KERNELS, HOOKE_LIST_PARALLEL_MIN and HOOKE_FULL_TEAM. */
     const char *kernels;    /* kernel path, as hk_world_set_kernels takes it ("avx512", "avx2", "scalar",
                                "reference"); NULL or "": the widest this CPU and build run (copied: the world keeps
                                no pointer to it) */
     int list_parallel_min;  /* a body of fewer list springs than this runs them on one thread, where a barrier per
                                colour would cost more than the work [1], >= 0 (default HK_LIST_PARALLEL_MIN;
                                0: every list body on the world's whole team) */
+    int full_team;          /* 0 (default): a thread that another process keeps off its core sits out the world's
+                               passes for a while (see "Threads of a world" below); 1: every pass runs on the whole
+                               team, for tests that must see every task count */
     hk_task_hook task_hook; /* {NULL}: OpenMP's threads; set: the host's pool, `threads` (>= 1) tasks a pass */
 } hk_world_def;
 #define HK_LIST_PARALLEL_MIN 16384 /* list_parallel_min by default [1] */
@@ -249,11 +253,37 @@ HK_API int hk_world_def_check(const hk_world_def *def, char *err, size_t errlen)
  * memory runs out. */
 HK_API hk_world *hk_world_create(const hk_world_def *def);
 HK_API void hk_world_destroy(hk_world *w);
-/* Threads asked for by the world's definition (0 = not specified). */
+/* Threads of a world: how many, and how they wait.
+ * - How many: a world's `threads` setting when it is not 0; else hooke's default, the rule `hooke run` follows too:
+ *   one thread per HK_SPRINGS_PER_THREAD springs begun, at most the cores (hk_default_threads), so a problem too
+ *   small to keep more threads busy runs on fewer (a 79-spring rope on 1). A world counts its springs as bodies are
+ *   added and its cores as OpenMP's count, omp_get_max_threads() (OMP_NUM_THREADS, else the processors the process
+ *   may run on); `hooke run` counts the cores of its CPU mask. The results are the same bits for any count.
+ * - How they wait: OpenMP's threads are held for a whole hk_world_step (one parallel region, not one per pass),
+ *   and every wait inside it (for the next pass, at a barrier within a pass, for the end of a pass) is hooke's own:
+ *   a spin of up to about a millisecond, then a sleep on a futex; OpenMP's waits are never used there. A thread
+ *   that another process keeps off its core (a third of its time or more, as the scheduler counts it) spins
+ *   short, and sits out the world's passes for 0.1 s: they run on the threads that have their cores (the same
+ *   bits: a pass's result does not depend on how many tasks run it), and when none has, a step runs on the calling
+ *   thread alone. So a team on a shared machine never waits for a thread the machine deschedules, and its waiting
+ *   threads leave their cores to whoever wants them. full_team 1 turns the sitting out off. Where OpenMP's own
+ *   threads wait between calls is the process's OpenMP setting (OMP_WAIT_POLICY), which the library never
+ *   changes. */
+#define HK_SPRINGS_PER_THREAD 15000 /* springs per thread of the default thread count [1] */
+/* hooke's default thread count for a problem of `springs` springs (a world's, or one MPI rank's share) on `cores`
+ * cores: ceil(springs / HK_SPRINGS_PER_THREAD), at most cores, at least 1 [1]. Thread-safe. */
+HK_API int hk_default_threads(int64_t springs, int cores);
+/* Threads asked for by the world's definition or hk_world_set_threads (0 = not specified: the default). */
 HK_API int hk_world_threads(const hk_world *w);
-/* Threads of every parallel region the world opens from now on, 1 to HK_MAX_THREADS; 0 = the OpenMP default
- * (omp_get_max_threads()), refused while a task hook is set (its tasks per pass). The results are the same bits for
- * any count. The process-wide OpenMP settings are never changed. HK_OK, or HK_ERR_INVALID on a count out of range. */
+/* The threads the world's parallel passes run on now [1]: with a task hook, its threads setting (the tasks of a
+ * pass); else the threads setting when not 0, else hk_default_threads(hk_world_spring_count(w),
+ * omp_get_max_threads()) as called from this thread; 1 in a build without OpenMP. The most a pass runs on: one too
+ * small to share runs on one, a thread that sits out (above) leaves a pass to fewer, and inside another OpenMP
+ * parallel region a world gets what OpenMP gives it (one thread by default). */
+HK_API int hk_world_threads_in_use(const hk_world *w);
+/* Threads of every parallel pass the world runs from now on, 1 to HK_MAX_THREADS; 0 = hooke's default (above),
+ * refused while a task hook is set (its tasks per pass). The results are the same bits for any count. The
+ * process-wide OpenMP settings are never changed. HK_OK, or HK_ERR_INVALID on a count out of range. */
 #define HK_MAX_THREADS 4096
 HK_API int hk_world_set_threads(hk_world *w, int threads);
 /* Runs the world's parallel passes on a host's pool from now on (hook, see hk_task_hook), or on OpenMP's threads
@@ -797,16 +827,41 @@ HK_API double hk_memory_available(char *what, size_t cap);
 /* ------------------------------------------------------------------------ */
 /* Scene files and frames: what `hooke run` reads and writes                */
 
-/* The run settings of a scene file's `run` section (docs/scene-format.md).
- * A world loaded from the scene already has this integrator set. */
+/* The run settings of a scene file's `run` section (docs/scene-format.md), as the file gives them: what it leaves
+ * open is 0, and hk_run_plan_of says what `hooke run` then does. A world loaded from the scene already has this
+ * integrator set. */
 typedef struct hk_run_settings {
     hk_integrator_def integrator;
     int64_t steps;        /* run length in steps [1]; 0 = not given (see time) */
     double time;          /* run length in simulated seconds [s]; 0 = not given */
-    int64_t every;        /* statistics and frames every N steps [1]; 0 = not given (hooke run then
-                             writes about 100 in the run) */
-    double stretch_limit; /* a spring past stretch_limit * L0 is a blow-up [1] */
+    int64_t every;        /* statistics and frames every N steps [1]; 0 = not given (hk_run_plan_of: about
+                             HK_RUN_OUTPUTS in the run) */
+    double stretch_limit; /* a spring past stretch_limit * L0 is a blow-up [1] (a scene's: HK_STRETCH_LIMIT when
+                             not given; 0 = not given) */
 } hk_run_settings;
+
+#define HK_RUN_OUTPUTS 100    /* outputs (statistics rows, frames) of a run whose settings give no `every`, about [1] */
+#define HK_STRETCH_LIMIT 10.0 /* the stretch limit when none is given [1] */
+#define HK_RUN_MAX_STEPS 9.2e18 /* the most steps a run can count (a signed 64-bit step number) [1] */
+
+/* A run as `hooke run` runs it: run settings with every value they leave open decided, by the rule the program
+ * follows (one home: the program calls hk_run_plan_of too). */
+typedef struct hk_run_plan {
+    int64_t steps;        /* the run ends at step `steps` [1], >= 1: the settings' steps, else ceil(time / dt) */
+    int64_t every;        /* statistics and frames every `every` steps [1], >= 1: the settings' every, else
+                             ceil(steps / HK_RUN_OUTPUTS), at least 1 (about 100 in the run) */
+    double stretch_limit; /* a spring past stretch_limit * L0 is a blow-up [1]: the settings', else
+                             HK_STRETCH_LIMIT */
+    int every_given;      /* 1: every is the settings'; 0: chosen as above (hooke run then says so) */
+} hk_run_plan;
+
+/* The plan of the run settings `run` (a scene's, with a host's own overrides written into them if any: steps; or
+ * time with steps 0; every; stretch_limit; integrator.dt): HK_OK, or HK_ERR_INVALID with *plan zeroed and the
+ * reason in err (may be NULL): "no run length: steps and time are both 0", "time 1e+12 s at dt = 1e-09 s is 1e+21
+ * steps, more than a run can count (9.2e+18): shorten the run or lengthen dt", or a value out of range, "every must
+ * be >= 0 (got -1)". A host stepping its own loop writes its outputs where s % plan.every == 0 and stops at
+ * plan.steps, as `hooke run` does. Thread-safe. */
+HK_API int hk_run_plan_of(const hk_run_settings *run, hk_run_plan *plan, char *err, size_t errlen);
 
 /* Reads the scene file at path and builds its world: bodies, meshes (paths relative to the scene file's folder),
  * integrator. The world is the caller's (hk_world_destroy). run (may be NULL) gets the run settings. On failure: NULL

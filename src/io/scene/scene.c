@@ -738,3 +738,15 @@ hk_world *hk_scene_take_world(hk_scene *s)
     hk_scene_free(s);
     return w;
 }
+
+hk_run_settings hk_scene_run_settings(const hk_scene *s)
+{
+    hk_run_settings r;
+    memset(&r, 0, sizeof r);
+    r.integrator = s->integrator;
+    r.steps = s->steps;
+    r.time = s->time;
+    r.every = s->every;
+    r.stretch_limit = s->stretch_limit;
+    return r;
+}

@@ -40,5 +40,7 @@ void hk_scene_free(hk_scene *s);
 /* The scene's world, now the caller's (hk_world_destroy), and the rest of
  * the scene freed: for callers that keep only the world. */
 hk_world *hk_scene_take_world(hk_scene *s);
+/* The scene's run settings, as hk_world_load_scene gives them (hk_run_plan_of plans them). */
+hk_run_settings hk_scene_run_settings(const hk_scene *s);
 
 #endif

@@ -244,7 +244,7 @@ sc_settings sc_default_settings(void)
     s.world = hk_default_world_def();
     s.integrator = hk_default_integrator_def();
     s.every = 0; /* not given: the program chooses */
-    s.stretch_limit = 10;
+    s.stretch_limit = HK_STRETCH_LIMIT;
     return s;
 }
 
