@@ -12,7 +12,9 @@
  * is timed whole (the frame's geometry, drawing or encoding, the file):
  * every frame is a round, and its ratio is PNG time / VTK time. Prints
  * one line: the frames, the median of the rounds' ratios with their
- * range, and the median ms of each format; --rows prints every round too.
+ * range, and the median ms of each format, then the same medians of the
+ * process's CPU time (less moved by other work on a shared machine);
+ * --rows prints every round too.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -25,10 +27,10 @@
 #include "hooke/hooke.h"
 #include "scene.h"
 
-static double now(void)
+static double clock_s(clockid_t id)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(id, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -44,16 +46,18 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Times one frame of series fr; the seconds, or -1 with the message printed. */
-static double timed_frame(hk_frames *fr, const hk_world *w)
+/* Times one frame of series fr: the wall seconds, and the process's CPU seconds into *cpu; -1 with the message
+ * printed. */
+static double timed_frame(hk_frames *fr, const hk_world *w, double *cpu)
 {
     char err[1024];
-    const double t0 = now();
+    const double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     if (hk_frames_write(fr, w, err, sizeof err) != 0) {
         fprintf(stderr, "hooke_frames: %s\n", err);
         return -1;
     }
-    return now() - t0;
+    *cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    return clock_s(CLOCK_MONOTONIC) - t0;
 }
 
 int main(int argc, char **argv)
@@ -109,23 +113,28 @@ int main(int argc, char **argv)
     }
     const int cap = (int)(end / every) + 2;
     double *t_png = malloc((size_t)cap * sizeof *t_png), *t_vtk = malloc((size_t)cap * sizeof *t_vtk);
-    double *ratio = malloc((size_t)cap * sizeof *ratio);
+    double *ratio = malloc((size_t)cap * sizeof *ratio), *cpu_ratio = malloc((size_t)cap * sizeof *cpu_ratio);
+    double *c_png = malloc((size_t)cap * sizeof *c_png), *c_vtk = malloc((size_t)cap * sizeof *c_vtk);
     int n = 0, rc = 0;
     for (long long step = 0;; step++) {
         if (step % every == 0 || step == end) {
             const int png_first = n % 2 == 0;
-            const double a = timed_frame(png_first ? png : vtk, w);
-            const double b = a < 0 ? -1 : timed_frame(png_first ? vtk : png, w);
+            double ca = 0, cb = 0;
+            const double a = timed_frame(png_first ? png : vtk, w, &ca);
+            const double b = a < 0 ? -1 : timed_frame(png_first ? vtk : png, w, &cb);
             if (b < 0) {
                 rc = 1;
                 break;
             }
             t_png[n] = png_first ? a : b;
             t_vtk[n] = png_first ? b : a;
+            c_png[n] = png_first ? ca : cb;
+            c_vtk[n] = png_first ? cb : ca;
             ratio[n] = t_png[n] / t_vtk[n];
+            cpu_ratio[n] = c_png[n] / c_vtk[n];
             if (rows)
-                printf("step %lld: png %.3f ms, vtk %.3f ms, ratio %.3f\n", step, 1e3 * t_png[n], 1e3 * t_vtk[n],
-                       ratio[n]);
+                printf("step %lld: png %.3f ms (cpu %.3f), vtk %.3f ms (cpu %.3f), ratio %.3f (cpu %.3f)\n", step,
+                       1e3 * t_png[n], 1e3 * c_png[n], 1e3 * t_vtk[n], 1e3 * c_vtk[n], ratio[n], cpu_ratio[n]);
             n++;
         }
         if (step == end) break;
@@ -135,15 +144,19 @@ int main(int argc, char **argv)
         double lo = ratio[0], hi = ratio[0];
         for (int i = 1; i < n; i++) lo = fmin(lo, ratio[i]), hi = fmax(hi, ratio[i]);
         const double r = median(ratio, n), mp = median(t_png, n), mv = median(t_vtk, n);
+        const double cr = median(cpu_ratio, n), cp = median(c_png, n), cv = median(c_vtk, n);
         printf("%s: %d frames (steps 0 to %lld every %lld): png/vtk median %.3f (%.3f .. %.3f); "
-               "median png %.3f ms, vtk %.3f ms\n",
-               scene, n, end, every, r, lo, hi, 1e3 * mp, 1e3 * mv);
+               "median png %.3f ms, vtk %.3f ms; CPU time: png/vtk median %.3f, png %.3f ms, vtk %.3f ms\n",
+               scene, n, end, every, r, lo, hi, 1e3 * mp, 1e3 * mv, cr, 1e3 * cp, 1e3 * cv);
     }
     hk_frames_close(png);
     hk_frames_close(vtk);
     free(t_png);
     free(t_vtk);
     free(ratio);
+    free(cpu_ratio);
+    free(c_png);
+    free(c_vtk);
     hk_scene_free(&sc);
     return rc;
 }
