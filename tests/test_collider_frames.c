@@ -10,6 +10,8 @@
 
 #include "collider.h"
 #include "diagnosis.h"
+#include "geometry.h"
+#include "render.h"
 #include "response.h"
 #include "scene.h"
 #include "world.h"
@@ -174,6 +176,107 @@ static void test_png_draws_colliders(void **state)
     assert_true(without < 200);
 }
 
+/* The picture of scene text (a world at rest) drawn with view v into name; what was drawn into st. */
+static hk_png draw_scene_text(const char *text, const hk_view *v, const char *name, hk_render_stats *st)
+{
+    hk_scene sc;
+    char err[1024];
+    if (hk_scene_parse(text, name, &sc, err, sizeof err) != 0) {
+        print_error("%s\n", err);
+        fail();
+    }
+    hk_geometry g;
+    assert_int_equal(hk_geometry_build(sc.world, &g), 0);
+    hk_view view = *v;
+    assert_int_equal(hk_render_png(hk_test_path(name), sc.world, &g, &view, 640, 480, st), 0);
+    hk_geometry_free(&g);
+    hk_scene_free(&sc);
+    return hk_test_png_read(hk_test_path(name));
+}
+
+/* Pixels of the stretch colours (saturated: channels at least 40 apart), which the colliders' greys are not. */
+static int body_pixels(const hk_png *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->w * p->h; i++) {
+        const unsigned char *q = p->rgb + 3 * (size_t)i;
+        const int hi = q[0] > q[1] ? (q[0] > q[2] ? q[0] : q[2]) : (q[1] > q[2] ? q[1] : q[2]);
+        const int lo = q[0] < q[1] ? (q[0] < q[2] ? q[0] : q[2]) : (q[1] < q[2] ? q[1] : q[2]);
+        n += hi - lo >= 40;
+    }
+    return n;
+}
+
+/* A wall in front of a hanging cloth hides all of it but its top: drawn back to front, the wall's faces come after
+ * the cloth behind their plane. (A collider's faces are drawn whole, as if at their farthest corner, here the
+ * wall's foot, far below the cloth; where something behind their plane shares their pixels, their triangles are
+ * drawn again over it, here whole, as nothing in front of them shares their pixels. Without that the cloth was
+ * drawn over the wall, all of it in view.) */
+static void test_png_collider_in_front(void **state)
+{
+    (void)state;
+    static const char cloth[] = "world\n  gravity 0 0 0\nend\n"
+                                "body cloth\n  nx 20\n  ny 20\n  spacing 0.05\n  origin -0.5 1.95 -0.3\n  u 1 0 0\n"
+                                "  v 0 -1 0\n  mass 1e-3\n  springs structural k 100\nend\n";
+    static const char wall[] = "collider\n  shape box\n  size 2 2 0.1\n  offset 0 1 0.05\n  thickness 0.01\n"
+                               "  stiffness 100\nend\n";
+    char both[1024];
+    snprintf(both, sizeof both, "%s%s", cloth, wall);
+    const hk_view v = {{-0.5, 1, -0.3}, {0.45, 1.95, -0.3}, 0.2, 0.99, 1.01}; /* the cloth's box */
+    hk_render_stats st;
+    hk_png alone = draw_scene_text(cloth, &v, "alone.png", &st), front = draw_scene_text(both, &v, "front.png", &st);
+    const int seen_alone = body_pixels(&alone), seen_front = body_pixels(&front);
+    print_message("cloth pixels: %d alone, %d behind the wall (%lld faces, %lld pieces)\n", seen_alone, seen_front,
+                  (long long)st.collider_faces, (long long)st.collider_pieces);
+    assert_int_equal(st.collider_faces, 3); /* the wall's sides that face the camera */
+    assert_true(st.collider_pieces >= 1 && st.collider_pieces <= 6);
+    assert_true(seen_alone > 100000);
+    assert_true(seen_front < 0.3 * seen_alone);
+    assert_true(seen_front > 0.05 * seen_alone); /* its top is in view */
+    free(alone.rgb);
+    free(front.rgb);
+}
+
+/* A frame of a contact scene draws its colliders' faces whole where the bodies rest on them: jelly_pile's four
+ * cubes and cloth_fold's strip stand on their floor (a box collider 2 m wide), in front of every face of it that
+ * faces the camera (3 faces, 0 pieces: cutting all its triangles into pieces a 40th of the camera's half height
+ * across, as frames once did, drew some 50 000 of them, 0.2 s a frame). cloth_box's cloth hangs over a turning
+ * capsule, partly behind it: the capsule's triangles are cut where the cloth shares their pixels, at most 2^12
+ * pieces a triangle, and far fewer. */
+static void test_png_collider_pieces(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *scene;
+        int steps;
+        int64_t faces, most_pieces;
+    } cases[] = {{"jelly_pile.scene", 0, 3, 0},
+                 {"jelly_pile.scene", 240, 3, 0},
+                 {"cloth_fold.scene", 100, 3, 0},
+                 {"cloth_box.scene", 48, 275, 20000}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char err[1024], path[512];
+        hk_scene sc;
+        snprintf(path, sizeof path, "%s/%s", HOOKE_SCENES_DIR, cases[k].scene);
+        assert_int_equal(hk_scene_load(path, &sc, err, sizeof err), 0);
+        assert_int_equal(hk_world_set_integrator(sc.world, &sc.integrator), HK_OK);
+        for (int i = 0; i < cases[k].steps; i++) assert_int_equal(hk_world_step(sc.world), HK_OK);
+        hk_geometry g;
+        assert_int_equal(hk_geometry_build(sc.world, &g), 0);
+        hk_view v;
+        assert_int_equal(hk_render_fit(&v, sc.world, &g), 0);
+        hk_render_stats st;
+        assert_int_equal(hk_render_png(hk_test_path("pieces.png"), sc.world, &g, &v, 640, 480, &st), 0);
+        print_message("%s at step %d: %lld collider faces, %lld pieces, %lld things drawn\n", cases[k].scene,
+                      cases[k].steps, (long long)st.collider_faces, (long long)st.collider_pieces, (long long)st.items);
+        assert_int_equal(st.collider_faces, cases[k].faces);
+        assert_true(st.collider_pieces <= cases[k].most_pieces);
+        if (cases[k].most_pieces > 0) assert_true(st.collider_pieces > 0);
+        hk_geometry_free(&g);
+        hk_scene_free(&sc);
+    }
+}
+
 /* The stability profiler's omega_max counts a collider's contact spring as it counts the ground's: a particle of
  * 0.01 kg on no spring but a collider of 1000 N/m has omega_max = sqrt(k / m) = 316 rad/s. */
 static void test_omega_max_counts_colliders(void **state)
@@ -196,10 +299,9 @@ static void test_omega_max_counts_colliders(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vtk_colliders_and_contacts),
-        cmocka_unit_test(test_vtk_colliders_after_restart),
-        cmocka_unit_test(test_png_draws_colliders),
-        cmocka_unit_test(test_omega_max_counts_colliders),
+        cmocka_unit_test(test_vtk_colliders_and_contacts), cmocka_unit_test(test_vtk_colliders_after_restart),
+        cmocka_unit_test(test_png_draws_colliders),        cmocka_unit_test(test_png_collider_in_front),
+        cmocka_unit_test(test_png_collider_pieces),        cmocka_unit_test(test_omega_max_counts_colliders),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

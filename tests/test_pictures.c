@@ -6,7 +6,10 @@
 #include "hk_test_png.h"
 #include "hk_test_text.h"
 
+#include <errno.h>
+
 #include "geometry.h"
+#include "png_write.h"
 #include "render.h"
 #include "scene.h"
 
@@ -386,7 +389,7 @@ static void test_frame_text(void **state)
     hk_texts *t = malloc(sizeof *t);
     assert_non_null(t);
     hk_texts_start(t);
-    const int rc = hk_render_png(hk_test_path("text.png"), sc.world, &g, &v, 640, 480);
+    const int rc = hk_render_png(hk_test_path("text.png"), sc.world, &g, &v, 640, 480, NULL);
     hk_texts_stop();
     assert_int_equal(rc, 0);
     assert_true(v.stretch_lo == 0.9 && v.stretch_hi == 1.5);
@@ -423,13 +426,75 @@ static void test_frame_text(void **state)
     hk_scene_free(&sc);
 }
 
+/* The PNG writer keeps every pixel: cairo images of pixels drawn at random (which deflate no smaller: many IDAT
+ * chunks) and of flat runs with a picture's shading, of odd sizes, read back by libpng as they were; the same
+ * pixels give the same bytes. */
+static void test_png_writer(void **state)
+{
+    (void)state;
+    static const int size[][2] = {{1, 1}, {97, 61}, {640, 480}};
+    uint32_t seed = 12345;
+    for (int k = 0; k < 3; k++)
+        for (int random = 0; random < 2; random++) {
+            const int w = size[k][0], h = size[k][1];
+            cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+            cairo_surface_flush(s);
+            unsigned char *data = cairo_image_surface_get_data(s);
+            const int stride = cairo_image_surface_get_stride(s);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
+                    seed = seed * 1664525u + 1013904223u;
+                    const uint32_t flat = (uint32_t)(x / 16 * 40 % 256) << 16 | (uint32_t)(y * 3 % 256) << 8 | 200u;
+                    ((uint32_t *)(void *)(data + (size_t)y * (size_t)stride))[x] = random ? seed >> 8 : flat;
+                }
+            cairo_surface_mark_dirty(s);
+            char path[2][512];
+            for (int copy = 0; copy < 2; copy++) {
+                snprintf(path[copy], sizeof path[copy], "%s", hk_test_path(copy ? "writer_b.png" : "writer_a.png"));
+                FILE *f = fopen(path[copy], "wb");
+                assert_non_null(f);
+                assert_int_equal(hk_png_write(f, s), 0);
+                assert_int_equal(fclose(f), 0);
+            }
+            hk_png p = hk_test_png_read(path[0]);
+            assert_int_equal(p.w, w);
+            assert_int_equal(p.h, h);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
+                    const uint32_t v = ((const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride))[x];
+                    const unsigned char *q = px(&p, x, y);
+                    if (q[0] != (unsigned char)(v >> 16) || q[1] != (unsigned char)(v >> 8) || q[2] != (unsigned char)v)
+                        fail_msg("%d x %d %s: pixel (%d, %d) is %d,%d,%d, was %d,%d,%d", w, h,
+                                 random ? "random" : "flat", x, y, q[0], q[1], q[2], (int)(v >> 16 & 255),
+                                 (int)(v >> 8 & 255), (int)(v & 255));
+                }
+            free(p.rgb);
+            size_t na, nb;
+            unsigned char *a = read_bytes(path[0], &na), *b = read_bytes(path[1], &nb);
+            assert_int_equal(na, nb);
+            assert_memory_equal(a, b, na);
+            free(a);
+            free(b);
+            cairo_surface_destroy(s);
+        }
+    /* not an RGB24 image: refused */
+    cairo_surface_t *argb = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 4, 4);
+    FILE *f = fopen(hk_test_path("argb.png"), "wb");
+    assert_non_null(f);
+    errno = 0;
+    assert_int_equal(hk_png_write(f, argb), -1);
+    assert_int_equal(errno, EINVAL);
+    fclose(f);
+    cairo_surface_destroy(argb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_follow_bodies), cmocka_unit_test(test_closed_mesh_shadow),
         cmocka_unit_test(test_frames_deterministic), cmocka_unit_test(test_camera_fixed),
         cmocka_unit_test(test_colour_range),         cmocka_unit_test(test_frames_restart),
-        cmocka_unit_test(test_frame_text),
+        cmocka_unit_test(test_frame_text),           cmocka_unit_test(test_png_writer),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */

@@ -35,7 +35,13 @@ int hk_render_fit(hk_view *view, const hk_world *w, const hk_geometry *g);
  * stretch of their corners' springs, springs of bodies without a surface
  * their own; everything is drawn back to front, over the ground and its
  * shadows; the colour bar is labelled with the range. The same state and
- * view give the same bytes. 0, or -1 with errno set. */
-int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_view *view, int width, int height);
+ * view give the same bytes. stats, when not NULL, gets what was drawn. 0, or -1 with errno set. */
+typedef struct hk_render_stats {
+    int64_t items;           /* things drawn back to front */
+    int64_t collider_faces;  /* the colliders' faces that face the camera, each drawn whole */
+    int64_t collider_pieces; /* their pieces drawn over them where something else shares their pixels */
+} hk_render_stats;
+int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_view *view, int width, int height,
+                  hk_render_stats *stats);
 
 #endif
