@@ -426,6 +426,55 @@ static void test_frame_text(void **state)
     hk_scene_free(&sc);
 }
 
+/* The rows y0..y1 and columns x0..x1 of a frame file's body pixels (in the viewport). */
+static void body_extent(const char *path, int ext[4])
+{
+    hk_png p = hk_test_png_read(path);
+    double vp[4];
+    hk_render_viewport(p.w, p.h, vp);
+    ext[0] = ext[1] = 1 << 20;
+    ext[2] = ext[3] = -1;
+    for (int y = (int)vp[1]; y < (int)vp[3]; y++)
+        for (int x = (int)vp[0]; x < (int)vp[2]; x++)
+            if (spread(px(&p, x, y)) >= 40) {
+                ext[0] = x < ext[0] ? x : ext[0];
+                ext[1] = y < ext[1] ? y : ext[1];
+                ext[2] = x > ext[2] ? x : ext[2];
+                ext[3] = y > ext[3] ? y : ext[3];
+            }
+    free(p.rgb);
+}
+
+/* The camera frames the bodies, not the colliders: cloth_fold's strip of cloth, 1.42 m long, stands on end on a
+ * floor 2 m wide (a box collider) and spans most of the picture's height in the first frame (the camera fitted
+ * to the floor as well showed it over less than half the height, and its folds at the end some 80 x 50 pixels);
+ * the floor is drawn where it is in view. */
+static void test_camera_fits_bodies(void **state)
+{
+    (void)state;
+    char dir[256], args[1024], path[512];
+    snprintf(dir, sizeof dir, "%s", hk_test_path("fold"));
+    snprintf(args, sizeof args, "run " SCENE("cloth_fold.scene") " --steps 1 --out '%s' --format png --quiet", dir);
+    hooke_ok(args);
+    snprintf(path, sizeof path, "%s/frame_000000.png", dir);
+    int ext[4];
+    body_extent(path, ext);
+    double vp[4];
+    hk_render_viewport(640, 480, vp);
+    const double share = (ext[3] - ext[1] + 1) / (vp[3] - vp[1]);
+    print_message("cloth_fold at step 0: the strip over rows %d..%d, %.0f %% of the viewport's height\n", ext[1],
+                  ext[3], 100 * share);
+    assert_true(share > 0.75);
+    hk_png p = hk_test_png_read(path); /* the floor: its grey (render.c) under the strip */
+    int floor = 0;
+    for (int i = 0; i < p.w * p.h; i++) {
+        const unsigned char *q = p.rgb + 3 * (size_t)i;
+        floor += spread(q) < 40 && q[0] >= q[2] + 5 && q[0] <= 176 && q[0] >= 80;
+    }
+    free(p.rgb);
+    assert_true(floor > 1000);
+}
+
 /* The PNG writer keeps every pixel: cairo images of pixels drawn at random (which deflate no smaller: many IDAT
  * chunks) and of flat runs with a picture's shading, of odd sizes, read back by libpng as they were; the same
  * pixels give the same bytes. */
@@ -495,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_frames_deterministic), cmocka_unit_test(test_camera_fixed),
         cmocka_unit_test(test_colour_range),         cmocka_unit_test(test_frames_restart),
         cmocka_unit_test(test_frame_text),           cmocka_unit_test(test_png_writer),
+        cmocka_unit_test(test_camera_fits_bodies),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */

@@ -663,7 +663,7 @@ int hk_render_fit(hk_view *v, const hk_world *w, const hk_geometry *g)
     char *surface = malloc((size_t)(w->body_count > 0 ? w->body_count : 1));
     if (drawn && surface) {
         mark_drawn(w, g, drawn, surface);
-        hk_view_fit(v, w, g->pos, drawn, g->cpos, g->cverts);
+        hk_view_fit(v, w, g->pos, drawn);
     }
     free(drawn);
     free(surface);
@@ -708,7 +708,7 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_
     if (view)
         hk_view_follow(view, g->pos, sc.drawn, p->count);
     else
-        hk_view_fit(&own, w, g->pos, sc.drawn, g->cpos, g->cverts);
+        hk_view_fit(&own, w, g->pos, sc.drawn);
     for (int64_t l = 0; l < g->lines; l++)
         for (int k = 0; k < 2; k++) {
             const int i = g->line[2 * l + k];

@@ -106,8 +106,7 @@ static void body_reach(hk_view *v, const hk_world *w, int b, const double *pos, 
     }
 }
 
-void hk_view_fit(hk_view *v, const hk_world *w, const double *pos, const char *drawn, const double *fixed,
-                 int64_t nfixed)
+void hk_view_fit(hk_view *v, const hk_world *w, const double *pos, const char *drawn)
 {
     for (int c = 0; c < 3; c++) {
         v->lo[c] = INFINITY;
@@ -123,7 +122,6 @@ void hk_view_fit(hk_view *v, const hk_world *w, const double *pos, const char *d
         grow(v, s->center.x - s->radius, s->center.y - s->radius, s->center.z - s->radius);
         grow(v, s->center.x + s->radius, s->center.y + s->radius, s->center.z + s->radius);
     }
-    for (int64_t k = 0; k < nfixed; k++) grow(v, fixed[3 * k], fixed[3 * k + 1], fixed[3 * k + 2]);
     v->grid = 1;
     if (!(v->lo[0] <= v->hi[0])) return;
     if (isfinite(floor) && floor <= v->hi[1]) v->lo[1] = fmax(v->lo[1], floor);

@@ -28,10 +28,10 @@ typedef struct hk_view {
  * particle as far to either side across them (sideways across a line of
  * pins, every way about a point) and below them as it is from them (a
  * pendulum's reach, a flag's droop); the spheres; all within the walls and above the
- * ground; the points fixed[3 * nfixed] (the colliders' vertices [m]). The grid is a 1-2-5 step near a fifth of
- * the box's size. */
-void hk_view_fit(hk_view *v, const hk_world *w, const double *pos, const char *drawn, const double *fixed,
-                 int64_t nfixed);
+ * ground. The colliders are not fitted: a frame shows them where they are in
+ * view (a floor slab 2 m wide under a strip of cloth would otherwise fill the
+ * picture). The grid is a 1-2-5 step near a fifth of the box's size. */
+void hk_view_fit(hk_view *v, const hk_world *w, const double *pos, const char *drawn);
 
 /* Widens the box when a drawn particle (of n, at pos) has left it by more
  * than 3 % of its size: to the box around both, and a quarter of that
