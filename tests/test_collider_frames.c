@@ -277,6 +277,93 @@ static void test_png_collider_pieces(void **state)
     }
 }
 
+/* The blender format carries the colliders: frames.obj holds, after the object "hooke" of the particles (whose
+ * vertices, first in the file and in particle order, the point cache moves), one object per collider with its
+ * surface where the collider is at the first frame: cloth_box's box (8 vertices, 12 triangles, its corners those
+ * of the collider) and its capsule (cut into 32 sides: 514 vertices, every one on the capsule's surface). Before,
+ * the cloth lay in Blender over a box that was not there. With a breakable spring the split layout (a vertex set
+ * per triangle) has the same collider objects after its own vertices. */
+static void test_blender_colliders(void **state)
+{
+    (void)state;
+    for (int split = 0; split < 2; split++) {
+        char dir[256], args[1024], path[512];
+        snprintf(dir, sizeof dir, "%s", hk_test_path(split ? "box_blender_split" : "box_blender"));
+        snprintf(args, sizeof args,
+                 "run " SCENE("cloth_box.scene") " --steps 4 --every 4 --out '%s' --format blender --quiet", dir);
+        if (!split) {
+            hk_test_hooke_ok(args);
+        } else { /* the scene with its structural springs breakable: the split layout */
+            char *text = hk_test_slurp(HOOKE_SCENES_DIR "/cloth_box.scene");
+            assert_non_null(text);
+            char *at = strstr(text, "springs structural k 300 damping 0.002 damping_model relative");
+            assert_non_null(at);
+            char scene[16384];
+            snprintf(scene, sizeof scene,
+                     "%.*s springs structural k 300 damping 0.002 damping_model relative "
+                     "behaviour breakable break_ratio 5%s",
+                     (int)(at - text), text,
+                     at + strlen("springs structural k 300 damping 0.002 damping_model relative"));
+            free(text);
+            snprintf(path, sizeof path, "%s", hk_test_path("box_split.scene"));
+            FILE *f = fopen(path, "w");
+            assert_non_null(f);
+            fputs(scene, f);
+            fclose(f);
+            snprintf(args, sizeof args, "run '%s' --steps 4 --every 4 --out '%s' --format blender --quiet", path, dir);
+            hk_test_hooke_ok(args);
+        }
+        hk_world *w = cloth_box_at(0);
+        const hk_collider *col;
+        assert_int_equal(hk_colliders(w, &col), 2);
+        snprintf(path, sizeof path, "%s/frames.obj", dir);
+        char *obj = hk_test_slurp(path);
+        assert_non_null(obj);
+        /* the objects in order; the vertices before "o collider0_box" are the hooke object's */
+        const char *hooke = strstr(obj, "\no hooke\n"), *box = strstr(obj, "\no collider0_box\n"),
+                   *capsule = strstr(obj, "\no collider1_capsule\n");
+        assert_true(hooke && box && capsule && hooke < box && box < capsule);
+        int64_t before = 0;
+        for (const char *p = obj; p < box; p = strchr(p, '\n') + 1) before += strncmp(p, "v ", 2) == 0;
+        assert_int_equal(before, split ? 3 * 2 * 47 * 47 : 2304); /* split: 3 vertices per triangle of the cloth */
+        const char *part[2][2] = {{box, capsule}, {capsule, obj + strlen(obj)}};
+        const int want_v[2] = {8, 514}, want_f[2] = {12, 2 * 32 * 15 + 2 * 32};
+        int64_t first = before + 1;
+        for (int k = 0; k < 2; k++) {
+            hk_pose P;
+            hk_collider_pose(&col[k], 0, &P);
+            int nv = 0, nf = 0;
+            double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+            for (const char *p = part[k][0] + 1; p < part[k][1]; p = strchr(p, '\n') + 1) {
+                if (strncmp(p, "v ", 2) == 0) {
+                    double x[3], l[3], q[3], n[3], phi;
+                    assert_int_equal(sscanf(p + 2, "%lf %lf %lf", &x[0], &x[1], &x[2]), 3);
+                    hk_pose_to_local(&P, x, l);
+                    assert_true(hk_collider_nearest(&col[k], l, 1, q, n, &phi)); /* on its surface */
+                    assert_near(phi, 0, 1e-7);
+                    for (int d = 0; d < 3; d++) lo[d] = fmin(lo[d], l[d]), hi[d] = fmax(hi[d], l[d]);
+                    nv++;
+                } else if (strncmp(p, "f ", 2) == 0) {
+                    long long a[3];
+                    assert_int_equal(sscanf(p + 2, "%lld %lld %lld", &a[0], &a[1], &a[2]), 3);
+                    for (int i = 0; i < 3; i++) assert_true(a[i] >= first && a[i] < first + want_v[k]);
+                    nf++;
+                }
+            }
+            assert_int_equal(nv, want_v[k]);
+            assert_int_equal(nf, want_f[k]);
+            first += nv;
+            if (k == 0) /* the box's corners: its half extents 0.3, 0.2, 0.3 in its frame */
+                for (int d = 0; d < 3; d++) {
+                    assert_near(hi[d], d == 1 ? 0.2 : 0.3, 1e-7);
+                    assert_near(lo[d], d == 1 ? -0.2 : -0.3, 1e-7);
+                }
+        }
+        free(obj);
+        hk_world_destroy(w);
+    }
+}
+
 /* The stability profiler's omega_max counts a collider's contact spring as it counts the ground's: a particle of
  * 0.01 kg on no spring but a collider of 1000 N/m has omega_max = sqrt(k / m) = 316 rad/s. */
 static void test_omega_max_counts_colliders(void **state)
@@ -301,7 +388,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vtk_colliders_and_contacts), cmocka_unit_test(test_vtk_colliders_after_restart),
         cmocka_unit_test(test_png_draws_colliders),        cmocka_unit_test(test_png_collider_in_front),
-        cmocka_unit_test(test_png_collider_pieces),        cmocka_unit_test(test_omega_max_counts_colliders),
+        cmocka_unit_test(test_png_collider_pieces),        cmocka_unit_test(test_blender_colliders),
+        cmocka_unit_test(test_omega_max_counts_colliders),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();
