@@ -222,7 +222,7 @@ static void test_png_collider_in_front(void **state)
                                "  stiffness 100\nend\n";
     char both[1024];
     snprintf(both, sizeof both, "%s%s", cloth, wall);
-    const hk_view v = {{-0.5, 1, -0.3}, {0.45, 1.95, -0.3}, 0.2, 0.99, 1.01}; /* the cloth's box */
+    const hk_view v = {{-0.5, 1, -0.3}, {0.45, 1.95, -0.3}, 0.2, 0.99, 1.01, 0}; /* the cloth's box */
     hk_render_stats st;
     hk_png alone = draw_scene_text(cloth, &v, "alone.png", &st), front = draw_scene_text(both, &v, "front.png", &st);
     const int seen_alone = body_pixels(&alone), seen_front = body_pixels(&front);
@@ -264,7 +264,7 @@ static void test_png_collider_pieces(void **state)
         hk_geometry g;
         assert_int_equal(hk_geometry_build(sc.world, &g), 0);
         hk_view v;
-        assert_int_equal(hk_render_fit(&v, sc.world, &g), 0);
+        assert_int_equal(hk_render_fit(&v, sc.world, &g, 1), 0);
         hk_render_stats st;
         assert_int_equal(hk_render_png(hk_test_path("pieces.png"), sc.world, &g, &v, 640, 480, &st), 0);
         print_message("%s at step %d: %lld collider faces, %lld pieces, %lld things drawn\n", cases[k].scene,

@@ -383,7 +383,7 @@ static void test_frame_text(void **state)
     hk_geometry g;
     assert_int_equal(hk_geometry_build(sc.world, &g), 0);
     hk_view v;
-    assert_int_equal(hk_render_fit(&v, sc.world, &g), 0);
+    assert_int_equal(hk_render_fit(&v, sc.world, &g, 1), 0);
     v.stretch_lo = 0.9;
     v.stretch_hi = 1.5;
     hk_texts *t = malloc(sizeof *t);
@@ -475,6 +475,72 @@ static void test_camera_fits_bodies(void **state)
     assert_true(floor > 1000);
 }
 
+/* --camera follow fits each frame to the bodies where they are: cloth_fold's strip, piled in folds on its floor
+ * after 2 s, spans more than half the viewport's width (with the run's one camera, which must hold the strip
+ * standing 1.42 m tall, some 110 pixels of 556); each row of frames_png.csv has its frame's box. --camera with a
+ * box frames that box in every frame, never widened. */
+static void test_camera_option(void **state)
+{
+    (void)state;
+    char dir[256], args[1024], path[512];
+    snprintf(dir, sizeof dir, "%s", hk_test_path("fold_follow"));
+    snprintf(args, sizeof args,
+             "run " SCENE("cloth_fold.scene") " --every 250 --out '%s' --format png --camera follow --quiet", dir);
+    hooke_ok(args);
+    snprintf(path, sizeof path, "%s/frame_000500.png", dir);
+    int ext[4];
+    body_extent(path, ext);
+    double vp[4];
+    hk_render_viewport(640, 480, vp);
+    print_message("cloth_fold at 2 s, --camera follow: the folds over %d x %d pixels\n", ext[2] - ext[0] + 1,
+                  ext[3] - ext[1] + 1);
+    assert_true(ext[2] - ext[0] + 1 > 0.5 * (vp[2] - vp[0]));
+    index_row rows[4];
+    assert_int_equal(read_index(dir, rows, 4), 3);
+    assert_true(rows[2].f[7] < 0.5 * rows[0].f[7]); /* the box's top: the pile, not the standing strip */
+    snprintf(dir, sizeof dir, "%s", hk_test_path("fold_box"));
+    snprintf(args, sizeof args,
+             "run " SCENE(
+                 "cloth_fold.scene") " --every 250 --out '%s' --format png --camera=-0.5,0,-0.5,0.5,0.3,0.5 --quiet",
+             dir);
+    hooke_ok(args);
+    assert_int_equal(read_index(dir, rows, 4), 3);
+    const double want[6] = {-0.5, 0, -0.5, 0.5, 0.3, 0.5};
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 6; k++) assert_true(rows[i].f[3 + k] == want[k]);
+}
+
+/* A bad --camera is refused before the run, with what was expected and why (exit 1), and so is --camera without
+ * PNG frames. */
+static void test_camera_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *value, *why;
+    } bad[] = {{"fixed", "six numbers, comma separated, found fewer"},
+               {"0,0,0,1,1", "six numbers, comma separated, found fewer"},
+               {"0,0,0,1,1,1,1", "six numbers, comma separated, found more"},
+               {"0,0,0,1,1,nan", "Z1: 'nan' is not a number"},
+               {"0,2,0,1,1,1", "Y0 = 2 is above Y1 = 1"},
+               {"0,0,0,0.0001,0,0", "the box is less than 1 mm across"}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char args[1024], want[256];
+        snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 2 --out '%s' --format png --camera '%s'",
+                 hk_test_path("refused"), bad[k].value);
+        hk_run r = hk_test_hooke("", args);
+        snprintf(want, sizeof want,
+                 "hooke: error: --camera expects run, follow or a box X0,Y0,Z0,X1,Y1,Z1 in metres, got '%s' (%s)\n",
+                 bad[k].value, bad[k].why);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.err, want);
+        hk_run_free(&r);
+    }
+    hk_run r = hk_test_hooke("", "run " SCENE("rope.scene") " --steps 2 --camera follow");
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "hooke: error: --camera needs --format png (with --out DIR)\n");
+    hk_run_free(&r);
+}
+
 /* The PNG writer keeps every pixel: cairo images of pixels drawn at random (which deflate no smaller: many IDAT
  * chunks) and of flat runs with a picture's shading, of odd sizes, read back by libpng as they were; the same
  * pixels give the same bytes. */
@@ -544,7 +610,8 @@ int main(void)
         cmocka_unit_test(test_frames_deterministic), cmocka_unit_test(test_camera_fixed),
         cmocka_unit_test(test_colour_range),         cmocka_unit_test(test_frames_restart),
         cmocka_unit_test(test_frame_text),           cmocka_unit_test(test_png_writer),
-        cmocka_unit_test(test_camera_fits_bodies),
+        cmocka_unit_test(test_camera_fits_bodies),   cmocka_unit_test(test_camera_option),
+        cmocka_unit_test(test_camera_refused),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */

@@ -657,13 +657,13 @@ static void mark_drawn(const hk_world *w, const hk_geometry *g, char *drawn, cha
     for (int64_t t = 0; t < 3 * g->tris; t++) drawn[g->tri[t]] = 1;
 }
 
-int hk_render_fit(hk_view *v, const hk_world *w, const hk_geometry *g)
+int hk_render_fit(hk_view *v, const hk_world *w, const hk_geometry *g, int reach)
 {
     char *drawn = malloc((size_t)(w->p.count > 0 ? w->p.count : 1));
     char *surface = malloc((size_t)(w->body_count > 0 ? w->body_count : 1));
     if (drawn && surface) {
         mark_drawn(w, g, drawn, surface);
-        hk_view_fit(v, w, g->pos, drawn);
+        hk_view_fit(v, w, g->pos, drawn, reach);
     }
     free(drawn);
     free(surface);
@@ -705,10 +705,10 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_
         goto out;
     }
     mark_drawn(w, g, sc.drawn, sc.surface);
-    if (view)
+    if (view && !view->fixed)
         hk_view_follow(view, g->pos, sc.drawn, p->count);
     else
-        hk_view_fit(&own, w, g->pos, sc.drawn);
+        hk_view_fit(&own, w, g->pos, sc.drawn, 1);
     for (int64_t l = 0; l < g->lines; l++)
         for (int k = 0; k < 2; k++) {
             const int i = g->line[2 * l + k];
@@ -765,50 +765,3 @@ out:
     free(springs);
     return rc;
 }
-
-/* The series of a run's PNG frames: its view, fitted at the first frame (or continued from the index an earlier
- * run left in the folder, after a restart), and the index, open for appending. */
-typedef struct png_series {
-    hk_view view;
-    FILE *index;
-    char path[4200]; /* DIR/frames_png.csv */
-} png_series;
-
-static void series_free(void *state)
-{
-    png_series *ps = state;
-    if (ps && ps->index) fclose(ps->index);
-    free(ps);
-}
-
-static int write_png(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g)
-{
-    png_series *ps = s->state;
-    if (!ps) {
-        if (!(ps = calloc(1, sizeof *ps))) return -1;
-        s->state = ps;
-        s->free_state = series_free;
-        snprintf(ps->path, sizeof ps->path, "%s/%s", s->dir, HK_VIEW_INDEX);
-        char *kept = NULL;
-        if (!hk_view_continue(ps->path, hk_world_step_count(w), &ps->view, &kept) &&
-            hk_render_fit(&ps->view, w, g) != 0) {
-            errno = ENOMEM;
-            return -1;
-        }
-        ps->index = hk_view_index_open(ps->path, kept);
-        free(kept);
-    }
-    if (!ps->index) {
-        s->failed = ps->path;
-        return -1;
-    }
-    if (hk_render_png(path, w, g, &ps->view, 640, 480, NULL) != 0) return -1;
-    if (hk_view_index_row(ps->index, hk_world_step_count(w), hk_world_time(w), &ps->view) != 0) {
-        s->failed = ps->path;
-        return -1;
-    }
-    return 0;
-}
-
-const hk_frame_format hk_frame_format_png = {
-    "png", "png", "pictures, 640 x 480, one camera and colour range a run (index: " HK_VIEW_INDEX ")", write_png};
