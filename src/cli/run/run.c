@@ -109,9 +109,8 @@ static const hk_option run_options[] = {
     {O_OUT, "out", "DIR", "write frames into DIR (created, with its missing parents)", NULL},
     {O_FORMAT, "format", "LIST", "frame formats, comma-separated (below); default: vtk", NULL},
     {O_CAMERA, "camera", "VIEW",
-     "the PNG frames' camera: run (default: one box a run, where the\n"
-     "bodies can go), follow (each frame's bodies where they are)\n"
-     "or a fixed box X0,Y0,Z0,X1,Y1,Z1 in metres",
+     "PNG frames' camera: run (default; one box a run, where bodies\n"
+     "can go), follow (each frame's bodies) or a box X0,Y0,Z0,X1,Y1,Z1 [m]",
      NULL},
     {O_CHECKPOINT, "checkpoint", "FILE",
      "the checkpoint, written every --checkpoint-every N steps and/or\n"
@@ -224,11 +223,8 @@ static int run_option(run_opts *o, int id, const char *a, const char *v)
         break;
     case O_CAMERA: {
         char why[160];
-        if (hk_camera_parse(v, &o->camera, why, sizeof why) != 0) {
-            fprintf(stderr, "hooke: error: %s expects %s, got '%s' (%s)\n", a, HK_CAMERA_SYNTAX, v ? v : "nothing",
-                    why);
-            return HK_EXIT_INPUT;
-        }
+        if (hk_camera_parse(v, &o->camera, why, sizeof why) != 0)
+            return hk_arg_refused(NULL, a, v, HK_CAMERA_SYNTAX, why);
         o->camera_given = 1;
         break;
     }
@@ -286,10 +282,8 @@ static int parse_run(int argc, char **argv, run_opts *o)
         return HK_EXIT_INPUT;
     }
     if (o->out_dir && !o->formats) o->formats = hk_frames_parse_formats(hk_frame_format_at(0)->name);
-    if (o->camera_given && !(o->formats & hk_frames_parse_formats("png"))) {
-        fprintf(stderr, "hooke: error: --camera needs --format png (with --out DIR)\n");
-        return HK_EXIT_INPUT;
-    }
+    if (o->camera_given && !(o->formats & hk_frames_parse_formats("png")))
+        return fprintf(stderr, "hooke: error: --camera needs --format png (with --out DIR)\n"), HK_EXIT_INPUT;
     if (o->checkpoint_every && !o->checkpoint) {
         fprintf(stderr, "hooke: error: --checkpoint-every needs --checkpoint FILE\n");
         return HK_EXIT_INPUT;
