@@ -392,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_omega_max_counts_colliders),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */
     hk_test_cleanup();
     return rc;
 }
