@@ -10,6 +10,8 @@
 
 #include "collider.h"
 #include "diagnosis.h"
+#include "geometry.h"
+#include "render.h"
 #include "response.h"
 #include "scene.h"
 #include "world.h"
@@ -241,6 +243,194 @@ static void test_png_draws_colliders(void **state)
     assert_true(without < 200);
 }
 
+/* The picture of scene text (a world at rest) drawn with view v into name; what was drawn into st. */
+static hk_png draw_scene_text(const char *text, const hk_view *v, const char *name, hk_render_stats *st)
+{
+    hk_scene sc;
+    char err[1024];
+    if (hk_scene_parse(text, name, &sc, err, sizeof err) != 0) {
+        print_error("%s\n", err);
+        fail();
+    }
+    hk_geometry g;
+    assert_int_equal(hk_geometry_build(sc.world, &g), 0);
+    hk_view view = *v;
+    assert_int_equal(hk_render_png(hk_test_path(name), sc.world, &g, &view, 640, 480, st), 0);
+    hk_geometry_free(&g);
+    hk_scene_free(&sc);
+    return hk_test_png_read(hk_test_path(name));
+}
+
+/* Pixels of the stretch colours (saturated: channels at least 40 apart), which the colliders' greys are not. */
+static int body_pixels(const hk_png *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->w * p->h; i++) {
+        const unsigned char *q = p->rgb + 3 * (size_t)i;
+        const int hi = q[0] > q[1] ? (q[0] > q[2] ? q[0] : q[2]) : (q[1] > q[2] ? q[1] : q[2]);
+        const int lo = q[0] < q[1] ? (q[0] < q[2] ? q[0] : q[2]) : (q[1] < q[2] ? q[1] : q[2]);
+        n += hi - lo >= 40;
+    }
+    return n;
+}
+
+/* A wall in front of a hanging cloth hides all of it but its top: drawn back to front, the wall's faces come after
+ * the cloth behind their plane. (A collider's faces are drawn whole, as if at their farthest corner, here the
+ * wall's foot, far below the cloth; where something behind their plane shares their pixels, their triangles are
+ * drawn again over it, here whole, as nothing in front of them shares their pixels. Without that the cloth was
+ * drawn over the wall, all of it in view.) */
+static void test_png_collider_in_front(void **state)
+{
+    (void)state;
+    static const char cloth[] = "world\n  gravity 0 0 0\nend\n"
+                                "body cloth\n  nx 20\n  ny 20\n  spacing 0.05\n  origin -0.5 1.95 -0.3\n  u 1 0 0\n"
+                                "  v 0 -1 0\n  mass 1e-3\n  springs structural k 100\nend\n";
+    static const char wall[] = "collider\n  shape box\n  size 2 2 0.1\n  offset 0 1 0.05\n  thickness 0.01\n"
+                               "  stiffness 100\nend\n";
+    char both[1024];
+    snprintf(both, sizeof both, "%s%s", cloth, wall);
+    const hk_view v = {{-0.5, 1, -0.3}, {0.45, 1.95, -0.3}, 0.2, 0.99, 1.01, 0}; /* the cloth's box */
+    hk_render_stats st;
+    hk_png alone = draw_scene_text(cloth, &v, "alone.png", &st), front = draw_scene_text(both, &v, "front.png", &st);
+    const int seen_alone = body_pixels(&alone), seen_front = body_pixels(&front);
+    print_message("cloth pixels: %d alone, %d behind the wall (%lld faces, %lld pieces)\n", seen_alone, seen_front,
+                  (long long)st.collider_faces, (long long)st.collider_pieces);
+    assert_int_equal(st.collider_faces, 3); /* the wall's sides that face the camera */
+    assert_true(st.collider_pieces >= 1 && st.collider_pieces <= 6);
+    assert_true(seen_alone > 100000);
+    assert_true(seen_front < 0.3 * seen_alone);
+    assert_true(seen_front > 0.05 * seen_alone); /* its top is in view */
+    free(alone.rgb);
+    free(front.rgb);
+}
+
+/* A frame of a contact scene draws its colliders' faces whole where the bodies rest on them: jelly_pile's four
+ * cubes and cloth_fold's strip stand on their floor (a box collider 2 m wide), in front of every face of it that
+ * faces the camera (3 faces, 0 pieces: cutting all its triangles into pieces a 40th of the camera's half height
+ * across, as frames once did, drew some 50 000 of them, 0.2 s a frame). cloth_box's cloth hangs over a turning
+ * capsule, partly behind it: the capsule's triangles are cut where the cloth shares their pixels, at most 2^12
+ * pieces a triangle, and far fewer. */
+static void test_png_collider_pieces(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *scene;
+        int steps;
+        int64_t faces, most_pieces;
+    } cases[] = {{"jelly_pile.scene", 0, 3, 0},
+                 {"jelly_pile.scene", 240, 3, 0},
+                 {"cloth_fold.scene", 100, 3, 0},
+                 {"cloth_box.scene", 48, 275, 20000}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char err[1024], path[512];
+        hk_scene sc;
+        snprintf(path, sizeof path, "%s/%s", HOOKE_SCENES_DIR, cases[k].scene);
+        assert_int_equal(hk_scene_load(path, &sc, err, sizeof err), 0);
+        assert_int_equal(hk_world_set_integrator(sc.world, &sc.integrator), HK_OK);
+        for (int i = 0; i < cases[k].steps; i++) assert_int_equal(hk_world_step(sc.world), HK_OK);
+        hk_geometry g;
+        assert_int_equal(hk_geometry_build(sc.world, &g), 0);
+        hk_view v;
+        assert_int_equal(hk_render_fit(&v, sc.world, &g, 1), 0);
+        hk_render_stats st;
+        assert_int_equal(hk_render_png(hk_test_path("pieces.png"), sc.world, &g, &v, 640, 480, &st), 0);
+        print_message("%s at step %d: %lld collider faces, %lld pieces, %lld things drawn\n", cases[k].scene,
+                      cases[k].steps, (long long)st.collider_faces, (long long)st.collider_pieces, (long long)st.items);
+        assert_int_equal(st.collider_faces, cases[k].faces);
+        assert_true(st.collider_pieces <= cases[k].most_pieces);
+        if (cases[k].most_pieces > 0) assert_true(st.collider_pieces > 0);
+        hk_geometry_free(&g);
+        hk_scene_free(&sc);
+    }
+}
+
+/* The blender format carries the colliders: frames.obj holds, after the object "hooke" of the particles (whose
+ * vertices, first in the file and in particle order, the point cache moves), one object per collider with its
+ * surface where the collider is at the first frame: cloth_box's box (8 vertices, 12 triangles, its corners those
+ * of the collider) and its capsule (cut into 32 sides: 514 vertices, every one on the capsule's surface). Before,
+ * the cloth lay in Blender over a box that was not there. With a breakable spring the split layout (a vertex set
+ * per triangle) has the same collider objects after its own vertices. */
+static void test_blender_colliders(void **state)
+{
+    (void)state;
+    for (int split = 0; split < 2; split++) {
+        char dir[256], args[1024], path[512];
+        snprintf(dir, sizeof dir, "%s", hk_test_path(split ? "box_blender_split" : "box_blender"));
+        snprintf(args, sizeof args,
+                 "run " SCENE("cloth_box.scene") " --steps 4 --every 4 --out '%s' --format blender --quiet", dir);
+        if (!split) {
+            hk_test_hooke_ok(args);
+        } else { /* the scene with its structural springs breakable: the split layout */
+            char *text = hk_test_slurp(HOOKE_SCENES_DIR "/cloth_box.scene");
+            assert_non_null(text);
+            char *at = strstr(text, "springs structural k 300 damping 0.002 damping_model relative");
+            assert_non_null(at);
+            char scene[16384];
+            snprintf(scene, sizeof scene,
+                     "%.*s springs structural k 300 damping 0.002 damping_model relative "
+                     "behaviour breakable break_ratio 5%s",
+                     (int)(at - text), text,
+                     at + strlen("springs structural k 300 damping 0.002 damping_model relative"));
+            free(text);
+            snprintf(path, sizeof path, "%s", hk_test_path("box_split.scene"));
+            FILE *f = fopen(path, "w");
+            assert_non_null(f);
+            fputs(scene, f);
+            fclose(f);
+            snprintf(args, sizeof args, "run '%s' --steps 4 --every 4 --out '%s' --format blender --quiet", path, dir);
+            hk_test_hooke_ok(args);
+        }
+        hk_world *w = cloth_box_at(0);
+        const hk_collider *col;
+        assert_int_equal(hk_colliders(w, &col), 2);
+        snprintf(path, sizeof path, "%s/frames.obj", dir);
+        char *obj = hk_test_slurp(path);
+        assert_non_null(obj);
+        /* the objects in order; the vertices before "o collider0_box" are the hooke object's */
+        const char *hooke = strstr(obj, "\no hooke\n"), *box = strstr(obj, "\no collider0_box\n"),
+                   *capsule = strstr(obj, "\no collider1_capsule\n");
+        assert_true(hooke && box && capsule && hooke < box && box < capsule);
+        int64_t before = 0;
+        for (const char *p = obj; p < box; p = strchr(p, '\n') + 1) before += strncmp(p, "v ", 2) == 0;
+        assert_int_equal(before, split ? 3 * 2 * 47 * 47 : 2304); /* split: 3 vertices per triangle of the cloth */
+        const char *part[2][2] = {{box, capsule}, {capsule, obj + strlen(obj)}};
+        const int want_v[2] = {8, 514}, want_f[2] = {12, 2 * 32 * 15 + 2 * 32};
+        int64_t first = before + 1;
+        for (int k = 0; k < 2; k++) {
+            hk_pose P;
+            hk_collider_pose(&col[k], 0, &P);
+            int nv = 0, nf = 0;
+            double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+            for (const char *p = part[k][0] + 1; p < part[k][1]; p = strchr(p, '\n') + 1) {
+                if (strncmp(p, "v ", 2) == 0) {
+                    double x[3], l[3], q[3], n[3], phi;
+                    assert_int_equal(sscanf(p + 2, "%lf %lf %lf", &x[0], &x[1], &x[2]), 3);
+                    hk_pose_to_local(&P, x, l);
+                    assert_true(hk_collider_nearest(&col[k], l, 1, q, n, &phi)); /* on its surface */
+                    assert_near(phi, 0, 1e-7);
+                    for (int d = 0; d < 3; d++) lo[d] = fmin(lo[d], l[d]), hi[d] = fmax(hi[d], l[d]);
+                    nv++;
+                } else if (strncmp(p, "f ", 2) == 0) {
+                    long long a[3];
+                    assert_int_equal(sscanf(p + 2, "%lld %lld %lld", &a[0], &a[1], &a[2]), 3);
+                    for (int i = 0; i < 3; i++) assert_true(a[i] >= first && a[i] < first + want_v[k]);
+                    nf++;
+                }
+            }
+            assert_int_equal(nv, want_v[k]);
+            assert_int_equal(nf, want_f[k]);
+            first += nv;
+            if (k == 0) /* the box's corners: its half extents 0.3, 0.2, 0.3 in its frame */
+                for (int d = 0; d < 3; d++) {
+                    assert_near(hi[d], d == 1 ? 0.2 : 0.3, 1e-7);
+                    assert_near(lo[d], d == 1 ? -0.2 : -0.3, 1e-7);
+                }
+        }
+        free(obj);
+        hk_world_destroy(w);
+    }
+}
+
 /* The stability profiler's omega_max counts a collider's contact spring as it counts the ground's: a particle of
  * 0.01 kg on no spring but a collider of 1000 N/m has omega_max = sqrt(k / m) = 316 rad/s. */
 static void test_omega_max_counts_colliders(void **state)
@@ -263,11 +453,14 @@ static void test_omega_max_counts_colliders(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vtk_colliders_and_contacts),  cmocka_unit_test(test_vtk_contacts_count_pairs),
+        cmocka_unit_test(test_vtk_colliders_and_contacts), cmocka_unit_test(test_vtk_contacts_count_pairs),
         cmocka_unit_test(test_vtk_colliders_after_restart), cmocka_unit_test(test_png_draws_colliders),
+        cmocka_unit_test(test_png_collider_in_front),      cmocka_unit_test(test_png_collider_pieces),
+        cmocka_unit_test(test_blender_colliders),
         cmocka_unit_test(test_omega_max_counts_colliders),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */
     hk_test_cleanup();
     return rc;
 }

@@ -6,7 +6,10 @@
 #include "hk_test_png.h"
 #include "hk_test_text.h"
 
+#include <errno.h>
+
 #include "geometry.h"
+#include "png_write.h"
 #include "render.h"
 #include "scene.h"
 
@@ -380,13 +383,13 @@ static void test_frame_text(void **state)
     hk_geometry g;
     assert_int_equal(hk_geometry_build(sc.world, &g), 0);
     hk_view v;
-    assert_int_equal(hk_render_fit(&v, sc.world, &g), 0);
+    assert_int_equal(hk_render_fit(&v, sc.world, &g, 1), 0);
     v.stretch_lo = 0.9;
     v.stretch_hi = 1.5;
     hk_texts *t = malloc(sizeof *t);
     assert_non_null(t);
     hk_texts_start(t);
-    const int rc = hk_render_png(hk_test_path("text.png"), sc.world, &g, &v, 640, 480);
+    const int rc = hk_render_png(hk_test_path("text.png"), sc.world, &g, &v, 640, 480, NULL);
     hk_texts_stop();
     assert_int_equal(rc, 0);
     assert_true(v.stretch_lo == 0.9 && v.stretch_hi == 1.5);
@@ -423,13 +426,192 @@ static void test_frame_text(void **state)
     hk_scene_free(&sc);
 }
 
+/* The rows y0..y1 and columns x0..x1 of a frame file's body pixels (in the viewport). */
+static void body_extent(const char *path, int ext[4])
+{
+    hk_png p = hk_test_png_read(path);
+    double vp[4];
+    hk_render_viewport(p.w, p.h, vp);
+    ext[0] = ext[1] = 1 << 20;
+    ext[2] = ext[3] = -1;
+    for (int y = (int)vp[1]; y < (int)vp[3]; y++)
+        for (int x = (int)vp[0]; x < (int)vp[2]; x++)
+            if (spread(px(&p, x, y)) >= 40) {
+                ext[0] = x < ext[0] ? x : ext[0];
+                ext[1] = y < ext[1] ? y : ext[1];
+                ext[2] = x > ext[2] ? x : ext[2];
+                ext[3] = y > ext[3] ? y : ext[3];
+            }
+    free(p.rgb);
+}
+
+/* The camera frames the bodies, not the colliders: cloth_fold's strip of cloth, 1.42 m long, stands on end on a
+ * floor 2 m wide (a box collider) and spans most of the picture's height in the first frame (the camera fitted
+ * to the floor as well showed it over less than half the height, and its folds at the end some 80 x 50 pixels);
+ * the floor is drawn where it is in view. */
+static void test_camera_fits_bodies(void **state)
+{
+    (void)state;
+    char dir[256], args[1024], path[512];
+    snprintf(dir, sizeof dir, "%s", hk_test_path("fold"));
+    snprintf(args, sizeof args, "run " SCENE("cloth_fold.scene") " --steps 1 --out '%s' --format png --quiet", dir);
+    hooke_ok(args);
+    snprintf(path, sizeof path, "%s/frame_000000.png", dir);
+    int ext[4];
+    body_extent(path, ext);
+    double vp[4];
+    hk_render_viewport(640, 480, vp);
+    const double share = (ext[3] - ext[1] + 1) / (vp[3] - vp[1]);
+    print_message("cloth_fold at step 0: the strip over rows %d..%d, %.0f %% of the viewport's height\n", ext[1],
+                  ext[3], 100 * share);
+    assert_true(share > 0.75);
+    hk_png p = hk_test_png_read(path); /* the floor: its grey (render.c) under the strip */
+    int floor = 0;
+    for (int i = 0; i < p.w * p.h; i++) {
+        const unsigned char *q = p.rgb + 3 * (size_t)i;
+        floor += spread(q) < 40 && q[0] >= q[2] + 5 && q[0] <= 176 && q[0] >= 80;
+    }
+    free(p.rgb);
+    assert_true(floor > 1000);
+}
+
+/* --camera follow fits each frame to the bodies where they are: cloth_fold's strip, piled in folds on its floor
+ * after 2 s, spans more than half the viewport's width (with the run's one camera, which must hold the strip
+ * standing 1.42 m tall, some 110 pixels of 556); each row of frames_png.csv has its frame's box. --camera with a
+ * box frames that box in every frame, never widened. */
+static void test_camera_option(void **state)
+{
+    (void)state;
+    char dir[256], args[1024], path[512];
+    snprintf(dir, sizeof dir, "%s", hk_test_path("fold_follow"));
+    snprintf(args, sizeof args,
+             "run " SCENE("cloth_fold.scene") " --every 250 --out '%s' --format png --camera follow --quiet", dir);
+    hooke_ok(args);
+    snprintf(path, sizeof path, "%s/frame_000500.png", dir);
+    int ext[4];
+    body_extent(path, ext);
+    double vp[4];
+    hk_render_viewport(640, 480, vp);
+    print_message("cloth_fold at 2 s, --camera follow: the folds over %d x %d pixels\n", ext[2] - ext[0] + 1,
+                  ext[3] - ext[1] + 1);
+    assert_true(ext[2] - ext[0] + 1 > 0.5 * (vp[2] - vp[0]));
+    index_row rows[4];
+    assert_int_equal(read_index(dir, rows, 4), 3);
+    assert_true(rows[2].f[7] < 0.5 * rows[0].f[7]); /* the box's top: the pile, not the standing strip */
+    snprintf(dir, sizeof dir, "%s", hk_test_path("fold_box"));
+    snprintf(args, sizeof args,
+             "run " SCENE(
+                 "cloth_fold.scene") " --every 250 --out '%s' --format png --camera=-0.5,0,-0.5,0.5,0.3,0.5 --quiet",
+             dir);
+    hooke_ok(args);
+    assert_int_equal(read_index(dir, rows, 4), 3);
+    const double want[6] = {-0.5, 0, -0.5, 0.5, 0.3, 0.5};
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 6; k++) assert_true(rows[i].f[3 + k] == want[k]);
+}
+
+/* A bad --camera is refused before the run, with what was expected and why (exit 1), and so is --camera without
+ * PNG frames. */
+static void test_camera_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *value, *why;
+    } bad[] = {{"fixed", "six numbers, comma separated, found fewer"},
+               {"0,0,0,1,1", "six numbers, comma separated, found fewer"},
+               {"0,0,0,1,1,1,1", "six numbers, comma separated, found more"},
+               {"0,0,0,1,1,nan", "Z1: 'nan' is not a number"},
+               {"0,2,0,1,1,1", "Y0 = 2 is above Y1 = 1"},
+               {"0,0,0,0.0001,0,0", "the box is less than 1 mm across"}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char args[1024], want[256];
+        snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 2 --out '%s' --format png --camera '%s'",
+                 hk_test_path("refused"), bad[k].value);
+        hk_run r = hk_test_hooke("", args);
+        snprintf(want, sizeof want,
+                 "hooke: error: --camera expects run, follow or a box X0,Y0,Z0,X1,Y1,Z1 in metres, got '%s' (%s)\n",
+                 bad[k].value, bad[k].why);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.err, want);
+        hk_run_free(&r);
+    }
+    hk_run r = hk_test_hooke("", "run " SCENE("rope.scene") " --steps 2 --camera follow");
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.err, "hooke: error: --camera needs --format png (with --out DIR)\n");
+    hk_run_free(&r);
+}
+
+/* The PNG writer keeps every pixel: cairo images of pixels drawn at random (which deflate no smaller: many IDAT
+ * chunks) and of flat runs with a picture's shading, of odd sizes, read back by libpng as they were; the same
+ * pixels give the same bytes. */
+static void test_png_writer(void **state)
+{
+    (void)state;
+    static const int size[][2] = {{1, 1}, {97, 61}, {640, 480}};
+    uint32_t seed = 12345;
+    for (int k = 0; k < 3; k++)
+        for (int random = 0; random < 2; random++) {
+            const int w = size[k][0], h = size[k][1];
+            cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+            cairo_surface_flush(s);
+            unsigned char *data = cairo_image_surface_get_data(s);
+            const int stride = cairo_image_surface_get_stride(s);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
+                    seed = seed * 1664525u + 1013904223u;
+                    const uint32_t flat = (uint32_t)(x / 16 * 40 % 256) << 16 | (uint32_t)(y * 3 % 256) << 8 | 200u;
+                    ((uint32_t *)(void *)(data + (size_t)y * (size_t)stride))[x] = random ? seed >> 8 : flat;
+                }
+            cairo_surface_mark_dirty(s);
+            char path[2][512];
+            for (int copy = 0; copy < 2; copy++) {
+                snprintf(path[copy], sizeof path[copy], "%s", hk_test_path(copy ? "writer_b.png" : "writer_a.png"));
+                FILE *f = fopen(path[copy], "wb");
+                assert_non_null(f);
+                assert_int_equal(hk_png_write(f, s), 0);
+                assert_int_equal(fclose(f), 0);
+            }
+            hk_png p = hk_test_png_read(path[0]);
+            assert_int_equal(p.w, w);
+            assert_int_equal(p.h, h);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
+                    const uint32_t v = ((const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride))[x];
+                    const unsigned char *q = px(&p, x, y);
+                    if (q[0] != (unsigned char)(v >> 16) || q[1] != (unsigned char)(v >> 8) || q[2] != (unsigned char)v)
+                        fail_msg("%d x %d %s: pixel (%d, %d) is %d,%d,%d, was %d,%d,%d", w, h,
+                                 random ? "random" : "flat", x, y, q[0], q[1], q[2], (int)(v >> 16 & 255),
+                                 (int)(v >> 8 & 255), (int)(v & 255));
+                }
+            free(p.rgb);
+            size_t na, nb;
+            unsigned char *a = read_bytes(path[0], &na), *b = read_bytes(path[1], &nb);
+            assert_int_equal(na, nb);
+            assert_memory_equal(a, b, na);
+            free(a);
+            free(b);
+            cairo_surface_destroy(s);
+        }
+    /* not an RGB24 image: refused */
+    cairo_surface_t *argb = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 4, 4);
+    FILE *f = fopen(hk_test_path("argb.png"), "wb");
+    assert_non_null(f);
+    errno = 0;
+    assert_int_equal(hk_png_write(f, argb), -1);
+    assert_int_equal(errno, EINVAL);
+    fclose(f);
+    cairo_surface_destroy(argb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_follow_bodies), cmocka_unit_test(test_closed_mesh_shadow),
         cmocka_unit_test(test_frames_deterministic), cmocka_unit_test(test_camera_fixed),
         cmocka_unit_test(test_colour_range),         cmocka_unit_test(test_frames_restart),
-        cmocka_unit_test(test_frame_text),
+        cmocka_unit_test(test_frame_text),           cmocka_unit_test(test_png_writer),
+        cmocka_unit_test(test_camera_fits_bodies),   cmocka_unit_test(test_camera_option),
+        cmocka_unit_test(test_camera_refused),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */

@@ -34,6 +34,11 @@ int hk_arg_above(const char *who, const char *flag, const char *value, double lo
     return 0;
 }
 
+int hk_arg_refused(const char *who, const char *flag, const char *value, const char *expected, const char *why)
+{
+    return refuse(who, flag, value, expected, why);
+}
+
 int hk_arg_int(const char *who, const char *flag, const char *value, int64_t lo, int64_t hi, const char *expected,
                int64_t *out)
 {

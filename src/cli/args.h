@@ -11,6 +11,8 @@ int hk_arg_int64(const char *s, int64_t lo, int64_t hi, int64_t *out);
 /* Prints "hooke: error: [WHO: ]FLAG expects EXPECTED, got 'VALUE'" (VALUE
  * NULL: "nothing") and returns 1, the exit status of bad input. */
 int hk_arg_error(const char *who, const char *flag, const char *value, const char *expected);
+/* The same message with " (WHY)" after it; returns 1. */
+int hk_arg_refused(const char *who, const char *flag, const char *value, const char *expected, const char *why);
 /* The value of an integer flag: hk_arg_int64 into *out and 0, or the message
  * "hooke: error: [WHO: ]FLAG expects EXPECTED, got 'VALUE' (REASON)", REASON
  * "not a number", "not a whole number" or "out of range", and 1. */

@@ -55,6 +55,8 @@ typedef struct run_opts {
     int checkpoint_on_exit;
     const char *out_dir;
     int formats;
+    hk_camera camera; /* the PNG frames' (--camera); run unless given */
+    int camera_given;
     double stretch_limit;
 } run_opts;
 
@@ -70,6 +72,7 @@ enum {
     O_STATE_OUT,
     O_OUT,
     O_FORMAT,
+    O_CAMERA,
     O_CHECKPOINT,
     O_CHECKPOINT_EVERY,
     O_CHECKPOINT_ON_EXIT,
@@ -107,6 +110,10 @@ static const hk_option run_options[] = {
     {O_STATE_OUT, "state-out", "FILE", "final particle state (docs/state-format.md)", NULL},
     {O_OUT, "out", "DIR", "write frames into DIR (created, with its missing parents)", NULL},
     {O_FORMAT, "format", "LIST", "frame formats, comma-separated (below); default: vtk", NULL},
+    {O_CAMERA, "camera", "VIEW",
+     "PNG frames' camera: run (default; one box a run, where bodies\n"
+     "can go), follow (each frame's bodies) or a box X0,Y0,Z0,X1,Y1,Z1 [m]",
+     NULL},
     {O_CHECKPOINT, "checkpoint", "FILE",
      "the checkpoint, written every --checkpoint-every N steps and/or\n"
      "at the end (--checkpoint-on-exit); atomic, versioned and\n"
@@ -223,6 +230,13 @@ static int run_option(run_opts *o, int id, const char *a, const char *v)
             return hk_arg_error(NULL, a, v, expected);
         }
         break;
+    case O_CAMERA: {
+        char why[160];
+        if (hk_camera_parse(v, &o->camera, why, sizeof why) != 0)
+            return hk_arg_refused(NULL, a, v, HK_CAMERA_SYNTAX, why);
+        o->camera_given = 1;
+        break;
+    }
     case O_STRETCH_LIMIT:
         if (hk_arg_above(NULL, a, v, 1, "a ratio > 1", &o->stretch_limit)) return HK_EXIT_INPUT;
         break;
@@ -276,6 +290,8 @@ static int parse_run(int argc, char **argv, run_opts *o)
         return HK_EXIT_INPUT;
     }
     if (o->out_dir && !o->formats) o->formats = hk_frames_parse_formats(hk_frame_format_at(0)->name);
+    if (o->camera_given && !(o->formats & hk_frames_parse_formats("png")))
+        return fprintf(stderr, "hooke: error: --camera needs --format png (with --out DIR)\n"), HK_EXIT_INPUT;
     if (o->checkpoint_every && !o->checkpoint) {
         fprintf(stderr, "hooke: error: --checkpoint-every needs --checkpoint FILE\n");
         return HK_EXIT_INPUT;
@@ -519,6 +535,7 @@ static int open_outputs(const run_opts *o, run_state *r)
     const int on_grid = r->first % r->every == 0;
     if (o->out_dir) {
         r->frames = hk_frames_open(o->out_dir, o->formats, r->first, err, sizeof err);
+        if (r->frames) hk_frames_set_camera(r->frames, &o->camera);
         if (!r->frames || (on_grid && hk_frames_write(r->frames, r->w, err, sizeof err) != 0)) {
             fprintf(stderr, "hooke: error: %s\n", err);
             return HK_EXIT_IO;

@@ -54,9 +54,17 @@ int hk_contact_layer_check(const char *what, double thickness, double stiffness,
 }
 
 /* The definition's values, one by one: 0, or -1 with the reason in why. */
+static const char *const shapes[] = {
+    [HK_COLLIDER_MESH] = "mesh", [HK_COLLIDER_BOX] = "box", [HK_COLLIDER_CAPSULE] = "capsule"};
+_Static_assert(sizeof shapes / sizeof shapes[0] == HK_COLLIDER_SHAPE_COUNT, "a collider shape without its name");
+
+const char *hk_collider_shape_name(hk_collider_shape shape)
+{
+    return (unsigned)shape < HK_COLLIDER_SHAPE_COUNT ? shapes[shape] : "unknown";
+}
+
 static int check_def(const hk_collider_def *d, char *why, size_t cap)
 {
-    static const char *const shapes[] = {"mesh", "box", "capsule"};
     if ((unsigned)d->shape >= HK_COLLIDER_SHAPE_COUNT) {
         snprintf(why, cap, "collider: unknown shape %d", (int)d->shape);
         return -1;

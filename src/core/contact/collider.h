@@ -41,6 +41,8 @@ int hk_contact_layer_check(const char *what, double thickness, double stiffness,
  * HK_ERR_INVALID / HK_ERR_MEMORY with the reason in why. */
 int hk_collider_init(hk_collider *c, const hk_collider_def *def, char *why, size_t cap);
 void hk_collider_free(hk_collider *c);
+/* "mesh", "box" or "capsule" (the scene's word for the shape). */
+const char *hk_collider_shape_name(hk_collider_shape shape);
 
 void hk_collider_pose(const hk_collider *c, double t, hk_pose *out);
 /* The velocity [m/s] of the collider's point at world position x. */

@@ -1,9 +1,11 @@
-/* canvas.c — cairo surfaces for PNG (in memory), SVG and PDF (streamed), written through outfile.c; text by role. */
+/* canvas.c — cairo surfaces for PNG (in memory, png_write.c), SVG and PDF (streamed), written through outfile.c; text
+ * by role. */
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "canvas.h"
 
 #include "outfile.h"
+#include "png_write.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -102,7 +104,10 @@ int hk_canvas_close(hk_canvas *c, int ok)
     if (c->cr) cairo_destroy(c->cr);
     if (ok && st == CAIRO_STATUS_SUCCESS && c->kind == HK_CANVAS_PNG) {
         cairo_surface_flush(c->surface);
-        st = cairo_surface_write_to_png_stream(c->surface, write_stream, c->out);
+        if (hk_png_write(((hk_outfile *)c->out)->f, c->surface) != 0) {
+            ok = 0;
+            err = errno;
+        }
     }
     if (c->surface) {
         cairo_surface_finish(c->surface); /* the vector kinds write their end here */

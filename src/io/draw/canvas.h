@@ -27,7 +27,7 @@ typedef struct hk_canvas {
 } hk_canvas;
 
 /* A canvas of the kind for path, filled with bg. PNG draws in memory (RGB,
- * no alpha) and writes at hk_canvas_close; SVG and PDF write to path.tmp as
+ * no alpha) and writes at hk_canvas_close (png_write.h); SVG and PDF write to path.tmp as
  * they draw. 0, or -1 with errno set (path.tmp cannot be created, out of
  * memory). */
 int hk_canvas_open(hk_canvas *c, const char *path, hk_canvas_kind kind, int w, int h, hk_rgb bg);

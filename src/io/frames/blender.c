@@ -1,5 +1,5 @@
-/* blender.c — the blender frame format: the first frame's mesh as one OBJ, every frame's positions in a PC2 point
- * cache; split into a vertex set per triangle and edge where springs can break, so a tear shows. */
+/* blender.c — the blender frame format: the first frame's mesh as one OBJ (and an object per collider), every frame's
+ * positions in a PC2 point cache; split into a vertex set per triangle and edge where springs can break. */
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -192,7 +192,17 @@ static int split_obj(const blender_series *b, const hk_world *w, const hk_geomet
         fprintf(f, "l %lld %lld\n", (long long)(3 * c->tris + 2 * e + 1), (long long)(3 * c->tris + 2 * e + 2));
     free(vt);
     free(body);
-    return hk_out_close(&o, 1);
+    return hk_out_close(&o, hk_obj_write_colliders(f, w, g, 3 * c->tris + 2 * c->edges) == 0);
+}
+
+/* The OBJ of one object "hooke" on the particles (obj_out.h), then an object per collider. 0, or -1. */
+static int whole_obj(const blender_series *b, const hk_world *w, const hk_geometry *g)
+{
+    hk_outfile o;
+    FILE *f = hk_out_open(&o, b->obj, "w");
+    if (!f) return -1;
+    return hk_out_close(&o, hk_obj_write(f, w, g, HK_OBJ_ONE_OBJECT) == 0 &&
+                                hk_obj_write_colliders(f, w, g, w->p.count) == 0);
 }
 
 /* One sample of the split layout into b->xyz: each first-frame cell that the frame still has (the frame's cells
@@ -286,7 +296,7 @@ static int first_frame(blender_series *b, int64_t first, const hk_world *w, cons
     memset(&b->cells, 0, sizeof b->cells);
     *failed = b->obj;
     if (prepare(b, w, g, 0) != 0) return -1;
-    if ((b->split ? split_obj(b, w, g) : hk_obj_write_file(b->obj, w, g, HK_OBJ_ONE_OBJECT)) != 0) return -1;
+    if ((b->split ? split_obj(b, w, g) : whole_obj(b, w, g)) != 0) return -1;
     *failed = b->cache;
     if (hk_pc2_create(&b->pc2, b->cache, b->points, b->xyz) != 0) return -1;
     *failed = b->csv;
@@ -325,5 +335,7 @@ static int write_blender(hk_frame_series *s, const char *path, const hk_world *w
 }
 
 const hk_frame_format hk_frame_format_blender = {
-    "blender", NULL, "Blender: frames.obj and frames.pc2 (Mesh Cache modifier; split where springs can break)",
+    "blender", NULL,
+    "Blender: frames.obj (and an object per collider) and frames.pc2 (Mesh Cache modifier; split where springs "
+    "can break)",
     write_blender};

@@ -5,6 +5,7 @@
 
 #include "geometry.h"
 #include "hooke/hooke.h"
+#include "view.h"
 
 /* One format's frames of one run: where they go and what its writer keeps
  * from frame to frame (a collection, a camera): state starts NULL, and
@@ -15,6 +16,7 @@ typedef struct hk_frame_series {
     void *state;
     void (*free_state)(void *state);
     const char *failed; /* set by a writer that failed on a file other than its frame's */
+    hk_camera camera;   /* the PNG frames' camera (render.c); run unless set */
 } hk_frame_series;
 
 /* A frame format: its name in --format, the extension of its frame files

@@ -115,6 +115,11 @@ hk_frames *hk_frames_open(const char *dir, int formats_mask, int64_t first_step,
     return fr;
 }
 
+void hk_frames_set_camera(hk_frames *fr, const hk_camera *camera)
+{
+    for (int f = 0; f < FORMAT_COUNT; f++) fr->series[f].camera = *camera;
+}
+
 int hk_frames_write(hk_frames *fr, const hk_world *w, char *err, size_t errlen)
 {
     hk_geometry g;

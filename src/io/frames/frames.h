@@ -27,6 +27,8 @@ const char *hk_frames_format_names(void);
  * keeps the series' indices below first_step. NULL with a message in err
  * on failure. */
 hk_frames *hk_frames_open(const char *dir, int formats, int64_t first_step, char *err, size_t errlen);
+/* The camera of the PNG frames from now on (view.h; default: run). */
+void hk_frames_set_camera(hk_frames *fr, const hk_camera *camera);
 /* Writes the frame of every chosen format for the world's current step
  * (DIR/frame_<step>.<extension>, or the series' own files). 0, or -1 with
  * a message in err. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collider.h"
 #include "world.h"
 
 static int is_cloth(const hk_world *w, int b)
@@ -158,6 +159,33 @@ done:
     free(lines);
     free(line_at);
     return rc;
+}
+
+int hk_obj_write_colliders(FILE *f, const hk_world *w, const hk_geometry *g, int64_t vertices)
+{
+    int64_t t = 0;
+    for (int c = 0; c < hk_world_collider_count(w); c++) {
+        hk_collider_def d;
+        if (hk_world_collider(w, c, &d) != HK_OK) {
+            errno = EINVAL;
+            return -1;
+        }
+        fprintf(f, "o collider%d_%s\n", c, hk_collider_shape_name(d.shape));
+        int64_t lo = INT64_MAX, hi = -1; /* its vertices: those of its triangles, a run in g */
+        for (int64_t k = t; k < g->ctris && g->ctri_collider[k] == c; k++)
+            for (int i = 0; i < 3; i++) {
+                lo = g->ctri[3 * k + i] < lo ? g->ctri[3 * k + i] : lo;
+                hi = g->ctri[3 * k + i] > hi ? g->ctri[3 * k + i] : hi;
+            }
+        for (int64_t v = lo; v <= hi; v++)
+            fprintf(f, "v %.9g %.9g %.9g\n", g->cpos[3 * v], g->cpos[3 * v + 1], g->cpos[3 * v + 2]);
+        for (; t < g->ctris && g->ctri_collider[t] == c; t++)
+            fprintf(f, "f %lld %lld %lld\n", (long long)(vertices + g->ctri[3 * t] - lo + 1),
+                    (long long)(vertices + g->ctri[3 * t + 1] - lo + 1),
+                    (long long)(vertices + g->ctri[3 * t + 2] - lo + 1));
+        if (hi >= lo) vertices += hi - lo + 1;
+    }
+    return ferror(f) ? -1 : 0;
 }
 
 int hk_obj_write_file(const char *path, const hk_world *w, const hk_geometry *m, hk_obj_layout layout)

@@ -33,6 +33,13 @@ int hk_obj_write(FILE *f, const hk_world *w, const hk_geometry *m, hk_obj_layout
  * (0-based), or -1 for a body that is no cloth (vt: body_count slots). */
 void hk_obj_write_uvs(FILE *f, const hk_world *w, int64_t *vt);
 
+/* The colliders' surfaces at the frame's time (g's), one object each,
+ * "o collider<C>_<shape>" (C from 0, in the scene's order; shape mesh, box
+ * or capsule, cut into HK_GEOMETRY_AROUND sides), its vertices "v" after
+ * the `vertices` already in the file and its triangles "f", turned
+ * counter-clockwise seen from outside. 0, or -1 (errno set). */
+int hk_obj_write_colliders(FILE *f, const hk_world *w, const hk_geometry *g, int64_t vertices);
+
 /* hk_obj_write into path, written whole (outfile.c). 0, or -1 (errno set). */
 int hk_obj_write_file(const char *path, const hk_world *w, const hk_geometry *m, hk_obj_layout layout);
 

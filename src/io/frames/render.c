@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "frame_format.h"
+#include "pieces.h"
 #include "world.h"
 
 #define PI 3.14159265358979323846
@@ -133,8 +134,8 @@ static void project(const view *v, double x, double y, double z, double out[3])
 }
 
 /* What is drawn back to front: a surface triangle, a spring of a body without a surface, such a body's particle,
- * a sphere, a collider's triangle. At equal depth, in that order, then by index. */
-enum { ITEM_TRI, ITEM_LINE, ITEM_POINT, ITEM_SPHERE, ITEM_COLLIDER };
+ * a sphere, a collider's face, a piece of one. At equal depth, in that order, then by index. */
+enum { ITEM_TRI, ITEM_LINE, ITEM_POINT, ITEM_SPHERE, ITEM_COLLIDER_FACE, ITEM_COLLIDER_PIECE };
 typedef struct item {
     double depth; /* [m] along the view direction; larger is farther */
     int32_t kind, index;
@@ -336,60 +337,33 @@ static void draw_triangle(hk_canvas *c, const scene *sc, int64_t t, const double
     cairo_stroke(cr);
 }
 
-/* A piece of a collider's triangle (x: its 3 corners [m]): flat grey, lit as the bodies' surfaces are. */
-static void draw_collider_triangle(hk_canvas *c, const scene *sc, const double *corner, const double light[3])
+/* A collider's shade: flat grey, lit as the bodies' surfaces are, by the unit normal n. */
+static hk_rgb collider_colour(const double n[3], const double light[3])
 {
-    const double *x[3] = {corner, corner + 3, corner + 6};
-    double p[3][3], e[2][3], n[3];
-    for (int k = 0; k < 3; k++) project(&sc->v, x[k][0], x[k][1], x[k][2], p[k]);
-    for (int k = 0; k < 2; k++)
-        for (int d = 0; d < 3; d++) e[k][d] = x[k + 1][d] - x[0][d];
-    cross(e[0], e[1], n);
-    normalise(n);
-    const hk_rgb col = shaded((hk_rgb){176, 172, 164}, 0.5 + 0.5 * fabs(dot(n, light)));
-    cairo_t *cr = c->cr;
-    cairo_move_to(cr, p[0][0], p[0][1]);
-    cairo_line_to(cr, p[1][0], p[1][1]);
-    cairo_line_to(cr, p[2][0], p[2][1]);
-    cairo_close_path(cr);
-    hk_canvas_colour(c, col, 1);
-    cairo_fill_preserve(cr);
-    cairo_set_line_width(cr, 0.6);
-    cairo_stroke(cr);
+    return shaded((hk_rgb){176, 172, 164}, 0.5 + 0.5 * fabs(dot(n, light)));
 }
 
-/* The colliders' triangles cut into pieces of at most about `size` [m] a side (so that drawing back to front
- * orders them against the bodies' small triangles), 9 coordinates each; their count, or -1 (out of memory). */
-static int64_t collider_pieces(const hk_geometry *g, double size, double **out)
+/* A triangle of corners x (9 numbers [m]) into the current path. */
+static void triangle_path(cairo_t *cr, const view *v, const double *x)
 {
-    int64_t n = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        n = 0;
-        for (int64_t t = 0; t < g->ctris; t++) {
-            const double *x[3];
-            double edge = 0;
-            for (int k = 0; k < 3; k++) x[k] = g->cpos + 3 * (size_t)g->ctri[3 * t + k];
-            for (int k = 0; k < 3; k++) {
-                const double *a = x[k], *b = x[(k + 1) % 3];
-                edge = fmax(edge, sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
-                                       (a[2] - b[2]) * (a[2] - b[2])));
-            }
-            const int cuts = (int)fmin(64, fmax(1, ceil(edge / size)));
-            for (int i = 0; i < cuts; i++)
-                for (int j = 0; i + j < cuts; j++)
-                    for (int up = 0; up < (i + j + 1 < cuts ? 2 : 1); up++, n++) {
-                        if (!pass) continue;
-                        /* the barycentric grid's cell (i, j): its lower triangle, and the upper one inside */
-                        const int bi[3] = {i + up, i + 1, i}, bj[3] = {j + up, j, j + 1};
-                        for (int k = 0; k < 3; k++)
-                            for (int d = 0; d < 3; d++)
-                                (*out)[9 * n + 3 * k + d] =
-                                    x[0][d] + ((x[1][d] - x[0][d]) * bi[k] + (x[2][d] - x[0][d]) * bj[k]) / cuts;
-                    }
-        }
-        if (!pass && !(*out = malloc((size_t)(9 * n + 1) * sizeof **out))) return -1;
+    for (int k = 0; k < 3; k++) {
+        double p[3];
+        project(v, x[3 * k], x[3 * k + 1], x[3 * k + 2], p);
+        if (k == 0)
+            cairo_move_to(cr, p[0], p[1]);
+        else
+            cairo_line_to(cr, p[0], p[1]);
     }
-    return n;
+    cairo_close_path(cr);
+}
+
+/* Fills the current path in col, with a stroke of it that hides the seams to its neighbours. */
+static void fill_collider(hk_canvas *c, hk_rgb col)
+{
+    hk_canvas_colour(c, col, 1);
+    cairo_fill_preserve(c->cr);
+    cairo_set_line_width(c->cr, 0.6);
+    cairo_stroke(c->cr);
 }
 
 static void draw_sphere(hk_canvas *c, const scene *sc, int k)
@@ -411,20 +385,117 @@ static void draw_sphere(hk_canvas *c, const scene *sc, int k)
     cairo_stroke(cr);
 }
 
-/* Draws everything back to front; 0, or -1 when out of memory. */
-static int draw_scene(hk_canvas *c, const scene *sc)
+/* What the frame draws besides the colliders, and the screen boxes around it, into cover (room for every
+ * triangle, line, particle and sphere); their count. */
+static int64_t covers(const scene *sc, hk_cover *cover)
 {
     const hk_world *w = sc->w;
     const hk_geometry *g = sc->g;
-    double *piece = NULL;
-    const int64_t pieces = collider_pieces(g, sc->v.cam.half_extent / 40, &piece);
-    if (pieces < 0) return -1;
-    int64_t n = g->tris + w->sphere_count + pieces;
+    int64_t n = 0;
+    for (int64_t t = 0; t < g->tris; t++) {
+        const int32_t *v = g->tri + 3 * t;
+        if (!shown(sc, v[0]) || !shown(sc, v[1]) || !shown(sc, v[2])) continue;
+        const double *a = sc->s + 3 * v[0], *b = sc->s + 3 * v[1], *d = sc->s + 3 * v[2];
+        cover[n++] = (hk_cover){HK_COVER_TRI,
+                                (int32_t)t,
+                                {fmin(a[0], fmin(b[0], d[0])) - 1, fmin(a[1], fmin(b[1], d[1])) - 1,
+                                 fmax(a[0], fmax(b[0], d[0])) + 1, fmax(a[1], fmax(b[1], d[1])) + 1}};
+    }
+    for (int64_t l = 0; l < g->lines; l++) {
+        const int32_t i = g->line[2 * l], j = g->line[2 * l + 1];
+        if (sc->surface[g->line_body[l]] || !shown(sc, i) || !shown(sc, j)) continue;
+        const double *a = sc->s + 3 * i, *b = sc->s + 3 * j;
+        cover[n++] =
+            (hk_cover){HK_COVER_LINE,
+                       (int32_t)l,
+                       {fmin(a[0], b[0]) - 2, fmin(a[1], b[1]) - 2, fmax(a[0], b[0]) + 2, fmax(a[1], b[1]) + 2}};
+    }
+    for (int b = 0; b < w->body_count; b++)
+        for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count && !sc->surface[b]; i++)
+            if (shown(sc, i)) {
+                const double *a = sc->s + 3 * i;
+                cover[n++] = (hk_cover){HK_COVER_POINT, i, {a[0] - 3, a[1] - 3, a[0] + 3, a[1] + 3}};
+            }
+    for (int k = 0; k < w->sphere_count; k++) {
+        const hk_sphere_def *s = &w->spheres[k];
+        double p[3];
+        project(&sc->v, s->center.x, s->center.y, s->center.z, p);
+        const double r = s->radius * sc->v.scale + 1;
+        cover[n++] = (hk_cover){HK_COVER_SPHERE, k, {p[0] - r, p[1] - r, p[0] + r, p[1] + r}};
+    }
+    return n;
+}
+
+/* The frame's collider faces and pieces (pieces.h) on a width x height picture; 0, or -1 when out of memory. */
+static int collider_faces(hk_collider_faces *cf, const scene *sc, int width, int height)
+{
+    const hk_world *w = sc->w;
+    const hk_geometry *g = sc->g;
+    memset(cf, 0, sizeof *cf);
+    if (g->ctris == 0) return 0;
+    int64_t most = g->tris + g->lines + w->p.count + w->sphere_count;
+    double *screen = malloc((3 * (size_t)g->cverts + 1) * sizeof *screen);
+    hk_cover *cover = malloc((size_t)(most + 1) * sizeof *cover);
+    int rc = -1;
+    if (screen && cover) {
+        for (int64_t i = 0; i < g->cverts; i++)
+            project(&sc->v, g->cpos[3 * i], g->cpos[3 * i + 1], g->cpos[3 * i + 2], screen + 3 * i);
+        rc = hk_collider_faces_make(cf, w, g, screen, sc->v.cam.dir, cover, covers(sc, cover), width, height,
+                                    sc->v.cam.half_extent / 40);
+    }
+    free(screen);
+    free(cover);
+    return rc;
+}
+
+/* The farthest depth of the corners x (n of them, 3 numbers each [m]), or with sign -1 the nearest's, negated. */
+static double farthest(const view *v, const double *x, int n, double sign)
+{
+    double far = -INFINITY;
+    for (int k = 0; k < n; k++) {
+        double p[3];
+        project(v, x[3 * k], x[3 * k + 1], x[3 * k + 2], p);
+        far = fmax(far, sign * p[2]);
+    }
+    return far;
+}
+
+/* How far behind its farthest corner a collider's face or piece is drawn: twice the thickest contact layer and
+ * the bodies' triangles' mean edge, at least `bias` [m]: what rests on a collider (within its layer) is drawn
+ * over it. */
+static double collider_behind(const scene *sc, double bias)
+{
+    const hk_world *w = sc->w;
+    const hk_geometry *g = sc->g;
+    double behind = bias, edge = 0;
+    for (int c = 0; c < hk_world_collider_count(w); c++) {
+        hk_collider_def d;
+        if (hk_world_collider(w, c, &d) == HK_OK) behind = fmax(behind, 2 * d.thickness);
+    }
+    const int64_t step = g->tris > 1000 ? g->tris / 1000 : 1; /* the mean edge of at most a thousand triangles */
+    for (int64_t t = 0; t < g->tris; t += step) {
+        const double *a = g->pos + 3 * (size_t)g->tri[3 * t], *b = g->pos + 3 * (size_t)g->tri[3 * t + 1];
+        edge += sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+    }
+    if (g->tris > 0 && isfinite(edge)) behind += edge / (double)((g->tris + step - 1) / step);
+    return behind;
+}
+
+/* Draws everything back to front; 0, or -1 when out of memory. */
+static int draw_scene(hk_canvas *c, const scene *sc, hk_render_stats *stats)
+{
+    const hk_world *w = sc->w;
+    const hk_geometry *g = sc->g;
+    double light[3] = {-0.3, 0.8, 0.5};
+    normalise(light);
+    hk_collider_faces cf;
+    if (collider_faces(&cf, sc, c->w, c->h) != 0) return -1;
+    int64_t n = g->tris + w->sphere_count + cf.faces + cf.pieces;
     for (int64_t l = 0; l < g->lines; l++) n += !sc->surface[g->line_body[l]];
     for (int b = 0; b < w->body_count; b++) n += sc->surface[b] ? 0 : w->bodies[b].count;
     item *it = malloc((size_t)(n > 0 ? n : 1) * sizeof *it);
     if (!it) {
-        free(piece);
+        hk_collider_faces_free(&cf);
         return -1;
     }
     int64_t m = 0;
@@ -451,32 +522,21 @@ static int draw_scene(hk_canvas *c, const scene *sc)
         project(&sc->v, s->center.x, s->center.y, s->center.z, p);
         it[m++] = (item){p[2], ITEM_SPHERE, k};
     }
-    /* a collider's piece is drawn as if at its far corner, and behind that by twice the thickest contact layer
-     * and the bodies' triangles' size: what rests on a collider (within its layer) is drawn over it */
-    double behind = bias, edge = 0;
-    for (int c = 0; c < hk_world_collider_count(w); c++) {
-        hk_collider_def d;
-        if (hk_world_collider(w, c, &d) == HK_OK) behind = fmax(behind, 2 * d.thickness);
-    }
-    const int64_t step = g->tris > 1000 ? g->tris / 1000 : 1; /* the mean edge of at most a thousand triangles */
-    for (int64_t t = 0; t < g->tris; t += step) {
-        const double *a = g->pos + 3 * (size_t)g->tri[3 * t], *b = g->pos + 3 * (size_t)g->tri[3 * t + 1];
-        edge += sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
-    }
-    if (g->tris > 0 && isfinite(edge)) behind += edge / (double)((g->tris + step - 1) / step);
-    for (int64_t t = 0; t < pieces; t++) {
+    const double behind = collider_behind(sc, bias);
+    for (int64_t f = 0; f < cf.faces; f++) {
         double far = -INFINITY;
-        for (int k = 0; k < 3; k++) {
-            const double *x = piece + 9 * t + 3 * k;
-            double p[3];
-            project(&sc->v, x[0], x[1], x[2], p);
-            far = fmax(far, p[2]);
-        }
-        it[m++] = (item){far + behind, ITEM_COLLIDER, (int32_t)t};
+        for (int64_t t = cf.face[f]; t < cf.face[f + 1]; t++)
+            if (cf.front[t])
+                for (int k = 0; k < 3; k++)
+                    far = fmax(far, farthest(&sc->v, g->cpos + 3 * (size_t)g->ctri[3 * t + k], 1, 1));
+        it[m++] = (item){far + behind, ITEM_COLLIDER_FACE, (int32_t)f};
+    }
+    for (int64_t t = 0; t < cf.pieces; t++) { /* a whole triangle over what lies behind it: as if at its nearest */
+        const double sign = cf.over[t] ? -1 : 1;
+        it[m++] =
+            (item){sign * (farthest(&sc->v, cf.piece + 9 * t, 3, sign) + behind), ITEM_COLLIDER_PIECE, (int32_t)t};
     }
     qsort(it, (size_t)m, sizeof *it, item_cmp);
-    double light[3] = {-0.3, 0.8, 0.5};
-    normalise(light);
     cairo_t *cr = c->cr;
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
@@ -497,12 +557,27 @@ static int draw_scene(hk_canvas *c, const scene *sc)
             cairo_fill(cr);
         } else if (it[k].kind == ITEM_SPHERE) {
             draw_sphere(c, sc, i);
+        } else if (it[k].kind == ITEM_COLLIDER_FACE) {
+            for (int64_t t = cf.face[i]; t < cf.face[i + 1]; t++)
+                if (cf.front[t]) {
+                    double x[9];
+                    for (int j = 0; j < 3; j++)
+                        memcpy(x + 3 * j, g->cpos + 3 * (size_t)g->ctri[3 * t + j], 3 * sizeof *x);
+                    triangle_path(cr, &sc->v, x);
+                }
+            fill_collider(c, collider_colour(cf.normal + 3 * i, light));
         } else {
-            draw_collider_triangle(c, sc, piece + 9 * (size_t)i, light);
+            triangle_path(cr, &sc->v, cf.piece + 9 * (size_t)i);
+            fill_collider(c, collider_colour(cf.normal + 3 * cf.face_of[cf.from[i]], light));
         }
     }
+    if (stats) {
+        stats->items = m;
+        stats->collider_faces = cf.faces;
+        stats->collider_pieces = cf.pieces;
+    }
     free(it);
-    free(piece);
+    hk_collider_faces_free(&cf);
     return 0;
 }
 
@@ -582,13 +657,13 @@ static void mark_drawn(const hk_world *w, const hk_geometry *g, char *drawn, cha
     for (int64_t t = 0; t < 3 * g->tris; t++) drawn[g->tri[t]] = 1;
 }
 
-int hk_render_fit(hk_view *v, const hk_world *w, const hk_geometry *g)
+int hk_render_fit(hk_view *v, const hk_world *w, const hk_geometry *g, int reach)
 {
     char *drawn = malloc((size_t)(w->p.count > 0 ? w->p.count : 1));
     char *surface = malloc((size_t)(w->body_count > 0 ? w->body_count : 1));
     if (drawn && surface) {
         mark_drawn(w, g, drawn, surface);
-        hk_view_fit(v, w, g->pos, drawn, g->cpos, g->cverts);
+        hk_view_fit(v, w, g->pos, drawn, reach);
     }
     free(drawn);
     free(surface);
@@ -611,7 +686,8 @@ static int widen_range(hk_view *v, const scene *sc)
     return rc < 0 ? -1 : 0;
 }
 
-int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_view *view, int width, int height)
+int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_view *view, int width, int height,
+                  hk_render_stats *stats)
 {
     hk_view own;
     scene sc = {.w = w, .g = g, .view = view ? view : &own, .ground = NAN};
@@ -629,10 +705,10 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_
         goto out;
     }
     mark_drawn(w, g, sc.drawn, sc.surface);
-    if (view)
+    if (view && !view->fixed)
         hk_view_follow(view, g->pos, sc.drawn, p->count);
     else
-        hk_view_fit(&own, w, g->pos, sc.drawn, g->cpos, g->cverts);
+        hk_view_fit(&own, w, g->pos, sc.drawn, 1);
     for (int64_t l = 0; l < g->lines; l++)
         for (int k = 0; k < 2; k++) {
             const int i = g->line[2 * l + k];
@@ -672,7 +748,7 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_
     cairo_rectangle(c.cr, vp[0], vp[1], vp[2] - vp[0], vp[3] - vp[1]);
     cairo_clip(c.cr);
     if (isfinite(sc.ground)) draw_ground(&c, &sc);
-    const int drawn = draw_scene(&c, &sc);
+    const int drawn = draw_scene(&c, &sc, stats);
     cairo_restore(c.cr);
     if (g->lines > 0) draw_colour_bar(&c, vp, sc.view);
     draw_caption(&c, &sc, vp);
@@ -689,49 +765,3 @@ out:
     free(springs);
     return rc;
 }
-
-/* The series of a run's PNG frames: its view, fitted at the first frame (or continued from the index an earlier
- * run left in the folder, after a restart), and the index, open for appending. */
-typedef struct png_series {
-    hk_view view;
-    FILE *index;
-    char path[4200]; /* DIR/frames_png.csv */
-} png_series;
-
-static void series_free(void *state)
-{
-    png_series *ps = state;
-    if (ps && ps->index) fclose(ps->index);
-    free(ps);
-}
-
-static int write_png(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g)
-{
-    png_series *ps = s->state;
-    if (!ps) {
-        if (!(ps = calloc(1, sizeof *ps))) return -1;
-        s->state = ps;
-        s->free_state = series_free;
-        snprintf(ps->path, sizeof ps->path, "%s/%s", s->dir, HK_VIEW_INDEX);
-        char *kept = NULL;
-        if (!hk_view_continue(ps->path, s->first, &ps->view, &kept) && hk_render_fit(&ps->view, w, g) != 0) {
-            errno = ENOMEM;
-            return -1;
-        }
-        ps->index = hk_view_index_open(ps->path, kept);
-        free(kept);
-    }
-    if (!ps->index) {
-        s->failed = ps->path;
-        return -1;
-    }
-    if (hk_render_png(path, w, g, &ps->view, 640, 480) != 0) return -1;
-    if (hk_view_index_row(ps->index, hk_world_step_count(w), hk_world_time(w), &ps->view) != 0) {
-        s->failed = ps->path;
-        return -1;
-    }
-    return 0;
-}
-
-const hk_frame_format hk_frame_format_png = {
-    "png", "png", "pictures, 640 x 480, one camera and colour range a run (index: " HK_VIEW_INDEX ")", write_png};

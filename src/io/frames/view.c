@@ -5,11 +5,13 @@
 #include "view.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kept_rows.h"
+#include "numbers.h"
 #include "outfile.h"
 #include "plot_axis.h"
 #include "world.h"
@@ -106,8 +108,16 @@ static void body_reach(hk_view *v, const hk_world *w, int b, const double *pos, 
     }
 }
 
-void hk_view_fit(hk_view *v, const hk_world *w, const double *pos, const char *drawn, const double *fixed,
-                 int64_t nfixed)
+/* v's grid: a 1-2-5 step near a fifth of its box's size. */
+static void set_grid(hk_view *v)
+{
+    const double size = fmax(fmax(v->hi[0] - v->lo[0], v->hi[2] - v->lo[2]), fmax(v->hi[1] - v->lo[1], 1e-3));
+    hk_plot_scale s;
+    hk_plot_scale_set(&s, 0, size, 0);
+    v->grid = s.mult * pow(10, s.pow10);
+}
+
+void hk_view_fit(hk_view *v, const hk_world *w, const double *pos, const char *drawn, int reach)
 {
     for (int c = 0; c < 3; c++) {
         v->lo[c] = INFINITY;
@@ -115,15 +125,15 @@ void hk_view_fit(hk_view *v, const hk_world *w, const double *pos, const char *d
     }
     v->stretch_lo = 1 - HK_VIEW_STRETCH_STEP0;
     v->stretch_hi = 1 + HK_VIEW_STRETCH_STEP0;
+    v->fixed = 0;
     const double floor = floor_height(w);
-    const int down = w->def.gravity.y < 0;
+    const int down = reach && w->def.gravity.y < 0;
     for (int b = 0; b < w->body_count; b++) body_reach(v, w, b, pos, drawn, floor, down);
-    for (int k = 0; k < w->sphere_count; k++) {
+    for (int k = 0; k < w->sphere_count && reach; k++) {
         const hk_sphere_def *s = &w->spheres[k];
         grow(v, s->center.x - s->radius, s->center.y - s->radius, s->center.z - s->radius);
         grow(v, s->center.x + s->radius, s->center.y + s->radius, s->center.z + s->radius);
     }
-    for (int64_t k = 0; k < nfixed; k++) grow(v, fixed[3 * k], fixed[3 * k + 1], fixed[3 * k + 2]);
     v->grid = 1;
     if (!(v->lo[0] <= v->hi[0])) return;
     if (isfinite(floor) && floor <= v->hi[1]) v->lo[1] = fmax(v->lo[1], floor);
@@ -136,10 +146,65 @@ void hk_view_fit(hk_view *v, const hk_world *w, const double *pos, const char *d
                 v->hi[c] = fmin(v->hi[c], wh[c]);
             }
     }
-    const double size = fmax(fmax(v->hi[0] - v->lo[0], v->hi[2] - v->lo[2]), fmax(v->hi[1] - v->lo[1], 1e-3));
-    hk_plot_scale s;
-    hk_plot_scale_set(&s, 0, size, 0);
-    v->grid = s.mult * pow(10, s.pow10);
+    set_grid(v);
+}
+
+void hk_view_box(hk_view *v, const hk_camera *c)
+{
+    for (int k = 0; k < 3; k++) {
+        v->lo[k] = c->lo[k];
+        v->hi[k] = c->hi[k];
+    }
+    v->fixed = 1;
+    set_grid(v);
+}
+
+int hk_camera_parse(const char *text, hk_camera *c, char *why, size_t cap)
+{
+    memset(c, 0, sizeof *c);
+    if (!text) {
+        snprintf(why, cap, "nothing given");
+        return -1;
+    }
+    if (strcmp(text, "run") == 0 || strcmp(text, "follow") == 0) {
+        c->kind = text[0] == 'r' ? HK_CAMERA_RUN : HK_CAMERA_FOLLOW;
+        return 0;
+    }
+    static const char *const names[6] = {"X0", "Y0", "Z0", "X1", "Y1", "Z1"};
+    double x[6];
+    const char *p = text;
+    for (int k = 0; k < 6; k++) {
+        const size_t n = strcspn(p, ",");
+        char field[64];
+        if ((k < 5 && p[n] != ',') || (k == 5 && p[n] != '\0')) {
+            snprintf(why, cap, "six numbers, comma separated, %s", k < 5 ? "found fewer" : "found more");
+            return -1;
+        }
+        if (n < sizeof field) {
+            memcpy(field, p, n);
+            field[n] = '\0';
+        }
+        if (n >= sizeof field || hk_num_real(field, &x[k]) != HK_NUM_OK) {
+            snprintf(why, cap, "%s: '%.*s' is not a number", names[k], (int)(n < 40 ? n : 40), p);
+            return -1;
+        }
+        p += n + (k < 5);
+    }
+    for (int k = 0; k < 3; k++)
+        if (x[k] > x[k + 3]) {
+            snprintf(why, cap, "%s = %g is above %s = %g", names[k], x[k], names[k + 3], x[k + 3]);
+            return -1;
+        }
+    if (!(fmax(x[3] - x[0], fmax(x[4] - x[1], x[5] - x[2])) >= 1e-3)) {
+        snprintf(why, cap, "the box is less than 1 mm across");
+        return -1;
+    }
+    c->kind = HK_CAMERA_BOX;
+    for (int k = 0; k < 3; k++) {
+        c->lo[k] = x[k];
+        c->hi[k] = x[k + 3];
+    }
+    return 0;
 }
 
 int hk_view_follow(hk_view *v, const double *pos, const char *drawn, int n)
@@ -242,6 +307,7 @@ static int parse_row(const char *line, int64_t n, int64_t *step, void *ctx)
     for (int c = 0; c < 3; c++)
         if (!(r.lo[c] <= r.hi[c]) || !isfinite(r.lo[c]) || !isfinite(r.hi[c])) return -1;
     *step = s;
+    r.fixed = 0;
     *v = r;
     return 0;
 }

@@ -5,6 +5,7 @@
 #define HOOKE_VIEW_H
 
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "hooke/hooke.h"
@@ -13,7 +14,26 @@ typedef struct hk_view {
     double lo[3], hi[3];           /* the box the camera frames [m]; lo > hi in x: nothing to frame */
     double grid;                   /* the ground grid's spacing [m], fixed at the fit */
     double stretch_lo, stretch_hi; /* the colour range of r / L0: stretch_lo < 1 < stretch_hi [1] */
+    int fixed;                     /* 1: the box is the user's (--camera), never widened */
 } hk_view;
+
+/* The camera of a run's PNG frames (`hooke run --camera`): one box for the
+ * run, fitted at the first frame to where the bodies can go and widened when
+ * one leaves it (run, the default); each frame's own, fitted to the bodies
+ * where they are (follow); or the box lo..hi the user gives (box). */
+typedef enum hk_camera_kind { HK_CAMERA_RUN, HK_CAMERA_FOLLOW, HK_CAMERA_BOX } hk_camera_kind;
+typedef struct hk_camera {
+    hk_camera_kind kind;
+    double lo[3], hi[3]; /* HK_CAMERA_BOX: the box [m] */
+} hk_camera;
+/* What --camera accepts, for messages. */
+#define HK_CAMERA_SYNTAX "run, follow or a box X0,Y0,Z0,X1,Y1,Z1 in metres"
+/* Reads `run`, `follow` or six numbers X0,Y0,Z0,X1,Y1,Z1 (the number
+ * grammar of numbers.h) with X0 <= X1, Y0 <= Y1, Z0 <= Z1 and the box at
+ * least 1 mm across its widest side. 0, or -1 with the reason in why. */
+int hk_camera_parse(const char *text, hk_camera *c, char *why, size_t cap);
+/* Sets v's box to the camera box's, fixed, with its grid. */
+void hk_view_box(hk_view *v, const hk_camera *c);
 
 /* The narrowest colour range, 0.99 .. 1.01: a body at rest is green. */
 #define HK_VIEW_STRETCH_STEP0 0.01
@@ -28,10 +48,11 @@ typedef struct hk_view {
  * particle as far to either side across them (sideways across a line of
  * pins, every way about a point) and below them as it is from them (a
  * pendulum's reach, a flag's droop); the spheres; all within the walls and above the
- * ground; the points fixed[3 * nfixed] (the colliders' vertices [m]). The grid is a 1-2-5 step near a fifth of
- * the box's size. */
-void hk_view_fit(hk_view *v, const hk_world *w, const double *pos, const char *drawn, const double *fixed,
-                 int64_t nfixed);
+ * ground. The colliders are not fitted: a frame shows them where they are in
+ * view (a floor slab 2 m wide under a strip of cloth would otherwise fill the
+ * picture). With reach 0, each drawn particle where it is, and nothing else.
+ * The grid is a 1-2-5 step near a fifth of the box's size. */
+void hk_view_fit(hk_view *v, const hk_world *w, const double *pos, const char *drawn, int reach);
 
 /* Widens the box when a drawn particle (of n, at pos) has left it by more
  * than 3 % of its size: to the box around both, and a quarter of that
