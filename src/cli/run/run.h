@@ -3,23 +3,9 @@
 #ifndef HOOKE_RUN_H
 #define HOOKE_RUN_H
 
-#include <stdio.h>
-
-/* Exit statuses of `hooke run` (also in --help, the README and the user
- * guide). A run stopped by SIGINT or SIGTERM exits with 128 + the signal
- * (130, 143) after finishing its step and closing its outputs. */
-enum {
-    HK_EXIT_OK = 0,      /* the run reached its end */
-    HK_EXIT_INPUT = 1,   /* bad input: scene file, flags, checkpoint */
-    HK_EXIT_BLOWUP = 2,  /* the simulation blew up (the report says where and why) */
-    HK_EXIT_IO = 3,      /* an output file could not be written */
-    HK_EXIT_NOTHING = 4, /* a restart at or past the run's end: nothing to run */
-};
+#include "run_exit.h"
 
 /* hooke run SCENE [options]; argv[1] is "run". Returns the exit status. */
 int hk_cmd_run(int argc, char **argv);
-/* The help of `hooke run`: its options, frame formats, integrators, exit
- * statuses; synopsis 1: starting with its usage line. */
-void hk_run_help(FILE *f, int synopsis);
 
 #endif

@@ -10,7 +10,7 @@
 #include "frames.h"
 #include "hooke/hooke.h"
 #include "options.h"
-#include "run.h"
+#include "run_exit.h"
 
 /* The options of `hooke run`: the parser and the help text read this table. */
 enum {

@@ -4,6 +4,7 @@
 #define HOOKE_RUN_ARGS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "view.h"
 
@@ -31,5 +32,9 @@ typedef struct run_opts {
  * printed). */
 enum { HK_RUN_HELP = -1 };
 int hk_run_parse(int argc, char **argv, run_opts *o);
+
+/* The help of `hooke run`: its options, frame formats, integrators, exit
+ * statuses; synopsis 1: starting with its usage line. */
+void hk_run_help(FILE *f, int synopsis);
 
 #endif
