@@ -302,6 +302,48 @@ static double tri_stretch(const scene *sc, int64_t t)
     return (sc->stretch[v[0]] + sc->stretch[v[1]] + sc->stretch[v[2]]) / 3;
 }
 
+/* Half the width of the line between two triangles of a surface [px]: a small triangle's fill reaches this far past
+ * its edges, which covers the seams to its neighbours; a large one's edges are drawn darker over twice the width. */
+#define SEAM 0.35
+
+/* Corner q of the triangle (p, q, r) on screen, moved so that both its edges lie d further out (inwards where d < 0;
+ * a mitre, at most 3 |d| from q on a sharp corner) into g. */
+static void grown_corner(const double *p, const double *q, const double *r, double d, double g[2])
+{
+    const double side = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]) > 0 ? 1 : -1;
+    double n[2][2];
+    const double *ends[2][2] = {{p, q}, {q, r}};
+    for (int e = 0; e < 2; e++) { /* each edge's outward unit normal */
+        const double dx = ends[e][1][0] - ends[e][0][0], dy = ends[e][1][1] - ends[e][0][1], l = hypot(dx, dy);
+        n[e][0] = l > 0 ? side * dy / l : 0; /* right of the edge: outside when p, q, r turn left */
+        n[e][1] = l > 0 ? -side * dx / l : 0;
+    }
+    const double m[2] = {n[0][0] + n[1][0], n[0][1] + n[1][1]};
+    const double c = 1 + n[0][0] * n[1][0] + n[0][1] * n[1][1]; /* 1 + cos of the angle between the normals */
+    double f = c > 1e-9 ? d / c : 0;
+    const double len = fabs(f) * hypot(m[0], m[1]);
+    if (len > 3 * fabs(d)) f *= 3 * fabs(d) / len;
+    g[0] = q[0] + f * m[0];
+    g[1] = q[1] + f * m[1];
+}
+
+/* Fills the screen triangle (a, b, e) grown by d [px] on every side (shrunk where d < 0) in col. */
+static void fill_grown(hk_canvas *c, const double *a, const double *b, const double *e, double d, hk_rgb col)
+{
+    const double *p[3] = {a, b, e};
+    for (int k = 0; k < 3; k++) {
+        double g[2];
+        grown_corner(p[(k + 2) % 3], p[k], p[(k + 1) % 3], d, g);
+        if (k == 0)
+            cairo_move_to(c->cr, g[0], g[1]);
+        else
+            cairo_line_to(c->cr, g[0], g[1]);
+    }
+    cairo_close_path(c->cr);
+    hk_canvas_colour(c, col, 1);
+    cairo_fill(c->cr);
+}
+
 static void draw_triangle(hk_canvas *c, const scene *sc, int64_t t, const double light[3])
 {
     const double *pos = sc->g->pos;
@@ -316,25 +358,23 @@ static void draw_triangle(hk_canvas *c, const scene *sc, int64_t t, const double
         shaded(hk_render_stretch_colour(sc->view, tri_stretch(sc, t)), 0.45 + 0.55 * fabs(dot(n, light)));
     const double edge =
         fmax(hypot(a[0] - b[0], a[1] - b[1]), fmax(hypot(b[0] - d[0], b[1] - d[1]), hypot(d[0] - a[0], d[1] - a[1])));
-    cairo_t *cr = c->cr;
-    cairo_move_to(cr, a[0], a[1]);
-    cairo_line_to(cr, b[0], b[1]);
-    cairo_line_to(cr, d[0], d[1]);
-    cairo_close_path(cr);
-    hk_canvas_colour(c, col, 1);
-    if (edge < 3) {
-        /* a triangle of a few pixels: sampled at pixel centres, so neighbours tile without seams */
+    if (edge < 3) { /* a triangle of a few pixels: sampled at pixel centres, so neighbours tile without seams */
+        cairo_t *cr = c->cr;
+        cairo_move_to(cr, a[0], a[1]);
+        cairo_line_to(cr, b[0], b[1]);
+        cairo_line_to(cr, d[0], d[1]);
+        cairo_close_path(cr);
+        hk_canvas_colour(c, col, 1);
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
         cairo_fill(cr);
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
-        return;
+    } else if (edge >
+               10) { /* a large triangle: its edges darker, to show the mesh (two fills cost less than a stroke) */
+        fill_grown(c, a, b, d, SEAM, shaded(col, 0.88));
+        fill_grown(c, a, b, d, -SEAM, col);
+    } else {
+        fill_grown(c, a, b, d, SEAM, col);
     }
-    cairo_fill_preserve(cr);
-    /* a stroke of the same colour hides the seams between neighbours; on large triangles a darker one shows the
-     * mesh */
-    if (edge > 10) hk_canvas_colour(c, shaded(col, 0.88), 1);
-    cairo_set_line_width(cr, 0.7);
-    cairo_stroke(cr);
 }
 
 /* A collider's shade: flat grey, lit as the bodies' surfaces are, by the unit normal n. */
