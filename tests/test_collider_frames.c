@@ -453,11 +453,10 @@ static void test_omega_max_counts_colliders(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_vtk_colliders_and_contacts), cmocka_unit_test(test_vtk_contacts_count_pairs),
+        cmocka_unit_test(test_vtk_colliders_and_contacts),  cmocka_unit_test(test_vtk_contacts_count_pairs),
         cmocka_unit_test(test_vtk_colliders_after_restart), cmocka_unit_test(test_png_draws_colliders),
-        cmocka_unit_test(test_png_collider_in_front),      cmocka_unit_test(test_png_collider_pieces),
-        cmocka_unit_test(test_blender_colliders),
-        cmocka_unit_test(test_omega_max_counts_colliders),
+        cmocka_unit_test(test_png_collider_in_front),       cmocka_unit_test(test_png_collider_pieces),
+        cmocka_unit_test(test_blender_colliders),           cmocka_unit_test(test_omega_max_counts_colliders),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */

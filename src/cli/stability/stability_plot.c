@@ -10,7 +10,7 @@
 #include "hooke/hooke.h"
 #include "plot.h"
 
-/* pixels right of the plot for its legend (the longest entry, "implicit_euler: stable at every dt swept", is some 260) */
+/* pixels right of the plot for its legend (its longest entry, "implicit_euler: stable at every dt swept": some 260) */
 #define LEGEND_COLUMN 300
 
 int hk_stability_plot(const char *path, const char *scene, double omega, const double *dts, int points,
