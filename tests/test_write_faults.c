@@ -27,6 +27,11 @@ static long long rows_in_message(const char *msg, long long *step)
 static void test_stats_size_limit(void **state)
 {
     (void)state;
+#ifdef HK_TEST_NO_FSIZE_LIMIT
+    /* this build's OpenMP runtime (LLVM's libomp) dies of SIGBUS at its start under a file size limit, before hooke
+     * runs a line: what this test checks cannot be reached here (the GCC builds run it) */
+    skip();
+#endif
     const char *csv = hk_test_path("limited.csv");
     char args[512];
     snprintf(args, sizeof args, "run " SCENE("rope.scene") " --stats '%s' --every 1 --quiet", csv);
@@ -136,6 +141,11 @@ static void test_stats_folder_removed(void **state)
 static void test_whole_files_or_none(void **state)
 {
     (void)state;
+#ifdef HK_TEST_NO_FSIZE_LIMIT
+    /* this build's OpenMP runtime (LLVM's libomp) dies of SIGBUS at its start under a file size limit, before hooke
+     * runs a line: what this test checks cannot be reached here (the GCC builds run it) */
+    skip();
+#endif
     const struct {
         const char *args, *file;
     } rows[] = {
