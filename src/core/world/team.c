@@ -217,6 +217,7 @@ static void run_held(hk_team_session *s, int team, hk_team_fn fn, void *ctx)
 
 int64_t (*hk_team_test_crowded)(int thread);
 
+#ifdef HOOKE_USE_OPENMP
 /* Until when held thread i is crowded [ns]: its own finding, or a test's. */
 static int64_t crowded_until(int i)
 {
@@ -248,6 +249,7 @@ static void held_thread(hk_team_session *s, int i)
         if (leave) return;
     }
 }
+#endif
 
 void hk_team_hold(int team, int full, int64_t *rest, hk_team_session **slot, void (*body)(void *), void *arg)
 {
