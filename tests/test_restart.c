@@ -112,6 +112,22 @@ static int stats_rows(const char *path, long long *last)
     return rows;
 }
 
+/* The rope's stats every 10 steps: to step 200 uninterrupted into whole, and into split by a run that checkpoints at
+ * step 100 into ck and goes on to write rows to 150 (the rows a restart from ck replaces). */
+static void stats_runs(const char *whole, const char *split, const char *ck)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 200 --every 10 --stats '%s' --quiet", whole);
+    hk_run r = run_ok(args);
+    hk_run_free(&r);
+    snprintf(args, sizeof args,
+             "run " SCENE("rope.scene") " --steps 150 --every 10 --stats '%s' --checkpoint '%s' --checkpoint-every 100 "
+                                        "--quiet",
+             split, ck);
+    r = run_ok(args);
+    hk_run_free(&r);
+}
+
 /* A restart with --stats continues the file: the rows up to the checkpoint
  * stay, the rows the interrupted run wrote after it are replaced, and the
  * file equals the one an uninterrupted run writes. A file of another
@@ -121,16 +137,8 @@ static void test_stats_continue(void **state)
     (void)state;
     char args[1024];
     const char *whole = own_path("whole.csv"), *split = own_path("split.csv"), *ck = own_path("st.ck");
-    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 200 --every 10 --stats '%s' --quiet", whole);
-    hk_run r = run_ok(args);
-    hk_run_free(&r);
-    /* the first run goes on past its checkpoint at 100 and writes rows to 150: those are replaced */
-    snprintf(args, sizeof args,
-             "run " SCENE("rope.scene") " --steps 150 --every 10 --stats '%s' --checkpoint '%s' --checkpoint-every 100 "
-                                        "--quiet",
-             split, ck);
-    r = run_ok(args);
-    hk_run_free(&r);
+    stats_runs(whole, split, ck);
+    hk_run r;
     long long last;
     assert_int_equal(stats_rows(split, &last), 16);
     snprintf(args, sizeof args,
@@ -175,15 +183,8 @@ static void test_stats_cut_row(void **state)
     (void)state;
     char args[1024];
     const char *whole = own_path("cut_whole.csv"), *split = own_path("cut.csv"), *ck = own_path("cut.ck");
-    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 200 --every 10 --stats '%s' --quiet", whole);
-    hk_run r = run_ok(args);
-    hk_run_free(&r);
-    snprintf(args, sizeof args,
-             "run " SCENE("rope.scene") " --steps 150 --every 10 --stats '%s' --checkpoint '%s' --checkpoint-every 100 "
-                                        "--quiet",
-             split, ck);
-    r = run_ok(args);
-    hk_run_free(&r);
+    stats_runs(whole, split, ck);
+    hk_run r;
     char *run = hk_test_slurp(split), *want = hk_test_slurp(whole);
     assert_non_null(run);
     /* the header (line 1), the rows of steps 0, 10, ... (lines 2, 3, ...), and a row cut short */
