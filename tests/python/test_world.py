@@ -92,3 +92,17 @@ def test_command_runs_in_process(scene_path, tmp_path):
     assert json.loads(out.read_text())
     assert hooke._hooke.command(["run", scene_path("no_such.scene")]) == 1
     assert hooke._hooke.command(["no_such_command"]) == 1
+
+
+def test_command_leaves_the_process_as_it_was(scene_path, capfd):
+    import os
+    import signal
+
+    handler, mask = signal.getsignal(signal.SIGINT), os.sched_getaffinity(0)
+    rc = hooke._hooke.command(["run", scene_path("rope.scene"), "--steps", "20", "--threads", "2"])
+    out, _ = capfd.readouterr()
+    assert rc == 0
+    # the program's summary line, its state hash the program's own
+    assert "state_hash=0x%016x" % program_hash(scene_path("rope.scene"), 20) in out
+    assert signal.getsignal(signal.SIGINT) is handler  # run's own handlers put back
+    assert os.sched_getaffinity(0) == mask  # no thread of this process bound to a core
