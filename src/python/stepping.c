@@ -88,13 +88,22 @@ static int raise_for(hk_py_world *self, const advance *a)
     }
 }
 
-PyObject *hk_py_world_step(PyObject *o, PyObject *args, PyObject *kw)
+/* step(n=1): vectorcall, so that step() costs no argument tuple or parsing */
+PyObject *hk_py_world_step(PyObject *o, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     hk_py_world *self = (hk_py_world *)o;
     long long n = 1;
-    if ((args && PyTuple_GET_SIZE(args)) || kw) {
-        static char *names[] = {"n", NULL};
-        if (!PyArg_ParseTupleAndKeywords(args, kw, "|L:step", names, &n)) return NULL;
+    const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs + nkw > 1) return PyErr_Format(PyExc_TypeError, "step() takes at most 1 argument (n)");
+    if (nkw && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "n") != 0)
+        return PyErr_Format(PyExc_TypeError, "step() got an unexpected keyword argument '%U'",
+                            PyTuple_GET_ITEM(kwnames, 0));
+    if (nargs + nkw == 1) {
+        PyObject *v = args[0];
+        if (!PyLong_Check(v))
+            return PyErr_Format(PyExc_TypeError, "step(): n must be an int, not %.80s", Py_TYPE(v)->tp_name);
+        n = PyLong_AsLongLong(v);
+        if (n == -1 && PyErr_Occurred()) return NULL;
         if (n < 0) return PyErr_Format(PyExc_ValueError, "step: n must be >= 0 (got %lld)", n);
     }
     if (hk_py_world_free_to_use(self) != 0) return NULL;
@@ -149,7 +158,7 @@ PyObject *hk_py_world_run(PyObject *o, PyObject *args, PyObject *kw)
         const int64_t n = callback == Py_None ? left : to_grid < left ? to_grid : left;
         self->busy = 1;
         advance a;
-        take_steps(self, n, n == left, &a);
+        take_steps(self, n, 1, &a); /* checked at its last step too: the end, or a callback's step */
         self->busy = 0;
         if (raise_for(self, &a) != 0) return NULL;
         if (callback != Py_None && hk_world_step_count(self->w) % plan.every == 0) {

@@ -348,7 +348,7 @@ static PyMethodDef world_methods[] = {
     {"from_string", (PyCFunction)(void (*)(void))from_string, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
      "from_string(text, name=\"<scene>\", threads=0) -> World\n\nThe same from scene text; name stands for the file "
      "in messages, and mesh paths are relative to its folder."},
-    {"step", (PyCFunction)(void (*)(void))hk_py_world_step, METH_VARARGS | METH_KEYWORDS,
+    {"step", (PyCFunction)(void (*)(void))hk_py_world_step, METH_FASTCALL | METH_KEYWORDS,
      "step(n=1) -> None\n\nn steps with the GIL released. BlowUp where `hooke run` would report one (checked on its "
      "cadence, every step for worlds up to 4096 particles + springs); Ctrl-C stops at the next step boundary with "
      "KeyboardInterrupt, the world at its last whole step."},
