@@ -44,14 +44,16 @@ static int check(hk_py_world *self, advance *a)
 /* Takes n steps of self with the GIL released (the caller holds it and has marked self busy), checking for a
  * blow-up where `hooke run` does (every check_every steps, after a failed implicit solve, and at the last step
  * when check_last), and for signals every HK_PY_SIGNAL_NS of wall time: a pending signal's handler runs (Ctrl-C
- * raises KeyboardInterrupt) and the steps stop there, at a whole step. */
+ * raises KeyboardInterrupt) and the steps stop there, at a whole step. The clock is read every `gap` steps, gap
+ * chosen from the steps' pace so that about a quarter of HK_PY_SIGNAL_NS passes between reads: a read can cost
+ * more than a small world's step (0.4 us on a virtual machine without a fast clock). */
 static void take_steps(hk_py_world *self, int64_t n, int check_last, advance *a)
 {
     hk_world *w = self->w;
     const int64_t every = self->check_every;
     a->how = ADV_DONE;
     PyThreadState *ts = PyEval_SaveThread();
-    int64_t next_look = n > 1 ? now_ns() + HK_PY_SIGNAL_NS : 0;
+    int64_t last = n > 1 ? now_ns() : 0, next_look = last + HK_PY_SIGNAL_NS, gap = 1, since = 0;
     for (int64_t k = 1; k <= n; k++) {
         const int rc = hk_world_step(w);
         if (rc != HK_OK) {
@@ -60,16 +62,20 @@ static void take_steps(hk_py_world *self, int64_t n, int check_last, advance *a)
             break;
         }
         if ((hk_world_step_count(w) % every == 0 || (check_last && k == n)) && check(self, a)) break;
-        if (k < n && now_ns() >= next_look) {
-            PyEval_RestoreThread(ts);
-            const int signalled = PyErr_CheckSignals() != 0;
-            ts = PyEval_SaveThread();
-            if (signalled) {
-                a->how = ADV_SIGNAL;
-                break;
-            }
-            next_look = now_ns() + HK_PY_SIGNAL_NS;
+        if (k == n || ++since < gap) continue;
+        const int64_t t = now_ns(), per_step = (t - last) / since + 1;
+        gap = HK_PY_SIGNAL_NS / 4 / per_step > 1 ? HK_PY_SIGNAL_NS / 4 / per_step : 1;
+        last = t;
+        since = 0;
+        if (t < next_look) continue;
+        PyEval_RestoreThread(ts);
+        const int signalled = PyErr_CheckSignals() != 0;
+        ts = PyEval_SaveThread();
+        if (signalled) {
+            a->how = ADV_SIGNAL;
+            break;
         }
+        next_look = now_ns() + HK_PY_SIGNAL_NS;
     }
     PyEval_RestoreThread(ts);
 }
