@@ -32,12 +32,8 @@ PyObject *hk_py_command(PyObject *module, PyObject *args)
     }
     argv[0] = "hooke";
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-        if (!PyUnicode_Check(item) && !PyBytes_Check(item) && !PyObject_CheckBuffer(item)) {
-            PyErr_Format(PyExc_TypeError, "command: argument %zd must be str, not %.80s", i, Py_TYPE(item)->tp_name);
-            goto out;
-        }
-        if (!PyUnicode_FSConverter(item, &bytes[i])) goto out;
+        /* str, bytes or os.PathLike; anything else a TypeError */
+        if (!PyUnicode_FSConverter(PySequence_Fast_GET_ITEM(seq, i), &bytes[i])) goto out;
         argv[i + 1] = PyBytes_AS_STRING(bytes[i]);
     }
     if (!command_lock && !(command_lock = PyThread_allocate_lock())) {

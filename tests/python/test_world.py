@@ -92,6 +92,9 @@ def test_command_runs_in_process(scene_path, tmp_path):
     assert json.loads(out.read_text())
     assert hooke._hooke.command(["run", scene_path("no_such.scene")]) == 1
     assert hooke._hooke.command(["no_such_command"]) == 1
+    assert hooke._hooke.command(["plot", tmp_path / "none.csv"]) == 1  # os.PathLike taken
+    with pytest.raises(TypeError):
+        hooke._hooke.command(["run", 3])
 
 
 def test_command_leaves_the_process_as_it_was(scene_path, capfd):
