@@ -13,9 +13,6 @@
 # lib/python3.11/dist-packages; in a venv or a Python built from source, lib/python3.X/site-packages.
 # `pip install src/python` (setup.py) sets it to `.` and installs only this component.
 
-# the interpreter _hooke is built for: tests/consumer/check.sh imports the installed package with it
-set(HOOKE_PYTHON_INTERPRETER "${Python3_EXECUTABLE}" CACHE INTERNAL "the interpreter of the module _hooke")
-
 option(HOOKE_PYTHON_INSTALL "Install rules of the Python package hooke (component python)" ${HOOKE_INSTALL})
 if(NOT HOOKE_PYTHON_INSTALL)
   return()

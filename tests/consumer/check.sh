@@ -188,9 +188,9 @@ check_python() { # name, interpreter, site folder, the environment's other words
     echo "check.sh: $name: $(tail -n 1 "$tmp/$name.out")"
 }
 if [ "$(cache_value HOOKE_PYTHON)" = ON ]; then
-    python=$(cache_value HOOKE_PYTHON_INTERPRETER)
+    python=$(cache_value HOOKE_PYTHON_EXECUTABLE)
     site=$(cache_value HOOKE_PYTHON_SITE)
-    [ -n "$python" ] && [ -n "$site" ] || fail "$build has HOOKE_PYTHON=ON but no HOOKE_PYTHON_INTERPRETER or HOOKE_PYTHON_SITE"
+    [ -n "$python" ] && [ -n "$site" ] || fail "$build has HOOKE_PYTHON=ON but no HOOKE_PYTHON_EXECUTABLE or HOOKE_PYTHON_SITE"
     case $site in /*) ;; *) site=$prefix/$site ;; esac
     check_python python-cmake-install "$python" "$site" PYTHONPATH="$site"
 elif [ -n "$pip" ]; then
