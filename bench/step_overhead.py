@@ -10,11 +10,13 @@ Run it with the interpreter the module was built for (Debian's /usr/bin/python3)
 Each of R rounds (default 10) times N calls (default 100000) of
 `world.step()` on a fresh World of SCENE (default bench/step_overhead.scene,
 one thread), written as a user writes it, and runs hooke_step_overhead,
-which times the same N calls of hk_world_step in C on the same scene; the
-two in turn, C first in even rounds and Python first in odd ones. Both
-print the state hash they reach, which must agree (the same world, stepped
-as far). Prints every round's ns per call of each and their ratio, then
-the median of each and the median ratio (target: <= 2).
+which times the same N calls of hk_world_step in C on the same scene, once
+bare (the target's base) and once with --check (the blow-up checks that
+World.step and `hooke run` make); the three in turn, C first in even rounds
+and Python first in odd ones. All print the state hash they reach, which
+must agree (the same world, stepped as far). Prints every round's ns per
+call of each and the ratios Python / C and Python / C with the checks, then
+the medians (target: Python / C <= 2).
 """
 import argparse
 import os
@@ -27,8 +29,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def c_round(program, scene, calls):
-    out = subprocess.run([program, scene, str(calls)], check=True, capture_output=True, text=True).stdout
+def c_round(program, scene, calls, *checks):
+    out = subprocess.run([program, scene, str(calls), *checks], check=True, capture_output=True, text=True).stdout
     m = re.fullmatch(r"calls=(\d+) ns_per_call=([0-9.]+) state_hash=(0x[0-9a-f]+)\n", out)
     if not m:
         sys.exit(f"step_overhead.py: {program} printed {out!r}")
@@ -57,22 +59,23 @@ def main():
     program = os.path.join(a.build, "hooke_step_overhead")
     rows = []
     for r in range(a.rounds):
-        if r % 2 == 0:
-            c, c_hash = c_round(program, a.scene, a.calls)
-            py, py_hash = python_round(hooke, a.scene, a.calls)
-        else:
-            py, py_hash = python_round(hooke, a.scene, a.calls)
-            c, c_hash = c_round(program, a.scene, a.calls)
-        if py_hash != c_hash:
-            sys.exit(f"step_overhead.py: round {r}: Python reached state_hash={py_hash}, C {c_hash}")
-        rows.append((c, py, py / c))
-        print(f"round {r}: C {c:.1f} ns/call, Python {py:.1f} ns/call, ratio {py / c:.3f}", flush=True)
-    c_med, py_med = statistics.median(x[0] for x in rows), statistics.median(x[1] for x in rows)
-    ratios = [x[2] for x in rows]
-    print(f"median over {a.rounds} rounds of {a.calls} calls: C {c_med:.1f} ns/call, Python {py_med:.1f} ns/call, "
-          f"ratio {statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f}; target <= 2), "
-          f"state_hash={c_hash}")
-
+        runs = [("C", lambda: c_round(program, a.scene, a.calls)),
+                ("C --check", lambda: c_round(program, a.scene, a.calls, "--check")),
+                ("Python", lambda: python_round(hooke, a.scene, a.calls))]
+        got = {}
+        for name, run in runs if r % 2 == 0 else runs[::-1]:
+            got[name] = run()
+        if len({h for _, h in got.values()}) != 1:
+            sys.exit(f"step_overhead.py: round {r}: the state hashes differ: {got}")
+        c, cc, py = (got[n][0] for n in ("C", "C --check", "Python"))
+        rows.append((c, cc, py, py / c, py / cc))
+        print(f"round {r}: C {c:.1f} ns/call, C --check {cc:.1f}, Python {py:.1f}; "
+              f"Python / C {py / c:.3f}, Python / C --check {py / cc:.3f}", flush=True)
+    med = [statistics.median(x[k] for x in rows) for k in range(5)]
+    ratios = [x[3] for x in rows]
+    print(f"median over {a.rounds} rounds of {a.calls} calls: C {med[0]:.1f} ns/call, C --check {med[1]:.1f}, "
+          f"Python {med[2]:.1f}; Python / C {med[3]:.3f} (min {min(ratios):.3f}, max {max(ratios):.3f}; target <= 2), "
+          f"Python / C --check {med[4]:.3f}; state_hash={got['C'][1]}")
 
 if __name__ == "__main__":
     main()
