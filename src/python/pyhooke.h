@@ -47,7 +47,7 @@ PyObject *hk_py_scene_error_raise(const char *text);
 PyObject *hk_py_blowup_raise(hk_py_world *self, const hk_blowup *b, double energy);
 
 /* The World's methods and properties, by file (world_type.c lists them). */
-PyObject *hk_py_world_step(PyObject *self, PyObject *args, PyObject *kw); /* stepping.c */
+PyObject *hk_py_world_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames); /* stepping.c */
 PyObject *hk_py_world_run(PyObject *self, PyObject *args, PyObject *kw);
 int hk_py_arrays_ready(void); /* arrays.c (the only user of numpy's API): imports it; 0, or -1 with ImportError */
 PyObject *hk_py_set_positions(PyObject *self, PyObject *xyz);

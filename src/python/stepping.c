@@ -44,14 +44,16 @@ static int check(hk_py_world *self, advance *a)
 /* Takes n steps of self with the GIL released (the caller holds it and has marked self busy), checking for a
  * blow-up where `hooke run` does (every check_every steps, after a failed implicit solve, and at the last step
  * when check_last), and for signals every HK_PY_SIGNAL_NS of wall time: a pending signal's handler runs (Ctrl-C
- * raises KeyboardInterrupt) and the steps stop there, at a whole step. */
+ * raises KeyboardInterrupt) and the steps stop there, at a whole step. The clock is read every `gap` steps, gap
+ * chosen from the steps' pace so that about a quarter of HK_PY_SIGNAL_NS passes between reads: a read can cost
+ * more than a small world's step (0.4 us on a virtual machine without a fast clock). */
 static void take_steps(hk_py_world *self, int64_t n, int check_last, advance *a)
 {
     hk_world *w = self->w;
     const int64_t every = self->check_every;
     a->how = ADV_DONE;
     PyThreadState *ts = PyEval_SaveThread();
-    int64_t next_look = n > 1 ? now_ns() + HK_PY_SIGNAL_NS : 0;
+    int64_t last = n > 1 ? now_ns() : 0, next_look = last + HK_PY_SIGNAL_NS, gap = 1, since = 0;
     for (int64_t k = 1; k <= n; k++) {
         const int rc = hk_world_step(w);
         if (rc != HK_OK) {
@@ -60,16 +62,20 @@ static void take_steps(hk_py_world *self, int64_t n, int check_last, advance *a)
             break;
         }
         if ((hk_world_step_count(w) % every == 0 || (check_last && k == n)) && check(self, a)) break;
-        if (k < n && now_ns() >= next_look) {
-            PyEval_RestoreThread(ts);
-            const int signalled = PyErr_CheckSignals() != 0;
-            ts = PyEval_SaveThread();
-            if (signalled) {
-                a->how = ADV_SIGNAL;
-                break;
-            }
-            next_look = now_ns() + HK_PY_SIGNAL_NS;
+        if (k == n || ++since < gap) continue;
+        const int64_t t = now_ns(), per_step = (t - last) / since + 1;
+        gap = HK_PY_SIGNAL_NS / 4 / per_step > 1 ? HK_PY_SIGNAL_NS / 4 / per_step : 1;
+        last = t;
+        since = 0;
+        if (t < next_look) continue;
+        PyEval_RestoreThread(ts);
+        const int signalled = PyErr_CheckSignals() != 0;
+        ts = PyEval_SaveThread();
+        if (signalled) {
+            a->how = ADV_SIGNAL;
+            break;
         }
+        next_look = now_ns() + HK_PY_SIGNAL_NS;
     }
     PyEval_RestoreThread(ts);
 }
@@ -88,13 +94,22 @@ static int raise_for(hk_py_world *self, const advance *a)
     }
 }
 
-PyObject *hk_py_world_step(PyObject *o, PyObject *args, PyObject *kw)
+/* step(n=1): vectorcall, so that step() costs no argument tuple or parsing */
+PyObject *hk_py_world_step(PyObject *o, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     hk_py_world *self = (hk_py_world *)o;
     long long n = 1;
-    if ((args && PyTuple_GET_SIZE(args)) || kw) {
-        static char *names[] = {"n", NULL};
-        if (!PyArg_ParseTupleAndKeywords(args, kw, "|L:step", names, &n)) return NULL;
+    const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs + nkw > 1) return PyErr_Format(PyExc_TypeError, "step() takes at most 1 argument (n)");
+    if (nkw && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "n") != 0)
+        return PyErr_Format(PyExc_TypeError, "step() got an unexpected keyword argument '%U'",
+                            PyTuple_GET_ITEM(kwnames, 0));
+    if (nargs + nkw == 1) {
+        PyObject *v = args[0];
+        if (!PyLong_Check(v))
+            return PyErr_Format(PyExc_TypeError, "step(): n must be an int, not %.80s", Py_TYPE(v)->tp_name);
+        n = PyLong_AsLongLong(v);
+        if (n == -1 && PyErr_Occurred()) return NULL;
         if (n < 0) return PyErr_Format(PyExc_ValueError, "step: n must be >= 0 (got %lld)", n);
     }
     if (hk_py_world_free_to_use(self) != 0) return NULL;
@@ -149,7 +164,7 @@ PyObject *hk_py_world_run(PyObject *o, PyObject *args, PyObject *kw)
         const int64_t n = callback == Py_None ? left : to_grid < left ? to_grid : left;
         self->busy = 1;
         advance a;
-        take_steps(self, n, n == left, &a);
+        take_steps(self, n, 1, &a); /* checked at its last step too: the end, or a callback's step */
         self->busy = 0;
         if (raise_for(self, &a) != 0) return NULL;
         if (callback != Py_None && hk_world_step_count(self->w) % plan.every == 0) {
