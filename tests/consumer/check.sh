@@ -3,10 +3,13 @@
 # check.sh — hooke as its users get it: installs a build into a temporary prefix, then builds and runs
 # tests/consumer/consumer.c against the installed tree with find_package(hooke) (shared and static) and with
 # pkg-config and plain gcc (shared and static), checks that libhooke.so exports exactly the functions the
-# installed hooke.h marks HK_API, and runs docs/hooke_ctypes.py. With --subproject, also builds the
-# consumer in a parent project that adds hooke's source tree with add_subdirectory.
+# installed hooke.h marks HK_API, and runs docs/hooke_ctypes.py. Where BUILD has the Python module
+# (-DHOOKE_PYTHON=ON), imports the installed package hooke from a clean environment and steps a scene to the
+# program's state (tests/python/check_installed.py). With --subproject, also builds the consumer in a parent
+# project that adds hooke's source tree with add_subdirectory; with --pip, also builds and installs the package
+# with pip (`pip install --no-build-isolation src/python`, offline) into a venv and checks it the same way.
 #
-# usage: bash tests/consumer/check.sh BUILD [--subproject]   (BUILD: a configured and built hooke, not a sanitizer build)
+# usage: bash tests/consumer/check.sh BUILD [--subproject] [--pip]   (BUILD: a configured and built hooke, not a sanitizer build)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -15,7 +18,18 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
     exit 1
 }
 build=$(cd "$1" && pwd)
-subproject=${2:-}
+shift
+subproject='' pip=''
+for arg; do
+    case $arg in
+    --subproject) subproject=1 ;;
+    --pip) pip=1 ;;
+    *)
+        grep -m1 '^# usage:' "$0" >&2
+        exit 1
+        ;;
+    esac
+done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
@@ -155,7 +169,59 @@ else
     fail "python3 is missing (bash .ci/deps installs it)"
 fi
 
-if [ "$subproject" = --subproject ]; then
+# Python: the package hooke where `cmake --install` put it, imported with nothing of the build tree in reach
+# (PYTHONPATH: the prefix's site-packages only; no LD_LIBRARY_PATH: _hooke carries libhooke inside)
+cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+check_python() { # name, interpreter, site folder, the environment's other words
+    local name=$1 python=$2 site=$3
+    shift 3
+    local so
+    so=$(ls "$site"/hooke/_hooke*.so 2>/dev/null | head -n 1 || true)
+    [ -n "$so" ] && [ -f "$site/hooke/__init__.py" ] || fail "$name: no package hooke (_hooke*.so, __init__.py) in $site"
+    ! readelf -d "$so" | grep -q 'NEEDED.*libhooke' || fail "$name: $so needs libhooke.so"
+    ! readelf -d "$so" | grep -qE 'R(UN)?PATH' || fail "$name: $so carries a search path: $(readelf -d "$so" | grep -E 'R(UN)?PATH')"
+    (cd "$tmp" && env -i PATH=/usr/bin:/bin HOME="$tmp" "$@" "$python" "$root/tests/python/check_installed.py" \
+        "$site" "$prefix/bin/hooke" "$prefix/share/hooke/scenes/rope.scene" 300) >"$tmp/$name.out" 2>&1 || {
+        cat "$tmp/$name.out" >&2
+        fail "$name: the installed package failed"
+    }
+    echo "check.sh: $name: $(tail -n 1 "$tmp/$name.out")"
+}
+if [ "$(cache_value HOOKE_PYTHON)" = ON ]; then
+    python=$(cache_value HOOKE_PYTHON_EXECUTABLE)
+    site=$(cache_value HOOKE_PYTHON_SITE)
+    [ -n "$python" ] && [ -n "$site" ] || fail "$build has HOOKE_PYTHON=ON but no HOOKE_PYTHON_EXECUTABLE or HOOKE_PYTHON_SITE"
+    case $site in /*) ;; *) site=$prefix/$site ;; esac
+    check_python python-cmake-install "$python" "$site" PYTHONPATH="$site"
+elif [ -n "$pip" ]; then
+    fail "--pip needs a build with -DHOOKE_PYTHON=ON (the release preset): its interpreter builds the package"
+else
+    echo "check.sh: $build has no Python module (HOOKE_PYTHON=OFF): the package hooke is not checked"
+fi
+
+if [ -n "$pip" ]; then
+    # pip in a venv that sees the system's numpy, from a copy of the checkout (pip builds in the source tree),
+    # offline: --no-index, and the build backend (scikit-build) from the system
+    started=$SECONDS
+    mkdir "$tmp/src"
+    if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        (cd "$root" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - --) | tar -C "$tmp/src" -xf -
+    else
+        tar -C "$root" --exclude='./build*' --exclude=./.git --exclude=./out --exclude=./src/python/_skbuild -cf - . |
+            tar -C "$tmp/src" -xf -
+    fi
+    "$python" -m venv --system-site-packages "$tmp/venv" || fail "$python -m venv failed (Debian: python3-venv)"
+    CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) "$tmp/venv/bin/python" -m pip install --no-index --no-build-isolation \
+        "$tmp/src/src/python" >"$tmp/pip.log" 2>&1 || {
+        tail -n 40 "$tmp/pip.log" >&2
+        fail "pip install --no-build-isolation src/python failed"
+    }
+    venv_site=$("$tmp/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("platlib"))')
+    check_python python-pip-venv "$tmp/venv/bin/python" "$venv_site"
+    echo "check.sh: pip install --no-build-isolation src/python into a venv: $((SECONDS - started)) s"
+fi
+
+if [ -n "$subproject" ]; then
     echo "check.sh: add_subdirectory(hooke) in a parent project"
     cmake -S "$root/tests/subproject" -B "$tmp/sub" -DHOOKE_SOURCE_DIR="$root" >"$tmp/sub.log" 2>&1 || {
         cat "$tmp/sub.log" >&2

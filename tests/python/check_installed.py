@@ -1,0 +1,50 @@
+# check_installed.py — an installed package hooke: found where it was installed, the program's version, its state.
+# SPDX-License-Identifier: MIT
+"""usage: python3 tests/python/check_installed.py SITE HOOKE SCENE STEPS
+
+Run by tests/consumer/check.sh with the interpreter the package was built
+for, in an environment that reaches nothing of the build tree (no
+LD_LIBRARY_PATH; PYTHONPATH, where set, names only the install's
+site-packages): `import hooke` must load the package and its module _hooke
+from SITE; `hooke.__version__` must be what `HOOKE --version` prints; and
+SCENE stepped STEPS times from Python must reach the state hash that
+`HOOKE run SCENE --steps STEPS` prints (the same bits for any thread count).
+"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+
+def main(site, program, scene, steps):
+    import hooke
+
+    site = Path(site).resolve()
+    for name, module in ("hooke", hooke), ("hooke._hooke", hooke._hooke):
+        where = Path(module.__file__).resolve()
+        if site not in where.parents:
+            sys.exit(f"check_installed.py: {name} was imported from {where}, not from {site}")
+
+    version = subprocess.run([program, "--version"], check=True, capture_output=True, text=True).stdout.split()
+    if hooke.__version__ not in version:
+        sys.exit(f"check_installed.py: hooke.__version__ is {hooke.__version__!r}, `hooke --version` prints {version}")
+
+    out = subprocess.run([program, "run", scene, "--steps", str(steps), "--quiet"],
+                         check=True, capture_output=True, text=True).stdout
+    want = re.search(r"state_hash=(0x[0-9a-f]+)", out)
+    if not want:
+        sys.exit(f"check_installed.py: `hooke run` printed no state_hash: {out!r}")
+    world = hooke.World.from_scene(scene)
+    world.step(steps)
+    got = f"0x{world.state_hash:016x}"
+    if got != want.group(1):
+        sys.exit(f"check_installed.py: {scene} after {steps} steps: state_hash={got} from Python, "
+                 f"{want.group(1)} from `hooke run`")
+    print(f"hooke {hooke.__version__} from {Path(hooke.__file__).parent}: {steps} steps of {Path(scene).name}, "
+          f"state_hash={got} as `hooke run`")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 5:
+        sys.exit(__doc__.splitlines()[0])
+    main(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]))
