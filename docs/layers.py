@@ -36,6 +36,7 @@ LAYERS = [
     ("core/step", 6, "a world's life and its step: integrators, checks, shares"),
     ("io", 7, "scene files, meshes in, frames and pictures out (in libhooke)"),
     ("cli", 8, "the program: its commands (libhooke_cli) and main"),
+    ("python", 9, "the Python module hooke: the C extension _hooke over libhooke and libhooke_cli"),
 ]
 
 # Loops of files that are allowed to stay, each with its reason, as
@@ -89,9 +90,9 @@ def objects(build):
             if not name.endswith(".c.o"):
                 continue
             full = os.path.join(root, name)
-            m = re.search(r"/src/CMakeFiles/[^/]+\.dir/(.+)\.o$", full)
+            m = re.search(r"/src/(python/)?CMakeFiles/[^/]+\.dir/(.+)\.o$", full)
             if m:
-                found.setdefault(m.group(1), full)
+                found.setdefault((m.group(1) or "") + m.group(2), full)
     return found
 
 

@@ -1,5 +1,5 @@
-/* omp_env.c — OMP_NUM_THREADS checked by hooke's rule in the program's .preinit_array, before the OpenMP runtime's
- * constructor reads it: a value hooke refuses is taken out of the environment and reported by main, not by libgomp. */
+/* omp_env.c — OMP_NUM_THREADS checked by hooke's rule from the program's .preinit_array (main.c), before the OpenMP
+ * runtime's constructor reads it: a value hooke refuses is taken out of the environment and reported by main. */
 /* SPDX-License-Identifier: MIT */
 #include "omp_env.h"
 
@@ -44,7 +44,7 @@ static const char *refused;
 
 /* Takes OMP_NUM_THREADS out of envp (the process's environment array, in place) where hooke refuses it, or where
  * it is empty; remembers a refused value (its text stays where the kernel put it). */
-static HK_PREINIT void check_omp_env(int argc, char **argv, char **envp)
+HK_PREINIT void hk_omp_env_check(int argc, char **argv, char **envp)
 {
     (void)argc;
     (void)argv;
@@ -61,8 +61,6 @@ static HK_PREINIT void check_omp_env(int argc, char **argv, char **envp)
         for (char **f = e; *f; f++) f[0] = f[1];
     }
 }
-
-__attribute__((section(".preinit_array"), used)) static void (*const preinit)(int, char **, char **) = check_omp_env;
 
 const char *hk_omp_env_refused(void) { return refused; }
 

@@ -175,10 +175,15 @@ int hk_topology_threads_for(int flag, int scene, int64_t springs, int *out, int 
     return 0;
 }
 
+static int binding_on = 1; /* hk_topology_set_binding */
+
+void hk_topology_set_binding(int on) { binding_on = on; }
+
 void hk_topology_bind_threads(void)
 {
 #ifdef HOOKE_USE_OPENMP
     bound_by_hooke = 0;
+    if (!binding_on) return;      /* a host's threads stay where it put them */
     if (user_placement()) return; /* the user's placement stands */
     if (node_ranks > 1) return;   /* ranks sharing the node: the launcher's binding (each rank's mask) stands */
 #ifdef HOOKE_USE_HWLOC

@@ -13,6 +13,10 @@
  * OMP_PLACES, OMP_PROC_BIND or GOMP_CPU_AFFINITY. Call after the thread
  * count is set (topology.c explains the choice). */
 void hk_topology_bind_threads(void);
+/* Whether hk_topology_bind_threads binds (1, the program's default) or
+ * leaves the threads where they are (0: a host process, the Python module,
+ * whose threads' placement is its own). */
+void hk_topology_set_binding(int on);
 /* The thread count of a command: flag (--threads; 0 = not given), else
  * OMP_NUM_THREADS, else scene (the scene's world threads; 0 = none), else
  * the cores of the process's mask. 0, or -1 with "OMP_NUM_THREADS=V:

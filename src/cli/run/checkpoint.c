@@ -76,6 +76,19 @@ int hk_checkpoint_digest(const char *scene_path, const char *const *files, int n
     return 0;
 }
 
+int hk_checkpoint_digest_text(const char *text, size_t len, const char *const *files, int nfiles, uint64_t *digest,
+                              char *err, size_t errlen)
+{
+    uint64_t h = fnv1a((const unsigned char *)text, len, FNV_BASIS);
+    for (int i = 0; i < nfiles; i++)
+        if (digest_add(files[i], &h) != 0) {
+            snprintf(err, errlen, "%s: cannot read it for the checkpoint's digest: %s", files[i], strerror(errno));
+            return -1;
+        }
+    *digest = h;
+    return 0;
+}
+
 /* ---- writing: a growing byte buffer ------------------------------------- */
 
 typedef struct buf {

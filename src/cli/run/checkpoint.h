@@ -18,6 +18,10 @@
  * 0 and sets *digest, or -1 with "FILE: cannot read ..." in err. */
 int hk_checkpoint_digest(const char *scene_path, const char *const *files, int nfiles, uint64_t *digest, char *err,
                          size_t errlen);
+/* The same digest of a scene given as text (len bytes: a file's bytes give
+ * its digest), for hosts that parse scenes from memory (the Python module). */
+int hk_checkpoint_digest_text(const char *text, size_t len, const char *const *files, int nfiles, uint64_t *digest,
+                              char *err, size_t errlen);
 
 /* Writes everything that affects future steps of w and the outputs of its
  * state (its contacts), with the run's energy guard (diagnosis.h), to

@@ -330,3 +330,24 @@ void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk
             "below omega*dt = %s: lower dt or set dt_max\n",
             wh, omega, h, in->name, lim);
 }
+
+/* The blow-up check is a serial pass over every particle and spring (and,
+ * for the energy bound, a second one), about ten times a parallel SIMD
+ * step's cost per item. Its cadence follows the problem size alone, so the
+ * report does not depend on the machine: every step up to 4096 particles
+ * + springs, then every 2nd, 4th, ... step up to every 256th (cloth_512:
+ * every 256th, about 2%). A world with contact between bodies is checked
+ * every step: its step costs far more than the check, and a blow-up there
+ * flings every pair of a body into the swept test, so each unchecked step
+ * past it could cost minutes. `hooke run` also checks before every frame (so
+ * every frame is sound) and after the last step. It only reads the state. */
+int64_t hk_check_cadence(const hk_world *w)
+{
+    const hk_contact_def c = hk_world_contact(w);
+    if (c.bodies || c.self) return 1;
+    int64_t every = 1;
+    for (int64_t items = hk_world_particles(w).count + hk_world_spring_count(w); items > 4096 && every < 256;
+         items /= 2)
+        every *= 2;
+    return every;
+}

@@ -3,6 +3,7 @@
 #ifndef HOOKE_DIAGNOSIS_H
 #define HOOKE_DIAGNOSIS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "hooke/hooke.h"
@@ -77,5 +78,12 @@ int hk_warn_unstable(FILE *out, const hk_world *w, const char *scene);
  * at energy energy_e after `substeps` substeps from the start. */
 void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk_energy_guard *g, double energy_e,
                       int64_t substeps, const char *scene, double stretch_limit);
+
+/* How often a run checks for a blow-up (hk_world_check_stats and the
+ * energy bound), in steps: on steps s with s % cadence == 0, by the
+ * problem's size alone (diagnosis.c says why): 1 up to 4096 particles +
+ * springs, then 2, 4, ... up to 256; 1 with contact between bodies. `hooke
+ * run` and the Python module's World.step check on it. */
+int64_t hk_check_cadence(const hk_world *w);
 
 #endif

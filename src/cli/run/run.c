@@ -275,27 +275,6 @@ static int open_outputs(const run_opts *o, run_state *r)
     return HK_EXIT_OK;
 }
 
-/* The blow-up check is a serial pass over every particle and spring (and,
- * for the energy bound, a second one), about ten times a parallel SIMD
- * step's cost per item. Its cadence follows the problem size alone, so the
- * report does not depend on the machine: every step up to 4096 particles
- * + springs, then every 2nd, 4th, ... step up to every 256th (cloth_512:
- * every 256th, about 2%). A world with contact between bodies is checked
- * every step: its step costs far more than the check, and a blow-up there
- * flings every pair of a body into the swept test, so each unchecked step
- * past it could cost minutes. It also runs before every frame written (so
- * every frame is sound) and after the last step. It only reads the state. */
-static int64_t check_cadence(const hk_world *w)
-{
-    const hk_contact_def c = hk_world_contact(w);
-    if (c.bodies || c.self) return 1;
-    int64_t every = 1;
-    for (int64_t items = hk_world_particles(w).count + hk_world_spring_count(w); items > 4096 && every < 256;
-         items /= 2)
-        every *= 2;
-    return every;
-}
-
 /* Whether the run stops after the step in hand: a signal, which over MPI
  * ranks every rank agrees on after each step (so all stop after the same
  * one, whichever rank the signal reached). */
@@ -488,7 +467,7 @@ int hk_cmd_run(int argc, char **argv)
     if (hk_mpi_rank() == 0) hk_warn_unstable(stderr, w, o.scene);
 
     /* loop: step, checks, outputs; SIGINT and SIGTERM end it after the step in hand */
-    const int64_t check_every = check_cadence(w), updates0 = hk_world_spring_updates(w);
+    const int64_t check_every = hk_check_cadence(w), updates0 = hk_world_spring_updates(w);
     hk_progress progress;
     hk_progress_begin(&progress, o.quiet, r.first, r.end, updates0);
     struct sigaction old[2];

@@ -1,4 +1,5 @@
-/* strain.c — every spring's strain, each step: the overstretched broken, and one scan for the energy and the largest stretch. */
+/* strain.c — every spring's strain, each step: the overstretched broken, and one scan for the energy and the largest
+ * stretch. */
 /* SPDX-License-Identifier: MIT */
 #include "strain.h"
 
@@ -6,6 +7,7 @@
 #include <math.h>
 #include <stdatomic.h>
 
+#include "check.h"
 #include "part.h"
 #include "springs.h"
 
@@ -195,4 +197,36 @@ hk_spring_scan hk_springs_scan(const hk_world *w)
     hk_spring_scan out = {0.0, 0.0, -1, -1};
     for (int fi = 0; fi < w->family_count; fi++) scan_family(w, fi, &out);
     return out;
+}
+
+/* Spring s (0-based, in scan order) of family f as (slot, a, b). */
+static void spring_at(const hk_family *f, int64_t s, int64_t *slot, int64_t *a, int64_t *b)
+{
+    if (f->kind == HK_FAMILY_LATTICE) {
+        const int64_t row_len = f->i1 - f->i0;
+        *slot = (int64_t)f->nx * source_row(f, s / row_len) + f->i0 + s % row_len;
+        *a = f->base + *slot;
+        *b = *a + f->offset;
+    } else {
+        *slot = s;
+        *a = f->a[s];
+        *b = f->b[s];
+    }
+}
+
+int hk_world_spring_lengths(const hk_world *w, int family, int64_t first, int64_t count, double *rest, double *length,
+                            uint8_t *broken)
+{
+    if (!w || family < 0 || family >= w->family_count) return HK_ERR_INVALID;
+    const hk_family *f = &w->families[family];
+    if (first < 0 || count < 0 || first > f->count || count > f->count - first) return HK_ERR_INVALID;
+    HK_ASSERT(f->kind != HK_FAMILY_LATTICE || f->count == (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0));
+    for (int64_t s = 0; s < count; s++) {
+        int64_t slot, a, b;
+        spring_at(f, first + s, &slot, &a, &b);
+        if (rest) rest[s] = (double)(f->kind == HK_FAMILY_LIST && f->rest_list ? f->rest_list[slot] : f->rest);
+        if (length) length[s] = spring_length(f, &w->p, slot, a, b);
+        if (broken) broken[s] = f->broken ? f->broken[slot] != 0 : 0;
+    }
+    return HK_OK;
 }

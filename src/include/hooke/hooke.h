@@ -792,6 +792,16 @@ HK_API int hk_world_check(const hk_world *w, double stretch_limit, hk_blowup *ou
  * after the steps it checks). stats may be NULL. */
 HK_API int hk_world_check_stats(const hk_world *w, double stretch_limit, hk_blowup *out, hk_stats *stats);
 
+/* Every spring of family `family` (hk_world_family) one by one, springs [first, first + count) of it: rest[s] its rest
+ * length L0 [m], length[s] its length r [m] now, as the force kernels compute it (a spring at rest has r = L0
+ * exactly; r / L0 is the stretch hk_world_check and max_stretch measure), and broken[s] 1 where it has broken
+ * (a broken spring's r is still given), else 0. Any of rest, length, broken may be NULL; each gets count values.
+ * The order: a list family's springs as stored (hk_world_optimise reorders them by colour; hk_blowup's `spring` is
+ * this index), a lattice family's by the node each starts at, i fastest, then j, then k (hk_blowup's `spring` is
+ * that node's index in its body). HK_OK, or HK_ERR_INVALID for a family or range out of bounds (nothing written). */
+HK_API int hk_world_spring_lengths(const hk_world *w, int family, int64_t first, int64_t count, double *rest,
+                                   double *length, uint8_t *broken);
+
 /* 64-bit FNV-1a hash over the bytes of the positions (x of every particle,
  * then y, then z, each as the double hk_world_position gives) and then the
  * velocities (vx, vy, vz arrays as stored, hk_real). */

@@ -1,0 +1,188 @@
+/* arrays.c — a World's state as numpy arrays: read-only views on its particle arrays, copies of what is a sum. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+
+#include "pyhooke.h"
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+/* numpy's type of hk_real */
+#define HK_NPY_REAL (sizeof(hk_real) == 8 ? NPY_FLOAT64 : NPY_FLOAT32)
+
+int hk_py_arrays_ready(void)
+{
+    import_array1(-1);
+    return 0;
+}
+
+/* Where the views point: a world keeps every particle array in one block (world.h, hk_particles: its slab), each
+ * array padded, so vx, vy and vz lie one constant stride apart; the block is made again only when particles are
+ * added (a body built), which a World never does once built: optimise, every step, set_integrator and
+ * restore_checkpoint write into the same arrays (tests/python/test_arrays.py checks the address across them). So a
+ * view stays valid while the World lives, and its base is the World. Where the three are not one stride apart, the
+ * property gives a copy instead. */
+
+static PyObject *view(hk_py_world *self, const hk_real *data, int nd, npy_intp *dims, npy_intp *strides)
+{
+    PyArray_Descr *d = PyArray_DescrFromType(HK_NPY_REAL);
+    if (!d) return NULL;
+    /* flags 0: read-only (writes go through set_positions / set_velocities, which keep the world's invariants) */
+    PyObject *a = PyArray_NewFromDescr(&PyArray_Type, d, nd, dims, strides, (void *)data, 0, NULL);
+    if (!a) return NULL;
+    Py_INCREF(self);
+    if (PyArray_SetBaseObject((PyArrayObject *)a, (PyObject *)self) != 0) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* (N, 3) of the arrays x, y, z: a view where they are one stride apart, else a copy. */
+static PyObject *triple(hk_py_world *self, int n, const hk_real *x, const hk_real *y, const hk_real *z)
+{
+    npy_intp dims[2] = {n, 3};
+    if (y - x == z - y) {
+        npy_intp strides[2] = {(npy_intp)sizeof(hk_real), (npy_intp)((const char *)y - (const char *)x)};
+        return view(self, x, 2, dims, strides);
+    }
+    PyObject *a = PyArray_SimpleNew(2, dims, HK_NPY_REAL);
+    if (!a) return NULL;
+    hk_real *out = PyArray_DATA((PyArrayObject *)a);
+    for (int i = 0; i < n; i++) out[3 * i] = x[i], out[3 * i + 1] = y[i], out[3 * i + 2] = z[i];
+    PyArray_CLEARFLAGS((PyArrayObject *)a, NPY_ARRAY_WRITEABLE);
+    return a;
+}
+
+static PyObject *single(hk_py_world *self, int n, const hk_real *a)
+{
+    npy_intp dims[1] = {n}, strides[1] = {(npy_intp)sizeof(hk_real)};
+    return view(self, a, 1, dims, strides);
+}
+
+#define WORLD_OR_NULL(o)                                                                                               \
+    hk_py_world *self = (hk_py_world *)(o);                                                                            \
+    if (hk_py_world_free_to_use(self) != 0) return NULL
+
+PyObject *hk_py_velocities(PyObject *o, void *c)
+{
+    (void)c;
+    WORLD_OR_NULL(o);
+    const hk_particles_view p = hk_world_particles(self->w);
+    return triple(self, p.count, p.vx, p.vy, p.vz);
+}
+
+PyObject *hk_py_forces(PyObject *o, void *c)
+{
+    (void)c;
+    WORLD_OR_NULL(o);
+    const hk_particles_view p = hk_world_particles(self->w);
+    return triple(self, p.count, p.fx, p.fy, p.fz);
+}
+
+PyObject *hk_py_masses(PyObject *o, void *c)
+{
+    (void)c;
+    WORLD_OR_NULL(o);
+    const hk_particles_view p = hk_world_particles(self->w);
+    return single(self, p.count, p.mass);
+}
+
+PyObject *hk_py_inverse_masses(PyObject *o, void *c)
+{
+    (void)c;
+    WORLD_OR_NULL(o);
+    const hk_particles_view p = hk_world_particles(self->w);
+    return single(self, p.count, p.inv_mass);
+}
+
+PyObject *hk_py_positions(PyObject *o, void *c)
+{
+    (void)c;
+    WORLD_OR_NULL(o);
+    const int n = hk_world_particles(self->w).count;
+    npy_intp dims[2] = {n, 3};
+    PyObject *a = PyArray_SimpleNew(2, dims, NPY_FLOAT64);
+    if (a && n > 0 && hk_world_positions(self->w, 0, n, PyArray_DATA((PyArrayObject *)a)) != HK_OK) {
+        Py_DECREF(a);
+        return PyErr_Format(hk_py_error, "positions: %s", hk_world_error(self->w));
+    }
+    return a;
+}
+
+/* Every spring's rest length, length, stretch r / L0 or broken flag (closure 0..3), families in order. */
+PyObject *hk_py_spring_values(PyObject *o, void *closure)
+{
+    WORLD_OR_NULL(o);
+    const int which = (int)(intptr_t)closure;
+    hk_world *w = self->w;
+    npy_intp dims[1] = {(npy_intp)hk_world_spring_count(w)};
+    PyObject *a = PyArray_SimpleNew(1, dims, which == 3 ? NPY_BOOL : NPY_FLOAT64);
+    if (!a) return NULL;
+    double *rest = NULL;
+    if (which == 2 && !(rest = PyMem_Malloc((size_t)(dims[0] ? dims[0] : 1) * sizeof *rest))) {
+        Py_DECREF(a);
+        return PyErr_NoMemory();
+    }
+    char *data = PyArray_DATA((PyArrayObject *)a);
+    int64_t at = 0;
+    for (int f = 0; f < hk_world_family_count(w); f++) {
+        const int64_t n = hk_world_family(w, f).springs;
+        double *values = (double *)data + at;
+        int rc = HK_OK;
+        if (which == 0) rc = hk_world_spring_lengths(w, f, 0, n, values, NULL, NULL);
+        if (which == 1) rc = hk_world_spring_lengths(w, f, 0, n, NULL, values, NULL);
+        if (which == 2) rc = hk_world_spring_lengths(w, f, 0, n, rest + at, values, NULL);
+        if (which == 3) rc = hk_world_spring_lengths(w, f, 0, n, NULL, NULL, (uint8_t *)data + at);
+        if (rc != HK_OK) {
+            PyMem_Free(rest);
+            Py_DECREF(a);
+            return PyErr_Format(hk_py_error, "springs of family %d: %s", f, hk_status_name(rc));
+        }
+        at += n;
+    }
+    if (which == 2)
+        for (int64_t s = 0; s < at; s++) ((double *)data)[s] = rest[s] > 0 ? ((double *)data)[s] / rest[s] : NAN;
+    PyMem_Free(rest);
+    return a;
+}
+
+/* Writes (N, 3) values into the world through set(w, i, value): every value checked finite first, so a refused
+ * array leaves the world as it was. */
+static PyObject *set_all(PyObject *o, PyObject *arg, int (*set)(hk_world *, int, hk_vec3), const char *what)
+{
+    WORLD_OR_NULL(o);
+    const int n = hk_world_particles(self->w).count;
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(arg, NPY_FLOAT64, 2, 2, NPY_ARRAY_IN_ARRAY);
+    if (!a) return NULL;
+    if (PyArray_DIM(a, 0) != n || PyArray_DIM(a, 1) != 3) {
+        PyErr_Format(PyExc_ValueError, "%s: expected an array of shape (%d, 3), got (%zd, %zd)", what, n,
+                     (Py_ssize_t)PyArray_DIM(a, 0), (Py_ssize_t)PyArray_DIM(a, 1));
+        Py_DECREF(a);
+        return NULL;
+    }
+    const double *v = PyArray_DATA(a);
+    for (int64_t k = 0; k < 3 * (int64_t)n; k++)
+        if (!isfinite(v[k])) {
+            PyErr_Format(PyExc_ValueError, "%s: the value of particle %lld is not finite", what, (long long)(k / 3));
+            Py_DECREF(a);
+            return NULL;
+        }
+    for (int i = 0; i < n; i++)
+        if (set(self->w, i, (hk_vec3){v[3 * i], v[3 * i + 1], v[3 * i + 2]}) != HK_OK) {
+            PyErr_Format(PyExc_ValueError, "%s: %s", what, hk_world_error(self->w));
+            Py_DECREF(a);
+            return NULL;
+        }
+    Py_DECREF(a);
+    Py_RETURN_NONE;
+}
+
+PyObject *hk_py_set_positions(PyObject *o, PyObject *xyz)
+{
+    return set_all(o, xyz, hk_world_set_position, "set_positions");
+}
+
+PyObject *hk_py_set_velocities(PyObject *o, PyObject *v)
+{
+    return set_all(o, v, hk_world_set_velocity, "set_velocities");
+}

@@ -1,0 +1,51 @@
+/* checkpoints.c — World.save_checkpoint and World.restore_checkpoint: the program's checkpoint files (checkpoint.h). */
+/* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+
+#include "checkpoint.h"
+#include "pyhooke.h"
+
+PyObject *hk_py_save_checkpoint(PyObject *o, PyObject *path_o)
+{
+    hk_py_world *self = (hk_py_world *)o;
+    if (hk_py_world_free_to_use(self) != 0) return NULL;
+    PyObject *path;
+    if (!PyUnicode_FSConverter(path_o, &path)) return NULL;
+    char err[1024];
+    int rc;
+    self->busy = 1; /* written with the GIL released: a large world's checkpoint takes a while */
+    Py_BEGIN_ALLOW_THREADS rc =
+        hk_checkpoint_write(self->w, &self->guard, self->digest, PyBytes_AS_STRING(path), err, sizeof err);
+    Py_END_ALLOW_THREADS self->busy = 0;
+    Py_DECREF(path);
+    if (rc == 0) Py_RETURN_NONE;
+    PyErr_SetString(PyExc_OSError, err);
+    return NULL;
+}
+
+PyObject *hk_py_restore_checkpoint(PyObject *o, PyObject *path_o)
+{
+    hk_py_world *self = (hk_py_world *)o;
+    if (hk_py_world_free_to_use(self) != 0) return NULL;
+    PyObject *path;
+    if (!PyUnicode_FSConverter(path_o, &path)) return NULL;
+    const char *p = PyBytes_AS_STRING(path);
+    FILE *f = fopen(p, "rb"); /* an unreadable file is an OSError with its errno; a bad one, hooke.Error */
+    if (!f) {
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_o);
+        Py_DECREF(path);
+        return NULL;
+    }
+    fclose(f);
+    char err[1024];
+    int rc;
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS rc = hk_checkpoint_read(self->w, &self->guard, self->digest, p, err, sizeof err);
+    Py_END_ALLOW_THREADS self->busy = 0;
+    Py_DECREF(path);
+    if (rc == 0) Py_RETURN_NONE;
+    PyErr_SetString(hk_py_error, err);
+    return NULL;
+}

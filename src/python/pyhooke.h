@@ -1,0 +1,67 @@
+/* pyhooke.h — what the files of the Python module _hooke share: the World object, its exceptions, numpy's API. */
+/* SPDX-License-Identifier: MIT */
+#ifndef HOOKE_PYHOOKE_H
+#define HOOKE_PYHOOKE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+
+#include "diagnosis.h"
+#include "hooke/hooke.h"
+
+/* A world built from a scene, with what `hooke run` keeps beside it. */
+typedef struct hk_py_world {
+    PyObject_HEAD hk_world *w;
+    PyObject *name;        /* the scene's path or name (str), for messages */
+    hk_run_settings run;   /* the scene's run section */
+    hk_run_plan plan;      /* hk_run_plan_of(run) */
+    hk_energy_guard guard; /* the energy bound, as `hooke run` keeps it (diagnosis.h) */
+    uint64_t digest;       /* the scene's digest for checkpoints (checkpoint.h) */
+    int64_t check_every;   /* the blow-up check's cadence (hk_check_cadence) */
+    int busy;              /* a call is stepping it with the GIL released: others get RuntimeError */
+} hk_py_world;
+
+extern PyTypeObject hk_py_world_type;
+
+/* hooke.Error, hooke.SceneError, hooke.BlowUp (errors.c; module.c makes them) */
+extern PyObject *hk_py_error, *hk_py_scene_error, *hk_py_blowup;
+
+/* 0 if self can be used now; -1 with RuntimeError while another thread steps it (or it was never built). Called
+ * with the GIL held, which makes the test of `busy` and its setting by the caller one step for Python threads. */
+static inline int hk_py_world_free_to_use(hk_py_world *self)
+{
+    if (!self->w) {
+        PyErr_SetString(PyExc_RuntimeError, "World: not built (use World.from_scene or World.from_string)");
+        return -1;
+    }
+    if (!self->busy) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "world in use: another thread is stepping this World");
+    return -1;
+}
+
+/* Raises hooke.SceneError from a loader's message "FILE:LINE:COL: error: MESSAGE" (or "FILE: error: ..."). NULL. */
+PyObject *hk_py_scene_error_raise(const char *text);
+/* Raises hooke.BlowUp with the program's report (hk_report_blowup): b NULL is an energy runaway at energy e. NULL. */
+PyObject *hk_py_blowup_raise(hk_py_world *self, const hk_blowup *b, double energy);
+
+/* The World's methods and properties, by file (world_type.c lists them). */
+PyObject *hk_py_world_step(PyObject *self, PyObject *args, PyObject *kw); /* stepping.c */
+PyObject *hk_py_world_run(PyObject *self, PyObject *args, PyObject *kw);
+int hk_py_arrays_ready(void); /* arrays.c (the only user of numpy's API): imports it; 0, or -1 with ImportError */
+PyObject *hk_py_set_positions(PyObject *self, PyObject *xyz);
+PyObject *hk_py_set_velocities(PyObject *self, PyObject *v);
+PyObject *hk_py_positions(PyObject *self, void *closure);
+PyObject *hk_py_velocities(PyObject *self, void *closure);
+PyObject *hk_py_forces(PyObject *self, void *closure);
+PyObject *hk_py_masses(PyObject *self, void *closure);
+PyObject *hk_py_inverse_masses(PyObject *self, void *closure);
+PyObject *hk_py_spring_values(PyObject *self, void *closure);    /* closure: which (arrays.c) */
+PyObject *hk_py_save_checkpoint(PyObject *self, PyObject *path); /* checkpoints.c */
+PyObject *hk_py_restore_checkpoint(PyObject *self, PyObject *path);
+
+/* command.c: _hooke.command(args) */
+PyObject *hk_py_command(PyObject *module, PyObject *args);
+
+#endif

@@ -1,0 +1,405 @@
+/* world_type.c — hooke.World: built from a scene, its facts and settings as Python values, its frames. */
+/* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "checkpoint.h"
+#include "env.h"
+#include "pyhooke.h"
+#include "scene.h"
+
+#define FREE_OR_NULL(self)                                                                                             \
+    do {                                                                                                               \
+        if (hk_py_world_free_to_use((hk_py_world *)(self)) != 0) return NULL;                                          \
+    } while (0)
+
+static void world_dealloc(PyObject *o)
+{
+    hk_py_world *self = (hk_py_world *)o;
+    hk_world_destroy(self->w);
+    Py_XDECREF(self->name);
+    Py_TYPE(o)->tp_free(o);
+}
+
+/* Finishes a loaded scene as `hooke run` does before its first step (the integrator set, the springs coloured and
+ * the passes planned, the threads), with the run's plan, energy guard, cadence and digest. A new reference, or NULL
+ * with the exception set; the scene is freed either way. */
+static PyObject *world_of_scene(PyTypeObject *type, hk_scene *sc, const char *name, int threads, const char *text,
+                                size_t len)
+{
+    char err[1024];
+    uint64_t digest = 0;
+    const int undigested =
+        text ? hk_checkpoint_digest_text(text, len, (const char *const *)sc->files, sc->file_count, &digest, err,
+                                         sizeof err)
+             : hk_checkpoint_digest(name, (const char *const *)sc->files, sc->file_count, &digest, err, sizeof err);
+    if (undigested) {
+        hk_scene_free(sc);
+        PyErr_SetString(PyExc_OSError, err);
+        return NULL;
+    }
+    hk_py_world *self = (hk_py_world *)type->tp_alloc(type, 0);
+    if (!self) {
+        hk_scene_free(sc);
+        return NULL;
+    }
+    self->digest = digest;
+    self->run = hk_scene_run_settings(sc);
+    hk_world *w = self->w = hk_scene_take_world(sc);
+    if (!(self->name = PyUnicode_FromString(name))) goto fail;
+    if ((threads > 0 && hk_world_set_threads(w, threads) != HK_OK) || hk_world_optimise(w, 0) != HK_OK) {
+        PyErr_Format(PyExc_ValueError, "%s: %s", name, hk_world_error(w));
+        goto fail;
+    }
+    if (hk_run_plan_of(&self->run, &self->plan, NULL, 0) != HK_OK) /* no run length: run() asks for one */
+        self->plan.stretch_limit = self->run.stretch_limit > 0 ? self->run.stretch_limit : HK_STRETCH_LIMIT;
+    hk_energy_guard_init(&self->guard, w);
+    self->check_every = hk_check_cadence(w);
+    return (PyObject *)self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+/* The program's base definition of every world: the environment's tuning (env.h). 0, or -1 with ValueError. */
+static int base_def(hk_world_def *base)
+{
+    char why[256];
+    if (hk_env_world_def(base, why, sizeof why) == 0) return 0;
+    PyErr_SetString(PyExc_ValueError, why);
+    return -1;
+}
+
+static PyObject *from_scene(PyObject *type, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"path", "threads", NULL};
+    PyObject *path;
+    int threads = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|i:from_scene", names, PyUnicode_FSConverter, &path, &threads))
+        return NULL;
+    PyObject *result = NULL;
+    const char *p = PyBytes_AS_STRING(path);
+    hk_world_def base;
+    hk_scene sc;
+    char err[1024];
+    memset(&sc, 0, sizeof sc);
+    if (threads < 0 || threads > HK_MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %d)", HK_MAX_THREADS, threads);
+    } else if (base_def(&base) == 0) {
+        int rc;
+        Py_BEGIN_ALLOW_THREADS rc = hk_scene_load_on(p, &base, &sc, err, sizeof err);
+        Py_END_ALLOW_THREADS if (rc != 0)
+        {
+            hk_scene_free(&sc);
+            if (access(p, R_OK) != 0)
+                PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, PyTuple_GET_ITEM(args, 0));
+            else
+                hk_py_scene_error_raise(err);
+        }
+        else result = world_of_scene((PyTypeObject *)type, &sc, p, threads, NULL, 0);
+    }
+    Py_DECREF(path);
+    return result;
+}
+
+static PyObject *from_string(PyObject *type, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"text", "name", "threads", NULL};
+    const char *text, *name = "<scene>";
+    Py_ssize_t len;
+    int threads = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s#|si:from_string", names, &text, &len, &name, &threads)) return NULL;
+    if (threads < 0 || threads > HK_MAX_THREADS)
+        return PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %d)", HK_MAX_THREADS,
+                            threads);
+    hk_world_def base;
+    if (base_def(&base) != 0) return NULL;
+    hk_scene sc;
+    char err[1024];
+    memset(&sc, 0, sizeof sc);
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = hk_scene_parse_on(text, name, &base, &sc, err, sizeof err);
+    Py_END_ALLOW_THREADS if (rc != 0)
+    {
+        hk_scene_free(&sc);
+        return hk_py_scene_error_raise(err);
+    }
+    return world_of_scene((PyTypeObject *)type, &sc, name, threads, text, (size_t)len);
+}
+
+/* ---- facts ------------------------------------------------------------- */
+
+static PyObject *get_time(PyObject *self, void *c)
+{
+    (void)c;
+    FREE_OR_NULL(self);
+    return PyFloat_FromDouble(hk_world_time(((hk_py_world *)self)->w));
+}
+
+static PyObject *get_step_count(PyObject *self, void *c)
+{
+    (void)c;
+    FREE_OR_NULL(self);
+    return PyLong_FromLongLong(hk_world_step_count(((hk_py_world *)self)->w));
+}
+
+static PyObject *get_state_hash(PyObject *self, void *c)
+{
+    (void)c;
+    FREE_OR_NULL(self);
+    return PyLong_FromUnsignedLongLong(hk_world_state_hash(((hk_py_world *)self)->w));
+}
+
+static PyObject *get_threads(PyObject *self, void *c)
+{
+    (void)c;
+    FREE_OR_NULL(self);
+    return PyLong_FromLong(hk_world_threads_in_use(((hk_py_world *)self)->w));
+}
+
+static PyObject *get_name(PyObject *self, void *c)
+{
+    (void)c;
+    FREE_OR_NULL(self);
+    return Py_NewRef(((hk_py_world *)self)->name);
+}
+
+static PyObject *integrator_dict(const hk_integrator_def *d, int substeps)
+{
+    return Py_BuildValue("{s:s,s:d,s:d,s:i,s:d,s:d,s:d,s:d,s:i,s:i}", "name", hk_integrator_name(d->kind), "dt", d->dt,
+                         "dt_max", d->dt_max, "substeps", substeps, "jelly_dt_a", d->jelly_dt_a, "jelly_dt_v",
+                         d->jelly_dt_v, "jelly_alpha", d->jelly_alpha, "cg_tolerance", d->cg_tolerance,
+                         "cg_max_iterations", d->cg_max_iterations, "newton_iterations", d->newton_iterations);
+}
+
+static PyObject *get_run_settings(PyObject *self, void *c)
+{
+    (void)c;
+    FREE_OR_NULL(self);
+    const hk_run_settings *r = &((hk_py_world *)self)->run;
+    PyObject *integ = integrator_dict(&r->integrator, 0);
+    if (!integ) return NULL;
+    PyDict_DelItemString(integ, "substeps");
+    return Py_BuildValue("{s:N,s:L,s:d,s:L,s:d}", "integrator", integ, "steps", (long long)r->steps, "time", r->time,
+                         "every", (long long)r->every, "stretch_limit", r->stretch_limit);
+}
+
+static PyObject *get_run_plan(PyObject *self, void *c)
+{
+    (void)c;
+    FREE_OR_NULL(self);
+    hk_run_plan plan;
+    char err[256];
+    if (hk_run_plan_of(&((hk_py_world *)self)->run, &plan, err, sizeof err) != HK_OK)
+        return PyErr_Format(PyExc_ValueError, "%U: %s", ((hk_py_world *)self)->name, err);
+    return Py_BuildValue("{s:L,s:L,s:d,s:O}", "steps", (long long)plan.steps, "every", (long long)plan.every,
+                         "stretch_limit", plan.stretch_limit, "every_given", plan.every_given ? Py_True : Py_False);
+}
+
+static PyObject *get_integrator(PyObject *self, void *c)
+{
+    (void)c;
+    FREE_OR_NULL(self);
+    hk_world *w = ((hk_py_world *)self)->w;
+    const hk_integrator_def d = hk_world_integrator(w);
+    return integrator_dict(&d, hk_world_substeps(w));
+}
+
+static PyObject *get_bodies(PyObject *self, void *c)
+{
+    (void)c;
+    FREE_OR_NULL(self);
+    hk_world *w = ((hk_py_world *)self)->w;
+    const int n = hk_world_body_count(w);
+    PyObject *list = PyList_New(n);
+    for (int b = 0; list && b < n; b++) {
+        const hk_body_info i = hk_world_body(w, b);
+        PyObject *d = Py_BuildValue("{s:s,s:i,s:i,s:(iii),s:i}", "kind", i.kind, "first", i.first, "count", i.count,
+                                    "shape", i.nx, i.ny, i.nz, "springs", i.springs);
+        if (!d)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, b, d);
+    }
+    return list;
+}
+
+static const char *const behaviours[HK_SPRING_BEHAVIOUR_COUNT] = {"normal", "tension_only", "compression_only",
+                                                                  "breakable"};
+
+static PyObject *get_families(PyObject *self, void *c)
+{
+    (void)c;
+    FREE_OR_NULL(self);
+    hk_world *w = ((hk_py_world *)self)->w;
+    const int n = hk_world_family_count(w);
+    PyObject *list = PyList_New(n);
+    long long first = 0;
+    for (int f = 0; list && f < n; f++) {
+        const hk_family_info i = hk_world_family(w, f);
+        const hk_spring_params *p = &i.params;
+        PyObject *d = Py_BuildValue(
+            "{s:i,s:s,s:i,s:i,s:L,s:d,s:d,s:s,s:s,s:d,s:d}", "body", i.body, "name", i.name, "springs", i.springs,
+            "broken", i.broken, "first_spring", first, "k", p->k, "damping", p->damping, "damping_model",
+            p->damping_model == HK_DAMP_ALONG ? "along" : "relative", "behaviour",
+            p->behaviour >= 0 && p->behaviour < HK_SPRING_BEHAVIOUR_COUNT ? behaviours[p->behaviour] : "?",
+            "break_ratio", p->break_ratio, "rest_length", p->rest_length);
+        first += i.springs;
+        if (!d)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, f, d);
+    }
+    return list;
+}
+
+/* ---- methods ----------------------------------------------------------- */
+
+static PyObject *stats(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    FREE_OR_NULL(self);
+    hk_world *w = ((hk_py_world *)self)->w;
+    const hk_stats s = hk_world_stats(w);
+    PyObject *d =
+        Py_BuildValue("{s:d,s:d,s:d,s:d,s:d,s:L}", "kinetic", s.kinetic, "gravity", s.gravity, "spring", s.spring,
+                      "total", s.total, "max_stretch", s.max_stretch, "broken", (long long)s.broken);
+    if (!d || !hk_integrator_info_of(hk_world_integrator(w).kind)->implicit) return d;
+    const hk_solver_stats st = hk_world_solver_stats(w);
+    PyObject *solver = Py_BuildValue(
+        "{s:L,s:i,s:d,s:i,s:L,s:L,s:L,s:L,s:O}", "step", (long long)st.step, "cg_iterations", st.cg_iterations,
+        "cg_residual", st.cg_residual, "newton_iterations", st.newton_iterations, "solves", (long long)st.solves,
+        "cg_total", (long long)st.cg_total, "products", (long long)st.products, "unconverged",
+        (long long)st.unconverged, "diverged", st.diverged ? Py_True : Py_False);
+    if (!solver || PyDict_Update(d, solver) != 0) Py_CLEAR(d);
+    Py_XDECREF(solver);
+    return d;
+}
+
+static PyObject *set_integrator(PyObject *self, PyObject *args, PyObject *kw)
+{
+    FREE_OR_NULL(self);
+    hk_world *w = ((hk_py_world *)self)->w;
+    hk_integrator_def d = hk_world_integrator(w);
+    static char *names[] = {"name",
+                            "dt",
+                            "dt_max",
+                            "jelly_dt_a",
+                            "jelly_dt_v",
+                            "jelly_alpha",
+                            "cg_tolerance",
+                            "cg_max_iterations",
+                            "newton_iterations",
+                            NULL};
+    const char *name;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|$dddddddii:set_integrator", names, &name, &d.dt, &d.dt_max,
+                                     &d.jelly_dt_a, &d.jelly_dt_v, &d.jelly_alpha, &d.cg_tolerance,
+                                     &d.cg_max_iterations, &d.newton_iterations))
+        return NULL;
+    const int kind = hk_integrator_from_name(name);
+    if (kind < 0)
+        return PyErr_Format(PyExc_ValueError, "unknown integrator '%s': expected one of %s", name,
+                            hk_integrator_names());
+    d.kind = (hk_integrator_kind)kind;
+    if (hk_world_set_integrator(w, &d) != HK_OK) return PyErr_Format(PyExc_ValueError, "%s", hk_world_error(w));
+    ((hk_py_world *)self)->check_every = hk_check_cadence(w);
+    Py_RETURN_NONE;
+}
+
+static PyObject *write_frame(PyObject *self, PyObject *args, PyObject *kw)
+{
+    FREE_OR_NULL(self);
+    static char *names[] = {"dir", "formats", NULL};
+    PyObject *dir;
+    const char *formats = "vtk";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|s:write_frame", names, PyUnicode_FSConverter, &dir, &formats))
+        return NULL;
+    char err[1024];
+    const int rc = hk_frame_write(((hk_py_world *)self)->w, formats, PyBytes_AS_STRING(dir), err, sizeof err);
+    Py_DECREF(dir);
+    if (rc == HK_OK) Py_RETURN_NONE;
+    PyErr_SetString(rc == HK_ERR_IO ? PyExc_OSError : PyExc_ValueError, err);
+    return NULL;
+}
+
+static PyObject *world_repr(PyObject *o)
+{
+    hk_py_world *self = (hk_py_world *)o;
+    if (!self->w) return PyUnicode_FromString("<hooke.World (not built)>");
+    return PyUnicode_FromFormat("<hooke.World %R: %d particles, %lld springs, step %lld>", self->name,
+                                hk_world_particles(self->w).count, (long long)hk_world_spring_count(self->w),
+                                (long long)hk_world_step_count(self->w));
+}
+
+static PyMethodDef world_methods[] = {
+    {"from_scene", (PyCFunction)(void (*)(void))from_scene, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "from_scene(path, threads=0) -> World\n\nReads a scene file (docs/scene-format.md) and builds its world as "
+     "`hooke run` does. threads: 0 for hooke's default. SceneError for a bad scene, OSError for an unreadable file."},
+    {"from_string", (PyCFunction)(void (*)(void))from_string, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
+     "from_string(text, name=\"<scene>\", threads=0) -> World\n\nThe same from scene text; name stands for the file "
+     "in messages, and mesh paths are relative to its folder."},
+    {"step", (PyCFunction)(void (*)(void))hk_py_world_step, METH_VARARGS | METH_KEYWORDS,
+     "step(n=1) -> None\n\nn steps with the GIL released. BlowUp where `hooke run` would report one (checked on its "
+     "cadence, every step for worlds up to 4096 particles + springs); Ctrl-C stops at the next step boundary with "
+     "KeyboardInterrupt, the world at its last whole step."},
+    {"run", (PyCFunction)(void (*)(void))hk_py_world_run, METH_VARARGS | METH_KEYWORDS,
+     "run(steps=None, time=None, every=None, callback=None) -> int\n\nRuns to the end of the scene's run plan, or "
+     "to step `steps` or time `time` (counted from 0, as hooke run --steps/--time), calling callback(world) at every "
+     "step that is a multiple of every. Returns the steps taken."},
+    {"stats", stats, METH_NOARGS,
+     "stats() -> dict\n\nkinetic, gravity, spring, total [J], max_stretch [1], broken; the linear solver's figures "
+     "under an implicit integrator."},
+    {"set_integrator", (PyCFunction)(void (*)(void))set_integrator, METH_VARARGS | METH_KEYWORDS,
+     "set_integrator(name, *, dt=..., dt_max=..., ...) -> None\n\nThe integrator by name; unnamed settings keep "
+     "their values."},
+    {"set_positions", hk_py_set_positions, METH_O,
+     "set_positions(xyz) -> None\n\nMoves every particle to the (N, 3) positions xyz [m]."},
+    {"set_velocities", hk_py_set_velocities, METH_O,
+     "set_velocities(v) -> None\n\nSets every particle's velocity to the (N, 3) values v [m/s]."},
+    {"write_frame", (PyCFunction)(void (*)(void))write_frame, METH_VARARGS | METH_KEYWORDS,
+     "write_frame(dir, formats=\"vtk\") -> None\n\nWrites the state as frame_<step>.<ext> in dir."},
+    {"save_checkpoint", hk_py_save_checkpoint, METH_O,
+     "save_checkpoint(path) -> None\n\nWrites the program's checkpoint (hooke run --restart reads it)."},
+    {"restore_checkpoint", hk_py_restore_checkpoint, METH_O,
+     "restore_checkpoint(path) -> None\n\nRestores a checkpoint of this scene (from this module or hooke run)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef world_getset[] = {
+    {"name", get_name, NULL, "the scene's path or name", NULL},
+    {"time", get_time, NULL, "simulated time [s]", NULL},
+    {"step_count", get_step_count, NULL, "steps taken", NULL},
+    {"state_hash", get_state_hash, NULL, "64-bit FNV-1a hash of positions and velocities (hooke run's state_hash)",
+     NULL},
+    {"threads", get_threads, NULL, "threads the world's passes run on", NULL},
+    {"run_settings", get_run_settings, NULL, "the scene's run section, as given (0: not given)", NULL},
+    {"run_plan", get_run_plan, NULL, "the run as hooke run runs it: steps, every, stretch_limit, every_given", NULL},
+    {"integrator", get_integrator, NULL, "the integrator's settings", NULL},
+    {"bodies", get_bodies, NULL, "the bodies: kind, first, count, shape, springs", NULL},
+    {"families", get_families, NULL, "the spring families, with their place in the per-spring arrays", NULL},
+    {"positions", hk_py_positions, NULL, "(N, 3) float64 positions [m]: a copy (origin + rest + displacement)", NULL},
+    {"velocities", hk_py_velocities, NULL, "(N, 3) velocities [m/s]: a read-only view on the world's arrays", NULL},
+    {"forces", hk_py_forces, NULL, "(N, 3) forces of the last evaluation [N]: a read-only view", NULL},
+    {"masses", hk_py_masses, NULL, "(N,) masses [kg]: a read-only view", NULL},
+    {"inverse_masses", hk_py_inverse_masses, NULL, "(N,) inverse masses [1/kg], 0 pinned: a read-only view", NULL},
+    {"rest_lengths", hk_py_spring_values, NULL, "(S,) float64 rest length of every spring [m]", (void *)0},
+    {"spring_lengths", hk_py_spring_values, NULL, "(S,) float64 length of every spring now [m]", (void *)1},
+    {"stretch", hk_py_spring_values, NULL, "(S,) float64 r / L0 of every spring [1]", (void *)2},
+    {"broken", hk_py_spring_values, NULL, "(S,) bool: the springs that have broken", (void *)3},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject hk_py_world_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hooke.World",
+    .tp_basicsize = sizeof(hk_py_world),
+    .tp_dealloc = world_dealloc,
+    .tp_repr = world_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A hooke world: particles and springs built from a scene (World.from_scene, World.from_string). One "
+              "Python thread at a time uses it; different worlds step in different threads at once.",
+    .tp_methods = world_methods,
+    .tp_getset = world_getset,
+    .tp_new = NULL,
+};
