@@ -3,6 +3,7 @@
 import json
 import os
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,27 @@ def test_stability_prints_nothing(capfd):
     print("after")
     out, err = capfd.readouterr()
     assert out == "before\nafter\n" and err == ""
+
+
+def test_stability_from_threads(capfd):
+    """Calls from several threads at once run one after another, each with its own result, and leave stdout where
+    it was."""
+    scene = SCENES / "oscillator.scene"
+    runs = [dict(integrators="rk4", points=2, time=t) for t in (0.5, 1, 1.5, 2)]
+    want = [hooke.stability(scene, **kw) for kw in runs]
+    got = [None] * len(runs)
+
+    def profile(i):
+        got[i] = hooke.stability(scene, **runs[i])
+
+    threads = [threading.Thread(target=profile, args=(i,)) for i in range(len(runs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    print("after")
+    assert got == want
+    assert capfd.readouterr().out == "after\n"
 
 
 def test_bench_is_the_programs_json(tmp_path):
