@@ -1,0 +1,88 @@
+# test_arrays.py — the World's arrays: read-only views that see each step, copies where the state is a sum.
+# SPDX-License-Identifier: MIT
+import numpy as np
+import pytest
+
+import hooke
+
+
+def test_views_see_the_steps(scene_path):
+    w = hooke.World.from_scene(scene_path("rope.scene"))
+    v = w.velocities
+    f = w.forces
+    assert v.shape == (80, 3) and v.base is w and not v.flags.writeable
+    before = v.copy()
+    w.step()  # the first step: the arrays stay where they were
+    assert not np.array_equal(v, before)  # the same array object, new values
+    np.testing.assert_array_equal(v, w.velocities)
+    assert v.ctypes.data == w.velocities.ctypes.data and f.ctypes.data == w.forces.ctypes.data
+    w.set_integrator("rk4")  # a new integrator's state does not move the particles' block
+    w.step(3)
+    np.testing.assert_array_equal(v, w.velocities)
+    with pytest.raises(ValueError):
+        v[0, 0] = 1.0
+
+
+def test_view_outlives_its_name(scene_path):
+    w = hooke.World.from_scene(scene_path("rope.scene"))
+    m = w.masses
+    del w  # the view keeps the World (its base) alive
+    assert m.base is not None and np.all(m == np.float32(0.05))
+
+
+def test_masses_and_inverse_masses(scene_path):
+    w = hooke.World.from_scene(scene_path("rope.scene"))
+    inv = w.inverse_masses
+    assert inv[0] == 0  # the driven anchor
+    np.testing.assert_allclose(inv[1:], 1 / 0.05, rtol=1e-6)
+
+
+def test_positions_are_world_coordinates(scene_path):
+    w = hooke.World.from_scene(scene_path("rope.scene"))
+    x = w.positions
+    assert x.dtype == np.float64 and x.shape == (80, 3)
+    np.testing.assert_allclose(x[:, 0], 0.05 * np.arange(80), atol=1e-6)  # along +x from the origin
+    x[5] = 123  # a copy: the world is unchanged
+    assert w.positions[5, 0] == pytest.approx(0.25)
+
+
+def test_writes_go_through_the_setters(scene_path):
+    w = hooke.World.from_scene(scene_path("rope.scene"))
+    x = w.positions + np.array([0.0, 2.0, 0.0])
+    w.set_positions(x)
+    np.testing.assert_allclose(w.positions, x, atol=1e-6)
+    v = np.zeros((80, 3))
+    v[:, 2] = 1.5
+    w.set_velocities(v)
+    np.testing.assert_array_equal(w.velocities, v.astype(w.velocities.dtype))
+    with pytest.raises(ValueError):
+        w.set_velocities(np.zeros((79, 3)))
+    bad = v.copy()
+    bad[3, 1] = np.nan
+    with pytest.raises(ValueError):
+        w.set_velocities(bad)
+    np.testing.assert_array_equal(w.velocities[:, 2], 1.5)  # a refused array leaves the world as it was
+
+
+def test_spring_lengths(scene_path):
+    w = hooke.World.from_scene(scene_path("rope.scene"))
+    rest, length, stretch = w.rest_lengths, w.spring_lengths, w.stretch
+    assert rest.shape == (79,) and np.all(rest == pytest.approx(0.05))
+    np.testing.assert_allclose(length, 0.05, rtol=1e-6)  # starts at rest
+    w.step(30)
+    x = w.positions
+    # the chain's springs join neighbours: their lengths are the distances between them
+    np.testing.assert_allclose(w.spring_lengths, np.linalg.norm(np.diff(x, axis=0), axis=1), rtol=1e-5)
+    np.testing.assert_allclose(w.stretch, w.spring_lengths / w.rest_lengths)
+    assert w.stretch.max() == pytest.approx(w.stats()["max_stretch"])
+    assert not w.broken.any()
+
+
+def test_lattice_families_spring_lengths(scene_path):
+    w = hooke.World.from_scene(scene_path("jelly26.scene"))
+    fams = w.families
+    assert sum(f["springs"] for f in fams) == len(w.rest_lengths)
+    for f in fams:  # each family's slice: one rest length, its own
+        part = w.rest_lengths[f["first_spring"]:f["first_spring"] + f["springs"]]
+        assert np.ptp(part) == pytest.approx(0, abs=1e-7)
+    np.testing.assert_allclose(w.stretch, 1, rtol=1e-6)  # a lattice at rest

@@ -1,0 +1,94 @@
+# test_world.py — a World built from every shipped scene steps to hooke run's state hash; its facts match the scene.
+# SPDX-License-Identifier: MIT
+import glob
+import os
+
+import pytest
+
+import hooke
+from conftest import SCENES, program_hash
+
+SHIPPED = sorted(glob.glob(os.path.join(SCENES, "*.scene")))
+STEPS = 3
+
+
+def test_scenes_are_shipped():
+    assert len(SHIPPED) >= 20
+
+
+@pytest.mark.parametrize("scene", SHIPPED, ids=os.path.basename)
+def test_state_hash_equals_hooke_run(scene):
+    w = hooke.World.from_scene(scene)
+    start = w.state_hash
+    w.step(STEPS)
+    assert w.step_count == STEPS
+    assert w.state_hash != start
+    assert w.state_hash == program_hash(scene, STEPS)
+
+
+def test_step_one_at_a_time_equals_step_n(scene_path):
+    a = hooke.World.from_scene(scene_path("rope.scene"))
+    b = hooke.World.from_scene(scene_path("rope.scene"))
+    for _ in range(7):
+        a.step()
+    b.step(7)
+    assert a.state_hash == b.state_hash
+    assert a.time == pytest.approx(7 / 60, rel=1e-12)
+
+
+def test_run_follows_the_plan_and_calls_back(scene_path):
+    w = hooke.World.from_scene(scene_path("rope.scene"))
+    plan = w.run_plan
+    assert plan == {"steps": 300, "every": 3, "stretch_limit": 10.0, "every_given": False}
+    seen = []
+    taken = w.run(steps=12, every=5, callback=lambda world: seen.append(world.step_count))
+    assert taken == 12 and seen == [5, 10]
+    assert w.state_hash == program_hash(scene_path("rope.scene"), 12)
+    assert w.run(steps=12) == 0  # the end is a step counted from 0, as hooke run --steps
+
+
+def test_from_string_equals_from_scene(scene_path):
+    path = scene_path("pendulum.scene")
+    with open(path) as f:
+        text = f.read()
+    a = hooke.World.from_string(text, name=path)
+    b = hooke.World.from_scene(path)
+    a.step(5)
+    b.step(5)
+    assert a.state_hash == b.state_hash
+
+
+def test_facts(scene_path):
+    w = hooke.World.from_scene(scene_path("rope.scene"))
+    assert hooke.__version__ == program_version()
+    assert hooke.precision in ("float", "double")
+    assert w.bodies == [{"kind": "rope", "first": 0, "count": 80, "shape": (80, 1, 1), "springs": 79}]
+    fam = w.families
+    assert [f["name"] for f in fam] == ["chain"] and fam[0]["springs"] == 79 and fam[0]["k"] == 10000
+    assert w.integrator["name"] == "semi_implicit_euler" and w.integrator["substeps"] == 9
+    assert w.run_settings["time"] == 5
+    s = w.stats()
+    assert s["total"] == pytest.approx(s["kinetic"] + s["gravity"] + s["spring"])
+    w.set_integrator("rk4", dt=0.001)
+    assert w.integrator["name"] == "rk4" and w.integrator["dt"] == 0.001
+    with pytest.raises(ValueError):
+        w.set_integrator("no_such_integrator")
+
+
+def program_version():
+    from conftest import run_program
+
+    _, out, _ = run_program("--version", check_rc=0)
+    return out.split()[1]
+
+
+def test_command_runs_in_process(scene_path, tmp_path):
+    import json
+
+    out = tmp_path / "s.json"
+    rc = hooke._hooke.command(["stability", scene_path("oscillator.scene"), "--integrators", "rk4", "--points", "3",
+                               "--out", str(out), "--quiet"])
+    assert rc == 0
+    assert json.loads(out.read_text())
+    assert hooke._hooke.command(["run", scene_path("no_such.scene")]) == 1
+    assert hooke._hooke.command(["no_such_command"]) == 1
