@@ -1,22 +1,21 @@
 # test_tools.py — hooke.stability(), hooke.bench() and the tables against what the program writes and prints.
 # SPDX-License-Identifier: MIT
 import json
-import os
 import subprocess
 import threading
 from pathlib import Path
 
 import pytest
+from conftest import HOOKE_BIN, SCENES
 
 import hooke
 
-HOOKE = os.environ["HOOKE_BIN"]  # the program, build/hooke (CTest sets it)
-SCENES = Path(os.environ["HOOKE_SCENES"])  # the repository's scenes/
+SCENES = Path(SCENES)
 
 
 def program(*args):
     """(exit status, stdout, stderr) of the program `hooke ARGS...`."""
-    r = subprocess.run([HOOKE, *map(str, args)], capture_output=True, text=True)
+    r = subprocess.run([HOOKE_BIN, *map(str, args)], capture_output=True, text=True, timeout=300)
     return r.returncode, r.stdout, r.stderr
 
 

@@ -5,7 +5,7 @@ this process (_hooke.command) and return the dict their JSON file holds;
 hooke.integrators(), hooke.body_kinds() and hooke.scene_keys() return the
 tables `hooke info --list` prints.
 
-A keyword option is the command's option of the same name with "-" for "_"
+A keyword option is the command's option of the same name with "_" for "-"
 (dt_min=1e-3 is --dt-min 1e-3): the names, and which of them are switches,
 come from the command's own option table (the one its --help prints), so an
 option the program gains is an option here with no edit. True gives a switch,
