@@ -147,7 +147,8 @@ PyObject *hk_py_spring_values(PyObject *o, void *closure)
 }
 
 /* Writes (N, 3) values into the world through set(w, i, value): every value checked finite first, so a refused
- * array leaves the world as it was. */
+ * array leaves the world as it was. The energy bound (diagnosis.h) then starts again from the state written, as a
+ * run's starts from its first state: energy put in by hand is not the integration's. */
 static PyObject *set_all(PyObject *o, PyObject *arg, int (*set)(hk_world *, int, hk_vec3), const char *what)
 {
     WORLD_OR_NULL(o);
@@ -174,6 +175,7 @@ static PyObject *set_all(PyObject *o, PyObject *arg, int (*set)(hk_world *, int,
             return NULL;
         }
     Py_DECREF(a);
+    hk_energy_guard_init(&self->guard, self->w); /* a state set by hand: the energy bound starts from it */
     Py_RETURN_NONE;
 }
 

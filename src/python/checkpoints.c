@@ -16,9 +16,10 @@ PyObject *hk_py_save_checkpoint(PyObject *o, PyObject *path_o)
     char err[1024];
     int rc;
     self->busy = 1; /* written with the GIL released: a large world's checkpoint takes a while */
-    Py_BEGIN_ALLOW_THREADS rc =
-        hk_checkpoint_write(self->w, &self->guard, self->digest, PyBytes_AS_STRING(path), err, sizeof err);
-    Py_END_ALLOW_THREADS self->busy = 0;
+    PyThreadState *ts = PyEval_SaveThread();
+    rc = hk_checkpoint_write(self->w, &self->guard, self->digest, PyBytes_AS_STRING(path), err, sizeof err);
+    PyEval_RestoreThread(ts);
+    self->busy = 0;
     Py_DECREF(path);
     if (rc == 0) Py_RETURN_NONE;
     PyErr_SetString(PyExc_OSError, err);
@@ -42,8 +43,10 @@ PyObject *hk_py_restore_checkpoint(PyObject *o, PyObject *path_o)
     char err[1024];
     int rc;
     self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS rc = hk_checkpoint_read(self->w, &self->guard, self->digest, p, err, sizeof err);
-    Py_END_ALLOW_THREADS self->busy = 0;
+    PyThreadState *ts = PyEval_SaveThread();
+    rc = hk_checkpoint_read(self->w, &self->guard, self->digest, p, err, sizeof err);
+    PyEval_RestoreThread(ts);
+    self->busy = 0;
     Py_DECREF(path);
     if (rc == 0) Py_RETURN_NONE;
     PyErr_SetString(hk_py_error, err);

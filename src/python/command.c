@@ -44,8 +44,8 @@ PyObject *hk_py_command(PyObject *module, PyObject *args)
         PyErr_NoMemory();
         goto out;
     }
-    int rc;
-    Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(command_lock, WAIT_LOCK);
+    PyThreadState *ts = PyEval_SaveThread();
+    PyThread_acquire_lock(command_lock, WAIT_LOCK);
     /* what a command may change in the process, put back after it (commands.h): the calling thread's OpenMP thread
      * count and SIGXFSZ's handler; run puts SIGINT's and SIGTERM's back itself, and binds no thread here
      * (module.c turned the binding off) */
@@ -54,7 +54,7 @@ PyObject *hk_py_command(PyObject *module, PyObject *args)
 #endif
     struct sigaction xfsz;
     sigaction(SIGXFSZ, NULL, &xfsz);
-    rc = hk_command_main((int)n + 1, argv);
+    const int rc = hk_command_main((int)n + 1, argv);
     fflush(stdout);
     fflush(stderr);
     sigaction(SIGXFSZ, &xfsz, NULL);
@@ -62,7 +62,8 @@ PyObject *hk_py_command(PyObject *module, PyObject *args)
     omp_set_num_threads(omp_threads);
 #endif
     PyThread_release_lock(command_lock);
-    Py_END_ALLOW_THREADS result = PyLong_FromLong(rc);
+    PyEval_RestoreThread(ts);
+    result = PyLong_FromLong(rc);
 out:
     for (Py_ssize_t i = 0; bytes && i < n; i++) Py_XDECREF(bytes[i]);
     PyMem_Free(bytes);

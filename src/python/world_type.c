@@ -40,21 +40,29 @@ static PyObject *world_of_scene(PyTypeObject *type, hk_scene *sc, const char *na
         PyErr_SetString(PyExc_OSError, err);
         return NULL;
     }
+    /* the run's plan; a state no run could start from is the scene's error, as in hooke run */
+    const hk_run_settings run = hk_scene_run_settings(sc);
+    hk_run_plan plan;
+    if (hk_run_plan_of(&run, &plan, NULL, 0) != HK_OK) /* no run length: run() asks for one */
+        plan.stretch_limit = run.stretch_limit > 0 ? run.stretch_limit : HK_STRETCH_LIMIT;
+    if (hk_start_refused(sc->world, plan.stretch_limit, sc->body_line, name, err, sizeof err)) {
+        hk_scene_free(sc);
+        return hk_py_scene_error_raise(err);
+    }
     hk_py_world *self = (hk_py_world *)type->tp_alloc(type, 0);
     if (!self) {
         hk_scene_free(sc);
         return NULL;
     }
     self->digest = digest;
-    self->run = hk_scene_run_settings(sc);
+    self->run = run;
+    self->plan = plan;
     hk_world *w = self->w = hk_scene_take_world(sc);
     if (!(self->name = PyUnicode_FromString(name))) goto fail;
     if ((threads > 0 && hk_world_set_threads(w, threads) != HK_OK) || hk_world_optimise(w, 0) != HK_OK) {
         PyErr_Format(PyExc_ValueError, "%s: %s", name, hk_world_error(w));
         goto fail;
     }
-    if (hk_run_plan_of(&self->run, &self->plan, NULL, 0) != HK_OK) /* no run length: run() asks for one */
-        self->plan.stretch_limit = self->run.stretch_limit > 0 ? self->run.stretch_limit : HK_STRETCH_LIMIT;
     hk_energy_guard_init(&self->guard, w);
     self->check_every = hk_check_cadence(w);
     return (PyObject *)self;
@@ -75,30 +83,30 @@ static int base_def(hk_world_def *base)
 static PyObject *from_scene(PyObject *type, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"path", "threads", NULL};
-    PyObject *path;
+    PyObject *path_o, *path;
     int threads = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|i:from_scene", names, PyUnicode_FSConverter, &path, &threads))
-        return NULL;
-    PyObject *result = NULL;
-    const char *p = PyBytes_AS_STRING(path);
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|i:from_scene", names, &path_o, &threads)) return NULL;
+    if (threads < 0 || threads > HK_MAX_THREADS)
+        return PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %d)", HK_MAX_THREADS,
+                            threads);
     hk_world_def base;
+    if (base_def(&base) != 0 || !PyUnicode_FSConverter(path_o, &path)) return NULL;
+    const char *p = PyBytes_AS_STRING(path);
     hk_scene sc;
     char err[1024];
     memset(&sc, 0, sizeof sc);
-    if (threads < 0 || threads > HK_MAX_THREADS) {
-        PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %d)", HK_MAX_THREADS, threads);
-    } else if (base_def(&base) == 0) {
-        int rc;
-        Py_BEGIN_ALLOW_THREADS rc = hk_scene_load_on(p, &base, &sc, err, sizeof err);
-        Py_END_ALLOW_THREADS if (rc != 0)
-        {
-            hk_scene_free(&sc);
-            if (access(p, R_OK) != 0)
-                PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, PyTuple_GET_ITEM(args, 0));
-            else
-                hk_py_scene_error_raise(err);
-        }
-        else result = world_of_scene((PyTypeObject *)type, &sc, p, threads, NULL, 0);
+    PyThreadState *ts = PyEval_SaveThread();
+    const int rc = hk_scene_load_on(p, &base, &sc, err, sizeof err);
+    PyEval_RestoreThread(ts);
+    PyObject *result = NULL;
+    if (rc == 0) {
+        result = world_of_scene((PyTypeObject *)type, &sc, p, threads, NULL, 0);
+    } else {
+        hk_scene_free(&sc);
+        if (access(p, R_OK) != 0) /* unreadable: the OSError of its errno (FileNotFoundError, ...) */
+            PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_o);
+        else
+            hk_py_scene_error_raise(err);
     }
     Py_DECREF(path);
     return result;
@@ -119,10 +127,10 @@ static PyObject *from_string(PyObject *type, PyObject *args, PyObject *kw)
     hk_scene sc;
     char err[1024];
     memset(&sc, 0, sizeof sc);
-    int rc;
-    Py_BEGIN_ALLOW_THREADS rc = hk_scene_parse_on(text, name, &base, &sc, err, sizeof err);
-    Py_END_ALLOW_THREADS if (rc != 0)
-    {
+    PyThreadState *ts = PyEval_SaveThread();
+    const int rc = hk_scene_parse_on(text, name, &base, &sc, err, sizeof err);
+    PyEval_RestoreThread(ts);
+    if (rc != 0) {
         hk_scene_free(&sc);
         return hk_py_scene_error_raise(err);
     }

@@ -33,6 +33,22 @@ def test_scene_error_position(tmp_path, text, line, column, message):
 def test_missing_file_is_oserror(tmp_path):
     with pytest.raises(FileNotFoundError):
         hooke.World.from_scene(str(tmp_path / "none.scene"))
+    with pytest.raises(FileNotFoundError):
+        hooke.World.from_scene(path=tmp_path / "none.scene")
+
+
+def test_a_state_no_run_can_start_from(tmp_path):
+    path = str(tmp_path / "stretched.scene")
+    with open(path, "w") as f:
+        f.write("world\n gravity 0 -9.81 0\nend\n\n"
+                "body spring\n a 0 0 0\n b 8.33 0 0\n mass_b 1\n springs main k 100 rest_length 0.1\nend\n"
+                "run\n dt 0.001\n steps 10\nend\n")
+    with pytest.raises(hooke.SceneError) as e:
+        hooke.World.from_scene(path)
+    _, _, err = run_program("run", path, check_rc=1)
+    assert str(e.value) == err.strip()
+    assert (e.value.file, e.value.line, e.value.column) == (path, 5, None)
+    assert "starts past the stretch limit" in e.value.message
 
 
 OVERLOAD = ("world\n gravity 0 -9.81 0\n air_drag 0.02\nend\n"

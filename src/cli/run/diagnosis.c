@@ -351,3 +351,21 @@ int64_t hk_check_cadence(const hk_world *w)
         every *= 2;
     return every;
 }
+
+int hk_start_refused(const hk_world *w, double stretch_limit, const int *body_line, const char *scene, char *err,
+                     size_t errlen)
+{
+    hk_blowup b;
+    if (!hk_world_check(w, stretch_limit, &b)) return 0;
+    const int line = b.body >= 0 && body_line ? body_line[b.body] : 1;
+    if (b.family >= 0)
+        snprintf(err, errlen,
+                 "%s:%d: error: body %d starts past the stretch limit: spring %lld of family %s has r/L0 = %g, more "
+                 "than %g (stretch_limit in the run section, or --stretch-limit); its initial positions do not match "
+                 "its rest lengths",
+                 scene, line, b.body, (long long)b.spring, hk_world_family(w, b.family).name, b.value, stretch_limit);
+    else
+        snprintf(err, errlen, "%s:%d: error: body %d starts with a %s at particle %d (value %g)", scene, line, b.body,
+                 b.cause, b.particle, b.value);
+    return 1;
+}

@@ -86,4 +86,13 @@ void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk
  * run` and the Python module's World.step check on it. */
 int64_t hk_check_cadence(const hk_world *w);
 
+/* A state no run can start from, the scene's error: 1 when hk_world_check
+ * finds a blow-up in w as built, with "SCENE:LINE: error: body B starts
+ * past the stretch limit: ..." or "... starts with a CAUSE at particle P
+ * (value V)" in err, LINE the scene line that opens the body (body_line,
+ * per body; NULL: 1); else 0. hooke run and the Python module's World
+ * refuse such a scene. */
+int hk_start_refused(const hk_world *w, double stretch_limit, const int *body_line, const char *scene, char *err,
+                     size_t errlen);
+
 #endif

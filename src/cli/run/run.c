@@ -199,19 +199,8 @@ static int prolog(const run_opts *o, run_state *r)
     }
     hk_energy_guard_init(&r->guard, w); /* the energy bound from step 0's state; a checkpoint carries it on */
     if (!o->restart) {                  /* a state no run could start from is the scene's error */
-        hk_blowup b;
-        if (hk_world_check(w, r->stretch_limit, &b)) {
-            const int line = b.body >= 0 ? r->sc.body_line[b.body] : 1;
-            if (b.family >= 0)
-                fprintf(stderr,
-                        "%s:%d: error: body %d starts past the stretch limit: spring %lld of family %s has r/L0 = "
-                        "%g, more than %g (stretch_limit in the run section, or --stretch-limit); its initial "
-                        "positions do not match its rest lengths\n",
-                        o->scene, line, b.body, (long long)b.spring, hk_world_family(w, b.family).name, b.value,
-                        r->stretch_limit);
-            else
-                fprintf(stderr, "%s:%d: error: body %d starts with a %s at particle %d (value %g)\n", o->scene, line,
-                        b.body, b.cause, b.particle, b.value);
+        if (hk_start_refused(w, r->stretch_limit, r->sc.body_line, o->scene, err, sizeof err)) {
+            fprintf(stderr, "%s\n", err);
             return HK_EXIT_INPUT;
         }
         return HK_EXIT_OK;
