@@ -1,8 +1,11 @@
 # test_tools.py — hooke.stability(), hooke.bench() and the tables against what the program writes and prints.
 # SPDX-License-Identifier: MIT
 import json
+import signal
 import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -111,6 +114,31 @@ def test_stability_from_threads(capfd):
     print("after")
     assert got == want
     assert capfd.readouterr().out == "after\n"
+
+
+CHILD = """
+import sys
+import hooke
+scene = sys.argv[1]
+hooke.stability(scene, integrators="rk4", points=2, time=0.01)  # the option table read, outside the timing
+print("ready", flush=True)
+try:
+    hooke.stability(scene, integrators="rk4", points=2, dt_min=1e-4, dt_max=2e-4, time=0.3, threads=1)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+def test_stability_ctrl_c():
+    """SIGINT during a command: KeyboardInterrupt once it returns, with stdout back on the host's."""
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(SCENES / "jelly26.scene")], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "ready\n"
+    time.sleep(0.2)  # into the profile (about a second of runs)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=300)
+    assert (out, err, child.returncode) == ("interrupted\n", "", 0)
 
 
 def test_bench_is_the_programs_json(tmp_path):
