@@ -53,6 +53,11 @@ static inline void hk_pose_velocity(const hk_pose *P, const double x[3], double 
     g_cross(P->w, r, wr);
     for (int k = 0; k < 3; k++) out[k] = P->v[k] + wr[k];
 }
+/* 1 if the frame moves or turns. */
+static inline int hk_pose_moves(const hk_pose *P)
+{
+    return P->v[0] != 0 || P->v[1] != 0 || P->v[2] != 0 || P->w[0] != 0 || P->w[1] != 0 || P->w[2] != 0;
+}
 /* x local -> world and back [m]. */
 static inline void hk_pose_to_world(const hk_pose *P, const double local[3], double out[3])
 {
