@@ -556,23 +556,6 @@ static int colliders_end_step(hk_world *w, struct hk_contact *ct, hk_real *px, h
 
 /* ---- step 2: the force ------------------------------------------------------- */
 
-/* A moving collider's share of a contact's blocks, Kc and Dc (pose P, the
- * particle at x), added to K and D, and its motion's rate Kc u + Dc a to R
- * (response.h, hk_contact_rec): u the velocity of the collider's point at
- * x, a = -w x v the change of that velocity at the fixed place x (the
- * frame's origin moving at v under the turn w). */
-static void moving_blocks(const hk_pose *P, const double x[3], const double Kc[6], const double Dc[6], double K[6],
-                          double D[6], double R[3])
-{
-    double u[3], a[3];
-    hk_pose_velocity(P, x, u);
-    g_cross(P->v, P->w, a);                                /* -w x v */
-    const int e[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}}; /* the symmetric blocks' rows */
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) R[r] += Kc[e[r][c]] * u[c] + Dc[e[r][c]] * a[c];
-    for (int k = 0; k < 6; k++) K[k] += Kc[k], D[k] += Dc[k];
-}
-
 /* The force of every collider on particle i of mass m at x with velocity v
  * (hooke.h: hk_collider_def), each collider where it is at the evaluation's
  * time (poses P), summed in collider order, and its blocks and the rate R
@@ -603,8 +586,7 @@ static int particle_force(struct hk_contact *ct, const hk_pose *P, int i, int fi
         const double fn = d->stiffness * (d->thickness - phi) - cn * vn;
         if (!(fn > 0)) continue; /* moving away faster than the spring pushes: no pull */
         touched = 1;
-        /* a moving collider's blocks apart, for its rate; a still one's added as they come (its rate is 0) */
-        const int moves = hk_pose_moves(&P[c]);
+        const int moves = hk_pose_moves(&P[c]); /* its blocks apart for its rate; a still one's rate is 0 */
         double Kc[6] = {0}, Dc[6] = {0}, *Kt = moves ? Kc : K, *Dt = moves ? Dc : D;
         for (int k = 0; k < 3; k++) f[k] += fn * nw[k];
         g_add_outer(Kt, d->stiffness, nw);
@@ -615,7 +597,7 @@ static int particle_force(struct hk_contact *ct, const hk_pose *P, int i, int fi
             for (int k = 0; k < 3; k++) fc.vt[k] = vr[k] - vn * nw[k];
             hk_friction_add(ct->anchor, i, c, &P[c], first, &held, &fc, f, Kt, Dt);
         }
-        if (moves) moving_blocks(&P[c], x, Kc, Dc, K, D, R);
+        if (moves) hk_pose_add_blocks(&P[c], x, Kc, Dc, K, D, R);
     }
     if (first && held < 0) ct->anchor[3][i] = -1; /* touches no collider with friction: lets go */
     return touched;
