@@ -1,4 +1,4 @@
-/* collider.c — one collider: its definition checked, its frame over time, its queries and its surface. */
+/* collider.c — one collider: its definition checked, its frame over time and its rate, its queries and surface. */
 /* SPDX-License-Identifier: MIT */
 #include "collider.h"
 
@@ -173,6 +173,18 @@ void hk_collider_pose(const hk_collider *c, double t, hk_pose *out)
     double S[3][3];
     g_axis_angle(turn, S);
     g_matmul(S, c->R0, out->R);
+}
+
+void hk_pose_add_blocks(const hk_pose *P, const double x[3], const double Kc[6], const double Dc[6], double K[6],
+                        double D[6], double R[3])
+{
+    double u[3], a[3];
+    hk_pose_velocity(P, x, u);
+    g_cross(P->v, P->w, a);                                /* -w x v */
+    const int e[3][3] = {{0, 1, 2}, {1, 3, 4}, {2, 4, 5}}; /* the symmetric blocks' rows */
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) R[r] += Kc[e[r][c]] * u[c] + Dc[e[r][c]] * a[c];
+    for (int k = 0; k < 6; k++) K[k] += Kc[k], D[k] += Dc[k];
 }
 
 /* ---- queries ------------------------------------------------------------- */

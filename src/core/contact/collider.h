@@ -53,6 +53,18 @@ static inline void hk_pose_velocity(const hk_pose *P, const double x[3], double 
     g_cross(P->w, r, wr);
     for (int k = 0; k < 3; k++) out[k] = P->v[k] + wr[k];
 }
+/* 1 if the frame moves or turns. */
+static inline int hk_pose_moves(const hk_pose *P)
+{
+    return P->v[0] != 0 || P->v[1] != 0 || P->v[2] != 0 || P->w[0] != 0 || P->w[1] != 0 || P->w[2] != 0;
+}
+/* A moving frame's share of a contact's blocks, Kc and Dc (the particle at
+ * x), added to K and D, and its rate Kc u + Dc a to R (response.h,
+ * hk_contact_rec): u the velocity of the frame's point at x, a = -w x v
+ * the change of that velocity at the fixed place x (the origin moving at
+ * v, the frame turning at w). */
+void hk_pose_add_blocks(const hk_pose *P, const double x[3], const double Kc[6], const double Dc[6], double K[6],
+                        double D[6], double R[3]);
 /* x local -> world and back [m]. */
 static inline void hk_pose_to_world(const hk_pose *P, const double local[3], double out[3])
 {

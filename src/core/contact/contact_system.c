@@ -61,3 +61,16 @@ void hk_contact_blocks(const hk_team *tm, const hk_world *w, hk_real sK, hk_real
         hk_pairs_system(tm, hk_pairs_of(w), sK, sD, NULL, NULL, blk);
     }
 }
+
+void hk_contact_motion_rhs(const hk_world *w, hk_real s, hk_real *const b[3])
+{
+    if (!hk_contact_in_system(w)) return;
+    const struct hk_contact *ct = w->contact;
+    for (int k = 0; k < ct->nactive; k++) { /* serially: each adds to its own particle */
+        const int j = ct->active[k], i = ct->cand[j];
+        const hk_real *R = ct->rec[j].R;
+        if (w->p.inv_mass[i] == 0) continue;               /* fixed: keeps its state (b 0) */
+        if (R[0] == 0 && R[1] == 0 && R[2] == 0) continue; /* no moving collider: b as it was, to the bit */
+        for (int c = 0; c < 3; c++) b[c][i] += s * R[c];
+    }
+}

@@ -425,10 +425,9 @@ static void start_task(const hk_team *tm, void *ctx)
     for (int k = k0; k < k0 + n; k++) position(cp->w, cp->ct->cand[k], &b, cp->ct->x0 + 3 * (size_t)k);
 }
 
-static void colliders_substep_begin(hk_world *w, struct hk_contact *ct, double t)
+static void colliders_substep_begin(hk_world *w, struct hk_contact *ct)
 {
     if (ct->ncand == 0) return;
-    ct->t_eval = t;
     ct->gap_fresh = 0; /* until this substep's first force evaluation */
     ct->drift = 0;
     for (int c = 0; c < ct->ncol; c++) { /* the frame's motion, and its turn at the farthest point near the shape */
@@ -558,14 +557,16 @@ static int colliders_end_step(hk_world *w, struct hk_contact *ct, hk_real *px, h
 /* ---- step 2: the force ------------------------------------------------------- */
 
 /* The force of every collider on particle i of mass m at x with velocity v
- * (hooke.h: hk_collider_def), summed in collider order, and its blocks;
- * returns 1 if any collider touches it. h: the substep [s]; first: the
- * substep's first evaluation, which drags, places and releases the
- * particle's friction anchor (hk_contact_anchors). *gap becomes at most its
- * smallest distance from a collider (a lower bound: the thickness where
- * none is nearer than that). */
+ * (hooke.h: hk_collider_def), each collider where it is at the evaluation's
+ * time (poses P), summed in collider order, and its blocks and the rate R
+ * of its moving colliders; returns 1 if any collider touches it. h: the
+ * substep [s]; first: the substep's first evaluation, which drags, places
+ * and releases the particle's friction anchor (hk_contact_anchors). *gap
+ * becomes at most its smallest distance from a collider (a lower bound:
+ * the thickness where none is nearer than that). */
 static int particle_force(struct hk_contact *ct, const hk_pose *P, int i, int first, double m, double h,
-                          const double x[3], const double v[3], double f[3], double K[6], double D[6], double *gap)
+                          const double x[3], const double v[3], double f[3], double K[6], double D[6], double R[3],
+                          double *gap)
 {
     int touched = 0, held = -1; /* the collider whose anchor holds it at the substep's start */
     for (int c = 0; c < ct->ncol; c++) {
@@ -585,14 +586,18 @@ static int particle_force(struct hk_contact *ct, const hk_pose *P, int i, int fi
         const double fn = d->stiffness * (d->thickness - phi) - cn * vn;
         if (!(fn > 0)) continue; /* moving away faster than the spring pushes: no pull */
         touched = 1;
+        const int moves = hk_pose_moves(&P[c]); /* its blocks apart for its rate; a still one's rate is 0 */
+        double Kc[6] = {0}, Dc[6] = {0}, *Kt = moves ? Kc : K, *Dt = moves ? Dc : D;
         for (int k = 0; k < 3; k++) f[k] += fn * nw[k];
-        g_add_outer(K, d->stiffness, nw);
-        g_add_outer(D, cn, nw);
-        if (!(d->friction > 0)) continue;
-        hk_friction_contact fc = {d->friction,       fn, m, h, {nw[0], nw[1], nw[2]}, {0}, {x[0], x[1], x[2]},
-                                  {p[0], p[1], p[2]}};
-        for (int k = 0; k < 3; k++) fc.vt[k] = vr[k] - vn * nw[k];
-        hk_friction_add(ct->anchor, i, c, &P[c], first, &held, &fc, f, K, D);
+        g_add_outer(Kt, d->stiffness, nw);
+        g_add_outer(Dt, cn, nw);
+        if (d->friction > 0) {
+            hk_friction_contact fc = {d->friction,       fn, m, h, {nw[0], nw[1], nw[2]}, {0}, {x[0], x[1], x[2]},
+                                      {p[0], p[1], p[2]}};
+            for (int k = 0; k < 3; k++) fc.vt[k] = vr[k] - vn * nw[k];
+            hk_friction_add(ct->anchor, i, c, &P[c], first, &held, &fc, f, Kt, Dt);
+        }
+        if (moves) hk_pose_add_blocks(&P[c], x, Kc, Dc, K, D, R);
     }
     if (first && held < 0) ct->anchor[3][i] = -1; /* touches no collider with friction: lets go */
     return touched;
@@ -608,12 +613,12 @@ static void forces_task(const hk_team *tm, void *ctx)
     int k0, n, b = candidate_share(tm, w, ct, &k0, &n);
     for (int k = k0; k < k0 + n; k++) {
         const int i = ct->cand[k];
-        double x[3], f[3] = {0, 0, 0}, K[6] = {0}, D[6] = {0}, gap = INFINITY;
+        double x[3], f[3] = {0, 0, 0}, K[6] = {0}, D[6] = {0}, R[3] = {0, 0, 0}, gap = INFINITY;
         const double v[3] = {p->vx[i], p->vy[i], p->vz[i]};
         position(w, i, &b, x);
-        particle_force(ct, cp->P, i, cp->first, p->mass[i], cp->h, x, v, f, K, D, &gap);
+        particle_force(ct, cp->P, i, cp->first, p->mass[i], cp->h, x, v, f, K, D, R, &gap);
         if (cp->first) ct->gap[k] = gap;
-        for (int c = 0; c < 3; c++) ct->f[c][i] = (hk_real)f[c];
+        for (int c = 0; c < 3; c++) ct->f[c][i] = (hk_real)f[c], ct->rec[k].R[c] = (hk_real)R[c];
         for (int e = 0; e < 6; e++) ct->rec[k].K[e] = (hk_real)K[e], ct->rec[k].D[e] = (hk_real)D[e];
     }
 }
@@ -710,7 +715,7 @@ static int begin_step(hk_world *w, struct hk_contact *ct)
         for (int c = 0; c < 3; c++) ct->f[c][pr->inv[j]] = 0;
     ct->ncand = ct->nactive = 0;
     ct->any_force = ct->in_system = ct->pairs_touch = 0;
-    ct->t0 = ct->t_eval = w->time;
+    ct->t0 = ct->t_sub = ct->t_eval = w->time;
     ct->dt = w->integrator.dt;
     if (ct->ncol > 0 && colliders_begin(w, ct) != 0) return -1;
     return pr ? hk_pairs_begin_step(w, pr) : 0;
@@ -731,7 +736,8 @@ void hk_contact_substep_begin(hk_world *w, double t)
 {
     struct hk_contact *ct = w->contact;
     if (!ct) return;
-    colliders_substep_begin(w, ct, t);
+    ct->t_sub = ct->t_eval = t;
+    colliders_substep_begin(w, ct);
     if (hk_pairs_of(w)) hk_pairs_substep_begin(w, hk_pairs_of(w));
 }
 
@@ -759,6 +765,11 @@ int hk_contact_end_step(hk_world *w, hk_real *px, hk_real *py, hk_real *pz)
     const int r = moved + colliders_end_step(w, ct, px, py, pz);
     ct->prof.broad += now() - t;
     return r;
+}
+
+void hk_contact_at(hk_world *w, double s)
+{
+    if (w->contact) w->contact->t_eval = w->contact->t_sub + s;
 }
 
 void hk_contact_forces(hk_world *w)

@@ -18,7 +18,8 @@
  *    could meet such a box.
  * 2. Force, at every force evaluation (hk_contact_forces, called by the
  *    engine's forces.c): each candidate's force from the colliders within
- *    its thickness (hooke.h, hk_collider_def), summed in collider order,
+ *    its thickness (hooke.h, hk_collider_def), each collider where it is
+ *    at the evaluation's time (hk_contact_at), summed in collider order,
  *    goes into a per-particle array that the force pass adds to the
  *    external force (engine/external.h), and its stiffness and damping
  *    blocks into a record that the implicit solve reads.
@@ -50,9 +51,14 @@
 
 /* A candidate's stiffness K = df/dx and damping D = df/dv blocks of its
  * last evaluation, negated (symmetric, positive semi-definite; entries xx,
- * xy, xz, yy, yz, zz), 0 when it touches nothing. */
+ * xy, xz, yy, yz, zz), 0 when it touches nothing; and R = df/dt, the rate
+ * at which its force changes at a fixed place and velocity because the
+ * colliders move (0 where none of those it touches moves): each moving
+ * collider's own blocks times the velocity u of its point at the particle
+ * and the change a of that velocity there, R = sum K_c u + D_c a. */
 typedef struct hk_contact_rec {
     hk_real K[6], D[6];
+    hk_real R[3]; /* [N/s] */
 } hk_contact_rec;
 
 /* What contact has cost since the world was made, by phase [s of wall
@@ -94,7 +100,8 @@ struct hk_contact {
     int gap_fresh;           /* 1: gap holds this substep's (its first force evaluation was at the substep's start) */
     double drift;            /* how far any collider's surface near a candidate moves in one substep, at most [m] */
     double t0, dt;           /* the step's start [s] and length [s] */
-    double t_eval;           /* the colliders' time at force evaluations [s] */
+    double t_sub;            /* the substep's start [s] */
+    double t_eval;           /* the colliders' time at the next force evaluation [s] (hk_contact_at) */
     hk_contact_profile prof; /* what the phases cost so far */
     int64_t caught;          /* particles put back on their side by the safety net, since the world was made */
     int64_t rechecked;       /* particles whose motion outran their slack */
@@ -143,6 +150,13 @@ int hk_contact_end_step(hk_world *w, hk_real *px, hk_real *py, hk_real *pz);
 
 /* Step 2 at the current state. */
 void hk_contact_forces(hk_world *w);
+/* The colliders' time of the force evaluations that follow: the substep's
+ * start + s [s] (hk_contact_substep_begin sets s = 0). Every evaluation
+ * sees each collider where it is at that evaluation's time, so the
+ * integrators whose evaluations lie inside the substep set it before each:
+ * rk4's stages (0, h/2, h/2, h), velocity Verlet's second kick (h), the
+ * implicit solve's Newton iterations (h, the substep's end). */
+void hk_contact_at(hk_world *w, double s);
 /* The per-particle force arrays to add to the external force, or NULL
  * (all three) when no particle touches a collider. */
 void hk_contact_force_arrays(const hk_world *w, const hk_real *out[3]);
@@ -171,6 +185,11 @@ hk_contact_survey hk_contact_counts(const hk_world *w, int32_t *count);
 void hk_contact_apply(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3],
                       hk_real *const out[3]);
 void hk_contact_blocks(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, hk_real *const blk[6]);
+/* The colliders' motion over the substep in the implicit solve's first
+ * right-hand side (its force linearised about the substep's start, with
+ * the colliders where they are at its end): b[i] += s R of every touching
+ * candidate i whose R is not 0, s = h^2 theta (implicit.c). */
+void hk_contact_motion_rhs(const hk_world *w, hk_real s, hk_real *const b[3]);
 /* The touching candidates: their count, with their particles and records
  * (the multigrid adds them to its aggregates). */
 int hk_contact_touching(const hk_world *w, const int **particle, const int **active, const hk_contact_rec **rec);

@@ -9,6 +9,7 @@
 #include "forces.h"
 #include "multigrid.h"
 #include "part.h"
+#include "response.h"
 #include "system.h"
 
 /*
@@ -26,7 +27,12 @@
  * particle's residual force against what moves it, or |g(v)| against the
  * first right-hand side). The springs' elastic and damping forces enter the matrix
  * (system.h, engine/jacobian_lanes.h), and so do the colliders' contact
- * springs, damping and friction (contact/response.h); gravity, air drag,
+ * springs, damping and friction (contact/response.h), with the colliders'
+ * motion over the substep: the first linearisation's force is taken with
+ * the colliders where they are at the substep's end, f0 + h R (R: the
+ * rate their motion changes the force at, response.h), which adds
+ * h^2 theta R to its right-hand side, and each further iteration
+ * evaluates f with the colliders there; gravity, air drag,
  * wind, the ground, pressure, walls and spheres are evaluated in f but not
  * differentiated.
  * Fixed particles (inverse mass 0: pins, driven anchors, already moved to
@@ -106,6 +112,7 @@ static void first_rhs(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
     hk_team_spans(w, free_v0_span, &s);
     hk_system_apply(w, im, h * h * theta, 0, 0, im->v[HK_SYS_Z], im->v[HK_SYS_P]);
     hk_team_spans(w, first_rhs_span, &s);
+    hk_contact_motion_rhs(w, h * h * theta, im->v[HK_SYS_B]); /* the colliders where they are at the end */
 }
 
 static void newton_rhs_span(void *ctx, int g0, int g1)
@@ -246,6 +253,7 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
     double g0 = 0;
     for (int it = 0; it < newton; it++) {
         if (it > 0) {
+            hk_contact_at(w, w->h); /* f(x, v) at the substep's end: the colliders there */
             if (hk_forces_compute(w) != HK_OK) {
                 restore_start(w, im);
                 return;

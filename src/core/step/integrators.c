@@ -9,6 +9,7 @@
 #include "forces.h"
 #include "implicit.h"
 #include "part.h"
+#include "response.h"
 
 /* The per-particle loops of the multi-evaluation schemes are passes over
  * the particles this process computes (part.h hk_team_spans: the world's
@@ -113,16 +114,17 @@ static void kick(hk_world *w, hk_real hh, int drift, hk_real h)
     hk_team_spans(w, kick_span, &k);
 }
 
-/* velocity Verlet (kick-drift-kick); reuses F of the previous substep when the
- * state has not been changed since (no contacts, anchors, pins or new
- * thread count or kernel path). An evaluation fails only where the engine
- * makes its state: at the first of a world, a team or a path, which is
- * never the second of a substep. */
+/* velocity Verlet (kick-drift-kick); reuses F of the previous substep (taken
+ * at its end, the colliders there too) when the state has not been changed
+ * since (no contacts, anchors, pins or new thread count or kernel path). An
+ * evaluation fails only where the engine makes its state: at the first of
+ * a world, a team or a path, which is never the second of a substep. */
 static void velocity_verlet(hk_world *w, hk_real h)
 {
     if (!w->forces_valid && hk_forces_compute(w) != HK_OK) return;
     const hk_real hh = (hk_real)0.5 * h;
     kick(w, hh, 1, h);
+    hk_contact_at(w, w->h); /* the second evaluation is at the substep's end: the colliders there */
     if (hk_forces_compute(w) != HK_OK) return;
     kick(w, hh, 0, h);
     w->forces_valid = 1;
@@ -189,8 +191,9 @@ static void rk4(hk_world *w, hk_real h)
             memcpy(r.v0[c] + at, vel[c] + at, bytes);
         }
     }
-    static const double weight[4] = {1, 2, 2, 1}, advance[4] = {0.5, 0.5, 1, 0};
+    static const double weight[4] = {1, 2, 2, 1}, advance[4] = {0.5, 0.5, 1, 0}, at[4] = {0, 0.5, 0.5, 1};
     for (int stage = 0; stage < 4; stage++) {
+        hk_contact_at(w, at[stage] * w->h);        /* the stage's time: the colliders where they are then */
         if (hk_forces_compute(w) != HK_OK) return; /* only the first can fail (velocity_verlet): the start stays */
         r.wt = (hk_real)weight[stage];
         r.ah = (hk_real)advance[stage] * h;
