@@ -89,6 +89,10 @@ static const golden table[] = {
      * onto itself by step 55 (self collision, semi-implicit Euler), the cubes of jelly_pile meet by step 25 (body
      * against body, implicit Euler: the pairs' blocks in the solve) */
     {"cloth_fold", NULL, 70, {0x3be8ecea836b92dbull, 0xd119092897012bf9ull}, {0xc66f7ec04c91a936ull, 0x19df827aca93f4e5ull}},
+    /* the particle model of contact (particle_pairs.c): cloth_fold's strip, its particles as spheres, has begun to
+     * fold onto itself by step 60, under semi-implicit Euler and under implicit Euler (the pairs' blocks) */
+    {"cloth_fold_particles", NULL, 70, {0x7115232f97302141ull, 0xe617018f9c7a5049ull}, {0xc3eecab7d7919bceull, 0xee0c5821f904b42eull}},
+    {"cloth_fold_particles", "implicit_euler", 70, {0xa280c667ac4a7ad4ull, 0xecef038cc00d899full}, {0x1fd36510f4bc3dffull, 0x5d18f830d9c85638ull}},
     {"jelly_pile", NULL, 40, {0xd8415d63f1acdd94ull, 0x89deb1858af86a32ull}, {0xca0915ab293a8910ull, 0xb10828bd003c2a53ull}},
 };
 // clang-format on

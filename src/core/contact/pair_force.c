@@ -36,7 +36,11 @@ static float pair_side(const hk_pairs *pr, const hk_pair *pa)
     const double *x[4];
     for (int c = 0; c < 4; c++) x[c] = pr->q0 + 3 * (int64_t)pa->p[c];
     double u[3], v[3], n[3], d[3];
-    if (pa->kind == HK_PAIR_VT) {
+    if (pa->kind == HK_PAIR_PP) { /* two particles: along z, turned to where the first was (+z where they were one) */
+        g_sub(x[0], x[1], d);
+        n[0] = n[1] = 0, n[2] = 1;
+        if (d[2] == 0) return d[1] < 0 || (d[1] == 0 && d[0] < 0) ? -1.0f : 1.0f;
+    } else if (pa->kind == HK_PAIR_VT) {
         g_sub(x[2], x[1], u), g_sub(x[3], x[1], v), g_cross(u, v, n), g_sub(x[0], x[1], d);
     } else {
         double s, t;
@@ -57,6 +61,18 @@ static double pair_geometry(const hk_pairs *pr, const hk_pair *pa, const double 
                             int inside)
 {
     double d[3], u[3], v[3], plane[3];
+    if (pa->kind == HK_PAIR_PP) { /* two spheres: along the line of their centres */
+        a[0] = 1, a[1] = -1, a[2] = a[3] = 0;
+        g_sub(x[0], x[1], d);
+        const double dist = g_norm(d);
+        if (dist > 0) {
+            for (int c = 0; c < 3; c++) n[c] = d[c] / dist;
+            return dist;
+        }
+        const float side = pair_side(pr, pa); /* centres that meet exactly: apart along z, as they started */
+        n[0] = n[1] = 0, n[2] = side;
+        return 0;
+    }
     if (pa->kind == HK_PAIR_VT) {
         double q[3], w[3];
         g_closest_on_triangle_w(x[0], x[1], x[2], x[3], q, w);
@@ -99,7 +115,7 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
     const hk_particles *p = &w->p;
     const hk_contact_def *d = &pr->def;
     double x[4][3], n[3], vr[3] = {0, 0, 0}, inv = 0;
-    const int split = pa->kind == HK_PAIR_VT ? 1 : 2; /* the first side's corners */
+    const int split = pa->kind == HK_PAIR_EE ? 2 : 1; /* the first side's corners */
     double lo[2][3] = {{INFINITY, INFINITY, INFINITY}, {INFINITY, INFINITY, INFINITY}};
     double hi[2][3] = {{-INFINITY, -INFINITY, -INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
     for (int c = 0; c < 4; c++) {
@@ -111,11 +127,11 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
         }
     }
     for (int e = 0; e < 3; e++) /* the two sides' boxes further apart than the thickness: no contact */
-        if (lo[0][e] > hi[1][e] + d->thickness || lo[1][e] > hi[0][e] + d->thickness) return 0;
+        if (lo[0][e] > hi[1][e] + pr->th || lo[1][e] > hi[0][e] + pr->th) return 0;
     const int32_t *at = pr->at + 4 * k; /* a particle past its bound: the pair acts only if its bounds let it */
     if ((pr->past[at[0]] | pr->past[at[1]] | pr->past[at[2]] | pr->past[at[3]]) && !hk_pairs_in_step(pr, k)) return 0;
     const double gap = ev->gap = pair_geometry(pr, pa, x, ev->a, n, 1);
-    if (!(gap < d->thickness)) return 0;
+    if (!(gap < pr->th)) return 0;
     const int ee = pa->kind == HK_PAIR_EE;
     for (int c = 0; c < 4; c++) {
         const int i = pa->p[c];
@@ -124,7 +140,7 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
     }
     if (!(inv > 0)) return 0; /* every particle held: nothing to move */
     const double m = 1 / inv, vn = g_dot(vr, n);
-    const double fn = d->stiffness * (d->thickness - gap) - normal_damping(d, ee, m) * vn;
+    const double fn = d->stiffness * (pr->th - gap) - normal_damping(d, ee, m) * vn;
     if (!(fn > 0)) return 0;
     for (int c = 0; c < 3; c++) ev->n[c] = n[c], ev->vr[c] = vr[c];
     ev->fn = fn, ev->m = m;
@@ -151,11 +167,11 @@ typedef struct pair_pass {
     int64_t *tslots; /* touching_task: per task, the slots of its share of the particles */
 } pair_pass;
 
-/* Whether pair k is the first of a particle's triangle pairs, or an edge pair (the triangle pairs come first, a
- * particle's together). */
+/* Whether pair k is the first of a particle's triangle pairs, or an edge or particle pair (the triangle pairs come
+ * first, a particle's together). */
 static int run_starts(const hk_pairs *pr, int64_t k)
 {
-    return k == 0 || pr->pair[k].kind == HK_PAIR_EE || pr->pair[k].p[0] != pr->pair[k - 1].p[0];
+    return k == 0 || pr->pair[k].kind != HK_PAIR_VT || pr->pair[k].p[0] != pr->pair[k - 1].p[0];
 }
 
 /* The places now, then each pair's force and blocks; of a particle's triangle pairs that touch (consecutive, a run)
@@ -386,7 +402,7 @@ static int in_contact(const hk_world *w, const hk_pairs *pr, const hk_pair *pa, 
     double x[4][3], n[3];
     for (int c = 0; c < 4; c++) hk_particle_position(w, &w->bodies[hk_body_of(w, pa->p[c])], pa->p[c], x[c]);
     *gap = pair_geometry(pr, pa, x, a, n, 0);
-    return *gap < pr->def.thickness;
+    return *gap < pr->th;
 }
 
 void hk_pairs_survey(const hk_world *w, const hk_pairs *pr, int32_t *count, int64_t *touching, double *min_gap)
