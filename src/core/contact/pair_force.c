@@ -115,10 +115,10 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
     const hk_particles *p = &w->p;
     const hk_contact_def *d = &pr->def;
     double x[4][3], n[3], vr[3] = {0, 0, 0}, inv = 0;
-    const int split = pa->kind == HK_PAIR_EE ? 2 : 1; /* the first side's corners */
+    const int split = pa->kind == HK_PAIR_EE ? 2 : 1, nc = hk_pair_corners(pa); /* the first side's corners */
     double lo[2][3] = {{INFINITY, INFINITY, INFINITY}, {INFINITY, INFINITY, INFINITY}};
     double hi[2][3] = {{-INFINITY, -INFINITY, -INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < nc; c++) {
         const double *xs = pr->xs + 3 * (int64_t)pr->at[4 * k + c];
         for (int e = 0; e < 3; e++) {
             x[c][e] = xs[e];
@@ -133,7 +133,7 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
     const double gap = ev->gap = pair_geometry(pr, pa, x, ev->a, n, 1);
     if (!(gap < pr->th)) return 0;
     const int ee = pa->kind == HK_PAIR_EE;
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < nc; c++) {
         const int i = pa->p[c];
         vr[0] += ev->a[c] * p->vx[i], vr[1] += ev->a[c] * p->vy[i], vr[2] += ev->a[c] * p->vz[i];
         inv += ev->a[c] * ev->a[c] * p->inv_mass[i];
@@ -152,9 +152,11 @@ static void gather(const hk_team *tm, const hk_world *w, hk_pairs *pr, double *x
 {
     int a, n;
     hk_team_range(tm, 0, pr->ninv, &a, &n);
+    const hk_body *b = n > 0 ? &w->bodies[hk_body_of(w, pr->inv[a])] : NULL;
     for (int j = a; j < a + n; j++) {
         const int i = pr->inv[j];
-        hk_particle_position(w, &w->bodies[hk_body_of(w, i)], i, xs + 3 * (int64_t)j);
+        while (i >= b->first + b->count) b++; /* inv ascends, and so do the bodies' ranges */
+        hk_particle_position(w, b, i, xs + 3 * (int64_t)j);
     }
 }
 
@@ -206,7 +208,7 @@ static void evaluate_task(const hk_team *tm, void *ctx)
         if (best < 0) continue;
         pr->ev[k0 + on] = *near;
         pr->on[k0 + on++] = best;
-        for (int c = 0; c < 4; c++) hist[pr->at[4 * best + c]]++;
+        for (int c = 0; c < hk_pair_corners(&pr->pair[best]); c++) hist[pr->at[4 * best + c]]++;
     }
     sh[HK_SHARE_K0] = k0, sh[HK_SHARE_ON] = on;
     if (tm->t == 0) pr->shares = tm->T;
@@ -265,7 +267,7 @@ static void touching_task(const hk_team *tm, void *ctx)
         for (int64_t i = 0; i < m; i++) {
             const int64_t k = pr->on[k0 + i], q = q0 + i;
             const hk_pair_eval *ev = &pr->ev[k0 + i];
-            for (int c = 0; c < 4; c++) {
+            for (int c = 0; c < hk_pair_corners(&pr->pair[k]); c++) {
                 const int32_t slot = place[pr->at[4 * k + c]]++;
                 pr->on_slot[slot] = (int32_t)(4 * q + c);
                 pr->slot_a[slot] = ev->a[c];

@@ -63,6 +63,10 @@ typedef struct hk_pair {
                    * two particles, the second thrice */
 } hk_pair;
 
+/* The corners of pair pa that carry a weight: the first two of a particle pair (its others repeat the second with
+ * weight 0), all four of the others. */
+static inline int hk_pair_corners(const hk_pair *pa) { return pa->kind == HK_PAIR_PP ? 2 : 4; }
+
 /* The pairs' one order: by kind, then particle by particle (-1, 0 or 1; 0: the same pair). */
 static inline int hk_pair_order(const hk_pair *a, const hk_pair *b)
 {
