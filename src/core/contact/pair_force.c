@@ -367,7 +367,8 @@ void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk
             const hk_pair_touch *ev = &pr->touch[q];
             double *f = pr->tf + 3 * q;
             double u[3] = {0, 0, 0}, B[6];
-            for (int c = 0; c < 4; c++) {
+            const int nc = ev->p[2] == ev->p[1] ? 2 : 4; /* a particle pair repeats its second particle (pairs.h) */
+            for (int c = 0; c < nc; c++) {
                 const int i = ev->p[c];
                 u[0] += ev->a[c] * y[0][i], u[1] += ev->a[c] * y[1][i], u[2] += ev->a[c] * y[2][i];
             }
