@@ -94,11 +94,14 @@ void hk_bench_stiff_cloth_free(void *s);
 /* What contact costs (contact_cases.c). hk_bench_fold_world: an n x n
  * cloth folded in half on a floor collider (bench/fold.c says how), under
  * semi-implicit Euler at 2e-5 s or implicit Euler at 1/240 s, with self
- * collision (self 1) or without; NULL with the reason in err. The case:
- * one step per run (items: particle steps) of the variant
- * "semi_implicit_self", "semi_implicit_without", "implicit_self" or
+ * collision by the triangle model (self HK_BENCH_FOLD_TRIANGLES), by the
+ * particle model (HK_BENCH_FOLD_PARTICLES) or without; NULL with the
+ * reason in err. The case: one step per run (items: particle steps) of the
+ * variant "semi_implicit_self" (triangles), "semi_implicit_particles",
+ * "semi_implicit_without", "implicit_self", "implicit_particles" or
  * "implicit_without", with the contact's phases per step (broad_ms,
  * forces_ms, safety_ms) and the pairs (candidates, touching) as counters. */
+enum { HK_BENCH_FOLD_WITHOUT = 0, HK_BENCH_FOLD_TRIANGLES = 1, HK_BENCH_FOLD_PARTICLES = 2 };
 struct hk_world *hk_bench_fold_world(int n, int threads, int implicit, int self, char *err, size_t errlen);
 void *hk_bench_setup_fold(int n, int threads, const char *variant);
 void hk_bench_run_fold(void *s);

@@ -367,8 +367,13 @@ static const char *const stiff_variants[] = {"multigrid_energy", "multigrid_forc
 static const char *const stiff_jacobi_variants[] = {"block_jacobi_energy", "block_jacobi_force",
                                                     "block_jacobi_relative", NULL};
 static const int fold_sizes[] = {64, 128, 256, 0};
-static const char *const fold_variants[] = {"semi_implicit_without", "semi_implicit_self", "implicit_without",
-                                            "implicit_self", NULL};
+static const char *const fold_variants[] = {"semi_implicit_without",
+                                            "semi_implicit_self",
+                                            "semi_implicit_particles",
+                                            "implicit_without",
+                                            "implicit_self",
+                                            "implicit_particles",
+                                            NULL};
 
 const hk_bench_case hk_bench_cases[] = {
     {"cloth_force", "springs", cloth_sizes, setup_cloth, run_forces, world_case_items, world_case_free, all_paths,

@@ -13,7 +13,19 @@
 
 hk_world *hk_bench_fold_world(int n, int threads, int implicit, int self, char *err, size_t errlen)
 {
-    const double s = 0.01, th = 0.0025, y0 = 0.002, gap = th;
+    /* the layers one contact distance apart: the thickness, or two radii (half the spacing each) */
+    const double s = 0.01, th = 0.0025, y0 = 0.002, gap = self == HK_BENCH_FOLD_PARTICLES ? s : th;
+    const char *contact[] = {
+        [HK_BENCH_FOLD_WITHOUT] = "",
+        [HK_BENCH_FOLD_TRIANGLES] = "contact\n  self 1\n  thickness 0.0025\n  stiffness 20\n  damping_ratio 1\n"
+                                    "  friction 0.3\nend\n",
+        [HK_BENCH_FOLD_PARTICLES] = "contact\n  self 1\n  model particles\n  radius 0.005\n  stiffness 20\n"
+                                    "  damping_ratio 1\n  friction 0.3\nend\n",
+    };
+    if (self < HK_BENCH_FOLD_WITHOUT || self > HK_BENCH_FOLD_PARTICLES) {
+        snprintf(err, errlen, "fold: contact %d: expected 0 (without), 1 (triangles) or 2 (particles)", self);
+        return NULL;
+    }
     char text[4096];
     snprintf(text, sizeof text,
              "world\n  gravity 0 -9.81 0\n  air_drag 2e-6\nend\n"
@@ -25,9 +37,7 @@ hk_world *hk_bench_fold_world(int n, int threads, int implicit, int self, char *
              "%s"
              "run\n  integrator %s\n  dt %s\n%s"
              "end\n",
-             n, n, s, y0, implicit ? 60000 : 6000, implicit ? 60000 : 6000, th,
-             self ? "contact\n  self 1\n  thickness 0.0025\n  stiffness 20\n  damping_ratio 1\n  friction 0.3\nend\n"
-                  : "",
+             n, n, s, y0, implicit ? 60000 : 6000, implicit ? 60000 : 6000, th, contact[self],
              implicit ? "implicit_euler" : "semi_implicit_euler", implicit ? "0.00416666666666667" : "2e-5",
              implicit ? "  cg_stop force\n  cg_tolerance 0.1\n  cg_max_iterations 2000\n" : "");
     hk_world *w = hk_world_parse_scene(text, "fold.scene", NULL, err, errlen);
@@ -60,8 +70,10 @@ void *hk_bench_setup_fold(int n, int threads, const char *variant)
     char err[1024];
     fold_case *c = calloc(1, sizeof *c);
     if (!c) return NULL;
-    c->w = hk_bench_fold_world(n, threads, strncmp(variant, "implicit", 8) == 0, strstr(variant, "_self") != NULL, err,
-                               sizeof err);
+    const int model = strstr(variant, "_self")        ? HK_BENCH_FOLD_TRIANGLES
+                      : strstr(variant, "_particles") ? HK_BENCH_FOLD_PARTICLES
+                                                      : HK_BENCH_FOLD_WITHOUT;
+    c->w = hk_bench_fold_world(n, threads, strncmp(variant, "implicit", 8) == 0, model, err, sizeof err);
     if (!c->w) {
         fprintf(stderr, "hooke_bench: fold: %s\n", err);
         free(c);

@@ -2,7 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Usage: hooke_fold [--n N] [--threads T] [--integrator semi_implicit_euler|implicit_euler] [--steps S]
- *                   [--warmup W] [--contact 0|1]
+ *                   [--warmup W] [--contact 0|1|2]
  *
  * The cloth of scenes/cloth_512.scene (n x n nodes 1 cm apart, node mass
  * 20 mg, springs 6000 N/m; 60000 N/m and the solver settings of
@@ -10,10 +10,14 @@
  * shear springs (a bend family would open the sharp crease), no pins, lies
  * folded in half on a floor (a box collider): rows 0 .. n/2 - 1 flat 2 mm
  * over it, the rest turned back over them one contact thickness higher,
- * the crease's springs at their rest length. Contact: the
- * thickness 2.5 mm (a quarter of the spacing), stiffness 20 N/m (a node
- * of the upper layer sits 10 um into it), critically damped, friction
- * 0.3; --contact 0 leaves self collision out (the floor stays).
+ * the crease's springs at their rest length. Contact: by the
+ * triangle model (--contact 1): the thickness 2.5 mm (a quarter of the
+ * spacing), stiffness 20 N/m (a node of the upper layer sits 10 um into
+ * it), critically damped, friction 0.3; by the particle model (--contact
+ * 2): spheres of radius 5 mm (half the spacing), the upper layer one
+ * spacing over the lower, each node over one, the same law; --contact 0
+ * leaves self collision out (the floor stays, the layers a thickness
+ * apart).
  * After W steps (the first finds the surfaces and candidates) it times S
  * steps and prints one line: the mean wall time per step [ms], the
  * contact pairs of the last step, the candidates found in the S steps

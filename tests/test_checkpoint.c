@@ -81,6 +81,8 @@ static void test_restart_integrators(void **state)
      * again among the candidates the restarted run searches) */
     check_restart(SCENE("cloth_fold.scene"), NULL, 120, 80);
     check_restart(SCENE("jelly_pile.scene"), NULL, 120, 80);
+    /* the particle model: its pairs in contact come back as two-particle records, its pairs chosen anew */
+    check_restart(SCENE("cloth_fold_particles.scene"), NULL, 120, 80);
 }
 
 /* Pressure bodies: the checkpoint at step 50 is halfway through pumping

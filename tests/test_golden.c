@@ -89,6 +89,10 @@ static const golden table[] = {
      * onto itself by step 55 (self collision, semi-implicit Euler), the cubes of jelly_pile meet by step 25 (body
      * against body, implicit Euler: the pairs' blocks in the solve) */
     {"cloth_fold", NULL, 70, {0x3be8ecea836b92dbull, 0xd119092897012bf9ull}, {0xc66f7ec04c91a936ull, 0x19df827aca93f4e5ull}},
+    /* the particle model of contact (particle_pairs.c): cloth_fold's strip, its particles as spheres, has begun to
+     * fold onto itself by step 60, under semi-implicit Euler and under implicit Euler (the pairs' blocks) */
+    {"cloth_fold_particles", NULL, 70, {0xca62823a7b13744cull, 0xc602deff07b9f68aull}, {0x67d5e20e9390b01full, 0xf46f532b05d56a23ull}},
+    {"cloth_fold_particles", "implicit_euler", 70, {0x1762129f5da2d1efull, 0x1647aeba93b8d8e2ull}, {0x601fe4f2f3114ba5ull, 0x95b2b47eaf4bb66aull}},
     {"jelly_pile", NULL, 40, {0xd8415d63f1acdd94ull, 0x89deb1858af86a32ull}, {0xca0915ab293a8910ull, 0xb10828bd003c2a53ull}},
 };
 // clang-format on

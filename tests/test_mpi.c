@@ -270,6 +270,8 @@ static void contact_same_bits(void **state)
     same_bits(SCENE("cloth_box.scene"), "--steps 24");
     same_bits(SCENE("jelly_pile.scene"), "--steps 40");
     same_bits(SCENE("cloth_fold.scene"), "--steps 70");
+    same_bits(SCENE("cloth_fold_particles.scene"), "--steps 70");
+    same_bits(SCENE("cloth_fold_particles.scene"), "--steps 70 --integrator implicit_euler");
 }
 
 /* Frames and statistics are rank 0's gathered state: the same bytes as one process writes. */

@@ -415,6 +415,9 @@ static void colliders_per_particle(void **state)
     "collider\n  shape box\n  size 2 0.2 2\n  offset 0 -0.1 0\n  thickness 0.005\n  stiffness 500\n"                   \
     "  damping_ratio 1\n  friction 0.5\nend\n" contact "run\n  integrator " integrator "\n  dt " dt "\nend\n"
 #define PAIRS_CONTACT "contact\n  thickness 0.005\n  stiffness 300\n  damping_ratio 1\n  friction 0.5\nend\n"
+/* the particle model: spheres of half the smallest spacing (the second cloth's 1.2 cm) */
+#define PAIRS_PARTICLES                                                                                                \
+    "contact\n  model particles\n  radius 0.006\n  stiffness 300\n  damping_ratio 1\n  friction 0.5\nend\n"
 #define PAIRS_CLOTH                                                                                                    \
     "body cloth\n  nx 64\n  ny 64\n  spacing 0.012\n  origin 2 1 0\n  u 1 0 0\n  v 0 0 1\n  mass 2e-4\n"               \
     "  pins two_corners\n  springs structural k 200 damping 0.02\n  springs shear k 50 damping 0.02\nend\n"
@@ -430,6 +433,8 @@ static void pairs_whole_on_one_rank(void **state)
     same_bits(PAIRS_SCENE("contact\n  bodies 0\n  thickness 0.005\n  stiffness 300\nend\n", "semi_implicit_euler",
                           "5e-4", PAIRS_ROPE),
               NULL, 200);
+    same_bits(PAIRS_SCENE(PAIRS_PARTICLES, "semi_implicit_euler", "5e-4", PAIRS_CLOTH), NULL, 200);
+    same_bits(PAIRS_SCENE(PAIRS_PARTICLES, "implicit_euler", "0.00416666666666667", PAIRS_CLOTH), NULL, 30);
 }
 
 static void implicit_pressure_and_tearing(void **state)

@@ -173,6 +173,13 @@ static void test_contact_section_builds(void **state)
     d = hk_world_contact(sc.world);
     assert_true(d.bodies == 1 && d.self == 1 && d.damping_ratio == 1 && d.friction == 0);
     hk_scene_free(&sc);
+    sc = parse_ok(CLOTH "contact\n  model particles\n  radius 0.02\n  stiffness 1\nend\n"); /* at most rest x 1 */
+    d = hk_world_contact(sc.world);
+    assert_true(d.model == HK_CONTACT_PARTICLES && d.radius == 0.02 && d.bodies == 1 && d.self == 1);
+    hk_scene_free(&sc);
+    sc = parse_ok(CLOTH "contact\n  model triangles\n  thickness 0.01\n  stiffness 1\nend\n");
+    assert_true(hk_world_contact(sc.world).model == HK_CONTACT_TRIANGLES);
+    hk_scene_free(&sc);
     sc = parse_ok(CLOTH); /* no section: off */
     d = hk_world_contact(sc.world);
     assert_true(d.bodies == 0 && d.self == 0);
@@ -206,6 +213,25 @@ static void test_contact_section_refusals(void **state)
                 "x.scene:12:8: error: expected 0 or 1 for 'self', got '2'");
     check_error(CLOTH "contact\n  thickness 0.01\n  stiffness 10\n  colour 1\nend\n",
                 "x.scene:12:3: error: unknown key 'colour' in contact");
+    /* the particle model: its model word, its radius (a sphere of at most the rest length times the stencil's
+     * reach, 1 here: structural and shear springs), each model's own key */
+    check_error(CLOTH "contact\n  model spheres\n  radius 0.01\n  stiffness 10\nend\n",
+                "x.scene:10:9: error: expected triangles or particles for 'model', got 'spheres'");
+    check_error(CLOTH "contact\n  model particles\n  radius 0\n  stiffness 10\nend\n",
+                "x.scene:11:10: error: expected a positive number for 'radius', got '0'");
+    check_error(CLOTH "contact\n  model particles\n  radius -0.01\n  stiffness 10\nend\n",
+                "x.scene:11:10: error: expected a positive number for 'radius', got '-0.01'");
+    check_error(CLOTH "contact\n  model particles\n  radius inf\n  stiffness 10\nend\n",
+                "x.scene:11:10: error: expected a number for 'radius', got 'inf'");
+    check_error(CLOTH "contact\n  model particles\n  radius 0.021\n  stiffness 10\nend\n",
+                "x.scene:11:10: error: expected a 'radius' of at most 0.02 m, the smallest spring rest length in the "
+                "scene times the bodies' stencil reach, got 0.021 m");
+    check_error(CLOTH "contact\n  model particles\n  stiffness 10\nend\n",
+                "x.scene:12:1: error: contact with model particles is missing required key 'radius'");
+    check_error(CLOTH "contact\n  model particles\n  radius 0.01\n  thickness 0.01\n  stiffness 10\nend\n",
+                "x.scene:12:3: error: key 'thickness' belongs to 'model triangles'; 'model particles' takes 'radius'");
+    check_error(CLOTH "contact\n  radius 0.01\n  thickness 0.01\n  stiffness 10\nend\n",
+                "x.scene:10:3: error: key 'radius' belongs to 'model particles'; 'model triangles' takes 'thickness'");
     check_error(CLOTH
                 "contact\n  thickness 0.01\n  stiffness 10\nend\ncontact\n  thickness 0.01\n  stiffness 10\nend\n",
                 "x.scene:13:1: error: section 'contact' repeated (first at line 9)");

@@ -408,7 +408,7 @@ static int64_t bad_f64(const unsigned char *p, int64_t n)
 /* A pair record (kind, four particles) of a world of np particles: 1 when it names a kind and particles of it. */
 static int pair_sound(const int32_t key[5], uint32_t np)
 {
-    int ok = key[0] == HK_PAIR_VT || key[0] == HK_PAIR_EE;
+    int ok = key[0] == HK_PAIR_VT || key[0] == HK_PAIR_EE || key[0] == HK_PAIR_PP;
     for (int k = 1; k < 5; k++) ok &= key[k] >= 0 && key[k] < (int32_t)np;
     return ok;
 }

@@ -9,7 +9,7 @@
 
 hk_contact_def hk_default_contact_def(void)
 {
-    hk_contact_def d = {0, 0, 0.005, 1000, 1, 0, HK_CONTACT_MAX_PAIRS};
+    hk_contact_def d = {0, 0, 0.005, 1000, 1, 0, HK_CONTACT_MAX_PAIRS, HK_CONTACT_TRIANGLES, 0};
     return d;
 }
 
@@ -24,10 +24,21 @@ int hk_world_set_contact(hk_world *w, const hk_contact_def *def)
         return hk_fail(w, "contact: max_pairs must be at least 1 (got %lld)", (long long)def->max_pairs);
     if ((def->bodies != 0 && def->bodies != 1) || (def->self != 0 && def->self != 1))
         return hk_fail(w, "contact: bodies and self must be 0 or 1 (got %d, %d)", def->bodies, def->self);
+    if (def->model != HK_CONTACT_TRIANGLES && def->model != HK_CONTACT_PARTICLES)
+        return hk_fail(w, "contact: model must be HK_CONTACT_TRIANGLES or HK_CONTACT_PARTICLES (got %d)",
+                       (int)def->model);
+    const int spheres = def->model == HK_CONTACT_PARTICLES;
+    if (spheres && !(def->radius > 0 && isfinite(def->radius)))
+        return hk_fail(w, "contact: the particle model's radius must be a finite number > 0 m (got %g)", def->radius);
     struct hk_contact *ct = hk_contact_get(w);
     if (!ct) return hk_failed(w);
-    const double rest = hk_smallest_rest_length(w);
-    if ((def->bodies || def->self) && (hk_real)def->thickness > (hk_real)rest)
+    const double rest = hk_smallest_rest_length(w), most = hk_particle_radius_limit(w, rest);
+    if (spheres && (def->bodies || def->self) && (hk_real)def->radius > (hk_real)most)
+        return hk_fail(w,
+                       "contact: radius %g m is larger than the smallest spring rest length times the bodies' stencil "
+                       "reach, %g m: give a radius of at most %g m",
+                       def->radius, most, most);
+    if (!spheres && (def->bodies || def->self) && (hk_real)def->thickness > (hk_real)rest)
         return hk_fail(w,
                        "contact: thickness %g m is larger than the smallest spring rest length %g m: give a "
                        "thickness of at most %g m",
@@ -40,6 +51,7 @@ int hk_world_set_contact(hk_world *w, const hk_contact_def *def)
     if (!ct->pairs && !(ct->pairs = calloc(1, sizeof *ct->pairs)))
         return hk_fail_memory(w, "out of memory for the contact between bodies");
     ct->pairs->def = *def;
+    ct->pairs->th = spheres ? 2 * def->radius : def->thickness;
     ct->pairs->surfaces_changed = 1; /* the candidates and the step's pairs are found again, for this layer */
     ct->checked_families = -1;
     return HK_OK;

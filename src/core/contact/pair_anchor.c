@@ -69,7 +69,9 @@ void hk_pairs_friction(const hk_world *w, hk_pairs *pr, int64_t k, const hk_pair
     for (int c = 0; c < 3; c++) fc.n[c] = n[c], fc.vt[c] = ev->vr[c] - vn * n[c];
     const int64_t ci = pr->pcand[k], at = pr->pan[k];
     const int64_t o = at >= 0 && at < pr->nanch && pr->anch[at].cand == ci ? at : -1;
-    if (o < 0 && !pr->first) { /* began to touch after the substep's first evaluation: no anchor yet */
+    /* began to touch after the substep's first evaluation: no anchor yet; two particles hold none (their weights
+     * cannot say where they began to stick) */
+    if ((o < 0 && !pr->first) || pa->kind == HK_PAIR_PP) {
         hk_friction_viscous(mu, fn, m, h, n, fc.vt, f, D);
         return;
     }

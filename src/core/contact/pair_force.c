@@ -36,7 +36,11 @@ static float pair_side(const hk_pairs *pr, const hk_pair *pa)
     const double *x[4];
     for (int c = 0; c < 4; c++) x[c] = pr->q0 + 3 * (int64_t)pa->p[c];
     double u[3], v[3], n[3], d[3];
-    if (pa->kind == HK_PAIR_VT) {
+    if (pa->kind == HK_PAIR_PP) { /* two particles: along z, turned to where the first was (+z where they were one) */
+        g_sub(x[0], x[1], d);
+        n[0] = n[1] = 0, n[2] = 1;
+        if (d[2] == 0) return d[1] < 0 || (d[1] == 0 && d[0] < 0) ? -1.0f : 1.0f;
+    } else if (pa->kind == HK_PAIR_VT) {
         g_sub(x[2], x[1], u), g_sub(x[3], x[1], v), g_cross(u, v, n), g_sub(x[0], x[1], d);
     } else {
         double s, t;
@@ -57,6 +61,18 @@ static double pair_geometry(const hk_pairs *pr, const hk_pair *pa, const double 
                             int inside)
 {
     double d[3], u[3], v[3], plane[3];
+    if (pa->kind == HK_PAIR_PP) { /* two spheres: along the line of their centres */
+        a[0] = 1, a[1] = -1, a[2] = a[3] = 0;
+        g_sub(x[0], x[1], d);
+        const double dist = g_norm(d);
+        if (dist > 0) {
+            for (int c = 0; c < 3; c++) n[c] = d[c] / dist;
+            return dist;
+        }
+        const float side = pair_side(pr, pa); /* centres that meet exactly: apart along z, as they started */
+        n[0] = n[1] = 0, n[2] = side;
+        return 0;
+    }
     if (pa->kind == HK_PAIR_VT) {
         double q[3], w[3];
         g_closest_on_triangle_w(x[0], x[1], x[2], x[3], q, w);
@@ -99,10 +115,10 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
     const hk_particles *p = &w->p;
     const hk_contact_def *d = &pr->def;
     double x[4][3], n[3], vr[3] = {0, 0, 0}, inv = 0;
-    const int split = pa->kind == HK_PAIR_VT ? 1 : 2; /* the first side's corners */
+    const int split = pa->kind == HK_PAIR_EE ? 2 : 1, nc = hk_pair_corners(pa); /* the first side's corners */
     double lo[2][3] = {{INFINITY, INFINITY, INFINITY}, {INFINITY, INFINITY, INFINITY}};
     double hi[2][3] = {{-INFINITY, -INFINITY, -INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < nc; c++) {
         const double *xs = pr->xs + 3 * (int64_t)pr->at[4 * k + c];
         for (int e = 0; e < 3; e++) {
             x[c][e] = xs[e];
@@ -111,20 +127,20 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
         }
     }
     for (int e = 0; e < 3; e++) /* the two sides' boxes further apart than the thickness: no contact */
-        if (lo[0][e] > hi[1][e] + d->thickness || lo[1][e] > hi[0][e] + d->thickness) return 0;
+        if (lo[0][e] > hi[1][e] + pr->th || lo[1][e] > hi[0][e] + pr->th) return 0;
     const int32_t *at = pr->at + 4 * k; /* a particle past its bound: the pair acts only if its bounds let it */
     if ((pr->past[at[0]] | pr->past[at[1]] | pr->past[at[2]] | pr->past[at[3]]) && !hk_pairs_in_step(pr, k)) return 0;
     const double gap = ev->gap = pair_geometry(pr, pa, x, ev->a, n, 1);
-    if (!(gap < d->thickness)) return 0;
+    if (!(gap < pr->th)) return 0;
     const int ee = pa->kind == HK_PAIR_EE;
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < nc; c++) {
         const int i = pa->p[c];
         vr[0] += ev->a[c] * p->vx[i], vr[1] += ev->a[c] * p->vy[i], vr[2] += ev->a[c] * p->vz[i];
         inv += ev->a[c] * ev->a[c] * p->inv_mass[i];
     }
     if (!(inv > 0)) return 0; /* every particle held: nothing to move */
     const double m = 1 / inv, vn = g_dot(vr, n);
-    const double fn = d->stiffness * (d->thickness - gap) - normal_damping(d, ee, m) * vn;
+    const double fn = d->stiffness * (pr->th - gap) - normal_damping(d, ee, m) * vn;
     if (!(fn > 0)) return 0;
     for (int c = 0; c < 3; c++) ev->n[c] = n[c], ev->vr[c] = vr[c];
     ev->fn = fn, ev->m = m;
@@ -136,9 +152,11 @@ static void gather(const hk_team *tm, const hk_world *w, hk_pairs *pr, double *x
 {
     int a, n;
     hk_team_range(tm, 0, pr->ninv, &a, &n);
+    const hk_body *b = n > 0 ? &w->bodies[hk_body_of(w, pr->inv[a])] : NULL;
     for (int j = a; j < a + n; j++) {
         const int i = pr->inv[j];
-        hk_particle_position(w, &w->bodies[hk_body_of(w, i)], i, xs + 3 * (int64_t)j);
+        while (i >= b->first + b->count) b++; /* inv ascends, and so do the bodies' ranges */
+        hk_particle_position(w, b, i, xs + 3 * (int64_t)j);
     }
 }
 
@@ -151,11 +169,11 @@ typedef struct pair_pass {
     int64_t *tslots; /* touching_task: per task, the slots of its share of the particles */
 } pair_pass;
 
-/* Whether pair k is the first of a particle's triangle pairs, or an edge pair (the triangle pairs come first, a
- * particle's together). */
+/* Whether pair k is the first of a particle's triangle pairs, or an edge or particle pair (the triangle pairs come
+ * first, a particle's together). */
 static int run_starts(const hk_pairs *pr, int64_t k)
 {
-    return k == 0 || pr->pair[k].kind == HK_PAIR_EE || pr->pair[k].p[0] != pr->pair[k - 1].p[0];
+    return k == 0 || pr->pair[k].kind != HK_PAIR_VT || pr->pair[k].p[0] != pr->pair[k - 1].p[0];
 }
 
 /* The places now, then each pair's force and blocks; of a particle's triangle pairs that touch (consecutive, a run)
@@ -190,7 +208,7 @@ static void evaluate_task(const hk_team *tm, void *ctx)
         if (best < 0) continue;
         pr->ev[k0 + on] = *near;
         pr->on[k0 + on++] = best;
-        for (int c = 0; c < 4; c++) hist[pr->at[4 * best + c]]++;
+        for (int c = 0; c < hk_pair_corners(&pr->pair[best]); c++) hist[pr->at[4 * best + c]]++;
     }
     sh[HK_SHARE_K0] = k0, sh[HK_SHARE_ON] = on;
     if (tm->t == 0) pr->shares = tm->T;
@@ -249,7 +267,7 @@ static void touching_task(const hk_team *tm, void *ctx)
         for (int64_t i = 0; i < m; i++) {
             const int64_t k = pr->on[k0 + i], q = q0 + i;
             const hk_pair_eval *ev = &pr->ev[k0 + i];
-            for (int c = 0; c < 4; c++) {
+            for (int c = 0; c < hk_pair_corners(&pr->pair[k]); c++) {
                 const int32_t slot = place[pr->at[4 * k + c]]++;
                 pr->on_slot[slot] = (int32_t)(4 * q + c);
                 pr->slot_a[slot] = ev->a[c];
@@ -349,7 +367,8 @@ void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk
             const hk_pair_touch *ev = &pr->touch[q];
             double *f = pr->tf + 3 * q;
             double u[3] = {0, 0, 0}, B[6];
-            for (int c = 0; c < 4; c++) {
+            const int nc = ev->p[2] == ev->p[1] ? 2 : 4; /* a particle pair repeats its second particle (pairs.h) */
+            for (int c = 0; c < nc; c++) {
                 const int i = ev->p[c];
                 u[0] += ev->a[c] * y[0][i], u[1] += ev->a[c] * y[1][i], u[2] += ev->a[c] * y[2][i];
             }
@@ -386,7 +405,7 @@ static int in_contact(const hk_world *w, const hk_pairs *pr, const hk_pair *pa, 
     double x[4][3], n[3];
     for (int c = 0; c < 4; c++) hk_particle_position(w, &w->bodies[hk_body_of(w, pa->p[c])], pa->p[c], x[c]);
     *gap = pair_geometry(pr, pa, x, a, n, 0);
-    return *gap < pr->def.thickness;
+    return *gap < pr->th;
 }
 
 void hk_pairs_survey(const hk_world *w, const hk_pairs *pr, int32_t *count, int64_t *touching, double *min_gap)

@@ -145,7 +145,7 @@ static void impulse(const hk_world *w, hk_pairs *pr, const int32_t *at, int64_t 
         gap0 = -gap0;
         for (int d = 0; d < 3; d++) n[d] = -n[d];
     }
-    const double vn = g_dot(vr, n), want = (HK_IMPACT_APART * pr->def.thickness - gap0) / h;
+    const double vn = g_dot(vr, n), want = (HK_IMPACT_APART * pr->th - gap0) / h;
     if (vn >= want) return;
     const double J = (want - vn) / inv;
     double vt[3];
@@ -186,7 +186,7 @@ static int hold(const hk_world *w, hk_pairs *pr, const int32_t *at, const double
 
 int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const prev[3])
 {
-    if (pr->npair == 0) return 0;
+    if (pr->npair == 0 || pr->def.model == HK_CONTACT_PARTICLES) return 0; /* the particle model has no swept test */
     hk_particles *p = &w->p;
     const int32_t *at = pr->at;
     if (hk_pairs_room(&pr->hit, &pr->cap_hit, pr->npair + 1, sizeof *pr->hit) != 0 ||
@@ -212,7 +212,7 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
         for (int d = 0; d < 3; d++) u0[3 * j + d] = pr->u[3 * j + d] = (x1[d] - pr->x0[3 * j + d]) / h;
         far = g_max(far, g_max(hk_pairs_from_found(pr, i, x1), hk_pairs_from_found(pr, i, pr->x0 + 3 * (int64_t)j)));
     }
-    const double eps = 1e-3 * pr->def.thickness;
+    const double eps = 1e-3 * pr->th;
     /* Every pair's two sides were at least cd_min apart at qb, and every point of a side stays within far of its
      * place there moved by the shift over the substep (its corners move on straight lines): where that leaves them
      * more than 2 eps apart, no pair can meet, and the sweep, which would find nothing, is left out. */

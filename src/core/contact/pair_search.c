@@ -8,8 +8,7 @@
 
 #include "team.h"
 
-/* Whether particles p and q of body b are topological neighbours (or the same). */
-static int neighbours(const hk_world *w, const hk_pairs *pr, int b, int p, int q)
+int hk_pairs_neighbours(const hk_world *w, const hk_pairs *pr, int b, int p, int q)
 {
     if (p == q) return 1;
     const hk_body *bd = &w->bodies[b];
@@ -31,14 +30,7 @@ static int neighbours(const hk_world *w, const hk_pairs *pr, int b, int p, int q
     return lo < pr->adj_start[p + 1] && pr->adj[lo] == q;
 }
 
-/* A task's pairs, in the order it found them. */
-typedef struct pair_buf {
-    hk_pair *a;
-    int64_t n, cap;
-} pair_buf;
-
-/* Appends a pair (room doubled as needed); 0 or -1. */
-static int push_pair(pair_buf *pb, int32_t kind, int32_t a, int32_t b, int32_t c, int32_t d)
+int hk_pair_push(pair_buf *pb, int32_t kind, int32_t a, int32_t b, int32_t c, int32_t d)
 {
     if (pb->n == pb->cap) {
         const int64_t cap = pb->cap ? 2 * pb->cap : 1024;
@@ -51,7 +43,7 @@ static int push_pair(pair_buf *pb, int32_t kind, int32_t a, int32_t b, int32_t c
     return 0;
 }
 
-static int cmp_pair(const void *x, const void *y) { return hk_pair_order(x, y); }
+int hk_pair_cmp(const void *x, const void *y) { return hk_pair_order(x, y); }
 
 /* Whether contact def allows a pair between bodies b1 and b2. */
 static int allowed(const hk_contact_def *d, int b1, int b2) { return b1 == b2 ? d->self : d->bodies; }
@@ -100,15 +92,16 @@ static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf
                     const int32_t *c = pr->tri + 3 * t, tb_ = pr->tri_body[t];
                     if (!sp->tt->in[t] || !allowed(&pr->def, body[v], tb_) || !pair_box_overlap(&vb[v], &tb[t]))
                         continue;
-                    if (body[v] == tb_ && (neighbours(w, pr, tb_, v, c[0]) || neighbours(w, pr, tb_, v, c[1]) ||
-                                           neighbours(w, pr, tb_, v, c[2])))
+                    if (body[v] == tb_ &&
+                        (hk_pairs_neighbours(w, pr, tb_, v, c[0]) || hk_pairs_neighbours(w, pr, tb_, v, c[1]) ||
+                         hk_pairs_neighbours(w, pr, tb_, v, c[2])))
                         continue;
                     if (!within_reach(pr, &v, 1, c, 3, pair_vt_gap2(pr, v, c))) continue;
-                    if (push_pair(out, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return PAIR_SEARCH_MEMORY;
+                    if (hk_pair_push(out, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return PAIR_SEARCH_MEMORY;
                 }
             }
             if (out->n > max) return PAIR_SEARCH_TOO_MANY;
-            if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, cmp_pair);
+            if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, hk_pair_cmp);
         }
     }
     return 0;
@@ -135,15 +128,16 @@ static int ee_pairs(const search_pass *sp, int64_t e0, int64_t e1_end, int64_t m
                 for (int64_t e2 = t0 > e1 ? t0 : e1 + 1; e2 < t1 && e2 < pr->nedge; e2++) {
                     const int32_t *c = pr->edge + 2 * e2, b2 = pr->edge_body[e2];
                     if (!sp->et->in[e2] || !allowed(&pr->def, b1, b2) || !pair_box_overlap(&eb[e1], &eb[e2])) continue;
-                    if (b1 == b2 && (neighbours(w, pr, b1, a[0], c[0]) || neighbours(w, pr, b1, a[0], c[1]) ||
-                                     neighbours(w, pr, b1, a[1], c[0]) || neighbours(w, pr, b1, a[1], c[1])))
+                    if (b1 == b2 &&
+                        (hk_pairs_neighbours(w, pr, b1, a[0], c[0]) || hk_pairs_neighbours(w, pr, b1, a[0], c[1]) ||
+                         hk_pairs_neighbours(w, pr, b1, a[1], c[0]) || hk_pairs_neighbours(w, pr, b1, a[1], c[1])))
                         continue;
                     if (!within_reach(pr, a, 2, c, 2, pair_ee_gap2(pr, a, c))) continue;
-                    if (push_pair(out, HK_PAIR_EE, a[0], a[1], c[0], c[1]) != 0) return PAIR_SEARCH_MEMORY;
+                    if (hk_pair_push(out, HK_PAIR_EE, a[0], a[1], c[0], c[1]) != 0) return PAIR_SEARCH_MEMORY;
                 }
             }
             if (out->n > max) return PAIR_SEARCH_TOO_MANY;
-            if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, cmp_pair);
+            if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, hk_pair_cmp);
         }
     }
     return 0;

@@ -13,6 +13,20 @@
  * own finds pass that, and the search fails where all of them together do, the same outcome for any team. */
 enum { PAIR_SEARCH_MEMORY = -1, PAIR_SEARCH_TOO_MANY = -2 };
 
+/* Whether particles p and q of body b are topological neighbours (or the same): within a lattice body's stencil
+ * reach along every axis, or joined by a spring of a listed body. */
+int hk_pairs_neighbours(const hk_world *w, const hk_pairs *pr, int b, int p, int q);
+
+/* A task's pairs, in the order it found them. */
+typedef struct pair_buf {
+    hk_pair *a;
+    int64_t n, cap;
+} pair_buf;
+/* Appends a pair (room doubled as needed); 0 or -1. */
+int hk_pair_push(pair_buf *pb, int32_t kind, int32_t a, int32_t b, int32_t c, int32_t d);
+/* hk_pair_order for qsort. */
+int hk_pair_cmp(const void *x, const void *y);
+
 /* The candidates into pr->pair from the boxes vb (the particles'), tb (the triangles'), eb (the edges'), their tiles
  * (of the particles, the triangles, the edges), the grids gt and ge over the triangles' and the edges' tiles, and
  * the body of every particle: every particle's vertex-triangle pairs, then the edge-edge pairs, in the order one

@@ -184,7 +184,7 @@ static int surfaces(hk_world *w, hk_pairs *pr)
     if (!pr->tri || !pr->tri_body || !pr->edge || !pr->edge_body || !pr->reach) return -1;
     pr->ntri = pr->nedge = 0;
     for (int b = 0; b < w->body_count; b++) {
-        const int64_t n = hk_body_faces(w, b, pr->tri + 3 * pr->ntri);
+        const int64_t n = pr->def.model == HK_CONTACT_PARTICLES ? 0 : hk_body_faces(w, b, pr->tri + 3 * pr->ntri);
         const int64_t m = body_edges(pr->tri + 3 * pr->ntri, n, pr->edge + 2 * pr->nedge);
         if (m < 0) return -1;
         for (int64_t t = 0; t < n; t++) pr->tri_body[pr->ntri + t] = b;
@@ -213,6 +213,7 @@ static int surfaces(hk_world *w, hk_pairs *pr)
 
 int hk_pairs_takes_part(const hk_contact_def *d, const hk_world *w, int b)
 {
+    if (d->model == HK_CONTACT_PARTICLES) return d->bodies || d->self; /* every particle a sphere */
     return d->bodies || (d->self && hk_body_has_faces(w, b));
 }
 
@@ -285,7 +286,7 @@ static int starts(const hk_world *w, hk_pairs *pr)
     const hk_particles *p = &w->p;
     const hk_vec3 g = w->def.gravity;
     const double dt = pr->dt, gg = sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
-    const double floor = 0.001 * pr->def.thickness; /* below this the springs' own pull moves a resting particle */
+    const double floor = 0.001 * pr->th; /* below this the springs' own pull moves a resting particle */
     int hold = pr->builds > 0, fit = pr->pairs_hold;
     double sum[3] = {0, 0, 0}, count = 0; /* the common shift: the mean motion since the candidates were found */
     for (int b = 0; b < w->body_count; b++)
@@ -318,7 +319,9 @@ static void distances_range(void *ctx, int64_t a, int64_t e)
     for (int64_t k = a; k < e; k++) {
         const hk_pair *pa = &pr->cand[k];
         pr->cd[k] =
-            sqrt(pa->kind == HK_PAIR_VT ? pair_vt_gap2(pr, pa->p[0], pa->p + 1) : pair_ee_gap2(pr, pa->p, pa->p + 2));
+            sqrt(pa->kind == HK_PAIR_VT   ? pair_vt_gap2(pr, pa->p[0], pa->p + 1)
+                 : pa->kind == HK_PAIR_EE ? pair_ee_gap2(pr, pa->p, pa->p + 2)
+                                          : g_dist2(pr->qb + 3 * (int64_t)pa->p[0], pr->qb + 3 * (int64_t)pa->p[1]));
     }
 }
 
@@ -335,21 +338,25 @@ static int build(hk_world *w, hk_pairs *pr)
     pair_tiles tiles[3] = {{0}}; /* of the particles, the triangles, the edges */
     int rc = -1;
     if (!body || !vb || !tb || !eb) goto done;
-    const double th = pr->def.thickness;
+    const double th = pr->th;
+    const int spheres = pr->def.model == HK_CONTACT_PARTICLES; /* two spheres meet within th: half of it each */
     for (int32_t v = 0; v < n; v++) /* a particle of a body that takes no part: an empty box */
         if (hk_pairs_takes_part(&pr->def, w, body[v]))
-            box_of(pr, &v, 1, th, &vb[v]);
+            box_of(pr, &v, 1, spheres ? 0.5 * th : th, &vb[v]);
         else
             for (int c = 0; c < 3; c++) vb[v].lo[c] = INFINITY, vb[v].hi[c] = -INFINITY;
     for (int64_t t = 0; t < pr->ntri; t++) box_of(pr, pr->tri + 3 * t, 3, 0, &tb[t]);
     for (int64_t e = 0; e < pr->nedge; e++) box_of(pr, pr->edge + 2 * e, 2, 0.5 * th, &eb[e]);
     pr->npair = 0;
-    if (hk_pair_tiles_build(&tiles[0], vb, n) != 0 || hk_pair_tiles_build(&tiles[1], tb, pr->ntri) != 0 ||
-        hk_pair_tiles_build(&tiles[2], eb, pr->nedge) != 0 ||
-        hk_pair_grid_build(&gt, tiles[1].box, tiles[1].n, tiles[0].box, tiles[0].n) != 0 ||
-        hk_pair_grid_build(&ge, tiles[2].box, tiles[2].n, tiles[2].box, tiles[2].n) != 0)
+    if (spheres) {
+        if ((rc = hk_particle_search(w, pr, vb, body)) != 0) goto done;
+    } else if (hk_pair_tiles_build(&tiles[0], vb, n) != 0 || hk_pair_tiles_build(&tiles[1], tb, pr->ntri) != 0 ||
+               hk_pair_tiles_build(&tiles[2], eb, pr->nedge) != 0 ||
+               hk_pair_grid_build(&gt, tiles[1].box, tiles[1].n, tiles[0].box, tiles[0].n) != 0 ||
+               hk_pair_grid_build(&ge, tiles[2].box, tiles[2].n, tiles[2].box, tiles[2].n) != 0)
         goto done;
-    if ((rc = hk_pair_search(w, pr, vb, tb, eb, tiles, &gt, &ge, body)) != 0) goto done;
+    else if ((rc = hk_pair_search(w, pr, vb, tb, eb, tiles, &gt, &ge, body)) != 0)
+        goto done;
     rc = PAIR_SEARCH_MEMORY;
     hk_pair *t = pr->cand; /* the candidates found into cand; its room, the next search's */
     const int64_t cap = pr->capcand;
@@ -399,7 +406,7 @@ static void select_task(const hk_team *tm, void *ctx)
  * it, only how often they are chosen. */
 static double next_room(const hk_world *w, const hk_pairs *pr)
 {
-    const double th = pr->def.thickness, life = (double)(w->steps - pr->chosen);
+    const double th = pr->th, life = (double)(w->steps - pr->chosen);
     if (!(pr->room > 0)) return th / 16;
     return life <= 1 ? g_max(th / 64, 0.5 * pr->room) : life >= 4 ? g_min(th / 8, 2 * pr->room) : pr->room;
 }
@@ -442,10 +449,11 @@ static int build_failed(hk_world *w, const hk_pairs *pr, int rc)
         if (pr->b[i] > pr->b[far]) far = i;
     return hk_fail(w,
                    "contact between bodies: more than max_pairs = %lld candidate pairs in step %lld: particle %d may "
-                   "move %.3g m in the step of %g s, against a thickness of %g m, so that nearly every triangle and "
+                   "move %.3g m in the step of %g s, against a %s of %g m, so that nearly every triangle and "
                    "edge is near another. A motion this large is a blown-up state or a dt too large for the scene: "
                    "lower dt, or set dt_max; raise max_pairs in the contact section only if the scene means it",
-                   (long long)pr->def.max_pairs, (long long)w->steps + 1, far, pr->b[far], pr->dt, pr->def.thickness);
+                   (long long)pr->def.max_pairs, (long long)w->steps + 1, far, pr->b[far], pr->dt,
+                   pr->def.model == HK_CONTACT_PARTICLES ? "contact distance (twice the radius)" : "thickness", pr->th);
 }
 
 /* The room new candidates leave a particle beyond its step's bound, so that they serve the steps after it too while
@@ -455,7 +463,7 @@ static int build_failed(hk_world *w, const hk_pairs *pr, int rc)
  * The pairs that touch do not depend on it (every search finds all that can), only when searches happen. */
 static double next_skin(const hk_world *w, const hk_pairs *pr)
 {
-    const double th = pr->def.thickness, life = (double)(w->steps - pr->found);
+    const double th = pr->th, life = (double)(w->steps - pr->found);
     if (pr->builds == 0) return th; /* the first candidates, or the first since a checkpoint was read */
     return life <= 1 ? g_max(0.25 * th, 0.5 * pr->skin) : life >= 4 ? g_min(th, 2 * pr->skin) : pr->skin;
 }

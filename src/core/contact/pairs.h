@@ -52,12 +52,20 @@
  * in which each particle sums its pairs' terms.
  */
 
-enum { HK_PAIR_VT = 0, HK_PAIR_EE = 1 };
+/* The particle model (particle_pairs.c) has pairs of one kind, PP: two particles a < b as spheres, p = (a, b, b, b),
+ * alpha = (1, -1, 0, 0), touching within the contact distance (twice the radius) of their centres; every touching
+ * pair acts, with the triangle pairs' law and friction (viscous: no anchor), and no swept test. */
+enum { HK_PAIR_VT = 0, HK_PAIR_EE = 1, HK_PAIR_PP = 2 };
 
 typedef struct hk_pair {
     int32_t kind;
-    int32_t p[4]; /* VT: the particle, then the triangle's corners; EE: one edge's ends, then the other's */
+    int32_t p[4]; /* VT: the particle, then the triangle's corners; EE: one edge's ends, then the other's; PP: the
+                   * two particles, the second thrice */
 } hk_pair;
+
+/* The corners of pair pa that carry a weight: the first two of a particle pair (its others repeat the second with
+ * weight 0), all four of the others. */
+static inline int hk_pair_corners(const hk_pair *pa) { return pa->kind == HK_PAIR_PP ? 2 : 4; }
 
 /* The pairs' one order: by kind, then particle by particle (-1, 0 or 1; 0: the same pair). */
 static inline int hk_pair_order(const hk_pair *a, const hk_pair *b)
@@ -105,6 +113,7 @@ typedef struct hk_pair_anchor {
 
 typedef struct hk_pairs {
     hk_contact_def def;
+    double th; /* the contact distance: the triangle model's thickness, the particle model's twice the radius [m] */
     /* the surfaces, built for these bodies, families and broken springs */
     int built_bodies, built_families;
     int64_t built_broken;
@@ -219,6 +228,16 @@ hk_pairs *hk_pairs_of(const hk_world *w);
  * surfaces), a body with a surface when only self collision is on (hk_world_contact(w): none without pairs). */
 int hk_pairs_takes_part(const hk_contact_def *d, const hk_world *w, int b);
 void hk_pairs_free(hk_pairs *pr);
+/* The particle model's candidates (particle_pairs.c): every pair of particles whose boxes vb (each particle's) meet,
+ * less topological neighbours, that can come within the contact distance while the candidates hold, into pr->pair
+ * (each pair once, the lower particle first, in the order one task would find them, on the world's team); body:
+ * every particle's. 0, or a pair search's failure (pair_search.h). */
+struct pair_box;
+int hk_particle_search(hk_world *w, hk_pairs *pr, const struct pair_box *vb, const int32_t *body);
+/* The largest particle radius of the particle model the world's bodies allow: rest (the smallest spring rest
+ * length, hk_smallest_rest_length) times the smallest stencil reach of a body (a lattice's largest stencil step, 1
+ * for another body) [m]. */
+double hk_particle_radius_limit(const hk_world *w, double rest);
 
 /* The step's candidates (above); 0 or -1 (failure recorded). */
 int hk_pairs_begin_step(hk_world *w, hk_pairs *pr);
@@ -283,7 +302,7 @@ static inline double hk_pairs_reach(const hk_pairs *pr, const double *r, const i
     double ra = 0, rbb = 0;
     for (int k = 0; k < na; k++) ra = g_max(ra, r[a[k]]);
     for (int k = 0; k < nb; k++) rbb = g_max(rbb, r[b[k]]);
-    return (pr->def.thickness + ra + rbb) * (1 + 1e-9);
+    return (pr->th + ra + rbb) * (1 + 1e-9);
 }
 /* Whether candidate k's two sides can come within the thickness while each particle i stays within reach[i] of its
  * place at the step's start: not where their distance at qb is larger than the thickness and how far each side may
@@ -291,12 +310,12 @@ static inline double hk_pairs_reach(const hk_pairs *pr, const double *r, const i
  * reach (a particle's by the thickness too, an edge's by half of it), are apart. */
 static inline int hk_pairs_overlaps(const hk_pairs *pr, int64_t k, const double *reach, double room)
 {
-    const double th = pr->def.thickness;
+    const double th = pr->th;
     const hk_pair *pa = &pr->cand[k];
-    const int split = pa->kind == HK_PAIR_VT ? 1 : 2;
+    const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
     if (pr->cd[k] > hk_pairs_reach(pr, pr->mv, pa->p, split, pa->p + split, 4 - split) + 2 * room * (1 + 1e-9))
         return 0;
-    const double pad[2] = {split == 1 ? th : 0.5 * th, split == 1 ? 0 : 0.5 * th};
+    const double pad[2] = {pa->kind == HK_PAIR_VT ? th : 0.5 * th, pa->kind == HK_PAIR_VT ? 0 : 0.5 * th};
     double lo[2][3], hi[2][3];
     for (int c = 0; c < 4; c++) {
         const int sd = c >= split, i = pa->p[c];

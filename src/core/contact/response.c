@@ -115,7 +115,18 @@ int hk_colliders_check(hk_world *w)
     struct hk_contact *ct = w->contact;
     if (!ct || ct->checked_families == w->family_count) return -1;
     const double rest = hk_smallest_rest_length(w);
-    if (ct->pairs && (hk_real)ct->pairs->def.thickness > (hk_real)rest) {
+    const double most =
+        ct->pairs && ct->pairs->def.model == HK_CONTACT_PARTICLES ? hk_particle_radius_limit(w, rest) : 0;
+    if (ct->pairs && ct->pairs->def.model == HK_CONTACT_PARTICLES && (hk_real)ct->pairs->def.radius > (hk_real)most) {
+        hk_fail(w,
+                "contact: radius %g m is larger than the smallest spring rest length times the bodies' stencil reach, "
+                "%g m (a particle would meet its own body's particles next to its neighbours at rest): give a radius "
+                "of at most %g m",
+                ct->pairs->def.radius, most, most);
+        return ct->ncol;
+    }
+    if (ct->pairs && ct->pairs->def.model == HK_CONTACT_TRIANGLES &&
+        (hk_real)ct->pairs->def.thickness > (hk_real)rest) {
         hk_fail(w,
                 "contact: thickness %g m is larger than the smallest spring rest length %g m (a particle would meet "
                 "its own body's triangles through its neighbours): give a thickness of at most %g m",

@@ -420,14 +420,6 @@ void hk_body_rest(const hk_body *b, int64_t local, double out[3])
     for (int c = 0; c < 3; c++) out[c] = n[0] * b->axis[0][c] + n[1] * b->axis[1][c] + n[2] * b->axis[2][c];
 }
 
-void hk_particle_position(const hk_world *w, const hk_body *b, int i, double out[3])
-{
-    const hk_particles *p = &w->p;
-    out[0] = b->origin[0] + hk_local_x(p, i);
-    out[1] = b->origin[1] + hk_local_y(p, i);
-    out[2] = b->origin[2] + hk_local_z(p, i);
-}
-
 /* q_i = pos - origin - r_i, in double */
 static void displacement(const hk_particles *p, const hk_body *b, int i, const double pos[3], double q[3])
 {

@@ -285,7 +285,13 @@ void hk_body_rest(const hk_body *b, int64_t local, double out[3]);
 /* The place of particle i of body b in world coordinates [m]: origin +
  * (r_i + q_i), summed in double. The one definition of a particle's
  * position: outputs, statistics, the state hash and hk_world_position. */
-void hk_particle_position(const hk_world *w, const hk_body *b, int i, double out[3]);
+static inline void hk_particle_position(const hk_world *w, const hk_body *b, int i, double out[3])
+{
+    const hk_particles *p = &w->p;
+    out[0] = b->origin[0] + hk_local_x(p, i);
+    out[1] = b->origin[1] + hk_local_y(p, i);
+    out[2] = b->origin[2] + hk_local_z(p, i);
+}
 /* Sets particle i of body b to world position pos [m] (its displacement
  * q_i = pos - origin - r_i, rounded once). */
 void hk_particle_place(hk_world *w, const hk_body *b, int i, const double pos[3]);

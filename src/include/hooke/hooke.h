@@ -577,23 +577,35 @@ HK_API int hk_world_collider_count(const hk_world *w);
 /* Collider i's definition (its mesh pointer NULL); HK_OK or HK_ERR_INVALID. */
 HK_API int hk_world_collider(const hk_world *w, int i, hk_collider_def *out);
 
-/* Contact between bodies and within one: each particle against the surface triangles (a cloth's, a mesh's or
+/* The models of contact between bodies: each particle against the surface triangles (a cloth's, a mesh's or
  * icosphere's, a jelly's boundary) and each surface edge against the other edges within `thickness`, particles
- * that share a triangle or spring left out; the colliders' force (above) with both sides' masses, spread over
- * the corners by barycentric weights (momentum kept), and a swept test with impulses (docs/user-guide.md). */
+ * that share a triangle or spring left out, with a swept test and impulses; or every particle a sphere of
+ * `radius` against the others, particles within a body's stencil left out, no swept test (docs/user-guide.md). */
+typedef enum hk_contact_model {
+    HK_CONTACT_TRIANGLES = 0,
+    HK_CONTACT_PARTICLES = 1,
+    HK_CONTACT_MODEL_COUNT
+} hk_contact_model;
+
+/* Contact between bodies and within one, by either model (above): the colliders' force with both sides' masses,
+ * spread over the corners by barycentric weights in the triangle model (momentum kept). */
 typedef struct hk_contact_def {
     int bodies;           /* 1: bodies collide with each other */
-    int self;             /* 1: a body with a surface collides with itself */
-    double thickness;     /* the gap kept [m], > 0 and at most the smallest spring rest length */
+    int self;             /* 1: a body with a surface collides with itself (every body, the particle model) */
+    double thickness;     /* the triangle model's gap kept [m], > 0 and at most the smallest spring rest length */
     double stiffness;     /* k of the contact spring [N/m], > 0 */
     double damping_ratio; /* of the normal motion: c_n = 2 damping_ratio sqrt(k m) [1] */
     double friction;      /* Coulomb coefficient [1] */
     int64_t max_pairs;    /* the most candidate pairs a step may hold [1], >= 1: a step whose motion would bring more
                              near each other (every pair of a body that moves farther in a step than its size) fails,
                              said so, instead of taking the memory and time of them all */
+
+    hk_contact_model model; /* triangles (thickness) or particles (radius) */
+    double radius;          /* the particle model's sphere per particle [m], > 0 and at most the smallest spring rest
+                               length times the bodies' stencil reach: two particles touch within 2 radius */
 } hk_contact_def;
 /* Off (bodies 0, self 0), thickness 0.005 m, stiffness 1000 N/m, damping ratio 1, no friction, at most
- * HK_CONTACT_MAX_PAIRS candidate pairs. */
+ * HK_CONTACT_MAX_PAIRS candidate pairs, the triangle model (radius 0: unused). */
 #define HK_CONTACT_MAX_PAIRS ((int64_t)1 << 26)
 HK_API hk_contact_def hk_default_contact_def(void);
 /* Sets the world's contact between bodies; HK_OK, or HK_ERR_INVALID with the reason (a bad value, a thickness

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "pairs.h"
 #include "response.h"
 #include "scene_keys.h"
 
@@ -109,10 +110,15 @@ int sc_collider_add(hk_world *w, const sc_item *it, sc_lexer *lx)
 /* ---- contact between bodies ---------------------------------------------------------------------------------- */
 
 #define K(f) contact.f
+static const char *const contact_models[] = {
+    [HK_CONTACT_TRIANGLES] = "triangles", [HK_CONTACT_PARTICLES] = "particles"};
+_Static_assert(COUNT_OF(contact_models) == HK_CONTACT_MODEL_COUNT, "a contact model without its scene name");
 const sc_key sc_contact_keys[SC_CONTACT_KEYS] = {
     INT(sc_settings, "bodies", K(bodies), 0, 1, OPT),
     INT(sc_settings, "self", K(self), 0, 1, OPT),
-    NUM(sc_settings, "thickness", K(thickness), CK_POS, REQ),
+    CHOICE(sc_settings, "model", K(model), contact_models),
+    NUM(sc_settings, "thickness", K(thickness), CK_POS, OPT), /* the triangle model's, which needs it */
+    NUM(sc_settings, "radius", K(radius), CK_POS, OPT),       /* the particle model's, which needs it */
     NUM(sc_settings, "stiffness", K(stiffness), CK_STIFF_POS, REQ),
     NUM(sc_settings, "damping_ratio", K(damping_ratio), CK_DAMPING_RATIO, OPT),
     NUM(sc_settings, "friction", K(friction), CK_NONNEG, OPT),
@@ -127,21 +133,38 @@ void sc_contact_init(void *def)
     set->contact.bodies = set->contact.self = 1; /* the section asks for contact: both, unless it says not */
 }
 
+/* The model's own key given, the other model's not: the triangle model needs `thickness`, the particle model
+ * `radius`. */
 int sc_contact_finish(sc_section *s, void *def, int64_t *count)
 {
     (void)count;
     sc_settings *set = def;
-    const sc_given *t = SC_GIVEN(s, sc_settings, contact.thickness);
-    set->contact_line = t->line;
-    set->contact_col = t->vcol;
+    const int spheres = set->contact.model == HK_CONTACT_PARTICLES;
+    const sc_given *t = SC_GIVEN(s, sc_settings, contact.thickness), *r = SC_GIVEN(s, sc_settings, contact.radius);
+    const sc_given *own = spheres ? r : t, *other = spheres ? t : r;
+    if (other)
+        return sc_fail(s->lx, other->line, other->col, "key '%s' belongs to 'model %s'; 'model %s' takes '%s'",
+                       spheres ? "thickness" : "radius", contact_models[!set->contact.model],
+                       contact_models[set->contact.model], spheres ? "radius" : "thickness");
+    if (!own)
+        return sc_fail(s->lx, s->lx->line, s->end_col, "contact%s is missing required key '%s'",
+                       spheres ? " with model particles" : "", spheres ? "radius" : "thickness");
+    set->contact_line = own->line;
+    set->contact_col = own->vcol;
     return 0;
 }
 
 int sc_contact_build(hk_world *w, const sc_settings *set, sc_lexer *lx)
 {
     if (!set->contact.bodies && !set->contact.self) return 0;
-    const double rest = hk_smallest_rest_length(w);
-    if ((hk_real)set->contact.thickness > (hk_real)rest)
+    const double rest = hk_smallest_rest_length(w), most = hk_particle_radius_limit(w, rest);
+    if (set->contact.model == HK_CONTACT_PARTICLES && (hk_real)set->contact.radius > (hk_real)most)
+        return sc_fail(lx, set->contact_line, set->contact_col,
+                       "expected a 'radius' of at most %g m, the smallest spring rest length in the scene times the "
+                       "bodies' stencil reach, got %g m (a particle would meet its own body's particles next to its "
+                       "neighbours at rest)",
+                       most, set->contact.radius);
+    if (set->contact.model == HK_CONTACT_TRIANGLES && (hk_real)set->contact.thickness > (hk_real)rest)
         return sc_fail(lx, set->contact_line, set->contact_col,
                        "expected a 'thickness' of at most %g m, the smallest spring rest length in the scene, got %g "
                        "m (a particle would meet its own body's triangles through its neighbours)",

@@ -19,12 +19,12 @@ int sc_collider_finish(sc_section *s, void *def, int64_t *count);
 int sc_collider_add(hk_world *w, const sc_item *it, sc_lexer *lx);
 
 /* The `contact` section (settings: its keys write into sc_settings.contact). */
-#define SC_CONTACT_KEYS 7 /* rows of sc_contact_keys */
+#define SC_CONTACT_KEYS 9 /* rows of sc_contact_keys */
 extern const sc_key sc_contact_keys[SC_CONTACT_KEYS];
 void sc_contact_init(void *def);
 int sc_contact_finish(sc_section *s, void *def, int64_t *count);
-/* After every item: the contact between bodies set on w, its thickness checked against every spring (at the
- * key); 0 or -1 with the error written. */
+/* After every item: the contact between bodies set on w, its thickness (or radius) checked against every spring
+ * (at the key); 0 or -1 with the error written. */
 int sc_contact_build(hk_world *w, const sc_settings *set, sc_lexer *lx);
 
 #endif
