@@ -1,9 +1,7 @@
 /* test_pairs.c — contact between bodies and within one: crossings, momentum, rest, piles, bad input, budget, grid. */
 /* SPDX-License-Identifier: MIT */
-#include "hk_test.h"
+#include "hk_test_pairs.h"
 
-#include "ccd.h"
-#include "faces.h"
 #include "pair_grid.h"
 #include "pairs.h"
 #include "scene.h"
@@ -11,61 +9,7 @@
 
 #define G 9.81
 
-static hk_world *load(const char *text)
-{
-    char err[1024];
-    hk_world *w = hk_world_parse_scene(text, "test_pairs.scene", NULL, err, sizeof err);
-    if (!w) {
-        print_error("%s\n", err);
-        fail();
-    }
-    return w;
-}
-
-static void steps_(hk_world *w, int n)
-{
-    for (int s = 0; s < n; s++)
-        if (hk_world_step(w) != HK_OK) {
-            print_error("step %d: %s\n", s, hk_world_error(w));
-            fail();
-        }
-}
-
-/* Crossings of body b's particles through the triangles of body t between two states (a and z, 3 doubles a
- * particle), by brute force: every particle of b against every triangle of t whose corners are all more than
- * `reach` lattice nodes from it (in body b == t), the boxes of their paths first, then the continuous test. */
-static long crossings(const hk_world *w, int b, int t, int reach, const double *a, const double *z)
-{
-    int32_t *tri = malloc((size_t)(3 * hk_body_face_capacity(w, t) + 1) * sizeof *tri);
-    assert_non_null(tri);
-    const int64_t nt = hk_body_faces(w, t, tri);
-    const hk_body *bb = &w->bodies[b];
-    long n = 0;
-    for (int v = bb->first; v < bb->first + bb->count; v++)
-        for (int64_t k = 0; k < nt; k++) {
-            const int32_t *c = tri + 3 * k, idx[4] = {v, c[0], c[1], c[2]};
-            int near = 0;
-            for (int q = 1; q < 4 && b == t; q++) {
-                const int lv = v - bb->first, lc = idx[q] - bb->first;
-                near |= abs(lv % bb->nx - lc % bb->nx) <= reach && abs(lv / bb->nx - lc / bb->nx) <= reach;
-            }
-            if (near) continue;
-            double v0[4][3], v1[4][3];
-            int apart = 0;
-            for (int d = 0; d < 3 && !apart; d++) {
-                double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
-                for (int q = 0; q < 4; q++) {
-                    v0[q][d] = a[3 * idx[q] + d], v1[q][d] = z[3 * idx[q] + d];
-                    lo[q > 0] = fmin(lo[q > 0], fmin(v0[q][d], v1[q][d]));
-                    hi[q > 0] = fmax(hi[q > 0], fmax(v0[q][d], v1[q][d]));
-                }
-                apart = lo[0] > hi[1] || lo[1] > hi[0];
-            }
-            n += !apart && hk_ccd_point_triangle(v0, v1, 1e-12) >= 0;
-        }
-    free(tri);
-    return n;
-}
+static hk_world *load(const char *text) { return hk_test_scene_world(text, "test_pairs.scene"); }
 
 /* A strip of cloth dropped on end onto a floor folds onto itself (scenes/cloth_fold.scene, smaller). */
 static const char fold[] =
@@ -79,31 +23,11 @@ static const char fold[] =
     "run\n  integrator semi_implicit_euler\n  dt 0.004\n  dt_max 5e-4\nend\n";
 #define FOLD_CONTACT "contact\n  thickness 0.005\n  stiffness 200\n  damping_ratio 1\n  friction 0.3\nend\n"
 
-/* The crossings of body b's particles through body t's triangles (crossings, with its reach) over `steps` steps of
- * w, counted step by step. */
-static long crossings_over(hk_world *w, int steps, int b, int t, int reach)
-{
-    const int n = hk_world_particles(w).count;
-    double *a = malloc(3 * (size_t)n * sizeof *a), *z = malloc(3 * (size_t)n * sizeof *z);
-    assert_true(a && z);
-    hk_world_positions(w, 0, n, a);
-    long total = 0;
-    for (int s = 0; s < steps; s++) {
-        steps_(w, 1);
-        hk_world_positions(w, 0, n, z);
-        total += crossings(w, b, t, reach, a, z);
-        double *x = a;
-        a = z, z = x;
-    }
-    free(a), free(z);
-    return total;
-}
-
 /* The crossings of a folding strip's particles through its own triangles over 150 steps (0.6 s). */
 static long fold_crossings(const char *text)
 {
     hk_world *w = load(text);
-    const long total = crossings_over(w, 150, 0, 0, 2);
+    const long total = hk_test_crossings_over(w, 150, 0, 0, 2);
     hk_world_destroy(w);
     return total;
 }
@@ -128,28 +52,8 @@ static void test_fold_never_crosses_itself(void **state)
 static void test_momentum_kept(void **state)
 {
     (void)state;
-    hk_world *w = load("world\n  gravity 0 0 0\nend\n"
-                       "body cloth\n  nx 12\n  ny 12\n  spacing 0.02\n  origin 0 0 0\n  u 1 0 0\n  v 0 0 1\n"
-                       "  mass 1e-3\n  springs structural k 200\n  springs shear k 200\nend\n"
-                       "body cloth\n  nx 12\n  ny 12\n  spacing 0.02\n  origin 0.013 0.03 0.007\n  u 1 0 0\n"
-                       "  v 0 0 1\n  mass 1e-3\n  springs structural k 200\n  springs shear k 200\nend\n"
-                       "contact\n  thickness 0.004\n  stiffness 500\n  damping_ratio 0.2\n  friction 0.3\nend\n"
-                       "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  dt_max 2.5e-4\nend\n");
-    hk_particles_view v = hk_world_particles(w);
-    for (int i = 0; i < v.count; i++) hk_test_mut(v.vy)[i] = i < 144 ? 1 : -1, hk_test_mut(v.vx)[i] = i < 144 ? 0.2 : 0;
-    for (int i = 144; i < v.count; i++) hk_test_mut(v.vx)[i] = -0.2;
-    double p0[3], scale;
-    hk_test_momentum(w, p0, &scale);
-    steps_(w, 60);
-    double p1[3], y0 = 0, y1 = 0;
-    hk_test_momentum(w, p1, NULL);
-    v = hk_world_particles(w);
-    for (int i = 0; i < 144; i++) y0 += v.vy[i] / 144, y1 += v.vy[144 + i] / 144;
-    print_message("momentum before (%.3g %.3g %.3g), after (%.3g %.3g %.3g) kg m/s; mean vy %.4f and %.4f m/s\n", p0[0],
-                  p0[1], p0[2], p1[0], p1[1], p1[2], y0, y1);
-    assert_true(y0 < 0 && y1 > 0); /* they met and turned back */
-    for (int c = 0; c < 3; c++) assert_near(p1[c], p0[c], 1e-5 * scale);
-    hk_world_destroy(w);
+    hk_test_two_cloths_keep_momentum(
+        "contact\n  thickness 0.004\n  stiffness 500\n  damping_ratio 0.2\n  friction 0.3\nend\n", "test_pairs.scene");
 }
 
 /* Two 4 x 4 cloths of 1 g particles 2 cm apart, without gravity: the second `gap` m above the first and half a
@@ -205,13 +109,13 @@ static void test_pairs_kept_while_they_hold(void **state)
 {
     (void)state;
     hk_world *w = two_squares(0.0045, "");
-    steps_(w, 1);
+    hk_test_steps(w, 1);
     hk_pairs *pr = hk_pairs_of(w);
     assert_non_null(pr);
     assert_true(pr->npair > 0);
     assert_int_equal(pr->chosen, 0);
     const int64_t npair = pr->npair;
-    steps_(w, 10);
+    hk_test_steps(w, 10);
     print_message("at rest: pairs chosen at step %lld, %lld of them, room %.3g mm\n", (long long)pr->chosen,
                   (long long)pr->npair, 1e3 * pr->room);
     assert_int_equal(pr->chosen, 0);
@@ -219,7 +123,7 @@ static void test_pairs_kept_while_they_hold(void **state)
     assert_true(pr->room > 0 && pr->room <= 0.004 / 8);
     const hk_vec3 x = hk_world_position(w, 5);
     assert_int_equal(hk_world_set_position(w, 5, (hk_vec3){x.x, x.y + 0.001, x.z}), 0);
-    steps_(w, 1);
+    hk_test_steps(w, 1);
     assert_int_equal(pr->chosen, 11);
     int64_t touching = 0;
     double gap = INFINITY;
@@ -240,12 +144,12 @@ static void test_candidates_kept_while_all_move_alike(void **state)
     hk_world *w = two_squares(0.0045, "");
     hk_particles_view v = hk_world_particles(w);
     for (int i = 0; i < 32; i++) hk_test_mut(v.vx)[i] = 2;
-    steps_(w, 1);
+    hk_test_steps(w, 1);
     hk_pairs *pr = hk_pairs_of(w);
     assert_non_null(pr);
     const int64_t builds = pr->builds, ncand = pr->ncand;
     assert_true(ncand > 0);
-    steps_(w, 40);
+    hk_test_steps(w, 40);
     print_message("flying alike: %lld searches after the first over 40 steps, shift %.4g m along x\n",
                   (long long)(pr->builds - builds), pr->shift[0]);
     assert_int_equal(pr->builds, builds);
@@ -253,7 +157,7 @@ static void test_candidates_kept_while_all_move_alike(void **state)
     assert_true(hk_world_position(w, 0).x > 0.08);
     v = hk_world_particles(w);
     for (int i = 16; i < 32; i++) hk_test_mut(v.vy)[i] = 1;
-    steps_(w, 10);
+    hk_test_steps(w, 10);
     print_message("the upper one sent away: %lld searches in 10 steps\n", (long long)(pr->builds - builds));
     assert_true(pr->builds > builds);
     hk_world_destroy(w);
@@ -266,7 +170,7 @@ static void test_new_layer_takes_effect(void **state)
 {
     (void)state;
     hk_world *w = two_squares(0.014, "");
-    steps_(w, 2);
+    hk_test_steps(w, 2);
     hk_pairs *pr = hk_pairs_of(w);
     assert_int_equal(pr->ncand, 0);
     hk_contact_def d = hk_world_contact(w);
@@ -294,7 +198,7 @@ static void test_slow_approach_is_met_at_the_layer(void **state)
     for (int i = 16; i < 32; i++) hk_test_mut(v.vy)[i] = -0.1;
     double least = INFINITY;
     for (int s = 0; s < 60; s++) {
-        steps_(w, 1);
+        hk_test_steps(w, 1);
         double lo = INFINITY, hi = -INFINITY; /* over the nodes that lie over the other cloth */
         for (int i = 0; i < 32; i++) {
             const int u = i % 4, k = i % 16 / 4, over = i < 16 ? u >= 1 && k >= 1 : u <= 2 && k <= 2;
@@ -333,7 +237,7 @@ static long thrown_crossings(int contact, int64_t *caught)
     hk_world *w = load(text);
     hk_particles_view v = hk_world_particles(w);
     for (int i = 100; i < v.count; i++) hk_test_mut(v.vy)[i] = -20;
-    const long total = crossings_over(w, 10, 1, 0, 0);
+    const long total = hk_test_crossings_over(w, 10, 1, 0, 0);
     const hk_pairs *pr = hk_pairs_of(w);
     *caught = pr ? pr->caught : 0;
     hk_world_destroy(w);
@@ -381,9 +285,9 @@ static void cloth_on_jelly(const char *text, const char *name)
     long crossed = 0;
     const double steps = 1.5 / hk_world_integrator(w).dt;
     for (int s = 0; s < steps; s++) {
-        steps_(w, 1);
+        hk_test_steps(w, 1);
         hk_world_positions(w, 0, n, z);
-        crossed += crossings(w, 1, 0, 0, a, z);
+        crossed += hk_test_crossings(w, 1, 0, 0, a, z);
         double *t = a;
         a = z, z = t;
     }
@@ -431,11 +335,11 @@ static void test_jelly_cubes_pile_up(void **state)
     hk_world_positions(w, 0, n, a);
     long crossed = 0;
     for (int s = 0; s < 360; s++) {
-        steps_(w, 1);
+        hk_test_steps(w, 1);
         hk_world_positions(w, 0, n, z);
         for (int b = 0; b < 4; b++)
             for (int t = b - 1; t <= b + 1; t += 2)
-                if (t >= 0 && t < 4) crossed += crossings(w, b, t, 0, a, z);
+                if (t >= 0 && t < 4) crossed += hk_test_crossings(w, b, t, 0, a, z);
         double *tmp = a;
         a = z, z = tmp;
     }
@@ -527,7 +431,7 @@ static void test_too_many_pairs_refused(void **state)
              "run\n  integrator implicit_euler\n  dt 0.004\nend\n");
     hk_world *w = load(text);
     assert_int_equal(hk_world_contact(w).max_pairs, 20000);
-    steps_(w, 1);
+    hk_test_steps(w, 1);
     hk_integrator_def d = hk_world_integrator(w);
     d.dt = 5;
     assert_int_equal(hk_world_set_integrator(w, &d), HK_OK);

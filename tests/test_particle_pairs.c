@@ -1,68 +1,11 @@
 /* test_particle_pairs.c — the particle model of contact: a fold kept apart, momentum, the solve's blocks, refusals. */
 /* SPDX-License-Identifier: MIT */
-#include "hk_test.h"
+#include "hk_test_pairs.h"
 
-#include "ccd.h"
-#include "faces.h"
 #include "pairs.h"
 #include "world.h"
 
-static hk_world *load(const char *text)
-{
-    char err[1024];
-    hk_world *w = hk_world_parse_scene(text, "test_particle_pairs.scene", NULL, err, sizeof err);
-    if (!w) {
-        print_error("%s\n", err);
-        fail();
-    }
-    return w;
-}
-
-static void steps_(hk_world *w, int n)
-{
-    for (int s = 0; s < n; s++)
-        if (hk_world_step(w) != HK_OK) {
-            print_error("step %d: %s\n", s, hk_world_error(w));
-            fail();
-        }
-}
-
-/* Crossings of body 0's particles through its own triangles between two states (a and z, 3 doubles a particle),
- * by brute force: every particle against every triangle whose corners are all more than two lattice nodes from it,
- * the boxes of their paths first, then the continuous test. A particle on the wrong side of a layer got there
- * through one of these. */
-static long crossings(const hk_world *w, const double *a, const double *z)
-{
-    int32_t *tri = malloc((size_t)(3 * hk_body_face_capacity(w, 0) + 1) * sizeof *tri);
-    assert_non_null(tri);
-    const int64_t nt = hk_body_faces(w, 0, tri);
-    const hk_body *bb = &w->bodies[0];
-    long n = 0;
-    for (int v = bb->first; v < bb->first + bb->count; v++)
-        for (int64_t k = 0; k < nt; k++) {
-            const int32_t *c = tri + 3 * k, idx[4] = {v, c[0], c[1], c[2]};
-            int near = 0;
-            for (int q = 1; q < 4; q++) {
-                const int lv = v - bb->first, lc = idx[q] - bb->first;
-                near |= abs(lv % bb->nx - lc % bb->nx) <= 2 && abs(lv / bb->nx - lc / bb->nx) <= 2;
-            }
-            if (near) continue;
-            double v0[4][3], v1[4][3];
-            int apart = 0;
-            for (int d = 0; d < 3 && !apart; d++) {
-                double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
-                for (int q = 0; q < 4; q++) {
-                    v0[q][d] = a[3 * idx[q] + d], v1[q][d] = z[3 * idx[q] + d];
-                    lo[q > 0] = fmin(lo[q > 0], fmin(v0[q][d], v1[q][d]));
-                    hi[q > 0] = fmax(hi[q > 0], fmax(v0[q][d], v1[q][d]));
-                }
-                apart = lo[0] > hi[1] || lo[1] > hi[0];
-            }
-            n += !apart && hk_ccd_point_triangle(v0, v1, 1e-12) >= 0;
-        }
-    free(tri);
-    return n;
-}
+static hk_world *load(const char *text) { return hk_test_scene_world(text, "test_particle_pairs.scene"); }
 
 /* A strip of cloth dropped on end onto a floor folds onto itself (scenes/cloth_fold.scene, smaller: 12 x 40 nodes
  * 2 cm apart), with the particle model of the given radius under `integrator`. */
@@ -87,22 +30,10 @@ static hk_world *fold(double radius, const char *integrator)
 static long fold_crossings(double radius, const char *integrator, int steps)
 {
     hk_world *w = fold(radius, integrator);
-    const int n = hk_world_particles(w).count;
-    double *a = malloc(3 * (size_t)n * sizeof *a), *z = malloc(3 * (size_t)n * sizeof *z);
-    assert_true(a && z);
-    hk_world_positions(w, 0, n, a);
-    long total = 0;
-    for (int s = 0; s < steps; s++) {
-        steps_(w, 1);
-        hk_world_positions(w, 0, n, z);
-        total += crossings(w, a, z);
-        double *x = a;
-        a = z, z = x;
-    }
+    const long total = hk_test_crossings_over(w, steps, 0, 0, 2);
     const hk_pairs *pr = hk_pairs_of(w);
     assert_non_null(pr);
     for (int64_t k = 0; k < pr->npair; k++) assert_int_equal(pr->pair[k].kind, HK_PAIR_PP);
-    free(a), free(z);
     hk_world_destroy(w);
     return total;
 }
@@ -130,29 +61,9 @@ static void test_fold_layers_stay_apart(void **state)
 static void test_momentum_kept(void **state)
 {
     (void)state;
-    hk_world *w = load("world\n  gravity 0 0 0\nend\n"
-                       "body cloth\n  nx 12\n  ny 12\n  spacing 0.02\n  origin 0 0 0\n  u 1 0 0\n  v 0 0 1\n"
-                       "  mass 1e-3\n  springs structural k 200\n  springs shear k 200\nend\n"
-                       "body cloth\n  nx 12\n  ny 12\n  spacing 0.02\n  origin 0.013 0.03 0.007\n  u 1 0 0\n"
-                       "  v 0 0 1\n  mass 1e-3\n  springs structural k 200\n  springs shear k 200\nend\n"
-                       "contact\n  model particles\n  radius 0.01\n  stiffness 500\n  damping_ratio 0.2\n"
-                       "  friction 0.3\nend\n"
-                       "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  dt_max 2.5e-4\nend\n");
-    hk_particles_view v = hk_world_particles(w);
-    for (int i = 0; i < v.count; i++) hk_test_mut(v.vy)[i] = i < 144 ? 1 : -1, hk_test_mut(v.vx)[i] = i < 144 ? 0.2 : 0;
-    for (int i = 144; i < v.count; i++) hk_test_mut(v.vx)[i] = -0.2;
-    double p0[3], scale;
-    hk_test_momentum(w, p0, &scale);
-    steps_(w, 60);
-    double p1[3], y0 = 0, y1 = 0;
-    hk_test_momentum(w, p1, NULL);
-    v = hk_world_particles(w);
-    for (int i = 0; i < 144; i++) y0 += v.vy[i] / 144, y1 += v.vy[144 + i] / 144;
-    print_message("momentum before (%.3g %.3g %.3g), after (%.3g %.3g %.3g) kg m/s; mean vy %.4f and %.4f m/s\n", p0[0],
-                  p0[1], p0[2], p1[0], p1[1], p1[2], y0, y1);
-    assert_true(y0 < 0 && y1 > 0); /* they met and turned back */
-    for (int c = 0; c < 3; c++) assert_near(p1[c], p0[c], 1e-5 * scale);
-    hk_world_destroy(w);
+    hk_test_two_cloths_keep_momentum("contact\n  model particles\n  radius 0.01\n  stiffness 500\n  damping_ratio 0.2\n"
+                                     "  friction 0.3\nend\n",
+                                     "test_particle_pairs.scene");
 }
 
 /* A 4 x 4 cloth of 1 g particles rests on another (every particle of the lower one pinned), each particle over
@@ -169,7 +80,7 @@ static void test_rest_depth_under_implicit_euler(void **state)
                        "  mass 1e-3\n  springs structural k 200\nend\n"
                        "contact\n  model particles\n  radius 0.01\n  stiffness 100\n  self 0\nend\n"
                        "run\n  integrator implicit_euler\n  dt 0.02\nend\n");
-    steps_(w, 200);
+    hk_test_steps(w, 200);
     hk_particles_view v = hk_world_particles(w);
     double y = 0, speed = 0;
     for (int i = 16; i < 32; i++) {
