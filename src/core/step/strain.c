@@ -23,8 +23,9 @@ static int64_t source_row(const hk_family *f, int64_t q)
 }
 
 /* r of a spring as the kernels compute it (so a spring at rest has r = L0
- * exactly: stretch 1, no energy) */
-static double spring_length(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b)
+ * exactly: stretch 1, no energy); inline, so that the scan's FMA build
+ * (HK_FMA_CLONES) takes it in rather than calling it per spring */
+static inline double spring_length(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b)
 {
     hk_real d[3];
     hk_spring_delta(f, p, slot, a, b, d);
