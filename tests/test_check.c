@@ -1,6 +1,7 @@
 /* test_check.c — the blow-up check on the calling thread and on a team: the same verdicts and statistics. */
 /* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
+#include "strain.h"
 #include "world.h"
 
 /* A cloth of N x N nodes: more particles and springs per family than the
@@ -23,7 +24,7 @@ static void serial_run(void *host, int tasks, hk_task_fn task, void *pass)
 }
 static const hk_task_hook serial_hook = {serial_run, NULL};
 
-static hk_world *cloth(void)
+static hk_world *cloth_of(hk_behaviour structural)
 {
     hk_world_def d = hk_default_world_def();
     d.threads = 1;
@@ -33,6 +34,8 @@ static hk_world *cloth(void)
     c.nx = c.ny = N;
     c.spacing = SPACING;
     c.mass = 1e-3;
+    c.structural_springs.behaviour = structural;
+    c.structural_springs.break_ratio = 5;
     c.u = (hk_vec3){1, 0, 0};
     c.v = (hk_vec3){0, 0, 1}; /* in the x-z plane */
     assert_true(hk_world_add_cloth(w, &c) >= 0);
@@ -45,6 +48,7 @@ static hk_world *cloth(void)
     }
     return w;
 }
+static hk_world *cloth(void) { return cloth_of(HK_SPRING_NORMAL); }
 
 /* The check of w with stretch limit 10 on the calling thread (one thread), on a team of 3 tasks (the hook's) run in
  * task order and backwards, and on 2 OpenMP threads (at once: where the build has OpenMP): the verdicts into
@@ -183,13 +187,35 @@ static void test_runaway_stretch(void **state)
     hk_world_destroy(w);
 }
 
+/* Broken springs are left out: once the lifted node's four structural springs (breakable at 5 L0) break, the
+ * stretch is a shear spring's, sqrt(2 + 20^2) / sqrt(2), in the check and in the statistics. */
+static void test_broken_springs_left_out(void **state)
+{
+    (void)state;
+    hk_world *w = cloth_of(HK_SPRING_BREAKABLE);
+    const int i = N * (N / 2) + N / 2;
+    const hk_vec3 x = hk_world_position(w, i);
+    assert_int_equal(hk_world_set_position(w, i, (hk_vec3){x.x, x.y + 20 * SPACING, x.z}), HK_OK);
+    hk_blowup b[WAYS];
+    hk_stats st[WAYS];
+    assert_int_equal(check_both(w, b, st), 1);
+    assert_near(b[0].value, sqrt(401), 0.05); /* a structural spring, not yet broken */
+    assert_int_equal(hk_springs_break(w), 4);
+    assert_int_equal(check_both(w, b, st), 1);
+    assert_string_equal(b[0].cause, "runaway stretch");
+    assert_near(b[0].value, sqrt(201), 0.05);
+    const hk_stats ref = hk_world_stats(w);
+    assert_int_equal(ref.broken, 4);
+    assert_true(ref.max_stretch == b[0].value);
+    hk_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sound_same_stats),
-        cmocka_unit_test(test_nonfinite_first_array_lowest_particle),
-        cmocka_unit_test(test_nonfinite_each_array),
-        cmocka_unit_test(test_runaway_stretch),
+        cmocka_unit_test(test_sound_same_stats),        cmocka_unit_test(test_nonfinite_first_array_lowest_particle),
+        cmocka_unit_test(test_nonfinite_each_array),    cmocka_unit_test(test_runaway_stretch),
+        cmocka_unit_test(test_broken_springs_left_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "external.h"
+#include "spring_vec.h"
 #include "strain.h"
 #include "team.h"
 #include "world.h"
@@ -15,8 +16,11 @@
 
 /* The statistics of w whose springs scanned to `springs`. */
 /* The potential of every per-particle force (external.h) is in the total,
- * gravity's also on its own. */
-static hk_stats stats_of(const hk_world *w, const hk_spring_scan *springs)
+ * gravity's also on its own. Built twice like the spring scans
+ * (HK_FMA_CLONES): the AVX build's three-operand instructions drop the SSE
+ * build's register copies; -ffp-contract=off keeps every product and sum as
+ * written, so both give the same bits. */
+HK_FMA_CLONES static hk_stats stats_of(const hk_world *w, const hk_spring_scan *springs)
 {
     hk_stats s = {0};
     const hk_particles *p = &w->p;
@@ -24,9 +28,11 @@ static hk_stats stats_of(const hk_world *w, const hk_spring_scan *springs)
     for (int b = 0; b < w->body_count; b++) {
         const hk_body *bd = &w->bodies[b];
         for (int i = bd->first; i < bd->first + bd->count; i++) {
-            if (p->inv_mass[i] == 0) continue; /* pinned and driven particles carry no free energy */
+            /* every particle's values read before the test, so that the compiler reads the arrays' addresses
+             * once, not per particle */
             double m = p->mass[i], vx = p->vx[i], vy = p->vy[i], vz = p->vz[i], x[3];
             hk_particle_position(w, bd, i, x);
+            if (p->inv_mass[i] == 0) continue; /* pinned and driven particles carry no free energy */
             s.kinetic += 0.5 * m * (vx * vx + vy * vy + vz * vz);
             hk_external_energy(&w->def, m, x, potential);
         }
@@ -70,9 +76,10 @@ typedef struct finite_pass {
 
 /* The first particle in [i0, i1) of each array whose value is not finite,
  * lowered into fp->first. Whether there is one at all is found first, by a
- * pass without a branch per value (the compiler vectorises it); the search
- * for it runs only then. */
-static void finite_share(void *ctx, int64_t i0, int64_t i1)
+ * pass without a branch per value (the compiler vectorises it, eight values
+ * at a time in the AVX build of HK_FMA_CLONES); the search for it runs only
+ * then. */
+HK_FMA_CLONES static void finite_share(void *ctx, int64_t i0, int64_t i1)
 {
     finite_pass *fp = ctx;
     int any = 0;
