@@ -23,8 +23,9 @@ static int64_t source_row(const hk_family *f, int64_t q)
 }
 
 /* r of a spring as the kernels compute it (so a spring at rest has r = L0
- * exactly: stretch 1, no energy) */
-static double spring_length(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b)
+ * exactly: stretch 1, no energy); inline, so that the scan's FMA build
+ * (HK_FMA_CLONES) takes it in rather than calling it per spring */
+static inline double spring_length(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b)
 {
     hk_real d[3];
     hk_spring_delta(f, p, slot, a, b, d);
@@ -117,15 +118,20 @@ typedef struct scan_part {
 } scan_part;
 
 /* One spring's energy added to *s, and its r / L0 taken if it is the
- * largest so far. */
+ * largest so far; nothing for a broken one. Everything is read before the
+ * tests (a broken spring's length too): the compiler then reads the
+ * family's and the particles' fields once a scan, not once a spring (it
+ * does not move a read that a test may skip out of the loop). */
 static inline void scan_spring(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b,
-                               hk_real L0, scan_part *s)
+                               hk_real L0, int broken, scan_part *s)
 {
-    const double r = spring_length(f, p, slot, a, b), ext = r - (double)L0;
+    const double r = spring_length(f, p, slot, a, b), ext = r - (double)L0, half_k = 0.5 * f->params.k;
+    const hk_behaviour behaviour = f->params.behaviour;
+    if (broken) return;
     if (L0 > 0 && r / L0 > s->ratio) s->ratio = r / L0, s->slot = slot;
-    if (f->params.behaviour == HK_SPRING_TENSION_ONLY && !(ext > 0)) return;
-    if (f->params.behaviour == HK_SPRING_COMPRESSION_ONLY && !(ext < 0)) return;
-    s->energy += 0.5 * f->params.k * ext * ext;
+    if (behaviour == HK_SPRING_TENSION_ONLY && !(ext > 0)) return;
+    if (behaviour == HK_SPRING_COMPRESSION_ONLY && !(ext < 0)) return;
+    s->energy += half_k * ext * ext;
 }
 
 /* The scan of rows q0..q1 of f (a lattice's source rows, or a list's
@@ -133,16 +139,17 @@ static inline void scan_spring(const hk_family *f, const hk_particles *p, int64_
 HK_FMA_CLONES static scan_part scan_rows(const hk_family *f, const hk_particles *p, int64_t q0, int64_t q1)
 {
     scan_part s = {0.0, 0.0, -1};
+    const uint8_t *broken = f->broken;
     for (int64_t q = q0; q < q1; q++) {
         if (f->kind == HK_FAMILY_LATTICE) {
             const int64_t row = (int64_t)f->nx * source_row(f, q);
             for (int i = f->i0; i < f->i1; i++) {
                 const int64_t local = row + i;
-                if (f->broken && f->broken[local]) continue;
-                scan_spring(f, p, local, f->base + local, f->base + local + f->offset, f->rest, &s);
+                scan_spring(f, p, local, f->base + local, f->base + local + f->offset, f->rest, broken && broken[local],
+                            &s);
             }
-        } else if (!(f->broken && f->broken[q]))
-            scan_spring(f, p, q, f->a[q], f->b[q], f->rest_list ? f->rest_list[q] : f->rest, &s);
+        } else
+            scan_spring(f, p, q, f->a[q], f->b[q], f->rest_list ? f->rest_list[q] : f->rest, broken && broken[q], &s);
     }
     return s;
 }
