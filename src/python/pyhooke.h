@@ -20,6 +20,7 @@ typedef struct hk_py_world {
     hk_energy_guard guard; /* the energy bound, as `hooke run` keeps it (diagnosis.h) */
     uint64_t digest;       /* the scene's digest for checkpoints (checkpoint.h) */
     int64_t check_every;   /* the blow-up check's cadence (hk_check_cadence) */
+    int64_t items;         /* particles and springs: a step's work, for whether a call releases the GIL */
     int busy;              /* a call is stepping it with the GIL released: others get RuntimeError */
 } hk_py_world;
 

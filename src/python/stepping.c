@@ -8,6 +8,11 @@
 /* How long the steps run without the GIL before it is taken back to look for a signal (Ctrl-C) [ns]. */
 #define HK_PY_SIGNAL_NS 20000000LL
 
+/* A call whose steps touch fewer items (particles and springs, times steps) than this keeps the GIL: its work,
+ * microseconds at most, takes no longer than releasing the lock and taking it back would (about 340 instructions,
+ * more than a step and its check of a 10-particle rope). */
+#define HK_PY_GIL_ITEMS 1024
+
 static int64_t now_ns(void)
 {
     struct timespec t;
@@ -41,9 +46,10 @@ static int check(hk_py_world *self, advance *a)
     return 0;
 }
 
-/* Takes n steps of self with the GIL released (the caller holds it and has marked self busy), checking for a
- * blow-up where `hooke run` does (every check_every steps, after a failed implicit solve, and at the last step
- * when check_last), and for signals every HK_PY_SIGNAL_NS of wall time: a pending signal's handler runs (Ctrl-C
+/* Takes n steps of self with the GIL released (kept by a call of less than HK_PY_GIL_ITEMS items' work; the caller
+ * holds it and has marked self busy), checking for a blow-up where `hooke run` does (every check_every steps, after
+ * a failed implicit solve, and at the last step when check_last), and, without the GIL, for signals every
+ * HK_PY_SIGNAL_NS of wall time: a pending signal's handler runs (Ctrl-C
  * raises KeyboardInterrupt) and the steps stop there, at a whole step. The clock is read every `gap` steps, gap
  * chosen from the steps' pace so that about a quarter of HK_PY_SIGNAL_NS passes between reads: a read can cost
  * more than a small world's step (0.4 us on a virtual machine without a fast clock). */
@@ -52,7 +58,8 @@ static void take_steps(hk_py_world *self, int64_t n, int check_last, advance *a)
     hk_world *w = self->w;
     const int64_t every = self->check_every;
     a->how = ADV_DONE;
-    PyThreadState *ts = PyEval_SaveThread();
+    const int keep_gil = n < HK_PY_GIL_ITEMS / (self->items > 0 ? self->items : 1);
+    PyThreadState *ts = keep_gil ? NULL : PyEval_SaveThread();
     int64_t last = n > 1 ? now_ns() : 0, next_look = last + HK_PY_SIGNAL_NS, gap = 1, since = 0;
     for (int64_t k = 1; k <= n; k++) {
         const int rc = hk_world_step(w);
@@ -62,7 +69,7 @@ static void take_steps(hk_py_world *self, int64_t n, int check_last, advance *a)
             break;
         }
         if ((hk_world_step_count(w) % every == 0 || (check_last && k == n)) && check(self, a)) break;
-        if (k == n || ++since < gap) continue;
+        if (keep_gil || k == n || ++since < gap) continue;
         const int64_t t = now_ns(), per_step = (t - last) / since + 1;
         gap = HK_PY_SIGNAL_NS / 4 / per_step > 1 ? HK_PY_SIGNAL_NS / 4 / per_step : 1;
         last = t;
@@ -77,7 +84,7 @@ static void take_steps(hk_py_world *self, int64_t n, int check_last, advance *a)
         }
         next_look = now_ns() + HK_PY_SIGNAL_NS;
     }
-    PyEval_RestoreThread(ts);
+    if (ts) PyEval_RestoreThread(ts);
 }
 
 /* The exception for a stretch that did not end well, or 0 when it did. */

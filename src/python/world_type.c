@@ -65,6 +65,7 @@ static PyObject *world_of_scene(PyTypeObject *type, hk_scene *sc, const char *na
     }
     hk_energy_guard_init(&self->guard, w);
     self->check_every = hk_check_cadence(w);
+    self->items = hk_world_particles(w).count + hk_world_spring_count(w);
     return (PyObject *)self;
 fail:
     Py_DECREF(self);

@@ -7,7 +7,7 @@
     w.step(100)
     print(w.state_hash, w.stats()["total"])
 
-World.step() and World.run() release the GIL while they step; Ctrl-C stops
+World.step() and World.run() release the GIL while they step (a call of tiny work keeps it); Ctrl-C stops
 them at the next whole step (KeyboardInterrupt). A blow-up raises
 hooke.BlowUp, a bad scene hooke.SceneError (both hooke.Error).
 """
