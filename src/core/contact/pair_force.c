@@ -107,6 +107,28 @@ static double normal_damping(const hk_contact_def *d, int ee, double m)
     return ee ? 0 : hk_soft_make(d->stiffness, d->damping_ratio, m).c;
 }
 
+/* Whether two sides' boxes (lo, hi: each side's corners' least and largest coordinates [m]) are further apart than
+ * the thickness th along their shortest line, not only along an axis: every point of a side lies in its box, so no
+ * two points (the pair's nearest ones included) come nearer. The nearest points pair_geometry computes lie in the
+ * boxes but for a few roundings of the coordinates, which the margin (1e-9 of th, 1e-12 of the largest coordinate)
+ * covers many times: a pair this leaves out has a gap of at least th there too, so which pairs act, and their
+ * bits, are as without it. A cloth resting on a cloth has most of its pairs within th along every axis, and apart
+ * only along a diagonal: this spares them the nearest points. */
+static int boxes_apart(const double lo[2][3], const double hi[2][3], double th)
+{
+    double s2 = 0;
+    for (int e = 0; e < 3; e++) {
+        const double s = g_max(lo[0][e] - hi[1][e], lo[1][e] - hi[0][e]);
+        if (s > 0) s2 += s * s;
+    }
+    if (!(s2 > th * th)) return 0;
+    double big = 0;
+    for (int s = 0; s < 2; s++)
+        for (int e = 0; e < 3; e++) big = g_max(big, g_max(fabs(lo[s][e]), fabs(hi[s][e])));
+    const double lim = th * (1 + 1e-9) + 1e-12 * big;
+    return s2 > lim * lim;
+}
+
 /* Pair k's normal force at the current state into *ev (hooke.h hk_contact_def: the colliders' spring and damping
  * with the pair's effective mass 1 / sum alpha_i^2 / m_i; its friction comes with the touching lists,
  * pair_anchor.c); returns 1 where it touches and acts (else *ev holds at most its weights and gap). */
@@ -129,6 +151,7 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
     }
     for (int e = 0; e < 3; e++) /* the two sides' boxes further apart than the thickness: no contact */
         if (lo[0][e] > hi[1][e] + pr->th || lo[1][e] > hi[0][e] + pr->th) return 0;
+    if (pa->kind != HK_PAIR_PP && boxes_apart(lo, hi, pr->th)) return 0;
     const int32_t *at = pr->at + 4 * k; /* a particle past its bound: the pair acts only if its bounds let it */
     if ((pr->past[at[0]] | pr->past[at[1]] | pr->past[at[2]] | pr->past[at[3]]) && !hk_pairs_in_step(pr, k)) return 0;
     const double gap = ev->gap = pair_geometry(pr, pa, x, ev->a, n, 1);
