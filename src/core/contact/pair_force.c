@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "geometry.h"
+#include "soft.h"
 #include "team.h"
 
 /* A task's entries in hk_pairs.share. */
@@ -103,14 +104,53 @@ static double pair_geometry(const hk_pairs *pr, const hk_pair *pa, const double 
  * m; none for an edge pair (pairs.h). */
 static double normal_damping(const hk_contact_def *d, int ee, double m)
 {
-    return ee ? 0 : 2 * d->damping_ratio * sqrt(d->stiffness * m);
+    return ee ? 0 : hk_soft_make(d->stiffness, d->damping_ratio, m).c;
 }
+
+/* The squared distance of two sides' boxes (lo, hi: each side's corners' least and largest coordinates [m]) along
+ * their shortest line [m^2]: every point of a side lies in its box, so no two points (the pair's nearest ones
+ * included) come nearer. */
+static double box_gap2(const double lo[2][3], const double hi[2][3])
+{
+    double s2 = 0;
+    for (int e = 0; e < 3; e++) {
+        const double s = g_max(lo[0][e] - hi[1][e], lo[1][e] - hi[0][e]);
+        if (s > 0) s2 += s * s;
+    }
+    return s2;
+}
+
+/* Whether two sides' boxes are further apart than the thickness th along their shortest line (box_gap2), not only
+ * along an axis. The nearest points pair_geometry computes lie in the boxes but for a few roundings of the
+ * coordinates, which the margin (1e-9 of th, 1e-12 of the largest coordinate) covers many times: a pair this
+ * leaves out has a gap of at least th there too, so which pairs act, and their bits, are as without it. A cloth
+ * resting on a cloth has most of its pairs within th along every axis, and apart only along a diagonal: this
+ * spares them the nearest points. */
+static int boxes_apart(const double lo[2][3], const double hi[2][3], double s2, double th)
+{
+    if (!(s2 > th * th)) return 0;
+    double big = 0;
+    for (int s = 0; s < 2; s++)
+        for (int e = 0; e < 3; e++) big = g_max(big, g_max(fabs(lo[s][e]), fabs(hi[s][e])));
+    const double lim = th * (1 + 1e-9) + 1e-12 * big;
+    return s2 > lim * lim;
+}
+
+/* The pairs kept apart while far: an evaluation that sets the bounds (the first for a choice of pairs, or one where
+ * a particle has moved more than FAR_SLACK thicknesses from where the last set them) keeps each pair's box distance
+ * (box_gap2) and the places; an evaluation after it leaves out, without reading its places, every pair whose bound
+ * less twice the largest motion of any particle since is more than the thickness: every point of a side has moved
+ * at most that motion (a weighted mean of its corners'), so its sides are further apart than the thickness, which
+ * is what evaluate finds of it. The margins (1e-9 of the reach, 1e-12 of the largest coordinate) cover the
+ * roundings as in boxes_apart. */
+#define FAR_SLACK 0.25
 
 /* Pair k's normal force at the current state into *ev (hooke.h hk_contact_def: the colliders' spring and damping
  * with the pair's effective mass 1 / sum alpha_i^2 / m_i; its friction comes with the touching lists,
  * pair_anchor.c); returns 1 where it touches and acts (else *ev holds at most its weights and gap). */
-static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_eval *ev)
+static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_eval *ev, double far)
 {
+    if (far < INFINITY && pr->lb[k] > far) return 0; /* kept apart: far from the other side (FAR_SLACK) */
     const hk_pair *pa = &pr->pair[k];
     const hk_particles *p = &w->p;
     const hk_contact_def *d = &pr->def;
@@ -126,11 +166,17 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
             hi[c >= split][e] = g_max(hi[c >= split][e], xs[e]);
         }
     }
-    for (int e = 0; e < 3; e++) /* the two sides' boxes further apart than the thickness: no contact */
+    const double s2 = pa->kind == HK_PAIR_PP ? 0 : box_gap2(lo, hi); /* (a particle pair's box distance is its gap) */
+    if (!(far < INFINITY)) pr->lb[k] = sqrt(s2); /* every pair's bound, set before anything leaves it out */
+    for (int e = 0; e < 3; e++)                  /* the two sides' boxes further apart than the thickness: no contact */
         if (lo[0][e] > hi[1][e] + pr->th || lo[1][e] > hi[0][e] + pr->th) return 0;
+    if (pa->kind != HK_PAIR_PP && boxes_apart(lo, hi, s2, pr->th)) return 0;
     const int32_t *at = pr->at + 4 * k; /* a particle past its bound: the pair acts only if its bounds let it */
     if ((pr->past[at[0]] | pr->past[at[1]] | pr->past[at[2]] | pr->past[at[3]]) && !hk_pairs_in_step(pr, k)) return 0;
     const double gap = ev->gap = pair_geometry(pr, pa, x, ev->a, n, 1);
+    if (!(far < INFINITY) &&
+        pa->kind != HK_PAIR_PP) /* the bound: its sides' distance (an edge pair's, inside or not) */
+        pr->lb[k] = g_max(pr->lb[k], gap < INFINITY ? gap : pair_geometry(pr, pa, x, ev->a, n, 0));
     if (!(gap < pr->th)) return 0;
     const int ee = pa->kind == HK_PAIR_EE;
     for (int c = 0; c < nc; c++) {
@@ -140,7 +186,7 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
     }
     if (!(inv > 0)) return 0; /* every particle held: nothing to move */
     const double m = 1 / inv, vn = g_dot(vr, n);
-    const double fn = d->stiffness * (pr->th - gap) - normal_damping(d, ee, m) * vn;
+    const double fn = hk_soft_force((hk_soft){d->stiffness, normal_damping(d, ee, m)}, pr->th - gap, vn);
     if (!(fn > 0)) return 0;
     for (int c = 0; c < 3; c++) ev->n[c] = n[c], ev->vr[c] = vr[c];
     ev->fn = fn, ev->m = m;
@@ -186,8 +232,19 @@ static void evaluate_task(const hk_team *tm, void *ctx)
     gather(tm, pp->w, pr, pr->xs);
     int a, n;
     hk_team_range(tm, 0, pr->ninv, &a, &n);
-    for (int j = a; j < a + n; j++) pr->past[j] = (uint8_t)hk_pairs_past(pr, pr->inv[j], pr->xs + 3 * (int64_t)j);
+    double moved = 0, big = 0;
+    for (int j = a; j < a + n; j++) {
+        const double *x = pr->xs + 3 * (int64_t)j;
+        pr->past[j] = (uint8_t)hk_pairs_past(pr, pr->inv[j], x);
+        if (pr->lb_set) moved = g_max(moved, sqrt(g_dist2(x, pr->xr + 3 * (int64_t)j)));
+        for (int c = 0; c < 3; c++) big = g_max(big, fabs(x[c]));
+    }
+    pr->far[2 * tm->t] = moved, pr->far[2 * tm->t + 1] = big;
     hk_team_barrier(tm);
+    for (int t = 0; t < tm->T; t++) moved = g_max(moved, pr->far[2 * t]), big = g_max(big, pr->far[2 * t + 1]);
+    const int set = !pr->lb_set || !(moved <= FAR_SLACK * pr->th); /* this evaluation sets the bounds */
+    const double far = set ? INFINITY : (pr->th + 2 * moved) * (1 + 1e-9) + 1e-12 * big;
+    if (set) memcpy(pr->xr + 3 * (int64_t)a, pr->xs + 3 * (int64_t)a, 3 * (size_t)n * sizeof *pr->xr);
     const int64_t np = pr->npair;
     hk_team_range(tm, 0, np > 0x7fffffff ? 0x7fffffff : (int)np, &a, &n);
     int64_t k0 = a, k1 = (int64_t)a + n;
@@ -201,7 +258,7 @@ static void evaluate_task(const hk_team *tm, void *ctx)
     for (int64_t k = k0, g; k < k1; k = g) {
         int64_t best = -1;
         for (g = k; g < k1 && (g == k || !run_starts(pr, g)); g++)
-            if (evaluate(pp->w, pr, g, cur) && (best < 0 || cur->gap < near->gap)) {
+            if (evaluate(pp->w, pr, g, cur, far) && (best < 0 || cur->gap < near->gap)) {
                 hk_pair_eval *t = near; /* the nearest so far kept, the other record free for the next */
                 near = cur, cur = t, best = g;
             }
@@ -320,13 +377,17 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
     pair_pass pp = {w, pr, h, f, NULL};
     const int lists = hk_pairs_team(w, pr->ninv); /* the tasks of the lists */
     if (hk_pairs_room(&pr->share, &pr->cap_share, (int64_t)HK_SHARE_N * team + lists, sizeof *pr->share) != 0 ||
-        hk_pairs_room(&pr->hist, &pr->cap_hist, (int64_t)team * pr->ninv + 1, sizeof *pr->hist) != 0) {
+        hk_pairs_room(&pr->hist, &pr->cap_hist, (int64_t)team * pr->ninv + 1, sizeof *pr->hist) != 0 ||
+        hk_pairs_room(&pr->lb, &pr->cap_lb, np + 1, sizeof *pr->lb) != 0 ||
+        hk_pairs_room(&pr->xr, &pr->cap_xr, 3 * (int64_t)pr->ninv + 1, sizeof *pr->xr) != 0 ||
+        hk_pairs_room(&pr->far, &pr->cap_far, 2 * (int64_t)team + 1, sizeof *pr->far) != 0) {
         pr->non = 0;
         w->step_failed = hk_fail_memory(w, "out of memory for the touching contact pairs");
         return;
     }
     pp.tslots = pr->share + (int64_t)HK_SHARE_N * team; /* after the shares */
     hk_team_run(w, team, evaluate_task, &pp);
+    pr->lb_set = 1;
     pr->non = 0;
     for (int s = 0; s < pr->shares; s++) { /* each share's first touching pair's place in the lists */
         pr->share[HK_SHARE_N * s + HK_SHARE_Q] = pr->non;
@@ -444,6 +505,7 @@ int hk_pairs_contacts_restore(hk_pairs *pr, int64_t n, const hk_pair *pairs, int
     }
     if (n) memcpy(pr->pair, pairs, (size_t)n * sizeof *pairs);
     pr->npair = n;
+    pr->lb_set = 0;
     pr->left = left;
     pr->builds = 0; /* the next step finds its candidates and pairs anew (they replace these) */
     pr->pairs_hold = 0;

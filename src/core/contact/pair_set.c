@@ -28,6 +28,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->cand);
     free(pr->cd);
     free(pr->ev);
+    free(pr->lb), free(pr->xr), free(pr->far);
     free(pr->sel), free(pr->sel_n), free(pr->sel_d);
     free(pr->inv);
     free(pr->past);
@@ -254,6 +255,7 @@ static int corners(const hk_world *w, hk_pairs *pr)
     const int n = w->p.count;
     const int64_t np = pr->npair;
     pr->non = 0;
+    pr->lb_set = 0; /* new pairs: their bounds are set by the next evaluation */
     if (hk_pairs_room(&pr->place, &pr->cap_place, n + 1, sizeof *pr->place) != 0 ||
         hk_pairs_room(&pr->at, &pr->cap_at, 4 * np + 1, sizeof *pr->at) != 0 ||
         hk_pairs_room(&pr->on, &pr->cap_on, np + 1, sizeof *pr->on) != 0 ||

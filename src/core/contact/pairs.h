@@ -166,6 +166,11 @@ typedef struct hk_pairs {
     double shift[3]; /* the step's common motion since they were found, the mean of q0 - qb (0 when found) [m] */
     int nq;          /* the particles these arrays hold */
     double t0, dt;
+    /* the pairs kept apart while far (pair_force.c): per pair a lower bound of its two sides' distance at the places
+     * xr of the evaluation that set them (lb_set: for these pairs), and per task of an evaluation the largest
+     * motion of its particles since and their largest coordinate */
+    double *lb, *xr, *far; /* [m] */
+    int lb_set;
     int64_t builds; /* the candidates found, since the world was made */
     int64_t found;  /* the step the candidates were found in (the world's step count before it) */
     double skin;    /* the room they leave each particle beyond its step's bound [m] (pair_set.c, next_skin) */
@@ -194,6 +199,7 @@ typedef struct hk_pairs {
     int64_t cap_sel_n, cap_sel_d;
     int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_kd, cap_ev, cap_inv, cap_on_start, cap_xs,
         cap_x0, cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist, cap_past;
+    int64_t cap_lb, cap_xr, cap_far;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
     int64_t cap_pcand, cap_anc, cap_pan, cap_anch, cap_anch_next;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
