@@ -54,15 +54,14 @@ void hk_friction_add(hk_real *const anchor[4], int i, int c, const hk_pose *P, i
         hk_friction_viscous(fc->mu, fc->fn, fc->m, fc->h, fc->n, fc->vt, f, D);
         return;
     }
-    const double kt = 0.5 * fc->m / (fc->h * fc->h), ct = fc->m / fc->h;
+    double kt, ct, s;
+    hk_friction_spring(fc->m, fc->h, &kt, &ct);
     double al[3] = {anchor[0][i], anchor[1][i], anchor[2][i]}, aw[3], dx[3], d[3];
     hk_pose_to_world(P, al, aw);
     g_sub(fc->x, aw, dx);
     const double dn = g_dot(dx, fc->n);
     for (int k = 0; k < 3; k++) d[k] = dx[k] - dn * fc->n[k];
-    const double limit = fc->mu * fc->fn, off2 = g_dot(d, d);
-    if (first && off2 * kt * kt > limit * limit) { /* sliding: the anchor dragged to within reach, limit / k_t */
-        const double s = limit / kt / sqrt(off2);
+    if (first && hk_friction_drag(kt, fc->mu * fc->fn, d, &s)) { /* sliding: the anchor dragged to within reach */
         for (int k = 0; k < 3; k++) aw[k] += (1 - s) * d[k], d[k] *= s;
         hk_pose_to_local(P, aw, al);
         for (int k = 0; k < 3; k++) anchor[k][i] = (hk_real)al[k];
