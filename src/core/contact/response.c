@@ -5,12 +5,14 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "friction.h"
 #include "geometry.h"
+#include "layer_rule.h"
 #include "pairs.h"
 #include "part.h"
 #include "soft.h"
@@ -97,51 +99,23 @@ int hk_colliders(const hk_world *w, const hk_collider **out)
     return hk_world_collider_count(w);
 }
 
-double hk_smallest_rest_length(const hk_world *w)
-{
-    double best = INFINITY;
-    for (int fi = 0; fi < w->family_count; fi++) {
-        const hk_family *f = &w->families[fi];
-        if (f->count == 0) continue;
-        if (f->kind == HK_FAMILY_LIST && f->rest_list)
-            for (int64_t s = 0; s < f->count; s++) best = fmin(best, (double)f->rest_list[s]);
-        else
-            best = fmin(best, (double)f->rest);
-    }
-    return best;
-}
-
 int hk_colliders_check(hk_world *w)
 {
     struct hk_contact *ct = w->contact;
     if (!ct || ct->checked_families == w->family_count) return -1;
+    const hk_pairs *pr = ct->pairs;
     const double rest = hk_smallest_rest_length(w);
-    const double most =
-        ct->pairs && ct->pairs->def.model == HK_CONTACT_PARTICLES ? hk_particle_radius_limit(w, rest) : 0;
-    if (ct->pairs && ct->pairs->def.model == HK_CONTACT_PARTICLES && (hk_real)ct->pairs->def.radius > (hk_real)most) {
-        hk_fail(w,
-                "contact: radius %g m is larger than the smallest spring rest length times the bodies' stencil reach, "
-                "%g m (a particle would meet its own body's particles next to its neighbours at rest): give a radius "
-                "of at most %g m",
-                ct->pairs->def.radius, most, most);
-        return ct->ncol;
-    }
-    if (ct->pairs && ct->pairs->def.model == HK_CONTACT_TRIANGLES &&
-        (hk_real)ct->pairs->def.thickness > (hk_real)rest) {
-        hk_fail(w,
-                "contact: thickness %g m is larger than the smallest spring rest length %g m (a particle would meet "
-                "its own body's triangles through its neighbours): give a thickness of at most %g m",
-                ct->pairs->def.thickness, rest, rest);
+    if (pr && pr->def.model == HK_CONTACT_PARTICLES &&
+        hk_layer_check(w, "contact", HK_LAYER_PARTICLES, pr->def.radius, rest))
         return ct->ncol; /* past the colliders: the contact between bodies */
+    if (pr && pr->def.model == HK_CONTACT_TRIANGLES &&
+        hk_layer_check(w, "contact", HK_LAYER_TRIANGLES, pr->def.thickness, rest))
+        return ct->ncol;
+    for (int i = 0; i < ct->ncol; i++) {
+        char who[32];
+        snprintf(who, sizeof who, "collider %d", i);
+        if (hk_layer_check(w, who, HK_LAYER_COLLIDER, ct->col[i].def.thickness, rest)) return i;
     }
-    for (int i = 0; i < ct->ncol; i++) /* in the springs' precision: a thickness of exactly the spacing is fine */
-        if ((hk_real)ct->col[i].def.thickness > (hk_real)rest) {
-            hk_fail(w,
-                    "collider %d: thickness %g m is larger than the smallest spring rest length %g m (a particle "
-                    "would meet the collider through its neighbours): give a thickness of at most %g m",
-                    i, ct->col[i].def.thickness, rest, rest);
-            return i;
-        }
     ct->checked_families = w->family_count;
     return -1;
 }

@@ -125,11 +125,10 @@ int hk_contact_keep_anchors(hk_world *w);
 
 /* The world's colliders (NULL and 0 without any). */
 int hk_colliders(const hk_world *w, const hk_collider **out);
-/* The smallest rest length of any spring of w [m] (INFINITY without springs). */
-double hk_smallest_rest_length(const hk_world *w);
-/* -1 if every collider's thickness is at most the smallest spring rest
- * length (checked again only when families were added), else the index of
- * the first that is not, with the reason recorded on w (hk_fail). */
+/* -1 if the contact between bodies and every collider obey the thickness
+ * rule (layer_rule.h; checked again only when families were added), else
+ * the index of the first collider that does not (the collider count: the
+ * contact between bodies), with the reason recorded on w (hk_fail). */
 int hk_colliders_check(hk_world *w);
 
 /* Frees the contact state of w (colliders included). */
