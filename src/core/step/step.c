@@ -2,7 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "integrators.h"
 
-#include "contacts.h"
+#include "spheres_walls.h"
 #include "fpmode.h"
 #include "forces.h"
 #include "part.h"
