@@ -71,6 +71,8 @@ int hk_world_add_collider(hk_world *w, const hk_collider_def *def)
     return ct->ncol - 1;
 }
 
+int hk_contact_on(const hk_world *w) { return w->contact && (w->contact->ncol > 0 || w->contact->pairs); }
+
 int hk_world_collider_count(const hk_world *w) { return w && w->contact ? w->contact->ncol : 0; }
 
 int hk_world_collider(const hk_world *w, int i, hk_collider_def *out)

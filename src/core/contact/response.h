@@ -68,6 +68,8 @@ int hk_colliders(const hk_world *w, const hk_collider **out);
  * contact between bodies), with the reason recorded on w (hk_fail). */
 int hk_colliders_check(hk_world *w);
 
+/* Whether w has colliders or contact between bodies: its steps run the contact phases. */
+int hk_contact_on(const hk_world *w);
 /* Frees the contact state of w (colliders included). */
 void hk_contact_free(hk_world *w);
 /* The state of w, made on first use; NULL after hk_fail_memory. */
