@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "friction.h"
 #include "geometry.h"
 #include "pairs.h"
@@ -498,6 +499,8 @@ static void forces_task(const hk_team *tm, void *ctx)
 void hk_colliders_forces(hk_world *w, struct hk_contact *ct)
 {
     if (ct->ncand == 0) return;
+    for (int k = 0; HK_CHECKS && k < ct->ncand; k++) /* the candidates: ascending particles of the world */
+        HK_ASSERT(ct->cand[k] >= 0 && ct->cand[k] < w->p.count && (k == 0 || ct->cand[k - 1] < ct->cand[k]));
     hk_pose P[64], *pose = ct->ncol <= 64 ? P : malloc((size_t)ct->ncol * sizeof *pose);
     if (!pose) {
         w->step_failed = hk_fail_memory(w, "out of memory for the contact forces");

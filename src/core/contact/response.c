@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "check.h"
 #include "collider_contact.h"
 #include "layer_rule.h"
+#include "pair_check.h"
 #include "pairs.h"
 #include "part.h"
 
@@ -238,6 +240,7 @@ void hk_contact_forces(hk_world *w)
         for (int c = 0; c < 3; c++) ct->f[c][pr->inv[j]] = 0;
     hk_colliders_forces(w, ct);
     if (pr && pr->npair > 0) {
+        HK_VALIDATE(hk_pairs_validate, w, pr); /* sorted, unique, in range, no topological neighbours */
         hk_pairs_forces(w, pr, w->h, ct->f);
         ct->pairs_touch = hk_pairs_touching(pr);
     } else if (pr)
