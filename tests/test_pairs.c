@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "hk_test_pairs.h"
 
+#include "pair_check.h"
 #include "pair_grid.h"
 #include "pairs.h"
 #include "scene.h"
@@ -447,6 +448,40 @@ static void test_too_many_pairs_refused(void **state)
     hk_world_destroy(w);
 }
 
+/* The pairs' invariants (pair_check.h, checked by the contact passes in checking builds): the pairs of two cloths
+ * 4.5 mm apart hold them, and the validator finds each kind of fault put into them: two pairs swapped, a pair
+ * twice, a particle out of range, a pair of topological neighbours (a particle against its own triangle). */
+static void test_pairs_invariants_checked(void **state)
+{
+    (void)state;
+    hk_world *w = two_squares(0.0045, "");
+    hk_test_steps(w, 1);
+    hk_pairs *pr = hk_pairs_of(w);
+    assert_non_null(pr);
+    assert_true(pr->npair > 2);
+    char why[256] = "";
+    assert_int_equal(hk_pairs_validate(w, pr, why, sizeof why), 0);
+    const hk_pair p0 = pr->pair[0], p1 = pr->pair[1];
+    pr->pair[0] = p1, pr->pair[1] = p0;
+    assert_int_equal(hk_pairs_validate(w, pr, why, sizeof why), -1);
+    assert_non_null(strstr(why, "out of order or the same"));
+    pr->pair[0] = p0;
+    assert_int_equal(hk_pairs_validate(w, pr, why, sizeof why), -1); /* the first twice */
+    assert_non_null(strstr(why, "out of order or the same"));
+    pr->pair[1] = p1;
+    pr->pair[0].p[3] = w->p.count;
+    assert_int_equal(hk_pairs_validate(w, pr, why, sizeof why), -1);
+    assert_non_null(strstr(why, "out of [0,"));
+    pr->pair[0] = p0;
+    pr->pair[0].p[0] = p0.p[1]; /* one of the other side's own particles */
+    assert_int_equal(hk_pairs_validate(w, pr, why, sizeof why), -1);
+    print_message("found: %s\n", why);
+    assert_non_null(strstr(why, "joins topological neighbours"));
+    pr->pair[0] = p0;
+    assert_int_equal(hk_pairs_validate(w, pr, why, sizeof why), 0);
+    hk_world_destroy(w);
+}
+
 /* A state that blows up (two 4 x 4 cloths stepped at 30 times their springs' explicit limit, one particle pushed)
  * stops the step that would search it, naming the particle and the step: the step count stays that of the last
  * step taken, the message names the next one. */
@@ -570,6 +605,7 @@ int main(void)
         cmocka_unit_test(test_grid_leaves_out_non_finite_boxes),
         cmocka_unit_test(test_tiles_met_once_each),
         cmocka_unit_test(test_blown_up_state_refused),
+        cmocka_unit_test(test_pairs_invariants_checked),
     };
     // clang-format on
     return cmocka_run_group_tests(tests, NULL, NULL);

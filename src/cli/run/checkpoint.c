@@ -240,7 +240,7 @@ int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_
     if (!contact) b.oom = 1;
     if (contact) hk_pairs_contacts(w, pr, contact);
     put_u64(&b, (uint64_t)ncontact);
-    put_i64(&b, pr ? pr->left : 0);
+    put_i64(&b, hk_pairs_left(pr));
     for (int64_t i = 0; i < ncontact && contact; i++) {
         put_i32(&b, contact[i].kind);
         for (int c = 0; c < 4; c++) put_i32(&b, contact[i].p[c]);

@@ -59,7 +59,7 @@ static inline int hk_pose_moves(const hk_pose *P)
     return P->v[0] != 0 || P->v[1] != 0 || P->v[2] != 0 || P->w[0] != 0 || P->w[1] != 0 || P->w[2] != 0;
 }
 /* A moving frame's share of a contact's blocks, Kc and Dc (the particle at
- * x), added to K and D, and its rate Kc u + Dc a to R (response.h,
+ * x), added to K and D, and its rate Kc u + Dc a to R (contact_state.h,
  * hk_contact_rec): u the velocity of the frame's point at x, a = -w x v
  * the change of that velocity at the fixed place x (the origin moving at
  * v, the frame turning at w). */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "collider.h"
+#include "layer_rule.h"
 #include "pairs.h"
 #include "response.h"
 
@@ -32,17 +33,11 @@ int hk_world_set_contact(hk_world *w, const hk_contact_def *def)
         return hk_fail(w, "contact: the particle model's radius must be a finite number > 0 m (got %g)", def->radius);
     struct hk_contact *ct = hk_contact_get(w);
     if (!ct) return hk_failed(w);
-    const double rest = hk_smallest_rest_length(w), most = hk_particle_radius_limit(w, rest);
-    if (spheres && (def->bodies || def->self) && (hk_real)def->radius > (hk_real)most)
-        return hk_fail(w,
-                       "contact: radius %g m is larger than the smallest spring rest length times the bodies' stencil "
-                       "reach, %g m: give a radius of at most %g m",
-                       def->radius, most, most);
-    if (!spheres && (def->bodies || def->self) && (hk_real)def->thickness > (hk_real)rest)
-        return hk_fail(w,
-                       "contact: thickness %g m is larger than the smallest spring rest length %g m: give a "
-                       "thickness of at most %g m",
-                       def->thickness, rest, rest);
+    const int unfit = def->bodies || def->self
+                          ? hk_layer_check(w, "contact", spheres ? HK_LAYER_PARTICLES : HK_LAYER_TRIANGLES,
+                                           spheres ? def->radius : def->thickness, hk_smallest_rest_length(w))
+                          : 0;
+    if (unfit) return unfit;
     if (!def->bodies && !def->self) { /* off */
         hk_pairs_free(ct->pairs);
         ct->pairs = NULL;

@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+#include "check.h"
+
 /* Adds the block s (I - n n^T - t t^T) (t: a unit vector in the tangent plane, or NULL) to b. */
 static void add_tangential(double b[6], double s, const double n[3], const double *t)
 {
@@ -22,7 +24,8 @@ void hk_friction_anchored(const hk_friction_contact *fc, double kt, double ct, c
     const double size2 = g_dot(ft, ft), size = size2 > limit * limit ? sqrt(size2) : 0; /* 0: within the limit */
     const double s = size > limit ? limit / size : 1; /* sliding: the same direction at the limit */
     for (int k = 0; k < 3; k++) f[k] += s * ft[k], t[k] = s < 1 ? ft[k] / size : 0;
-    if (!K) return; /* the force alone */
+    HK_ASSERT(!(s * s * size2 > limit * limit * (1 + 1e-9))); /* within Coulomb's cone (a NaN state is a blow-up's) */
+    if (!K) return;                                           /* the force alone */
     /* sliding, the force's size is fixed: its blocks only turn it, without its own direction */
     add_tangential(K, s * kt, fc->n, s < 1 ? t : NULL);
     add_tangential(D, s * ct, fc->n, s < 1 ? t : NULL);
@@ -35,7 +38,8 @@ void hk_friction_viscous(double mu, double fn, double m, double h, const double 
     if (!(st > 0)) return;
     const double c = stick * st <= limit ? stick : limit / st; /* sticking (viscous), or sliding (Coulomb) */
     for (int k = 0; k < 3; k++) f[k] -= c * vt[k];
-    if (!D) return; /* the force alone */
+    HK_ASSERT(!(c * st > limit * (1 + 1e-9))); /* within Coulomb's cone */
+    if (!D) return;                            /* the force alone */
     /* D += c (I - n n^T), sliding without the slip's own direction: c (I - n n^T - t t^T), t = vt / |vt| */
     add_tangential(D, c, n, NULL);
     if (stick * st > limit) g_add_outer(D, -c / (st * st), vt);
@@ -54,15 +58,14 @@ void hk_friction_add(hk_real *const anchor[4], int i, int c, const hk_pose *P, i
         hk_friction_viscous(fc->mu, fc->fn, fc->m, fc->h, fc->n, fc->vt, f, D);
         return;
     }
-    const double kt = 0.5 * fc->m / (fc->h * fc->h), ct = fc->m / fc->h;
+    double kt, ct, s;
+    hk_friction_spring(fc->m, fc->h, &kt, &ct);
     double al[3] = {anchor[0][i], anchor[1][i], anchor[2][i]}, aw[3], dx[3], d[3];
     hk_pose_to_world(P, al, aw);
     g_sub(fc->x, aw, dx);
     const double dn = g_dot(dx, fc->n);
     for (int k = 0; k < 3; k++) d[k] = dx[k] - dn * fc->n[k];
-    const double limit = fc->mu * fc->fn, off2 = g_dot(d, d);
-    if (first && off2 * kt * kt > limit * limit) { /* sliding: the anchor dragged to within reach, limit / k_t */
-        const double s = limit / kt / sqrt(off2);
+    if (first && hk_friction_drag(kt, fc->mu * fc->fn, d, &s)) { /* sliding: the anchor dragged to within reach */
         for (int k = 0; k < 3; k++) aw[k] += (1 - s) * d[k], d[k] *= s;
         hk_pose_to_local(P, aw, al);
         for (int k = 0; k < 3; k++) anchor[k][i] = (hk_real)al[k];

@@ -3,7 +3,10 @@
 #ifndef HOOKE_FRICTION_H
 #define HOOKE_FRICTION_H
 
+#include <math.h>
+
 #include "collider.h"
+#include "geometry.h"
 
 /*
  * Static friction. A particle touching a collider with friction holds an
@@ -37,6 +40,25 @@ typedef struct hk_friction_contact {
     double x[3];  /* the particle's place (world) [m] */
     double p[3];  /* the same in the collider's frame [m] */
 } hk_friction_contact;
+
+/* The anchor's spring k_t = m / (2 h^2) [N/m] and damper c_t = m / h [N s/m] of a contact of mass m [kg] at the
+ * substep h [s]. */
+static inline void hk_friction_spring(double m, double h, double *kt, double *ct)
+{
+    *kt = 0.5 * m / (h * h);
+    *ct = m / h;
+}
+
+/* Whether the anchor's spring kt [N/m] on the tangential offset d [m] pulls harder than Coulomb's limit [N]
+ * (sliding); then *s, the fraction of d the anchor, dragged along it, leaves: the spring pulls at the limit. The
+ * substep's first evaluation drags a collider's anchor and a pair's alike. */
+static inline int hk_friction_drag(double kt, double limit, const double d[3], double *s)
+{
+    const double off2 = g_dot(d, d);
+    if (!(off2 * kt * kt > limit * limit)) return 0;
+    *s = limit / kt / sqrt(off2);
+    return 1;
+}
 
 /* The viscous friction of a contact without an anchor: -min(mu fn, (m / h)
  * |vt|) vt / |vt| (mu: the coefficient, fn the normal force [N], m the

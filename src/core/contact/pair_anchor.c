@@ -83,12 +83,13 @@ void hk_pairs_friction(const hk_world *w, hk_pairs *pr, int64_t k, const hk_pair
         const double *x = pr->xs + 3 * (int64_t)pr->at[4 * k + c];
         for (int e = 0; e < 3; e++) r[e] += al[c] * x[e];
     }
-    const double rn = g_dot(r, n), kt = 0.5 * m / (h * h), ct = m / h, limit = mu * fn;
+    const double rn = g_dot(r, n);
+    double kt, ct, s;
+    hk_friction_spring(m, h, &kt, &ct);
     for (int e = 0; e < 3; e++) d[e] = r[e] - rn * n[e];
     if (pr->first) {
-        const double off2 = g_dot(d, d);
-        if (off2 * kt * kt > limit * limit) { /* sliding: dragged towards the nearest weights, to pull at the limit */
-            const double s = limit / kt / sqrt(off2);
+        /* sliding: dragged towards the nearest weights, to pull at the limit */
+        if (hk_friction_drag(kt, mu * fn, d, &s)) {
             for (int c = 0; c < 2; c++) wa[c] = now[c] + s * (wa[c] - now[c]);
             for (int e = 0; e < 3; e++) d[e] *= s;
         }

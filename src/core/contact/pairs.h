@@ -299,6 +299,8 @@ void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk
 /* The diagonal block of particle inv[j] from its touching pairs, sum alpha^2 (sK K + sD D), into out; returns
  * the particle (the multigrid's first coarse level). */
 int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out[6]);
+/* How many particles the pairs hold: the j of hk_pairs_diag run over [0, that) (0 for no pairs, pr NULL). */
+static inline int hk_pairs_particles(const hk_pairs *pr) { return pr ? pr->ninv : 0; }
 /* The distance within which the particles a (na of them) and b (nb) can come to the thickness when each particle i
  * moves at most r[i]: every point of a triangle or edge moves at most as far as the farthest of its
  * corners; a margin of 1e-9 of it keeps a test against it on the safe side of rounding [m]. */
@@ -361,6 +363,8 @@ static inline int hk_pairs_past(const hk_pairs *pr, int i, const double x[3])
 }
 /* Whether a pair touches now. */
 int hk_pairs_touching(const hk_pairs *pr);
+/* The pairs still meeting after the last step's safety net, the statistics' crossings (0 for no pairs, pr NULL). */
+static inline int64_t hk_pairs_left(const hk_pairs *pr) { return pr ? pr->left : 0; }
 
 /* The contacts of the state now (the statistics, the frames): the pairs
  * of the last step's candidates within the thickness are added to

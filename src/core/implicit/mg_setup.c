@@ -41,7 +41,7 @@ static void add_contacts(const hk_mg *mg, const hk_world *w, const mg_body *B, i
         for (int e = 0; e < 6; e++) L->d[e][J] += blk[e];
     }
     const hk_pairs *pr = hk_pairs_of(w); /* the pairs' diagonal terms alpha_i^2 B (their couplings left out) */
-    for (int j = 0; pr && hk_contact_in_system(w) && j < pr->ninv; j++) {
+    for (int j = 0; hk_contact_in_system(w) && j < hk_pairs_particles(pr); j++) {
         hk_real blk[6];
         const int64_t l = hk_pairs_diag(pr, j, mg->sK, mg->sD, blk) - B->first;
         if (l < 0 || l >= w->bodies[B->body].count) continue;

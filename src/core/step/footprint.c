@@ -59,7 +59,7 @@ double hk_memory_estimate(const hk_memory_need *n)
         b += (3 * HK_SYS_VECTORS + 7) * R * C + 3 * R * (double)n->lattice_family_nodes + 6 * R * P + sizeof(int) * P +
              48 * R * P;
     }
-    if (n->contact) b += 11 * R * C; /* response.c: each particle's force, start, slack and friction anchor */
+    if (n->contact) b += 11 * R * C; /* collider_contact.c: each particle's force, start, slack and friction anchor */
     return b;
 }
 

@@ -2,7 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "integrators.h"
 
-#include "contacts.h"
+#include "spheres_walls.h"
 #include "fpmode.h"
 #include "forces.h"
 #include "part.h"
@@ -35,7 +35,7 @@ static void step(hk_world *w)
     const struct hk_world_facts *facts = hk_world_facts(w);
     const int anchors = facts->anchors > 0, breakable = facts->breakable > 0;
     /* colliders and contact between bodies: the step's candidates (contact/response.h) */
-    const int colliders = w->contact && (w->contact->ncol > 0 || w->contact->pairs);
+    const int colliders = hk_contact_on(w);
     if (colliders && hk_contact_begin_step(w) != 0) {
         w->step_failed = hk_failed(w);
         return;

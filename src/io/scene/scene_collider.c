@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "layer_rule.h"
 #include "pairs.h"
 #include "response.h"
 #include "scene_keys.h"
@@ -89,12 +90,12 @@ int sc_collider_add(hk_world *w, const sc_item *it, sc_lexer *lx)
     const sc_collider_scene *d = it->def;
     hk_collider_def def = d->def;
     /* colliders are added after every body (sc_kind.late): every spring is there to check the thickness against */
-    const double rest = hk_smallest_rest_length(w);
-    if ((hk_real)def.thickness > (hk_real)rest) { /* in the springs' precision, as hk_world_add_collider judges */
+    double most; /* in the springs' precision, as hk_world_add_collider judges */
+    if (!hk_layer_fits(w, HK_LAYER_COLLIDER, def.thickness, hk_smallest_rest_length(w), &most)) {
         sc_fail(lx, d->thickness_line, d->thickness_col,
                 "expected a 'thickness' of at most %g m, the smallest spring rest length in the scene, got %g m (a "
                 "particle would meet the collider through its neighbours)",
-                rest, def.thickness);
+                most, def.thickness);
         return SC_ADD_REPORTED;
     }
     hk_mesh m = {0};
@@ -157,18 +158,20 @@ int sc_contact_finish(sc_section *s, void *def, int64_t *count)
 int sc_contact_build(hk_world *w, const sc_settings *set, sc_lexer *lx)
 {
     if (!set->contact.bodies && !set->contact.self) return 0;
-    const double rest = hk_smallest_rest_length(w), most = hk_particle_radius_limit(w, rest);
-    if (set->contact.model == HK_CONTACT_PARTICLES && (hk_real)set->contact.radius > (hk_real)most)
+    const int spheres = set->contact.model == HK_CONTACT_PARTICLES;
+    const double rest = hk_smallest_rest_length(w);
+    double most; /* as hk_world_set_contact judges */
+    if (spheres && !hk_layer_fits(w, HK_LAYER_PARTICLES, set->contact.radius, rest, &most))
         return sc_fail(lx, set->contact_line, set->contact_col,
                        "expected a 'radius' of at most %g m, the smallest spring rest length in the scene times the "
                        "bodies' stencil reach, got %g m (a particle would meet its own body's particles next to its "
                        "neighbours at rest)",
                        most, set->contact.radius);
-    if (set->contact.model == HK_CONTACT_TRIANGLES && (hk_real)set->contact.thickness > (hk_real)rest)
+    if (!spheres && !hk_layer_fits(w, HK_LAYER_TRIANGLES, set->contact.thickness, rest, &most))
         return sc_fail(lx, set->contact_line, set->contact_col,
                        "expected a 'thickness' of at most %g m, the smallest spring rest length in the scene, got %g "
                        "m (a particle would meet its own body's triangles through its neighbours)",
-                       rest, set->contact.thickness);
+                       most, set->contact.thickness);
     if (hk_world_set_contact(w, &set->contact) != 0)
         return sc_fail(lx, set->contact_line, 1, "contact: %s", hk_world_error(w));
     return 0;

@@ -1,7 +1,7 @@
-/* contacts.h — sphere obstacles and room walls: projection with a collision energy loss. */
+/* spheres_walls.h — sphere obstacles and room walls: projection with a collision energy loss. */
 /* SPDX-License-Identifier: MIT */
-#ifndef HOOKE_CONTACTS_H
-#define HOOKE_CONTACTS_H
+#ifndef HOOKE_SPHERES_WALLS_H
+#define HOOKE_SPHERES_WALLS_H
 
 #include "world.h"
 

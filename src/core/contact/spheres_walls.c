@@ -1,6 +1,6 @@
-/* contacts.c — sphere obstacles (static or moving) and axis-aligned room walls. */
+/* spheres_walls.c — sphere obstacles (static or moving) and axis-aligned room walls. */
 /* SPDX-License-Identifier: MIT */
-#include "contacts.h"
+#include "spheres_walls.h"
 
 #include <math.h>
 #include <stdatomic.h>
