@@ -62,6 +62,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->pan);
     free(pr->anch);
     free(pr->anch_next);
+    hk_particle_lists_free(pr->pl);
     free(pr);
 }
 
@@ -418,6 +419,7 @@ static int select_step(const hk_world *w, hk_pairs *pr)
     const int n = w->p.count;
     pr->room = next_room(w, pr);
     pr->chosen = w->steps;
+    pr->selected++;
     memcpy(pr->qs, pr->q0, (size_t)(3 * n) * sizeof *pr->qs);
     for (int i = 0; i < n; i++) pr->bs[i] = pr->b[i] + pr->room;
     pr->pairs_hold = 1;
