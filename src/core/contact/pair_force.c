@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "geometry.h"
+#include "soft.h"
 #include "team.h"
 
 /* A task's entries in hk_pairs.share. */
@@ -91,7 +92,7 @@ static double pair_geometry(const hk_pairs *pr, const hk_pair *pa, const double 
  * m; none for an edge pair (pairs.h). */
 static double normal_damping(const hk_contact_def *d, int ee, double m)
 {
-    return ee ? 0 : 2 * d->damping_ratio * sqrt(d->stiffness * m);
+    return ee ? 0 : hk_soft_make(d->stiffness, d->damping_ratio, m).c;
 }
 
 /* Pair k's normal force at the current state into *ev (hooke.h hk_contact_def: the colliders' spring and damping
@@ -128,7 +129,7 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
     }
     if (!(inv > 0)) return 0; /* every particle held: nothing to move */
     const double m = 1 / inv, vn = g_dot(vr, n);
-    const double fn = d->stiffness * (pr->th - gap) - normal_damping(d, ee, m) * vn;
+    const double fn = hk_soft_force((hk_soft){d->stiffness, normal_damping(d, ee, m)}, pr->th - gap, vn);
     if (!(fn > 0)) return 0;
     for (int c = 0; c < 3; c++) ev->n[c] = n[c], ev->vr[c] = vr[c];
     ev->fn = fn, ev->m = m;

@@ -13,6 +13,7 @@
 #include "geometry.h"
 #include "pairs.h"
 #include "part.h"
+#include "soft.h"
 #include "team.h"
 
 /* Loops over candidates or particles run on the world's team from 4096
@@ -334,7 +335,7 @@ static int colliders_begin(hk_world *w, struct hk_contact *ct)
  * HK_CONTACT_LAND of the thickness out [m]. */
 static double landing_gap(const hk_collider_def *d, double m, double vn)
 {
-    const double depth = m > 0 ? -vn * sqrt(m / d->stiffness) : 0;
+    const double depth = hk_soft_stop_depth(d->stiffness, m, vn);
     return d->thickness - fmin(depth, (1 - HK_CONTACT_LAND) * d->thickness);
 }
 
@@ -593,15 +594,16 @@ static int particle_force(struct hk_contact *ct, const hk_pose *P, int i, int fi
         hk_pose_to_world(&P[c], q, qw);
         hk_pose_velocity(&P[c], qw, vs);
         g_sub(v, vs, vr);
-        const double vn = g_dot(vr, nw), cn = 2 * d->damping_ratio * sqrt(d->stiffness * m);
-        const double fn = d->stiffness * (d->thickness - phi) - cn * vn;
+        const double vn = g_dot(vr, nw);
+        const hk_soft law = hk_soft_make(d->stiffness, d->damping_ratio, m);
+        const double fn = hk_soft_force(law, d->thickness - phi, vn);
         if (!(fn > 0)) continue; /* moving away faster than the spring pushes: no pull */
         touched = 1;
         const int moves = hk_pose_moves(&P[c]); /* its blocks apart for its rate; a still one's rate is 0 */
         double Kc[6] = {0}, Dc[6] = {0}, *Kt = moves ? Kc : K, *Dt = moves ? Dc : D;
         for (int k = 0; k < 3; k++) f[k] += fn * nw[k];
-        g_add_outer(Kt, d->stiffness, nw);
-        g_add_outer(Dt, cn, nw);
+        g_add_outer(Kt, law.k, nw);
+        g_add_outer(Dt, law.c, nw);
         if (d->friction > 0) {
             hk_friction_contact fc = {d->friction,       fn, m, h, {nw[0], nw[1], nw[2]}, {0}, {x[0], x[1], x[2]},
                                       {p[0], p[1], p[2]}};
