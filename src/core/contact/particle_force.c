@@ -8,6 +8,7 @@
 #include "friction.h"
 #include "geometry.h"
 #include "pairs.h"
+#include "soft.h"
 #include "team.h"
 
 /*
@@ -20,7 +21,7 @@
  *   2. per pair, in one loop without branches (`omp simd`: lanes where
  *      the ISA gathers; the baseline x86-64 build runs it scalar): its two
  *      places, their distance, the normal and the contact law
- *      (hk_contact_def: a spring across the contact distance, damped by the
+ *      (soft.h: a spring across the contact distance, damped by the
  *      damping ratio with the pair's mass), and whether it touches; the
  *      rare pair whose particle is past its bound (it acts only
  *      if its bounds let it, hk_pairs_in_step) or whose centres meet (the
@@ -143,9 +144,10 @@ float hk_particle_side(const hk_pairs *pr, const hk_pair *pa)
     return g_dot(n, d) < 0 ? -1.0f : 1.0f;
 }
 
-/* The contact law of a pair at distance gap [m] along unit normal n, velocities va, vb [m/s] and inverse masses
- * ia, ib [1/kg] of its two particles (pair_force.c's evaluate, the same operations): its relative velocity vr, mass
- * *m and normal force, returned; it touches where gap < th, the masses are not both held and the force is > 0. */
+/* The soft contact law (soft.h) of a pair at distance gap [m] along unit normal n, velocities va, vb [m/s] and
+ * inverse masses ia, ib [1/kg] of its two particles, with its effective mass (pair_force.c's evaluate, the same
+ * operations): its relative velocity vr, mass *m and normal force, returned; it touches where gap < th, the masses
+ * are not both held and the force is > 0. */
 static inline double sphere_law(const hk_contact_def *d, double th, double gap, const double n[3], const double va[3],
                                 const double vb[3], double ia, double ib, double vr[3], double *m)
 {
@@ -153,7 +155,7 @@ static inline double sphere_law(const hk_contact_def *d, double th, double gap, 
     const double inv = (0.0 + ia) + ib;
     *m = 1 / inv;
     const double vn = g_dot(vr, n);
-    return d->stiffness * (th - gap) - 2 * d->damping_ratio * sqrt(d->stiffness * *m) * vn;
+    return hk_soft_force(hk_soft_make(d->stiffness, d->damping_ratio, *m), th - gap, vn);
 }
 
 /* What the tasks of the passes share. */
@@ -264,7 +266,7 @@ static void pair_force(const force_pass *fp, int64_t k, int64_t q)
     for (int c = 0; c < 3; c++) f[c] = fn * n[c];
     if (blocks) {
         g_add_outer(K, d->stiffness, n);
-        g_add_outer(D, 2 * d->damping_ratio * sqrt(d->stiffness * pl->m[k]), n);
+        g_add_outer(D, hk_soft_make(d->stiffness, d->damping_ratio, pl->m[k]).c, n);
     }
     if (pr->first) pr->anch_next[q].cand = -1; /* two particles hold no anchor (pair_anchor.c) */
     if (d->friction > 0) {                     /* viscous, its spring shared among its particles' touching pairs */
