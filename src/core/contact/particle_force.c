@@ -18,9 +18,9 @@
  * and their particles.
  *   1. per particle of the pairs (inv): its place now, and whether it is
  *      past its step's bound;
- *   2. per pair, in one loop without branches (`omp simd`: lanes where
- *      the ISA gathers; the baseline x86-64 build runs it scalar): its two
- *      places, their distance, the normal and the contact law
+ *   2. per pair, in one loop without branches (scalar: the baseline
+ *      x86-64 build has no gather to bring the pairs' particles into
+ *      lanes): its two places, their distance, the normal and the contact law
  *      (soft.h: a spring across the contact distance, damped by the
  *      damping ratio with the pair's mass), and whether it touches; the
  *      rare pair whose particle is past its bound (it acts only
@@ -223,7 +223,6 @@ static int64_t pairs_law(const hk_world *w, const hk_pairs *pr, struct hk_partic
     double *fnk = pl->fn, *mk = pl->m;
     uint8_t *on = pl->on;
     const uint8_t *past = pl->past;
-#pragma omp simd
     for (int64_t k = k0; k < k1; k++) {
         const int32_t a = ja[k], b = jb[k], i = ia[k], j = ib[k];
         const double xa = X[a], ya = Y[a], za = Z[a], xb = X[b], yb = Y[b], zb = Z[b];
