@@ -307,7 +307,7 @@ static int starts(const hk_world *w, hk_pairs *pr)
                 pr->b[i] = p->inv_mass[i] == 0 ? 0 : g_max(1.25 * (v * dt + gg * dt * dt), floor);
                 pr->mv[i] = hk_pairs_from_found(pr, i, x) + pr->b[i];
                 hold &= pr->mv[i] <= pr->rb[i];
-                fit &= sqrt(g_dist2(x, pr->qs + 3 * (int64_t)i)) + pr->b[i] <= pr->bs[i];
+                fit = fit && hk_root_plus_within(g_dist2(x, pr->qs + 3 * (int64_t)i), pr->b[i], pr->bs[i]);
             }
     pr->pairs_hold = fit;
     return hold;
@@ -534,8 +534,8 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
                 double x[3];
                 hk_particle_position(w, &w->bodies[b], i, x);
-                outran |= hk_pairs_from_found(pr, i, x) > pr->rb[i];
-                overran |= sqrt(g_dist2(x, pr->q0 + 3 * (int64_t)i)) > pr->b[i];
+                outran |= hk_pairs_outran(pr, i, x);
+                overran |= hk_pairs_past(pr, i, x);
             }
     if (!outran && !overran) return 0;
     pr->outran++;

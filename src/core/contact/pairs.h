@@ -3,6 +3,7 @@
 #ifndef HOOKE_PAIRS_H
 #define HOOKE_PAIRS_H
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -368,10 +369,37 @@ static inline double hk_pairs_from_found(const hk_pairs *pr, int i, const double
     const double d[3] = {x[0] - q[0] - pr->shift[0], x[1] - q[1] - pr->shift[1], x[2] - q[2] - pr->shift[2]};
     return sqrt(g_dot(d, d));
 }
+/* Whether sqrt(d2) > r, as that expression decides it, bit for bit: the root is taken only where d2 lies within a
+ * few rounding steps of r^2 (each particle's test against its bound, at every step and force evaluation, is nearly
+ * always far from it). Beyond them the square root, correctly rounded and monotonic, cannot cross r. */
+static inline int hk_root_above(double d2, double r)
+{
+    const double r2 = r * r;
+    if (r2 >= DBL_MIN) { /* not where r^2 lost bits below the normal numbers (or is not a number) */
+        if (d2 < r2 * (1 - 0x1p-40)) return 0;
+        if (d2 > r2 * (1 + 0x1p-40)) return 1;
+    }
+    return sqrt(d2) > r;
+}
+/* Whether sqrt(d2) + b <= c, as that expression decides it, bit for bit: true without the root where d2 lies a few
+ * rounding steps below (c - b)^2, so that the sum's rounding cannot cross c. */
+static inline int hk_root_plus_within(double d2, double b, double c)
+{
+    const double t = c - b, t2 = t * t;
+    if (t > 0 && t2 >= DBL_MIN && d2 < t2 * (1 - 0x1p-40)) return 1;
+    return sqrt(d2) + b <= c;
+}
 /* Whether particle i at x has moved past its step's bound (further than b from its place at the step's start). */
 static inline int hk_pairs_past(const hk_pairs *pr, int i, const double x[3])
 {
-    return sqrt(g_dist2(x, pr->q0 + 3 * (int64_t)i)) > pr->b[i];
+    return hk_root_above(g_dist2(x, pr->q0 + 3 * (int64_t)i), pr->b[i]);
+}
+/* Whether particle i at x has left its candidates' room: hk_pairs_from_found(pr, i, x) > rb[i]. */
+static inline int hk_pairs_outran(const hk_pairs *pr, int i, const double x[3])
+{
+    const double *q = pr->qb + 3 * (int64_t)i;
+    const double d[3] = {x[0] - q[0] - pr->shift[0], x[1] - q[1] - pr->shift[1], x[2] - q[2] - pr->shift[2]};
+    return hk_root_above(g_dot(d, d), pr->rb[i]);
 }
 /* Whether a pair touches now. */
 int hk_pairs_touching(const hk_pairs *pr);
