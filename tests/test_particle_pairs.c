@@ -1,6 +1,10 @@
-/* test_particle_pairs.c — the particle model of contact: a fold kept apart, momentum, the solve's blocks, refusals. */
+/* test_particle_pairs.c — the particle model of contact: a fold kept apart, momentum, the solve's blocks, refusals,
+ * its bound tests. */
 /* SPDX-License-Identifier: MIT */
 #include "hk_test_pairs.h"
+
+#include <float.h>
+#include <math.h>
 
 #include "pairs.h"
 #include "world.h"
@@ -136,13 +140,55 @@ static void test_bad_particle_defs(void **state)
     hk_world_destroy(w);
 }
 
+/* The bounds' tests without a square root (pairs.h: each particle's place against its step's bound at every force
+ * evaluation, and the step's checks) decide as the expressions with the root do, bit for bit: at a few ulps either
+ * side of the bound, across the magnitudes (r^2 below the normal numbers, overflowing, 0, infinite, not a number),
+ * and at random. Margins too thin (a rounding step) would flip the answer right at the bound; this sees it. */
+static void test_bound_tests_without_roots(void **state)
+{
+    (void)state;
+    const double rs[] = {0,     1e-300, 1e-160, 1.4e-154, 1.5e-154, 1e-150,  1e-12, 3.3e-6,   1e-3,
+                         0.005, 1,      7.25,   1e150,    1.3e154,  1.4e154, 1e200, INFINITY, NAN};
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    long checked = 0;
+    for (size_t a = 0; a < sizeof rs / sizeof *rs; a++) {
+        const double r = rs[a], r2 = r * r;
+        double d2s[64];
+        int m = 0;
+        d2s[m++] = 0, d2s[m++] = r2, d2s[m++] = INFINITY, d2s[m++] = NAN, d2s[m++] = r;
+        for (int k = 1; k <= 8; k++) { /* k ulps either side of r^2, and of (r + k ulps)^2 */
+            double lo = r2, hi = r2, rl = r, rh = r;
+            for (int s = 0; s < k; s++) lo = nextafter(lo, 0), hi = nextafter(hi, INFINITY);
+            for (int s = 0; s < k; s++) rl = nextafter(rl, 0), rh = nextafter(rh, INFINITY);
+            d2s[m++] = lo, d2s[m++] = hi, d2s[m++] = rl * rl, d2s[m++] = rh * rh;
+        }
+        for (int k = 0; k < 20; k++) { /* at random within a factor 2 of r^2 */
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            d2s[m++] = r2 * (0.5 + 1.5 * (double)(seed >> 11) * 0x1p-53);
+        }
+        for (int k = 0; k < m; k++) {
+            const double d2 = d2s[k];
+            assert_int_equal(hk_root_above(d2, r), sqrt(d2) > r);
+            for (size_t e = 0; e < sizeof rs / sizeof *rs; e++) { /* b + sqrt(d2) against c = b + r, and near it */
+                const double b = rs[e], c = b + r;
+                assert_int_equal(hk_root_plus_within(d2, b, c), sqrt(d2) + b <= c);
+                assert_int_equal(hk_root_plus_within(d2, b, nextafter(c, 0)), sqrt(d2) + b <= nextafter(c, 0));
+                assert_int_equal(hk_root_plus_within(d2, b, nextafter(c, INFINITY)),
+                                 sqrt(d2) + b <= nextafter(c, INFINITY));
+                checked += 3;
+            }
+            checked++;
+        }
+    }
+    assert_true(checked > 10000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fold_layers_stay_apart),
-        cmocka_unit_test(test_momentum_kept),
-        cmocka_unit_test(test_rest_depth_under_implicit_euler),
-        cmocka_unit_test(test_bad_particle_defs),
+        cmocka_unit_test(test_fold_layers_stay_apart),          cmocka_unit_test(test_momentum_kept),
+        cmocka_unit_test(test_rest_depth_under_implicit_euler), cmocka_unit_test(test_bad_particle_defs),
+        cmocka_unit_test(test_bound_tests_without_roots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,15 +13,6 @@
 /* A task's entries in hk_pairs.share. */
 enum { HK_SHARE_K0, HK_SHARE_ON, HK_SHARE_Q, HK_SHARE_N };
 
-/* Loops over pairs or their particles run on the world's team from hk_pairs_parallel_min of them (hk_pairs_team);
- * each iteration writes one pair's or one particle's values only, so the bits are the same either way. */
-int64_t hk_pairs_parallel_min(const hk_world *w)
-{
-    return w->def.list_parallel_min < 4096 ? w->def.list_parallel_min : 4096;
-}
-
-int hk_pairs_team(const hk_world *w, int64_t n) { return n >= hk_pairs_parallel_min(w) ? hk_world_team(w) : 1; }
-
 /* d = the point at s on edge x0 x1 less the point at t on edge x2 x3 (an edge pair's closest points) */
 static void edge_gap(const double *x0, const double *x1, const double *x2, const double *x3, double s, double t,
                      double d[3])
@@ -37,11 +28,8 @@ static float pair_side(const hk_pairs *pr, const hk_pair *pa)
     const double *x[4];
     for (int c = 0; c < 4; c++) x[c] = pr->q0 + 3 * (int64_t)pa->p[c];
     double u[3], v[3], n[3], d[3];
-    if (pa->kind == HK_PAIR_PP) { /* two particles: along z, turned to where the first was (+z where they were one) */
-        g_sub(x[0], x[1], d);
-        n[0] = n[1] = 0, n[2] = 1;
-        if (d[2] == 0) return d[1] < 0 || (d[1] == 0 && d[0] < 0) ? -1.0f : 1.0f;
-    } else if (pa->kind == HK_PAIR_VT) {
+    if (pa->kind == HK_PAIR_PP) return hk_particle_side(pr, pa); /* two particles (particle_force.c) */
+    if (pa->kind == HK_PAIR_VT) {
         g_sub(x[2], x[1], u), g_sub(x[3], x[1], v), g_cross(u, v, n), g_sub(x[0], x[1], d);
     } else {
         double s, t;
@@ -372,6 +360,10 @@ static int touching_room(hk_pairs *pr)
 
 void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
 {
+    if (pr->def.model == HK_CONTACT_PARTICLES) { /* two spheres a pair: particle_force.c's passes */
+        hk_particle_forces(w, pr, h, f);
+        return;
+    }
     const int64_t np = pr->npair;
     const int team = hk_pairs_team(w, np);
     pair_pass pp = {w, pr, h, f, NULL};
@@ -405,6 +397,7 @@ int hk_pairs_touching(const hk_pairs *pr) { return pr->non > 0; }
 void hk_pairs_substep_begin(hk_world *w, hk_pairs *pr)
 {
     pr->first = 1;
+    if (pr->def.model == HK_CONTACT_PARTICLES) return; /* no swept test reads the places at its start */
     pair_pass pp = {w, pr, 0, NULL, NULL};
     hk_team_run(w, hk_pairs_team(w, pr->ninv), gather_task, &pp);
 }

@@ -63,6 +63,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->pan);
     free(pr->anch);
     free(pr->anch_next);
+    hk_particle_lists_free(pr->pl);
     free(pr);
 }
 
@@ -308,7 +309,7 @@ static int starts(const hk_world *w, hk_pairs *pr)
                 pr->b[i] = p->inv_mass[i] == 0 ? 0 : g_max(1.25 * (v * dt + gg * dt * dt), floor);
                 pr->mv[i] = hk_pairs_from_found(pr, i, x) + pr->b[i];
                 hold &= pr->mv[i] <= pr->rb[i];
-                fit &= sqrt(g_dist2(x, pr->qs + 3 * (int64_t)i)) + pr->b[i] <= pr->bs[i];
+                fit = fit && hk_root_plus_within(g_dist2(x, pr->qs + 3 * (int64_t)i), pr->b[i], pr->bs[i]);
             }
     pr->pairs_hold = fit;
     return hold;
@@ -420,6 +421,7 @@ static int select_step(const hk_world *w, hk_pairs *pr)
     const int n = w->p.count;
     pr->room = next_room(w, pr);
     pr->chosen = w->steps;
+    pr->selected++;
     memcpy(pr->qs, pr->q0, (size_t)(3 * n) * sizeof *pr->qs);
     for (int i = 0; i < n; i++) pr->bs[i] = pr->b[i] + pr->room;
     pr->pairs_hold = 1;
@@ -534,8 +536,8 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
                 double x[3];
                 hk_particle_position(w, &w->bodies[b], i, x);
-                outran |= hk_pairs_from_found(pr, i, x) > pr->rb[i];
-                overran |= sqrt(g_dist2(x, pr->q0 + 3 * (int64_t)i)) > pr->b[i];
+                outran |= hk_pairs_outran(pr, i, x);
+                overran |= hk_pairs_past(pr, i, x);
             }
     if (!outran && !overran) return 0;
     pr->outran++;

@@ -3,6 +3,7 @@
 #ifndef HOOKE_PAIRS_H
 #define HOOKE_PAIRS_H
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -205,6 +206,11 @@ typedef struct hk_pairs {
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
                                        motion outran the broad phase */
     int64_t left;                   /* pairs still meeting after the safety net, last step (0) */
+
+    /* the times the step's pairs were chosen (select_step), since the world was made, and the particle model's
+     * lists of them, made again when they are chosen again (particle_force.c) */
+    int64_t selected;
+    struct hk_particle_lists *pl;
 } hk_pairs;
 
 /* *p (a pointer's address) with room for `need` items of `size` bytes, its room *cap (items) grown by half again
@@ -221,10 +227,18 @@ static inline int hk_pairs_room(void *p, int64_t *cap, int64_t need, size_t size
 }
 
 /* How many pairs (or particles) a loop over them needs to run on the world's team: 4096, or the world's
- * list_parallel_min when smaller (hk_world_def; tests set 0 by HOOKE_LIST_PARALLEL_MIN: every loop on the team). */
-int64_t hk_pairs_parallel_min(const hk_world *w);
+ * list_parallel_min when smaller (hk_world_def; tests set 0 by HOOKE_LIST_PARALLEL_MIN: every loop on the team).
+ * Each iteration of such a loop writes one pair's or one particle's values only, so the bits are the same either
+ * way. */
+static inline int64_t hk_pairs_parallel_min(const hk_world *w)
+{
+    return w->def.list_parallel_min < 4096 ? w->def.list_parallel_min : 4096;
+}
 /* Tasks for such a loop over n of them: the world's team from hk_pairs_parallel_min, else 1 (world.h). */
-int hk_pairs_team(const hk_world *w, int64_t n);
+static inline int hk_pairs_team(const hk_world *w, int64_t n)
+{
+    return n >= hk_pairs_parallel_min(w) ? hk_world_team(w) : 1;
+}
 
 /* The world's pair state, made on first use (hk_world_set_contact); NULL without pair contact, and on every rank
  * but 0 of a distributed run: rank 0 computes every body that takes part whole (core/step/distribute.c), and
@@ -240,6 +254,13 @@ void hk_pairs_free(hk_pairs *pr);
  * every particle's. 0, or a pair search's failure (pair_search.h). */
 struct pair_box;
 int hk_particle_search(hk_world *w, hk_pairs *pr, const struct pair_box *vb, const int32_t *body);
+/* The particle model's forces (particle_force.c), for hk_pairs_forces: the same forces, blocks and touching lists,
+ * bit for bit, from passes over its pairs' and particles' arrays. */
+void hk_particle_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3]);
+void hk_particle_lists_free(struct hk_particle_lists *pl);
+/* +1 or -1: the side particle pair pa started the step on (from the places at its start, q0): along z, turned to
+ * where its first particle was (+z where the two were one); the normal of a pair whose centres meet exactly. */
+float hk_particle_side(const hk_pairs *pr, const hk_pair *pa);
 /* The largest particle radius of the particle model the world's bodies allow: rest (the smallest spring rest
  * length, hk_smallest_rest_length) times the smallest stencil reach of a body (a lattice's largest stencil step, 1
  * for another body) [m]. */
@@ -356,10 +377,37 @@ static inline double hk_pairs_from_found(const hk_pairs *pr, int i, const double
     const double d[3] = {x[0] - q[0] - pr->shift[0], x[1] - q[1] - pr->shift[1], x[2] - q[2] - pr->shift[2]};
     return sqrt(g_dot(d, d));
 }
+/* Whether sqrt(d2) > r, as that expression decides it, bit for bit: the root is taken only where d2 lies within a
+ * few rounding steps of r^2 (each particle's test against its bound, at every step and force evaluation, is nearly
+ * always far from it). Beyond them the square root, correctly rounded and monotonic, cannot cross r. */
+static inline int hk_root_above(double d2, double r)
+{
+    const double r2 = r * r;
+    if (r2 >= DBL_MIN) { /* not where r^2 lost bits below the normal numbers (or is not a number) */
+        if (d2 < r2 * (1 - 0x1p-40)) return 0;
+        if (d2 > r2 * (1 + 0x1p-40)) return 1;
+    }
+    return sqrt(d2) > r;
+}
+/* Whether sqrt(d2) + b <= c, as that expression decides it, bit for bit: true without the root where d2 lies a few
+ * rounding steps below (c - b)^2, so that the sum's rounding cannot cross c. */
+static inline int hk_root_plus_within(double d2, double b, double c)
+{
+    const double t = c - b, t2 = t * t;
+    if (t > 0 && t2 >= DBL_MIN && d2 < t2 * (1 - 0x1p-40)) return 1;
+    return sqrt(d2) + b <= c;
+}
 /* Whether particle i at x has moved past its step's bound (further than b from its place at the step's start). */
 static inline int hk_pairs_past(const hk_pairs *pr, int i, const double x[3])
 {
-    return sqrt(g_dist2(x, pr->q0 + 3 * (int64_t)i)) > pr->b[i];
+    return hk_root_above(g_dist2(x, pr->q0 + 3 * (int64_t)i), pr->b[i]);
+}
+/* Whether particle i at x has left its candidates' room: hk_pairs_from_found(pr, i, x) > rb[i]. */
+static inline int hk_pairs_outran(const hk_pairs *pr, int i, const double x[3])
+{
+    const double *q = pr->qb + 3 * (int64_t)i;
+    const double d[3] = {x[0] - q[0] - pr->shift[0], x[1] - q[1] - pr->shift[1], x[2] - q[2] - pr->shift[2]};
+    return hk_root_above(g_dot(d, d), pr->rb[i]);
 }
 /* Whether a pair touches now. */
 int hk_pairs_touching(const hk_pairs *pr);
