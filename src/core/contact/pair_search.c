@@ -150,7 +150,7 @@ static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf
                 }
             }
             if (out->n > max) return PAIR_SEARCH_TOO_MANY;
-            sort_pairs(out->a + first, out->n - first);
+            if (out->n > first) sort_pairs(out->a + first, out->n - first); /* out->a is NULL while empty */
         }
     }
     return 0;
@@ -187,7 +187,7 @@ static int ee_pairs(const search_pass *sp, int64_t e0, int64_t e1_end, int64_t m
                 }
             }
             if (out->n > max) return PAIR_SEARCH_TOO_MANY;
-            sort_pairs(out->a + first, out->n - first);
+            if (out->n > first) sort_pairs(out->a + first, out->n - first); /* out->a is NULL while empty */
         }
     }
     return 0;
