@@ -79,6 +79,22 @@ PyObject *hk_py_forces(PyObject *o, void *c)
     return triple(self, p.count, p.fx, p.fy, p.fz);
 }
 
+PyObject *hk_py_rest_positions(PyObject *o, void *c)
+{
+    (void)c;
+    WORLD_OR_NULL(o);
+    const hk_particles_view p = hk_world_particles(self->w);
+    return triple(self, p.count, p.rx, p.ry, p.rz);
+}
+
+PyObject *hk_py_displacements(PyObject *o, void *c)
+{
+    (void)c;
+    WORLD_OR_NULL(o);
+    const hk_particles_view p = hk_world_particles(self->w);
+    return triple(self, p.count, p.qx, p.qy, p.qz);
+}
+
 PyObject *hk_py_masses(PyObject *o, void *c)
 {
     (void)c;

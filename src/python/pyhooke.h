@@ -56,6 +56,8 @@ PyObject *hk_py_set_velocities(PyObject *self, PyObject *v);
 PyObject *hk_py_positions(PyObject *self, void *closure);
 PyObject *hk_py_velocities(PyObject *self, void *closure);
 PyObject *hk_py_forces(PyObject *self, void *closure);
+PyObject *hk_py_rest_positions(PyObject *self, void *closure);
+PyObject *hk_py_displacements(PyObject *self, void *closure);
 PyObject *hk_py_masses(PyObject *self, void *closure);
 PyObject *hk_py_inverse_masses(PyObject *self, void *closure);
 PyObject *hk_py_spring_values(PyObject *self, void *closure);    /* closure: which (arrays.c) */

@@ -225,8 +225,9 @@ static PyObject *get_bodies(PyObject *self, void *c)
     PyObject *list = PyList_New(n);
     for (int b = 0; list && b < n; b++) {
         const hk_body_info i = hk_world_body(w, b);
-        PyObject *d = Py_BuildValue("{s:s,s:i,s:i,s:(iii),s:i}", "kind", i.kind, "first", i.first, "count", i.count,
-                                    "shape", i.nx, i.ny, i.nz, "springs", i.springs);
+        PyObject *d = Py_BuildValue("{s:s,s:i,s:i,s:(iii),s:i,s:(ddd)}", "kind", i.kind, "first", i.first, "count",
+                                    i.count, "shape", i.nx, i.ny, i.nz, "springs", i.springs, "origin", i.origin[0],
+                                    i.origin[1], i.origin[2]);
         if (!d)
             Py_CLEAR(list);
         else
@@ -386,11 +387,15 @@ static PyGetSetDef world_getset[] = {
     {"run_settings", get_run_settings, NULL, "the scene's run section, as given (0: not given)", NULL},
     {"run_plan", get_run_plan, NULL, "the run as hooke run runs it: steps, every, stretch_limit, every_given", NULL},
     {"integrator", get_integrator, NULL, "the integrator's settings", NULL},
-    {"bodies", get_bodies, NULL, "the bodies: kind, first, count, shape, springs", NULL},
+    {"bodies", get_bodies, NULL, "the bodies: kind, first, count, shape, springs, origin [m]", NULL},
     {"families", get_families, NULL, "the spring families, with their place in the per-spring arrays", NULL},
     {"positions", hk_py_positions, NULL, "(N, 3) float64 positions [m]: a copy (origin + rest + displacement)", NULL},
     {"velocities", hk_py_velocities, NULL, "(N, 3) velocities [m/s]: a read-only view on the world's arrays", NULL},
     {"forces", hk_py_forces, NULL, "(N, 3) forces of the last evaluation [N]: a read-only view", NULL},
+    {"displacements", hk_py_displacements, NULL,
+     "(N, 3) displacements from the rest positions [m]: a read-only view (position = body origin + rest + this)", NULL},
+    {"rest_positions", hk_py_rest_positions, NULL,
+     "(N, 3) rest positions in each body's frame [m]: a read-only view (bodies[b]['origin'] is the frame's)", NULL},
     {"masses", hk_py_masses, NULL, "(N,) masses [kg]: a read-only view", NULL},
     {"inverse_masses", hk_py_inverse_masses, NULL, "(N,) inverse masses [1/kg], 0 pinned: a read-only view", NULL},
     {"rest_lengths", hk_py_spring_values, NULL, "(S,) float64 rest length of every spring [m]", (void *)0},

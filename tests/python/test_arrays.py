@@ -47,6 +47,38 @@ def test_positions_are_world_coordinates(scene_path):
     assert w.positions[5, 0] == pytest.approx(0.25)
 
 
+def test_positions_of_cloth_512_from_views(scene_path):
+    """cloth_512's places without a copy: its rest positions and displacements are read-only views (base: the World)
+    that see each step, and each body's origin + rest position + displacement is `positions`, bit for bit."""
+    w = hooke.World.from_scene(scene_path("cloth_512.scene"))
+    r, q = w.rest_positions, w.displacements
+    assert r.shape == q.shape == (512 * 512, 3)
+    assert r.base is w and q.base is w and not q.flags.writeable and not r.flags.writeable
+    before = q.copy()
+    w.step()
+    assert not np.array_equal(q, before)  # the same array object, the new state
+    assert (q.ctypes.data, r.ctypes.data) == (w.displacements.ctypes.data, w.rest_positions.ctypes.data)
+    assert_positions_are_the_sum(w)
+    with pytest.raises(ValueError):
+        q[0, 0] = 1.0
+
+
+def assert_positions_are_the_sum(w):
+    r, q, x = w.rest_positions, w.displacements, w.positions
+    for b in w.bodies:
+        s = slice(b["first"], b["first"] + b["count"])
+        summed = np.asarray(b["origin"]) + (r[s].astype(np.float64) + q[s].astype(np.float64))
+        np.testing.assert_array_equal(x[s], summed)
+
+
+def test_positions_are_origin_rest_and_displacement(scene_path):
+    # four bodies, each with its own origin away from zero
+    w = hooke.World.from_scene(scene_path("jelly_pile.scene"))
+    assert len(w.bodies) == 4 and all(any(c != 0 for c in b["origin"]) for b in w.bodies)
+    w.step(30)
+    assert_positions_are_the_sum(w)
+
+
 def test_writes_go_through_the_setters(scene_path):
     w = hooke.World.from_scene(scene_path("rope.scene"))
     x = w.positions + np.array([0.0, 2.0, 0.0])

@@ -62,7 +62,8 @@ def test_facts(scene_path):
     w = hooke.World.from_scene(scene_path("rope.scene"))
     assert hooke.__version__ == program_version()
     assert hooke.precision in ("float", "double")
-    assert w.bodies == [{"kind": "rope", "first": 0, "count": 80, "shape": (80, 1, 1), "springs": 79}]
+    assert w.bodies == [{"kind": "rope", "first": 0, "count": 80, "shape": (80, 1, 1), "springs": 79,
+                        "origin": (0.0, 0.0, 0.0)}]
     fam = w.families
     assert [f["name"] for f in fam] == ["chain"] and fam[0]["springs"] == 79 and fam[0]["k"] == 10000
     assert w.integrator["name"] == "semi_implicit_euler" and w.integrator["substeps"] == 9

@@ -535,8 +535,21 @@ int hk_world_pin(hk_world *w, int body, int local_index)
 hk_particles_view hk_world_particles(const hk_world *w)
 {
     const hk_particles *p = &w->p;
-    hk_particles_view v = {p->count, p->vx, p->vy, p->vz, p->fx, p->fy, p->fz, p->inv_mass, p->mass};
-    return v;
+    return (hk_particles_view){.count = p->count,
+                               .vx = p->vx,
+                               .vy = p->vy,
+                               .vz = p->vz,
+                               .fx = p->fx,
+                               .fy = p->fy,
+                               .fz = p->fz,
+                               .inv_mass = p->inv_mass,
+                               .mass = p->mass,
+                               .rx = p->rx,
+                               .ry = p->ry,
+                               .rz = p->rz,
+                               .qx = p->qx,
+                               .qy = p->qy,
+                               .qz = p->qz};
 }
 
 int hk_world_body_count(const hk_world *w) { return w->body_count; }
@@ -552,6 +565,7 @@ hk_body_info hk_world_body(const hk_world *w, int body)
     info.ny = b->ny;
     info.nz = b->nz;
     info.kind = b->kind;
+    for (int c = 0; c < 3; c++) info.origin[c] = b->origin[c];
     int64_t springs = 0;
     for (int f = 0; f < w->family_count; f++)
         if (w->families[f].body == body) springs += w->families[f].count;

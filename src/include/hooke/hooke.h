@@ -735,6 +735,10 @@ typedef struct hk_particles_view {
     const hk_real *fx, *fy, *fz; /* force of the last evaluation [N] */
     const hk_real *inv_mass;     /* [1/kg]; 0 = pinned */
     const hk_real *mass;         /* [kg] (of pinned particles too) */
+    /* A particle's place is its body's origin + its rest position + its
+     * displacement (hk_world_position sums them in double). */
+    const hk_real *rx, *ry, *rz; /* rest position in its body's frame [m] */
+    const hk_real *qx, *qy, *qz; /* displacement from the rest position [m] */
 } hk_particles_view;
 HK_API hk_particles_view hk_world_particles(const hk_world *w);
 /* The position of particle i in world coordinates [m], in double (NaN if
@@ -757,6 +761,7 @@ typedef struct hk_body_info {
     int nx, ny, nz;   /* lattice dims (1 where not a lattice) */
     int springs;      /* live + broken springs of the body */
     const char *kind; /* "rope", "cloth", "jelly", "quad", "pair", "pendulum", "points", "mesh", "ring" */
+    double origin[3]; /* its frame's origin in world coordinates [m] (hk_particles_view) */
 } hk_body_info;
 HK_API int hk_world_body_count(const hk_world *w);
 HK_API hk_body_info hk_world_body(const hk_world *w, int body);
