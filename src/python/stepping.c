@@ -60,7 +60,7 @@ static void take_steps(hk_py_world *self, int64_t n, int check_last, advance *a)
     a->how = ADV_DONE;
     const int keep_gil = n < HK_PY_GIL_ITEMS / (self->items > 0 ? self->items : 1);
     PyThreadState *ts = keep_gil ? NULL : PyEval_SaveThread();
-    int64_t last = n > 1 ? now_ns() : 0, next_look = last + HK_PY_SIGNAL_NS, gap = 1, since = 0;
+    int64_t last = n > 1 && !keep_gil ? now_ns() : 0, next_look = last + HK_PY_SIGNAL_NS, gap = 1, since = 0;
     for (int64_t k = 1; k <= n; k++) {
         const int rc = hk_world_step(w);
         if (rc != HK_OK) {
