@@ -3,6 +3,7 @@
 #ifndef HOOKE_SPHERES_WALLS_H
 #define HOOKE_SPHERES_WALLS_H
 
+#include "obstacle_push.h"
 #include "world.h"
 
 /* Moves spheres by their velocity over dt, then pushes every free particle

@@ -66,7 +66,7 @@ static inline double gravity_energy(const hk_world_def *d, double m, const doubl
     return -(m * (d->gravity.x * x[0] + d->gravity.y * x[1] + d->gravity.z * x[2]));
 }
 static inline double gravity_stiffness(const hk_world_def *d) { return (void)d, 0; }
-static inline const char *gravity_source(const hk_world_def *d) { return (void)d, NULL; }
+static inline const char *gravity_source(const hk_world_def *d) { return (void)d, (const char *)NULL; }
 /* the closed forms take gravity in (the pendulum needs it, the oscillator checks that it is 0) */
 static inline int gravity_closed_form(const hk_world_def *d) { return (void)d, 1; }
 
@@ -88,7 +88,7 @@ static inline double air_drag_energy(const hk_world_def *d, double m, const doub
     return (void)d, (void)m, (void)x, 0;
 }
 static inline double air_drag_stiffness(const hk_world_def *d) { return (void)d, 0; }
-static inline const char *air_drag_source(const hk_world_def *d) { return (void)d, NULL; }
+static inline const char *air_drag_source(const hk_world_def *d) { return (void)d, (const char *)NULL; }
 static inline int air_drag_closed_form(const hk_world_def *d) { return d->air_drag == 0; }
 
 /* ------------------------------------------------------------------------ */
@@ -137,7 +137,7 @@ static inline double ground_stiffness(const hk_world_def *d)
            : d->ground.model == HK_GROUND_SPRING  ? d->ground.stiffness
                                                   : 0;
 }
-static inline const char *ground_source(const hk_world_def *d) { return (void)d, NULL; }
+static inline const char *ground_source(const hk_world_def *d) { return (void)d, (const char *)NULL; }
 static inline int ground_closed_form(const hk_world_def *d) { return d->ground.model == HK_GROUND_NONE; }
 
 /* ------------------------------------------------------------------------ */
@@ -249,20 +249,20 @@ static inline int hk_external_closed_form(const hk_world_def *d)
 #if defined(HK_W) && !defined(HOOKE_EXTERNAL_LANES)
 #define HOOKE_EXTERNAL_LANES
 
-static inline void gravity_lanes(const hk_term_gravity *t, hk_w m, const hk_w x[3], const hk_w v[3], hk_w f[3])
+static inline HK_HD void gravity_lanes(const hk_term_gravity *t, hk_w m, const hk_w x[3], const hk_w v[3], hk_w f[3])
 {
     (void)x, (void)v;
     for (int c = 0; c < 3; c++) f[c] = w_mul(m, w_set1(t->g[c]));
 }
 
-static inline void air_drag_lanes(const hk_term_air_drag *t, hk_w m, const hk_w x[3], const hk_w v[3], hk_w f[3])
+static inline HK_HD void air_drag_lanes(const hk_term_air_drag *t, hk_w m, const hk_w x[3], const hk_w v[3], hk_w f[3])
 {
     (void)m, (void)x;
     const hk_w c = w_set1(t->c);
     for (int k = 0; k < 3; k++) f[k] = w_sub(f[k], w_mul(c, v[k]));
 }
 
-static inline void ground_lanes(const hk_term_ground *t, hk_w m, const hk_w x[3], const hk_w v[3], hk_w f[3])
+static inline HK_HD void ground_lanes(const hk_term_ground *t, hk_w m, const hk_w x[3], const hk_w v[3], hk_w f[3])
 {
     (void)m;
     if (t->model == HK_GROUND_NONE) return;
@@ -286,7 +286,7 @@ static inline void ground_lanes(const hk_term_ground *t, hk_w m, const hk_w x[3]
 /* The per-particle forces on W particles of mass m at position (x, y, z)
  * in their body's frame (r + q; hk_external_frame) with velocity v: the
  * terms in table order. */
-static inline __attribute__((always_inline)) void external_lanes(const hk_external *e, hk_w m, hk_w x, hk_w y, hk_w z,
+static inline __attribute__((always_inline)) HK_HD void external_lanes(const hk_external *e, hk_w m, hk_w x, hk_w y, hk_w z,
                                                                  hk_w vx, hk_w vy, hk_w vz, hk_w *fx, hk_w *fy,
                                                                  hk_w *fz)
 {
@@ -303,7 +303,7 @@ static inline __attribute__((always_inline)) void external_lanes(const hk_extern
 /* The position external_lanes gets for n particles: r + q of each
  * coordinate a term reads (e->reads), 0 for the others, which are not
  * loaded. */
-static inline __attribute__((always_inline)) void external_position(const hk_external *e, const hk_real *const r[3],
+static inline __attribute__((always_inline)) HK_HD void external_position(const hk_external *e, const hk_real *const r[3],
                                                                     const hk_real *const q[3], int n, hk_w *x, hk_w *y,
                                                                     hk_w *z)
 {
@@ -317,7 +317,7 @@ static inline __attribute__((always_inline)) void external_position(const hk_ext
  * before the springs. The passes call it with NULL or the arrays chosen
  * once per pass (contact_of), so that a world without contacts runs the
  * loops it ran before they existed. */
-static inline __attribute__((always_inline)) void contact_lanes(const hk_real *const *c, int64_t g, int n, hk_w *fx,
+static inline __attribute__((always_inline)) HK_HD void contact_lanes(const hk_real *const *c, int64_t g, int n, hk_w *fx,
                                                                 hk_w *fy, hk_w *fz)
 {
     if (!c) return;
@@ -325,5 +325,5 @@ static inline __attribute__((always_inline)) void contact_lanes(const hk_real *c
     *fy = w_add(*fy, w_load_lanes(c[1] + g, n));
     *fz = w_add(*fz, w_load_lanes(c[2] + g, n));
 }
-static inline const hk_real *const *contact_of(const hk_external *e) { return e->contact[0] ? e->contact : NULL; }
+static inline HK_HD const hk_real *const *contact_of(const hk_external *e) { return e->contact[0] ? e->contact : NULL; }
 #endif

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hd.h"
 #include "hooke/hooke.h"
 
 #if defined(HK_ISA_AVX512) || defined(HK_ISA_AVX2)
@@ -313,38 +314,38 @@ static inline void w_scattern(hk_real *base, const int32_t *idx, hk_w v, int n)
 typedef hk_real hk_w;
 typedef int hk_wm;
 #define HK_SUFFIX(name) name##_scalar
-static inline hk_w w_load(const hk_real *p) { return *p; }
-static inline hk_w w_loadu(const hk_real *p) { return *p; }
-static inline void w_store(hk_real *p, hk_w v) { *p = v; }
-static inline void w_storeu(hk_real *p, hk_w v) { *p = v; }
-static inline hk_w w_set1(hk_real x) { return x; }
-static inline hk_w w_add(hk_w a, hk_w b) { return a + b; }
-static inline hk_w w_sub(hk_w a, hk_w b) { return a - b; }
-static inline hk_w w_mul(hk_w a, hk_w b) { return a * b; }
-static inline hk_w w_div(hk_w a, hk_w b) { return a / b; }
-static inline hk_w w_sqrt(hk_w a) { return (hk_w)sqrt(a); }
+static inline HK_HD hk_w w_load(const hk_real *p) { return *p; }
+static inline HK_HD hk_w w_loadu(const hk_real *p) { return *p; }
+static inline HK_HD void w_store(hk_real *p, hk_w v) { *p = v; }
+static inline HK_HD void w_storeu(hk_real *p, hk_w v) { *p = v; }
+static inline HK_HD hk_w w_set1(hk_real x) { return x; }
+static inline HK_HD hk_w w_add(hk_w a, hk_w b) { return a + b; }
+static inline HK_HD hk_w w_sub(hk_w a, hk_w b) { return a - b; }
+static inline HK_HD hk_w w_mul(hk_w a, hk_w b) { return a * b; }
+static inline HK_HD hk_w w_div(hk_w a, hk_w b) { return a / b; }
+static inline HK_HD hk_w w_sqrt(hk_w a) { return (hk_w)sqrt(a); }
 /* a b + c, a b - c and c - a b, each rounded once (C99 fma) */
-static inline hk_w w_fmadd(hk_w a, hk_w b, hk_w c) { return HK_FMA(a, b, c); }
-static inline hk_w w_fmsub(hk_w a, hk_w b, hk_w c) { return HK_FMA(a, b, -c); }
-static inline hk_w w_fnmadd(hk_w a, hk_w b, hk_w c) { return HK_FMA(-a, b, c); }
-static inline hk_wm w_gt(hk_w a, hk_w b) { return a > b; }
-static inline hk_wm w_lt(hk_w a, hk_w b) { return a < b; }
-static inline hk_wm w_ge(hk_w a, hk_w b) { return a >= b; }
-static inline hk_wm w_neq(hk_w a, hk_w b) { return a != b; }
-static inline hk_wm wm_all(void) { return 1; }
-static inline hk_wm wm_and(hk_wm a, hk_wm b) { return a && b; }
-static inline hk_w w_keep(hk_wm m, hk_w a) { return m ? a : (hk_w)0; }
-static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return m ? b : a; }
-static inline hk_wm wm_unbroken(const uint8_t *p) { return *p == 0; }
-static inline hk_w w_gather(const hk_real *base, const int32_t *idx) { return base[*idx]; }
-static inline void w_scatter(hk_real *base, const int32_t *idx, hk_w v) { base[*idx] = v; }
+static inline HK_HD hk_w w_fmadd(hk_w a, hk_w b, hk_w c) { return HK_FMA(a, b, c); }
+static inline HK_HD hk_w w_fmsub(hk_w a, hk_w b, hk_w c) { return HK_FMA(a, b, -c); }
+static inline HK_HD hk_w w_fnmadd(hk_w a, hk_w b, hk_w c) { return HK_FMA(-a, b, c); }
+static inline HK_HD hk_wm w_gt(hk_w a, hk_w b) { return a > b; }
+static inline HK_HD hk_wm w_lt(hk_w a, hk_w b) { return a < b; }
+static inline HK_HD hk_wm w_ge(hk_w a, hk_w b) { return a >= b; }
+static inline HK_HD hk_wm w_neq(hk_w a, hk_w b) { return a != b; }
+static inline HK_HD hk_wm wm_all(void) { return 1; }
+static inline HK_HD hk_wm wm_and(hk_wm a, hk_wm b) { return a && b; }
+static inline HK_HD hk_w w_keep(hk_wm m, hk_w a) { return m ? a : (hk_w)0; }
+static inline HK_HD hk_w w_select(hk_wm m, hk_w a, hk_w b) { return m ? b : a; }
+static inline HK_HD hk_wm wm_unbroken(const uint8_t *p) { return *p == 0; }
+static inline HK_HD hk_w w_gather(const hk_real *base, const int32_t *idx) { return base[*idx]; }
+static inline HK_HD void w_scatter(hk_real *base, const int32_t *idx, hk_w v) { base[*idx] = v; }
 /* one lane: a range never has a partial tail */
-static inline hk_w w_loadn(const hk_real *p, int n) { return n > 0 ? *p : (hk_w)0; }
-static inline void w_storen(hk_real *p, hk_w v, int n)
+static inline HK_HD hk_w w_loadn(const hk_real *p, int n) { return n > 0 ? *p : (hk_w)0; }
+static inline HK_HD void w_storen(hk_real *p, hk_w v, int n)
 {
     if (n > 0) *p = v;
 }
-static inline void w_scattern(hk_real *base, const int32_t *idx, hk_w v, int n)
+static inline HK_HD void w_scattern(hk_real *base, const int32_t *idx, hk_w v, int n)
 {
     if (n > 0) base[*idx] = v;
 }
@@ -356,11 +357,11 @@ static inline void w_scattern(hk_real *base, const int32_t *idx, hk_w v, int n)
 /* The first n lanes (0 < n <= W) at p: a whole vector when n is W (a
  * constant in the full-vector loops), otherwise only those lanes are read
  * (the others are 0) or written. */
-static inline __attribute__((always_inline)) hk_w w_load_lanes(const hk_real *p, int n)
+static inline __attribute__((always_inline)) HK_HD hk_w w_load_lanes(const hk_real *p, int n)
 {
     return n == HK_W ? w_loadu(p) : w_loadn(p, n);
 }
-static inline __attribute__((always_inline)) void w_store_lanes(hk_real *p, hk_w v, int n)
+static inline __attribute__((always_inline)) HK_HD void w_store_lanes(hk_real *p, hk_w v, int n)
 {
     if (n == HK_W)
         w_storeu(p, v);

@@ -20,7 +20,7 @@
  * spring's force has the same bits on every path. e = r - L0 decides slack
  * springs under a behaviour. Lanes with r = 0, lanes not live (no spring,
  * broken) and slack ones give F = 0. */
-static inline void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, hk_w dvz, hk_w L0, hk_w k, hk_w c,
+static inline HK_HD void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, hk_w dvz, hk_w L0, hk_w k, hk_w c,
                                 hk_wm live, hk_damping_model model, hk_behaviour behaviour, hk_w *fx, hk_w *fy,
                                 hk_w *fz)
 {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "face_force.h"
 #include "mesh.h"
 #include "team.h"
 
@@ -144,39 +145,16 @@ void hk_surface_forces(const hk_team *tm, hk_world *w, hk_surface *s)
     hk_team_range(tm, 0, s->nfaces, &i0, &in);
     for (int f = i0; f < i0 + in; f++) {
         const int *c = s->face + (size_t)f * s->dim;
-        double n[3]; /* area-weighted normal: |n| = area (2-D: length) */
-        if (s->dim == 2) {
-            n[0] = hk_local_y(p, c[1]) - hk_local_y(p, c[0]);
-            n[1] = -(hk_local_x(p, c[1]) - hk_local_x(p, c[0]));
-            n[2] = 0;
-        } else {
-            const double ux = hk_local_x(p, c[1]) - hk_local_x(p, c[0]), uy = hk_local_y(p, c[1]) - hk_local_y(p, c[0]),
-                         uz = hk_local_z(p, c[1]) - hk_local_z(p, c[0]);
-            const double vx = hk_local_x(p, c[2]) - hk_local_x(p, c[0]), vy = hk_local_y(p, c[2]) - hk_local_y(p, c[0]),
-                         vz = hk_local_z(p, c[2]) - hk_local_z(p, c[0]);
-            n[0] = 0.5 * (uy * vz - uz * vy);
-            n[1] = 0.5 * (uz * vx - ux * vz);
-            n[2] = 0.5 * (ux * vy - uy * vx);
+        double pos[3][3] = {{0}};
+        hk_real vel[3][3] = {{0}};
+        for (int q = 0; q < s->dim; q++) {
+            pos[q][0] = hk_local_x(p, c[q]), pos[q][1] = hk_local_y(p, c[q]), pos[q][2] = hk_local_z(p, c[q]);
+            vel[q][0] = p->vx[c[q]], vel[q][1] = p->vy[c[q]], vel[q][2] = p->vz[c[q]];
         }
-        /* pressure: P A n_hat = P n, shared equally by the corners */
-        double *ff = s->face_f + 3 * (size_t)f;
-        for (int k = 0; k < 3; k++) ff[k] = P * n[k] / s->dim;
-        if (wind == HK_WIND_TRIANGLE) { /* c_w (N . W) N to each corner, N unit, W = w - mean corner velocity */
-            const double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-            if (len > 0) {
-                double W[3];
-                for (int k = 0; k < 3; k++) {
-                    const hk_real *vel = k == 0 ? p->vx : k == 1 ? p->vy : p->vz;
-                    double vm = 0;
-                    for (int q = 0; q < s->dim; q++) vm += vel[c[q]];
-                    W[k] = wv[k] - vm / s->dim;
-                }
-                const double d = (n[0] * W[0] + n[1] * W[1] + n[2] * W[2]) / (len * len);
-                for (int k = 0; k < 3; k++) ff[k] += cw * d * n[k];
-            }
-        }
-        double *fn = s->face_n + 3 * (size_t)f;
-        fn[0] = n[0], fn[1] = n[1], fn[2] = n[2];
+        /* the area-weighted normal (|n| = area; 2-D: length), the corners' force */
+        double *ff = s->face_f + 3 * (size_t)f, *fn = s->face_n + 3 * (size_t)f;
+        hk_face_normal(s->dim, (const double(*)[3])pos, fn);
+        hk_face_force(s->dim, P, wind, wv, cw, fn, (const hk_real(*)[3])vel, ff);
     }
     hk_team_barrier(tm);
     hk_particles *pw = &w->p;
@@ -185,22 +163,12 @@ void hk_surface_forces(const hk_team *tm, hk_world *w, hk_surface *s)
     int g0, gn;
     hk_team_range(tm, s->first, s->count, &g0, &gn);
     for (int v = g0 - s->first; v < g0 - s->first + gn; v++) {
-        double F[3] = {0, 0, 0}, N[3] = {0, 0, 0};
-        for (int e = s->vf_start[v]; e < s->vf_start[v + 1]; e++) {
-            const int f = s->vf_face[e];
-            for (int k = 0; k < 3; k++) {
-                F[k] += s->face_f[3 * (size_t)f + k];
-                N[k] += s->face_n[3 * (size_t)f + k];
-            }
-        }
+        double F[3], N[3];
+        hk_vertex_faces(s->vf_start, s->vf_face, s->face_f, s->face_n, v, F, N);
         const int g = s->first + v;
-        if (wind == HK_WIND_VERTEX) { /* c_w ((w - v) . n) n, n the unit area-weighted vertex normal */
-            const double len = sqrt(N[0] * N[0] + N[1] * N[1] + N[2] * N[2]);
-            if (len > 0) {
-                const double rel[3] = {wv[0] - pw->vx[g], wv[1] - pw->vy[g], wv[2] - pw->vz[g]};
-                const double d = (rel[0] * N[0] + rel[1] * N[1] + rel[2] * N[2]) / (len * len);
-                for (int k = 0; k < 3; k++) F[k] += cw * d * N[k];
-            }
+        if (wind == HK_WIND_VERTEX) {
+            const hk_real vel[3] = {pw->vx[g], pw->vy[g], pw->vz[g]};
+            hk_vertex_wind(wv, cw, vel, N, F);
         }
         pw->fx[g] += (hk_real)F[0];
         pw->fy[g] += (hk_real)F[1];

@@ -40,30 +40,12 @@ static void verlet_span(void *ctx, int g0, int g1)
     const hk_real h = v->h, h2 = h * h, inv2h = 1 / (2 * h);
     for (int c = 0; c < 3; c++) {
         hk_real *prev = v->prev[c];
-        if (v->first) {
-            for (int i = g0; i < g1; i++) {
-                const hk_real im = p->inv_mass[i];
-                prev[i] = pos[c][i];
-                if (im == 0) continue;
-                const hk_real a = frc[c][i] * im;
-                pos[c][i] += v->book_start ? a * h2 : vel[c][i] * h + (hk_real)0.5 * a * h2;
-                vel[c][i] += a * h;
-            }
-        } else {
-            for (int i = g0; i < g1; i++) {
-                const hk_real im = p->inv_mass[i];
-                const hk_real xn = pos[c][i];
-                if (im == 0) {
-                    prev[i] = xn;
-                    continue;
-                }
-                const hk_real a = frc[c][i] * im;
-                const hk_real xnew = 2 * xn - prev[i] + a * h2;
-                vel[c][i] = (xnew - prev[i]) * inv2h + a * h;
-                prev[i] = xn;
-                pos[c][i] = xnew;
-            }
-        }
+        if (v->first)
+            for (int i = g0; i < g1; i++)
+                hk_verlet_first(p->inv_mass[i], frc[c][i], &pos[c][i], &vel[c][i], &prev[i], h, h2, v->book_start);
+        else
+            for (int i = g0; i < g1; i++)
+                hk_verlet_next(p->inv_mass[i], frc[c][i], &pos[c][i], &vel[c][i], &prev[i], h, h2, inv2h);
     }
 }
 
@@ -96,13 +78,9 @@ static void kick_span(void *ctx, int g0, int g1)
     for (int i = g0; i < g1; i++) {
         const hk_real im = p->inv_mass[i];
         if (im == 0) continue;
-        p->vx[i] += p->fx[i] * im * k->hh;
-        p->vy[i] += p->fy[i] * im * k->hh;
-        p->vz[i] += p->fz[i] * im * k->hh;
-        if (!k->drift) continue;
-        p->qx[i] += p->vx[i] * k->h;
-        p->qy[i] += p->vy[i] * k->h;
-        p->qz[i] += p->vz[i] * k->h;
+        const hk_real f[3] = {p->fx[i], p->fy[i], p->fz[i]};
+        hk_real *const q[3] = {&p->qx[i], &p->qy[i], &p->qz[i]}, *const v[3] = {&p->vx[i], &p->vy[i], &p->vz[i]};
+        hk_kick(im, f, q, v, k->hh, k->drift, k->h);
     }
 }
 
@@ -144,28 +122,12 @@ static void rk4_span(void *ctx, int g0, int g1)
     const rk4_pass *r = ctx;
     const hk_particles *p = r->p;
     hk_real *pos[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
-    const hk_real wt = r->wt, ah = r->ah, h = r->h;
     for (int c = 0; c < 3; c++) {
-        hk_real *x0 = r->x0[c], *v0 = r->v0[c], *sx = r->sx[c], *sv = r->sv[c];
-        for (int i = g0; i < g1; i++) {
-            const hk_real im = p->inv_mass[i];
-            if (im == 0) continue;
-            const hk_real kx = vel[c][i], kv = frc[c][i] * im;
-            if (r->stage == 0) {
-                sx[i] = kx;
-                sv[i] = kv;
-            } else {
-                sx[i] += wt * kx;
-                sv[i] += wt * kv;
-            }
-            if (r->stage < 3) {
-                pos[c][i] = x0[i] + ah * kx;
-                vel[c][i] = v0[i] + ah * kv;
-            } else {
-                pos[c][i] = x0[i] + h / 6 * sx[i];
-                vel[c][i] = v0[i] + h / 6 * sv[i];
-            }
-        }
+        const hk_real *x0 = r->x0[c], *v0 = r->v0[c];
+        hk_real *sx = r->sx[c], *sv = r->sv[c];
+        for (int i = g0; i < g1; i++)
+            hk_rk4_stage(p->inv_mass[i], frc[c][i], &pos[c][i], &vel[c][i], x0[i], v0[i], &sx[i], &sv[i], r->stage,
+                         r->wt, r->ah, r->h);
     }
 }
 

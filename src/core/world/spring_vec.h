@@ -3,27 +3,8 @@
 #ifndef HOOKE_SPRING_VEC_H
 #define HOOKE_SPRING_VEC_H
 
-#include <math.h>
-
+#include "spring_length.h"
 #include "world.h"
-
-/* a b + c rounded once: C99 fma, the fused multiply-add of the SIMD kernels
- * (engine/simd.h), so both paths give the same bits */
-static inline hk_real hk_fma(hk_real a, hk_real b, hk_real c)
-{
-#ifdef HOOKE_DOUBLE
-    return fma(a, b, c);
-#else
-    return fmaf(a, b, c);
-#endif
-}
-
-/* |d| as every kernel computes a spring's length: r2 = fma(dz, dz, fma(dy,
- * dy, dx dx)), r = sqrt(r2), in the build's precision. */
-static inline hk_real hk_spring_length(hk_real dx, hk_real dy, hk_real dz)
-{
-    return (hk_real)sqrt(hk_fma(dz, dz, hk_fma(dy, dy, dx * dx)));
-}
 
 /* The vector d = x_a - x_b of spring `slot` of f (global ends a, b) as the
  * kernels form it: (q_a - q_b) - D, D the family's rest vector (lattice),

@@ -423,9 +423,9 @@ void hk_body_rest(const hk_body *b, int64_t local, double out[3])
 /* q_i = pos - origin - r_i, in double */
 static void displacement(const hk_particles *p, const hk_body *b, int i, const double pos[3], double q[3])
 {
-    q[0] = pos[0] - b->origin[0] - p->rx[i];
-    q[1] = pos[1] - b->origin[1] - p->ry[i];
-    q[2] = pos[2] - b->origin[2] - p->rz[i];
+    q[0] = hk_frame_disp(pos[0], b->origin[0], p->rx[i]);
+    q[1] = hk_frame_disp(pos[1], b->origin[1], p->ry[i]);
+    q[2] = hk_frame_disp(pos[2], b->origin[2], p->rz[i]);
 }
 
 void hk_particle_place(hk_world *w, const hk_body *b, int i, const double pos[3])

@@ -3,6 +3,7 @@
 #ifndef HOOKE_WORLD_H
 #define HOOKE_WORLD_H
 
+#include "frame.h"
 #include "hooke/hooke.h"
 #include "numbers.h"
 #include "team.h"
@@ -39,9 +40,9 @@ typedef struct hk_particles {
 /* Position of particle i relative to its body's origin [m], in double:
  * r_i + q_i. Every consumer that needs a place (contacts, surfaces, ground)
  * takes it from here, or from the same sum in the kernels' precision. */
-static inline double hk_local_x(const hk_particles *p, int64_t i) { return (double)p->rx[i] + (double)p->qx[i]; }
-static inline double hk_local_y(const hk_particles *p, int64_t i) { return (double)p->ry[i] + (double)p->qy[i]; }
-static inline double hk_local_z(const hk_particles *p, int64_t i) { return (double)p->rz[i] + (double)p->qz[i]; }
+static inline double hk_local_x(const hk_particles *p, int64_t i) { return hk_frame_local(p->rx[i], p->qx[i]); }
+static inline double hk_local_y(const hk_particles *p, int64_t i) { return hk_frame_local(p->ry[i], p->qy[i]); }
+static inline double hk_local_z(const hk_particles *p, int64_t i) { return hk_frame_local(p->rz[i], p->qz[i]); }
 
 typedef enum hk_family_kind {
     HK_FAMILY_LATTICE = 0, /* stencil: node (i,j,k) -> (i+di, j+dj, k+dk); no index arrays */
@@ -288,9 +289,9 @@ void hk_body_rest(const hk_body *b, int64_t local, double out[3]);
 static inline void hk_particle_position(const hk_world *w, const hk_body *b, int i, double out[3])
 {
     const hk_particles *p = &w->p;
-    out[0] = b->origin[0] + hk_local_x(p, i);
-    out[1] = b->origin[1] + hk_local_y(p, i);
-    out[2] = b->origin[2] + hk_local_z(p, i);
+    out[0] = hk_frame_world(b->origin[0], p->rx[i], p->qx[i]);
+    out[1] = hk_frame_world(b->origin[1], p->ry[i], p->qy[i]);
+    out[2] = hk_frame_world(b->origin[2], p->rz[i], p->qz[i]);
 }
 /* Sets particle i of body b to world position pos [m] (its displacement
  * q_i = pos - origin - r_i, rounded once). */
