@@ -34,6 +34,7 @@ LAYERS = [
     ("core/contact", 4, "contacts: walls, spheres and colliders (force, blocks, swept safety net)"),
     ("core/implicit", 5, "the implicit integrators: matrix-free system, CG, multigrid"),
     ("core/step", 6, "a world's life and its step: integrators, checks, shares"),
+    ("core/device", 6, "the device backend: the explicit step on a GPU, its drivers"),
     ("io", 7, "scene files, meshes in, frames and pictures out (in libhooke)"),
     ("cli", 8, "the program: its commands (libhooke_cli) and main"),
     ("python", 9, "the Python module hooke: the C extension _hooke over libhooke and libhooke_cli"),

@@ -132,7 +132,8 @@ static void test_every_field(void **state)
                   refused_fields + 1);
 }
 
-/* The table covers hk_world_def: every byte belongs to a row, to `kernels` (checked against the paths) or to
+/* The table covers hk_world_def: every byte belongs to a row, to `kernels` (checked against the paths),
+ * `device_driver` (against the drivers' names), `task_hook` (with threads) or to
  * padding before an aligned member. A field added without its row fails here. */
 static void test_table_covers_the_def(void **state)
 {
@@ -151,6 +152,7 @@ static void test_table_covers_the_def(void **state)
     }
     memset(covered + offsetof(hk_world_def, kernels), 1, sizeof(const char *));
     memset(covered + offsetof(hk_world_def, task_hook), 1, sizeof(hk_task_hook)); /* checked with threads */
+    memset(covered + offsetof(hk_world_def, device_driver), 1, sizeof(const char *)); /* checked against the names */
     for (size_t b = 0; b < sizeof covered; b++) {
         if (covered[b]) continue;
         size_t e = b;

@@ -15,6 +15,7 @@
 #endif
 
 #include "args.h"
+#include "devices.h"
 #include "env.h"
 #include "info_lists.h"
 #include "fom.h"
@@ -145,6 +146,8 @@ static int cmd_info(int argc, char **argv)
 #endif
     hk_topology_bind_threads();
     hk_topology_print(stdout, "");
+    printf("gpus (hooke run --device gpu; HOOKE_DEVICE_DRIVER=cuda|openmp picks one driver):\n");
+    hk_devices_print(stdout, "  ");
     return EXIT_OK;
 }
 

@@ -1,5 +1,5 @@
-/* env.c — reads HOOKE_KERNELS, HOOKE_LIST_PARALLEL_MIN and HOOKE_FULL_TEAM into the definition the program's worlds
- * start from. */
+/* env.c — reads HOOKE_KERNELS, HOOKE_LIST_PARALLEL_MIN, HOOKE_FULL_TEAM and HOOKE_DEVICE_DRIVER into the definition
+ * the program's worlds start from. */
 /* SPDX-License-Identifier: MIT */
 #include "env.h"
 
@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "device_drivers.h"
 #include "kernels.h"
 #include "numbers.h"
 
@@ -46,6 +47,13 @@ int hk_env_world_def(hk_world_def *out, char *err, size_t errlen)
         return -1;
     }
     if (full) out->full_team = (int)n;
+    const char *driver = value_of("HOOKE_DEVICE_DRIVER");
+    if (driver && hk_device_driver_name(driver, &out->device_driver) != 0) {
+        char names[96];
+        hk_device_driver_names(names, sizeof names);
+        if (err && errlen) snprintf(err, errlen, "HOOKE_DEVICE_DRIVER=%s: expected %s", driver, names);
+        return -1;
+    }
     return 0;
 }
 

@@ -61,6 +61,8 @@ static void world_fields(FILE *out)
     }
     fprintf(out, "kernels: NULL or \"\" (the widest path), or a path this CPU and build run (hooke info)\n");
     fprintf(out, "task_hook: {NULL} (OpenMP's threads), or a host's pool (hooke.h hk_task_hook) with threads >= 1\n");
+    fprintf(out, "device_driver: NULL or \"\" (the first of cuda, openmp that finds a GPU), or \"cuda\", \"openmp\", "
+                 "\"host\", \"openmp-host\" (hooke info lists the GPUs)\n");
 }
 
 int hk_info_list(FILE *out, const char *what)

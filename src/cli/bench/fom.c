@@ -20,6 +20,8 @@
 #include <omp.h>
 #endif
 
+#include "device.h"
+#include "devices.h"
 #include "env.h"
 #include "hooke/hooke.h"
 #include "mpi_ranks.h"
@@ -32,7 +34,7 @@ void (*hk_bench_after_pass)(struct hk_world *w, int t, int T) = NULL;
 const char hk_bench_usage[] =
     "usage: hooke bench [SCENE | --builtin cloth|jelly [--size N]] [--threads LIST | --sweep]\n"
     "                   [--strong | --weak] [--repeat R] [--steps S] [--warmup W] [--json FILE]\n"
-    "                   [--gbench-json FILE] [--ranks LIST]\n"
+    "                   [--gbench-json FILE] [--ranks LIST] [--device cpu|gpu|auto]\n"
     "\n"
     "The figure-of-merit mode for multicore machines. For each thread count: W\n"
     "warm-up steps, then R repetitions of S steps, timed; min, median and max\n"
@@ -79,6 +81,10 @@ const char hk_bench_usage[] =
     "lists runs on the launch's first ranks (rank counts 1..R; the other ranks\n"
     "wait), and efficiency is FOM / (ranks x threads x the 1-rank 1-thread FOM).\n"
     "Without an MPI launcher the one rank count is 1.\n"
+    "--device gpu runs the steps on a GPU (docs/user-guide.md, \"On a GPU\"; exit 1\n"
+    "saying why where none runs the problem), auto where one does: the table\n"
+    "and the FOM line name the device, every hash is checked against the CPU's\n"
+    "1-thread hash, and the thread counts (the host's) default to 1.\n"
     "\n";
 
 enum { MAX_COUNTS = 64, EXIT_OK = 0, EXIT_INPUT = 1, EXIT_INVALID = 2, EXIT_IO = 3 };
@@ -96,6 +102,7 @@ typedef struct bench_opts {
     int64_t steps;
     const char *json;   /* --json FILE */
     const char *gbench; /* --gbench-json FILE */
+    int device;         /* --device: an hk_device_kind */
 } bench_opts;
 
 /* A time in seconds as milliseconds for the table: 3 decimals from 1 ms up, else 4 significant digits
@@ -141,7 +148,8 @@ enum {
     O_WARMUP,
     O_JSON,
     O_GBENCH,
-    O_RANKS
+    O_RANKS,
+    O_DEVICE
 };
 static const hk_option bench_options[] = {
     {O_BUILTIN, "builtin", "NAME", "cloth (the cloth_512 problem) or jelly, instead of a scene", NULL},
@@ -157,6 +165,7 @@ static const hk_option bench_options[] = {
     {O_GBENCH, "gbench-json", "FILE", "the timings in Google Benchmark's JSON shape (for its compare.py)", NULL},
     {O_RANKS, "ranks", "LIST", "comma-separated MPI rank counts (at most 64), each 1..the launch's (default: all)",
      NULL},
+    {O_DEVICE, "device", "WHERE", "cpu (default), gpu or auto: where the steps run (hooke info lists the GPUs)", NULL},
     {0, NULL, NULL, NULL, NULL},
 };
 static const hk_command bench_command = {"bench", bench_options};
@@ -195,6 +204,7 @@ static int bench_option(bench_opts *o, int id, const char *a, const char *v)
         break;
     case O_THREADS: return count_list(a, v, "thread", o->counts, &o->ncounts);
     case O_RANKS: return count_list(a, v, "rank", o->rank_counts, &o->nranks);
+    case O_DEVICE: return hk_arg_device("bench", a, v, &o->device) ? EXIT_INPUT : EXIT_OK;
     case O_SIZE:
         if (hk_arg_int("bench", a, v, 4, 8192, "a problem edge 4..8192 (nodes)", &n)) return EXIT_INPUT;
         o->size = (int)n;
@@ -294,6 +304,7 @@ static int parse(int argc, char **argv, bench_opts *o)
         fprintf(stderr, "hooke: error: bench: --size sets a --builtin problem's size (a scene file has its own)\n");
         return EXIT_INPUT;
     }
+    if (o->ncounts == 0 && o->device != HK_DEVICE_CPU) o->counts[o->ncounts++] = 1; /* the host's threads */
     if (o->ncounts == 0) {
         int cores = hk_topology_cores();
         if (cores > MAX_COUNTS) cores = MAX_COUNTS;
@@ -387,8 +398,8 @@ static hk_world *builtin_jelly(const hk_world_def *base, int copies, int N, char
 /* A builtin problem's edge N: --size, else cloth 512 (the cloth_512 problem), jelly 64. */
 static int builtin_size(const bench_opts *o) { return o->size ? o->size : strcmp(o->builtin, "jelly") == 0 ? 64 : 512; }
 
-/* Builds the problem at `scale` (weak scaling); NULL after printing why. */
-static hk_world *make_problem(const bench_opts *o, int scale, char *name, size_t len)
+/* Builds the problem at `scale` (weak scaling) on `device`; NULL after printing why. */
+static hk_world *make_problem(const bench_opts *o, int scale, int device, char *name, size_t len)
 {
     hk_world_def base; /* the environment's tuning (env.h) */
     char err[1024];
@@ -396,6 +407,7 @@ static hk_world *make_problem(const bench_opts *o, int scale, char *name, size_t
         fprintf(stderr, "hooke: error: %s\n", err);
         return NULL;
     }
+    base.device = (hk_device_kind)device;
     hk_world *w;
     if (o->scene) {
         hk_scene sc;
@@ -426,7 +438,8 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     r->cpu_times = malloc((size_t)o->repeat * sizeof *r->cpu_times);
     if (!r->times || !r->cpu_times) fprintf(stderr, "hooke: error: bench: out of memory\n");
     set_threads(threads);
-    hk_world *w = r->times && r->cpu_times ? make_problem(o, o->weak ? threads * ranks : 1, name, len) : NULL;
+    hk_world *w =
+        r->times && r->cpu_times ? make_problem(o, o->weak ? threads * ranks : 1, o->device, name, len) : NULL;
     if (hk_mpi_any(!w)) { /* over MPI ranks: one that failed stops them all */
         if (w && hk_mpi_rank() != 0) hk_mpi_note("stopping: another rank could not build the problem");
         hk_world_destroy(w);
@@ -438,6 +451,14 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
         hk_world_destroy(w);
         return -1;
     }
+    char where[2048] = "cpu";
+    if (o->device != HK_DEVICE_CPU && hk_world_device(w, where, sizeof where) < 0) { /* the GPU, or why not */
+        fprintf(stderr, "hooke: error: bench: --device gpu: %s\n", where);
+        hk_world_destroy(w);
+        return -1;
+    }
+    r->gpu = hk_world_device(w, NULL, 0) == HK_DEVICE_GPU;
+    snprintf(r->device, sizeof r->device, "%s", where);
     r->particles = hk_world_particles(w).count;
     r->springs = hk_world_spring_count(w);
     hk_stats s0 = hk_world_stats(w);
@@ -454,6 +475,7 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
         hk_mpi_barrier();
         const double t0 = now_s();
         hk_world_step(w);
+        hk_device_wait(w); /* a GPU's steps return before they end */
         per = fmin(per, hk_mpi_max_double(now_s() - t0)); /* over MPI ranks: the slowest's, so all take S steps */
         if (s == 0) r->updates_per_step = hk_world_spring_updates(w) - u0;
     }
@@ -469,6 +491,7 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
             hk_mpi_barrier();
             const double t0 = now_s();
             for (int64_t s = 0; s < block; s++) hk_world_step(w);
+            hk_device_wait(w);
             t[k] = hk_mpi_max_double(now_s() - t0) / (double)block;
         }
         *trial = 3 * block;
@@ -486,6 +509,7 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
         hk_mpi_barrier(); /* over MPI ranks: every rank starts together, the slowest one's time counts */
         const double t = now_s(), cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID);
         for (int64_t s = 0; s < *steps; s++) hk_world_step(w);
+        hk_device_wait(w);
         times[rep] = hk_mpi_max_double(now_s() - t) / (double)*steps;
         r->cpu_times[rep] = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu) / (double)*steps; /* this rank's */
         timed += times[rep] * (double)*steps;
@@ -528,12 +552,12 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     return 0;
 }
 
-/* The same problem on 1 thread, untimed: the reference hash. */
-static int reference_hash(const bench_opts *o, int scale, int64_t total_steps, uint64_t *hash)
+/* The same problem on the CPU on `threads` threads (the hash is the same for any count), untimed: the reference hash. */
+static int reference_hash(const bench_opts *o, int scale, int threads, int64_t total_steps, uint64_t *hash)
 {
     char name[256];
-    set_threads(1);
-    hk_world *w = make_problem(o, scale, name, sizeof name);
+    set_threads(threads);
+    hk_world *w = make_problem(o, scale, HK_DEVICE_CPU, name, sizeof name); /* the CPU's bits */
     if (!w) return -1;
     for (int64_t s = 0; s < total_steps; s++) hk_world_step(w);
     *hash = hk_world_state_hash(w);
@@ -573,13 +597,14 @@ static int row_reference(const bench_opts *o, references *refs, const hk_bench_r
     const int scale = o->weak ? x->ranks * x->threads : 1; /* weak scaling: ranks x threads copies */
     int k = 0;
     while (k < refs->n && refs->scale[k] != scale) k++;
+    if (x->gpu) k = refs->n; /* a GPU's row: the CPU's hash, computed (a GPU row is no reference) */
     int failed = 0;
-    if (x->ranks == 1 && x->threads == 1)
+    if (x->ranks == 1 && x->threads == 1 && !x->gpu)
         *ref = x->hash;
     else if (k < refs->n)
         *ref = refs->hash[k];
     else if (hk_mpi_rank() == 0)
-        failed = reference_hash(o, scale, total, ref) != 0;
+        failed = reference_hash(o, scale, x->gpu ? hk_topology_cores() : 1, total, ref) != 0; /* a GPU's: sooner */
     if (k == refs->n) {
         refs->scale[k] = scale;
         refs->hash[k] = *ref;
@@ -627,9 +652,10 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
         rep->warmup = o->warmup + (int)trial;
         rep->nrows = i + 1;
         if (i == 0)
-            printf("hooke bench: %s, %d particles, %lld springs, %s scaling, %d warm-up steps, %d x %lld steps\n", name,
-                   r[0].particles, (long long)r[0].springs, o->weak ? "weak" : "strong", rep->warmup, o->repeat,
-                   (long long)steps);
+            printf("hooke bench: %s, %d particles, %lld springs, %s scaling, %d warm-up steps, %d x %lld steps, "
+                   "device %s\n",
+                   name, r[0].particles, (long long)r[0].springs, o->weak ? "weak" : "strong", rep->warmup, o->repeat,
+                   (long long)steps, r[0].device);
         if (i == 0)
             printf("%sthreads  particles  springs    min_ms   median_ms   max_ms   %sFOM(G/s)  ns/update  efficiency  "
                    "state_hash\n",
@@ -676,7 +702,8 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
         char rk[32] = "";
         if (over_ranks) snprintf(rk, sizeof rk, "ranks=%d ", r[i].ranks);
         printf("verify %sthreads=%d: state_hash %s the %s hash 0x%016" PRIx64 "; energy %.6g J -> %.6g J (%s)%s%s\n",
-               rk, r[i].threads, hash_ok ? "equals" : "DIFFERS FROM", launch > 1 ? "1-process 1-thread" : "1-thread",
+               rk, r[i].threads, hash_ok ? "equals" : "DIFFERS FROM",
+               r[i].gpu ? "CPU's" : launch > 1 ? "1-process 1-thread" : "1-thread",
                r[i].ref_hash, r[i].e_start, r[i].e_end, energy_ok ? "within bound" : "GREW PAST BOUND",
                r[i].blew_up ? "; BLEW UP: " : "", r[i].blew_up ? r[i].blowup : "");
         if (r[i].fom > r[best].fom) best = i;
@@ -687,11 +714,13 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
     printf("%s\n", valid ? "VALID" : "INVALID");
     char rk[32] = ""; /* over MPI ranks: how many (threads= is per rank) */
     if (over_ranks) snprintf(rk, sizeof rk, " ranks=%d", r[best].ranks);
-    printf("FOM %.6g spring_updates/s threads=%d%s ns_per_update=%.4f problem=\"%s\" scaling=%s kernels=%s %s\n",
+    printf("FOM %.6g spring_updates/s threads=%d%s ns_per_update=%.4f problem=\"%s\" scaling=%s kernels=%s "
+           "device=\"%s\" %s\n",
            r[best].fom, r[best].threads, rk, r[best].ns_per_update, name, o->weak ? "weak" : "strong",
-           rep->machine->kernels, valid ? "VALID" : "INVALID");
+           rep->machine->kernels, r[best].device, valid ? "VALID" : "INVALID");
     fflush(stdout);
     rep->problem = name;
+    rep->device = r[best].device;
     rep->steps = steps;
     rep->valid = valid;
     rep->fom = r[best].fom;
@@ -700,6 +729,7 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
     if (o->gbench && rc == EXIT_OK && hk_mpi_rank() == 0) rc = write_output(o->gbench, hk_bench_write_gbench, rep);
     rc = hk_mpi_share_int(rc);
     rep->problem = NULL; /* name goes out of scope */
+    rep->device = NULL;
     if (rc != EXIT_OK) return rc;
     return valid ? EXIT_OK : EXIT_INVALID;
 }

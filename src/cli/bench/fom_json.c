@@ -140,6 +140,7 @@ int hk_bench_write_json(FILE *f, const hk_bench_report *r)
     hk_json_str(&j, "hooke", context_value(r, "hooke_version"));
     hk_json_str(&j, "real", context_value(r, "hooke_precision"));
     hk_json_str(&j, "kernels", context_value(r, "hooke_kernels"));
+    hk_json_str(&j, "device", r->device);
     hk_json_str(&j, "date", r->date);
     hk_json_object(&j, "build");
     hk_json_str(&j, "type", context_value(r, "hooke_build_type"));
@@ -168,6 +169,7 @@ int hk_bench_write_json(FILE *f, const hk_bench_report *r)
         snprintf(ref, sizeof ref, "0x%016" PRIx64, x->ref_hash);
         hk_json_object_line(&j, NULL);
         hk_json_int(&j, "threads", x->threads);
+        hk_json_str(&j, "device", x->device);
         hk_json_int(&j, "particles", x->particles);
         hk_json_int(&j, "springs", x->springs);
         hk_json_int(&j, "spring_updates_per_step", x->updates_per_step);
@@ -300,6 +302,7 @@ int hk_bench_write_gbench(FILE *f, const hk_bench_report *r)
     env.buf[0] = '\0';
     omp_environment(env_append, &env);
     hk_json_str(&j, "hooke_omp_env", env.buf);
+    hk_json_str(&j, "hooke_device", r->device);
     hk_json_str(&j, "hooke_problem", r->problem);
     hk_json_str(&j, "hooke_scaling", r->weak ? "weak" : "strong");
     snprintf(text, sizeof text, "%d", r->warmup);

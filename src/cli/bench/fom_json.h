@@ -33,6 +33,8 @@ typedef struct hk_bench_row {
     double contact_phase[3]; /* its phases per timed step: broad, forces, safety net (rank 0's) [s] */
     int blew_up;
     char blowup[160];
+    int gpu;          /* its steps ran on a GPU (--device gpu or auto) */
+    char device[256]; /* "cpu", or "gpu: NAME (driver D)" */
 } hk_bench_row;
 
 /* 1 when the row's energy stayed within the bound the help text states. */
@@ -59,6 +61,7 @@ typedef struct hk_bench_report {
                                                   rank); 0: one process not started by an MPI launcher */
     int base_ranks, base_threads;              /* the row efficiencies are relative to (see fom.c); 0, 0: none */
     hk_context_item context[HK_CONTEXT_ITEMS]; /* the build, as read before the runs */
+    const char *device;                        /* where the steps ran: "cpu", or "gpu: NAME (driver D)" */
 } hk_bench_report;
 
 /* hooke's report: the build, the machine (CPU, caches, topology, mask,

@@ -162,6 +162,7 @@ static void sync_dir_of(const char *path)
 int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_t scene_digest, const char *path,
                         char *err, size_t errlen)
 {
+    hk_state_read(w); /* a device's newer state (core/device) */
     const hk_particles *p = &w->p;
     buf b = {0};
     put(&b, magic, sizeof magic);
@@ -733,6 +734,7 @@ int hk_checkpoint_read(hk_world *w, hk_energy_guard *guard, uint64_t scene_diges
 {
     size_t len = 0;
     char *text, why[512];
+    hk_state_write(w); /* the device takes the checkpoint's state before its next step (core/device) */
     if (hk_read_file(path, max_bytes(w), "checkpoint", &text, &len, why, sizeof why) != 0) {
         snprintf(err, errlen, "%s: %s", path, why);
         return -1;

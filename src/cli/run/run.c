@@ -132,6 +132,7 @@ static int prolog(const run_opts *o, run_state *r)
     phase_begin(o, &ph, "reading the scene and building its bodies");
     hk_world_def base; /* the environment's tuning (env.h) */
     if (hk_env_world_def(&base, what, sizeof what) != 0) snprintf(err, sizeof err, "hooke: error: %s", what);
+    base.device = (hk_device_kind)o->device;
     const int unread = what[0] || hk_scene_load_on(o->scene, &base, &r->sc, err, sizeof err) != 0;
     hk_world *w = r->w = r->sc.world;
     if (!unread)
@@ -221,6 +222,19 @@ static int prolog(const run_opts *o, run_state *r)
                 o->scene, o->restart, (long long)at, at == r->end ? "which is" : "past", (long long)r->end);
         return HK_EXIT_NOTHING;
     }
+    return HK_EXIT_OK;
+}
+
+/* --device gpu or auto: where the steps run, decided now and said (core/device); HK_EXIT_OK, or HK_EXIT_INPUT with
+ * what the GPU lacks or what the scene uses that a GPU does not run. */
+static int device_start(const run_opts *o, hk_world *w)
+{
+    char why[2048];
+    if (hk_world_device(w, why, sizeof why) < 0) {
+        fprintf(stderr, "hooke: error: %s: --device gpu: %s\n", o->scene, why);
+        return HK_EXIT_INPUT;
+    }
+    if (!o->quiet) fprintf(stderr, "hooke: device: %s\n", why);
     return HK_EXIT_OK;
 }
 
@@ -422,6 +436,7 @@ int hk_cmd_run(int argc, char **argv)
         if (hk_mpi_rank() == 0) fprintf(stderr, "hooke: error: %s: %s\n", o.scene, hk_world_error(w));
         rc = HK_EXIT_INPUT;
     }
+    if (rc == HK_EXIT_OK && o.device != HK_DEVICE_CPU) rc = device_start(&o, w);
     if (rc == HK_EXIT_OK) {
         r.first = hk_world_step_count(w);
         const int mine = hk_mpi_rank() == 0 ? open_outputs(&o, &r) : HK_EXIT_OK; /* rank 0 writes every output */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "devices.h"
 #include "diagnosis.h"
 #include "frames.h"
 #include "hooke/hooke.h"
@@ -31,6 +32,7 @@ enum {
     O_RESTART,
     O_STRETCH_LIMIT,
     O_QUIET,
+    O_DEVICE,
 };
 /* A number macro's digits as text, for the help text (HK_SPRINGS_PER_THREAD: "15000"). */
 #define HK_TEXT_(x) #x
@@ -87,6 +89,11 @@ static const hk_option run_options[] = {
      "blow-up when a spring passes R times its rest length\n"
      "(default: the scene's stretch_limit, else 10)",
      NULL},
+    {O_DEVICE, "device", "WHERE",
+     "cpu (default), gpu (the same bits on a GPU; exit 1 saying\n"
+     "why where none runs the scene) or auto (a GPU where one runs\n"
+     "it, else the CPU; says which): docs/user-guide.md, \"On a GPU\"",
+     NULL},
     {O_QUIET, "quiet", NULL,
      "no messages on stderr except errors (and no progress bar;\n"
      "the bar shows only when stdout and stderr are terminals)",
@@ -120,7 +127,8 @@ void hk_run_help(FILE *f, int synopsis)
                "overshoot (raise newton_iterations), and trapezoidal can gain energy (use\n"
                "implicit_euler, or a smaller dt): docs/user-guide.md, \"Explicit or implicit\".\n"
                "\n"
-               "HOOKE_KERNELS=reference|scalar|avx2|avx512 forces a kernel path.\n"
+               "HOOKE_KERNELS=reference|scalar|avx2|avx512 forces a kernel path;\n"
+               "HOOKE_DEVICE_DRIVER=cuda|openmp the GPU's driver (--device gpu).\n"
                "\n"
                "SIGINT or SIGTERM stops a run after the step in hand: every output is closed\n"
                "whole (files are written as NAME.tmp, then renamed), the summary line says\n"
@@ -192,6 +200,7 @@ static int run_option(run_opts *o, int id, const char *a, const char *v)
     case O_STRETCH_LIMIT:
         if (hk_arg_above(NULL, a, v, 1, "a ratio > 1", &o->stretch_limit)) return HK_EXIT_INPUT;
         break;
+    case O_DEVICE: return hk_arg_device(NULL, a, v, &o->device) ? HK_EXIT_INPUT : HK_EXIT_OK;
     case O_CHECKPOINT_EVERY:
         if (hk_arg_int(NULL, a, v, 1, INT64_MAX, "a whole number >= 1", &o->checkpoint_every)) return HK_EXIT_INPUT;
         break;

@@ -26,6 +26,7 @@ typedef struct run_opts {
     hk_camera camera; /* the PNG frames' (--camera); run unless given */
     int camera_given;
     double stretch_limit;
+    int device; /* --device: an hk_device_kind (default cpu) */
 } run_opts;
 
 /* Reads argv (argv[1] is "run") into o: HK_EXIT_OK, HK_EXIT_INPUT (the message printed) or HK_RUN_HELP (the help

@@ -206,6 +206,7 @@ static const hk_surface *closed_surface(const hk_world *w, int body)
 
 double hk_world_body_volume(const hk_world *w, int body, hk_volume_method method)
 {
+    hk_state_read(w);
     const hk_surface *s = closed_surface(w, body);
     if (!s) return NAN;
     const hk_particles *p = &w->p;

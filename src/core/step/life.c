@@ -1,5 +1,6 @@
 /* life.c — a world's life: its creation (its definition checked: world_def.c), its kernel path, and its end. */
 /* SPDX-License-Identifier: MIT */
+#include "device.h"
 #include "engine.h"
 #include "implicit.h"
 #include "kernels.h"
@@ -25,6 +26,7 @@ hk_world *hk_world_create(const hk_world_def *def)
     w->h = w->integrator.dt;
     hk_kernels_find(w->def.kernels, &w->kernels); /* a path the check accepted */
     w->def.kernels = hk_world_kernels(w);         /* the name, not the caller's string */
+    hk_device_driver_name(w->def.device_driver, &w->def.device_driver); /* likewise */
     w->facts.bodies = w->facts.families = -1;
     return w;
 }
@@ -50,6 +52,7 @@ const char *hk_world_kernels(const hk_world *w) { return w->kernels ? w->kernels
 void hk_world_destroy(hk_world *w)
 {
     if (!w) return;
+    hk_device_free(w); /* the device's memory and driver, before what they mirror */
     for (int s = 0; s < w->surface_count; s++) hk_surface_free(&w->surfaces[s]);
     hk_world_free_storage(w);
     hk_engine_free(w->engine);

@@ -49,6 +49,7 @@ HK_FMA_CLONES static hk_stats stats_of(const hk_world *w, const hk_spring_scan *
 
 hk_stats hk_world_stats(const hk_world *w)
 {
+    hk_state_read(w);
     const hk_spring_scan springs = hk_springs_scan(w);
     return stats_of(w, &springs);
 }
@@ -128,10 +129,12 @@ static int finite_or_report(const hk_world *w, hk_blowup *out)
 
 int hk_world_check_stats(const hk_world *w, double stretch_limit, hk_blowup *out, hk_stats *stats)
 {
+    hk_state_read(w);
     hk_blowup b = {NULL, -1, -1, -1, -1, 0.0};
     if (w->step_failed) {
-        b.cause = w->step_failed == HK_ERR_DIVERGED ? "implicit solve broke down"
-                                                    : "a step could not be taken (out of memory)";
+        b.cause = w->step_failed == HK_ERR_DIVERGED       ? "implicit solve broke down"
+                  : w->step_failed == HK_ERR_UNSUPPORTED ? "a step could not be taken on the device"
+                                                         : "a step could not be taken (out of memory)";
         *out = b;
         return 1;
     }

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "integrators.h"
 
+#include "device.h"
 #include "spheres_walls.h"
 #include "fpmode.h"
 #include "forces.h"
@@ -73,7 +74,10 @@ static void step_held(void *w) { step(w); }
 
 hk_status hk_world_step(hk_world *w)
 {
-    /* the solver's floating-point mode (fpmode.h), the world's threads held for the whole step (team.h) */
-    HK_FP_SCOPE hk_world_hold_team(w, step_held, w);
+    /* the solver's floating-point mode (fpmode.h); on a device (core/device) its passes, else the world's threads
+     * held for the whole step (team.h) */
+    int on_device = 0;
+    HK_FP_SCOPE on_device = hk_device_step(w);
+    if (!on_device) HK_FP_SCOPE hk_world_hold_team(w, step_held, w);
     return (hk_status)w->step_failed;
 }

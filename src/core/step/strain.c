@@ -225,6 +225,7 @@ int hk_world_spring_lengths(const hk_world *w, int family, int64_t first, int64_
                             uint8_t *broken)
 {
     if (!w || family < 0 || family >= w->family_count) return HK_ERR_INVALID;
+    hk_state_read(w);
     const hk_family *f = &w->families[family];
     if (first < 0 || count < 0 || first > f->count || count > f->count - first) return HK_ERR_INVALID;
     HK_ASSERT(f->kind != HK_FAMILY_LATTICE || f->count == (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0));

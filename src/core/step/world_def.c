@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "device_drivers.h"
 #include "external.h"
 #include "kernels.h"
 
@@ -26,6 +27,7 @@ static const hk_field fields[] = {
     ROW("wind_drag", wind_drag, HK_RULE_BOUND_OR_0, HK_BOUND_DAMPING, 0)
     ROW("list_parallel_min", list_parallel_min, HK_RULE_INT, 0, INT_MAX)
     ROW("full_team", full_team, HK_RULE_INT, 0, 1)
+    ROW("device", device, HK_RULE_INT, 0, HK_DEVICE_KIND_COUNT - 1)
 };
 // clang-format on
 #undef TERM_ROWS
@@ -63,6 +65,13 @@ int hk_world_def_check(const hk_world_def *def, char *err, size_t errlen)
         char why[256];
         rc = hk_kernels_check(def->kernels, why, sizeof why);
         if (rc != HK_OK) snprintf(msg, sizeof msg, "kernels: %s", why);
+    }
+    if (rc == HK_OK && hk_device_driver_name(def->device_driver, NULL) != 0) {
+        char names[96];
+        hk_device_driver_names(names, sizeof names);
+        snprintf(msg, sizeof msg, "device_driver must be one of %s, or NULL or \"\" for the first that finds a GPU (got \"%s\")",
+                 names, def->device_driver);
+        rc = HK_ERR_INVALID;
     }
     if (rc != HK_OK && err && errlen) snprintf(err, errlen, "%s", msg);
     return rc;

@@ -302,6 +302,7 @@ int hk_world_grow_particles(hk_world *w, int count)
 {
     if (count <= 0) return hk_fail(w, "a body needs at least one particle");
     if ((int64_t)w->p.count + count > (1 << 30)) return hk_fail(w, "too many particles (limit 2^30)");
+    hk_state_write(w); /* the arrays move and grow: the device's state first */
     if (reserve_particles(w, w->p.count + count) != 0) return hk_failed(w);
     int first = w->p.count;
     w->p.count += count;
@@ -447,6 +448,7 @@ int hk_particle_fits(const hk_world *w, const hk_body *b, int i, const double po
 
 hk_vec3 hk_world_position(const hk_world *w, int i)
 {
+    hk_state_read(w);
     const int b = i >= 0 && i < w->p.count ? hk_body_of(w, i) : -1;
     if (b < 0) return (hk_vec3){NAN, NAN, NAN};
     double x[3];
@@ -464,6 +466,7 @@ int hk_world_set_position(hk_world *w, int i, hk_vec3 x)
     if (!hk_particle_fits(w, b, i, pos))
         return hk_fail(w, "set_position: position (%g, %g, %g) m of particle %d is beyond this build's precision", x.x,
                        x.y, x.z, i);
+    hk_state_write(w);
     hk_particle_place(w, b, i, pos);
     w->forces_valid = 0;
     w->history = 0;
@@ -478,6 +481,7 @@ int hk_world_set_velocity(hk_world *w, int i, hk_vec3 v)
     if (!hk_real_holds(v.x) || !hk_real_holds(v.y) || !hk_real_holds(v.z))
         return hk_fail(w, "set_velocity: velocity (%g, %g, %g) m/s of particle %d is beyond this build's precision",
                        v.x, v.y, v.z, i);
+    hk_state_write(w);
     w->p.vx[i] = (hk_real)v.x;
     w->p.vy[i] = (hk_real)v.y;
     w->p.vz[i] = (hk_real)v.z;
@@ -488,6 +492,7 @@ int hk_world_set_velocity(hk_world *w, int i, hk_vec3 v)
 
 int hk_world_positions(const hk_world *w, int first, int count, double *xyz)
 {
+    hk_state_read(w);
     if (first < 0 || count < 0 || first > w->p.count - count) return -1;
     int b = count ? hk_body_of(w, first) : -1;
     for (int i = first; i < first + count; i++) {
@@ -526,6 +531,7 @@ int hk_world_pin(hk_world *w, int body, int local_index)
     if (local_index < 0 || local_index >= b->count)
         return hk_fail(w, "pin: particle %d out of range 0..%d of body %d", local_index, b->count - 1, body);
     int i = b->first + local_index;
+    hk_state_write(w);
     w->p.inv_mass[i] = 0;
     w->p.vx[i] = w->p.vy[i] = w->p.vz[i] = 0;
     w->forces_valid = 0;
@@ -534,6 +540,7 @@ int hk_world_pin(hk_world *w, int body, int local_index)
 
 hk_particles_view hk_world_particles(const hk_world *w)
 {
+    hk_state_read(w);
     const hk_particles *p = &w->p;
     return (hk_particles_view){.count = p->count,
                                .vx = p->vx,
@@ -577,6 +584,7 @@ int hk_world_family_count(const hk_world *w) { return w->family_count; }
 
 hk_family_info hk_world_family(const hk_world *w, int family)
 {
+    hk_state_read(w); /* its broken count */
     hk_family_info info = {0};
     if (family < 0 || family >= w->family_count) return info;
     const hk_family *f = &w->families[family];
@@ -611,6 +619,7 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
 
 uint64_t hk_world_state_hash(const hk_world *w)
 {
+    hk_state_read(w);
     uint64_t h = 1469598103934665603ull; /* FNV-1a offset basis */
     /* the positions x, then y, then z of every particle, as doubles
      * (hk_particle_position), then the velocities as stored */

@@ -160,6 +160,14 @@ struct hk_world {
     struct hk_implicit *implicit; /* the implicit solver's state (implicit/system.c), NULL until its first step */
     struct hk_part *part;         /* a distributed run: this process's share (dist/part.h); NULL otherwise */
     struct hk_contact *contact;   /* colliders and their contact state (contact/response.h); NULL without any */
+    /* The device backend (core/device/device.h): where the steps run (def.device decided: 0 not yet, 1 the CPU, 2 a
+     * GPU), its state (NULL on the CPU), and the hook that brings a newer state back from the device before the host
+     * reads it (hk_state_read), set by the backend: the layers below call it without knowing it. */
+    int device_on;
+    struct hk_device *device;
+    void (*device_pull)(hk_world *w);
+    int device_newer; /* the device's state is newer than the host's arrays */
+    int device_stale; /* the host's arrays were written: the device loads them again before its next step */
     hk_team_session *session;     /* while a call holds the world's OpenMP threads (team.h): they run its passes */
     int64_t team_rest; /* until when every held thread sits out, its core wanted by another process [ns] (team.h) */
     int step_failed;   /* 0, or the hk_status of a substep that could not be taken (the state is its start) */
@@ -188,6 +196,18 @@ struct hk_world {
      * it. NULL otherwise. */
     void (*after_pass)(hk_world *w, int t, int T);
 };
+
+/* Before the host reads a world's state (particles, broken springs): the device's newer state brought back. */
+static inline void hk_state_read(const hk_world *w)
+{
+    if (w->device_newer) w->device_pull((hk_world *)w); /* a world is never made const: only passed as one */
+}
+/* Before the host writes it: the same, and the device takes the host's state again before its next step. */
+static inline void hk_state_write(hk_world *w)
+{
+    hk_state_read(w);
+    if (w->device) w->device_stale = 1;
+}
 
 /* Tasks of the world's parallel passes (team.h): with a task hook, its
  * `threads` setting (at least 1 then); while its threads are held

@@ -212,6 +212,22 @@ typedef struct hk_task_hook {
     void *host; /* the host's pool: run's first argument */
 } hk_task_hook;
 
+/* Where a world's steps run (hk_world_def.device). The same bits wherever: a step on a GPU ends in the state a step on
+ * the CPU ends in, at any thread count (docs/determinism.md, "On a GPU"). The device runs the explicit step of lattice
+ * bodies (cloth, jelly, rope) and bodies of points without springs: their springs, the per-particle forces, the wind,
+ * the explicit integrators with their substeps, pinned and driven particles, the ground, walls and spheres, breaking
+ * springs; the blow-up checks and the statistics read the state back (docs/user-guide.md, "On a GPU"). A world that
+ * uses anything else (an implicit integrator, contact between bodies or within one, colliders, pressure, list
+ * springs, MPI ranks, a double build, the reference kernels) is refused there by name, never run on the CPU instead. */
+typedef enum hk_device_kind {
+    HK_DEVICE_CPU = 0, /* the CPU's engine (the default) */
+    HK_DEVICE_GPU,     /* a GPU: hk_world_step fails with HK_ERR_UNSUPPORTED, saying why, where none is found or the
+                          world uses what the device does not run */
+    HK_DEVICE_AUTO,    /* the GPU where one is found and the world can run there, else the CPU (hk_world_device says
+                          which and why) */
+    HK_DEVICE_KIND_COUNT,
+} hk_device_kind;
+
 typedef struct hk_world_def {
     hk_vec3 gravity; /* [m/s^2] */
     double air_drag; /* c_air in f = -c_air v [N*s/m] */
@@ -237,6 +253,11 @@ typedef struct hk_world_def {
                                passes for a while (see "Threads of a world" below); 1: every pass runs on the whole
                                team, for tests that must see every task count */
     hk_task_hook task_hook; /* {NULL}: OpenMP's threads; set: the host's pool, `threads` (>= 1) tasks a pass */
+    hk_device_kind device;     /* where the steps run (default HK_DEVICE_CPU); `hooke run --device` */
+    const char *device_driver; /* the GPU's driver: "cuda" (CUDA) or "openmp" (OpenMP target offload); for tests,
+                                  "host" (the device's passes on this CPU) or "openmp-host" (the OpenMP driver's
+                                  passes through the offload's host fallback); NULL or "": the first of cuda, openmp
+                                  that finds a device (the name is copied; the program's HOOKE_DEVICE_DRIVER) */
 } hk_world_def;
 #define HK_LIST_PARALLEL_MIN 16384 /* list_parallel_min by default [1] */
 
@@ -303,6 +324,26 @@ HK_API const char *hk_world_kernels(const hk_world *w);
 HK_API int hk_kernel_path_available(const char *path);
 /* Message of the last failed call on this world ("" if none). */
 HK_API const char *hk_world_error(const hk_world *w);
+
+/* A GPU as hk_device_list lists it. */
+typedef struct hk_device_info {
+    char name[128];   /* as its driver names it, "NVIDIA H100 80GB HBM3" */
+    double memory;    /* its memory [bytes], 0 if its driver does not say */
+    char driver[96];  /* the driver that found it and its version: "cuda (driver 13.0, runtime 13.0)" */
+} hk_device_info;
+/* The GPUs that the drivers find (device_driver: one driver's; NULL: every driver's), up to max into out (out may be
+ * NULL): their count. 0 where none: why (may be NULL) says what was looked for and what was missing (a driver module
+ * not built or not found, no offload plugin, no CUDA driver, no device). Thread-safe. */
+HK_API int hk_device_list(const char *device_driver, hk_device_info *out, int max, char *why, size_t whylen);
+/* Where the world's steps run, deciding it now if no step has (def.device; a GPU's memory is taken and the state loaded
+ * there): HK_DEVICE_CPU or HK_DEVICE_GPU, with why (may be NULL) saying which GPU, or why the CPU under
+ * HK_DEVICE_AUTO; a negative hk_status where def.device is HK_DEVICE_GPU and the world cannot run on one (why and
+ * hk_world_error say what was missing or which feature the device does not run). */
+HK_API int hk_world_device(hk_world *w, char *why, size_t whylen);
+/* On a GPU, steps return before the device has finished them, and the state stays on the device: this waits for
+ * them and brings the state back. The library's own reads (positions, the particle view, statistics, checks, the
+ * state hash, frames) do it themselves. HK_OK, or a negative hk_status (hk_world_error). */
+HK_API int hk_world_sync(hk_world *w);
 
 /* Sphere obstacle; moves with constant velocity. Returns its index or a
  * negative hk_status. */

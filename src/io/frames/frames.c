@@ -4,6 +4,7 @@
 #include "frames.h"
 
 #include "outfile.h"
+#include "world.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -122,6 +123,7 @@ void hk_frames_set_camera(hk_frames *fr, const hk_camera *camera)
 
 int hk_frames_write(hk_frames *fr, const hk_world *w, char *err, size_t errlen)
 {
+    hk_state_read(w); /* a device's newer state (core/device) */
     hk_geometry g;
     if (hk_geometry_build(w, &g) != 0) {
         snprintf(err, errlen, "out of memory for a frame");

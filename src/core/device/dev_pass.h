@@ -1,0 +1,388 @@
+/* dev_pass.h — the device backend's passes: their arguments and per-element steps, one text for every driver. */
+/* SPDX-License-Identifier: MIT */
+#ifndef HOOKE_DEV_PASS_H
+#define HOOKE_DEV_PASS_H
+
+/*
+ * Every pass of a step on a device is a loop over elements (a body's
+ * nodes, a surface's faces and vertices, particles, a family's springs)
+ * whose body is one function here, hkd_<pass>(args, i). The drivers
+ * (dev_host.c on the CPU's team, omp/dev_omp.c through OpenMP target
+ * offload, cuda/dev_cuda.cu through CUDA) are thin loops over these
+ * functions and own nothing of the arithmetic.
+ *
+ * The arithmetic is the CPU engine's own: the scalar instruction set of
+ * engine/simd.h (one lane) under engine/spring_lanes.h, the per-particle
+ * terms of engine/external.h and the updates of engine/update.h, the
+ * obstacles' step of contact/obstacle_push.h, the wind of
+ * model/face_force.h and the spring length of world/spring_length.h; each
+ * node sums its springs in the order the CPU's sweep sums them (sweep.c:
+ * the terms from the rows before it, farthest first, then its own row's,
+ * family by family), so a step on a device ends in the CPU's bits. How
+ * each compiler is kept from contracting or approximating an operation is
+ * docs/determinism.md's "On a GPU".
+ *
+ * Plain C, compiled by gcc for the host and for the offload target and by
+ * nvcc (C++): every function is HK_HD (world/hd.h), and nothing here
+ * includes world.h.
+ */
+
+#include <stdint.h>
+
+#ifndef HK_ISA_SCALAR
+#define HK_ISA_SCALAR
+#endif
+#include "simd.h"
+
+#include "external.h" /* after simd.h: the formulas too */
+#include "face_force.h"
+#include "obstacle_push.h"
+#include "spring_lanes.h"
+#include "spring_length.h"
+#include "update.h"
+
+/* A lattice family as a body's nodes gather it (world.h hk_family). */
+typedef struct hkd_fam {
+    int64_t offset;                 /* target - source [particles] */
+    int di, dj, dk;                 /* the stencil offset */
+    int i0, i1, j0, j1, k0, k1;     /* the box of source nodes */
+    hk_real D[3];                   /* rest vector [m] */
+    hk_real k, c, rest, break_ratio; /* [N/m], [N*s/m], [m], [1] */
+    int model, behaviour;           /* hk_damping_model, hk_behaviour */
+    uint8_t *broken;                /* device: 1 = broken, by the body's local source node; NULL: none */
+} hkd_fam;
+
+/* One term of a node's sum: family `fam` with the node as the spring's
+ * source (+F) or its target (-F). A body's terms are in the CPU's order. */
+typedef struct hkd_term {
+    int fam, target;
+} hkd_term;
+
+/* The state arrays a pass reads and writes: x, y, z each. */
+typedef struct hkd_vec {
+    hk_real *c[3];
+} hkd_vec;
+
+/* NODES: one lattice body's nodes (or a body of points: no terms): f =
+ * external + springs, and with an update its new state into qo, vo. */
+typedef struct hkd_nodes_args {
+    hkd_vec q, v, qo, vo, f, r;
+    const hk_real *mass, *inv_mass;
+    const hkd_fam *fam; /* device */
+    const hkd_term *term;
+    int nterm, lattice; /* lattice: the body has lattice families (f = ext + the sum, else f = ext) */
+    int64_t first;
+    int nx, ny;
+    hk_external ext; /* in the body's frame; contact NULL */
+    hk_update upd;
+} hkd_nodes_args;
+
+/* INTEGRATE: the one-evaluation update of a body's particles from f (q, v in; qo, vo out). */
+typedef struct hkd_integrate_args {
+    hkd_vec q, v, qo, vo, f;
+    const hk_real *inv_mass;
+    int64_t first;
+    hk_update upd;
+} hkd_integrate_args;
+
+/* VERLET, KICK, RK4: the multi-evaluation schemes' per-particle updates, in place (update.h). */
+typedef struct hkd_multi_args {
+    hkd_vec q, v, f, prev, x0, v0, sx, sv;
+    const hk_real *inv_mass;
+    hk_real h, h2, inv2h, hh, wt, ah;
+    int first_step, book_start, drift, stage;
+} hkd_multi_args;
+
+/* COPY: x0 = q, v0 = v (RK4's start state). */
+
+/* FACES and VERTS: a surface's wind (model/face_force.h), faces then vertices (f += their force). */
+typedef struct hkd_surface_args {
+    hkd_vec q, r, v, f;
+    const int *face; /* dim per face, global particle indices */
+    const int *vf_start, *vf_face;
+    double *face_f, *face_n;
+    int dim, wind;
+    int64_t first; /* the body's first particle */
+    double P, wv[3], cw;
+} hkd_surface_args;
+
+/* WALLS and SPHERE: one body's free particles against the walls or one sphere (contact/obstacle_push.h); the
+ * particles moved are counted. */
+typedef struct hkd_obstacle_args {
+    hkd_vec q, r, v, prev; /* prev.c[0] NULL: no history */
+    const hk_real *inv_mass;
+    int64_t first;
+    double o[3];
+    double lo[3], hi[3]; /* walls */
+    double c[3], cv[3], R, e; /* sphere */
+    hk_real keep, dt;
+} hkd_obstacle_args;
+
+/* BREAK: a breakable lattice family's springs by source node of its box (n = the box's nodes); the springs that
+ * broke are counted. */
+typedef struct hkd_break_args {
+    hkd_vec q;
+    hkd_fam fam;
+    int64_t first; /* the body's first particle */
+    int nx, ny;
+    double ratio; /* break_ratio [1] */
+} hkd_break_args;
+
+/* SET: up to HKD_SET_MAX particles' q and v (the driven anchors of a substep). */
+#define HKD_SET_MAX 16
+typedef struct hkd_set_args {
+    hkd_vec q, v;
+    int64_t index[HKD_SET_MAX];
+    hk_real qv[HKD_SET_MAX][6];
+} hkd_set_args;
+
+/* The passes: X(KIND, name, args member); element i of pass KIND is hkd_<name>(&args.u.<member>, i), which returns
+ * what the pass counts (1: this element moved or broke), else 0. */
+#define HKD_PASSES(X)                                                                                                  \
+    X(HKD_NODES, nodes, nodes)                                                                                         \
+    X(HKD_INTEGRATE, integrate, integrate)                                                                             \
+    X(HKD_VERLET, verlet, multi)                                                                                       \
+    X(HKD_KICK, kick, multi)                                                                                           \
+    X(HKD_RK4, rk4, multi)                                                                                             \
+    X(HKD_COPY, copy, multi)                                                                                           \
+    X(HKD_FACES, faces, surface)                                                                                       \
+    X(HKD_VERTS, verts, surface)                                                                                       \
+    X(HKD_WALLS, walls, obstacle)                                                                                      \
+    X(HKD_SPHERE, sphere, obstacle)                                                                                    \
+    X(HKD_BREAK, break_springs, brk)                                                                                   \
+    X(HKD_SET, set, set)                                                                                               \
+    X(HKD_PROBE, contract_probe, multi)
+
+typedef enum hkd_kind {
+#define HKD_KIND(K, name, m) K,
+    HKD_PASSES(HKD_KIND)
+#undef HKD_KIND
+        HKD_KIND_COUNT
+} hkd_kind;
+
+/* One pass: its kind and its arguments (by value: a kernel's parameters). */
+typedef struct hkd_args {
+    hkd_kind kind;
+    union {
+        hkd_nodes_args nodes;
+        hkd_integrate_args integrate;
+        hkd_multi_args multi;
+        hkd_surface_args surface;
+        hkd_obstacle_args obstacle;
+        hkd_break_args brk;
+        hkd_set_args set;
+    } u;
+} hkd_args;
+
+/* ---- the per-element steps ------------------------------------------------------------------------------------- */
+
+/* The force on the source end of family F's spring from global node s (local
+ * node ls of its body), as the sweep's row pass computes it (engine/row_family.h
+ * family_lanes): d = (q_s - q_t) - D, dv = v_s - v_t, spring_lanes; a
+ * broken spring gives 0. */
+static inline HK_HD void hkd_spring(const hkd_vec *q, const hkd_vec *v, const hkd_fam *F, int64_t s, int64_t ls,
+                                    hk_w *fx, hk_w *fy, hk_w *fz)
+{
+    const int64_t t = s + F->offset;
+    hk_wm live = wm_all();
+    if (F->behaviour == HK_SPRING_BREAKABLE && F->broken) live = wm_and(live, wm_unbroken(F->broken + ls));
+    const hk_w dx = w_sub(w_sub(w_loadu(q->c[0] + s), w_loadu(q->c[0] + t)), w_set1(F->D[0]));
+    const hk_w dy = w_sub(w_sub(w_loadu(q->c[1] + s), w_loadu(q->c[1] + t)), w_set1(F->D[1]));
+    const hk_w dz = w_sub(w_sub(w_loadu(q->c[2] + s), w_loadu(q->c[2] + t)), w_set1(F->D[2]));
+    const hk_w dvx = w_sub(w_loadu(v->c[0] + s), w_loadu(v->c[0] + t));
+    const hk_w dvy = w_sub(w_loadu(v->c[1] + s), w_loadu(v->c[1] + t));
+    const hk_w dvz = w_sub(w_loadu(v->c[2] + s), w_loadu(v->c[2] + t));
+    spring_lanes(dx, dy, dz, dvx, dvy, dvz, w_set1(F->rest), w_set1(F->k), w_set1(F->c), live,
+                 (hk_damping_model)F->model, (hk_behaviour)F->behaviour, fx, fy, fz);
+}
+
+/* Node l of a body: its springs' sum in the CPU's order, then f = external + the sum (engine/particle_pass.h
+ * finish_lanes), stored, and the update into qo, vo. */
+static inline HK_HD int hkd_nodes(const hkd_nodes_args *a, int64_t l)
+{
+    const int64_t g = a->first + l;
+    const int64_t jk = l / a->nx;
+    const int i = (int)(l - jk * a->nx), j = (int)(jk % a->ny), k = (int)(jk / a->ny);
+    hk_w sx = w_set1(0), sy = w_set1(0), sz = w_set1(0);
+    for (int n = 0; n < a->nterm; n++) {
+        const hkd_term tm = a->term[n];
+        const hkd_fam *F = &a->fam[tm.fam];
+        const int si = tm.target ? i - F->di : i, sj = tm.target ? j - F->dj : j, sk = tm.target ? k - F->dk : k;
+        if (si < F->i0 || si >= F->i1 || sj < F->j0 || sj >= F->j1 || sk < F->k0 || sk >= F->k1) continue;
+        const int64_t ls = tm.target ? l - F->offset : l;
+        hk_w fx, fy, fz;
+        hkd_spring(&a->q, &a->v, F, a->first + ls, ls, &fx, &fy, &fz);
+        if (tm.target) {
+            sx = w_sub(sx, fx);
+            sy = w_sub(sy, fy);
+            sz = w_sub(sz, fz);
+        } else {
+            sx = w_add(sx, fx);
+            sy = w_add(sy, fy);
+            sz = w_add(sz, fz);
+        }
+    }
+    const hk_real *const r[3] = {a->r.c[0] + g, a->r.c[1] + g, a->r.c[2] + g};
+    const hk_real *const q[3] = {a->q.c[0] + g, a->q.c[1] + g, a->q.c[2] + g};
+    hk_w px, py, pz, ex, ey, ez;
+    external_position(&a->ext, r, q, 1, &px, &py, &pz);
+    external_lanes(&a->ext, w_loadu(a->mass + g), px, py, pz, w_loadu(a->v.c[0] + g), w_loadu(a->v.c[1] + g),
+                   w_loadu(a->v.c[2] + g), &ex, &ey, &ez);
+    const hk_w tx = a->lattice ? w_add(ex, sx) : ex, ty = a->lattice ? w_add(ey, sy) : ey,
+               tz = a->lattice ? w_add(ez, sz) : ez;
+    w_storeu(a->f.c[0] + g, tx);
+    w_storeu(a->f.c[1] + g, ty);
+    w_storeu(a->f.c[2] + g, tz);
+    if (a->upd.kind == HK_UPDATE_NONE) return 0;
+    hk_real x = a->q.c[0][g], y = a->q.c[1][g], z = a->q.c[2][g];
+    hk_real ux = a->v.c[0][g], uy = a->v.c[1][g], uz = a->v.c[2][g];
+    update_lanes(&a->upd, w_loadu(a->inv_mass + g), tx, ty, tz, &x, &y, &z, &ux, &uy, &uz, 1);
+    a->qo.c[0][g] = x, a->qo.c[1][g] = y, a->qo.c[2][g] = z;
+    a->vo.c[0][g] = ux, a->vo.c[1][g] = uy, a->vo.c[2][g] = uz;
+    return 0;
+}
+
+/* Particle first + l: the one-evaluation update from its force (engine/particle_pass.h integrate). */
+static inline HK_HD int hkd_integrate(const hkd_integrate_args *a, int64_t l)
+{
+    const int64_t g = a->first + l;
+    hk_real x = a->q.c[0][g], y = a->q.c[1][g], z = a->q.c[2][g];
+    hk_real ux = a->v.c[0][g], uy = a->v.c[1][g], uz = a->v.c[2][g];
+    update_lanes(&a->upd, w_loadu(a->inv_mass + g), w_loadu(a->f.c[0] + g), w_loadu(a->f.c[1] + g),
+                 w_loadu(a->f.c[2] + g), &x, &y, &z, &ux, &uy, &uz, 1);
+    a->qo.c[0][g] = x, a->qo.c[1][g] = y, a->qo.c[2][g] = z;
+    a->vo.c[0][g] = ux, a->vo.c[1][g] = uy, a->vo.c[2][g] = uz;
+    return 0;
+}
+
+/* Particle g: position Verlet's update (step/integrators.c verlet_span). */
+static inline HK_HD int hkd_verlet(const hkd_multi_args *a, int64_t g)
+{
+    const hk_real im = a->inv_mass[g];
+    for (int c = 0; c < 3; c++) {
+        if (a->first_step)
+            hk_verlet_first(im, a->f.c[c][g], &a->q.c[c][g], &a->v.c[c][g], &a->prev.c[c][g], a->h, a->h2,
+                            a->book_start);
+        else
+            hk_verlet_next(im, a->f.c[c][g], &a->q.c[c][g], &a->v.c[c][g], &a->prev.c[c][g], a->h, a->h2, a->inv2h);
+    }
+    return 0;
+}
+
+/* Particle g: half a velocity Verlet kick, with the drift (kick_span). */
+static inline HK_HD int hkd_kick(const hkd_multi_args *a, int64_t g)
+{
+    const hk_real im = a->inv_mass[g];
+    if (im == 0) return 0;
+    const hk_real f[3] = {a->f.c[0][g], a->f.c[1][g], a->f.c[2][g]};
+    hk_real *const q[3] = {&a->q.c[0][g], &a->q.c[1][g], &a->q.c[2][g]};
+    hk_real *const v[3] = {&a->v.c[0][g], &a->v.c[1][g], &a->v.c[2][g]};
+    hk_kick(im, f, q, v, a->hh, a->drift, a->h);
+    return 0;
+}
+
+/* Particle g: one RK4 stage (rk4_span). */
+static inline HK_HD int hkd_rk4(const hkd_multi_args *a, int64_t g)
+{
+    const hk_real im = a->inv_mass[g];
+    for (int c = 0; c < 3; c++)
+        hk_rk4_stage(im, a->f.c[c][g], &a->q.c[c][g], &a->v.c[c][g], a->x0.c[c][g], a->v0.c[c][g], &a->sx.c[c][g],
+                     &a->sv.c[c][g], a->stage, a->wt, a->ah, a->h);
+    return 0;
+}
+
+/* Particle g: RK4's start state. */
+static inline HK_HD int hkd_copy(const hkd_multi_args *a, int64_t g)
+{
+    for (int c = 0; c < 3; c++) {
+        a->x0.c[c][g] = a->q.c[c][g];
+        a->v0.c[c][g] = a->v.c[c][g];
+    }
+    return 0;
+}
+
+/* Face f of a surface: its normal and corner force (model/surface.c's face pass). */
+static inline HK_HD int hkd_faces(const hkd_surface_args *a, int64_t f)
+{
+    const int *c = a->face + f * a->dim;
+    double pos[3][3] = {{0}};
+    hk_real vel[3][3] = {{0}};
+    for (int q = 0; q < a->dim; q++)
+        for (int k = 0; k < 3; k++) {
+            pos[q][k] = hk_frame_local(a->r.c[k][c[q]], a->q.c[k][c[q]]);
+            vel[q][k] = a->v.c[k][c[q]];
+        }
+    double *fn = a->face_n + 3 * f, *ff = a->face_f + 3 * f;
+    hk_face_normal(a->dim, (const double(*)[3])pos, fn);
+    hk_face_force(a->dim, a->P, a->wind, a->wv, a->cw, fn, (const hk_real(*)[3])vel, ff);
+    return 0;
+}
+
+/* Vertex l of a surface: its faces' sum and wind added to f (the vertex pass). */
+static inline HK_HD int hkd_verts(const hkd_surface_args *a, int64_t l)
+{
+    double F[3], N[3];
+    hk_vertex_faces(a->vf_start, a->vf_face, a->face_f, a->face_n, (int)l, F, N);
+    const int64_t g = a->first + l;
+    if (a->wind == HK_WIND_VERTEX) {
+        const hk_real vel[3] = {a->v.c[0][g], a->v.c[1][g], a->v.c[2][g]};
+        hk_vertex_wind(a->wv, a->cw, vel, N, F);
+    }
+    for (int k = 0; k < 3; k++) a->f.c[k][g] += (hk_real)F[k];
+    return 0;
+}
+
+/* Particle first + l against the walls, or one sphere. */
+static inline HK_HD int hkd_obstacle(const hkd_obstacle_args *a, int64_t l, int sphere)
+{
+    const int64_t g = a->first + l;
+    if (a->inv_mass[g] == 0) return 0;
+    const hk_real r[3] = {a->r.c[0][g], a->r.c[1][g], a->r.c[2][g]};
+    hk_real *const q[3] = {&a->q.c[0][g], &a->q.c[1][g], &a->q.c[2][g]};
+    hk_real *const v[3] = {&a->v.c[0][g], &a->v.c[1][g], &a->v.c[2][g]};
+    hk_real *const prev[3] = {a->prev.c[0] ? &a->prev.c[0][g] : NULL, a->prev.c[1] ? &a->prev.c[1][g] : NULL,
+                              a->prev.c[2] ? &a->prev.c[2][g] : NULL};
+    return sphere ? hk_sphere_push(a->o, r, q, v, a->c, a->cv, a->R, a->e, a->dt, a->prev.c[0] ? prev : NULL)
+                  : hk_walls_push(a->o, r, q, v, a->lo, a->hi, a->keep, a->dt, a->prev.c[0] ? prev : NULL);
+}
+
+static inline HK_HD int hkd_walls(const hkd_obstacle_args *a, int64_t l) { return hkd_obstacle(a, l, 0); }
+static inline HK_HD int hkd_sphere(const hkd_obstacle_args *a, int64_t l) { return hkd_obstacle(a, l, 1); }
+
+/* Source node n (in the family's box, i fastest) of a breakable family: broken for good once r > ratio L0
+ * (step/strain.c break_items); 1 if it broke now. */
+static inline HK_HD int hkd_break_springs(const hkd_break_args *a, int64_t n)
+{
+    const hkd_fam *F = &a->fam;
+    const int64_t bi = F->i1 - F->i0, bj = F->j1 - F->j0;
+    const int64_t i = F->i0 + n % bi, j = F->j0 + n / bi % bj, k = F->k0 + n / (bi * bj);
+    const int64_t l = i + (int64_t)a->nx * (j + (int64_t)a->ny * k), s = a->first + l, t = s + F->offset;
+    hk_real d[3];
+    for (int c = 0; c < 3; c++) d[c] = a->q.c[c][s] - a->q.c[c][t] - F->D[c];
+    if (F->broken[l] || !(hk_spring_length(d[0], d[1], d[2]) > a->ratio * F->rest)) return 0;
+    F->broken[l] = 1;
+    return 1;
+}
+
+/* Entry n of a SET pass. */
+static inline HK_HD int hkd_set(const hkd_set_args *a, int64_t n)
+{
+    const int64_t g = a->index[n];
+    for (int c = 0; c < 3; c++) {
+        a->q.c[c][g] = a->qv[n][c];
+        a->v.c[c][g] = a->qv[n][3 + c];
+    }
+    return 0;
+}
+
+/* Particle g: q.x = q.x 1.25 + 0.3125, written as two operations, the shape a compiler that contracts would fuse
+ * into one: tests/check_ptx.py finds it by its constants in each driver's PTX and requires a multiply and an add
+ * there, the proof that the build's -ffp-contract=off (-fmad=false for nvcc) reached the device's compiler. No step
+ * runs it. */
+static inline HK_HD int hkd_contract_probe(const hkd_multi_args *a, int64_t g)
+{
+    a->q.c[0][g] = a->q.c[0][g] * (hk_real)1.25 + (hk_real)0.3125;
+    return 0;
+}
+
+#endif

@@ -1,0 +1,268 @@
+/* dev_step.c — one step on the device: core/step's substeps, integrators, anchors, breaking and obstacles, as passes. */
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+
+#include "dev_world.h"
+#include "forces.h"
+#include "integrators.h"
+#include "surface.h"
+
+/* The same step as step.c's step() and the schemes of integrators.c, in
+ * their order, each loop over particles, springs or faces one pass of
+ * dev_pass.h on the device. What the host keeps: the anchors' and the
+ * spheres' motion (a few doubles a substep, advanced by the CPU's own
+ * functions and handed to the passes), the counters, and the decisions. */
+
+static hkd_vec vec(hk_real *const a[3])
+{
+    hkd_vec v = {{a[0], a[1], a[2]}};
+    return v;
+}
+
+/* One pass; *count (NULL: not needed, the pass may still be running) as the driver's run. */
+static void run(hk_device *d, hkd_args *a, int64_t n, long long *count)
+{
+    if (count) *count = 0;
+    if (d->failed || n <= 0) return;
+    if (d->drv->run(d->ctx, a, n, count) != 0) {
+        d->failed = 1;
+        snprintf(d->error, sizeof d->error, "a pass failed: %s", d->drv->error(d->ctx));
+    }
+}
+
+/* Surface s's face forces added to f (surface.c's face and vertex passes; P 0: pressure is not run here). */
+static void surface_forces(hk_world *w, hk_device *d, int s)
+{
+    const hk_surface *sf = &w->surfaces[s];
+    const dev_surface *ds = &d->surf[s];
+    hkd_args a = {.kind = HKD_FACES};
+    hkd_surface_args *sa = &a.u.surface;
+    sa->q = vec(d->q[d->cur]), sa->r = vec(d->r), sa->v = vec(d->v[d->cur]), sa->f = vec(d->f);
+    sa->face = ds->face, sa->vf_start = ds->vf_start, sa->vf_face = ds->vf_face;
+    sa->face_f = ds->face_f, sa->face_n = ds->face_n;
+    sa->dim = sf->dim, sa->wind = (int)w->def.wind_model, sa->first = sf->first, sa->P = 0;
+    sa->wv[0] = w->def.wind.x, sa->wv[1] = w->def.wind.y, sa->wv[2] = w->def.wind.z, sa->cw = w->def.wind_drag;
+    run(d, &a, sf->nfaces, NULL);
+    a.kind = HKD_VERTS;
+    run(d, &a, sf->count, NULL);
+}
+
+/* One force evaluation of every body (engine.c's pass), with the one-evaluation update of `kind` fused where the
+ * engine fuses it (a body without an active surface) and after the surface's forces where it does not; NONE:
+ * the forces alone. An update writes the state into the other buffer. */
+static void forces(hk_world *w, hk_device *d, hk_update_kind kind, hk_real h)
+{
+    const hk_update u = hk_update_make(kind, h, &w->integrator), none = hk_update_make(HK_UPDATE_NONE, h, &w->integrator);
+    hk_external ext;
+    hk_external_init(&ext, &w->def);
+    const int cur = d->cur, nxt = 1 - cur;
+    for (int b = 0; b < w->body_count; b++) {
+        const hk_body *bd = &w->bodies[b];
+        const dev_body *db = &d->body[b];
+        hk_external_frame(&ext, &w->def, bd->origin);
+        const int fused = kind != HK_UPDATE_NONE && db->surface < 0;
+        hkd_args a = {.kind = HKD_NODES};
+        hkd_nodes_args *na = &a.u.nodes;
+        na->q = vec(d->q[cur]), na->v = vec(d->v[cur]), na->qo = vec(d->q[nxt]), na->vo = vec(d->v[nxt]);
+        na->f = vec(d->f), na->r = vec(d->r), na->mass = d->mass, na->inv_mass = d->inv_mass;
+        na->fam = db->fam, na->term = db->term, na->nterm = db->nterm, na->lattice = db->nfam > 0;
+        na->first = bd->first, na->nx = bd->nx > 0 ? bd->nx : 1, na->ny = bd->ny > 0 ? bd->ny : 1;
+        na->ext = ext, na->upd = fused ? u : none;
+        run(d, &a, bd->count, NULL);
+        if (db->surface >= 0) surface_forces(w, d, db->surface);
+        if (kind == HK_UPDATE_NONE || fused) continue;
+        hkd_args g = {.kind = HKD_INTEGRATE};
+        hkd_integrate_args *ga = &g.u.integrate;
+        ga->q = vec(d->q[cur]), ga->v = vec(d->v[cur]), ga->qo = vec(d->q[nxt]), ga->vo = vec(d->v[nxt]);
+        ga->f = vec(d->f), ga->inv_mass = d->inv_mass, ga->first = bd->first, ga->upd = u;
+        run(d, &g, bd->count, NULL);
+    }
+    if (kind != HK_UPDATE_NONE) d->cur = nxt;
+    w->spring_updates += hk_world_facts(w)->springs;
+}
+
+/* A per-particle pass of a multi-evaluation scheme over every particle, in place. */
+static void multi(hk_world *w, hk_device *d, hkd_kind kind, hkd_multi_args m)
+{
+    hkd_args a = {.kind = kind};
+    m.q = vec(d->q[d->cur]), m.v = vec(d->v[d->cur]), m.f = vec(d->f), m.prev = vec(d->prev);
+    m.x0 = vec(&d->scratch[0]), m.v0 = vec(&d->scratch[3]), m.sx = vec(&d->scratch[6]), m.sv = vec(&d->scratch[9]);
+    m.inv_mass = d->inv_mass;
+    a.u.multi = m;
+    run(d, &a, w->p.count, NULL);
+}
+
+/* The substep of the world's scheme (integrators.c). */
+static void substep(hk_world *w, hk_device *d, hk_real h)
+{
+    const hk_integrator_kind kind = w->integrator.kind;
+    const hk_integrator_ops *ops = hk_integrator_ops_of(kind);
+    if (ops->update != HK_UPDATE_NONE) { /* Euler, semi-implicit Euler, the jelly scheme */
+        forces(w, d, ops->update, h);
+        return;
+    }
+    if (kind == HK_VERLET || kind == HK_VERLET_BOOK) {
+        forces(w, d, HK_UPDATE_NONE, 0);
+        hkd_multi_args m = {.h = h, .h2 = h * h, .inv2h = 1 / (2 * h), .first_step = !w->history,
+                            .book_start = kind == HK_VERLET_BOOK};
+        multi(w, d, HKD_VERLET, m);
+        w->history = 1;
+        return;
+    }
+    if (kind == HK_VELOCITY_VERLET) {
+        if (!w->forces_valid) forces(w, d, HK_UPDATE_NONE, 0);
+        const hk_real hh = (hk_real)0.5 * h;
+        multi(w, d, HKD_KICK, (hkd_multi_args){.hh = hh, .drift = 1, .h = h});
+        forces(w, d, HK_UPDATE_NONE, 0);
+        multi(w, d, HKD_KICK, (hkd_multi_args){.hh = hh, .drift = 0, .h = h});
+        w->forces_valid = 1;
+        return;
+    }
+    /* RK4 (the only other explicit scheme: hk_device_refuses lets no implicit one here) */
+    static const double weight[4] = {1, 2, 2, 1}, advance[4] = {0.5, 0.5, 1, 0};
+    multi(w, d, HKD_COPY, (hkd_multi_args){0});
+    for (int stage = 0; stage < 4; stage++) {
+        forces(w, d, HK_UPDATE_NONE, 0);
+        multi(w, d, HKD_RK4,
+              (hkd_multi_args){.wt = (hk_real)weight[stage], .ah = (hk_real)advance[stage] * h, .h = h, .stage = stage});
+    }
+}
+
+/* The driven anchors' places and velocities of this substep (forces.c hk_anchors_advance on the host's copy), loaded
+ * into the device's state. */
+static void anchors(hk_world *w, hk_device *d)
+{
+    hk_anchors_advance(w, w->h);
+    hkd_args a = {.kind = HKD_SET};
+    hkd_set_args *sa = &a.u.set;
+    sa->q = vec(d->q[d->cur]), sa->v = vec(d->v[d->cur]);
+    int n = 0;
+    for (int b = 0; b <= w->body_count; b++) {
+        if (n == HKD_SET_MAX || (b == w->body_count && n > 0)) {
+            run(d, &a, n, NULL);
+            n = 0;
+        }
+        if (b == w->body_count || !w->bodies[b].anchor) continue;
+        const int i = w->bodies[b].first;
+        sa->index[n] = i;
+        const hk_real qv[6] = {w->p.qx[i], w->p.qy[i], w->p.qz[i], w->p.vx[i], w->p.vy[i], w->p.vz[i]};
+        memcpy(sa->qv[n], qv, sizeof qv);
+        n++;
+    }
+}
+
+/* Breaking (strain.c hk_springs_break): every breakable family's springs; the springs that broke now (counted only
+ * where `count` asks: velocity Verlet's reuse of the forces needs to know). */
+static long long break_springs(hk_world *w, hk_device *d, int count)
+{
+    long long all = 0;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (!d->broken[fi]) continue;
+        const hk_body *bd = &w->bodies[f->body];
+        hkd_args a = {.kind = HKD_BREAK};
+        hkd_break_args *ba = &a.u.brk;
+        ba->fam = (hkd_fam){.offset = f->offset, .di = f->di, .dj = f->dj, .dk = f->dk, .i0 = f->i0, .i1 = f->i1,
+                            .j0 = f->j0, .j1 = f->j1, .k0 = f->k0, .k1 = f->k1, .rest = f->rest, .broken = d->broken[fi]};
+        for (int c = 0; c < 3; c++) ba->fam.D[c] = f->rest_vec[c];
+        ba->q = vec(d->q[d->cur]), ba->first = bd->first, ba->nx = bd->nx, ba->ny = bd->ny;
+        ba->ratio = (double)f->break_ratio;
+        const int64_t n = (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0);
+        long long now = 0;
+        run(d, &a, n, count ? &now : NULL);
+        all += now;
+    }
+    return all;
+}
+
+/* The spheres and the walls (spheres_walls.c hk_contacts_apply): each sphere moved on the host, then every body's
+ * particles against it, then against the walls; the particles moved (counted only where `count` asks). */
+static long long obstacles(hk_world *w, hk_device *d, int count)
+{
+    long long all = 0;
+    const double dt = w->h;
+    for (int s = 0; s <= w->sphere_count; s++) {
+        const int walls = s == w->sphere_count;
+        if (walls && !w->def.has_walls) break;
+        hkd_args a = {.kind = walls ? HKD_WALLS : HKD_SPHERE};
+        hkd_obstacle_args *oa = &a.u.obstacle;
+        if (!walls) {
+            hk_sphere_def *sd = &w->spheres[s];
+            sd->center.x += sd->velocity.x * dt;
+            sd->center.y += sd->velocity.y * dt;
+            sd->center.z += sd->velocity.z * dt;
+            const double c[3] = {sd->center.x, sd->center.y, sd->center.z};
+            const double cv[3] = {sd->velocity.x, sd->velocity.y, sd->velocity.z};
+            memcpy(oa->c, c, sizeof c);
+            memcpy(oa->cv, cv, sizeof cv);
+            oa->R = sd->radius, oa->e = 1.0 - sd->loss;
+        } else {
+            const double lo[3] = {w->def.walls_min.x, w->def.walls_min.y, w->def.walls_min.z};
+            const double hi[3] = {w->def.walls_max.x, w->def.walls_max.y, w->def.walls_max.z};
+            memcpy(oa->lo, lo, sizeof lo);
+            memcpy(oa->hi, hi, sizeof hi);
+            oa->keep = (hk_real)(1.0 - w->def.walls_loss);
+        }
+        oa->q = vec(d->q[d->cur]), oa->r = vec(d->r), oa->v = vec(d->v[d->cur]);
+        const hkd_vec none = {{NULL, NULL, NULL}};
+        oa->prev = d->prev[0] && hk_integrator_ops_of(w->integrator.kind)->info.keeps_history ? vec(d->prev) : none;
+        oa->inv_mass = d->inv_mass, oa->dt = (hk_real)dt;
+        for (int b = 0; b < w->body_count; b++) {
+            const hk_body *bd = &w->bodies[b];
+            memcpy(oa->o, bd->origin, sizeof oa->o);
+            oa->first = bd->first;
+            long long moved = 0;
+            run(d, &a, bd->count, count ? &moved : NULL);
+            all += moved;
+        }
+    }
+    return all;
+}
+
+/* What the scheme keeps on the device between steps: position Verlet's history, RK4's scratch; 0 or -1. */
+static int ensure_scratch(hk_world *w, hk_device *d)
+{
+    const hk_integrator_ops *ops = hk_integrator_ops_of(w->integrator.kind);
+    const size_t np = (size_t)w->p.count;
+    if (ops->info.keeps_history && !d->prev[0])
+        for (int c = 0; c < 3; c++) d->prev[c] = hk_dev_reals(d, np);
+    if (ops->scratch_arrays && !d->scratch[0])
+        for (int k = 0; k < 12; k++) d->scratch[k] = hk_dev_reals(d, np);
+    return d->failed ? -1 : 0;
+}
+
+void hk_dev_step(hk_world *w)
+{
+    hk_device *d = w->device;
+    if (w->step_failed) return;
+    if (ensure_scratch(w, d) != 0) {
+        w->step_failed = HK_ERR_MEMORY;
+        hk_fail(w, "device: %s", d->error);
+        return;
+    }
+    const hk_real h = (hk_real)w->h;
+    const struct hk_world_facts *facts = hk_world_facts(w);
+    const int anchored = facts->anchors > 0, breakable = facts->breakable > 0;
+    const int obstacles_on = w->sphere_count > 0 || w->def.has_walls;
+    /* velocity Verlet reuses the forces unless a substep changed the state after them: it needs the counts */
+    const int counts = w->integrator.kind == HK_VELOCITY_VERLET;
+    for (int s = 0; s < w->substeps; s++) {
+        if (anchored) {
+            anchors(w, d);
+            w->forces_valid = 0;
+        }
+        substep(w, d, h);
+        long long changed = 0;
+        if (breakable) changed += break_springs(w, d, counts);
+        if (obstacles_on) changed += obstacles(w, d, counts);
+        if ((breakable || obstacles_on) && (changed > 0 || !counts)) w->forces_valid = 0;
+    }
+    w->steps++;
+    w->time += w->integrator.dt;
+    w->device_newer = 1;
+    if (d->failed) {
+        w->step_failed = HK_ERR_UNSUPPORTED;
+        hk_fail(w, "device: %s", d->error);
+    }
+}

@@ -1,0 +1,261 @@
+/* dev_world.c — a world's state on its device: memory taken, families and terms planned, state loaded and pulled. */
+/* SPDX-License-Identifier: MIT */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dev_world.h"
+#include "engine.h"
+#include "surface.h"
+#include "sweep.h"
+
+/* A failed driver call: the device's state is lost from here (its message kept). */
+static void failed(hk_device *d, const char *what)
+{
+    if (d->failed) return;
+    d->failed = 1;
+    const char *why = d->drv && d->ctx ? d->drv->error(d->ctx) : "";
+    snprintf(d->error, sizeof d->error, "%s: %s", what, why && *why ? why : "the driver gave no reason");
+}
+
+static void *dev_alloc(hk_device *d, size_t n)
+{
+    if (d->failed) return NULL;
+    void *p = d->drv->alloc(d->ctx, n ? n : 1);
+    if (!p) failed(d, "out of device memory");
+    return p;
+}
+
+hk_real *hk_dev_reals(hk_device *d, size_t n) { return dev_alloc(d, n * sizeof(hk_real)); }
+
+static void put(hk_device *d, void *dev, const void *host, size_t n)
+{
+    if (!d->failed && n && d->drv->put(d->ctx, dev, host, n) != 0) failed(d, "a copy to the device failed");
+}
+
+static void get(hk_device *d, void *host, const void *dev, size_t n)
+{
+    if (!d->failed && n && d->drv->get(d->ctx, host, dev, n) != 0) failed(d, "a copy from the device failed");
+}
+
+/* The device's families and terms of body b (its plan: the sweep's family order, engine/sweep.c). A node sums,
+ * as the sweep's ring of rows gathers it: the families that reach it from rows before its own, farthest row first
+ * (the plan's order of the families with dr > 0), then its own row's, family by family in the plan's order, each
+ * its term as a source and, for a family along the row (dr 0), then as a target. */
+static int plan_body(hk_world *w, hk_device *d, int b)
+{
+    const hk_sweep_plan *sp = hk_engine_plan(w, b);
+    dev_body *db = &d->body[b];
+    const hk_body *bd = &w->bodies[b];
+    db->surface = bd->surface >= 0 && hk_surface_active(w, &w->surfaces[bd->surface]) ? bd->surface : -1;
+    db->nfam = sp->nfam;
+    if (sp->nfam == 0) return 0;
+    hkd_fam *fam = calloc((size_t)sp->nfam, sizeof *fam);
+    hkd_term *term = calloc((size_t)sp->nfam * 2, sizeof *term);
+    if (!fam || !term) {
+        free(fam);
+        free(term);
+        return -1;
+    }
+    int n = 0;
+    for (int q = 0; q < sp->nfam; q++) {
+        const hk_family *f = &w->families[sp->fam[q]];
+        fam[q] = (hkd_fam){.offset = f->offset, .di = f->di, .dj = f->dj, .dk = f->dk, .i0 = f->i0, .i1 = f->i1,
+                           .j0 = f->j0, .j1 = f->j1, .k0 = f->k0, .k1 = f->k1, .k = f->k, .c = f->c, .rest = f->rest,
+                           .break_ratio = f->break_ratio, .model = (int)f->params.damping_model,
+                           .behaviour = (int)f->params.behaviour, .broken = d->broken[sp->fam[q]]};
+        for (int c = 0; c < 3; c++) fam[q].D[c] = f->rest_vec[c];
+        if (sp->dr[q] > 0) term[n++] = (hkd_term){q, 1};
+    }
+    for (int q = 0; q < sp->nfam; q++) {
+        term[n++] = (hkd_term){q, 0};
+        if (sp->dr[q] == 0) term[n++] = (hkd_term){q, 1};
+    }
+    db->nterm = n;
+    db->fam = dev_alloc(d, (size_t)sp->nfam * sizeof *fam);
+    db->term = dev_alloc(d, (size_t)n * sizeof *term);
+    if (db->fam) put(d, db->fam, fam, (size_t)sp->nfam * sizeof *fam);
+    if (db->term) put(d, db->term, term, (size_t)n * sizeof *term);
+    free(fam);
+    free(term);
+    return 0;
+}
+
+/* Surface s's faces and incidence on the device, and its scratch. */
+static void plan_surface(hk_world *w, hk_device *d, int s)
+{
+    const hk_surface *sf = &w->surfaces[s];
+    dev_surface *ds = &d->surf[s];
+    const size_t corners = (size_t)sf->nfaces * (size_t)sf->dim;
+    ds->face = dev_alloc(d, corners * sizeof(int));
+    ds->vf_start = dev_alloc(d, ((size_t)sf->count + 1) * sizeof(int));
+    ds->vf_face = dev_alloc(d, corners * sizeof(int));
+    ds->face_f = dev_alloc(d, 3 * (size_t)sf->nfaces * sizeof(double));
+    ds->face_n = dev_alloc(d, 3 * (size_t)sf->nfaces * sizeof(double));
+    put(d, ds->face, sf->face, corners * sizeof(int));
+    put(d, ds->vf_start, sf->vf_start, ((size_t)sf->count + 1) * sizeof(int));
+    put(d, ds->vf_face, sf->vf_face, corners * sizeof(int));
+}
+
+int hk_dev_attach(hk_world *w, const hkd_driver *drv, void *module, char *why, size_t n)
+{
+    if (hk_engine_prepare(w) != 0) { /* the plans the terms come from */
+        snprintf(why, n, "%s", hk_world_error(w));
+        return -1;
+    }
+    hk_device_info info;
+    char reason[512] = "";
+    if (drv->devices(&info, 1, reason, sizeof reason) < 1) {
+        snprintf(why, n, "%s", reason);
+        return -1;
+    }
+    void *ctx = drv->open(0, reason, sizeof reason);
+    if (!ctx) {
+        snprintf(why, n, "driver %s could not open %s: %s", drv->name, info.name, reason);
+        return -1;
+    }
+    hk_device *d = calloc(1, sizeof *d);
+    if (d) {
+        d->body = calloc((size_t)(w->body_count ? w->body_count : 1), sizeof *d->body);
+        d->surf = calloc((size_t)(w->surface_count ? w->surface_count : 1), sizeof *d->surf);
+        d->broken = calloc((size_t)(w->family_count ? w->family_count : 1), sizeof *d->broken);
+    }
+    if (!d || !d->body || !d->surf || !d->broken) {
+        if (d) free(d->body), free(d->surf), free(d->broken);
+        free(d);
+        drv->close(ctx);
+        snprintf(why, n, "out of memory for the device's plan");
+        return -1;
+    }
+    d->drv = drv;
+    d->module = module;
+    d->ctx = ctx;
+    d->info = info;
+    d->bodies = w->body_count;
+    d->families = w->family_count;
+    d->particles = w->p.count;
+    d->surfaces = w->surface_count;
+    const size_t np = (size_t)w->p.count;
+    for (int k = 0; k < 2; k++)
+        for (int c = 0; c < 3; c++) {
+            d->q[k][c] = hk_dev_reals(d, np);
+            d->v[k][c] = hk_dev_reals(d, np);
+        }
+    for (int c = 0; c < 3; c++) {
+        d->f[c] = hk_dev_reals(d, np);
+        d->r[c] = hk_dev_reals(d, np);
+    }
+    d->mass = hk_dev_reals(d, np);
+    d->inv_mass = hk_dev_reals(d, np);
+    for (int f = 0; f < w->family_count; f++)
+        if (w->families[f].broken) d->broken[f] = dev_alloc(d, (size_t)w->bodies[w->families[f].body].count);
+    int planned = 0;
+    for (int b = 0; b < w->body_count && planned == 0; b++) planned = plan_body(w, d, b);
+    for (int s = 0; s < w->surface_count; s++)
+        if (hk_surface_active(w, &w->surfaces[s])) plan_surface(w, d, s);
+    /* what does not change: the rest positions and the masses */
+    for (int c = 0; c < 3; c++) put(d, d->r[c], c == 0 ? w->p.rx : c == 1 ? w->p.ry : w->p.rz, np * sizeof(hk_real));
+    put(d, d->mass, w->p.mass, np * sizeof(hk_real));
+    if (planned != 0 || d->failed) {
+        snprintf(why, n, "%s", planned != 0 ? "out of memory for the device's plan" : d->error);
+        hk_dev_release(d);
+        return -1;
+    }
+    w->device = d;
+    w->device_pull = hk_dev_pull;
+    if (hk_dev_upload(w) != 0) {
+        snprintf(why, n, "%s", d->error);
+        w->device = NULL;
+        w->device_pull = NULL;
+        hk_dev_release(d);
+        return -1;
+    }
+    return 0;
+}
+
+int hk_dev_upload(hk_world *w)
+{
+    hk_device *d = w->device;
+    const size_t bytes = (size_t)w->p.count * sizeof(hk_real);
+    hk_particles *p = &w->p;
+    hk_real *const q[3] = {p->qx, p->qy, p->qz}, *const v[3] = {p->vx, p->vy, p->vz}, *const f[3] = {p->fx, p->fy, p->fz};
+    d->cur = 0;
+    for (int c = 0; c < 3; c++) {
+        put(d, d->q[0][c], q[c], bytes);
+        put(d, d->v[0][c], v[c], bytes);
+        put(d, d->f[c], f[c], bytes);
+    }
+    put(d, d->inv_mass, p->inv_mass, bytes); /* pins change it */
+    if (d->prev[0] && w->history && w->px)
+        for (int c = 0; c < 3; c++) put(d, d->prev[c], c == 0 ? w->px : c == 1 ? w->py : w->pz, bytes);
+    for (int f = 0; f < w->family_count; f++)
+        if (d->broken[f]) put(d, d->broken[f], w->families[f].broken, (size_t)w->bodies[w->families[f].body].count);
+    w->device_stale = 0;
+    w->device_newer = 0;
+    if (d->failed) return hk_fail(w, "device: %s", d->error);
+    return 0;
+}
+
+void hk_dev_pull(hk_world *w)
+{
+    hk_device *d = w->device;
+    w->device_newer = 0;
+    if (!d) return;
+    if (!d->failed && d->drv->wait(d->ctx) != 0) failed(d, "the device's passes failed");
+    const size_t bytes = (size_t)w->p.count * sizeof(hk_real);
+    hk_particles *p = &w->p;
+    hk_real *const q[3] = {p->qx, p->qy, p->qz}, *const v[3] = {p->vx, p->vy, p->vz}, *const f[3] = {p->fx, p->fy, p->fz};
+    for (int c = 0; c < 3; c++) {
+        get(d, q[c], d->q[d->cur][c], bytes);
+        get(d, v[c], d->v[d->cur][c], bytes);
+        get(d, f[c], d->f[c], bytes);
+    }
+    if (d->prev[0] && w->history && (w->px || hk_world_alloc_history(w) == 0))
+        for (int c = 0; c < 3; c++) get(d, c == 0 ? w->px : c == 1 ? w->py : w->pz, d->prev[c], bytes);
+    for (int fi = 0; fi < w->family_count; fi++) {
+        hk_family *f = &w->families[fi];
+        if (!d->broken[fi]) continue;
+        const int count = w->bodies[f->body].count;
+        get(d, f->broken, d->broken[fi], (size_t)count);
+        int64_t broken = 0; /* each spring breaks once: the count is the flags set */
+        for (int i = 0; i < count; i++) broken += f->broken[i] != 0;
+        f->broken_count = broken;
+    }
+    if (d->failed) {
+        w->step_failed = HK_ERR_UNSUPPORTED;
+        hk_fail(w, "device: %s (the state is the host's before the device's steps)", d->error);
+    }
+}
+
+void hk_dev_release(hk_device *d)
+{
+    if (!d) return;
+    void **all[] = {(void **)&d->q[0][0], (void **)&d->q[0][1], (void **)&d->q[0][2], (void **)&d->q[1][0],
+                    (void **)&d->q[1][1], (void **)&d->q[1][2], (void **)&d->v[0][0], (void **)&d->v[0][1],
+                    (void **)&d->v[0][2], (void **)&d->v[1][0], (void **)&d->v[1][1], (void **)&d->v[1][2],
+                    (void **)&d->f[0],    (void **)&d->f[1],    (void **)&d->f[2],    (void **)&d->r[0],
+                    (void **)&d->r[1],    (void **)&d->r[2],    (void **)&d->mass,    (void **)&d->inv_mass,
+                    (void **)&d->prev[0], (void **)&d->prev[1], (void **)&d->prev[2]};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        if (*all[k]) d->drv->release(d->ctx, *all[k]);
+    for (int k = 0; k < 12; k++)
+        if (d->scratch[k]) d->drv->release(d->ctx, d->scratch[k]);
+    for (int b = 0; b < d->bodies; b++) {
+        if (d->body[b].fam) d->drv->release(d->ctx, d->body[b].fam);
+        if (d->body[b].term) d->drv->release(d->ctx, d->body[b].term);
+    }
+    for (int s = 0; s < d->surfaces; s++) {
+        void *a[5] = {d->surf[s].face, d->surf[s].vf_start, d->surf[s].vf_face, d->surf[s].face_f, d->surf[s].face_n};
+        for (int k = 0; k < 5; k++)
+            if (a[k]) d->drv->release(d->ctx, a[k]);
+    }
+    for (int f = 0; f < d->families; f++)
+        if (d->broken[f]) d->drv->release(d->ctx, d->broken[f]);
+    d->drv->close(d->ctx);
+    if (d->module) dlclose(d->module);
+    free(d->body);
+    free(d->surf);
+    free(d->broken);
+    free(d);
+}

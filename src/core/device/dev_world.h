@@ -1,0 +1,59 @@
+/* dev_world.h — what the device holds of a world: its arrays, each body's families and terms, each surface's faces. */
+/* SPDX-License-Identifier: MIT */
+#ifndef HOOKE_DEV_WORLD_H
+#define HOOKE_DEV_WORLD_H
+
+#include "dev_abi.h"
+#include "world.h"
+
+typedef struct hk_device hk_device;
+
+/* A body as the device steps it. */
+typedef struct dev_body {
+    hkd_fam *fam;   /* device: its lattice families in the sweep's order (engine/sweep.c) */
+    hkd_term *term; /* device: the terms of a node's sum in the CPU's order */
+    int nfam, nterm;
+    int surface; /* its active surface (wind), or -1 */
+} dev_body;
+
+/* A surface's faces on the device. */
+typedef struct dev_surface {
+    int *face, *vf_start, *vf_face; /* device copies (surface.h) */
+    double *face_f, *face_n;        /* device scratch, 3 per face */
+} dev_surface;
+
+/* What the device holds of a world (device.h). */
+struct hk_device {
+    const hkd_driver *drv;
+    void *module; /* the driver's module (dlopen), NULL for the host driver */
+    void *ctx;
+    hk_device_info info;
+    /* what the device was made for: a body, family, particle, sphere or surface added since makes it again */
+    int bodies, families, particles, surfaces;
+    hk_real *q[2][3], *v[2][3]; /* the state, double-buffered: a fused update reads [cur], writes [1 - cur] */
+    int cur;
+    hk_real *f[3], *r[3], *mass, *inv_mass;
+    hk_real *prev[3];     /* position Verlet's history (NULL until a scheme keeps one) */
+    hk_real *scratch[12]; /* RK4's start state and stage sums (NULL until RK4 runs) */
+    dev_body *body;
+    dev_surface *surf;
+    uint8_t **broken; /* per family: its broken flags on the device, or NULL */
+    int failed;       /* a driver call failed: the device's state is lost (error says why) */
+    char error[512];
+};
+
+/* Makes w's device of driver drv on its device 0 and loads w's state (dev_world.c): 0, or -1 with why. */
+int hk_dev_attach(hk_world *w, const hkd_driver *drv, void *module, char *why, size_t n);
+/* Loads w's state onto its device again (after the host wrote it): 0 or -1 (w's error). */
+int hk_dev_upload(hk_world *w);
+/* Brings the device's state back into w's arrays: the world's hook (w->device_pull, world.h hk_state_read). */
+void hk_dev_pull(hk_world *w);
+/* Frees the device's memory, closes its driver and unloads its module. */
+void hk_dev_release(hk_device *d);
+/* The device's array of n reals, or NULL (the failure recorded). */
+hk_real *hk_dev_reals(hk_device *d, size_t n);
+
+/* One step (dev_step.c): w->step_failed says how it went. */
+void hk_dev_step(hk_world *w);
+
+#endif

@@ -1,0 +1,158 @@
+/* dev_omp.c — the OpenMP target offload driver: each device pass one `omp target teams distribute parallel for`. */
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE /* RTLD_NOLOAD */
+#include <dlfcn.h>
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dev_abi.h"
+#include "gpu_info.h"
+
+/*
+ * Built as the module libhooke_device_openmp.so with gcc's nvptx offload
+ * compiler (gcc-12-offload-nvptx: -foffload=nvptx-none), which writes the
+ * passes as PTX that the CUDA driver compiles when the module loads; the
+ * same passes are in the module for the host (OpenMP's initial device, the
+ * driver "openmp-host" of the tests). gcc writes a float add, subtract or
+ * multiply without a rounding mode, which lets the driver's compiler fuse a
+ * pair into one rounding: the assembler the offload compiler calls is
+ * device_as.sh (device.cmake), which writes every such operation with .rn
+ * and every single-precision one with .ftz (the CPU's flush to zero), and
+ * refuses PTX with an operation it does not know; tests/check_ptx.py reads
+ * the result (docs/determinism.md, "On a GPU").
+ */
+
+/* hooke.h's precision check refers to the library's symbol; a module does not link libhooke and holds its own
+ * (modules are built in float only: device.cmake). */
+const int hk_library_is_float = 1;
+
+typedef struct omp_ctx {
+    int dev; /* OpenMP's device number */
+    char error[512];
+} omp_ctx;
+
+/* Whether device d runs target regions there (1), or they fell back to the host (0: no offload image). */
+static int offloads(int d)
+{
+    int host = 1;
+#pragma omp target device(d) map(from : host)
+    host = omp_is_initial_device();
+    return !host;
+}
+
+static int dev_devices(hk_device_info *out, int max, char *why, size_t n)
+{
+    const int count = omp_get_num_devices();
+    if (count < 1) {
+        void *plugin = dlopen("libgomp-plugin-nvptx.so.1", RTLD_LAZY | RTLD_LOCAL);
+        if (!plugin) {
+            snprintf(why, n, "driver openmp: no offload plugin (libgomp-plugin-nvptx.so.1, Debian's "
+                             "libgomp-plugin-nvptx1: %s)", dlerror());
+            return 0;
+        }
+        dlclose(plugin);
+        char cuda[256];
+        if (hk_gpu_cuda_driver(cuda, sizeof cuda) != 0) {
+            snprintf(why, n, "driver openmp: no CUDA driver (%s)", cuda);
+            return 0;
+        }
+        snprintf(why, n, "driver openmp: OpenMP found no offload device (%s; OMP_TARGET_OFFLOAD=disabled?)", cuda);
+        return 0;
+    }
+    if (!offloads(0)) {
+        snprintf(why, n, "driver openmp: its target regions run on the host (the module holds no offload image: "
+                         "built without gcc's nvptx offload compiler?)");
+        return 0;
+    }
+    for (int d = 0; d < count && out && d < max; d++) {
+        hk_gpu_cuda_info(d, &out[d]);
+        const size_t len = strlen(out[d].driver);
+        snprintf(out[d].driver + len, sizeof out[d].driver - len, "%sopenmp (gcc %d.%d offload)", len ? ", " : "",
+                 __GNUC__, __GNUC_MINOR__);
+    }
+    return count;
+}
+
+/* The initial device, for the tests: the same passes through the offload's host fallback. */
+static int host_devices(hk_device_info *out, int max, char *why, size_t n)
+{
+    (void)why, (void)n;
+    if (out && max > 0) {
+        memset(out, 0, sizeof *out);
+        snprintf(out->name, sizeof out->name, "host (OpenMP's initial device: the offload's host fallback)");
+        snprintf(out->driver, sizeof out->driver, "openmp-host (gcc %d.%d)", __GNUC__, __GNUC_MINOR__);
+    }
+    return 1;
+}
+
+static omp_ctx the_ctx[2];
+static void *open_dev(int d, int initial, char *why, size_t n)
+{
+    if (!initial && (d < 0 || d >= omp_get_num_devices())) {
+        snprintf(why, n, "no OpenMP device %d", d);
+        return NULL;
+    }
+    omp_ctx *c = &the_ctx[initial];
+    c->dev = initial ? omp_get_initial_device() : d;
+    c->error[0] = '\0';
+    return c;
+}
+static void *dev_open_gpu(int d, char *why, size_t n) { return open_dev(d, 0, why, n); }
+static void *host_open(int d, char *why, size_t n) { return open_dev(d, 1, why, n); }
+static void dev_close(void *ctx) { (void)ctx; }
+
+static void *dev_alloc(void *ctx, size_t n)
+{
+    omp_ctx *c = ctx;
+    void *p = omp_target_alloc(n, c->dev);
+    if (!p) snprintf(c->error, sizeof c->error, "omp_target_alloc of %zu bytes failed", n);
+    return p;
+}
+static void dev_release(void *ctx, void *p)
+{
+    omp_ctx *c = ctx;
+    omp_target_free(p, c->dev);
+}
+static int copy(omp_ctx *c, void *dst, const void *src, size_t n, int to_dev)
+{
+    const int host = omp_get_initial_device();
+    if (omp_target_memcpy(dst, src, n, 0, 0, to_dev ? c->dev : host, to_dev ? host : c->dev) == 0) return 0;
+    snprintf(c->error, sizeof c->error, "omp_target_memcpy of %zu bytes %s the device failed", n, to_dev ? "to" : "from");
+    return -1;
+}
+static int dev_put(void *ctx, void *dev, const void *host, size_t n) { return copy(ctx, dev, host, n, 1); }
+static int dev_get(void *ctx, void *host, const void *dev, size_t n) { return copy(ctx, host, dev, n, 0); }
+
+/* One pass: a target region per kind (each its own kernel), the element steps summed where counted. */
+static int dev_run(void *ctx, const hkd_args *a, int64_t n, long long *count)
+{
+    omp_ctx *c = ctx;
+    const int dv = c->dev;
+    const hkd_args A = *a;
+    long long sum = 0;
+    switch (A.kind) {
+#define HKD_OMP_PASS(K, name, m)                                                                                       \
+    case K: {                                                                                                          \
+        _Pragma("omp target teams distribute parallel for device(dv) map(to : A) map(tofrom : sum) reduction(+ : sum)") \
+        for (int64_t i = 0; i < n; i++) sum += hkd_##name(&A.u.m, i);                                                 \
+        break;                                                                                                         \
+    }
+        HKD_PASSES(HKD_OMP_PASS)
+#undef HKD_OMP_PASS
+    default: snprintf(c->error, sizeof c->error, "no pass of kind %d", (int)A.kind); return -1;
+    }
+    if (count) *count = sum;
+    return 0;
+}
+static int dev_wait(void *ctx) { return (void)ctx, 0; } /* every target region above ends before it returns */
+static const char *dev_error(void *ctx) { return ((omp_ctx *)ctx)->error; }
+
+static const hkd_driver omp_driver = {HKD_ABI, sizeof(hkd_args), "openmp", dev_devices, dev_open_gpu,  dev_close, dev_alloc,
+                                      dev_release, dev_put,       dev_get,  dev_run,     dev_wait, dev_error};
+static const hkd_driver host_driver = {HKD_ABI,     sizeof(hkd_args), "openmp-host", host_devices, host_open,
+                                       dev_close,   dev_alloc,        dev_release,   dev_put,      dev_get,
+                                       dev_run,     dev_wait,         dev_error};
+
+__attribute__((visibility("default"))) const hkd_driver *hkd_driver_entry(void) { return &omp_driver; }
+__attribute__((visibility("default"))) const hkd_driver *hkd_driver_entry_host(void) { return &host_driver; }

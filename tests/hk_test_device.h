@@ -1,0 +1,98 @@
+/* hk_test_device.h — a shipped scene stepped on the CPU and through a device driver, and the rows that must agree. */
+/* SPDX-License-Identifier: MIT */
+#ifndef HK_TEST_DEVICE_H
+#define HK_TEST_DEVICE_H
+
+#include <string.h>
+
+#include "hk_test.h"
+#include "hk_test_env.h"
+#include "scene.h"
+
+/* Scene `name` with integrator `integ` (NULL: its own) on `device` through `driver`; steps `steps`. */
+static inline hk_scene load(const char *name, const char *integ, hk_device_kind device, const char *driver)
+{
+    char path[4096], err[1024];
+    snprintf(path, sizeof path, "%s/%s.scene", HOOKE_SCENES_DIR, name);
+    hk_world_def base = hk_test_env_def();
+    base.device = device;
+    base.device_driver = driver;
+    hk_scene sc;
+    if (hk_scene_load_on(path, &base, &sc, err, sizeof err) != 0) {
+        print_error("%s\n", err);
+        fail();
+    }
+    hk_integrator_def d = sc.integrator;
+    if (integ) {
+        const int kind = hk_integrator_from_name(integ);
+        assert_true(kind >= 0);
+        d.kind = (hk_integrator_kind)kind;
+    }
+    assert_int_equal(hk_world_set_integrator(sc.world, &d), 0);
+    assert_int_equal(hk_world_optimise(sc.world, 0), 0);
+    return sc;
+}
+
+/* Whether the particle arrays of a and b hold the same bits (positions, velocities, forces). */
+static inline int same_state(const hk_world *a, const hk_world *b)
+{
+    const hk_particles_view p = hk_world_particles(a), q = hk_world_particles(b);
+    if (p.count != q.count) return 0;
+    const size_t n = (size_t)p.count * sizeof(hk_real);
+    return !memcmp(p.qx, q.qx, n) && !memcmp(p.qy, q.qy, n) && !memcmp(p.qz, q.qz, n) && !memcmp(p.vx, q.vx, n) &&
+           !memcmp(p.vy, q.vy, n) && !memcmp(p.vz, q.vz, n) && !memcmp(p.fx, q.fx, n) && !memcmp(p.fy, q.fy, n) &&
+           !memcmp(p.fz, q.fz, n);
+}
+
+typedef struct row {
+    const char *scene, *integrator;
+    int steps;
+} row;
+
+/* Every scene the device runs, with its own integrator, then every explicit integrator on the scenes that show them
+ * apart: breaking springs, substeps and a driven anchor, walls and spheres, the wind. */
+static const row rows[] = {
+    {"billow", NULL, 30},          {"cloth_512", NULL, 3},       {"cloth_corners", NULL, 60}, {"flag", NULL, 60},
+    {"flag_wind", NULL, 60},       {"jelly26", NULL, 100},       {"jelly52", NULL, 100},      {"jelly_big", NULL, 2},
+    {"jelly_wind", NULL, 40},      {"rope", NULL, 40},           {"tearing_cloth", NULL, 220}, {"jelly26", "euler", 30},
+    {"jelly26", "verlet", 60},     {"jelly26", "verlet_book", 60}, {"jelly26", "velocity_verlet", 60},
+    {"jelly26", "rk4", 30},        {"jelly52", "verlet", 60},     {"jelly52", "velocity_verlet", 60},
+    {"tearing_cloth", "rk4", 210}, {"tearing_cloth", "velocity_verlet", 220}, {"rope", "verlet", 40},
+    {"rope", "rk4", 20},           {"flag_wind", "velocity_verlet", 40}, {"flag_wind", "rk4", 20},
+    {"cloth_corners", "jelly", 60}, {"bungee", NULL, 200},       {"shock_absorber", NULL, 200},
+};
+
+/* Every row through `driver`. */
+static inline void device_bits(const char *driver)
+{
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        const row *g = &rows[r];
+        hk_scene cpu = load(g->scene, g->integrator, HK_DEVICE_CPU, NULL);
+        hk_scene dev = load(g->scene, g->integrator, HK_DEVICE_GPU, driver);
+        char why[1024];
+        if (hk_world_device(dev.world, why, sizeof why) != HK_DEVICE_GPU) {
+            print_error("%s: refused: %s\n", g->scene, why);
+            fail();
+        }
+        for (int s = 0; s < g->steps; s++) {
+            assert_int_equal(hk_world_step(cpu.world), HK_OK);
+            assert_int_equal(hk_world_step(dev.world), HK_OK);
+        }
+        const uint64_t hc = hk_world_state_hash(cpu.world), hd = hk_world_state_hash(dev.world);
+        if (hc != hd || !same_state(cpu.world, dev.world)) {
+            print_error("%s%s%s, %d steps: the device's state hash 0x%016llx, the CPU's 0x%016llx%s\n", g->scene,
+                        g->integrator ? " with " : "", g->integrator ? g->integrator : "", g->steps,
+                        (unsigned long long)hd, (unsigned long long)hc, hc == hd ? " (the forces differ)" : "");
+            fail();
+        }
+        assert_int_equal(hk_world_step_count(dev.world), g->steps);
+        assert_true(hk_world_time(dev.world) == hk_world_time(cpu.world));
+        assert_int_equal(hk_world_spring_updates(dev.world), hk_world_spring_updates(cpu.world));
+        for (int f = 0; f < hk_world_family_count(cpu.world); f++)
+            assert_int_equal(hk_world_family(dev.world, f).broken, hk_world_family(cpu.world, f).broken);
+        hk_scene_free(&cpu);
+        hk_scene_free(&dev);
+    }
+}
+
+#endif

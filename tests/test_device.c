@@ -1,0 +1,138 @@
+/* test_device.c — the device backend through its host driver: the CPU's bits on every shipped scene it runs. */
+/* SPDX-License-Identifier: MIT */
+#include "hk_test.h"
+#include "hk_test_env.h"
+#include "hk_test_device.h"
+#include "hk_test_scenes.h"
+
+#include "dev_abi.h"
+#include "device.h"
+
+/*
+ * The host driver (core/device/dev_host.c) runs the device backend whole (its plan of each node's terms, its passes
+ * as the GPU drivers run them, the copies to and from its memory) on this CPU. A world stepped through it must end in
+ * the bits of the same world stepped by the CPU engine: positions, velocities (the state hash) and forces, on every
+ * shipped scene the device runs, under every explicit integrator; every other shipped scene is refused naming what
+ * the device does not run. The GPU drivers run the same passes (test_device_gpu runs them where a GPU is).
+ */
+
+/* Every other shipped scene, and what the device does not run that it uses (the first the refusal names). */
+static const struct {
+    const char *scene, *feature;
+} refused[] = {
+    {"cloth_512_stiff", "the implicit integrator implicit_euler"},
+    {"cloth_box", "colliders"},
+    {"cloth_drape", "the implicit integrator implicit_euler"},
+    {"cloth_fold", "contact between bodies or within one"},
+    {"cloth_fold_particles", "contact between bodies or within one"},
+    {"cloth_plate", "the implicit integrator implicit_euler"},
+    {"cloth_stiff", "the implicit integrator implicit_euler"},
+    {"jelly_pile", "the implicit integrator implicit_euler"},
+    {"mesh_points", "list springs (family main of body 0, kind points"},
+    {"net", "list springs (family all_to_all of body 0, kind rope"},
+    {"oscillator", "list springs (family main of body 0, kind pair"},
+    {"pendulum", "list springs (family main of body 0, kind pendulum"},
+    {"pressure_ball", "list springs (family edges of body 0, kind icosphere"},
+    {"quad", "list springs (family main of body 0, kind quad"},
+    {"ring2d", "list springs (family ring of body 0, kind ring"},
+    {"rope_implicit", "the implicit integrator implicit_euler"},
+    {"torus_asc", "list springs (family edges of body 0, kind mesh"},
+};
+
+static void test_device_bits(void **state)
+{
+    (void)state;
+    device_bits("host");
+}
+
+/* The OpenMP driver's own loops, target regions and copies, run on OpenMP's initial device (the offload's host
+ * fallback, on this thread: OMP_NUM_THREADS=1, where the solver's flush to zero is set). */
+static void test_device_openmp_host(void **state)
+{
+    (void)state;
+#ifdef HK_TEST_OPENMP_MODULE
+    device_bits("openmp-host");
+#else
+    print_message("skipped: this build has no OpenMP driver (gcc without its nvptx offload compiler, "
+                  "gcc-12-offload-nvptx; device.cmake says why)\n");
+#endif
+}
+
+/* Every shipped scene is in one of the two tables: a scene the device runs ends in the CPU's bits (rows), any other
+ * is refused naming what the device does not run, with --device gpu (HK_ERR_UNSUPPORTED, no step taken), and runs
+ * on the CPU with --device auto, saying why. A scene added to scenes/ must join one table. */
+static void test_device_every_scene(void **state)
+{
+    (void)state;
+    char names[64][64];
+    const int n = hk_test_scene_files(names, 64);
+    for (int i = 0; i < n; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)strlen(names[i]) - 6, names[i]);
+        int runs = 0, r = -1;
+        for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) runs |= strcmp(rows[k].scene, name) == 0;
+        for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++)
+            if (strcmp(refused[k].scene, name) == 0) r = (int)k;
+        if (runs == (r >= 0)) {
+            print_error("scenes/%s.scene is in %s of test_device's tables (rows: the device runs it; refused: it "
+                        "does not)\n", name, runs ? "both" : "neither");
+            fail();
+        }
+        if (runs) continue;
+        char why[2048], want[512];
+        hk_scene gpu = load(name, NULL, HK_DEVICE_GPU, "host");
+        assert_int_equal(hk_world_device(gpu.world, why, sizeof why), HK_ERR_UNSUPPORTED);
+        snprintf(want, sizeof want, "the device does not run %s", refused[r].feature);
+        if (strncmp(why, want, strlen(want)) != 0) {
+            print_error("%s: refused with \"%s\", expected \"%s...\"\n", name, why, want);
+            fail();
+        }
+        assert_int_equal(hk_world_step(gpu.world), HK_ERR_UNSUPPORTED); /* a step is refused too, not taken */
+        assert_int_equal(hk_world_step_count(gpu.world), 0);
+        assert_non_null(strstr(hk_world_error(gpu.world), want));
+        hk_scene_free(&gpu);
+        hk_scene autom = load(name, NULL, HK_DEVICE_AUTO, "host");
+        assert_int_equal(hk_world_device(autom.world, why, sizeof why), HK_DEVICE_CPU);
+        snprintf(want, sizeof want, "cpu (auto: the device does not run %s", refused[r].feature);
+        assert_true(strncmp(why, want, strlen(want)) == 0);
+        assert_int_equal(hk_world_step(autom.world), HK_OK);
+        assert_int_equal(hk_world_step_count(autom.world), 1);
+        hk_scene_free(&autom);
+    }
+}
+
+/* A definition naming no driver there is is refused by hk_world_create; a GPU found by none of the named driver
+ * stops the first step (and hk_world_device) with what was looked for. */
+static void test_device_drivers(void **state)
+{
+    (void)state;
+    hk_world_def def = hk_default_world_def();
+    char err[512];
+    def.device_driver = "vulkan";
+    assert_int_equal(hk_world_def_check(&def, err, sizeof err), HK_ERR_INVALID);
+    assert_string_equal(err, "device_driver must be one of \"cuda\", \"openmp\", \"host\" or \"openmp-host\", or NULL or "
+                             "\"\" for the first that finds a GPU (got \"vulkan\")");
+    assert_null(hk_world_create(&def));
+    def.device_driver = "host";
+    def.device = HK_DEVICE_KIND_COUNT;
+    assert_int_equal(hk_world_def_check(&def, err, sizeof err), HK_ERR_INVALID);
+    assert_string_equal(err, "device must be in [0, 2] (got 3)");
+    /* the host driver always finds its one device */
+    hk_device_info info[2];
+    char why[1024];
+    assert_int_equal(hk_device_list("host", info, 2, why, sizeof why), 1);
+    assert_non_null(strstr(info[0].name, "host"));
+    assert_int_equal(hk_device_list("vulkan", info, 2, why, sizeof why), 0);
+    assert_non_null(strstr(why, "no device driver \"vulkan\""));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_device_bits),
+        cmocka_unit_test(test_device_openmp_host),
+        cmocka_unit_test(test_device_every_scene),
+        cmocka_unit_test(test_device_drivers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
