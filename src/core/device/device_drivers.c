@@ -93,7 +93,7 @@ const hkd_driver *hk_device_driver(const char *name, void **module, char *why, s
             continue;
         }
         fclose(f);
-        h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE); /* kept mapped: a runtime inside may run at exit */
         if (!h) snprintf(last, sizeof last, "%s", dlerror());
         if (!h) break;
     }

@@ -28,7 +28,9 @@
 const int hk_library_is_float = 1;
 
 typedef struct omp_ctx {
-    int dev; /* OpenMP's device number */
+    int dev;           /* OpenMP's device number */
+    hkd_args *args;    /* on the device: the pass's arguments, copied there before its region */
+    long long *count;  /* on the device: the pass's count */
     char error[512];
 } omp_ctx;
 
@@ -96,11 +98,24 @@ static void *open_dev(int d, int initial, char *why, size_t n)
     omp_ctx *c = &the_ctx[initial];
     c->dev = initial ? omp_get_initial_device() : d;
     c->error[0] = '\0';
+    c->args = omp_target_alloc(sizeof *c->args, c->dev);
+    c->count = omp_target_alloc(sizeof *c->count, c->dev);
+    if (!c->args || !c->count) {
+        snprintf(why, n, "omp_target_alloc of %zu bytes failed on OpenMP device %d", sizeof *c->args, c->dev);
+        return NULL;
+    }
     return c;
 }
 static void *dev_open_gpu(int d, char *why, size_t n) { return open_dev(d, 0, why, n); }
 static void *host_open(int d, char *why, size_t n) { return open_dev(d, 1, why, n); }
-static void dev_close(void *ctx) { (void)ctx; }
+static void dev_close(void *ctx)
+{
+    omp_ctx *c = ctx;
+    omp_target_free(c->args, c->dev);
+    omp_target_free(c->count, c->dev);
+    c->args = NULL;
+    c->count = NULL;
+}
 
 static void *dev_alloc(void *ctx, size_t n)
 {
@@ -124,25 +139,30 @@ static int copy(omp_ctx *c, void *dst, const void *src, size_t n, int to_dev)
 static int dev_put(void *ctx, void *dev, const void *host, size_t n) { return copy(ctx, dev, host, n, 1); }
 static int dev_get(void *ctx, void *host, const void *dev, size_t n) { return copy(ctx, host, dev, n, 0); }
 
-/* One pass: a target region per kind (each its own kernel), the element steps summed where counted. */
+/* One pass: a target region per kind (each its own kernel) over the arguments copied to the device before it (no
+ * mapping per region), the elements whose step returns 1 counted on the device where asked. */
 static int dev_run(void *ctx, const hkd_args *a, int64_t n, long long *count)
 {
     omp_ctx *c = ctx;
     const int dv = c->dev;
-    const hkd_args A = *a;
-    long long sum = 0;
-    switch (A.kind) {
+    const hkd_args *A = c->args;
+    long long *cnt = count ? c->count : NULL, zero = 0;
+    if (copy(c, c->args, a, sizeof *a, 1) != 0 || (cnt && copy(c, cnt, &zero, sizeof zero, 1) != 0)) return -1;
+    switch (a->kind) {
 #define HKD_OMP_PASS(K, name, m)                                                                                       \
     case K: {                                                                                                          \
-        _Pragma("omp target teams distribute parallel for device(dv) map(to : A) map(tofrom : sum) reduction(+ : sum)") \
-        for (int64_t i = 0; i < n; i++) sum += hkd_##name(&A.u.m, i);                                                 \
+        _Pragma("omp target teams distribute parallel for device(dv) is_device_ptr(A, cnt)")                            \
+        for (int64_t i = 0; i < n; i++)                                                                                \
+            if (hkd_##name(&A->u.m, i) && cnt) {                                                                       \
+                _Pragma("omp atomic") (*cnt)++;                                                                        \
+            }                                                                                                          \
         break;                                                                                                         \
     }
         HKD_PASSES(HKD_OMP_PASS)
 #undef HKD_OMP_PASS
-    default: snprintf(c->error, sizeof c->error, "no pass of kind %d", (int)A.kind); return -1;
+    default: snprintf(c->error, sizeof c->error, "no pass of kind %d", (int)a->kind); return -1;
     }
-    if (count) *count = sum;
+    if (cnt && copy(c, count, cnt, sizeof *count, 0) != 0) return -1;
     return 0;
 }
 static int dev_wait(void *ctx) { return (void)ctx, 0; } /* every target region above ends before it returns */

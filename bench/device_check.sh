@@ -1,0 +1,260 @@
+#!/usr/bin/env bash
+# device_check.sh — every GPU check and measurement the device backend needs, prepared here, run in one lent call.
+# SPDX-License-Identifier: MIT
+#
+# usage: bash bench/device_check.sh prepare [BUILD]   on the build machine (default BUILD: build): fills devbundle/
+#        bash bench/device_check.sh run OUTDIR        on the GPU machine, from the repository's root
+#        bash bench/device_check.sh render OUTDIR     back here: OUTDIR/summary.md as docs/benchmarks.md's "GPU"
+#
+# prepare (no GPU needed) builds what the GPU machine cannot (it has nvcc but no gcc offload compiler, and none of
+# hooke's libraries) into devbundle/, a folder .gitignore ignores: hooke, test_device_gpu and the two driver
+# modules from BUILD (a release build: `cmake --preset release && cmake --build --preset release`, with
+# gcc-12-offload-nvptx and nvcc found), the shared libraries `ldd` lists for them (not glibc's: the GPU machine's
+# own, newer, runs them), libgomp-plugin-nvptx.so.1 (libgomp loads it at run time: ldd does not list it), the
+# measuring peers of shared/anchors/gpu beside the checkout (or $HOOKE_ANCHORS) built as their README says plus the offload peer
+# built through hooke's own PTX assembler (every float operation .rn), and bench/gpu_triad.cu.
+#
+# run (docs/performance-notes.md, "The lent machine's GPU", says what each part decides) writes under OUTDIR:
+#   log.txt     everything each command printed, with the time each part took
+#   summary.md  the figures as docs/benchmarks.md's section "GPU" (render puts it there)
+#   json.tgz    hooke bench's --json and --gbench-json files
+# and prints summary.md last. Parts, in order (about 4 minutes on an H100 with 16 cores):
+#   1. the machine: nvidia-smi, hooke info (the drivers find the GPU), the CUDA module's SASS fused-multiply-add count
+#   2. the route, on the peers' small kernel: bits (position_hash against the host run) and speed (spring updates/s)
+#      of CUDA with and without contraction and OpenMP offload as gcc writes it and through hooke's assembler
+#   3. test_device_gpu: every scene/integrator row of the tests through each GPU driver against the CPU, bit for bit
+#   4. the state hashes of cloth_512, jelly26, jelly52, rope and flag_wind over 1000 steps: CPU, cuda, openmp
+#   5. hooke bench --device gpu on cloth 512^2 and 2048^2 and jelly 64^3 through each driver (the CPU's hash checked),
+#      the CPU's 2048^2 on every core, the CUDA peer at 512 and 2048, the device's triad
+#   6. a vtk frame every 100 steps of cloth 2048^2 on the GPU: output_s against wall_s
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+bundle=$root/devbundle
+
+prepare() {
+    local build=${1:-build}
+    local anchors=${HOOKE_ANCHORS:-}
+    for a in "$root/../shared/anchors/gpu" "$root/../../shared/anchors/gpu"; do
+        [ -n "$anchors" ] || [ ! -d "$a" ] || anchors=$a
+    done
+    for f in hooke tests/test_device_gpu libhooke_device_cuda.so libhooke_device_openmp.so; do
+        [ -f "$build/$f" ] || { echo "device_check: $build/$f is missing (a release build with both drivers)" >&2; exit 1; }
+    done
+    [ -d "$anchors" ] || { echo "device_check: no shared/anchors/gpu beside the checkout (set HOOKE_ANCHORS)" >&2; exit 1; }
+    rm -rf "$bundle" && mkdir -p "$bundle/ptx"
+    cp "$build/hooke" "$build/tests/test_device_gpu" "$build/libhooke_device_cuda.so" "$build/libhooke_device_openmp.so" \
+       "$bundle/"
+    # the libraries the binaries need, less glibc's
+    for bin in "$bundle"/hooke "$bundle"/test_device_gpu "$bundle"/*.so; do
+        ldd "$bin" | awk '/=> \// {print $3}'
+    done | sort -u | grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' | while read -r lib; do
+        cp -L "$lib" "$bundle/"
+    done
+    plugin=$(ldconfig -p | awk '/libgomp-plugin-nvptx.so.1 / {print $NF; exit}')
+    [ -n "$plugin" ] || { echo "device_check: libgomp-plugin-nvptx.so.1 not found (apt-get install libgomp-plugin-nvptx1)" >&2; exit 1; }
+    cp -L "$plugin" "$bundle/"
+    # the peers, as their README builds them; the offload peer once more through hooke's assembler without .ftz
+    # (the peers do not flush subnormals: .rn alone)
+    nvcc -O3 -arch=sm_90 -o "$bundle/cloth_cuda" "$anchors/cloth_cuda.cu"
+    nvcc -O3 -arch=sm_90 -fmad=false -o "$bundle/cloth_cuda_nofma" "$anchors/cloth_cuda.cu"
+    local off="-misa=sm_80 -lm -ffp-contract=off -fno-math-errno"
+    gcc -O3 -fopenmp -ffp-contract=off -fno-math-errno -foffload=nvptx-none -foffload-options=nvptx-none="$off" \
+        -o "$bundle/cloth_offload" "$anchors/cloth_offload.c" -lm 2>&1 | grep -v 'DT_TEXTREL\|__offload_vars_end' || true
+    mkdir -p "$bundle/as_rn"
+    sed -e 's/\.ftz//g' -e "s|$(realpath "$build")/device_ptx/openmp|$bundle/ptx|g" "$build/device_as/as" \
+        > "$bundle/as_rn/as"
+    chmod +x "$bundle/as_rn/as"
+    gcc -O3 -fopenmp -ffp-contract=off -fno-math-errno -foffload=nvptx-none \
+        -foffload-options=nvptx-none="$off -B$bundle/as_rn/" -o "$bundle/cloth_offload_rn" "$anchors/cloth_offload.c" -lm \
+        2>&1 | grep -v 'DT_TEXTREL\|__offload_vars_end' || true
+    nvcc -O3 -arch=sm_90 -o "$bundle/gpu_triad" bench/gpu_triad.cu
+    git log -1 --format='%H %s' > "$bundle/commit.txt"
+    "$bundle/hooke" --version >> "$bundle/commit.txt" 2>&1 || true
+    du -sh "$bundle"
+    echo "device_check: devbundle/ is ready; on the GPU machine: bash bench/device_check.sh run \$OUT (carry devbundle)"
+}
+
+# ---- on the GPU machine ----------------------------------------------------------------------------------------------
+
+out=""
+log() { echo "$@" | tee -a "$out/log.txt"; }
+# a part: its name, then the command's output into the log, with its time
+part() {
+    local name=$1
+    shift
+    log "== $name (at $((SECONDS - start)) s)"
+    "$@" >>"$out/log.txt" 2>&1
+    local rc=$?
+    [ $rc -eq 0 ] || log "   (exit status $rc)"
+    return $rc
+}
+field() { grep -o "\"$1\": *[^,}]*" | head -1 | sed 's/.*: *//; s/"//g'; } # a JSON line's field
+kv() { grep -o "$1=[^ ]*" | head -1 | cut -d= -f2; }                         # a summary line's NAME=VALUE
+
+run() {
+    out=$(realpath -m "$1")
+    mkdir -p "$out/json"
+    : >"$out/log.txt"
+    start=$SECONDS
+    [ -x "$bundle/hooke" ] || { echo "device_check: no devbundle/ (bash bench/device_check.sh prepare, then carry it)"; exit 1; }
+    # the bundle's libraries for the bundle's programs only (nvidia-smi and cuobjdump keep the machine's own)
+    export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
+    H=(env "LD_LIBRARY_PATH=$bundle" "$bundle/hooke")
+    # test_device_gpu reads the scenes where it was built
+    built=$(grep -ao '/[[:alnum:]_./+-]*/scenes' "$bundle/test_device_gpu" | head -1 || true)
+    if [ -n "$built" ] && [ ! -e "$built" ]; then mkdir -p "$(dirname "$built")" && ln -s "$root/scenes" "$built"; fi
+    S=$out/summary.md
+    {
+        echo "## GPU"
+        echo
+        echo "Measured $(date -u +%Y-%m-%d) by \`bash bench/device_check.sh run OUTDIR\` (prepared by \`prepare\` at commit" \
+             "$(cut -c1-7 "$bundle/commit.txt"), rendered by \`render OUTDIR\`; docs/performance-notes.md, \"The lent" \
+             "machine's GPU\", says what each table decides)."
+    } >"$S"
+
+    # 1. the machine
+    part "nvidia-smi" timeout 30 nvidia-smi
+    part "hooke info" timeout 60 "${H[@]}" info
+    gpu=$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -1)
+    printf '\nThe machine: %s; %s CPUs.\n' "$gpu" "$(nproc)" >>"$S"
+    if command -v cuobjdump >/dev/null; then
+        part "SASS of the CUDA driver: fused multiply-adds (FFMA) per kernel" bash -c \
+            "cuobjdump -sass $bundle/libhooke_device_cuda.so | awk '/Function :/ {f=\$3} /FFMA/ {n[f]++} END {for (k in n) print k, n[k]}'"
+    fi
+
+    # 2. the route on the peers' kernel: bits and speed
+    {
+        echo
+        echo "### The route: the peers' cloth step, 512^2 x 200 steps for the bits, 2048^2 x 2000 for the speed"
+        echo
+        echo "| toolchain | position_hash (512^2, 200 steps) | the host's? | G spring updates/s (2048^2) |"
+        echo "| --- | --- | --- | --- |"
+    } >>"$S"
+    host=$(OMP_TARGET_OFFLOAD=DISABLED LD_LIBRARY_PATH=$bundle timeout 120 "$bundle/cloth_offload" 512 200 \
+           2>>"$out/log.txt")
+    log "host: $host"
+    hh=$(echo "$host" | field position_hash)
+    for peer in cloth_cuda cloth_cuda_nofma cloth_offload cloth_offload_rn; do
+        bits=$(LD_LIBRARY_PATH=$bundle timeout 60 "$bundle/$peer" 512 200 2>>"$out/log.txt")
+        speed=$(LD_LIBRARY_PATH=$bundle timeout 120 "$bundle/$peer" 2048 2000 2>>"$out/log.txt")
+        log "$peer: $bits"
+        log "$peer: $speed"
+        ph=$(echo "$bits" | field position_hash)
+        rate=$(echo "$speed" | field spring_updates_per_s)
+        echo "| $peer | $ph | $([ "$ph" = "$hh" ] && echo yes || echo NO) | $(awk -v r="$rate" 'BEGIN {printf "%.1f", r / 1e9}') |" >>"$S"
+    done
+    echo "| host (OMP_TARGET_OFFLOAD=DISABLED) | $hh | | |" >>"$S"
+
+    # 3. every test row through each GPU driver
+    part "test_device_gpu: the tests' rows through each GPU driver against the CPU" timeout 300 \
+        env "LD_LIBRARY_PATH=$bundle" "$bundle/test_device_gpu"
+    local trc=$?
+    {
+        echo
+        echo "test_device_gpu (every scene/integrator row of tests/hk_test_device.h, each GPU driver, bit for bit): " \
+             "$([ $trc -eq 0 ] && echo passed || echo "FAILED (exit $trc)")"
+    } >>"$S"
+
+    # 4. the shipped scenes' hashes over 1000 steps
+    {
+        echo
+        echo "### State hashes over 1000 steps"
+        echo
+        echo "| scene | CPU ($OMP_NUM_THREADS threads) | cuda | openmp | equal |"
+        echo "| --- | --- | --- | --- | --- |"
+    } >>"$S"
+    for scene in cloth_512 jelly26 jelly52 rope flag_wind; do
+        local row="| $scene" hashes=()
+        for where in cpu cuda openmp; do
+            if [ "$where" = cpu ]; then
+                line=$(timeout 120 "${H[@]}" run "scenes/$scene.scene" --steps 1000 --quiet 2>>"$out/log.txt")
+            else
+                line=$(HOOKE_DEVICE_DRIVER=$where timeout 120 "${H[@]}" run "scenes/$scene.scene" --steps 1000 --quiet \
+                       --device gpu 2>>"$out/log.txt")
+            fi
+            log "$where: $line"
+            h=$(echo "$line" | kv state_hash)
+            hashes+=("${h:-none}")
+            row="$row | ${h:-none} ($(echo "$line" | kv wall_s) s)"
+        done
+        eq=$([ "${hashes[0]}" = "${hashes[1]}" ] && [ "${hashes[0]}" = "${hashes[2]}" ] && echo yes || echo NO)
+        echo "$row | $eq |" >>"$S"
+    done
+
+    # 5. the figures of merit
+    {
+        echo
+        echo "### Figures of merit (hooke bench, median of 3 repetitions; VALID: the CPU's hash)"
+        echo
+        echo "| problem | where | ms a step | G spring updates/s | verified |"
+        echo "| --- | --- | --- | --- | --- |"
+    } >>"$S"
+    bench_row() { # label, json, then hooke bench's arguments
+        local label=$1 json=$2
+        shift 2
+        local text
+        text=$(timeout 240 "${H[@]}" bench "$@" --json "$out/json/$json.json" --gbench-json "$out/json/$json.gbench.json" 2>&1)
+        echo "$text" >>"$out/log.txt"
+        local fom ms valid
+        fom=$(echo "$text" | awk '/^FOM / {print $2}')
+        valid=$(echo "$text" | awk '/^FOM / {print $NF}')
+        ms=$(grep -o '"time_per_step_median_s": *[0-9.e+-]*' "$out/json/$json.json" 2>/dev/null | head -1 | sed 's/.*: *//')
+        echo "| $label | $json | $(awk -v t="${ms:-0}" 'BEGIN {printf "%.4f", t * 1e3}') | $(awk -v r="${fom:-0}" 'BEGIN {printf "%.2f", r / 1e9}') | ${valid:-none} |" >>"$S"
+    }
+    for n in 512 2048; do
+        steps=$([ $n = 512 ] && echo 2000 || echo 300)
+        for drv in cuda openmp; do
+            HOOKE_DEVICE_DRIVER=$drv bench_row "cloth $n^2" "gpu_${drv}_cloth$n" --builtin cloth --size $n --device gpu \
+                --repeat 3 --steps $steps
+        done
+    done
+    for drv in cuda openmp; do
+        HOOKE_DEVICE_DRIVER=$drv bench_row "jelly 64^3" "gpu_${drv}_jelly64" --builtin jelly --device gpu --repeat 3 --steps 300
+    done
+    bench_row "cloth 2048^2" "cpu_cloth2048_${OMP_NUM_THREADS}threads" --builtin cloth --size 2048 \
+        --threads "$OMP_NUM_THREADS" --repeat 3 --steps 100
+    for n in 512 2048; do
+        p=$(LD_LIBRARY_PATH=$bundle timeout 60 "$bundle/cloth_cuda" $n 2000 2>>"$out/log.txt")
+        log "peer cloth_cuda $n: $p"
+        echo "| cloth $n^2 | peer cloth_cuda | $(echo "$p" | field wall_s | awk '{printf "%.4f", $1 / 2000 * 1e3}') | $(echo "$p" | field spring_updates_per_s | awk '{printf "%.2f", $1 / 1e9}') | |" >>"$S"
+    done
+    t=$(LD_LIBRARY_PATH=$bundle timeout 60 "$bundle/gpu_triad" 1024 20 2>>"$out/log.txt")
+    log "triad: $t"
+    echo >>"$S"
+    echo "device triad (3 x 1 GiB, best of 20): $(echo "$t" | field best_GB_per_s) GB/s" >>"$S"
+
+    # 6. frames: a vtk frame every 100 steps of cloth 2048^2
+    sed -e 's/^  nx 512/  nx 2048/' -e 's/^  ny 512/  ny 2048/' scenes/cloth_512.scene >"$out/cloth_2048.scene"
+    for drv in cuda openmp; do
+        line=$(HOOKE_DEVICE_DRIVER=$drv timeout 240 "${H[@]}" run "$out/cloth_2048.scene" --steps 300 --every 100 \
+               --out "$out/frames_$drv" --device gpu --quiet 2>>"$out/log.txt")
+        log "frames $drv: $line"
+        echo "vtk frames of cloth 2048^2 every 100 steps ($drv): output_s $(echo "$line" | kv output_s) of wall_s $(echo "$line" | kv wall_s)" >>"$S"
+        rm -rf "$out/frames_$drv"
+    done
+    rm -f "$out/cloth_2048.scene"
+    (cd "$out" && tar czf json.tgz json && rm -rf json)
+    log "== done in $((SECONDS - start)) s"
+    cat "$S"
+}
+
+# OUTDIR/summary.md into docs/benchmarks.md as its section "GPU" (bench/report.py's splice; report.py keeps it)
+render() {
+    python3 - "$1/summary.md" "$root/docs/benchmarks.md" <<'PY'
+import sys
+sys.path.insert(0, "bench")
+from report import splice
+section = open(sys.argv[1]).read().rstrip("\n").split("\n") + [""]
+report = open(sys.argv[2]).read()
+open(sys.argv[2], "w").write(splice(report, "## GPU", section))
+print("wrote the section GPU of", sys.argv[2])
+PY
+}
+
+case "${1:-}" in
+prepare) shift; prepare "$@" ;;
+render) [ $# -eq 2 ] || { echo "usage: bash bench/device_check.sh render OUTDIR" >&2; exit 2; }; render "$2" ;;
+run) [ $# -eq 2 ] || { echo "usage: bash bench/device_check.sh run OUTDIR" >&2; exit 2; }; run "$2" ;;
+*) sed -n '3,5p' "$0" >&2; exit 2 ;;
+esac
