@@ -1,0 +1,145 @@
+/* test_device_cli.c — the program's --device: the same outputs on the device, refusals and errors by name. */
+/* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "hk_test_cli.h"
+
+/*
+ * `hooke run --device gpu` through the host driver (HOOKE_DEVICE_DRIVER=host: the device backend's passes on this
+ * CPU) writes what a CPU run writes: the same summary hash, statistics CSV and final state, byte for byte, the
+ * state brought back from the device for each; `hooke bench --device gpu` names the device in its text, JSON and
+ * gbench JSON and checks the hash against the CPU's. Refused scenes, unknown values and a missing driver stop
+ * with exit status 1 and say why.
+ */
+
+static int has(const char *text, const char *part) { return strstr(text, part) != NULL; }
+
+static void expect(const hk_run *r, int status, const char *in_err)
+{
+    if (r->status != status || (in_err && !has(r->err, in_err))) {
+        print_error("exit %d (expected %d), stderr:\n%s\nexpected in it: %s\n", r->status, status, r->err,
+                    in_err ? in_err : "(anything)");
+        fail();
+    }
+}
+
+/* flag_wind (the wind on a surface, substeps), jelly52 (walls, a sphere): the same files on the CPU and the device */
+static void test_run_same_outputs(void **state)
+{
+    (void)state;
+    const char *scenes[] = {"flag_wind", "jelly52"};
+    for (int k = 0; k < 2; k++) {
+        char args[1024];
+        hk_run r[2];
+        for (int dev = 0; dev < 2; dev++) {
+            snprintf(args, sizeof args, "run %s/%s.scene --steps 80 --every 20 --stats '%s' --state-out '%s'%s",
+                     HOOKE_SCENES_DIR, scenes[k], hk_test_path(dev ? "dev.csv" : "cpu.csv"),
+                     hk_test_path(dev ? "dev.state" : "cpu.state"), dev ? " --device gpu" : "");
+            r[dev] = hk_test_hooke(dev ? "HOOKE_DEVICE_DRIVER=host" : "", args);
+            expect(&r[dev], 0, dev ? "hooke: device: gpu: host" : NULL);
+        }
+        assert_string_equal(hk_test_field(r[1].out, "state_hash"), hk_test_field(r[0].out, "state_hash"));
+        for (int f = 0; f < 2; f++) {
+            char *a = hk_test_slurp(hk_test_path(f ? "cpu.state" : "cpu.csv"));
+            char *b = hk_test_slurp(hk_test_path(f ? "dev.state" : "dev.csv"));
+            assert_non_null(a);
+            assert_non_null(b);
+            assert_string_equal(a, b);
+            free(a);
+            free(b);
+        }
+        hk_run_free(&r[0]);
+        hk_run_free(&r[1]);
+    }
+}
+
+static void test_run_refusals(void **state)
+{
+    (void)state;
+    char args[1024];
+    snprintf(args, sizeof args, "run %s/cloth_box.scene --device gpu --steps 1", HOOKE_SCENES_DIR);
+    hk_run r = hk_test_hooke("", args);
+    expect(&r, 1, "--device gpu: the device does not run colliders");
+    assert_null(strstr(r.out, "state_hash")); /* stopped before the run */
+    hk_run_free(&r);
+    snprintf(args, sizeof args, "run %s/cloth_box.scene --device auto --steps 1", HOOKE_SCENES_DIR);
+    r = hk_test_hooke("", args);
+    expect(&r, 0, "hooke: device: cpu (auto: the device does not run colliders");
+    hk_run_free(&r);
+    snprintf(args, sizeof args, "run %s/rope.scene --device tpu", HOOKE_SCENES_DIR);
+    r = hk_test_hooke("", args);
+    expect(&r, 1, "hooke: error: --device expects cpu, gpu");
+    hk_run_free(&r);
+    snprintf(args, sizeof args, "run %s/rope.scene --device gpu", HOOKE_SCENES_DIR);
+    r = hk_test_hooke("HOOKE_DEVICE_DRIVER=vulkan", args);
+    expect(&r, 1, "HOOKE_DEVICE_DRIVER=vulkan: expected \"cuda\", \"openmp\", \"host\" or \"openmp-host\"");
+    hk_run_free(&r);
+    /* CUDA: a GPU there runs it with the CPU's hash; else the run stops saying what it looked for */
+    snprintf(args, sizeof args, "run %s/rope.scene --device gpu --steps 20", HOOKE_SCENES_DIR);
+    r = hk_test_hooke("HOOKE_DEVICE_DRIVER=cuda", args);
+    if (r.status == 0) {
+        snprintf(args, sizeof args, "run %s/rope.scene --steps 20", HOOKE_SCENES_DIR);
+        hk_run c = hk_test_hooke("", args);
+        assert_string_equal(hk_test_field(r.out, "state_hash"), hk_test_field(c.out, "state_hash"));
+        hk_run_free(&c);
+    } else {
+        expect(&r, 1, "--device gpu: no GPU: driver cuda: ");
+    }
+    hk_run_free(&r);
+}
+
+static void test_bench_names_the_device(void **state)
+{
+    (void)state;
+    char args[1024];
+    snprintf(args, sizeof args, "bench --builtin cloth --size 24 --device gpu --repeat 2 --steps 20 --json '%s' "
+                                "--gbench-json '%s'",
+             hk_test_path("bench.json"), hk_test_path("gbench.json"));
+    hk_run r = hk_test_hooke("HOOKE_DEVICE_DRIVER=host", args);
+    expect(&r, 0, NULL);
+    assert_true(has(r.out, "device gpu: host"));
+    assert_true(has(r.out, "verify threads=1: state_hash equals the CPU's hash"));
+    assert_true(has(r.out, "device=\"gpu: host"));
+    assert_true(has(r.out, "\nVALID\n"));
+    char *j = hk_test_slurp(hk_test_path("bench.json")), *g = hk_test_slurp(hk_test_path("gbench.json"));
+    assert_non_null(j);
+    assert_non_null(g);
+    assert_true(has(j, "\"device\": \"gpu: host"));
+    assert_true(has(g, "\"hooke_device\": \"gpu: host"));
+    free(j);
+    free(g);
+    hk_run_free(&r);
+}
+
+static void test_info_lists_gpus(void **state)
+{
+    (void)state;
+    hk_run r = hk_test_hooke("", "info");
+    expect(&r, 0, NULL);
+    assert_true(has(r.out, "\ngpus (hooke run --device gpu"));
+    assert_true(has(r.out, "\n  cuda: "));
+    assert_true(has(r.out, "\n  openmp: "));
+    hk_run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_same_outputs),
+        cmocka_unit_test(test_run_refusals),
+        cmocka_unit_test(test_bench_names_the_device),
+        cmocka_unit_test(test_info_lists_gpus),
+    };
+    const int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    hk_test_cleanup();
+    return rc;
+}
