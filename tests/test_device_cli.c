@@ -62,6 +62,28 @@ static void test_run_same_outputs(void **state)
     }
 }
 
+/* A checkpoint of position Verlet (its history in it) written on the CPU, restarted on the device: the CPU's end. */
+static void test_restart_on_the_device(void **state)
+{
+    (void)state;
+    char args[1024];
+    snprintf(args, sizeof args, "run %s/jelly26.scene --integrator verlet --steps 40 --checkpoint '%s' --checkpoint-every 20",
+             HOOKE_SCENES_DIR, hk_test_path("v.ckpt"));
+    hk_run r = hk_test_hooke("", args);
+    expect(&r, 0, NULL);
+    hk_run_free(&r);
+    snprintf(args, sizeof args, "run %s/jelly26.scene --integrator verlet --steps 80", HOOKE_SCENES_DIR);
+    hk_run cpu = hk_test_hooke("", args);
+    expect(&cpu, 0, NULL);
+    snprintf(args, sizeof args, "run %s/jelly26.scene --steps 80 --restart '%s' --device gpu", HOOKE_SCENES_DIR,
+             hk_test_path("v.ckpt"));
+    r = hk_test_hooke("HOOKE_DEVICE_DRIVER=host", args);
+    expect(&r, 0, "hooke: device: gpu: host");
+    assert_memory_equal(hk_test_field(r.out, "state_hash"), hk_test_field(cpu.out, "state_hash"), 18); /* 0x + 16 */
+    hk_run_free(&r);
+    hk_run_free(&cpu);
+}
+
 static void test_run_refusals(void **state)
 {
     (void)state;
@@ -135,6 +157,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_same_outputs),
+        cmocka_unit_test(test_restart_on_the_device),
         cmocka_unit_test(test_run_refusals),
         cmocka_unit_test(test_bench_names_the_device),
         cmocka_unit_test(test_info_lists_gpus),

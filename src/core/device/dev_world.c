@@ -148,6 +148,9 @@ int hk_dev_attach(hk_world *w, const hkd_driver *drv, void *module, char *why, s
     }
     d->mass = hk_dev_reals(d, np);
     d->inv_mass = hk_dev_reals(d, np);
+    /* position Verlet's history, which a world carries in (a checkpoint's, or its steps before) */
+    if (hk_integrator_info_of(w->integrator.kind)->keeps_history)
+        for (int c = 0; c < 3; c++) d->prev[c] = hk_dev_reals(d, np);
     for (int f = 0; f < w->family_count; f++)
         if (w->families[f].broken) d->broken[f] = dev_alloc(d, (size_t)w->bodies[w->families[f].body].count);
     int planned = 0;
