@@ -19,7 +19,7 @@
 #   summary.md  the figures as docs/benchmarks.md's section "GPU" (render puts it there)
 #   json.tgz    hooke bench's --json and --gbench-json files
 # and prints summary.md last. Parts, in order (about 4 minutes on an H100 with 16 cores):
-#   1. the machine: nvidia-smi, hooke info (the drivers find the GPU), the CUDA module's SASS fused-multiply-add count
+#   1. the machine: nvidia-smi, hooke info (the drivers find the GPU), the CUDA module's SASS FFMA count per kernel
 #   2. the route, on the peers' small kernel: bits (position_hash against the host run) and speed (spring updates/s)
 #      of CUDA with and without contraction and OpenMP offload as gcc writes it and through hooke's assembler
 #   3. test_device_gpu: every scene/integrator row of the tests through each GPU driver against the CPU, bit for bit

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <cuda_runtime.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dev_abi.h"
@@ -27,7 +28,6 @@ typedef struct cuda_ctx {
     char error[512];
 } cuda_ctx;
 
-static cuda_ctx the_ctx;
 
 /* 0, or -1 with the call's error in c->error. */
 static int ok(cuda_ctx *c, cudaError_t e, const char *what)
@@ -67,13 +67,18 @@ static int cuda_devices(hk_device_info *out, int max, char *why, size_t n)
     return count;
 }
 
+/* A world's context (each world its own: worlds may step on different threads at once). */
 static void *cuda_open(int d, char *why, size_t n)
 {
-    cuda_ctx *c = &the_ctx;
+    cuda_ctx *c = (cuda_ctx *)calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(why, n, "out of memory");
+        return NULL;
+    }
     c->dev = d;
-    c->error[0] = '\0';
     if (ok(c, cudaSetDevice(d), "cudaSetDevice") || ok(c, cudaMalloc(&c->count, sizeof *c->count), "cudaMalloc")) {
         snprintf(why, n, "%s", c->error);
+        free(c);
         return NULL;
     }
     return c;
@@ -82,7 +87,7 @@ static void cuda_close(void *ctx)
 {
     cuda_ctx *c = (cuda_ctx *)ctx;
     cudaFree(c->count);
-    c->count = NULL;
+    free(c);
 }
 static void *cuda_alloc(void *ctx, size_t n)
 {

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dev_abi.h"
@@ -88,20 +89,25 @@ static int host_devices(hk_device_info *out, int max, char *why, size_t n)
     return 1;
 }
 
-static omp_ctx the_ctx[2];
+static void dev_close(void *ctx);
+/* A world's context (each world its own: worlds may step on different threads at once). */
 static void *open_dev(int d, int initial, char *why, size_t n)
 {
     if (!initial && (d < 0 || d >= omp_get_num_devices())) {
         snprintf(why, n, "no OpenMP device %d", d);
         return NULL;
     }
-    omp_ctx *c = &the_ctx[initial];
+    omp_ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(why, n, "out of memory");
+        return NULL;
+    }
     c->dev = initial ? omp_get_initial_device() : d;
-    c->error[0] = '\0';
     c->args = omp_target_alloc(sizeof *c->args, c->dev);
     c->count = omp_target_alloc(sizeof *c->count, c->dev);
     if (!c->args || !c->count) {
         snprintf(why, n, "omp_target_alloc of %zu bytes failed on OpenMP device %d", sizeof *c->args, c->dev);
+        dev_close(c);
         return NULL;
     }
     return c;
@@ -111,10 +117,9 @@ static void *host_open(int d, char *why, size_t n) { return open_dev(d, 1, why, 
 static void dev_close(void *ctx)
 {
     omp_ctx *c = ctx;
-    omp_target_free(c->args, c->dev);
-    omp_target_free(c->count, c->dev);
-    c->args = NULL;
-    c->count = NULL;
+    if (c->args) omp_target_free(c->args, c->dev);
+    if (c->count) omp_target_free(c->count, c->dev);
+    free(c);
 }
 
 static void *dev_alloc(void *ctx, size_t n)
