@@ -214,15 +214,40 @@ run() {
     done
     bench_row "cloth 2048^2" "cpu_cloth2048_${OMP_NUM_THREADS}threads" --builtin cloth --size 2048 \
         --threads "$OMP_NUM_THREADS" --repeat 3 --steps 100
+    local peer2048=0
     for n in 512 2048; do
         p=$(LD_LIBRARY_PATH=$bundle timeout 60 "$bundle/cloth_cuda" $n 2000 2>>"$out/log.txt")
         log "peer cloth_cuda $n: $p"
+        [ $n = 2048 ] && peer2048=$(echo "$p" | field spring_updates_per_s)
         echo "| cloth $n^2 | peer cloth_cuda | $(echo "$p" | field wall_s | awk '{printf "%.4f", $1 / 2000 * 1e3}') | $(echo "$p" | field spring_updates_per_s | awk '{printf "%.2f", $1 / 1e9}') | |" >>"$S"
     done
     t=$(LD_LIBRARY_PATH=$bundle timeout 60 "$bundle/gpu_triad" 1024 20 2>>"$out/log.txt")
     log "triad: $t"
     echo >>"$S"
-    echo "device triad (3 x 1 GiB, best of 20): $(echo "$t" | field best_GB_per_s) GB/s" >>"$S"
+    tri=$(echo "$t" | field best_GB_per_s)
+    echo "device triad (3 x 1 GiB, best of 20): ${tri:-none} GB/s" >>"$S"
+    for drv in cuda openmp; do # the jelly's target: its least bytes a step (52 a particle: q, v read and written, 1/m) over the triad's
+        j=$out/json/gpu_${drv}_jelly64.json
+        ms=$(grep -o '"time_per_step_median_s": *[0-9.e+-]*' "$j" 2>/dev/null | head -1 | sed 's/.*: *//')
+        np=$(grep -o '"particles": *[0-9]*' "$j" 2>/dev/null | head -1 | sed 's/.*: *//')
+        echo "jelly 64^3 ($drv): $(awk -v t="${ms:-0}" -v n="${np:-0}" -v b="${tri:-0}" 'BEGIN {if (t > 0 && b > 0) printf "%.3f", 52 * n / t / 1e9 / b; else print "none"}') of the triad at 52 bytes a particle" >>"$S"
+    done
+
+    # the cloth's targets: 0.8 of the peer, 10 times the CPU's every core (hooke bench's FOM: the median)
+    fom_of() { grep -o '"fom_spring_updates_per_s": *[0-9.e+-]*' "$out/json/$1.json" 2>/dev/null | head -1 | sed 's/.*: *//'; }
+    cpu=$(fom_of "cpu_cloth2048_${OMP_NUM_THREADS}threads")
+    {
+        echo
+        echo "### The cloth's targets at 2048^2"
+        echo
+        echo "| driver | against the CUDA peer (target >= 0.8) | against the CPU on $OMP_NUM_THREADS threads (target >= 10) |"
+        echo "| --- | --- | --- |"
+        for drv in cuda openmp; do
+            g=$(fom_of "gpu_${drv}_cloth2048")
+            awk -v d="$drv" -v g="${g:-0}" -v p="${peer2048:-0}" -v c="${cpu:-0}" \
+                'BEGIN {printf "| %s | %s | %s |\n", d, (p > 0 ? sprintf("%.3f", g / p) : "none"), (c > 0 ? sprintf("%.1f", g / c) : "none")}'
+        done
+    } >>"$S"
 
     # 6. frames: a vtk frame every 100 steps of cloth 2048^2
     sed -e 's/^  nx 512/  nx 2048/' -e 's/^  ny 512/  ny 2048/' scenes/cloth_512.scene >"$out/cloth_2048.scene"

@@ -114,7 +114,7 @@ static void test_run_refusals(void **state)
         assert_string_equal(hk_test_field(r.out, "state_hash"), hk_test_field(c.out, "state_hash"));
         hk_run_free(&c);
     } else {
-        expect(&r, 1, "--device gpu: no GPU: driver cuda: ");
+        expect(&r, 1, "--device gpu: no GPU: driver cuda");
     }
     hk_run_free(&r);
 }

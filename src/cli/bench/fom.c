@@ -458,7 +458,7 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
         return -1;
     }
     r->gpu = hk_world_device(w, NULL, 0) == HK_DEVICE_GPU;
-    snprintf(r->device, sizeof r->device, "%s", where);
+    snprintf(r->device, sizeof r->device, "%.255s", where);
     r->particles = hk_world_particles(w).count;
     r->springs = hk_world_spring_count(w);
     hk_stats s0 = hk_world_stats(w);
