@@ -35,7 +35,7 @@ int hk_device_wait(hk_world *w);
 void hk_device_free(hk_world *w);
 
 /* What the device does not run that w uses, named ("the implicit integrator implicit_euler (the device runs the
- * explicit ones)"), into why: 1 if something, else 0 (device_check.c). */
+ * explicit ones)"), into why: 1 if something, else 0. */
 int hk_device_refuses(const hk_world *w, char *why, size_t n);
 
 #endif
