@@ -23,6 +23,7 @@
 #include "env.h"
 #include "hooke/hooke.h"
 #include "mpi_ranks.h"
+#include "part.h"
 #include "response.h"
 #include "scene.h"
 #include "world.h"
@@ -306,14 +307,22 @@ static int parse(int argc, char **argv, bench_opts *o)
     return EXIT_OK;
 }
 
+/* Whether a problem is shared out over MPI ranks as each rank builds it: its lattices deferred, each rank building
+ * the rows it holds (world.h hk_world_defer_lattices); the reference path is computed whole on every rank. */
+static int shared(const hk_world_def *base, int alone)
+{
+    return !alone && hk_mpi_ranks() > 1 && !(base->kernels && strcmp(base->kernels, "reference") == 0);
+}
+
 /* The cloth_512 benchmark problem (scenes/cloth_512.scene, with N x N
  * nodes), `copies` times: independent panels side by side along x. */
-static hk_world *builtin_cloth(const hk_world_def *base, int copies, int N, char *name, size_t len)
+static hk_world *builtin_cloth(const hk_world_def *base, int alone, int copies, int N, char *name, size_t len)
 {
     hk_world_def wd = *base;
     wd.air_drag = 2e-6;
     hk_world *w = hk_world_create(&wd);
     if (!w) return NULL;
+    hk_world_defer_lattices(w, shared(base, alone));
     hk_cloth_def d = hk_default_cloth_def();
     d.nx = d.ny = N;
     d.spacing = 0.01;
@@ -346,7 +355,7 @@ static hk_world *builtin_cloth(const hk_world_def *base, int copies, int N, char
 
 /* An N^3 jelly, 26 neighbours, dropped on the spring ground, `copies`
  * times: independent blocks side by side along x. */
-static hk_world *builtin_jelly(const hk_world_def *base, int copies, int N, char *name, size_t len)
+static hk_world *builtin_jelly(const hk_world_def *base, int alone, int copies, int N, char *name, size_t len)
 {
     hk_world_def wd = *base;
     wd.ground.model = HK_GROUND_SPRING;
@@ -354,6 +363,7 @@ static hk_world *builtin_jelly(const hk_world_def *base, int copies, int N, char
     wd.ground.stiffness = 500;
     hk_world *w = hk_world_create(&wd);
     if (!w) return NULL;
+    hk_world_defer_lattices(w, shared(base, alone));
     hk_jelly_def d = hk_default_jelly_def();
     d.nx = d.ny = d.nz = N;
     d.spacing = 0.01;
@@ -387,8 +397,9 @@ static hk_world *builtin_jelly(const hk_world_def *base, int copies, int N, char
 /* A builtin problem's edge N: --size, else cloth 512 (the cloth_512 problem), jelly 64. */
 static int builtin_size(const bench_opts *o) { return o->size ? o->size : strcmp(o->builtin, "jelly") == 0 ? 64 : 512; }
 
-/* Builds the problem at `scale` (weak scaling); NULL after printing why. */
-static hk_world *make_problem(const bench_opts *o, int scale, char *name, size_t len)
+/* Builds the problem at `scale` (weak scaling), for the ranks taking part (each its share: hk_mpi_distribute), or
+ * whole for this process alone (alone: the reference); NULL after printing why. */
+static hk_world *make_problem(const bench_opts *o, int scale, int alone, char *name, size_t len)
 {
     hk_world_def base; /* the environment's tuning (env.h) */
     char err[1024];
@@ -399,7 +410,7 @@ static hk_world *make_problem(const bench_opts *o, int scale, char *name, size_t
     hk_world *w;
     if (o->scene) {
         hk_scene sc;
-        if (hk_scene_load_on(o->scene, &base, &sc, err, sizeof err) != 0) {
+        if (hk_scene_load_for(o->scene, &base, shared(&base, alone) ? hk_mpi_ranks() : 1, &sc, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             return NULL;
         }
@@ -407,11 +418,20 @@ static hk_world *make_problem(const bench_opts *o, int scale, char *name, size_t
         w = hk_scene_take_world(&sc); /* the run settings other than the integrator do not apply */
     } else {
         const int jelly = strcmp(o->builtin, "jelly") == 0, N = builtin_size(o);
-        w = jelly ? builtin_jelly(&base, scale, N, name, len) : builtin_cloth(&base, scale, N, name, len);
+        w = jelly ? builtin_jelly(&base, alone, scale, N, name, len) : builtin_cloth(&base, alone, scale, N, name, len);
         if (!w) fprintf(stderr, "hooke: error: bench: cannot build the %s problem (out of memory?)\n", o->builtin);
     }
     if (w) w->after_pass = hk_bench_after_pass;
     return w;
+}
+
+/* The free mass of particles [l0, l1) of body b added to *state (a relay's piece: part.h). */
+static void add_free_mass(void *ctx, void *state, int b, int64_t l0, int64_t l1)
+{
+    const hk_world *w = ctx;
+    const int64_t base = hk_body_base(&w->bodies[b]);
+    for (int64_t l = l0; l < l1; l++)
+        if (w->p.inv_mass[base + l] != 0) *(double *)state += w->p.mass[base + l];
 }
 
 /* One configuration, on the MPI ranks taking part (hk_mpi_use_ranks: `ranks` of them): build, warm up, time,
@@ -426,7 +446,7 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     r->cpu_times = malloc((size_t)o->repeat * sizeof *r->cpu_times);
     if (!r->times || !r->cpu_times) fprintf(stderr, "hooke: error: bench: out of memory\n");
     set_threads(threads);
-    hk_world *w = r->times && r->cpu_times ? make_problem(o, o->weak ? threads * ranks : 1, name, len) : NULL;
+    hk_world *w = r->times && r->cpu_times ? make_problem(o, o->weak ? threads * ranks : 1, 0, name, len) : NULL;
     if (hk_mpi_any(!w)) { /* over MPI ranks: one that failed stops them all */
         if (w && hk_mpi_rank() != 0) hk_mpi_note("stopping: another rank could not build the problem");
         hk_world_destroy(w);
@@ -438,7 +458,7 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
         hk_world_destroy(w);
         return -1;
     }
-    r->particles = hk_world_particles(w).count;
+    r->particles = w->gcount;
     r->springs = hk_world_spring_count(w);
     hk_stats s0 = hk_world_stats(w);
     r->e_start = s0.total;
@@ -496,7 +516,6 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     r->contact_phase[0] = (prof1.broad - prof0.broad) / ((double)o->repeat * (double)*steps);
     r->contact_phase[1] = (prof1.forces - prof0.forces) / ((double)o->repeat * (double)*steps);
     r->contact_phase[2] = (prof1.safety - prof0.safety) / ((double)o->repeat * (double)*steps);
-    hk_mpi_gather(w); /* over MPI ranks: the whole state on rank 0, which checks and hashes it */
     r->implicit = hk_integrator_info_of(hk_world_integrator(w).kind)->implicit;
     const double cg = (double)(hk_world_solver_stats(w).cg_total - cg0);
     r->cg_per_step = cg / ((double)o->repeat * (double)*steps);
@@ -518,10 +537,8 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     hk_stats s1 = hk_world_stats(w);
     r->e_end = s1.total;
     r->e_scale = fabs(r->e_start) + fabs(s1.kinetic) + fabs(s1.gravity) + fabs(s1.spring);
-    hk_particles_view pv = hk_world_particles(w);
-    double free_mass = 0;
-    for (int i = 0; i < pv.count; i++)
-        if (pv.inv_mass[i] != 0) free_mass += pv.mass[i];
+    double free_mass = 0; /* in particle order (relayed over MPI ranks: every check here is a reduction) */
+    hk_part_relay(w, 0, &free_mass, sizeof free_mass, add_free_mass, w);
     r->e_floor = 1e-3 * free_mass; /* 1 mJ per kg */
     r->hash = hk_world_state_hash(w);
     hk_world_destroy(w);
@@ -533,7 +550,7 @@ static int reference_hash(const bench_opts *o, int scale, int64_t total_steps, u
 {
     char name[256];
     set_threads(1);
-    hk_world *w = make_problem(o, scale, name, sizeof name);
+    hk_world *w = make_problem(o, scale, 1, name, sizeof name);
     if (!w) return -1;
     for (int64_t s = 0; s < total_steps; s++) hk_world_step(w);
     *hash = hk_world_state_hash(w);

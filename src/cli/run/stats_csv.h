@@ -83,6 +83,8 @@ int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int6
  * world's statistics at this step when the caller has them (hk_world_check_stats), else NULL. 0, or -1 with the
  * message. */
 int hk_stats_csv_row(hk_stats_csv *s, const hk_world *w, const hk_stats *known, char *err, size_t errlen);
+/* On a distributed world every rank makes each row (its figures are reductions over the ranks) and rank 0 writes
+ * it: the other ranks' writer is never opened (fd -1), and the row then goes nowhere. */
 /* Closes the file (safe on one never opened, or zeroed); with err, fails as a row does when the path no longer
  * names the file. 0, or -1 with the message. */
 int hk_stats_csv_close(hk_stats_csv *s, char *err, size_t errlen);

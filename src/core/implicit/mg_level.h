@@ -38,10 +38,13 @@ typedef struct mg_level {
 } mg_level;
 
 typedef struct mg_body {
-    int body, first;
-    int n[3];      /* the body's lattice */
-    int64_t guard; /* the largest |offset| of its families */
-    hk_real *free; /* per local node 1 (free) or 0 (fixed), zero in guards of that size on both sides */
+    int body;
+    int64_t first;  /* the storage index of the body's node 0 (its held nodes [lo, hi) lie at first + l) */
+    int64_t lo, hi; /* the body's nodes held here (all of them in one process) */
+    int n[3];       /* the body's lattice */
+    int64_t guard;  /* the largest |offset| of its families */
+    hk_real *free;  /* per held node l, free[l]: 1 (free) or 0 (fixed), zero in guards of that size on both sides */
+    hk_real *free_mem;
     int levels;
     mg_level *lv; /* lv[0]: the aggregates of the body's nodes */
     double *chol; /* coarsest level: Cholesky factor L of its dense matrix, 3N x 3N, L^T above the diagonal */

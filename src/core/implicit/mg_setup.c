@@ -33,7 +33,7 @@ static void add_contacts(const hk_mg *mg, const hk_world *w, const mg_body *B, i
     const mg_level *L = &B->lv[0];
     for (int k = 0; k < n; k++) {
         const int64_t l = particle[active[k]] - B->first;
-        if (l < 0 || l >= w->bodies[B->body].count) continue;
+        if (l < B->lo || l >= B->hi) continue;
         const int64_t J = aggregate_of(B, l);
         if (J < j0 || J >= j1) continue;
         hk_real blk[6];
@@ -44,7 +44,7 @@ static void add_contacts(const hk_mg *mg, const hk_world *w, const mg_body *B, i
     for (int j = 0; hk_contact_in_system(w) && j < hk_pairs_particles(pr); j++) {
         hk_real blk[6];
         const int64_t l = hk_pairs_diag(pr, j, mg->sK, mg->sD, blk) - B->first;
-        if (l < 0 || l >= w->bodies[B->body].count) continue;
+        if (l < B->lo || l >= B->hi) continue;
         const int64_t J = aggregate_of(B, l);
         if (J < j0 || J >= j1) continue;
         for (int e = 0; e < 6; e++) L->d[e][J] += blk[e];
@@ -57,7 +57,7 @@ static void hk_mg_begin(hk_mg *mg, const hk_team *tm, const hk_world *w)
         mg_body *B = &mg->b[bi];
         mg_level *L = &B->lv[0];
         int g0, gn;
-        hk_team_range(tm, 0, w->bodies[B->body].count, &g0, &gn);
+        hk_team_range(tm, (int)B->lo, (int)(B->hi - B->lo), &g0, &gn);
         for (int64_t l = g0; l < g0 + gn; l++) B->free[l] = w->p.inv_mass[B->first + l] != 0;
         int j0, jn;
         hk_team_range(tm, 0, (int)L->nodes, &j0, &jn);

@@ -60,7 +60,7 @@ static int plan_level_halo(const hk_world *w, mg_body *B)
     free(B->msg);
     B->msg = msg;
     /* the couplings reach one aggregate along j and k: a row, or a plane and a row */
-    B->nmsg = hk_part_plan_halo(pt, rows, L->n[2] > 1 ? L->n[1] + 1 : 1, 0, L->sy, msg);
+    B->nmsg = hk_part_plan_halo(pt, rows, L->n[2] > 1 ? L->n[1] + 1 : 1, 0, 0, L->sy, msg);
     B->msg_part = pt;
     free(rows);
     return 0;

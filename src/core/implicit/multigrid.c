@@ -85,7 +85,7 @@ static int body_qualifies(const hk_world *w, int bi)
 {
     const hk_body *b = &w->bodies[bi];
     const int64_t nodes = (int64_t)b->nx * b->ny * (b->nz ? b->nz : 1);
-    if (b->nx < 1 || b->ny < 1 || nodes != b->count || nodes < HK_MG_MIN_NODES) return 0;
+    if (b->nx < 1 || b->ny < 1 || nodes != b->total || nodes < HK_MG_MIN_NODES) return 0;
     int lattice = 0;
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
@@ -102,7 +102,7 @@ void hk_mg_free(hk_mg *mg)
     for (int i = 0; i < mg->count; i++) {
         for (int l = 0; l < mg->b[i].levels; l++) level_free(&mg->b[i].lv[l]);
         free(mg->b[i].lv);
-        if (mg->b[i].free) free(mg->b[i].free - mg->b[i].guard);
+        free(mg->b[i].free_mem);
         free(mg->b[i].chol);
         free(mg->b[i].work);
         free(mg->b[i].msg);
@@ -115,7 +115,9 @@ static int body_init(mg_body *B, const hk_world *w, int bi)
 {
     const hk_body *b = &w->bodies[bi];
     B->body = bi;
-    B->first = b->first;
+    B->first = hk_body_base(b); /* node 0's storage (a slab's window holds nodes [lo, hi) of the body) */
+    B->lo = b->lo;
+    B->hi = (int64_t)b->lo + b->count;
     B->n[0] = b->nx;
     B->n[1] = b->ny;
     B->n[2] = b->nz ? b->nz : 1;
@@ -125,9 +127,9 @@ static int body_init(mg_body *B, const hk_world *w, int bi)
         const int64_t off = f->offset < 0 ? -(int64_t)f->offset : f->offset;
         if (f->body == bi && f->kind == HK_FAMILY_LATTICE && off > B->guard) B->guard = off;
     }
-    B->free = calloc((size_t)(b->count + 2 * B->guard), sizeof *B->free);
-    if (!B->free) return -1;
-    B->free += B->guard;
+    B->free_mem = calloc((size_t)(b->count + 2 * B->guard), sizeof *B->free);
+    if (!B->free_mem) return -1;
+    B->free = B->free_mem + B->guard - B->lo;
     B->lv = calloc(32, sizeof *B->lv);
     if (!B->lv) return -1;
     for (;;) {
@@ -320,9 +322,9 @@ static void fine_smooth_blocks(void *ctx, int64_t i0, int64_t i1)
     hk_real *const *q = im->v[HK_SYS_Q];
     const int nb = im->block_count;
     for (int64_t i = i0; i < i1; i++) {
-        const int k = im->own[i], g1 = im->block[k + 1];
+        const int k = im->own[i], g1 = im->block[2 * k + 1];
         double s = 0, sq = 0;
-        for (int g = im->block[k]; g < g1; g++) {
+        for (int g = im->block[2 * k]; g < g1; g++) {
             const hk_real a = r[0][g] - tmp[0][g], b = r[1][g] - tmp[1][g], c = r[2][g] - tmp[2][g];
             z[0][g] += om * (iv[0][g] * a + iv[1][g] * b + iv[2][g] * c);
             z[1][g] += om * (iv[1][g] * a + iv[3][g] * b + iv[4][g] * c);
