@@ -24,12 +24,14 @@
 #include "frames.h"
 #include "hooke/hooke.h"
 #include "mpi_ranks.h"
+#include "part.h"
 #include "progress.h"
 #include "run_args.h"
 #include "scene.h"
 #include "state_io.h"
 #include "stats_csv.h"
 #include "topology.h"
+#include "whole_frames.h"
 #include "world.h"
 
 static double now_s(void)
@@ -77,7 +79,10 @@ typedef struct run_state {
     int threads_capped; /* the default thread count was lowered to fit the problem's springs */
     double stretch_limit;
     int threads;
-    hk_frames *frames;
+    hk_frames *frames;     /* over MPI ranks: the VTK frames, in pieces */
+    hk_whole_frames whole; /* over MPI ranks: the formats drawn from the whole state (rank 0's copy) */
+    int has_whole;
+    hk_world_def base; /* the environment's tuning, which the scene's world starts from */
     hk_stats_csv stats;
     int has_stats;
     hk_energy_guard guard;
@@ -133,6 +138,7 @@ static int prolog(const run_opts *o, run_state *r)
     phase_begin(o, &ph, "reading the scene and building its bodies");
     hk_world_def base; /* the environment's tuning (env.h) */
     if (hk_env_world_def(&base, what, sizeof what) != 0) snprintf(err, sizeof err, "hooke: error: %s", what);
+    r->base = base;
     /* over MPI ranks each rank builds only the rows of the lattices it holds, once the world is shared out
      * (hk_mpi_distribute); the reference path is computed whole on every rank */
     const int share = hk_mpi_ranks() > 1 && !(base.kernels && strcmp(base.kernels, "reference") == 0);
@@ -242,6 +248,14 @@ static int start(const run_opts *o, run_state *r)
     return HK_EXIT_OK;
 }
 
+/* The frame of the world's current step in every format asked for; 0, or -1 with the message in err (over MPI
+ * ranks every rank's verdict). */
+static int write_frames(run_state *r, char *err, size_t errlen)
+{
+    if (r->frames && hk_frames_write(r->frames, r->w, err, errlen) != 0) return -1;
+    return r->has_whole ? hk_whole_frames_write(&r->whole, r->w, err, errlen) : 0;
+}
+
 /* Opens the frames and the stats (continuing them after a restart), after
  * checking that the files written later (the final state, the checkpoint)
  * can be written: a bad path is found before the run, not after it. The
@@ -272,24 +286,45 @@ static int open_outputs(const run_opts *o, run_state *r)
             fprintf(stderr, "hooke: warning: %s\n", r->stats.warning);
         }
     }
-    r->stats.fd = r->stats.fd ? r->stats.fd : -1; /* another rank's: made, not written (stats_csv.h) */
-    if (hk_mpi_rank() != 0) r->stats.fd = -1;
+    if (hk_mpi_rank() != 0) r->stats.fd = -1; /* another rank's: its rows made, not written (stats_csv.h) */
     const int mine = rc;
     rc = hk_mpi_share_int(rc);
     if (rc != mine) hk_mpi_note("stopping: rank 0 could not open its outputs (its message above)");
     if (rc != HK_EXIT_OK) return rc;
     r->has_stats = o->stats != NULL;
-    if (o->out_dir) { /* over MPI ranks every rank writes its part of a frame (frames.h) */
-        r->frames = hk_frames_open(o->out_dir, o->formats, r->first, err, sizeof err);
-        if (r->frames) hk_frames_set_camera(r->frames, &o->camera);
-        const int failed = !r->frames, any = hk_mpi_any(failed);
+    if (r->has_stats && hk_mpi_share_int(r->stats.first_due)) { /* over ranks: the first row, made by every rank */
+        const int failed = hk_stats_csv_row(&r->stats, r->w, NULL, err, sizeof err) != 0;
         if (failed) fprintf(stderr, "hooke: error: %s\n", err);
-        if (failed && hk_mpi_rank() != 0) hk_mpi_note("error: %s", err);
-        if (!any && on_grid && hk_frames_write(r->frames, r->w, err, sizeof err) != 0) {
+        if (hk_mpi_any(failed)) {
+            if (!failed) hk_mpi_note("stopping: rank 0 could not open its outputs (its message above)");
+            return HK_EXIT_IO;
+        }
+    }
+    if (o->out_dir) {
+        /* over MPI ranks every rank writes its piece of a VTK frame (vtk_piece.h), and rank 0 the other formats from
+         * its copy of the whole world (whole_frames.h) */
+        const int vtk = o->formats & (1 << 0), shared = r->w->part && r->w->part->ranks > 1;
+        const int pieces = shared ? vtk : o->formats, whole = shared ? o->formats & ~vtk : 0;
+        if (pieces) {
+            r->frames = hk_frames_open(o->out_dir, pieces, r->first, err, sizeof err);
+            if (r->frames) hk_frames_set_camera(r->frames, &o->camera);
+            const int failed = !r->frames;
+            if (failed) fprintf(stderr, "hooke: error: %s\n", err);
+            if (failed && hk_mpi_rank() != 0) hk_mpi_note("error: %s", err);
+            if (hk_mpi_any(failed)) return HK_EXIT_IO;
+        }
+        if (whole) {
+            if (hk_whole_frames_open(&r->whole, o->scene, &r->base, o->out_dir, whole, r->first, &o->camera, err,
+                                     sizeof err) != 0) {
+                fprintf(stderr, "hooke: error: %s\n", err);
+                return HK_EXIT_IO;
+            }
+            r->has_whole = 1;
+        }
+        if (on_grid && write_frames(r, err, sizeof err) != 0) {
             fprintf(stderr, "hooke: error: %s\n", err);
             return HK_EXIT_IO;
         }
-        if (any) return HK_EXIT_IO;
         if (on_grid) r->last_frame = r->first;
     }
     return HK_EXIT_OK;
@@ -312,7 +347,7 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
         return 1;
     }
     const int last = s == r->end || stopping(r);
-    const int frame_now = r->frames && (s % r->every == 0 || last);
+    const int frame_now = o->out_dir && (s % r->every == 0 || last);
     hk_stats st; /* this step's statistics, when the check took them (the stats row reuses them) */
     int checked = 0;
     if (s % check_every == 0 || last || frame_now || hk_world_solver_stats(w).diverged) {
@@ -324,7 +359,7 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
         if (bad || hk_energy_runaway(&r->guard, &st, substeps)) {
             hk_progress_end(pr);
             hk_report_blowup(stderr, w, bad ? &b : NULL, &r->guard, e, substeps, o->scene, r->stretch_limit);
-            if (r->frames && r->last_frame >= 0)
+            if (o->out_dir && r->last_frame >= 0)
                 fprintf(stderr, "hooke: last good frame: %s/frame_%06lld (step %lld)\n", o->out_dir,
                         (long long)r->last_frame, (long long)r->last_frame);
             r->blew_up = 1;
@@ -336,7 +371,7 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
     /* the outputs' time, apart from the steps' (the summary line's output_s) */
     const double t_out = frame_now || stats_now || checkpoint_now ? now_s() : 0;
     if (frame_now) {
-        if (hk_frames_write(r->frames, w, err, sizeof err) != 0) {
+        if (write_frames(r, err, sizeof err) != 0) {
             hk_progress_end(pr);
             fprintf(stderr, "hooke: error: %s\n", err);
             r->io_failed = 1;
@@ -453,6 +488,7 @@ int hk_cmd_run(int argc, char **argv)
     }
     if (rc != HK_EXIT_OK) {
         hk_frames_close(r.frames);
+        hk_whole_frames_close(&r.whole);
         hk_stats_csv_close(&r.stats, NULL, 0);
         hk_scene_free(&r.sc);
         return rc;
@@ -496,6 +532,7 @@ int hk_cmd_run(int argc, char **argv)
     /* epilog: every output closed whole, the summary line, the exit status */
     char err[1024];
     hk_frames_close(r.frames);
+    hk_whole_frames_close(&r.whole);
     if (r.has_stats && hk_stats_csv_close(&r.stats, err, sizeof err) != 0) {
         fprintf(stderr, "hooke: error: %s\n", err);
         r.io_failed = 1;

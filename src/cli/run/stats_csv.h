@@ -56,11 +56,14 @@ typedef struct hk_stats_csv {
     dev_t dev;         /* the file opened, which the path must still name */
     ino_t ino;
     char warning[1024]; /* after a restart's open: what was dropped that the caller should warn of ("": nothing) */
+    int first_due;      /* a distributed world's open left its first row to every rank's hk_stats_csv_row */
 } hk_stats_csv;
 
 /* Opens the stats file of a run whose world is at step `from`; at_from:
  * the run has a row at that step (its output grid holds it). A run from
- * step 0 (re)writes the file: the header and the row of step 0. A restart
+ * step 0 (re)writes the file: the header and the row of step 0 (of a world
+ * shared out over ranks, whose figures are reductions that every rank
+ * takes part in, the row is left to the caller: s->first_due). A restart
  * (from > 0) keeps the header and the rows before step `from` of the file
  * that is there, and its row at `from` when at_from (later rows, and a row
  * at `from` off the grid, written by the run that was interrupted, are

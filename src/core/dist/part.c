@@ -326,3 +326,71 @@ int hk_part_held(const hk_world *w, int b, int64_t *l0, int64_t *l1)
     *l1 = *l1 + halo < bd->total ? *l1 + halo : bd->total;
     return 1;
 }
+
+void hk_part_exchange_doubles(const hk_world *w, double *a)
+{
+    const struct hk_part *pt = w->part;
+    if (!pt) return;
+    const int64_t k = (int64_t)(sizeof(double) / sizeof(hk_real)); /* reals per double: 1 or 2 */
+    hk_real *const as_reals[1] = {(hk_real *)a};
+    for (int b = 0; b < pt->body_count; b++) {
+        const hk_part_body *pb = &pt->body[b];
+        if (pb->owner >= 0) continue; /* on every rank, with messages or not */
+        hk_halo_msg *msg = malloc((size_t)(pb->nmsg ? pb->nmsg : 1) * sizeof *msg);
+        const int n = msg ? pb->nmsg : 0; /* out of memory: its halo stays as it was (a frame's figures only) */
+        for (int m = 0; m < n; m++) {
+            msg[m] = pb->msg[m];
+            msg[m].first *= k, msg[m].count *= k, msg[m].key *= k;
+        }
+        pt->ops->exchange(pt->ctx, msg, n, as_reals, 1);
+        free(msg);
+    }
+}
+
+/* A funnel's piece travels in chunks of this many bytes at most, after its size (FUNNEL_NONE: the sender had no
+ * room for it). */
+#define FUNNEL_CHUNK ((size_t)1 << 16)
+#define FUNNEL_NONE UINT64_MAX
+
+int hk_part_funnel(const hk_world *w, int families, hk_funnel_size size, hk_funnel_fn pack, hk_funnel_fn put, void *ctx)
+{
+    const struct hk_part *pt = w->part;
+    const int items = families ? w->family_count : w->body_count, me = pt ? pt->rank : 0;
+    unsigned char drain[FUNNEL_CHUNK]; /* rank 0's chunk where it has no room for a piece: it takes and drops it */
+    int failed = 0;
+    for (int k = 0; k < items; k++) {
+        const int b = families ? w->families[k].body : k;
+        const int owner = pt ? pt->body[b].owner : 0, R = pt ? pt->ranks : 1;
+        for (int r = owner >= 0 ? owner : 0; r < (owner >= 0 ? owner + 1 : R); r++) {
+            int64_t l0, l1;
+            if (!hk_part_owned_by(w, r, b, &l0, &l1) || (me != r && me != 0)) continue;
+            uint64_t bytes = 0;
+            unsigned char *buf = NULL;
+            if (me == r) { /* its size is the sender's alone to know (a count of what it holds) */
+                bytes = size(ctx, k, l0, l1);
+                buf = malloc(bytes ? bytes : 1);
+                if (buf) pack(ctx, k, l0, l1, buf);
+                failed |= !buf;
+            }
+            if (r != 0) { /* from rank r to rank 0: its size, then its chunks */
+                uint64_t said = buf ? bytes : FUNNEL_NONE;
+                if (me == r) pt->ops->send(pt->ctx, 0, &said, sizeof said);
+                if (me == 0) {
+                    pt->ops->recv(pt->ctx, r, &said, sizeof said);
+                    failed |= said == FUNNEL_NONE;
+                    bytes = said == FUNNEL_NONE ? 0 : said;
+                    buf = malloc(bytes ? bytes : 1);
+                    failed |= !buf;
+                }
+                for (uint64_t at = 0; at < bytes && (me == 0 || buf); at += FUNNEL_CHUNK) {
+                    const size_t n = bytes - at < FUNNEL_CHUNK ? (size_t)(bytes - at) : FUNNEL_CHUNK;
+                    if (me == r) pt->ops->send(pt->ctx, 0, buf + at, n);
+                    if (me == 0) pt->ops->recv(pt->ctx, r, buf ? buf + at : drain, n);
+                }
+            }
+            if (me == 0 && buf && !failed) put(ctx, k, l0, l1, buf);
+            free(buf);
+        }
+    }
+    return hk_part_any(w, failed) ? -1 : 0;
+}

@@ -171,6 +171,8 @@ int hk_part_any(const hk_world *w, int flag);
  * hk_part_exchange does the positions and velocities); nothing when w is
  * not distributed. */
 void hk_part_exchange_arrays(const hk_world *w, hk_real *const *a, int n);
+/* The same for an array of doubles indexed by storage (figures of a frame: the halo's as their owners have them). */
+void hk_part_exchange_doubles(const hk_world *w, double *a);
 /* The messages msg of the n arrays a, start to finish, on every rank
  * (hk_part_ops.exchange); nothing when w is not distributed. */
 void hk_part_exchange_messages(const hk_world *w, const hk_halo_msg *msg, int nmsg, hk_real *const *a, int n);
@@ -208,6 +210,16 @@ int hk_part_held(const hk_world *w, int b, int64_t *l0, int64_t *l1);
  * (family by family: b is then the family, f->body's share), instead of the bodies'. */
 typedef void (*hk_relay_fn)(void *ctx, void *state, int b, int64_t l0, int64_t l1);
 void hk_part_relay(const hk_world *w, int families, void *state, size_t bytes, hk_relay_fn fn, void *ctx);
+/* A funnel: the pieces of the bodies this world's ranks compute (of each family's body: families), brought to rank
+ * 0 one at a time in the global order of the particles (as hk_part_relay visits them): on the rank that computes
+ * piece [l0, l1) of item k, pack(ctx, k, l0, l1, buf) fills size(ctx, k, l0, l1) bytes; on rank 0, put(ctx, k,
+ * l0, l1, buf) takes them. Rank 0 holds one piece at a time; every message is at most one rank's share of a body.
+ * Every rank calls it; in one process it is pack, then put, over every body. 0, or -1 out of memory (on any rank:
+ * every rank's verdict; rank 0 has then taken what came). */
+typedef size_t (*hk_funnel_size)(void *ctx, int k, int64_t l0, int64_t l1);
+typedef void (*hk_funnel_fn)(void *ctx, int k, int64_t l0, int64_t l1, void *buf);
+int hk_part_funnel(const hk_world *w, int families, hk_funnel_size size, hk_funnel_fn pack, hk_funnel_fn put,
+                   void *ctx);
 /* n elements of v combined over the ranks by op (every rank calls it); nothing when w is not distributed. */
 void hk_part_reduce(const hk_world *w, void *v, int n, hk_reduce_op op);
 /* Rank root's bytes of buf on every rank (every rank calls it); nothing when w is not distributed. */
