@@ -300,6 +300,9 @@ static void scan_family(void *ctx, void *state, int fi, int64_t l0, int64_t l1)
 hk_spring_scan hk_springs_scan(const hk_world *w)
 {
     scan_state st = {{0.0, 0.0, -1, -1}, {0.0, 0.0, -1}};
+    /* a distributed run: a slab's springs reach into the halo rows, which the step's update left as they were
+     * before it (their owners moved them): as they are now */
+    hk_part_exchange(w);
     family_part *fp = calloc((size_t)(w->family_count ? w->family_count : 1), sizeof *fp);
     /* the blocks of each family that start in this rank's rows, on every rank at once */
     for (int fi = 0; fp && fi < w->family_count; fi++) {
