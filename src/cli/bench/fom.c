@@ -425,6 +425,32 @@ static hk_world *make_problem(const bench_opts *o, int scale, int alone, char *n
     return w;
 }
 
+/* The resident memory of this process now (VmRSS) and at most (VmHWM) [B], from /proc/self/status; NaN where it
+ * cannot be read. */
+static void resident(double *rss, double *peak)
+{
+    *rss = *peak = NAN;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return;
+    char line[256];
+    double kb;
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "VmRSS: %lf kB", &kb) == 1) *rss = 1024 * kb;
+        if (sscanf(line, "VmHWM: %lf kB", &kb) == 1) *peak = 1024 * kb;
+    }
+    fclose(f);
+}
+
+/* Lowers VmHWM to the resident memory now, so that it measures what follows (Linux 4.0 and later; where it
+ * cannot, VmHWM stays the process's largest so far). */
+static void reset_peak(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f) return;
+    fputs("5", f);
+    fclose(f);
+}
+
 /* The free mass of particles [l0, l1) of body b added to *state (a relay's piece: part.h). */
 static void add_free_mass(void *ctx, void *state, int b, int64_t l0, int64_t l1)
 {
@@ -444,9 +470,12 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     r->threads = threads;
     r->times = malloc((size_t)o->repeat * sizeof *r->times);
     r->cpu_times = malloc((size_t)o->repeat * sizeof *r->cpu_times);
-    if (!r->times || !r->cpu_times) fprintf(stderr, "hooke: error: bench: out of memory\n");
+    r->held = calloc((size_t)ranks, sizeof *r->held);
+    if (!r->times || !r->cpu_times || !r->held) fprintf(stderr, "hooke: error: bench: out of memory\n");
     set_threads(threads);
-    hk_world *w = r->times && r->cpu_times ? make_problem(o, o->weak ? threads * ranks : 1, 0, name, len) : NULL;
+    reset_peak(); /* the configuration's own peak: building, warming up and the timed steps */
+    hk_world *w =
+        r->times && r->cpu_times && r->held ? make_problem(o, o->weak ? threads * ranks : 1, 0, name, len) : NULL;
     if (hk_mpi_any(!w)) { /* over MPI ranks: one that failed stops them all */
         if (w && hk_mpi_rank() != 0) hk_mpi_note("stopping: another rank could not build the problem");
         hk_world_destroy(w);
@@ -459,6 +488,8 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
         return -1;
     }
     r->particles = w->gcount;
+    for (int k = 0; r->held && k < ranks; k++) r->held[k] = k == hk_mpi_rank() ? w->p.count : 0; /* each rank's */
+    if (r->held) hk_mpi_max_ints(r->held, ranks);
     r->springs = hk_world_spring_count(w);
     hk_stats s0 = hk_world_stats(w);
     r->e_start = s0.total;
@@ -511,6 +542,9 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
         timed += times[rep] * (double)*steps;
     }
     r->halo = hk_mpi_max_double(hk_mpi_halo_seconds() - halo0) / ((double)o->repeat * (double)*steps);
+    resident(&r->rss, &r->peak_rss); /* the largest rank's */
+    r->rss = hk_mpi_max_double(r->rss);
+    r->peak_rss = hk_mpi_max_double(r->peak_rss);
     const hk_contact_profile prof1 = hk_contact_profile_of(w);
     r->contact = prof1.steps > 0;
     r->contact_phase[0] = (prof1.broad - prof0.broad) / ((double)o->repeat * (double)*steps);
@@ -671,6 +705,14 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
             printf("         implicit: %.1f CG iterations/step, %.4g G Jacobian products/s, %.4g simulated s per wall "
                    "s\n",
                    r[i].cg_per_step, r[i].jacobian_per_s / 1e9, r[i].sim_per_wall);
+        int fewest = r[i].held ? r[i].held[0] : 0, most = fewest;
+        for (int k = 1; r[i].held && k < r[i].ranks; k++) {
+            fewest = r[i].held[k] < fewest ? r[i].held[k] : fewest;
+            most = r[i].held[k] > most ? r[i].held[k] : most;
+        }
+        printf("         memory per rank: %.4g MiB resident after the timed steps, %.4g MiB at most (VmRSS, VmHWM; "
+               "the largest rank's), holding %d to %d particles\n",
+               r[i].rss / 1048576, r[i].peak_rss / 1048576, fewest, most);
         if (r[i].contact)
             printf(
                 "         contact: broad %.4g ms, forces %.4g ms, safety net %.4g ms a step (of the median %.4g ms)\n",
@@ -762,6 +804,7 @@ int hk_cmd_bench(int argc, char **argv)
     for (int i = 0; i < nrows; i++) {
         free(r[i].times);
         free(r[i].cpu_times);
+        free(r[i].held);
     }
     free(r);
     hk_topology_free(&machine);

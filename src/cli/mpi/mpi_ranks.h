@@ -70,6 +70,9 @@ void hk_mpi_barrier(void);
 int hk_mpi_share_int(int v);
 /* Seconds this rank has spent starting and waiting for halo exchanges. */
 double hk_mpi_halo_seconds(void);
+/* The largest message of a world's data this rank has sent, received or taken part in so far (a halo's, a sum's,
+ * a relay's, a funnel's chunk, a broadcast) [B]: the summary line's largest_message_bytes, the largest rank's. */
+double hk_mpi_largest_message(void);
 /* "hooke: rank R of N: MESSAGE" on this rank's own stderr (rank 0: its stderr). */
 void hk_mpi_note(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -107,6 +110,7 @@ static inline double hk_mpi_max_double(double v) { return v; }
 static inline void hk_mpi_barrier(void) {}
 static inline int hk_mpi_share_int(int v) { return v; }
 static inline double hk_mpi_halo_seconds(void) { return 0; }
+static inline double hk_mpi_largest_message(void) { return 0; }
 static inline void hk_mpi_print_placement(const char *prefix) { (void)prefix; }
 static inline void hk_mpi_note(const char *fmt, ...) { (void)fmt; }
 #endif

@@ -21,6 +21,14 @@ typedef struct exchange {
 } exchange;
 static exchange xch;
 
+/* The largest message this rank has sent, received or taken part in (a collective's buffer) [B]. */
+static size_t largest;
+static void message(int64_t count, size_t size)
+{
+    const size_t bytes = (size_t)count * size;
+    if (bytes > largest) largest = bytes;
+}
+
 static MPI_Request *more_requests(exchange *x, int n)
 {
     if (x->n + n > x->cap) {
@@ -59,6 +67,7 @@ static void halo_start(void *ctx, const hk_world *w, int body)
     for (int m = 0; m < pb->nmsg; m++) {
         const hk_halo_msg *msg = &pb->msg[m];
         const int n = message_count(msg->count);
+        message(n, sizeof(hk_real));
         for (int k = 0; k < 6; k++) {
             hk_real *at = a[k] + msg->first;
             if (msg->send)
@@ -96,6 +105,7 @@ static void exchange_arrays(void *ctx, const hk_halo_msg *msg, int nmsg, hk_real
     MPI_Request *req = more_requests(x, n * nmsg);
     for (int m = 0; m < nmsg; m++) {
         const int count = message_count(msg[m].count);
+        message(count, sizeof(hk_real));
         for (int k = 0; k < n; k++) {
             if (msg[m].send)
                 MPI_Isend(a[k] + msg[m].first, count, real_type(), msg[m].peer, EXCHANGE_TAG + k, hk_mpi_comm, req++);
@@ -113,6 +123,7 @@ static void sum_in_place(void *v, int64_t n, MPI_Datatype type, size_t size)
 {
     for (int64_t at = 0; at < n; at += INT_MAX) {
         const int count = n - at < INT_MAX ? (int)(n - at) : INT_MAX;
+        message(count, size);
         MPI_Allreduce(MPI_IN_PLACE, (char *)v + (size_t)at * size, count, type, MPI_SUM, hk_mpi_comm);
     }
 }
@@ -138,6 +149,7 @@ static void reduce(void *ctx, void *v, int n, hk_reduce_op op)
 {
     exchange *x = ctx;
     const double t0 = MPI_Wtime();
+    message(n, sizeof(double));
     if (op == HK_REDUCE_MAX_F64 || op == HK_REDUCE_MIN_F64) {
         const int max = op == HK_REDUCE_MAX_F64;
         double *d = v;
@@ -167,6 +179,7 @@ static void bcast(void *ctx, void *buf, size_t bytes, int root)
     (void)ctx;
     for (size_t at = 0; at < bytes; at += INT_MAX) {
         const int count = bytes - at < INT_MAX ? (int)(bytes - at) : INT_MAX;
+        message(count, 1);
         MPI_Bcast((char *)buf + at, count, MPI_BYTE, root, hk_mpi_comm);
     }
 }
@@ -176,12 +189,14 @@ enum { RELAY_TAG = 200 };
 static void send(void *ctx, int peer, const void *buf, size_t bytes)
 {
     (void)ctx;
+    message((int64_t)bytes, 1);
     MPI_Send(buf, message_count((int64_t)bytes), MPI_BYTE, peer, RELAY_TAG, hk_mpi_comm);
 }
 
 static void recv(void *ctx, int peer, void *buf, size_t bytes)
 {
     (void)ctx;
+    message((int64_t)bytes, 1);
     MPI_Recv(buf, message_count((int64_t)bytes), MPI_BYTE, peer, RELAY_TAG, hk_mpi_comm, MPI_STATUS_IGNORE);
 }
 
@@ -189,6 +204,8 @@ static const hk_part_ops mpi_ops = {halo_start, halo_finish, any, exchange_array
                                     bcast,      send,        recv};
 
 double hk_mpi_halo_seconds(void) { return xch.seconds; }
+
+double hk_mpi_largest_message(void) { return (double)largest; }
 
 void hk_mpi_world_release(void)
 {

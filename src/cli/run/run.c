@@ -446,8 +446,9 @@ static void summary(const run_opts *o, const run_state *r, double wall, int64_t 
     }
     if (r->first > 0) snprintf(extra, sizeof extra, " restarted_at=%lld", (long long)r->first);
     if (stop_signal && !r->blew_up) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " interrupted=1");
-    char ranks[32] = ""; /* over MPI ranks: how many (threads= is per rank) */
-    if (hk_mpi_active()) snprintf(ranks, sizeof ranks, " ranks=%d", hk_mpi_ranks());
+    char ranks[80] = ""; /* over MPI ranks: how many (threads= is per rank), and the largest message of any rank */
+    const double largest = hk_mpi_max_double(hk_mpi_largest_message()); /* every rank */
+    if (hk_mpi_active()) snprintf(ranks, sizeof ranks, " ranks=%d largest_message_bytes=%.0f", hk_mpi_ranks(), largest);
     printf("hooke: scene=%s integrator=%s threads=%d%s particles=%d springs=%lld steps=%lld steps_run=%lld substeps=%d "
            "sim_time=%.6g wall_s=%.6f output_s=%.6f spring_updates_per_s=%.4e%s state_hash=0x%016" PRIx64 "%s%s\n",
            o->scene, hk_integrator_name(hk_world_integrator(w).kind), r->threads, ranks, w->gcount,
