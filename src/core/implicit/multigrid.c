@@ -14,15 +14,16 @@ static void level_free(mg_level *L)
     free(L->dots);
 }
 
-/* A level of n[0] x n[1] x n[2] nodes, all arrays zero. */
-static int level_init(mg_level *L, const int n[3])
+/* A level of n[0] x n[1] x n[2] nodes holding the rows [wa, we), all arrays zero. */
+static int level_init(mg_level *L, const int n[3], int wa, int we)
 {
     memset(L, 0, sizeof *L);
     for (int d = 0; d < 3; d++) L->n[d] = n[d];
     L->sy = n[0];
     L->sz = (int64_t)n[0] * n[1];
     L->nodes = L->sz * n[2];
-    L->guard = L->sz + L->sy + 1;
+    L->wa = wa;
+    L->we = we;
     for (int s = 0; s < 27; s++) L->slot[s] = -1;
     for (int k = -1; k <= 1; k++)
         for (int j = -1; j <= 1; j++)
@@ -34,13 +35,16 @@ static int level_init(mg_level *L, const int n[3])
                 L->off[L->noff][2] = k;
                 L->loff[L->noff] = mg_node(L, i, j, k);
                 L->slot[(i + 1) + 3 * (j + 1) + 9 * (k + 1)] = L->noff;
+                if (L->loff[L->noff] > L->guard) L->guard = L->loff[L->noff];
                 L->noff++;
             }
+    L->guard += 1; /* past the farthest neighbour (a row and a node in 2-D, a plane, a row and a node in 3-D) */
     const int arrays = 12 + 6 * L->noff + 15;
-    const size_t len = (size_t)(L->nodes + 2 * L->guard);
+    const size_t len = (size_t)((we - wa) * L->sy + 2 * L->guard);
     L->mem = calloc((size_t)arrays * len, sizeof(hk_real));
     if (!L->mem) return -1;
-    hk_real *next = L->mem + L->guard;
+    /* node I at [I - wa sy] of its array: the held rows, between the guards */
+    hk_real *next = L->mem + L->guard - wa * L->sy;
     for (int e = 0; e < 6; e++, next += len) L->d[e] = next;
     for (int e = 0; e < 6; e++, next += len) L->dinv[e] = next;
     for (int o = 0; o < L->noff; o++)
@@ -132,12 +136,21 @@ static int body_init(mg_body *B, const hk_world *w, int bi)
     B->free = B->free_mem + B->guard - B->lo;
     B->lv = calloc(32, sizeof *B->lv);
     if (!B->lv) return -1;
+    int all = 0; /* how many levels: halving until HK_MG_COARSEST nodes or one */
+    for (int c[3] = {n[0], n[1], n[2]};;) {
+        for (int d = 0; d < 3; d++) c[d] = (c[d] + 1) / 2;
+        all++;
+        if ((int64_t)c[0] * c[1] * c[2] <= HK_MG_COARSEST || (c[0] == 1 && c[1] == 1 && c[2] == 1)) break;
+    }
     for (;;) {
         for (int d = 0; d < 3; d++) n[d] = (n[d] + 1) / 2;
-        if (level_init(&B->lv[levels], n) != 0) return -1;
+        int wa = 0, we = n[1] * n[2]; /* the first level: a distributed run's rank holds its rows and their halo */
+        if (levels == 0) hk_mg_level_window(w, B, n, all, &wa, &we);
+        if (level_init(&B->lv[levels], n, wa, we) != 0) return -1;
         B->levels = ++levels;
         if (B->lv[levels - 1].nodes <= HK_MG_COARSEST || (n[0] == 1 && n[1] == 1 && n[2] == 1)) break;
     }
+    if (hk_mg_windowed(w, B) && hk_mg_plan_halo(w, B) != 0) return -1; /* its halo's messages, from the start */
     const int64_t m = 3 * B->lv[levels - 1].nodes;
     B->band = coarsest_band(&B->lv[levels - 1]);
     B->chol = malloc((size_t)(m * m) * sizeof *B->chol);

@@ -335,9 +335,12 @@ hk_implicit *hk_implicit_get(hk_world *w)
     }
     if (im && im->capacity == w->p.capacity && im->count == w->p.count && im->families == w->family_count) {
         list_fixed(w, im); /* particles may have been pinned or freed since: the list is cheap */
-        if (im->own_part != w->part && own_blocks(w, im) != 0) {
-            hk_fail_memory(w, "out of memory for the implicit solver");
-            return NULL;
+        if (im->own_part != w->part) {
+            if (own_blocks(w, im) != 0) {
+                hk_fail_memory(w, "out of memory for the implicit solver");
+                return NULL;
+            }
+            im->mg_stale = 1; /* its first coarse level is held by rows as the ranks share them: made again */
         }
         return im;
     }
