@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: MIT
 """Usage: python3 bench/report.py [BUILD_DIR] [--out FILE] [--quick] [--from MEASUREMENTS.json] [--ab AB.json]
                               [--many MANY.json] [--mpi MPI_BUILD_DIR] [--mpi-only MPI_BUILD_DIR]
-                              [--stiff-only] [--large-only]
+                              [--stiff-only] [--large-only] [--memory-only MPI_BUILD_DIR]
 
 Runs `hooke info`, every Google Benchmark case of BUILD_DIR/hooke_bench at 1
 and 2 threads, `hooke run` on scenes/cloth_512.scene and `hooke bench`, saves
@@ -27,7 +27,12 @@ multigrid and block Jacobi, energy, force and relative stopping rules). --large-
 measures the large-step comparison alone (1 simulated second of
 scenes/cloth_512_stiff.scene, implicit and at the largest stable explicit
 dt, 1 and 2 threads) and puts its tables, under "Targets", in place of the
-ones there.
+ones there. --memory-only measures the sections "Memory per rank" and
+"Contact over ranks" with the MPI build (hooke bench's memory per rank of a
+2048^2 cloth, explicit and implicit, on one process and over 4 ranks; weak
+scaling 512^2 per rank over 1, 2, 4 ranks; the largest message of a run
+writing every output; the scenes whose contact runs whole on rank 0) and
+puts them into the existing report.
 """
 import datetime
 import json
@@ -611,6 +616,225 @@ def render_mpi(mp):
     return L
 
 
+MEM_SIZE = 2048  # the issue's case: a 2048^2 cloth over 4 ranks, memory per rank against one process
+MEM_RANKS = 4
+WEAK_SIZE = 512  # weak scaling: 512^2 per rank, 1, 2 and 4 ranks of 1 thread
+CONTACT_SCENES = ("scenes/cloth_fold.scene", "scenes/cloth_fold_particles.scene", "scenes/jelly_pile.scene")
+OMPI_ROOT = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+
+def big_scene(mpi_build, name, source, n, steps):
+    """scenes/<source> at n x n nodes, written next to the build as <name>; its path."""
+    with open(os.path.join(ROOT, source)) as f:
+        text = f.read()
+    text = re.sub(r"\n(\s*)nx \d+", r"\n\1nx %d" % n, text)
+    text = re.sub(r"\n(\s*)ny \d+", r"\n\1ny %d" % n, text)
+    text = re.sub(r"\n(\s*)(steps|time|every) [^\n]*", "", text)
+    text = text.replace("\nrun\n", "\nrun\n  steps %d\n" % steps)
+    path = os.path.join(mpi_build, name)
+    with open(path, "w") as f:
+        f.write("# %s (written by bench/report.py): %s at %d x %d nodes\n" % (name, source, n, n) + text)
+    return path
+
+
+def bench_json(cmd, js):
+    p = run(cmd + ["--json", js], env=OMPI_ROOT, check=False)
+    with open(js) as f:
+        d = json.load(f)
+    return p.returncode, d
+
+
+def field(line, key):
+    m = re.search(r" %s=(\S+)" % key, line)
+    return m.group(1) if m else None
+
+
+def measure_memory(mpi_build, quick):
+    """Memory per rank (hooke bench's VmRSS and VmHWM, the largest rank's): the 2048^2 cloth (explicit, the issue's
+    target) and the stiff 2048^2 cloth (implicit) on one process and over 4 ranks; weak scaling 512^2 per rank over
+    1, 2, 4 ranks; the largest message of a run over 4 ranks writing every output; and the scenes whose contact puts
+    them whole on rank 0, timed on one process and over 2 and 4 ranks."""
+    hooke = os.path.join(mpi_build, "hooke")
+    js = os.path.join(mpi_build, "fom-memory.json")
+    mpirun = lambda R: ["mpirun", "-np", str(R), "--oversubscribe", hooke]
+    size = 256 if quick else MEM_SIZE
+    res = machine({"load_before": os.getloadavg()[0], "strong": [], "weak": None, "contact": []})
+    stiff = big_scene(mpi_build, "cloth_%d_stiff.scene" % size, STIFF, size, 2)
+    for prob, args in (("explicit", ["--builtin", "cloth", "--size", str(size), "--steps", "3"]),
+                       ("implicit", [stiff, "--steps", "1"])):
+        common = args + ["--threads", "1", "--repeat", "1", "--warmup", "1"]
+        one = [hooke, "bench"] + common
+        over = mpirun(MEM_RANKS) + ["bench"] + common + ["--ranks", str(MEM_RANKS)]
+        rc1, d1 = bench_json(one, js)
+        rcR, dR = bench_json(over, js)
+        res["strong"].append({"problem": prob, "size": size,
+                              "commands": [shown(c).replace(shown([js]), "FILE") + " --json FILE" for c in (one, over)],
+                              "rc": [rc1, rcR], "verification": [d1["verification"], dR["verification"]],
+                              "one": d1["results"][0], "ranks": dR["results"][0]})
+    weak = mpirun(MEM_RANKS) + ["bench", "--builtin", "cloth", "--size", str(256 if quick else WEAK_SIZE), "--weak",
+                                "--ranks", "1,2,4", "--threads", "1", "--repeat", "3", "--warmup", "2",
+                                "--steps", "20"]
+    rc, d = bench_json(weak, js)
+    res["weak"] = {"command": shown(weak) + " --json FILE", "rc": rc, "verification": d["verification"],
+                   "rows": d["results"]}
+    # every output over 4 ranks: the largest message of the run, against one rank's share
+    cloth = big_scene(mpi_build, "cloth_%d.scene" % size, SCENE, size, 2)
+    out = os.path.join(mpi_build, "memory-outputs")
+    run(["rm", "-rf", out])
+    os.makedirs(out)
+    cmd = mpirun(MEM_RANKS) + ["run", cloth, "--threads", "1", "--every", "2", "--out", os.path.join(out, "frames"),
+                               "--format", "vtk", "--stats", os.path.join(out, "stats.csv"), "--state-out",
+                               os.path.join(out, "state.txt"), "--checkpoint", os.path.join(out, "ck"),
+                               "--checkpoint-every", "2", "--quiet"]
+    p = run(cmd, env=OMPI_ROOT, check=False)
+    line = next((ln for ln in p.stdout.splitlines() if ln.startswith("hooke: scene=")), "")
+    real = 8 if "double" in run([hooke, "--version"], check=False).stdout else 4
+    res["outputs"] = {"command": shown(cmd).replace(shown([out]), "OUT"), "rc": p.returncode, "size": size,
+                      "real_bytes": real,
+                      "largest": float(field(line, "largest_message_bytes") or "nan"),
+                      "particles": int(field(line, "particles") or 0), "state_hash": field(line, "state_hash")}
+    run(["rm", "-rf", out])
+    # contact between bodies: whole on rank 0; wall time of the whole scene, best of the rounds
+    rounds = 1 if quick else 3
+    for scene in CONTACT_SCENES:
+        cases = ((1, [hooke]), (2, mpirun(2)), (4, mpirun(4)))
+        best, hashes, cmds = {}, {}, {}
+        for _ in range(rounds):
+            for R, pre in cases:
+                cmd = pre + ["run", os.path.join(ROOT, scene), "--threads", "1", "--quiet"] + (
+                    ["--steps", "40"] if quick else [])
+                p = run(cmd, env=OMPI_ROOT, check=False)
+                line = next((ln for ln in p.stdout.splitlines() if ln.startswith("hooke: scene=")), "")
+                wall = float(field(line, "wall_s") or "nan")
+                best[R] = min(best.get(R, float("inf")), wall)
+                hashes[R], cmds[R] = field(line, "state_hash"), shown(cmd)
+        held_cmd = mpirun(4) + ["bench", os.path.join(ROOT, scene), "--ranks", "1,2,4", "--threads", "1",
+                                "--repeat", "1", "--warmup", "1", "--steps", "10"]
+        rc, d = bench_json(held_cmd, js)
+        res["contact"].append({"scene": scene, "wall": best, "hash": hashes, "commands": cmds, "rounds": rounds,
+                               "held_command": shown(held_cmd) + " --json FILE", "held": d["results"]})
+    res["load_after"] = os.getloadavg()[0]
+    return res
+
+
+def render_memory(mm):
+    L = []
+    w = L.append
+    mib = lambda b: "%.1f MiB" % (b / 1048576.0)
+    w("## Memory per rank")
+    w("")
+    w("Measured %s at commit %s on %s (%s), Open MPI's `mpirun --oversubscribe` (this machine has 2 cores: 4 ranks "
+      "share them, which is fine for memory, not for time). Memory is `hooke bench`'s: VmRSS after the timed steps "
+      "and VmHWM, the most resident since the configuration began to build its problem (the largest rank's), "
+      "and the particles each rank holds (its share and the halo rows beside it). The load average (1 minute) was "
+      "%.2f before and %.2f after." %
+      (mm["date"], mm["commit"], mm.get("cpu_model", "CPU unknown"), machine_cores(),
+       mm["load_before"], mm["load_after"]))
+    w("")
+    w("### Strong: one %d^2 cloth, one process and %d ranks" % (mm["strong"][0]["size"], MEM_RANKS))
+    w("")
+    w("| problem | run | particles held per rank | VmRSS per rank | VmHWM per rank | VmHWM / one process's | "
+      "state_hash | verification |")
+    w("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for st in mm["strong"]:
+        one, rk = st["one"], st["ranks"]
+        for name, x, v in (("1 process x 1 thread", one, st["verification"][0]),
+                           ("%d ranks x 1 thread" % MEM_RANKS, rk, st["verification"][1])):
+            held = x.get("particles_held_per_rank", [x["particles"]])
+            w("| %s | %s | %s | %s | %s | %.3f | `%s` | %s |" %
+              ("%s (%s)" % (st["problem"], "the builtin cloth, semi-implicit Euler" if st["problem"] == "explicit"
+                            else "%s's cloth, implicit Euler" % STIFF), name,
+               "%d..%d" % (min(held), max(held)), mib(x["rss_per_rank_bytes"]), mib(x["peak_rss_per_rank_bytes"]),
+               x["peak_rss_per_rank_bytes"] / one["peak_rss_per_rank_bytes"], x["state_hash"], v))
+    w("")
+    ex = next(st for st in mm["strong"] if st["problem"] == "explicit")
+    r_peak = ex["ranks"]["peak_rss_per_rank_bytes"] / ex["one"]["peak_rss_per_rank_bytes"]
+    r_rss = ex["ranks"]["rss_per_rank_bytes"] / ex["one"]["rss_per_rank_bytes"]
+    w("The target, a %d^2 cloth over %d ranks at most 0.35 of one process's resident memory per rank: %.3f of its "
+      "peak (VmHWM), %.3f of its memory after the steps (VmRSS): %s. Before this work every rank held the whole "
+      "world (1.02). What each rank keeps whatever its share: MPI's own memory (Open MPI 4.1: about 18 MiB), the "
+      "scene's description and, under the implicit integrators, the multigrid's levels from the second down, whole "
+      "on every rank (a sixteenth of a cloth's nodes, 51 reals each), which is why the implicit row stays above "
+      "the explicit one." % (ex["size"], MEM_RANKS, r_peak, r_rss, "met" if max(r_peak, r_rss) <= 0.35 else
+                              "**not met**"))
+    w("")
+    for st in mm["strong"]:
+        for c in st["commands"]:
+            w("- `%s`" % c)
+    w("")
+    wk = mm["weak"]
+    rows = sorted(wk["rows"], key=lambda x: x["ranks"])
+    w("### Weak: %d^2 per rank, 1, 2 and 4 ranks of 1 thread" % (rows[0]["particles"] ** 0.5 + 0.5))
+    w("")
+    w("| ranks | particles | particles held per rank | VmRSS per rank | VmHWM per rank | median ms/step | "
+      "state_hash |")
+    w("| --- | --- | --- | --- | --- | --- | --- |")
+    for x in rows:
+        held = x.get("particles_held_per_rank", [x["particles"]])
+        w("| %d | %d | %d..%d | %s | %s | %.3f | `%s` |" %
+          (x["ranks"], x["particles"], min(held), max(held), mib(x["rss_per_rank_bytes"]),
+           mib(x["peak_rss_per_rank_bytes"]), 1e3 * x["time_per_step_median_s"], x["state_hash"]))
+    w("")
+    m = rows[-1]["peak_rss_per_rank_bytes"] / rows[0]["peak_rss_per_rank_bytes"]
+    w("Memory per rank from 1 to %d ranks: %.3fx of one rank's (target within 1.1x: %s). Time per step is not "
+      "judged here: the target (within 1.3x) needs a machine with at least 4 cores, and this one has 2, so 4 ranks "
+      "take turns on them (their times above are that, not scaling). %s (exit %d)." %
+      (rows[-1]["ranks"], m, "met" if m <= 1.1 else "**not met**", wk["verification"], wk["rc"]))
+    w("")
+    w("- `%s`" % wk["command"])
+    w("")
+    o = mm["outputs"]
+    share = o["particles"] / MEM_RANKS
+    w("### Messages at outputs")
+    w("")
+    w("A run of the %d^2 cloth over %d ranks writing every output at each of its 2 steps (VTK frames, stats, "
+      "checkpoint, the final state): the summary line's `largest_message_bytes`, the largest message any rank "
+      "sent or received, was %.0f bytes; one rank's share is %.0f particles, %.0f bytes of positions and velocities "
+      "alone (target: no message larger than a share and its halo: %s). Pieces on their way to rank 0 (the final "
+      "state here) go in chunks of 64 KiB; the halo's messages are the rows beside a slab. state_hash `%s` "
+      "(exit %d)." % (o["size"], MEM_RANKS, o["largest"], share, share * 6 * o["real_bytes"],
+                      "met" if o["largest"] <= share * 6 * o["real_bytes"] else "**not met**", o["state_hash"],
+                      o["rc"]))
+    w("")
+    w("- `%s`" % o["command"])
+    w("")
+    w("## Contact over ranks")
+    w("")
+    w("The shipped scenes with a `contact` section: every body of each takes part in its pairs, so each goes whole "
+      "to rank 0, which computes it alone while the other ranks hold none of its particles and wait for it at "
+      "every step (docs/user-guide.md, \"Running on a cluster\"). Wall time of the whole scene (`wall_s`, best of "
+      "%d rounds), measured %s at commit %s on this 2-core machine (4 ranks oversubscribe it: the waiting ranks "
+      "take turns on rank 0's cores), and the particles each rank holds:" %
+      (mm["contact"][0]["rounds"], mm["date"], mm["commit"]))
+    w("")
+    w("| scene | particles | 1 process | 2 ranks | 4 ranks | 2 ranks / 1 | 4 ranks / 1 | particles held (2 ranks) | "
+      "(4 ranks) | VmHWM per rank (1, 2, 4 ranks) | same state_hash |")
+    w("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for c in mm["contact"]:
+        wall = {int(k): v for k, v in c["wall"].items()}
+        held = {x["ranks"]: x for x in c["held"]}
+        same = len(set(c["hash"].values())) == 1
+        w("| `%s` | %d | %.3f s | %.3f s | %.3f s | %.2f | %.2f | %s | %s | %s | %s |" %
+          (c["scene"], held[1]["particles"], wall[1], wall[2], wall[4], wall[2] / wall[1], wall[4] / wall[1],
+           ", ".join(str(h) for h in held[2]["particles_held_per_rank"]),
+           ", ".join(str(h) for h in held[4]["particles_held_per_rank"]),
+           ", ".join(mib(held[R]["peak_rss_per_rank_bytes"]) for R in (1, 2, 4)), "yes" if same else "**no**"))
+    w("")
+    for c in mm["contact"]:
+        for R in sorted(c["commands"], key=int):
+            w("- `%s`" % c["commands"][R])
+        w("- `%s`" % c["held_command"])
+    w("")
+    return L
+
+
+def machine_cores():
+    try:
+        return "%d cores" % len(os.sched_getaffinity(0))
+    except AttributeError:
+        return "cores unknown"
+
+
 def render_large_step(ls):
     L = []
     w = L.append
@@ -657,10 +881,13 @@ def main():
     args, build, out, src, quick, ab, many, mpi, mpi_only = (sys.argv[1:], "build", None, None, False, None, None,
                                                              None, None)
     stiff_only = large_only = False
+    memory_only = None
     while args:
         a = args.pop(0)
         if a == "--mpi":
             mpi = args.pop(0)
+        elif a == "--memory-only":
+            memory_only = args.pop(0)
         elif a == "--mpi-only":
             mpi_only = args.pop(0)
         elif a == "--stiff-only":
@@ -691,6 +918,21 @@ def main():
         with open(out, "w") as f:
             f.write(splice(report, "## Over MPI ranks", section))
         print("wrote the section Over MPI ranks of", out)
+        return
+    if memory_only:
+        out = out or os.path.join(ROOT, "docs", "benchmarks.md")
+        mm = measure_memory(absolute(memory_only), quick)
+        with open(os.path.join(absolute(memory_only), "memory.json"), "w") as f:
+            json.dump(mm, f, indent=1)
+        section = render_memory(mm)
+        cut = section.index("## Contact over ranks")
+        with open(out) as f:
+            report = f.read()
+        report = splice(report, "## Memory per rank", section[:cut])
+        report = splice(report, "## Contact over ranks", section[cut:])
+        with open(out, "w") as f:
+            f.write(report)
+        print("wrote the sections Memory per rank and Contact over ranks of", out)
         return
     if stiff_only:
         out = out or os.path.join(ROOT, "docs", "benchmarks.md")

@@ -190,7 +190,10 @@ static void test_sweep_on_million_spring_cloth(void **state)
     assert_non_null(res);
     assert_int_equal(*res, '[');
     /* one result per thread count of the sweep, each with its fields */
-    int rows = line_count_starting(r.out, "      "); /* table rows are right-aligned thread counts */
+    /* table rows are right-aligned thread counts; each has its memory per rank on the line under it */
+    const int memory = line_count_starting(r.out, "         memory per rank: ");
+    const int rows = line_count_starting(r.out, "      ") - memory;
+    assert_int_equal(memory, rows);
     const char *p = res + 1;
     int n = 0;
     char first_hash[32] = "";

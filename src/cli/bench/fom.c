@@ -25,6 +25,7 @@
 #include "env.h"
 #include "hooke/hooke.h"
 #include "mpi_ranks.h"
+#include "part.h"
 #include "response.h"
 #include "scene.h"
 #include "world.h"
@@ -317,14 +318,22 @@ static int parse(int argc, char **argv, bench_opts *o)
     return EXIT_OK;
 }
 
+/* Whether a problem is shared out over MPI ranks as each rank builds it: its lattices deferred, each rank building
+ * the rows it holds (world.h hk_world_defer_lattices); the reference path is computed whole on every rank. */
+static int shared(const hk_world_def *base, int alone)
+{
+    return !alone && hk_mpi_ranks() > 1 && !(base->kernels && strcmp(base->kernels, "reference") == 0);
+}
+
 /* The cloth_512 benchmark problem (scenes/cloth_512.scene, with N x N
  * nodes), `copies` times: independent panels side by side along x. */
-static hk_world *builtin_cloth(const hk_world_def *base, int copies, int N, char *name, size_t len)
+static hk_world *builtin_cloth(const hk_world_def *base, int alone, int copies, int N, char *name, size_t len)
 {
     hk_world_def wd = *base;
     wd.air_drag = 2e-6;
     hk_world *w = hk_world_create(&wd);
     if (!w) return NULL;
+    hk_world_defer_lattices(w, shared(base, alone));
     hk_cloth_def d = hk_default_cloth_def();
     d.nx = d.ny = N;
     d.spacing = 0.01;
@@ -357,7 +366,7 @@ static hk_world *builtin_cloth(const hk_world_def *base, int copies, int N, char
 
 /* An N^3 jelly, 26 neighbours, dropped on the spring ground, `copies`
  * times: independent blocks side by side along x. */
-static hk_world *builtin_jelly(const hk_world_def *base, int copies, int N, char *name, size_t len)
+static hk_world *builtin_jelly(const hk_world_def *base, int alone, int copies, int N, char *name, size_t len)
 {
     hk_world_def wd = *base;
     wd.ground.model = HK_GROUND_SPRING;
@@ -365,6 +374,7 @@ static hk_world *builtin_jelly(const hk_world_def *base, int copies, int N, char
     wd.ground.stiffness = 500;
     hk_world *w = hk_world_create(&wd);
     if (!w) return NULL;
+    hk_world_defer_lattices(w, shared(base, alone));
     hk_jelly_def d = hk_default_jelly_def();
     d.nx = d.ny = d.nz = N;
     d.spacing = 0.01;
@@ -398,8 +408,9 @@ static hk_world *builtin_jelly(const hk_world_def *base, int copies, int N, char
 /* A builtin problem's edge N: --size, else cloth 512 (the cloth_512 problem), jelly 64. */
 static int builtin_size(const bench_opts *o) { return o->size ? o->size : strcmp(o->builtin, "jelly") == 0 ? 64 : 512; }
 
-/* Builds the problem at `scale` (weak scaling) on `device`; NULL after printing why. */
-static hk_world *make_problem(const bench_opts *o, int scale, int device, char *name, size_t len)
+/* Builds the problem at `scale` (weak scaling) on `device`, for the ranks taking part (each its share:
+ * hk_mpi_distribute), or whole for this process alone (alone: the reference); NULL after printing why. */
+static hk_world *make_problem(const bench_opts *o, int scale, int device, int alone, char *name, size_t len)
 {
     hk_world_def base; /* the environment's tuning (env.h) */
     char err[1024];
@@ -411,7 +422,7 @@ static hk_world *make_problem(const bench_opts *o, int scale, int device, char *
     hk_world *w;
     if (o->scene) {
         hk_scene sc;
-        if (hk_scene_load_on(o->scene, &base, &sc, err, sizeof err) != 0) {
+        if (hk_scene_load_for(o->scene, &base, shared(&base, alone) ? hk_mpi_ranks() : 1, &sc, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             return NULL;
         }
@@ -419,11 +430,46 @@ static hk_world *make_problem(const bench_opts *o, int scale, int device, char *
         w = hk_scene_take_world(&sc); /* the run settings other than the integrator do not apply */
     } else {
         const int jelly = strcmp(o->builtin, "jelly") == 0, N = builtin_size(o);
-        w = jelly ? builtin_jelly(&base, scale, N, name, len) : builtin_cloth(&base, scale, N, name, len);
+        w = jelly ? builtin_jelly(&base, alone, scale, N, name, len) : builtin_cloth(&base, alone, scale, N, name, len);
         if (!w) fprintf(stderr, "hooke: error: bench: cannot build the %s problem (out of memory?)\n", o->builtin);
     }
     if (w) w->after_pass = hk_bench_after_pass;
     return w;
+}
+
+/* The resident memory of this process now (VmRSS) and at most (VmHWM) [B], from /proc/self/status; NaN where it
+ * cannot be read. */
+static void resident(double *rss, double *peak)
+{
+    *rss = *peak = NAN;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return;
+    char line[256];
+    double kb;
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "VmRSS: %lf kB", &kb) == 1) *rss = 1024 * kb;
+        if (sscanf(line, "VmHWM: %lf kB", &kb) == 1) *peak = 1024 * kb;
+    }
+    fclose(f);
+}
+
+/* Lowers VmHWM to the resident memory now, so that it measures what follows (Linux 4.0 and later; where it
+ * cannot, VmHWM stays the process's largest so far). */
+static void reset_peak(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f) return;
+    fputs("5", f);
+    fclose(f);
+}
+
+/* The free mass of particles [l0, l1) of body b added to *state (a relay's piece: part.h). */
+static void add_free_mass(void *ctx, void *state, int b, int64_t l0, int64_t l1)
+{
+    const hk_world *w = ctx;
+    const int64_t base = hk_body_base(&w->bodies[b]);
+    for (int64_t l = l0; l < l1; l++)
+        if (w->p.inv_mass[base + l] != 0) *(double *)state += w->p.mass[base + l];
 }
 
 /* One configuration, on the MPI ranks taking part (hk_mpi_use_ranks: `ranks` of them): build, warm up, time,
@@ -436,10 +482,13 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     r->threads = threads;
     r->times = malloc((size_t)o->repeat * sizeof *r->times);
     r->cpu_times = malloc((size_t)o->repeat * sizeof *r->cpu_times);
-    if (!r->times || !r->cpu_times) fprintf(stderr, "hooke: error: bench: out of memory\n");
+    r->held = calloc((size_t)ranks, sizeof *r->held);
+    if (!r->times || !r->cpu_times || !r->held) fprintf(stderr, "hooke: error: bench: out of memory\n");
     set_threads(threads);
-    hk_world *w =
-        r->times && r->cpu_times ? make_problem(o, o->weak ? threads * ranks : 1, o->device, name, len) : NULL;
+    reset_peak(); /* the configuration's own peak: building, warming up and the timed steps */
+    hk_world *w = r->times && r->cpu_times && r->held
+                      ? make_problem(o, o->weak ? threads * ranks : 1, o->device, 0, name, len)
+                      : NULL;
     if (hk_mpi_any(!w)) { /* over MPI ranks: one that failed stops them all */
         if (w && hk_mpi_rank() != 0) hk_mpi_note("stopping: another rank could not build the problem");
         hk_world_destroy(w);
@@ -459,7 +508,9 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     }
     r->gpu = hk_world_device(w, NULL, 0) == HK_DEVICE_GPU;
     snprintf(r->device, sizeof r->device, "%.255s", where);
-    r->particles = hk_world_particles(w).count;
+    r->particles = w->gcount;
+    for (int k = 0; r->held && k < ranks; k++) r->held[k] = k == hk_mpi_rank() ? w->p.count : 0; /* each rank's */
+    if (r->held) hk_mpi_max_ints(r->held, ranks);
     r->springs = hk_world_spring_count(w);
     hk_stats s0 = hk_world_stats(w);
     r->e_start = s0.total;
@@ -515,12 +566,14 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
         timed += times[rep] * (double)*steps;
     }
     r->halo = hk_mpi_max_double(hk_mpi_halo_seconds() - halo0) / ((double)o->repeat * (double)*steps);
+    resident(&r->rss, &r->peak_rss); /* the largest rank's */
+    r->rss = hk_mpi_max_double(r->rss);
+    r->peak_rss = hk_mpi_max_double(r->peak_rss);
     const hk_contact_profile prof1 = hk_contact_profile_of(w);
     r->contact = prof1.steps > 0;
     r->contact_phase[0] = (prof1.broad - prof0.broad) / ((double)o->repeat * (double)*steps);
     r->contact_phase[1] = (prof1.forces - prof0.forces) / ((double)o->repeat * (double)*steps);
     r->contact_phase[2] = (prof1.safety - prof0.safety) / ((double)o->repeat * (double)*steps);
-    hk_mpi_gather(w); /* over MPI ranks: the whole state on rank 0, which checks and hashes it */
     r->implicit = hk_integrator_info_of(hk_world_integrator(w).kind)->implicit;
     const double cg = (double)(hk_world_solver_stats(w).cg_total - cg0);
     r->cg_per_step = cg / ((double)o->repeat * (double)*steps);
@@ -542,10 +595,8 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     hk_stats s1 = hk_world_stats(w);
     r->e_end = s1.total;
     r->e_scale = fabs(r->e_start) + fabs(s1.kinetic) + fabs(s1.gravity) + fabs(s1.spring);
-    hk_particles_view pv = hk_world_particles(w);
-    double free_mass = 0;
-    for (int i = 0; i < pv.count; i++)
-        if (pv.inv_mass[i] != 0) free_mass += pv.mass[i];
+    double free_mass = 0; /* in particle order (relayed over MPI ranks: every check here is a reduction) */
+    hk_part_relay(w, 0, &free_mass, sizeof free_mass, add_free_mass, w);
     r->e_floor = 1e-3 * free_mass; /* 1 mJ per kg */
     r->hash = hk_world_state_hash(w);
     hk_world_destroy(w);
@@ -557,7 +608,7 @@ static int reference_hash(const bench_opts *o, int scale, int threads, int64_t t
 {
     char name[256];
     set_threads(threads);
-    hk_world *w = make_problem(o, scale, HK_DEVICE_CPU, name, sizeof name); /* the CPU's bits */
+    hk_world *w = make_problem(o, scale, HK_DEVICE_CPU, 1, name, sizeof name); /* the CPU's bits, whole */
     if (!w) return -1;
     for (int64_t s = 0; s < total_steps; s++) hk_world_step(w);
     *hash = hk_world_state_hash(w);
@@ -680,6 +731,14 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
             printf("         implicit: %.1f CG iterations/step, %.4g G Jacobian products/s, %.4g simulated s per wall "
                    "s\n",
                    r[i].cg_per_step, r[i].jacobian_per_s / 1e9, r[i].sim_per_wall);
+        int fewest = r[i].held ? r[i].held[0] : 0, most = fewest;
+        for (int k = 1; r[i].held && k < r[i].ranks; k++) {
+            fewest = r[i].held[k] < fewest ? r[i].held[k] : fewest;
+            most = r[i].held[k] > most ? r[i].held[k] : most;
+        }
+        printf("         memory per rank: %.4g MiB resident after the timed steps, %.4g MiB at most (VmRSS, VmHWM; "
+               "the largest rank's), holding %d to %d particles\n",
+               r[i].rss / 1048576, r[i].peak_rss / 1048576, fewest, most);
         if (r[i].contact)
             printf(
                 "         contact: broad %.4g ms, forces %.4g ms, safety net %.4g ms a step (of the median %.4g ms)\n",
@@ -775,6 +834,7 @@ int hk_cmd_bench(int argc, char **argv)
     for (int i = 0; i < nrows; i++) {
         free(r[i].times);
         free(r[i].cpu_times);
+        free(r[i].held);
     }
     free(r);
     hk_topology_free(&machine);

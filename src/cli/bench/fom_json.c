@@ -203,6 +203,11 @@ int hk_bench_write_json(FILE *f, const hk_bench_report *r)
             hk_json_int(&j, "ranks", x->ranks);
             hk_json_num(&j, "halo_exchange_per_step_s", x->halo, 9);
         }
+        hk_json_num(&j, "rss_per_rank_bytes", x->rss, 12);
+        hk_json_num(&j, "peak_rss_per_rank_bytes", x->peak_rss, 12);
+        hk_json_array_line(&j, "particles_held_per_rank");
+        for (int k = 0; x->held && k < x->ranks; k++) hk_json_int(&j, NULL, x->held[k]);
+        hk_json_close(&j);
         hk_json_close(&j);
     }
     hk_json_close(&j);
@@ -256,6 +261,8 @@ static void gbench_entry(hk_json *j, const hk_bench_report *r, int row, int rep,
         hk_json_int(j, "mpi_ranks", x->ranks);
         hk_json_num(j, "halo_exchange_ns_per_step", 1e9 * x->halo, 9);
     }
+    hk_json_num(j, "rss_per_rank_bytes", x->rss, 12);
+    hk_json_num(j, "peak_rss_per_rank_bytes", x->peak_rss, 12);
     hk_json_int(j, "particles", x->particles);
     hk_json_int(j, "springs", x->springs);
     hk_json_int(j, "spring_updates_per_step", x->updates_per_step);

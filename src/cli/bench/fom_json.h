@@ -29,6 +29,10 @@ typedef struct hk_bench_row {
     double jacobian_per_s;   /* spring Jacobian products per second: system products x springs / time (implicit) */
     double sim_per_wall;     /* simulated seconds per wall-clock second [1] */
     double halo;             /* over MPI ranks: seconds per step in the halo exchange, the slowest rank's [s] */
+    double rss, peak_rss;    /* resident memory of a rank after the timed steps (VmRSS) and at most since the
+                                configuration began to build its problem (VmHWM), the largest rank's [B] */
+    int *held;               /* ranks entries: the particles each rank holds (its own, and the halo rows beside
+                                them) [1] */
     int contact;             /* the world has colliders or contact between bodies */
     double contact_phase[3]; /* its phases per timed step: broad, forces, safety net (rank 0's) [s] */
     int blew_up;

@@ -8,11 +8,13 @@
 /*
  * `mpirun -np R hooke run|bench ...` runs one world over R processes
  * (ranks), each with its OpenMP team (--threads per rank). Every rank reads
- * the scene (and a checkpoint) and holds every particle's arrays; each
- * computes its share (core/dist/part.h) and exchanges halo rows with its
+ * the scene and holds and builds only its share of the particles
+ * (core/dist/part.h): the rows of its slabs and their halo rows, its whole
+ * bodies; it computes its share and exchanges halo rows with its
  * neighbours before every force pass. Whatever reads the whole state
- * (checks, statistics, frames, checkpoints, the summary's hash) runs on
- * rank 0 after hk_mpi_gather; rank 0 alone prints and writes files.
+ * (checks, statistics, the summary's hash) is a reduction or a relay over
+ * the ranks, which every rank calls; each rank writes its part of a VTK
+ * frame and of a checkpoint, rank 0 prints and writes the other files.
  * Decisions that change the course of a run (stop, blow-up, failed output)
  * are agreed by every rank, so none waits for a message that never comes.
  *
@@ -54,11 +56,6 @@ void hk_mpi_use_all(void);
  * world (replicated; see docs/user-guide.md). Every rank calls it. 0, or
  * -1 (hk_world_error). */
 int hk_mpi_distribute(hk_world *w);
-/* Brings the whole state to rank 0: positions, velocities and forces, the
- * integrator's history, broken springs (and their counts), surface volume
- * and pressure, of every part computed by another rank. Every rank calls
- * it; nothing to do when w is not shared out. */
-void hk_mpi_gather(hk_world *w);
 /* 1 when flag is non-zero on any rank (every rank calls it). */
 int hk_mpi_any(int flag);
 /* The largest v of all ranks (every rank calls it). */
@@ -73,6 +70,9 @@ void hk_mpi_barrier(void);
 int hk_mpi_share_int(int v);
 /* Seconds this rank has spent starting and waiting for halo exchanges. */
 double hk_mpi_halo_seconds(void);
+/* The largest message of a world's data this rank has sent, received or taken part in so far (a halo's, a sum's,
+ * a relay's, a funnel's chunk, a broadcast) [B]: the summary line's largest_message_bytes, the largest rank's. */
+double hk_mpi_largest_message(void);
 /* "hooke: rank R of N: MESSAGE" on this rank's own stderr (rank 0: its stderr). */
 void hk_mpi_note(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -99,7 +99,6 @@ static inline int hk_mpi_distribute(hk_world *w)
     (void)w;
     return 0;
 }
-static inline void hk_mpi_gather(hk_world *w) { (void)w; }
 static inline int hk_mpi_any(int flag) { return flag != 0; }
 static inline int hk_mpi_max(int v) { return v; }
 static inline void hk_mpi_max_ints(int *v, int n)
@@ -111,6 +110,7 @@ static inline double hk_mpi_max_double(double v) { return v; }
 static inline void hk_mpi_barrier(void) {}
 static inline int hk_mpi_share_int(int v) { return v; }
 static inline double hk_mpi_halo_seconds(void) { return 0; }
+static inline double hk_mpi_largest_message(void) { return 0; }
 static inline void hk_mpi_print_placement(const char *prefix) { (void)prefix; }
 static inline void hk_mpi_note(const char *fmt, ...) { (void)fmt; }
 #endif

@@ -11,8 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checkpoint_pieces.h"
+#include "ckpt_bytes.h"
 #include "colour.h"
 #include "pairs.h"
+#include "part.h"
 #include "readfile.h"
 #include "response.h"
 #include "world.h"
@@ -37,16 +40,6 @@ static const char magic[8] = {'H', 'O', 'O', 'K', 'E', 'C', 'K', 'P'};
 enum { GUARD_VALUES = 4 };
 enum { HEADER_BYTES = 8 + 4 * 4 + 8 + 8 + 4 * 4 + 8 };
 
-static uint64_t fnv1a(const unsigned char *p, size_t n, uint64_t h)
-{
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-#define FNV_BASIS 1469598103934665603ull
-
 /* Continues the FNV-1a hash h over the bytes of the file at path; 0, or -1 with errno set. */
 static int digest_add(const char *path, uint64_t *h)
 {
@@ -54,7 +47,7 @@ static int digest_add(const char *path, uint64_t *h)
     if (!f) return -1;
     unsigned char buf[65536];
     size_t got;
-    while ((got = fread(buf, 1, sizeof buf, f)) > 0) *h = fnv1a(buf, got, *h);
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0) *h = hk_ckpt_fnv1a(buf, got, *h);
     const int bad = ferror(f);
     fclose(f);
     if (bad) errno = EIO;
@@ -64,7 +57,7 @@ static int digest_add(const char *path, uint64_t *h)
 int hk_checkpoint_digest(const char *scene_path, const char *const *files, int nfiles, uint64_t *digest, char *err,
                          size_t errlen)
 {
-    uint64_t h = FNV_BASIS;
+    uint64_t h = HK_CKPT_FNV_BASIS;
     for (int i = -1; i < nfiles; i++) {
         const char *path = i < 0 ? scene_path : files[i];
         if (digest_add(path, &h) != 0) {
@@ -79,7 +72,7 @@ int hk_checkpoint_digest(const char *scene_path, const char *const *files, int n
 int hk_checkpoint_digest_text(const char *text, size_t len, const char *const *files, int nfiles, uint64_t *digest,
                               char *err, size_t errlen)
 {
-    uint64_t h = fnv1a((const unsigned char *)text, len, FNV_BASIS);
+    uint64_t h = hk_ckpt_fnv1a((const unsigned char *)text, len, HK_CKPT_FNV_BASIS);
     for (int i = 0; i < nfiles; i++)
         if (digest_add(files[i], &h) != 0) {
             snprintf(err, errlen, "%s: cannot read it for the checkpoint's digest: %s", files[i], strerror(errno));
@@ -88,37 +81,6 @@ int hk_checkpoint_digest_text(const char *text, size_t len, const char *const *f
     *digest = h;
     return 0;
 }
-
-/* ---- writing: a growing byte buffer ------------------------------------- */
-
-typedef struct buf {
-    unsigned char *p;
-    size_t len, cap;
-    int oom;
-} buf;
-
-static void put(buf *b, const void *data, size_t n)
-{
-    if (b->oom) return;
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n) cap *= 2;
-        unsigned char *q = realloc(b->p, cap);
-        if (!q) {
-            b->oom = 1;
-            return;
-        }
-        b->p = q;
-        b->cap = cap;
-    }
-    if (n) memcpy(b->p + b->len, data, n);
-    b->len += n;
-}
-static void put_u32(buf *b, uint32_t v) { put(b, &v, sizeof v); }
-static void put_i32(buf *b, int32_t v) { put(b, &v, sizeof v); }
-static void put_u64(buf *b, uint64_t v) { put(b, &v, sizeof v); }
-static void put_i64(buf *b, int64_t v) { put(b, &v, sizeof v); }
-static void put_f64(buf *b, double v) { put(b, &v, sizeof v); }
 
 /* Bytes of a family's broken mask: by local source node (lattice) or by spring (list). */
 static int64_t mask_len(const hk_world *w, const hk_family *f)
@@ -163,106 +125,107 @@ int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_
                         char *err, size_t errlen)
 {
     hk_state_read(w); /* a device's newer state (core/device) */
+    if (w->part && w->part->ranks > 1) return hk_checkpoint_write_pieces(w, guard, scene_digest, path, err, errlen);
     const hk_particles *p = &w->p;
-    buf b = {0};
-    put(&b, magic, sizeof magic);
-    put_u32(&b, HK_CHECKPOINT_VERSION);
-    put_u32(&b, 0x01020304u);
-    put_u32(&b, (uint32_t)sizeof(hk_real));
-    put_u32(&b, 0);
-    put_u64(&b, 0); /* file length, patched below */
-    put_u64(&b, scene_digest);
-    put_u32(&b, (uint32_t)p->count);
-    put_u32(&b, (uint32_t)w->body_count);
-    put_u32(&b, (uint32_t)w->family_count);
-    put_u32(&b, (uint32_t)w->sphere_count);
-    put_u64(&b, (uint64_t)hk_world_spring_count(w));
+    hk_ckpt_buf b = {0};
+    hk_ckpt_put(&b, magic, sizeof magic);
+    hk_ckpt_put_u32(&b, HK_CHECKPOINT_VERSION);
+    hk_ckpt_put_u32(&b, 0x01020304u);
+    hk_ckpt_put_u32(&b, (uint32_t)sizeof(hk_real));
+    hk_ckpt_put_u32(&b, 0);
+    hk_ckpt_put_u64(&b, 0); /* file length, patched below */
+    hk_ckpt_put_u64(&b, scene_digest);
+    hk_ckpt_put_u32(&b, (uint32_t)p->count);
+    hk_ckpt_put_u32(&b, (uint32_t)w->body_count);
+    hk_ckpt_put_u32(&b, (uint32_t)w->family_count);
+    hk_ckpt_put_u32(&b, (uint32_t)w->sphere_count);
+    hk_ckpt_put_u64(&b, (uint64_t)hk_world_spring_count(w));
 
-    put_i32(&b, (int32_t)w->integrator.kind);
-    put_f64(&b, w->integrator.dt);
-    put_f64(&b, w->integrator.dt_max);
-    put_f64(&b, w->integrator.jelly_dt_a);
-    put_f64(&b, w->integrator.jelly_dt_v);
-    put_f64(&b, w->integrator.jelly_alpha);
-    put_f64(&b, w->integrator.cg_tolerance);
-    put_i32(&b, w->integrator.cg_max_iterations);
-    put_i32(&b, w->integrator.newton_iterations);
-    put_i32(&b, (int32_t)w->integrator.preconditioner);
-    put_i32(&b, (int32_t)w->integrator.cg_stop);
-    put_i32(&b, w->substeps);
-    put_f64(&b, w->h);
-    put_f64(&b, w->time);
-    put_i64(&b, w->steps);
-    put_i64(&b, w->spring_updates);
+    hk_ckpt_put_i32(&b, (int32_t)w->integrator.kind);
+    hk_ckpt_put_f64(&b, w->integrator.dt);
+    hk_ckpt_put_f64(&b, w->integrator.dt_max);
+    hk_ckpt_put_f64(&b, w->integrator.jelly_dt_a);
+    hk_ckpt_put_f64(&b, w->integrator.jelly_dt_v);
+    hk_ckpt_put_f64(&b, w->integrator.jelly_alpha);
+    hk_ckpt_put_f64(&b, w->integrator.cg_tolerance);
+    hk_ckpt_put_i32(&b, w->integrator.cg_max_iterations);
+    hk_ckpt_put_i32(&b, w->integrator.newton_iterations);
+    hk_ckpt_put_i32(&b, (int32_t)w->integrator.preconditioner);
+    hk_ckpt_put_i32(&b, (int32_t)w->integrator.cg_stop);
+    hk_ckpt_put_i32(&b, w->substeps);
+    hk_ckpt_put_f64(&b, w->h);
+    hk_ckpt_put_f64(&b, w->time);
+    hk_ckpt_put_i64(&b, w->steps);
+    hk_ckpt_put_i64(&b, w->spring_updates);
     const int has_prev = w->history && w->px;
-    put_i32(&b, has_prev);
-    put_i32(&b, w->forces_valid);
+    hk_ckpt_put_i32(&b, has_prev);
+    hk_ckpt_put_i32(&b, w->forces_valid);
 
     const hk_real *arrays[] = {p->qx, p->qy, p->qz, p->vx, p->vy, p->vz, p->fx, p->fy, p->fz, p->inv_mass, p->mass};
     const size_t bytes = (size_t)p->count * sizeof(hk_real);
-    for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) put(&b, arrays[a], bytes);
+    for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) hk_ckpt_put(&b, arrays[a], bytes);
     if (has_prev) {
-        put(&b, w->px, bytes);
-        put(&b, w->py, bytes);
-        put(&b, w->pz, bytes);
+        hk_ckpt_put(&b, w->px, bytes);
+        hk_ckpt_put(&b, w->py, bytes);
+        hk_ckpt_put(&b, w->pz, bytes);
     }
     for (int i = 0; i < w->body_count; i++) {
         const hk_body *body = &w->bodies[i];
-        put_i32(&b, body->anchor);
-        for (int c = 0; c < 3; c++) put_f64(&b, body->anchor_pos[c]);
-        for (int c = 0; c < 3; c++) put_f64(&b, body->anchor_vel[c]);
-        for (int c = 0; c < 3; c++) put_f64(&b, body->origin[c]);
+        hk_ckpt_put_i32(&b, body->anchor);
+        for (int c = 0; c < 3; c++) hk_ckpt_put_f64(&b, body->anchor_pos[c]);
+        for (int c = 0; c < 3; c++) hk_ckpt_put_f64(&b, body->anchor_vel[c]);
+        for (int c = 0; c < 3; c++) hk_ckpt_put_f64(&b, body->origin[c]);
     }
     for (int i = 0; i < w->sphere_count; i++) {
         const hk_sphere_def *s = &w->spheres[i];
         const double v[8] = {s->center.x,   s->center.y,   s->center.z,   s->radius,
                              s->velocity.x, s->velocity.y, s->velocity.z, s->loss};
-        put(&b, v, sizeof v);
+        hk_ckpt_put(&b, v, sizeof v);
     }
     for (int i = 0; i < w->family_count; i++) {
         const hk_family *f = &w->families[i];
-        put_i32(&b, f->colour_start != NULL);
-        put_i64(&b, f->broken_count);
+        hk_ckpt_put_i32(&b, f->colour_start != NULL);
+        hk_ckpt_put_i64(&b, f->broken_count);
         const int64_t n = mask_len(w, f);
-        put_i64(&b, n);
-        if (n) put(&b, f->broken, (size_t)n);
+        hk_ckpt_put_i64(&b, n);
+        if (n) hk_ckpt_put(&b, f->broken, (size_t)n);
     }
-    put_u32(&b, (uint32_t)w->surface_count); /* pressure pumping state of each surface */
+    hk_ckpt_put_u32(&b, (uint32_t)w->surface_count); /* pressure pumping state of each surface */
     for (int i = 0; i < w->surface_count; i++) {
-        put_f64(&b, w->surfaces[i].pump);
-        put_f64(&b, w->surfaces[i].volume);
-        put_f64(&b, w->surfaces[i].pressure);
+        hk_ckpt_put_f64(&b, w->surfaces[i].pump);
+        hk_ckpt_put_f64(&b, w->surfaces[i].volume);
+        hk_ckpt_put_f64(&b, w->surfaces[i].pressure);
     }
     const double start[GUARD_VALUES] = {guard->e0, guard->scale, guard->g0, guard->moved}; /* the energy guard */
-    put(&b, start, sizeof start);
+    hk_ckpt_put(&b, start, sizeof start);
     const hk_pairs *pr = hk_pairs_of(w); /* the pairs in contact now: the survey of this state (pairs.h) */
     const int64_t ncontact = hk_pairs_contacts(w, pr, NULL);
     hk_pair *contact = malloc((size_t)ncontact * sizeof *contact + 1);
     if (!contact) b.oom = 1;
     if (contact) hk_pairs_contacts(w, pr, contact);
-    put_u64(&b, (uint64_t)ncontact);
-    put_i64(&b, hk_pairs_left(pr));
+    hk_ckpt_put_u64(&b, (uint64_t)ncontact);
+    hk_ckpt_put_i64(&b, hk_pairs_left(pr));
     for (int64_t i = 0; i < ncontact && contact; i++) {
-        put_i32(&b, contact[i].kind);
-        for (int c = 0; c < 4; c++) put_i32(&b, contact[i].p[c]);
+        hk_ckpt_put_i32(&b, contact[i].kind);
+        for (int c = 0; c < 4; c++) hk_ckpt_put_i32(&b, contact[i].p[c]);
     }
     free(contact);
     hk_real *anchor[4]; /* the colliders' static friction (response.h) */
     const int anchored = hk_contact_anchors(w, anchor);
-    put_u32(&b, anchored ? (uint32_t)p->count : 0);
-    for (int a = 0; a < 4 && anchored; a++) put(&b, anchor[a], bytes);
+    hk_ckpt_put_u32(&b, anchored ? (uint32_t)p->count : 0);
+    for (int a = 0; a < 4 && anchored; a++) hk_ckpt_put(&b, anchor[a], bytes);
     const int64_t npa = hk_pairs_anchors_held(hk_pairs_of(w)); /* the pairs' static friction (pairs.h) */
     int32_t *keys = npa ? malloc((size_t)npa * 5 * sizeof *keys) : NULL;
     double *weights = npa ? malloc((size_t)npa * 2 * sizeof *weights) : NULL;
     if (npa && (!keys || !weights)) b.oom = 1;
     if (keys && weights) hk_pairs_anchors_get(hk_pairs_of(w), keys, weights);
-    put_u64(&b, (uint64_t)npa);
+    hk_ckpt_put_u64(&b, (uint64_t)npa);
     for (int64_t i = 0; i < npa && keys && weights; i++) {
-        for (int c = 0; c < 5; c++) put_i32(&b, keys[5 * i + c]);
-        put_f64(&b, weights[2 * i]), put_f64(&b, weights[2 * i + 1]);
+        for (int c = 0; c < 5; c++) hk_ckpt_put_i32(&b, keys[5 * i + c]);
+        hk_ckpt_put_f64(&b, weights[2 * i]), hk_ckpt_put_f64(&b, weights[2 * i + 1]);
     }
     free(keys), free(weights);
-    put_u64(&b, 0); /* checksum, patched below */
+    hk_ckpt_put_u64(&b, 0); /* checksum, patched below */
     if (b.oom) {
         free(b.p);
         snprintf(err, errlen, "%s: cannot write checkpoint: out of memory", path);
@@ -270,7 +233,7 @@ int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_
     }
     const uint64_t total = b.len;
     memcpy(b.p + 8 + 16, &total, sizeof total);
-    const uint64_t sum = fnv1a(b.p, b.len - 8, FNV_BASIS);
+    const uint64_t sum = hk_ckpt_fnv1a(b.p, b.len - 8, HK_CKPT_FNV_BASIS);
     memcpy(b.p + b.len - 8, &sum, sizeof sum);
 
     char tmp[4096];
@@ -300,54 +263,6 @@ int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_
     }
     sync_dir_of(path);
     return 0;
-}
-
-/* ---- reading: a bounds-checked cursor ----------------------------------- */
-
-typedef struct cursor {
-    const unsigned char *p;
-    size_t len, at;
-    int bad;
-} cursor;
-
-static const void *take(cursor *c, size_t n)
-{
-    if (c->bad || n > c->len - c->at) {
-        c->bad = 1;
-        return NULL;
-    }
-    const void *q = c->p + c->at;
-    c->at += n;
-    return q;
-}
-/* The next n bytes into v, or zeros past the end (take marks the cursor bad). */
-static void get(cursor *c, void *v, size_t n)
-{
-    const void *q = take(c, n);
-    if (q)
-        memcpy(v, q, n);
-    else
-        memset(v, 0, n);
-}
-static uint32_t get_u32(cursor *c)
-{
-    uint32_t v;
-    get(c, &v, sizeof v);
-    return v;
-}
-static int32_t get_i32(cursor *c) { return (int32_t)get_u32(c); }
-static uint64_t get_u64(cursor *c)
-{
-    uint64_t v;
-    get(c, &v, sizeof v);
-    return v;
-}
-static int64_t get_i64(cursor *c) { return (int64_t)get_u64(c); }
-static double get_f64(cursor *c)
-{
-    double v;
-    get(c, &v, sizeof v);
-    return v;
 }
 
 /* The most anchored pairs, and pairs in contact, a checkpoint may hold per particle: a particle is in at most one
@@ -417,32 +332,33 @@ static int pair_sound(const int32_t key[5], uint32_t np)
 int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_digest, const unsigned char *data,
                         size_t len, const char *name, char *err, size_t errlen)
 {
-    cursor c = {data, len, 0, 0};
+    hk_ckpt_cursor c = {data, len, 0, 0};
     if (len < sizeof magic || memcmp(data, magic, sizeof magic) != 0) CK_FAIL("not a hooke checkpoint");
-    take(&c, sizeof magic);
+    hk_ckpt_take(&c, sizeof magic);
     if (len < HEADER_BYTES + 8) CK_FAIL("checkpoint is truncated (%zu bytes, less than its header)", len);
-    const uint32_t version = get_u32(&c);
+    const uint32_t version = hk_ckpt_get_u32(&c);
     if (version != HK_CHECKPOINT_VERSION)
         CK_FAIL("checkpoint version %u is not supported (this hooke reads version %d)", version, HK_CHECKPOINT_VERSION);
-    if (get_u32(&c) != 0x01020304u) CK_FAIL("checkpoint was written on a machine of the other byte order");
-    const uint32_t real = get_u32(&c);
+    if (hk_ckpt_get_u32(&c) != 0x01020304u) CK_FAIL("checkpoint was written on a machine of the other byte order");
+    const uint32_t real = hk_ckpt_get_u32(&c);
     if (real != sizeof(hk_real))
         CK_FAIL("checkpoint holds %s state, this hooke is built for %s", real == 8 ? "double" : "float",
                 sizeof(hk_real) == 8 ? "double" : "float");
-    get_u32(&c);
-    const uint64_t total = get_u64(&c);
+    hk_ckpt_get_u32(&c);
+    const uint64_t total = hk_ckpt_get_u64(&c);
     if (total != len) {
         if (total > len) CK_FAIL("checkpoint is truncated (%zu of %llu bytes)", len, (unsigned long long)total);
         CK_FAIL("checkpoint is corrupted (%zu bytes, header says %llu)", len, (unsigned long long)total);
     }
     uint64_t sum;
     memcpy(&sum, data + len - 8, sizeof sum);
-    if (fnv1a(data, len - 8, FNV_BASIS) != sum) CK_FAIL("checkpoint is corrupted (checksum mismatch)");
+    if (hk_ckpt_fnv1a(data, len - 8, HK_CKPT_FNV_BASIS) != sum) CK_FAIL("checkpoint is corrupted (checksum mismatch)");
     c.len = len - 8;
 
-    const uint64_t digest = get_u64(&c);
-    const uint32_t np = get_u32(&c), nb = get_u32(&c), nf = get_u32(&c), ns = get_u32(&c);
-    const uint64_t nsprings = get_u64(&c);
+    const uint64_t digest = hk_ckpt_get_u64(&c);
+    const uint32_t np = hk_ckpt_get_u32(&c), nb = hk_ckpt_get_u32(&c), nf = hk_ckpt_get_u32(&c),
+                   ns = hk_ckpt_get_u32(&c);
+    const uint64_t nsprings = hk_ckpt_get_u64(&c);
     if (np != (uint32_t)w->p.count || nb != (uint32_t)w->body_count || nf != (uint32_t)w->family_count ||
         ns != (uint32_t)w->sphere_count || nsprings != (uint64_t)hk_world_spring_count(w))
         CK_FAIL("checkpoint does not match the scene (%u particles, %llu springs; the scene has %d particles, %lld "
@@ -453,44 +369,44 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
                 "digest differs)");
 
     hk_integrator_def def = {0};
-    def.kind = (hk_integrator_kind)get_i32(&c);
-    def.dt = get_f64(&c);
-    def.dt_max = get_f64(&c);
-    def.jelly_dt_a = get_f64(&c);
-    def.jelly_dt_v = get_f64(&c);
-    def.jelly_alpha = get_f64(&c);
-    def.cg_tolerance = get_f64(&c);
-    def.cg_max_iterations = get_i32(&c);
-    def.newton_iterations = get_i32(&c);
-    def.preconditioner = (hk_preconditioner)get_i32(&c);
-    def.cg_stop = (hk_cg_stop)get_i32(&c);
-    const int32_t substeps = get_i32(&c);
-    const double h = get_f64(&c), time = get_f64(&c);
-    const int64_t steps = get_i64(&c), updates = get_i64(&c);
-    const int32_t has_prev = get_i32(&c), forces_valid = get_i32(&c);
+    def.kind = (hk_integrator_kind)hk_ckpt_get_i32(&c);
+    def.dt = hk_ckpt_get_f64(&c);
+    def.dt_max = hk_ckpt_get_f64(&c);
+    def.jelly_dt_a = hk_ckpt_get_f64(&c);
+    def.jelly_dt_v = hk_ckpt_get_f64(&c);
+    def.jelly_alpha = hk_ckpt_get_f64(&c);
+    def.cg_tolerance = hk_ckpt_get_f64(&c);
+    def.cg_max_iterations = hk_ckpt_get_i32(&c);
+    def.newton_iterations = hk_ckpt_get_i32(&c);
+    def.preconditioner = (hk_preconditioner)hk_ckpt_get_i32(&c);
+    def.cg_stop = (hk_cg_stop)hk_ckpt_get_i32(&c);
+    const int32_t substeps = hk_ckpt_get_i32(&c);
+    const double h = hk_ckpt_get_f64(&c), time = hk_ckpt_get_f64(&c);
+    const int64_t steps = hk_ckpt_get_i64(&c), updates = hk_ckpt_get_i64(&c);
+    const int32_t has_prev = hk_ckpt_get_i32(&c), forces_valid = hk_ckpt_get_i32(&c);
     const size_t bytes = (size_t)np * sizeof(hk_real);
     const unsigned char *arrays[11], *prev[3] = {NULL, NULL, NULL};
-    for (int a = 0; a < 11; a++) arrays[a] = take(&c, bytes);
+    for (int a = 0; a < 11; a++) arrays[a] = hk_ckpt_take(&c, bytes);
     if (has_prev)
-        for (int a = 0; a < 3; a++) prev[a] = take(&c, bytes);
-    const unsigned char *bodies = take(&c, (size_t)nb * (4 + 9 * 8));
-    const unsigned char *spheres = take(&c, (size_t)ns * 8 * 8);
+        for (int a = 0; a < 3; a++) prev[a] = hk_ckpt_take(&c, bytes);
+    const unsigned char *bodies = hk_ckpt_take(&c, (size_t)nb * (4 + 9 * 8));
+    const unsigned char *spheres = hk_ckpt_take(&c, (size_t)ns * 8 * 8);
     size_t fam_at = c.at;
     for (uint32_t i = 0; i < nf && !c.bad; i++) {
-        get_i32(&c);
-        const int64_t broken = get_i64(&c), n = get_i64(&c);
+        hk_ckpt_get_i32(&c);
+        const int64_t broken = hk_ckpt_get_i64(&c), n = hk_ckpt_get_i64(&c);
         if (n != mask_len(w, &w->families[i]) || broken < 0 || broken > w->families[i].count)
             CK_FAIL("checkpoint does not match the scene (breakable springs of family %s)", w->families[i].name);
-        take(&c, (size_t)n);
+        hk_ckpt_take(&c, (size_t)n);
     }
-    const uint32_t nsurf = get_u32(&c);
+    const uint32_t nsurf = hk_ckpt_get_u32(&c);
     if (!c.bad && nsurf != (uint32_t)w->surface_count)
         CK_FAIL("checkpoint does not match the scene (%u surfaces, the scene has %d)", nsurf, w->surface_count);
-    const unsigned char *surf = take(&c, (size_t)nsurf * 3 * 8);
+    const unsigned char *surf = hk_ckpt_take(&c, (size_t)nsurf * 3 * 8);
     double start[GUARD_VALUES];
-    get(&c, start, sizeof start);
-    const uint64_t ncontact = get_u64(&c);
-    const int64_t crossings = get_i64(&c);
+    hk_ckpt_get(&c, start, sizeof start);
+    const uint64_t ncontact = hk_ckpt_get_u64(&c);
+    const int64_t crossings = hk_ckpt_get_i64(&c);
     const int pairs_on = hk_world_contact(w).bodies || hk_world_contact(w).self;
     const uint64_t pair_bound = (uint64_t)np * PAIR_ANCHORS_PER_PARTICLE;
     if (!c.bad && (ncontact != 0 || crossings != 0) && !pairs_on)
@@ -500,19 +416,19 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
     if (!c.bad && (ncontact > pair_bound || crossings < 0 || (uint64_t)crossings > pair_bound))
         CK_FAIL("checkpoint holds an impossible count of contact pairs (%llu in contact, %lld crossing; at most %llu)",
                 (unsigned long long)ncontact, (long long)crossings, (unsigned long long)pair_bound);
-    const unsigned char *contacts = ncontact ? take(&c, (size_t)ncontact * PAIR_KEY_BYTES) : NULL;
-    const uint32_t nanchor = get_u32(&c);
+    const unsigned char *contacts = ncontact ? hk_ckpt_take(&c, (size_t)ncontact * PAIR_KEY_BYTES) : NULL;
+    const uint32_t nanchor = hk_ckpt_get_u32(&c);
     const int ncol = hk_world_collider_count(w);
     if (!c.bad && nanchor != 0 && (nanchor != np || ncol == 0))
         CK_FAIL("checkpoint does not match the scene (friction anchors of %u particles; the scene has %d particles and "
                 "%d colliders)",
                 nanchor, w->p.count, ncol);
-    const unsigned char *anchors = nanchor ? take(&c, 4 * bytes) : NULL;
-    const uint64_t npa = get_u64(&c);
+    const unsigned char *anchors = nanchor ? hk_ckpt_take(&c, 4 * bytes) : NULL;
+    const uint64_t npa = hk_ckpt_get_u64(&c);
     if (!c.bad && npa != 0 && (!pairs_on || npa > pair_bound))
         CK_FAIL("checkpoint does not match the scene (%llu anchored contact pairs; the scene has %s)",
                 (unsigned long long)npa, pairs_on ? "fewer particles" : "no contact section");
-    const unsigned char *pair_anchors = npa ? take(&c, (size_t)npa * PAIR_ANCHOR_BYTES) : NULL;
+    const unsigned char *pair_anchors = npa ? hk_ckpt_take(&c, (size_t)npa * PAIR_ANCHOR_BYTES) : NULL;
     if (c.bad || c.at != c.len) CK_FAIL("checkpoint is corrupted (sections do not add up)");
     const hk_integrator_info *info = hk_integrator_info_of(def.kind);
     if (!info)
@@ -595,11 +511,11 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
             CK_FAIL("checkpoint holds an impossible anchored contact pair (%llu of %llu)", (unsigned long long)i,
                     (unsigned long long)npa);
     }
-    cursor vc = {data, c.len, fam_at, 0};
+    hk_ckpt_cursor vc = {data, c.len, fam_at, 0};
     for (uint32_t i = 0; i < nf; i++) {
-        const int32_t coloured = get_i32(&vc);
-        const int64_t broken = get_i64(&vc), n = get_i64(&vc);
-        const unsigned char *mask = take(&vc, (size_t)n);
+        const int32_t coloured = hk_ckpt_get_i32(&vc);
+        const int64_t broken = hk_ckpt_get_i64(&vc), n = hk_ckpt_get_i64(&vc);
+        const unsigned char *mask = hk_ckpt_take(&vc, (size_t)n);
         int64_t set = 0;
         for (int64_t k = 0; k < n; k++) set += mask[k] != 0;
         if ((coloured != 0 && coloured != 1) || (n && set != broken))
@@ -646,12 +562,12 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
         hk_world_set_integrator(w, &saved_def);
         CK_FAIL("out of memory while restoring");
     }
-    cursor fc = {data, c.len, fam_at, 0};
+    hk_ckpt_cursor fc = {data, c.len, fam_at, 0};
     for (uint32_t i = 0; i < nf; i++) {
         hk_family *f = &w->families[i];
-        const int coloured = get_i32(&fc);
-        get_i64(&fc);
-        take(&fc, (size_t)get_i64(&fc));
+        const int coloured = hk_ckpt_get_i32(&fc);
+        hk_ckpt_get_i64(&fc);
+        hk_ckpt_take(&fc, (size_t)hk_ckpt_get_i64(&fc));
         if (coloured && f->kind == HK_FAMILY_LIST &&
             hk_colour_family(f, w->bodies[f->body].first, w->bodies[f->body].count) != 0) {
             hk_world_set_integrator(w, &saved_def);
@@ -667,12 +583,12 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
         memcpy(w->pz, prev[2], bytes);
     }
     for (uint32_t i = 0; i < nb; i++) {
-        cursor bc = {bodies + (size_t)i * (4 + 9 * 8), 4 + 9 * 8, 0, 0};
+        hk_ckpt_cursor bc = {bodies + (size_t)i * (4 + 9 * 8), 4 + 9 * 8, 0, 0};
         hk_body *body = &w->bodies[i];
-        body->anchor = get_i32(&bc);
-        for (int k = 0; k < 3; k++) body->anchor_pos[k] = get_f64(&bc);
-        for (int k = 0; k < 3; k++) body->anchor_vel[k] = get_f64(&bc);
-        for (int k = 0; k < 3; k++) body->origin[k] = get_f64(&bc);
+        body->anchor = hk_ckpt_get_i32(&bc);
+        for (int k = 0; k < 3; k++) body->anchor_pos[k] = hk_ckpt_get_f64(&bc);
+        for (int k = 0; k < 3; k++) body->anchor_vel[k] = hk_ckpt_get_f64(&bc);
+        for (int k = 0; k < 3; k++) body->origin[k] = hk_ckpt_get_f64(&bc);
     }
     for (uint32_t i = 0; i < ns; i++) {
         double v[8];
@@ -686,10 +602,10 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
     fc.at = fam_at;
     for (uint32_t i = 0; i < nf; i++) {
         hk_family *f = &w->families[i];
-        get_i32(&fc);
-        f->broken_count = get_i64(&fc);
-        const int64_t n = get_i64(&fc);
-        const void *mask = take(&fc, (size_t)n);
+        hk_ckpt_get_i32(&fc);
+        f->broken_count = hk_ckpt_get_i64(&fc);
+        const int64_t n = hk_ckpt_get_i64(&fc);
+        const void *mask = hk_ckpt_take(&fc, (size_t)n);
         if (n) memcpy(f->broken, mask, (size_t)n);
     }
     for (uint32_t i = 0; i < nsurf; i++) {
@@ -732,6 +648,9 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
 int hk_checkpoint_read(hk_world *w, hk_energy_guard *guard, uint64_t scene_digest, const char *path, char *err,
                        size_t errlen)
 {
+    /* pieces written over ranks (read by one process or any number of ranks), or any checkpoint over ranks */
+    if ((w->part && w->part->ranks > 1) || hk_checkpoint_is_index(path))
+        return hk_checkpoint_read_pieces(w, guard, scene_digest, path, err, errlen);
     size_t len = 0;
     char *text, why[512];
     hk_state_write(w); /* the device takes the checkpoint's state before its next step (core/device) */

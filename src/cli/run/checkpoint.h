@@ -10,8 +10,6 @@
 #include "diagnosis.h"
 #include "hooke/hooke.h"
 
-#define HK_CHECKPOINT_VERSION 9
-
 /* The scene digest a checkpoint carries: 64-bit FNV-1a over the bytes of
  * the scene file, then of every file it loaded (its meshes, in scene
  * order), so a checkpoint is refused once any of them has changed. Returns

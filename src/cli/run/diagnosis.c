@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "external.h"
+#include "part.h"
 #include "response.h"
 #include "springs.h"
 #include "world.h"
@@ -35,6 +36,7 @@ double hk_omega_max(const hk_world *w)
     double *row = calloc((size_t)(p->count ? p->count : 1), sizeof *row);
     if (!row) return 0;
     omega_ctx c = {p, row};
+    /* on a distributed world the springs held here: every spring of each particle this rank computes */
     for (int f = 0; f < w->family_count; f++) hk_springs_visit(&w->families[f], omega_visit, &c);
     double external = hk_external_stiffness(&w->def); /* the per-particle forces' (the ground's) */
     const hk_collider *col; /* a particle may press on the ground, a collider and another body at once */
@@ -42,8 +44,12 @@ double hk_omega_max(const hk_world *w)
     const hk_contact_def cd = hk_world_contact(w);
     if (cd.bodies || cd.self) external += cd.stiffness;
     double best = 0;
-    for (int i = 0; i < p->count; i++) best = fmax(best, row[i] + external * p->inv_mass[i]);
+    int one[2];
+    const int *span, spans = hk_world_spans(w, one, &span);
+    for (int s = 0; s < spans; s++)
+        for (int i = span[2 * s]; i < span[2 * s + 1]; i++) best = fmax(best, row[i] + external * p->inv_mass[i]);
     free(row);
+    hk_part_reduce(w, &best, 1, HK_REDUCE_MAX_F64);
     return sqrt(best);
 }
 
@@ -86,6 +92,7 @@ static int contact_damping_excess(const hk_world *w, damping_excess *out)
     if (in->implicit) return 0; /* the solve takes the damping implicitly: stable at any ratio */
     double inv_m = 0;
     for (int i = 0; i < w->p.count; i++) inv_m = fmax(inv_m, (double)w->p.inv_mass[i]);
+    hk_part_reduce(w, &inv_m, 1, HK_REDUCE_MAX_F64);
     if (!(inv_m > 0)) return 0;
     const double h = hk_world_integrator(w).dt / hk_world_substeps(w);
     const hk_collider *col;
@@ -178,13 +185,20 @@ static void floor_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b, 
     *(double *)ctx += 0.5 * (double)f->params.k * e * e;
 }
 
+/* The floor's sum over family fi's springs from the sources [l0, l1) (a relay's piece: part.h). */
+static void floor_piece(void *ctx, void *state, int fi, int64_t l0, int64_t l1)
+{
+    const hk_world *w = ctx;
+    hk_springs_visit_sources(&w->families[fi], l0, l1, floor_visit, state);
+}
+
 void hk_energy_guard_init(hk_energy_guard *g, const hk_world *w)
 {
     memset(g, 0, sizeof *g);
     g->active = !energy_source(w, g->source, sizeof g->source);
     const hk_stats s = hk_world_stats(w);
-    double floor = 0;
-    for (int f = 0; f < w->family_count; f++) hk_springs_visit(&w->families[f], floor_visit, &floor);
+    double floor = 0; /* every spring in order, relayed over the ranks of a distributed world */
+    hk_part_relay(w, 1, &floor, sizeof floor, floor_piece, (void *)w);
     g->e0 = s.total;
     g->scale = fmax(fmax(fabs(s.total), fabs(s.kinetic) + fabs(s.gravity) + fabs(s.spring)), floor);
     g->g0 = s.gravity;
@@ -203,12 +217,28 @@ int hk_energy_runaway(hk_energy_guard *g, const hk_stats *s, int64_t substeps)
            !(s->total - g->e0 <= HK_ENERGY_GROWTH * g->scale + hk_energy_rounding(g, substeps));
 }
 
-/* Total mass of body b [kg] (free particles: the load its springs carry). */
+/* The free mass of the particles [l0, l1) of body b added to *state when b is the body asked for (ctx). */
+typedef struct mass_of {
+    const hk_world *w;
+    int body;
+} mass_of;
+
+static void mass_piece(void *ctx, void *state, int b, int64_t l0, int64_t l1)
+{
+    const mass_of *mo = ctx;
+    if (b != mo->body) return;
+    const int64_t base = hk_body_base(&mo->w->bodies[b]);
+    for (int64_t l = l0; l < l1; l++)
+        if (mo->w->p.inv_mass[base + l] != 0) *(double *)state += mo->w->p.mass[base + l];
+}
+
+/* Total mass of body b [kg] (free particles: the load its springs carry), in particle order (relayed over the ranks
+ * of a distributed world). */
 static double body_mass(const hk_world *w, int b)
 {
     double m = 0;
-    for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++)
-        if (w->p.inv_mass[i] != 0) m += w->p.mass[i];
+    mass_of mo = {w, b};
+    hk_part_relay(w, 0, &m, sizeof m, mass_piece, &mo);
     return m;
 }
 
@@ -346,9 +376,7 @@ int64_t hk_check_cadence(const hk_world *w)
     const hk_contact_def c = hk_world_contact(w);
     if (c.bodies || c.self) return 1;
     int64_t every = 1;
-    for (int64_t items = hk_world_particles(w).count + hk_world_spring_count(w); items > 4096 && every < 256;
-         items /= 2)
-        every *= 2;
+    for (int64_t items = w->gcount + hk_world_spring_count(w); items > 4096 && every < 256; items /= 2) every *= 2;
     return every;
 }
 

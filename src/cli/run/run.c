@@ -24,12 +24,15 @@
 #include "frames.h"
 #include "hooke/hooke.h"
 #include "mpi_ranks.h"
+#include "part.h"
 #include "progress.h"
 #include "run_args.h"
 #include "scene.h"
 #include "state_io.h"
 #include "stats_csv.h"
 #include "topology.h"
+#include "whole_frames.h"
+#include "world.h"
 
 static double now_s(void)
 {
@@ -76,7 +79,10 @@ typedef struct run_state {
     int threads_capped; /* the default thread count was lowered to fit the problem's springs */
     double stretch_limit;
     int threads;
-    hk_frames *frames;
+    hk_frames *frames;     /* over MPI ranks: the VTK frames, in pieces */
+    hk_whole_frames whole; /* over MPI ranks: the formats drawn from the whole state (rank 0's copy) */
+    int has_whole;
+    hk_world_def base; /* the environment's tuning, which the scene's world starts from */
     hk_stats_csv stats;
     int has_stats;
     hk_energy_guard guard;
@@ -133,10 +139,15 @@ static int prolog(const run_opts *o, run_state *r)
     hk_world_def base; /* the environment's tuning (env.h) */
     if (hk_env_world_def(&base, what, sizeof what) != 0) snprintf(err, sizeof err, "hooke: error: %s", what);
     base.device = (hk_device_kind)o->device;
-    const int unread = what[0] || hk_scene_load_on(o->scene, &base, &r->sc, err, sizeof err) != 0;
+    r->base = base;
+    /* over MPI ranks each rank builds only the rows of the lattices it holds, once the world is shared out
+     * (hk_mpi_distribute); the reference path is computed whole on every rank */
+    const int share = hk_mpi_ranks() > 1 && !(base.kernels && strcmp(base.kernels, "reference") == 0);
+    const int unread =
+        what[0] || hk_scene_load_for(o->scene, &base, share ? hk_mpi_ranks() : 1, &r->sc, err, sizeof err) != 0;
     hk_world *w = r->w = r->sc.world;
     if (!unread)
-        snprintf(what, sizeof what, "built %d particles and %lld springs", hk_world_particles(w).count,
+        snprintf(what, sizeof what, "built %d particles and %lld springs", w->gcount,
                  (long long)hk_world_spring_count(w));
     phase_end(&ph, unread ? NULL : what);
     if (unread) {
@@ -198,6 +209,16 @@ static int prolog(const run_opts *o, run_state *r)
         fprintf(stderr, "hooke: error: %s\n", err);
         return HK_EXIT_INPUT;
     }
+    return HK_EXIT_OK;
+}
+
+/* The run's start once every rank holds its share: the energy bound, the initial state's check or the checkpoint.
+ * Every rank runs it (the figures are reductions over the ranks: the same verdict on each); rank 0 prints. */
+static int start(const run_opts *o, run_state *r)
+{
+    char err[1024];
+    hk_world *w = r->w;
+    phase ph;
     hk_energy_guard_init(&r->guard, w); /* the energy bound from step 0's state; a checkpoint carries it on */
     if (!o->restart) {                  /* a state no run could start from is the scene's error */
         if (hk_start_refused(w, r->stretch_limit, r->sc.body_line, o->scene, err, sizeof err)) {
@@ -207,10 +228,13 @@ static int prolog(const run_opts *o, run_state *r)
         return HK_EXIT_OK;
     }
     phase_begin(o, &ph, "reading the checkpoint");
-    const int unrestored = hk_checkpoint_read(w, &r->guard, r->digest, o->restart, err, sizeof err) != 0;
+    const int failed = hk_checkpoint_read(w, &r->guard, r->digest, o->restart, err, sizeof err) != 0;
+    const int unrestored = hk_mpi_any(failed); /* every rank reads its part: all go on, or none */
     phase_end(&ph, unrestored ? NULL : "read the checkpoint");
     if (unrestored) {
-        fprintf(stderr, "hooke: error: %s\n", err);
+        if (failed) fprintf(stderr, "hooke: error: %s\n", err);
+        if (failed && hk_mpi_rank() != 0) hk_mpi_note("error: %s", err);
+        if (!failed) hk_mpi_note("stopping: another rank could not read its part of the checkpoint");
         return HK_EXIT_INPUT;
     }
     const int64_t at = hk_world_step_count(w);
@@ -238,6 +262,14 @@ static int device_start(const run_opts *o, hk_world *w)
     return HK_EXIT_OK;
 }
 
+/* The frame of the world's current step in every format asked for; 0, or -1 with the message in err (over MPI
+ * ranks every rank's verdict). */
+static int write_frames(run_state *r, char *err, size_t errlen)
+{
+    if (r->frames && hk_frames_write(r->frames, r->w, err, errlen) != 0) return -1;
+    return r->has_whole ? hk_whole_frames_write(&r->whole, r->w, err, errlen) : 0;
+}
+
 /* Opens the frames and the stats (continuing them after a restart), after
  * checking that the files written later (the final state, the checkpoint)
  * can be written: a bad path is found before the run, not after it. The
@@ -250,30 +282,64 @@ static int open_outputs(const run_opts *o, run_state *r)
     const struct {
         const char *path, *flag;
     } later[] = {{o->state_out, "--state-out"}, {o->checkpoint, "--checkpoint"}};
-    for (size_t i = 0; i < sizeof later / sizeof later[0]; i++)
+    int rc = HK_EXIT_OK; /* over MPI ranks: rank 0's files (the stats, the final state, a checkpoint's index) */
+    for (size_t i = 0; i < sizeof later / sizeof later[0] && hk_mpi_rank() == 0; i++)
         if (later[i].path && hk_out_probe(later[i].path) != 0) {
             fprintf(stderr, "hooke: error: cannot write %s: %s (%s, checked before the run starts)\n", later[i].path,
                     strerror(errno), later[i].flag);
-            return HK_EXIT_IO;
+            rc = HK_EXIT_IO;
+            break;
         }
     const int on_grid = r->first % r->every == 0;
+    if (rc == HK_EXIT_OK && o->stats && hk_mpi_rank() == 0) {
+        const int bad = hk_stats_csv_open(&r->stats, o->stats, r->w, r->first, on_grid, err, sizeof err);
+        if (bad) {
+            fprintf(stderr, "%s%s\n", bad == -2 ? "" : "hooke: error: ", err);
+            rc = bad == -2 ? HK_EXIT_INPUT : HK_EXIT_IO;
+        } else if (r->stats.warning[0]) {
+            fprintf(stderr, "hooke: warning: %s\n", r->stats.warning);
+        }
+    }
+    if (hk_mpi_rank() != 0) r->stats.fd = -1; /* another rank's: its rows made, not written (stats_csv.h) */
+    const int mine = rc;
+    rc = hk_mpi_share_int(rc);
+    if (rc != mine) hk_mpi_note("stopping: rank 0 could not open its outputs (its message above)");
+    if (rc != HK_EXIT_OK) return rc;
+    r->has_stats = o->stats != NULL;
+    if (r->has_stats && hk_mpi_share_int(r->stats.first_due)) { /* over ranks: the first row, made by every rank */
+        const int failed = hk_stats_csv_row(&r->stats, r->w, NULL, err, sizeof err) != 0;
+        if (failed) fprintf(stderr, "hooke: error: %s\n", err);
+        if (hk_mpi_any(failed)) {
+            if (!failed) hk_mpi_note("stopping: rank 0 could not open its outputs (its message above)");
+            return HK_EXIT_IO;
+        }
+    }
     if (o->out_dir) {
-        r->frames = hk_frames_open(o->out_dir, o->formats, r->first, err, sizeof err);
-        if (r->frames) hk_frames_set_camera(r->frames, &o->camera);
-        if (!r->frames || (on_grid && hk_frames_write(r->frames, r->w, err, sizeof err) != 0)) {
+        /* over MPI ranks every rank writes its piece of a VTK frame (vtk_piece.h), and rank 0 the other formats from
+         * its copy of the whole world (whole_frames.h) */
+        const int vtk = o->formats & (1 << 0), shared = r->w->part && r->w->part->ranks > 1;
+        const int pieces = shared ? vtk : o->formats, whole = shared ? o->formats & ~vtk : 0;
+        if (pieces) {
+            r->frames = hk_frames_open(o->out_dir, pieces, r->first, err, sizeof err);
+            if (r->frames) hk_frames_set_camera(r->frames, &o->camera);
+            const int failed = !r->frames;
+            if (failed) fprintf(stderr, "hooke: error: %s\n", err);
+            if (failed && hk_mpi_rank() != 0) hk_mpi_note("error: %s", err);
+            if (hk_mpi_any(failed)) return HK_EXIT_IO;
+        }
+        if (whole) {
+            if (hk_whole_frames_open(&r->whole, o->scene, &r->base, o->out_dir, whole, r->first, &o->camera, err,
+                                     sizeof err) != 0) {
+                fprintf(stderr, "hooke: error: %s\n", err);
+                return HK_EXIT_IO;
+            }
+            r->has_whole = 1;
+        }
+        if (on_grid && write_frames(r, err, sizeof err) != 0) {
             fprintf(stderr, "hooke: error: %s\n", err);
             return HK_EXIT_IO;
         }
         if (on_grid) r->last_frame = r->first;
-    }
-    if (o->stats) {
-        const int bad = hk_stats_csv_open(&r->stats, o->stats, r->w, r->first, on_grid, err, sizeof err);
-        if (bad) {
-            fprintf(stderr, "%s%s\n", bad == -2 ? "" : "hooke: error: ", err);
-            return bad == -2 ? HK_EXIT_INPUT : HK_EXIT_IO;
-        }
-        if (r->stats.warning[0]) fprintf(stderr, "hooke: warning: %s\n", r->stats.warning);
-        r->has_stats = 1;
     }
     return HK_EXIT_OK;
 }
@@ -295,7 +361,7 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
         return 1;
     }
     const int last = s == r->end || stopping(r);
-    const int frame_now = r->frames && (s % r->every == 0 || last);
+    const int frame_now = o->out_dir && (s % r->every == 0 || last);
     hk_stats st; /* this step's statistics, when the check took them (the stats row reuses them) */
     int checked = 0;
     if (s % check_every == 0 || last || frame_now || hk_world_solver_stats(w).diverged) {
@@ -307,7 +373,7 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
         if (bad || hk_energy_runaway(&r->guard, &st, substeps)) {
             hk_progress_end(pr);
             hk_report_blowup(stderr, w, bad ? &b : NULL, &r->guard, e, substeps, o->scene, r->stretch_limit);
-            if (r->frames && r->last_frame >= 0)
+            if (o->out_dir && r->last_frame >= 0)
                 fprintf(stderr, "hooke: last good frame: %s/frame_%06lld (step %lld)\n", o->out_dir,
                         (long long)r->last_frame, (long long)r->last_frame);
             r->blew_up = 1;
@@ -319,7 +385,7 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
     /* the outputs' time, apart from the steps' (the summary line's output_s) */
     const double t_out = frame_now || stats_now || checkpoint_now ? now_s() : 0;
     if (frame_now) {
-        if (hk_frames_write(r->frames, w, err, sizeof err) != 0) {
+        if (write_frames(r, err, sizeof err) != 0) {
             hk_progress_end(pr);
             fprintf(stderr, "hooke: error: %s\n", err);
             r->io_failed = 1;
@@ -327,15 +393,19 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
         }
         r->last_frame = s;
     }
-    if (stats_now && hk_stats_csv_row(&r->stats, w, checked ? &st : NULL, err, sizeof err) != 0) {
+    const int row_failed = stats_now && hk_stats_csv_row(&r->stats, w, checked ? &st : NULL, err, sizeof err) != 0;
+    if (hk_mpi_any(row_failed)) { /* rank 0 writes the rows */
         hk_progress_end(pr);
-        fprintf(stderr, "hooke: error: %s (at step %lld)\n", err, (long long)s);
+        if (row_failed) fprintf(stderr, "hooke: error: %s (at step %lld)\n", err, (long long)s);
+        if (!row_failed)
+            hk_mpi_note("stopping after step %lld: rank 0 could not write an output (its message above)", (long long)s);
         r->io_failed = 1;
         return 1;
     }
     if (checkpoint_now && hk_checkpoint_write(w, &r->guard, r->digest, o->checkpoint, err, sizeof err) != 0) {
         hk_progress_end(pr);
-        fprintf(stderr, "hooke: error: %s\n", err);
+        fprintf(stderr, "hooke: error: %s\n", err); /* every rank's verdict (checkpoint.h) */
+        if (hk_mpi_rank() != 0) hk_mpi_note("stopping after step %lld: %s", (long long)s, err);
         r->io_failed = 1;
         return 1;
     }
@@ -347,9 +417,9 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
 /* ---- a run over MPI ranks (mpi_ranks.h) ----------------------------------------- */
 
 /* after_step over MPI ranks: every rank agrees on a failed step and a stop
- * signal; when a check or an output may be due (a superset of after_step's
- * cadences), the state is gathered on rank 0, which runs after_step; its
- * verdict is every rank's. 0 to go on, 1 to stop. */
+ * signal, then every rank runs after_step, whose checks and outputs are
+ * reductions over the ranks and pieces each rank writes (the same verdict
+ * on every rank). 0 to go on, 1 to stop. */
 static int after_step_ranks(const run_opts *o, run_state *r, int64_t s, int64_t check_every, hk_progress *pr)
 {
     if (!hk_mpi_active()) return after_step(o, r, s, check_every, pr);
@@ -366,18 +436,7 @@ static int after_step_ranks(const run_opts *o, run_state *r, int64_t s, int64_t 
     }
     r->stop = agreed[1];
     if (r->stop) stop_signal = r->stop;
-    const int outputs = (o->out_dir || o->stats) && s % r->every == 0;
-    if (outputs || s == r->end || r->stop || s % check_every == 0 || hk_world_solver_stats(w).diverged ||
-        (o->checkpoint_every && s % o->checkpoint_every == 0))
-        hk_mpi_gather(w);
-    int verdict = 0;
-    if (hk_mpi_rank() == 0) verdict = after_step(o, r, s, check_every, pr) | r->blew_up << 1 | r->io_failed << 2;
-    verdict = hk_mpi_share_int(verdict);
-    r->blew_up = (verdict >> 1) & 1;
-    r->io_failed = (verdict >> 2) & 1;
-    if (r->io_failed && hk_mpi_rank() != 0)
-        hk_mpi_note("stopping after step %lld: rank 0 could not write an output (its message above)", (long long)s);
-    return verdict & 1;
+    return after_step(o, r, s, check_every, pr);
 }
 
 /* The summary line: the run's total steps and this process's; wall_s the
@@ -401,11 +460,12 @@ static void summary(const run_opts *o, const run_state *r, double wall, int64_t 
     }
     if (r->first > 0) snprintf(extra, sizeof extra, " restarted_at=%lld", (long long)r->first);
     if (stop_signal && !r->blew_up) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " interrupted=1");
-    char ranks[32] = ""; /* over MPI ranks: how many (threads= is per rank) */
-    if (hk_mpi_active()) snprintf(ranks, sizeof ranks, " ranks=%d", hk_mpi_ranks());
+    char ranks[80] = ""; /* over MPI ranks: how many (threads= is per rank), and the largest message of any rank */
+    const double largest = hk_mpi_max_double(hk_mpi_largest_message()); /* every rank */
+    if (hk_mpi_active()) snprintf(ranks, sizeof ranks, " ranks=%d largest_message_bytes=%.0f", hk_mpi_ranks(), largest);
     printf("hooke: scene=%s integrator=%s threads=%d%s particles=%d springs=%lld steps=%lld steps_run=%lld substeps=%d "
            "sim_time=%.6g wall_s=%.6f output_s=%.6f spring_updates_per_s=%.4e%s state_hash=0x%016" PRIx64 "%s%s\n",
-           o->scene, hk_integrator_name(hk_world_integrator(w).kind), r->threads, ranks, hk_world_particles(w).count,
+           o->scene, hk_integrator_name(hk_world_integrator(w).kind), r->threads, ranks, w->gcount,
            (long long)hk_world_spring_count(w), (long long)hk_world_step_count(w), (long long)run, hk_world_substeps(w),
            hk_world_time(w), wall, r->output_s, busy > 0 ? updates / busy : 0.0, solver, hk_world_state_hash(w), extra,
            r->blew_up ? " status=BLOWUP" : "");
@@ -432,25 +492,25 @@ int hk_cmd_run(int argc, char **argv)
         if (worst != rc) hk_mpi_note("stopping: another rank could not start the run (rank 0 prints why)");
         rc = worst;
     }
-    if (rc == HK_EXIT_OK && hk_mpi_distribute(w) != 0) { /* over MPI ranks: each rank's share */
+    if (rc == HK_EXIT_OK && hk_mpi_distribute(w) != 0) { /* over MPI ranks: each rank's share, and its storage */
         if (hk_mpi_rank() == 0) fprintf(stderr, "hooke: error: %s: %s\n", o.scene, hk_world_error(w));
         rc = HK_EXIT_INPUT;
     }
+    if (rc == HK_EXIT_OK) rc = start(&o, &r); /* every rank: the same status */
     if (rc == HK_EXIT_OK && o.device != HK_DEVICE_CPU) rc = device_start(&o, w);
     if (rc == HK_EXIT_OK) {
         r.first = hk_world_step_count(w);
-        const int mine = hk_mpi_rank() == 0 ? open_outputs(&o, &r) : HK_EXIT_OK; /* rank 0 writes every output */
-        rc = hk_mpi_share_int(mine);
-        if (rc != mine) hk_mpi_note("stopping: rank 0 could not open its outputs (its message above)");
+        rc = open_outputs(&o, &r); /* every rank: the same status */
     }
     if (rc != HK_EXIT_OK) {
         hk_frames_close(r.frames);
+        hk_whole_frames_close(&r.whole);
         hk_stats_csv_close(&r.stats, NULL, 0);
         hk_scene_free(&r.sc);
         return rc;
     }
     if (!o.quiet) {
-        const int particles = hk_world_particles(w).count, substeps = hk_world_substeps(w);
+        const int particles = w->gcount, substeps = hk_world_substeps(w);
         const long long springs = (long long)hk_world_spring_count(w);
         char outputs[96] = "";
         if ((o.out_dir || o.stats) && r.every_chosen)
@@ -468,7 +528,7 @@ int hk_cmd_run(int argc, char **argv)
                 fit, outputs);
     }
 
-    if (hk_mpi_rank() == 0) hk_warn_unstable(stderr, w, o.scene);
+    hk_warn_unstable(stderr, w, o.scene); /* every rank (its figures are reductions); rank 0 prints */
 
     /* loop: step, checks, outputs; SIGINT and SIGTERM end it after the step in hand */
     const int64_t check_every = hk_check_cadence(w), updates0 = hk_world_spring_updates(w);
@@ -483,26 +543,28 @@ int hk_cmd_run(int argc, char **argv)
     }
     const double wall = now_s() - t0;
     hk_progress_end(&progress);
-    hk_mpi_gather(w); /* over MPI ranks: the final state on rank 0, which writes and hashes it */
     if (hk_mpi_active()) stop_signal = r.stop;
 
     /* epilog: every output closed whole, the summary line, the exit status */
     char err[1024];
     hk_frames_close(r.frames);
+    hk_whole_frames_close(&r.whole);
     if (r.has_stats && hk_stats_csv_close(&r.stats, err, sizeof err) != 0) {
         fprintf(stderr, "hooke: error: %s\n", err);
         r.io_failed = 1;
     }
-    if (hk_mpi_rank() == 0 && !r.blew_up && o.state_out && hk_state_write_file(w, o.state_out) != 0) {
+    r.io_failed = hk_mpi_share_int(r.io_failed); /* rank 0's stats file: every rank's exit status */
+    /* over MPI ranks the state file is rank 0's, each rank's part sent to it in turn (state_io.h) */
+    if (!r.blew_up && o.state_out && hk_state_write_file(w, o.state_out) != 0) {
         fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.state_out, strerror(errno));
         r.io_failed = 1;
     }
-    if (hk_mpi_rank() == 0 && !r.blew_up && !r.io_failed && o.checkpoint_on_exit &&
+    r.io_failed = hk_mpi_share_int(r.io_failed);
+    if (!r.blew_up && !r.io_failed && o.checkpoint_on_exit &&
         hk_checkpoint_write(w, &r.guard, r.digest, o.checkpoint, err, sizeof err) != 0) {
-        fprintf(stderr, "hooke: error: %s\n", err);
+        fprintf(stderr, "hooke: error: %s\n", err); /* every rank's verdict (checkpoint.h) */
         r.io_failed = 1;
     }
-    r.io_failed = hk_mpi_share_int(r.io_failed); /* rank 0's files: every rank's exit status */
     if (stop_signal && !o.quiet)
         fprintf(stderr, "hooke: %s at step %lld; the outputs are closed and whole%s\n",
                 stop_signal == SIGINT ? "interrupted (SIGINT)" : "stopped (SIGTERM)", (long long)hk_world_step_count(w),

@@ -10,7 +10,7 @@
  *   # hooke state v1 particles=N time=T steps=S real=float|double
  * then one line per particle: "index x y z vx vy vz inv_mass" with enough
  * digits to round-trip exactly. Returns 0 or -1 (errno set). */
-int hk_state_write(const hk_world *w, FILE *f);
+int hk_state_text(const hk_world *w, FILE *f);
 int hk_state_write_file(const hk_world *w, const char *path);
 
 #endif

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 
 #include "outfile.h"
+#include "part.h"
 #include "response.h"
 #include "readfile.h"
 
@@ -221,6 +222,13 @@ static void header(const hk_world *w, char *out, size_t len)
     if (at < len) snprintf(out + at, len - at, "\n");
 }
 
+/* v, a figure of body b computed by the rank that holds it, on every rank of a distributed world. */
+static double from_holder(const hk_world *w, int b, double v)
+{
+    if (w->part) hk_part_bcast(w, &v, sizeof v, w->part->body[b].owner >= 0 ? w->part->body[b].owner : 0);
+    return v;
+}
+
 static void write_row(FILE *f, const hk_world *w, const hk_stats *known)
 {
     const hk_stats s = known ? *known : hk_world_stats(w);
@@ -229,15 +237,20 @@ static void write_row(FILE *f, const hk_world *w, const hk_stats *known)
             s.kinetic, d, s.gravity, d, s.spring, d, s.total, d, s.max_stretch, (long long)s.broken);
     for (int b = 0; b < hk_world_body_count(w); b++)
         if (hk_world_body_has_pressure(w, b))
-            fprintf(f, ",%.*g,%.*g", d, hk_world_body_volume(w, b, HK_VOLUME_GAUSS), d, hk_world_body_pressure(w, b));
+            fprintf(f, ",%.*g,%.*g", d, from_holder(w, b, hk_world_body_volume(w, b, HK_VOLUME_GAUSS)), d,
+                    from_holder(w, b, hk_world_body_pressure(w, b)));
     if (has_solver(w)) {
         const hk_solver_stats st = hk_world_solver_stats(w);
         const int current = st.step + 1 == hk_world_step_count(w); /* the row's step took a solve */
         fprintf(f, ",%d,%.3e", current ? st.cg_iterations : 0, current ? st.cg_residual : 0.0);
     }
-    if (hk_world_collider_count(w)) {
+    if (hk_world_collider_count(w)) { /* over a distributed world's ranks: each counts the particles it computes */
         const hk_contact_survey c = hk_contact_counts(w, NULL);
-        fprintf(f, ",%lld,%.*g,%lld", (long long)c.contacts, d, c.min_gap, (long long)c.inside);
+        int64_t n[2] = {c.contacts, c.inside};
+        double gap = c.min_gap;
+        hk_part_reduce(w, n, 2, HK_REDUCE_SUM_I64);
+        hk_part_reduce(w, &gap, 1, HK_REDUCE_MIN_F64);
+        fprintf(f, ",%lld,%.*g,%lld", (long long)n[0], d, gap, (long long)n[1]);
     }
     fprintf(f, "\n");
 }
@@ -394,7 +407,12 @@ int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int6
         header(w, head, sizeof head);
         if (append_whole(s, head, strlen(head), err, errlen) != 0) return s->failed = 1, -1;
     }
-    return (from == 0 || at_from) && !kept_from ? hk_stats_csv_row(s, w, NULL, err, errlen) : 0;
+    const int due = (from == 0 || at_from) && !kept_from;
+    if (due && w->part && w->part->ranks > 1) { /* its figures are reductions: every rank makes it (run.c) */
+        s->first_due = 1;
+        return 0;
+    }
+    return due ? hk_stats_csv_row(s, w, NULL, err, errlen) : 0;
 }
 
 int hk_stats_csv_row(hk_stats_csv *s, const hk_world *w, const hk_stats *known, char *err, size_t errlen)
@@ -403,8 +421,12 @@ int hk_stats_csv_row(hk_stats_csv *s, const hk_world *w, const hk_stats *known, 
     size_t len = 0;
     FILE *f = open_memstream(&text, &len); /* the row whole in memory first: one write */
     if (!f) return fail(err, errlen, s->path, strerror(errno));
-    write_row(f, w, known);
+    write_row(f, w, known); /* on every rank of a distributed world: its figures are reductions over them */
     const int bad = fclose(f) != 0 || !text;
+    if (s->fd < 0) { /* a rank that writes no file (rank 0 writes it) */
+        free(text);
+        return 0;
+    }
     int rc = bad ? fail(err, errlen, s->path, "out of memory for a row") : append_whole(s, text, len, err, errlen);
     free(text);
     if (rc == 0) rc = still_there(s, err, errlen);

@@ -56,11 +56,14 @@ typedef struct hk_stats_csv {
     dev_t dev;         /* the file opened, which the path must still name */
     ino_t ino;
     char warning[1024]; /* after a restart's open: what was dropped that the caller should warn of ("": nothing) */
+    int first_due;      /* a distributed world's open left its first row to every rank's hk_stats_csv_row */
 } hk_stats_csv;
 
 /* Opens the stats file of a run whose world is at step `from`; at_from:
  * the run has a row at that step (its output grid holds it). A run from
- * step 0 (re)writes the file: the header and the row of step 0. A restart
+ * step 0 (re)writes the file: the header and the row of step 0 (of a world
+ * shared out over ranks, whose figures are reductions that every rank
+ * takes part in, the row is left to the caller: s->first_due). A restart
  * (from > 0) keeps the header and the rows before step `from` of the file
  * that is there, and its row at `from` when at_from (later rows, and a row
  * at `from` off the grid, written by the run that was interrupted, are
@@ -83,6 +86,8 @@ int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int6
  * world's statistics at this step when the caller has them (hk_world_check_stats), else NULL. 0, or -1 with the
  * message. */
 int hk_stats_csv_row(hk_stats_csv *s, const hk_world *w, const hk_stats *known, char *err, size_t errlen);
+/* On a distributed world every rank makes each row (its figures are reductions over the ranks) and rank 0 writes
+ * it: the other ranks' writer is never opened (fd -1), and the row then goes nowhere. */
 /* Closes the file (safe on one never opened, or zeroed); with err, fails as a row does when the path no longer
  * names the file. 0, or -1 with the message. */
 int hk_stats_csv_close(hk_stats_csv *s, char *err, size_t errlen);

@@ -231,13 +231,25 @@ static int merge_group(const hk_world *w, hk_unit *u, const hk_sweep_plan *plans
 }
 
 /* The units of the pass: groups of alike bodies, runs of other consecutive
- * solo bodies, and every other body a unit of its own; 0 or -1. */
+ * solo bodies, and every other body a unit of its own; on a distributed
+ * world the units its shares were cut from (part.h), since the bodies
+ * another rank holds have no springs here (a group this rank does not hold
+ * is not merged). 0 or -1. */
 static int plan_units(const hk_world *w, hk_engine *e, int bodies)
 {
     e->units = calloc((size_t)(bodies ? bodies : 1), sizeof *e->units);
     if (!e->units) return -1;
     const hk_sweep_plan *plans = e->plans;
-    for (int b = 0; b < bodies;) {
+    const struct hk_part *pt = w->part;
+    for (int q = 0; pt && q < pt->unit_count; q++) {
+        hk_unit *u = &e->units[e->unit_count++];
+        u->first = u->mine_lo = pt->unit[q].first;
+        u->end = u->mine_hi = pt->unit[q].end;
+        u->kind = pt->unit[q].kind;
+        if (u->kind != UNIT_TEAM && unit_work(u, plans) != 0) return -1;
+        if (u->kind == UNIT_GROUP && w->bodies[u->first].count > 0 && merge_group(w, u, plans) != 0) return -1;
+    }
+    for (int b = pt ? bodies : 0; b < bodies;) {
         hk_unit *u = &e->units[e->unit_count++];
         u->first = b;
         u->end = b + 1;
@@ -358,6 +370,7 @@ int hk_engine_units(hk_world *w, hk_unit_view **out)
         v[q].end = u->end;
         v[q].by_body = u->kind == UNIT_SOLO;
         v[q].slabs = u->kind == UNIT_TEAM && sp->nfam > 0 && !sp->has_list && sp->surface < 0;
+        v[q].kind = u->kind;
     }
     *out = v;
     return e->unit_count;

@@ -49,6 +49,7 @@ const hk_packed *hk_engine_packed(const hk_world *w);
 typedef struct hk_unit_view {
     int first, end;
     int by_body, slabs;
+    int kind; /* engine.c's kind of unit (a distributed world's engine keeps it: dist/part.h hk_part_unit) */
 } hk_unit_view;
 int hk_engine_units(hk_world *w, hk_unit_view **out);
 /* The plan of body b, after hk_engine_prepare (valid until a body or family

@@ -119,7 +119,7 @@ int hk_sweep_plan_body(const hk_world *w, int body, const int *fams, int nfams, 
     const hk_body *b = &w->bodies[body];
     memset(sp, 0, sizeof *sp);
     sp->body = body;
-    sp->base = b->first;
+    sp->base = hk_body_base(b);
     sp->nx = b->nx;
     sp->ny = b->ny;
     sp->nrows = b->ny * b->nz;
@@ -129,7 +129,7 @@ int hk_sweep_plan_body(const hk_world *w, int body, const int *fams, int nfams, 
     int n = 0;
     int64_t springs = 0;
     for (int q = 0; q < nfams; q++) {
-        springs += w->families[fams[q]].count;
+        springs += w->families[fams[q]].total;
         if (w->families[fams[q]].kind == HK_FAMILY_LATTICE)
             n++;
         else
@@ -179,7 +179,7 @@ int hk_sweep_plan_body(const hk_world *w, int body, const int *fams, int nfams, 
     }
     sp->serial_lists = hk_lists_serial(w, sp->list_fam, sp->nlist);
     sp->surface = b->surface >= 0 && hk_surface_active(w, &w->surfaces[b->surface]) ? b->surface : -1;
-    sp->work = b->count + springs;
+    sp->work = b->total + springs; /* over every rank: the same plan wherever the body is held */
     sp->solo = sp->surface < 0 && sp->work <= HK_SOLO_WORK;
     return 0;
 }
@@ -516,7 +516,7 @@ static void sweep_split(const hk_team *tm, hk_world *w, const hk_kernels *k, con
     if (from[0] < to[0]) sweep_block(w, k, sp, ctx, from[0], to[0], space, &lo_end[0], &hi_start[0]);
     if (t == 0) pt->ops->halo_finish(pt->ctx, w, sp->body);
     hk_team_barrier(tm); /* the halo rows are in */
-    if (c == d) { /* no interior: the slab as one block */
+    if (c == d) {        /* no interior: the slab as one block */
         if (t == 0) from[1] = a, to[1] = e;
     } else {
         if (t == 0) from[1] = a, to[1] = c;

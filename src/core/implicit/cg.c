@@ -83,9 +83,9 @@ static void weights_blocks(void *ctx, int64_t i0, int64_t i1)
     const int nb = im->block_count;
     double *part = im->partial; /* per block: the sum of |b_j| / m_j and the free particles */
     for (int64_t i = i0; i < i1; i++) {
-        const int k = im->own[i], g1 = im->block[k + 1];
+        const int k = im->own[i], g1 = im->block[2 * k + 1];
         double s = 0, n = 0;
-        for (int g = im->block[k]; g < g1; g++)
+        for (int g = im->block[2 * k]; g < g1; g++)
             if (p->inv_mass[g] != 0) {
                 s += sqrt((double)b[0][g] * b[0][g] + (double)b[1][g] * b[1][g] + (double)b[2][g] * b[2][g]) *
                      p->inv_mass[g];
@@ -117,9 +117,9 @@ static void free_mass_blocks(void *ctx, int64_t i0, int64_t i1)
     const hk_particles *p = q->p;
     const hk_implicit *im = q->im;
     for (int64_t i = i0; i < i1; i++) {
-        const int k = im->own[i], g1 = im->block[k + 1];
+        const int k = im->own[i], g1 = im->block[2 * k + 1];
         double s = 0;
-        for (int g = im->block[k]; g < g1; g++)
+        for (int g = im->block[2 * k]; g < g1; g++)
             if (p->inv_mass[g] != 0) s += p->mass[g];
         im->partial[k] = s;
     }

@@ -24,6 +24,9 @@
 typedef struct mg_level {
     int n[3];                     /* nodes along i, j, k */
     int64_t nodes, sy, sz, guard; /* strides of j and k; zero entries before and after every array */
+    int wa, we;                   /* the rows (j, k) held: [wa, we), all of them but on a distributed run's first
+                                     coarse level (a rank's rows and the halo rows beside them); the arrays are
+                                     indexed by node (mg_node) and hold nodes wa sy .. we sy */
     int noff;                     /* offsets in use (those along dimensions with n > 1) */
     int off[MG_OFFSETS][3];       /* (i, j, k) of each, lexicographically positive in (k, j, i) */
     int64_t loff[MG_OFFSETS];     /* the same as index distances */
@@ -38,10 +41,13 @@ typedef struct mg_level {
 } mg_level;
 
 typedef struct mg_body {
-    int body, first;
-    int n[3];      /* the body's lattice */
-    int64_t guard; /* the largest |offset| of its families */
-    hk_real *free; /* per local node 1 (free) or 0 (fixed), zero in guards of that size on both sides */
+    int body;
+    int64_t first;  /* the storage index of the body's node 0 (its held nodes [lo, hi) lie at first + l) */
+    int64_t lo, hi; /* the body's nodes held here (all of them in one process) */
+    int n[3];       /* the body's lattice */
+    int64_t guard;  /* the largest |offset| of its families */
+    hk_real *free;  /* per held node l, free[l]: 1 (free) or 0 (fixed), zero in guards of that size on both sides */
+    hk_real *free_mem;
     int levels;
     mg_level *lv; /* lv[0]: the aggregates of the body's nodes */
     double *chol; /* coarsest level: Cholesky factor L of its dense matrix, 3N x 3N, L^T above the diagonal */
@@ -115,6 +121,16 @@ void hk_mg_own_rows(const hk_world *w, const mg_body *B, int *fa, int *fe, int *
  * then every rank's rows shared (hk_part_share_reals): every rank holds the
  * whole level (one thread calls it). */
 void hk_mg_share_rows(const hk_world *w, const mg_level *L, hk_real *const *a, int n, int ca, int ce);
+/* Whether body B's first coarse level is held in part (a distributed run with coarser levels below it): each rank
+ * then holds its rows and the halo rows beside them (hk_mg_level_halo), and computes the second level's rows
+ * above its own, which are then shared. */
+static inline int hk_mg_windowed(const hk_world *w, const mg_body *B) { return w->part && B->levels > 1; }
+/* The rows [*wa, *we) of body B's first coarse level, of cn nodes, that this rank holds when the body has `levels`
+ * levels: all of them, or this rank's rows and the halo rows beside them (hk_mg_windowed). */
+void hk_mg_level_window(const hk_world *w, const mg_body *B, const int cn[3], int levels, int *wa, int *we);
+/* This rank's messages of the rows beside its own on body B's first coarse level (hk_mg_level_halo's); 0, or -1
+ * out of memory. */
+int hk_mg_plan_halo(const hk_world *w, mg_body *B);
 /* Body B's first coarse level: the n arrays a in the rows beside this
  * rank's [ra, re), from the ranks that compute them (one thread calls it). */
 void hk_mg_level_halo(const hk_world *w, mg_body *B, hk_real *const *a, int n, int ra, int re);

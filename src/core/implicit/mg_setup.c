@@ -33,7 +33,7 @@ static void add_contacts(const hk_mg *mg, const hk_world *w, const mg_body *B, i
     const mg_level *L = &B->lv[0];
     for (int k = 0; k < n; k++) {
         const int64_t l = particle[active[k]] - B->first;
-        if (l < 0 || l >= w->bodies[B->body].count) continue;
+        if (l < B->lo || l >= B->hi) continue;
         const int64_t J = aggregate_of(B, l);
         if (J < j0 || J >= j1) continue;
         hk_real blk[6];
@@ -44,7 +44,7 @@ static void add_contacts(const hk_mg *mg, const hk_world *w, const mg_body *B, i
     for (int j = 0; hk_contact_in_system(w) && j < hk_pairs_particles(pr); j++) {
         hk_real blk[6];
         const int64_t l = hk_pairs_diag(pr, j, mg->sK, mg->sD, blk) - B->first;
-        if (l < 0 || l >= w->bodies[B->body].count) continue;
+        if (l < B->lo || l >= B->hi) continue;
         const int64_t J = aggregate_of(B, l);
         if (J < j0 || J >= j1) continue;
         for (int e = 0; e < 6; e++) L->d[e][J] += blk[e];
@@ -57,14 +57,15 @@ static void hk_mg_begin(hk_mg *mg, const hk_team *tm, const hk_world *w)
         mg_body *B = &mg->b[bi];
         mg_level *L = &B->lv[0];
         int g0, gn;
-        hk_team_range(tm, 0, w->bodies[B->body].count, &g0, &gn);
+        hk_team_range(tm, (int)B->lo, (int)(B->hi - B->lo), &g0, &gn);
         for (int64_t l = g0; l < g0 + gn; l++) B->free[l] = w->p.inv_mass[B->first + l] != 0;
-        int j0, jn;
-        hk_team_range(tm, 0, (int)L->nodes, &j0, &jn);
+        int j0, jn; /* the nodes held */
+        hk_team_range(tm, (int)(L->wa * L->sy), (int)((L->we - L->wa) * L->sy), &j0, &jn);
         for (int e = 0; e < 6; e++) memset(L->d[e] + j0, 0, (size_t)jn * sizeof(hk_real));
         for (int o = 0; o < L->noff; o++)
             for (int e = 0; e < 6; e++) memset(L->c[o][e] + j0, 0, (size_t)jn * sizeof(hk_real));
-        int fa, fe, ca, ce; /* the masses of this rank's aggregates */
+        hk_team_barrier(tm); /* zeroed before the masses, which the team shares out otherwise (a rank's rows) */
+        int fa, fe, ca, ce;  /* the masses of this rank's aggregates */
         hk_mg_own_rows(w, B, &fa, &fe, &ca, &ce);
         hk_team_range(tm, (int)(ca * L->sy), (int)((ce - ca) * L->sy), &j0, &jn);
         for (int64_t J = j0; J < j0 + jn; J++) {
@@ -224,7 +225,7 @@ static void hk_mg_add_family(hk_mg *mg, const hk_team *tm, const hk_world *w, in
  * with the first that is not in why. */
 static int level_closed(const mg_level *L, int l, char *why, size_t len)
 {
-    for (int64_t I = 0; I < L->nodes; I++) {
+    for (int64_t I = L->wa * L->sy; I < L->we * L->sy; I++) { /* the nodes held (a halo's partner: a zero guard) */
         const int at[3] = {(int)(I % L->sy), (int)(I / L->sy % L->n[1]), (int)(I / L->sz)};
         for (int o = 0; o < L->noff; o++)
             for (int t = 0; t < 2; t++) {
@@ -268,7 +269,8 @@ typedef struct mg_into {
  * doubles on the stack in 3-D). */
 #define MG_SEGMENT 64
 
-/* Level c = P^T A P of level f: per aggregate, its fine nodes in (k, j, i)
+/* Level c = P^T A P of level f over c's rows [ca, ce): per aggregate, its
+ * fine nodes in (k, j, i)
  * order, each its diagonal block, then its couplings in offset order, each
  * as the block's owner, then as its partner, summed in double. A partner
  * outside the lattice adds an exact zero: a coupling to a node outside is
@@ -276,7 +278,7 @@ typedef struct mg_into {
  * segments of MG_SEGMENT aggregates of a row, and each term goes to all of
  * a segment's sums at once (vector lanes, each aggregate's sums in the
  * order above). */
-static void coarsen(const hk_team *tm, const mg_level *F, mg_level *C)
+static void coarsen(const hk_team *tm, const mg_level *F, mg_level *C, int ca, int ce)
 {
     const int diag = C->noff; /* the sums: C's couplings, then the diagonal */
     mg_into into[8][MG_OFFSETS][2];
@@ -288,7 +290,7 @@ static void coarsen(const hk_team *tm, const mg_level *F, mg_level *C)
             }
     const int segments = (C->n[0] + MG_SEGMENT - 1) / MG_SEGMENT;
     int u0, un;
-    hk_team_range(tm, 0, C->n[1] * C->n[2] * segments, &u0, &un);
+    hk_team_range(tm, ca * segments, (ce - ca) * segments, &u0, &un);
     for (int u = u0; u < u0 + un; u++) {
         const int cr = u / segments, c0 = u % segments * MG_SEGMENT;
         const int cjj = cr % C->n[1], ckk = cr / C->n[1];
@@ -334,8 +336,8 @@ static void coarsen(const hk_team *tm, const mg_level *F, mg_level *C)
  * aggregate of fixed particles only). */
 static void invert_level(const hk_team *tm, mg_level *L)
 {
-    int j0, jn;
-    hk_team_range(tm, 0, (int)L->nodes, &j0, &jn);
+    int j0, jn; /* the nodes held */
+    hk_team_range(tm, (int)(L->wa * L->sy), (int)((L->we - L->wa) * L->sy), &j0, &jn);
     for (int64_t J = j0; J < j0 + jn; J++) {
         const double a[6] = {L->d[0][J], L->d[1][J], L->d[2][J], L->d[3][J], L->d[4][J], L->d[5][J]};
         double c[6];
@@ -396,25 +398,67 @@ static void factor_coarsest(mg_body *B)
         for (int64_t i = j + 1; i < m && i <= j + bw; i++) A[j * m + i] = A[i * m + j];
 }
 
+/* Level L's 6 + 6 noff arrays of its matrix (d, then each coupling's) in a. */
+static int matrix_arrays(mg_level *L, hk_real **a)
+{
+    int n = 0;
+    for (int e = 0; e < 6; e++) a[n++] = L->d[e];
+    for (int o = 0; o < L->noff; o++)
+        for (int e = 0; e < 6; e++) a[n++] = L->c[o][e];
+    return n;
+}
+
+/* A distributed run (one thread calls it): the first level's rows beside this rank's, from the ranks that
+ * computed them (held in part), or every rank's rows on every rank (held whole: the coarsest). */
+static void share_first(const hk_world *w, mg_body *B)
+{
+    mg_level *L = &B->lv[0];
+    hk_real *a[6 + 6 * MG_OFFSETS];
+    const int n = matrix_arrays(L, a);
+    int fa, fe, ca, ce;
+    hk_mg_own_rows(w, B, &fa, &fe, &ca, &ce);
+    if (hk_mg_windowed(w, B))
+        hk_mg_level_halo(w, B, a, n, ca, ce);
+    else
+        hk_mg_share_rows(w, L, a, n, ca, ce);
+}
+
+/* The rows of body B's second level that this rank computes: those above its rows of the first (whole
+ * aggregates: a distributed run cuts on them, hk_part_unit_rows), or all of them. */
+static void second_rows(const hk_world *w, const mg_body *B, int *ca, int *ce)
+{
+    *ca = 0;
+    *ce = all_rows_of(&B->lv[1]);
+    if (!hk_mg_windowed(w, B)) return;
+    int fa, fe, ra, re;
+    hk_mg_own_rows(w, B, &fa, &fe, &ra, &re);
+    hk_mg_coarse_rows(B->lv[0].n, B->lv[1].n, ra, re, ca, ce);
+    if (ra >= re) *ca = *ce = 0;
+}
+
 static void hk_mg_finish(hk_mg *mg, const hk_team *tm, const hk_world *w)
 {
     hk_team_barrier(tm);
-    if (w->part && tm->t == 0) /* a distributed run: every rank's aggregates, on every rank */
-        for (int bi = 0; bi < mg->count; bi++) {
-            mg_body *B = &mg->b[bi];
-            mg_level *L = &B->lv[0];
-            int fa, fe, ca, ce;
-            hk_mg_own_rows(w, B, &fa, &fe, &ca, &ce);
-            hk_mg_share_rows(w, L, L->d, 6, ca, ce);
-            for (int o = 0; o < L->noff; o++) hk_mg_share_rows(w, L, L->c[o], 6, ca, ce);
-        }
+    if (w->part && tm->t == 0)
+        for (int bi = 0; bi < mg->count; bi++) share_first(w, &mg->b[bi]);
     hk_team_barrier(tm);
     for (int bi = 0; bi < mg->count; bi++) {
         mg_body *B = &mg->b[bi];
         for (int l = 0; l < B->levels; l++) {
             if (l > 0) {
-                coarsen(tm, &B->lv[l - 1], &B->lv[l]);
+                /* the second level from a first held in part: each rank its rows, then shared */
+                int ca = 0, ce = all_rows_of(&B->lv[l]);
+                if (l == 1) second_rows(w, B, &ca, &ce);
+                coarsen(tm, &B->lv[l - 1], &B->lv[l], ca, ce);
                 hk_team_barrier(tm); /* coarsen splits by row segments, invert_level by nodes */
+                if (l == 1 && hk_mg_windowed(w, B)) {
+                    if (tm->t == 0) {
+                        hk_real *a[6 + 6 * MG_OFFSETS];
+                        const int n = matrix_arrays(&B->lv[1], a);
+                        hk_mg_share_rows(w, &B->lv[1], a, n, ca, ce);
+                    }
+                    hk_team_barrier(tm);
+                }
             }
             invert_level(tm, &B->lv[l]);
             hk_team_barrier(tm);

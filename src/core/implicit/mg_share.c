@@ -34,9 +34,29 @@ void hk_mg_share_rows(const hk_world *w, const mg_level *L, hk_real *const *a, i
     }
 }
 
-/* This rank's messages of the rows beside its own on body B's first coarse
- * level (every rank's rows from its slab: hk_mg_own_rows); 0, or -1 out of memory. */
-static int plan_level_halo(const hk_world *w, mg_body *B)
+/* The rows of aggregates a halo holds beside a rank's on a level of cn nodes: the couplings reach one aggregate
+ * along j and k, a row (a plane and a row in 3-D). */
+static int halo_rows(const int cn[3]) { return cn[2] > 1 ? cn[1] + 1 : 1; }
+
+void hk_mg_level_window(const hk_world *w, const mg_body *B, const int cn[3], int levels, int *wa, int *we)
+{
+    const int rows = cn[1] * cn[2];
+    *wa = 0;
+    *we = rows;
+    if (!w->part || levels <= 1) return; /* one process, or the coarsest level: solved whole on every rank */
+    int lo = 0, hi = B->n[1] * B->n[2], ca, ce;
+    if (!hk_part_rows(w, B->body, &lo, &hi, NULL) && !hk_part_computes(w, B->body)) lo = hi = 0;
+    hk_mg_coarse_rows(B->n, cn, lo, hi, &ca, &ce);
+    if (ca >= ce) { /* none of it here: no rows */
+        *wa = *we = 0;
+        return;
+    }
+    const int h = halo_rows(cn);
+    *wa = ca - h > 0 ? ca - h : 0;
+    *we = ce + h < rows ? ce + h : rows;
+}
+
+int hk_mg_plan_halo(const hk_world *w, mg_body *B)
 {
     const struct hk_part *pt = w->part;
     const mg_level *L = &B->lv[0];
@@ -60,16 +80,17 @@ static int plan_level_halo(const hk_world *w, mg_body *B)
     free(B->msg);
     B->msg = msg;
     /* the couplings reach one aggregate along j and k: a row, or a plane and a row */
-    B->nmsg = hk_part_plan_halo(pt, rows, L->n[2] > 1 ? L->n[1] + 1 : 1, 0, L->sy, msg);
+    B->nmsg = hk_part_plan_halo(pt, rows, halo_rows(L->n), 0, 0, L->sy, msg);
     B->msg_part = pt;
     free(rows);
     return 0;
 }
 
-/* Without memory for the messages, the whole level goes through a share instead. */
+/* Without memory for the messages, a level held whole goes through a share instead (a level held in part has its
+ * messages from the start: hk_mg_create). */
 void hk_mg_level_halo(const hk_world *w, mg_body *B, hk_real *const *a, int n, int ra, int re)
 {
-    if (B->msg_part != w->part && plan_level_halo(w, B) != 0) {
+    if (B->msg_part != w->part && hk_mg_plan_halo(w, B) != 0) {
         hk_mg_share_rows(w, &B->lv[0], a, n, ra, re);
         return;
     }

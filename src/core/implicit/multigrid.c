@@ -14,15 +14,16 @@ static void level_free(mg_level *L)
     free(L->dots);
 }
 
-/* A level of n[0] x n[1] x n[2] nodes, all arrays zero. */
-static int level_init(mg_level *L, const int n[3])
+/* A level of n[0] x n[1] x n[2] nodes holding the rows [wa, we), all arrays zero. */
+static int level_init(mg_level *L, const int n[3], int wa, int we)
 {
     memset(L, 0, sizeof *L);
     for (int d = 0; d < 3; d++) L->n[d] = n[d];
     L->sy = n[0];
     L->sz = (int64_t)n[0] * n[1];
     L->nodes = L->sz * n[2];
-    L->guard = L->sz + L->sy + 1;
+    L->wa = wa;
+    L->we = we;
     for (int s = 0; s < 27; s++) L->slot[s] = -1;
     for (int k = -1; k <= 1; k++)
         for (int j = -1; j <= 1; j++)
@@ -34,13 +35,16 @@ static int level_init(mg_level *L, const int n[3])
                 L->off[L->noff][2] = k;
                 L->loff[L->noff] = mg_node(L, i, j, k);
                 L->slot[(i + 1) + 3 * (j + 1) + 9 * (k + 1)] = L->noff;
+                if (L->loff[L->noff] > L->guard) L->guard = L->loff[L->noff];
                 L->noff++;
             }
+    L->guard += 1; /* past the farthest neighbour (a row and a node in 2-D, a plane, a row and a node in 3-D) */
     const int arrays = 12 + 6 * L->noff + 15;
-    const size_t len = (size_t)(L->nodes + 2 * L->guard);
+    const size_t len = (size_t)((we - wa) * L->sy + 2 * L->guard);
     L->mem = calloc((size_t)arrays * len, sizeof(hk_real));
     if (!L->mem) return -1;
-    hk_real *next = L->mem + L->guard;
+    /* node I at [I - wa sy] of its array: the held rows, between the guards */
+    hk_real *next = L->mem + L->guard - wa * L->sy;
     for (int e = 0; e < 6; e++, next += len) L->d[e] = next;
     for (int e = 0; e < 6; e++, next += len) L->dinv[e] = next;
     for (int o = 0; o < L->noff; o++)
@@ -85,7 +89,7 @@ static int body_qualifies(const hk_world *w, int bi)
 {
     const hk_body *b = &w->bodies[bi];
     const int64_t nodes = (int64_t)b->nx * b->ny * (b->nz ? b->nz : 1);
-    if (b->nx < 1 || b->ny < 1 || nodes != b->count || nodes < HK_MG_MIN_NODES) return 0;
+    if (b->nx < 1 || b->ny < 1 || nodes != b->total || nodes < HK_MG_MIN_NODES) return 0;
     int lattice = 0;
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
@@ -102,7 +106,7 @@ void hk_mg_free(hk_mg *mg)
     for (int i = 0; i < mg->count; i++) {
         for (int l = 0; l < mg->b[i].levels; l++) level_free(&mg->b[i].lv[l]);
         free(mg->b[i].lv);
-        if (mg->b[i].free) free(mg->b[i].free - mg->b[i].guard);
+        free(mg->b[i].free_mem);
         free(mg->b[i].chol);
         free(mg->b[i].work);
         free(mg->b[i].msg);
@@ -115,7 +119,9 @@ static int body_init(mg_body *B, const hk_world *w, int bi)
 {
     const hk_body *b = &w->bodies[bi];
     B->body = bi;
-    B->first = b->first;
+    B->first = hk_body_base(b); /* node 0's storage (a slab's window holds nodes [lo, hi) of the body) */
+    B->lo = b->lo;
+    B->hi = (int64_t)b->lo + b->count;
     B->n[0] = b->nx;
     B->n[1] = b->ny;
     B->n[2] = b->nz ? b->nz : 1;
@@ -125,17 +131,26 @@ static int body_init(mg_body *B, const hk_world *w, int bi)
         const int64_t off = f->offset < 0 ? -(int64_t)f->offset : f->offset;
         if (f->body == bi && f->kind == HK_FAMILY_LATTICE && off > B->guard) B->guard = off;
     }
-    B->free = calloc((size_t)(b->count + 2 * B->guard), sizeof *B->free);
-    if (!B->free) return -1;
-    B->free += B->guard;
+    B->free_mem = calloc((size_t)(b->count + 2 * B->guard), sizeof *B->free);
+    if (!B->free_mem) return -1;
+    B->free = B->free_mem + B->guard - B->lo;
     B->lv = calloc(32, sizeof *B->lv);
     if (!B->lv) return -1;
+    int all = 0; /* how many levels: halving until HK_MG_COARSEST nodes or one */
+    for (int c[3] = {n[0], n[1], n[2]};;) {
+        for (int d = 0; d < 3; d++) c[d] = (c[d] + 1) / 2;
+        all++;
+        if ((int64_t)c[0] * c[1] * c[2] <= HK_MG_COARSEST || (c[0] == 1 && c[1] == 1 && c[2] == 1)) break;
+    }
     for (;;) {
         for (int d = 0; d < 3; d++) n[d] = (n[d] + 1) / 2;
-        if (level_init(&B->lv[levels], n) != 0) return -1;
+        int wa = 0, we = n[1] * n[2]; /* the first level: a distributed run's rank holds its rows and their halo */
+        if (levels == 0) hk_mg_level_window(w, B, n, all, &wa, &we);
+        if (level_init(&B->lv[levels], n, wa, we) != 0) return -1;
         B->levels = ++levels;
         if (B->lv[levels - 1].nodes <= HK_MG_COARSEST || (n[0] == 1 && n[1] == 1 && n[2] == 1)) break;
     }
+    if (hk_mg_windowed(w, B) && hk_mg_plan_halo(w, B) != 0) return -1; /* its halo's messages, from the start */
     const int64_t m = 3 * B->lv[levels - 1].nodes;
     B->band = coarsest_band(&B->lv[levels - 1]);
     B->chol = malloc((size_t)(m * m) * sizeof *B->chol);
@@ -320,9 +335,9 @@ static void fine_smooth_blocks(void *ctx, int64_t i0, int64_t i1)
     hk_real *const *q = im->v[HK_SYS_Q];
     const int nb = im->block_count;
     for (int64_t i = i0; i < i1; i++) {
-        const int k = im->own[i], g1 = im->block[k + 1];
+        const int k = im->own[i], g1 = im->block[2 * k + 1];
         double s = 0, sq = 0;
-        for (int g = im->block[k]; g < g1; g++) {
+        for (int g = im->block[2 * k]; g < g1; g++) {
             const hk_real a = r[0][g] - tmp[0][g], b = r[1][g] - tmp[1][g], c = r[2][g] - tmp[2][g];
             z[0][g] += om * (iv[0][g] * a + iv[1][g] * b + iv[2][g] * c);
             z[1][g] += om * (iv[1][g] * a + iv[3][g] * b + iv[4][g] * c);

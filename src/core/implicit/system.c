@@ -53,6 +53,8 @@ void hk_implicit_free(hk_implicit *im)
     free(im->span);
     free(im->partial);
     free(im->block);
+    free(im->block_body);
+    free(im->block_at);
     free(im->own);
     free(im->fixed);
     free(im->by_chunks);
@@ -86,11 +88,14 @@ static int body_by_chunks(const hk_world *w, int bi, const int *fams, int n)
 }
 
 /* Per lattice family of a body that does not go by chunks its product
- * buffer: 3 arrays over its body's nodes with a zero guard of the largest
- * |offset| on both sides, zero outside the family's box for good (the
- * gather reads t[l - offset] without tests); then one 6-array block buffer
- * over the largest lattice body, with the same zero guards (the multigrid
- * reads the blocks of l - offset without tests). */
+ * buffer: 3 arrays over its body's nodes held here (all of them in one
+ * process; a slab's window on a distributed world: t[l] for l in the
+ * window) with a zero guard of the largest |offset| on both sides, zero
+ * outside the family's box for good (the gather reads t[l - offset]
+ * without tests); then one 6-array block buffer over the largest lattice
+ * body's held nodes, with the same zero guards (the multigrid reads the
+ * blocks of l - offset without tests), placed for each family's body by
+ * hk_system_block_buffer. */
 static int alloc_products(const hk_world *w, hk_implicit *im)
 {
     free(im->tslab);
@@ -109,7 +114,7 @@ static int alloc_products(const hk_world *w, hk_implicit *im)
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
         if (f->kind != HK_FAMILY_LATTICE) continue;
-        const size_t n = hk_padded((size_t)lattice_nodes(w, f));
+        const size_t n = hk_padded((size_t)(f->hi - f->lo));
         if (!im->by_chunks[f->body]) total += 3 * (n + 2 * guard);
         if (n > largest) largest = n;
     }
@@ -121,12 +126,17 @@ static int alloc_products(const hk_world *w, hk_implicit *im)
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
         if (f->kind != HK_FAMILY_LATTICE || im->by_chunks[f->body]) continue;
-        const size_t n = hk_padded((size_t)lattice_nodes(w, f));
-        for (int c = 0; c < 3; c++, next += n + 2 * guard) im->t[3 * fi + c] = next + guard;
+        const size_t n = hk_padded((size_t)(f->hi - f->lo));
+        for (int c = 0; c < 3; c++, next += n + 2 * guard) im->t[3 * fi + c] = next + guard - f->lo;
     }
     for (int e = 0; e < 6; e++, next += largest + 2 * guard) im->blk[e] = next + guard;
     im->blk_guard = (int64_t)guard;
     return 0;
+}
+
+void hk_system_block_buffer(const hk_implicit *im, const hk_family *f, hk_real *blk[6])
+{
+    for (int e = 0; e < 6; e++) blk[e] = im->blk[e] - f->lo; /* blk[e][l] for the family's held nodes l */
 }
 
 /* The lattice families' views body by body, each body's in family order
@@ -196,54 +206,65 @@ static void alloc_rings(const hk_world *w, hk_implicit *im)
 static int64_t unit_particles(const hk_body *b)
 {
     const int64_t nodes = (int64_t)b->nx * b->ny * (b->nz > 1 ? b->nz : 1);
-    return b->nx > 0 && b->ny > 0 && nodes == b->count ? (int64_t)hk_part_unit_rows(b) * b->nx : b->count;
+    return b->nx > 0 && b->ny > 0 && nodes == b->total ? (int64_t)hk_part_unit_rows(b) * b->nx : b->total;
 }
 
-/* The reduction blocks: every unit of every body cut into HK_SYS_BLOCK
- * particles from its start (and particles in no body, if any, likewise). */
+/* The reduction blocks, numbered alike on every rank: every unit of every
+ * body cut into HK_SYS_BLOCK particles from its start, in the global order
+ * of the particles; block k's body is block_body[k] and its body-local
+ * particles [block_at[2 k], block_at[2 k + 1]). */
 static int make_blocks(const hk_world *w, hk_implicit *im)
 {
     free(im->block);
+    free(im->block_body);
+    free(im->block_at);
     im->block = NULL;
+    im->block_body = NULL;
+    im->block_at = NULL;
     int64_t n = 0;
     for (int pass = 0; pass < 2; pass++) {
         n = 0;
-        int at = 0; /* first particle not yet in a block */
-        for (int bi = 0; bi <= w->body_count; bi++) {
-            const int first = bi < w->body_count ? w->bodies[bi].first : w->p.count;
-            const int64_t unit = bi < w->body_count ? unit_particles(&w->bodies[bi]) : 0;
-            for (int g = at; g < first; g += HK_SYS_BLOCK, n++) /* particles before the body: in no body */
-                if (pass) im->block[n] = g;
-            if (bi == w->body_count) break;
-            const int end = first + w->bodies[bi].count;
-            for (int64_t u = first; u < end; u += unit)
-                for (int64_t g = u; g < u + unit && g < end; g += HK_SYS_BLOCK, n++)
-                    if (pass) im->block[n] = (int)g;
-            at = end > at ? end : at;
+        for (int bi = 0; bi < w->body_count; bi++) {
+            const int64_t unit = unit_particles(&w->bodies[bi]), end = w->bodies[bi].total;
+            for (int64_t u = 0; u < end; u += unit)
+                for (int64_t l = u; l < u + unit && l < end; l += HK_SYS_BLOCK, n++)
+                    if (pass) {
+                        im->block_body[n] = bi;
+                        im->block_at[2 * n] = (int)l;
+                        im->block_at[2 * n + 1] =
+                            (int)(l + HK_SYS_BLOCK < u + unit && l + HK_SYS_BLOCK < end ? l + HK_SYS_BLOCK
+                                  : u + unit < end                                      ? u + unit
+                                                                                        : end);
+                    }
         }
         if (pass) break;
-        im->block = malloc((size_t)(n + 1) * sizeof *im->block);
-        if (!im->block) return -1;
+        im->block_body = malloc((size_t)(n + 1) * sizeof *im->block_body);
+        im->block_at = malloc(2 * (size_t)(n + 1) * sizeof *im->block_at);
+        im->block = malloc(2 * (size_t)(n + 1) * sizeof *im->block);
+        if (!im->block_body || !im->block_at || !im->block) return -1;
     }
-    im->block[n] = w->p.count;
     im->block_count = (int)n;
     return 0;
 }
 
-/* im->own = the blocks whose first particle is this rank's (a block lies
- * whole in one rank's share). */
+/* im->own = the blocks this rank computes, those whose particles it owns (a block lies whole in one rank's
+ * share), and each one's storage range im->block[2 k], im->block[2 k + 1]. */
 static int own_blocks(const hk_world *w, hk_implicit *im)
 {
     free(im->own);
     im->own = malloc((size_t)(im->block_count ? im->block_count : 1) * sizeof *im->own);
     if (!im->own) return -1;
-    int one[2];
-    const int *sp;
-    const int ns = hk_world_spans(w, one, &sp);
     im->own_count = 0;
-    for (int k = 0, s = 0; k < im->block_count; k++) {
-        while (s < ns && sp[2 * s + 1] <= im->block[k]) s++;
-        if (s < ns && sp[2 * s] <= im->block[k]) im->own[im->own_count++] = k;
+    for (int k = 0; k < im->block_count; k++) {
+        const int bi = im->block_body[k];
+        int64_t l0, l1;
+        im->block[2 * k] = im->block[2 * k + 1] = 0;
+        if (!hk_part_owned(w, bi, &l0, &l1) || im->block_at[2 * k] < l0 || im->block_at[2 * k] >= l1) continue;
+        HK_ASSERT(im->block_at[2 * k + 1] <= l1); /* whole in the share */
+        const int64_t base = hk_body_base(&w->bodies[bi]);
+        im->block[2 * k] = (int)(base + im->block_at[2 * k]);
+        im->block[2 * k + 1] = (int)(base + im->block_at[2 * k + 1]);
+        im->own[im->own_count++] = k;
     }
     im->own_part = w->part;
     return 0;
@@ -314,9 +335,12 @@ hk_implicit *hk_implicit_get(hk_world *w)
     }
     if (im && im->capacity == w->p.capacity && im->count == w->p.count && im->families == w->family_count) {
         list_fixed(w, im); /* particles may have been pinned or freed since: the list is cheap */
-        if (im->own_part != w->part && own_blocks(w, im) != 0) {
-            hk_fail_memory(w, "out of memory for the implicit solver");
-            return NULL;
+        if (im->own_part != w->part) {
+            if (own_blocks(w, im) != 0) {
+                hk_fail_memory(w, "out of memory for the implicit solver");
+                return NULL;
+            }
+            im->mg_stale = 1; /* its first coarse level is held by rows as the ranks share them: made again */
         }
         return im;
     }
@@ -448,7 +472,7 @@ static void chunk_apply(const hk_kernels *k, const hk_world *w, const hk_implici
             for (int c = 0; c < 3; c++) views[q].t[c] = RING_ROW(q, c, j);
             views[q].offset = (RING_ROW(q, 0, j) - RING_ROW(q, 0, j - f->dj)) + f->di;
         }
-        const int64_t row = b->first + (int64_t)j * nx;
+        const int64_t row = hk_body_base(b) + (int64_t)j * nx;
         const hk_real *yr[3] = {y[0] + row, y[1] + row, y[2] + row};
         hk_real *outr[3] = {out[0] + row, out[1] + row, out[2] + row};
         k->jacobian_gather(p->mass + row, yr, outr, views, nv, 0, nx, mass);
@@ -523,11 +547,12 @@ static void apply_task(const hk_team *tm, void *ctx)
             const int lo = g0 > b->first ? g0 : b->first, end = l->first + l->count;
             const int hi = g1 < end ? g1 : end;
             if (lo >= hi) continue;
-            const hk_real *yb[3] = {y[0] + b->first, y[1] + b->first, y[2] + b->first};
-            hk_real *ob[3] = {out[0] + b->first, out[1] + b->first, out[2] + b->first};
+            const int64_t base = hk_body_base(b); /* body-local node 0 (a slab's views start there too) */
+            const hk_real *yb[3] = {y[0] + base, y[1] + base, y[2] + base};
+            hk_real *ob[3] = {out[0] + base, out[1] + base, out[2] + base};
             const int v0 = im->body_view[bi];
-            k->jacobian_gather(p->mass + b->first, yb, ob, im->views + v0, im->body_view[bi + 1] - v0, lo - b->first,
-                               hi - lo, a->mass);
+            k->jacobian_gather(p->mass + base, yb, ob, im->views + v0, im->body_view[bi + 1] - v0, lo - base, hi - lo,
+                               a->mass);
         }
     hk_team_barrier(tm);
     /* 3: list families, colour by colour (a group's merged: engine.h) */
@@ -572,15 +597,14 @@ static void invert_block(const double a[6], hk_real out[6])
     for (int e = 0; e < 6; e++) out[e] = (hk_real)(c[e] * q);
 }
 
-/* blk = 0 over the calling task's share of the body's nodes where the
- * blocks pass does not write (outside family f's box, or in rows this
+/* blk = 0 over the calling task's share of the body's held nodes where
+ * the blocks pass does not write (outside family f's box, or in rows this
  * rank does not evaluate): the aggregation and the sums read every node. */
-static void zero_uncomputed(const hk_team *tm, const hk_world *w, const hk_family *f, hk_real *const blk[6],
-                            int64_t nodes)
+static void zero_uncomputed(const hk_team *tm, const hk_world *w, const hk_family *f, hk_real *const blk[6])
 {
     const int nx = w->bodies[f->body].nx;
     int b0, bn, pa, pe;
-    hk_team_range(tm, 0, (int)nodes, &b0, &bn);
+    hk_team_range(tm, (int)f->lo, (int)(f->hi - f->lo), &b0, &bn);
     const int any = product_rows(w, f->body, &pa, &pe);
     for (int64_t l = b0; l < b0 + bn;) {
         const int r = (int)(l / nx);
@@ -627,18 +651,20 @@ static void blocks_task(const hk_team *tm, void *ctx)
         const hk_family *f = &w->families[fi];
         if (f->kind != HK_FAMILY_LATTICE || f->i1 <= f->i0) continue;
         const int64_t nodes = lattice_nodes(w, f);
-        zero_uncomputed(tm, w, f, im->blk, nodes);
+        hk_real *blk[6]; /* over the body's held nodes */
+        hk_system_block_buffer(im, f, blk);
+        zero_uncomputed(tm, w, f, blk);
         if (tm->t == tm->T - 1) /* past the body: a larger body's blocks, read as guard */
-            for (int e = 0; e < 6; e++) memset(im->blk[e] + nodes, 0, (size_t)im->blk_guard * sizeof(hk_real));
+            for (int e = 0; e < 6; e++) memset(blk[e] + f->hi, 0, (size_t)im->blk_guard * sizeof(hk_real));
         hk_team_barrier(tm);
         int r0, r1;
         if (task_rows(tm, w, f->body, &r0, &r1))
             for (int r = r0; r < r1; r++) {
                 const int64_t start = box_row_start(w, f, r);
-                if (start >= 0) k->jacobian_lattice_blocks(f, p, bp->sK, bp->sD, im->blk, start, f->i1 - f->i0);
+                if (start >= 0) k->jacobian_lattice_blocks(f, p, bp->sK, bp->sD, blk, start, f->i1 - f->i0);
             }
         hk_team_barrier(tm);
-        if (hooks) hooks->family(hooks->ctx, tm, w, fi, im->blk);
+        if (hooks) hooks->family(hooks->ctx, tm, w, fi, blk);
         /* the body's nodes in this rank's rows */
         const hk_body *bd = &w->bodies[f->body];
         int lo = 0, hi = bd->ny * (bd->nz > 1 ? bd->nz : 1);
@@ -649,8 +675,8 @@ static void blocks_task(const hk_team *tm, void *ctx)
             const int64_t off = f->offset, l1 = l0 + ln;
             const int64_t t0 = off > l0 ? (off < l1 ? off : l1) : l0, t1 = nodes + off < l1 ? nodes + off : l1;
             for (int e = 0; e < 6; e++) {
-                hk_real *restrict s = sum[e] + bd->first;
-                const hk_real *restrict bk = im->blk[e];
+                hk_real *restrict s = sum[e] + hk_body_base(bd);
+                const hk_real *restrict bk = blk[e];
                 for (int64_t l = l0; l < t0; l++) s[l] += bk[l];
                 for (int64_t l = t0; l < t1; l++) s[l] = s[l] + bk[l] + bk[l - off];
                 for (int64_t l = t1 > t0 ? t1 : t0; l < l1; l++) s[l] += bk[l];

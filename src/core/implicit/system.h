@@ -64,9 +64,10 @@ typedef struct hk_implicit {
     int span_count;
     const struct hk_family *const *lists; /* every list spring once (engine.h hk_engine_lists) */
     int list_count;
-    hk_real *blk[6];                 /* one lattice family's blocks over the largest lattice body, zero guards */
-    int64_t blk_guard;               /* reals of each guard: the largest |offset| at least */
-    int families;                    /* families t was made for */
+    hk_real *blk[6];   /* one lattice family's blocks over the largest lattice body's held nodes, zero guards (at its
+                          family's body: hk_system_block_buffer) */
+    int64_t blk_guard; /* reals of each guard: the largest |offset| at least */
+    int families;      /* families t was made for */
     unsigned char *by_chunks;        /* per body: 1 when its product runs chunk by chunk (system.c) */
     hk_real *chunk_buf;              /* per thread the rings of source rows of the largest such body */
     struct hk_jac_view *chunk_views; /* per thread ring_views views of one target row */
@@ -78,7 +79,11 @@ typedef struct hk_implicit {
     double stop_energy;              /* the energy rule's floor sum_i m_i (g h)^2 over free particles [J]
                                         (hk_cg_weights) */
     double *partial;                 /* three partial results per reduction block */
-    int *block;                      /* reduction block k: particles [block[k], block[k + 1]) */
+    int *block_body, *block_at;      /* reduction block k: body block_body[k]'s particles [block_at[2 k],
+                                        block_at[2 k + 1]), body-local (the same blocks on every rank of a
+                                        distributed world) */
+    int *block;                      /* 2 per block k: this rank's storage of its particles [block[2 k], block[2 k +
+                                        1]) where it computes the block (im->own), else 0, 0 */
     int block_count;
     int *own; /* the blocks this rank computes, ascending (all of them in one process) */
     int own_count;
@@ -103,6 +108,8 @@ typedef struct hk_implicit {
  * process. The multigrid's coarse levels are shared and then solved on
  * every rank (multigrid.h). */
 hk_implicit *hk_implicit_get(hk_world *w);
+/* The block buffer placed for lattice family f's body: blk[e][l] for its held nodes l (and the guards beside). */
+void hk_system_block_buffer(const hk_implicit *im, const struct hk_family *f, hk_real *blk[6]);
 void hk_implicit_free(hk_implicit *im);
 
 /* The tasks of the solver's passes: one up to HK_PARALLEL_MIN particles (no

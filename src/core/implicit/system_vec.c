@@ -52,7 +52,7 @@ static void precondition_blocks(void *ctx, int64_t i0, int64_t i1)
     const int nb = im->block_count;
     double *part = im->partial; /* r . z, r . r and the largest (|r_i| stop_i)^2 or dv . b per block */
     for (int64_t i = i0; i < i1; i++) {
-        const int b = im->own[i], g0 = im->block[b], g1 = im->block[b + 1];
+        const int b = im->own[i], g0 = im->block[2 * b], g1 = im->block[2 * b + 1];
         if (alpha) /* the CG update of the block first: dv += alpha p, r -= alpha q */
             for (int c = 0; c < 3; c++)
                 for (int g = g0; g < g1; g++) {
@@ -119,16 +119,16 @@ static void dot_blocks(void *ctx, int64_t i0, int64_t i1)
     const hk_implicit *im = bp->im;
     hk_real *const *a = bp->a, *const *b = bp->b;
     for (int64_t i = i0; i < i1; i++) {
-        const int k = im->own[i], g1 = im->block[k + 1];
+        const int k = im->own[i], g1 = im->block[2 * k + 1];
         double s = 0;
         if (bp->worst)
-            for (int g = im->block[k]; g < g1; g++) {
+            for (int g = im->block[2 * k]; g < g1; g++) {
                 const double sq = (double)a[0][g] * a[0][g] + (double)a[1][g] * a[1][g] + (double)a[2][g] * a[2][g];
                 const double e = bp->w->p.inv_mass[g] != 0 ? stop_measure(sq, im->stop[g]) : 0;
                 s = e > s ? e : s;
             }
         else
-            for (int g = im->block[k]; g < g1; g++)
+            for (int g = im->block[2 * k]; g < g1; g++)
                 s += (double)a[0][g] * b[0][g] + (double)a[1][g] * b[1][g] + (double)a[2][g] * b[2][g];
         im->partial[k] = s;
     }

@@ -50,19 +50,15 @@ static void set_mass(hk_world *w, int i, double m)
     w->p.inv_mass[i] = (hk_real)(1.0 / m);
 }
 
-/* Makes body a lattice at rest: origin o, node (i, j, k) at rest position
- * r = i A + j B + k C from it (rounded once to the build's precision), no
- * displacement, no velocity, every node of mass m. */
-static void lattice_frame(hk_world *w, int body, hk_vec3 o, const double A[3], const double B[3], const double C[3],
-                          double m)
+/* The held nodes [lo, hi) (body-local) of lattice body b at rest: node (i, j, k) at rest position r = i A + j B + k
+ * C from the origin (rounded once to the build's precision, from its global indices: the same bits on every rank),
+ * no displacement, no velocity, mass m. */
+static void lattice_rest(hk_world *w, const hk_body *b, int64_t lo, int64_t hi, double m)
 {
-    hk_body *b = &w->bodies[body];
-    b->origin[0] = o.x, b->origin[1] = o.y, b->origin[2] = o.z;
-    b->lattice = 1;
-    for (int c = 0; c < 3; c++) b->axis[0][c] = A[c], b->axis[1][c] = B[c], b->axis[2][c] = C[c];
     hk_particles *p = &w->p;
-    for (int l = 0; l < b->count; l++) {
-        const int i = b->first + l;
+    const int64_t base = hk_body_base(b);
+    for (int64_t l = lo; l < hi; l++) {
+        const int i = (int)(base + l);
         double r[3];
         hk_body_rest(b, l, r);
         p->rx[i] = (hk_real)r[0], p->ry[i] = (hk_real)r[1], p->rz[i] = (hk_real)r[2];
@@ -72,12 +68,63 @@ static void lattice_frame(hk_world *w, int body, hk_vec3 o, const double A[3], c
     }
 }
 
+/* Makes body a lattice at rest: origin o, axes A, B, C, every node of mass m (built now, or from its recipe when
+ * its rows are given their storage: hk_lattice_fill). */
+static void lattice_frame(hk_world *w, int body, hk_vec3 o, const double A[3], const double B[3], const double C[3],
+                          double m)
+{
+    hk_body *b = &w->bodies[body];
+    b->origin[0] = o.x, b->origin[1] = o.y, b->origin[2] = o.z;
+    b->lattice = 1;
+    for (int c = 0; c < 3; c++) b->axis[0][c] = A[c], b->axis[1][c] = B[c], b->axis[2][c] = C[c];
+    if (!b->recipe) lattice_rest(w, b, 0, b->count, m);
+}
+
+void hk_lattice_fill(hk_world *w, int body)
+{
+    const hk_body *b = &w->bodies[body];
+    const hk_lattice_recipe *r = b->recipe;
+    const int64_t lo = b->lo, hi = (int64_t)b->lo + b->count;
+    lattice_rest(w, b, lo, hi, r->mass);
+    hk_particles *p = &w->p;
+    for (int k = 0; k < r->nop; k++) { /* in the order the builder and the scene asked for them */
+        const int64_t l = r->op[k] == HK_RECIPE_ANCHOR ? 0 : r->op[k];
+        if (l < lo || l >= hi) continue; /* another rank's node */
+        const int64_t i = hk_body_base(b) + l;
+        if (r->op[k] == HK_RECIPE_ANCHOR) {
+            p->vx[i] = (hk_real)b->anchor_vel[0];
+            p->vy[i] = (hk_real)b->anchor_vel[1];
+            p->vz[i] = (hk_real)b->anchor_vel[2];
+        } else {
+            p->inv_mass[i] = 0;
+            p->vx[i] = p->vy[i] = p->vz[i] = 0;
+        }
+    }
+}
+
+/* A new lattice body of n particles: built now, or deferred (no particle held until the world is shared out:
+ * hk_world_defer_lattices) when `deferrable` (a pure lattice: no list springs, no faces) and the world defers. */
+static int new_lattice(hk_world *w, const char *kind, int n, int nx, int ny, int nz, double m, int deferrable)
+{
+    if (w->defer && deferrable) return hk_world_new_deferred_body(w, kind, n, nx, ny, nz, m);
+    int first = hk_world_grow_particles(w, n);
+    if (first < 0) return hk_failed(w);
+    int body = hk_world_new_body(w, kind, first, n, nx, ny, nz);
+    if (body < 0) {
+        hk_world_drop_particles(w, first);
+        return hk_failed(w);
+    }
+    return body;
+}
+
 /* Drops a body that failed half-way (it is always the last one added). */
 int hk_undo_body(hk_world *w, int body, int first_family)
 {
     for (int f = first_family; f < w->family_count; f++) hk_family_free(&w->families[f]);
     w->family_count = first_family;
-    w->p.count = w->bodies[body].first;
+    hk_world_drop_particles(w, w->bodies[body].first);
+    w->gcount = w->bodies[body].gfirst;
+    if (w->bodies[body].recipe) free(w->bodies[body].recipe->op), free(w->bodies[body].recipe);
     w->body_count = body;
     return hk_failed(w);
 }
@@ -114,13 +161,9 @@ int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
     if (d->topology == HK_ROPE_ALL_TO_ALL && (int64_t)d->count * (d->count - 1) / 2 > 50000000)
         return hk_fail(w, "rope: all_to_all with %d particles exceeds 5e7 springs", d->count);
 
-    int first = hk_world_grow_particles(w, d->count);
-    if (first < 0) return hk_failed(w);
-    int body = hk_world_new_body(w, "rope", first, d->count, d->count, 1, 1);
-    if (body < 0) {
-        w->p.count = first;
-        return hk_failed(w);
-    }
+    int body = new_lattice(w, "rope", d->count, d->count, 1, 1, d->mass, d->topology != HK_ROPE_ALL_TO_ALL);
+    if (body < 0) return hk_failed(w);
+    const int first = w->bodies[body].first;
     int fam0 = w->family_count;
     const double A[3] = {d->spacing * dir.x, d->spacing * dir.y, d->spacing * dir.z}, O3[3] = {0, 0, 0};
     lattice_frame(w, body, d->origin, A, O3, O3, d->mass);
@@ -159,9 +202,13 @@ int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
         b->anchor_vel[1] = d->anchor_velocity.y;
         b->anchor_vel[2] = d->anchor_velocity.z;
         hk_world_pin(w, body, 0);
-        w->p.vx[first] = (hk_real)d->anchor_velocity.x;
-        w->p.vy[first] = (hk_real)d->anchor_velocity.y;
-        w->p.vz[first] = (hk_real)d->anchor_velocity.z;
+        if (b->recipe) {
+            if (hk_recipe_add(w, body, HK_RECIPE_ANCHOR) != 0) return hk_undo_body(w, body, fam0);
+        } else {
+            w->p.vx[first] = (hk_real)d->anchor_velocity.x;
+            w->p.vy[first] = (hk_real)d->anchor_velocity.y;
+            w->p.vz[first] = (hk_real)d->anchor_velocity.z;
+        }
     }
     return body;
 }
@@ -210,13 +257,8 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
     if (!hk_normalise(&u) || !hk_normalise(&v)) return hk_fail(w, "cloth: u and v must be non-zero vectors");
 
     int n = d->nx * d->ny;
-    int first = hk_world_grow_particles(w, n);
-    if (first < 0) return hk_failed(w);
-    int body = hk_world_new_body(w, "cloth", first, n, d->nx, d->ny, 1);
-    if (body < 0) {
-        w->p.count = first;
-        return hk_failed(w);
-    }
+    int body = new_lattice(w, "cloth", n, d->nx, d->ny, 1, d->mass, w->def.wind_model == HK_WIND_NONE);
+    if (body < 0) return hk_failed(w);
     int fam0 = w->family_count;
     const double A[3] = {d->spacing * u.x, d->spacing * u.y, d->spacing * u.z},
                  B[3] = {d->spacing * v.x, d->spacing * v.y, d->spacing * v.z}, O3[3] = {0, 0, 0};
@@ -367,13 +409,8 @@ int hk_world_add_jelly(hk_world *w, const hk_jelly_def *d)
         if (hk_check_spring_params(w, what, &d->springs[c])) return hk_failed(w);
     }
     int n = d->nx * d->ny * d->nz;
-    int first = hk_world_grow_particles(w, n);
-    if (first < 0) return hk_failed(w);
-    int body = hk_world_new_body(w, "jelly", first, n, d->nx, d->ny, d->nz);
-    if (body < 0) {
-        w->p.count = first;
-        return hk_failed(w);
-    }
+    int body = new_lattice(w, "jelly", n, d->nx, d->ny, d->nz, d->mass, w->def.wind_model == HK_WIND_NONE);
+    if (body < 0) return hk_failed(w);
     int fam0 = w->family_count;
     const double A[3] = {d->spacing, 0, 0}, B[3] = {0, d->spacing, 0}, C[3] = {0, 0, d->spacing};
     lattice_frame(w, body, d->origin, A, B, C, d->mass);
@@ -521,7 +558,7 @@ int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec
     if (first < 0) return hk_failed(w);
     int body = hk_world_new_body(w, "points", first, count, count, 1, 1);
     if (body < 0) {
-        w->p.count = first;
+        hk_world_drop_particles(w, first);
         return hk_failed(w);
     }
     hk_body *bd = &w->bodies[body];

@@ -26,6 +26,10 @@ static inline void hk_cloth_cell_tris(int nx, int i, int j, int out[6])
     out[3] = p10, out[4] = p11, out[5] = p01;
 }
 
+/* Builds the held nodes of deferred lattice body `body` (world.h hk_lattice_recipe) once they have their storage:
+ * the bits a body built at once has there. */
+void hk_lattice_fill(hk_world *w, int body);
+
 /* Drops the last body (added from family first_family on) after a failure; returns -1. */
 int hk_undo_body(hk_world *w, int body, int first_family);
 

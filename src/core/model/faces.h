@@ -18,5 +18,9 @@ int64_t hk_body_face_capacity(const hk_world *w, int b);
 /* Body b's triangles, 3 global particle indices each, into tri (room for
  * hk_body_face_capacity); returns their count. */
 int64_t hk_body_faces(const hk_world *w, int b, int32_t *tri);
+/* The same for the triangles whose first corner is body-local node l0 .. l1 - 1 (a cloth's cells of the rows
+ * [l0, l1) begin in; a mesh's all of them when [l0, l1) is the whole body, else none), in the same order: the
+ * faces of a distributed world's share (their corners held there: the rows of a slab and its halo). */
+int64_t hk_body_faces_from(const hk_world *w, int b, int64_t l0, int64_t l1, int32_t *tri);
 
 #endif

@@ -31,7 +31,9 @@ hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const 
         dj = -dj;
         dk = -dk;
     }
-    f->base = b->first;
+    f->base = hk_body_base(b);
+    f->lo = b->lo;
+    f->hi = (int64_t)b->lo + b->count;
     f->nx = b->nx;
     f->ny = b->ny;
     f->nz = b->nz;
@@ -49,14 +51,15 @@ hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const 
     if (f->i1 < f->i0) f->i1 = f->i0;
     if (f->j1 < f->j0) f->j1 = f->j0;
     if (f->k1 < f->k0) f->k1 = f->k0;
-    f->count = (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0);
+    f->count = f->total = (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0);
     /* D = r(target) - r(source), rounded once; the rest length is |D| as the
      * kernels compute a length, so a lattice at rest has exactly r = L0 */
     for (int c = 0; c < 3; c++)
         f->rest_vec[c] = (hk_real)(di * b->axis[0][c] + dj * b->axis[1][c] + dk * b->axis[2][c]);
     if (!(params->rest_length > 0)) f->rest = hk_spring_length(f->rest_vec[0], f->rest_vec[1], f->rest_vec[2]);
-    if (params->behaviour == HK_SPRING_BREAKABLE) {
-        f->broken = calloc((size_t)b->count + 2 * HK_ROW_MARGIN, 1); /* room for a vector read past the end */
+    if (params->behaviour == HK_SPRING_BREAKABLE && !b->recipe) { /* a deferred body's: when its rows are held */
+        f->broken = f->broken_mem = calloc((size_t)b->count + 2 * HK_ROW_MARGIN, 1); /* room for a vector read past
+                                                                                         the end */
         if (!f->broken) {
             w->family_count--;
             hk_fail_memory(w, "out of memory for breakable springs");
@@ -83,7 +86,7 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
     hk_family *f = hk_world_new_family(w, body, name, params);
     if (!f) return hk_failed(w);
     f->kind = HK_FAMILY_LIST;
-    f->count = count;
+    f->count = f->total = count;
     f->a = malloc((size_t)(count ? count : 1) * sizeof *f->a);
     f->b = malloc((size_t)(count ? count : 1) * sizeof *f->b);
     int need_rest = !(params->rest_length > 0);
@@ -91,7 +94,7 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
     const size_t padded = hk_padded((size_t)count);
     if (need_rest) f->rest_list = hk_alloc_reals((size_t)count, w);
     if (bd->lattice) f->rvec[0] = hk_alloc_reals(3 * padded, w);
-    if (params->behaviour == HK_SPRING_BREAKABLE) f->broken = calloc((size_t)(count ? count : 1), 1);
+    if (params->behaviour == HK_SPRING_BREAKABLE) f->broken = f->broken_mem = calloc((size_t)(count ? count : 1), 1);
     if (!f->a || !f->b || (need_rest && !f->rest_list) || (bd->lattice && !f->rvec[0]) ||
         (params->behaviour == HK_SPRING_BREAKABLE && !f->broken)) {
         hk_family_free(f);

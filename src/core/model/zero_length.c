@@ -103,9 +103,42 @@ static void length_visit(const hk_family *f, int64_t slot, int64_t a, int64_t b,
     c->found = zero_length(d, at, a - c->body->first, b - c->body->first, c->size, c->why, sizeof c->why);
 }
 
+/* The rule on lattice family f of a deferred body (world.h hk_lattice_recipe), whose nodes are not built yet: they
+ * will be at rest, every spring's vector then (0 - 0) - D = -D as the kernels form it (hk_spring_delta), so the
+ * first spring, the one a visit of the built body reports, speaks for every one; and the box of the rest positions
+ * is the box of the lattice's corners (r is affine in a node's indices, and rounding keeps order). */
+static int check_lattice_at_rest(hk_world *w, const hk_family *f, const hk_body *bd)
+{
+    if (f->count == 0) return 0;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    const int nz = bd->nz > 1 ? bd->nz : 1;
+    for (int corner = 0; corner < 8; corner++) {
+        const int64_t i = corner & 1 ? bd->nx - 1 : 0, j = corner & 2 ? bd->ny - 1 : 0, k = corner & 4 ? nz - 1 : 0;
+        double r[3];
+        hk_body_rest(bd, i + (int64_t)bd->nx * (j + (int64_t)bd->ny * k), r);
+        for (int c = 0; c < 3; c++) {
+            const double x = (double)(hk_real)r[c];
+            lo[c] = x < lo[c] ? x : lo[c];
+            hi[c] = x > hi[c] ? x : hi[c];
+        }
+    }
+    const double e[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
+    const double size = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+    const int64_t la = f->i0 + (int64_t)f->nx * (f->j0 + (int64_t)f->ny * f->k0);
+    hk_real d[3];
+    double r[3], at[3];
+    for (int c = 0; c < 3; c++) d[c] = (hk_real)0 - f->rest_vec[c];
+    hk_body_rest(bd, la, r);
+    for (int c = 0; c < 3; c++) at[c] = bd->origin[c] + (double)(hk_real)r[c];
+    char why[320];
+    if (!zero_length(d, at, la, la + f->offset, size, why, sizeof why)) return 0;
+    return hk_fail(w, "body %d (%s), family %s: spring %s", f->body, bd->kind, f->name, why);
+}
+
 int hk_family_check_lengths(hk_world *w, const hk_family *f)
 {
     const hk_body *bd = &w->bodies[f->body];
+    if (bd->recipe) return check_lattice_at_rest(w, f, bd);
     /* the size of the body as stored: the box of r + q */
     hk_real *loc = malloc(3 * (size_t)(bd->count ? bd->count : 1) * sizeof *loc);
     if (!loc) return hk_fail_memory(w, "out of memory checking spring lengths");

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "check.h"
 #include "engine.h"
+#include "hold.h"
 #include "integrators.h"
 #include "pairs.h"
 #include "part.h"
@@ -86,19 +87,6 @@ static int add_span(struct hk_part *pt, int r, int64_t a, int64_t e, int *cap)
     return 0;
 }
 
-/* This rank's messages of split body b: rows it reads from each other rank
- * (up to `halo` rows on each side of its slab) and rows of its own that
- * each other rank reads. 0 or -1. */
-static int plan_messages(const hk_world *w, struct hk_part *pt, int b)
-{
-    hk_part_body *pb = &pt->body[b];
-    const hk_body *bd = &w->bodies[b];
-    pb->msg = malloc((size_t)(2 * pt->ranks) * sizeof *pb->msg);
-    if (!pb->msg) return -1;
-    pb->nmsg = hk_part_plan_halo(pt, pb->rows, pb->halo, bd->first, bd->nx, pb->msg);
-    return 0;
-}
-
 /* Splits one-row body b (a rope) into ranges of nodes, cut on whole
  * vectors (the sweep's windows start on them), balanced by each node's
  * springs; its halo is the windows' (hk_sweep_window_halo). 0 or -1. */
@@ -127,9 +115,6 @@ static int cut_nodes(const hk_world *w, struct hk_part *pt, int b, const int64_t
     pb->owner = -1;
     pb->nodes = 1;
     pb->halo = hk_sweep_window_halo(w, sp);
-    pb->msg = malloc((size_t)(2 * R) * sizeof *pb->msg);
-    if (!pb->msg) return -1;
-    pb->nmsg = hk_part_plan_halo(pt, pb->rows, pb->halo, w->bodies[b].first, 1, pb->msg);
     return 0;
 }
 
@@ -216,7 +201,6 @@ static int share(hk_world *w, struct hk_part *pt, const hk_unit_view *u, int nu)
             free(rw);
             pb->owner = -1;
             pb->halo = sp->maxdr;
-            failed = plan_messages(w, pt, b) != 0;
         } else {
             const int n = u[q].end - u[q].first;
             int64_t *bw = malloc((size_t)n * sizeof *bw);
@@ -234,19 +218,24 @@ static int share(hk_world *w, struct hk_part *pt, const hk_unit_view *u, int nu)
             free(bw);
         }
     }
-    /* every rank's particles, in body order */
+    /* every rank's particles as global indices, in body order */
     for (int b = 0; b < w->body_count && !failed; b++) {
         const hk_body *bd = &w->bodies[b];
         const hk_part_body *pb = &pt->body[b];
         if (pb->owner >= 0) {
-            failed = add_span(pt, pb->owner, bd->first, (int64_t)bd->first + bd->count, span_cap) != 0;
+            failed = add_span(pt, pb->owner, bd->gfirst, (int64_t)bd->gfirst + bd->total, span_cap) != 0;
             continue;
         }
         const int64_t stride = pb->nodes ? 1 : bd->nx;
         for (int r = 0; r < R && !failed; r++)
-            failed =
-                add_span(pt, r, bd->first + pb->rows[r] * stride, bd->first + pb->rows[r + 1] * stride, span_cap) != 0;
+            failed = add_span(pt, r, bd->gfirst + pb->rows[r] * stride, bd->gfirst + pb->rows[r + 1] * stride,
+                              span_cap) != 0;
     }
+    /* the units, for the engine to keep */
+    pt->unit = malloc((size_t)(nu ? nu : 1) * sizeof *pt->unit);
+    failed |= !pt->unit;
+    for (int q = 0; q < nu && !failed; q++) pt->unit[q] = (hk_part_unit){u[q].first, u[q].end, u[q].kind};
+    pt->unit_count = failed ? 0 : nu;
     free(unit_work);
     free(cap);
     free(order);
@@ -255,10 +244,44 @@ static int share(hk_world *w, struct hk_part *pt, const hk_unit_view *u, int nu)
     return failed ? -1 : 0;
 }
 
+/* This rank's particles as storage indices, and its messages of every split body's halo: rows it reads from each
+ * other rank (up to `halo` rows on each side of its slab) and rows of its own that each other rank reads; after the
+ * storage is laid out (hk_world_hold). 0 or -1. */
+static int plan_storage(const hk_world *w, struct hk_part *pt)
+{
+    int cap = 0;
+    for (int b = 0; b < w->body_count; b++) {
+        hk_part_body *pb = &pt->body[b];
+        const hk_body *bd = &w->bodies[b];
+        int64_t l0, l1;
+        if (hk_part_owned(w, b, &l0, &l1)) {
+            const int64_t a = hk_body_base(bd) + l0, e = hk_body_base(bd) + l1;
+            if (pt->nmine > 0 && pt->mine[2 * pt->nmine - 1] == a) {
+                pt->mine[2 * pt->nmine - 1] = (int)e;
+            } else {
+                if (pt->nmine == cap) {
+                    cap = cap ? 2 * cap : 8;
+                    int *m = realloc(pt->mine, (size_t)cap * 2 * sizeof *m);
+                    if (!m) return -1;
+                    pt->mine = m;
+                }
+                pt->mine[2 * pt->nmine] = (int)a;
+                pt->mine[2 * pt->nmine + 1] = (int)e;
+                pt->nmine++;
+            }
+        }
+        if (pb->owner >= 0) continue;
+        pb->msg = malloc((size_t)(2 * pt->ranks) * sizeof *pb->msg);
+        if (!pb->msg) return -1;
+        const int64_t stride = pb->nodes ? 1 : bd->nx;
+        pb->nmsg = hk_part_plan_halo(pt, pb->rows, pb->halo, hk_body_base(bd), bd->gfirst, stride, pb->msg);
+    }
+    return 0;
+}
+
 int hk_world_distribute(hk_world *w, int rank, int ranks, const hk_part_ops *ops, void *ctx)
 {
-    hk_part_free(w->part);
-    w->part = NULL;
+    if (w->part) return hk_fail(w, "the world is shared out over ranks already: each rank holds its part of it");
     if (ranks < 1 || rank < 0 || rank >= ranks) return hk_fail(w, "rank %d of %d: not a rank", rank, ranks);
     hk_unit_view *u = NULL;
     const int nu = hk_engine_units(w, &u);
@@ -282,14 +305,10 @@ int hk_world_distribute(hk_world *w, int rank, int ranks, const hk_part_ops *ops
         hk_part_free(pt);
         return hk_fail_memory(w, "out of memory for the shares of %d ranks", ranks);
     }
-    HK_VALIDATE(hk_part_check, w, pt);
+    /* each rank's storage: its slabs with their halo rows, its whole bodies (hold.c), then what indexes it */
     w->part = pt;
-    if (w->implicit) w->implicit->own_part = NULL; /* its blocks' owners are made again */
-    if (hk_engine_apply_part(w) != 0) {
-        hk_part_free(pt);
-        w->part = NULL;
-        hk_engine_apply_part(w);
-        return -1;
-    }
-    return 0;
+    if (hk_world_hold(w) != 0) return -1; /* hk_world_hold said why; the world cannot be stepped */
+    if (plan_storage(w, pt) != 0) return hk_fail_memory(w, "out of memory for the shares of %d ranks", ranks);
+    HK_VALIDATE(hk_part_check, w, pt);
+    return hk_world_optimise(w, 0) != 0 ? hk_failed(w) : hk_engine_apply_part(w);
 }

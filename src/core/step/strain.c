@@ -6,6 +6,8 @@
 #include <limits.h>
 #include <math.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "part.h"
@@ -135,23 +137,24 @@ static inline void scan_spring(const hk_family *f, const hk_particles *p, int64_
 }
 
 /* The scan of rows q0..q1 of f (a lattice's source rows, or a list's
- * springs), in order. */
-HK_FMA_CLONES static scan_part scan_rows(const hk_family *f, const hk_particles *p, int64_t q0, int64_t q1)
+ * springs), in order, continuing s; of a lattice's rows only the sources
+ * [ia, ib) along a row (a rope's range of nodes on a distributed world). */
+HK_FMA_CLONES static void scan_rows(const hk_family *f, const hk_particles *p, int64_t q0, int64_t q1, int ia, int ib,
+                                    scan_part *s)
 {
-    scan_part s = {0.0, 0.0, -1};
     const uint8_t *broken = f->broken;
+    const int i0 = f->i0 > ia ? f->i0 : ia, i1 = f->i1 < ib ? f->i1 : ib;
     for (int64_t q = q0; q < q1; q++) {
         if (f->kind == HK_FAMILY_LATTICE) {
             const int64_t row = (int64_t)f->nx * source_row(f, q);
-            for (int i = f->i0; i < f->i1; i++) {
+            for (int i = i0; i < i1; i++) {
                 const int64_t local = row + i;
                 scan_spring(f, p, local, f->base + local, f->base + local + f->offset, f->rest, broken && broken[local],
-                            &s);
+                            s);
             }
         } else
-            scan_spring(f, p, q, f->a[q], f->b[q], f->rest_list ? f->rest_list[q] : f->rest, broken && broken[q], &s);
+            scan_spring(f, p, q, f->a[q], f->b[q], f->rest_list ? f->rest_list[q] : f->rest, broken && broken[q], s);
     }
-    return s;
 }
 
 /* Part of family fi's scan merged into out, which holds the families
@@ -166,44 +169,156 @@ static void scan_merge(hk_spring_scan *out, int fi, const scan_part *s)
     }
 }
 
-/* Family fi's scan merged into out. A family of more than
- * HK_STRAIN_PARALLEL_MIN springs is cut into SCAN_BLOCKS fixed blocks of
- * rows shared out over the team, and the blocks are merged in order, so the
- * result does not depend on the team. */
+/* Family fi's scan: a family of more than HK_STRAIN_PARALLEL_MIN springs
+ * is cut into SCAN_BLOCKS fixed blocks of rows, each scanned from zero,
+ * and the blocks are merged in order, so the result does not depend on
+ * the team; a smaller family is one block. On a distributed world each
+ * rank scans the rows it computes (its slab's source rows; a rope's nodes,
+ * within its one row), and the scan is relayed family by family from rank
+ * to rank in the order of the rows (part.h hk_part_relay): a block that
+ * straddles two ranks is continued by the second from the first's partial
+ * sum, so every block's sum is the one-process sum. The blocks that start
+ * in a rank's rows are scanned on every rank at once, before the relay. */
 enum { SCAN_BLOCKS = 256 };
+
+/* A family's part on this rank: its rows [qa, qb) (sources [ia, ib) along a row), its blocks, and the partial
+ * sums of the blocks met: those that start in it from their start, the one that started before left to the relay. */
+typedef struct family_part {
+    int64_t rows, qa, qb;
+    int ia, ib;
+    int nblocks;
+    int64_t b0, b1;  /* the blocks met: [b0, b1) */
+    scan_part *part; /* part[b - b0] */
+} family_part;
+
+static int64_t block_start(const family_part *fp, int64_t b) { return fp->rows * b / fp->nblocks; }
+
+/* Whether block b's sum starts on this rank (its first row is here, and a rope's first source). */
+static int starts_here(const hk_family *f, const family_part *fp, int64_t b)
+{
+    const int64_t a = block_start(fp, b);
+    return a > fp->qa || (a == fp->qa && fp->ia <= f->i0);
+}
+
+/* Whether block b's sum ends on this rank (its last row is here, and a rope's last source). */
+static int ends_here(const hk_family *f, const family_part *fp, int64_t b)
+{
+    const int64_t e = block_start(fp, b + 1);
+    return e < fp->qb || (e == fp->qb && fp->ib >= f->i1);
+}
+
+/* The rows of family f this rank scans, from its body's share [l0, l1) (body-local particles); 0 if none. */
+static int family_rows(const hk_world *w, const hk_family *f, int64_t l0, int64_t l1, family_part *fp)
+{
+    memset(fp, 0, sizeof *fp);
+    const int lattice = f->kind == HK_FAMILY_LATTICE;
+    const int64_t jn = lattice ? f->j1 - f->j0 : 0;
+    fp->rows = lattice ? (int64_t)(f->k1 - f->k0) * jn : f->count;
+    fp->nblocks = f->count <= HK_STRAIN_PARALLEL_MIN ? 1 : SCAN_BLOCKS;
+    fp->qa = 0, fp->qb = fp->rows, fp->ia = 0, fp->ib = INT_MAX;
+    int lo, hi;
+    if (lattice && hk_part_nodes(w, f->body, &lo, &hi, NULL)) {
+        fp->ia = (int)l0, fp->ib = (int)l1; /* one row: a range of its nodes */
+    } else if (lattice && hk_part_rows(w, f->body, &lo, &hi, NULL)) {
+        /* source rows j0 + q % jn + ny (k0 + q / jn), ascending in q: those in [lo, hi) */
+        const int64_t r0 = l0 / f->nx, r1 = l1 / f->nx;
+        int64_t a = 0;
+        while (a < fp->rows && source_row(f, a) < r0) a++; /* rows are few beside springs: a walk is cheap */
+        int64_t b = a;
+        while (b < fp->rows && source_row(f, b) < r1) b++;
+        fp->qa = a, fp->qb = b;
+    }
+    if (fp->qa >= fp->qb || (lattice && (fp->ia >= fp->ib || f->i0 >= f->i1))) return 0;
+    fp->b0 = 0;
+    while (fp->b0 + 1 < fp->nblocks && block_start(fp, fp->b0 + 1) <= fp->qa) fp->b0++;
+    fp->b1 = fp->b0;
+    while (fp->b1 < fp->nblocks && block_start(fp, fp->b1) < fp->qb) fp->b1++;
+    return fp->b1 > fp->b0;
+}
+
 typedef struct scan_pass {
     const hk_family *f;
     const hk_particles *p;
-    int64_t rows;
-    scan_part part[SCAN_BLOCKS];
+    family_part *fp;
 } scan_pass;
 
-static void scan_blocks(void *ctx, int64_t b0, int64_t b1)
+/* The partial sums of the blocks b0 + k0 .. b0 + k1 that start in this rank's rows, each from its start to its end
+ * or to the rank's last row. */
+static void scan_blocks(void *ctx, int64_t k0, int64_t k1)
 {
     scan_pass *sp = ctx;
-    for (int64_t blk = b0; blk < b1; blk++)
-        sp->part[blk] = scan_rows(sp->f, sp->p, sp->rows * blk / SCAN_BLOCKS, sp->rows * (blk + 1) / SCAN_BLOCKS);
+    family_part *fp = sp->fp;
+    for (int64_t k = k0; k < k1; k++) {
+        const int64_t b = fp->b0 + k, e = block_start(fp, b + 1);
+        scan_part s = {0.0, 0.0, -1};
+        if (starts_here(sp->f, fp, b))
+            scan_rows(sp->f, sp->p, block_start(fp, b), e < fp->qb ? e : fp->qb, fp->ia, fp->ib, &s);
+        fp->part[k] = s;
+    }
 }
 
-static void scan_family(const hk_world *w, int fi, hk_spring_scan *out)
+/* What the relay carries: the scan so far, and the block in progress where a rank's rows end inside it. */
+typedef struct scan_state {
+    hk_spring_scan out;
+    scan_part carry;
+} scan_state;
+
+typedef struct scan_relay {
+    const hk_world *w;
+    family_part *fp; /* per family */
+} scan_relay;
+
+/* Family fi's part on this rank into the relay's state: the block begun before continued in order, the blocks
+ * scanned before merged in order. */
+static void scan_family(void *ctx, void *state, int fi, int64_t l0, int64_t l1)
 {
-    const hk_family *f = &w->families[fi];
-    const int64_t rows = f->kind == HK_FAMILY_LATTICE ? (int64_t)(f->k1 - f->k0) * (f->j1 - f->j0) : f->count;
-    if (f->count <= HK_STRAIN_PARALLEL_MIN) {
-        const scan_part s = scan_rows(f, &w->p, 0, rows);
-        scan_merge(out, fi, &s);
-        return;
+    (void)l0;
+    (void)l1;
+    const scan_relay *sr = ctx;
+    scan_state *st = state;
+    const hk_family *f = &sr->w->families[fi];
+    const family_part *fp = sr->fp ? &sr->fp[fi] : NULL;
+    if (!fp || !fp->part)
+        return; /* no spring of it here (or no memory to scan it: hk_world_check's caller finds
+                   the figures short) */
+    for (int64_t b = fp->b0; b < fp->b1; b++) {
+        scan_part s = fp->part[b - fp->b0];
+        if (!starts_here(f, fp, b)) { /* begun on the rank before: continued from its sum */
+            const int64_t e = block_start(fp, b + 1);
+            s = st->carry;
+            scan_rows(f, &sr->w->p, fp->qa, e < fp->qb ? e : fp->qb, fp->ia, fp->ib, &s);
+        }
+        if (ends_here(f, fp, b)) {
+            scan_merge(&st->out, fi, &s);
+            st->carry = (scan_part){0.0, 0.0, -1};
+        } else {
+            st->carry = s;
+        }
     }
-    scan_pass sp = {.f = f, .p = &w->p, .rows = rows};
-    hk_team_for(w, hk_world_team(w), SCAN_BLOCKS, scan_blocks, &sp);
-    for (int blk = 0; blk < SCAN_BLOCKS; blk++) scan_merge(out, fi, &sp.part[blk]);
 }
 
 hk_spring_scan hk_springs_scan(const hk_world *w)
 {
-    hk_spring_scan out = {0.0, 0.0, -1, -1};
-    for (int fi = 0; fi < w->family_count; fi++) scan_family(w, fi, &out);
-    return out;
+    scan_state st = {{0.0, 0.0, -1, -1}, {0.0, 0.0, -1}};
+    /* a distributed run: a slab's springs reach into the halo rows, which the step's update left as they were
+     * before it (their owners moved them): as they are now */
+    hk_part_exchange(w);
+    family_part *fp = calloc((size_t)(w->family_count ? w->family_count : 1), sizeof *fp);
+    /* the blocks of each family that start in this rank's rows, on every rank at once */
+    for (int fi = 0; fp && fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        int64_t l0, l1;
+        if (!hk_part_owned(w, f->body, &l0, &l1) || !family_rows(w, f, l0, l1, &fp[fi])) continue;
+        const int64_t n = fp[fi].b1 - fp[fi].b0;
+        if (!(fp[fi].part = malloc((size_t)n * sizeof *fp[fi].part))) continue;
+        scan_pass sp = {f, &w->p, &fp[fi]};
+        hk_team_for(w, f->count > HK_STRAIN_PARALLEL_MIN ? hk_world_team(w) : 1, n, scan_blocks, &sp);
+    }
+    scan_relay sr = {w, fp};
+    hk_part_relay(w, 1, &st, sizeof st, scan_family, &sr); /* on every rank, with a part of the springs or not */
+    for (int fi = 0; fp && fi < w->family_count; fi++) free(fp[fi].part);
+    free(fp);
+    return st.out;
 }
 
 /* Spring s (0-based, in scan order) of family f as (slot, a, b). */

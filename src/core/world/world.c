@@ -212,7 +212,7 @@ const struct hk_world_facts *hk_world_facts(hk_world *w)
     f->springs = 0;
     f->breakable = f->lists = f->anchors = 0;
     for (int q = 0; q < w->family_count; q++) {
-        f->springs += w->families[q].count;
+        f->springs += w->families[q].total;
         f->breakable += w->families[q].broken != NULL;
         f->lists += w->families[q].kind == HK_FAMILY_LIST;
     }
@@ -230,7 +230,7 @@ static void free_particles(hk_particles *p)
 
 void hk_family_free(hk_family *f)
 {
-    free(f->broken);
+    free(f->broken_mem);
     free(f->a);
     free(f->b);
     hk_free_reals(f->rest_list);
@@ -244,6 +244,8 @@ void hk_world_free_storage(hk_world *w)
 {
     free_particles(&w->p);
     for (int f = 0; f < w->family_count; f++) hk_family_free(&w->families[f]);
+    for (int b = 0; b < w->body_count; b++)
+        if (w->bodies[b].recipe) free(w->bodies[b].recipe->op), free(w->bodies[b].recipe);
     free(w->families);
     free(w->bodies);
     free(w->spheres);
@@ -280,6 +282,33 @@ static int reserve_particles(hk_world *w, int n)
     return 0;
 }
 
+int hk_particles_make(hk_world *w, int count, hk_particles *p)
+{
+    memset(p, 0, sizeof *p);
+    const int cap = count > 0 ? (count + 63) / 64 * 64 : 64; /* a multiple of 64, as the doubling from 64 makes */
+    size_t stride, offset;
+    hk_real *slab = hk_alloc_slab(HK_PARTICLE_ARRAYS, (size_t)cap, 0, w, &stride, &offset);
+    if (!slab) return hk_fail_memory(w, "out of memory for %d particles", cap);
+    hk_real **arrays[HK_PARTICLE_ARRAYS] = {&p->qx, &p->qy, &p->qz,       &p->vx,   &p->vy, &p->vz, &p->fx,
+                                            &p->fy, &p->fz, &p->inv_mass, &p->mass, &p->rx, &p->ry, &p->rz};
+    for (size_t i = 0; i < HK_PARTICLE_ARRAYS; i++) *arrays[i] = slab + offset + i * stride;
+    p->slab = slab;
+    p->capacity = cap;
+    p->count = count;
+    return 0;
+}
+
+void hk_world_take_particles(hk_world *w, const hk_particles *p)
+{
+    free(w->p.slab);
+    w->p = *p;
+    free(w->history_slab); /* sized by the capacity: made again when asked for */
+    free(w->scratch);
+    w->history_slab = w->px = w->py = w->pz = w->scratch = NULL;
+    w->history = 0;
+    w->forces_valid = 0;
+}
+
 int hk_world_alloc_history(hk_world *w)
 {
     size_t stride, offset;
@@ -306,9 +335,16 @@ int hk_world_grow_particles(hk_world *w, int count)
     if (reserve_particles(w, w->p.count + count) != 0) return hk_failed(w);
     int first = w->p.count;
     w->p.count += count;
+    w->gcount += count;
     w->forces_valid = 0;
     w->history = 0;
     return first;
+}
+
+void hk_world_drop_particles(hk_world *w, int first)
+{
+    w->gcount -= w->p.count - first;
+    w->p.count = first;
 }
 
 int hk_world_new_body(hk_world *w, const char *kind, int first, int count, int nx, int ny, int nz)
@@ -325,11 +361,51 @@ int hk_world_new_body(hk_world *w, const char *kind, int first, int count, int n
     b->kind = kind;
     b->first = first;
     b->count = count;
+    b->gfirst = w->gcount - (w->p.count - first); /* its particles are the last grown */
+    b->total = count;
     b->nx = nx;
     b->ny = ny;
     b->nz = nz;
     b->surface = -1;
     return w->body_count++;
+}
+
+void hk_world_defer_lattices(hk_world *w, int defer) { w->defer = defer != 0; }
+
+int hk_world_new_deferred_body(hk_world *w, const char *kind, int total, int nx, int ny, int nz, double m)
+{
+    if (total <= 0) return hk_fail(w, "a body needs at least one particle");
+    if ((int64_t)w->gcount + total > (1 << 30)) return hk_fail(w, "too many particles (limit 2^30)");
+    hk_lattice_recipe *r = calloc(1, sizeof *r);
+    if (!r) return hk_fail_memory(w, "out of memory for bodies");
+    const int b = hk_world_new_body(w, kind, w->p.count, 0, nx, ny, nz);
+    if (b < 0) {
+        free(r);
+        return b;
+    }
+    hk_body *bd = &w->bodies[b];
+    bd->gfirst = w->gcount;
+    bd->total = total;
+    bd->recipe = r;
+    r->mass = m;
+    w->gcount += total;
+    w->forces_valid = 0;
+    w->history = 0;
+    return b;
+}
+
+int hk_recipe_add(hk_world *w, int b, int op)
+{
+    hk_lattice_recipe *r = w->bodies[b].recipe;
+    if (r->nop == r->cap) {
+        const int cap = r->cap ? 2 * r->cap : 16;
+        int *o = realloc(r->op, (size_t)cap * sizeof *o);
+        if (!o) return hk_fail_memory(w, "out of memory for the pins of body %d", b);
+        r->op = o;
+        r->cap = cap;
+    }
+    r->op[r->nop++] = op;
+    return 0;
 }
 
 hk_family *hk_world_new_family(hk_world *w, int body, const char *name, const hk_spring_params *params)
@@ -379,12 +455,21 @@ void hk_points_origin(int count, const hk_vec3 *pos, double o[3])
 
 void hk_springs_visit(const hk_family *f, hk_spring_visitor visit, void *ctx)
 {
+    hk_springs_visit_sources(f, f->lo, f->hi, visit, ctx);
+}
+
+void hk_springs_visit_sources(const hk_family *f, int64_t s0, int64_t s1, hk_spring_visitor visit, void *ctx)
+{
     if (f->kind == HK_FAMILY_LATTICE) {
+        /* the springs whose two ends are held here (a window of the body's nodes: hk_world_distribute) */
+        const int64_t lo = s0 > f->lo ? s0 : f->lo, hi = f->hi, end = s1 < hi ? s1 : hi;
         for (int k = f->k0; k < f->k1; k++)
             for (int j = f->j0; j < f->j1; j++) {
                 int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+                if (row + f->i1 <= lo || row + f->i0 >= end) continue;
                 for (int i = f->i0; i < f->i1; i++) {
                     int64_t local = row + i;
+                    if (local < lo || local >= end || local + f->offset >= hi) continue;
                     if (f->broken && f->broken[local]) continue;
                     visit(f, local, f->base + local, f->base + local + f->offset, f->rest, ctx);
                 }
@@ -528,9 +613,11 @@ int hk_world_pin(hk_world *w, int body, int local_index)
 {
     if (body < 0 || body >= w->body_count) return hk_fail(w, "pin: no body %d", body);
     const hk_body *b = &w->bodies[body];
-    if (local_index < 0 || local_index >= b->count)
-        return hk_fail(w, "pin: particle %d out of range 0..%d of body %d", local_index, b->count - 1, body);
-    int i = b->first + local_index;
+    if (local_index < 0 || local_index >= b->total)
+        return hk_fail(w, "pin: particle %d out of range 0..%d of body %d", local_index, b->total - 1, body);
+    if (b->recipe) return hk_recipe_add(w, body, local_index);            /* pinned when its row is built */
+    if (local_index < b->lo || local_index >= b->lo + b->count) return 0; /* held by another rank */
+    int i = b->first + local_index - b->lo;
     hk_state_write(w);
     w->p.inv_mass[i] = 0;
     w->p.vx[i] = w->p.vy[i] = w->p.vz[i] = 0;
@@ -599,40 +686,10 @@ hk_family_info hk_world_family(const hk_world *w, int family)
 int64_t hk_world_spring_count(const hk_world *w)
 {
     int64_t n = 0;
-    for (int f = 0; f < w->family_count; f++) n += w->families[f].count;
+    for (int f = 0; f < w->family_count; f++) n += w->families[f].total;
     return n;
 }
 
 int64_t hk_world_step_count(const hk_world *w) { return w->steps; }
 double hk_world_time(const hk_world *w) { return w->time; }
 int64_t hk_world_spring_updates(const hk_world *w) { return w->spring_updates; }
-
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *bytes = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= bytes[i];
-        h *= 1099511628211ull; /* FNV prime */
-    }
-    return h;
-}
-
-uint64_t hk_world_state_hash(const hk_world *w)
-{
-    hk_state_read(w);
-    uint64_t h = 1469598103934665603ull; /* FNV-1a offset basis */
-    /* the positions x, then y, then z of every particle, as doubles
-     * (hk_particle_position), then the velocities as stored */
-    for (int c = 0; c < 3; c++)
-        for (int b = 0; b < w->body_count; b++) {
-            const hk_body *bd = &w->bodies[b];
-            for (int i = bd->first; i < bd->first + bd->count; i++) {
-                double x[3];
-                hk_particle_position(w, bd, i, x);
-                h = fnv1a(h, &x[c], sizeof x[c]);
-            }
-        }
-    const hk_real *v[3] = {w->p.vx, w->p.vy, w->p.vz};
-    for (int c = 0; c < 3; c++) h = fnv1a(h, v[c], (size_t)w->p.count * sizeof(hk_real));
-    return h;
-}

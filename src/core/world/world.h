@@ -56,15 +56,20 @@ typedef struct hk_family {
     char name[48];
     hk_spring_params params;
     hk_real k, c, rest, break_ratio; /* params in the kernels' precision; rest: L0 of a lattice family */
-    int64_t count;                   /* springs in the family */
-    int64_t broken_count;
-    uint8_t *broken; /* breakable only: 1 = broken; lattice: by local source node, list: by spring */
+    int64_t count;                   /* springs in the family held here: a lattice's box; a list's endpoints (0 on
+                                        a rank that holds none of its body: hk_world_distribute) */
+    int64_t total;                   /* springs in the family over every rank (one process: count) */
+    int64_t broken_count;            /* of them broken (a rank's own rows' on a distributed world) */
+    uint8_t *broken;     /* breakable only: 1 = broken; lattice: by local source node (the body's stored nodes only:
+                            broken[l] for l in [lo, lo + count) of its body), list: by spring */
+    uint8_t *broken_mem; /* the allocation broken lives in (broken may point before it: a window) */
 
     /* LATTICE: base particle, lattice dims, offset and the box of valid source nodes [lo, hi) */
     int base, nx, ny, nz;
     int di, dj, dk;
     int64_t offset; /* di + nx*(dj + ny*dk) */
     int i0, i1, j0, j1, k0, k1;
+    int64_t lo, hi;      /* the body's nodes held here [lo, hi): every node in one process (hk_body lo, count) */
     hk_real rest_vec[3]; /* D = r_target - r_source [m]: the spring's d = (q_a - q_b) - D */
 
     /* LIST: global particle indices and per-spring rest lengths (NULL: family rest) */
@@ -115,7 +120,15 @@ typedef struct hk_surface {
 
 typedef struct hk_body {
     const char *kind;
+    /* The body's particles held here: body-local particle lo + s is stored at index first + s, s < count. In one
+     * process every body is held whole (lo 0, count = total); a distributed world (hk_world_distribute) holds a
+     * split lattice's window of rows (its slab and halo), another rank's body not at all (count 0). A lattice's
+     * node l is at storage index first - lo + l: hk_body_base. */
     int first, count;
+    int lo;     /* body-local index of the first particle held [1] */
+    int gfirst; /* global index of the body's particle 0: its place in outputs, hashes and checkpoints [1] */
+    int total;  /* the body's particles over every rank [1] */
+    struct hk_lattice_recipe *recipe; /* a lattice built later (hk_world_defer_lattices), else NULL */
     int nx, ny, nz;
     double origin[3];     /* [m]: x_i = origin + r_i + q_i for the body's particles */
     int lattice;          /* 1: r_i is lattice node (i, j, k) = i A + j B + k C; 0: r_i = 0 */
@@ -126,12 +139,25 @@ typedef struct hk_body {
     int surface;          /* index into the world's surfaces, or -1 */
 } hk_body;
 
+/* What a lattice body added while lattices are deferred (hk_world_defer_lattices) is built from when its rows are
+ * given their storage (hk_world_distribute): every node at rest at its lattice place with mass `mass`, then the
+ * operations in the order they were asked for: op >= 0 pins body-local node op (inverse mass 0, velocity 0),
+ * HK_RECIPE_ANCHOR sets node 0's velocity to the body's anchor velocity. */
+typedef struct hk_lattice_recipe {
+    double mass; /* [kg] of every node */
+    int *op;
+    int nop, cap;
+} hk_lattice_recipe;
+#define HK_RECIPE_ANCHOR (-1)
+
 /* The engine's state between passes: plans, work space, packed records (engine.c). */
 typedef struct hk_engine hk_engine;
 
 struct hk_world {
     hk_world_def def;
     hk_particles p;
+    int gcount; /* particles over every rank: the global index space (one process: p.count) */
+    int defer;  /* lattices are added without particles, built by hk_world_distribute (hk_world_defer_lattices) */
 
     hk_body *bodies;
     int body_count, body_cap;
@@ -247,6 +273,11 @@ hk_real *hk_alloc_reals(size_t n, const hk_world *w);
  * to other arrays (4K aliasing: docs/performance-notes.md, "Memory layout").
  * Zeroed on w's team, as hk_alloc_reals. */
 hk_real *hk_alloc_slab(int count, size_t n, int first, const hk_world *w, size_t *stride, size_t *offset);
+/* New particle storage for count particles (zeroed, its capacity count) into *p; 0 or -1 (hk_fail_memory). */
+int hk_particles_make(hk_world *w, int count, hk_particles *p);
+/* w's particles become p (made by hk_particles_make; the old ones are freed), and what is sized by them (history,
+ * scratch) is made again when next asked for. */
+void hk_world_take_particles(hk_world *w, const hk_particles *p);
 /* (Re)allocates the position-Verlet history px, py, pz; 0 or -1. */
 int hk_world_alloc_history(hk_world *w);
 void hk_free_reals(hk_real *a);
@@ -280,8 +311,28 @@ const struct hk_world_facts *hk_world_facts(hk_world *w);
 
 /* Appends count particles at rest; returns the first global index or -1. */
 int hk_world_grow_particles(hk_world *w, int count);
+/* Drops the particles from first on (the last grown, after a failure). */
+void hk_world_drop_particles(hk_world *w, int first);
 /* Appends a body over particles [first, first+count); returns its index or -1. */
 int hk_world_new_body(hk_world *w, const char *kind, int first, int count, int nx, int ny, int nz);
+/* Appends a lattice body of `total` particles that holds none yet (w->defer): its rows get their storage, and are
+ * built from its recipe (mass m), when the world is shared out (hk_world_distribute); its index or -1. */
+int hk_world_new_deferred_body(hk_world *w, const char *kind, int total, int nx, int ny, int nz, double m);
+/* Adds op (a node to pin, or HK_RECIPE_ANCHOR) to deferred body b's recipe; 0 or -1 (out of memory). */
+int hk_recipe_add(hk_world *w, int b, int op);
+/* Whether lattices added from now on are deferred (1) or built at once (0, the default). A distributed run defers
+ * them, so that no process builds a whole lattice that it holds a slab of: hk_world_distribute builds the rows each
+ * rank holds. Until then the world holds no particle of a deferred body and cannot be stepped. */
+void hk_world_defer_lattices(hk_world *w, int defer);
+/* The storage index of node l of lattice body b (l in [b->lo, b->lo + b->count) where it is held). */
+static inline int64_t hk_body_base(const hk_body *b) { return (int64_t)b->first - b->lo; }
+/* Whether body b holds every particle of itself here (one process, or its owner rank). */
+static inline int hk_body_whole(const hk_body *b) { return b->count == b->total; }
+/* The global index of storage index i of body b. */
+static inline int64_t hk_global_index(const hk_body *b, int64_t i)
+{
+    return (int64_t)b->gfirst + b->lo + (i - b->first);
+}
 /* Frees what a family owns (not the family itself). */
 /* The origin of a body of listed points (r = 0, q = x - origin) [m]: the
  * middle of the box around them, rounded to a multiple of the power of two
@@ -291,6 +342,9 @@ void hk_points_origin(int count, const hk_vec3 *pos, double o[3]);
  * (a, b: global particle indices; slot: index into f->broken). */
 typedef void (*hk_spring_visitor)(const hk_family *f, int64_t slot, int64_t a, int64_t b, hk_real L0, void *ctx);
 void hk_springs_visit(const hk_family *f, hk_spring_visitor visit, void *ctx);
+/* The same over a lattice family's springs whose source is body-local node s0 .. s1 - 1 (a list family: all), in the
+ * same order; on a distributed world only those whose two ends are held here (w's share: dist/part.h). */
+void hk_springs_visit_sources(const hk_family *f, int64_t s0, int64_t s1, hk_spring_visitor visit, void *ctx);
 /* Frees the storage world.c owns: particles, families, bodies, obstacles,
  * the surface array (not its faces: surface.c), history and scratch. */
 void hk_world_free_storage(hk_world *w);

@@ -5,6 +5,7 @@
 
 #include "outfile.h"
 #include "world.h"
+#include "part.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -56,8 +57,20 @@ int hk_frames_parse_formats(const char *list)
     return mask ? mask : -1;
 }
 
-/* The frame files of the formats in mask with an extension (frame_<step>.<extension>) at step `first` and after,
- * left by the run a restart continues: the restart writes its own, where an uninterrupted run has them. */
+/* Whether p (after frame_<step>) ends the name of a file of a VTK frame in pieces: _p<rank>.vtp, or .pvtp. */
+static int vtk_piece_name(const char *p)
+{
+    if (strcmp(p, ".pvtp") == 0) return 1;
+    if (strncmp(p, "_p", 2) != 0) return 0;
+    p += 2;
+    const char *digits = p;
+    while (*p >= '0' && *p <= '9') p++;
+    return p > digits && strcmp(p, ".vtp") == 0;
+}
+
+/* The frame files of the formats in mask with an extension (frame_<step>.<extension>, and of vtk the pieces of
+ * a world shared out over ranks) at step `first` and after, left by the run a restart continues: the restart
+ * writes its own, where an uninterrupted run has them. */
 static void remove_later_frames(const char *dir, int mask, int64_t first)
 {
     DIR *d = opendir(dir);
@@ -69,11 +82,13 @@ static void remove_later_frames(const char *dir, int mask, int64_t first)
         int64_t step = 0;
         int digits = 0;
         for (; *p >= '0' && *p <= '9' && digits < 18; p++, digits++) step = 10 * step + (*p - '0');
-        if (digits < 6 || *p != '.' || step < first) continue;
-        for (int f = 0; f < FORMAT_COUNT; f++)
-            if ((mask & (1 << f)) && formats[f]->extension && strcmp(p + 1, formats[f]->extension) == 0 &&
-                (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path)
-                unlink(path);
+        if (digits < 6 || step < first) continue;
+        for (int f = 0; f < FORMAT_COUNT; f++) {
+            if (!(mask & (1 << f)) || !formats[f]->extension) continue;
+            const int ours = (*p == '.' && strcmp(p + 1, formats[f]->extension) == 0) ||
+                             (formats[f] == &hk_frame_format_vtk && vtk_piece_name(p));
+            if (ours && (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path) unlink(path);
+        }
     }
     closedir(d);
 }
@@ -124,8 +139,20 @@ void hk_frames_set_camera(hk_frames *fr, const hk_camera *camera)
 int hk_frames_write(hk_frames *fr, const hk_world *w, char *err, size_t errlen)
 {
     hk_state_read(w); /* a device's newer state (core/device) */
+    /* a world shared out over ranks: each rank its piece of a VTK frame (vtk_piece.h), the colliders rank 0's */
+    const int shared = w->part && w->part->ranks > 1, rank0 = !shared || w->part->rank == 0;
+    for (int f = 0; f < FORMAT_COUNT && shared; f++)
+        if ((fr->formats & (1 << f)) && formats[f] != &hk_frame_format_vtk) {
+            snprintf(err, errlen,
+                     "the %s format needs the whole world in one process: of a world shared out over "
+                     "ranks only vtk frames are written in pieces",
+                     formats[f]->name);
+            return -1;
+        }
     hk_geometry g;
-    if (hk_geometry_build(w, &g) != 0) {
+    const int built =
+        shared ? (rank0 ? hk_geometry_colliders(w, &g) : (memset(&g, 0, sizeof g), 0)) : hk_geometry_build(w, &g);
+    if (built != 0) { /* on one process; over ranks the piece writers agree on every failure */
         snprintf(err, errlen, "out of memory for a frame");
         return -1;
     }
@@ -133,7 +160,8 @@ int hk_frames_write(hk_frames *fr, const hk_world *w, char *err, size_t errlen)
         fr->written = 1;
         if (fr->first < 0) fr->first = hk_world_step_count(w);
         for (int f = 0; f < FORMAT_COUNT; f++) fr->series[f].first = fr->first;
-        if (fr->first > 0) remove_later_frames(fr->dir, fr->formats, fr->first);
+        if (fr->first > 0 && rank0) remove_later_frames(fr->dir, fr->formats, fr->first);
+        if (shared) hk_part_any(w, 0); /* rank 0 has removed them before any rank writes its piece */
     }
     char path[4200];
     int rc = 0;

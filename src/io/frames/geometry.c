@@ -77,6 +77,14 @@ static int collider_tris(const hk_world *w, hk_geometry *m)
     return 0;
 }
 
+int hk_geometry_colliders(const hk_world *w, hk_geometry *m)
+{
+    memset(m, 0, sizeof *m);
+    if (collider_tris(w, m) == 0) return 0;
+    hk_geometry_free(m);
+    return -1;
+}
+
 int hk_geometry_build(const hk_world *w, hk_geometry *m)
 {
     memset(m, 0, sizeof *m);

@@ -35,6 +35,9 @@ typedef struct hk_geometry {
  * Returns 0, or -1 when out of memory (*m then empty). */
 int hk_geometry_build(const hk_world *w, hk_geometry *m);
 void hk_geometry_free(hk_geometry *m);
+/* The colliders' part alone (their surfaces and each held particle's contacts): a distributed world's frame, whose
+ * bodies each rank writes as its piece (vtk_piece.h). 0, or -1 when out of memory. */
+int hk_geometry_colliders(const hk_world *w, hk_geometry *m);
 /* 1 if body b has surface triangles. */
 int hk_geometry_body_has_surface(const hk_world *w, int b);
 

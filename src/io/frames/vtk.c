@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "frame_format.h"
+#include "part.h"
+#include "vtk_piece.h"
 #include "vtkxml.h"
 #include "world.h"
 
@@ -297,8 +299,8 @@ static int push_frame(vtk_series *fr, const char *name, double time, int part)
 /* The file names of the parts: a frame, and its colliders. */
 static const char *const part_prefix[2] = {"frame_", "colliders_"};
 
-/* The step of a file name frame_<digits>.vtp or colliders_<digits>.vtp (the
- * part in *part); -1 for any other name. */
+/* The step of a file name frame_<digits>.vtp, frame_<digits>.pvtp (a frame in pieces, one per rank) or
+ * colliders_<digits>.vtp (the part in *part); -1 for any other name. */
 static long long frame_step(const char *name, int *part)
 {
     *part = strncmp(name, part_prefix[1], strlen(part_prefix[1])) == 0;
@@ -307,14 +309,19 @@ static long long frame_step(const char *name, int *part)
     long long step = 0;
     int digits = 0;
     for (; *p >= '0' && *p <= '9' && digits < 18; p++, digits++) step = 10 * step + (*p - '0');
-    return digits >= 6 && strcmp(p, ".vtp") == 0 ? step : -1;
+    return digits >= 6 && (strcmp(p, ".vtp") == 0 || (!*part && strcmp(p, ".pvtp") == 0)) ? step : -1;
 }
 
-/* The TimeValue field data of a .vtp frame written by hooke; NAN if it cannot be read. */
+/* The TimeValue field data of a .vtp frame written by hooke (of a .pvtp, its first piece's); NAN if it cannot be
+ * read. */
 static double frame_time(const char *dir, const char *name)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    const size_t len = strlen(name);
+    if (len > 5 && strcmp(name + len - 5, ".pvtp") == 0)
+        snprintf(path, sizeof path, "%s/%.*s_p0.vtp", dir, (int)(len - 5), name);
+    else
+        snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "rb");
     if (!f) return NAN;
     char head[4096];
@@ -387,10 +394,17 @@ static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
     return rc;
 }
 
+static int write_series(hk_frame_series *s, vtk_series *fr, const char *path, const char stem[4096], const hk_world *w,
+                        const hk_geometry *g);
+
 /* One frame and the collection. When the run starts past step 0 (a
- * restart), the collection first lists the frame_<step>.vtp already in the
- * folder from earlier steps, times read from their TimeValue, so frames.pvd
- * covers the whole run. */
+ * restart), the collection first lists the frame_<step>.vtp (or .pvtp)
+ * already in the folder from earlier steps, times read from their
+ * TimeValue, so frames.pvd covers the whole run. A world shared out over
+ * ranks writes its frame in pieces, each rank its own (vtk_piece.h), tied
+ * by rank 0's frame_<step>.pvtp, which the collection lists; the pieces are
+ * whole before rank 0 writes it, and it is whole before frames.pvd names
+ * it, so a kill leaves whole files of the last complete frame. */
 static int write_vtk(hk_frame_series *s, const char *path, const hk_world *w, const hk_geometry *g)
 {
     if (!s->state) {
@@ -398,10 +412,54 @@ static int write_vtk(hk_frame_series *s, const char *path, const hk_world *w, co
         s->free_state = vtk_series_free;
     }
     vtk_series *fr = s->state;
-    if (hk_vtk_write_frame(path, w, g, fr->failed, sizeof fr->failed) != 0) {
+    const int shared = w->part && w->part->ranks > 1, rank0 = !shared || w->part->rank == 0;
+    char stem[4096]; /* DIR/frame_<step>: shorter than the failed file's name by far (frames.c caps DIR) */
+    if ((size_t)snprintf(stem, sizeof stem, "%.*s", (int)(strlen(path) - 4), path) >= sizeof stem) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    if (shared) {
+        const int mine = hk_vtk_write_piece(stem, w, fr->failed, sizeof fr->failed) != 0, saved = errno;
+        if (hk_part_any(w, mine)) { /* every rank's verdict */
+            if (!mine && snprintf(fr->failed, sizeof fr->failed, "%.4095s.pvtp (another rank's piece)", stem) < 0)
+                errno = EIO;
+            s->failed = fr->failed;
+            errno = mine ? saved : EIO;
+            return -1;
+        }
+    } else if (hk_vtk_write_frame(path, w, g, fr->failed, sizeof fr->failed) != 0) {
         s->failed = fr->failed;
         return -1;
     }
+    const int rc = rank0 ? write_series(s, fr, path, stem, w, g) : 0, saved = errno;
+    if (shared && hk_part_any(w, rc != 0)) { /* rank 0's files: every rank's verdict */
+        if (rc == 0 && snprintf(fr->failed, sizeof fr->failed, "%.4095s.pvtp (rank 0's)", stem) < 0) errno = EIO;
+        s->failed = fr->failed;
+        errno = rc ? saved : EIO;
+        return -1;
+    }
+    return rc;
+}
+
+/* A frame's place in the collection (its .vtp, or the .pvtp of its pieces), the colliders beside it and
+ * frames.pvd: rank 0's files. 0, or -1 with errno set and s->failed. */
+static int write_series(hk_frame_series *s, vtk_series *fr, const char *path, const char stem[4096], const hk_world *w,
+                        const hk_geometry *g)
+{
+    const int shared = w->part && w->part->ranks > 1;
+    if (shared && hk_vtk_write_pvtp(stem, w, w->part->ranks) != 0) {
+        const int saved = errno;
+        if (snprintf(fr->failed, sizeof fr->failed, "%.4095s.pvtp", stem) < 0) errno = EIO;
+        s->failed = fr->failed;
+        errno = saved;
+        return -1;
+    }
+    char listed[4200];
+    if ((size_t)snprintf(listed, sizeof listed, "%s%s", stem, shared ? ".pvtp" : ".vtp") >= sizeof listed) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    path = listed;
     if (!fr->resumed) {
         fr->resumed = 1;
         if (s->first > 0 && resume_frames(fr, s->dir, (long long)s->first) != 0) {
@@ -415,8 +473,12 @@ static int write_vtk(hk_frame_series *s, const char *path, const hk_world *w, co
         return -1;
     }
     if (g->ctris > 0) { /* the colliders beside the frame: colliders_<step>.vtp, part 1 of the collection */
-        snprintf(fr->failed, sizeof fr->failed, "%.*s%s%s", (int)(name - path), path, part_prefix[1],
-                 name + strlen(part_prefix[0]));
+        const char *step = (strrchr(stem, '/') ? strrchr(stem, '/') + 1 : stem) + strlen(part_prefix[0]);
+        if ((size_t)snprintf(fr->failed, sizeof fr->failed, "%.*s%s%s.vtp", (int)(name - path), path, part_prefix[1],
+                             step) >= sizeof fr->failed) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
         if (write_colliders(fr->failed, w, g) != 0) {
             s->failed = fr->failed;
             return -1;

@@ -13,6 +13,7 @@
 #include "scene_kinds.h"
 #include "scene_lex.h"
 #include "scene_memory.h"
+#include "world.h"
 
 /* How it works: one pass reads the text line by line (scene_lex.c). A
  * section's keys write straight into its descriptor through their offsets
@@ -30,6 +31,7 @@ typedef struct parser {
     sc_settings set;
     sc_item *items;
     int nitems, capitems, nbodies;
+    int ranks; /* the processes the world will be shared out over: lattices deferred past 1 (hk_scene_load_for) */
 } parser;
 
 /* ------------------------------------------------------------------------ */
@@ -555,12 +557,13 @@ static int build(parser *p, hk_scene *out)
         lx->failed = 1;
         return -1;
     }
-    if (sc_memory_check(p->items, p->nitems, &p->set, lx) != 0) return -1; /* before a byte of the world */
+    if (sc_memory_check(p->items, p->nitems, &p->set, p->ranks, lx) != 0) return -1; /* before a byte of the world */
     hk_world *w = hk_world_create(&p->set.world);
     if (!w) {
         int line = p->seen_line[SC_WORLD] ? p->seen_line[SC_WORLD] : 1;
         return sc_fail(lx, line, 1, "cannot create the world (out of memory)");
     }
+    if (p->ranks > 1) hk_world_defer_lattices(w, 1); /* each rank builds its rows when the world is shared out */
     out->body_line = calloc((size_t)p->nbodies + 1, sizeof *out->body_line);
     out->files = calloc((size_t)p->nitems + 1, sizeof *out->files);
     if (!out->body_line || !out->files) {
@@ -623,11 +626,12 @@ static void free_parser(parser *p)
     free(p->lx.buf);
 }
 
-static int parse_text(const char *text, size_t len, const char *filename, const hk_world_def *base, hk_scene *out,
-                      char *err, size_t errlen)
+static int parse_text(const char *text, size_t len, const char *filename, const hk_world_def *base, int ranks,
+                      hk_scene *out, char *err, size_t errlen)
 {
     parser p;
     memset(&p, 0, sizeof p);
+    p.ranks = ranks;
     sc_lexer *lx = &p.lx;
     lx->file = filename ? filename : "<scene>";
     lx->err = err;
@@ -672,7 +676,13 @@ static int parse_text(const char *text, size_t len, const char *filename, const 
 int hk_scene_parse_on(const char *text, const char *filename, const hk_world_def *base, hk_scene *out, char *err,
                       size_t errlen)
 {
-    return parse_text(text, text ? strlen(text) : 0, filename, base, out, err, errlen);
+    return parse_text(text, text ? strlen(text) : 0, filename, base, 1, out, err, errlen);
+}
+
+int hk_scene_parse_shared(const char *text, const char *filename, const hk_world_def *base, int ranks, hk_scene *out,
+                          char *err, size_t errlen)
+{
+    return parse_text(text, text ? strlen(text) : 0, filename, base, ranks, out, err, errlen);
 }
 
 int hk_scene_parse(const char *text, const char *filename, hk_scene *out, char *err, size_t errlen)
@@ -686,6 +696,11 @@ int hk_scene_load(const char *path, hk_scene *out, char *err, size_t errlen)
 }
 
 int hk_scene_load_on(const char *path, const hk_world_def *base, hk_scene *out, char *err, size_t errlen)
+{
+    return hk_scene_load_for(path, base, 1, out, err, errlen);
+}
+
+int hk_scene_load_for(const char *path, const hk_world_def *base, int ranks, hk_scene *out, char *err, size_t errlen)
 {
     if (err && errlen) err[0] = '\0';
     if (out) memset(out, 0, sizeof *out);
@@ -713,7 +728,7 @@ int hk_scene_load_on(const char *path, const hk_world_def *base, hk_scene *out, 
                      col);
         return -1;
     }
-    int rc = parse_text(text, len, name, base, out, err, errlen);
+    int rc = parse_text(text, len, name, base, ranks, out, err, errlen);
     free(text);
     return rc;
 }

@@ -28,6 +28,13 @@ int hk_scene_load(const char *path, hk_scene *out, char *err, size_t errlen);
 int hk_scene_parse_on(const char *text, const char *filename, const hk_world_def *base, hk_scene *out, char *err,
                       size_t errlen);
 int hk_scene_load_on(const char *path, const hk_world_def *base, hk_scene *out, char *err, size_t errlen);
+/* The same for a world that `ranks` processes will share out (hk_world_distribute), on each of them: past 1 rank
+ * its lattices are deferred (world.h hk_world_defer_lattices: none is built whole, each rank builds its rows when
+ * the world is shared out), and the memory check counts a lattice's share of one rank. */
+int hk_scene_load_for(const char *path, const hk_world_def *base, int ranks, hk_scene *out, char *err, size_t errlen);
+/* The same from scene text. */
+int hk_scene_parse_shared(const char *text, const char *filename, const hk_world_def *base, int ranks, hk_scene *out,
+                          char *err, size_t errlen);
 /* The lists the parser's messages give, made from the tables (scene_kinds.c), for messages that must agree
  * with them: the sections ("world, run, ground, walls, sphere or body"), the body kinds ("rope, cloth, ... or
  * ring") and the keys of the section or body titled `title` ("world", "body rope", "springs line": "count, mass,

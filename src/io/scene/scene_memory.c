@@ -15,14 +15,16 @@ const char *sc_bytes_text(double bytes, char *out, size_t cap)
     return out;
 }
 
-/* Adds item it's counts to n (colliders set its contact). */
-static void add_item(hk_memory_need *n, const sc_item *it)
+/* Adds item it's counts to n (colliders set its contact); a lattice without listed springs (one that ranks share
+ * out in slabs) by one rank's share when `ranks` processes share the world. */
+static void add_item(hk_memory_need *n, const sc_item *it, int ranks)
 {
     if (!it->kind->body) {
         n->contact |= it->kind->late; /* a collider */
         return;
     }
-    const int64_t count = it->count > 0 ? it->count : 0;
+    int64_t count = it->count > 0 ? it->count : 0;
+    if (ranks > 1 && it->lattice_families > 0 && it->list_springs == 0) count = (count + ranks - 1) / ranks;
     n->particles += count;
     n->row_particles += it->one_row ? count : 0;
     n->lattice_family_nodes += (int64_t)it->lattice_families * count;
@@ -43,21 +45,21 @@ hk_memory_need sc_memory_need(const sc_item *items, int nitems, int upto, const 
 {
     hk_memory_need n = settings_need(set);
     for (int i = 0; i < nitems; i++)
-        if (!items[i].kind->body || upto < 0 || i < upto) add_item(&n, &items[i]);
+        if (!items[i].kind->body || upto < 0 || i < upto) add_item(&n, &items[i], 1);
     return n;
 }
 
-int sc_memory_check(const sc_item *items, int nitems, const sc_settings *set, sc_lexer *lx)
+int sc_memory_check(const sc_item *items, int nitems, const sc_settings *set, int ranks, sc_lexer *lx)
 {
     char what[128];
     const double avail = hk_memory_available(what, sizeof what);
     if (!isfinite(avail)) return 0;
     hk_memory_need so_far = settings_need(set); /* the colliders first (their contact state), then body by body */
     for (int i = 0; i < nitems; i++)
-        if (!items[i].kind->body) add_item(&so_far, &items[i]);
+        if (!items[i].kind->body) add_item(&so_far, &items[i], ranks);
     for (int i = 0; i < nitems; i++) {
         if (!items[i].kind->body) continue;
-        add_item(&so_far, &items[i]);
+        add_item(&so_far, &items[i], ranks);
         const double need = hk_memory_estimate(&so_far);
         if (!(need > avail)) continue;
         hk_memory_need mine = sc_memory_need(items + i, 1, 1, set);

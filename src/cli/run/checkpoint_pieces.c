@@ -1,0 +1,761 @@
+/* checkpoint_pieces.c — the checkpoint of a world shared out over MPI ranks (a piece per rank and an index), and the
+ * restart of a checkpoint on any number of ranks. */
+/* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+#include "checkpoint_pieces.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ckpt_bytes.h"
+#include "colour.h"
+#include "pairs.h"
+#include "part.h"
+#include "readfile.h"
+#include "response.h"
+#include "world.h"
+
+/*
+ * A piece (docs/checkpoint-format.md) is a one-process checkpoint's layout over the particles of one rank, with
+ * the rank, the rank count and the particles' global ranges after the header; its lattices' broken masks cover the
+ * source nodes of those ranges, its listed families' broken springs are given by their ends (global indices), each
+ * surface says whether its rank computed it, and every particle index is global. The index names the pieces.
+ */
+static const char piece_magic[8] = {'H', 'O', 'O', 'K', 'E', 'C', 'K', 'R'};
+static const char index_magic[8] = {'H', 'O', 'O', 'K', 'E', 'C', 'K', 'I'};
+static const char classic_magic[8] = {'H', 'O', 'O', 'K', 'E', 'C', 'K', 'P'};
+enum { ARRAYS = 11, GUARD_VALUES = 4, BODY_BYTES = 4 + 9 * 8, PAIR_KEY = 5 * 4, PAIR_ANCHOR = PAIR_KEY + 2 * 8 };
+
+/* ---- files: whole, through NAME.tmp ---- */
+
+static int write_whole(const char *path, const unsigned char *p, size_t n)
+{
+    char tmp[4200];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return -1;
+    int rc = 0;
+    while (n > 0 && rc == 0) {
+        const ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) rc = -1;
+        if (k > 0) p += k, n -= (size_t)k;
+    }
+    if (rc == 0) rc = fsync(fd);
+    const int saved = errno;
+    if (close(fd) != 0 && rc == 0) rc = -1;
+    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
+    if (rc != 0) {
+        const int why = rc && errno ? errno : saved;
+        unlink(tmp);
+        errno = why;
+    }
+    return rc;
+}
+
+/* The folder of path (for the pieces' names, which the index gives relative to it). */
+static void folder_of(const char *path, char *dir, size_t cap)
+{
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, cap, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+}
+
+/* ---- writing ---- */
+
+/* The particle (global index) of storage index i of w. */
+static int32_t global_of(const hk_world *w, int i) { return (int32_t)hk_global_index(&w->bodies[hk_body_of(w, i)], i); }
+
+/* This rank's piece into b. */
+static void put_piece(const hk_world *w, const hk_energy_guard *guard, uint64_t digest, hk_ckpt_buf *b)
+{
+    const hk_particles *p = &w->p;
+    const struct hk_part *pt = w->part;
+    int one[2];
+    const int *span, spans = hk_world_spans(w, one, &span);
+    hk_ckpt_put(b, piece_magic, sizeof piece_magic);
+    hk_ckpt_put_u32(b, HK_CHECKPOINT_PIECE_VERSION);
+    hk_ckpt_put_u32(b, 0x01020304u);
+    hk_ckpt_put_u32(b, (uint32_t)sizeof(hk_real));
+    hk_ckpt_put_u32(b, 0);
+    hk_ckpt_put_u64(b, 0); /* file length, patched by the caller */
+    hk_ckpt_put_u64(b, digest);
+    hk_ckpt_put_u32(b, (uint32_t)w->gcount);
+    hk_ckpt_put_u32(b, (uint32_t)w->body_count);
+    hk_ckpt_put_u32(b, (uint32_t)w->family_count);
+    hk_ckpt_put_u32(b, (uint32_t)w->sphere_count);
+    hk_ckpt_put_u64(b, (uint64_t)hk_world_spring_count(w));
+    hk_ckpt_put_u32(b, (uint32_t)pt->rank);
+    hk_ckpt_put_u32(b, (uint32_t)pt->ranks);
+    hk_ckpt_put_u32(b, (uint32_t)pt->nspan[pt->rank]); /* its particles, as global ranges (their storage in order) */
+    for (int s = 0; s < pt->nspan[pt->rank]; s++) {
+        hk_ckpt_put_u32(b, (uint32_t)pt->span[pt->rank][2 * s]);
+        hk_ckpt_put_u32(b, (uint32_t)(pt->span[pt->rank][2 * s + 1] - pt->span[pt->rank][2 * s]));
+    }
+    hk_ckpt_put_i32(b, (int32_t)w->integrator.kind);
+    const double settings[6] = {w->integrator.dt,         w->integrator.dt_max,      w->integrator.jelly_dt_a,
+                                w->integrator.jelly_dt_v, w->integrator.jelly_alpha, w->integrator.cg_tolerance};
+    hk_ckpt_put(b, settings, sizeof settings);
+    hk_ckpt_put_i32(b, w->integrator.cg_max_iterations);
+    hk_ckpt_put_i32(b, w->integrator.newton_iterations);
+    hk_ckpt_put_i32(b, (int32_t)w->integrator.preconditioner);
+    hk_ckpt_put_i32(b, (int32_t)w->integrator.cg_stop);
+    hk_ckpt_put_i32(b, w->substeps);
+    hk_ckpt_put_f64(b, w->h);
+    hk_ckpt_put_f64(b, w->time);
+    hk_ckpt_put_i64(b, w->steps);
+    hk_ckpt_put_i64(b, w->spring_updates);
+    const int has_prev = w->history && w->px;
+    hk_ckpt_put_i32(b, has_prev);
+    hk_ckpt_put_i32(b, w->forces_valid);
+    const hk_real *arrays[ARRAYS + 3] = {p->qx, p->qy, p->qz,       p->vx,   p->vy, p->vz, p->fx,
+                                         p->fy, p->fz, p->inv_mass, p->mass, w->px, w->py, w->pz};
+    for (int a = 0; a < ARRAYS + 3 * has_prev; a++)
+        for (int s = 0; s < spans; s++)
+            hk_ckpt_put(b, arrays[a] + span[2 * s], (size_t)(span[2 * s + 1] - span[2 * s]) * sizeof(hk_real));
+    for (int i = 0; i < w->body_count; i++) {
+        const hk_body *body = &w->bodies[i];
+        hk_ckpt_put_i32(b, body->anchor);
+        for (int c = 0; c < 3; c++) hk_ckpt_put_f64(b, body->anchor_pos[c]);
+        for (int c = 0; c < 3; c++) hk_ckpt_put_f64(b, body->anchor_vel[c]);
+        for (int c = 0; c < 3; c++) hk_ckpt_put_f64(b, body->origin[c]);
+    }
+    for (int i = 0; i < w->sphere_count; i++) {
+        const hk_sphere_def *s = &w->spheres[i];
+        const double v[8] = {s->center.x,   s->center.y,   s->center.z,   s->radius,
+                             s->velocity.x, s->velocity.y, s->velocity.z, s->loss};
+        hk_ckpt_put(b, v, sizeof v);
+    }
+    for (int i = 0; i < w->family_count; i++) {
+        const hk_family *f = &w->families[i];
+        int64_t l0, l1;
+        const int mine = hk_part_owned(w, f->body, &l0, &l1);
+        hk_ckpt_put_i32(b, f->colour_start != NULL);
+        hk_ckpt_put_i64(b, mine ? f->broken_count : 0);
+        if (f->kind == HK_FAMILY_LATTICE) { /* the flags of its source nodes this rank computes */
+            const int64_t n = f->broken && mine ? l1 - l0 : 0;
+            hk_ckpt_put_i64(b, n);
+            if (n) hk_ckpt_put(b, f->broken + l0, (size_t)n);
+            continue;
+        }
+        int64_t n = 0; /* a list's broken springs by their ends */
+        for (int64_t s = 0; f->broken && mine && s < f->count; s++) n += f->broken[s] != 0;
+        hk_ckpt_put_i64(b, n);
+        for (int64_t s = 0; f->broken && mine && s < f->count; s++)
+            if (f->broken[s]) hk_ckpt_put_i32(b, global_of(w, f->a[s])), hk_ckpt_put_i32(b, global_of(w, f->b[s]));
+    }
+    hk_ckpt_put_u32(b, (uint32_t)w->surface_count);
+    for (int i = 0; i < w->surface_count; i++) {
+        int64_t l0, l1;
+        hk_ckpt_put_i32(b, hk_part_owned(w, w->surfaces[i].body, &l0, &l1));
+        hk_ckpt_put_f64(b, w->surfaces[i].pump);
+        hk_ckpt_put_f64(b, w->surfaces[i].volume);
+        hk_ckpt_put_f64(b, w->surfaces[i].pressure);
+    }
+    const double start[GUARD_VALUES] = {guard->e0, guard->scale, guard->g0, guard->moved};
+    hk_ckpt_put(b, start, sizeof start);
+    const hk_pairs *pr = hk_pairs_of(w); /* rank 0's: it holds the bodies that take part whole */
+    const int64_t ncontact = pr ? hk_pairs_contacts(w, pr, NULL) : 0;
+    hk_pair *contact = malloc((size_t)ncontact * sizeof *contact + 1);
+    if (!contact) b->oom = 1;
+    if (contact && pr) hk_pairs_contacts(w, pr, contact);
+    hk_ckpt_put_u64(b, (uint64_t)ncontact);
+    hk_ckpt_put_i64(b, hk_pairs_left(pr));
+    for (int64_t i = 0; i < ncontact && contact; i++) {
+        hk_ckpt_put_i32(b, contact[i].kind);
+        for (int c = 0; c < 4; c++) hk_ckpt_put_i32(b, global_of(w, contact[i].p[c]));
+    }
+    free(contact);
+    hk_real *anchor[4];
+    const int anchored = hk_contact_anchors(w, anchor);
+    int64_t own = 0;
+    for (int s = 0; s < spans; s++) own += span[2 * s + 1] - span[2 * s];
+    hk_ckpt_put_u32(b, anchored ? (uint32_t)own : 0);
+    for (int a = 0; a < 4 && anchored; a++)
+        for (int s = 0; s < spans; s++)
+            hk_ckpt_put(b, anchor[a] + span[2 * s], (size_t)(span[2 * s + 1] - span[2 * s]) * sizeof(hk_real));
+    const int64_t npa = hk_pairs_anchors_held(pr);
+    int32_t *keys = npa ? malloc((size_t)npa * 5 * sizeof *keys) : NULL;
+    double *weights = npa ? malloc((size_t)npa * 2 * sizeof *weights) : NULL;
+    if (npa && (!keys || !weights)) b->oom = 1;
+    if (keys && weights) hk_pairs_anchors_get(pr, keys, weights);
+    hk_ckpt_put_u64(b, (uint64_t)npa);
+    for (int64_t i = 0; i < npa && keys && weights; i++) {
+        hk_ckpt_put_i32(b, keys[5 * i]);
+        for (int c = 1; c < 5; c++) hk_ckpt_put_i32(b, global_of(w, keys[5 * i + c]));
+        hk_ckpt_put_f64(b, weights[2 * i]), hk_ckpt_put_f64(b, weights[2 * i + 1]);
+    }
+    free(keys), free(weights);
+    hk_ckpt_put_u64(b, 0); /* checksum, patched by the caller */
+}
+
+/* Patches the length (at byte `at`) and the checksum of the file in b; -1 when b ran out of memory. */
+static int seal(hk_ckpt_buf *b, size_t at)
+{
+    if (b->oom) return -1;
+    const uint64_t total = b->len;
+    memcpy(b->p + at, &total, sizeof total);
+    const uint64_t sum = hk_ckpt_fnv1a(b->p, b->len - 8, HK_CKPT_FNV_BASIS);
+    memcpy(b->p + b->len - 8, &sum, sizeof sum);
+    return 0;
+}
+
+/* The piece names of the index at path (ranks of them, each malloc'd), or 0 names when there is none to read. */
+static int index_names(const char *path, char ***names)
+{
+    *names = NULL;
+    char *text, why[256];
+    size_t len;
+    if (hk_read_file(path, 1 << 24, "checkpoint", &text, &len, why, sizeof why) != 0) return 0;
+    hk_ckpt_cursor c = {(const unsigned char *)text, len, 0, 0};
+    int n = 0;
+    if (len >= 40 && memcmp(text, index_magic, 8) == 0) {
+        hk_ckpt_take(&c, 8 + 4 + 4 + 8 + 8 + 8);
+        const uint32_t ranks = hk_ckpt_get_u32(&c);
+        *names = calloc(ranks + 1, sizeof **names);
+        for (uint32_t r = 0; *names && r < ranks && !c.bad; r++) {
+            const uint32_t k = hk_ckpt_get_u32(&c);
+            const char *s = hk_ckpt_take(&c, k);
+            if (s && k < 4096 && ((*names)[n] = malloc(k + 1))) memcpy((*names)[n], s, k), (*names)[n++][k] = '\0';
+        }
+    }
+    free(text);
+    return n;
+}
+
+int hk_checkpoint_write_pieces(const hk_world *w, const hk_energy_guard *guard, uint64_t scene_digest, const char *path,
+                               char *err, size_t errlen)
+{
+    const struct hk_part *pt = w->part;
+    char name[4200], dir[4200];
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    snprintf(name, sizeof name, "%s.step%lld.rank%d", path, (long long)w->steps, pt->rank);
+    folder_of(path, dir, sizeof dir);
+    /* the colliders' friction anchors on every rank once one holds them (all let go where none was held), so that
+     * every piece has them or none does */
+    if (hk_world_collider_count(w) > 0 && hk_contact_keep_anchors((hk_world *)w) != 0) {
+        snprintf(err, errlen, "%s: cannot write checkpoint: out of memory", name);
+        hk_part_any(w, 1); /* the others' verdict on their pieces */
+        return -1;
+    }
+    hk_ckpt_buf b = {0};
+    put_piece(w, guard, scene_digest, &b);
+    int failed = seal(&b, 24) != 0 ? (errno = ENOMEM, 1) : write_whole(name, b.p, b.len) != 0;
+    const int saved = errno;
+    free(b.p);
+    if (hk_part_any(w, failed)) { /* every piece whole, or no index */
+        snprintf(err, errlen, "%s: cannot write checkpoint: %s", failed ? name : path,
+                 failed ? strerror(saved) : "another rank could not write its piece");
+        return -1;
+    }
+    if (pt->rank == 0) { /* the index, then the pieces it named before (none is named twice: a step each) */
+        char **old = NULL;
+        const int nold = index_names(path, &old);
+        hk_ckpt_buf ix = {0};
+        hk_ckpt_put(&ix, index_magic, sizeof index_magic);
+        hk_ckpt_put_u32(&ix, HK_CHECKPOINT_PIECE_VERSION);
+        hk_ckpt_put_u32(&ix, 0x01020304u);
+        hk_ckpt_put_u64(&ix, 0);
+        hk_ckpt_put_u64(&ix, scene_digest);
+        hk_ckpt_put_i64(&ix, w->steps);
+        hk_ckpt_put_u32(&ix, (uint32_t)pt->ranks);
+        for (int r = 0; r < pt->ranks; r++) {
+            char piece[4200];
+            const int k = snprintf(piece, sizeof piece, "%s.step%lld.rank%d", base, (long long)w->steps, r);
+            hk_ckpt_put_u32(&ix, (uint32_t)k);
+            hk_ckpt_put(&ix, piece, (size_t)k);
+        }
+        hk_ckpt_put_u64(&ix, 0);
+        failed = seal(&ix, 16) != 0 ? (errno = ENOMEM, 1) : write_whole(path, ix.p, ix.len) != 0;
+        free(ix.p);
+        if (failed) snprintf(err, errlen, "%s: cannot write checkpoint: %s", path, strerror(errno));
+        for (int k = 0; k < nold; k++) {
+            char gone[8400];
+            const int current = strncmp(old[k], base, strlen(base)) == 0 &&
+                                strstr(old[k], ".step") == old[k] + strlen(base) &&
+                                atoll(old[k] + strlen(base) + 5) == w->steps;
+            if (!failed && !current && strchr(old[k], '/') == NULL &&
+                (size_t)snprintf(gone, sizeof gone, "%s/%s", dir, old[k]) < sizeof gone)
+                unlink(gone);
+            free(old[k]);
+        }
+        free(old);
+    }
+    if (hk_part_any(w, failed)) {
+        if (!failed) snprintf(err, errlen, "%s: cannot write checkpoint: rank 0 could not write the index", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- reading ---- */
+
+/* What a piece holds (or a one-process checkpoint, classic: one piece of every particle), as places in its bytes. */
+typedef struct piece_view {
+    int classic;
+    uint32_t np, ranges_n;
+    const unsigned char *ranges; /* classic: none (one range [0, np)) */
+    uint64_t count;              /* particles in the piece */
+    hk_integrator_def def;
+    int32_t substeps, has_prev, forces_valid;
+    double h, time, start[GUARD_VALUES];
+    int64_t steps, updates, crossings;
+    const unsigned char *arrays[ARRAYS + 3], *bodies, *spheres, *surf, *contacts, *anchors, *pair_anchors;
+    size_t fam_at, len;
+    uint32_t nsurf, nanchor;
+    uint64_t ncontact, npa;
+    const unsigned char *data;
+} piece_view;
+
+/* Range k of a piece: global particles [*g, *g + *n). */
+static void range_of(const piece_view *v, uint32_t k, int64_t *g, int64_t *n)
+{
+    if (v->classic) {
+        *g = 0, *n = v->np;
+        return;
+    }
+    uint32_t r[2];
+    memcpy(r, v->ranges + 8 * (size_t)k, sizeof r);
+    *g = r[0], *n = r[1];
+}
+
+#define FAIL(...)                                                                                                      \
+    do {                                                                                                               \
+        int off_ = snprintf(err, errlen, "%s: ", name);                                                                \
+        if (off_ > 0 && (size_t)off_ < errlen) snprintf(err + off_, errlen - (size_t)off_, __VA_ARGS__);               \
+        return -1;                                                                                                     \
+    } while (0)
+
+/* Checks and reads the sections of a piece (or a one-process checkpoint) of data[0 .. len) for w. 0, or -1 with the
+ * message in err. */
+static int view_piece(const hk_world *w, uint64_t digest, const unsigned char *data, size_t len, const char *name,
+                      piece_view *v, char *err, size_t errlen)
+{
+    memset(v, 0, sizeof *v);
+    v->data = data;
+    v->len = len;
+    if (len < 8 || (memcmp(data, piece_magic, 8) != 0 && memcmp(data, classic_magic, 8) != 0))
+        FAIL("not a hooke checkpoint or checkpoint piece");
+    v->classic = memcmp(data, classic_magic, 8) == 0;
+    hk_ckpt_cursor c = {data, len, 8, 0};
+    const uint32_t version = hk_ckpt_get_u32(&c);
+    const uint32_t want = v->classic ? HK_CHECKPOINT_VERSION : HK_CHECKPOINT_PIECE_VERSION;
+    if (version != want) FAIL("checkpoint version %u is not supported (this hooke reads version %u)", version, want);
+    if (hk_ckpt_get_u32(&c) != 0x01020304u) FAIL("checkpoint was written on a machine of the other byte order");
+    if (hk_ckpt_get_u32(&c) != sizeof(hk_real))
+        FAIL("checkpoint holds state of another precision, this hooke is built for %s",
+             sizeof(hk_real) == 8 ? "double" : "float");
+    hk_ckpt_get_u32(&c);
+    const uint64_t total = hk_ckpt_get_u64(&c);
+    if (total != len || len < 16)
+        FAIL("checkpoint is truncated or corrupted (%zu bytes, header says %llu)", len, (unsigned long long)total);
+    uint64_t sum;
+    memcpy(&sum, data + len - 8, sizeof sum);
+    if (hk_ckpt_fnv1a(data, len - 8, HK_CKPT_FNV_BASIS) != sum) FAIL("checkpoint is corrupted (checksum mismatch)");
+    c.len = len - 8;
+    if (hk_ckpt_get_u64(&c) != digest)
+        FAIL("checkpoint was written for a different scene (the scene file or a file it loads has changed; scene "
+             "digest differs)");
+    v->np = hk_ckpt_get_u32(&c);
+    const uint32_t nb = hk_ckpt_get_u32(&c), nf = hk_ckpt_get_u32(&c), ns = hk_ckpt_get_u32(&c);
+    const uint64_t nsprings = hk_ckpt_get_u64(&c);
+    if (v->np != (uint32_t)w->gcount || nb != (uint32_t)w->body_count || nf != (uint32_t)w->family_count ||
+        ns != (uint32_t)w->sphere_count || nsprings != (uint64_t)hk_world_spring_count(w))
+        FAIL("checkpoint does not match the scene (%u particles, %llu springs; the scene has %d particles, %lld "
+             "springs)",
+             v->np, (unsigned long long)nsprings, w->gcount, (long long)hk_world_spring_count(w));
+    v->count = v->np;
+    if (!v->classic) {
+        hk_ckpt_get_u32(&c); /* the rank and the ranks it was written by: the ranges say what it holds */
+        hk_ckpt_get_u32(&c);
+        v->ranges_n = hk_ckpt_get_u32(&c);
+        v->ranges = hk_ckpt_take(&c, 8 * (size_t)v->ranges_n);
+        v->count = 0;
+        for (uint32_t k = 0; v->ranges && k < v->ranges_n; k++) {
+            int64_t g, n;
+            range_of(v, k, &g, &n);
+            if (g + n > v->np) FAIL("checkpoint is corrupted (a piece's particles past the scene's)");
+            v->count += (uint64_t)n;
+        }
+    }
+    v->def.kind = (hk_integrator_kind)hk_ckpt_get_i32(&c);
+    double settings[6];
+    hk_ckpt_get(&c, settings, sizeof settings);
+    v->def.dt = settings[0], v->def.dt_max = settings[1], v->def.jelly_dt_a = settings[2];
+    v->def.jelly_dt_v = settings[3], v->def.jelly_alpha = settings[4], v->def.cg_tolerance = settings[5];
+    v->def.cg_max_iterations = hk_ckpt_get_i32(&c);
+    v->def.newton_iterations = hk_ckpt_get_i32(&c);
+    v->def.preconditioner = (hk_preconditioner)hk_ckpt_get_i32(&c);
+    v->def.cg_stop = (hk_cg_stop)hk_ckpt_get_i32(&c);
+    v->substeps = hk_ckpt_get_i32(&c);
+    v->h = hk_ckpt_get_f64(&c);
+    v->time = hk_ckpt_get_f64(&c);
+    v->steps = hk_ckpt_get_i64(&c);
+    v->updates = hk_ckpt_get_i64(&c);
+    v->has_prev = hk_ckpt_get_i32(&c);
+    v->forces_valid = hk_ckpt_get_i32(&c);
+    const size_t bytes = (size_t)v->count * sizeof(hk_real);
+    for (int a = 0; a < ARRAYS + 3 * (v->has_prev != 0); a++) v->arrays[a] = hk_ckpt_take(&c, bytes);
+    v->bodies = hk_ckpt_take(&c, (size_t)nb * BODY_BYTES);
+    v->spheres = hk_ckpt_take(&c, (size_t)ns * 8 * 8);
+    v->fam_at = c.at;
+    for (uint32_t i = 0; i < nf && !c.bad; i++) {
+        hk_ckpt_get_i32(&c);
+        const int64_t broken = hk_ckpt_get_i64(&c), n = hk_ckpt_get_i64(&c);
+        const int lattice = w->families[i].kind == HK_FAMILY_LATTICE;
+        if (n < 0 || broken < 0 || broken > w->families[i].total || (uint64_t)n > (uint64_t)len)
+            FAIL("checkpoint does not match the scene (breakable springs of family %s)", w->families[i].name);
+        hk_ckpt_take(&c, v->classic || lattice ? (size_t)n : (size_t)n * 8);
+    }
+    v->nsurf = hk_ckpt_get_u32(&c);
+    if (!c.bad && v->nsurf != (uint32_t)w->surface_count)
+        FAIL("checkpoint does not match the scene (%u surfaces, the scene has %d)", v->nsurf, w->surface_count);
+    v->surf = hk_ckpt_take(&c, (size_t)v->nsurf * (v->classic ? 24 : 28));
+    hk_ckpt_get(&c, v->start, sizeof v->start);
+    v->ncontact = hk_ckpt_get_u64(&c);
+    v->crossings = hk_ckpt_get_i64(&c);
+    const uint64_t bound = (uint64_t)v->np * 64;
+    if (!c.bad && (v->ncontact > bound || v->crossings < 0 || (uint64_t)v->crossings > bound))
+        FAIL("checkpoint holds an impossible count of contact pairs (%llu in contact, %lld crossing)",
+             (unsigned long long)v->ncontact, (long long)v->crossings);
+    v->contacts = hk_ckpt_take(&c, (size_t)v->ncontact * PAIR_KEY);
+    v->nanchor = hk_ckpt_get_u32(&c);
+    if (!c.bad && v->nanchor != 0 && (v->nanchor != v->count || hk_world_collider_count(w) == 0))
+        FAIL("checkpoint does not match the scene (friction anchors of %u particles)", v->nanchor);
+    v->anchors = v->nanchor ? hk_ckpt_take(&c, 4 * bytes) : NULL;
+    v->npa = hk_ckpt_get_u64(&c);
+    if (!c.bad && v->npa > bound) FAIL("checkpoint holds an impossible count of anchored contact pairs");
+    v->pair_anchors = v->npa ? hk_ckpt_take(&c, (size_t)v->npa * PAIR_ANCHOR) : NULL;
+    if (c.bad || c.at != c.len) FAIL("checkpoint is corrupted (sections do not add up)");
+    if (!hk_integrator_info_of(v->def.kind) || v->substeps < 1 || !(v->h > 0) || !isfinite(v->time) || v->steps < 0)
+        FAIL("checkpoint holds an impossible integrator state");
+    for (int a = 0; a < ARRAYS + 3 * (v->has_prev != 0); a++)
+        for (uint64_t i = 0; i < v->count; i++) {
+            hk_real x;
+            memcpy(&x, v->arrays[a] + (size_t)i * sizeof x, sizeof x);
+            if (!isfinite(x) || ((a == 9 || a == 10) && x < 0))
+                FAIL("checkpoint holds an impossible value of a particle (array %d, entry %llu)", a,
+                     (unsigned long long)i);
+        }
+    if (v->classic) { /* its lists' masks are in one process's colouring: refused where a list has broken springs */
+        hk_ckpt_cursor fc = {data, c.len, v->fam_at, 0};
+        for (uint32_t i = 0; i < nf; i++) {
+            hk_ckpt_get_i32(&fc);
+            const int64_t broken = hk_ckpt_get_i64(&fc), n = hk_ckpt_get_i64(&fc);
+            hk_ckpt_take(&fc, (size_t)n);
+            if (broken && w->families[i].kind == HK_FAMILY_LIST)
+                FAIL("the checkpoint of one process holds broken springs of the listed family %s (body %d): their "
+                     "order is that process's own; restart it on one process",
+                     w->families[i].name, w->families[i].body);
+        }
+    }
+    return 0;
+}
+
+/* The storage index of global particle g in w, or -1 where w does not hold it. */
+static int64_t storage_of(const hk_world *w, int64_t g)
+{
+    int lo = 0, hi = w->body_count - 1;
+    while (lo <= hi) { /* bodies in global order */
+        const int m = lo + (hi - lo) / 2;
+        const hk_body *b = &w->bodies[m];
+        if (g < b->gfirst)
+            hi = m - 1;
+        else if (g >= (int64_t)b->gfirst + b->total)
+            lo = m + 1;
+        else {
+            const int64_t l = g - b->gfirst;
+            return l >= b->lo && l < (int64_t)b->lo + b->count ? hk_body_base(b) + l : -1;
+        }
+    }
+    return -1;
+}
+
+/* What a piece restores of w: the particles it holds that w holds, their broken springs, the pressure of the
+ * surfaces its rank computed, the pairs where w holds them (rank 0). */
+static void apply_piece(hk_world *w, const piece_view *v)
+{
+    hk_real *const dst[ARRAYS + 3] = {w->p.qx, w->p.qy, w->p.qz,       w->p.vx,   w->p.vy, w->p.vz, w->p.fx,
+                                      w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass, w->px,   w->py,   w->pz};
+    hk_real *anchor[4] = {NULL, NULL, NULL, NULL};
+    if (v->nanchor) hk_contact_anchors(w, anchor);
+    const size_t bytes = (size_t)v->count * sizeof(hk_real);
+    int64_t at = 0; /* the piece's particles before this range */
+    for (uint32_t k = 0; k < (v->classic ? 1 : v->ranges_n); k++) {
+        int64_t g, n;
+        range_of(v, k, &g, &n);
+        for (int b = 0; b < w->body_count; b++) {
+            const hk_body *bd = &w->bodies[b];
+            const int64_t a0 = (int64_t)bd->gfirst + bd->lo, a1 = a0 + bd->count; /* held, as global indices */
+            const int64_t lo = g > a0 ? g : a0, hi = g + n < a1 ? g + n : a1;
+            if (lo >= hi) continue;
+            const int64_t to = hk_body_base(bd) + (lo - bd->gfirst), from = at + (lo - g);
+            for (int a = 0; a < ARRAYS + 3 * (v->has_prev != 0); a++)
+                memcpy(dst[a] + to, v->arrays[a] + (size_t)from * sizeof(hk_real), (size_t)(hi - lo) * sizeof(hk_real));
+            for (int a = 0; a < 4 && anchor[0]; a++)
+                memcpy(anchor[a] + to, v->anchors + (size_t)a * bytes + (size_t)from * sizeof(hk_real),
+                       (size_t)(hi - lo) * sizeof(hk_real));
+        }
+        at += n;
+    }
+    hk_ckpt_cursor fc = {v->data, v->len - 8, v->fam_at, 0};
+    for (int i = 0; i < w->family_count; i++) {
+        hk_family *f = &w->families[i];
+        const hk_body *bd = &w->bodies[f->body];
+        hk_ckpt_get_i32(&fc);
+        hk_ckpt_get_i64(&fc);
+        const int64_t n = hk_ckpt_get_i64(&fc);
+        if (f->kind == HK_FAMILY_LATTICE || v->classic) {
+            const unsigned char *mask = hk_ckpt_take(&fc, (size_t)n);
+            if (!f->broken || !mask || f->kind != HK_FAMILY_LATTICE) continue;
+            if (v->classic) { /* every source node of the body */
+                for (int64_t l = f->lo; l < f->hi && l < n; l++) f->broken[l] = mask[l];
+                continue;
+            }
+            int64_t m = 0; /* the piece's ranges within the body, in order: their nodes' flags */
+            for (uint32_t k = 0; k < v->ranges_n && n > 0; k++) {
+                int64_t g, cnt;
+                range_of(v, k, &g, &cnt);
+                const int64_t l0 = g > bd->gfirst ? g - bd->gfirst : 0;
+                const int64_t l1 = g + cnt - bd->gfirst < bd->total ? g + cnt - bd->gfirst : bd->total;
+                for (int64_t l = l0; l < l1; l++, m++)
+                    if (l >= f->lo && l < f->hi && m < n) f->broken[l] = mask[m];
+            }
+            continue;
+        }
+        for (int64_t k = 0; k < n; k++) { /* a list's broken springs by their ends */
+            const int64_t a = storage_of(w, hk_ckpt_get_i32(&fc)), b = storage_of(w, hk_ckpt_get_i32(&fc));
+            for (int64_t s = 0; f->broken && a >= 0 && b >= 0 && s < f->count; s++)
+                if (f->a[s] == a && f->b[s] == b) f->broken[s] = 1;
+        }
+    }
+    for (uint32_t i = 0; i < v->nsurf; i++) {
+        const unsigned char *r = v->surf + (size_t)i * (v->classic ? 24 : 28);
+        int32_t own = 1;
+        if (!v->classic) memcpy(&own, r, 4), r += 4;
+        double s[3];
+        memcpy(s, r, sizeof s);
+        w->surfaces[i].pump = s[0];
+        if (!own) continue;
+        w->surfaces[i].volume = s[1];
+        w->surfaces[i].pressure = s[2];
+    }
+}
+
+/* What every rank holds alike, from piece v: each body's anchor and origin, each sphere. */
+static void apply_shared(hk_world *w, const piece_view *v)
+{
+    for (int i = 0; i < w->body_count; i++) {
+        hk_ckpt_cursor bc = {v->bodies + (size_t)i * BODY_BYTES, BODY_BYTES, 0, 0};
+        hk_body *body = &w->bodies[i];
+        body->anchor = hk_ckpt_get_i32(&bc);
+        for (int k = 0; k < 3; k++) body->anchor_pos[k] = hk_ckpt_get_f64(&bc);
+        for (int k = 0; k < 3; k++) body->anchor_vel[k] = hk_ckpt_get_f64(&bc);
+        for (int k = 0; k < 3; k++) body->origin[k] = hk_ckpt_get_f64(&bc);
+    }
+    for (int i = 0; i < w->sphere_count; i++) {
+        double s[8];
+        memcpy(s, v->spheres + (size_t)i * sizeof s, sizeof s);
+        hk_sphere_def *sp = &w->spheres[i];
+        sp->center = (hk_vec3){s[0], s[1], s[2]};
+        sp->radius = s[3];
+        sp->velocity = (hk_vec3){s[4], s[5], s[6]};
+        sp->loss = s[7];
+    }
+}
+
+/* The pairs of piece v (global particles) as w's (storage); 0, or -1 out of memory or where w holds none of them. */
+static int restore_pairs(hk_world *w, const piece_view *v)
+{
+    hk_pairs *pr = hk_pairs_of(w);
+    if (!pr || (!v->ncontact && !v->crossings && !v->npa)) return 0;
+    hk_pair *in = malloc((size_t)v->ncontact * sizeof *in + 1);
+    int32_t *keys = malloc((size_t)v->npa * 5 * sizeof *keys + 1);
+    double *weights = malloc((size_t)v->npa * 2 * sizeof *weights + 1);
+    int rc = in && keys && weights ? 0 : -1;
+    for (uint64_t i = 0; rc == 0 && i < v->ncontact; i++) {
+        int32_t key[5];
+        memcpy(key, v->contacts + (size_t)i * PAIR_KEY, sizeof key);
+        in[i].kind = key[0];
+        for (int k = 0; k < 4; k++) {
+            const int64_t s = storage_of(w, key[1 + k]);
+            rc |= s < 0;
+            in[i].p[k] = (int32_t)s;
+        }
+    }
+    for (uint64_t i = 0; rc == 0 && i < v->npa; i++) {
+        const unsigned char *r = v->pair_anchors + (size_t)i * PAIR_ANCHOR;
+        memcpy(keys + 5 * i, r, PAIR_KEY);
+        for (int k = 1; k < 5; k++) {
+            const int64_t s = storage_of(w, keys[5 * i + k]);
+            rc |= s < 0;
+            keys[5 * i + k] = (int32_t)s;
+        }
+        memcpy(weights + 2 * i, r + PAIR_KEY, 2 * 8);
+    }
+    if (rc == 0) rc = hk_pairs_contacts_restore(pr, (int64_t)v->ncontact, in, v->crossings);
+    if (rc == 0) rc = hk_pairs_anchors_restore(pr, (int64_t)v->npa, keys, weights);
+    free(in), free(keys), free(weights);
+    return rc;
+}
+
+int hk_checkpoint_is_index(const char *path)
+{
+    char head[8];
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    const int is = fread(head, 1, 8, f) == 8 && memcmp(head, index_magic, 8) == 0;
+    fclose(f);
+    return is;
+}
+
+/* The largest piece file a world of w's particles can have: a bound for the reader. */
+static size_t piece_bound(const hk_world *w)
+{
+    size_t n = 4096 + (size_t)w->gcount * (sizeof(hk_real) * 18 + 8 + 64 * (PAIR_KEY + PAIR_ANCHOR));
+    n += (size_t)w->body_count * BODY_BYTES + (size_t)w->sphere_count * 64 + (size_t)w->surface_count * 28;
+    for (int i = 0; i < w->family_count; i++) n += 20 + (size_t)w->families[i].total * 8;
+    return n;
+}
+
+/* Reads piece k of the checkpoint (its file name) into *text and views it; 0, or -1 with the message in err. */
+static int read_piece(const hk_world *w, uint64_t digest, const char *file, char **text, piece_view *v, char *err,
+                      size_t errlen)
+{
+    size_t len = 0;
+    char why[512];
+    if (hk_read_file(file, piece_bound(w), "checkpoint", text, &len, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: %s", file, why);
+        return -1;
+    }
+    if (view_piece(w, digest, (const unsigned char *)*text, len, file, v, err, errlen) != 0) {
+        free(*text);
+        *text = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int hk_checkpoint_read_pieces(hk_world *w, hk_energy_guard *guard, uint64_t scene_digest, const char *path, char *err,
+                              size_t errlen)
+{
+    const char *name = path;
+    char dir[4200];
+    folder_of(path, dir, sizeof dir);
+    /* the pieces: an index's, or a one-process checkpoint as one */
+    char **names = NULL, *text = NULL;
+    int n = 0;
+    if (hk_checkpoint_is_index(path)) {
+        size_t len;
+        char why[512];
+        if (hk_read_file(path, 1 << 24, "checkpoint", &text, &len, why, sizeof why) != 0) FAIL("%s", why);
+        hk_ckpt_cursor c = {(const unsigned char *)text, len, 8, 0};
+        const uint32_t version = hk_ckpt_get_u32(&c), order = hk_ckpt_get_u32(&c);
+        const uint64_t total = hk_ckpt_get_u64(&c), digest = hk_ckpt_get_u64(&c);
+        hk_ckpt_get_i64(&c);
+        const uint32_t ranks = hk_ckpt_get_u32(&c);
+        uint64_t sum = 0;
+        if (len >= 8) memcpy(&sum, text + len - 8, 8);
+        const int bad = version != HK_CHECKPOINT_PIECE_VERSION || order != 0x01020304u || total != len || len < 48 ||
+                        hk_ckpt_fnv1a((const unsigned char *)text, len - 8, HK_CKPT_FNV_BASIS) != sum || ranks < 1 ||
+                        ranks > 1u << 20;
+        if (!bad && digest != scene_digest) {
+            free(text);
+            FAIL("checkpoint was written for a different scene (the scene file or a file it loads has changed; "
+                 "scene digest differs)");
+        }
+        names = bad ? NULL : calloc(ranks, sizeof *names);
+        for (uint32_t r = 0; names && r < ranks && !c.bad; r++) {
+            const uint32_t k = hk_ckpt_get_u32(&c);
+            const char *s = hk_ckpt_take(&c, k);
+            if (!s || k >= 4096 || memchr(s, '/', k) || !(names[n] = malloc(strlen(dir) + k + 2))) break;
+            sprintf(names[n], "%s/%.*s", dir, (int)k, s);
+            n++;
+        }
+        const int whole = names && n == (int)ranks && !c.bad;
+        free(text);
+        text = NULL;
+        if (!whole) {
+            for (int k = 0; k < n; k++) free(names[k]);
+            free(names);
+            FAIL("checkpoint index is corrupted or cannot be read (version, length, checksum or piece names)");
+        }
+    } else {
+        names = malloc(sizeof *names);
+        if (!names || !(names[0] = strdup(path))) {
+            free(names);
+            FAIL("out of memory while restoring");
+        }
+        n = 1;
+    }
+    /* every piece read and checked before w is touched (one piece in memory at a time) */
+    piece_view v, first;
+    int rc = 0, anchored = 0;
+    for (int k = 0; k < n && rc == 0; k++) {
+        rc = read_piece(w, scene_digest, names[k], &text, &v, err, errlen);
+        if (rc == 0 && k == 0) first = v;
+        anchored |= rc == 0 && v.nanchor;
+        if (rc == 0 && (v.steps != first.steps || v.time != first.time || v.has_prev != first.has_prev))
+            rc = -1, snprintf(err, errlen, "%s: checkpoint is corrupted (its pieces are of different steps)", names[k]);
+        free(text);
+        text = NULL;
+    }
+    if (rc == 0) { /* the integrator, as every piece has it */
+        hk_integrator_def saved = w->integrator;
+        if (hk_world_set_integrator(w, &first.def) != 0 || w->substeps != first.substeps || w->h != first.h) {
+            hk_world_set_integrator(w, &saved);
+            rc = -1, snprintf(err, errlen, "%s: checkpoint holds an invalid integrator setting", name);
+        } else if ((first.has_prev && !w->px && hk_world_alloc_history(w) != 0) ||
+                   (anchored && hk_contact_keep_anchors(w) != 0)) {
+            hk_world_set_integrator(w, &saved);
+            rc = -1, snprintf(err, errlen, "%s: out of memory while restoring", name);
+        }
+    }
+    hk_real *anchor[4];
+    if (rc == 0 && !anchored && hk_contact_anchors(w, anchor)) /* a world that had not stepped: none held */
+        for (int i = 0; i < w->p.count; i++) anchor[3][i] = -1;
+    for (int fi = 0; rc == 0 && fi < w->family_count; fi++) { /* the broken springs come from the pieces */
+        hk_family *f = &w->families[fi];
+        if (f->broken)
+            memset(f->broken + (f->kind == HK_FAMILY_LATTICE ? f->lo : 0), 0,
+                   (size_t)(f->kind == HK_FAMILY_LATTICE ? f->hi - f->lo : f->count));
+    }
+    for (int k = 0; k < n && rc == 0; k++) { /* each piece again: what w holds of it */
+        rc = read_piece(w, scene_digest, names[k], &text, &v, err, errlen);
+        if (rc == 0) apply_piece(w, &v);
+        if (rc == 0 && k == 0) apply_shared(w, &v);
+        if (rc == 0 && restore_pairs(w, &v) != 0)
+            rc = -1, snprintf(err, errlen, "%s: checkpoint's contact pairs cannot be restored (out of memory)", name);
+        free(text);
+        text = NULL;
+    }
+    for (int k = 0; k < n; k++) free(names[k]);
+    free(names);
+    if (rc != 0) return -1;
+    for (int fi = 0; fi < w->family_count; fi++) { /* each rank counts the broken springs it computes */
+        hk_family *f = &w->families[fi];
+        int64_t l0, l1;
+        f->broken_count = 0;
+        if (!f->broken || !hk_part_owned(w, f->body, &l0, &l1)) continue;
+        if (f->kind == HK_FAMILY_LATTICE)
+            for (int64_t l = l0; l < l1; l++) f->broken_count += f->broken[l] != 0;
+        else
+            for (int64_t s = 0; s < f->count; s++) f->broken_count += f->broken[s] != 0;
+    }
+    w->h = first.h;
+    w->time = first.time;
+    w->steps = first.steps;
+    w->spring_updates = first.updates;
+    w->history = first.has_prev;
+    w->forces_valid = first.forces_valid;
+    guard->e0 = first.start[0], guard->scale = first.start[1], guard->g0 = first.start[2];
+    guard->moved = first.start[3];
+    return 0;
+}
