@@ -27,8 +27,8 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->pair);
     free(pr->cand);
     free(pr->cd);
-    free(pr->ev);
-    free(pr->lb), free(pr->xr), free(pr->far);
+    hk_pair_evals_free(&pr->ev);
+    free(pr->lb), free(pr->xr), free(pr->far), free(pr->xv), free(pr->chunk);
     free(pr->sel), free(pr->sel_n), free(pr->sel_d);
     free(pr->inv);
     free(pr->past);
@@ -260,7 +260,7 @@ static int corners(const hk_world *w, hk_pairs *pr)
     if (hk_pairs_room(&pr->place, &pr->cap_place, n + 1, sizeof *pr->place) != 0 ||
         hk_pairs_room(&pr->at, &pr->cap_at, 4 * np + 1, sizeof *pr->at) != 0 ||
         hk_pairs_room(&pr->on, &pr->cap_on, np + 1, sizeof *pr->on) != 0 ||
-        hk_pairs_room(&pr->ev, &pr->cap_ev, np + 1, sizeof *pr->ev) != 0)
+        hk_pair_evals_room(&pr->ev, np + 1) != 0)
         return -1;
     for (int i = 0; i < n; i++) pr->place[i] = -1;
     for (int64_t k = 0; k < np; k++)

@@ -87,6 +87,30 @@ typedef struct hk_pair_eval {
     double vr[3], m; /* [m/s], [kg] */
 } hk_pair_eval;
 
+/* The touching pairs' evaluations as arrays, one entry per pair that acts at the place hk_pairs.on gives it:
+ * hk_pair_eval's fields, each its own array (what the passes in lanes read and write); cap entries each. */
+typedef struct hk_pair_evals {
+    double *a[4], *n[3], *fn, *gap, *vr[3], *m;
+    int64_t cap;
+} hk_pair_evals;
+
+/* Entry i of e into *ev, and *ev into entry i. */
+static inline void hk_pair_evals_get(const hk_pair_evals *e, int64_t i, hk_pair_eval *ev)
+{
+    for (int c = 0; c < 4; c++) ev->a[c] = e->a[c][i];
+    for (int c = 0; c < 3; c++) ev->n[c] = e->n[c][i], ev->vr[c] = e->vr[c][i];
+    ev->fn = e->fn[i], ev->gap = e->gap[i], ev->m = e->m[i];
+}
+static inline void hk_pair_evals_put(hk_pair_evals *e, int64_t i, const hk_pair_eval *ev)
+{
+    for (int c = 0; c < 4; c++) e->a[c][i] = ev->a[c];
+    for (int c = 0; c < 3; c++) e->n[c][i] = ev->n[c], e->vr[c][i] = ev->vr[c];
+    e->fn[i] = ev->fn, e->gap[i] = ev->gap, e->m[i] = ev->m;
+}
+/* Room for n entries (their values not kept); 0 or -1 (out of memory, e as it was). */
+int hk_pair_evals_room(hk_pair_evals *e, int64_t n);
+void hk_pair_evals_free(hk_pair_evals *e);
+
 /* A touching pair, packed for the implicit solve's products: its particles, weights and the solve's block B = sK K
  * + sD D of its stiffness K [N/m] and damping D [N s/m] (hk_pair_blocks), set by the solve's diagonal pass
  * (hk_pairs_system) so that each product reads 6 values, not 12 (its force, and the products' B u, are in
@@ -133,7 +157,7 @@ typedef struct hk_pairs {
     double *sel_d;  /* per task of the selection: the smallest cd among its pairs (scratch) [m] */
     hk_pair *pair;
     double cd_min;    /* the smallest cd among the step's pairs [m] (INFINITY: none) */
-    hk_pair_eval *ev; /* per pair that acts, in the place on gives it: its evaluation */
+    hk_pair_evals ev; /* per pair that acts, in the place on gives it: its evaluation */
     int64_t npair, cappair;
     int32_t *inv;                /* the pairs' particles, ascending */
     int32_t *place;              /* per particle (all): its place in inv, or -1 */
@@ -172,6 +196,12 @@ typedef struct hk_pairs {
      * motion of its particles since and their largest coordinate */
     double *lb, *xr, *far; /* [m] */
     int lb_set;
+    /* the pairs evaluated in lanes (pair_lanes.h): per particle of inv its place, inverse mass and velocity at the
+     * last force evaluation (pair_lane_in.xv; 64-byte aligned), and per task of an evaluation its chunk */
+    double *xv;
+    struct pair_chunk *chunk;
+    const struct hk_pair_lanes *lanes; /* the passes the forces run where lanes_set (tests: hk_pair_lanes_use), */
+    int lanes_set;                     /* else the world's kernel path's (hk_pair_lanes_of) */
     int64_t builds; /* the candidates found, since the world was made */
     int64_t found;  /* the step the candidates were found in (the world's step count before it) */
     double skin;    /* the room they leave each particle beyond its step's bound [m] (pair_set.c, next_skin) */
@@ -198,9 +228,9 @@ typedef struct hk_pairs {
     char *held;
     int *parent;
     int64_t cap_sel_n, cap_sel_d;
-    int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_kd, cap_ev, cap_inv, cap_on_start, cap_xs,
+    int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_kd, cap_inv, cap_on_start, cap_xs,
         cap_x0, cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist, cap_past;
-    int64_t cap_lb, cap_xr, cap_far;
+    int64_t cap_lb, cap_xr, cap_far, cap_xv, cap_chunk;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
     int64_t cap_pcand, cap_anc, cap_pan, cap_anch, cap_anch_next;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
@@ -212,6 +242,10 @@ typedef struct hk_pairs {
     int64_t selected;
     struct hk_particle_lists *pl;
 } hk_pairs;
+
+/* A share's entries in hk_pairs.share: its first pair, how many of its pairs touch, the place of its first in the
+ * touching lists; HK_SHARE_N of them a share. */
+enum { HK_SHARE_K0, HK_SHARE_ON, HK_SHARE_Q, HK_SHARE_N };
 
 /* *p (a pointer's address) with room for `need` items of `size` bytes, its room *cap (items) grown by half again
  * as needed; 0 or -1 (out of memory, *p as it was). */

@@ -1,0 +1,234 @@
+/* pair_lanes_isa.h — one instruction set's pair passes (pair_lanes.h), written once over lanes64.h. */
+/* SPDX-License-Identifier: MIT */
+#ifndef HOOKE_PAIR_LANES_ISA_H
+#define HOOKE_PAIR_LANES_ISA_H
+
+/* The including file (pair_lanes_avx512.c, pair_lanes_avx2.c,
+ * pair_lanes_scalar.c) defines HK_ISA_<name> and is compiled with the
+ * matching -m flags. Each lane performs the operations of pair_force.c's
+ * evaluate and of geometry.h's nearest points in their order: the
+ * comments name the scalar lines each block stands for. */
+
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "lanes64.h"
+#include "pair_lanes.h"
+#include "pairs.h"
+
+/* The offsets of the pairs lb[0 .. n) keeps: not lb > far (evaluate's test, which keeps a NaN bound). */
+static int L64_SUFFIX(pair_select)(const double *lb, int n, double far, int32_t *off)
+{
+    int m = 0;
+#if defined(HK_ISA_AVX512)
+    const __m512d f = _mm512_set1_pd(far);
+    const __m256i step = _mm256_set1_epi32(8);
+    __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int i = 0; i < n; i += 8, idx = _mm256_add_epi32(idx, step)) {
+        const __mmask8 in = (__mmask8)(n - i >= 8 ? 0xFF : (1u << (n - i)) - 1);
+        const __mmask8 keep = _mm512_mask_cmp_pd_mask(in, _mm512_maskz_loadu_pd(in, lb + i), f, _CMP_NGT_UQ);
+        _mm256_storeu_si256((__m256i *)(off + m), _mm256_maskz_compress_epi32(keep, idx));
+        m += __builtin_popcount(keep);
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        off[m] = i;
+        m += !(lb[i] > far);
+    }
+#endif
+    return m;
+}
+
+/* The rows of the corners of pairs off (in->xv's, row[c][l]: corner c of lane l), and the corners' places x[c][e]. */
+static inline void L64_SUFFIX(corners)(const pair_lane_in *in, const int32_t *off, const double *row[4][L64_W],
+                                       l64 x[4][3])
+{
+    for (int l = 0; l < L64_W; l++) {
+        const int32_t *at = in->at + 4 * (int64_t)off[l];
+        for (int c = 0; c < 4; c++) row[c][l] = in->xv + PAIR_LANES_ROW * (int64_t)at[c];
+    }
+    for (int c = 0; c < 4; c++) {
+        l64 col[4];
+        l64_rows4(row[c], col);
+        x[c][0] = col[0], x[c][1] = col[1], x[c][2] = col[2];
+    }
+}
+
+/* evaluate's box tests: lo, hi of the two sides (the first `split` corners, then the others), the axis test, the
+ * squared box distance s2 (box_gap2) and boxes_apart; returns the lanes the boxes leave in. */
+static inline l64m L64_SUFFIX(boxes)(const l64 x[4][3], int split, double th, l64 *s2)
+{
+    l64 lo[2][3], hi[2][3];
+    for (int e = 0; e < 3; e++) {
+        /* lo = g_min(lo, x) from INFINITY corner by corner: g_min(INFINITY, x) is x, NaN or not */
+        lo[0][e] = hi[0][e] = x[0][e];
+        for (int c = 1; c < split; c++) lo[0][e] = l64_min(lo[0][e], x[c][e]), hi[0][e] = l64_max(hi[0][e], x[c][e]);
+        lo[1][e] = hi[1][e] = x[split][e];
+        for (int c = split + 1; c < 4; c++)
+            lo[1][e] = l64_min(lo[1][e], x[c][e]), hi[1][e] = l64_max(hi[1][e], x[c][e]);
+    }
+    const l64 t = l64_set(th), zero = l64_set(0);
+    l64m apart = l64_lt(t, t); /* none */
+    l64 s = zero;
+    for (int e = 0; e < 3; e++) {
+        apart = l64_or(apart, l64_or(l64_gt(lo[0][e], l64_add(hi[1][e], t)), l64_gt(lo[1][e], l64_add(hi[0][e], t))));
+        const l64 d = l64_max(l64_sub(lo[0][e], hi[1][e]), l64_sub(lo[1][e], hi[0][e]));
+        s = l64_add(s, l64_keep(l64_gt(d, zero), l64_mul(d, d))); /* if (s > 0) s2 += s * s */
+    }
+    *s2 = s;
+    l64 big = zero; /* boxes_apart */
+    for (int sd = 0; sd < 2; sd++)
+        for (int e = 0; e < 3; e++) big = l64_max(big, l64_max(l64_abs(lo[sd][e]), l64_abs(hi[sd][e])));
+    const l64 lim = l64_add(l64_set(th * (1 + 1e-9)), l64_mul(l64_set(1e-12), big));
+    apart = l64_or(apart, l64_and(l64_gt(s, l64_set(th * th)), l64_gt(s, l64_mul(lim, lim))));
+    return l64_not(apart);
+}
+
+/* pair_geometry of a triangle pair: g_closest_on_triangle_w of particle p = x[0] and triangle x[1] x[2] x[3]
+ * (its regions tested in order, the first that holds giving q and w), alpha = (1, -w), d = p - q. */
+static inline void L64_SUFFIX(vt_nearest)(const l64 x[4][3], l64 a[4], l64 d[3])
+{
+    l64 ab[3], ac[3], ap[3], bp[3], cp[3], cb[3];
+    for (int e = 0; e < 3; e++) {
+        ab[e] = l64_sub(x[2][e], x[1][e]), ac[e] = l64_sub(x[3][e], x[1][e]), ap[e] = l64_sub(x[0][e], x[1][e]);
+        bp[e] = l64_sub(x[0][e], x[2][e]), cp[e] = l64_sub(x[0][e], x[3][e]), cb[e] = l64_sub(x[3][e], x[2][e]);
+    }
+    const l64 zero = l64_set(0), one = l64_set(1);
+    const l64 d1 = l64_dot(ab, ap), d2 = l64_dot(ac, ap), d3 = l64_dot(ab, bp), d4 = l64_dot(ac, bp);
+    const l64 d5 = l64_dot(ab, cp), d6 = l64_dot(ac, cp);
+    const l64 vc = l64_sub(l64_mul(d1, d4), l64_mul(d3, d2));
+    const l64 vb = l64_sub(l64_mul(d5, d2), l64_mul(d1, d6));
+    const l64 va = l64_sub(l64_mul(d3, d6), l64_mul(d5, d4));
+    const l64 e43 = l64_sub(d4, d3), e56 = l64_sub(d5, d6);
+    const l64m r0 = l64_and(l64_le(d1, zero), l64_le(d2, zero));
+    const l64m r1 = l64_and(l64_ge(d3, zero), l64_le(d4, d3));
+    const l64m r2 = l64_and(l64_and(l64_le(vc, zero), l64_ge(d1, zero)), l64_le(d3, zero));
+    const l64m r3 = l64_and(l64_ge(d6, zero), l64_le(d5, d6));
+    const l64m r4 = l64_and(l64_and(l64_le(vb, zero), l64_ge(d2, zero)), l64_le(d6, zero));
+    const l64m r5 = l64_and(l64_and(l64_le(va, zero), l64_ge(e43, zero)), l64_ge(e56, zero));
+    /* each region's parameter (only the regions some lane is in are divided for) */
+    const unsigned any = l64_bits(l64_or(l64_or(r2, r4), r5)) | l64_bits(l64_not(l64_or(l64_or(r0, r1), r3)));
+    l64 v2 = zero, t4 = zero, t5 = zero, vf = zero, tf = zero;
+    if (any) {
+        v2 = l64_div(d1, l64_sub(d1, d3));
+        t4 = l64_div(d2, l64_sub(d2, d6));
+        t5 = l64_div(e43, l64_add(e43, e56));
+        const l64 den = l64_div(one, l64_add(l64_add(va, vb), vc));
+        vf = l64_mul(vb, den), tf = l64_mul(vc, den);
+    }
+    /* w, from the face back to the first region (the first that holds is chosen last) */
+    l64 w[3] = {l64_sub(l64_sub(one, vf), tf), vf, tf};
+    l64 q[3];
+    for (int e = 0; e < 3; e++) q[e] = l64_add(l64_add(x[1][e], l64_mul(ab[e], vf)), l64_mul(ac[e], tf));
+    for (int e = 0; e < 3; e++) q[e] = l64_sel(r5, l64_add(x[2][e], l64_mul(t5, cb[e])), q[e]);
+    w[0] = l64_sel(r5, zero, w[0]), w[1] = l64_sel(r5, l64_sub(one, t5), w[1]), w[2] = l64_sel(r5, t5, w[2]);
+    for (int e = 0; e < 3; e++) q[e] = l64_sel(r4, l64_add(x[1][e], l64_mul(t4, ac[e])), q[e]);
+    w[0] = l64_sel(r4, l64_sub(one, t4), w[0]), w[1] = l64_sel(r4, zero, w[1]), w[2] = l64_sel(r4, t4, w[2]);
+    for (int e = 0; e < 3; e++) q[e] = l64_sel(r3, x[3][e], q[e]);
+    w[0] = l64_sel(r3, zero, w[0]), w[1] = l64_sel(r3, zero, w[1]), w[2] = l64_sel(r3, one, w[2]);
+    for (int e = 0; e < 3; e++) q[e] = l64_sel(r2, l64_add(x[1][e], l64_mul(v2, ab[e])), q[e]);
+    w[0] = l64_sel(r2, l64_sub(one, v2), w[0]), w[1] = l64_sel(r2, v2, w[1]), w[2] = l64_sel(r2, zero, w[2]);
+    for (int e = 0; e < 3; e++) q[e] = l64_sel(r1, x[2][e], q[e]);
+    w[0] = l64_sel(r1, zero, w[0]), w[1] = l64_sel(r1, one, w[1]), w[2] = l64_sel(r1, zero, w[2]);
+    for (int e = 0; e < 3; e++) q[e] = l64_sel(r0, x[1][e], q[e]);
+    w[0] = l64_sel(r0, one, w[0]), w[1] = l64_sel(r0, zero, w[1]), w[2] = l64_sel(r0, zero, w[2]);
+    a[0] = one, a[1] = l64_neg(w[0]), a[2] = l64_neg(w[1]), a[3] = l64_neg(w[2]);
+    for (int e = 0; e < 3; e++) d[e] = l64_sub(x[0][e], q[e]);
+}
+
+/* pair_geometry of an edge pair: g_closest_segments of edges x[0] x[1] and x[2] x[3] (its general case; *odd: the
+ * lanes of an edge of no length, which evaluate takes), alpha = (1 - s, s, -(1 - t), -t), d = edge_gap; *inside:
+ * the lanes whose nearest points lie inside both edges. */
+static inline void L64_SUFFIX(ee_nearest)(const l64 x[4][3], l64 a[4], l64 d[3], l64m *inside, l64m *odd)
+{
+    l64 d1[3], d2[3], r[3];
+    for (int e = 0; e < 3; e++)
+        d1[e] = l64_sub(x[1][e], x[0][e]), d2[e] = l64_sub(x[3][e], x[2][e]), r[e] = l64_sub(x[0][e], x[2][e]);
+    const l64 zero = l64_set(0), one = l64_set(1), tiny = l64_set(1e-300);
+    const l64 aa = l64_dot(d1, d1), ee = l64_dot(d2, d2), f = l64_dot(d2, r);
+    *odd = l64_or(l64_le(aa, tiny), l64_le(ee, tiny));
+    const l64 c = l64_dot(d1, r), b = l64_dot(d1, d2), den = l64_sub(l64_mul(aa, ee), l64_mul(b, b));
+    const l64 s0 = l64_min(one, l64_max(zero, l64_div(l64_sub(l64_mul(b, f), l64_mul(c, ee)), den)));
+    l64 s = l64_sel(l64_gt(den, zero), s0, zero);
+    l64 t = l64_div(l64_add(l64_mul(b, s), f), ee);
+    const l64m lt = l64_lt(t, zero), gt = l64_gt(t, one);
+    if (l64_bits(l64_or(lt, gt))) {
+        const l64 sl = l64_min(one, l64_max(zero, l64_div(l64_neg(c), aa)));
+        const l64 sg = l64_min(one, l64_max(zero, l64_div(l64_sub(b, c), aa)));
+        s = l64_sel(lt, sl, l64_sel(gt, sg, s));
+        t = l64_sel(lt, zero, l64_sel(gt, one, t));
+    }
+    *inside = l64_and(l64_and(l64_gt(s, zero), l64_lt(s, one)), l64_and(l64_gt(t, zero), l64_lt(t, one)));
+    a[0] = l64_sub(one, s), a[1] = s, a[2] = l64_neg(l64_sub(one, t)), a[3] = l64_neg(t);
+    for (int e = 0; e < 3; e++)
+        d[e] = l64_sub(l64_add(x[0][e], l64_mul(s, d1[e])), l64_add(x[2][e], l64_mul(t, d2[e])));
+}
+
+static int L64_SUFFIX(pair_eval)(const pair_lane_in *in, pair_chunk *ch, int n, int kind)
+{
+    int nhit = 0;
+    if (n <= 0) return 0;
+    for (int i = n; i < n + PAIR_LANES_PAD; i++) ch->off[i] = ch->off[n - 1]; /* the tail's lanes: a copy */
+    const int ee = kind == HK_PAIR_EE;
+    const l64 zero = l64_set(0), one = l64_set(1), th = l64_set(in->th), k = l64_set(in->k), z2 = l64_set(in->z2);
+    for (int i = 0; i < n; i += L64_W) {
+        l64 x[4][3], s2, a[4] = {zero, zero, zero, zero}, d[3] = {zero, zero, zero};
+        const double *row[4][L64_W];
+        L64_SUFFIX(corners)(in, ch->off + i, row, x);
+        const l64m box = L64_SUFFIX(boxes)(x, ee ? 2 : 1, in->th, &s2), none = l64_lt(zero, zero);
+        l64m inside = l64_not(none), odd = none, acts = none, alone = none;
+        l64 gap = zero, dist = zero, n3[3] = {zero, zero, zero}, vr[3] = {zero, zero, zero}, fn = zero, m = zero;
+        if (l64_bits(box)) {
+            if (ee)
+                L64_SUFFIX(ee_nearest)(x, a, d, &inside, &odd);
+            else
+                L64_SUFFIX(vt_nearest)(x, a, d);
+            dist = l64_sqrt(l64_dot(d, d));                  /* g_norm */
+            gap = l64_sel(inside, dist, l64_set(INFINITY)); /* an edge pair not inside both: no contact */
+            alone = l64_and(box, l64_or(odd, l64_not(l64_gt(dist, zero))));
+            for (int e = 0; e < 3; e++) n3[e] = l64_div(d[e], dist);
+            acts = l64_and(l64_and(box, l64_not(alone)), l64_lt(gap, th));
+            if (l64_bits(acts)) { /* the law: vr = sum alpha_i v_i, 1 / m = sum alpha_i^2 / m_i, from 0 */
+                l64 inv = zero;
+                for (int c = 0; c < 4; c++) {
+                    const double *vrow[L64_W];
+                    l64 v[4];
+                    for (int l = 0; l < L64_W; l++) vrow[l] = row[c][l] + 4;
+                    l64_rows4(vrow, v);
+                    for (int e = 0; e < 3; e++) vr[e] = l64_add(vr[e], l64_mul(a[c], v[e]));
+                    inv = l64_add(inv, l64_mul(l64_mul(a[c], a[c]), v[3]));
+                }
+                m = l64_div(one, inv);
+                const l64 vn = l64_dot(vr, n3);
+                const l64 c = ee ? zero : l64_mul(z2, l64_sqrt(l64_mul(k, m))); /* hk_soft_make; none for edges */
+                fn = l64_sub(l64_mul(k, l64_sub(th, gap)), l64_mul(c, vn));  /* hk_soft_force */
+                acts = l64_and(acts, l64_and(l64_gt(inv, zero), l64_gt(fn, zero)));
+            }
+        }
+        if (in->set) { /* the bound: the boxes' distance, or where they leave the pair in, its sides' distance */
+            const l64 b = l64_sqrt(s2);
+            l64_store(ch->lb + i, l64_sel(box, l64_max(b, dist), b));
+        }
+        const unsigned tail = l64_bits(l64_first(n - i)), on = l64_bits(acts) & tail, by = l64_bits(alone) & tail;
+        for (int l = 0; l < L64_W; l++) {
+            ch->st[i + l] = on >> l & 1 ? PAIR_LANE_ACTS : by >> l & 1 ? PAIR_LANE_ALONE : PAIR_LANE_NONE;
+            ch->hit[nhit] = i + l;
+            nhit += (on | by) >> l & 1;
+        }
+        if (!on) continue;
+        l64_store(ch->gap + i, gap), l64_store(ch->fn + i, fn), l64_store(ch->m + i, m);
+        for (int c = 0; c < 4; c++) l64_store(ch->a[c] + i, a[c]);
+        for (int e = 0; e < 3; e++) l64_store(ch->n[e] + i, n3[e]), l64_store(ch->vr[e] + i, vr[e]);
+    }
+    return nhit;
+}
+
+const hk_pair_lanes L64_SUFFIX(hk_pair_lanes) = {
+    .isa = HK_ISA_NAME,
+    .width = L64_W,
+    .select = L64_SUFFIX(pair_select),
+    .eval = L64_SUFFIX(pair_eval),
+};
+
+#endif
