@@ -379,6 +379,36 @@ static void sum_task(const hk_team *tm, void *ctx)
     }
 }
 
+/* The forces of one share's touching pairs (the first from on[k0], at q0 in the lists; m of them) with their
+ * friction in lanes, its triangle pairs, then its edge pairs. */
+static void friction_lanes(const pair_pass *pp, int64_t k0, int64_t q0, int64_t m)
+{
+    hk_pairs *pr = pp->pr;
+    int64_t lo = 0, hi = m; /* the share's first edge pair */
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (pr->on[k0 + mid] < pp->vt_end)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int part = 0; part < 2; part++) {
+        const int64_t a = part ? lo : 0, e = part ? m : lo;
+        for (int64_t b = a; b < e; b += 1 << 20) { /* (ranges of int size) */
+            const int n = (int)(e - b < 1 << 20 ? e - b : 1 << 20);
+            const int64_t i = k0 + b;
+            pair_friction_in in = {
+                .xv = pr->xv, .at = pr->at, .inv = pr->inv, .on = pr->on + i,
+                .fn = pr->ev.fn + i, .m = pr->ev.m + i, .pcand = pr->pcand, .pan = pr->pan, .anch = pr->anch,
+                .nanch = pr->nanch, .anch_next = pr->anch_next + q0 + b, .tf = pr->tf + 3 * (q0 + b),
+                .mu = pr->def.friction, .h = pp->h, .first = pr->first};
+            for (int c = 0; c < 4; c++) in.a[c] = pr->ev.a[c] + i;
+            for (int c = 0; c < 3; c++) in.n[c] = pr->ev.n[c] + i, in.vr[c] = pr->ev.vr[c] + i;
+            pp->lanes->friction(&in, n, part ? HK_PAIR_EE : HK_PAIR_VT);
+        }
+    }
+}
+
 /* The touching pairs (ascending) and each particle's corners in them, in pair order (what the sums and the implicit
  * solve's products run over), made by the team as one task would: each task's share of the particles finds where
  * their corners start, each task's corners taking their places in task order (the tasks' pairs ascend with the
@@ -390,9 +420,15 @@ static void touching_task(const hk_team *tm, void *ctx)
     const int S = pr->shares, ninv = pr->ninv; /* the shares: the tasks that evaluated */
     int a, n;
     hk_team_range(tm, 0, ninv, &a, &n);
+    const int lanes = pp->lanes && !pp->w->solves && pr->def.friction > 0; /* the friction in lanes */
     int64_t slots = 0;
-    for (int j = a; j < a + n; j++)
-        for (int s = 0; s < S; s++) slots += pr->hist[(int64_t)s * ninv + j];
+    for (int j = a; j < a + n; j++) {
+        int32_t c = 0;
+        for (int s = 0; s < S; s++) c += pr->hist[(int64_t)s * ninv + j];
+        slots += c;
+        double *row = pr->xv + PAIR_LANES_ROW * (int64_t)j; /* what the friction's share of the mass reads */
+        if (lanes) row[3] = row[7] > 0 ? c : 0;
+    }
     pp->tslots[tm->t] = slots;
     hk_team_barrier(tm);
     int64_t next = 0;
@@ -419,6 +455,7 @@ static void touching_task(const hk_team *tm, void *ctx)
                 pr->on_slot[slot] = (int32_t)(4 * q + c);
                 pr->slot_a[slot] = pr->ev.a[c][k0 + i];
             }
+            if (lanes) continue;
             hk_pair_eval rec, *ev = &rec;
             hk_pair_evals_get(&pr->ev, k0 + i, ev);
             /* the normal force and its blocks, then the friction; the blocks only where a solve reads them */
@@ -436,6 +473,7 @@ static void touching_task(const hk_team *tm, void *ctx)
             for (int c = 0; c < 4; c++) t->p[c] = pr->inv[at[c]], t->a[c] = ev->a[c];
             for (int e = 0; e < 6; e++) pr->kd[q].K[e] = (hk_real)K[e], pr->kd[q].D[e] = (hk_real)D[e];
         }
+        if (lanes) friction_lanes(pp, k0, q0, m);
     }
     hk_team_barrier(tm);
     sum_task(tm, ctx);

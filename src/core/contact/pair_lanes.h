@@ -35,7 +35,7 @@
 /* What the lanes read. */
 typedef struct pair_lane_in {
     const double *xv;  /* per particle of inv (PAIR_LANES_ROW each): its place now [m], velocity now [m/s] and
-                        * inverse mass [1/kg]: (x, y, z, 0, vx, vy, vz, 1 / m) */
+                        * inverse mass [1/kg]: (x, y, z, -, vx, vy, vz, 1 / m) (the fourth: pair_friction_in's) */
     const int32_t *at; /* per corner of the chunk's pairs, from its first (4 each): the particle's place in inv */
     double th;           /* the thickness [m] */
     double k;            /* the stiffness [N/m] */
@@ -62,6 +62,25 @@ typedef struct pair_chunk {
     double lb[PAIR_CHUNK + PAIR_LANES_PAD];            /* [m] */
 } pair_chunk;
 
+/* What the friction in lanes reads and writes (pair_anchor.c's hk_pairs_friction, its force alone): a range of a
+ * share's touching pairs, all of one kind, that a first evaluation anchors or a later one finds anchored or not. */
+typedef struct pair_friction_in {
+    const double *xv;   /* per particle of inv: pair_lane_in.xv's rows, but for the fourth: its touching slots (the
+                         * touching pairs' corners it is in) where its inverse mass is > 0, else 0 */
+    const int32_t *at;  /* hk_pairs.at */
+    const int32_t *inv; /* hk_pairs.inv */
+    const int64_t *on;  /* the range's pairs */
+    const double *a[4], *n[3], *fn, *vr[3], *m; /* their evaluations (hk_pairs.ev, from the range's first) */
+    const int64_t *pcand;                       /* hk_pairs.pcand */
+    const int32_t *pan;                         /* hk_pairs.pan */
+    const hk_pair_anchor *anch;                 /* hk_pairs.anch, nanch of them */
+    int64_t nanch;
+    hk_pair_anchor *anch_next; /* the range's anchors to come (first evaluation), from its first pair's */
+    double *tf;                       /* the range's forces [N], 3 each: the normal force and its friction */
+    double mu, h;                     /* the friction coefficient [1] (> 0), the substep [s] */
+    int first;                        /* the substep's first evaluation: it places and drags the anchors */
+} pair_friction_in;
+
 /* One instruction set's passes. */
 typedef struct hk_pair_lanes {
     const char *isa;
@@ -71,6 +90,8 @@ typedef struct hk_pair_lanes {
     /* Pairs off[0 .. n) of one kind (HK_PAIR_VT or HK_PAIR_EE), their statuses and evaluations into c, and the
      * entries that act or are left to evaluate into c->hit; returns how many those are. */
     int (*eval)(const pair_lane_in *in, pair_chunk *c, int n, int kind);
+    /* The range's n pairs of kind `kind`: their forces (tf), and where in->first their anchors (anch_next). */
+    void (*friction)(const pair_friction_in *in, int n, int kind);
 } hk_pair_lanes;
 
 

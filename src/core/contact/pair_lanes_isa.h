@@ -224,11 +224,116 @@ static int L64_SUFFIX(pair_eval)(const pair_lane_in *in, pair_chunk *ch, int n, 
     return nhit;
 }
 
+/* hk_pairs_friction of pairs [0, n) of in's range (its force alone: no blocks), lane by lane its operations in
+ * order: the pair's mass shared among the touching pairs of its particles, the anchor's offset, its drag at a first
+ * evaluation, and the anchored spring and damper at most Coulomb's limit (friction.c's hk_friction_anchored), or
+ * the viscous friction of a pair that holds no anchor after the first evaluation (hk_friction_viscous). */
+static void L64_SUFFIX(pair_friction)(const pair_friction_in *in, int n, int kind)
+{
+    const int tri = kind == HK_PAIR_VT;
+    const l64 zero = l64_set(0), one = l64_set(1), half = l64_set(0.5), mu = l64_set(in->mu), h = l64_set(in->h);
+    const l64 hh = l64_set(in->h * in->h);
+    for (int i = 0; i < n; i += L64_W) {
+        const int nl = n - i < L64_W ? n - i : L64_W;
+        const double *row[4][L64_W];
+        double hw[2][L64_W];
+        int64_t ci[L64_W];
+        unsigned held = 0;
+        for (int l = 0; l < L64_W; l++) { /* each lane's corners and anchor (the tail's lanes: the last pair's) */
+            const int64_t k = in->on[i + (l < nl ? l : nl - 1)];
+            const int32_t *at = in->at + 4 * k;
+            for (int c = 0; c < 4; c++) row[c][l] = in->xv + PAIR_LANES_ROW * (int64_t)at[c];
+            const int64_t o = in->pan[k];
+            ci[l] = in->pcand[k];
+            const int ok = o >= 0 && o < in->nanch && in->anch[o].cand == ci[l];
+            held |= (unsigned)ok << l;
+            hw[0][l] = ok ? in->anch[o].w[0] : 0, hw[1][l] = ok ? in->anch[o].w[1] : 0;
+        }
+        l64 a[4], nn[3], vr[3], x[4][3];
+        for (int c = 0; c < 4; c++) a[c] = l64_loadn(in->a[c] + i, nl);
+        for (int e = 0; e < 3; e++) nn[e] = l64_loadn(in->n[e] + i, nl), vr[e] = l64_loadn(in->vr[e] + i, nl);
+        const l64 fn = l64_loadn(in->fn + i, nl);
+        l64 most = one; /* the most touching pairs a particle it moves is in */
+        for (int c = 0; c < 4; c++) {
+            l64 col[4];
+            l64_rows4(row[c], col);
+            x[c][0] = col[0], x[c][1] = col[1], x[c][2] = col[2];
+            most = l64_sel(l64_and(l64_ne(a[c], zero), l64_gt(col[3], most)), col[3], most);
+        }
+        const l64 m = l64_div(l64_loadn(in->m + i, nl), most), vn = l64_dot(vr, nn), limit = l64_mul(mu, fn);
+        l64 vt[3], f0[3];
+        for (int e = 0; e < 3; e++) vt[e] = l64_sub(vr[e], l64_mul(vn, nn[e])), f0[e] = l64_mul(fn, nn[e]);
+        /* the anchor's weights: held, or where the pair is now (weights_of), and its alpha (alpha_of) */
+        const l64 now[2] = {tri ? l64_neg(a[1]) : a[1], tri ? l64_neg(a[2]) : l64_neg(a[3])};
+        l64m hm = l64_lt(zero, zero);
+#if defined(HK_ISA_AVX512)
+        hm = (l64m)held;
+#elif defined(HK_ISA_AVX2)
+        hm = _mm256_castsi256_pd(_mm256_cmpgt_epi64(
+            _mm256_and_si256(_mm256_set1_epi64x((long long)held), _mm256_setr_epi64x(1, 2, 4, 8)), _mm256_setzero_si256()));
+#else
+        hm = (l64m)held;
+#endif
+        l64 wa[2] = {l64_sel(hm, l64_loadn(hw[0], L64_W), now[0]), l64_sel(hm, l64_loadn(hw[1], L64_W), now[1])};
+        l64 al[4];
+        if (tri)
+            al[0] = one, al[1] = l64_neg(wa[0]), al[2] = l64_neg(wa[1]),
+            al[3] = l64_neg(l64_sub(l64_sub(one, wa[0]), wa[1]));
+        else
+            al[0] = l64_sub(one, wa[0]), al[1] = wa[0], al[2] = l64_neg(l64_sub(one, wa[1])), al[3] = l64_neg(wa[1]);
+        l64 r[3] = {zero, zero, zero}, d[3];
+        for (int c = 0; c < 4; c++)
+            for (int e = 0; e < 3; e++) r[e] = l64_add(r[e], l64_mul(al[c], x[c][e]));
+        const l64 rn = l64_dot(r, nn);
+        const l64 kt = l64_div(l64_mul(half, m), hh), ct = l64_div(m, h); /* hk_friction_spring */
+        for (int e = 0; e < 3; e++) d[e] = l64_sub(r[e], l64_mul(rn, nn[e]));
+        const l64 lim2 = l64_mul(limit, limit);
+        if (in->first) { /* hk_friction_drag: sliding, the anchor dragged towards the weights now */
+            const l64 off2 = l64_dot(d, d);
+            const l64m drag = l64_gt(l64_mul(l64_mul(off2, kt), kt), lim2);
+            if (l64_bits(drag)) {
+                const l64 sd = l64_div(l64_div(limit, kt), l64_sqrt(off2));
+                for (int c = 0; c < 2; c++) wa[c] = l64_sel(drag, l64_add(now[c], l64_mul(sd, l64_sub(wa[c], now[c]))), wa[c]);
+                for (int e = 0; e < 3; e++) d[e] = l64_sel(drag, l64_mul(d[e], sd), d[e]);
+            }
+        }
+        l64 ft[3], f[3]; /* hk_friction_anchored */
+        for (int e = 0; e < 3; e++) ft[e] = l64_sub(l64_mul(l64_neg(kt), d[e]), l64_mul(ct, vt[e]));
+        const l64 size2 = l64_dot(ft, ft), size = l64_sel(l64_gt(size2, lim2), l64_sqrt(size2), zero);
+        const l64 sa = l64_sel(l64_gt(size, limit), l64_div(limit, size), one);
+        HK_ASSERT(!(l64_bits(l64_gt(l64_mul(l64_mul(sa, sa), size2), l64_mul(lim2, l64_set(1 + 1e-9)))) &
+                    l64_bits(l64_first(nl))));
+        for (int e = 0; e < 3; e++) f[e] = l64_add(f0[e], l64_mul(sa, ft[e]));
+        if (!in->first && (held & l64_bits(l64_first(nl))) != l64_bits(l64_first(nl))) { /* hk_friction_viscous */
+            const l64 st = l64_sqrt(l64_dot(vt, vt)), stick = l64_div(m, h), slip = l64_mul(stick, st);
+            const l64 c = l64_sel(l64_le(slip, limit), stick, l64_div(limit, st));
+            const l64m moves = l64_and(l64_not(hm), l64_gt(st, zero)), free = l64_not(hm);
+            HK_ASSERT(!(l64_bits(l64_and(moves, l64_gt(l64_mul(c, st), l64_mul(limit, l64_set(1 + 1e-9))))) &
+                        l64_bits(l64_first(nl))));
+            for (int e = 0; e < 3; e++)
+                f[e] = l64_sel(free, l64_sel(moves, l64_sub(f0[e], l64_mul(c, vt[e])), f0[e]), f[e]);
+        }
+        double fo[3][L64_W], wo[2][L64_W];
+        for (int e = 0; e < 3; e++) l64_store(fo[e], f[e]);
+        for (int c = 0; c < 2; c++) l64_store(wo[c], wa[c]);
+        for (int l = 0; l < nl; l++) {
+            for (int e = 0; e < 3; e++) in->tf[3 * (int64_t)(i + l) + e] = fo[e][l];
+            if (!in->first) continue;
+            const int64_t k = in->on[i + l];
+            hk_pair_anchor *an = &in->anch_next[i + l]; /* every pair of a first evaluation holds its anchor */
+            an->key.kind = kind;
+            for (int c = 0; c < 4; c++) an->key.p[c] = in->inv[in->at[4 * k + c]];
+            an->cand = ci[l], an->pair = k, an->w[0] = wo[0][l], an->w[1] = wo[1][l];
+        }
+    }
+}
+
 const hk_pair_lanes L64_SUFFIX(hk_pair_lanes) = {
     .isa = HK_ISA_NAME,
     .width = L64_W,
     .select = L64_SUFFIX(pair_select),
     .eval = L64_SUFFIX(pair_eval),
+    .friction = L64_SUFFIX(pair_friction),
 };
 
 #endif
