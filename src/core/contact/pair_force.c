@@ -409,10 +409,34 @@ static void friction_lanes(const pair_pass *pp, int64_t k0, int64_t q0, int64_t 
     }
 }
 
+/* Each particle's corners in the touching pairs of one share (the first from on[k0], m of them, at 0 in the lists),
+ * their forces summed in pair order as sum_task sums them, without the lists: pair by pair into acc (from 0, each
+ * particle's terms in the order its slots would hold them), then added to f. */
+static void sum_in_order(const pair_pass *pp, int64_t k0, int64_t m)
+{
+    hk_pairs *pr = pp->pr;
+    double *acc = pr->acc;
+    memset(acc, 0, 3 * (size_t)pr->ninv * sizeof *acc);
+    for (int64_t i = 0; i < m; i++) {
+        const int32_t *at = pr->at + 4 * pr->on[k0 + i];
+        const double *tf = pr->tf + 3 * i;
+        for (int c = 0; c < 4; c++) {
+            const double al = pr->ev.a[c][k0 + i];
+            double *s = acc + 3 * (int64_t)at[c];
+            for (int e = 0; e < 3; e++) s[e] += al * tf[e];
+        }
+    }
+    for (int j = 0; j < pr->ninv; j++) {
+        const int i = pr->inv[j];
+        for (int c = 0; c < 3; c++) pp->f[c][i] = (hk_real)((double)pp->f[c][i] + acc[3 * (int64_t)j + c]);
+    }
+}
+
 /* The touching pairs (ascending) and each particle's corners in them, in pair order (what the sums and the implicit
  * solve's products run over), made by the team as one task would: each task's share of the particles finds where
  * their corners start, each task's corners taking their places in task order (the tasks' pairs ascend with the
- * tasks); then each task places its pairs' corners. Then each particle's sum, as sum_task. */
+ * tasks); then each task places its pairs' corners. Then each particle's sum, as sum_task. With one share, the
+ * friction in lanes and no solve, no lists: the share's friction, then the sums in pair order (sum_in_order). */
 static void touching_task(const hk_team *tm, void *ctx)
 {
     const pair_pass *pp = ctx;
@@ -431,6 +455,15 @@ static void touching_task(const hk_team *tm, void *ctx)
     }
     pp->tslots[tm->t] = slots;
     hk_team_barrier(tm);
+    if (lanes && S == 1) { /* (the same choice on every task) */
+        if (tm->t == 0) {
+            pr->unlisted = 1;
+            friction_lanes(pp, pr->share[HK_SHARE_K0], 0, pr->share[HK_SHARE_ON]);
+            sum_in_order(pp, pr->share[HK_SHARE_K0], pr->share[HK_SHARE_ON]);
+        }
+        return;
+    }
+    if (tm->t == 0) pr->unlisted = 0;
     int64_t next = 0;
     for (int t = 0; t < tm->t; t++) next += pp->tslots[t];
     for (int j = a; j < a + n; j++) {
@@ -560,7 +593,8 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
         hk_pairs_room(&pr->xr, &pr->cap_xr, 3 * (int64_t)pr->ninv + 1, sizeof *pr->xr) != 0 ||
         hk_pairs_room(&pr->far, &pr->cap_far, 3 * (int64_t)team + 1, sizeof *pr->far) != 0 ||
         (pp.lanes && (xv_room(pr, pr->ninv) != 0 ||
-                      hk_pairs_room(&pr->chunk, &pr->cap_chunk, team, sizeof *pr->chunk) != 0))) {
+                      hk_pairs_room(&pr->chunk, &pr->cap_chunk, team, sizeof *pr->chunk) != 0 ||
+                      hk_pairs_room(&pr->acc, &pr->cap_acc, 3 * (int64_t)pr->ninv + 1, sizeof *pr->acc) != 0))) {
         pr->non = 0;
         w->step_failed = hk_fail_memory(w, "out of memory for the touching contact pairs");
         return;
@@ -595,6 +629,7 @@ void hk_pairs_substep_begin(hk_world *w, hk_pairs *pr)
 void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk_real *const y[3],
                      hk_real *const out[3], hk_real *const blk[6])
 {
+    HK_ASSERT(!pr->unlisted || pr->non == 0); /* a solve's evaluation made the lists */
     int a, n;
     hk_team_range(tm, 0, (int)pr->non, &a, &n);
     if (!out) { /* the diagonal pass (once a solve, before its products): each touching pair's B for them */
@@ -695,6 +730,7 @@ int hk_pairs_contacts_restore(hk_pairs *pr, int64_t n, const hk_pair *pairs, int
 
 int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out[6])
 {
+    HK_ASSERT(!pr->unlisted || pr->non == 0);
     double s[6] = {0, 0, 0, 0, 0, 0};
     for (int q = pr->on_start[j]; q < pr->on_start[j + 1]; q++) {
         const hk_pair_blocks *kd = &pr->kd[pr->on_slot[q] / 4];
