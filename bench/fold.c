@@ -120,12 +120,12 @@ int main(int argc, char **argv)
             fmax(vmax, sqrt((double)pv.vx[i] * pv.vx[i] + (double)pv.vy[i] * pv.vy[i] + (double)pv.vz[i] * pv.vz[i]));
     const int64_t on = pr ? pr->non : 0; /* the touching pairs of the last evaluation */
     const hk_solver_stats st = hk_world_solver_stats(w);
-    printf("n=%d integrator=%s threads=%d contact=%d steps=%d ms_per_step=%.3f cpu_ms_per_step=%.3f pairs=%lld touching=%lld "
-           "candidates=%lld searches=%lld caught=%lld cg_iterations=%lld products=%lld vmax=%.3g broad_ms=%.3f "
-           "forces_ms=%.3f safety_ms=%.3f state_hash=0x%016llx\n",
-           n, integrator, threads, contact, steps, 1e3 * t / steps, 1e3 * cpu / steps, pr ? (long long)pr->npair : 0LL, (long long)on,
-           pr ? (long long)pr->ncand : 0LL, pr ? (long long)(pr->builds - builds) : 0LL,
-           pr ? (long long)(pr->caught - caught) : 0LL, (long long)st.cg_total, (long long)st.products, vmax,
+    printf("n=%d integrator=%s threads=%d contact=%d steps=%d ms_per_step=%.3f cpu_ms_per_step=%.3f pairs=%lld "
+           "touching=%lld candidates=%lld searches=%lld caught=%lld cg_iterations=%lld products=%lld vmax=%.3g "
+           "broad_ms=%.3f forces_ms=%.3f safety_ms=%.3f state_hash=0x%016llx\n",
+           n, integrator, threads, contact, steps, 1e3 * t / steps, 1e3 * cpu / steps,
+           pr ? (long long)pr->npair : 0LL, (long long)on, pr ? (long long)pr->ncand : 0LL,
+           pr ? (long long)(pr->builds - builds) : 0LL, pr ? (long long)(pr->caught - caught) : 0LL, (long long)st.cg_total, (long long)st.products, vmax,
            1e3 * (p1.broad - prof.broad) / steps, 1e3 * (p1.forces - prof.forces) / steps,
            1e3 * (p1.safety - prof.safety) / steps, (unsigned long long)hk_world_state_hash(w));
     hk_world_destroy(w);

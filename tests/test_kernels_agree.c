@@ -367,7 +367,8 @@ static hk_world *folded_cloth(void)
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++) {
             const int upper = j >= n / 2, p = j * n + i;
-            const double jx = 0.3 * th * hk_test_unit(3 * (uint64_t)p), jy = 0.3 * th * hk_test_unit(3 * (uint64_t)p + 1);
+            const double jx = 0.3 * th * hk_test_unit(3 * (uint64_t)p);
+            const double jy = 0.3 * th * hk_test_unit(3 * (uint64_t)p + 1);
             const hk_vec3 x = {i * s + jx, 0.002 + (upper ? th : 0) + jy,
                                upper ? (n / 2 - 1) * s + dz - (j - n / 2) * s : j * s};
             hk_world_set_position(w, p, x);

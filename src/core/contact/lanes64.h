@@ -43,8 +43,14 @@ static inline l64 l64_div(l64 a, l64 b) { return _mm512_div_pd(a, b); }
 static inline l64 l64_sqrt(l64 a) { return _mm512_sqrt_pd(a); }
 static inline l64 l64_min(l64 a, l64 b) { return _mm512_min_pd(a, b); }
 static inline l64 l64_max(l64 a, l64 b) { return _mm512_max_pd(a, b); }
-static inline l64 l64_neg(l64 a) { return _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(a), _mm512_set1_epi64(INT64_MIN))); }
-static inline l64 l64_abs(l64 a) { return _mm512_castsi512_pd(_mm512_and_si512(_mm512_castpd_si512(a), _mm512_set1_epi64(INT64_MAX))); }
+static inline l64 l64_neg(l64 a)
+{
+    return _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(a), _mm512_set1_epi64(INT64_MIN)));
+}
+static inline l64 l64_abs(l64 a)
+{
+    return _mm512_castsi512_pd(_mm512_and_si512(_mm512_castpd_si512(a), _mm512_set1_epi64(INT64_MAX)));
+}
 static inline l64m l64_lt(l64 a, l64 b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
 static inline l64m l64_le(l64 a, l64 b) { return _mm512_cmp_pd_mask(a, b, _CMP_LE_OQ); }
 static inline l64m l64_gt(l64 a, l64 b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }

@@ -184,7 +184,7 @@ static int L64_SUFFIX(pair_eval)(const pair_lane_in *in, pair_chunk *ch, int n, 
                 L64_SUFFIX(ee_nearest)(x, a, d, &inside, &odd);
             else
                 L64_SUFFIX(vt_nearest)(x, a, d);
-            dist = l64_sqrt(l64_dot(d, d));                  /* g_norm */
+            dist = l64_sqrt(l64_dot(d, d));                 /* g_norm */
             gap = l64_sel(inside, dist, l64_set(INFINITY)); /* an edge pair not inside both: no contact */
             alone = l64_and(box, l64_or(odd, l64_not(l64_gt(dist, zero))));
             for (int e = 0; e < 3; e++) n3[e] = l64_div(d[e], dist);
@@ -202,7 +202,7 @@ static int L64_SUFFIX(pair_eval)(const pair_lane_in *in, pair_chunk *ch, int n, 
                 m = l64_div(one, inv);
                 const l64 vn = l64_dot(vr, n3);
                 const l64 c = ee ? zero : l64_mul(z2, l64_sqrt(l64_mul(k, m))); /* hk_soft_make; none for edges */
-                fn = l64_sub(l64_mul(k, l64_sub(th, gap)), l64_mul(c, vn));  /* hk_soft_force */
+                fn = l64_sub(l64_mul(k, l64_sub(th, gap)), l64_mul(c, vn));     /* hk_soft_force */
                 acts = l64_and(acts, l64_and(l64_gt(inv, zero), l64_gt(fn, zero)));
             }
         }
@@ -269,8 +269,9 @@ static void L64_SUFFIX(pair_friction)(const pair_friction_in *in, int n, int kin
 #if defined(HK_ISA_AVX512)
         hm = (l64m)held;
 #elif defined(HK_ISA_AVX2)
-        hm = _mm256_castsi256_pd(_mm256_cmpgt_epi64(
-            _mm256_and_si256(_mm256_set1_epi64x((long long)held), _mm256_setr_epi64x(1, 2, 4, 8)), _mm256_setzero_si256()));
+        hm = _mm256_castsi256_pd(
+            _mm256_cmpgt_epi64(_mm256_and_si256(_mm256_set1_epi64x((long long)held), _mm256_setr_epi64x(1, 2, 4, 8)),
+                               _mm256_setzero_si256()));
 #else
         hm = (l64m)held;
 #endif
@@ -293,7 +294,8 @@ static void L64_SUFFIX(pair_friction)(const pair_friction_in *in, int n, int kin
             const l64m drag = l64_gt(l64_mul(l64_mul(off2, kt), kt), lim2);
             if (l64_bits(drag)) {
                 const l64 sd = l64_div(l64_div(limit, kt), l64_sqrt(off2));
-                for (int c = 0; c < 2; c++) wa[c] = l64_sel(drag, l64_add(now[c], l64_mul(sd, l64_sub(wa[c], now[c]))), wa[c]);
+                for (int c = 0; c < 2; c++)
+                    wa[c] = l64_sel(drag, l64_add(now[c], l64_mul(sd, l64_sub(wa[c], now[c]))), wa[c]);
                 for (int e = 0; e < 3; e++) d[e] = l64_sel(drag, l64_mul(d[e], sd), d[e]);
             }
         }
