@@ -180,6 +180,40 @@ static inline void l64_rows4(const double *const row[1], l64 out[4])
 static inline l64i l64i_gather(const int32_t *base, l64i i) { return base[i]; }
 #endif
 
+/* The lanes of v set in `bits`, in order, to dst (nothing written past them). */
+static inline void l64_compress(double *dst, unsigned bits, l64 v)
+{
+#if defined(HK_ISA_AVX512)
+    const __mmask8 first = (__mmask8)((1u << __builtin_popcount(bits)) - 1);
+    _mm512_mask_storeu_pd(dst, first, _mm512_maskz_compress_pd((__mmask8)bits, v));
+#else
+    double t[L64_W];
+    l64_store(t, v);
+    int n = 0;
+    for (int l = 0; l < L64_W; l++) {
+        dst[n] = t[l];
+        n += bits >> l & 1;
+    }
+#endif
+}
+
+/* The lanes l < W set in `bits`, as base + l, into dst in order (dst has room for W); how many. */
+static inline int l64_indices(int32_t *dst, unsigned bits, int base)
+{
+#if defined(HK_ISA_AVX512)
+    const __m256i idx = _mm256_add_epi32(_mm256_set1_epi32(base), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    _mm256_storeu_si256((__m256i *)dst, _mm256_maskz_compress_epi32((__mmask8)bits, idx));
+    return __builtin_popcount(bits);
+#else
+    int n = 0;
+    for (int l = 0; l < L64_W; l++) {
+        dst[n] = base + l;
+        n += bits >> l & 1;
+    }
+    return n;
+#endif
+}
+
 /* keep(m, a): a where m, else +0 (adding it leaves a sum as it was: s + 0 = s for every s but -0) */
 static inline l64 l64_keep(l64m m, l64 a) { return l64_sel(m, a, l64_set(0)); }
 /* a . b of three lanes each, as g_dot: (a0 b0 + a1 b1) + a2 b2 */

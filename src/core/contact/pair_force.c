@@ -272,8 +272,8 @@ static void evaluate_lanes(const pair_pass *pp, pair_chunk *ch, pair_runs *r, in
     pair_lane_in in = {
         .xv = pr->xv, .th = pr->th, .k = pr->def.stiffness, .z2 = 2 * pr->def.damping_ratio, .set = set};
     for (int64_t kb = k0, ke; kb < k1; kb = ke) {
-        const int kind = pr->pair[kb].kind; /* one kind a chunk */
-        HK_ASSERT(kind == HK_PAIR_VT || kind == HK_PAIR_EE);
+        const int kind = kb < pp->vt_end ? HK_PAIR_VT : HK_PAIR_EE; /* one kind a chunk (the triangle pairs first) */
+        HK_ASSERT(pr->pair[kb].kind == kind);
         ke = kb + PAIR_CHUNK < k1 ? kb + PAIR_CHUNK : k1;
         if (kind == HK_PAIR_VT && ke > pp->vt_end) ke = pp->vt_end;
         int n = (int)(ke - kb);
@@ -285,12 +285,33 @@ static void evaluate_lanes(const pair_pass *pp, pair_chunk *ch, pair_runs *r, in
         int nhit = pp->lanes->eval(&in, ch, n, kind);
         if (set)
             for (int i = 0; i < n; i++) pr->lb[kb + ch->off[i]] = ch->lb[i];
-        if (past) { /* every pair of a particle past its bound, alone */
-            nhit = 0;
-            for (int i = 0; i < n; i++) {
+        if (past) { /* every pair of a particle past its bound, alone (a status is written only for a hit) */
+            for (int i = 0, h = 0; i < n; i++) {
                 const int32_t *at = pr->at + 4 * (kb + ch->off[i]);
+                const int hit = h < nhit && ch->hit[h] == i;
+                h += hit;
+                ch->st[i] = hit ? ch->st[i] : PAIR_LANE_NONE;
                 if (pr->past[at[0]] | pr->past[at[1]] | pr->past[at[2]] | pr->past[at[3]]) ch->st[i] = PAIR_LANE_ALONE;
+            }
+            nhit = 0;
+            for (int i = 0; i < n; i++)
                 if (ch->st[i] != PAIR_LANE_NONE) ch->hit[nhit++] = i;
+        }
+        if (kind == HK_PAIR_EE && !past) { /* every edge pair that acts is a run of its own: straight to the lists */
+            int alone = 0;
+            for (int h = 0; h < nhit; h++) alone |= ch->st[ch->hit[h]] == PAIR_LANE_ALONE;
+            if (!alone) {
+                run_end(pr, r);
+                r->key = -1;
+                const int64_t e = r->k0 + r->on;
+                const int m = pp->lanes->emit(ch, n, kb, &pr->ev, e, pr->on);
+                HK_ASSERT(m == nhit);
+                for (int64_t q = e; q < e + m; q++) {
+                    const int32_t *at = pr->at + 4 * pr->on[q];
+                    for (int c = 0; c < 4; c++) r->hist[at[c]]++;
+                }
+                r->on += m;
+                continue;
             }
         }
         for (int h = 0; h < nhit; h++) {

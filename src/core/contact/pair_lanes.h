@@ -60,6 +60,14 @@ typedef struct pair_chunk {
     double vr[3][PAIR_CHUNK + PAIR_LANES_PAD];         /* [m/s] */
     double m[PAIR_CHUNK + PAIR_LANES_PAD];             /* [kg] */
     double lb[PAIR_CHUNK + PAIR_LANES_PAD];            /* [m] */
+    /* the passes' own (pair_lanes_isa.h: the geometry, then the distances and normals, then the law, each pass over
+     * the whole chunk so that one vector's divisions and roots overlap the next one's): the nearest points' offset
+     * d [m], the squared box distance [m^2], the corners' rows, and per vector of lanes its masks */
+    double d[3][PAIR_CHUNK + PAIR_LANES_PAD];
+    double s2[PAIR_CHUNK + PAIR_LANES_PAD];
+    const double *row[4][PAIR_CHUNK + PAIR_LANES_PAD];
+    uint8_t box[PAIR_CHUNK + PAIR_LANES_PAD], inside[PAIR_CHUNK + PAIR_LANES_PAD], odd[PAIR_CHUNK + PAIR_LANES_PAD];
+    uint8_t acts[PAIR_CHUNK + PAIR_LANES_PAD], alone[PAIR_CHUNK + PAIR_LANES_PAD];
 } pair_chunk;
 
 /* What the friction in lanes reads and writes (pair_anchor.c's hk_pairs_friction, its force alone): a range of a
@@ -90,6 +98,9 @@ typedef struct hk_pair_lanes {
     /* Pairs off[0 .. n) of one kind (HK_PAIR_VT or HK_PAIR_EE), their statuses and evaluations into c, and the
      * entries that act or are left to evaluate into c->hit; returns how many those are. */
     int (*eval)(const pair_lane_in *in, pair_chunk *c, int n, int kind);
+    /* A chunk's n entries that act (none left to evaluate), in order, to the touching pairs' evaluations from entry
+     * e on, and their pairs (kb + off) to on[e ..]; how many. Nothing past them is written. */
+    int (*emit)(const pair_chunk *c, int n, int64_t kb, hk_pair_evals *ev, int64_t e, int64_t *on);
     /* The range's n pairs of kind `kind`: their forces (tf), and where in->first their anchors (anch_next). */
     void (*friction)(const pair_friction_in *in, int n, int kind);
 } hk_pair_lanes;

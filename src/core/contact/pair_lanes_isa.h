@@ -77,11 +77,14 @@ static inline l64m L64_SUFFIX(boxes)(const l64 x[4][3], int split, double th, l6
         s = l64_add(s, l64_keep(l64_gt(d, zero), l64_mul(d, d))); /* if (s > 0) s2 += s * s */
     }
     *s2 = s;
-    l64 big = zero; /* boxes_apart */
-    for (int sd = 0; sd < 2; sd++)
-        for (int e = 0; e < 3; e++) big = l64_max(big, l64_max(l64_abs(lo[sd][e]), l64_abs(hi[sd][e])));
-    const l64 lim = l64_add(l64_set(th * (1 + 1e-9)), l64_mul(l64_set(1e-12), big));
-    apart = l64_or(apart, l64_and(l64_gt(s, l64_set(th * th)), l64_gt(s, l64_mul(lim, lim))));
+    const l64m over = l64_gt(s, l64_set(th * th)); /* boxes_apart; lim > th: none apart where no lane is over */
+    if (l64_bits(over)) {
+        l64 big = zero;
+        for (int sd = 0; sd < 2; sd++)
+            for (int e = 0; e < 3; e++) big = l64_max(big, l64_max(l64_abs(lo[sd][e]), l64_abs(hi[sd][e])));
+        const l64 lim = l64_add(l64_set(th * (1 + 1e-9)), l64_mul(l64_set(1e-12), big));
+        apart = l64_or(apart, l64_and(over, l64_gt(s, l64_mul(lim, lim))));
+    }
     return l64_not(apart);
 }
 
@@ -165,6 +168,22 @@ static inline void L64_SUFFIX(ee_nearest)(const l64 x[4][3], l64 a[4], l64 d[3],
         d[e] = l64_sub(l64_add(x[0][e], l64_mul(s, d1[e])), l64_add(x[2][e], l64_mul(t, d2[e])));
 }
 
+/* A mask of lanes from its bits (lane l: bit l). */
+static inline l64m L64_SUFFIX(mask_of)(unsigned bits)
+{
+#if defined(HK_ISA_AVX512)
+    return (l64m)bits;
+#elif defined(HK_ISA_AVX2)
+    return _mm256_castsi256_pd(_mm256_cmpgt_epi64(
+        _mm256_and_si256(_mm256_set1_epi64x((long long)bits), _mm256_setr_epi64x(1, 2, 4, 8)), _mm256_setzero_si256()));
+#else
+    return (l64m)(bits & 1);
+#endif
+}
+
+/* evaluate of the chunk's pairs, in three passes over its vectors of lanes (each vector's operations those of
+ * evaluate, in its order): the corners, boxes and nearest points; the distances and normals; the law where a pair
+ * is within the thickness. */
 static int L64_SUFFIX(pair_eval)(const pair_lane_in *in, pair_chunk *ch, int n, int kind)
 {
     int nhit = 0;
@@ -172,56 +191,97 @@ static int L64_SUFFIX(pair_eval)(const pair_lane_in *in, pair_chunk *ch, int n, 
     for (int i = n; i < n + PAIR_LANES_PAD; i++) ch->off[i] = ch->off[n - 1]; /* the tail's lanes: a copy */
     const int ee = kind == HK_PAIR_EE;
     const l64 zero = l64_set(0), one = l64_set(1), th = l64_set(in->th), k = l64_set(in->k), z2 = l64_set(in->z2);
-    for (int i = 0; i < n; i += L64_W) {
+    for (int i = 0; i < n; i += L64_W) { /* the boxes and nearest points */
         l64 x[4][3], s2, a[4] = {zero, zero, zero, zero}, d[3] = {zero, zero, zero};
         const double *row[4][L64_W];
         L64_SUFFIX(corners)(in, ch->off + i, row, x);
-        const l64m box = L64_SUFFIX(boxes)(x, ee ? 2 : 1, in->th, &s2), none = l64_lt(zero, zero);
-        l64m inside = l64_not(none), odd = none, acts = none, alone = none;
-        l64 gap = zero, dist = zero, n3[3] = {zero, zero, zero}, vr[3] = {zero, zero, zero}, fn = zero, m = zero;
+        for (int c = 0; c < 4; c++)
+            for (int l = 0; l < L64_W; l++) ch->row[c][i + l] = row[c][l];
+        const l64m box = L64_SUFFIX(boxes)(x, ee ? 2 : 1, in->th, &s2);
+        l64m inside = l64_first(L64_W), odd = l64_not(inside);
         if (l64_bits(box)) {
             if (ee)
                 L64_SUFFIX(ee_nearest)(x, a, d, &inside, &odd);
             else
                 L64_SUFFIX(vt_nearest)(x, a, d);
-            dist = l64_sqrt(l64_dot(d, d));                 /* g_norm */
-            gap = l64_sel(inside, dist, l64_set(INFINITY)); /* an edge pair not inside both: no contact */
-            alone = l64_and(box, l64_or(odd, l64_not(l64_gt(dist, zero))));
-            for (int e = 0; e < 3; e++) n3[e] = l64_div(d[e], dist);
-            acts = l64_and(l64_and(box, l64_not(alone)), l64_lt(gap, th));
-            if (l64_bits(acts)) { /* the law: vr = sum alpha_i v_i, 1 / m = sum alpha_i^2 / m_i, from 0 */
-                l64 inv = zero;
-                for (int c = 0; c < 4; c++) {
-                    const double *vrow[L64_W];
-                    l64 v[4];
-                    for (int l = 0; l < L64_W; l++) vrow[l] = row[c][l] + 4;
-                    l64_rows4(vrow, v);
-                    for (int e = 0; e < 3; e++) vr[e] = l64_add(vr[e], l64_mul(a[c], v[e]));
-                    inv = l64_add(inv, l64_mul(l64_mul(a[c], a[c]), v[3]));
-                }
-                m = l64_div(one, inv);
-                const l64 vn = l64_dot(vr, n3);
-                const l64 c = ee ? zero : l64_mul(z2, l64_sqrt(l64_mul(k, m))); /* hk_soft_make; none for edges */
-                fn = l64_sub(l64_mul(k, l64_sub(th, gap)), l64_mul(c, vn));     /* hk_soft_force */
-                acts = l64_and(acts, l64_and(l64_gt(inv, zero), l64_gt(fn, zero)));
-            }
         }
+        ch->box[i] = (uint8_t)l64_bits(box), ch->inside[i] = (uint8_t)l64_bits(inside);
+        ch->odd[i] = (uint8_t)l64_bits(odd);
+        l64_store(ch->s2 + i, s2);
+        for (int c = 0; c < 4; c++) l64_store(ch->a[c] + i, a[c]);
+        for (int e = 0; e < 3; e++) l64_store(ch->d[e] + i, d[e]);
+    }
+    for (int i = 0; i < n; i += L64_W) { /* the distances and normals */
+        const l64m box = L64_SUFFIX(mask_of)(ch->box[i]);
+        l64 dist = zero, d[3];
+        l64m acts = l64_lt(zero, zero), alone = acts;
+        if (ch->box[i]) {
+            for (int e = 0; e < 3; e++) d[e] = l64_load(ch->d[e] + i);
+            dist = l64_sqrt(l64_dot(d, d));                                                 /* g_norm */
+            const l64 gap = l64_sel(L64_SUFFIX(mask_of)(ch->inside[i]), dist, l64_set(INFINITY)); /* not inside */
+            alone = l64_and(box, l64_or(L64_SUFFIX(mask_of)(ch->odd[i]), l64_not(l64_gt(dist, zero))));
+            acts = l64_and(l64_and(box, l64_not(alone)), l64_lt(gap, th));
+            for (int e = 0; e < 3; e++) l64_store(ch->n[e] + i, l64_div(d[e], dist));
+            l64_store(ch->gap + i, gap);
+        }
+        ch->acts[i] = (uint8_t)l64_bits(acts), ch->alone[i] = (uint8_t)l64_bits(alone);
         if (in->set) { /* the bound: the boxes' distance, or where they leave the pair in, its sides' distance */
-            const l64 b = l64_sqrt(s2);
+            const l64 b = l64_sqrt(l64_load(ch->s2 + i));
             l64_store(ch->lb + i, l64_sel(box, l64_max(b, dist), b));
         }
-        const unsigned tail = l64_bits(l64_first(n - i)), on = l64_bits(acts) & tail, by = l64_bits(alone) & tail;
-        for (int l = 0; l < L64_W; l++) {
-            ch->st[i + l] = on >> l & 1 ? PAIR_LANE_ACTS : by >> l & 1 ? PAIR_LANE_ALONE : PAIR_LANE_NONE;
-            ch->hit[nhit] = i + l;
-            nhit += (on | by) >> l & 1;
+    }
+    for (int i = 0; i < n; i += L64_W) { /* the law: vr = sum alpha_i v_i, 1 / m = sum alpha_i^2 / m_i, from 0 */
+        l64m acts = L64_SUFFIX(mask_of)(ch->acts[i]);
+        if (ch->acts[i]) {
+            l64 a[4], n3[3], vr[3] = {zero, zero, zero}, inv = zero;
+            for (int c = 0; c < 4; c++) a[c] = l64_load(ch->a[c] + i);
+            for (int e = 0; e < 3; e++) n3[e] = l64_load(ch->n[e] + i);
+            const l64 gap = l64_load(ch->gap + i);
+            for (int c = 0; c < 4; c++) {
+                const double *vrow[L64_W];
+                l64 v[4];
+                for (int l = 0; l < L64_W; l++) vrow[l] = ch->row[c][i + l] + 4;
+                l64_rows4(vrow, v);
+                for (int e = 0; e < 3; e++) vr[e] = l64_add(vr[e], l64_mul(a[c], v[e]));
+                inv = l64_add(inv, l64_mul(l64_mul(a[c], a[c]), v[3]));
+            }
+            const l64 m = l64_div(one, inv), vn = l64_dot(vr, n3);
+            const l64 c = ee ? zero : l64_mul(z2, l64_sqrt(l64_mul(k, m))); /* hk_soft_make; none for edges */
+            const l64 fn = l64_sub(l64_mul(k, l64_sub(th, gap)), l64_mul(c, vn)); /* hk_soft_force */
+            acts = l64_and(acts, l64_and(l64_gt(inv, zero), l64_gt(fn, zero)));
+            l64_store(ch->fn + i, fn), l64_store(ch->m + i, m);
+            for (int e = 0; e < 3; e++) l64_store(ch->vr[e] + i, vr[e]);
         }
-        if (!on) continue;
-        l64_store(ch->gap + i, gap), l64_store(ch->fn + i, fn), l64_store(ch->m + i, m);
-        for (int c = 0; c < 4; c++) l64_store(ch->a[c] + i, a[c]);
-        for (int e = 0; e < 3; e++) l64_store(ch->n[e] + i, n3[e]), l64_store(ch->vr[e] + i, vr[e]);
+        const unsigned tail = l64_bits(l64_first(n - i)), on = l64_bits(acts) & tail, by = ch->alone[i] & tail;
+        ch->acts[i] = (uint8_t)on;
+        if (!(on | by)) continue; /* (a status is read only where the entry is a hit) */
+        for (int l = 0; l < L64_W; l++)
+            ch->st[i + l] = on >> l & 1 ? PAIR_LANE_ACTS : by >> l & 1 ? PAIR_LANE_ALONE : PAIR_LANE_NONE;
+        nhit += l64_indices(ch->hit + nhit, on | by, i);
     }
     return nhit;
+}
+
+static int L64_SUFFIX(pair_emit)(const pair_chunk *ch, int n, int64_t kb, hk_pair_evals *ev, int64_t e, int64_t *on)
+{
+    const int64_t e0 = e;
+    for (int i = 0; i < n; i += L64_W) {
+        const unsigned bits = ch->acts[i];
+        if (!bits) continue;
+        for (int c = 0; c < 4; c++) l64_compress(ev->a[c] + e, bits, l64_load(ch->a[c] + i));
+        for (int c = 0; c < 3; c++) {
+            l64_compress(ev->n[c] + e, bits, l64_load(ch->n[c] + i));
+            l64_compress(ev->vr[c] + e, bits, l64_load(ch->vr[c] + i));
+        }
+        l64_compress(ev->fn + e, bits, l64_load(ch->fn + i));
+        l64_compress(ev->gap + e, bits, l64_load(ch->gap + i));
+        l64_compress(ev->m + e, bits, l64_load(ch->m + i));
+        int32_t idx[L64_W];
+        const int m = l64_indices(idx, bits, i);
+        for (int j = 0; j < m; j++) on[e + j] = kb + ch->off[idx[j]];
+        e += m;
+    }
+    return (int)(e - e0);
 }
 
 /* hk_pairs_friction of pairs [0, n) of in's range (its force alone: no blocks), lane by lane its operations in
@@ -335,6 +395,7 @@ const hk_pair_lanes L64_SUFFIX(hk_pair_lanes) = {
     .width = L64_W,
     .select = L64_SUFFIX(pair_select),
     .eval = L64_SUFFIX(pair_eval),
+    .emit = L64_SUFFIX(pair_emit),
     .friction = L64_SUFFIX(pair_friction),
 };
 
