@@ -125,21 +125,22 @@ static void same_pairs(const hk_pairs *a, const hk_pairs *b, const char *path)
         ok &= same(a->ev.gap + k0, b->ev.gap + k0, m, sizeof(double), "ev.gap", path);
         ok &= same(a->ev.m + k0, b->ev.m + k0, m, sizeof(double), "ev.m", path);
     }
-    ok &= same(a->tf, b->tf, 3 * a->non, sizeof *a->tf, "tf", path);
-    if (b->unlisted) { /* the sums without the lists: each particle's terms from 0 in pair order, in double */
-        double *s = calloc(3 * (size_t)b->ninv + 1, sizeof *s);
+    if (b->unlisted) { /* the sums without the lists (or the forces): each particle's terms from 0 in pair order, in
+                        * double, from the reference's forces */
+        double *s = calloc(3 * (size_t)a->ninv + 1, sizeof *s);
         assert_non_null(s);
         int64_t q = 0;
-        for (int sh = 0; sh < b->shares; sh++) {
-            const int64_t k0 = b->share[HK_SHARE_N * sh + HK_SHARE_K0], m = b->share[HK_SHARE_N * sh + HK_SHARE_ON];
+        for (int sh = 0; sh < a->shares; sh++) {
+            const int64_t k0 = a->share[HK_SHARE_N * sh + HK_SHARE_K0], m = a->share[HK_SHARE_N * sh + HK_SHARE_ON];
             for (int64_t i = 0; i < m; i++, q++)
                 for (int c = 0; c < 4; c++)
                     for (int e = 0; e < 3; e++)
-                        s[3 * (int64_t)b->at[4 * b->on[k0 + i] + c] + e] += b->ev.a[c][k0 + i] * b->tf[3 * q + e];
+                        s[3 * (int64_t)a->at[4 * a->on[k0 + i] + c] + e] += a->ev.a[c][k0 + i] * a->tf[3 * q + e];
         }
-        ok &= same(s, b->acc, 3 * (int64_t)b->ninv, sizeof *s, "the sums in pair order", path);
+        ok &= same(s, b->acc, 3 * (int64_t)a->ninv, sizeof *s, "the sums in pair order", path);
         free(s);
-    } else { /* the lists each particle's corners in the touching pairs (a solve reads them) */
+    } else { /* the forces, and the lists each particle's corners in the touching pairs (a solve reads them) */
+        ok &= same(a->tf, b->tf, 3 * a->non, sizeof *a->tf, "tf", path);
         ok &= same(a->on_start, b->on_start, a->ninv + 1, sizeof *a->on_start, "on_start", path);
         ok &= same(a->on_slot, b->on_slot, a->on_start[a->ninv], sizeof *a->on_slot, "on_slot", path);
         ok &= same(a->slot_a, b->slot_a, a->on_start[a->ninv], sizeof *a->slot_a, "slot_a", path);

@@ -401,8 +401,9 @@ static void sum_task(const hk_team *tm, void *ctx)
 }
 
 /* The forces of one share's touching pairs (the first from on[k0], at q0 in the lists; m of them) with their
- * friction in lanes, its triangle pairs, then its edge pairs. */
-static void friction_lanes(const pair_pass *pp, int64_t k0, int64_t q0, int64_t m)
+ * friction in lanes, its triangle pairs, then its edge pairs (pair order); with acc, not into tf but added to each
+ * particle's sum in acc (sum_in_order's, formed as the forces are). */
+static void friction_lanes(const pair_pass *pp, int64_t k0, int64_t q0, int64_t m, double *acc)
 {
     hk_pairs *pr = pp->pr;
     int64_t lo = 0, hi = m; /* the share's first edge pair */
@@ -422,7 +423,7 @@ static void friction_lanes(const pair_pass *pp, int64_t k0, int64_t q0, int64_t 
                 .xv = pr->xv, .at = pr->at, .inv = pr->inv, .on = pr->on + i,
                 .fn = pr->ev.fn + i, .m = pr->ev.m + i, .pcand = pr->pcand, .pan = pr->pan, .anch = pr->anch,
                 .nanch = pr->nanch, .anch_next = pr->anch_next + q0 + b, .tf = pr->tf + 3 * (q0 + b),
-                .mu = pr->def.friction, .h = pp->h, .first = pr->first};
+                .acc = acc, .mu = pr->def.friction, .h = pp->h, .first = pr->first};
             for (int c = 0; c < 4; c++) in.a[c] = pr->ev.a[c] + i;
             for (int c = 0; c < 3; c++) in.n[c] = pr->ev.n[c] + i, in.vr[c] = pr->ev.vr[c] + i;
             pp->lanes->friction(&in, n, part ? HK_PAIR_EE : HK_PAIR_VT);
@@ -432,21 +433,14 @@ static void friction_lanes(const pair_pass *pp, int64_t k0, int64_t q0, int64_t 
 
 /* Each particle's corners in the touching pairs of one share (the first from on[k0], m of them, at 0 in the lists),
  * their forces summed in pair order as sum_task sums them, without the lists: pair by pair into acc (from 0, each
- * particle's terms in the order its slots would hold them), then added to f. */
+ * particle's terms in the order its slots would hold them) as the friction in lanes forms each pair's force, then
+ * added to f. */
 static void sum_in_order(const pair_pass *pp, int64_t k0, int64_t m)
 {
     hk_pairs *pr = pp->pr;
     double *acc = pr->acc;
     memset(acc, 0, 3 * (size_t)pr->ninv * sizeof *acc);
-    for (int64_t i = 0; i < m; i++) {
-        const int32_t *at = pr->at + 4 * pr->on[k0 + i];
-        const double *tf = pr->tf + 3 * i;
-        for (int c = 0; c < 4; c++) {
-            const double al = pr->ev.a[c][k0 + i];
-            double *s = acc + 3 * (int64_t)at[c];
-            for (int e = 0; e < 3; e++) s[e] += al * tf[e];
-        }
-    }
+    friction_lanes(pp, k0, 0, m, acc);
     for (int j = 0; j < pr->ninv; j++) {
         const int i = pr->inv[j];
         for (int c = 0; c < 3; c++) pp->f[c][i] = (hk_real)((double)pp->f[c][i] + acc[3 * (int64_t)j + c]);
@@ -479,7 +473,6 @@ static void touching_task(const hk_team *tm, void *ctx)
     if (lanes && S == 1) { /* (the same choice on every task) */
         if (tm->t == 0) {
             pr->unlisted = 1;
-            friction_lanes(pp, pr->share[HK_SHARE_K0], 0, pr->share[HK_SHARE_ON]);
             sum_in_order(pp, pr->share[HK_SHARE_K0], pr->share[HK_SHARE_ON]);
         }
         return;
@@ -527,7 +520,7 @@ static void touching_task(const hk_team *tm, void *ctx)
             for (int c = 0; c < 4; c++) t->p[c] = pr->inv[at[c]], t->a[c] = ev->a[c];
             for (int e = 0; e < 6; e++) pr->kd[q].K[e] = (hk_real)K[e], pr->kd[q].D[e] = (hk_real)D[e];
         }
-        if (lanes) friction_lanes(pp, k0, q0, m);
+        if (lanes) friction_lanes(pp, k0, q0, m, NULL);
     }
     hk_team_barrier(tm);
     sum_task(tm, ctx);

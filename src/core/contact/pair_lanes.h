@@ -84,7 +84,9 @@ typedef struct pair_friction_in {
     const hk_pair_anchor *anch;                 /* hk_pairs.anch, nanch of them */
     int64_t nanch;
     hk_pair_anchor *anch_next; /* the range's anchors to come (first evaluation), from its first pair's */
-    double *tf;                       /* the range's forces [N], 3 each: the normal force and its friction */
+    double *tf;  /* the range's forces [N], 3 each: the normal force and its friction; or, where acc is not NULL, */
+    double *acc; /* each corner's alpha times it added, pair by pair, to its particle's sum (3 each, per particle of
+                  * inv): pair_force.c's sum_in_order of a share's pairs, in that order [N] */
     double mu, h;                     /* the friction coefficient [1] (> 0), the substep [s] */
     int first;                        /* the substep's first evaluation: it places and drags the anchors */
 } pair_friction_in;

@@ -375,16 +375,25 @@ static void L64_SUFFIX(pair_friction)(const pair_friction_in *in, int n, int kin
             for (int e = 0; e < 3; e++)
                 f[e] = l64_sel(free, l64_sel(moves, l64_sub(f0[e], l64_mul(c, vt[e])), f0[e]), f[e]);
         }
-        double fo[3][L64_W], wo[2][L64_W];
+        double fo[3][L64_W], wo[2][L64_W], ao[4][L64_W];
         for (int e = 0; e < 3; e++) l64_store(fo[e], f[e]);
         for (int c = 0; c < 2; c++) l64_store(wo[c], wa[c]);
+        if (in->acc)
+            for (int c = 0; c < 4; c++) l64_store(ao[c], a[c]);
         for (int l = 0; l < nl; l++) {
-            for (int e = 0; e < 3; e++) in->tf[3 * (int64_t)(i + l) + e] = fo[e][l];
-            if (!in->first) continue;
             const int64_t k = in->on[i + l];
+            const int32_t *at = in->at + 4 * k;
+            if (in->acc) /* the sums, pair by pair: s += alpha_c F, from 0 (sum_task's operations) */
+                for (int c = 0; c < 4; c++) {
+                    double *s = in->acc + 3 * (int64_t)at[c];
+                    for (int e = 0; e < 3; e++) s[e] += ao[c][l] * fo[e][l];
+                }
+            else
+                for (int e = 0; e < 3; e++) in->tf[3 * (int64_t)(i + l) + e] = fo[e][l];
+            if (!in->first) continue;
             hk_pair_anchor *an = &in->anch_next[i + l]; /* every pair of a first evaluation holds its anchor */
             an->key.kind = kind;
-            for (int c = 0; c < 4; c++) an->key.p[c] = in->inv[in->at[4 * k + c]];
+            for (int c = 0; c < 4; c++) an->key.p[c] = in->inv[at[c]];
             an->cand = ci[l], an->pair = k, an->w[0] = wo[0][l], an->w[1] = wo[1][l];
         }
     }
