@@ -299,6 +299,21 @@ static void L64_SUFFIX(pair_friction)(const pair_friction_in *in, int n, int kin
         double hw[2][L64_W];
         int64_t ci[L64_W];
         unsigned held = 0;
+        /* what pairs further on read, on its way while these are taken: two vectors on, their corners' places and
+         * their anchors' places; one vector on, their corners' rows and sums and their anchors */
+        for (int l = 0, f = i + 2 * L64_W; l < L64_W && f + l < n; l++) {
+            const int64_t k = in->on[f + l];
+            __builtin_prefetch(in->at + 4 * k), __builtin_prefetch(in->pan + k), __builtin_prefetch(in->pcand + k);
+        }
+        for (int l = 0, f = i + L64_W; l < L64_W && f + l < n; l++) {
+            const int64_t k = in->on[f + l], o = in->pan[k];
+            const int32_t *at = in->at + 4 * k;
+            for (int c = 0; c < 4; c++) {
+                __builtin_prefetch(in->xv + PAIR_LANES_ROW * (int64_t)at[c]);
+                if (in->acc) __builtin_prefetch(in->acc + 3 * (int64_t)at[c], 1);
+            }
+            if (o >= 0 && o < in->nanch) __builtin_prefetch(in->anch + o);
+        }
         for (int l = 0; l < L64_W; l++) { /* each lane's corners and anchor (the tail's lanes: the last pair's) */
             const int64_t k = in->on[i + (l < nl ? l : nl - 1)];
             const int32_t *at = in->at + 4 * k;
