@@ -122,7 +122,6 @@ static void same_pairs(const hk_pairs *a, const hk_pairs *b, const char *path)
             ok &= same(a->ev.vr[c] + k0, b->ev.vr[c] + k0, m, sizeof(double), "ev.vr", path);
         }
         ok &= same(a->ev.fn + k0, b->ev.fn + k0, m, sizeof(double), "ev.fn", path);
-        ok &= same(a->ev.gap + k0, b->ev.gap + k0, m, sizeof(double), "ev.gap", path);
         ok &= same(a->ev.m + k0, b->ev.m + k0, m, sizeof(double), "ev.m", path);
     }
     if (b->unlisted) { /* the sums without the lists (or the forces): each particle's terms from 0 in pair order, in

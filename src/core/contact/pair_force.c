@@ -255,7 +255,7 @@ static void chunk_put(hk_pair_evals *ev, int64_t e, const pair_chunk *ch, int i)
 {
     for (int c = 0; c < 4; c++) ev->a[c][e] = ch->a[c][i];
     for (int c = 0; c < 3; c++) ev->n[c][e] = ch->n[c][i], ev->vr[c][e] = ch->vr[c][i];
-    ev->fn[e] = ch->fn[i], ev->gap[e] = ch->gap[i], ev->m[e] = ch->m[i];
+    ev->fn[e] = ch->fn[i], ev->m[e] = ch->m[i];
 }
 
 /* Pairs [k0, k1) of an evaluation (far: evaluate's bound, INFINITY where it sets the bounds; past: some particle is
@@ -552,7 +552,7 @@ int hk_pair_evals_room(hk_pair_evals *e, int64_t n)
     if (n <= e->cap) return 0;
     const int64_t cap = n + n / 2 + 16;
     double **arr[] = {&e->a[0], &e->a[1], &e->a[2], &e->a[3], &e->n[0], &e->n[1], &e->n[2],
-                      &e->fn,   &e->gap,  &e->vr[0], &e->vr[1], &e->vr[2], &e->m};
+                      &e->fn,   &e->vr[0], &e->vr[1], &e->vr[2], &e->m};
     const int na = (int)(sizeof arr / sizeof *arr);
     double *p = malloc((size_t)na * (size_t)cap * sizeof *p);
     if (!p) return -1;

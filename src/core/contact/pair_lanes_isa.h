@@ -274,7 +274,6 @@ static int L64_SUFFIX(pair_emit)(const pair_chunk *ch, int n, int64_t kb, hk_pai
             l64_compress(ev->vr[c] + e, bits, l64_load(ch->vr[c] + i));
         }
         l64_compress(ev->fn + e, bits, l64_load(ch->fn + i));
-        l64_compress(ev->gap + e, bits, l64_load(ch->gap + i));
         l64_compress(ev->m + e, bits, l64_load(ch->m + i));
         int32_t idx[L64_W];
         const int m = l64_indices(idx, bits, i);
@@ -297,7 +296,7 @@ static void L64_SUFFIX(pair_friction)(const pair_friction_in *in, int n, int kin
         const int nl = n - i < L64_W ? n - i : L64_W;
         const double *row[4][L64_W];
         double hw[2][L64_W];
-        int64_t ci[L64_W];
+        int64_t ci[L64_W], ho[L64_W];
         unsigned held = 0;
         /* what pairs further on read, on its way while these are taken: two vectors on, their corners' places and
          * their anchors' places; one vector on, their corners' rows and sums and their anchors */
@@ -322,6 +321,7 @@ static void L64_SUFFIX(pair_friction)(const pair_friction_in *in, int n, int kin
             ci[l] = in->pcand[k];
             const int ok = o >= 0 && o < in->nanch && in->anch[o].cand == ci[l];
             held |= (unsigned)ok << l;
+            ho[l] = o;
             hw[0][l] = ok ? in->anch[o].w[0] : 0, hw[1][l] = ok ? in->anch[o].w[1] : 0;
         }
         l64 a[4], nn[3], vr[3], x[4][3];
@@ -407,8 +407,12 @@ static void L64_SUFFIX(pair_friction)(const pair_friction_in *in, int n, int kin
                 for (int e = 0; e < 3; e++) in->tf[3 * (int64_t)(i + l) + e] = fo[e][l];
             if (!in->first) continue;
             hk_pair_anchor *an = &in->anch_next[i + l]; /* every pair of a first evaluation holds its anchor */
-            an->key.kind = kind;
-            for (int c = 0; c < 4; c++) an->key.p[c] = in->inv[at[c]];
+            if (held >> l & 1) { /* the same pair's (its candidate's): its key */
+                an->key = in->anch[ho[l]].key;
+            } else {
+                an->key.kind = kind;
+                for (int c = 0; c < 4; c++) an->key.p[c] = in->inv[at[c]];
+            }
             an->cand = ci[l], an->pair = k, an->w[0] = wo[0][l], an->w[1] = wo[1][l];
         }
     }

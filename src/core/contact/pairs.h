@@ -88,24 +88,25 @@ typedef struct hk_pair_eval {
 } hk_pair_eval;
 
 /* The touching pairs' evaluations as arrays, one entry per pair that acts at the place hk_pairs.on gives it:
- * hk_pair_eval's fields, each its own array (what the passes in lanes read and write); cap entries each. */
+ * hk_pair_eval's fields, each its own array (what the passes in lanes read and write), but for the gap, which only
+ * chooses a run's nearest; cap entries each. */
 typedef struct hk_pair_evals {
-    double *a[4], *n[3], *fn, *gap, *vr[3], *m;
+    double *a[4], *n[3], *fn, *vr[3], *m;
     int64_t cap;
 } hk_pair_evals;
 
-/* Entry i of e into *ev, and *ev into entry i. */
+/* Entry i of e into *ev (its gap not kept: NAN), and *ev into entry i. */
 static inline void hk_pair_evals_get(const hk_pair_evals *e, int64_t i, hk_pair_eval *ev)
 {
     for (int c = 0; c < 4; c++) ev->a[c] = e->a[c][i];
     for (int c = 0; c < 3; c++) ev->n[c] = e->n[c][i], ev->vr[c] = e->vr[c][i];
-    ev->fn = e->fn[i], ev->gap = e->gap[i], ev->m = e->m[i];
+    ev->fn = e->fn[i], ev->gap = NAN, ev->m = e->m[i];
 }
 static inline void hk_pair_evals_put(hk_pair_evals *e, int64_t i, const hk_pair_eval *ev)
 {
     for (int c = 0; c < 4; c++) e->a[c][i] = ev->a[c];
     for (int c = 0; c < 3; c++) e->n[c][i] = ev->n[c], e->vr[c][i] = ev->vr[c];
-    e->fn[i] = ev->fn, e->gap[i] = ev->gap, e->m[i] = ev->m;
+    e->fn[i] = ev->fn, e->m[i] = ev->m;
 }
 /* Room for n entries (their values not kept); 0 or -1 (out of memory, e as it was). */
 int hk_pair_evals_room(hk_pair_evals *e, int64_t n);
