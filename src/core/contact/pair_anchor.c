@@ -112,17 +112,39 @@ static void place_range(void *ctx, int64_t a, int64_t e)
         if (pr->anch_next[q].cand >= 0) pr->pan[pr->anch_next[q].pair] = (int32_t)q;
 }
 
+/* Anchors [a, e)'s places in the pool held (each writes its own pair's). */
+static void held_range(void *ctx, int64_t a, int64_t e)
+{
+    hk_pairs *pr = ctx;
+    for (int64_t q = a; q < e; q++)
+        if (pr->anch[q].cand >= 0) pr->pan[pr->anch[q].pair] = (int32_t)q;
+}
+
 void hk_pairs_anchors_commit(const hk_world *w, hk_pairs *pr, int team)
 {
     if (!pr->first) return;
     pr->first = 0;
     const int64_t n = pr->non; /* the pairs' places: the old ones go stale with the pool they name */
-    hk_team_for(w, team, n, place_range, pr);
+    if (pr->walk_next)
+        pr->pan_stale = 1; /* the friction walks these anchors: their places are set where pan is read */
+    else
+        hk_team_for(w, team, n, place_range, pr), pr->pan_stale = 0;
     hk_pair_anchor *t = pr->anch;
     const int64_t cap = pr->cap_anch;
     pr->anch = pr->anch_next, pr->cap_anch = pr->cap_anch_next;
     pr->anch_next = t, pr->cap_anch_next = cap;
     pr->nanch = n;
+    pr->walk = pr->walk_next, pr->walk_selected = pr->selected, pr->walk_builds = pr->builds;
+}
+
+/* The places of a pool's anchors in pan, set later than its commit: a pair whose place is not set there names a
+ * stale place, which its anchor check rejects whether it is the place of the last commit or of an earlier one
+ * (another candidate's anchor, or past the pool), so pan reads the same as if each commit had set it. */
+void hk_pairs_anchors_pan(const hk_world *w, hk_pairs *pr)
+{
+    if (!pr->pan_stale) return;
+    hk_team_for(w, hk_pairs_team(w, pr->nanch), pr->nanch, held_range, pr);
+    pr->pan_stale = 0;
 }
 
 /* A pair's hash (its kind and particles). */
@@ -150,6 +172,7 @@ static void find_range(void *ctx, int64_t a, int64_t e)
 void hk_pairs_anchors_keep(const hk_world *w, hk_pairs *pr, int team)
 {
     if (!pr->anc || pr->anc_fresh || !pr->pan) return; /* fresh: made for these candidates since the last pairs */
+    hk_pairs_anchors_pan(w, pr);
     hk_team_for(w, team, pr->npair, keep_range, pr);
 }
 
@@ -157,7 +180,7 @@ int hk_pairs_anchors_find(const hk_world *w, hk_pairs *pr, int team)
 {
     if (hk_pairs_room(&pr->pan, &pr->cap_pan, pr->npair + 1, sizeof *pr->pan) != 0) return -1;
     hk_team_for(w, team, pr->npair, find_range, pr);
-    pr->anc_fresh = 0;
+    pr->anc_fresh = 0, pr->pan_stale = 0;
     return 0;
 }
 
@@ -225,5 +248,6 @@ int hk_pairs_anchors_restore(hk_pairs *pr, int64_t n, const int32_t *keys, const
     }
     pr->nanch = n;
     pr->builds = 0; /* the next step finds the candidates, and the anchors' pairs among them */
+    pr->walk = 0;
     return 0;
 }

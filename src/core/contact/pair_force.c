@@ -423,7 +423,8 @@ static void friction_lanes(const pair_pass *pp, int64_t k0, int64_t q0, int64_t 
                 .xv = pr->xv, .at = pr->at, .inv = pr->inv, .on = pr->on + i,
                 .fn = pr->ev.fn + i, .m = pr->ev.m + i, .pcand = pr->pcand, .pan = pr->pan, .anch = pr->anch,
                 .nanch = pr->nanch, .anch_next = pr->anch_next + q0 + b, .tf = pr->tf + 3 * (q0 + b),
-                .acc = acc, .mu = pr->def.friction, .h = pp->h, .first = pr->first};
+                .acc = acc, .mu = pr->def.friction, .h = pp->h, .first = pr->first,
+                .walk = hk_pairs_anchors_walk(pr)};
             for (int c = 0; c < 4; c++) in.a[c] = pr->ev.a[c] + i;
             for (int c = 0; c < 3; c++) in.n[c] = pr->ev.n[c] + i, in.vr[c] = pr->ev.vr[c] + i;
             pp->lanes->friction(&in, n, part ? HK_PAIR_EE : HK_PAIR_VT);
@@ -470,6 +471,7 @@ static void touching_task(const hk_team *tm, void *ctx)
     }
     pp->tslots[tm->t] = slots;
     hk_team_barrier(tm);
+    if (tm->t == 0 && pr->first) pr->walk_next = lanes; /* the anchors this evaluation places, in pair order */
     if (lanes && S == 1) { /* (the same choice on every task) */
         if (tm->t == 0) {
             pr->unlisted = 1;
@@ -625,6 +627,8 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
         w->step_failed = hk_fail_memory(w, "out of memory for the touching contact pairs");
         return;
     }
+    const int walks = pp.lanes && !w->solves && pr->def.friction > 0 && hk_pairs_anchors_walk(pr);
+    if (!walks && pr->def.friction > 0) hk_pairs_anchors_pan(w, pr); /* the friction reads pan */
     hk_team_run(w, lists, touching_task, &pp);
 }
 

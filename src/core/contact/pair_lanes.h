@@ -83,6 +83,8 @@ typedef struct pair_friction_in {
     const int32_t *pan;                         /* hk_pairs.pan */
     const hk_pair_anchor *anch;                 /* hk_pairs.anch, nanch of them */
     int64_t nanch;
+    int walk; /* the anchors are every touching pair's of these pairs, in pair order (hk_pairs_anchors_walk): a
+               * pair's is found by walking them, else by pan and pcand */
     hk_pair_anchor *anch_next; /* the range's anchors to come (first evaluation), from its first pair's */
     double *tf;  /* the range's forces [N], 3 each: the normal force and its friction; or, where acc is not NULL, */
     double *acc; /* each corner's alpha times it added, pair by pair, to its particle's sum (3 each, per particle of

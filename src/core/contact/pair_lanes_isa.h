@@ -292,6 +292,15 @@ static void L64_SUFFIX(pair_friction)(const pair_friction_in *in, int n, int kin
     const int tri = kind == HK_PAIR_VT;
     const l64 zero = l64_set(0), one = l64_set(1), half = l64_set(0.5), mu = l64_set(in->mu), h = l64_set(in->h);
     const l64 hh = l64_set(in->h * in->h);
+    int64_t walk = 0; /* walking the anchors: the first whose pair is not below this range's first */
+    if (in->walk && n > 0)
+        for (int64_t hi = in->nanch; walk < hi;) {
+            const int64_t mid = walk + (hi - walk) / 2;
+            if (in->anch[mid].pair < in->on[0])
+                walk = mid + 1;
+            else
+                hi = mid;
+        }
     for (int i = 0; i < n; i += L64_W) {
         const int nl = n - i < L64_W ? n - i : L64_W;
         const double *row[4][L64_W];
@@ -302,24 +311,34 @@ static void L64_SUFFIX(pair_friction)(const pair_friction_in *in, int n, int kin
          * their anchors' places; one vector on, their corners' rows and sums and their anchors */
         for (int l = 0, f = i + 2 * L64_W; l < L64_W && f + l < n; l++) {
             const int64_t k = in->on[f + l];
-            __builtin_prefetch(in->at + 4 * k), __builtin_prefetch(in->pan + k), __builtin_prefetch(in->pcand + k);
+            __builtin_prefetch(in->at + 4 * k);
+            if (!in->walk) __builtin_prefetch(in->pan + k), __builtin_prefetch(in->pcand + k);
         }
         for (int l = 0, f = i + L64_W; l < L64_W && f + l < n; l++) {
-            const int64_t k = in->on[f + l], o = in->pan[k];
+            const int64_t k = in->on[f + l];
             const int32_t *at = in->at + 4 * k;
             for (int c = 0; c < 4; c++) {
                 __builtin_prefetch(in->xv + PAIR_LANES_ROW * (int64_t)at[c]);
                 if (in->acc) __builtin_prefetch(in->acc + 3 * (int64_t)at[c], 1);
             }
+            const int64_t o = in->walk ? -1 : in->pan[k];
             if (o >= 0 && o < in->nanch) __builtin_prefetch(in->anch + o);
         }
         for (int l = 0; l < L64_W; l++) { /* each lane's corners and anchor (the tail's lanes: the last pair's) */
             const int64_t k = in->on[i + (l < nl ? l : nl - 1)];
             const int32_t *at = in->at + 4 * k;
             for (int c = 0; c < 4; c++) row[c][l] = in->xv + PAIR_LANES_ROW * (int64_t)at[c];
-            const int64_t o = in->pan[k];
-            ci[l] = in->pcand[k];
-            const int ok = o >= 0 && o < in->nanch && in->anch[o].cand == ci[l];
+            int64_t o;
+            int ok;
+            if (in->walk) { /* the anchors ascend by pair: this pair's, if it holds one, is the next not below it */
+                while (walk < in->nanch && in->anch[walk].pair < k) walk++;
+                o = walk, ok = walk < in->nanch && in->anch[walk].pair == k;
+                ci[l] = ok ? in->anch[o].cand : in->first ? in->pcand[k] : -1;
+                HK_ASSERT(!ok || in->anch[o].cand == in->pcand[k]); /* the pair's candidate's: what pan finds */
+            } else {
+                o = in->pan[k], ci[l] = in->pcand[k];
+                ok = o >= 0 && o < in->nanch && in->anch[o].cand == ci[l];
+            }
             held |= (unsigned)ok << l;
             ho[l] = o;
             hw[0][l] = ok ? in->anch[o].w[0] : 0, hw[1][l] = ok ? in->anch[o].w[1] : 0;

@@ -226,6 +226,13 @@ typedef struct hk_pairs {
     hk_pair_anchor *anch, *anch_next;
     int64_t nanch;
     int first;     /* the next force evaluation is its substep's first: it places, drags and lets go of anchors */
+    /* the anchors held were placed, every touching pair's in pair order, by the friction in lanes (walk; at the
+     * selected-th choice of the pairs after the builds-th search: hk_pairs_anchors_commit), so that the friction
+     * finds a pair's by walking them beside the touching pairs, without pan and pcand, and pan is set only where
+     * it is read (pan_stale: not since those anchors; hk_pairs_anchors_pan); walk_next: the next commit's anchors
+     * were placed so */
+    int walk, walk_next, pan_stale;
+    int64_t walk_selected, walk_builds;
     int anc_fresh; /* anc was made for these candidates (by hk_pairs_anchors_remap), not yet brought up to date */
     /* the room of the arrays above (items) */
     /* the safety net's scratch (pair_impact.c) */
@@ -333,6 +340,13 @@ void hk_pairs_friction(const hk_world *w, hk_pairs *pr, int64_t k, const hk_pair
 /* After a force evaluation: a substep's first makes the anchors its touching pairs placed the ones held (on
  * `team` tasks: hk_pairs_team of the touching pairs). */
 void hk_pairs_anchors_commit(const hk_world *w, hk_pairs *pr, int team);
+/* Whether the friction finds the held anchors by walking them (hk_pairs.walk, for the pairs now). */
+static inline int hk_pairs_anchors_walk(const hk_pairs *pr)
+{
+    return pr->walk && pr->walk_selected == pr->selected && pr->walk_builds == pr->builds;
+}
+/* pan set for the anchors held, where a commit left it stale (hk_pairs.pan_stale), before it is read. */
+void hk_pairs_anchors_pan(const hk_world *w, hk_pairs *pr);
 /* Room for the anchors of n touching pairs; 0 or -1. */
 int hk_pairs_anchors_room(hk_pairs *pr, int64_t n);
 /* After the candidates were found: each held anchor's candidate (the same pair), or -1; 0 or -1 (out of memory). */
