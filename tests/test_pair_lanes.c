@@ -275,16 +275,18 @@ static void test_other_integrators_against_reference(void **state)
 static void test_select(void **state)
 {
     (void)state;
-    double lb[PAIR_CHUNK];
+    float lb[PAIR_CHUNK];
     int32_t off[PAIR_CHUNK + PAIR_LANES_PAD], want[PAIR_CHUNK];
     for (int k = 1; k < VARIANTS; k++) {
         const hk_pair_lanes *l = hk_pair_lanes_named(lane_paths[k]);
         if (!l) continue;
         for (int n = 0; n <= PAIR_CHUNK; n += 37) {
-            for (int i = 0; i < n; i++) lb[i] = i % 11 == 3 ? NAN : 1 + hk_test_unit(31 * (uint64_t)i + (uint64_t)n);
+            for (int i = 0; i < n; i++)
+                lb[i] = i % 11 == 3 ? NAN : (float)(1 + hk_test_unit(31 * (uint64_t)i + (uint64_t)n));
+            lb[n / 2] = nextafterf((float)1.2, INFINITY); /* just above far (1.2 itself is below its float) */
             int m = 0;
             for (int i = 0; i < n; i++)
-                if (!(lb[i] > 1.2)) want[m++] = i;
+                if (!((double)lb[i] > 1.2)) want[m++] = i;
             assert_int_equal(l->select(lb, n, 1.2, off), m);
             assert_memory_equal(off, want, (size_t)m * sizeof *off);
         }

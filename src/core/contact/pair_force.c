@@ -250,6 +250,17 @@ static int run_starts(const hk_pairs *pr, int64_t k)
     return k == 0 || pr->pair[k].kind != HK_PAIR_VT || pr->pair[k].p[0] != pr->pair[k - 1].p[0];
 }
 
+/* Pairs [kb, ke)'s bounds, set, rounded down to floats for the lanes' select (a float not above the bound: a pair
+ * the bound leaves out may be evaluated, and found not to touch, but none it keeps is left out). */
+static void bounds_down(hk_pairs *pr, int64_t kb, int64_t ke)
+{
+    for (int64_t k = kb; k < ke; k++) {
+        float f = (float)pr->lb[k];
+        if ((double)f > pr->lb[k]) f = nextafterf(f, -INFINITY);
+        pr->lbf[k] = f;
+    }
+}
+
 /* Entry i of chunk ch, the evaluation of a pair that acts, into ev's entry e. */
 static void chunk_put(hk_pair_evals *ev, int64_t e, const pair_chunk *ch, int i)
 {
@@ -280,7 +291,7 @@ static void evaluate_lanes(const pair_pass *pp, pair_chunk *ch, pair_runs *r, in
         if (set)
             for (int i = 0; i < n; i++) ch->off[i] = i;
         else
-            n = pp->lanes->select(pr->lb + kb, n, far, ch->off);
+            n = pp->lanes->select(pr->lbf + kb, n, far, ch->off);
         in.at = pr->at + 4 * kb;
         int nhit = pp->lanes->eval(&in, ch, n, kind);
         if (set)
@@ -311,6 +322,7 @@ static void evaluate_lanes(const pair_pass *pp, pair_chunk *ch, pair_runs *r, in
                     for (int c = 0; c < 4; c++) r->hist[at[c]]++;
                 }
                 r->on += m;
+                if (set) bounds_down(pr, kb, ke);
                 continue;
             }
         }
@@ -330,6 +342,7 @@ static void evaluate_lanes(const pair_pass *pp, pair_chunk *ch, pair_runs *r, in
                 chunk_put(&pr->ev, r->k0 + r->on, ch, i);
             }
         }
+        if (set) bounds_down(pr, kb, ke);
     }
 }
 
@@ -609,6 +622,7 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
         hk_pairs_room(&pr->xr, &pr->cap_xr, 3 * (int64_t)pr->ninv + 1, sizeof *pr->xr) != 0 ||
         hk_pairs_room(&pr->far, &pr->cap_far, 3 * (int64_t)team + 1, sizeof *pr->far) != 0 ||
         (pp.lanes && (xv_room(pr, pr->ninv) != 0 ||
+                      hk_pairs_room(&pr->lbf, &pr->cap_lbf, np + 1, sizeof *pr->lbf) != 0 ||
                       hk_pairs_room(&pr->chunk, &pr->cap_chunk, team, sizeof *pr->chunk) != 0 ||
                       hk_pairs_room(&pr->acc, &pr->cap_acc, 3 * (int64_t)pr->ninv + 1, sizeof *pr->acc) != 0))) {
         pr->non = 0;
@@ -616,8 +630,9 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
         return;
     }
     pp.tslots = pr->share + (int64_t)HK_SHARE_N * team; /* after the shares */
+    if (pp.lanes && !pr->lbf_set) pr->lb_set = 0; /* the lanes' select reads lbf: set both (the same forces) */
     hk_team_run(w, team, evaluate_task, &pp);
-    pr->lb_set = 1;
+    pr->lb_set = 1, pr->lbf_set = pp.lanes != NULL;
     pr->non = 0;
     for (int s = 0; s < pr->shares; s++) { /* each share's first touching pair's place in the lists */
         pr->share[HK_SHARE_N * s + HK_SHARE_Q] = pr->non;

@@ -97,8 +97,8 @@ typedef struct pair_friction_in {
 typedef struct hk_pair_lanes {
     const char *isa;
     int width; /* lanes of double */
-    /* The offsets i in [0, n) (n <= PAIR_CHUNK) where lb[i] <= far, ascending, into off; how many. */
-    int (*select)(const double *lb, int n, double far, int32_t *off);
+    /* The offsets i in [0, n) (n <= PAIR_CHUNK) where not lb[i] > far (a NaN kept), ascending, into off; how many. */
+    int (*select)(const float *lb, int n, double far, int32_t *off);
     /* Pairs off[0 .. n) of one kind (HK_PAIR_VT or HK_PAIR_EE), their statuses and evaluations into c, and the
      * entries that act or are left to evaluate into c->hit; returns how many those are. */
     int (*eval)(const pair_lane_in *in, pair_chunk *c, int n, int kind);

@@ -28,7 +28,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->cand);
     free(pr->cd);
     hk_pair_evals_free(&pr->ev);
-    free(pr->lb), free(pr->xr), free(pr->far), free(pr->xv), free(pr->chunk), free(pr->acc);
+    free(pr->lb), free(pr->xr), free(pr->far), free(pr->xv), free(pr->chunk), free(pr->acc), free(pr->lbf);
     free(pr->sel), free(pr->sel_n), free(pr->sel_d);
     free(pr->inv);
     free(pr->past);

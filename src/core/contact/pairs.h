@@ -200,6 +200,8 @@ typedef struct hk_pairs {
     /* the pairs evaluated in lanes (pair_lanes.h): per particle of inv its place, inverse mass and velocity at the
      * last force evaluation (pair_lane_in.xv; 64-byte aligned), and per task of an evaluation its chunk */
     double *xv;
+    float *lbf; /* per pair: lb rounded down to a float, what the lanes' select reads (lbf_set: for these bounds) */
+    int lbf_set;
     struct pair_chunk *chunk;
     double *acc; /* per particle of inv (3 each): its touching pairs' forces summed in pair order, without the lists
                   * (one share, no solve: pair_force.c, sum_in_order) [N] */
@@ -242,7 +244,7 @@ typedef struct hk_pairs {
     int64_t cap_sel_n, cap_sel_d;
     int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_kd, cap_inv, cap_on_start, cap_xs,
         cap_x0, cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist, cap_past;
-    int64_t cap_lb, cap_xr, cap_far, cap_xv, cap_chunk, cap_acc;
+    int64_t cap_lb, cap_xr, cap_far, cap_xv, cap_chunk, cap_acc, cap_lbf;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
     int64_t cap_pcand, cap_anc, cap_pan, cap_anch, cap_anch_next;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
