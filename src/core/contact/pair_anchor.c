@@ -224,6 +224,7 @@ int hk_pairs_anchors_restore(hk_pairs *pr, int64_t n, const int32_t *keys, const
         an->cand = -2, an->w[0] = weights[2 * o], an->w[1] = weights[2 * o + 1];
     }
     pr->nanch = n;
-    pr->builds = 0; /* the next step finds the candidates, and the anchors' pairs among them */
+    pr->builds = 0; /* the next step sets the frame qb, and finds the candidates and the anchors' pairs among them */
+    pr->cand_all = 1;
     return 0;
 }
