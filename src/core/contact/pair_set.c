@@ -481,10 +481,11 @@ static int refresh(hk_world *w, hk_pairs *pr, int flagged)
     return hk_pairs_anchors_remap(pr) != 0 ? PAIR_SEARCH_MEMORY : 0;
 }
 
-/* The step's pairs, as one task would take them: each task tests its share of the candidates and counts those
- * kept (and the smallest distance among them at the step's start: found where hk_pairs_d0 cannot rule out that it
- * is smaller than the smallest so far, the same for any team), then, after every task's count, writes its own in
- * candidate order from where the tasks before it end. */
+/* The step's pairs, as one task would take them: each task tests its share of the candidates (hk_pairs_overlaps,
+ * then, where that cannot rule a candidate out, its two sides' distance at the step's start itself against the
+ * thickness and their reach, which the frame of the candidates' distance cd, older than the step for most, leaves
+ * looser) and counts those kept (and the smallest of those distances), then, after every task's count, writes its
+ * own in candidate order from where the tasks before it end. */
 static void select_task(const hk_team *tm, void *ctx)
 {
     hk_pairs *pr = ctx;
@@ -492,11 +493,15 @@ static void select_task(const hk_team *tm, void *ctx)
     int64_t n = 0;
     double dmin = INFINITY;
     for (int64_t k = a; k < e; k++) {
-        const int in = hk_pairs_overlaps(pr, k, pr->bs, pr->room); /* the pairs, while they hold */
+        const hk_pair *pa = &pr->cand[k];
+        int in = hk_pairs_overlaps(pr, k, pr->bs, pr->room); /* the pairs, while they hold */
+        if (in) {
+            const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
+            const double d = sqrt(hk_pairs_gap2_at(pr->q0, pa));
+            in = d <= hk_pairs_reach(pr, pr->bs, pa->p, split, pa->p + split, 4 - split);
+            if (in) n++, dmin = g_min(dmin, d);
+        }
         pr->sel[k] = (uint8_t)in;
-        if (in && hk_pairs_d0(pr, k) < dmin) /* nearer than those so far, perhaps: its distance itself */
-            dmin = g_min(dmin, sqrt(hk_pairs_gap2_at(pr->q0, &pr->cand[k])));
-        n += in;
     }
     pr->sel_n[tm->t] = n, pr->sel_d[tm->t] = dmin;
     hk_team_barrier(tm);

@@ -400,16 +400,6 @@ static inline int hk_pairs_overlaps(const hk_pairs *pr, int64_t k, const double 
 {
     return hk_pairs_meet_within(pr, &pr->cand[k], pr->cd[k], pr->mc, reach, room);
 }
-/* A lower bound of candidate k's distance at the step's start: its distance at qc less the most each side's corners
- * moved from there beyond the common shift (mc - b, with a margin for rounding) [m]. */
-static inline double hk_pairs_d0(const hk_pairs *pr, int64_t k)
-{
-    const hk_pair *pa = &pr->cand[k];
-    const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
-    double m[2] = {0, 0};
-    for (int c = 0; c < 4; c++) m[c >= split] = g_max(m[c >= split], pr->mc[pa->p[c]] - pr->b[pa->p[c]]);
-    return pr->cd[k] - (m[0] + m[1]) * (1 + 1e-9);
-}
 /* Whether pair k's two sides can come within the thickness in the step by its bounds alone (b, from the step's
  * start), judged from the frame qb (its distance there, mv): a kept pair reaches further, and where one of its
  * particles has moved past its bound (the step's end sees that and takes the step again) it acts only if this
