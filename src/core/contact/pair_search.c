@@ -225,6 +225,7 @@ static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf
             const int64_t first = out->n, m = fl ? nn : dn;
             const int32_t *tiles = fl ? near : dnear;
             for (int64_t k = 0; k < m; k++) {
+                if (!pair_box_overlap(&vb[v], &sp->tt->box[tiles[k]])) continue; /* it misses the whole tile */
                 const int64_t t0 = (int64_t)tiles[k] * PAIR_TILE;
                 unsigned hit = tile_hits(sp->tl + tiles[k] * (int64_t)LANE_TILE, &vb[v]);
                 if (!fl) hit &= sp->tm[tiles[k]]; /* an unflagged particle: the flagged triangles alone */
@@ -273,6 +274,7 @@ static int ee_pairs(const search_pass *sp, int64_t e0, int64_t e1_end, int64_t m
             for (int64_t k = 0; k < m; k++) {
                 const int64_t t0 = (int64_t)tiles[k] * PAIR_TILE;
                 if (t0 < q0) continue; /* a tile below: its edges' pairs are found from theirs */
+                if (!pair_box_overlap(&eb[e1], &sp->et->box[tiles[k]])) continue; /* it misses the whole tile */
                 unsigned hit = tile_hits(sp->el + tiles[k] * (int64_t)LANE_TILE, &eb[e1]);
                 if (t0 <= e1) hit &= ~((2u << (e1 - t0)) - 1); /* its own tile: the edges above it */
                 if (!fl) hit &= sp->em[tiles[k]];              /* an unflagged edge: the flagged edges alone */
