@@ -756,7 +756,8 @@ int hk_pairs_contacts_restore(hk_pairs *pr, int64_t n, const hk_pair *pairs, int
     pr->npair = n;
     pr->lb_set = 0;
     pr->left = left;
-    pr->builds = 0; /* the next step finds its candidates and pairs anew (they replace these) */
+    pr->builds = 0; /* the next step sets the frame qb, and finds its candidates and pairs anew (they replace these) */
+    pr->cand_all = 1;
     pr->pairs_hold = 0;
     return 0;
 }

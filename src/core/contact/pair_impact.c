@@ -203,20 +203,33 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
     memset(held, 0, (size_t)pr->ninv);
     memset(zone, 0, 4 * (size_t)pr->ninv * sizeof *zone);
     for (int j = 0; j < pr->ninv; j++) parent[j] = j;
-    /* the largest distance of a pair's particle from qb (moved by the shift), at the substep's start or end */
-    double far = 0;
+    /* the pairs' particles' mean motion since the pairs were chosen (qs), at the substep's start and at its end,
+     * then the farthest any moved beyond it */
+    double s0[3] = {0, 0, 0}, s1[3] = {0, 0, 0}, far = 0;
     for (int j = 0; j < pr->ninv; j++) { /* the substep's mean velocity */
         double x1[3];
         const int i = pr->inv[j];
+        const double *qs = pr->qs + 3 * (int64_t)i, *x0 = pr->x0 + 3 * (int64_t)j;
         hk_particle_position(w, &w->bodies[hk_body_of(w, i)], i, x1);
-        for (int d = 0; d < 3; d++) u0[3 * j + d] = pr->u[3 * j + d] = (x1[d] - pr->x0[3 * j + d]) / h;
-        far = g_max(far, g_max(hk_pairs_from_found(pr, i, x1), hk_pairs_from_found(pr, i, pr->x0 + 3 * (int64_t)j)));
+        for (int d = 0; d < 3; d++) {
+            u0[3 * j + d] = pr->u[3 * j + d] = (x1[d] - x0[d]) / h;
+            s0[d] += x0[d] - qs[d], s1[d] += x1[d] - qs[d];
+        }
     }
+    for (int d = 0; pr->ninv > 0 && d < 3; d++) s0[d] /= pr->ninv, s1[d] /= pr->ninv;
+    for (int j = 0; j < pr->ninv; j++) {
+        const double *qs = pr->qs + 3 * (int64_t)pr->inv[j], *x0 = pr->x0 + 3 * (int64_t)j;
+        double a[3], b[3];
+        for (int d = 0; d < 3; d++) a[d] = x0[d] - qs[d] - s0[d], b[d] = x0[d] + h * u0[3 * j + d] - qs[d] - s1[d];
+        far = g_max(far, g_max(g_dot(a, a), g_dot(b, b)));
+    }
+    far = sqrt(far);
     const double eps = 1e-3 * pr->th;
-    /* Every pair's two sides were at least cd_min apart at qb, and every point of a side stays within far of its
-     * place there moved by the shift over the substep (its corners move on straight lines): where that leaves them
-     * more than 2 eps apart, no pair can meet, and the sweep, which would find nothing, is left out. */
-    const int apart = pr->cd_min > 2 * far * (1 + 1e-9) + 2 * eps;
+    /* Every pair's two sides were at least d0_min apart when they were chosen (qs), and every point of a side stays
+     * within far of its place then moved by the mean motion (which leaves the distances as they are) over the
+     * substep (its corners, and that mean, move on straight lines): where that leaves them more than 2 eps apart, no
+     * pair can meet, and the sweep, which would find nothing, is left out. */
+    const int apart = pr->d0_min > 2 * far * (1 + 1e-9) + 2 * eps;
     int64_t met = 0;
     for (int pass = 0; !apart && pass < HK_IMPACT_PASSES && (met = sweep(w, pr, at, h, eps, hit)) > 0; pass++)
         for (int64_t k = 0; k < pr->npair; k++)

@@ -27,24 +27,31 @@
  * (pair_anchor.c), its spring and damper shared among the touching pairs of
  * the particles it moves.
  *
- * The candidates are found (hk_pairs_begin_step) when a particle may leave
- * the room the last ones left it (less the motion all the particles share,
- * hk_pairs_from_found): every primitive's box at the step's start, widened
- * by the motion the step can give its particles (1.25 (|v| dt + |g| dt^2)
- * each, at least a thousandth of the thickness), a skin (pair_set.c,
- * next_skin) and the thickness, through a spatial hash of the boxes of
- * tiles of PAIR_TILE triangles or edges, then among the tiles that meet;
- * each pair of tiles is met from one cell only (the one holding the lower
- * corner of the two boxes' overlap) and a particle's pairs are sorted, so
- * the list is the same whatever the table.
+ * A particle's candidates are found again (hk_pairs_begin_step) when it
+ * may leave the ball its last ones left it: its place when they were found
+ * moved by the motion all the particles share since (hk_pairs_from_cand),
+ * widened by the motion the step can give it (its bound b, 1.25 (|v| dt +
+ * |g| dt^2), at least a thousandth of the thickness) and its own skin
+ * (pair_set.c, next_skin_of). The pairs of its triangles and edges are then
+ * searched for alone (its own against every primitive, the others against
+ * its triangles and edges), the other candidates kept; where more than a
+ * quarter of the particles left their balls, every particle's. The search:
+ * every primitive's box at those places, widened by its particles' reach and
+ * the thickness, through a spatial hash of the boxes of tiles of PAIR_TILE
+ * triangles or edges, then among the tiles that meet; each pair of tiles is
+ * met from one cell only (the one holding the lower corner of the two
+ * boxes' overlap) and a primitive's pairs are sorted, so the list is the
+ * same whatever the table, and the same as a search of every particle from
+ * the same places (pair_check.h, hk_pairs_validate_candidates).
  * The step's pairs are the candidates whose boxes can meet within the
  * thickness, each particle's widened by its step's bound and a smaller
  * room (next_room), kept while every particle's step stays within that
  * reach: a resting body chooses them again rarely. Where a particle moves
  * past its step's bound (a spring's pull the bound did not foresee), a
- * kept pair acts only if that step's bounds let it (hk_pairs_in_step), so
- * which pairs act never depends on when they were chosen: a run restarted
- * from a checkpoint, which chooses them anew, keeps its bits.
+ * kept pair acts only if that step's bounds let it (hk_pairs_in_step,
+ * judged from its own frame of places, qb: pair_set.c, starts), so which
+ * pairs act never depends on when they were chosen or found: a run
+ * restarted from a checkpoint, which chooses them anew, keeps its bits.
  * Topological neighbours are left out: within a lattice body (cloth,
  * jelly) particles within the reach of its springs' stencils of each
  * other, within another body particles a spring or a triangle joins. Each
@@ -152,12 +159,15 @@ typedef struct hk_pairs {
     /* the candidates (found when the particles left their boxes), and the step's pairs among them */
     hk_pair *cand;
     int64_t ncand, capcand;
-    double *cd;     /* per candidate: the distance of its two sides at qb [m] */
+    double *cd;     /* per candidate: the distance of its two sides at qc [m] */
+    hk_pair *cand2; /* the candidates as they are merged with a search's (scratch) ... */
+    double *cd2;    /* ... and their distances [m] */
+    int64_t cap_cand2, cap_cd2;
     uint8_t *sel;   /* per candidate: 1 where it is one of the step's pairs (scratch of the selection) */
     int64_t *sel_n; /* per task of the selection: how many of its share of the candidates it keeps (scratch) */
-    double *sel_d;  /* per task of the selection: the smallest cd among its pairs (scratch) [m] */
+    double *sel_d;  /* per task of the selection: the smallest distance among its pairs at qs (scratch) [m] */
     hk_pair *pair;
-    double cd_min;    /* the smallest cd among the step's pairs [m] (INFINITY: none) */
+    double d0_min;    /* the smallest distance among the step's pairs at qs [m] (INFINITY: none) */
     hk_pair_evals ev; /* per pair that acts, in the place on gives it: its evaluation */
     int64_t npair, cappair;
     int32_t *inv;                /* the pairs' particles, ascending */
@@ -186,11 +196,26 @@ typedef struct hk_pairs {
     double *u;     /* per particle of inv: the safety net's velocity of the substep [m/s] */
     double *q0;    /* per particle (all): its place at the step's start [m] (3 each) */
     double *b;     /* per particle (all): the motion bound of the step [m] */
-    double *qb;    /* per particle (all): its place when the candidates were found [m] (3 each) */
-    double *rb;    /* per particle (all): how far it may move from qb + shift (a distance) while they hold [m] */
-    double *mv;    /* per particle (all): how far from qb + shift it may come in the step, |q0 - qb - shift| + b [m] */
-    double shift[3]; /* the step's common motion since they were found, the mean of q0 - qb (0 when found) [m] */
-    int nq;          /* the particles these arrays hold */
+    /* the frame of the rule for a pair of a particle past its bound (hk_pairs_in_step, and when the step is swept
+     * again, hk_pairs_end_step): the places of every particle at a step when one of them left its ball (qb, rb and
+     * the common shift; pair_set.c, starts). A mark, not a search: the candidates have their own (below). */
+    double *qb; /* per particle (all): its place then [m] (3 each) */
+    double *rb; /* per particle (all): how far it may move from qb + shift (a distance) [m] */
+    double *mv; /* per particle (all): how far from qb + shift it may come in the step, |q0 - qb - shift| + b [m] */
+    double shift[3]; /* the step's common motion since, the mean of q0 - qb (0 then) [m] */
+    /* the candidates' frame (pair_set.c, refresh): each particle's place when its candidates were last found, less
+     * the common shift then, and how far it may be from that place moved by the common shift now while they hold;
+     * a particle that leaves it has its candidates (those of its triangles and edges) found again, alone */
+    double *qc;     /* per particle (all): that place [m] (3 each) */
+    double *rc;     /* per particle (all): how far it may be from qc + sc [m] */
+    double *mc;     /* per particle (all): how far from qc + sc it may come in the step, |q0 - qc - sc| + b [m] */
+    double *skc;    /* per particle (all): the skin its candidates leave it beyond its step's bound [m] */
+    int64_t *fc;    /* per particle (all): the step they were found in (the world's step count before it) */
+    uint8_t *dirty; /* per particle (all): 1 where its candidates are found again now (the search's scratch) */
+    double sc[3];   /* the common shift of the places since qc: the mean of q0 - qc [m] */
+    int cand_all;   /* at the next step every particle's candidates are found again (none yet, or surfaces changed) */
+    int64_t searches, searched; /* since the world was made: the searches, and the particles they searched for */
+    int nq;                     /* the particles these arrays hold */
     double t0, dt;
     /* the pairs kept apart while far (pair_force.c): per pair a lower bound of its two sides' distance at the places
      * xr of the evaluation that set them (lb_set: for these pairs), and per task of an evaluation the largest
@@ -209,9 +234,9 @@ typedef struct hk_pairs {
                    * solve to read them) */
     const struct hk_pair_lanes *lanes; /* the passes the forces run where lanes_set (tests: hk_pair_lanes_use), */
     int lanes_set;                     /* else the world's kernel path's (hk_pair_lanes_of) */
-    int64_t builds; /* the candidates found, since the world was made */
-    int64_t found;  /* the step the candidates were found in (the world's step count before it) */
-    double skin;    /* the room they leave each particle beyond its step's bound [m] (pair_set.c, next_skin) */
+    int64_t builds; /* the frame qb set, since the world was made (0: at the next step) */
+    int64_t found;  /* the step it was set in (the world's step count before it) */
+    double skin;    /* the room rb leaves each particle beyond its step's bound then [m] (pair_set.c, next_skin) */
     /* the step's pairs, chosen among the candidates with room beyond the step's bounds, and kept while every
      * particle's step stays within it (pair_set.c, select_step) */
     double *qs;     /* per particle (all): its place at the start of the step they were chosen in [m] (3 each) */
@@ -296,12 +321,6 @@ hk_pairs *hk_pairs_of(const hk_world *w);
  * surfaces), a body with a surface when only self collision is on (hk_world_contact(w): none without pairs). */
 int hk_pairs_takes_part(const hk_contact_def *d, const hk_world *w, int b);
 void hk_pairs_free(hk_pairs *pr);
-/* The particle model's candidates (particle_pairs.c): every pair of particles whose boxes vb (each particle's) meet,
- * less topological neighbours, that can come within the contact distance while the candidates hold, into pr->pair
- * (each pair once, the lower particle first, in the order one task would find them, on the world's team); body:
- * every particle's. 0, or a pair search's failure (pair_search.h). */
-struct pair_box;
-int hk_particle_search(hk_world *w, hk_pairs *pr, const struct pair_box *vb, const int32_t *body);
 /* The particle model's forces (particle_force.c), for hk_pairs_forces: the same forces, blocks and touching lists,
  * bit for bit, from passes over its pairs' and particles' arrays. */
 void hk_particle_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3]);
@@ -388,17 +407,33 @@ static inline double hk_pairs_reach(const hk_pairs *pr, const double *r, const i
     for (int k = 0; k < nb; k++) rbb = g_max(rbb, r[b[k]]);
     return (pr->th + ra + rbb) * (1 + 1e-9);
 }
-/* Whether candidate k's two sides can come within the thickness while each particle i stays within reach[i] of its
- * place at the step's start: not where their distance at qb is larger than the thickness and how far each side may
- * come from qb (mv, and `room` more), nor where their boxes at the step's start, each particle's widened by its
- * reach (a particle's by the thickness too, an edge's by half of it), are apart. */
-static inline int hk_pairs_overlaps(const hk_pairs *pr, int64_t k, const double *reach, double room)
+/* The squared distance of pair pa's two sides, with each particle i at x + 3 i [m^2]. */
+static inline double hk_pairs_gap2_at(const double *x, const hk_pair *pa)
+{
+    const int32_t *c = pa->p;
+    if (pa->kind == HK_PAIR_PP) return g_dist2(x + 3 * (int64_t)c[0], x + 3 * (int64_t)c[1]);
+    if (pa->kind == HK_PAIR_EE) {
+        double s, t;
+        return g_closest_segments(x + 3 * (int64_t)c[0], x + 3 * (int64_t)c[1], x + 3 * (int64_t)c[2],
+                                  x + 3 * (int64_t)c[3], &s, &t);
+    }
+    const double *v = x + 3 * (int64_t)c[0];
+    double q[3], d[3];
+    g_closest_on_triangle(v, x + 3 * (int64_t)c[1], x + 3 * (int64_t)c[2], x + 3 * (int64_t)c[3], q);
+    g_sub(v, q, d);
+    return g_dot(d, d);
+}
+/* Whether pair pa's two sides can come within the thickness while each particle i stays within reach[i] of its
+ * place at the step's start: not where their distance d at a frame (places from which each particle may come m[i]
+ * in the step, less a shift common to all) is larger than the thickness and how far each side may come from there
+ * (m, and `room` more), nor where their boxes at the step's start, each particle's widened by its reach (a
+ * particle's by the thickness too, an edge's by half of it), are apart. */
+static inline int hk_pairs_meet_within(const hk_pairs *pr, const hk_pair *pa, double d, const double *m,
+                                       const double *reach, double room)
 {
     const double th = pr->th;
-    const hk_pair *pa = &pr->cand[k];
     const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
-    if (pr->cd[k] > hk_pairs_reach(pr, pr->mv, pa->p, split, pa->p + split, 4 - split) + 2 * room * (1 + 1e-9))
-        return 0;
+    if (d > hk_pairs_reach(pr, m, pa->p, split, pa->p + split, 4 - split) + 2 * room * (1 + 1e-9)) return 0;
     const double pad[2] = {pa->kind == HK_PAIR_VT ? th : 0.5 * th, pa->kind == HK_PAIR_VT ? 0 : 0.5 * th};
     double lo[2][3], hi[2][3];
     for (int c = 0; c < 4; c++) {
@@ -414,22 +449,36 @@ static inline int hk_pairs_overlaps(const hk_pairs *pr, int64_t k, const double 
     for (int e = 0; e < 3; e++) apart |= lo[0][e] > hi[1][e] || lo[1][e] > hi[0][e];
     return !apart;
 }
+/* Whether candidate k's two sides can come within the thickness while each particle i stays within reach[i] of its
+ * place at the step's start (hk_pairs_meet_within from the candidates' frame: cd, mc). */
+static inline int hk_pairs_overlaps(const hk_pairs *pr, int64_t k, const double *reach, double room)
+{
+    return hk_pairs_meet_within(pr, &pr->cand[k], pr->cd[k], pr->mc, reach, room);
+}
 /* Whether pair k's two sides can come within the thickness in the step by its bounds alone (b, from the step's
- * start): a kept pair reaches further, and where one of its particles has moved past its bound (the step's end
- * sees that and takes the step again) it acts only if this holds, so that what acts never depends on when the
- * pairs were chosen (a run restarted from a checkpoint chooses them anew). */
+ * start), judged from the frame qb (its distance there, mv): a kept pair reaches further, and where one of its
+ * particles has moved past its bound (the step's end sees that and takes the step again) it acts only if this
+ * holds, so that what acts never depends on when the pairs were chosen or the candidates found. */
 static inline int hk_pairs_in_step(const hk_pairs *pr, int64_t k)
 {
-    return hk_pairs_overlaps(pr, pr->pcand[k], pr->b, 0);
+    const hk_pair *pa = &pr->pair[k];
+    return hk_pairs_meet_within(pr, pa, sqrt(hk_pairs_gap2_at(pr->qb, pa)), pr->mv, pr->b, 0);
 }
-/* How far particle i at x is from its place when the candidates were found, moved by the common shift [m]. The pairs'
- * distances do not change when every particle moves alike, so only what a particle moves beyond the others' mean
- * can bring a pair that is not a candidate within the thickness: a body that falls or flies as a whole keeps its
- * candidates. */
+/* How far particle i at x is from its place in the frame qb, moved by the common shift [m]. */
 static inline double hk_pairs_from_found(const hk_pairs *pr, int i, const double x[3])
 {
     const double *q = pr->qb + 3 * (int64_t)i;
     const double d[3] = {x[0] - q[0] - pr->shift[0], x[1] - q[1] - pr->shift[1], x[2] - q[2] - pr->shift[2]};
+    return sqrt(g_dot(d, d));
+}
+/* How far particle i at x is from its place when its candidates were found, moved by the common shift [m]. The
+ * pairs' distances do not change when every particle moves alike, so only what a particle moves beyond the others'
+ * mean can bring a pair that is not a candidate within the thickness: a body that falls or flies as a whole keeps
+ * its candidates. */
+static inline double hk_pairs_from_cand(const hk_pairs *pr, int i, const double x[3])
+{
+    const double *q = pr->qc + 3 * (int64_t)i;
+    const double d[3] = {x[0] - q[0] - pr->sc[0], x[1] - q[1] - pr->sc[1], x[2] - q[2] - pr->sc[2]};
     return sqrt(g_dot(d, d));
 }
 /* Whether sqrt(d2) > r, as that expression decides it, bit for bit: the root is taken only where d2 lies within a
