@@ -250,13 +250,24 @@ static int run_starts(const hk_pairs *pr, int64_t k)
     return k == 0 || pr->pair[k].kind != HK_PAIR_VT || pr->pair[k].p[0] != pr->pair[k - 1].p[0];
 }
 
+/* The float next below f (a number above -infinity), nextafterf(f, -INFINITY) without the call: one step of its
+ * bits away from zero below it, towards zero above it, and the negative smallest subnormal from a zero. */
+static inline float float_below(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u = f > 0 ? u - 1 : f < 0 ? u + 1 : 0x80000001u;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
 /* Pairs [kb, ke)'s bounds, set, rounded down to floats for the lanes' select (a float not above the bound: a pair
  * the bound leaves out may be evaluated, and found not to touch, but none it keeps is left out). */
 static void bounds_down(hk_pairs *pr, int64_t kb, int64_t ke)
 {
     for (int64_t k = kb; k < ke; k++) {
         float f = (float)pr->lb[k];
-        if ((double)f > pr->lb[k]) f = nextafterf(f, -INFINITY);
+        if ((double)f > pr->lb[k]) f = float_below(f);
         pr->lbf[k] = f;
     }
 }
