@@ -247,6 +247,17 @@ static void box_of(const hk_pairs *pr, const int32_t *idx, int n, double pad, pa
     }
 }
 
+/* The box of particles idx[0 .. n) from their own boxes pb (box_of's of each, with the same pad): the same bounds
+ * as box_of gives them, each particle's made once. */
+static void box_of_boxes(const pair_box *pb, const int32_t *idx, int n, pair_box *out)
+{
+    for (int c = 0; c < 3; c++) out->lo[c] = INFINITY, out->hi[c] = -INFINITY;
+    for (int k = 0; k < n; k++) {
+        const pair_box *b = &pb[idx[k]];
+        for (int c = 0; c < 3; c++) out->lo[c] = g_min(out->lo[c], b->lo[c]), out->hi[c] = g_max(out->hi[c], b->hi[c]);
+    }
+}
+
 /* Pairs [a, e)'s corners' places among the pairs' particles. */
 static void at_range(void *ctx, int64_t a, int64_t e)
 {
@@ -385,8 +396,9 @@ int hk_pairs_find(hk_world *w, const hk_pairs *pr, const uint8_t *dirty, int64_t
     int32_t *body = body_of_each(w);
     pair_box *vb = malloc((size_t)(n + 1) * sizeof *vb), *tb = malloc((size_t)(pr->ntri + 1) * sizeof *tb);
     pair_box *eb = malloc((size_t)(pr->nedge + 1) * sizeof *eb);
+    pair_box *p0 = malloc((size_t)(n + 1) * sizeof *p0), *ph = malloc((size_t)(n + 1) * sizeof *ph);
     int rc = PAIR_SEARCH_MEMORY;
-    if (body && vb && tb && eb) {
+    if (body && vb && tb && eb && p0 && ph) {
         const double th = pr->th;
         const int spheres = pr->def.model == HK_CONTACT_PARTICLES; /* two spheres meet within th: half of it each */
         for (int32_t v = 0; v < n; v++) /* a particle of a body that takes no part: an empty box */
@@ -394,12 +406,14 @@ int hk_pairs_find(hk_world *w, const hk_pairs *pr, const uint8_t *dirty, int64_t
                 box_of(pr, &v, 1, spheres ? 0.5 * th : th, &vb[v]);
             else
                 for (int c = 0; c < 3; c++) vb[v].lo[c] = INFINITY, vb[v].hi[c] = -INFINITY;
-        for (int64_t t = 0; t < pr->ntri; t++) box_of(pr, pr->tri + 3 * t, 3, 0, &tb[t]);
-        for (int64_t e = 0; e < pr->nedge; e++) box_of(pr, pr->edge + 2 * e, 2, 0.5 * th, &eb[e]);
+        for (int32_t v = 0; !spheres && v < n; v++) /* each particle's box for its triangles' and its edges' */
+            box_of(pr, &v, 1, 0, &p0[v]), box_of(pr, &v, 1, 0.5 * th, &ph[v]);
+        for (int64_t t = 0; t < pr->ntri; t++) box_of_boxes(p0, pr->tri + 3 * t, 3, &tb[t]);
+        for (int64_t e = 0; e < pr->nedge; e++) box_of_boxes(ph, pr->edge + 2 * e, 2, &eb[e]);
         rc = spheres ? hk_particle_search(w, pr, vb, body, out)
                      : hk_pair_search(w, pr, vb, tb, eb, body, dirty, kept, out);
     }
-    free(body), free(vb), free(tb), free(eb);
+    free(body), free(vb), free(tb), free(eb), free(p0), free(ph);
     return rc;
 }
 
