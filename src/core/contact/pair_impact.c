@@ -226,16 +226,15 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
     char *held = pr->held;
     int *parent = pr->parent;
     memset(held, 0, (size_t)pr->ninv);
-    memset(zone, 0, 4 * (size_t)pr->ninv * sizeof *zone);
-    for (int j = 0; j < pr->ninv; j++) parent[j] = j;
     /* the pairs' particles' mean motion since the pairs were chosen (qs), at the substep's start and at its end,
      * then the farthest any moved beyond it */
     double s0[3] = {0, 0, 0}, s1[3] = {0, 0, 0}, far = 0;
-    for (int j = 0; j < pr->ninv; j++) { /* the substep's mean velocity */
+    for (int j = 0, b = 0; j < pr->ninv; j++) { /* the substep's mean velocity */
         double x1[3];
         const int i = pr->inv[j];
         const double *qs = pr->qs + 3 * (int64_t)i, *x0 = pr->x0 + 3 * (int64_t)j;
-        hk_particle_position(w, &w->bodies[hk_body_of(w, i)], i, x1);
+        while (i >= w->bodies[b].first + w->bodies[b].count) b++; /* its body: inv ascends, the bodies' ranges too */
+        hk_particle_position(w, &w->bodies[b], i, x1);
         for (int d = 0; d < 3; d++) {
             u0[3 * j + d] = pr->u[3 * j + d] = (x1[d] - x0[d]) / h;
             s0[d] += x0[d] - qs[d], s1[d] += x1[d] - qs[d];
@@ -255,6 +254,10 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
      * substep (its corners, and that mean, move on straight lines): where that leaves them more than 2 eps apart, no
      * pair can meet, and the sweep, which would find nothing, is left out. */
     const int apart = pr->d0_min > 2 * far * (1 + 1e-9) + 2 * eps;
+    if (!apart) { /* the zones, read only for the particles held (none where the sweep is left out) */
+        memset(zone, 0, 4 * (size_t)pr->ninv * sizeof *zone);
+        for (int j = 0; j < pr->ninv; j++) parent[j] = j;
+    }
     int64_t met = 0;
     for (int pass = 0; !apart && pass < HK_IMPACT_PASSES && (met = sweep(w, pr, at, h, eps, hit)) > 0; pass++)
         for (int64_t k = 0; k < pr->npair; k++)
