@@ -7,6 +7,7 @@
 
 #include "forces.h"
 #include "kernels.h"
+#include "pairs.h"
 #include "scene.h"
 
 #include <stdlib.h> /* mkdtemp */
@@ -339,6 +340,77 @@ static void test_mixed_families(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* A cloth folded onto itself, its layers a contact thickness apart and every particle moved a little: its pairs
+ * touch, and their evaluation and friction run in lanes (core/contact/pair_lanes.h) as wide as the kernel path's
+ * (1, 4 or 8 doubles). Every path must give the same bits, a step after another. */
+static hk_world *folded_cloth(void)
+{
+    const int n = 16;
+    const double s = 0.01, th = 0.0025, dz = sqrt(s * s - th * th);
+    char text[2048], err[1024];
+    snprintf(text, sizeof text,
+             "world\n  gravity 0 -9.81 0\nend\n"
+             "body cloth\n  nx %d\n  ny %d\n  spacing %g\n  origin 0 0.002 0\n  u 1 0 0\n  v 0 0 1\n  mass 2e-5\n"
+             "  springs structural k 6000 damping 0.02 damping_model relative\n"
+             "  springs shear k 6000 damping 0.02 damping_model relative\nend\n"
+             "collider\n  shape box\n  size 100 1 100\n  offset 0 -0.5 0\n  thickness %g\n  stiffness 20\n"
+             "  damping_ratio 1\n  friction 0.3\nend\n"
+             "contact\n  self 1\n  thickness %g\n  stiffness 20\n  damping_ratio 1\n  friction 0.3\nend\n"
+             "run\n  integrator semi_implicit_euler\n  dt 2e-5\nend\n",
+             n, n, s, th, th);
+    hk_world *w = hk_world_parse_scene(text, "folded.scene", NULL, err, sizeof err);
+    if (!w) {
+        print_error("%s\n", err);
+        fail();
+    }
+    w->def.list_parallel_min = 0; /* every loop over pairs or particles on the team (as HOOKE_LIST_PARALLEL_MIN=0) */
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            const int upper = j >= n / 2, p = j * n + i;
+            const double jx = 0.3 * th * hk_test_unit(3 * (uint64_t)p);
+            const double jy = 0.3 * th * hk_test_unit(3 * (uint64_t)p + 1);
+            const hk_vec3 x = {i * s + jx, 0.002 + (upper ? th : 0) + jy,
+                               upper ? (n / 2 - 1) * s + dz - (j - n / 2) * s : j * s};
+            hk_world_set_position(w, p, x);
+        }
+    return w;
+}
+
+static void test_folded_cloth_pairs(void **state)
+{
+    (void)state;
+    hk_real *first[6] = {NULL};
+    const char *first_path = NULL;
+    for (int p = 1; p < 4; p++) {
+        if (!hk_kernels_cpu_has(paths[p]) || hk_kernels_select(paths[p]) != 0) continue;
+        hk_world *w = folded_cloth();
+        set_threads(w, 1);
+        for (int s = 0; s < 8; s++) hk_world_step(w);
+        assert_string_equal(hk_world_error(w), "");
+        const int64_t touching = hk_pairs_contacts(w, hk_pairs_of(w), NULL);
+        print_message("folded cloth, %s: %lld pairs within the thickness\n", paths[p], (long long)touching);
+        assert_true(touching > 50);
+        const int n = w->p.count;
+        hk_real *a[6] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx, w->p.vy, w->p.vz};
+        if (!first_path) {
+            first_path = paths[p];
+            for (int c = 0; c < 6; c++) first[c] = copy_of(a[c], n);
+        } else {
+            for (int c = 0; c < 6; c++)
+                if (memcmp(first[c], a[c], (size_t)n * sizeof(hk_real)) != 0) {
+                    int i = 0;
+                    while (first[c][i] == a[c][i]) i++;
+                    print_error("folded cloth, %s: %s%c[%d] = %.9g, the %s path %.9g\n", paths[p], c < 3 ? "q" : "v",
+                                "xyz"[c % 3], i, (double)a[c][i], first_path, (double)first[c][i]);
+                    fail();
+                }
+        }
+        hk_world_destroy(w);
+    }
+    for (int c = 0; c < 6; c++) free(first[c]);
+    hk_kernels_select(NULL);
+}
+
 /* The reference path is always there; the scalar one whenever SIMD kernels
  * are built, and a path the CPU lacks is refused, not faked. */
 static void test_path_selection(void **state)
@@ -365,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_path_selection),
         cmocka_unit_test(test_every_shipped_scene),
         cmocka_unit_test(test_mixed_families),
+        cmocka_unit_test(test_folded_cloth_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

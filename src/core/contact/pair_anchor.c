@@ -29,7 +29,8 @@
  * candidate's: the places are carried from pairs to candidates and back as
  * the step's pairs are chosen (both in candidate order, so the copies
  * stream), and a new search finds each anchored pair again by its
- * particles (a hash of the anchors). A checkpoint keeps the pool.
+ * particles (a binary search of the candidates, which are in their one
+ * order). A checkpoint keeps the pool.
  */
 
 /* The weights (w0, w1) of pair kind `kind` into its alpha: a triangle pair (1, -w0, -w1, -(1 - w0 - w1)), an edge
@@ -112,25 +113,39 @@ static void place_range(void *ctx, int64_t a, int64_t e)
         if (pr->anch_next[q].cand >= 0) pr->pan[pr->anch_next[q].pair] = (int32_t)q;
 }
 
+/* Anchors [a, e)'s places in the pool held (each writes its own pair's). */
+static void held_range(void *ctx, int64_t a, int64_t e)
+{
+    hk_pairs *pr = ctx;
+    for (int64_t q = a; q < e; q++)
+        if (pr->anch[q].cand >= 0) pr->pan[pr->anch[q].pair] = (int32_t)q;
+}
+
 void hk_pairs_anchors_commit(const hk_world *w, hk_pairs *pr, int team)
 {
     if (!pr->first) return;
     pr->first = 0;
     const int64_t n = pr->non; /* the pairs' places: the old ones go stale with the pool they name */
-    hk_team_for(w, team, n, place_range, pr);
+    if (pr->walk_next)
+        pr->pan_stale = 1; /* the friction walks these anchors: their places are set where pan is read */
+    else
+        hk_team_for(w, team, n, place_range, pr), pr->pan_stale = 0;
     hk_pair_anchor *t = pr->anch;
     const int64_t cap = pr->cap_anch;
     pr->anch = pr->anch_next, pr->cap_anch = pr->cap_anch_next;
     pr->anch_next = t, pr->cap_anch_next = cap;
     pr->nanch = n;
+    pr->walk = pr->walk_next, pr->walk_selected = pr->selected, pr->walk_builds = pr->builds;
 }
 
-/* A pair's hash (its kind and particles). */
-static uint64_t key_hash(const hk_pair *pa)
+/* The places of a pool's anchors in pan, set later than its commit: a pair whose place is not set there names a
+ * stale place, which its anchor check rejects whether it is the place of the last commit or of an earlier one
+ * (another candidate's anchor, or past the pool), so pan reads the same as if each commit had set it. */
+void hk_pairs_anchors_pan(const hk_world *w, hk_pairs *pr)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)pa->kind;
-    for (int c = 0; c < 4; c++) h = (h ^ (uint32_t)pa->p[c]) * 0x100000001b3ull, h ^= h >> 29;
-    return h;
+    if (!pr->pan_stale) return;
+    hk_team_for(w, hk_pairs_team(w, pr->nanch), pr->nanch, held_range, pr);
+    pr->pan_stale = 0;
 }
 
 /* Pairs [a, e)'s anchors to their candidates (each pair its own candidate's entry). */
@@ -150,6 +165,7 @@ static void find_range(void *ctx, int64_t a, int64_t e)
 void hk_pairs_anchors_keep(const hk_world *w, hk_pairs *pr, int team)
 {
     if (!pr->anc || pr->anc_fresh || !pr->pan) return; /* fresh: made for these candidates since the last pairs */
+    hk_pairs_anchors_pan(w, pr);
     hk_team_for(w, team, pr->npair, keep_range, pr);
 }
 
@@ -157,8 +173,22 @@ int hk_pairs_anchors_find(const hk_world *w, hk_pairs *pr, int team)
 {
     if (hk_pairs_room(&pr->pan, &pr->cap_pan, pr->npair + 1, sizeof *pr->pan) != 0) return -1;
     hk_team_for(w, team, pr->npair, find_range, pr);
-    pr->anc_fresh = 0;
+    pr->anc_fresh = 0, pr->pan_stale = 0;
     return 0;
+}
+
+/* The candidate whose pair is key, or -1: the candidates are in their one order (hk_pair_order). */
+static int64_t find_candidate(const hk_pairs *pr, const hk_pair *key)
+{
+    int64_t lo = 0, hi = pr->ncand;
+    while (lo < hi) {
+        const int64_t m = lo + (hi - lo) / 2;
+        if (hk_pair_order(&pr->cand[m], key) < 0)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo < pr->ncand && hk_pair_order(&pr->cand[lo], key) == 0 ? lo : -1;
 }
 
 int hk_pairs_anchors_remap(hk_pairs *pr)
@@ -166,30 +196,12 @@ int hk_pairs_anchors_remap(hk_pairs *pr)
     if (hk_pairs_room(&pr->anc, &pr->cap_anc, pr->ncand + 1, sizeof *pr->anc) != 0) return -1;
     pr->anc_fresh = 1;
     for (int64_t k = 0; k < pr->ncand; k++) pr->anc[k] = -1;
-    int64_t held = 0;
-    for (int64_t o = 0; o < pr->nanch; o++) held += pr->anch[o].cand != -1;
-    if (held == 0) return 0;
-    int64_t size = 16;
-    while (size < 2 * held) size *= 2;
-    int64_t *slot = malloc((size_t)size * sizeof *slot);
-    if (!slot) return -1;
-    for (int64_t s = 0; s < size; s++) slot[s] = -1;
-    for (int64_t o = 0; o < pr->nanch; o++) {
+    for (int64_t o = 0; o < pr->nanch; o++) { /* each held anchor's pair among the candidates, or none */
         if (pr->anch[o].cand == -1) continue;
-        pr->anch[o].cand = -1; /* until its pair is found among the candidates */
-        int64_t s = (int64_t)(key_hash(&pr->anch[o].key) & (uint64_t)(size - 1));
-        while (slot[s] >= 0) s = (s + 1) & (size - 1);
-        slot[s] = o;
+        const int64_t k = find_candidate(pr, &pr->anch[o].key);
+        pr->anch[o].cand = k;
+        if (k >= 0) pr->anc[k] = (int32_t)o;
     }
-    for (int64_t k = 0; k < pr->ncand; k++) {
-        const hk_pair *pa = &pr->cand[k];
-        for (int64_t s = (int64_t)(key_hash(pa) & (uint64_t)(size - 1)); slot[s] >= 0; s = (s + 1) & (size - 1))
-            if (hk_pair_order(&pr->anch[slot[s]].key, pa) == 0) {
-                pr->anch[slot[s]].cand = k, pr->anc[k] = (int32_t)slot[s];
-                break;
-            }
-    }
-    free(slot);
     return 0;
 }
 
@@ -224,6 +236,8 @@ int hk_pairs_anchors_restore(hk_pairs *pr, int64_t n, const int32_t *keys, const
         an->cand = -2, an->w[0] = weights[2 * o], an->w[1] = weights[2 * o + 1];
     }
     pr->nanch = n;
-    pr->builds = 0; /* the next step finds the candidates, and the anchors' pairs among them */
+    pr->builds = 0; /* the next step sets the frame qb, and finds the candidates and the anchors' pairs among them */
+    pr->cand_all = 1;
+    pr->walk = 0;
     return 0;
 }

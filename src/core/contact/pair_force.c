@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "geometry.h"
+#include "pair_kernels.h"
 #include "soft.h"
 #include "team.h"
 
-/* A task's entries in hk_pairs.share. */
-enum { HK_SHARE_K0, HK_SHARE_ON, HK_SHARE_Q, HK_SHARE_N };
 
 /* d = the point at s on edge x0 x1 less the point at t on edge x2 x3 (an edge pair's closest points) */
 static void edge_gap(const double *x0, const double *x1, const double *x2, const double *x3, double s, double t,
@@ -181,9 +181,11 @@ static int evaluate(const hk_world *w, const hk_pairs *pr, int64_t k, hk_pair_ev
     return 1;
 }
 
-/* The places of the pairs' particles now, into xs (each task its share). */
-static void gather(const hk_team *tm, const hk_world *w, hk_pairs *pr, double *xs)
+/* The places of the pairs' particles now, into xs (each task its share); with vel, into xv too with their inverse
+ * masses and velocities (what the lanes read). */
+static void gather(const hk_team *tm, const hk_world *w, hk_pairs *pr, double *xs, int vel)
 {
+    const hk_particles *p = &w->p;
     int a, n;
     hk_team_range(tm, 0, pr->ninv, &a, &n);
     const hk_body *b = n > 0 ? &w->bodies[hk_body_of(w, pr->inv[a])] : NULL;
@@ -191,6 +193,11 @@ static void gather(const hk_team *tm, const hk_world *w, hk_pairs *pr, double *x
         const int i = pr->inv[j];
         while (i >= b->first + b->count) b++; /* inv ascends, and so do the bodies' ranges */
         hk_particle_position(w, b, i, xs + 3 * (int64_t)j);
+        if (!vel) continue;
+        double *r = pr->xv + PAIR_LANES_ROW * (int64_t)j;
+        const double *x = xs + 3 * (int64_t)j;
+        r[0] = x[0], r[1] = x[1], r[2] = x[2], r[3] = 0;
+        r[4] = p->vx[i], r[5] = p->vy[i], r[6] = p->vz[i], r[7] = p->inv_mass[i];
     }
 }
 
@@ -200,14 +207,154 @@ typedef struct pair_pass {
     hk_pairs *pr;
     double h;
     hk_real *const *f;
-    int64_t *tslots; /* touching_task: per task, the slots of its share of the particles */
+    int64_t *tslots;            /* touching_task: per task, the slots of its share of the particles */
+    const hk_pair_lanes *lanes; /* the pairs' passes in lanes of the world's kernel path, or NULL: evaluate alone */
+    int64_t vt_end;             /* the first edge pair (the triangle pairs come first) */
 } pair_pass;
+
+/* A task's touching pairs as its evaluation finds them. Of a run (a particle's triangle pairs, or an edge pair) the
+ * nearest that acts so far holds the task's next place in the lists, ev[k0 + on], until the run ends. */
+typedef struct pair_runs {
+    hk_pair_eval rec; /* a pair evaluated alone */
+    int64_t best;     /* the run's nearest pair that acts so far, or -1 */
+    double gap;       /* its gap [m] */
+    int nc;           /* its corners */
+    int32_t key;      /* the run's particle's place in inv (triangle pairs; -1: none) */
+    int64_t k0;       /* the task's first pair: its touching pairs go to on[k0 + ...] */
+    int64_t on;       /* how many it has found */
+    int32_t *hist;
+} pair_runs;
+
+/* The run ends: its nearest pair that acts, if any, joins the task's touching pairs. */
+static void run_end(hk_pairs *pr, pair_runs *r)
+{
+    if (r->best < 0) return;
+    pr->on[r->k0 + r->on++] = r->best;
+    for (int c = 0; c < r->nc; c++) r->hist[pr->at[4 * r->best + c]]++;
+    r->best = -1;
+}
+
+/* Whether pair k of the run (acting, at gap [m], with nc corners) is the nearest so far, the first of equals; then
+ * it takes the run's place, where the caller puts its evaluation. */
+static int run_take(pair_runs *r, int64_t k, double gap, int nc)
+{
+    if (r->best >= 0 && !(gap < r->gap)) return 0;
+    r->best = k, r->gap = gap, r->nc = nc;
+    return 1;
+}
 
 /* Whether pair k is the first of a particle's triangle pairs, or an edge or particle pair (the triangle pairs come
  * first, a particle's together). */
 static int run_starts(const hk_pairs *pr, int64_t k)
 {
     return k == 0 || pr->pair[k].kind != HK_PAIR_VT || pr->pair[k].p[0] != pr->pair[k - 1].p[0];
+}
+
+/* The float next below f (a number above -infinity), nextafterf(f, -INFINITY) without the call: one step of its
+ * bits away from zero below it, towards zero above it, and the negative smallest subnormal from a zero. */
+static inline float float_below(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    u = f > 0 ? u - 1 : f < 0 ? u + 1 : 0x80000001u;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* Pairs [kb, ke)'s bounds, set, rounded down to floats for the lanes' select (a float not above the bound: a pair
+ * the bound leaves out may be evaluated, and found not to touch, but none it keeps is left out). */
+static void bounds_down(hk_pairs *pr, int64_t kb, int64_t ke)
+{
+    for (int64_t k = kb; k < ke; k++) {
+        float f = (float)pr->lb[k];
+        if ((double)f > pr->lb[k]) f = float_below(f);
+        pr->lbf[k] = f;
+    }
+}
+
+/* Entry i of chunk ch, the evaluation of a pair that acts, into ev's entry e. */
+static void chunk_put(hk_pair_evals *ev, int64_t e, const pair_chunk *ch, int i)
+{
+    for (int c = 0; c < 4; c++) ev->a[c][e] = ch->a[c][i];
+    for (int c = 0; c < 3; c++) ev->n[c][e] = ch->n[c][i], ev->vr[c][e] = ch->vr[c][i];
+    ev->fn[e] = ch->fn[i], ev->m[e] = ch->m[i];
+}
+
+/* Pairs [k0, k1) of an evaluation (far: evaluate's bound, INFINITY where it sets the bounds; past: some particle is
+ * past its step's bound) in lanes, chunk by chunk into ch, each chunk's pairs that act (or that the lanes leave to
+ * evaluate) then taken into their runs in order, as evaluate's results are. Where a particle is past its bound,
+ * evaluate takes every pair of such a particle alone (in_step may leave it out). A run's particle (key) needs only
+ * be read of pairs that act: a particle's triangle pairs are consecutive, so two that act with the same particle are
+ * of one run. */
+static void evaluate_lanes(const pair_pass *pp, pair_chunk *ch, pair_runs *r, int64_t k0, int64_t k1, double far,
+                           int past)
+{
+    hk_pairs *pr = pp->pr;
+    const int set = !(far < INFINITY);
+    pair_lane_in in = {
+        .xv = pr->xv, .th = pr->th, .k = pr->def.stiffness, .z2 = 2 * pr->def.damping_ratio, .set = set};
+    for (int64_t kb = k0, ke; kb < k1; kb = ke) {
+        const int kind = kb < pp->vt_end ? HK_PAIR_VT : HK_PAIR_EE; /* one kind a chunk (the triangle pairs first) */
+        HK_ASSERT(pr->pair[kb].kind == kind);
+        ke = kb + PAIR_CHUNK < k1 ? kb + PAIR_CHUNK : k1;
+        if (kind == HK_PAIR_VT && ke > pp->vt_end) ke = pp->vt_end;
+        int n = (int)(ke - kb);
+        if (set)
+            for (int i = 0; i < n; i++) ch->off[i] = i;
+        else
+            n = pp->lanes->select(pr->lbf + kb, n, far, ch->off);
+        in.at = pr->at + 4 * kb;
+        int nhit = pp->lanes->eval(&in, ch, n, kind);
+        if (set)
+            for (int i = 0; i < n; i++) pr->lb[kb + ch->off[i]] = ch->lb[i];
+        if (past) { /* every pair of a particle past its bound, alone (a status is written only for a hit) */
+            for (int i = 0, h = 0; i < n; i++) {
+                const int32_t *at = pr->at + 4 * (kb + ch->off[i]);
+                const int hit = h < nhit && ch->hit[h] == i;
+                h += hit;
+                ch->st[i] = hit ? ch->st[i] : PAIR_LANE_NONE;
+                if (pr->past[at[0]] | pr->past[at[1]] | pr->past[at[2]] | pr->past[at[3]]) ch->st[i] = PAIR_LANE_ALONE;
+            }
+            nhit = 0;
+            for (int i = 0; i < n; i++)
+                if (ch->st[i] != PAIR_LANE_NONE) ch->hit[nhit++] = i;
+        }
+        if (kind == HK_PAIR_EE && !past) { /* every edge pair that acts is a run of its own: straight to the lists */
+            int alone = 0;
+            for (int h = 0; h < nhit; h++) alone |= ch->st[ch->hit[h]] == PAIR_LANE_ALONE;
+            if (!alone) {
+                run_end(pr, r);
+                r->key = -1;
+                const int64_t e = r->k0 + r->on;
+                const int m = pp->lanes->emit(ch, n, kb, &pr->ev, e, pr->on);
+                HK_ASSERT(m == nhit);
+                for (int64_t q = e; q < e + m; q++) {
+                    const int32_t *at = pr->at + 4 * pr->on[q];
+                    for (int c = 0; c < 4; c++) r->hist[at[c]]++;
+                }
+                r->on += m;
+                if (set) bounds_down(pr, kb, ke);
+                continue;
+            }
+        }
+        for (int h = 0; h < nhit; h++) {
+            const int i = ch->hit[h];
+            const int64_t k = kb + ch->off[i];
+            const int32_t key = pr->at[4 * k];
+            HK_ASSERT(k < ke && (h == 0 || i > ch->hit[h - 1]) && ch->st[i] != PAIR_LANE_NONE);
+            if (kind != HK_PAIR_VT || key != r->key) { /* a run starts (run_starts) */
+                run_end(pr, r);
+                r->key = kind == HK_PAIR_VT ? key : -1;
+            }
+            if (ch->st[i] == PAIR_LANE_ALONE) {
+                if (evaluate(pp->w, pr, k, &r->rec, far) && run_take(r, k, r->rec.gap, 4))
+                    hk_pair_evals_put(&pr->ev, r->k0 + r->on, &r->rec);
+            } else if (run_take(r, k, ch->gap[i], 4)) {
+                chunk_put(&pr->ev, r->k0 + r->on, ch, i);
+            }
+        }
+        if (set) bounds_down(pr, kb, ke);
+    }
 }
 
 /* The places now, then each pair's force and blocks; of a particle's triangle pairs that touch (consecutive, a run)
@@ -217,19 +364,23 @@ static void evaluate_task(const hk_team *tm, void *ctx)
 {
     const pair_pass *pp = ctx;
     hk_pairs *pr = pp->pr;
-    gather(tm, pp->w, pr, pr->xs);
+    gather(tm, pp->w, pr, pr->xs, pp->lanes != NULL);
     int a, n;
     hk_team_range(tm, 0, pr->ninv, &a, &n);
-    double moved = 0, big = 0;
+    double moved = 0, big = 0, past = 0;
     for (int j = a; j < a + n; j++) {
         const double *x = pr->xs + 3 * (int64_t)j;
         pr->past[j] = (uint8_t)hk_pairs_past(pr, pr->inv[j], x);
+        past += pr->past[j];
         if (pr->lb_set) moved = g_max(moved, sqrt(g_dist2(x, pr->xr + 3 * (int64_t)j)));
         for (int c = 0; c < 3; c++) big = g_max(big, fabs(x[c]));
     }
-    pr->far[2 * tm->t] = moved, pr->far[2 * tm->t + 1] = big;
+    double *mine = pr->far + 3 * tm->t; /* its largest motion and coordinate, and its particles past their bounds */
+    mine[0] = moved, mine[1] = big, mine[2] = past;
     hk_team_barrier(tm);
-    for (int t = 0; t < tm->T; t++) moved = g_max(moved, pr->far[2 * t]), big = g_max(big, pr->far[2 * t + 1]);
+    past = 0;
+    for (int t = 0; t < tm->T; t++)
+        moved = g_max(moved, pr->far[3 * t]), big = g_max(big, pr->far[3 * t + 1]), past += pr->far[3 * t + 2];
     const int set = !pr->lb_set || !(moved <= FAR_SLACK * pr->th); /* this evaluation sets the bounds */
     const double far = set ? INFINITY : (pr->th + 2 * moved) * (1 + 1e-9) + 1e-12 * big;
     if (set) memcpy(pr->xr + 3 * (int64_t)a, pr->xs + 3 * (int64_t)a, 3 * (size_t)n * sizeof *pr->xr);
@@ -239,23 +390,19 @@ static void evaluate_task(const hk_team *tm, void *ctx)
     while (k0 < np && !run_starts(pr, k0)) k0++;
     while (k1 < np && !run_starts(pr, k1)) k1++;
     /* its share of the touching lists: from on[k0], the pairs that act, ascending; each particle's corners in them */
-    int64_t *sh = pr->share + HK_SHARE_N * tm->t, on = 0;
-    int32_t *hist = pr->hist + (int64_t)tm->t * pr->ninv;
-    memset(hist, 0, (size_t)pr->ninv * sizeof *hist);
-    hk_pair_eval rec[2], *cur = &rec[0], *near = &rec[1];
-    for (int64_t k = k0, g; k < k1; k = g) {
-        int64_t best = -1;
-        for (g = k; g < k1 && (g == k || !run_starts(pr, g)); g++)
-            if (evaluate(pp->w, pr, g, cur, far) && (best < 0 || cur->gap < near->gap)) {
-                hk_pair_eval *t = near; /* the nearest so far kept, the other record free for the next */
-                near = cur, cur = t, best = g;
-            }
-        if (best < 0) continue;
-        pr->ev[k0 + on] = *near;
-        pr->on[k0 + on++] = best;
-        for (int c = 0; c < hk_pair_corners(&pr->pair[best]); c++) hist[pr->at[4 * best + c]]++;
-    }
-    sh[HK_SHARE_K0] = k0, sh[HK_SHARE_ON] = on;
+    int64_t *sh = pr->share + HK_SHARE_N * tm->t;
+    pair_runs r = {.best = -1, .key = -1, .k0 = k0, .hist = pr->hist + (int64_t)tm->t * pr->ninv};
+    memset(r.hist, 0, (size_t)pr->ninv * sizeof *r.hist);
+    if (pp->lanes)
+        evaluate_lanes(pp, &pr->chunk[tm->t], &r, k0, k1, far, past > 0);
+    else
+        for (int64_t k = k0; k < k1; k++) {
+            if (run_starts(pr, k)) run_end(pr, &r);
+            if (evaluate(pp->w, pr, k, &r.rec, far) && run_take(&r, k, r.rec.gap, hk_pair_corners(&pr->pair[k])))
+                hk_pair_evals_put(&pr->ev, k0 + r.on, &r.rec);
+        }
+    run_end(pr, &r);
+    sh[HK_SHARE_K0] = k0, sh[HK_SHARE_ON] = r.on;
     if (tm->t == 0) pr->shares = tm->T;
 }
 
@@ -277,10 +424,59 @@ static void sum_task(const hk_team *tm, void *ctx)
     }
 }
 
+/* The forces of one share's touching pairs (the first from on[k0], at q0 in the lists; m of them) with their
+ * friction in lanes, its triangle pairs, then its edge pairs (pair order); with acc, not into tf but added to each
+ * particle's sum in acc (sum_in_order's, formed as the forces are). */
+static void friction_lanes(const pair_pass *pp, int64_t k0, int64_t q0, int64_t m, double *acc)
+{
+    hk_pairs *pr = pp->pr;
+    int64_t lo = 0, hi = m; /* the share's first edge pair */
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (pr->on[k0 + mid] < pp->vt_end)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int part = 0; part < 2; part++) {
+        const int64_t a = part ? lo : 0, e = part ? m : lo;
+        for (int64_t b = a; b < e; b += 1 << 20) { /* (ranges of int size) */
+            const int n = (int)(e - b < 1 << 20 ? e - b : 1 << 20);
+            const int64_t i = k0 + b;
+            pair_friction_in in = {
+                .xv = pr->xv, .at = pr->at, .inv = pr->inv, .on = pr->on + i,
+                .fn = pr->ev.fn + i, .m = pr->ev.m + i, .pcand = pr->pcand, .pan = pr->pan, .anch = pr->anch,
+                .nanch = pr->nanch, .anch_next = pr->anch_next + q0 + b, .tf = pr->tf + 3 * (q0 + b),
+                .acc = acc, .mu = pr->def.friction, .h = pp->h, .first = pr->first,
+                .walk = hk_pairs_anchors_walk(pr)};
+            for (int c = 0; c < 4; c++) in.a[c] = pr->ev.a[c] + i;
+            for (int c = 0; c < 3; c++) in.n[c] = pr->ev.n[c] + i, in.vr[c] = pr->ev.vr[c] + i;
+            pp->lanes->friction(&in, n, part ? HK_PAIR_EE : HK_PAIR_VT);
+        }
+    }
+}
+
+/* Each particle's corners in the touching pairs of one share (the first from on[k0], m of them, at 0 in the lists),
+ * their forces summed in pair order as sum_task sums them, without the lists: pair by pair into acc (from 0, each
+ * particle's terms in the order its slots would hold them) as the friction in lanes forms each pair's force, then
+ * added to f. */
+static void sum_in_order(const pair_pass *pp, int64_t k0, int64_t m)
+{
+    hk_pairs *pr = pp->pr;
+    double *acc = pr->acc;
+    memset(acc, 0, 3 * (size_t)pr->ninv * sizeof *acc);
+    friction_lanes(pp, k0, 0, m, acc);
+    for (int j = 0; j < pr->ninv; j++) {
+        const int i = pr->inv[j];
+        for (int c = 0; c < 3; c++) pp->f[c][i] = (hk_real)((double)pp->f[c][i] + acc[3 * (int64_t)j + c]);
+    }
+}
+
 /* The touching pairs (ascending) and each particle's corners in them, in pair order (what the sums and the implicit
  * solve's products run over), made by the team as one task would: each task's share of the particles finds where
  * their corners start, each task's corners taking their places in task order (the tasks' pairs ascend with the
- * tasks); then each task places its pairs' corners. Then each particle's sum, as sum_task. */
+ * tasks); then each task places its pairs' corners. Then each particle's sum, as sum_task. With one share, the
+ * friction in lanes and no solve, no lists: the share's friction, then the sums in pair order (sum_in_order). */
 static void touching_task(const hk_team *tm, void *ctx)
 {
     const pair_pass *pp = ctx;
@@ -288,11 +484,26 @@ static void touching_task(const hk_team *tm, void *ctx)
     const int S = pr->shares, ninv = pr->ninv; /* the shares: the tasks that evaluated */
     int a, n;
     hk_team_range(tm, 0, ninv, &a, &n);
+    const int lanes = pp->lanes && !pp->w->solves && pr->def.friction > 0; /* the friction in lanes */
     int64_t slots = 0;
-    for (int j = a; j < a + n; j++)
-        for (int s = 0; s < S; s++) slots += pr->hist[(int64_t)s * ninv + j];
+    for (int j = a; j < a + n; j++) {
+        int32_t c = 0;
+        for (int s = 0; s < S; s++) c += pr->hist[(int64_t)s * ninv + j];
+        slots += c;
+        double *row = pr->xv + PAIR_LANES_ROW * (int64_t)j; /* what the friction's share of the mass reads */
+        if (lanes) row[3] = row[7] > 0 ? c : 0;
+    }
     pp->tslots[tm->t] = slots;
     hk_team_barrier(tm);
+    if (tm->t == 0 && pr->first) pr->walk_next = lanes; /* the anchors this evaluation places, in pair order */
+    if (lanes && S == 1) { /* (the same choice on every task) */
+        if (tm->t == 0) {
+            pr->unlisted = 1;
+            sum_in_order(pp, pr->share[HK_SHARE_K0], pr->share[HK_SHARE_ON]);
+        }
+        return;
+    }
+    if (tm->t == 0) pr->unlisted = 0;
     int64_t next = 0;
     for (int t = 0; t < tm->t; t++) next += pp->tslots[t];
     for (int j = a; j < a + n; j++) {
@@ -311,12 +522,15 @@ static void touching_task(const hk_team *tm, void *ctx)
         int32_t *place = pr->hist + (int64_t)s * ninv;
         for (int64_t i = 0; i < m; i++) {
             const int64_t k = pr->on[k0 + i], q = q0 + i;
-            const hk_pair_eval *ev = &pr->ev[k0 + i];
-            for (int c = 0; c < hk_pair_corners(&pr->pair[k]); c++) {
-                const int32_t slot = place[pr->at[4 * k + c]]++;
+            const int32_t *at = pr->at + 4 * k;
+            for (int c = 0; c < 4; c++) { /* (a triangle or edge pair: four corners) */
+                const int32_t slot = place[at[c]]++;
                 pr->on_slot[slot] = (int32_t)(4 * q + c);
-                pr->slot_a[slot] = ev->a[c];
+                pr->slot_a[slot] = pr->ev.a[c][k0 + i];
             }
+            if (lanes) continue;
+            hk_pair_eval rec, *ev = &rec;
+            hk_pair_evals_get(&pr->ev, k0 + i, ev);
             /* the normal force and its blocks, then the friction; the blocks only where a solve reads them */
             const int blocks = pp->w->solves;
             double f[3], K[6] = {0}, D[6] = {0};
@@ -329,9 +543,10 @@ static void touching_task(const hk_team *tm, void *ctx)
             for (int c = 0; c < 3; c++) pr->tf[3 * q + c] = f[c];
             if (!blocks) continue;
             hk_pair_touch *t = &pr->touch[q]; /* packed for the solve's products */
-            for (int c = 0; c < 4; c++) t->p[c] = pr->pair[k].p[c], t->a[c] = ev->a[c];
+            for (int c = 0; c < 4; c++) t->p[c] = pr->inv[at[c]], t->a[c] = ev->a[c];
             for (int e = 0; e < 6; e++) pr->kd[q].K[e] = (hk_real)K[e], pr->kd[q].D[e] = (hk_real)D[e];
         }
+        if (lanes) friction_lanes(pp, k0, q0, m, NULL);
     }
     hk_team_barrier(tm);
     sum_task(tm, ctx);
@@ -340,7 +555,7 @@ static void touching_task(const hk_team *tm, void *ctx)
 static void gather_task(const hk_team *tm, void *ctx)
 {
     const pair_pass *pp = ctx;
-    gather(tm, pp->w, pp->pr, pp->pr->x0);
+    gather(tm, pp->w, pp->pr, pp->pr->x0, 0);
 }
 
 /* Room for the touching lists of non pairs; 0 or -1 (pr->non 0). */
@@ -358,6 +573,39 @@ static int touching_room(hk_pairs *pr)
     return -1;
 }
 
+int hk_pair_evals_room(hk_pair_evals *e, int64_t n)
+{
+    if (n <= e->cap) return 0;
+    const int64_t cap = n + n / 2 + 16;
+    double **arr[] = {&e->a[0], &e->a[1], &e->a[2], &e->a[3], &e->n[0], &e->n[1], &e->n[2],
+                      &e->fn,   &e->vr[0], &e->vr[1], &e->vr[2], &e->m};
+    const int na = (int)(sizeof arr / sizeof *arr);
+    double *p = malloc((size_t)na * (size_t)cap * sizeof *p);
+    if (!p) return -1;
+    free(e->a[0]); /* the first array holds them all */
+    for (int r = 0; r < na; r++) *arr[r] = p + r * cap;
+    e->cap = cap;
+    return 0;
+}
+
+void hk_pair_evals_free(hk_pair_evals *e)
+{
+    free(e->a[0]);
+    *e = (hk_pair_evals){0};
+}
+
+/* Room for the lanes' rows of n particles, 64-byte aligned (each row one cache line); 0 or -1. */
+static int xv_room(hk_pairs *pr, int64_t n)
+{
+    if (n + 1 <= pr->cap_xv) return 0;
+    const int64_t cap = n + n / 2 + 16;
+    double *p = aligned_alloc(64, (size_t)cap * PAIR_LANES_ROW * sizeof *p);
+    if (!p) return -1;
+    free(pr->xv);
+    pr->xv = p, pr->cap_xv = cap;
+    return 0;
+}
+
 void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
 {
     if (pr->def.model == HK_CONTACT_PARTICLES) { /* two spheres a pair: particle_force.c's passes */
@@ -366,20 +614,36 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
     }
     const int64_t np = pr->npair;
     const int team = hk_pairs_team(w, np);
-    pair_pass pp = {w, pr, h, f, NULL};
+    pair_pass pp = {w, pr, h, f, NULL, pr->lanes_set ? pr->lanes : hk_pair_lanes_of(w), np};
     const int lists = hk_pairs_team(w, pr->ninv); /* the tasks of the lists */
+    if (pp.lanes) { /* the first edge pair: the pairs are in kind order */
+        int64_t lo = 0, hi = np;
+        while (lo < hi) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            if (pr->pair[mid].kind == HK_PAIR_VT)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        pp.vt_end = lo;
+    }
     if (hk_pairs_room(&pr->share, &pr->cap_share, (int64_t)HK_SHARE_N * team + lists, sizeof *pr->share) != 0 ||
         hk_pairs_room(&pr->hist, &pr->cap_hist, (int64_t)team * pr->ninv + 1, sizeof *pr->hist) != 0 ||
         hk_pairs_room(&pr->lb, &pr->cap_lb, np + 1, sizeof *pr->lb) != 0 ||
         hk_pairs_room(&pr->xr, &pr->cap_xr, 3 * (int64_t)pr->ninv + 1, sizeof *pr->xr) != 0 ||
-        hk_pairs_room(&pr->far, &pr->cap_far, 2 * (int64_t)team + 1, sizeof *pr->far) != 0) {
+        hk_pairs_room(&pr->far, &pr->cap_far, 3 * (int64_t)team + 1, sizeof *pr->far) != 0 ||
+        (pp.lanes && (xv_room(pr, pr->ninv) != 0 ||
+                      hk_pairs_room(&pr->lbf, &pr->cap_lbf, np + 1, sizeof *pr->lbf) != 0 ||
+                      hk_pairs_room(&pr->chunk, &pr->cap_chunk, team, sizeof *pr->chunk) != 0 ||
+                      hk_pairs_room(&pr->acc, &pr->cap_acc, 3 * (int64_t)pr->ninv + 1, sizeof *pr->acc) != 0))) {
         pr->non = 0;
         w->step_failed = hk_fail_memory(w, "out of memory for the touching contact pairs");
         return;
     }
     pp.tslots = pr->share + (int64_t)HK_SHARE_N * team; /* after the shares */
+    if (pp.lanes && !pr->lbf_set) pr->lb_set = 0; /* the lanes' select reads lbf: set both (the same forces) */
     hk_team_run(w, team, evaluate_task, &pp);
-    pr->lb_set = 1;
+    pr->lb_set = 1, pr->lbf_set = pp.lanes != NULL;
     pr->non = 0;
     for (int s = 0; s < pr->shares; s++) { /* each share's first touching pair's place in the lists */
         pr->share[HK_SHARE_N * s + HK_SHARE_Q] = pr->non;
@@ -389,6 +653,8 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
         w->step_failed = hk_fail_memory(w, "out of memory for the touching contact pairs");
         return;
     }
+    const int walks = pp.lanes && !w->solves && pr->def.friction > 0 && hk_pairs_anchors_walk(pr);
+    if (!walks && pr->def.friction > 0) hk_pairs_anchors_pan(w, pr); /* the friction reads pan */
     hk_team_run(w, lists, touching_task, &pp);
 }
 
@@ -398,7 +664,7 @@ void hk_pairs_substep_begin(hk_world *w, hk_pairs *pr)
 {
     pr->first = 1;
     if (pr->def.model == HK_CONTACT_PARTICLES) return; /* no swept test reads the places at its start */
-    pair_pass pp = {w, pr, 0, NULL, NULL};
+    pair_pass pp = {.w = w, .pr = pr};
     hk_team_run(w, hk_pairs_team(w, pr->ninv), gather_task, &pp);
 }
 
@@ -407,6 +673,7 @@ void hk_pairs_substep_begin(hk_world *w, hk_pairs *pr)
 void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk_real *const y[3],
                      hk_real *const out[3], hk_real *const blk[6])
 {
+    HK_ASSERT(!pr->unlisted || pr->non == 0); /* a solve's evaluation made the lists */
     int a, n;
     hk_team_range(tm, 0, (int)pr->non, &a, &n);
     if (!out) { /* the diagonal pass (once a solve, before its products): each touching pair's B for them */
@@ -500,13 +767,15 @@ int hk_pairs_contacts_restore(hk_pairs *pr, int64_t n, const hk_pair *pairs, int
     pr->npair = n;
     pr->lb_set = 0;
     pr->left = left;
-    pr->builds = 0; /* the next step finds its candidates and pairs anew (they replace these) */
+    pr->builds = 0; /* the next step sets the frame qb, and finds its candidates and pairs anew (they replace these) */
+    pr->cand_all = 1;
     pr->pairs_hold = 0;
     return 0;
 }
 
 int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out[6])
 {
+    HK_ASSERT(!pr->unlisted || pr->non == 0);
     double s[6] = {0, 0, 0, 0, 0, 0};
     for (int q = pr->on_start[j]; q < pr->on_start[j + 1]; q++) {
         const hk_pair_blocks *kd = &pr->kd[pr->on_slot[q] / 4];

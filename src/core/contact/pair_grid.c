@@ -3,6 +3,7 @@
 #include "pair_grid.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /* The mean largest side of the finite boxes among b[0 .. n); the grid's first cell size is GRID_CELL_SIDES of it
@@ -127,15 +128,24 @@ static int cmp_tile(const void *a, const void *b)
 int64_t hk_pair_tiles_near(const pair_grid *g, const pair_tiles *t, const pair_box *q, int32_t *out, uint8_t *seen)
 {
     int64_t m = 0, lo[3], hi[3];
+    int32_t first = INT32_MAX, last = -1; /* the lowest and highest tile found */
     pair_grid_cells(g, q, lo, hi);
     PAIR_GRID_FOR_CELLS(lo, hi, i, j, k)
     {
         const uint64_t b = pair_grid_bucket(g, i, j, k);
         for (int64_t e = g->start[b]; e < g->start[b + 1]; e++) {
             const int32_t tile = g->item[e]; /* a bucket may hold a tile for several of its cells: each once */
-            if (!seen[tile] && pair_box_overlap(q, &t->box[tile]) && pair_grid_reports(g, q, &t->box[tile], i, j, k))
+            if (!seen[tile] && pair_box_overlap(q, &t->box[tile]) && pair_grid_reports(g, q, &t->box[tile], i, j, k)) {
                 seen[tile] = 1, out[m++] = tile;
+                first = tile < first ? tile : first, last = tile > last ? tile : last;
+            }
         }
+    }
+    if (m > 32 && last - first < 64 * m) { /* ascending, many within a span not much wider: the flags in order */
+        m = 0;
+        for (int32_t tile = first; tile <= last; tile++)
+            if (seen[tile]) seen[tile] = 0, out[m++] = tile;
+        return m;
     }
     if (m > 32) /* ascending: a few as a rule, by insertion; many (a box of absurd size) by qsort */
         qsort(out, (size_t)m, sizeof *out, cmp_tile);

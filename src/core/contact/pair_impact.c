@@ -42,22 +42,33 @@ static void ends(const hk_pairs *pr, const int32_t *at, int64_t k, double h, dou
     }
 }
 
-/* The time pair k meets within the substep, or -1: the boxes of the two sides' paths first (most pairs are
- * apart by more than they moved), then the continuous test. */
-static double meets(const hk_pairs *pr, const int32_t *at, int64_t k, double h, double eps)
+/* Whether the boxes of the two sides' paths over the substep (the first `split` corners of pair k, the others;
+ * each corner's path's box from path, as ends gives its ends) lie more than eps apart along an axis, an axis at a
+ * time (most pairs are apart along the first). */
+static inline int paths_apart(const hk_pairs *pr, const int32_t *at, int64_t k, int split, double eps)
 {
-    double v0[4][3], v1[4][3];
-    ends(pr, at, k, h, v0, v1);
-    const int split = pr->pair[k].kind == HK_PAIR_VT ? 1 : 2; /* the first side's corners */
+    const double *b[4];
+    for (int c = 0; c < 4; c++) b[c] = pr->path + 6 * (int64_t)at[4 * k + c];
     for (int d = 0; d < 3; d++) {
         double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
         for (int c = 0; c < 4; c++) {
             const int sd = c >= split;
-            lo[sd] = g_min(lo[sd], g_min(v0[c][d], v1[c][d]));
-            hi[sd] = g_max(hi[sd], g_max(v0[c][d], v1[c][d]));
+            lo[sd] = g_min(lo[sd], b[c][d]);
+            hi[sd] = g_max(hi[sd], b[c][3 + d]);
         }
-        if (lo[0] > hi[1] + eps || lo[1] > hi[0] + eps) return -1;
+        if (lo[0] > hi[1] + eps || lo[1] > hi[0] + eps) return 1;
     }
+    return 0;
+}
+
+/* The time pair k meets within the substep, or -1: the boxes of the two sides' paths first (most pairs are
+ * apart by more than they moved), then the continuous test. */
+static double meets(const hk_pairs *pr, const int32_t *at, int64_t k, double h, double eps)
+{
+    const int split = pr->pair[k].kind == HK_PAIR_VT ? 1 : 2; /* the first side's corners */
+    if (split == 1 ? paths_apart(pr, at, k, 1, eps) : paths_apart(pr, at, k, 2, eps)) return -1;
+    double v0[4][3], v1[4][3];
+    ends(pr, at, k, h, v0, v1);
     for (int c = 0; c < 4; c++) { /* a particle past its step's bound: only a pair its bounds let meet (pairs.h) */
         const int i = pr->inv[at[4 * k + c]];
         if (hk_pairs_past(pr, i, v0[c]) || hk_pairs_past(pr, i, v1[c])) {
@@ -92,6 +103,18 @@ typedef struct sweep_pass {
     _Atomic int64_t found;
 } sweep_pass;
 
+/* Particles [a, e) of the pairs: the boxes of their paths (path), from their ends as ends gives them. */
+static void path_range(void *ctx, int64_t a, int64_t e)
+{
+    sweep_pass *sp = ctx;
+    const hk_pairs *pr = sp->pr;
+    for (int64_t j = a; j < e; j++)
+        for (int d = 0; d < 3; d++) {
+            const double x0 = pr->x0[3 * j + d], x1 = x0 + sp->h * pr->u[3 * j + d];
+            pr->path[6 * j + d] = g_min(x0, x1), pr->path[6 * j + 3 + d] = g_max(x0, x1);
+        }
+}
+
 static void sweep_range(void *ctx, int64_t a, int64_t e)
 {
     sweep_pass *sp = ctx;
@@ -107,6 +130,7 @@ static void sweep_range(void *ctx, int64_t a, int64_t e)
 static int64_t sweep(const hk_world *w, const hk_pairs *pr, const int32_t *at, double h, double eps, double *hit)
 {
     sweep_pass sp = {pr, at, h, eps, hit, 0};
+    hk_team_for(w, hk_pairs_team(w, pr->ninv), pr->ninv, path_range, &sp);
     hk_team_for(w, hk_pairs_team(w, pr->npair), pr->npair, sweep_range, &sp);
     return atomic_load(&sp.found);
 }
@@ -193,7 +217,8 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
         hk_pairs_room(&pr->u_start, &pr->cap_u_start, 3 * (int64_t)pr->ninv + 1, sizeof *pr->u_start) != 0 ||
         hk_pairs_room(&pr->held, &pr->cap_held, pr->ninv + 1, sizeof *pr->held) != 0 ||
         hk_pairs_room(&pr->parent, &pr->cap_parent, pr->ninv + 1, sizeof *pr->parent) != 0 ||
-        hk_pairs_room(&pr->zone, &pr->cap_zone, 4 * (int64_t)pr->ninv + 4, sizeof *pr->zone) != 0) {
+        hk_pairs_room(&pr->zone, &pr->cap_zone, 4 * (int64_t)pr->ninv + 4, sizeof *pr->zone) != 0 ||
+        hk_pairs_room(&pr->path, &pr->cap_path, 6 * (int64_t)pr->ninv + 1, sizeof *pr->path) != 0) {
         w->step_failed = hk_fail_memory(w, "out of memory for the contact pairs' safety net");
         return 0;
     }
@@ -201,22 +226,38 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
     char *held = pr->held;
     int *parent = pr->parent;
     memset(held, 0, (size_t)pr->ninv);
-    memset(zone, 0, 4 * (size_t)pr->ninv * sizeof *zone);
-    for (int j = 0; j < pr->ninv; j++) parent[j] = j;
-    /* the largest distance of a pair's particle from qb (moved by the shift), at the substep's start or end */
-    double far = 0;
-    for (int j = 0; j < pr->ninv; j++) { /* the substep's mean velocity */
+    /* the pairs' particles' mean motion since the pairs were chosen (qs), at the substep's start and at its end,
+     * then the farthest any moved beyond it */
+    double s0[3] = {0, 0, 0}, s1[3] = {0, 0, 0}, far = 0;
+    for (int j = 0, b = 0; j < pr->ninv; j++) { /* the substep's mean velocity */
         double x1[3];
         const int i = pr->inv[j];
-        hk_particle_position(w, &w->bodies[hk_body_of(w, i)], i, x1);
-        for (int d = 0; d < 3; d++) u0[3 * j + d] = pr->u[3 * j + d] = (x1[d] - pr->x0[3 * j + d]) / h;
-        far = g_max(far, g_max(hk_pairs_from_found(pr, i, x1), hk_pairs_from_found(pr, i, pr->x0 + 3 * (int64_t)j)));
+        const double *qs = pr->qs + 3 * (int64_t)i, *x0 = pr->x0 + 3 * (int64_t)j;
+        while (i >= w->bodies[b].first + w->bodies[b].count) b++; /* its body: inv ascends, the bodies' ranges too */
+        hk_particle_position(w, &w->bodies[b], i, x1);
+        for (int d = 0; d < 3; d++) {
+            u0[3 * j + d] = pr->u[3 * j + d] = (x1[d] - x0[d]) / h;
+            s0[d] += x0[d] - qs[d], s1[d] += x1[d] - qs[d];
+        }
     }
+    for (int d = 0; pr->ninv > 0 && d < 3; d++) s0[d] /= pr->ninv, s1[d] /= pr->ninv;
+    for (int j = 0; j < pr->ninv; j++) {
+        const double *qs = pr->qs + 3 * (int64_t)pr->inv[j], *x0 = pr->x0 + 3 * (int64_t)j;
+        double a[3], b[3];
+        for (int d = 0; d < 3; d++) a[d] = x0[d] - qs[d] - s0[d], b[d] = x0[d] + h * u0[3 * j + d] - qs[d] - s1[d];
+        far = g_max(far, g_max(g_dot(a, a), g_dot(b, b)));
+    }
+    far = sqrt(far);
     const double eps = 1e-3 * pr->th;
-    /* Every pair's two sides were at least cd_min apart at qb, and every point of a side stays within far of its
-     * place there moved by the shift over the substep (its corners move on straight lines): where that leaves them
-     * more than 2 eps apart, no pair can meet, and the sweep, which would find nothing, is left out. */
-    const int apart = pr->cd_min > 2 * far * (1 + 1e-9) + 2 * eps;
+    /* Every pair's two sides were at least d0_min apart when they were chosen (qs), and every point of a side stays
+     * within far of its place then moved by the mean motion (which leaves the distances as they are) over the
+     * substep (its corners, and that mean, move on straight lines): where that leaves them more than 2 eps apart, no
+     * pair can meet, and the sweep, which would find nothing, is left out. */
+    const int apart = pr->d0_min > 2 * far * (1 + 1e-9) + 2 * eps;
+    if (!apart) { /* the zones, read only for the particles held (none where the sweep is left out) */
+        memset(zone, 0, 4 * (size_t)pr->ninv * sizeof *zone);
+        for (int j = 0; j < pr->ninv; j++) parent[j] = j;
+    }
     int64_t met = 0;
     for (int pass = 0; !apart && pass < HK_IMPACT_PASSES && (met = sweep(w, pr, at, h, eps, hit)) > 0; pass++)
         for (int64_t k = 0; k < pr->npair; k++)

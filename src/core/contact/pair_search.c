@@ -17,49 +17,101 @@ int hk_pairs_neighbours(const hk_world *w, const hk_pairs *pr, int b, int p, int
     return pair_neighbours(pr, b, p, q);
 }
 
-int hk_pair_push(pair_buf *pb, int32_t kind, int32_t a, int32_t b, int32_t c, int32_t d)
+int hk_pair_push(pair_buf *pb, int32_t kind, int32_t a, int32_t b, int32_t c, int32_t d, double dist)
 {
     if (pb->n == pb->cap) {
         const int64_t cap = pb->cap ? 2 * pb->cap : 1024;
         hk_pair *p = realloc(pb->a, (size_t)cap * sizeof *p);
-        if (!p) return -1;
-        pb->a = p;
+        if (p) pb->a = p;
+        double *q = realloc(pb->d, (size_t)cap * sizeof *q);
+        if (q) pb->d = q;
+        if (!p || !q) return -1;
         pb->cap = cap;
     }
-    pb->a[pb->n++] = (hk_pair){kind, {a, b, c, d}};
+    pb->a[pb->n] = (hk_pair){kind, {a, b, c, d}};
+    pb->d[pb->n++] = dist;
     return 0;
 }
 
 int hk_pair_cmp(const void *x, const void *y) { return hk_pair_order(x, y); }
 
-/* A primitive's pairs a[0 .. n) into their one order (hk_pair_order): found nearly in order (by tile, then
- * primitive), a few as a rule, by insertion; many (a box of absurd size) by qsort. The pairs are distinct, so the
- * order is the same either way. */
-static void sort_pairs(hk_pair *a, int64_t n)
+/* A pair and its distance, for the sort of many. */
+typedef struct pair_and_d {
+    hk_pair p;
+    double d;
+} pair_and_d;
+static int pair_and_d_cmp(const void *x, const void *y)
+{
+    return hk_pair_order(&((const pair_and_d *)x)->p, &((const pair_and_d *)y)->p);
+}
+
+/* A primitive's pairs found nearly in order (by tile, then primitive): a few as a rule, by insertion; many (a box of
+ * absurd size) by qsort. The pairs are distinct, so the order is the same either way. */
+int hk_pair_sort(hk_pair *a, double *d, int64_t n)
 {
     if (n > 64) {
-        qsort(a, (size_t)n, sizeof *a, hk_pair_cmp);
-        return;
+        pair_and_d *t = malloc((size_t)n * sizeof *t);
+        if (!t) return PAIR_SEARCH_MEMORY;
+        for (int64_t i = 0; i < n; i++) t[i] = (pair_and_d){a[i], d[i]};
+        qsort(t, (size_t)n, sizeof *t, pair_and_d_cmp);
+        for (int64_t i = 0; i < n; i++) a[i] = t[i].p, d[i] = t[i].d;
+        free(t);
+        return 0;
     }
     for (int64_t i = 1; i < n; i++) {
         const hk_pair x = a[i];
+        const double y = d[i];
         int64_t j = i;
-        for (; j > 0 && hk_pair_order(&a[j - 1], &x) > 0; j--) a[j] = a[j - 1];
-        a[j] = x;
+        for (; j > 0 && hk_pair_order(&a[j - 1], &x) > 0; j--) a[j] = a[j - 1], d[j] = d[j - 1];
+        a[j] = x, d[j] = y;
     }
+    return 0;
+}
+
+int hk_pair_gather(pair_buf *out, const pair_buf *buf, int count)
+{
+    int64_t total = 0;
+    for (int c = 0; c < count; c++) total += buf[c].n;
+    if (out->cap < total + 1) {
+        hk_pair *p = realloc(out->a, (size_t)(total + 1) * sizeof *p);
+        if (p) out->a = p;
+        double *q = realloc(out->d, (size_t)(total + 1) * sizeof *q);
+        if (q) out->d = q;
+        if (!p || !q) return PAIR_SEARCH_MEMORY;
+        out->cap = total + 1;
+    }
+    out->n = 0;
+    for (int c = 0; c < count; c++) {
+        if (buf[c].n) {
+            memcpy(out->a + out->n, buf[c].a, (size_t)buf[c].n * sizeof *buf[c].a);
+            memcpy(out->d + out->n, buf[c].d, (size_t)buf[c].n * sizeof *buf[c].d);
+        }
+        out->n += buf[c].n;
+    }
+    return 0;
 }
 
 /* Whether contact def allows a pair between bodies b1 and b2. */
 static int allowed(const hk_contact_def *d, int b1, int b2) { return b1 == b2 ? d->self : d->bodies; }
 
 /* Whether the particles a (na of them) and b (nb) can come within the thickness while the candidates hold: each
- * particle stays within the distance rb of qb, and every point of a triangle or edge within the largest of its
- * corners' (hk_pairs_reach). d2: their squared distance at qb [m^2]. */
+ * particle stays within the distance rc of qc (moved by the common shift), and every point of a triangle or edge
+ * within the largest of its corners' (hk_pairs_reach). d2: their squared distance at qc [m^2]. */
 static int within_reach(const hk_pairs *pr, const int32_t *a, int na, const int32_t *b, int nb, double d2)
 {
-    const double reach = hk_pairs_reach(pr, pr->rb, a, na, b, nb);
+    const double reach = hk_pairs_reach(pr, pr->rc, a, na, b, nb);
     return d2 <= reach * reach;
 }
+
+/* The tiles of a set of primitives that hold a flagged one (a search for the flagged particles alone): their
+ * boxes (of the flagged primitives alone), their indices among all the tiles, a grid over them, and the box of
+ * them all (nothing outside it meets one). */
+typedef struct flagged_tiles {
+    pair_tiles t;
+    int32_t *map;
+    pair_grid g;
+    pair_box all;
+} flagged_tiles;
 
 /* What the tasks of a search share: the boxes, their tiles and the tiles' grids, and per task its pairs
  * (vertex-triangle, then edge-edge). */
@@ -71,9 +123,13 @@ typedef struct search_pass {
     const pair_grid *gt, *ge;       /* grids over the triangles' and the edges' tiles */
     const double *tl, *el;          /* the triangles' and the edges' boxes in lanes (tile_lanes) */
     const int32_t *body;
-    int chunks;        /* the particles and the edges cut into this many ranges of whole tiles each */
-    pair_buf *vt, *ee; /* per range, its pairs (vertex-triangle, edge-edge) */
-    atomic_int failed; /* 0, or a task's failure: PAIR_SEARCH_MEMORY or PAIR_SEARCH_TOO_MANY */
+    const uint8_t *dirty;         /* per particle: 1 where its candidates are searched for (NULL: every particle's) */
+    const uint8_t *tm, *em;       /* per tile of the triangles, of the edges: its flagged lanes (bit l: lane l) */
+    const flagged_tiles *ft, *fe; /* the tiles of flagged triangles, of flagged edges */
+    int chunks;                   /* the particles and the edges cut into this many ranges of whole tiles each */
+    int64_t kept;                 /* the candidates that stay (counted against max_pairs) */
+    pair_buf *vt, *ee;            /* per range, its pairs (vertex-triangle, edge-edge) */
+    atomic_int failed;            /* 0, or a task's failure: PAIR_SEARCH_MEMORY or PAIR_SEARCH_TOO_MANY */
 } search_pass;
 
 /* A tile's boxes in lanes, structure of arrays: per tile 6 rows of PAIR_TILE (lo x, y, z, hi x, y, z), one lane
@@ -122,59 +178,106 @@ static inline unsigned tile_hits(const double *s, const pair_box *q)
     return bits;
 }
 
+/* The lanes of a tile of primitives [q0, q0 + PAIR_TILE) (of n) that take part, flagged ones (a particle of them
+ * flagged; all where dirty is NULL) into *flagged and the others into *clean. */
+static void tile_flags(const pair_tiles *t, int64_t q0, int64_t n, const uint8_t *dirty, const int32_t *corner,
+                       int corners, unsigned *flagged, unsigned *clean)
+{
+    *flagged = *clean = 0;
+    for (int64_t e = q0; e < n && e < q0 + PAIR_TILE; e++) {
+        if (!t->in[e]) continue;
+        int f = !dirty;
+        for (int c = 0; !f && c < corners; c++) f = dirty[corner ? corner[corners * e + c] : e];
+        *(f ? flagged : clean) |= 1u << (e - q0);
+    }
+}
+
+/* The tiles of the flagged primitives (ft) whose boxes overlap box q, as indices among all the tiles, ascending,
+ * into out; how many. */
+static int64_t flagged_near(const flagged_tiles *ft, const pair_box *q, int32_t *out, uint8_t *seen)
+{
+    if (!ft || ft->t.n == 0 || !pair_box_overlap(q, &ft->all)) return 0;
+    const int64_t m = hk_pair_tiles_near(&ft->g, &ft->t, q, out, seen);
+    for (int64_t k = 0; k < m; k++) out[k] = ft->map[out[k]]; /* the map ascends: so do they */
+    return m;
+}
+
 /* The vertex-triangle candidates of particles [v0, v1) (v0 the first of a tile): each tile of them meets the
- * triangles' tiles whose boxes overlap its own, then each of its particles those tiles' triangles whose boxes
- * overlap its own and that can come within the thickness while the candidates hold (within_reach), into out; 0,
- * or a failure once out holds more than max. near, seen: room and flags for the triangles' tiles. */
-static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf *out, int32_t *near, uint8_t *seen)
+ * triangles' tiles whose boxes overlap its own (a flagged particle every triangle's, another the flagged
+ * triangles' alone), then each of its particles those tiles' triangles whose boxes overlap its own and that can
+ * come within the thickness while the candidates hold (within_reach), into out; 0, or a failure once out holds
+ * more than max. near, dnear, seen: room and flags for the triangles' tiles. */
+static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf *out, int32_t *near, int32_t *dnear,
+                    uint8_t *seen)
 {
     const hk_pairs *pr = sp->pr;
     const pair_box *vb = sp->vb;
     const int32_t *body = sp->body;
     for (int q0 = v0; q0 < v1; q0 += PAIR_TILE) {
-        const int64_t nn = hk_pair_tiles_near(sp->gt, sp->tt, &sp->pt->box[q0 / PAIR_TILE], near, seen);
+        unsigned flagged, clean;
+        tile_flags(sp->pt, q0, v1, sp->dirty, NULL, 1, &flagged, &clean);
+        const pair_box *qb = &sp->pt->box[q0 / PAIR_TILE];
+        const int64_t nn = flagged ? hk_pair_tiles_near(sp->gt, sp->tt, qb, near, seen) : 0;
+        const int64_t dn = clean ? flagged_near(sp->ft, qb, dnear, seen) : 0;
         for (int v = q0; v < v1 && v < q0 + PAIR_TILE; v++) {
-            if (!sp->pt->in[v]) continue; /* it takes no part */
-            const int64_t first = out->n;
-            for (int64_t k = 0; k < nn; k++) {
-                const int64_t t0 = (int64_t)near[k] * PAIR_TILE;
-                for (unsigned hit = tile_hits(sp->tl + near[k] * (int64_t)LANE_TILE, &vb[v]); hit; hit &= hit - 1) {
+            const int fl = (flagged >> (v - q0)) & 1;
+            if (!fl && !((clean >> (v - q0)) & 1 && dn > 0)) continue; /* it takes no part, or meets no flagged */
+            const int64_t first = out->n, m = fl ? nn : dn;
+            const int32_t *tiles = fl ? near : dnear;
+            for (int64_t k = 0; k < m; k++) {
+                if (!pair_box_overlap(&vb[v], &sp->tt->box[tiles[k]])) continue; /* it misses the whole tile */
+                const int64_t t0 = (int64_t)tiles[k] * PAIR_TILE;
+                unsigned hit = tile_hits(sp->tl + tiles[k] * (int64_t)LANE_TILE, &vb[v]);
+                if (!fl) hit &= sp->tm[tiles[k]]; /* an unflagged particle: the flagged triangles alone */
+                for (; hit; hit &= hit - 1) {
                     const int64_t t = t0 + __builtin_ctz(hit); /* the triangles whose boxes overlap, ascending */
                     const int32_t *c = pr->tri + 3 * t, tb_ = pr->tri_body[t];
                     if (!allowed(&pr->def, body[v], tb_)) continue;
                     if (body[v] == tb_ && (pair_neighbours(pr, tb_, v, c[0]) || pair_neighbours(pr, tb_, v, c[1]) ||
                                            pair_neighbours(pr, tb_, v, c[2])))
                         continue;
-                    if (!within_reach(pr, &v, 1, c, 3, pair_vt_gap2(pr, v, c))) continue;
-                    if (hk_pair_push(out, HK_PAIR_VT, v, c[0], c[1], c[2]) != 0) return PAIR_SEARCH_MEMORY;
+                    const hk_pair pa = {HK_PAIR_VT, {v, c[0], c[1], c[2]}};
+                    const double d2 = hk_pairs_gap2_at(pr->qc, &pa);
+                    if (!within_reach(pr, &v, 1, c, 3, d2)) continue;
+                    if (hk_pair_push(out, HK_PAIR_VT, v, c[0], c[1], c[2], sqrt(d2)) != 0) return PAIR_SEARCH_MEMORY;
                 }
             }
             if (out->n > max) return PAIR_SEARCH_TOO_MANY;
-            if (out->n > first) sort_pairs(out->a + first, out->n - first); /* out->a is NULL while empty */
+            if (out->n > first && hk_pair_sort(out->a + first, out->d + first, out->n - first) != 0)
+                return PAIR_SEARCH_MEMORY;
         }
     }
     return 0;
 }
 
 /* The edge-edge candidates of edges [e0, e1) (e0 the first of a tile), found as vt_pairs finds a particle's, each
- * pair once (the lower edge first: a tile meets only itself and the tiles above it), into out; 0, or a failure
- * once out holds more than max. near, seen: room and flags for the edges' tiles. */
+ * pair once (the lower edge first: a tile meets only itself and the tiles above it; an unflagged edge the flagged
+ * edges alone), into out; 0, or a failure once out holds more than max. near, dnear, seen: room and flags for the
+ * edges' tiles. */
 static int ee_pairs(const search_pass *sp, int64_t e0, int64_t e1_end, int64_t max, pair_buf *out, int32_t *near,
-                    uint8_t *seen)
+                    int32_t *dnear, uint8_t *seen)
 {
     const hk_pairs *pr = sp->pr;
     const pair_box *eb = sp->eb;
     for (int64_t q0 = e0; q0 < e1_end; q0 += PAIR_TILE) {
-        const int64_t nn = hk_pair_tiles_near(sp->ge, sp->et, &sp->et->box[q0 / PAIR_TILE], near, seen);
+        unsigned flagged, clean;
+        tile_flags(sp->et, q0, e1_end, sp->dirty, pr->edge, 2, &flagged, &clean);
+        const pair_box *qb = &sp->et->box[q0 / PAIR_TILE];
+        const int64_t nn = flagged ? hk_pair_tiles_near(sp->ge, sp->et, qb, near, seen) : 0;
+        const int64_t dn = clean ? flagged_near(sp->fe, qb, dnear, seen) : 0;
         for (int64_t e1 = q0; e1 < e1_end && e1 < q0 + PAIR_TILE; e1++) {
-            if (!sp->et->in[e1]) continue;
-            const int64_t first = out->n;
+            const int fl = (flagged >> (e1 - q0)) & 1;
+            if (!fl && !((clean >> (e1 - q0)) & 1 && dn > 0)) continue;
+            const int64_t first = out->n, m = fl ? nn : dn;
+            const int32_t *tiles = fl ? near : dnear;
             const int32_t *a = pr->edge + 2 * e1, b1 = pr->edge_body[e1];
-            for (int64_t k = 0; k < nn; k++) {
-                const int64_t t0 = (int64_t)near[k] * PAIR_TILE;
+            for (int64_t k = 0; k < m; k++) {
+                const int64_t t0 = (int64_t)tiles[k] * PAIR_TILE;
                 if (t0 < q0) continue; /* a tile below: its edges' pairs are found from theirs */
-                unsigned hit = tile_hits(sp->el + near[k] * (int64_t)LANE_TILE, &eb[e1]);
+                if (!pair_box_overlap(&eb[e1], &sp->et->box[tiles[k]])) continue; /* it misses the whole tile */
+                unsigned hit = tile_hits(sp->el + tiles[k] * (int64_t)LANE_TILE, &eb[e1]);
                 if (t0 <= e1) hit &= ~((2u << (e1 - t0)) - 1); /* its own tile: the edges above it */
+                if (!fl) hit &= sp->em[tiles[k]];              /* an unflagged edge: the flagged edges alone */
                 for (; hit; hit &= hit - 1) {
                     const int64_t e2 = t0 + __builtin_ctz(hit);
                     const int32_t *c = pr->edge + 2 * e2, b2 = pr->edge_body[e2];
@@ -182,12 +285,15 @@ static int ee_pairs(const search_pass *sp, int64_t e0, int64_t e1_end, int64_t m
                     if (b1 == b2 && (pair_neighbours(pr, b1, a[0], c[0]) || pair_neighbours(pr, b1, a[0], c[1]) ||
                                      pair_neighbours(pr, b1, a[1], c[0]) || pair_neighbours(pr, b1, a[1], c[1])))
                         continue;
-                    if (!within_reach(pr, a, 2, c, 2, pair_ee_gap2(pr, a, c))) continue;
-                    if (hk_pair_push(out, HK_PAIR_EE, a[0], a[1], c[0], c[1]) != 0) return PAIR_SEARCH_MEMORY;
+                    const hk_pair pa = {HK_PAIR_EE, {a[0], a[1], c[0], c[1]}};
+                    const double d2 = hk_pairs_gap2_at(pr->qc, &pa);
+                    if (!within_reach(pr, a, 2, c, 2, d2)) continue;
+                    if (hk_pair_push(out, HK_PAIR_EE, a[0], a[1], c[0], c[1], sqrt(d2)) != 0) return PAIR_SEARCH_MEMORY;
                 }
             }
             if (out->n > max) return PAIR_SEARCH_TOO_MANY;
-            if (out->n > first) sort_pairs(out->a + first, out->n - first); /* out->a is NULL while empty */
+            if (out->n > first && hk_pair_sort(out->a + first, out->d + first, out->n - first) != 0)
+                return PAIR_SEARCH_MEMORY;
         }
     }
     return 0;
@@ -203,27 +309,27 @@ static void chunk_range(int64_t n, int chunks, int c, int64_t *a, int64_t *len)
 }
 
 /* A task's ranges of the particles and of the edges: every T-th, from its own (a body's crowded parts, which take
- * longest, fall to every task alike). It stops once its own finds pass max_pairs. */
+ * longest, fall to every task alike). It stops once its own finds pass max. */
 static void search_task(const hk_team *tm, void *ctx)
 {
     search_pass *sp = ctx;
-    const int64_t max = sp->pr->def.max_pairs;
+    const int64_t max = sp->pr->def.max_pairs - sp->kept;
     int64_t found = 0, a, len;
     const int64_t tiles = (sp->tt->n > sp->et->n ? sp->tt->n : sp->et->n) + 1;
-    int32_t *near = malloc((size_t)tiles * sizeof *near);
+    int32_t *near = malloc((size_t)tiles * sizeof *near), *dnear = malloc((size_t)tiles * sizeof *dnear);
     uint8_t *seen = calloc((size_t)tiles, 1);
-    int rc = near && seen ? 0 : PAIR_SEARCH_MEMORY;
+    int rc = near && dnear && seen ? 0 : PAIR_SEARCH_MEMORY;
     for (int c = tm->t; rc == 0 && c < sp->chunks; c += tm->T) {
         chunk_range(sp->w->p.count, sp->chunks, c, &a, &len);
-        rc = vt_pairs(sp, (int)a, (int)(a + len), max - found, &sp->vt[c], near, seen);
+        rc = vt_pairs(sp, (int)a, (int)(a + len), max - found, &sp->vt[c], near, dnear, seen);
         found += sp->vt[c].n;
     }
     for (int c = tm->t; rc == 0 && c < sp->chunks; c += tm->T) {
         chunk_range(sp->pr->nedge, sp->chunks, c, &a, &len);
-        rc = ee_pairs(sp, a, a + len, max - found, &sp->ee[c], near, seen);
+        rc = ee_pairs(sp, a, a + len, max - found, &sp->ee[c], near, dnear, seen);
         found += sp->ee[c].n;
     }
-    free(near), free(seen);
+    free(near), free(dnear), free(seen);
     int none = 0;
     if (rc != 0) atomic_compare_exchange_strong(&sp->failed, &none, rc);
 }
@@ -234,43 +340,115 @@ static void search_task(const hk_team *tm, void *ctx)
 /* Ranges of the particles and of the edges per task of a search. */
 #define SEARCH_CHUNKS 8
 
-/* The candidates into pr->pair: every range's vertex-triangle pairs in range order, then their edge-edge pairs, the
- * order one task would have found them in. 0, PAIR_SEARCH_MEMORY or PAIR_SEARCH_TOO_MANY. */
-int hk_pair_search(hk_world *w, hk_pairs *pr, const pair_box *vb, const pair_box *tb, const pair_box *eb,
-                   const pair_tiles *tiles, const pair_grid *gt, const pair_grid *ge, const int32_t *body)
+/* Per tile of primitives b[0 .. n) (each of `corners` particles, corner: theirs), the lanes of the flagged ones
+ * (tm), and the tiles that hold one: their boxes (of those alone), indices and grid (queried with the boxes q[0 ..
+ * nq)); 0 or -1 (out of memory: free it all the same). */
+static int flag_tiles(const pair_tiles *t, const pair_box *b, int64_t n, const int32_t *corner, int corners,
+                      const uint8_t *dirty, uint8_t *tm, flagged_tiles *ft, const pair_box *q, int64_t nq)
 {
-    const int T = hk_pairs_team(w, SEARCH_WEIGHT * (int64_t)w->p.count), C = T > 1 ? SEARCH_CHUNKS * T : 1;
-    double *tl = tile_lanes(tb, &tiles[1], pr->ntri), *el = tile_lanes(eb, &tiles[2], pr->nedge);
-    search_pass sp = {w, pr, vb, tb, eb, &tiles[0], &tiles[1], &tiles[2], gt, ge, tl, el, body, C, NULL, NULL, 0};
-    sp.vt = calloc((size_t)C, sizeof(pair_buf)), sp.ee = calloc((size_t)C, sizeof(pair_buf));
+    ft->t.box = malloc((size_t)(t->n + 1) * sizeof *ft->t.box);
+    ft->t.in = malloc((size_t)(t->n * PAIR_TILE + 1));
+    ft->map = malloc((size_t)(t->n + 1) * sizeof *ft->map);
+    if (!ft->t.box || !ft->t.in || !ft->map) return -1;
+    for (int c = 0; c < 3; c++) ft->all.lo[c] = INFINITY, ft->all.hi[c] = -INFINITY;
+    ft->t.n = 0;
+    for (int64_t k = 0; k < t->n; k++) {
+        unsigned flagged, clean;
+        tile_flags(t, k * PAIR_TILE, n, dirty, corner, corners, &flagged, &clean);
+        tm[k] = (uint8_t)flagged;
+        if (!flagged) continue;
+        pair_box *fb = &ft->t.box[ft->t.n];
+        for (int c = 0; c < 3; c++) fb->lo[c] = INFINITY, fb->hi[c] = -INFINITY;
+        for (int l = 0; l < PAIR_TILE; l++)
+            if (flagged >> l & 1)
+                for (int c = 0; c < 3; c++) {
+                    const pair_box *e = &b[k * PAIR_TILE + l];
+                    fb->lo[c] = g_min(fb->lo[c], e->lo[c]), fb->hi[c] = g_max(fb->hi[c], e->hi[c]);
+                }
+        for (int c = 0; c < 3; c++)
+            ft->all.lo[c] = g_min(ft->all.lo[c], fb->lo[c]), ft->all.hi[c] = g_max(ft->all.hi[c], fb->hi[c]);
+        ft->map[ft->t.n++] = (int32_t)k;
+    }
+    memset(ft->t.in, 1, (size_t)(ft->t.n * PAIR_TILE + 1));
+    return ft->t.n ? hk_pair_grid_build(&ft->g, ft->t.box, ft->t.n, q, nq) : 0;
+}
+
+static void flagged_free(flagged_tiles *ft)
+{
+    hk_pair_tiles_free(&ft->t);
+    hk_pair_grid_free(&ft->g);
+    free(ft->map);
+}
+
+int hk_pair_search(hk_world *w, const hk_pairs *pr, const pair_box *vb, const pair_box *tb, const pair_box *eb,
+                   const int32_t *body, const uint8_t *dirty, int64_t kept, pair_buf *out)
+{
+    const int n = w->p.count;
+    const int T = hk_pairs_team(w, SEARCH_WEIGHT * (int64_t)n), C = T > 1 ? SEARCH_CHUNKS * T : 1;
+    pair_tiles tiles[3] = {{0}}; /* of the particles, the triangles, the edges */
+    pair_grid gt = {0}, ge = {0};
+    flagged_tiles ft = {0}, fe = {0};
+    uint8_t *tm = NULL, *em = NULL;
+    double *tl = NULL, *el = NULL;
+    search_pass sp = {0};
     int rc = PAIR_SEARCH_MEMORY;
+    if (hk_pair_tiles_build(&tiles[0], vb, n) != 0 || hk_pair_tiles_build(&tiles[1], tb, pr->ntri) != 0 ||
+        hk_pair_tiles_build(&tiles[2], eb, pr->nedge) != 0 ||
+        hk_pair_grid_build(&gt, tiles[1].box, tiles[1].n, tiles[0].box, tiles[0].n) != 0 ||
+        hk_pair_grid_build(&ge, tiles[2].box, tiles[2].n, tiles[2].box, tiles[2].n) != 0)
+        goto done;
+    if (dirty) {
+        tm = malloc((size_t)tiles[1].n + 1), em = malloc((size_t)tiles[2].n + 1);
+        if (!tm || !em ||
+            flag_tiles(&tiles[1], tb, pr->ntri, pr->tri, 3, dirty, tm, &ft, tiles[0].box, tiles[0].n) != 0 ||
+            flag_tiles(&tiles[2], eb, pr->nedge, pr->edge, 2, dirty, em, &fe, tiles[2].box, tiles[2].n) != 0)
+            goto done;
+    }
+    tl = tile_lanes(tb, &tiles[1], pr->ntri), el = tile_lanes(eb, &tiles[2], pr->nedge);
+    sp = (search_pass){.w = w,
+                       .pr = pr,
+                       .vb = vb,
+                       .tb = tb,
+                       .eb = eb,
+                       .pt = &tiles[0],
+                       .tt = &tiles[1],
+                       .et = &tiles[2],
+                       .gt = &gt,
+                       .ge = &ge,
+                       .tl = tl,
+                       .el = el,
+                       .body = body,
+                       .dirty = dirty,
+                       .tm = tm,
+                       .em = em,
+                       .ft = dirty ? &ft : NULL,
+                       .fe = dirty ? &fe : NULL,
+                       .chunks = C,
+                       .kept = kept};
+    sp.vt = calloc((size_t)C, sizeof(pair_buf)), sp.ee = calloc((size_t)C, sizeof(pair_buf));
     if (!sp.vt || !sp.ee || !tl || !el) goto done;
     hk_team_run(w, T, search_task, &sp);
     if (atomic_load(&sp.failed)) {
         rc = atomic_load(&sp.failed);
         goto done;
     }
-    int64_t total = 0;
+    int64_t total = kept;
     for (int c = 0; c < C; c++) total += sp.vt[c].n + sp.ee[c].n;
     if (total > pr->def.max_pairs) {
         rc = PAIR_SEARCH_TOO_MANY;
         goto done;
     }
-    if (pr->cappair < total + 1) {
-        hk_pair *p = realloc(pr->pair, (size_t)(total + 1) * sizeof *p);
-        if (!p) goto done;
-        pr->pair = p, pr->cappair = total + 1;
-    }
-    pr->npair = 0;
-    for (int kind = 0; kind < 2; kind++)
-        for (int c = 0; c < C; c++) {
-            const pair_buf *b = kind == 0 ? &sp.vt[c] : &sp.ee[c];
-            if (b->n) memcpy(pr->pair + pr->npair, b->a, (size_t)b->n * sizeof *b->a);
-            pr->npair += b->n;
-        }
-    rc = 0;
+    pair_buf *all = malloc(2 * (size_t)C * sizeof *all);
+    if (!all) goto done;
+    for (int c = 0; c < C; c++) all[c] = sp.vt[c], all[C + c] = sp.ee[c];
+    rc = hk_pair_gather(out, all, 2 * C);
+    free(all);
 done:
-    for (int c = 0; sp.vt && sp.ee && c < C; c++) free(sp.vt[c].a), free(sp.ee[c].a);
-    free(sp.vt), free(sp.ee), free(tl), free(el);
+    for (int c = 0; sp.vt && c < C; c++) free(sp.vt[c].a), free(sp.vt[c].d);
+    for (int c = 0; sp.ee && c < C; c++) free(sp.ee[c].a), free(sp.ee[c].d);
+    free(sp.vt), free(sp.ee), free(tl), free(el), free(tm), free(em);
+    flagged_free(&ft), flagged_free(&fe);
+    hk_pair_grid_free(&gt), hk_pair_grid_free(&ge);
+    for (int k = 0; k < 3; k++) hk_pair_tiles_free(&tiles[k]);
     return rc;
 }

@@ -2,10 +2,13 @@
 /* SPDX-License-Identifier: MIT */
 #include "pairs.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "faces.h"
 #include "geometry.h"
 #include "pair_grid.h"
@@ -27,13 +30,16 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->pair);
     free(pr->cand);
     free(pr->cd);
-    free(pr->ev);
-    free(pr->lb), free(pr->xr), free(pr->far);
+    hk_pair_evals_free(&pr->ev);
+    free(pr->cand2), free(pr->cd2);
+    free(pr->qc), free(pr->rc), free(pr->mc), free(pr->skc), free(pr->fc), free(pr->dirty);
+    free(pr->lb), free(pr->xr), free(pr->far), free(pr->xv), free(pr->chunk), free(pr->acc), free(pr->lbf);
     free(pr->sel), free(pr->sel_n), free(pr->sel_d);
     free(pr->inv);
     free(pr->past);
     free(pr->place);
     free(pr->hit);
+    free(pr->path);
     free(pr->u_start);
     free(pr->held);
     free(pr->parent);
@@ -231,13 +237,24 @@ static int32_t *body_of_each(const hk_world *w)
     return body;
 }
 
-/* The box of particles idx[0 .. n), each widened by its bound r (and pad). */
+/* The box of particles idx[0 .. n) at their candidates' places qc, each widened by its reach rc (and pad). */
 static void box_of(const hk_pairs *pr, const int32_t *idx, int n, double pad, pair_box *out)
 {
     for (int c = 0; c < 3; c++) out->lo[c] = INFINITY, out->hi[c] = -INFINITY;
     for (int k = 0; k < n; k++) {
-        const double *x = pr->qb + 3 * (int64_t)idx[k], r = pr->rb[idx[k]] + pad;
+        const double *x = pr->qc + 3 * (int64_t)idx[k], r = pr->rc[idx[k]] + pad;
         for (int c = 0; c < 3; c++) out->lo[c] = g_min(out->lo[c], x[c] - r), out->hi[c] = g_max(out->hi[c], x[c] + r);
+    }
+}
+
+/* The box of particles idx[0 .. n) from their own boxes pb (box_of's of each, with the same pad): the same bounds
+ * as box_of gives them, each particle's made once. */
+static void box_of_boxes(const pair_box *pb, const int32_t *idx, int n, pair_box *out)
+{
+    for (int c = 0; c < 3; c++) out->lo[c] = INFINITY, out->hi[c] = -INFINITY;
+    for (int k = 0; k < n; k++) {
+        const pair_box *b = &pb[idx[k]];
+        for (int c = 0; c < 3; c++) out->lo[c] = g_min(out->lo[c], b->lo[c]), out->hi[c] = g_max(out->hi[c], b->hi[c]);
     }
 }
 
@@ -260,7 +277,7 @@ static int corners(const hk_world *w, hk_pairs *pr)
     if (hk_pairs_room(&pr->place, &pr->cap_place, n + 1, sizeof *pr->place) != 0 ||
         hk_pairs_room(&pr->at, &pr->cap_at, 4 * np + 1, sizeof *pr->at) != 0 ||
         hk_pairs_room(&pr->on, &pr->cap_on, np + 1, sizeof *pr->on) != 0 ||
-        hk_pairs_room(&pr->ev, &pr->cap_ev, np + 1, sizeof *pr->ev) != 0)
+        hk_pair_evals_room(&pr->ev, np + 1) != 0)
         return -1;
     for (int i = 0; i < n; i++) pr->place[i] = -1;
     for (int64_t k = 0; k < np; k++)
@@ -281,25 +298,34 @@ static int corners(const hk_world *w, hk_pairs *pr)
     return 0;
 }
 
-/* The particles' places at the step's start, their motion bounds over it, and whether the candidates hold for it:
- * every particle's box from its place when they were found (qb, rb) holds its place now widened by its bound; and
- * whether the step's pairs hold for it likewise (qs, bs: pairs_hold). */
-static int starts(const hk_world *w, hk_pairs *pr)
+/* The particles' places at the step's start, their motion bounds over it, and whether the frame qb holds for it:
+ * every particle's ball from its place then (qb, rb) holds its place now widened by its bound; whether the step's
+ * pairs hold for it likewise (qs, bs: pairs_hold); and the particles whose candidates are found again (dirty; how
+ * many is returned in *flagged): where its place now, widened by its bound, leaves its candidates' ball (qc + sc,
+ * rc). */
+static int starts(const hk_world *w, hk_pairs *pr, int *flagged)
 {
     const hk_particles *p = &w->p;
     const hk_vec3 g = w->def.gravity;
     const double dt = pr->dt, gg = sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
     const double floor = 0.001 * pr->th; /* below this the springs' own pull moves a resting particle */
     int hold = pr->builds > 0, fit = pr->pairs_hold;
-    double sum[3] = {0, 0, 0}, count = 0; /* the common shift: the mean motion since the candidates were found */
+    double sum[3] = {0, 0, 0}, sumc[3] = {0, 0, 0}, count = 0; /* the common shifts: the mean motion since */
     for (int b = 0; b < w->body_count; b++)
         if (hk_pairs_takes_part(&pr->def, w, b))
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++, count++) {
                 double *x = pr->q0 + 3 * (int64_t)i;
                 hk_particle_position(w, &w->bodies[b], i, x);
-                for (int c = 0; c < 3; c++) sum[c] += x[c] - pr->qb[3 * (int64_t)i + c];
+                for (int c = 0; c < 3; c++) {
+                    sum[c] += x[c] - pr->qb[3 * (int64_t)i + c];
+                    sumc[c] += x[c] - pr->qc[3 * (int64_t)i + c];
+                }
             }
-    for (int c = 0; c < 3; c++) pr->shift[c] = hold && count > 0 ? sum[c] / count : 0;
+    for (int c = 0; c < 3; c++) {
+        pr->shift[c] = hold && count > 0 ? sum[c] / count : 0;
+        pr->sc[c] = !pr->cand_all && count > 0 ? sumc[c] / count : 0;
+    }
+    *flagged = 0;
     for (int b = 0; b < w->body_count; b++)
         if (hk_pairs_takes_part(&pr->def, w, b))
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
@@ -310,76 +336,171 @@ static int starts(const hk_world *w, hk_pairs *pr)
                 pr->mv[i] = hk_pairs_from_found(pr, i, x) + pr->b[i];
                 hold &= pr->mv[i] <= pr->rb[i];
                 fit = fit && hk_root_plus_within(g_dist2(x, pr->qs + 3 * (int64_t)i), pr->b[i], pr->bs[i]);
+                pr->mc[i] = hk_pairs_from_cand(pr, i, x) + pr->b[i];
+                pr->dirty[i] = (uint8_t)(pr->cand_all || !(pr->mc[i] <= pr->rc[i]));
+                *flagged += pr->dirty[i];
             }
     pr->pairs_hold = fit;
     return hold;
 }
 
-/* Candidates [a, e)'s distances at qb (cd). */
-static void distances_range(void *ctx, int64_t a, int64_t e)
+/* Where more than one particle in REFRESH_ALL that takes part has left its ball, the candidates of every particle
+ * are found again (a search of some particles meets every tile of the others; of most, it costs more than all). */
+#define REFRESH_ALL 4
+
+/* The skin particle i's candidates leave it beyond its step's bound as they are found again, from how long its last
+ * ones served: a quarter of the thickness at first; half the last, down to an eighth, where they served one step or
+ * none (a particle in motion: its skin made the search meet more boxes and bought no step), twice it, up to the
+ * thickness, where they served four or more. Which pairs act does not depend on it, only when searches happen. */
+static double next_skin_of(const hk_world *w, const hk_pairs *pr, int i)
 {
-    hk_pairs *pr = ctx;
-    for (int64_t k = a; k < e; k++) {
-        const hk_pair *pa = &pr->cand[k];
-        pr->cd[k] =
-            sqrt(pa->kind == HK_PAIR_VT   ? pair_vt_gap2(pr, pa->p[0], pa->p + 1)
-                 : pa->kind == HK_PAIR_EE ? pair_ee_gap2(pr, pa->p, pa->p + 2)
-                                          : g_dist2(pr->qb + 3 * (int64_t)pa->p[0], pr->qb + 3 * (int64_t)pa->p[1]));
-    }
+    const double th = pr->th, last = pr->skc[i], life = (double)(w->steps - pr->fc[i]);
+    if (!(last > 0)) return 0.25 * th;
+    return life <= 1 ? g_max(0.125 * th, 0.5 * last) : life >= 4 ? g_min(th, 2 * last) : last;
 }
 
-/* The candidates from the places qb and reaches rb (every particle's); 0, PAIR_SEARCH_MEMORY or
- * PAIR_SEARCH_TOO_MANY. */
-static int build(hk_world *w, hk_pairs *pr)
+/* The candidates kept as a search for the flagged particles adds its own (found): those none of whose particles is
+ * flagged, merged with the new in their one order. 0 or -1 (out of memory). */
+static int merge(hk_pairs *pr, const pair_buf *found)
 {
-    pr->builds++;
+    const int64_t need = pr->ncand + found->n + 1;
+    if (pr->cap_cand2 < need) {
+        hk_pair *c = realloc(pr->cand2, (size_t)need * sizeof *c);
+        if (!c) return -1;
+        pr->cand2 = c, pr->cap_cand2 = need;
+    }
+    if (hk_pairs_room(&pr->cd2, &pr->cap_cd2, need, sizeof *pr->cd2) != 0) return -1;
+    int64_t m = 0, j = 0;
+    for (int64_t k = 0; k <= pr->ncand; k++) {
+        const hk_pair *pa = k < pr->ncand ? &pr->cand[k] : NULL;
+        if (pa && (pr->dirty[pa->p[0]] | pr->dirty[pa->p[1]] | pr->dirty[pa->p[2]] | pr->dirty[pa->p[3]])) continue;
+        for (; j < found->n && (!pa || hk_pair_order(&found->a[j], pa) < 0); j++) /* the new before it */
+            pr->cand2[m] = found->a[j], pr->cd2[m++] = found->d[j];
+        if (pa) {
+            HK_ASSERT(j == found->n || hk_pair_order(&found->a[j], pa) > 0); /* found again: it was flagged */
+            pr->cand2[m] = *pa, pr->cd2[m++] = pr->cd[k];
+        }
+    }
+    hk_pair *t = pr->cand;
+    double *d = pr->cd;
+    const int64_t ct = pr->capcand, dt = pr->cap_cd;
+    pr->cand = pr->cand2, pr->capcand = pr->cap_cand2, pr->cd = pr->cd2, pr->cap_cd = pr->cap_cd2;
+    pr->cand2 = t, pr->cap_cand2 = ct, pr->cd2 = d, pr->cap_cd2 = dt;
+    pr->ncand = m;
+    return 0;
+}
+
+int hk_pairs_find(hk_world *w, const hk_pairs *pr, const uint8_t *dirty, int64_t kept, pair_buf *out)
+{
     const int n = w->p.count;
     int32_t *body = body_of_each(w);
     pair_box *vb = malloc((size_t)(n + 1) * sizeof *vb), *tb = malloc((size_t)(pr->ntri + 1) * sizeof *tb);
     pair_box *eb = malloc((size_t)(pr->nedge + 1) * sizeof *eb);
-    pair_grid gt = {0}, ge = {0};
-    pair_tiles tiles[3] = {{0}}; /* of the particles, the triangles, the edges */
-    int rc = -1;
-    if (!body || !vb || !tb || !eb) goto done;
-    const double th = pr->th;
-    const int spheres = pr->def.model == HK_CONTACT_PARTICLES; /* two spheres meet within th: half of it each */
-    for (int32_t v = 0; v < n; v++) /* a particle of a body that takes no part: an empty box */
-        if (hk_pairs_takes_part(&pr->def, w, body[v]))
-            box_of(pr, &v, 1, spheres ? 0.5 * th : th, &vb[v]);
-        else
-            for (int c = 0; c < 3; c++) vb[v].lo[c] = INFINITY, vb[v].hi[c] = -INFINITY;
-    for (int64_t t = 0; t < pr->ntri; t++) box_of(pr, pr->tri + 3 * t, 3, 0, &tb[t]);
-    for (int64_t e = 0; e < pr->nedge; e++) box_of(pr, pr->edge + 2 * e, 2, 0.5 * th, &eb[e]);
-    pr->npair = 0;
-    if (spheres) {
-        if ((rc = hk_particle_search(w, pr, vb, body)) != 0) goto done;
-    } else if (hk_pair_tiles_build(&tiles[0], vb, n) != 0 || hk_pair_tiles_build(&tiles[1], tb, pr->ntri) != 0 ||
-               hk_pair_tiles_build(&tiles[2], eb, pr->nedge) != 0 ||
-               hk_pair_grid_build(&gt, tiles[1].box, tiles[1].n, tiles[0].box, tiles[0].n) != 0 ||
-               hk_pair_grid_build(&ge, tiles[2].box, tiles[2].n, tiles[2].box, tiles[2].n) != 0)
-        goto done;
-    else if ((rc = hk_pair_search(w, pr, vb, tb, eb, tiles, &gt, &ge, body)) != 0)
-        goto done;
-    rc = PAIR_SEARCH_MEMORY;
-    hk_pair *t = pr->cand; /* the candidates found into cand; its room, the next search's */
-    const int64_t cap = pr->capcand;
-    pr->cand = pr->pair, pr->ncand = pr->npair, pr->capcand = pr->cappair;
-    pr->pair = t, pr->cappair = cap, pr->npair = 0;
-    if (hk_pairs_room(&pr->cd, &pr->cap_cd, pr->ncand + 1, sizeof *pr->cd) != 0 || hk_pairs_anchors_remap(pr) != 0)
-        goto done;
-    hk_team_for(w, hk_pairs_team(w, pr->ncand), pr->ncand, distances_range, pr);
-    rc = 0;
-done:
-    hk_pair_grid_free(&gt);
-    hk_pair_grid_free(&ge);
-    for (int k = 0; k < 3; k++) hk_pair_tiles_free(&tiles[k]);
-    free(body), free(vb), free(tb), free(eb);
+    pair_box *p0 = malloc((size_t)(n + 1) * sizeof *p0), *ph = malloc((size_t)(n + 1) * sizeof *ph);
+    int rc = PAIR_SEARCH_MEMORY;
+    if (body && vb && tb && eb && p0 && ph) {
+        const double th = pr->th;
+        const int spheres = pr->def.model == HK_CONTACT_PARTICLES; /* two spheres meet within th: half of it each */
+        for (int32_t v = 0; v < n; v++) /* a particle of a body that takes no part: an empty box */
+            if (hk_pairs_takes_part(&pr->def, w, body[v]))
+                box_of(pr, &v, 1, spheres ? 0.5 * th : th, &vb[v]);
+            else
+                for (int c = 0; c < 3; c++) vb[v].lo[c] = INFINITY, vb[v].hi[c] = -INFINITY;
+        for (int32_t v = 0; !spheres && v < n; v++) /* each particle's box for its triangles' and its edges' */
+            box_of(pr, &v, 1, 0, &p0[v]), box_of(pr, &v, 1, 0.5 * th, &ph[v]);
+        for (int64_t t = 0; t < pr->ntri; t++) box_of_boxes(p0, pr->tri + 3 * t, 3, &tb[t]);
+        for (int64_t e = 0; e < pr->nedge; e++) box_of_boxes(ph, pr->edge + 2 * e, 2, &eb[e]);
+        rc = spheres ? hk_particle_search(w, pr, vb, body, out)
+                     : hk_pair_search(w, pr, vb, tb, eb, body, dirty, kept, out);
+    }
+    free(body), free(vb), free(tb), free(eb), free(p0), free(ph);
     return rc;
 }
 
-/* The step's pairs, as one task would take them: each task tests its share of the candidates and counts those
- * kept (and the smallest distance among them), then, after every task's count, writes its own in candidate order
- * from where the tasks before it end. */
+int hk_pairs_validate_candidates(hk_world *w, const hk_pairs *pr, char *why, size_t len)
+{
+    pair_buf all = {0};
+    const int rc = hk_pairs_find(w, pr, NULL, 0, &all);
+    int64_t k = 0;
+    for (; rc == 0 && k < pr->ncand && k < all.n; k++)
+        if (hk_pair_order(&pr->cand[k], &all.a[k]) != 0 || pr->cd[k] != all.d[k]) break;
+    const int same = rc == 0 && k == pr->ncand && k == all.n;
+    if (rc != 0)
+        snprintf(why, len, "a search of every particle's candidates failed (%d)", rc);
+    else if (!same) {
+        const hk_pair none = {-1, {-1, -1, -1, -1}}, *a = k < pr->ncand ? &pr->cand[k] : &none;
+        const hk_pair *b = k < all.n ? &all.a[k] : &none;
+        snprintf(why, len,
+                 "candidate %" PRId64 " of %" PRId64 " differs from a search of every particle's (%" PRId64
+                 " candidates): the kind %d, particles %d %d %d %d against %d, %d %d %d %d",
+                 k, pr->ncand, all.n, (int)a->kind, (int)a->p[0], (int)a->p[1], (int)a->p[2], (int)a->p[3],
+                 (int)b->kind, (int)b->p[0], (int)b->p[1], (int)b->p[2], (int)b->p[3]);
+    }
+    free(all.a), free(all.d);
+    return same ? 0 : -1;
+}
+
+/* Checked (in checking builds): every particle that takes part lies within its candidates' ball for the step, its
+ * place at the step's start widened by its bound within rc of qc + sc (mc <= rc), so that the candidates hold every
+ * pair that can come within the thickness in it (a blown-up particle, not finite, aside: the next step refuses it). */
+static void check_cover(const hk_world *w, const hk_pairs *pr)
+{
+    for (int b = 0; HK_CHECKS && b < w->body_count; b++)
+        for (int i = w->bodies[b].first;
+             hk_pairs_takes_part(&pr->def, w, b) && i < w->bodies[b].first + w->bodies[b].count; i++)
+            HK_ASSERT(pr->mc[i] <= pr->rc[i] || !isfinite(pr->mc[i] + pr->rc[i]));
+}
+
+/* The candidates found again for the flagged particles (dirty; `flagged` of them), or for every particle where
+ * they are most (or cand_all; the particle model's always): each flagged particle's place and reach (qc = q0 - sc,
+ * rc = b + its skin), then every pair of a particle and a triangle or of two edges one of whose particles is
+ * flagged, in the place of those it had, the others kept. 0, PAIR_SEARCH_MEMORY or PAIR_SEARCH_TOO_MANY. */
+static int refresh(hk_world *w, hk_pairs *pr, int flagged)
+{
+    int parts = 0;
+    for (int b = 0; b < w->body_count; b++) parts += hk_pairs_takes_part(&pr->def, w, b) ? w->bodies[b].count : 0;
+    const int all = pr->cand_all || pr->def.model == HK_CONTACT_PARTICLES || REFRESH_ALL * flagged > parts;
+    if (all) pr->sc[0] = pr->sc[1] = pr->sc[2] = 0;
+    flagged = 0;
+    for (int b = 0; b < w->body_count; b++)
+        if (hk_pairs_takes_part(&pr->def, w, b))
+            for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
+                if (all) pr->dirty[i] = 1;
+                if (!pr->dirty[i]) continue;
+                flagged++;
+                pr->skc[i] = next_skin_of(w, pr, i);
+                pr->fc[i] = w->steps;
+                for (int c = 0; c < 3; c++) pr->qc[3 * (int64_t)i + c] = pr->q0[3 * (int64_t)i + c] - pr->sc[c];
+                pr->rc[i] = pr->b[i] + pr->skc[i];
+                pr->mc[i] = pr->b[i];
+            }
+    pr->searches++;
+    pr->searched += flagged;
+    int64_t kept = 0;
+    for (int64_t k = 0; !all && k < pr->ncand; k++) {
+        const int32_t *c = pr->cand[k].p;
+        kept += !(pr->dirty[c[0]] | pr->dirty[c[1]] | pr->dirty[c[2]] | pr->dirty[c[3]]);
+    }
+    pair_buf found = {0};
+    int rc = hk_pairs_find(w, pr, all ? NULL : pr->dirty, kept, &found);
+    if (rc == 0 && all) { /* the candidates found are the candidates */
+        free(pr->cand), free(pr->cd);
+        pr->cand = found.a, pr->cd = found.d, pr->ncand = found.n, pr->capcand = pr->cap_cd = found.cap;
+        found = (pair_buf){0};
+    } else if (rc == 0 && merge(pr, &found) != 0)
+        rc = PAIR_SEARCH_MEMORY;
+    free(found.a), free(found.d);
+    if (rc != 0) return rc;
+    pr->cand_all = 0;
+    HK_VALIDATE(hk_pairs_validate_candidates, w, pr); /* those of a search of every particle from this frame */
+    return hk_pairs_anchors_remap(pr) != 0 ? PAIR_SEARCH_MEMORY : 0;
+}
+
+/* The step's pairs, as one task would take them: each task tests its share of the candidates (hk_pairs_overlaps,
+ * then, where that cannot rule a candidate out, its two sides' distance at the step's start itself against the
+ * thickness and their reach, which the frame of the candidates' distance cd, older than the step for most, leaves
+ * looser) and counts those kept (and the smallest of those distances), then, after every task's count, writes its
+ * own in candidate order from where the tasks before it end. */
 static void select_task(const hk_team *tm, void *ctx)
 {
     hk_pairs *pr = ctx;
@@ -387,9 +508,15 @@ static void select_task(const hk_team *tm, void *ctx)
     int64_t n = 0;
     double dmin = INFINITY;
     for (int64_t k = a; k < e; k++) {
-        const int in = hk_pairs_overlaps(pr, k, pr->bs, pr->room); /* the pairs, while they hold */
+        const hk_pair *pa = &pr->cand[k];
+        int in = hk_pairs_overlaps(pr, k, pr->bs, pr->room); /* the pairs, while they hold */
+        if (in) {
+            const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
+            const double d = sqrt(hk_pairs_gap2_at(pr->q0, pa));
+            in = d <= hk_pairs_reach(pr, pr->bs, pa->p, split, pa->p + split, 4 - split);
+            if (in) n++, dmin = g_min(dmin, d);
+        }
         pr->sel[k] = (uint8_t)in;
-        if (in) n++, dmin = g_min(dmin, pr->cd[k]);
     }
     pr->sel_n[tm->t] = n, pr->sel_d[tm->t] = dmin;
     hk_team_barrier(tm);
@@ -399,7 +526,7 @@ static void select_task(const hk_team *tm, void *ctx)
         if (pr->sel[k]) pr->pcand[at] = k, pr->pair[at++] = pr->cand[k];
     if (tm->t == tm->T - 1) pr->npair = at; /* the last task's end: every pair */
     if (tm->t == 0)
-        for (int t = 0; t < tm->T; t++) pr->cd_min = g_min(pr->cd_min, pr->sel_d[t]);
+        for (int t = 0; t < tm->T; t++) pr->d0_min = g_min(pr->d0_min, pr->sel_d[t]);
 }
 
 /* The room the step's pairs leave each particle beyond its step's bound, so that they serve the steps after it too
@@ -437,7 +564,7 @@ static int select_step(const hk_world *w, hk_pairs *pr)
         hk_pairs_room(&pr->sel_d, &pr->cap_sel_d, team, sizeof *pr->sel_d) != 0)
         return -1;
     hk_pairs_anchors_keep(w, pr, hk_pairs_team(w, pr->npair)); /* the last pairs' anchors, before they change */
-    pr->cd_min = INFINITY;
+    pr->d0_min = INFINITY;
     hk_team_run(w, team, select_task, pr);
     return hk_pairs_anchors_find(w, pr, hk_pairs_team(w, pr->npair)) != 0 ? -1 : corners(w, pr);
 }
@@ -460,23 +587,24 @@ static int build_failed(hk_world *w, const hk_pairs *pr, int rc)
                    pr->def.model == HK_CONTACT_PARTICLES ? "contact distance (twice the radius)" : "thickness", pr->th);
 }
 
-/* The room new candidates leave a particle beyond its step's bound, so that they serve the steps after it too while
- * it moves little (a resting cloth), set as they are found: the thickness at first; half the last skin, down to a
- * quarter of the thickness, where the last candidates served one step or none (a body in motion: the skin made
- * its search meet more boxes and bought no step), twice it, up to the thickness, where they served four or more.
- * The pairs that touch do not depend on it (every search finds all that can), only when searches happen. */
+/* The room the frame qb leaves a particle beyond its step's bound as it is set, so that it serves the steps after
+ * it too while it moves little (a resting cloth): the thickness at first; half the last skin, down to a quarter of
+ * the thickness, where the last served one step or none, twice it, up to the thickness, where it served four or
+ * more. The rule of hk_pairs_in_step reads the frame: it is set on this schedule, as it always was, so that what
+ * acts stays as it was. */
 static double next_skin(const hk_world *w, const hk_pairs *pr)
 {
     const double th = pr->th, life = (double)(w->steps - pr->found);
-    if (pr->builds == 0) return th; /* the first candidates, or the first since a checkpoint was read */
+    if (pr->builds == 0) return th; /* the first frame, or the first since a checkpoint was read */
     return life <= 1 ? g_max(0.25 * th, 0.5 * pr->skin) : life >= 4 ? g_min(th, 2 * pr->skin) : pr->skin;
 }
 
-/* The candidates' places and reaches from the places at the step's start (q0), with a new skin. */
+/* The frame qb set at the places at the step's start (q0), with a new skin. */
 static void found_from_start(hk_world *w, hk_pairs *pr)
 {
     pr->skin = next_skin(w, pr);
     pr->found = w->steps;
+    pr->builds++;
     memcpy(pr->qb, pr->q0, (size_t)(3 * w->p.count) * sizeof *pr->qb);
     pr->shift[0] = pr->shift[1] = pr->shift[2] = 0;
 }
@@ -487,6 +615,7 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
     const int n = w->p.count;
     if (!pr->q0 || pr->nq != n) { /* the particles' arrays, for this count */
         free(pr->q0), free(pr->b), free(pr->qb), free(pr->rb), free(pr->mv), free(pr->qs), free(pr->bs);
+        free(pr->qc), free(pr->rc), free(pr->mc), free(pr->skc), free(pr->fc), free(pr->dirty);
         pr->q0 = calloc(3 * (size_t)n + 1, sizeof *pr->q0); /* zero: a particle that takes no part keeps them */
         pr->b = calloc((size_t)n + 1, sizeof *pr->b);
         pr->qb = calloc(3 * (size_t)n + 1, sizeof *pr->qb);
@@ -494,17 +623,27 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
         pr->mv = calloc((size_t)n + 1, sizeof *pr->mv);
         pr->qs = calloc(3 * (size_t)n + 1, sizeof *pr->qs);
         pr->bs = calloc((size_t)n + 1, sizeof *pr->bs);
-        if (!pr->q0 || !pr->b || !pr->qb || !pr->rb || !pr->mv || !pr->qs || !pr->bs)
+        pr->qc = calloc(3 * (size_t)n + 1, sizeof *pr->qc);
+        pr->rc = calloc((size_t)n + 1, sizeof *pr->rc);
+        pr->mc = calloc((size_t)n + 1, sizeof *pr->mc);
+        pr->skc = calloc((size_t)n + 1, sizeof *pr->skc);
+        pr->fc = calloc((size_t)n + 1, sizeof *pr->fc);
+        pr->dirty = calloc((size_t)n + 1, sizeof *pr->dirty);
+        if (!pr->q0 || !pr->b || !pr->qb || !pr->rb || !pr->mv || !pr->qs || !pr->bs || !pr->qc || !pr->rc || !pr->mc ||
+            !pr->skc || !pr->fc || !pr->dirty)
             return hk_fail_memory(w, "out of memory for the contact pairs");
         pr->nq = n;
         pr->builds = 0;
         pr->pairs_hold = 0;
+        pr->cand_all = 1;
     }
     pr->t0 = w->time;
     pr->dt = w->integrator.dt;
     pr->left = 0;
-    const int st = starts(w, pr);
-    if (!st || pr->surfaces_changed) {
+    if (pr->surfaces_changed) pr->cand_all = 1;
+    int flagged;
+    const int st = starts(w, pr, &flagged);
+    if (!st || pr->surfaces_changed || flagged > 0)
         for (int i = 0; i < n; i++) /* a blown-up state has no places to search: the step fails, said so */
             if (!isfinite(pr->q0[3 * i] + pr->q0[3 * i + 1] + pr->q0[3 * i + 2] + pr->b[i]))
                 return hk_fail(w,
@@ -512,12 +651,16 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
                                "of step %lld (the state has blown up, or a body is too large for this build's "
                                "precision): try a smaller dt, or check the scene's sizes",
                                i, (long long)w->steps + 1);
+    if (!st || pr->surfaces_changed) { /* the frame qb */
         found_from_start(w, pr);
         for (int i = 0; i < n; i++) pr->rb[i] = pr->b[i] + pr->skin, pr->mv[i] = pr->b[i];
-        const int rc = build(w, pr);
+    }
+    if (flagged > 0) { /* the candidates of the particles that left their balls */
+        const int rc = refresh(w, pr, flagged);
         if (rc != 0) return build_failed(w, pr, rc);
         pr->pairs_hold = 0; /* chosen among the new candidates */
     }
+    check_cover(w, pr);
     pr->surfaces_changed = 0;
     if (pr->pairs_hold) {
         pr->non = 0; /* none touch before the step's first evaluation */
@@ -541,7 +684,8 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
             }
     if (!outran && !overran) return 0;
     pr->outran++;
-    if (outran) found_from_start(w, pr); /* new candidates over the whole step's motion, from its start */
+    if (outran) found_from_start(w, pr); /* the frame qb at the step's start */
+    int flagged = 0;
     for (int b = 0; b < w->body_count; b++)
         if (hk_pairs_takes_part(&pr->def, w, b))
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
@@ -554,12 +698,16 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
                     pr->mv[i] = pr->b[i]; /* qb is q0 now */
                 } else
                     pr->mv[i] = hk_pairs_from_found(pr, i, q) + pr->b[i];
+                pr->mc[i] = hk_pairs_from_cand(pr, i, q) + pr->b[i]; /* its candidates, over the whole step */
+                pr->dirty[i] = (uint8_t) !(pr->mc[i] <= pr->rc[i]);
+                flagged += pr->dirty[i];
             }
-    const int rc = outran ? build(w, pr) : 0;
+    const int rc = flagged > 0 ? refresh(w, pr, flagged) : 0;
     if (rc != 0) {
         w->step_failed = build_failed(w, pr, rc);
         return 0;
     }
+    check_cover(w, pr);
     if (select_step(w, pr) != 0) {
         w->step_failed = hk_fail_memory(w, "out of memory for the contact pairs (%lld)", (long long)pr->ncand);
         return 0;

@@ -27,24 +27,31 @@
  * (pair_anchor.c), its spring and damper shared among the touching pairs of
  * the particles it moves.
  *
- * The candidates are found (hk_pairs_begin_step) when a particle may leave
- * the room the last ones left it (less the motion all the particles share,
- * hk_pairs_from_found): every primitive's box at the step's start, widened
- * by the motion the step can give its particles (1.25 (|v| dt + |g| dt^2)
- * each, at least a thousandth of the thickness), a skin (pair_set.c,
- * next_skin) and the thickness, through a spatial hash of the boxes of
- * tiles of PAIR_TILE triangles or edges, then among the tiles that meet;
- * each pair of tiles is met from one cell only (the one holding the lower
- * corner of the two boxes' overlap) and a particle's pairs are sorted, so
- * the list is the same whatever the table.
+ * A particle's candidates are found again (hk_pairs_begin_step) when it
+ * may leave the ball its last ones left it: its place when they were found
+ * moved by the motion all the particles share since (hk_pairs_from_cand),
+ * widened by the motion the step can give it (its bound b, 1.25 (|v| dt +
+ * |g| dt^2), at least a thousandth of the thickness) and its own skin
+ * (pair_set.c, next_skin_of). The pairs of its triangles and edges are then
+ * searched for alone (its own against every primitive, the others against
+ * its triangles and edges), the other candidates kept; where more than a
+ * quarter of the particles left their balls, every particle's. The search:
+ * every primitive's box at those places, widened by its particles' reach and
+ * the thickness, through a spatial hash of the boxes of tiles of PAIR_TILE
+ * triangles or edges, then among the tiles that meet; each pair of tiles is
+ * met from one cell only (the one holding the lower corner of the two
+ * boxes' overlap) and a primitive's pairs are sorted, so the list is the
+ * same whatever the table, and the same as a search of every particle from
+ * the same places (pair_check.h, hk_pairs_validate_candidates).
  * The step's pairs are the candidates whose boxes can meet within the
  * thickness, each particle's widened by its step's bound and a smaller
  * room (next_room), kept while every particle's step stays within that
  * reach: a resting body chooses them again rarely. Where a particle moves
  * past its step's bound (a spring's pull the bound did not foresee), a
- * kept pair acts only if that step's bounds let it (hk_pairs_in_step), so
- * which pairs act never depends on when they were chosen: a run restarted
- * from a checkpoint, which chooses them anew, keeps its bits.
+ * kept pair acts only if that step's bounds let it (hk_pairs_in_step,
+ * judged from its own frame of places, qb: pair_set.c, starts), so which
+ * pairs act never depends on when they were chosen or found: a run
+ * restarted from a checkpoint, which chooses them anew, keeps its bits.
  * Topological neighbours are left out: within a lattice body (cloth,
  * jelly) particles within the reach of its springs' stencils of each
  * other, within another body particles a spring or a triangle joins. Each
@@ -87,6 +94,31 @@ typedef struct hk_pair_eval {
     double vr[3], m; /* [m/s], [kg] */
 } hk_pair_eval;
 
+/* The touching pairs' evaluations as arrays, one entry per pair that acts at the place hk_pairs.on gives it:
+ * hk_pair_eval's fields, each its own array (what the passes in lanes read and write), but for the gap, which only
+ * chooses a run's nearest; cap entries each. */
+typedef struct hk_pair_evals {
+    double *a[4], *n[3], *fn, *vr[3], *m;
+    int64_t cap;
+} hk_pair_evals;
+
+/* Entry i of e into *ev (its gap not kept: NAN), and *ev into entry i. */
+static inline void hk_pair_evals_get(const hk_pair_evals *e, int64_t i, hk_pair_eval *ev)
+{
+    for (int c = 0; c < 4; c++) ev->a[c] = e->a[c][i];
+    for (int c = 0; c < 3; c++) ev->n[c] = e->n[c][i], ev->vr[c] = e->vr[c][i];
+    ev->fn = e->fn[i], ev->gap = NAN, ev->m = e->m[i];
+}
+static inline void hk_pair_evals_put(hk_pair_evals *e, int64_t i, const hk_pair_eval *ev)
+{
+    for (int c = 0; c < 4; c++) e->a[c][i] = ev->a[c];
+    for (int c = 0; c < 3; c++) e->n[c][i] = ev->n[c], e->vr[c][i] = ev->vr[c];
+    e->fn[i] = ev->fn, e->m[i] = ev->m;
+}
+/* Room for n entries (their values not kept); 0 or -1 (out of memory, e as it was). */
+int hk_pair_evals_room(hk_pair_evals *e, int64_t n);
+void hk_pair_evals_free(hk_pair_evals *e);
+
 /* A touching pair, packed for the implicit solve's products: its particles, weights and the solve's block B = sK K
  * + sD D of its stiffness K [N/m] and damping D [N s/m] (hk_pair_blocks), set by the solve's diagonal pass
  * (hk_pairs_system) so that each product reads 6 values, not 12 (its force, and the products' B u, are in
@@ -127,13 +159,16 @@ typedef struct hk_pairs {
     /* the candidates (found when the particles left their boxes), and the step's pairs among them */
     hk_pair *cand;
     int64_t ncand, capcand;
-    double *cd;     /* per candidate: the distance of its two sides at qb [m] */
+    double *cd;     /* per candidate: the distance of its two sides at qc [m] */
+    hk_pair *cand2; /* the candidates as they are merged with a search's (scratch) ... */
+    double *cd2;    /* ... and their distances [m] */
+    int64_t cap_cand2, cap_cd2;
     uint8_t *sel;   /* per candidate: 1 where it is one of the step's pairs (scratch of the selection) */
     int64_t *sel_n; /* per task of the selection: how many of its share of the candidates it keeps (scratch) */
-    double *sel_d;  /* per task of the selection: the smallest cd among its pairs (scratch) [m] */
+    double *sel_d;  /* per task of the selection: the smallest distance among its pairs at qs (scratch) [m] */
     hk_pair *pair;
-    double cd_min;    /* the smallest cd among the step's pairs [m] (INFINITY: none) */
-    hk_pair_eval *ev; /* per pair that acts, in the place on gives it: its evaluation */
+    double d0_min;    /* the smallest distance among the step's pairs at qs [m] (INFINITY: none) */
+    hk_pair_evals ev; /* per pair that acts, in the place on gives it: its evaluation */
     int64_t npair, cappair;
     int32_t *inv;                /* the pairs' particles, ascending */
     int32_t *place;              /* per particle (all): its place in inv, or -1 */
@@ -161,20 +196,47 @@ typedef struct hk_pairs {
     double *u;     /* per particle of inv: the safety net's velocity of the substep [m/s] */
     double *q0;    /* per particle (all): its place at the step's start [m] (3 each) */
     double *b;     /* per particle (all): the motion bound of the step [m] */
-    double *qb;    /* per particle (all): its place when the candidates were found [m] (3 each) */
-    double *rb;    /* per particle (all): how far it may move from qb + shift (a distance) while they hold [m] */
-    double *mv;    /* per particle (all): how far from qb + shift it may come in the step, |q0 - qb - shift| + b [m] */
-    double shift[3]; /* the step's common motion since they were found, the mean of q0 - qb (0 when found) [m] */
-    int nq;          /* the particles these arrays hold */
+    /* the frame of the rule for a pair of a particle past its bound (hk_pairs_in_step, and when the step is swept
+     * again, hk_pairs_end_step): the places of every particle at a step when one of them left its ball (qb, rb and
+     * the common shift; pair_set.c, starts). A mark, not a search: the candidates have their own (below). */
+    double *qb; /* per particle (all): its place then [m] (3 each) */
+    double *rb; /* per particle (all): how far it may move from qb + shift (a distance) [m] */
+    double *mv; /* per particle (all): how far from qb + shift it may come in the step, |q0 - qb - shift| + b [m] */
+    double shift[3]; /* the step's common motion since, the mean of q0 - qb (0 then) [m] */
+    /* the candidates' frame (pair_set.c, refresh): each particle's place when its candidates were last found, less
+     * the common shift then, and how far it may be from that place moved by the common shift now while they hold;
+     * a particle that leaves it has its candidates (those of its triangles and edges) found again, alone */
+    double *qc;     /* per particle (all): that place [m] (3 each) */
+    double *rc;     /* per particle (all): how far it may be from qc + sc [m] */
+    double *mc;     /* per particle (all): how far from qc + sc it may come in the step, |q0 - qc - sc| + b [m] */
+    double *skc;    /* per particle (all): the skin its candidates leave it beyond its step's bound [m] */
+    int64_t *fc;    /* per particle (all): the step they were found in (the world's step count before it) */
+    uint8_t *dirty; /* per particle (all): 1 where its candidates are found again now (the search's scratch) */
+    double sc[3];   /* the common shift of the places since qc: the mean of q0 - qc [m] */
+    int cand_all;   /* at the next step every particle's candidates are found again (none yet, or surfaces changed) */
+    int64_t searches, searched; /* since the world was made: the searches, and the particles they searched for */
+    int nq;                     /* the particles these arrays hold */
     double t0, dt;
     /* the pairs kept apart while far (pair_force.c): per pair a lower bound of its two sides' distance at the places
      * xr of the evaluation that set them (lb_set: for these pairs), and per task of an evaluation the largest
      * motion of its particles since and their largest coordinate */
     double *lb, *xr, *far; /* [m] */
     int lb_set;
-    int64_t builds; /* the candidates found, since the world was made */
-    int64_t found;  /* the step the candidates were found in (the world's step count before it) */
-    double skin;    /* the room they leave each particle beyond its step's bound [m] (pair_set.c, next_skin) */
+    /* the pairs evaluated in lanes (pair_lanes.h): per particle of inv its place, inverse mass and velocity at the
+     * last force evaluation (pair_lane_in.xv; 64-byte aligned), and per task of an evaluation its chunk */
+    double *xv;
+    float *lbf; /* per pair: lb rounded down to a float, what the lanes' select reads (lbf_set: for these bounds) */
+    int lbf_set;
+    struct pair_chunk *chunk;
+    double *acc; /* per particle of inv (3 each): its touching pairs' forces summed in pair order, without the lists
+                  * (one share, no solve: pair_force.c, sum_in_order) [N] */
+    int unlisted; /* the last evaluation summed its pairs without making on_start, on_slot and slot_a (there is no
+                   * solve to read them) */
+    const struct hk_pair_lanes *lanes; /* the passes the forces run where lanes_set (tests: hk_pair_lanes_use), */
+    int lanes_set;                     /* else the world's kernel path's (hk_pair_lanes_of) */
+    int64_t builds; /* the frame qb set, since the world was made (0: at the next step) */
+    int64_t found;  /* the step it was set in (the world's step count before it) */
+    double skin;    /* the room rb leaves each particle beyond its step's bound then [m] (pair_set.c, next_skin) */
     /* the step's pairs, chosen among the candidates with room beyond the step's bounds, and kept while every
      * particle's step stays within it (pair_set.c, select_step) */
     double *qs;     /* per particle (all): its place at the start of the step they were chosen in [m] (3 each) */
@@ -191,17 +253,25 @@ typedef struct hk_pairs {
     hk_pair_anchor *anch, *anch_next;
     int64_t nanch;
     int first;     /* the next force evaluation is its substep's first: it places, drags and lets go of anchors */
+    /* the anchors held were placed, every touching pair's in pair order, by the friction in lanes (walk; at the
+     * selected-th choice of the pairs after the builds-th search: hk_pairs_anchors_commit), so that the friction
+     * finds a pair's by walking them beside the touching pairs, without pan and pcand, and pan is set only where
+     * it is read (pan_stale: not since those anchors; hk_pairs_anchors_pan); walk_next: the next commit's anchors
+     * were placed so */
+    int walk, walk_next, pan_stale;
+    int64_t walk_selected, walk_builds;
     int anc_fresh; /* anc was made for these candidates (by hk_pairs_anchors_remap), not yet brought up to date */
     /* the room of the arrays above (items) */
     /* the safety net's scratch (pair_impact.c) */
     double *hit, *u_start, *zone;
+    double *path; /* per particle of inv (6 each): the box of its path over the substep, lo x, y, z, hi x, y, z [m] */
     char *held;
     int *parent;
     int64_t cap_sel_n, cap_sel_d;
-    int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_kd, cap_ev, cap_inv, cap_on_start, cap_xs,
+    int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_kd, cap_inv, cap_on_start, cap_xs,
         cap_x0, cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist, cap_past;
-    int64_t cap_lb, cap_xr, cap_far;
-    int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent;
+    int64_t cap_lb, cap_xr, cap_far, cap_xv, cap_chunk, cap_acc, cap_lbf;
+    int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent, cap_path;
     int64_t cap_pcand, cap_anc, cap_pan, cap_anch, cap_anch_next;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
                                        motion outran the broad phase */
@@ -212,6 +282,10 @@ typedef struct hk_pairs {
     int64_t selected;
     struct hk_particle_lists *pl;
 } hk_pairs;
+
+/* A share's entries in hk_pairs.share: its first pair, how many of its pairs touch, the place of its first in the
+ * touching lists; HK_SHARE_N of them a share. */
+enum { HK_SHARE_K0, HK_SHARE_ON, HK_SHARE_Q, HK_SHARE_N };
 
 /* *p (a pointer's address) with room for `need` items of `size` bytes, its room *cap (items) grown by half again
  * as needed; 0 or -1 (out of memory, *p as it was). */
@@ -248,12 +322,6 @@ hk_pairs *hk_pairs_of(const hk_world *w);
  * surfaces), a body with a surface when only self collision is on (hk_world_contact(w): none without pairs). */
 int hk_pairs_takes_part(const hk_contact_def *d, const hk_world *w, int b);
 void hk_pairs_free(hk_pairs *pr);
-/* The particle model's candidates (particle_pairs.c): every pair of particles whose boxes vb (each particle's) meet,
- * less topological neighbours, that can come within the contact distance while the candidates hold, into pr->pair
- * (each pair once, the lower particle first, in the order one task would find them, on the world's team); body:
- * every particle's. 0, or a pair search's failure (pair_search.h). */
-struct pair_box;
-int hk_particle_search(hk_world *w, hk_pairs *pr, const struct pair_box *vb, const int32_t *body);
 /* The particle model's forces (particle_force.c), for hk_pairs_forces: the same forces, blocks and touching lists,
  * bit for bit, from passes over its pairs' and particles' arrays. */
 void hk_particle_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3]);
@@ -294,6 +362,13 @@ void hk_pairs_friction(const hk_world *w, hk_pairs *pr, int64_t k, const hk_pair
 /* After a force evaluation: a substep's first makes the anchors its touching pairs placed the ones held (on
  * `team` tasks: hk_pairs_team of the touching pairs). */
 void hk_pairs_anchors_commit(const hk_world *w, hk_pairs *pr, int team);
+/* Whether the friction finds the held anchors by walking them (hk_pairs.walk, for the pairs now). */
+static inline int hk_pairs_anchors_walk(const hk_pairs *pr)
+{
+    return pr->walk && pr->walk_selected == pr->selected && pr->walk_builds == pr->builds;
+}
+/* pan set for the anchors held, where a commit left it stale (hk_pairs.pan_stale), before it is read. */
+void hk_pairs_anchors_pan(const hk_world *w, hk_pairs *pr);
 /* Room for the anchors of n touching pairs; 0 or -1. */
 int hk_pairs_anchors_room(hk_pairs *pr, int64_t n);
 /* After the candidates were found: each held anchor's candidate (the same pair), or -1; 0 or -1 (out of memory). */
@@ -333,17 +408,33 @@ static inline double hk_pairs_reach(const hk_pairs *pr, const double *r, const i
     for (int k = 0; k < nb; k++) rbb = g_max(rbb, r[b[k]]);
     return (pr->th + ra + rbb) * (1 + 1e-9);
 }
-/* Whether candidate k's two sides can come within the thickness while each particle i stays within reach[i] of its
- * place at the step's start: not where their distance at qb is larger than the thickness and how far each side may
- * come from qb (mv, and `room` more), nor where their boxes at the step's start, each particle's widened by its
- * reach (a particle's by the thickness too, an edge's by half of it), are apart. */
-static inline int hk_pairs_overlaps(const hk_pairs *pr, int64_t k, const double *reach, double room)
+/* The squared distance of pair pa's two sides, with each particle i at x + 3 i [m^2]. */
+static inline double hk_pairs_gap2_at(const double *x, const hk_pair *pa)
+{
+    const int32_t *c = pa->p;
+    if (pa->kind == HK_PAIR_PP) return g_dist2(x + 3 * (int64_t)c[0], x + 3 * (int64_t)c[1]);
+    if (pa->kind == HK_PAIR_EE) {
+        double s, t;
+        return g_closest_segments(x + 3 * (int64_t)c[0], x + 3 * (int64_t)c[1], x + 3 * (int64_t)c[2],
+                                  x + 3 * (int64_t)c[3], &s, &t);
+    }
+    const double *v = x + 3 * (int64_t)c[0];
+    double q[3], d[3];
+    g_closest_on_triangle(v, x + 3 * (int64_t)c[1], x + 3 * (int64_t)c[2], x + 3 * (int64_t)c[3], q);
+    g_sub(v, q, d);
+    return g_dot(d, d);
+}
+/* Whether pair pa's two sides can come within the thickness while each particle i stays within reach[i] of its
+ * place at the step's start: not where their distance d at a frame (places from which each particle may come m[i]
+ * in the step, less a shift common to all) is larger than the thickness and how far each side may come from there
+ * (m, and `room` more), nor where their boxes at the step's start, each particle's widened by its reach (a
+ * particle's by the thickness too, an edge's by half of it), are apart. */
+static inline int hk_pairs_meet_within(const hk_pairs *pr, const hk_pair *pa, double d, const double *m,
+                                       const double *reach, double room)
 {
     const double th = pr->th;
-    const hk_pair *pa = &pr->cand[k];
     const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
-    if (pr->cd[k] > hk_pairs_reach(pr, pr->mv, pa->p, split, pa->p + split, 4 - split) + 2 * room * (1 + 1e-9))
-        return 0;
+    if (d > hk_pairs_reach(pr, m, pa->p, split, pa->p + split, 4 - split) + 2 * room * (1 + 1e-9)) return 0;
     const double pad[2] = {pa->kind == HK_PAIR_VT ? th : 0.5 * th, pa->kind == HK_PAIR_VT ? 0 : 0.5 * th};
     double lo[2][3], hi[2][3];
     for (int c = 0; c < 4; c++) {
@@ -359,22 +450,36 @@ static inline int hk_pairs_overlaps(const hk_pairs *pr, int64_t k, const double 
     for (int e = 0; e < 3; e++) apart |= lo[0][e] > hi[1][e] || lo[1][e] > hi[0][e];
     return !apart;
 }
+/* Whether candidate k's two sides can come within the thickness while each particle i stays within reach[i] of its
+ * place at the step's start (hk_pairs_meet_within from the candidates' frame: cd, mc). */
+static inline int hk_pairs_overlaps(const hk_pairs *pr, int64_t k, const double *reach, double room)
+{
+    return hk_pairs_meet_within(pr, &pr->cand[k], pr->cd[k], pr->mc, reach, room);
+}
 /* Whether pair k's two sides can come within the thickness in the step by its bounds alone (b, from the step's
- * start): a kept pair reaches further, and where one of its particles has moved past its bound (the step's end
- * sees that and takes the step again) it acts only if this holds, so that what acts never depends on when the
- * pairs were chosen (a run restarted from a checkpoint chooses them anew). */
+ * start), judged from the frame qb (its distance there, mv): a kept pair reaches further, and where one of its
+ * particles has moved past its bound (the step's end sees that and takes the step again) it acts only if this
+ * holds, so that what acts never depends on when the pairs were chosen or the candidates found. */
 static inline int hk_pairs_in_step(const hk_pairs *pr, int64_t k)
 {
-    return hk_pairs_overlaps(pr, pr->pcand[k], pr->b, 0);
+    const hk_pair *pa = &pr->pair[k];
+    return hk_pairs_meet_within(pr, pa, sqrt(hk_pairs_gap2_at(pr->qb, pa)), pr->mv, pr->b, 0);
 }
-/* How far particle i at x is from its place when the candidates were found, moved by the common shift [m]. The pairs'
- * distances do not change when every particle moves alike, so only what a particle moves beyond the others' mean
- * can bring a pair that is not a candidate within the thickness: a body that falls or flies as a whole keeps its
- * candidates. */
+/* How far particle i at x is from its place in the frame qb, moved by the common shift [m]. */
 static inline double hk_pairs_from_found(const hk_pairs *pr, int i, const double x[3])
 {
     const double *q = pr->qb + 3 * (int64_t)i;
     const double d[3] = {x[0] - q[0] - pr->shift[0], x[1] - q[1] - pr->shift[1], x[2] - q[2] - pr->shift[2]};
+    return sqrt(g_dot(d, d));
+}
+/* How far particle i at x is from its place when its candidates were found, moved by the common shift [m]. The
+ * pairs' distances do not change when every particle moves alike, so only what a particle moves beyond the others'
+ * mean can bring a pair that is not a candidate within the thickness: a body that falls or flies as a whole keeps
+ * its candidates. */
+static inline double hk_pairs_from_cand(const hk_pairs *pr, int i, const double x[3])
+{
+    const double *q = pr->qc + 3 * (int64_t)i;
+    const double d[3] = {x[0] - q[0] - pr->sc[0], x[1] - q[1] - pr->sc[1], x[2] - q[2] - pr->sc[2]};
     return sqrt(g_dot(d, d));
 }
 /* Whether sqrt(d2) > r, as that expression decides it, bit for bit: the root is taken only where d2 lies within a

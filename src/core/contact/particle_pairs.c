@@ -59,13 +59,15 @@ static int pp_pairs(const particle_pass *sp, int v0, int v1, int64_t max, pair_b
                     if (!sp->pt->in[b] || !(same ? pr->def.self : pr->def.bodies) || !pair_box_overlap(&vb[a], &vb[b]))
                         continue;
                     if (same && hk_pairs_neighbours(w, pr, body[a], a, b)) continue;
-                    const double reach = hk_pairs_reach(pr, pr->rb, &a, 1, &b, 1);
-                    if (g_dist2(pr->qb + 3 * (int64_t)a, pr->qb + 3 * (int64_t)b) > reach * reach) continue;
-                    if (hk_pair_push(out, HK_PAIR_PP, a, b, b, b) != 0) return PAIR_SEARCH_MEMORY;
+                    const double reach = hk_pairs_reach(pr, pr->rc, &a, 1, &b, 1);
+                    const double d2 = g_dist2(pr->qc + 3 * (int64_t)a, pr->qc + 3 * (int64_t)b);
+                    if (d2 > reach * reach) continue;
+                    if (hk_pair_push(out, HK_PAIR_PP, a, b, b, b, sqrt(d2)) != 0) return PAIR_SEARCH_MEMORY;
                 }
             }
             if (out->n > max) return PAIR_SEARCH_TOO_MANY;
-            if (out->n > first) qsort(out->a + first, (size_t)(out->n - first), sizeof *out->a, hk_pair_cmp);
+            if (out->n > first && hk_pair_sort(out->a + first, out->d + first, out->n - first) != 0)
+                return PAIR_SEARCH_MEMORY;
         }
     }
     return 0;
@@ -96,7 +98,7 @@ static void search_task(const hk_team *tm, void *ctx)
 #define SEARCH_WEIGHT 8
 #define SEARCH_CHUNKS 8
 
-int hk_particle_search(hk_world *w, hk_pairs *pr, const pair_box *vb, const int32_t *body)
+int hk_particle_search(hk_world *w, const hk_pairs *pr, const pair_box *vb, const int32_t *body, pair_buf *out)
 {
     const int n = w->p.count;
     const int T = hk_pairs_team(w, SEARCH_WEIGHT * (int64_t)n), C = T > 1 ? SEARCH_CHUNKS * T : 1;
@@ -113,20 +115,9 @@ int hk_particle_search(hk_world *w, hk_pairs *pr, const pair_box *vb, const int3
     for (int c = 0; c < C; c++) total += sp.out[c].n;
     rc = PAIR_SEARCH_TOO_MANY;
     if (total > pr->def.max_pairs) goto done;
-    rc = PAIR_SEARCH_MEMORY;
-    if (pr->cappair < total + 1) {
-        hk_pair *p = realloc(pr->pair, (size_t)(total + 1) * sizeof *p);
-        if (!p) goto done;
-        pr->pair = p, pr->cappair = total + 1;
-    }
-    pr->npair = 0;
-    for (int c = 0; c < C; c++) {
-        if (sp.out[c].n) memcpy(pr->pair + pr->npair, sp.out[c].a, (size_t)sp.out[c].n * sizeof *sp.out[c].a);
-        pr->npair += sp.out[c].n;
-    }
-    rc = 0;
+    rc = hk_pair_gather(out, sp.out, C);
 done:
-    for (int c = 0; sp.out && c < C; c++) free(sp.out[c].a);
+    for (int c = 0; sp.out && c < C; c++) free(sp.out[c].a), free(sp.out[c].d);
     free(sp.out);
     hk_pair_grid_free(&g);
     hk_pair_tiles_free(&pt);
