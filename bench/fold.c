@@ -123,9 +123,9 @@ int main(int argc, char **argv)
     printf("n=%d integrator=%s threads=%d contact=%d steps=%d ms_per_step=%.3f cpu_ms_per_step=%.3f pairs=%lld "
            "touching=%lld candidates=%lld searches=%lld caught=%lld cg_iterations=%lld products=%lld vmax=%.3g "
            "broad_ms=%.3f forces_ms=%.3f safety_ms=%.3f state_hash=0x%016llx\n",
-           n, integrator, threads, contact, steps, 1e3 * t / steps, 1e3 * cpu / steps,
-           pr ? (long long)pr->npair : 0LL, (long long)on, pr ? (long long)pr->ncand : 0LL,
-           pr ? (long long)(pr->builds - builds) : 0LL, pr ? (long long)(pr->caught - caught) : 0LL, (long long)st.cg_total, (long long)st.products, vmax,
+           n, integrator, threads, contact, steps, 1e3 * t / steps, 1e3 * cpu / steps, pr ? (long long)pr->npair : 0LL,
+           (long long)on, pr ? (long long)pr->ncand : 0LL, pr ? (long long)(pr->builds - builds) : 0LL,
+           pr ? (long long)(pr->caught - caught) : 0LL, (long long)st.cg_total, (long long)st.products, vmax,
            1e3 * (p1.broad - prof.broad) / steps, 1e3 * (p1.forces - prof.forces) / steps,
            1e3 * (p1.safety - prof.safety) / steps, (unsigned long long)hk_world_state_hash(w));
     hk_world_destroy(w);

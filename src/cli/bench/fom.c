@@ -526,7 +526,7 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
         hk_mpi_barrier();
         const double t0 = now_s();
         hk_world_step(w);
-        hk_device_wait(w); /* a GPU's steps return before they end */
+        hk_device_wait(w);                                /* a GPU's steps return before they end */
         per = fmin(per, hk_mpi_max_double(now_s() - t0)); /* over MPI ranks: the slowest's, so all take S steps */
         if (s == 0) r->updates_per_step = hk_world_spring_updates(w) - u0;
     }
@@ -603,7 +603,8 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     return 0;
 }
 
-/* The same problem on the CPU on `threads` threads (the hash is the same for any count), untimed: the reference hash. */
+/* The same problem on the CPU on `threads` threads (the hash is the same for any count), untimed: the reference hash.
+ */
 static int reference_hash(const bench_opts *o, int scale, int threads, int64_t total_steps, uint64_t *hash)
 {
     char name[256];
@@ -762,7 +763,9 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
         if (over_ranks) snprintf(rk, sizeof rk, "ranks=%d ", r[i].ranks);
         printf("verify %sthreads=%d: state_hash %s the %s hash 0x%016" PRIx64 "; energy %.6g J -> %.6g J (%s)%s%s\n",
                rk, r[i].threads, hash_ok ? "equals" : "DIFFERS FROM",
-               r[i].gpu ? "CPU's" : launch > 1 ? "1-process 1-thread" : "1-thread",
+               r[i].gpu     ? "CPU's"
+               : launch > 1 ? "1-process 1-thread"
+                            : "1-thread",
                r[i].ref_hash, r[i].e_start, r[i].e_end, energy_ok ? "within bound" : "GREW PAST BOUND",
                r[i].blew_up ? "; BLEW UP: " : "", r[i].blew_up ? r[i].blowup : "");
         if (r[i].fom > r[best].fom) best = i;

@@ -12,7 +12,6 @@
 #include "soft.h"
 #include "team.h"
 
-
 /* d = the point at s on edge x0 x1 less the point at t on edge x2 x3 (an edge pair's closest points) */
 static void edge_gap(const double *x0, const double *x1, const double *x2, const double *x3, double s, double t,
                      double d[3])
@@ -291,8 +290,7 @@ static void evaluate_lanes(const pair_pass *pp, pair_chunk *ch, pair_runs *r, in
 {
     hk_pairs *pr = pp->pr;
     const int set = !(far < INFINITY);
-    pair_lane_in in = {
-        .xv = pr->xv, .th = pr->th, .k = pr->def.stiffness, .z2 = 2 * pr->def.damping_ratio, .set = set};
+    pair_lane_in in = {.xv = pr->xv, .th = pr->th, .k = pr->def.stiffness, .z2 = 2 * pr->def.damping_ratio, .set = set};
     for (int64_t kb = k0, ke; kb < k1; kb = ke) {
         const int kind = kb < pp->vt_end ? HK_PAIR_VT : HK_PAIR_EE; /* one kind a chunk (the triangle pairs first) */
         HK_ASSERT(pr->pair[kb].kind == kind);
@@ -443,12 +441,23 @@ static void friction_lanes(const pair_pass *pp, int64_t k0, int64_t q0, int64_t 
         for (int64_t b = a; b < e; b += 1 << 20) { /* (ranges of int size) */
             const int n = (int)(e - b < 1 << 20 ? e - b : 1 << 20);
             const int64_t i = k0 + b;
-            pair_friction_in in = {
-                .xv = pr->xv, .at = pr->at, .inv = pr->inv, .on = pr->on + i,
-                .fn = pr->ev.fn + i, .m = pr->ev.m + i, .pcand = pr->pcand, .pan = pr->pan, .anch = pr->anch,
-                .nanch = pr->nanch, .anch_next = pr->anch_next + q0 + b, .tf = pr->tf + 3 * (q0 + b),
-                .acc = acc, .mu = pr->def.friction, .h = pp->h, .first = pr->first,
-                .walk = hk_pairs_anchors_walk(pr)};
+            pair_friction_in in = {.xv = pr->xv,
+                                   .at = pr->at,
+                                   .inv = pr->inv,
+                                   .on = pr->on + i,
+                                   .fn = pr->ev.fn + i,
+                                   .m = pr->ev.m + i,
+                                   .pcand = pr->pcand,
+                                   .pan = pr->pan,
+                                   .anch = pr->anch,
+                                   .nanch = pr->nanch,
+                                   .anch_next = pr->anch_next + q0 + b,
+                                   .tf = pr->tf + 3 * (q0 + b),
+                                   .acc = acc,
+                                   .mu = pr->def.friction,
+                                   .h = pp->h,
+                                   .first = pr->first,
+                                   .walk = hk_pairs_anchors_walk(pr)};
             for (int c = 0; c < 4; c++) in.a[c] = pr->ev.a[c] + i;
             for (int c = 0; c < 3; c++) in.n[c] = pr->ev.n[c] + i, in.vr[c] = pr->ev.vr[c] + i;
             pp->lanes->friction(&in, n, part ? HK_PAIR_EE : HK_PAIR_VT);
@@ -496,7 +505,7 @@ static void touching_task(const hk_team *tm, void *ctx)
     pp->tslots[tm->t] = slots;
     hk_team_barrier(tm);
     if (tm->t == 0 && pr->first) pr->walk_next = lanes; /* the anchors this evaluation places, in pair order */
-    if (lanes && S == 1) { /* (the same choice on every task) */
+    if (lanes && S == 1) {                              /* (the same choice on every task) */
         if (tm->t == 0) {
             pr->unlisted = 1;
             sum_in_order(pp, pr->share[HK_SHARE_K0], pr->share[HK_SHARE_ON]);
@@ -577,8 +586,8 @@ int hk_pair_evals_room(hk_pair_evals *e, int64_t n)
 {
     if (n <= e->cap) return 0;
     const int64_t cap = n + n / 2 + 16;
-    double **arr[] = {&e->a[0], &e->a[1], &e->a[2], &e->a[3], &e->n[0], &e->n[1], &e->n[2],
-                      &e->fn,   &e->vr[0], &e->vr[1], &e->vr[2], &e->m};
+    double **arr[] = {&e->a[0], &e->a[1], &e->a[2],  &e->a[3],  &e->n[0],  &e->n[1],
+                      &e->n[2], &e->fn,   &e->vr[0], &e->vr[1], &e->vr[2], &e->m};
     const int na = (int)(sizeof arr / sizeof *arr);
     double *p = malloc((size_t)na * (size_t)cap * sizeof *p);
     if (!p) return -1;
@@ -616,7 +625,7 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
     const int team = hk_pairs_team(w, np);
     pair_pass pp = {w, pr, h, f, NULL, pr->lanes_set ? pr->lanes : hk_pair_lanes_of(w), np};
     const int lists = hk_pairs_team(w, pr->ninv); /* the tasks of the lists */
-    if (pp.lanes) { /* the first edge pair: the pairs are in kind order */
+    if (pp.lanes) {                               /* the first edge pair: the pairs are in kind order */
         int64_t lo = 0, hi = np;
         while (lo < hi) {
             const int64_t mid = lo + (hi - lo) / 2;
@@ -632,16 +641,16 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
         hk_pairs_room(&pr->lb, &pr->cap_lb, np + 1, sizeof *pr->lb) != 0 ||
         hk_pairs_room(&pr->xr, &pr->cap_xr, 3 * (int64_t)pr->ninv + 1, sizeof *pr->xr) != 0 ||
         hk_pairs_room(&pr->far, &pr->cap_far, 3 * (int64_t)team + 1, sizeof *pr->far) != 0 ||
-        (pp.lanes && (xv_room(pr, pr->ninv) != 0 ||
-                      hk_pairs_room(&pr->lbf, &pr->cap_lbf, np + 1, sizeof *pr->lbf) != 0 ||
-                      hk_pairs_room(&pr->chunk, &pr->cap_chunk, team, sizeof *pr->chunk) != 0 ||
-                      hk_pairs_room(&pr->acc, &pr->cap_acc, 3 * (int64_t)pr->ninv + 1, sizeof *pr->acc) != 0))) {
+        (pp.lanes &&
+         (xv_room(pr, pr->ninv) != 0 || hk_pairs_room(&pr->lbf, &pr->cap_lbf, np + 1, sizeof *pr->lbf) != 0 ||
+          hk_pairs_room(&pr->chunk, &pr->cap_chunk, team, sizeof *pr->chunk) != 0 ||
+          hk_pairs_room(&pr->acc, &pr->cap_acc, 3 * (int64_t)pr->ninv + 1, sizeof *pr->acc) != 0))) {
         pr->non = 0;
         w->step_failed = hk_fail_memory(w, "out of memory for the touching contact pairs");
         return;
     }
     pp.tslots = pr->share + (int64_t)HK_SHARE_N * team; /* after the shares */
-    if (pp.lanes && !pr->lbf_set) pr->lb_set = 0; /* the lanes' select reads lbf: set both (the same forces) */
+    if (pp.lanes && !pr->lbf_set) pr->lb_set = 0;       /* the lanes' select reads lbf: set both (the same forces) */
     hk_team_run(w, team, evaluate_task, &pp);
     pr->lb_set = 1, pr->lbf_set = pp.lanes != NULL;
     pr->non = 0;

@@ -28,7 +28,7 @@
  * (pair_kernels.h), the reference path none (evaluate alone).
  */
 
-#define PAIR_CHUNK 256 /* pairs a chunk spans */
+#define PAIR_CHUNK 256   /* pairs a chunk spans */
 #define PAIR_LANES_PAD 8 /* room past a chunk's entries: the widest lanes' tail */
 #define PAIR_LANES_ROW 8 /* doubles per particle in pair_lane_in.xv */
 
@@ -37,10 +37,10 @@ typedef struct pair_lane_in {
     const double *xv;  /* per particle of inv (PAIR_LANES_ROW each): its place now [m], velocity now [m/s] and
                         * inverse mass [1/kg]: (x, y, z, -, vx, vy, vz, 1 / m) (the fourth: pair_friction_in's) */
     const int32_t *at; /* per corner of the chunk's pairs, from its first (4 each): the particle's place in inv */
-    double th;           /* the thickness [m] */
-    double k;            /* the stiffness [N/m] */
-    double z2;           /* twice the damping ratio, 2 zeta [1] (hk_soft_make's first product) */
-    int set;             /* this evaluation sets the pairs' bounds (lb) */
+    double th;         /* the thickness [m] */
+    double k;          /* the stiffness [N/m] */
+    double z2;         /* twice the damping ratio, 2 zeta [1] (hk_soft_make's first product) */
+    int set;           /* this evaluation sets the pairs' bounds (lb) */
 } pair_lane_in;
 
 /* Pair statuses in a chunk. */
@@ -52,14 +52,14 @@ enum { PAIR_LANE_NONE = 0, PAIR_LANE_ACTS = 1, PAIR_LANE_ALONE = 2 };
 typedef struct pair_chunk {
     int32_t off[PAIR_CHUNK + PAIR_LANES_PAD];
     int32_t st[PAIR_CHUNK + PAIR_LANES_PAD];
-    int32_t hit[PAIR_CHUNK + PAIR_LANES_PAD]; /* the entries whose status is not PAIR_LANE_NONE, ascending */
-    double gap[PAIR_CHUNK + PAIR_LANES_PAD];           /* [m] */
-    double a[4][PAIR_CHUNK + PAIR_LANES_PAD];          /* the weights */
-    double n[3][PAIR_CHUNK + PAIR_LANES_PAD];          /* the unit normal */
-    double fn[PAIR_CHUNK + PAIR_LANES_PAD];            /* [N] */
-    double vr[3][PAIR_CHUNK + PAIR_LANES_PAD];         /* [m/s] */
-    double m[PAIR_CHUNK + PAIR_LANES_PAD];             /* [kg] */
-    double lb[PAIR_CHUNK + PAIR_LANES_PAD];            /* [m] */
+    int32_t hit[PAIR_CHUNK + PAIR_LANES_PAD];  /* the entries whose status is not PAIR_LANE_NONE, ascending */
+    double gap[PAIR_CHUNK + PAIR_LANES_PAD];   /* [m] */
+    double a[4][PAIR_CHUNK + PAIR_LANES_PAD];  /* the weights */
+    double n[3][PAIR_CHUNK + PAIR_LANES_PAD];  /* the unit normal */
+    double fn[PAIR_CHUNK + PAIR_LANES_PAD];    /* [N] */
+    double vr[3][PAIR_CHUNK + PAIR_LANES_PAD]; /* [m/s] */
+    double m[PAIR_CHUNK + PAIR_LANES_PAD];     /* [kg] */
+    double lb[PAIR_CHUNK + PAIR_LANES_PAD];    /* [m] */
     /* the passes' own (pair_lanes_isa.h: the geometry, then the distances and normals, then the law, each pass over
      * the whole chunk so that one vector's divisions and roots overlap the next one's): the nearest points' offset
      * d [m], the squared box distance [m^2], the corners' rows, and per vector of lanes its masks */
@@ -86,11 +86,11 @@ typedef struct pair_friction_in {
     int walk; /* the anchors are every touching pair's of these pairs, in pair order (hk_pairs_anchors_walk): a
                * pair's is found by walking them, else by pan and pcand */
     hk_pair_anchor *anch_next; /* the range's anchors to come (first evaluation), from its first pair's */
-    double *tf;  /* the range's forces [N], 3 each: the normal force and its friction; or, where acc is not NULL, */
-    double *acc; /* each corner's alpha times it added, pair by pair, to its particle's sum (3 each, per particle of
-                  * inv): pair_force.c's sum_in_order of a share's pairs, in that order [N] */
-    double mu, h;                     /* the friction coefficient [1] (> 0), the substep [s] */
-    int first;                        /* the substep's first evaluation: it places and drags the anchors */
+    double *tf;   /* the range's forces [N], 3 each: the normal force and its friction; or, where acc is not NULL, */
+    double *acc;  /* each corner's alpha times it added, pair by pair, to its particle's sum (3 each, per particle of
+                   * inv): pair_force.c's sum_in_order of a share's pairs, in that order [N] */
+    double mu, h; /* the friction coefficient [1] (> 0), the substep [s] */
+    int first;    /* the substep's first evaluation: it places and drags the anchors */
 } pair_friction_in;
 
 /* One instruction set's passes. */
@@ -108,6 +108,5 @@ typedef struct hk_pair_lanes {
     /* The range's n pairs of kind `kind`: their forces (tf), and where in->first their anchors (anch_next). */
     void (*friction)(const pair_friction_in *in, int n, int kind);
 } hk_pair_lanes;
-
 
 #endif

@@ -219,7 +219,7 @@ static int L64_SUFFIX(pair_eval)(const pair_lane_in *in, pair_chunk *ch, int n, 
         l64m acts = l64_lt(zero, zero), alone = acts;
         if (ch->box[i]) {
             for (int e = 0; e < 3; e++) d[e] = l64_load(ch->d[e] + i);
-            dist = l64_sqrt(l64_dot(d, d));                                                 /* g_norm */
+            dist = l64_sqrt(l64_dot(d, d));                                                       /* g_norm */
             const l64 gap = l64_sel(L64_SUFFIX(mask_of)(ch->inside[i]), dist, l64_set(INFINITY)); /* not inside */
             alone = l64_and(box, l64_or(L64_SUFFIX(mask_of)(ch->odd[i]), l64_not(l64_gt(dist, zero))));
             acts = l64_and(l64_and(box, l64_not(alone)), l64_lt(gap, th));
@@ -248,7 +248,7 @@ static int L64_SUFFIX(pair_eval)(const pair_lane_in *in, pair_chunk *ch, int n, 
                 inv = l64_add(inv, l64_mul(l64_mul(a[c], a[c]), v[3]));
             }
             const l64 m = l64_div(one, inv), vn = l64_dot(vr, n3);
-            const l64 c = ee ? zero : l64_mul(z2, l64_sqrt(l64_mul(k, m))); /* hk_soft_make; none for edges */
+            const l64 c = ee ? zero : l64_mul(z2, l64_sqrt(l64_mul(k, m)));       /* hk_soft_make; none for edges */
             const l64 fn = l64_sub(l64_mul(k, l64_sub(th, gap)), l64_mul(c, vn)); /* hk_soft_force */
             acts = l64_and(acts, l64_and(l64_gt(inv, zero), l64_gt(fn, zero)));
             l64_store(ch->fn + i, fn), l64_store(ch->m + i, m);
@@ -428,7 +428,7 @@ static void L64_SUFFIX(pair_friction)(const pair_friction_in *in, int n, int kin
                 for (int e = 0; e < 3; e++) in->tf[3 * (int64_t)(i + l) + e] = fo[e][l];
             if (!in->first) continue;
             hk_pair_anchor *an = &in->anch_next[i + l]; /* every pair of a first evaluation holds its anchor */
-            if (held >> l & 1) { /* the same pair's (its candidate's): its key */
+            if (held >> l & 1) {                        /* the same pair's (its candidate's): its key */
                 an->key = in->anch[ho[l]].key;
             } else {
                 an->key.kind = kind;

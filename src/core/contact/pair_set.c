@@ -276,8 +276,7 @@ static int corners(const hk_world *w, hk_pairs *pr)
     pr->lb_set = 0; /* new pairs: their bounds are set by the next evaluation */
     if (hk_pairs_room(&pr->place, &pr->cap_place, n + 1, sizeof *pr->place) != 0 ||
         hk_pairs_room(&pr->at, &pr->cap_at, 4 * np + 1, sizeof *pr->at) != 0 ||
-        hk_pairs_room(&pr->on, &pr->cap_on, np + 1, sizeof *pr->on) != 0 ||
-        hk_pair_evals_room(&pr->ev, np + 1) != 0)
+        hk_pairs_room(&pr->on, &pr->cap_on, np + 1, sizeof *pr->on) != 0 || hk_pair_evals_room(&pr->ev, np + 1) != 0)
         return -1;
     for (int i = 0; i < n; i++) pr->place[i] = -1;
     for (int64_t k = 0; k < np; k++)

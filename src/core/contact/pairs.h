@@ -228,15 +228,15 @@ typedef struct hk_pairs {
     float *lbf; /* per pair: lb rounded down to a float, what the lanes' select reads (lbf_set: for these bounds) */
     int lbf_set;
     struct pair_chunk *chunk;
-    double *acc; /* per particle of inv (3 each): its touching pairs' forces summed in pair order, without the lists
-                  * (one share, no solve: pair_force.c, sum_in_order) [N] */
+    double *acc;  /* per particle of inv (3 each): its touching pairs' forces summed in pair order, without the lists
+                   * (one share, no solve: pair_force.c, sum_in_order) [N] */
     int unlisted; /* the last evaluation summed its pairs without making on_start, on_slot and slot_a (there is no
                    * solve to read them) */
     const struct hk_pair_lanes *lanes; /* the passes the forces run where lanes_set (tests: hk_pair_lanes_use), */
     int lanes_set;                     /* else the world's kernel path's (hk_pair_lanes_of) */
-    int64_t builds; /* the frame qb set, since the world was made (0: at the next step) */
-    int64_t found;  /* the step it was set in (the world's step count before it) */
-    double skin;    /* the room rb leaves each particle beyond its step's bound then [m] (pair_set.c, next_skin) */
+    int64_t builds;                    /* the frame qb set, since the world was made (0: at the next step) */
+    int64_t found;                     /* the step it was set in (the world's step count before it) */
+    double skin; /* the room rb leaves each particle beyond its step's bound then [m] (pair_set.c, next_skin) */
     /* the step's pairs, chosen among the candidates with room beyond the step's bounds, and kept while every
      * particle's step stays within it (pair_set.c, select_step) */
     double *qs;     /* per particle (all): its place at the start of the step they were chosen in [m] (3 each) */
@@ -252,7 +252,7 @@ typedef struct hk_pairs {
     int32_t *anc, *pan;
     hk_pair_anchor *anch, *anch_next;
     int64_t nanch;
-    int first;     /* the next force evaluation is its substep's first: it places, drags and lets go of anchors */
+    int first; /* the next force evaluation is its substep's first: it places, drags and lets go of anchors */
     /* the anchors held were placed, every touching pair's in pair order, by the friction in lanes (walk; at the
      * selected-th choice of the pairs after the builds-th search: hk_pairs_anchors_commit), so that the friction
      * finds a pair's by walking them beside the touching pairs, without pan and pcand, and pan is set only where
@@ -268,8 +268,8 @@ typedef struct hk_pairs {
     char *held;
     int *parent;
     int64_t cap_sel_n, cap_sel_d;
-    int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_kd, cap_inv, cap_on_start, cap_xs,
-        cap_x0, cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist, cap_past;
+    int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_kd, cap_inv, cap_on_start, cap_xs, cap_x0,
+        cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist, cap_past;
     int64_t cap_lb, cap_xr, cap_far, cap_xv, cap_chunk, cap_acc, cap_lbf;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent, cap_path;
     int64_t cap_pcand, cap_anc, cap_pan, cap_anch, cap_anch_next;

@@ -61,10 +61,23 @@ static int plan_body(hk_world *w, hk_device *d, int b)
     int n = 0;
     for (int q = 0; q < sp->nfam; q++) {
         const hk_family *f = &w->families[sp->fam[q]];
-        fam[q] = (hkd_fam){.offset = f->offset, .di = f->di, .dj = f->dj, .dk = f->dk, .i0 = f->i0, .i1 = f->i1,
-                           .j0 = f->j0, .j1 = f->j1, .k0 = f->k0, .k1 = f->k1, .k = f->k, .c = f->c, .rest = f->rest,
-                           .break_ratio = f->break_ratio, .model = (int)f->params.damping_model,
-                           .behaviour = (int)f->params.behaviour, .broken = d->broken[sp->fam[q]]};
+        fam[q] = (hkd_fam){.offset = f->offset,
+                           .di = f->di,
+                           .dj = f->dj,
+                           .dk = f->dk,
+                           .i0 = f->i0,
+                           .i1 = f->i1,
+                           .j0 = f->j0,
+                           .j1 = f->j1,
+                           .k0 = f->k0,
+                           .k1 = f->k1,
+                           .k = f->k,
+                           .c = f->c,
+                           .rest = f->rest,
+                           .break_ratio = f->break_ratio,
+                           .model = (int)f->params.damping_model,
+                           .behaviour = (int)f->params.behaviour,
+                           .broken = d->broken[sp->fam[q]]};
         for (int c = 0; c < 3; c++) fam[q].D[c] = f->rest_vec[c];
         if (sp->dr[q] > 0) term[n++] = (hkd_term){q, 1};
     }
@@ -182,7 +195,8 @@ int hk_dev_upload(hk_world *w)
     hk_device *d = w->device;
     const size_t bytes = (size_t)w->p.count * sizeof(hk_real);
     hk_particles *p = &w->p;
-    hk_real *const q[3] = {p->qx, p->qy, p->qz}, *const v[3] = {p->vx, p->vy, p->vz}, *const f[3] = {p->fx, p->fy, p->fz};
+    hk_real *const q[3] = {p->qx, p->qy, p->qz}, *const v[3] = {p->vx, p->vy, p->vz},
+                   *const f[3] = {p->fx, p->fy, p->fz};
     d->cur = 0;
     for (int c = 0; c < 3; c++) {
         put(d, d->q[0][c], q[c], bytes);
@@ -208,7 +222,8 @@ void hk_dev_pull(hk_world *w)
     if (!d->failed && d->drv->wait(d->ctx) != 0) failed(d, "the device's passes failed");
     const size_t bytes = (size_t)w->p.count * sizeof(hk_real);
     hk_particles *p = &w->p;
-    hk_real *const q[3] = {p->qx, p->qy, p->qz}, *const v[3] = {p->vx, p->vy, p->vz}, *const f[3] = {p->fx, p->fy, p->fz};
+    hk_real *const q[3] = {p->qx, p->qy, p->qz}, *const v[3] = {p->vx, p->vy, p->vz},
+                   *const f[3] = {p->fx, p->fy, p->fz};
     for (int c = 0; c < 3; c++) {
         get(d, q[c], d->q[d->cur][c], bytes);
         get(d, v[c], d->v[d->cur][c], bytes);

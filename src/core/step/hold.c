@@ -56,14 +56,7 @@ static void shift_list(hk_family *f, int delta)
 /* Drops what list family f holds: another rank holds its body. Its description (kind, parameters, total) stays. */
 static void drop_list(hk_family *f)
 {
-    free(f->broken_mem);
-    free(f->a);
-    free(f->b);
-    hk_free_reals(f->rest_list);
-    hk_free_reals(f->rvec[0]);
-    free(f->colour_start);
-    free(f->near_end);
-    free(f->band_start);
+    hk_family_free(f);
     f->broken_mem = f->broken = NULL;
     f->a = f->b = NULL;
     f->rest_list = f->rvec[0] = f->rvec[1] = f->rvec[2] = NULL;
