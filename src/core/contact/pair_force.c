@@ -499,8 +499,10 @@ static void touching_task(const hk_team *tm, void *ctx)
         int32_t c = 0;
         for (int s = 0; s < S; s++) c += pr->hist[(int64_t)s * ninv + j];
         slots += c;
-        double *row = pr->xv + PAIR_LANES_ROW * (int64_t)j; /* what the friction's share of the mass reads */
-        if (lanes) row[3] = row[7] > 0 ? c : 0;
+        if (lanes) { /* what the friction's share of the mass reads (xv is there only for the lanes) */
+            double *row = pr->xv + PAIR_LANES_ROW * (int64_t)j;
+            row[3] = row[7] > 0 ? c : 0;
+        }
     }
     pp->tslots[tm->t] = slots;
     hk_team_barrier(tm);
