@@ -26,32 +26,16 @@ from collections import Counter
 import vtkmodules.vtkCommonCore as core
 import vtkmodules.vtkIOXML as vx
 
+import vtk_read
+
 
 def fail(msg):
     print("check_frames_pvtp: FAIL: " + msg)
     sys.exit(1)
 
 
-class Errors:
-    """Collects VTK errors and warnings of a reader."""
-
-    def __init__(self, obj):
-        self.seen = []
-        for ev in ("ErrorEvent", "WarningEvent"):
-            obj.AddObserver(ev, self.on)
-
-    def on(self, obj, ev):
-        self.seen.append(ev)
-
-
 def read(reader_cls, path):
-    r = reader_cls()
-    errors = Errors(r)
-    r.SetFileName(path)
-    r.Update()
-    if errors.seen or r.GetErrorCode():
-        fail(f"{path}: VTK reported {errors.seen or r.GetErrorCode()}")
-    return r.GetOutput()
+    return vtk_read.read(reader_cls, path, fail)
 
 
 def bits(x):

@@ -26,6 +26,8 @@ import vtkmodules.vtkCommonCore as core
 import vtkmodules.vtkCommonDataModel as dm
 import vtkmodules.vtkIOXML as vx
 
+import vtk_read
+
 FOUR = """world
  gravity 0 -9.81 0
 end
@@ -72,26 +74,8 @@ def fail(msg):
     sys.exit(1)
 
 
-class Errors:
-    """Collects VTK errors and warnings of a reader."""
-
-    def __init__(self, obj):
-        self.seen = []
-        for ev in ("ErrorEvent", "WarningEvent"):
-            obj.AddObserver(ev, self.on)
-
-    def on(self, obj, ev):
-        self.seen.append(ev)
-
-
 def read(reader_cls, path):
-    r = reader_cls()
-    errors = Errors(r)
-    r.SetFileName(path)
-    r.Update()
-    if errors.seen or r.GetErrorCode():
-        fail(f"{path}: VTK reported {errors.seen or r.GetErrorCode()}")
-    return r.GetOutput()
+    return vtk_read.read(reader_cls, path, fail)
 
 
 def body_of(p):

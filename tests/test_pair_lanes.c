@@ -167,7 +167,6 @@ static void same_state(const hk_world *a, const hk_world *b, const char *path)
         if (!same(x[c], y[c], n, sizeof(hk_real), c < 3 ? "q" : "v", path)) fail();
 }
 
-
 /* One force evaluation of every variant's pairs now, into zeroed forces, compared (each particle's sum too). */
 static void evaluate_all(variants *v)
 {
@@ -240,8 +239,7 @@ static void test_semi_implicit_against_reference(void **state)
         variants v = make(20, "  integrator semi_implicit_euler\n  dt 2e-5\n", 0.3, 7 + (uint64_t)threads, threads);
         step_all(&v, 6);
         const hk_pairs *p0 = hk_pairs_of(v.w[0]);
-        print_message("%d thread(s): %lld pairs, %lld touching\n", threads, (long long)p0->npair,
-                      (long long)p0->non);
+        print_message("%d thread(s): %lld pairs, %lld touching\n", threads, (long long)p0->npair, (long long)p0->non);
         assert_true(p0->non > 100);
         for (int trial = 0; trial < 8; trial++) {
             for (int k = 0; k < VARIANTS; k++)

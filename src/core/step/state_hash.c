@@ -45,7 +45,7 @@ uint64_t hk_world_state_hash(const hk_world *w)
 {
     /* the positions x, then y, then z of every particle, as doubles, then the velocities as stored, each
      * coordinate over the particles in order (a distributed world's pieces relayed in that order: part.h) */
-    hk_state_read(w); /* a device's newer state (core/device) */
+    hk_state_read(w);                    /* a device's newer state (core/device) */
     uint64_t h = 1469598103934665603ull; /* FNV-1a offset basis */
     for (int c = 0; c < 6; c++) {
         hash_pass hp = {w, c};

@@ -188,7 +188,7 @@ int hk_world_check_stats(const hk_world *w, double stretch_limit, hk_blowup *out
     int64_t failed = w->step_failed; /* a step that failed on any rank (every rank goes on to the same verdict) */
     hk_part_reduce(w, &failed, 1, HK_REDUCE_MIN_I64);
     if (failed) {
-        b.cause = failed == HK_ERR_DIVERGED       ? "implicit solve broke down"
+        b.cause = failed == HK_ERR_DIVERGED      ? "implicit solve broke down"
                   : failed == HK_ERR_UNSUPPORTED ? "a step could not be taken on the device"
                                                  : "a step could not be taken (out of memory)";
         *out = b;
