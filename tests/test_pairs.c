@@ -518,8 +518,9 @@ static void test_too_many_pairs_refused(void **state)
 }
 
 /* The pairs' invariants (pair_check.h, checked by the contact passes in checking builds): the pairs of two cloths
- * 4.5 mm apart hold them, and the validator finds each kind of fault put into them: two pairs swapped, a pair
- * twice, a particle out of range, a pair of topological neighbours (a particle against its own triangle). */
+ * 4.5 mm apart hold them, and the validators find each kind of fault put into them: two pairs swapped, a pair
+ * twice, a particle out of range, a pair of topological neighbours (a particle against its own triangle); and of
+ * two cloths 3 mm apart, a candidate that touches left out of the pairs. */
 static void test_pairs_invariants_checked(void **state)
 {
     (void)state;
@@ -548,6 +549,23 @@ static void test_pairs_invariants_checked(void **state)
     assert_non_null(strstr(why, "joins topological neighbours"));
     pr->pair[0] = p0;
     assert_int_equal(hk_pairs_validate(w, pr, why, sizeof why), 0);
+    assert_int_equal(hk_pairs_validate_selection(pr, why, sizeof why), 0);
+    hk_world_destroy(w);
+    /* the selection: no candidate left out can touch in the step; of two cloths 3 mm apart, within the 4 mm
+     * thickness, a pair left out is found */
+    w = two_squares(0.003, "");
+    hk_test_steps(w, 1);
+    pr = hk_pairs_of(w);
+    assert_true(pr->npair > 0);
+    assert_int_equal(hk_pairs_validate_selection(pr, why, sizeof why), 0);
+    const int64_t k = pr->pcand[0];
+    assert_int_equal(pr->sel[k], 1);
+    pr->sel[k] = 0;
+    assert_int_equal(hk_pairs_validate_selection(pr, why, sizeof why), -1);
+    print_message("found: %s\n", why);
+    assert_non_null(strstr(why, "is left out of the step's pairs but can come within the thickness"));
+    pr->sel[k] = 1;
+    assert_int_equal(hk_pairs_validate_selection(pr, why, sizeof why), 0);
     hk_world_destroy(w);
 }
 

@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "pair_search.h"
 
@@ -65,4 +66,27 @@ int hk_pairs_validate(const hk_world *w, const hk_pairs *pr, char *why, size_t l
             return -1;
         }
     return 0;
+}
+
+int hk_pairs_validate_selection(const hk_pairs *pr, char *why, size_t len)
+{
+    double *b = malloc(((size_t)pr->nq + 1) * sizeof *b);
+    if (!b) {
+        snprintf(why, len, "out of memory for the check of the step's pairs");
+        return -1;
+    }
+    for (int i = 0; i < pr->nq; i++) b[i] = g_max(0, pr->b[i] - 1e-6 * pr->th);
+    int64_t k = 0;
+    for (; k < pr->ncand; k++) {
+        const hk_pair *pa = &pr->cand[k];
+        if (pr->sel[k] == 0 && hk_pairs_meet_within(pr, pr->q0, pa, sqrt(hk_pairs_gap2_at(pr->q0, pa)), b, b)) break;
+    }
+    free(b);
+    if (k == pr->ncand) return 0;
+    const hk_pair *pa = &pr->cand[k];
+    snprintf(why, len,
+             "candidate %" PRId64 " (kind %d, particles %d %d %d %d) is left out of the step's pairs but can come "
+             "within the thickness in the step",
+             k, (int)pa->kind, (int)pa->p[0], (int)pa->p[1], (int)pa->p[2], (int)pa->p[3]);
+    return -1;
 }

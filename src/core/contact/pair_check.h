@@ -13,4 +13,10 @@
  * corner's place among the pairs' particles (at) in range and naming that particle, those particles ascending. */
 int hk_pairs_validate(const hk_world *w, const hk_pairs *pr, char *why, size_t len);
 
+/* 0 if every candidate of pr left out of the step's pairs cannot come within the thickness while each particle stays
+ * within its step's bound b of its place at the step's start (hk_pairs_meet_within from there, its distance then;
+ * the bounds less a millionth of the thickness, for the rounding of the judgements' own bounds), so that the pairs
+ * hold every pair that can touch in the step; else -1 with the first that can in why (len bytes). */
+int hk_pairs_validate_selection(const hk_pairs *pr, char *why, size_t len);
+
 #endif

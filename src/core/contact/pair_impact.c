@@ -226,13 +226,13 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
     char *held = pr->held;
     int *parent = pr->parent;
     memset(held, 0, (size_t)pr->ninv);
-    /* the pairs' particles' mean motion since the pairs were chosen (qs), at the substep's start and at its end,
+    /* the pairs' particles' mean motion since the pairs were chosen (qa), at the substep's start and at its end,
      * then the farthest any moved beyond it */
     double s0[3] = {0, 0, 0}, s1[3] = {0, 0, 0}, far = 0;
     for (int j = 0, b = 0; j < pr->ninv; j++) { /* the substep's mean velocity */
         double x1[3];
         const int i = pr->inv[j];
-        const double *qs = pr->qs + 3 * (int64_t)i, *x0 = pr->x0 + 3 * (int64_t)j;
+        const double *qs = pr->qa + 3 * (int64_t)i, *x0 = pr->x0 + 3 * (int64_t)j;
         while (i >= w->bodies[b].first + w->bodies[b].count) b++; /* its body: inv ascends, the bodies' ranges too */
         hk_particle_position(w, &w->bodies[b], i, x1);
         for (int d = 0; d < 3; d++) {
@@ -242,14 +242,14 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
     }
     for (int d = 0; pr->ninv > 0 && d < 3; d++) s0[d] /= pr->ninv, s1[d] /= pr->ninv;
     for (int j = 0; j < pr->ninv; j++) {
-        const double *qs = pr->qs + 3 * (int64_t)pr->inv[j], *x0 = pr->x0 + 3 * (int64_t)j;
+        const double *qs = pr->qa + 3 * (int64_t)pr->inv[j], *x0 = pr->x0 + 3 * (int64_t)j;
         double a[3], b[3];
         for (int d = 0; d < 3; d++) a[d] = x0[d] - qs[d] - s0[d], b[d] = x0[d] + h * u0[3 * j + d] - qs[d] - s1[d];
         far = g_max(far, g_max(g_dot(a, a), g_dot(b, b)));
     }
     far = sqrt(far);
     const double eps = 1e-3 * pr->th;
-    /* Every pair's two sides were at least d0_min apart when they were chosen (qs), and every point of a side stays
+    /* Every pair's two sides were at least d0_min apart when they were chosen (qa), and every point of a side stays
      * within far of its place then moved by the mean motion (which leaves the distances as they are) over the
      * substep (its corners, and that mean, move on straight lines): where that leaves them more than 2 eps apart, no
      * pair can meet, and the sweep, which would find nothing, is left out. */

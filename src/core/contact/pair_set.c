@@ -11,6 +11,7 @@
 #include "check.h"
 #include "faces.h"
 #include "geometry.h"
+#include "pair_check.h"
 #include "pair_grid.h"
 #include "pair_search.h"
 #include "springs.h"
@@ -34,7 +35,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->cand2), free(pr->cd2);
     free(pr->qc), free(pr->rc), free(pr->mc), free(pr->skc), free(pr->fc), free(pr->dirty);
     free(pr->lb), free(pr->xr), free(pr->far), free(pr->xv), free(pr->chunk), free(pr->acc), free(pr->lbf);
-    free(pr->sel), free(pr->sel_n), free(pr->sel_d);
+    free(pr->sel), free(pr->sg), free(pr->sel2), free(pr->sg2), free(pr->sel_n), free(pr->sel_d);
     free(pr->inv);
     free(pr->past);
     free(pr->place);
@@ -64,6 +65,10 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->mv);
     free(pr->qs);
     free(pr->bs);
+    free(pr->ms);
+    free(pr->moved);
+    free(pr->qa);
+    free(pr->dq);
     free(pr->pcand);
     free(pr->anc);
     free(pr->pan);
@@ -368,24 +373,40 @@ static int merge(hk_pairs *pr, const pair_buf *found)
         if (!c) return -1;
         pr->cand2 = c, pr->cap_cand2 = need;
     }
-    if (hk_pairs_room(&pr->cd2, &pr->cap_cd2, need, sizeof *pr->cd2) != 0) return -1;
+    if (hk_pairs_room(&pr->cd2, &pr->cap_cd2, need, sizeof *pr->cd2) != 0 ||
+        hk_pairs_room(&pr->sel2, &pr->cap_sel2, need, sizeof *pr->sel2) != 0 ||
+        hk_pairs_room(&pr->sg2, &pr->cap_sg2, need, sizeof *pr->sg2) != 0)
+        return -1;
     int64_t m = 0, j = 0;
     for (int64_t k = 0; k <= pr->ncand; k++) {
         const hk_pair *pa = k < pr->ncand ? &pr->cand[k] : NULL;
         if (pa && (pr->dirty[pa->p[0]] | pr->dirty[pa->p[1]] | pr->dirty[pa->p[2]] | pr->dirty[pa->p[3]])) continue;
         for (; j < found->n && (!pa || hk_pair_order(&found->a[j], pa) < 0); j++) /* the new before it */
-            pr->cand2[m] = found->a[j], pr->cd2[m++] = found->d[j];
+            pr->cand2[m] = found->a[j], pr->cd2[m] = found->d[j], pr->sel2[m++] = 2;
         if (pa) {
             HK_ASSERT(j == found->n || hk_pair_order(&found->a[j], pa) > 0); /* found again: it was flagged */
-            pr->cand2[m] = *pa, pr->cd2[m++] = pr->cd[k];
+            pr->cand2[m] = *pa, pr->cd2[m] = pr->cd[k], pr->sel2[m] = pr->sel[k], pr->sg2[m++] = pr->sg[k];
         }
     }
     hk_pair *t = pr->cand;
-    double *d = pr->cd;
-    const int64_t ct = pr->capcand, dt = pr->cap_cd;
+    double *d = pr->cd, *g = pr->sg;
+    uint8_t *e = pr->sel;
+    const int64_t ct = pr->capcand, dt = pr->cap_cd, gt = pr->cap_sg, et = pr->cap_sel;
     pr->cand = pr->cand2, pr->capcand = pr->cap_cand2, pr->cd = pr->cd2, pr->cap_cd = pr->cap_cd2;
+    pr->sel = pr->sel2, pr->cap_sel = pr->cap_sel2, pr->sg = pr->sg2, pr->cap_sg = pr->cap_sg2;
     pr->cand2 = t, pr->cap_cand2 = ct, pr->cd2 = d, pr->cap_cd2 = dt;
+    pr->sel2 = e, pr->cap_sel2 = et, pr->sg2 = g, pr->cap_sg2 = gt;
     pr->ncand = m;
+    return 0;
+}
+
+/* Every candidate not yet judged (a search of every particle replaced them); 0 or -1 (out of memory). */
+static int unjudged(hk_pairs *pr)
+{
+    if (hk_pairs_room(&pr->sel, &pr->cap_sel, pr->ncand + 1, sizeof *pr->sel) != 0 ||
+        hk_pairs_room(&pr->sg, &pr->cap_sg, pr->ncand + 1, sizeof *pr->sg) != 0)
+        return -1;
+    memset(pr->sel, 2, (size_t)pr->ncand);
     return 0;
 }
 
@@ -486,6 +507,7 @@ static int refresh(hk_world *w, hk_pairs *pr, int flagged)
         free(pr->cand), free(pr->cd);
         pr->cand = found.a, pr->cd = found.d, pr->ncand = found.n, pr->capcand = pr->cap_cd = found.cap;
         found = (pair_buf){0};
+        if (unjudged(pr) != 0) rc = PAIR_SEARCH_MEMORY;
     } else if (rc == 0 && merge(pr, &found) != 0)
         rc = PAIR_SEARCH_MEMORY;
     free(found.a), free(found.d);
@@ -495,27 +517,37 @@ static int refresh(hk_world *w, hk_pairs *pr, int flagged)
     return hk_pairs_anchors_remap(pr) != 0 ? PAIR_SEARCH_MEMORY : 0;
 }
 
-/* The step's pairs, as one task would take them: each task tests its share of the candidates (hk_pairs_overlaps,
- * then, where that cannot rule a candidate out, its two sides' distance at the step's start itself against the
- * thickness and their reach, which the frame of the candidates' distance cd, older than the step for most, leaves
- * looser) and counts those kept (and the smallest of those distances), then, after every task's count, writes its
- * own in candidate order from where the tasks before it end. */
+/* The step's pairs, as one task would take them: each task takes its share of the candidates, keeps the judgement
+ * of one none of whose particles moved (its particles keep within their reach of qs, so it holds), judges the
+ * others (hk_pairs_meet_within from the candidates' frame: cd, ms; where that cannot rule a candidate out, its two
+ * sides' distance at qs itself against the thickness and their reach bs, which the frame of the candidates'
+ * distance, older than qs for most, leaves looser) and counts those kept (and the smallest of those distances),
+ * then, after every task's count, writes its own in candidate order from where the tasks before it end. */
 static void select_task(const hk_team *tm, void *ctx)
 {
     hk_pairs *pr = ctx;
     const int64_t a = pr->ncand * tm->t / tm->T, e = pr->ncand * (tm->t + 1) / tm->T;
+    const uint8_t *moved = pr->moved;
     int64_t n = 0;
     double dmin = INFINITY;
     for (int64_t k = a; k < e; k++) {
         const hk_pair *pa = &pr->cand[k];
-        int in = hk_pairs_overlaps(pr, k, pr->bs, pr->room); /* the pairs, while they hold */
-        if (in) {
-            const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
-            const double d = sqrt(hk_pairs_gap2_at(pr->q0, pa));
-            in = d <= hk_pairs_reach(pr, pr->bs, pa->p, split, pa->p + split, 4 - split);
-            if (in) n++, dmin = g_min(dmin, d);
+        const int32_t *c = pa->p;
+        if (pr->sel[k] > 1 || (moved[c[0]] | moved[c[1]] | moved[c[2]] | moved[c[3]])) { /* judged anew */
+            int in = hk_pairs_meet_within(pr, pr->qs, pa, pr->cd[k], pr->ms, pr->bs);
+            if (in) {
+                const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
+                pr->sg[k] = sqrt(hk_pairs_gap2_at(pr->qs, pa));
+                in = pr->sg[k] <= hk_pairs_reach(pr, pr->bs, c, split, c + split, 4 - split);
+            }
+            pr->sel[k] = (uint8_t)in;
         }
-        pr->sel[k] = (uint8_t)in;
+        if (pr->sel[k]) { /* its distance at qa is at least that at qs less how far its sides' corners moved since */
+            const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
+            double da = 0, db = 0;
+            for (int q = 0; q < 4; q++) *(q < split ? &da : &db) = g_max(q < split ? da : db, pr->dq[c[q]]);
+            n++, dmin = g_min(dmin, pr->sg[k] - da - db);
+        }
     }
     pr->sel_n[tm->t] = n, pr->sel_d[tm->t] = dmin;
     hk_team_barrier(tm);
@@ -541,15 +573,32 @@ static double next_room(const hk_world *w, const hk_pairs *pr)
 }
 
 /* The step's pairs: the candidates whose boxes can overlap while they hold, each particle's reach its step's bound
- * and the room (on the world's team, kept in candidate order), then their particles. 0 or -1. */
+ * and the room (on the world's team, kept in candidate order), then their particles. A particle whose step keeps
+ * within the reach it was last judged with keeps it (and its place then, qs), so that the judgements of its
+ * candidates hold; the others take their place now and this step's reach: those that left it, those more than the
+ * room from qs (the safety net's d0_min, a bound from qs, stays near the distances now) and those whose reach is
+ * more than twice this step's (it would keep far pairs). 0 or -1. */
 static int select_step(const hk_world *w, hk_pairs *pr)
 {
     const int n = w->p.count;
     pr->room = next_room(w, pr);
     pr->chosen = w->steps;
     pr->selected++;
-    memcpy(pr->qs, pr->q0, (size_t)(3 * n) * sizeof *pr->qs);
-    for (int i = 0; i < n; i++) pr->bs[i] = pr->b[i] + pr->room;
+    for (int i = 0; i < n; i++) {
+        double *qs = pr->qs + 3 * (int64_t)i;
+        const double *q0 = pr->q0 + 3 * (int64_t)i, *qc = pr->qc + 3 * (int64_t)i;
+        const double d2 = g_dist2(q0, qs), r = pr->room;
+        pr->moved[i] =
+            (uint8_t)(!hk_root_plus_within(d2, pr->b[i], pr->bs[i]) || d2 > r * r || pr->bs[i] > 2 * (pr->b[i] + r));
+        if (pr->moved[i]) {
+            for (int c = 0; c < 3; c++) qs[c] = q0[c];
+            pr->bs[i] = pr->b[i] + pr->room;
+        }
+        const double d[3] = {qs[0] - qc[0] - pr->sc[0], qs[1] - qc[1] - pr->sc[1], qs[2] - qc[2] - pr->sc[2]};
+        pr->ms[i] = sqrt(g_dot(d, d)) + pr->bs[i];
+        pr->dq[i] = pr->moved[i] ? 0 : sqrt(g_dist2(q0, qs));
+    }
+    memcpy(pr->qa, pr->q0, (size_t)(3 * n) * sizeof *pr->qa);
     pr->pairs_hold = 1;
     const int team = hk_pairs_team(w, pr->ncand);
     if (pr->cappair < pr->ncand) {
@@ -557,8 +606,7 @@ static int select_step(const hk_world *w, hk_pairs *pr)
         if (!p) return -1;
         pr->pair = p, pr->cappair = pr->ncand + 1;
     }
-    if (hk_pairs_room(&pr->sel, &pr->cap_sel, pr->ncand + 1, sizeof *pr->sel) != 0 ||
-        hk_pairs_room(&pr->pcand, &pr->cap_pcand, pr->ncand + 1, sizeof *pr->pcand) != 0 ||
+    if (hk_pairs_room(&pr->pcand, &pr->cap_pcand, pr->ncand + 1, sizeof *pr->pcand) != 0 ||
         hk_pairs_room(&pr->sel_n, &pr->cap_sel_n, team, sizeof *pr->sel_n) != 0 ||
         hk_pairs_room(&pr->sel_d, &pr->cap_sel_d, team, sizeof *pr->sel_d) != 0)
         return -1;
@@ -613,7 +661,8 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
     if (surfaces(w, pr) != 0) return hk_fail_memory(w, "out of memory for the bodies' contact surfaces");
     const int n = w->p.count;
     if (!pr->q0 || pr->nq != n) { /* the particles' arrays, for this count */
-        free(pr->q0), free(pr->b), free(pr->qb), free(pr->rb), free(pr->mv), free(pr->qs), free(pr->bs);
+        free(pr->q0), free(pr->b), free(pr->qb), free(pr->rb), free(pr->mv), free(pr->qs), free(pr->bs), free(pr->ms);
+        free(pr->moved), free(pr->qa), free(pr->dq);
         free(pr->qc), free(pr->rc), free(pr->mc), free(pr->skc), free(pr->fc), free(pr->dirty);
         pr->q0 = calloc(3 * (size_t)n + 1, sizeof *pr->q0); /* zero: a particle that takes no part keeps them */
         pr->b = calloc((size_t)n + 1, sizeof *pr->b);
@@ -622,14 +671,18 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
         pr->mv = calloc((size_t)n + 1, sizeof *pr->mv);
         pr->qs = calloc(3 * (size_t)n + 1, sizeof *pr->qs);
         pr->bs = calloc((size_t)n + 1, sizeof *pr->bs);
+        pr->ms = calloc((size_t)n + 1, sizeof *pr->ms);
+        pr->moved = calloc((size_t)n + 1, sizeof *pr->moved);
+        pr->qa = calloc(3 * (size_t)n + 1, sizeof *pr->qa);
+        pr->dq = calloc((size_t)n + 1, sizeof *pr->dq);
         pr->qc = calloc(3 * (size_t)n + 1, sizeof *pr->qc);
         pr->rc = calloc((size_t)n + 1, sizeof *pr->rc);
         pr->mc = calloc((size_t)n + 1, sizeof *pr->mc);
         pr->skc = calloc((size_t)n + 1, sizeof *pr->skc);
         pr->fc = calloc((size_t)n + 1, sizeof *pr->fc);
         pr->dirty = calloc((size_t)n + 1, sizeof *pr->dirty);
-        if (!pr->q0 || !pr->b || !pr->qb || !pr->rb || !pr->mv || !pr->qs || !pr->bs || !pr->qc || !pr->rc || !pr->mc ||
-            !pr->skc || !pr->fc || !pr->dirty)
+        if (!pr->q0 || !pr->b || !pr->qb || !pr->rb || !pr->mv || !pr->qs || !pr->bs || !pr->ms || !pr->moved ||
+            !pr->qa || !pr->dq || !pr->qc || !pr->rc || !pr->mc || !pr->skc || !pr->fc || !pr->dirty)
             return hk_fail_memory(w, "out of memory for the contact pairs");
         pr->nq = n;
         pr->builds = 0;
@@ -663,10 +716,12 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
     pr->surfaces_changed = 0;
     if (pr->pairs_hold) {
         pr->non = 0; /* none touch before the step's first evaluation */
+        HK_VALIDATE(hk_pairs_validate_selection, pr);
         return 0;
     }
     if (select_step(w, pr) != 0)
         return hk_fail_memory(w, "out of memory for the contact pairs (%lld)", (long long)pr->npair);
+    HK_VALIDATE(hk_pairs_validate_selection, pr);
     return 0;
 }
 
@@ -711,6 +766,7 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
         w->step_failed = hk_fail_memory(w, "out of memory for the contact pairs (%lld)", (long long)pr->ncand);
         return 0;
     }
+    HK_VALIDATE(hk_pairs_validate_selection, pr);
     for (int j = 0; j < pr->ninv; j++) /* swept from the step's start */
         for (int c = 0; c < 3; c++) pr->x0[3 * j + c] = pr->q0[3 * (int64_t)pr->inv[j] + c];
     return 1;

@@ -46,7 +46,11 @@
  * The step's pairs are the candidates whose boxes can meet within the
  * thickness, each particle's widened by its step's bound and a smaller
  * room (next_room), kept while every particle's step stays within that
- * reach: a resting body chooses them again rarely. Where a particle moves
+ * reach: a resting body chooses them again rarely. When they are chosen
+ * again, only the particles whose step left their reach take it anew, and
+ * only the candidates of those particles (and those found since) are
+ * judged again: the others' judgements hold while their particles keep
+ * within their reach. Where a particle moves
  * past its step's bound (a spring's pull the bound did not foresee), a
  * kept pair acts only if that step's bounds let it (hk_pairs_in_step,
  * judged from its own frame of places, qb: pair_set.c, starts), so which
@@ -163,11 +167,15 @@ typedef struct hk_pairs {
     hk_pair *cand2; /* the candidates as they are merged with a search's (scratch) ... */
     double *cd2;    /* ... and their distances [m] */
     int64_t cap_cand2, cap_cd2;
-    uint8_t *sel;   /* per candidate: 1 where it is one of the step's pairs (scratch of the selection) */
+    uint8_t *sel;   /* per candidate: 1 where it is one of the pairs, 0 where not, 2 where not yet judged (found
+                     * since); a judgement holds while its particles keep within their reach of qs (bs) */
+    double *sg;     /* per candidate judged one of the pairs: its two sides' distance at qs [m] */
+    uint8_t *sel2;  /* the judgements ... */
+    double *sg2;    /* ... and distances as the candidates are merged with a search's (scratch) */
     int64_t *sel_n; /* per task of the selection: how many of its share of the candidates it keeps (scratch) */
     double *sel_d;  /* per task of the selection: the smallest distance among its pairs at qs (scratch) [m] */
     hk_pair *pair;
-    double d0_min;    /* the smallest distance among the step's pairs at qs [m] (INFINITY: none) */
+    double d0_min;    /* at most the smallest distance among the step's pairs at qa [m] (INFINITY: none) */
     hk_pair_evals ev; /* per pair that acts, in the place on gives it: its evaluation */
     int64_t npair, cappair;
     int32_t *inv;                /* the pairs' particles, ascending */
@@ -239,8 +247,12 @@ typedef struct hk_pairs {
     double skin; /* the room rb leaves each particle beyond its step's bound then [m] (pair_set.c, next_skin) */
     /* the step's pairs, chosen among the candidates with room beyond the step's bounds, and kept while every
      * particle's step stays within it (pair_set.c, select_step) */
-    double *qs;     /* per particle (all): its place at the start of the step they were chosen in [m] (3 each) */
-    double *bs;     /* per particle (all): the reach they were chosen with, that step's bound b and the room [m] */
+    double *qs;     /* per particle (all): its place at the start of the step its pairs were last judged [m] (3 each) */
+    double *bs;     /* per particle (all): the reach they were judged with, that step's bound b and the room [m] */
+    double *ms;     /* per particle (all): how far from qc + sc it may come while they hold, |qs - qc - sc| + bs [m] */
+    uint8_t *moved; /* per particle (all): 1 where the last choice set its qs and bs anew (its step left them) */
+    double *qa;     /* per particle (all): its place at the start of the step they were last chosen in [m] (3 each) */
+    double *dq;     /* per particle (all): how far qa is from qs, |qa - qs| [m] */
     double room;    /* the room they leave each particle beyond its step's bound [m] (pair_set.c, next_room) */
     int64_t chosen; /* the step they were chosen in (the world's step count before it) */
     int pairs_hold; /* they were chosen among these candidates, and every particle's step stays within their reach */
@@ -269,7 +281,7 @@ typedef struct hk_pairs {
     int *parent;
     int64_t cap_sel_n, cap_sel_d;
     int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_kd, cap_inv, cap_on_start, cap_xs, cap_x0,
-        cap_u, cap_slot_a, cap_tf, cap_sel, cap_share, cap_hist, cap_past;
+        cap_u, cap_slot_a, cap_tf, cap_sel, cap_sg, cap_sel2, cap_sg2, cap_share, cap_hist, cap_past;
     int64_t cap_lb, cap_xr, cap_far, cap_xv, cap_chunk, cap_acc, cap_lbf;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent, cap_path;
     int64_t cap_pcand, cap_anc, cap_pan, cap_anch, cap_anch_next;
@@ -425,21 +437,21 @@ static inline double hk_pairs_gap2_at(const double *x, const hk_pair *pa)
     return g_dot(d, d);
 }
 /* Whether pair pa's two sides can come within the thickness while each particle i stays within reach[i] of its
- * place at the step's start: not where their distance d at a frame (places from which each particle may come m[i]
- * in the step, less a shift common to all) is larger than the thickness and how far each side may come from there
- * (m, and `room` more), nor where their boxes at the step's start, each particle's widened by its reach (a
- * particle's by the thickness too, an edge's by half of it), are apart. */
-static inline int hk_pairs_meet_within(const hk_pairs *pr, const hk_pair *pa, double d, const double *m,
-                                       const double *reach, double room)
+ * place x + 3 i: not where their distance d at a frame (places from which each particle may come m[i] meanwhile,
+ * less a shift common to all) is larger than the thickness and how far each side may come from there (m), nor
+ * where their boxes at x, each particle's widened by its reach (a particle's by the thickness too, an edge's by half
+ * of it), are apart. */
+static inline int hk_pairs_meet_within(const hk_pairs *pr, const double *xs, const hk_pair *pa, double d,
+                                       const double *m, const double *reach)
 {
     const double th = pr->th;
     const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
-    if (d > hk_pairs_reach(pr, m, pa->p, split, pa->p + split, 4 - split) + 2 * room * (1 + 1e-9)) return 0;
+    if (d > hk_pairs_reach(pr, m, pa->p, split, pa->p + split, 4 - split)) return 0;
     const double pad[2] = {pa->kind == HK_PAIR_VT ? th : 0.5 * th, pa->kind == HK_PAIR_VT ? 0 : 0.5 * th};
     double lo[2][3], hi[2][3];
     for (int c = 0; c < 4; c++) {
         const int sd = c >= split, i = pa->p[c];
-        const double *x = pr->q0 + 3 * (int64_t)i, r = reach[i] + pad[sd];
+        const double *x = xs + 3 * (int64_t)i, r = reach[i] + pad[sd];
         for (int e = 0; e < 3; e++) {
             const double l = x[e] - r, h = x[e] + r;
             lo[sd][e] = c == 0 || c == split ? l : g_min(lo[sd][e], l);
@@ -450,12 +462,6 @@ static inline int hk_pairs_meet_within(const hk_pairs *pr, const hk_pair *pa, do
     for (int e = 0; e < 3; e++) apart |= lo[0][e] > hi[1][e] || lo[1][e] > hi[0][e];
     return !apart;
 }
-/* Whether candidate k's two sides can come within the thickness while each particle i stays within reach[i] of its
- * place at the step's start (hk_pairs_meet_within from the candidates' frame: cd, mc). */
-static inline int hk_pairs_overlaps(const hk_pairs *pr, int64_t k, const double *reach, double room)
-{
-    return hk_pairs_meet_within(pr, &pr->cand[k], pr->cd[k], pr->mc, reach, room);
-}
 /* Whether pair k's two sides can come within the thickness in the step by its bounds alone (b, from the step's
  * start), judged from the frame qb (its distance there, mv): a kept pair reaches further, and where one of its
  * particles has moved past its bound (the step's end sees that and takes the step again) it acts only if this
@@ -463,7 +469,7 @@ static inline int hk_pairs_overlaps(const hk_pairs *pr, int64_t k, const double 
 static inline int hk_pairs_in_step(const hk_pairs *pr, int64_t k)
 {
     const hk_pair *pa = &pr->pair[k];
-    return hk_pairs_meet_within(pr, pa, sqrt(hk_pairs_gap2_at(pr->qb, pa)), pr->mv, pr->b, 0);
+    return hk_pairs_meet_within(pr, pr->q0, pa, sqrt(hk_pairs_gap2_at(pr->qb, pa)), pr->mv, pr->b);
 }
 /* How far particle i at x is from its place in the frame qb, moved by the common shift [m]. */
 static inline double hk_pairs_from_found(const hk_pairs *pr, int i, const double x[3])
