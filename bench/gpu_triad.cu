@@ -13,7 +13,7 @@
     do {                                                                                                               \
         cudaError_t e_ = (x);                                                                                          \
         if (e_ != cudaSuccess) {                                                                                       \
-            fprintf(stderr, "gpu_triad: %s: %s\n", #x, cudaGetErrorString(e_));                                       \
+            fprintf(stderr, "gpu_triad: %s: %s\n", #x, cudaGetErrorString(e_));                                        \
             return 1;                                                                                                  \
         }                                                                                                              \
     } while (0)
@@ -24,7 +24,8 @@ __global__ void fill(float *a, size_t n, float v)
         a[i] = v + (float)(i % 1024) * 1e-3f; // not zeros: a kernel may run faster on them
 }
 
-__global__ void triad(float *__restrict__ a, const float *__restrict__ b, const float *__restrict__ c, float s, size_t n)
+__global__ void triad(float *__restrict__ a, const float *__restrict__ b, const float *__restrict__ c, float s,
+                      size_t n)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
         a[i] = b[i] + s * c[i];

@@ -1,4 +1,4 @@
-/* devices.c — the program's --device flag and the GPUs its drivers find, as `hooke info` and `hooke bench` print them. */
+/* devices.c — the --device flag and the GPUs the drivers find, as `hooke info` and `hooke bench` print them. */
 /* SPDX-License-Identifier: MIT */
 #include "devices.h"
 
@@ -9,13 +9,10 @@
 #include "device_drivers.h"
 #include "hooke/hooke.h"
 
-static const char *const kinds[HK_DEVICE_KIND_COUNT] = {[HK_DEVICE_CPU] = "cpu", [HK_DEVICE_GPU] = "gpu",
-                                                       [HK_DEVICE_AUTO] = "auto"};
+static const char *const kinds[HK_DEVICE_KIND_COUNT] = {
+    [HK_DEVICE_CPU] = "cpu", [HK_DEVICE_GPU] = "gpu", [HK_DEVICE_AUTO] = "auto"};
 
-const char *hk_device_kind_name(int kind)
-{
-    return kind >= 0 && kind < HK_DEVICE_KIND_COUNT ? kinds[kind] : "unknown";
-}
+const char *hk_device_kind_name(int kind) { return kind >= 0 && kind < HK_DEVICE_KIND_COUNT ? kinds[kind] : "unknown"; }
 
 int hk_arg_device(const char *who, const char *flag, const char *value, int *out)
 {
@@ -24,8 +21,9 @@ int hk_arg_device(const char *who, const char *flag, const char *value, int *out
             *out = k;
             return 0;
         }
-    return hk_arg_error(who, flag, value, "cpu, gpu (a GPU, or exit 1 saying why none) or auto (the GPU where one "
-                                          "runs the scene, else the CPU)");
+    return hk_arg_error(who, flag, value,
+                        "cpu, gpu (a GPU, or exit 1 saying why none) or auto (the GPU where one "
+                        "runs the scene, else the CPU)");
 }
 
 void hk_devices_print(FILE *f, const char *prefix)

@@ -1,4 +1,4 @@
-/* devices.h — the program's --device flag and the GPUs its drivers find, as `hooke info` and `hooke bench` print them. */
+/* devices.h — the --device flag and the GPUs the drivers find, as `hooke info` and `hooke bench` print them. */
 /* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_DEVICES_H
 #define HOOKE_DEVICES_H

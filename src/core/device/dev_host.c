@@ -68,7 +68,7 @@ static int host_run(void *ctx, const hkd_args *a, int64_t n, long long *count)
 static int host_wait(void *ctx) { return (void)ctx, 0; }
 static const char *host_error(void *ctx) { return (void)ctx, ""; }
 
-static const hkd_driver host_driver = {HKD_ABI,   sizeof(hkd_args), "host",      host_devices, host_open,
+static const hkd_driver host_driver = {HKD_ABI,    sizeof(hkd_args), "host",       host_devices, host_open,
                                        host_close, host_alloc,       host_release, host_put,     host_get,
                                        host_run,   host_wait,        host_error};
 

@@ -43,13 +43,13 @@
 
 /* A lattice family as a body's nodes gather it (world.h hk_family). */
 typedef struct hkd_fam {
-    int64_t offset;                 /* target - source [particles] */
-    int di, dj, dk;                 /* the stencil offset */
-    int i0, i1, j0, j1, k0, k1;     /* the box of source nodes */
-    hk_real D[3];                   /* rest vector [m] */
+    int64_t offset;                  /* target - source [particles] */
+    int di, dj, dk;                  /* the stencil offset */
+    int i0, i1, j0, j1, k0, k1;      /* the box of source nodes */
+    hk_real D[3];                    /* rest vector [m] */
     hk_real k, c, rest, break_ratio; /* [N/m], [N*s/m], [m], [1] */
-    int model, behaviour;           /* hk_damping_model, hk_behaviour */
-    uint8_t *broken;                /* device: 1 = broken, by the body's local source node; NULL: none */
+    int model, behaviour;            /* hk_damping_model, hk_behaviour */
+    uint8_t *broken;                 /* device: 1 = broken, by the body's local source node; NULL: none */
 } hkd_fam;
 
 /* One term of a node's sum: family `fam` with the node as the spring's
@@ -113,7 +113,7 @@ typedef struct hkd_obstacle_args {
     const hk_real *inv_mass;
     int64_t first;
     double o[3];
-    double lo[3], hi[3]; /* walls */
+    double lo[3], hi[3];      /* walls */
     double c[3], cv[3], R, e; /* sphere */
     hk_real keep, dt;
 } hkd_obstacle_args;

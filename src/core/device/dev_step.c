@@ -1,4 +1,4 @@
-/* dev_step.c — one step on the device: core/step's substeps, integrators, anchors, breaking and obstacles, as passes. */
+/* dev_step.c — one step on the device: core/step's substeps, integrators, anchors, breaking, obstacles, as passes. */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <string.h>
@@ -53,7 +53,8 @@ static void surface_forces(hk_world *w, hk_device *d, int s)
  * the forces alone. An update writes the state into the other buffer. */
 static void forces(hk_world *w, hk_device *d, hk_update_kind kind, hk_real h)
 {
-    const hk_update u = hk_update_make(kind, h, &w->integrator), none = hk_update_make(HK_UPDATE_NONE, h, &w->integrator);
+    const hk_update u = hk_update_make(kind, h, &w->integrator),
+                    none = hk_update_make(HK_UPDATE_NONE, h, &w->integrator);
     hk_external ext;
     hk_external_init(&ext, &w->def);
     const int cur = d->cur, nxt = 1 - cur;
@@ -104,8 +105,8 @@ static void substep(hk_world *w, hk_device *d, hk_real h)
     }
     if (kind == HK_VERLET || kind == HK_VERLET_BOOK) {
         forces(w, d, HK_UPDATE_NONE, 0);
-        hkd_multi_args m = {.h = h, .h2 = h * h, .inv2h = 1 / (2 * h), .first_step = !w->history,
-                            .book_start = kind == HK_VERLET_BOOK};
+        hkd_multi_args m = {
+            .h = h, .h2 = h * h, .inv2h = 1 / (2 * h), .first_step = !w->history, .book_start = kind == HK_VERLET_BOOK};
         multi(w, d, HKD_VERLET, m);
         w->history = 1;
         return;
@@ -124,8 +125,9 @@ static void substep(hk_world *w, hk_device *d, hk_real h)
     multi(w, d, HKD_COPY, (hkd_multi_args){0});
     for (int stage = 0; stage < 4; stage++) {
         forces(w, d, HK_UPDATE_NONE, 0);
-        multi(w, d, HKD_RK4,
-              (hkd_multi_args){.wt = (hk_real)weight[stage], .ah = (hk_real)advance[stage] * h, .h = h, .stage = stage});
+        multi(
+            w, d, HKD_RK4,
+            (hkd_multi_args){.wt = (hk_real)weight[stage], .ah = (hk_real)advance[stage] * h, .h = h, .stage = stage});
     }
 }
 
@@ -163,8 +165,18 @@ static long long break_springs(hk_world *w, hk_device *d, int count)
         const hk_body *bd = &w->bodies[f->body];
         hkd_args a = {.kind = HKD_BREAK};
         hkd_break_args *ba = &a.u.brk;
-        ba->fam = (hkd_fam){.offset = f->offset, .di = f->di, .dj = f->dj, .dk = f->dk, .i0 = f->i0, .i1 = f->i1,
-                            .j0 = f->j0, .j1 = f->j1, .k0 = f->k0, .k1 = f->k1, .rest = f->rest, .broken = d->broken[fi]};
+        ba->fam = (hkd_fam){.offset = f->offset,
+                            .di = f->di,
+                            .dj = f->dj,
+                            .dk = f->dk,
+                            .i0 = f->i0,
+                            .i1 = f->i1,
+                            .j0 = f->j0,
+                            .j1 = f->j1,
+                            .k0 = f->k0,
+                            .k1 = f->k1,
+                            .rest = f->rest,
+                            .broken = d->broken[fi]};
         for (int c = 0; c < 3; c++) ba->fam.D[c] = f->rest_vec[c];
         ba->q = vec(d->q[d->cur]), ba->first = bd->first, ba->nx = bd->nx, ba->ny = bd->ny;
         ba->ratio = (double)f->break_ratio;

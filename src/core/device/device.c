@@ -17,14 +17,17 @@ enum { ON_UNDECIDED = 0, ON_CPU, ON_GPU };
 int hk_device_refuses(const hk_world *w, char *why, size_t n)
 {
 #ifdef HOOKE_DOUBLE
-    snprintf(why, n, "this build's double precision (-DHOOKE_DOUBLE=ON): the device runs the float build, whose "
-                     "arithmetic a GPU repeats bit for bit (a GPU keeps double subnormals the CPU flushes)");
+    snprintf(why, n,
+             "this build's double precision (-DHOOKE_DOUBLE=ON): the device runs the float build, whose "
+             "arithmetic a GPU repeats bit for bit (a GPU keeps double subnormals the CPU flushes)");
     return 1;
 #endif
     const hk_integrator_info *in = hk_integrator_info_of(w->integrator.kind);
     if (in->implicit) {
-        snprintf(why, n, "the implicit integrator %s (the device runs the explicit ones: euler, semi_implicit_euler, "
-                         "verlet, verlet_book, velocity_verlet, jelly, rk4)", in->name);
+        snprintf(why, n,
+                 "the implicit integrator %s (the device runs the explicit ones: euler, semi_implicit_euler, "
+                 "verlet, verlet_book, velocity_verlet, jelly, rk4)",
+                 in->name);
         return 1;
     }
     const hk_contact_def c = hk_world_contact(w);
@@ -33,7 +36,8 @@ int hk_device_refuses(const hk_world *w, char *why, size_t n)
         return 1;
     }
     if (hk_world_collider_count(w) > 0) {
-        snprintf(why, n, "colliders (the scene's %d collider section%s: mesh, box and capsule colliders run on the CPU)",
+        snprintf(why, n,
+                 "colliders (the scene's %d collider section%s: mesh, box and capsule colliders run on the CPU)",
                  hk_world_collider_count(w), hk_world_collider_count(w) == 1 ? "" : "s");
         return 1;
     }
@@ -42,8 +46,9 @@ int hk_device_refuses(const hk_world *w, char *why, size_t n)
         return 1;
     }
     if (!w->kernels) {
-        snprintf(why, n, "the reference kernels (HOOKE_KERNELS=reference: the oracle's sums, in an order of their "
-                         "own; the device computes the engine's)");
+        snprintf(why, n,
+                 "the reference kernels (HOOKE_KERNELS=reference: the oracle's sums, in an order of their "
+                 "own; the device computes the engine's)");
         return 1;
     }
     for (int f = 0; f < w->family_count; f++) {

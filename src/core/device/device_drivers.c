@@ -101,8 +101,10 @@ const hkd_driver *hk_device_driver(const char *name, void **module, char *why, s
         if (last[0])
             snprintf(why, n, "driver %s: its module %s does not load: %s", name, drivers[d].module, last);
         else
-            snprintf(why, n, "driver %s (%s): its module %s is not there (this build has no such driver, or it was not "
-                     "installed; looked in %s)", name, drivers[d].what, drivers[d].module, tried[0] ? tried : "no folder");
+            snprintf(why, n,
+                     "driver %s (%s): its module %s is not there (this build has no such driver, or it was not "
+                     "installed; looked in %s)",
+                     name, drivers[d].what, drivers[d].module, tried[0] ? tried : "no folder");
         return NULL;
     }
     hkd_entry_fn entry;

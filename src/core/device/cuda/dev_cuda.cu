@@ -28,7 +28,6 @@ typedef struct cuda_ctx {
     char error[512];
 } cuda_ctx;
 
-
 /* 0, or -1 with the call's error in c->error. */
 static int ok(cuda_ctx *c, cudaError_t e, const char *what)
 {
@@ -45,7 +44,8 @@ static int cuda_devices(hk_device_info *out, int max, char *why, size_t n)
     cudaRuntimeGetVersion(&rt);
     if (e != cudaSuccess || count < 1) {
         if (e == cudaErrorNoDevice || (e == cudaSuccess && count < 1))
-            snprintf(why, n, "driver cuda: the CUDA driver found no device (driver %d.%d)", drv / 1000, drv % 1000 / 10);
+            snprintf(why, n, "driver cuda: the CUDA driver found no device (driver %d.%d)", drv / 1000,
+                     drv % 1000 / 10);
         else if (e == cudaErrorInsufficientDriver && drv == 0)
             snprintf(why, n, "driver cuda: no CUDA driver (libcuda.so.1, the NVIDIA driver, is not there)");
         else
@@ -111,7 +111,7 @@ static int cuda_get(void *ctx, void *host, const void *dev, size_t n)
 
 /* One kernel per pass: element i of pass K, its result counted where count is not NULL. */
 #define HKD_CUDA_KERNEL(K, name, m)                                                                                    \
-    __global__ void k_##name(const __grid_constant__ hkd_args a, int64_t n, unsigned long long *count)               \
+    __global__ void k_##name(const __grid_constant__ hkd_args a, int64_t n, unsigned long long *count)                 \
     {                                                                                                                  \
         const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;                                              \
         if (i >= n) return;                                                                                            \
@@ -145,7 +145,7 @@ static int cuda_run(void *ctx, const hkd_args *a, int64_t n, long long *count)
 static int cuda_wait(void *ctx) { return ok((cuda_ctx *)ctx, cudaDeviceSynchronize(), "the device's passes"); }
 static const char *cuda_error(void *ctx) { return ((cuda_ctx *)ctx)->error; }
 
-static const hkd_driver cuda_driver = {HKD_ABI,    sizeof(hkd_args), "cuda",     cuda_devices, cuda_open,
+static const hkd_driver cuda_driver = {HKD_ABI,    sizeof(hkd_args), "cuda",       cuda_devices, cuda_open,
                                        cuda_close, cuda_alloc,       cuda_release, cuda_put,     cuda_get,
                                        cuda_run,   cuda_wait,        cuda_error};
 

@@ -29,9 +29,9 @@
 const int hk_library_is_float = 1;
 
 typedef struct omp_ctx {
-    int dev;           /* OpenMP's device number */
-    hkd_args *args;    /* on the device: the pass's arguments, copied there before its region */
-    long long *count;  /* on the device: the pass's count */
+    int dev;          /* OpenMP's device number */
+    hkd_args *args;   /* on the device: the pass's arguments, copied there before its region */
+    long long *count; /* on the device: the pass's count */
     char error[512];
 } omp_ctx;
 
@@ -50,8 +50,10 @@ static int dev_devices(hk_device_info *out, int max, char *why, size_t n)
     if (count < 1) {
         void *plugin = dlopen("libgomp-plugin-nvptx.so.1", RTLD_LAZY | RTLD_LOCAL);
         if (!plugin) {
-            snprintf(why, n, "driver openmp: no offload plugin (libgomp-plugin-nvptx.so.1, Debian's "
-                             "libgomp-plugin-nvptx1: %s)", dlerror());
+            snprintf(why, n,
+                     "driver openmp: no offload plugin (libgomp-plugin-nvptx.so.1, Debian's "
+                     "libgomp-plugin-nvptx1: %s)",
+                     dlerror());
             return 0;
         }
         dlclose(plugin);
@@ -64,8 +66,9 @@ static int dev_devices(hk_device_info *out, int max, char *why, size_t n)
         return 0;
     }
     if (!offloads(0)) {
-        snprintf(why, n, "driver openmp: its target regions run on the host (the module holds no offload image: "
-                         "built without gcc's nvptx offload compiler?)");
+        snprintf(why, n,
+                 "driver openmp: its target regions run on the host (the module holds no offload image: "
+                 "built without gcc's nvptx offload compiler?)");
         return 0;
     }
     for (int d = 0; d < count && out && d < max; d++) {
@@ -138,7 +141,8 @@ static int copy(omp_ctx *c, void *dst, const void *src, size_t n, int to_dev)
 {
     const int host = omp_get_initial_device();
     if (omp_target_memcpy(dst, src, n, 0, 0, to_dev ? c->dev : host, to_dev ? host : c->dev) == 0) return 0;
-    snprintf(c->error, sizeof c->error, "omp_target_memcpy of %zu bytes %s the device failed", n, to_dev ? "to" : "from");
+    snprintf(c->error, sizeof c->error, "omp_target_memcpy of %zu bytes %s the device failed", n,
+             to_dev ? "to" : "from");
     return -1;
 }
 static int dev_put(void *ctx, void *dev, const void *host, size_t n) { return copy(ctx, dev, host, n, 1); }
@@ -156,11 +160,11 @@ static int dev_run(void *ctx, const hkd_args *a, int64_t n, long long *count)
     switch (a->kind) {
 #define HKD_OMP_PASS(K, name, m)                                                                                       \
     case K: {                                                                                                          \
-        _Pragma("omp target teams distribute parallel for device(dv) is_device_ptr(A, cnt)")                            \
-        for (int64_t i = 0; i < n; i++)                                                                                \
-            if (hkd_##name(&A->u.m, i) && cnt) {                                                                       \
-                _Pragma("omp atomic") (*cnt)++;                                                                        \
-            }                                                                                                          \
+        _Pragma("omp target teams distribute parallel for device(dv) is_device_ptr(A, cnt)") for (                     \
+            int64_t i = 0; i < n; i++) if (hkd_##name(&A->u.m, i) && cnt)                                              \
+        {                                                                                                              \
+            _Pragma("omp atomic")(*cnt)++;                                                                             \
+        }                                                                                                              \
         break;                                                                                                         \
     }
         HKD_PASSES(HKD_OMP_PASS)
@@ -173,11 +177,12 @@ static int dev_run(void *ctx, const hkd_args *a, int64_t n, long long *count)
 static int dev_wait(void *ctx) { return (void)ctx, 0; } /* every target region above ends before it returns */
 static const char *dev_error(void *ctx) { return ((omp_ctx *)ctx)->error; }
 
-static const hkd_driver omp_driver = {HKD_ABI, sizeof(hkd_args), "openmp", dev_devices, dev_open_gpu,  dev_close, dev_alloc,
-                                      dev_release, dev_put,       dev_get,  dev_run,     dev_wait, dev_error};
-static const hkd_driver host_driver = {HKD_ABI,     sizeof(hkd_args), "openmp-host", host_devices, host_open,
-                                       dev_close,   dev_alloc,        dev_release,   dev_put,      dev_get,
-                                       dev_run,     dev_wait,         dev_error};
+static const hkd_driver omp_driver = {HKD_ABI,   sizeof(hkd_args), "openmp",    dev_devices, dev_open_gpu,
+                                      dev_close, dev_alloc,        dev_release, dev_put,     dev_get,
+                                      dev_run,   dev_wait,         dev_error};
+static const hkd_driver host_driver = {HKD_ABI,   sizeof(hkd_args), "openmp-host", host_devices, host_open,
+                                       dev_close, dev_alloc,        dev_release,   dev_put,      dev_get,
+                                       dev_run,   dev_wait,         dev_error};
 
 __attribute__((visibility("default"))) const hkd_driver *hkd_driver_entry(void) { return &omp_driver; }
 __attribute__((visibility("default"))) const hkd_driver *hkd_driver_entry_host(void) { return &host_driver; }
