@@ -75,7 +75,8 @@ static void test_device_every_scene(void **state)
             if (strcmp(refused[k].scene, name) == 0) r = (int)k;
         if (runs == (r >= 0)) {
             print_error("scenes/%s.scene is in %s of test_device's tables (rows: the device runs it; refused: it "
-                        "does not)\n", name, runs ? "both" : "neither");
+                        "does not)\n",
+                        name, runs ? "both" : "neither");
             fail();
         }
         if (runs) continue;
@@ -110,8 +111,9 @@ static void test_device_drivers(void **state)
     char err[512];
     def.device_driver = "vulkan";
     assert_int_equal(hk_world_def_check(&def, err, sizeof err), HK_ERR_INVALID);
-    assert_string_equal(err, "device_driver must be one of \"cuda\", \"openmp\", \"host\" or \"openmp-host\", or NULL or "
-                             "\"\" for the first that finds a GPU (got \"vulkan\")");
+    assert_string_equal(err,
+                        "device_driver must be one of \"cuda\", \"openmp\", \"host\" or \"openmp-host\", or NULL or "
+                        "\"\" for the first that finds a GPU (got \"vulkan\")");
     assert_null(hk_world_create(&def));
     def.device_driver = "host";
     def.device = HK_DEVICE_KIND_COUNT;

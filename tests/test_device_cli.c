@@ -67,7 +67,8 @@ static void test_restart_on_the_device(void **state)
 {
     (void)state;
     char args[1024];
-    snprintf(args, sizeof args, "run %s/jelly26.scene --integrator verlet --steps 40 --checkpoint '%s' --checkpoint-every 20",
+    snprintf(args, sizeof args,
+             "run %s/jelly26.scene --integrator verlet --steps 40 --checkpoint '%s' --checkpoint-every 20",
              HOOKE_SCENES_DIR, hk_test_path("v.ckpt"));
     hk_run r = hk_test_hooke("", args);
     expect(&r, 0, NULL);
@@ -123,8 +124,9 @@ static void test_bench_names_the_device(void **state)
 {
     (void)state;
     char args[1024];
-    snprintf(args, sizeof args, "bench --builtin cloth --size 24 --device gpu --repeat 2 --steps 20 --json '%s' "
-                                "--gbench-json '%s'",
+    snprintf(args, sizeof args,
+             "bench --builtin cloth --size 24 --device gpu --repeat 2 --steps 20 --json '%s' "
+             "--gbench-json '%s'",
              hk_test_path("bench.json"), hk_test_path("gbench.json"));
     hk_run r = hk_test_hooke("HOOKE_DEVICE_DRIVER=host", args);
     expect(&r, 0, NULL);
@@ -156,10 +158,8 @@ static void test_info_lists_gpus(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_run_same_outputs),
-        cmocka_unit_test(test_restart_on_the_device),
-        cmocka_unit_test(test_run_refusals),
-        cmocka_unit_test(test_bench_names_the_device),
+        cmocka_unit_test(test_run_same_outputs), cmocka_unit_test(test_restart_on_the_device),
+        cmocka_unit_test(test_run_refusals),     cmocka_unit_test(test_bench_names_the_device),
         cmocka_unit_test(test_info_lists_gpus),
     };
     const int rc = cmocka_run_group_tests(tests, NULL, NULL);

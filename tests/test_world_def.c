@@ -151,7 +151,7 @@ static void test_table_covers_the_def(void **state)
         }
     }
     memset(covered + offsetof(hk_world_def, kernels), 1, sizeof(const char *));
-    memset(covered + offsetof(hk_world_def, task_hook), 1, sizeof(hk_task_hook)); /* checked with threads */
+    memset(covered + offsetof(hk_world_def, task_hook), 1, sizeof(hk_task_hook));     /* checked with threads */
     memset(covered + offsetof(hk_world_def, device_driver), 1, sizeof(const char *)); /* checked against the names */
     for (size_t b = 0; b < sizeof covered; b++) {
         if (covered[b]) continue;

@@ -286,9 +286,9 @@ static inline HK_HD void ground_lanes(const hk_term_ground *t, hk_w m, const hk_
 /* The per-particle forces on W particles of mass m at position (x, y, z)
  * in their body's frame (r + q; hk_external_frame) with velocity v: the
  * terms in table order. */
-static inline __attribute__((always_inline)) HK_HD void external_lanes(const hk_external *e, hk_w m, hk_w x, hk_w y, hk_w z,
-                                                                 hk_w vx, hk_w vy, hk_w vz, hk_w *fx, hk_w *fy,
-                                                                 hk_w *fz)
+static inline __attribute__((always_inline)) HK_HD void external_lanes(const hk_external *e, hk_w m, hk_w x, hk_w y,
+                                                                       hk_w z, hk_w vx, hk_w vy, hk_w vz, hk_w *fx,
+                                                                       hk_w *fy, hk_w *fz)
 {
     const hk_w pos[3] = {x, y, z}, vel[3] = {vx, vy, vz};
     hk_w f[3];
@@ -303,9 +303,10 @@ static inline __attribute__((always_inline)) HK_HD void external_lanes(const hk_
 /* The position external_lanes gets for n particles: r + q of each
  * coordinate a term reads (e->reads), 0 for the others, which are not
  * loaded. */
-static inline __attribute__((always_inline)) HK_HD void external_position(const hk_external *e, const hk_real *const r[3],
-                                                                    const hk_real *const q[3], int n, hk_w *x, hk_w *y,
-                                                                    hk_w *z)
+static inline __attribute__((always_inline)) HK_HD void external_position(const hk_external *e,
+                                                                          const hk_real *const r[3],
+                                                                          const hk_real *const q[3], int n, hk_w *x,
+                                                                          hk_w *y, hk_w *z)
 {
     hk_w *const out[3] = {x, y, z};
     for (int c = 0; c < 3; c++)
@@ -317,8 +318,8 @@ static inline __attribute__((always_inline)) HK_HD void external_position(const 
  * before the springs. The passes call it with NULL or the arrays chosen
  * once per pass (contact_of), so that a world without contacts runs the
  * loops it ran before they existed. */
-static inline __attribute__((always_inline)) HK_HD void contact_lanes(const hk_real *const *c, int64_t g, int n, hk_w *fx,
-                                                                hk_w *fy, hk_w *fz)
+static inline __attribute__((always_inline)) HK_HD void contact_lanes(const hk_real *const *c, int64_t g, int n,
+                                                                      hk_w *fx, hk_w *fy, hk_w *fz)
 {
     if (!c) return;
     *fx = w_add(*fx, w_load_lanes(c[0] + g, n));

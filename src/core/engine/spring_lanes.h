@@ -21,8 +21,8 @@
  * springs under a behaviour. Lanes with r = 0, lanes not live (no spring,
  * broken) and slack ones give F = 0. */
 static inline HK_HD void spring_lanes(hk_w dx, hk_w dy, hk_w dz, hk_w dvx, hk_w dvy, hk_w dvz, hk_w L0, hk_w k, hk_w c,
-                                hk_wm live, hk_damping_model model, hk_behaviour behaviour, hk_w *fx, hk_w *fy,
-                                hk_w *fz)
+                                      hk_wm live, hk_damping_model model, hk_behaviour behaviour, hk_w *fx, hk_w *fy,
+                                      hk_w *fz)
 {
     const hk_w zero = w_set1(0);
     hk_w r2 = w_fmadd(dz, dz, w_fmadd(dy, dy, w_mul(dx, dx)));

@@ -52,7 +52,8 @@ static inline HK_HD void hk_verlet_first(hk_real im, hk_real f, hk_real *q, hk_r
     *v += a * h;
 }
 
-/* Position Verlet after the first: q' = 2 q - prev + a h2, v = (q' - prev) inv2h + a h, prev = q (inv2h = 1 / (2 h)). */
+/* Position Verlet after the first: q' = 2 q - prev + a h2, v = (q' - prev) inv2h + a h, prev = q (inv2h = 1 / (2 h)).
+ */
 static inline HK_HD void hk_verlet_next(hk_real im, hk_real f, hk_real *q, hk_real *v, hk_real *prev, hk_real h,
                                         hk_real h2, hk_real inv2h)
 {
@@ -113,9 +114,9 @@ static inline HK_HD void hk_rk4_stage(hk_real im, hk_real f, hk_real *q, hk_real
  *   EULER:         x' = x + v h;        v' = v + (f im) h
  *   SEMI_IMPLICIT: v' = v + (f im) h;   x' = x + v' h
  *   JELLY:         v* = v + (dt_a f) im; x' = x + dt_v v*; v' = v* alpha */
-static inline __attribute__((always_inline)) HK_HD void update_lanes(const hk_update *u, hk_w im, hk_w fx, hk_w fy, hk_w fz,
-                                                               hk_real *x, hk_real *y, hk_real *z, hk_real *vx,
-                                                               hk_real *vy, hk_real *vz, int n)
+static inline __attribute__((always_inline)) HK_HD void update_lanes(const hk_update *u, hk_w im, hk_w fx, hk_w fy,
+                                                                     hk_w fz, hk_real *x, hk_real *y, hk_real *z,
+                                                                     hk_real *vx, hk_real *vy, hk_real *vz, int n)
 {
     const hk_wm free = w_neq(im, w_set1(0));
     const hk_w h = w_set1(u->h);

@@ -67,7 +67,8 @@ static inline HK_HD void hk_vertex_faces(const int *vf_start, const int *vf_face
 }
 
 /* The vertex wind added to F: c_w ((w - v) . n) n, n = N / |N| the unit area-weighted vertex normal. */
-static inline HK_HD void hk_vertex_wind(const double wv[3], double cw, const hk_real v[3], const double N[3], double F[3])
+static inline HK_HD void hk_vertex_wind(const double wv[3], double cw, const hk_real v[3], const double N[3],
+                                        double F[3])
 {
     const double len = sqrt(N[0] * N[0] + N[1] * N[1] + N[2] * N[2]);
     if (!(len > 0)) return;

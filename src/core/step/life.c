@@ -24,8 +24,8 @@ hk_world *hk_world_create(const hk_world_def *def)
     w->solves = hk_integrator_info_of(w->integrator.kind)->implicit;
     w->substeps = 1;
     w->h = w->integrator.dt;
-    hk_kernels_find(w->def.kernels, &w->kernels); /* a path the check accepted */
-    w->def.kernels = hk_world_kernels(w);         /* the name, not the caller's string */
+    hk_kernels_find(w->def.kernels, &w->kernels);                       /* a path the check accepted */
+    w->def.kernels = hk_world_kernels(w);                               /* the name, not the caller's string */
     hk_device_driver_name(w->def.device_driver, &w->def.device_driver); /* likewise */
     w->facts.bodies = w->facts.families = -1;
     return w;

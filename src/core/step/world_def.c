@@ -69,8 +69,9 @@ int hk_world_def_check(const hk_world_def *def, char *err, size_t errlen)
     if (rc == HK_OK && hk_device_driver_name(def->device_driver, NULL) != 0) {
         char names[96];
         hk_device_driver_names(names, sizeof names);
-        snprintf(msg, sizeof msg, "device_driver must be one of %s, or NULL or \"\" for the first that finds a GPU (got \"%s\")",
-                 names, def->device_driver);
+        snprintf(msg, sizeof msg,
+                 "device_driver must be one of %s, or NULL or \"\" for the first that finds a GPU (got \"%s\")", names,
+                 def->device_driver);
         rc = HK_ERR_INVALID;
     }
     if (rc != HK_OK && err && errlen) snprintf(err, errlen, "%s", msg);

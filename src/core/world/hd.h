@@ -1,4 +1,4 @@
-/* hd.h — HK_HD marks a formula the device backend compiles for the GPU too (core/device): host and device under nvcc. */
+/* hd.h — HK_HD marks a formula that core/device compiles for the GPU too: host and device code under nvcc. */
 /* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_HD_H
 #define HOOKE_HD_H

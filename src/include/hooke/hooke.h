@@ -243,16 +243,16 @@ typedef struct hk_world_def {
     double wind_drag; /* c_w [N*s/m] (default 1) */
     /* How the world computes, never what: every value gives the same bits. The library reads no environment;
      * the program `hooke` fills these from HOOKE_KERNELS, HOOKE_LIST_PARALLEL_MIN and HOOKE_FULL_TEAM. */
-    const char *kernels;    /* kernel path, as hk_world_set_kernels takes it ("avx512", "avx2", "scalar",
-                               "reference"); NULL or "": the widest this CPU and build run (copied: the world keeps
-                               no pointer to it) */
-    int list_parallel_min;  /* a body of fewer list springs than this runs them on one thread, where a barrier per
-                               colour would cost more than the work [1], >= 0 (default HK_LIST_PARALLEL_MIN;
-                               0: every list body on the world's whole team) */
-    int full_team;          /* 0 (default): a thread that another process keeps off its core sits out the world's
-                               passes for a while (see "Threads of a world" below); 1: every pass runs on the whole
-                               team, for tests that must see every task count */
-    hk_task_hook task_hook; /* {NULL}: OpenMP's threads; set: the host's pool, `threads` (>= 1) tasks a pass */
+    const char *kernels;       /* kernel path, as hk_world_set_kernels takes it ("avx512", "avx2", "scalar",
+                                  "reference"); NULL or "": the widest this CPU and build run (copied: the world keeps
+                                  no pointer to it) */
+    int list_parallel_min;     /* a body of fewer list springs than this runs them on one thread, where a barrier per
+                                  colour would cost more than the work [1], >= 0 (default HK_LIST_PARALLEL_MIN;
+                                  0: every list body on the world's whole team) */
+    int full_team;             /* 0 (default): a thread that another process keeps off its core sits out the world's
+                                  passes for a while (see "Threads of a world" below); 1: every pass runs on the whole
+                                  team, for tests that must see every task count */
+    hk_task_hook task_hook;    /* {NULL}: OpenMP's threads; set: the host's pool, `threads` (>= 1) tasks a pass */
     hk_device_kind device;     /* where the steps run (default HK_DEVICE_CPU); `hooke run --device` */
     const char *device_driver; /* the GPU's driver: "cuda" (CUDA) or "openmp" (OpenMP target offload); for tests,
                                   "host" (the device's passes on this CPU) or "openmp-host" (the OpenMP driver's
@@ -327,9 +327,9 @@ HK_API const char *hk_world_error(const hk_world *w);
 
 /* A GPU as hk_device_list lists it. */
 typedef struct hk_device_info {
-    char name[128];   /* as its driver names it, "NVIDIA H100 80GB HBM3" */
-    double memory;    /* its memory [bytes], 0 if its driver does not say */
-    char driver[96];  /* the driver that found it and its version: "cuda (driver 13.0, runtime 13.0)" */
+    char name[128];  /* as its driver names it, "NVIDIA H100 80GB HBM3" */
+    double memory;   /* its memory [bytes], 0 if its driver does not say */
+    char driver[96]; /* the driver that found it and its version: "cuda (driver 13.0, runtime 13.0)" */
 } hk_device_info;
 /* The GPUs that the drivers find (device_driver: one driver's; NULL: every driver's), up to max into out (out may be
  * NULL): their count. 0 where none: why (may be NULL) says what was looked for and what was missing (a driver module

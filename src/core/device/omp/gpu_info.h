@@ -74,7 +74,8 @@ static inline void hk_gpu_cuda_info(int ordinal, hk_device_info *out)
         if (name) name(out->name, (int)sizeof out->name, dev);
         if (mem && mem(&bytes, dev) == 0) out->memory = (double)bytes;
     }
-    if (version && version(&v) == 0) snprintf(out->driver, sizeof out->driver, "CUDA driver %d.%d", v / 1000, v % 1000 / 10);
+    if (version && version(&v) == 0)
+        snprintf(out->driver, sizeof out->driver, "CUDA driver %d.%d", v / 1000, v % 1000 / 10);
     dlclose(h);
 }
 
