@@ -533,19 +533,19 @@ static void select_task(const hk_team *tm, void *ctx)
     for (int64_t k = a; k < e; k++) {
         const hk_pair *pa = &pr->cand[k];
         const int32_t *c = pa->p;
+        const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
         if (pr->sel[k] > 1 || (moved[c[0]] | moved[c[1]] | moved[c[2]] | moved[c[3]])) { /* judged anew */
             int in = hk_pairs_meet_within(pr, pr->qs, pa, pr->cd[k], pr->ms, pr->bs);
             if (in) {
-                const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
                 pr->sg[k] = sqrt(hk_pairs_gap2_at(pr->qs, pa));
                 in = pr->sg[k] <= hk_pairs_reach(pr, pr->bs, c, split, c + split, 4 - split);
             }
             pr->sel[k] = (uint8_t)in;
         }
         if (pr->sel[k]) { /* its distance at qa is at least that at qs less how far its sides' corners moved since */
-            const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
             double da = 0, db = 0;
-            for (int q = 0; q < 4; q++) *(q < split ? &da : &db) = g_max(q < split ? da : db, pr->dq[c[q]]);
+            for (int q = 0; q < split; q++) da = g_max(da, pr->dq[c[q]]);
+            for (int q = split; q < 4; q++) db = g_max(db, pr->dq[c[q]]);
             n++, dmin = g_min(dmin, pr->sg[k] - da - db);
         }
     }
@@ -586,7 +586,7 @@ static int select_step(const hk_world *w, hk_pairs *pr)
     pr->selected++;
     for (int i = 0; i < n; i++) {
         double *qs = pr->qs + 3 * (int64_t)i;
-        const double *q0 = pr->q0 + 3 * (int64_t)i, *qc = pr->qc + 3 * (int64_t)i;
+        const double *q0 = pr->q0 + 3 * (int64_t)i;
         const double d2 = g_dist2(q0, qs), r = pr->room;
         pr->moved[i] =
             (uint8_t)(!hk_root_plus_within(d2, pr->b[i], pr->bs[i]) || d2 > r * r || pr->bs[i] > 2 * (pr->b[i] + r));
@@ -594,9 +594,8 @@ static int select_step(const hk_world *w, hk_pairs *pr)
             for (int c = 0; c < 3; c++) qs[c] = q0[c];
             pr->bs[i] = pr->b[i] + pr->room;
         }
-        const double d[3] = {qs[0] - qc[0] - pr->sc[0], qs[1] - qc[1] - pr->sc[1], qs[2] - qc[2] - pr->sc[2]};
-        pr->ms[i] = sqrt(g_dot(d, d)) + pr->bs[i];
-        pr->dq[i] = pr->moved[i] ? 0 : sqrt(g_dist2(q0, qs));
+        pr->ms[i] = hk_pairs_from_cand(pr, i, qs) + pr->bs[i];
+        pr->dq[i] = pr->moved[i] ? 0 : sqrt(d2);
     }
     memcpy(pr->qa, pr->q0, (size_t)(3 * n) * sizeof *pr->qa);
     pr->pairs_hold = 1;
