@@ -90,6 +90,23 @@ static int attach(hk_world *w, char *why, size_t n)
     return -1;
 }
 
+/* The GPU does not take the world (what, then reason, says why): under --device auto the CPU takes it, said so;
+ * else the world fails, saying that. */
+static int declined(hk_world *w, char *why, size_t n, int autom, const char *what, const char *reason)
+{
+    char text[3072];
+    if (autom) {
+        w->device_on = ON_CPU;
+        snprintf(text, sizeof text, "cpu (auto: %s%s)", what, reason);
+        say(why, n, text);
+        return HK_DEVICE_CPU;
+    }
+    snprintf(text, sizeof text, "%s%s", what, reason);
+    say(why, n, text);
+    hk_fail(w, "%s", text);
+    return w->fail_code = HK_ERR_UNSUPPORTED;
+}
+
 int hk_device_resolve(hk_world *w, char *why, size_t n)
 {
     char text[3072];
@@ -114,30 +131,9 @@ int hk_device_resolve(hk_world *w, char *why, size_t n)
     }
     const int autom = w->def.device == HK_DEVICE_AUTO;
     char reason[2048];
-    if (hk_device_refuses(w, reason, sizeof reason)) {
-        if (autom) {
-            w->device_on = ON_CPU;
-            snprintf(text, sizeof text, "cpu (auto: the device does not run %s)", reason);
-            say(why, n, text);
-            return HK_DEVICE_CPU;
-        }
-        snprintf(text, sizeof text, "the device does not run %s", reason);
-        say(why, n, text);
-        hk_fail(w, "%s", text);
-        return w->fail_code = HK_ERR_UNSUPPORTED;
-    }
-    if (attach(w, reason, sizeof reason) != 0) {
-        if (autom) {
-            w->device_on = ON_CPU;
-            snprintf(text, sizeof text, "cpu (auto: no GPU: %s)", reason);
-            say(why, n, text);
-            return HK_DEVICE_CPU;
-        }
-        snprintf(text, sizeof text, "no GPU: %s", reason);
-        say(why, n, text);
-        hk_fail(w, "%s", text);
-        return w->fail_code = HK_ERR_UNSUPPORTED;
-    }
+    if (hk_device_refuses(w, reason, sizeof reason))
+        return declined(w, why, n, autom, "the device does not run ", reason);
+    if (attach(w, reason, sizeof reason) != 0) return declined(w, why, n, autom, "no GPU: ", reason);
     w->device_on = ON_GPU;
     snprintf(text, sizeof text, "gpu: %s (driver %s)", w->device->info.name, w->device->drv->name);
     say(why, n, text);
