@@ -165,19 +165,7 @@ static long long break_springs(hk_world *w, hk_device *d, int count)
         const hk_body *bd = &w->bodies[f->body];
         hkd_args a = {.kind = HKD_BREAK};
         hkd_break_args *ba = &a.u.brk;
-        ba->fam = (hkd_fam){.offset = f->offset,
-                            .di = f->di,
-                            .dj = f->dj,
-                            .dk = f->dk,
-                            .i0 = f->i0,
-                            .i1 = f->i1,
-                            .j0 = f->j0,
-                            .j1 = f->j1,
-                            .k0 = f->k0,
-                            .k1 = f->k1,
-                            .rest = f->rest,
-                            .broken = d->broken[fi]};
-        for (int c = 0; c < 3; c++) ba->fam.D[c] = f->rest_vec[c];
+        ba->fam = hk_dev_fam(f, d->broken[fi]);
         ba->q = vec(d->q[d->cur]), ba->first = bd->first, ba->nx = bd->nx, ba->ny = bd->ny;
         ba->ratio = (double)f->break_ratio;
         const int64_t n = (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0);

@@ -10,6 +10,29 @@
 #include "surface.h"
 #include "sweep.h"
 
+hkd_fam hk_dev_fam(const hk_family *f, uint8_t *broken)
+{
+    hkd_fam F = {.offset = f->offset,
+                 .di = f->di,
+                 .dj = f->dj,
+                 .dk = f->dk,
+                 .i0 = f->i0,
+                 .i1 = f->i1,
+                 .j0 = f->j0,
+                 .j1 = f->j1,
+                 .k0 = f->k0,
+                 .k1 = f->k1,
+                 .k = f->k,
+                 .c = f->c,
+                 .rest = f->rest,
+                 .break_ratio = f->break_ratio,
+                 .model = (int)f->params.damping_model,
+                 .behaviour = (int)f->params.behaviour,
+                 .broken = broken};
+    for (int c = 0; c < 3; c++) F.D[c] = f->rest_vec[c];
+    return F;
+}
+
 /* A failed driver call: the device's state is lost from here (its message kept). */
 static void failed(hk_device *d, const char *what)
 {
@@ -61,24 +84,7 @@ static int plan_body(hk_world *w, hk_device *d, int b)
     int n = 0;
     for (int q = 0; q < sp->nfam; q++) {
         const hk_family *f = &w->families[sp->fam[q]];
-        fam[q] = (hkd_fam){.offset = f->offset,
-                           .di = f->di,
-                           .dj = f->dj,
-                           .dk = f->dk,
-                           .i0 = f->i0,
-                           .i1 = f->i1,
-                           .j0 = f->j0,
-                           .j1 = f->j1,
-                           .k0 = f->k0,
-                           .k1 = f->k1,
-                           .k = f->k,
-                           .c = f->c,
-                           .rest = f->rest,
-                           .break_ratio = f->break_ratio,
-                           .model = (int)f->params.damping_model,
-                           .behaviour = (int)f->params.behaviour,
-                           .broken = d->broken[sp->fam[q]]};
-        for (int c = 0; c < 3; c++) fam[q].D[c] = f->rest_vec[c];
+        fam[q] = hk_dev_fam(f, d->broken[sp->fam[q]]);
         if (sp->dr[q] > 0) term[n++] = (hkd_term){q, 1};
     }
     for (int q = 0; q < sp->nfam; q++) {

@@ -8,6 +8,9 @@
 
 typedef struct hk_device hk_device;
 
+/* Lattice family f as the device's passes read it, its broken flags those on the device (NULL: none). */
+hkd_fam hk_dev_fam(const hk_family *f, uint8_t *broken);
+
 /* A body as the device steps it. */
 typedef struct dev_body {
     hkd_fam *fam;   /* device: its lattice families in the sweep's order (engine/sweep.c) */
