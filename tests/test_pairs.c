@@ -603,7 +603,7 @@ static void test_grid_leaves_out_non_finite_boxes(void **state)
     const pair_box b[3] = {
         {{0, 0, 0}, {0.1, 0.1, 0.1}}, {{NAN, 0, 0}, {INFINITY, 0.1, 0.1}}, {{-INFINITY, 0, 0}, {0.05, 0.1, 0.1}}};
     pair_grid g = {0};
-    assert_int_equal(hk_pair_grid_build(&g, b, 3, b, 3), 0);
+    assert_int_equal(hk_pair_grid_hash(&g, b, 3, b, 3), 0);
     assert_true(g.cell > 0 && isfinite(g.cell));
     int64_t lo[3], hi[3], cells = 1;
     for (int k = 1; k < 3; k++) {
@@ -618,12 +618,48 @@ static void test_grid_leaves_out_non_finite_boxes(void **state)
     assert_int_equal(g.start[g.mask + 1], cells); /* every entry is the finite box's */
     for (int64_t e = 0; e < cells; e++) assert_int_equal(g.item[e], 0);
     hk_pair_grid_free(&g);
+    /* the rows alike: a query over all three meets the finite box alone */
+    pair_grid r = {0};
+    const pair_tiles t = {3, (pair_box *)b, NULL};
+    const pair_box all = {{-10, -10, -10}, {10, 10, 10}};
+    int32_t near[4] = {-1, -1, -1, -1};
+    uint8_t seen[4] = {0};
+    assert_int_equal(hk_pair_grid_rows(&r, b, 3), 0);
+    assert_int_equal(hk_pair_tiles_near(&r, &t, &all, near, seen), 1);
+    assert_int_equal(near[0], 0);
+    hk_pair_grid_free(&r);
+}
+
+/* Every query's list against every tile's box tested in turn (test_tiles_met_once_each). */
+static void tiles_met_once_each(const pair_grid *g, const pair_tiles *t, const pair_box *q, int nq)
+{
+    int32_t near[512];
+    uint8_t seen[512] = {0};
+    int64_t listed = 0, most = 0;
+    assert_true(t->n <= 512);
+    for (int k = 0; k < nq; k++) {
+        const int64_t m = hk_pair_tiles_near(g, t, &q[k], near, seen);
+        int64_t want = 0;
+        for (int32_t i = 0; i < t->n; i++) {
+            if (!pair_box_finite(&t->box[i]) || !pair_box_finite(&q[k]) || !pair_box_overlap(&q[k], &t->box[i]))
+                continue;
+            assert_true(want < m);
+            assert_int_equal(near[want], i);
+            want++;
+        }
+        assert_int_equal(m, want);
+        listed += m, most = m > most ? m : most;
+    }
+    for (int i = 0; i < 512; i++) assert_int_equal(seen[i], 0);
+    print_message("%lld tiles listed for %d queries, at most %lld for one\n", (long long)listed, nq, (long long)most);
+    assert_true(listed > nq / 4 && most > 32); /* the lists are not empty, nor of one tile each */
 }
 
 /* A query lists every tile whose box overlaps its own, once each, ascending: 500 primitives' boxes, 1 cm, in tiles
  * around points scattered over a metre cube (every 13th tile's 30 cm, a thousand cells of the grid, so that the hash
  * puts such a tile in one bucket for several of its cells; some boxes not finite), queried with 200 boxes of 5 cm
- * and 40 cm (one of 3 m, meeting them all), against every tile's box tested in turn. */
+ * and 40 cm (one of 3 m, meeting them all; one not finite, meeting none), against every tile's box tested in turn:
+ * through the hash, and through the rows (what a grid over so few tiles holds). */
 static void test_tiles_met_once_each(void **state)
 {
     (void)state;
@@ -643,34 +679,27 @@ static void test_tiles_met_once_each(void **state)
         }
     }
     for (int c = 0; c < 3; c++) q[0].lo[c] = -1, q[0].hi[c] = 2; /* one query meets every tile: a long list */
+    q[1].lo[0] = -INFINITY;                                      /* and one meets none */
     b[7].lo[0] = NAN, b[100].hi[1] = INFINITY,
     b[104].lo[2] = -INFINITY; /* a blown-up primitive takes part in nothing */
     pair_tiles t = {0};
-    pair_grid g = {0};
     assert_int_equal(hk_pair_tiles_build(&t, b, N), 0);
     assert_int_equal(t.n, (N + PAIR_TILE - 1) / PAIR_TILE);
-    assert_int_equal(hk_pair_grid_build(&g, t.box, t.n, t.box, t.n), 0);
-    int32_t near[N];
-    uint8_t seen[N] = {0};
-    int64_t listed = 0, most = 0;
-    for (int k = 0; k < Q; k++) {
-        const int64_t m = hk_pair_tiles_near(&g, &t, &q[k], near, seen);
-        int64_t want = 0;
-        for (int32_t i = 0; i < t.n; i++) {
-            if (!pair_box_finite(&t.box[i]) || !pair_box_overlap(&q[k], &t.box[i])) continue;
-            assert_true(want < m);
-            assert_int_equal(near[want], i);
-            want++;
+    assert_true(t.n <= PAIR_GRID_SCAN);
+    for (int kind = 0; kind < 2; kind++) {
+        pair_grid g = {0};
+        assert_int_equal(kind ? hk_pair_grid_rows(&g, t.box, t.n) : hk_pair_grid_hash(&g, t.box, t.n, t.box, t.n), 0);
+        if (kind) {
+            pair_grid built = {0}; /* what the search builds over so few: the rows */
+            assert_int_equal(hk_pair_grid_build(&built, t.box, t.n, t.box, t.n), 0);
+            assert_true(built.rows && built.n == t.n);
+            hk_pair_grid_free(&built);
         }
-        assert_int_equal(m, want);
-        listed += m, most = m > most ? m : most;
+        tiles_met_once_each(&g, &t, q, Q);
+        hk_pair_grid_free(&g);
     }
-    for (int i = 0; i < N; i++) assert_int_equal(seen[i], 0);
     for (int i = 0; i < N; i++) assert_int_equal(t.in[i], i != 7 && i != 100 && i != 104);
-    print_message("%lld tiles listed for %d queries, at most %lld for one\n", (long long)listed, Q, (long long)most);
-    assert_true(listed > Q / 4 && most > 32); /* the lists are not empty, nor of one tile each */
     hk_pair_tiles_free(&t);
-    hk_pair_grid_free(&g);
 }
 
 int main(void)

@@ -5,6 +5,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* The mean largest side of the finite boxes among b[0 .. n); the grid's first cell size is GRID_CELL_SIDES of it
  * (fewer cells a box, more boxes a cell: docs/performance-notes.md, "What contact costs"). */
@@ -50,7 +53,28 @@ static double fit_cell(double cell, const pair_box *a, int64_t na, const pair_bo
     return cell;
 }
 
+int hk_pair_grid_rows(pair_grid *g, const pair_box *b, int64_t n)
+{
+    const int64_t w = (n + 1) / 2 * 2;
+    g->rows = malloc((size_t)(6 * w + 1) * sizeof *g->rows);
+    if (!g->rows) return -1;
+    for (int64_t e = 0; e < w; e++) {
+        const int in = e < n && pair_box_finite(&b[e]); /* one that is not finite: empty, as the hash leaves it out */
+        for (int c = 0; c < 3; c++) {
+            g->rows[c * w + e] = in ? b[e].lo[c] : INFINITY;
+            g->rows[(3 + c) * w + e] = in ? b[e].hi[c] : -INFINITY;
+        }
+    }
+    g->n = n;
+    return 0;
+}
+
 int hk_pair_grid_build(pair_grid *g, const pair_box *b, int64_t n, const pair_box *q, int64_t nq)
+{
+    return n <= PAIR_GRID_SCAN ? hk_pair_grid_rows(g, b, n) : hk_pair_grid_hash(g, b, n, q, nq);
+}
+
+int hk_pair_grid_hash(pair_grid *g, const pair_box *b, int64_t n, const pair_box *q, int64_t nq)
 {
     g->cell = fit_cell(GRID_CELL_SIDES * mean_side(b, n), b, n, q, nq);
     int64_t entries = 0;
@@ -91,6 +115,7 @@ void hk_pair_grid_free(pair_grid *g)
 {
     free(g->start);
     free(g->item);
+    free(g->rows);
 }
 
 int hk_pair_tiles_build(pair_tiles *t, const pair_box *b, int64_t n)
@@ -125,8 +150,40 @@ static int cmp_tile(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The boxes of a grid in rows that overlap box q, ascending, into out; how many. The test of pair_box_overlap, two
+ * boxes a vector (SSE2, every x86-64), else box by box. */
+static int64_t scan_rows(const pair_grid *g, const pair_box *q, int32_t *out)
+{
+    const int64_t w = (g->n + 1) / 2 * 2;
+    const double *r = g->rows;
+    int64_t m = 0;
+    if (!pair_box_finite(q)) return 0; /* as the hash: such a box covers no cell */
+#ifdef __SSE2__
+    const __m128d lo0 = _mm_set1_pd(q->lo[0]), lo1 = _mm_set1_pd(q->lo[1]), lo2 = _mm_set1_pd(q->lo[2]);
+    const __m128d hi0 = _mm_set1_pd(q->hi[0]), hi1 = _mm_set1_pd(q->hi[1]), hi2 = _mm_set1_pd(q->hi[2]);
+    for (int64_t e = 0; e < w; e += 2) {
+        __m128d k = _mm_and_pd(_mm_cmple_pd(_mm_loadu_pd(r + e), hi0), _mm_cmple_pd(_mm_loadu_pd(r + w + e), hi1));
+        k = _mm_and_pd(k, _mm_cmple_pd(_mm_loadu_pd(r + 2 * w + e), hi2));
+        k = _mm_and_pd(k, _mm_cmple_pd(lo0, _mm_loadu_pd(r + 3 * w + e)));
+        k = _mm_and_pd(k, _mm_cmple_pd(lo1, _mm_loadu_pd(r + 4 * w + e)));
+        k = _mm_and_pd(k, _mm_cmple_pd(lo2, _mm_loadu_pd(r + 5 * w + e)));
+        const int bits = _mm_movemask_pd(k);
+        out[m] = (int32_t)e, m += bits & 1; /* (e < n: out has room for it) */
+        if (bits & 2) out[m++] = (int32_t)(e + 1);
+    }
+#else
+    for (int64_t e = 0; e < g->n; e++) {
+        out[m] = (int32_t)e;
+        m += (r[e] <= q->hi[0]) & (r[w + e] <= q->hi[1]) & (r[2 * w + e] <= q->hi[2]) & (q->lo[0] <= r[3 * w + e]) &
+             (q->lo[1] <= r[4 * w + e]) & (q->lo[2] <= r[5 * w + e]);
+    }
+#endif
+    return m;
+}
+
 int64_t hk_pair_tiles_near(const pair_grid *g, const pair_tiles *t, const pair_box *q, int32_t *out, uint8_t *seen)
 {
+    if (g->rows) return scan_rows(g, q, out);
     int64_t m = 0, lo[3], hi[3];
     int32_t first = INT32_MAX, last = -1; /* the lowest and highest tile found */
     pair_grid_cells(g, q, lo, hi);
