@@ -71,7 +71,8 @@ int hk_pair_grid_rows(pair_grid *g, const pair_box *b, int64_t n)
 
 int hk_pair_grid_build(pair_grid *g, const pair_box *b, int64_t n, const pair_box *q, int64_t nq)
 {
-    return n <= PAIR_GRID_SCAN ? hk_pair_grid_rows(g, b, n) : hk_pair_grid_hash(g, b, n, q, nq);
+    const int scan = n <= PAIR_GRID_SCAN && (double)n * (double)nq <= PAIR_GRID_SCAN_WORK;
+    return scan ? hk_pair_grid_rows(g, b, n) : hk_pair_grid_hash(g, b, n, q, nq);
 }
 
 int hk_pair_grid_hash(pair_grid *g, const pair_box *b, int64_t n, const pair_box *q, int64_t nq)

@@ -16,9 +16,9 @@ typedef struct pair_box {
 
 /* A spatial hash of boxes: cell (i, j, k) of side `cell` holds every box that overlaps it, in bucket (a hash of
  * i, j, k) order; start[b] .. start[b + 1] are bucket b's entries, ascending primitive indices. Over a few boxes
- * (PAIR_GRID_SCAN or fewer) it holds them in rows instead, and a query tests them all: a few hundred tiles of a
- * small body lie in a few cells, each of which holds most of them, so the hash would visit them all the same and
- * more. */
+ * queried a few times (hk_pair_grid_build) it holds them in rows instead, and a query tests them all: a few hundred
+ * tiles of a small body lie in a few cells, each of which holds most of them, so the hash would visit them all the same
+ * and more. */
 typedef struct pair_grid {
     double cell;
     uint64_t mask;
@@ -28,10 +28,13 @@ typedef struct pair_grid {
     double *rows; /* lo x, y, z, hi x, y, z of box 0 .. n, in 6 rows of n rounded up to even (an empty box past n) */
 } pair_grid;
 
-/* The most boxes a grid holds in rows (measured: docs/benchmarks.md, "Contact"). */
+/* The most boxes a grid holds in rows, and the most box tests its queries may make through them (boxes times
+ * queries: a search of a few flagged primitives of a large body queries their rows with every tile), measured:
+ * docs/benchmarks.md, "Contact". */
 #define PAIR_GRID_SCAN 1024
-/* The grid over boxes b[0 .. n), to be queried with boxes q[0 .. nq): rows over PAIR_GRID_SCAN boxes or fewer,
- * else a hash; 0 or -1 (out of memory: free it all the same). */
+#define PAIR_GRID_SCAN_WORK (1024.0 * 1024.0)
+/* The grid over boxes b[0 .. n), to be queried with boxes q[0 .. nq): rows within PAIR_GRID_SCAN and
+ * PAIR_GRID_SCAN_WORK, else a hash; 0 or -1 (out of memory: free it all the same). */
 int hk_pair_grid_build(pair_grid *g, const pair_box *b, int64_t n, const pair_box *q, int64_t nq);
 /* The hash over them (its cell fitted to both sets), and the rows; 0 or -1 as hk_pair_grid_build. */
 int hk_pair_grid_hash(pair_grid *g, const pair_box *b, int64_t n, const pair_box *q, int64_t nq);
