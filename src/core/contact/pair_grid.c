@@ -5,9 +5,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 /* The mean largest side of the finite boxes among b[0 .. n); the grid's first cell size is GRID_CELL_SIDES of it
  * (fewer cells a box, more boxes a cell: docs/performance-notes.md, "What contact costs"). */
@@ -151,34 +148,17 @@ static int cmp_tile(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The boxes of a grid in rows that overlap box q, ascending, into out; how many. The test of pair_box_overlap, two
- * boxes a vector (SSE2, every x86-64), else box by box. */
+/* The boxes of a grid in rows that overlap box q, ascending, into out; how many. */
 static int64_t scan_rows(const pair_grid *g, const pair_box *q, int32_t *out)
 {
     const int64_t w = (g->n + 1) / 2 * 2;
-    const double *r = g->rows;
     int64_t m = 0;
     if (!pair_box_finite(q)) return 0; /* as the hash: such a box covers no cell */
-#ifdef __SSE2__
-    const __m128d lo0 = _mm_set1_pd(q->lo[0]), lo1 = _mm_set1_pd(q->lo[1]), lo2 = _mm_set1_pd(q->lo[2]);
-    const __m128d hi0 = _mm_set1_pd(q->hi[0]), hi1 = _mm_set1_pd(q->hi[1]), hi2 = _mm_set1_pd(q->hi[2]);
     for (int64_t e = 0; e < w; e += 2) {
-        __m128d k = _mm_and_pd(_mm_cmple_pd(_mm_loadu_pd(r + e), hi0), _mm_cmple_pd(_mm_loadu_pd(r + w + e), hi1));
-        k = _mm_and_pd(k, _mm_cmple_pd(_mm_loadu_pd(r + 2 * w + e), hi2));
-        k = _mm_and_pd(k, _mm_cmple_pd(lo0, _mm_loadu_pd(r + 3 * w + e)));
-        k = _mm_and_pd(k, _mm_cmple_pd(lo1, _mm_loadu_pd(r + 4 * w + e)));
-        k = _mm_and_pd(k, _mm_cmple_pd(lo2, _mm_loadu_pd(r + 5 * w + e)));
-        const int bits = _mm_movemask_pd(k);
+        const unsigned bits = pair_rows_overlap2(g->rows + e, w, q);
         out[m] = (int32_t)e, m += bits & 1; /* (e < n: out has room for it) */
         if (bits & 2) out[m++] = (int32_t)(e + 1);
     }
-#else
-    for (int64_t e = 0; e < g->n; e++) {
-        out[m] = (int32_t)e;
-        m += (r[e] <= q->hi[0]) & (r[w + e] <= q->hi[1]) & (r[2 * w + e] <= q->hi[2]) & (q->lo[0] <= r[3 * w + e]) &
-             (q->lo[1] <= r[4 * w + e]) & (q->lo[2] <= r[5 * w + e]);
-    }
-#endif
     return m;
 }
 

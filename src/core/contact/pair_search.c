@@ -5,9 +5,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "team.h"
 
@@ -151,30 +148,11 @@ static double *tile_lanes(const pair_box *b, const pair_tiles *t, int64_t n)
     return s;
 }
 
-/* The lanes of a tile (s: its LANE_TILE values) whose boxes overlap box q (finite), as bits (lane l: bit l): the
- * test of pair_box_overlap in every lane at once, two lanes a vector (SSE2, every x86-64), else lane by lane. */
+/* The lanes of a tile (s: its LANE_TILE values) whose boxes overlap box q (finite), as bits (lane l: bit l). */
 static inline unsigned tile_hits(const double *s, const pair_box *q)
 {
     unsigned bits = 0;
-#ifdef __SSE2__
-    const __m128d lo0 = _mm_set1_pd(q->lo[0]), lo1 = _mm_set1_pd(q->lo[1]), lo2 = _mm_set1_pd(q->lo[2]);
-    const __m128d hi0 = _mm_set1_pd(q->hi[0]), hi1 = _mm_set1_pd(q->hi[1]), hi2 = _mm_set1_pd(q->hi[2]);
-    for (int l = 0; l < PAIR_TILE; l += 2) {
-        __m128d m =
-            _mm_and_pd(_mm_cmple_pd(_mm_loadu_pd(s + l), hi0), _mm_cmple_pd(_mm_loadu_pd(s + PAIR_TILE + l), hi1));
-        m = _mm_and_pd(m, _mm_cmple_pd(_mm_loadu_pd(s + 2 * PAIR_TILE + l), hi2));
-        m = _mm_and_pd(m, _mm_cmple_pd(lo0, _mm_loadu_pd(s + 3 * PAIR_TILE + l)));
-        m = _mm_and_pd(m, _mm_cmple_pd(lo1, _mm_loadu_pd(s + 4 * PAIR_TILE + l)));
-        m = _mm_and_pd(m, _mm_cmple_pd(lo2, _mm_loadu_pd(s + 5 * PAIR_TILE + l)));
-        bits |= (unsigned)_mm_movemask_pd(m) << l;
-    }
-#else
-    for (int l = 0; l < PAIR_TILE; l++)
-        bits |= (unsigned)((s[l] <= q->hi[0]) & (s[PAIR_TILE + l] <= q->hi[1]) & (s[2 * PAIR_TILE + l] <= q->hi[2]) &
-                           (q->lo[0] <= s[3 * PAIR_TILE + l]) & (q->lo[1] <= s[4 * PAIR_TILE + l]) &
-                           (q->lo[2] <= s[5 * PAIR_TILE + l]))
-                << l;
-#endif
+    for (int l = 0; l < PAIR_TILE; l += 2) bits |= pair_rows_overlap2(s + l, PAIR_TILE, q) << l;
     return bits;
 }
 
