@@ -4,6 +4,7 @@
 
 #include "pair_check.h"
 #include "pair_grid.h"
+#include "pair_neighbours.h"
 #include "pair_search.h"
 #include "pairs.h"
 #include "scene.h"
@@ -702,6 +703,96 @@ static void test_tiles_met_once_each(void **state)
     hk_pair_tiles_free(&t);
 }
 
+/* Tile table nb (of the query primitives qc, qn corners each, nq of them, against the targets tc) against
+ * pair_neighbours of every query and target of the same body; how many of the lanes are neighbours. */
+static int64_t tile_nb_exact(const hk_world *w, const hk_pairs *pr, const hk_pair_tile_nb *nb, const int32_t *qc,
+                             int qn, int64_t nq, const int32_t *tc, int tn, int64_t nt)
+{
+    const int64_t qt = (nq + PAIR_TILE - 1) / PAIR_TILE, tt = (nt + PAIR_TILE - 1) / PAIR_TILE;
+    int32_t *all = malloc((size_t)tt * sizeof *all);
+    uint64_t *mask = malloc((size_t)tt * sizeof *mask);
+    assert_true(all && mask);
+    for (int64_t k = 0; k < tt; k++) all[k] = (int32_t)k;
+    int64_t found = 0;
+    for (int64_t q = 0; q < qt; q++) {
+        pair_tile_nb_masks(nb, q, all, tt, mask);
+        for (int64_t p = q * PAIR_TILE; p < nq && p < (q + 1) * PAIR_TILE; p++)
+            for (int64_t t = 0; t < nt; t++) {
+                int near = 0;
+                for (int x = 0; x < qn; x++)
+                    for (int y = 0; y < tn; y++) {
+                        const int a = qc ? qc[qn * p + x] : (int)p, c = tc[tn * t + y], b = hk_body_of(w, a);
+                        near |= b == hk_body_of(w, c) && pair_neighbours(pr, b, a, c);
+                    }
+                const unsigned lanes = pair_tile_nb_lanes(mask[t / PAIR_TILE], (int)(p - q * PAIR_TILE));
+                if (near != (int)(lanes >> (t % PAIR_TILE) & 1)) {
+                    print_error("query %lld, target %lld: neighbours %d, the tile's mask says %d\n", (long long)p,
+                                (long long)t, near, !near);
+                    fail();
+                }
+                found += near;
+            }
+    }
+    free(all), free(mask);
+    return found;
+}
+
+/* The search leaves out a query's topological neighbours by each tile's mask of them, built once with the
+ * surfaces: every mask is pair_neighbours of every query and target of the same body, for a cloth (a stencil of
+ * reach 2 in a plane), a jelly cube (reach 1 in space) and an icosphere (a listed body: its springs' particles). */
+static void test_neighbour_lanes_are_the_neighbours(void **state)
+{
+    (void)state;
+    const char *scenes[] = {
+        CLOTH_ON_JELLY("semi_implicit_euler", "0.004", "  dt_max 5e-4\n"),
+        "world\n  gravity 0 -9.81 0\nend\n"
+        "body icosphere\n  radius 0.2\n  level 2\n  center 0 0.6 0\n  mass 0.005\n  nrt 300\n"
+        "  springs edges k 400 damping 0.5\nend\n" FOLD_CONTACT
+        "run\n  integrator semi_implicit_euler\n  dt 1e-3\nend\n",
+    };
+    for (int s = 0; s < 2; s++) {
+        hk_world *w = load(scenes[s]);
+        hk_test_steps(w, 1); /* the surfaces, and their tables */
+        const hk_pairs *pr = hk_pairs_of(w);
+        assert_non_null(pr);
+        assert_true(pr->ntri > 0 && pr->nedge > 0);
+        const int64_t vt = tile_nb_exact(w, pr, &pr->vt_nb, NULL, 1, w->p.count, pr->tri, 3, pr->ntri);
+        const int64_t ee = tile_nb_exact(w, pr, &pr->ee_nb, pr->edge, 2, pr->nedge, pr->edge, 2, pr->nedge);
+        print_message("scene %d: %d particles, %lld triangles, %lld edges: %lld particle-triangle and %lld edge-edge "
+                      "neighbours\n",
+                      s, w->p.count, (long long)pr->ntri, (long long)pr->nedge, (long long)vt, (long long)ee);
+        assert_true(vt > 0 && vt < (int64_t)w->p.count * pr->ntri); /* some neighbours, not all */
+        assert_true(ee > 0 && ee < pr->nedge * pr->nedge);
+        hk_world_destroy(w);
+    }
+}
+
+/* The model changed on a world that has stepped (the particle model's surfaces have no triangles): the next step
+ * builds the triangle model's surfaces and their neighbour tables, and its search finds the strip's pairs as a world
+ * that had it from the start finds them. */
+static void test_model_changed_between_steps(void **state)
+{
+    (void)state;
+    hk_world *w = load(fold), *ref = load(fold);
+    hk_contact_def d = hk_default_contact_def();
+    d.bodies = d.self = 1, d.thickness = 0.005, d.stiffness = 200, d.friction = 0.3;
+    assert_int_equal(hk_world_set_contact(ref, &d), HK_OK);
+    d.model = HK_CONTACT_PARTICLES, d.radius = 0.005;
+    assert_int_equal(hk_world_set_contact(w, &d), HK_OK);
+    hk_test_steps(w, 1);
+    assert_int_equal(hk_pairs_of(w)->ntri, 0);
+    d.model = HK_CONTACT_TRIANGLES;
+    assert_int_equal(hk_world_set_contact(w, &d), HK_OK);
+    hk_test_steps(w, 1), hk_test_steps(ref, 1);
+    const hk_pairs *pr = hk_pairs_of(w), *pq = hk_pairs_of(ref);
+    assert_int_equal(pr->ntri, pq->ntri);
+    assert_int_equal(pr->nedge, pq->nedge);
+    assert_true(pr->ntri > 0 && pr->vt_nb.start && pr->ee_nb.start);
+    char why[256] = "";
+    assert_int_equal(hk_pairs_validate_candidates(w, pr, why, sizeof why), 0);
+    hk_world_destroy(w), hk_world_destroy(ref);
+}
+
 int main(void)
 {
     // clang-format off
@@ -722,6 +813,8 @@ int main(void)
         cmocka_unit_test(test_too_many_pairs_refused),
         cmocka_unit_test(test_grid_leaves_out_non_finite_boxes),
         cmocka_unit_test(test_tiles_met_once_each),
+        cmocka_unit_test(test_neighbour_lanes_are_the_neighbours),
+        cmocka_unit_test(test_model_changed_between_steps),
         cmocka_unit_test(test_blown_up_state_refused),
         cmocka_unit_test(test_pairs_invariants_checked),
     };

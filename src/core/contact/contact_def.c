@@ -45,6 +45,7 @@ int hk_world_set_contact(hk_world *w, const hk_contact_def *def)
     }
     if (!ct->pairs && !(ct->pairs = calloc(1, sizeof *ct->pairs)))
         return hk_fail_memory(w, "out of memory for the contact between bodies");
+    if (ct->pairs->def.model != def->model) ct->pairs->built_bodies = -1; /* the surfaces are the model's */
     ct->pairs->def = *def;
     ct->pairs->th = spheres ? 2 * def->radius : def->thickness;
     ct->pairs->surfaces_changed = 1; /* the candidates and the step's pairs are found again, for this layer */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "team.h"
 
 int hk_pairs_neighbours(const hk_world *w, const hk_pairs *pr, int b, int p, int q)
@@ -180,13 +181,32 @@ static int64_t flagged_near(const flagged_tiles *ft, const pair_box *q, int32_t 
     return m;
 }
 
+/* Checked (in checking builds): of the lanes `hit` of a target tile from primitive t0 (tn corners each, tc), those
+ * in nbl are the ones with a corner of the same body that is a neighbour of one of the query's qn corners q. */
+static int check_lanes(const hk_pairs *pr, const int32_t *body, unsigned hit, unsigned nbl, int64_t t0,
+                       const int32_t *tc, int tn, const int32_t *q, int qn)
+{
+    for (; hit; hit &= hit - 1) {
+        const int64_t t = t0 + __builtin_ctz(hit);
+        int near = 0;
+        for (int x = 0; x < qn; x++)
+            for (int y = 0; y < tn; y++) {
+                const int b = body[q[x]], c = tc[tn * t + y];
+                near |= b == body[c] && pair_neighbours(pr, b, q[x], c);
+            }
+        if (near != (int)(nbl >> __builtin_ctz(hit) & 1)) return 0;
+    }
+    return 1;
+}
+
 /* The vertex-triangle candidates of particles [v0, v1) (v0 the first of a tile): each tile of them meets the
  * triangles' tiles whose boxes overlap its own (a flagged particle every triangle's, another the flagged
- * triangles' alone), then each of its particles those tiles' triangles whose boxes overlap its own and that can
- * come within the thickness while the candidates hold (within_reach), into out; 0, or a failure once out holds
- * more than max. near, dnear, seen: room and flags for the triangles' tiles. */
+ * triangles' alone), then each of its particles those tiles' triangles whose boxes overlap its own, that are not
+ * its topological neighbours (the tile's mask of them, pr->vt_nb) and that can come within the thickness while the
+ * candidates hold (within_reach), into out; 0, or a failure once out holds more than max. near, dnear, seen: room
+ * and flags for the triangles' tiles; nbm, dnbm: room for their masks. */
 static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf *out, int32_t *near, int32_t *dnear,
-                    uint8_t *seen)
+                    uint8_t *seen, uint64_t *nbm, uint64_t *dnbm)
 {
     const hk_pairs *pr = sp->pr;
     const pair_box *vb = sp->vb;
@@ -197,23 +217,25 @@ static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf
         const pair_box *qb = &sp->pt->box[q0 / PAIR_TILE];
         const int64_t nn = flagged ? hk_pair_tiles_near(sp->gt, sp->tt, qb, near, seen) : 0;
         const int64_t dn = clean ? flagged_near(sp->ft, qb, dnear, seen) : 0;
+        pair_tile_nb_masks(&pr->vt_nb, q0 / PAIR_TILE, near, nn, nbm);
+        pair_tile_nb_masks(&pr->vt_nb, q0 / PAIR_TILE, dnear, dn, dnbm);
         for (int v = q0; v < v1 && v < q0 + PAIR_TILE; v++) {
             const int fl = (flagged >> (v - q0)) & 1;
             if (!fl && !((clean >> (v - q0)) & 1 && dn > 0)) continue; /* it takes no part, or meets no flagged */
             const int64_t first = out->n, m = fl ? nn : dn;
             const int32_t *tiles = fl ? near : dnear;
+            const uint64_t *nb = fl ? nbm : dnbm;
             for (int64_t k = 0; k < m; k++) {
                 if (!pair_box_overlap(&vb[v], &sp->tt->box[tiles[k]])) continue; /* it misses the whole tile */
                 const int64_t t0 = (int64_t)tiles[k] * PAIR_TILE;
                 unsigned hit = tile_hits(sp->tl + tiles[k] * (int64_t)LANE_TILE, &vb[v]);
                 if (!fl) hit &= sp->tm[tiles[k]]; /* an unflagged particle: the flagged triangles alone */
-                for (; hit; hit &= hit - 1) {
+                const unsigned nbl = pair_tile_nb_lanes(nb[k], v - q0); /* its neighbours: never a pair */
+                HK_ASSERT(check_lanes(pr, body, hit, nbl, t0, pr->tri, 3, &v, 1));
+                for (hit &= ~nbl; hit; hit &= hit - 1) {
                     const int64_t t = t0 + __builtin_ctz(hit); /* the triangles whose boxes overlap, ascending */
                     const int32_t *c = pr->tri + 3 * t, tb_ = pr->tri_body[t];
                     if (!allowed(&pr->def, body[v], tb_)) continue;
-                    if (body[v] == tb_ && (pair_neighbours(pr, tb_, v, c[0]) || pair_neighbours(pr, tb_, v, c[1]) ||
-                                           pair_neighbours(pr, tb_, v, c[2])))
-                        continue;
                     const hk_pair pa = {HK_PAIR_VT, {v, c[0], c[1], c[2]}};
                     const double d2 = hk_pairs_gap2_at(pr->qc, &pa);
                     if (!within_reach(pr, &v, 1, c, 3, d2)) continue;
@@ -228,12 +250,12 @@ static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf
     return 0;
 }
 
-/* The edge-edge candidates of edges [e0, e1) (e0 the first of a tile), found as vt_pairs finds a particle's, each
- * pair once (the lower edge first: a tile meets only itself and the tiles above it; an unflagged edge the flagged
- * edges alone), into out; 0, or a failure once out holds more than max. near, dnear, seen: room and flags for the
- * edges' tiles. */
+/* The edge-edge candidates of edges [e0, e1) (e0 the first of a tile), found as vt_pairs finds a particle's (the
+ * masks pr->ee_nb), each pair once (the lower edge first: a tile meets only itself and the tiles above it; an
+ * unflagged edge the flagged edges alone), into out; 0, or a failure once out holds more than max. near, dnear,
+ * seen, nbm, dnbm: room and flags for the edges' tiles and their masks. */
 static int ee_pairs(const search_pass *sp, int64_t e0, int64_t e1_end, int64_t max, pair_buf *out, int32_t *near,
-                    int32_t *dnear, uint8_t *seen)
+                    int32_t *dnear, uint8_t *seen, uint64_t *nbm, uint64_t *dnbm)
 {
     const hk_pairs *pr = sp->pr;
     const pair_box *eb = sp->eb;
@@ -241,28 +263,33 @@ static int ee_pairs(const search_pass *sp, int64_t e0, int64_t e1_end, int64_t m
         unsigned flagged, clean;
         tile_flags(sp->et, q0, e1_end, sp->dirty, pr->edge, 2, &flagged, &clean);
         const pair_box *qb = &sp->et->box[q0 / PAIR_TILE];
-        const int64_t nn = flagged ? hk_pair_tiles_near(sp->ge, sp->et, qb, near, seen) : 0;
-        const int64_t dn = clean ? flagged_near(sp->fe, qb, dnear, seen) : 0;
+        int64_t nn = flagged ? hk_pair_tiles_near(sp->ge, sp->et, qb, near, seen) : 0;
+        int64_t dn = clean ? flagged_near(sp->fe, qb, dnear, seen) : 0;
+        /* the tiles below its own left out (they ascend): their edges' pairs are found from theirs */
+        const int32_t own = (int32_t)(q0 / PAIR_TILE), *up = near, *dup = dnear;
+        for (; nn > 0 && *up < own; nn--) up++;
+        for (; dn > 0 && *dup < own; dn--) dup++;
+        pair_tile_nb_masks(&pr->ee_nb, own, up, nn, nbm);
+        pair_tile_nb_masks(&pr->ee_nb, own, dup, dn, dnbm);
         for (int64_t e1 = q0; e1 < e1_end && e1 < q0 + PAIR_TILE; e1++) {
             const int fl = (flagged >> (e1 - q0)) & 1;
             if (!fl && !((clean >> (e1 - q0)) & 1 && dn > 0)) continue;
             const int64_t first = out->n, m = fl ? nn : dn;
-            const int32_t *tiles = fl ? near : dnear;
+            const int32_t *tiles = fl ? up : dup;
+            const uint64_t *nb = fl ? nbm : dnbm;
             const int32_t *a = pr->edge + 2 * e1, b1 = pr->edge_body[e1];
             for (int64_t k = 0; k < m; k++) {
                 const int64_t t0 = (int64_t)tiles[k] * PAIR_TILE;
-                if (t0 < q0) continue; /* a tile below: its edges' pairs are found from theirs */
                 if (!pair_box_overlap(&eb[e1], &sp->et->box[tiles[k]])) continue; /* it misses the whole tile */
                 unsigned hit = tile_hits(sp->el + tiles[k] * (int64_t)LANE_TILE, &eb[e1]);
                 if (t0 <= e1) hit &= ~((2u << (e1 - t0)) - 1); /* its own tile: the edges above it */
                 if (!fl) hit &= sp->em[tiles[k]];              /* an unflagged edge: the flagged edges alone */
-                for (; hit; hit &= hit - 1) {
+                const unsigned nbl = pair_tile_nb_lanes(nb[k], (int)(e1 - q0)); /* its neighbours: never a pair */
+                HK_ASSERT(check_lanes(pr, sp->body, hit, nbl, t0, pr->edge, 2, a, 2));
+                for (hit &= ~nbl; hit; hit &= hit - 1) {
                     const int64_t e2 = t0 + __builtin_ctz(hit);
                     const int32_t *c = pr->edge + 2 * e2, b2 = pr->edge_body[e2];
                     if (!allowed(&pr->def, b1, b2)) continue;
-                    if (b1 == b2 && (pair_neighbours(pr, b1, a[0], c[0]) || pair_neighbours(pr, b1, a[0], c[1]) ||
-                                     pair_neighbours(pr, b1, a[1], c[0]) || pair_neighbours(pr, b1, a[1], c[1])))
-                        continue;
                     const hk_pair pa = {HK_PAIR_EE, {a[0], a[1], c[0], c[1]}};
                     const double d2 = hk_pairs_gap2_at(pr->qc, &pa);
                     if (!within_reach(pr, a, 2, c, 2, d2)) continue;
@@ -296,18 +323,19 @@ static void search_task(const hk_team *tm, void *ctx)
     const int64_t tiles = (sp->tt->n > sp->et->n ? sp->tt->n : sp->et->n) + 1;
     int32_t *near = malloc((size_t)tiles * sizeof *near), *dnear = malloc((size_t)tiles * sizeof *dnear);
     uint8_t *seen = calloc((size_t)tiles, 1);
-    int rc = near && dnear && seen ? 0 : PAIR_SEARCH_MEMORY;
+    uint64_t *nbm = malloc((size_t)tiles * sizeof *nbm), *dnbm = malloc((size_t)tiles * sizeof *dnbm);
+    int rc = near && dnear && seen && nbm && dnbm ? 0 : PAIR_SEARCH_MEMORY;
     for (int c = tm->t; rc == 0 && c < sp->chunks; c += tm->T) {
         chunk_range(sp->w->p.count, sp->chunks, c, &a, &len);
-        rc = vt_pairs(sp, (int)a, (int)(a + len), max - found, &sp->vt[c], near, dnear, seen);
+        rc = vt_pairs(sp, (int)a, (int)(a + len), max - found, &sp->vt[c], near, dnear, seen, nbm, dnbm);
         found += sp->vt[c].n;
     }
     for (int c = tm->t; rc == 0 && c < sp->chunks; c += tm->T) {
         chunk_range(sp->pr->nedge, sp->chunks, c, &a, &len);
-        rc = ee_pairs(sp, a, a + len, max - found, &sp->ee[c], near, dnear, seen);
+        rc = ee_pairs(sp, a, a + len, max - found, &sp->ee[c], near, dnear, seen, nbm, dnbm);
         found += sp->ee[c].n;
     }
-    free(near), free(dnear), free(seen);
+    free(near), free(dnear), free(seen), free(nbm), free(dnbm);
     int none = 0;
     if (rc != 0) atomic_compare_exchange_strong(&sp->failed, &none, rc);
 }

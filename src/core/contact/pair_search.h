@@ -7,35 +7,14 @@
 
 #include "geometry.h"
 #include "pair_grid.h"
+#include "pair_neighbours.h"
 #include "pairs.h"
 
 /* A search fails for want of memory, or where it finds more than max_pairs candidates: every task stops once its
  * own finds pass that, and the search fails where all of them together do, the same outcome for any team. */
 enum { PAIR_SEARCH_MEMORY = -1, PAIR_SEARCH_TOO_MANY = -2 };
 
-/* Whether particles p and q of body b are topological neighbours (or the same): within a lattice body's stencil
- * reach along every axis (the nodes' (i, j, k), kept), or joined by a spring or a triangle of a listed body (adj,
- * ascending). Inline for the search's loops; hk_pairs_neighbours for the others. */
-static inline int pair_neighbours(const hk_pairs *pr, int b, int p, int q)
-{
-    if (p == q) return 1;
-    const int reach = pr->reach[b];
-    if (reach >= 0) {
-        const int32_t *a = pr->node + 3 * (int64_t)p, *c = pr->node + 3 * (int64_t)q;
-        for (int k = 0; k < 3; k++)
-            if (a[k] - c[k] > reach || c[k] - a[k] > reach) return 0;
-        return 1;
-    }
-    int lo = pr->adj_start[p], hi = pr->adj_start[p + 1];
-    while (lo < hi) {
-        const int m = lo + (hi - lo) / 2;
-        if (pr->adj[m] < q)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    return lo < pr->adj_start[p + 1] && pr->adj[lo] == q;
-}
+/* pair_neighbours (pair_neighbours.h) for callers outside the search's loops. */
 int hk_pairs_neighbours(const hk_world *w, const hk_pairs *pr, int b, int p, int q);
 
 /* A task's pairs, in the order it found them, and each one's distance at qc [m]. */

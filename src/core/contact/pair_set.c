@@ -13,6 +13,7 @@
 #include "geometry.h"
 #include "pair_check.h"
 #include "pair_grid.h"
+#include "pair_neighbours.h"
 #include "pair_search.h"
 #include "springs.h"
 #include "team.h"
@@ -28,6 +29,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->adj_start);
     free(pr->adj);
     free(pr->node);
+    hk_pair_tile_nb_free(&pr->vt_nb), hk_pair_tile_nb_free(&pr->ee_nb);
     free(pr->pair);
     free(pr->cand);
     free(pr->cd);
@@ -187,6 +189,7 @@ static int surfaces(hk_world *w, hk_pairs *pr)
     free(pr->tri), free(pr->tri_body), free(pr->edge), free(pr->edge_body), free(pr->reach);
     free(pr->adj_start), free(pr->adj), free(pr->node);
     pr->adj_start = pr->adj = pr->node = NULL;
+    hk_pair_tile_nb_free(&pr->vt_nb), hk_pair_tile_nb_free(&pr->ee_nb);
     int64_t cap = 0;
     for (int b = 0; b < w->body_count; b++) cap += hk_body_face_capacity(w, b);
     pr->tri = malloc((size_t)(3 * cap + 1) * sizeof *pr->tri);
@@ -217,6 +220,10 @@ static int surfaces(hk_world *w, hk_pairs *pr)
             nd[2] = (int32_t)(l / ((int64_t)bd->nx * bd->ny));
         }
     }
+    if (pr->def.model == HK_CONTACT_TRIANGLES &&
+        (hk_pair_tile_nb_build(w, pr, NULL, 1, w->p.count, pr->tri, 3, pr->ntri, &pr->vt_nb) != 0 ||
+         hk_pair_tile_nb_build(w, pr, pr->edge, 2, pr->nedge, pr->edge, 2, pr->nedge, &pr->ee_nb) != 0))
+        return -1;
     pr->built_bodies = w->body_count;
     pr->built_families = w->family_count;
     pr->built_broken = broken;

@@ -148,6 +148,16 @@ typedef struct hk_pair_anchor {
     double w[2];
 } hk_pair_anchor;
 
+/* Per tile of a search's query primitives (PAIR_TILE consecutive ones), the tiles of its target primitives that hold
+ * a topological neighbour of one of them (pair_neighbours.c): entries start[q] .. start[q + 1) of tile q, ascending
+ * target tiles, and per entry a mask whose bit PAIR_TILE l + m is set where the query's lane l and the target
+ * tile's lane m are neighbours (a corner of one within a corner's stencil of the other). */
+typedef struct hk_pair_tile_nb {
+    int64_t *start;
+    int32_t *tile;
+    uint64_t *mask;
+} hk_pair_tile_nb;
+
 typedef struct hk_pairs {
     hk_contact_def def;
     double th; /* the contact distance: the triangle model's thickness, the particle model's twice the radius [m] */
@@ -160,6 +170,8 @@ typedef struct hk_pairs {
     int *reach;               /* per body: its lattice stencils' reach, or -1 (a listed body: adj) */
     int32_t *adj_start, *adj; /* per particle (all of them): the particles a spring or triangle joins it to */
     int32_t *node;            /* per particle of a lattice body: its node (i, j, k) */
+    hk_pair_tile_nb vt_nb, ee_nb; /* per tile of the particles, of the edges: the tiles of triangles, of edges, with
+                                   * a neighbour (the search's own lanes left out without a test) */
     /* the candidates (found when the particles left their boxes), and the step's pairs among them */
     hk_pair *cand;
     int64_t ncand, capcand;
