@@ -124,13 +124,28 @@ static int boxes_apart(const double lo[2][3], const double hi[2][3], double s2, 
 }
 
 /* The pairs kept apart while far: an evaluation that sets the bounds (the first for a choice of pairs, or one where
- * a particle has moved more than FAR_SLACK thicknesses from where the last set them) keeps each pair's box distance
- * (box_gap2) and the places; an evaluation after it leaves out, without reading its places, every pair whose bound
- * less twice the largest motion of any particle since is more than the thickness: every point of a side has moved
- * at most that motion (a weighted mean of its corners'), so its sides are further apart than the thickness, which
- * is what evaluate finds of it. The margins (1e-9 of the reach, 1e-12 of the largest coordinate) cover the
- * roundings as in boxes_apart. */
+ * a particle has moved more than FAR_SLACK thicknesses from where the last set them and the last that kept them
+ * evaluated more than FAR_TAKEN of the pairs) keeps each pair's box distance (box_gap2) and the places; an
+ * evaluation after it leaves out, without reading its places, every pair whose bound less twice the largest motion
+ * of its own particles since (mj, pair_far) is more than the thickness: every point of a side has moved at most
+ * that motion (a weighted mean of its corners'), so its sides are further apart than the thickness, which is what
+ * evaluate finds of it. Where the pairs' parts move apart at different speeds (a cloth folding onto itself), the
+ * bounds of the slow parts' pairs keep them out while the fast ones' are evaluated. The margins (1e-9 of the reach,
+ * 1e-12 of the largest coordinate) cover the roundings as in boxes_apart. */
 #define FAR_SLACK 0.25
+#define FAR_TAKEN 0.5
+/* What each task of an evaluation writes to far: its largest motion since xr and coordinate, its particles past
+ * their bounds, and the pairs it evaluated (-1: it set the bounds). */
+enum { FAR_MOVED, FAR_BIG, FAR_PAST, FAR_TOOK, HK_FAR_N };
+
+/* Pair k's bound for evaluate: its sides are further apart than the thickness where lb[k] is above it, each of its
+ * particles having moved at most mj from xr; slack: the margin of the largest coordinate's roundings. */
+static inline double pair_far(const hk_pairs *pr, int64_t k, double slack)
+{
+    const int32_t *at = pr->at + 4 * k;
+    const double m = g_max(g_max(pr->mj[at[0]], pr->mj[at[1]]), g_max(pr->mj[at[2]], pr->mj[at[3]]));
+    return (pr->th + 2 * m) * (1 + 1e-9) + slack;
+}
 
 /* Pair k's normal force at the current state into *ev (hooke.h hk_contact_def: the colliders' spring and damping
  * with the pair's effective mass 1 / sum alpha_i^2 / m_i; its friction comes with the touching lists,
@@ -279,17 +294,17 @@ static void chunk_put(hk_pair_evals *ev, int64_t e, const pair_chunk *ch, int i)
     ev->fn[e] = ch->fn[i], ev->m[e] = ch->m[i];
 }
 
-/* Pairs [k0, k1) of an evaluation (far: evaluate's bound, INFINITY where it sets the bounds; past: some particle is
- * past its step's bound) in lanes, chunk by chunk into ch, each chunk's pairs that act (or that the lanes leave to
- * evaluate) then taken into their runs in order, as evaluate's results are. Where a particle is past its bound,
- * evaluate takes every pair of such a particle alone (in_step may leave it out). A run's particle (key) needs only
- * be read of pairs that act: a particle's triangle pairs are consecutive, so two that act with the same particle are
- * of one run. */
-static void evaluate_lanes(const pair_pass *pp, pair_chunk *ch, pair_runs *r, int64_t k0, int64_t k1, double far,
-                           int past)
+/* Pairs [k0, k1) of an evaluation (slack: pair_far's, INFINITY where it sets the bounds; past: some particle is
+ * past its step's bound; taken: the pairs not left out, added to) in lanes, chunk by chunk into ch, each chunk's pairs
+ * that act (or that the lanes leave to evaluate) then taken into their runs in order, as evaluate's results are. Where
+ * a particle is past its bound, evaluate takes every pair of such a particle alone (in_step may leave it out). A run's
+ * particle (key) needs only be read of pairs that act: a particle's triangle pairs are consecutive, so two that act
+ * with the same particle are of one run. */
+static void evaluate_lanes(const pair_pass *pp, pair_chunk *ch, pair_runs *r, int64_t k0, int64_t k1, double slack,
+                           int past, int64_t *taken)
 {
     hk_pairs *pr = pp->pr;
-    const int set = !(far < INFINITY);
+    const int set = !(slack < INFINITY);
     pair_lane_in in = {.xv = pr->xv, .th = pr->th, .k = pr->def.stiffness, .z2 = 2 * pr->def.damping_ratio, .set = set};
     for (int64_t kb = k0, ke; kb < k1; kb = ke) {
         const int kind = kb < pp->vt_end ? HK_PAIR_VT : HK_PAIR_EE; /* one kind a chunk (the triangle pairs first) */
@@ -299,8 +314,11 @@ static void evaluate_lanes(const pair_pass *pp, pair_chunk *ch, pair_runs *r, in
         int n = (int)(ke - kb);
         if (set)
             for (int i = 0; i < n; i++) ch->off[i] = i;
-        else
-            n = pp->lanes->select(pr->lbf + kb, n, far, ch->off);
+        else {
+            for (int i = 0; i < n; i++) ch->far[i] = pair_far(pr, kb + i, slack);
+            n = pp->lanes->select(pr->lbf + kb, ch->far, n, ch->off);
+        }
+        *taken += n;
         in.at = pr->at + 4 * kb;
         int nhit = pp->lanes->eval(&in, ch, n, kind);
         if (set)
@@ -345,7 +363,8 @@ static void evaluate_lanes(const pair_pass *pp, pair_chunk *ch, pair_runs *r, in
                 r->key = kind == HK_PAIR_VT ? key : -1;
             }
             if (ch->st[i] == PAIR_LANE_ALONE) {
-                if (evaluate(pp->w, pr, k, &r->rec, far) && run_take(r, k, r->rec.gap, 4))
+                if (evaluate(pp->w, pr, k, &r->rec, set ? INFINITY : ch->far[ch->off[i]]) &&
+                    run_take(r, k, r->rec.gap, 4))
                     hk_pair_evals_put(&pr->ev, r->k0 + r->on, &r->rec);
             } else if (run_take(r, k, ch->gap[i], 4)) {
                 chunk_put(&pr->ev, r->k0 + r->on, ch, i);
@@ -370,17 +389,21 @@ static void evaluate_task(const hk_team *tm, void *ctx)
         const double *x = pr->xs + 3 * (int64_t)j;
         pr->past[j] = (uint8_t)hk_pairs_past(pr, pr->inv[j], x);
         past += pr->past[j];
-        if (pr->lb_set) moved = g_max(moved, sqrt(g_dist2(x, pr->xr + 3 * (int64_t)j)));
+        pr->mj[j] = pr->lb_set ? sqrt(g_dist2(x, pr->xr + 3 * (int64_t)j)) : 0;
+        moved = g_max(moved, pr->mj[j]);
         for (int c = 0; c < 3; c++) big = g_max(big, fabs(x[c]));
     }
-    double *mine = pr->far + 3 * tm->t; /* its largest motion and coordinate, and its particles past their bounds */
-    mine[0] = moved, mine[1] = big, mine[2] = past;
+    double *mine = pr->far + HK_FAR_N * tm->t;
+    mine[FAR_MOVED] = moved, mine[FAR_BIG] = big, mine[FAR_PAST] = past;
     hk_team_barrier(tm);
     past = 0;
-    for (int t = 0; t < tm->T; t++)
-        moved = g_max(moved, pr->far[3 * t]), big = g_max(big, pr->far[3 * t + 1]), past += pr->far[3 * t + 2];
-    const int set = !pr->lb_set || !(moved <= FAR_SLACK * pr->th); /* this evaluation sets the bounds */
-    const double far = set ? INFINITY : (pr->th + 2 * moved) * (1 + 1e-9) + 1e-12 * big;
+    for (int t = 0; t < tm->T; t++) {
+        const double *f = pr->far + HK_FAR_N * t;
+        moved = g_max(moved, f[FAR_MOVED]), big = g_max(big, f[FAR_BIG]), past += f[FAR_PAST];
+    }
+    const int set = !pr->lb_set || (!(moved <= FAR_SLACK * pr->th) &&
+                                    (double)pr->taken > FAR_TAKEN * (double)pr->npair); /* it sets the bounds */
+    const double slack = set ? INFINITY : 1e-12 * big;
     if (set) memcpy(pr->xr + 3 * (int64_t)a, pr->xs + 3 * (int64_t)a, 3 * (size_t)n * sizeof *pr->xr);
     const int64_t np = pr->npair;
     hk_team_range(tm, 0, np > 0x7fffffff ? 0x7fffffff : (int)np, &a, &n);
@@ -391,16 +414,20 @@ static void evaluate_task(const hk_team *tm, void *ctx)
     int64_t *sh = pr->share + HK_SHARE_N * tm->t;
     pair_runs r = {.best = -1, .key = -1, .k0 = k0, .hist = pr->hist + (int64_t)tm->t * pr->ninv};
     memset(r.hist, 0, (size_t)pr->ninv * sizeof *r.hist);
+    int64_t taken = 0;
     if (pp->lanes)
-        evaluate_lanes(pp, &pr->chunk[tm->t], &r, k0, k1, far, past > 0);
+        evaluate_lanes(pp, &pr->chunk[tm->t], &r, k0, k1, slack, past > 0, &taken);
     else
         for (int64_t k = k0; k < k1; k++) {
             if (run_starts(pr, k)) run_end(pr, &r);
+            const double far = set ? INFINITY : pair_far(pr, k, slack);
+            taken += !(pr->lb[k] > far);
             if (evaluate(pp->w, pr, k, &r.rec, far) && run_take(&r, k, r.rec.gap, hk_pair_corners(&pr->pair[k])))
                 hk_pair_evals_put(&pr->ev, k0 + r.on, &r.rec);
         }
     run_end(pr, &r);
     sh[HK_SHARE_K0] = k0, sh[HK_SHARE_ON] = r.on;
+    mine[FAR_TOOK] = set ? -1 : (double)taken; /* read after the pass alone */
     if (tm->t == 0) pr->shares = tm->T;
 }
 
@@ -642,7 +669,8 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
         hk_pairs_room(&pr->hist, &pr->cap_hist, (int64_t)team * pr->ninv + 1, sizeof *pr->hist) != 0 ||
         hk_pairs_room(&pr->lb, &pr->cap_lb, np + 1, sizeof *pr->lb) != 0 ||
         hk_pairs_room(&pr->xr, &pr->cap_xr, 3 * (int64_t)pr->ninv + 1, sizeof *pr->xr) != 0 ||
-        hk_pairs_room(&pr->far, &pr->cap_far, 3 * (int64_t)team + 1, sizeof *pr->far) != 0 ||
+        hk_pairs_room(&pr->mj, &pr->cap_mj, (int64_t)pr->ninv + 1, sizeof *pr->mj) != 0 ||
+        hk_pairs_room(&pr->far, &pr->cap_far, (int64_t)HK_FAR_N * team + 1, sizeof *pr->far) != 0 ||
         (pp.lanes &&
          (xv_room(pr, pr->ninv) != 0 || hk_pairs_room(&pr->lbf, &pr->cap_lbf, np + 1, sizeof *pr->lbf) != 0 ||
           hk_pairs_room(&pr->chunk, &pr->cap_chunk, team, sizeof *pr->chunk) != 0 ||
@@ -654,6 +682,8 @@ void hk_pairs_forces(hk_world *w, hk_pairs *pr, double h, hk_real *const f[3])
     pp.tslots = pr->share + (int64_t)HK_SHARE_N * team; /* after the shares */
     if (pp.lanes && !pr->lbf_set) pr->lb_set = 0;       /* the lanes' select reads lbf: set both (the same forces) */
     hk_team_run(w, team, evaluate_task, &pp);
+    pr->taken = pr->far[FAR_TOOK] < 0 ? -1 : 0; /* every task set the bounds, or none */
+    for (int t = 0; pr->taken >= 0 && t < team; t++) pr->taken += (int64_t)pr->far[HK_FAR_N * t + FAR_TOOK];
     pr->lb_set = 1, pr->lbf_set = pp.lanes != NULL;
     pr->non = 0;
     for (int s = 0; s < pr->shares; s++) { /* each share's first touching pair's place in the lists */

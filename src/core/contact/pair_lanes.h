@@ -60,6 +60,7 @@ typedef struct pair_chunk {
     double vr[3][PAIR_CHUNK + PAIR_LANES_PAD]; /* [m/s] */
     double m[PAIR_CHUNK + PAIR_LANES_PAD];     /* [kg] */
     double lb[PAIR_CHUNK + PAIR_LANES_PAD];    /* [m] */
+    double far[PAIR_CHUNK + PAIR_LANES_PAD];   /* per pair of the chunk: its bound to be left out (pair_far) [m] */
     /* the passes' own (pair_lanes_isa.h: the geometry, then the distances and normals, then the law, each pass over
      * the whole chunk so that one vector's divisions and roots overlap the next one's): the nearest points' offset
      * d [m], the squared box distance [m^2], the corners' rows, and per vector of lanes its masks */
@@ -97,8 +98,9 @@ typedef struct pair_friction_in {
 typedef struct hk_pair_lanes {
     const char *isa;
     int width; /* lanes of double */
-    /* The offsets i in [0, n) (n <= PAIR_CHUNK) where not lb[i] > far (a NaN kept), ascending, into off; how many. */
-    int (*select)(const float *lb, int n, double far, int32_t *off);
+    /* The offsets i in [0, n) (n <= PAIR_CHUNK) where not lb[i] > far[i] (a NaN kept), ascending, into off; how
+     * many. */
+    int (*select)(const float *lb, const double *far, int n, int32_t *off);
     /* Pairs off[0 .. n) of one kind (HK_PAIR_VT or HK_PAIR_EE), their statuses and evaluations into c, and the
      * entries that act or are left to evaluate into c->hit; returns how many those are. */
     int (*eval)(const pair_lane_in *in, pair_chunk *c, int n, int kind);

@@ -17,26 +17,25 @@
 #include "pair_lanes.h"
 #include "pairs.h"
 
-/* The offsets of the pairs lb[0 .. n) keeps: not lb > far (evaluate's test, which keeps a NaN bound), lb a float
- * bound not above the pair's (each converted to double exactly). */
-static int L64_SUFFIX(pair_select)(const float *lb, int n, double far, int32_t *off)
+/* The offsets of the pairs lb[0 .. n) keeps: not lb[i] > far[i] (evaluate's test, which keeps a NaN bound), lb a
+ * float bound not above the pair's (each converted to double exactly). */
+static int L64_SUFFIX(pair_select)(const float *lb, const double *far, int n, int32_t *off)
 {
     int m = 0;
 #if defined(HK_ISA_AVX512)
-    const __m512d f = _mm512_set1_pd(far);
     const __m256i step = _mm256_set1_epi32(8);
     __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (int i = 0; i < n; i += 8, idx = _mm256_add_epi32(idx, step)) {
         const __mmask8 in = (__mmask8)(n - i >= 8 ? 0xFF : (1u << (n - i)) - 1);
         const __m512d b = _mm512_cvtps_pd(_mm256_maskz_loadu_ps(in, lb + i));
-        const __mmask8 keep = _mm512_mask_cmp_pd_mask(in, b, f, _CMP_NGT_UQ);
+        const __mmask8 keep = _mm512_mask_cmp_pd_mask(in, b, _mm512_maskz_loadu_pd(in, far + i), _CMP_NGT_UQ);
         _mm256_storeu_si256((__m256i *)(off + m), _mm256_maskz_compress_epi32(keep, idx));
         m += __builtin_popcount(keep);
     }
 #else
     for (int i = 0; i < n; i++) {
         off[m] = i;
-        m += !((double)lb[i] > far);
+        m += !((double)lb[i] > far[i]);
     }
 #endif
     return m;

@@ -36,7 +36,8 @@ void hk_pairs_free(hk_pairs *pr)
     hk_pair_evals_free(&pr->ev);
     free(pr->cand2), free(pr->cd2);
     free(pr->qc), free(pr->rc), free(pr->mc), free(pr->skc), free(pr->fc), free(pr->dirty);
-    free(pr->lb), free(pr->xr), free(pr->far), free(pr->xv), free(pr->chunk), free(pr->acc), free(pr->lbf);
+    free(pr->lb), free(pr->xr), free(pr->mj), free(pr->far), free(pr->xv), free(pr->chunk), free(pr->acc),
+        free(pr->lbf);
     free(pr->sel), free(pr->sg), free(pr->sel2), free(pr->sg2), free(pr->sel_n), free(pr->sel_d);
     free(pr->inv);
     free(pr->past);

@@ -167,9 +167,9 @@ typedef struct hk_pairs {
     int surfaces_changed; /* since the last candidates */
     int32_t *tri, *tri_body, *edge, *edge_body;
     int64_t ntri, nedge;
-    int *reach;               /* per body: its lattice stencils' reach, or -1 (a listed body: adj) */
-    int32_t *adj_start, *adj; /* per particle (all of them): the particles a spring or triangle joins it to */
-    int32_t *node;            /* per particle of a lattice body: its node (i, j, k) */
+    int *reach;                   /* per body: its lattice stencils' reach, or -1 (a listed body: adj) */
+    int32_t *adj_start, *adj;     /* per particle (all of them): the particles a spring or triangle joins it to */
+    int32_t *node;                /* per particle of a lattice body: its node (i, j, k) */
     hk_pair_tile_nb vt_nb, ee_nb; /* per tile of the particles, of the edges: the tiles of triangles, of edges, with
                                    * a neighbour (the search's own lanes left out without a test) */
     /* the candidates (found when the particles left their boxes), and the step's pairs among them */
@@ -238,10 +238,13 @@ typedef struct hk_pairs {
     int nq;                     /* the particles these arrays hold */
     double t0, dt;
     /* the pairs kept apart while far (pair_force.c): per pair a lower bound of its two sides' distance at the places
-     * xr of the evaluation that set them (lb_set: for these pairs), and per task of an evaluation the largest
-     * motion of its particles since and their largest coordinate */
-    double *lb, *xr, *far; /* [m] */
+     * xr of the evaluation that set them (lb_set: for these pairs), per particle of inv how far it has moved from
+     * xr (mj), per task of an evaluation the largest motion of its particles since, their largest coordinate, its
+     * particles past their bounds and the pairs it evaluated (far, HK_FAR_N each), and how many pairs the last
+     * evaluation that kept the bounds evaluated (taken; -1 after one that set them) */
+    double *lb, *xr, *mj, *far; /* [m] */
     int lb_set;
+    int64_t taken;
     /* the pairs evaluated in lanes (pair_lanes.h): per particle of inv its place, inverse mass and velocity at the
      * last force evaluation (pair_lane_in.xv; 64-byte aligned), and per task of an evaluation its chunk */
     double *xv;
@@ -294,7 +297,7 @@ typedef struct hk_pairs {
     int64_t cap_sel_n, cap_sel_d;
     int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_kd, cap_inv, cap_on_start, cap_xs, cap_x0,
         cap_u, cap_slot_a, cap_tf, cap_sel, cap_sg, cap_sel2, cap_sg2, cap_share, cap_hist, cap_past;
-    int64_t cap_lb, cap_xr, cap_far, cap_xv, cap_chunk, cap_acc, cap_lbf;
+    int64_t cap_lb, cap_xr, cap_mj, cap_far, cap_xv, cap_chunk, cap_acc, cap_lbf;
     int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent, cap_path;
     int64_t cap_pcand, cap_anc, cap_pan, cap_anch, cap_anch_next;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
