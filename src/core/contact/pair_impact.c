@@ -95,24 +95,46 @@ static double meets(const hk_pairs *pr, const int32_t *at, int64_t k, double h, 
     return pr->pair[k].kind == HK_PAIR_VT ? hk_ccd_point_triangle(v0, v1, eps) : hk_ccd_edge_edge(v0, v1, eps);
 }
 
-/* What the tasks of the swept test share. */
+/* What the tasks of the swept test share. bounds: the force evaluations' bounds lb hold for these pairs (at the
+ * places xr), so that a pair whose bound less both sides' farthest motion from xr over the substep leaves them
+ * more than 2 eps apart is left out: it cannot meet (pair_force.c, pair_far's argument). big: the largest
+ * coordinate, for the roundings' margin. */
 typedef struct sweep_pass {
     const hk_pairs *pr;
     const int32_t *at;
     double h, eps, *hit;
+    int bounds;
+    double big;
     _Atomic int64_t found;
 } sweep_pass;
 
-/* Particles [a, e) of the pairs: the boxes of their paths (path), from their ends as ends gives them. */
+/* Particles [a, e) of the pairs: the boxes of their paths (path), from their ends as ends gives them, and where the
+ * bounds hold the farthest each comes from xr (pm: at an end, the path being straight). */
 static void path_range(void *ctx, int64_t a, int64_t e)
 {
     sweep_pass *sp = ctx;
     const hk_pairs *pr = sp->pr;
-    for (int64_t j = a; j < e; j++)
+    for (int64_t j = a; j < e; j++) {
+        double r0 = 0, r1 = 0;
         for (int d = 0; d < 3; d++) {
             const double x0 = pr->x0[3 * j + d], x1 = x0 + sp->h * pr->u[3 * j + d];
             pr->path[6 * j + d] = g_min(x0, x1), pr->path[6 * j + 3 + d] = g_max(x0, x1);
+            if (sp->bounds) {
+                const double xr = pr->xr[3 * j + d];
+                r0 += (x0 - xr) * (x0 - xr), r1 += (x1 - xr) * (x1 - xr);
+            }
         }
+        if (sp->bounds) pr->pm[j] = sqrt(g_max(r0, r1));
+    }
+}
+
+/* Whether pair k is kept apart over the substep by its bound (sweep_pass). */
+static inline int kept_apart(const sweep_pass *sp, int64_t k)
+{
+    const hk_pairs *pr = sp->pr;
+    const int32_t *at = sp->at + 4 * k;
+    const double m = g_max(g_max(pr->pm[at[0]], pr->pm[at[1]]), g_max(pr->pm[at[2]], pr->pm[at[3]]));
+    return pr->lb[k] > (2 * m + 2 * sp->eps) * (1 + 1e-9) + 1e-12 * sp->big;
 }
 
 static void sweep_range(void *ctx, int64_t a, int64_t e)
@@ -120,7 +142,7 @@ static void sweep_range(void *ctx, int64_t a, int64_t e)
     sweep_pass *sp = ctx;
     int64_t found = 0;
     for (int64_t k = a; k < e; k++) {
-        sp->hit[k] = meets(sp->pr, sp->at, k, sp->h, sp->eps);
+        sp->hit[k] = sp->bounds && kept_apart(sp, k) ? -1 : meets(sp->pr, sp->at, k, sp->h, sp->eps);
         found += sp->hit[k] >= 0;
     }
     atomic_fetch_add(&sp->found, found); /* a count: the same in any order */
@@ -129,7 +151,9 @@ static void sweep_range(void *ctx, int64_t a, int64_t e)
 /* Tests every pair; marks those that meet in hit[], returns their count. */
 static int64_t sweep(const hk_world *w, const hk_pairs *pr, const int32_t *at, double h, double eps, double *hit)
 {
-    sweep_pass sp = {pr, at, h, eps, hit, 0};
+    double big = 0;
+    for (int64_t j = 0; pr->lb_set && j < 3 * (int64_t)pr->ninv; j++) big = g_max(big, fabs(pr->x0[j]));
+    sweep_pass sp = {pr, at, h, eps, hit, pr->lb_set, big, 0};
     hk_team_for(w, hk_pairs_team(w, pr->ninv), pr->ninv, path_range, &sp);
     hk_team_for(w, hk_pairs_team(w, pr->npair), pr->npair, sweep_range, &sp);
     return atomic_load(&sp.found);
@@ -218,7 +242,8 @@ int hk_pairs_substep_end(hk_world *w, hk_pairs *pr, double h, hk_real *const pre
         hk_pairs_room(&pr->held, &pr->cap_held, pr->ninv + 1, sizeof *pr->held) != 0 ||
         hk_pairs_room(&pr->parent, &pr->cap_parent, pr->ninv + 1, sizeof *pr->parent) != 0 ||
         hk_pairs_room(&pr->zone, &pr->cap_zone, 4 * (int64_t)pr->ninv + 4, sizeof *pr->zone) != 0 ||
-        hk_pairs_room(&pr->path, &pr->cap_path, 6 * (int64_t)pr->ninv + 1, sizeof *pr->path) != 0) {
+        hk_pairs_room(&pr->path, &pr->cap_path, 6 * (int64_t)pr->ninv + 1, sizeof *pr->path) != 0 ||
+        hk_pairs_room(&pr->pm, &pr->cap_pm, (int64_t)pr->ninv + 1, sizeof *pr->pm) != 0) {
         w->step_failed = hk_fail_memory(w, "out of memory for the contact pairs' safety net");
         return 0;
     }

@@ -44,6 +44,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->place);
     free(pr->hit);
     free(pr->path);
+    free(pr->pm);
     free(pr->u_start);
     free(pr->held);
     free(pr->parent);

@@ -292,13 +292,14 @@ typedef struct hk_pairs {
     /* the safety net's scratch (pair_impact.c) */
     double *hit, *u_start, *zone;
     double *path; /* per particle of inv (6 each): the box of its path over the substep, lo x, y, z, hi x, y, z [m] */
+    double *pm;   /* per particle of inv: the farthest its path over the substep comes from xr [m] */
     char *held;
     int *parent;
     int64_t cap_sel_n, cap_sel_d;
     int64_t cap_cd, cap_place, cap_at, cap_on_slot, cap_on, cap_touch, cap_kd, cap_inv, cap_on_start, cap_xs, cap_x0,
         cap_u, cap_slot_a, cap_tf, cap_sel, cap_sg, cap_sel2, cap_sg2, cap_share, cap_hist, cap_past;
     int64_t cap_lb, cap_xr, cap_mj, cap_far, cap_xv, cap_chunk, cap_acc, cap_lbf;
-    int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent, cap_path;
+    int64_t cap_hit, cap_u_start, cap_zone, cap_held, cap_parent, cap_path, cap_pm;
     int64_t cap_pcand, cap_anc, cap_pan, cap_anch, cap_anch_next;
     int64_t caught, frozen, outran; /* since the world was made: pairs pushed apart, particles held back, steps whose
                                        motion outran the broad phase */
