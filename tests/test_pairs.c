@@ -626,12 +626,13 @@ static void test_grid_leaves_out_non_finite_boxes(void **state)
     int32_t near[4] = {-1, -1, -1, -1};
     uint8_t seen[4] = {0};
     assert_int_equal(hk_pair_grid_rows(&r, b, 3), 0);
-    assert_int_equal(hk_pair_tiles_near(&r, &t, &all, near, seen), 1);
+    assert_int_equal(hk_pair_tiles_near(&r, &t, &all, 0, near, seen), 1);
     assert_int_equal(near[0], 0);
     hk_pair_grid_free(&r);
 }
 
-/* Every query's list against every tile's box tested in turn (test_tiles_met_once_each). */
+/* Every query's list against every tile's box tested in turn (test_tiles_met_once_each); every third query's
+ * from a tile on (an edge's search lists the tiles from its own on). */
 static void tiles_met_once_each(const pair_grid *g, const pair_tiles *t, const pair_box *q, int nq)
 {
     int32_t near[512];
@@ -639,9 +640,10 @@ static void tiles_met_once_each(const pair_grid *g, const pair_tiles *t, const p
     int64_t listed = 0, most = 0;
     assert_true(t->n <= 512);
     for (int k = 0; k < nq; k++) {
-        const int64_t m = hk_pair_tiles_near(g, t, &q[k], near, seen);
+        const int32_t from = k % 3 == 2 ? (int32_t)(k * 37 % t->n) : 0;
+        const int64_t m = hk_pair_tiles_near(g, t, &q[k], from, near, seen);
         int64_t want = 0;
-        for (int32_t i = 0; i < t->n; i++) {
+        for (int32_t i = from; i < t->n; i++) {
             if (!pair_box_finite(&t->box[i]) || !pair_box_finite(&q[k]) || !pair_box_overlap(&q[k], &t->box[i]))
                 continue;
             assert_true(want < m);

@@ -148,23 +148,24 @@ static int cmp_tile(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The boxes of a grid in rows that overlap box q, ascending, into out; how many. */
-static int64_t scan_rows(const pair_grid *g, const pair_box *q, int32_t *out)
+/* The boxes of a grid in rows from box `from` on that overlap box q, ascending, into out; how many. */
+static int64_t scan_rows(const pair_grid *g, const pair_box *q, int32_t from, int32_t *out)
 {
     const int64_t w = (g->n + 1) / 2 * 2;
     int64_t m = 0;
     if (!pair_box_finite(q)) return 0; /* as the hash: such a box covers no cell */
-    for (int64_t e = 0; e < w; e += 2) {
-        const unsigned bits = pair_rows_overlap2(g->rows + e, w, q);
+    for (int64_t e = from / 2 * 2; e < w; e += 2) {
+        const unsigned bits = pair_rows_overlap2(g->rows + e, w, q) & (e < from ? 2u : 3u);
         out[m] = (int32_t)e, m += bits & 1; /* (e < n: out has room for it) */
         if (bits & 2) out[m++] = (int32_t)(e + 1);
     }
     return m;
 }
 
-int64_t hk_pair_tiles_near(const pair_grid *g, const pair_tiles *t, const pair_box *q, int32_t *out, uint8_t *seen)
+int64_t hk_pair_tiles_near(const pair_grid *g, const pair_tiles *t, const pair_box *q, int32_t from, int32_t *out,
+                           uint8_t *seen)
 {
-    if (g->rows) return scan_rows(g, q, out);
+    if (g->rows) return scan_rows(g, q, from, out);
     int64_t m = 0, lo[3], hi[3];
     int32_t first = INT32_MAX, last = -1; /* the lowest and highest tile found */
     pair_grid_cells(g, q, lo, hi);
@@ -173,7 +174,8 @@ int64_t hk_pair_tiles_near(const pair_grid *g, const pair_tiles *t, const pair_b
         const uint64_t b = pair_grid_bucket(g, i, j, k);
         for (int64_t e = g->start[b]; e < g->start[b + 1]; e++) {
             const int32_t tile = g->item[e]; /* a bucket may hold a tile for several of its cells: each once */
-            if (!seen[tile] && pair_box_overlap(q, &t->box[tile]) && pair_grid_reports(g, q, &t->box[tile], i, j, k)) {
+            if (tile >= from && !seen[tile] && pair_box_overlap(q, &t->box[tile]) &&
+                pair_grid_reports(g, q, &t->box[tile], i, j, k)) {
                 seen[tile] = 1, out[m++] = tile;
                 first = tile < first ? tile : first, last = tile > last ? tile : last;
             }

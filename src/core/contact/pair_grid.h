@@ -132,8 +132,9 @@ typedef struct pair_tiles {
 /* The tiles of boxes b[0 .. n); 0 or -1 (out of memory: free them all the same). */
 int hk_pair_tiles_build(pair_tiles *t, const pair_box *b, int64_t n);
 void hk_pair_tiles_free(pair_tiles *t);
-/* The tiles of t (g a grid over their boxes) whose boxes overlap box q, each once, ascending, into out (room for
- * t->n of them); how many. seen: a flag per tile, all 0, and 0 again on return. */
-int64_t hk_pair_tiles_near(const pair_grid *g, const pair_tiles *t, const pair_box *q, int32_t *out, uint8_t *seen);
+/* The tiles of t from tile `from` on (g a grid over their boxes) whose boxes overlap box q, each once, ascending,
+ * into out (room for t->n of them); how many. seen: a flag per tile, all 0, and 0 again on return. */
+int64_t hk_pair_tiles_near(const pair_grid *g, const pair_tiles *t, const pair_box *q, int32_t from, int32_t *out,
+                           uint8_t *seen);
 
 #endif

@@ -176,7 +176,7 @@ static void tile_flags(const pair_tiles *t, int64_t q0, int64_t n, const uint8_t
 static int64_t flagged_near(const flagged_tiles *ft, const pair_box *q, int32_t *out, uint8_t *seen)
 {
     if (!ft || ft->t.n == 0 || !pair_box_overlap(q, &ft->all)) return 0;
-    const int64_t m = hk_pair_tiles_near(&ft->g, &ft->t, q, out, seen);
+    const int64_t m = hk_pair_tiles_near(&ft->g, &ft->t, q, 0, out, seen);
     for (int64_t k = 0; k < m; k++) out[k] = ft->map[out[k]]; /* the map ascends: so do they */
     return m;
 }
@@ -215,7 +215,7 @@ static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf
         unsigned flagged, clean;
         tile_flags(sp->pt, q0, v1, sp->dirty, NULL, 1, &flagged, &clean);
         const pair_box *qb = &sp->pt->box[q0 / PAIR_TILE];
-        const int64_t nn = flagged ? hk_pair_tiles_near(sp->gt, sp->tt, qb, near, seen) : 0;
+        const int64_t nn = flagged ? hk_pair_tiles_near(sp->gt, sp->tt, qb, 0, near, seen) : 0;
         const int64_t dn = clean ? flagged_near(sp->ft, qb, dnear, seen) : 0;
         pair_tile_nb_masks(&pr->vt_nb, q0 / PAIR_TILE, near, nn, nbm);
         pair_tile_nb_masks(&pr->vt_nb, q0 / PAIR_TILE, dnear, dn, dnbm);
@@ -263,19 +263,18 @@ static int ee_pairs(const search_pass *sp, int64_t e0, int64_t e1_end, int64_t m
         unsigned flagged, clean;
         tile_flags(sp->et, q0, e1_end, sp->dirty, pr->edge, 2, &flagged, &clean);
         const pair_box *qb = &sp->et->box[q0 / PAIR_TILE];
-        int64_t nn = flagged ? hk_pair_tiles_near(sp->ge, sp->et, qb, near, seen) : 0;
+        /* the tiles below its own left out: their edges' pairs are found from theirs */
+        const int32_t own = (int32_t)(q0 / PAIR_TILE), *dup = dnear;
+        const int64_t nn = flagged ? hk_pair_tiles_near(sp->ge, sp->et, qb, own, near, seen) : 0;
         int64_t dn = clean ? flagged_near(sp->fe, qb, dnear, seen) : 0;
-        /* the tiles below its own left out (they ascend): their edges' pairs are found from theirs */
-        const int32_t own = (int32_t)(q0 / PAIR_TILE), *up = near, *dup = dnear;
-        for (; nn > 0 && *up < own; nn--) up++;
-        for (; dn > 0 && *dup < own; dn--) dup++;
-        pair_tile_nb_masks(&pr->ee_nb, own, up, nn, nbm);
+        for (; dn > 0 && *dup < own; dn--) dup++; /* (they ascend) */
+        pair_tile_nb_masks(&pr->ee_nb, own, near, nn, nbm);
         pair_tile_nb_masks(&pr->ee_nb, own, dup, dn, dnbm);
         for (int64_t e1 = q0; e1 < e1_end && e1 < q0 + PAIR_TILE; e1++) {
             const int fl = (flagged >> (e1 - q0)) & 1;
             if (!fl && !((clean >> (e1 - q0)) & 1 && dn > 0)) continue;
             const int64_t first = out->n, m = fl ? nn : dn;
-            const int32_t *tiles = fl ? up : dup;
+            const int32_t *tiles = fl ? near : dup;
             const uint64_t *nb = fl ? nbm : dnbm;
             const int32_t *a = pr->edge + 2 * e1, b1 = pr->edge_body[e1];
             for (int64_t k = 0; k < m; k++) {

@@ -47,13 +47,12 @@ static int pp_pairs(const particle_pass *sp, int v0, int v1, int64_t max, pair_b
     const int32_t *body = sp->body;
     const int n = w->p.count;
     for (int q0 = v0; q0 < v1; q0 += PAIR_TILE) {
-        const int64_t nn = hk_pair_tiles_near(sp->g, sp->pt, &sp->pt->box[q0 / PAIR_TILE], near, seen);
+        const int64_t nn = hk_pair_tiles_near(sp->g, sp->pt, &sp->pt->box[q0 / PAIR_TILE], q0 / PAIR_TILE, near, seen);
         for (int a = q0; a < v1 && a < q0 + PAIR_TILE; a++) {
             if (!sp->pt->in[a]) continue; /* it takes no part */
             const int64_t first = out->n;
             for (int64_t k = 0; k < nn; k++) {
                 const int t0 = near[k] * PAIR_TILE, t1 = t0 + PAIR_TILE;
-                if (t0 < q0) continue; /* a tile below: its pairs are found from its particles */
                 for (int b = t0 > a ? t0 : a + 1; b < t1 && b < n; b++) {
                     const int same = body[a] == body[b];
                     if (!sp->pt->in[b] || !(same ? pr->def.self : pr->def.bodies) || !pair_box_overlap(&vb[a], &vb[b]))
