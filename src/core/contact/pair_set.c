@@ -71,6 +71,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->bs);
     free(pr->ms);
     free(pr->moved);
+    free(pr->atc);
     free(pr->qa);
     free(pr->dq);
     free(pr->pcand);
@@ -536,7 +537,7 @@ static void select_task(const hk_team *tm, void *ctx)
 {
     hk_pairs *pr = ctx;
     const int64_t a = pr->ncand * tm->t / tm->T, e = pr->ncand * (tm->t + 1) / tm->T;
-    const uint8_t *moved = pr->moved;
+    const uint8_t *moved = pr->moved, *atc = pr->atc;
     int64_t n = 0;
     double dmin = INFINITY;
     for (int64_t k = a; k < e; k++) {
@@ -545,8 +546,9 @@ static void select_task(const hk_team *tm, void *ctx)
         const int split = pa->kind == HK_PAIR_EE ? 2 : 1;
         if (pr->sel[k] > 1 || (moved[c[0]] | moved[c[1]] | moved[c[2]] | moved[c[3]])) { /* judged anew */
             int in = hk_pairs_meet_within(pr, pr->qs, pa, pr->cd[k], pr->ms, pr->bs);
-            if (in) {
-                pr->sg[k] = sqrt(hk_pairs_gap2_at(pr->qs, pa));
+            if (in) { /* where every corner's qs is its qc, its distance there: as found (cd) */
+                pr->sg[k] =
+                    atc[c[0]] & atc[c[1]] & atc[c[2]] & atc[c[3]] ? pr->cd[k] : sqrt(hk_pairs_gap2_at(pr->qs, pa));
                 in = pr->sg[k] <= hk_pairs_reach(pr, pr->bs, c, split, c + split, 4 - split);
             }
             pr->sel[k] = (uint8_t)in;
@@ -605,6 +607,7 @@ static int select_step(const hk_world *w, hk_pairs *pr)
         }
         pr->ms[i] = hk_pairs_from_cand(pr, i, qs) + pr->bs[i];
         pr->dq[i] = pr->moved[i] ? 0 : sqrt(d2);
+        pr->atc[i] = (uint8_t)(memcmp(qs, pr->qc + 3 * (int64_t)i, 3 * sizeof *qs) == 0);
     }
     memcpy(pr->qa, pr->q0, (size_t)(3 * n) * sizeof *pr->qa);
     pr->pairs_hold = 1;
@@ -670,7 +673,7 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
     const int n = w->p.count;
     if (!pr->q0 || pr->nq != n) { /* the particles' arrays, for this count */
         free(pr->q0), free(pr->b), free(pr->qb), free(pr->rb), free(pr->mv), free(pr->qs), free(pr->bs), free(pr->ms);
-        free(pr->moved), free(pr->qa), free(pr->dq);
+        free(pr->moved), free(pr->atc), free(pr->qa), free(pr->dq);
         free(pr->qc), free(pr->rc), free(pr->mc), free(pr->skc), free(pr->fc), free(pr->dirty);
         pr->q0 = calloc(3 * (size_t)n + 1, sizeof *pr->q0); /* zero: a particle that takes no part keeps them */
         pr->b = calloc((size_t)n + 1, sizeof *pr->b);
@@ -681,6 +684,7 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
         pr->bs = calloc((size_t)n + 1, sizeof *pr->bs);
         pr->ms = calloc((size_t)n + 1, sizeof *pr->ms);
         pr->moved = calloc((size_t)n + 1, sizeof *pr->moved);
+        pr->atc = calloc((size_t)n + 1, sizeof *pr->atc);
         pr->qa = calloc(3 * (size_t)n + 1, sizeof *pr->qa);
         pr->dq = calloc((size_t)n + 1, sizeof *pr->dq);
         pr->qc = calloc(3 * (size_t)n + 1, sizeof *pr->qc);
@@ -690,7 +694,7 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
         pr->fc = calloc((size_t)n + 1, sizeof *pr->fc);
         pr->dirty = calloc((size_t)n + 1, sizeof *pr->dirty);
         if (!pr->q0 || !pr->b || !pr->qb || !pr->rb || !pr->mv || !pr->qs || !pr->bs || !pr->ms || !pr->moved ||
-            !pr->qa || !pr->dq || !pr->qc || !pr->rc || !pr->mc || !pr->skc || !pr->fc || !pr->dirty)
+            !pr->atc || !pr->qa || !pr->dq || !pr->qc || !pr->rc || !pr->mc || !pr->skc || !pr->fc || !pr->dirty)
             return hk_fail_memory(w, "out of memory for the contact pairs");
         pr->nq = n;
         pr->builds = 0;

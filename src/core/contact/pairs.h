@@ -266,6 +266,7 @@ typedef struct hk_pairs {
     double *bs;     /* per particle (all): the reach they were judged with, that step's bound b and the room [m] */
     double *ms;     /* per particle (all): how far from qc + sc it may come while they hold, |qs - qc - sc| + bs [m] */
     uint8_t *moved; /* per particle (all): 1 where the last choice set its qs and bs anew (its step left them) */
+    uint8_t *atc;   /* per particle (all): 1 where its qs was its candidates' qc bit for bit at the last choice */
     double *qa;     /* per particle (all): its place at the start of the step they were last chosen in [m] (3 each) */
     double *dq;     /* per particle (all): how far qa is from qs, |qa - qs| [m] */
     double room;    /* the room they leave each particle beyond its step's bound [m] (pair_set.c, next_room) */
