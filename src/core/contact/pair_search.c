@@ -183,10 +183,10 @@ static int64_t flagged_near(const flagged_tiles *ft, const pair_box *q, int32_t 
 
 /* Checked (in checking builds): of the lanes `hit` of a target tile from primitive t0 (tn corners each, tc), those
  * in nbl are the ones with a corner of the same body that is a neighbour of one of the query's qn corners q. */
-static int check_lanes(const hk_pairs *pr, const int32_t *body, unsigned hit, unsigned nbl, int64_t t0,
-                       const int32_t *tc, int tn, const int32_t *q, int qn)
+static void check_lanes(const hk_pairs *pr, const int32_t *body, unsigned hit, unsigned nbl, int64_t t0,
+                        const int32_t *tc, int tn, const int32_t *q, int qn)
 {
-    for (; hit; hit &= hit - 1) {
+    for (; HK_CHECKS && hit; hit &= hit - 1) {
         const int64_t t = t0 + __builtin_ctz(hit);
         int near = 0;
         for (int x = 0; x < qn; x++)
@@ -194,9 +194,8 @@ static int check_lanes(const hk_pairs *pr, const int32_t *body, unsigned hit, un
                 const int b = body[q[x]], c = tc[tn * t + y];
                 near |= b == body[c] && pair_neighbours(pr, b, q[x], c);
             }
-        if (near != (int)(nbl >> __builtin_ctz(hit) & 1)) return 0;
+        HK_ASSERT(near == (int)(nbl >> __builtin_ctz(hit) & 1));
     }
-    return 1;
 }
 
 /* The vertex-triangle candidates of particles [v0, v1) (v0 the first of a tile): each tile of them meets the
@@ -231,7 +230,7 @@ static int vt_pairs(const search_pass *sp, int v0, int v1, int64_t max, pair_buf
                 unsigned hit = tile_hits(sp->tl + tiles[k] * (int64_t)LANE_TILE, &vb[v]);
                 if (!fl) hit &= sp->tm[tiles[k]]; /* an unflagged particle: the flagged triangles alone */
                 const unsigned nbl = pair_tile_nb_lanes(nb[k], v - q0); /* its neighbours: never a pair */
-                HK_ASSERT(check_lanes(pr, body, hit, nbl, t0, pr->tri, 3, &v, 1));
+                check_lanes(pr, body, hit, nbl, t0, pr->tri, 3, &v, 1);
                 for (hit &= ~nbl; hit; hit &= hit - 1) {
                     const int64_t t = t0 + __builtin_ctz(hit); /* the triangles whose boxes overlap, ascending */
                     const int32_t *c = pr->tri + 3 * t, tb_ = pr->tri_body[t];
@@ -284,7 +283,7 @@ static int ee_pairs(const search_pass *sp, int64_t e0, int64_t e1_end, int64_t m
                 if (t0 <= e1) hit &= ~((2u << (e1 - t0)) - 1); /* its own tile: the edges above it */
                 if (!fl) hit &= sp->em[tiles[k]];              /* an unflagged edge: the flagged edges alone */
                 const unsigned nbl = pair_tile_nb_lanes(nb[k], (int)(e1 - q0)); /* its neighbours: never a pair */
-                HK_ASSERT(check_lanes(pr, sp->body, hit, nbl, t0, pr->edge, 2, a, 2));
+                check_lanes(pr, sp->body, hit, nbl, t0, pr->edge, 2, a, 2);
                 for (hit &= ~nbl; hit; hit &= hit - 1) {
                     const int64_t e2 = t0 + __builtin_ctz(hit);
                     const int32_t *c = pr->edge + 2 * e2, b2 = pr->edge_body[e2];
