@@ -142,9 +142,7 @@ enum { FAR_MOVED, FAR_BIG, FAR_PAST, FAR_TOOK, HK_FAR_N };
  * particles having moved at most mj from xr; slack: the margin of the largest coordinate's roundings. */
 static inline double pair_far(const hk_pairs *pr, int64_t k, double slack)
 {
-    const int32_t *at = pr->at + 4 * k;
-    const double m = g_max(g_max(pr->mj[at[0]], pr->mj[at[1]]), g_max(pr->mj[at[2]], pr->mj[at[3]]));
-    return (pr->th + 2 * m) * (1 + 1e-9) + slack;
+    return (pr->th + 2 * hk_pair_corners_max(pr->mj, pr->at + 4 * k)) * (1 + 1e-9) + slack;
 }
 
 /* Pair k's normal force at the current state into *ev (hooke.h hk_contact_def: the colliders' spring and damping

@@ -131,10 +131,8 @@ static void path_range(void *ctx, int64_t a, int64_t e)
 /* Whether pair k is kept apart over the substep by its bound (sweep_pass). */
 static inline int kept_apart(const sweep_pass *sp, int64_t k)
 {
-    const hk_pairs *pr = sp->pr;
-    const int32_t *at = sp->at + 4 * k;
-    const double m = g_max(g_max(pr->pm[at[0]], pr->pm[at[1]]), g_max(pr->pm[at[2]], pr->pm[at[3]]));
-    return pr->lb[k] > (2 * m + 2 * sp->eps) * (1 + 1e-9) + 1e-12 * sp->big;
+    const double m = hk_pair_corners_max(sp->pr->pm, sp->at + 4 * k);
+    return sp->pr->lb[k] > (2 * m + 2 * sp->eps) * (1 + 1e-9) + 1e-12 * sp->big;
 }
 
 static void sweep_range(void *ctx, int64_t a, int64_t e)

@@ -426,6 +426,11 @@ void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk
 int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out[6]);
 /* How many particles the pairs hold: the j of hk_pairs_diag run over [0, that) (0 for no pairs, pr NULL). */
 static inline int hk_pairs_particles(const hk_pairs *pr) { return pr ? pr->ninv : 0; }
+/* The largest of v over a pair's four corners, at[0 .. 4) their places among the pairs' particles (hk_pairs.at). */
+static inline double hk_pair_corners_max(const double *v, const int32_t *at)
+{
+    return g_max(g_max(v[at[0]], v[at[1]]), g_max(v[at[2]], v[at[3]]));
+}
 /* The distance within which the particles a (na of them) and b (nb) can come to the thickness when each particle i
  * moves at most r[i]: every point of a triangle or edge moves at most as far as the farthest of its
  * corners; a margin of 1e-9 of it keeps a test against it on the safe side of rounding [m]. */
