@@ -57,7 +57,10 @@ endif()
 
 # --- CUDA ------------------------------------------------------------------------------------------------------------
 set(HOOKE_DEVICE_CUDA_BUILT OFF CACHE INTERNAL "the CUDA driver module is built")
-if(HOOKE_DEVICE_CUDA AND CMAKE_CUDA_COMPILER)
+# CUDA enabled in this configure (the top level enables it only in a float build without sanitizers): a cached
+# CMAKE_CUDA_COMPILER from an earlier float configure of the same folder is not enough
+get_property(hooke_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+if(HOOKE_DEVICE_CUDA AND "CUDA" IN_LIST hooke_languages)
   # no fused multiply-add but the source's own, IEEE division and square root, the CPU's flush to zero
   set(HOOKE_CUDA_FLAGS -fmad=false -prec-div=true -prec-sqrt=true -ftz=true)
   add_library(hooke_device_cuda MODULE core/device/cuda/dev_cuda.cu)
