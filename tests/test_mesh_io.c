@@ -1,6 +1,9 @@
 /* test_mesh_io.c — .asc and .obj loaders, mesh validation and its messages, the icosphere generator. */
 /* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "hk_test.h"
+
+#include <unistd.h>
 
 /* Parses text as FORMAT and expects failure with a message containing want. */
 static void expect_error(int obj, const char *text, const char *want)
@@ -179,6 +182,43 @@ static void test_obj_errors(void **state)
     expect_error(1, open_cube, "not closed (open edge)");
 }
 
+/* A file that begins with UTF-8's byte-order mark loads as without it; UTF-16's is refused by name. */
+static void test_byte_order_marks(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/hk_bom_XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/cube.obj", dir);
+    static const struct {
+        const char *mark, *want; /* want: NULL where it loads */
+    } rows[] = {
+        {"\xEF\xBB\xBF", NULL},
+        {"\xFF\xFE", "cube.obj:1: error: expected UTF-8 or ASCII text, got a UTF-16 little-endian byte-order mark"},
+        {"\xFE\xFF", "got a UTF-16 big-endian byte-order mark: save the file as UTF-8"}};
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(rows[r].mark, f);
+        fputs(cube_obj, f);
+        assert_int_equal(fclose(f), 0);
+        hk_mesh m;
+        char err[512] = "";
+        const int rc = hk_mesh_load(path, &m, err, sizeof err);
+        if (rows[r].want ? rc == 0 || !strstr(err, rows[r].want) : rc != 0) {
+            print_error("mark %zu: rc %d, message: %s\nexpected: %s\n", r, rc, err,
+                        rows[r].want ? rows[r].want : "loads");
+            fail();
+        }
+        if (rc == 0) {
+            assert_int_equal(m.vertex_count, 8);
+            assert_int_equal(m.face_count, 12);
+            hk_mesh_free(&m);
+        }
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_load_errors(void **state)
 {
     (void)state;
@@ -215,10 +255,11 @@ static void test_icosphere_closed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cube_asc_loads), cmocka_unit_test(test_torus_asc_loads),
-        cmocka_unit_test(test_obj_loads),      cmocka_unit_test(test_flipped_detected),
-        cmocka_unit_test(test_asc_errors),     cmocka_unit_test(test_obj_errors),
-        cmocka_unit_test(test_load_errors),    cmocka_unit_test(test_icosphere_closed),
+        cmocka_unit_test(test_cube_asc_loads),   cmocka_unit_test(test_torus_asc_loads),
+        cmocka_unit_test(test_obj_loads),        cmocka_unit_test(test_flipped_detected),
+        cmocka_unit_test(test_asc_errors),       cmocka_unit_test(test_obj_errors),
+        cmocka_unit_test(test_load_errors),      cmocka_unit_test(test_byte_order_marks),
+        cmocka_unit_test(test_icosphere_closed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

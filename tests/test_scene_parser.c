@@ -35,6 +35,25 @@ static void test_empty_file(void **state)
     check_error("world\nend", "x.scene:2:4: error: no body in scene");
 }
 
+/* UTF-8's byte-order mark, which some editors write, is skipped (columns count from after it); UTF-16's is refused
+ * by name. */
+static void test_byte_order_marks(void **state)
+{
+    (void)state;
+    hk_scene sc = parse_ok("\xEF\xBB\xBF" ROPE);
+    assert_int_equal(hk_world_particles(sc.world).count, 3);
+    hk_scene_free(&sc);
+    check_error("\xEF\xBB\xBF"
+                "body rope\n  count 3\n  mass 1\n  spacing 1\n  colour 2\nend\n",
+                "x.scene:5:3:");
+    check_error("\xEF\xBB\xBF"
+                "body ropes\nend\n",
+                "x.scene:1:6: error: ");
+    check_error("\xFF\xFE" ROPE, "x.scene:1:1: error: expected UTF-8 or ASCII text, got a UTF-16 little-endian "
+                                 "byte-order mark: save the file as UTF-8");
+    check_error("\xFE\xFF" ROPE, "got a UTF-16 big-endian byte-order mark");
+}
+
 static void test_bad_number(void **state)
 {
     (void)state;
@@ -727,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_shipped_scenes),
         cmocka_unit_test(test_no_untested_scene),
+        cmocka_unit_test(test_byte_order_marks),
         cmocka_unit_test(test_implicit_keys),
         cmocka_unit_test(test_rope_scene_settings),
     };

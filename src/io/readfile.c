@@ -69,3 +69,27 @@ int hk_read_file(const char *path, size_t limit, const char *what, char **data, 
     *len = n;
     return 0;
 }
+
+int hk_text_bom(const char *text, size_t len, const char **name)
+{
+    static const struct {
+        const char *bytes;
+        size_t n;
+        const char *name;
+        int utf8; /* skipped; the others refused */
+    } marks[] = {
+        /* UTF-32 before UTF-16: FF FE 00 00 begins with UTF-16 little-endian's mark */
+        {"\xFF\xFE\x00\x00", 4, "UTF-32 little-endian", 0},
+        {"\x00\x00\xFE\xFF", 4, "UTF-32 big-endian", 0},
+        {"\xFF\xFE", 2, "UTF-16 little-endian", 0},
+        {"\xFE\xFF", 2, "UTF-16 big-endian", 0},
+        {"\xEF\xBB\xBF", 3, "UTF-8", 1},
+    };
+    *name = NULL;
+    for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++)
+        if (len >= marks[k].n && memcmp(text, marks[k].bytes, marks[k].n) == 0) {
+            *name = marks[k].name;
+            return marks[k].utf8 ? (int)marks[k].n : -1;
+        }
+    return 0;
+}

@@ -22,4 +22,9 @@
  * memory"). */
 int hk_read_file(const char *path, size_t limit, const char *what, char **data, size_t *len, char *err, size_t errlen);
 
+/* The byte-order mark a text input may begin with: 3 for UTF-8's (EF BB BF, which editors on some systems write;
+ * the text readers skip it, and columns count from after it), 0 for none, and -1 for UTF-16's or UTF-32's, which
+ * the readers refuse as not UTF-8 text, with *name ("UTF-16 little-endian", ...) for their message. */
+int hk_text_bom(const char *text, size_t len, const char **name);
+
 #endif

@@ -16,6 +16,15 @@ static char *read_text_file(const char *path, char *err, size_t errlen)
         hk_mesh_error(err, errlen, path, 0, "%s", why);
         return NULL;
     }
+    const char *mark;
+    const int bom = hk_text_bom(text, len, &mark);
+    if (bom < 0) {
+        free(text);
+        hk_mesh_error(err, errlen, path, 1,
+                      "expected UTF-8 or ASCII text, got a %s byte-order mark: save the file as UTF-8", mark);
+        return NULL;
+    }
+    if (bom > 0) memmove(text, text + bom, len + 1 - (size_t)bom), len -= (size_t)bom; /* UTF-8's mark skipped */
     if (memchr(text, '\0', len)) {
         free(text);
         hk_mesh_error(err, errlen, path, 0, "expected text, got a NUL byte (is this a binary file?)");

@@ -648,6 +648,10 @@ static int parse_text(const char *text, size_t len, const char *filename, const 
     memcpy(lx->buf, text, len);
     lx->buf[len] = '\0';
     lx->len = len;
+    const char *mark;
+    const int bom = hk_text_bom(text, len, &mark);
+    if (bom < 0) return sc_fail(lx, 1, 1, "expected UTF-8 or ASCII text, got a %s byte-order mark: save the file as UTF-8", mark);
+    lx->pos = (size_t)bom; /* UTF-8's mark skipped: columns count from after it */
 
     int rc = 0, more = 0;
     while (rc == 0 && (more = sc_next_line(lx)) > 0) {
@@ -711,8 +715,8 @@ int hk_scene_load_for(const char *path, const hk_world_def *base, int ranks, hk_
         if (err && errlen) snprintf(err, errlen, "%s: error: %s", name, why);
         return -1;
     }
-    const char *nul = memchr(text, '\0', len);
-    if (nul) {
+    const char *mark, *nul = memchr(text, '\0', len);
+    if (nul && hk_text_bom(text, len, &mark) >= 0) {
         int line = 1, col = 1;
         for (const char *c = text; c < nul; c++) {
             if (*c == '\n') {
