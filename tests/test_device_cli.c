@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "device_drivers.h"
 #include "hk_test_cli.h"
 
 /*
@@ -155,12 +156,37 @@ static void test_info_lists_gpus(void **state)
     hk_run_free(&r);
 }
 
+/* Every value HOOKE_DEVICE_DRIVER takes is named, with what it runs on, by `hooke run --help` and `hooke info`: the
+ * rows of the drivers' table, so a driver the program accepts is never one its help leaves out. */
+static void test_help_names_every_driver(void **state)
+{
+    (void)state;
+    hk_run help = hk_test_hooke("", "run --help"), info = hk_test_hooke("", "info");
+    expect(&help, 0, NULL);
+    expect(&info, 0, NULL);
+    const char *what, *name;
+    int n = 0;
+    for (int d = 0; (name = hk_device_driver_at(d, &what)) != NULL; d++, n++) {
+        char row[256];
+        snprintf(row, sizeof row, "\n  %-20s %s\n", name, what);
+        if (!has(help.out, row) || !has(info.out, row)) {
+            print_error("driver %s: its row '%s' is missing from%s%s\n", name, row + 1,
+                        has(help.out, row) ? "" : " hooke run --help", has(info.out, row) ? "" : " hooke info");
+            fail();
+        }
+        assert_int_equal(hk_device_driver_name(name, NULL), 0);
+    }
+    assert_true(n >= 4); /* cuda, openmp and the two host drivers of the tests */
+    hk_run_free(&help);
+    hk_run_free(&info);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_same_outputs), cmocka_unit_test(test_restart_on_the_device),
         cmocka_unit_test(test_run_refusals),     cmocka_unit_test(test_bench_names_the_device),
-        cmocka_unit_test(test_info_lists_gpus),
+        cmocka_unit_test(test_info_lists_gpus),  cmocka_unit_test(test_help_names_every_driver),
     };
     const int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

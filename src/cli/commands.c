@@ -146,8 +146,10 @@ static int cmd_info(int argc, char **argv)
 #endif
     hk_topology_bind_threads();
     hk_topology_print(stdout, "");
-    printf("gpus (hooke run --device gpu; HOOKE_DEVICE_DRIVER=cuda|openmp picks one driver):\n");
+    printf("gpus (hooke run --device gpu; HOOKE_DEVICE_DRIVER=NAME picks one driver):\n");
     hk_devices_print(stdout, "  ");
+    printf("device drivers (HOOKE_DEVICE_DRIVER):\n");
+    hk_device_drivers_help(stdout, "  ");
     return EXIT_OK;
 }
 

@@ -38,3 +38,9 @@ void hk_devices_print(FILE *f, const char *prefix)
                     info[d].memory / (1024.0 * 1024.0 * 1024.0), info[d].driver);
     }
 }
+
+void hk_device_drivers_help(FILE *f, const char *prefix)
+{
+    const char *what, *name;
+    for (int d = 0; (name = hk_device_driver_at(d, &what)) != NULL; d++) fprintf(f, "%s%-20s %s\n", prefix, name, what);
+}

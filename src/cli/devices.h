@@ -13,5 +13,8 @@ const char *hk_device_kind_name(int kind);
 /* Every GPU driver's devices, a line each (its name, memory and driver), or why it has none, each line starting with
  * prefix: what `hooke info` prints under "devices". */
 void hk_devices_print(FILE *f, const char *prefix);
+/* The values HOOKE_DEVICE_DRIVER takes, a line each from the table of drivers (its name, what it runs on), each line
+ * starting with prefix: what `hooke run --help` and `hooke info` print. */
+void hk_device_drivers_help(FILE *f, const char *prefix);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "device_drivers.h"
 #include "frames.h"
 #include "hooke/hooke.h"
 #include "scene_kinds.h"
@@ -61,8 +62,12 @@ static void world_fields(FILE *out)
     }
     fprintf(out, "kernels: NULL or \"\" (the widest path), or a path this CPU and build run (hooke info)\n");
     fprintf(out, "task_hook: {NULL} (OpenMP's threads), or a host's pool (hooke.h hk_task_hook) with threads >= 1\n");
-    fprintf(out, "device_driver: NULL or \"\" (the first of cuda, openmp that finds a GPU), or \"cuda\", \"openmp\", "
-                 "\"host\", \"openmp-host\" (hooke info lists the GPUs)\n");
+    char drivers[160];
+    hk_device_driver_names(drivers, sizeof drivers);
+    fprintf(out,
+            "device_driver: NULL or \"\" (the first of cuda, openmp that finds a GPU), or %s (hooke info lists the "
+            "GPUs)\n",
+            drivers);
 }
 
 int hk_info_list(FILE *out, const char *what)

@@ -128,8 +128,10 @@ void hk_run_help(FILE *f, int synopsis)
                "implicit_euler, or a smaller dt): docs/user-guide.md, \"Explicit or implicit\".\n"
                "\n"
                "HOOKE_KERNELS=reference|scalar|avx2|avx512 forces a kernel path;\n"
-               "HOOKE_DEVICE_DRIVER=cuda|openmp the GPU's driver (--device gpu).\n"
-               "\n"
+               "HOOKE_DEVICE_DRIVER=NAME the device's driver (--device gpu; unset: the first\n"
+               "GPU driver that finds a GPU):\n");
+    hk_device_drivers_help(f, "  ");
+    fprintf(f, "\n"
                "SIGINT or SIGTERM stops a run after the step in hand: every output is closed\n"
                "whole (files are written as NAME.tmp, then renamed), the summary line says\n"
                "interrupted=1, and the exit status is 130 or 143.\n"

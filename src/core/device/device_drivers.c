@@ -41,8 +41,20 @@ int hk_device_driver_name(const char *name, const char **canon)
 
 void hk_device_driver_names(char *out, size_t n)
 {
-    snprintf(out, n, "\"%s\", \"%s\", \"%s\" or \"%s\"", drivers[0].name, drivers[1].name, drivers[2].name,
-             drivers[3].name);
+    size_t at = 0;
+    for (int d = 0; d < DRIVERS && at < n; d++) {
+        const char *sep = d == 0 ? "" : d == DRIVERS - 1 ? " or " : ", ";
+        const int k = snprintf(out + at, n - at, "%s\"%s\"", sep, drivers[d].name);
+        at += k > 0 ? (size_t)k : 0;
+    }
+    if (n && !DRIVERS) out[0] = '\0';
+}
+
+const char *hk_device_driver_at(int d, const char **what)
+{
+    if (d < 0 || d >= DRIVERS) return NULL;
+    if (what) *what = drivers[d].what;
+    return drivers[d].name;
 }
 
 /* The folders a module is looked for in, in order: beside the file that holds this code (the program, libhooke.so),

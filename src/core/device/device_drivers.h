@@ -8,8 +8,10 @@
 /* Driver names: 0 if name is one ("cuda", "openmp", "host", "openmp-host") or NULL or "" (the default: none
  * chosen), with *canon its static name (NULL for the default) when canon is not NULL; -1 otherwise. */
 int hk_device_driver_name(const char *name, const char **canon);
-/* "\"cuda\", \"openmp\", \"host\" or \"openmp-host\"" for messages. */
+/* "\"cuda\", \"openmp\", \"host\" or \"openmp-host\"" for messages, from the table of drivers. */
 void hk_device_driver_names(char *out, size_t n);
+/* Driver d of the table (0, 1, ...): its name, with *what saying what it runs on; NULL past the last. */
+const char *hk_device_driver_at(int d, const char **what);
 /* The order in which a GPU's driver is looked for when none is named (NULL-terminated). */
 extern const char *const hk_device_gpu_drivers[];
 
