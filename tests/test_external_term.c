@@ -199,8 +199,9 @@ static void test_facts(void **state)
     (void)state;
     hk_world_def def = hk_default_world_def();
     def.ground.model = HK_GROUND_NONE;
-    assert_int_equal(HK_EXTERNAL_TERM_COUNT, 4);
-    assert_int_equal(HK_TERM_tether, 3);
+    /* the extra term comes after every term of the library's own, however many a new force has made them */
+    assert_int_equal(HK_TERM_tether, HK_EXTERNAL_TERM_COUNT - 1);
+    assert_true(HK_TERM_tether > HK_TERM_ground);
     assert_near(hk_external_stiffness(&def), TETHER_K, 0);
     assert_int_equal(hk_external_closed_form(&def), 0);
     hk_external e;
