@@ -9,7 +9,9 @@ set(HOOKE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hooke)
 install(TARGETS hooke hooke_static EXPORT hookeTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/include/hooke/hooke.h ${HOOKE_GENERATED_INCLUDE}/hooke/config.h
+# hooke.h and the parts it includes (bodies.h, colliders.h), and the build's config.h
+file(GLOB hooke_public_headers ${CMAKE_CURRENT_SOURCE_DIR}/include/hooke/*.h)
+install(FILES ${hooke_public_headers} ${HOOKE_GENERATED_INCLUDE}/hooke/config.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hooke)
 install(TARGETS hooke_exe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenes/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hooke/scenes)

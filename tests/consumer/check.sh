@@ -143,11 +143,15 @@ missing=$([ "$other" = 1 ] && echo hk_library_is_double || echo hk_library_is_fl
 grep -q "undefined reference to \`$missing'" "$tmp/mixed.log" || fail "mixed precision: $(cat "$tmp/mixed.log")"
 echo "check.sh: a header of the other precision is refused (compile: #error; link: no $missing)"
 
-# the shared library exports exactly the functions hooke.h marks HK_API, and the symbol of its precision
-header=$prefix/include/hooke/hooke.h
-unmarked=$(grep -nE '^[a-z][a-z0-9_ ]*[ *]hk_[a-z0-9_]+\(' "$header" | grep -v '^[0-9]*:typedef' || true)
+# the shared library exports exactly the functions hooke.h (with the parts it includes) marks HK_API, and the
+# symbol of its precision
+headers=("$prefix"/include/hooke/*.h)
+for part in $(sed -n 's|^#include "hooke/\([a-z_]*\.h\)".*|\1|p' "$prefix/include/hooke/hooke.h"); do
+    [ -f "$prefix/include/hooke/$part" ] || fail "hooke.h includes hooke/$part, which is not installed"
+done
+unmarked=$(grep -nE '^[a-z][a-z0-9_ ]*[ *]hk_[a-z0-9_]+\(' "${headers[@]}" | grep -v ':[0-9]*:typedef' || true)
 [ -z "$unmarked" ] || fail "functions of hooke.h without HK_API: $unmarked"
-grep -oE '^HK_API [^(]*[ *]hk_[a-z0-9_]+\(' "$header" | grep -oE 'hk_[a-z0-9_]+\($' | tr -d '(' | sort >"$tmp/api"
+grep -hoE '^HK_API [^(]*[ *]hk_[a-z0-9_]+\(' "${headers[@]}" | grep -oE 'hk_[a-z0-9_]+\($' | tr -d '(' | sort >"$tmp/api"
 nm -D --defined-only "$libdir/libhooke.so" | awk '{ print $3 }' | sort >"$tmp/exported.all"
 own=$([ "$precision" = 1 ] && echo hk_library_is_double || echo hk_library_is_float)
 grep -qx "$own" "$tmp/exported.all" || fail "libhooke.so does not export $own"
@@ -166,7 +170,7 @@ if command -v python3 >/dev/null; then
     case $got in "state_hash=$want_rope total_energy="*" J") ;; *) fail "hooke_ctypes.py printed '$got', expected state_hash=$want_rope" ;; esac
     echo "check.sh: python3 docs/hooke_ctypes.py: $got"
 else
-    fail "python3 is missing (bash .ci/deps installs it)"
+    fail "python3 is missing (bash .ci/deps python installs it)"
 fi
 
 # Python: the package hooke where `cmake --install` put it, imported with nothing of the build tree in reach
