@@ -118,4 +118,21 @@ static inline void hk_test_two_cloths_keep_momentum(const char *contact, const c
     hk_world_destroy(w);
 }
 
+/* The contact section of the tests' folding strips. */
+#define FOLD_CONTACT "contact\n  thickness 0.005\n  stiffness 200\n  damping_ratio 1\n  friction 0.3\nend\n"
+
+/* A 12 x 12 cloth (2 cm) dropped from 4 cm over a 4 x 4 x 4 jelly cube (5 cm) that stands on the floor. */
+#define CLOTH_ON_JELLY(integrator, dt, dt_max)                                                                         \
+    "world\n  gravity 0 -9.81 0\nend\n"                                                                                \
+    "body jelly\n  nx 4\n  ny 4\n  nz 4\n  spacing 0.05\n  origin -0.075 0.005 -0.075\n  mass 0.01\n"                  \
+    "  springs all k 3000 damping 0.3\nend\n"                                                                          \
+    "body cloth\n  nx 12\n  ny 12\n  spacing 0.02\n  origin -0.11 0.2 -0.11\n  u 1 0 0\n  v 0 0 1\n  mass 1e-3\n"      \
+    "  springs structural k 300 damping 0.01 damping_model relative\n"                                                 \
+    "  springs shear k 300 damping 0.01 damping_model relative\n"                                                      \
+    "  springs bend k 10 damping 0.01 damping_model relative\nend\n"                                                   \
+    "collider\n  shape box\n  size 2 0.2 2\n  offset 0 -0.1 0\n  thickness 0.005\n  stiffness 500\n"                   \
+    "  damping_ratio 1\n  friction 0.5\nend\n"                                                                         \
+    "contact\n  thickness 0.005\n  stiffness 300\n  damping_ratio 1\n  friction 0.5\nend\n"                            \
+    "run\n  integrator " integrator "\n  dt " dt "\n" dt_max "end\n"
+
 #endif
