@@ -174,7 +174,7 @@ int hk_frames_write(hk_frames *fr, const hk_world *w, char *err, size_t errlen)
         fr->series[f].failed = NULL;
         if (formats[f]->write(&fr->series[f], formats[f]->extension ? path : NULL, w, &g) != 0) {
             const char *what = fr->series[f].failed ? fr->series[f].failed : formats[f]->extension ? path : fr->dir;
-            snprintf(err, errlen, "cannot write %s: %s", what, strerror(errno ? errno : EIO));
+            snprintf(err, errlen, "cannot write %s: %s", what, hk_out_strerror(errno ? errno : EIO));
             rc = -1;
         }
     }
