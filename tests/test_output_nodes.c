@@ -82,9 +82,8 @@ static void test_frames_to_devices(void **state)
     char args[1024];
     const char *dir = own_path("frames");
     assert_int_equal(mkdir(dir, 0755), 0);
-    const char *names[] = {"frame_000000.vtp", "frame_000004.vtp", "frames.pvd",     "frame_000000.obj",
-                           "frame_000000.png", "frames_png.csv",   "frames.obj",     "frames.pc2",
-                           "frames_pc2.csv"};
+    const char *names[] = {"frame_000000.vtp", "frame_000004.vtp", "frames.pvd", "frame_000000.obj", "frame_000000.png",
+                           "frames_png.csv",   "frames.obj",       "frames.pc2", "frames_pc2.csv"};
     char path[sizeof names / sizeof names[0]][300];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(path[i], sizeof path[i], "frames/%s", names[i]);
@@ -200,7 +199,7 @@ static void test_tools_to_device(void **state)
     const char *table = null_node("tools_null.csv"), *dev = null_node("tools_null.png"), *csv = own_path("plot.csv");
     snprintf(args, sizeof args,
              "stability " SCENE("oscillator.scene") " --integrators semi_implicit_euler --points 2 --time 0.05 --quiet "
-             "--out '%s'",
+                                                    "--out '%s'",
              table);
     hk_run r = run_expect(args, 0);
     assert_char_device(table);
@@ -217,9 +216,12 @@ static void test_tools_to_device(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_run_outputs_to_device), cmocka_unit_test(test_frames_to_devices),
-        cmocka_unit_test(test_state_out_to_fifo),     cmocka_unit_test(test_tmp_link_not_followed),
-        cmocka_unit_test(test_refused),               cmocka_unit_test(test_tools_to_device),
+        cmocka_unit_test(test_run_outputs_to_device),
+        cmocka_unit_test(test_frames_to_devices),
+        cmocka_unit_test(test_state_out_to_fifo),
+        cmocka_unit_test(test_tmp_link_not_followed),
+        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_tools_to_device),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

@@ -649,10 +649,10 @@ static void test_stats_not_this_runs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_run_end_and_rate),   cmocka_unit_test(test_stats_continue),
-        cmocka_unit_test(test_stats_cut_row),      cmocka_unit_test(test_impossible_values),
-        cmocka_unit_test(test_impossible_anchors), cmocka_unit_test(test_impossible_pair_anchors),
-        cmocka_unit_test(test_mesh_changed),       cmocka_unit_test(test_outputs_equal_uninterrupted),
+        cmocka_unit_test(test_run_end_and_rate),    cmocka_unit_test(test_stats_continue),
+        cmocka_unit_test(test_stats_cut_row),       cmocka_unit_test(test_impossible_values),
+        cmocka_unit_test(test_impossible_anchors),  cmocka_unit_test(test_impossible_pair_anchors),
+        cmocka_unit_test(test_mesh_changed),        cmocka_unit_test(test_outputs_equal_uninterrupted),
         cmocka_unit_test(test_stats_not_this_runs),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,8 +15,10 @@ int hk_out_kind(const char *path)
     if (stat(path, &st) != 0) return 0; /* a new path (or one the open will say why it cannot be written) */
     if (S_ISREG(st.st_mode)) return 0;
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return 1;
-    errno = S_ISDIR(st.st_mode) ? EISDIR : S_ISBLK(st.st_mode) ? HK_OUT_EBLOCK : S_ISSOCK(st.st_mode) ? HK_OUT_ESOCKET
-                                                                                                      : HK_OUT_ENOTREG;
+    errno = S_ISDIR(st.st_mode)    ? EISDIR
+            : S_ISBLK(st.st_mode)  ? HK_OUT_EBLOCK
+            : S_ISSOCK(st.st_mode) ? HK_OUT_ESOCKET
+                                   : HK_OUT_ENOTREG;
     return -1;
 }
 
@@ -25,12 +27,10 @@ const char *hk_out_strerror(int e)
     switch (e) {
     case HK_OUT_EBLOCK:
         return "it is a block device (outputs go to regular files, new paths, character devices and FIFOs)";
-    case HK_OUT_ESOCKET:
-        return "it is a socket (outputs go to regular files, new paths, character devices and FIFOs)";
+    case HK_OUT_ESOCKET: return "it is a socket (outputs go to regular files, new paths, character devices and FIFOs)";
     case HK_OUT_ENOTREG:
         return "it is not a regular file (outputs go to regular files, new paths, character devices and FIFOs)";
-    default:
-        return strerror(e);
+    default: return strerror(e);
     }
 }
 

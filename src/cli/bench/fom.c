@@ -629,7 +629,8 @@ static int write_output(const char *path, int (*write)(FILE *, const hk_bench_re
     }
     const int ok = write(f, rep) == 0;
     if (hk_out_close(&out, ok) != 0 || !ok) {
-        fprintf(stderr, "hooke: error: cannot write %s: %s\n", path, ok ? hk_out_strerror(errno) : "malformed JSON (a bug)");
+        fprintf(stderr, "hooke: error: cannot write %s: %s\n", path,
+                ok ? hk_out_strerror(errno) : "malformed JSON (a bug)");
         return EXIT_IO;
     }
     return EXIT_OK;

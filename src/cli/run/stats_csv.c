@@ -311,8 +311,8 @@ static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64
     /* rows in step order: keep up to the first one past `from` (or at it, unless the run has a row there) */
     size_t keep = hl;
     int line = 1;
-    long long last = -1;   /* the step of the last row kept */
-    long long expect = 0;  /* the step of the next row the run wrote: on the grid */
+    long long last = -1;  /* the step of the last row kept */
+    long long expect = 0; /* the step of the next row the run wrote: on the grid */
     while (keep < len) {
         line++;
         char *end;
