@@ -579,13 +579,81 @@ static void test_mesh_changed(void **state)
     hk_run_free(&r);
 }
 
+/* Restarts rope from ck (step 500) to step 1000, rows every 50, into the stats file csv, which holds rows that are
+ * not this run's: refused (status 1) with the message `said`, csv byte for byte as it was. */
+static void expect_stats_refused(const char *csv, const char *ck, const char *said)
+{
+    char args[1024];
+    char *before = hk_test_slurp(csv);
+    snprintf(args, sizeof args,
+             "run " SCENE("rope.scene") " --steps 1000 --every 50 --stats '%s' --restart '%s' --quiet", csv, ck);
+    hk_run r = hk_test_hooke("", args);
+    if (r.status != 1 || !strstr(r.err, said)) {
+        print_error("hooke %s\nexit %d (expected 1)\nexpected '%s' in stderr: %s\n", args, r.status, said, r.err);
+        fail();
+    }
+    hk_run_free(&r);
+    char *after = hk_test_slurp(csv);
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+}
+
+/* A restart continues only the stats of the run it restarts: an older copy of them (rows to step 200, the
+ * checkpoint at 500) and another scene's stats with the same columns (its time column another dt's) are refused,
+ * untouched, not continued into a file that mixes them. */
+static void test_stats_not_this_runs(void **state)
+{
+    (void)state;
+    char args[1024];
+    const char *old = own_path("old.csv"), *cur = own_path("cur.csv"), *osc = own_path("osc.csv");
+    const char *ck = own_path("at500.ck");
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 200 --every 50 --stats '%s' --quiet", old);
+    hk_run r = run_ok(args);
+    hk_run_free(&r);
+    snprintf(args, sizeof args,
+             "run " SCENE("rope.scene") " --steps 600 --every 50 --stats '%s' --checkpoint '%s' "
+                                        "--checkpoint-every 500 --quiet",
+             cur, ck);
+    r = run_ok(args);
+    hk_run_free(&r);
+    snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 600 --every 50 --stats '%s' --quiet", osc);
+    r = run_ok(args);
+    hk_run_free(&r);
+    expect_stats_refused(old, ck,
+                         "old.csv:7: error: the rows end at step 200, before the checkpoint's step 500: this run's "
+                         "rows of steps 250 to 450 (every 50) are not there");
+    expect_stats_refused(osc, ck, "osc.csv:3: error: time 0.05 at step 50 where this run's is 0.833333333");
+    /* rows on another grid: --every 100 where the file's rows are every 50 */
+    snprintf(args, sizeof args,
+             "run " SCENE("rope.scene") " --steps 1000 --every 100 --stats '%s' --restart '%s' --quiet", cur, ck);
+    char *before = hk_test_slurp(cur);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "cur.csv:3: error: a row of step 50 where this run's next row is of step 100"));
+    hk_run_free(&r);
+    char *after = hk_test_slurp(cur);
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+    /* the file written with the checkpoint continues */
+    snprintf(args, sizeof args,
+             "run " SCENE("rope.scene") " --steps 1000 --every 50 --stats '%s' --restart '%s' --quiet", cur, ck);
+    r = run_ok(args);
+    hk_run_free(&r);
+    long long last;
+    assert_int_equal(stats_rows(cur, &last), 21);
+    assert_int_equal((int)last, 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_run_end_and_rate),   cmocka_unit_test(test_stats_continue),
-        cmocka_unit_test(test_stats_cut_row),      cmocka_unit_test(test_impossible_values),
-        cmocka_unit_test(test_impossible_anchors), cmocka_unit_test(test_impossible_pair_anchors),
-        cmocka_unit_test(test_mesh_changed),       cmocka_unit_test(test_outputs_equal_uninterrupted),
+        cmocka_unit_test(test_run_end_and_rate),    cmocka_unit_test(test_stats_continue),
+        cmocka_unit_test(test_stats_cut_row),       cmocka_unit_test(test_impossible_values),
+        cmocka_unit_test(test_impossible_anchors),  cmocka_unit_test(test_impossible_pair_anchors),
+        cmocka_unit_test(test_mesh_changed),        cmocka_unit_test(test_outputs_equal_uninterrupted),
+        cmocka_unit_test(test_stats_not_this_runs),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

@@ -5,6 +5,7 @@
 
 #include "args.h"
 #include "options.h"
+#include "outfile.h"
 #include "plot.h"
 #include "stats_csv.h"
 
@@ -292,7 +293,7 @@ static int draw(const hk_stats_table *t, const char *in, const char *out, int wi
     hk_canvas cv;
     errno = 0;
     if (hk_canvas_open(&cv, out, (hk_canvas_kind)hk_canvas_kind_of(out), width, height, white) != 0) {
-        fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno ? errno : EIO));
+        fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, hk_out_strerror(errno ? errno : EIO));
         return 3;
     }
     /* the y tick labels of every panel fit left of the areas, which share the time axis */
@@ -323,7 +324,7 @@ static int draw(const hk_stats_table *t, const char *in, const char *out, int wi
     }
     errno = 0;
     if (hk_canvas_close(&cv, 1) != 0) {
-        fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno ? errno : EIO));
+        fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, hk_out_strerror(errno ? errno : EIO));
         return 3;
     }
     return 0;

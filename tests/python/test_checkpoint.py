@@ -1,6 +1,8 @@
 # test_checkpoint.py — checkpoints from Python and from hooke run restart each other to the uninterrupted hash.
 # SPDX-License-Identifier: MIT
+import os
 import re
+import stat
 
 import pytest
 
@@ -49,3 +51,24 @@ def test_refusals(scene_path, tmp_path):
         w.restore_checkpoint(str(tmp_path / "none.ck"))
     with pytest.raises(OSError):
         w.save_checkpoint(str(tmp_path / "no" / "such" / "dir.ck"))
+
+
+def test_save_checkpoint_to_a_device(scene_path, tmp_path):
+    # a character device at the path is written through, never renamed over (outfile.h's rule): /dev/null's
+    # numbers in the test's folder, so the real one is never at stake
+    node = tmp_path / "null"
+    try:
+        os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("mknod needs root")
+    w = hooke.World.from_scene(scene_path("rope.scene"))
+    w.step(3)
+    w.save_checkpoint(str(node))
+    assert stat.S_ISCHR(os.lstat(node).st_mode)
+    assert not (tmp_path / "null.tmp").exists()
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    frame = frames / "frame_000003.vtp"
+    os.mknod(frame, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    w.write_frame(str(frames), "vtk")
+    assert stat.S_ISCHR(os.lstat(frame).st_mode)

@@ -547,12 +547,13 @@ static int write_output(const char *path, int (*write)(FILE *, const hk_bench_re
     hk_outfile out;
     FILE *f = hk_out_open(&out, path, "w");
     if (!f) {
-        fprintf(stderr, "hooke: error: cannot write %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "hooke: error: cannot write %s: %s\n", path, hk_out_strerror(errno));
         return EXIT_IO;
     }
     const int ok = write(f, rep) == 0;
     if (hk_out_close(&out, ok) != 0 || !ok) {
-        fprintf(stderr, "hooke: error: cannot write %s: %s\n", path, ok ? strerror(errno) : "malformed JSON (a bug)");
+        fprintf(stderr, "hooke: error: cannot write %s: %s\n", path,
+                ok ? hk_out_strerror(errno) : "malformed JSON (a bug)");
         return EXIT_IO;
     }
     return EXIT_OK;

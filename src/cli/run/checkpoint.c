@@ -14,6 +14,7 @@
 #include "checkpoint_pieces.h"
 #include "ckpt_bytes.h"
 #include "colour.h"
+#include "outfile.h"
 #include "pairs.h"
 #include "part.h"
 #include "readfile.h"
@@ -87,38 +88,6 @@ static int64_t mask_len(const hk_world *w, const hk_family *f)
 {
     if (!f->broken) return 0;
     return f->kind == HK_FAMILY_LATTICE ? w->bodies[f->body].count : f->count;
-}
-
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t k = write(fd, p, n);
-        if (k < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        p += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-/* Makes the rename durable: fsync of the directory holding path (best effort). */
-static void sync_dir_of(const char *path)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
-    int fd = open(dir, O_RDONLY);
-    if (fd < 0) return;
-    (void)fsync(fd);
-    close(fd);
 }
 
 int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_t scene_digest, const char *path,
@@ -236,32 +205,13 @@ int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_
     const uint64_t sum = hk_ckpt_fnv1a(b.p, b.len - 8, HK_CKPT_FNV_BASIS);
     memcpy(b.p + b.len - 8, &sum, sizeof sum);
 
-    char tmp[4096];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
-        free(b.p);
-        snprintf(err, errlen, "%s: cannot write checkpoint: path too long", path);
-        return -1;
-    }
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int rc = fd < 0 ? -1 : 0;
-    if (rc == 0) rc = write_all(fd, b.p, b.len);
-    if (rc == 0) rc = fsync(fd);
-    int saved = errno;
-    if (fd >= 0 && close(fd) != 0 && rc == 0) {
-        rc = -1;
-        saved = errno;
-    }
-    if (rc == 0 && rename(tmp, path) != 0) {
-        rc = -1;
-        saved = errno;
-    }
+    const int rc = hk_out_write_whole(path, b.p, b.len, 1); /* whole, durable, by the rule of outfile.h */
+    const int saved = errno;
     free(b.p);
     if (rc != 0) {
-        if (fd >= 0) unlink(tmp);
-        snprintf(err, errlen, "%s: cannot write checkpoint: %s", path, strerror(saved));
+        snprintf(err, errlen, "%s: cannot write checkpoint: %s", path, hk_out_strerror(saved));
         return -1;
     }
-    sync_dir_of(path);
     return 0;
 }
 

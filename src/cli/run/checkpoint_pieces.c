@@ -14,6 +14,7 @@
 
 #include "ckpt_bytes.h"
 #include "colour.h"
+#include "outfile.h"
 #include "pairs.h"
 #include "part.h"
 #include "readfile.h"
@@ -31,35 +32,9 @@ static const char index_magic[8] = {'H', 'O', 'O', 'K', 'E', 'C', 'K', 'I'};
 static const char classic_magic[8] = {'H', 'O', 'O', 'K', 'E', 'C', 'K', 'P'};
 enum { ARRAYS = 11, GUARD_VALUES = 4, BODY_BYTES = 4 + 9 * 8, PAIR_KEY = 5 * 4, PAIR_ANCHOR = PAIR_KEY + 2 * 8 };
 
-/* ---- files: whole, through NAME.tmp ---- */
+/* ---- files: whole, through NAME.tmp (outfile.h) ---- */
 
-static int write_whole(const char *path, const unsigned char *p, size_t n)
-{
-    char tmp[4200];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) return -1;
-    int rc = 0;
-    while (n > 0 && rc == 0) {
-        const ssize_t k = write(fd, p, n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0) rc = -1;
-        if (k > 0) p += k, n -= (size_t)k;
-    }
-    if (rc == 0) rc = fsync(fd);
-    const int saved = errno;
-    if (close(fd) != 0 && rc == 0) rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
-    if (rc != 0) {
-        const int why = rc && errno ? errno : saved;
-        unlink(tmp);
-        errno = why;
-    }
-    return rc;
-}
+static int write_whole(const char *path, const unsigned char *p, size_t n) { return hk_out_write_whole(path, p, n, 1); }
 
 /* The folder of path (for the pieces' names, which the index gives relative to it). */
 static void folder_of(const char *path, char *dir, size_t cap)
@@ -252,7 +227,7 @@ int hk_checkpoint_write_pieces(const hk_world *w, const hk_energy_guard *guard, 
     free(b.p);
     if (hk_part_any(w, failed)) { /* every piece whole, or no index */
         snprintf(err, errlen, "%s: cannot write checkpoint: %s", failed ? name : path,
-                 failed ? strerror(saved) : "another rank could not write its piece");
+                 failed ? hk_out_strerror(saved) : "another rank could not write its piece");
         return -1;
     }
     if (pt->rank == 0) { /* the index, then the pieces it named before (none is named twice: a step each) */
@@ -275,7 +250,7 @@ int hk_checkpoint_write_pieces(const hk_world *w, const hk_energy_guard *guard, 
         hk_ckpt_put_u64(&ix, 0);
         failed = seal(&ix, 16) != 0 ? (errno = ENOMEM, 1) : write_whole(path, ix.p, ix.len) != 0;
         free(ix.p);
-        if (failed) snprintf(err, errlen, "%s: cannot write checkpoint: %s", path, strerror(errno));
+        if (failed) snprintf(err, errlen, "%s: cannot write checkpoint: %s", path, hk_out_strerror(errno));
         for (int k = 0; k < nold; k++) {
             char gone[8400];
             const int current = strncmp(old[k], base, strlen(base)) == 0 &&

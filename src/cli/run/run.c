@@ -286,13 +286,13 @@ static int open_outputs(const run_opts *o, run_state *r)
     for (size_t i = 0; i < sizeof later / sizeof later[0] && hk_mpi_rank() == 0; i++)
         if (later[i].path && hk_out_probe(later[i].path) != 0) {
             fprintf(stderr, "hooke: error: cannot write %s: %s (%s, checked before the run starts)\n", later[i].path,
-                    strerror(errno), later[i].flag);
+                    hk_out_strerror(errno), later[i].flag);
             rc = HK_EXIT_IO;
             break;
         }
     const int on_grid = r->first % r->every == 0;
     if (rc == HK_EXIT_OK && o->stats && hk_mpi_rank() == 0) {
-        const int bad = hk_stats_csv_open(&r->stats, o->stats, r->w, r->first, on_grid, err, sizeof err);
+        const int bad = hk_stats_csv_open(&r->stats, o->stats, r->w, r->first, r->every, err, sizeof err);
         if (bad) {
             fprintf(stderr, "%s%s\n", bad == -2 ? "" : "hooke: error: ", err);
             rc = bad == -2 ? HK_EXIT_INPUT : HK_EXIT_IO;
@@ -556,7 +556,7 @@ int hk_cmd_run(int argc, char **argv)
     r.io_failed = hk_mpi_share_int(r.io_failed); /* rank 0's stats file: every rank's exit status */
     /* over MPI ranks the state file is rank 0's, each rank's part sent to it in turn (state_io.h) */
     if (!r.blew_up && o.state_out && hk_state_write_file(w, o.state_out) != 0) {
-        fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.state_out, strerror(errno));
+        fprintf(stderr, "hooke: error: cannot write %s: %s\n", o.state_out, hk_out_strerror(errno));
         r.io_failed = 1;
     }
     r.io_failed = hk_mpi_share_int(r.io_failed);

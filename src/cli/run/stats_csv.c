@@ -261,14 +261,27 @@ static int fail(char *err, size_t errlen, const char *path, const char *what)
     return -1;
 }
 
+/* The fields of the line at p (up to its newline or end): its commas, plus one. */
+static int fields_of(const char *p, const char *end)
+{
+    int n = 1;
+    for (; p < end && *p != '\n'; p++) n += *p == ',';
+    return n;
+}
+
 /* A restart's file: the header and the rows before step `from` of what is
- * there, and its row at `from` when at_from (into *kept_from: whether it
- * had one), rewritten whole; 1 when there was nothing to keep, 0, -1
- * (cannot read or write it) or -2 (it is not this run's stats). A last row
- * cut short (no newline at its end) past what is kept is dropped as the
- * later rows are, and s->warning says so; one that may hold a row to keep is
- * lost data, and the file is refused. */
-static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, int at_from, int *kept_from,
+ * there, and its row at `from` when that step is on the grid (into
+ * *kept_from: whether it had one), rewritten whole; 1 when there was
+ * nothing to keep, 0, -1 (cannot read or write it) or -2 (it is not this
+ * run's stats). The rows kept must be those the run wrote up to `from`: one
+ * at each step 0, every, 2 every, ... below it, none missing, each with the
+ * header's fields and the run's time at its step (the checkpoint's time
+ * over its steps, per step: dt is fixed); anything else is another run's,
+ * or an older copy, and refused, the file untouched. A last row cut short
+ * (no newline at its end) past what is kept is dropped as the later rows
+ * are, and s->warning says so; one that may hold a row to keep is lost
+ * data, and the file is refused. */
+static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, int64_t every, int *kept_from,
                      char *err, size_t errlen)
 {
     char *text, why[512];
@@ -293,10 +306,13 @@ static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64
                  path, (int)(hl - 1), head);
         return -2;
     }
+    const int at_from = from % every == 0, columns = fields_of(head, head + hl);
+    const double per_step = hk_world_time(w) / (double)from; /* the run's time at step k: k per_step */
     /* rows in step order: keep up to the first one past `from` (or at it, unless the run has a row there) */
     size_t keep = hl;
     int line = 1;
-    long long last = -1; /* the step of the last row kept */
+    long long last = -1;  /* the step of the last row kept */
+    long long expect = 0; /* the step of the next row the run wrote: on the grid */
     while (keep < len) {
         line++;
         char *end;
@@ -328,9 +344,41 @@ static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64
             return -2;
         }
         if (step > from || (step == from && !at_from)) break;
+        const double time = strtod(end + 1, NULL), want = (double)step * per_step;
+        const int fields = fields_of(text + keep, eol);
+        if (step != expect || fields != columns || !(fabs(time - want) <= 1e-6 * fmax(fabs(want), per_step))) {
+            char what[160];
+            if (step != expect)
+                snprintf(what, sizeof what, "a row of step %lld where this run's next row is of step %lld", step,
+                         expect);
+            else if (fields != columns)
+                snprintf(what, sizeof what, "%d fields where the header has %d", fields, columns);
+            else
+                snprintf(what, sizeof what, "time %.9g at step %lld where this run's is %.9g", time, step, want);
+            free(text);
+            snprintf(err, errlen,
+                     "%s:%d: error: %s (this run's rows up to the checkpoint's step %lld are at steps 0, %lld, "
+                     "%lld, ...): the rows are another run's, not continued; give the stats file written with the "
+                     "checkpoint (with the --every it had), or another --stats file",
+                     path, line, what, (long long)from, (long long)every, 2 * (long long)every);
+            return -2;
+        }
         *kept_from = step == from;
         keep = (size_t)(eol - text) + 1;
         last = step;
+        expect = step + every;
+    }
+    if (expect < from) { /* rows missing before the checkpoint's step: an older copy, or a run that ended early */
+        free(text);
+        char ended[64] = "there are no rows";
+        if (last >= 0) snprintf(ended, sizeof ended, "the rows end at step %lld", last);
+        snprintf(err, errlen,
+                 "%s:%d: error: %s, before the checkpoint's step %lld: this run's rows of steps %lld to %lld (every "
+                 "%lld) are not there (an older copy of the file?); not continued: give the stats file written with "
+                 "the checkpoint, or another --stats file",
+                 path, line + (keep == len), ended, (long long)from, expect,
+                 at_from ? (long long)from - every : (long long)(from / every * every), (long long)every);
+        return -2;
     }
     hk_outfile o;
     FILE *f = hk_out_open(&o, path, "w");
@@ -340,7 +388,7 @@ static int keep_rows(hk_stats_csv *s, const char *path, const hk_world *w, int64
         rc = hk_out_close(&o, 1);
     }
     free(text);
-    return rc == 0 ? 0 : fail(err, errlen, path, strerror(errno));
+    return rc == 0 ? 0 : fail(err, errlen, path, hk_out_strerror(errno));
 }
 
 /* The path still names the file the rows go to: a folder removed, or the file removed or replaced, during the
@@ -382,22 +430,24 @@ static int append_whole(hk_stats_csv *s, const char *text, size_t len, char *err
     return 0;
 }
 
-int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, int at_from, char *err,
+int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, int64_t every, char *err,
                       size_t errlen)
 {
     memset(s, 0, sizeof *s);
     s->fd = -1;
     s->path = path;
     int kept_from = 0;
-    const int fresh = from == 0 ? 1 : keep_rows(s, path, w, from, at_from, &kept_from, err, errlen);
+    const int kind = hk_out_kind(path); /* the rule of outfile.h: a FIFO or device is written through, rows and all */
+    if (kind < 0) return fail(err, errlen, path, hk_out_strerror(errno));
+    const int fresh = from == 0 || kind == 1 ? 1 : keep_rows(s, path, w, from, every, &kept_from, err, errlen);
     if (fresh < 0) return fresh;
-    s->fd = open(path, O_WRONLY | O_CREAT | (fresh ? O_TRUNC : O_APPEND), 0644);
+    s->fd = open(path, O_WRONLY | O_NOCTTY | (kind == 1 ? 0 : O_CREAT | (fresh ? O_TRUNC : O_APPEND)), 0644);
     struct stat st;
     if (s->fd < 0 || fstat(s->fd, &st) != 0) {
         const int why = errno;
         if (s->fd >= 0) close(s->fd);
         s->fd = -1;
-        return fail(err, errlen, path, strerror(why));
+        return fail(err, errlen, path, hk_out_strerror(why));
     }
     s->dev = st.st_dev;
     s->ino = st.st_ino;
@@ -407,7 +457,7 @@ int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int6
         header(w, head, sizeof head);
         if (append_whole(s, head, strlen(head), err, errlen) != 0) return s->failed = 1, -1;
     }
-    const int due = (from == 0 || at_from) && !kept_from;
+    const int due = (from == 0 || from % every == 0) && !kept_from;
     if (due && w->part && w->part->ranks > 1) { /* its figures are reductions: every rank makes it (run.c) */
         s->first_due = 1;
         return 0;

@@ -59,24 +59,28 @@ typedef struct hk_stats_csv {
     int first_due;      /* a distributed world's open left its first row to every rank's hk_stats_csv_row */
 } hk_stats_csv;
 
-/* Opens the stats file of a run whose world is at step `from`; at_from:
- * the run has a row at that step (its output grid holds it). A run from
- * step 0 (re)writes the file: the header and the row of step 0 (of a world
- * shared out over ranks, whose figures are reductions that every rank
- * takes part in, the row is left to the caller: s->first_due). A restart
- * (from > 0) keeps the header and the rows before step `from` of the file
- * that is there, and its row at `from` when at_from (later rows, and a row
- * at `from` off the grid, written by the run that was interrupted, are
- * dropped), rewriting it whole (NAME.tmp, then rename), and appends after
- * them (first the row of step `from`, when at_from and the file had none);
- * a file that is missing or empty starts with the header, and one whose
- * header differs from this world's columns, or whose rows do not read, is
- * refused. A last row cut short (no newline at its end: its writing did not
- * finish) is dropped with a warning in s->warning when it is past the rows
- * kept, and the file refused when it may be one of them (lost rows). 0, -1
- * (it cannot be read or written) or -2 (not this run's stats: bad input),
- * with the message in err. */
-int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, int at_from, char *err,
+/* Opens the stats file of a run whose world is at step `from`, writing a
+ * row every `every` steps (at_from below: `from` is on that grid, the run
+ * has a row there). A run from step 0 (re)writes the file: the header and
+ * the row of step 0 (of a world shared out over ranks, whose figures are
+ * reductions that every rank takes part in, the row is left to the caller:
+ * s->first_due). A restart (from > 0) keeps the header and the rows before
+ * step `from` of the file that is there, and its row at `from` when at_from
+ * (later rows, and a row at `from` off the grid, written by the run that
+ * was interrupted, are dropped), rewriting it whole (NAME.tmp, then
+ * rename), and appends after them (first the row of step `from`, when
+ * at_from and the file had none); a file that is missing or empty starts
+ * with the header, and one whose header differs from this world's columns,
+ * whose rows do not read, or whose rows up to `from` are not this run's (a
+ * row at each step 0, every, 2 every, ... below `from`, none missing, with
+ * the header's fields and the run's time at its step) is refused, the file
+ * untouched. A path written through (a FIFO or a character device,
+ * outfile.h) keeps no rows. A last row cut short (no newline at its end:
+ * its writing did not finish) is dropped with a warning in s->warning when
+ * it is past the rows kept, and the file refused when it may be one of them
+ * (lost rows). 0, -1 (it cannot be read or written) or -2 (not this run's
+ * stats: bad input), with the message in err. */
+int hk_stats_csv_open(hk_stats_csv *s, const char *path, const hk_world *w, int64_t from, int64_t every, char *err,
                       size_t errlen);
 /* Appends the row of the world's current step, whole: formatted in memory and written at once, so a reader never
  * meets half a row; a write that cannot finish (a full disk: ENOSPC, a file size limit: EFBIG) takes its part back

@@ -630,7 +630,7 @@ int hk_cmd_stability(int argc, char **argv)
             const size_t ol = strlen(out);
             const int json = ol > 5 && strcmp(out + ol - 5, ".json") == 0;
             if (!f) {
-                fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno));
+                fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, hk_out_strerror(errno));
                 rc = 3;
             } else {
                 int bad = 0;
@@ -649,7 +649,7 @@ int hk_cmd_stability(int argc, char **argv)
                 }
                 if (bad && !errno) errno = EIO;
                 if (hk_out_close(&of, !bad) != 0) {
-                    fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, strerror(errno));
+                    fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, hk_out_strerror(errno));
                     rc = 3;
                 } else if (!quiet) {
                     fprintf(stderr, "hooke: wrote %s\n", out);
@@ -659,7 +659,7 @@ int hk_cmd_stability(int argc, char **argv)
         if (plot) {
             errno = 0;
             if (hk_stability_plot(plot, scene, omega, dts, points, pr, nk) != 0) {
-                fprintf(stderr, "hooke: error: cannot write %s: %s\n", plot, strerror(errno ? errno : EIO));
+                fprintf(stderr, "hooke: error: cannot write %s: %s\n", plot, hk_out_strerror(errno ? errno : EIO));
                 rc = 3;
             } else if (!quiet) {
                 fprintf(stderr, "hooke: wrote %s\n", plot);

@@ -73,8 +73,7 @@ static int start_index(blender_series *b, const char *rows, int32_t sample, cons
     if (!f) return -1;
     fprintf(f, "%s%s%" PRId32 ",%lld,%.17g\n", index_header, rows ? rows : "", sample,
             (long long)hk_world_step_count(w), hk_world_time(w));
-    if (hk_out_close(&o, 1) != 0) return -1;
-    b->index = fopen(b->csv, "a");
+    b->index = hk_out_keep(&o);
     return b->index ? 0 : -1;
 }
 
@@ -275,7 +274,7 @@ static int first_frame(blender_series *b, int64_t first, const hk_world *w, cons
 {
     char *rows = NULL;
     const int32_t keep = first > 0 ? (int32_t)hk_kept_rows(b->csv, index_header, first, pc2_row, NULL, &rows) : 0;
-    FILE *obj = keep > 0 ? fopen(b->obj, "r") : NULL;
+    FILE *obj = keep > 0 && hk_out_kind(b->obj) == 0 ? fopen(b->obj, "r") : NULL; /* not a FIFO written through */
     const int have_obj = obj != NULL;
     if (obj) fclose(obj);
     *failed = b->obj;

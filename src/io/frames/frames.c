@@ -87,7 +87,10 @@ static void remove_later_frames(const char *dir, int mask, int64_t first)
             if (!(mask & (1 << f)) || !formats[f]->extension) continue;
             const int ours = (*p == '.' && strcmp(p + 1, formats[f]->extension) == 0) ||
                              (formats[f] == &hk_frame_format_vtk && vtk_piece_name(p));
-            if (ours && (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path) unlink(path);
+            struct stat st; /* a device or FIFO there is written through, not removed (outfile.h) */
+            if (ours && (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path &&
+                lstat(path, &st) == 0 && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
+                unlink(path);
         }
     }
     closedir(d);
@@ -174,7 +177,7 @@ int hk_frames_write(hk_frames *fr, const hk_world *w, char *err, size_t errlen)
         fr->series[f].failed = NULL;
         if (formats[f]->write(&fr->series[f], formats[f]->extension ? path : NULL, w, &g) != 0) {
             const char *what = fr->series[f].failed ? fr->series[f].failed : formats[f]->extension ? path : fr->dir;
-            snprintf(err, errlen, "cannot write %s: %s", what, strerror(errno ? errno : EIO));
+            snprintf(err, errlen, "cannot write %s: %s", what, hk_out_strerror(errno ? errno : EIO));
             rc = -1;
         }
     }

@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
+
 int64_t hk_kept_rows(const char *path, const char *header, int64_t first_step, hk_index_row_fn row, void *ctx,
                      char **kept)
 {
     *kept = NULL;
-    FILE *f = fopen(path, "r");
+    FILE *f = hk_out_kind(path) == 0 ? fopen(path, "r") : NULL; /* a FIFO or device written through keeps no rows */
     if (!f) return 0;
     char line[1024];
     size_t cap = 4096, len = 0;

@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "pc2.h"
 
+#include "outfile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -28,11 +30,12 @@ static uint32_t float_bits(float x)
     return u;
 }
 
-static int write_all(int fd, const void *buf, size_t n, off_t at)
+/* n bytes at offset `at`, or (stream: a file written through, outfile.h) next in order. */
+static int write_all(int fd, int stream, const void *buf, size_t n, off_t at)
 {
     const unsigned char *p = buf;
     while (n > 0) {
-        const ssize_t k = pwrite(fd, p, n, at);
+        const ssize_t k = stream ? write(fd, p, n) : pwrite(fd, p, n, at);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) {
             if (k == 0) errno = EIO;
@@ -59,7 +62,7 @@ static int write_sample(const hk_pc2 *c, int32_t sample, const float *xyz)
     for (int64_t i = 0; i < n; i += SLICE) {
         const int64_t k = n - i < SLICE ? n - i : SLICE;
         for (int64_t j = 0; j < k; j++) put_u32(buf + 4 * j, float_bits(xyz[i + j]));
-        if (write_all(c->fd, buf, (size_t)(4 * k), sample_at(c, sample) + (off_t)(4 * i)) != 0) return -1;
+        if (write_all(c->fd, c->stream, buf, (size_t)(4 * k), sample_at(c, sample) + (off_t)(4 * i)) != 0) return -1;
     }
     return 0;
 }
@@ -68,18 +71,14 @@ static int write_count(const hk_pc2 *c)
 {
     unsigned char b[4];
     put_u32(b, (uint32_t)c->samples);
-    return write_all(c->fd, b, 4, 28);
+    return c->stream ? 0 : write_all(c->fd, 0, b, 4, 28); /* a stream's header stays as first written */
 }
 
 int hk_pc2_create(hk_pc2 *c, const char *path, int32_t points, const float *xyz)
 {
     c->fd = -1;
-    char tmp[4200];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    const int fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    hk_outfile o;
+    const int fd = hk_out_open_fd(&o, path, 1);
     if (fd < 0) return -1;
     unsigned char h[HK_PC2_HEADER];
     memcpy(h, "POINTCACHE2", 12); /* with its NUL */
@@ -88,20 +87,25 @@ int hk_pc2_create(hk_pc2 *c, const char *path, int32_t points, const float *xyz)
     put_u32(h + 20, float_bits(0.0f)); /* start frame */
     put_u32(h + 24, float_bits(1.0f)); /* sample rate: one sample per frame */
     put_u32(h + 28, 1);
-    *c = (hk_pc2){fd, points, 1};
-    if (write_all(fd, h, sizeof h, 0) != 0 || write_sample(c, 0, xyz) != 0 || rename(tmp, path) != 0) {
+    *c = (hk_pc2){fd, points, 1, o.through};
+    if (write_all(fd, c->stream, h, sizeof h, 0) != 0 || write_sample(c, 0, xyz) != 0 || hk_out_commit(&o, 0) != 0) {
         const int e = errno;
-        close(fd);
-        unlink(tmp);
+        hk_out_close_fd(&o, 0);
         c->fd = -1;
         errno = e;
         return -1;
     }
-    return 0;
+    return 0; /* c keeps the descriptor */
 }
 
 int hk_pc2_open(hk_pc2 *c, const char *path, int32_t points, int32_t keep)
 {
+    c->stream = 0;
+    if (hk_out_kind(path) != 0) { /* written through, or refused: nothing there to continue */
+        c->fd = -1;
+        errno = EINVAL;
+        return -1;
+    }
     c->fd = open(path, O_RDWR | O_CLOEXEC);
     if (c->fd < 0) return -1;
     unsigned char h[HK_PC2_HEADER];

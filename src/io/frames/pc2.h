@@ -15,10 +15,13 @@ typedef struct hk_pc2 {
     int fd;          /* open read-write; -1 when closed */
     int32_t points;  /* per sample */
     int32_t samples; /* in the file, as its header says */
+    int stream;      /* written through (a character device or FIFO, outfile.h): in order, the header's count not
+                        rewritten */
 } hk_pc2;
 
-/* Creates path (through path.tmp, renamed once whole) holding one sample,
- * xyz: 3 * points floats. 0, or -1 with errno set. */
+/* Creates path (through path.tmp, renamed once whole; or written through,
+ * by the rule of outfile.h) holding one sample, xyz: 3 * points floats. 0,
+ * or -1 with errno set. */
 int hk_pc2_create(hk_pc2 *c, const char *path, int32_t points, const float *xyz);
 
 /* Opens path, a PC2 file of `points` points, keeping its first `keep`

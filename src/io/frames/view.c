@@ -333,8 +333,7 @@ FILE *hk_view_index_open(const char *path, const char *kept)
     FILE *f = hk_out_open(&o, path, "w");
     if (!f) return NULL;
     fprintf(f, "%s%s", index_header, kept ? kept : "");
-    if (hk_out_close(&o, 1) != 0) return NULL;
-    return fopen(path, "a");
+    return hk_out_keep(&o);
 }
 
 /* x with the fewest significant digits (15 to 17) that read back as x. */

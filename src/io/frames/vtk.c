@@ -322,7 +322,7 @@ static double frame_time(const char *dir, const char *name)
         snprintf(path, sizeof path, "%s/%.*s_p0.vtp", dir, (int)(len - 5), name);
     else
         snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
+    FILE *f = hk_out_kind(path) == 0 ? fopen(path, "rb") : NULL; /* a FIFO or device there holds no frame to read */
     if (!f) return NAN;
     char head[4096];
     size_t n = fread(head, 1, sizeof head - 1, f);
