@@ -154,6 +154,42 @@ static void test_tmp_link_not_followed(void **state)
 }
 
 /* A folder or a socket at an output's path is refused, the message naming the path and what is there. */
+/* An output path that is a symbolic link to a regular file (as /dev/stdout is while standard output is a file): the
+ * file is written whole and the link stays a link; a link to nothing is refused by name, nothing made. */
+static void test_output_link_kept(void **state)
+{
+    (void)state;
+    const char *target = own_path("target.state"), *link = own_path("out.link"), *dangling = own_path("dangling.link");
+    hk_test_write(target, "old\n");
+    unlink(link);
+    assert_int_equal(symlink(target, link), 0);
+    char args[1024];
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 4 --quiet --state-out '%s'", link);
+    hk_run r = run_expect(args, 0);
+    hk_run_free(&r);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    if (!S_ISLNK(st.st_mode)) {
+        print_error("%s: no longer a symbolic link (mode %o)\n", link, (unsigned)st.st_mode);
+        fail();
+    }
+    char *text = hk_test_slurp(target);
+    assert_non_null(text);
+    assert_true(strcmp(text, "old\n") != 0); /* the state went to the file the link names */
+    free(text);
+    unlink(dangling);
+    assert_int_equal(symlink(own_path("no_such_folder/x"), dangling), 0);
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 4 --quiet --state-out '%s'", dangling);
+    r = run_expect(args, 3);
+    if (!strstr(r.err, "it is a symbolic link to nothing")) {
+        print_error("expected the dangling link refused by name, got: %s\n", r.err);
+        fail();
+    }
+    hk_run_free(&r);
+    assert_int_equal(lstat(dangling, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+}
+
 static void test_refused(void **state)
 {
     (void)state;
@@ -220,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_frames_to_devices),
         cmocka_unit_test(test_state_out_to_fifo),
         cmocka_unit_test(test_tmp_link_not_followed),
+        cmocka_unit_test(test_output_link_kept),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_tools_to_device),
     };

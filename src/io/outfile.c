@@ -1,10 +1,12 @@
 /* outfile.c — output files written whole: into NAME.tmp, then renamed over NAME, so no reader ever sees half a file. */
 /* SPDX-License-Identifier: MIT */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,6 +27,8 @@ int hk_out_kind(const char *path)
 const char *hk_out_strerror(int e)
 {
     switch (e) {
+    case HK_OUT_ELINK: return "it is a symbolic link to nothing (outputs go to regular files, new paths, character "
+                              "devices and FIFOs)";
     case HK_OUT_EBLOCK:
         return "it is a block device (outputs go to regular files, new paths, character devices and FIFOs)";
     case HK_OUT_ESOCKET: return "it is a socket (outputs go to regular files, new paths, character devices and FIFOs)";
@@ -34,19 +38,40 @@ const char *hk_out_strerror(int e)
     }
 }
 
+/* The names of an output written whole (NAME, NAME.tmp) into o: path's, or, where path is a symbolic link to a regular
+ * file, the file's (so the rename replaces the file and the link stays: /dev/stdout while standard output is a file
+ * stays the link it is). 0, or -1 with errno set (a link to nothing: HK_OUT_ELINK). */
+static int whole_names(hk_outfile *o, const char *path)
+{
+    struct stat st;
+    char real[PATH_MAX];
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (!realpath(path, real)) {
+            if (errno == ENOENT) errno = HK_OUT_ELINK;
+            return -1;
+        }
+        path = real;
+    }
+    if ((size_t)snprintf(o->path, sizeof o->path, "%s", path) >= sizeof o->path ||
+        (size_t)snprintf(o->tmp, sizeof o->tmp, "%s.tmp", path) >= sizeof o->tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
+}
+
 /* Names o (NAME, NAME.tmp) and opens it by the rule: the descriptor, or -1 with errno set. */
 static int open_out(hk_outfile *o, const char *path, int rdwr)
 {
     o->f = NULL;
     o->fd = -1;
     o->through = 0;
-    if ((size_t)snprintf(o->path, sizeof o->path, "%s", path) >= sizeof o->path ||
-        (size_t)snprintf(o->tmp, sizeof o->tmp, "%s.tmp", path) >= sizeof o->tmp) {
+    if ((size_t)snprintf(o->path, sizeof o->path, "%s", path) >= sizeof o->path) {
         errno = ENAMETOOLONG;
         return -1;
     }
     const int kind = hk_out_kind(path);
-    if (kind < 0) return -1;
+    if (kind < 0 || (kind == 0 && whole_names(o, path) != 0)) return -1;
     const int access_mode = rdwr ? O_RDWR : O_WRONLY;
     if (kind == 1) { /* no O_CREAT: were the node gone, no regular file is made in its place */
         const int fd = open(path, access_mode | O_NOCTTY | O_CLOEXEC);
@@ -197,18 +222,14 @@ int hk_out_probe(const char *path)
     hk_outfile o;
     const int kind = hk_out_kind(path);
     if (kind != 0) return kind == 1 ? 0 : -1; /* written through: nothing is made beside it (a FIFO is not opened) */
-    if ((size_t)snprintf(o.tmp, sizeof o.tmp, "%s.tmp", path) >= sizeof o.tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
+    if (whole_names(&o, path) != 0) return -1;
     struct stat st;
     if (lstat(o.tmp, &st) == 0 && S_ISDIR(st.st_mode)) { /* a folder the write cannot remove */
         errno = EISDIR;
         return -1;
     }
     if (lstat(o.tmp, &st) == 0) { /* a leftover: the write removes it and makes its own, in this folder */
-        snprintf(o.path, sizeof o.path, "%s", path);
-        char *slash = strrchr(o.path, '/');
+        char *slash = strrchr(o.path, '/'); /* o.path is NAME: its folder */
         if (!slash)
             snprintf(o.path, sizeof o.path, ".");
         else

@@ -10,13 +10,16 @@
  *  - a new path or a regular file is written whole: into NAME.tmp, renamed
  *    over NAME once every byte is out (NAME.tmp is removed first and made
  *    anew, never followed: a link placed there is not written through);
+ *    where NAME is a symbolic link to a regular file, the file it names is
+ *    written whole so (FILE.tmp beside it), and the link stays; a link to
+ *    nothing is refused (HK_OUT_ELINK);
  *  - an existing character device or FIFO (/dev/null, /dev/stdout on a
  *    terminal or a pipe, a named pipe) is written through: opened and
  *    written as it is, no temporary, no rename, so the node stays;
  *  - anything else there (a folder, a block device, a socket) is refused:
  *    errno EISDIR, HK_OUT_EBLOCK, HK_OUT_ESOCKET or HK_OUT_ENOTREG, which
  *    hk_out_strerror words. */
-enum { HK_OUT_EBLOCK = 20001, HK_OUT_ESOCKET, HK_OUT_ENOTREG };
+enum { HK_OUT_EBLOCK = 20001, HK_OUT_ESOCKET, HK_OUT_ENOTREG, HK_OUT_ELINK };
 
 /* What path is as an output: 0 (a new path or a regular file: written
  * whole), 1 (a character device or FIFO: written through), or -1 with errno
