@@ -9,7 +9,7 @@
 
 /*
  * Each world below is made once per variant: the scalar reference (the
- * pairs evaluated alone, pair_force.c's evaluate and pair_anchor.c's
+ * pairs evaluated alone, pair_eval.c's hk_pair_evaluate and pair_anchor.c's
  * friction) and every lanes path this build and CPU have (scalar, avx2,
  * avx512: pair_lanes_isa.h at 1, 4 and 8 lanes), the same engine path for
  * all, and the same random state given to each. What the pairs' passes

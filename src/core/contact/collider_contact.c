@@ -103,6 +103,16 @@ static double box_gap(const double *lo, const double *hi, int n, const double x[
     return gap;
 }
 
+/* Whether a particle at box_gap `gap` [m] moving at speed v [m/s] is a candidate of a step of dt [s] under gravity g
+ * [m/s^2]: it may reach a collider's box within the step (twice what it may move, for the substeps' safety net).
+ * The one verdict of the broad phase, recorded in its slack (-1): written as "not surely out of reach", so that a
+ * NaN or inf (a blown-up state, found by the next check) makes a candidate, never a particle both left out of the
+ * count and taken by the fill. */
+static inline int broad_candidate(double gap, double v, double dt, double g)
+{
+    return !(gap > 2 * (v * dt + g * dt * dt));
+}
+
 /* What the tasks of the broad phase share: one span [s0, s0 + sn) of particles. */
 typedef struct begin_pass {
     hk_world *w;
@@ -134,11 +144,12 @@ static void begin_task(const hk_team *tm, void *ctx)
         }
         const double v = sqrt((double)p->vx[i] * p->vx[i] + (double)p->vy[i] * p->vy[i] + (double)p->vz[i] * p->vz[i]);
         const double gap = box_gap(bp->lo, bp->hi, ct->ncol, x);
-        if (gap <= 2 * (v * dt + g * dt * dt)) {
+        if (broad_candidate(gap, v, dt, g)) {
             ct->slack[i] = -1;
             mine++;
-        } else { /* rounded down, so that the check at the step's end errs on the safe side */
+        } else { /* rounded down, so that the check at the step's end errs on the safe side (gap > 0 here) */
             ct->slack[i] = (hk_real)(gap * (1 - 1e-6));
+            HK_ASSERT(ct->slack[i] >= 0);
             ct->anchor[3][i] = -1; /* touches nothing this step: its friction lets go */
         }
     }
@@ -152,7 +163,10 @@ static void begin_task(const hk_team *tm, void *ctx)
     hk_team_barrier(tm);
     if (!bp->failed)
         for (int i = g0, at = count[t]; i < g0 + n; i++)
-            if (ct->slack[i] < 0) ct->cand[at++] = i;
+            if (ct->slack[i] < 0) { /* the record of broad_candidate's verdict: exactly the ones counted */
+                HK_ASSERT(at < count[t + 1]);
+                ct->cand[at++] = i;
+            }
     if (t == 0) bp->total = count[T];
 }
 
