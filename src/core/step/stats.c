@@ -187,14 +187,23 @@ int hk_world_check_stats(const hk_world *w, double stretch_limit, hk_blowup *out
     hk_blowup b = {NULL, -1, -1, -1, -1, 0.0};
     int64_t failed = w->step_failed; /* a step that failed on any rank (every rank goes on to the same verdict) */
     hk_part_reduce(w, &failed, 1, HK_REDUCE_MIN_I64);
-    if (failed) {
-        b.cause = failed == HK_ERR_DIVERGED      ? "implicit solve broke down"
-                  : failed == HK_ERR_UNSUPPORTED ? "a step could not be taken on the device"
-                                                 : "a step could not be taken (out of memory)";
+    /* a state that is not finite first, failed step or not: a step refused for it (contact's search) is its blow-up */
+    if (finite_or_report(w, &b)) {
         *out = b;
         return 1;
     }
-    if (finite_or_report(w, &b)) {
+    if (failed) {
+        static const struct {
+            hk_status status;
+            const char *cause;
+        } failures[] = {
+            {HK_ERR_DIVERGED, "implicit solve broke down"},
+            {HK_ERR_UNSUPPORTED, "a step could not be taken on the device"},
+            {HK_ERR_MEMORY, "a step could not be taken (out of memory)"},
+        };
+        b.cause = "a step could not be taken (the world's error says why)";
+        for (size_t k = 0; k < sizeof failures / sizeof failures[0]; k++)
+            if (failed == failures[k].status) b.cause = failures[k].cause;
         *out = b;
         return 1;
     }
