@@ -7,17 +7,12 @@
 #include "canvas.h"
 #include "geometry.h"
 #include "hooke/hooke.h"
+#include "stretch_colours.h"
 #include "view.h"
 
 /* The part of a width x height frame that shows the scene, in pixels:
  * x0..x1, y0..y1. Above it the caption, right of it the colour bar. */
 void hk_render_viewport(int width, int height, double vp[4]);
-
-/* The colour of spring stretch r / L0 in the view's range: blue at
- * stretch_lo or below (compressed), green at rest (1), amber, red at
- * stretch_hi or above (stretched); linear between five stops, the middle
- * one at 1; non-finite: red. */
-hk_rgb hk_render_stretch_colour(const hk_view *v, double stretch);
 
 /* Fits view (view.h: its camera box and the narrowest colour range) to the
  * frame: hk_view_fit over the particles the frame draws, where they can go
