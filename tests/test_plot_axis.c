@@ -94,7 +94,7 @@ static void test_plot_axis_any_finite(void **state)
         {-1.5, 1e308, 0, "0 2e307 4e307 6e307 8e307 1e308"},
         {5, 5, 0, "4.999994 4.999996 4.999998 5 5.000002 5.000004 5.000006"},
         {-1, -1, 0, "-1.000001 -1.0000005 -1 -0.9999995 -0.999999"},
-        {0, 0, 0, "-1 -0.5 0 0.5 1"},
+        {0, 0, 0, "0 0.2 0.4 0.6 0.8 1"},
         {1, 1 + DBL_EPSILON, 0, "0.999999 0.9999995 1 1.0000005 1.000001"},
         {1e-300, 2e-300, 0, "1e-300 1.2e-300 1.4e-300 1.6e-300 1.8e-300 2e-300"},
         {0, 1e-300, 0, "0 2e-301 4e-301 6e-301 8e-301 1e-300"},
@@ -105,7 +105,7 @@ static void test_plot_axis_any_finite(void **state)
         {1e5, 1e5 + 1, 0, "100000 100000.2 100000.4 100000.6 100000.8 100001"},
         {1e10, 3e10, 0, "1e10 1.5e10 2e10 2.5e10 3e10"},
         {123456789, 123456790, 0, NULL},
-        {NAN, INFINITY, 0, "-1 -0.5 0 0.5 1"},
+        {NAN, INFINITY, 0, "0 0.2 0.4 0.6 0.8 1"},
         {4.9e-324, DBL_MAX, 1, NULL},
         {1e308, -INFINITY, 1, "1e308 1e309"},
         {0.5, 2, 1, "1e-1 1 10"},
@@ -173,11 +173,35 @@ static void test_plot_tick_text(void **state)
     }
 }
 
+/* A series that is constant gets an axis around its value that keeps its sign: all zero (a count that stays 0, or a
+ * column never filled) is 0..1 with the line along the bottom, not -1..1 with negative values no row has; a
+ * constant positive or negative value an axis of its own sign. */
+static void test_plot_axis_constant(void **state)
+{
+    (void)state;
+    static const double values[] = {0, -0.0, 3, 1e-300, 1e300, -2, -1e-300};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        const double v = values[i];
+        hk_plot_scale s;
+        hk_plot_scale_set(&s, v, v, 0);
+        const double lo = ldexp(s.min, s.exp2), hi = ldexp(s.max, s.exp2);
+        if (!(lo <= v && v <= hi && lo < hi) || (v >= 0 && lo < 0) || (v < 0 && hi > 0)) {
+            print_error("constant %g: axis %g..%g\n", v, lo, hi);
+            fail();
+        }
+        if (v == 0 && !(lo == 0 && hi == 1)) {
+            print_error("all zero: axis %g..%g, expected 0..1\n", lo, hi);
+            fail();
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plot_axis_any_finite),
         cmocka_unit_test(test_plot_tick_text),
+        cmocka_unit_test(test_plot_axis_constant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
