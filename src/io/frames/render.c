@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "facing.h"
 #include "frame_format.h"
 #include "pieces.h"
 #include "stretch_colours.h"
@@ -130,13 +131,14 @@ typedef struct scene {
     const hk_geometry *g;
     const hk_view *view; /* the run's box and colour range */
     view v;
-    double *s;       /* 3 per particle: x, y [px], depth [m] */
-    double *stretch; /* per particle: the mean r / L0 of its unbroken springs (1 without) */
-    char *drawn;     /* per particle: it is drawn (a corner of a triangle, or of a body without a surface) */
-    char *surface;   /* per body: it has surface triangles */
-    double ground;   /* the ground's height [m], or NAN when not drawn */
-    double grid;     /* its grid spacing [m] */
-    double stage[4]; /* its extent: x0, x1, z0, z1 [m] */
+    double *s;           /* 3 per particle: x, y [px], depth [m] */
+    double *stretch;     /* per particle: the mean r / L0 of its unbroken springs (1 without) */
+    char *drawn;         /* per particle: it is drawn (a corner of a triangle, or of a body without a surface) */
+    char *surface;       /* per body: it has surface triangles */
+    signed char *facing; /* per surface triangle: +1 or -1 turns it outward, 0 unknown (facing.h) */
+    double ground;       /* the ground's height [m], or NAN when not drawn */
+    double grid;         /* its grid spacing [m] */
+    double stage[4];     /* its extent: x0, x1, z0, z1 [m] */
 } scene;
 
 /* 1 if particle i has a place on the screen. */
@@ -496,6 +498,20 @@ static double collider_behind(const scene *sc, double bias)
     return behind;
 }
 
+/* 1 if surface triangle t lies on the far side of its body's closed surface (facing.h): its body's triangles in
+ * front cover it, and it is not drawn (half a closed body's fills). */
+static int facing_away(const scene *sc, int64_t t)
+{
+    if (!sc->facing || sc->facing[t] == 0) return 0;
+    const double *pos = sc->g->pos;
+    const int32_t *v = sc->g->tri + 3 * t;
+    double e[2][3], n[3];
+    for (int k = 0; k < 2; k++)
+        for (int c = 0; c < 3; c++) e[k][c] = pos[3 * v[k + 1] + c] - pos[3 * v[0] + c];
+    cross(e[0], e[1], n);
+    return sc->facing[t] * dot(n, sc->v.cam.dir) > 0;
+}
+
 /* Draws everything back to front; 0, or -1 when out of memory. */
 static int draw_scene(hk_canvas *c, const scene *sc, hk_render_stats *stats)
 {
@@ -516,7 +532,7 @@ static int draw_scene(hk_canvas *c, const scene *sc, hk_render_stats *stats)
     int64_t m = 0;
     for (int64_t t = 0; t < g->tris; t++) {
         const int32_t *v = g->tri + 3 * t;
-        if (shown(sc, v[0]) && shown(sc, v[1]) && shown(sc, v[2]))
+        if (shown(sc, v[0]) && shown(sc, v[1]) && shown(sc, v[2]) && !facing_away(sc, t))
             it[m++] =
                 (item){(sc->s[3 * v[0] + 2] + sc->s[3 * v[1] + 2] + sc->s[3 * v[2] + 2]) / 3, ITEM_TRI, (int32_t)t};
     }
@@ -673,9 +689,11 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_
     sc.drawn = calloc(np, 1);
     sc.surface = malloc((size_t)(w->body_count > 0 ? w->body_count : 1));
     int *springs = calloc(np, sizeof *springs);
+    sc.facing = malloc((size_t)(g->tris > 0 ? g->tris : 1));
     hk_canvas c;
     int rc = -1;
-    if (!sc.s || !sc.stretch || !sc.drawn || !sc.surface || !springs) {
+    if (!sc.s || !sc.stretch || !sc.drawn || !sc.surface || !springs || !sc.facing ||
+        hk_facing_outward(g, sc.facing) != 0) {
         errno = ENOMEM;
         goto out;
     }
@@ -737,6 +755,7 @@ out:
     free(sc.stretch);
     free(sc.drawn);
     free(sc.surface);
+    free(sc.facing);
     free(springs);
     return rc;
 }
