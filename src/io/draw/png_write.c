@@ -76,8 +76,7 @@ int hk_png_write(FILE *f, cairo_surface_t *s)
                     left[k] = c[k];
                 }
             }
-        } else if (y < h) { /* the others less the pixel above (filter 2, Up): flat regions and the edges of
-                               * shapes taller than wide, as far as the row above has them too, are zeros */
+        } else if (y < h) { /* the others less the pixel above (filter 2, Up): what repeats the row above is 0 */
             const uint32_t *px = (const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride);
             const uint32_t *up = (const uint32_t *)(const void *)(data + (size_t)(y - 1) * (size_t)stride);
             unsigned char *o = line + 1;
