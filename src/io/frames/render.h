@@ -30,7 +30,8 @@ int hk_render_fit(hk_view *view, const hk_world *w, const hk_geometry *g, int re
  * colour range is first widened to what the frame shows (hk_view_widen);
  * view NULL: a view fitted to this frame alone. Surfaces take the mean
  * stretch of their corners' springs, springs of bodies without a surface
- * their own; everything is drawn back to front, over the ground and its
+ * their own; everything is drawn back to front (but a closed body's far-side
+ * triangles, facing.h), over the ground and its
  * shadows; the colour bar is labelled with the range. The same state and
  * view give the same bytes. stats, when not NULL, gets what was drawn. 0, or -1 with errno set. */
 typedef struct hk_render_stats {
