@@ -10,6 +10,7 @@
 
 #include "plot.h"
 #include "stability.h"
+#include "stability_plot.h"
 
 #define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
 
@@ -158,6 +159,39 @@ static void test_stability_plot_coinciding(void **state)
         }
     }
     for (int k = 1; k < 4; k++) assert_true(abs(xs[k] - xs[0]) <= 4);
+    free(p.rgb);
+}
+
+/* Curves of the same data (two integrators with one drift at every dt) each show in their colour inside the plot
+ * area: the first drawn is the widest, with the largest markers, so that a later one lying on it leaves its edges
+ * and its markers' rims showing. Before, the last one drawn covered the others to the pixel. */
+static void test_stability_plot_overlap(void **state)
+{
+    (void)state;
+    const char *png = hk_test_path("overlap.png");
+    double dts[4] = {1e-3, 2e-3, 4e-3, 8e-3}, drift[4] = {1e-6, 1e-5, 1e-4, 1e-3}, error[4] = {0};
+    int stable[4] = {1, 1, 1, 1};
+    const int kinds[3] = {HK_VERLET, HK_RK4, HK_SEMI_IMPLICIT_EULER};
+    hk_stability_profile pr[3];
+    for (int k = 0; k < 3; k++) pr[k] = (hk_stability_profile){kinds[k], INFINITY, drift, error, stable};
+    assert_int_equal(hk_stability_plot(png, "same.scene", 10, dts, 4, pr, 3), 0);
+    hk_png p = hk_test_png_read(png);
+    const int top = 76, bottom = 552, right = 876; /* the plot area (src/cli/stability/stability_plot.c) */
+    for (int k = 0; k < 3; k++) {
+        const hk_rgb c = hk_plot_colour(kinds[k]);
+        int n = 0;
+        for (int y = top; y <= bottom; y++)
+            for (int x = 0; x <= right; x++) {
+                const unsigned char *q = p.rgb + ((size_t)y * (size_t)p.w + (size_t)x) * 3;
+                n += q[0] == c.r && q[1] == c.g && q[2] == c.b;
+            }
+        print_message("%s: %d pixels of its colour in the plot area\n",
+                      hk_integrator_name((hk_integrator_kind)kinds[k]), n);
+        if (n < 100) {
+            print_error("%s: its curve does not show\n", hk_integrator_name((hk_integrator_kind)kinds[k]));
+            fail();
+        }
+    }
     free(p.rgb);
 }
 
@@ -508,6 +542,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_stability_plot),
         cmocka_unit_test(test_stability_plot_text),
         cmocka_unit_test(test_stability_plot_coinciding),
+        cmocka_unit_test(test_stability_plot_overlap),
         cmocka_unit_test(test_stability_limit_marks),
         cmocka_unit_test(test_stability_pendulum),
         cmocka_unit_test(test_stability_sweep_flags),

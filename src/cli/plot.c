@@ -137,17 +137,53 @@ static int clip(const double p0[2], const double p1[2], double L, double T, doub
     return 1;
 }
 
-void hk_plot_curve(hk_canvas *c, const hk_plot_axes *ax, const double *x, const double *y, int n, hk_rgb colour,
-                   int markers)
+/* Curves within this many pixels of each other at both ends of a segment share it; the length of their dashes
+ * there. */
+#define SHARED_PX 1.5
+#define SHARED_DASH 6.0
+
+/* A marker of the shape at (x, y), r pixels from its centre to its corners, into the current path. */
+static void marker_path(cairo_t *cr, hk_plot_marker shape, double x, double y, double r)
+{
+    cairo_new_sub_path(cr);
+    switch (shape) {
+    case HK_MARK_NONE: return;
+    case HK_MARK_DOT: cairo_arc(cr, x, y, r, 0, 2 * PI); return;
+    case HK_MARK_SQUARE: cairo_rectangle(cr, x - 0.8 * r, y - 0.8 * r, 1.6 * r, 1.6 * r); return;
+    case HK_MARK_TRIANGLE:
+    case HK_MARK_DOWN: {
+        const double s = shape == HK_MARK_TRIANGLE ? 1 : -1;
+        cairo_move_to(cr, x, y - s * r);
+        cairo_line_to(cr, x + 0.87 * r, y + s * 0.5 * r);
+        cairo_line_to(cr, x - 0.87 * r, y + s * 0.5 * r);
+        break;
+    }
+    case HK_MARK_DIAMOND:
+        cairo_move_to(cr, x, y - r);
+        cairo_line_to(cr, x + r, y);
+        cairo_line_to(cr, x, y + r);
+        cairo_line_to(cr, x - r, y);
+        break;
+    }
+    cairo_close_path(cr);
+}
+
+hk_plot_marker hk_plot_marker_of(int i) { return (hk_plot_marker)(HK_MARK_DOT + ((i % 5) + 5) % 5); }
+
+/* Curve y (n points at x) in colour, width pixels wide; seg: NULL, or per segment (point i to i + 1) its turn and
+ * turns among the curves that share it (dashed in turns where turns > 1); marker: the shape at each point inside
+ * the area, size[i] pixels from its centre to its corners (NULL: 3). */
+static void curve(hk_canvas *c, const hk_plot_axes *ax, const double *x, const double *y, int n, hk_rgb colour,
+                  double width, const int (*seg)[2], hk_plot_marker marker, const double *size)
 {
     cairo_t *cr = c->cr;
     cairo_save(cr);
-    /* the line may reach 2 px past the area (its width), never further: far points are clipped here first, so
+    /* the line may reach its width past the area, never further: far points are clipped here first, so
      * cairo's fixed-point coordinates never see them */
-    const double L = ax->left - 2, T = ax->top - 2, R = ax->right + 2, B = ax->bottom + 2;
+    const double L = ax->left - width, T = ax->top - width, R = ax->right + width, B = ax->bottom + width;
     cairo_rectangle(cr, L, T, R - L, B - T);
     cairo_clip(cr);
-    cairo_set_line_width(cr, 2);
+    cairo_set_line_width(cr, width);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
     double prev[2] = {NAN, NAN};
@@ -155,12 +191,27 @@ void hk_plot_curve(hk_canvas *c, const hk_plot_axes *ax, const double *x, const 
     for (int i = 0; i < n; i++) {
         const double cur[2] = {hk_plot_px(ax, x[i]), hk_plot_py(ax, y[i])};
         double t[2];
+        const int turns = seg && i > 0 ? seg[i - 1][1] : 1;
         if (isfinite(cur[0]) && isfinite(cur[1]) && isfinite(prev[0]) && isfinite(prev[1]) &&
             clip(prev, cur, L, T, R, B, t)) {
             const double dx = cur[0] - prev[0], dy = cur[1] - prev[1];
-            if (!open || t[0] > 0) cairo_move_to(cr, prev[0] + t[0] * dx, prev[1] + t[0] * dy);
-            cairo_line_to(cr, prev[0] + t[1] * dx, prev[1] + t[1] * dy);
-            open = t[1] == 1;
+            if (turns > 1) { /* a shared segment: one dash of each curve in turn, this one's at its turn */
+                hk_canvas_colour(c, colour, 1);
+                cairo_stroke(cr);
+                const double dash[2] = {SHARED_DASH, SHARED_DASH * (turns - 1)};
+                cairo_set_dash(cr, dash, 2, SHARED_DASH * (turns - seg[i - 1][0]));
+                cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+                cairo_move_to(cr, prev[0] + t[0] * dx, prev[1] + t[0] * dy);
+                cairo_line_to(cr, prev[0] + t[1] * dx, prev[1] + t[1] * dy);
+                cairo_stroke(cr);
+                cairo_set_dash(cr, NULL, 0, 0);
+                cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+                open = 0;
+            } else {
+                if (!open || t[0] > 0) cairo_move_to(cr, prev[0] + t[0] * dx, prev[1] + t[0] * dy);
+                cairo_line_to(cr, prev[0] + t[1] * dx, prev[1] + t[1] * dy);
+                open = t[1] == 1;
+            }
         } else {
             open = 0;
         }
@@ -169,16 +220,59 @@ void hk_plot_curve(hk_canvas *c, const hk_plot_axes *ax, const double *x, const 
     }
     hk_canvas_colour(c, colour, 1);
     cairo_stroke(cr);
-    if (markers)
+    if (marker != HK_MARK_NONE)
         for (int i = 0; i < n; i++) {
             const double px = hk_plot_px(ax, x[i]), py = hk_plot_py(ax, y[i]);
-            if (px >= ax->left && px <= ax->right && py >= ax->top && py <= ax->bottom) {
-                cairo_new_sub_path(cr);
-                cairo_arc(cr, px, py, 3, 0, 2 * PI);
-            }
+            if (px >= ax->left && px <= ax->right && py >= ax->top && py <= ax->bottom)
+                marker_path(cr, marker, px, py, size ? size[i] : 3);
         }
     cairo_fill(cr);
     cairo_restore(cr);
+}
+
+void hk_plot_curve(hk_canvas *c, const hk_plot_axes *ax, const double *x, const double *y, int n, hk_rgb colour,
+                   int markers)
+{
+    curve(c, ax, x, y, n, colour, 2, NULL, markers ? HK_MARK_DOT : HK_MARK_NONE, NULL);
+}
+
+/* 1 if curves a and b show point i within SHARED_PX of each other (both can show). */
+static int same_place(const hk_plot_axes *ax, const double *a, const double *b, int i)
+{
+    const double p = hk_plot_py(ax, a[i]), q = hk_plot_py(ax, b[i]);
+    return isfinite(p) && isfinite(q) && fabs(p - q) <= SHARED_PX;
+}
+
+int hk_plot_curves(hk_canvas *c, const hk_plot_axes *ax, int nc, const double *x, const double *const *y, int n,
+                   const hk_rgb *colours, const hk_plot_marker *markers)
+{
+    int(*seg)[2] = malloc((size_t)(n > 0 ? n : 1) * sizeof *seg);
+    double *size = malloc((size_t)(n > 0 ? n : 1) * sizeof *size);
+    if (!seg || !size) {
+        free(seg);
+        free(size);
+        return -1;
+    }
+    for (int k = 0; k < nc; k++) {
+        for (int i = 0; i < n; i++) {
+            int turn = 0, turns = 0, before = 0, all = 0; /* segment i; point i */
+            for (int j = 0; j < nc; j++) {
+                const int pt = same_place(ax, y[k], y[j], i);
+                const int sg = i + 1 < n && pt && same_place(ax, y[k], y[j], i + 1);
+                turn += sg && j < k;
+                turns += sg;
+                before += pt && j < k;
+                all += pt;
+            }
+            seg[i][0] = turn;
+            seg[i][1] = turns;
+            size[i] = 3 + 1.5 * (all > 0 ? all - 1 - before : 0);
+        }
+        curve(c, ax, x, y[k], n, colours[k], 2, (const int(*)[2])seg, markers[k], size);
+    }
+    free(seg);
+    free(size);
+    return 0;
 }
 
 /* Pixels between the centres of two triangles side by side (each 8 wide), and within which two lines take turns. */
@@ -332,10 +426,11 @@ void hk_plot_legend(hk_canvas *c, const hk_plot_axes *ax, int n, const char *con
             y0 = cy;
         }
     }
-    hk_plot_legend_at(c, x0, y0, n, names, colours);
+    hk_plot_legend_at(c, x0, y0, n, names, colours, NULL);
 }
 
-void hk_plot_legend_at(hk_canvas *c, double x0, double y0, int n, const char *const *names, const hk_rgb *colours)
+void hk_plot_legend_at(hk_canvas *c, double x0, double y0, int n, const char *const *names, const hk_rgb *colours,
+                       const hk_plot_marker *markers)
 {
     if (n <= 0) return;
     double bw, bh, row;
@@ -354,6 +449,10 @@ void hk_plot_legend_at(hk_canvas *c, double x0, double y0, int n, const char *co
         hk_canvas_colour(c, colours[i], 1);
         cairo_set_line_width(cr, 2.5);
         cairo_stroke(cr);
+        if (markers && markers[i] != HK_MARK_NONE) {
+            marker_path(cr, markers[i], x0 + 17, floor(y) + 0.5, 4);
+            cairo_fill(cr);
+        }
         hk_canvas_text(c, x0 + 31, y, 0, 0.5, HK_TEXT_LEGEND, ink, names[i]);
     }
 }

@@ -12,10 +12,28 @@
 void hk_plot_frame(hk_canvas *c, const hk_plot_axes *ax, const char *ytitle, const char *xtitle);
 /* The width the y tick labels of an axis over [lo, hi] need left of the area, in pixels. */
 double hk_plot_ylabel_width(hk_canvas *c, double lo, double hi, int logscale);
+/* The shape of a curve's markers. */
+typedef enum hk_plot_marker {
+    HK_MARK_NONE,
+    HK_MARK_DOT,
+    HK_MARK_SQUARE,
+    HK_MARK_TRIANGLE,
+    HK_MARK_DIAMOND,
+    HK_MARK_DOWN /* a triangle standing on its tip */
+} hk_plot_marker;
+/* The i-th marker shape of a series of curves: dot, square, triangle, diamond, down (cycles). */
+hk_plot_marker hk_plot_marker_of(int i);
 /* Polyline through the points that can show (a gap at each one that cannot), clipped to the area;
- * markers: a dot at each point. */
+ * markers: a dot at each point. hk_plot_curve_styled(..., 2, HK_MARK_DOT or NONE, 3). */
 void hk_plot_curve(hk_canvas *c, const hk_plot_axes *ax, const double *x, const double *y, int n, hk_rgb colour,
                    int markers);
+/* nc curves y[k] over the same n points x, each as hk_plot_curve draws one, in colours[k] with markers[k] at its
+ * points, drawn in order; where curves lie on each other, each still shows: a segment that curves share (within
+ * 1.5 pixels at both ends) is dashed, one 6-pixel dash of each in turn along it, and at a point they share the
+ * earlier ones' markers are larger (1.5 pixels more for each curve drawn after), so that each rims the next.
+ * 0, or -1 when out of memory. */
+int hk_plot_curves(hk_canvas *c, const hk_plot_axes *ax, int nc, const double *x, const double *const *y, int n,
+                   const hk_rgb *colours, const hk_plot_marker *markers);
 /* Where limit lines go (hk_plot_limits), in pixels: a line's column, its triangle's centre, and its dashes' turn
  * among the lines that share its place (turns of them): the line's k-th dash is (turn + k * turns) * 10 pixels down
  * from the top of the area. */
@@ -41,8 +59,10 @@ typedef struct hk_plot_series {
  * edges; where every place covers some, the one covering least. */
 void hk_plot_legend(hk_canvas *c, const hk_plot_axes *ax, int n, const char *const *names, const hk_rgb *colours,
                     const hk_plot_series *data, int ns);
-/* The same box with its top-left corner at (x0, y0) pixels (outside the area, where the caller made room). */
-void hk_plot_legend_at(hk_canvas *c, double x0, double y0, int n, const char *const *names, const hk_rgb *colours);
+/* The same box with its top-left corner at (x0, y0) pixels (outside the area, where the caller made room); markers,
+ * when not NULL, the shape of each entry's markers, drawn on its line. */
+void hk_plot_legend_at(hk_canvas *c, double x0, double y0, int n, const char *const *names, const hk_rgb *colours,
+                       const hk_plot_marker *markers);
 /* The i-th colour of the series palette (cycles). */
 hk_rgb hk_plot_colour(int i);
 /* The picture kind of a plot's file name (.png, .svg, .pdf); -1 with the message printed for the flag otherwise. */

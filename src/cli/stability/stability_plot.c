@@ -27,7 +27,7 @@ int hk_stability_plot(const char *path, const char *scene, double omega, const d
                 hi = fmax(hi, v);
             }
         }
-    double *y = malloc((size_t)points * sizeof *y);
+    double *y = malloc((size_t)(nk > 0 ? nk : 1) * (size_t)points * sizeof *y);
     if (!y) return -1;
     hk_canvas cv;
     if (hk_canvas_open(&cv, path, (hk_canvas_kind)hk_canvas_kind_of(path), W, H, white) != 0) {
@@ -50,12 +50,15 @@ int hk_stability_plot(const char *path, const char *scene, double omega, const d
     const char *names[HK_INTEGRATOR_COUNT];
     char labels[HK_INTEGRATOR_COUNT][96];
     hk_rgb colours[HK_INTEGRATOR_COUNT];
+    hk_plot_marker markers[HK_INTEGRATOR_COUNT];
     double limits[HK_INTEGRATOR_COUNT];
+    const double *ys[HK_INTEGRATOR_COUNT];
     for (int k = 0; k < nk; k++) {
         const hk_stability_profile *P = &pr[k];
         colours[k] = hk_plot_colour(P->kind);
-        for (int i = 0; i < points; i++) y[i] = P->stable[i] ? fabs(P->drift[i]) : NAN;
-        hk_plot_curve(&cv, &ax, dts, y, points, colours[k], 1);
+        markers[k] = hk_plot_marker_of(P->kind);
+        for (int i = 0; i < points; i++) y[(size_t)k * points + i] = P->stable[i] ? fabs(P->drift[i]) : NAN;
+        ys[k] = y + (size_t)k * points;
         const char *name = hk_integrator_name((hk_integrator_kind)P->kind);
         limits[k] = P->limit > 0 && isfinite(P->limit) ? P->limit : NAN;
         if (!isnan(limits[k]))
@@ -66,10 +69,14 @@ int hk_stability_plot(const char *path, const char *scene, double omega, const d
             snprintf(labels[k], sizeof labels[k], "%s: stable at every dt swept", name);
         names[k] = labels[k];
     }
+    /* curves of equal drift (semi-implicit Euler's and jelly's) lie on each other: plot.h hk_plot_curves shows
+     * each */
+    const int rc = hk_plot_curves(&cv, &ax, nk, dts, ys, points, colours, markers);
     /* the limits over the curves, each in its colour: those at one place take turns */
     hk_plot_limits(&cv, &ax, nk, limits, colours);
     /* the legend right of the area, in a column of its own: curves and limit lines reach every corner */
-    hk_plot_legend_at(&cv, ax.right + 16, ax.top, nk, names, colours);
+    hk_plot_legend_at(&cv, ax.right + 16, ax.top, nk, names, colours, markers);
     free(y);
-    return hk_canvas_close(&cv, 1);
+    const int closed = hk_canvas_close(&cv, rc == 0);
+    return rc != 0 ? -1 : closed;
 }

@@ -14,7 +14,9 @@ typedef struct hk_stability_profile {
 /* The picture of nk profiles at the points dt values dts[] into path (.png, .svg or .pdf): |drift| against dt,
  * log-log, a curve with markers per integrator (stable runs only), each limit a dashed line in the integrator's
  * colour (limits at one place take turns, plot.h hk_plot_limits), and a legend right of the plot with omega*dt at
- * each limit. 0, or -1 with errno set. */
+ * each limit. Each integrator's markers have a shape of their own (plot.h hk_plot_marker_of), shown in the legend,
+ * and curves of equal drift all show (plot.h hk_plot_curves: dashes in turn, larger markers under smaller). 0, or -1
+ * with errno set. */
 int hk_stability_plot(const char *path, const char *scene, double omega, const double *dts, int points,
                       const hk_stability_profile *pr, int nk);
 

@@ -31,8 +31,9 @@ static void scale_linear(double lo, double hi, hk_plot_scale *s)
         lo = hi;
         hi = t;
     }
-    if (lo == 0 && hi == 0) { /* an all-zero column: -1..1, the line in the middle */
-        lo = -1;
+    if (lo == 0 && hi == 0) { /* an all-zero column (a count that stays 0): 0..1, the line along the bottom; no
+                               * negative values that no row has */
+        lo = 0;
         hi = 1;
     }
     frexp(fmax(fabs(lo), fabs(hi)), &s->exp2);

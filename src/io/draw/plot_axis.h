@@ -29,8 +29,9 @@ typedef struct hk_plot_axes {
 /* An axis covering [lo, hi], widened to whole tick steps (linear) or whole
  * decades (log). Linear: non-finite limits are replaced by the other one (both:
  * 0); a range narrower than a millionth of the largest magnitude is widened to
- * that around its middle (a constant column shows as a flat line), and an
- * all-zero one is -1..1. Log: a non-positive or non-finite limit is dropped
+ * that around its middle (a constant column shows as a flat line, on an
+ * axis of its sign), and an all-zero one is 0..1 (a count that stays 0 gets
+ * no negative ticks). Log: a non-positive or non-finite limit is dropped
  * (the other one alone: the decade it lies in; neither: 1..10). */
 void hk_plot_scale_set(hk_plot_scale *s, double lo, double hi, int logscale);
 /* Sets the area and both axes (hk_plot_scale_set). */

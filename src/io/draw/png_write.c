@@ -1,4 +1,4 @@
-/* png_write.c — PNG files from cairo's RGB24 images: Sub-filtered rows, one run-length zlib stream, IDAT chunks. */
+/* png_write.c — PNG files from cairo's RGB24 images: Up-filtered rows, one run-length zlib stream, IDAT chunks. */
 /* SPDX-License-Identifier: MIT */
 #include "png_write.h"
 
@@ -49,7 +49,7 @@ int hk_png_write(FILE *f, cairo_surface_t *s)
     z_stream z;
     memset(&z, 0, sizeof z);
     int rc = -1, zerr = 0;
-    if (!line || !out || deflateInit2(&z, 1, Z_DEFLATED, 15, 9, Z_RLE) != Z_OK) {
+    if (!line || !out || deflateInit2(&z, 1, Z_DEFLATED, 15, 6, Z_RLE) != Z_OK) {
         free(line);
         free(out);
         errno = ENOMEM;
@@ -64,8 +64,8 @@ int hk_png_write(FILE *f, cairo_surface_t *s)
     z.next_out = out;
     z.avail_out = CHUNK;
     for (int y = 0; y <= h; y++) {
-        if (y < h) { /* the row, each byte less the same channel of the pixel to its left (filter 1, Sub) */
-            const uint32_t *px = (const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride);
+        if (y == 0) { /* the first row, each byte less the same channel of the pixel to its left (filter 1, Sub) */
+            const uint32_t *px = (const uint32_t *)(const void *)data;
             unsigned char *o = line + 1, left[3] = {0, 0, 0};
             line[0] = 1;
             for (int x = 0; x < w; x++) {
@@ -76,6 +76,20 @@ int hk_png_write(FILE *f, cairo_surface_t *s)
                     left[k] = c[k];
                 }
             }
+        } else if (y < h) { /* the others less the pixel above (filter 2, Up): what repeats the row above is 0 */
+            const uint32_t *px = (const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride);
+            const uint32_t *up = (const uint32_t *)(const void *)(data + (size_t)(y - 1) * (size_t)stride);
+            unsigned char *o = line + 1;
+            line[0] = 2;
+            for (int x = 0; x < w; x++) {
+                const uint32_t a = px[x], b = up[x];
+                o[0] = (unsigned char)((a >> 16) - (b >> 16));
+                o[1] = (unsigned char)((a >> 8) - (b >> 8));
+                o[2] = (unsigned char)(a - b);
+                o += 3;
+            }
+        }
+        if (y < h) {
             z.next_in = line;
             z.avail_in = (uInt)row;
         }

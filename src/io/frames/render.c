@@ -1,5 +1,5 @@
 /* render.c — a frame drawn with cairo: the run's camera (view.h), ground with shadows, spheres, colliders,
- * stretch-coloured surfaces and springs back to front, a colour bar with the run's range and a caption. */
+ * stretch-coloured surfaces and springs back to front, the colour bar (stretch_colours.c) and a caption. */
 /* SPDX-License-Identifier: MIT */
 #include "render.h"
 
@@ -9,14 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "facing.h"
 #include "frame_format.h"
 #include "pieces.h"
+#include "stretch_colours.h"
 #include "world.h"
 
 #define PI 3.14159265358979323846
 
-static const hk_rgb ink = {40, 40, 40}, stage = {224, 222, 216}, stage_line = {203, 201, 195},
-                    stage_edge = {160, 158, 152}, background = {246, 246, 243};
+static const hk_rgb stage = {224, 222, 216}, stage_line = {203, 201, 195}, stage_edge = {160, 158, 152},
+                    background = {246, 246, 243};
 
 /* ---- camera -------------------------------------------------------------- */
 
@@ -87,32 +89,6 @@ static void camera_fit(const double lo[3], const double hi[3], int width, int he
 
 /* ---- colours ------------------------------------------------------------- */
 
-/* The stretch colour map: five stops, the first at the range's low end, the middle one (green) at rest (r/L0 = 1),
- * the last at its high end, the others half way; linear in RGB between them. The colour bar shows the stops equally
- * spaced, each labelled with its value. */
-static const hk_rgb stretch_stops[5] = {{45, 75, 200}, {40, 165, 210}, {70, 175, 90}, {240, 190, 40}, {210, 40, 35}};
-#define STOPS 5
-
-/* The value at stop k of the view's map. */
-static double stop_value(const hk_view *v, int k)
-{
-    return k <= 2 ? v->stretch_lo + (1 - v->stretch_lo) * k / 2.0 : 1 + (v->stretch_hi - 1) * (k - 2) / 2.0;
-}
-
-hk_rgb hk_render_stretch_colour(const hk_view *v, double stretch)
-{
-    double t = stretch <= 1 ? 0.5 * (stretch - v->stretch_lo) / (1 - v->stretch_lo)
-                            : 0.5 + 0.5 * (stretch - 1) / (v->stretch_hi - 1);
-    if (!isfinite(t) || t > 1) t = 1;
-    if (t < 0) t = 0;
-    const double u = t * (STOPS - 1);
-    const int k = u >= STOPS - 1 ? STOPS - 2 : (int)u;
-    const double f = u - k;
-    const hk_rgb a = stretch_stops[k], b = stretch_stops[k + 1];
-    return (hk_rgb){(uint8_t)lround(a.r + f * (b.r - a.r)), (uint8_t)lround(a.g + f * (b.g - a.g)),
-                    (uint8_t)lround(a.b + f * (b.b - a.b))};
-}
-
 static hk_rgb shaded(hk_rgb c, double s)
 {
     return (hk_rgb){(uint8_t)lround(c.r * s), (uint8_t)lround(c.g * s), (uint8_t)lround(c.b * s)};
@@ -155,13 +131,14 @@ typedef struct scene {
     const hk_geometry *g;
     const hk_view *view; /* the run's box and colour range */
     view v;
-    double *s;       /* 3 per particle: x, y [px], depth [m] */
-    double *stretch; /* per particle: the mean r / L0 of its unbroken springs (1 without) */
-    char *drawn;     /* per particle: it is drawn (a corner of a triangle, or of a body without a surface) */
-    char *surface;   /* per body: it has surface triangles */
-    double ground;   /* the ground's height [m], or NAN when not drawn */
-    double grid;     /* its grid spacing [m] */
-    double stage[4]; /* its extent: x0, x1, z0, z1 [m] */
+    double *s;           /* 3 per particle: x, y [px], depth [m] */
+    double *stretch;     /* per particle: the mean r / L0 of its unbroken springs (1 without) */
+    char *drawn;         /* per particle: it is drawn (a corner of a triangle, or of a body without a surface) */
+    char *surface;       /* per body: it has surface triangles */
+    signed char *facing; /* per surface triangle: +1 or -1 turns it outward, 0 unknown (facing.h) */
+    double ground;       /* the ground's height [m], or NAN when not drawn */
+    double grid;         /* its grid spacing [m] */
+    double stage[4];     /* its extent: x0, x1, z0, z1 [m] */
 } scene;
 
 /* 1 if particle i has a place on the screen. */
@@ -521,6 +498,20 @@ static double collider_behind(const scene *sc, double bias)
     return behind;
 }
 
+/* 1 if surface triangle t lies on the far side of its body's closed surface (facing.h): its body's triangles in
+ * front cover it, and it is not drawn (half a closed body's fills). */
+static int facing_away(const scene *sc, int64_t t)
+{
+    if (!sc->facing || sc->facing[t] == 0) return 0;
+    const double *pos = sc->g->pos;
+    const int32_t *v = sc->g->tri + 3 * t;
+    double e[2][3], n[3];
+    for (int k = 0; k < 2; k++)
+        for (int c = 0; c < 3; c++) e[k][c] = pos[3 * v[k + 1] + c] - pos[3 * v[0] + c];
+    cross(e[0], e[1], n);
+    return sc->facing[t] * dot(n, sc->v.cam.dir) > 0;
+}
+
 /* Draws everything back to front; 0, or -1 when out of memory. */
 static int draw_scene(hk_canvas *c, const scene *sc, hk_render_stats *stats)
 {
@@ -541,7 +532,7 @@ static int draw_scene(hk_canvas *c, const scene *sc, hk_render_stats *stats)
     int64_t m = 0;
     for (int64_t t = 0; t < g->tris; t++) {
         const int32_t *v = g->tri + 3 * t;
-        if (shown(sc, v[0]) && shown(sc, v[1]) && shown(sc, v[2]))
+        if (shown(sc, v[0]) && shown(sc, v[1]) && shown(sc, v[2]) && !facing_away(sc, t))
             it[m++] =
                 (item){(sc->s[3 * v[0] + 2] + sc->s[3 * v[1] + 2] + sc->s[3 * v[2] + 2]) / 3, ITEM_TRI, (int32_t)t};
     }
@@ -593,7 +584,7 @@ static int draw_scene(hk_canvas *c, const scene *sc, hk_render_stats *stats)
             cairo_stroke(cr);
         } else if (it[k].kind == ITEM_POINT) {
             cairo_arc(cr, sc->s[3 * i], sc->s[3 * i + 1], 2.4, 0, 2 * PI);
-            hk_canvas_colour(c, ink, 1);
+            hk_canvas_colour(c, hk_frame_ink, 1);
             cairo_fill(cr);
         } else if (it[k].kind == ITEM_SPHERE) {
             draw_sphere(c, sc, i);
@@ -623,46 +614,6 @@ static int draw_scene(hk_canvas *c, const scene *sc, hk_render_stats *stats)
 
 /* ---- annotations --------------------------------------------------------- */
 
-/* The stretch colour bar right of the viewport: the map's stops equally spaced, each labelled with its value (the
- * ends are the run's range), values beyond the ends shown by arrows in the end colours. */
-static void draw_colour_bar(hk_canvas *c, const double vp[4], const hk_view *v)
-{
-    cairo_t *cr = c->cr;
-    const double x0 = vp[2] + 16, bw = 14, top = vp[1] + 58, bottom = c->h - 58;
-    cairo_pattern_t *pat = cairo_pattern_create_linear(0, bottom, 0, top);
-    for (int k = 0; k < STOPS; k++) {
-        const hk_rgb col = stretch_stops[k];
-        cairo_pattern_add_color_stop_rgb(pat, k / (double)(STOPS - 1), col.r / 255.0, col.g / 255.0, col.b / 255.0);
-    }
-    /* the bar with an arrow at each end: values beyond take the end colours */
-    const double a = 9;
-    cairo_move_to(cr, x0, top);
-    cairo_line_to(cr, x0 + 0.5 * bw, top - a);
-    cairo_line_to(cr, x0 + bw, top);
-    cairo_line_to(cr, x0 + bw, bottom);
-    cairo_line_to(cr, x0 + 0.5 * bw, bottom + a);
-    cairo_line_to(cr, x0, bottom);
-    cairo_close_path(cr);
-    cairo_set_source(cr, pat);
-    cairo_fill_preserve(cr);
-    cairo_pattern_destroy(pat);
-    hk_canvas_colour(c, ink, 1);
-    cairo_set_line_width(cr, 0.8);
-    cairo_stroke(cr);
-    for (int k = 0; k < STOPS; k++) {
-        const double y = floor(bottom + (top - bottom) * k / (STOPS - 1)) + 0.5;
-        char text[32];
-        snprintf(text, sizeof text, "%.6g", stop_value(v, k));
-        cairo_move_to(cr, x0 + bw, y);
-        cairo_line_to(cr, x0 + bw + 4, y);
-        cairo_stroke(cr);
-        hk_canvas_text(c, x0 + bw + 7, y, 0, 0.5, HK_TEXT_TICK, ink, text);
-    }
-    const double cx = x0 + 0.5 * bw + 12, lh = hk_canvas_text_height(c, HK_TEXT_CAPTION);
-    hk_canvas_text(c, cx, top - a - 6 - lh, 0.5, 1, HK_TEXT_CAPTION, ink, "stretch");
-    hk_canvas_text(c, cx, top - a - 6, 0.5, 1, HK_TEXT_CAPTION, ink, "r/L\u2080");
-}
-
 /* "t = 0.0100 s   step 20" with as many decimals as the step length has, and the ground grid's spacing. */
 static void draw_caption(hk_canvas *c, const scene *sc, const double vp[4])
 {
@@ -672,7 +623,7 @@ static void draw_caption(hk_canvas *c, const scene *sc, const double vp[4])
     char text[160];
     snprintf(text, sizeof text, "t = %.*f s    step %lld", decimals, hk_world_time(w),
              (long long)hk_world_step_count(w));
-    hk_canvas_text(c, vp[0] + 10, 8, 0, 0, HK_TEXT_CAPTION, ink, text);
+    hk_canvas_text(c, vp[0] + 10, 8, 0, 0, HK_TEXT_CAPTION, hk_frame_ink, text);
     if (isfinite(sc->ground)) {
         const double g = sc->grid;
         if (g >= 1)
@@ -681,7 +632,7 @@ static void draw_caption(hk_canvas *c, const scene *sc, const double vp[4])
             snprintf(text, sizeof text, "ground grid %g cm", g * 100);
         else
             snprintf(text, sizeof text, "ground grid %g mm", g * 1000);
-        hk_canvas_text(c, vp[0] + 10, vp[3] - 6, 0, 1, HK_TEXT_NOTE, ink, text);
+        hk_canvas_text(c, vp[0] + 10, vp[3] - 6, 0, 1, HK_TEXT_NOTE, hk_frame_ink, text);
     }
 }
 
@@ -738,9 +689,11 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_
     sc.drawn = calloc(np, 1);
     sc.surface = malloc((size_t)(w->body_count > 0 ? w->body_count : 1));
     int *springs = calloc(np, sizeof *springs);
+    sc.facing = malloc((size_t)(g->tris > 0 ? g->tris : 1));
     hk_canvas c;
     int rc = -1;
-    if (!sc.s || !sc.stretch || !sc.drawn || !sc.surface || !springs) {
+    if (!sc.s || !sc.stretch || !sc.drawn || !sc.surface || !springs || !sc.facing ||
+        hk_facing_outward(g, sc.facing) != 0) {
         errno = ENOMEM;
         goto out;
     }
@@ -790,7 +743,7 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_
     if (isfinite(sc.ground)) draw_ground(&c, &sc);
     const int drawn = draw_scene(&c, &sc, stats);
     cairo_restore(c.cr);
-    if (g->lines > 0) draw_colour_bar(&c, vp, sc.view);
+    if (g->lines > 0) hk_stretch_bar(&c, vp, sc.view);
     draw_caption(&c, &sc, vp);
     rc = hk_canvas_close(&c, drawn == 0);
     if (drawn != 0) {
@@ -802,6 +755,7 @@ out:
     free(sc.stretch);
     free(sc.drawn);
     free(sc.surface);
+    free(sc.facing);
     free(springs);
     return rc;
 }

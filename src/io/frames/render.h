@@ -7,17 +7,12 @@
 #include "canvas.h"
 #include "geometry.h"
 #include "hooke/hooke.h"
+#include "stretch_colours.h"
 #include "view.h"
 
 /* The part of a width x height frame that shows the scene, in pixels:
  * x0..x1, y0..y1. Above it the caption, right of it the colour bar. */
 void hk_render_viewport(int width, int height, double vp[4]);
-
-/* The colour of spring stretch r / L0 in the view's range: blue at
- * stretch_lo or below (compressed), green at rest (1), amber, red at
- * stretch_hi or above (stretched); linear between five stops, the middle
- * one at 1; non-finite: red. */
-hk_rgb hk_render_stretch_colour(const hk_view *v, double stretch);
 
 /* Fits view (view.h: its camera box and the narrowest colour range) to the
  * frame: hk_view_fit over the particles the frame draws, where they can go
@@ -35,7 +30,8 @@ int hk_render_fit(hk_view *view, const hk_world *w, const hk_geometry *g, int re
  * colour range is first widened to what the frame shows (hk_view_widen);
  * view NULL: a view fitted to this frame alone. Surfaces take the mean
  * stretch of their corners' springs, springs of bodies without a surface
- * their own; everything is drawn back to front, over the ground and its
+ * their own; everything is drawn back to front (but a closed body's far-side
+ * triangles, facing.h), over the ground and its
  * shadows; the colour bar is labelled with the range. The same state and
  * view give the same bytes. stats, when not NULL, gets what was drawn. 0, or -1 with errno set. */
 typedef struct hk_render_stats {
