@@ -132,4 +132,21 @@ static inline int64_t hk_test_family_springs(const hk_world *w, int body, const 
     return n;
 }
 
+/* The 8 corners and 12 faces of the box of half extents (a, b, c) about the origin, outward. */
+static inline hk_mesh hk_test_box_mesh(double a, double b, double c)
+{
+    static const int tri[36] = {0, 6, 2, 0, 4, 6, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4,
+                                2, 7, 3, 2, 6, 7, 0, 3, 1, 0, 2, 3, 4, 5, 7, 4, 7, 6};
+    hk_mesh m = {0};
+    m.vertex_count = 8;
+    m.face_count = 12;
+    m.vertices = malloc(8 * sizeof *m.vertices);
+    m.faces = malloc(sizeof tri);
+    assert_non_null(m.vertices);
+    assert_non_null(m.faces);
+    for (int k = 0; k < 8; k++) m.vertices[k] = (hk_vec3){k & 1 ? a : -a, k & 2 ? b : -b, k & 4 ? c : -c};
+    memcpy(m.faces, tri, sizeof tri);
+    return m;
+}
+
 #endif

@@ -35,23 +35,6 @@ static void steps(hk_world *w, long n)
         }
 }
 
-/* The 8 corners and 12 faces of the box of half extents (a, b, c) about the origin, outward. */
-static hk_mesh box_mesh(double a, double b, double c)
-{
-    static const int tri[36] = {0, 6, 2, 0, 4, 6, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4,
-                                2, 7, 3, 2, 6, 7, 0, 3, 1, 0, 2, 3, 4, 5, 7, 4, 7, 6};
-    hk_mesh m = {0};
-    m.vertex_count = 8;
-    m.face_count = 12;
-    m.vertices = malloc(8 * sizeof *m.vertices);
-    m.faces = malloc(sizeof tri);
-    assert_non_null(m.vertices);
-    assert_non_null(m.faces);
-    for (int k = 0; k < 8; k++) m.vertices[k] = (hk_vec3){k & 1 ? a : -a, k & 2 ? b : -b, k & 4 ? c : -c};
-    memcpy(m.faces, tri, sizeof tri);
-    return m;
-}
-
 /* A box collider of full size `size` [m] about the origin, critically damped, with a layer `th` [m] of stiffness k
  * [N/m] and friction mu. */
 static hk_collider_def box_collider(hk_vec3 size, double th, double k, double mu)
@@ -96,7 +79,7 @@ static hk_world *slope_world(int mesh, double mu, hk_integrator_kind kind, doubl
 {
     hk_world *w = gravity_world();
     hk_collider_def c = hk_default_collider_def();
-    hk_mesh m = box_mesh(50, 0.5, 50);
+    hk_mesh m = hk_test_box_mesh(50, 0.5, 50);
     c.shape = mesh ? HK_COLLIDER_MESH : HK_COLLIDER_BOX;
     c.mesh = &m;
     c.size = (hk_vec3){100, 1, 100};
@@ -219,7 +202,7 @@ static void test_slide_on_tilted_mesh(void **state)
 static void test_mesh_queries_match_box(void **state)
 {
     (void)state;
-    hk_mesh m = box_mesh(1, 0.5, 0.7);
+    hk_mesh m = hk_test_box_mesh(1, 0.5, 0.7);
     hk_collider_def d = hk_default_collider_def();
     d.size = (hk_vec3){2, 1, 1.4};
     hk_collider box, mesh;
@@ -425,7 +408,7 @@ static void test_cloth_rests_on_slope(void **state)
 static void check_plate(hk_integrator_kind kind, double dt_max)
 {
     hk_world *w = gravity_world();
-    hk_mesh m = box_mesh(1, 0.0005, 1);
+    hk_mesh m = hk_test_box_mesh(1, 0.0005, 1);
     hk_collider_def c = hk_default_collider_def();
     c.shape = HK_COLLIDER_MESH;
     c.mesh = &m;
@@ -662,7 +645,7 @@ static void test_bad_colliders_refused(void **state)
     c = hk_default_collider_def();
     c.shape = HK_COLLIDER_MESH;
     expect_refused(w, &c, "no mesh given");
-    hk_mesh m = box_mesh(1, 1, 1);
+    hk_mesh m = hk_test_box_mesh(1, 1, 1);
     c.mesh = &m;
     m.face_count = 11; /* one face gone: open */
     expect_refused(w, &c, "not closed");

@@ -10,23 +10,6 @@
 #define THICK 0.01   /* the colliders' and the contact's layer [m] */
 #define STEPS 50     /* steps with no check between */
 
-/* The 8 corners and 12 faces of the box of half extents (a, b, c) about the origin, outward. */
-static hk_mesh box_mesh(double a, double b, double c)
-{
-    static const int tri[36] = {0, 6, 2, 0, 4, 6, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4,
-                                2, 7, 3, 2, 6, 7, 0, 3, 1, 0, 2, 3, 4, 5, 7, 4, 7, 6};
-    hk_mesh m = {0};
-    m.vertex_count = 8;
-    m.face_count = 12;
-    m.vertices = malloc(8 * sizeof *m.vertices);
-    m.faces = malloc(sizeof tri);
-    assert_non_null(m.vertices);
-    assert_non_null(m.faces);
-    for (int k = 0; k < 8; k++) m.vertices[k] = (hk_vec3){k & 1 ? a : -a, k & 2 ? b : -b, k & 4 ? c : -c};
-    memcpy(m.faces, tri, sizeof tri);
-    return m;
-}
-
 /* The worlds: each reaches its own passes of the contact and integrator code. */
 enum {
     COLLIDERS,      /* a cloth lying on a box, over a sphere, a capsule and a mesh box */
@@ -96,7 +79,7 @@ static hk_world *build(int kind, int what)
         cap.rotation = (hk_vec3){0, 0, M_PI / 2};
         cap.offset = (hk_vec3){-0.3, 0.06, 0.3};
         add_collider(w, cap);
-        hk_mesh m = box_mesh(0.05, 0.05, 0.05);
+        hk_mesh m = hk_test_box_mesh(0.05, 0.05, 0.05);
         hk_collider_def mesh = hk_default_collider_def();
         mesh.shape = HK_COLLIDER_MESH;
         mesh.mesh = &m;
