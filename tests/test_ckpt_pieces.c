@@ -275,7 +275,7 @@ static void piece_values_checked(void **state)
     uint32_t nsurf;
     memcpy(&nsurf, good + p.surf - 4, 4);
     assert_true(nsurf >= 1);
-    const double nan = NAN, inf = INFINITY, minus1 = -1, big = 1e6, minus7 = -7;
+    const double nan = NAN, inf = INFINITY, minus1 = -1, two = 2, big = 1e6, minus7 = -7;
     const int32_t flag = 12345;
     const int64_t minus1i = -1;
     const size_t real = sizeof(hk_real), anchor_k = p.anchors + 3 * p.count * real;
@@ -284,19 +284,21 @@ static void piece_values_checked(void **state)
         size_t at;
         const void *value;
         size_t n;
+        size_t at2; /* where a second value (8 bytes) goes, or 0 */
+        const void *value2;
     } cases[] = {
-        {"energy guard NaN", p.guard, &nan, 8},
-        {"energy guard scale -1", p.guard + 8, &minus1, 8},
-        {"body anchor flag 12345", p.bodies, &flag, 4},
-        {"sphere radius NaN", p.spheres + 3 * 8, &nan, 8},
-        {"sphere centre inf", p.spheres, &inf, 8},
-        {"surface pressure NaN", p.surf + 4 + 16, &nan, 8},
-        {"surface volume -1", p.surf + 4 + 8, &minus1, 8},
-        {"friction anchor collider 1e6", anchor_k, &big, 8},
-        {"friction anchor collider -7", anchor_k, &minus7, 8},
-        {"friction anchor collider NaN", anchor_k, &nan, 8},
-        {"friction anchor position inf", p.anchors, &inf, 8},
-        {"spring updates -1", p.updates, &minus1i, 8},
+        {"energy guard NaN", p.guard, &nan, 8, 0, NULL},
+        {"energy guard scale -1", p.guard + 8, &minus1, 8, 0, NULL},
+        {"body anchor flag 12345", p.bodies, &flag, 4, 0, NULL},
+        {"sphere radius NaN", p.spheres + 3 * 8, &nan, 8, 0, NULL},
+        {"sphere centre inf", p.spheres, &inf, 8, 0, NULL},
+        {"surface pressure NaN", p.surf + 4 + 16, &nan, 8, 0, NULL},
+        {"surface volume -1 under a pressure of 2 Pa", p.surf + 4 + 8, &minus1, 8, p.surf + 4 + 16, &two},
+        {"friction anchor collider 1e6", anchor_k, &big, 8, 0, NULL},
+        {"friction anchor collider -7", anchor_k, &minus7, 8, 0, NULL},
+        {"friction anchor collider NaN", anchor_k, &nan, 8, 0, NULL},
+        {"friction anchor position inf", p.anchors, &inf, 8, 0, NULL},
+        {"spring updates -1", p.updates, &minus1i, 8, 0, NULL},
     };
     uint32_t nanchor;
     memcpy(&nanchor, good + p.anchors - 4, 4);
@@ -307,6 +309,7 @@ static void piece_values_checked(void **state)
         assert_non_null(b);
         memcpy(b, good, len);
         memcpy(b + cases[i].at, cases[i].value, cases[i].n);
+        if (cases[i].at2) memcpy(b + cases[i].at2, cases[i].value2, 8);
         seal(b, len, 24);
         spill(piece, b, len);
         free(b);
