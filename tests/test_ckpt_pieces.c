@@ -344,8 +344,9 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--only") == 0) cmocka_set_test_filter(argv[2]); /* one test: --only NAME */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(writer_removes_only_its_pieces),
         cmocka_unit_test(writer_bounds_the_rank_count),
