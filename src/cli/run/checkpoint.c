@@ -281,7 +281,8 @@ static size_t max_bytes(const hk_world *w)
         n += 4 + 8 + 8 + (size_t)mask;
     }
     n += 8 + (size_t)w->p.count * HK_CKPT_PAIRS_PER_PARTICLE * HK_CKPT_PAIR_ANCHOR; /* the pairs' anchors */
-    n += GUARD_VALUES * 8 + 16 + (size_t)w->p.count * HK_CKPT_PAIRS_PER_PARTICLE * HK_CKPT_PAIR_KEY; /* pairs in contact */
+    /* the energy guard, the pairs in contact */
+    n += GUARD_VALUES * 8 + 16 + (size_t)w->p.count * HK_CKPT_PAIRS_PER_PARTICLE * HK_CKPT_PAIR_KEY;
     return n + 4 + (size_t)w->surface_count * 3 * 8 + 4 + 4096; /* surfaces, anchors; slack for small fields */
 }
 

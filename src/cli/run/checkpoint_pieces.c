@@ -115,7 +115,7 @@ static void put_piece(const hk_world *w, const hk_energy_guard *guard, uint64_t 
     hk_ckpt_put_i32(b, has_prev);
     hk_ckpt_put_i32(b, w->forces_valid);
     const hk_real *arrays[HK_CKPT_ARRAYS + 3] = {p->qx, p->qy, p->qz,       p->vx,   p->vy, p->vz, p->fx,
-                                         p->fy, p->fz, p->inv_mass, p->mass, w->px, w->py, w->pz};
+                                                 p->fy, p->fz, p->inv_mass, p->mass, w->px, w->py, w->pz};
     for (int a = 0; a < HK_CKPT_ARRAYS + 3 * has_prev; a++)
         for (int s = 0; s < spans; s++)
             hk_ckpt_put(b, arrays[a] + span[2 * s], (size_t)(span[2 * s + 1] - span[2 * s]) * sizeof(hk_real));
@@ -298,7 +298,7 @@ int hk_checkpoint_write_pieces(const hk_world *w, const hk_energy_guard *guard, 
         return -1;
     }
     if (pt->rank == 0) { /* the index, then the pieces it named before (none is named twice: a step each) */
-        ckpt_index old; /* the pieces a sound index names (none where it is not one) */
+        ckpt_index old;  /* the pieces a sound index names (none where it is not one) */
         char why[512];
         const int had = index_read(path, &old, why, sizeof why) == 0;
         const int nold = had && old.step != w->steps ? (int)old.ranks : 0;
@@ -366,7 +366,7 @@ static int64_t storage_of(const hk_world *w, int64_t g)
 static void apply_piece(hk_world *w, const hk_ckpt_view *v)
 {
     hk_real *const dst[HK_CKPT_ARRAYS + 3] = {w->p.qx, w->p.qy, w->p.qz,       w->p.vx,   w->p.vy, w->p.vz, w->p.fx,
-                                      w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass, w->px,   w->py,   w->pz};
+                                              w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass, w->px,   w->py,   w->pz};
     hk_real *anchor[4] = {NULL, NULL, NULL, NULL};
     if (v->nanchor) hk_contact_anchors(w, anchor);
     const size_t bytes = (size_t)v->count * sizeof(hk_real);
@@ -560,9 +560,9 @@ int hk_checkpoint_read_pieces(hk_world *w, hk_energy_guard *guard, uint64_t scen
         }
         step = ix.step;
         names = calloc(ix.ranks, sizeof *names);
-        for (uint32_t r = 0; names && r < ix.ranks; r++, n++)
-            if (!(names[r] = malloc(strlen(dir) + strlen(ix.names[r]) + 2))) break;
-            else sprintf(names[r], "%s/%s", dir, ix.names[r]);
+        for (uint32_t r = 0; names && r < ix.ranks && (names[r] = malloc(strlen(dir) + strlen(ix.names[r]) + 2));
+             r++, n++)
+            sprintf(names[r], "%s/%s", dir, ix.names[r]);
         const int whole = names && n == (int)ix.ranks;
         index_free(&ix);
         if (!whole) {
@@ -591,32 +591,39 @@ int hk_checkpoint_read_pieces(hk_world *w, hk_energy_guard *guard, uint64_t scen
         if (rc == 0 && (v.steps != first.steps || v.time != first.time || v.has_prev != first.has_prev))
             rc = -1, snprintf(err, errlen, "%s: checkpoint is corrupted (its pieces are of different steps)", names[k]);
         const int list = rc == 0 && v.classic && w->part ? list_broken(w, &v) : -1;
-        if (list >= 0)
-            rc = -1, snprintf(err, errlen,
-                              "%s: the checkpoint of one process holds broken springs of the listed family %s (body "
-                              "%d): their order is that process's own; restart it on one process",
-                              names[k], w->families[list].name, w->families[list].body);
-        if (rc == 0 && indexed && (v.classic || v.rank != (uint32_t)k || v.ranks != (uint32_t)n || v.steps != step))
-            rc = -1, snprintf(err, errlen,
-                              "%s: checkpoint is corrupted (the index names it piece %d of %d ranks at step %lld; it "
-                              "is %s%u of %u at step %lld)",
-                              names[k], k, n, (long long)step, v.classic ? "a one-process checkpoint, not a piece, " : "piece ",
-                              v.rank, v.ranks, (long long)v.steps);
+        if (list >= 0) {
+            snprintf(err, errlen,
+                     "%s: the checkpoint of one process holds broken springs of the listed family %s (body %d): their "
+                     "order is that process's own; restart it on one process",
+                     names[k], w->families[list].name, w->families[list].body);
+            rc = -1;
+        }
+        if (rc == 0 && indexed && (v.classic || v.rank != (uint32_t)k || v.ranks != (uint32_t)n || v.steps != step)) {
+            snprintf(err, errlen,
+                     "%s: checkpoint is corrupted (the index names it piece %d of %d ranks at step %lld; it is %s%u of "
+                     "%u at step %lld)",
+                     names[k], k, n, (long long)step, v.classic ? "a one-process checkpoint, not a piece, " : "piece ",
+                     v.rank, v.ranks, (long long)v.steps);
+            rc = -1;
+        }
         for (uint32_t r = 0; rc == 0 && r < (v.classic ? 1 : v.ranges_n); r++) {
             int64_t g, cnt;
             hk_ckpt_view_range(&v, r, &g, &cnt);
             for (int64_t i = g; rc == 0 && i < g + cnt; i++)
-                if (held[i]++)
-                    rc = -1, snprintf(err, errlen, "%s: checkpoint is corrupted (particle %lld is in another piece too)",
-                                      names[k], (long long)i);
+                if (held[i]++) {
+                    snprintf(err, errlen, "%s: checkpoint is corrupted (particle %lld is in another piece too)",
+                             names[k], (long long)i);
+                    rc = -1;
+                }
         }
         free(text);
         text = NULL;
     }
     for (int64_t i = 0; rc == 0 && i < w->gcount; i++)
-        if (!held[i])
-            rc = -1, snprintf(err, errlen, "%s: checkpoint is corrupted (no piece holds particle %lld)", name,
-                              (long long)i);
+        if (!held[i]) {
+            snprintf(err, errlen, "%s: checkpoint is corrupted (no piece holds particle %lld)", name, (long long)i);
+            rc = -1;
+        }
     free(held);
     if (rc == 0) { /* the integrator, as every piece has it */
         hk_integrator_def saved = w->integrator;
