@@ -4,13 +4,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "checkpoint.h"
 #include "checkpoint_pieces.h"
 #include "distribute.h"
 #include "hk_own_ops.h"
+#include "hk_test_ckpt.h"
 #include "world.h"
 
 /* A cloth, a pressure ball, a sphere and a box collider: two bodies for two ranks, a surface, friction anchors. */
@@ -81,72 +81,6 @@ static int restart(const char *path, char *err, size_t errlen)
     return rc;
 }
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    rewind(f);
-    unsigned char *b = malloc(*len + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, *len, f), *len);
-    fclose(f);
-    return b;
-}
-
-static void spill(const char *path, const void *b, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(b, 1, len, f), len);
-    fclose(f);
-}
-
-static uint64_t fnv1a(const unsigned char *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
-    return h;
-}
-
-/* The length (at `at`) and checksum of the file in b made right. */
-static void seal(unsigned char *b, size_t len, size_t at)
-{
-    const uint64_t total = len;
-    memcpy(b + at, &total, 8);
-    const uint64_t sum = fnv1a(b, len - 8);
-    memcpy(b + len - 8, &sum, 8);
-}
-
-/* An index (docs/checkpoint-format.md) of `ranks` at step `step` naming the n names; the checksum right or not. */
-static void write_index(const char *path, uint32_t ranks, int64_t step, const char *const *names, int n, int good_sum)
-{
-    unsigned char b[4096];
-    size_t at = 0;
-    const uint32_t version = 1, order = 0x01020304u;
-    const uint64_t digest = DIGEST, zero = 0;
-#define PUT(v) memcpy(b + at, &(v), sizeof(v)), at += sizeof(v)
-    memcpy(b, "HOOKECKI", 8), at = 8;
-    PUT(version), PUT(order), PUT(zero), PUT(digest), PUT(step), PUT(ranks);
-    for (int k = 0; k < n; k++) {
-        const uint32_t len = (uint32_t)strlen(names[k]);
-        PUT(len);
-        memcpy(b + at, names[k], len), at += len;
-    }
-    PUT(zero);
-#undef PUT
-    seal(b, at, 16);
-    if (!good_sum) b[at - 1] ^= 1;
-    spill(path, b, at);
-}
-
-static int exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
 /* Item 2: an index at the checkpoint's path that names another file (checksum right or wrong): the writer leaves
  * that file; the pieces of an earlier step its index named are removed. */
 static void writer_removes_only_its_pieces(void **state)
@@ -154,24 +88,24 @@ static void writer_removes_only_its_pieces(void **state)
     (void)state;
     const char *ck = in_dir("f.ck"), *victim = in_dir("victim.txt");
     for (int good = 0; good < 2; good++) {
-        spill(victim, "keep me\n", 8);
+        hk_test_write_bytes(victim, "keep me\n", 8);
         const char *names[] = {"victim.txt", "victim.txt"};
-        write_index(ck, 2, 0, names, 2, good);
+        hk_test_ckpt_index(ck, DIGEST, 2, 0, names, 2, good);
         write_two(ck);
-        if (!exists(victim)) {
+        if (!hk_test_exists(victim)) {
             print_error("the writer removed %s, named by an index (checksum %s)\n", victim, good ? "right" : "wrong");
             fail();
         }
     }
     /* pieces of step 7 named by a sound index go once the index names step 0's */
-    spill(in_dir("f.ck.step7.rank0"), "old\n", 4);
-    spill(in_dir("f.ck.step7.rank1"), "old\n", 4);
+    hk_test_write_bytes(in_dir("f.ck.step7.rank0"), "old\n", 4);
+    hk_test_write_bytes(in_dir("f.ck.step7.rank1"), "old\n", 4);
     const char *old[] = {"f.ck.step7.rank0", "f.ck.step7.rank1"};
-    write_index(ck, 2, 7, old, 2, 1);
+    hk_test_ckpt_index(ck, DIGEST, 2, 7, old, 2, 1);
     write_two(ck);
-    assert_false(exists(in_dir("f.ck.step7.rank0")));
-    assert_false(exists(in_dir("f.ck.step7.rank1")));
-    assert_true(exists(in_dir("f.ck.step0.rank0")) && exists(in_dir("f.ck.step0.rank1")));
+    assert_false(hk_test_exists(in_dir("f.ck.step7.rank0")));
+    assert_false(hk_test_exists(in_dir("f.ck.step7.rank1")));
+    assert_true(hk_test_exists(in_dir("f.ck.step0.rank0")) && hk_test_exists(in_dir("f.ck.step0.rank1")));
     char err[1024];
     assert_int_equal(restart(ck, err, sizeof err), 0);
 }
@@ -183,7 +117,7 @@ static void writer_bounds_the_rank_count(void **state)
     const char *ck = in_dir("g.ck");
     const char *names[64];
     for (int k = 0; k < 64; k++) names[k] = "g.ck.step0.rank0";
-    write_index(ck, UINT32_MAX, 0, names, 64, 1);
+    hk_test_ckpt_index(ck, DIGEST, UINT32_MAX, 0, names, 64, 1);
     write_two(ck);
     char err[1024];
     assert_int_equal(restart(ck, err, sizeof err), 0);
@@ -197,8 +131,8 @@ static void pieces_cover_every_particle(void **state)
     const char *ck = in_dir("h.ck");
     write_two(ck);
     size_t len;
-    unsigned char *b = slurp(in_dir("h.ck.step0.rank1"), &len);
-    spill(in_dir("h.ck.step0.rank0"), b, len);
+    unsigned char *b = hk_test_read_bytes(in_dir("h.ck.step0.rank1"), &len);
+    hk_test_write_bytes(in_dir("h.ck.step0.rank0"), b, len);
     free(b);
     char err[1024];
     const int rc = restart(ck, err, sizeof err);
@@ -208,11 +142,11 @@ static void pieces_cover_every_particle(void **state)
     }
     /* a piece that says it was written by one of 3 ranks */
     write_two(ck);
-    b = slurp(in_dir("h.ck.step0.rank1"), &len);
+    b = hk_test_read_bytes(in_dir("h.ck.step0.rank1"), &len);
     const uint32_t three = 3;
     memcpy(b + 68, &three, 4);
-    seal(b, len, 24);
-    spill(in_dir("h.ck.step0.rank1"), b, len);
+    hk_test_ckpt_seal(b, len, 24);
+    hk_test_write_bytes(in_dir("h.ck.step0.rank1"), b, len);
     free(b);
     assert_int_not_equal(restart(ck, err, sizeof err), 0);
     assert_non_null(strstr(err, "h.ck.step0.rank1"));
@@ -270,7 +204,7 @@ static void piece_values_checked(void **state)
     write_two(ck);
     const char *piece = in_dir("v.ck.step0.rank1");
     size_t len;
-    unsigned char *good = slurp(piece, &len);
+    unsigned char *good = hk_test_read_bytes(piece, &len);
     const places p = places_of(good);
     uint32_t nsurf;
     memcpy(&nsurf, good + p.surf - 4, 4);
@@ -310,8 +244,8 @@ static void piece_values_checked(void **state)
         memcpy(b, good, len);
         memcpy(b + cases[i].at, cases[i].value, cases[i].n);
         if (cases[i].at2) memcpy(b + cases[i].at2, cases[i].value2, 8);
-        seal(b, len, 24);
-        spill(piece, b, len);
+        hk_test_ckpt_seal(b, len, 24);
+        hk_test_write_bytes(piece, b, len);
         free(b);
         char err[1024];
         if (restart(ck, err, sizeof err) == 0) {
@@ -322,7 +256,7 @@ static void piece_values_checked(void **state)
             failed = 1;
         }
     }
-    spill(piece, good, len);
+    hk_test_write_bytes(piece, good, len);
     free(good);
     char err[1024];
     assert_int_equal(restart(ck, err, sizeof err), 0);
