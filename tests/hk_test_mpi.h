@@ -26,6 +26,15 @@ static const char cloth_scene[] = "world\n  gravity 0 -9.81 0\n  air_drag 2e-5\n
                                   "  springs bend k 20 damping 0.02\nend\n"
                                   "run\n  integrator semi_implicit_euler\n  dt 2.5e-4\n  steps 200\nend\n";
 
+/* A curtain whose springs break past 1.02 L0: breaking across slab edges (its lattices' broken masks). */
+static const char tearing_scene[] = "world\n  gravity 0 -9.81 0\nend\n"
+                                    "body cloth\n  nx 80\n  ny 60\n  spacing 0.02\n  origin 0 1 0\n  u 1 0 0\n"
+                                    "  v 0 -1 0\n  mass 0.01\n  pins edge\n"
+                                    "  springs structural k 200 damping 0.05 behaviour breakable break_ratio 1.02\n"
+                                    "  springs shear k 100 damping 0.05 behaviour breakable break_ratio 1.02\n"
+                                    "  springs bend k 50 damping 0.05 behaviour breakable break_ratio 1.02\nend\n"
+                                    "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  steps 120\nend\n";
+
 /* A stiff cloth under the implicit integrator (multigrid), in slabs on
  * whole units of 32 rows: 4 of them, split over up to 4 ranks (test_mpi.c
  * runs it with the energy rule too). */

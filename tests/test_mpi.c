@@ -52,15 +52,6 @@ static const char pressure_scene[] =
     "  springs bend k 20 damping 0.02\nend\n"
     "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  dt_max 2e-4\n  steps 60\nend\n";
 
-/* A curtain whose springs break past 1.02 L0: breaking across slab edges. */
-static const char tearing_scene[] = "world\n  gravity 0 -9.81 0\nend\n"
-                                    "body cloth\n  nx 80\n  ny 60\n  spacing 0.02\n  origin 0 1 0\n  u 1 0 0\n"
-                                    "  v 0 -1 0\n  mass 0.01\n  pins edge\n"
-                                    "  springs structural k 200 damping 0.05 behaviour breakable break_ratio 1.02\n"
-                                    "  springs shear k 100 damping 0.05 behaviour breakable break_ratio 1.02\n"
-                                    "  springs bend k 50 damping 0.05 behaviour breakable break_ratio 1.02\nend\n"
-                                    "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  steps 120\nend\n";
-
 static const char implicit_energy_scene[] = IMPLICIT_CLOTH "  cg_stop energy\n  cg_tolerance 1e-3\nend\n";
 
 /* One process on 1 thread, then R = 1..4 ranks x 1, 2 threads per rank:
