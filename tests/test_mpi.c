@@ -1,31 +1,8 @@
-/* test_mpi.c — runs over MPI ranks (mpirun): one process's bits for any ranks x threads, restarts, outputs, failures.
- */
+/* test_mpi.c — runs over MPI ranks (mpirun): one process's bits for any ranks x threads, outputs, failures, bench
+ * (checkpoints and restarts: test_mpi_pieces.c). */
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
-#include "hk_test_cli.h"
-
-#include <dirent.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <stdint.h>
-#include <time.h>
-
-#ifndef HOOKE_MPIEXEC
-#error "HOOKE_MPIEXEC (the MPI launcher, FindMPI's MPIEXEC_EXECUTABLE) must be defined by the build"
-#endif
-
-#define SCENE(name) HOOKE_SCENES_DIR "/" name
-
-/* A lattice body large enough to be split into slabs (more work than a
- * solo body), hung from two corners, pressed against a sphere from the
- * first step (contacts on every rank's rows). */
-static const char cloth_scene[] = "world\n  gravity 0 -9.81 0\n  air_drag 2e-5\nend\n"
-                                  "sphere\n  center 0.43 0.92 0.43\n  radius 0.1\n  loss 0.2\nend\n"
-                                  "body cloth\n  nx 72\n  ny 72\n  spacing 0.012\n  origin 0 1 0\n  u 1 0 0\n"
-                                  "  v 0 0 1\n  mass 2e-4\n  pins two_corners\n"
-                                  "  springs structural k 200 damping 0.02\n  springs shear k 50 damping 0.02\n"
-                                  "  springs bend k 20 damping 0.02\nend\n"
-                                  "run\n  integrator semi_implicit_euler\n  dt 2.5e-4\n  steps 200\nend\n";
+#include "hk_test_mpi.h"
 
 /* A 12^3 jelly (26 neighbours: a halo of 13 rows) dropped on a spring ground, a sphere beside it. */
 static const char jelly26_scene[] = "world\n  gravity 0 -9.81 0\nend\n"
@@ -75,80 +52,7 @@ static const char pressure_scene[] =
     "  springs bend k 20 damping 0.02\nend\n"
     "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  dt_max 2e-4\n  steps 60\nend\n";
 
-/* A curtain whose springs break past 1.02 L0: breaking across slab edges. */
-static const char tearing_scene[] = "world\n  gravity 0 -9.81 0\nend\n"
-                                    "body cloth\n  nx 80\n  ny 60\n  spacing 0.02\n  origin 0 1 0\n  u 1 0 0\n"
-                                    "  v 0 -1 0\n  mass 0.01\n  pins edge\n"
-                                    "  springs structural k 200 damping 0.05 behaviour breakable break_ratio 1.02\n"
-                                    "  springs shear k 100 damping 0.05 behaviour breakable break_ratio 1.02\n"
-                                    "  springs bend k 50 damping 0.05 behaviour breakable break_ratio 1.02\nend\n"
-                                    "run\n  integrator semi_implicit_euler\n  dt 1e-3\n  steps 120\nend\n";
-
-/* A stiff cloth under the implicit integrator (multigrid), in slabs on
- * whole units of 32 rows: 4 of them, split over up to 4 ranks; with the
- * default stopping rule and with the energy rule. */
-#define IMPLICIT_CLOTH                                                                                                 \
-    "world\n  gravity 0 -9.81 0\n  air_drag 1e-5\nend\n"                                                               \
-    "body cloth\n  nx 64\n  ny 128\n  spacing 0.01\n  origin 0 1 0\n  u 1 0 0\n"                                       \
-    "  v 0 0 1\n  mass 1e-4\n  pins two_corners\n"                                                                     \
-    "  springs structural k 20000 damping 0.05 damping_model relative\n"                                               \
-    "  springs shear k 20000 damping 0.05 damping_model relative\n"                                                    \
-    "  springs bend k 20000 damping 0.05 damping_model relative\nend\n"                                                \
-    "run\n  integrator implicit_euler\n  dt 0.00416666666666667\n  steps 6\n"
-static const char implicit_scene[] = IMPLICIT_CLOTH "end\n";
 static const char implicit_energy_scene[] = IMPLICIT_CLOTH "  cg_stop energy\n  cg_tolerance 1e-3\nend\n";
-
-/* A path in the test's folder that stays valid (hk_test_path reuses its buffers). */
-static const char *own_path(const char *name)
-{
-    static char buf[32][256];
-    static int slot;
-    char *p = buf[slot++ % 32];
-    snprintf(p, 256, "%s", hk_test_path(name));
-    return p;
-}
-
-static const char *scene_file(const char *name, const char *text)
-{
-    const char *path = own_path(name);
-    hk_test_write(path, text);
-    return path;
-}
-
-/* `hooke ARGS` as one process (ranks 0: no launcher) or under the MPI
- * launcher on `ranks` processes; a run that does not end within 5 minutes
- * is a hang (timeout's status 124). */
-static hk_run launch(int ranks, const char *args)
-{
-    char pre[512];
-    if (ranks == 0)
-        snprintf(pre, sizeof pre, "timeout 300");
-    else
-        snprintf(pre, sizeof pre, "timeout 300 '%s' --oversubscribe --allow-run-as-root -n %d", HOOKE_MPIEXEC, ranks);
-    return hk_test_hooke(pre, args);
-}
-
-static hk_run launch_ok(int ranks, const char *args)
-{
-    hk_run r = launch(ranks, args);
-    if (r.status != 0) {
-        print_error("%d ranks: hooke %s\nexit %d\nstdout: %s\nstderr: %s\n", ranks, args, r.status, r.out, r.err);
-        fail();
-    }
-    return r;
-}
-
-/* The state_hash of the summary line (0x + 16 digits) into out[19]. */
-static void hash_of(const hk_run *r, char out[19])
-{
-    const char *h = hk_test_field(r->out, "state_hash");
-    if (!h) {
-        print_error("no state_hash= in: %s\n", r->out);
-        fail();
-    }
-    memcpy(out, h, 18);
-    out[18] = '\0';
-}
 
 /* One process on 1 thread, then R = 1..4 ranks x 1, 2 threads per rank:
  * every final state_hash equals the first, and the summary says ranks=R
@@ -310,15 +214,6 @@ static void shipped_scenes_same_bits(void **state)
     free(names);
 }
 
-/* Whether VTK's Python modules were found (HOOKE_VTK_PYTHON: the frames over ranks are read by VTK's own reader). */
-static void need_vtk(void)
-{
-    if (!HOOKE_VTK_PYTHON[0]) {
-        print_error("no python3 with VTK's modules (Debian's python3-vtk9, .ci/deps): the frames cannot be read\n");
-        fail();
-    }
-}
-
 /* The outputs of one process and of 2 and 4 ranks (2 threads each): a VTK frame in pieces, one per rank, read by
  * VTK's parallel reader equals the one-process frame point for point (tests/check_frames_pvtp.py); the formats
  * drawn from the whole state on rank 0 (obj, png, blender), the stats and the final state are one process's bytes;
@@ -412,254 +307,6 @@ static void resident_particles(void **state)
         "assert [e[\"ranks\"] for e in d[\"results\"]] == [1, 2, 3, 4]' '%s'",
         js);
     assert_int_equal(system(cmd), 0);
-}
-
-/* A checkpoint of `scene` written over R ranks after `half` steps restarts on another R and on one process, and one
- * written by one process over ranks: the final hash after 2 half steps is always the uninterrupted run's. */
-static void restart_across(const char *scene, int half)
-{
-    const char *c3 = own_path("three.ckpt"), *c1 = own_path("one.ckpt");
-    char args[2048], whole[19], got[19];
-    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %d", scene, 2 * half);
-    hk_run w = launch_ok(0, args);
-    hash_of(&w, whole);
-    hk_run_free(&w);
-    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %d --checkpoint '%s' --checkpoint-on-exit", scene,
-             half, c3);
-    hk_run a = launch_ok(3, args);
-    hk_run_free(&a);
-    char cmd[1024]; /* an index and a piece per rank, of the checkpoint's step */
-    snprintf(cmd, sizeof cmd, "test -s '%s.step%d.rank0' && test -s '%s.step%d.rank2' && ! test -e '%s.step%d.rank3'",
-             c3, half, c3, half, c3, half);
-    assert_int_equal(system(cmd), 0);
-    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %d --checkpoint '%s' --checkpoint-on-exit", scene,
-             half, c1);
-    hk_run b = launch_ok(0, args);
-    hk_run_free(&b);
-    const struct {
-        int ranks, threads;
-        const char *from;
-    } cases[] = {{2, 2, NULL}, {0, 1, NULL}, {4, 1, NULL}, {2, 1, "one"}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        snprintf(args, sizeof args, "run '%s' --quiet --threads %d --steps %d --restart '%s'", scene, cases[i].threads,
-                 2 * half, cases[i].from ? c1 : c3);
-        hk_run r = launch_ok(cases[i].ranks, args);
-        hash_of(&r, got);
-        if (strcmp(got, whole) != 0) {
-            print_error("restart of %s on %d ranks: state_hash %s, the whole run %s\n", cases[i].from ? c1 : c3,
-                        cases[i].ranks, got, whole);
-            fail();
-        }
-        assert_non_null(hk_test_field(r.out, "restarted_at"));
-        hk_run_free(&r);
-    }
-}
-
-/* The pid of a child of process `parent` (a rank mpirun started on this node), or -1. */
-static pid_t child_of(pid_t parent)
-{
-    DIR *d = opendir("/proc");
-    assert_non_null(d);
-    pid_t found = -1;
-    for (struct dirent *e; found < 0 && (e = readdir(d)) != NULL;) {
-        char path[300], line[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f) continue;
-        long pid = 0, ppid = 0;
-        if (fgets(line, sizeof line, f)) { /* pid (comm) state ppid: comm may hold spaces, so from its ')' */
-            const char *close = strrchr(line, ')');
-            pid = atol(line);
-            if (close) sscanf(close + 1, " %*c %ld", &ppid);
-        }
-        fclose(f);
-        if (ppid == (long)parent) found = (pid_t)pid;
-    }
-    closedir(d);
-    return found;
-}
-
-/* Data rows in a stats file (0 when it does not exist yet). */
-static int rows_in(const char *path)
-{
-    char *text = hk_test_slurp(path);
-    int n = -1;
-    for (char *c = text; c && *c; c++) n += *c == '\n';
-    free(text);
-    return n < 0 ? 0 : n;
-}
-
-/* A run on 2 ranks stopped by a signal: to a rank (SIGINT) or to mpirun itself (SIGINT, SIGTERM; Open MPI 4.1 sends
- * its ranks SIGTERM and exits 1 whatever they did: docs/user-guide.md, "Stopping"; its SIGKILL waits 10 s here, not
- * 1, so a loaded machine does not race it). Every rank stops after the same step: the summary says interrupted=1,
- * the checkpoint of --checkpoint-on-exit is written, and a restart from it ends in the bits of a run never stopped. */
-static void stop_signals(void **state)
-{
-    (void)state;
-    const char *scene =
-        scene_file("long.scene", "world\n gravity 0 -9.81 0\nend\n"
-                                 "body cloth\n nx 100\n ny 100\n spacing 0.01\n mass 1e-4\n"
-                                 " pins two_corners\n springs structural k 100 damping 0.01\n"
-                                 " springs shear k 50\n springs bend k 20\nend\n"
-                                 "run\n integrator semi_implicit_euler\n dt 2e-4\n steps 1000000\nend\n");
-    const struct {
-        int to_rank, sig, status;
-        const char *said;
-    } cases[] = {
-        {1, SIGINT, 128 + SIGINT, "hooke: interrupted (SIGINT) at step "},
-        {0, SIGINT, 1, "hooke: stopped (SIGTERM) at step "},
-        {0, SIGTERM, 1, "hooke: stopped (SIGTERM) at step "},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char ck[300], stats[300], out[300], err[300];
-        snprintf(ck, sizeof ck, "%s", own_path("stop.ck"));
-        snprintf(stats, sizeof stats, "%s", own_path("stop.csv"));
-        snprintf(out, sizeof out, "%s", own_path("stop.out"));
-        snprintf(err, sizeof err, "%s", own_path("stop.err"));
-        remove(ck), remove(stats);
-        fflush(NULL);
-        const pid_t pid = fork();
-        assert_true(pid >= 0);
-        if (pid == 0) {
-            const int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644),
-                      fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            if (fo < 0 || fe < 0) _exit(99);
-            dup2(fo, 1), dup2(fe, 2);
-            alarm(300); /* a hang ends here: mpirun forwards SIGALRM, which ends the ranks */
-            execl(HOOKE_MPIEXEC, HOOKE_MPIEXEC, "--oversubscribe", "--allow-run-as-root", "--mca",
-                  "odls_base_sigkill_timeout", "10", "-n", "2", HOOKE_BIN, "run", scene, "--threads", "1", "--every",
-                  "5", "--stats", stats, "--checkpoint", ck, "--checkpoint-on-exit", (char *)NULL);
-            _exit(98);
-        }
-        for (int k = 0; k < 30000 && rows_in(stats) < 4; k++) nanosleep(&(struct timespec){0, 10000000}, NULL);
-        assert_true(rows_in(stats) >= 4);
-        const pid_t target = cases[i].to_rank ? child_of(pid) : pid;
-        assert_true(target > 0);
-        kill(target, cases[i].sig);
-        int st;
-        assert_int_equal(waitpid(pid, &st, 0), pid);
-        char *so = hk_test_slurp(out), *se = hk_test_slurp(err);
-        const int status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-        if (status != cases[i].status || !so || !strstr(so, " interrupted=1") || !strstr(so, " ranks=2") || !se ||
-            !strstr(se, cases[i].said) || !strstr(se, "(and a checkpoint written)")) {
-            print_error("signal %d to %s: exit %d (expected %d)\nstdout: %s\nstderr: %s\n", cases[i].sig,
-                        cases[i].to_rank ? "a rank" : "mpirun", status, cases[i].status, so, se);
-            fail();
-        }
-        const long long steps = strtoll(hk_test_field(so, "steps"), NULL, 10);
-        free(so), free(se);
-        char args[1024], whole[19], got[19];
-        snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %lld --restart '%s'", scene, steps + 3, ck);
-        hk_run r = launch_ok(0, args);
-        assert_int_equal(strtoll(hk_test_field(r.out, "steps_run"), NULL, 10), 3);
-        hash_of(&r, got);
-        hk_run_free(&r);
-        snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %lld", scene, steps + 3);
-        r = launch_ok(0, args);
-        hash_of(&r, whole);
-        hk_run_free(&r);
-        assert_string_equal(got, whole);
-    }
-}
-
-/* A rank killed (SIGKILL) mid-run ends the job: mpirun says which rank died and how and exits non-zero, and the files
- * are whole as of the last complete output: every frame frames.pvd lists reads in VTK's parallel reader with every
- * particle, every stats row is whole, and the checkpoint's index names whole pieces, from which 3 ranks go on to
- * the bits of a run never killed. */
-static void rank_killed(void **state)
-{
-    (void)state;
-    need_vtk();
-    const char *scene =
-        scene_file("killed.scene", "world\n gravity 0 -9.81 0\nend\n"
-                                   "body cloth\n nx 100\n ny 100\n spacing 0.01\n mass 1e-4\n"
-                                   " pins two_corners\n springs structural k 100 damping 0.01\n"
-                                   " springs shear k 50\n springs bend k 20\nend\n"
-                                   "run\n integrator semi_implicit_euler\n dt 2e-4\n steps 1000000\nend\n");
-    char out[300], err[300], stats[300], frames[300], ck[300], cmd[4096];
-    snprintf(out, sizeof out, "%s", own_path("killed.out"));
-    snprintf(err, sizeof err, "%s", own_path("killed.err"));
-    snprintf(stats, sizeof stats, "%s", own_path("killed.csv"));
-    snprintf(frames, sizeof frames, "%s", own_path("killed_frames"));
-    snprintf(ck, sizeof ck, "%s", own_path("killed.ck"));
-    fflush(NULL);
-    const pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        const int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644),
-                  fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fo < 0 || fe < 0) _exit(99);
-        dup2(fo, 1), dup2(fe, 2);
-        alarm(300);
-        execl(HOOKE_MPIEXEC, HOOKE_MPIEXEC, "--oversubscribe", "--allow-run-as-root", "-n", "3", HOOKE_BIN, "run",
-              scene, "--threads", "1", "--every", "10", "--stats", stats, "--out", frames, "--checkpoint", ck,
-              "--checkpoint-every", "20", (char *)NULL);
-        _exit(98);
-    }
-    for (int k = 0; k < 30000 && rows_in(stats) < 8; k++) nanosleep(&(struct timespec){0, 10000000}, NULL);
-    assert_true(rows_in(stats) >= 8);
-    const pid_t target = child_of(pid);
-    assert_true(target > 0);
-    kill(target, SIGKILL);
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    char *se = hk_test_slurp(err);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) == 0 || !se || !strstr(se, "exited on signal 9")) {
-        print_error("a rank killed: mpirun exit %d\nstderr: %s\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1, se);
-        fail();
-    }
-    free(se);
-    /* whole files: the stats' rows, every frame listed (all its pieces), the checkpoint's pieces */
-    char *text = hk_test_slurp(stats);
-    assert_non_null(text);
-    assert_true(strlen(text) > 0 && text[strlen(text) - 1] == '\n');
-    free(text);
-    snprintf(cmd, sizeof cmd,
-             "'%s' -c 'import sys, os, xml.etree.ElementTree as ET\n"
-             "import vtkmodules.vtkIOXML as vx\n"
-             "d = sys.argv[1]\n"
-             "files = [e.get(\"file\") for e in ET.parse(d + \"/frames.pvd\").getroot().iter(\"DataSet\")]\n"
-             "assert len(files) >= 8, files\n"
-             "for f in files:\n"
-             "    r = vx.vtkXMLPPolyDataReader()\n"
-             "    seen = []\n"
-             "    r.AddObserver(\"ErrorEvent\", lambda o, e: seen.append(e))\n"
-             "    r.AddObserver(\"WarningEvent\", lambda o, e: seen.append(e))\n"
-             "    r.SetFileName(d + \"/\" + f)\n"
-             "    r.Update()\n"
-             "    g = r.GetOutput().GetPointData().GetArray(\"vtkGhostType\")\n"
-             "    own = sum(1 for p in range(g.GetNumberOfTuples()) if g.GetValue(p) == 0)\n"
-             "    assert not seen and own == 10000, (f, seen, own)' '%s'",
-             HOOKE_VTK_PYTHON, frames);
-    assert_int_equal(system(cmd), 0);
-    /* the checkpoint: on to 5 steps past it, on 3 ranks, ends in the bits of a run never killed */
-    char args[1024], whole[19], got[19];
-    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps 1 --restart '%s'", scene, ck);
-    hk_run probe = launch(3, args); /* says where the checkpoint is: nothing to run (exit 4) */
-    const char *at = strstr(probe.err, "is at step ");
-    assert_non_null(at);
-    const long long step = atoll(at + strlen("is at step "));
-    hk_run_free(&probe);
-    assert_true(step >= 20 && step % 20 == 0);
-    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %lld --restart '%s'", scene, step + 5, ck);
-    hk_run r = launch_ok(3, args);
-    hash_of(&r, got);
-    hk_run_free(&r);
-    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %lld", scene, step + 5);
-    r = launch_ok(0, args);
-    hash_of(&r, whole);
-    hk_run_free(&r);
-    assert_string_equal(got, whole);
-}
-
-static void restart_other_ranks(void **state)
-{
-    (void)state;
-    restart_across(scene_file("cloth_r.scene", cloth_scene), 80);
-    /* the implicit solver's warm start (the last velocity change) travels in the checkpoint */
-    restart_across(scene_file("implicit_r.scene", implicit_scene), 3);
-    /* the colliders' friction anchors, kept by the ranks that compute their particles, are in their pieces */
-    restart_across(SCENE("cloth_box.scene"), 30);
 }
 
 /* An output cannot be opened: every rank says why it stops, none hangs, the status is the output's (3). */
@@ -886,12 +533,10 @@ int main(void)
         cmocka_unit_test(rope_same_bits),        cmocka_unit_test(pressure_same_bits),
         cmocka_unit_test(tearing_same_bits),     cmocka_unit_test(implicit_same_bits),
         cmocka_unit_test(contact_same_bits),     cmocka_unit_test(shipped_scenes_same_bits),
-        cmocka_unit_test(outputs_over_ranks),    cmocka_unit_test(restart_other_ranks),
-        cmocka_unit_test(failed_output_no_hang), cmocka_unit_test(blowup_reported_once),
-        cmocka_unit_test(bench_over_ranks),      cmocka_unit_test(bench_rank_sweep),
-        cmocka_unit_test(bench_rank_sweep_weak), cmocka_unit_test(bench_automatic_steps),
-        cmocka_unit_test(stop_signals),          cmocka_unit_test(resident_particles),
-        cmocka_unit_test(rank_killed),
+        cmocka_unit_test(outputs_over_ranks),    cmocka_unit_test(failed_output_no_hang),
+        cmocka_unit_test(blowup_reported_once),  cmocka_unit_test(bench_over_ranks),
+        cmocka_unit_test(bench_rank_sweep),      cmocka_unit_test(bench_rank_sweep_weak),
+        cmocka_unit_test(bench_automatic_steps), cmocka_unit_test(resident_particles),
     };
     const int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

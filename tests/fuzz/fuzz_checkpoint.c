@@ -1,9 +1,15 @@
 /* fuzz_checkpoint.c — libFuzzer harness: the checkpoint reader (hk_checkpoint_parse) restoring into the world of
- * checkpoint.scene or checkpoint_pairs.scene. */
+ * checkpoint.scene or checkpoint_pairs.scene; built as fuzz_checkpoint_step (FUZZ_CHECKPOINT_STEPS 8), an accepted
+ * state is then stepped 8 times. */
 /* SPDX-License-Identifier: MIT */
 #include "checkpoint.h"
 #include "fuzz.h"
 #include "scene.h"
+
+/* The steps an accepted checkpoint's world takes: a state the reader accepts must step without a crash. */
+#ifndef FUZZ_CHECKPOINT_STEPS
+#define FUZZ_CHECKPOINT_STEPS 1
+#endif
 
 /* HOOKE_FUZZ_SCENE and HOOKE_FUZZ_PAIRS_SCENE: the absolute paths of tests/fuzz/checkpoint.scene and
  * checkpoint_pairs.scene (CMake). An input restores into the world whose scene digest it carries, the first
@@ -67,7 +73,7 @@ static void restore(fuzz_world *fw, const uint8_t *data, size_t size)
     hk_energy_guard_init(&guard, w);
     if (hk_checkpoint_parse(w, &guard, fw->digest, data, size, "fuzz.ck", err, sizeof err) == 0) {
         FUZZ_REQUIRE(hk_world_step_count(w) >= 0, "a negative step count restored");
-        fuzz_step(w, fw->sc.stretch_limit);
+        fuzz_steps(w, fw->sc.stretch_limit, FUZZ_CHECKPOINT_STEPS);
         hk_scene_free(&fw->sc);
         build(fw);
     } else {

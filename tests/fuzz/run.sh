@@ -2,9 +2,9 @@
 # Builds the seed corpora from the shipped files and runs every libFuzzer harness (tests/fuzz/README.md).
 #   bash tests/fuzz/run.sh [LIBFUZZER OPTION ...]     e.g. -runs=100000, or -max_total_time=3600 -jobs=2
 # Needs the fuzz build (cmake --preset fuzz && cmake --build --preset fuzz). HOOKE_FUZZ_ONLY=NAME runs one
-# harness (scene, mesh_asc, mesh_obj, checkpoint, stats); HOOKE_FUZZ_JOBS=N runs N harnesses at a time (default:
-# the number of cores). Exits non-zero when a harness finds a crash, a leak, a hang or a broken promise; the input
-# that did it is saved in build-fuzz/fuzz/artifacts/, with the harness's log.
+# harness (scene, mesh_asc, mesh_obj, checkpoint, checkpoint_step, checkpoint_pieces, stats); HOOKE_FUZZ_JOBS=N
+# runs N harnesses at a time (default: the number of cores). Exits non-zero when a harness finds a crash, a leak, a
+# hang or a broken promise; the input that did it is saved in build-fuzz/fuzz/artifacts/, with the harness's log.
 # SPDX-License-Identifier: MIT
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,13 +13,13 @@ bin=$build/fuzz
 [ -x "$bin/fuzz_scene" ] || { echo "run.sh: no harnesses in $bin: cmake --preset fuzz && cmake --build --preset fuzz" >&2; exit 1; }
 # the harnesses to run
 names=()
-for name in scene checkpoint mesh_obj mesh_asc stats; do
+for name in scene checkpoint checkpoint_step checkpoint_pieces mesh_obj mesh_asc stats; do
   [ -z "${HOOKE_FUZZ_ONLY:-}" ] || [ "$HOOKE_FUZZ_ONLY" = "$name" ] && names+=("$name")
 done
-[ "${#names[@]}" -gt 0 ] || { echo "run.sh: HOOKE_FUZZ_ONLY=$HOOKE_FUZZ_ONLY: expected scene, checkpoint, mesh_obj, mesh_asc or stats" >&2; exit 1; }
+[ "${#names[@]}" -gt 0 ] || { echo "run.sh: HOOKE_FUZZ_ONLY=$HOOKE_FUZZ_ONLY: expected scene, checkpoint, checkpoint_step, checkpoint_pieces, mesh_obj, mesh_asc or stats" >&2; exit 1; }
 seeds=$bin/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{scene,mesh_asc,mesh_obj,checkpoint,stats} "$bin/corpus" "$bin/artifacts"
+mkdir -p "$seeds"/{scene,mesh_asc,mesh_obj,checkpoint,checkpoint_step,checkpoint_pieces,stats} "$bin/corpus" "$bin/artifacts"
 
 # seeds: the shipped scenes and meshes, and what the program writes (checkpoints, stats, OBJ frames)
 cp "$root"/scenes/*.scene "$root"/tests/fuzz/checkpoint.scene "$root"/tests/fuzz/checkpoint_pairs.scene \
@@ -35,6 +35,9 @@ for integ in verlet semi_implicit_euler rk4 implicit_euler; do
   "$build/hooke" run "$root/tests/fuzz/checkpoint_pairs.scene" --quiet --integrator "$integ" --steps 4 \
     --checkpoint "$seeds/checkpoint/pairs_$integ.ck" --checkpoint-every 4 >/dev/null
 done
+cp "$seeds"/checkpoint/* "$seeds/checkpoint_step/"
+# checkpoints over 2 and 3 ranks (an index and its pieces as one input), written by the harness itself
+HOOKE_FUZZ_PIECES_SEEDS="$seeds/checkpoint_pieces" "$bin/fuzz_checkpoint_pieces" >/dev/null
 for s in torus_asc pressure_ball; do
   "$build/hooke" run "$root/scenes/$s.scene" --quiet --steps 1 --out "$tmp/$s" --format obj >/dev/null
   cp "$tmp/$s/frame_000001.obj" "$seeds/mesh_obj/$s.obj"

@@ -13,6 +13,7 @@
 
 #include "checkpoint_pieces.h"
 #include "ckpt_bytes.h"
+#include "ckpt_view.h"
 #include "colour.h"
 #include "outfile.h"
 #include "pairs.h"
@@ -215,13 +216,6 @@ int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_
     return 0;
 }
 
-/* The most anchored pairs, and pairs in contact, a checkpoint may hold per particle: a particle is in at most one
- * acting triangle pair of its own and its edges' pairs, and within the thickness (less than a spring's rest length) of
- * few triangles and edges; far more than a real state holds, a bound for the reader. */
-enum { PAIR_ANCHORS_PER_PARTICLE = 64 };
-/* A pair's record: its kind and four particles (i32 each); an anchored pair's then its two weights (f64 each). */
-enum { PAIR_KEY_BYTES = 5 * 4, PAIR_ANCHOR_BYTES = PAIR_KEY_BYTES + 2 * 8 };
-
 /* The largest checkpoint world w can have (every optional section present):
  * the bound of the reader, so a file of another size is refused before it
  * is read whole. */
@@ -230,38 +224,16 @@ static size_t max_bytes(const hk_world *w)
     size_t n = HEADER_BYTES + 8;                    /* header, checksum */
     n += 4 + 6 * 8 + 4 * 4 + 3 * 8 + 2 * 8 + 2 * 4; /* integrator, substeps, h, time, counts, flags */
     n += (size_t)w->p.count * sizeof(hk_real) * 18; /* 11 arrays, the previous positions, the friction anchors */
-    n += (size_t)w->body_count * (4 + 9 * 8) + (size_t)w->sphere_count * 8 * 8;
+    n += (size_t)w->body_count * HK_CKPT_BODY_BYTES + (size_t)w->sphere_count * 8 * 8;
     for (int i = 0; i < w->family_count; i++) {
         const hk_family *f = &w->families[i];
         const int64_t mask = f->kind == HK_FAMILY_LATTICE ? w->bodies[f->body].count : f->count;
         n += 4 + 8 + 8 + (size_t)mask;
     }
-    n += 8 + (size_t)w->p.count * PAIR_ANCHORS_PER_PARTICLE * PAIR_ANCHOR_BYTES; /* the pairs' anchors */
-    n += GUARD_VALUES * 8 + 16 + (size_t)w->p.count * PAIR_ANCHORS_PER_PARTICLE * PAIR_KEY_BYTES; /* pairs in contact */
+    n += 8 + (size_t)w->p.count * HK_CKPT_PAIRS_PER_PARTICLE * HK_CKPT_PAIR_ANCHOR; /* the pairs' anchors */
+    /* the energy guard, the pairs in contact */
+    n += GUARD_VALUES * 8 + 16 + (size_t)w->p.count * HK_CKPT_PAIRS_PER_PARTICLE * HK_CKPT_PAIR_KEY;
     return n + 4 + (size_t)w->surface_count * 3 * 8 + 4 + 4096; /* surfaces, anchors; slack for small fields */
-}
-
-/* The first element of n reals at p (unaligned bytes) that is not finite,
- * or is negative where nonneg is set; -1 when all are sound. */
-static int64_t bad_real(const unsigned char *p, int64_t n, int nonneg)
-{
-    for (int64_t i = 0; i < n; i++) {
-        hk_real v;
-        memcpy(&v, p + (size_t)i * sizeof v, sizeof v);
-        if (!isfinite(v) || (nonneg && v < 0)) return i;
-    }
-    return -1;
-}
-
-/* The first of n doubles at p that is not finite; -1 when all are. */
-static int64_t bad_f64(const unsigned char *p, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++) {
-        double v;
-        memcpy(&v, p + (size_t)i * sizeof v, sizeof v);
-        if (!isfinite(v)) return i;
-    }
-    return -1;
 }
 
 #define CK_FAIL(...)                                                                                                   \
@@ -271,207 +243,24 @@ static int64_t bad_f64(const unsigned char *p, int64_t n)
         return -1;                                                                                                     \
     } while (0)
 
-/* A pair record (kind, four particles) of a world of np particles: 1 when it names a kind and particles of it. */
-static int pair_sound(const int32_t key[5], uint32_t np)
-{
-    int ok = key[0] == HK_PAIR_VT || key[0] == HK_PAIR_EE || key[0] == HK_PAIR_PP;
-    for (int k = 1; k < 5; k++) ok &= key[k] >= 0 && key[k] < (int32_t)np;
-    return ok;
-}
-
 int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_digest, const unsigned char *data,
                         size_t len, const char *name, char *err, size_t errlen)
 {
-    hk_ckpt_cursor c = {data, len, 0, 0};
     if (len < sizeof magic || memcmp(data, magic, sizeof magic) != 0) CK_FAIL("not a hooke checkpoint");
-    hk_ckpt_take(&c, sizeof magic);
-    if (len < HEADER_BYTES + 8) CK_FAIL("checkpoint is truncated (%zu bytes, less than its header)", len);
-    const uint32_t version = hk_ckpt_get_u32(&c);
-    if (version != HK_CHECKPOINT_VERSION)
-        CK_FAIL("checkpoint version %u is not supported (this hooke reads version %d)", version, HK_CHECKPOINT_VERSION);
-    if (hk_ckpt_get_u32(&c) != 0x01020304u) CK_FAIL("checkpoint was written on a machine of the other byte order");
-    const uint32_t real = hk_ckpt_get_u32(&c);
-    if (real != sizeof(hk_real))
-        CK_FAIL("checkpoint holds %s state, this hooke is built for %s", real == 8 ? "double" : "float",
-                sizeof(hk_real) == 8 ? "double" : "float");
-    hk_ckpt_get_u32(&c);
-    const uint64_t total = hk_ckpt_get_u64(&c);
-    if (total != len) {
-        if (total > len) CK_FAIL("checkpoint is truncated (%zu of %llu bytes)", len, (unsigned long long)total);
-        CK_FAIL("checkpoint is corrupted (%zu bytes, header says %llu)", len, (unsigned long long)total);
-    }
-    uint64_t sum;
-    memcpy(&sum, data + len - 8, sizeof sum);
-    if (hk_ckpt_fnv1a(data, len - 8, HK_CKPT_FNV_BASIS) != sum) CK_FAIL("checkpoint is corrupted (checksum mismatch)");
-    c.len = len - 8;
-
-    const uint64_t digest = hk_ckpt_get_u64(&c);
-    const uint32_t np = hk_ckpt_get_u32(&c), nb = hk_ckpt_get_u32(&c), nf = hk_ckpt_get_u32(&c),
-                   ns = hk_ckpt_get_u32(&c);
-    const uint64_t nsprings = hk_ckpt_get_u64(&c);
-    if (np != (uint32_t)w->p.count || nb != (uint32_t)w->body_count || nf != (uint32_t)w->family_count ||
-        ns != (uint32_t)w->sphere_count || nsprings != (uint64_t)hk_world_spring_count(w))
-        CK_FAIL("checkpoint does not match the scene (%u particles, %llu springs; the scene has %d particles, %lld "
-                "springs)",
-                np, (unsigned long long)nsprings, w->p.count, (long long)hk_world_spring_count(w));
-    if (digest != scene_digest)
-        CK_FAIL("checkpoint was written for a different scene (the scene file or a file it loads has changed; scene "
-                "digest differs)");
-
-    hk_integrator_def def = {0};
-    def.kind = (hk_integrator_kind)hk_ckpt_get_i32(&c);
-    def.dt = hk_ckpt_get_f64(&c);
-    def.dt_max = hk_ckpt_get_f64(&c);
-    def.jelly_dt_a = hk_ckpt_get_f64(&c);
-    def.jelly_dt_v = hk_ckpt_get_f64(&c);
-    def.jelly_alpha = hk_ckpt_get_f64(&c);
-    def.cg_tolerance = hk_ckpt_get_f64(&c);
-    def.cg_max_iterations = hk_ckpt_get_i32(&c);
-    def.newton_iterations = hk_ckpt_get_i32(&c);
-    def.preconditioner = (hk_preconditioner)hk_ckpt_get_i32(&c);
-    def.cg_stop = (hk_cg_stop)hk_ckpt_get_i32(&c);
-    const int32_t substeps = hk_ckpt_get_i32(&c);
-    const double h = hk_ckpt_get_f64(&c), time = hk_ckpt_get_f64(&c);
-    const int64_t steps = hk_ckpt_get_i64(&c), updates = hk_ckpt_get_i64(&c);
-    const int32_t has_prev = hk_ckpt_get_i32(&c), forces_valid = hk_ckpt_get_i32(&c);
-    const size_t bytes = (size_t)np * sizeof(hk_real);
-    const unsigned char *arrays[11], *prev[3] = {NULL, NULL, NULL};
-    for (int a = 0; a < 11; a++) arrays[a] = hk_ckpt_take(&c, bytes);
-    if (has_prev)
-        for (int a = 0; a < 3; a++) prev[a] = hk_ckpt_take(&c, bytes);
-    const unsigned char *bodies = hk_ckpt_take(&c, (size_t)nb * (4 + 9 * 8));
-    const unsigned char *spheres = hk_ckpt_take(&c, (size_t)ns * 8 * 8);
-    size_t fam_at = c.at;
-    for (uint32_t i = 0; i < nf && !c.bad; i++) {
-        hk_ckpt_get_i32(&c);
-        const int64_t broken = hk_ckpt_get_i64(&c), n = hk_ckpt_get_i64(&c);
-        if (n != mask_len(w, &w->families[i]) || broken < 0 || broken > w->families[i].count)
-            CK_FAIL("checkpoint does not match the scene (breakable springs of family %s)", w->families[i].name);
-        hk_ckpt_take(&c, (size_t)n);
-    }
-    const uint32_t nsurf = hk_ckpt_get_u32(&c);
-    if (!c.bad && nsurf != (uint32_t)w->surface_count)
-        CK_FAIL("checkpoint does not match the scene (%u surfaces, the scene has %d)", nsurf, w->surface_count);
-    const unsigned char *surf = hk_ckpt_take(&c, (size_t)nsurf * 3 * 8);
-    double start[GUARD_VALUES];
-    hk_ckpt_get(&c, start, sizeof start);
-    const uint64_t ncontact = hk_ckpt_get_u64(&c);
-    const int64_t crossings = hk_ckpt_get_i64(&c);
-    const int pairs_on = hk_world_contact(w).bodies || hk_world_contact(w).self;
-    const uint64_t pair_bound = (uint64_t)np * PAIR_ANCHORS_PER_PARTICLE;
-    if (!c.bad && (ncontact != 0 || crossings != 0) && !pairs_on)
-        CK_FAIL("checkpoint does not match the scene (%llu contact pairs in contact; the scene has no contact "
-                "section)",
-                (unsigned long long)ncontact);
-    if (!c.bad && (ncontact > pair_bound || crossings < 0 || (uint64_t)crossings > pair_bound))
-        CK_FAIL("checkpoint holds an impossible count of contact pairs (%llu in contact, %lld crossing; at most %llu)",
-                (unsigned long long)ncontact, (long long)crossings, (unsigned long long)pair_bound);
-    const unsigned char *contacts = ncontact ? hk_ckpt_take(&c, (size_t)ncontact * PAIR_KEY_BYTES) : NULL;
-    const uint32_t nanchor = hk_ckpt_get_u32(&c);
-    const int ncol = hk_world_collider_count(w);
-    if (!c.bad && nanchor != 0 && (nanchor != np || ncol == 0))
-        CK_FAIL("checkpoint does not match the scene (friction anchors of %u particles; the scene has %d particles and "
-                "%d colliders)",
-                nanchor, w->p.count, ncol);
-    const unsigned char *anchors = nanchor ? hk_ckpt_take(&c, 4 * bytes) : NULL;
-    const uint64_t npa = hk_ckpt_get_u64(&c);
-    if (!c.bad && npa != 0 && (!pairs_on || npa > pair_bound))
-        CK_FAIL("checkpoint does not match the scene (%llu anchored contact pairs; the scene has %s)",
-                (unsigned long long)npa, pairs_on ? "fewer particles" : "no contact section");
-    const unsigned char *pair_anchors = npa ? hk_ckpt_take(&c, (size_t)npa * PAIR_ANCHOR_BYTES) : NULL;
-    if (c.bad || c.at != c.len) CK_FAIL("checkpoint is corrupted (sections do not add up)");
-    const hk_integrator_info *info = hk_integrator_info_of(def.kind);
-    if (!info)
-        CK_FAIL("checkpoint is corrupted (integrator %d is not one of %s)", (int)def.kind, hk_integrator_names());
-    if (has_prev && !info->keeps_history) CK_FAIL("checkpoint is corrupted (a history, but %s keeps none)", info->name);
-
-    /* every value, even under a good checksum: a state no run can have is refused, not continued */
-    const double fields[] = {def.dt, def.dt_max, def.jelly_dt_a, def.jelly_dt_v, def.jelly_alpha, def.cg_tolerance};
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        if (!isfinite(fields[i]) || fields[i] < 0)
-            CK_FAIL("checkpoint holds an impossible integrator setting (%g)", fields[i]);
-    if (!(def.dt > 0) || def.cg_max_iterations < 0 || def.newton_iterations < 0 || (int)def.preconditioner < 0 ||
-        def.preconditioner >= HK_PRECONDITIONER_COUNT || (unsigned)def.cg_stop >= HK_CG_STOP_COUNT)
-        CK_FAIL("checkpoint holds an impossible integrator setting");
-    if (steps < 0) CK_FAIL("checkpoint holds an impossible step count (%lld)", (long long)steps);
-    if (updates < 0) CK_FAIL("checkpoint holds an impossible spring update count (%lld)", (long long)updates);
-    if (!isfinite(time) || time < 0) CK_FAIL("checkpoint holds an impossible time (%g s)", time);
-    if (!isfinite(h) || !(h > 0) || substeps < 1)
-        CK_FAIL("checkpoint holds an impossible substep (%d substeps of %g s)", (int)substeps, h);
-    static const char *const array_name[11] = {"position x", "position y",   "position z", "velocity x",
-                                               "velocity y", "velocity z",   "force x",    "force y",
-                                               "force z",    "inverse mass", "mass"};
-    for (int a = 0; a < 11; a++) {
-        const int64_t i = bad_real(arrays[a], np, a >= 9);
-        if (i >= 0) CK_FAIL("checkpoint holds an impossible %s of particle %lld", array_name[a], (long long)i);
-    }
-    for (int a = 0; a < 3 && has_prev; a++) {
-        const int64_t i = bad_real(prev[a], np, 0);
-        if (i >= 0) CK_FAIL("checkpoint holds an impossible previous position of particle %lld", (long long)i);
-    }
-    for (uint32_t i = 0; i < nb; i++) {
-        const unsigned char *r = bodies + (size_t)i * (4 + 9 * 8);
-        int32_t anchor;
-        memcpy(&anchor, r, sizeof anchor);
-        if (anchor != w->bodies[i].anchor || bad_f64(r + 4, 9) >= 0)
-            CK_FAIL("checkpoint does not match the scene (the anchor or origin of body %u)", i);
-    }
-    for (uint32_t i = 0; i < ns; i++) {
-        double v[8];
-        memcpy(v, spheres + (size_t)i * sizeof v, sizeof v);
-        if (bad_f64(spheres + (size_t)i * sizeof v, 8) >= 0 || !(v[3] > 0))
-            CK_FAIL("checkpoint holds an impossible sphere %u", i);
-    }
-    for (uint32_t i = 0; i < nsurf; i++) {
-        double v[3];
-        memcpy(v, surf + (size_t)i * sizeof v, sizeof v);
-        if (bad_f64(surf + (size_t)i * sizeof v, 3) >= 0 || v[0] < 0 || v[0] > 1)
-            CK_FAIL("checkpoint holds an impossible pressure state of surface %u", i);
-    }
-    if (bad_f64((const unsigned char *)start, GUARD_VALUES) >= 0 || start[1] < 0 || start[3] < 0)
-        CK_FAIL("checkpoint holds an impossible energy guard (start %g J, scale %g J, gravity %g J, work %g J)",
-                start[0], start[1], start[2], start[3]);
-    for (uint64_t i = 0; i < ncontact; i++) {
-        int32_t key[5];
-        memcpy(key, contacts + (size_t)i * PAIR_KEY_BYTES, sizeof key);
-        if (!pair_sound(key, np))
-            CK_FAIL("checkpoint holds an impossible contact pair in contact (%llu of %llu)", (unsigned long long)i,
-                    (unsigned long long)ncontact);
-    }
-    for (int a = 0; a < 3 && anchors; a++) {
-        const int64_t i = bad_real(anchors + (size_t)a * bytes, np, 0);
-        if (i >= 0) CK_FAIL("checkpoint holds an impossible friction anchor of particle %lld", (long long)i);
-    }
-    for (uint32_t i = 0; i < nanchor; i++) {
-        hk_real k;
-        memcpy(&k, anchors + 3 * bytes + (size_t)i * sizeof k, sizeof k);
-        if (!(k >= -1 && k < ncol && k == (hk_real)(int)k))
-            CK_FAIL("checkpoint holds an impossible friction anchor of particle %u (collider %g of %d)", i, (double)k,
-                    ncol);
-    }
-    for (uint64_t i = 0; i < npa; i++) { /* a pair of particles of the scene, its weights in [0, 1] */
-        const unsigned char *r = pair_anchors + (size_t)i * PAIR_ANCHOR_BYTES;
-        int32_t key[5];
-        double wt[2];
-        memcpy(key, r, sizeof key);
-        memcpy(wt, r + sizeof key, sizeof wt);
-        int ok = pair_sound(key, np);
-        for (int k = 0; k < 2; k++) ok &= wt[k] >= 0 && wt[k] <= 1;
-        if (!ok)
-            CK_FAIL("checkpoint holds an impossible anchored contact pair (%llu of %llu)", (unsigned long long)i,
-                    (unsigned long long)npa);
-    }
-    hk_ckpt_cursor vc = {data, c.len, fam_at, 0};
-    for (uint32_t i = 0; i < nf; i++) {
-        const int32_t coloured = hk_ckpt_get_i32(&vc);
-        const int64_t broken = hk_ckpt_get_i64(&vc), n = hk_ckpt_get_i64(&vc);
-        const unsigned char *mask = hk_ckpt_take(&vc, (size_t)n);
-        int64_t set = 0;
-        for (int64_t k = 0; k < n; k++) set += mask[k] != 0;
-        if ((coloured != 0 && coloured != 1) || (n && set != broken))
-            CK_FAIL("checkpoint is corrupted (family %s: %lld springs marked broken, %lld counted)",
-                    w->families[i].name, (long long)set, (long long)broken);
-    }
+    hk_ckpt_view v; /* every value checked (ckpt_view.c), the sections' places */
+    if (hk_ckpt_view_check(w, scene_digest, data, len, name, &v, err, errlen) != 0) return -1;
+    const hk_integrator_def def = v.def;
+    const int32_t substeps = v.substeps, has_prev = v.has_prev, forces_valid = v.forces_valid;
+    const double h = v.h, time = v.time, *start = v.start;
+    const int64_t steps = v.steps, updates = v.updates, crossings = v.crossings;
+    const uint32_t np = v.np, nb = (uint32_t)w->body_count, nf = (uint32_t)w->family_count,
+                   ns = (uint32_t)w->sphere_count, nsurf = v.nsurf, nanchor = v.nanchor;
+    const uint64_t ncontact = v.ncontact, npa = v.npa;
+    const size_t bytes = (size_t)np * sizeof(hk_real), fam_at = v.fam_at;
+    const unsigned char *const *arrays = v.arrays, *const *prev = v.arrays + HK_CKPT_ARRAYS;
+    const unsigned char *bodies = v.bodies, *spheres = v.spheres, *surf = v.surf, *contacts = v.contacts,
+                        *anchors = v.anchors, *pair_anchors = v.pair_anchors;
+    const hk_ckpt_cursor c = {data, len - 8, 0, 0};
 
     /* everything checked: restore (only allocation failures remain, before any state is copied) */
     hk_integrator_def saved_def = w->integrator;
@@ -501,7 +290,7 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
     hk_pair *in_contact = malloc((size_t)ncontact * sizeof *in_contact + 1);
     for (uint64_t i = 0; in_contact && i < ncontact; i++) {
         int32_t key[5];
-        memcpy(key, contacts + (size_t)i * PAIR_KEY_BYTES, sizeof key);
+        memcpy(key, contacts + (size_t)i * HK_CKPT_PAIR_KEY, sizeof key);
         in_contact[i].kind = key[0];
         for (int k = 0; k < 4; k++) in_contact[i].p[k] = key[1 + k];
     }
@@ -533,7 +322,7 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
         memcpy(w->pz, prev[2], bytes);
     }
     for (uint32_t i = 0; i < nb; i++) {
-        hk_ckpt_cursor bc = {bodies + (size_t)i * (4 + 9 * 8), 4 + 9 * 8, 0, 0};
+        hk_ckpt_cursor bc = {bodies + (size_t)i * HK_CKPT_BODY_BYTES, 4 + 9 * 8, 0, 0};
         hk_body *body = &w->bodies[i];
         body->anchor = hk_ckpt_get_i32(&bc);
         for (int k = 0; k < 3; k++) body->anchor_pos[k] = hk_ckpt_get_f64(&bc);
@@ -573,9 +362,9 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
     int32_t *pair_keys = malloc((size_t)npa * 5 * sizeof *pair_keys + 1);
     double *pair_weights = malloc((size_t)npa * 2 * sizeof *pair_weights + 1);
     for (uint64_t i = 0; pair_keys && pair_weights && i < npa; i++) {
-        const unsigned char *r = pair_anchors + (size_t)i * PAIR_ANCHOR_BYTES;
-        memcpy(pair_keys + 5 * i, r, PAIR_KEY_BYTES);
-        memcpy(pair_weights + 2 * i, r + PAIR_KEY_BYTES, 2 * 8);
+        const unsigned char *r = pair_anchors + (size_t)i * HK_CKPT_PAIR_ANCHOR;
+        memcpy(pair_keys + 5 * i, r, HK_CKPT_PAIR_KEY);
+        memcpy(pair_weights + 2 * i, r + HK_CKPT_PAIR_KEY, 2 * 8);
     }
     const int restored = pair_keys && pair_weights
                              ? hk_pairs_anchors_restore(hk_pairs_of(w), (int64_t)npa, pair_keys, pair_weights)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ckpt_bytes.h"
+#include "ckpt_view.h"
 #include "colour.h"
 #include "outfile.h"
 #include "pairs.h"
@@ -29,8 +30,6 @@
  */
 static const char piece_magic[8] = {'H', 'O', 'O', 'K', 'E', 'C', 'K', 'R'};
 static const char index_magic[8] = {'H', 'O', 'O', 'K', 'E', 'C', 'K', 'I'};
-static const char classic_magic[8] = {'H', 'O', 'O', 'K', 'E', 'C', 'K', 'P'};
-enum { ARRAYS = 11, GUARD_VALUES = 4, BODY_BYTES = 4 + 9 * 8, PAIR_KEY = 5 * 4, PAIR_ANCHOR = PAIR_KEY + 2 * 8 };
 
 /* ---- files: whole, through NAME.tmp (outfile.h) ---- */
 
@@ -90,9 +89,9 @@ static void put_piece(const hk_world *w, const hk_energy_guard *guard, uint64_t 
     const int has_prev = w->history && w->px;
     hk_ckpt_put_i32(b, has_prev);
     hk_ckpt_put_i32(b, w->forces_valid);
-    const hk_real *arrays[ARRAYS + 3] = {p->qx, p->qy, p->qz,       p->vx,   p->vy, p->vz, p->fx,
-                                         p->fy, p->fz, p->inv_mass, p->mass, w->px, w->py, w->pz};
-    for (int a = 0; a < ARRAYS + 3 * has_prev; a++)
+    const hk_real *arrays[HK_CKPT_ARRAYS + 3] = {p->qx, p->qy, p->qz,       p->vx,   p->vy, p->vz, p->fx,
+                                                 p->fy, p->fz, p->inv_mass, p->mass, w->px, w->py, w->pz};
+    for (int a = 0; a < HK_CKPT_ARRAYS + 3 * has_prev; a++)
         for (int s = 0; s < spans; s++)
             hk_ckpt_put(b, arrays[a] + span[2 * s], (size_t)(span[2 * s + 1] - span[2 * s]) * sizeof(hk_real));
     for (int i = 0; i < w->body_count; i++) {
@@ -134,7 +133,7 @@ static void put_piece(const hk_world *w, const hk_energy_guard *guard, uint64_t 
         hk_ckpt_put_f64(b, w->surfaces[i].volume);
         hk_ckpt_put_f64(b, w->surfaces[i].pressure);
     }
-    const double start[GUARD_VALUES] = {guard->e0, guard->scale, guard->g0, guard->moved};
+    const double start[HK_CKPT_GUARD_VALUES] = {guard->e0, guard->scale, guard->g0, guard->moved};
     hk_ckpt_put(b, start, sizeof start);
     const hk_pairs *pr = hk_pairs_of(w); /* rank 0's: it holds the bodies that take part whole */
     const int64_t ncontact = pr ? hk_pairs_contacts(w, pr, NULL) : 0;
@@ -182,27 +181,70 @@ static int seal(hk_ckpt_buf *b, size_t at)
     return 0;
 }
 
-/* The piece names of the index at path (ranks of them, each malloc'd), or 0 names when there is none to read. */
-static int index_names(const char *path, char ***names)
+/* An index (docs/checkpoint-format.md): the scene digest, the step and the rank count it was written at, and its
+ * pieces' names (relative to its folder), ranks of them. */
+typedef struct ckpt_index {
+    uint64_t digest;
+    int64_t step;
+    uint32_t ranks;
+    char **names;
+} ckpt_index;
+
+static void index_free(ckpt_index *ix)
 {
-    *names = NULL;
-    char *text, why[256];
+    for (uint32_t r = 0; ix->names && r < ix->ranks; r++) free(ix->names[r]);
+    free(ix->names);
+    ix->names = NULL;
+}
+
+/* The one reader of an index, for the writer (the pieces it may remove) and the restart: the file at path read and
+ * checked (magic, version, byte order, length, checksum, a rank count in [1, 2^20], names exactly
+ * <path's base name>.step<S>.rank<r> for r = 0 .. ranks - 1 in order, S its step) before anything is done with
+ * what it says. 0 with *ix filled (index_free it), or -1 with "PATH: ..." in err and nothing in *ix. */
+static int index_read(const char *path, ckpt_index *ix, char *err, size_t errlen)
+{
+    memset(ix, 0, sizeof *ix);
+    char *text, why[512];
     size_t len;
-    if (hk_read_file(path, 1 << 24, "checkpoint", &text, &len, why, sizeof why) != 0) return 0;
-    hk_ckpt_cursor c = {(const unsigned char *)text, len, 0, 0};
-    int n = 0;
-    if (len >= 40 && memcmp(text, index_magic, 8) == 0) {
-        hk_ckpt_take(&c, 8 + 4 + 4 + 8 + 8 + 8);
-        const uint32_t ranks = hk_ckpt_get_u32(&c);
-        *names = calloc(ranks + 1, sizeof **names);
-        for (uint32_t r = 0; *names && r < ranks && !c.bad; r++) {
-            const uint32_t k = hk_ckpt_get_u32(&c);
-            const char *s = hk_ckpt_take(&c, k);
-            if (s && k < 4096 && ((*names)[n] = malloc(k + 1))) memcpy((*names)[n], s, k), (*names)[n++][k] = '\0';
-        }
+    if (hk_read_file(path, 1 << 24, "checkpoint", &text, &len, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        return -1;
     }
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    hk_ckpt_cursor c = {(const unsigned char *)text, len, 8, 0};
+    const uint32_t version = hk_ckpt_get_u32(&c), order = hk_ckpt_get_u32(&c);
+    const uint64_t total = hk_ckpt_get_u64(&c);
+    ix->digest = hk_ckpt_get_u64(&c);
+    ix->step = hk_ckpt_get_i64(&c);
+    ix->ranks = hk_ckpt_get_u32(&c);
+    uint64_t sum = 0;
+    if (len >= 8) memcpy(&sum, text + len - 8, 8);
+    int bad = len < 48 || memcmp(text, index_magic, 8) != 0 || version != HK_CHECKPOINT_PIECE_VERSION ||
+              order != 0x01020304u || total != len ||
+              hk_ckpt_fnv1a((const unsigned char *)text, len - 8, HK_CKPT_FNV_BASIS) != sum || ix->step < 0 ||
+              ix->ranks < 1 || ix->ranks > HK_CKPT_MAX_RANKS;
+    c.len = len >= 8 ? len - 8 : 0;
+    ix->names = bad ? NULL : calloc(ix->ranks, sizeof *ix->names);
+    bad |= !ix->names;
+    for (uint32_t r = 0; !bad && r < ix->ranks; r++) {
+        char want[4200];
+        const int n = snprintf(want, sizeof want, "%s.step%lld.rank%u", base, (long long)ix->step, r);
+        const uint32_t k = hk_ckpt_get_u32(&c);
+        const char *s = hk_ckpt_take(&c, k);
+        bad = !s || n < 0 || (size_t)n >= sizeof want || k != (uint32_t)n || memcmp(s, want, k) != 0 ||
+              !(ix->names[r] = strdup(want));
+    }
+    bad |= c.bad || c.at != c.len;
     free(text);
-    return n;
+    if (bad) {
+        index_free(ix);
+        snprintf(err, errlen,
+                 "%s: checkpoint index is corrupted (version, length, checksum, rank count, or piece names other than "
+                 "%s.step<S>.rank<r> for every rank in order)",
+                 path, base);
+        return -1;
+    }
+    return 0;
 }
 
 int hk_checkpoint_write_pieces(const hk_world *w, const hk_energy_guard *guard, uint64_t scene_digest, const char *path,
@@ -231,8 +273,10 @@ int hk_checkpoint_write_pieces(const hk_world *w, const hk_energy_guard *guard, 
         return -1;
     }
     if (pt->rank == 0) { /* the index, then the pieces it named before (none is named twice: a step each) */
-        char **old = NULL;
-        const int nold = index_names(path, &old);
+        ckpt_index old;  /* the pieces a sound index names (none where it is not one) */
+        char why[512];
+        const int had = index_read(path, &old, why, sizeof why) == 0;
+        const int nold = had && old.step != w->steps ? (int)old.ranks : 0;
         hk_ckpt_buf ix = {0};
         hk_ckpt_put(&ix, index_magic, sizeof index_magic);
         hk_ckpt_put_u32(&ix, HK_CHECKPOINT_PIECE_VERSION);
@@ -253,15 +297,9 @@ int hk_checkpoint_write_pieces(const hk_world *w, const hk_energy_guard *guard, 
         if (failed) snprintf(err, errlen, "%s: cannot write checkpoint: %s", path, hk_out_strerror(errno));
         for (int k = 0; k < nold; k++) {
             char gone[8400];
-            const int current = strncmp(old[k], base, strlen(base)) == 0 &&
-                                strstr(old[k], ".step") == old[k] + strlen(base) &&
-                                atoll(old[k] + strlen(base) + 5) == w->steps;
-            if (!failed && !current && strchr(old[k], '/') == NULL &&
-                (size_t)snprintf(gone, sizeof gone, "%s/%s", dir, old[k]) < sizeof gone)
-                unlink(gone);
-            free(old[k]);
+            if (!failed && (size_t)snprintf(gone, sizeof gone, "%s/%s", dir, old.names[k]) < sizeof gone) unlink(gone);
         }
-        free(old);
+        if (had) index_free(&old);
     }
     if (hk_part_any(w, failed)) {
         if (!failed) snprintf(err, errlen, "%s: cannot write checkpoint: rank 0 could not write the index", path);
@@ -272,167 +310,12 @@ int hk_checkpoint_write_pieces(const hk_world *w, const hk_energy_guard *guard, 
 
 /* ---- reading ---- */
 
-/* What a piece holds (or a one-process checkpoint, classic: one piece of every particle), as places in its bytes. */
-typedef struct piece_view {
-    int classic;
-    uint32_t np, ranges_n;
-    const unsigned char *ranges; /* classic: none (one range [0, np)) */
-    uint64_t count;              /* particles in the piece */
-    hk_integrator_def def;
-    int32_t substeps, has_prev, forces_valid;
-    double h, time, start[GUARD_VALUES];
-    int64_t steps, updates, crossings;
-    const unsigned char *arrays[ARRAYS + 3], *bodies, *spheres, *surf, *contacts, *anchors, *pair_anchors;
-    size_t fam_at, len;
-    uint32_t nsurf, nanchor;
-    uint64_t ncontact, npa;
-    const unsigned char *data;
-} piece_view;
-
-/* Range k of a piece: global particles [*g, *g + *n). */
-static void range_of(const piece_view *v, uint32_t k, int64_t *g, int64_t *n)
-{
-    if (v->classic) {
-        *g = 0, *n = v->np;
-        return;
-    }
-    uint32_t r[2];
-    memcpy(r, v->ranges + 8 * (size_t)k, sizeof r);
-    *g = r[0], *n = r[1];
-}
-
 #define FAIL(...)                                                                                                      \
     do {                                                                                                               \
         int off_ = snprintf(err, errlen, "%s: ", name);                                                                \
         if (off_ > 0 && (size_t)off_ < errlen) snprintf(err + off_, errlen - (size_t)off_, __VA_ARGS__);               \
         return -1;                                                                                                     \
     } while (0)
-
-/* Checks and reads the sections of a piece (or a one-process checkpoint) of data[0 .. len) for w. 0, or -1 with the
- * message in err. */
-static int view_piece(const hk_world *w, uint64_t digest, const unsigned char *data, size_t len, const char *name,
-                      piece_view *v, char *err, size_t errlen)
-{
-    memset(v, 0, sizeof *v);
-    v->data = data;
-    v->len = len;
-    if (len < 8 || (memcmp(data, piece_magic, 8) != 0 && memcmp(data, classic_magic, 8) != 0))
-        FAIL("not a hooke checkpoint or checkpoint piece");
-    v->classic = memcmp(data, classic_magic, 8) == 0;
-    hk_ckpt_cursor c = {data, len, 8, 0};
-    const uint32_t version = hk_ckpt_get_u32(&c);
-    const uint32_t want = v->classic ? HK_CHECKPOINT_VERSION : HK_CHECKPOINT_PIECE_VERSION;
-    if (version != want) FAIL("checkpoint version %u is not supported (this hooke reads version %u)", version, want);
-    if (hk_ckpt_get_u32(&c) != 0x01020304u) FAIL("checkpoint was written on a machine of the other byte order");
-    if (hk_ckpt_get_u32(&c) != sizeof(hk_real))
-        FAIL("checkpoint holds state of another precision, this hooke is built for %s",
-             sizeof(hk_real) == 8 ? "double" : "float");
-    hk_ckpt_get_u32(&c);
-    const uint64_t total = hk_ckpt_get_u64(&c);
-    if (total != len || len < 16)
-        FAIL("checkpoint is truncated or corrupted (%zu bytes, header says %llu)", len, (unsigned long long)total);
-    uint64_t sum;
-    memcpy(&sum, data + len - 8, sizeof sum);
-    if (hk_ckpt_fnv1a(data, len - 8, HK_CKPT_FNV_BASIS) != sum) FAIL("checkpoint is corrupted (checksum mismatch)");
-    c.len = len - 8;
-    if (hk_ckpt_get_u64(&c) != digest)
-        FAIL("checkpoint was written for a different scene (the scene file or a file it loads has changed; scene "
-             "digest differs)");
-    v->np = hk_ckpt_get_u32(&c);
-    const uint32_t nb = hk_ckpt_get_u32(&c), nf = hk_ckpt_get_u32(&c), ns = hk_ckpt_get_u32(&c);
-    const uint64_t nsprings = hk_ckpt_get_u64(&c);
-    if (v->np != (uint32_t)w->gcount || nb != (uint32_t)w->body_count || nf != (uint32_t)w->family_count ||
-        ns != (uint32_t)w->sphere_count || nsprings != (uint64_t)hk_world_spring_count(w))
-        FAIL("checkpoint does not match the scene (%u particles, %llu springs; the scene has %d particles, %lld "
-             "springs)",
-             v->np, (unsigned long long)nsprings, w->gcount, (long long)hk_world_spring_count(w));
-    v->count = v->np;
-    if (!v->classic) {
-        hk_ckpt_get_u32(&c); /* the rank and the ranks it was written by: the ranges say what it holds */
-        hk_ckpt_get_u32(&c);
-        v->ranges_n = hk_ckpt_get_u32(&c);
-        v->ranges = hk_ckpt_take(&c, 8 * (size_t)v->ranges_n);
-        v->count = 0;
-        for (uint32_t k = 0; v->ranges && k < v->ranges_n; k++) {
-            int64_t g, n;
-            range_of(v, k, &g, &n);
-            if (g + n > v->np) FAIL("checkpoint is corrupted (a piece's particles past the scene's)");
-            v->count += (uint64_t)n;
-        }
-    }
-    v->def.kind = (hk_integrator_kind)hk_ckpt_get_i32(&c);
-    double settings[6];
-    hk_ckpt_get(&c, settings, sizeof settings);
-    v->def.dt = settings[0], v->def.dt_max = settings[1], v->def.jelly_dt_a = settings[2];
-    v->def.jelly_dt_v = settings[3], v->def.jelly_alpha = settings[4], v->def.cg_tolerance = settings[5];
-    v->def.cg_max_iterations = hk_ckpt_get_i32(&c);
-    v->def.newton_iterations = hk_ckpt_get_i32(&c);
-    v->def.preconditioner = (hk_preconditioner)hk_ckpt_get_i32(&c);
-    v->def.cg_stop = (hk_cg_stop)hk_ckpt_get_i32(&c);
-    v->substeps = hk_ckpt_get_i32(&c);
-    v->h = hk_ckpt_get_f64(&c);
-    v->time = hk_ckpt_get_f64(&c);
-    v->steps = hk_ckpt_get_i64(&c);
-    v->updates = hk_ckpt_get_i64(&c);
-    v->has_prev = hk_ckpt_get_i32(&c);
-    v->forces_valid = hk_ckpt_get_i32(&c);
-    const size_t bytes = (size_t)v->count * sizeof(hk_real);
-    for (int a = 0; a < ARRAYS + 3 * (v->has_prev != 0); a++) v->arrays[a] = hk_ckpt_take(&c, bytes);
-    v->bodies = hk_ckpt_take(&c, (size_t)nb * BODY_BYTES);
-    v->spheres = hk_ckpt_take(&c, (size_t)ns * 8 * 8);
-    v->fam_at = c.at;
-    for (uint32_t i = 0; i < nf && !c.bad; i++) {
-        hk_ckpt_get_i32(&c);
-        const int64_t broken = hk_ckpt_get_i64(&c), n = hk_ckpt_get_i64(&c);
-        const int lattice = w->families[i].kind == HK_FAMILY_LATTICE;
-        if (n < 0 || broken < 0 || broken > w->families[i].total || (uint64_t)n > (uint64_t)len)
-            FAIL("checkpoint does not match the scene (breakable springs of family %s)", w->families[i].name);
-        hk_ckpt_take(&c, v->classic || lattice ? (size_t)n : (size_t)n * 8);
-    }
-    v->nsurf = hk_ckpt_get_u32(&c);
-    if (!c.bad && v->nsurf != (uint32_t)w->surface_count)
-        FAIL("checkpoint does not match the scene (%u surfaces, the scene has %d)", v->nsurf, w->surface_count);
-    v->surf = hk_ckpt_take(&c, (size_t)v->nsurf * (v->classic ? 24 : 28));
-    hk_ckpt_get(&c, v->start, sizeof v->start);
-    v->ncontact = hk_ckpt_get_u64(&c);
-    v->crossings = hk_ckpt_get_i64(&c);
-    const uint64_t bound = (uint64_t)v->np * 64;
-    if (!c.bad && (v->ncontact > bound || v->crossings < 0 || (uint64_t)v->crossings > bound))
-        FAIL("checkpoint holds an impossible count of contact pairs (%llu in contact, %lld crossing)",
-             (unsigned long long)v->ncontact, (long long)v->crossings);
-    v->contacts = hk_ckpt_take(&c, (size_t)v->ncontact * PAIR_KEY);
-    v->nanchor = hk_ckpt_get_u32(&c);
-    if (!c.bad && v->nanchor != 0 && (v->nanchor != v->count || hk_world_collider_count(w) == 0))
-        FAIL("checkpoint does not match the scene (friction anchors of %u particles)", v->nanchor);
-    v->anchors = v->nanchor ? hk_ckpt_take(&c, 4 * bytes) : NULL;
-    v->npa = hk_ckpt_get_u64(&c);
-    if (!c.bad && v->npa > bound) FAIL("checkpoint holds an impossible count of anchored contact pairs");
-    v->pair_anchors = v->npa ? hk_ckpt_take(&c, (size_t)v->npa * PAIR_ANCHOR) : NULL;
-    if (c.bad || c.at != c.len) FAIL("checkpoint is corrupted (sections do not add up)");
-    if (!hk_integrator_info_of(v->def.kind) || v->substeps < 1 || !(v->h > 0) || !isfinite(v->time) || v->steps < 0)
-        FAIL("checkpoint holds an impossible integrator state");
-    for (int a = 0; a < ARRAYS + 3 * (v->has_prev != 0); a++)
-        for (uint64_t i = 0; i < v->count; i++) {
-            hk_real x;
-            memcpy(&x, v->arrays[a] + (size_t)i * sizeof x, sizeof x);
-            if (!isfinite(x) || ((a == 9 || a == 10) && x < 0))
-                FAIL("checkpoint holds an impossible value of a particle (array %d, entry %llu)", a,
-                     (unsigned long long)i);
-        }
-    if (v->classic) { /* its lists' masks are in one process's colouring: refused where a list has broken springs */
-        hk_ckpt_cursor fc = {data, c.len, v->fam_at, 0};
-        for (uint32_t i = 0; i < nf; i++) {
-            hk_ckpt_get_i32(&fc);
-            const int64_t broken = hk_ckpt_get_i64(&fc), n = hk_ckpt_get_i64(&fc);
-            hk_ckpt_take(&fc, (size_t)n);
-            if (broken && w->families[i].kind == HK_FAMILY_LIST)
-                FAIL("the checkpoint of one process holds broken springs of the listed family %s (body %d): their "
-                     "order is that process's own; restart it on one process",
-                     w->families[i].name, w->families[i].body);
-        }
-    }
-    return 0;
-}
 
 /* The storage index of global particle g in w, or -1 where w does not hold it. */
 static int64_t storage_of(const hk_world *w, int64_t g)
@@ -455,24 +338,24 @@ static int64_t storage_of(const hk_world *w, int64_t g)
 
 /* What a piece restores of w: the particles it holds that w holds, their broken springs, the pressure of the
  * surfaces its rank computed, the pairs where w holds them (rank 0). */
-static void apply_piece(hk_world *w, const piece_view *v)
+static void apply_piece(hk_world *w, const hk_ckpt_view *v)
 {
-    hk_real *const dst[ARRAYS + 3] = {w->p.qx, w->p.qy, w->p.qz,       w->p.vx,   w->p.vy, w->p.vz, w->p.fx,
-                                      w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass, w->px,   w->py,   w->pz};
+    hk_real *const dst[HK_CKPT_ARRAYS + 3] = {w->p.qx, w->p.qy, w->p.qz,       w->p.vx,   w->p.vy, w->p.vz, w->p.fx,
+                                              w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass, w->px,   w->py,   w->pz};
     hk_real *anchor[4] = {NULL, NULL, NULL, NULL};
     if (v->nanchor) hk_contact_anchors(w, anchor);
     const size_t bytes = (size_t)v->count * sizeof(hk_real);
     int64_t at = 0; /* the piece's particles before this range */
     for (uint32_t k = 0; k < (v->classic ? 1 : v->ranges_n); k++) {
         int64_t g, n;
-        range_of(v, k, &g, &n);
+        hk_ckpt_view_range(v, k, &g, &n);
         for (int b = 0; b < w->body_count; b++) {
             const hk_body *bd = &w->bodies[b];
             const int64_t a0 = (int64_t)bd->gfirst + bd->lo, a1 = a0 + bd->count; /* held, as global indices */
             const int64_t lo = g > a0 ? g : a0, hi = g + n < a1 ? g + n : a1;
             if (lo >= hi) continue;
             const int64_t to = hk_body_base(bd) + (lo - bd->gfirst), from = at + (lo - g);
-            for (int a = 0; a < ARRAYS + 3 * (v->has_prev != 0); a++)
+            for (int a = 0; a < HK_CKPT_ARRAYS + 3 * (v->has_prev != 0); a++)
                 memcpy(dst[a] + to, v->arrays[a] + (size_t)from * sizeof(hk_real), (size_t)(hi - lo) * sizeof(hk_real));
             for (int a = 0; a < 4 && anchor[0]; a++)
                 memcpy(anchor[a] + to, v->anchors + (size_t)a * bytes + (size_t)from * sizeof(hk_real),
@@ -497,7 +380,7 @@ static void apply_piece(hk_world *w, const piece_view *v)
             int64_t m = 0; /* the piece's ranges within the body, in order: their nodes' flags */
             for (uint32_t k = 0; k < v->ranges_n && n > 0; k++) {
                 int64_t g, cnt;
-                range_of(v, k, &g, &cnt);
+                hk_ckpt_view_range(v, k, &g, &cnt);
                 const int64_t l0 = g > bd->gfirst ? g - bd->gfirst : 0;
                 const int64_t l1 = g + cnt - bd->gfirst < bd->total ? g + cnt - bd->gfirst : bd->total;
                 for (int64_t l = l0; l < l1; l++, m++)
@@ -525,10 +408,10 @@ static void apply_piece(hk_world *w, const piece_view *v)
 }
 
 /* What every rank holds alike, from piece v: each body's anchor and origin, each sphere. */
-static void apply_shared(hk_world *w, const piece_view *v)
+static void apply_shared(hk_world *w, const hk_ckpt_view *v)
 {
     for (int i = 0; i < w->body_count; i++) {
-        hk_ckpt_cursor bc = {v->bodies + (size_t)i * BODY_BYTES, BODY_BYTES, 0, 0};
+        hk_ckpt_cursor bc = {v->bodies + (size_t)i * HK_CKPT_BODY_BYTES, HK_CKPT_BODY_BYTES, 0, 0};
         hk_body *body = &w->bodies[i];
         body->anchor = hk_ckpt_get_i32(&bc);
         for (int k = 0; k < 3; k++) body->anchor_pos[k] = hk_ckpt_get_f64(&bc);
@@ -547,7 +430,7 @@ static void apply_shared(hk_world *w, const piece_view *v)
 }
 
 /* The pairs of piece v (global particles) as w's (storage); 0, or -1 out of memory or where w holds none of them. */
-static int restore_pairs(hk_world *w, const piece_view *v)
+static int restore_pairs(hk_world *w, const hk_ckpt_view *v)
 {
     hk_pairs *pr = hk_pairs_of(w);
     if (!pr || (!v->ncontact && !v->crossings && !v->npa)) return 0;
@@ -557,7 +440,7 @@ static int restore_pairs(hk_world *w, const piece_view *v)
     int rc = in && keys && weights ? 0 : -1;
     for (uint64_t i = 0; rc == 0 && i < v->ncontact; i++) {
         int32_t key[5];
-        memcpy(key, v->contacts + (size_t)i * PAIR_KEY, sizeof key);
+        memcpy(key, v->contacts + (size_t)i * HK_CKPT_PAIR_KEY, sizeof key);
         in[i].kind = key[0];
         for (int k = 0; k < 4; k++) {
             const int64_t s = storage_of(w, key[1 + k]);
@@ -566,14 +449,14 @@ static int restore_pairs(hk_world *w, const piece_view *v)
         }
     }
     for (uint64_t i = 0; rc == 0 && i < v->npa; i++) {
-        const unsigned char *r = v->pair_anchors + (size_t)i * PAIR_ANCHOR;
-        memcpy(keys + 5 * i, r, PAIR_KEY);
+        const unsigned char *r = v->pair_anchors + (size_t)i * HK_CKPT_PAIR_ANCHOR;
+        memcpy(keys + 5 * i, r, HK_CKPT_PAIR_KEY);
         for (int k = 1; k < 5; k++) {
             const int64_t s = storage_of(w, keys[5 * i + k]);
             rc |= s < 0;
             keys[5 * i + k] = (int32_t)s;
         }
-        memcpy(weights + 2 * i, r + PAIR_KEY, 2 * 8);
+        memcpy(weights + 2 * i, r + HK_CKPT_PAIR_KEY, 2 * 8);
     }
     if (rc == 0) rc = hk_pairs_contacts_restore(pr, (int64_t)v->ncontact, in, v->crossings);
     if (rc == 0) rc = hk_pairs_anchors_restore(pr, (int64_t)v->npa, keys, weights);
@@ -594,14 +477,28 @@ int hk_checkpoint_is_index(const char *path)
 /* The largest piece file a world of w's particles can have: a bound for the reader. */
 static size_t piece_bound(const hk_world *w)
 {
-    size_t n = 4096 + (size_t)w->gcount * (sizeof(hk_real) * 18 + 8 + 64 * (PAIR_KEY + PAIR_ANCHOR));
-    n += (size_t)w->body_count * BODY_BYTES + (size_t)w->sphere_count * 64 + (size_t)w->surface_count * 28;
+    size_t n = 4096 + (size_t)w->gcount * (sizeof(hk_real) * 18 + 8 + 64 * (HK_CKPT_PAIR_KEY + HK_CKPT_PAIR_ANCHOR));
+    n += (size_t)w->body_count * HK_CKPT_BODY_BYTES + (size_t)w->sphere_count * 64 + (size_t)w->surface_count * 28;
     for (int i = 0; i < w->family_count; i++) n += 20 + (size_t)w->families[i].total * 8;
     return n;
 }
 
+/* The listed family of w whose broken springs a one-process checkpoint v holds (their order in its masks is that
+ * process's own colouring: a world shared out cannot place them), or -1. */
+static int list_broken(const hk_world *w, const hk_ckpt_view *v)
+{
+    hk_ckpt_cursor fc = {v->data, v->len - 8, v->fam_at, 0};
+    for (int i = 0; i < w->family_count; i++) {
+        hk_ckpt_get_i32(&fc);
+        const int64_t broken = hk_ckpt_get_i64(&fc), n = hk_ckpt_get_i64(&fc);
+        hk_ckpt_take(&fc, (size_t)n);
+        if (broken && w->families[i].kind == HK_FAMILY_LIST) return i;
+    }
+    return -1;
+}
+
 /* Reads piece k of the checkpoint (its file name) into *text and views it; 0, or -1 with the message in err. */
-static int read_piece(const hk_world *w, uint64_t digest, const char *file, char **text, piece_view *v, char *err,
+static int read_piece(const hk_world *w, uint64_t digest, const char *file, char **text, hk_ckpt_view *v, char *err,
                       size_t errlen)
 {
     size_t len = 0;
@@ -610,7 +507,7 @@ static int read_piece(const hk_world *w, uint64_t digest, const char *file, char
         snprintf(err, errlen, "%s: %s", file, why);
         return -1;
     }
-    if (view_piece(w, digest, (const unsigned char *)*text, len, file, v, err, errlen) != 0) {
+    if (hk_ckpt_view_check(w, digest, (const unsigned char *)*text, len, file, v, err, errlen) != 0) {
         free(*text);
         *text = NULL;
         return -1;
@@ -626,41 +523,27 @@ int hk_checkpoint_read_pieces(hk_world *w, hk_energy_guard *guard, uint64_t scen
     folder_of(path, dir, sizeof dir);
     /* the pieces: an index's, or a one-process checkpoint as one */
     char **names = NULL, *text = NULL;
-    int n = 0;
-    if (hk_checkpoint_is_index(path)) {
-        size_t len;
-        char why[512];
-        if (hk_read_file(path, 1 << 24, "checkpoint", &text, &len, why, sizeof why) != 0) FAIL("%s", why);
-        hk_ckpt_cursor c = {(const unsigned char *)text, len, 8, 0};
-        const uint32_t version = hk_ckpt_get_u32(&c), order = hk_ckpt_get_u32(&c);
-        const uint64_t total = hk_ckpt_get_u64(&c), digest = hk_ckpt_get_u64(&c);
-        hk_ckpt_get_i64(&c);
-        const uint32_t ranks = hk_ckpt_get_u32(&c);
-        uint64_t sum = 0;
-        if (len >= 8) memcpy(&sum, text + len - 8, 8);
-        const int bad = version != HK_CHECKPOINT_PIECE_VERSION || order != 0x01020304u || total != len || len < 48 ||
-                        hk_ckpt_fnv1a((const unsigned char *)text, len - 8, HK_CKPT_FNV_BASIS) != sum || ranks < 1 ||
-                        ranks > 1u << 20;
-        if (!bad && digest != scene_digest) {
-            free(text);
+    int n = 0, indexed = hk_checkpoint_is_index(path);
+    int64_t step = 0;
+    if (indexed) { /* the index read and checked (index_read), then its names in its folder */
+        ckpt_index ix;
+        if (index_read(path, &ix, err, errlen) != 0) return -1;
+        if (ix.digest != scene_digest) {
+            index_free(&ix);
             FAIL("checkpoint was written for a different scene (the scene file or a file it loads has changed; "
                  "scene digest differs)");
         }
-        names = bad ? NULL : calloc(ranks, sizeof *names);
-        for (uint32_t r = 0; names && r < ranks && !c.bad; r++) {
-            const uint32_t k = hk_ckpt_get_u32(&c);
-            const char *s = hk_ckpt_take(&c, k);
-            if (!s || k >= 4096 || memchr(s, '/', k) || !(names[n] = malloc(strlen(dir) + k + 2))) break;
-            sprintf(names[n], "%s/%.*s", dir, (int)k, s);
-            n++;
-        }
-        const int whole = names && n == (int)ranks && !c.bad;
-        free(text);
-        text = NULL;
+        step = ix.step;
+        names = calloc(ix.ranks, sizeof *names);
+        for (uint32_t r = 0; names && r < ix.ranks && (names[r] = malloc(strlen(dir) + strlen(ix.names[r]) + 2));
+             r++, n++)
+            sprintf(names[r], "%s/%s", dir, ix.names[r]);
+        const int whole = names && n == (int)ix.ranks;
+        index_free(&ix);
         if (!whole) {
             for (int k = 0; k < n; k++) free(names[k]);
             free(names);
-            FAIL("checkpoint index is corrupted or cannot be read (version, length, checksum or piece names)");
+            FAIL("out of memory while restoring");
         }
     } else {
         names = malloc(sizeof *names);
@@ -671,17 +554,52 @@ int hk_checkpoint_read_pieces(hk_world *w, hk_energy_guard *guard, uint64_t scen
         n = 1;
     }
     /* every piece read and checked before w is touched (one piece in memory at a time) */
-    piece_view v, first;
+    hk_ckpt_view v, first;
     int rc = 0, anchored = 0;
+    /* the pieces cover every particle once: piece k is rank k's of the index's rank count, of its step */
+    uint8_t *held = calloc((size_t)w->gcount + 1, 1);
+    if (!held) rc = -1, snprintf(err, errlen, "%s: out of memory while restoring", name);
     for (int k = 0; k < n && rc == 0; k++) {
         rc = read_piece(w, scene_digest, names[k], &text, &v, err, errlen);
         if (rc == 0 && k == 0) first = v;
         anchored |= rc == 0 && v.nanchor;
         if (rc == 0 && (v.steps != first.steps || v.time != first.time || v.has_prev != first.has_prev))
             rc = -1, snprintf(err, errlen, "%s: checkpoint is corrupted (its pieces are of different steps)", names[k]);
+        const int list = rc == 0 && v.classic && w->part ? list_broken(w, &v) : -1;
+        if (list >= 0) {
+            snprintf(err, errlen,
+                     "%s: the checkpoint of one process holds broken springs of the listed family %s (body %d): their "
+                     "order is that process's own; restart it on one process",
+                     names[k], w->families[list].name, w->families[list].body);
+            rc = -1;
+        }
+        if (rc == 0 && indexed && (v.classic || v.rank != (uint32_t)k || v.ranks != (uint32_t)n || v.steps != step)) {
+            snprintf(err, errlen,
+                     "%s: checkpoint is corrupted (the index names it piece %d of %d ranks at step %lld; it is %s%u of "
+                     "%u at step %lld)",
+                     names[k], k, n, (long long)step, v.classic ? "a one-process checkpoint, not a piece, " : "piece ",
+                     v.rank, v.ranks, (long long)v.steps);
+            rc = -1;
+        }
+        for (uint32_t r = 0; rc == 0 && r < (v.classic ? 1 : v.ranges_n); r++) {
+            int64_t g, cnt;
+            hk_ckpt_view_range(&v, r, &g, &cnt);
+            for (int64_t i = g; rc == 0 && i < g + cnt; i++)
+                if (held[i]++) {
+                    snprintf(err, errlen, "%s: checkpoint is corrupted (particle %lld is in another piece too)",
+                             names[k], (long long)i);
+                    rc = -1;
+                }
+        }
         free(text);
         text = NULL;
     }
+    for (int64_t i = 0; rc == 0 && i < w->gcount; i++)
+        if (!held[i]) {
+            snprintf(err, errlen, "%s: checkpoint is corrupted (no piece holds particle %lld)", name, (long long)i);
+            rc = -1;
+        }
+    free(held);
     if (rc == 0) { /* the integrator, as every piece has it */
         hk_integrator_def saved = w->integrator;
         if (hk_world_set_integrator(w, &first.def) != 0 || w->substeps != first.substeps || w->h != first.h) {
