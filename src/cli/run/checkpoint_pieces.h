@@ -10,8 +10,6 @@
 #include "diagnosis.h"
 #include "hooke/hooke.h"
 
-#define HK_CHECKPOINT_PIECE_VERSION 1
-
 /* Writes w's checkpoint at path as pieces: each rank the state of the particles it computes (with what every rank
  * holds alike) to path.step<S>.rank<R> (NAME.tmp, fsync, rename), then, once every piece is whole, rank 0 the index
  * at path that names them (the same way), then it removes the pieces the index before named: a kill at any moment

@@ -11,6 +11,8 @@
 
 /* The version of the checkpoint format (docs/checkpoint-format.md) a file of this build is written in. */
 #define HK_CHECKPOINT_VERSION 9
+/* The version of the pieces and index of a checkpoint written over MPI ranks (docs/checkpoint-format.md). */
+#define HK_CHECKPOINT_PIECE_VERSION 1
 
 /* FNV-1a of n bytes, continuing h (FNV_BASIS to start). */
 static inline uint64_t hk_ckpt_fnv1a(const unsigned char *p, size_t n, uint64_t h)

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "checkpoint_pieces.h"
 #include "ckpt_bytes.h"
 #include "pairs.h"
 #include "world.h"
