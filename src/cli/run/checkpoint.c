@@ -236,17 +236,10 @@ static size_t max_bytes(const hk_world *w)
     return n + 4 + (size_t)w->surface_count * 3 * 8 + 4 + 4096; /* surfaces, anchors; slack for small fields */
 }
 
-#define CK_FAIL(...)                                                                                                   \
-    do {                                                                                                               \
-        int off_ = snprintf(err, errlen, "%s: ", name);                                                                \
-        if (off_ > 0 && (size_t)off_ < errlen) snprintf(err + off_, errlen - (size_t)off_, __VA_ARGS__);               \
-        return -1;                                                                                                     \
-    } while (0)
-
 int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_digest, const unsigned char *data,
                         size_t len, const char *name, char *err, size_t errlen)
 {
-    if (len < sizeof magic || memcmp(data, magic, sizeof magic) != 0) CK_FAIL("not a hooke checkpoint");
+    if (len < sizeof magic || memcmp(data, magic, sizeof magic) != 0) HK_CKPT_FAIL("not a hooke checkpoint");
     hk_ckpt_view v; /* every value checked (ckpt_view.c), the sections' places */
     if (hk_ckpt_view_check(w, scene_digest, data, len, name, &v, err, errlen) != 0) return -1;
     const hk_integrator_def def = v.def;
@@ -268,24 +261,24 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
         char why[512];
         snprintf(why, sizeof why, "%s", hk_world_error(w));
         hk_world_set_integrator(w, &saved_def);
-        CK_FAIL("checkpoint holds an invalid integrator setting (%s)", why);
+        HK_CKPT_FAIL("checkpoint holds an invalid integrator setting (%s)", why);
     }
     if (w->substeps != substeps || w->h != h) {
         const int made = w->substeps;
         const double made_h = w->h;
         hk_world_set_integrator(w, &saved_def);
-        CK_FAIL("checkpoint is corrupted (%d substeps of %g s, where its integrator makes %d of %g s)", (int)substeps,
-                h, made, made_h);
+        HK_CKPT_FAIL("checkpoint is corrupted (%d substeps of %g s, where its integrator makes %d of %g s)",
+                     (int)substeps, h, made, made_h);
     }
     if (has_prev && !w->px) {
         if (hk_world_alloc_history(w) != 0) {
             hk_world_set_integrator(w, &saved_def);
-            CK_FAIL("out of memory while restoring");
+            HK_CKPT_FAIL("out of memory while restoring");
         }
     }
     if (nanchor && hk_contact_keep_anchors(w) != 0) {
         hk_world_set_integrator(w, &saved_def);
-        CK_FAIL("out of memory while restoring");
+        HK_CKPT_FAIL("out of memory while restoring");
     }
     hk_pair *in_contact = malloc((size_t)ncontact * sizeof *in_contact + 1);
     for (uint64_t i = 0; in_contact && i < ncontact; i++) {
@@ -299,7 +292,7 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
     free(in_contact);
     if (held != 0) {
         hk_world_set_integrator(w, &saved_def);
-        CK_FAIL("out of memory while restoring");
+        HK_CKPT_FAIL("out of memory while restoring");
     }
     hk_ckpt_cursor fc = {data, c.len, fam_at, 0};
     for (uint32_t i = 0; i < nf; i++) {
@@ -310,7 +303,7 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
         if (coloured && f->kind == HK_FAMILY_LIST &&
             hk_colour_family(f, w->bodies[f->body].first, w->bodies[f->body].count) != 0) {
             hk_world_set_integrator(w, &saved_def);
-            CK_FAIL("out of memory while restoring");
+            HK_CKPT_FAIL("out of memory while restoring");
         }
     }
     hk_real *dst[11] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx,       w->p.vy,  w->p.vz,
@@ -372,7 +365,7 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
     free(pair_keys), free(pair_weights);
     if (restored != 0) {
         hk_world_set_integrator(w, &saved_def);
-        CK_FAIL("out of memory while restoring");
+        HK_CKPT_FAIL("out of memory while restoring");
     }
     w->h = h;
     w->time = time;

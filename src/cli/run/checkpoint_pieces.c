@@ -310,13 +310,6 @@ int hk_checkpoint_write_pieces(const hk_world *w, const hk_energy_guard *guard, 
 
 /* ---- reading ---- */
 
-#define FAIL(...)                                                                                                      \
-    do {                                                                                                               \
-        int off_ = snprintf(err, errlen, "%s: ", name);                                                                \
-        if (off_ > 0 && (size_t)off_ < errlen) snprintf(err + off_, errlen - (size_t)off_, __VA_ARGS__);               \
-        return -1;                                                                                                     \
-    } while (0)
-
 /* The storage index of global particle g in w, or -1 where w does not hold it. */
 static int64_t storage_of(const hk_world *w, int64_t g)
 {
@@ -530,8 +523,8 @@ int hk_checkpoint_read_pieces(hk_world *w, hk_energy_guard *guard, uint64_t scen
         if (index_read(path, &ix, err, errlen) != 0) return -1;
         if (ix.digest != scene_digest) {
             index_free(&ix);
-            FAIL("checkpoint was written for a different scene (the scene file or a file it loads has changed; "
-                 "scene digest differs)");
+            HK_CKPT_FAIL("checkpoint was written for a different scene (the scene file or a file it loads has changed; "
+                         "scene digest differs)");
         }
         step = ix.step;
         names = calloc(ix.ranks, sizeof *names);
@@ -543,13 +536,13 @@ int hk_checkpoint_read_pieces(hk_world *w, hk_energy_guard *guard, uint64_t scen
         if (!whole) {
             for (int k = 0; k < n; k++) free(names[k]);
             free(names);
-            FAIL("out of memory while restoring");
+            HK_CKPT_FAIL("out of memory while restoring");
         }
     } else {
         names = malloc(sizeof *names);
         if (!names || !(names[0] = strdup(path))) {
             free(names);
-            FAIL("out of memory while restoring");
+            HK_CKPT_FAIL("out of memory while restoring");
         }
         n = 1;
     }

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,15 @@
 #define HK_CHECKPOINT_VERSION 9
 /* The version of the pieces and index of a checkpoint written over MPI ranks (docs/checkpoint-format.md). */
 #define HK_CHECKPOINT_PIECE_VERSION 1
+
+/* Fails the reader at hand: "NAME: " then the message into err (errlen bytes), and returns -1 from the function; name,
+ * err and errlen are the reader's. */
+#define HK_CKPT_FAIL(...)                                                                                              \
+    do {                                                                                                               \
+        int off_ = snprintf(err, errlen, "%s: ", name);                                                                \
+        if (off_ > 0 && (size_t)off_ < errlen) snprintf(err + off_, errlen - (size_t)off_, __VA_ARGS__);               \
+        return -1;                                                                                                     \
+    } while (0)
 
 /* FNV-1a of n bytes, continuing h (FNV_BASIS to start). */
 static inline uint64_t hk_ckpt_fnv1a(const unsigned char *p, size_t n, uint64_t h)

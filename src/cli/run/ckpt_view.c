@@ -70,13 +70,6 @@ static int64_t in_body(const hk_ckpt_view *v, const hk_body *b)
     return n;
 }
 
-#define CK_FAIL(...)                                                                                                   \
-    do {                                                                                                               \
-        int off_ = snprintf(err, errlen, "%s: ", name);                                                                \
-        if (off_ > 0 && (size_t)off_ < errlen) snprintf(err + off_, errlen - (size_t)off_, __VA_ARGS__);               \
-        return -1;                                                                                                     \
-    } while (0)
-
 /* The header and the sections' places: 0, or -1 with the message in err. */
 static int view(const hk_world *w, uint64_t digest, const unsigned char *data, size_t len, const char *name,
                 hk_ckpt_view *v, char *err, size_t errlen)
@@ -85,27 +78,29 @@ static int view(const hk_world *w, uint64_t digest, const unsigned char *data, s
     v->data = data;
     v->len = len;
     if (len < 8 || (memcmp(data, classic_magic, 8) != 0 && memcmp(data, piece_magic, 8) != 0))
-        CK_FAIL("not a hooke checkpoint");
+        HK_CKPT_FAIL("not a hooke checkpoint");
     v->classic = memcmp(data, classic_magic, 8) == 0;
     hk_ckpt_cursor c = {data, len, 8, 0};
-    if (len < HEADER_BYTES + 8) CK_FAIL("checkpoint is truncated (%zu bytes, less than its header)", len);
+    if (len < HEADER_BYTES + 8) HK_CKPT_FAIL("checkpoint is truncated (%zu bytes, less than its header)", len);
     const uint32_t version = hk_ckpt_get_u32(&c);
     const uint32_t want = v->classic ? HK_CHECKPOINT_VERSION : HK_CHECKPOINT_PIECE_VERSION;
-    if (version != want) CK_FAIL("checkpoint version %u is not supported (this hooke reads version %u)", version, want);
-    if (hk_ckpt_get_u32(&c) != 0x01020304u) CK_FAIL("checkpoint was written on a machine of the other byte order");
+    if (version != want)
+        HK_CKPT_FAIL("checkpoint version %u is not supported (this hooke reads version %u)", version, want);
+    if (hk_ckpt_get_u32(&c) != 0x01020304u) HK_CKPT_FAIL("checkpoint was written on a machine of the other byte order");
     const uint32_t real = hk_ckpt_get_u32(&c);
     if (real != sizeof(hk_real))
-        CK_FAIL("checkpoint holds %s state, this hooke is built for %s", real == 8 ? "double" : "float",
-                sizeof(hk_real) == 8 ? "double" : "float");
+        HK_CKPT_FAIL("checkpoint holds %s state, this hooke is built for %s", real == 8 ? "double" : "float",
+                     sizeof(hk_real) == 8 ? "double" : "float");
     hk_ckpt_get_u32(&c);
     const uint64_t total = hk_ckpt_get_u64(&c);
     if (total != len) {
-        if (total > len) CK_FAIL("checkpoint is truncated (%zu of %llu bytes)", len, (unsigned long long)total);
-        CK_FAIL("checkpoint is corrupted (%zu bytes, header says %llu)", len, (unsigned long long)total);
+        if (total > len) HK_CKPT_FAIL("checkpoint is truncated (%zu of %llu bytes)", len, (unsigned long long)total);
+        HK_CKPT_FAIL("checkpoint is corrupted (%zu bytes, header says %llu)", len, (unsigned long long)total);
     }
     uint64_t sum;
     memcpy(&sum, data + len - 8, sizeof sum);
-    if (hk_ckpt_fnv1a(data, len - 8, HK_CKPT_FNV_BASIS) != sum) CK_FAIL("checkpoint is corrupted (checksum mismatch)");
+    if (hk_ckpt_fnv1a(data, len - 8, HK_CKPT_FNV_BASIS) != sum)
+        HK_CKPT_FAIL("checkpoint is corrupted (checksum mismatch)");
     c.len = len - 8;
     const uint64_t written_for = hk_ckpt_get_u64(&c);
     v->np = hk_ckpt_get_u32(&c);
@@ -113,12 +108,14 @@ static int view(const hk_world *w, uint64_t digest, const unsigned char *data, s
     const uint64_t nsprings = hk_ckpt_get_u64(&c);
     if (v->np != (uint32_t)w->gcount || nb != (uint32_t)w->body_count || nf != (uint32_t)w->family_count ||
         ns != (uint32_t)w->sphere_count || nsprings != (uint64_t)hk_world_spring_count(w))
-        CK_FAIL("checkpoint does not match the scene (%u particles, %llu springs; the scene has %d particles, %lld "
-                "springs)",
-                v->np, (unsigned long long)nsprings, w->gcount, (long long)hk_world_spring_count(w));
+        HK_CKPT_FAIL(
+            "checkpoint does not match the scene (%u particles, %llu springs; the scene has %d particles, %lld "
+            "springs)",
+            v->np, (unsigned long long)nsprings, w->gcount, (long long)hk_world_spring_count(w));
     if (written_for != digest)
-        CK_FAIL("checkpoint was written for a different scene (the scene file or a file it loads has changed; scene "
-                "digest differs)");
+        HK_CKPT_FAIL(
+            "checkpoint was written for a different scene (the scene file or a file it loads has changed; scene "
+            "digest differs)");
     v->count = v->np;
     v->ranks = 1;
     if (!v->classic) { /* the rank and rank count it was written by, its particles as ascending global ranges */
@@ -126,7 +123,8 @@ static int view(const hk_world *w, uint64_t digest, const unsigned char *data, s
         v->ranks = hk_ckpt_get_u32(&c);
         v->ranges_n = hk_ckpt_get_u32(&c);
         if (!c.bad && (v->ranks < 1 || v->ranks > HK_CKPT_MAX_RANKS || v->rank >= v->ranks || v->ranges_n > v->np))
-            CK_FAIL("checkpoint is corrupted (a piece of rank %u of %u, in %u ranges)", v->rank, v->ranks, v->ranges_n);
+            HK_CKPT_FAIL("checkpoint is corrupted (a piece of rank %u of %u, in %u ranges)", v->rank, v->ranks,
+                         v->ranges_n);
         v->ranges = hk_ckpt_take(&c, 8 * (size_t)v->ranges_n);
         v->count = 0;
         int64_t end = 0;
@@ -134,9 +132,9 @@ static int view(const hk_world *w, uint64_t digest, const unsigned char *data, s
             int64_t g, n;
             hk_ckpt_view_range(v, k, &g, &n);
             if (g < end || n < 1 || g + n > v->np)
-                CK_FAIL("checkpoint is corrupted (the piece's range %u, particles %lld to %lld: not ascending "
-                        "within the scene's %u)",
-                        k, (long long)g, (long long)(g + n), v->np);
+                HK_CKPT_FAIL("checkpoint is corrupted (the piece's range %u, particles %lld to %lld: not ascending "
+                             "within the scene's %u)",
+                             k, (long long)g, (long long)(g + n), v->np);
             end = g + n;
             v->count += (uint64_t)n;
         }
@@ -174,12 +172,12 @@ static int view(const hk_world *w, uint64_t digest, const unsigned char *data, s
         const int exact = !w->part && v->classic; /* one process: this world has the masks the writer had */
         const int sound = exact ? n == (f->broken ? want_n : 0) : n == 0 || n == want_n;
         if (!sound || broken < 0 || broken > f->total)
-            CK_FAIL("checkpoint does not match the scene (breakable springs of family %s)", f->name);
+            HK_CKPT_FAIL("checkpoint does not match the scene (breakable springs of family %s)", f->name);
         hk_ckpt_take(&c, v->classic || lattice ? (size_t)n : (size_t)n * 8);
     }
     v->nsurf = hk_ckpt_get_u32(&c);
     if (!c.bad && v->nsurf != (uint32_t)w->surface_count)
-        CK_FAIL("checkpoint does not match the scene (%u surfaces, the scene has %d)", v->nsurf, w->surface_count);
+        HK_CKPT_FAIL("checkpoint does not match the scene (%u surfaces, the scene has %d)", v->nsurf, w->surface_count);
     v->surf = hk_ckpt_take(&c, (size_t)v->nsurf * (v->classic ? 24 : 28));
     hk_ckpt_get(&c, v->start, sizeof v->start);
     v->ncontact = hk_ckpt_get_u64(&c);
@@ -187,26 +185,28 @@ static int view(const hk_world *w, uint64_t digest, const unsigned char *data, s
     const int pairs_on = hk_world_contact(w).bodies || hk_world_contact(w).self;
     const uint64_t pair_bound = (uint64_t)v->np * HK_CKPT_PAIRS_PER_PARTICLE;
     if (!c.bad && (v->ncontact != 0 || v->crossings != 0) && !pairs_on)
-        CK_FAIL("checkpoint does not match the scene (%llu contact pairs in contact; the scene has no contact "
-                "section)",
-                (unsigned long long)v->ncontact);
+        HK_CKPT_FAIL("checkpoint does not match the scene (%llu contact pairs in contact; the scene has no contact "
+                     "section)",
+                     (unsigned long long)v->ncontact);
     if (!c.bad && (v->ncontact > pair_bound || v->crossings < 0 || (uint64_t)v->crossings > pair_bound))
-        CK_FAIL("checkpoint holds an impossible count of contact pairs (%llu in contact, %lld crossing; at most %llu)",
-                (unsigned long long)v->ncontact, (long long)v->crossings, (unsigned long long)pair_bound);
+        HK_CKPT_FAIL(
+            "checkpoint holds an impossible count of contact pairs (%llu in contact, %lld crossing; at most %llu)",
+            (unsigned long long)v->ncontact, (long long)v->crossings, (unsigned long long)pair_bound);
     v->contacts = v->ncontact ? hk_ckpt_take(&c, (size_t)v->ncontact * HK_CKPT_PAIR_KEY) : NULL;
     v->nanchor = hk_ckpt_get_u32(&c);
     const int ncol = hk_world_collider_count(w);
     if (!c.bad && v->nanchor != 0 && (v->nanchor != v->count || ncol == 0))
-        CK_FAIL("checkpoint does not match the scene (friction anchors of %u particles; the scene has %d particles and "
-                "%d colliders)",
-                v->nanchor, w->gcount, ncol);
+        HK_CKPT_FAIL(
+            "checkpoint does not match the scene (friction anchors of %u particles; the scene has %d particles and "
+            "%d colliders)",
+            v->nanchor, w->gcount, ncol);
     v->anchors = v->nanchor ? hk_ckpt_take(&c, 4 * bytes) : NULL;
     v->npa = hk_ckpt_get_u64(&c);
     if (!c.bad && v->npa != 0 && (!pairs_on || v->npa > pair_bound))
-        CK_FAIL("checkpoint does not match the scene (%llu anchored contact pairs; the scene has %s)",
-                (unsigned long long)v->npa, pairs_on ? "fewer particles" : "no contact section");
+        HK_CKPT_FAIL("checkpoint does not match the scene (%llu anchored contact pairs; the scene has %s)",
+                     (unsigned long long)v->npa, pairs_on ? "fewer particles" : "no contact section");
     v->pair_anchors = v->npa ? hk_ckpt_take(&c, (size_t)v->npa * HK_CKPT_PAIR_ANCHOR) : NULL;
-    if (c.bad || c.at != c.len) CK_FAIL("checkpoint is corrupted (sections do not add up)");
+    if (c.bad || c.at != c.len) HK_CKPT_FAIL("checkpoint is corrupted (sections do not add up)");
     return 0;
 }
 
@@ -217,48 +217,50 @@ int hk_ckpt_view_check(const hk_world *w, uint64_t digest, const unsigned char *
     const hk_integrator_def def = v->def;
     const hk_integrator_info *info = hk_integrator_info_of(def.kind);
     if (!info)
-        CK_FAIL("checkpoint is corrupted (integrator %d is not one of %s)", (int)def.kind, hk_integrator_names());
+        HK_CKPT_FAIL("checkpoint is corrupted (integrator %d is not one of %s)", (int)def.kind, hk_integrator_names());
     if (v->has_prev && !info->keeps_history)
-        CK_FAIL("checkpoint is corrupted (a history, but %s keeps none)", info->name);
+        HK_CKPT_FAIL("checkpoint is corrupted (a history, but %s keeps none)", info->name);
 
     /* every value, even under a good checksum: a state no run can have is refused, not continued */
     const double fields[] = {def.dt, def.dt_max, def.jelly_dt_a, def.jelly_dt_v, def.jelly_alpha, def.cg_tolerance};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!isfinite(fields[i]) || fields[i] < 0)
-            CK_FAIL("checkpoint holds an impossible integrator setting (%g)", fields[i]);
+            HK_CKPT_FAIL("checkpoint holds an impossible integrator setting (%g)", fields[i]);
     if (!(def.dt > 0) || def.cg_max_iterations < 0 || def.newton_iterations < 0 || (int)def.preconditioner < 0 ||
         def.preconditioner >= HK_PRECONDITIONER_COUNT || (unsigned)def.cg_stop >= HK_CG_STOP_COUNT)
-        CK_FAIL("checkpoint holds an impossible integrator setting");
-    if (v->steps < 0) CK_FAIL("checkpoint holds an impossible step count (%lld)", (long long)v->steps);
-    if (v->updates < 0) CK_FAIL("checkpoint holds an impossible spring update count (%lld)", (long long)v->updates);
-    if (!isfinite(v->time) || v->time < 0) CK_FAIL("checkpoint holds an impossible time (%g s)", v->time);
+        HK_CKPT_FAIL("checkpoint holds an impossible integrator setting");
+    if (v->steps < 0) HK_CKPT_FAIL("checkpoint holds an impossible step count (%lld)", (long long)v->steps);
+    if (v->updates < 0)
+        HK_CKPT_FAIL("checkpoint holds an impossible spring update count (%lld)", (long long)v->updates);
+    if (!isfinite(v->time) || v->time < 0) HK_CKPT_FAIL("checkpoint holds an impossible time (%g s)", v->time);
     if (!isfinite(v->h) || !(v->h > 0) || v->substeps < 1)
-        CK_FAIL("checkpoint holds an impossible substep (%d substeps of %g s)", (int)v->substeps, v->h);
-    if (v->has_prev != 0 && v->has_prev != 1) CK_FAIL("checkpoint is corrupted (history flag %d)", (int)v->has_prev);
+        HK_CKPT_FAIL("checkpoint holds an impossible substep (%d substeps of %g s)", (int)v->substeps, v->h);
+    if (v->has_prev != 0 && v->has_prev != 1)
+        HK_CKPT_FAIL("checkpoint is corrupted (history flag %d)", (int)v->has_prev);
     static const char *const array_name[HK_CKPT_ARRAYS] = {"position x", "position y",   "position z", "velocity x",
                                                            "velocity y", "velocity z",   "force x",    "force y",
                                                            "force z",    "inverse mass", "mass"};
     const int64_t count = (int64_t)v->count;
     for (int a = 0; a < HK_CKPT_ARRAYS; a++) {
         const int64_t i = bad_real(v->arrays[a], count, a >= 9);
-        if (i >= 0) CK_FAIL("checkpoint holds an impossible %s of particle %lld", array_name[a], (long long)i);
+        if (i >= 0) HK_CKPT_FAIL("checkpoint holds an impossible %s of particle %lld", array_name[a], (long long)i);
     }
     for (int a = HK_CKPT_ARRAYS; a < HK_CKPT_ARRAYS + 3 && v->has_prev; a++) {
         const int64_t i = bad_real(v->arrays[a], count, 0);
-        if (i >= 0) CK_FAIL("checkpoint holds an impossible previous position of particle %lld", (long long)i);
+        if (i >= 0) HK_CKPT_FAIL("checkpoint holds an impossible previous position of particle %lld", (long long)i);
     }
     for (int i = 0; i < w->body_count; i++) {
         const unsigned char *r = v->bodies + (size_t)i * HK_CKPT_BODY_BYTES;
         int32_t anchor;
         memcpy(&anchor, r, sizeof anchor);
         if (anchor != w->bodies[i].anchor || bad_f64(r + 4, 9) >= 0)
-            CK_FAIL("checkpoint does not match the scene (the anchor or origin of body %d)", i);
+            HK_CKPT_FAIL("checkpoint does not match the scene (the anchor or origin of body %d)", i);
     }
     for (int i = 0; i < w->sphere_count; i++) {
         double s[8];
         memcpy(s, v->spheres + (size_t)i * sizeof s, sizeof s);
         if (bad_f64(v->spheres + (size_t)i * sizeof s, 8) >= 0 || !(s[3] > 0))
-            CK_FAIL("checkpoint holds an impossible sphere %d", i);
+            HK_CKPT_FAIL("checkpoint holds an impossible sphere %d", i);
     }
     /* a surface: its own flag (a piece: whether its rank computed it) 0 or 1, its pump fraction in [0, 1], its volume
      * finite (an inverted body's is not positive), its pressure finite, not negative, and 0 where the volume is not
@@ -271,32 +273,33 @@ int hk_ckpt_view_check(const hk_world *w, uint64_t digest, const unsigned char *
         memcpy(s, r, sizeof s);
         if ((own != 0 && own != 1) || bad_f64(r, 3) >= 0 || s[0] < 0 || s[0] > 1 || s[2] < 0 ||
             (!(s[1] > 0) && s[2] != 0))
-            CK_FAIL("checkpoint holds an impossible pressure state of surface %u (pump %g, volume %g, pressure %g)", i,
-                    s[0], s[1], s[2]);
+            HK_CKPT_FAIL(
+                "checkpoint holds an impossible pressure state of surface %u (pump %g, volume %g, pressure %g)", i,
+                s[0], s[1], s[2]);
     }
     const double *start = v->start;
     if (bad_f64((const unsigned char *)start, HK_CKPT_GUARD_VALUES) >= 0 || start[1] < 0 || start[3] < 0)
-        CK_FAIL("checkpoint holds an impossible energy guard (start %g J, scale %g J, gravity %g J, work %g J)",
-                start[0], start[1], start[2], start[3]);
+        HK_CKPT_FAIL("checkpoint holds an impossible energy guard (start %g J, scale %g J, gravity %g J, work %g J)",
+                     start[0], start[1], start[2], start[3]);
     for (uint64_t i = 0; i < v->ncontact; i++) {
         int32_t key[5];
         memcpy(key, v->contacts + (size_t)i * HK_CKPT_PAIR_KEY, sizeof key);
         if (!pair_sound(key, v->np))
-            CK_FAIL("checkpoint holds an impossible contact pair in contact (%llu of %llu)", (unsigned long long)i,
-                    (unsigned long long)v->ncontact);
+            HK_CKPT_FAIL("checkpoint holds an impossible contact pair in contact (%llu of %llu)", (unsigned long long)i,
+                         (unsigned long long)v->ncontact);
     }
     const size_t bytes = (size_t)v->count * sizeof(hk_real);
     for (int a = 0; a < 3 && v->anchors; a++) {
         const int64_t i = bad_real(v->anchors + (size_t)a * bytes, count, 0);
-        if (i >= 0) CK_FAIL("checkpoint holds an impossible friction anchor of particle %lld", (long long)i);
+        if (i >= 0) HK_CKPT_FAIL("checkpoint holds an impossible friction anchor of particle %lld", (long long)i);
     }
     const int ncol = hk_world_collider_count(w);
     for (uint32_t i = 0; i < v->nanchor; i++) {
         hk_real k;
         memcpy(&k, v->anchors + 3 * bytes + (size_t)i * sizeof k, sizeof k);
         if (!(k >= -1 && k < ncol && k == (hk_real)(int)k))
-            CK_FAIL("checkpoint holds an impossible friction anchor of particle %u (collider %g of %d)", i, (double)k,
-                    ncol);
+            HK_CKPT_FAIL("checkpoint holds an impossible friction anchor of particle %u (collider %g of %d)", i,
+                         (double)k, ncol);
     }
     for (uint64_t i = 0; i < v->npa; i++) { /* a pair of particles of the scene, its weights in [0, 1] */
         const unsigned char *r = v->pair_anchors + (size_t)i * HK_CKPT_PAIR_ANCHOR;
@@ -307,8 +310,8 @@ int hk_ckpt_view_check(const hk_world *w, uint64_t digest, const unsigned char *
         int ok = pair_sound(key, v->np);
         for (int k = 0; k < 2; k++) ok &= wt[k] >= 0 && wt[k] <= 1;
         if (!ok)
-            CK_FAIL("checkpoint holds an impossible anchored contact pair (%llu of %llu)", (unsigned long long)i,
-                    (unsigned long long)v->npa);
+            HK_CKPT_FAIL("checkpoint holds an impossible anchored contact pair (%llu of %llu)", (unsigned long long)i,
+                         (unsigned long long)v->npa);
     }
     /* each family: its coloured flag 0 or 1; a mask's marks as many as its broken count; a piece's list: each broken
      * spring's ends particles of the scene, as many as its broken count */
@@ -326,12 +329,13 @@ int hk_ckpt_view_check(const hk_world *w, uint64_t digest, const unsigned char *
             memcpy(&g, mask + (size_t)k * 4, 4);
             set += k % 2 == 0;
             if (g < 0 || (uint32_t)g >= v->np)
-                CK_FAIL("checkpoint is corrupted (family %s: a broken spring's end %d is no particle of the scene)",
-                        f->name, (int)g);
+                HK_CKPT_FAIL(
+                    "checkpoint is corrupted (family %s: a broken spring's end %d is no particle of the scene)",
+                    f->name, (int)g);
         }
         if ((coloured != 0 && coloured != 1) || (n && set != broken))
-            CK_FAIL("checkpoint is corrupted (family %s: %lld springs marked broken, %lld counted)", f->name,
-                    (long long)set, (long long)broken);
+            HK_CKPT_FAIL("checkpoint is corrupted (family %s: %lld springs marked broken, %lld counted)", f->name,
+                         (long long)set, (long long)broken);
     }
     return 0;
 }
