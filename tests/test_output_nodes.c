@@ -252,12 +252,9 @@ static void test_tools_to_device(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_run_outputs_to_device),
-        cmocka_unit_test(test_frames_to_devices),
-        cmocka_unit_test(test_state_out_to_fifo),
-        cmocka_unit_test(test_tmp_link_not_followed),
-        cmocka_unit_test(test_output_link_kept),
-        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_run_outputs_to_device), cmocka_unit_test(test_frames_to_devices),
+        cmocka_unit_test(test_state_out_to_fifo),     cmocka_unit_test(test_tmp_link_not_followed),
+        cmocka_unit_test(test_output_link_kept),      cmocka_unit_test(test_refused),
         cmocka_unit_test(test_tools_to_device),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

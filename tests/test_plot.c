@@ -754,13 +754,12 @@ static void test_plot_vector(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plot_run_stats),       cmocka_unit_test(test_plot_extra_columns),
-        cmocka_unit_test(test_plot_bad_input),       cmocka_unit_test(test_stats_reader),
-        cmocka_unit_test(test_plot_extreme_csv),
-        cmocka_unit_test(test_plot_text),
-        cmocka_unit_test(test_plot_legend_place),    cmocka_unit_test(test_plot_vector),
-        cmocka_unit_test(test_plot_legend_between),  cmocka_unit_test(test_plot_contact_columns),
-        cmocka_unit_test(test_plot_columns),         cmocka_unit_test(test_plot_cut_row),
+        cmocka_unit_test(test_plot_run_stats),      cmocka_unit_test(test_plot_extra_columns),
+        cmocka_unit_test(test_plot_bad_input),      cmocka_unit_test(test_stats_reader),
+        cmocka_unit_test(test_plot_extreme_csv),    cmocka_unit_test(test_plot_text),
+        cmocka_unit_test(test_plot_legend_place),   cmocka_unit_test(test_plot_vector),
+        cmocka_unit_test(test_plot_legend_between), cmocka_unit_test(test_plot_contact_columns),
+        cmocka_unit_test(test_plot_columns),        cmocka_unit_test(test_plot_cut_row),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */

@@ -27,8 +27,9 @@ int hk_out_kind(const char *path)
 const char *hk_out_strerror(int e)
 {
     switch (e) {
-    case HK_OUT_ELINK: return "it is a symbolic link to nothing (outputs go to regular files, new paths, character "
-                              "devices and FIFOs)";
+    case HK_OUT_ELINK:
+        return "it is a symbolic link to nothing (outputs go to regular files, new paths, character "
+               "devices and FIFOs)";
     case HK_OUT_EBLOCK:
         return "it is a block device (outputs go to regular files, new paths, character devices and FIFOs)";
     case HK_OUT_ESOCKET: return "it is a socket (outputs go to regular files, new paths, character devices and FIFOs)";
@@ -228,7 +229,7 @@ int hk_out_probe(const char *path)
         errno = EISDIR;
         return -1;
     }
-    if (lstat(o.tmp, &st) == 0) { /* a leftover: the write removes it and makes its own, in this folder */
+    if (lstat(o.tmp, &st) == 0) {           /* a leftover: the write removes it and makes its own, in this folder */
         char *slash = strrchr(o.path, '/'); /* o.path is NAME: its folder */
         if (!slash)
             snprintf(o.path, sizeof o.path, ".");

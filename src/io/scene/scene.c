@@ -650,7 +650,9 @@ static int parse_text(const char *text, size_t len, const char *filename, const 
     lx->len = len;
     const char *mark;
     const int bom = hk_text_bom(text, len, &mark);
-    if (bom < 0) return sc_fail(lx, 1, 1, "expected UTF-8 or ASCII text, got a %s byte-order mark: save the file as UTF-8", mark);
+    if (bom < 0)
+        return sc_fail(lx, 1, 1, "expected UTF-8 or ASCII text, got a %s byte-order mark: save the file as UTF-8",
+                       mark);
     lx->pos = (size_t)bom; /* UTF-8's mark skipped: columns count from after it */
 
     int rc = 0, more = 0;
