@@ -643,16 +643,16 @@ static int parse_text(const char *text, size_t len, const char *filename, const 
     p.set = sc_default_settings();
     if (base) p.set.world = *base; /* the world section starts from it */
 
+    const char *mark;
+    const int bom = hk_text_bom(text, len, &mark);
+    if (bom < 0) /* before anything is allocated */
+        return sc_fail(lx, 1, 1, "expected UTF-8 or ASCII text, got a %s byte-order mark: save the file as UTF-8",
+                       mark);
     lx->buf = malloc(len + 1);
     if (!lx->buf) return sc_oom(lx);
     memcpy(lx->buf, text, len);
     lx->buf[len] = '\0';
     lx->len = len;
-    const char *mark;
-    const int bom = hk_text_bom(text, len, &mark);
-    if (bom < 0)
-        return sc_fail(lx, 1, 1, "expected UTF-8 or ASCII text, got a %s byte-order mark: save the file as UTF-8",
-                       mark);
     lx->pos = (size_t)bom; /* UTF-8's mark skipped: columns count from after it */
 
     int rc = 0, more = 0;
