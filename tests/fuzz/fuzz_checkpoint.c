@@ -2,62 +2,22 @@
  * checkpoint.scene or checkpoint_pairs.scene; built as fuzz_checkpoint_step (FUZZ_CHECKPOINT_STEPS 8), an accepted
  * state is then stepped 8 times. */
 /* SPDX-License-Identifier: MIT */
-#include "checkpoint.h"
-#include "fuzz.h"
-#include "scene.h"
+#include "ckpt_bytes.h"
+#include "fuzz_worlds.h"
 
 /* The steps an accepted checkpoint's world takes: a state the reader accepts must step without a crash. */
 #ifndef FUZZ_CHECKPOINT_STEPS
 #define FUZZ_CHECKPOINT_STEPS 1
 #endif
 
-/* HOOKE_FUZZ_SCENE and HOOKE_FUZZ_PAIRS_SCENE: the absolute paths of tests/fuzz/checkpoint.scene and
- * checkpoint_pairs.scene (CMake). An input restores into the world whose scene digest it carries, the first
- * where it carries neither. */
-typedef struct fuzz_world {
-    const char *path;
-    char text[1 << 16]; /* the scene's text, kept to rebuild its world */
-    uint64_t digest;
-    hk_scene sc; /* the world inputs restore into, rebuilt after each that was restored */
-} fuzz_world;
-
 static fuzz_world worlds[2] = {{.path = HOOKE_FUZZ_SCENE}, {.path = HOOKE_FUZZ_PAIRS_SCENE}};
-
-static void build(fuzz_world *fw)
-{
-    char err[2048];
-    FUZZ_REQUIRE(hk_scene_parse(fw->text, fw->path, &fw->sc, err, sizeof err) == 0, "%s", err);
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    for (int i = 0; i < 2; i++) {
-        fuzz_world *fw = &worlds[i];
-        char err[2048];
-        FILE *f = fopen(fw->path, "rb");
-        FUZZ_REQUIRE(f != NULL, "cannot open %s", fw->path);
-        const size_t n = fread(fw->text, 1, sizeof fw->text - 1, f);
-        fclose(f);
-        fw->text[n] = '\0';
-        build(fw);
-        FUZZ_REQUIRE(hk_checkpoint_digest(fw->path, (const char *const *)fw->sc.files, fw->sc.file_count, &fw->digest,
-                                          err, sizeof err) == 0,
-                     "%s", err);
-    }
+    fuzz_worlds_load(worlds, 2);
     return 0;
-}
-
-/* FNV-1a as docs/checkpoint-format.md defines the checksum */
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
 }
 
 /* Restores the input into fw's world: a refused one must leave the world as it was, an accepted one must step. */
@@ -75,7 +35,7 @@ static void restore(fuzz_world *fw, const uint8_t *data, size_t size)
         FUZZ_REQUIRE(hk_world_step_count(w) >= 0, "a negative step count restored");
         fuzz_steps(w, fw->sc.stretch_limit, FUZZ_CHECKPOINT_STEPS);
         hk_scene_free(&fw->sc);
-        build(fw);
+        fuzz_world_build(fw);
     } else {
         FUZZ_REQUIRE(fuzz_names(err, "fuzz.ck"), "the message does not name the file: '%s'", err);
         FUZZ_REQUIRE(hk_world_state_hash(w) == hash && hk_world_step_count(w) == steps && hk_world_time(w) == time &&
@@ -101,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint64_t len = size;
     memcpy(copy + LENGTH_AT, &len, sizeof len);
     memcpy(copy + DIGEST_AT, &fw->digest, sizeof fw->digest);
-    const uint64_t sum = fnv1a(copy, size - 8);
+    const uint64_t sum = hk_ckpt_fnv1a(copy, size - 8, HK_CKPT_FNV_BASIS);
     memcpy(copy + size - 8, &sum, sizeof sum);
     restore(fw, copy, size);
     free(copy);

@@ -5,11 +5,10 @@
 #include <unistd.h>
 
 #include "../hk_own_ops.h"
-#include "checkpoint.h"
 #include "checkpoint_pieces.h"
+#include "ckpt_bytes.h"
 #include "distribute.h"
-#include "fuzz.h"
-#include "scene.h"
+#include "fuzz_worlds.h"
 #include "world.h"
 
 /*
@@ -30,28 +29,8 @@ enum {
     PIECE_DIGEST_AT = 32
 };
 
-typedef struct fuzz_world {
-    const char *path;
-    char text[1 << 16];
-    uint64_t digest;
-    hk_scene sc;
-} fuzz_world;
-
 static fuzz_world worlds[2] = {{.path = HOOKE_FUZZ_SCENE}, {.path = HOOKE_FUZZ_PAIRS_SCENE}};
 static char dir[64];
-
-static void build(fuzz_world *fw)
-{
-    char err[2048];
-    FUZZ_REQUIRE(hk_scene_parse(fw->text, fw->path, &fw->sc, err, sizeof err) == 0, "%s", err);
-}
-
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
-    return h;
-}
 
 static void spill(const char *path, const void *p, size_t n)
 {
@@ -115,19 +94,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc, (void)argv;
     snprintf(dir, sizeof dir, "/tmp/fuzz_pieces_XXXXXX");
     FUZZ_REQUIRE(mkdtemp(dir) != NULL, "no temporary folder");
-    for (int i = 0; i < 2; i++) {
-        fuzz_world *fw = &worlds[i];
-        char err[2048];
-        FILE *f = fopen(fw->path, "rb");
-        FUZZ_REQUIRE(f != NULL, "cannot open %s", fw->path);
-        const size_t n = fread(fw->text, 1, sizeof fw->text - 1, f);
-        fclose(f);
-        fw->text[n] = '\0';
-        build(fw);
-        FUZZ_REQUIRE(hk_checkpoint_digest(fw->path, (const char *const *)fw->sc.files, fw->sc.file_count, &fw->digest,
-                                          err, sizeof err) == 0,
-                     "%s", err);
-    }
+    fuzz_worlds_load(worlds, 2);
     const char *seeds = getenv("HOOKE_FUZZ_PIECES_SEEDS");
     if (seeds) {
         for (int i = 0; i < 2; i++)
@@ -184,7 +151,7 @@ static void restore(fuzz_world *fw, uint8_t **file, const size_t *len, int n)
         FUZZ_REQUIRE(hk_world_step_count(w) >= 0, "a negative step count restored");
         fuzz_step(w, fw->sc.stretch_limit);
         hk_scene_free(&fw->sc);
-        build(fw);
+        fuzz_world_build(fw);
     } else {
         FUZZ_REQUIRE(strncmp(err, dir, strlen(dir)) == 0 && strchr(err, ':'), "the message names no file: '%s'", err);
         FUZZ_REQUIRE(hk_world_state_hash(w) == hash && hk_world_step_count(w) == steps && hk_world_time(w) == time &&
@@ -232,7 +199,7 @@ static uint8_t *mend(const fuzz_world *fw, const uint8_t *p, size_t len, int k, 
     } else {
         return b;
     }
-    const uint64_t sum = fnv1a(b, len - 8);
+    const uint64_t sum = hk_ckpt_fnv1a(b, len - 8, HK_CKPT_FNV_BASIS);
     memcpy(b + len - 8, &sum, 8);
     return b;
 }
