@@ -251,8 +251,8 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
     const uint64_t ncontact = v.ncontact, npa = v.npa;
     const size_t bytes = (size_t)np * sizeof(hk_real), fam_at = v.fam_at;
     const unsigned char *const *arrays = v.arrays, *const *prev = v.arrays + HK_CKPT_ARRAYS;
-    const unsigned char *bodies = v.bodies, *spheres = v.spheres, *surf = v.surf, *contacts = v.contacts,
-                        *anchors = v.anchors, *pair_anchors = v.pair_anchors;
+    const unsigned char *bodies = v.bodies, *spheres = v.spheres, *contacts = v.contacts, *anchors = v.anchors,
+                        *pair_anchors = v.pair_anchors;
     const hk_ckpt_cursor c = {data, len - 8, 0, 0};
 
     /* everything checked: restore (only allocation failures remain, before any state is copied) */
@@ -341,11 +341,12 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
         if (n) memcpy(f->broken, mask, (size_t)n);
     }
     for (uint32_t i = 0; i < nsurf; i++) {
-        double v[3];
-        memcpy(v, surf + (size_t)i * sizeof v, sizeof v);
-        w->surfaces[i].pump = v[0];
-        w->surfaces[i].volume = v[1];
-        w->surfaces[i].pressure = v[2];
+        int32_t own;
+        double s[3];
+        hk_ckpt_view_surface(&v, i, &own, s);
+        w->surfaces[i].pump = s[0];
+        w->surfaces[i].volume = s[1];
+        w->surfaces[i].pressure = s[2];
     }
     hk_real *anchor[4];
     if (hk_contact_anchors(w, anchor)) { /* the run's anchors, or none held (a world that had not stepped) */

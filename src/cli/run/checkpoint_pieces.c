@@ -388,11 +388,9 @@ static void apply_piece(hk_world *w, const hk_ckpt_view *v)
         }
     }
     for (uint32_t i = 0; i < v->nsurf; i++) {
-        const unsigned char *r = v->surf + (size_t)i * (v->classic ? 24 : 28);
-        int32_t own = 1;
-        if (!v->classic) memcpy(&own, r, 4), r += 4;
+        int32_t own;
         double s[3];
-        memcpy(s, r, sizeof s);
+        hk_ckpt_view_surface(v, i, &own, s);
         w->surfaces[i].pump = s[0];
         if (!own) continue;
         w->surfaces[i].volume = s[1];

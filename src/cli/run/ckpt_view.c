@@ -25,6 +25,14 @@ void hk_ckpt_view_range(const hk_ckpt_view *v, uint32_t k, int64_t *g, int64_t *
     *g = r[0], *n = r[1];
 }
 
+void hk_ckpt_view_surface(const hk_ckpt_view *v, uint32_t i, int32_t *own, double s[3])
+{
+    const unsigned char *r = v->surf + (size_t)i * (v->classic ? 24 : 28);
+    *own = 1;
+    if (!v->classic) memcpy(own, r, 4), r += 4;
+    memcpy(s, r, 3 * sizeof *s);
+}
+
 /* The first element of n reals at p (unaligned bytes) that is not finite,
  * or is negative where nonneg is set; -1 when all are sound. */
 static int64_t bad_real(const unsigned char *p, int64_t n, int nonneg)
@@ -266,12 +274,10 @@ int hk_ckpt_view_check(const hk_world *w, uint64_t digest, const unsigned char *
      * finite (an inverted body's is not positive), its pressure finite, not negative, and 0 where the volume is not
      * positive (P = pump nRT / V, none in an inverted body: surface.c) */
     for (uint32_t i = 0; i < v->nsurf; i++) {
-        const unsigned char *r = v->surf + (size_t)i * (v->classic ? 24 : 28);
-        int32_t own = 1;
-        if (!v->classic) memcpy(&own, r, 4), r += 4;
+        int32_t own;
         double s[3];
-        memcpy(s, r, sizeof s);
-        if ((own != 0 && own != 1) || bad_f64(r, 3) >= 0 || s[0] < 0 || s[0] > 1 || s[2] < 0 ||
+        hk_ckpt_view_surface(v, i, &own, s);
+        if ((own != 0 && own != 1) || bad_f64((const unsigned char *)s, 3) >= 0 || s[0] < 0 || s[0] > 1 || s[2] < 0 ||
             (!(s[1] > 0) && s[2] != 0))
             HK_CKPT_FAIL(
                 "checkpoint holds an impossible pressure state of surface %u (pump %g, volume %g, pressure %g)", i,

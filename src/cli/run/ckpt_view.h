@@ -52,5 +52,8 @@ int hk_ckpt_view_check(const hk_world *w, uint64_t digest, const unsigned char *
 
 /* Range k of v: global particles [*g, *g + *n). */
 void hk_ckpt_view_range(const hk_ckpt_view *v, uint32_t k, int64_t *g, int64_t *n);
+/* Surface i of v: *own (a piece: whether its rank computed it; 1 in a one-process checkpoint) and s = pump fraction,
+ * volume [m^3], pressure [Pa]. */
+void hk_ckpt_view_surface(const hk_ckpt_view *v, uint32_t i, int32_t *own, double s[3]);
 
 #endif
