@@ -40,7 +40,20 @@ static inline const char *hk_test_path(const char *name)
     static char buf[8][256];
     static int slot;
     char *p = buf[slot++ % 8];
-    snprintf(p, 256, "%s/%s", hk_test_tmpdir(), name);
+    if (snprintf(p, 256, "%s/%s", hk_test_tmpdir(), name) >= 256) { /* never a cut path */
+        print_error("test path too long: %s/%s\n", hk_test_tmpdir(), name);
+        fail();
+    }
+    return p;
+}
+
+/* The same path in buffers of its own that stay valid over 32 calls (hk_test_path's are reused by every run). */
+static inline const char *hk_test_own_path(const char *name)
+{
+    static char buf[32][256];
+    static int slot;
+    char *p = buf[slot++ % 32];
+    snprintf(p, sizeof buf[0], "%s", hk_test_path(name));
     return p;
 }
 

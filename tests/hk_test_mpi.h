@@ -48,19 +48,9 @@ static const char tearing_scene[] = "world\n  gravity 0 -9.81 0\nend\n"
     "run\n  integrator implicit_euler\n  dt 0.00416666666666667\n  steps 6\n"
 static const char implicit_scene[] = IMPLICIT_CLOTH "end\n";
 
-/* A path in the test's folder that stays valid (hk_test_path reuses its buffers). */
-static const char *own_path(const char *name)
-{
-    static char buf[32][256];
-    static int slot;
-    char *p = buf[slot++ % 32];
-    snprintf(p, 256, "%s", hk_test_path(name));
-    return p;
-}
-
 static const char *scene_file(const char *name, const char *text)
 {
-    const char *path = own_path(name);
+    const char *path = hk_test_own_path(name);
     hk_test_write(path, text);
     return path;
 }

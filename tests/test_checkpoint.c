@@ -7,16 +7,6 @@
 
 #define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
 
-/* hk_test_path's buffers are reused by every run: keep our own copies. */
-static const char *own_path(const char *name)
-{
-    static char buf[16][256];
-    static int slot;
-    char *p = buf[slot++ % 16];
-    snprintf(p, sizeof buf[0], "%s", hk_test_path(name));
-    return p;
-}
-
 /* state_hash=0x... of a successful run's summary line (static buffer). */
 static const char *hash_of(const char *env, const char *args)
 {
@@ -38,7 +28,7 @@ static const char *hash_of(const char *env, const char *args)
 static void check_restart(const char *scene, const char *integrator, int steps, int every)
 {
     char args[1024], straight[32];
-    const char *ck = own_path("restart.ck");
+    const char *ck = hk_test_own_path("restart.ck");
     remove(ck);
     snprintf(args, sizeof args, "run %s %s%s --steps %d --quiet", scene, integrator ? "--integrator " : "",
              integrator ? integrator : "", steps);
@@ -135,7 +125,7 @@ static char *read_bytes(const char *path, size_t *n)
 static void test_refuses_bad_checkpoints(void **state)
 {
     (void)state;
-    const char *ck = own_path("good.ck"), *bad = own_path("bad.ck");
+    const char *ck = hk_test_own_path("good.ck"), *bad = hk_test_own_path("bad.ck");
     char args[1024];
     snprintf(args, sizeof args,
              "run " SCENE("oscillator.scene") " --steps 100 --checkpoint '%s' --checkpoint-every 50 --quiet", ck);
@@ -171,7 +161,7 @@ static void test_refuses_bad_checkpoints(void **state)
     snprintf(args, sizeof args, "run " SCENE("bungee.scene") " --restart '%s'", ck);
     expect_refused(args, ": checkpoint does not match the scene (");
     /* the same layout, another file: the digest */
-    const char *copy = own_path("osc_copy.scene");
+    const char *copy = hk_test_own_path("osc_copy.scene");
     char *text = hk_test_slurp(HOOKE_SCENES_DIR "/oscillator.scene");
     assert_non_null(text);
     size_t tl = strlen(text);
@@ -200,7 +190,7 @@ static void test_refuses_bad_checkpoints(void **state)
 static void test_atomic_write(void **state)
 {
     (void)state;
-    const char *ck = own_path("atomic.ck");
+    const char *ck = hk_test_own_path("atomic.ck");
     char tmp[300], args[1024], straight[32];
     snprintf(tmp, sizeof tmp, "%s.tmp", ck);
     snprintf(straight, sizeof straight, "%s", hash_of("", "run " SCENE("oscillator.scene") " --steps 90 --quiet"));

@@ -11,15 +11,6 @@
 #define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
 #define REAL_TYPE (sizeof(hk_real) == 8 ? "Float64" : "Float32")
 
-static const char *own_path(const char *name)
-{
-    static char buf[16][256];
-    static int slot;
-    char *p = buf[slot++ % 16];
-    snprintf(p, sizeof buf[0], "%s", hk_test_path(name));
-    return p;
-}
-
 static void run_ok(const char *args)
 {
     hk_run r = hk_test_hooke("", args);
@@ -81,7 +72,7 @@ static int same_pos(const hk_vtk_arr *a, int64_t i, double x)
 static void test_frame_matches_state_out(void **state_)
 {
     (void)state_;
-    const char *dir = own_path("frames"), *stf = own_path("cloth.state");
+    const char *dir = hk_test_own_path("frames"), *stf = hk_test_own_path("cloth.state");
     char args[1024], path[512];
     snprintf(args, sizeof args,
              "run " SCENE("cloth_corners.scene") " --steps 40 --every 20 --out '%s' --state-out '%s' --quiet", dir,
@@ -185,7 +176,7 @@ static const int first_of[5] = {0, 12, 17, 44, 46};
 
 static const char *four_bodies(void)
 {
-    const char *sc = own_path("four.scene");
+    const char *sc = hk_test_own_path("four.scene");
     hk_test_write(sc,
                   "world\n gravity 0 -9.81 0\nend\n"
                   "body cloth\n nx 4\n ny 3\n spacing 0.1\n mass 0.01\n pins two_corners\n"
@@ -216,7 +207,7 @@ static void run_four(const char *dir, const char *stf)
 static void test_body_ids(void **state_)
 {
     (void)state_;
-    const char *dir = own_path("four"), *stf = own_path("four.state");
+    const char *dir = hk_test_own_path("four"), *stf = hk_test_own_path("four.state");
     run_four(dir, stf);
     char path[512];
     snprintf(path, sizeof path, "%s/frame_000010.vtp", dir);
@@ -285,7 +276,7 @@ static float *read_pc2(const char *path, int points, int *samples)
 static void test_pc2_point_cache(void **state_)
 {
     (void)state_;
-    const char *dir = own_path("four_pc2"), *stf = own_path("four_pc2.state");
+    const char *dir = hk_test_own_path("four_pc2"), *stf = hk_test_own_path("four_pc2.state");
     run_four(dir, stf);
     char path[512];
     snprintf(path, sizeof path, "%s/frames.pc2", dir);
@@ -336,7 +327,7 @@ static int count_lines(const char *text, const char *word)
 static void test_blender_obj(void **state_)
 {
     (void)state_;
-    const char *dir = own_path("four_obj"), *stf = own_path("four_obj.state");
+    const char *dir = hk_test_own_path("four_obj"), *stf = hk_test_own_path("four_obj.state");
     run_four(dir, stf);
     char path[512];
     snprintf(path, sizeof path, "%s/frames.obj", dir);
@@ -424,7 +415,8 @@ static char *slurp_in(const char *dir, const char *name, size_t *n)
 static void test_frames_after_restart(void **state)
 {
     (void)state;
-    const char *whole = own_path("pvd_whole"), *split = own_path("pvd_split"), *ck = own_path("pvd.ck");
+    const char *whole = hk_test_own_path("pvd_whole"), *split = hk_test_own_path("pvd_split"),
+               *ck = hk_test_own_path("pvd.ck");
     char args[1024];
     snprintf(args, sizeof args,
              "run " SCENE("rope.scene") " --steps 50 --every 10 --out '%s' --format vtk,blender --quiet", whole);
@@ -479,7 +471,7 @@ static void test_frames_after_restart(void **state)
 static void test_frame_write_errors(void **state)
 {
     (void)state;
-    const char *dir = own_path("unwritable");
+    const char *dir = hk_test_own_path("unwritable");
     char args[1024], path[512];
     assert_int_equal(mkdir(dir, 0755), 0);
     static const char *const blocked[] = {"frames.obj", "frame_000000.vtp", "frames_pc2.csv"};
@@ -515,7 +507,7 @@ static void test_frame_write_errors(void **state)
 static void test_blender_follows_a_tear(void **state_)
 {
     (void)state_;
-    const char *dir = own_path("tear"), *ck = own_path("tear.ckp");
+    const char *dir = hk_test_own_path("tear"), *ck = hk_test_own_path("tear.ckp");
     char args[1024], path[512];
     snprintf(args, sizeof args,
              "run " SCENE("tearing_cloth.scene") " --steps 2000 --every 1000 --out '%s' --format vtk,blender "

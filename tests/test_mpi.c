@@ -223,7 +223,8 @@ static void outputs_over_ranks(void **state)
     (void)state;
     need_vtk();
     const char *scene = scene_file("cloth_o.scene", cloth_scene);
-    const char *d1 = own_path("frames1"), *s1 = own_path("stats1.csv"), *x1 = own_path("state1.txt");
+    const char *d1 = hk_test_own_path("frames1"), *s1 = hk_test_own_path("stats1.csv"),
+               *x1 = hk_test_own_path("state1.txt");
     char args[2048], cmd[4096], ref[19], got[19];
     snprintf(args, sizeof args,
              "run '%s' --quiet --threads 1 --steps 100 --every 50 --out '%s' --format vtk,obj,png,blender --stats '%s' "
@@ -240,9 +241,9 @@ static void outputs_over_ranks(void **state)
     const int real_bytes = strstr(head, "real=double") ? 8 : 4;
     for (int R = 2; R <= 4; R += 2) {
         char dR[300], sR[300], xR[300];
-        snprintf(dR, sizeof dR, "%s%d", own_path("frames"), R);
-        snprintf(sR, sizeof sR, "%s%d.csv", own_path("stats"), R);
-        snprintf(xR, sizeof xR, "%s%d.txt", own_path("state"), R);
+        snprintf(dR, sizeof dR, "%s%d", hk_test_own_path("frames"), R);
+        snprintf(sR, sizeof sR, "%s%d.csv", hk_test_own_path("stats"), R);
+        snprintf(xR, sizeof xR, "%s%d.txt", hk_test_own_path("state"), R);
         snprintf(args, sizeof args,
                  "run '%s' --quiet --threads 2 --steps 100 --every 50 --out '%s' --format vtk,obj,png,blender --stats "
                  "'%s' --state-out '%s' --checkpoint '%s.ck' --checkpoint-every 50",
@@ -284,7 +285,7 @@ static void outputs_over_ranks(void **state)
 static void resident_particles(void **state)
 {
     (void)state;
-    const char *js = own_path("held.json");
+    const char *js = hk_test_own_path("held.json");
     char args[512], cmd[2048];
     snprintf(args, sizeof args,
              "bench --builtin cloth --size 256 --ranks 1,2,3,4 --threads 1 --repeat 1 --steps 2 --warmup 1 --json '%s'",
@@ -360,7 +361,7 @@ static void blowup_reported_once(void **state)
 static void bench_over_ranks(void **state)
 {
     (void)state;
-    const char *js = own_path("bench.json");
+    const char *js = hk_test_own_path("bench.json");
     char args[512];
     snprintf(args, sizeof args,
              "bench --builtin cloth --size 64 --threads 1,2 --repeat 1 --steps 3 --warmup 1 --json '%s'", js);
@@ -410,7 +411,7 @@ static int bench_rows(const char *out, int n, int *ranks, int *threads, int *par
 static void bench_rank_sweep(void **state)
 {
     (void)state;
-    const char *js = own_path("sweep.json"), *gb = own_path("sweep_gbench.json");
+    const char *js = hk_test_own_path("sweep.json"), *gb = hk_test_own_path("sweep_gbench.json");
     const char *common = "bench --builtin cloth --size 64 --repeat 1 --steps 3 --warmup 1";
     char args[1024];
     snprintf(args, sizeof args, "%s --threads 1", common);
@@ -498,7 +499,7 @@ static void bench_automatic_steps(void **state)
     assert_non_null(strstr(r.out, ", MPI)"));
     assert_null(strstr(r.out, "no MPI"));
     hk_run_free(&r);
-    const char *js = own_path("auto.json");
+    const char *js = hk_test_own_path("auto.json");
     char args[512];
     snprintf(args, sizeof args, "bench --builtin cloth --size 64 --threads 1,2 --repeat 1 --warmup 1 --json '%s'", js);
     r = launch_ok(2, args);

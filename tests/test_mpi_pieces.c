@@ -14,7 +14,7 @@
  * written by one process over ranks: the final hash after 2 half steps is always the uninterrupted run's. */
 static void restart_across(const char *scene, int half)
 {
-    const char *c3 = own_path("three.ckpt"), *c1 = own_path("one.ckpt");
+    const char *c3 = hk_test_own_path("three.ckpt"), *c1 = hk_test_own_path("one.ckpt");
     char args[2048], whole[19], got[19];
     snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %d", scene, 2 * half);
     hk_run w = launch_ok(0, args);
@@ -51,6 +51,23 @@ static void restart_across(const char *scene, int half)
     }
 }
 
+/* A restart from the checkpoint ck at step `at` on `ranks` ranks (0: one process) runs `more` steps and ends in the
+ * bits of one process run from the start to the same step. */
+static void restart_as_whole(int ranks, const char *scene, const char *ck, long long at, long long more)
+{
+    char args[1024], whole[19], got[19];
+    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %lld --restart '%s'", scene, at + more, ck);
+    hk_run r = launch_ok(ranks, args);
+    assert_int_equal(strtoll(hk_test_field(r.out, "steps_run"), NULL, 10), more);
+    hash_of(&r, got);
+    hk_run_free(&r);
+    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %lld", scene, at + more);
+    r = launch_ok(0, args);
+    hash_of(&r, whole);
+    hk_run_free(&r);
+    assert_string_equal(got, whole);
+}
+
 /* A run on 2 ranks stopped by a signal: to a rank (SIGINT) or to mpirun itself (SIGINT, SIGTERM; Open MPI 4.1 sends
  * its ranks SIGTERM and exits 1 whatever they did: docs/user-guide.md, "Stopping"; its SIGKILL waits 10 s here, not
  * 1, so a loaded machine does not race it). Every rank stops after the same step: the summary says interrupted=1,
@@ -74,10 +91,10 @@ static void stop_signals(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char ck[300], stats[300], out[300], err[300];
-        snprintf(ck, sizeof ck, "%s", own_path("stop.ck"));
-        snprintf(stats, sizeof stats, "%s", own_path("stop.csv"));
-        snprintf(out, sizeof out, "%s", own_path("stop.out"));
-        snprintf(err, sizeof err, "%s", own_path("stop.err"));
+        snprintf(ck, sizeof ck, "%s", hk_test_own_path("stop.ck"));
+        snprintf(stats, sizeof stats, "%s", hk_test_own_path("stop.csv"));
+        snprintf(out, sizeof out, "%s", hk_test_own_path("stop.out"));
+        snprintf(err, sizeof err, "%s", hk_test_own_path("stop.err"));
         remove(ck), remove(stats);
         fflush(NULL);
         const pid_t pid = fork();
@@ -110,17 +127,7 @@ static void stop_signals(void **state)
         }
         const long long steps = strtoll(hk_test_field(so, "steps"), NULL, 10);
         free(so), free(se);
-        char args[1024], whole[19], got[19];
-        snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %lld --restart '%s'", scene, steps + 3, ck);
-        hk_run r = launch_ok(0, args);
-        assert_int_equal(strtoll(hk_test_field(r.out, "steps_run"), NULL, 10), 3);
-        hash_of(&r, got);
-        hk_run_free(&r);
-        snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %lld", scene, steps + 3);
-        r = launch_ok(0, args);
-        hash_of(&r, whole);
-        hk_run_free(&r);
-        assert_string_equal(got, whole);
+        restart_as_whole(0, scene, ck, steps, 3);
     }
 }
 
@@ -139,11 +146,11 @@ static void rank_killed(void **state)
                                    " springs shear k 50\n springs bend k 20\nend\n"
                                    "run\n integrator semi_implicit_euler\n dt 2e-4\n steps 1000000\nend\n");
     char out[300], err[300], stats[300], frames[300], ck[300], cmd[4096];
-    snprintf(out, sizeof out, "%s", own_path("killed.out"));
-    snprintf(err, sizeof err, "%s", own_path("killed.err"));
-    snprintf(stats, sizeof stats, "%s", own_path("killed.csv"));
-    snprintf(frames, sizeof frames, "%s", own_path("killed_frames"));
-    snprintf(ck, sizeof ck, "%s", own_path("killed.ck"));
+    snprintf(out, sizeof out, "%s", hk_test_own_path("killed.out"));
+    snprintf(err, sizeof err, "%s", hk_test_own_path("killed.err"));
+    snprintf(stats, sizeof stats, "%s", hk_test_own_path("killed.csv"));
+    snprintf(frames, sizeof frames, "%s", hk_test_own_path("killed_frames"));
+    snprintf(ck, sizeof ck, "%s", hk_test_own_path("killed.ck"));
     fflush(NULL);
     const pid_t pid = fork();
     assert_true(pid >= 0);
@@ -195,7 +202,7 @@ static void rank_killed(void **state)
              HOOKE_VTK_PYTHON, frames);
     assert_int_equal(system(cmd), 0);
     /* the checkpoint: on to 5 steps past it, on 3 ranks, ends in the bits of a run never killed */
-    char args[1024], whole[19], got[19];
+    char args[1024];
     snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps 1 --restart '%s'", scene, ck);
     hk_run probe = launch(3, args); /* says where the checkpoint is: nothing to run (exit 4) */
     const char *at = strstr(probe.err, "is at step ");
@@ -203,15 +210,7 @@ static void rank_killed(void **state)
     const long long step = atoll(at + strlen("is at step "));
     hk_run_free(&probe);
     assert_true(step >= 20 && step % 20 == 0);
-    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %lld --restart '%s'", scene, step + 5, ck);
-    hk_run r = launch_ok(3, args);
-    hash_of(&r, got);
-    hk_run_free(&r);
-    snprintf(args, sizeof args, "run '%s' --quiet --threads 1 --steps %lld", scene, step + 5);
-    r = launch_ok(0, args);
-    hash_of(&r, whole);
-    hk_run_free(&r);
-    assert_string_equal(got, whole);
+    restart_as_whole(3, scene, ck, step, 5);
 }
 
 static void restart_other_ranks(void **state)
@@ -229,7 +228,7 @@ static void restart_other_ranks(void **state)
 /* A fresh folder of the test's folder for a checkpoint's files (its path stays valid). */
 static const char *fresh_dir(const char *name)
 {
-    const char *dir = own_path(name);
+    const char *dir = hk_test_own_path(name);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir '%s'", dir, dir);
     assert_int_equal(system(cmd), 0);

@@ -13,20 +13,11 @@
 
 #define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
 
-static const char *own_path(const char *name)
-{
-    static char buf[32][256];
-    static int slot;
-    char *p = buf[slot++ % 32];
-    snprintf(p, sizeof buf[0], "%s", hk_test_path(name));
-    return p;
-}
-
 /* A character device like /dev/null (1, 3) at the test's path name, made with mknod (root: containers, CI); the
  * test is skipped where it cannot be made. */
 static const char *null_node(const char *name)
 {
-    const char *path = own_path(name);
+    const char *path = hk_test_own_path(name);
     unlink(path);
     if (mknod(path, S_IFCHR | 0666, makedev(1, 3)) != 0) {
         print_message("mknod %s: %s: skipped (needs root)\n", path, strerror(errno));
@@ -80,7 +71,7 @@ static void test_frames_to_devices(void **state)
 {
     (void)state;
     char args[1024];
-    const char *dir = own_path("frames");
+    const char *dir = hk_test_own_path("frames");
     assert_int_equal(mkdir(dir, 0755), 0);
     const char *names[] = {"frame_000000.vtp", "frame_000004.vtp", "frames.pvd", "frame_000000.obj", "frame_000000.png",
                            "frames_png.csv",   "frames.obj",       "frames.pc2", "frames_pc2.csv"};
@@ -102,7 +93,7 @@ static void test_frames_to_devices(void **state)
 static void test_state_out_to_fifo(void **state)
 {
     (void)state;
-    const char *fifo = own_path("pipe"), *got = own_path("got.txt");
+    const char *fifo = hk_test_own_path("pipe"), *got = hk_test_own_path("got.txt");
     assert_int_equal(mkfifo(fifo, 0644), 0);
     char env[600], args[512];
     /* the reader: bounded in time, so a run that never opens the FIFO does not leave it waiting */
@@ -130,12 +121,12 @@ static void test_state_out_to_fifo(void **state)
 static void test_tmp_link_not_followed(void **state)
 {
     (void)state;
-    const char *victim = own_path("victim.txt");
+    const char *victim = hk_test_own_path("victim.txt");
     const char *outs[] = {"--state-out '%s'", "--checkpoint '%s' --checkpoint-on-exit"};
     const char *names[] = {"x.state", "x.ck"};
     for (int i = 0; i < 2; i++) {
         hk_test_write(victim, "precious\n");
-        const char *out = own_path(names[i]);
+        const char *out = hk_test_own_path(names[i]);
         char tmp[300], flag[400], args[1024];
         snprintf(tmp, sizeof tmp, "%s.tmp", out);
         assert_int_equal(symlink(victim, tmp), 0);
@@ -159,7 +150,8 @@ static void test_tmp_link_not_followed(void **state)
 static void test_output_link_kept(void **state)
 {
     (void)state;
-    const char *target = own_path("target.state"), *link = own_path("out.link"), *dangling = own_path("dangling.link");
+    const char *target = hk_test_own_path("target.state"), *link = hk_test_own_path("out.link"),
+               *dangling = hk_test_own_path("dangling.link");
     hk_test_write(target, "old\n");
     unlink(link);
     assert_int_equal(symlink(target, link), 0);
@@ -178,7 +170,7 @@ static void test_output_link_kept(void **state)
     assert_true(strcmp(text, "old\n") != 0); /* the state went to the file the link names */
     free(text);
     unlink(dangling);
-    assert_int_equal(symlink(own_path("no_such_folder/x"), dangling), 0);
+    assert_int_equal(symlink(hk_test_own_path("no_such_folder/x"), dangling), 0);
     snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 4 --quiet --state-out '%s'", dangling);
     r = run_expect(args, 3);
     if (!strstr(r.err, "it is a symbolic link to nothing")) {
@@ -193,9 +185,9 @@ static void test_output_link_kept(void **state)
 static void test_refused(void **state)
 {
     (void)state;
-    const char *folder = own_path("a_folder");
+    const char *folder = hk_test_own_path("a_folder");
     assert_int_equal(mkdir(folder, 0755), 0);
-    const char *sock = own_path("a_socket");
+    const char *sock = hk_test_own_path("a_socket");
     const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     struct sockaddr_un addr = {.sun_family = AF_UNIX};
     snprintf(addr.sun_path, sizeof addr.sun_path, "%s", sock);
@@ -232,7 +224,8 @@ static void test_tools_to_device(void **state)
 {
     (void)state;
     char args[1024];
-    const char *table = null_node("tools_null.csv"), *dev = null_node("tools_null.png"), *csv = own_path("plot.csv");
+    const char *table = null_node("tools_null.csv"), *dev = null_node("tools_null.png"),
+               *csv = hk_test_own_path("plot.csv");
     snprintf(args, sizeof args,
              "stability " SCENE("oscillator.scene") " --integrators semi_implicit_euler --points 2 --time 0.05 --quiet "
                                                     "--out '%s'",

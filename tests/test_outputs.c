@@ -13,15 +13,6 @@
 
 #define SCENE(name) "'" HOOKE_SCENES_DIR "/" name "'"
 
-static const char *own_path(const char *name)
-{
-    static char buf[16][256];
-    static int slot;
-    char *p = buf[slot++ % 16];
-    snprintf(p, sizeof buf[0], "%s", hk_test_path(name));
-    return p;
-}
-
 /* Decodes a PNG: width, height, RGB, and at least min_ink pixels differ from the top-left one. */
 static void png_check(const char *path, int w, int h, int min_ink)
 {
@@ -39,7 +30,7 @@ static void png_check(const char *path, int w, int h, int min_ink)
 static void test_png_frame(void **state)
 {
     (void)state;
-    const char *dir = own_path("pngs");
+    const char *dir = hk_test_own_path("pngs");
     char args[512], path[512];
     snprintf(args, sizeof args,
              "run " SCENE("cloth_corners.scene") " --steps 10 --every 10 --out '%s' --format png --quiet", dir);
@@ -65,7 +56,7 @@ static void test_png_frame(void **state)
 static void test_blowup_report(void **state)
 {
     (void)state;
-    const char *dir = own_path("blowup");
+    const char *dir = hk_test_own_path("blowup");
     char args[512], path[512];
     /* omega = 10 rad/s, dt = 0.25 s: omega*dt = 2.5 > 2 */
     snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --dt 0.25 --steps 200 --every 2 --out '%s' --quiet",
@@ -129,7 +120,7 @@ static double limit_of(const char *table, const char *name)
 static void test_stability_oscillator(void **state)
 {
     (void)state;
-    const char *csv = own_path("stability.csv");
+    const char *csv = hk_test_own_path("stability.csv");
     char args[512];
     snprintf(args, sizeof args, "stability " SCENE("oscillator.scene") " --time 2 --out '%s'", csv);
     hk_run r = hk_test_hooke("", args);
@@ -167,14 +158,14 @@ static void test_output_paths(void **state)
 {
     (void)state;
     char args[1024], path[512];
-    const char *nested = own_path("deep/er/frames");
+    const char *nested = hk_test_own_path("deep/er/frames");
     snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 10 --every 10 --out '%s' --quiet", nested);
     hk_run r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
     snprintf(path, sizeof path, "%s/frame_000010.vtp", nested);
     assert_int_equal(access(path, F_OK), 0);
     hk_run_free(&r);
-    const char *frames = own_path("never");
+    const char *frames = hk_test_own_path("never");
     snprintf(args, sizeof args,
              "run " SCENE("oscillator.scene") " --steps 10 --every 10 --out '%s' --state-out /nonexistent/h/x.state",
              frames);
@@ -186,7 +177,7 @@ static void test_output_paths(void **state)
     assert_int_not_equal(access(frames, F_OK), 0); /* nothing was written */
     hk_run_free(&r);
     snprintf(args, sizeof args, "run " SCENE("oscillator.scene") " --steps 10 --checkpoint '%s' --checkpoint-on-exit",
-             own_path(""));
+             hk_test_own_path(""));
     r = hk_test_hooke("", args);
     assert_int_equal(r.status, 3);
     assert_non_null(strstr(r.err, ": Is a directory (--checkpoint, checked before the run starts)"));
@@ -203,7 +194,7 @@ static void test_output_paths(void **state)
 static void test_default_every(void **state)
 {
     (void)state;
-    const char *dir = own_path("every");
+    const char *dir = hk_test_own_path("every");
     char args[1024], path[512];
     snprintf(args, sizeof args, "run " SCENE("rope.scene") " --out '%s' --threads 1", dir);
     hk_run r = hk_test_hooke("", args);
@@ -218,12 +209,13 @@ static void test_default_every(void **state)
         frames += there;
     }
     assert_int_equal(frames, 101);
-    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --out '%s' --every 150 --threads 1", own_path("every2"));
+    snprintf(args, sizeof args, "run " SCENE("rope.scene") " --out '%s' --every 150 --threads 1",
+             hk_test_own_path("every2"));
     r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
     assert_null(strstr(r.err, "outputs every"));
     hk_run_free(&r);
-    snprintf(path, sizeof path, "%s/frame_000150.vtp", own_path("every2"));
+    snprintf(path, sizeof path, "%s/frame_000150.vtp", hk_test_own_path("every2"));
     assert_int_equal(access(path, F_OK), 0);
 }
 

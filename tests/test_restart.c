@@ -9,16 +9,6 @@
 
 #define SCENE(name) HOOKE_SCENES_DIR "/" name
 
-/* A path in the test's folder that stays valid (hk_test_path reuses its buffers). */
-static const char *own_path(const char *name)
-{
-    static char buf[32][256];
-    static int slot;
-    char *p = buf[slot++ % 32];
-    snprintf(p, 256, "%s", hk_test_path(name));
-    return p;
-}
-
 static double num_field(const char *out, const char *key)
 {
     const char *v = hk_test_field(out, key);
@@ -47,7 +37,7 @@ static void test_run_end_and_rate(void **state)
 {
     (void)state;
     char args[1024];
-    const char *ck = own_path("end.ck");
+    const char *ck = hk_test_own_path("end.ck");
     snprintf(args, sizeof args, "run " SCENE("tearing_cloth.scene") " --checkpoint '%s' --checkpoint-every 500 --quiet",
              ck);
     hk_run whole = run_ok(args);
@@ -62,7 +52,7 @@ static void test_run_end_and_rate(void **state)
     assert_non_null(strstr(r.err, " is at step 3000, which is the run's end (step 3000): nothing to run"));
     hk_run_free(&r);
 
-    const char *part = own_path("part.ck");
+    const char *part = hk_test_own_path("part.ck");
     snprintf(args, sizeof args,
              "run " SCENE("tearing_cloth.scene") " --steps 1000 --checkpoint '%s' --checkpoint-every 1000 --quiet",
              part);
@@ -136,7 +126,8 @@ static void test_stats_continue(void **state)
 {
     (void)state;
     char args[1024];
-    const char *whole = own_path("whole.csv"), *split = own_path("split.csv"), *ck = own_path("st.ck");
+    const char *whole = hk_test_own_path("whole.csv"), *split = hk_test_own_path("split.csv"),
+               *ck = hk_test_own_path("st.ck");
     stats_runs(whole, split, ck);
     hk_run r;
     long long last;
@@ -152,7 +143,7 @@ static void test_stats_continue(void **state)
     free(a);
     free(b);
     /* the stats of another scene are not this run's */
-    const char *other = own_path("other.csv");
+    const char *other = hk_test_own_path("other.csv");
     hk_test_write(
         other, "step,time,kinetic,gravity,spring,total,max_stretch,broken,volume_0,pressure_0\n0,0,0,0,0,0,1,0,1,1\n");
     snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 200 --stats '%s' --restart '%s'", other, ck);
@@ -182,7 +173,8 @@ static void test_stats_cut_row(void **state)
 {
     (void)state;
     char args[1024];
-    const char *whole = own_path("cut_whole.csv"), *split = own_path("cut.csv"), *ck = own_path("cut.ck");
+    const char *whole = hk_test_own_path("cut_whole.csv"), *split = hk_test_own_path("cut.csv"),
+               *ck = hk_test_own_path("cut.ck");
     stats_runs(whole, split, ck);
     hk_run r;
     char *run = hk_test_slurp(split), *want = hk_test_slurp(whole);
@@ -291,7 +283,7 @@ static void test_outputs_equal_uninterrupted(void **state)
     (void)state;
     char args[1024];
     const char *common = "--every 10 --format vtk,obj,png,blender --quiet";
-    const char *whole = own_path("fold_whole"), *whole_csv = own_path("fold_whole.csv");
+    const char *whole = hk_test_own_path("fold_whole"), *whole_csv = hk_test_own_path("fold_whole.csv");
     snprintf(args, sizeof args, "run " SCENE("cloth_fold.scene") " --steps 80 --out '%s' --stats '%s' %s", whole,
              whole_csv, common);
     hk_run r = run_ok(args);
@@ -304,7 +296,7 @@ static void test_outputs_equal_uninterrupted(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[256], csv[300], ck[300];
-        snprintf(dir, sizeof dir, "%s", own_path(cases[i].name));
+        snprintf(dir, sizeof dir, "%s", hk_test_own_path(cases[i].name));
         snprintf(csv, sizeof csv, "%s.csv", dir);
         snprintf(ck, sizeof ck, "%s.ck", dir);
         snprintf(args, sizeof args, "run " SCENE("cloth_fold.scene") " %s --checkpoint '%s' --out '%s' --stats '%s' %s",
@@ -409,7 +401,7 @@ static void test_impossible_values(void **state)
 {
     (void)state;
     char args[1024];
-    const char *good = own_path("osc.ck"), *bad = own_path("osc_bad.ck");
+    const char *good = hk_test_own_path("osc.ck"), *bad = hk_test_own_path("osc_bad.ck");
     snprintf(args, sizeof args,
              "run " SCENE("oscillator.scene") " --steps 50 --checkpoint '%s' --checkpoint-every 50 --quiet", good);
     hk_run r = run_ok(args);
@@ -448,7 +440,8 @@ static void test_impossible_values(void **state)
 static void test_impossible_anchors(void **state)
 {
     (void)state;
-    const char *scene = own_path("anchors.scene"), *good = own_path("anchors.ck"), *bad = own_path("anchors_bad.ck");
+    const char *scene = hk_test_own_path("anchors.scene"), *good = hk_test_own_path("anchors.ck"),
+               *bad = hk_test_own_path("anchors_bad.ck");
     hk_test_write(scene, "world\n  gravity 0 -9.81 0\nend\n"
                          "body rope\n  count 2\n  mass 0.01\n  spacing 0.05\n  origin 0 0.1099 0\n  direction 1 0 0\n"
                          "  springs chain k 100\nend\n"
@@ -483,8 +476,8 @@ static void test_impossible_anchors(void **state)
 static void test_impossible_pair_anchors(void **state)
 {
     (void)state;
-    const char *scene = own_path("pairs.scene"), *bare = own_path("pairs_bare.scene"), *good = own_path("pairs.ck"),
-               *bad = own_path("pairs_bad.ck");
+    const char *scene = hk_test_own_path("pairs.scene"), *bare = hk_test_own_path("pairs_bare.scene"),
+               *good = hk_test_own_path("pairs.ck"), *bad = hk_test_own_path("pairs_bad.ck");
     const char *bodies = "world\n  gravity 0 -9.81 0\nend\n"
                          "body cloth\n  nx 3\n  ny 3\n  spacing 0.1\n  origin 0 0 0\n  u 1 0 0\n  v 0 0 1\n"
                          "  mass 1\n  pin 0 1 2 3 4 5 6 7 8\n  springs structural k 1000\nend\n"
@@ -555,8 +548,8 @@ static void test_mesh_changed(void **state)
 {
     (void)state;
     char args[1024];
-    const char *scene = own_path("torus_asc.scene"), *mesh = own_path("torus.asc");
-    const char *ck = own_path("torus.ck");
+    const char *scene = hk_test_own_path("torus_asc.scene"), *mesh = hk_test_own_path("torus.asc");
+    const char *ck = hk_test_own_path("torus.ck");
     copy_file(SCENE("torus_asc.scene"), scene);
     copy_file(SCENE("torus.asc"), mesh);
     snprintf(args, sizeof args, "run '%s' --steps 20 --checkpoint '%s' --checkpoint-every 20 --quiet", scene, ck);
@@ -606,8 +599,9 @@ static void test_stats_not_this_runs(void **state)
 {
     (void)state;
     char args[1024];
-    const char *old = own_path("old.csv"), *cur = own_path("cur.csv"), *osc = own_path("osc.csv");
-    const char *ck = own_path("at500.ck");
+    const char *old = hk_test_own_path("old.csv"), *cur = hk_test_own_path("cur.csv"),
+               *osc = hk_test_own_path("osc.csv");
+    const char *ck = hk_test_own_path("at500.ck");
     snprintf(args, sizeof args, "run " SCENE("rope.scene") " --steps 200 --every 50 --stats '%s' --quiet", old);
     hk_run r = run_ok(args);
     hk_run_free(&r);
