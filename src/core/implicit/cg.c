@@ -17,6 +17,16 @@
  * breakdown. */
 #define HK_CG_NEGLIGIBLE (sizeof(hk_real) == 4 ? 1e-60 : 1e-250)
 
+/* The force rule's largest weight 1 / (h F_i) [1/(N s)]: h F_i is taken no
+ * smaller than the residual the solve counts as 0, sqrt(HK_CG_NEGLIGIBLE)
+ * N s. Where F_i = 0 (no gravity and a zero right-hand side: nothing moves
+ * any particle, and dv = 0 solves the system) a residual then meets the
+ * rule only where it is nothing. Its square, 1e60 (float) or 1e250
+ * (double), is finite, so the measure (|r_i| stop_i)^2 of any residual
+ * whose square is finite is a number; a measure past the largest double
+ * is a residual far above the rule, not a breakdown (hk_cg_solve). */
+#define HK_CG_WEIGHT_MAX (sizeof(hk_real) == 4 ? 1e30 : 1e125)
+
 /* A per-particle pass of the solve (part.h hk_team_spans). */
 typedef struct cg_pass {
     hk_real *const *a, *const *b, *const *out;
@@ -136,7 +146,7 @@ void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h, hk_cg_stop rule)
         im->stop_energy = mass * (g.x * g.x + g.y * g.y + g.z * g.z) * (double)h * h;
         return;
     }
-    weights_pass q = {&w->p, im, im->v[HK_SYS_B], h, 0, sizeof(hk_real) == 4 ? 1e30 : 1e300};
+    weights_pass q = {&w->p, im, im->v[HK_SYS_B], h, 0, HK_CG_WEIGHT_MAX};
     hk_team_for(w, hk_team_of(w, w->p.count), im->own_count, weights_blocks, &q);
     double sums[2];
     hk_system_reduce(w, im, im->partial, 2, 0, sums);
@@ -175,13 +185,13 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, h
     double rr, zq, worst = 0, dvb = 0; /* dvb: dv . b, the energy of dv (dv . A dv + dv . r) [J] */
     double rz = precondition(w, im, sK, sD, NULL, &rr, &zq, force ? &worst : NULL, energy ? &dvb : NULL);
     const double bnorm = warm ? sqrt(hk_system_dot(w, im, b, b)) : sqrt(rr);
-    if (!isfinite(rz) || !isfinite(bnorm) || !isfinite(worst) || !isfinite(dvb)) {
-        res.status = HK_CG_BREAKDOWN;
-        res.residual = NAN;
+    if (bnorm * bnorm < HK_CG_NEGLIGIBLE) { /* b = 0: dv = 0 solves it, whatever the guess's residual measures */
+        for (int c = 0; c < 3; c++) memset(dv[c], 0, bytes);
         return res;
     }
-    if (bnorm * bnorm < HK_CG_NEGLIGIBLE) { /* b = 0: dv = 0 */
-        for (int c = 0; c < 3; c++) memset(dv[c], 0, bytes);
+    if (!isfinite(rz) || !isfinite(bnorm) || !isfinite(rr) || isnan(worst) || !isfinite(dvb)) {
+        res.status = HK_CG_BREAKDOWN;
+        res.residual = NAN;
         return res;
     }
     for (int c = 0; c < 3; c++) memcpy(p[c], z[c], bytes);
@@ -204,7 +214,7 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, h
         const hk_real alpha = (hk_real)(rz / pq);
         const double rz_next =
             precondition(w, im, sK, sD, &alpha, &rr, &zq, force ? &worst : NULL, energy ? &dvb : NULL);
-        if (!isfinite(rz_next) || !isfinite(rr) || !isfinite(worst) || !isfinite(dvb) || (im->mg && !isfinite(zq))) {
+        if (!isfinite(rz_next) || !isfinite(rr) || isnan(worst) || !isfinite(dvb) || (im->mg && !isfinite(zq))) {
             res.status = HK_CG_BREAKDOWN;
             res.residual = NAN;
             return res;

@@ -23,7 +23,9 @@ typedef struct hk_cg_result {
  * F_i = max(m_i a, |b_i| / h) the force that moves particle i in the
  * substep, where a = max(|g|, the mean over free particles of |b_j| / (h
  * m_j)) keeps a particle at rest in a world without gravity from asking
- * for an exact zero; 0 on fixed particles. energy: im->stop_energy = sum_i
+ * for an exact zero; h F_i at least the residual the solve counts as 0
+ * (cg.c HK_CG_WEIGHT_MAX: where F_i = 0, without gravity and with b = 0,
+ * which dv = 0 solves); 0 on fixed particles. energy: im->stop_energy = sum_i
  * m_i (|g| h)^2 over free particles [J], twice the kinetic energy gravity
  * gives them in the substep. relative: nothing. */
 void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h, hk_cg_stop rule);
@@ -45,7 +47,9 @@ int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance,
  * residual, which estimates r . A^-1 r = e . A e, the energy of the error
  * e = dv - A^-1 b, and dv . b = dv . A dv + dv . r that of dv: the error's
  * energy at most tolerance^2 of the velocity change's, or of gravity's in
- * the substep where that is larger). Fixed particles are
+ * the substep where that is larger). A zero b (|b|^2 below what the solve
+ * counts as 0) is solved by dv = 0 at 0 iterations, from any guess; a
+ * breakdown is a non-finite residual or product, never a large measure. Fixed particles are
  * filtered out: their entries of b must be 0 and stay 0 in dv. Every
  * reduction is summed in fixed blocks (system.h), so dv has the same bits
  * on any thread count. */
