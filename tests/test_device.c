@@ -12,8 +12,9 @@
  * The host driver (core/device/dev_host.c) runs the device backend whole (its plan of each node's terms, its passes
  * as the GPU drivers run them, the copies to and from its memory) on this CPU. A world stepped through it must end in
  * the bits of the same world stepped by the CPU engine: positions, velocities (the state hash) and forces, on every
- * shipped scene the device runs, under every explicit integrator; every other shipped scene is refused naming what
- * the device does not run. The GPU drivers run the same passes (test_device_gpu runs them where a GPU is).
+ * shipped scene the device runs, under every integrator the integrator table says the device runs; every other
+ * shipped scene, and every other integrator, is refused naming what the device does not run. The GPU drivers run the
+ * same passes (test_device_gpu runs them where a GPU is).
  */
 
 /* Every other shipped scene, and what the device does not run that it uses (the first the refusal names). */
@@ -102,6 +103,71 @@ static void test_device_every_scene(void **state)
     }
 }
 
+/* The integrators the integrator table says the device runs, named by its rows, comma-separated, into out. */
+static void device_integrators(char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) {
+        const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)k);
+        if (in->device) len += (size_t)snprintf(out + len, n - len, "%s%s", len ? ", " : "", in->name);
+        assert_true(len < n);
+    }
+}
+
+/* Each integrator on a scene the device runs (TABLE_SCENE): one whose row of the integrator table says the device runs
+ * it goes to the device; any other is refused naming it and the ones the device runs (from the table), with --device
+ * gpu (HK_ERR_UNSUPPORTED, no step taken), runs on the CPU with --device auto, saying why, and is refused at the first
+ * step where it is set after the world went to the device. */
+static void test_device_integrators(void **state)
+{
+    (void)state;
+    char runs[512], why[2048], want[1024];
+    device_integrators(runs, sizeof runs);
+    int refused_count = 0;
+    for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) {
+        const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)k);
+        hk_scene gpu = load(TABLE_SCENE, in->name, HK_DEVICE_GPU, "host");
+        if (in->device) {
+            assert_int_equal(hk_world_device(gpu.world, why, sizeof why), HK_DEVICE_GPU);
+            hk_scene_free(&gpu);
+            continue;
+        }
+        refused_count++;
+        snprintf(want, sizeof want, "the device does not run the %sintegrator %s (the device runs %s)",
+                 in->implicit ? "implicit " : "", in->name, runs);
+        assert_int_equal(hk_world_device(gpu.world, why, sizeof why), HK_ERR_UNSUPPORTED);
+        assert_string_equal(why, want);
+        assert_int_equal(hk_world_step(gpu.world), HK_ERR_UNSUPPORTED);
+        assert_int_equal(hk_world_step_count(gpu.world), 0);
+        assert_string_equal(hk_world_error(gpu.world), want);
+        hk_scene_free(&gpu);
+
+        hk_scene autom = load(TABLE_SCENE, in->name, HK_DEVICE_AUTO, "host");
+        assert_int_equal(hk_world_device(autom.world, why, sizeof why), HK_DEVICE_CPU);
+        char auto_want[1100];
+        snprintf(auto_want, sizeof auto_want, "cpu (auto: %s)", want);
+        assert_string_equal(why, auto_want);
+        assert_int_equal(hk_world_step(autom.world), HK_OK);
+        assert_int_equal(hk_world_step_count(autom.world), 1);
+        hk_scene_free(&autom);
+
+        hk_scene late = load(TABLE_SCENE, NULL, HK_DEVICE_GPU, "host"); /* its own integrator: on the device */
+        assert_int_equal(hk_world_device(late.world, why, sizeof why), HK_DEVICE_GPU);
+        assert_int_equal(hk_world_step(late.world), HK_OK);
+        hk_integrator_def d = hk_world_integrator(late.world);
+        d.kind = in->kind;
+        assert_int_equal(hk_world_set_integrator(late.world, &d), HK_OK);
+        assert_int_equal(hk_world_step(late.world), HK_ERR_UNSUPPORTED);
+        assert_int_equal(hk_world_step_count(late.world), 1);
+        assert_string_equal(hk_world_error(late.world), want);
+        hk_scene_free(&late);
+    }
+    assert_true(refused_count > 0);
+    assert_non_null(strstr(runs, "rk4"));
+    assert_false(hk_integrator_info_of(HK_IMPLICIT_EULER)->device);
+}
+
 /* A definition naming no driver there is is refused by hk_world_create; a GPU found by none of the named driver
  * stops the first step (and hk_world_device) with what was looked for. */
 static void test_device_drivers(void **state)
@@ -131,9 +197,8 @@ static void test_device_drivers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_device_bits),
-        cmocka_unit_test(test_device_openmp_host),
-        cmocka_unit_test(test_device_every_scene),
+        cmocka_unit_test(test_device_bits),        cmocka_unit_test(test_device_openmp_host),
+        cmocka_unit_test(test_device_every_scene), cmocka_unit_test(test_device_integrators),
         cmocka_unit_test(test_device_drivers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

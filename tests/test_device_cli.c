@@ -99,6 +99,20 @@ static void test_run_refusals(void **state)
     r = hk_test_hooke("", args);
     expect(&r, 0, "hooke: device: cpu (auto: the device does not run colliders");
     hk_run_free(&r);
+    /* an integrator the integrator table says the device does not run, on a scene it runs: refused by name */
+    snprintf(args, sizeof args, "run %s/jelly26.scene --integrator implicit_euler --device gpu --steps 1",
+             HOOKE_SCENES_DIR);
+    r = hk_test_hooke("HOOKE_DEVICE_DRIVER=host", args);
+    expect(&r, 1,
+           "--device gpu: the device does not run the implicit integrator implicit_euler (the device runs euler, ");
+    assert_null(strstr(r.out, "state_hash"));
+    hk_run_free(&r);
+    snprintf(args, sizeof args, "run %s/jelly26.scene --integrator implicit_euler --device auto --steps 1",
+             HOOKE_SCENES_DIR);
+    r = hk_test_hooke("HOOKE_DEVICE_DRIVER=host", args);
+    expect(&r, 0, "hooke: device: cpu (auto: the device does not run the implicit integrator implicit_euler (");
+    assert_non_null(strstr(r.out, "integrator=implicit_euler"));
+    hk_run_free(&r);
     snprintf(args, sizeof args, "run %s/rope.scene --device tpu", HOOKE_SCENES_DIR);
     r = hk_test_hooke("", args);
     expect(&r, 1, "hooke: error: --device expects cpu, gpu");

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "dev_world.h"
 #include "forces.h"
 #include "integrators.h"
@@ -94,16 +95,22 @@ static void multi(hk_world *w, hk_device *d, hkd_kind kind, hkd_multi_args m)
     run(d, &a, w->p.count, NULL);
 }
 
-/* The substep of the world's scheme (integrators.c). */
+/* The substep of the world's scheme (integrators.c), one case per scheme whose row of the integrator table says the
+ * device runs it (hk_device_refuses lets no other here). */
 static void substep(hk_world *w, hk_device *d, hk_real h)
 {
     const hk_integrator_kind kind = w->integrator.kind;
     const hk_integrator_ops *ops = hk_integrator_ops_of(kind);
-    if (ops->update != HK_UPDATE_NONE) { /* Euler, semi-implicit Euler, the jelly scheme */
+    HK_ASSERT(ops->info.device);
+    switch (kind) {
+    case HK_EULER:
+    case HK_SEMI_IMPLICIT_EULER:
+    case HK_JELLY: /* one evaluation and the row's fused update */
+        HK_ASSERT(ops->update != HK_UPDATE_NONE);
         forces(w, d, ops->update, h);
         return;
-    }
-    if (kind == HK_VERLET || kind == HK_VERLET_BOOK) {
+    case HK_VERLET:
+    case HK_VERLET_BOOK: {
         forces(w, d, HK_UPDATE_NONE, 0);
         hkd_multi_args m = {
             .h = h, .h2 = h * h, .inv2h = 1 / (2 * h), .first_step = !w->history, .book_start = kind == HK_VERLET_BOOK};
@@ -111,7 +118,7 @@ static void substep(hk_world *w, hk_device *d, hk_real h)
         w->history = 1;
         return;
     }
-    if (kind == HK_VELOCITY_VERLET) {
+    case HK_VELOCITY_VERLET: {
         if (!w->forces_valid) forces(w, d, HK_UPDATE_NONE, 0);
         const hk_real hh = (hk_real)0.5 * h;
         multi(w, d, HKD_KICK, (hkd_multi_args){.hh = hh, .drift = 1, .h = h});
@@ -120,14 +127,22 @@ static void substep(hk_world *w, hk_device *d, hk_real h)
         w->forces_valid = 1;
         return;
     }
-    /* RK4 (the only other explicit scheme: hk_device_refuses lets no implicit one here) */
-    static const double weight[4] = {1, 2, 2, 1}, advance[4] = {0.5, 0.5, 1, 0};
-    multi(w, d, HKD_COPY, (hkd_multi_args){0});
-    for (int stage = 0; stage < 4; stage++) {
-        forces(w, d, HK_UPDATE_NONE, 0);
-        multi(
-            w, d, HKD_RK4,
-            (hkd_multi_args){.wt = (hk_real)weight[stage], .ah = (hk_real)advance[stage] * h, .h = h, .stage = stage});
+    case HK_RK4: {
+        static const double weight[4] = {1, 2, 2, 1}, advance[4] = {0.5, 0.5, 1, 0};
+        multi(w, d, HKD_COPY, (hkd_multi_args){0});
+        for (int stage = 0; stage < 4; stage++) {
+            forces(w, d, HK_UPDATE_NONE, 0);
+            multi(w, d, HKD_RK4,
+                  (hkd_multi_args){
+                      .wt = (hk_real)weight[stage], .ah = (hk_real)advance[stage] * h, .h = h, .stage = stage});
+        }
+        return;
+    }
+    default: /* a row saying the device runs a scheme with no case here: a bug, failed, never another's substep */
+        HK_ASSERT(!ops->info.device);
+        d->failed = 1;
+        snprintf(d->error, sizeof d->error, "no device substep for the integrator %s", ops->info.name);
+        return;
     }
 }
 

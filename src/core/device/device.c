@@ -23,11 +23,14 @@ int hk_device_refuses(const hk_world *w, char *why, size_t n)
     return 1;
 #endif
     const hk_integrator_info *in = hk_integrator_info_of(w->integrator.kind);
-    if (in->implicit) {
-        snprintf(why, n,
-                 "the implicit integrator %s (the device runs the explicit ones: euler, semi_implicit_euler, "
-                 "verlet, verlet_book, velocity_verlet, jelly, rk4)",
-                 in->name);
+    if (!in->device) { /* the integrator table's device column */
+        char runs[512] = "";
+        for (int k = 0, len = 0; k < HK_INTEGRATOR_COUNT; k++) {
+            const hk_integrator_info *ik = hk_integrator_info_of((hk_integrator_kind)k);
+            if (ik->device && len < (int)sizeof runs)
+                len += snprintf(runs + len, sizeof runs - (size_t)len, "%s%s", len ? ", " : "", ik->name);
+        }
+        snprintf(why, n, "the %sintegrator %s (the device runs %s)", in->implicit ? "implicit " : "", in->name, runs);
         return 1;
     }
     const hk_contact_def c = hk_world_contact(w);

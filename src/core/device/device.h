@@ -34,8 +34,9 @@ int hk_device_wait(hk_world *w);
 /* Frees the device's memory and closes its driver (a world's end). */
 void hk_device_free(hk_world *w);
 
-/* What the device does not run that w uses, named ("the implicit integrator implicit_euler (the device runs the
- * explicit ones)"), into why: 1 if something, else 0. */
+/* What the device does not run that w uses, named ("the implicit integrator implicit_euler (the device runs euler,
+ * ...)": an integrator whose row of the integrator table says the device does not run it, with the ones it does),
+ * into why: 1 if something, else 0. */
 int hk_device_refuses(const hk_world *w, char *why, size_t n);
 
 #endif

@@ -167,31 +167,33 @@ static void rk4(hk_world *w, hk_real h)
 /* The integrator table: one row per scheme. The stability limit is the
  * largest stable omega*dt on the undamped oscillator (the jelly scheme's
  * with alpha = 1 and dt_a = dt_v = h); the stability profiler (hooke
- * stability) measures where each one fails on a given scene. */
+ * stability) measures where each one fails on a given scene. device: 1
+ * where the device backend (core/device/dev_step.c) has the scheme's
+ * substep as passes; every other scheme it refuses by name. */
 // clang-format off
 #define HK_INTEGRATOR_TABLE(X)                                                                                         \
-    /* kind, name, alias, limit, history, evaluations, implicit, scratch, substep, fused update, description */                 \
+    /* kind, name, alias, limit, history, evaluations, implicit, scratch, substep, fused update, description, device */          \
     X(HK_EULER, "euler", "explicit_euler", 0.0, 0, 1, 0, 0, explicit_substep, HK_UPDATE_EULER,                            \
-      "explicit Euler: x += v dt; v += a dt")                                                                          \
+      "explicit Euler: x += v dt; v += a dt", 1)                                                                       \
     X(HK_SEMI_IMPLICIT_EULER, "semi_implicit_euler", "symplectic_euler", 2.0, 0, 1, 0, 0, explicit_substep,               \
-      HK_UPDATE_SEMI_IMPLICIT, "semi-implicit (symplectic) Euler: v += a dt; x += v dt")                               \
+      HK_UPDATE_SEMI_IMPLICIT, "semi-implicit (symplectic) Euler: v += a dt; x += v dt", 1)                            \
     X(HK_VERLET, "verlet", "position_verlet", 2.0, 1, 1, 0, 0, verlet, HK_UPDATE_NONE,                                    \
-      "position Verlet: x' = 2 x - x_prev + a dt^2, first step x + v dt + a dt^2 / 2")                                 \
+      "position Verlet: x' = 2 x - x_prev + a dt^2, first step x + v dt + a dt^2 / 2", 1)                              \
     X(HK_VERLET_BOOK, "verlet_book", NULL, 2.0, 1, 1, 0, 0, verlet_book, HK_UPDATE_NONE,                                  \
-      "position Verlet with the book's first step x + a dt^2")                                                         \
+      "position Verlet with the book's first step x + a dt^2", 1)                                                      \
     X(HK_VELOCITY_VERLET, "velocity_verlet", NULL, 2.0, 0, 1, 0, 0, velocity_verlet, HK_UPDATE_NONE,                      \
-      "velocity Verlet (kick, drift, kick), forces reused from the substep before")                                    \
+      "velocity Verlet (kick, drift, kick), forces reused from the substep before", 1)                                 \
     X(HK_JELLY, "jelly", NULL, 2.0, 0, 1, 0, 0, explicit_substep, HK_UPDATE_JELLY,                                        \
-      "the jelly scheme: v += dt_a a; x += dt_v v; v *= alpha")                                                        \
-    X(HK_RK4, "rk4", NULL, 2.8284271247461903, 0, 4, 0, 12, rk4, HK_UPDATE_NONE, "classic fourth-order Runge-Kutta")    \
+      "the jelly scheme: v += dt_a a; x += dt_v v; v *= alpha", 1)                                                     \
+    X(HK_RK4, "rk4", NULL, 2.8284271247461903, 0, 4, 0, 12, rk4, HK_UPDATE_NONE, "classic fourth-order Runge-Kutta", 1) \
     X(HK_IMPLICIT_EULER, "implicit_euler", "backward_euler", INFINITY, 1, 1, 1, 0, hk_implicit_euler_substep,             \
-      HK_UPDATE_NONE, "backward Euler, linearised (Newton), solved by preconditioned CG; damps")                       \
+      HK_UPDATE_NONE, "backward Euler, linearised (Newton), solved by preconditioned CG; damps", 0)                    \
     X(HK_TRAPEZOIDAL, "trapezoidal", "newmark", INFINITY, 1, 1, 1, 0, hk_trapezoidal_substep, HK_UPDATE_NONE,             \
-      "the trapezoidal rule (Newmark average acceleration), second order, no numerical damping")
+      "the trapezoidal rule (Newmark average acceleration), second order, no numerical damping", 0)
 // clang-format on
 
-#define HK_ROW(kind, name, alias, limit, history, evals, implicit, scratch, substep, update, text)                     \
-    [kind] = {{kind, name, alias, limit, history, evals, implicit, text}, update, scratch, substep},
+#define HK_ROW(kind, name, alias, limit, history, evals, implicit, scratch, substep, update, text, device)             \
+    [kind] = {{kind, name, alias, limit, history, evals, implicit, text, device}, update, scratch, substep},
 static const hk_integrator_ops integrators[HK_INTEGRATOR_COUNT] = {HK_INTEGRATOR_TABLE(HK_ROW)};
 #undef HK_ROW
 #define HK_COUNT(...) +1

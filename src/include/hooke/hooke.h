@@ -421,6 +421,8 @@ typedef struct hk_integrator_info {
     int force_evaluations;   /* force evaluations per substep [1] (implicit: per Newton iteration) */
     int implicit;            /* 1: solves a linear system per substep (cg_* and newton_iterations apply) */
     const char *description; /* one line for messages and --help */
+    int device;              /* 1: the device backend runs it (hk_world_def.device); any other is refused by name
+                                there, and HK_DEVICE_AUTO runs it on the CPU */
 } hk_integrator_info;
 /* The row of kind, or NULL if kind is not an integrator. */
 HK_API const hk_integrator_info *hk_integrator_info_of(hk_integrator_kind kind);
