@@ -422,6 +422,57 @@ static void test_builder_errors(void **state)
     hk_world_destroy(w);
 }
 
+/* ---- spring families of listed points ----------------------------------------------------------------- */
+
+/* hk_world_add_spring_family: a family's name, each spring's own rest length (else the family's, else the initial
+ * length), read back through the springs' energy 1/2 k (r - L0)^2 and largest stretch r / L0; bad values refused. */
+static void test_spring_family(void **state)
+{
+    (void)state;
+    hk_world *w = hk_test_empty_world();
+    const hk_vec3 pos[3] = {{0, 0, 0}, {1, 0, 0}, {3, 0, 0}};
+    const double mass[3] = {1, 1, 1};
+    const int body = hk_world_add_points(w, 3, pos, NULL, mass);
+    assert_int_equal(body, 0);
+    hk_spring_params p = hk_default_spring_params();
+    p.k = 100;
+    /* 0-1 (1 m) at its own 0.5 m, 1-2 (2 m) at its initial length: E = 1/2 100 0.5^2, r / L0 = 2 */
+    const int a[2] = {0, 1}, b[2] = {1, 2};
+    const double rest[2] = {0.5, 0};
+    assert_int_equal(hk_world_add_spring_family(w, body, "stiff_1", 2, a, b, rest, &p), 0);
+    hk_stats st = hk_world_stats(w);
+    assert_near(st.spring, 12.5, 1e-5);
+    assert_near(st.max_stretch, 2, 1e-6);
+    /* 0-2 (3 m) in a family of rest length 1.5: no rest array and a 0 in one give the family's */
+    p.rest_length = 1.5;
+    const int c = 0, d = 2;
+    const double none = 0;
+    assert_int_equal(hk_world_add_spring_family(w, body, "soft", 1, &c, &d, NULL, &p), 1);
+    assert_int_equal(hk_world_add_spring_family(w, body, "soft2", 1, &c, &d, &none, &p), 2);
+    st = hk_world_stats(w);
+    assert_near(st.spring, 12.5 + 2 * 0.5 * 100 * 1.5 * 1.5, 1e-4);
+    assert_string_equal(hk_world_family(w, 0).name, "stiff_1");
+    assert_string_equal(hk_world_family(w, 1).name, "soft");
+    assert_int_equal(hk_world_family(w, 0).springs, 2);
+    /* hk_world_add_springs is the family "main" */
+    assert_int_equal(hk_world_add_springs(w, body, 1, &c, &d, &p), 3);
+    assert_string_equal(hk_world_family(w, 3).name, "main");
+
+    const double bad[] = {-1, NAN, INFINITY, 2 * HK_SPRING_MAX_LENGTH};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_rejected(w, hk_world_add_spring_family(w, body, "x", 1, &c, &d, &bad[i], &p), "rest length");
+    char long_name[HK_FAMILY_NAME_MAX + 2];
+    memset(long_name, 'n', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    assert_rejected(w, hk_world_add_spring_family(w, body, long_name, 1, &c, &d, NULL, &p), "name");
+    assert_rejected(w, hk_world_add_spring_family(w, body, "", 1, &c, &d, NULL, &p), "name");
+    assert_rejected(w, hk_world_add_spring_family(w, body, NULL, 1, &c, &d, NULL, &p), "name");
+    long_name[HK_FAMILY_NAME_MAX] = '\0'; /* the longest name a family takes */
+    assert_int_equal(hk_world_add_spring_family(w, body, long_name, 1, &c, &d, NULL, &p), 4);
+    assert_string_equal(hk_world_family(w, 4).name, long_name);
+    hk_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -435,6 +486,7 @@ int main(void)
         cmocka_unit_test(test_rope_topologies),
         cmocka_unit_test(test_quad_diagonals),
         cmocka_unit_test(test_builder_errors),
+        cmocka_unit_test(test_spring_family),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

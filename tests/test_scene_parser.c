@@ -631,6 +631,12 @@ static const shipped shipped_scenes[] = {
     {"jelly_pile.scene", 4 * 125, 4 * (3 * 4 * 25 + 3 * 2 * 4 * 4 * 5 + 4 * 4 * 4 * 4)},
     {"cloth_fold.scene", 24 * 72, (23 * 72 + 24 * 71) + 2 * 23 * 71 + (22 * 72 + 24 * 70)},
     {"cloth_fold_particles.scene", 24 * 72, (23 * 72 + 24 * 71) + 2 * 23 * 71 + (22 * 72 + 24 * 70)},
+    {"stress_strand_tilted.scene", 20, 19},
+    {"stress_strand_skip.scene", 20, 19 + 18},
+    {"stress_strand_3.scene", 3, 2},
+    {"stress_stiffness_ratio.scene", 5, 4},
+    {"stress_chain_mass_ratio.scene", 20, 19},
+    {"stress_cloth_hanging.scene", 32 * 32, 2 * 31 * 32 + 2 * 31 * 31 + 2 * 30 * 32},
 };
 #define N_SHIPPED (int)(sizeof shipped_scenes / sizeof shipped_scenes[0])
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "springs.h"
 #include "surface.h"
@@ -183,7 +184,7 @@ int hk_world_add_rope(hk_world *w, const hk_rope_def *d)
                 b[s] = first + j;
                 s++;
             }
-        int rc = hk_add_list_family(w, body, "all_to_all", &d->springs, n, a, b);
+        int rc = hk_add_list_family(w, body, "all_to_all", &d->springs, n, a, b, NULL);
         free(a);
         free(b);
         if (rc) return hk_undo_body(w, body, fam0);
@@ -581,9 +582,24 @@ int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec
 
 int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const int *b, const hk_spring_params *params)
 {
+    return hk_world_add_spring_family(w, body, "main", count, a, b, NULL, params);
+}
+
+int hk_world_add_spring_family(hk_world *w, int body, const char *name, int count, const int *a, const int *b,
+                               const double *rest, const hk_spring_params *params)
+{
     if (body < 0 || body >= w->body_count) return hk_fail(w, "springs: no body %d", body);
+    const size_t len = name ? strlen(name) : 0;
+    if (len < 1 || len > HK_FAMILY_NAME_MAX)
+        return hk_fail(w, "springs: a family's name must have 1 to %d bytes (got %zu)", HK_FAMILY_NAME_MAX, len);
     if (count < 1) return hk_fail(w, "springs: count must be >= 1 (got %d)", count);
     if (hk_check_spring_params(w, "springs", params)) return hk_failed(w);
+    for (int s = 0; rest && s < count; s++)
+        if (!(rest[s] >= 0 && rest[s] <= HK_SPRING_MAX_LENGTH)) /* NaN too */
+            return hk_fail(w,
+                           "springs: spring %d's rest length must be 0 (the family's) or in (0, %g] m, this build's "
+                           "longest spring (got %g)",
+                           s, HK_SPRING_MAX_LENGTH, rest[s]);
     const hk_body *bd = &w->bodies[body];
     int *ga = malloc((size_t)count * sizeof *ga), *gb = malloc((size_t)count * sizeof *gb);
     if (!ga || !gb) {
@@ -598,7 +614,7 @@ int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const i
         ga[s] = bd->first + a[s];
         gb[s] = bd->first + b[s];
     }
-    if (rc == 0) rc = hk_add_list_family(w, body, "main", params, count, ga, gb);
+    if (rc == 0) rc = hk_add_list_family(w, body, name, params, count, ga, gb, rest);
     free(ga);
     free(gb);
     return rc < 0 ? -1 : w->family_count - 1;

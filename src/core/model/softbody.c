@@ -172,7 +172,7 @@ static int add_mesh(hk_world *w, const hk_mesh_def *d, const char *kind)
             ga[e] = w->bodies[body].first + edges[2 * e];
             gb[e] = w->bodies[body].first + edges[2 * e + 1];
         }
-        if (rc == 0) rc = hk_add_list_family(w, body, "edges", &d->springs, ne, ga, gb);
+        if (rc == 0) rc = hk_add_list_family(w, body, "edges", &d->springs, ne, ga, gb, NULL);
         free(ga);
         free(gb);
         if (rc) {
@@ -189,7 +189,7 @@ static int add_mesh(hk_world *w, const hk_mesh_def *d, const char *kind)
             int *ga = malloc((size_t)np * sizeof *ga), *gb = malloc((size_t)np * sizeof *gb);
             rc = ga && gb ? 0 : hk_fail_memory(w, "mesh: out of memory");
             for (int64_t q = 0; rc == 0 && q < np; q++) ga[q] = pairs[2 * q], gb[q] = pairs[2 * q + 1];
-            if (rc == 0) rc = hk_add_list_family(w, body, "extra", &d->extra_springs, np, ga, gb);
+            if (rc == 0) rc = hk_add_list_family(w, body, "extra", &d->extra_springs, np, ga, gb, NULL);
             free(ga);
             free(gb);
         }
@@ -255,7 +255,7 @@ int hk_world_add_ring(hk_world *w, const hk_ring_def *d)
     w->bodies[body].kind = "ring";
     int fam0 = w->family_count;
     for (int i = 0; i < n; i++) a[i] += w->bodies[body].first, b[i] += w->bodies[body].first;
-    if (hk_add_list_family(w, body, "ring", &d->springs, n, a, b) != 0) {
+    if (hk_add_list_family(w, body, "ring", &d->springs, n, a, b, NULL) != 0) {
         body = hk_undo_body(w, body, fam0);
         goto out;
     }

@@ -75,7 +75,7 @@ hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const 
 }
 
 int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_params *params, int64_t count,
-                       const int *a, const int *b)
+                       const int *a, const int *b, const double *rest)
 {
     for (int64_t s = 0; s < count; s++) {
         if (a[s] < 0 || a[s] >= w->p.count || b[s] < 0 || b[s] >= w->p.count)
@@ -89,7 +89,9 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
     f->count = f->total = count;
     f->a = malloc((size_t)(count ? count : 1) * sizeof *f->a);
     f->b = malloc((size_t)(count ? count : 1) * sizeof *f->b);
-    int need_rest = !(params->rest_length > 0);
+    int own_rest = 0; /* a spring with a rest length of its own */
+    for (int64_t s = 0; rest && s < count && !own_rest; s++) own_rest = rest[s] > 0;
+    const int need_rest = own_rest || !(params->rest_length > 0);
     const hk_body *bd = &w->bodies[body];
     const size_t padded = hk_padded((size_t)count);
     if (need_rest) f->rest_list = hk_alloc_reals((size_t)count, w);
@@ -113,12 +115,15 @@ int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_
             for (int c = 0; c < 3; c++) f->rvec[c][s] = (hk_real)(rb[c] - ra[c]);
         }
     }
-    if (need_rest) /* the initial length, as the kernels compute it: a spring at rest has r = L0 exactly */
-        for (int64_t s = 0; s < count; s++) {
-            hk_real d[3];
-            hk_spring_delta(f, &w->p, s, a[s], b[s], d);
-            f->rest_list[s] = hk_spring_length(d[0], d[1], d[2]);
-        }
+    /* a spring's own rest length, else the family's, else the initial length as the kernels compute it (a spring
+     * at rest then has r = L0 exactly) */
+    for (int64_t s = 0; need_rest && s < count; s++) {
+        hk_real d[3];
+        hk_spring_delta(f, &w->p, s, a[s], b[s], d);
+        f->rest_list[s] = rest && rest[s] > 0       ? (hk_real)rest[s]
+                          : params->rest_length > 0 ? (hk_real)params->rest_length
+                                                    : hk_spring_length(d[0], d[1], d[2]);
+    }
     if (hk_family_check_lengths(w, f) != 0) {
         hk_family_free(f);
         w->family_count--;

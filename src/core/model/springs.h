@@ -13,10 +13,12 @@
 hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const hk_spring_params *params, int di,
                                  int dj, int dk);
 
-/* Adds a list family joining global particles a[s] - b[s] of one body; rest
- * lengths are the initial lengths (as the kernels compute them) unless
- * params->rest_length > 0. Returns 0 or -1. */
+/* Adds a list family joining global particles a[s] - b[s] of one body; a
+ * spring's rest length is rest[s] where rest (may be NULL) gives one > 0,
+ * else params->rest_length where > 0, else its initial length (as the
+ * kernels compute it). The values are the caller's to check (builders.c).
+ * Returns 0 or -1. */
 int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_params *params, int64_t count,
-                       const int *a, const int *b);
+                       const int *a, const int *b, const double *rest);
 
 #endif

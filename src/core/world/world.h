@@ -53,7 +53,7 @@ typedef enum hk_family_kind {
 typedef struct hk_family {
     hk_family_kind kind;
     int body;
-    char name[48];
+    char name[HK_FAMILY_NAME_MAX + 1];
     hk_spring_params params;
     hk_real k, c, rest, break_ratio; /* params in the kernels' precision; rest: L0 of a lattice family */
     int64_t count;                   /* springs in the family held here: a lattice's box; a list's endpoints (0 on

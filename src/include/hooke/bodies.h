@@ -115,9 +115,18 @@ HK_API int hk_world_add_pendulum(hk_world *w, const hk_pendulum_def *def);
 /* General body: listed points and listed springs (for meshes and tests). */
 HK_API int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec3 *vel /* may be NULL */,
                                const double *mass /* [kg] */);
-/* Adds one spring family joining local particles a[s] - b[s] of body. */
+/* Adds one spring family, named "main", joining local particles a[s] - b[s] of body: its index, or -1
+ * (hk_world_error says why). */
 HK_API int hk_world_add_springs(hk_world *w, int body, int count, const int *a, const int *b,
                                 const hk_spring_params *params);
+/* The longest name of a spring family [bytes]. */
+#define HK_FAMILY_NAME_MAX 47
+/* The same for a family named `name` (1 to HK_FAMILY_NAME_MAX bytes), where rest (may be NULL) gives each spring a
+ * rest length of its own [m]: rest[s] > 0 is spring s's L0, 0 leaves it the family's (params->rest_length, or its
+ * initial length where that is 0); a value below 0, not finite or above HK_SPRING_MAX_LENGTH is refused. A body
+ * may have any number of families, over the same particles or not. */
+HK_API int hk_world_add_spring_family(hk_world *w, int body, const char *name, int count, const int *a, const int *b,
+                                      const double *rest, const hk_spring_params *params);
 /* Zero-length springs. A spring whose ends, at the positions the solver stores (hk_real), are at the same place, or
  * closer than HK_SPRING_MIN_FRACTION times the size of its body (the diagonal of the box around the body's
  * particles), has no direction to act along: at r = 0 its force is 0 whatever its rest length. Every call that

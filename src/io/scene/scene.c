@@ -13,6 +13,7 @@
 #include "scene_kinds.h"
 #include "scene_lex.h"
 #include "scene_memory.h"
+#include "scene_points.h"
 #include "world.h"
 
 /* How it works: one pass reads the text line by line (scene_lex.c). A
@@ -178,12 +179,22 @@ static int parse_springs_line(parser *p)
     char list[256];
     sc_choice_list(names, nf, list, sizeof list);
     if (lx->ntok < 2) return sc_expected(lx, 1, "a spring family of %s (%s) after 'springs'", d->title, list);
-    int f = sc_find_name(names, nf, lx->tok[1].s);
-    if (f < 0) return sc_expected(lx, 1, "a spring family of %s (%s)", d->title, list);
-    sc_given *fam = &s->fams[f];
-    if (fam->line)
-        return sc_fail(lx, lx->line, lx->tok[1].col, "springs family '%s' repeated in %s (first at line %d)", names[f],
-                       d->title, fam->line);
+    const int f = sc_find_name(names, nf, lx->tok[1].s);
+    const char *name = lx->tok[1].s; /* the family's, for the messages below */
+    hk_spring_params *into;          /* where its parameters go */
+    if (f >= 0) {
+        sc_given *fam = &s->fams[f];
+        if (fam->line)
+            return sc_fail(lx, lx->line, lx->tok[1].col, "springs family '%s' repeated in %s (first at line %d)",
+                           names[f], d->title, fam->line);
+        fam->line = lx->line;
+        fam->col = lx->tok[0].col;
+        into = (hk_spring_params *)((char *)s->def + d->families[f].off);
+    } else if (d->declare) { /* a family the body names itself */
+        if (!(into = d->declare(s))) return -1;
+    } else {
+        return sc_expected(lx, 1, "a spring family of %s (%s)", d->title, list);
+    }
 
     hk_spring_params sp = hk_default_spring_params();
     int seen_col[SC_MAX_KEYS] = {0};
@@ -200,61 +211,16 @@ static int parse_springs_line(parser *p)
     }
     for (int k = 0; k < sl->nkeys; k++)
         if (sl->keys[k].required && !seen_col[k])
-            return sc_fail(lx, lx->line, lx->eol_col, "springs family '%s' is missing required key '%s'", names[f],
+            return sc_fail(lx, lx->line, lx->eol_col, "springs family '%s' is missing required key '%s'", name,
                            sl->keys[k].name);
     const int br = sc_key_index(sl, offsetof(hk_spring_params, break_ratio), "break_ratio");
     if (sp.behaviour == HK_SPRING_BREAKABLE && !seen_col[br])
         return sc_fail(lx, lx->line, lx->eol_col,
-                       "springs family '%s' with behaviour breakable is missing required key '%s'", names[f],
+                       "springs family '%s' with behaviour breakable is missing required key '%s'", name,
                        sl->keys[br].name);
     if (sp.behaviour != HK_SPRING_BREAKABLE && seen_col[br])
         return sc_fail(lx, lx->line, seen_col[br], "key '%s' needs 'behaviour breakable'", sl->keys[br].name);
-    fam->line = lx->line;
-    fam->col = lx->tok[0].col;
-    memcpy((char *)s->def + d->families[f].off, &sp, sizeof sp);
-    return 0;
-}
-
-static int parse_point(parser *p, const sc_key *kd)
-{
-    sc_lexer *lx = &p->lx;
-    sc_section *s = &p->sec;
-    hk_vec3 x, vel = {0, 0, 0};
-    double m;
-    if (sc_parse_vec(lx, 1, kd->name, CK_ANY, &x)) return -1;
-    if (lx->ntok <= 4) return sc_expected(lx, 4, "a mass for '%s' (x y z mass [vx vy vz])", kd->name);
-    if (sc_parse_num(lx, 4, kd->name, CK_MASS, &m)) return -1;
-    if (lx->ntok > 5) {
-        if (sc_parse_vec(lx, 5, kd->name, CK_ANY, &vel)) return -1;
-        if (sc_expect_eol(lx, 8, kd->name)) return -1;
-    }
-    if (s->npoints >= SC_MAX_BODY_PARTICLES) return sc_fail(lx, lx->line, 1, "too many points in %s", s->kind->title);
-    int cap = s->cappoints;
-    if (sc_grow(lx, (void **)&s->pos, &cap, s->npoints + 1, sizeof *s->pos)) return -1;
-    cap = s->cappoints;
-    if (sc_grow(lx, (void **)&s->vel, &cap, s->npoints + 1, sizeof *s->vel)) return -1;
-    if (sc_grow(lx, (void **)&s->mass, &s->cappoints, s->npoints + 1, sizeof *s->mass)) return -1;
-    s->pos[s->npoints] = x;
-    s->vel[s->npoints] = vel;
-    s->mass[s->npoints] = m;
-    s->npoints++;
-    return 0;
-}
-
-static int parse_spring(parser *p, const sc_key *kd)
-{
-    sc_lexer *lx = &p->lx;
-    sc_section *s = &p->sec;
-    int64_t a = 0, b = 0;
-    if (sc_parse_int(lx, 1, kd->name, 0, INT_MAX, &a) || sc_parse_int(lx, 2, kd->name, 0, INT_MAX, &b)) return -1;
-    if (a == b) return sc_expected(lx, 2, "two different particles for '%s'", kd->name);
-    if (sc_expect_eol(lx, 3, kd->name)) return -1;
-    int cap = s->capsprings;
-    if (sc_grow(lx, (void **)&s->sa, &cap, s->nsprings + 1, sizeof *s->sa)) return -1;
-    if (sc_grow(lx, (void **)&s->sb, &s->capsprings, s->nsprings + 1, sizeof *s->sb)) return -1;
-    s->sa[s->nsprings] = (sc_located){(int)a, lx->line, lx->tok[1].col};
-    s->sb[s->nsprings] = (sc_located){(int)b, lx->line, lx->tok[2].col};
-    s->nsprings++;
+    memcpy(into, &sp, sizeof sp);
     return 0;
 }
 
@@ -301,8 +267,8 @@ static int parse_key_line(parser *p)
     }
     const sc_key *kd = &d->keys[k];
     sc_given *v = &s->vals[k];
-    if (kd->type == T_POINT) return parse_point(p, kd);
-    if (kd->type == T_SPRING) return parse_spring(p, kd);
+    if (kd->type == T_POINT) return sc_points_point(s, kd);
+    if (kd->type == T_SPRING) return sc_points_spring(s, kd);
     if (v->line)
         return sc_fail(lx, lx->line, lx->tok[0].col, "key '%s' repeated in %s (first at line %d)", kd->name, d->title,
                        v->line);
@@ -396,6 +362,14 @@ static int take_lists(parser *p, sc_item *it)
         }
         it->nsprings = s->nsprings;
     }
+    it->sfam = s->sfam;
+    it->srest = s->srest;
+    it->named = s->named;
+    it->nnamed = s->nnamed;
+    s->sfam = NULL;
+    s->srest = NULL;
+    s->named = NULL;
+    s->nnamed = s->capnamed = 0;
     return 0;
 }
 
@@ -429,6 +403,9 @@ static void clear_section(sc_section *s)
     free(s->mass);
     free(s->sa);
     free(s->sb);
+    free(s->sfam);
+    free(s->srest);
+    free(s->named);
     free(s->file);
     memset(s, 0, sizeof *s);
 }
@@ -619,6 +596,9 @@ static void free_parser(parser *p)
         free(it->mass);
         free(it->sa);
         free(it->sb);
+        free(it->sfam);
+        free(it->srest);
+        free(it->named);
         free(it->file);
     }
     free(p->items);

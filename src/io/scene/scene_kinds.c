@@ -10,11 +10,12 @@
 
 #include "scene_collider.h"
 #include "scene_keys.h"
+#include "scene_points.h"
 
 /* A new key is one row in its section's table; a new body kind is one row of sc_items with its key
  * table (and any descriptor wrapper, hooks) next to it. Each key writes through offsetof straight
  * into its section's descriptor; the macros (scene_keys.h) check the field's C type against the
- * key's type. The collider's table and hooks live in scene_collider.c. */
+ * key's type. The collider's table and hooks live in scene_collider.c, body points' in scene_points.c. */
 
 /* ------------------------------------------------------------------------ */
 /* Choices, indexed by the enum they name (NULL: not accepted in scene files) */
@@ -483,57 +484,6 @@ static int pendulum_add(hk_world *w, const sc_item *it, sc_lexer *lx)
     return hk_world_add_pendulum(w, it->def);
 }
 
-/* The library's rule on zero-length springs, before the build, so that the error points at the spring line. */
-static int check_spring_lengths(sc_section *s)
-{
-    if (s->nsprings == 0) return 0;
-    int *ab = malloc(2 * (size_t)s->nsprings * sizeof *ab);
-    if (!ab) return sc_oom(s->lx);
-    for (int i = 0; i < s->nsprings; i++) ab[i] = s->sa[i].v, ab[s->nsprings + i] = s->sb[i].v;
-    char why[320];
-    const int64_t bad =
-        hk_find_zero_length_spring(s->npoints, s->pos, s->nsprings, ab, ab + s->nsprings, why, sizeof why);
-    free(ab);
-    if (bad == -2) return sc_oom(s->lx);
-    if (bad < 0) return 0;
-    return sc_fail(s->lx, s->sa[bad].line, s->sa[bad].col, "spring %s", why);
-}
-
-/* the listed points and springs stay in the section; the descriptor holds their family */
-typedef struct points_scene {
-    hk_spring_params springs;
-} points_scene;
-static const sc_key points_keys[] = {OWN("point", T_POINT, OPT), OWN("spring", T_SPRING, OPT), PINS};
-static const sc_family points_families[] = {FAMILY(points_scene, "main", springs)};
-static void points_init(void *def) { ((points_scene *)def)->springs = hk_default_spring_params(); }
-static int points_finish(sc_section *s, void *def, int64_t *count)
-{
-    (void)def;
-    if (s->npoints == 0) return sc_fail(s->lx, s->lx->line, s->end_col, "%s has no 'point' line", s->kind->title);
-    if (SC_FAMILY(s, points_scene, springs) && s->nsprings == 0)
-        return SC_FAIL_FAMILY(s, points_scene, springs, "has no 'spring' line to apply to");
-    *count = s->npoints;
-    s->list_springs = s->nsprings;
-    for (int i = 0; i < s->nsprings; i++) {
-        const sc_located *e[2] = {&s->sa[i], &s->sb[i]};
-        for (int k = 0; k < 2; k++)
-            if (e[k]->v >= *count)
-                return sc_fail(s->lx, e[k]->line, e[k]->col,
-                               "expected a particle index in [0, %lld] for 'spring', got '%d'", (long long)(*count - 1),
-                               e[k]->v);
-    }
-    return check_spring_lengths(s);
-}
-static int points_add(hk_world *w, const sc_item *it, sc_lexer *lx)
-{
-    (void)lx;
-    const points_scene *d = it->def;
-    int body = hk_world_add_points(w, it->npoints, it->pos, it->vel, it->mass);
-    if (body >= 0 && it->nsprings && hk_world_add_springs(w, body, it->nsprings, it->sa, it->sb, &d->springs) < 0)
-        body = -1;
-    return body;
-}
-
 /* mesh and icosphere: rules on the hk_mesh_def at `base` of the descriptor */
 static int surface_finish(sc_section *s, hk_mesh_def *d, size_t base)
 {
@@ -654,8 +604,9 @@ const sc_kind sc_items[] = {
      .init = spring_init, .finish = spring_finish, .add = spring_add},
     {BODY("pendulum"), KEYS(pendulum_keys), .size = sizeof(hk_pendulum_def), .init = pendulum_init,
      .finish = pendulum_finish, .add = pendulum_add},
-    {BODY("points"), KEYS(points_keys), FAMILIES(points_families), .size = sizeof(points_scene), .init = points_init,
-     .finish = points_finish, .add = points_add},
+    {BODY("points"), .keys = sc_points_keys, .nkeys = SC_POINTS_KEYS, FAMILIES(sc_points_families),
+     .size = sizeof(sc_points_scene), .init = sc_points_init, .finish = sc_points_finish, .add = sc_points_add,
+     .declare = sc_points_declare},
     {BODY("mesh"), KEYS(mesh_keys), FAMILIES(mesh_families), .size = sizeof(hk_mesh_def), .init = mesh_init,
      .finish = mesh_finish, .add = mesh_add},
     {BODY("icosphere"), KEYS(icosphere_keys), FAMILIES(icosphere_families), .size = sizeof(icosphere_scene),

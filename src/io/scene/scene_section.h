@@ -31,7 +31,7 @@ typedef enum sc_key_type {
     T_INTEGRATOR, /* an integrator name: hk_integrator_kind */
     T_PINS,       /* one or more particle indices (the section's pins) */
     T_POINT,      /* points body: x y z mass [vx vy vz], repeatable */
-    T_SPRING,     /* points body: A B, repeatable */
+    T_SPRING,     /* points body: A B [FAMILY] [rest_length L], repeatable */
     T_FILE,       /* one file name, relative to the scene file's directory */
 } sc_key_type;
 
@@ -64,6 +64,14 @@ typedef struct sc_located {
     int v, line, col;
 } sc_located;
 
+/* A spring family a body names in its file besides its kind's (body points): its parameters, where its `springs`
+ * line declares it and where a `spring` line first names it (line 0: not yet). */
+typedef struct sc_named {
+    char name[HK_FAMILY_NAME_MAX + 1];
+    hk_spring_params params;
+    sc_given decl, use;
+} sc_named;
+
 typedef struct sc_section sc_section;
 typedef struct sc_item sc_item;
 
@@ -85,6 +93,9 @@ typedef struct sc_kind {
     /* Items: builds the body; its index, -1 (the builder failed) or SC_ADD_REPORTED. */
     int (*add)(hk_world *w, const sc_item *it, sc_lexer *lx);
     int late; /* items: added after every other item (colliders, which are checked against every spring) */
+    /* Items whose `springs` lines may name families besides `families` (body points): the parameters of the family
+     * the line's token 1 names, to write; NULL with the error written. NULL hook: only `families`. */
+    hk_spring_params *(*declare)(sc_section *s);
 } sc_kind;
 
 /* Everything the settings sections write. */
@@ -113,7 +124,11 @@ struct sc_section {
     double *mass;
     int npoints, cappoints;
     sc_located *sa, *sb;
+    int *sfam;     /* each spring's family: -1 the kind's own (main), i >= 0 named[i] */
+    double *srest; /* each spring's own rest length [m]; 0: its family's */
     int nsprings, capsprings;
+    sc_named *named; /* the families named besides the kind's, in the order first named */
+    int nnamed, capnamed;
     char *file; /* the file as written */
     /* what the body will hold besides its particles, for the memory estimate (hk_memory_need), set by its finish
      * hook: spring families of its lattice (an upper bound), listed springs, 1 for a one-row lattice (a rope) */
@@ -133,7 +148,11 @@ struct sc_item {
     double *mass;
     int npoints;
     int *sa, *sb;
+    int *sfam;     /* as the section's */
+    double *srest; /* as the section's */
     int nsprings;
+    sc_named *named; /* as the section's */
+    int nnamed;
     char *file;              /* path resolved against the scene's directory */
     int file_line, file_col; /* where 'file' was given */
     int64_t count;           /* particles, or SC_COUNT_UNKNOWN (a mesh: known when its file is read) */
