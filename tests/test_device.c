@@ -36,6 +36,7 @@ static const struct {
     {"quad", "list springs (family main of body 0, kind quad"},
     {"ring2d", "list springs (family ring of body 0, kind ring"},
     {"rope_implicit", "the implicit integrator implicit_euler"},
+    {"stress_strand_tilted", "the implicit integrator implicit_euler"},
     {"torus_asc", "list springs (family edges of body 0, kind mesh"},
 };
 

@@ -631,6 +631,7 @@ static const shipped shipped_scenes[] = {
     {"jelly_pile.scene", 4 * 125, 4 * (3 * 4 * 25 + 3 * 2 * 4 * 4 * 5 + 4 * 4 * 4 * 4)},
     {"cloth_fold.scene", 24 * 72, (23 * 72 + 24 * 71) + 2 * 23 * 71 + (22 * 72 + 24 * 70)},
     {"cloth_fold_particles.scene", 24 * 72, (23 * 72 + 24 * 71) + 2 * 23 * 71 + (22 * 72 + 24 * 70)},
+    {"stress_strand_tilted.scene", 20, 19},
 };
 #define N_SHIPPED (int)(sizeof shipped_scenes / sizeof shipped_scenes[0])
 
