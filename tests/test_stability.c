@@ -1,8 +1,10 @@
-/* test_stability.c — `hooke stability`: the drift plot (its pixels and its text), the pendulum's analytic answer, the
- * sweep flags and their bad values, --help, and a table that does not depend on the thread count. */
+/* test_stability.c — `hooke stability`: the drift and cost plot (its pixels and its text), the pendulum's analytic
+ * answer, the error against the reference, stretch and cost on the tilted strand, the sweep flags and their bad values,
+ * --help, and a table that does not depend on the thread count. */
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
+#include "hk_test_cost.h"
 #include "hk_test_png.h"
 #include "hk_test_text.h"
 
@@ -74,13 +76,14 @@ static void test_stability_plot(void **state)
     char wrote[512];
     snprintf(wrote, sizeof wrote, /* the sweep, and no progress: stderr is a file */
              "hooke: stability: 2 integrators x 4 dt from 0.001 to 0.4 s (omega_max dt 0.01 to 4), 1 s per run "
-             "(--time), 16000 steps in all\nhooke: wrote %s\n",
+             "(--time), 16000 steps in all, after the reference's 12001 + 6001 implicit_euler steps at dt 0.0001 "
+             "and 0.0002 s\nhooke: wrote %s\n",
              png);
     assert_string_equal(r.err, wrote);
     hk_run_free(&r);
     hk_png p = hk_test_png_read(png);
     assert_int_equal(p.w, 1200); /* 900, and the legend's column right of the plot */
-    assert_int_equal(p.h, 600);
+    assert_int_equal(p.h, 1200); /* the drift's panel over the cost's */
     const hk_rgb verlet = hk_plot_colour(HK_VERLET), rk4 = hk_plot_colour(HK_RK4);
     /* each curve (4 markers and lines) and its dashed limit line: the plot area is 488 px high, dashes cover half */
     assert_true(hk_test_png_count(&p, 0, p.h, verlet.r, verlet.g, verlet.b) > 400);
@@ -170,11 +173,13 @@ static void test_stability_plot_overlap(void **state)
     (void)state;
     const char *png = hk_test_path("overlap.png");
     double dts[4] = {1e-3, 2e-3, 4e-3, 8e-3}, drift[4] = {1e-6, 1e-5, 1e-4, 1e-3}, error[4] = {0};
+    double ref_error[4] = {1e-5, 1e-4, 1e-3, 1e-2}, stretch[4] = {1, 1, 1, 1}, cpu[4] = {8, 4, 2, 1}, cg[4] = {0};
     int stable[4] = {1, 1, 1, 1};
     const int kinds[3] = {HK_VERLET, HK_RK4, HK_SEMI_IMPLICIT_EULER};
     hk_stability_profile pr[3];
-    for (int k = 0; k < 3; k++) pr[k] = (hk_stability_profile){kinds[k], INFINITY, drift, error, stable};
-    assert_int_equal(hk_stability_plot(png, "same.scene", 10, dts, 4, pr, 3), 0);
+    for (int k = 0; k < 3; k++)
+        pr[k] = (hk_stability_profile){kinds[k], INFINITY, drift, error, stable, ref_error, stretch, cpu, cg};
+    assert_int_equal(hk_stability_plot(png, "same.scene", 10, dts, 4, pr, 3, NULL), 0);
     hk_png p = hk_test_png_read(png);
     const int top = 76, bottom = 552, right = 876; /* the plot area (src/cli/stability/stability_plot.c) */
     for (int k = 0; k < 3; k++) {
@@ -257,6 +262,15 @@ static void test_stability_plot_text(void **state)
     /* the limits, as the table prints them: omega*dt 2.003 (verlet) and 2.828 (rk4) */
     hk_texts_expect(t, HK_TEXT_LEGEND, "verlet: limit \u03c9\u00b7dt = 2.003");
     hk_texts_expect(t, HK_TEXT_LEGEND, "rk4: limit \u03c9\u00b7dt = 2.828");
+    /* the cost's panel below: error against CPU time, the reference's own error a line of its own */
+    hk_texts_expect(t, HK_TEXT_TITLE, "Error against cost");
+    hk_texts_expect(t, HK_TEXT_SUBTITLE,
+                    "Each integrator's stable runs, a marker per dt. The reference: implicit Euler at dt = 0.0001 s; "
+                    "grey: its own error, below which errors are not resolved.");
+    hk_texts_expect(t, HK_TEXT_AXIS_TITLE, "RMS distance from the converged reference (m)");
+    hk_texts_expect(t, HK_TEXT_AXIS_TITLE, "CPU time per simulated second (s/s): the run's thread, in its steps");
+    hk_texts_expect(t, HK_TEXT_LEGEND, "verlet");
+    hk_texts_expect(t, HK_TEXT_LEGEND, "the reference's own error");
     /* dt from 1e-3 to 1 s (omega_max 10 rad/s: 0.01 / omega .. 4 / omega, whole decades) */
     static const char *const decades[] = {"10\u207b\u00b3", "10\u207b\u00b2", "10\u207b\u00b9", "10\u2070"};
     for (int i = 0; i < 4; i++) hk_texts_expect(t, HK_TEXT_TICK, decades[i]);
@@ -324,6 +338,123 @@ static void test_stability_pendulum(void **state)
     free(text);
 }
 
+/* The numbers of a CSV line's cells from the third on (NAN where a cell is empty), at most max; returns how many. */
+static int csv_numbers(const char *line, double *v, int max)
+{
+    const char *p = line;
+    for (int c = 0; c < 2 && p; c++) p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+    int n = 0;
+    while (p && n < max) {
+        char *end;
+        const double x = strtod(p, &end);
+        v[n++] = end == p ? NAN : x;
+        p = end + strcspn(end, ",\n");
+        p = *p == ',' ? p + 1 : NULL;
+    }
+    return n;
+}
+
+/* A sweep row's cells: dt, omega*dt, stable, drift, analytic error, error against the reference [m] and over the
+ * bodies' size, max stretch, CPU time per simulated second, CG iterations per step. */
+enum { C_DT, C_OMEGA_DT, C_STABLE, C_DRIFT, C_ERROR, C_REF, C_REF_REL, C_STRETCH, C_CPU, C_CG, C_COUNT };
+static void csv_row(const char *csv, const char *name, const char *kind, int row, double v[C_COUNT])
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\n%s,%s,", name, kind);
+    const char *p = strstr(csv, pat);
+    for (int i = 0; i < row && p; i++) p = strstr(p + 1, pat);
+    if (!p) {
+        print_error("no %s row %d of %s in\n%s\n", kind, row, name, csv);
+        fail();
+    }
+    assert_int_equal(csv_numbers(p + 1, v, C_COUNT), C_COUNT);
+}
+
+/* The tilted strand (a 1000 kg mass on 19 springs of k = 1e8 N/m): at each dt the error against the converged
+ * reference, the largest stretch and the cost, for every integrator of the table. The reference's own error is a
+ * small part of the strand's size, its stretch that of the end mass's weight suddenly taken, its solves take CG
+ * iterations; every stable run's error is a finite distance and its stretch a tension, implicit Euler (first order)
+ * strays further at a larger dt, the explicit integrators are past their limit at omega_max dt = 40; an implicit
+ * integrator iterates and an explicit one does not. No CPU time is compared, only that each is there. */
+static void test_stability_strand_cost(void **state)
+{
+    (void)state;
+    const char *csv = hk_test_path("strand.csv");
+    char args[512];
+    snprintf(args, sizeof args,
+             "stability " SCENE("stress_strand_tilted.scene") " --time 0.05 --dt-min 2e-5 --dt-max 2e-3 --points 3 "
+                                                              "--out '%s'",
+             csv);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\nreference: implicit_euler at dt 2e-06 s (dt_min / 10; cg_stop relative 1e-06, "
+                                  "at most 4 Newton iterations a step); its own error "));
+    assert_non_null(strstr(r.out, "\nintegrator             dt [s]  error [m]  err/size   r/L0 max  cpu [s/s] "
+                                  "cg/step\n"));
+    char *text = hk_test_slurp(csv);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "integrator,row,dt,omega_dt,stable,energy_drift_per_s,max_error,ref_error_m,"
+                                 "ref_error_rel,max_stretch,cpu_s_per_sim_s,cg_per_step\n"));
+    const double size = 19 * 0.05;                  /* the strand's length, its box's diagonal [m] */
+    const double strain = 1000 * 10 / (1e8 * 0.05); /* the end mass's weight over k L0 */
+    double ref[C_COUNT];
+    csv_row(text, "implicit_euler", "reference", 0, ref);
+    print_message("reference: own error %g m (%g of the size), max_stretch %.7f, %g CG a step\n", ref[C_REF],
+                  ref[C_REF_REL], ref[C_STRETCH], ref[C_CG]);
+    assert_true(fabs(ref[C_DT] - 2e-6) < 1e-15);
+    assert_true(ref[C_REF] >= 0 && ref[C_REF_REL] < 1e-3);
+    assert_true(fabs(ref[C_REF] / ref[C_REF_REL] - size) < 1e-6);
+    /* taken suddenly, the weight stretches the springs past its static share along the slope, at most twice the
+     * whole strand's weight */
+    assert_true(ref[C_STRETCH] > 1 + 0.5 * strain && ref[C_STRETCH] < 1 + 2 * 1.019 * strain);
+    assert_true(ref[C_CG] > 0 && isfinite(ref[C_CPU]));
+    for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) {
+        const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)k);
+        for (int i = 0; i < 3; i++) {
+            double v[C_COUNT];
+            csv_row(text, in->name, "sweep", i, v);
+            print_message("%-20s dt %-7g %s error %-10.4g m stretch %-9.7f cg %g\n", in->name, v[C_DT],
+                          v[C_STABLE] ? "stable  " : "unstable", v[C_REF], v[C_STRETCH], v[C_CG]);
+            if (in->implicit ? !(v[C_CG] > 0) : v[C_CG] != 0) {
+                print_error("%s at dt %g: %g CG iterations a step\n", in->name, v[C_DT], v[C_CG]);
+                fail();
+            }
+            assert_true(isfinite(v[C_CPU]) && v[C_CPU] >= 0);
+            if (v[C_STABLE]) {
+                assert_true(isfinite(v[C_REF]) && v[C_REF] >= 0);
+                assert_true(fabs(v[C_REF] / size - v[C_REF_REL]) <= 1e-6 * v[C_REF_REL]);
+                assert_true(v[C_STRETCH] >= 1 && v[C_STRETCH] < 1 + 10 * strain);
+            } else {
+                assert_true(isinf(v[C_REF]));
+            }
+            if (i == 2 && !in->implicit) assert_int_equal((int)v[C_STABLE], 0);
+        }
+    }
+    double fine[C_COUNT], coarse[C_COUNT];
+    csv_row(text, "implicit_euler", "sweep", 0, fine);
+    csv_row(text, "implicit_euler", "sweep", 2, coarse);
+    assert_true(fine[C_STABLE] == 1 && coarse[C_STABLE] == 1);
+    assert_true(coarse[C_REF] > fine[C_REF] && coarse[C_REF] > 2 * ref[C_REF]);
+    free(text);
+    hk_run_free(&r);
+    /* no reference: said so, and no error against it */
+    snprintf(args, sizeof args,
+             "stability " SCENE("oscillator.scene") " --integrators rk4 --time 0.5 --points 2 --reference 0 --out '%s'",
+             csv);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\nreference: none (--reference 0): no error against it\n"));
+    assert_non_null(strstr(r.out, "\nrk4                  1.00e-03        n/a       n/a  1.1000000 "));
+    hk_run_free(&r);
+    text = hk_test_slurp(csv);
+    assert_non_null(text);
+    assert_null(strstr(text, ",reference,"));
+    double v[C_COUNT];
+    csv_row(text, "rk4", "sweep", 0, v);
+    assert_true(isnan(v[C_REF]) && isnan(v[C_REF_REL]) && v[C_STABLE] == 1);
+    free(text);
+}
+
 static void test_stability_sweep_flags(void **state)
 {
     (void)state;
@@ -342,7 +473,7 @@ static void test_stability_sweep_flags(void **state)
     char *text = hk_test_slurp(csv);
     assert_non_null(text);
     assert_int_equal(count(text, "\nrk4,sweep,"), 3);
-    assert_non_null(strstr(text, "\nrk4,limit,inf,inf,,,\n"));
+    assert_non_null(strstr(text, "\nrk4,limit,inf,inf,,,,,,,,\n"));
     const double want[3] = {0.001, 0.01, 0.1};
     for (int i = 0; i < 3; i++) {
         double dt, drift, err;
@@ -373,6 +504,10 @@ static void test_stability_sweep_flags(void **state)
         {"--dt-max", "--dt-max expects a number > 0, got 'nothing'"},
         {"--time 0", "--time expects a number > 0, got '0'"},
         {"--threads 0", "--threads expects a thread count 1..4096, got '0'"},
+        {"--reference 1", "--reference expects 0 or a whole number 2..100000, got '1'"},
+        {"--reference -1", "--reference expects 0 or a whole number 2..100000, got '-1'"},
+        {"--reference 2.5", "--reference expects 0 or a whole number 2..100000, got '2.5'"},
+        {"--reference 100001", "--reference expects 0 or a whole number 2..100000, got '100001'"},
         {"--dt-min 0.1 --dt-max 0.01", "--dt-min (0.1) must be less than --dt-max (0.01)"},
         {"--dt-min 0.1 --dt-max 0.1", "--dt-min (0.1) must be less than --dt-max (0.1)"},
         {"--dt-min 500", "--dt-min (500) must be less than --dt-max (0.4)"},
@@ -407,12 +542,15 @@ static void test_stability_table_width(void **state)
     for (const char *p = r.out; *p; lines++) {
         const char *e = strchr(p, '\n');
         const int len = (int)(e ? e - p : (long)strlen(p));
-        if (len > widest && strncmp(p, "stability of", 12) != 0 && strncmp(p, "analytic answer", 15) != 0) widest = len;
+        if (len > widest && strncmp(p, "stability of", 12) != 0 && strncmp(p, "analytic answer", 15) != 0 &&
+            strncmp(p, "reference:", 10) != 0)
+            widest = len;
         p += len + (e != NULL);
     }
     print_message("%d lines, the widest table line %d columns\n", lines, widest);
     assert_true(widest <= 80);
-    assert_int_equal(count(r.out, "\nrk4 "), 1 + 3); /* the limits, then 3 blocks of drift (5 + 5 + 2 dt) */
+    /* the limits, then 3 blocks of drift (5 + 5 + 2 dt), then a row of error and cost per dt */
+    assert_int_equal(count(r.out, "\nrk4 "), 1 + 3 + 12);
     assert_int_equal(count(r.out, "\ndt [s] "), 3);
     hk_run_free(&r);
     r = hk_test_hooke("", "stability " SCENE("oscillator.scene") " --integrators rk4 --time 0.5 --points 2 --quiet");
@@ -439,7 +577,7 @@ static void test_stability_help(void **state)
     hk_run_free(&r);
 }
 
-/* Every run is one world on one thread: the CSV is byte-identical for 1 and 2 threads. */
+/* Every run is one world on one thread: the CSV is byte-identical for 1 and 2 threads, but for the CPU times. */
 static void test_stability_threads(void **state)
 {
     (void)state;
@@ -460,6 +598,8 @@ static void test_stability_threads(void **state)
         assert_non_null(csv[t]);
     }
     assert_int_equal(count(csv[0], ",sweep,"), HK_INTEGRATOR_COUNT * 5);
+    hk_mask_cost_csv(csv[0]); /* but for the CPU times */
+    hk_mask_cost_csv(csv[1]);
     assert_string_equal(csv[0], csv[1]);
     free(csv[0]);
     free(csv[1]);
@@ -485,8 +625,9 @@ static void test_stability_implicit(void **state)
     for (int sc = 0; sc < 3; sc++) {
         const char *csv = hk_test_path("implicit.csv");
         char args[2048];
-        snprintf(args, sizeof args, "stability '%s' --integrators implicit_euler,trapezoidal --out '%s'", scenes[sc],
-                 csv);
+        /* no reference: at the default sweep's smallest dt over 10 it would take ten times the sweep's steps */
+        snprintf(args, sizeof args, "stability '%s' --integrators implicit_euler,trapezoidal --reference 0 --out '%s'",
+                 scenes[sc], csv);
         hk_run r = hk_test_hooke("", args);
         assert_int_equal(r.status, 0);
         hk_run_free(&r);
@@ -545,6 +686,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_stability_plot_overlap),
         cmocka_unit_test(test_stability_limit_marks),
         cmocka_unit_test(test_stability_pendulum),
+        cmocka_unit_test(test_stability_strand_cost),
         cmocka_unit_test(test_stability_sweep_flags),
         cmocka_unit_test(test_stability_table_width),
         cmocka_unit_test(test_stability_help),

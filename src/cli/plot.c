@@ -236,6 +236,15 @@ void hk_plot_curve(hk_canvas *c, const hk_plot_axes *ax, const double *x, const 
     curve(c, ax, x, y, n, colour, 2, NULL, markers ? HK_MARK_DOT : HK_MARK_NONE, NULL);
 }
 
+void hk_plot_curve_marked(hk_canvas *c, const hk_plot_axes *ax, const double *x, const double *y, int n, hk_rgb colour,
+                          hk_plot_marker marker, double size)
+{
+    double *sizes = malloc((size_t)(n > 0 ? n : 1) * sizeof *sizes);
+    for (int i = 0; sizes && i < n; i++) sizes[i] = size;
+    curve(c, ax, x, y, n, colour, 2, NULL, marker, sizes); /* out of memory: the usual 3 pixels */
+    free(sizes);
+}
+
 /* 1 if curves a and b show point i within SHARED_PX of each other (both can show). */
 static int same_place(const hk_plot_axes *ax, const double *a, const double *b, int i)
 {

@@ -27,6 +27,10 @@ hk_plot_marker hk_plot_marker_of(int i);
  * markers: a dot at each point. hk_plot_curve_styled(..., 2, HK_MARK_DOT or NONE, 3). */
 void hk_plot_curve(hk_canvas *c, const hk_plot_axes *ax, const double *x, const double *y, int n, hk_rgb colour,
                    int markers);
+/* One curve in colour, as hk_plot_curve draws one, with markers of the given shape (HK_MARK_NONE: none) and size
+ * (pixels from the centre to the corners) at its points inside the area. */
+void hk_plot_curve_marked(hk_canvas *c, const hk_plot_axes *ax, const double *x, const double *y, int n, hk_rgb colour,
+                          hk_plot_marker marker, double size);
 /* nc curves y[k] over the same n points x, each as hk_plot_curve draws one, in colours[k] with markers[k] at its
  * points, drawn in order; where curves lie on each other, each still shows: a segment that curves share (within
  * 1.5 pixels at both ends) is dashed, one 6-pixel dash of each in turn along it, and at a point they share the

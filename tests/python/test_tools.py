@@ -30,19 +30,52 @@ def program_json(tmp_path, *args, flag):
     return json.loads(path.read_text())
 
 
+def without_cpu_times(profile):
+    """The profile less its CPU times (the machine's, different at every run), each checked to be a number."""
+    rows = [profile["reference"]] + [row for p in profile["integrators"] for row in p["sweep"]]
+    for row in rows:
+        assert isinstance(row.pop("cpu_s_per_sim_s"), float)
+    return profile
+
+
 def test_stability_is_the_programs_json(tmp_path):
     scene = SCENES / "oscillator.scene"
     options = dict(integrators="semi_implicit_euler,rk4,euler", dt_min=2e-3, dt_max=0.4, points=4, time=1)
     args = ["stability", scene, "--integrators", options["integrators"], "--dt-min", "2e-3", "--dt-max", "0.4",
             "--points", "4", "--time", "1", "--quiet"]
     got = hooke.stability(scene, **options)
-    assert got == program_json(tmp_path, *args, flag="--out")
+    assert without_cpu_times(got) == without_cpu_times(program_json(tmp_path, *args, flag="--out"))
     # the numbers are the sweep asked for: 3 integrators x 4 dt, euler unstable at omega*dt 4 (drift None, as null)
     assert [p["name"] for p in got["integrators"]] == ["semi_implicit_euler", "rk4", "euler"]
     assert [row["dt"] for row in got["integrators"][0]["sweep"]] == pytest.approx([2e-3, 0.0117, 0.0684, 0.4],
                                                                                   rel=2e-3)
     euler = got["integrators"][2]["sweep"][-1]
-    assert euler["stable"] is False and euler["energy_drift_per_s"] is None
+    assert euler["stable"] is False and euler["energy_drift_per_s"] is None and euler["ref_error_m"] is None
+
+
+def test_stability_returns_error_and_cost():
+    """The error against the converged reference, the largest stretch and the cost of each run, and the reference."""
+    got = hooke.stability(SCENES / "oscillator.scene", integrators=["rk4", "implicit_euler"], dt_min=1e-3,
+                          dt_max=0.1, points=3, time=0.5)
+    ref = got["reference"]
+    assert ref["integrator"] == "implicit_euler" and ref["failed"] is None
+    assert ref["dt"] == pytest.approx(1e-4) and ref["dt_min_over"] == 10 and ref["newton_iterations"] >= 1
+    assert ref["size_m"] == pytest.approx(1.1)  # the pinned end to the mass, 0.1 m past the spring's 1 m
+    assert 0 <= ref["own_error_m"] < 0.01 * 0.1  # a small part of the 0.1 m amplitude
+    assert ref["own_error_rel"] == pytest.approx(ref["own_error_m"] / ref["size_m"])
+    for p in got["integrators"]:
+        implicit = p["name"] == "implicit_euler"
+        for row in p["sweep"]:
+            assert row["stable"] and row["ref_error_m"] >= 0
+            assert row["ref_error_rel"] == pytest.approx(row["ref_error_m"] / ref["size_m"])
+            assert row["max_stretch"] == pytest.approx(1.1, rel=1e-6)  # released at rest 0.1 m past L0 = 1 m
+            assert row["cpu_s_per_sim_s"] >= 0
+            assert (row["cg_per_step"] > 0) if implicit else row["cg_per_step"] == 0
+    # backward Euler damps the swing: further from the reference at every larger dt
+    errors = [row["ref_error_m"] for row in got["integrators"][1]["sweep"]]
+    assert errors == sorted(errors) and errors[-1] > 10 * ref["own_error_m"]
+    assert hooke.stability(SCENES / "oscillator.scene", integrators="rk4", points=2, time=0.5,
+                           reference=0)["reference"] is None
 
 
 def test_stability_options_from_the_table():
@@ -112,7 +145,7 @@ def test_stability_from_threads(capfd):
     for t in threads:
         t.join()
     print("after")
-    assert got == want
+    assert [without_cpu_times(p) for p in got] == [without_cpu_times(p) for p in want]
     assert capfd.readouterr().out == "after\n"
 
 
@@ -120,10 +153,10 @@ CHILD = """
 import sys
 import hooke
 scene = sys.argv[1]
-hooke.stability(scene, integrators="rk4", points=2, time=0.01)  # the option table read, outside the timing
+hooke.stability(scene, integrators="rk4", points=2, time=0.01, reference=0)  # the option table read, not timed
 print("ready", flush=True)
-try:
-    hooke.stability(scene, integrators="rk4", points=2, dt_min=1e-4, dt_max=2e-4, time=0.3, threads=1)
+try:  # about a second of runs; no reference (reference=0), whose implicit runs would take this scene a minute
+    hooke.stability(scene, integrators="rk4", points=2, dt_min=1e-4, dt_max=2e-4, time=0.3, threads=1, reference=0)
     print("finished")
 except KeyboardInterrupt:
     print("interrupted")

@@ -18,12 +18,13 @@
 
 #include "diagnosis.h"
 #include "env.h"
-#include "json.h"
 #include "outfile.h"
 #include "plot.h"
-#include "stability_plot.h"
 #include "progress.h"
+#include "reference.h"
 #include "scene.h"
+#include "stability_plot.h"
+#include "stability_report.h"
 #include "springs.h"
 #include "topology.h"
 #include "world.h"
@@ -32,16 +33,20 @@
 
 typedef struct trial {
     int stable;
-    int64_t steps; /* steps run (fewer than planned once unstable) */
-    double drift;  /* relative energy change per simulated second [1/s] */
-    double error;  /* largest distance from the analytic answer [m], NAN without one */
+    int64_t steps;      /* steps run (fewer than planned once unstable) */
+    double drift;       /* relative energy change per simulated second [1/s] */
+    double error;       /* largest distance from the analytic answer [m], NAN without one */
+    double ref_error;   /* largest RMS distance from the reference at its checks [m], NAN without one */
+    double max_stretch; /* largest r / L0 over the first `time` seconds [1] */
+    double cpu;         /* the thread's CPU time in hk_world_step per simulated second [s/s] */
+    double cg;          /* CG iterations per step [1] */
 } trial;
 
-static double total_energy(const hk_world *w, double *scale)
+/* The energy scale the blow-up test and the drift are measured against. */
+static double energy_scale(const hk_stats *s)
 {
-    hk_stats s = hk_world_stats(w);
-    if (scale) *scale = fmax(fabs(s.total), s.kinetic + s.spring + fabs(s.gravity));
-    return s.total;
+    const double scale = fmax(fabs(s->total), s->kinetic + s->spring + fabs(s->gravity));
+    return scale > 0 ? scale : 1;
 }
 
 /* Steps of a run at dt: `time` seconds, at least 2000 steps. */
@@ -54,8 +59,11 @@ static int64_t planned_steps(double time, double dt)
 /* Runs SCENE with integrator kind and step dt (no substeps) for `time` s (at least 2000 steps);
  * the run counts as unstable once |E - E0| > HK_ENERGY_GROWTH (100) * (|E0| or the largest energy term at the start).
  * The drift is the relative energy change per second over the first `time` seconds, so that runs
- * at every dt are measured over the same stretch of simulated time. */
-static int run_trial(const char *scene, int kind, double dt, double time, trial *out, char *err, size_t errlen)
+ * at every dt are measured over the same stretch of simulated time; so are the largest stretch and the distance
+ * from the reference (ref, where ri >= 0 is dt's index in the sweep: compared at hk_reference_checks). The cost is
+ * the CPU time of this thread in the steps alone, not in these measures. */
+static int run_trial(const char *scene, int kind, double dt, double time, const hk_reference *ref, int ri, trial *out,
+                     char *err, size_t errlen)
 {
     hk_scene sc;
     hk_world_def base; /* the environment's tuning */
@@ -71,52 +79,69 @@ static int run_trial(const char *scene, int kind, double dt, double time, trial 
         return -1;
     }
     const hk_analytic o = hk_analytic_find(w);
-    double scale;
-    const double e0 = total_energy(w, &scale);
-    if (!(scale > 0)) scale = 1;
+    hk_stats st = hk_world_stats(w);
+    const double e0 = st.total, scale = energy_scale(&st);
     const int64_t steps = planned_steps(time, dt);
     out->stable = 1;
     out->steps = steps;
     out->error = o.kind ? 0 : NAN;
+    out->ref_error = ref && ref->ok && ri >= 0 ? 0 : NAN;
+    out->max_stretch = st.max_stretch;
+    int64_t checks[HK_REF_CHECKS];
+    hk_reference_checks(dt, time, checks);
+    int q = 0;
     hk_blowup b;
     const int64_t window = (int64_t)ceil(time / dt); /* the drift is measured over the first `time` seconds */
-    double e_window = e0, t_window = 0;
+    double e_window = e0, t_window = 0, cpu = 0;
     for (int64_t s = 1; s <= steps; s++) {
+        const double c0 = hk_thread_cpu_s();
         hk_world_step(w);
+        cpu += hk_thread_cpu_s() - c0;
+        st = hk_world_stats(w);
+        if (s <= window) out->max_stretch = fmax(out->max_stretch, st.max_stretch);
         if (s == window) {
-            e_window = total_energy(w, NULL);
+            e_window = st.total;
             t_window = hk_world_time(w);
         }
+        for (; q < HK_REF_CHECKS && checks[q] == s; q++)
+            if (!isnan(out->ref_error))
+                out->ref_error = fmax(out->ref_error, hk_reference_error(ref, ri * HK_REF_CHECKS + q, w));
         if (o.kind) out->error = fmax(out->error, hk_analytic_error(&o, w, hk_world_time(w)));
         /* unstable: non-finite, or the energy a hundred times its scale off (a stable symplectic
          * scheme released from rest swings by 1/(1 - omega dt / 2): 50 times at omega*dt = 1.96) */
-        if (hk_world_check(w, 0, &b) || fabs(total_energy(w, NULL) - e0) > HK_ENERGY_GROWTH * scale) {
+        if (hk_world_check(w, 0, &b) || fabs(st.total - e0) > HK_ENERGY_GROWTH * scale) {
             out->stable = 0;
             out->steps = s;
             break;
         }
     }
     out->drift = out->stable ? (e_window - e0) / scale / t_window : INFINITY;
-    if (!out->stable) out->error = INFINITY;
+    if (!out->stable) out->error = out->ref_error = INFINITY;
+    out->cpu = cpu / ((double)out->steps * dt);
+    out->cg = (double)hk_world_solver_stats(w).cg_total / (double)out->steps;
     hk_scene_free(&sc);
     return 0;
 }
 
-/* dt columns per block of the printed drift table */
-#define DRIFT_COLUMNS 5
-
 /* ---- progress on a terminal ---------------------------------------------- */
 
-void hk_stability_progress_text(char *buf, size_t len, int room, int bisecting, const char *integrator, double dt,
-                                int done, int total, double eta_s)
+void hk_stability_progress_text(char *buf, size_t len, int room, int phase, const char *integrator, double dt, int done,
+                                int total, double eta_s)
 {
     char eta[32], name[96], step[32], runs[64], runs_brief[32];
     hk_progress_eta(eta_s, eta, sizeof eta);
-    snprintf(name, sizeof name, "%s%s", bisecting ? "bisecting " : "", integrator);
+    snprintf(name, sizeof name, "%s%s",
+             phase == HK_STABILITY_BISECTING   ? "bisecting "
+             : phase == HK_STABILITY_REFERENCE ? "reference "
+                                               : "",
+             integrator);
     snprintf(step, sizeof step, "dt %.2e", dt);
-    snprintf(runs, sizeof runs, "(%d of %d runs%s)", done, total, bisecting ? "" : ", then bisections");
+    snprintf(runs, sizeof runs, "(%d of %d runs%s)", done, total,
+             phase == HK_STABILITY_SWEEP       ? ", then bisections"
+             : phase == HK_STABILITY_REFERENCE ? ", then the sweep"
+                                               : "");
     snprintf(runs_brief, sizeof runs_brief, "(%d of %d runs)", done, total);
-    /* where the line is too wide: ", then bisections" goes, then "stability:", dt, the runs and the ETA in turn */
+    /* where the line is too wide: ", then ..." goes, then "stability:", dt, the runs and the ETA in turn */
     hk_progress_field f[] = {
         {"", "stability:", NULL, 0, 2}, {" ", name, NULL, 0, 0}, {" ", step, NULL, 0, 3},
         {" ", runs, runs_brief, 1, 4},  {", ", eta, NULL, 0, 5},
@@ -124,19 +149,20 @@ void hk_stability_progress_text(char *buf, size_t len, int room, int bisecting, 
     hk_progress_compose(buf, len, f, *eta ? 5 : 4, room);
 }
 
-/* The progress of one phase (the sweep, then the bisections), updated by the threads that run it. Work is
- * counted in steps for the sweep (a run's planned steps are known, and runs at small dt take most of the time)
- * and in runs for the bisections; the ETA is the wall time so far over the work done, times the work left. */
+/* The progress of one phase (the reference, the sweep, then the bisections), updated by the threads that run it.
+ * Work is counted in steps for the reference and the sweep (a run's planned steps are known, and runs at small dt
+ * take most of the time) and in runs for the bisections; the ETA is the wall time so far over the work done, times
+ * the work left. */
 typedef struct run_progress {
     hk_progress line;
-    int bisecting, kind, done, total;
+    int phase, kind, done, total;
     double dt, t0, work_done, work_left;
 } run_progress;
 
-static void progress_phase(run_progress *rp, int enabled, int bisecting, int total, double work)
+static void progress_phase(run_progress *rp, int enabled, int phase, int total, double work)
 {
     hk_progress_start(&rp->line, enabled);
-    rp->bisecting = bisecting;
+    rp->phase = phase;
     rp->kind = 0;
     rp->done = 0;
     rp->total = total;
@@ -153,7 +179,7 @@ static void progress_redraw(run_progress *rp)
     const double eta =
         rp->work_done > 0 ? (hk_progress_clock() - rp->t0) / rp->work_done * fmax(rp->work_left, 0) : NAN;
     if (rp->done > rp->total) rp->total = rp->done;
-    hk_stability_progress_text(text, sizeof text, hk_progress_room(), rp->bisecting,
+    hk_stability_progress_text(text, sizeof text, hk_progress_room(), rp->phase,
                                hk_integrator_name((hk_integrator_kind)rp->kind), rp->dt, rp->done, rp->total, eta);
     hk_progress_draw(&rp->line, text, 0);
 }
@@ -198,8 +224,8 @@ static int bisection_runs(double dt_min, double dt_max)
 
 static const char stability_usage[] =
     "usage: hooke stability SCENE [--integrators all|LIST] [--dt-min A --dt-max B --points N]\n"
-    "                       [--time T] [--threads N] [--out FILE.csv|FILE.json]\n"
-    "                       [--plot FILE.png|.svg|.pdf] [--quiet]\n"
+    "                       [--time T] [--reference F] [--threads N]\n"
+    "                       [--out FILE.csv|FILE.json] [--plot FILE.png|.svg|.pdf] [--quiet]\n"
     "\n"
     "Runs SCENE with every integrator (or the comma-separated LIST) at N step\n"
     "lengths dt spaced evenly in log dt from A to B (no substeps), each run for T\n"
@@ -215,6 +241,15 @@ static const char stability_usage[] =
     "  pendulum (a pendulum body released from rest, gravity): the exact solution\n"
     "    sin(theta/2) = sin(theta0/2) sn(K - w0 t | sin^2(theta0/2)), period 4 K / w0,\n"
     "    w0 = sqrt(g / L), L = rest length + m g / k (the rod's static stretch).\n"
+    "Then at each dt what stability costs: the error against a converged reference\n"
+    "(the scene by implicit_euler at dt A / F, CG to a relative residual of 1e-6,\n"
+    "at most 4 Newton iterations a step, landing on each run's times): the RMS over\n"
+    "the free particles of their distance from it [m], the largest at the end of\n"
+    "each quarter of the first T seconds, also over the bodies' size; the largest\n"
+    "r/L0 of a spring over the first T seconds; the run's CPU time per simulated\n"
+    "second (its thread's CPU time in the steps) and CG iterations per step. The\n"
+    "header gives the reference's own error (its RMS distance from the same at 2\n"
+    "dt): smaller errors are not resolved.\n"
     "\n";
 static const char stability_notes[] = "\n"
                                       "The table goes to stdout. On stderr, only when stderr is a terminal, one line\n"
@@ -227,43 +262,6 @@ static const char stability_notes[] = "\n"
                                       "\n"
                                       "omega_max is a Gershgorin bound from k and m (exact for the oscillator).\n"
                                       "exit status: 0 done, 1 bad input, 3 an output file could not be written.\n";
-
-/* The profile as JSON: the scene, omega_max, the analytic answer, and per integrator its dt limit (null when none
- * was found in the range) and the sweep (null for numbers a blow-up left undefined). 0, or -1 on a writer misuse. */
-static int write_json(FILE *f, const char *scene, double omega, const hk_analytic *exact,
-                      const hk_stability_profile *pr, int nk, const double *dts, int points)
-{
-    hk_json j;
-    hk_json_begin(&j, f);
-    hk_json_object(&j, NULL);
-    hk_json_str(&j, "scene", scene);
-    hk_json_num(&j, "omega_max", omega, 9);
-    hk_json_str(&j, "analytic",
-                exact->kind == HK_ANALYTIC_OSCILLATOR ? "oscillator"
-                : exact->kind == HK_ANALYTIC_PENDULUM ? "pendulum"
-                                                      : NULL);
-    hk_json_array(&j, "integrators");
-    for (int ki = 0; ki < nk; ki++) {
-        const hk_stability_profile *P = &pr[ki];
-        hk_json_object_line(&j, NULL);
-        hk_json_str(&j, "name", hk_integrator_name((hk_integrator_kind)P->kind));
-        hk_json_num(&j, "stable_dt_max", P->limit == 0 ? NAN : P->limit, 9); /* null: none, or above dt_max */
-        hk_json_array_line(&j, "sweep");
-        for (int i = 0; i < points; i++) {
-            hk_json_object_line(&j, NULL);
-            hk_json_num(&j, "dt", dts[i], 9);
-            hk_json_bool(&j, "stable", P->stable[i]);
-            hk_json_num(&j, "energy_drift_per_s", P->stable[i] ? P->drift[i] : NAN, 9);
-            hk_json_num(&j, "max_error", P->error[i], 9);
-            hk_json_close(&j);
-        }
-        hk_json_close(&j);
-        hk_json_close(&j);
-    }
-    hk_json_close(&j);
-    hk_json_close(&j);
-    return hk_json_end(&j);
-}
 
 /* Loads the scene and steps it once with each integrator, on this thread: process-wide
  * choices made on first use (kernel table, environment knobs) are settled before the
@@ -285,7 +283,7 @@ static void warm_up(const char *scene, const int *kinds, int nk)
 }
 
 /* The options of `hooke stability`: the parser and the help text read this table. */
-enum { O_INTEGRATORS, O_DT_MIN, O_DT_MAX, O_POINTS, O_TIME, O_THREADS, O_OUT, O_PLOT, O_QUIET };
+enum { O_INTEGRATORS, O_DT_MIN, O_DT_MAX, O_POINTS, O_TIME, O_REFERENCE, O_THREADS, O_OUT, O_PLOT, O_QUIET };
 static const hk_option stability_options[] = {
     {O_INTEGRATORS, "integrators", "LIST", "all (default) or names from: %s", hk_integrator_names},
     {O_DT_MIN, "dt-min", "A", "smallest dt [s] (default 0.01 / omega_max)", NULL},
@@ -295,6 +293,10 @@ static const hk_option stability_options[] = {
      "simulated seconds per run (default: the scene's run\n"
      "length, else 20 periods of omega_max)",
      NULL},
+    {O_REFERENCE, "reference", "F",
+     "the converged reference's dt is A / F, 2..100000 (default\n"
+     "10); 0: no reference (no error against it)",
+     NULL},
     {O_THREADS, "threads", "N",
      "runs in parallel, one world per thread (default: OpenMP's\n"
      "thread count); the results do not depend on N",
@@ -302,8 +304,10 @@ static const hk_option stability_options[] = {
     {O_OUT, "out", "FILE", "the numbers as CSV (or JSON when FILE ends in .json)", NULL},
     {O_PLOT, "plot", "FILE",
      "|energy drift| per second against dt, log-log, a curve per\n"
-     "integrator, its stability limit a dashed line: FILE.png,\n"
-     "FILE.svg or FILE.pdf, chosen by the extension",
+     "integrator, its stability limit a dashed line; below it the\n"
+     "error against the reference against the CPU time per\n"
+     "simulated second: FILE.png, FILE.svg or FILE.pdf, chosen by\n"
+     "the extension",
      NULL},
     {O_QUIET, "quiet", NULL,
      "no progress line and no \"hooke: wrote\" lines (errors are\n"
@@ -325,7 +329,7 @@ static void stability_help(FILE *f)
 typedef struct stability_opts {
     const char *scene, *out, *plot, *list;
     double dt_min, dt_max, time;
-    int points, threads, quiet;
+    int points, threads, quiet, factor;
 } stability_opts;
 
 /* The value of option id (flag: "--NAME") into o; 0, or 1 with the message printed. */
@@ -355,6 +359,11 @@ static int stability_option(stability_opts *o, int id, const char *a, const char
         if (hk_arg_int(NULL, a, v, 1, 4096, "a thread count 1..4096", &n)) return 1;
         o->threads = (int)n;
         break;
+    case O_REFERENCE:
+        if (hk_arg_int(NULL, a, v, 0, 100000, "0 or a whole number 2..100000", &n)) return 1;
+        if (n == 1) return hk_arg_error(NULL, a, v, "0 or a whole number 2..100000");
+        o->factor = (int)n;
+        break;
     case O_OUT:
     case O_PLOT:
         if (!v || !*v)
@@ -373,6 +382,7 @@ static int parse_stability(int argc, char **argv, stability_opts *o)
     memset(o, 0, sizeof *o);
     o->list = "all";
     o->points = 6;
+    o->factor = HK_REF_FACTOR;
     hk_opt_parser p;
     hk_opt_begin(&p, &stability_command, argc - 1, argv + 1);
     int rc = 0;
@@ -426,6 +436,7 @@ int hk_cmd_stability(int argc, char **argv)
         return 1;
     }
     const double omega = hk_omega_max(sc.world);
+    const int particles = hk_world_particles(sc.world).count;
     const double scene_time = sc.time > 0 ? sc.time : (sc.steps > 0 ? (double)sc.steps * sc.integrator.dt : 0);
     const hk_analytic exact = hk_analytic_find(sc.world);
     hk_scene_free(&sc);
@@ -478,30 +489,67 @@ int hk_cmd_stability(int argc, char **argv)
     char(*job_err)[512] = calloc((size_t)(jobs > nk ? jobs : nk), sizeof *job_err);
     int rc = !dts || !pr || !job_rc || !job_err;
     for (int ki = 0; ki < nk && !rc; ki++) {
-        pr[ki].kind = kinds[ki];
-        pr[ki].drift = calloc((size_t)points, sizeof(double));
-        pr[ki].error = calloc((size_t)points, sizeof(double));
-        pr[ki].stable = calloc((size_t)points, sizeof(int));
-        rc = !pr[ki].drift || !pr[ki].error || !pr[ki].stable;
+        hk_stability_profile *P = &pr[ki];
+        P->kind = kinds[ki];
+        double **per_dt[] = {&P->drift, &P->error, &P->ref_error, &P->max_stretch, &P->cpu, &P->cg};
+        for (size_t a = 0; a < sizeof per_dt / sizeof per_dt[0]; a++)
+            rc |= (*per_dt[a] = calloc((size_t)points, sizeof(double))) == NULL;
+        rc |= (P->stable = calloc((size_t)points, sizeof(int))) == NULL;
     }
+    for (int i = 0; i < points && !rc; i++) dts[i] = dt_min * pow(dt_max / dt_min, (double)i / (points - 1));
+    if (!rc) dts[points - 1] = dt_max; /* exactly: the bisection starts from the sweep's ends */
+    hk_reference ref;
+    memset(&ref, 0, sizeof ref);
+    if (!rc) rc = hk_reference_plan(&ref, dts, points, time, opt.factor ? dt_min / opt.factor : 0, particles) != 0;
     if (rc) fprintf(stderr, "hooke: error: out of memory\n");
     const int show = !quiet && hk_progress_tty();
     run_progress rp;
+    double work = 0; /* the sweep's steps */
+    for (int i = 0; i < points && !rc; i++) work += (double)nk * (double)planned_steps(time, dts[i]);
     if (rc == 0) {
-        for (int i = 0; i < points; i++) dts[i] = dt_min * pow(dt_max / dt_min, (double)i / (points - 1));
-        dts[points - 1] = dt_max; /* exactly: the bisection starts from the sweep's ends */
+        const int reference_kind = HK_IMPLICIT_EULER;
         warm_up(scene, kinds, nk);
-        double work = 0;
-        for (int i = 0; i < points; i++) work += (double)nk * (double)planned_steps(time, dts[i]);
-        if (!quiet) /* what the sweep is, before its progress line's first ETA */
+        if (ref.dt > 0) warm_up(scene, &reference_kind, 1); /* its two runs are parallel too */
+        if (!quiet) { /* what the sweep is, before its progress line's first ETA */
             fprintf(stderr,
                     "hooke: stability: %d integrator%s x %d dt from %.4g to %.4g s (omega_max dt %.3g to %.3g), %.4g s "
-                    "per run (%s), %.0f steps in all\n",
+                    "per run (%s), %.0f steps in all",
                     nk, nk == 1 ? "" : "s", points, dt_min, dt_max, omega * dt_min, omega * dt_max, time, time_from,
                     work);
-        progress_phase(&rp, show, 0, jobs, work);
+            if (ref.dt > 0)
+                fprintf(stderr, ", after the reference's %lld + %lld implicit_euler steps at dt %.4g and %.4g s",
+                        (long long)ref.steps[0], (long long)ref.steps[1], ref.dt, 2 * ref.dt);
+            fprintf(stderr, "\n");
+        }
+        /* the reference: at dt and at 2 dt, one run per thread */
+        if (ref.dt > 0) {
+            int ref_rc[2] = {0, 0};
+            const double ref_steps[2] = {(double)ref.steps[0], (double)ref.steps[1]};
+            progress_phase(&rp, show, HK_STABILITY_REFERENCE, 2, ref_steps[0] + ref_steps[1]);
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads < 2 ? threads : 2)
+#endif
+            for (int k = 0; k < 2; k++) {
+#ifdef HOOKE_USE_OPENMP
+                omp_set_num_threads(1);
+#endif
+                progress_run_starts(&rp, HK_IMPLICIT_EULER, (k + 1) * ref.dt);
+                ref_rc[k] = hk_reference_run(&ref, scene, k, job_err[k], sizeof job_err[k]);
+                progress_run_done(&rp, ref_steps[k], ref_steps[k]);
+            }
+            hk_progress_end(&rp.line);
+            for (int k = 0; k < 2 && rc == 0; k++)
+                if (ref_rc[k]) {
+                    fprintf(stderr, "%s\n", job_err[k]);
+                    rc = 1;
+                }
+            hk_reference_finish(&ref);
+        }
+    }
+    if (rc == 0) {
+        progress_phase(&rp, show, HK_STABILITY_SWEEP, jobs, work);
         /* the sweep: every (integrator, dt) pair is one world on one thread; each run
-         * is deterministic, so the table does not depend on the thread count */
+         * is deterministic, so the table does not depend on the thread count (but for the CPU times) */
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
 #endif
@@ -513,11 +561,15 @@ int hk_cmd_stability(int argc, char **argv)
             const int i = j % points;
             trial t = {0};
             progress_run_starts(&rp, P->kind, dts[i]);
-            job_rc[j] = run_trial(scene, P->kind, dts[i], time, &t, job_err[j], sizeof job_err[j]);
+            job_rc[j] = run_trial(scene, P->kind, dts[i], time, &ref, i, &t, job_err[j], sizeof job_err[j]);
             if (job_rc[j] == 0) {
                 P->stable[i] = t.stable;
                 P->drift[i] = t.drift;
                 P->error[i] = t.error;
+                P->ref_error[i] = t.ref_error;
+                P->max_stretch[i] = t.max_stretch;
+                P->cpu[i] = t.cpu;
+                P->cg[i] = t.cg;
             }
             progress_run_done(&rp, (double)t.steps, (double)planned_steps(time, dts[i]));
         }
@@ -533,7 +585,7 @@ int hk_cmd_stability(int argc, char **argv)
         int bisecting = 0;
         for (int ki = 0; ki < nk; ki++) bisecting += pr[ki].stable[0] && !pr[ki].stable[points - 1];
         const int runs = bisecting * bisection_runs(dt_min, dt_max);
-        progress_phase(&rp, show, 1, runs, runs);
+        progress_phase(&rp, show, HK_STABILITY_BISECTING, runs, runs);
 #ifdef HOOKE_USE_OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
 #endif
@@ -553,7 +605,7 @@ int hk_cmd_stability(int argc, char **argv)
                 while (hi / lo > 1.005) {
                     const double mid = sqrt(lo * hi);
                     progress_run_starts(&rp, P->kind, mid);
-                    const int bad = run_trial(scene, P->kind, mid, time, &t, job_err[ki], sizeof job_err[ki]);
+                    const int bad = run_trial(scene, P->kind, mid, time, NULL, -1, &t, job_err[ki], sizeof job_err[ki]);
                     progress_run_done(&rp, 1, 1);
                     if (bad) {
                         job_rc[ki] = 1;
@@ -572,58 +624,8 @@ int hk_cmd_stability(int argc, char **argv)
             }
     }
     if (rc == 0) {
-        printf("stability of %s: omega_max = %.6g rad/s (estimate from k and m), %d dt from %.4g to %.4g s, %.4g s "
-               "simulated per run (at least 2000 steps), %d thread%s\n",
-               scene, omega, points, dt_min, dt_max, time, threads, threads == 1 ? "" : "s");
-        if (exact.kind == HK_ANALYTIC_OSCILLATOR)
-            printf("analytic answer: harmonic oscillator, omega = %.6g rad/s, x(t) = L0 + %.6g cos(omega t) + %.6g "
-                   "sin(omega t) m along the spring\n",
-                   exact.omega, exact.d0, exact.v0 / exact.omega);
-        else if (exact.kind == HK_ANALYTIC_PENDULUM)
-            printf("analytic answer: pendulum, exact elliptic-integral solution, theta0 = %.6g rad, L = %.9g m "
-                   "(rest length + m g / k), period %.9g s (small-amplitude 2 pi sqrt(L/g) = %.9g s)\n",
-                   exact.theta0, exact.L, exact.period, 2 * 3.14159265358979323846 / exact.omega0);
-        printf("%-20s %14s %12s %7s  %s\n", "integrator", "stable_dt_max", "omega*dt", "theory", "max_error_m@dt_min");
-        for (int ki = 0; ki < nk; ki++) {
-            const hk_stability_profile *P = &pr[ki];
-            char lim[32], od[32];
-            if (P->limit == 0) {
-                snprintf(lim, sizeof lim, "<%.4g", dt_min);
-                snprintf(od, sizeof od, "<%.4g", omega * dt_min);
-            } else if (isinf(P->limit)) {
-                snprintf(lim, sizeof lim, ">%.4g", dt_max);
-                snprintf(od, sizeof od, ">%.4g", omega * dt_max);
-            } else {
-                snprintf(lim, sizeof lim, "%.6g", P->limit);
-                snprintf(od, sizeof od, "%.4f", omega * P->limit);
-            }
-            /* the integrator's limit on the undamped oscillator, from its table row */
-            const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)P->kind);
-            char theory[16];
-            printf("%-20s %14s %12s %7s  ", in->name, lim, od, hk_stability_limit_text(in, theory, sizeof theory));
-            if (isnan(P->error[0]))
-                printf("n/a\n");
-            else
-                printf("%.3e\n", P->error[0]);
-        }
-        /* the drift, in blocks of DRIFT_COLUMNS dt each: the table stays within 80 columns at any --points */
-        printf("\nrelative energy drift per simulated second at each dt:\n");
-        for (int i0 = 0; i0 < points; i0 += DRIFT_COLUMNS) {
-            const int i1 = i0 + DRIFT_COLUMNS < points ? i0 + DRIFT_COLUMNS : points;
-            printf("%s%-20s", i0 ? "\n" : "", "dt [s]");
-            for (int i = i0; i < i1; i++) printf(" %10.4g", dts[i]);
-            printf("\n");
-            for (int ki = 0; ki < nk; ki++) {
-                const hk_stability_profile *P = &pr[ki];
-                printf("%-20s", hk_integrator_name((hk_integrator_kind)P->kind));
-                for (int i = i0; i < i1; i++)
-                    if (P->stable[i])
-                        printf(" %+10.3e", P->drift[i]);
-                    else
-                        printf(" %10s", "unstable");
-                printf("\n");
-            }
-        }
+        const hk_stability_result res = {scene, omega, &exact, dts, points, threads, time, opt.factor, &ref, pr, nk};
+        hk_stability_print(stdout, &res);
         if (out) {
             hk_outfile of; /* whole: NAME.tmp, renamed over NAME once every byte is out (a cut file was left) */
             FILE *f = hk_out_open(&of, out, "w");
@@ -633,20 +635,7 @@ int hk_cmd_stability(int argc, char **argv)
                 fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, hk_out_strerror(errno));
                 rc = 3;
             } else {
-                int bad = 0;
-                if (json) {
-                    bad = write_json(f, scene, omega, &exact, pr, nk, dts, points) != 0;
-                } else {
-                    fprintf(f, "integrator,row,dt,omega_dt,stable,energy_drift_per_s,max_error\n");
-                    for (int ki = 0; ki < nk; ki++) {
-                        const hk_stability_profile *P = &pr[ki];
-                        const char *name = hk_integrator_name((hk_integrator_kind)P->kind);
-                        fprintf(f, "%s,limit,%.9g,%.9g,,,\n", name, P->limit, omega * P->limit);
-                        for (int i = 0; i < points; i++)
-                            fprintf(f, "%s,sweep,%.9g,%.9g,%d,%.9g,%.9g\n", name, dts[i], omega * dts[i], P->stable[i],
-                                    P->drift[i], P->error[i]);
-                    }
-                }
+                const int bad = hk_stability_write(f, &res, json) != 0;
                 if (bad && !errno) errno = EIO;
                 if (hk_out_close(&of, !bad) != 0) {
                     fprintf(stderr, "hooke: error: cannot write %s: %s\n", out, hk_out_strerror(errno));
@@ -658,7 +647,7 @@ int hk_cmd_stability(int argc, char **argv)
         }
         if (plot) {
             errno = 0;
-            if (hk_stability_plot(plot, scene, omega, dts, points, pr, nk) != 0) {
+            if (hk_stability_plot(plot, scene, omega, dts, points, pr, nk, &ref) != 0) {
                 fprintf(stderr, "hooke: error: cannot write %s: %s\n", plot, hk_out_strerror(errno ? errno : EIO));
                 rc = 3;
             } else if (!quiet) {
@@ -670,7 +659,12 @@ int hk_cmd_stability(int argc, char **argv)
         free(pr[ki].drift);
         free(pr[ki].error);
         free(pr[ki].stable);
+        free(pr[ki].ref_error);
+        free(pr[ki].max_stretch);
+        free(pr[ki].cpu);
+        free(pr[ki].cg);
     }
+    hk_reference_free(&ref);
     free(pr);
     free(dts);
     free(job_rc);

@@ -103,9 +103,16 @@ def _flags(command, options, own):
 
 def stability(scene, **options):
     """The stability profile of SCENE, as `hooke stability SCENE --out FILE.json` writes it: {"scene", "omega_max"
-    [rad/s], "analytic", "integrators": [{"name", "stable_dt_max" [s] (None: none found in the sweep, or above it),
-    "sweep": [{"dt" [s], "stable", "energy_drift_per_s" [1/s], "max_error" [m]}]}]}. Options as the command's:
-    integrators, dt_min, dt_max [s], points, time [s], threads, plot (a file), quiet."""
+    [rad/s], "analytic", "reference": the converged reference (None with reference=0) {"integrator", "dt" [s],
+    "dt_min_over", "cg_stop", "cg_tolerance", "newton_iterations", "failed" (None, or why it did not finish),
+    "size_m" [m], "own_error_m" [m], "own_error_rel", "max_stretch", "cpu_s_per_sim_s" [s/s], "cg_per_step"},
+    "integrators": [{"name", "stable_dt_max" [s] (None: none found in the sweep, or above it), "sweep": [{"dt" [s],
+    "stable", "energy_drift_per_s" [1/s], "max_error" [m], "ref_error_m" [m] (RMS distance of the free particles
+    from the reference, the largest at the end of each quarter of the first `time` seconds), "ref_error_rel" (over
+    the bodies' size), "max_stretch" (the largest r / L0 then), "cpu_s_per_sim_s" [s/s] (the run's CPU time per
+    simulated second), "cg_per_step" (CG iterations per step; 0 for an explicit integrator)}]}]}; numbers an
+    unstable run leaves undefined are None. Options as the command's: integrators, dt_min, dt_max [s], points,
+    time [s], reference, threads, plot (a file), quiet."""
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "stability.json")
         args = ["stability", *_flags("stability", options, {"out"}), "--quiet", f"--out={path}", "--", scene]
