@@ -39,6 +39,7 @@ static void set_rule(hk_world *w, hk_cg_stop rule, double tol, int max_iteration
     d.cg_stop = rule;
     d.cg_tolerance = tol;
     d.cg_max_iterations = max_iterations;
+    d.newton_iterations = 1; /* the linearised step: one solve a substep, the rule's alone */
     assert_int_equal(hk_world_set_integrator(w, &d), 0);
 }
 

@@ -151,7 +151,7 @@ static void test_refuses_bad_checkpoints(void **state)
     other[8] = 1; /* version 1: before the implicit integrators' settings */
     write_bytes(bad, other, n);
     free(other);
-    expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 9)");
+    expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 10)");
     remove(bad);
     expect_refused(args, ": cannot open checkpoint: No such file or directory");
     /* the checkpoint of another scene */

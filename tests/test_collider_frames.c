@@ -127,13 +127,14 @@ static void test_vtk_contacts_count_pairs(void **state)
     const hk_collider *col;
     const int ncol = hk_colliders(w, &col);
     assert_int_equal(ncol, 1);
-    /* the statistics' last row (step 120): contacts is the 11th column */
+    /* the statistics' last row (step 120): contacts is the 13th column */
     char *text = hk_test_slurp(csv);
-    assert_non_null(strstr(text, ",cg_iterations,cg_residual,contacts,min_gap,crossings\n"));
+    assert_non_null(
+        strstr(text, ",cg_iterations,cg_residual,newton_iterations,newton_stopped,contacts,min_gap,crossings\n"));
     const char *row = text + strlen(text) - 1;
     while (row > text && row[-1] != '\n') row--;
     assert_int_equal(strtol(row, NULL, 10), 120);
-    for (int k = 0; k < 10 && row; k++) row = strchr(row, ',') ? strchr(row, ',') + 1 : NULL;
+    for (int k = 0; k < 12 && row; k++) row = strchr(row, ',') ? strchr(row, ',') + 1 : NULL;
     assert_non_null(row);
     const long stats_contacts = strtol(row, NULL, 10);
     free(text);

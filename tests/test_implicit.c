@@ -160,7 +160,7 @@ static void test_order(void **state)
 #define ROPE_L0 0.05
 #define ROPE_G 9.81
 
-static double rope_top_stretch(double dt, int steps, double tolerance)
+static double rope_top_stretch(double dt, int steps, double tolerance, int newton_iterations)
 {
     hk_world_def wd = hk_default_world_def();
     wd.gravity = (hk_vec3){0, -ROPE_G, 0};
@@ -185,6 +185,8 @@ static double rope_top_stretch(double dt, int steps, double tolerance)
     d.kind = HK_IMPLICIT_EULER;
     d.dt = dt;
     d.cg_tolerance = tolerance;
+    d.newton_iterations = newton_iterations;
+    if (!newton_iterations) d.newton_tolerance = tolerance; /* the minimisation converged as tightly as the solves */
     assert_int_equal(hk_world_set_integrator(w, &d), 0);
     for (int s = 0; s < steps; s++) hk_world_step(w);
     const double stretch = sqrt(pow((double)hk_world_position(w, 1).x - hk_world_position(w, 0).x, 2) +
@@ -198,14 +200,17 @@ static double rope_top_stretch(double dt, int steps, double tolerance)
 }
 
 /* The same rope as a closed form: hanging straight, it moves along y only
- * and its forces are linear there, so backward Euler linearised once per
- * step is exact for it: with the free heights y_1 .. y_79 (y_0 = 0 held),
+ * and its forces are linear there, so backward Euler is one linear solve a
+ * step: with the free heights y_1 .. y_79 (y_0 = 0 held),
  *   (M + h C + h^2 K) dv = h (f(y, v) - h K v),  v += dv,  y += h v,
  * K and C the tridiagonal stiffness and damping matrices of the chain, f
- * gravity, the springs and the air drag -c_air v (not in the matrix: the
- * library keeps drag explicit). Solved here in double precision by the
- * tridiagonal (Thomas) algorithm, independently of the library's solver. */
-static double rope_closed_form(double h, int steps)
+ * gravity, the springs and the air drag -c_air v. The minimisation (the
+ * default) takes every force at the step's end, the drag too: it adds
+ * h c_air to C's diagonal (drag_in_matrix); the linearised step
+ * (newton_iterations 1) keeps the drag explicit. Solved here in double
+ * precision by the tridiagonal (Thomas) algorithm, independently of the
+ * library's solver. */
+static double rope_closed_form(double h, int steps, int drag_in_matrix)
 {
     enum { F = ROPE_N - 1 }; /* free nodes 1 .. 79 as 0 .. 78 */
     double y[F], v[F], rhs[F], lo[F], di[F], up[F];
@@ -222,7 +227,7 @@ static double rope_closed_form(double h, int steps)
             if (below) f -= ROPE_K * ((y[i] - y[i + 1]) - ROPE_L0) + ROPE_C * (v[i] - v[i + 1]);
             const double kv = ROPE_K * ((below ? 2 : 1) * v[i] - (i ? v[i - 1] : 0) - (below ? v[i + 1] : 0));
             rhs[i] = h * (f - h * kv);
-            di[i] = ROPE_M + (h * ROPE_C + h * h * ROPE_K) * (below ? 2 : 1);
+            di[i] = ROPE_M + (h * ROPE_C + h * h * ROPE_K) * (below ? 2 : 1) + (drag_in_matrix ? h * ROPE_AIR : 0);
             lo[i] = i ? -(h * ROPE_C + h * h * ROPE_K) : 0;
             up[i] = below ? -(h * ROPE_C + h * h * ROPE_K) : 0;
         }
@@ -249,7 +254,7 @@ static void test_hanging_rope_statics(void **state)
         int steps;
     } runs[] = {{0.1, 20}, {0.05, 60}};
     for (int i = 0; i < 2; i++) {
-        const double got = rope_top_stretch(runs[i].dt, runs[i].steps, 1e-5);
+        const double got = rope_top_stretch(runs[i].dt, runs[i].steps, 1e-5, 0);
         print_message("top spring after %d steps of %g s: %.6g mm (statics %.6g mm)\n", runs[i].steps, runs[i].dt,
                       got * 1e3, expected * 1e3);
         assert_near(got, expected, 0.01 * expected);
@@ -258,17 +263,22 @@ static void test_hanging_rope_statics(void **state)
 
 /* 20 steps of 0.05 s: the library's rope agrees with backward Euler's exact
  * recursion (tight solves: the difference is the solver's tolerance and
- * float rounding), which is still 4.8 % above the statics there. */
+ * float rounding), which is still 4.8 % above the statics there; the
+ * minimisation with the drag at the step's end, the linearised step with
+ * it at the start. */
 static void test_hanging_rope_recursion(void **state)
 {
     (void)state;
     const double expected = (ROPE_N - 1) * ROPE_M * ROPE_G / ROPE_K;
-    const double exact = rope_closed_form(0.05, 20);
-    const double got = rope_top_stretch(0.05, 20, sizeof(hk_real) == 8 ? 1e-12 : 1e-6);
-    print_message("top spring after 20 steps of 0.05 s: %.7g mm, backward Euler's recursion %.7g mm, statics %.6g mm\n",
-                  got * 1e3, exact * 1e3, expected * 1e3);
-    assert_near(got, exact, (sizeof(hk_real) == 8 ? 1e-9 : 1e-4) * exact);
-    assert_true(fabs(exact / expected - 1) > 0.04); /* the slow mode's 16 %: the scheme, not the solver */
+    for (int linearised = 0; linearised < 2; linearised++) {
+        const double exact = rope_closed_form(0.05, 20, !linearised);
+        const double got = rope_top_stretch(0.05, 20, sizeof(hk_real) == 8 ? 1e-12 : 1e-6, linearised);
+        print_message("%s: top spring after 20 steps of 0.05 s: %.7g mm, backward Euler's recursion %.7g mm, statics "
+                      "%.6g mm\n",
+                      linearised ? "linearised" : "minimised", got * 1e3, exact * 1e3, expected * 1e3);
+        assert_near(got, exact, (sizeof(hk_real) == 8 ? 1e-9 : 1e-4) * exact);
+        assert_true(fabs(exact / expected - 1) > 0.04); /* the slow mode's 16 %: the scheme, not the solver */
+    }
 }
 
 /* A world of lattice and listed springs, pinned and free: a cloth of

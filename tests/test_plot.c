@@ -530,8 +530,8 @@ static void test_plot_contact_columns(void **state)
     hk_stats_table st;
     char err[512];
     assert_int_equal(hk_stats_read(csv, &st, err, sizeof err), 0);
-    assert_int_equal(st.cols, 13);
-    assert_string_equal(st.names[12], "crossings");
+    assert_int_equal(st.cols, 15);
+    assert_string_equal(st.names[14], "crossings");
     for (int c = 2; c < st.cols; c++) {
         char title[160];
         if (hk_plot_column_title(st.names[c], title, sizeof title) != 0 || !strstr(title, " (") ||
@@ -553,6 +553,7 @@ static void test_plot_contact_columns(void **state)
         "Max stretch (r/L\u2080)",
         "CG iterations per step (count)",
         "CG residual at the end of the step, cg_stop's measure (1)",
+        "Linear solves per step (count)",
         "Particles touching a collider (count)",
         "Smallest gap of a touching particle to its collider (m)",
         "Particles inside a collider (count)",
@@ -565,13 +566,13 @@ static void test_plot_contact_columns(void **state)
     r = hk_test_hooke("", args);
     assert_int_equal(r.status, 0);
     assert_string_equal(r.err, "");
-    assert_non_null(strstr(r.out, "(900x1390, 7 rows, t = 0..0.05 s; panels: energy, max_stretch, cg_iterations, "
-                                  "cg_residual, contacts, min_gap, crossings)"));
+    assert_non_null(strstr(r.out, "(900x1580, 7 rows, t = 0..0.05 s; panels: energy, max_stretch, cg_iterations, "
+                                  "cg_residual, newton_iterations, contacts, min_gap, crossings)"));
     hk_run_free(&r);
     hk_png p = hk_test_png_read(png);
-    assert_int_equal(p.h, 1390);
+    assert_int_equal(p.h, 1580);
     /* crossings (0 throughout) is a line in its panel, the last */
-    assert_true(series_pixels(&p, 7, 6, 0) > 300);
+    assert_true(series_pixels(&p, 8, 7, 0) > 300);
     free(p.rgb);
 }
 

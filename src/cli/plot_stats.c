@@ -45,6 +45,8 @@ static const column_kind column_kinds[] = {
     {"pressure", 1, "pressure", "Pressure", "Pa", 0, 0},
     {"cg_iterations", 0, "cg_iterations", "CG iterations per step", "count", 1, 0},
     {"cg_residual", 0, "cg_residual", "CG residual at the end of the step, cg_stop's measure", "1", 1, 0},
+    {"newton_iterations", 0, "newton_iterations", "Linear solves per step", "count", 1, 0},
+    {"newton_stopped", 0, "newton_stopped", "Substeps stopped at the Newton bound", "count", 1, 1},
     {"contacts", 0, "contacts", "Particles touching a collider", "count", 0, 0},
     {"min_gap", 0, "min_gap", "Smallest gap of a touching particle to its collider", "m", 0, 0},
     {"crossings", 0, "crossings", "Particles inside a collider", "count", 0, 0},

@@ -177,10 +177,11 @@ static PyObject *get_name(PyObject *self, void *c)
 
 static PyObject *integrator_dict(const hk_integrator_def *d, int substeps)
 {
-    return Py_BuildValue("{s:s,s:d,s:d,s:i,s:d,s:d,s:d,s:d,s:i,s:i}", "name", hk_integrator_name(d->kind), "dt", d->dt,
-                         "dt_max", d->dt_max, "substeps", substeps, "jelly_dt_a", d->jelly_dt_a, "jelly_dt_v",
+    return Py_BuildValue("{s:s,s:d,s:d,s:i,s:d,s:d,s:d,s:d,s:i,s:i,s:d}", "name", hk_integrator_name(d->kind), "dt",
+                         d->dt, "dt_max", d->dt_max, "substeps", substeps, "jelly_dt_a", d->jelly_dt_a, "jelly_dt_v",
                          d->jelly_dt_v, "jelly_alpha", d->jelly_alpha, "cg_tolerance", d->cg_tolerance,
-                         "cg_max_iterations", d->cg_max_iterations, "newton_iterations", d->newton_iterations);
+                         "cg_max_iterations", d->cg_max_iterations, "newton_iterations", d->newton_iterations,
+                         "newton_tolerance", d->newton_tolerance);
 }
 
 static PyObject *get_run_settings(PyObject *self, void *c)
@@ -279,10 +280,11 @@ static PyObject *stats(PyObject *self, PyObject *unused)
     if (!d || !hk_integrator_info_of(hk_world_integrator(w).kind)->implicit) return d;
     const hk_solver_stats st = hk_world_solver_stats(w);
     PyObject *solver = Py_BuildValue(
-        "{s:L,s:i,s:d,s:i,s:L,s:L,s:L,s:L,s:O}", "step", (long long)st.step, "cg_iterations", st.cg_iterations,
-        "cg_residual", st.cg_residual, "newton_iterations", st.newton_iterations, "solves", (long long)st.solves,
-        "cg_total", (long long)st.cg_total, "products", (long long)st.products, "unconverged",
-        (long long)st.unconverged, "diverged", st.diverged ? Py_True : Py_False);
+        "{s:L,s:i,s:d,s:i,s:L,s:L,s:L,s:L,s:L,s:L,s:O}", "step", (long long)st.step, "cg_iterations",
+        st.cg_iterations, "cg_residual", st.cg_residual, "newton_iterations", st.newton_iterations, "solves",
+        (long long)st.solves, "cg_total", (long long)st.cg_total, "products", (long long)st.products, "unconverged",
+        (long long)st.unconverged, "newton_unconverged", (long long)st.newton_unconverged, "line_cuts",
+        (long long)st.line_cuts, "diverged", st.diverged ? Py_True : Py_False);
     if (!solver || PyDict_Update(d, solver) != 0) Py_CLEAR(d);
     Py_XDECREF(solver);
     return d;
@@ -302,11 +304,12 @@ static PyObject *set_integrator(PyObject *self, PyObject *args, PyObject *kw)
                             "cg_tolerance",
                             "cg_max_iterations",
                             "newton_iterations",
+                            "newton_tolerance",
                             NULL};
     const char *name;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|$dddddddii:set_integrator", names, &name, &d.dt, &d.dt_max,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|$dddddddiid:set_integrator", names, &name, &d.dt, &d.dt_max,
                                      &d.jelly_dt_a, &d.jelly_dt_v, &d.jelly_alpha, &d.cg_tolerance,
-                                     &d.cg_max_iterations, &d.newton_iterations))
+                                     &d.cg_max_iterations, &d.newton_iterations, &d.newton_tolerance))
         return NULL;
     const int kind = hk_integrator_from_name(name);
     if (kind < 0)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* The version of the checkpoint format (docs/checkpoint-format.md) a file of this build is written in. */
-#define HK_CHECKPOINT_VERSION 9
+#define HK_CHECKPOINT_VERSION 10
 /* The version of the pieces and index of a checkpoint written over MPI ranks (docs/checkpoint-format.md). */
 #define HK_CHECKPOINT_PIECE_VERSION 1
 

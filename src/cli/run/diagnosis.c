@@ -247,17 +247,23 @@ static double body_mass(const hk_world *w, int b)
  * way, with its own cure. An 8 x 8 cloth hung by two corners at omega_max dt = 50 gains energy under the trapezoidal
  * rule until the run stops (at step 52; with 30 Newton iterations a substep, at step 494), and loses energy under
  * backward Euler; at omega_max dt = 1000 backward Euler linearised once a substep stretches a spring 45 times in its
- * first step, and with 8 Newton iterations a substep loses energy (tests/test_diagnosis.c). */
+ * first step, and with 8 Newton iterations a substep, or minimised (the default), loses energy
+ * (tests/test_diagnosis.c). */
 static const struct implicit_failure {
     hk_integrator_kind kind;
+    int minimised;    /* 1: the minimisation (implicit_euler without newton_iterations) */
     const char *how;  /* how it fails there */
     const char *cure; /* what to do */
 } implicit_failures[] = {
-    {HK_IMPLICIT_EULER,
+    {HK_IMPLICIT_EULER, 0,
      "each substep solves the springs linearised at its start, and where they turn and stretch far within a "
      "substep the step overshoots",
-     "raise newton_iterations, or lower dt or set dt_max"},
-    {HK_TRAPEZOIDAL,
+     "raise newton_iterations, or drop it for the minimisation, or lower dt or set dt_max"},
+    {HK_IMPLICIT_EULER, 1,
+     "each substep minimises its energy, so its springs cannot gain energy; a minimisation stopped at its "
+     "iteration bound ends where it stopped",
+     "lower newton_tolerance, or lower dt or set dt_max"},
+    {HK_TRAPEZOIDAL, 0,
      "where springs turn and stretch it can gain energy at large omega*dt, its solves converged or not "
      "(more newton_iterations do not help)",
      "use implicit_euler, which damps, or lower dt or set dt_max"},
@@ -274,19 +280,27 @@ static void implicit_hint(FILE *out, const hk_world *w, const hk_integrator_info
                 (long long)st.step);
         return;
     }
+    const int newton = hk_world_integrator(w).newton_iterations;
+    const int minimised = in->kind == HK_IMPLICIT_EULER && newton == 0;
     const struct implicit_failure *f = NULL;
     for (size_t k = 0; k < sizeof implicit_failures / sizeof implicit_failures[0]; k++)
-        if (implicit_failures[k].kind == in->kind) f = &implicit_failures[k];
+        if (implicit_failures[k].kind == in->kind && implicit_failures[k].minimised == minimised)
+            f = &implicit_failures[k];
     HK_ASSERT(f != NULL);
-    const int newton = hk_world_integrator(w).newton_iterations;
     double omega, h;
     const double wh = omega_dt(w, &omega, &h);
+    char iterations[96];
+    if (minimised)
+        snprintf(iterations, sizeof iterations, "minimised, %lld substeps stopped at the bound",
+                 (long long)st.newton_unconverged);
+    else
+        snprintf(iterations, sizeof iterations, "newton_iterations %d", newton > 0 ? newton : 1);
     fprintf(out,
-            "hooke: hint: omega*dt = %.4g (omega_max = %.4g rad/s from k and m, substep %.3g s, newton_iterations "
-            "%d); %s is stable at every dt on linear springs only: %s: %s. Other causes: the terms it takes "
-            "explicitly (ground, walls, spheres, pressure, wind), or inexact solves (%lld stopped at "
-            "cg_max_iterations so far): raise cg_max_iterations or lower cg_tolerance\n",
-            wh, omega, h, newton > 0 ? newton : 1, in->name, f->how, f->cure, (long long)st.unconverged);
+            "hooke: hint: omega*dt = %.4g (omega_max = %.4g rad/s from k and m, substep %.3g s, %s); %s is stable "
+            "at every dt on linear springs only: %s: %s. Other causes: the terms it takes explicitly (ground, walls, "
+            "spheres, pressure, wind), or inexact solves (%lld stopped at cg_max_iterations so far): raise "
+            "cg_max_iterations or lower cg_tolerance\n",
+            wh, omega, h, iterations, in->name, f->how, f->cure, (long long)st.unconverged);
 }
 
 void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk_energy_guard *g, double energy_e,

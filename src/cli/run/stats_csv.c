@@ -201,9 +201,11 @@ int hk_stats_read(const char *path, hk_stats_table *t, char *err, size_t errlen)
 
 /* Pressure bodies add volume_<body>,pressure_<body> columns (volume by the
  * Gauss divergence formula, pressure of the last force evaluation); the
- * implicit integrators add cg_iterations,cg_residual (of the step the row
- * is written after: CG iterations of all its solves, the largest relative
- * residual they ended with); colliders add contacts,min_gap,crossings
+ * implicit integrators add cg_iterations,cg_residual,newton_iterations,
+ * newton_stopped (of the step the row is written after: CG iterations of
+ * all its solves, the largest relative residual they ended with, its
+ * linear solves, its substeps whose minimisation stopped at its iteration
+ * bound); colliders add contacts,min_gap,crossings
  * (contact/response.h hk_contact_counts: particle-collider contacts, the
  * smallest distance of a particle in contact from its collider's surface
  * [m], nan without contacts, and the particles inside a collider). */
@@ -216,7 +218,7 @@ static void header(const hk_world *w, char *out, size_t len)
     for (int b = 0; b < hk_world_body_count(w) && at < len; b++)
         if (hk_world_body_has_pressure(w, b))
             at += (size_t)snprintf(out + at, len - at, ",volume_%d,pressure_%d", b, b);
-    if (has_solver(w) && at < len) at += (size_t)snprintf(out + at, len - at, ",cg_iterations,cg_residual");
+    if (has_solver(w) && at < len) at += (size_t)snprintf(out + at, len - at, ",cg_iterations,cg_residual,newton_iterations,newton_stopped");
     if (hk_world_collider_count(w) && at < len)
         at += (size_t)snprintf(out + at, len - at, ",contacts,min_gap,crossings");
     if (at < len) snprintf(out + at, len - at, "\n");
@@ -242,7 +244,8 @@ static void write_row(FILE *f, const hk_world *w, const hk_stats *known)
     if (has_solver(w)) {
         const hk_solver_stats st = hk_world_solver_stats(w);
         const int current = st.step + 1 == hk_world_step_count(w); /* the row's step took a solve */
-        fprintf(f, ",%d,%.3e", current ? st.cg_iterations : 0, current ? st.cg_residual : 0.0);
+        fprintf(f, ",%d,%.3e,%d,%d", current ? st.cg_iterations : 0, current ? st.cg_residual : 0.0,
+                current ? st.newton_iterations : 0, current ? st.newton_stopped : 0);
     }
     if (hk_world_collider_count(w)) { /* over a distributed world's ranks: each counts the particles it computes */
         const hk_contact_survey c = hk_contact_counts(w, NULL);

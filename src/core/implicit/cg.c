@@ -164,6 +164,14 @@ int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance,
     return sqrt(hk_system_dot(w, im, v, v)) <= tolerance * b0;
 }
 
+double hk_cg_decrement(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD)
+{
+    const size_t bytes = (size_t)w->p.count * sizeof(hk_real);
+    for (int c = 0; c < 3; c++) memcpy(im->v[HK_SYS_R][c], im->v[HK_SYS_B][c], bytes);
+    double rr, zq;
+    return precondition(w, im, sK, sD, NULL, &rr, &zq, NULL, NULL);
+}
+
 hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, hk_cg_stop rule, double tolerance,
                          int max_iterations, int warm)
 {

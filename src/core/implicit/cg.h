@@ -37,6 +37,11 @@ void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h, hk_cg_stop rule);
  * energy (0 iterations when it is met). */
 int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance, double b0, hk_real *const v[3]);
 
+/* b . B b for the vector HK_SYS_B, B the preconditioner hk_system_blocks
+ * made (the multigrid's cycle where there is one): its estimate of
+ * b . A^-1 b, the energy a linear solve of A dv = b would release [J]. */
+double hk_cg_decrement(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD);
+
 /* Solves (M + sum S) dv = b for the vectors HK_SYS_DV and HK_SYS_B of im,
  * from dv = 0, or from the dv it holds when warm is set (0 on fixed
  * particles), with the preconditioner hk_system_blocks made (S = sK K +

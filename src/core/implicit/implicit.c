@@ -47,8 +47,7 @@
 #define HK_CG_TOLERANCE_DEFAULT 1e-5
 #define HK_CG_MAX_ITERATIONS_DEFAULT 1000
 
-/* Copies (x, v, f) of every particle into the solver's start vectors. */
-static void save_start(hk_world *w, hk_implicit *im)
+void hk_implicit_save(hk_world *w, hk_implicit *im)
 {
     const hk_particles *p = &w->p;
     const size_t bytes = (size_t)p->count * sizeof(hk_real);
@@ -60,8 +59,7 @@ static void save_start(hk_world *w, hk_implicit *im)
     }
 }
 
-/* Back to the start state (after a broken-down solve). */
-static void restore_start(hk_world *w, hk_implicit *im)
+void hk_implicit_restore(hk_world *w, hk_implicit *im)
 {
     hk_particles *p = &w->p;
     const size_t bytes = (size_t)p->count * sizeof(hk_real);
@@ -170,10 +168,7 @@ static void guess_span(void *ctx, int g0, int g1)
     }
 }
 
-/* The first solve starts from the velocity change of the substep before
- * (w->px, py, pz while w->history is set): in smooth motion it is close,
- * and CG stops a few iterations earlier. 0 on fixed particles. */
-static void guess_from_history(hk_world *w, hk_implicit *im)
+void hk_implicit_guess(hk_world *w, hk_implicit *im)
 {
     sub_pass s = {&w->p, im, 0, 0, {w->px, w->py, w->pz}};
     hk_team_spans(w, guess_span, &s);
@@ -190,8 +185,7 @@ static void history_span(void *ctx, int g0, int g1)
     }
 }
 
-/* w->px, py, pz = this substep's velocity change, the next one's guess. */
-static void keep_history(hk_world *w, hk_implicit *im)
+void hk_implicit_keep(hk_world *w, hk_implicit *im)
 {
     sub_pass s = {&w->p, im, 0, 0, {w->px, w->py, w->pz}};
     hk_team_spans(w, history_span, &s);
@@ -225,12 +219,33 @@ void hk_implicit_release(hk_world *w)
     w->implicit = NULL;
 }
 
-static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
+void hk_implicit_count(hk_implicit *im, hk_cg_result res)
+{
+    hk_solver_stats *st = &im->stats;
+    st->solves++;
+    st->newton_iterations++;
+    st->cg_iterations += res.iterations;
+    st->cg_total += res.iterations;
+    if (!(res.residual <= st->cg_residual)) st->cg_residual = res.residual;
+    if (res.status == HK_CG_MAX_ITERATIONS) st->unconverged++;
+}
+
+void hk_implicit_broke_down(hk_world *w, hk_implicit *im, int iterations)
+{
+    w->step_failed = HK_ERR_DIVERGED;
+    hk_fail(w,
+            "the implicit solve broke down at step %lld (CG met a non-finite value or a direction without "
+            "positive curvature after %d iterations); the state is the step's start: try a smaller dt",
+            (long long)w->steps, iterations);
+    im->stats.diverged = 1;
+}
+
+hk_implicit *hk_implicit_begin(hk_world *w)
 {
     hk_implicit *im = hk_implicit_solver(w);
     if (!im) {
         w->step_failed = HK_ERR_MEMORY; /* hk_implicit_solver said why */
-        return;
+        return NULL;
     }
     hk_solver_stats *st = &im->stats;
     if (st->step != w->steps) { /* the first substep of a step: its figures start at 0 */
@@ -238,7 +253,15 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
         st->cg_iterations = 0;
         st->cg_residual = 0;
         st->newton_iterations = 0;
+        st->newton_stopped = 0;
     }
+    return im;
+}
+
+void hk_linearised_substep(hk_world *w, hk_real h, hk_real theta)
+{
+    hk_implicit *im = hk_implicit_begin(w);
+    if (!im) return;
     const hk_integrator_def *d = &w->integrator;
     const hk_cg_stop rule = d->cg_stop;
     const double tol = d->cg_tolerance > 0 ? d->cg_tolerance : HK_CG_TOLERANCE_DEFAULT;
@@ -247,7 +270,7 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
     const hk_real ht = h * theta, sK = ht * ht, sD = ht;
 
     if (hk_forces_compute(w) != HK_OK) return; /* the engine's failure: the substep's start stays */
-    save_start(w, im);
+    hk_implicit_save(w, im);
     first_rhs(w, im, h, theta);
     if (rule != HK_CG_STOP_RELATIVE) hk_cg_weights(w, im, h, rule);
     double g0 = 0;
@@ -255,7 +278,7 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
         if (it > 0) {
             hk_contact_at(w, w->h); /* f(x, v) at the substep's end: the colliders there */
             if (hk_forces_compute(w) != HK_OK) {
-                restore_start(w, im);
+                hk_implicit_restore(w, im);
                 return;
             }
             newton_rhs(w, im, h, theta);
@@ -265,30 +288,19 @@ static void implicit_substep(hk_world *w, hk_real h, hk_real theta)
         }
         hk_implicit_blocks(w, im, sK, sD);
         const int warm = it == 0 && w->history;
-        if (warm) guess_from_history(w, im);
+        if (warm) hk_implicit_guess(w, im);
         const hk_cg_result res = hk_cg_solve(w, im, sK, sD, rule, tol, max_it, warm);
-        st->solves++;
-        st->newton_iterations++;
-        st->cg_iterations += res.iterations;
-        st->cg_total += res.iterations;
-        if (!(res.residual <= st->cg_residual)) st->cg_residual = res.residual;
+        hk_implicit_count(im, res);
         if (res.status == HK_CG_BREAKDOWN) {
-            restore_start(w, im);
-            w->step_failed = HK_ERR_DIVERGED;
-            hk_fail(w,
-                    "the implicit solve broke down at step %lld (CG met a non-finite value or a direction without "
-                    "positive curvature after %d iterations); the state is the step's start: try a smaller dt",
-                    (long long)w->steps, res.iterations);
-            st->diverged = 1;
+            hk_implicit_restore(w, im);
+            hk_implicit_broke_down(w, im, res.iterations);
             return;
         }
-        if (res.status == HK_CG_MAX_ITERATIONS) st->unconverged++;
         take_update(w, im, h, theta);
         if (it > 0 && res.iterations == 0) break; /* the energy rule's check: met before a Newton solve (cg.h) */
     }
-    keep_history(w, im);
+    hk_implicit_keep(w, im);
     w->forces_valid = 0;
 }
 
-void hk_implicit_euler_substep(hk_world *w, hk_real h) { implicit_substep(w, h, 1); }
-void hk_trapezoidal_substep(hk_world *w, hk_real h) { implicit_substep(w, h, (hk_real)0.5); }
+void hk_trapezoidal_substep(hk_world *w, hk_real h) { hk_linearised_substep(w, h, (hk_real)0.5); }

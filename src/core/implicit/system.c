@@ -316,7 +316,7 @@ static int implicit_alloc(hk_world *w, hk_implicit *im)
 
     if (make_blocks(w, im) != 0 || own_blocks(w, im) != 0) return -1;
     free(im->partial);
-    im->partial = calloc((size_t)(3 * im->block_count + 3), sizeof *im->partial);
+    im->partial = calloc((size_t)(4 * im->block_count + 4), sizeof *im->partial);
     free(im->fixed);
     im->fixed_count = 0;
     im->fixed = malloc((size_t)(w->p.count ? w->p.count : 1) * sizeof *im->fixed);

@@ -19,6 +19,7 @@ enum {
     HK_SYS_P,  /* search direction */
     HK_SYS_Q,  /* A p */
     HK_SYS_T,  /* work vector of the multigrid preconditioner */
+    HK_SYS_VK, /* the minimisation's line start: velocities [m/s] (minimise.c) */
     HK_SYS_VECTORS
 };
 
@@ -78,7 +79,7 @@ typedef struct hk_implicit {
                                         particles (cg.h hk_cg_weights) */
     double stop_energy;              /* the energy rule's floor sum_i m_i (g h)^2 over free particles [J]
                                         (hk_cg_weights) */
-    double *partial;                 /* three partial results per reduction block */
+    double *partial;                 /* four partial results per reduction block */
     int *block_body, *block_at;      /* reduction block k: body block_body[k]'s particles [block_at[2 k],
                                         block_at[2 k + 1]), body-local (the same blocks on every rank of a
                                         distributed world) */

@@ -8,6 +8,7 @@
 #include "bounds.h"
 #include "forces.h"
 #include "implicit.h"
+#include "minimise.h"
 #include "part.h"
 #include "response.h"
 
@@ -187,7 +188,7 @@ static void rk4(hk_world *w, hk_real h)
       "the jelly scheme: v += dt_a a; x += dt_v v; v *= alpha", 1)                                                     \
     X(HK_RK4, "rk4", NULL, 2.8284271247461903, 0, 4, 0, 12, rk4, HK_UPDATE_NONE, "classic fourth-order Runge-Kutta", 1) \
     X(HK_IMPLICIT_EULER, "implicit_euler", "backward_euler", INFINITY, 1, 1, 1, 0, hk_implicit_euler_substep,             \
-      HK_UPDATE_NONE, "backward Euler, linearised (Newton), solved by preconditioned CG; damps", 0)                    \
+      HK_UPDATE_NONE, "backward Euler as a minimisation (Newton, line search; CG or a direct band solve); damps", 0) \
     X(HK_TRAPEZOIDAL, "trapezoidal", "newmark", INFINITY, 1, 1, 1, 0, hk_trapezoidal_substep, HK_UPDATE_NONE,             \
       "the trapezoidal rule (Newmark average acceleration), second order, no numerical damping", 0)
 // clang-format on
@@ -257,6 +258,8 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
         return hk_fail(w, "cg_tolerance must be in (0, 1), or 0 for the default (got %g)", def->cg_tolerance);
     if (def->cg_max_iterations < 0)
         return hk_fail(w, "cg_max_iterations must be >= 1, or 0 for the default (got %d)", def->cg_max_iterations);
+    if (!(def->newton_tolerance >= 0 && def->newton_tolerance < 1))
+        return hk_fail(w, "newton_tolerance must be in (0, 1), or 0 for the default (got %g)", def->newton_tolerance);
     if (def->newton_iterations < 0 || def->newton_iterations > HK_MAX_NEWTON_ITERATIONS)
         return hk_fail(w, "newton_iterations must be 1 to %d, or 0 for the default (got %d)", HK_MAX_NEWTON_ITERATIONS,
                        def->newton_iterations);

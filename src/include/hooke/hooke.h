@@ -405,6 +405,9 @@ typedef struct hk_integrator_def {
     int newton_iterations;            /* Newton iterations per substep at most [1] (1: linearised once) */
     hk_preconditioner preconditioner; /* of the CG solve (multigrid) */
     hk_cg_stop cg_stop;               /* when a CG solve stops (force) */
+    double newton_tolerance;          /* implicit_euler without newton_iterations (the minimisation): it stops once
+                                         the energy a further Newton step would release is at most this squared
+                                         times its first step's [1] (1e-2) */
 } hk_integrator_def;
 #define HK_MAX_NEWTON_ITERATIONS 100                      /* newton_iterations at most */
 HK_API hk_integrator_def hk_default_integrator_def(void); /* semi-implicit Euler, dt 1e-3 s */
@@ -453,10 +456,13 @@ typedef struct hk_solver_stats {
     double cg_residual;    /* largest residual its solves ended with, in cg_stop's measure (force: max_i |r_i| over
                               the particle's reference force; relative: |r| / |b|) [1] */
     int newton_iterations; /* linear solves in that step [1] */
+    int newton_stopped;    /* substeps of that step whose minimisation stopped at its iteration bound [1] */
     int64_t solves;        /* linear solves since the world was created [1] */
     int64_t cg_total;      /* CG iterations since the world was created [1] */
     int64_t products;      /* products with the system matrix (one pass over every spring each) since then [1] */
     int64_t unconverged;   /* solves that stopped at cg_max_iterations above cg_tolerance [1] */
+    int64_t newton_unconverged; /* substeps whose minimisation stopped at its iteration bound above its tolerance [1] */
+    int64_t line_cuts;          /* cuts of a Newton step by the minimisation's line search since then [1] */
     int diverged;          /* 1: a solve broke down; that substep was not taken (hk_world_check reports it) */
 } hk_solver_stats;
 /* All zero for a world that has not taken an implicit step. */

@@ -112,6 +112,7 @@ static const sc_key run_keys[] = {
     NUM(sc_settings, "cg_tolerance", integrator.cg_tolerance, CK_FRACTION, OPT),
     INT(sc_settings, "cg_max_iterations", integrator.cg_max_iterations, 1, INT_MAX, OPT),
     INT(sc_settings, "newton_iterations", integrator.newton_iterations, 1, HK_MAX_NEWTON_ITERATIONS, OPT),
+    NUM(sc_settings, "newton_tolerance", integrator.newton_tolerance, CK_FRACTION, OPT),
     CHOICE(sc_settings, "cg_preconditioner", integrator.preconditioner, preconditioners),
     CHOICE(sc_settings, "cg_stop", integrator.cg_stop, cg_stops),
 };
@@ -148,8 +149,12 @@ static int run_finish(sc_section *s, void *def, int64_t *count)
     if (!hk_integrator_info_of(r->integrator.kind)->implicit &&
         (IMPLICIT_ONLY(s, integrator.cg_tolerance) || IMPLICIT_ONLY(s, integrator.cg_max_iterations) ||
          IMPLICIT_ONLY(s, integrator.newton_iterations) || IMPLICIT_ONLY(s, integrator.preconditioner) ||
-         IMPLICIT_ONLY(s, integrator.cg_stop)))
+         IMPLICIT_ONLY(s, integrator.cg_stop) || IMPLICIT_ONLY(s, integrator.newton_tolerance)))
         return -1;
+    if (SC_GIVEN(s, sc_settings, integrator.newton_tolerance) &&
+        (r->integrator.kind != HK_IMPLICIT_EULER || SC_GIVEN(s, sc_settings, integrator.newton_iterations)))
+        return SC_FAIL_KEY(s, sc_settings, integrator.newton_tolerance,
+                           "key '%s' is the minimisation's (implicit_euler without newton_iterations)");
     if (SC_GIVEN(s, sc_settings, steps) && SC_GIVEN(s, sc_settings, time))
         return SC_FAIL_KEY(s, sc_settings, time, "key '%s' conflicts with 'steps' in run (give one run length)");
     return 0;

@@ -113,34 +113,44 @@ int64_t hk_springs_break(hk_world *w)
 }
 
 /* What one pass over springs finds: their energy [J] summed in order, and
- * the first spring with the largest r / L0 (slot -1: none above 0). */
+ * the first spring with the largest r / L0 (slot -1: none above 0); along a
+ * direction y (NULL: none) the energy's slope and rounding scale. */
 typedef struct scan_part {
     double energy, ratio;
     int64_t slot;
+    double slope, rounding;
 } scan_part;
+#define SCAN_PART_ZERO ((scan_part){0.0, 0.0, -1, 0.0, 0.0})
 
 /* One spring's energy added to *s, and its r / L0 taken if it is the
  * largest so far; nothing for a broken one. Everything is read before the
  * tests (a broken spring's length too): the compiler then reads the
  * family's and the particles' fields once a scan, not once a spring (it
  * does not move a read that a test may skip out of the loop). */
-static inline void scan_spring(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b,
-                               hk_real L0, int broken, scan_part *s)
+static inline void scan_spring(const hk_family *f, const hk_particles *p, hk_real *const *y, int64_t slot, int64_t a,
+                               int64_t b, hk_real L0, int broken, scan_part *s)
 {
-    const double r = spring_length(f, p, slot, a, b), ext = r - (double)L0, half_k = 0.5 * f->params.k;
+    hk_real d[3];
+    hk_spring_delta(f, p, slot, a, b, d);
+    const double r = hk_spring_length(d[0], d[1], d[2]), ext = r - (double)L0, half_k = 0.5 * f->params.k;
     const hk_behaviour behaviour = f->params.behaviour;
     if (broken) return;
     if (L0 > 0 && r / L0 > s->ratio) s->ratio = r / L0, s->slot = slot;
     if (behaviour == HK_SPRING_TENSION_ONLY && !(ext > 0)) return;
     if (behaviour == HK_SPRING_COMPRESSION_ONLY && !(ext < 0)) return;
     s->energy += half_k * ext * ext;
+    if (!y || !(r > 0)) return;
+    double along = 0; /* u . (y_a - y_b) */
+    for (int c = 0; c < 3; c++) along += (double)d[c] * ((double)y[c][a] - (double)y[c][b]);
+    s->slope += 2 * half_k * ext * along / r;
+    s->rounding += 2 * half_k * fabs(ext) * r;
 }
 
 /* The scan of rows q0..q1 of f (a lattice's source rows, or a list's
  * springs), in order, continuing s; of a lattice's rows only the sources
  * [ia, ib) along a row (a rope's range of nodes on a distributed world). */
-HK_FMA_CLONES static void scan_rows(const hk_family *f, const hk_particles *p, int64_t q0, int64_t q1, int ia, int ib,
-                                    scan_part *s)
+HK_FMA_CLONES static void scan_rows(const hk_family *f, const hk_particles *p, hk_real *const *y, int64_t q0,
+                                    int64_t q1, int ia, int ib, scan_part *s)
 {
     const uint8_t *broken = f->broken;
     const int i0 = f->i0 > ia ? f->i0 : ia, i1 = f->i1 < ib ? f->i1 : ib;
@@ -149,11 +159,11 @@ HK_FMA_CLONES static void scan_rows(const hk_family *f, const hk_particles *p, i
             const int64_t row = (int64_t)f->nx * source_row(f, q);
             for (int i = i0; i < i1; i++) {
                 const int64_t local = row + i;
-                scan_spring(f, p, local, f->base + local, f->base + local + f->offset, f->rest, broken && broken[local],
-                            s);
+                scan_spring(f, p, y, local, f->base + local, f->base + local + f->offset, f->rest,
+                            broken && broken[local], s);
             }
         } else
-            scan_spring(f, p, q, f->a[q], f->b[q], f->rest_list ? f->rest_list[q] : f->rest, broken && broken[q], s);
+            scan_spring(f, p, y, q, f->a[q], f->b[q], f->rest_list ? f->rest_list[q] : f->rest, broken && broken[q], s);
     }
 }
 
@@ -162,6 +172,8 @@ HK_FMA_CLONES static void scan_rows(const hk_family *f, const hk_particles *p, i
 static void scan_merge(hk_spring_scan *out, int fi, const scan_part *s)
 {
     out->energy += s->energy;
+    out->slope += s->slope;
+    out->rounding += s->rounding;
     if (s->slot >= 0 && s->ratio > out->max_stretch) {
         out->max_stretch = s->ratio;
         out->family = fi;
@@ -239,6 +251,7 @@ static int family_rows(const hk_world *w, const hk_family *f, int64_t l0, int64_
 typedef struct scan_pass {
     const hk_family *f;
     const hk_particles *p;
+    hk_real *const *y;
     family_part *fp;
 } scan_pass;
 
@@ -250,9 +263,9 @@ static void scan_blocks(void *ctx, int64_t k0, int64_t k1)
     family_part *fp = sp->fp;
     for (int64_t k = k0; k < k1; k++) {
         const int64_t b = fp->b0 + k, e = block_start(fp, b + 1);
-        scan_part s = {0.0, 0.0, -1};
+        scan_part s = SCAN_PART_ZERO;
         if (starts_here(sp->f, fp, b))
-            scan_rows(sp->f, sp->p, block_start(fp, b), e < fp->qb ? e : fp->qb, fp->ia, fp->ib, &s);
+            scan_rows(sp->f, sp->p, sp->y, block_start(fp, b), e < fp->qb ? e : fp->qb, fp->ia, fp->ib, &s);
         fp->part[k] = s;
     }
 }
@@ -265,6 +278,7 @@ typedef struct scan_state {
 
 typedef struct scan_relay {
     const hk_world *w;
+    hk_real *const *y;
     family_part *fp; /* per family */
 } scan_relay;
 
@@ -286,23 +300,24 @@ static void scan_family(void *ctx, void *state, int fi, int64_t l0, int64_t l1)
         if (!starts_here(f, fp, b)) { /* begun on the rank before: continued from its sum */
             const int64_t e = block_start(fp, b + 1);
             s = st->carry;
-            scan_rows(f, &sr->w->p, fp->qa, e < fp->qb ? e : fp->qb, fp->ia, fp->ib, &s);
+            scan_rows(f, &sr->w->p, sr->y, fp->qa, e < fp->qb ? e : fp->qb, fp->ia, fp->ib, &s);
         }
         if (ends_here(f, fp, b)) {
             scan_merge(&st->out, fi, &s);
-            st->carry = (scan_part){0.0, 0.0, -1};
+            st->carry = SCAN_PART_ZERO;
         } else {
             st->carry = s;
         }
     }
 }
 
-hk_spring_scan hk_springs_scan(const hk_world *w)
+static hk_spring_scan scan(const hk_world *w, hk_real *const y[3])
 {
-    scan_state st = {{0.0, 0.0, -1, -1}, {0.0, 0.0, -1}};
+    scan_state st = {{0.0, 0.0, -1, -1, 0.0, 0.0}, SCAN_PART_ZERO};
     /* a distributed run: a slab's springs reach into the halo rows, which the step's update left as they were
      * before it (their owners moved them): as they are now */
     hk_part_exchange(w);
+    if (y) hk_part_exchange_arrays(w, y, 3);
     family_part *fp = calloc((size_t)(w->family_count ? w->family_count : 1), sizeof *fp);
     /* the blocks of each family that start in this rank's rows, on every rank at once */
     for (int fi = 0; fp && fi < w->family_count; fi++) {
@@ -311,15 +326,18 @@ hk_spring_scan hk_springs_scan(const hk_world *w)
         if (!hk_part_owned(w, f->body, &l0, &l1) || !family_rows(w, f, l0, l1, &fp[fi])) continue;
         const int64_t n = fp[fi].b1 - fp[fi].b0;
         if (!(fp[fi].part = malloc((size_t)n * sizeof *fp[fi].part))) continue;
-        scan_pass sp = {f, &w->p, &fp[fi]};
+        scan_pass sp = {f, &w->p, y, &fp[fi]};
         hk_team_for(w, f->count > HK_STRAIN_PARALLEL_MIN ? hk_world_team(w) : 1, n, scan_blocks, &sp);
     }
-    scan_relay sr = {w, fp};
+    scan_relay sr = {w, y, fp};
     hk_part_relay(w, 1, &st, sizeof st, scan_family, &sr); /* on every rank, with a part of the springs or not */
     for (int fi = 0; fp && fi < w->family_count; fi++) free(fp[fi].part);
     free(fp);
     return st.out;
 }
+
+hk_spring_scan hk_springs_scan(const hk_world *w) { return scan(w, NULL); }
+hk_spring_scan hk_springs_scan_along(const hk_world *w, hk_real *const y[3]) { return scan(w, y); }
 
 /* Spring s (0-based, in scan order) of family f as (slot, a, b). */
 static void spring_at(const hk_family *f, int64_t s, int64_t *slot, int64_t *a, int64_t *b)
