@@ -1,5 +1,5 @@
-/* test_stress_scenes.c — the shipped stress scenes' settings, and hanging chains' static stretch against (weight
- * below) / k. */
+/* test_stress_scenes.c — the shipped stress scenes' settings, hanging chains' static stretch against (weight
+ * below) / k, and implicit Euler's minimisation on them: no energy gained. */
 /* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 #include "hk_test_parse.h"
@@ -123,12 +123,61 @@ static void test_mass_ratio_chain_settles(void **state)
     hk_scene_free(&sc);
 }
 
+/* Implicit Euler's minimisation (its defaults) on the strands and the chain: every step of the 300 is taken, the
+ * world checks clean after each, and the total energy (kinetic, springs, gravity: nothing in these scenes feeds
+ * energy) is never above its start by more than float's rounding of it (1e-6 of its scale). The step linearised
+ * once (newton_iterations 1) gains more than the tilted strand's whole energy (the run's energy guard stops it at
+ * step 115): the test that the scene is the stress it claims. */
+static void test_minimisation_gains_no_energy(void **state)
+{
+    (void)state;
+    static const char *const scenes[] = {"stress_strand_tilted.scene", "stress_strand_skip.scene",
+                                         "stress_strand_3.scene", "stress_stiffness_ratio.scene",
+                                         "stress_chain_mass_ratio.scene"};
+    for (size_t i = 0; i < sizeof scenes / sizeof *scenes; i++) {
+        hk_scene sc = load_scene(scenes[i]);
+        hk_world *w = sc.world;
+        assert_int_equal(sc.integrator.newton_iterations, 0);
+        const hk_stats s0 = hk_world_stats(w);
+        const double scale = fmax(fabs(s0.total), fabs(s0.gravity)) + 1;
+        double most = s0.total;
+        for (int s = 0; s < 300; s++) {
+            assert_int_equal(hk_world_step(w), HK_OK);
+            hk_blowup b;
+            if (hk_world_check(w, 10, &b) != 0) {
+                print_error("%s: blew up at step %d\n", scenes[i], s + 1);
+                fail();
+            }
+            most = fmax(most, hk_world_stats(w).total);
+        }
+        print_message("%-30s energy %.9g J at the start, at most %.9g J, %lld substeps stopped at the bound\n",
+                      scenes[i], s0.total, most, (long long)hk_world_solver_stats(w).newton_unconverged);
+        assert_true(most <= s0.total + 1e-6 * scale);
+        assert_int_equal(hk_world_solver_stats(w).newton_unconverged, 0);
+        hk_scene_free(&sc);
+    }
+    hk_scene sc = load_scene("stress_strand_tilted.scene");
+    hk_integrator_def d = sc.integrator;
+    d.newton_iterations = 1;
+    assert_int_equal(hk_world_set_integrator(sc.world, &d), HK_OK);
+    const double e0 = hk_world_stats(sc.world).total;
+    double gained = 0;
+    for (int s = 0; s < 300 && !(gained > fabs(e0)); s++) {
+        if (hk_world_step(sc.world) != HK_OK) break;
+        gained = fmax(gained, hk_world_stats(sc.world).total - e0);
+    }
+    print_message("linearised: the tilted strand gains %.6g J over its start %.6g J\n", gained, e0);
+    assert_true(!(gained <= fabs(e0))); /* more than its whole energy, or not finite: a blow-up */
+    hk_scene_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stress_settings),
         cmocka_unit_test(test_two_families_settle),
         cmocka_unit_test(test_mass_ratio_chain_settles),
+        cmocka_unit_test(test_minimisation_gains_no_energy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
