@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "direct.h"
+#include "implicit.h"
 #include "system.h"
 
 /* The oscillator of test_oscillator.c: one free mass on a spring to a pinned
@@ -577,6 +579,71 @@ static void test_step_status(void **state)
     hk_world_destroy(w);
 }
 
+/* The direct solve of a small banded system (direct.h) against CG on the same system: a strand of 12 particles,
+ * the first pinned, on springs of 1e6 N/m joining neighbours and every second one (a band of 2 particles), bent
+ * and stretched by a step of backward Euler, with a pseudo-random right-hand side. The two answers agree to CG's
+ * tolerance, and the direct solve's energy b . A^-1 b is b . dv. */
+static void test_direct_against_cg(void **state)
+{
+    (void)state;
+    enum { N = 12 };
+    hk_world *w = hk_test_empty_world();
+    hk_vec3 pos[N];
+    double mass[N];
+    for (int i = 0; i < N; i++) {
+        pos[i] = (hk_vec3){0.1 * i, 0.01 * (i % 3), 0};
+        mass[i] = 1 + 0.5 * (i % 4);
+    }
+    const int body = hk_world_add_points(w, N, pos, NULL, mass);
+    assert_true(body >= 0);
+    int a[2 * N], b[2 * N], n = 0;
+    for (int i = 0; i + 1 < N; i++) a[n] = i, b[n++] = i + 1;
+    for (int i = 0; i + 2 < N; i++) a[n] = i, b[n++] = i + 2;
+    hk_spring_params sp = hk_default_spring_params();
+    sp.k = 1e6;
+    sp.damping = 10;
+    assert_true(hk_world_add_springs(w, body, n, a, b, &sp) >= 0);
+    assert_int_equal(hk_world_pin(w, body, 0), 0);
+    hk_test_integrator(w, HK_IMPLICIT_EULER, 0.01);
+    assert_int_equal(hk_world_step(w), HK_OK); /* bent and stretched under gravity */
+    hk_implicit *im = hk_implicit_solver(w);
+    assert_non_null(im);
+    int half = -1;
+    assert_true(hk_direct_fits(w, &half));
+    assert_int_equal(half, 2);
+    const hk_real h = (hk_real)0.01, sK = h * h, sD = h;
+    const hk_particles_view pv = hk_world_particles(w);
+    uint32_t seed = 4711;
+    for (int i = 0; i < pv.count; i++)
+        for (int c = 0; c < 3; c++) {
+            seed = seed * 1664525u + 1013904223u;
+            im->v[HK_SYS_B][c][i] = pv.inv_mass[i] != 0 ? (hk_real)((seed >> 8) / 16777216.0 - 0.5) : 0;
+        }
+    hk_implicit_blocks(w, im, sK, sD);
+    double energy = 0;
+    const hk_cg_result direct = hk_direct_solve(w, im, sK, sD, half, &energy);
+    assert_int_equal(direct.status, HK_CG_CONVERGED);
+    double dv[N][3], bdv = 0, most = 0;
+    for (int i = 0; i < N; i++)
+        for (int c = 0; c < 3; c++) {
+            dv[i][c] = im->v[HK_SYS_DV][c][i];
+            bdv += dv[i][c] * im->v[HK_SYS_B][c][i];
+            most = fmax(most, fabs(dv[i][c]));
+        }
+    assert_near(energy, bdv, 1e-5 * fabs(bdv));
+    const double tol = sizeof(hk_real) == 8 ? 1e-10 : 1e-5;
+    const hk_cg_result cg = hk_cg_solve(w, im, sK, sD, HK_CG_STOP_RELATIVE, tol, 10000, 0);
+    assert_int_equal(cg.status, HK_CG_CONVERGED);
+    double diff = 0;
+    for (int i = 0; i < N; i++)
+        for (int c = 0; c < 3; c++) diff = fmax(diff, fabs(dv[i][c] - (double)im->v[HK_SYS_DV][c][i]));
+    print_message("direct against CG (%d iterations): largest difference %.3g of the largest %.3g m/s\n",
+                  cg.iterations, diff, most);
+    assert_true(diff <= (sizeof(hk_real) == 8 ? 1e-7 : 1e-3) * most);
+    assert_true(cg.iterations > 0);
+    hk_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -589,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_catenary),
         cmocka_unit_test(test_compressed_jelly_spd),
         cmocka_unit_test(test_step_status),
+        cmocka_unit_test(test_direct_against_cg),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
