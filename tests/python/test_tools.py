@@ -64,13 +64,13 @@ def test_stability_returns_error_and_cost():
     assert 0 <= ref["own_error_m"] < 0.01 * 0.1  # a small part of the 0.1 m amplitude
     assert ref["own_error_rel"] == pytest.approx(ref["own_error_m"] / ref["size_m"])
     for p in got["integrators"]:
-        implicit = p["name"] == "implicit_euler"
         for row in p["sweep"]:
             assert row["stable"] and row["ref_error_m"] >= 0
             assert row["ref_error_rel"] == pytest.approx(row["ref_error_m"] / ref["size_m"])
             assert row["max_stretch"] == pytest.approx(1.1, rel=1e-6)  # released at rest 0.1 m past L0 = 1 m
             assert row["cpu_s_per_sim_s"] >= 0
-            assert (row["cg_per_step"] > 0) if implicit else row["cg_per_step"] == 0
+            # implicit Euler solves this two-particle system directly (no CG iterations), rk4 solves nothing
+            assert row["cg_per_step"] == 0
     # backward Euler damps the swing: further from the reference at every larger dt
     errors = [row["ref_error_m"] for row in got["integrators"][1]["sweep"]]
     assert errors == sorted(errors) and errors[-1] > 10 * ref["own_error_m"]
