@@ -395,14 +395,15 @@ static void test_stability_strand_cost(void **state)
     assert_non_null(text);
     assert_non_null(strstr(text, "integrator,row,dt,omega_dt,stable,energy_drift_per_s,max_error,ref_error_m,"
                                  "ref_error_rel,max_stretch,cpu_s_per_sim_s,cg_per_step\n"));
-    const double size = 19 * 0.05;                  /* the strand's length, its box's diagonal [m] */
+    const double size = 1 / cos(M_PI / 6);          /* from the pin to the end mass at x = 1 m: the box's diagonal */
     const double strain = 1000 * 10 / (1e8 * 0.05); /* the end mass's weight over k L0 */
     double ref[C_COUNT];
     csv_row(text, "implicit_euler", "reference", 0, ref);
     print_message("reference: own error %g m (%g of the size), max_stretch %.7f, %g CG a step\n", ref[C_REF],
                   ref[C_REF_REL], ref[C_STRETCH], ref[C_CG]);
     assert_true(fabs(ref[C_DT] - 2e-6) < 1e-15);
-    assert_true(ref[C_REF] >= 0 && ref[C_REF_REL] < 1e-3);
+    assert_true(ref[C_REF] >= 0 && ref[C_REF_REL] < 2e-3); /* backward Euler's first-order error at dt_ref: the
+                                                               strand falls from above its pin, a fast swing */
     assert_true(fabs(ref[C_REF] / ref[C_REF_REL] - size) < 1e-6);
     /* taken suddenly, the weight stretches the springs past its static share along the slope, at most twice the
      * whole strand's weight */
