@@ -637,8 +637,8 @@ static void test_direct_against_cg(void **state)
     double diff = 0;
     for (int i = 0; i < N; i++)
         for (int c = 0; c < 3; c++) diff = fmax(diff, fabs(dv[i][c] - (double)im->v[HK_SYS_DV][c][i]));
-    print_message("direct against CG (%d iterations): largest difference %.3g of the largest %.3g m/s\n",
-                  cg.iterations, diff, most);
+    print_message("direct against CG (%d iterations): largest difference %.3g of the largest %.3g m/s\n", cg.iterations,
+                  diff, most);
     assert_true(diff <= (sizeof(hk_real) == 8 ? 1e-7 : 1e-3) * most);
     assert_true(cg.iterations > 0);
     hk_world_destroy(w);

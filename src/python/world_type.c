@@ -280,9 +280,9 @@ static PyObject *stats(PyObject *self, PyObject *unused)
     if (!d || !hk_integrator_info_of(hk_world_integrator(w).kind)->implicit) return d;
     const hk_solver_stats st = hk_world_solver_stats(w);
     PyObject *solver = Py_BuildValue(
-        "{s:L,s:i,s:d,s:i,s:L,s:L,s:L,s:L,s:L,s:L,s:O}", "step", (long long)st.step, "cg_iterations",
-        st.cg_iterations, "cg_residual", st.cg_residual, "newton_iterations", st.newton_iterations, "solves",
-        (long long)st.solves, "cg_total", (long long)st.cg_total, "products", (long long)st.products, "unconverged",
+        "{s:L,s:i,s:d,s:i,s:L,s:L,s:L,s:L,s:L,s:L,s:O}", "step", (long long)st.step, "cg_iterations", st.cg_iterations,
+        "cg_residual", st.cg_residual, "newton_iterations", st.newton_iterations, "solves", (long long)st.solves,
+        "cg_total", (long long)st.cg_total, "products", (long long)st.products, "unconverged",
         (long long)st.unconverged, "newton_unconverged", (long long)st.newton_unconverged, "line_cuts",
         (long long)st.line_cuts, "diverged", st.diverged ? Py_True : Py_False);
     if (!solver || PyDict_Update(d, solver) != 0) Py_CLEAR(d);

@@ -236,8 +236,9 @@ int hk_ckpt_view_check(const hk_world *w, uint64_t digest, const unsigned char *
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!isfinite(fields[i]) || fields[i] < 0)
             HK_CKPT_FAIL("checkpoint holds an impossible integrator setting (%g)", fields[i]);
-    if (!(def.dt > 0) || !(def.newton_tolerance < 1) || def.cg_max_iterations < 0 || def.newton_iterations < 0 || (int)def.preconditioner < 0 ||
-        def.preconditioner >= HK_PRECONDITIONER_COUNT || (unsigned)def.cg_stop >= HK_CG_STOP_COUNT)
+    if (!(def.dt > 0) || !(def.newton_tolerance < 1) || def.cg_max_iterations < 0 || def.newton_iterations < 0 ||
+        (int)def.preconditioner < 0 || def.preconditioner >= HK_PRECONDITIONER_COUNT ||
+        (unsigned)def.cg_stop >= HK_CG_STOP_COUNT)
         HK_CKPT_FAIL("checkpoint holds an impossible integrator setting");
     if (v->steps < 0) HK_CKPT_FAIL("checkpoint holds an impossible step count (%lld)", (long long)v->steps);
     if (v->updates < 0)

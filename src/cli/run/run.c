@@ -453,12 +453,13 @@ static void summary(const run_opts *o, const run_state *r, double wall, int64_t 
          * spring products per second, is the figure to set beside an explicit run's spring_updates_per_s */
         const hk_solver_stats st = hk_world_solver_stats(w);
         const double products = (double)st.products * (double)hk_world_spring_count(w);
-        snprintf(solver, sizeof solver,
-                 " cg_iterations=%lld cg_per_step=%.1f cg_unconverged=%lld newton_per_step=%.2f newton_unconverged=%lld "
-                 "jacobian_products_per_s=%.4e",
-                 (long long)st.cg_total, run > 0 ? (double)st.cg_total / (double)run : 0.0, (long long)st.unconverged,
-                 run > 0 ? (double)st.solves / (double)run : 0.0, (long long)st.newton_unconverged,
-                 busy > 0 ? products / busy : 0.0);
+        snprintf(
+            solver, sizeof solver,
+            " cg_iterations=%lld cg_per_step=%.1f cg_unconverged=%lld newton_per_step=%.2f newton_unconverged=%lld "
+            "jacobian_products_per_s=%.4e",
+            (long long)st.cg_total, run > 0 ? (double)st.cg_total / (double)run : 0.0, (long long)st.unconverged,
+            run > 0 ? (double)st.solves / (double)run : 0.0, (long long)st.newton_unconverged,
+            busy > 0 ? products / busy : 0.0);
     }
     if (r->first > 0) snprintf(extra, sizeof extra, " restarted_at=%lld", (long long)r->first);
     if (stop_signal && !r->blew_up) snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " interrupted=1");

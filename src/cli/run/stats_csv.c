@@ -218,7 +218,8 @@ static void header(const hk_world *w, char *out, size_t len)
     for (int b = 0; b < hk_world_body_count(w) && at < len; b++)
         if (hk_world_body_has_pressure(w, b))
             at += (size_t)snprintf(out + at, len - at, ",volume_%d,pressure_%d", b, b);
-    if (has_solver(w) && at < len) at += (size_t)snprintf(out + at, len - at, ",cg_iterations,cg_residual,newton_iterations,newton_stopped");
+    if (has_solver(w) && at < len)
+        at += (size_t)snprintf(out + at, len - at, ",cg_iterations,cg_residual,newton_iterations,newton_stopped");
     if (hk_world_collider_count(w) && at < len)
         at += (size_t)snprintf(out + at, len - at, ",contacts,min_gap,crossings");
     if (at < len) snprintf(out + at, len - at, "\n");

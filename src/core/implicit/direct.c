@@ -32,7 +32,7 @@ static int64_t band_particles(const hk_world *w)
 int hk_direct_fits(const hk_world *w, int *half)
 {
     if (w->part || w->p.count <= 0) return 0; /* a distributed world's system is CG's */
-    if (hk_pairs_of(w)) return 0;              /* contact between particles joins any two: no band */
+    if (hk_pairs_of(w)) return 0;             /* contact between particles joins any two: no band */
     const int64_t p = band_particles(w);
     if (p > HK_DIRECT_MAX_BAND) return 0;
     const double n3 = 3.0 * w->p.count, bw = 3.0 * (double)p + 2;
@@ -87,7 +87,8 @@ static int factor(double *ab, int n3, int bw)
         const int last = j + bw < n3 - 1 ? j + bw : n3 - 1;
         for (int i = j + 1; i <= last; i++) {
             double s = ab[(i - j) + (size_t)j * ld];
-            for (int k = i > bw ? i - bw : 0; k < j; k++) s -= ab[(i - k) + (size_t)k * ld] * ab[(j - k) + (size_t)k * ld];
+            for (int k = i > bw ? i - bw : 0; k < j; k++)
+                s -= ab[(i - k) + (size_t)k * ld] * ab[(j - k) + (size_t)k * ld];
             ab[(i - j) + (size_t)j * ld] = s / ljj;
         }
     }

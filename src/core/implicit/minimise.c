@@ -52,8 +52,8 @@
 
 #define HK_CG_TOLERANCE_DEFAULT 1e-5
 #define HK_CG_MAX_ITERATIONS_DEFAULT 1000
-#define ARMIJO 1e-4      /* the part of the promised fall the search asks for */
-#define SEARCH_CUTS 30   /* halvings of a at most: 2^-30 of a Newton step is nothing */
+#define ARMIJO 1e-4     /* the part of the promised fall the search asks for */
+#define SEARCH_CUTS 30  /* halvings of a at most: 2^-30 of a Newton step is nothing */
 #define ROUNDING_ULPS 4 /* E's rounding: this many epsilons of its terms' scale */
 
 /* What the per-particle passes read. */
@@ -213,8 +213,7 @@ static int converged(const hk_world *w, const hk_implicit *im, double left, doub
 
 /* One Newton step's direction into HK_SYS_DV: a direct solve where the world is small and banded (direct.h), else
  * CG from the guess at the first. *done: the residual already meets the Newton rule (no step). */
-static hk_cg_result direction(hk_world *w, hk_implicit *im, hk_real hb, int it, double first, double *last,
-                              int *done)
+static hk_cg_result direction(hk_world *w, hk_implicit *im, hk_real hb, int it, double first, double *last, int *done)
 {
     const hk_integrator_def *d = &w->integrator;
     const hk_cg_stop rule = d->cg_stop;
