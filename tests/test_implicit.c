@@ -644,6 +644,44 @@ static void test_direct_against_cg(void **state)
     hk_world_destroy(w);
 }
 
+/* A minimisation stopped at its iteration bound is counted, never silent: one free particle of 1 kg under gravity
+ * and an air drag of 6 N s/m, a step of 0.1 s. The drag is evaluated at the step's end but not in the matrix, so
+ * each Newton step leaves 0.6 of the velocity's error (h c / m): the energy the next would release falls by 0.36 a
+ * step, too slowly for newton_tolerance 1e-9 (a fall of 1e-18) within HK_NEWTON_BOUND = 30 steps. At the default
+ * tolerance the same step converges; either way the velocity is backward Euler's, -g h / (1 + h c / m), to the
+ * tolerance reached. */
+static void test_newton_bound_counted(void **state)
+{
+    (void)state;
+    for (int tight = 0; tight < 2; tight++) {
+        hk_world_def wd = hk_default_world_def();
+        wd.gravity = (hk_vec3){0, -9.81, 0};
+        wd.air_drag = 6;
+        wd.ground.model = HK_GROUND_NONE;
+        wd.has_walls = 0;
+        hk_world *w = hk_world_create(&wd);
+        assert_non_null(w);
+        const hk_vec3 pos = {0, 0, 0};
+        const double mass = 1;
+        assert_true(hk_world_add_points(w, 1, &pos, NULL, &mass) >= 0);
+        hk_integrator_def d = hk_default_integrator_def();
+        d.kind = HK_IMPLICIT_EULER;
+        d.dt = 0.1;
+        d.newton_tolerance = tight ? 1e-9 : 0;
+        assert_int_equal(hk_world_set_integrator(w, &d), 0);
+        assert_int_equal(hk_world_step(w), HK_OK);
+        const hk_solver_stats st = hk_world_solver_stats(w);
+        const double v = hk_world_particles(w).vy[0], exact = -9.81 * 0.1 / (1 + 0.1 * 6 / 1);
+        print_message("newton_tolerance %s: %d linear solves, %lld stopped at the bound, v %.9g (exact %.9g)\n",
+                      tight ? "1e-9" : "default", st.newton_iterations, (long long)st.newton_unconverged, v, exact);
+        assert_int_equal(st.newton_unconverged, tight);
+        assert_int_equal(st.newton_stopped, tight);
+        assert_true(tight ? st.newton_iterations == 30 : st.newton_iterations < 30);
+        assert_near(v, exact, (tight ? 1e-6 : 1e-2) * fabs(exact));
+        hk_world_destroy(w);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -657,6 +695,7 @@ int main(void)
         cmocka_unit_test(test_compressed_jelly_spd),
         cmocka_unit_test(test_step_status),
         cmocka_unit_test(test_direct_against_cg),
+        cmocka_unit_test(test_newton_bound_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
