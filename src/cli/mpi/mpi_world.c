@@ -216,6 +216,9 @@ void hk_mpi_world_release(void)
 
 int hk_mpi_distribute(hk_world *w)
 {
+    /* an MPI build solves every implicit system by CG, over ranks or not: the direct band solve needs the whole
+     * system in one process, and a run over 2 ranks must have the bits of one */
+    w->cg_only = 1;
     if (!hk_mpi_active() || hk_mpi_ranks() == 1) return 0;
     /* computed whole on every rank: the reference path (the oracle, serial) */
     if (!w->kernels) return 0;

@@ -31,8 +31,8 @@ static int64_t band_particles(const hk_world *w)
 
 int hk_direct_fits(const hk_world *w, int *half)
 {
-    if (w->part || w->p.count <= 0) return 0; /* a distributed world's system is CG's */
-    if (hk_pairs_of(w)) return 0;             /* contact between particles joins any two: no band */
+    if (w->part || w->cg_only || w->p.count <= 0) return 0; /* a distributed world's system is CG's */
+    if (hk_pairs_of(w)) return 0;                           /* contact between particles joins any two: no band */
     const int64_t p = band_particles(w);
     if (p > HK_DIRECT_MAX_BAND) return 0;
     const double n3 = 3.0 * w->p.count, bw = 3.0 * (double)p + 2;

@@ -10,8 +10,9 @@
 /* ... and the factorisation's multiply-adds, 3n (3 band + 3)^2, are at most this many (about a millisecond) */
 #define HK_DIRECT_MAX_FLOPS 4e6
 
-/* Whether w's system is solved directly (one process, no contact between particles, a narrow band of springs,
- * small enough), with the band's half-width in particles in *half. */
+/* Whether w's system is solved directly (one process of a program that does not run worlds over ranks:
+ * w->cg_only 0; no contact between particles, a narrow band of springs, small enough), with the band's half-width
+ * in particles in *half. */
 int hk_direct_fits(const hk_world *w, int *half);
 
 /* dv = A^-1 b exactly (to rounding) for the vectors HK_SYS_DV and HK_SYS_B of im, A = M + sum S with S = sK K + sD D

@@ -170,6 +170,8 @@ struct hk_world {
 
     hk_integrator_def integrator;
     int solves; /* the integrator solves a linear system: the force passes make the contact blocks it reads */
+    int cg_only; /* 1: every implicit system by CG, never the direct band solve (implicit/direct.h): set by a program
+                    that may run the world over ranks, whose runs must have the bits of one process */
     int substeps;
     double h;              /* substep length [s] */
     int forces_valid;      /* f holds F(x, v) of the current state (velocity Verlet) */
