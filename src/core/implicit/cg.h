@@ -5,6 +5,10 @@
 
 #include "system.h"
 
+/* The solve's settings where the integrator leaves them 0 (hooke.h hk_integrator_def). */
+#define HK_CG_TOLERANCE_DEFAULT 1e-5
+#define HK_CG_MAX_ITERATIONS_DEFAULT 1000
+
 typedef enum hk_cg_status {
     HK_CG_CONVERGED = 0,  /* the residual met the stopping rule */
     HK_CG_MAX_ITERATIONS, /* stopped at the iteration limit: dv is the last iterate */

@@ -10,17 +10,18 @@
 #include "pairs.h"
 #include "part.h"
 
-/* The band's half-width in particles: the largest |a - b| of any spring (a lattice's offset). */
+/* The band's half-width in particles: the largest |a - b| of any spring (a lattice's offset); past
+ * HK_DIRECT_MAX_BAND, the first found beyond it (no band to use: the rest are not looked at). */
 static int64_t band_particles(const hk_world *w)
 {
     int64_t p = 0;
-    for (int fi = 0; fi < w->family_count; fi++) {
+    for (int fi = 0; fi < w->family_count && p <= HK_DIRECT_MAX_BAND; fi++) {
         const hk_family *f = &w->families[fi];
         if (f->kind == HK_FAMILY_LATTICE) {
             const int64_t o = f->offset < 0 ? -f->offset : f->offset;
             p = o > p ? o : p;
         } else {
-            for (int64_t q = 0; q < f->count; q++) {
+            for (int64_t q = 0; q < f->count && p <= HK_DIRECT_MAX_BAND; q++) {
                 const int64_t d = (int64_t)f->a[q] - f->b[q], ad = d < 0 ? -d : d;
                 p = ad > p ? ad : p;
             }
@@ -29,14 +30,20 @@ static int64_t band_particles(const hk_world *w)
     return p;
 }
 
+/* The factorisation's multiply-adds for n particles in a band of half-width p particles: 3n (3p + 3)^2. */
+static double factor_flops(int n, int64_t p)
+{
+    const double bw = 3.0 * (double)p + 2;
+    return 3.0 * n * (bw + 1) * (bw + 1);
+}
+
 int hk_direct_fits(const hk_world *w, int *half)
 {
     if (w->part || w->cg_only || w->p.count <= 0) return 0; /* a distributed world's system is CG's */
     if (hk_pairs_of(w)) return 0;                           /* contact between particles joins any two: no band */
+    if (factor_flops(w->p.count, 0) > HK_DIRECT_MAX_FLOPS) return 0; /* too large for any band: no scan */
     const int64_t p = band_particles(w);
-    if (p > HK_DIRECT_MAX_BAND) return 0;
-    const double n3 = 3.0 * w->p.count, bw = 3.0 * (double)p + 2;
-    if (n3 * (bw + 1) * (bw + 1) > HK_DIRECT_MAX_FLOPS) return 0;
+    if (p > HK_DIRECT_MAX_BAND || factor_flops(w->p.count, p) > HK_DIRECT_MAX_FLOPS) return 0;
     *half = (int)p;
     return 1;
 }

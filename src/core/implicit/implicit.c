@@ -44,9 +44,6 @@
  * hk_team_spans: the world's team above HK_PARALLEL_MIN particles); each
  * iteration touches one particle, so the bits do not depend on the team. */
 
-#define HK_CG_TOLERANCE_DEFAULT 1e-5
-#define HK_CG_MAX_ITERATIONS_DEFAULT 1000
-
 void hk_implicit_save(hk_world *w, hk_implicit *im)
 {
     const hk_particles *p = &w->p;
@@ -122,13 +119,16 @@ static void newton_rhs_span(void *ctx, int g0, int g1)
     for (int c = 0; c < 3; c++) {
         const hk_real *v0 = s->im->v[HK_SYS_V0][c], *f0 = s->im->v[HK_SYS_F0][c], *vc = v[c], *fc = f[c];
         hk_real *b = s->im->v[HK_SYS_B][c];
-        for (int g = g0; g < g1; g++)
-            b[g] = p->inv_mass[g] != 0 ? h * ((1 - theta) * f0[g] + theta * fc[g]) - p->mass[g] * (vc[g] - v0[g]) : 0;
+        if (theta == 1) /* backward Euler: f0 not read (its factor 1 - theta is 0) */
+            for (int g = g0; g < g1; g++) b[g] = p->inv_mass[g] != 0 ? h * fc[g] - p->mass[g] * (vc[g] - v0[g]) : 0;
+        else
+            for (int g = g0; g < g1; g++)
+                b[g] =
+                    p->inv_mass[g] != 0 ? h * ((1 - theta) * f0[g] + theta * fc[g]) - p->mass[g] * (vc[g] - v0[g]) : 0;
     }
 }
 
-/* The Newton right-hand side -g(v) at the current state, f in p->f. */
-static void newton_rhs(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
+void hk_implicit_residual(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
 {
     sub_pass s = {&w->p, im, h, theta, {NULL, NULL, NULL}};
     hk_team_spans(w, newton_rhs_span, &s);
@@ -281,7 +281,7 @@ void hk_linearised_substep(hk_world *w, hk_real h, hk_real theta)
                 hk_implicit_restore(w, im);
                 return;
             }
-            newton_rhs(w, im, h, theta);
+            hk_implicit_residual(w, im, h, theta);
             if (hk_cg_small(w, im, rule, tol, g0, im->v[HK_SYS_B])) break;
         } else if (rule == HK_CG_STOP_RELATIVE) {
             g0 = sqrt(hk_system_dot(w, im, im->v[HK_SYS_B], im->v[HK_SYS_B]));

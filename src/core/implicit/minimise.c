@@ -16,15 +16,15 @@
 /*
  * The step x = xb + hb v, with the end velocity v the unknown, solves
  *   g(v) = M (v - vb) - hb f(xb + hb v, v) = 0
- * (backward Euler: xb, vb the start state and hb = h; BDF2: xb = (4 x_n -
- * x_{n-1}) / 3, vb = (4 v_n - v_{n-1}) / 3 and hb = 2 h / 3). g is the
- * gradient of the incremental potential
+ * (backward Euler: xb, vb the start state and hb = h). g is the gradient
+ * of the incremental potential
  *   E(v) = 1/2 |v - vb|_M^2 + U(xb + hb v) + W(v)
  * with U the springs' elastic energy and W the work the other forces do
  * against the motion (gravity, damping, contact, drag, pressure):
  * dW = -hb f_other . dv. The minimiser is the step. Each Newton iteration
  * solves (M - hb df/dv - hb^2 df/dx) dv = -g(v) on the clamped, positive
- * definite matrix (system.h) by CG, so dv is a descent direction of E,
+ * definite matrix (system.h), by CG or directly (direct.h), so dv is a
+ * descent direction of E,
  * then searches the line v + a dv back from a = 1 until E has fallen by at
  * least a small part of what its slope promised (Armijo):
  *   E(a) - E(0) <= c a g . dv.
@@ -50,10 +50,8 @@
  * HK_NEWTON_BOUND iterations, counted.
  */
 
-#define HK_CG_TOLERANCE_DEFAULT 1e-5
-#define HK_CG_MAX_ITERATIONS_DEFAULT 1000
 #define ARMIJO 1e-4     /* the part of the promised fall the search asks for */
-#define SEARCH_CUTS 30  /* halvings of a at most: 2^-30 of a Newton step is nothing */
+#define SEARCH_CUTS 30  /* cuts of a at most, each to between a tenth and a half: 2^-30 of a step is nothing */
 #define ROUNDING_ULPS 4 /* E's rounding: this many epsilons of its terms' scale */
 
 /* What the per-particle passes read. */
@@ -84,19 +82,6 @@ static void move_to(hk_world *w, hk_implicit *im, hk_real hb, hk_real a)
 {
     min_pass s = {&w->p, im, hb, a};
     hk_team_spans(w, move_span, &s);
-}
-
-/* b = -g(v) = hb f - M (v - vb) on free particles, 0 on fixed ones. */
-static void residual_span(void *ctx, int g0, int g1)
-{
-    const min_pass *s = ctx;
-    const hk_particles *p = s->p;
-    const hk_real *v[3] = {p->vx, p->vy, p->vz}, *f[3] = {p->fx, p->fy, p->fz};
-    for (int c = 0; c < 3; c++) {
-        const hk_real *vb = s->im->v[HK_SYS_V0][c], *vc = v[c], *fc = f[c];
-        hk_real *b = s->im->v[HK_SYS_B][c];
-        for (int g = g0; g < g1; g++) b[g] = p->inv_mass[g] != 0 ? s->hb * fc[g] - p->mass[g] * (vc[g] - vb[g]) : 0;
-    }
 }
 
 /* vk = v (the line's start) */
@@ -169,12 +154,12 @@ static line_point line_at(hk_world *w, hk_implicit *im, hk_real hb)
     return l;
 }
 
-/* Forces at the current state (the colliders at the substep's end), then b = -g. HK_OK or the engine's failure. */
+/* Forces at the current state (the colliders at the substep's end), then b = -g (implicit.h). HK_OK or the engine's
+ * failure. */
 static int residual(hk_world *w, hk_implicit *im, hk_real hb)
 {
     if (hk_forces_compute(w) != HK_OK) return -1;
-    min_pass s = {&w->p, im, hb, 0};
-    hk_team_spans(w, residual_span, &s);
+    hk_implicit_residual(w, im, hb, 1);
     return HK_OK;
 }
 

@@ -11,10 +11,10 @@
 #define HK_NEWTON_BOUND 30
 
 /* The end velocity v of the substep x = xb + hb v with xb, vb in the
- * vectors HK_SYS_X0 and HK_SYS_V0 of im (minimise.c: backward Euler and
- * BDF2), found from the state in the particle arrays (free particles' v;
- * fixed ones keep theirs), which it leaves at the minimiser, forces in
- * p->f. 0, 1 if a CG solve broke down, -1 if a force evaluation failed
+ * vectors HK_SYS_X0 and HK_SYS_V0 of im (minimise.c: backward Euler's
+ * xb, vb = the start state), found from the state in the particle arrays
+ * (free particles' v; fixed ones keep theirs), which it leaves at the
+ * minimiser, forces in p->f. 0, 1 if a CG solve broke down, -1 if a force evaluation failed
  * (hk_world_error says why); the particles are then in between. On a
  * breakdown *iterations is the broken solve's CG iterations. */
 int hk_minimise(hk_world *w, hk_implicit *im, hk_real hb, int *iterations);
