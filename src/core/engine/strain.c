@@ -1,5 +1,5 @@
-/* strain.c — every spring's strain, each step: the overstretched broken, and one scan for the energy and the largest
- * stretch. */
+/* strain.c — every spring's strain, each step: the overstretched broken, and one scan for the energy, the largest
+ * stretch and the energy's slope along a direction. */
 /* SPDX-License-Identifier: MIT */
 #include "strain.h"
 
