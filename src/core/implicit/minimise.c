@@ -45,14 +45,16 @@
  * b . B b, which weighs each particle's residual force by its own block of
  * mass and stiffness), is at most newton_tolerance^2 of the first step's
  * (or of gravity's in the substep, hk_cg_weights, where that is larger);
- * or once a step has not halved that figure, or E falls nowhere along the
- * step (the precision's floor: only rounding is left); or after
+ * or once that figure rises, or stops halving near E's rounding, or E
+ * falls nowhere along the step (the precision's floor: only rounding is
+ * left); or after
  * HK_NEWTON_BOUND iterations, counted.
  */
 
 #define ARMIJO 1e-4     /* the part of the promised fall the search asks for */
 #define SEARCH_CUTS 30  /* cuts of a at most, each to between a tenth and a half: 2^-30 of a step is nothing */
 #define ROUNDING_ULPS 4 /* E's rounding: this many epsilons of its terms' scale */
+#define STALL_ROUNDINGS 16 /* the Newton rule's floor: a figure within this many of E's rounding */
 
 /* What the per-particle passes read. */
 typedef struct min_pass {
@@ -184,21 +186,31 @@ void hk_implicit_euler_substep(hk_world *w, hk_real h)
     w->forces_valid = 0;
 }
 
+/* What the Newton rule reads from one iteration to the next [J]: the first step's energy (dv . b), the figure of
+ * the iteration before (0: none yet), and the rounding of E at the iterate. */
+typedef struct newton_track {
+    double first, last, rounding;
+} newton_track;
+
 /* The Newton rule: whether the energy the next step would release, left (J), is within the tolerance of the first
  * step's (or of gravity's in the substep, where that is larger: a world at rest asks for no exact zero), or has
- * stopped falling: a step that did not halve it was one within the precision's noise (float's rounding of the
- * forces of stiff springs sets a floor under it). *last: the figure of the iteration before, updated. */
-static int converged(const hk_world *w, const hk_implicit *im, double left, double first, double *last)
+ * stopped falling: it rose (the matrix no longer models the forces well enough to make progress: contacts that
+ * come and go), or a step did not halve it where it is within STALL_ROUNDINGS of E's rounding (float's rounding of
+ * the forces of stiff springs sets a floor under it). A figure that falls slowly far above that floor is progress:
+ * Newton on the clamped matrix of springs in compression (system.h) can converge slowly, and stopping there
+ * leaves springs stretched. */
+static int converged(const hk_world *w, const hk_implicit *im, double left, newton_track *t)
 {
-    const double t = w->integrator.newton_tolerance > 0 ? w->integrator.newton_tolerance : HK_NEWTON_TOLERANCE;
-    const int stalled = *last > 0 && left > 0.5 * *last;
-    *last = left;
-    return left <= t * t * fmax(first, im->stop_energy) || stalled;
+    const double tol = w->integrator.newton_tolerance > 0 ? w->integrator.newton_tolerance : HK_NEWTON_TOLERANCE;
+    const int rose = t->last > 0 && left > t->last;
+    const int floor = t->last > 0 && left > 0.5 * t->last && left <= STALL_ROUNDINGS * t->rounding;
+    t->last = left;
+    return left <= tol * tol * fmax(t->first, im->stop_energy) || rose || floor;
 }
 
 /* One Newton step's direction into HK_SYS_DV: a direct solve where the world is small and banded (direct.h), else
  * CG from the guess at the first. *done: the residual already meets the Newton rule (no step). */
-static hk_cg_result direction(hk_world *w, hk_implicit *im, hk_real hb, int it, double first, double *last, int *done)
+static hk_cg_result direction(hk_world *w, hk_implicit *im, hk_real hb, int it, newton_track *t, int *done)
 {
     const hk_integrator_def *d = &w->integrator;
     const hk_cg_stop rule = d->cg_stop;
@@ -212,11 +224,11 @@ static hk_cg_result direction(hk_world *w, hk_implicit *im, hk_real hb, int it, 
         double left = 0;
         const hk_cg_result res = hk_direct_solve(w, im, sK, sD, half, &left);
         if (res.status == HK_CG_CONVERGED) {
-            *done = it > 0 && converged(w, im, left, first, last);
+            *done = it > 0 && converged(w, im, left, t);
             return res;
         }
     }
-    if (it > 0 && converged(w, im, hk_cg_decrement(w, im, sK, sD), first, last)) {
+    if (it > 0 && converged(w, im, hk_cg_decrement(w, im, sK, sD), t)) {
         *done = 1;
         return (hk_cg_result){HK_CG_CONVERGED, 0, 0};
     }
@@ -235,10 +247,10 @@ int hk_minimise(hk_world *w, hk_implicit *im, hk_real hb, int *iterations)
     if (residual(w, im, hb) != HK_OK) return -1;
     if (w->integrator.cg_stop == HK_CG_STOP_FORCE) hk_cg_weights(w, im, hb, HK_CG_STOP_FORCE);
     hk_cg_weights(w, im, hb, HK_CG_STOP_ENERGY); /* the energy floor of the Newton rule (and of the CG's) */
-    double first = 0, last = 0; /* the first step's energy, dv . b, and the Newton rule's last figure [J] */
+    newton_track t = {0, 0, 0};
     for (int it = 0;; it++) {
         int done;
-        const hk_cg_result res = direction(w, im, hb, it, first, &last, &done);
+        const hk_cg_result res = direction(w, im, hb, it, &t, &done);
         if (done) break;
         if (it == HK_NEWTON_BOUND) {
             st->newton_unconverged++;
@@ -252,7 +264,7 @@ int hk_minimise(hk_world *w, hk_implicit *im, hk_real hb, int *iterations)
         }
         hk_team_spans(w, keep_span, &s);
         const line_point l0 = line_at(w, im, hb);
-        if (it == 0) first = -l0.slope;
+        if (it == 0) t.first = -l0.slope;
         const double e0 = l0.kinetic + l0.elastic;
         hk_real a = 1;
         int cut = 0;
@@ -262,6 +274,7 @@ int hk_minimise(hk_world *w, hk_implicit *im, hk_real hb, int *iterations)
             const line_point la = line_at(w, im, hb);
             /* E(a) - E(0): kinetic and elastic exactly, the others' work by the trapezoidal rule */
             const double fall = la.kinetic + la.elastic - e0 + 0.5 * (double)a * (l0.other + la.other);
+            t.rounding = la.rounding;
             if (!(l0.slope < 0)) break; /* not a descent direction (a warm CG start): the step as solved */
             if (fall <= ARMIJO * (double)a * l0.slope + l0.rounding + la.rounding) break;
             if (cut == SEARCH_CUTS) break; /* E falls nowhere along dv: its rounding is all that is left */
