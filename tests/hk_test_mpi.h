@@ -38,15 +38,18 @@ static const char tearing_scene[] = "world\n  gravity 0 -9.81 0\nend\n"
 /* A stiff cloth under the implicit integrator (multigrid), in slabs on
  * whole units of 32 rows: 4 of them, split over up to 4 ranks (test_mpi.c
  * runs it with the energy rule too). */
-#define IMPLICIT_CLOTH                                                                                                 \
+#define IMPLICIT_CLOTH_UNDER(integrator)                                                                               \
     "world\n  gravity 0 -9.81 0\n  air_drag 1e-5\nend\n"                                                               \
     "body cloth\n  nx 64\n  ny 128\n  spacing 0.01\n  origin 0 1 0\n  u 1 0 0\n"                                       \
     "  v 0 0 1\n  mass 1e-4\n  pins two_corners\n"                                                                     \
     "  springs structural k 20000 damping 0.05 damping_model relative\n"                                               \
     "  springs shear k 20000 damping 0.05 damping_model relative\n"                                                    \
     "  springs bend k 20000 damping 0.05 damping_model relative\nend\n"                                                \
-    "run\n  integrator implicit_euler\n  dt 0.00416666666666667\n  steps 6\n"
+    "run\n  integrator " integrator "\n  dt 0.00416666666666667\n  steps 6\n"
+#define IMPLICIT_CLOTH IMPLICIT_CLOTH_UNDER("implicit_euler")
 static const char implicit_scene[] = IMPLICIT_CLOTH "end\n";
+/* The same cloth under BDF2 (two states a step: the history of 6 arrays travels in checkpoints' pieces). */
+static const char bdf2_scene[] = IMPLICIT_CLOTH_UNDER("bdf2") "end\n";
 
 static const char *scene_file(const char *name, const char *text)
 {

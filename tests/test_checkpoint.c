@@ -67,6 +67,9 @@ static void test_restart_integrators(void **state)
     /* a cloth landing on a box with friction and turning on a capsule: the particles' friction anchors come back */
     check_restart(SCENE("cloth_box.scene"), NULL, 60, 45);
     check_restart(SCENE("cloth_box.scene"), "implicit_euler", 60, 45);
+    /* BDF2's two states a step: its history (the last displacement and velocity change) comes back */
+    check_restart(SCENE("rope.scene"), "bdf2", 50, 20);
+    check_restart(SCENE("cloth_box.scene"), "bdf2", 60, 45);
     /* a strip folding onto itself, jelly cubes piling up: the contact pairs' friction anchors come back (found
      * again among the candidates the restarted run searches) */
     check_restart(SCENE("cloth_fold.scene"), NULL, 120, 80);

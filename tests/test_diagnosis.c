@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 
+#include "diagnosis.h"
+
 #define SCENE(name) HOOKE_SCENES_DIR "/" name
 
 static void expect(const char *args, int status, const char *const *messages)
@@ -430,6 +432,41 @@ static void test_contact_damping(void **state)
     hk_run_free(&r);
 }
 
+/* Every implicit integrator of the table, and each of its Newton modes, has its own way of failing in the energy
+ * runaway's hint: its name, how it fails and what to do (the hint of the mode it runs in, not another's). */
+static void test_every_implicit_mode_hinted(void **state)
+{
+    (void)state;
+    for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) {
+        const hk_integrator_info *in = hk_integrator_info_of(k);
+        for (int newton = 0; newton < 2 && in->implicit; newton++) {
+            if (newton && !in->linearised) continue;
+            hk_world *w = hk_test_empty_world();
+            hk_integrator_def d = hk_default_integrator_def();
+            d.kind = k;
+            d.dt = 0.01;
+            d.newton_iterations = newton ? 3 : 0;
+            assert_int_equal(hk_world_set_integrator(w, &d), 0);
+            hk_energy_guard g = {0};
+            g.active = 1, g.e0 = 1, g.scale = 1;
+            char *text = NULL;
+            size_t len = 0;
+            FILE *out = open_memstream(&text, &len);
+            hk_report_blowup(out, w, NULL, &g, 1000, 10, "x.scene", 0);
+            fclose(out);
+            const int minimised = in->minimised && (!newton || !in->linearised);
+            char named[64];
+            snprintf(named, sizeof named, "; %s is stable at every dt on linear springs only: ", in->name);
+            if (!strstr(text, named) || !strstr(text, minimised ? "minimises" : "newton_iterations")) {
+                print_error("%s, newton_iterations %d: %s\n", in->name, d.newton_iterations, text);
+                fail();
+            }
+            free(text);
+            hk_world_destroy(w);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -438,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_energy_runaway),
         cmocka_unit_test(test_run_length_overflow),
         cmocka_unit_test(test_stats_write_error),
+        cmocka_unit_test(test_every_implicit_mode_hinted),
         cmocka_unit_test(test_contact_blowup_at_once),
         cmocka_unit_test(test_trapezoidal_large_step),
         cmocka_unit_test(test_trapezoidal_moderate_step),

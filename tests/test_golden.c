@@ -68,6 +68,8 @@ static const golden table[] = {
     {"cloth_stiff", NULL, 3, {0x76a3c8d5360cf494ull, 0xc6a9e014db5fe06dull}, {0x58cae948f85966ebull, 0xb6ee0140c8972b6full}},
     {"rope_implicit", NULL, 20, {0x3fa2935f5e87819aull, 0x38cd39cd7198a90full}, {0x5f6e9754cc8542a4ull, 0xbc995a18fb0d8f2cull}},
     {"jelly26", "implicit_euler", 10, {0xf3a46c4c25dcf81aull, 0xf3a46c4c25dcf81aull}, {0x74953475fc40dde2ull, 0x74953475fc40dde2ull}},
+    {"jelly26", "bdf2", 10, {0xafc7066c4d628651ull, 0xafc7066c4d628651ull}, {0x3d2b82a415fcd5d8ull, 0x3d2b82a415fcd5d8ull}},
+    {"mesh_points", "bdf2", 100, {0x31bc92e811e0ebdcull, 0x31bc92e811e0ebdcull}, {0xa0ce8f19b186142cull, 0xa0ce8f19b186142cull}},
     {"jelly26", "trapezoidal", 10, {0xdd229ddf7e33c847ull, 0xdd229ddf7e33c847ull}, {0xcd68382a57e92530ull, 0xcd68382a57e92530ull}},
     {"net", "trapezoidal", 20, {0x1147086edf1dcf45ull, 0x1147086edf1dcf45ull}, {0xc78a440b4c2d3630ull, 0xc78a440b4c2d3630ull}},
     {"pressure_ball", "implicit_euler", 5, {0x9ae190ed1d683371ull, 0x9ae190ed1d683371ull}, {0x4e5ea79a4e3e28c5ull, 0x4e5ea79a4e3e28c5ull}},
@@ -84,6 +86,7 @@ static const golden table[] = {
     {"cloth_box", "rk4", 6, {0xae0697bb7b7ffbd7ull, 0xcb155af8221de6b1ull}, {0xc8dadbc59947f4b8ull, 0x5d8062025f57ec9eull}},
     {"cloth_box", "jelly", 12, {0x91c8aa1b04b2b55cull, 0xa513355d78ed6dbeull}, {0x55af8ff7915d8123ull, 0x12fba83a5d6fac4aull}},
     {"cloth_box", "implicit_euler", 3, {0x6e43854100d720fbull, 0x73659f32a1b43f96ull}, {0x8d9e88398a8ff2d0ull, 0x0e506cfd8ee3fb3full}},
+    {"cloth_box", "bdf2", 6, {0x6af96a1c1ab809e6ull, 0xef777907b8ad6523ull}, {0xbbf69bbe8ea26021ull, 0x6403e2c0c8044514ull}},
     {"cloth_drape", NULL, 1, {0xf6c309c6649c098dull, 0x18d308d4da06c6b1ull}, {0xc05b931cdd8f7212ull, 0xecde2139d4ae5f6aull}},
     /* contact between bodies and within one (src/core/contact/pairs.h): the strip of cloth_fold has begun to fold
      * onto itself by step 55 (self collision, semi-implicit Euler), the cubes of jelly_pile meet by step 25 (body

@@ -162,6 +162,7 @@ static void implicit_same_bits(void **state)
     (void)state;
     same_bits(scene_file("implicit.scene", implicit_scene), "");
     same_bits(scene_file("implicit.scene", implicit_scene), "--integrator trapezoidal --steps 3");
+    same_bits(scene_file("bdf2.scene", bdf2_scene), "--steps 4");
     same_bits(scene_file("implicit_e.scene", implicit_energy_scene), "");
     same_bits(SCENE("rope_implicit.scene"), "--steps 20");
 }

@@ -219,6 +219,8 @@ static void restart_other_ranks(void **state)
     restart_across(scene_file("cloth_r.scene", cloth_scene), 80);
     /* the implicit solver's warm start (the last velocity change) travels in the checkpoint */
     restart_across(scene_file("implicit_r.scene", implicit_scene), 3);
+    /* BDF2's history, the state before the checkpoint's (its last displacement and velocity change) */
+    restart_across(scene_file("bdf2_r.scene", bdf2_scene), 3);
     /* the colliders' friction anchors, kept by the ranks that compute their particles, are in their pieces */
     restart_across(SCENE("cloth_box.scene"), 30);
     /* springs broken by then (318 of them at step 60): each piece's lattice masks over its own rows */

@@ -332,18 +332,28 @@ static void test_cross_key_rules(void **state)
                 "x.scene:4:2: error: key 'time' conflicts with 'steps' in run");
     check_error("run\n dt 1\n jelly_alpha 0.5\nend\n",
                 "x.scene:3:2: error: key 'jelly_alpha' needs 'integrator jelly'");
+    /* the integrators a key needs, as the integrator table has them (hooke.h hk_integrator_info) */
     check_error("run\n dt 1\n cg_tolerance 1e-3\nend\n",
-                "x.scene:3:2: error: key 'cg_tolerance' needs an implicit integrator (implicit_euler or trapezoidal)");
+                "x.scene:3:2: error: key 'cg_tolerance' needs an implicit integrator (implicit_euler, trapezoidal or "
+                "bdf2)");
     check_error("run\n dt 1\n integrator rk4\n newton_iterations 2\nend\n",
-                "x.scene:4:2: error: key 'newton_iterations' needs an implicit integrator (implicit_euler or "
+                "x.scene:4:2: error: key 'newton_iterations' needs a linearised integrator (implicit_euler or "
                 "trapezoidal)");
+    check_error("run\n dt 1\n integrator bdf2\n newton_iterations 2\nend\n",
+                "x.scene:4:2: error: key 'newton_iterations' needs a linearised integrator (implicit_euler or "
+                "trapezoidal)");
+    check_error("run\n dt 1\n integrator trapezoidal\n newton_tolerance 1e-3\nend\n",
+                "x.scene:4:2: error: key 'newton_tolerance' needs a minimising integrator (implicit_euler or bdf2)");
+    check_error("run\n dt 1\n integrator implicit_euler\n newton_iterations 2\n newton_tolerance 1e-3\nend\n",
+                "x.scene:5:2: error: key 'newton_tolerance' conflicts with 'newton_iterations' (the minimisation's "
+                "tolerance and the linearised step's count: give one)");
     check_error("run\n dt 1\n integrator verlet\n cg_preconditioner multigrid\nend\n",
-                "x.scene:4:2: error: key 'cg_preconditioner' needs an implicit integrator (implicit_euler or "
-                "trapezoidal)");
+                "x.scene:4:2: error: key 'cg_preconditioner' needs an implicit integrator (implicit_euler, trapezoidal "
+                "or bdf2)");
     check_error("run\n dt 1\n integrator implicit_euler\n cg_preconditioner ilu\nend\n",
                 "x.scene:4:20: error: expected multigrid or block_jacobi for 'cg_preconditioner', got 'ilu'");
     check_error("run\n dt 1\n cg_stop force\nend\n",
-                "x.scene:3:2: error: key 'cg_stop' needs an implicit integrator (implicit_euler or trapezoidal)");
+                "x.scene:3:2: error: key 'cg_stop' needs an implicit integrator (implicit_euler, trapezoidal or bdf2)");
     check_error("run\n dt 1\n integrator implicit_euler\n cg_stop absolute\nend\n",
                 "x.scene:4:10: error: expected force, relative or energy for 'cg_stop', got 'absolute'");
     check_error("run\n dt 1\n integrator implicit_euler\n cg_tolerance 1\nend\n",

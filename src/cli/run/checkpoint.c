@@ -15,6 +15,7 @@
 #include "ckpt_bytes.h"
 #include "ckpt_view.h"
 #include "colour.h"
+#include "integrators.h"
 #include "outfile.h"
 #include "pairs.h"
 #include "part.h"
@@ -27,10 +28,10 @@
  *   header  "HOOKECKP" | u32 version | u32 0x01020304 (byte order) | u32 sizeof(hk_real) | u32 0
  *           | u64 file length | u64 scene digest | u32 particles, bodies, families, spheres | u64 springs
  *   payload integrator def, substeps, h, time, steps, spring updates, history and forces_valid flags,
- *           11 particle arrays (qx qy qz vx vy vz fx fy fz inv_mass mass), previous displacements
- *           (position Verlet), per body: anchor and origin, spheres, per family: coloured flag, broken count, broken
- *           mask, u32 surfaces, per surface: pump fraction, volume, pressure (f64 each), the energy guard's start
- *           energy, scale, gravity energy and largest gravity work (f64 each), u64 contact pairs in contact and i64
+ *           11 particle arrays (qx qy qz vx vy vz fx fy fz inv_mass mass), with the flag the integrator's
+ *           history (integrators.h: 3 or 6 arrays), per body: anchor and origin, spheres, per family: coloured flag,
+ * broken count, broken mask, u32 surfaces, per surface: pump fraction, volume, pressure (f64 each), the energy guard's
+ * start energy, scale, gravity energy and largest gravity work (f64 each), u64 contact pairs in contact and i64
  *           crossings, then each pair's kind and four particles (i32 each), u32 anchored particles (0 or all),
  *           then the colliders' friction anchors: x, y, z and collider index (-1: none) of each, u64 anchored
  *           pairs, then each one's kind and four particles (i32 each) and its two weights (f64 each)
@@ -128,18 +129,15 @@ int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_
     hk_ckpt_put_f64(&b, w->time);
     hk_ckpt_put_i64(&b, w->steps);
     hk_ckpt_put_i64(&b, w->spring_updates);
-    const int has_prev = w->history && w->px;
+    hk_real *hist[6];
+    const int kept = hk_world_history(w, hist), has_prev = w->history && kept > 0 && w->history_arrays >= kept;
     hk_ckpt_put_i32(&b, has_prev);
     hk_ckpt_put_i32(&b, w->forces_valid);
 
     const hk_real *arrays[] = {p->qx, p->qy, p->qz, p->vx, p->vy, p->vz, p->fx, p->fy, p->fz, p->inv_mass, p->mass};
     const size_t bytes = (size_t)p->count * sizeof(hk_real);
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) hk_ckpt_put(&b, arrays[a], bytes);
-    if (has_prev) {
-        hk_ckpt_put(&b, w->px, bytes);
-        hk_ckpt_put(&b, w->py, bytes);
-        hk_ckpt_put(&b, w->pz, bytes);
-    }
+    for (int a = 0; a < kept && has_prev; a++) hk_ckpt_put(&b, hist[a], bytes);
     for (int i = 0; i < w->body_count; i++) {
         const hk_body *body = &w->bodies[i];
         hk_ckpt_put_i32(&b, body->anchor);
@@ -224,7 +222,7 @@ static size_t max_bytes(const hk_world *w)
 {
     size_t n = HEADER_BYTES + 8;                    /* header, checksum */
     n += 4 + 6 * 8 + 4 * 4 + 3 * 8 + 2 * 8 + 2 * 4; /* integrator, substeps, h, time, counts, flags */
-    n += (size_t)w->p.count * sizeof(hk_real) * 18; /* 11 arrays, the previous positions, the friction anchors */
+    n += (size_t)w->p.count * sizeof(hk_real) * 21; /* 11 arrays, the history (6 at most), the friction anchors */
     n += (size_t)w->body_count * HK_CKPT_BODY_BYTES + (size_t)w->sphere_count * 8 * 8;
     for (int i = 0; i < w->family_count; i++) {
         const hk_family *f = &w->families[i];
@@ -271,11 +269,10 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
         HK_CKPT_FAIL("checkpoint is corrupted (%d substeps of %g s, where its integrator makes %d of %g s)",
                      (int)substeps, h, made, made_h);
     }
-    if (has_prev && !w->px) {
-        if (hk_world_alloc_history(w) != 0) {
-            hk_world_set_integrator(w, &saved_def);
-            HK_CKPT_FAIL("out of memory while restoring");
-        }
+    hk_real *hist[6];
+    if (has_prev && hk_world_make_history(w) != 0) {
+        hk_world_set_integrator(w, &saved_def);
+        HK_CKPT_FAIL("out of memory while restoring");
     }
     if (nanchor && hk_contact_keep_anchors(w) != 0) {
         hk_world_set_integrator(w, &saved_def);
@@ -310,11 +307,8 @@ int hk_checkpoint_parse(hk_world *w, hk_energy_guard *guard, uint64_t scene_dige
     hk_real *dst[11] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx,       w->p.vy,  w->p.vz,
                         w->p.fx, w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass};
     for (int a = 0; a < 11; a++) memcpy(dst[a], arrays[a], bytes);
-    if (has_prev) {
-        memcpy(w->px, prev[0], bytes);
-        memcpy(w->py, prev[1], bytes);
-        memcpy(w->pz, prev[2], bytes);
-    }
+    const int kept = has_prev ? hk_world_history(w, hist) : 0;
+    for (int a = 0; a < kept; a++) memcpy(hist[a], prev[a], bytes);
     for (uint32_t i = 0; i < nb; i++) {
         hk_ckpt_cursor bc = {bodies + (size_t)i * HK_CKPT_BODY_BYTES, 4 + 9 * 8, 0, 0};
         hk_body *body = &w->bodies[i];

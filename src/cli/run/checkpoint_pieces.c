@@ -15,6 +15,7 @@
 #include "ckpt_bytes.h"
 #include "ckpt_view.h"
 #include "colour.h"
+#include "integrators.h"
 #include "outfile.h"
 #include "pairs.h"
 #include "part.h"
@@ -87,12 +88,14 @@ static void put_piece(const hk_world *w, const hk_energy_guard *guard, uint64_t 
     hk_ckpt_put_f64(b, w->time);
     hk_ckpt_put_i64(b, w->steps);
     hk_ckpt_put_i64(b, w->spring_updates);
-    const int has_prev = w->history && w->px;
+    hk_real *hist[6];
+    const int kept = hk_world_history(w, hist), has_prev = w->history && kept > 0 && w->history_arrays >= kept;
     hk_ckpt_put_i32(b, has_prev);
     hk_ckpt_put_i32(b, w->forces_valid);
-    const hk_real *arrays[HK_CKPT_ARRAYS + 3] = {p->qx, p->qy, p->qz,       p->vx,   p->vy, p->vz, p->fx,
-                                                 p->fy, p->fz, p->inv_mass, p->mass, w->px, w->py, w->pz};
-    for (int a = 0; a < HK_CKPT_ARRAYS + 3 * has_prev; a++)
+    const hk_real *arrays[HK_CKPT_ARRAYS + 6] = {p->qx,   p->qy,   p->qz,   p->vx,       p->vy,   p->vz,
+                                                 p->fx,   p->fy,   p->fz,   p->inv_mass, p->mass, hist[0],
+                                                 hist[1], hist[2], hist[3], hist[4],     hist[5]};
+    for (int a = 0; a < HK_CKPT_ARRAYS + kept * has_prev; a++)
         for (int s = 0; s < spans; s++)
             hk_ckpt_put(b, arrays[a] + span[2 * s], (size_t)(span[2 * s + 1] - span[2 * s]) * sizeof(hk_real));
     for (int i = 0; i < w->body_count; i++) {
@@ -334,8 +337,9 @@ static int64_t storage_of(const hk_world *w, int64_t g)
  * surfaces its rank computed, the pairs where w holds them (rank 0). */
 static void apply_piece(hk_world *w, const hk_ckpt_view *v)
 {
-    hk_real *const dst[HK_CKPT_ARRAYS + 3] = {w->p.qx, w->p.qy, w->p.qz,       w->p.vx,   w->p.vy, w->p.vz, w->p.fx,
-                                              w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass, w->px,   w->py,   w->pz};
+    hk_real *const dst[HK_CKPT_ARRAYS + 6] = {w->p.qx, w->p.qy, w->p.qz, w->p.vx,       w->p.vy,   w->p.vz,
+                                              w->p.fx, w->p.fy, w->p.fz, w->p.inv_mass, w->p.mass, w->px,
+                                              w->py,   w->pz,   w->dqx,  w->dqy,        w->dqz};
     hk_real *anchor[4] = {NULL, NULL, NULL, NULL};
     if (v->nanchor) hk_contact_anchors(w, anchor);
     const size_t bytes = (size_t)v->count * sizeof(hk_real);
@@ -349,7 +353,7 @@ static void apply_piece(hk_world *w, const hk_ckpt_view *v)
             const int64_t lo = g > a0 ? g : a0, hi = g + n < a1 ? g + n : a1;
             if (lo >= hi) continue;
             const int64_t to = hk_body_base(bd) + (lo - bd->gfirst), from = at + (lo - g);
-            for (int a = 0; a < HK_CKPT_ARRAYS + 3 * (v->has_prev != 0); a++)
+            for (int a = 0; a < HK_CKPT_ARRAYS + v->history_arrays; a++)
                 memcpy(dst[a] + to, v->arrays[a] + (size_t)from * sizeof(hk_real), (size_t)(hi - lo) * sizeof(hk_real));
             for (int a = 0; a < 4 && anchor[0]; a++)
                 memcpy(anchor[a] + to, v->anchors + (size_t)a * bytes + (size_t)from * sizeof(hk_real),
@@ -597,8 +601,7 @@ int hk_checkpoint_read_pieces(hk_world *w, hk_energy_guard *guard, uint64_t scen
         if (hk_world_set_integrator(w, &first.def) != 0 || w->substeps != first.substeps || w->h != first.h) {
             hk_world_set_integrator(w, &saved);
             rc = -1, snprintf(err, errlen, "%s: checkpoint holds an invalid integrator setting", name);
-        } else if ((first.has_prev && !w->px && hk_world_alloc_history(w) != 0) ||
-                   (anchored && hk_contact_keep_anchors(w) != 0)) {
+        } else if ((first.has_prev && hk_world_make_history(w) != 0) || (anchored && hk_contact_keep_anchors(w) != 0)) {
             hk_world_set_integrator(w, &saved);
             rc = -1, snprintf(err, errlen, "%s: out of memory while restoring", name);
         }

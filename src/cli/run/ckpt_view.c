@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ckpt_bytes.h"
+#include "integrators.h"
 #include "pairs.h"
 #include "world.h"
 
@@ -165,7 +166,9 @@ static int view(const hk_world *w, uint64_t digest, const unsigned char *data, s
     v->has_prev = hk_ckpt_get_i32(&c);
     v->forces_valid = hk_ckpt_get_i32(&c);
     const size_t bytes = (size_t)v->count * sizeof(hk_real);
-    for (int a = 0; a < HK_CKPT_ARRAYS + 3 * (v->has_prev != 0); a++) v->arrays[a] = hk_ckpt_take(&c, bytes);
+    /* the history's arrays: the integrator's count (checked below with the kind and the flag) */
+    v->history_arrays = v->has_prev != 0 ? hk_integrator_history_arrays(v->def.kind) : 0;
+    for (int a = 0; a < HK_CKPT_ARRAYS + v->history_arrays; a++) v->arrays[a] = hk_ckpt_take(&c, bytes);
     v->bodies = hk_ckpt_take(&c, (size_t)nb * HK_CKPT_BODY_BYTES);
     v->spheres = hk_ckpt_take(&c, (size_t)ns * 8 * 8);
     v->fam_at = c.at;
@@ -256,9 +259,9 @@ int hk_ckpt_view_check(const hk_world *w, uint64_t digest, const unsigned char *
         const int64_t i = bad_real(v->arrays[a], count, a >= 9);
         if (i >= 0) HK_CKPT_FAIL("checkpoint holds an impossible %s of particle %lld", array_name[a], (long long)i);
     }
-    for (int a = HK_CKPT_ARRAYS; a < HK_CKPT_ARRAYS + 3 && v->has_prev; a++) {
+    for (int a = HK_CKPT_ARRAYS; a < HK_CKPT_ARRAYS + v->history_arrays; a++) {
         const int64_t i = bad_real(v->arrays[a], count, 0);
-        if (i >= 0) HK_CKPT_FAIL("checkpoint holds an impossible previous position of particle %lld", (long long)i);
+        if (i >= 0) HK_CKPT_FAIL("checkpoint holds an impossible history value of particle %lld", (long long)i);
     }
     for (int i = 0; i < w->body_count; i++) {
         const unsigned char *r = v->bodies + (size_t)i * HK_CKPT_BODY_BYTES;

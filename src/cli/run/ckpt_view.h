@@ -9,7 +9,7 @@
 
 #include "hooke/hooke.h"
 
-/* The particle arrays (qx qy qz vx vy vz fx fy fz inv_mass mass), then the previous displacements; the energy
+/* The particle arrays (qx qy qz vx vy vz fx fy fz inv_mass mass), then the integrator's history; the energy
  * guard's values (diagnosis.h: e0, scale, g0, moved); a body's record (anchor, its position, velocity, origin); a
  * pair's record (kind, four particles), an anchored pair's (then two weights). */
 enum {
@@ -35,9 +35,10 @@ typedef struct hk_ckpt_view {
     uint64_t count;              /* particles in the piece */
     hk_integrator_def def;
     int32_t substeps, has_prev, forces_valid;
+    int history_arrays; /* the history's arrays that follow the particle arrays (0, 3 or 6: integrators.h) */
     double h, time, start[HK_CKPT_GUARD_VALUES];
     int64_t steps, updates, crossings;
-    const unsigned char *arrays[HK_CKPT_ARRAYS + 3], *bodies, *spheres, *surf, *contacts, *anchors, *pair_anchors;
+    const unsigned char *arrays[HK_CKPT_ARRAYS + 6], *bodies, *spheres, *surf, *contacts, *anchors, *pair_anchors;
     size_t fam_at, len; /* len: the file's bytes, the checksum's included */
     uint32_t nsurf, nanchor;
     uint64_t ncontact, npa;

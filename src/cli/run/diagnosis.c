@@ -251,7 +251,7 @@ static double body_mass(const hk_world *w, int b)
  * (tests/test_diagnosis.c). */
 static const struct implicit_failure {
     hk_integrator_kind kind;
-    int minimised;    /* 1: the minimisation (implicit_euler without newton_iterations) */
+    int minimised;    /* 1: the minimisation (hooke.h hk_integrator_info.minimised, without newton_iterations) */
     const char *how;  /* how it fails there */
     const char *cure; /* what to do */
 } implicit_failures[] = {
@@ -267,6 +267,11 @@ static const struct implicit_failure {
      "where springs turn and stretch it can gain energy at large omega*dt, its solves converged or not "
      "(more newton_iterations do not help)",
      "use implicit_euler, which damps, or lower dt or set dt_max"},
+    {HK_BDF2, 1,
+     "each substep minimises its energy, but its step reaches back over two substeps, so unlike backward Euler's "
+     "it is not bound to lose energy where springs turn and stretch far within a substep; a minimisation stopped "
+     "at its iteration bound ends where it stopped",
+     "lower newton_tolerance, or use implicit_euler, which damps, or lower dt or set dt_max"},
 };
 
 static void implicit_hint(FILE *out, const hk_world *w, const hk_integrator_info *in)
@@ -281,7 +286,7 @@ static void implicit_hint(FILE *out, const hk_world *w, const hk_integrator_info
         return;
     }
     const int newton = hk_world_integrator(w).newton_iterations;
-    const int minimised = in->kind == HK_IMPLICIT_EULER && newton == 0;
+    const int minimised = in->minimised && (newton == 0 || !in->linearised);
     const struct implicit_failure *f = NULL;
     for (size_t k = 0; k < sizeof implicit_failures / sizeof implicit_failures[0]; k++)
         if (implicit_failures[k].kind == in->kind && implicit_failures[k].minimised == minimised)

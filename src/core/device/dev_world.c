@@ -235,7 +235,7 @@ void hk_dev_pull(hk_world *w)
         get(d, v[c], d->v[d->cur][c], bytes);
         get(d, f[c], d->f[c], bytes);
     }
-    if (d->prev[0] && w->history && (w->px || hk_world_alloc_history(w) == 0))
+    if (d->prev[0] && w->history && (w->px || hk_world_alloc_history(w, 3) == 0))
         for (int c = 0; c < 3; c++) get(d, c == 0 ? w->px : c == 1 ? w->py : w->pz, d->prev[c], bytes);
     for (int fi = 0; fi < w->family_count; fi++) {
         hk_family *f = &w->families[fi];

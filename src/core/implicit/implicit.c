@@ -73,6 +73,7 @@ typedef struct sub_pass {
     hk_implicit *im;
     hk_real h, theta;
     hk_real *hist[3]; /* w->px, py, pz */
+    int v0;           /* the vector of the start velocities (newton_rhs_span) */
 } sub_pass;
 
 /* v0 of free particles into HK_SYS_Z (0 for fixed ones). */
@@ -103,7 +104,7 @@ static void first_rhs_span(void *ctx, int g0, int g1)
  * 0 for fixed particles. */
 static void first_rhs(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
 {
-    sub_pass s = {&w->p, im, h, theta, {NULL, NULL, NULL}};
+    sub_pass s = {&w->p, im, h, theta, {NULL, NULL, NULL}, HK_SYS_V0};
     hk_team_spans(w, free_v0_span, &s);
     hk_system_apply(w, im, h * h * theta, 0, 0, im->v[HK_SYS_Z], im->v[HK_SYS_P]);
     hk_team_spans(w, first_rhs_span, &s);
@@ -117,7 +118,7 @@ static void newton_rhs_span(void *ctx, int g0, int g1)
     const hk_real h = s->h, theta = s->theta;
     const hk_real *v[3] = {p->vx, p->vy, p->vz}, *f[3] = {p->fx, p->fy, p->fz};
     for (int c = 0; c < 3; c++) {
-        const hk_real *v0 = s->im->v[HK_SYS_V0][c], *f0 = s->im->v[HK_SYS_F0][c], *vc = v[c], *fc = f[c];
+        const hk_real *v0 = s->im->v[s->v0][c], *f0 = s->im->v[HK_SYS_F0][c], *vc = v[c], *fc = f[c];
         hk_real *b = s->im->v[HK_SYS_B][c];
         if (theta == 1) /* backward Euler: f0 not read (its factor 1 - theta is 0) */
             for (int g = g0; g < g1; g++) b[g] = p->inv_mass[g] != 0 ? h * fc[g] - p->mass[g] * (vc[g] - v0[g]) : 0;
@@ -128,9 +129,9 @@ static void newton_rhs_span(void *ctx, int g0, int g1)
     }
 }
 
-void hk_implicit_residual(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
+void hk_implicit_residual(hk_world *w, hk_implicit *im, hk_real h, hk_real theta, int v0)
 {
-    sub_pass s = {&w->p, im, h, theta, {NULL, NULL, NULL}};
+    sub_pass s = {&w->p, im, h, theta, {NULL, NULL, NULL}, v0};
     hk_team_spans(w, newton_rhs_span, &s);
 }
 
@@ -154,7 +155,7 @@ static void take_update_span(void *ctx, int g0, int g1)
 /* v += dv, x = x0 + h ((1 - theta) v0 + theta v) for free particles. */
 static void take_update(hk_world *w, hk_implicit *im, hk_real h, hk_real theta)
 {
-    sub_pass s = {&w->p, im, h, theta, {NULL, NULL, NULL}};
+    sub_pass s = {&w->p, im, h, theta, {NULL, NULL, NULL}, HK_SYS_V0};
     hk_team_spans(w, take_update_span, &s);
 }
 
@@ -170,7 +171,7 @@ static void guess_span(void *ctx, int g0, int g1)
 
 void hk_implicit_guess(hk_world *w, hk_implicit *im)
 {
-    sub_pass s = {&w->p, im, 0, 0, {w->px, w->py, w->pz}};
+    sub_pass s = {&w->p, im, 0, 0, {w->px, w->py, w->pz}, HK_SYS_V0};
     hk_team_spans(w, guess_span, &s);
 }
 
@@ -187,7 +188,7 @@ static void history_span(void *ctx, int g0, int g1)
 
 void hk_implicit_keep(hk_world *w, hk_implicit *im)
 {
-    sub_pass s = {&w->p, im, 0, 0, {w->px, w->py, w->pz}};
+    sub_pass s = {&w->p, im, 0, 0, {w->px, w->py, w->pz}, HK_SYS_V0};
     hk_team_spans(w, history_span, &s);
     w->history = 1;
 }
@@ -281,7 +282,7 @@ void hk_linearised_substep(hk_world *w, hk_real h, hk_real theta)
                 hk_implicit_restore(w, im);
                 return;
             }
-            hk_implicit_residual(w, im, h, theta);
+            hk_implicit_residual(w, im, h, theta, HK_SYS_V0);
             if (hk_cg_small(w, im, rule, tol, g0, im->v[HK_SYS_B])) break;
         } else if (rule == HK_CG_STOP_RELATIVE) {
             g0 = sqrt(hk_system_dot(w, im, im->v[HK_SYS_B], im->v[HK_SYS_B]));

@@ -31,8 +31,9 @@ hk_implicit *hk_implicit_solver(hk_world *w);
 /* hk_system_blocks with the state's multigrid, if any, built from the same blocks. */
 void hk_implicit_blocks(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD);
 /* The Newton right-hand side -g(v) = h ((1 - theta) f0 + theta f) - M (v - v0) into HK_SYS_B at the current
- * state (f in p->f, v0 and f0 in HK_SYS_V0, F0; f0 unread where theta = 1), 0 on fixed particles. */
-void hk_implicit_residual(hk_world *w, hk_implicit *im, hk_real h, hk_real theta);
+ * state (f in p->f, v0 and f0 in the vectors v0 (HK_SYS_V0, or a minimisation's HK_SYS_VB) and HK_SYS_F0; f0
+ * unread where theta = 1), 0 on fixed particles. */
+void hk_implicit_residual(hk_world *w, hk_implicit *im, hk_real h, hk_real theta, int v0);
 /* The first solve's guess: the velocity change of the substep before
  * (w->px, py, pz while w->history is set) into HK_SYS_DV: in smooth motion
  * it is close, and CG stops a few iterations earlier. 0 on fixed particles. */

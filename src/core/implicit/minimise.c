@@ -1,4 +1,4 @@
-/* minimise.c — an implicit substep as the minimisation of its incremental potential: Newton with a line search. */
+/* minimise.c — an implicit substep as the minimisation of its incremental potential: backward Euler's and BDF2's. */
 /* SPDX-License-Identifier: MIT */
 #include "minimise.h"
 
@@ -16,7 +16,7 @@
 /*
  * The step x = xb + hb v, with the end velocity v the unknown, solves
  *   g(v) = M (v - vb) - hb f(xb + hb v, v) = 0
- * (backward Euler: xb, vb the start state and hb = h). g is the gradient
+ * (backward Euler: xb, vb the start state and hb = h; BDF2: hk_bdf2_substep). g is the gradient
  * of the incremental potential
  *   E(v) = 1/2 |v - vb|_M^2 + U(xb + hb v) + W(v)
  * with U the springs' elastic energy and W the work the other forces do
@@ -61,16 +61,17 @@ typedef struct min_pass {
     hk_particles *p;
     hk_implicit *im;
     hk_real hb, a;
+    int base; /* the vector of xb (HK_SYS_X0 or HK_SYS_XB); vb's follows it */
 } min_pass;
 
-/* v = vk + a dv (a = 0: vk, dv unread), x = xb + hb v for free particles (HK_SYS_VK: vk, HK_SYS_X0: xb). */
+/* v = vk + a dv (a = 0: vk, dv unread), x = xb + hb v for free particles (HK_SYS_VK: vk). */
 static void move_span(void *ctx, int g0, int g1)
 {
     const min_pass *s = ctx;
     hk_particles *p = s->p;
     hk_real *x[3] = {p->qx, p->qy, p->qz}, *v[3] = {p->vx, p->vy, p->vz};
     for (int c = 0; c < 3; c++) {
-        const hk_real *dv = s->im->v[HK_SYS_DV][c], *xb = s->im->v[HK_SYS_X0][c], *vk = s->im->v[HK_SYS_VK][c];
+        const hk_real *dv = s->im->v[HK_SYS_DV][c], *xb = s->im->v[s->base][c], *vk = s->im->v[HK_SYS_VK][c];
         hk_real *xc = x[c], *vc = v[c];
         for (int g = g0; g < g1; g++) {
             if (p->inv_mass[g] == 0) continue;
@@ -80,9 +81,9 @@ static void move_span(void *ctx, int g0, int g1)
     }
 }
 
-static void move_to(hk_world *w, hk_implicit *im, hk_real hb, hk_real a)
+static void move_to(hk_world *w, hk_implicit *im, hk_real hb, int base, hk_real a)
 {
-    min_pass s = {&w->p, im, hb, a};
+    min_pass s = {&w->p, im, hb, a, base};
     hk_team_spans(w, move_span, &s);
 }
 
@@ -113,7 +114,7 @@ static void line_blocks(void *ctx, int64_t i0, int64_t i1)
     const hk_implicit *im = s->im;
     const int nb = im->block_count;
     const hk_real *v[3] = {p->vx, p->vy, p->vz}, *f[3] = {p->fx, p->fy, p->fz};
-    hk_real *const *vb = im->v[HK_SYS_V0], *const *dv = im->v[HK_SYS_DV];
+    hk_real *const *vb = im->v[s->base + 1], *const *dv = im->v[HK_SYS_DV];
     for (int64_t i = i0; i < i1; i++) {
         const int k = im->own[i], g1 = im->block[2 * k + 1];
         double kin = 0, in = 0, fd = 0, rnd = 0;
@@ -139,9 +140,9 @@ static void line_blocks(void *ctx, int64_t i0, int64_t i1)
 }
 
 /* E's parts at the current state (forces in p->f) along dv. */
-static line_point line_at(hk_world *w, hk_implicit *im, hk_real hb)
+static line_point line_at(hk_world *w, hk_implicit *im, hk_real hb, int base)
 {
-    min_pass s = {&w->p, im, hb, 0};
+    min_pass s = {&w->p, im, hb, 0, base};
     hk_team_for(w, hk_system_team(w), im->own_count, line_blocks, &s);
     double sum[4];
     hk_system_reduce(w, im, im->partial, 4, 0, sum);
@@ -158,10 +159,10 @@ static line_point line_at(hk_world *w, hk_implicit *im, hk_real hb)
 
 /* Forces at the current state (the colliders at the substep's end), then b = -g (implicit.h). HK_OK or the engine's
  * failure. */
-static int residual(hk_world *w, hk_implicit *im, hk_real hb)
+static int residual(hk_world *w, hk_implicit *im, hk_real hb, int base)
 {
     if (hk_forces_compute(w) != HK_OK) return -1;
-    hk_implicit_residual(w, im, hb, 1);
+    hk_implicit_residual(w, im, hb, 1, base + 1);
     return HK_OK;
 }
 
@@ -176,12 +177,77 @@ void hk_implicit_euler_substep(hk_world *w, hk_real h)
     if (!im) return;
     hk_implicit_save(w, im);
     int iterations = 0;
-    const int r = hk_minimise(w, im, h, &iterations);
+    const int r = hk_minimise(w, im, h, HK_SYS_X0, &iterations);
     if (r != 0) {
         hk_implicit_restore(w, im);
         if (r > 0) hk_implicit_broke_down(w, im, iterations);
         return;
     }
+    hk_implicit_keep(w, im);
+    w->forces_valid = 0;
+}
+
+/* What a BDF2 substep's per-particle passes read: the history (px.., dqx..: the substep before's velocity change and
+ * displacement). */
+typedef struct bdf2_pass {
+    hk_particles *p;
+    hk_implicit *im;
+    hk_real *hist[6];
+} bdf2_pass;
+
+/* xb = x + dq / 3, vb = v + dv / 3: (4 x - x_prev) / 3 and (4 v - v_prev) / 3 (HK_SYS_XB, HK_SYS_VB). */
+static void bdf2_base_span(void *ctx, int g0, int g1)
+{
+    const bdf2_pass *s = ctx;
+    const hk_particles *p = s->p;
+    const hk_real *x[3] = {p->qx, p->qy, p->qz}, *v[3] = {p->vx, p->vy, p->vz};
+    for (int c = 0; c < 3; c++) {
+        const hk_real *dv = s->hist[c], *dq = s->hist[3 + c];
+        hk_real *xb = s->im->v[HK_SYS_XB][c], *vb = s->im->v[HK_SYS_VB][c];
+        for (int g = g0; g < g1; g++) {
+            xb[g] = x[c][g] + dq[g] / 3;
+            vb[g] = v[c][g] + dv[g] / 3;
+        }
+    }
+}
+
+/* The substep's displacement x - x0 into dq (the velocity change: hk_implicit_keep). */
+static void bdf2_keep_span(void *ctx, int g0, int g1)
+{
+    const bdf2_pass *s = ctx;
+    const hk_particles *p = s->p;
+    const hk_real *x[3] = {p->qx, p->qy, p->qz};
+    for (int c = 0; c < 3; c++) {
+        const hk_real *x0 = s->im->v[HK_SYS_X0][c];
+        hk_real *dq = s->hist[3 + c];
+        for (int g = g0; g < g1; g++) dq[g] = x[c][g] - x0[g];
+    }
+}
+
+/* BDF2 on (x, v), with the substep before's state x_, v_:
+ *   x = (4 x0 - x_) / 3 + 2/3 h v,   M (v - (4 v0 - v_) / 3) = 2/3 h f(x, v)
+ * the minimisation above with xb, vb those thirds and hb = 2/3 h. The first substep of a run (no history: a
+ * world's first, or after its integrator, particles or storage were set again) is backward Euler's, which
+ * starts the recursion at second order. The history is the substep's changes (as backward Euler's velocity
+ * change, the next first guess); contacts that move a particle after the substep leave them as they are, so
+ * the state before is moved with the particle (as position Verlet's is). */
+void hk_bdf2_substep(hk_world *w, hk_real h)
+{
+    hk_implicit *im = hk_implicit_begin(w);
+    if (!im) return;
+    hk_implicit_save(w, im);
+    bdf2_pass s = {&w->p, im, {w->px, w->py, w->pz, w->dqx, w->dqy, w->dqz}};
+    const int second = w->history;
+    if (second) hk_team_spans(w, bdf2_base_span, &s);
+    int iterations = 0;
+    const int r =
+        hk_minimise(w, im, second ? (hk_real)(2.0 / 3.0) * h : h, second ? HK_SYS_XB : HK_SYS_X0, &iterations);
+    if (r != 0) {
+        hk_implicit_restore(w, im);
+        if (r > 0) hk_implicit_broke_down(w, im, iterations);
+        return;
+    }
+    hk_team_spans(w, bdf2_keep_span, &s);
     hk_implicit_keep(w, im);
     w->forces_valid = 0;
 }
@@ -237,14 +303,14 @@ static hk_cg_result direction(hk_world *w, hk_implicit *im, hk_real hb, int it, 
     return hk_cg_solve(w, im, sK, sD, rule, tol, max_it, warm);
 }
 
-int hk_minimise(hk_world *w, hk_implicit *im, hk_real hb, int *iterations)
+int hk_minimise(hk_world *w, hk_implicit *im, hk_real hb, int base, int *iterations)
 {
     hk_solver_stats *st = &im->stats;
-    min_pass s = {&w->p, im, hb, 0};
+    min_pass s = {&w->p, im, hb, 0, base};
     hk_contact_at(w, w->h); /* every evaluation at the substep's end: the colliders there */
     hk_team_spans(w, keep_span, &s);
-    move_to(w, im, hb, 0); /* the first iterate: x = xb + hb v */
-    if (residual(w, im, hb) != HK_OK) return -1;
+    move_to(w, im, hb, base, 0); /* the first iterate: x = xb + hb v */
+    if (residual(w, im, hb, base) != HK_OK) return -1;
     if (w->integrator.cg_stop == HK_CG_STOP_FORCE) hk_cg_weights(w, im, hb, HK_CG_STOP_FORCE);
     hk_cg_weights(w, im, hb, HK_CG_STOP_ENERGY); /* the energy floor of the Newton rule (and of the CG's) */
     newton_track t = {0, 0, 0};
@@ -263,15 +329,15 @@ int hk_minimise(hk_world *w, hk_implicit *im, hk_real hb, int *iterations)
             return 1;
         }
         hk_team_spans(w, keep_span, &s);
-        const line_point l0 = line_at(w, im, hb);
+        const line_point l0 = line_at(w, im, hb, base);
         if (it == 0) t.first = -l0.slope;
         const double e0 = l0.kinetic + l0.elastic;
         hk_real a = 1;
         int cut = 0;
         for (;; cut++) {
-            move_to(w, im, hb, a);
-            if (residual(w, im, hb) != HK_OK) return -1;
-            const line_point la = line_at(w, im, hb);
+            move_to(w, im, hb, base, a);
+            if (residual(w, im, hb, base) != HK_OK) return -1;
+            const line_point la = line_at(w, im, hb, base);
             /* E(a) - E(0): kinetic and elastic exactly, the others' work by the trapezoidal rule */
             const double fall = la.kinetic + la.elastic - e0 + 0.5 * (double)a * (l0.other + la.other);
             t.rounding = la.rounding;

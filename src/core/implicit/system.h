@@ -20,6 +20,8 @@ enum {
     HK_SYS_Q,  /* A p */
     HK_SYS_T,  /* work vector of the multigrid preconditioner */
     HK_SYS_VK, /* the minimisation's line start: velocities [m/s] (minimise.c) */
+    HK_SYS_XB, /* a multistep minimisation's base: x = xb + hb v [m] (minimise.c, bdf2) ... */
+    HK_SYS_VB, /* ... and the velocities its kinetic term is about [m/s] (HK_SYS_XB + 1) */
     HK_SYS_VECTORS
 };
 

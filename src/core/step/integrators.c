@@ -168,33 +168,45 @@ static void rk4(hk_world *w, hk_real h)
 /* The integrator table: one row per scheme. The stability limit is the
  * largest stable omega*dt on the undamped oscillator (the jelly scheme's
  * with alpha = 1 and dt_a = dt_v = h); the stability profiler (hooke
- * stability) measures where each one fails on a given scene. device: 1
- * where the device backend (core/device/dev_step.c) has the scheme's
- * substep as passes; every other scheme it refuses by name. */
+ * stability) measures where each one fails on a given scene. history: the
+ * per-particle arrays it keeps from substep to substep (world.h px.., dqx..).
+ * device: 1 where the device backend (core/device/dev_step.c) has the
+ * scheme's substep as passes; every other scheme it refuses by name.
+ * linearised, minimised: the Newton modes it has (hooke.h hk_integrator_info). */
 // clang-format off
 #define HK_INTEGRATOR_TABLE(X)                                                                                         \
-    /* kind, name, alias, limit, history, evaluations, implicit, scratch, substep, fused update, description, device */          \
-    X(HK_EULER, "euler", "explicit_euler", 0.0, 0, 1, 0, 0, explicit_substep, HK_UPDATE_EULER,                            \
-      "explicit Euler: x += v dt; v += a dt", 1)                                                                       \
-    X(HK_SEMI_IMPLICIT_EULER, "semi_implicit_euler", "symplectic_euler", 2.0, 0, 1, 0, 0, explicit_substep,               \
-      HK_UPDATE_SEMI_IMPLICIT, "semi-implicit (symplectic) Euler: v += a dt; x += v dt", 1)                            \
-    X(HK_VERLET, "verlet", "position_verlet", 2.0, 1, 1, 0, 0, verlet, HK_UPDATE_NONE,                                    \
-      "position Verlet: x' = 2 x - x_prev + a dt^2, first step x + v dt + a dt^2 / 2", 1)                              \
-    X(HK_VERLET_BOOK, "verlet_book", NULL, 2.0, 1, 1, 0, 0, verlet_book, HK_UPDATE_NONE,                                  \
-      "position Verlet with the book's first step x + a dt^2", 1)                                                      \
-    X(HK_VELOCITY_VERLET, "velocity_verlet", NULL, 2.0, 0, 1, 0, 0, velocity_verlet, HK_UPDATE_NONE,                      \
-      "velocity Verlet (kick, drift, kick), forces reused from the substep before", 1)                                 \
-    X(HK_JELLY, "jelly", NULL, 2.0, 0, 1, 0, 0, explicit_substep, HK_UPDATE_JELLY,                                        \
-      "the jelly scheme: v += dt_a a; x += dt_v v; v *= alpha", 1)                                                     \
-    X(HK_RK4, "rk4", NULL, 2.8284271247461903, 0, 4, 0, 12, rk4, HK_UPDATE_NONE, "classic fourth-order Runge-Kutta", 1) \
-    X(HK_IMPLICIT_EULER, "implicit_euler", "backward_euler", INFINITY, 1, 1, 1, 0, hk_implicit_euler_substep,             \
-      HK_UPDATE_NONE, "backward Euler as a minimisation (Newton, line search; CG or a direct band solve); damps", 0) \
-    X(HK_TRAPEZOIDAL, "trapezoidal", "newmark", INFINITY, 1, 1, 1, 0, hk_trapezoidal_substep, HK_UPDATE_NONE,             \
-      "the trapezoidal rule (Newmark average acceleration), second order, no numerical damping", 0)
+    /* kind, name, alias, limit, history, evaluations, implicit, scratch, substep, fused update, description, device,  \
+       linearised, minimised */                                                                                        \
+    X(HK_EULER, "euler", "explicit_euler", 0.0, 0, 1, 0, 0, explicit_substep, HK_UPDATE_EULER,                         \
+      "explicit Euler: x += v dt; v += a dt", 1, 0, 0)                                                                 \
+    X(HK_SEMI_IMPLICIT_EULER, "semi_implicit_euler", "symplectic_euler", 2.0, 0, 1, 0, 0, explicit_substep,            \
+      HK_UPDATE_SEMI_IMPLICIT, "semi-implicit (symplectic) Euler: v += a dt; x += v dt", 1, 0, 0)                      \
+    X(HK_VERLET, "verlet", "position_verlet", 2.0, 3, 1, 0, 0, verlet, HK_UPDATE_NONE,                                 \
+      "position Verlet: x' = 2 x - x_prev + a dt^2, first step x + v dt + a dt^2 / 2", 1, 0, 0)                        \
+    X(HK_VERLET_BOOK, "verlet_book", NULL, 2.0, 3, 1, 0, 0, verlet_book, HK_UPDATE_NONE,                               \
+      "position Verlet with the book's first step x + a dt^2", 1, 0, 0)                                                \
+    X(HK_VELOCITY_VERLET, "velocity_verlet", NULL, 2.0, 0, 1, 0, 0, velocity_verlet, HK_UPDATE_NONE,                   \
+      "velocity Verlet (kick, drift, kick), forces reused from the substep before", 1, 0, 0)                           \
+    X(HK_JELLY, "jelly", NULL, 2.0, 0, 1, 0, 0, explicit_substep, HK_UPDATE_JELLY,                                     \
+      "the jelly scheme: v += dt_a a; x += dt_v v; v *= alpha", 1, 0, 0)                                               \
+    X(HK_RK4, "rk4", NULL, 2.8284271247461903, 0, 4, 0, 12, rk4, HK_UPDATE_NONE, "classic fourth-order Runge-Kutta",   \
+      1, 0, 0)                                                                                                         \
+    X(HK_IMPLICIT_EULER, "implicit_euler", "backward_euler", INFINITY, 3, 1, 1, 0, hk_implicit_euler_substep,          \
+      HK_UPDATE_NONE, "backward Euler as a minimisation (Newton, line search; CG or a direct band solve); damps", 0,   \
+      1, 1)                                                                                                            \
+    X(HK_TRAPEZOIDAL, "trapezoidal", "newmark", INFINITY, 3, 1, 1, 0, hk_trapezoidal_substep, HK_UPDATE_NONE,          \
+      "the trapezoidal rule (Newmark average acceleration), second order, no numerical damping", 0, 1, 0)              \
+    X(HK_BDF2, "bdf2", NULL, INFINITY, 6, 1, 1, 0, hk_bdf2_substep, HK_UPDATE_NONE,                                    \
+      "the second-order backward difference formula as a minimisation; L-stable, damps less than backward Euler", 0,  \
+      0, 1)
 // clang-format on
 
-#define HK_ROW(kind, name, alias, limit, history, evals, implicit, scratch, substep, update, text, device)             \
-    [kind] = {{kind, name, alias, limit, history, evals, implicit, text, device}, update, scratch, substep},
+#define HK_ROW(kind, name, alias, limit, history, evals, implicit, scratch, substep, update, text, device, lin, min)   \
+    [kind] = {{kind, name, alias, limit, history > 0, evals, implicit, text, device, lin, min},                        \
+              update,                                                                                                  \
+              scratch,                                                                                                 \
+              history,                                                                                                 \
+              substep},
 static const hk_integrator_ops integrators[HK_INTEGRATOR_COUNT] = {HK_INTEGRATOR_TABLE(HK_ROW)};
 #undef HK_ROW
 #define HK_COUNT(...) +1
@@ -209,6 +221,26 @@ const hk_integrator_ops *hk_integrator_ops_of(hk_integrator_kind kind)
 {
     if ((unsigned)kind >= HK_INTEGRATOR_COUNT) return NULL;
     return &integrators[kind];
+}
+
+int hk_integrator_history_arrays(hk_integrator_kind kind)
+{
+    const hk_integrator_ops *ops = hk_integrator_ops_of(kind);
+    return ops ? ops->history_arrays : 0;
+}
+
+int hk_world_history(const hk_world *w, hk_real *a[6])
+{
+    const int n = hk_integrator_history_arrays(w->integrator.kind);
+    hk_real *const all[6] = {w->px, w->py, w->pz, w->dqx, w->dqy, w->dqz};
+    for (int k = 0; k < 6; k++) a[k] = k < n ? all[k] : NULL;
+    return n;
+}
+
+int hk_world_make_history(hk_world *w)
+{
+    const int n = hk_integrator_history_arrays(w->integrator.kind);
+    return n > w->history_arrays ? hk_world_alloc_history(w, n) : 0;
 }
 
 const hk_integrator_info *hk_integrator_info_of(hk_integrator_kind kind)
@@ -263,6 +295,11 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
     if (def->newton_iterations < 0 || def->newton_iterations > HK_MAX_NEWTON_ITERATIONS)
         return hk_fail(w, "newton_iterations must be 1 to %d, or 0 for the default (got %d)", HK_MAX_NEWTON_ITERATIONS,
                        def->newton_iterations);
+    if (def->newton_iterations > 0 && ops->info.implicit && !ops->info.linearised)
+        return hk_fail(w,
+                       "newton_iterations is the linearised step's; %s is solved as a minimisation only (set "
+                       "newton_tolerance)",
+                       ops->info.name);
     if ((unsigned)def->preconditioner >= HK_PRECONDITIONER_COUNT)
         return hk_fail(w, "unknown preconditioner %d", (int)def->preconditioner);
     if ((unsigned)def->cg_stop >= HK_CG_STOP_COUNT) return hk_fail(w, "unknown cg_stop %d", (int)def->cg_stop);

@@ -16,10 +16,20 @@ typedef struct hk_integrator_ops {
     hk_integrator_info info; /* the public facts (hooke.h) */
     hk_update_kind update;   /* the fused update of a one-evaluation explicit scheme, else HK_UPDATE_NONE */
     int scratch_arrays;      /* arrays of capacity entries it needs in w->scratch */
+    int history_arrays;      /* arrays it keeps from substep to substep (world.h px, py, pz, then dqx, dqy, dqz) */
     void (*substep)(hk_world *w, hk_real h);
 } hk_integrator_ops;
 
 const hk_integrator_ops *hk_integrator_ops_of(hk_integrator_kind kind);
+
+/* The history arrays kind keeps (0, 3 or 6; 0 for a kind out of range). */
+int hk_integrator_history_arrays(hk_integrator_kind kind);
+/* w's history arrays as its integrator keeps them, in the order px, py, pz, dqx, dqy, dqz, into a (NULL past
+ * their count, and where w has not made them); their count. */
+int hk_world_history(const hk_world *w, hk_real *a[6]);
+/* Makes the history arrays w's integrator keeps where w has fewer (hk_world_alloc_history: w->history unset); 0,
+ * or -1 (out of memory). */
+int hk_world_make_history(hk_world *w);
 
 /* Advances the world one step (integrators.c's substep, between anchors and
  * contacts, for every substep): hk_world_step in hooke.h, in step.c. */

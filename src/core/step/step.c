@@ -15,7 +15,7 @@
 static int ensure_scratch(hk_world *w, const hk_integrator_ops *ops)
 {
     size_t cap = (size_t)(w->p.capacity ? w->p.capacity : 1);
-    if (ops->info.keeps_history && !w->px && hk_world_alloc_history(w) != 0) return -1;
+    if (hk_world_make_history(w) != 0) return -1;
     if (ops->scratch_arrays && !w->scratch) {
         size_t offset; /* 0 from slot 0 */
         w->scratch = hk_alloc_slab(ops->scratch_arrays, cap, 0, w, &w->scratch_stride, &offset);
@@ -42,7 +42,7 @@ static void step(hk_world *w)
         return;
     }
     /* contacts shift position Verlet's previous positions with the particle (an implicit integrator's history is
-     * a velocity change: left alone) */
+     * the changes over its substep: left alone, which shifts the state before with the particle as well) */
     hk_real *const prev = ops->info.keeps_history && !ops->info.implicit ? w->px : NULL;
     for (int s = 0; s < w->substeps; s++) {
         if (anchors) {

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+
 #ifdef HOOKE_USE_OPENMP
 #include <omp.h>
 #endif
@@ -254,6 +256,16 @@ void hk_world_free_storage(hk_world *w)
     free(w->scratch);
 }
 
+/* Frees the integrator's history and scratch (sized by the capacity: made again when next asked for). */
+static void drop_history(hk_world *w)
+{
+    free(w->history_slab);
+    free(w->scratch);
+    w->history_slab = w->px = w->py = w->pz = w->dqx = w->dqy = w->dqz = w->scratch = NULL;
+    w->history_arrays = 0;
+    w->history = 0;
+}
+
 /* Grows every particle array to hold at least n particles. */
 static int reserve_particles(hk_world *w, int n)
 {
@@ -275,10 +287,7 @@ static int reserve_particles(hk_world *w, int n)
     p->slab = slab;
     p->capacity = cap;
     /* integrator scratch is sized by capacity: drop it, it is rebuilt lazily */
-    free(w->history_slab);
-    free(w->scratch);
-    w->history_slab = w->px = w->py = w->pz = w->scratch = NULL;
-    w->history = 0;
+    drop_history(w);
     return 0;
 }
 
@@ -302,28 +311,25 @@ void hk_world_take_particles(hk_world *w, const hk_particles *p)
 {
     free(w->p.slab);
     w->p = *p;
-    free(w->history_slab); /* sized by the capacity: made again when asked for */
-    free(w->scratch);
-    w->history_slab = w->px = w->py = w->pz = w->scratch = NULL;
-    w->history = 0;
+    drop_history(w); /* sized by the capacity: made again when asked for */
     w->forces_valid = 0;
 }
 
-int hk_world_alloc_history(hk_world *w)
+int hk_world_alloc_history(hk_world *w, int arrays)
 {
+    HK_ASSERT(arrays == 3 || arrays == 6);
     size_t stride, offset;
     free(w->history_slab);
-    /* the slots after the particle arrays: staggered from them too */
-    w->history_slab =
-        hk_alloc_slab(3, (size_t)(w->p.capacity ? w->p.capacity : 1), HK_PARTICLE_ARRAYS, w, &stride, &offset);
-    if (!w->history_slab) {
-        w->px = w->py = w->pz = NULL;
-        return -1;
-    }
-    w->px = w->history_slab + offset;
-    w->py = w->px + stride;
-    w->pz = w->py + stride;
+    w->px = w->py = w->pz = w->dqx = w->dqy = w->dqz = NULL;
+    w->history_arrays = 0;
     w->history = 0;
+    /* the slots after the particle arrays: staggered from them too */
+    w->history_slab = hk_alloc_slab((size_t)arrays, (size_t)(w->p.capacity ? w->p.capacity : 1), HK_PARTICLE_ARRAYS, w,
+                                    &stride, &offset);
+    if (!w->history_slab) return -1;
+    hk_real **a[6] = {&w->px, &w->py, &w->pz, &w->dqx, &w->dqy, &w->dqz};
+    for (int k = 0; k < arrays; k++) *a[k] = w->history_slab + offset + (size_t)k * stride;
+    w->history_arrays = arrays;
     return 0;
 }
 

@@ -175,9 +175,12 @@ struct hk_world {
     int substeps;
     double h;              /* substep length [s] */
     int forces_valid;      /* f holds F(x, v) of the current state (velocity Verlet) */
-    int history;           /* position Verlet: px holds q_{n-1} */
-    hk_real *px, *py, *pz; /* position Verlet: previous displacements q (one slab, history_slab) */
-    hk_real *history_slab;
+    int history;           /* the history arrays hold the substep before's (integrators.h history_arrays) */
+    hk_real *px, *py, *pz; /* position Verlet: the previous positions q [m]; the implicit integrators: the last
+                              substep's velocity change [m/s] */
+    hk_real *dqx, *dqy, *dqz; /* bdf2: the last substep's displacement [m] (NULL where history_arrays < 6) */
+    hk_real *history_slab;    /* px.. (and dqx..): one slab of history_arrays arrays */
+    int history_arrays;
     hk_real *scratch; /* RK4: 12 arrays, array k at scratch + k * scratch_stride */
     size_t scratch_stride;
 
@@ -280,8 +283,8 @@ int hk_particles_make(hk_world *w, int count, hk_particles *p);
 /* w's particles become p (made by hk_particles_make; the old ones are freed), and what is sized by them (history,
  * scratch) is made again when next asked for. */
 void hk_world_take_particles(hk_world *w, const hk_particles *p);
-/* (Re)allocates the position-Verlet history px, py, pz; 0 or -1. */
-int hk_world_alloc_history(hk_world *w);
+/* (Re)allocates the integrator's history: px, py, pz, and with 6 arrays dqx, dqy, dqz (history unset); 0 or -1. */
+int hk_world_alloc_history(hk_world *w, int arrays);
 void hk_free_reals(hk_real *a);
 /* Capacity padded to the SIMD width. */
 size_t hk_padded(size_t n);

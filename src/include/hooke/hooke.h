@@ -369,8 +369,9 @@ typedef enum hk_integrator_kind {
     HK_VELOCITY_VERLET,
     HK_JELLY, /* v += dt_a F/m; x += dt_v v; v *= alpha */
     HK_RK4,
-    HK_IMPLICIT_EULER, /* backward Euler, linearised per Newton iteration, solved by CG */
-    HK_TRAPEZOIDAL,    /* the trapezoidal rule (Newmark average acceleration), the same solver */
+    HK_IMPLICIT_EULER, /* backward Euler as a minimisation (or linearised: newton_iterations) */
+    HK_TRAPEZOIDAL,    /* the trapezoidal rule (Newmark average acceleration), linearised */
+    HK_BDF2,           /* the second-order backward difference formula as a minimisation */
     HK_INTEGRATOR_COUNT
 } hk_integrator_kind;
 
@@ -402,10 +403,12 @@ typedef struct hk_integrator_def {
     /* implicit integrators (0: the default in brackets) */
     double cg_tolerance;              /* the tol of cg_stop [1] (1e-5) */
     int cg_max_iterations;            /* CG iterations per solve at most [1] (1000) */
-    int newton_iterations;            /* Newton iterations per substep at most [1] (1: linearised once) */
+    int newton_iterations;            /* the linearised integrators (hk_integrator_info.linearised): Newton
+                                         iterations per substep at most [1] (1: linearised once) */
     hk_preconditioner preconditioner; /* of the CG solve (multigrid) */
     hk_cg_stop cg_stop;               /* when a CG solve stops (force) */
-    double newton_tolerance;          /* implicit_euler without newton_iterations (the minimisation): it stops once
+    double newton_tolerance;          /* the minimisation (hk_integrator_info.minimised; implicit_euler: without
+                                         newton_iterations): it stops once
                                          the energy a further Newton step would release is at most this squared
                                          times its first step's [1] (1e-2) */
 } hk_integrator_def;
@@ -420,12 +423,16 @@ typedef struct hk_integrator_info {
     double stability_limit;  /* largest stable omega*dt on the undamped oscillator [1]; 0: none (it gains
                                 energy at every dt) */
     int keeps_history;       /* 1: carries state from step to step (position Verlet: the previous positions;
-                                implicit: the last velocity change, the next solve's first guess) */
+                                implicit: the last velocity change, the next solve's first guess; bdf2: and
+                                the last displacement) */
     int force_evaluations;   /* force evaluations per substep [1] (implicit: per Newton iteration) */
     int implicit;            /* 1: solves a linear system per substep (cg_* and newton_iterations apply) */
     const char *description; /* one line for messages and --help */
     int device;              /* 1: the device backend runs it (hk_world_def.device); any other is refused by name
                                 there, and HK_DEVICE_AUTO runs it on the CPU */
+    int linearised;          /* 1: newton_iterations applies (a fixed count of linearised Newton iterations) */
+    int minimised;           /* 1: solves each substep as a minimisation; newton_tolerance applies (where
+                                linearised is 1 too: unless newton_iterations is set) */
 } hk_integrator_info;
 /* The row of kind, or NULL if kind is not an integrator. */
 HK_API const hk_integrator_info *hk_integrator_info_of(hk_integrator_kind kind);

@@ -127,16 +127,39 @@ static int jelly_only(sc_section *s, size_t off, const char *field)
 }
 #define JELLY_ONLY(s, f) jelly_only((s), offsetof(sc_settings, f), #f)
 
-/* -1 if the key at off, a setting of the implicit integrators only, is given */
-static int implicit_only(sc_section *s, size_t off, const char *field)
+/* The facts of the integrator table (hooke.h hk_integrator_info) that a run key needs, and what the refusal calls
+ * the integrators that have one. */
+typedef enum { NEEDS_IMPLICIT, NEEDS_LINEARISED, NEEDS_MINIMISED } integrator_fact;
+static const char *const fact_words[] = {"an implicit", "a linearised", "a minimising"};
+
+static int has_fact(hk_integrator_kind kind, integrator_fact fact)
+{
+    const hk_integrator_info *in = hk_integrator_info_of(kind);
+    return fact == NEEDS_IMPLICIT ? in->implicit : fact == NEEDS_LINEARISED ? in->linearised : in->minimised;
+}
+
+/* -1 if the key at off, a setting of the integrators with the fact only, is given to one without it */
+static int needs_fact(sc_section *s, const sc_settings *r, size_t off, const char *field, integrator_fact fact)
 {
     const sc_given *g = sc_given_at(s, off, field);
-    if (!g) return 0;
-    return sc_fail(s->lx, g->line, g->col, "key '%s' needs an implicit integrator (%s or %s)",
-                   sc_key_at(s, off, field)->name, hk_integrator_name(HK_IMPLICIT_EULER),
-                   hk_integrator_name(HK_TRAPEZOIDAL));
+    if (!g || has_fact(r->integrator.kind, fact)) return 0;
+    char names[256] = ""; /* the integrators that have it, as "a, b or c" */
+    int n = 0, total = 0;
+    for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) total += has_fact(k, fact) != 0;
+    for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) {
+        if (!has_fact(k, fact)) continue;
+        const size_t at = strlen(names);
+        snprintf(names + at, sizeof names - at, "%s%s",
+                 n == 0           ? ""
+                 : n == total - 1 ? " or "
+                                  : ", ",
+                 hk_integrator_name(k));
+        n++;
+    }
+    return sc_fail(s->lx, g->line, g->col, "key '%s' needs %s integrator (%s)", sc_key_at(s, off, field)->name,
+                   fact_words[fact], names);
 }
-#define IMPLICIT_ONLY(s, f) implicit_only((s), offsetof(sc_settings, f), #f)
+#define NEEDS(s, r, f, fact) needs_fact((s), (r), offsetof(sc_settings, f), #f, (fact))
 
 static int run_finish(sc_section *s, void *def, int64_t *count)
 {
@@ -146,15 +169,16 @@ static int run_finish(sc_section *s, void *def, int64_t *count)
         (JELLY_ONLY(s, integrator.jelly_dt_a) || JELLY_ONLY(s, integrator.jelly_dt_v) ||
          JELLY_ONLY(s, integrator.jelly_alpha)))
         return -1;
-    if (!hk_integrator_info_of(r->integrator.kind)->implicit &&
-        (IMPLICIT_ONLY(s, integrator.cg_tolerance) || IMPLICIT_ONLY(s, integrator.cg_max_iterations) ||
-         IMPLICIT_ONLY(s, integrator.newton_iterations) || IMPLICIT_ONLY(s, integrator.preconditioner) ||
-         IMPLICIT_ONLY(s, integrator.cg_stop) || IMPLICIT_ONLY(s, integrator.newton_tolerance)))
+    if (NEEDS(s, r, integrator.cg_tolerance, NEEDS_IMPLICIT) ||
+        NEEDS(s, r, integrator.cg_max_iterations, NEEDS_IMPLICIT) ||
+        NEEDS(s, r, integrator.preconditioner, NEEDS_IMPLICIT) || NEEDS(s, r, integrator.cg_stop, NEEDS_IMPLICIT) ||
+        NEEDS(s, r, integrator.newton_iterations, NEEDS_LINEARISED) ||
+        NEEDS(s, r, integrator.newton_tolerance, NEEDS_MINIMISED))
         return -1;
-    if (SC_GIVEN(s, sc_settings, integrator.newton_tolerance) &&
-        (r->integrator.kind != HK_IMPLICIT_EULER || SC_GIVEN(s, sc_settings, integrator.newton_iterations)))
+    if (SC_GIVEN(s, sc_settings, integrator.newton_tolerance) && SC_GIVEN(s, sc_settings, integrator.newton_iterations))
         return SC_FAIL_KEY(s, sc_settings, integrator.newton_tolerance,
-                           "key '%s' is the minimisation's (implicit_euler without newton_iterations)");
+                           "key '%s' conflicts with 'newton_iterations' (the minimisation's tolerance and the "
+                           "linearised step's count: give one)");
     if (SC_GIVEN(s, sc_settings, steps) && SC_GIVEN(s, sc_settings, time))
         return SC_FAIL_KEY(s, sc_settings, time, "key '%s' conflicts with 'steps' in run (give one run length)");
     return 0;
