@@ -44,8 +44,9 @@
  * (the direct solve's exact figure; under CG the preconditioner's estimate
  * b . B b, which weighs each particle's residual force by its own block of
  * mass and stiffness), is at most newton_tolerance^2 of the first step's
- * (or of gravity's in the substep, hk_cg_weights, where that is larger);
- * or once that figure rises, or stops halving near E's rounding, or E
+ * (or of gravity's in the substep, hk_cg_weights, where that is larger),
+ * or at the default tolerance at most E's rounding; or once that figure rises, or stops halving
+ * near E's rounding, or E
  * falls nowhere along the step (the precision's floor: only rounding is
  * left); or after
  * HK_NEWTON_BOUND iterations, counted.
@@ -259,8 +260,10 @@ typedef struct newton_track {
 } newton_track;
 
 /* The Newton rule: whether the energy the next step would release, left (J), is within the tolerance of the first
- * step's (or of gravity's in the substep, where that is larger: a world at rest asks for no exact zero), or has
- * stopped falling: it rose (the matrix no longer models the forces well enough to make progress: contacts that
+ * step's (or of gravity's in the substep, where that is larger: a world at rest asks for no exact zero), or, at the
+ * default tolerance, within the rounding of E at the iterate (no line search can tell that fall from E's rounding;
+ * a tighter tolerance shrinks this floor by its square, so newton_tolerance 1e-6 asks for the figure itself), or
+ * has stopped falling: it rose (the matrix no longer models the forces well enough to make progress: contacts that
  * come and go), or a step did not halve it where it is within STALL_ROUNDINGS of E's rounding (float's rounding of
  * the forces of stiff springs sets a floor under it). A figure that falls slowly far above that floor is progress:
  * Newton on the clamped matrix of springs in compression (system.h) can converge slowly, and stopping there
@@ -271,7 +274,8 @@ static int converged(const hk_world *w, const hk_implicit *im, double left, newt
     const int rose = t->last > 0 && left > t->last;
     const int floor = t->last > 0 && left > 0.5 * t->last && left <= STALL_ROUNDINGS * t->rounding;
     t->last = left;
-    return left <= tol * tol * fmax(t->first, im->stop_energy) || rose || floor;
+    const double seen = t->rounding * (tol / HK_NEWTON_TOLERANCE) * (tol / HK_NEWTON_TOLERANCE);
+    return left <= tol * tol * fmax(t->first, im->stop_energy) || left <= seen || rose || floor;
 }
 
 /* One Newton step's direction into HK_SYS_DV: a direct solve where the world is small and banded (direct.h), else
