@@ -1,28 +1,6 @@
-/* test_bdf2.c — BDF2 against closed forms: the oscillator's recursion step by step, its order, its stiff decay. */
+/* test_bdf2.c — BDF2 against closed forms: the oscillator's recursion step by step, its stiff decay, its history. */
 /* SPDX-License-Identifier: MIT */
-#include "hk_test.h"
-
-/* One free mass on a spring to a pinned anchor at x = -L0, moving along the
- * spring, where the spring is linear: x'' = -w^2 x about x = 0, released at
- * x = 1 at rest. */
-#define OSC_M 1.0
-#define OSC_W (2.0 * M_PI)
-#define OSC_L0 2.0
-
-static hk_world *oscillator(double h)
-{
-    hk_world *w = hk_test_empty_world();
-    hk_spring_pair_def d = hk_default_spring_pair_def();
-    d.a = (hk_vec3){-OSC_L0, 0, 0};
-    d.b = (hk_vec3){1, 0, 0};
-    d.mass_a = d.mass_b = OSC_M;
-    d.pin_a = 1;
-    d.springs.k = OSC_W * OSC_W * OSC_M;
-    d.springs.rest_length = OSC_L0;
-    assert_true(hk_world_add_spring_pair(w, &d) >= 0);
-    hk_test_integrator(w, HK_BDF2, h);
-    return w;
-}
+#include "hk_test_osc.h"
 
 /* The scheme's recursion on x'' = -w^2 x, in double: the first step backward
  * Euler's, x1 = x0 + h v1, v1 = v0 - h w^2 x1; then with xb = (4 x_n -
@@ -59,7 +37,7 @@ static void test_oscillator_recursion(void **state)
         const double h = wh[i] / OSC_W;
         double x[STEPS + 1], v[STEPS + 1];
         recursion(h, STEPS, x, v);
-        hk_world *w = oscillator(h);
+        hk_world *w = hk_test_oscillator(HK_BDF2, h);
         double worst = 0;
         for (int n = 1; n <= STEPS; n++) {
             assert_int_equal(hk_world_step(w), HK_OK);
@@ -85,33 +63,6 @@ static void test_oscillator_recursion(void **state)
     assert_true(x[STEPS] * x[STEPS] + v[STEPS] * v[STEPS] / (OSC_W * OSC_W) < 1e-12);
 }
 
-/* Largest |x_n - cos(w t_n)| over one period. */
-static double max_error(double h)
-{
-    hk_world *w = oscillator(h);
-    const long n = lround(1.0 / h);
-    double err = 0;
-    for (long s = 1; s <= n; s++) {
-        hk_world_step(w);
-        const double e = fabs((double)hk_world_position(w, 1).x - cos(OSC_W * s * h));
-        if (e > err) err = e;
-    }
-    hk_world_destroy(w);
-    return err;
-}
-
-/* Second order: the error over a period falls fourfold with each halving of
- * the step (the first step's backward Euler errs by O(h^2) once). */
-static void test_order(void **state)
-{
-    (void)state;
-    const double h = 0.01, e1 = max_error(h), e2 = max_error(h / 2), e4 = max_error(h / 4);
-    const double p1 = log2(e1 / e2), p2 = log2(e2 / e4);
-    print_message("bdf2: errors %.3g %.3g %.3g, observed orders %.3f %.3f\n", e1, e2, e4, p1, p2);
-    assert_near(p1, 2, 0.2);
-    assert_near(p2, 2, 0.2);
-}
-
 /* The history is the substep's: with substeps (dt_max) the run is the
  * recursion at the substep, and a new integrator setting starts it again
  * with a backward Euler step. */
@@ -122,7 +73,7 @@ static void test_substeps_and_restart(void **state)
     enum { STEPS = 40 };
     double x[2 * STEPS + 1], v[2 * STEPS + 1];
     recursion(h, 2 * STEPS, x, v);
-    hk_world *w = oscillator(2 * h);
+    hk_world *w = hk_test_oscillator(HK_BDF2, 2 * h);
     hk_integrator_def d = hk_world_integrator(w);
     d.dt_max = h;
     assert_int_equal(hk_world_set_integrator(w, &d), 0);
@@ -148,7 +99,7 @@ static void test_substeps_and_restart(void **state)
 static void test_settings(void **state)
 {
     (void)state;
-    hk_world *w = oscillator(0.01);
+    hk_world *w = hk_test_oscillator(HK_BDF2, 0.01);
     hk_integrator_def d = hk_world_integrator(w);
     d.newton_iterations = 2;
     assert_int_not_equal(hk_world_set_integrator(w, &d), 0);
@@ -165,7 +116,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oscillator_recursion),
-        cmocka_unit_test(test_order),
         cmocka_unit_test(test_substeps_and_restart),
         cmocka_unit_test(test_settings),
     };

@@ -1,34 +1,13 @@
 /* test_implicit.c — the implicit integrators against closed forms: amplitude per step, order, statics, determinism. */
 /* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
+#include "hk_test_osc.h"
 
 #include <string.h>
 
 #include "direct.h"
 #include "implicit.h"
 #include "system.h"
-
-/* The oscillator of test_oscillator.c: one free mass on a spring to a pinned
- * anchor at x = -L0, moving along the spring (where the spring is linear). */
-#define OSC_M 1.0
-#define OSC_W (2.0 * M_PI)
-#define OSC_K (OSC_W * OSC_W * OSC_M)
-#define OSC_L0 2.0
-
-static hk_world *oscillator(hk_integrator_kind kind, double h)
-{
-    hk_world *w = hk_test_empty_world();
-    hk_spring_pair_def d = hk_default_spring_pair_def();
-    d.a = (hk_vec3){-OSC_L0, 0, 0};
-    d.b = (hk_vec3){1, 0, 0};
-    d.mass_a = d.mass_b = OSC_M;
-    d.pin_a = 1;
-    d.springs.k = OSC_K;
-    d.springs.rest_length = OSC_L0;
-    assert_true(hk_world_add_spring_pair(w, &d) >= 0);
-    hk_test_integrator(w, kind, h);
-    return w;
-}
 
 /* sqrt(x^2 + (v / w)^2): the amplitude the exact motion keeps */
 static double amplitude(const hk_world *w)
@@ -51,7 +30,7 @@ static void test_amplitude_per_step(void **state)
         const double ratio[2] = {1 / sqrt(1 + OSC_W * OSC_W * h * h), 1};
         const hk_integrator_kind kinds[2] = {HK_IMPLICIT_EULER, HK_TRAPEZOIDAL};
         for (int k = 0; k < 2; k++) {
-            hk_world *w = oscillator(kinds[k], h);
+            hk_world *w = hk_test_oscillator(kinds[k], h);
             /* while the amplitude is >= 0.3 of the start: float positions
              * resolve the ratio to 1e-7 there */
             for (int s = 0; s < 20 && amplitude(w) >= 0.3; s++) {
@@ -96,7 +75,7 @@ static void test_comes_to_rest(void **state)
                 assert_true(hk_world_add_spring_pair(w, &d) >= 0);
                 hk_test_integrator(w, HK_IMPLICIT_EULER, wh[i] / 10);
             } else {
-                w = oscillator(HK_IMPLICIT_EULER, wh[i] / OSC_W);
+                w = hk_test_oscillator(HK_IMPLICIT_EULER, wh[i] / OSC_W);
             }
             for (int s = 0; s < 6000; s++) hk_world_step(w);
             const hk_solver_stats st = hk_world_solver_stats(w);
@@ -111,31 +90,17 @@ static void test_comes_to_rest(void **state)
         }
 }
 
-/* Largest |x_n - cos(w t_n)| over one period. */
-static double max_error(hk_integrator_kind kind, double h)
-{
-    hk_world *w = oscillator(kind, h);
-    const long n = lround(1.0 / h);
-    double err = 0;
-    for (long s = 1; s <= n; s++) {
-        hk_world_step(w);
-        const double e = fabs((double)hk_world_position(w, 1).x - cos(OSC_W * s * h));
-        if (e > err) err = e;
-    }
-    hk_world_destroy(w);
-    return err;
-}
-
 static void test_order(void **state)
 {
     (void)state;
     const struct {
         hk_integrator_kind kind;
         double h, order;
-    } cases[] = {{HK_IMPLICIT_EULER, 0.005, 1}, {HK_TRAPEZOIDAL, 0.01, 2}};
+    } cases[] = {{HK_IMPLICIT_EULER, 0.005, 1}, {HK_TRAPEZOIDAL, 0.01, 2}, {HK_BDF2, 0.01, 2}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        const double e1 = max_error(cases[c].kind, cases[c].h), e2 = max_error(cases[c].kind, cases[c].h / 2);
-        const double e4 = max_error(cases[c].kind, cases[c].h / 4);
+        const double e1 = hk_test_osc_max_error(cases[c].kind, cases[c].h);
+        const double e2 = hk_test_osc_max_error(cases[c].kind, cases[c].h / 2);
+        const double e4 = hk_test_osc_max_error(cases[c].kind, cases[c].h / 4);
         const double p1 = log2(e1 / e2), p2 = log2(e2 / e4);
         print_message("%s: errors %.3g %.3g %.3g, observed orders %.3f %.3f\n", hk_integrator_name(cases[c].kind), e1,
                       e2, e4, p1, p2);
