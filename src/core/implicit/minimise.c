@@ -16,8 +16,8 @@
 /*
  * The step x = xb + hb v, with the end velocity v the unknown, solves
  *   g(v) = M (v - vb) - hb f(xb + hb v, v) = 0
- * (backward Euler: xb, vb the start state and hb = h; BDF2: hk_bdf2_substep). g is the gradient
- * of the incremental potential
+ * (backward Euler: xb, vb the start state and hb = h; BDF2:
+ * hk_bdf2_substep). g is the gradient of the incremental potential
  *   E(v) = 1/2 |v - vb|_M^2 + U(xb + hb v) + W(v)
  * with U the springs' elastic energy and W the work the other forces do
  * against the motion (gravity, damping, contact, drag, pressure):
@@ -45,16 +45,15 @@
  * b . B b, which weighs each particle's residual force by its own block of
  * mass and stiffness), is at most newton_tolerance^2 of the first step's
  * (or of gravity's in the substep, hk_cg_weights, where that is larger),
- * or at the default tolerance at most E's rounding; or once that figure rises, or stops halving
- * near E's rounding, or E
- * falls nowhere along the step (the precision's floor: only rounding is
- * left); or after
+ * or at the default tolerance at most E's rounding; or once that figure
+ * rises, or stops halving near E's rounding, or E falls nowhere along the
+ * step (the precision's floor: only rounding is left); or after
  * HK_NEWTON_BOUND iterations, counted.
  */
 
-#define ARMIJO 1e-4     /* the part of the promised fall the search asks for */
-#define SEARCH_CUTS 30  /* cuts of a at most, each to between a tenth and a half: 2^-30 of a step is nothing */
-#define ROUNDING_ULPS 4 /* E's rounding: this many epsilons of its terms' scale */
+#define ARMIJO 1e-4        /* the part of the promised fall the search asks for */
+#define SEARCH_CUTS 30     /* cuts of a at most, each to between a tenth and a half: 2^-30 of a step is nothing */
+#define ROUNDING_ULPS 4    /* E's rounding: this many epsilons of its terms' scale */
 #define STALL_ROUNDINGS 16 /* the Newton rule's floor: a figure within this many of E's rounding */
 
 /* What the per-particle passes read. */

@@ -49,8 +49,8 @@ double hk_memory_estimate(const hk_memory_need *n)
      * the row, its two halos and the copies of its families, 12 entries per node, on every thread (sweep.c) */
     b += 12 * R * (double)n->row_particles * threads;
     const int implicit = ops->info.implicit;
-    b += ops->scratch_arrays * R * C;                         /* RK4's stages (step.c) */
-    b += ops->history_arrays * R * C;                         /* the history (world.h px.., dqx..) */
+    b += ops->scratch_arrays * R * C; /* RK4's stages (step.c) */
+    b += ops->history_arrays * R * C; /* the history (world.h px.., dqx..) */
     if (implicit) {
         /* system.c: 3 x HK_SYS_VECTORS vectors, the 6 entries of each inverse diagonal block and the stop weights;
          * each lattice family's product (3 per node) and a block buffer (6 per node of the largest body, counted as

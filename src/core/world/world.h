@@ -169,15 +169,15 @@ struct hk_world {
     int surface_count, surface_cap;
 
     hk_integrator_def integrator;
-    int solves; /* the integrator solves a linear system: the force passes make the contact blocks it reads */
+    int solves;  /* the integrator solves a linear system: the force passes make the contact blocks it reads */
     int cg_only; /* 1: every implicit system by CG, never the direct band solve (implicit/direct.h): set by a program
                     that may run the world over ranks, whose runs must have the bits of one process */
     int substeps;
-    double h;              /* substep length [s] */
-    int forces_valid;      /* f holds F(x, v) of the current state (velocity Verlet) */
-    int history;           /* the history arrays hold the substep before's (integrators.h history_arrays) */
-    hk_real *px, *py, *pz; /* position Verlet: the previous positions q [m]; the implicit integrators: the last
-                              substep's velocity change [m/s] */
+    double h;                 /* substep length [s] */
+    int forces_valid;         /* f holds F(x, v) of the current state (velocity Verlet) */
+    int history;              /* the history arrays hold the substep before's (integrators.h history_arrays) */
+    hk_real *px, *py, *pz;    /* position Verlet: the previous positions q [m]; the implicit integrators: the last
+                                 substep's velocity change [m/s] */
     hk_real *dqx, *dqy, *dqz; /* bdf2: the last substep's displacement [m] (NULL where history_arrays < 6) */
     hk_real *history_slab;    /* px.. (and dqx..): one slab of history_arrays arrays */
     int history_arrays;

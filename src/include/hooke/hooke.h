@@ -458,19 +458,19 @@ HK_API int hk_world_substeps(const hk_world *w);
 
 /* The implicit integrators' linear solver, as of the last step. */
 typedef struct hk_solver_stats {
-    int64_t step;          /* the step (hk_world_steps before it) the per-step figures belong to */
-    int cg_iterations;     /* CG iterations in that step, all substeps and Newton iterations [1] */
-    double cg_residual;    /* largest residual its solves ended with, in cg_stop's measure (force: max_i |r_i| over
-                              the particle's reference force; relative: |r| / |b|) [1] */
-    int newton_iterations; /* linear solves in that step [1] */
-    int newton_stopped;    /* substeps of that step whose minimisation stopped at its iteration bound [1] */
-    int64_t solves;        /* linear solves since the world was created [1] */
-    int64_t cg_total;      /* CG iterations since the world was created [1] */
-    int64_t products;      /* products with the system matrix (one pass over every spring each) since then [1] */
-    int64_t unconverged;   /* solves that stopped at cg_max_iterations above cg_tolerance [1] */
+    int64_t step;               /* the step (hk_world_steps before it) the per-step figures belong to */
+    int cg_iterations;          /* CG iterations in that step, all substeps and Newton iterations [1] */
+    double cg_residual;         /* largest residual its solves ended with, in cg_stop's measure (force: max_i |r_i| over
+                                   the particle's reference force; relative: |r| / |b|) [1] */
+    int newton_iterations;      /* linear solves in that step [1] */
+    int newton_stopped;         /* substeps of that step whose minimisation stopped at its iteration bound [1] */
+    int64_t solves;             /* linear solves since the world was created [1] */
+    int64_t cg_total;           /* CG iterations since the world was created [1] */
+    int64_t products;           /* products with the system matrix (one pass over every spring each) since then [1] */
+    int64_t unconverged;        /* solves that stopped at cg_max_iterations above cg_tolerance [1] */
     int64_t newton_unconverged; /* substeps whose minimisation stopped at its iteration bound above its tolerance [1] */
     int64_t line_cuts;          /* cuts of a Newton step by the minimisation's line search since then [1] */
-    int diverged;          /* 1: a solve broke down; that substep was not taken (hk_world_check reports it) */
+    int diverged;               /* 1: a solve broke down; that substep was not taken (hk_world_check reports it) */
 } hk_solver_stats;
 /* All zero for a world that has not taken an implicit step. */
 HK_API hk_solver_stats hk_world_solver_stats(const hk_world *w);
