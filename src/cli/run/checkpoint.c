@@ -29,12 +29,13 @@
  *           | u64 file length | u64 scene digest | u32 particles, bodies, families, spheres | u64 springs
  *   payload integrator def, substeps, h, time, steps, spring updates, history and forces_valid flags,
  *           11 particle arrays (qx qy qz vx vy vz fx fy fz inv_mass mass), with the flag the integrator's
- *           history (integrators.h: 3 or 6 arrays), per body: anchor and origin, spheres, per family: coloured flag,
- * broken count, broken mask, u32 surfaces, per surface: pump fraction, volume, pressure (f64 each), the energy guard's
- * start energy, scale, gravity energy and largest gravity work (f64 each), u64 contact pairs in contact and i64
- *           crossings, then each pair's kind and four particles (i32 each), u32 anchored particles (0 or all),
- *           then the colliders' friction anchors: x, y, z and collider index (-1: none) of each, u64 anchored
- *           pairs, then each one's kind and four particles (i32 each) and its two weights (f64 each)
+ *           history (integrators.h: 3 or 6 arrays), per body: anchor and origin, spheres, per family: coloured
+ *           flag, broken count, broken mask, u32 surfaces, per surface: pump fraction, volume, pressure (f64
+ *           each), the energy guard's start energy, scale, gravity energy and largest gravity work (f64 each),
+ *           u64 contact pairs in contact and i64 crossings, then each pair's kind and four particles (i32 each),
+ *           u32 anchored particles (0 or all), then the colliders' friction anchors: x, y, z and collider index
+ *           (-1: none) of each, u64 anchored pairs, then each one's kind and four particles (i32 each) and its
+ *           two weights (f64 each)
  * trailer u64 FNV-1a of every byte before it
  */
 

@@ -166,6 +166,23 @@ static int residual(hk_world *w, hk_implicit *im, hk_real hb, int base)
     return HK_OK;
 }
 
+/* The end of a minimised substep from the start state saved in im (hk_implicit_save) about the base in the vectors
+ * base, base + 1: the state kept and the velocity change into the history, or on a failure the start restored
+ * (a breakdown reported). 1 if the substep was taken. */
+static int minimised_substep(hk_world *w, hk_implicit *im, hk_real hb, int base)
+{
+    int iterations = 0;
+    const int r = hk_minimise(w, im, hb, base, &iterations);
+    if (r != 0) {
+        hk_implicit_restore(w, im);
+        if (r > 0) hk_implicit_broke_down(w, im, iterations);
+        return 0;
+    }
+    hk_implicit_keep(w, im);
+    w->forces_valid = 0;
+    return 1;
+}
+
 /* Backward Euler: linearised with newton_iterations, else minimised from the start state. */
 void hk_implicit_euler_substep(hk_world *w, hk_real h)
 {
@@ -176,15 +193,7 @@ void hk_implicit_euler_substep(hk_world *w, hk_real h)
     hk_implicit *im = hk_implicit_begin(w);
     if (!im) return;
     hk_implicit_save(w, im);
-    int iterations = 0;
-    const int r = hk_minimise(w, im, h, HK_SYS_X0, &iterations);
-    if (r != 0) {
-        hk_implicit_restore(w, im);
-        if (r > 0) hk_implicit_broke_down(w, im, iterations);
-        return;
-    }
-    hk_implicit_keep(w, im);
-    w->forces_valid = 0;
+    minimised_substep(w, im, h, HK_SYS_X0);
 }
 
 /* What a BDF2 substep's per-particle passes read: the history (px.., dqx..: the substep before's velocity change and
@@ -239,17 +248,8 @@ void hk_bdf2_substep(hk_world *w, hk_real h)
     bdf2_pass s = {&w->p, im, {w->px, w->py, w->pz, w->dqx, w->dqy, w->dqz}};
     const int second = w->history;
     if (second) hk_team_spans(w, bdf2_base_span, &s);
-    int iterations = 0;
-    const int r =
-        hk_minimise(w, im, second ? (hk_real)(2.0 / 3.0) * h : h, second ? HK_SYS_XB : HK_SYS_X0, &iterations);
-    if (r != 0) {
-        hk_implicit_restore(w, im);
-        if (r > 0) hk_implicit_broke_down(w, im, iterations);
-        return;
-    }
-    hk_team_spans(w, bdf2_keep_span, &s);
-    hk_implicit_keep(w, im);
-    w->forces_valid = 0;
+    if (minimised_substep(w, im, second ? (hk_real)(2.0 / 3.0) * h : h, second ? HK_SYS_XB : HK_SYS_X0))
+        hk_team_spans(w, bdf2_keep_span, &s);
 }
 
 /* What the Newton rule reads from one iteration to the next [J]: the first step's energy (dv . b), the figure of

@@ -180,8 +180,8 @@ struct hk_world {
                                  substep's velocity change [m/s] */
     hk_real *dqx, *dqy, *dqz; /* bdf2: the last substep's displacement [m] (NULL where history_arrays < 6) */
     hk_real *history_slab;    /* px.. (and dqx..): one slab of history_arrays arrays */
-    int history_arrays;
-    hk_real *scratch; /* RK4: 12 arrays, array k at scratch + k * scratch_stride */
+    int history_arrays;       /* the arrays history_slab holds (0, 3 or 6) [1] */
+    hk_real *scratch;         /* RK4: 12 arrays, array k at scratch + k * scratch_stride */
     size_t scratch_stride;
 
     /* How forces are evaluated, chosen once when the world is created: the
