@@ -70,6 +70,9 @@ static void test_restart_integrators(void **state)
     /* BDF2's two states a step: its history (the last displacement and velocity change) comes back */
     check_restart(SCENE("rope.scene"), "bdf2", 50, 20);
     check_restart(SCENE("cloth_box.scene"), "bdf2", 60, 45);
+    /* xpbd's sweeps a substep (the scene's iterations 10) come back with the integrator's settings; a list body's */
+    check_restart(SCENE("cloth_hanging_xpbd.scene"), NULL, 20, 8);
+    check_restart(SCENE("mesh_points.scene"), "xpbd", 200, 70);
     /* a strip folding onto itself, jelly cubes piling up: the contact pairs' friction anchors come back (found
      * again among the candidates the restarted run searches) */
     check_restart(SCENE("cloth_fold.scene"), NULL, 120, 80);
@@ -154,7 +157,7 @@ static void test_refuses_bad_checkpoints(void **state)
     other[8] = 1; /* version 1: before the implicit integrators' settings */
     write_bytes(bad, other, n);
     free(other);
-    expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 10)");
+    expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 11)");
     remove(bad);
     expect_refused(args, ": cannot open checkpoint: No such file or directory");
     /* the checkpoint of another scene */

@@ -23,6 +23,7 @@ static const struct {
 } refused[] = {
     {"cloth_512_stiff", "the implicit integrator implicit_euler"},
     {"cloth_box", "colliders"},
+    {"cloth_hanging_xpbd", "the integrator xpbd"},
     {"cloth_drape", "the implicit integrator implicit_euler"},
     {"cloth_fold", "contact between bodies or within one"},
     {"cloth_fold_particles", "contact between bodies or within one"},

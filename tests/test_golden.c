@@ -97,6 +97,28 @@ static const golden table[] = {
     {"cloth_fold_particles", NULL, 70, {0xca62823a7b13744cull, 0xc602deff07b9f68aull}, {0x67d5e20e9390b01full, 0xf46f532b05d56a23ull}},
     {"cloth_fold_particles", "implicit_euler", 70, {0x84ed1ef790803070ull, 0x45d2012b53fcb5e4ull}, {0xff8b3a49ada06b57ull, 0x419b9479067b99f7ull}},
     {"jelly_pile", NULL, 40, {0x7286ff504cc8f5baull, 0x3b5a0980a5d23b68ull}, {0x5c3194117b921dc4ull, 0x022e81cfaa8d72aaull}},
+    /* xpbd on every kind of spring family: lattice (jelly26; cloth_512 and jelly_big, whose colours hold more than
+     * HK_PARALLEL_MIN springs: on the team), list (mesh_points, net), surface (pressure_ball), tension-only with
+     * relative damping (bungee), compression-only (shock_absorber), breakable (tearing_cloth), a collider (cloth_box) */
+    {"jelly26", "xpbd", 30, {0xb01e3546f224d783ull, 0xb01e3546f224d783ull}, {0x61c6905f2fe20803ull, 0x61c6905f2fe20803ull}},
+    {"cloth_512", "xpbd", 2, {0xdc52b5752c020710ull, 0xdc52b5752c020710ull}, {0xccc897b1ce2903cfull, 0xccc897b1ce2903cfull}},
+    {"jelly_big", "xpbd", 2, {0x52f86f42c2fd3b83ull, 0x52f86f42c2fd3b83ull}, {0x4a3401991a509b83ull, 0x4a3401991a509b83ull}},
+    {"mesh_points", "xpbd", 100, {0xc968c76323fe2cbcull, 0xc968c76323fe2cbcull}, {0x79762488bbecf68cull, 0x79762488bbecf68cull}},
+    {"net", "xpbd", 100, {0xbc3d9fcac375bf49ull, 0xbc3d9fcac375bf49ull}, {0x00d1bcb928e3738eull, 0x00d1bcb928e3738eull}},
+    {"pressure_ball", "xpbd", 20, {0x215c4e4c38723e93ull, 0x215c4e4c38723e93ull}, {0xb8bb5c068b516b77ull, 0xb8bb5c068b516b77ull}},
+    {"bungee", "xpbd", 200, {0x5cfa5375c10c609aull, 0x5cfa5375c10c609aull}, {0x5823326113ea37c9ull, 0x5823326113ea37c9ull}},
+    {"shock_absorber", "xpbd", 200, {0x16b5b8047dc4a044ull, 0x16b5b8047dc4a044ull}, {0x2b30a77c2439f189ull, 0x2b30a77c2439f189ull}},
+    {"tearing_cloth", "xpbd", 220, {0x5d62b451857d17e1ull, 0x5d62b451857d17e1ull}, {0xc9fb9a8812490a9full, 0xc9fb9a8812490a9full}},
+    {"cloth_box", "xpbd", 12, {0x7330cd330c7dfe81ull, 0x7330cd330c7dfe81ull}, {0xe508c5b544804aaeull, 0xe508c5b544804aaeull}},
+    /* vbd on the same families (its colours on the team: tests/test_vbd.c) */
+    {"jelly26", "vbd", 30, {0xb01e3546f224d783ull, 0xb01e3546f224d783ull}, {0x61c6905f2fe20803ull, 0x61c6905f2fe20803ull}},
+    {"mesh_points", "vbd", 100, {0xc2acc0b7e36d1593ull, 0xc2acc0b7e36d1593ull}, {0x13646f6a92df0b89ull, 0x13646f6a92df0b89ull}},
+    {"net", "vbd", 100, {0x959f5814f7c84d71ull, 0x959f5814f7c84d71ull}, {0x7f19ad7d9ff1355bull, 0x7f19ad7d9ff1355bull}},
+    {"pressure_ball", "vbd", 20, {0xaccc835f8e5869c6ull, 0xaccc835f8e5869c6ull}, {0xbc1d6fafc5fd4c0aull, 0xbc1d6fafc5fd4c0aull}},
+    {"bungee", "vbd", 200, {0xf55a4c06d78d9693ull, 0xf55a4c06d78d9693ull}, {0x66b2d225bd1bec1full, 0x66b2d225bd1bec1full}},
+    {"shock_absorber", "vbd", 200, {0x16b5b8047dc4a044ull, 0x16b5b8047dc4a044ull}, {0x2b30a77c2439f189ull, 0x2b30a77c2439f189ull}},
+    {"tearing_cloth", "vbd", 220, {0xc24698d9a9e1a314ull, 0xc24698d9a9e1a314ull}, {0x320bf2e7afd18830ull, 0x320bf2e7afd18830ull}},
+    {"cloth_box", "vbd", 12, {0x72418903db6f3221ull, 0x72418903db6f3221ull}, {0xfdac2d4502d1af5dull, 0xfdac2d4502d1af5dull}},
 };
 // clang-format on
 

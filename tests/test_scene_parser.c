@@ -647,6 +647,7 @@ static const shipped shipped_scenes[] = {
     {"stress_stiffness_ratio.scene", 5, 4},
     {"stress_chain_mass_ratio.scene", 20, 19},
     {"stress_cloth_hanging.scene", 32 * 32, 2 * 31 * 32 + 2 * 31 * 31 + 2 * 30 * 32},
+    {"cloth_hanging_xpbd.scene", 64 * 32, 63 * 32 + 64 * 31 + 2 * 63 * 31 + 62 * 32 + 64 * 30},
 };
 #define N_SHIPPED (int)(sizeof shipped_scenes / sizeof shipped_scenes[0])
 

@@ -178,7 +178,16 @@ static void test_stability_plot_overlap(void **state)
     const int kinds[3] = {HK_VERLET, HK_RK4, HK_SEMI_IMPLICIT_EULER};
     hk_stability_profile pr[3];
     for (int k = 0; k < 3; k++)
-        pr[k] = (hk_stability_profile){kinds[k], INFINITY, drift, error, stable, ref_error, stretch, cpu, cg};
+        pr[k] = (hk_stability_profile){.kind = kinds[k],
+                                       .style = kinds[k],
+                                       .limit = INFINITY,
+                                       .drift = drift,
+                                       .error = error,
+                                       .stable = stable,
+                                       .ref_error = ref_error,
+                                       .max_stretch = stretch,
+                                       .cpu = cpu,
+                                       .cg = cg};
     assert_int_equal(hk_stability_plot(png, "same.scene", 10, dts, 4, pr, 3, NULL), 0);
     hk_png p = hk_test_png_read(png);
     const int top = 76, bottom = 552, right = 876; /* the plot area (src/cli/stability/stability_plot.c) */
@@ -394,7 +403,7 @@ static void test_stability_strand_cost(void **state)
     char *text = hk_test_slurp(csv);
     assert_non_null(text);
     assert_non_null(strstr(text, "integrator,row,dt,omega_dt,stable,energy_drift_per_s,max_error,ref_error_m,"
-                                 "ref_error_rel,max_stretch,cpu_s_per_sim_s,cg_per_step\n"));
+                                 "ref_error_rel,max_stretch,cpu_s_per_sim_s,cg_per_step,iterations\n"));
     const double size = 1 / cos(M_PI / 6);          /* from the pin to the end mass at x = 1 m: the box's diagonal */
     const double strain = 1000 * 10 / (1e8 * 0.05); /* the end mass's weight over k L0 */
     double ref[C_COUNT];
@@ -431,7 +440,9 @@ static void test_stability_strand_cost(void **state)
             } else {
                 assert_true(isinf(v[C_REF]));
             }
-            if (i == 2 && !in->implicit) assert_int_equal((int)v[C_STABLE], 0);
+            /* the explicit schemes are past their limit at 2e-3 s (an iterated one, which sweeps the springs
+             * instead, may or may not hold: docs/user-guide.md "Springs as constraints") */
+            if (i == 2 && !in->implicit && !in->iterated) assert_int_equal((int)v[C_STABLE], 0);
         }
     }
     double fine[C_COUNT], coarse[C_COUNT];
@@ -477,7 +488,7 @@ static void test_stability_sweep_flags(void **state)
     char *text = hk_test_slurp(csv);
     assert_non_null(text);
     assert_int_equal(count(text, "\nrk4,sweep,"), 3);
-    assert_non_null(strstr(text, "\nrk4,limit,inf,inf,,,,,,,,\n"));
+    assert_non_null(strstr(text, "\nrk4,limit,inf,inf,,,,,,,,,\n"));
     const double want[3] = {0.001, 0.01, 0.1};
     for (int i = 0; i < 3; i++) {
         double dt, drift, err;
@@ -518,6 +529,17 @@ static void test_stability_sweep_flags(void **state)
         {"--plot", "--plot expects a file name ending in .png, .svg or .pdf, got 'nothing'"},
         {"--plot x.gif", "--plot expects a file name ending in .png, .svg or .pdf, got 'x.gif'"},
         {"--bogus 1", "unknown option '--bogus' for stability (see hooke stability --help)"},
+        {"--iterations 0", "--iterations: expected a comma-separated list of 1 to 8 counts, each 1..10000, got '0'"},
+        {"--iterations 1,x",
+         "--iterations: expected a comma-separated list of 1 to 8 counts, each 1..10000, got '1,x'"},
+        {"--iterations 1,,2", "--iterations: expected a comma-separated list of 1 to 8 counts, each 1..10000, got "
+                              "'1,,2'"},
+        {"--iterations 10001", "--iterations: expected a comma-separated list of 1 to 8 counts, each 1..10000, got "
+                               "'10001'"},
+        {"--iterations 1,2,3,4,5,6,7,8,9", "--iterations: expected a comma-separated list of 1 to 8 counts"},
+        {"--iterations", "--iterations expects a comma-separated list of sweep counts, got 'nothing'"},
+        {"--integrators rk4 --iterations 2", "--iterations: no integrator profiled sweeps the springs (those that do: "
+                                             "xpbd"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(args, sizeof args, "stability " SCENE("oscillator.scene") " %s", bad[i].flags);
@@ -529,6 +551,64 @@ static void test_stability_sweep_flags(void **state)
         assert_string_equal(r.out, "");
         hk_run_free(&r);
     }
+}
+
+/* --iterations profiles an integrator that sweeps the springs once per count, each a row of its own ("xpbd:N" in
+ * the table, its count in the CSV's and the JSON's iterations), the others once. On the oscillator (one spring) a
+ * single sweep already solves backward Euler's step exactly (xpbd.c), so every count gives the same motion to
+ * rounding (the later sweeps move nothing but it): the same drift and error at each dt, and backward Euler's own
+ * to its minimisation's tolerance. */
+static void test_stability_iterations(void **state)
+{
+    (void)state;
+    const char *csv = hk_test_path("iterations.csv"), *json = hk_test_path("iterations.json");
+    char args[512];
+    snprintf(args, sizeof args,
+             "stability " SCENE("oscillator.scene") " --integrators implicit_euler,xpbd --iterations 1,4 --time 0.5 "
+                                                    "--points 2 --reference 0 --out '%s'",
+             csv);
+    hk_run r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\nxpbd:1 "));
+    assert_non_null(strstr(r.out, "\nxpbd:4 "));
+    char *text = hk_test_slurp(csv);
+    assert_non_null(text);
+    assert_int_equal(count(text, "\nxpbd,sweep,"), 4);
+    assert_int_equal(count(text, "\nimplicit_euler,sweep,"), 2);
+    for (int i = 0; i < 2; i++) {
+        double dt[3], drift[3], err[3];
+        int stable[3];
+        sweep_row(text, "implicit_euler", i, &dt[0], &stable[0], &drift[0], &err[0]);
+        sweep_row(text, "xpbd", i, &dt[1], &stable[1], &drift[1], &err[1]);
+        sweep_row(text, "xpbd", 2 + i, &dt[2], &stable[2], &drift[2], &err[2]);
+        print_message("dt %g: drift %.9g (implicit_euler) %.9g (xpbd:1) %.9g (xpbd:4)\n", dt[0], drift[0], drift[1],
+                      drift[2]);
+        assert_true(stable[1] && stable[2]);
+        assert_true(fabs(drift[1] - drift[2]) <= 1e-6 * fabs(drift[1]) && fabs(err[1] - err[2]) <= 1e-6 * err[1]);
+        /* backward Euler's minimisation stops at its newton_tolerance (1e-2): within a part in 200 */
+        assert_true(fabs(drift[1] - drift[0]) <= 5e-3 * fabs(drift[0]));
+    }
+    /* each row says its count: 1 and 4 for xpbd, empty for implicit_euler */
+    assert_non_null(strstr(text, "\nxpbd,limit,"));
+    const char *line = strstr(text, "\nxpbd,sweep,");
+    assert_non_null(line);
+    assert_true(strncmp(strchr(line + 1, '\n') - 2, ",1", 2) == 0);
+    line = strstr(text, "\nimplicit_euler,sweep,");
+    assert_true(strchr(line + 1, '\n')[-1] == ',');
+    free(text);
+    hk_run_free(&r);
+    snprintf(args, sizeof args,
+             "stability " SCENE("oscillator.scene") " --integrators xpbd --iterations 4 --time 0.5 --points 2 "
+                                                    "--reference 0 --out '%s'",
+             json);
+    r = hk_test_hooke("", args);
+    assert_int_equal(r.status, 0);
+    text = hk_test_slurp(json);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "\"name\": \"xpbd\""));
+    assert_non_null(strstr(text, "\"iterations\": 4"));
+    free(text);
+    hk_run_free(&r);
 }
 
 /* What a user sees of a sweep: before any run, a line on stderr saying the sweep (integrators, dt, simulated
@@ -692,6 +772,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_stability_pendulum),
         cmocka_unit_test(test_stability_strand_cost),
         cmocka_unit_test(test_stability_sweep_flags),
+        cmocka_unit_test(test_stability_iterations),
         cmocka_unit_test(test_stability_table_width),
         cmocka_unit_test(test_stability_help),
         cmocka_unit_test(test_stability_threads),

@@ -42,7 +42,8 @@ static hk_world *cloth(hk_integrator_kind kind)
 /* For every integrator: a step on a new team of 2 threads needs work space for thread 1; with no memory the
  * step fails with HK_ERR_MEMORY before any particle moves, stays failed, and once memory is back and the
  * integrator set again the world goes on to the bits of a twin that never failed (the same thread counts
- * give the same bits). */
+ * give the same bits). An integrator that sweeps the springs (iterate/) needs no work space per thread: its
+ * tables (the coloured springs or particles) are made at its first step, which is where memory is refused. */
 static void test_engine_out_of_memory(void **state)
 {
     (void)state;
@@ -56,7 +57,8 @@ static void test_engine_out_of_memory(void **state)
     for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) {
         const hk_integrator_kind kind = (hk_integrator_kind)k;
         hk_world *w = cloth(kind), *twin = cloth(kind);
-        for (int s = 0; s < 3; s++) {
+        const int warm = hk_integrator_info_of(kind)->iterated ? 0 : 3;
+        for (int s = 0; s < warm; s++) {
             assert_int_equal(hk_world_step(w), HK_OK);
             assert_int_equal(hk_world_step(twin), HK_OK);
         }
@@ -67,11 +69,11 @@ static void test_engine_out_of_memory(void **state)
         const hk_status again = hk_world_step(w);
         refuse = 0;
         if (st != HK_ERR_MEMORY || again != HK_ERR_MEMORY || hk_world_state_hash(w) != before ||
-            hk_world_step_count(w) != 3) {
-            print_error("%s: step status %s then %s, state %s, %lld steps (want memory, memory, unchanged, 3): %s\n",
+            hk_world_step_count(w) != warm) {
+            print_error("%s: step status %s then %s, state %s, %lld steps (want memory, memory, unchanged, %d): %s\n",
                         hk_integrator_name(kind), hk_status_name(st), hk_status_name(again),
                         hk_world_state_hash(w) == before ? "unchanged" : "CHANGED", (long long)hk_world_step_count(w),
-                        hk_world_error(w));
+                        warm, hk_world_error(w));
             fail();
         }
         assert_non_null(strstr(hk_world_error(w), "out of memory"));

@@ -20,11 +20,11 @@ static const hk_rgb ink = {25, 25, 25}, grid_grey = {228, 228, 228}, frame_grey 
 
 hk_rgb hk_plot_colour(int i)
 {
-    static const hk_rgb palette[] = {
+    static const hk_rgb palette[HK_PLOT_COLOURS] = {
         {31, 119, 180}, {214, 39, 40},  {44, 160, 44}, {0, 0, 0},       {148, 103, 189},
         {255, 127, 14}, {23, 190, 207}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127},
     };
-    const int n = (int)(sizeof palette / sizeof palette[0]);
+    const int n = HK_PLOT_COLOURS;
     return palette[((i % n) + n) % n];
 }
 
@@ -168,7 +168,11 @@ static void marker_path(cairo_t *cr, hk_plot_marker shape, double x, double y, d
     cairo_close_path(cr);
 }
 
-hk_plot_marker hk_plot_marker_of(int i) { return (hk_plot_marker)(HK_MARK_DOT + ((i % 5) + 5) % 5); }
+hk_plot_marker hk_plot_marker_of(int i)
+{
+    const int turn = i >= 0 ? i / HK_PLOT_COLOURS : 0;
+    return (hk_plot_marker)(HK_MARK_DOT + (((i + turn) % 5) + 5) % 5);
+}
 
 /* Curve y (n points at x) in colour, width pixels wide; seg: NULL, or per segment (point i to i + 1) its turn and
  * turns among the curves that share it (dashed in turns where turns > 1); marker: the shape at each point inside

@@ -21,7 +21,8 @@ typedef enum hk_plot_marker {
     HK_MARK_DIAMOND,
     HK_MARK_DOWN /* a triangle standing on its tip */
 } hk_plot_marker;
-/* The i-th marker shape of a series of curves: dot, square, triangle, diamond, down (cycles). */
+/* The i-th marker shape of a series of curves: dot, square, triangle, diamond, down (cycles), the cycle moved on
+ * by one at each turn of hk_plot_colour's palette, so that curve i and curve i + 10 differ in shape. */
 hk_plot_marker hk_plot_marker_of(int i);
 /* Polyline through the points that can show (a gap at each one that cannot), clipped to the area;
  * markers: a dot at each point. hk_plot_curve_styled(..., 2, HK_MARK_DOT or NONE, 3). */
@@ -67,6 +68,8 @@ void hk_plot_legend(hk_canvas *c, const hk_plot_axes *ax, int n, const char *con
  * when not NULL, the shape of each entry's markers, drawn on its line. */
 void hk_plot_legend_at(hk_canvas *c, double x0, double y0, int n, const char *const *names, const hk_rgb *colours,
                        const hk_plot_marker *markers);
+/* The colours of hk_plot_colour's palette, which cycles. */
+#define HK_PLOT_COLOURS 10
 /* The i-th colour of the series palette (cycles). */
 hk_rgb hk_plot_colour(int i);
 /* The picture kind of a plot's file name (.png, .svg, .pdf); -1 with the message printed for the flag otherwise. */

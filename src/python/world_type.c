@@ -177,11 +177,11 @@ static PyObject *get_name(PyObject *self, void *c)
 
 static PyObject *integrator_dict(const hk_integrator_def *d, int substeps)
 {
-    return Py_BuildValue("{s:s,s:d,s:d,s:i,s:d,s:d,s:d,s:d,s:i,s:i,s:d}", "name", hk_integrator_name(d->kind), "dt",
+    return Py_BuildValue("{s:s,s:d,s:d,s:i,s:d,s:d,s:d,s:d,s:i,s:i,s:d,s:i}", "name", hk_integrator_name(d->kind), "dt",
                          d->dt, "dt_max", d->dt_max, "substeps", substeps, "jelly_dt_a", d->jelly_dt_a, "jelly_dt_v",
                          d->jelly_dt_v, "jelly_alpha", d->jelly_alpha, "cg_tolerance", d->cg_tolerance,
                          "cg_max_iterations", d->cg_max_iterations, "newton_iterations", d->newton_iterations,
-                         "newton_tolerance", d->newton_tolerance);
+                         "newton_tolerance", d->newton_tolerance, "iterations", d->iterations);
 }
 
 static PyObject *get_run_settings(PyObject *self, void *c)
@@ -305,17 +305,23 @@ static PyObject *set_integrator(PyObject *self, PyObject *args, PyObject *kw)
                             "cg_max_iterations",
                             "newton_iterations",
                             "newton_tolerance",
+                            "iterations",
                             NULL};
     const char *name;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|$dddddddiid:set_integrator", names, &name, &d.dt, &d.dt_max,
+    int iterations = -1; /* not given: the world's, where the new integrator sweeps */
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|$ddddddiidi:set_integrator", names, &name, &d.dt, &d.dt_max,
                                      &d.jelly_dt_a, &d.jelly_dt_v, &d.jelly_alpha, &d.cg_tolerance,
-                                     &d.cg_max_iterations, &d.newton_iterations, &d.newton_tolerance))
+                                     &d.cg_max_iterations, &d.newton_iterations, &d.newton_tolerance, &iterations))
         return NULL;
     const int kind = hk_integrator_from_name(name);
     if (kind < 0)
         return PyErr_Format(PyExc_ValueError, "unknown integrator '%s': expected one of %s", name,
                             hk_integrator_names());
     d.kind = (hk_integrator_kind)kind;
+    if (iterations >= 0)
+        d.iterations = iterations;
+    else if (!hk_integrator_info_of(d.kind)->iterated)
+        d.iterations = 0;
     if (hk_world_set_integrator(w, &d) != HK_OK) return PyErr_Format(PyExc_ValueError, "%s", hk_world_error(w));
     ((hk_py_world *)self)->check_every = hk_check_cadence(w);
     Py_RETURN_NONE;

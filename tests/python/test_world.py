@@ -74,6 +74,21 @@ def test_facts(scene_path):
     assert w.integrator["name"] == "rk4" and w.integrator["dt"] == 0.001
     with pytest.raises(ValueError):
         w.set_integrator("no_such_integrator")
+    # every setting by name, each into its own field (an int read as a double would spill into the next)
+    w.set_integrator("implicit_euler", dt=0.002, dt_max=0.001, cg_tolerance=1e-6, cg_max_iterations=77,
+                     newton_iterations=3)
+    got = w.integrator
+    assert (got["dt"], got["dt_max"], got["cg_tolerance"], got["cg_max_iterations"], got["newton_iterations"]) == \
+        (0.002, 0.001, 1e-6, 77, 3)
+    w.set_integrator("bdf2", newton_iterations=0, newton_tolerance=1e-4)
+    assert w.integrator["newton_tolerance"] == 1e-4 and w.integrator["cg_max_iterations"] == 77
+    w.set_integrator("xpbd", iterations=4)
+    assert w.integrator["name"] == "xpbd" and w.integrator["iterations"] == 4
+    w.step()
+    w.set_integrator("rk4")  # iterations is xpbd's: dropped for an integrator that does not sweep
+    assert w.integrator["iterations"] == 0
+    with pytest.raises(ValueError, match="iterations is the iterated"):
+        w.set_integrator("rk4", iterations=3)
 
 
 def program_version():

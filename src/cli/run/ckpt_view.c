@@ -158,6 +158,7 @@ static int view(const hk_world *w, uint64_t digest, const unsigned char *data, s
     v->def.preconditioner = (hk_preconditioner)hk_ckpt_get_i32(&c);
     v->def.cg_stop = (hk_cg_stop)hk_ckpt_get_i32(&c);
     v->def.newton_tolerance = hk_ckpt_get_f64(&c);
+    v->def.iterations = hk_ckpt_get_i32(&c);
     v->substeps = hk_ckpt_get_i32(&c);
     v->h = hk_ckpt_get_f64(&c);
     v->time = hk_ckpt_get_f64(&c);
@@ -240,6 +241,7 @@ int hk_ckpt_view_check(const hk_world *w, uint64_t digest, const unsigned char *
         if (!isfinite(fields[i]) || fields[i] < 0)
             HK_CKPT_FAIL("checkpoint holds an impossible integrator setting (%g)", fields[i]);
     if (!(def.dt > 0) || !(def.newton_tolerance < 1) || def.cg_max_iterations < 0 || def.newton_iterations < 0 ||
+        def.iterations < 0 || def.iterations > HK_MAX_ITERATIONS || (def.iterations > 0 && !info->iterated) ||
         (int)def.preconditioner < 0 || def.preconditioner >= HK_PRECONDITIONER_COUNT ||
         (unsigned)def.cg_stop >= HK_CG_STOP_COUNT)
         HK_CKPT_FAIL("checkpoint holds an impossible integrator setting");

@@ -350,6 +350,18 @@ void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk
     }
     double omega, h;
     const double wh = omega_dt(w, &omega, &h), limit = in->stability_limit;
+    if (in->iterated) { /* no limit in omega*dt: the sweeps fall short of the step they converge to */
+        const int sweeps = hk_world_integrator(w).iterations > 0 ? hk_world_integrator(w).iterations : in->iterated;
+        fprintf(out,
+                "hooke: hint: omega*dt = %.3g (omega_max = %.4g rad/s from k and m, substep %.3g s); %s sweeps the "
+                "springs %d time%s a substep, and each sweep carries a correction about one spring along, so where "
+                "springs are stiff against their masses, and masses or stiffnesses differ by orders of magnitude, "
+                "the sweeps leave springs stretched far past what their k allows, which reads as spring energy: set "
+                "dt_max for more, shorter substeps, or raise iterations, or use implicit_euler, which solves the "
+                "step the sweeps converge to\n",
+                wh, omega, h, in->name, sweeps, sweeps > 1 ? "s" : "");
+        return;
+    }
     /* far below the limit (under half of it) the step is not the cause: a stretch blow-up is the load or the
      * initial state; an energy runaway or a non-finite state there is still the integrator's (euler gains
      * energy at every dt) */

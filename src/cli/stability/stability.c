@@ -62,17 +62,28 @@ static int64_t planned_steps(double time, double dt)
  * at every dt are measured over the same stretch of simulated time; so are the largest stretch and the distance
  * from the reference (ref, where ri >= 0 is dt's index in the sweep: compared at hk_reference_checks). The cost is
  * the CPU time of this thread in the steps alone, not in these measures. */
-static int run_trial(const char *scene, int kind, double dt, double time, const hk_reference *ref, int ri, trial *out,
-                     char *err, size_t errlen)
+/* The scene's integrator settings for a run of kind at dt, no substeps, with `iterations` sweeps where kind sweeps
+ * (0: its default); the settings kind does not take (the sweeps, a fixed Newton count) dropped. */
+static hk_integrator_def trial_def(const hk_integrator_def *scene_def, int kind, int iterations, double dt)
+{
+    hk_integrator_def def = *scene_def;
+    const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)kind);
+    def.kind = (hk_integrator_kind)kind;
+    def.dt = dt;
+    def.dt_max = 0;
+    def.iterations = in->iterated ? iterations : 0;
+    if (!in->linearised) def.newton_iterations = 0;
+    return def;
+}
+
+static int run_trial(const char *scene, const hk_stability_profile *P, double dt, double time, const hk_reference *ref,
+                     int ri, trial *out, char *err, size_t errlen)
 {
     hk_scene sc;
     hk_world_def base; /* the environment's tuning */
     if (hk_env_world_def(&base, err, errlen) != 0 || hk_scene_load_on(scene, &base, &sc, err, errlen) != 0) return -1;
     hk_world *w = sc.world;
-    hk_integrator_def def = sc.integrator;
-    def.kind = (hk_integrator_kind)kind;
-    def.dt = dt;
-    def.dt_max = 0;
+    const hk_integrator_def def = trial_def(&sc.integrator, P->kind, P->iterations, dt);
     if (hk_world_set_integrator(w, &def) != 0) {
         snprintf(err, errlen, "%s: %s", scene, hk_world_error(w));
         hk_scene_free(&sc);
@@ -223,7 +234,8 @@ static int bisection_runs(double dt_min, double dt_max)
 }
 
 static const char stability_usage[] =
-    "usage: hooke stability SCENE [--integrators all|LIST] [--dt-min A --dt-max B --points N]\n"
+    "usage: hooke stability SCENE [--integrators all|LIST] [--iterations LIST]\n"
+    "                       [--dt-min A --dt-max B --points N]\n"
     "                       [--time T] [--reference F] [--threads N]\n"
     "                       [--out FILE.csv|FILE.json] [--plot FILE.png|.svg|.pdf] [--quiet]\n"
     "\n"
@@ -266,7 +278,7 @@ static const char stability_notes[] = "\n"
 /* Loads the scene and steps it once with each integrator, on this thread: process-wide
  * choices made on first use (kernel table, environment knobs) are settled before the
  * parallel sweep. */
-static void warm_up(const char *scene, const int *kinds, int nk)
+static void warm_up(const char *scene, const hk_stability_profile *pr, int nk)
 {
     for (int k = 0; k < nk; k++) {
         hk_scene sc;
@@ -274,18 +286,70 @@ static void warm_up(const char *scene, const int *kinds, int nk)
         char err[256];
         if (hk_env_world_def(&base, err, sizeof err) != 0 || hk_scene_load_on(scene, &base, &sc, err, sizeof err) != 0)
             return;
-        hk_integrator_def def = sc.integrator;
-        def.kind = (hk_integrator_kind)kinds[k];
-        def.dt_max = 0;
+        const hk_integrator_def def = trial_def(&sc.integrator, pr[k].kind, pr[k].iterations, sc.integrator.dt);
         if (hk_world_set_integrator(sc.world, &def) == 0) hk_world_step(sc.world);
         hk_scene_free(&sc);
     }
 }
 
+/* The integrators that sweep the springs (the table's iterated rows), as "a, b". */
+static const char *iterated_names(void)
+{
+    static char names[256];
+    names[0] = 0;
+    for (int k = 0; k < HK_INTEGRATOR_COUNT; k++)
+        if (hk_integrator_info_of((hk_integrator_kind)k)->iterated) {
+            const size_t at = strlen(names);
+            snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "", hk_integrator_name((hk_integrator_kind)k));
+        }
+    return names;
+}
+
+/* --iterations LIST into its[] (at most HK_STABILITY_ITERATIONS_MAX); their count, or -1 with the message printed. */
+static int parse_iterations(const char *list, int *its)
+{
+    int n = 0;
+    const char *s = list;
+    while (s && *s) {
+        const size_t len = strcspn(s, ",");
+        char item[32], *end;
+        snprintf(item, sizeof item, "%.*s", (int)(len < 31 ? len : 31), s);
+        const long v = strtol(item, &end, 10);
+        if (len == 0 || len > 30 || *end || v < 1 || v > HK_MAX_ITERATIONS || n == HK_STABILITY_ITERATIONS_MAX) {
+            fprintf(stderr,
+                    "hooke: error: --iterations: expected a comma-separated list of 1 to %d counts, each 1..%d, got "
+                    "'%s'\n",
+                    HK_STABILITY_ITERATIONS_MAX, HK_MAX_ITERATIONS, list);
+            return -1;
+        }
+        its[n++] = (int)v;
+        s += len;
+        if (*s == ',') s++;
+    }
+    return n;
+}
+
 /* The options of `hooke stability`: the parser and the help text read this table. */
-enum { O_INTEGRATORS, O_DT_MIN, O_DT_MAX, O_POINTS, O_TIME, O_REFERENCE, O_THREADS, O_OUT, O_PLOT, O_QUIET };
+enum {
+    O_INTEGRATORS,
+    O_ITERATIONS,
+    O_DT_MIN,
+    O_DT_MAX,
+    O_POINTS,
+    O_TIME,
+    O_REFERENCE,
+    O_THREADS,
+    O_OUT,
+    O_PLOT,
+    O_QUIET
+};
 static const hk_option stability_options[] = {
     {O_INTEGRATORS, "integrators", "LIST", "all (default) or names from: %s", hk_integrator_names},
+    {O_ITERATIONS, "iterations", "LIST",
+     "sweeps a substep of the integrators that sweep the springs\n"
+     "(%s): a comma-separated list of 1 to 8 counts, each 1..10000;\n"
+     "each such integrator is profiled at each (default: at its own)",
+     iterated_names},
     {O_DT_MIN, "dt-min", "A", "smallest dt [s] (default 0.01 / omega_max)", NULL},
     {O_DT_MAX, "dt-max", "B", "largest dt [s] (default 4 / omega_max); A < B", NULL},
     {O_POINTS, "points", "N", "dt values in the sweep, 2..100 (default 6)", NULL},
@@ -327,7 +391,7 @@ static void stability_help(FILE *f)
 
 /* The command line's values. */
 typedef struct stability_opts {
-    const char *scene, *out, *plot, *list;
+    const char *scene, *out, *plot, *list, *iterations;
     double dt_min, dt_max, time;
     int points, threads, quiet, factor;
 } stability_opts;
@@ -341,6 +405,10 @@ static int stability_option(stability_opts *o, int id, const char *a, const char
     case O_INTEGRATORS:
         if (!v || !*v) return hk_arg_error(NULL, a, v, "all or a comma-separated list of integrators");
         o->list = v;
+        break;
+    case O_ITERATIONS:
+        if (!v || !*v) return hk_arg_error(NULL, a, v, "a comma-separated list of sweep counts");
+        o->iterations = v;
         break;
     case O_DT_MIN:
     case O_DT_MAX:
@@ -473,6 +541,27 @@ int hk_cmd_stability(int argc, char **argv)
             if (*s == ',') s++;
         }
     }
+    /* the profiles: each integrator, an iterated one once per --iterations count */
+    int its[HK_STABILITY_ITERATIONS_MAX], nits = 0;
+    if (opt.iterations && (nits = parse_iterations(opt.iterations, its)) < 0) return 1;
+    hk_stability_profile want[HK_STABILITY_PROFILES];
+    int np = 0, swept = 0;
+    for (int k = 0; k < nk; k++) {
+        const int iterated = hk_integrator_info_of((hk_integrator_kind)kinds[k])->iterated > 0;
+        swept |= iterated;
+        /* an integrator's counts share its colour, each its own marker (plot.h: style + 10 v turns the shape) */
+        for (int v = 0; v < (iterated && nits ? nits : 1) && np < HK_STABILITY_PROFILES; v++) {
+            const hk_stability_profile P = {
+                .kind = kinds[k], .iterations = iterated && nits ? its[v] : 0, .style = kinds[k] + HK_PLOT_COLOURS * v};
+            want[np++] = P;
+        }
+    }
+    if (nits && !swept) {
+        fprintf(stderr, "hooke: error: --iterations: no integrator profiled sweeps the springs (those that do: %s)\n",
+                iterated_names());
+        return 1;
+    }
+    nk = np;
 #ifdef HOOKE_USE_OPENMP
     char terr[256];
     if (hk_topology_threads(threads, 0, &threads, terr, sizeof terr) != 0) {
@@ -490,7 +579,7 @@ int hk_cmd_stability(int argc, char **argv)
     int rc = !dts || !pr || !job_rc || !job_err;
     for (int ki = 0; ki < nk && !rc; ki++) {
         hk_stability_profile *P = &pr[ki];
-        P->kind = kinds[ki];
+        *P = want[ki];
         double **per_dt[] = {&P->drift, &P->error, &P->ref_error, &P->max_stretch, &P->cpu, &P->cg};
         for (size_t a = 0; a < sizeof per_dt / sizeof per_dt[0]; a++)
             rc |= (*per_dt[a] = calloc((size_t)points, sizeof(double))) == NULL;
@@ -508,8 +597,9 @@ int hk_cmd_stability(int argc, char **argv)
     for (int i = 0; i < points && !rc; i++) work += (double)nk * (double)planned_steps(time, dts[i]);
     if (rc == 0) {
         const int reference_kind = HK_IMPLICIT_EULER;
-        warm_up(scene, kinds, nk);
-        if (ref.dt > 0) warm_up(scene, &reference_kind, 1); /* its two runs are parallel too */
+        warm_up(scene, pr, nk);
+        const hk_stability_profile reference_run = {.kind = reference_kind};
+        if (ref.dt > 0) warm_up(scene, &reference_run, 1); /* its two runs are parallel too */
         if (!quiet) { /* what the sweep is, before its progress line's first ETA */
             fprintf(stderr,
                     "hooke: stability: %d integrator%s x %d dt from %.4g to %.4g s (omega_max dt %.3g to %.3g), %.4g s "
@@ -561,7 +651,7 @@ int hk_cmd_stability(int argc, char **argv)
             const int i = j % points;
             trial t = {0};
             progress_run_starts(&rp, P->kind, dts[i]);
-            job_rc[j] = run_trial(scene, P->kind, dts[i], time, &ref, i, &t, job_err[j], sizeof job_err[j]);
+            job_rc[j] = run_trial(scene, P, dts[i], time, &ref, i, &t, job_err[j], sizeof job_err[j]);
             if (job_rc[j] == 0) {
                 P->stable[i] = t.stable;
                 P->drift[i] = t.drift;
@@ -605,7 +695,7 @@ int hk_cmd_stability(int argc, char **argv)
                 while (hi / lo > 1.005) {
                     const double mid = sqrt(lo * hi);
                     progress_run_starts(&rp, P->kind, mid);
-                    const int bad = run_trial(scene, P->kind, mid, time, NULL, -1, &t, job_err[ki], sizeof job_err[ki]);
+                    const int bad = run_trial(scene, P, mid, time, NULL, -1, &t, job_err[ki], sizeof job_err[ki]);
                     progress_run_done(&rp, 1, 1);
                     if (bad) {
                         job_rc[ki] = 1;

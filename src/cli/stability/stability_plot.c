@@ -62,9 +62,10 @@ static void cost_panel(hk_canvas *cv, int y0, int left, int W, const hk_stabilit
             snprintf(text, sizeof text, "No stable run with an error to draw.");
         hk_canvas_text(cv, 0.5 * (ax.left + ax.right), 0.5 * (ax.top + ax.bottom), 0.5, 0.5, HK_TEXT_NOTE, ink, text);
     }
-    const char *names[HK_INTEGRATOR_COUNT + 1];
-    hk_rgb cols[HK_INTEGRATOR_COUNT + 1];
-    hk_plot_marker marks[HK_INTEGRATOR_COUNT + 1];
+    const char *names[HK_STABILITY_PROFILES + 1];
+    char tags[HK_STABILITY_PROFILES][32];
+    hk_rgb cols[HK_STABILITY_PROFILES + 1];
+    hk_plot_marker marks[HK_STABILITY_PROFILES + 1];
     double *x = malloc((size_t)(points > 0 ? points : 1) * 2 * sizeof *x);
     if (x) {
         double *y = x + points;
@@ -85,7 +86,7 @@ static void cost_panel(hk_canvas *cv, int y0, int left, int W, const hk_stabilit
     }
     int n = 0;
     for (int k = 0; k < nk; k++) {
-        names[n] = hk_integrator_name((hk_integrator_kind)pr[k].kind);
+        names[n] = hk_stability_label(&pr[k], tags[k], sizeof tags[k]);
         cols[n] = colours[k];
         marks[n++] = markers[k];
     }
@@ -95,6 +96,16 @@ static void cost_panel(hk_canvas *cv, int y0, int left, int W, const hk_stabilit
         marks[n++] = HK_MARK_NONE;
     }
     hk_plot_legend_at(cv, ax.right + 16, ax.top, n, names, cols, marks);
+}
+
+const char *hk_stability_label(const hk_stability_profile *P, char *out, size_t n)
+{
+    const char *name = hk_integrator_name((hk_integrator_kind)P->kind);
+    if (P->iterations > 0)
+        snprintf(out, n, "%s:%d", name, P->iterations);
+    else
+        snprintf(out, n, "%s", name);
+    return out;
 }
 
 int hk_stability_plot(const char *path, const char *scene, double omega, const double *dts, int points,
@@ -138,19 +149,19 @@ int hk_stability_plot(const char *path, const char *scene, double omega, const d
              omega);
     hk_canvas_text(&cv, ax.left, 32, 0, 0, HK_TEXT_SUBTITLE, ink, title);
     hk_plot_frame(&cv, &ax, "|Energy drift| / E\u2080 per simulated second (1/s)", "Time step dt (s)");
-    const char *names[HK_INTEGRATOR_COUNT];
-    char labels[HK_INTEGRATOR_COUNT][96];
-    hk_rgb colours[HK_INTEGRATOR_COUNT];
-    hk_plot_marker markers[HK_INTEGRATOR_COUNT];
-    double limits[HK_INTEGRATOR_COUNT];
-    const double *ys[HK_INTEGRATOR_COUNT];
+    const char *names[HK_STABILITY_PROFILES];
+    char labels[HK_STABILITY_PROFILES][96], tags[HK_STABILITY_PROFILES][32];
+    hk_rgb colours[HK_STABILITY_PROFILES];
+    hk_plot_marker markers[HK_STABILITY_PROFILES];
+    double limits[HK_STABILITY_PROFILES];
+    const double *ys[HK_STABILITY_PROFILES];
     for (int k = 0; k < nk; k++) {
         const hk_stability_profile *P = &pr[k];
-        colours[k] = hk_plot_colour(P->kind);
-        markers[k] = hk_plot_marker_of(P->kind);
+        colours[k] = hk_plot_colour(P->style);
+        markers[k] = hk_plot_marker_of(P->style);
         for (int i = 0; i < points; i++) y[(size_t)k * points + i] = P->stable[i] ? fabs(P->drift[i]) : NAN;
         ys[k] = y + (size_t)k * points;
-        const char *name = hk_integrator_name((hk_integrator_kind)P->kind);
+        const char *name = hk_stability_label(P, tags[k], sizeof tags[k]);
         limits[k] = P->limit > 0 && isfinite(P->limit) ? P->limit : NAN;
         if (!isnan(limits[k]))
             snprintf(labels[k], sizeof labels[k], "%s: limit \u03c9\u00b7dt = %.3f", name, omega * P->limit);

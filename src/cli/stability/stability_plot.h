@@ -5,9 +5,15 @@
 
 #include "reference.h"
 
+/* --iterations values at most, and so the profiles of one sweep at most. */
+#define HK_STABILITY_ITERATIONS_MAX 8
+#define HK_STABILITY_PROFILES (HK_INTEGRATOR_COUNT + HK_STABILITY_ITERATIONS_MAX)
+
 /* One integrator's profile over the sweep's dt values. */
 typedef struct hk_stability_profile {
     int kind;              /* hk_integrator_kind */
+    int iterations;        /* an iterated integrator's sweeps a substep (--iterations; 0: its default) [1] */
+    int style;             /* its colour and marker in the picture (plot.h hk_plot_colour, hk_plot_marker_of) */
     double limit;          /* largest stable dt [s]; 0: below dt_min; INFINITY: above dt_max */
     double *drift, *error; /* per dt: relative energy drift per simulated second [1/s], largest error [m] */
     int *stable;           /* per dt: 1 when the run stayed stable */
@@ -17,6 +23,10 @@ typedef struct hk_stability_profile {
      * steps per simulated second [s/s] and CG iterations per step (0 for an explicit integrator) [1] */
     double *ref_error, *max_stretch, *cpu, *cg;
 } hk_stability_profile;
+
+/* The profile's name in tables, legends and CSV: its integrator's, with ":N" for N sweeps a substep ("xpbd:10").
+ * out (n bytes) is returned. */
+const char *hk_stability_label(const hk_stability_profile *P, char *out, size_t n);
 
 /* The picture of nk profiles at the points dt values dts[] into path (.png, .svg or .pdf), two panels. Above:
  * |drift| against dt, log-log, a curve with markers per integrator (stable runs only), each limit a dashed line in

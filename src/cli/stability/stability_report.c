@@ -74,7 +74,9 @@ void hk_stability_print(FILE *f, const hk_stability_result *r)
         /* the integrator's limit on the undamped oscillator, from its table row */
         const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)P->kind);
         char theory[16];
-        fprintf(f, "%-20s %14s %12s %7s  ", in->name, lim, od, hk_stability_limit_text(in, theory, sizeof theory));
+        char tag[32];
+        fprintf(f, "%-20s %14s %12s %7s  ", hk_stability_label(P, tag, sizeof tag), lim, od,
+                hk_stability_limit_text(in, theory, sizeof theory));
         if (isnan(P->error[0]))
             fprintf(f, "n/a\n");
         else
@@ -89,7 +91,8 @@ void hk_stability_print(FILE *f, const hk_stability_result *r)
         fprintf(f, "\n");
         for (int ki = 0; ki < nk; ki++) {
             const hk_stability_profile *P = &r->pr[ki];
-            fprintf(f, "%-20s", hk_integrator_name((hk_integrator_kind)P->kind));
+            char tag[32];
+            fprintf(f, "%-20s", hk_stability_label(P, tag, sizeof tag));
             for (int i = i0; i < i1; i++)
                 if (P->stable[i])
                     fprintf(f, " %+10.3e", P->drift[i]);
@@ -106,6 +109,8 @@ void hk_stability_print(FILE *f, const hk_stability_result *r)
             "cpu [s/s]", "cg/step");
     for (int ki = 0; ki < nk; ki++) {
         const hk_stability_profile *P = &r->pr[ki];
+        char tag[32];
+        hk_stability_label(P, tag, sizeof tag);
         for (int i = 0; i < points; i++) {
             char err[32], rel[32], str[32];
             if (!P->stable[i]) {
@@ -122,8 +127,7 @@ void hk_stability_print(FILE *f, const hk_stability_result *r)
                 }
                 snprintf(str, sizeof str, "%.7f", P->max_stretch[i]);
             }
-            fprintf(f, "%-19s %9.2e %10s %9s %10s %10.2e %7.1f\n", hk_integrator_name((hk_integrator_kind)P->kind),
-                    r->dts[i], err, rel, str, P->cpu[i], P->cg[i]);
+            fprintf(f, "%-19s %9.2e %10s %9s %10s %10.2e %7.1f\n", tag, r->dts[i], err, rel, str, P->cpu[i], P->cg[i]);
         }
     }
 }
@@ -172,6 +176,7 @@ static int write_json(FILE *f, const hk_stability_result *r)
         const hk_stability_profile *P = &r->pr[ki];
         hk_json_object_line(&j, NULL);
         hk_json_str(&j, "name", hk_integrator_name((hk_integrator_kind)P->kind));
+        hk_json_num(&j, "iterations", P->iterations > 0 ? P->iterations : NAN, 9); /* null: not iterated, or its own */
         hk_json_num(&j, "stable_dt_max", P->limit == 0 ? NAN : P->limit, 9); /* null: none, or above dt_max */
         hk_json_array_line(&j, "sweep");
         for (int i = 0; i < r->points; i++) {
@@ -202,18 +207,20 @@ int hk_stability_write(FILE *f, const hk_stability_result *r, int json)
     const double omega = r->omega;
     const hk_reference *ref = r->ref;
     fprintf(f, "integrator,row,dt,omega_dt,stable,energy_drift_per_s,max_error,ref_error_m,ref_error_rel,max_stretch,"
-               "cpu_s_per_sim_s,cg_per_step\n");
+               "cpu_s_per_sim_s,cg_per_step,iterations\n");
     if (r->factor > 0 && ref->ok)
-        fprintf(f, "implicit_euler,reference,%.9g,%.9g,1,,,%.9g,%.9g,%.9g,%.6g,%.9g\n", ref->dt, omega * ref->dt,
+        fprintf(f, "implicit_euler,reference,%.9g,%.9g,1,,,%.9g,%.9g,%.9g,%.6g,%.9g,\n", ref->dt, omega * ref->dt,
                 ref->own_error, relative(ref, ref->own_error), ref->max_stretch, ref->cpu_per_s, ref->cg_per_step);
     for (int ki = 0; ki < r->nk; ki++) {
         const hk_stability_profile *P = &r->pr[ki];
         const char *name = hk_integrator_name((hk_integrator_kind)P->kind);
-        fprintf(f, "%s,limit,%.9g,%.9g,,,,,,,,\n", name, P->limit, omega * P->limit);
+        char its[16] = ""; /* empty: not iterated, or at its own default */
+        if (P->iterations > 0) snprintf(its, sizeof its, "%d", P->iterations);
+        fprintf(f, "%s,limit,%.9g,%.9g,,,,,,,,,%s\n", name, P->limit, omega * P->limit, its);
         for (int i = 0; i < r->points; i++)
-            fprintf(f, "%s,sweep,%.9g,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.9g\n", name, r->dts[i], omega * r->dts[i],
-                    P->stable[i], P->drift[i], P->error[i], P->ref_error[i], relative(ref, P->ref_error[i]),
-                    P->max_stretch[i], P->cpu[i], P->cg[i]);
+            fprintf(f, "%s,sweep,%.9g,%.9g,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.9g,%s\n", name, r->dts[i],
+                    omega * r->dts[i], P->stable[i], P->drift[i], P->error[i], P->ref_error[i],
+                    relative(ref, P->ref_error[i]), P->max_stretch[i], P->cpu[i], P->cg[i], its);
     }
     return 0;
 }

@@ -1,6 +1,7 @@
 /* distribute.c — cuts a world into the ranks' shares from the engine's plans (slabs, ranges of nodes, whole bodies). */
 /* SPDX-License-Identifier: MIT */
 #include "check.h"
+#include "constraints.h"
 #include "engine.h"
 #include "hold.h"
 #include "integrators.h"
@@ -283,6 +284,8 @@ int hk_world_distribute(hk_world *w, int rank, int ranks, const hk_part_ops *ops
 {
     if (w->part) return hk_fail(w, "the world is shared out over ranks already: each rank holds its part of it");
     if (ranks < 1 || rank < 0 || rank >= ranks) return hk_fail(w, "rank %d of %d: not a rank", rank, ranks);
+    const hk_integrator_info *in = hk_integrator_info_of(w->integrator.kind);
+    if (ranks > 1 && in->iterated) return hk_fail(w, HK_SWEEPS_NOT_OVER_RANKS, in->name);
     hk_unit_view *u = NULL;
     const int nu = hk_engine_units(w, &u);
     if (nu < 0) return -1;

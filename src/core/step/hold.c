@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "builders.h"
+#include "constraints.h"
+#include "vertices.h"
 #include "engine.h"
 #include "implicit.h"
 #include "part.h"
@@ -155,6 +157,8 @@ int hk_world_hold(hk_world *w)
     hk_engine_free(w->engine);
     w->engine = NULL;
     hk_implicit_release(w);
+    hk_constraints_release(w);
+    hk_vertex_graph_release(w);
     w->facts.bodies = w->facts.families = -1;
     const hk_contact_def contact = hk_world_contact(w); /* the pairs' surfaces found again for the new places */
     if ((contact.bodies || contact.self) && hk_world_set_contact(w, &contact) != 0) return hk_failed(w);

@@ -1,5 +1,7 @@
 /* life.c — a world's life: its creation (its definition checked: world_def.c), its kernel path, and its end. */
 /* SPDX-License-Identifier: MIT */
+#include "constraints.h"
+#include "vertices.h"
 #include "device.h"
 #include "engine.h"
 #include "implicit.h"
@@ -57,6 +59,8 @@ void hk_world_destroy(hk_world *w)
     hk_world_free_storage(w);
     hk_engine_free(w->engine);
     hk_implicit_release(w);
+    hk_constraints_release(w);
+    hk_vertex_graph_release(w);
     hk_part_free(w->part);
     hk_contact_free(w);
     free(w);

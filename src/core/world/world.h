@@ -189,6 +189,8 @@ struct hk_world {
     const struct hk_kernels *kernels;
     hk_engine *engine;            /* the engine's state (engine.c), NULL until its first pass */
     struct hk_implicit *implicit; /* the implicit solver's state (implicit/system.c), NULL until its first step */
+    struct hk_constraints *constraints;   /* xpbd's springs (iterate/constraints.h), NULL until its first substep */
+    struct hk_vertex_graph *vertex_graph; /* vbd's particles and springs (iterate/vertices.h), NULL until then */
     struct hk_part *part;         /* a distributed run: this process's share (dist/part.h); NULL otherwise */
     struct hk_contact *contact;   /* colliders and their contact state (contact/response.h); NULL without any */
     /* The device backend (core/device/device.h): where the steps run (def.device decided: 0 not yet, 1 the CPU, 2 a

@@ -372,6 +372,8 @@ typedef enum hk_integrator_kind {
     HK_IMPLICIT_EULER, /* backward Euler as a minimisation (or linearised: newton_iterations) */
     HK_TRAPEZOIDAL,    /* the trapezoidal rule (Newmark average acceleration), linearised */
     HK_BDF2,           /* the second-order backward difference formula as a minimisation */
+    HK_XPBD,           /* extended position-based dynamics: springs as compliant constraints, swept by colour */
+    HK_VBD,            /* vertex block descent: each particle's Newton step on the substep's energy, by colour */
     HK_INTEGRATOR_COUNT
 } hk_integrator_kind;
 
@@ -411,8 +413,11 @@ typedef struct hk_integrator_def {
                                          newton_iterations): it stops once
                                          the energy a further Newton step would release is at most this squared
                                          times its first step's [1] (1e-2) */
+    int iterations;                   /* the iterated integrators (hk_integrator_info.iterated): sweeps over the
+                                         springs per substep [1] (xpbd: 1, vbd: 10) */
 } hk_integrator_def;
 #define HK_MAX_NEWTON_ITERATIONS 100                      /* newton_iterations at most */
+#define HK_MAX_ITERATIONS 10000                           /* iterations at most */
 HK_API hk_integrator_def hk_default_integrator_def(void); /* semi-implicit Euler, dt 1e-3 s */
 
 /* The facts of one integrator (its row of the integrator table). */
@@ -433,6 +438,8 @@ typedef struct hk_integrator_info {
     int linearised;          /* 1: newton_iterations applies (a fixed count of linearised Newton iterations) */
     int minimised;           /* 1: solves each substep as a minimisation; newton_tolerance applies (where
                                 linearised is 1 too: unless newton_iterations is set) */
+    int iterated;            /* > 0: sweeps over the springs a fixed number of times per substep, this many
+                                where iterations is 0 (iterations applies) [1]; 0: iterations does not apply */
 } hk_integrator_info;
 /* The row of kind, or NULL if kind is not an integrator. */
 HK_API const hk_integrator_info *hk_integrator_info_of(hk_integrator_kind kind);

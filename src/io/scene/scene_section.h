@@ -10,7 +10,7 @@
 #include "hooke/hooke.h"
 #include "scene_lex.h"
 
-#define SC_MAX_KEYS 16
+#define SC_MAX_KEYS 20
 #define SC_MAX_FAMILIES 8
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 #define SC_MAX_BODY_PARTICLES (1 << 13) /* the fuzz build (tests/fuzz): small worlds, many inputs a second */

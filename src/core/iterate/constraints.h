@@ -1,0 +1,53 @@
+/* constraints.h — a world's springs as one list of distance constraints in colours, which the iterated solvers sweep.
+ */
+/* SPDX-License-Identifier: MIT */
+#ifndef HOOKE_CONSTRAINTS_H
+#define HOOKE_CONSTRAINTS_H
+
+#include "world.h"
+
+/* Colours a particle can tell apart (one bit each); springs that find none free go to a last, serial colour. */
+#define HK_CONSTRAINT_COLOURS 64
+
+/* Why an integrator that sweeps the constraints (its name the argument) is refused over ranks. */
+#define HK_SWEEPS_NOT_OVER_RANKS                                                                                       \
+    "%s does not run over MPI ranks (a sweep carries each spring's correction on to the next within the sweep, "       \
+    "across a rank's boundary too): run it in one process"
+
+/* Every spring of every family held here, in the order of the families and of each family's springs (a lattice's
+ * by source node, a list's by slot), then sorted, stably, by colour: a spring takes the lowest colour in which
+ * neither of its ends has a spring yet. No particle occurs twice in a regular colour, so a colour's springs can be
+ * projected in any order and on any number of threads with the same bits; the springs that found no free colour
+ * make the last colour, projected in order on one thread. Built once per layout of the world (hk_constraints_of). */
+typedef struct hk_constraints {
+    int bodies, families, particles, coloured; /* what it was built for */
+    int64_t count;                             /* springs [1] */
+    int colours;                               /* colours in use [1] */
+    int serial;                                /* 1: the last colour is the serial one */
+    int64_t *colour_start; /* colours + 1 offsets: colour c is [colour_start[c], colour_start[c+1]) */
+    /* a colour's springs come family by family: its runs [colour_run[c], colour_run[c+1]), run r the springs
+     * [run_start[r], run_start[r+1]) of family run_fam[r] */
+    int runs;
+    int *colour_run, *run_fam;
+    int64_t *run_start;
+    int *a, *b;    /* each spring's global ends */
+    int64_t *slot; /* its slot in the family (hk_spring_delta; a lattice's local source node, a list's index) */
+    hk_real *u[3]; /* the force each spring has applied over its substep's sweeps, times h^2 (xpbd.c) [kg m] */
+    hk_real *coef; /* per family: k h^2, c h along the spring, c h of the relative velocity [kg] (xpbd.c) */
+} hk_constraints;
+
+/* Calls fn(ctx, family, slot, a, b) for every spring of w held here in one order: family by family, a lattice's by
+ * source node (k, j, i), a list's by slot (as the reference path visits them); a, b its global ends. */
+typedef void (*hk_spring_fn)(void *ctx, int fam, int64_t slot, int a, int b);
+void hk_each_spring(const hk_world *w, hk_spring_fn fn, void *ctx);
+
+/* w's constraints, built (or built again, after bodies, families, particles or the list families' colouring
+ * changed) on the calling thread; NULL on a failure (hk_fail_memory: the world's error says why). */
+hk_constraints *hk_constraints_of(hk_world *w);
+/* Frees w's constraints (the world's end, or its storage cut over ranks). */
+void hk_constraints_release(hk_world *w);
+/* Whether the constraints obey their colouring (tests; check.h HK_VALIDATE): no particle twice in a regular colour,
+ * every spring once. 0, or -1 with the broken rule in why. */
+int hk_constraints_check(const hk_world *w, const hk_constraints *c, char *why, size_t len);
+
+#endif

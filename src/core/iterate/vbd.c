@@ -1,0 +1,155 @@
+/* vbd.c — vertex block descent (Chen et al. 2024): each particle's 3x3 Newton step on the substep's energy, by colour.
+ */
+/* SPDX-License-Identifier: MIT */
+#include "vbd.h"
+
+#include "constraints.h"
+#include "inertia.h"
+#include "part.h"
+#include "spring_vec.h"
+#include "vertices.h"
+
+/*
+ * A substep h minimises backward Euler's incremental potential over the positions,
+ *   E(x) = sum_i m_i / (2 h^2) |x_i - y_i|^2 + sum over springs of U(x) + D(x),
+ * y = x + h v + h^2 M^-1 f_other the inertial prediction (the other forces taken at the substep's start, inertia.h),
+ * U a spring's elastic energy k (r - L0)^2 / 2 and D its damping's dissipation, whose gradient is the damping force
+ * at the velocity (x - x_prev) / h: along the spring -c (n . v_ab) n, or of the relative velocity -c v_ab. Starting
+ * from y, each sweep visits the particles colour by colour, and each free particle i takes one Newton step on E in
+ * its own position, the others held:
+ *   f_i = -m_i / h^2 (x_i - y_i) + sum over its springs of their force on i,
+ *   H_i = m_i / h^2 I + sum over its springs of k (n n^T + max(0, 1 - L0 / r) (I - n n^T)) + (c / h) (n n^T or I),
+ *   x_i += H_i^-1 f_i.
+ * Each spring's block is backward Euler's clamped one (implicit/system.h): the part of the elastic Hessian across
+ * the spring, k (1 - L0 / r), is dropped where the spring is compressed (r < L0), where it is negative. That is
+ * the guard against an indefinite block: H_i is then m_i / h^2 I plus positive semidefinite terms, so it is
+ * positive definite and solved by its Cholesky factor; no step is skipped. At a fixed point of the sweeps every
+ * f_i is 0: the substep is backward Euler's (with the other forces explicit), as implicit_euler's minimisation
+ * takes it, and the sweeps converge to it as a block Gauss-Seidel iteration converges (slowly where stiffnesses
+ * differ by orders of magnitude: each spring's stiffness enters the blocks of its two ends only). Tension-only and
+ * compression-only springs act only while stretched or compressed, broken ones not at all, as their forces do;
+ * pinned and driven particles do not move. The particles of one colour share no spring (vertices.h), so each
+ * colour's steps are independent of each other and of the threads that run them; the colours run in order, the
+ * serial colour last on one task. The paper's acceleration (a Chebyshev extrapolation of the iterates) is left
+ * out, and so is its initial guess from the step before's acceleration: the sweeps start at y.
+ */
+
+/* What the sweeps read. */
+typedef struct vbd_pass {
+    hk_particles *p;
+    const hk_family *fams;
+    const hk_vertex_graph *g;
+    const hk_real *prev[3];
+    hk_real h, inv_h2;
+    int iterations;
+} vbd_pass;
+
+/* Colours of fewer particles than this run on one task of the team (the others wait at the colour's end). */
+#define SPLIT_MIN 1024
+
+/* The 3x3 symmetric positive definite system H x = f (H as xx, yy, zz, xy, xz, yz) by its Cholesky factor. */
+static inline __attribute__((always_inline)) void solve3(const hk_real H[6], const hk_real f[3], hk_real x[3])
+{
+    const hk_real l00 = (hk_real)sqrt(H[0]);
+    const hk_real l10 = H[3] / l00, l20 = H[4] / l00;
+    const hk_real l11 = (hk_real)sqrt(H[1] - l10 * l10);
+    const hk_real l21 = (H[5] - l20 * l10) / l11;
+    const hk_real l22 = (hk_real)sqrt(H[2] - l20 * l20 - l21 * l21);
+    const hk_real z0 = f[0] / l00, z1 = (f[1] - l10 * z0) / l11, z2 = (f[2] - l20 * z0 - l21 * z1) / l22;
+    x[2] = z2 / l22;
+    x[1] = (z1 - l21 * x[2]) / l11;
+    x[0] = (z0 - l10 * x[1] - l20 * x[2]) / l00;
+}
+
+/* Particle i's Newton step (the comment at the top). */
+static inline __attribute__((always_inline)) void step_particle(const vbd_pass *s, int i)
+{
+    hk_particles *p = s->p;
+    if (p->inv_mass[i] == 0) return;
+    const hk_vertex_graph *g = s->g;
+    hk_real *const q[3] = {p->qx, p->qy, p->qz};
+    const hk_real *const v[3] = {p->vx, p->vy, p->vz};
+    const hk_real mh = p->mass[i] * s->inv_h2, inv_h = s->h * s->inv_h2;
+    hk_real f[3], H[6] = {mh, mh, mh, 0, 0, 0};
+    for (int k = 0; k < 3; k++) f[k] = -mh * (q[k][i] - (s->prev[k][i] + s->h * v[k][i]));
+    for (int e = g->start[i]; e < g->start[i + 1]; e++) {
+        const hk_family *fam = &s->fams[g->fam[e]];
+        const int64_t slot = g->slot[e];
+        if (fam->broken && fam->broken[slot]) continue;
+        const int j = g->other[e], b = g->is_b[e];
+        hk_real d[3];
+        hk_spring_delta(fam, p, slot, b ? j : i, b ? i : j, d);
+        if (b)
+            for (int k = 0; k < 3; k++) d[k] = -d[k]; /* x_i - x_j */
+        const hk_real r = hk_spring_length(d[0], d[1], d[2]);
+        if (r == 0) continue;
+        const hk_real L0 = fam->rest_list ? fam->rest_list[slot] : fam->rest;
+        const hk_behaviour bh = fam->params.behaviour;
+        if ((bh == HK_SPRING_TENSION_ONLY && !(r > L0)) || (bh == HK_SPRING_COMPRESSION_ONLY && !(r < L0))) continue;
+        const hk_real inv_r = 1 / r, K = fam->k, C = fam->c * inv_h;
+        const int along = fam->params.damping_model == HK_DAMP_ALONG;
+        hk_real n[3], rel[3], slide = 0;
+        for (int k = 0; k < 3; k++) {
+            n[k] = d[k] * inv_r;
+            rel[k] = (q[k][i] - s->prev[k][i]) - (q[k][j] - s->prev[k][j]);
+            slide += n[k] * rel[k];
+        }
+        const hk_real pull = K * (r - L0) + (along ? C * slide : 0); /* the force along -n */
+        const hk_real bend = r > L0 ? K * (1 - L0 * inv_r) : 0;      /* across the spring, clamped */
+        const hk_real iso = bend + (along ? 0 : C), nn = K - bend + (along ? C : 0);
+        for (int k = 0; k < 3; k++) f[k] -= pull * n[k] + (along ? 0 : C * rel[k]);
+        H[0] += iso + nn * n[0] * n[0];
+        H[1] += iso + nn * n[1] * n[1];
+        H[2] += iso + nn * n[2] * n[2];
+        H[3] += nn * n[0] * n[1];
+        H[4] += nn * n[0] * n[2];
+        H[5] += nn * n[1] * n[2];
+    }
+    hk_real dx[3];
+    solve3(H, f, dx);
+    for (int k = 0; k < 3; k++) q[k][i] += dx[k];
+}
+
+/* Every sweep of the substep on one task of the team: each colour split over the team (or on task 0: a small
+ * colour, the serial one), a barrier after each. */
+HK_FMA_CLONES static void sweep_task(const hk_team *tm, void *ctx)
+{
+    const vbd_pass *s = ctx;
+    const hk_vertex_graph *g = s->g;
+    for (int it = 0; it < s->iterations; it++)
+        for (int k = 0; k < g->colours; k++) {
+            const int first = g->colour_start[k], n = g->colour_start[k + 1] - first;
+            int a = first, e = first + n;
+            if ((g->serial && k == g->colours - 1) || n < SPLIT_MIN || tm->T == 1) {
+                if (tm->t != 0) e = a;
+            } else {
+                a = first + (int)((int64_t)n * tm->t / tm->T);
+                e = first + (int)((int64_t)n * (tm->t + 1) / tm->T);
+            }
+            for (int at = a; at < e; at++) step_particle(s, g->order[at]);
+            hk_team_barrier(tm);
+        }
+}
+
+void hk_vbd_substep(hk_world *w, hk_real h)
+{
+    if (w->part && w->part->ranks > 1) {
+        w->step_failed = hk_fail(w, HK_SWEEPS_NOT_OVER_RANKS, "vbd");
+        return;
+    }
+    const hk_vertex_graph *g = hk_vertex_graph_of(w);
+    if (!g) {
+        w->step_failed = hk_failed(w);
+        return;
+    }
+    hk_real *prev[3];
+    hk_iterate_prev(w, prev);
+    hk_iterate_other_forces(w);
+    hk_iterate_predict(w, h, prev);
+    const int iterations = w->integrator.iterations > 0 ? w->integrator.iterations : HK_VBD_ITERATIONS;
+    vbd_pass s = {&w->p, w->families, g, {prev[0], prev[1], prev[2]}, h, 1 / (h * h), iterations};
+    hk_team_run(w, hk_team_size(w, w->p.count, HK_PARALLEL_MIN), sweep_task, &s);
+    hk_iterate_velocity(w, h, prev);
+    w->spring_updates += 2 * hk_world_facts(w)->springs * iterations;
+    w->forces_valid = 0;
+}
