@@ -81,8 +81,9 @@ static inline void hk_test_integrator(hk_world *w, hk_integrator_kind kind, doub
  * so tests write initial velocities through them before the first step. */
 /* A stiff cloth hung by two corners, nx x ny nodes: cloth_512_stiff's
  * springs (k 60 000 N/m, relative damping 0.02 N s/m) and node mass (2e-5
- * kg, 1 cm apart); its body index. */
-static inline int hk_test_add_stiff_cloth(hk_world *w, int nx, int ny)
+ * kg, 1 cm apart); its body index. hk_test_add_cloth_k: the same with
+ * springs of k [N/m]. */
+static inline int hk_test_add_cloth_k(hk_world *w, int nx, int ny, double k)
 {
     hk_cloth_def c = hk_default_cloth_def();
     c.nx = nx;
@@ -92,13 +93,14 @@ static inline int hk_test_add_stiff_cloth(hk_world *w, int nx, int ny)
     c.pins = HK_PIN_TWO_CORNERS;
     hk_spring_params *fam[3] = {&c.structural_springs, &c.shear_springs, &c.bend_springs};
     for (int f = 0; f < 3; f++) {
-        fam[f]->k = 60000;
+        fam[f]->k = k;
         fam[f]->damping = 0.02;
     }
     const int body = hk_world_add_cloth(w, &c);
     assert_true(body >= 0);
     return body;
 }
+static inline int hk_test_add_stiff_cloth(hk_world *w, int nx, int ny) { return hk_test_add_cloth_k(w, nx, ny, 60000); }
 
 static inline hk_real *hk_test_mut(const hk_real *a) { return (hk_real *)(uintptr_t)a; }
 

@@ -7,14 +7,14 @@
 #include "hk_test.h"
 
 /* One free mass on a spring to a pinned anchor at x = -L0, moving along the
- * spring, where the spring is linear: x'' = -w^2 x about x = 0, released at
- * x = 1 at rest. */
+ * spring, where the spring is linear: x'' = -w^2 x - (c / m) x' about x = 0
+ * (damping c along the spring), released at x = 1 at rest. */
 #define OSC_M 1.0
 #define OSC_W (2.0 * M_PI)
 #define OSC_K (OSC_W * OSC_W * OSC_M)
 #define OSC_L0 2.0
 
-static inline hk_world *hk_test_oscillator(hk_integrator_kind kind, double h)
+static inline hk_world *hk_test_damped_oscillator(hk_integrator_kind kind, double h, double c)
 {
     hk_world *w = hk_test_empty_world();
     hk_spring_pair_def d = hk_default_spring_pair_def();
@@ -23,10 +23,17 @@ static inline hk_world *hk_test_oscillator(hk_integrator_kind kind, double h)
     d.mass_a = d.mass_b = OSC_M;
     d.pin_a = 1;
     d.springs.k = OSC_K;
+    d.springs.damping = c;
     d.springs.rest_length = OSC_L0;
     assert_true(hk_world_add_spring_pair(w, &d) >= 0);
     hk_test_integrator(w, kind, h);
     return w;
+}
+
+/* The same without damping: x'' = -w^2 x. */
+static inline hk_world *hk_test_oscillator(hk_integrator_kind kind, double h)
+{
+    return hk_test_damped_oscillator(kind, h, 0);
 }
 
 /* Largest |x_n - cos(w t_n)| over one period. */

@@ -14,6 +14,19 @@
 
 #include "scene.h"
 
+/* The shipped scene `name` (a file of HOOKE_SCENES_DIR), loaded; fails the test if it does not load. */
+static inline hk_scene hk_test_load_scene(const char *name)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/%s", HOOKE_SCENES_DIR, name);
+    hk_scene sc;
+    if (hk_scene_load(path, &sc, err, sizeof err) != 0) {
+        print_error("%s\n", err);
+        fail();
+    }
+    return sc;
+}
+
 /* Parses text as "x.scene" and checks that it fails with a message containing
  * `want`, on one line, and leaves no world behind. */
 static inline void check_error(const char *text, const char *want)

@@ -119,6 +119,15 @@ static const golden table[] = {
     {"shock_absorber", "vbd", 200, {0x16b5b8047dc4a044ull, 0x16b5b8047dc4a044ull}, {0x2b30a77c2439f189ull, 0x2b30a77c2439f189ull}},
     {"tearing_cloth", "vbd", 220, {0xc24698d9a9e1a314ull, 0xc24698d9a9e1a314ull}, {0x320bf2e7afd18830ull, 0x320bf2e7afd18830ull}},
     {"cloth_box", "vbd", 12, {0x72418903db6f3221ull, 0x72418903db6f3221ull}, {0xfdac2d4502d1af5dull, 0xfdac2d4502d1af5dull}},
+    /* projective dynamics on the same families (its passes on the team: tests/test_pd.c) */
+    {"jelly26", "projective_dynamics", 30, {0xb01e3546f224d783ull, 0xb01e3546f224d783ull}, {0x61c6905f2fe20803ull, 0x61c6905f2fe20803ull}},
+    {"mesh_points", "projective_dynamics", 100, {0xd1a5496b9638c8d8ull, 0xd1a5496b9638c8d8ull}, {0x50f68e9f83a2287eull, 0x50f68e9f83a2287eull}},
+    {"net", "projective_dynamics", 100, {0x197fb16faaa86a78ull, 0x197fb16faaa86a78ull}, {0xc4f2fe9d9be90087ull, 0xc4f2fe9d9be90087ull}},
+    {"pressure_ball", "projective_dynamics", 20, {0x3e4a4a175089af85ull, 0x3e4a4a175089af85ull}, {0x5432c94badc5fe81ull, 0x5432c94badc5fe81ull}},
+    {"bungee", "projective_dynamics", 200, {0x8493dda57919a0d1ull, 0x8493dda57919a0d1ull}, {0x9d4a2ad6c3681008ull, 0x9d4a2ad6c3681008ull}},
+    {"shock_absorber", "projective_dynamics", 200, {0x16b5b8047dc4a044ull, 0x16b5b8047dc4a044ull}, {0x2b30a77c2439f189ull, 0x2b30a77c2439f189ull}},
+    {"tearing_cloth", "projective_dynamics", 170, {0x4a9ff2405520d51full, 0x4a9ff2405520d51full}, {0xcc977db3aff3ba99ull, 0xcc977db3aff3ba99ull}},
+    {"cloth_box", "projective_dynamics", 3, {0x3b0084a1111018cfull, 0x3b0084a1111018cfull}, {0x9f700d60409c9bebull, 0x9f700d60409c9bebull}},
 };
 // clang-format on
 

@@ -7,18 +7,6 @@
 #include "scene.h"
 #include "world.h"
 
-static hk_scene load_scene(const char *name)
-{
-    char path[1024], err[1024];
-    snprintf(path, sizeof path, "%s/%s", HOOKE_SCENES_DIR, name);
-    hk_scene sc;
-    if (hk_scene_load(path, &sc, err, sizeof err) != 0) {
-        print_error("%s\n", err);
-        fail();
-    }
-    return sc;
-}
-
 /* Every stress scene runs as a user profiling stability runs it: implicit Euler at its defaults (no Newton count,
  * no CG setting), 300 steps of 1/60 s, gravity 10 m/s^2 down. */
 static void test_stress_settings(void **state)
@@ -28,7 +16,7 @@ static void test_stress_settings(void **state)
                                          "stress_strand_3.scene",         "stress_stiffness_ratio.scene",
                                          "stress_chain_mass_ratio.scene", "stress_cloth_hanging.scene"};
     for (size_t i = 0; i < sizeof scenes / sizeof *scenes; i++) {
-        hk_scene sc = load_scene(scenes[i]);
+        hk_scene sc = hk_test_load_scene(scenes[i]);
         const hk_integrator_def d = sc.integrator, base = hk_default_integrator_def();
         assert_int_equal(d.kind, HK_IMPLICIT_EULER);
         assert_true(d.dt == 1.0 / 60 && d.dt_max == 0);
@@ -98,7 +86,7 @@ static void test_two_families_settle(void **state)
 static void test_mass_ratio_chain_settles(void **state)
 {
     (void)state;
-    hk_scene sc = load_scene("stress_chain_mass_ratio.scene");
+    hk_scene sc = hk_test_load_scene("stress_chain_mass_ratio.scene");
     hk_world *w = sc.world;
     enum { N = 20 };
     const hk_particles_view pv = hk_world_particles(w);
@@ -135,7 +123,7 @@ static void test_minimisation_gains_no_energy(void **state)
                                          "stress_strand_3.scene", "stress_stiffness_ratio.scene",
                                          "stress_chain_mass_ratio.scene"};
     for (size_t i = 0; i < sizeof scenes / sizeof *scenes; i++) {
-        hk_scene sc = load_scene(scenes[i]);
+        hk_scene sc = hk_test_load_scene(scenes[i]);
         hk_world *w = sc.world;
         assert_int_equal(sc.integrator.newton_iterations, 0);
         const hk_stats s0 = hk_world_stats(w);
@@ -156,7 +144,7 @@ static void test_minimisation_gains_no_energy(void **state)
         assert_int_equal(hk_world_solver_stats(w).newton_unconverged, 0);
         hk_scene_free(&sc);
     }
-    hk_scene sc = load_scene("stress_strand_tilted.scene");
+    hk_scene sc = hk_test_load_scene("stress_strand_tilted.scene");
     hk_integrator_def d = sc.integrator;
     d.newton_iterations = 1;
     assert_int_equal(hk_world_set_integrator(sc.world, &d), HK_OK);

@@ -3,7 +3,6 @@
 #include "hk_test_iterate.h"
 
 #include "constraints.h"
-#include "distribute.h"
 
 /* At a fixed point of its sweeps an xpbd substep is backward Euler's (xpbd.c): from one state, the step of xpbd
  * comes closer to the converged backward Euler step as the sweeps grow, on the tilted strand (a 1000:1 mass ratio),
@@ -50,42 +49,15 @@ static void test_converges_to_backward_euler(void **state)
 /* One spring to a pinned anchor, along it: the spring's own equation is the whole system, which one sweep solves
  * exactly (xpbd.c), so xpbd at its default of one sweep is backward Euler's recursion on x'' = -w^2 x - (c/m) x',
  *   v1 (m + h c + h^2 k) = m v0 - h k x0,  x1 = x0 + h v1,
- * every step to float's rounding, from w h = 0.06 to 63 and with damping along the spring; its energy never rises. */
+ * every step to float's rounding, from w h = 0.06 to 63 and with damping along the spring (so its energy falls as
+ * that recursion's). */
 static void test_oscillator_recursion(void **state)
 {
     (void)state;
     const double wh[] = {0.06, 0.6, 6.3, 63}, zeta[] = {0, 0.1};
-    enum { STEPS = 60 };
     for (size_t z = 0; z < 2; z++)
-        for (size_t i = 0; i < sizeof wh / sizeof *wh; i++) {
-            const double h = wh[i] / OSC_W, c = 2 * zeta[z] * OSC_W * OSC_M;
-            hk_world *w = hk_test_empty_world();
-            hk_spring_pair_def d = hk_default_spring_pair_def();
-            d.a = (hk_vec3){-OSC_L0, 0, 0};
-            d.b = (hk_vec3){1, 0, 0};
-            d.mass_a = d.mass_b = OSC_M;
-            d.pin_a = 1;
-            d.springs.k = OSC_K;
-            d.springs.damping = c;
-            d.springs.rest_length = OSC_L0;
-            assert_true(hk_world_add_spring_pair(w, &d) >= 0);
-            hk_test_integrator(w, HK_XPBD, h);
-            double x = 1, v = 0, worst = 0, e_last = 0.5 * OSC_K;
-            for (int n = 1; n <= STEPS; n++) {
-                const double v1 = (OSC_M * v - h * OSC_K * x) / (OSC_M + h * c + h * h * OSC_K);
-                x += h * v1, v = v1;
-                assert_int_equal(hk_world_step(w), HK_OK);
-                const double gx = hk_world_position(w, 1).x, gv = hk_world_particles(w).vx[1];
-                worst = fmax(worst, fmax(fabs(gx - x), fabs(gv - v) / OSC_W));
-                const double e = 0.5 * OSC_M * gv * gv + 0.5 * OSC_K * gx * gx;
-                assert_true(e <= e_last * (1 + 1e-6) + 1e-9);
-                e_last = e;
-            }
-            print_message("w h = %g, damping ratio %g: worst state error %.3g of the amplitude\n", wh[i], zeta[z],
-                          worst);
-            assert_true(worst < 2e-6);
-            hk_world_destroy(w);
-        }
+        for (size_t i = 0; i < sizeof wh / sizeof *wh; i++)
+            assert_true(iterated_oscillator(HK_XPBD, wh[i], zeta[z]) < 2e-6);
 }
 
 /* The paper's zero compliance as the stiffest spring a world accepts (k = 1e12 N/m, k h^2 / m = 1e8): a pendulum of
@@ -124,21 +96,18 @@ static void test_stiff_pendulum_holds_length(void **state)
     hk_world_destroy(w);
 }
 
-/* The constraints of every shipped scene: no particle twice in a regular colour, every spring once. */
+/* The constraints of every kind of spring family: no particle twice in a regular colour, every spring once. */
 static void test_colours(void **state)
 {
     (void)state;
-    static const char *const scenes[] = {"cloth_corners.scene", "jelly52.scene",       "mesh_points.scene",
-                                         "net.scene",           "pressure_ball.scene", "stress_stiffness_ratio.scene",
-                                         "tearing_cloth.scene"};
-    for (size_t k = 0; k < sizeof scenes / sizeof *scenes; k++) {
-        hk_scene sc = load_scene(scenes[k]);
+    for (int k = 0; k < ITERATED_SCENES; k++) {
+        hk_scene sc = hk_test_load_scene(iterated_scenes[k]);
         hk_world *w = sc.world;
         const hk_constraints *c = hk_constraints_of(w);
         assert_non_null(c);
         char why[256] = "";
         const int rc = hk_constraints_check(w, c, why, sizeof why);
-        print_message("%s: %lld springs in %d colours%s%s\n", scenes[k], (long long)c->count, c->colours,
+        print_message("%s: %lld springs in %d colours%s%s\n", iterated_scenes[k], (long long)c->count, c->colours,
                       rc ? ": " : "", why);
         assert_int_equal(rc, 0);
         assert_true(c->count == hk_world_spring_count(w));
@@ -168,7 +137,7 @@ static void test_settings(void **state)
     assert_true(hk_integrator_info_of(HK_XPBD)->iterated && !hk_integrator_info_of(HK_IMPLICIT_EULER)->iterated);
     hk_world_destroy(w);
     /* over ranks: refused by name where the world is shared out */
-    hk_scene sc = load_scene("rope.scene");
+    hk_scene sc = hk_test_load_scene("rope.scene");
     set(sc.world, HK_XPBD, 1e-3, 0, 0);
     assert_int_not_equal(hk_world_distribute(sc.world, 0, 2, NULL, NULL), 0);
     print_message("%s\n", hk_world_error(sc.world));

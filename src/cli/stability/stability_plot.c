@@ -100,11 +100,13 @@ static void cost_panel(hk_canvas *cv, int y0, int left, int W, const hk_stabilit
 
 const char *hk_stability_label(const hk_stability_profile *P, char *out, size_t n)
 {
-    const char *name = hk_integrator_name((hk_integrator_kind)P->kind);
-    if (P->iterations > 0)
-        snprintf(out, n, "%s:%d", name, P->iterations);
-    else
-        snprintf(out, n, "%s", name);
+    const hk_integrator_info *in = hk_integrator_info_of((hk_integrator_kind)P->kind);
+    if (P->iterations <= 0) {
+        snprintf(out, n, "%s", in->name);
+        return out;
+    }
+    snprintf(out, n, "%s:%d", in->name, P->iterations);
+    if (strlen(out) > HK_STABILITY_LABEL_MAX && in->alias) snprintf(out, n, "%s:%d", in->alias, P->iterations);
     return out;
 }
 

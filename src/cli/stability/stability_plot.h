@@ -24,8 +24,10 @@ typedef struct hk_stability_profile {
     double *ref_error, *max_stretch, *cpu, *cg;
 } hk_stability_profile;
 
-/* The profile's name in tables, legends and CSV: its integrator's, with ":N" for N sweeps a substep ("xpbd:10").
- * out (n bytes) is returned. */
+/* The profile's name in tables and legends: its integrator's, with ":N" for N sweeps a substep ("xpbd:10"), by its
+ * alias where the name would be longer than HK_STABILITY_LABEL_MAX, the tables' column ("local_global:100"). out (n
+ * bytes) is returned. */
+#define HK_STABILITY_LABEL_MAX 19
 const char *hk_stability_label(const hk_stability_profile *P, char *out, size_t n);
 
 /* The picture of nk profiles at the points dt values dts[] into path (.png, .svg or .pdf), two panels. Above:

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bounds.h"
+#include "pd.h"
 #include "vbd.h"
 #include "xpbd.h"
 #include "forces.h"
@@ -207,7 +208,11 @@ static void rk4(hk_world *w, hk_real h)
       HK_XPBD_ITERATIONS)                                                                                              \
     X(HK_VBD, "vbd", NULL, INFINITY, 0, 1, 0, 3, hk_vbd_substep, HK_UPDATE_NONE,                                       \
       "vertex block descent: each particle's Newton step on backward Euler's energy, colour by colour", 0, 0, 0,       \
-      HK_VBD_ITERATIONS)
+      HK_VBD_ITERATIONS)                                                                                               \
+    X(HK_PROJECTIVE_DYNAMICS, "projective_dynamics", "local_global", INFINITY, 0, 1, 0, 3, hk_pd_substep,             \
+      HK_UPDATE_NONE,                                                                                                  \
+      "projective dynamics: each spring projected to its rest length, then a global solve on a constant matrix", 0, 0, \
+      0, HK_PD_ITERATIONS)
 // clang-format on
 
 #define HK_ROW(kind, name, alias, limit, history, evals, implicit, scratch, substep, update, text, device, lin, min,   \

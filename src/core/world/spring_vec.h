@@ -6,19 +6,24 @@
 #include "spring_length.h"
 #include "world.h"
 
+/* The rest vector D = r_b - r_a of spring `slot` of f: the family's (lattice), the spring's (a list in a lattice
+ * body) or 0 [m]. */
+static inline void hk_spring_rest_vec(const hk_family *f, int64_t slot, hk_real D[3])
+{
+    for (int c = 0; c < 3; c++)
+        D[c] = f->kind == HK_FAMILY_LATTICE ? f->rest_vec[c] : f->rvec[0] ? f->rvec[c][slot] : 0;
+}
+
 /* The vector d = x_a - x_b of spring `slot` of f (global ends a, b) as the
- * kernels form it: (q_a - q_b) - D, D the family's rest vector (lattice),
- * the spring's (a list in a lattice body) or 0 [m]. */
+ * kernels form it: (q_a - q_b) - D, D its rest vector (hk_spring_rest_vec) [m]. */
 static inline void hk_spring_delta(const hk_family *f, const hk_particles *p, int64_t slot, int64_t a, int64_t b,
                                    hk_real d[3])
 {
-    d[0] = p->qx[a] - p->qx[b];
-    d[1] = p->qy[a] - p->qy[b];
-    d[2] = p->qz[a] - p->qz[b];
-    if (f->kind == HK_FAMILY_LATTICE)
-        for (int c = 0; c < 3; c++) d[c] -= f->rest_vec[c];
-    else if (f->rvec[0])
-        for (int c = 0; c < 3; c++) d[c] -= f->rvec[c][slot];
+    hk_real D[3];
+    hk_spring_rest_vec(f, slot, D);
+    d[0] = (p->qx[a] - p->qx[b]) - D[0];
+    d[1] = (p->qy[a] - p->qy[b]) - D[1];
+    d[2] = (p->qz[a] - p->qz[b]) - D[2];
 }
 
 /* On a function with scalar spring loops: build it twice where the compiler

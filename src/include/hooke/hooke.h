@@ -369,11 +369,12 @@ typedef enum hk_integrator_kind {
     HK_VELOCITY_VERLET,
     HK_JELLY, /* v += dt_a F/m; x += dt_v v; v *= alpha */
     HK_RK4,
-    HK_IMPLICIT_EULER, /* backward Euler as a minimisation (or linearised: newton_iterations) */
-    HK_TRAPEZOIDAL,    /* the trapezoidal rule (Newmark average acceleration), linearised */
-    HK_BDF2,           /* the second-order backward difference formula as a minimisation */
-    HK_XPBD,           /* extended position-based dynamics: springs as compliant constraints, swept by colour */
-    HK_VBD,            /* vertex block descent: each particle's Newton step on the substep's energy, by colour */
+    HK_IMPLICIT_EULER,      /* backward Euler as a minimisation (or linearised: newton_iterations) */
+    HK_TRAPEZOIDAL,         /* the trapezoidal rule (Newmark average acceleration), linearised */
+    HK_BDF2,                /* the second-order backward difference formula as a minimisation */
+    HK_XPBD,                /* extended position-based dynamics: springs as compliant constraints, swept by colour */
+    HK_VBD,                 /* vertex block descent: each particle's Newton step on the substep's energy, by colour */
+    HK_PROJECTIVE_DYNAMICS, /* local projections of the springs, global solves on a constant matrix */
     HK_INTEGRATOR_COUNT
 } hk_integrator_kind;
 
@@ -414,7 +415,7 @@ typedef struct hk_integrator_def {
                                          the energy a further Newton step would release is at most this squared
                                          times its first step's [1] (1e-2) */
     int iterations;                   /* the iterated integrators (hk_integrator_info.iterated): sweeps over the
-                                         springs per substep [1] (xpbd: 1, vbd: 10) */
+                                         springs per substep [1] (xpbd: 1, vbd and projective_dynamics: 10) */
 } hk_integrator_def;
 #define HK_MAX_NEWTON_ITERATIONS 100                      /* newton_iterations at most */
 #define HK_MAX_ITERATIONS 10000                           /* iterations at most */
