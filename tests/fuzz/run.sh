@@ -29,7 +29,7 @@ cp "$root"/scenes/*.obj "$seeds/mesh_obj/"
 ck=$root/tests/fuzz/checkpoint.scene
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for integ in verlet semi_implicit_euler rk4 implicit_euler bdf2; do
+for integ in verlet semi_implicit_euler rk4 implicit_euler bdf2 xpbd projective_dynamics; do
   "$build/hooke" run "$ck" --quiet --integrator "$integ" --steps 4 --checkpoint "$seeds/checkpoint/$integ.ck" \
     --checkpoint-every 4 --stats "$seeds/stats/$integ.csv" >/dev/null
   "$build/hooke" run "$root/tests/fuzz/checkpoint_pairs.scene" --quiet --integrator "$integ" --steps 4 \
