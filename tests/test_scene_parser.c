@@ -344,6 +344,16 @@ static void test_cross_key_rules(void **state)
                 "trapezoidal)");
     check_error("run\n dt 1\n integrator trapezoidal\n newton_tolerance 1e-3\nend\n",
                 "x.scene:4:2: error: key 'newton_tolerance' needs a minimising integrator (implicit_euler or bdf2)");
+    /* iterations: the integrators that iterate over the springs only (the list from the table), 1 .. 10000 */
+    check_error("run\n dt 1\n integrator rk4\n iterations 3\nend\n",
+                "x.scene:4:2: error: key 'iterations' needs an iterated integrator (xpbd, vbd or projective_dynamics)");
+    check_error("run\n dt 1\n integrator xpbd\n iterations 0\nend\n",
+                "x.scene:4:13: error: expected an integer in [1, 10000] for 'iterations', got '0' (out of range)");
+    check_error("run\n dt 1\n integrator vbd\n iterations 10001\nend\n",
+                "x.scene:4:13: error: expected an integer in [1, 10000] for 'iterations', got '10001' (out of range)");
+    check_error("run\n dt 1\n integrator local_global\n iterations 2.5\nend\n",
+                "x.scene:4:13: error: expected an integer in [1, 10000] for 'iterations', got '2.5' (not a whole "
+                "number)");
     check_error("run\n dt 1\n integrator implicit_euler\n newton_iterations 2\n newton_tolerance 1e-3\nend\n",
                 "x.scene:5:2: error: key 'newton_tolerance' conflicts with 'newton_iterations' (the minimisation's "
                 "tolerance and the linearised step's count: give one)");
