@@ -600,7 +600,7 @@ int hk_cmd_stability(int argc, char **argv)
         warm_up(scene, pr, nk);
         const hk_stability_profile reference_run = {.kind = reference_kind};
         if (ref.dt > 0) warm_up(scene, &reference_run, 1); /* its two runs are parallel too */
-        if (!quiet) { /* what the sweep is, before its progress line's first ETA */
+        if (!quiet) {                                      /* what the sweep is, before its progress line's first ETA */
             fprintf(stderr,
                     "hooke: stability: %d integrator%s x %d dt from %.4g to %.4g s (omega_max dt %.3g to %.3g), %.4g s "
                     "per run (%s), %.0f steps in all",

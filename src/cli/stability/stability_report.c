@@ -177,7 +177,7 @@ static int write_json(FILE *f, const hk_stability_result *r)
         hk_json_object_line(&j, NULL);
         hk_json_str(&j, "name", hk_integrator_name((hk_integrator_kind)P->kind));
         hk_json_num(&j, "iterations", P->iterations > 0 ? P->iterations : NAN, 9); /* null: not iterated, or its own */
-        hk_json_num(&j, "stable_dt_max", P->limit == 0 ? NAN : P->limit, 9); /* null: none, or above dt_max */
+        hk_json_num(&j, "stable_dt_max", P->limit == 0 ? NAN : P->limit, 9);       /* null: none, or above dt_max */
         hk_json_array_line(&j, "sweep");
         for (int i = 0; i < r->points; i++) {
             const int ok = P->stable[i];

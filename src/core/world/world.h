@@ -187,12 +187,12 @@ struct hk_world {
     /* How forces are evaluated, chosen once when the world is created: the
      * engine with this kernel table, or the reference path (NULL) */
     const struct hk_kernels *kernels;
-    hk_engine *engine;            /* the engine's state (engine.c), NULL until its first pass */
-    struct hk_implicit *implicit; /* the implicit solver's state (implicit/system.c), NULL until its first step */
-    struct hk_constraints *constraints;   /* xpbd's springs (iterate/constraints.h), NULL until its first substep */
+    hk_engine *engine;                  /* the engine's state (engine.c), NULL until its first pass */
+    struct hk_implicit *implicit;       /* the implicit solver's state (implicit/system.c), NULL until its first step */
+    struct hk_constraints *constraints; /* xpbd's springs (iterate/constraints.h), NULL until its first substep */
     struct hk_vertex_graph *vertex_graph; /* vbd's particles and springs (iterate/vertices.h), NULL until then */
-    struct hk_part *part;         /* a distributed run: this process's share (dist/part.h); NULL otherwise */
-    struct hk_contact *contact;   /* colliders and their contact state (contact/response.h); NULL without any */
+    struct hk_part *part;                 /* a distributed run: this process's share (dist/part.h); NULL otherwise */
+    struct hk_contact *contact;           /* colliders and their contact state (contact/response.h); NULL without any */
     /* The device backend (core/device/device.h): where the steps run (def.device decided: 0 not yet, 1 the CPU, 2 a
      * GPU), its state (NULL on the CPU), and the hook that brings a newer state back from the device before the host
      * reads it (hk_state_read), set by the backend: the layers below call it without knowing it. */
