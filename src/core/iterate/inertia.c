@@ -2,13 +2,22 @@
 /* SPDX-License-Identifier: MIT */
 #include "inertia.h"
 
+#include "constraints.h"
 #include "external.h"
 #include "kernels.h"
 #include "part.h"
 #include "response.h"
 #include "surface.h"
 
-void hk_iterate_other_forces(hk_world *w)
+int hk_iterate_refused(hk_world *w, const char *name)
+{
+    if (!w->part || w->part->ranks <= 1) return 0;
+    w->step_failed = hk_fail(w, HK_SWEEPS_NOT_OVER_RANKS, name);
+    return 1;
+}
+
+/* f = every force but the springs' (hk_iterate_begin) */
+static void other_forces(hk_world *w)
 {
     if (w->contact) hk_contact_forces(w);
     hk_external ext;
@@ -59,19 +68,18 @@ static void velocity_span(void *ctx, int g0, int g1)
             }
 }
 
-void hk_iterate_predict(hk_world *w, hk_real h, hk_real *const prev[3])
+void hk_iterate_begin(hk_world *w, hk_real h, hk_real *prev[3])
 {
+    for (int c = 0; c < 3; c++) prev[c] = w->scratch + (size_t)c * w->scratch_stride;
+    other_forces(w);
     inertia_pass s = {&w->p, prev, h};
     hk_team_spans(w, predict_span, &s);
 }
 
-void hk_iterate_velocity(hk_world *w, hk_real h, hk_real *const prev[3])
+void hk_iterate_end(hk_world *w, hk_real h, hk_real *const prev[3], int64_t updates)
 {
     inertia_pass s = {&w->p, prev, h};
     hk_team_spans(w, velocity_span, &s);
-}
-
-void hk_iterate_prev(const hk_world *w, hk_real *prev[3])
-{
-    for (int c = 0; c < 3; c++) prev[c] = w->scratch + (size_t)c * w->scratch_stride;
+    w->spring_updates += updates;
+    w->forces_valid = 0;
 }

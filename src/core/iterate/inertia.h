@@ -5,17 +5,17 @@
 
 #include "world.h"
 
-/* f = every force but the springs' at the current state: the per-particle forces with the contact force (the
- * engine's formula on the world's kernel path), then the surfaces' (pressure, wind). */
-void hk_iterate_other_forces(hk_world *w);
-/* Over the free particles: v += h f / m, prev = q, q += h v (the inertial prediction, q_pred); the others keep
- * their state (prev = q for all). prev: 3 arrays of the world's capacity. */
-void hk_iterate_predict(hk_world *w, hk_real h, hk_real *const prev[3]);
-/* Over the free particles: v = (q - prev) / h, formed as v += (q - q_pred) / h with q_pred = prev + h v as
- * hk_iterate_predict formed it: the velocity the other forces gave stays whole where a displacement h v is below
- * the rounding of q (a slow particle far from its rest place, in float), as it would be lost from q - prev. */
-void hk_iterate_velocity(hk_world *w, hk_real h, hk_real *const prev[3]);
-/* The 3 scratch arrays of w (the table's scratch column) as prev. */
-void hk_iterate_prev(const hk_world *w, hk_real *prev[3]);
+/* Whether w is shared out over ranks, where an iterating substep is refused: 1 with w->step_failed set (the message
+ * naming the integrator `name`: constraints.h HK_SWEEPS_NOT_OVER_RANKS), else 0. */
+int hk_iterate_refused(hk_world *w, const char *name);
+/* The substep's start: prev (w's 3 scratch arrays) = q; f = every force but the springs' at the current state (the
+ * per-particle forces with the contact force, on the world's kernel path, then the surfaces'); then over the free
+ * particles v += h f / m, q += h v (the inertial prediction q_pred; the others keep their state). */
+void hk_iterate_begin(hk_world *w, hk_real h, hk_real *prev[3]);
+/* The substep's end: over the free particles v = (q - prev) / h, formed as v += (q - q_pred) / h with q_pred =
+ * prev + h v as hk_iterate_begin formed it (the velocity the other forces gave stays whole where a displacement h v
+ * is below the rounding of q: a slow particle far from its rest place, in float, whose speed q - prev would lose);
+ * `updates` spring evaluations counted; the forces in f stale. */
+void hk_iterate_end(hk_world *w, hk_real h, hk_real *const prev[3], int64_t updates);
 
 #endif

@@ -256,10 +256,7 @@ static int solve(hk_world *w, pd_pass *s)
 
 void hk_pd_substep(hk_world *w, hk_real h)
 {
-    if (w->part && w->part->ranks > 1) {
-        w->step_failed = hk_fail(w, HK_SWEEPS_NOT_OVER_RANKS, "projective_dynamics");
-        return;
-    }
+    if (hk_iterate_refused(w, "projective_dynamics")) return;
     const hk_vertex_graph *g = hk_vertex_graph_of(w);
     if (!g) {
         w->step_failed = hk_failed(w);
@@ -283,16 +280,12 @@ void hk_pd_substep(hk_world *w, hk_real h)
     }
     wk.diag = wk.slab + 12 * n;
     hk_real *prev[3];
-    hk_iterate_prev(w, prev);
-    hk_iterate_other_forces(w);
-    hk_iterate_predict(w, h, prev);
+    hk_iterate_begin(w, h, prev);
     pd_pass s = {&w->p, w->families, g, {prev[0], prev[1], prev[2]}, &wk, h, 1 / (h * h), 0, 0, 0};
     hk_team_spans(w, diag_span, &s);
     const int iterations = w->integrator.iterations > 0 ? w->integrator.iterations : HK_PD_ITERATIONS;
     for (int it = 0; it < iterations; it++) solve(w, &s);
     free(wk.slab);
     free(wk.partial);
-    hk_iterate_velocity(w, h, prev);
-    w->spring_updates += 2 * hk_world_facts(w)->springs * iterations;
-    w->forces_valid = 0;
+    hk_iterate_end(w, h, prev, 2 * hk_world_facts(w)->springs * iterations);
 }

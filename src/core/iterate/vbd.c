@@ -133,23 +133,16 @@ HK_FMA_CLONES static void sweep_task(const hk_team *tm, void *ctx)
 
 void hk_vbd_substep(hk_world *w, hk_real h)
 {
-    if (w->part && w->part->ranks > 1) {
-        w->step_failed = hk_fail(w, HK_SWEEPS_NOT_OVER_RANKS, "vbd");
-        return;
-    }
+    if (hk_iterate_refused(w, "vbd")) return;
     const hk_vertex_graph *g = hk_vertex_graph_of(w);
     if (!g) {
         w->step_failed = hk_failed(w);
         return;
     }
     hk_real *prev[3];
-    hk_iterate_prev(w, prev);
-    hk_iterate_other_forces(w);
-    hk_iterate_predict(w, h, prev);
+    hk_iterate_begin(w, h, prev);
     const int iterations = w->integrator.iterations > 0 ? w->integrator.iterations : HK_VBD_ITERATIONS;
     vbd_pass s = {&w->p, w->families, g, {prev[0], prev[1], prev[2]}, h, 1 / (h * h), iterations};
     hk_team_run(w, hk_team_size(w, w->p.count, HK_PARALLEL_MIN), sweep_task, &s);
-    hk_iterate_velocity(w, h, prev);
-    w->spring_updates += 2 * hk_world_facts(w)->springs * iterations;
-    w->forces_valid = 0;
+    hk_iterate_end(w, h, prev, 2 * hk_world_facts(w)->springs * iterations);
 }

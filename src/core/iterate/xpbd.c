@@ -138,10 +138,7 @@ HK_FMA_CLONES static void sweep_task(const hk_team *tm, void *ctx)
 
 void hk_xpbd_substep(hk_world *w, hk_real h)
 {
-    if (w->part && w->part->ranks > 1) {
-        w->step_failed = hk_fail(w, HK_SWEEPS_NOT_OVER_RANKS, "xpbd");
-        return;
-    }
+    if (hk_iterate_refused(w, "xpbd")) return;
     hk_constraints *c = hk_constraints_of(w);
     if (!c) {
         w->step_failed = hk_failed(w);
@@ -155,13 +152,9 @@ void hk_xpbd_substep(hk_world *w, hk_real h)
         c->coef[3 * fi + 2] = along ? 0 : f->c * h;
     }
     hk_real *prev[3];
-    hk_iterate_prev(w, prev);
-    hk_iterate_other_forces(w);
-    hk_iterate_predict(w, h, prev);
+    hk_iterate_begin(w, h, prev);
     const int iterations = w->integrator.iterations > 0 ? w->integrator.iterations : HK_XPBD_ITERATIONS;
     sweep_pass ss = {&w->p, w->families, c, {prev[0], prev[1], prev[2]}, iterations};
     hk_team_run(w, hk_team_size(w, c->count, HK_PARALLEL_MIN), sweep_task, &ss);
-    hk_iterate_velocity(w, h, prev);
-    w->spring_updates += c->count * iterations;
-    w->forces_valid = 0;
+    hk_iterate_end(w, h, prev, c->count * iterations);
 }
