@@ -246,6 +246,21 @@ static hk_world *load(const char *text, const char *integrator)
     return w;
 }
 
+/* Whether R deferred ranks of T threads run. The release build runs every pair: that is where the bits are
+ * checked. The sanitizer and Debug builds (HK_TEST_SLOW_BUILD), which look for memory errors and races rather than
+ * bits, run each rank count on one thread count (2 and 4 ranks of 1 thread, 3 of 2): every rank count and thread
+ * count still under the sanitizer, in 5 runs of a scene where the release build takes 8. */
+static int runs_ranks(int R, int T)
+{
+#ifdef HK_TEST_SLOW_BUILD
+    return T == 1 + R % 2;
+#else
+    (void)R;
+    (void)T;
+    return 1;
+#endif
+}
+
 /* The scene stepped alone on 1 thread, then over R = 2..4 ranks of T = 1, 2 threads: the same hash on every rank.
  * Each rank's world is built with its lattices deferred, each rank building the rows it holds (deferred: as hooke
  * run builds them), or built whole and shared out (hk_world_distribute keeps the rows it holds: the library's
@@ -259,6 +274,7 @@ static void same_bits_as(const char *text, const char *integrator, int64_t steps
     hk_world_destroy(alone);
     for (int R = deferred ? 2 : 3; R <= (deferred ? MAX_RANKS : 3); R++)
         for (int T = deferred ? 1 : 2; T <= 2; T++) {
+            if (deferred && !runs_ranks(R, T)) continue;
             net n;
             memset(&n, 0, sizeof n);
             n.R = R;

@@ -322,6 +322,15 @@ static uint64_t run_scene(const scene *sc, int threads, pool *p)
     return h;
 }
 
+/* Whether the pool's bits are compared with OpenMP's with as many threads as well as with one thread's. The
+ * sanitizer and Debug builds (HK_TEST_SLOW_BUILD), which look for memory errors and races rather than bits, leave
+ * OpenMP's run out: the pool's two teams and one thread, 3 runs of a scene where the release build takes 5. */
+#ifdef HK_TEST_SLOW_BUILD
+#define COMPARE_OPENMP 0
+#else
+#define COMPARE_OPENMP 1
+#endif
+
 /* Every scene: on the pool with 2 and 3 tasks, the bits of OpenMP with as many threads and of one thread. */
 static void test_pool_same_bits(void **state)
 {
@@ -331,11 +340,13 @@ static void test_pool_same_bits(void **state)
         for (int team = 2; team <= 3; team++) {
             pool p;
             pool_start(&p, team, 1);
-            const uint64_t omp = run_scene(&scenes[s], team, NULL), host = run_scene(&scenes[s], team, &p);
+            const uint64_t host = run_scene(&scenes[s], team, &p);
+            const uint64_t omp = COMPARE_OPENMP ? run_scene(&scenes[s], team, NULL) : one;
             pool_stop(&p);
-            print_message("%s, %d tasks: pool 0x%016" PRIx64 " (%" PRId64 " calls), OpenMP 0x%016" PRIx64
-                          ", 1 thread 0x%016" PRIx64 "\n",
-                          scenes[s].name, team, host, p.calls, omp, one);
+            print_message("%s, %d tasks: pool 0x%016" PRIx64 " (%" PRId64 " calls), 1 thread 0x%016" PRIx64
+                          ", OpenMP 0x%016" PRIx64 "%s\n",
+                          scenes[s].name, team, host, p.calls, one, omp,
+                          COMPARE_OPENMP ? "" : " (not run: one thread's)");
             assert_true(p.calls > 0); /* the passes went to the pool */
             assert_int_equal(p.bad_tasks, 0);
             assert_int_equal(p.ran_twice, 0);

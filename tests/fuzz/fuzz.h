@@ -43,17 +43,15 @@ static inline int fuzz_names(const char *err, const char *name)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* What a run does next with a world a harness got: one step (fuzz_steps: `steps` of them), the
- * statistics and the blow-up check; on small worlds with few substeps
- * only, with an implicit solve cut to one Newton iteration of at most 20
- * CG iterations (a minimising-only scheme, bdf2: to at most 30 Newton
- * iterations of at most 20), and contact between bodies cut to FUZZ_MAX_PAIRS
- * candidate pairs, so every input takes milliseconds (a valid scene may
- * ask for a billion substeps a step, 100 Newton iterations of a billion
- * CG iterations, or a step so long that every pair of its triangles and
- * edges is near: some 100 000 swept tests for 127 particles, seconds in
- * the fuzz build). */
+/* What a run does next with a world a harness got: one step (fuzz_steps: `steps` of them), the statistics and the
+ * blow-up check; on small worlds with few substeps only, with an implicit solve cut to one Newton iteration of at most
+ * 20 CG iterations (a minimising-only scheme, bdf2: to at most 30 Newton iterations of at most 20), an iterated one to
+ * FUZZ_MAX_SWEEPS sweeps, and contact between bodies cut to FUZZ_MAX_PAIRS candidate pairs, so every input takes
+ * milliseconds (a valid scene may ask for a billion substeps a step, 100 Newton iterations of a billion CG
+ * iterations, 10 000 sweeps, or a step so long that every pair of its triangles and edges is near: some 100 000 swept
+ * tests for 127 particles, seconds in the fuzz build). */
 #define FUZZ_MAX_PAIRS 16384
+#define FUZZ_MAX_SWEEPS 4
 static inline void fuzz_steps(hk_world *w, double stretch_limit, int steps)
 {
     if (hk_world_particles(w).count > 512 || hk_world_substeps(w) > 4) return;
@@ -67,6 +65,10 @@ static inline void fuzz_steps(hk_world *w, double stretch_limit, int steps)
     if (info && info->implicit && (d.newton_iterations > 1 || d.cg_max_iterations == 0 || d.cg_max_iterations > 20)) {
         if (info->linearised) d.newton_iterations = 1; /* a minimising-only scheme (bdf2) keeps its minimisation */
         d.cg_max_iterations = d.cg_max_iterations == 0 || d.cg_max_iterations > 20 ? 20 : d.cg_max_iterations;
+        if (hk_world_set_integrator(w, &d) != 0) return;
+    }
+    if (info && info->iterated && d.iterations > FUZZ_MAX_SWEEPS) {
+        d.iterations = FUZZ_MAX_SWEEPS;
         if (hk_world_set_integrator(w, &d) != 0) return;
     }
     hk_blowup b;
