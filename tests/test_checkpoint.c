@@ -23,25 +23,40 @@ static const char *hash_of(const char *env, const char *args)
     return hash;
 }
 
+/* Whether a run without checkpoints is compared too. The sanitizer and Debug builds (HK_TEST_SLOW_BUILD), which look
+ * for memory errors and races rather than bits, leave it out: that writing checkpoints leaves the run's bits alone is
+ * checked by the release build; the checkpointed run and the restart, which read and write them, still run. */
+#ifdef HK_TEST_SLOW_BUILD
+#define RUN_STRAIGHT 0
+#else
+#define RUN_STRAIGHT 1
+#endif
+
 /* Runs `steps` steps straight, then again with a checkpoint every `every`
  * steps, then restarts from the last checkpoint: all three hashes agree. */
 static void check_restart(const char *scene, const char *integrator, int steps, int every)
 {
-    char args[1024], straight[32];
+    char args[1024], straight[32] = "";
     const char *ck = hk_test_own_path("restart.ck");
     remove(ck);
-    snprintf(args, sizeof args, "run %s %s%s --steps %d --quiet", scene, integrator ? "--integrator " : "",
-             integrator ? integrator : "", steps);
-    snprintf(straight, sizeof straight, "%s", hash_of("", args));
+    if (RUN_STRAIGHT) {
+        snprintf(args, sizeof args, "run %s %s%s --steps %d --quiet", scene, integrator ? "--integrator " : "",
+                 integrator ? integrator : "", steps);
+        snprintf(straight, sizeof straight, "%s", hash_of("", args));
+    }
     snprintf(args, sizeof args, "run %s %s%s --steps %d --checkpoint '%s' --checkpoint-every %d --quiet", scene,
              integrator ? "--integrator " : "", integrator ? integrator : "", steps, ck, every);
-    assert_string_equal(hash_of("", args), straight);
+    if (RUN_STRAIGHT)
+        assert_string_equal(hash_of("", args), straight);
+    else
+        snprintf(straight, sizeof straight, "%s", hash_of("", args)); /* the checkpointed run's */
     /* a restart on another thread count continues the same bits */
     snprintf(args, sizeof args, "run %s --steps %d --restart '%s' --threads 2 --quiet", scene, steps, ck);
     const char *restarted = hash_of("OMP_WAIT_POLICY=passive", args);
     if (strcmp(restarted, straight) != 0) {
-        print_error("%s (%s): restart from step %d gives %s, the straight run %s\n", scene,
-                    integrator ? integrator : "scene's integrator", steps / every * every, restarted, straight);
+        print_error("%s (%s): restart from step %d gives %s, the %s run %s\n", scene,
+                    integrator ? integrator : "scene's integrator", steps / every * every, restarted,
+                    RUN_STRAIGHT ? "straight" : "checkpointed", straight);
         fail();
     }
 }
