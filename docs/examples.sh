@@ -100,9 +100,10 @@ case ${sanitizer:-OFF} in OFF | off | 0 | FALSE | false | NO | no) no_install=""
 skipped=0 skipped_mpi=0
 
 # The names whose values depend on the machine (the one list of them): times (wall_s, output_s, Google Benchmark's real_time
-# and cpu_time), every rate (*_per_s, items_per_second, ns_per_spring_update), memory (*rss*_bytes), and threads (it follows the cores,
-# OMP_NUM_THREADS and the problem's size, and so does the "N thread(s)" of a run's first line).
-machine_keys='wall_s|output_s|[a-z_]*_per_s|[a-z_]*rss[a-z_]*_bytes|threads|real_time|cpu_time|items_per_second|ns_per_spring_update'
+# and cpu_time), every rate (*_per_s, items_per_second, ns_per_spring_update), memory (*rss*_bytes), the scheduler's run
+# delay (run_delay*), and threads (it follows the cores, OMP_NUM_THREADS and the problem's size, and so does the "N
+# thread(s)" of a run's first line).
+machine_keys='wall_s|output_s|[a-z_]*_per_s|[a-z_]*rss[a-z_]*_bytes|run_delay[a-z_]*|threads|real_time|cpu_time|items_per_second|ns_per_spring_update'
 mask_machine() {
     sed -E "s/(^|[^a-z_])($machine_keys)=[^ ]*/\1\2=*/g; s/\"($machine_keys)\": [^,]*/\"\1\": */g;
         s/, [0-9]+ threads? \(/, * thread(s) (/; s/, [0-9]+ threads?\$/, * thread(s)/"

@@ -1,7 +1,9 @@
 /* test_bench.c — `hooke bench`: topology, FOM per thread count, VALID, JSON fields, and INVALID on a broken kernel. */
 /* SPDX-License-Identifier: MIT */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sched_setaffinity */
+#include <sched.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -190,10 +192,12 @@ static void test_sweep_on_million_spring_cloth(void **state)
     assert_non_null(res);
     assert_int_equal(*res, '[');
     /* one result per thread count of the sweep, each with its fields */
-    /* table rows are right-aligned thread counts; each has its memory per rank on the line under it */
+    /* table rows are right-aligned thread counts; each has its memory per rank and its run delay under it */
     const int memory = line_count_starting(r.out, "         memory per rank: ");
-    const int rows = line_count_starting(r.out, "      ") - memory;
+    const int delay = line_count_starting(r.out, "         run delay: the threads waited ");
+    const int rows = line_count_starting(r.out, "      ") - memory - delay;
     assert_int_equal(memory, rows);
+    assert_int_equal(delay, rows);
     const char *p = res + 1;
     int n = 0;
     char first_hash[32] = "";
@@ -228,6 +232,12 @@ static void test_sweep_on_million_spring_cloth(void **state)
         const char *ok = member(obj, "hash_ok");
         assert_non_null(ok);
         assert_memory_equal(ok, "true", 4);
+        /* the run delay (schedstat, which Linux keeps): a time and a share of the threads' time */
+        const char *wait = member(obj, "run_delay_per_step_s"), *share = member(obj, "run_delay_share");
+        assert_non_null(wait);
+        assert_non_null(share);
+        assert_true(strtod(wait, NULL) >= 0 && strtod(share, NULL) >= 0);
+        assert_true(strtod(wait, NULL) <= strtod(tmax, NULL) * (n + 1) * 1.01); /* at most the threads' time */
         n++;
         skip_value(&j);
         ws(&j);
@@ -456,6 +466,47 @@ static void test_json_files(void **state)
     free(text);
 }
 
+/* A core shared with a busy loop at the same priority: hooke bench on 1 thread, pinned to the loop's core, is kept off
+ * it about half the time (the scheduler shares a core evenly between two runnable threads of one priority), and
+ * says so: its run delay is a large share of its time and the note names the row. The verdict is VALID all the
+ * same. */
+static void test_busy_core_reported(void **state)
+{
+    (void)state;
+    cpu_set_t mine, one;
+    assert_int_equal(sched_getaffinity(0, sizeof mine, &mine), 0);
+    int cpu = 0;
+    while (!CPU_ISSET(cpu, &mine)) cpu++;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0); /* the loop and hooke inherit it */
+    const pid_t loop = fork();
+    assert_true(loop >= 0);
+    if (loop == 0)
+        for (volatile unsigned long spin = 0;; spin++) {
+        }
+    const char *js = hk_test_path("busy.json");
+    char args[1024];
+    snprintf(args, sizeof args, "bench --builtin cloth --size 64 --threads 1 --repeat 3 --warmup 1 --json '%s'", js);
+    hk_run r = hk_test_hooke("OMP_WAIT_POLICY=passive", args);
+    kill(loop, SIGKILL);
+    waitpid(loop, NULL, 0);
+    assert_int_equal(sched_setaffinity(0, sizeof mine, &mine), 0);
+    if (r.status != 0) print_error("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "note: at threads=1 the threads waited "));
+    char *text = hk_test_slurp(js);
+    assert_non_null(text);
+    const char *res = member(text, "results");
+    assert_non_null(res);
+    const char *share = member(res + 1, "run_delay_share");
+    assert_non_null(share);
+    print_message("1 thread beside a busy loop on cpu %d: waited %.1f%% of its time\n", cpu, 100 * strtod(share, NULL));
+    assert_true(strtod(share, NULL) > 0.2);
+    free(text);
+    hk_run_free(&r);
+}
+
 /* Without an MPI launcher --ranks 1 is the one process: the rows and the summary as without it. */
 static void test_ranks_one_process(void **state)
 {
@@ -559,6 +610,7 @@ int main(void)
         cmocka_unit_test(test_contact_phases),
         cmocka_unit_test(test_unknown_kernel_path),
         cmocka_unit_test(test_ranks_one_process),
+        cmocka_unit_test(test_busy_core_reported),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_test_cleanup();

@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_mpi.h"
 
+#include <math.h>
+
 /* A 12^3 jelly (26 neighbours: a halo of 13 rows) dropped on a spring ground, a sphere beside it. */
 static const char jelly26_scene[] = "world\n  gravity 0 -9.81 0\nend\n"
                                     "ground\n  model spring\n  height -0.6\n  stiffness 5000\nend\n"
@@ -375,8 +377,8 @@ static void blowup_reported_once(void **state)
     hk_run_free(&one);
 }
 
-/* hooke bench over ranks: each rank's placement, the ranks and halo columns, every hash verified against one
- * process on 1 thread (strong and weak scaling), VALID. */
+/* hooke bench over ranks: each rank's placement, the ranks and halo columns, every hash verified against the
+ * launch's ranks on 1 thread each (strong and weak scaling), every rank's lifetime peak of memory, VALID. */
 static void bench_over_ranks(void **state)
 {
     (void)state;
@@ -389,13 +391,27 @@ static void bench_over_ranks(void **state)
     assert_non_null(strstr(r.out, "# rank 1 of 2 on "));
     assert_non_null(strstr(r.out, "ranks  threads  particles"));
     assert_non_null(strstr(r.out, "halo_ms"));
-    assert_non_null(strstr(r.out, "verify ranks=2 threads=1: state_hash equals the 1-process 1-thread hash"));
-    assert_non_null(strstr(r.out, "verify ranks=2 threads=2: state_hash equals the 1-process 1-thread hash"));
+    assert_non_null(strstr(r.out, "verify ranks=2 threads=1: state_hash equals the 2-rank 1-thread hash"));
+    assert_non_null(strstr(r.out, "verify ranks=2 threads=2: state_hash equals the 2-rank 1-thread hash"));
     assert_non_null(strstr(r.out, "\nVALID\n"));
     assert_non_null(strstr(r.out, " ranks=2 ns_per_update="));
+    /* every rank's lifetime peak of resident memory */
+    double peak[2];
+    const char *m = strstr(r.out, "memory: lifetime peak (VmHWM, the reference runs included): rank 0 ");
+    assert_non_null(m);
+    assert_int_equal(
+        sscanf(m, "memory: lifetime peak (VmHWM, the reference runs included): rank 0 %lf MiB, rank 1 %lf MiB",
+               &peak[0], &peak[1]),
+        2);
+    assert_true(peak[0] > 0 && peak[1] > 0);
     char *j = hk_test_slurp(js);
     assert_non_null(j);
     assert_non_null(strstr(j, "\"mpi_ranks\": 2"));
+    const char *lp = strstr(j, "\"peak_rss_lifetime_per_rank_bytes\": [");
+    assert_non_null(lp);
+    double b0 = 0, b1 = 0;
+    assert_int_equal(sscanf(lp, "\"peak_rss_lifetime_per_rank_bytes\": [ %lf , %lf ]", &b0, &b1), 2);
+    assert_true(fabs(b0 / 1048576 - peak[0]) <= 1e-3 * peak[0] && fabs(b1 / 1048576 - peak[1]) <= 1e-3 * peak[1]);
     assert_non_null(strstr(j, "\"halo_exchange_per_step_s\": "));
     free(j);
     hk_run_free(&r);
@@ -456,7 +472,8 @@ static void bench_rank_sweep(void **state)
             fail();
         }
     }
-    assert_non_null(strstr(r.out, "verify ranks=3 threads=2: state_hash equals the 1-process 1-thread hash"));
+    assert_non_null(strstr(r.out, "verify ranks=3 threads=2: state_hash equals the 3-rank 1-thread hash"));
+    assert_non_null(strstr(r.out, "verify ranks=1 threads=1: state_hash equals the 3-rank 1-thread hash"));
     assert_non_null(strstr(r.out, "efficiency = FOM / (ranks x threads x the FOM of ranks=1 threads=1)"));
     assert_non_null(strstr(r.out, "\nVALID\n"));
     assert_non_null(hk_test_field(r.out, "ranks"));
@@ -532,8 +549,8 @@ static void bench_automatic_steps(void **state)
     assert_true(warm >= 4 && (warm - 1) % 3 == 0); /* 1 + three blocks */
     assert_int_equal(repeat, 1);
     assert_true(steps >= 1 && steps <= 100000);
-    assert_non_null(strstr(r.out, "verify ranks=2 threads=1: state_hash equals the 1-process 1-thread hash"));
-    assert_non_null(strstr(r.out, "verify ranks=2 threads=2: state_hash equals the 1-process 1-thread hash"));
+    assert_non_null(strstr(r.out, "verify ranks=2 threads=1: state_hash equals the 2-rank 1-thread hash"));
+    assert_non_null(strstr(r.out, "verify ranks=2 threads=2: state_hash equals the 2-rank 1-thread hash"));
     assert_non_null(strstr(r.out, "\nVALID\n"));
     hk_run_free(&r);
     char cmd[1024];

@@ -3,10 +3,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fom.h"
 
-#include "args.h"
+#include "bench_args.h"
 #include "builtins.h"
 #include "fom_json.h"
-#include "options.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -27,85 +26,15 @@
 #include "hooke/hooke.h"
 #include "mpi_ranks.h"
 #include "part.h"
+#include "proc_stats.h"
 #include "response.h"
 #include "scene.h"
 #include "world.h"
 
 void (*hk_bench_after_pass)(struct hk_world *w, int t, int T) = NULL;
 
-const char hk_bench_usage[] =
-    "usage: hooke bench [SCENE | --builtin cloth|jelly [--size N]] [--threads LIST | --sweep]\n"
-    "                   [--strong | --weak] [--repeat R] [--steps S] [--warmup W] [--json FILE]\n"
-    "                   [--gbench-json FILE] [--ranks LIST] [--device cpu|gpu|auto]\n"
-    "\n"
-    "The figure-of-merit mode for multicore machines. For each thread count: W\n"
-    "warm-up steps, then R repetitions of S steps, timed; min, median and max\n"
-    "time per step; FOM = spring updates per second (median) and ns per spring\n"
-    "update; parallel efficiency against 1 thread. Strong scaling (default) keeps\n"
-    "the problem; weak scaling (--weak, builtins only) grows it with the thread\n"
-    "count n without changing what each thread computes: n independent copies\n"
-    "of the 1-thread problem side by side (cloth: n panels of N x N nodes, N 512\n"
-    "by default, each hung from two corners; jelly: n blocks of N^3 nodes, N 64,\n"
-    "dropped on the ground); --size N sets N (at least 4). Before the numbers,\n"
-    "the machine; after them, verification: every final state_hash must equal\n"
-    "the 1-thread hash of the same problem, the state must be finite with no\n"
-    "spring past 10x its rest length, and the total energy must not grow by more\n"
-    "than 10% of the run's energy scale (|E_start| + |KE| + |PE| + |SE| at the end)\n"
-    "plus 1 mJ per kg of free mass (at the start of a run every term is near zero,\n"
-    "and an explicit scheme at omega*dt near 1 reports an energy that oscillates\n"
-    "by a share of the stiff modes'; a blow-up grows without bound).\n"
-    "Prints VALID or INVALID (exit 2),\n"
-    "a grep-able line 'FOM <value> spring_updates/s ...', and the full result\n"
-    "as JSON with --json FILE (with the machine: CPU, caches, topology, mask,\n"
-    "OpenMP settings and placement, and the date), and in Google Benchmark's\n"
-    "JSON shape with --gbench-json FILE, which its tools/compare.py compares\n"
-    "(per thread count one entry per repetition and their median, time per\n"
-    "step in ns).\n"
-    "Default: --builtin cloth (the cloth_512 problem),\n"
-    "--sweep, --repeat 5, --warmup 2, S chosen so one repetition takes about\n"
-    "0.25 s in the first configuration: after the W steps, a trial of three\n"
-    "blocks of about 8 ms (by the fastest warm-up step) runs steps back to back\n"
-    "as the repetitions do, over MPI ranks with their waits for each other, and\n"
-    "its median block sets S; its steps count as warm-up, in every\n"
-    "configuration. A scene runs with its integrator; with an implicit one\n"
-    "each thread count also reports CG iterations per step, spring Jacobian\n"
-    "products per second (products with the system matrix x springs / time:\n"
-    "one per CG iteration, two more per multigrid cycle) and simulated seconds\n"
-    "per wall-clock second (also in the JSON, for every integrator).\n"
-    "Started by an MPI launcher (mpirun -np R hooke bench ..., a build with\n"
-    "HOOKE_MPI), every configuration runs on the R ranks with its thread count\n"
-    "per rank: the table gains the ranks and the halo exchange's time per step\n"
-    "(the slowest rank's; with an implicit integrator also the solver's shared\n"
-    "sums), each rank's placement is printed first, times are the\n"
-    "slowest rank's, weak scaling grows the problem with ranks x threads, and\n"
-    "every hash is checked against one process on 1 thread. --ranks LIST sweeps\n"
-    "rank counts in the same launch: every (ranks, threads) pair of the two\n"
-    "lists runs on the launch's first ranks (rank counts 1..R; the other ranks\n"
-    "wait), and efficiency is FOM / (ranks x threads x the 1-rank 1-thread FOM).\n"
-    "Without an MPI launcher the one rank count is 1.\n"
-    "--device gpu runs the steps on a GPU (docs/user-guide.md, \"On a GPU\"; exit 1\n"
-    "saying why where none runs the problem), auto where one does: the table\n"
-    "and the FOM line name the device, every hash is checked against the CPU's\n"
-    "1-thread hash, and the thread counts (the host's) default to 1.\n"
-    "\n";
-
-enum { MAX_COUNTS = 64, EXIT_OK = 0, EXIT_INPUT = 1, EXIT_INVALID = 2, EXIT_IO = 3 };
-
-typedef struct bench_opts {
-    const char *scene;
-    const char *builtin;
-    int counts[MAX_COUNTS];
-    int ncounts;
-    int rank_counts[MAX_COUNTS]; /* --ranks (none given: the launch's) */
-    int nranks;
-    int weak;
-    int size; /* builtin edge N (0: the default) */
-    int repeat, warmup;
-    int64_t steps;
-    const char *json;   /* --json FILE */
-    const char *gbench; /* --gbench-json FILE */
-    int device;         /* --device: an hk_device_kind */
-} bench_opts;
+/* a row whose threads waited this share of their time for a core gets a note: the machine was not hooke's own */
+#define HK_BENCH_BUSY_SHARE 0.05
 
 /* A time in seconds as milliseconds for the table: 3 decimals from 1 ms up, else 4 significant digits
  * (0.006234, not 0.006). */
@@ -137,188 +66,6 @@ static void set_threads(int t)
 #endif
 }
 
-/* The options of `hooke bench`: the parser and the help text read this table. */
-enum {
-    O_BUILTIN,
-    O_SIZE,
-    O_THREADS,
-    O_SWEEP,
-    O_STRONG,
-    O_WEAK,
-    O_REPEAT,
-    O_STEPS,
-    O_WARMUP,
-    O_JSON,
-    O_GBENCH,
-    O_RANKS,
-    O_DEVICE
-};
-static const hk_option bench_options[] = {
-    {O_BUILTIN, "builtin", "NAME", "cloth (the cloth_512 problem) or jelly, instead of a scene", NULL},
-    {O_SIZE, "size", "N", "a builtin's edge in nodes, 4..8192 (default: cloth 512, jelly 64)", NULL},
-    {O_THREADS, "threads", "LIST", "comma-separated thread counts (at most 64), e.g. 1,2,4", NULL},
-    {O_SWEEP, "sweep", NULL, "every thread count from 1 to the number of cores (default)", NULL},
-    {O_STRONG, "strong", NULL, "strong scaling: the same problem for every count (default)", NULL},
-    {O_WEAK, "weak", NULL, "weak scaling: n threads run n copies of the 1-thread problem (builtins only)", NULL},
-    {O_REPEAT, "repeat", "R", "timed repetitions per thread count, 1..1000 (default 5)", NULL},
-    {O_STEPS, "steps", "S", "steps per repetition, 1..100000000 (default: about 0.25 s)", NULL},
-    {O_WARMUP, "warmup", "W", "untimed steps first, 1..100000 (default 2)", NULL},
-    {O_JSON, "json", "FILE", "the whole result as JSON, with the machine and the date", NULL},
-    {O_GBENCH, "gbench-json", "FILE", "the timings in Google Benchmark's JSON shape (for its compare.py)", NULL},
-    {O_RANKS, "ranks", "LIST", "comma-separated MPI rank counts (at most 64), each 1..the launch's (default: all)",
-     NULL},
-    {O_DEVICE, "device", "WHERE", "cpu (default), gpu or auto: where the steps run (hooke info lists the GPUs)", NULL},
-    {0, NULL, NULL, NULL, NULL},
-};
-static const hk_command bench_command = {"bench", bench_options};
-
-/* A comma-separated list of counts 1..4096 (what: "thread" or "rank") into out[0..*n); EXIT_OK, or EXIT_INPUT
- * with the message printed. */
-static int count_list(const char *a, const char *v, const char *what, int *out, int *n)
-{
-    char expected[96];
-    snprintf(expected, sizeof expected, "a comma-separated list of %s counts 1..4096 (at most %d)", what, MAX_COUNTS);
-    if (!v) return hk_arg_error("bench", a, v, expected);
-    char *copy = strdup(v), *save = NULL;
-    if (!copy) return EXIT_INPUT;
-    *n = 0;
-    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int64_t x;
-        if (*n == MAX_COUNTS || hk_arg_int64(tok, 1, 4096, &x)) {
-            free(copy);
-            return hk_arg_error("bench", a, v, expected);
-        }
-        out[(*n)++] = (int)x;
-    }
-    free(copy);
-    return *n == 0 ? hk_arg_error("bench", a, v, expected) : EXIT_OK;
-}
-
-/* The value of option id (flag: "--NAME") into o; EXIT_OK, or EXIT_INPUT with the message printed. */
-static int bench_option(bench_opts *o, int id, const char *a, const char *v)
-{
-    int64_t n;
-    switch (id) {
-    case O_BUILTIN:
-        if (!v || (strcmp(v, "cloth") != 0 && strcmp(v, "jelly") != 0))
-            return hk_arg_error("bench", a, v, "cloth or jelly");
-        o->builtin = v;
-        break;
-    case O_THREADS: return count_list(a, v, "thread", o->counts, &o->ncounts);
-    case O_RANKS: return count_list(a, v, "rank", o->rank_counts, &o->nranks);
-    case O_DEVICE: return hk_arg_device("bench", a, v, &o->device) ? EXIT_INPUT : EXIT_OK;
-    case O_SIZE:
-        if (hk_arg_int("bench", a, v, 4, 8192, "a problem edge 4..8192 (nodes)", &n)) return EXIT_INPUT;
-        o->size = (int)n;
-        break;
-    case O_SWEEP: o->ncounts = 0; break;
-    case O_STRONG: o->weak = 0; break;
-    case O_WEAK: o->weak = 1; break;
-    case O_REPEAT:
-        if (hk_arg_int("bench", a, v, 1, 1000, "a repetition count 1..1000", &n)) return EXIT_INPUT;
-        o->repeat = (int)n;
-        break;
-    case O_WARMUP:
-        if (hk_arg_int("bench", a, v, 1, 100000, "a step count 1..100000", &n)) return EXIT_INPUT;
-        o->warmup = (int)n;
-        break;
-    case O_STEPS:
-        if (hk_arg_int("bench", a, v, 1, 100000000, "a step count 1..100000000", &n)) return EXIT_INPUT;
-        o->steps = n;
-        break;
-    case O_JSON:
-    case O_GBENCH:
-        if (!v || !*v) return hk_arg_error("bench", a, v, "a file name");
-        *(id == O_JSON ? &o->json : &o->gbench) = v;
-        break;
-    }
-    return EXIT_OK;
-}
-
-/* --ranks asked for R ranks, more than the launch has: the message (on every rank: rank 0's error, the others
- * saying they stop); EXIT_INPUT. */
-static int too_many_ranks(int R, int launch)
-{
-    if (hk_mpi_active()) {
-        fprintf(stderr,
-                "hooke: error: bench: --ranks: %d ranks asked for, but this launch has %d processes (mpirun -np %d): "
-                "each rank count must be 1..%d\n",
-                R, launch, launch, launch);
-        if (hk_mpi_rank() != 0) hk_mpi_note("stopping: --ranks asks for %d ranks, this launch has %d", R, launch);
-        return EXIT_INPUT;
-    }
-#ifdef HOOKE_MPI
-    fprintf(stderr,
-            "hooke: error: bench: --ranks: %d ranks asked for, but this process was not started by an MPI launcher "
-            "(mpirun -np N hooke bench ...): the rank count must be 1\n",
-            R);
-#else
-    fprintf(stderr,
-            "hooke: error: bench: --ranks: %d ranks asked for, but this hooke was built without MPI (-DHOOKE_MPI=ON): "
-            "the rank count must be 1\n",
-            R);
-#endif
-    return EXIT_INPUT;
-}
-
-/* EXIT_OK, EXIT_INPUT (message printed) or BENCH_HELP (help printed). */
-enum { BENCH_HELP = -1 };
-static int parse(int argc, char **argv, bench_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->repeat = 5;
-    o->warmup = 2;
-    hk_opt_parser p;
-    hk_opt_begin(&p, &bench_command, argc - 1, argv + 1);
-    int rc = EXIT_OK;
-    for (;;) {
-        const char *v;
-        const int id = hk_opt_next(&p, &v);
-        if (id == HK_OPT_END) break;
-        if (id == HK_OPT_ERROR) {
-            rc = EXIT_INPUT;
-        } else if (id == HK_OPT_HELP) {
-            fputs(hk_bench_usage, stdout);
-            hk_opt_print(stdout, &bench_command);
-            rc = BENCH_HELP;
-        } else if (id == HK_OPT_ARG && o->scene) {
-            fprintf(stderr, "hooke: error: bench: more than one scene given ('%s' and '%s')\n", o->scene, v);
-            rc = EXIT_INPUT;
-        } else if (id == HK_OPT_ARG) {
-            o->scene = v;
-        } else {
-            rc = bench_option(o, id, p.flag, v);
-        }
-        if (rc != EXIT_OK) break;
-    }
-    hk_opt_end(&p);
-    if (rc != EXIT_OK) return rc;
-    if (o->scene && o->builtin) {
-        fprintf(stderr, "hooke: error: bench: give a scene or --builtin, not both\n");
-        return EXIT_INPUT;
-    }
-    if (!o->scene && !o->builtin) o->builtin = "cloth";
-    if (o->weak && o->scene) {
-        fprintf(stderr, "hooke: error: bench: --weak needs a --builtin problem (a scene file has one fixed size)\n");
-        return EXIT_INPUT;
-    }
-    if (o->size && o->scene) {
-        fprintf(stderr, "hooke: error: bench: --size sets a --builtin problem's size (a scene file has its own)\n");
-        return EXIT_INPUT;
-    }
-    if (o->ncounts == 0 && o->device != HK_DEVICE_CPU) o->counts[o->ncounts++] = 1; /* the host's threads */
-    if (o->ncounts == 0) {
-        int cores = hk_topology_cores();
-        if (cores > MAX_COUNTS) cores = MAX_COUNTS;
-        for (int t = 1; t <= cores; t++) o->counts[o->ncounts++] = t;
-    }
-    const int launch = hk_mpi_launch_ranks(); /* every rank checks the same list: all stop, none waits */
-    if (o->nranks == 0) o->rank_counts[o->nranks++] = launch;
-    for (int i = 0; i < o->nranks; i++)
-        if (o->rank_counts[i] > launch) return too_many_ranks(o->rank_counts[i], launch);
-    return EXIT_OK;
-}
-
 /* Whether a problem is shared out over MPI ranks as each rank builds it: its lattices deferred, each rank building
  * the rows it holds (world.h hk_world_defer_lattices); the reference path is computed whole on every rank. */
 static int shared(const hk_world_def *base, int alone)
@@ -327,11 +74,14 @@ static int shared(const hk_world_def *base, int alone)
 }
 
 /* A builtin problem's edge N: --size, else cloth 512 (the cloth_512 problem), jelly 64. */
-static int builtin_size(const bench_opts *o) { return o->size ? o->size : strcmp(o->builtin, "jelly") == 0 ? 64 : 512; }
+static int builtin_size(const hk_bench_opts *o)
+{
+    return o->size ? o->size : strcmp(o->builtin, "jelly") == 0 ? 64 : 512;
+}
 
 /* Builds the problem at `scale` (weak scaling) on `device`, for the ranks taking part (each its share:
  * hk_mpi_distribute), or whole for this process alone (alone: the reference); NULL after printing why. */
-static hk_world *make_problem(const bench_opts *o, int scale, int device, int alone, char *name, size_t len)
+static hk_world *make_problem(const hk_bench_opts *o, int scale, int device, int alone, char *name, size_t len)
 {
     hk_world_def base; /* the environment's tuning (env.h) */
     char err[1024];
@@ -360,32 +110,6 @@ static hk_world *make_problem(const bench_opts *o, int scale, int device, int al
     return w;
 }
 
-/* The resident memory of this process now (VmRSS) and at most (VmHWM) [B], from /proc/self/status; NaN where it
- * cannot be read. */
-static void resident(double *rss, double *peak)
-{
-    *rss = *peak = NAN;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return;
-    char line[256];
-    double kb;
-    while (fgets(line, sizeof line, f)) {
-        if (sscanf(line, "VmRSS: %lf kB", &kb) == 1) *rss = 1024 * kb;
-        if (sscanf(line, "VmHWM: %lf kB", &kb) == 1) *peak = 1024 * kb;
-    }
-    fclose(f);
-}
-
-/* Lowers VmHWM to the resident memory now, so that it measures what follows (Linux 4.0 and later; where it
- * cannot, VmHWM stays the process's largest so far). */
-static void reset_peak(void)
-{
-    FILE *f = fopen("/proc/self/clear_refs", "w");
-    if (!f) return;
-    fputs("5", f);
-    fclose(f);
-}
-
 /* The free mass of particles [l0, l1) of body b added to *state (a relay's piece: part.h). */
 static void add_free_mass(void *ctx, void *state, int b, int64_t l0, int64_t l1)
 {
@@ -397,7 +121,7 @@ static void add_free_mass(void *ctx, void *state, int b, int64_t l0, int64_t l1)
 
 /* One configuration, on the MPI ranks taking part (hk_mpi_use_ranks: `ranks` of them): build, warm up, time,
  * verify. r->times and r->cpu_times are allocated (free them also when this fails); a failure is every rank's. */
-static int run_config(const bench_opts *o, int ranks, int threads, int64_t *steps, int64_t *trial, hk_bench_row *r,
+static int run_config(const hk_bench_opts *o, int ranks, int threads, int64_t *steps, int64_t *trial, hk_bench_row *r,
                       char *name, size_t len)
 {
     memset(r, 0, sizeof *r);
@@ -408,7 +132,7 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     r->held = calloc((size_t)ranks, sizeof *r->held);
     if (!r->times || !r->cpu_times || !r->held) fprintf(stderr, "hooke: error: bench: out of memory\n");
     set_threads(threads);
-    reset_peak(); /* the configuration's own peak: building, warming up and the timed steps */
+    hk_proc_reset_peak(); /* the configuration's own peak: building, warming up and the timed steps */
     hk_world *w = r->times && r->cpu_times && r->held
                       ? make_problem(o, o->weak ? threads * ranks : 1, o->device, 0, name, len)
                       : NULL;
@@ -479,6 +203,7 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     double timed = 0;
     const double halo0 = hk_mpi_halo_seconds();
     const hk_contact_profile prof0 = hk_contact_profile_of(w);
+    const double delay0 = hk_proc_run_delay(), wall0 = now_s();
     for (int rep = 0; rep < o->repeat; rep++) {
         hk_mpi_barrier(); /* over MPI ranks: every rank starts together, the slowest one's time counts */
         const double t = now_s(), cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID);
@@ -488,8 +213,12 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
         r->cpu_times[rep] = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu) / (double)*steps; /* this rank's */
         timed += times[rep] * (double)*steps;
     }
+    const double delay1 = hk_proc_run_delay(), wall = now_s() - wall0, reps = (double)o->repeat * (double)*steps;
+    r->run_delay = hk_mpi_max_double(delay0 >= 0 && delay1 >= 0 ? (delay1 - delay0) / reps : -1);
+    r->run_delay_share =
+        hk_mpi_max_double(delay0 >= 0 && delay1 >= 0 && wall > 0 ? (delay1 - delay0) / (threads * wall) : -1);
     r->halo = hk_mpi_max_double(hk_mpi_halo_seconds() - halo0) / ((double)o->repeat * (double)*steps);
-    resident(&r->rss, &r->peak_rss); /* the largest rank's */
+    hk_proc_resident(&r->rss, &r->peak_rss); /* the largest rank's */
     r->rss = hk_mpi_max_double(r->rss);
     r->peak_rss = hk_mpi_max_double(r->peak_rss);
     const hk_contact_profile prof1 = hk_contact_profile_of(w);
@@ -526,21 +255,36 @@ static int run_config(const bench_opts *o, int ranks, int threads, int64_t *step
     return 0;
 }
 
-/* The same problem on the CPU on `threads` threads (the hash is the same for any count), untimed: the reference hash.
- */
-static int reference_hash(const bench_opts *o, int scale, int threads, int64_t total_steps, uint64_t *hash)
+/* The same problem on the CPU, untimed: the reference hash. Over MPI ranks (unless alone) every rank of the launch
+ * takes part on 1 thread, each building and holding its share, so that no rank holds the whole problem; else this
+ * process alone on `threads` threads (the hash is the same for any count). A failure is every taking part's. */
+static int reference_hash(const hk_bench_opts *o, int scale, int threads, int alone, int64_t total_steps,
+                          uint64_t *hash)
 {
     char name[256];
-    set_threads(threads);
-    hk_world *w = make_problem(o, scale, HK_DEVICE_CPU, 1, name, sizeof name); /* the CPU's bits, whole */
-    if (!w) return -1;
+    const int over_ranks = !alone && hk_mpi_active();
+    set_threads(over_ranks ? 1 : threads);
+    hk_world *w = make_problem(o, scale, HK_DEVICE_CPU, !over_ranks, name, sizeof name); /* the CPU's bits */
+    if (over_ranks ? hk_mpi_any(!w) : !w) {
+        hk_world_destroy(w);
+        return -1;
+    }
+    if (over_ranks) {
+        hk_world_set_threads(w, 1);
+        if (hk_mpi_any(hk_world_optimise(w, 0) != 0) || hk_mpi_distribute(w) != 0) {
+            fprintf(stderr, "hooke: error: bench: the reference run: %s\n", hk_world_error(w));
+            hk_world_destroy(w);
+            return -1;
+        }
+    }
     for (int64_t s = 0; s < total_steps; s++) hk_world_step(w);
-    *hash = hk_world_state_hash(w);
+    *hash = hk_world_state_hash(w); /* over MPI ranks relayed to rank 0, piece by piece in particle order */
     hk_world_destroy(w);
     return 0;
 }
 
-/* Writes one JSON output through write (into FILE.tmp, renamed over FILE); EXIT_OK or EXIT_IO with the message printed.
+/* Writes one JSON output through write (into FILE.tmp, renamed over FILE); HK_BENCH_OK or HK_BENCH_IO with the message
+ * printed.
  */
 static int write_output(const char *path, int (*write)(FILE *, const hk_bench_report *), const hk_bench_report *rep)
 {
@@ -548,39 +292,45 @@ static int write_output(const char *path, int (*write)(FILE *, const hk_bench_re
     FILE *f = hk_out_open(&out, path, "w");
     if (!f) {
         fprintf(stderr, "hooke: error: cannot write %s: %s\n", path, hk_out_strerror(errno));
-        return EXIT_IO;
+        return HK_BENCH_IO;
     }
     const int ok = write(f, rep) == 0;
     if (hk_out_close(&out, ok) != 0 || !ok) {
         fprintf(stderr, "hooke: error: cannot write %s: %s\n", path,
                 ok ? hk_out_strerror(errno) : "malformed JSON (a bug)");
-        return EXIT_IO;
+        return HK_BENCH_IO;
     }
-    return EXIT_OK;
+    return HK_BENCH_OK;
 }
 
-/* The references of a run's rows: the 1-process 1-thread state_hash of the problem at each scale met. */
+/* The references of a run's rows: the state_hash of the problem at each scale met, on 1 thread of each of the
+ * launch's ranks (one process without an MPI launcher). */
 typedef struct references {
     int n;
-    int scale[MAX_COUNTS * MAX_COUNTS];
-    uint64_t hash[MAX_COUNTS * MAX_COUNTS];
+    int scale[HK_BENCH_MAX_COUNTS * HK_BENCH_MAX_COUNTS];
+    uint64_t hash[HK_BENCH_MAX_COUNTS * HK_BENCH_MAX_COUNTS];
 } references;
 
-/* A row's reference hash into *ref, on rank 0 (the only one that verifies): a 1-rank 1-thread row is its own,
- * else one found before for the same scale, else one process on 1 thread computes it. A failure is every rank's. */
-static int row_reference(const bench_opts *o, references *refs, const hk_bench_row *x, int64_t total, uint64_t *ref)
+/* A row's reference hash into *ref (rank 0 verifies): a row of the launch's ranks on 1 thread is its own, else one
+ * found before for the same scale, else the reference run computes it (reference_hash: every rank of the launch on 1
+ * thread; a GPU row's, the CPU's hash, on rank 0 alone on every core). Every rank decides alike (the row's rank and
+ * thread counts are every rank's, its device rank 0's); a failure is every rank's. */
+static int row_reference(const hk_bench_opts *o, references *refs, const hk_bench_row *x, int64_t total, uint64_t *ref)
 {
     const int scale = o->weak ? x->ranks * x->threads : 1; /* weak scaling: ranks x threads copies */
+    const int gpu = hk_mpi_share_int(x->gpu);
     int k = 0;
     while (k < refs->n && refs->scale[k] != scale) k++;
-    if (x->gpu) k = refs->n; /* a GPU's row: the CPU's hash, computed (a GPU row is no reference) */
+    if (gpu) k = refs->n; /* a GPU's row: the CPU's hash, computed (a GPU row is no reference) */
     int failed = 0;
-    if (x->ranks == 1 && x->threads == 1 && !x->gpu)
+    if (x->ranks == hk_mpi_launch_ranks() && x->threads == 1 && !gpu)
         *ref = x->hash;
     else if (k < refs->n)
         *ref = refs->hash[k];
+    else if (!gpu)
+        failed = reference_hash(o, scale, 1, 0, total, ref) != 0;
     else if (hk_mpi_rank() == 0)
-        failed = reference_hash(o, scale, x->gpu ? hk_topology_cores() : 1, total, ref) != 0; /* a GPU's: sooner */
+        failed = reference_hash(o, scale, hk_topology_cores(), 1, total, ref) != 0; /* sooner */
     if (k == refs->n) {
         refs->scale[k] = scale;
         refs->hash[k] = *ref;
@@ -589,10 +339,36 @@ static int row_reference(const bench_opts *o, references *refs, const hk_bench_r
     return hk_mpi_max(failed) ? -1 : 0;
 }
 
+/* Every rank's lifetime peak of resident memory (VmHWM over every configuration and reference run) into
+ * rep->lifetime_peak, gathered to rank 0, which prints them; -1 (every rank's) when out of memory. */
+static int lifetime_peaks(hk_bench_report *rep, int launch)
+{
+    int *kib = calloc((size_t)launch, sizeof *kib);
+    rep->lifetime_peak = calloc((size_t)launch, sizeof *rep->lifetime_peak);
+    if (hk_mpi_any(!kib || !rep->lifetime_peak)) {
+        fprintf(stderr, "hooke: error: bench: out of memory\n");
+        free(kib);
+        return -1;
+    }
+    const double peak = hk_proc_lifetime_peak();
+    kib[hk_mpi_rank()] = isnan(peak) ? -1 : (int)(peak / 1024); /* KiB: an int holds 2 TiB */
+    hk_mpi_max_ints(kib, launch);
+    rep->nlifetime_peak = launch;
+    printf("memory: lifetime peak (VmHWM, the reference runs included)");
+    for (int k = 0; k < launch; k++) {
+        rep->lifetime_peak[k] = kib[k] < 0 ? NAN : 1024.0 * kib[k];
+        if (launch > 1) printf("%s rank %d", k ? "," : ":", k);
+        printf("%s %.4g MiB", launch > 1 ? "" : ":", rep->lifetime_peak[k] / 1048576);
+    }
+    printf("\n");
+    free(kib);
+    return 0;
+}
+
 /* The configurations' runs (every rank count x every thread count), verification and outputs; the machine and the
  * build as read at the start. Over MPI ranks, each configuration runs on the launch's first ranks (rank 0, which
  * prints and verifies, always among them); the others wait. */
-static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
+static int bench(const hk_bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
 {
     char name[4096] = "";
     int64_t steps = o->steps, trial = 0; /* trial: the steps that chose S (warm-up steps, in every configuration) */
@@ -601,7 +377,7 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
     references *refs = malloc(sizeof *refs);
     if (!refs) {
         fprintf(stderr, "hooke: error: bench: out of memory\n");
-        return EXIT_INPUT;
+        return HK_BENCH_INPUT;
     }
     refs->n = 0;
     /* the efficiency base: 1 rank x 1 thread; without 1 among the rank counts (a launch of R ranks without --ranks),
@@ -621,7 +397,7 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
         hk_mpi_use_all(); /* the whole launch again */
         if (hk_mpi_max(failed)) {
             free(refs);
-            return EXIT_INPUT;
+            return HK_BENCH_INPUT;
         }
         steps = hk_mpi_share_int((int)steps); /* S and its trial, set by the first configuration: rank 0 took part */
         trial = hk_mpi_share_int((int)trial);
@@ -640,7 +416,7 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
         const int64_t total = rep->warmup + (int64_t)o->repeat * steps;
         if (row_reference(o, refs, &r[i], total, &r[i].ref_hash) != 0) {
             free(refs);
-            return EXIT_INPUT;
+            return HK_BENCH_INPUT;
         }
         if (base < 0 && ranks == base_ranks && threads == 1) base = i;
         r[i].efficiency =
@@ -664,6 +440,12 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
         printf("         memory per rank: %.4g MiB resident after the timed steps, %.4g MiB at most (VmRSS, VmHWM; "
                "the largest rank's), holding %d to %d particles\n",
                r[i].rss / 1048576, r[i].peak_rss / 1048576, fewest, most);
+        if (r[i].run_delay >= 0)
+            printf("         run delay: the threads waited %.4g ms a step for a core, %.1f%% of their time (schedstat; "
+                   "the largest rank's)\n",
+                   1e3 * r[i].run_delay, 100 * r[i].run_delay_share);
+        else
+            printf("         run delay: not known (this kernel keeps no schedstat)\n");
         if (r[i].contact)
             printf(
                 "         contact: broad %.4g ms, forces %.4g ms, safety net %.4g ms a step (of the median %.4g ms)\n",
@@ -679,6 +461,9 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
         printf("efficiency = FOM / (ranks x threads x the FOM of ranks=%d threads=1 / %d)\n", base_ranks, base_ranks);
     else if (over_ranks)
         printf("efficiency: 0, no configuration of ranks=%d threads=1 to measure it against\n", base_ranks);
+    if (lifetime_peaks(rep, launch) != 0) return HK_BENCH_INPUT;
+    char ref_name[48] = "1-thread"; /* what the reference ran on */
+    if (launch > 1) snprintf(ref_name, sizeof ref_name, "%d-rank 1-thread", launch);
     int valid = 1, best = 0;
     for (int i = 0; i < nrows; i++) {
         const int hash_ok = r[i].hash == r[i].ref_hash, energy_ok = hk_bench_energy_ok(&r[i]);
@@ -686,16 +471,18 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
         char rk[32] = "";
         if (over_ranks) snprintf(rk, sizeof rk, "ranks=%d ", r[i].ranks);
         printf("verify %sthreads=%d: state_hash %s the %s hash 0x%016" PRIx64 "; energy %.6g J -> %.6g J (%s)%s%s\n",
-               rk, r[i].threads, hash_ok ? "equals" : "DIFFERS FROM",
-               r[i].gpu     ? "CPU's"
-               : launch > 1 ? "1-process 1-thread"
-                            : "1-thread",
-               r[i].ref_hash, r[i].e_start, r[i].e_end, energy_ok ? "within bound" : "GREW PAST BOUND",
+               rk, r[i].threads, hash_ok ? "equals" : "DIFFERS FROM", r[i].gpu ? "CPU's" : ref_name, r[i].ref_hash,
+               r[i].e_start, r[i].e_end, energy_ok ? "within bound" : "GREW PAST BOUND",
                r[i].blew_up ? "; BLEW UP: " : "", r[i].blew_up ? r[i].blowup : "");
         if (r[i].fom > r[best].fom) best = i;
     }
     printf(
         "energy bound: E_end <= E_start + 0.1 * (|E_start| + |KE_end| + |PE_end| + |SE_end|) + 1 mJ/kg * free mass\n");
+    for (int i = 0; i < nrows; i++)
+        if (r[i].run_delay_share >= HK_BENCH_BUSY_SHARE)
+            printf("note: at threads=%d the threads waited %.1f%% of their time for a core: other programs had the "
+                   "machine's cores, so that row's time and efficiency are the machine's, not hooke's\n",
+                   r[i].threads, 100 * r[i].run_delay_share);
     valid = hk_mpi_share_int(valid); /* over MPI ranks: rank 0 verified the gathered states */
     printf("%s\n", valid ? "VALID" : "INVALID");
     char rk[32] = ""; /* over MPI ranks: how many (threads= is per rank) */
@@ -710,22 +497,22 @@ static int bench(const bench_opts *o, hk_bench_report *rep, hk_bench_row *r)
     rep->steps = steps;
     rep->valid = valid;
     rep->fom = r[best].fom;
-    int rc = EXIT_OK; /* over MPI ranks: rank 0 writes the files, and its status is every rank's */
+    int rc = HK_BENCH_OK; /* over MPI ranks: rank 0 writes the files, and its status is every rank's */
     if (o->json && hk_mpi_rank() == 0) rc = write_output(o->json, hk_bench_write_json, rep);
-    if (o->gbench && rc == EXIT_OK && hk_mpi_rank() == 0) rc = write_output(o->gbench, hk_bench_write_gbench, rep);
+    if (o->gbench && rc == HK_BENCH_OK && hk_mpi_rank() == 0) rc = write_output(o->gbench, hk_bench_write_gbench, rep);
     rc = hk_mpi_share_int(rc);
     rep->problem = NULL; /* name goes out of scope */
     rep->device = NULL;
-    if (rc != EXIT_OK) return rc;
-    return valid ? EXIT_OK : EXIT_INVALID;
+    if (rc != HK_BENCH_OK) return rc;
+    return valid ? HK_BENCH_OK : HK_BENCH_INVALID;
 }
 
 int hk_cmd_bench(int argc, char **argv)
 {
-    bench_opts o;
-    int rc = parse(argc, argv, &o);
-    if (rc == BENCH_HELP) return EXIT_OK;
-    if (rc != EXIT_OK) return rc;
+    hk_bench_opts o;
+    int rc = hk_bench_parse(argc, argv, &o);
+    if (rc == HK_BENCH_HELP) return HK_BENCH_OK;
+    if (rc != HK_BENCH_OK) return rc;
 
     int most = 1;
     for (int i = 0; i < o.ncounts; i++)
@@ -754,10 +541,11 @@ int hk_cmd_bench(int argc, char **argv)
     if (!r) {
         fprintf(stderr, "hooke: error: bench: out of memory\n");
         hk_topology_free(&machine);
-        return EXIT_INPUT;
+        return HK_BENCH_INPUT;
     }
     rep.rows = r;
     rc = bench(&o, &rep, r);
+    free(rep.lifetime_peak);
     for (int i = 0; i < nrows; i++) {
         free(r[i].times);
         free(r[i].cpu_times);

@@ -3,12 +3,11 @@
 #ifndef HOOKE_FOM_H
 #define HOOKE_FOM_H
 
+#include "bench_args.h" /* hk_bench_usage */
+
 /* Runs `hooke bench` with the program's argv (argv[1] == "bench"); returns
  * the exit status: 0 VALID, 1 bad input, 2 INVALID, 3 output not written. */
 int hk_cmd_bench(int argc, char **argv);
-
-/* Usage text of `hooke bench`, for hooke --help. */
-extern const char hk_bench_usage[];
 
 /* Tests only: when set, every world the bench makes gets it as its engine
  * hook (world.h after_pass), to break a kernel on purpose and show that the

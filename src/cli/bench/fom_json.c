@@ -205,6 +205,13 @@ int hk_bench_write_json(FILE *f, const hk_bench_report *r)
         }
         hk_json_num(&j, "rss_per_rank_bytes", x->rss, 12);
         hk_json_num(&j, "peak_rss_per_rank_bytes", x->peak_rss, 12);
+        if (x->run_delay >= 0) {
+            hk_json_num(&j, "run_delay_per_step_s", x->run_delay, 9);
+            hk_json_num(&j, "run_delay_share", x->run_delay_share, 6);
+        } else {
+            hk_json_null(&j, "run_delay_per_step_s");
+            hk_json_null(&j, "run_delay_share");
+        }
         hk_json_array_line(&j, "particles_held_per_rank");
         for (int k = 0; x->held && k < x->ranks; k++) hk_json_int(&j, NULL, x->held[k]);
         hk_json_close(&j);
@@ -213,6 +220,9 @@ int hk_bench_write_json(FILE *f, const hk_bench_report *r)
     hk_json_close(&j);
     hk_json_str(&j, "verification", r->valid ? "VALID" : "INVALID");
     hk_json_num(&j, "fom_spring_updates_per_s", r->fom, 6);
+    hk_json_array_line(&j, "peak_rss_lifetime_per_rank_bytes");
+    for (int k = 0; k < r->nlifetime_peak; k++) hk_json_num(&j, NULL, r->lifetime_peak[k], 12);
+    hk_json_close(&j);
     hk_json_close(&j);
     return hk_json_end(&j);
 }
@@ -263,6 +273,7 @@ static void gbench_entry(hk_json *j, const hk_bench_report *r, int row, int rep,
     }
     hk_json_num(j, "rss_per_rank_bytes", x->rss, 12);
     hk_json_num(j, "peak_rss_per_rank_bytes", x->peak_rss, 12);
+    if (x->run_delay >= 0) hk_json_num(j, "run_delay_ns_per_step", 1e9 * x->run_delay, 9);
     hk_json_int(j, "particles", x->particles);
     hk_json_int(j, "springs", x->springs);
     hk_json_int(j, "spring_updates_per_step", x->updates_per_step);

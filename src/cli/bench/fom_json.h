@@ -31,6 +31,10 @@ typedef struct hk_bench_row {
     double halo;             /* over MPI ranks: seconds per step in the halo exchange, the slowest rank's [s] */
     double rss, peak_rss;    /* resident memory of a rank after the timed steps (VmRSS) and at most since the
                                 configuration began to build its problem (VmHWM), the largest rank's [B] */
+    double run_delay;        /* seconds per timed step that the rank's threads were runnable but kept off a core,
+                                summed over its threads, the largest rank's (schedstat); -1: the kernel keeps none [s] */
+    double run_delay_share;  /* run_delay over the threads' time: threads x wall-clock time per step, the largest
+                                rank's [1] */
     int *held;               /* ranks entries: the particles each rank holds (its own, and the halo rows beside
                                 them) [1] */
     int contact;             /* the world has colliders or contact between bodies */
@@ -66,6 +70,9 @@ typedef struct hk_bench_report {
     int base_ranks, base_threads;              /* the row efficiencies are relative to (see fom.c); 0, 0: none */
     hk_context_item context[HK_CONTEXT_ITEMS]; /* the build, as read before the runs */
     const char *device;                        /* where the steps ran: "cpu", or "gpu: NAME (driver D)" */
+    double *lifetime_peak;                     /* nlifetime_peak entries: each rank's most resident memory over the
+                                                  whole run, the reference runs included (VmHWM; NaN: unread) [B] */
+    int nlifetime_peak;                        /* the launch's ranks (1 without MPI) */
 } hk_bench_report;
 
 /* hooke's report: the build, the machine (CPU, caches, topology, mask,
