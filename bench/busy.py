@@ -5,18 +5,17 @@
 
 Times `hooke run SCENE --steps S --threads T --quiet` (its summary line's
 wall_s: the steps, not the scene's building) for T = 1 and 2 under each
-load of LIST (default none,pinned,free):
-  none    nothing else started
-  pinned  a busy loop (python3 spinning) pinned to the last processor of
-          this process's mask, the one hooke's thread 1 is bound to
+load of LIST (default none,pinned,free), measured as users run hooke: the
+scheduling priorities of hooke and of the load left as they are.
+  none    nothing else started: the machine's own other work only
+  pinned  a busy loop (python3 spinning) started in a session of its own
+          (setsid, as another terminal's program runs), pinned to the last
+          processor of this process's mask, the one hooke's thread 1 is
+          bound to
   free    the same busy loop, left to the scheduler
-The machine's own other work comes on top: run it on a quiet machine for
-figures to keep. On a shared Linux machine, a session of its own whose
-autogroup has the highest weight keeps the other sessions' work mostly
-out (as root: setsid sh -c 'echo -20 > /proc/self/autogroup; python3
-bench/busy.py ...'); the busy loop is then the one other process that
-counts. HOOKE_FULL_TEAM and OMP_NUM_THREADS are left out of the runs'
-environment.
+The machine's own other work comes on top of each: the load average at
+the start and the end of the run is printed and kept in --out.
+HOOKE_FULL_TEAM and OMP_NUM_THREADS are left out of the runs' environment.
 The cases:
   cloth512   scenes/cloth_512.scene --steps 150 (262 144 particles, explicit)
   stiff128   scenes/cloth_512_stiff.scene at 128 x 128 nodes (written to a
@@ -76,7 +75,8 @@ def wall(build, scene, steps, threads):
 def start_load(load):
     if load == "none":
         return None
-    p = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    # its own session and process group, as a program started from another terminal
+    p = subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
     if load == "pinned":
         os.sched_setaffinity(p.pid, {max(os.sched_getaffinity(0))})
     time.sleep(0.2)  # spinning before the runs start
@@ -111,6 +111,7 @@ def main():
             builds.append(os.path.abspath(a))
     if not 1 <= len(builds) <= 2 or rounds < 1 or any(x not in LOADS for x in loads):
         sys.exit(__doc__)
+    load_start = os.getloadavg()
     with tempfile.TemporaryDirectory() as folder:
         todo = [c for c in cases(folder) if not only or c[0] in only]
         if not todo:
@@ -126,7 +127,11 @@ def main():
                             times[(load, name, b, t)].append(wall(builds[b], scene, steps, t))
                 finally:
                     stop_load(p)
+    load_end = os.getloadavg()
+    print("load average (1, 5, 15 min): %.2f %.2f %.2f at the start, %.2f %.2f %.2f at the end" %
+          (load_start + load_end), flush=True)
     result = {"date": datetime.date.today().isoformat(), "builds": builds, "rounds": rounds,
+              "load_average_start": load_start, "load_average_end": load_end,
               "command": "python3 bench/busy.py " + " ".join(sys.argv[1:]), "rows": []}
     for load in loads:
         for name, _, steps in todo:
