@@ -119,6 +119,19 @@ static void add_free_mass(void *ctx, void *state, int b, int64_t l0, int64_t l1)
         if (w->p.inv_mass[base + l] != 0) *(double *)state += w->p.mass[base + l];
 }
 
+/* w on `threads` threads, optimised and shared out over the MPI ranks taking part (each keeps its share); 0, or -1
+ * (every rank's) with the reason printed after `what` and w destroyed. */
+static int share_out(hk_world *w, int threads, const char *what)
+{
+    hk_world_set_threads(w, threads);
+    if (hk_mpi_any(hk_world_optimise(w, 0) != 0) || hk_mpi_distribute(w) != 0) {
+        fprintf(stderr, "hooke: error: bench: %s%s\n", what, hk_world_error(w));
+        hk_world_destroy(w);
+        return -1;
+    }
+    return 0;
+}
+
 /* One configuration, on the MPI ranks taking part (hk_mpi_use_ranks: `ranks` of them): build, warm up, time,
  * verify. r->times and r->cpu_times are allocated (free them also when this fails); a failure is every rank's. */
 static int run_config(const hk_bench_opts *o, int ranks, int threads, int64_t *steps, int64_t *trial, hk_bench_row *r,
@@ -141,12 +154,7 @@ static int run_config(const hk_bench_opts *o, int ranks, int threads, int64_t *s
         hk_world_destroy(w);
         return -1;
     }
-    hk_world_set_threads(w, threads); /* the configuration's count, not the scene's or hooke's default */
-    if (hk_mpi_any(hk_world_optimise(w, 0) != 0) || hk_mpi_distribute(w) != 0) { /* over MPI ranks: each rank's share */
-        fprintf(stderr, "hooke: error: bench: %s\n", hk_world_error(w));
-        hk_world_destroy(w);
-        return -1;
-    }
+    if (share_out(w, threads, "") != 0) return -1; /* the configuration's count, not the scene's or hooke's default */
     char where[2048] = "cpu";
     if (o->device != HK_DEVICE_CPU && hk_world_device(w, where, sizeof where) < 0) { /* the GPU, or why not */
         fprintf(stderr, "hooke: error: bench: --device gpu: %s\n", where);
@@ -214,9 +222,9 @@ static int run_config(const hk_bench_opts *o, int ranks, int threads, int64_t *s
         timed += times[rep] * (double)*steps;
     }
     const double delay1 = hk_proc_run_delay(), wall = now_s() - wall0, reps = (double)o->repeat * (double)*steps;
-    r->run_delay = hk_mpi_max_double(delay0 >= 0 && delay1 >= 0 ? (delay1 - delay0) / reps : -1);
-    r->run_delay_share =
-        hk_mpi_max_double(delay0 >= 0 && delay1 >= 0 && wall > 0 ? (delay1 - delay0) / (threads * wall) : -1);
+    const double waited = delay0 >= 0 && delay1 >= 0 ? delay1 - delay0 : -1; /* -1: no schedstat */
+    r->run_delay = hk_mpi_max_double(waited >= 0 ? waited / reps : -1);
+    r->run_delay_share = hk_mpi_max_double(waited >= 0 && wall > 0 ? waited / (threads * wall) : -1);
     r->halo = hk_mpi_max_double(hk_mpi_halo_seconds() - halo0) / ((double)o->repeat * (double)*steps);
     hk_proc_resident(&r->rss, &r->peak_rss); /* the largest rank's */
     r->rss = hk_mpi_max_double(r->rss);
@@ -269,14 +277,7 @@ static int reference_hash(const hk_bench_opts *o, int scale, int threads, int al
         hk_world_destroy(w);
         return -1;
     }
-    if (over_ranks) {
-        hk_world_set_threads(w, 1);
-        if (hk_mpi_any(hk_world_optimise(w, 0) != 0) || hk_mpi_distribute(w) != 0) {
-            fprintf(stderr, "hooke: error: bench: the reference run: %s\n", hk_world_error(w));
-            hk_world_destroy(w);
-            return -1;
-        }
-    }
+    if (over_ranks && share_out(w, 1, "the reference run: ") != 0) return -1;
     for (int64_t s = 0; s < total_steps; s++) hk_world_step(w);
     *hash = hk_world_state_hash(w); /* over MPI ranks relayed to rank 0, piece by piece in particle order */
     hk_world_destroy(w);
