@@ -60,6 +60,19 @@ typedef struct hk_level_view {
     hk_real *x[3], *b[3], *r[3];
 } hk_level_view;
 
+/* One run of xpbd's springs (iterate/xpbd.c) whose ends lie in contiguous arrays: spring s joins a = entry s of
+ * the a arrays and b = entry s of the b arrays (rows of a lattice family, or copies of them), none twice. */
+typedef struct hk_xpbd_span {
+    hk_real *qa[3], *qb[3];       /* the ends' displacements from rest [m] */
+    const hk_real *pa[3], *pb[3]; /* the same at the substep's start [m] */
+    const hk_real *wa, *wb;       /* the ends' inverse masses [1/kg] */
+    hk_real *u[3];                /* each spring's force so far times h^2 [kg m]: read unless fresh, written if keep */
+    const uint8_t *broken;        /* per spring, 1 = broken; NULL: none can break */
+    hk_real D[3];                 /* the rest vector r_b - r_a [m] */
+    hk_real L0, K, Dn, Dv;        /* rest length [m]; k h^2, c h along the spring, c h of the relative velocity [kg] */
+    hk_behaviour behaviour;
+} hk_xpbd_span;
+
 typedef struct hk_kernels {
     const char *isa; /* "avx512", "avx2", "scalar" */
     int width;       /* lanes of hk_real */
@@ -131,6 +144,14 @@ typedef struct hk_kernels {
      * omega dinv (first ? b : r), the damped block-Jacobi step. */
     void (*level_residual)(const hk_level_view *L, int64_t a, int64_t e);
     void (*level_smooth)(const hk_level_view *L, hk_real omega, int first, int64_t a, int64_t e);
+
+    /* xpbd's steps of springs [0, n) of s (xpbd_lanes.h); fresh: u is 0 (the substep's first sweep), keep: u is
+     * written (a sweep follows). */
+    void (*xpbd_span)(const hk_xpbd_span *s, int64_t n, int fresh, int keep);
+    /* The same over `blocks` blocks of 2 width entries from s's a arrays (s's b arrays unused): in each, the entries
+     * of the even runs of d (1 or 2) are the sources and the entry d past each its target, as a lattice family along
+     * i colours its rows (NULL where the ISA has no such kernel: width 1). */
+    void (*xpbd_pairs)(const hk_xpbd_span *s, int d, int64_t blocks, int fresh, int keep);
 } hk_kernels;
 
 #endif

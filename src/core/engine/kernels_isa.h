@@ -36,6 +36,7 @@
 #include "jacobian_lanes.h"
 #include "jacobian_pass.h"
 #include "level_pass.h"
+#include "xpbd_lanes.h"
 
 #if (defined(HK_ISA_AVX2) || defined(HK_ISA_AVX512)) && !defined(HOOKE_DOUBLE)
 #include "packed_pass.h"
@@ -67,6 +68,8 @@ const hk_kernels HK_SUFFIX(hk_kernels) = {
     .jacobian_gather = HK_SUFFIX(jacobian_gather),
     .level_residual = HK_SUFFIX(level_residual),
     .level_smooth = HK_SUFFIX(level_smooth),
+    .xpbd_span = HK_SUFFIX(xpbd_span),
+    .xpbd_pairs = HK_XPBD_PAIRS,
 };
 
 #endif

@@ -116,6 +116,39 @@ static inline __attribute__((always_inline)) hk_w w_shift_in(hk_w prev, hk_w cur
     return _mm512_permutex2var_ps(prev, idx, cur);
 }
 
+/* The 2W entries at p as W springs' ends: w_split puts the entries of the even runs of d (d = 1 or 2, runs
+ * counted from p) into *a and those of the odd runs into *b, entry p[j + d] in b's lane where p[j] is in a's (the lane
+ * order is the ISA's own, the same in both); w_merge writes a and b back where w_split found them. */
+#define HK_HAS_SPLIT 1
+static inline void w_split(const hk_real *p, int d, hk_w *a, hk_w *b)
+{
+    const __m512d lo = _mm512_castps_pd(_mm512_loadu_ps(p)), hi = _mm512_castps_pd(_mm512_loadu_ps(p + 16));
+    if (d == 1) {
+        const __m512 l = _mm512_castpd_ps(lo), h = _mm512_castpd_ps(hi);
+        *a = _mm512_permutex2var_ps(l, _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30), h);
+        *b = _mm512_permutex2var_ps(l, _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31), h);
+    } else {
+        *a = _mm512_castpd_ps(_mm512_permutex2var_pd(lo, _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), hi));
+        *b = _mm512_castpd_ps(_mm512_permutex2var_pd(lo, _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), hi));
+    }
+}
+static inline void w_merge(hk_real *p, int d, hk_w a, hk_w b)
+{
+    if (d == 1) {
+        _mm512_storeu_ps(
+            p, _mm512_permutex2var_ps(a, _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), b));
+        _mm512_storeu_ps(p + 16,
+                         _mm512_permutex2var_ps(
+                             a, _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), b));
+    } else {
+        const __m512d x = _mm512_castps_pd(a), y = _mm512_castps_pd(b);
+        _mm512_storeu_ps(p,
+                         _mm512_castpd_ps(_mm512_permutex2var_pd(x, _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11), y)));
+        _mm512_storeu_ps(p + 16,
+                         _mm512_castpd_ps(_mm512_permutex2var_pd(x, _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15), y)));
+    }
+}
+
 #elif defined(HK_ISA_AVX512) && defined(HOOKE_DOUBLE)
 #define HK_W 8
 typedef __m512d hk_w;
@@ -190,6 +223,32 @@ static inline __attribute__((always_inline)) hk_w w_shift_in(hk_w prev, hk_w cur
     return _mm512_permutex2var_pd(prev, idx, cur);
 }
 
+/* The 2W entries at p as W springs' ends: w_split puts the entries of the even runs of d (d = 1 or 2, runs
+ * counted from p) into *a and those of the odd runs into *b, entry p[j + d] in b's lane where p[j] is in a's (the lane
+ * order is the ISA's own, the same in both); w_merge writes a and b back where w_split found them. */
+#define HK_HAS_SPLIT 1
+static inline void w_split(const hk_real *p, int d, hk_w *a, hk_w *b)
+{
+    const __m512d lo = _mm512_loadu_pd(p), hi = _mm512_loadu_pd(p + 8);
+    if (d == 1) {
+        *a = _mm512_permutex2var_pd(lo, _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), hi);
+        *b = _mm512_permutex2var_pd(lo, _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), hi);
+    } else {
+        *a = _mm512_permutex2var_pd(lo, _mm512_setr_epi64(0, 1, 4, 5, 8, 9, 12, 13), hi);
+        *b = _mm512_permutex2var_pd(lo, _mm512_setr_epi64(2, 3, 6, 7, 10, 11, 14, 15), hi);
+    }
+}
+static inline void w_merge(hk_real *p, int d, hk_w a, hk_w b)
+{
+    if (d == 1) {
+        _mm512_storeu_pd(p, _mm512_permutex2var_pd(a, _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11), b));
+        _mm512_storeu_pd(p + 8, _mm512_permutex2var_pd(a, _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15), b));
+    } else {
+        _mm512_storeu_pd(p, _mm512_permutex2var_pd(a, _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11), b));
+        _mm512_storeu_pd(p + 8, _mm512_permutex2var_pd(a, _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15), b));
+    }
+}
+
 #elif defined(HK_ISA_AVX2) && !defined(HOOKE_DOUBLE)
 #define HK_W 8
 typedef __m256 hk_w;
@@ -244,6 +303,34 @@ static inline void w_scattern(hk_real *base, const int32_t *idx, hk_w v, int n)
     float lanes[8];
     _mm256_storeu_ps(lanes, v);
     for (int l = 0; l < n; l++) base[idx[l]] = lanes[l];
+}
+
+/* The 2W entries at p as W springs' ends: w_split puts the entries of the even runs of d (d = 1 or 2, runs
+ * counted from p) into *a and those of the odd runs into *b, entry p[j + d] in b's lane where p[j] is in a's (the lane
+ * order is the ISA's own, the same in both); w_merge writes a and b back where w_split found them. */
+#define HK_HAS_SPLIT 1
+static inline void w_split(const hk_real *p, int d, hk_w *a, hk_w *b)
+{
+    const __m256 lo = _mm256_loadu_ps(p), hi = _mm256_loadu_ps(p + 8);
+    if (d == 1) {
+        *a = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+        *b = _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+    } else {
+        const __m256d l = _mm256_castps_pd(lo), h = _mm256_castps_pd(hi);
+        *a = _mm256_castpd_ps(_mm256_unpacklo_pd(l, h));
+        *b = _mm256_castpd_ps(_mm256_unpackhi_pd(l, h));
+    }
+}
+static inline void w_merge(hk_real *p, int d, hk_w a, hk_w b)
+{
+    if (d == 1) {
+        _mm256_storeu_ps(p, _mm256_unpacklo_ps(a, b));
+        _mm256_storeu_ps(p + 8, _mm256_unpackhi_ps(a, b));
+    } else {
+        const __m256d x = _mm256_castps_pd(a), y = _mm256_castps_pd(b);
+        _mm256_storeu_ps(p, _mm256_castpd_ps(_mm256_unpacklo_pd(x, y)));
+        _mm256_storeu_ps(p + 8, _mm256_castpd_ps(_mm256_unpackhi_pd(x, y)));
+    }
 }
 
 #elif defined(HK_ISA_AVX2) && defined(HOOKE_DOUBLE)
@@ -301,6 +388,32 @@ static inline void w_scattern(hk_real *base, const int32_t *idx, hk_w v, int n)
     double lanes[4];
     _mm256_storeu_pd(lanes, v);
     for (int l = 0; l < n; l++) base[idx[l]] = lanes[l];
+}
+
+/* The 2W entries at p as W springs' ends: w_split puts the entries of the even runs of d (d = 1 or 2, runs
+ * counted from p) into *a and those of the odd runs into *b, entry p[j + d] in b's lane where p[j] is in a's (the lane
+ * order is the ISA's own, the same in both); w_merge writes a and b back where w_split found them. */
+#define HK_HAS_SPLIT 1
+static inline void w_split(const hk_real *p, int d, hk_w *a, hk_w *b)
+{
+    const __m256d lo = _mm256_loadu_pd(p), hi = _mm256_loadu_pd(p + 4);
+    if (d == 1) {
+        *a = _mm256_unpacklo_pd(lo, hi);
+        *b = _mm256_unpackhi_pd(lo, hi);
+    } else {
+        *a = _mm256_permute2f128_pd(lo, hi, 0x20);
+        *b = _mm256_permute2f128_pd(lo, hi, 0x31);
+    }
+}
+static inline void w_merge(hk_real *p, int d, hk_w a, hk_w b)
+{
+    if (d == 1) {
+        _mm256_storeu_pd(p, _mm256_unpacklo_pd(a, b));
+        _mm256_storeu_pd(p + 4, _mm256_unpackhi_pd(a, b));
+    } else {
+        _mm256_storeu_pd(p, _mm256_permute2f128_pd(a, b, 0x20));
+        _mm256_storeu_pd(p + 4, _mm256_permute2f128_pd(a, b, 0x31));
+    }
 }
 
 #elif defined(HK_ISA_SCALAR)

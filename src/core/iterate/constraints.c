@@ -25,7 +25,17 @@ void hk_each_spring(const hk_world *w, hk_spring_fn fn, void *ctx)
     }
 }
 
-/* The colouring pass: each spring's colour, and the count of each. */
+/* Calls fn for every spring of w's list families, in hk_each_spring's order. */
+static void each_list_spring(const hk_world *w, hk_spring_fn fn, void *ctx)
+{
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->kind == HK_FAMILY_LIST)
+            for (int64_t s = 0; s < f->count; s++) fn(ctx, fi, s, f->a[s], f->b[s]);
+    }
+}
+
+/* The colouring pass: each list spring's colour, and the count of each. */
 typedef struct colour_pass {
     uint64_t *used; /* per particle: the colours its springs took */
     uint8_t *colour;
@@ -68,6 +78,11 @@ static void place_one(void *ctx, int fam, int64_t slot, int a, int b)
 static void constraints_free(hk_constraints *c)
 {
     if (!c) return;
+    for (int k = 0; k < c->lattice_colours && c->lc; k++) {
+        free(c->lc[k].row_node);
+        free(c->lc[k].pick);
+    }
+    free(c->lc);
     free(c->colour_start);
     free(c->a);
     free(c->b);
@@ -76,8 +91,48 @@ static void constraints_free(hk_constraints *c)
     free(c->run_start);
     free(c->slot);
     hk_free_reals(c->u[0]);
+    free(c->u_base);
     free(c->coef);
     free(c);
+}
+
+/* The axis a lattice family is coloured along (constraints.h), and the family's step along it: j or k where the
+ * offset has a step there (a colour is then whole rows), else i. */
+static int colour_axis(const hk_family *f, int *step)
+{
+    const int d[3] = {f->di, f->dj, f->dk};
+    static const int order[3] = {1, 2, 0};
+    for (int o = 0; o < 3; o++)
+        if (d[order[o]]) {
+            *step = d[order[o]] < 0 ? -d[order[o]] : d[order[o]];
+            return order[o];
+        }
+    HK_ASSERT(!"a lattice family without an offset");
+    *step = 1;
+    return 0;
+}
+
+/* Lattice colour `parity` of family fi: its rows and, along i, its sources in a row. 0 or -1 (memory). */
+static int lattice_colour(const hk_family *f, int fi, int parity, hk_lattice_colour *lc)
+{
+    int step = 1;
+    const int axis = colour_axis(f, &step);
+    *lc = (hk_lattice_colour){.fam = fi, .axis = axis, .parity = parity};
+    const int nrows = (f->j1 - f->j0) * (f->k1 - f->k0);
+    lc->row_node = malloc((size_t)(nrows > 0 ? nrows : 1) * sizeof *lc->row_node);
+    if (!lc->row_node) return -1;
+    for (int k = f->k0; k < f->k1; k++)
+        for (int j = f->j0; j < f->j1; j++) {
+            const int coord = axis == 1 ? j : k;
+            if (axis != 0 && (coord / step) % 2 != parity) continue;
+            lc->row_node[lc->rows++] = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+        }
+    if (axis != 0) return 0;
+    lc->pick = malloc((size_t)(f->i1 > f->i0 ? f->i1 - f->i0 : 1) * sizeof *lc->pick);
+    if (!lc->pick) return -1;
+    for (int i = f->i0; i < f->i1; i++)
+        if ((i / step) % 2 == parity) lc->pick[lc->picks++] = i;
+    return 0;
 }
 
 void hk_constraints_release(hk_world *w)
@@ -112,11 +167,34 @@ static int runs_of(hk_constraints *c, int colours, const int *fam)
     return 0;
 }
 
+/* The lattice families' colours and each family's place in u. 0 or -1 (memory). */
+static int lattice_colours(hk_world *w, hk_constraints *c)
+{
+    c->u_base = calloc((size_t)w->family_count + 1, sizeof *c->u_base);
+    c->lc = calloc((size_t)2 * w->family_count + 1, sizeof *c->lc);
+    if (!c->u_base || !c->lc) return -1;
+    int64_t u = 0;
+    for (int fi = 0; fi < w->family_count; fi++) {
+        const hk_family *f = &w->families[fi];
+        if (f->kind != HK_FAMILY_LATTICE) continue;
+        c->u_base[fi] = u;
+        u += (int64_t)f->nx * f->ny * f->nz;
+        for (int parity = 0; parity < 2; parity++)
+            if (lattice_colour(f, fi, parity, &c->lc[c->lattice_colours++]) != 0) return -1;
+    }
+    c->u_list = u;
+    return 0;
+}
+
 static hk_constraints *build(hk_world *w)
 {
-    const int64_t n = hk_world_facts(w)->springs;
+    const int64_t total = hk_world_facts(w)->springs;
+    int64_t n = 0; /* list springs */
+    for (int fi = 0; fi < w->family_count; fi++)
+        if (w->families[fi].kind == HK_FAMILY_LIST) n += w->families[fi].count;
     hk_constraints *c = calloc(1, sizeof *c);
     colour_pass cs = {0};
+    place_pass ps = {0};
     if (c) {
         cs.used = calloc((size_t)(w->p.count > 0 ? w->p.count : 1), sizeof *cs.used);
         cs.colour = malloc((size_t)(n > 0 ? n : 1));
@@ -124,27 +202,24 @@ static hk_constraints *build(hk_world *w)
         c->a = malloc((size_t)(n > 0 ? n : 1) * sizeof *c->a);
         c->b = malloc((size_t)(n > 0 ? n : 1) * sizeof *c->b);
         c->slot = malloc((size_t)(n > 0 ? n : 1) * sizeof *c->slot);
-        c->u[0] = hk_alloc_reals(3 * (size_t)(n > 0 ? n : 1), w);
         c->coef = malloc((size_t)(3 * w->family_count + 3) * sizeof *c->coef);
+        ps.fam = malloc((size_t)(n > 0 ? n : 1) * sizeof *ps.fam);
     }
-    if (!c || !cs.used || !cs.colour || !c->colour_start || !c->a || !c->b || !c->slot || !c->u[0] || !c->coef) {
+    if (!c || !cs.used || !cs.colour || !c->colour_start || !c->a || !c->b || !c->slot || !c->coef || !ps.fam ||
+        lattice_colours(w, c) != 0) {
         free(cs.used);
         free(cs.colour);
+        free(ps.fam);
         constraints_free(c);
-        hk_fail_memory(w, "out of memory for the constraints of %lld springs", (long long)n);
+        hk_fail_memory(w, "out of memory for the constraints of %lld springs", (long long)total);
         return NULL;
     }
-    hk_each_spring(w, colour_one, &cs);
+    each_list_spring(w, colour_one, &cs);
     HK_ASSERT(cs.n == n);
     free(cs.used);
     /* the colours in use, the serial one last; each colour's springs in the list's order */
-    place_pass ps = {c, malloc((size_t)(n > 0 ? n : 1) * sizeof *ps.fam), cs.colour, 0, {0}};
-    if (!ps.fam) {
-        free(cs.colour);
-        constraints_free(c);
-        hk_fail_memory(w, "out of memory for the constraints of %lld springs", (long long)n);
-        return NULL;
-    }
+    ps.c = c;
+    ps.colour = cs.colour;
     int colours = 0;
     for (int k = 0; k <= HK_CONSTRAINT_COLOURS; k++) {
         if (!cs.count[k]) continue;
@@ -152,24 +227,38 @@ static hk_constraints *build(hk_world *w)
         c->colour_start[++colours] = ps.next[k] + cs.count[k];
         c->serial = k == HK_CONSTRAINT_COLOURS;
     }
-    hk_each_spring(w, place_one, &ps);
+    each_list_spring(w, place_one, &ps);
     free(cs.colour);
-    if (runs_of(c, colours, ps.fam) != 0) {
-        free(ps.fam);
+    const int rc = runs_of(c, colours, ps.fam);
+    free(ps.fam);
+    if (rc != 0) {
         constraints_free(c);
-        hk_fail_memory(w, "out of memory for the constraints of %lld springs", (long long)n);
+        hk_fail_memory(w, "out of memory for the constraints of %lld springs", (long long)total);
         return NULL;
     }
-    free(ps.fam);
-    c->count = n;
-    c->u[1] = c->u[0] + (n > 0 ? n : 1);
-    c->u[2] = c->u[1] + (n > 0 ? n : 1);
+    c->count = total;
+    c->list_count = n;
+    c->u_count = c->u_list + n;
     c->colours = colours;
     c->bodies = w->body_count;
     c->families = w->family_count;
     c->particles = w->p.count;
     c->coloured = w->coloured;
     return c;
+}
+
+int hk_constraints_u(hk_world *w, hk_constraints *c)
+{
+    if (c->u[0]) return 0;
+    const int64_t n = c->u_count > 0 ? c->u_count : 1;
+    c->u[0] = hk_alloc_reals(3 * (size_t)n, w);
+    if (!c->u[0]) {
+        hk_fail_memory(w, "out of memory for the sweeps' forces of %lld springs", (long long)c->count);
+        return -1;
+    }
+    c->u[1] = c->u[0] + n;
+    c->u[2] = c->u[1] + n;
+    return 0;
 }
 
 hk_constraints *hk_constraints_of(hk_world *w)
@@ -182,30 +271,48 @@ hk_constraints *hk_constraints_of(hk_world *w)
     return w->constraints = build(w);
 }
 
+/* Marks particle e as seen in colour `mark`: 0, or -1 with why (outside, or twice). */
+static int see(const hk_world *w, int64_t *seen, int64_t e, int64_t mark, char *why, size_t len)
+{
+    if (e < 0 || e >= w->p.count)
+        return snprintf(why, len, "colour %lld: end %lld outside the %d particles", (long long)mark - 1, (long long)e,
+                        w->p.count),
+               -1;
+    if (seen[e] == mark)
+        return snprintf(why, len, "colour %lld: particle %lld twice", (long long)mark - 1, (long long)e), -1;
+    seen[e] = mark;
+    return 0;
+}
+
 int hk_constraints_check(const hk_world *w, const hk_constraints *c, char *why, size_t len)
 {
     int64_t *seen = calloc((size_t)(w->p.count > 0 ? w->p.count : 1), sizeof *seen);
     if (!seen) return snprintf(why, len, "out of memory"), -1;
     int bad = 0;
-    for (int k = 0; k < c->colours && !bad; k++) {
-        if (k == c->colours - 1 && c->serial) break;
-        for (int64_t i = c->colour_start[k]; i < c->colour_start[k + 1] && !bad; i++) {
-            const int e[2] = {c->a[i], c->b[i]};
-            for (int s = 0; s < 2 && !bad; s++) {
-                if (e[s] < 0 || e[s] >= w->p.count) {
-                    snprintf(why, len, "spring %lld: end %d outside the %d particles", (long long)i, e[s], w->p.count);
-                    bad = 1;
-                } else if (seen[e[s]] == k + 1) {
-                    snprintf(why, len, "colour %d: particle %d twice", k, e[s]);
-                    bad = 1;
-                } else
-                    seen[e[s]] = k + 1;
+    int64_t springs = 0, mark = 0;
+    for (int k = 0; k < c->lattice_colours && !bad; k++) {
+        const hk_lattice_colour *lc = &c->lc[k];
+        const hk_family *f = &w->families[lc->fam];
+        mark++;
+        for (int r = 0; r < lc->rows && !bad; r++) {
+            const int n = lc->axis == 0 ? lc->picks : f->i1 - f->i0;
+            for (int t = 0; t < n && !bad; t++) {
+                const int64_t a = f->base + lc->row_node[r] + (lc->axis == 0 ? lc->pick[t] : f->i0 + t);
+                bad = see(w, seen, a, mark, why, len) != 0 || see(w, seen, a + f->offset, mark, why, len) != 0;
+                springs++;
             }
         }
     }
-    if (!bad && c->colour_start[c->colours] != c->count) {
-        snprintf(why, len, "the colours hold %lld springs of %lld", (long long)c->colour_start[c->colours],
-                 (long long)c->count);
+    for (int k = 0; k < c->colours && !bad; k++) {
+        mark++;
+        for (int64_t i = c->colour_start[k]; i < c->colour_start[k + 1] && !bad; i++) {
+            springs++;
+            if (k == c->colours - 1 && c->serial) continue;
+            bad = see(w, seen, c->a[i], mark, why, len) != 0 || see(w, seen, c->b[i], mark, why, len) != 0;
+        }
+    }
+    if (!bad && springs != c->count) {
+        snprintf(why, len, "the colours hold %lld springs of %lld", (long long)springs, (long long)c->count);
         bad = 1;
     }
     free(seen);

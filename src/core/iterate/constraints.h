@@ -14,25 +14,45 @@
     "%s does not run over MPI ranks (a sweep carries each spring's correction on to the next within the sweep, "       \
     "across a rank's boundary too): run it in one process"
 
-/* Every spring of every family held here, in the order of the families and of each family's springs (a lattice's
- * by source node, a list's by slot), then sorted, stably, by colour: a spring takes the lowest colour in which
+/* The springs of one lattice family whose source nodes have an even (parity 0) or odd (1) coordinate along `axis`
+ * (0: i, 1: j, 2: k), counted in the family's steps along it (j or k where the offset has a step there, else i): a
+ * spring's two ends differ by one step along that axis, so no particle occurs twice in one such colour. Along j or k a
+ * colour is whole rows of the family's box, every source i in [i0, i1); along i it is every row, the sources pick[]. */
+typedef struct hk_lattice_colour {
+    int fam, axis, parity;
+    int rows;          /* rows of the box holding sources of this colour */
+    int64_t *row_node; /* each row's body-local node (0, j, k) */
+    int picks;         /* along i: the sources of each row, i = pick[0 .. picks); 0 along j and k */
+    int *pick;
+} hk_lattice_colour;
+
+/* Every spring of every family held here as colours swept in order: first each lattice family's two colours
+ * (hk_lattice_colour, family by family, parity 0 first), then the list families' springs in one list, in the order of
+ * the families and of each family's slots, sorted, stably, by colour: a spring takes the lowest colour in which
  * neither of its ends has a spring yet. No particle occurs twice in a regular colour, so a colour's springs can be
- * projected in any order and on any number of threads with the same bits; the springs that found no free colour
+ * projected in any order and on any number of threads with the same bits; the list springs that found no free colour
  * make the last colour, projected in order on one thread. Built once per layout of the world (hk_constraints_of). */
 typedef struct hk_constraints {
     int bodies, families, particles, coloured; /* what it was built for */
     int64_t count;                             /* springs [1] */
-    int colours;                               /* colours in use [1] */
-    int serial;                                /* 1: the last colour is the serial one */
+    int lattice_colours;                       /* 2 per lattice family */
+    hk_lattice_colour *lc;
+    int64_t list_count;    /* list springs [1] */
+    int colours;           /* list colours in use [1] */
+    int serial;            /* 1: the last list colour is the serial one */
     int64_t *colour_start; /* colours + 1 offsets: colour c is [colour_start[c], colour_start[c+1]) */
     /* a colour's springs come family by family: its runs [colour_run[c], colour_run[c+1]), run r the springs
      * [run_start[r], run_start[r+1]) of family run_fam[r] */
     int runs;
     int *colour_run, *run_fam;
     int64_t *run_start;
-    int *a, *b;    /* each spring's global ends */
-    int64_t *slot; /* its slot in the family (hk_spring_delta; a lattice's local source node, a list's index) */
-    hk_real *u[3]; /* the force each spring has applied over its substep's sweeps, times h^2 (xpbd.c) [kg m] */
+    int *a, *b;    /* each list spring's global ends */
+    int64_t *slot; /* its slot in the family (hk_spring_delta: the list's index) */
+    /* u: the force each spring has applied over its substep's sweeps, times h^2 [kg m] (xpbd.c), allocated at the
+     * first substep of more than one sweep (hk_constraints_u): a lattice spring's at u_base[family] + its local source
+     * node, list spring i's at u_list + i */
+    hk_real *u[3];
+    int64_t *u_base, u_list, u_count;
     hk_real *coef; /* per family: k h^2, c h along the spring, c h of the relative velocity [kg] (xpbd.c) */
 } hk_constraints;
 
@@ -44,10 +64,12 @@ void hk_each_spring(const hk_world *w, hk_spring_fn fn, void *ctx);
 /* w's constraints, built (or built again, after bodies, families, particles or the list families' colouring
  * changed) on the calling thread; NULL on a failure (hk_fail_memory: the world's error says why). */
 hk_constraints *hk_constraints_of(hk_world *w);
+/* c's u arrays, allocated on the first call; 0, or -1 (hk_fail_memory: the world's error says why). */
+int hk_constraints_u(hk_world *w, hk_constraints *c);
 /* Frees w's constraints (the world's end, or its storage cut over ranks). */
 void hk_constraints_release(hk_world *w);
 /* Whether the constraints obey their colouring (tests; check.h HK_VALIDATE): no particle twice in a regular colour,
- * every spring once. 0, or -1 with the broken rule in why. */
+ * every spring once (lattice colours and list colours alike). 0, or -1 with the broken rule in why. */
 int hk_constraints_check(const hk_world *w, const hk_constraints *c, char *why, size_t len);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include "constraints.h"
 #include "inertia.h"
+#include "kernels.h"
 #include "part.h"
 #include "spring_vec.h"
 
@@ -34,7 +35,9 @@
  * everywhere): otherwise its step takes all of its u back. The springs of one colour share no particle
  * (constraints.h), so each colour's projections are independent of each other and of the threads that run them;
  * the colours run in order, the serial colour last on one thread. Pinned and driven particles (inverse mass 0) do
- * not move: a spring to one moves the other end alone.
+ * not move: a spring to one moves the other end alone. The operations, in their order, are those of
+ * engine/xpbd_lanes.h, which steps a lattice colour's rows on the kernel paths; project_one below steps list springs
+ * on every path, and lattice springs too on the reference path.
  */
 
 /* What the sweeps read. */
@@ -42,6 +45,7 @@ typedef struct sweep_pass {
     hk_particles *p;
     const hk_family *fams;
     hk_constraints *c;
+    const hk_kernels *k; /* the world's path; NULL: the reference path */
     const hk_real *prev[3];
     int iterations;
 } sweep_pass;
@@ -49,88 +53,167 @@ typedef struct sweep_pass {
 /* Colours of fewer springs than this run on one task of the team (the others wait at the colour's end). */
 #define SPLIT_MIN 2048
 
-/* The steps of springs [i0, i1), all of family fi (the comment at the top); fresh: the substep's first sweep (no
- * u to read), keep: a sweep follows (u kept). */
-static inline __attribute__((always_inline)) void project_run(const sweep_pass *s, int fi, int64_t i0, int64_t i1,
-                                                              int fresh, int keep)
+/* The step of one spring of family fi (the comment at the top, in engine/xpbd_lanes.h's order of operations): slot
+ * its slot, a, b its global ends, ui its place in the u arrays; fresh: the substep's first sweep (no u to read),
+ * keep: a sweep follows (u kept). */
+static inline __attribute__((always_inline)) void project_one(const sweep_pass *s, int fi, int64_t slot, int64_t a,
+                                                              int64_t b, int64_t ui, int fresh, int keep)
 {
     hk_constraints *c = s->c;
     hk_particles *p = s->p;
     const hk_family *f = &s->fams[fi];
     const hk_real K = c->coef[3 * fi], Dn = c->coef[3 * fi + 1], Dv = c->coef[3 * fi + 2];
-    const hk_behaviour bh = f->params.behaviour;
-    const uint8_t *broken = f->broken;
-    const hk_real *rest = f->rest_list;
-    const hk_real L = f->rest;
     hk_real *const q[3] = {p->qx, p->qy, p->qz};
-    const hk_real *const *prev = s->prev;
-    for (int64_t i = i0; i < i1; i++) {
-        const int64_t slot = c->slot[i];
-        if (broken && broken[slot]) continue;
-        const int a = c->a[i], b = c->b[i];
-        const hk_real wa = p->inv_mass[a], wb = p->inv_mass[b], W = wa + wb;
-        if (W == 0) continue;
-        hk_real u[3] = {0, 0, 0}, d[3], du[3];
-        if (!fresh)
-            for (int k = 0; k < 3; k++) u[k] = c->u[k][i];
-        hk_spring_delta(f, p, slot, a, b, d);
-        const hk_real r = hk_spring_length(d[0], d[1], d[2]);
-        if (r == 0) continue;
-        const hk_real inv_r = 1 / r, L0 = rest ? rest[slot] : L;
-        if ((bh == HK_SPRING_TENSION_ONLY && !(r > L0)) || (bh == HK_SPRING_COMPRESSION_ONLY && !(r < L0))) {
-            for (int k = 0; k < 3; k++) du[k] = -u[k]; /* slack: no force */
-        } else {
-            hk_real n[3], rel[3], along = 0;
-            for (int k = 0; k < 3; k++) {
-                n[k] = d[k] * inv_r;
-                rel[k] = (q[k][a] - prev[k][a]) - (q[k][b] - prev[k][b]);
-                along += n[k] * rel[k];
-            }
-            const hk_real pull = K * (r - L0) + Dn * along; /* h^2 times the force along -n */
-            hk_real g[3], gn = 0;
-            for (int k = 0; k < 3; k++) {
-                g[k] = u[k] + pull * n[k] + Dv * rel[k];
-                gn += g[k] * n[k];
-            }
-            const hk_real bend = r > L0 ? 1 - L0 * inv_r : 0;
-            const hk_real ia = 1 / (1 + W * (K * bend + Dv)), iab = 1 / (1 + W * (K + Dn + Dv));
-            for (int k = 0; k < 3; k++) du[k] = -(g[k] - gn * n[k]) * ia - gn * n[k] * iab;
-        }
-        for (int k = 0; k < 3; k++) {
-            q[k][a] += wa * du[k];
-            q[k][b] -= wb * du[k];
-            if (keep) c->u[k][i] = u[k] + du[k];
-        }
+    hk_real u[3] = {0, 0, 0}, d[3], nv[3], rel[3], g[3], du[3];
+    if (!fresh)
+        for (int k = 0; k < 3; k++) u[k] = c->u[k][ui];
+    hk_spring_delta(f, p, slot, a, b, d);
+    const hk_real r = hk_spring_length(d[0], d[1], d[2]);
+    const hk_real wa = p->inv_mass[a], wb = p->inv_mass[b], W = wa + wb;
+    if ((f->broken && f->broken[slot]) || W == 0 || r == 0) {
+        if (keep)
+            for (int k = 0; k < 3; k++) c->u[k][ui] = u[k];
+        return;
+    }
+    const hk_real inv_r = 1 / r, L0 = f->rest_list ? f->rest_list[slot] : f->rest;
+    for (int k = 0; k < 3; k++) {
+        nv[k] = d[k] * inv_r;
+        rel[k] = (q[k][a] - s->prev[k][a]) - (q[k][b] - s->prev[k][b]);
+    }
+    const hk_real along = (nv[0] * rel[0] + nv[1] * rel[1]) + nv[2] * rel[2];
+    const hk_real pull = K * (r - L0) + Dn * along; /* h^2 times the force along -n */
+    for (int k = 0; k < 3; k++) g[k] = (u[k] + pull * nv[k]) + Dv * rel[k];
+    const hk_real gn = (g[0] * nv[0] + g[1] * nv[1]) + g[2] * nv[2];
+    const hk_real bend = r > L0 ? 1 - L0 * inv_r : 0;
+    const hk_real ia = 1 / (1 + W * (K * bend + Dv)), iab = 1 / (1 + W * ((K + Dn) + Dv));
+    const hk_behaviour bh = f->params.behaviour;
+    const int slack = (bh == HK_SPRING_TENSION_ONLY && !(r > L0)) || (bh == HK_SPRING_COMPRESSION_ONLY && !(r < L0));
+    for (int k = 0; k < 3; k++) {
+        const hk_real t = gn * nv[k];
+        du[k] = slack ? 0 - u[k] : (t - g[k]) * ia - t * iab; /* slack: no force */
+        q[k][a] += wa * du[k];
+        q[k][b] -= wb * du[k];
+        if (keep) c->u[k][ui] = u[k] + du[k];
     }
 }
 
-/* The springs [i0, i1) of colour k, run by run. */
-static inline __attribute__((always_inline)) void project_range(const sweep_pass *s, int k, int64_t i0, int64_t i1,
-                                                                int fresh, int keep)
+/* The list springs [i0, i1) of colour k, run by run. */
+static inline __attribute__((always_inline)) void list_range(const sweep_pass *s, int k, int64_t i0, int64_t i1,
+                                                             int fresh, int keep)
 {
     const hk_constraints *c = s->c;
     for (int r = c->colour_run[k]; r < c->colour_run[k + 1]; r++) {
         const int64_t a = c->run_start[r] > i0 ? c->run_start[r] : i0;
         const int64_t e = c->run_start[r + 1] < i1 ? c->run_start[r + 1] : i1;
-        if (a < e) project_run(s, c->run_fam[r], a, e, fresh, keep);
+        const int fi = c->run_fam[r];
+        for (int64_t i = a; i < e; i++) project_one(s, fi, c->slot[i], c->a[i], c->b[i], c->u_list + i, fresh, keep);
     }
 }
 
-/* Every sweep of the substep on one task of the team: each colour split over the team (or on task 0: a small
- * colour, the serial one), a barrier after each. */
+/* Springs [t0, t1) of row r of a lattice colour along i (its picks) on the scalar step. */
+static void picks_one(const sweep_pass *s, const hk_lattice_colour *lc, int r, int t0, int t1, int fresh, int keep)
+{
+    const hk_family *f = &s->fams[lc->fam];
+    for (int t = t0; t < t1; t++) {
+        const int64_t slot = lc->row_node[r] + lc->pick[t], a = f->base + slot;
+        project_one(s, lc->fam, slot, a, a + f->offset, s->c->u_base[lc->fam] + slot, fresh, keep);
+    }
+}
+
+/* The rows [r0, r1) of lattice colour lc. */
+static void lattice_rows(const sweep_pass *s, const hk_lattice_colour *lc, int r0, int r1, int fresh, int keep)
+{
+    const hk_constraints *c = s->c;
+    const hk_particles *p = s->p;
+    const int fi = lc->fam;
+    const hk_family *f = &s->fams[fi];
+    const int64_t ub = c->u_base[fi], off = f->offset;
+    const int along_i = lc->axis == 0, d = f->di;
+    const int W = s->k ? s->k->width : 1;
+    /* along i in blocks of 2 W entries: d = 1 or 2 forward, W a multiple of d */
+    const int pairs = along_i && s->k && s->k->xpbd_pairs && (d == 1 || d == 2) && W % d == 0;
+    if (!s->k || (along_i && !pairs)) { /* the reference path, or no kernel for this colour */
+        for (int r = r0; r < r1; r++)
+            if (along_i)
+                picks_one(s, lc, r, 0, lc->picks, fresh, keep);
+            else
+                for (int i = f->i0; i < f->i1; i++) {
+                    const int64_t slot = lc->row_node[r] + i, a = f->base + slot;
+                    project_one(s, fi, slot, a, a + off, ub + slot, fresh, keep);
+                }
+        return;
+    }
+    hk_xpbd_span sp = {.L0 = f->rest,
+                       .K = c->coef[3 * fi],
+                       .Dn = c->coef[3 * fi + 1],
+                       .Dv = c->coef[3 * fi + 2],
+                       .behaviour = f->params.behaviour};
+    for (int k = 0; k < 3; k++) sp.D[k] = f->rest_vec[k];
+    hk_real *const q[3] = {p->qx, p->qy, p->qz};
+    /* along i: the first source at a block's start, the whole blocks from it, the picks before and after them */
+    int s0 = f->i0, blocks = 0, lead = 0, tail = 0;
+    if (pairs) {
+        s0 += ((lc->parity * d - f->i0) % (2 * d) + 2 * d) % (2 * d);
+        blocks = f->i1 - s0 + d >= 2 * W ? (f->i1 - s0 + d) / (2 * W) : 0;
+        while (lead < lc->picks && lc->pick[lead] < s0) lead++;
+        tail = lead;
+        while (tail < lc->picks && lc->pick[tail] < s0 + 2 * W * blocks) tail++;
+    }
+    for (int r = r0; r < r1; r++) {
+        const int64_t slot0 = lc->row_node[r] + (along_i ? s0 : f->i0), a0 = f->base + slot0;
+        for (int k = 0; k < 3; k++) {
+            sp.qa[k] = q[k] + a0;
+            sp.qb[k] = q[k] + a0 + off;
+            sp.pa[k] = s->prev[k] + a0;
+            sp.pb[k] = s->prev[k] + a0 + off;
+            sp.u[k] = c->u[0] ? c->u[k] + ub + slot0 : NULL;
+        }
+        sp.wa = p->inv_mass + a0;
+        sp.wb = p->inv_mass + a0 + off;
+        sp.broken = f->broken ? f->broken + slot0 : NULL;
+        if (!along_i) { /* the row's springs in place */
+            s->k->xpbd_span(&sp, f->i1 - f->i0, fresh, keep);
+            continue;
+        }
+        picks_one(s, lc, r, 0, lead, fresh, keep);
+        s->k->xpbd_pairs(&sp, d, blocks, fresh, keep);
+        picks_one(s, lc, r, tail, lc->picks, fresh, keep);
+    }
+}
+
+/* Task tm's share [*a, *b) of n items of a colour: all on task 0 for a small colour or a lone task. */
+static void share(const hk_team *tm, int64_t n, int64_t springs, int serial, int64_t *a, int64_t *b)
+{
+    if (serial || springs < SPLIT_MIN || tm->T == 1) {
+        *a = 0;
+        *b = tm->t == 0 ? n : 0;
+    } else {
+        *a = n * tm->t / tm->T;
+        *b = n * (tm->t + 1) / tm->T;
+    }
+}
+
+/* Every sweep of the substep on one task of the team: each colour, the lattice ones first, split over the team (or
+ * on task 0: a small colour, the serial one), a barrier after each. */
 HK_FMA_CLONES static void sweep_task(const hk_team *tm, void *ctx)
 {
     const sweep_pass *s = ctx;
     const hk_constraints *c = s->c;
     for (int it = 0; it < s->iterations; it++) {
         const int fresh = it == 0, keep = it + 1 < s->iterations;
+        for (int k = 0; k < c->lattice_colours; k++) {
+            const hk_lattice_colour *lc = &c->lc[k];
+            const hk_family *f = &s->fams[lc->fam];
+            int64_t a, b;
+            share(tm, lc->rows, (int64_t)lc->rows * (lc->axis == 0 ? lc->picks : f->i1 - f->i0), 0, &a, &b);
+            if (a < b) lattice_rows(s, lc, (int)a, (int)b, fresh, keep);
+            hk_team_barrier(tm);
+        }
         for (int k = 0; k < c->colours; k++) {
             const int64_t first = c->colour_start[k], n = c->colour_start[k + 1] - first;
-            if ((c->serial && k == c->colours - 1) || n < SPLIT_MIN || tm->T == 1) {
-                if (tm->t == 0) project_range(s, k, first, first + n, fresh, keep);
-            } else {
-                project_range(s, k, first + n * tm->t / tm->T, first + n * (tm->t + 1) / tm->T, fresh, keep);
-            }
+            int64_t a, b;
+            share(tm, n, n, c->serial && k == c->colours - 1, &a, &b);
+            if (a < b) list_range(s, k, first + a, first + b, fresh, keep);
             hk_team_barrier(tm);
         }
     }
@@ -140,7 +223,9 @@ void hk_xpbd_substep(hk_world *w, hk_real h)
 {
     if (hk_iterate_refused(w, "xpbd")) return;
     hk_constraints *c = hk_constraints_of(w);
-    if (!c) {
+    const int iterations = w->integrator.iterations > 0 ? w->integrator.iterations : HK_XPBD_ITERATIONS;
+    const int team = c ? hk_team_size(w, c->count, HK_PARALLEL_MIN) : 1;
+    if (!c || (iterations > 1 && hk_constraints_u(w, c) != 0)) {
         w->step_failed = hk_failed(w);
         return;
     }
@@ -153,8 +238,7 @@ void hk_xpbd_substep(hk_world *w, hk_real h)
     }
     hk_real *prev[3];
     hk_iterate_begin(w, h, prev);
-    const int iterations = w->integrator.iterations > 0 ? w->integrator.iterations : HK_XPBD_ITERATIONS;
-    sweep_pass ss = {&w->p, w->families, c, {prev[0], prev[1], prev[2]}, iterations};
-    hk_team_run(w, hk_team_size(w, c->count, HK_PARALLEL_MIN), sweep_task, &ss);
+    sweep_pass ss = {&w->p, w->families, c, w->kernels, {prev[0], prev[1], prev[2]}, iterations};
+    hk_team_run(w, team, sweep_task, &ss);
     hk_iterate_end(w, h, prev, c->count * iterations);
 }
