@@ -109,6 +109,17 @@ int64_t hk_bench_fold_items(void *s);
 int hk_bench_fold_counters(void *s, hk_bench_counter *out, int max);
 void hk_bench_fold_free(void *s);
 
+/* The solver families on the setups of the engines and papers that ship them (solver_cases.c): one frame a run of
+ * scenes/cloth_hanging_xpbd.scene (the Newton engine's hanging cloth) or scenes/cloth_small_steps.scene (the "Small
+ * Steps" paper's cloth) under the variant "INTEGRATOR:SUBSTEPSxSWEEPS" (items: spring updates a frame), the largest
+ * r/L0 as a counter. */
+void *hk_bench_setup_newton_cloth(int n, int threads, const char *variant);
+void *hk_bench_setup_small_steps(int n, int threads, const char *variant);
+void hk_bench_run_frame(void *s);
+int64_t hk_bench_frame_items(void *s);
+int hk_bench_frame_counters(void *s, hk_bench_counter *out, int max);
+void hk_bench_frame_free(void *s);
+
 #ifdef __cplusplus
 }
 #endif

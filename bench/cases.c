@@ -366,6 +366,11 @@ static const char *const best_path[] = {"best", NULL};
 static const char *const stiff_variants[] = {"multigrid_energy", "multigrid_force", "multigrid_relative", NULL};
 static const char *const stiff_jacobi_variants[] = {"block_jacobi_energy", "block_jacobi_force",
                                                     "block_jacobi_relative", NULL};
+/* the engines' and papers' own settings: substeps x sweeps a frame */
+static const char *const newton_cloth_variants[] = {
+    "xpbd:10x10", "vbd:10x10", "semi_implicit_euler:32x0", "projective_dynamics:2x10", "implicit_euler:1x0", NULL};
+static const char *const small_steps_variants[] = {"xpbd:30x1", "semi_implicit_euler:834x0", "implicit_euler:1x0",
+                                                   NULL};
 static const int fold_sizes[] = {64, 128, 256, 0};
 static const char *const fold_variants[] = {"semi_implicit_without",
                                             "semi_implicit_self",
@@ -413,6 +418,10 @@ const hk_bench_case hk_bench_cases[] = {
      hk_bench_stiff_cloth_items, hk_bench_stiff_cloth_free, stiff_jacobi_variants, hk_bench_stiff_cloth_counters},
     {"contact_fold", "particle steps", fold_sizes, hk_bench_setup_fold, hk_bench_run_fold, hk_bench_fold_items,
      hk_bench_fold_free, fold_variants, hk_bench_fold_counters},
+    {"frame_newton_cloth", "springs", one_size, hk_bench_setup_newton_cloth, hk_bench_run_frame, hk_bench_frame_items,
+     hk_bench_frame_free, newton_cloth_variants, hk_bench_frame_counters},
+    {"frame_small_steps", "springs", one_size, hk_bench_setup_small_steps, hk_bench_run_frame, hk_bench_frame_items,
+     hk_bench_frame_free, small_steps_variants, hk_bench_frame_counters},
     {"triad", "bytes", triad_sizes, hk_bench_setup_triad, hk_bench_run_triad, hk_bench_triad_items, hk_bench_triad_free,
      best_path, NULL},
     {"volume_gauss", "faces", surface_levels, setup_surface, run_volume, surface_items, surface_free, best_path, NULL},

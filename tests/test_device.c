@@ -28,6 +28,7 @@ static const struct {
     {"cloth_fold", "contact between bodies or within one"},
     {"cloth_fold_particles", "contact between bodies or within one"},
     {"cloth_plate", "the implicit integrator implicit_euler"},
+    {"cloth_small_steps", "the integrator xpbd"},
     {"cloth_stiff", "the implicit integrator implicit_euler"},
     {"jelly_pile", "the implicit integrator implicit_euler"},
     {"mesh_points", "list springs (family main of body 0, kind points"},

@@ -658,6 +658,7 @@ static const shipped shipped_scenes[] = {
     {"stress_chain_mass_ratio.scene", 20, 19},
     {"stress_cloth_hanging.scene", 32 * 32, 2 * 31 * 32 + 2 * 31 * 31 + 2 * 30 * 32},
     {"cloth_hanging_xpbd.scene", 64 * 32, 63 * 32 + 64 * 31 + 2 * 63 * 31 + 62 * 32 + 64 * 30},
+    {"cloth_small_steps.scene", 387 * 387, 2 * 386 * 387 + 2 * 386 * 386 + 2 * 385 * 387},
 };
 #define N_SHIPPED (int)(sizeof shipped_scenes / sizeof shipped_scenes[0])
 
