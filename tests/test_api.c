@@ -295,11 +295,11 @@ static void test_frames(void **state)
     FILE *f = fopen(file, "w");
     assert_non_null(f);
     fclose(f);
-    assert_int_equal(hk_frame_write(w, "obj", file, err, sizeof err), -1);
+    assert_int_equal(hk_frame_write(w, "obj", file, err, sizeof err), HK_ERR_IO); /* the file system's refusal */
     assert_non_null(strstr(err, "a part of the path is a file, not a folder"));
     char below[512];
     snprintf(below, sizeof below, "%s/frames", file);
-    assert_int_equal(hk_frame_write(w, "obj", below, err, sizeof err), -1);
+    assert_int_equal(hk_frame_write(w, "obj", below, err, sizeof err), HK_ERR_IO);
     assert_non_null(strstr(err, "a part of the path is a file, not a folder"));
     /* a folder path whose parents are missing is made whole */
     assert_int_equal(hk_frame_write(w, "obj", tmp_path("new/parents/frames"), err, sizeof err), 0);
@@ -328,6 +328,45 @@ static void *own_world(void *arg)
     return NULL;
 }
 
+/* hk_world_set_positions and _velocities check every value before they write any: a refused array leaves the world
+ * (its state hash) as it was and names the first refused particle; an accepted one is what the world then holds. */
+static void test_set_many(void **state)
+{
+    (void)state;
+    char err[512];
+    hk_run_settings run;
+    hk_world *w = hk_world_load_scene(HOOKE_SCENES_DIR "/rope.scene", &run, err, sizeof err);
+    assert_non_null(w);
+    for (int s = 0; s < 3; s++) assert_int_equal(hk_world_step(w), HK_OK);
+    const int n = hk_world_particles(w).count;
+    double *v = calloc(3 * (size_t)n, sizeof *v), *x = calloc(3 * (size_t)n, sizeof *x);
+    assert_non_null(v);
+    assert_non_null(x);
+    assert_int_equal(hk_world_positions(w, 0, n, x), HK_OK);
+    for (int i = 0; i < 3 * n; i++) v[i] = 0.25 * (i % 7);
+    const uint64_t before = hk_world_state_hash(w);
+#ifdef HOOKE_DOUBLE
+    v[3 * 40] = INFINITY;
+#else
+    v[3 * 40] = 1e39; /* finite, beyond float */
+#endif
+    assert_int_equal(hk_world_set_velocities(w, 0, n, v), HK_ERR_INVALID);
+    assert_non_null(strstr(hk_world_error(w), "set_velocities: velocity"));
+    assert_non_null(strstr(hk_world_error(w), "particle 40"));
+    assert_true(hk_world_state_hash(w) == before); /* particles 0 to 39 untouched */
+    x[3 * 7 + 1] = NAN;
+    assert_int_equal(hk_world_set_positions(w, 0, n, x), HK_ERR_INVALID);
+    assert_string_equal(hk_world_error(w), "set_positions: position of particle 7 is not finite");
+    assert_true(hk_world_state_hash(w) == before);
+    assert_int_equal(hk_world_set_velocities(w, 1, n, v), HK_ERR_INVALID); /* past the end */
+    v[3 * 40] = 2.5;
+    assert_int_equal(hk_world_set_velocities(w, 0, n, v), HK_OK);
+    for (int i = 0; i < n; i++) assert_true(hk_world_particles(w).vx[i] == (hk_real)v[3 * i]);
+    free(v);
+    free(x);
+    hk_world_destroy(w);
+}
+
 static void test_worlds_on_threads(void **state)
 {
     (void)state;
@@ -351,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_parse_scene),
         cmocka_unit_test(test_scene_errors),
         cmocka_unit_test(test_frames),
+        cmocka_unit_test(test_set_many),
         cmocka_unit_test(test_worlds_on_threads),
     };
     const int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,9 +51,12 @@ const char *hk_frame_format_name(int i)
     return f ? f->name : NULL;
 }
 
-hk_frame_writer *hk_frame_writer_open(const char *dir, const char *formats, char *err, size_t errlen)
+/* hk_frame_writer_open, and on a failure *status: HK_ERR_INVALID (the formats, no folder given) or HK_ERR_IO (the
+ * folder could not be made or used) or HK_ERR_MEMORY. */
+static hk_frame_writer *writer_open(const char *dir, const char *formats, char *err, size_t errlen, int *status)
 {
     char why[4400];
+    *status = HK_ERR_INVALID;
     const int mask = formats ? hk_frames_parse_formats(formats) : -1;
     if (mask < 0) {
         snprintf(why, sizeof why, "frame formats '%s': expected a comma-separated list of %s",
@@ -67,16 +70,24 @@ hk_frame_writer *hk_frame_writer_open(const char *dir, const char *formats, char
     }
     hk_frame_writer *fw = calloc(1, sizeof *fw);
     if (!fw) {
+        *status = HK_ERR_MEMORY;
         say(err, errlen, "frames: out of memory");
         return NULL;
     }
     fw->frames = hk_frames_open(dir, mask, -1, why, sizeof why);
     if (!fw->frames) {
+        *status = HK_ERR_IO;
         say(err, errlen, why);
         free(fw);
         return NULL;
     }
     return fw;
+}
+
+hk_frame_writer *hk_frame_writer_open(const char *dir, const char *formats, char *err, size_t errlen)
+{
+    int status;
+    return writer_open(dir, formats, err, errlen, &status);
 }
 
 int hk_frame_writer_write(hk_frame_writer *fw, const hk_world *w, char *err, size_t errlen)
@@ -102,8 +113,9 @@ void hk_frame_writer_close(hk_frame_writer *fw)
 
 int hk_frame_write(const hk_world *w, const char *formats, const char *dir, char *err, size_t errlen)
 {
-    hk_frame_writer *fw = hk_frame_writer_open(dir, formats, err, errlen);
-    if (!fw) return HK_ERR_INVALID; /* the formats or the folder; err says which */
+    int status;
+    hk_frame_writer *fw = writer_open(dir, formats, err, errlen, &status);
+    if (!fw) return status;
     const int rc = hk_frame_writer_write(fw, w, err, errlen);
     hk_frame_writer_close(fw);
     return rc;

@@ -162,10 +162,11 @@ PyObject *hk_py_spring_values(PyObject *o, void *closure)
     return a;
 }
 
-/* Writes (N, 3) values into the world through set(w, i, value): every value checked finite first, so a refused
- * array leaves the world as it was. The energy bound (diagnosis.h) then starts again from the state written, as a
- * run's starts from its first state: energy put in by hand is not the integration's. */
-static PyObject *set_all(PyObject *o, PyObject *arg, int (*set)(hk_world *, int, hk_vec3), const char *what)
+/* Writes (N, 3) values into the world through set (hk_world_set_positions or _velocities), which checks every
+ * value before it writes any: a refused array leaves the world as it was. The energy bound (diagnosis.h) then starts
+ * again from the state written, as a run's starts from its first state: energy put in by hand is not the
+ * integration's. */
+static PyObject *set_all(PyObject *o, PyObject *arg, int (*set)(hk_world *, int, int, const double *), const char *what)
 {
     WORLD_OR_NULL(o);
     const int n = hk_world_particles(self->w).count;
@@ -177,19 +178,11 @@ static PyObject *set_all(PyObject *o, PyObject *arg, int (*set)(hk_world *, int,
         Py_DECREF(a);
         return NULL;
     }
-    const double *v = PyArray_DATA(a);
-    for (int64_t k = 0; k < 3 * (int64_t)n; k++)
-        if (!isfinite(v[k])) {
-            PyErr_Format(PyExc_ValueError, "%s: the value of particle %lld is not finite", what, (long long)(k / 3));
-            Py_DECREF(a);
-            return NULL;
-        }
-    for (int i = 0; i < n; i++)
-        if (set(self->w, i, (hk_vec3){v[3 * i], v[3 * i + 1], v[3 * i + 2]}) != HK_OK) {
-            PyErr_Format(PyExc_ValueError, "%s: %s", what, hk_world_error(self->w));
-            Py_DECREF(a);
-            return NULL;
-        }
+    if (set(self->w, 0, n, PyArray_DATA(a)) != HK_OK) {
+        PyErr_SetString(PyExc_ValueError, hk_world_error(self->w)); /* "set_positions: ..." */
+        Py_DECREF(a);
+        return NULL;
+    }
     Py_DECREF(a);
     hk_energy_guard_init(&self->guard, self->w); /* a state set by hand: the energy bound starts from it */
     Py_RETURN_NONE;
@@ -197,10 +190,10 @@ static PyObject *set_all(PyObject *o, PyObject *arg, int (*set)(hk_world *, int,
 
 PyObject *hk_py_set_positions(PyObject *o, PyObject *xyz)
 {
-    return set_all(o, xyz, hk_world_set_position, "set_positions");
+    return set_all(o, xyz, hk_world_set_positions, "set_positions");
 }
 
 PyObject *hk_py_set_velocities(PyObject *o, PyObject *v)
 {
-    return set_all(o, v, hk_world_set_velocity, "set_velocities");
+    return set_all(o, v, hk_world_set_velocities, "set_velocities");
 }

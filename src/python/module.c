@@ -5,9 +5,9 @@
 
 static PyMethodDef module_methods[] = {
     {"command", hk_py_command, METH_VARARGS,
-     "command(args) -> int\n\nRuns one of the program's commands in this process, as `hooke ARGS...` would (e.g. "
+     "command(args, /)\n--\n\nRuns one of the program's commands in this process, as `hooke ARGS...` would (e.g. "
      "[\"stability\", \"scenes/pendulum.scene\", \"--json\", \"out.json\"]), with the GIL released, and returns its "
-     "exit status. Its output goes to this process's stdout and stderr, as the program's does."},
+     "exit status (an int). Its output goes to this process's stdout and stderr, as the program's does."},
     {NULL, NULL, 0, NULL},
 };
 

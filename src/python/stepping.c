@@ -113,9 +113,12 @@ PyObject *hk_py_world_step(PyObject *o, PyObject *const *args, Py_ssize_t nargs,
                             PyTuple_GET_ITEM(kwnames, 0));
     if (nargs + nkw == 1) {
         PyObject *v = args[0];
-        if (!PyLong_Check(v))
+        if (!PyIndex_Check(v)) /* an int, or an integer of numpy's */
             return PyErr_Format(PyExc_TypeError, "step(): n must be an int, not %.80s", Py_TYPE(v)->tp_name);
-        n = PyLong_AsLongLong(v);
+        PyObject *i = PyNumber_Index(v);
+        if (!i) return NULL;
+        n = PyLong_AsLongLong(i);
+        Py_DECREF(i);
         if (n == -1 && PyErr_Occurred()) return NULL;
         if (n < 0) return PyErr_Format(PyExc_ValueError, "step: n must be >= 0 (got %lld)", n);
     }

@@ -129,7 +129,7 @@ static PyObject *from_string(PyObject *type, PyObject *args, PyObject *kw)
     char err[1024];
     memset(&sc, 0, sizeof sc);
     PyThreadState *ts = PyEval_SaveThread();
-    const int rc = hk_scene_parse_on(text, name, &base, &sc, err, sizeof err);
+    const int rc = hk_scene_parse_counted(text, (size_t)len, name, &base, &sc, err, sizeof err);
     PyEval_RestoreThread(ts);
     if (rc != 0) {
         hk_scene_free(&sc);
@@ -339,7 +339,7 @@ static PyObject *write_frame(PyObject *self, PyObject *args, PyObject *kw)
     const int rc = hk_frame_write(((hk_py_world *)self)->w, formats, PyBytes_AS_STRING(dir), err, sizeof err);
     Py_DECREF(dir);
     if (rc == HK_OK) Py_RETURN_NONE;
-    PyErr_SetString(rc == HK_ERR_IO ? PyExc_OSError : PyExc_ValueError, err);
+    PyErr_SetString(rc == HK_ERR_IO ? PyExc_OSError : rc == HK_ERR_MEMORY ? PyExc_MemoryError : PyExc_ValueError, err);
     return NULL;
 }
 
@@ -354,35 +354,44 @@ static PyObject *world_repr(PyObject *o)
 
 static PyMethodDef world_methods[] = {
     {"from_scene", (PyCFunction)(void (*)(void))from_scene, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-     "from_scene(path, threads=0) -> World\n\nReads a scene file (docs/scene-format.md) and builds its world as "
+     "from_scene($type, /, path, threads=0)\n--\n\nReturns a World: reads a scene file (docs/scene-format.md) and "
+     "builds its world as "
      "`hooke run` does. threads: 0 for hooke's default. SceneError for a bad scene, OSError for an unreadable file."},
     {"from_string", (PyCFunction)(void (*)(void))from_string, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-     "from_string(text, name=\"<scene>\", threads=0) -> World\n\nThe same from scene text; name stands for the file "
+     "from_string($type, /, text, name='<scene>', threads=0)\n--\n\nReturns a World: the same from scene text; name "
+     "stands for the file "
      "in messages, and mesh paths are relative to its folder."},
     {"step", (PyCFunction)(void (*)(void))hk_py_world_step, METH_FASTCALL | METH_KEYWORDS,
-     "step(n=1) -> None\n\nn steps with the GIL released. BlowUp where `hooke run` would report one (checked on its "
+     "step($self, /, n=1)\n--\n\nn steps with the GIL released. BlowUp where `hooke run` would report one (checked on "
+     "its "
      "cadence, every step for worlds up to 4096 particles + springs); Ctrl-C stops at the next step boundary with "
      "KeyboardInterrupt, the world at its last whole step."},
     {"run", (PyCFunction)(void (*)(void))hk_py_world_run, METH_VARARGS | METH_KEYWORDS,
-     "run(steps=None, time=None, every=None, callback=None) -> int\n\nRuns to the end of the scene's run plan, or "
+     "run($self, /, steps=None, time=None, every=None, callback=None)\n--\n\nRuns to the end of the scene's run plan, "
+     "or "
      "to step `steps` or time `time` (counted from 0, as hooke run --steps/--time), calling callback(world) at every "
      "step that is a multiple of every. Returns the steps taken."},
     {"stats", stats, METH_NOARGS,
-     "stats() -> dict\n\nkinetic, gravity, spring, total [J], max_stretch [1], broken; the linear solver's figures "
+     "stats($self, /)\n--\n\nA dict: kinetic, gravity, spring, total [J], max_stretch [1], broken; the linear solver's "
+     "figures "
      "under an implicit integrator."},
     {"set_integrator", (PyCFunction)(void (*)(void))set_integrator, METH_VARARGS | METH_KEYWORDS,
-     "set_integrator(name, *, dt=..., dt_max=..., ...) -> None\n\nThe integrator by name; unnamed settings keep "
-     "their values."},
+     "set_integrator($self, /, name, *, dt=..., dt_max=..., jelly_dt_a=..., jelly_dt_v=..., jelly_alpha=..., "
+     "cg_tolerance=..., cg_max_iterations=..., newton_iterations=..., newton_tolerance=..., iterations=...)\n--\n\n"
+     "The integrator by name; the settings not given keep their values."},
     {"set_positions", hk_py_set_positions, METH_O,
-     "set_positions(xyz) -> None\n\nMoves every particle to the (N, 3) positions xyz [m]."},
+     "set_positions($self, xyz, /)\n--\n\nMoves every particle to the (N, 3) positions xyz [m]; every value is checked "
+     "before any is written (ValueError naming the first refused particle)."},
     {"set_velocities", hk_py_set_velocities, METH_O,
-     "set_velocities(v) -> None\n\nSets every particle's velocity to the (N, 3) values v [m/s]."},
+     "set_velocities($self, v, /)\n--\n\nSets every particle's velocity to the (N, 3) values v [m/s]; every value is "
+     "checked before any is written (ValueError naming the first refused particle)."},
     {"write_frame", (PyCFunction)(void (*)(void))write_frame, METH_VARARGS | METH_KEYWORDS,
-     "write_frame(dir, formats=\"vtk\") -> None\n\nWrites the state as frame_<step>.<ext> in dir."},
+     "write_frame($self, /, dir, formats='vtk')\n--\n\nWrites the state as frame_<step>.<ext> in dir (made with its "
+     "missing parents; OSError where it cannot be)."},
     {"save_checkpoint", hk_py_save_checkpoint, METH_O,
-     "save_checkpoint(path) -> None\n\nWrites the program's checkpoint (hooke run --restart reads it)."},
+     "save_checkpoint($self, path, /)\n--\n\nWrites the program's checkpoint (hooke run --restart reads it)."},
     {"restore_checkpoint", hk_py_restore_checkpoint, METH_O,
-     "restore_checkpoint(path) -> None\n\nRestores a checkpoint of this scene (from this module or hooke run)."},
+     "restore_checkpoint($self, path, /)\n--\n\nRestores a checkpoint of this scene (from this module or hooke run)."},
     {NULL, NULL, 0, NULL},
 };
 

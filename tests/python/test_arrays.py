@@ -97,6 +97,25 @@ def test_writes_go_through_the_setters(scene_path):
     np.testing.assert_array_equal(w.velocities[:, 2], 1.5)  # a refused array leaves the world as it was
 
 
+def test_a_refused_array_writes_nothing(scene_path):
+    """Every value is checked before any is written: a velocity beyond the build's precision at particle 40 (finite
+    in double) leaves particles 0 to 39 as they were, and the state hash with them."""
+    w = hooke.World.from_scene(scene_path("rope.scene"))
+    w.step(3)
+    before, hash_before = np.array(w.velocities), w.state_hash
+    v = np.full((80, 3), 2.0)
+    v[40, 0] = 1e39 if hooke.precision == "float" else np.inf  # float: finite, beyond the build's precision
+    with pytest.raises(ValueError, match="particle 40"):
+        w.set_velocities(v)
+    np.testing.assert_array_equal(w.velocities, before)
+    assert w.state_hash == hash_before
+    x = np.array(w.positions)
+    x[40, 1] = np.nan
+    with pytest.raises(ValueError, match="set_positions: position of particle 40 is not finite"):
+        w.set_positions(x)
+    assert w.state_hash == hash_before
+
+
 def test_spring_lengths(scene_path):
     w = hooke.World.from_scene(scene_path("rope.scene"))
     rest, length, stretch = w.rest_lengths, w.spring_lengths, w.stretch

@@ -97,6 +97,37 @@ def test_blowup_as_the_program_reports_it(tmp_path, text, cause):
     assert e2.value.step == step
 
 
+def test_from_string_refuses_a_nul_byte():
+    """As the file reader refuses one, at its line and column (the text after it is not dropped)."""
+    text = "world\n  gravity 0 -9.81 0\nend\nbody rope\n  count 10\x00\nend\n"
+    with pytest.raises(hooke.SceneError) as e:
+        hooke.World.from_string(text, name="nul.scene")
+    assert str(e.value) == "nul.scene:5:11: error: expected text, got a NUL byte (is this a binary file?)"
+
+
+def test_step_takes_numpy_integers(scene_path):
+    np = pytest.importorskip("numpy")
+    a = hooke.World.from_scene(scene_path("rope.scene"))
+    b = hooke.World.from_scene(scene_path("rope.scene"))
+    a.step(np.int64(3))
+    b.step(3)
+    assert a.step_count == 3 and a.state_hash == b.state_hash
+    a.step(n=np.uint8(2))
+    assert a.step_count == 5
+    with pytest.raises(TypeError):
+        a.step(np.float64(2))
+
+
+def test_a_folder_that_cannot_be_made_is_oserror(scene_path, tmp_path):
+    w = hooke.World.from_scene(scene_path("rope.scene"))
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    with pytest.raises(OSError, match="a part of the path is a file, not a folder"):
+        w.write_frame(str(a_file / "frames"))
+    with pytest.raises(ValueError, match="frame formats 'gif'"):
+        w.write_frame(str(tmp_path / "frames"), "gif")
+
+
 def test_bad_arguments():
     w = hooke.World.from_string(NONFINITE)
     with pytest.raises(ValueError):

@@ -125,3 +125,17 @@ def test_command_leaves_the_process_as_it_was(scene_path, capfd):
     assert "state_hash=0x%016x" % program_hash(scene_path("rope.scene"), 20) in out
     assert signal.getsignal(signal.SIGINT) is handler  # run's own handlers put back
     assert os.sched_getaffinity(0) == mask  # no thread of this process bound to a core
+
+
+def test_every_method_has_a_signature():
+    """inspect.signature reads each method's text signature (the first lines of its docstring)."""
+    import inspect
+
+    methods = [getattr(hooke.World, n) for n in dir(hooke.World) if not n.startswith("_")]
+    methods = [m for m in methods if callable(m)] + [hooke._hooke.command]
+    assert len(methods) >= 12
+    for m in methods:
+        sig = inspect.signature(m)
+        assert "self" not in list(sig.parameters)[1:], m
+    assert str(inspect.signature(hooke.World.step)) == "(self, /, n=1)"
+    assert str(inspect.signature(hooke.World.from_string)) == "(text, name='<scene>', threads=0)"

@@ -547,38 +547,80 @@ hk_vec3 hk_world_position(const hk_world *w, int i)
     return (hk_vec3){x[0], x[1], x[2]};
 }
 
-int hk_world_set_position(hk_world *w, int i, hk_vec3 x)
+/* Whether x [m] may become particle i's position: 0, or the failure (the world's error says why, after `call`). */
+static int position_refused(hk_world *w, int i, const double x[3], const char *call)
 {
-    if (i < 0 || i >= w->p.count) return hk_fail(w, "set_position: no particle %d", i);
-    if (!isfinite(x.x) || !isfinite(x.y) || !isfinite(x.z))
-        return hk_fail(w, "set_position: position of particle %d is not finite", i);
-    const double pos[3] = {x.x, x.y, x.z};
-    const hk_body *b = &w->bodies[hk_body_of(w, i)];
-    if (!hk_particle_fits(w, b, i, pos))
-        return hk_fail(w, "set_position: position (%g, %g, %g) m of particle %d is beyond this build's precision", x.x,
-                       x.y, x.z, i);
+    if (i < 0 || i >= w->p.count) return hk_fail(w, "%s: no particle %d", call, i);
+    if (!isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2]))
+        return hk_fail(w, "%s: position of particle %d is not finite", call, i);
+    if (!hk_particle_fits(w, &w->bodies[hk_body_of(w, i)], i, x))
+        return hk_fail(w, "%s: position (%g, %g, %g) m of particle %d is beyond this build's precision", call, x[0],
+                       x[1], x[2], i);
+    return 0;
+}
+
+/* Whether v [m/s] may become particle i's velocity: 0, or the failure (the world's error says why, after `call`). */
+static int velocity_refused(hk_world *w, int i, const double v[3], const char *call)
+{
+    if (i < 0 || i >= w->p.count) return hk_fail(w, "%s: no particle %d", call, i);
+    if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]))
+        return hk_fail(w, "%s: velocity of particle %d is not finite", call, i);
+    if (!hk_real_holds(v[0]) || !hk_real_holds(v[1]) || !hk_real_holds(v[2]))
+        return hk_fail(w, "%s: velocity (%g, %g, %g) m/s of particle %d is beyond this build's precision", call, v[0],
+                       v[1], v[2], i);
+    return 0;
+}
+
+/* Particles [first, first + count) set from xyz (positions or velocities), every value checked first. */
+static int set_many(hk_world *w, int first, int count, const double *xyz, int velocity)
+{
+    if (first < 0 || count < 0 || first > w->p.count - count)
+        return hk_fail(w, "set_%s: particles [%d, %d) outside the %d particles", velocity ? "velocities" : "positions",
+                       first, first + count, w->p.count);
+    for (int i = 0; i < count; i++) {
+        const int rc = velocity ? velocity_refused(w, first + i, xyz + 3 * (size_t)i, "set_velocities")
+                                : position_refused(w, first + i, xyz + 3 * (size_t)i, "set_positions");
+        if (rc) return rc;
+    }
     hk_state_write(w);
-    hk_particle_place(w, b, i, pos);
+    for (int i = 0; i < count; i++) {
+        const double *x = xyz + 3 * (size_t)i;
+        const int g = first + i;
+        if (velocity) {
+            w->p.vx[g] = (hk_real)x[0];
+            w->p.vy[g] = (hk_real)x[1];
+            w->p.vz[g] = (hk_real)x[2];
+        } else {
+            hk_particle_place(w, &w->bodies[hk_body_of(w, g)], g, x);
+        }
+    }
     w->forces_valid = 0;
     w->history = 0;
     return 0;
 }
 
+int hk_world_set_position(hk_world *w, int i, hk_vec3 x)
+{
+    const double pos[3] = {x.x, x.y, x.z};
+    const int rc = position_refused(w, i, pos, "set_position");
+    return rc ? rc : set_many(w, i, 1, pos, 0);
+}
+
 int hk_world_set_velocity(hk_world *w, int i, hk_vec3 v)
 {
-    if (i < 0 || i >= w->p.count) return hk_fail(w, "set_velocity: no particle %d", i);
-    if (!isfinite(v.x) || !isfinite(v.y) || !isfinite(v.z))
-        return hk_fail(w, "set_velocity: velocity of particle %d is not finite", i);
-    if (!hk_real_holds(v.x) || !hk_real_holds(v.y) || !hk_real_holds(v.z))
-        return hk_fail(w, "set_velocity: velocity (%g, %g, %g) m/s of particle %d is beyond this build's precision",
-                       v.x, v.y, v.z, i);
-    hk_state_write(w);
-    w->p.vx[i] = (hk_real)v.x;
-    w->p.vy[i] = (hk_real)v.y;
-    w->p.vz[i] = (hk_real)v.z;
-    w->forces_valid = 0;
-    w->history = 0;
-    return 0;
+    const double vel[3] = {v.x, v.y, v.z};
+    const int rc = velocity_refused(w, i, vel, "set_velocity");
+    return rc ? rc : set_many(w, i, 1, vel, 1);
+}
+
+int hk_world_set_positions(hk_world *w, int first, int count, const double *xyz)
+{
+    return set_many(w, first, count, xyz, 0);
+}
+
+int hk_world_set_velocities(hk_world *w, int first, int count, const double *xyz)
+{
+    return set_many(w, first, count, xyz, 1);
 }
 
 int hk_world_positions(const hk_world *w, int first, int count, double *xyz)

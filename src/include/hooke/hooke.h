@@ -523,6 +523,11 @@ HK_API int hk_world_set_position(hk_world *w, int i, hk_vec3 x);
 /* Sets the velocity of particle i to v [m/s]. HK_OK, or HK_ERR_INVALID if i is out
  * of range or v not finite. */
 HK_API int hk_world_set_velocity(hk_world *w, int i, hk_vec3 v);
+/* The same for particles [first, first + count), from x, y, z triples in xyz (3 count doubles) [m] or [m/s]:
+ * every value is checked before any is written, so a refused array (HK_ERR_INVALID, the world's error naming the
+ * first refused particle) leaves the world as it was. */
+HK_API int hk_world_set_positions(hk_world *w, int first, int count, const double *xyz);
+HK_API int hk_world_set_velocities(hk_world *w, int first, int count, const double *xyz);
 
 typedef struct hk_body_info {
     int first, count; /* particle range */
@@ -691,7 +696,7 @@ HK_API int hk_frame_writer_write(hk_frame_writer *fw, const hk_world *w, char *e
 /* Ends the series and frees it (NULL is ignored). */
 HK_API void hk_frame_writer_close(hk_frame_writer *fw);
 /* One frame: hk_frame_writer_open, _write and _close. HK_OK, or a negative hk_status with the reason in err
- * (HK_ERR_INVALID: the formats or the folder; HK_ERR_IO: a file). */
+ * (HK_ERR_INVALID: the formats, or no folder given; HK_ERR_IO: the folder could not be made, or a file written). */
 HK_API int hk_frame_write(const hk_world *w, const char *formats, const char *dir, char *err, size_t errlen);
 
 #ifdef __cplusplus

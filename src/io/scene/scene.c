@@ -659,6 +659,38 @@ static int parse_text(const char *text, size_t len, const char *filename, const 
     return rc;
 }
 
+/* len bytes of text that may hold a NUL byte (a file's, a caller's counted string): refused at the NUL's line and
+ * column, unless the text is marked UTF-16 or UTF-32 (parse_text says so); else parse_text. */
+static int parse_counted(const char *text, size_t len, const char *name, const hk_world_def *base, int ranks,
+                         hk_scene *out, char *err, size_t errlen)
+{
+    const char *mark, *nul = memchr(text, '\0', len);
+    if (nul && hk_text_bom(text, len, &mark) >= 0) {
+        int line = 1, col = 1;
+        for (const char *c = text; c < nul; c++) {
+            if (*c == '\n') {
+                line++;
+                col = 1;
+            } else if (col < INT_MAX) {
+                col++;
+            }
+        }
+        if (out) memset(out, 0, sizeof *out);
+        if (err && errlen)
+            snprintf(err, errlen, "%s:%d:%d: error: expected text, got a NUL byte (is this a binary file?)", name, line,
+                     col);
+        return -1;
+    }
+    return parse_text(text, len, name, base, ranks, out, err, errlen);
+}
+
+int hk_scene_parse_counted(const char *text, size_t len, const char *filename, const hk_world_def *base, hk_scene *out,
+                           char *err, size_t errlen)
+{
+    if (err && errlen) err[0] = '\0';
+    return parse_counted(text, len, filename ? filename : "<scene>", base, 1, out, err, errlen);
+}
+
 int hk_scene_parse_on(const char *text, const char *filename, const hk_world_def *base, hk_scene *out, char *err,
                       size_t errlen)
 {
@@ -697,24 +729,7 @@ int hk_scene_load_for(const char *path, const hk_world_def *base, int ranks, hk_
         if (err && errlen) snprintf(err, errlen, "%s: error: %s", name, why);
         return -1;
     }
-    const char *mark, *nul = memchr(text, '\0', len);
-    if (nul && hk_text_bom(text, len, &mark) >= 0) {
-        int line = 1, col = 1;
-        for (const char *c = text; c < nul; c++) {
-            if (*c == '\n') {
-                line++;
-                col = 1;
-            } else if (col < INT_MAX) {
-                col++;
-            }
-        }
-        free(text);
-        if (err && errlen)
-            snprintf(err, errlen, "%s:%d:%d: error: expected text, got a NUL byte (is this a binary file?)", name, line,
-                     col);
-        return -1;
-    }
-    int rc = parse_text(text, len, name, base, ranks, out, err, errlen);
+    int rc = parse_counted(text, len, name, base, ranks, out, err, errlen);
     free(text);
     return rc;
 }

@@ -28,6 +28,10 @@ int hk_scene_load(const char *path, hk_scene *out, char *err, size_t errlen);
 int hk_scene_parse_on(const char *text, const char *filename, const hk_world_def *base, hk_scene *out, char *err,
                       size_t errlen);
 int hk_scene_load_on(const char *path, const hk_world_def *base, hk_scene *out, char *err, size_t errlen);
+/* hk_scene_parse_on for len bytes of text, which may hold a NUL byte: refused as the file reader refuses one
+ * ("NAME:LINE:COL: error: expected text, got a NUL byte ..."), where hk_scene_parse_on would stop at it. */
+int hk_scene_parse_counted(const char *text, size_t len, const char *filename, const hk_world_def *base, hk_scene *out,
+                           char *err, size_t errlen);
 /* The same for a world that `ranks` processes will share out (hk_world_distribute), on each of them: past 1 rank
  * its lattices are deferred (world.h hk_world_defer_lattices: none is built whole, each rank builds its rows when
  * the world is shared out), and the memory check counts a lattice's share of one rank. */
