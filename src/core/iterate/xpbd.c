@@ -110,12 +110,13 @@ static inline __attribute__((always_inline)) void list_range(const sweep_pass *s
     }
 }
 
-/* Springs [t0, t1) of row r of a lattice colour along i (its picks) on the scalar step. */
-static void picks_one(const sweep_pass *s, const hk_lattice_colour *lc, int r, int t0, int t1, int fresh, int keep)
+/* Springs [t0, t1) of row r of lattice colour lc on the scalar step: spring t the source i0 + t of the row, or
+ * along i its t-th pick. */
+static void row_one(const sweep_pass *s, const hk_lattice_colour *lc, int r, int t0, int t1, int fresh, int keep)
 {
     const hk_family *f = &s->fams[lc->fam];
     for (int t = t0; t < t1; t++) {
-        const int64_t slot = lc->row_node[r] + lc->pick[t], a = f->base + slot;
+        const int64_t slot = lc->row_node[r] + (lc->axis == 0 ? lc->pick[t] : f->i0 + t), a = f->base + slot;
         project_one(s, lc->fam, slot, a, a + f->offset, s->c->u_base[lc->fam] + slot, fresh, keep);
     }
 }
@@ -133,14 +134,7 @@ static void lattice_rows(const sweep_pass *s, const hk_lattice_colour *lc, int r
     /* along i in blocks of 2 W entries: d = 1 or 2 forward, W a multiple of d */
     const int pairs = along_i && s->k && s->k->xpbd_pairs && (d == 1 || d == 2) && W % d == 0;
     if (!s->k || (along_i && !pairs)) { /* the reference path, or no kernel for this colour */
-        for (int r = r0; r < r1; r++)
-            if (along_i)
-                picks_one(s, lc, r, 0, lc->picks, fresh, keep);
-            else
-                for (int i = f->i0; i < f->i1; i++) {
-                    const int64_t slot = lc->row_node[r] + i, a = f->base + slot;
-                    project_one(s, fi, slot, a, a + off, ub + slot, fresh, keep);
-                }
+        for (int r = r0; r < r1; r++) row_one(s, lc, r, 0, along_i ? lc->picks : f->i1 - f->i0, fresh, keep);
         return;
     }
     hk_xpbd_span sp = {.L0 = f->rest,
@@ -154,7 +148,7 @@ static void lattice_rows(const sweep_pass *s, const hk_lattice_colour *lc, int r
     int s0 = f->i0, blocks = 0, lead = 0, tail = 0;
     if (pairs) {
         s0 += ((lc->parity * d - f->i0) % (2 * d) + 2 * d) % (2 * d);
-        blocks = f->i1 - s0 + d >= 2 * W ? (f->i1 - s0 + d) / (2 * W) : 0;
+        blocks = f->i1 - s0 + d > 0 ? (f->i1 - s0 + d) / (2 * W) : 0;
         while (lead < lc->picks && lc->pick[lead] < s0) lead++;
         tail = lead;
         while (tail < lc->picks && lc->pick[tail] < s0 + 2 * W * blocks) tail++;
@@ -175,9 +169,9 @@ static void lattice_rows(const sweep_pass *s, const hk_lattice_colour *lc, int r
             s->k->xpbd_span(&sp, f->i1 - f->i0, fresh, keep);
             continue;
         }
-        picks_one(s, lc, r, 0, lead, fresh, keep);
+        row_one(s, lc, r, 0, lead, fresh, keep);
         s->k->xpbd_pairs(&sp, d, blocks, fresh, keep);
-        picks_one(s, lc, r, tail, lc->picks, fresh, keep);
+        row_one(s, lc, r, tail, lc->picks, fresh, keep);
     }
 }
 
