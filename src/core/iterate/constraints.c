@@ -8,31 +8,32 @@
 
 #include "check.h"
 
-void hk_each_spring(const hk_world *w, hk_spring_fn fn, void *ctx)
+/* Calls fn for every spring of family fi of w held here, in hk_each_spring's order. */
+static void family_springs(const hk_world *w, int fi, hk_spring_fn fn, void *ctx)
 {
-    for (int fi = 0; fi < w->family_count; fi++) {
-        const hk_family *f = &w->families[fi];
-        if (f->kind == HK_FAMILY_LIST) {
-            for (int64_t s = 0; s < f->count; s++) fn(ctx, fi, s, f->a[s], f->b[s]);
-            continue;
-        }
-        for (int k = f->k0; k < f->k1; k++)
-            for (int j = f->j0; j < f->j1; j++) {
-                const int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
-                for (int i = f->i0; i < f->i1; i++)
-                    fn(ctx, fi, row + i, (int)(f->base + row + i), (int)(f->base + row + i + f->offset));
-            }
+    const hk_family *f = &w->families[fi];
+    if (f->kind == HK_FAMILY_LIST) {
+        for (int64_t s = 0; s < f->count; s++) fn(ctx, fi, s, f->a[s], f->b[s]);
+        return;
     }
+    for (int k = f->k0; k < f->k1; k++)
+        for (int j = f->j0; j < f->j1; j++) {
+            const int64_t row = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+            for (int i = f->i0; i < f->i1; i++)
+                fn(ctx, fi, row + i, (int)(f->base + row + i), (int)(f->base + row + i + f->offset));
+        }
 }
 
-/* Calls fn for every spring of w's list families, in hk_each_spring's order. */
+void hk_each_spring(const hk_world *w, hk_spring_fn fn, void *ctx)
+{
+    for (int fi = 0; fi < w->family_count; fi++) family_springs(w, fi, fn, ctx);
+}
+
+/* The same over w's list families only. */
 static void each_list_spring(const hk_world *w, hk_spring_fn fn, void *ctx)
 {
-    for (int fi = 0; fi < w->family_count; fi++) {
-        const hk_family *f = &w->families[fi];
-        if (f->kind == HK_FAMILY_LIST)
-            for (int64_t s = 0; s < f->count; s++) fn(ctx, fi, s, f->a[s], f->b[s]);
-    }
+    for (int fi = 0; fi < w->family_count; fi++)
+        if (w->families[fi].kind == HK_FAMILY_LIST) family_springs(w, fi, fn, ctx);
 }
 
 /* The colouring pass: each list spring's colour, and the count of each. */
@@ -237,7 +238,6 @@ static hk_constraints *build(hk_world *w)
         return NULL;
     }
     c->count = total;
-    c->list_count = n;
     c->u_count = c->u_list + n;
     c->colours = colours;
     c->bodies = w->body_count;

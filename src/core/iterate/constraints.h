@@ -37,7 +37,6 @@ typedef struct hk_constraints {
     int64_t count;                             /* springs [1] */
     int lattice_colours;                       /* 2 per lattice family */
     hk_lattice_colour *lc;
-    int64_t list_count;    /* list springs [1] */
     int colours;           /* list colours in use [1] */
     int serial;            /* 1: the last list colour is the serial one */
     int64_t *colour_start; /* colours + 1 offsets: colour c is [colour_start[c], colour_start[c+1]) */
