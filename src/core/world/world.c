@@ -571,17 +571,9 @@ static int velocity_refused(hk_world *w, int i, const double v[3], const char *c
     return 0;
 }
 
-/* Particles [first, first + count) set from xyz (positions or velocities), every value checked first. */
-static int set_many(hk_world *w, int first, int count, const double *xyz, int velocity)
+/* Writes particles [first, first + count) from xyz (positions or velocities), values already checked. */
+static int write_many(hk_world *w, int first, int count, const double *xyz, int velocity)
 {
-    if (first < 0 || count < 0 || first > w->p.count - count)
-        return hk_fail(w, "set_%s: particles [%d, %d) outside the %d particles", velocity ? "velocities" : "positions",
-                       first, first + count, w->p.count);
-    for (int i = 0; i < count; i++) {
-        const int rc = velocity ? velocity_refused(w, first + i, xyz + 3 * (size_t)i, "set_velocities")
-                                : position_refused(w, first + i, xyz + 3 * (size_t)i, "set_positions");
-        if (rc) return rc;
-    }
     hk_state_write(w);
     for (int i = 0; i < count; i++) {
         const double *x = xyz + 3 * (size_t)i;
@@ -599,18 +591,32 @@ static int set_many(hk_world *w, int first, int count, const double *xyz, int ve
     return 0;
 }
 
+/* Particles [first, first + count) set from xyz, every value checked before any is written. */
+static int set_many(hk_world *w, int first, int count, const double *xyz, int velocity)
+{
+    if (first < 0 || count < 0 || first > w->p.count - count)
+        return hk_fail(w, "set_%s: particles [%d, %d) outside the %d particles", velocity ? "velocities" : "positions",
+                       first, first + count, w->p.count);
+    for (int i = 0; i < count; i++) {
+        const int rc = velocity ? velocity_refused(w, first + i, xyz + 3 * (size_t)i, "set_velocities")
+                                : position_refused(w, first + i, xyz + 3 * (size_t)i, "set_positions");
+        if (rc) return rc;
+    }
+    return write_many(w, first, count, xyz, velocity);
+}
+
 int hk_world_set_position(hk_world *w, int i, hk_vec3 x)
 {
     const double pos[3] = {x.x, x.y, x.z};
     const int rc = position_refused(w, i, pos, "set_position");
-    return rc ? rc : set_many(w, i, 1, pos, 0);
+    return rc ? rc : write_many(w, i, 1, pos, 0);
 }
 
 int hk_world_set_velocity(hk_world *w, int i, hk_vec3 v)
 {
     const double vel[3] = {v.x, v.y, v.z};
     const int rc = velocity_refused(w, i, vel, "set_velocity");
-    return rc ? rc : set_many(w, i, 1, vel, 1);
+    return rc ? rc : write_many(w, i, 1, vel, 1);
 }
 
 int hk_world_set_positions(hk_world *w, int first, int count, const double *xyz)
