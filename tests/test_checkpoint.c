@@ -88,6 +88,21 @@ static void test_restart_integrators(void **state)
     /* xpbd's sweeps a substep (the scene's iterations 10) come back with the integrator's settings; a list body's */
     check_restart(SCENE("cloth_hanging_xpbd.scene"), NULL, 20, 8);
     check_restart(SCENE("mesh_points.scene"), "xpbd", 200, 70);
+    /* vbd's accelerated sweeps (chebyshev_rho) come back with the integrator's settings: the hanging cloth under vbd */
+    const char *vbd = hk_test_own_path("hanging_vbd.scene");
+    FILE *in = fopen(HOOKE_SCENES_DIR "/cloth_hanging_xpbd.scene", "r");
+    assert_non_null(in);
+    char text[8192];
+    const size_t n = fread(text, 1, sizeof text - 1, in);
+    fclose(in);
+    text[n] = 0;
+    const char *at = strstr(text, "integrator xpbd");
+    assert_non_null(at);
+    char scene[8300];
+    snprintf(scene, sizeof scene, "%.*sintegrator vbd\n  chebyshev_rho 0.8%s", (int)(at - text), text,
+             at + strlen("integrator xpbd"));
+    hk_test_write(vbd, scene);
+    check_restart(vbd, NULL, 20, 8);
     /* a strip folding onto itself, jelly cubes piling up: the contact pairs' friction anchors come back (found
      * again among the candidates the restarted run searches) */
     check_restart(SCENE("cloth_fold.scene"), NULL, 120, 80);
@@ -172,7 +187,7 @@ static void test_refuses_bad_checkpoints(void **state)
     other[8] = 1; /* version 1: before the implicit integrators' settings */
     write_bytes(bad, other, n);
     free(other);
-    expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 11)");
+    expect_refused(args, ": checkpoint version 1 is not supported (this hooke reads version 12)");
     remove(bad);
     expect_refused(args, ": cannot open checkpoint: No such file or directory");
     /* the checkpoint of another scene */

@@ -169,7 +169,7 @@ static places places_of(const unsigned char *b)
         memcpy(&n, b + at + 4, 4);
         p.count += n;
     }
-    at += 4 + 6 * 8 + 4 * 4 + 8 + 4 + 4 + 3 * 8; /* integrator (iterations last), substeps, h, time, steps */
+    at += 4 + 6 * 8 + 4 * 4 + 8 + 4 + 8 + 4 + 3 * 8; /* integrator (chebyshev_rho last), substeps, h, time, steps */
     p.updates = at;
     at += 8;
     memcpy(&has_prev, b + at, 4);

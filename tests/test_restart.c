@@ -330,9 +330,9 @@ static uint64_t fnv1a(const unsigned char *p, size_t n)
 /* Byte offsets in a checkpoint (docs/checkpoint-format.md). */
 enum {
     CK_DT = 64 + 4,
-    CK_NEWTON = CK_DT + 6 * 8 + 4,             /* newton_iterations, after cg_max_iterations */
-    CK_H = 64 + 4 + 6 * 8 + 4 * 4 + 8 + 4 + 4, /* after four integrator ints, newton_tolerance, iterations and the
-                                                  substep count */
+    CK_NEWTON = CK_DT + 6 * 8 + 4,                 /* newton_iterations, after cg_max_iterations */
+    CK_H = 64 + 4 + 6 * 8 + 4 * 4 + 8 + 4 + 8 + 4, /* after four integrator ints, newton_tolerance, iterations,
+                                                      chebyshev_rho and the substep count */
     CK_TIME = CK_H + 8,
     CK_STEPS = CK_TIME + 8,
     CK_ARRAYS = CK_STEPS + 8 + 8 + 4 + 4,

@@ -354,6 +354,11 @@ static void test_cross_key_rules(void **state)
     check_error("run\n dt 1\n integrator local_global\n iterations 2.5\nend\n",
                 "x.scene:4:13: error: expected an integer in [1, 10000] for 'iterations', got '2.5' (not a whole "
                 "number)");
+    /* chebyshev_rho: the integrators that accelerate their sweeps only, in (0, 1) */
+    check_error("run\n dt 1\n integrator xpbd\n chebyshev_rho 0.9\nend\n",
+                "x.scene:4:2: error: key 'chebyshev_rho' needs an accelerated integrator (vbd)");
+    check_error("run\n dt 1\n integrator vbd\n chebyshev_rho 1\nend\n",
+                "x.scene:4:16: error: expected a number in (0, 1) for 'chebyshev_rho', got '1'");
     check_error("run\n dt 1\n integrator implicit_euler\n newton_iterations 2\n newton_tolerance 1e-3\nend\n",
                 "x.scene:5:2: error: key 'newton_tolerance' conflicts with 'newton_iterations' (the minimisation's "
                 "tolerance and the linearised step's count: give one)");

@@ -177,11 +177,12 @@ static PyObject *get_name(PyObject *self, void *c)
 
 static PyObject *integrator_dict(const hk_integrator_def *d, int substeps)
 {
-    return Py_BuildValue("{s:s,s:d,s:d,s:i,s:d,s:d,s:d,s:d,s:i,s:i,s:d,s:i}", "name", hk_integrator_name(d->kind), "dt",
-                         d->dt, "dt_max", d->dt_max, "substeps", substeps, "jelly_dt_a", d->jelly_dt_a, "jelly_dt_v",
-                         d->jelly_dt_v, "jelly_alpha", d->jelly_alpha, "cg_tolerance", d->cg_tolerance,
+    return Py_BuildValue("{s:s,s:d,s:d,s:i,s:d,s:d,s:d,s:d,s:i,s:i,s:d,s:i,s:d}", "name", hk_integrator_name(d->kind),
+                         "dt", d->dt, "dt_max", d->dt_max, "substeps", substeps, "jelly_dt_a", d->jelly_dt_a,
+                         "jelly_dt_v", d->jelly_dt_v, "jelly_alpha", d->jelly_alpha, "cg_tolerance", d->cg_tolerance,
                          "cg_max_iterations", d->cg_max_iterations, "newton_iterations", d->newton_iterations,
-                         "newton_tolerance", d->newton_tolerance, "iterations", d->iterations);
+                         "newton_tolerance", d->newton_tolerance, "iterations", d->iterations, "chebyshev_rho",
+                         d->chebyshev_rho);
 }
 
 static PyObject *get_run_settings(PyObject *self, void *c)
@@ -306,12 +307,15 @@ static PyObject *set_integrator(PyObject *self, PyObject *args, PyObject *kw)
                             "newton_iterations",
                             "newton_tolerance",
                             "iterations",
+                            "chebyshev_rho",
                             NULL};
     const char *name;
     int iterations = -1; /* not given: the world's, where the new integrator sweeps */
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|$ddddddiidi:set_integrator", names, &name, &d.dt, &d.dt_max,
+    double rho = -1;     /* likewise, where it accelerates */
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|$ddddddiidid:set_integrator", names, &name, &d.dt, &d.dt_max,
                                      &d.jelly_dt_a, &d.jelly_dt_v, &d.jelly_alpha, &d.cg_tolerance,
-                                     &d.cg_max_iterations, &d.newton_iterations, &d.newton_tolerance, &iterations))
+                                     &d.cg_max_iterations, &d.newton_iterations, &d.newton_tolerance, &iterations,
+                                     &rho))
         return NULL;
     const int kind = hk_integrator_from_name(name);
     if (kind < 0)
@@ -322,6 +326,10 @@ static PyObject *set_integrator(PyObject *self, PyObject *args, PyObject *kw)
         d.iterations = iterations;
     else if (!hk_integrator_info_of(d.kind)->iterated)
         d.iterations = 0;
+    if (rho != -1)
+        d.chebyshev_rho = rho;
+    else if (!hk_integrator_info_of(d.kind)->accelerated)
+        d.chebyshev_rho = 0;
     if (hk_world_set_integrator(w, &d) != HK_OK) return PyErr_Format(PyExc_ValueError, "%s", hk_world_error(w));
     ((hk_py_world *)self)->check_every = hk_check_cadence(w);
     Py_RETURN_NONE;
@@ -377,7 +385,8 @@ static PyMethodDef world_methods[] = {
      "under an implicit integrator."},
     {"set_integrator", (PyCFunction)(void (*)(void))set_integrator, METH_VARARGS | METH_KEYWORDS,
      "set_integrator($self, /, name, *, dt=..., dt_max=..., jelly_dt_a=..., jelly_dt_v=..., jelly_alpha=..., "
-     "cg_tolerance=..., cg_max_iterations=..., newton_iterations=..., newton_tolerance=..., iterations=...)\n--\n\n"
+     "cg_tolerance=..., cg_max_iterations=..., newton_iterations=..., newton_tolerance=..., iterations=..., "
+     "chebyshev_rho=...)\n--\n\n"
      "The integrator by name; the settings not given keep their values."},
     {"set_positions", hk_py_set_positions, METH_O,
      "set_positions($self, xyz, /)\n--\n\nMoves every particle to the (N, 3) positions xyz [m]; every value is checked "

@@ -89,6 +89,15 @@ def test_facts(scene_path):
     assert w.integrator["iterations"] == 0
     with pytest.raises(ValueError, match="iterations is the iterated"):
         w.set_integrator("rk4", iterations=3)
+    w.set_integrator("vbd", iterations=4, chebyshev_rho=0.9)
+    assert w.integrator["chebyshev_rho"] == 0.9
+    w.step()
+    w.set_integrator("xpbd")  # the acceleration is vbd's: dropped for an integrator that has none
+    assert w.integrator["chebyshev_rho"] == 0
+    with pytest.raises(ValueError, match=r"chebyshev_rho is the accelerated integrators' \(vbd\)"):
+        w.set_integrator("xpbd", chebyshev_rho=0.5)
+    with pytest.raises(ValueError, match=r"chebyshev_rho must be in \(0, 1\)"):
+        w.set_integrator("vbd", chebyshev_rho=1.0)
 
 
 def program_version():

@@ -126,6 +126,7 @@ int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_
     hk_ckpt_put_i32(&b, (int32_t)w->integrator.cg_stop);
     hk_ckpt_put_f64(&b, w->integrator.newton_tolerance);
     hk_ckpt_put_i32(&b, w->integrator.iterations);
+    hk_ckpt_put_f64(&b, w->integrator.chebyshev_rho);
     hk_ckpt_put_i32(&b, w->substeps);
     hk_ckpt_put_f64(&b, w->h);
     hk_ckpt_put_f64(&b, w->time);

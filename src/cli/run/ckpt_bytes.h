@@ -11,9 +11,9 @@
 #include <string.h>
 
 /* The version of the checkpoint format (docs/checkpoint-format.md) a file of this build is written in. */
-#define HK_CHECKPOINT_VERSION 11
+#define HK_CHECKPOINT_VERSION 12
 /* The version of the pieces and index of a checkpoint written over MPI ranks (docs/checkpoint-format.md). */
-#define HK_CHECKPOINT_PIECE_VERSION 2
+#define HK_CHECKPOINT_PIECE_VERSION 3
 
 /* Fails the reader at hand: "NAME: " then the message into err (errlen bytes), and returns -1 from the function; name,
  * err and errlen are the reader's. */

@@ -159,6 +159,7 @@ static int view(const hk_world *w, uint64_t digest, const unsigned char *data, s
     v->def.cg_stop = (hk_cg_stop)hk_ckpt_get_i32(&c);
     v->def.newton_tolerance = hk_ckpt_get_f64(&c);
     v->def.iterations = hk_ckpt_get_i32(&c);
+    v->def.chebyshev_rho = hk_ckpt_get_f64(&c);
     v->substeps = hk_ckpt_get_i32(&c);
     v->h = hk_ckpt_get_f64(&c);
     v->time = hk_ckpt_get_f64(&c);
@@ -235,15 +236,15 @@ int hk_ckpt_view_check(const hk_world *w, uint64_t digest, const unsigned char *
         HK_CKPT_FAIL("checkpoint is corrupted (a history, but %s keeps none)", info->name);
 
     /* every value, even under a good checksum: a state no run can have is refused, not continued */
-    const double fields[] = {def.dt,          def.dt_max,       def.jelly_dt_a,      def.jelly_dt_v,
-                             def.jelly_alpha, def.cg_tolerance, def.newton_tolerance};
+    const double fields[] = {def.dt,          def.dt_max,       def.jelly_dt_a,       def.jelly_dt_v,
+                             def.jelly_alpha, def.cg_tolerance, def.newton_tolerance, def.chebyshev_rho};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!isfinite(fields[i]) || fields[i] < 0)
             HK_CKPT_FAIL("checkpoint holds an impossible integrator setting (%g)", fields[i]);
     if (!(def.dt > 0) || !(def.newton_tolerance < 1) || def.cg_max_iterations < 0 || def.newton_iterations < 0 ||
         def.iterations < 0 || def.iterations > HK_MAX_ITERATIONS || (def.iterations > 0 && !info->iterated) ||
-        (int)def.preconditioner < 0 || def.preconditioner >= HK_PRECONDITIONER_COUNT ||
-        (unsigned)def.cg_stop >= HK_CG_STOP_COUNT)
+        !(def.chebyshev_rho < 1) || (def.chebyshev_rho > 0 && !info->accelerated) || (int)def.preconditioner < 0 ||
+        def.preconditioner >= HK_PRECONDITIONER_COUNT || (unsigned)def.cg_stop >= HK_CG_STOP_COUNT)
         HK_CKPT_FAIL("checkpoint holds an impossible integrator setting");
     if (v->steps < 0) HK_CKPT_FAIL("checkpoint holds an impossible step count (%lld)", (long long)v->steps);
     if (v->updates < 0)

@@ -350,6 +350,16 @@ void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk
     }
     double omega, h;
     const double wh = omega_dt(w, &omega, &h), limit = in->stability_limit;
+    const double rho = hk_world_integrator(w).chebyshev_rho;
+    if (rho > 0) { /* the acceleration first: past the sweeps' spectral radius it runs away */
+        fprintf(out,
+                "hooke: hint: %s's sweeps are accelerated with chebyshev_rho %g, which pushes each sweep's change "
+                "further the nearer it is to 1; where the sweeps do not shrink their error steadily by that factor "
+                "(stiff springs against their masses, stiffness or mass ratios) the push overshoots and runs away: "
+                "lower chebyshev_rho, or leave it out\n",
+                in->name, rho);
+        return;
+    }
     if (in->iterated) { /* no limit in omega*dt: the sweeps fall short of the step they converge to */
         const int sweeps = hk_world_integrator(w).iterations > 0 ? hk_world_integrator(w).iterations : in->iterated;
         fprintf(out,

@@ -3,6 +3,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "vbd.h"
 
+#include <stdlib.h>
+
 #include "constraints.h"
 #include "inertia.h"
 #include "part.h"
@@ -30,8 +32,18 @@
  * compression-only springs act only while stretched or compressed, broken ones not at all, as their forces do;
  * pinned and driven particles do not move. The particles of one colour share no spring (vertices.h), so each
  * colour's steps are independent of each other and of the threads that run them; the colours run in order, the
- * serial colour last on one task. The paper's acceleration (a Chebyshev extrapolation of the iterates) is left
- * out, and so is its initial guess from the step before's acceleration: the sweeps start at y.
+ * serial colour last on one task. The paper's initial guess from the step before's acceleration is left out: the
+ * sweeps start at y.
+ *
+ * The paper's acceleration (chebyshev_rho = rho > 0; Wang 2015's Chebyshev semi-iteration): after sweep n, with
+ * xbar its result, x(n - 2) the iterate two sweeps before (x(0) = y) and
+ *   omega_1 = 1,  omega_2 = 2 / (2 - rho^2),  omega_n = 4 / (4 - rho^2 omega_(n-1)),
+ * every free particle goes to x(n) = omega_n (xbar - x(n - 2)) + x(n - 2). rho is the factor the sweeps are assumed
+ * to shrink their error by (their spectral radius); where they do not shrink it steadily so (stiffness and mass
+ * ratios, a nonlinear step) the extrapolation overshoots and can run away, which is why it is off unless asked for
+ * (docs/user-guide.md, "Particles as blocks: vbd", has what it does on the stress scenes). A fixed point of the sweeps
+ * is one of the extrapolation, so the accelerated sweeps converge, where they do, to the same backward Euler step. The
+ * extrapolation is per particle: its bits do not depend on the team.
  */
 
 /* What the sweeps read. */
@@ -42,6 +54,8 @@ typedef struct vbd_pass {
     const hk_real *prev[3];
     hk_real h, inv_h2;
     int iterations;
+    double rho;      /* chebyshev_rho; 0: no acceleration */
+    hk_real *old[6]; /* with rho: x(n - 1) (x, y, z), then x(n - 2) */
 } vbd_pass;
 
 /* Colours of fewer particles than this run on one task of the team (the others wait at the colour's end). */
@@ -110,25 +124,57 @@ static inline __attribute__((always_inline)) void step_particle(const vbd_pass *
     for (int k = 0; k < 3; k++) q[k][i] += dx[k];
 }
 
+/* The acceleration over particles [a, e) after sweep n (1, 2, ...; the comment at the top) with its omega: x(n) from
+ * the sweep's result, x(n - 1) and x(n - 2) (old); then old holds x(n) and x(n - 1). n = 0: old = x(0) = q. */
+static void extrapolate(const vbd_pass *s, int n, hk_real omega, int a, int e)
+{
+    const hk_particles *p = s->p;
+    hk_real *const q[3] = {p->qx, p->qy, p->qz};
+    for (int i = a; i < e; i++) {
+        if (p->inv_mass[i] == 0) continue;
+        for (int k = 0; k < 3; k++) {
+            hk_real *const x1 = s->old[k], *const x2 = s->old[3 + k];
+            const hk_real x = n < 2 ? q[k][i] : omega * (q[k][i] - x2[i]) + x2[i];
+            if (n > 0) x2[i] = x1[i];
+            x1[i] = x;
+            q[k][i] = x;
+        }
+    }
+}
+
 /* Every sweep of the substep on one task of the team: each colour split over the team (or on task 0: a small
- * colour, the serial one), a barrier after each. */
+ * colour, the serial one), a barrier after each; with the acceleration, its pass over the particles after each
+ * sweep but the last. */
 HK_FMA_CLONES static void sweep_task(const hk_team *tm, void *ctx)
 {
     const vbd_pass *s = ctx;
     const hk_vertex_graph *g = s->g;
-    for (int it = 0; it < s->iterations; it++)
+    const int n = s->p->count, a = (int)((int64_t)n * tm->t / tm->T), e = (int)((int64_t)n * (tm->t + 1) / tm->T);
+    const double rho2 = s->rho * s->rho;
+    double omega = 1;
+    if (s->old[0]) {
+        extrapolate(s, 0, 1, a, e);
+        hk_team_barrier(tm);
+    }
+    for (int it = 0; it < s->iterations; it++) {
         for (int k = 0; k < g->colours; k++) {
-            const int first = g->colour_start[k], n = g->colour_start[k + 1] - first;
-            int a = first, e = first + n;
-            if ((g->serial && k == g->colours - 1) || n < SPLIT_MIN || tm->T == 1) {
-                if (tm->t != 0) e = a;
+            const int first = g->colour_start[k], m = g->colour_start[k + 1] - first;
+            int c0 = first, c1 = first + m;
+            if ((g->serial && k == g->colours - 1) || m < SPLIT_MIN || tm->T == 1) {
+                if (tm->t != 0) c1 = c0;
             } else {
-                a = first + (int)((int64_t)n * tm->t / tm->T);
-                e = first + (int)((int64_t)n * (tm->t + 1) / tm->T);
+                c0 = first + (int)((int64_t)m * tm->t / tm->T);
+                c1 = first + (int)((int64_t)m * (tm->t + 1) / tm->T);
             }
-            for (int at = a; at < e; at++) step_particle(s, g->order[at]);
+            for (int at = c0; at < c1; at++) step_particle(s, g->order[at]);
             hk_team_barrier(tm);
         }
+        if (s->old[0] && it + 1 < s->iterations) {
+            omega = it == 0 ? 1 : it == 1 ? 2 / (2 - rho2) : 4 / (4 - rho2 * omega);
+            extrapolate(s, it + 1, (hk_real)omega, a, e);
+            hk_team_barrier(tm);
+        }
+    }
 }
 
 void hk_vbd_substep(hk_world *w, hk_real h)
@@ -139,10 +185,21 @@ void hk_vbd_substep(hk_world *w, hk_real h)
         w->step_failed = hk_failed(w);
         return;
     }
+    const int iterations = w->integrator.iterations > 0 ? w->integrator.iterations : HK_VBD_ITERATIONS;
+    const double rho = w->integrator.chebyshev_rho;
+    hk_real *slab = NULL;
+    if (rho > 0 && iterations > 1) {
+        slab = malloc(6 * (size_t)(w->p.count > 0 ? w->p.count : 1) * sizeof *slab);
+        if (!slab) {
+            w->step_failed = hk_fail_memory(w, "out of memory for the accelerated sweeps of %d particles", w->p.count);
+            return;
+        }
+    }
     hk_real *prev[3];
     hk_iterate_begin(w, h, prev);
-    const int iterations = w->integrator.iterations > 0 ? w->integrator.iterations : HK_VBD_ITERATIONS;
-    vbd_pass s = {&w->p, w->families, g, {prev[0], prev[1], prev[2]}, h, 1 / (h * h), iterations};
+    vbd_pass s = {&w->p, w->families, g, {prev[0], prev[1], prev[2]}, h, 1 / (h * h), iterations, rho, {NULL}};
+    for (int k = 0; slab && k < 6; k++) s.old[k] = slab + (size_t)k * (size_t)w->p.count;
     hk_team_run(w, hk_team_size(w, w->p.count, HK_PARALLEL_MIN), sweep_task, &s);
+    free(slab);
     hk_iterate_end(w, h, prev, 2 * hk_world_facts(w)->springs * iterations);
 }

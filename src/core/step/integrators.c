@@ -3,6 +3,7 @@
 #include "integrators.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -180,44 +181,44 @@ static void rk4(hk_world *w, hk_real h)
 // clang-format off
 #define HK_INTEGRATOR_TABLE(X)                                                                                         \
     /* kind, name, alias, limit, history, evaluations, implicit, scratch, substep, fused update, description, device,  \
-       linearised, minimised, iterated */                                                                              \
+       linearised, minimised, iterated, accelerated */                                                                              \
     X(HK_EULER, "euler", "explicit_euler", 0.0, 0, 1, 0, 0, explicit_substep, HK_UPDATE_EULER,                         \
-      "explicit Euler: x += v dt; v += a dt", 1, 0, 0, 0)                                                                 \
+      "explicit Euler: x += v dt; v += a dt", 1, 0, 0, 0, 0)                                                                 \
     X(HK_SEMI_IMPLICIT_EULER, "semi_implicit_euler", "symplectic_euler", 2.0, 0, 1, 0, 0, explicit_substep,            \
-      HK_UPDATE_SEMI_IMPLICIT, "semi-implicit (symplectic) Euler: v += a dt; x += v dt", 1, 0, 0, 0)                      \
+      HK_UPDATE_SEMI_IMPLICIT, "semi-implicit (symplectic) Euler: v += a dt; x += v dt", 1, 0, 0, 0, 0)                      \
     X(HK_VERLET, "verlet", "position_verlet", 2.0, 3, 1, 0, 0, verlet, HK_UPDATE_NONE,                                 \
-      "position Verlet: x' = 2 x - x_prev + a dt^2, first step x + v dt + a dt^2 / 2", 1, 0, 0, 0)                        \
+      "position Verlet: x' = 2 x - x_prev + a dt^2, first step x + v dt + a dt^2 / 2", 1, 0, 0, 0, 0)                        \
     X(HK_VERLET_BOOK, "verlet_book", NULL, 2.0, 3, 1, 0, 0, verlet_book, HK_UPDATE_NONE,                               \
-      "position Verlet with the book's first step x + a dt^2", 1, 0, 0, 0)                                                \
+      "position Verlet with the book's first step x + a dt^2", 1, 0, 0, 0, 0)                                                \
     X(HK_VELOCITY_VERLET, "velocity_verlet", NULL, 2.0, 0, 1, 0, 0, velocity_verlet, HK_UPDATE_NONE,                   \
-      "velocity Verlet (kick, drift, kick), forces reused from the substep before", 1, 0, 0, 0)                           \
+      "velocity Verlet (kick, drift, kick), forces reused from the substep before", 1, 0, 0, 0, 0)                           \
     X(HK_JELLY, "jelly", NULL, 2.0, 0, 1, 0, 0, explicit_substep, HK_UPDATE_JELLY,                                     \
-      "the jelly scheme: v += dt_a a; x += dt_v v; v *= alpha", 1, 0, 0, 0)                                               \
+      "the jelly scheme: v += dt_a a; x += dt_v v; v *= alpha", 1, 0, 0, 0, 0)                                               \
     X(HK_RK4, "rk4", NULL, 2.8284271247461903, 0, 4, 0, 12, rk4, HK_UPDATE_NONE, "classic fourth-order Runge-Kutta",   \
-      1, 0, 0, 0)                                                                                                         \
+      1, 0, 0, 0, 0)                                                                                                         \
     X(HK_IMPLICIT_EULER, "implicit_euler", "backward_euler", INFINITY, 3, 1, 1, 0, hk_implicit_euler_substep,          \
       HK_UPDATE_NONE, "backward Euler as a minimisation (Newton, line search; CG or a direct band solve); damps", 0,   \
-      1, 1, 0)                                                                                                            \
+      1, 1, 0, 0)                                                                                                            \
     X(HK_TRAPEZOIDAL, "trapezoidal", "newmark", INFINITY, 3, 1, 1, 0, hk_trapezoidal_substep, HK_UPDATE_NONE,          \
-      "the trapezoidal rule (Newmark average acceleration), second order, no numerical damping", 0, 1, 0, 0)              \
+      "the trapezoidal rule (Newmark average acceleration), second order, no numerical damping", 0, 1, 0, 0, 0)              \
     X(HK_BDF2, "bdf2", NULL, INFINITY, 6, 1, 1, 0, hk_bdf2_substep, HK_UPDATE_NONE,                                    \
       "the second-order backward difference formula as a minimisation; L-stable, damps less than backward Euler", 0,  \
-      0, 1, 0)                                                                                                         \
+      0, 1, 0, 0)                                                                                                         \
     X(HK_XPBD, "xpbd", NULL, INFINITY, 0, 1, 0, 3, hk_xpbd_substep, HK_UPDATE_NONE,                                    \
       "extended position-based dynamics: springs as compliant distance constraints, swept colour by colour", 0, 0, 0, \
-      HK_XPBD_ITERATIONS)                                                                                              \
+      HK_XPBD_ITERATIONS, 0)                                                                                              \
     X(HK_VBD, "vbd", NULL, INFINITY, 0, 1, 0, 3, hk_vbd_substep, HK_UPDATE_NONE,                                       \
       "vertex block descent: each particle's Newton step on backward Euler's energy, colour by colour", 0, 0, 0,       \
-      HK_VBD_ITERATIONS)                                                                                               \
+      HK_VBD_ITERATIONS, 1)                                                                                               \
     X(HK_PROJECTIVE_DYNAMICS, "projective_dynamics", "local_global", INFINITY, 0, 1, 0, 3, hk_pd_substep,             \
       HK_UPDATE_NONE,                                                                                                  \
       "projective dynamics: each spring projected to its rest length, then a global solve on a constant matrix", 0, 0, \
-      0, HK_PD_ITERATIONS)
+      0, HK_PD_ITERATIONS, 0)
 // clang-format on
 
 #define HK_ROW(kind, name, alias, limit, history, evals, implicit, scratch, substep, update, text, device, lin, min,   \
-               iter)                                                                                                   \
-    [kind] = {{kind, name, alias, limit, history > 0, evals, implicit, text, device, lin, min, iter},                  \
+               iter, acc)                                                                                              \
+    [kind] = {{kind, name, alias, limit, history > 0, evals, implicit, text, device, lin, min, iter, acc},             \
               update,                                                                                                  \
               scratch,                                                                                                 \
               history,                                                                                                 \
@@ -281,6 +282,20 @@ int hk_integrator_from_name(const char *name)
 
 const char *hk_integrator_names(void) { return integrator_names + 2; }
 
+/* The names of the rows whose int fact at offset `fact` of hk_integrator_info is set, as "a, b"; names. */
+static const char *rows_with(size_t fact, char *names, size_t len)
+{
+    names[0] = 0;
+    for (int k = 0; k < HK_INTEGRATOR_COUNT; k++) {
+        int has;
+        memcpy(&has, (const char *)&integrators[k].info + fact, sizeof has);
+        if (!has) continue;
+        const size_t at = strlen(names);
+        snprintf(names + at, len - at, "%s%s", at ? ", " : "", integrators[k].info.name);
+    }
+    return names;
+}
+
 hk_integrator_def hk_default_integrator_def(void)
 {
     hk_integrator_def d = {0};
@@ -318,15 +333,15 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
     if (def->iterations < 0 || def->iterations > HK_MAX_ITERATIONS)
         return hk_fail(w, "iterations must be 1 to %d, or 0 for the default (got %d)", HK_MAX_ITERATIONS,
                        def->iterations);
-    if (def->iterations > 0 && !ops->info.iterated) {
-        char names[128] = ""; /* the rows that sweep, from the table */
-        for (int k = 0; k < HK_INTEGRATOR_COUNT; k++)
-            if (integrators[k].info.iterated) {
-                const size_t at = strlen(names);
-                snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "", integrators[k].info.name);
-            }
-        return hk_fail(w, "iterations is the iterated integrators' (%s); %s does not sweep", names, ops->info.name);
-    }
+    char names[128]; /* the rows that have a setting, from the table */
+    if (def->iterations > 0 && !ops->info.iterated)
+        return hk_fail(w, "iterations is the iterated integrators' (%s); %s does not sweep",
+                       rows_with(offsetof(hk_integrator_info, iterated), names, sizeof names), ops->info.name);
+    if (!(def->chebyshev_rho >= 0 && def->chebyshev_rho < 1))
+        return hk_fail(w, "chebyshev_rho must be in (0, 1), or 0 for none (got %g)", def->chebyshev_rho);
+    if (def->chebyshev_rho > 0 && !ops->info.accelerated)
+        return hk_fail(w, "chebyshev_rho is the accelerated integrators' (%s); %s has no acceleration",
+                       rows_with(offsetof(hk_integrator_info, accelerated), names, sizeof names), ops->info.name);
     if ((unsigned)def->preconditioner >= HK_PRECONDITIONER_COUNT)
         return hk_fail(w, "unknown preconditioner %d", (int)def->preconditioner);
     if ((unsigned)def->cg_stop >= HK_CG_STOP_COUNT) return hk_fail(w, "unknown cg_stop %d", (int)def->cg_stop);

@@ -416,6 +416,9 @@ typedef struct hk_integrator_def {
                                          times its first step's [1] (1e-2) */
     int iterations;                   /* the iterated integrators (hk_integrator_info.iterated): sweeps over the
                                          springs per substep [1] (xpbd: 1, vbd and projective_dynamics: 10) */
+    double chebyshev_rho;             /* the accelerated integrators (hk_integrator_info.accelerated: vbd): the
+                                         spectral radius the Chebyshev acceleration of the sweeps assumes, in
+                                         (0, 1) [1] (0: no acceleration) */
 } hk_integrator_def;
 #define HK_MAX_NEWTON_ITERATIONS 100                      /* newton_iterations at most */
 #define HK_MAX_ITERATIONS 10000                           /* iterations at most */
@@ -441,6 +444,7 @@ typedef struct hk_integrator_info {
                                 linearised is 1 too: unless newton_iterations is set) */
     int iterated;            /* > 0: sweeps over the springs a fixed number of times per substep, this many
                                 where iterations is 0 (iterations applies) [1]; 0: iterations does not apply */
+    int accelerated;         /* 1: the sweeps can be accelerated (chebyshev_rho applies) */
 } hk_integrator_info;
 /* The row of kind, or NULL if kind is not an integrator. */
 HK_API const hk_integrator_info *hk_integrator_info_of(hk_integrator_kind kind);

@@ -114,6 +114,7 @@ static const sc_key run_keys[] = {
     INT(sc_settings, "newton_iterations", integrator.newton_iterations, 1, HK_MAX_NEWTON_ITERATIONS, OPT),
     NUM(sc_settings, "newton_tolerance", integrator.newton_tolerance, CK_FRACTION, OPT),
     INT(sc_settings, "iterations", integrator.iterations, 1, HK_MAX_ITERATIONS, OPT),
+    NUM(sc_settings, "chebyshev_rho", integrator.chebyshev_rho, CK_FRACTION, OPT),
     CHOICE(sc_settings, "cg_preconditioner", integrator.preconditioner, preconditioners),
     CHOICE(sc_settings, "cg_stop", integrator.cg_stop, cg_stops),
 };
@@ -130,8 +131,9 @@ static int jelly_only(sc_section *s, size_t off, const char *field)
 
 /* The facts of the integrator table (hooke.h hk_integrator_info) that a run key needs, and what the refusal calls
  * the integrators that have one. */
-typedef enum { NEEDS_IMPLICIT, NEEDS_LINEARISED, NEEDS_MINIMISED, NEEDS_ITERATED } integrator_fact;
-static const char *const fact_words[] = {"an implicit", "a linearised", "a minimising", "an iterated"};
+typedef enum { NEEDS_IMPLICIT, NEEDS_LINEARISED, NEEDS_MINIMISED, NEEDS_ITERATED, NEEDS_ACCELERATED } integrator_fact;
+static const char *const fact_words[] = {"an implicit", "a linearised", "a minimising", "an iterated",
+                                         "an accelerated"};
 
 static int has_fact(hk_integrator_kind kind, integrator_fact fact)
 {
@@ -139,7 +141,8 @@ static int has_fact(hk_integrator_kind kind, integrator_fact fact)
     return fact == NEEDS_IMPLICIT     ? in->implicit
            : fact == NEEDS_LINEARISED ? in->linearised
            : fact == NEEDS_MINIMISED  ? in->minimised
-                                      : in->iterated;
+           : fact == NEEDS_ITERATED   ? in->iterated
+                                      : in->accelerated;
 }
 
 /* -1 if the key at off, a setting of the integrators with the fact only, is given to one without it */
@@ -177,7 +180,8 @@ static int run_finish(sc_section *s, void *def, int64_t *count)
         NEEDS(s, r, integrator.cg_max_iterations, NEEDS_IMPLICIT) ||
         NEEDS(s, r, integrator.preconditioner, NEEDS_IMPLICIT) || NEEDS(s, r, integrator.cg_stop, NEEDS_IMPLICIT) ||
         NEEDS(s, r, integrator.newton_iterations, NEEDS_LINEARISED) ||
-        NEEDS(s, r, integrator.newton_tolerance, NEEDS_MINIMISED) || NEEDS(s, r, integrator.iterations, NEEDS_ITERATED))
+        NEEDS(s, r, integrator.newton_tolerance, NEEDS_MINIMISED) ||
+        NEEDS(s, r, integrator.iterations, NEEDS_ITERATED) || NEEDS(s, r, integrator.chebyshev_rho, NEEDS_ACCELERATED))
         return -1;
     if (SC_GIVEN(s, sc_settings, integrator.newton_tolerance) && SC_GIVEN(s, sc_settings, integrator.newton_iterations))
         return SC_FAIL_KEY(s, sc_settings, integrator.newton_tolerance,
