@@ -751,6 +751,51 @@ static void test_rope_scene_settings(void **state)
     hk_scene_free(&sc);
 }
 
+/* A world built in code (hk_scene_parse_settings, hk_scene_add): settings alone make an empty world, items added to it
+ * later make the world the whole text makes (the same state hash), a section that sets up a new world is refused at
+ * its line, and a bad item leaves the world as it was. */
+static void test_added_items(void **state)
+{
+    (void)state;
+    const char *settings = "world\n gravity 0 -9.81 0\nend\n";
+    const char *rope = "body rope\n count 8\n mass 0.1\n spacing 0.1\n springs chain k 500\n pin 0\nend\n";
+    const char *ball = "sphere\n center 0 -1 0\n radius 0.3\nend\n";
+    char whole[512], err[512];
+    snprintf(whole, sizeof whole, "%s%s%s", settings, rope, ball);
+    hk_scene ref, empty;
+    assert_int_equal(hk_scene_parse_counted(whole, strlen(whole), "x.scene", NULL, &ref, err, sizeof err), 0);
+    assert_int_not_equal(hk_scene_parse_counted(settings, strlen(settings), "x.scene", NULL, &empty, err, sizeof err),
+                         0);
+    assert_string_equal(err, "x.scene:4:1: error: no body in scene");
+    assert_int_equal(hk_scene_parse_settings(settings, strlen(settings), "x.scene", NULL, &empty, err, sizeof err), 0);
+    hk_world *w = empty.world;
+    assert_int_equal(hk_world_particles(w).count, 0);
+    assert_int_equal(hk_scene_add(w, rope, strlen(rope), "add", err, sizeof err), 0);
+    assert_int_equal(hk_scene_add(w, ball, strlen(ball), "add", err, sizeof err), 0);
+    const char *bad[][2] = {
+        {"world\n gravity 0 0 0\nend\n", "add:1:1: error: section 'world' sets up a new world; what is added to a "
+                                         "world is its bodies, spheres, colliders and contact"},
+        {"body rope\n count 1\n mass 0.1\n spacing 0.1\nend\n",
+         "add:2:8: error: expected an integer in [2, 268435456] for 'count', got '1' (out of range)"},
+        {"body rope\n count 3\n mass 0.1\n spacing 0.1\n pin 3\nend\n",
+         "add:5:6: error: expected a particle index in [0, 2] for 'pin' of body rope, got '3'"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        assert_int_not_equal(hk_scene_add(w, bad[k][0], strlen(bad[k][0]), "add", err, sizeof err), 0);
+        print_message("%s\n", err);
+        assert_string_equal(err, bad[k][1]);
+    }
+    assert_int_equal(hk_world_particles(w).count, 8);
+    assert_int_equal(hk_world_body_count(w), 1);
+    for (int s = 0; s < 20; s++) {
+        assert_int_equal(hk_world_step(w), HK_OK);
+        assert_int_equal(hk_world_step(ref.world), HK_OK);
+    }
+    assert_true(hk_world_state_hash(w) == hk_world_state_hash(ref.world));
+    hk_scene_free(&ref);
+    hk_scene_free(&empty);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -782,6 +827,7 @@ int main(void)
         cmocka_unit_test(test_byte_order_marks),
         cmocka_unit_test(test_implicit_keys),
         cmocka_unit_test(test_rope_scene_settings),
+        cmocka_unit_test(test_added_items),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

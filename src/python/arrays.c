@@ -1,26 +1,55 @@
 /* arrays.c — a World's state as numpy arrays: read-only views on its particle arrays, copies of what is a sum. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stddef.h>
 
 #include "pyhooke.h"
+#include <structmember.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 
 /* numpy's type of hk_real */
 #define HK_NPY_REAL (sizeof(hk_real) == 8 ? NPY_FLOAT64 : NPY_FLOAT32)
 
+/* A view's base: it keeps its World alive and counted in the World's `views` while the view lives. */
+typedef struct hk_py_hold {
+    PyObject_HEAD hk_py_world *world;
+} hk_py_hold;
+
+static void hold_dealloc(PyObject *o)
+{
+    hk_py_hold *h = (hk_py_hold *)o;
+    h->world->views--;
+    Py_DECREF(h->world);
+    Py_TYPE(o)->tp_free(o);
+}
+
+static PyMemberDef hold_members[] = {
+    {"world", T_OBJECT_EX, offsetof(hk_py_hold, world), READONLY, "the World whose arrays the view shows"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject hold_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hooke._View",
+    .tp_basicsize = sizeof(hk_py_hold),
+    .tp_dealloc = hold_dealloc,
+    .tp_members = hold_members,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "What a view of a World's particle arrays holds: the World, counted while the view lives.",
+};
+
 int hk_py_arrays_ready(void)
 {
     import_array1(-1);
-    return 0;
+    return PyType_Ready(&hold_type);
 }
 
 /* Where the views point: a world keeps every particle array in one block (world.h, hk_particles: its slab), each
  * array padded, so vx, vy and vz lie one constant stride apart; the block is made again only when particles are
- * added (a body built), which a World never does once built: optimise, every step, set_integrator and
- * restore_checkpoint write into the same arrays (tests/python/test_arrays.py checks the address across them). So a
- * view stays valid while the World lives, and its base is the World. Where the three are not one stride apart, the
- * property gives a copy instead. */
+ * added (a body built): optimise, every step, set_integrator and restore_checkpoint write into the same arrays
+ * (tests/python/test_arrays.py checks the address across them). A World adds bodies only while none of its views
+ * lives (build.c): each view's base holds the World and counts itself in its `views`. Where the three are not one
+ * stride apart, the property gives a copy instead. */
 
 static PyObject *view(hk_py_world *self, const hk_real *data, int nd, npy_intp *dims, npy_intp *strides)
 {
@@ -29,8 +58,15 @@ static PyObject *view(hk_py_world *self, const hk_real *data, int nd, npy_intp *
     /* flags 0: read-only (writes go through set_positions / set_velocities, which keep the world's invariants) */
     PyObject *a = PyArray_NewFromDescr(&PyArray_Type, d, nd, dims, strides, (void *)data, 0, NULL);
     if (!a) return NULL;
+    hk_py_hold *h = PyObject_New(hk_py_hold, &hold_type);
+    if (!h) {
+        Py_DECREF(a);
+        return NULL;
+    }
     Py_INCREF(self);
-    if (PyArray_SetBaseObject((PyArrayObject *)a, (PyObject *)self) != 0) {
+    h->world = self;
+    self->views++;
+    if (PyArray_SetBaseObject((PyArrayObject *)a, (PyObject *)h) != 0) { /* steals h, even on failure */
         Py_DECREF(a);
         return NULL;
     }

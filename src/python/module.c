@@ -8,6 +8,9 @@ static PyMethodDef module_methods[] = {
      "command(args, /)\n--\n\nRuns one of the program's commands in this process, as `hooke ARGS...` would (e.g. "
      "[\"stability\", \"scenes/pendulum.scene\", \"--json\", \"out.json\"]), with the GIL released, and returns its "
      "exit status (an int). Its output goes to this process's stdout and stderr, as the program's does."},
+    {"scene_tables", hk_py_scene_tables, METH_NOARGS,
+     "scene_tables(/)\n--\n\nThe scene format's tables: ({section: [key]}, {body kind: [spring family]}), sections "
+     "by their word (\"body KIND\" for a body, \"springs\" for a springs line's keys)."},
     {NULL, NULL, 0, NULL},
 };
 

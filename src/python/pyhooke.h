@@ -10,6 +10,7 @@
 
 #include "diagnosis.h"
 #include "hooke/hooke.h"
+#include "scene.h"
 
 /* A world built from a scene, with what `hooke run` keeps beside it. */
 typedef struct hk_py_world {
@@ -22,6 +23,7 @@ typedef struct hk_py_world {
     int64_t check_every;   /* the blow-up check's cadence (hk_check_cadence) */
     int64_t items;         /* particles and springs: a step's work, for whether a call releases the GIL */
     int busy;              /* a call is stepping it with the GIL released: others get RuntimeError */
+    int64_t views;         /* views of its particle arrays alive (arrays.c): no body is added while one lives */
 } hk_py_world;
 
 extern PyTypeObject hk_py_world_type;
@@ -47,7 +49,18 @@ PyObject *hk_py_scene_error_raise(const char *text);
 /* Raises hooke.BlowUp with the program's report (hk_report_blowup): b NULL is an energy runaway at energy e. NULL. */
 PyObject *hk_py_blowup_raise(hk_py_world *self, const hk_blowup *b, double energy);
 
+/* world_make.c: a loaded scene finished into a World of `type` as hooke run finishes it (the scene freed either
+ * way; text NULL: the digest from the scene's file name); the program's base world definition (0, or -1 with
+ * ValueError). */
+PyObject *hk_py_world_of_scene(PyTypeObject *type, hk_scene *sc, const char *name, int threads, const char *text,
+                               size_t len);
+int hk_py_base_def(hk_world_def *base);
+
 /* The World's methods and properties, by file (world_type.c lists them). */
+PyObject *hk_py_world_new(PyTypeObject *type, PyObject *args, PyObject *kw); /* build.c */
+PyObject *hk_py_world_add(PyObject *self, PyObject *args);
+PyObject *hk_py_world_pin(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *hk_py_scene_tables(PyObject *module, PyObject *unused); /* _hooke.scene_tables() */
 PyObject *hk_py_world_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames); /* stepping.c */
 PyObject *hk_py_world_run(PyObject *self, PyObject *args, PyObject *kw);
 int hk_py_arrays_ready(void); /* arrays.c (the only user of numpy's API): imports it; 0, or -1 with ImportError */

@@ -5,8 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "checkpoint.h"
-#include "env.h"
 #include "pyhooke.h"
 #include "scene.h"
 
@@ -23,64 +21,6 @@ static void world_dealloc(PyObject *o)
     Py_TYPE(o)->tp_free(o);
 }
 
-/* Finishes a loaded scene as `hooke run` does before its first step (the integrator set, the springs coloured and
- * the passes planned, the threads), with the run's plan, energy guard, cadence and digest. A new reference, or NULL
- * with the exception set; the scene is freed either way. */
-static PyObject *world_of_scene(PyTypeObject *type, hk_scene *sc, const char *name, int threads, const char *text,
-                                size_t len)
-{
-    char err[1024];
-    uint64_t digest = 0;
-    const int undigested =
-        text ? hk_checkpoint_digest_text(text, len, (const char *const *)sc->files, sc->file_count, &digest, err,
-                                         sizeof err)
-             : hk_checkpoint_digest(name, (const char *const *)sc->files, sc->file_count, &digest, err, sizeof err);
-    if (undigested) {
-        hk_scene_free(sc);
-        PyErr_SetString(PyExc_OSError, err);
-        return NULL;
-    }
-    /* the run's plan; a state no run could start from is the scene's error, as in hooke run */
-    const hk_run_settings run = hk_scene_run_settings(sc);
-    hk_run_plan plan;
-    if (hk_run_plan_of(&run, &plan, NULL, 0) != HK_OK) /* no run length: run() asks for one */
-        plan.stretch_limit = run.stretch_limit > 0 ? run.stretch_limit : HK_STRETCH_LIMIT;
-    if (hk_start_refused(sc->world, plan.stretch_limit, sc->body_line, name, err, sizeof err)) {
-        hk_scene_free(sc);
-        return hk_py_scene_error_raise(err);
-    }
-    hk_py_world *self = (hk_py_world *)type->tp_alloc(type, 0);
-    if (!self) {
-        hk_scene_free(sc);
-        return NULL;
-    }
-    self->digest = digest;
-    self->run = run;
-    self->plan = plan;
-    hk_world *w = self->w = hk_scene_take_world(sc);
-    if (!(self->name = PyUnicode_FromString(name))) goto fail;
-    if ((threads > 0 && hk_world_set_threads(w, threads) != HK_OK) || hk_world_optimise(w, 0) != HK_OK) {
-        PyErr_Format(PyExc_ValueError, "%s: %s", name, hk_world_error(w));
-        goto fail;
-    }
-    hk_energy_guard_init(&self->guard, w);
-    self->check_every = hk_check_cadence(w);
-    self->items = hk_world_particles(w).count + hk_world_spring_count(w);
-    return (PyObject *)self;
-fail:
-    Py_DECREF(self);
-    return NULL;
-}
-
-/* The program's base definition of every world: the environment's tuning (env.h). 0, or -1 with ValueError. */
-static int base_def(hk_world_def *base)
-{
-    char why[256];
-    if (hk_env_world_def(base, why, sizeof why) == 0) return 0;
-    PyErr_SetString(PyExc_ValueError, why);
-    return -1;
-}
-
 static PyObject *from_scene(PyObject *type, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"path", "threads", NULL};
@@ -91,7 +31,7 @@ static PyObject *from_scene(PyObject *type, PyObject *args, PyObject *kw)
         return PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %d)", HK_MAX_THREADS,
                             threads);
     hk_world_def base;
-    if (base_def(&base) != 0 || !PyUnicode_FSConverter(path_o, &path)) return NULL;
+    if (hk_py_base_def(&base) != 0 || !PyUnicode_FSConverter(path_o, &path)) return NULL;
     const char *p = PyBytes_AS_STRING(path);
     hk_scene sc;
     char err[1024];
@@ -101,7 +41,7 @@ static PyObject *from_scene(PyObject *type, PyObject *args, PyObject *kw)
     PyEval_RestoreThread(ts);
     PyObject *result = NULL;
     if (rc == 0) {
-        result = world_of_scene((PyTypeObject *)type, &sc, p, threads, NULL, 0);
+        result = hk_py_world_of_scene((PyTypeObject *)type, &sc, p, threads, NULL, 0);
     } else {
         hk_scene_free(&sc);
         if (access(p, R_OK) != 0) /* unreadable: the OSError of its errno (FileNotFoundError, ...) */
@@ -124,7 +64,7 @@ static PyObject *from_string(PyObject *type, PyObject *args, PyObject *kw)
         return PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %d)", HK_MAX_THREADS,
                             threads);
     hk_world_def base;
-    if (base_def(&base) != 0) return NULL;
+    if (hk_py_base_def(&base) != 0) return NULL;
     hk_scene sc;
     char err[1024];
     memset(&sc, 0, sizeof sc);
@@ -135,7 +75,7 @@ static PyObject *from_string(PyObject *type, PyObject *args, PyObject *kw)
         hk_scene_free(&sc);
         return hk_py_scene_error_raise(err);
     }
-    return world_of_scene((PyTypeObject *)type, &sc, name, threads, text, (size_t)len);
+    return hk_py_world_of_scene((PyTypeObject *)type, &sc, name, threads, text, (size_t)len);
 }
 
 /* ---- facts ------------------------------------------------------------- */
@@ -388,6 +328,12 @@ static PyMethodDef world_methods[] = {
      "cg_tolerance=..., cg_max_iterations=..., newton_iterations=..., newton_tolerance=..., iterations=..., "
      "chebyshev_rho=...)\n--\n\n"
      "The integrator by name; the settings not given keep their values."},
+    {"_add", hk_py_world_add, METH_VARARGS,
+     "_add($self, text, name, /)\n--\n\nAdds the bodies, spheres, colliders and contact of scene text (the add_* "
+     "methods write it); returns the body count."},
+    {"pin", (PyCFunction)(void (*)(void))hk_py_world_pin, METH_VARARGS | METH_KEYWORDS,
+     "pin($self, /, body, index)\n--\n\nHolds particle `index` of body `body` (the body's own numbering) where it "
+     "is: inverse mass 0, velocity 0. ValueError for a body or particle that does not exist."},
     {"set_positions", hk_py_set_positions, METH_O,
      "set_positions($self, xyz, /)\n--\n\nMoves every particle to the (N, 3) positions xyz [m]; every value is checked "
      "before any is written (ValueError naming the first refused particle)."},
@@ -437,10 +383,10 @@ PyTypeObject hk_py_world_type = {
     .tp_basicsize = sizeof(hk_py_world),
     .tp_dealloc = world_dealloc,
     .tp_repr = world_repr,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "A hooke world: particles and springs built from a scene (World.from_scene, World.from_string). One "
               "Python thread at a time uses it; different worlds step in different threads at once.",
     .tp_methods = world_methods,
     .tp_getset = world_getset,
-    .tp_new = NULL,
+    .tp_new = hk_py_world_new,
 };

@@ -10,7 +10,7 @@ def test_views_see_the_steps(scene_path):
     w = hooke.World.from_scene(scene_path("rope.scene"))
     v = w.velocities
     f = w.forces
-    assert v.shape == (80, 3) and v.base is w and not v.flags.writeable
+    assert v.shape == (80, 3) and v.base.world is w and not v.flags.writeable
     before = v.copy()
     w.step()  # the first step: the arrays stay where they were
     assert not np.array_equal(v, before)  # the same array object, new values
@@ -53,7 +53,7 @@ def test_positions_of_cloth_512_from_views(scene_path):
     w = hooke.World.from_scene(scene_path("cloth_512.scene"))
     r, q = w.rest_positions, w.displacements
     assert r.shape == q.shape == (512 * 512, 3)
-    assert r.base is w and q.base is w and not q.flags.writeable and not r.flags.writeable
+    assert r.base.world is w and q.base.world is w and not q.flags.writeable and not r.flags.writeable
     before = q.copy()
     w.step()
     assert not np.array_equal(q, before)  # the same array object, the new state

@@ -141,10 +141,11 @@ def test_every_method_has_a_signature():
     import inspect
 
     methods = [getattr(hooke.World, n) for n in dir(hooke.World) if not n.startswith("_")]
-    methods = [m for m in methods if callable(m)] + [hooke._hooke.command]
+    methods = [m for m in methods if callable(m)] + [hooke._hooke.command, hooke._hooke.scene_tables]
     assert len(methods) >= 12
     for m in methods:
         sig = inspect.signature(m)
-        assert "self" not in list(sig.parameters)[1:], m
+        if not inspect.isfunction(m):  # a text signature's first parameter (set_contact has a key named self)
+            assert "self" not in list(sig.parameters)[1:], m
     assert str(inspect.signature(hooke.World.step)) == "(self, /, n=1)"
     assert str(inspect.signature(hooke.World.from_string)) == "(text, name='<scene>', threads=0)"

@@ -33,6 +33,8 @@ typedef struct parser {
     sc_item *items;
     int nitems, capitems, nbodies;
     int ranks; /* the processes the world will be shared out over: lattices deferred past 1 (hk_scene_load_for) */
+    hk_world *into; /* hk_scene_add: the world the items go into (no settings section but contact), else NULL */
+    int empty_ok;   /* hk_scene_parse_settings: a scene of no body is a world to build bodies into later */
 } parser;
 
 /* ------------------------------------------------------------------------ */
@@ -476,6 +478,11 @@ static int open_section(parser *p)
     const sc_kind *d = find_section(p, &next);
     if (!d) return -1;
     const int settings = is_settings(d);
+    if (p->into && settings && d != &sc_sections[SC_CONTACT])
+        return sc_fail(lx, lx->line, lx->tok[0].col,
+                       "section '%s' sets up a new world; what is added to a world is its bodies, spheres, "
+                       "colliders and contact",
+                       d->word);
     int *seen = settings ? &p->seen_line[d - sc_sections] : NULL; /* d is a row of sc_sections */
     if (seen && *seen)
         return sc_fail(lx, lx->line, lx->tok[0].col, "section '%s' repeated (first at line %d)", d->word, *seen);
@@ -505,7 +512,7 @@ static int add_item(parser *p, hk_world *w, const sc_item *it, hk_scene *out)
     sc_lexer *lx = &p->lx;
     const char *title = it->kind->title;
     int body = it->kind->add(w, it, lx);
-    if (it->kind->body && body >= 0 && body < p->nbodies) out->body_line[body] = it->line;
+    if (it->kind->body && body >= 0 && body < p->nbodies && out->body_line) out->body_line[body] = it->line;
     if (body == HK_ERR_MEMORY) { /* what it was for, and how much the body needs */
         hk_memory_need n = sc_memory_need(it, 1, 1, &p->set);
         char b[32];
@@ -523,8 +530,21 @@ static int add_item(parser *p, hk_world *w, const sc_item *it, hk_scene *out)
     return body < 0 ? -1 : 0;
 }
 
+/* hk_scene_add: the items into p->into, in file order (the late kinds after the others), then the contact section's
+ * settings where it has one. */
+static int build_into(parser *p, hk_scene *out)
+{
+    hk_world *w = p->into;
+    if (sc_memory_check(p->items, p->nitems, &p->set, p->ranks, &p->lx) != 0) return -1;
+    for (int late = 0; late < 2; late++)
+        for (int i = 0; i < p->nitems; i++)
+            if (p->items[i].kind->late == late && add_item(p, w, &p->items[i], out) != 0) return -1;
+    return p->seen_line[SC_CONTACT] ? sc_contact_build(w, &p->set, &p->lx) : 0;
+}
+
 static int build(parser *p, hk_scene *out)
 {
+    if (p->into) return build_into(p, out);
     sc_lexer *lx = &p->lx;
     char why[512];
     /* the world section's keys are checked as the library checks them (scene_kinds.c); what the file does not
@@ -606,12 +626,19 @@ static void free_parser(parser *p)
     free(p->lx.buf);
 }
 
+/* What a parse builds besides a whole scene (NULL: a whole scene, bodies required). */
+typedef struct sc_target {
+    hk_world *into; /* the items into this world (hk_scene_add) */
+    int empty_ok;   /* a scene of no body (hk_scene_parse_settings) */
+} sc_target;
+
 static int parse_text(const char *text, size_t len, const char *filename, const hk_world_def *base, int ranks,
-                      hk_scene *out, char *err, size_t errlen)
+                      const sc_target *target, hk_scene *out, char *err, size_t errlen)
 {
     parser p;
     memset(&p, 0, sizeof p);
     p.ranks = ranks;
+    if (target) p.into = target->into, p.empty_ok = target->empty_ok;
     sc_lexer *lx = &p.lx;
     lx->file = filename ? filename : "<scene>";
     lx->err = err;
@@ -652,7 +679,8 @@ static int parse_text(const char *text, size_t len, const char *filename, const 
         rc = sc_fail(lx, lx->eof_line, lx->eof_col,
                      "unexpected end of file: section '%s' opened at line %d is not closed",
                      p.sec.kind->body ? "body" : p.sec.kind->word, p.sec.line);
-    if (rc == 0 && p.nbodies == 0) rc = sc_fail(lx, lx->eof_line, lx->eof_col, "no body in scene");
+    if (rc == 0 && p.nbodies == 0 && !p.into && !p.empty_ok)
+        rc = sc_fail(lx, lx->eof_line, lx->eof_col, "no body in scene");
     if (rc == 0) rc = build(&p, out);
     if (rc != 0) hk_scene_free(out); /* what build made before it failed */
     free_parser(&p);
@@ -662,7 +690,7 @@ static int parse_text(const char *text, size_t len, const char *filename, const 
 /* len bytes of text that may hold a NUL byte (a file's, a caller's counted string): refused at the NUL's line and
  * column, unless the text is marked UTF-16 or UTF-32 (parse_text says so); else parse_text. */
 static int parse_counted(const char *text, size_t len, const char *name, const hk_world_def *base, int ranks,
-                         hk_scene *out, char *err, size_t errlen)
+                         const sc_target *target, hk_scene *out, char *err, size_t errlen)
 {
     const char *mark, *nul = memchr(text, '\0', len);
     if (nul && hk_text_bom(text, len, &mark) >= 0) {
@@ -681,26 +709,48 @@ static int parse_counted(const char *text, size_t len, const char *name, const h
                      col);
         return -1;
     }
-    return parse_text(text, len, name, base, ranks, out, err, errlen);
+    return parse_text(text, len, name, base, ranks, target, out, err, errlen);
 }
 
 int hk_scene_parse_counted(const char *text, size_t len, const char *filename, const hk_world_def *base, hk_scene *out,
                            char *err, size_t errlen)
 {
     if (err && errlen) err[0] = '\0';
-    return parse_counted(text, len, filename ? filename : "<scene>", base, 1, out, err, errlen);
+    return parse_counted(text, len, filename ? filename : "<scene>", base, 1, NULL, out, err, errlen);
+}
+
+int hk_scene_parse_settings(const char *text, size_t len, const char *filename, const hk_world_def *base, hk_scene *out,
+                            char *err, size_t errlen)
+{
+    if (err && errlen) err[0] = '\0';
+    const sc_target t = {NULL, 1};
+    return parse_counted(text, len, filename ? filename : "<scene>", base, 1, &t, out, err, errlen);
+}
+
+int hk_scene_add(hk_world *w, const char *text, size_t len, const char *name, char *err, size_t errlen)
+{
+    if (err && errlen) err[0] = '\0';
+    if (!w) {
+        if (err && errlen) snprintf(err, errlen, "%s: error: no world to add to", name ? name : "<scene>");
+        return -1;
+    }
+    const sc_target t = {w, 0};
+    hk_scene sc; /* holds nothing: the items go into w */
+    const int rc = parse_counted(text, len, name ? name : "<scene>", NULL, 1, &t, &sc, err, errlen);
+    hk_scene_free(&sc);
+    return rc;
 }
 
 int hk_scene_parse_on(const char *text, const char *filename, const hk_world_def *base, hk_scene *out, char *err,
                       size_t errlen)
 {
-    return parse_text(text, text ? strlen(text) : 0, filename, base, 1, out, err, errlen);
+    return parse_text(text, text ? strlen(text) : 0, filename, base, 1, NULL, out, err, errlen);
 }
 
 int hk_scene_parse_shared(const char *text, const char *filename, const hk_world_def *base, int ranks, hk_scene *out,
                           char *err, size_t errlen)
 {
-    return parse_text(text, text ? strlen(text) : 0, filename, base, ranks, out, err, errlen);
+    return parse_text(text, text ? strlen(text) : 0, filename, base, ranks, NULL, out, err, errlen);
 }
 
 int hk_scene_parse(const char *text, const char *filename, hk_scene *out, char *err, size_t errlen)
@@ -729,7 +779,7 @@ int hk_scene_load_for(const char *path, const hk_world_def *base, int ranks, hk_
         if (err && errlen) snprintf(err, errlen, "%s: error: %s", name, why);
         return -1;
     }
-    int rc = parse_counted(text, len, name, base, ranks, out, err, errlen);
+    int rc = parse_counted(text, len, name, base, ranks, NULL, out, err, errlen);
     free(text);
     return rc;
 }

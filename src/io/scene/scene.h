@@ -32,6 +32,16 @@ int hk_scene_load_on(const char *path, const hk_world_def *base, hk_scene *out, 
  * ("NAME:LINE:COL: error: expected text, got a NUL byte ..."), where hk_scene_parse_on would stop at it. */
 int hk_scene_parse_counted(const char *text, size_t len, const char *filename, const hk_world_def *base, hk_scene *out,
                            char *err, size_t errlen);
+/* hk_scene_parse_counted for a world built in code: the text may hold no body (its settings sections alone), and the
+ * world it makes is empty until hk_scene_add adds to it. */
+int hk_scene_parse_settings(const char *text, size_t len, const char *filename, const hk_world_def *base, hk_scene *out,
+                            char *err, size_t errlen);
+/* Adds the items of len bytes of scene text (bodies, spheres and colliders, in the format's sections, and a contact
+ * section) to w, as a scene file's are added to its world: the same keys, defaults, checks and messages
+ * ("NAME:LINE:COL: error: ..."). A section that sets up a new world (world, run, ground, walls) is refused. 0, or -1
+ * with the error in err: the items before the failing one stay added (a single item's text adds all of it or
+ * nothing). */
+int hk_scene_add(hk_world *w, const char *text, size_t len, const char *name, char *err, size_t errlen);
 /* The same for a world that `ranks` processes will share out (hk_world_distribute), on each of them: past 1 rank
  * its lattices are deferred (world.h hk_world_defer_lattices: none is built whole, each rank builds its rows when
  * the world is shared out), and the memory check counts a lattice's share of one rank. */

@@ -1,0 +1,139 @@
+/* build.c — hooke.World built in code: a world from its settings, bodies added through the scene format's parser, pins.
+ */
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+
+#include "pyhooke.h"
+#include "scene.h"
+#include "scene_kinds.h"
+#include "scene_section.h"
+
+/* The Python side (hooke/build.py) writes each call's keyword arguments as the scene format's keys: the one home of
+ * the keys, their defaults, checks and messages stays the format's tables (io/scene/scene_kinds.c). */
+
+/* _hooke.World(text, name, threads): the world the settings sections of `text` describe, with no body yet. */
+PyObject *hk_py_world_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"text", "name", "threads", NULL};
+    const char *text, *name = "World";
+    Py_ssize_t len;
+    int threads = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s#|si:World", names, &text, &len, &name, &threads)) return NULL;
+    if (threads < 0 || threads > HK_MAX_THREADS)
+        return PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %d)", HK_MAX_THREADS,
+                            threads);
+    hk_world_def base;
+    if (hk_py_base_def(&base) != 0) return NULL;
+    hk_scene sc;
+    char err[1024];
+    memset(&sc, 0, sizeof sc);
+    if (hk_scene_parse_settings(text, (size_t)len, name, &base, &sc, err, sizeof err) != 0) {
+        hk_scene_free(&sc);
+        return hk_py_scene_error_raise(err);
+    }
+    return hk_py_world_of_scene(type, &sc, name, threads, text, (size_t)len);
+}
+
+/* 64-bit FNV-1a of bytes, continued from h. */
+static uint64_t fnv1a(uint64_t h, const void *bytes, size_t n)
+{
+    const unsigned char *b = bytes;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+/* World._add(text, name) -> the world's body count after it: the items of `text` added to the world (hk_scene_add),
+ * then the world made ready to step as a loaded scene is: the start checked, the passes planned, the energy bound and
+ * the blow-up cadence from the new state. The checkpoint digest takes the text in, so a world built by the same calls
+ * restores the same checkpoints. */
+PyObject *hk_py_world_add(PyObject *o, PyObject *args)
+{
+    hk_py_world *self = (hk_py_world *)o;
+    if (hk_py_world_free_to_use(self) != 0) return NULL;
+    const char *text, *name;
+    Py_ssize_t len;
+    if (!PyArg_ParseTuple(args, "s#s:_add", &text, &len, &name)) return NULL;
+    hk_world *w = self->w;
+    if (self->views > 0) /* a body added makes the particle block again: the views would point into freed memory */
+        return PyErr_Format(PyExc_RuntimeError,
+                            "%s: %lld view%s of this world's particle arrays (velocities, forces, masses, "
+                            "inverse_masses, rest_positions, displacements) still live%s; a body added moves the "
+                            "arrays: delete the views, or keep copies (np.array(view)), before adding",
+                            name, (long long)self->views, self->views > 1 ? "s" : "", self->views > 1 ? "" : "s");
+    char err[1024];
+    if (hk_scene_add(w, text, (size_t)len, name, err, sizeof err) != 0) return hk_py_scene_error_raise(err);
+    if (hk_start_refused(w, self->plan.stretch_limit, NULL, name, err, sizeof err)) return hk_py_scene_error_raise(err);
+    if (hk_world_optimise(w, 0) != HK_OK) return PyErr_Format(PyExc_ValueError, "%s: %s", name, hk_world_error(w));
+    uint64_t d = fnv1a(14695981039346656037ull, &self->digest, sizeof self->digest);
+    self->digest = fnv1a(d, text, (size_t)len);
+    hk_energy_guard_init(&self->guard, w);
+    self->check_every = hk_check_cadence(w);
+    self->items = hk_world_particles(w).count + hk_world_spring_count(w);
+    return PyLong_FromLong(hk_world_body_count(w));
+}
+
+/* World.pin(body, index): particle `index` of body `body` (its own numbering) held where it is. */
+PyObject *hk_py_world_pin(PyObject *o, PyObject *args, PyObject *kw)
+{
+    hk_py_world *self = (hk_py_world *)o;
+    if (hk_py_world_free_to_use(self) != 0) return NULL;
+    static char *names[] = {"body", "index", NULL};
+    int body, index;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii:pin", names, &body, &index)) return NULL;
+    if (hk_world_pin(self->w, body, index) != HK_OK)
+        return PyErr_Format(PyExc_ValueError, "%s", hk_world_error(self->w));
+    hk_energy_guard_init(&self->guard, self->w); /* a particle held by hand: the bound starts from the state now */
+    Py_RETURN_NONE;
+}
+
+/* A list of the names of n rows of `stride` bytes whose first member is a name. */
+static PyObject *names_of(const void *rows, int n, size_t stride)
+{
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *s =
+            PyUnicode_FromString(*(const char *const *)(const void *)((const char *)rows + (size_t)i * stride));
+        if (!s)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, s);
+    }
+    return list;
+}
+
+/* _hooke.scene_tables() -> ({section: [key]}, {body kind: [family]}): the scene format's tables, sections by their
+ * word (world, run, ground, walls, contact, sphere, collider, "body KIND", springs: a springs line's keys). */
+PyObject *hk_py_scene_tables(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    PyObject *keys = PyDict_New(), *bodies = PyDict_New();
+    if (!keys || !bodies) goto fail;
+    const sc_kind *all[SC_SECTION_COUNT + SC_MAX_ITEMS + 1];
+    int n = 0;
+    for (int k = 0; k < SC_SECTION_COUNT; k++) all[n++] = &sc_sections[k];
+    for (int k = 0; k < sc_item_count; k++) all[n++] = &sc_items[k];
+    all[n++] = &sc_springs_line;
+    for (int k = 0; k < n; k++) {
+        const sc_kind *d = all[k];
+        const char *title = d == &sc_springs_line ? "springs" : d->title;
+        PyObject *list = names_of(d->keys, d->nkeys, sizeof *d->keys);
+        if (!list || PyDict_SetItemString(keys, title, list) != 0) {
+            Py_XDECREF(list);
+            goto fail;
+        }
+        Py_DECREF(list);
+        if (!d->body) continue;
+        PyObject *fams = names_of(d->families, d->nfamilies, sizeof *d->families);
+        if (!fams || PyDict_SetItemString(bodies, d->word, fams) != 0) {
+            Py_XDECREF(fams);
+            goto fail;
+        }
+        Py_DECREF(fams);
+    }
+    return Py_BuildValue("(NN)", keys, bodies);
+fail:
+    Py_XDECREF(keys);
+    Py_XDECREF(bodies);
+    return NULL;
+}

@@ -1,0 +1,65 @@
+/* world_make.c — a loaded scene finished into a hooke.World as `hooke run` finishes it, on the program's base world. */
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+
+#include "checkpoint.h"
+#include "env.h"
+#include "pyhooke.h"
+
+/* Finishes a loaded scene as `hooke run` does before its first step (the integrator set, the springs coloured and
+ * the passes planned, the threads), with the run's plan, energy guard, cadence and digest. A new reference, or NULL
+ * with the exception set; the scene is freed either way. */
+PyObject *hk_py_world_of_scene(PyTypeObject *type, hk_scene *sc, const char *name, int threads, const char *text,
+                               size_t len)
+{
+    char err[1024];
+    uint64_t digest = 0;
+    const int undigested =
+        text ? hk_checkpoint_digest_text(text, len, (const char *const *)sc->files, sc->file_count, &digest, err,
+                                         sizeof err)
+             : hk_checkpoint_digest(name, (const char *const *)sc->files, sc->file_count, &digest, err, sizeof err);
+    if (undigested) {
+        hk_scene_free(sc);
+        PyErr_SetString(PyExc_OSError, err);
+        return NULL;
+    }
+    /* the run's plan; a state no run could start from is the scene's error, as in hooke run */
+    const hk_run_settings run = hk_scene_run_settings(sc);
+    hk_run_plan plan;
+    if (hk_run_plan_of(&run, &plan, NULL, 0) != HK_OK) /* no run length: run() asks for one */
+        plan.stretch_limit = run.stretch_limit > 0 ? run.stretch_limit : HK_STRETCH_LIMIT;
+    if (hk_start_refused(sc->world, plan.stretch_limit, sc->body_line, name, err, sizeof err)) {
+        hk_scene_free(sc);
+        return hk_py_scene_error_raise(err);
+    }
+    hk_py_world *self = (hk_py_world *)type->tp_alloc(type, 0);
+    if (!self) {
+        hk_scene_free(sc);
+        return NULL;
+    }
+    self->digest = digest;
+    self->run = run;
+    self->plan = plan;
+    hk_world *w = self->w = hk_scene_take_world(sc);
+    if (!(self->name = PyUnicode_FromString(name))) goto fail;
+    if ((threads > 0 && hk_world_set_threads(w, threads) != HK_OK) || hk_world_optimise(w, 0) != HK_OK) {
+        PyErr_Format(PyExc_ValueError, "%s: %s", name, hk_world_error(w));
+        goto fail;
+    }
+    hk_energy_guard_init(&self->guard, w);
+    self->check_every = hk_check_cadence(w);
+    self->items = hk_world_particles(w).count + hk_world_spring_count(w);
+    return (PyObject *)self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+/* The program's base definition of every world: the environment's tuning (env.h). 0, or -1 with ValueError. */
+int hk_py_base_def(hk_world_def *base)
+{
+    char why[256];
+    if (hk_env_world_def(base, why, sizeof why) == 0) return 0;
+    PyErr_SetString(PyExc_ValueError, why);
+    return -1;
+}
