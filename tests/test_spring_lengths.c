@@ -1,4 +1,4 @@
-/* test_spring_lengths.c — hk_world_spring_lengths: every spring's L0 and r against closed forms, lattice and list. */
+/* test_spring_lengths.c — hk_world_spring_lengths and _ends: every spring's L0, r and ends against closed forms. */
 /* SPDX-License-Identifier: MIT */
 #include "hk_test.h"
 
@@ -128,12 +128,61 @@ static void test_broken_flag(void **state)
     hk_world_destroy(w);
 }
 
+/* hk_world_spring_ends: on the stretched cloth each spring's ends are its source node and the node its stencil
+ * reaches (the (1,0) spring s from node i + NX j to the next), in hk_world_spring_lengths's order, and the distance
+ * of the ends is its length; hk_world_faces: two triangles per cell; out of range: HK_ERR_INVALID, nothing written. */
+static void test_spring_ends_and_faces(void **state)
+{
+    (void)state;
+    hk_world *w = hk_test_empty_world();
+    hk_cloth_def c = hk_default_cloth_def();
+    c.nx = NX;
+    c.ny = NY;
+    c.spacing = H;
+    assert_int_equal(hk_world_add_cloth(w, &c), 0);
+    for (int j = 0; j < NY; j++)
+        for (int i = 0; i < NX; i++)
+            assert_int_equal(hk_world_set_position(w, i + NX * j, (hk_vec3){x_of(i), 0, H * j}), HK_OK);
+    for (int fam = 0; fam < hk_world_family_count(w); fam++) {
+        const int n = hk_world_family(w, fam).springs;
+        int *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+        double *len = malloc((size_t)n * sizeof *len);
+        assert_int_equal(hk_world_spring_ends(w, fam, 0, n, a, b), HK_OK);
+        assert_int_equal(hk_world_spring_lengths(w, fam, 0, n, NULL, len, NULL), HK_OK);
+        for (int s = 0; s < n; s++) {
+            const hk_vec3 pa = hk_world_position(w, a[s]), pb = hk_world_position(w, b[s]);
+            const double r =
+                sqrt((pa.x - pb.x) * (pa.x - pb.x) + (pa.y - pb.y) * (pa.y - pb.y) + (pa.z - pb.z) * (pa.z - pb.z));
+            assert_near(r, len[s], 1e-6);
+            if (n == (NX - 1) * NY && fabs(len[0] - (x_of(1) - x_of(0))) < 1e-6) { /* (1,0) */
+                assert_int_equal(a[s], s % (NX - 1) + NX * (s / (NX - 1)));
+                assert_int_equal(b[s], a[s] + 1);
+            }
+        }
+        a[0] = b[0] = -7;
+        assert_int_equal(hk_world_spring_ends(w, fam, n - 1, 2, a, b), HK_ERR_INVALID);
+        assert_int_equal(a[0], -7);
+        free(a), free(b), free(len);
+    }
+    assert_int_equal(hk_world_spring_ends(w, hk_world_family_count(w), 0, 1, &(int){0}, &(int){0}), HK_ERR_INVALID);
+    const int64_t faces = hk_world_faces(w, NULL, NULL, 0);
+    assert_int_equal(faces, 2 * (NX - 1) * (NY - 1));
+    int tri[3 * 2 * (NX - 1) * (NY - 1)], body[2 * (NX - 1) * (NY - 1)];
+    assert_int_equal(hk_world_faces(w, tri, body, faces), faces);
+    for (int t = 0; t < faces; t++) {
+        assert_int_equal(body[t], 0);
+        for (int k = 0; k < 3; k++) assert_true(tri[3 * t + k] >= 0 && tri[3 * t + k] < NX * NY);
+    }
+    hk_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cloth_lattice_families),
         cmocka_unit_test(test_list_family),
         cmocka_unit_test(test_broken_flag),
+        cmocka_unit_test(test_spring_ends_and_faces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

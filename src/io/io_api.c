@@ -111,6 +111,19 @@ void hk_frame_writer_close(hk_frame_writer *fw)
     free(fw);
 }
 
+int64_t hk_world_faces(const hk_world *w, int *tri, int *body, int64_t cap)
+{
+    hk_geometry g;
+    if (hk_geometry_build(w, &g) != 0) return -1;
+    const int64_t n = g.tris, m = tri ? (n < cap ? n : cap) : 0;
+    for (int64_t t = 0; t < m; t++) {
+        for (int c = 0; c < 3; c++) tri[3 * t + c] = g.tri[3 * t + c];
+        if (body) body[t] = g.tri_body[t];
+    }
+    hk_geometry_free(&g);
+    return n;
+}
+
 int hk_frame_write(const hk_world *w, const char *formats, const char *dir, char *err, size_t errlen)
 {
     int status;

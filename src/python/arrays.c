@@ -198,6 +198,67 @@ PyObject *hk_py_spring_values(PyObject *o, void *closure)
     return a;
 }
 
+/* (S, 2) int64: the particles every spring joins (its vector x_a - x_b), families in order, each in the order of the
+ * per-spring arrays (rest_lengths, stretch, ...). */
+PyObject *hk_py_springs(PyObject *o, void *closure)
+{
+    (void)closure;
+    WORLD_OR_NULL(o);
+    hk_world *w = self->w;
+    npy_intp dims[2] = {(npy_intp)hk_world_spring_count(w), 2};
+    PyObject *out = PyArray_SimpleNew(2, dims, NPY_INT64);
+    if (!out) return NULL;
+    int64_t *ab = PyArray_DATA((PyArrayObject *)out), at = 0;
+    int64_t most = 1;
+    for (int f = 0; f < hk_world_family_count(w); f++)
+        if (hk_world_family(w, f).springs > most) most = hk_world_family(w, f).springs;
+    int *a = PyMem_Malloc((size_t)most * sizeof *a), *b = PyMem_Malloc((size_t)most * sizeof *b);
+    if (!a || !b) {
+        PyMem_Free(a);
+        PyMem_Free(b);
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    for (int f = 0; f < hk_world_family_count(w); f++) {
+        const int64_t n = hk_world_family(w, f).springs;
+        if (hk_world_spring_ends(w, f, 0, n, a, b) != HK_OK) {
+            PyMem_Free(a);
+            PyMem_Free(b);
+            Py_DECREF(out);
+            return PyErr_Format(hk_py_error, "springs of family %d: %s", f, hk_world_error(w));
+        }
+        for (int64_t s = 0; s < n; s++, at++) ab[2 * at] = a[s], ab[2 * at + 1] = b[s];
+    }
+    PyMem_Free(a);
+    PyMem_Free(b);
+    return out;
+}
+
+/* (F, 3) int64 surface triangles (closure NULL) or (F,) int64 the body of each: the triangles frames draw
+ * (hooke.h hk_world_faces). */
+PyObject *hk_py_faces(PyObject *o, void *closure)
+{
+    WORLD_OR_NULL(o);
+    const int bodies = closure != NULL;
+    const int64_t n = hk_world_faces(self->w, NULL, NULL, 0);
+    int *tri = n >= 0 ? PyMem_Malloc((size_t)(3 * n + 1) * sizeof *tri) : NULL,
+        *body = n >= 0 ? PyMem_Malloc((size_t)(n + 1) * sizeof *body) : NULL;
+    if (!tri || !body || hk_world_faces(self->w, tri, body, n) != n) {
+        PyMem_Free(tri);
+        PyMem_Free(body);
+        return PyErr_NoMemory();
+    }
+    npy_intp dims[2] = {(npy_intp)n, 3};
+    PyObject *out = PyArray_SimpleNew(bodies ? 1 : 2, dims, NPY_INT64);
+    if (out) {
+        int64_t *d = PyArray_DATA((PyArrayObject *)out);
+        for (int64_t t = 0; t < (bodies ? n : 3 * n); t++) d[t] = bodies ? body[t] : tri[t];
+    }
+    PyMem_Free(tri);
+    PyMem_Free(body);
+    return out;
+}
+
 /* Writes (N, 3) values into the world through set (hk_world_set_positions or _velocities), which checks every
  * value before it writes any: a refused array leaves the world as it was. The energy bound (diagnosis.h) then starts
  * again from the state written, as a run's starts from its first state: energy put in by hand is not the

@@ -375,6 +375,15 @@ static PyGetSetDef world_getset[] = {
     {"spring_lengths", hk_py_spring_values, NULL, "(S,) float64 length of every spring now [m]", (void *)1},
     {"stretch", hk_py_spring_values, NULL, "(S,) float64 r / L0 of every spring [1]", (void *)2},
     {"broken", hk_py_spring_values, NULL, "(S,) bool: the springs that have broken", (void *)3},
+    {"springs", hk_py_springs, NULL,
+     "(S, 2) int64: the two particles each spring joins (its vector x_a - x_b), in the order of the per-spring "
+     "arrays",
+     NULL},
+    {"faces", hk_py_faces, NULL,
+     "(F, 3) int64: the surface triangles of the cloth, mesh, icosphere and jelly bodies, as frames draw them "
+     "(outward counter-clockwise where a body is closed; a cloth cell whose structural spring broke left out)",
+     NULL},
+    {"face_bodies", hk_py_faces, NULL, "(F,) int64: the body of each of `faces`", (void *)1},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -172,3 +172,28 @@ def test_views_stay_where_they_are(scene_path, scene):
     w.step(2)
     assert (v.ctypes.data, m.ctypes.data) == (w.velocities.ctypes.data, w.masses.ctypes.data)
     np.testing.assert_array_equal(v, w.velocities)
+
+
+def test_topology_as_arrays():
+    """world.springs: the ends of every spring in the order of the per-spring arrays (their distance is
+    spring_lengths); world.faces and face_bodies: a cloth's two triangles per cell, an icosphere's 20 * 4^level
+    (outward), a rope none."""
+    w = hooke.World(gravity=(0, 0, 0))
+    w.add_cloth(nx=6, ny=4, spacing=0.1, mass=0.01, springs={"structural": {"k": 100}, "bend": {"k": 10}})
+    w.add_icosphere(radius=0.5, level=1, center=(3, 0, 0), mass=0.01, springs={"edges": {"k": 100}})
+    w.add_rope(count=5, mass=0.1, spacing=0.1, origin=(0, 2, 0))
+    w.step(3)
+    ab, pos = w.springs, w.positions
+    assert ab.shape == (len(w.rest_lengths), 2) and ab.dtype == np.int64
+    r = np.linalg.norm(pos[ab[:, 0]] - pos[ab[:, 1]], axis=1)
+    assert np.allclose(r, w.spring_lengths, rtol=1e-5, atol=1e-7)
+    families = w.families
+    first_rope = sum(f["springs"] for f in families if f["body"] < 2)
+    assert np.array_equal(ab[first_rope:], [[24 + 42 + i, 24 + 42 + i + 1] for i in range(4)])
+    f, fb = w.faces, w.face_bodies
+    assert f.shape == (2 * 5 * 3 + 80, 3) and fb.shape == (110,)
+    assert np.array_equal(fb, [0] * 30 + [1] * 80)
+    assert f[:30].max() < 24 and f[30:].min() >= 24 and f[30:].max() < 24 + 42
+    tri = pos[f[30:]]
+    normal = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    assert np.all(np.einsum("ij,ij->i", normal, tri.mean(axis=1) - [3, 0, 0]) > 0)

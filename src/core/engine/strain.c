@@ -354,6 +354,20 @@ static void spring_at(const hk_family *f, int64_t s, int64_t *slot, int64_t *a, 
     }
 }
 
+int hk_world_spring_ends(const hk_world *w, int family, int64_t first, int64_t count, int *a, int *b)
+{
+    if (!w || family < 0 || family >= w->family_count || !a || !b) return HK_ERR_INVALID;
+    const hk_family *f = &w->families[family];
+    if (first < 0 || count < 0 || first > f->count || count > f->count - first) return HK_ERR_INVALID;
+    for (int64_t s = 0; s < count; s++) {
+        int64_t slot, ea, eb;
+        spring_at(f, first + s, &slot, &ea, &eb);
+        a[s] = (int)ea;
+        b[s] = (int)eb;
+    }
+    return HK_OK;
+}
+
 int hk_world_spring_lengths(const hk_world *w, int family, int64_t first, int64_t count, double *rest, double *length,
                             uint8_t *broken)
 {

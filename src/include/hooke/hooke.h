@@ -595,6 +595,10 @@ HK_API int hk_world_check_stats(const hk_world *w, double stretch_limit, hk_blow
  * that node's index in its body). HK_OK, or HK_ERR_INVALID for a family or range out of bounds (nothing written). */
 HK_API int hk_world_spring_lengths(const hk_world *w, int family, int64_t first, int64_t count, double *rest,
                                    double *length, uint8_t *broken);
+/* The ends of the same springs, in the same order: a[s] and b[s] the particles (indices as hk_world_position takes
+ * them) spring s joins, its vector x_a - x_b. HK_OK, or HK_ERR_INVALID for a family or range out of bounds (nothing
+ * written). */
+HK_API int hk_world_spring_ends(const hk_world *w, int family, int64_t first, int64_t count, int *a, int *b);
 
 /* 64-bit FNV-1a hash over the bytes of the positions (x of every particle,
  * then y, then z, each as the double hk_world_position gives) and then the
@@ -702,6 +706,11 @@ HK_API void hk_frame_writer_close(hk_frame_writer *fw);
 /* One frame: hk_frame_writer_open, _write and _close. HK_OK, or a negative hk_status with the reason in err
  * (HK_ERR_INVALID: the formats, or no folder given; HK_ERR_IO: the folder could not be made, or a file written). */
 HK_API int hk_frame_write(const hk_world *w, const char *formats, const char *dir, char *err, size_t errlen);
+/* The surface triangles the frames draw: a mesh's or icosphere's own, a cloth's two per grid cell whose structural
+ * springs hold, a jelly's box faces (counter-clockwise seen from outside where the body is closed). Their count; where
+ * tri is not NULL, the first min(count, cap) of them as 3 particle indices each, and (body not NULL) the body of
+ * each. -1 when out of memory. */
+HK_API int64_t hk_world_faces(const hk_world *w, int *tri, int *body, int64_t cap);
 
 #ifdef __cplusplus
 }
