@@ -45,4 +45,7 @@ message(STATUS "hooke: the Python package installs into <prefix>/${HOOKE_PYTHON_
 
 install(TARGETS hooke_python LIBRARY DESTINATION "${HOOKE_PYTHON_SITE}/hooke" COMPONENT python)
 install(DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}/hooke/" DESTINATION "${HOOKE_PYTHON_SITE}/hooke" COMPONENT python
-  FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+  FILES_MATCHING PATTERN "*.py" PATTERN "*.pyi" PATTERN "py.typed" PATTERN "__pycache__" EXCLUDE)
+# the shipped scenes and their meshes (hooke.scene_path)
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/scenes/" DESTINATION "${HOOKE_PYTHON_SITE}/hooke/scenes" COMPONENT python
+  FILES_MATCHING PATTERN "*.scene" PATTERN "*.obj" PATTERN "*.asc")

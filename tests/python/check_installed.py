@@ -8,7 +8,9 @@ LD_LIBRARY_PATH; PYTHONPATH, where set, names only the install's
 site-packages): `import hooke` must load the package and its module _hooke
 from SITE; `hooke.__version__` must be what `HOOKE --version` prints; and
 SCENE stepped STEPS times from Python must reach the state hash that
-`HOOKE run SCENE --steps STEPS` prints (the same bits for any thread count).
+`HOOKE run SCENE --steps STEPS` prints (the same bits for any thread count);
+hooke.scene_path gives the installed copy of SCENE (a shipped scene), and
+py.typed and __init__.pyi are installed beside the module.
 """
 import re
 import subprocess
@@ -40,8 +42,15 @@ def main(site, program, scene, steps):
     if got != want.group(1):
         sys.exit(f"check_installed.py: {scene} after {steps} steps: state_hash={got} from Python, "
                  f"{want.group(1)} from `hooke run`")
+    # the package's own scenes and type information: the same scene, and the stub beside the module
+    packaged = Path(hooke.scene_path(Path(scene).stem))
+    if site not in packaged.resolve().parents or packaged.read_text() != Path(scene).read_text():
+        sys.exit(f"check_installed.py: hooke.scene_path gives {packaged}, not the installed copy of {scene}")
+    for typed in ("py.typed", "__init__.pyi"):
+        if not (Path(hooke.__file__).parent / typed).is_file():
+            sys.exit(f"check_installed.py: the installed package has no {typed}")
     print(f"hooke {hooke.__version__} from {Path(hooke.__file__).parent}: {steps} steps of {Path(scene).name}, "
-          f"state_hash={got} as `hooke run`")
+          f"state_hash={got} as `hooke run`; its scenes and types installed")
 
 
 if __name__ == "__main__":

@@ -229,3 +229,54 @@ def test_no_body_added_while_a_view_lives():
     gc.collect()
     w.add_rope(count=3, mass=0.2, spacing=0.1)
     assert w.masses.shape == (7,) and np.array_equal(w.masses[:4], keep) and np.all(w.masses[4:] == np.float32(0.2))
+
+
+def test_shipped_scenes_in_the_package():
+    """hooke.scene_path gives the package's copy of every shipped scene (the same text as scenes/), which loads from
+    any folder (a mesh scene finds its mesh beside it); an unknown name is FileNotFoundError listing them."""
+    names = sorted(f[:-6] for f in os.listdir(SCENES) if f.endswith(".scene"))
+    for n in names:
+        p = hooke.scene_path(n)
+        assert p == hooke.scene_path(n + ".scene")
+        assert open(p, encoding="utf-8").read() == open(os.path.join(SCENES, n + ".scene"), encoding="utf-8").read()
+    here = os.getcwd()
+    try:
+        os.chdir("/")
+        w = hooke.World.from_scene(hooke.scene_path("torus_asc"))
+        assert w.positions.shape[0] > 0
+    finally:
+        os.chdir(here)
+    with pytest.raises(FileNotFoundError, match=r"no shipped scene 'ropes' \(shipped: billow, bungee, "):
+        hooke.scene_path("ropes")
+    with pytest.raises(FileNotFoundError):
+        hooke.scene_path("../scenes/rope")
+
+
+def test_the_stub_says_what_the_module_has():
+    """hooke/__init__.pyi (with py.typed beside it) names every public method and property of World with the
+    parameters the module's own signatures have, and the package's functions."""
+    import ast
+
+    folder = os.path.dirname(hooke.__file__)
+    assert os.path.isfile(os.path.join(folder, "py.typed"))
+    tree = ast.parse(open(os.path.join(folder, "__init__.pyi"), encoding="utf-8").read())
+    world = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "World")
+    stub = {f.name: f for f in world.body if isinstance(f, ast.FunctionDef)}
+    public = [n for n in dir(hooke.World) if not n.startswith("_")]
+    assert sorted(public) == sorted(n for n in stub if not n.startswith("_")), set(public) ^ set(stub)
+    for n in public:
+        member = inspect.getattr_static(hooke.World, n)
+        if isinstance(member, property) or type(member).__name__ == "getset_descriptor":
+            assert any(getattr(d, "id", None) == "property" for d in stub[n].decorator_list), n
+            continue
+        have = [p for p in inspect.signature(getattr(hooke.World, n)).parameters]
+        args = stub[n].args
+        said = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+        if said and said[0] in ("self", "cls", "world"):
+            said = said[1:]
+        if have and have[0] in ("self", "world"):
+            have = have[1:]
+        assert said == have, (n, said, have)
+    functions = {f.name for f in tree.body if isinstance(f, ast.FunctionDef)}
+    assert functions == {n for n in hooke.__all__ if callable(getattr(hooke, n)) and n != "World"} - {
+        "Error", "SceneError", "BlowUp"}

@@ -19,7 +19,22 @@ from ._hooke import BlowUp, Error, SceneError, __version__, precision
 from . import _hooke
 from .build import World  # the module's World, with its builders (build.py)
 
-__all__ = ["World", "Error", "SceneError", "BlowUp", "__version__", "precision"]
+__all__ = ["World", "Error", "SceneError", "BlowUp", "__version__", "precision", "scene_path"]
+
+
+def scene_path(name):
+    """The path of a shipped scene (its name, with or without .scene: "rope"), from the package's own copy of
+    scenes/ (with the meshes they load), so that a scene runs from any folder: World.from_scene(scene_path("rope")).
+    FileNotFoundError, listing the shipped ones, for a name that is none of them."""
+    import os
+
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenes")
+    file = name if str(name).endswith(".scene") else f"{name}.scene"
+    path = os.path.join(folder, file)
+    if os.path.basename(file) != file or not os.path.isfile(path):
+        shipped = sorted(f[:-6] for f in os.listdir(folder) if f.endswith(".scene")) if os.path.isdir(folder) else []
+        raise FileNotFoundError(f"scene_path: no shipped scene {name!r} (shipped: {', '.join(shipped) or 'none'})")
+    return path
 
 # the Python-side tools (tools.py): stability(), bench(), integrators(), body_kinds(), scene_keys()
 try:
