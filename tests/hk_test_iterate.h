@@ -129,9 +129,9 @@ static inline double iterated_converges(hk_integrator_kind kind, const char *nam
     return at;
 }
 
-/* A 96 x 96 cloth (9216 particles: the passes on the team, each colour split over it) under kind at `iterations`,
- * `steps` steps: the same state hash on 1, 2 and 3 threads. */
-static inline void iterated_threads_same_bits(hk_integrator_kind kind, int iterations, int steps)
+/* A 96 x 96 cloth (9216 particles: the passes on the team, each colour split over it) under kind at `iterations`
+ * (accelerated by chebyshev_rho rho, 0: not), `steps` steps: the same state hash on 1, 2 and 3 threads. */
+static inline void iterated_threads_same_bits(hk_integrator_kind kind, int iterations, double rho, int steps)
 {
     uint64_t hash[3];
     for (int t = 1; t <= 3; t++) {
@@ -142,11 +142,14 @@ static inline void iterated_threads_same_bits(hk_integrator_kind kind, int itera
         assert_non_null(w);
         hk_test_add_stiff_cloth(w, 96, 96);
         set(w, kind, 2e-4, iterations, 0);
+        hk_integrator_def d = hk_world_integrator(w);
+        d.chebyshev_rho = rho;
+        assert_int_equal(hk_world_set_integrator(w, &d), HK_OK);
         assert_int_equal(hk_world_set_threads(w, t), HK_OK);
         for (int s = 0; s < steps; s++) assert_int_equal(hk_world_step(w), HK_OK);
         hash[t - 1] = hk_world_state_hash(w);
-        print_message("%s, %d thread%s: state hash 0x%016llx\n", hk_integrator_name(kind), t, t > 1 ? "s" : "",
-                      (unsigned long long)hash[t - 1]);
+        print_message("%s, rho %g, %d thread%s: state hash 0x%016llx\n", hk_integrator_name(kind), rho, t,
+                      t > 1 ? "s" : "", (unsigned long long)hash[t - 1]);
         hk_world_destroy(w);
     }
     assert_true(hash[0] == hash[1] && hash[1] == hash[2]);

@@ -65,7 +65,7 @@ static void test_oscillator_recursion(void **state)
 static void test_threads_same_bits(void **state)
 {
     (void)state;
-    iterated_threads_same_bits(HK_PROJECTIVE_DYNAMICS, 3, 3);
+    iterated_threads_same_bits(HK_PROJECTIVE_DYNAMICS, 3, 0, 3);
 }
 
 /* iterations applies (default 10), local_global is its alias; over ranks refused by name. */

@@ -10,12 +10,9 @@
 /* x(i) = H (i + C i^2): the (1,0) spring from node i is H (1 + C (2 i + 1)) long. */
 static double x_of(int i) { return H * (i + C * i * i); }
 
-/* A cloth stretched along u by x_of, unstretched along v: every family's rest
- * length is its stencil's |D|, and the (1,0) and (2,0) springs' lengths follow
- * from x_of at the node they start at, in the documented order (i fastest). */
-static void test_cloth_lattice_families(void **state)
+/* An NX x NY cloth stretched along u by x_of, unstretched along v. */
+static hk_world *stretched_cloth(void)
 {
-    (void)state;
     hk_world *w = hk_test_empty_world();
     hk_cloth_def c = hk_default_cloth_def();
     c.nx = NX;
@@ -26,6 +23,16 @@ static void test_cloth_lattice_families(void **state)
     for (int j = 0; j < NY; j++)
         for (int i = 0; i < NX; i++)
             assert_int_equal(hk_world_set_position(w, i + NX * j, (hk_vec3){x_of(i), 0, H * j}), HK_OK);
+    return w;
+}
+
+/* A cloth stretched along u by x_of, unstretched along v: every family's rest
+ * length is its stencil's |D|, and the (1,0) and (2,0) springs' lengths follow
+ * from x_of at the node they start at, in the documented order (i fastest). */
+static void test_cloth_lattice_families(void **state)
+{
+    (void)state;
+    hk_world *w = stretched_cloth();
     int64_t total = 0;
     int seen_u = 0, seen_bend_u = 0;
     for (int fam = 0; fam < hk_world_family_count(w); fam++) {
@@ -134,15 +141,7 @@ static void test_broken_flag(void **state)
 static void test_spring_ends_and_faces(void **state)
 {
     (void)state;
-    hk_world *w = hk_test_empty_world();
-    hk_cloth_def c = hk_default_cloth_def();
-    c.nx = NX;
-    c.ny = NY;
-    c.spacing = H;
-    assert_int_equal(hk_world_add_cloth(w, &c), 0);
-    for (int j = 0; j < NY; j++)
-        for (int i = 0; i < NX; i++)
-            assert_int_equal(hk_world_set_position(w, i + NX * j, (hk_vec3){x_of(i), 0, H * j}), HK_OK);
+    hk_world *w = stretched_cloth();
     for (int fam = 0; fam < hk_world_family_count(w); fam++) {
         const int n = hk_world_family(w, fam).springs;
         int *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);

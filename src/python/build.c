@@ -19,19 +19,7 @@ PyObject *hk_py_world_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     Py_ssize_t len;
     int threads = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s#|si:World", names, &text, &len, &name, &threads)) return NULL;
-    if (threads < 0 || threads > HK_MAX_THREADS)
-        return PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %d)", HK_MAX_THREADS,
-                            threads);
-    hk_world_def base;
-    if (hk_py_base_def(&base) != 0) return NULL;
-    hk_scene sc;
-    char err[1024];
-    memset(&sc, 0, sizeof sc);
-    if (hk_scene_parse_settings(text, (size_t)len, name, &base, &sc, err, sizeof err) != 0) {
-        hk_scene_free(&sc);
-        return hk_py_scene_error_raise(err);
-    }
-    return hk_py_world_of_scene(type, &sc, name, threads, text, (size_t)len);
+    return hk_py_world_of_text(type, text, (size_t)len, name, threads, 1);
 }
 
 /* 64-bit FNV-1a of bytes, continued from h. */

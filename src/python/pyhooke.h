@@ -55,6 +55,10 @@ PyObject *hk_py_blowup_raise(hk_py_world *self, const hk_blowup *b, double energ
 PyObject *hk_py_world_of_scene(PyTypeObject *type, hk_scene *sc, const char *name, int threads, const char *text,
                                size_t len);
 int hk_py_base_def(hk_world_def *base);
+/* A World of `type` from len bytes of scene text named `name` (hk_scene_parse_counted; settings_only: a world of no
+ * body yet, hk_scene_parse_settings), on `threads` threads (0: hooke's default); NULL with SceneError or ValueError. */
+PyObject *hk_py_world_of_text(PyTypeObject *type, const char *text, size_t len, const char *name, int threads,
+                              int settings_only);
 
 /* The World's methods and properties, by file (world_type.c lists them). */
 PyObject *hk_py_world_new(PyTypeObject *type, PyObject *args, PyObject *kw); /* build.c */

@@ -63,3 +63,25 @@ int hk_py_base_def(hk_world_def *base)
     PyErr_SetString(PyExc_ValueError, why);
     return -1;
 }
+
+PyObject *hk_py_world_of_text(PyTypeObject *type, const char *text, size_t len, const char *name, int threads,
+                              int settings_only)
+{
+    if (threads < 0 || threads > HK_MAX_THREADS)
+        return PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %d)", HK_MAX_THREADS,
+                            threads);
+    hk_world_def base;
+    if (hk_py_base_def(&base) != 0) return NULL;
+    hk_scene sc;
+    char err[1024];
+    memset(&sc, 0, sizeof sc);
+    PyThreadState *ts = PyEval_SaveThread();
+    const int rc = settings_only ? hk_scene_parse_settings(text, len, name, &base, &sc, err, sizeof err)
+                                 : hk_scene_parse_counted(text, len, name, &base, &sc, err, sizeof err);
+    PyEval_RestoreThread(ts);
+    if (rc != 0) {
+        hk_scene_free(&sc);
+        return hk_py_scene_error_raise(err);
+    }
+    return hk_py_world_of_scene(type, &sc, name, threads, text, len);
+}

@@ -60,22 +60,7 @@ static PyObject *from_string(PyObject *type, PyObject *args, PyObject *kw)
     Py_ssize_t len;
     int threads = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s#|si:from_string", names, &text, &len, &name, &threads)) return NULL;
-    if (threads < 0 || threads > HK_MAX_THREADS)
-        return PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %d)", HK_MAX_THREADS,
-                            threads);
-    hk_world_def base;
-    if (hk_py_base_def(&base) != 0) return NULL;
-    hk_scene sc;
-    char err[1024];
-    memset(&sc, 0, sizeof sc);
-    PyThreadState *ts = PyEval_SaveThread();
-    const int rc = hk_scene_parse_counted(text, (size_t)len, name, &base, &sc, err, sizeof err);
-    PyEval_RestoreThread(ts);
-    if (rc != 0) {
-        hk_scene_free(&sc);
-        return hk_py_scene_error_raise(err);
-    }
-    return hk_py_world_of_scene((PyTypeObject *)type, &sc, name, threads, text, (size_t)len);
+    return hk_py_world_of_text((PyTypeObject *)type, text, (size_t)len, name, threads, 0);
 }
 
 /* ---- facts ------------------------------------------------------------- */
