@@ -24,6 +24,7 @@ typedef struct hk_py_world {
     int64_t items;         /* particles and springs: a step's work, for whether a call releases the GIL */
     int busy;              /* a call is stepping it with the GIL released: others get RuntimeError */
     int64_t views;         /* views of its particle arrays alive (arrays.c): no body is added while one lives */
+    hk_frame_writer *series; /* the frame series write_frames writes (world_type.c), or NULL */
 } hk_py_world;
 
 extern PyTypeObject hk_py_world_type;
@@ -67,6 +68,7 @@ PyObject *hk_py_world_pin(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *hk_py_scene_tables(PyObject *module, PyObject *unused); /* _hooke.scene_tables() */
 PyObject *hk_py_world_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames); /* stepping.c */
 PyObject *hk_py_world_run(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *hk_py_world_run_plan(PyObject *self, PyObject *args);
 int hk_py_arrays_ready(void); /* arrays.c (the only user of numpy's API): imports it; 0, or -1 with ImportError */
 PyObject *hk_py_set_positions(PyObject *self, PyObject *xyz);
 PyObject *hk_py_set_velocities(PyObject *self, PyObject *v);

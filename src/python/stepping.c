@@ -101,6 +101,57 @@ static int raise_for(hk_py_world *self, const advance *a)
     }
 }
 
+/* The run that run(steps, time, every) makes: the scene's run settings with the arguments written into them, planned
+ * as `hooke run` plans them. 0, or -1 with ValueError. */
+static int plan_of(hk_py_world *self, PyObject *steps_o, PyObject *time_o, PyObject *every_o, hk_run_plan *plan)
+{
+    hk_run_settings rs = self->run;
+    rs.integrator = hk_world_integrator(self->w);
+    if (steps_o != Py_None && time_o != Py_None) {
+        PyErr_Format(PyExc_ValueError, "run: give steps or time, not both");
+        return -1;
+    }
+    if (steps_o != Py_None) {
+        rs.steps = PyLong_AsLongLong(steps_o);
+        rs.time = 0;
+        if (PyErr_Occurred()) return -1;
+        if (rs.steps < 1) {
+            PyErr_Format(PyExc_ValueError, "run: steps must be >= 1 (got %lld)", rs.steps);
+            return -1;
+        }
+    }
+    if (time_o != Py_None) {
+        rs.time = PyFloat_AsDouble(time_o);
+        rs.steps = 0;
+        if (PyErr_Occurred()) return -1;
+    }
+    if (every_o != Py_None) {
+        rs.every = PyLong_AsLongLong(every_o);
+        if (PyErr_Occurred()) return -1;
+        if (rs.every < 1) {
+            PyErr_Format(PyExc_ValueError, "run: every must be >= 1 (got %lld)", rs.every);
+            return -1;
+        }
+    }
+    char err[256];
+    if (hk_run_plan_of(&rs, plan, err, sizeof err) == HK_OK) return 0;
+    PyErr_Format(PyExc_ValueError, "run: %U: %s%s", self->name, err,
+                 rs.steps || rs.time > 0 ? "" : " (give steps or time)");
+    return -1;
+}
+
+/* World._run_plan(steps, time, every): run()'s plan for these arguments, as run_plan gives the scene's. */
+PyObject *hk_py_world_run_plan(PyObject *o, PyObject *args)
+{
+    hk_py_world *self = (hk_py_world *)o;
+    PyObject *steps_o, *time_o, *every_o;
+    if (!PyArg_ParseTuple(args, "OOO:_run_plan", &steps_o, &time_o, &every_o)) return NULL;
+    if (hk_py_world_free_to_use(self) != 0) return NULL;
+    hk_run_plan plan;
+    if (plan_of(self, steps_o, time_o, every_o, &plan) != 0) return NULL;
+    return Py_BuildValue("{s:L,s:L}", "steps", (long long)plan.steps, "every", (long long)plan.every);
+}
+
 /* step(n=1): vectorcall, so that step() costs no argument tuple or parsing */
 PyObject *hk_py_world_step(PyObject *o, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -140,32 +191,8 @@ PyObject *hk_py_world_run(PyObject *o, PyObject *args, PyObject *kw)
     if (hk_py_world_free_to_use(self) != 0) return NULL;
     if (callback != Py_None && !PyCallable_Check(callback))
         return PyErr_Format(PyExc_TypeError, "run: callback must be callable or None");
-    /* the scene's run settings with the arguments written into them, planned as `hooke run` plans them */
-    hk_run_settings rs = self->run;
-    rs.integrator = hk_world_integrator(self->w);
-    if (steps_o != Py_None && time_o != Py_None)
-        return PyErr_Format(PyExc_ValueError, "run: give steps or time, not both");
-    if (steps_o != Py_None) {
-        rs.steps = PyLong_AsLongLong(steps_o);
-        rs.time = 0;
-        if (PyErr_Occurred()) return NULL;
-        if (rs.steps < 1) return PyErr_Format(PyExc_ValueError, "run: steps must be >= 1 (got %lld)", rs.steps);
-    }
-    if (time_o != Py_None) {
-        rs.time = PyFloat_AsDouble(time_o);
-        rs.steps = 0;
-        if (PyErr_Occurred()) return NULL;
-    }
-    if (every_o != Py_None) {
-        rs.every = PyLong_AsLongLong(every_o);
-        if (PyErr_Occurred()) return NULL;
-        if (rs.every < 1) return PyErr_Format(PyExc_ValueError, "run: every must be >= 1 (got %lld)", rs.every);
-    }
     hk_run_plan plan;
-    char err[256];
-    if (hk_run_plan_of(&rs, &plan, err, sizeof err) != HK_OK)
-        return PyErr_Format(PyExc_ValueError, "run: %U: %s%s", self->name, err,
-                            rs.steps || rs.time > 0 ? "" : " (give steps or time)");
+    if (plan_of(self, steps_o, time_o, every_o, &plan) != 0) return NULL;
     self->plan.stretch_limit = plan.stretch_limit;
     const int64_t first = hk_world_step_count(self->w);
     while (hk_world_step_count(self->w) < plan.steps) {

@@ -16,6 +16,7 @@
 static void world_dealloc(PyObject *o)
 {
     hk_py_world *self = (hk_py_world *)o;
+    hk_frame_writer_close(self->series);
     hk_world_destroy(self->w);
     Py_XDECREF(self->name);
     Py_TYPE(o)->tp_free(o);
@@ -276,6 +277,46 @@ static PyObject *write_frame(PyObject *self, PyObject *args, PyObject *kw)
     return NULL;
 }
 
+/* World._series(dir, formats): a frame series opened in dir, as `hooke run --out dir --format formats` opens its own
+ * (the one before closed); World._series_write(): the frame of the step now; World._series_close(): its end (the
+ * .pvd index written). write_frames (hooke/build.py) runs them. */
+static PyObject *series_open(PyObject *self, PyObject *args)
+{
+    FREE_OR_NULL(self);
+    hk_py_world *s = (hk_py_world *)self;
+    PyObject *dir;
+    const char *formats;
+    if (!PyArg_ParseTuple(args, "O&s:_series", PyUnicode_FSConverter, &dir, &formats)) return NULL;
+    hk_frame_writer_close(s->series);
+    char err[1024];
+    s->series = hk_frame_writer_open(PyBytes_AS_STRING(dir), formats, err, sizeof err);
+    Py_DECREF(dir);
+    if (s->series) Py_RETURN_NONE;
+    PyErr_SetString(strstr(err, "expected a comma-separated list") ? PyExc_ValueError : PyExc_OSError, err);
+    return NULL;
+}
+
+static PyObject *series_write(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    FREE_OR_NULL(self);
+    hk_py_world *s = (hk_py_world *)self;
+    char err[1024];
+    if (!s->series) return PyErr_Format(PyExc_RuntimeError, "no frame series open");
+    if (hk_frame_writer_write(s->series, s->w, err, sizeof err) == HK_OK) Py_RETURN_NONE;
+    PyErr_SetString(PyExc_OSError, err);
+    return NULL;
+}
+
+static PyObject *series_close(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    hk_py_world *s = (hk_py_world *)self;
+    hk_frame_writer_close(s->series);
+    s->series = NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *world_repr(PyObject *o)
 {
     hk_py_world *self = (hk_py_world *)o;
@@ -313,6 +354,11 @@ static PyMethodDef world_methods[] = {
      "cg_tolerance=..., cg_max_iterations=..., newton_iterations=..., newton_tolerance=..., iterations=..., "
      "chebyshev_rho=...)\n--\n\n"
      "The integrator by name; the settings not given keep their values."},
+    {"_run_plan", hk_py_world_run_plan, METH_VARARGS,
+     "_run_plan($self, steps, time, every, /)\n--\n\nrun()'s plan for these arguments: steps, every."},
+    {"_series", series_open, METH_VARARGS, "_series($self, dir, formats, /)\n--\n\nOpens a frame series."},
+    {"_series_write", series_write, METH_NOARGS, "_series_write($self, /)\n--\n\nThe series' frame of now."},
+    {"_series_close", series_close, METH_NOARGS, "_series_close($self, /)\n--\n\nEnds the series."},
     {"_add", hk_py_world_add, METH_VARARGS,
      "_add($self, text, name, /)\n--\n\nAdds the bodies, spheres, colliders and contact of scene text (the add_* "
      "methods write it); returns the body count."},

@@ -280,3 +280,25 @@ def test_the_stub_says_what_the_module_has():
     functions = {f.name for f in tree.body if isinstance(f, ast.FunctionDef)}
     assert functions == {n for n in hooke.__all__ if callable(getattr(hooke, n)) and n != "World"} - {
         "Error", "SceneError", "BlowUp"}
+
+
+def test_write_frames_as_hooke_run_writes_them(tmp_path):
+    """world.write_frames writes the series `hooke run --out` writes, byte for byte: the frames at step 0, on the
+    grid of `every` and at the last step, in each format, and the .pvd index; a format it does not know is a
+    ValueError, a folder it cannot make an OSError."""
+    from conftest import run_program
+
+    scene = os.path.join(SCENES, "rope.scene")
+    run_program("run", scene, "--steps", "250", "--every", "40", "--out", str(tmp_path / "a"), "--format", "vtk,obj",
+                "--quiet", check_rc=0)
+    w = hooke.World.from_scene(scene)
+    assert w.write_frames(tmp_path / "b", "vtk,obj", every=40, steps=250) == 250
+    names = sorted(os.listdir(tmp_path / "a"))
+    assert names == sorted(os.listdir(tmp_path / "b")) and "frames.pvd" in names and "frame_000250.vtp" in names
+    for n in names:
+        assert (tmp_path / "a" / n).read_bytes() == (tmp_path / "b" / n).read_bytes(), n
+    with pytest.raises(ValueError, match="frame formats 'gif'"):
+        hooke.World.from_scene(scene).write_frames(tmp_path / "c", "gif", steps=10)
+    (tmp_path / "file").write_text("")
+    with pytest.raises(OSError):
+        hooke.World.from_scene(scene).write_frames(tmp_path / "file" / "d", steps=10)

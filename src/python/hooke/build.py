@@ -18,6 +18,7 @@ format refuses raises ValueError naming the call, the argument and what was expe
 """
 import inspect
 import operator
+import os
 import re
 
 from . import _hooke
@@ -348,6 +349,25 @@ def add_points(self, positions, masses, velocities=None, *, pairs=None, families
         raise t.refused(e) from None
 
 
+def write_frames(self, dir, formats="vtk", every=None, steps=None, time=None):
+    """Runs the world as `hooke run --out DIR --format FORMATS` does and writes its frames: at the step it starts
+    from where that is on the grid of `every` steps, on every step of the grid, and at the last step, in each format
+    (frame_<step>.<ext>, the .pvd index of the VTK series at the end). steps, time, every: as run() takes them (the
+    scene's where not given). Returns the steps taken. OSError where dir cannot be written, ValueError for a format
+    it does not know."""
+    self._series(os.fspath(dir), formats)
+    try:
+        grid = self._run_plan(steps, time, every)["every"]
+        if self.step_count % grid == 0:
+            self._series_write()
+        taken = self.run(steps=steps, time=time, every=every, callback=lambda w: w._series_write())
+        if self.step_count % grid != 0:
+            self._series_write()
+        return taken
+    finally:
+        self._series_close()
+
+
 class World(_hooke.World):
     __doc__ = """A hooke world: particles and springs, built in code (World(...), then its add_* methods) or from a
 scene (World.from_scene, World.from_string). World(...) takes the scene format's `world` keys (gravity [m/s^2],
@@ -357,6 +377,7 @@ different threads at once."""
     __slots__ = ()
     __new__ = _world_new
     add_points = add_points
+    write_frames = write_frames
 
 
 def _signature_of_new():
