@@ -426,6 +426,36 @@ static void test_frame_text(void **state)
     hk_scene_free(&sc);
 }
 
+/* hk_world_render draws in memory the pixels the PNG file of hk_render_png (the camera fitted to the bodies now)
+ * holds; sizes out of 16 .. HK_RENDER_MAX are refused, nothing written. */
+static void test_render_in_memory(void **state)
+{
+    (void)state;
+    hk_scene sc;
+    char err[512];
+    assert_int_equal(hk_scene_load(HOOKE_SCENES_DIR "/jelly26.scene", &sc, err, sizeof err), 0);
+    for (int i = 0; i < 30; i++) hk_world_step(sc.world);
+    hk_geometry g;
+    assert_int_equal(hk_geometry_build(sc.world, &g), 0);
+    assert_int_equal(hk_render_png(hk_test_path("memory.png"), sc.world, &g, NULL, 640, 480, NULL), 0);
+    hk_geometry_free(&g);
+    uint8_t *rgb = malloc(640 * 480 * 3);
+    assert_non_null(rgb);
+    assert_int_equal(hk_world_render(sc.world, 640, 480, rgb), HK_OK);
+    hk_png p = hk_test_png_read(hk_test_path("memory.png"));
+    assert_int_equal(p.w, 640);
+    assert_int_equal(p.h, 480);
+    assert_memory_equal(p.rgb, rgb, 640 * 480 * 3);
+    free(p.rgb);
+    rgb[0] = 7;
+    assert_int_equal(hk_world_render(sc.world, 15, 480, rgb), HK_ERR_INVALID);
+    assert_int_equal(hk_world_render(sc.world, 640, HK_RENDER_MAX + 1, rgb), HK_ERR_INVALID);
+    assert_int_equal(hk_world_render(sc.world, 640, 480, NULL), HK_ERR_INVALID);
+    assert_int_equal(rgb[0], 7);
+    free(rgb);
+    hk_scene_free(&sc);
+}
+
 /* The rows y0..y1 and columns x0..x1 of a frame file's body pixels (in the viewport). */
 static void body_extent(const char *path, int ext[4])
 {
@@ -611,7 +641,7 @@ int main(void)
         cmocka_unit_test(test_colour_range),         cmocka_unit_test(test_frames_restart),
         cmocka_unit_test(test_frame_text),           cmocka_unit_test(test_png_writer),
         cmocka_unit_test(test_camera_fits_bodies),   cmocka_unit_test(test_camera_option),
-        cmocka_unit_test(test_camera_refused),
+        cmocka_unit_test(test_camera_refused),       cmocka_unit_test(test_render_in_memory),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     hk_canvas_release_fonts(); /* the program's end: cairo's and fontconfig's caches released (leak check) */

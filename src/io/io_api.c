@@ -7,6 +7,7 @@
 
 #include "frames.h"
 #include "hooke/hooke.h"
+#include "render.h"
 #include "scene.h"
 
 /* The reason into err (may be NULL or 0 long). */
@@ -109,6 +110,17 @@ void hk_frame_writer_close(hk_frame_writer *fw)
     if (!fw) return;
     hk_frames_close(fw->frames);
     free(fw);
+}
+
+int hk_world_render(const hk_world *w, int width, int height, uint8_t *rgb)
+{
+    if (!w || !rgb || width < 16 || height < 16 || width > HK_RENDER_MAX || height > HK_RENDER_MAX)
+        return HK_ERR_INVALID;
+    hk_geometry g;
+    if (hk_geometry_build(w, &g) != 0) return HK_ERR_MEMORY;
+    const int rc = hk_render_rgb(rgb, w, &g, NULL, width, height);
+    hk_geometry_free(&g);
+    return rc == 0 ? HK_OK : HK_ERR_MEMORY;
 }
 
 int64_t hk_world_faces(const hk_world *w, int *tri, int *body, int64_t cap)

@@ -259,6 +259,29 @@ PyObject *hk_py_faces(PyObject *o, void *closure)
     return out;
 }
 
+/* World.render(width=640, height=480): (height, width, 3) uint8, the picture hk_world_render draws. */
+PyObject *hk_py_render(PyObject *o, PyObject *args, PyObject *kw)
+{
+    WORLD_OR_NULL(o);
+    static char *names[] = {"width", "height", NULL};
+    int width = 640, height = 480;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|ii:render", names, &width, &height)) return NULL;
+    if (width < 16 || height < 16 || width > HK_RENDER_MAX || height > HK_RENDER_MAX)
+        return PyErr_Format(PyExc_ValueError, "render: width and height must be 16 to %d pixels (got %d x %d)",
+                            HK_RENDER_MAX, width, height);
+    npy_intp dims[3] = {height, width, 3};
+    PyObject *a = PyArray_SimpleNew(3, dims, NPY_UINT8);
+    if (!a) return NULL;
+    self->busy = 1; /* drawn with the GIL released: other threads keep off this world meanwhile */
+    PyThreadState *ts = PyEval_SaveThread();
+    const int rc = hk_world_render(self->w, width, height, PyArray_DATA((PyArrayObject *)a));
+    PyEval_RestoreThread(ts);
+    self->busy = 0;
+    if (rc == HK_OK) return a;
+    Py_DECREF(a);
+    return PyErr_NoMemory();
+}
+
 /* Writes (N, 3) values into the world through set (hk_world_set_positions or _velocities), which checks every
  * value before it writes any: a refused array leaves the world as it was. The energy bound (diagnosis.h) then starts
  * again from the state written, as a run's starts from its first state: energy put in by hand is not the

@@ -81,6 +81,7 @@ PyObject *hk_py_masses(PyObject *self, void *closure);
 PyObject *hk_py_inverse_masses(PyObject *self, void *closure);
 PyObject *hk_py_spring_values(PyObject *self, void *closure);    /* closure: which (arrays.c) */
 PyObject *hk_py_springs(PyObject *self, void *closure);
+PyObject *hk_py_render(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *hk_py_faces(PyObject *self, void *closure);            /* closure: NULL the triangles, else their bodies */
 PyObject *hk_py_save_checkpoint(PyObject *self, PyObject *path); /* checkpoints.c */
 PyObject *hk_py_restore_checkpoint(PyObject *self, PyObject *path);

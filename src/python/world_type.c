@@ -354,6 +354,10 @@ static PyMethodDef world_methods[] = {
      "cg_tolerance=..., cg_max_iterations=..., newton_iterations=..., newton_tolerance=..., iterations=..., "
      "chebyshev_rho=...)\n--\n\n"
      "The integrator by name; the settings not given keep their values."},
+    {"render", (PyCFunction)(void (*)(void))hk_py_render, METH_VARARGS | METH_KEYWORDS,
+     "render($self, /, width=640, height=480)\n--\n\nThe picture a PNG frame draws of the world now (surfaces and "
+     "springs coloured by stretch, the colour bar, the caption), the camera fitted to the bodies: a (height, width, "
+     "3) uint8 numpy image, for a notebook (matplotlib's imshow). width and height 16 to 8192."},
     {"_run_plan", hk_py_world_run_plan, METH_VARARGS,
      "_run_plan($self, steps, time, every, /)\n--\n\nrun()'s plan for these arguments: steps, every."},
     {"_series", series_open, METH_VARARGS, "_series($self, dir, formats, /)\n--\n\nOpens a frame series."},

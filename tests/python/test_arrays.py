@@ -197,3 +197,59 @@ def test_topology_as_arrays():
     tri = pos[f[30:]]
     normal = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
     assert np.all(np.einsum("ij,ij->i", normal, tri.mean(axis=1) - [3, 0, 0]) > 0)
+
+
+def _png_pixels(path):
+    """(H, W, 3) uint8 of an 8-bit RGB PNG (the frames' kind), its filters undone."""
+    import struct
+    import zlib
+
+    data, at, idat = open(path, "rb").read(), 8, b""
+    while at < len(data):
+        n, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + n]
+        at += 12 + n
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert (depth, colour) == (8, 2)
+        elif kind == b"IDAT":
+            idat += body
+    raw, stride = zlib.decompress(idat), 3 * width
+    out, prev = np.zeros((height, stride), np.uint8), np.zeros(stride, np.int64)
+    for y in range(height):
+        f = raw[y * (stride + 1)]
+        row = np.frombuffer(raw, np.uint8, stride, y * (stride + 1) + 1).astype(np.int64)
+        if f == 0:
+            cur = row
+        elif f == 1:
+            cur = np.cumsum(row.reshape(width, 3), axis=0).reshape(-1) % 256
+        elif f == 2:
+            cur = (row + prev) % 256
+        else:
+            cur = np.zeros(stride, np.int64)
+            for x in range(stride):
+                a = cur[x - 3] if x >= 3 else 0
+                c = prev[x - 3] if x >= 3 else 0
+                if f == 3:
+                    cur[x] = (row[x] + (a + prev[x]) // 2) % 256
+                else:
+                    p = a + prev[x] - c
+                    pa, pb, pc = abs(p - a), abs(p - prev[x]), abs(p - c)
+                    cur[x] = (row[x] + (a if pa <= pb and pa <= pc else prev[x] if pb <= pc else c)) % 256
+        out[y], prev = cur, cur
+    return out.reshape(height, width, 3)
+
+
+def test_render_is_the_png_frame(tmp_path):
+    """world.render() is the picture write_frame(dir, "png") draws, pixel for pixel, as a (480, 640, 3) uint8 image;
+    another size draws the same scene; a size out of range is a ValueError."""
+    w = hooke.World.from_scene(hooke.scene_path("cloth_corners"))
+    w.step(60)
+    img = w.render()
+    assert img.shape == (480, 640, 3) and img.dtype == np.uint8
+    w.write_frame(tmp_path, "png")
+    assert np.array_equal(img, _png_pixels(tmp_path / "frame_000060.png"))
+    small = w.render(width=320, height=240)
+    assert small.shape == (240, 320, 3) and len(np.unique(small.reshape(-1, 3), axis=0)) > 10
+    with pytest.raises(ValueError, match="render: width and height must be 16 to 8192 pixels"):
+        w.render(width=8)

@@ -711,6 +711,12 @@ HK_API int hk_frame_write(const hk_world *w, const char *formats, const char *di
  * tri is not NULL, the first min(count, cap) of them as 3 particle indices each, and (body not NULL) the body of
  * each. -1 when out of memory. */
 HK_API int64_t hk_world_faces(const hk_world *w, int *tri, int *body, int64_t cap);
+/* The picture a PNG frame draws of the world now (surfaces and springs coloured by stretch, its colour bar and
+ * caption), the camera fitted to the bodies where they are, into rgb: width * height pixels of 8-bit R, G, B, row
+ * by row from the top. width and height 16 to HK_RENDER_MAX. HK_OK; HK_ERR_INVALID (a size out of range, no world
+ * or no rgb), HK_ERR_MEMORY. */
+#define HK_RENDER_MAX 8192
+HK_API int hk_world_render(const hk_world *w, int width, int height, uint8_t *rgb);
 
 #ifdef __cplusplus
 }

@@ -65,13 +65,16 @@ int hk_canvas_open(hk_canvas *c, const char *path, hk_canvas_kind kind, int w, i
     c->kind = kind;
     c->w = w;
     c->h = h;
-    hk_outfile *o = calloc(1, sizeof *o);
-    if (!o) return -1;
-    if (!hk_out_open(o, path, "wb")) {
-        free(o);
-        return -1;
+    hk_outfile *o = NULL;
+    if (path || kind != HK_CANVAS_PNG) { /* a PNG canvas without a path stays in memory (hk_canvas_rgb) */
+        o = calloc(1, sizeof *o);
+        if (!o) return -1;
+        if (!hk_out_open(o, path, "wb")) {
+            free(o);
+            return -1;
+        }
+        c->out = o;
     }
-    c->out = o;
     if (kind == HK_CANVAS_PNG)
         c->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
     else if (kind == HK_CANVAS_SVG)
@@ -102,7 +105,7 @@ int hk_canvas_close(hk_canvas *c, int ok)
     int err = 0;
     cairo_status_t st = c->cr ? cairo_status(c->cr) : CAIRO_STATUS_SUCCESS;
     if (c->cr) cairo_destroy(c->cr);
-    if (ok && st == CAIRO_STATUS_SUCCESS && c->kind == HK_CANVAS_PNG) {
+    if (ok && st == CAIRO_STATUS_SUCCESS && c->kind == HK_CANVAS_PNG && c->out) {
         cairo_surface_flush(c->surface);
         if (hk_png_write(((hk_outfile *)c->out)->f, c->surface) != 0) {
             ok = 0;
@@ -130,6 +133,20 @@ int hk_canvas_close(hk_canvas *c, int ok)
         return -1;
     }
     return 0;
+}
+
+void hk_canvas_rgb(hk_canvas *c, uint8_t *rgb)
+{
+    cairo_surface_flush(c->surface);
+    const unsigned char *data = cairo_image_surface_get_data(c->surface);
+    const int stride = cairo_image_surface_get_stride(c->surface);
+    for (int y = 0; y < c->h; y++)
+        for (int x = 0; x < c->w; x++) {
+            uint32_t px;
+            memcpy(&px, data + (size_t)y * (size_t)stride + 4 * (size_t)x, 4); /* RGB24: xRGB in a native word */
+            uint8_t *o = rgb + 3 * ((size_t)y * (size_t)c->w + (size_t)x);
+            o[0] = (uint8_t)(px >> 16), o[1] = (uint8_t)(px >> 8), o[2] = (uint8_t)px;
+        }
 }
 
 void hk_canvas_colour(const hk_canvas *c, hk_rgb rgb, double alpha)

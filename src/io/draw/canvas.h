@@ -27,14 +27,17 @@ typedef struct hk_canvas {
 } hk_canvas;
 
 /* A canvas of the kind for path, filled with bg. PNG draws in memory (RGB,
- * no alpha) and writes at hk_canvas_close (png_write.h); SVG and PDF write to path.tmp as
- * they draw. 0, or -1 with errno set (path.tmp cannot be created, out of
+ * no alpha) and writes at hk_canvas_close (png_write.h; path NULL: no file, hk_canvas_rgb reads the pixels); SVG
+ * and PDF write to path.tmp as they draw. 0, or -1 with errno set (path.tmp cannot be created, out of
  * memory). */
 int hk_canvas_open(hk_canvas *c, const char *path, hk_canvas_kind kind, int w, int h, hk_rgb bg);
 /* ok = 1: finishes the file and renames it over path (outfile.h); ok = 0:
  * drops it. Frees the canvas either way. 0, or -1 with errno set (nothing
  * is then left at path.tmp, and path is unchanged). */
 int hk_canvas_close(hk_canvas *c, int ok);
+/* The pixels of a PNG canvas (path NULL at hk_canvas_open: kept in memory) as 8-bit R, G, B, row by row from the
+ * top: w * h * 3 bytes into rgb. */
+void hk_canvas_rgb(hk_canvas *c, uint8_t *rgb);
 
 void hk_canvas_colour(const hk_canvas *c, hk_rgb rgb, double alpha);
 

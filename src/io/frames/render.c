@@ -677,8 +677,9 @@ static int widen_range(hk_view *v, const scene *sc)
     return rc < 0 ? -1 : 0;
 }
 
-int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_view *view, int width, int height,
-                  hk_render_stats *stats)
+/* hk_render_png into path, or (path NULL) into rgb. */
+static int render(const char *path, uint8_t *rgb, const hk_world *w, const hk_geometry *g, hk_view *view, int width,
+                  int height, hk_render_stats *stats)
 {
     hk_view own;
     scene sc = {.w = w, .g = g, .view = view ? view : &own, .ground = NAN};
@@ -745,6 +746,7 @@ int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_
     cairo_restore(c.cr);
     if (g->lines > 0) hk_stretch_bar(&c, vp, sc.view);
     draw_caption(&c, &sc, vp);
+    if (rgb) hk_canvas_rgb(&c, rgb);
     rc = hk_canvas_close(&c, drawn == 0);
     if (drawn != 0) {
         errno = ENOMEM;
@@ -758,4 +760,15 @@ out:
     free(sc.facing);
     free(springs);
     return rc;
+}
+
+int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_view *view, int width, int height,
+                  hk_render_stats *stats)
+{
+    return render(path, NULL, w, g, view, width, height, stats);
+}
+
+int hk_render_rgb(uint8_t *rgb, const hk_world *w, const hk_geometry *g, hk_view *view, int width, int height)
+{
+    return render(NULL, rgb, w, g, view, width, height, NULL);
 }

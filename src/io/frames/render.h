@@ -41,5 +41,8 @@ typedef struct hk_render_stats {
 } hk_render_stats;
 int hk_render_png(const char *path, const hk_world *w, const hk_geometry *g, hk_view *view, int width, int height,
                   hk_render_stats *stats);
+/* The same picture into rgb (width * height * 3 bytes: R, G, B, row by row from the top) instead of a file. 0, or
+ * -1 with errno set (out of memory). */
+int hk_render_rgb(uint8_t *rgb, const hk_world *w, const hk_geometry *g, hk_view *view, int width, int height);
 
 #endif
