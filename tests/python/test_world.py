@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: MIT
 import glob
 import os
+import re
 
 import pytest
 
 import hooke
-from conftest import SCENES, program_hash
+from conftest import ROOT, SCENES, program_hash
 
 SHIPPED = sorted(glob.glob(os.path.join(SCENES, "*.scene")))
 STEPS = 3
@@ -149,3 +150,20 @@ def test_every_method_has_a_signature():
             assert "self" not in list(sig.parameters)[1:], m
     assert str(inspect.signature(hooke.World.step)) == "(self, /, n=1)"
     assert str(inspect.signature(hooke.World.from_string)) == "(text, name='<scene>', threads=0)"
+
+
+def test_the_guide_lists_every_method():
+    """docs/python.md's API table (its first column) names every public method and property of World, and the table
+    or the list of errors under it every name the package exports: a method without a row fails here."""
+    doc = open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8").read()
+    table = doc.split("## The API in brief", 1)[1].split("\n## ", 1)[0]
+    firsts = [line.split(" | ")[0] for line in table.splitlines() if line.startswith("| `")]
+    firsts += [line.split(":")[0] for line in table.splitlines() if line.startswith("- `")]
+    named = set()
+    for cell in firsts:
+        for code in re.findall(r"`([^`]+)`", cell):
+            m = re.match(r"(?:world\.|hooke\.World\.|hooke\.)?(\w+)", code)
+            named.add(m.group(1))
+    public = [n for n in dir(hooke.World) if not n.startswith("_")]
+    assert [n for n in public if n not in named] == []
+    assert [n for n in hooke.__all__ if n not in named] == []
