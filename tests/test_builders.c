@@ -473,6 +473,46 @@ static void test_spring_family(void **state)
     hk_world_destroy(w);
 }
 
+/* hk_world_unpin frees a pinned particle again: at rest where it was held, its inverse mass 1 / its mass, and it
+ * falls with the rest (after 100 steps of 1 ms under g it is g t^2 / 2 = 0.049 m below where it was freed, to the
+ * first order of semi-implicit Euler: 0.0495 m); a rope's driven anchor, another body's particle and a free
+ * particle: refused, refused, unchanged. */
+static void test_unpin(void **state)
+{
+    (void)state;
+    hk_world_def def = hk_default_world_def();
+    def.air_drag = 0;
+    def.ground.model = HK_GROUND_NONE;
+    def.has_walls = 0;
+    hk_world *w = hk_world_create(&def);
+    assert_non_null(w);
+    hk_vec3 pos[2] = {{0, 1, 0}, {1, 1, 0}};
+    const double mass[2] = {0.5, 2};
+    assert_int_equal(hk_world_add_points(w, 2, pos, NULL, mass), 0);
+    hk_test_integrator(w, HK_SEMI_IMPLICIT_EULER, 1e-3);
+    assert_int_equal(hk_world_pin(w, 0, 1), 0);
+    for (int s = 0; s < 50; s++) assert_int_equal(hk_world_step(w), HK_OK);
+    assert_true(hk_world_position(w, 1).y == 1);
+    assert_int_equal(hk_world_unpin(w, 0, 1), 0);
+    assert_true(hk_world_particles(w).inv_mass[1] == (hk_real)0.5);
+    assert_true(hk_world_particles(w).vy[1] == 0);
+    for (int s = 0; s < 100; s++) assert_int_equal(hk_world_step(w), HK_OK);
+    assert_near(1 - hk_world_position(w, 1).y, 0.5 * 9.81 * 0.1 * 0.1 * (1 + 1.0 / 100), 1e-5);
+    assert_int_equal(hk_world_unpin(w, 0, 0), 0); /* free: as it was */
+    assert_true(hk_world_particles(w).inv_mass[0] == (hk_real)2);
+    assert_int_equal(hk_world_unpin(w, 0, 2), -1);
+    assert_non_null(strstr(hk_world_error(w), "unpin: particle 2 out of range 0..1 of body 0"));
+    assert_int_equal(hk_world_unpin(w, 3, 0), -1);
+    assert_non_null(strstr(hk_world_error(w), "unpin: no body 3"));
+    hk_rope_def r = hk_default_rope_def();
+    r.count = 4;
+    r.anchor = 1;
+    assert_int_equal(hk_world_add_rope(w, &r), 1);
+    assert_int_equal(hk_world_unpin(w, 1, 0), -1);
+    assert_non_null(strstr(hk_world_error(w), "particle 0 of body 1 is its driven anchor"));
+    hk_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -487,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_quad_diagonals),
         cmocka_unit_test(test_builder_errors),
         cmocka_unit_test(test_spring_family),
+        cmocka_unit_test(test_unpin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,18 +60,28 @@ PyObject *hk_py_world_add(PyObject *o, PyObject *args)
     return PyLong_FromLong(hk_world_body_count(w));
 }
 
-/* World.pin(body, index): particle `index` of body `body` (its own numbering) held where it is. */
-PyObject *hk_py_world_pin(PyObject *o, PyObject *args, PyObject *kw)
+/* World.pin / World.unpin (body, index): particle `index` of body `body` (its own numbering) held where it is, or
+ * freed again (hk_world_pin, hk_world_unpin). */
+static PyObject *hold_one(PyObject *o, PyObject *args, PyObject *kw, int (*fn)(hk_world *, int, int), const char *fmt)
 {
     hk_py_world *self = (hk_py_world *)o;
     if (hk_py_world_free_to_use(self) != 0) return NULL;
     static char *names[] = {"body", "index", NULL};
     int body, index;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii:pin", names, &body, &index)) return NULL;
-    if (hk_world_pin(self->w, body, index) != HK_OK)
-        return PyErr_Format(PyExc_ValueError, "%s", hk_world_error(self->w));
-    hk_energy_guard_init(&self->guard, self->w); /* a particle held by hand: the bound starts from the state now */
+    if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, names, &body, &index)) return NULL;
+    if (fn(self->w, body, index) != HK_OK) return PyErr_Format(PyExc_ValueError, "%s", hk_world_error(self->w));
+    hk_energy_guard_init(&self->guard, self->w); /* a particle held or freed by hand: the bound starts from now */
     Py_RETURN_NONE;
+}
+
+PyObject *hk_py_world_pin(PyObject *o, PyObject *args, PyObject *kw)
+{
+    return hold_one(o, args, kw, hk_world_pin, "ii:pin");
+}
+
+PyObject *hk_py_world_unpin(PyObject *o, PyObject *args, PyObject *kw)
+{
+    return hold_one(o, args, kw, hk_world_unpin, "ii:unpin");
 }
 
 /* A list of the names of n rows of `stride` bytes whose first member is a name. */
@@ -124,4 +134,81 @@ fail:
     Py_XDECREF(keys);
     Py_XDECREF(bodies);
     return NULL;
+}
+
+/* The value the springs line's key `key` (a choice: damping_model, behaviour) gives `word`; 0, or -1 with ValueError
+ * listing the names the format takes. */
+static int spring_choice(const char *key, const char *word, int *out)
+{
+    for (int k = 0; k < sc_springs_line.nkeys; k++) {
+        const sc_key *kd = &sc_springs_line.keys[k];
+        if (strcmp(kd->name, key) != 0) continue;
+        char list[256] = "";
+        for (int c = 0; c < kd->nchoices; c++) {
+            if (!kd->choices[c]) continue;
+            if (strcmp(kd->choices[c], word) == 0) {
+                *out = kd->values ? kd->values[c] : c;
+                return 0;
+            }
+            const size_t at = strlen(list);
+            snprintf(list + at, sizeof list - at, "%s%s", at ? ", " : "", kd->choices[c]);
+        }
+        PyErr_Format(PyExc_ValueError, "add_springs: argument '%s': expected one of %s, got '%s'", key, list, word);
+        return -1;
+    }
+    PyErr_Format(PyExc_SystemError, "add_springs: the format has no springs key '%s'", key);
+    return -1;
+}
+
+/* World._add_springs(body, name, a, b, rest, k, damping, damping_model, behaviour, break_ratio (None: the default),
+ * rest_length): a
+ * family of springs a[s] - b[s] (int32 buffers of the body's particle indices; rest: float64 per spring, or None)
+ * added to body (hk_world_add_spring_family), then the world made ready as _add makes it. Returns the family's
+ * index. Python's add_springs (hooke/build.py) checks the arrays' shapes. */
+PyObject *hk_py_world_add_springs(PyObject *o, PyObject *args)
+{
+    hk_py_world *self = (hk_py_world *)o;
+    if (hk_py_world_free_to_use(self) != 0) return NULL;
+    int body;
+    const char *name, *model, *behaviour;
+    Py_buffer a, b, rest = {0};
+    PyObject *rest_o, *ratio_o;
+    hk_spring_params p = hk_default_spring_params();
+    if (!PyArg_ParseTuple(args, "isy*y*OddssOd:_add_springs", &body, &name, &a, &b, &rest_o, &p.k, &p.damping, &model,
+                          &behaviour, &ratio_o, &p.rest_length))
+        return NULL;
+    PyObject *result = NULL;
+    if (ratio_o != Py_None) { /* None: the library's default */
+        p.break_ratio = PyFloat_AsDouble(ratio_o);
+        if (PyErr_Occurred()) goto out;
+    }
+    int dm, bh;
+    const Py_ssize_t n = a.len / (Py_ssize_t)sizeof(int);
+    if (spring_choice("damping_model", model, &dm) != 0 || spring_choice("behaviour", behaviour, &bh) != 0) goto out;
+    p.damping_model = (hk_damping_model)dm;
+    p.behaviour = (hk_behaviour)bh;
+    if (rest_o != Py_None && PyObject_GetBuffer(rest_o, &rest, PyBUF_SIMPLE) != 0) goto out;
+    if (b.len != a.len || (rest.buf && rest.len != n * (Py_ssize_t)sizeof(double)) || n > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "add_springs: the arrays differ in length");
+        goto out;
+    }
+    hk_world *w = self->w;
+    const int fam = hk_world_add_spring_family(w, body, name, (int)n, a.buf, b.buf, rest.buf, &p);
+    if (fam < 0) {
+        PyErr_Format(PyExc_ValueError, "add_springs: %s", hk_world_error(w));
+        goto out;
+    }
+    if (hk_world_optimise(w, 0) != HK_OK) {
+        PyErr_Format(PyExc_ValueError, "add_springs: %s", hk_world_error(w));
+        goto out;
+    }
+    hk_energy_guard_init(&self->guard, w);
+    self->check_every = hk_check_cadence(w);
+    self->items = hk_world_particles(w).count + hk_world_spring_count(w);
+    result = PyLong_FromLong(fam);
+out:
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&b);
+    if (rest.buf) PyBuffer_Release(&rest);
+    return result;
 }

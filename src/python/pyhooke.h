@@ -65,6 +65,8 @@ PyObject *hk_py_world_of_text(PyTypeObject *type, const char *text, size_t len, 
 PyObject *hk_py_world_new(PyTypeObject *type, PyObject *args, PyObject *kw); /* build.c */
 PyObject *hk_py_world_add(PyObject *self, PyObject *args);
 PyObject *hk_py_world_pin(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *hk_py_world_unpin(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *hk_py_world_add_springs(PyObject *self, PyObject *args);
 PyObject *hk_py_scene_tables(PyObject *module, PyObject *unused); /* _hooke.scene_tables() */
 PyObject *hk_py_world_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames); /* stepping.c */
 PyObject *hk_py_world_run(PyObject *self, PyObject *args, PyObject *kw);

@@ -363,12 +363,19 @@ static PyMethodDef world_methods[] = {
     {"_series", series_open, METH_VARARGS, "_series($self, dir, formats, /)\n--\n\nOpens a frame series."},
     {"_series_write", series_write, METH_NOARGS, "_series_write($self, /)\n--\n\nThe series' frame of now."},
     {"_series_close", series_close, METH_NOARGS, "_series_close($self, /)\n--\n\nEnds the series."},
+    {"_add_springs", hk_py_world_add_springs, METH_VARARGS,
+     "_add_springs($self, body, name, a, b, rest, k, damping, damping_model, behaviour, break_ratio, rest_length, /)"
+     "\n--\n\nAdds a family of springs to a body (add_springs writes the arguments); returns its index."},
     {"_add", hk_py_world_add, METH_VARARGS,
      "_add($self, text, name, /)\n--\n\nAdds the bodies, spheres, colliders and contact of scene text (the add_* "
      "methods write it); returns the body count."},
     {"pin", (PyCFunction)(void (*)(void))hk_py_world_pin, METH_VARARGS | METH_KEYWORDS,
      "pin($self, /, body, index)\n--\n\nHolds particle `index` of body `body` (the body's own numbering) where it "
      "is: inverse mass 0, velocity 0. ValueError for a body or particle that does not exist."},
+    {"unpin", (PyCFunction)(void (*)(void))hk_py_world_unpin, METH_VARARGS | METH_KEYWORDS,
+     "unpin($self, /, body, index)\n--\n\nFrees particle `index` of body `body` again, at rest where it is (inverse "
+     "mass 1 / its mass; a free one stays as it is). ValueError for a body's driven anchor, or a body or particle "
+     "that does not exist."},
     {"set_positions", hk_py_set_positions, METH_O,
      "set_positions($self, xyz, /)\n--\n\nMoves every particle to the (N, 3) positions xyz [m]; every value is checked "
      "before any is written (ValueError naming the first refused particle)."},

@@ -212,6 +212,12 @@ def test_pin_and_steps_after_adding():
         w.pin(0, 10)
     with pytest.raises(ValueError, match="pin: no body 5"):
         w.pin(5, 0)
+    w.unpin(rope, 0)  # free again, at rest where it was held: it falls with the rest
+    assert w.inverse_masses[0] == np.float32(10.0) and np.all(w.velocities[0] == 0)
+    w.step(20)
+    assert w.positions[0, 1] < before[1]
+    with pytest.raises(ValueError, match="unpin: particle 10 out of range 0..9 of body 0"):
+        w.unpin(0, 10)
 
 
 def test_no_body_added_while_a_view_lives():
@@ -302,3 +308,45 @@ def test_write_frames_as_hooke_run_writes_them(tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(OSError):
         hooke.World.from_scene(scene).write_frames(tmp_path / "file" / "d", steps=10)
+
+
+def test_add_springs_to_a_body_built_before():
+    """add_springs on a body of points is the scene's `spring` lines of the same family: the same state hash after
+    50 steps; a pair out of the body, a spring joining a particle to itself, a name the format does not have and a
+    stiffness out of bounds: ValueError, nothing added."""
+    text = """world
+  gravity 0 -9.81 0
+end
+body points
+  point 0 0 0 0.1
+  point 0.1 0 0 0.1
+  point 0.2 0 0 0.1
+  point 0.3 0.05 0 0.2
+  spring 0 1 main rest_length 0.1
+  spring 1 2 main rest_length 0.12
+  spring 2 3
+  springs main k 500 damping 0.1 damping_model relative
+  pin 0
+end
+"""
+    ref = hooke.World.from_string(text)
+    w = hooke.World(gravity=(0, -9.81, 0))
+    body = w.add_points([[0, 0, 0], [0.1, 0, 0], [0.2, 0, 0], [0.3, 0.05, 0]], [0.1, 0.1, 0.1, 0.2], pin=[0])
+    assert w.add_springs(body, np.array([[0, 1], [1, 2], [2, 3]]), k=500, damping=0.1, damping_model="relative",
+                         rest_lengths=[0.1, 0.12, 0]) == 0
+    assert w.families[0]["springs"] == 3 and np.allclose(w.rest_lengths, ref.rest_lengths)
+    for world in (ref, w):
+        world.set_integrator("semi_implicit_euler", dt=1e-4)
+        world.step(50)
+    assert w.state_hash == ref.state_hash
+    for call, message in [
+        (lambda: w.add_springs(body, [[0, 9]], k=5), r"add_springs: springs: spring 0 joins 0 and 9, outside 0..3"),
+        (lambda: w.add_springs(body, [[1, 1]], k=5), r"add_springs: spring 0 joins particle 1 to itself"),
+        (lambda: w.add_springs(body, [[0, 1]], k=5, behaviour="elastic"),
+         r"add_springs: argument 'behaviour': expected one of normal, tension_only, compression_only, breakable"),
+        (lambda: w.add_springs(body, [[0, 1]], k=-5), r"k must be 0 or in \[1e-12, 1e12\] N/m \(got -5\)"),
+        (lambda: w.add_springs(body, [[0, 1, 2]], k=5), r"argument 'pairs': expected integers of shape \(S, 2\)"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            call()
+    assert len(w.families) == 1

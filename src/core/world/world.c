@@ -679,6 +679,27 @@ int hk_world_pin(hk_world *w, int body, int local_index)
     return 0;
 }
 
+int hk_world_unpin(hk_world *w, int body, int local_index)
+{
+    if (body < 0 || body >= w->body_count) return hk_fail(w, "unpin: no body %d", body);
+    const hk_body *b = &w->bodies[body];
+    if (local_index < 0 || local_index >= b->total)
+        return hk_fail(w, "unpin: particle %d out of range 0..%d of body %d", local_index, b->total - 1, body);
+    if (b->anchor && local_index == 0)
+        return hk_fail(w, "unpin: particle 0 of body %d is its driven anchor, which moves as its anchor velocity says",
+                       body);
+    if (b->recipe) return hk_fail(w, "unpin: body %d is built row by row over ranks: pins are set when it is", body);
+    if (local_index < b->lo || local_index >= b->lo + b->count) return 0; /* held by another rank */
+    const int i = b->first + local_index - b->lo;
+    if (w->p.inv_mass[i] != 0) return 0;
+    hk_state_write(w);
+    HK_ASSERT(w->p.mass[i] > 0);
+    w->p.inv_mass[i] = (hk_real)(1.0 / (double)w->p.mass[i]);
+    w->p.vx[i] = w->p.vy[i] = w->p.vz[i] = 0;
+    w->forces_valid = 0;
+    return 0;
+}
+
 hk_particles_view hk_world_particles(const hk_world *w)
 {
     hk_state_read(w);

@@ -148,6 +148,10 @@ HK_API int64_t hk_find_zero_length_spring(int count, const hk_vec3 *pos, int64_t
 /* Pins (inverse mass 0) particle local_index of body. HK_OK or a negative
  * hk_status. */
 HK_API int hk_world_pin(hk_world *w, int body, int local_index);
+/* Frees particle local_index of body again (inverse mass 1 / its mass), at rest where it is; a free particle stays
+ * as it is. A body's driven anchor is refused (it moves as its anchor velocity says), and so is a body built row by
+ * row over MPI ranks. HK_OK or a negative hk_status (hk_world_error says why). */
+HK_API int hk_world_unpin(hk_world *w, int body, int local_index);
 
 /* ------------------------------------------------------------------------ */
 /* Closed surfaces and pressure soft bodies (mesh.c, icosphere.c, pressure.c)*/

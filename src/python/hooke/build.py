@@ -368,6 +368,33 @@ def write_frames(self, dir, formats="vtk", every=None, steps=None, time=None):
         self._series_close()
 
 
+def add_springs(self, body, pairs, *, name="main", k, damping=0.0, damping_model="along", behaviour="normal",
+                break_ratio=None, rest_length=0.0, rest_lengths=None):
+    """Adds a family of springs `name` to body `body`: pairs (S, 2) of the body's particle indices; k [N/m], damping
+    [N*s/m], damping_model, behaviour, break_ratio and rest_length [m] as a `springs` line of the scene format takes
+    them (docs/scene-format.md); rest_lengths (S,) [m] gives each spring its own (0: the family's rest_length, or the
+    spring's length now where that is 0). Returns the family's index. ValueError for a pair out of the body, a
+    spring of zero length, a value out of its bounds, before anything is added."""
+    import numpy as np
+
+    ab = np.asarray(pairs)
+    if ab.ndim != 2 or ab.shape[1] != 2 or not (np.issubdtype(ab.dtype, np.integer) or ab.size == 0):
+        raise ValueError(f"add_springs: argument 'pairs': expected integers of shape (S, 2), got {ab.dtype} "
+                         f"{ab.shape}")
+    if ab.size and (ab.min() < -2**31 or ab.max() >= 2**31):
+        raise ValueError("add_springs: argument 'pairs': an index beyond the body's")
+    a = np.ascontiguousarray(ab[:, 0], dtype=np.int32)
+    b = np.ascontiguousarray(ab[:, 1], dtype=np.int32)
+    rest = None
+    if rest_lengths is not None:
+        rest = np.ascontiguousarray(rest_lengths, dtype=np.float64)
+        if rest.shape != (ab.shape[0],):
+            raise ValueError(f"add_springs: argument 'rest_lengths': expected shape ({ab.shape[0]},), got {rest.shape}")
+    return self._add_springs(operator.index(body), str(name), a.tobytes(), b.tobytes(), rest, float(k),
+                             float(damping), str(damping_model), str(behaviour),
+                             None if break_ratio is None else float(break_ratio), float(rest_length))
+
+
 class World(_hooke.World):
     __doc__ = """A hooke world: particles and springs, built in code (World(...), then its add_* methods) or from a
 scene (World.from_scene, World.from_string). World(...) takes the scene format's `world` keys (gravity [m/s^2],
@@ -377,6 +404,7 @@ different threads at once."""
     __slots__ = ()
     __new__ = _world_new
     add_points = add_points
+    add_springs = add_springs
     write_frames = write_frames
 
 
