@@ -473,10 +473,10 @@ static void test_spring_family(void **state)
     hk_world_destroy(w);
 }
 
-/* hk_world_unpin frees a pinned particle again: at rest where it was held, its inverse mass 1 / its mass, and it
- * falls with the rest (after 100 steps of 1 ms under g it is g t^2 / 2 = 0.049 m below where it was freed, to the
- * first order of semi-implicit Euler: 0.0495 m); a rope's driven anchor, another body's particle and a free
- * particle: refused, refused, unchanged. */
+/* hk_world_unpin (and hk_world_set_masses) frees a pinned particle again: at rest where it was held, its inverse mass 1
+ * / its mass, and it falls with the rest (after 100 steps of 1 ms under g it is g t^2 / 2 = 0.049 m below where it was
+ * freed, to the first order of semi-implicit Euler: 0.0495 m); a rope's driven anchor, another body's particle and a
+ * free particle: refused, refused, unchanged. */
 static void test_unpin(void **state)
 {
     (void)state;
@@ -500,6 +500,17 @@ static void test_unpin(void **state)
     assert_near(1 - hk_world_position(w, 1).y, 0.5 * 9.81 * 0.1 * 0.1 * (1 + 1.0 / 100), 1e-5);
     assert_int_equal(hk_world_unpin(w, 0, 0), 0); /* free: as it was */
     assert_true(hk_world_particles(w).inv_mass[0] == (hk_real)2);
+    /* hk_world_set_masses: all or nothing; a pinned particle keeps inverse mass 0, unpin then frees it with its mass */
+    const double bad[2] = {1, -3}, good[2] = {4, 8};
+    assert_int_equal(hk_world_set_masses(w, 0, 2, bad), -1);
+    assert_non_null(strstr(hk_world_error(w), "set_masses: particle 1: mass must be"));
+    assert_true(hk_world_particles(w).mass[0] == (hk_real)0.5);
+    assert_int_equal(hk_world_pin(w, 0, 1), 0);
+    assert_int_equal(hk_world_set_masses(w, 0, 2, good), 0);
+    assert_true(hk_world_particles(w).inv_mass[0] == (hk_real)0.25 && hk_world_particles(w).inv_mass[1] == 0);
+    assert_int_equal(hk_world_unpin(w, 0, 1), 0);
+    assert_true(hk_world_particles(w).inv_mass[1] == (hk_real)0.125);
+    assert_int_equal(hk_world_set_masses(w, 1, 2, good), -1);
     assert_int_equal(hk_world_unpin(w, 0, 2), -1);
     assert_non_null(strstr(hk_world_error(w), "unpin: particle 2 out of range 0..1 of body 0"));
     assert_int_equal(hk_world_unpin(w, 3, 0), -1);

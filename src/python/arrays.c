@@ -313,6 +313,28 @@ PyObject *hk_py_set_positions(PyObject *o, PyObject *xyz)
     return set_all(o, xyz, hk_world_set_positions, "set_positions");
 }
 
+PyObject *hk_py_set_masses(PyObject *o, PyObject *arg)
+{
+    WORLD_OR_NULL(o);
+    const int n = hk_world_particles(self->w).count;
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(arg, NPY_FLOAT64, 1, 1, NPY_ARRAY_IN_ARRAY);
+    if (!a) return NULL;
+    if (PyArray_DIM(a, 0) != n) {
+        PyErr_Format(PyExc_ValueError, "set_masses: expected an array of shape (%d,), got (%zd,)", n,
+                     (Py_ssize_t)PyArray_DIM(a, 0));
+        Py_DECREF(a);
+        return NULL;
+    }
+    if (hk_world_set_masses(self->w, 0, n, PyArray_DATA(a)) != HK_OK) {
+        PyErr_SetString(PyExc_ValueError, hk_world_error(self->w));
+        Py_DECREF(a);
+        return NULL;
+    }
+    Py_DECREF(a);
+    hk_energy_guard_init(&self->guard, self->w); /* masses set by hand: the energy bound starts from them */
+    Py_RETURN_NONE;
+}
+
 PyObject *hk_py_set_velocities(PyObject *o, PyObject *v)
 {
     return set_all(o, v, hk_world_set_velocities, "set_velocities");

@@ -74,6 +74,7 @@ PyObject *hk_py_world_run_plan(PyObject *self, PyObject *args);
 int hk_py_arrays_ready(void); /* arrays.c (the only user of numpy's API): imports it; 0, or -1 with ImportError */
 PyObject *hk_py_set_positions(PyObject *self, PyObject *xyz);
 PyObject *hk_py_set_velocities(PyObject *self, PyObject *v);
+PyObject *hk_py_set_masses(PyObject *self, PyObject *m);
 PyObject *hk_py_positions(PyObject *self, void *closure);
 PyObject *hk_py_velocities(PyObject *self, void *closure);
 PyObject *hk_py_forces(PyObject *self, void *closure);

@@ -379,6 +379,9 @@ static PyMethodDef world_methods[] = {
     {"set_positions", hk_py_set_positions, METH_O,
      "set_positions($self, xyz, /)\n--\n\nMoves every particle to the (N, 3) positions xyz [m]; every value is checked "
      "before any is written (ValueError naming the first refused particle)."},
+    {"set_masses", hk_py_set_masses, METH_O,
+     "set_masses($self, m, /)\n--\n\nSets every particle's mass from the (N,) array m [kg]: every value checked "
+     "before any is written (ValueError naming the first refused particle); a pinned particle stays pinned."},
     {"set_velocities", hk_py_set_velocities, METH_O,
      "set_velocities($self, v, /)\n--\n\nSets every particle's velocity to the (N, 3) values v [m/s]; every value is "
      "checked before any is written (ValueError naming the first refused particle)."},

@@ -350,3 +350,27 @@ end
         with pytest.raises(ValueError, match=message):
             call()
     assert len(w.families) == 1
+
+
+def test_set_masses():
+    """set_masses: a free particle's inverse mass becomes 1 / m and the spring's first semi-implicit Euler step
+    accelerates it by -k (r - L0) / m (r - L0 = 0.1 m, k = 100 N/m, m = 4 kg: v = -h 2.5 m/s^2); a pinned one stays
+    held with its new mass; a refused value (the first named) writes nothing."""
+    w = hooke.World(gravity=(0, 0, 0))
+    w.add_spring(a=(0, 0, 0), b=(1.1, 0, 0), mass_b=1.0, pin_a=1, springs={"k": 100.0, "rest_length": 1.0})
+    w.set_integrator("semi_implicit_euler", dt=1e-3)
+    w.set_masses([2.0, 4.0])
+    assert list(w.masses) == [2.0, 4.0] and list(w.inverse_masses) == [0.0, 0.25]
+    w.step()
+    assert w.velocities[1, 0] == pytest.approx(-1e-3 * 100 * 0.1 / 4.0, rel=1e-5)
+    before = np.array(w.masses)
+    for bad, message in [([2.0, 0.0], "set_masses: particle 1: mass must be"),
+                         ([float("nan"), 1.0], "set_masses: particle 0: mass must be"),
+                         ([1.0, 1e13], "set_masses: particle 1: mass must be")]:
+        with pytest.raises(ValueError, match=message):
+            w.set_masses(bad)
+        assert np.array_equal(w.masses, before)
+    with pytest.raises(ValueError, match=r"set_masses: expected an array of shape \(2,\), got \(3,\)"):
+        w.set_masses([1.0, 1.0, 1.0])
+    w.unpin(0, 0)
+    assert list(w.inverse_masses) == [0.5, 0.25]

@@ -51,6 +51,26 @@ static void set_mass(hk_world *w, int i, double m)
     w->p.inv_mass[i] = (hk_real)(1.0 / m);
 }
 
+int hk_world_set_masses(hk_world *w, int first, int count, const double *m)
+{
+    if (first < 0 || count < 0 || first > w->p.count - count)
+        return hk_fail(w, "set_masses: particles [%d, %d) outside the %d particles", first, first + count, w->p.count);
+    for (int i = 0; i < count; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "set_masses: particle %d", first + i);
+        if (hk_check_mass(w, what, m[i])) return hk_failed(w);
+    }
+    hk_state_write(w);
+    for (int i = 0; i < count; i++) {
+        const int g = first + i;
+        const int held = w->p.inv_mass[g] == 0; /* pinned and driven ones stay so */
+        set_mass(w, g, m[i]);
+        if (held) w->p.inv_mass[g] = 0;
+    }
+    w->forces_valid = 0;
+    return 0;
+}
+
 /* The held nodes [lo, hi) (body-local) of lattice body b at rest: node (i, j, k) at rest position r = i A + j B + k
  * C from the origin (rounded once to the build's precision, from its global indices: the same bits on every rank),
  * no displacement, no velocity, mass m. */

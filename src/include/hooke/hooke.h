@@ -532,6 +532,10 @@ HK_API int hk_world_set_velocity(hk_world *w, int i, hk_vec3 v);
  * first refused particle) leaves the world as it was. */
 HK_API int hk_world_set_positions(hk_world *w, int first, int count, const double *xyz);
 HK_API int hk_world_set_velocities(hk_world *w, int first, int count, const double *xyz);
+/* The masses of particles [first, first + count) from m [kg], every one checked against the mass bounds before any is
+ * written (a refused one named: "set_masses: particle P: mass must be ..."); a free particle's inverse mass becomes
+ * 1 / m, a pinned or driven one stays held. HK_OK or a negative hk_status. */
+HK_API int hk_world_set_masses(hk_world *w, int first, int count, const double *m);
 
 typedef struct hk_body_info {
     int first, count; /* particle range */
