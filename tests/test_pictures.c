@@ -370,18 +370,25 @@ static void test_frames_restart(void **state)
     }
 }
 
+/* jelly26.scene after 30 steps, with its frame's geometry in g. */
+static hk_scene jelly_at_step_30(hk_geometry *g)
+{
+    hk_scene sc;
+    char err[512];
+    assert_int_equal(hk_scene_load(HOOKE_SCENES_DIR "/jelly26.scene", &sc, err, sizeof err), 0);
+    for (int i = 0; i < 30; i++) hk_world_step(sc.world);
+    assert_int_equal(hk_geometry_build(sc.world, g), 0);
+    return sc;
+}
+
 /* What a frame says (the canvas's text hook, in this process): the time with the step's decimals and the step, the
  * colour bar's title and its stops labelled with the view's range (0.9 .. 1.5 here: wider than the frame's stretches,
  * so the frame leaves it as it is), the ground grid's spacing. */
 static void test_frame_text(void **state)
 {
     (void)state;
-    hk_scene sc;
-    char err[512];
-    assert_int_equal(hk_scene_load(HOOKE_SCENES_DIR "/jelly26.scene", &sc, err, sizeof err), 0);
-    for (int i = 0; i < 30; i++) hk_world_step(sc.world);
     hk_geometry g;
-    assert_int_equal(hk_geometry_build(sc.world, &g), 0);
+    hk_scene sc = jelly_at_step_30(&g);
     hk_view v;
     assert_int_equal(hk_render_fit(&v, sc.world, &g, 1), 0);
     v.stretch_lo = 0.9;
@@ -431,12 +438,8 @@ static void test_frame_text(void **state)
 static void test_render_in_memory(void **state)
 {
     (void)state;
-    hk_scene sc;
-    char err[512];
-    assert_int_equal(hk_scene_load(HOOKE_SCENES_DIR "/jelly26.scene", &sc, err, sizeof err), 0);
-    for (int i = 0; i < 30; i++) hk_world_step(sc.world);
     hk_geometry g;
-    assert_int_equal(hk_geometry_build(sc.world, &g), 0);
+    hk_scene sc = jelly_at_step_30(&g);
     assert_int_equal(hk_render_png(hk_test_path("memory.png"), sc.world, &g, NULL, 640, 480, NULL), 0);
     hk_geometry_free(&g);
     uint8_t *rgb = malloc(640 * 480 * 3);

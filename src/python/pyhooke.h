@@ -15,15 +15,15 @@
 /* A world built from a scene, with what `hooke run` keeps beside it. */
 typedef struct hk_py_world {
     PyObject_HEAD hk_world *w;
-    PyObject *name;        /* the scene's path or name (str), for messages */
-    hk_run_settings run;   /* the scene's run section */
-    hk_run_plan plan;      /* hk_run_plan_of(run) */
-    hk_energy_guard guard; /* the energy bound, as `hooke run` keeps it (diagnosis.h) */
-    uint64_t digest;       /* the scene's digest for checkpoints (checkpoint.h) */
-    int64_t check_every;   /* the blow-up check's cadence (hk_check_cadence) */
-    int64_t items;         /* particles and springs: a step's work, for whether a call releases the GIL */
-    int busy;              /* a call is stepping it with the GIL released: others get RuntimeError */
-    int64_t views;         /* views of its particle arrays alive (arrays.c): no body is added while one lives */
+    PyObject *name;          /* the scene's path or name (str), for messages */
+    hk_run_settings run;     /* the scene's run section */
+    hk_run_plan plan;        /* hk_run_plan_of(run) */
+    hk_energy_guard guard;   /* the energy bound, as `hooke run` keeps it (diagnosis.h) */
+    uint64_t digest;         /* the scene's digest for checkpoints (checkpoint.h) */
+    int64_t check_every;     /* the blow-up check's cadence (hk_check_cadence) */
+    int64_t items;           /* particles and springs: a step's work, for whether a call releases the GIL */
+    int busy;                /* a call is stepping it with the GIL released: others get RuntimeError */
+    int64_t views;           /* views of its particle arrays alive (arrays.c): no body is added while one lives */
     hk_frame_writer *series; /* the frame series write_frames writes (world_type.c), or NULL */
 } hk_py_world;
 
@@ -82,7 +82,7 @@ PyObject *hk_py_rest_positions(PyObject *self, void *closure);
 PyObject *hk_py_displacements(PyObject *self, void *closure);
 PyObject *hk_py_masses(PyObject *self, void *closure);
 PyObject *hk_py_inverse_masses(PyObject *self, void *closure);
-PyObject *hk_py_spring_values(PyObject *self, void *closure);    /* closure: which (arrays.c) */
+PyObject *hk_py_spring_values(PyObject *self, void *closure); /* closure: which (arrays.c) */
 PyObject *hk_py_springs(PyObject *self, void *closure);
 PyObject *hk_py_render(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *hk_py_faces(PyObject *self, void *closure);            /* closure: NULL the triangles, else their bodies */

@@ -32,7 +32,7 @@ typedef struct parser {
     sc_settings set;
     sc_item *items;
     int nitems, capitems, nbodies;
-    int ranks; /* the processes the world will be shared out over: lattices deferred past 1 (hk_scene_load_for) */
+    int ranks;      /* the processes the world will be shared out over: lattices deferred past 1 (hk_scene_load_for) */
     hk_world *into; /* hk_scene_add: the world the items go into (no settings section but contact), else NULL */
     int empty_ok;   /* hk_scene_parse_settings: a scene of no body is a world to build bodies into later */
 } parser;
