@@ -44,6 +44,10 @@ def unit(section, key):
     """The unit of `key` in `section` ("world", "body cloth", ...)."""
     return UNITS_IN.get((section, key), UNITS.get(key, ""))
 
+# the scene format's tables: {section: [key]} ("body KIND", "springs": a springs line's), {body kind: [family]}
+_KEYS, _BODIES = _hooke.scene_tables()
+_SPRING_KEYS = _KEYS["springs"]
+
 _WORD = re.compile(r"[^\s#]+$")  # a word of the format: no space, no comment
 
 
@@ -130,31 +134,6 @@ class _Text:
         return ValueError(f"{self.call}: argument '{said}': {what}" if said else f"{self.call}: {what}")
 
 
-def _spring_keys():
-    return _tables()[0].get("springs", [])
-
-
-_cache = {}
-
-
-def _tables():
-    """({section: [key]}, {body kind: [family]}): the library's tables of the scene format."""
-    if "t" not in _cache:
-        _cache["t"] = _hooke.scene_tables()
-    return _cache["t"]
-
-
-class _SpringKeys:
-    def __iter__(self):
-        return iter(_spring_keys())
-
-    def __contains__(self, k):
-        return k in _spring_keys()
-
-
-_SPRING_KEYS = _SpringKeys()
-
-
 def _section(world, call, head, keys, given, families=()):
     """Adds one section of `head` from the arguments given (None: not given, the format's default)."""
     t = _Text(call)
@@ -178,7 +157,7 @@ def _doc(what, section, keys, families):
         u = unit(section, name)
         lines.append(f"    {name}" + (f" [{u}]" if u else ""))
     if families:
-        lines.append(f"    springs: {{family: {{{', '.join(_spring_keys())}}}}}, families {', '.join(families)}")
+        lines.append(f"    springs: {{family: {{{', '.join(_SPRING_KEYS)}}}}}, families {', '.join(families)}")
     return "\n".join(lines)
 
 
@@ -222,7 +201,7 @@ def _item_adder(word, keys, call, what):
 
 def world_text(given):
     """The settings sections of World(...): world keys, and ground, walls and contact as dicts of their keys."""
-    keys, _ = _tables()
+    keys = _KEYS
     t = _Text("World")
     t.line("world", None)
     for name in keys["world"]:
@@ -245,7 +224,7 @@ def world_text(given):
 
 def install(cls):
     """Gives cls (hooke.World) its add_KIND methods, add_sphere, add_collider and set_contact, from the tables."""
-    keys, bodies = _tables()
+    keys, bodies = _KEYS, _BODIES
     for kind, families in bodies.items():
         if kind == "points":
             continue  # add_points takes arrays (World.add_points)
@@ -269,7 +248,7 @@ def install(cls):
 
 
 def _world_new(cls, **given):
-    keys, _ = _tables()
+    keys = _KEYS
     allowed = [k for k in keys["world"] if k != "threads"] + ["ground", "walls", "contact", "threads"]
     unknown = [k for k in given if k not in allowed]
     if unknown:
@@ -409,7 +388,7 @@ different threads at once."""
 
 
 def _signature_of_new():
-    keys, _ = _tables()
+    keys = _KEYS
     params = [inspect.Parameter("cls", inspect.Parameter.POSITIONAL_ONLY)]
     params += [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=None) for k in keys["world"]
                if k != "threads"]
