@@ -3,6 +3,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
 
+#include "ckpt_bytes.h"
 #include "pyhooke.h"
 #include "scene.h"
 #include "scene_kinds.h"
@@ -22,12 +23,11 @@ PyObject *hk_py_world_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     return hk_py_world_of_text(type, text, (size_t)len, name, threads, 1);
 }
 
-/* 64-bit FNV-1a of bytes, continued from h. */
-static uint64_t fnv1a(uint64_t h, const void *bytes, size_t n)
+/* Folds n bytes into self's checkpoint digest: a world built by the same calls restores the same checkpoints. */
+static void fold(hk_py_world *self, const void *bytes, size_t n)
 {
-    const unsigned char *b = bytes;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
-    return h;
+    const uint64_t d = hk_ckpt_fnv1a((const unsigned char *)&self->digest, sizeof self->digest, HK_CKPT_FNV_BASIS);
+    self->digest = hk_ckpt_fnv1a(bytes, n, d);
 }
 
 /* World._add(text, name) -> the world's body count after it: the items of `text` added to the world (hk_scene_add),
@@ -51,12 +51,8 @@ PyObject *hk_py_world_add(PyObject *o, PyObject *args)
     char err[1024];
     if (hk_scene_add(w, text, (size_t)len, name, err, sizeof err) != 0) return hk_py_scene_error_raise(err);
     if (hk_start_refused(w, self->plan.stretch_limit, NULL, name, err, sizeof err)) return hk_py_scene_error_raise(err);
-    if (hk_world_optimise(w, 0) != HK_OK) return PyErr_Format(PyExc_ValueError, "%s: %s", name, hk_world_error(w));
-    uint64_t d = fnv1a(14695981039346656037ull, &self->digest, sizeof self->digest);
-    self->digest = fnv1a(d, text, (size_t)len);
-    hk_energy_guard_init(&self->guard, w);
-    self->check_every = hk_check_cadence(w);
-    self->items = hk_world_particles(w).count + hk_world_spring_count(w);
+    if (hk_py_world_ready(self, name) != 0) return NULL;
+    fold(self, text, (size_t)len);
     return PyLong_FromLong(hk_world_body_count(w));
 }
 
@@ -161,10 +157,10 @@ static int spring_choice(const char *key, const char *word, int *out)
 }
 
 /* World._add_springs(body, name, a, b, rest, k, damping, damping_model, behaviour, break_ratio (None: the default),
- * rest_length): a
- * family of springs a[s] - b[s] (int32 buffers of the body's particle indices; rest: float64 per spring, or None)
- * added to body (hk_world_add_spring_family), then the world made ready as _add makes it. Returns the family's
- * index. Python's add_springs (hooke/build.py) checks the arrays' shapes. */
+ * rest_length): a family of springs a[s] - b[s] (int32 buffers of the body's particle indices; rest: float64 per
+ * spring, or None) added to body (hk_world_add_spring_family), then the world made ready and the digest folded as
+ * _add makes and folds them. Returns the family's index. Python's add_springs (hooke/build.py) checks the arrays'
+ * shapes. */
 PyObject *hk_py_world_add_springs(PyObject *o, PyObject *args)
 {
     hk_py_world *self = (hk_py_world *)o;
@@ -198,13 +194,14 @@ PyObject *hk_py_world_add_springs(PyObject *o, PyObject *args)
         PyErr_Format(PyExc_ValueError, "add_springs: %s", hk_world_error(w));
         goto out;
     }
-    if (hk_world_optimise(w, 0) != HK_OK) {
-        PyErr_Format(PyExc_ValueError, "add_springs: %s", hk_world_error(w));
-        goto out;
-    }
-    hk_energy_guard_init(&self->guard, w);
-    self->check_every = hk_check_cadence(w);
-    self->items = hk_world_particles(w).count + hk_world_spring_count(w);
+    if (hk_py_world_ready(self, "add_springs") != 0) goto out;
+    fold(self, &body, sizeof body);
+    fold(self, name, strlen(name));
+    fold(self, a.buf, (size_t)a.len);
+    fold(self, b.buf, (size_t)b.len);
+    if (rest.buf) fold(self, rest.buf, (size_t)rest.len);
+    const double params[6] = {p.k, p.damping, (double)dm, (double)bh, p.break_ratio, p.rest_length};
+    fold(self, params, sizeof params);
     result = PyLong_FromLong(fam);
 out:
     PyBuffer_Release(&a);

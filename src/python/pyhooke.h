@@ -56,6 +56,10 @@ PyObject *hk_py_blowup_raise(hk_py_world *self, const hk_blowup *b, double energ
 PyObject *hk_py_world_of_scene(PyTypeObject *type, hk_scene *sc, const char *name, int threads, const char *text,
                                size_t len);
 int hk_py_base_def(hk_world_def *base);
+/* self's world made ready to step from its state now, as a loaded scene's is: its passes planned (hk_world_optimise),
+ * the energy bound started, the blow-up cadence and the work a step takes counted. 0, or -1 with ValueError naming
+ * `name`. */
+int hk_py_world_ready(hk_py_world *self, const char *name);
 /* A World of `type` from len bytes of scene text named `name` (hk_scene_parse_counted; settings_only: a world of no
  * body yet, hk_scene_parse_settings), on `threads` threads (0: hooke's default); NULL with SceneError or ValueError. */
 PyObject *hk_py_world_of_text(PyTypeObject *type, const char *text, size_t len, const char *name, int threads,

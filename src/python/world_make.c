@@ -6,6 +6,19 @@
 #include "env.h"
 #include "pyhooke.h"
 
+int hk_py_world_ready(hk_py_world *self, const char *name)
+{
+    hk_world *w = self->w;
+    if (hk_world_optimise(w, 0) != HK_OK) {
+        PyErr_Format(PyExc_ValueError, "%s: %s", name, hk_world_error(w));
+        return -1;
+    }
+    hk_energy_guard_init(&self->guard, w);
+    self->check_every = hk_check_cadence(w);
+    self->items = hk_world_particles(w).count + hk_world_spring_count(w);
+    return 0;
+}
+
 /* Finishes a loaded scene as `hooke run` does before its first step (the integrator set, the springs coloured and
  * the passes planned, the threads), with the run's plan, energy guard, cadence and digest. A new reference, or NULL
  * with the exception set; the scene is freed either way. */
@@ -42,13 +55,11 @@ PyObject *hk_py_world_of_scene(PyTypeObject *type, hk_scene *sc, const char *nam
     self->plan = plan;
     hk_world *w = self->w = hk_scene_take_world(sc);
     if (!(self->name = PyUnicode_FromString(name))) goto fail;
-    if ((threads > 0 && hk_world_set_threads(w, threads) != HK_OK) || hk_world_optimise(w, 0) != HK_OK) {
+    if (threads > 0 && hk_world_set_threads(w, threads) != HK_OK) {
         PyErr_Format(PyExc_ValueError, "%s: %s", name, hk_world_error(w));
         goto fail;
     }
-    hk_energy_guard_init(&self->guard, w);
-    self->check_every = hk_check_cadence(w);
-    self->items = hk_world_particles(w).count + hk_world_spring_count(w);
+    if (hk_py_world_ready(self, name) != 0) goto fail;
     return (PyObject *)self;
 fail:
     Py_DECREF(self);

@@ -374,3 +374,24 @@ def test_set_masses():
         w.set_masses([1.0, 1.0, 1.0])
     w.unpin(0, 0)
     assert list(w.inverse_masses) == [0.5, 0.25]
+
+
+def test_checkpoints_of_worlds_built_in_code(tmp_path):
+    """A world built by the same calls restores another's checkpoint and steps on to its bits; one whose add_springs
+    said another stiffness is refused as a different scene (the digest takes in every call)."""
+    def make(k):
+        w = hooke.World(gravity=(0, -9.81, 0))
+        body = w.add_points([[0, 0, 0], [0.1, 0, 0], [0.2, 0, 0]], 0.1, pin=[0])
+        w.add_springs(body, [[0, 1], [1, 2]], k=k)
+        return w
+
+    a = make(500.0)
+    a.step(20)
+    a.save_checkpoint(str(tmp_path / "x.ck"))
+    a.step(10)
+    b = make(500.0)
+    b.restore_checkpoint(str(tmp_path / "x.ck"))
+    b.step(10)
+    assert b.state_hash == a.state_hash
+    with pytest.raises(hooke.Error, match="checkpoint was written for a different scene"):
+        make(600.0).restore_checkpoint(str(tmp_path / "x.ck"))
