@@ -1,6 +1,9 @@
 /* test_determinism.c — same scene, same state hash (runs, thread counts); a different dt, a different hash. */
 /* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
 #include "hk_test.h"
+
+#include <time.h>
 
 #ifdef HOOKE_USE_OPENMP
 #include <omp.h>
@@ -277,13 +280,14 @@ static void test_default_thread_count(void **state)
 
 /* The OpenMP threads that ran an engine pass's tasks (a bit each), the most tasks of a pass, the passes run in a
  * parallel region, and the passes. */
-static int ran_on, most_tasks, in_region, passes;
+static int ran_on, most_tasks, in_region, passes, on_thread_1;
 static void record_threads(hk_world *w, int t, int T)
 {
     (void)w;
     if (t == 0) __atomic_fetch_add(&passes, 1, __ATOMIC_RELAXED);
 #ifdef HOOKE_USE_OPENMP
     __atomic_fetch_or(&ran_on, 1 << omp_get_thread_num(), __ATOMIC_RELAXED);
+    if (omp_get_thread_num() == 1) __atomic_fetch_add(&on_thread_1, 1, __ATOMIC_RELAXED);
     if (omp_in_parallel()) __atomic_fetch_add(&in_region, 1, __ATOMIC_RELAXED);
 #endif
     for (int m = __atomic_load_n(&most_tasks, __ATOMIC_RELAXED); T > m;)
@@ -294,14 +298,21 @@ static void record_threads(hk_world *w, int t, int T)
 static int64_t crowd_one(int thread) { return thread == 1 ? INT64_MAX : 0; }
 static int64_t crowd_all(int thread) { return thread >= 1 ? INT64_MAX : 0; }
 
-/* Steps the scene on 3 threads with `crowded` (team.h) and full_team `full`; the state hash. */
-static uint64_t crowded_run(int64_t (*crowded)(int), int full, int steps)
+/* The scene on `threads` threads with full_team `full`, its passes recorded from zero (record_threads). */
+static hk_world *recorded_scene(int threads, int full)
 {
-    ran_on = most_tasks = in_region = passes = 0;
-    hk_world *w = scene(3);
+    ran_on = most_tasks = in_region = passes = on_thread_1 = 0;
+    hk_world *w = scene(threads);
     w->def.full_team = full;
     hk_test_integrator(w, HK_SEMI_IMPLICIT_EULER, 2.5e-4);
     w->after_pass = record_threads;
+    return w;
+}
+
+/* Steps the scene on 3 threads with `crowded` (team.h) and full_team `full`; the state hash. */
+static uint64_t crowded_run(int64_t (*crowded)(int), int full, int steps)
+{
+    hk_world *w = recorded_scene(3, full);
     hk_team_test_crowded = crowded;
     for (int s = 0; s < steps; s++) hk_world_step(w);
     hk_team_test_crowded = NULL;
@@ -335,6 +346,44 @@ static void test_crowded_thread_sits_out(void **state)
 #endif
 }
 
+/* Held thread 1 is kept off its core for 5 ms before each task it is handed, as another process's time slices
+ * would keep it (team.h hk_team_test_stall). */
+static void stall_one(int thread)
+{
+    if (thread != 1) return;
+    const struct timespec off = {0, 5000000};
+    nanosleep(&off, NULL);
+}
+
+/* A team whose second thread the machine keeps off its core still ends each step in the bits of one thread, and
+ * stops waiting for it: the first passes that wait for the stalled thread (5 ms each, far more than the work) make
+ * the team rest, and the passes run on the caller alone; the thread comes back only for the rare pass that looks
+ * again whether it has its core. With full_team 1 it takes a task of every pass. */
+static void test_stalled_thread_team_rests(void **state)
+{
+    (void)state;
+#ifndef HOOKE_USE_OPENMP
+    skip(); /* no OpenMP: no held threads */
+#else
+    const int steps = 120;
+    const uint64_t one = run_hash(HK_SEMI_IMPLICIT_EULER, 2.5e-4, steps, 1, NULL);
+    for (int full = 0; full <= 1; full++) {
+        hk_world *w = recorded_scene(2, full);
+        hk_team_test_stall = stall_one;
+        for (int s = 0; s < 10; s++) hk_world_step(w);
+        if (full) {
+            assert_int_equal(on_thread_1, passes); /* every pass waits for it */
+        } else {
+            for (int s = 10; s < steps; s++) hk_world_step(w);
+            assert_true(hk_world_state_hash(w) == one);
+            assert_true(4 * on_thread_1 <= passes); /* a few passes, of 120 */
+        }
+        hk_team_test_stall = NULL;
+        hk_world_destroy(w);
+    }
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -342,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_different_dt_different_hash), cmocka_unit_test(test_substeps_equal_plain_steps),
         cmocka_unit_test(test_hash_covers_state),           cmocka_unit_test(test_world_threads_leave_openmp_alone),
         cmocka_unit_test(test_default_thread_count),        cmocka_unit_test(test_crowded_thread_sits_out),
+        cmocka_unit_test(test_stalled_thread_team_rests),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,9 @@ static void sync_init(hk_team_sync *s)
     atomic_init(&s->sleepers, 0);
 }
 
+/* Where the calling thread adds the time it waits at barriers [ns], or NULL: the caller of a timed pass (run_held). */
+static _Thread_local int64_t *waits;
+
 void hk_team_sync_wait(hk_team_sync *s, int tasks)
 {
     HK_ASSERT(s && tasks > 1);
@@ -60,7 +63,13 @@ void hk_team_sync_wait(hk_team_sync *s, int tasks)
         hk_wake_sleepers(&s->generation, &s->sleepers);
         return;
     }
+    if (!waits) {
+        hk_wait_past(&s->generation, gen, &s->sleepers, NULL);
+        return;
+    }
+    const int64_t from = hk_now_ns();
     hk_wait_past(&s->generation, gen, &s->sleepers, NULL);
+    *waits += hk_now_ns() - from;
 }
 
 /* Task t of T of a pass, on the calling thread, in the solver's floating-point mode. */
@@ -143,6 +152,7 @@ typedef struct seat {
     int task;                     /* its task of the job's pass (written before the job is handed out) */
     _Atomic int64_t beat;         /* when it last looked at its seat, spinning, or returned from a task [ns] */
     _Atomic int64_t crowded;      /* until when it is crowded (team_wait.h) and sits out passes [ns] */
+    _Atomic int cpu;              /* the processor it was on when it last returned from a task (-1: unknown) */
 } seat;
 
 enum { INLINE_SEATS = 8 };
@@ -157,13 +167,14 @@ struct hk_team_session {
     seat *seats;   /* [size]: seat i is thread i's (seat 0 unused) */
     unsigned jobs; /* jobs handed out */
     /* the job: */
-    int leave;         /* 1: the held threads leave the region */
-    int tasks;         /* the pass's T */
-    unsigned sent;     /* threads it went to, the count that ends it */
-    hk_team_fn fn;     /* the pass, on tasks 0 .. tasks - 1 */
-    void *ctx;         /* its context */
-    hk_team_sync sync; /* the pass's barrier */
-    hk_count done;     /* threads done with the job */
+    int leave;          /* 1: the held threads leave the region */
+    int tasks;          /* the pass's T */
+    unsigned sent;      /* threads it went to, the count that ends it */
+    hk_team_fn fn;      /* the pass, on tasks 0 .. tasks - 1 */
+    void *ctx;          /* its context */
+    hk_team_sync sync;  /* the pass's barrier */
+    hk_count done;      /* threads done with the job */
+    hk_team_pace *pace; /* whether the team beats the caller alone (judged as the passes run) */
 };
 
 int hk_team_session_size(const hk_team_session *s) { return s->size; }
@@ -179,10 +190,82 @@ static int can_take(const seat *me, int64_t now)
     return atomic_load_explicit(&me->sleepers, memory_order_relaxed) > 0 || beat > now || now - beat < FRESH_NS;
 }
 
+/* The team of session s rests from now [ns] (hk_team_pace): the other held threads' processors and their idle
+ * time are noted. */
+static void rest(hk_team_pace *p, const hk_team_session *s, int64_t now)
+{
+    p->rest_from = now;
+    p->rest_until = now + p->rest_ns;
+    p->rest_ns = p->rest_ns < HK_REST_MAX_NS / 2 ? 2 * p->rest_ns : HK_REST_MAX_NS;
+    p->cpus = (hk_cpus){{0}};
+    const int own = hk_cpu_now();
+    for (int i = 1; i < s->size; i++) {
+        const int c = atomic_load_explicit(&s->seats[i].cpu, memory_order_relaxed);
+        if (c != own) hk_cpus_add(&p->cpus, c);
+    }
+    p->idle_from = hk_cpus_idle_ns(&p->cpus);
+}
+
+/* Whether the team rests now [ns] (hk_team_pace): within a rest; at its end, unless the other processors were idle
+ * for HK_IDLE_SHARE of it, the rest goes on. */
+static int resting(hk_team_pace *p, int64_t now)
+{
+    if (now < p->rest_until) return 1;
+    if (p->rest_from == 0) return 0;
+    const int n = hk_cpus_count(&p->cpus);
+    const int64_t idle = n > 0 && p->idle_from >= 0 ? hk_cpus_idle_ns(&p->cpus) : -1;
+    if (idle >= 0 && (double)(idle - p->idle_from) < HK_IDLE_SHARE * n * (double)(now - p->rest_from)) {
+        p->rest_from = now;
+        p->rest_until = now + HK_REST_MIN_NS;
+        p->idle_from = idle;
+        return 1;
+    }
+    p->rest_from = 0; /* the team comes back, on probation: one loss rests it again */
+    p->strikes = 1;
+    return 0;
+}
+
+/* Identifies the calling thread (its run delay is its own). */
+static _Thread_local char this_thread;
+
+/* After a pass the caller timed, or a call's start and end (span: its wall time; one: n times task 0's work, one
+ * thread's estimate of it, 0 for a call's start and end [ns]): the judgement of hk_team_pace, now [ns]. A team that
+ * already lost HK_LOSS_NS loses at once; else it is judged once its passes took HK_JUDGE_NS, the caller's own time
+ * off its core meanwhile (its run delay) taken off its work: one thread with a core of its own does not wait it. */
+static void judge(hk_team_session *s, int64_t span, int64_t one, int64_t now)
+{
+    hk_team_pace *p = s->pace;
+    if (p->rest_ns == 0) p->rest_ns = HK_REST_MIN_NS;
+    if (p->span == 0 && (p->caller != &this_thread || p->delay_from < 0)) { /* a judgement begins, unread */
+        p->caller = &this_thread;
+        p->delay_from = hk_run_delay_now();
+    }
+    p->span += span;
+    p->one += one;
+    double lost = (double)p->span - HK_TEAM_LOSS * (double)p->one;
+    if (lost <= HK_LOSS_NS && p->span < HK_JUDGE_NS) return;
+    int64_t delay = -1; /* read, it begins the next judgement too */
+    if (lost <= HK_LOSS_NS && p->caller == &this_thread && p->delay_from >= 0) {
+        delay = hk_run_delay_now();
+        if (delay >= p->delay_from) lost += HK_TEAM_LOSS * (double)s->size * (double)(delay - p->delay_from);
+    }
+    p->delay_from = delay;
+    if (lost <= 0) {
+        p->strikes = 0;
+        p->rest_ns = p->rest_ns > 2 * HK_REST_MIN_NS ? p->rest_ns / 2 : HK_REST_MIN_NS;
+    } else if (++p->strikes >= 2 || lost > HK_LOSS_BIG_NS) {
+        rest(p, s, now);
+    }
+    p->span = p->one = 0;
+}
+
 /* Hands the job written to held threads pick[1 .. n - 1] (task j to pick[j]) and waits until they have counted
- * themselves done; the caller runs task 0 (when fn is set) in between. */
+ * themselves done; the caller runs task 0 (when fn is set) in between, timed and judged (above) when the session
+ * judges its team (s->pace: not full). */
 static void hand_out(hk_team_session *s, const int *pick, int n, hk_team_fn fn, void *ctx)
 {
+    const int timed = fn && s->pace;
+    const int64_t from = timed ? hk_now_ns() : 0;
     atomic_store_explicit(&s->done.n, 0, memory_order_relaxed);
     s->sent = (unsigned)n - 1;
     const unsigned job = ++s->jobs;
@@ -192,8 +275,19 @@ static void hand_out(hk_team_session *s, const int *pick, int n, hk_team_fn fn, 
         atomic_store_explicit(&to->job, job, memory_order_seq_cst);
         hk_wake_sleepers(&to->job, &to->sleepers);
     }
-    if (fn) run_task(fn, ctx, 0, n, &s->sync);
+    if (!timed) {
+        if (fn) run_task(fn, ctx, 0, n, &s->sync);
+        hk_count_await(&s->done, s->sent);
+        return;
+    }
+    int64_t waited = 0;
+    waits = &waited;
+    run_task(fn, ctx, 0, n, &s->sync);
+    waits = NULL;
+    const int64_t worked = hk_now_ns() - from - waited;
     hk_count_await(&s->done, s->sent);
+    const int64_t now = hk_now_ns();
+    judge(s, now - from, n * worked, now);
 }
 
 /* A pass on the held threads that can take a task now (at most team - 1 of them) and the caller. */
@@ -202,7 +296,7 @@ static void run_held(hk_team_session *s, int team, hk_team_fn fn, void *ctx)
     int inline_pick[INLINE_SEATS], *pick = s->size <= INLINE_SEATS ? inline_pick : (int *)(s->seats + s->size);
     const int64_t now = hk_now_ns();
     int n = 1;
-    for (int i = 1; i < s->size && n < team; i++)
+    for (int i = 1; i < s->size && n < team && !(s->pace && now < s->pace->rest_until); i++)
         if (s->full || can_take(&s->seats[i], now)) pick[n++] = i;
     if (n == 1) {
         run_task(fn, ctx, 0, 1, NULL);
@@ -216,6 +310,7 @@ static void run_held(hk_team_session *s, int team, hk_team_fn fn, void *ctx)
 }
 
 int64_t (*hk_team_test_crowded)(int thread);
+void (*hk_team_test_stall)(int thread);
 
 #ifdef HOOKE_USE_OPENMP
 /* Until when held thread i is crowded [ns]: its own finding, or a test's. */
@@ -239,34 +334,42 @@ static void held_thread(hk_team_session *s, int i)
         seen = atomic_load_explicit(&me->job, memory_order_acquire);
         const unsigned sent = s->sent; /* read before counting in: the next job may be written right after */
         const int leave = s->leave;
-        if (!leave) run_task(s->fn, s->ctx, me->task, s->tasks, &s->sync);
+        if (!leave) {
+            if (hk_team_test_stall) hk_team_test_stall(i);
+            run_task(s->fn, s->ctx, me->task, s->tasks, &s->sync);
+        }
         const int64_t now = hk_now_ns();
         hk_pace_look(&pace, now); /* crowded, when it was kept off its core meanwhile */
         if (leave) hk_pace_end(&pace);
         atomic_store_explicit(&me->beat, now, memory_order_relaxed);
         atomic_store_explicit(&me->crowded, crowded_until(i), memory_order_relaxed);
+        atomic_store_explicit(&me->cpu, hk_cpu_now(), memory_order_relaxed);
         hk_count_in(&s->done, sent);
         if (leave) return;
     }
 }
 #endif
 
-void hk_team_hold(int team, int full, int64_t *rest, hk_team_session **slot, void (*body)(void *), void *arg)
+void hk_team_hold(int team, int full, hk_team_pace *pace, hk_team_session **slot, void (*body)(void *), void *arg)
 {
-    hk_team_session s = {.size = 1, .full = full};
+    hk_team_session s = {.size = 1, .full = full, .pace = full ? NULL : pace};
 #ifdef HOOKE_USE_OPENMP
     /* the seats, then room for a pass's picks of a large team */
     seat inline_seats[INLINE_SEATS];
-    if (team > 1 && hk_now_ns() >= *rest)
+    if (team > 1 && (full || !resting(pace, hk_now_ns())))
         s.seats = team <= INLINE_SEATS
                       ? inline_seats
                       : aligned_alloc(64, (size_t)team * sizeof(seat) + ((size_t)team * sizeof(int) + 63) / 64 * 64);
     if (s.seats) {
+        /* the region's start and end (the join waits for every held thread) count as the team's time too */
+        const int64_t start = s.pace ? hk_now_ns() : 0;
+        int64_t in_body = 0;
         for (int i = 0; i < team; i++) {
             atomic_init(&s.seats[i].job, 0);
             atomic_init(&s.seats[i].sleepers, 0);
             atomic_init(&s.seats[i].beat, INT64_MAX); /* on its way: counted as on its core until it looks */
             atomic_init(&s.seats[i].crowded, hk_team_test_crowded ? hk_team_test_crowded(i) : 0);
+            atomic_init(&s.seats[i].cpu, -1);
         }
         sync_init(&s.sync);
         hk_count_init(&s.done);
@@ -276,7 +379,9 @@ void hk_team_hold(int team, int full, int64_t *rest, hk_team_session **slot, voi
             if (i == 0) {
                 s.size = omp_get_num_threads();
                 *slot = &s;
+                if (s.pace) in_body = hk_now_ns();
                 body(arg);
+                if (s.pace) in_body = hk_now_ns() - in_body;
                 *slot = NULL;
                 /* every held thread leaves (the region then ends at once); when all are crowded, the calls until
                  * the first of them is not run on the caller alone, without a region */
@@ -289,10 +394,14 @@ void hk_team_hold(int team, int full, int64_t *rest, hk_team_session **slot, voi
                     const int64_t c = atomic_load_explicit(&s.seats[j].crowded, memory_order_relaxed);
                     if (c < back) back = c;
                 }
-                *rest = !full && s.size > 1 && back > hk_now_ns() ? back : 0;
+                if (!full && s.size > 1 && back > hk_now_ns() && back > pace->rest_until) pace->rest_until = back;
             } else {
                 held_thread(&s, i);
             }
+        }
+        if (s.pace) {
+            const int64_t now = hk_now_ns();
+            judge(&s, now - start - in_body, 0, now);
         }
         if (s.seats != inline_seats) free(s.seats);
         return;
@@ -300,7 +409,7 @@ void hk_team_hold(int team, int full, int64_t *rest, hk_team_session **slot, voi
 #endif
     (void)team;
     (void)full;
-    (void)rest;
+    (void)pace;
     *slot = &s; /* one thread: every pass of the call on the caller */
     body(arg);
     *slot = NULL;

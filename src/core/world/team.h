@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "cpus_idle.h"
 #include "hooke/hooke.h"
 
 /*
@@ -60,23 +61,57 @@ typedef void (*hk_team_fn)(const hk_team *tm, void *ctx);
 /* hooke's default thread count (hooke.h hk_default_threads). */
 int hk_default_threads(int64_t springs, int cores);
 
+/* Whether a world's held team beats its calling thread alone, judged as it runs: the caller times each pass it
+ * hands out, its wall time and its own task's work (its time less its waits at barriers: the pass's time on one
+ * thread is about the tasks times that, their shares being even), and a call's start and end (the join waits for
+ * every held thread). The team loses a judgement when its passes took HK_LOSS_NS longer than one thread's estimate
+ * (times HK_TEAM_LOSS: judged at once), or any longer once they took HK_JUDGE_NS, the caller's own time off its core
+ * meanwhile (its run delay, times the team) counted against it: one thread with a core of its own would not wait
+ * it. Two losses in a row, or one of HK_LOSS_BIG_NS, and the team rests: the passes run on the caller alone (the
+ * calls without a region) for `rest_ns`, which doubles each time the team rests (up to HK_REST_MAX_NS) and halves
+ * each time it wins (down to HK_REST_MIN_NS). When a rest is over, the team comes back only if the other threads'
+ * processors were idle for HK_IDLE_SHARE of it (where the machine says: hk_cpus_idle_ns), and then one loss rests it
+ * again; else the rest goes on, HK_REST_MIN_NS at a time, and costs nothing to look at. Only the speed depends on
+ * it: the bits do not depend on the team. A world keeps one (world.h), zero at first. */
+typedef struct hk_team_pace {
+    int64_t rest_until; /* until when the passes run on the caller alone [ns of hk_now_ns] */
+    int64_t rest_from;  /* when the rest began [ns of hk_now_ns] (0: not resting) */
+    int64_t idle_from;  /* the other processors' idle time then [ns] (hk_cpus_idle_ns; -1: unknown) */
+    hk_cpus cpus;       /* the other held threads' processors */
+    int64_t rest_ns;    /* how long the next rest lasts [ns] (0: HK_REST_MIN_NS) */
+    int64_t span, one;  /* since the last judgement: the passes' wall time, and one thread's estimate of it [ns] */
+    int64_t delay_from; /* the caller's run delay when the judgement began [ns] (-1: not read) */
+    const void *caller; /* the thread that began it */
+    int strikes;        /* judgements lost in a row (a team back from a rest starts with one) */
+} hk_team_pace;
+#define HK_LOSS_NS 1500000       /* a loss this large is judged at once [ns] */
+#define HK_LOSS_BIG_NS 4000000   /* a loss this large rests the team at once (else two in a row do) [ns] */
+#define HK_JUDGE_NS 2000000      /* the passes' time a judgement takes [ns] */
+#define HK_TEAM_LOSS 1.0         /* the team loses when its passes take longer than this times one thread's [1] */
+#define HK_REST_MIN_NS 20000000  /* the shortest rest (two of /proc/stat's ticks) [ns] */
+#define HK_REST_MAX_NS 800000000 /* the longest rest [ns] */
+#define HK_IDLE_SHARE 0.25       /* the share of a rest the other processors must have been idle for [1] */
+
 /* Runs body(arg) on the calling thread with OpenMP's threads of a team of
  * `team` held for its passes, one parallel region for the whole call
  * instead of one per pass: *slot points to the session while body runs
  * (NULL after), for hk_team_launch, which hands each pass's tasks to the
  * held threads that can take them at once (team.c: a thread that another
  * process keeps off its core sits out, team_wait.h; full 1: every held
- * thread takes a task of every pass). *rest (the caller's,
- * 0 at first) is until when every held thread sits out [ns]: until then,
- * and for a team of 1, a build without OpenMP or no memory for a large
- * team's seats, every pass of the call runs on the calling thread alone,
- * without a region. The results are the same bits either way. */
-void hk_team_hold(int team, int full, int64_t *rest, hk_team_session **slot, void (*body)(void *), void *arg);
+ * thread takes a task of every pass, and the team never rests). While
+ * *pace rests (above; also until the first held thread that sits out is
+ * back), and for a team of 1, a build without OpenMP or no memory for a
+ * large team's seats, every pass of the call runs on the calling thread
+ * alone, without a region. The results are the same bits either way. */
+void hk_team_hold(int team, int full, hk_team_pace *pace, hk_team_session **slot, void (*body)(void *), void *arg);
 /* Tests only (NULL otherwise, the default): until when held thread i (its
  * OpenMP thread number) counts as crowded, beside its own finding
  * (team_wait.h) [ns of the monotonic clock; 0: not]: how a test makes a
  * thread sit out. Read by every held thread. */
 extern int64_t (*hk_team_test_crowded)(int thread);
+/* Tests only (NULL otherwise): called by held thread i before each task it runs; a test that sleeps in it holds the
+ * thread off its core as another process would. */
+extern void (*hk_team_test_stall)(int thread);
 /* The threads a session holds (the caller's included), >= 1. */
 int hk_team_session_size(const hk_team_session *s);
 

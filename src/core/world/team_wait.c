@@ -167,6 +167,18 @@ void hk_pace_look(hk_pace *p, int64_t now)
     seen.delay = delay;
 }
 
+int64_t hk_run_delay_now(void)
+{
+    hk_pace p;
+    p.fd = -1;
+#ifdef __linux__
+    p.fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+#endif
+    const int64_t d = run_delay(p.fd);
+    hk_pace_end(&p);
+    return d;
+}
+
 void hk_pace_end(hk_pace *p)
 {
 #ifdef __linux__

@@ -75,5 +75,8 @@ void hk_pace_start(hk_pace *p);
  * HK_CROWD_SHARE. */
 void hk_pace_look(hk_pace *p, int64_t now);
 void hk_pace_end(hk_pace *p);
+/* The calling thread's run delay so far [ns] (the file opened and closed: for a look every few milliseconds), or -1
+ * where it cannot be read. */
+int64_t hk_run_delay_now(void);
 
 #endif

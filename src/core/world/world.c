@@ -51,7 +51,7 @@ void hk_world_hold_team(hk_world *w, void (*body)(void *), void *arg)
     if (w->def.task_hook.run || w->session)
         body(arg);
     else
-        hk_team_hold(hk_world_team(w), w->def.full_team, &w->team_rest, &w->session, body, arg);
+        hk_team_hold(hk_world_team(w), w->def.full_team, &w->team_pace, &w->session, body, arg);
 }
 
 /* Arrays of this many entries or fewer are zeroed on the calling thread. */

@@ -202,9 +202,9 @@ struct hk_world {
     int device_newer;         /* the device's state is newer than the host's arrays */
     int device_stale;         /* the host's arrays were written: the device loads them again before its next step */
     hk_team_session *session; /* while a call holds the world's OpenMP threads (team.h): they run its passes */
-    int64_t team_rest; /* until when every held thread sits out, its core wanted by another process [ns] (team.h) */
-    int step_failed;   /* 0, or the hk_status of a substep that could not be taken (the state is its start) */
-    int fail_code;     /* the hk_status of the last failure recorded (hk_fail, hk_fail_memory) */
+    hk_team_pace team_pace;   /* whether the held team beats the caller alone (team.h) */
+    int step_failed;          /* 0, or the hk_status of a substep that could not be taken (the state is its start) */
+    int fail_code;            /* the hk_status of the last failure recorded (hk_fail, hk_fail_memory) */
 
     int64_t steps;
     double time;

@@ -250,8 +250,9 @@ typedef struct hk_world_def {
                                   colour would cost more than the work [1], >= 0 (default HK_LIST_PARALLEL_MIN;
                                   0: every list body on the world's whole team) */
     int full_team;             /* 0 (default): a thread that another process keeps off its core sits out the world's
-                                  passes for a while (see "Threads of a world" below); 1: every pass runs on the whole
-                                  team, for tests that must see every task count */
+                                  passes for a while, and a team slower than one thread rests (see "Threads of a
+                                  world" below); 1: every pass runs on the whole team, for tests that must see every
+                                  task count */
     hk_task_hook task_hook;    /* {NULL}: OpenMP's threads; set: the host's pool, `threads` (>= 1) tasks a pass */
     hk_device_kind device;     /* where the steps run (default HK_DEVICE_CPU); `hooke run --device` */
     const char *device_driver; /* the GPU's driver: "cuda" (CUDA) or "openmp" (OpenMP target offload); for tests,
@@ -285,9 +286,13 @@ HK_API void hk_world_destroy(hk_world *w);
  *   a spin of up to about a millisecond, then a sleep on a futex; OpenMP's waits are never used there. A thread
  *   that another process keeps off its core (a third of its time or more, as the scheduler counts it) spins
  *   short, and sits out the world's passes for 0.1 s: they run on the threads that have their cores (the same
- *   bits: a pass's result does not depend on how many tasks run it), and when none has, a step runs on the calling
- *   thread alone. So a team on a shared machine never waits for a thread the machine deschedules, and its waiting
- *   threads leave their cores to whoever wants them. full_team 1 turns the sitting out off. Where OpenMP's own
+ *   bits: a pass's result does not depend on how many tasks run it). And the team judges itself as it runs: the
+ *   calling thread times each pass against its own share of the work, and a team slower than the calling thread
+ *   alone would be (a pass waited out another process's time slices on a held thread, or the caller's own core
+ *   was taken) rests: the steps run on the calling thread alone, for 20 ms at first and twice as long each time
+ *   the team loses again, and the team comes back only once the other threads' processors were idle for a
+ *   quarter of a rest. So a team on a shared machine does not lose to one thread, and its waiting threads leave
+ *   their cores to whoever wants them. full_team 1 turns the sitting out and the resting off. Where OpenMP's own
  *   threads wait between calls is the process's OpenMP setting (OMP_WAIT_POLICY), which the library never
  *   changes. */
 #define HK_SPRINGS_PER_THREAD 15000 /* springs per thread of the default thread count [1] */
