@@ -304,7 +304,8 @@ static PyObject *set_all(PyObject *o, PyObject *arg, int (*set)(hk_world *, int,
         return NULL;
     }
     Py_DECREF(a);
-    hk_energy_guard_init(&self->guard, self->w); /* a state set by hand: the energy bound starts from it */
+    /* a state set by hand: the energy bound starts from it; applied forces turn it off, once */
+    if (set != hk_world_set_applied_forces || self->guard.active) hk_energy_guard_init(&self->guard, self->w);
     Py_RETURN_NONE;
 }
 
@@ -333,6 +334,33 @@ PyObject *hk_py_set_masses(PyObject *o, PyObject *arg)
     Py_DECREF(a);
     hk_energy_guard_init(&self->guard, self->w); /* masses set by hand: the energy bound starts from them */
     Py_RETURN_NONE;
+}
+
+PyObject *hk_py_set_applied_forces(PyObject *o, PyObject *f)
+{
+    return set_all(o, f, hk_world_set_applied_forces, "set_applied_forces");
+}
+
+/* World.clear_applied_forces(): none applied after; the energy bound is on again where nothing else feeds energy. */
+PyObject *hk_py_clear_applied_forces(PyObject *o, PyObject *unused)
+{
+    (void)unused;
+    WORLD_OR_NULL(o);
+    hk_world_clear_applied_forces(self->w);
+    hk_energy_guard_init(&self->guard, self->w);
+    Py_RETURN_NONE;
+}
+
+/* World.applied_forces: (N, 3) float64, a copy of the forces applied [N] (zeros where none). */
+PyObject *hk_py_applied_forces(PyObject *o, void *closure)
+{
+    (void)closure;
+    WORLD_OR_NULL(o);
+    const int n = hk_world_particles(self->w).count;
+    npy_intp dims[2] = {n, 3};
+    PyObject *a = PyArray_SimpleNew(2, dims, NPY_FLOAT64);
+    if (a) hk_world_applied_forces(self->w, 0, n, PyArray_DATA((PyArrayObject *)a));
+    return a;
 }
 
 PyObject *hk_py_set_velocities(PyObject *o, PyObject *v)

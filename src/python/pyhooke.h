@@ -79,6 +79,9 @@ int hk_py_arrays_ready(void); /* arrays.c (the only user of numpy's API): import
 PyObject *hk_py_set_positions(PyObject *self, PyObject *xyz);
 PyObject *hk_py_set_velocities(PyObject *self, PyObject *v);
 PyObject *hk_py_set_masses(PyObject *self, PyObject *m);
+PyObject *hk_py_set_applied_forces(PyObject *self, PyObject *f);
+PyObject *hk_py_clear_applied_forces(PyObject *self, PyObject *unused);
+PyObject *hk_py_applied_forces(PyObject *self, void *closure);
 PyObject *hk_py_positions(PyObject *self, void *closure);
 PyObject *hk_py_velocities(PyObject *self, void *closure);
 PyObject *hk_py_forces(PyObject *self, void *closure);

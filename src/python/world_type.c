@@ -382,6 +382,13 @@ static PyMethodDef world_methods[] = {
     {"set_masses", hk_py_set_masses, METH_O,
      "set_masses($self, m, /)\n--\n\nSets every particle's mass from the (N,) array m [kg]: every value checked "
      "before any is written (ValueError naming the first refused particle); a pinned particle stays pinned."},
+    {"set_applied_forces", hk_py_set_applied_forces, METH_O,
+     "set_applied_forces($self, f, /)\n--\n\nApplies the (N, 3) forces f [N] to the particles, added to gravity, drag "
+     "and the ground in every force evaluation until set again or cleared (a pinned particle ignores its own); every "
+     "value is checked before any is written (ValueError naming the first refused particle). Not saved in "
+     "checkpoints; the energy bound is off while any is applied."},
+    {"clear_applied_forces", hk_py_clear_applied_forces, METH_NOARGS,
+     "clear_applied_forces($self, /)\n--\n\nRemoves every applied force."},
     {"set_velocities", hk_py_set_velocities, METH_O,
      "set_velocities($self, v, /)\n--\n\nSets every particle's velocity to the (N, 3) values v [m/s]; every value is "
      "checked before any is written (ValueError naming the first refused particle)."},
@@ -414,6 +421,8 @@ static PyGetSetDef world_getset[] = {
      "(N, 3) displacements from the rest positions [m]: a read-only view (position = body origin + rest + this)", NULL},
     {"rest_positions", hk_py_rest_positions, NULL,
      "(N, 3) rest positions in each body's frame [m]: a read-only view (bodies[b]['origin'] is the frame's)", NULL},
+    {"applied_forces", hk_py_applied_forces, NULL, "(N, 3) float64 applied forces [N]: a copy (zeros where none)",
+     NULL},
     {"masses", hk_py_masses, NULL, "(N,) masses [kg]: a read-only view", NULL},
     {"inverse_masses", hk_py_inverse_masses, NULL, "(N,) inverse masses [1/kg], 0 pinned: a read-only view", NULL},
     {"rest_lengths", hk_py_spring_values, NULL, "(S,) float64 rest length of every spring [m]", (void *)0},

@@ -376,6 +376,36 @@ def test_set_masses():
     assert list(w.inverse_masses) == [0.5, 0.25]
 
 
+def test_applied_forces():
+    """set_applied_forces: a free particle of 0.5 kg under F alone moves by semi-implicit Euler's closed form
+    x_n = x_0 + h^2 F / m n (n + 1) / 2; the pinned one ignores its own; applied_forces reads them back; a refused
+    array (the first refused particle named) writes nothing; clear_applied_forces leaves the particle coasting."""
+    w = hooke.World(gravity=(0, 0, 0))
+    w.add_points([[0, 0, 0], [1, 0, 0]], 0.5, pin=[0])
+    w.set_integrator("semi_implicit_euler", dt=1e-3)
+    f = np.array([[5.0, 0, 0], [0.5, -1.0, 0.25]])
+    w.set_applied_forces(f)
+    assert np.array_equal(w.applied_forces, f)
+    n = 100
+    w.step(n)
+    moved = 1e-6 * f[1] / 0.5 * n * (n + 1) / 2
+    assert w.positions[1] == pytest.approx(np.array([1.0, 0, 0]) + moved, rel=1e-5, abs=1e-7)
+    assert list(w.positions[0]) == [0.0, 0.0, 0.0]
+    for bad, message in [([[0, 0, 0], [float("inf"), 0, 0]], "set_applied_forces: force of particle 1 is not finite"),
+                         ([[0, 0, 0], [1e39, 0, 0]] if w.forces.dtype == np.float32 else [[float("nan"), 0, 0], [0, 0, 0]],
+                          "set_applied_forces: force .*of particle [01]")]:
+        with pytest.raises(ValueError, match=message):
+            w.set_applied_forces(bad)
+        assert np.array_equal(w.applied_forces, f)
+    with pytest.raises(ValueError, match=r"set_applied_forces: expected an array of shape \(2, 3\), got \(1, 3\)"):
+        w.set_applied_forces([[0, 0, 0]])
+    w.clear_applied_forces()
+    assert not w.applied_forces.any()
+    v = np.array(w.velocities[1])
+    w.step(3)
+    assert np.array_equal(w.velocities[1], v)
+
+
 def test_checkpoints_of_worlds_built_in_code(tmp_path):
     """A world built by the same calls restores another's checkpoint and steps on to its bits; one whose add_springs
     said another stiffness is refused as a different scene (the digest takes in every call)."""

@@ -13,6 +13,7 @@
 #include "layer_rule.h"
 #include "pair_check.h"
 #include "pairs.h"
+#include "applied.h"
 #include "part.h"
 
 void hk_contact_free(hk_world *w)
@@ -124,11 +125,48 @@ int hk_contact_keep_anchors(hk_world *w)
     struct hk_contact *ct = w->contact;
     return ct && ct->ncol > 0 ? hk_colliders_room(w, ct) : 0;
 }
-void hk_contact_force_arrays(const hk_world *w, const hk_real *out[3])
+/* The applied forces plus the contact forces, particle by particle (hk_particle_force_arrays). */
+typedef struct sum_pass {
+    hk_real *const *out;
+    const hk_real *const *a, *const *b;
+} sum_pass;
+static void sum_span(void *ctx, int g0, int g1)
+{
+    const sum_pass *s = ctx;
+    for (int c = 0; c < 3; c++)
+        for (int g = g0; g < g1; g++) s->out[c][g] = s->a[c][g] + s->b[c][g];
+}
+
+void hk_particle_force_arrays(hk_world *w, const hk_real *out[3])
 {
     const struct hk_contact *ct = w->contact;
-    const int on = ct && ct->any_force;
-    for (int c = 0; c < 3; c++) out[c] = on ? ct->f[c] : NULL;
+    const int touch = ct && ct->any_force;
+    for (int c = 0; c < 3; c++) out[c] = touch ? ct->f[c] : NULL;
+    if (!w->applied[0]) return;
+    if (hk_applied_room(w) != 0) { /* particles added since: new ones apply none */
+        w->step_failed = hk_failed(w);
+        return;
+    }
+    if (!touch) {
+        for (int c = 0; c < 3; c++) out[c] = w->applied[c];
+        return;
+    }
+    if (w->applied_sum_cap < w->p.capacity) {
+        free(w->applied_sum[0]);
+        hk_real *a = malloc(3 * (size_t)w->p.capacity * sizeof *a);
+        for (int c = 0; c < 3; c++) w->applied_sum[c] = a ? a + (size_t)c * w->p.capacity : NULL;
+        w->applied_sum_cap = a ? w->p.capacity : 0;
+        if (!a) {
+            w->step_failed =
+                hk_fail_memory(w, "out of memory for the applied and contact forces (%d particles)", w->p.count);
+            return;
+        }
+    }
+    const hk_real *const a[3] = {w->applied[0], w->applied[1], w->applied[2]};
+    const hk_real *const b[3] = {ct->f[0], ct->f[1], ct->f[2]};
+    const sum_pass sp = {w->applied_sum, a, b};
+    hk_team_spans(w, sum_span, (void *)&sp);
+    for (int c = 0; c < 3; c++) out[c] = w->applied_sum[c];
 }
 hk_contact_survey hk_contact_counts(const hk_world *w, int32_t *count)
 {

@@ -95,9 +95,13 @@ void hk_contact_forces(hk_world *w);
  * rk4's stages (0, h/2, h/2, h), velocity Verlet's second kick (h), the
  * implicit solve's Newton iterations (h, the substep's end). */
 void hk_contact_at(hk_world *w, double s);
-/* The per-particle force arrays to add to the external force, or NULL
- * (all three) when no particle touches a collider. */
-void hk_contact_force_arrays(const hk_world *w, const hk_real *out[3]);
+/* The per-particle force arrays to add to the external force: the contact
+ * forces, the host's applied forces (world/applied.h), or the two summed
+ * (a per-particle pass into the world's applied_sum); NULL (all three)
+ * when no particle touches a collider and none is applied. After
+ * hk_contact_forces, before the passes; a failure (no memory) is the
+ * world's step_failed. */
+void hk_particle_force_arrays(hk_world *w, const hk_real *out[3]);
 
 /* The contacts of the state as it is now, from the state alone (any rank
  * of a distributed run that holds the whole state): per particle the

@@ -38,6 +38,10 @@ int hk_device_refuses(const hk_world *w, char *why, size_t n)
         snprintf(why, n, "contact between bodies or within one (the scene's contact section, hk_world_set_contact)");
         return 1;
     }
+    if (w->applied[0]) {
+        snprintf(why, n, "applied forces (hk_world_set_applied_forces: the device's passes add none)");
+        return 1;
+    }
     if (hk_world_collider_count(w) > 0) {
         snprintf(why, n,
                  "colliders (the scene's %d collider section%s: mesh, box and capsule colliders run on the CPU)",

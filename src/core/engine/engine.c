@@ -583,7 +583,7 @@ void hk_engine_run(hk_world *w, const hk_kernels *k, const hk_update *u)
     ps.k = k;
     ps.pk = k->list_range_packed && e->packed.rec ? &e->packed : NULL;
     hk_external_init(&ps.fused.ext, &w->def);
-    hk_contact_force_arrays(w, ps.fused.ext.contact); /* computed by forces.c before the pass */
+    hk_particle_force_arrays(w, ps.fused.ext.contact); /* computed by forces.c before the pass */
     ps.add.ext = ps.fused.ext;
     ps.fused.upd = *u;
     ps.add.upd = (hk_update){HK_UPDATE_NONE, u->h, u->dt_a, u->dt_v, u->alpha};

@@ -21,7 +21,7 @@ static void forces_update(hk_world *w, hk_update_kind kind, hk_real h)
      * (engine/external.h, engine/update.h) in the scalar instantiation */
     hk_external ext;
     hk_external_init(&ext, &w->def);
-    hk_contact_force_arrays(w, ext.contact);
+    hk_particle_force_arrays(w, ext.contact);
     for (int b = 0; b < w->body_count; b++) {
         hk_external_frame(&ext, &w->def, w->bodies[b].origin);
         hk_kernels_scalar.external_forces(&ext, &w->p, w->bodies[b].first, w->bodies[b].count);

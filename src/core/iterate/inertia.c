@@ -22,7 +22,7 @@ static void other_forces(hk_world *w)
     if (w->contact) hk_contact_forces(w);
     hk_external ext;
     hk_external_init(&ext, &w->def);
-    hk_contact_force_arrays(w, ext.contact);
+    hk_particle_force_arrays(w, ext.contact);
     const hk_kernels *k = w->kernels ? w->kernels : &hk_kernels_scalar;
     for (int b = 0; b < w->body_count; b++) {
         hk_external_frame(&ext, &w->def, w->bodies[b].origin);

@@ -1,5 +1,6 @@
 /* life.c — a world's life: its creation (its definition checked: world_def.c), its kernel path, and its end. */
 /* SPDX-License-Identifier: MIT */
+#include "applied.h"
 #include "constraints.h"
 #include "vertices.h"
 #include "device.h"
@@ -63,5 +64,6 @@ void hk_world_destroy(hk_world *w)
     hk_vertex_graph_release(w);
     hk_part_free(w->part);
     hk_contact_free(w);
+    hk_applied_free(w);
     free(w);
 }

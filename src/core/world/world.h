@@ -175,6 +175,12 @@ struct hk_world {
     int substeps;
     double h;                 /* substep length [s] */
     int forces_valid;         /* f holds F(x, v) of the current state (velocity Verlet) */
+    /* Forces a host applies to single particles (applied.h): x, y, z arrays of applied_cap particles [N], NULL: none;
+     * and, where contacts act too, the two summed for the passes (contact/response.c). */
+    hk_real *applied[3];
+    int applied_cap;
+    hk_real *applied_sum[3];
+    int applied_sum_cap;
     int history;              /* the history arrays hold the substep before's (integrators.h history_arrays) */
     hk_real *px, *py, *pz;    /* position Verlet: the previous positions q [m]; the implicit integrators: the last
                                  substep's velocity change [m/s] */

@@ -541,6 +541,19 @@ HK_API int hk_world_set_velocities(hk_world *w, int first, int count, const doub
  * written (a refused one named: "set_masses: particle P: mass must be ..."); a free particle's inverse mass becomes
  * 1 / m, a pinned or driven one stays held. HK_OK or a negative hk_status. */
 HK_API int hk_world_set_masses(hk_world *w, int first, int count, const double *m);
+/* Applied forces: a force [N] in world coordinates on each of particles [first, first + count), from x, y, z triples
+ * in xyz (3 count doubles), added to the particle's external force (gravity, drag, ground) in every force evaluation
+ * of every integrator and kernel path until set again or cleared; zero for every particle never given one. Every value
+ * is checked (finite, within the build's precision) before any is written ("set_applied_forces: force of particle P is
+ * not finite"); a pinned or driven particle ignores it. Refused for a world that steps on a GPU (its passes add none).
+ * They are the host's input, not the state: checkpoints and hk_world_state_hash leave them out, and their work is
+ * not in the energy the statistics count. HK_OK or a negative hk_status. */
+HK_API int hk_world_set_applied_forces(hk_world *w, int first, int count, const double *xyz);
+/* The applied forces of particles [first, first + count) into xyz (3 count doubles) [N], zero where none; HK_OK, or
+ * HK_ERR_INVALID if the range is out of bounds. */
+HK_API int hk_world_applied_forces(const hk_world *w, int first, int count, double *xyz);
+/* Removes every applied force (as if none had been set). */
+HK_API void hk_world_clear_applied_forces(hk_world *w);
 
 typedef struct hk_body_info {
     int first, count; /* particle range */
