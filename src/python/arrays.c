@@ -51,12 +51,11 @@ int hk_py_arrays_ready(void)
  * lives (build.c): each view's base holds the World and counts itself in its `views`. Where the three are not one
  * stride apart, the property gives a copy instead. */
 
-static PyObject *view(hk_py_world *self, const hk_real *data, int nd, npy_intp *dims, npy_intp *strides)
+static PyObject *view_of(hk_py_world *self, const hk_real *data, int nd, npy_intp *dims, npy_intp *strides, int flags)
 {
     PyArray_Descr *d = PyArray_DescrFromType(HK_NPY_REAL);
     if (!d) return NULL;
-    /* flags 0: read-only (writes go through set_positions / set_velocities, which keep the world's invariants) */
-    PyObject *a = PyArray_NewFromDescr(&PyArray_Type, d, nd, dims, strides, (void *)data, 0, NULL);
+    PyObject *a = PyArray_NewFromDescr(&PyArray_Type, d, nd, dims, strides, (void *)data, flags, NULL);
     if (!a) return NULL;
     hk_py_hold *h = PyObject_New(hk_py_hold, &hold_type);
     if (!h) {
@@ -71,6 +70,12 @@ static PyObject *view(hk_py_world *self, const hk_real *data, int nd, npy_intp *
         return NULL;
     }
     return a;
+}
+
+/* A read-only view (writes go through set_positions / set_velocities, which keep the world's invariants). */
+static PyObject *view(hk_py_world *self, const hk_real *data, int nd, npy_intp *dims, npy_intp *strides)
+{
+    return view_of(self, data, nd, dims, strides, 0);
 }
 
 /* (N, 3) of the arrays x, y, z: a view where they are one stride apart, else a copy. */
@@ -349,6 +354,20 @@ PyObject *hk_py_clear_applied_forces(PyObject *o, PyObject *unused)
     hk_world_clear_applied_forces(self->w);
     hk_energy_guard_init(&self->guard, self->w);
     Py_RETURN_NONE;
+}
+
+/* World.applied_force_arrays(): (N, 3) writable view of the applied forces [N] (hk_world_applied_force_arrays). */
+PyObject *hk_py_applied_force_arrays(PyObject *o, PyObject *unused)
+{
+    (void)unused;
+    WORLD_OR_NULL(o);
+    int stride = 0;
+    hk_real *x = hk_world_applied_force_arrays(self->w, &stride);
+    if (!x) return PyErr_Format(PyExc_ValueError, "%s", hk_world_error(self->w));
+    if (self->guard.active) hk_energy_guard_init(&self->guard, self->w); /* the forces feed energy: bound off */
+    npy_intp dims[2] = {hk_world_particles(self->w).count, 3};
+    npy_intp strides[2] = {(npy_intp)sizeof(hk_real), (npy_intp)stride * (npy_intp)sizeof(hk_real)};
+    return view_of(self, x, 2, dims, strides, NPY_ARRAY_WRITEABLE);
 }
 
 /* World.applied_forces: (N, 3) float64, a copy of the forces applied [N] (zeros where none). */

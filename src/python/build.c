@@ -43,11 +43,12 @@ PyObject *hk_py_world_add(PyObject *o, PyObject *args)
     if (!PyArg_ParseTuple(args, "s#s:_add", &text, &len, &name)) return NULL;
     hk_world *w = self->w;
     if (self->views > 0) /* a body added makes the particle block again: the views would point into freed memory */
-        return PyErr_Format(PyExc_RuntimeError,
-                            "%s: %lld view%s of this world's particle arrays (velocities, forces, masses, "
-                            "inverse_masses, rest_positions, displacements) still live%s; a body added moves the "
-                            "arrays: delete the views, or keep copies (np.array(view)), before adding",
-                            name, (long long)self->views, self->views > 1 ? "s" : "", self->views > 1 ? "" : "s");
+        return PyErr_Format(
+            PyExc_RuntimeError,
+            "%s: %lld view%s of this world's particle arrays (velocities, forces, masses, "
+            "inverse_masses, rest_positions, displacements, applied_force_arrays) still live%s; a body added moves the "
+            "arrays: delete the views, or keep copies (np.array(view)), before adding",
+            name, (long long)self->views, self->views > 1 ? "s" : "", self->views > 1 ? "" : "s");
     char err[1024];
     if (hk_scene_add(w, text, (size_t)len, name, err, sizeof err) != 0) return hk_py_scene_error_raise(err);
     if (hk_start_refused(w, self->plan.stretch_limit, NULL, name, err, sizeof err)) return hk_py_scene_error_raise(err);

@@ -82,6 +82,7 @@ PyObject *hk_py_set_masses(PyObject *self, PyObject *m);
 PyObject *hk_py_set_applied_forces(PyObject *self, PyObject *f);
 PyObject *hk_py_clear_applied_forces(PyObject *self, PyObject *unused);
 PyObject *hk_py_applied_forces(PyObject *self, void *closure);
+PyObject *hk_py_applied_force_arrays(PyObject *self, PyObject *unused);
 PyObject *hk_py_positions(PyObject *self, void *closure);
 PyObject *hk_py_velocities(PyObject *self, void *closure);
 PyObject *hk_py_forces(PyObject *self, void *closure);

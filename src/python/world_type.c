@@ -388,7 +388,12 @@ static PyMethodDef world_methods[] = {
      "value is checked before any is written (ValueError naming the first refused particle). Not saved in "
      "checkpoints; the energy bound is off while any is applied."},
     {"clear_applied_forces", hk_py_clear_applied_forces, METH_NOARGS,
-     "clear_applied_forces($self, /)\n--\n\nRemoves every applied force."},
+     "clear_applied_forces($self, /)\n--\n\nRemoves every applied force (zeroes them; a view of applied_force_arrays "
+     "writes again after applied_force_arrays is called again)."},
+    {"applied_force_arrays", hk_py_applied_force_arrays, METH_NOARGS,
+     "applied_force_arrays($self, /)\n--\n\nThe applied forces [N] as an (N, 3) writable view of the world's own "
+     "arrays (in the build's precision), applied from now on: write into it before each step, no copy and no checks "
+     "(a value that is not finite shows as a blow-up). Valid until bodies are added (none can be while it lives)."},
     {"set_velocities", hk_py_set_velocities, METH_O,
      "set_velocities($self, v, /)\n--\n\nSets every particle's velocity to the (N, 3) values v [m/s]; every value is "
      "checked before any is written (ValueError naming the first refused particle)."},

@@ -406,6 +406,34 @@ def test_applied_forces():
     assert np.array_equal(w.velocities[1], v)
 
 
+def test_applied_force_arrays_written_in_place():
+    """applied_force_arrays(): a writable (N, 3) view of the world's own arrays; what is written into it is applied
+    (the same closed form as set_applied_forces), set_applied_forces shows in it, clear_applied_forces zeroes it and
+    stops applying it until asked for again; bodies cannot be added while it lives."""
+    w = hooke.World(gravity=(0, 0, 0))
+    w.add_points([[0, 0, 0], [1, 0, 0]], 0.5)
+    w.set_integrator("semi_implicit_euler", dt=1e-3)
+    view = w.applied_force_arrays()
+    assert view.shape == (2, 3) and view.flags.writeable and not view.any()
+    view[1] = [0.5, -1.0, 0.25]
+    assert np.array_equal(w.applied_forces[1], [0.5, -1.0, 0.25])
+    n = 50
+    w.step(n)
+    moved = 1e-6 * np.array([0.5, -1.0, 0.25]) / 0.5 * n * (n + 1) / 2
+    assert w.positions[1] == pytest.approx(np.array([1.0, 0, 0]) + moved, rel=1e-5, abs=1e-7)
+    w.set_applied_forces([[1.0, 2.0, 3.0], [0, 0, 0]])
+    assert list(view[0]) == [1.0, 2.0, 3.0]
+    w.clear_applied_forces()
+    assert not view.any() and not w.applied_forces.any()
+    view[1] = [5.0, 0, 0]  # not applied after clearing, until asked for again
+    assert not w.applied_forces.any()
+    with pytest.raises(RuntimeError, match="view of this world's particle arrays"):
+        w.add_points([[2, 0, 0]], 0.5)
+    del view
+    w.add_points([[2, 0, 0]], 0.5)
+    assert w.applied_force_arrays().shape == (3, 3)
+
+
 def test_checkpoints_of_worlds_built_in_code(tmp_path):
     """A world built by the same calls restores another's checkpoint and steps on to its bits; one whose add_springs
     said another stiffness is refused as a different scene (the digest takes in every call)."""

@@ -142,7 +142,7 @@ void hk_particle_force_arrays(hk_world *w, const hk_real *out[3])
     const struct hk_contact *ct = w->contact;
     const int touch = ct && ct->any_force;
     for (int c = 0; c < 3; c++) out[c] = touch ? ct->f[c] : NULL;
-    if (!w->applied[0]) return;
+    if (!w->applied_on) return;
     if (hk_applied_room(w) != 0) { /* particles added since: new ones apply none */
         w->step_failed = hk_failed(w);
         return;

@@ -38,7 +38,7 @@ int hk_device_refuses(const hk_world *w, char *why, size_t n)
         snprintf(why, n, "contact between bodies or within one (the scene's contact section, hk_world_set_contact)");
         return 1;
     }
-    if (w->applied[0]) {
+    if (w->applied_on) {
         snprintf(why, n, "applied forces (hk_world_set_applied_forces: the device's passes add none)");
         return 1;
     }

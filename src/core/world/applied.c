@@ -28,7 +28,7 @@ void hk_applied_free(hk_world *w)
     free(w->applied[0]);
     free(w->applied_sum[0]);
     for (int c = 0; c < 3; c++) w->applied[c] = w->applied_sum[c] = NULL;
-    w->applied_cap = w->applied_sum_cap = 0;
+    w->applied_cap = w->applied_sum_cap = w->applied_on = 0;
 }
 
 /* The range [first, first + count) of the world's particles, or the failure (the world's error says why). */
@@ -55,6 +55,7 @@ int hk_world_set_applied_forces(hk_world *w, int first, int count, const double 
                            f[0], f[1], f[2], first + i);
     }
     if ((rc = hk_applied_room(w)) != 0) return rc;
+    w->applied_on = 1;
     for (int i = 0; i < count; i++)
         for (int c = 0; c < 3; c++) w->applied[c][first + i] = (hk_real)xyz[3 * (size_t)i + c];
     w->forces_valid = 0;
@@ -65,13 +66,27 @@ int hk_world_applied_forces(const hk_world *w, int first, int count, double *xyz
 {
     if (first < 0 || count < 0 || first > w->p.count - count) return HK_ERR_INVALID;
     for (int i = 0; i < count; i++)
-        for (int c = 0; c < 3; c++) xyz[3 * (size_t)i + c] = w->applied[0] ? (double)w->applied[c][first + i] : 0;
+        for (int c = 0; c < 3; c++) xyz[3 * (size_t)i + c] = w->applied_on ? (double)w->applied[c][first + i] : 0;
     return HK_OK;
 }
 
 void hk_world_clear_applied_forces(hk_world *w)
 {
-    if (!w->applied[0]) return;
-    hk_applied_free(w);
+    if (!w->applied_on) return;
+    memset(w->applied[0], 0, 3 * (size_t)w->applied_cap * sizeof *w->applied[0]);
+    w->applied_on = 0;
     w->forces_valid = 0;
+}
+
+hk_real *hk_world_applied_force_arrays(hk_world *w, int *stride)
+{
+    if (w->device_on == 2) {
+        hk_fail(w, "applied_force_arrays: the world steps on the GPU, whose passes add no applied forces");
+        return NULL;
+    }
+    if (hk_applied_room(w) != 0) return NULL;
+    w->applied_on = 1;
+    w->forces_valid = 0;
+    *stride = w->applied_cap;
+    return w->applied[0];
 }

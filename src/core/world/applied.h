@@ -9,7 +9,9 @@
  * A world's applied forces (hooke.h hk_world_set_applied_forces) are three arrays
  * of the particle storage's capacity, x, y and z [N] in world coordinates
  * (a force does not depend on a body's frame), zero for a particle given
- * none, and absent (NULL) until the first is set. The passes add them to
+ * none, and absent (NULL) until the first is set; applied_on says whether
+ * the passes add them (clearing zeroes them and keeps the memory, so that
+ * arrays handed out to write in place stay valid). The passes add them to
  * the external force with the contact forces (contact/response.h
  * hk_particle_force_arrays), in every force evaluation of every integrator
  * and kernel path. They are the host's input, not the state: checkpoints

@@ -179,6 +179,7 @@ struct hk_world {
      * and, where contacts act too, the two summed for the passes (contact/response.c). */
     hk_real *applied[3];
     int applied_cap;
+    int applied_on; /* 1: the passes add them (set, or handed out to write; clearing zeroes them and turns this off) */
     hk_real *applied_sum[3];
     int applied_sum_cap;
     int history;              /* the history arrays hold the substep before's (integrators.h history_arrays) */

@@ -552,8 +552,14 @@ HK_API int hk_world_set_applied_forces(hk_world *w, int first, int count, const 
 /* The applied forces of particles [first, first + count) into xyz (3 count doubles) [N], zero where none; HK_OK, or
  * HK_ERR_INVALID if the range is out of bounds. */
 HK_API int hk_world_applied_forces(const hk_world *w, int first, int count, double *xyz);
-/* Removes every applied force (as if none had been set). */
+/* Removes every applied force (as if none had been set; the arrays below stay where they are, zeroed). */
 HK_API void hk_world_clear_applied_forces(hk_world *w);
+/* The applied forces to write in place, without the checks of hk_world_set_applied_forces: the x array of the
+ * particles (one hk_real each [N]), y at x + *stride, z at x + 2 * *stride; made (zeros) where none was, and applied
+ * from now on (again after a clearing). Valid until particles are added (the arrays then move) or the world is
+ * destroyed; a value that is not finite shows as a blow-up of the step. NULL (the world's error says why) when memory
+ * runs out or the world steps on a GPU. */
+HK_API hk_real *hk_world_applied_force_arrays(hk_world *w, int *stride);
 
 typedef struct hk_body_info {
     int first, count; /* particle range */
