@@ -12,7 +12,7 @@ static void forces_update(hk_world *w, hk_update_kind kind, hk_real h)
 {
     const hk_update u = hk_update_make(kind, h, &w->integrator);
     if (w->contact) hk_contact_forces(w); /* the colliders' force on their candidates, which the pass adds */
-    if (w->kernels) { /* the engine, with the kernels of the world's path */
+    if (w->kernels) {                     /* the engine, with the kernels of the world's path */
         hk_engine_run(w, w->kernels, &u);
         return;
     }

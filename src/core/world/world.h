@@ -173,8 +173,8 @@ struct hk_world {
     int cg_only; /* 1: every implicit system by CG, never the direct band solve (implicit/direct.h): set by a program
                     that may run the world over ranks, whose runs must have the bits of one process */
     int substeps;
-    double h;                 /* substep length [s] */
-    int forces_valid;         /* f holds F(x, v) of the current state (velocity Verlet) */
+    double h;         /* substep length [s] */
+    int forces_valid; /* f holds F(x, v) of the current state (velocity Verlet) */
     /* Forces a host applies to single particles (applied.h): x, y, z arrays of applied_cap particles [N], NULL: none;
      * and, where contacts act too, the two summed for the passes (contact/response.c). */
     hk_real *applied[3];
