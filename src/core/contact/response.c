@@ -143,7 +143,7 @@ void hk_particle_force_arrays(hk_world *w, const hk_real *out[3])
     const int touch = ct && ct->any_force;
     for (int c = 0; c < 3; c++) out[c] = touch ? ct->f[c] : NULL;
     if (!w->applied_on) return;
-    if (hk_applied_room(w) != 0) { /* particles added since: new ones apply none */
+    if (hk_applied_room(w) != 0) { /* grown when particles were added since: new ones apply none */
         w->step_failed = hk_failed(w);
         return;
     }
@@ -151,16 +151,9 @@ void hk_particle_force_arrays(hk_world *w, const hk_real *out[3])
         for (int c = 0; c < 3; c++) out[c] = w->applied[c];
         return;
     }
-    if (w->applied_sum_cap < w->p.capacity) {
-        free(w->applied_sum[0]);
-        hk_real *a = malloc(3 * (size_t)w->p.capacity * sizeof *a);
-        for (int c = 0; c < 3; c++) w->applied_sum[c] = a ? a + (size_t)c * w->p.capacity : NULL;
-        w->applied_sum_cap = a ? w->p.capacity : 0;
-        if (!a) {
-            w->step_failed =
-                hk_fail_memory(w, "out of memory for the applied and contact forces (%d particles)", w->p.count);
-            return;
-        }
+    if (hk_applied_sum_room(w) != 0) {
+        w->step_failed = hk_failed(w);
+        return;
     }
     const hk_real *const a[3] = {w->applied[0], w->applied[1], w->applied[2]};
     const hk_real *const b[3] = {ct->f[0], ct->f[1], ct->f[2]};

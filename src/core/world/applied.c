@@ -8,19 +8,27 @@
 
 #include "numbers.h"
 
-int hk_applied_room(hk_world *w)
+/* Three arrays x, y, z of the particle storage's capacity in one block, at arr[0..2] (*cap particles each), made
+ * again where smaller: zeros, the old values kept; 0, or -1 (hk_fail_memory naming `what`). */
+static int room3(hk_world *w, hk_real *arr[3], int *cap, const char *what)
 {
-    if (w->applied[0] && w->applied_cap >= w->p.capacity) return 0;
-    const int cap = w->p.capacity > 0 ? w->p.capacity : 1;
-    hk_real *a = calloc(3 * (size_t)cap, sizeof *a);
-    if (!a) return hk_fail_memory(w, "out of memory for the applied forces (%d particles)", w->p.count);
-    for (int c = 0; c < 3; c++) {
-        if (w->applied[0]) memcpy(a + (size_t)c * cap, w->applied[c], (size_t)w->applied_cap * sizeof *a);
-    }
-    free(w->applied[0]);
-    for (int c = 0; c < 3; c++) w->applied[c] = a + (size_t)c * cap;
-    w->applied_cap = cap;
+    if (arr[0] && *cap >= w->p.capacity) return 0;
+    const int n = w->p.capacity > 0 ? w->p.capacity : 1;
+    hk_real *a = calloc(3 * (size_t)n, sizeof *a);
+    if (!a) return hk_fail_memory(w, "out of memory for the %s (%d particles)", what, w->p.count);
+    if (arr[0])
+        for (int c = 0; c < 3; c++) memcpy(a + (size_t)c * n, arr[c], (size_t)*cap * sizeof *a);
+    free(arr[0]);
+    for (int c = 0; c < 3; c++) arr[c] = a + (size_t)c * n;
+    *cap = n;
     return 0;
+}
+
+int hk_applied_room(hk_world *w) { return room3(w, w->applied, &w->applied_cap, "applied forces"); }
+
+int hk_applied_sum_room(hk_world *w)
+{
+    return room3(w, w->applied_sum, &w->applied_sum_cap, "applied and contact forces");
 }
 
 void hk_applied_free(hk_world *w)
@@ -31,20 +39,18 @@ void hk_applied_free(hk_world *w)
     w->applied_cap = w->applied_sum_cap = w->applied_on = 0;
 }
 
-/* The range [first, first + count) of the world's particles, or the failure (the world's error says why). */
-static int range_refused(hk_world *w, int first, int count, const char *call)
+/* 0, or the failure when the world steps on a GPU, whose passes add no applied forces (`call` names the call). */
+static int on_gpu(hk_world *w, const char *call)
 {
-    if (first < 0 || count < 0 || first > w->p.count - count)
-        return hk_fail(w, "%s: particles [%d, %d) outside the %d particles", call, first, first + count, w->p.count);
-    return 0;
+    return w->device_on == 2 ? hk_fail(w, "%s: the world steps on the GPU, whose passes add no applied forces", call)
+                             : 0;
 }
 
 int hk_world_set_applied_forces(hk_world *w, int first, int count, const double *xyz)
 {
-    int rc = range_refused(w, first, count, "set_applied_forces");
+    int rc = hk_particles_refused(w, first, count, "set_applied_forces");
+    if (!rc) rc = on_gpu(w, "set_applied_forces");
     if (rc) return rc;
-    if (w->device_on == 2)
-        return hk_fail(w, "set_applied_forces: the world steps on the GPU, whose passes add no applied forces");
     for (int i = 0; i < count; i++) {
         const double *f = xyz + 3 * (size_t)i;
         if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2]))
@@ -80,11 +86,7 @@ void hk_world_clear_applied_forces(hk_world *w)
 
 hk_real *hk_world_applied_force_arrays(hk_world *w, int *stride)
 {
-    if (w->device_on == 2) {
-        hk_fail(w, "applied_force_arrays: the world steps on the GPU, whose passes add no applied forces");
-        return NULL;
-    }
-    if (hk_applied_room(w) != 0) return NULL;
+    if (on_gpu(w, "applied_force_arrays") != 0 || hk_applied_room(w) != 0) return NULL;
     w->applied_on = 1;
     w->forces_valid = 0;
     *stride = w->applied_cap;

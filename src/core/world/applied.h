@@ -20,7 +20,10 @@
 
 /* The arrays grown to the particle storage's capacity (new particles none): 0, or -1 (hk_fail_memory). */
 int hk_applied_room(hk_world *w);
-/* Frees them (the world has none after). */
+/* The same for the arrays where the passes get them summed with the contact forces (applied_sum, contact/response.c;
+ * their values are written there before each use). */
+int hk_applied_sum_room(hk_world *w);
+/* Frees both (the world has none after). */
 void hk_applied_free(hk_world *w);
 
 #endif

@@ -295,8 +295,9 @@ static void run_held(hk_team_session *s, int team, hk_team_fn fn, void *ctx)
 {
     int inline_pick[INLINE_SEATS], *pick = s->size <= INLINE_SEATS ? inline_pick : (int *)(s->seats + s->size);
     const int64_t now = hk_now_ns();
+    const int alone = s->pace && now < s->pace->rest_until; /* the team rests (hk_team_pace) */
     int n = 1;
-    for (int i = 1; i < s->size && n < team && !(s->pace && now < s->pace->rest_until); i++)
+    for (int i = 1; i < s->size && n < team && !alone; i++)
         if (s->full || can_take(&s->seats[i], now)) pick[n++] = i;
     if (n == 1) {
         run_task(fn, ctx, 0, 1, NULL);

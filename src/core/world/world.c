@@ -591,12 +591,18 @@ static int write_many(hk_world *w, int first, int count, const double *xyz, int 
     return 0;
 }
 
+int hk_particles_refused(hk_world *w, int first, int count, const char *call)
+{
+    if (first < 0 || count < 0 || first > w->p.count - count)
+        return hk_fail(w, "%s: particles [%d, %d) outside the %d particles", call, first, first + count, w->p.count);
+    return 0;
+}
+
 /* Particles [first, first + count) set from xyz, every value checked before any is written. */
 static int set_many(hk_world *w, int first, int count, const double *xyz, int velocity)
 {
-    if (first < 0 || count < 0 || first > w->p.count - count)
-        return hk_fail(w, "set_%s: particles [%d, %d) outside the %d particles", velocity ? "velocities" : "positions",
-                       first, first + count, w->p.count);
+    const int refused = hk_particles_refused(w, first, count, velocity ? "set_velocities" : "set_positions");
+    if (refused) return refused;
     for (int i = 0; i < count; i++) {
         const int rc = velocity ? velocity_refused(w, first + i, xyz + 3 * (size_t)i, "set_velocities")
                                 : position_refused(w, first + i, xyz + 3 * (size_t)i, "set_positions");

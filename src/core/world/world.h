@@ -314,6 +314,9 @@ int hk_fail_memory(hk_world *w, const char *fmt, ...)
 /* The status of the failure last recorded on w (HK_ERR_INVALID if none): what a public call returns when a call
  * below it failed. */
 int hk_failed(const hk_world *w);
+/* 0 if [first, first + count) lies within w's particles; else the failure, "CALL: particles [A, B) outside the N
+ * particles" on w. */
+int hk_particles_refused(hk_world *w, int first, int count, const char *call);
 
 /* The families of each body: (*fams)[(*start)[b] .. (*start)[b + 1]) are
  * body b's, ascending; both arrays allocated (free them), by one counting
