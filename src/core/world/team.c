@@ -206,6 +206,7 @@ static void rest(hk_team_pace *p, const hk_team_session *s, int64_t now)
     p->idle_from = hk_cpus_idle_ns(&p->cpus);
 }
 
+#ifdef HOOKE_USE_OPENMP
 /* Whether the team rests now [ns] (hk_team_pace): within a rest; at its end, unless the other processors were idle
  * for HK_IDLE_SHARE of it, the rest goes on. */
 static int resting(hk_team_pace *p, int64_t now)
@@ -224,6 +225,7 @@ static int resting(hk_team_pace *p, int64_t now)
     p->strikes = 1;
     return 0;
 }
+#endif
 
 /* Identifies the calling thread (its run delay is its own). */
 static _Thread_local char this_thread;
