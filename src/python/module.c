@@ -1,13 +1,37 @@
-/* module.c — the Python module _hooke: its exceptions, version and precision, the World type and command(). */
+/* module.c — the Python module _hooke: exceptions, version, precision, the World type, batch steps, command(). */
 /* SPDX-License-Identifier: MIT */
+#ifdef HOOKE_USE_OPENMP
+#include <omp.h>
+#endif
+
 #include "pyhooke.h"
 #include "topology.h"
 
+/* _default_threads(springs): hooke's default thread count for that many springs (hk_default_threads) on this
+ * process's OpenMP threads. */
+static PyObject *default_threads(PyObject *module, PyObject *arg)
+{
+    (void)module;
+    const long long springs = PyLong_AsLongLong(arg);
+    if (springs == -1 && PyErr_Occurred()) return NULL;
+#ifdef HOOKE_USE_OPENMP
+    const int cores = omp_get_max_threads();
+#else
+    const int cores = 1;
+#endif
+    return PyLong_FromLong(hk_default_threads(springs > 0 ? springs : 0, cores));
+}
+
 static PyMethodDef module_methods[] = {
+    {"_default_threads", default_threads, METH_O,
+     "_default_threads(springs, /)\n--\n\nhooke's default thread count for that many springs (1 up to the cores)."},
     {"command", hk_py_command, METH_VARARGS,
      "command(args, /)\n--\n\nRuns one of the program's commands in this process, as `hooke ARGS...` would (e.g. "
      "[\"stability\", \"scenes/pendulum.scene\", \"--json\", \"out.json\"]), with the GIL released, and returns its "
      "exit status (an int). Its output goes to this process's stdout and stderr, as the program's does."},
+    {"_step_batch", hk_py_step_batch, METH_VARARGS,
+     "_step_batch(worlds, n, threads, /)\n--\n\nhooke.Batch's steps: n steps of each World of the tuple on a team of "
+     "threads, a world per thread at a time; [(index, exception)] of the worlds that stopped."},
     {"scene_tables", hk_py_scene_tables, METH_NOARGS,
      "scene_tables(/)\n--\n\nThe scene format's tables: ({section: [key]}, {body kind: [spring family]}), sections "
      "by their word (\"body KIND\" for a body, \"springs\" for a springs line's keys)."},

@@ -72,6 +72,22 @@ PyObject *hk_py_world_pin(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *hk_py_world_unpin(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *hk_py_world_add_springs(PyObject *self, PyObject *args);
 PyObject *hk_py_scene_tables(PyObject *module, PyObject *unused); /* _hooke.scene_tables() */
+/* How a stretch of steps ended (stepping.c). */
+enum { HK_PY_DONE, HK_PY_BLOWUP, HK_PY_FAILED, HK_PY_SIGNAL };
+typedef struct hk_py_advance {
+    int how;     /* HK_PY_* */
+    int status;  /* HK_PY_FAILED: hk_world_step's status */
+    int bad;     /* HK_PY_BLOWUP: 1 hk_world_check found it (b), 0 the energy bound did */
+    hk_blowup b; /* HK_PY_BLOWUP with bad */
+    double e;    /* HK_PY_BLOWUP: the total energy when the bound was passed [J] */
+} hk_py_advance;
+/* One step of self and the check `hooke run` makes after it where the step count is a multiple of `every` (or
+ * `last`), or after a failed implicit solve: 1 when the steps stop there (a blow-up or a failure, in *a), else 0.
+ * Needs no GIL; the caller has marked self busy. */
+int hk_py_step_checked(hk_py_world *self, int64_t every, int last, hk_py_advance *a);
+/* The exception for a stretch that did not end well (BlowUp, hooke.Error, MemoryError; a signal's is set): -1, or 0
+ * when it ended well. */
+int hk_py_raise_for(hk_py_world *self, const hk_py_advance *a);
 PyObject *hk_py_world_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames); /* stepping.c */
 PyObject *hk_py_world_run(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *hk_py_world_run_plan(PyObject *self, PyObject *args);
@@ -96,6 +112,11 @@ PyObject *hk_py_render(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *hk_py_faces(PyObject *self, void *closure);            /* closure: NULL the triangles, else their bodies */
 PyObject *hk_py_save_checkpoint(PyObject *self, PyObject *path); /* checkpoints.c */
 PyObject *hk_py_restore_checkpoint(PyObject *self, PyObject *path);
+PyObject *hk_py_save_state(PyObject *self, PyObject *unused);
+PyObject *hk_py_restore_state(PyObject *self, PyObject *state);
+
+/* batch.c: _hooke._step_batch(worlds, n, threads), the steps of hooke.Batch */
+PyObject *hk_py_step_batch(PyObject *module, PyObject *args);
 
 /* command.c: _hooke.command(args) */
 PyObject *hk_py_command(PyObject *module, PyObject *args);

@@ -20,30 +20,30 @@ static int64_t now_ns(void)
     return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-/* How a stretch of steps ended. */
-enum { ADV_DONE, ADV_BLOWUP, ADV_FAILED, ADV_SIGNAL };
-
-typedef struct advance {
-    int how;     /* ADV_* */
-    int status;  /* ADV_FAILED: hk_world_step's status */
-    int bad;     /* ADV_BLOWUP: 1 hk_world_check found it (b), 0 the energy bound did */
-    hk_blowup b; /* ADV_BLOWUP with bad */
-    double e;    /* ADV_BLOWUP: the total energy when the bound was passed [J] */
-} advance;
-
 /* The check `hooke run` makes after step s (run.c after_step): hk_world_check_stats with the plan's stretch limit,
  * then the energy bound. 1 on a blow-up (filled into *a), else 0. Needs no GIL. */
-static int check(hk_py_world *self, advance *a)
+static int check(hk_py_world *self, hk_py_advance *a)
 {
     hk_world *w = self->w;
     hk_stats st;
     a->bad = hk_world_check_stats(w, self->plan.stretch_limit, &a->b, &st);
     a->e = a->bad ? 0 : st.total;
     if (a->bad || hk_energy_runaway(&self->guard, &st, hk_world_step_count(w) * hk_world_substeps(w))) {
-        a->how = ADV_BLOWUP;
+        a->how = HK_PY_BLOWUP;
         return 1;
     }
     return 0;
+}
+
+int hk_py_step_checked(hk_py_world *self, int64_t every, int last, hk_py_advance *a)
+{
+    const int rc = hk_world_step(self->w);
+    if (rc != HK_OK) {
+        /* a failed implicit solve is a blow-up the check names; anything else (memory) is the failure */
+        if (!(rc == HK_ERR_DIVERGED && check(self, a))) a->how = HK_PY_FAILED, a->status = rc;
+        return 1;
+    }
+    return (hk_world_step_count(self->w) % every == 0 || last) && check(self, a);
 }
 
 /* Takes n steps of self with the GIL released (kept by a call of less than HK_PY_GIL_ITEMS items' work; the caller
@@ -53,22 +53,15 @@ static int check(hk_py_world *self, advance *a)
  * raises KeyboardInterrupt) and the steps stop there, at a whole step. The clock is read every `gap` steps, gap
  * chosen from the steps' pace so that about a quarter of HK_PY_SIGNAL_NS passes between reads: a read can cost
  * more than a small world's step (0.4 us on a virtual machine without a fast clock). */
-static void take_steps(hk_py_world *self, int64_t n, int check_last, advance *a)
+static void take_steps(hk_py_world *self, int64_t n, int check_last, hk_py_advance *a)
 {
-    hk_world *w = self->w;
     const int64_t every = self->check_every;
-    a->how = ADV_DONE;
+    a->how = HK_PY_DONE;
     const int keep_gil = n < HK_PY_GIL_ITEMS / (self->items > 0 ? self->items : 1);
     PyThreadState *ts = keep_gil ? NULL : PyEval_SaveThread();
     int64_t last = n > 1 && !keep_gil ? now_ns() : 0, next_look = last + HK_PY_SIGNAL_NS, gap = 1, since = 0;
     for (int64_t k = 1; k <= n; k++) {
-        const int rc = hk_world_step(w);
-        if (rc != HK_OK) {
-            /* a failed implicit solve is a blow-up the check names; anything else (memory) is the failure */
-            if (!(rc == HK_ERR_DIVERGED && check(self, a))) a->how = ADV_FAILED, a->status = rc;
-            break;
-        }
-        if ((hk_world_step_count(w) % every == 0 || (check_last && k == n)) && check(self, a)) break;
+        if (hk_py_step_checked(self, every, check_last && k == n, a)) break;
         if (keep_gil || k == n || ++since < gap) continue;
         const int64_t t = now_ns(), per_step = (t - last) / since + 1;
         gap = HK_PY_SIGNAL_NS / 4 / per_step > 1 ? HK_PY_SIGNAL_NS / 4 / per_step : 1;
@@ -79,7 +72,7 @@ static void take_steps(hk_py_world *self, int64_t n, int check_last, advance *a)
         const int signalled = PyErr_CheckSignals() != 0;
         ts = PyEval_SaveThread();
         if (signalled) {
-            a->how = ADV_SIGNAL;
+            a->how = HK_PY_SIGNAL;
             break;
         }
         next_look = now_ns() + HK_PY_SIGNAL_NS;
@@ -87,16 +80,15 @@ static void take_steps(hk_py_world *self, int64_t n, int check_last, advance *a)
     if (ts) PyEval_RestoreThread(ts);
 }
 
-/* The exception for a stretch that did not end well, or 0 when it did. */
-static int raise_for(hk_py_world *self, const advance *a)
+int hk_py_raise_for(hk_py_world *self, const hk_py_advance *a)
 {
     switch (a->how) {
-    case ADV_BLOWUP: hk_py_blowup_raise(self, a->bad ? &a->b : NULL, a->e); return -1;
-    case ADV_FAILED:
+    case HK_PY_BLOWUP: hk_py_blowup_raise(self, a->bad ? &a->b : NULL, a->e); return -1;
+    case HK_PY_FAILED:
         PyErr_Format(a->status == HK_ERR_MEMORY ? PyExc_MemoryError : hk_py_error, "%U: step %lld: %s", self->name,
                      (long long)hk_world_step_count(self->w) + 1, hk_world_error(self->w));
         return -1;
-    case ADV_SIGNAL: return -1; /* the signal's handler set its exception (KeyboardInterrupt) */
+    case HK_PY_SIGNAL: return -1; /* the signal's handler set its exception (KeyboardInterrupt) */
     default: return 0;
     }
 }
@@ -175,10 +167,10 @@ PyObject *hk_py_world_step(PyObject *o, PyObject *const *args, Py_ssize_t nargs,
     }
     if (hk_py_world_free_to_use(self) != 0) return NULL;
     self->busy = 1;
-    advance a;
+    hk_py_advance a;
     take_steps(self, n, 0, &a);
     self->busy = 0;
-    if (raise_for(self, &a) != 0) return NULL;
+    if (hk_py_raise_for(self, &a) != 0) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -200,10 +192,10 @@ PyObject *hk_py_world_run(PyObject *o, PyObject *args, PyObject *kw)
         const int64_t to_grid = plan.every - at % plan.every, left = plan.steps - at;
         const int64_t n = callback == Py_None ? left : to_grid < left ? to_grid : left;
         self->busy = 1;
-        advance a;
+        hk_py_advance a;
         take_steps(self, n, 1, &a); /* checked at its last step too: the end, or a callback's step */
         self->busy = 0;
-        if (raise_for(self, &a) != 0) return NULL;
+        if (hk_py_raise_for(self, &a) != 0) return NULL;
         if (callback != Py_None && hk_world_step_count(self->w) % plan.every == 0) {
             PyObject *r = PyObject_CallOneArg(callback, o);
             if (!r) return NULL;

@@ -94,6 +94,30 @@ static PyObject *get_threads(PyObject *self, void *c)
     return PyLong_FromLong(hk_world_threads_in_use(((hk_py_world *)self)->w));
 }
 
+static int set_threads(PyObject *self, PyObject *value, void *c)
+{
+    (void)c;
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "threads cannot be deleted (0 is hooke's default)");
+        return -1;
+    }
+    if (hk_py_world_free_to_use((hk_py_world *)self) != 0) return -1;
+    if (!PyIndex_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "threads must be an int, not %.80s", Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    const long long n = PyLong_AsLongLong(value);
+    if (n == -1 && PyErr_Occurred()) return -1;
+    if (n < 0 || n > HK_MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %lld)", HK_MAX_THREADS, n);
+        return -1;
+    }
+    hk_world *w = ((hk_py_world *)self)->w;
+    if (hk_world_set_threads(w, (int)n) == HK_OK) return 0;
+    PyErr_Format(PyExc_ValueError, "threads: %s", hk_world_error(w));
+    return -1;
+}
+
 static PyObject *get_name(PyObject *self, void *c)
 {
     (void)c;
@@ -404,6 +428,11 @@ static PyMethodDef world_methods[] = {
      "save_checkpoint($self, path, /)\n--\n\nWrites the program's checkpoint (hooke run --restart reads it)."},
     {"restore_checkpoint", hk_py_restore_checkpoint, METH_O,
      "restore_checkpoint($self, path, /)\n--\n\nRestores a checkpoint of this scene (from this module or hooke run)."},
+    {"save_state", hk_py_save_state, METH_NOARGS,
+     "save_state($self, /)\n--\n\nThe world's checkpoint as bytes, in memory: everything its next steps depend on."},
+    {"restore_state", hk_py_restore_state, METH_O,
+     "restore_state($self, state, /)\n--\n\nRestores bytes from save_state of this world or one built the same way;\n"
+     "the whole state is checked before the world is touched."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -413,7 +442,9 @@ static PyGetSetDef world_getset[] = {
     {"step_count", get_step_count, NULL, "steps taken", NULL},
     {"state_hash", get_state_hash, NULL, "64-bit FNV-1a hash of positions and velocities (hooke run's state_hash)",
      NULL},
-    {"threads", get_threads, NULL, "threads the world's passes run on", NULL},
+    {"threads", get_threads, set_threads,
+     "threads the world's passes run on; set it to n (1 to 4096, or 0: hooke's default) for the steps from now on",
+     NULL},
     {"run_settings", get_run_settings, NULL, "the scene's run section, as given (0: not given)", NULL},
     {"run_plan", get_run_plan, NULL, "the run as hooke run runs it: steps, every, stretch_limit, every_given", NULL},
     {"integrator", get_integrator, NULL, "the integrator's settings", NULL},

@@ -259,32 +259,36 @@ def test_shipped_scenes_in_the_package():
 
 
 def test_the_stub_says_what_the_module_has():
-    """hooke/__init__.pyi (with py.typed beside it) names every public method and property of World with the
+    """hooke/__init__.pyi (with py.typed beside it) names every public method and property of World and Batch with the
     parameters the module's own signatures have, and the package's functions."""
     import ast
 
     folder = os.path.dirname(hooke.__file__)
     assert os.path.isfile(os.path.join(folder, "py.typed"))
     tree = ast.parse(open(os.path.join(folder, "__init__.pyi"), encoding="utf-8").read())
-    world = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "World")
-    stub = {f.name: f for f in world.body if isinstance(f, ast.FunctionDef)}
-    public = [n for n in dir(hooke.World) if not n.startswith("_")]
-    assert sorted(public) == sorted(n for n in stub if not n.startswith("_")), set(public) ^ set(stub)
-    for n in public:
-        member = inspect.getattr_static(hooke.World, n)
-        if isinstance(member, property) or type(member).__name__ == "getset_descriptor":
-            assert any(getattr(d, "id", None) == "property" for d in stub[n].decorator_list), n
-            continue
-        have = [p for p in inspect.signature(getattr(hooke.World, n)).parameters]
-        args = stub[n].args
-        said = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
-        if said and said[0] in ("self", "cls", "world"):
-            said = said[1:]
-        if have and have[0] in ("self", "world"):
-            have = have[1:]
-        assert said == have, (n, said, have)
+    for cls in (hooke.World, hooke.Batch):
+        node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls.__name__)
+        stub = {}
+        for f in node.body:  # a property with a setter is two defs of one name
+            if isinstance(f, ast.FunctionDef):
+                stub.setdefault(f.name, f)
+        public = [n for n in dir(cls) if not n.startswith("_")]
+        assert sorted(public) == sorted(n for n in stub if not n.startswith("_")), set(public) ^ set(stub)
+        for n in public:
+            member = inspect.getattr_static(cls, n)
+            if isinstance(member, property) or type(member).__name__ == "getset_descriptor":
+                assert any(getattr(d, "id", None) == "property" for d in stub[n].decorator_list), n
+                continue
+            have = [p for p in inspect.signature(getattr(cls, n)).parameters]
+            args = stub[n].args
+            said = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+            if said and said[0] in ("self", "cls", "world"):
+                said = said[1:]
+            if have and have[0] in ("self", "world", "cls"):
+                have = have[1:]
+            assert said == have, (cls.__name__, n, said, have)
     functions = {f.name for f in tree.body if isinstance(f, ast.FunctionDef)}
-    assert functions == {n for n in hooke.__all__ if callable(getattr(hooke, n)) and n != "World"} - {
+    assert functions == {n for n in hooke.__all__ if callable(getattr(hooke, n)) and n not in ("World", "Batch")} - {
         "Error", "SceneError", "BlowUp"}
 
 

@@ -153,7 +153,7 @@ def test_every_method_has_a_signature():
 
 
 def test_the_guide_lists_every_method():
-    """docs/python.md's API table (its first column) names every public method and property of World, and the table
+    """docs/python.md's API table (its first column) names every public method and property of World and Batch, and the table
     or the list of errors under it every name the package exports: a method without a row fails here."""
     doc = open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8").read()
     table = doc.split("## The API in brief", 1)[1].split("\n## ", 1)[0]
@@ -162,8 +162,9 @@ def test_the_guide_lists_every_method():
     named = set()
     for cell in firsts:
         for code in re.findall(r"`([^`]+)`", cell):
-            m = re.match(r"(?:world\.|hooke\.World\.|hooke\.)?(\w+)", code)
+            m = re.match(r"(?:world\.|batch\.|hooke\.World\.|hooke\.Batch\.|hooke\.)?(\w+)", code)
             named.add(m.group(1))
-    public = [n for n in dir(hooke.World) if not n.startswith("_")]
-    assert [n for n in public if n not in named] == []
+    for cls in (hooke.World, hooke.Batch):
+        public = [n for n in dir(cls) if not n.startswith("_")]
+        assert [n for n in public if n not in named] == [], cls
     assert [n for n in hooke.__all__ if n not in named] == []

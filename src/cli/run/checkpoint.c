@@ -93,11 +93,16 @@ static int64_t mask_len(const hk_world *w, const hk_family *f)
     return f->kind == HK_FAMILY_LATTICE ? w->bodies[f->body].count : f->count;
 }
 
-int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_t scene_digest, const char *path,
-                        char *err, size_t errlen)
+int hk_checkpoint_bytes(const hk_world *w, const hk_energy_guard *guard, uint64_t scene_digest, unsigned char **out,
+                        size_t *len, const char *name, char *err, size_t errlen)
 {
+    *out = NULL;
+    *len = 0;
+    if (w->part && w->part->ranks > 1) {
+        snprintf(err, errlen, "%s: a world shared out over ranks is saved as pieces, not in memory", name);
+        return -1;
+    }
     hk_state_read(w); /* a device's newer state (core/device) */
-    if (w->part && w->part->ranks > 1) return hk_checkpoint_write_pieces(w, guard, scene_digest, path, err, errlen);
     const hk_particles *p = &w->p;
     hk_ckpt_buf b = {0};
     hk_ckpt_put(&b, magic, sizeof magic);
@@ -200,17 +205,28 @@ int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_
     hk_ckpt_put_u64(&b, 0); /* checksum, patched below */
     if (b.oom) {
         free(b.p);
-        snprintf(err, errlen, "%s: cannot write checkpoint: out of memory", path);
+        snprintf(err, errlen, "%s: cannot write checkpoint: out of memory", name);
         return -1;
     }
     const uint64_t total = b.len;
     memcpy(b.p + 8 + 16, &total, sizeof total);
     const uint64_t sum = hk_ckpt_fnv1a(b.p, b.len - 8, HK_CKPT_FNV_BASIS);
     memcpy(b.p + b.len - 8, &sum, sizeof sum);
+    *out = b.p;
+    *len = b.len;
+    return 0;
+}
 
-    const int rc = hk_out_write_whole(path, b.p, b.len, 1); /* whole, durable, by the rule of outfile.h */
+int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_t scene_digest, const char *path,
+                        char *err, size_t errlen)
+{
+    if (w->part && w->part->ranks > 1) return hk_checkpoint_write_pieces(w, guard, scene_digest, path, err, errlen);
+    unsigned char *bytes;
+    size_t len;
+    if (hk_checkpoint_bytes(w, guard, scene_digest, &bytes, &len, path, err, errlen) != 0) return -1;
+    const int rc = hk_out_write_whole(path, bytes, len, 1); /* whole, durable, by the rule of outfile.h */
     const int saved = errno;
-    free(b.p);
+    free(bytes);
     if (rc != 0) {
         snprintf(err, errlen, "%s: cannot write checkpoint: %s", path, hk_out_strerror(saved));
         return -1;

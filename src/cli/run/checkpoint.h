@@ -29,6 +29,12 @@ int hk_checkpoint_digest_text(const char *text, size_t len, const char *const *f
 int hk_checkpoint_write(const hk_world *w, const hk_energy_guard *guard, uint64_t scene_digest, const char *path,
                         char *err, size_t errlen);
 
+/* The bytes hk_checkpoint_write writes, in memory: *out (malloc'd, the
+ * caller frees it) of *len bytes, for a world of one process. Returns 0,
+ * or -1 with "NAME: ..." in err (out of memory; a world shared out over
+ * ranks, whose checkpoint is pieces). */
+int hk_checkpoint_bytes(const hk_world *w, const hk_energy_guard *guard, uint64_t scene_digest, unsigned char **out,
+                        size_t *len, const char *name, char *err, size_t errlen);
 /* Restores w (built from the same scene file) and the energy guard's start
  * (e0, scale, g0, moved; its active flag and source stay the scene's) from
  * a checkpoint. The whole file is read and checked (magic, version,

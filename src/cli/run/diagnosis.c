@@ -413,14 +413,16 @@ void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk
  * flings every pair of a body into the swept test, so each unchecked step
  * past it could cost minutes. `hooke run` also checks before every frame (so
  * every frame is sound) and after the last step. It only reads the state. */
-int64_t hk_check_cadence(const hk_world *w)
+int64_t hk_check_cadence_of(const hk_world *w, int64_t items)
 {
     const hk_contact_def c = hk_world_contact(w);
     if (c.bodies || c.self) return 1;
     int64_t every = 1;
-    for (int64_t items = w->gcount + hk_world_spring_count(w); items > 4096 && every < 256; items /= 2) every *= 2;
+    for (; items > 4096 && every < 256; items /= 2) every *= 2;
     return every;
 }
+
+int64_t hk_check_cadence(const hk_world *w) { return hk_check_cadence_of(w, w->gcount + hk_world_spring_count(w)); }
 
 int hk_start_refused(const hk_world *w, double stretch_limit, const int *body_line, const char *scene, char *err,
                      size_t errlen)

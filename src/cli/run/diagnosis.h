@@ -85,6 +85,9 @@ void hk_report_blowup(FILE *out, const hk_world *w, const hk_blowup *b, const hk
  * springs, then 2, 4, ... up to 256; 1 with contact between bodies. `hooke
  * run` and the Python module's World.step check on it. */
 int64_t hk_check_cadence(const hk_world *w);
+/* The same rule for w as part of a larger job of `items` particles +
+ * springs (a batch of worlds, checked as one world holding them all). */
+int64_t hk_check_cadence_of(const hk_world *w, int64_t items);
 
 /* A state no run can start from, the scene's error: 1 when hk_world_check
  * finds a blow-up in w as built, with "SCENE:LINE: error: body B starts

@@ -18,8 +18,9 @@ hooke.BlowUp, a bad scene hooke.SceneError (both hooke.Error).
 from ._hooke import BlowUp, Error, SceneError, __version__, precision
 from . import _hooke
 from .build import World  # the module's World, with its builders (build.py)
+from .batch import Batch  # many worlds stepped together (batch.py)
 
-__all__ = ["World", "Error", "SceneError", "BlowUp", "__version__", "precision", "scene_path"]
+__all__ = ["World", "Batch", "Error", "SceneError", "BlowUp", "__version__", "precision", "scene_path"]
 
 
 def scene_path(name):
