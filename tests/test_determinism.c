@@ -126,6 +126,36 @@ static void test_thread_count_same_hash(void **state)
     }
 }
 
+/* Worlds made on one thread and stepped in an OpenMP loop over them, a world per thread at a time and each checked
+ * every 10 steps (as the Python module's hooke.Batch steps them): every one ends on the bits of the world alone. */
+static void test_worlds_in_an_openmp_loop(void **state)
+{
+    (void)state;
+    const uint64_t alone = run_hash(HK_SEMI_IMPLICIT_EULER, 2.5e-4, 60, 1, NULL);
+    enum { N = 5 };
+    hk_world *w[N];
+    for (int i = 0; i < N; i++) {
+        w[i] = scene(1);
+        hk_test_integrator(w[i], HK_SEMI_IMPLICIT_EULER, 2.5e-4);
+    }
+    int bad = 0;
+#ifdef HOOKE_USE_OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(2) reduction(+ : bad)
+#endif
+    for (int i = 0; i < N; i++)
+        for (int s = 1; s <= 60; s++) {
+            bad += hk_world_step(w[i]) != HK_OK;
+            hk_blowup b;
+            hk_stats st;
+            if (s % 10 == 0) bad += hk_world_check_stats(w[i], 10.0, &b, &st) != 0;
+        }
+    assert_int_equal(bad, 0);
+    for (int i = 0; i < N; i++) {
+        assert_true(hk_world_state_hash(w[i]) == alone);
+        hk_world_destroy(w[i]);
+    }
+}
+
 static void test_different_dt_different_hash(void **state)
 {
     (void)state;
@@ -391,7 +421,7 @@ int main(void)
         cmocka_unit_test(test_different_dt_different_hash), cmocka_unit_test(test_substeps_equal_plain_steps),
         cmocka_unit_test(test_hash_covers_state),           cmocka_unit_test(test_world_threads_leave_openmp_alone),
         cmocka_unit_test(test_default_thread_count),        cmocka_unit_test(test_crowded_thread_sits_out),
-        cmocka_unit_test(test_stalled_thread_team_rests),
+        cmocka_unit_test(test_stalled_thread_team_rests),   cmocka_unit_test(test_worlds_in_an_openmp_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
