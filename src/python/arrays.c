@@ -386,3 +386,111 @@ PyObject *hk_py_set_velocities(PyObject *o, PyObject *v)
 {
     return set_all(o, v, hk_world_set_velocities, "set_velocities");
 }
+
+/* The particle indices of a (K,) sequence of integers for `call` (each one of the world's n particles), into *k and
+ * a new array (PyMem_Free it), or NULL with the exception set. */
+static int *particle_list(PyObject *o, const char *call, int n, npy_intp *k)
+{
+    PyArrayObject *raw = (PyArrayObject *)PyArray_FROM_O(o);
+    if (!raw) return NULL;
+    const int integers = PyArray_ISINTEGER(raw) || PyArray_SIZE(raw) == 0; /* [] is float64 to numpy */
+    Py_DECREF(raw);
+    if (!integers) {
+        PyErr_Format(PyExc_TypeError, "%s: particles must be integers (particle indices)", call);
+        return NULL;
+    }
+    PyArrayObject *idx = (PyArrayObject *)PyArray_FROMANY(o, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY);
+    if (!idx) return NULL;
+    *k = PyArray_DIM(idx, 0);
+    int *ints = PyMem_Malloc((size_t)(*k > 0 ? *k : 1) * sizeof *ints);
+    const int64_t *in = PyArray_DATA(idx);
+    for (npy_intp j = 0; ints && j < *k; j++) {
+        if (in[j] < 0 || in[j] >= n) {
+            PyErr_Format(PyExc_IndexError, "%s: particles[%zd] = %lld: no such particle (the world has %d)", call,
+                         (Py_ssize_t)j, (long long)in[j], n);
+            PyMem_Free(ints);
+            Py_DECREF(idx);
+            return NULL;
+        }
+        ints[j] = (int)in[j];
+    }
+    Py_DECREF(idx);
+    if (!ints) PyErr_NoMemory();
+    return ints;
+}
+
+/* World.set_targets(particles, positions): kinematic targets [m] of the (K,) particles from a (K, 3) array
+ * (hk_world_set_targets, which checks every one before it sets any). */
+PyObject *hk_py_set_targets(PyObject *o, PyObject *args)
+{
+    WORLD_OR_NULL(o);
+    PyObject *idx_o, *pos_o;
+    if (!PyArg_ParseTuple(args, "OO:set_targets", &idx_o, &pos_o)) return NULL;
+    npy_intp k;
+    int *ints = particle_list(idx_o, "set_targets", hk_world_particles(self->w).count, &k);
+    if (!ints) return NULL;
+    PyArrayObject *pos = (PyArrayObject *)PyArray_FROMANY(pos_o, NPY_FLOAT64, 2, 2, NPY_ARRAY_IN_ARRAY);
+    PyObject *result = NULL;
+    if (!pos) goto out;
+    if (PyArray_DIM(pos, 0) != k || PyArray_DIM(pos, 1) != 3) {
+        PyErr_Format(PyExc_ValueError,
+                     "set_targets: positions must have shape (%zd, 3), a row per particle, got "
+                     "(%zd, %zd)",
+                     (Py_ssize_t)k, (Py_ssize_t)PyArray_DIM(pos, 0), (Py_ssize_t)PyArray_DIM(pos, 1));
+        goto out;
+    }
+    if (hk_world_set_targets(self->w, (int)k, ints, PyArray_DATA(pos)) != HK_OK) {
+        PyErr_SetString(PyExc_ValueError, hk_world_error(self->w));
+        goto out;
+    }
+    if (self->guard.active) hk_energy_guard_init(&self->guard, self->w); /* the drivers feed energy: bound off */
+    result = Py_NewRef(Py_None);
+out:
+    PyMem_Free(ints);
+    Py_XDECREF(pos);
+    return result;
+}
+
+/* World.clear_targets(particles=None): releases the (K,) particles, or every driven one. */
+PyObject *hk_py_clear_targets(PyObject *o, PyObject *args, PyObject *kw)
+{
+    WORLD_OR_NULL(o);
+    static char *names[] = {"particles", NULL};
+    PyObject *idx_o = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O:clear_targets", names, &idx_o)) return NULL;
+    int rc = HK_OK;
+    if (idx_o == Py_None) {
+        rc = hk_world_clear_targets(self->w, 0, NULL);
+    } else {
+        npy_intp k;
+        int *ints = particle_list(idx_o, "clear_targets", hk_world_particles(self->w).count, &k);
+        if (!ints) return NULL;
+        if (k > 0) rc = hk_world_clear_targets(self->w, (int)k, ints); /* an empty list releases none */
+        PyMem_Free(ints);
+    }
+    if (rc != HK_OK) return PyErr_Format(PyExc_ValueError, "%s", hk_world_error(self->w));
+    hk_energy_guard_init(&self->guard, self->w); /* on again where nothing else feeds energy */
+    Py_RETURN_NONE;
+}
+
+/* World.targets: ((K,) int64 particles, (K, 3) float64 targets [m]), in the order they were first set. */
+PyObject *hk_py_targets(PyObject *o, void *closure)
+{
+    (void)closure;
+    WORLD_OR_NULL(o);
+    const int k = hk_world_targets(self->w, NULL, NULL);
+    npy_intp d1[1] = {k}, d2[2] = {k, 3};
+    PyObject *idx = PyArray_SimpleNew(1, d1, NPY_INT64), *pos = PyArray_SimpleNew(2, d2, NPY_FLOAT64);
+    int *ints = PyMem_Malloc((size_t)(k > 0 ? k : 1) * sizeof *ints);
+    if (!idx || !pos || !ints) {
+        Py_XDECREF(idx);
+        Py_XDECREF(pos);
+        PyMem_Free(ints);
+        return PyErr_NoMemory();
+    }
+    hk_world_targets(self->w, ints, PyArray_DATA((PyArrayObject *)pos));
+    int64_t *out = PyArray_DATA((PyArrayObject *)idx);
+    for (int j = 0; j < k; j++) out[j] = ints[j];
+    PyMem_Free(ints);
+    return Py_BuildValue("(NN)", idx, pos);
+}

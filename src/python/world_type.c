@@ -418,6 +418,16 @@ static PyMethodDef world_methods[] = {
      "applied_force_arrays($self, /)\n--\n\nThe applied forces [N] as an (N, 3) writable view of the world's own "
      "arrays (in the build's precision), applied from now on: write into it before each step, no copy and no checks "
      "(a value that is not finite shows as a blow-up). Valid until bodies are added (none can be while it lives)."},
+    {"set_targets", hk_py_set_targets, METH_VARARGS,
+     "set_targets($self, particles, positions, /)\n--\n\nDrives the (K,) particles to the (K, 3) positions [m]: from "
+     "the next step each moves along the line from where it is to its target at the constant velocity the springs "
+     "see, and ends the step there; it keeps its target (held there, at rest) until given another or released. A "
+     "driven particle has inverse mass 0 (its mass is kept). Every value is checked before any is set (IndexError, "
+     "ValueError naming the particle). Not saved in checkpoints; the energy bound is off while any is set."},
+    {"clear_targets", (PyCFunction)(void (*)(void))hk_py_clear_targets, METH_VARARGS | METH_KEYWORDS,
+     "clear_targets($self, /, particles=None)\n--\n\nReleases the (K,) particles from their targets (None: every "
+     "driven one): free again with the velocity they were last driven at, or pinned at rest where they were pinned "
+     "before their first target."},
     {"set_velocities", hk_py_set_velocities, METH_O,
      "set_velocities($self, v, /)\n--\n\nSets every particle's velocity to the (N, 3) values v [m/s]; every value is "
      "checked before any is written (ValueError naming the first refused particle)."},
@@ -459,6 +469,8 @@ static PyGetSetDef world_getset[] = {
      "(N, 3) rest positions in each body's frame [m]: a read-only view (bodies[b]['origin'] is the frame's)", NULL},
     {"applied_forces", hk_py_applied_forces, NULL, "(N, 3) float64 applied forces [N]: a copy (zeros where none)",
      NULL},
+    {"targets", hk_py_targets, NULL,
+     "((K,) int64 particles, (K, 3) float64 targets [m]): the driven particles, in the order first set (copies)", NULL},
     {"masses", hk_py_masses, NULL, "(N,) masses [kg]: a read-only view", NULL},
     {"inverse_masses", hk_py_inverse_masses, NULL, "(N,) inverse masses [1/kg], 0 pinned: a read-only view", NULL},
     {"rest_lengths", hk_py_spring_values, NULL, "(S,) float64 rest length of every spring [m]", (void *)0},

@@ -42,6 +42,10 @@ int hk_device_refuses(const hk_world *w, char *why, size_t n)
         snprintf(why, n, "applied forces (hk_world_set_applied_forces: the device's passes add none)");
         return 1;
     }
+    if (hk_world_targets(w, NULL, NULL) > 0) {
+        snprintf(why, n, "kinematic targets (hk_world_set_targets: the device's passes drive no particle)");
+        return 1;
+    }
     if (hk_world_collider_count(w) > 0) {
         snprintf(why, n,
                  "colliders (the scene's %d collider section%s: mesh, box and capsule colliders run on the CPU)",

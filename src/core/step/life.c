@@ -10,6 +10,7 @@
 #include "lists.h"
 #include "part.h"
 #include "response.h"
+#include "targets.h"
 #include "surface.h"
 #include "world.h"
 #include "world_def.h"
@@ -65,5 +66,6 @@ void hk_world_destroy(hk_world *w)
     hk_part_free(w->part);
     hk_contact_free(w);
     hk_applied_free(w);
+    hk_targets_free(w);
     free(w);
 }

@@ -10,6 +10,7 @@
 #include "response.h"
 #include "strain.h"
 #include "surface.h"
+#include "targets.h"
 
 /* Allocates what the integrator keeps between steps; 0 or -1 (out of memory). */
 static int ensure_scratch(hk_world *w, const hk_integrator_ops *ops)
@@ -44,9 +45,15 @@ static void step(hk_world *w)
     /* contacts shift position Verlet's previous positions with the particle (an implicit integrator's history is
      * the changes over its substep: left alone, which shifts the state before with the particle as well) */
     hk_real *const prev = ops->info.keeps_history && !ops->info.implicit ? w->px : NULL;
+    const int driven = w->targets && w->targets->count > 0; /* kinematic targets (targets.h) */
+    if (driven) hk_targets_begin(w);
     for (int s = 0; s < w->substeps; s++) {
         if (anchors) {
             hk_anchors_advance(w, w->h);
+            w->forces_valid = 0;
+        }
+        if (driven) {
+            hk_targets_substep(w, s, w->substeps);
             w->forces_valid = 0;
         }
         const double t0 = w->time + s * w->h;
@@ -66,6 +73,7 @@ static void step(hk_world *w)
     }
     /* a particle that outran the broad phase's slack is swept over the whole step */
     if (colliders && hk_part_any(w, hk_contact_end_step(w, prev, w->py, w->pz) > 0)) w->forces_valid = 0;
+    if (driven) hk_targets_end(w);
     w->steps++;
     w->time += w->integrator.dt;
 }

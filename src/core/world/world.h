@@ -182,6 +182,7 @@ struct hk_world {
     int applied_on; /* 1: the passes add them (set, or handed out to write; clearing zeroes them and turns this off) */
     hk_real *applied_sum[3];
     int applied_sum_cap;
+    struct hk_targets *targets; /* kinematic targets of driven particles (targets.h), NULL until the first is set */
     int history;              /* the history arrays hold the substep before's (integrators.h history_arrays) */
     hk_real *px, *py, *pz;    /* position Verlet: the previous positions q [m]; the implicit integrators: the last
                                  substep's velocity change [m/s] */

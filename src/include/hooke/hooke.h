@@ -560,6 +560,24 @@ HK_API void hk_world_clear_applied_forces(hk_world *w);
  * destroyed; a value that is not finite shows as a blow-up of the step. NULL (the world's error says why) when memory
  * runs out or the world steps on a GPU. */
 HK_API hk_real *hk_world_applied_force_arrays(hk_world *w, int *stride);
+/* Kinematic targets: particles driven to positions the host gives. Each of particles[0 .. count) (world indices, each
+ * once) gets the target xyz[3 k .. 3 k + 3) [m] in world coordinates: from the next step on it is driven (inverse
+ * mass 0: forces do not move it; its mass is kept), and over each step it moves along the straight line from where it
+ * is to its target at the constant velocity (target - position) / dt, which the springs' damping sees, substep by
+ * substep as a body's driven anchor does, ending the step at the target (to the rounding of its coordinates). It keeps
+ * its target until given another or cleared: a target left alone holds the particle there, at rest. Every particle
+ * and value is checked (a particle that exists, is no body's driven anchor and is listed once; a position finite and
+ * within the build's precision) before any is set ("set_targets: ..."). Refused for a world that steps on a GPU or is
+ * shared out over MPI ranks. Like applied forces they are the host's input: checkpoints and the state hash leave them
+ * out, and the energy the statistics count does not balance while any is set. HK_OK or a negative hk_status. */
+HK_API int hk_world_set_targets(hk_world *w, int count, const int *particles, const double *xyz);
+/* Releases particles[0 .. count) from their targets (count 0: every driven particle): each is free again with the
+ * velocity it was last driven at (inverse mass 1 / mass), or pinned at rest where it was pinned before its first
+ * target. Every particle is checked (it has a target) before any is released. HK_OK or a negative hk_status. */
+HK_API int hk_world_clear_targets(hk_world *w, int count, const int *particles);
+/* The driven particles, in the order their targets were first set: their count, and (where the arrays are not NULL,
+ * of room for that count) their indices and targets as x, y, z triples [m]. */
+HK_API int hk_world_targets(const hk_world *w, int *particles, double *xyz);
 
 typedef struct hk_body_info {
     int first, count; /* particle range */
