@@ -3,7 +3,8 @@
 """layers.py: hooke's source tree as layers of files, read from the code; checks the arrows and draws the picture.
 
     python3 docs/layers.py BUILD_DIR                 the layers, the arrows between folders, the loops
-    python3 docs/layers.py BUILD_DIR --check         exit 1 if an arrow runs up a layer or files call in a loop
+    python3 docs/layers.py BUILD_DIR --check         exit 1 if an arrow runs up a layer or between folders that
+                                                     stand beside each other (BESIDE), or files call in a loop
     python3 docs/layers.py BUILD_DIR --svg FILE      also draws the layers (docs/img/layers.svg)
 
 A file is a .c with the .h of the same name beside it (a header alone is a
@@ -38,13 +39,17 @@ LAYERS = [
     ("core/device", 6, "the device backend: the explicit step on a GPU, its drivers"),
     ("io", 7, "scene files, meshes in, frames and pictures out (in libhooke)"),
     ("cli", 8, "the program: its commands (libhooke_cli) and main"),
-    ("python", 9, "the Python module hooke: the C extension _hooke over libhooke and libhooke_cli"),
+    ("python", 8, "the Python module hooke: the C extension _hooke over libhooke, beside the program"),
 ]
 
 # Loops of files that are allowed to stay, each with its reason, as
 # ({"io/x.c", "io/y.c"}, "why"): paths under src/, a .c or a header alone.
 # There are none today; a new one is named here and in docs/architecture.md.
 ALLOWED_LOOPS = []
+
+# Folders of one layer that stand beside each other, with no arrow between them either way: the program and the
+# Python module each stand on the library alone.
+BESIDE = [("cli", "python")]
 
 SYMBOL = re.compile(r"^\s*(?:[0-9a-fA-F]+\s+)?([A-Za-z])\s+(\S+)$")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -211,7 +216,8 @@ def draw_svg(path, files, edges, lines):
     for level in levels:
         groups = by_level[level]
         width = (W - 2 * pad - col_gap * (len(groups) - 1)) / len(groups)
-        ncols = max(1, int(width // 190))
+        longest = max(len(u) - len(f) + 4 for f, _, m in groups for u in m)  # a name and its line count
+        ncols = max(1, int(width // max(190, 6.8 * longest + 12)))
         height = max(len(m) for _, _, m in groups)
         height = 44 + row_h * ((height + ncols - 1) // ncols)
         x = pad
@@ -304,6 +310,9 @@ def main():
         la, lb = layer_of(a), layer_of(b)
         if la and lb and lb[1] > la[1]:
             problems.append("%s -> %s runs up from layer %d to %d: %s" % (a, b, la[1], lb[1], ", ".join(sorted(why))))
+        if la and lb and ((la[0], lb[0]) in BESIDE or (lb[0], la[0]) in BESIDE):
+            problems.append("%s -> %s: src/%s/ and src/%s/ stand beside each other: %s" % (a, b, la[0], lb[0],
+                                                                                        ", ".join(sorted(why))))
     allowed = {frozenset(files): why for files, why in ALLOWED_LOOPS}
     found = loops(set(files), edges)
     print("\nLoops of files: %d" % len(found))

@@ -6,7 +6,6 @@
 
 #include <unistd.h>
 
-#include "checkpoint.h"
 #include "checkpoint_pieces.h"
 #include "distribute.h"
 #include "hk_own_ops.h"

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checkpoint.h"
 #include "pyhooke.h"
 
 PyObject *hk_py_save_checkpoint(PyObject *o, PyObject *path_o)

@@ -4,9 +4,10 @@
 # Included at the end of src/python/CMakeLists.txt, after the target hooke_python (the module _hooke) and
 # Python3_EXECUTABLE (the interpreter whose headers and NumPy it was built with) are known.
 #
-# _hooke links libhooke_static and libhooke_cli (private functions: the program's commands, the checkpoint
-# format), so the installed module needs no libhooke.so, no RPATH and no LD_LIBRARY_PATH: only the system's
-# libraries (libc, libm, OpenMP, zlib, cairo, fontconfig, libpng, hwloc) that the program needs too.
+# _hooke links libhooke_static (with the library's private functions: the scene parser, the checkpoint format), so
+# the installed module needs no libhooke.so, no RPATH and no LD_LIBRARY_PATH: only the system's libraries (libc,
+# libm, OpenMP, zlib, cairo, fontconfig) that the program needs too. The program itself (statically linked with
+# libhooke as well) goes into the package's bin/: hooke.stability(), hooke.bench() and the tables run it.
 #
 # HOOKE_PYTHON_SITE: the folder of the package, relative to the install prefix (or absolute). By default the
 # folder that this interpreter reads for the prefix, from its sysconfig: on Debian with the prefix /usr/local,
@@ -44,6 +45,7 @@ endif()
 message(STATUS "hooke: the Python package installs into <prefix>/${HOOKE_PYTHON_SITE}/hooke")
 
 install(TARGETS hooke_python LIBRARY DESTINATION "${HOOKE_PYTHON_SITE}/hooke" COMPONENT python)
+install(TARGETS hooke_exe RUNTIME DESTINATION "${HOOKE_PYTHON_SITE}/hooke/bin" COMPONENT python)
 install(DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}/hooke/" DESTINATION "${HOOKE_PYTHON_SITE}/hooke" COMPONENT python
   FILES_MATCHING PATTERN "*.py" PATTERN "*.pyi" PATTERN "py.typed" PATTERN "__pycache__" EXCLUDE)
 # the shipped scenes and their meshes (hooke.scene_path)

@@ -1,11 +1,10 @@
-/* module.c — the Python module _hooke: exceptions, version, precision, the World type, batch steps, command(). */
+/* module.c — the Python module _hooke: exceptions, version, precision, the World type, batch steps. */
 /* SPDX-License-Identifier: MIT */
 #ifdef HOOKE_USE_OPENMP
 #include <omp.h>
 #endif
 
 #include "pyhooke.h"
-#include "topology.h"
 
 /* _default_threads(springs): hooke's default thread count for that many springs (hk_default_threads) on this
  * process's OpenMP threads. */
@@ -25,10 +24,6 @@ static PyObject *default_threads(PyObject *module, PyObject *arg)
 static PyMethodDef module_methods[] = {
     {"_default_threads", default_threads, METH_O,
      "_default_threads(springs, /)\n--\n\nhooke's default thread count for that many springs (1 up to the cores)."},
-    {"command", hk_py_command, METH_VARARGS,
-     "command(args, /)\n--\n\nRuns one of the program's commands in this process, as `hooke ARGS...` would (e.g. "
-     "[\"stability\", \"scenes/pendulum.scene\", \"--json\", \"out.json\"]), with the GIL released, and returns its "
-     "exit status (an int). Its output goes to this process's stdout and stderr, as the program's does."},
     {"_step_batch", hk_py_step_batch, METH_VARARGS,
      "_step_batch(worlds, n, threads, /)\n--\n\nhooke.Batch's steps: n steps of each World of the tuple on a team of "
      "threads, a world per thread at a time; [(index, exception)] of the worlds that stopped."},
@@ -68,8 +63,6 @@ PyMODINIT_FUNC PyInit__hooke(void)
     if (PyType_Ready(&hk_py_world_type) < 0) return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;
-    /* the host's threads are its own: commands run here leave their placement alone (topology.h) */
-    hk_topology_set_binding(0);
     if (!(hk_py_error = add_exception(m, "Error", PyExc_Exception, "A failure reported by hooke.")) ||
         !(hk_py_scene_error = add_exception(m, "SceneError", hk_py_error,
                                             "A scene that cannot be read: .file, .line, .column (None where the "

@@ -121,7 +121,4 @@ PyObject *hk_py_restore_state(PyObject *self, PyObject *state);
 /* batch.c: _hooke._step_batch(worlds, n, threads), the steps of hooke.Batch */
 PyObject *hk_py_step_batch(PyObject *module, PyObject *args);
 
-/* command.c: _hooke.command(args) */
-PyObject *hk_py_command(PyObject *module, PyObject *args);
-
 #endif

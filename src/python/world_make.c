@@ -2,7 +2,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
 
-#include "checkpoint.h"
 #include "env.h"
 #include "pyhooke.h"
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "checkpoint.h"
+#include "hooke/hooke.h"
 #include "fuzz.h"
 #include "scene.h"
 

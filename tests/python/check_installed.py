@@ -9,8 +9,9 @@ site-packages): `import hooke` must load the package and its module _hooke
 from SITE; `hooke.__version__` must be what `HOOKE --version` prints; and
 SCENE stepped STEPS times from Python must reach the state hash that
 `HOOKE run SCENE --steps STEPS` prints (the same bits for any thread count);
-hooke.scene_path gives the installed copy of SCENE (a shipped scene), and
-py.typed and __init__.pyi are installed beside the module.
+hooke.scene_path gives the installed copy of SCENE (a shipped scene),
+py.typed and __init__.pyi are installed beside the module, and the tools
+run the program installed in the package (hooke.integrators()).
 """
 import re
 import subprocess
@@ -49,8 +50,12 @@ def main(site, program, scene, steps):
     for typed in ("py.typed", "__init__.pyi"):
         if not (Path(hooke.__file__).parent / typed).is_file():
             sys.exit(f"check_installed.py: the installed package has no {typed}")
+    # the program the tools run, installed in the package: the tables it prints
+    names = [i["name"] for i in hooke.integrators()]
+    if "semi_implicit_euler" not in names:
+        sys.exit(f"check_installed.py: hooke.integrators() gave {names}")
     print(f"hooke {hooke.__version__} from {Path(hooke.__file__).parent}: {steps} steps of {Path(scene).name}, "
-          f"state_hash={got} as `hooke run`; its scenes and types installed")
+          f"state_hash={got} as `hooke run`; its scenes, types and program installed ({len(names)} integrators)")
 
 
 if __name__ == "__main__":

@@ -108,33 +108,19 @@ def program_version():
     return out.split()[1]
 
 
-def test_command_runs_in_process(scene_path, tmp_path):
-    import json
-
-    out = tmp_path / "s.json"
-    rc = hooke._hooke.command(["stability", scene_path("oscillator.scene"), "--integrators", "rk4", "--points", "3",
-                               "--out", str(out), "--quiet"])
-    assert rc == 0
-    assert json.loads(out.read_text())
-    assert hooke._hooke.command(["run", scene_path("no_such.scene")]) == 1
-    assert hooke._hooke.command(["no_such_command"]) == 1
-    assert hooke._hooke.command(["plot", tmp_path / "none.csv"]) == 1  # os.PathLike taken
-    with pytest.raises(TypeError):
-        hooke._hooke.command(["run", 3])
-
-
-def test_command_leaves_the_process_as_it_was(scene_path, capfd):
+def test_the_package_carries_the_program(scene_path):
+    """hooke/bin/hooke, the program the tools run, is the program built from the same sources: its version and its
+    state hash of a scene are the build's."""
     import os
-    import signal
+    import subprocess
 
-    handler, mask = signal.getsignal(signal.SIGINT), os.sched_getaffinity(0)
-    rc = hooke._hooke.command(["run", scene_path("rope.scene"), "--steps", "20", "--threads", "2"])
-    out, _ = capfd.readouterr()
-    assert rc == 0
-    # the program's summary line, its state hash the program's own
+    program = os.path.join(os.path.dirname(hooke.__file__), "bin", "hooke")
+    assert os.access(program, os.X_OK)
+    out = subprocess.run([program, "--version"], capture_output=True, text=True, check=True).stdout
+    assert out.split()[1] == hooke.__version__
+    out = subprocess.run([program, "run", scene_path("rope.scene"), "--steps", "20", "--quiet"], capture_output=True,
+                         text=True, check=True).stdout
     assert "state_hash=0x%016x" % program_hash(scene_path("rope.scene"), 20) in out
-    assert signal.getsignal(signal.SIGINT) is handler  # run's own handlers put back
-    assert os.sched_getaffinity(0) == mask  # no thread of this process bound to a core
 
 
 def test_every_method_has_a_signature():
@@ -142,7 +128,7 @@ def test_every_method_has_a_signature():
     import inspect
 
     methods = [getattr(hooke.World, n) for n in dir(hooke.World) if not n.startswith("_")]
-    methods = [m for m in methods if callable(m)] + [hooke._hooke.command, hooke._hooke.scene_tables]
+    methods = [m for m in methods if callable(m)] + [hooke._hooke._step_batch, hooke._hooke.scene_tables]
     assert len(methods) >= 12
     for m in methods:
         sig = inspect.signature(m)

@@ -17,7 +17,6 @@
 #include <omp.h>
 #endif
 
-#include "checkpoint.h"
 #include "outfile.h"
 #include "diagnosis.h"
 #include "env.h"

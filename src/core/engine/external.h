@@ -26,7 +26,7 @@
  *                             into hk_stats (total; gravity's alone also into
  *                             gravity), so the run's energy guard counts it
  *   NAME_stiffness(d)         its stiffness on one particle [N/m], which the
- *                             blow-up hint's omega_max adds (cli/run/diagnosis.c)
+ *                             blow-up hint's omega_max adds (core/step/diagnosis.c)
  *   NAME_source(d)            what it is called when it feeds a world energy
  *                             that no potential accounts for (the energy guard
  *                             is then off and the report names it), else NULL

@@ -764,6 +764,8 @@ HK_API int64_t hk_world_faces(const hk_world *w, int *tri, int *body, int64_t ca
 #define HK_RENDER_MAX 8192
 HK_API int hk_world_render(const hk_world *w, int width, int height, uint8_t *rgb);
 
+#include "hooke/runs.h" /* runs: the energy bound, the blow-up check's cadence and report, checkpoints, state files */
+
 #ifdef __cplusplus
 }
 #endif

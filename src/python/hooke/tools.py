@@ -1,9 +1,10 @@
 # tools.py — the program's commands from Python: hooke stability and hooke bench as dicts, and the library's tables.
 # SPDX-License-Identifier: MIT
-"""hooke.stability() and hooke.bench() run `hooke stability` and `hooke bench` in
-this process (_hooke.command) and return the dict their JSON file holds;
-hooke.integrators(), hooke.body_kinds() and hooke.scene_keys() return the
-tables `hooke info --list` prints.
+"""hooke.stability() and hooke.bench() run `hooke stability` and `hooke bench`
+(the program the package carries in its bin/ folder, built from the same
+sources) and return the dict their JSON file holds; hooke.integrators(),
+hooke.body_kinds() and hooke.scene_keys() return the tables `hooke info
+--list` prints.
 
 A keyword option is the command's option of the same name with "_" for "-"
 (dt_min=1e-3 is --dt-min 1e-3): the names, and which of them are switches,
@@ -15,47 +16,35 @@ have is a TypeError; a value it refuses, or any other failure, raises
 hooke.Error with the program's message (str(e)) and its exit status
 (e.status).
 
-While a command runs, this process's stdout and stderr (file descriptors 1
-and 2) go to temporary files: the program's table is not printed (the dict
-holds its numbers) and its error message becomes the exception's. One
-command runs at a time (the program's option parser is the process's);
-a second thread's call waits for the first.
+The program runs as a child process: its table is not printed (the dict
+holds its numbers) and its error message becomes the exception's. Calls
+from several Python threads run at once; Ctrl-C stops the program and
+raises KeyboardInterrupt.
 """
 import functools
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
-import threading
 
-from . import _hooke
 from ._hooke import Error
 
 __all__ = ["stability", "bench", "integrators", "body_kinds", "scene_keys"]
 
-_lock = threading.Lock()
+_PROGRAM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "hooke")
 
 
 def _command(args):
-    """(exit status, stdout, stderr) of `hooke ARGS...` run in this process."""
-    with _lock, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        for stream in (sys.stdout, sys.stderr):  # what Python holds goes out before, where it was written
-            if stream is not None:
-                stream.flush()
-        saved = os.dup(1), os.dup(2)
-        try:
-            os.dup2(out.fileno(), 1)
-            os.dup2(err.fileno(), 2)
-            status = _hooke.command([str(a) for a in args])  # it flushes the C library's stdout and stderr
-        finally:
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            os.close(saved[0])
-            os.close(saved[1])
-        out.seek(0)
-        err.seek(0)
-        return status, out.read().decode(errors="replace"), err.read().decode(errors="replace")
+    """(exit status, stdout, stderr) of the package's program `hooke ARGS...`."""
+    if not os.access(_PROGRAM, os.X_OK):
+        raise Error(f"hooke: the program {_PROGRAM} is missing (the package is incomplete: install it again)")
+    for stream in (sys.stdout, sys.stderr):  # what Python holds goes out first
+        if stream is not None:
+            stream.flush()
+    r = subprocess.run([_PROGRAM, *(str(a) for a in args)], capture_output=True, stdin=subprocess.DEVNULL)
+    return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
 
 
 def _failed(command, status, message):

@@ -1,7 +1,7 @@
 /* checkpoint.c — checkpoint files: the complete stepping state of a world, checksummed, written atomically. */
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
-#include "checkpoint.h"
+#include "hooke/hooke.h"
 
 #include <errno.h>
 #include <fcntl.h>
