@@ -6,9 +6,8 @@
 
 #include "world.h"
 
-/* A rope of 8 particles 0.1 m apart along x, 10 g each, k 50 N/m, damping 0.02 N*s/m on the relative velocity, under
- * gravity; its first particle pinned (or driven, `anchor`, at velocity u [m/s]). */
-static hk_world *rope(int anchor, hk_vec3 u)
+/* An empty world under gravity, no air drag, no ground or walls. */
+static hk_world *under_gravity(void)
 {
     hk_world_def def = hk_default_world_def();
     def.gravity = (hk_vec3){0, -9.81, 0};
@@ -17,6 +16,14 @@ static hk_world *rope(int anchor, hk_vec3 u)
     def.has_walls = 0;
     hk_world *w = hk_world_create(&def);
     assert_non_null(w);
+    return w;
+}
+
+/* A rope of 8 particles 0.1 m apart along x, 10 g each, k 50 N/m, damping 0.02 N*s/m on the relative velocity, under
+ * gravity; its first particle pinned (or driven, `anchor`, at velocity u [m/s]). */
+static hk_world *rope(int anchor, hk_vec3 u)
+{
+    hk_world *w = under_gravity();
     hk_rope_def r = hk_default_rope_def();
     r.count = 8;
     r.mass = 0.01;
@@ -119,13 +126,7 @@ static void test_as_a_driven_anchor(void **state)
 static void test_galilean_closed_form(void **state)
 {
     (void)state;
-    hk_world_def def = hk_default_world_def();
-    def.gravity = (hk_vec3){0, -9.81, 0};
-    def.air_drag = 0;
-    def.ground.model = HK_GROUND_NONE;
-    def.has_walls = 0;
-    hk_world *w = hk_world_create(&def);
-    assert_non_null(w);
+    hk_world *w = under_gravity();
     const double m = 0.2, k = 400, c = 0.5, L0 = 0.3, g = 9.81, u[3] = {0.4, 0.25, -0.3}, dt = 5e-4;
     const double sag = L0 + m * g / k;
     const hk_vec3 pos[2] = {{0, 2, 0}, {u[0] * dt, 2 - sag + u[1] * dt, u[2] * dt}},
