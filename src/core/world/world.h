@@ -183,13 +183,13 @@ struct hk_world {
     hk_real *applied_sum[3];
     int applied_sum_cap;
     struct hk_targets *targets; /* kinematic targets of driven particles (targets.h), NULL until the first is set */
-    int history;              /* the history arrays hold the substep before's (integrators.h history_arrays) */
-    hk_real *px, *py, *pz;    /* position Verlet: the previous positions q [m]; the implicit integrators: the last
-                                 substep's velocity change [m/s] */
-    hk_real *dqx, *dqy, *dqz; /* bdf2: the last substep's displacement [m] (NULL where history_arrays < 6) */
-    hk_real *history_slab;    /* px.. (and dqx..): one slab of history_arrays arrays */
-    int history_arrays;       /* the arrays history_slab holds (0, 3 or 6) [1] */
-    hk_real *scratch;         /* RK4: 12 arrays, array k at scratch + k * scratch_stride */
+    int history;                /* the history arrays hold the substep before's (integrators.h history_arrays) */
+    hk_real *px, *py, *pz;      /* position Verlet: the previous positions q [m]; the implicit integrators: the last
+                                   substep's velocity change [m/s] */
+    hk_real *dqx, *dqy, *dqz;   /* bdf2: the last substep's displacement [m] (NULL where history_arrays < 6) */
+    hk_real *history_slab;      /* px.. (and dqx..): one slab of history_arrays arrays */
+    int history_arrays;         /* the arrays history_slab holds (0, 3 or 6) [1] */
+    hk_real *scratch;           /* RK4: 12 arrays, array k at scratch + k * scratch_stride */
     size_t scratch_stride;
 
     /* How forces are evaluated, chosen once when the world is created: the
