@@ -1,29 +1,11 @@
 /* module.c — the Python module _hooke: exceptions, version, precision, the World type, batch steps. */
 /* SPDX-License-Identifier: MIT */
-#ifdef HOOKE_USE_OPENMP
-#include <omp.h>
-#endif
-
 #include "pyhooke.h"
 
-/* _default_threads(springs): hooke's default thread count for that many springs (hk_default_threads) on this
- * process's OpenMP threads. */
-static PyObject *default_threads(PyObject *module, PyObject *arg)
-{
-    (void)module;
-    const long long springs = PyLong_AsLongLong(arg);
-    if (springs == -1 && PyErr_Occurred()) return NULL;
-#ifdef HOOKE_USE_OPENMP
-    const int cores = omp_get_max_threads();
-#else
-    const int cores = 1;
-#endif
-    return PyLong_FromLong(hk_default_threads(springs > 0 ? springs : 0, cores));
-}
-
 static PyMethodDef module_methods[] = {
-    {"_default_threads", default_threads, METH_O,
-     "_default_threads(springs, /)\n--\n\nhooke's default thread count for that many springs (1 up to the cores)."},
+    {"_batch_threads", hk_py_batch_threads, METH_VARARGS,
+     "_batch_threads(worlds, threads, /)\n--\n\nThe threads a batch of these Worlds steps on: threads where not 0, "
+     "else hooke's default for all their springs, at most one per world."},
     {"_step_batch", hk_py_step_batch, METH_VARARGS,
      "_step_batch(worlds, n, threads, /)\n--\n\nhooke.Batch's steps: n steps of each World of the tuple on a team of "
      "threads, a world per thread at a time; [(index, exception)] of the worlds that stopped."},

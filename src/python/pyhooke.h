@@ -120,5 +120,6 @@ PyObject *hk_py_restore_state(PyObject *self, PyObject *state);
 
 /* batch.c: _hooke._step_batch(worlds, n, threads), the steps of hooke.Batch */
 PyObject *hk_py_step_batch(PyObject *module, PyObject *args);
+PyObject *hk_py_batch_threads(PyObject *module, PyObject *args);
 
 #endif

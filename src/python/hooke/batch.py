@@ -80,10 +80,7 @@ class Batch:
     @property
     def threads(self):
         """threads the batch steps on [1]"""
-        if self._threads:
-            return self._threads
-        springs = sum(len(w.rest_lengths) for w in self._worlds)
-        return max(1, min(_hooke._default_threads(springs), len(self._worlds)))
+        return _hooke._batch_threads(self._worlds, self._threads)
 
     @property
     def errors(self):
