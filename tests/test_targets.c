@@ -221,9 +221,11 @@ static void test_refused_before_set(void **state)
     const int ok[3] = {2, 3, 4};
     assert_int_equal(hk_world_set_targets(w, 3, ok, bad), HK_ERR_INVALID);
     assert_string_equal(hk_world_error(w), "set_targets: target of particle 3 is not finite");
+#ifndef HOOKE_DOUBLE /* every finite position fits a double */
     bad[5] = 1e300;
     assert_int_equal(hk_world_set_targets(w, 3, ok, bad), HK_ERR_INVALID);
     assert_non_null(strstr(hk_world_error(w), "of particle 3 is beyond this build's precision"));
+#endif
     assert_int_equal(hk_world_targets(w, NULL, NULL), 0);
     for (int i = 2; i <= 4; i++) assert_true(hk_world_particles(w).inv_mass[i] > 0); /* none driven */
     assert_int_equal(hk_world_set_targets(w, 1, ok, t), HK_OK);
