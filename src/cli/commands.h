@@ -1,4 +1,4 @@
-/* commands.h — the program's commands by name, for the program's main and for hosts that run them in-process. */
+/* commands.h — the program's commands by name, for the program's main (and a host that runs them in-process). */
 /* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_COMMANDS_H
 #define HOOKE_COMMANDS_H

@@ -21,8 +21,8 @@ int hk_omp_threads_parse(const char *s, int *first);
  * main() reports it as hooke's error. */
 const char *hk_omp_env_refused(void);
 /* The check itself, the function main.c puts in the program's .preinit_array
- * (a shared object has none: a host that links libhooke_cli, the Python
- * module, gets OMP_NUM_THREADS as its OpenMP runtime took it). */
+ * (a shared object has none: a host that links libhooke_cli into one gets
+ * OMP_NUM_THREADS as its OpenMP runtime took it). */
 void hk_omp_env_check(int argc, char **argv, char **envp);
 
 /* OMP_NUM_THREADS as the user set it: the value refused, else getenv's. */
