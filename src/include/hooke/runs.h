@@ -57,7 +57,8 @@ HK_API int hk_energy_runaway(hk_energy_guard *g, const hk_stats *s, int64_t subs
 /* How often a run checks for a blow-up (hk_world_check_stats and the
  * energy bound), in steps: on steps s with s % cadence == 0, by the
  * problem's size alone (diagnosis.c says why): 1 up to 4096 particles +
- * springs, then 2, 4, ... up to 256; 1 with contact between bodies. `hooke
+ * springs, then 16, and 32, 64, ... up to 256 from 2^17 of them; 1 with
+ * contact between bodies. `hooke
  * run` and the Python module's World.step check on it. */
 HK_API int64_t hk_check_cadence(const hk_world *w);
 
