@@ -50,14 +50,21 @@
         }                                                                                                              \
     } while (0)
 
-/* A world with no gravity, drag, ground or walls. */
-static inline hk_world *hk_test_empty_world(void)
+/* The definition of a world under gravity g [m/s^2] with no drag, ground or walls. */
+static inline hk_world_def hk_test_world_def(hk_vec3 g)
 {
     hk_world_def def = hk_default_world_def();
-    def.gravity = (hk_vec3){0, 0, 0};
+    def.gravity = g;
     def.air_drag = 0;
     def.ground.model = HK_GROUND_NONE;
     def.has_walls = 0;
+    return def;
+}
+
+/* A world with no gravity, drag, ground or walls. */
+static inline hk_world *hk_test_empty_world(void)
+{
+    const hk_world_def def = hk_test_world_def((hk_vec3){0, 0, 0});
     hk_world *w = hk_world_create(&def);
     assert_non_null(w);
     return w;

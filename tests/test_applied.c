@@ -13,11 +13,8 @@
  * widest), gravity g [m/s^2]. */
 static hk_world *cloth(const char *kernels, int threads, hk_vec3 g)
 {
-    hk_world_def def = hk_default_world_def();
-    def.gravity = g;
+    hk_world_def def = hk_test_world_def(g);
     def.air_drag = 0.01;
-    def.ground.model = HK_GROUND_NONE;
-    def.has_walls = 0;
     def.kernels = kernels;
     def.threads = threads;
     def.full_team = 1;

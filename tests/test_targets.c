@@ -9,11 +9,7 @@
 /* An empty world under gravity, no air drag, no ground or walls. */
 static hk_world *under_gravity(void)
 {
-    hk_world_def def = hk_default_world_def();
-    def.gravity = (hk_vec3){0, -9.81, 0};
-    def.air_drag = 0;
-    def.ground.model = HK_GROUND_NONE;
-    def.has_walls = 0;
+    const hk_world_def def = hk_test_world_def((hk_vec3){0, -9.81, 0});
     hk_world *w = hk_world_create(&def);
     assert_non_null(w);
     return w;

@@ -1,24 +1,16 @@
 /* batch.c — _hooke._step_batch: the worlds of a hooke.Batch stepped together, a world per thread at a time. */
 /* SPDX-License-Identifier: MIT */
-#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
-#include <time.h>
 
 #ifdef HOOKE_USE_OPENMP
 #include <omp.h>
 #endif
 
 #include "pyhooke.h"
+#include "team_wait.h"
 
 /* How long a stretch of steps runs without the GIL before it is taken back to look for a signal (Ctrl-C) [ns]. */
 #define HK_BATCH_SIGNAL_NS 20000000LL
-
-static int64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
 
 /* One world of the call: its object, its check cadence in the batch, how its steps ended. */
 typedef struct batch_world {
@@ -42,42 +34,36 @@ static void stretch(batch_world *bw, Py_ssize_t n, int threads, int64_t k)
     (void)threads;
 }
 
-/* The threads a batch of n worlds steps on: `threads` where not 0, else hooke's default for all their springs on this
- * process's OpenMP threads (hk_default_threads), at most one per world. */
-static int batch_threads(int threads, int64_t springs, Py_ssize_t n)
-{
-    if (threads > 0) return threads;
-#ifdef HOOKE_USE_OPENMP
-    const int cores = omp_get_max_threads();
-#else
-    const int cores = 1;
-#endif
-    const int t = hk_default_threads(springs, cores);
-    return t < n ? t : (int)n;
-}
-
-/* _batch_threads(worlds, threads): batch_threads of a tuple of Worlds. */
+/* _batch_threads(worlds, threads): the threads a batch of these Worlds steps on: `threads` where not 0, else hooke's
+ * default for all their springs on this process's OpenMP threads (hk_default_threads), at most one per world. */
 PyObject *hk_py_batch_threads(PyObject *module, PyObject *args)
 {
     (void)module;
     PyObject *tuple;
     int threads;
     if (!PyArg_ParseTuple(args, "O!i:_batch_threads", &PyTuple_Type, &tuple, &threads)) return NULL;
-    int64_t springs = 0;
     const Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+    if (threads > 0) return PyLong_FromLong(threads);
+    int64_t springs = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *o = PyTuple_GET_ITEM(tuple, i);
         if (!PyObject_TypeCheck(o, &hk_py_world_type) || !((hk_py_world *)o)->w)
             return PyErr_Format(PyExc_TypeError, "_batch_threads: worlds[%zd] is not a built hooke.World", i);
         springs += hk_world_spring_count(((hk_py_world *)o)->w);
     }
-    return PyLong_FromLong(batch_threads(threads, springs, n));
+#ifdef HOOKE_USE_OPENMP
+    const int cores = omp_get_max_threads();
+#else
+    const int cores = 1;
+#endif
+    const int t = hk_default_threads(springs, cores);
+    return PyLong_FromLong(t < n ? t : (long)n);
 }
 
 /* _step_batch(worlds, n, threads): n steps of each World of the tuple `worlds` (each on one thread, none twice) on a
- * team of `threads` (0: batch_threads), every world checked for a blow-up at the cadence of one world holding them all
- * (hk_check_cadence_of) and stopped where one is found. Returns [(index, exception)] of the worlds that stopped, in
- * order. Ctrl-C stops every world at the same whole step (KeyboardInterrupt). */
+ * team of `threads` (Batch.threads, _batch_threads), every world checked for a blow-up at the cadence of one world
+ * holding them all (hk_check_cadence_of) and stopped where one is found. Returns [(index, exception)] of the worlds
+ * that stopped, in order. Ctrl-C stops every world at the same whole step (KeyboardInterrupt). */
 PyObject *hk_py_step_batch(PyObject *module, PyObject *args)
 {
     (void)module;
@@ -86,12 +72,12 @@ PyObject *hk_py_step_batch(PyObject *module, PyObject *args)
     int threads;
     if (!PyArg_ParseTuple(args, "O!Li:_step_batch", &PyTuple_Type, &tuple, &steps, &threads)) return NULL;
     if (steps < 0) return PyErr_Format(PyExc_ValueError, "step: n must be >= 0 (got %lld)", steps);
-    if (threads < 0 || threads > HK_MAX_THREADS)
-        return PyErr_Format(PyExc_ValueError, "_step_batch: threads must be 0 to %d (got %d)", HK_MAX_THREADS, threads);
+    if (threads < 1 || threads > HK_MAX_THREADS)
+        return PyErr_Format(PyExc_ValueError, "_step_batch: threads must be 1 to %d (got %d)", HK_MAX_THREADS, threads);
     const Py_ssize_t n = PyTuple_GET_SIZE(tuple);
     batch_world *bw = PyMem_Calloc((size_t)n + 1, sizeof *bw);
     if (!bw) return PyErr_NoMemory();
-    int64_t items = 0, springs = 0;
+    int64_t items = 0;
     Py_ssize_t marked = 0;
     PyObject *result = NULL;
     for (; marked < n; marked++) { /* each world checked and marked busy, so that none is in the tuple twice */
@@ -111,18 +97,16 @@ PyObject *hk_py_step_batch(PyObject *module, PyObject *args)
         py->busy = 1;
         bw[marked].py = py;
         items += py->items;
-        springs += hk_world_spring_count(py->w);
     }
-    threads = batch_threads(threads, springs, n);
     for (Py_ssize_t i = 0; i < n; i++) bw[i].every = hk_check_cadence_of(bw[i].py->w, items);
     /* stretches of steps sized to take about HK_BATCH_SIGNAL_NS each, from the pace of the first step */
     int signalled = 0;
     for (int64_t done = 0, next = 1; done < steps && !signalled;) {
         const int64_t k = next < steps - done ? next : steps - done;
         PyThreadState *ts = PyEval_SaveThread();
-        const int64_t t0 = now_ns();
+        const int64_t t0 = hk_now_ns();
         stretch(bw, n, threads, k);
-        const int64_t per_step = (now_ns() - t0) / k + 1;
+        const int64_t per_step = (hk_now_ns() - t0) / k + 1;
         PyEval_RestoreThread(ts);
         done += k;
         signalled = PyErr_CheckSignals() != 0;

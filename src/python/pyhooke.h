@@ -56,6 +56,8 @@ PyObject *hk_py_blowup_raise(hk_py_world *self, const hk_blowup *b, double energ
 PyObject *hk_py_world_of_scene(PyTypeObject *type, hk_scene *sc, const char *name, int threads, const char *text,
                                size_t len);
 int hk_py_base_def(hk_world_def *base);
+/* 0 if `threads` is a thread count a World takes (0: hooke's default, to HK_MAX_THREADS); else -1 with ValueError. */
+int hk_py_threads_refused(long long threads);
 /* self's world made ready to step from its state now, as a loaded scene's is: its passes planned (hk_world_optimise),
  * the energy bound started, the blow-up cadence and the work a step takes counted. 0, or -1 with ValueError naming
  * `name`. */

@@ -1,9 +1,7 @@
 /* stepping.c — World.step and World.run: steps with the GIL released, the program's blow-up checks, Ctrl-C. */
 /* SPDX-License-Identifier: MIT */
-#define _POSIX_C_SOURCE 200809L
-#include <time.h>
-
 #include "pyhooke.h"
+#include "team_wait.h"
 
 /* How long the steps run without the GIL before it is taken back to look for a signal (Ctrl-C) [ns]. */
 #define HK_PY_SIGNAL_NS 20000000LL
@@ -12,13 +10,6 @@
  * microseconds at most, takes no longer than releasing the lock and taking it back would (about 340 instructions,
  * more than a step and its check of a 10-particle rope). */
 #define HK_PY_GIL_ITEMS 1024
-
-static int64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
 
 /* The check `hooke run` makes after step s (run.c after_step): hk_world_check_stats with the plan's stretch limit,
  * then the energy bound. 1 on a blow-up (filled into *a), else 0. Needs no GIL. */
@@ -59,11 +50,11 @@ static void take_steps(hk_py_world *self, int64_t n, int check_last, hk_py_advan
     a->how = HK_PY_DONE;
     const int keep_gil = n < HK_PY_GIL_ITEMS / (self->items > 0 ? self->items : 1);
     PyThreadState *ts = keep_gil ? NULL : PyEval_SaveThread();
-    int64_t last = n > 1 && !keep_gil ? now_ns() : 0, next_look = last + HK_PY_SIGNAL_NS, gap = 1, since = 0;
+    int64_t last = n > 1 && !keep_gil ? hk_now_ns() : 0, next_look = last + HK_PY_SIGNAL_NS, gap = 1, since = 0;
     for (int64_t k = 1; k <= n; k++) {
         if (hk_py_step_checked(self, every, check_last && k == n, a)) break;
         if (keep_gil || k == n || ++since < gap) continue;
-        const int64_t t = now_ns(), per_step = (t - last) / since + 1;
+        const int64_t t = hk_now_ns(), per_step = (t - last) / since + 1;
         gap = HK_PY_SIGNAL_NS / 4 / per_step > 1 ? HK_PY_SIGNAL_NS / 4 / per_step : 1;
         last = t;
         since = 0;
@@ -75,7 +66,7 @@ static void take_steps(hk_py_world *self, int64_t n, int check_last, hk_py_advan
             a->how = HK_PY_SIGNAL;
             break;
         }
-        next_look = now_ns() + HK_PY_SIGNAL_NS;
+        next_look = hk_now_ns() + HK_PY_SIGNAL_NS;
     }
     if (ts) PyEval_RestoreThread(ts);
 }

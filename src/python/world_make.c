@@ -74,12 +74,17 @@ int hk_py_base_def(hk_world_def *base)
     return -1;
 }
 
+int hk_py_threads_refused(long long threads)
+{
+    if (threads >= 0 && threads <= HK_MAX_THREADS) return 0;
+    PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %lld)", HK_MAX_THREADS, threads);
+    return -1;
+}
+
 PyObject *hk_py_world_of_text(PyTypeObject *type, const char *text, size_t len, const char *name, int threads,
                               int settings_only)
 {
-    if (threads < 0 || threads > HK_MAX_THREADS)
-        return PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %d)", HK_MAX_THREADS,
-                            threads);
+    if (hk_py_threads_refused(threads)) return NULL;
     hk_world_def base;
     if (hk_py_base_def(&base) != 0) return NULL;
     hk_scene sc;

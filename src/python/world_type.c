@@ -28,9 +28,7 @@ static PyObject *from_scene(PyObject *type, PyObject *args, PyObject *kw)
     PyObject *path_o, *path;
     int threads = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|i:from_scene", names, &path_o, &threads)) return NULL;
-    if (threads < 0 || threads > HK_MAX_THREADS)
-        return PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %d)", HK_MAX_THREADS,
-                            threads);
+    if (hk_py_threads_refused(threads)) return NULL;
     hk_world_def base;
     if (hk_py_base_def(&base) != 0 || !PyUnicode_FSConverter(path_o, &path)) return NULL;
     const char *p = PyBytes_AS_STRING(path);
@@ -107,11 +105,7 @@ static int set_threads(PyObject *self, PyObject *value, void *c)
         return -1;
     }
     const long long n = PyLong_AsLongLong(value);
-    if (n == -1 && PyErr_Occurred()) return -1;
-    if (n < 0 || n > HK_MAX_THREADS) {
-        PyErr_Format(PyExc_ValueError, "threads must be 0 (hooke's default) to %d (got %lld)", HK_MAX_THREADS, n);
-        return -1;
-    }
+    if ((n == -1 && PyErr_Occurred()) || hk_py_threads_refused(n)) return -1;
     hk_world *w = ((hk_py_world *)self)->w;
     if (hk_world_set_threads(w, (int)n) == HK_OK) return 0;
     PyErr_Format(PyExc_ValueError, "threads: %s", hk_world_error(w));

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-
 /* 0 if particles[0 .. count) may be driven or released by `call` (each exists, is listed once, and is no body's
  * driven anchor; with `targeted`, each has a target), else the failure. */
 static int particles_refused(hk_world *w, int count, const int *particles, const char *call, int targeted)
@@ -103,21 +101,22 @@ int hk_world_clear_targets(hk_world *w, int count, const int *particles)
         if (rc) return rc;
     }
     hk_state_write(w);
-    for (int k = 0; k < count; k++) {
-        const int i = particles ? particles[k] : t->list[0].particle;
-        const int s = t->slot[i];
-        const hk_target *g = &t->list[s];
-        if (g->was_pinned) {
+    for (int k = 0; k < count; k++) { /* each released, its slot marked; then the list closed up in one pass */
+        const int i = particles ? particles[k] : t->list[k].particle;
+        if (t->list[t->slot[i]].was_pinned)
             w->p.vx[i] = w->p.vy[i] = w->p.vz[i] = 0;
-        } else {
-            HK_ASSERT(w->p.mass[i] > 0);
-            w->p.inv_mass[i] = (hk_real)(1.0 / (double)w->p.mass[i]);
-        }
-        memmove(&t->list[s], &t->list[s + 1], (size_t)(t->count - s - 1) * sizeof *t->list);
-        t->count--;
+        else
+            hk_particle_free(w, i);
         t->slot[i] = -1;
-        for (int j = s; j < t->count; j++) t->slot[t->list[j].particle] = j;
     }
+    int kept = 0;
+    for (int s = 0; s < t->count; s++)
+        if (t->slot[t->list[s].particle] >= 0) {
+            t->list[kept] = t->list[s];
+            t->slot[t->list[kept].particle] = kept;
+            kept++;
+        }
+    t->count = kept;
     w->forces_valid = 0;
     return HK_OK;
 }

@@ -699,11 +699,16 @@ int hk_world_unpin(hk_world *w, int body, int local_index)
     const int i = b->first + local_index - b->lo;
     if (w->p.inv_mass[i] != 0) return 0;
     hk_state_write(w);
-    HK_ASSERT(w->p.mass[i] > 0);
-    w->p.inv_mass[i] = (hk_real)(1.0 / (double)w->p.mass[i]);
+    hk_particle_free(w, i);
     w->p.vx[i] = w->p.vy[i] = w->p.vz[i] = 0;
     w->forces_valid = 0;
     return 0;
+}
+
+void hk_particle_free(hk_world *w, int i)
+{
+    HK_ASSERT(w->p.mass[i] > 0);
+    w->p.inv_mass[i] = (hk_real)(1.0 / (double)w->p.mass[i]);
 }
 
 hk_particles_view hk_world_particles(const hk_world *w)

@@ -318,6 +318,9 @@ int hk_failed(const hk_world *w);
 /* 0 if [first, first + count) lies within w's particles; else the failure, "CALL: particles [A, B) outside the N
  * particles" on w. */
 int hk_particles_refused(hk_world *w, int first, int count, const char *call);
+/* Particle i free to move again: its inverse mass 1 / its mass (a pin's or a target's release; the caller has
+ * called hk_state_write). */
+void hk_particle_free(hk_world *w, int i);
 
 /* The families of each body: (*fams)[(*start)[b] .. (*start)[b + 1]) are
  * body b's, ascending; both arrays allocated (free them), by one counting

@@ -121,11 +121,16 @@ class Batch:
             self._worlds[k].restore_state(self._saved[k])
             self._errors[k] = None
 
-    def _stacked(self, name):
+    def _particles(self, name, use):
+        """The particle count every world holds, for Batch.NAME; ValueError where they differ (`use`: what to do)."""
         counts = {len(w.masses) for w in self._worlds}
         if len(counts) != 1:
             raise ValueError(f"Batch.{name}: the worlds hold different particle counts ({sorted(counts)}): stacked "
-                             f"arrays need worlds of one shape; read batch[i].{name} instead")
+                             f"arrays need worlds of one shape; {use} batch[i].{name} instead")
+        return counts.pop()
+
+    def _stacked(self, name):
+        self._particles(name, "read")
         return np.stack([getattr(w, name) for w in self._worlds])
 
     @property
@@ -167,15 +172,12 @@ class Batch:
         self._set_stacked("set_velocities", v)
 
     def _set_stacked(self, name, a):
-        counts = {len(w.masses) for w in self._worlds}
-        if len(counts) != 1:
-            raise ValueError(f"Batch.{name}: the worlds hold different particle counts ({sorted(counts)}): stacked "
-                             f"arrays need worlds of one shape; call batch[i].{name} instead")
+        n = self._particles(name, "call")
         try:
             arr = np.asarray(a, dtype=np.float64)
         except (TypeError, ValueError) as e:
             raise TypeError(f"Batch.{name}: expected an (N, n, 3) array of numbers: {e}") from None
-        want = (len(self._worlds), counts.pop(), 3)
+        want = (len(self._worlds), n, 3)
         if arr.shape != want:
             raise ValueError(f"Batch.{name}: expected shape {want} (worlds, particles, 3), got {arr.shape}")
         bad = ~np.isfinite(arr)
