@@ -284,6 +284,47 @@ static void *setup_step_cloth512(int n, int threads, const char *kernels)
     return setup_step_scene(HOOKE_SCENES_DIR "/cloth_512.scene", threads, kernels);
 }
 
+/* cloth_512's step with every family limited to `limit` (its strain limits' projection after each step): 0.01, above
+ * any stretch the cloth reaches in a benchmark's steps, prices the first look alone (a measure of every spring);
+ * 0.0005, past which its corners stretch from the first steps, prices the sweeps too */
+static void *setup_step_cloth512_limited(int threads, const char *kernels, double limit)
+{
+    world_case *c = setup_step_scene(HOOKE_SCENES_DIR "/cloth_512.scene", threads, kernels);
+    for (int f = 0; c && f < hk_world_family_count(c->w); f++)
+        if (hk_world_set_strain_limits(c->w, f, limit, 0) != HK_OK) {
+            fprintf(stderr, "%s\n", hk_world_error(c->w));
+            world_case_free(c);
+            return NULL;
+        }
+    return c;
+}
+static void *setup_step_cloth512_strain(int n, int threads, const char *kernels)
+{
+    (void)n;
+    return setup_step_cloth512_limited(threads, kernels, 0.01);
+}
+static void *setup_step_cloth512_strain_active(int n, int threads, const char *kernels)
+{
+    (void)n;
+    return setup_step_cloth512_limited(threads, kernels, 0.0005);
+}
+/* the three shipped fabric scenes, a step each (their sheets at rest at the start: the first steps') */
+static void *setup_step_drape5(int n, int threads, const char *kernels)
+{
+    (void)n;
+    return setup_step_scene(HOOKE_SCENES_DIR "/drape5.scene", threads, kernels);
+}
+static void *setup_step_hang(int n, int threads, const char *kernels)
+{
+    (void)n;
+    return setup_step_scene(HOOKE_SCENES_DIR "/hang.scene", threads, kernels);
+}
+static void *setup_step_curtain(int n, int threads, const char *kernels)
+{
+    (void)n;
+    return setup_step_scene(HOOKE_SCENES_DIR "/curtain.scene", threads, kernels);
+}
+
 static void run_step(void *s)
 {
     world_case *c = s;
@@ -394,6 +435,15 @@ const hk_bench_case hk_bench_cases[] = {
     {"mesh_reordered_force", "springs", mesh_sizes, setup_mesh_reordered, run_forces, world_case_items, world_case_free,
      best_path, NULL},
     {"step_cloth512", "springs", one_size, setup_step_cloth512, run_step, world_case_items, world_case_free, simd_paths,
+     NULL},
+    {"step_cloth512_strain", "springs", one_size, setup_step_cloth512_strain, run_step, world_case_items,
+     world_case_free, best_path, NULL},
+    {"step_cloth512_strain_active", "springs", one_size, setup_step_cloth512_strain_active, run_step, world_case_items,
+     world_case_free, best_path, NULL},
+    {"step_drape5", "springs", one_size, setup_step_drape5, run_step, world_case_items, world_case_free, best_path,
+     NULL},
+    {"step_hang", "springs", one_size, setup_step_hang, run_step, world_case_items, world_case_free, best_path, NULL},
+    {"step_curtain", "springs", one_size, setup_step_curtain, run_step, world_case_items, world_case_free, best_path,
      NULL},
     {"step_euler", "springs", integrator_sizes, setup_euler, run_step, world_case_items, world_case_free, best_path,
      NULL},

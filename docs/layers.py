@@ -35,6 +35,7 @@ LAYERS = [
     ("core/contact", 4, "contacts: walls, spheres and colliders (force, blocks, swept safety net)"),
     ("core/implicit", 5, "the implicit integrators: matrix-free system, CG, multigrid"),
     ("core/iterate", 5, "the iterated solvers: springs as constraints swept colour by colour"),
+    ("core/fabric", 5, "cloth as fabric: strain limits kept by a projection after each substep"),
     ("core/step", 6, "a world's life and its step: integrators, checks, shares"),
     ("core/device", 6, "the device backend: the explicit step on a GPU, its drivers"),
     ("io", 7, "scene files, meshes in, frames and pictures out (in libhooke)"),

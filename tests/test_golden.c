@@ -88,6 +88,9 @@ static const golden table[] = {
     {"cloth_box", "implicit_euler", 3, {0xd37f5e84e3204091ull, 0xcdf644253ea13eafull}, {0x8d9e88398a8ff2d0ull, 0x0e506cfd8ee3fb3full}},
     {"cloth_box", "bdf2", 6, {0x6e539823c0971332ull, 0x2773e858c1e008e1ull}, {0xbbf69bbe8ea26021ull, 0x6403e2c0c8044514ull}},
     {"cloth_drape", NULL, 1, {0xf6c309c6649c098dull, 0x18d308d4da06c6b1ull}, {0xc05b931cdd8f7212ull, 0xecde2139d4ae5f6aull}},
+    /* strain limits and tethers (src/core/fabric): the hung sheet of hang, its shear springs past the limit from
+     * step 2 (the sweeps on the team), its tethers from step 2, its gravity schedule */
+    {"hang", NULL, 8, {0x9cad223ce8fb8af1ull, 0x7267918711883be4ull}, {0x0ull, 0x0ull}},
     /* contact between bodies and within one (src/core/contact/pairs.h): the strip of cloth_fold has begun to fold
      * onto itself by step 55 (self collision, semi-implicit Euler), the cubes of jelly_pile meet by step 25 (body
      * against body, implicit Euler: the pairs' blocks in the solve) */

@@ -266,6 +266,18 @@ static void test_springs_lines(void **state)
                 "x.scene:2:53: error: expected a number > 1 for 'break_ratio', got '0.9'");
     check_error("body rope\n springs chain k 10 break_ratio 2\nend",
                 "x.scene:2:21: error: key 'break_ratio' needs 'behaviour breakable'");
+    /* strain limits: a number > 0; a compression limit in (0, 1); none that the pins break at rest */
+    check_error("body rope\n springs chain k 10 strain_limit 0\nend",
+                "x.scene:2:34: error: expected a positive number for 'strain_limit', got '0'");
+    check_error("body rope\n springs chain k 10 strain_limit nan\nend",
+                "x.scene:2:34: error: expected a number for 'strain_limit', got 'nan'");
+    check_error("body rope\n springs chain k 10 compress_limit 1\nend",
+                "x.scene:2:36: error: expected a number in (0, 1) for 'compress_limit', got '1'");
+    check_error("body rope\n count 4\n mass 0.01\n spacing 0.02\n pin 2 3\n springs chain k 5 rest_length 0.018 "
+                "strain_limit 0.05\nend",
+                "x.scene:6:38: error: body rope: family chain: spring 2 joins two held particles (2 and 3, pinned or "
+                "driven) at r / L0 = 1.111111, outside its limits [0, 1.05]: no projection can move it back (a "
+                "strain_limit of at least 0.1111111)");
     check_error("body rope\n springs chain damping 1\nend",
                 "x.scene:2:25: error: springs family 'chain' is missing required key 'k'");
     check_error("body rope\n springs chain k 1 k 2\nend",
@@ -651,6 +663,9 @@ static const shipped shipped_scenes[] = {
     {"cloth_stiff.scene", 64 * 64, 2 * 63 * 64 + 2 * 63 * 63 + 2 * 62 * 64},
     {"rope_implicit.scene", 80, 79},
     {"cloth_drape.scene", 256 * 256, 2 * 255 * 256 + 2 * 255 * 255 + 2 * 254 * 256},
+    {"drape5.scene", 5 * 128 * 128, 5 * (2 * 127 * 128 + 2 * 127 * 127 + 2 * 126 * 128)},
+    {"hang.scene", 128 * 128, 2 * 127 * 128 + 2 * 127 * 127 + 2 * 126 * 128},
+    {"curtain.scene", 15 * 64 * 64, 15 * (2 * 63 * 64 + 2 * 63 * 63 + 2 * 62 * 64)},
     {"cloth_box.scene", 48 * 48, 2 * 47 * 48 + 2 * 47 * 47 + 2 * 46 * 48},
     {"cloth_plate.scene", 512 * 512, 1567746},
     {"jelly_pile.scene", 4 * 125, 4 * (3 * 4 * 25 + 3 * 2 * 4 * 4 * 5 + 4 * 4 * 4 * 4)},

@@ -81,6 +81,23 @@ PyObject *hk_py_world_unpin(PyObject *o, PyObject *args, PyObject *kw)
     return hold_one(o, args, kw, hk_world_unpin, "ii:unpin");
 }
 
+/* World.set_strain_limits(family, strain_limit=0, compress_limit=0): family `family`'s limits from the next step on
+ * (hk_world_set_strain_limits; 0: none). */
+PyObject *hk_py_world_set_strain_limits(PyObject *o, PyObject *args, PyObject *kw)
+{
+    hk_py_world *self = (hk_py_world *)o;
+    if (hk_py_world_free_to_use(self) != 0) return NULL;
+    static char *names[] = {"family", "strain_limit", "compress_limit", NULL};
+    int family;
+    double strain = 0, compress = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "i|dd:set_strain_limits", names, &family, &strain, &compress))
+        return NULL;
+    if (hk_world_set_strain_limits(self->w, family, strain, compress) != HK_OK)
+        return PyErr_Format(PyExc_ValueError, "%s", hk_world_error(self->w));
+    hk_energy_guard_init(&self->guard, self->w); /* the limits pull the state in by hand: the bound starts from now */
+    Py_RETURN_NONE;
+}
+
 /* A list of the names of n rows of `stride` bytes whose first member is a name. */
 static PyObject *names_of(const void *rows, int n, size_t stride)
 {
@@ -158,10 +175,10 @@ static int spring_choice(const char *key, const char *word, int *out)
 }
 
 /* World._add_springs(body, name, a, b, rest, k, damping, damping_model, behaviour, break_ratio (None: the default),
- * rest_length): a family of springs a[s] - b[s] (int32 buffers of the body's particle indices; rest: float64 per
- * spring, or None) added to body (hk_world_add_spring_family), then the world made ready and the digest folded as
- * _add makes and folds them. Returns the family's index. Python's add_springs (hooke/build.py) checks the arrays'
- * shapes. */
+ * rest_length, strain_limit, compress_limit): a family of springs a[s] - b[s] (int32 buffers of the body's particle
+ * indices; rest: float64 per spring, or None) added to body (hk_world_add_spring_family), then the world made ready and
+ * the digest folded as _add makes and folds them. Returns the family's index. Python's add_springs (hooke/build.py)
+ * checks the arrays' shapes. */
 PyObject *hk_py_world_add_springs(PyObject *o, PyObject *args)
 {
     hk_py_world *self = (hk_py_world *)o;
@@ -171,8 +188,8 @@ PyObject *hk_py_world_add_springs(PyObject *o, PyObject *args)
     Py_buffer a, b, rest = {0};
     PyObject *rest_o, *ratio_o;
     hk_spring_params p = hk_default_spring_params();
-    if (!PyArg_ParseTuple(args, "isy*y*OddssOd:_add_springs", &body, &name, &a, &b, &rest_o, &p.k, &p.damping, &model,
-                          &behaviour, &ratio_o, &p.rest_length))
+    if (!PyArg_ParseTuple(args, "isy*y*OddssOddd:_add_springs", &body, &name, &a, &b, &rest_o, &p.k, &p.damping, &model,
+                          &behaviour, &ratio_o, &p.rest_length, &p.strain_limit, &p.compress_limit))
         return NULL;
     PyObject *result = NULL;
     if (ratio_o != Py_None) { /* None: the library's default */
@@ -201,7 +218,8 @@ PyObject *hk_py_world_add_springs(PyObject *o, PyObject *args)
     fold(self, a.buf, (size_t)a.len);
     fold(self, b.buf, (size_t)b.len);
     if (rest.buf) fold(self, rest.buf, (size_t)rest.len);
-    const double params[6] = {p.k, p.damping, (double)dm, (double)bh, p.break_ratio, p.rest_length};
+    const double params[8] = {p.k,           p.damping,     (double)dm,     (double)bh,
+                              p.break_ratio, p.rest_length, p.strain_limit, p.compress_limit};
     fold(self, params, sizeof params);
     result = PyLong_FromLong(fam);
 out:

@@ -71,6 +71,7 @@ PyObject *hk_py_world_of_text(PyTypeObject *type, const char *text, size_t len, 
 PyObject *hk_py_world_new(PyTypeObject *type, PyObject *args, PyObject *kw); /* build.c */
 PyObject *hk_py_world_add(PyObject *self, PyObject *args);
 PyObject *hk_py_world_pin(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *hk_py_world_set_strain_limits(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *hk_py_world_unpin(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *hk_py_world_add_springs(PyObject *self, PyObject *args);
 PyObject *hk_py_scene_tables(PyObject *module, PyObject *unused); /* _hooke.scene_tables() */

@@ -197,11 +197,12 @@ static PyObject *get_families(PyObject *self, void *c)
         const hk_family_info i = hk_world_family(w, f);
         const hk_spring_params *p = &i.params;
         PyObject *d = Py_BuildValue(
-            "{s:i,s:s,s:i,s:i,s:L,s:d,s:d,s:s,s:s,s:d,s:d}", "body", i.body, "name", i.name, "springs", i.springs,
-            "broken", i.broken, "first_spring", first, "k", p->k, "damping", p->damping, "damping_model",
+            "{s:i,s:s,s:i,s:i,s:L,s:d,s:d,s:s,s:s,s:d,s:d,s:d,s:d}", "body", i.body, "name", i.name, "springs",
+            i.springs, "broken", i.broken, "first_spring", first, "k", p->k, "damping", p->damping, "damping_model",
             p->damping_model == HK_DAMP_ALONG ? "along" : "relative", "behaviour",
             p->behaviour >= 0 && p->behaviour < HK_SPRING_BEHAVIOUR_COUNT ? behaviours[p->behaviour] : "?",
-            "break_ratio", p->break_ratio, "rest_length", p->rest_length);
+            "break_ratio", p->break_ratio, "rest_length", p->rest_length, "strain_limit", p->strain_limit,
+            "compress_limit", p->compress_limit);
         first += i.springs;
         if (!d)
             Py_CLEAR(list);
@@ -222,6 +223,16 @@ static PyObject *stats(PyObject *self, PyObject *unused)
     PyObject *d =
         Py_BuildValue("{s:d,s:d,s:d,s:d,s:d,s:L}", "kinetic", s.kinetic, "gravity", s.gravity, "spring", s.spring,
                       "total", s.total, "max_stretch", s.max_stretch, "broken", (long long)s.broken);
+    if (d && hk_world_strain_limited(w) + hk_world_tethered(w) > 0) { /* the last step's projection */
+        const hk_strain_stats sl = hk_world_strain_stats(w);
+        PyObject *strain = Py_BuildValue("{s:L,s:d,s:d,s:d,s:d,s:L,s:i,s:i,s:L}", "strain_step", (long long)sl.step,
+                                         "strain_before", sl.before_max, "strain_after", sl.after_max,
+                                         "strain_min_before", sl.before_min, "strain_min_after", sl.after_min,
+                                         "strain_projected", (long long)sl.projected, "strain_sweeps", sl.sweeps,
+                                         "strain_unconverged", sl.unconverged, "tethered", (long long)sl.tethered);
+        if (!strain || PyDict_Update(d, strain) != 0) Py_CLEAR(d);
+        Py_XDECREF(strain);
+    }
     if (!d || !hk_integrator_info_of(hk_world_integrator(w).kind)->implicit) return d;
     const hk_solver_stats st = hk_world_solver_stats(w);
     PyObject *solver = Py_BuildValue(
@@ -364,7 +375,9 @@ static PyMethodDef world_methods[] = {
      "to step `steps` or time `time` (counted from 0, as hooke run --steps/--time), calling callback(world) at every "
      "step that is a multiple of every. Returns the steps taken."},
     {"stats", stats, METH_NOARGS,
-     "stats($self, /)\n--\n\nA dict: kinetic, gravity, spring, total [J], max_stretch [1], broken; the linear solver's "
+     "stats($self, /)\n--\n\nA dict: kinetic, gravity, spring, total [J], max_stretch [1], broken; with strain limits "
+     "their projection in the last step (strain_step, strain_before, strain_after, strain_min_before, strain_min_after "
+     "[1], strain_projected, strain_sweeps, strain_unconverged, tethered); the linear solver's "
      "figures "
      "under an implicit integrator."},
     {"set_integrator", (PyCFunction)(void (*)(void))set_integrator, METH_VARARGS | METH_KEYWORDS,
@@ -382,7 +395,8 @@ static PyMethodDef world_methods[] = {
     {"_series_write", series_write, METH_NOARGS, "_series_write($self, /)\n--\n\nThe series' frame of now."},
     {"_series_close", series_close, METH_NOARGS, "_series_close($self, /)\n--\n\nEnds the series."},
     {"_add_springs", hk_py_world_add_springs, METH_VARARGS,
-     "_add_springs($self, body, name, a, b, rest, k, damping, damping_model, behaviour, break_ratio, rest_length, /)"
+     "_add_springs($self, body, name, a, b, rest, k, damping, damping_model, behaviour, break_ratio, rest_length, "
+     "strain_limit, compress_limit, /)"
      "\n--\n\nAdds a family of springs to a body (add_springs writes the arguments); returns its index."},
     {"_add", hk_py_world_add, METH_VARARGS,
      "_add($self, text, name, /)\n--\n\nAdds the bodies, spheres, colliders and contact of scene text (the add_* "
@@ -390,6 +404,10 @@ static PyMethodDef world_methods[] = {
     {"pin", (PyCFunction)(void (*)(void))hk_py_world_pin, METH_VARARGS | METH_KEYWORDS,
      "pin($self, /, body, index)\n--\n\nHolds particle `index` of body `body` (the body's own numbering) where it "
      "is: inverse mass 0, velocity 0. ValueError for a body or particle that does not exist."},
+    {"set_strain_limits", (PyCFunction)(void (*)(void))hk_py_world_set_strain_limits, METH_VARARGS | METH_KEYWORDS,
+     "set_strain_limits($self, /, family, strain_limit=0.0, compress_limit=0.0)\n--\n\nSets family `family`'s strain "
+     "limits (fractions of its rest length; 0: none) from the next step on. ValueError for a family out of range or a "
+     "limit a springs line refuses."},
     {"unpin", (PyCFunction)(void (*)(void))hk_py_world_unpin, METH_VARARGS | METH_KEYWORDS,
      "unpin($self, /, body, index)\n--\n\nFrees particle `index` of body `body` again, at rest where it is (inverse "
      "mass 1 / its mass; a free one stays as it is). ValueError for a body's driven anchor, or a body or particle "

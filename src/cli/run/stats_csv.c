@@ -208,7 +208,11 @@ int hk_stats_read(const char *path, hk_stats_table *t, char *err, size_t errlen)
  * bound); colliders add contacts,min_gap,crossings
  * (contact/response.h hk_contact_counts: particle-collider contacts, the
  * smallest distance of a particle in contact from its collider's surface
- * [m], nan without contacts, and the particles inside a collider). */
+ * [m], nan without contacts, and the particles inside a collider); strain limits add strain_before,strain_after,
+ * strain_min_before,strain_min_after,strain_projected,strain_sweeps,strain_unconverged (hooke.h hk_strain_stats of
+ * the step the row is written after: the largest and smallest r / L0 of the limited springs before and after the
+ * projection, its projections, most sweeps in a substep, substeps left past a limit) and tethers tethered (the
+ * tethers' projections in that step); without limits the strain columns are nan and 0. */
 static int has_solver(const hk_world *w) { return hk_integrator_info_of(hk_world_integrator(w).kind)->implicit; }
 
 /* The header line of w's columns, with its newline, into out. */
@@ -222,6 +226,10 @@ static void header(const hk_world *w, char *out, size_t len)
         at += (size_t)snprintf(out + at, len - at, ",cg_iterations,cg_residual,newton_iterations,newton_stopped");
     if (hk_world_collider_count(w) && at < len)
         at += (size_t)snprintf(out + at, len - at, ",contacts,min_gap,crossings");
+    if (hk_world_strain_limited(w) + hk_world_tethered(w) > 0 && at < len)
+        at += (size_t)snprintf(out + at, len - at,
+                               ",strain_before,strain_after,strain_min_before,strain_min_after,strain_projected,"
+                               "strain_sweeps,strain_unconverged,tethered");
     if (at < len) snprintf(out + at, len - at, "\n");
 }
 
@@ -255,6 +263,15 @@ static void write_row(FILE *f, const hk_world *w, const hk_stats *known)
         hk_part_reduce(w, n, 2, HK_REDUCE_SUM_I64);
         hk_part_reduce(w, &gap, 1, HK_REDUCE_MIN_F64);
         fprintf(f, ",%lld,%.*g,%lld", (long long)n[0], d, gap, (long long)n[1]);
+    }
+    if (hk_world_strain_limited(w) + hk_world_tethered(w) > 0) {
+        const hk_strain_stats st = hk_world_strain_stats(w);
+        const int current = st.step >= 0 && st.step + 1 == hk_world_step_count(w); /* the row's step projected */
+        const double no = NAN;
+        fprintf(f, ",%.*g,%.*g,%.*g,%.*g,%lld,%d,%d,%lld", d, current ? st.before_max : no, d,
+                current ? st.after_max : no, d, current ? st.before_min : no, d, current ? st.after_min : no,
+                current ? (long long)st.projected : 0LL, current ? st.sweeps : 0, current ? st.unconverged : 0,
+                current ? (long long)st.tethered : 0LL);
     }
     fprintf(f, "\n");
 }

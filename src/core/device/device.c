@@ -9,6 +9,7 @@
 #include "dev_world.h"
 #include "fpmode.h"
 #include "integrators.h"
+#include "tethers.h"
 
 /* w->device_on: not decided yet, the CPU, a GPU */
 enum { ON_UNDECIDED = 0, ON_CPU, ON_GPU };
@@ -46,6 +47,18 @@ int hk_device_refuses(const hk_world *w, char *why, size_t n)
         snprintf(why, n, "kinematic targets (hk_world_set_targets: the device's passes drive no particle)");
         return 1;
     }
+    if (w->tethers && w->tethers->on > 0) {
+        snprintf(why, n, "tethers (a body's tethers key, hk_world_set_tethers: the device's passes project none)");
+        return 1;
+    }
+    for (int fi = 0; fi < w->family_count; fi++)
+        if (w->families[fi].params.strain_limit > 0 || w->families[fi].params.compress_limit > 0) {
+            snprintf(why, n,
+                     "strain limits (family %s's strain_limit or compress_limit: the device's passes project "
+                     "no spring)",
+                     w->families[fi].name);
+            return 1;
+        }
     if (hk_world_collider_count(w) > 0) {
         snprintf(why, n,
                  "colliders (the scene's %d collider section%s: mesh, box and capsule colliders run on the CPU)",

@@ -152,6 +152,11 @@ typedef struct hk_kernels {
      * of the even runs of d (1 or 2) are the sources and the entry d past each its target, as a lattice family along
      * i colours its rows (NULL where the ISA has no such kernel: width 1). */
     void (*xpbd_pairs)(const hk_xpbd_span *s, int d, int64_t blocks, int fresh, int keep);
+    /* The strain limits' measure of springs [0, n) whose ends lie in contiguous arrays, spring s joining entry s of
+     * qa and of qb (rest vector D): their largest and smallest r^2, formed as the kernels form them (limit_lanes.h);
+     * n > 0. */
+    void (*length2_range)(hk_real *const qa[3], hk_real *const qb[3], const hk_real D[3], int64_t n, hk_real *most,
+                          hk_real *least);
 } hk_kernels;
 
 #endif

@@ -36,6 +36,7 @@
 #include "jacobian_lanes.h"
 #include "jacobian_pass.h"
 #include "level_pass.h"
+#include "limit_lanes.h"
 #include "xpbd_lanes.h"
 
 #if (defined(HK_ISA_AVX2) || defined(HK_ISA_AVX512)) && !defined(HOOKE_DOUBLE)
@@ -70,6 +71,7 @@ const hk_kernels HK_SUFFIX(hk_kernels) = {
     .level_smooth = HK_SUFFIX(level_smooth),
     .xpbd_span = HK_SUFFIX(xpbd_span),
     .xpbd_pairs = HK_XPBD_PAIRS,
+    .length2_range = HK_SUFFIX(length2_range),
 };
 
 #endif

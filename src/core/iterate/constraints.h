@@ -55,6 +55,22 @@ typedef struct hk_constraints {
     hk_real *coef; /* per family: k h^2, c h along the spring, c h of the relative velocity [kg] (xpbd.c) */
 } hk_constraints;
 
+/* Colours of fewer springs than this run on one task of a team (the others wait at the colour's end). */
+#define HK_COLOUR_SPLIT_MIN 2048
+
+/* Task tm's share [*a, *b) of the n items (rows, or springs) of a colour of `springs` springs: all on task 0 for a
+ * small colour, the serial one, or a lone task. */
+static inline void hk_colour_share(const hk_team *tm, int64_t n, int64_t springs, int serial, int64_t *a, int64_t *b)
+{
+    if (serial || springs < HK_COLOUR_SPLIT_MIN || tm->T == 1) {
+        *a = 0;
+        *b = tm->t == 0 ? n : 0;
+    } else {
+        *a = n * tm->t / tm->T;
+        *b = n * (tm->t + 1) / tm->T;
+    }
+}
+
 /* Calls fn(ctx, family, slot, a, b) for every spring of w held here in one order: family by family, a lattice's by
  * source node (k, j, i), a list's by slot (as the reference path visits them); a, b its global ends. */
 typedef void (*hk_spring_fn)(void *ctx, int fam, int64_t slot, int a, int b);

@@ -50,9 +50,6 @@ typedef struct sweep_pass {
     int iterations;
 } sweep_pass;
 
-/* Colours of fewer springs than this run on one task of the team (the others wait at the colour's end). */
-#define SPLIT_MIN 2048
-
 /* The step of one spring of family fi (the comment at the top, in engine/xpbd_lanes.h's order of operations): slot
  * its slot, a, b its global ends, ui its place in the u arrays; fresh: the substep's first sweep (no u to read),
  * keep: a sweep follows (u kept). */
@@ -175,18 +172,6 @@ static void lattice_rows(const sweep_pass *s, const hk_lattice_colour *lc, int r
     }
 }
 
-/* Task tm's share [*a, *b) of n items of a colour: all on task 0 for a small colour or a lone task. */
-static void share(const hk_team *tm, int64_t n, int64_t springs, int serial, int64_t *a, int64_t *b)
-{
-    if (serial || springs < SPLIT_MIN || tm->T == 1) {
-        *a = 0;
-        *b = tm->t == 0 ? n : 0;
-    } else {
-        *a = n * tm->t / tm->T;
-        *b = n * (tm->t + 1) / tm->T;
-    }
-}
-
 /* Every sweep of the substep on one task of the team: each colour, the lattice ones first, split over the team (or
  * on task 0: a small colour, the serial one), a barrier after each. */
 HK_FMA_CLONES static void sweep_task(const hk_team *tm, void *ctx)
@@ -199,14 +184,14 @@ HK_FMA_CLONES static void sweep_task(const hk_team *tm, void *ctx)
             const hk_lattice_colour *lc = &c->lc[k];
             const hk_family *f = &s->fams[lc->fam];
             int64_t a, b;
-            share(tm, lc->rows, (int64_t)lc->rows * (lc->axis == 0 ? lc->picks : f->i1 - f->i0), 0, &a, &b);
+            hk_colour_share(tm, lc->rows, (int64_t)lc->rows * (lc->axis == 0 ? lc->picks : f->i1 - f->i0), 0, &a, &b);
             if (a < b) lattice_rows(s, lc, (int)a, (int)b, fresh, keep);
             hk_team_barrier(tm);
         }
         for (int k = 0; k < c->colours; k++) {
             const int64_t first = c->colour_start[k], n = c->colour_start[k + 1] - first;
             int64_t a, b;
-            share(tm, n, n, c->serial && k == c->colours - 1, &a, &b);
+            hk_colour_share(tm, n, n, c->serial && k == c->colours - 1, &a, &b);
             if (a < b) list_range(s, k, first + a, first + b, fresh, keep);
             hk_team_barrier(tm);
         }

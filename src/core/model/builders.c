@@ -35,6 +35,10 @@ int hk_check_spring_params(hk_world *w, const char *what, const hk_spring_params
                        HK_SPRING_MAX_LENGTH, s->rest_length);
     if (s->behaviour == HK_SPRING_BREAKABLE && !(s->break_ratio > 1))
         return hk_fail(w, "%s: break_ratio must be > 1 (got %g)", what, s->break_ratio);
+    if (!(s->strain_limit >= 0) || !isfinite(s->strain_limit))
+        return hk_fail(w, "%s: strain_limit must be 0 (none) or > 0 (got %g)", what, s->strain_limit);
+    if (!(s->compress_limit >= 0 && s->compress_limit < 1))
+        return hk_fail(w, "%s: compress_limit must be 0 (none) or in (0, 1) (got %g)", what, s->compress_limit);
     if ((unsigned)s->behaviour > HK_SPRING_BREAKABLE) return hk_fail(w, "%s: unknown behaviour", what);
     if ((unsigned)s->damping_model > HK_DAMP_RELATIVE) return hk_fail(w, "%s: unknown damping model", what);
     return 0;
@@ -559,6 +563,7 @@ int hk_world_add_pendulum(hk_world *w, const hk_pendulum_def *d)
 int hk_world_add_points(hk_world *w, int count, const hk_vec3 *pos, const hk_vec3 *vel, const double *mass)
 {
     if (count < 1) return hk_fail(w, "points: count must be >= 1 (got %d)", count);
+    if (!pos || !mass) return hk_fail(w, "points: %s is NULL (expected %d values)", !pos ? "pos" : "mass", count);
     for (int i = 0; i < count; i++) {
         char what[48];
         snprintf(what, sizeof what, "points: point %d", i);

@@ -163,6 +163,8 @@ static int energy_source(const hk_world *w, char *out, size_t len)
     int n = 0;
     if (term) n = snprintf(out, len, "%s", term);
     if (!n && w->applied_on) n = snprintf(out, len, "the applied forces (hk_world_set_applied_forces)");
+    if (!n && hk_world_gravity_schedule(w) > 0)
+        n = snprintf(out, len, "gravity that changes in time (gravity_schedule)");
     if (!n && hk_world_targets(w, NULL, NULL) > 0)
         n = snprintf(out, len, "the kinematic targets (hk_world_set_targets)");
     if (!n && w->def.wind_model != HK_WIND_NONE && (wind.x != 0 || wind.y != 0 || wind.z != 0))

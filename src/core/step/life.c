@@ -1,5 +1,7 @@
 /* life.c — a world's life: its creation (its definition checked: world_def.c), its kernel path, and its end. */
 /* SPDX-License-Identifier: MIT */
+#include "gravity_schedule.h"
+#include "tethers.h"
 #include "applied.h"
 #include "constraints.h"
 #include "vertices.h"
@@ -32,6 +34,7 @@ hk_world *hk_world_create(const hk_world_def *def)
     w->def.kernels = hk_world_kernels(w);                               /* the name, not the caller's string */
     hk_device_driver_name(w->def.device_driver, &w->def.device_driver); /* likewise */
     w->facts.bodies = w->facts.families = -1;
+    w->strain.step = -1;
     return w;
 }
 
@@ -67,5 +70,7 @@ void hk_world_destroy(hk_world *w)
     hk_contact_free(w);
     hk_applied_free(w);
     hk_targets_free(w);
+    hk_tethers_free(w);
+    hk_gravity_schedule_free(w);
     free(w);
 }

@@ -6,9 +6,12 @@
 #include "spheres_walls.h"
 #include "fpmode.h"
 #include "forces.h"
+#include "gravity_schedule.h"
 #include "part.h"
 #include "response.h"
 #include "strain.h"
+#include "strain_limit.h"
+#include "tethers.h"
 #include "surface.h"
 #include "targets.h"
 
@@ -47,6 +50,14 @@ static void step(hk_world *w)
     hk_real *const prev = ops->info.keeps_history && !ops->info.implicit ? w->px : NULL;
     const int driven = w->targets && w->targets->count > 0; /* kinematic targets (targets.h) */
     if (driven) hk_targets_begin(w);
+    /* strain limits and tethers (fabric/strain_limit.h): the integrator's history (an implicit integrator's changes
+     * over its substep, position Verlet's previous positions) takes the projection's changes too */
+    const int limited = facts->limited > 0 || hk_tethers_on(w);
+    hk_real *hist[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    if (limited) {
+        hk_strain_step_begin(w);
+        if (ops->info.implicit || prev) hk_world_history(w, hist);
+    }
     for (int s = 0; s < w->substeps; s++) {
         if (anchors) {
             hk_anchors_advance(w, w->h);
@@ -57,6 +68,7 @@ static void step(hk_world *w)
             w->forces_valid = 0;
         }
         const double t0 = w->time + s * w->h;
+        hk_gravity_follow(w, t0);
         if (colliders) hk_contact_substep_begin(w, t0);
         ops->substep(w, h);
         if (w->step_failed) return; /* the state is that substep's start (hk_world_check reports it) */
@@ -67,6 +79,14 @@ static void step(hk_world *w)
             if (hk_springs_break(w) > 0) changed = 1;
         }
         if (hk_contacts_apply(w, w->h, prev, w->py, w->pz) > 0) changed = 1;
+        /* the strain limits and tethers last: what the substep ends with is within them (contacts that moved a
+         * particle were taken first, so the limits have the last word over the stretch; docs/user-guide.md,
+         * "Fabric that does not stretch", says where they fight a collider) */
+        if (limited) {
+            if (hk_strain_project(w, h, ops->info.implicit ? hist : NULL, hist + 3, prev ? hist : NULL)) changed = 1;
+            if (w->step_failed) return;
+            if (changed) w->forces_valid = 0;
+        }
         /* changed on any rank: every rank evaluates the forces again (asked only where something can change) */
         if ((breakable || w->sphere_count > 0 || w->def.has_walls || colliders) && hk_part_any(w, changed))
             w->forces_valid = 0;

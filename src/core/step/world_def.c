@@ -28,6 +28,7 @@ static const hk_field fields[] = {
     ROW("list_parallel_min", list_parallel_min, HK_RULE_INT, 0, INT_MAX)
     ROW("full_team", full_team, HK_RULE_INT, 0, 1)
     ROW("device", device, HK_RULE_INT, 0, HK_DEVICE_KIND_COUNT - 1)
+    ROW("strain_sweeps", strain_sweeps, HK_RULE_INT, 0, 1000000)
 };
 // clang-format on
 #undef TERM_ROWS

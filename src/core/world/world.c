@@ -212,8 +212,11 @@ const struct hk_world_facts *hk_world_facts(hk_world *w)
     struct hk_world_facts *f = &w->facts;
     if (f->bodies == w->body_count && f->families == w->family_count) return f;
     f->springs = 0;
-    f->breakable = f->lists = f->anchors = 0;
+    f->breakable = f->lists = f->anchors = f->limited = 0;
+    w->strain_ready = 0; /* new bodies or families: their pins checked against the strain limits again */
     for (int q = 0; q < w->family_count; q++) {
+        const hk_spring_params *sp = &w->families[q].params;
+        f->limited += sp->strain_limit > 0 || sp->compress_limit > 0;
         f->springs += w->families[q].total;
         f->breakable += w->families[q].broken != NULL;
         f->lists += w->families[q].kind == HK_FAMILY_LIST;
@@ -682,6 +685,7 @@ int hk_world_pin(hk_world *w, int body, int local_index)
     w->p.inv_mass[i] = 0;
     w->p.vx[i] = w->p.vy[i] = w->p.vz[i] = 0;
     w->forces_valid = 0;
+    w->strain_ready = 0; /* the strain limits' pins checked again (fabric/strain_limit.h) */
     return 0;
 }
 
@@ -702,6 +706,7 @@ int hk_world_unpin(hk_world *w, int body, int local_index)
     hk_particle_free(w, i);
     w->p.vx[i] = w->p.vy[i] = w->p.vz[i] = 0;
     w->forces_valid = 0;
+    w->strain_ready = 0; /* the tethers made again from the pins left (fabric/tethers.h) */
     return 0;
 }
 

@@ -217,6 +217,10 @@ struct hk_world {
     int64_t steps;
     double time;
     int64_t spring_updates; /* spring force evaluations so far */
+    hk_strain_stats strain; /* the strain limits' projection in the last step (fabric/strain_limit.h) */
+    struct hk_tethers *tethers; /* long-range tethers (fabric/tethers.h), NULL until the first is set */
+    struct hk_gravity_schedule *gravity_schedule; /* gravity in time (gravity_schedule.h), NULL: constant */
+    int strain_ready; /* the pins were checked against the limits for the constraints' current layout */
 
     /* Facts of the bodies and families that every step asks for, counted
      * once (hk_world_facts) while the body and family counts stay as they
@@ -227,6 +231,7 @@ struct hk_world {
         int breakable;        /* families with broken flags */
         int lists;            /* list families */
         int anchors;          /* bodies with a driven anchor */
+        int limited;          /* families with a strain or compression limit (hk_spring_params strain_limit) */
     } facts;
     int coloured; /* 1: every list family is coloured (hk_world_optimise has nothing to do) */
     char error[512];

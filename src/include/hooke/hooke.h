@@ -118,6 +118,11 @@ typedef struct hk_spring_params {
     hk_behaviour behaviour;
     double break_ratio; /* breakable: break when r > break_ratio * L0 [1] */
     double rest_length; /* [m]; 0 = each spring's initial length */
+    /* Strain limits, kept by a projection after every substep under every integrator (docs/user-guide.md, "Fabric
+     * that does not stretch"): no spring of the family longer than (1 + strain_limit) L0, none shorter than
+     * (1 - compress_limit) L0. 0 = no limit. */
+    double strain_limit;   /* largest stretch r / L0 - 1 kept [1]; 0 or > 0 */
+    double compress_limit; /* largest compression 1 - r / L0 kept [1]; 0 or in (0, 1) */
 } hk_spring_params;
 
 HK_API hk_spring_params hk_default_spring_params(void); /* k 1000 N/m, no damping, normal */
@@ -255,12 +260,15 @@ typedef struct hk_world_def {
                                   task count */
     hk_task_hook task_hook;    /* {NULL}: OpenMP's threads; set: the host's pool, `threads` (>= 1) tasks a pass */
     hk_device_kind device;     /* where the steps run (default HK_DEVICE_CPU); `hooke run --device` */
+    int strain_sweeps;         /* most sweeps of the strain limits' projection in one substep [1], >= 0; 0: the
+                                  default, HK_STRAIN_SWEEPS */
     const char *device_driver; /* the GPU's driver: "cuda" (CUDA) or "openmp" (OpenMP target offload); for tests,
                                   "host" (the device's passes on this CPU) or "openmp-host" (the OpenMP driver's
                                   passes through the offload's host fallback); NULL or "": the first of cuda, openmp
                                   that finds a device (the name is copied; the program's HOOKE_DEVICE_DRIVER) */
 } hk_world_def;
 #define HK_LIST_PARALLEL_MIN 16384 /* list_parallel_min by default [1] */
+#define HK_STRAIN_SWEEPS 100       /* strain_sweeps by default [1] */
 
 HK_API hk_world_def hk_default_world_def(void); /* gravity (0,-9.81,0), no drag, ground, walls; default tuning */
 
@@ -491,6 +499,51 @@ typedef struct hk_solver_stats {
 } hk_solver_stats;
 /* All zero for a world that has not taken an implicit step. */
 HK_API hk_solver_stats hk_world_solver_stats(const hk_world *w);
+
+/* The strain limits' projection (hk_spring_params strain_limit, compress_limit) in the last step: over its substeps,
+ * the springs of the families with a limit as the projection's first sweep found them and as its last left them. */
+typedef struct hk_strain_stats {
+    int64_t step;      /* the step (hk_world_steps before it) the figures belong to; -1: no step projected yet */
+    double before_max; /* largest r / L0 the first sweep of a substep found [1] */
+    double after_max;  /* largest r / L0 after the last sweep [1] */
+    double before_min; /* smallest r / L0 the first sweep found [1] */
+    double after_min;  /* smallest r / L0 after the last sweep [1] */
+    int64_t projected; /* spring projections, every sweep of every substep summed [1] */
+    int sweeps;        /* most sweeps a substep took, its last (which moved nothing, or hit the bound) counted [1] */
+    int unconverged;   /* substeps whose sweeps stopped at strain_sweeps with a spring still past its limit [1] */
+    int64_t projected_all; /* spring projections since the world was created [1] */
+    int64_t tethered;      /* tether projections in the last step (hk_world_set_tethers) [1] */
+} hk_strain_stats;
+/* All zero, step -1, for a world without strain limits or not stepped since it got them. */
+HK_API hk_strain_stats hk_world_strain_stats(const hk_world *w);
+/* The families with a strain or compression limit [1]. */
+HK_API int hk_world_strain_limited(const hk_world *w);
+/* Long-range tethers (body keys `tethers`, `tether_stretch`): each free particle of a body kept within (1 + stretch)
+ * times its rest distance of the held particle (pinned or driven) nearest it at rest, a one-sided constraint
+ * projected after each substep before the strain limits (fabric/tethers.c). The rest distance along the body's
+ * springs (the shortest path over their rest lengths: geodesic) or in a straight line between the particles' rest
+ * places (euclidean: a lattice's nodes, or where a body of listed points is when its tethers are made). */
+typedef enum hk_tether_kind { HK_TETHERS_NONE = 0, HK_TETHERS_EUCLIDEAN, HK_TETHERS_GEODESIC } hk_tether_kind;
+/* Sets body `body`'s tethers (HK_TETHERS_NONE: none), stretch >= 0 [1]; made from the body's held particles at the
+ * next step, and again whenever pins change. HK_OK, or HK_ERR_INVALID for a body out of range, an unknown kind, a
+ * stretch < 0 or not finite, or a body without a held particle (nothing changed). */
+HK_API int hk_world_set_tethers(hk_world *w, int body, hk_tether_kind kind, double stretch);
+/* The bodies with tethers [1]. */
+HK_API int hk_world_tethered(const hk_world *w);
+
+/* Gravity that changes in time (the world section's `gravity_schedule`): from now on the world's gravity is g(t),
+ * piecewise linear through (0, the gravity it has now), (times[0], g[0]), ..., (times[count-1], g[count-1]) [s,
+ * m/s^2], held after the last; where two times are equal it jumps to the later one's. Each substep takes g at its
+ * start. count 0: constant again, the gravity before the schedule. HK_OK, or HK_ERR_INVALID for a time below 0, not
+ * finite or below the one before it, or a gravity not finite (nothing changed). */
+HK_API int hk_world_set_gravity_schedule(hk_world *w, int count, const double *times, const hk_vec3 *g);
+/* The keyframes of w's gravity schedule (0: constant gravity) [1]. */
+HK_API int hk_world_gravity_schedule(const hk_world *w);
+
+/* Sets family `family`'s strain_limit and compress_limit (hk_spring_params; 0: none) from the next step on. HK_OK, or
+ * HK_ERR_INVALID for a family out of range or a limit hk_spring_params refuses (nothing changed). A spring held at
+ * both ends past a new limit fails the next step (hk_world_error names it). */
+HK_API int hk_world_set_strain_limits(hk_world *w, int family, double strain_limit, double compress_limit);
 
 /* The optimise pass, run once after the bodies are added (hk_world_step runs it itself if needed): greedy edge
  * colouring of every general (list) spring family, which physically reorders its springs so each colour is a

@@ -47,6 +47,17 @@
         .name = n, .type = t, .required = r, .off = SC_NO_FIELD                                                        \
     }
 #define PINS OWN("pin", T_PINS, OPT)
+/* A body's long-range tethers (sc_tether; scene_kinds.c tether_kinds) */
+#define TETHERS                                                                                                        \
+    {.name = "tethers",                                                                                                \
+     .type = T_CHOICE,                                                                                                 \
+     .off = offsetof(sc_tether, kind),                                                                                 \
+     .choices = sc_tether_kinds,                                                                                       \
+     .nchoices = HK_TETHERS_GEODESIC + 1,                                                                              \
+     .tether = 1},                                                                                                     \
+    {                                                                                                                  \
+        .name = "tether_stretch", .type = T_NUM, .ck = CK_NONNEG, .off = offsetof(sc_tether, stretch), .tether = 1     \
+    }
 #define FAMILY(T, n, f)                                                                                                \
     {                                                                                                                  \
         n, AT(T, f, hk_spring_params)                                                                                  \

@@ -85,6 +85,8 @@ static const sc_key world_keys[] = {
     VEC(hk_world_def, "wind", wind, CK_ANY, OPT),
     CHOICE(hk_world_def, "wind_model", wind_model, wind_models),
     NUM(hk_world_def, "wind_drag", wind_drag, CK_DAMPING, OPT),
+    INT(hk_world_def, "strain_sweeps", strain_sweeps, 1, 1000000, OPT),
+    OWN("gravity_schedule", T_SCHEDULE, OPT),
 };
 
 static int world_finish(sc_section *s, void *def, int64_t *count)
@@ -294,6 +296,8 @@ static const sc_key springs_keys[] = {
     CHOICE(hk_spring_params, "behaviour", behaviour, behaviours),
     NUM(hk_spring_params, "break_ratio", break_ratio, CK_GT1, OPT),
     NUM(hk_spring_params, "rest_length", rest_length, CK_NONNEG, OPT),
+    NUM(hk_spring_params, "strain_limit", strain_limit, CK_POS, OPT),
+    NUM(hk_spring_params, "compress_limit", compress_limit, CK_FRACTION, OPT),
 };
 const sc_kind sc_springs_line = {.word = "springs", .title = "springs line", KEYS(springs_keys)};
 
@@ -322,6 +326,7 @@ static const sc_key rope_keys[] = {
     INT(hk_rope_def, "anchor", anchor, 0, 1, OPT),
     VEC(hk_rope_def, "anchor_velocity", anchor_velocity, CK_ANY, OPT),
     PINS,
+    TETHERS,
 };
 static const sc_family rope_families[] = {
     FAMILY(hk_rope_def, "chain", springs),
@@ -349,6 +354,9 @@ static int rope_add(hk_world *w, const sc_item *it, sc_lexer *lx)
     return hk_world_add_rope(w, it->def);
 }
 
+const char *const sc_tether_kinds[] = {
+    [HK_TETHERS_NONE] = "none", [HK_TETHERS_EUCLIDEAN] = "euclidean", [HK_TETHERS_GEODESIC] = "geodesic"};
+
 static const sc_key cloth_keys[] = {
     INT(hk_cloth_def, "nx", nx, 2, SC_MAX_BODY_PARTICLES, REQ),
     INT(hk_cloth_def, "ny", ny, 2, SC_MAX_BODY_PARTICLES, REQ),
@@ -360,6 +368,7 @@ static const sc_key cloth_keys[] = {
     NUM(hk_cloth_def, "radius", radius, CK_POS, OPT),
     CHOICE(hk_cloth_def, "pins", pins, cloth_pin_modes),
     PINS,
+    TETHERS,
 };
 static const sc_family cloth_families[] = {
     FAMILY(hk_cloth_def, "structural", structural_springs),

@@ -33,6 +33,7 @@ typedef enum sc_key_type {
     T_POINT,      /* points body: x y z mass [vx vy vz], repeatable */
     T_SPRING,     /* points body: A B [FAMILY] [rest_length L], repeatable */
     T_FILE,       /* one file name, relative to the scene file's directory */
+    T_SCHEDULE,   /* world: keyframes TIME GX GY GZ, one or more (sc_settings schedule) */
 } sc_key_type;
 
 /* One key: where its value goes (offsetof into the section's descriptor) and what it accepts. */
@@ -46,7 +47,14 @@ typedef struct sc_key {
     const char *const *choices; /* T_CHOICE: indexed by value; NULL entries are not accepted */
     int nchoices;
     const int *values; /* T_CHOICE: the value of each choice; NULL: its index */
+    int tether;        /* 1: the value goes into the section's sc_tether (off within it), not the descriptor */
 } sc_key;
+
+/* A body's tethers as its keys `tethers` and `tether_stretch` give them (hk_world_set_tethers after its pins). */
+typedef struct sc_tether {
+    int kind;       /* hk_tether_kind */
+    double stretch; /* [1] */
+} sc_tether;
 
 /* One spring family of a `springs FAMILY ...` line: an hk_spring_params in the descriptor. */
 typedef struct sc_family {
@@ -106,6 +114,9 @@ typedef struct sc_settings {
     double time, stretch_limit;
     hk_contact_def contact;        /* the `contact` section (contact.bodies and contact.self 0 without one) */
     int contact_line, contact_col; /* where its thickness was given */
+    double *schedule;              /* gravity_schedule: 4 values a keyframe (time [s], g [m/s^2]), NULL: none */
+    int nschedule;                 /* keyframes */
+    sc_given schedule_at;          /* where it was given */
 } sc_settings;
 
 /* The open section. */
@@ -118,6 +129,9 @@ struct sc_section {
     void *owned; /* items: def, allocated */
     sc_given vals[SC_MAX_KEYS];
     sc_given fams[SC_MAX_FAMILIES];
+    sc_given limit; /* the first springs line's strain_limit or compress_limit (line 0: none) */
+    sc_tether tether;
+    sc_given tether_at; /* the key `tethers` (line 0: not given) */
     sc_located *pins;
     int npins, cappins;
     hk_vec3 *pos, *vel; /* points body */
@@ -158,6 +172,9 @@ struct sc_item {
     int64_t count;           /* particles, or SC_COUNT_UNKNOWN (a mesh: known when its file is read) */
     int lattice_families, one_row;
     int64_t list_springs; /* as the section's */
+    sc_given limit;       /* as the section's */
+    sc_tether tether;     /* as the section's */
+    sc_given tether_at;   /* as the section's */
 };
 
 /* Hook helpers. Keys and families are named by their offset in the descriptor; one the
@@ -166,6 +183,8 @@ struct sc_item {
 #define SC_FAMILY(s, type, field) sc_family_at((s), offsetof(type, field), #field)
 /* The index of kind k's key at offset off of its descriptor. */
 int sc_key_index(const sc_kind *k, size_t off, const char *field);
+/* The names of hk_tether_kind, by value (scene_kinds.c). */
+extern const char *const sc_tether_kinds[];
 const sc_given *sc_given_at(const sc_section *s, size_t off, const char *field);
 const sc_key *sc_key_at(const sc_section *s, size_t off, const char *field);
 const sc_given *sc_family_at(const sc_section *s, size_t off, const char *field);

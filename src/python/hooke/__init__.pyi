@@ -42,6 +42,8 @@ class World:
         wind: Vec3 | None = ...,
         wind_model: str | None = ...,
         wind_drag: float | None = ...,
+        strain_sweeps: int | None = ...,
+        gravity_schedule: Sequence[Sequence[float]] | Sequence[float] | None = ...,
         ground: dict[str, Any] | None = ...,
         walls: dict[str, Any] | None = ...,
         contact: dict[str, Any] | None = ...,
@@ -83,9 +85,10 @@ class World:
     def add_springs(
         self, body: int, pairs: ArrayLike, *, name: str = ..., k: float, damping: float = ...,
         damping_model: str = ..., behaviour: str = ..., break_ratio: float | None = ..., rest_length: float = ...,
-        rest_lengths: ArrayLike | None = ...,
+        rest_lengths: ArrayLike | None = ..., strain_limit: float = ..., compress_limit: float = ...,
     ) -> int: ...
     def pin(self, body: int, index: int) -> None: ...
+    def set_strain_limits(self, family: int, strain_limit: float = ..., compress_limit: float = ...) -> None: ...
     def unpin(self, body: int, index: int) -> None: ...
     def add_points(
         self, positions: ArrayLike, masses: ArrayLike | float, velocities: ArrayLike | None = ..., *,
@@ -105,6 +108,8 @@ class World:
         anchor: int | None = ...,
         anchor_velocity: Vec3 | None = ...,
         pin: Sequence[int] | None = ...,
+        tethers: str | None = ...,
+        tether_stretch: float | None = ...,
         springs: Springs | None = ...,
     ) -> int: ...
     def add_cloth(
@@ -121,6 +126,8 @@ class World:
         radius: float | None = ...,
         pins: str | None = ...,
         pin: Sequence[int] | None = ...,
+        tethers: str | None = ...,
+        tether_stretch: float | None = ...,
         springs: Springs | None = ...,
     ) -> int: ...
     def add_jelly(

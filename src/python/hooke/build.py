@@ -35,7 +35,8 @@ UNITS = {
     "ny": "", "nz": "", "u": "", "v": "", "pins": "", "neighbours": "", "diagonals": "", "a": "m", "b": "m",
     "velocity_b": "m/s", "mass_a": "kg", "mass_b": "kg", "pin_a": "", "pivot": "m", "angle": "rad", "k": "N/m",
     "damping": "N*s/m", "level": "", "extra_rings": "", "nrt": "J", "pump_rate": "", "damping_model": "",
-    "behaviour": "", "break_ratio": "", "rest_length": "m",
+    "behaviour": "", "break_ratio": "", "rest_length": "m", "strain_limit": "", "compress_limit": "",
+    "strain_sweeps": "", "tethers": "", "tether_stretch": "", "gravity_schedule": "s, m/s^2",
 }
 UNITS_IN = {("ground", "friction"): "N*s/m", ("body ring", "nrt"): "J/m"}  # keys whose unit differs in a section
 
@@ -65,15 +66,20 @@ def _number(value):
         raise TypeError(f"expected a number, got {type(value).__name__} {value!r}") from None
 
 
+def _seq(value):
+    return isinstance(value, (list, tuple)) or (hasattr(value, "__len__") and hasattr(value, "__iter__"))
+
+
 def _value(value):
-    """The words of one key's value: a name, a number, or a sequence of numbers (a vector, pins)."""
+    """The words of one key's value: a name, a number, or a sequence of numbers (a vector, pins) or of sequences of
+    numbers (gravity_schedule's keyframes, (time, gx, gy, gz) each)."""
     if isinstance(value, str):
         if not _WORD.match(value):
             raise ValueError(f"expected one word (no space or '#': the scene format's names and file names), "
                              f"got {value!r}")
         return value
-    if isinstance(value, (list, tuple)) or (hasattr(value, "__len__") and hasattr(value, "__iter__")):
-        return " ".join(_number(v) for v in value)
+    if _seq(value):
+        return " ".join(" ".join(_number(u) for u in v) if _seq(v) else _number(v) for v in value)
     return _number(value)
 
 
@@ -348,10 +354,10 @@ def write_frames(self, dir, formats="vtk", every=None, steps=None, time=None):
 
 
 def add_springs(self, body, pairs, *, name="main", k, damping=0.0, damping_model="along", behaviour="normal",
-                break_ratio=None, rest_length=0.0, rest_lengths=None):
+                break_ratio=None, rest_length=0.0, rest_lengths=None, strain_limit=0.0, compress_limit=0.0):
     """Adds a family of springs `name` to body `body`: pairs (S, 2) of the body's particle indices; k [N/m], damping
-    [N*s/m], damping_model, behaviour, break_ratio and rest_length [m] as a `springs` line of the scene format takes
-    them (docs/scene-format.md); rest_lengths (S,) [m] gives each spring its own (0: the family's rest_length, or the
+    [N*s/m], damping_model, behaviour, break_ratio, rest_length [m], strain_limit and compress_limit (0: none) as a
+    `springs` line of the scene format takes them (docs/scene-format.md); rest_lengths (S,) [m] gives each spring its own (0: the family's rest_length, or the
     spring's length now where that is 0). Returns the family's index. ValueError for a pair out of the body, a
     spring of zero length, a value out of its bounds, before anything is added."""
     import numpy as np
@@ -371,13 +377,15 @@ def add_springs(self, body, pairs, *, name="main", k, damping=0.0, damping_model
             raise ValueError(f"add_springs: argument 'rest_lengths': expected shape ({ab.shape[0]},), got {rest.shape}")
     return self._add_springs(operator.index(body), str(name), a.tobytes(), b.tobytes(), rest, float(k),
                              float(damping), str(damping_model), str(behaviour),
-                             None if break_ratio is None else float(break_ratio), float(rest_length))
+                             None if break_ratio is None else float(break_ratio), float(rest_length),
+                             float(strain_limit), float(compress_limit))
 
 
 class World(_hooke.World):
     __doc__ = """A hooke world: particles and springs, built in code (World(...), then its add_* methods) or from a
 scene (World.from_scene, World.from_string). World(...) takes the scene format's `world` keys (gravity [m/s^2],
-air_drag [N*s/m], wind [m/s], wind_model, wind_drag [N*s/m]) and its ground, walls and contact sections as dicts of
+air_drag [N*s/m], wind [m/s], wind_model, wind_drag [N*s/m], strain_sweeps, gravity_schedule: keyframes (time [s], gx,
+gy, gz [m/s^2])) and its ground, walls and contact sections as dicts of
 their keys; threads: 0 for hooke's default. One Python thread at a time uses a world; different worlds step in
 different threads at once."""
     __slots__ = ()
