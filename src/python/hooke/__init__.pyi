@@ -121,6 +121,11 @@ class World:
         radius: float | None = ...,
         pins: str | None = ...,
         pin: Sequence[int] | None = ...,
+        areal_density: float | None = ...,
+        stretch: float | None = ...,
+        shear: float | None = ...,
+        bend: float | None = ...,
+        preset: str | None = ...,
         springs: Springs | None = ...,
     ) -> int: ...
     def add_jelly(

@@ -35,7 +35,8 @@ UNITS = {
     "ny": "", "nz": "", "u": "", "v": "", "pins": "", "neighbours": "", "diagonals": "", "a": "m", "b": "m",
     "velocity_b": "m/s", "mass_a": "kg", "mass_b": "kg", "pin_a": "", "pivot": "m", "angle": "rad", "k": "N/m",
     "damping": "N*s/m", "level": "", "extra_rings": "", "nrt": "J", "pump_rate": "", "damping_model": "",
-    "behaviour": "", "break_ratio": "", "rest_length": "m",
+    "behaviour": "", "break_ratio": "", "rest_length": "m", "areal_density": "kg/m^2", "stretch": "N/m", "shear": "N/m",
+    "bend": "N*m", "preset": "",
 }
 UNITS_IN = {("ground", "friction"): "N*s/m", ("body ring", "nrt"): "J/m"}  # keys whose unit differs in a section
 
