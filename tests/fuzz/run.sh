@@ -23,7 +23,7 @@ mkdir -p "$seeds"/{scene,mesh_asc,mesh_obj,checkpoint,checkpoint_step,checkpoint
 
 # seeds: the shipped scenes and meshes, and what the program writes (checkpoints, stats, OBJ frames)
 cp "$root"/scenes/*.scene "$root"/tests/fuzz/checkpoint.scene "$root"/tests/fuzz/checkpoint_pairs.scene \
-  "$root"/tests/fuzz/colliders.scene "$seeds/scene/"
+  "$root"/tests/fuzz/colliders.scene "$root"/tests/fuzz/fabric.scene "$seeds/scene/"
 cp "$root"/scenes/*.asc "$seeds/mesh_asc/"
 cp "$root"/scenes/*.obj "$seeds/mesh_obj/"
 ck=$root/tests/fuzz/checkpoint.scene

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric.h"
 #include "springs.h"
 #include "surface.h"
 
@@ -262,13 +263,47 @@ static int cloth_offset_taken(const hk_cloth_def *d, int di, int dj)
     return 0;
 }
 
-int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
+/* Gives the nodes on the edges of cloth `body` the area they stand for (fabric.h): the interior's are in place. */
+static void cloth_edge_masses(hk_world *w, int body, const hk_cloth_def *d)
 {
+    const int first = w->bodies[body].first;
+    for (int j = 0; j < d->ny; j++)
+        for (int i = 0; i < d->nx; i += (j == 0 || j == d->ny - 1 || i == d->nx - 1) ? 1 : d->nx - 1)
+            set_mass(w, first + i + j * d->nx,
+                     hk_fabric_node_mass(d->fabric.areal_density, d->spacing, i, j, d->nx, d->ny));
+}
+
+/* Which rows of a structural stencil a family holds: all, or (a fabric's: docs/fabric.md) the interior at k and each
+ * edge at half k, the edges standing for half a strip. */
+enum { ROWS_ALL, ROWS_INSIDE, ROWS_FIRST, ROWS_LAST };
+
+static void cloth_rows(hk_family *f, int rows, const hk_cloth_def *d)
+{
+    if (rows == ROWS_ALL) return;
+    const int across = f->di != 0 ? d->ny : d->nx; /* the rows run across the spring */
+    const int lo = rows == ROWS_INSIDE ? 1 : rows == ROWS_FIRST ? 0 : across - 1;
+    const int hi = rows == ROWS_INSIDE ? across - 1 : lo + 1;
+    if (f->di != 0)
+        hk_lattice_family_narrow(f, 0, INT32_MAX, lo, hi);
+    else
+        hk_lattice_family_narrow(f, lo, hi, 0, INT32_MAX);
+}
+
+int hk_world_add_cloth(hk_world *w, const hk_cloth_def *def)
+{
+    hk_cloth_def fabric_def = *def; /* with its fabric's figures in place */
+    const hk_cloth_def *d = &fabric_def;
+    const double rho = def->fabric.areal_density;
     if (d->nx < 2 || d->ny < 2) return hk_fail(w, "cloth: nx and ny must be >= 2 (got %d x %d)", d->nx, d->ny);
     if ((int64_t)d->nx * d->ny > (1 << 28)) return hk_fail(w, "cloth: %d x %d nodes is too many", d->nx, d->ny);
-    if (hk_check_mass(w, "cloth", d->mass)) return hk_failed(w);
+    if (!(rho > 0) && hk_check_mass(w, "cloth", d->mass)) return hk_failed(w);
     if (hk_check_positive(w, "cloth", "spacing", d->spacing) || hk_check_vec(w, "cloth", "origin", d->origin))
         return hk_failed(w);
+    if (hk_fabric_apply(w, &fabric_def)) return hk_failed(w);
+    if (rho > 0 && (hk_check_mass(w, "cloth corner node", hk_fabric_node_mass(rho, d->spacing, 0, 0, 2, 2)) ||
+                    hk_check_mass(w, "cloth", d->mass)))
+        return hk_failed(w);
+    const int split = d->fabric.stretch > 0, fabric = split || rho > 0;
     if (!(d->radius >= 0)) return hk_fail(w, "cloth: radius must be >= 0 (got %g)", d->radius);
     if (d->radius > 64 * d->spacing) return hk_fail(w, "cloth: radius spans more than 64 nodes");
     if (!d->structural && !d->shear && !d->bend && !(d->radius > 0))
@@ -282,28 +317,41 @@ int hk_world_add_cloth(hk_world *w, const hk_cloth_def *d)
     if (!hk_normalise(&u) || !hk_normalise(&v)) return hk_fail(w, "cloth: u and v must be non-zero vectors");
 
     int n = d->nx * d->ny;
-    int body = new_lattice(w, "cloth", n, d->nx, d->ny, 1, d->mass, w->def.wind_model == HK_WIND_NONE);
+    /* a fabric's cloth is built whole: its edge masses and edge rows are not in a deferred lattice's recipe */
+    int body = new_lattice(w, "cloth", n, d->nx, d->ny, 1, d->mass, w->def.wind_model == HK_WIND_NONE && !fabric);
     if (body < 0) return hk_failed(w);
     int fam0 = w->family_count;
     const double A[3] = {d->spacing * u.x, d->spacing * u.y, d->spacing * u.z},
                  B[3] = {d->spacing * v.x, d->spacing * v.y, d->spacing * v.z}, O3[3] = {0, 0, 0};
     lattice_frame(w, body, d->origin, A, B, O3, d->mass);
+    if (rho > 0) cloth_edge_masses(w, body, d);
+    hk_spring_params edge = d->structural_springs;
+    edge.k /= 2;
+    edge.damping /= 2;
+    const int inside = split ? ROWS_INSIDE : ROWS_ALL;
     struct {
         int on;
         const char *name;
         const hk_spring_params *s;
-        int di, dj;
+        int di, dj, rows;
     } fams[] = {
-        {d->structural, "structural(1,0)", &d->structural_springs, 1, 0},
-        {d->structural, "structural(0,1)", &d->structural_springs, 0, 1},
-        {d->shear, "shear(1,1)", &d->shear_springs, 1, 1},
-        {d->shear, "shear(1,-1)", &d->shear_springs, 1, -1},
-        {d->bend, "bend(2,0)", &d->bend_springs, 2, 0},
-        {d->bend, "bend(0,2)", &d->bend_springs, 0, 2},
+        {d->structural, "structural(1,0)", &d->structural_springs, 1, 0, inside},
+        {split, "structural(1,0) first edge", &edge, 1, 0, ROWS_FIRST},
+        {split, "structural(1,0) last edge", &edge, 1, 0, ROWS_LAST},
+        {d->structural, "structural(0,1)", &d->structural_springs, 0, 1, inside},
+        {split, "structural(0,1) first edge", &edge, 0, 1, ROWS_FIRST},
+        {split, "structural(0,1) last edge", &edge, 0, 1, ROWS_LAST},
+        {d->shear, "shear(1,1)", &d->shear_springs, 1, 1, ROWS_ALL},
+        {d->shear, "shear(1,-1)", &d->shear_springs, 1, -1, ROWS_ALL},
+        {d->bend, "bend(2,0)", &d->bend_springs, 2, 0, ROWS_ALL},
+        {d->bend, "bend(0,2)", &d->bend_springs, 0, 2, ROWS_ALL},
     };
-    for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++)
-        if (fams[f].on && !hk_add_lattice_family(w, body, fams[f].name, fams[f].s, fams[f].di, fams[f].dj, 0))
-            return hk_undo_body(w, body, fam0);
+    for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++) {
+        if (!fams[f].on) continue;
+        hk_family *fa = hk_add_lattice_family(w, body, fams[f].name, fams[f].s, fams[f].di, fams[f].dj, 0);
+        if (!fa) return hk_undo_body(w, body, fam0);
+        cloth_rows(fa, fams[f].rows, d);
+    }
     if (d->radius > 0) {
         int reach = (int)floor(d->radius / d->spacing);
         for (int dj = -reach; dj <= reach; dj++)

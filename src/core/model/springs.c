@@ -74,6 +74,15 @@ hk_family *hk_add_lattice_family(hk_world *w, int body, const char *name, const 
     return f;
 }
 
+void hk_lattice_family_narrow(hk_family *f, int i0, int i1, int j0, int j1)
+{
+    f->i0 = imax(f->i0, i0);
+    f->i1 = imax(f->i0, imin(f->i1, i1));
+    f->j0 = imax(f->j0, j0);
+    f->j1 = imax(f->j0, imin(f->j1, j1));
+    f->count = f->total = (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0);
+}
+
 int hk_add_list_family(hk_world *w, int body, const char *name, const hk_spring_params *params, int64_t count,
                        const int *a, const int *b, const double *rest)
 {

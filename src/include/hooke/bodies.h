@@ -43,6 +43,22 @@ typedef enum hk_cloth_pins {
     HK_CLOTH_PINS_COUNT,
 } hk_cloth_pins;
 
+/* A fabric as fabric testers (KES-F, FAST) and cloth-capture measurements give it; a cloth built from it behaves the
+ * same at any spacing (docs/fabric.md: the mapping to the families' k and the nodes' masses, and its limits). Each
+ * figure 0 = not given. */
+typedef struct hk_fabric {
+    double areal_density; /* mass per area [kg/m^2]; > 0: replaces the cloth's mass per node */
+    double stretch;       /* a strip's tension per unit width per unit strain, its sides free [N/m]; sets the
+                             structural springs (on) */
+    double shear;         /* in-plane shear: tension per unit width per radian of shear angle [N/m]; sets the shear
+                             springs (on) */
+    double bend;          /* bending rigidity: moment per unit width per unit curvature [N*m]; sets the bend springs
+                             (on), matched at a right-angle fold at one node row */
+} hk_fabric;
+/* The figures of a named fabric of the library's table (cotton, denim, silk, polyester; docs/fabric.md lists them
+ * with their sources) into *out: HK_OK, or HK_ERR_INVALID (and *out untouched) for any other name. */
+HK_API int hk_fabric_preset(const char *name, hk_fabric *out);
+
 /* Particle (i, j) of a cloth sits at origin + i*spacing*u + j*spacing*v and has
  * local index i + j*nx. Families are lattice stencils, stored without indices. */
 typedef struct hk_cloth_def {
@@ -59,6 +75,7 @@ typedef struct hk_cloth_def {
                                             distance [m] (one stencil family per offset) */
     hk_spring_params radius_springs;
     hk_cloth_pins pins;
+    hk_fabric fabric; /* figures > 0 replace the k of their family and the mass above (all 0 by default) */
 } hk_cloth_def;
 HK_API hk_cloth_def hk_default_cloth_def(void);
 HK_API int hk_world_add_cloth(hk_world *w, const hk_cloth_def *def);

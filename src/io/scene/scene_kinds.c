@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric.h"
 #include "scene_collider.h"
 #include "scene_keys.h"
 #include "scene_points.h"
@@ -354,60 +355,118 @@ static int rope_add(hk_world *w, const sc_item *it, sc_lexer *lx)
     return hk_world_add_rope(w, it->def);
 }
 
+/* a cloth and the named fabric its `preset` key chose (fabric.h) */
+typedef struct cloth_scene {
+    hk_cloth_def cloth;
+    int preset;
+} cloth_scene;
+#define FABRIC_NAME(name, rho, stretch, shear, bend) #name,
+static const char *const fabric_names[] = {HK_FABRIC_PRESETS(FABRIC_NAME)};
 const char *const sc_tether_kinds[] = {
     [HK_TETHERS_NONE] = "none", [HK_TETHERS_EUCLIDEAN] = "euclidean", [HK_TETHERS_GEODESIC] = "geodesic"};
 
 static const sc_key cloth_keys[] = {
-    INT(hk_cloth_def, "nx", nx, 2, SC_MAX_BODY_PARTICLES, REQ),
-    INT(hk_cloth_def, "ny", ny, 2, SC_MAX_BODY_PARTICLES, REQ),
-    NUM(hk_cloth_def, "spacing", spacing, CK_POS, REQ),
-    VEC(hk_cloth_def, "origin", origin, CK_ANY, OPT),
-    VEC(hk_cloth_def, "u", u, CK_NONZERO, OPT),
-    VEC(hk_cloth_def, "v", v, CK_NONZERO, OPT),
-    NUM(hk_cloth_def, "mass", mass, CK_MASS, REQ),
-    NUM(hk_cloth_def, "radius", radius, CK_POS, OPT),
-    CHOICE(hk_cloth_def, "pins", pins, cloth_pin_modes),
+    INT(cloth_scene, "nx", cloth.nx, 2, SC_MAX_BODY_PARTICLES, REQ),
+    INT(cloth_scene, "ny", cloth.ny, 2, SC_MAX_BODY_PARTICLES, REQ),
+    NUM(cloth_scene, "spacing", cloth.spacing, CK_POS, REQ),
+    VEC(cloth_scene, "origin", cloth.origin, CK_ANY, OPT),
+    VEC(cloth_scene, "u", cloth.u, CK_NONZERO, OPT),
+    VEC(cloth_scene, "v", cloth.v, CK_NONZERO, OPT),
+    NUM(cloth_scene, "mass", cloth.mass, CK_MASS, OPT),
+    NUM(cloth_scene, "radius", cloth.radius, CK_POS, OPT),
+    CHOICE(cloth_scene, "pins", cloth.pins, cloth_pin_modes),
     PINS,
     TETHERS,
+    NUM(cloth_scene, "areal_density", cloth.fabric.areal_density, CK_POS, OPT),
+    NUM(cloth_scene, "stretch", cloth.fabric.stretch, CK_POS, OPT),
+    NUM(cloth_scene, "shear", cloth.fabric.shear, CK_POS, OPT),
+    NUM(cloth_scene, "bend", cloth.fabric.bend, CK_POS, OPT),
+    CHOICE(cloth_scene, "preset", preset, fabric_names),
 };
 static const sc_family cloth_families[] = {
-    FAMILY(hk_cloth_def, "structural", structural_springs),
-    FAMILY(hk_cloth_def, "shear", shear_springs),
-    FAMILY(hk_cloth_def, "bend", bend_springs),
-    FAMILY(hk_cloth_def, "radius", radius_springs),
+    FAMILY(cloth_scene, "structural", cloth.structural_springs),
+    FAMILY(cloth_scene, "shear", cloth.shear_springs),
+    FAMILY(cloth_scene, "bend", cloth.bend_springs),
+    FAMILY(cloth_scene, "radius", cloth.radius_springs),
 };
-static void cloth_init(void *def) { *(hk_cloth_def *)def = hk_default_cloth_def(); }
+static void cloth_init(void *def) { ((cloth_scene *)def)->cloth = hk_default_cloth_def(); }
+
+/* The fabric figure of the key at `off` of cloth_scene: the key's value, or where it is not given the preset's. */
+static double fabric_figure(sc_section *s, size_t off, const hk_fabric *preset)
+{
+    double *v = (double *)((char *)s->def + off);
+    if (preset && !sc_given_at(s, off, "cloth.fabric"))
+        memcpy(v, (const char *)preset + (off - offsetof(cloth_scene, cloth.fabric)), sizeof *v);
+    return *v;
+}
+
+/* The fabric figures that set a family's k (builders.c, fabric.h), each with that family. */
+static const struct {
+    size_t key, family;
+} fabric_families[] = {
+    {offsetof(cloth_scene, cloth.fabric.stretch), offsetof(cloth_scene, cloth.structural_springs)},
+    {offsetof(cloth_scene, cloth.fabric.shear), offsetof(cloth_scene, cloth.shear_springs)},
+    {offsetof(cloth_scene, cloth.fabric.bend), offsetof(cloth_scene, cloth.bend_springs)},
+};
+
 static int cloth_finish(sc_section *s, void *def, int64_t *count)
 {
-    hk_cloth_def *d = def;
-    d->structural = SC_FAMILY(s, hk_cloth_def, structural_springs) != NULL;
-    d->shear = SC_FAMILY(s, hk_cloth_def, shear_springs) != NULL;
-    d->bend = SC_FAMILY(s, hk_cloth_def, bend_springs) != NULL;
-    const int radius_line = SC_FAMILY(s, hk_cloth_def, radius_springs) != NULL;
+    cloth_scene *cs = def;
+    hk_cloth_def *d = &cs->cloth;
+    const int preset = SC_GIVEN(s, cloth_scene, preset) != NULL;
+    const hk_fabric *row = preset ? &hk_fabric_rows[cs->preset].fabric : NULL;
+    const int mass = SC_GIVEN(s, cloth_scene, cloth.mass) != NULL;
+    if (mass && SC_GIVEN(s, cloth_scene, cloth.fabric.areal_density))
+        return SC_FAIL_KEY(s, cloth_scene, cloth.fabric.areal_density,
+                           "key '%s' conflicts with 'mass' (the mass per area, or the mass per node: give one)");
+    /* a mass given overrides the preset's areal density */
+    if (!mass && !(fabric_figure(s, offsetof(cloth_scene, cloth.fabric.areal_density), row) > 0))
+        return sc_fail(s->lx, s->lx->line, s->end_col,
+                       "%s is missing required key 'mass' (or 'areal_density', or a 'preset', which gives it)",
+                       s->kind->title);
+    int *const on[] = {&d->structural, &d->shear, &d->bend};
+    for (int f = 0; f < COUNT_OF(fabric_families); f++) {
+        const size_t key = fabric_families[f].key, fam = fabric_families[f].family;
+        const double v = fabric_figure(s, key, row);
+        const sc_given *line = sc_family_at(s, fam, "cloth.*_springs");
+        if (v > 0 && line) {
+            const sc_key *k = sc_key_at(s, key, "cloth.fabric");
+            char why[200];
+            snprintf(why, sizeof why, "gives k where %s '%s' sets it (give one: the fabric figure or the line's k)",
+                     sc_given_at(s, key, "cloth.fabric") ? "the key" : "the preset's figure", k->name);
+            return sc_fail_family(s, fam, "cloth.*_springs", why);
+        }
+        *on[f] = line != NULL || v > 0; /* naming a family enables it, and so does its fabric figure */
+    }
+    const int radius_line = SC_FAMILY(s, cloth_scene, cloth.radius_springs) != NULL;
     if (!d->structural && !d->shear && !d->bend && !radius_line) {
         char list[256];
         size_t o = 0;
         list[0] = '\0';
         for (int f = 0; f < s->kind->nfamilies && o < sizeof list; f++)
             o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", f ? ", " : "", s->kind->families[f].name);
-        return sc_fail(s->lx, s->lx->line, s->end_col, "%s has no springs line (expected at least one of: %s)",
+        return sc_fail(s->lx, s->lx->line, s->end_col,
+                       "%s has no springs line (expected at least one of: %s) and no fabric figure (stretch, shear, "
+                       "bend or preset)",
                        s->kind->title, list);
     }
-    if (SC_GIVEN(s, hk_cloth_def, radius) && !radius_line)
-        return SC_FAIL_KEY(s, hk_cloth_def, radius, "key '%s' needs a 'springs radius' line");
-    if (radius_line && !SC_GIVEN(s, hk_cloth_def, radius))
-        return SC_FAIL_FAMILY(s, hk_cloth_def, radius_springs, "needs the key 'radius'");
-    if (check_not_parallel(s, d->u, d->v, offsetof(hk_cloth_def, u), offsetof(hk_cloth_def, v))) return -1;
+    if (SC_GIVEN(s, cloth_scene, cloth.radius) && !radius_line)
+        return SC_FAIL_KEY(s, cloth_scene, cloth.radius, "key '%s' needs a 'springs radius' line");
+    if (radius_line && !SC_GIVEN(s, cloth_scene, cloth.radius))
+        return SC_FAIL_FAMILY(s, cloth_scene, cloth.radius_springs, "needs the key 'radius'");
+    if (check_not_parallel(s, d->u, d->v, offsetof(cloth_scene, cloth.u), offsetof(cloth_scene, cloth.v))) return -1;
     *count = (int64_t)d->nx * d->ny;
-    /* two families a kind (builders.c), and the radius families: the offsets within the radius, half of them */
+    /* two families a kind (builders.c; a fabric's structural six: its edge rows), and the radius families: the
+     * offsets within the radius, half of them */
     const double reach = radius_line ? d->radius / d->spacing : 0;
-    s->lattice_families = 2 * (d->structural + d->shear + d->bend) + (int)fmin(4096, 1.6 * reach * reach + 1);
+    s->lattice_families = 2 * (d->structural + d->shear + d->bend) + 4 * (d->fabric.stretch > 0) +
+                          (int)fmin(4096, 1.6 * reach * reach + 1);
     return 0;
 }
 static int cloth_add(hk_world *w, const sc_item *it, sc_lexer *lx)
 {
     (void)lx;
-    return hk_world_add_cloth(w, it->def);
+    return hk_world_add_cloth(w, &((const cloth_scene *)it->def)->cloth);
 }
 
 /* a jelly and its springs family "all": the default of every class not given */
@@ -640,7 +699,7 @@ const sc_kind sc_items[] = {
     {.word = "sphere", .title = "sphere", KEYS(sphere_keys), .size = sizeof(hk_sphere_def), .add = sphere_add},
     {BODY("rope"), KEYS(rope_keys), FAMILIES(rope_families), .size = sizeof(hk_rope_def), .init = rope_init,
      .finish = rope_finish, .add = rope_add},
-    {BODY("cloth"), KEYS(cloth_keys), FAMILIES(cloth_families), .size = sizeof(hk_cloth_def), .init = cloth_init,
+    {BODY("cloth"), KEYS(cloth_keys), FAMILIES(cloth_families), .size = sizeof(cloth_scene), .init = cloth_init,
      .finish = cloth_finish, .add = cloth_add},
     {BODY("jelly"), KEYS(jelly_keys), FAMILIES(jelly_families), .size = sizeof(jelly_scene), .init = jelly_init,
      .finish = jelly_finish, .add = jelly_add},

@@ -128,6 +128,11 @@ class World:
         pin: Sequence[int] | None = ...,
         tethers: str | None = ...,
         tether_stretch: float | None = ...,
+        areal_density: float | None = ...,
+        stretch: float | None = ...,
+        shear: float | None = ...,
+        bend: float | None = ...,
+        preset: str | None = ...,
         springs: Springs | None = ...,
     ) -> int: ...
     def add_jelly(

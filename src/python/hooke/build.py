@@ -36,7 +36,8 @@ UNITS = {
     "velocity_b": "m/s", "mass_a": "kg", "mass_b": "kg", "pin_a": "", "pivot": "m", "angle": "rad", "k": "N/m",
     "damping": "N*s/m", "level": "", "extra_rings": "", "nrt": "J", "pump_rate": "", "damping_model": "",
     "behaviour": "", "break_ratio": "", "rest_length": "m", "strain_limit": "", "compress_limit": "",
-    "strain_sweeps": "", "tethers": "", "tether_stretch": "", "gravity_schedule": "s, m/s^2",
+    "strain_sweeps": "", "tethers": "", "tether_stretch": "", "gravity_schedule": "s, m/s^2", "areal_density": "kg/m^2",
+    "stretch": "N/m", "shear": "N/m", "bend": "N*m", "preset": "",
 }
 UNITS_IN = {("ground", "friction"): "N*s/m", ("body ring", "nrt"): "J/m"}  # keys whose unit differs in a section
 
