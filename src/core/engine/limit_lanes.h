@@ -25,16 +25,7 @@ static void HK_SUFFIX(length2_range)(hk_real *const qa[3], hk_real *const qb[3],
                                      hk_real *most, hk_real *least)
 {
     if (n < HK_W) { /* too short for one vector */
-        hk_real mx = 0, mn = INFINITY;
-        for (int64_t i = 0; i < n; i++) {
-            const hk_real dx = (qa[0][i] - qb[0][i]) - D[0], dy = (qa[1][i] - qb[1][i]) - D[1],
-                          dz = (qa[2][i] - qb[2][i]) - D[2];
-            const hk_real r2 = hk_fma(dz, dz, hk_fma(dy, dy, dx * dx));
-            mx = r2 > mx ? r2 : mx;
-            mn = r2 < mn ? r2 : mn;
-        }
-        *most = mx;
-        *least = mn;
+        hk_length2_range_scalar(qa, qb, D, n, most, least);
         return;
     }
     const int64_t rounds = n / (4 * HK_W) * (4 * HK_W);

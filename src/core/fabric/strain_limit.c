@@ -136,23 +136,6 @@ static inline __attribute__((always_inline)) void limit_one(const limit_pass *s,
     pt->moved++;
 }
 
-/* The largest and smallest r^2 of n springs of one lattice row, ends qa[.][i] and qb[.][i], rest vector D, formed
- * as the kernels form them: the reference path's (the kernel paths': kernel_table.h length2_range). */
-static void row_measure(hk_real *const qa[3], hk_real *const qb[3], const hk_real D[3], int64_t n, hk_real *most,
-                        hk_real *least)
-{
-    hk_real mx = 0, mn = INFINITY;
-    for (int64_t i = 0; i < n; i++) {
-        const hk_real dx = (qa[0][i] - qb[0][i]) - D[0], dy = (qa[1][i] - qb[1][i]) - D[1],
-                      dz = (qa[2][i] - qb[2][i]) - D[2];
-        const hk_real r2 = hk_fma(dz, dz, hk_fma(dy, dy, dx * dx));
-        mx = r2 > mx ? r2 : mx;
-        mn = r2 < mn ? r2 : mn;
-    }
-    *most = mx;
-    *least = mn;
-}
-
 /* The rows [r0, r1) of lattice colour lc. */
 HK_FMA_CLONES static void lattice_rows(const limit_pass *s, const hk_lattice_colour *lc, int r0, int r1, int project,
                                        limit_part *pt)
@@ -172,7 +155,7 @@ HK_FMA_CLONES static void lattice_rows(const limit_pass *s, const hk_lattice_col
             hk_real *const qa[3] = {q[0] + a0, q[1] + a0, q[2] + a0};
             hk_real *const qb[3] = {q[0] + a0 + f->offset, q[1] + a0 + f->offset, q[2] + a0 + f->offset};
             hk_real most, least;
-            (s->k ? s->k->length2_range : row_measure)(qa, qb, f->rest_vec, span, &most, &least);
+            (s->k ? s->k->length2_range : hk_length2_range_scalar)(qa, qb, f->rest_vec, span, &most, &least);
             const hk_real rmax = (hk_real)sqrt(most), rmin = (hk_real)sqrt(least);
             if (!(rmax > l.top) && !(rmin < l.bottom)) { /* the row within its limits: measured only */
                 const double hi = (double)rmax / (double)f->rest, lo = (double)rmin / (double)f->rest;
@@ -253,7 +236,8 @@ static void measure_task(const hk_team *tm, const limit_pass *s, limit_part *pt)
                 hk_real *const qa[3] = {q[0] + a0, q[1] + a0, q[2] + a0};
                 hk_real *const qb[3] = {q[0] + a0 + f->offset, q[1] + a0 + f->offset, q[2] + a0 + f->offset};
                 hk_real most, least;
-                (s->k ? s->k->length2_range : row_measure)(qa, qb, f->rest_vec, f->i1 - f->i0, &most, &least);
+                (s->k ? s->k->length2_range : hk_length2_range_scalar)(qa, qb, f->rest_vec, f->i1 - f->i0, &most,
+                                                                       &least);
                 const hk_real rmax = (hk_real)sqrt(most), rmin = (hk_real)sqrt(least);
                 const double hi = (double)rmax / (double)f->rest, lo = (double)rmin / (double)f->rest;
                 pt->max = hi > pt->max ? hi : pt->max;
