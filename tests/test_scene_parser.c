@@ -266,6 +266,13 @@ static void test_springs_lines(void **state)
                 "x.scene:2:53: error: expected a number > 1 for 'break_ratio', got '0.9'");
     check_error("body rope\n springs chain k 10 break_ratio 2\nend",
                 "x.scene:2:21: error: key 'break_ratio' needs 'behaviour breakable'");
+    /* gravity in time: keyframes of four numbers, times that do not go back */
+    check_error("world\n gravity_schedule 1 0 0\nend\nbody rope\n count 3\n mass 1\n spacing 1\nend",
+                "x.scene:2:24: error: expected keyframes of four numbers (a time [s] and a gravity vector [m/s^2]) for "
+                "'gravity_schedule', got end of line");
+    check_error("world\n gravity_schedule 1 0 -1 0 0.5 0 1 0\nend\nbody rope\n count 3\n mass 1\n spacing 1\nend",
+                "x.scene:2:28: error: expected a time of at least 1 s (the keyframe before it) for 'gravity_schedule', "
+                "got '0.5'");
     /* strain limits: a number > 0; a compression limit in (0, 1); none that the pins break at rest */
     check_error("body rope\n springs chain k 10 strain_limit 0\nend",
                 "x.scene:2:34: error: expected a positive number for 'strain_limit', got '0'");

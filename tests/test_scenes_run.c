@@ -67,8 +67,7 @@ static outcome run_scene(const char *file)
     o.steps = (int64_t)(BUDGET / per_step);
     if (o.steps < SHORT_STEPS) o.steps = SHORT_STEPS;
     const double updates = springs * hk_world_substeps(w); /* a step's spring updates */
-    if (springs > 1e6 && implicit)
-        o.steps = BIG_IMPLICIT_STEPS;
+    if (springs > 1e6 && implicit) o.steps = BIG_IMPLICIT_STEPS;
 #ifdef HK_TEST_SLOW_BUILD
     else if (springs > 4e5 && implicit) /* drape5's five sheets in contact: a second a step in Release */
         o.steps = BIG_IMPLICIT_STEPS;

@@ -216,8 +216,8 @@ struct hk_world {
 
     int64_t steps;
     double time;
-    int64_t spring_updates; /* spring force evaluations so far */
-    hk_strain_stats strain; /* the strain limits' projection in the last step (fabric/strain_limit.h) */
+    int64_t spring_updates;     /* spring force evaluations so far */
+    hk_strain_stats strain;     /* the strain limits' projection in the last step (fabric/strain_limit.h) */
     struct hk_tethers *tethers; /* long-range tethers (fabric/tethers.h), NULL until the first is set */
     struct hk_gravity_schedule *gravity_schedule; /* gravity in time (gravity_schedule.h), NULL: constant */
     int strain_ready; /* the pins were checked against the limits for the constraints' current layout */

@@ -14,7 +14,7 @@
 #include "scene_lex.h"
 #include "scene_memory.h"
 #include "scene_points.h"
-#include "strain_limit.h"
+#include "scene_fabric.h"
 #include "world.h"
 
 /* How it works: one pass reads the text line by line (scene_lex.c). A
@@ -231,35 +231,6 @@ static int parse_springs_line(parser *p)
     return 0;
 }
 
-/* `gravity_schedule TIME GX GY GZ ...`: keyframes of a finite time >= 0, not below the one before, and a finite
- * gravity, into the settings. */
-static int parse_schedule(parser *p, const sc_key *kd)
-{
-    sc_lexer *lx = &p->lx;
-    const int n = lx->ntok - 1;
-    if (n < 4 || n % 4 != 0)
-        return sc_expected(lx, n < 4 ? lx->ntok : 1 + n / 4 * 4,
-                           "keyframes of four numbers (a time [s] and a gravity vector [m/s^2]) for '%s'", kd->name);
-    double *v = malloc((size_t)n * sizeof *v);
-    if (!v) return sc_oom(lx);
-    for (int k = 0; k < n; k++) {
-        if (sc_parse_num(lx, 1 + k, kd->name, k % 4 == 0 ? CK_NONNEG : CK_ANY, &v[k])) {
-            free(v);
-            return -1;
-        }
-        if (k % 4 == 0 && k > 0 && v[k] < v[k - 4]) {
-            const double before = v[k - 4];
-            free(v);
-            return sc_expected(lx, 1 + k, "a time of at least %g s (the keyframe before it) for '%s'", before,
-                               kd->name);
-        }
-    }
-    free(p->set.schedule);
-    p->set.schedule = v;
-    p->set.nschedule = n / 4;
-    return 0;
-}
-
 static int parse_pins(parser *p, const sc_key *kd)
 {
     sc_lexer *lx = &p->lx;
@@ -316,7 +287,7 @@ static int parse_key_line(parser *p)
         if (parse_pins(p, kd)) return -1;
         next = lx->ntok;
     } else if (kd->type == T_SCHEDULE) {
-        if (parse_schedule(p, kd)) return -1;
+        if (sc_schedule_parse(lx, &p->set, kd)) return -1;
         p->set.schedule_at = *v;
         next = lx->ntok;
     } else if (kd->type == T_FILE) {
@@ -574,18 +545,7 @@ static int add_item(parser *p, hk_world *w, const sc_item *it, hk_scene *out)
             sc_fail(lx, it->pins[k].line, it->pins[k].col, "%s rejected 'pin': %s", title, hk_world_error(w));
             body = -1;
         }
-    if (body >= 0 && it->tether_at.line && it->tether.kind != HK_TETHERS_NONE &&
-        hk_world_set_tethers(w, body, (hk_tether_kind)it->tether.kind, it->tether.stretch) != HK_OK) {
-        sc_fail(lx, it->tether_at.line, it->tether_at.col, "%s: %s", title, hk_world_error(w));
-        body = -1;
-    }
-    for (int fi = 0; body >= 0 && it->limit.line && fi < w->family_count; fi++) { /* limits the pins break at rest */
-        char why[400];
-        if (w->families[fi].body == body && hk_strain_pins_check(w, fi, why, sizeof why) != 0) {
-            sc_fail(lx, it->limit.line, it->limit.col, "%s: %s", title, why);
-            body = -1;
-        }
-    }
+    if (body >= 0 && sc_fabric_apply(w, it, body, lx) != 0) body = -1; /* tethers; limits against the pins */
     return body < 0 ? -1 : 0;
 }
 
@@ -620,23 +580,9 @@ static int build(parser *p, hk_scene *out)
         return sc_fail(lx, line, 1, "cannot create the world (out of memory)");
     }
     if (p->ranks > 1) hk_world_defer_lattices(w, 1); /* each rank builds its rows when the world is shared out */
-    if (p->set.nschedule > 0) {                      /* gravity in time: keyframes (time, gx, gy, gz) */
-        double *t = malloc((size_t)p->set.nschedule * sizeof *t);
-        hk_vec3 *g = malloc((size_t)p->set.nschedule * sizeof *g);
-        for (int k = 0; t && g && k < p->set.nschedule; k++) {
-            const double *e = p->set.schedule + 4 * k;
-            t[k] = e[0];
-            g[k] = (hk_vec3){e[1], e[2], e[3]};
-        }
-        const int rc = t && g ? hk_world_set_gravity_schedule(w, p->set.nschedule, t, g) : HK_ERR_MEMORY;
-        free(t);
-        free(g);
-        if (rc != HK_OK) {
-            char e[512];
-            snprintf(e, sizeof e, "%s", rc == HK_ERR_MEMORY ? "out of memory" : hk_world_error(w));
-            hk_world_destroy(w);
-            return sc_fail(lx, p->set.schedule_at.line, p->set.schedule_at.col, "gravity_schedule: %s", e);
-        }
+    if (sc_schedule_apply(w, &p->set, lx) != 0) {    /* gravity in time */
+        hk_world_destroy(w);
+        return -1;
     }
     out->body_line = calloc((size_t)p->nbodies + 1, sizeof *out->body_line);
     out->files = calloc((size_t)p->nitems + 1, sizeof *out->files);
