@@ -343,6 +343,8 @@ int hk_strain_pins_check(const hk_world *w, int fi, char *why, size_t len)
     const hk_family *f = &w->families[fi];
     const hk_spring_params *sp = &f->params;
     if (!(sp->strain_limit > 0 || sp->compress_limit > 0)) return 0;
+    const hk_body *bd = &w->bodies[f->body];
+    if (bd->recipe || !hk_body_whole(bd)) return 0; /* not held here whole (a run over ranks refuses limits) */
     double hi, lo;
     limit_ratios(sp, &hi, &lo);
     const hk_particles *p = &w->p;

@@ -8,6 +8,7 @@
 
 #include "constraints.h"
 #include "part.h"
+#include "strain_limit.h"
 #include "spring_vec.h"
 
 /*
@@ -333,9 +334,8 @@ int hk_world_set_tethers(hk_world *w, int body, hk_tether_kind kind, double stre
     if ((unsigned)kind > HK_TETHERS_GEODESIC) return hk_fail(w, "set_tethers: unknown kind %d", (int)kind);
     if (!(stretch >= 0) || !isfinite(stretch))
         return hk_fail(w, "set_tethers: tether_stretch must be >= 0 (got %g)", stretch);
-    if (w->part && w->part->ranks > 1 && kind != HK_TETHERS_NONE)
-        return hk_fail(w, "set_tethers: tethers do not run over MPI ranks (a tether reaches across the body, past a "
-                          "rank's rows): run it in one process");
+    const int ranks = (w->part && w->part->ranks > 1) || w->defer || w->bodies[body].recipe; /* a run over ranks */
+    if (ranks && kind != HK_TETHERS_NONE) return hk_fail(w, "set_tethers: " HK_STRAIN_NOT_OVER_RANKS);
     const hk_body *bd = &w->bodies[body];
     int held = 0;
     for (int i = 0; i < bd->count && kind != HK_TETHERS_NONE; i++) held += w->p.inv_mass[bd->first + i] == 0;

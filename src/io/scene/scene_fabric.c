@@ -58,6 +58,8 @@ int sc_fabric_apply(hk_world *w, const sc_item *it, int body, sc_lexer *lx)
     if (it->tether_at.line && it->tether.kind != HK_TETHERS_NONE &&
         hk_world_set_tethers(w, body, (hk_tether_kind)it->tether.kind, it->tether.stretch) != HK_OK)
         return sc_fail(lx, it->tether_at.line, it->tether_at.col, "%s: %s", title, hk_world_error(w));
+    if (it->limit.line && w->defer) /* a run over ranks builds its rows later: refused now, at the limit */
+        return sc_fail(lx, it->limit.line, it->limit.col, "%s: %s", title, HK_STRAIN_NOT_OVER_RANKS);
     for (int fi = 0; it->limit.line && fi < w->family_count; fi++) { /* limits the pins break at rest */
         char why[400];
         if (w->families[fi].body == body && hk_strain_pins_check(w, fi, why, sizeof why) != 0)
