@@ -3,13 +3,8 @@
 #ifndef HOOKE_STRAIN_LIMIT_H
 #define HOOKE_STRAIN_LIMIT_H
 
+#include "tethers.h" /* HK_STRAIN_NOT_OVER_RANKS */
 #include "world.h"
-
-/* Why strain limits are refused over ranks. */
-#define HK_STRAIN_NOT_OVER_RANKS                                                                                       \
-    "strain limits (springs ... strain_limit, compress_limit) and tethers do not run over MPI ranks (a sweep carries " \
-    "each spring's correction on to the next within the sweep, across a rank's boundary too, and a tether reaches "    \
-    "across the body): run it in one process"
 
 /* The step's figures start (hk_world_strain_stats): called before its first substep. */
 void hk_strain_step_begin(hk_world *w);

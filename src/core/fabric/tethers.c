@@ -8,7 +8,6 @@
 
 #include "constraints.h"
 #include "part.h"
-#include "strain_limit.h"
 #include "spring_vec.h"
 
 /*

@@ -5,6 +5,12 @@
 
 #include "moves.h"
 
+/* Why strain limits (strain_limit.h) and tethers are refused over ranks. */
+#define HK_STRAIN_NOT_OVER_RANKS                                                                                       \
+    "strain limits (springs ... strain_limit, compress_limit) and tethers do not run over MPI ranks (a sweep carries " \
+    "each spring's correction on to the next within the sweep, across a rank's boundary too, and a tether reaches "    \
+    "across the body): run it in one process"
+
 /* A world's tethers: what each body asked for (hk_world_set_tethers), and the tethers made from it. */
 typedef struct hk_tethers {
     int bodies;           /* entries of kind and stretch */
