@@ -67,9 +67,9 @@ typedef struct limit_pass {
     const hk_kernels *k;   /* the world's path; NULL: the reference path */
     const double *hi, *lo; /* per family: the limit ratios, hi 0 where the family has no limit */
     int families;
-    const int *lat;           /* the lattice families with a limit, in order (a body's together) */
-    const limits *lat_limits; /* their limits */
+    const int *lat; /* the lattice families with a limit, in order (a body's together) */
     int lat_count;
+    const limits *fam_limits; /* per family: its limits for the family's rest length L0 (lattice, list default) */
     hk_moves mv;       /* what a move changes (moves.h) */
     int sweeps_max, T; /* T: the team asked for; the team that runs may be smaller (team.h) */
     limit_part *part;  /* [2][T]: the sweeps' slots, by the sweep's parity */
@@ -136,37 +136,58 @@ static inline __attribute__((always_inline)) void limit_one(const limit_pass *s,
     pt->moved++;
 }
 
+/* The first look at span springs of lattice family f from global particle a0 on (kernel_table.h length2_range):
+ * their largest and smallest r / L0 into pt; whether one is past a limit l. */
+static int row_look(const limit_pass *s, const hk_family *f, int64_t a0, int64_t span, const limits *l, limit_part *pt)
+{
+    hk_real *const q[3] = {s->p->qx, s->p->qy, s->p->qz};
+    hk_real *const qa[3] = {q[0] + a0, q[1] + a0, q[2] + a0};
+    hk_real *const qb[3] = {q[0] + a0 + f->offset, q[1] + a0 + f->offset, q[2] + a0 + f->offset};
+    hk_real most, least;
+    (s->k ? s->k->length2_range : hk_length2_range_scalar)(qa, qb, f->rest_vec, span, &most, &least);
+    const hk_real rmax = (hk_real)sqrt(most), rmin = (hk_real)sqrt(least);
+    const double hi = (double)rmax / (double)f->rest, lo = (double)rmin / (double)f->rest;
+    pt->max = hi > pt->max ? hi : pt->max;
+    pt->min = lo < pt->min ? lo : pt->min;
+    return rmax > l->top || rmin < l->bottom;
+}
+
+/* List spring `slot` of family fi (global ends a, b), its own rest length's limits where the family has them. */
+static inline __attribute__((always_inline)) void list_one(const limit_pass *s, int fi, int64_t slot, int64_t a,
+                                                           int64_t b, int project, limit_part *pt)
+{
+    const hk_family *f = &s->fams[fi];
+    if (!f->rest_list) {
+        limit_one(s, f, slot, a, b, f->rest, &s->fam_limits[fi], project, pt);
+        return;
+    }
+    const hk_real L0 = f->rest_list[slot];
+    const limits l = limits_of(s->hi[fi], s->lo[fi], L0);
+    limit_one(s, f, slot, a, b, L0, &l, project, pt);
+}
+
 /* The rows [r0, r1) of lattice colour lc. */
 HK_FMA_CLONES static void lattice_rows(const limit_pass *s, const hk_lattice_colour *lc, int r0, int r1, int project,
                                        limit_part *pt)
 {
     const hk_family *f = &s->fams[lc->fam];
-    const limits l = limits_of(s->hi[lc->fam], s->lo[lc->fam], f->rest);
+    const limits *l = &s->fam_limits[lc->fam];
     const int along_i = lc->axis == 0;
     const int n = along_i ? lc->picks : f->i1 - f->i0;
     if (n <= 0) return;
     /* the sources the row's measure spans: along i every source from the first pick to the last (both parities) */
     const int first = along_i ? lc->pick[0] : f->i0, span = along_i ? lc->pick[n - 1] - first + 1 : n;
-    hk_real *const q[3] = {s->p->qx, s->p->qy, s->p->qz};
     for (int r = r0; r < r1; r++) {
         const int64_t row = lc->row_node[r];
-        if (!f->broken) {
-            const int64_t a0 = f->base + row + first;
-            hk_real *const qa[3] = {q[0] + a0, q[1] + a0, q[2] + a0};
-            hk_real *const qb[3] = {q[0] + a0 + f->offset, q[1] + a0 + f->offset, q[2] + a0 + f->offset};
-            hk_real most, least;
-            (s->k ? s->k->length2_range : hk_length2_range_scalar)(qa, qb, f->rest_vec, span, &most, &least);
-            const hk_real rmax = (hk_real)sqrt(most), rmin = (hk_real)sqrt(least);
-            if (!(rmax > l.top) && !(rmin < l.bottom)) { /* the row within its limits: measured only */
-                const double hi = (double)rmax / (double)f->rest, lo = (double)rmin / (double)f->rest;
-                pt->max = hi > pt->max ? hi : pt->max;
-                pt->min = lo < pt->min ? lo : pt->min;
-                continue;
-            }
+        /* a row within its limits is measured only (a row past them is measured again spring by spring) */
+        limit_part look = *pt;
+        if (!f->broken && !row_look(s, f, f->base + row + first, span, l, &look)) {
+            *pt = look;
+            continue;
         }
         for (int t = 0; t < n; t++) {
             const int64_t slot = row + (along_i ? lc->pick[t] : f->i0 + t), a = f->base + slot;
-            limit_one(s, f, slot, a, a + f->offset, f->rest, &l, project, pt);
+            limit_one(s, f, slot, a, a + f->offset, f->rest, l, project, pt);
         }
     }
 }
@@ -178,16 +199,9 @@ HK_FMA_CLONES static void list_range(const limit_pass *s, int k, int64_t i0, int
     for (int r = c->colour_run[k]; r < c->colour_run[k + 1]; r++) {
         const int fi = c->run_fam[r];
         if (!(s->hi[fi] > 0)) continue;
-        const hk_family *f = &s->fams[fi];
         const int64_t a = c->run_start[r] > i0 ? c->run_start[r] : i0;
         const int64_t e = c->run_start[r + 1] < i1 ? c->run_start[r + 1] : i1;
-        limits l = limits_of(s->hi[fi], s->lo[fi], f->rest);
-        for (int64_t i = a; i < e; i++) {
-            const int64_t slot = c->slot[i];
-            const hk_real L0 = f->rest_list ? f->rest_list[slot] : f->rest;
-            if (f->rest_list) l = limits_of(s->hi[fi], s->lo[fi], L0);
-            limit_one(s, f, slot, c->a[i], c->b[i], L0, &l, project, pt);
-        }
+        for (int64_t i = a; i < e; i++) list_one(s, fi, c->slot[i], c->a[i], c->b[i], project, pt);
     }
 }
 
@@ -223,26 +237,15 @@ static void measure_task(const hk_team *tm, const limit_pass *s, limit_part *pt)
             for (int m = g; m < e; m++) {
                 const hk_family *f = &s->fams[lat[m]];
                 if (j < f->j0 || j >= f->j1 || k < f->k0 || k >= f->k1 || f->i1 <= f->i0) continue;
-                const limits l = s->lat_limits[m];
+                const limits *l = &s->fam_limits[lat[m]];
                 const int64_t node = (int64_t)f->nx * row;
                 if (f->broken) {
                     for (int i = f->i0; i < f->i1; i++)
-                        limit_one(s, f, node + i, f->base + node + i, f->base + node + i + f->offset, f->rest, &l, 0,
+                        limit_one(s, f, node + i, f->base + node + i, f->base + node + i + f->offset, f->rest, l, 0,
                                   pt);
                     continue;
                 }
-                const int64_t a0 = f->base + node + f->i0;
-                hk_real *const q[3] = {s->p->qx, s->p->qy, s->p->qz};
-                hk_real *const qa[3] = {q[0] + a0, q[1] + a0, q[2] + a0};
-                hk_real *const qb[3] = {q[0] + a0 + f->offset, q[1] + a0 + f->offset, q[2] + a0 + f->offset};
-                hk_real most, least;
-                (s->k ? s->k->length2_range : hk_length2_range_scalar)(qa, qb, f->rest_vec, f->i1 - f->i0, &most,
-                                                                       &least);
-                const hk_real rmax = (hk_real)sqrt(most), rmin = (hk_real)sqrt(least);
-                const double hi = (double)rmax / (double)f->rest, lo = (double)rmin / (double)f->rest;
-                pt->max = hi > pt->max ? hi : pt->max;
-                pt->min = lo < pt->min ? lo : pt->min;
-                pt->over += rmax > l.top || rmin < l.bottom; /* rows past a limit */
+                pt->over += row_look(s, f, f->base + node + f->i0, f->i1 - f->i0, l, pt); /* rows past a limit */
             }
         }
         g = e;
@@ -252,12 +255,7 @@ static void measure_task(const hk_team *tm, const limit_pass *s, limit_part *pt)
         if (f->kind != HK_FAMILY_LIST || !(s->hi[fi] > 0)) continue;
         int64_t a, b;
         task_share(tm, f->count, &a, &b);
-        limits l = limits_of(s->hi[fi], s->lo[fi], f->rest);
-        for (int64_t i = a; i < b; i++) {
-            const hk_real L0 = f->rest_list ? f->rest_list[i] : f->rest;
-            if (f->rest_list) l = limits_of(s->hi[fi], s->lo[fi], L0);
-            limit_one(s, f, i, f->a[i], f->b[i], L0, &l, 0, pt);
-        }
+        for (int64_t i = a; i < b; i++) list_one(s, fi, i, f->a[i], f->b[i], 0, pt);
     }
 }
 
@@ -378,7 +376,7 @@ void hk_strain_step_begin(hk_world *w)
 {
     hk_strain_stats *st = &w->strain;
     const int64_t all = st->projected_all;
-    const double none = hk_world_strain_limited(w) > 0 ? 0 : NAN; /* tethers alone: no figures of springs */
+    const double none = hk_world_facts(w)->limited > 0 ? 0 : NAN; /* tethers alone: no figures of springs */
     *st = (hk_strain_stats){.step = w->steps,
                             .before_max = none,
                             .after_max = none,
@@ -404,13 +402,13 @@ int hk_strain_project(hk_world *w, hk_real h, hk_real *const dv[3], hk_real *con
     if (fresh) hk_tethers_stale(w);
     if (hk_tethers_on(w) && hk_tethers_project(w, &mv) != 0) return 0; /* the long paths first (tethers.h) */
     const int moved_by_tethers = w->strain.tethered > tethered;
-    if (hk_world_strain_limited(w) == 0) {
+    if (hk_world_facts(w)->limited == 0) {
         w->strain_ready = 1;
         return moved_by_tethers;
     }
     hk_constraints *c = hk_constraints_of(w);
     const size_t nf = (size_t)(w->family_count > 0 ? w->family_count : 1);
-    double *lim = c ? malloc(2 * nf * sizeof *lim + nf * sizeof(limits) + nf * sizeof(int)) : NULL;
+    double *lim = c ? malloc(2 * nf * sizeof *lim + nf * sizeof(limits) + nf * sizeof(int)) : NULL; /* one block */
     const int T = c ? hk_team_size(w, c->count, HK_PARALLEL_MIN) : 1;
     limit_part *part = lim ? aligned_alloc(64, 2 * (size_t)T * sizeof *part) : NULL;
     if (!c || !lim || !part) {
@@ -418,13 +416,13 @@ int hk_strain_project(hk_world *w, hk_real h, hk_real *const dv[3], hk_real *con
         w->step_failed = c ? hk_fail_memory(w, "out of memory for the strain limits") : hk_failed(w);
         return 0;
     }
-    limits *lat_limits = (limits *)(lim + 2 * nf);
-    int *lat = (int *)(lat_limits + nf), lat_count = 0;
+    limits *fam_limits = (limits *)(lim + 2 * nf);
+    int *lat = (int *)(fam_limits + nf), lat_count = 0;
     for (int fi = 0; fi < w->family_count; fi++) {
         limit_ratios(&w->families[fi].params, &lim[fi], &lim[w->family_count + fi]);
-        if (!(lim[fi] > 0) || w->families[fi].kind != HK_FAMILY_LATTICE) continue;
-        lat_limits[lat_count] = limits_of(lim[fi], lim[w->family_count + fi], w->families[fi].rest);
-        lat[lat_count++] = fi;
+        if (!(lim[fi] > 0)) continue;
+        fam_limits[fi] = limits_of(lim[fi], lim[w->family_count + fi], w->families[fi].rest);
+        if (w->families[fi].kind == HK_FAMILY_LATTICE) lat[lat_count++] = fi;
     }
     if (!w->strain_ready) { /* springs held at both ends past a limit: said once per layout */
         char why[400];
@@ -445,7 +443,7 @@ int hk_strain_project(hk_world *w, hk_real h, hk_real *const dv[3], hk_real *con
                     .lo = lim + w->family_count,
                     .families = w->family_count,
                     .lat = lat,
-                    .lat_limits = lat_limits,
+                    .fam_limits = fam_limits,
                     .lat_count = lat_count,
                     .mv = mv,
                     .sweeps_max = w->def.strain_sweeps > 0 ? w->def.strain_sweeps : HK_STRAIN_SWEEPS,
