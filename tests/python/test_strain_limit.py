@@ -38,9 +38,9 @@ def test_add_springs_takes_the_limits():
 
 
 def test_limits_set_on_a_loaded_world():
-    """A rope hanging with every spring past the limit to be set: its tethers bring the long path in, the sweeps the
-    rest, within a few steps (without tethers the sweeps pass a correction on by a spring a sweep, hundreds of sweeps
-    for this rope: docs/user-guide.md, "Fabric that does not stretch")."""
+    """A rope hanging with every spring past the limit to be set: its tethers bring the long path in, the sweeps (the
+    rope one chain, solved at once) the rest, within a few steps (docs/user-guide.md, "Fabric that does not
+    stretch")."""
     w = hooke.World.from_string("body rope\n count 20\n mass 0.001\n spacing 0.02\n pin 0\n tethers geodesic\n"
                                 " tether_stretch 0.01\n springs chain k 400\nend\n"
                                 "run\n integrator semi_implicit_euler\n dt 1e-3\nend\n")

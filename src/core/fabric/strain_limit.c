@@ -36,19 +36,25 @@
  * rounded positions stays inside): the small moves its neighbours' projections give it then leave it within the
  * limit, and the sweeps end in tens, not hundreds, where every spring of a long chain is at its limit.
  *
- * The springs are swept in the colours of iterate/constraints.h: a colour's springs share no particle, so they are
- * projected in any order, on any number of tasks, with the same bits; the colours follow each other in order (the
- * serial list colour on one task), and a sweep follows another until one moves nothing: then every spring is
+ * A lattice family's springs are projected chain by chain (iterate/constraints.h, hk_lattice_chains): a chain with a
+ * spring past a limit moves every one of its springs past a limit, or within the give of its aim (the hold band:
+ * r >= 2 r*_top - hi L0, or r <= 2 r*_bottom - lo L0), to its aim at once (chain_one: a tridiagonal solve of the
+ * chain's linearised conditions), so that a chain hanging at its limit whose every spring a substep's fall
+ * stretched comes back in one solve, where a projection spring by spring passes the correction on by one spring a
+ * sweep (of order n^2 sweeps for a chain of n). A family's chains share no particle: they are projected in any
+ * order, on any number of tasks, with the same bits. List families' springs are swept in the colours of
+ * constraints.h, spring by spring (a colour's springs share no particle; the serial colour on one task). The
+ * families follow each other in order, and a sweep follows another until one moves nothing: then every spring is
  * within its limits at once, and that sweep measured them. At w->def.strain_sweeps sweeps a last sweep measures
- * what is left (hk_strain_stats unconverged). A lattice row is first measured by one vectorised pass (its largest
- * and smallest r^2: kernel_table.h length2_range); only a row with a spring past a limit, or of a breakable family,
- * is projected spring by spring.
+ * what is left (hk_strain_stats unconverged). Before the first sweep, a lattice row is measured by one vectorised
+ * pass (its largest and smallest r^2: kernel_table.h length2_range); where no spring is past a limit, that is all.
  */
 
 /* A family's limits as lengths in the kernels' precision: a spring is past them where r > top or r < bottom, and
  * is projected to aim_top or aim_bottom. */
 typedef struct limits {
     hk_real top, bottom, aim_top, aim_bottom;
+    hk_real hold_top, hold_bottom; /* a spring at least this long, or this short, is held at its aim with the rest */
 } limits;
 
 /* What one task found in one sweep (its slot, a cache line of its own). */
@@ -69,10 +75,14 @@ typedef struct limit_pass {
     int families;
     const int *lat; /* the lattice families with a limit, in order (a body's together) */
     int lat_count;
-    const limits *fam_limits; /* per family: its limits for the family's rest length L0 (lattice, list default) */
-    hk_moves mv;       /* what a move changes (moves.h) */
-    int sweeps_max, T; /* T: the team asked for; the team that runs may be smaller (team.h) */
-    limit_part *part;  /* [2][T]: the sweeps' slots, by the sweep's parity */
+    const limits *fam_limits;   /* per family: its limits for the family's rest length L0 (lattice, list default) */
+    hk_moves mv;                /* what a move changes (moves.h) */
+    int sweeps_max, T;          /* T: the team asked for; the team that runs may be smaller (team.h) */
+    limit_part *part;           /* [2][T]: the sweeps' slots, by the sweep's parity */
+    struct chain_node *scratch; /* [T][longest + 1]: each task's chain (chain_one) */
+    uint8_t *dirty;             /* [most]: the chains a sweep's look found past a limit */
+    int longest;                /* the longest chain of a lattice family, in springs */
+    int64_t most;               /* the most chains of a lattice family */
     limit_part first, last;
     int64_t projected;
     int sweeps;
@@ -107,6 +117,8 @@ static limits limits_of(double hi, double lo, hk_real L0)
     const hk_real least_bottom = l.bottom * (1 + margin());
     l.aim_top = give_top < least_top ? give_top : least_top;
     l.aim_bottom = lo > 0 && give_bottom > least_bottom ? give_bottom : least_bottom;
+    l.hold_top = isfinite(l.top) ? l.aim_top - (l.top - l.aim_top) : l.top;
+    l.hold_bottom = lo > 0 ? l.aim_bottom + (l.aim_bottom - l.bottom) : 0;
     return l;
 }
 
@@ -138,7 +150,8 @@ static inline __attribute__((always_inline)) void limit_one(const limit_pass *s,
 
 /* The first look at span springs of lattice family f from global particle a0 on (kernel_table.h length2_range):
  * their largest and smallest r / L0 into pt; whether one is past a limit l. */
-static int row_look(const limit_pass *s, const hk_family *f, int64_t a0, int64_t span, const limits *l, limit_part *pt)
+static inline __attribute__((always_inline)) int row_look(const limit_pass *s, const hk_family *f, int64_t a0,
+                                                          int64_t span, const limits *l, limit_part *pt)
 {
     hk_real *const q[3] = {s->p->qx, s->p->qy, s->p->qz};
     hk_real *const qa[3] = {q[0] + a0, q[1] + a0, q[2] + a0};
@@ -166,28 +179,139 @@ static inline __attribute__((always_inline)) void list_one(const limit_pass *s, 
     limit_one(s, f, slot, a, b, L0, &l, project, pt);
 }
 
-/* The rows [r0, r1) of lattice colour lc. */
-HK_FMA_CLONES static void lattice_rows(const limit_pass *s, const hk_lattice_colour *lc, int r0, int r1, int project,
-                                       limit_part *pt)
+/* One spring of a chain as chain_one solves it: its direction, what it is past its aim, the tridiagonal's pivots. */
+typedef struct chain_node {
+    double n[3];   /* unit vector from the spring's source to its target */
+    double excess; /* r - r*: the length to take out (negative: to put in) [m] */
+    double sub;    /* the system's entry coupling it to the spring before (0: not coupled) */
+    double cp, dp; /* the forward sweep's factors */
+    double lambda; /* its length change's share [m] */
+    int on;        /* past a limit and movable */
+} chain_node;
+
+/* A chain's springs past a limit (its consecutive ones coupled), all moved to their aims at once: with n_t the unit
+ * vector along spring t from its source (node t) to its target (node t + 1) and w the nodes' inverse masses, node t
+ * moves by w_t (lambda_t n_t - lambda_{t-1} n_{t-1}) (lambda 0 for a spring within its limits), and the lambdas solve
+ * the chain's linearised conditions r_t - r*_t = (w_t + w_{t+1}) lambda_t - w_t (n_{t-1}.n_t) lambda_{t-1} - w_{t+1}
+ * (n_t.n_{t+1}) lambda_{t+1}, a symmetric tridiagonal system (Thomas's elimination, in double): a straight chain
+ * stretched over its whole length is put within its limits by one solve, where a sweep spring by spring passes the
+ * correction on by one spring. A lone spring's solve is the single projection: lambda = (r - r*) / (w_a + w_b). A
+ * pivot below a thousandth of its diagonal (a taut chain between two held nodes, where the springs' conditions cannot
+ * all hold) cuts the coupling there: the two sides are solved apart, and the next sweep goes on. */
+static void chain_one(const limit_pass *s, const hk_family *f, int64_t src, int n, const limits *l, limit_part *pt,
+                      chain_node *cn)
 {
-    const hk_family *f = &s->fams[lc->fam];
-    const limits *l = &s->fam_limits[lc->fam];
-    const int along_i = lc->axis == 0;
-    const int n = along_i ? lc->picks : f->i1 - f->i0;
-    if (n <= 0) return;
-    /* the sources the row's measure spans: along i every source from the first pick to the last (both parities) */
-    const int first = along_i ? lc->pick[0] : f->i0, span = along_i ? lc->pick[n - 1] - first + 1 : n;
-    for (int r = r0; r < r1; r++) {
-        const int64_t row = lc->row_node[r];
-        /* a row within its limits is measured only (a row past them is measured again spring by spring) */
-        limit_part look = *pt;
-        if (!f->broken && !row_look(s, f, f->base + row + first, span, l, &look)) {
-            *pt = look;
-            continue;
+    hk_particles *p = s->p;
+    const hk_real *const im = p->inv_mass;
+    const int64_t a0 = f->base + src, off = f->offset;
+    int any = 0;
+    for (int t = 0; t < n; t++) {
+        chain_node *e = &cn[t];
+        const int64_t slot = src + t * off, a = a0 + t * off;
+        e->on = 0;
+        if (f->broken && f->broken[slot]) continue;
+        hk_real d[3];
+        hk_spring_delta(f, p, slot, a, a + off, d);
+        const hk_real r = hk_spring_length(d[0], d[1], d[2]);
+        any |= r > l->top || r < l->bottom;
+        if (!(r >= l->hold_top || r <= l->hold_bottom) || im[a] + im[a + off] == 0 || r == 0) continue;
+        e->on = 1;
+        for (int k = 0; k < 3; k++) e->n[k] = -(double)d[k] / (double)r; /* d = x_source - x_target */
+        e->excess = (double)r - (double)(r >= l->hold_top ? l->aim_top : l->aim_bottom);
+    }
+    if (!any) return;
+    /* the couplings of consecutive springs held, then the forward elimination */
+    for (int t = n - 1; t > 0; t--) {
+        const double *u = cn[t - 1].n, *v = cn[t].n;
+        cn[t].sub = cn[t].on && cn[t - 1].on ? -im[a0 + t * off] * (u[0] * v[0] + u[1] * v[1] + u[2] * v[2]) : 0;
+    }
+    cn[0].sub = 0;
+    for (int t = 0; t < n; t++) {
+        chain_node *e = &cn[t];
+        if (!e->on) continue;
+        const double D = im[a0 + t * off] + im[a0 + (t + 1) * off];
+        double m = D - (e->sub != 0 ? e->sub * cn[t - 1].cp : 0);
+        if (e->sub != 0 && !(m > 1e-3 * D)) { /* cut: the spring before is solved without this one */
+            e->sub = 0;
+            cn[t - 1].cp = 0;
+            m = D;
         }
-        for (int t = 0; t < n; t++) {
-            const int64_t slot = row + (along_i ? lc->pick[t] : f->i0 + t), a = f->base + slot;
-            limit_one(s, f, slot, a, a + f->offset, f->rest, l, project, pt);
+        e->dp = (e->excess - (e->sub != 0 ? e->sub * cn[t - 1].dp : 0)) / m;
+        e->cp = t + 1 < n ? cn[t + 1].sub / m : 0;
+    }
+    /* back substitution, then every node's move */
+    for (int t = n - 1; t >= 0; t--) {
+        chain_node *e = &cn[t];
+        e->lambda = !e->on ? 0 : e->dp - (t + 1 < n && cn[t + 1].sub != 0 ? e->cp * cn[t + 1].lambda : 0);
+        pt->moved += e->on;
+    }
+    for (int t = 0; t <= n; t++) {
+        const double la = t < n && cn[t].on ? cn[t].lambda : 0, lb = t > 0 && cn[t - 1].on ? cn[t - 1].lambda : 0;
+        if (la == 0 && lb == 0) continue;
+        const int64_t i = a0 + t * off;
+        const double w = im[i];
+        if (w == 0) continue;
+        hk_real m[3];
+        for (int k = 0; k < 3; k++)
+            m[k] = (hk_real)(w * ((la != 0 ? la * cn[t].n[k] : 0) - (lb != 0 ? lb * cn[t - 1].n[k] : 0)));
+        hk_move(&s->mv, i, m, 1);
+    }
+}
+
+/* The chain (its index in ch) that holds family f's spring from source node (i, j, k): its first source is the
+ * node as many offsets back as stay in the box; the chains are in the order of their first sources. */
+static int64_t chain_of(const hk_family *f, const hk_lattice_chains *ch, int i, int j, int k)
+{
+    const int x[3] = {i, j, k}, lo[3] = {f->i0, f->j0, f->k0}, hi[3] = {f->i1, f->j1, f->k1};
+    const int d[3] = {f->di, f->dj, f->dk};
+    int back = INT32_MAX;
+    for (int a = 0; a < 3; a++) {
+        if (!d[a]) continue;
+        const int n = d[a] > 0 ? (x[a] - lo[a]) / d[a] : (hi[a] - 1 - x[a]) / -d[a];
+        back = n < back ? n : back;
+    }
+    const int64_t start = (i - back * d[0]) + (int64_t)f->nx * ((j - back * d[1]) + (int64_t)f->ny * (k - back * d[2]));
+    int64_t a = 0, b = ch->count - 1;
+    while (a < b) { /* the first chain starting at or after start */
+        const int64_t m = a + (b - a) / 2;
+        if (ch->start[m] < start)
+            a = m + 1;
+        else
+            b = m;
+    }
+    HK_ASSERT(ch->start[a] == start);
+    return a;
+}
+
+/* A sweep's look at lattice family fi, the task's share of its source rows: each row measured into pt (one
+ * vectorised pass; a breakable family's spring by spring), and in a row past a limit every spring past it marks
+ * its chain in dirty (chain_of) for the sweep's projection. */
+static void family_look(const limit_pass *s, const hk_team *tm, int fi, limit_part *pt, uint8_t *dirty)
+{
+    const hk_family *f = &s->fams[fi];
+    const limits *l = &s->fam_limits[fi];
+    const int ni = f->i1 - f->i0, nj = f->j1 - f->j0;
+    if (ni <= 0) return;
+    int64_t r0, r1;
+    hk_colour_share(tm, (int64_t)nj * (f->k1 - f->k0), (int64_t)ni * nj * (f->k1 - f->k0), 0, &r0, &r1);
+    for (int64_t r = r0; r < r1; r++) {
+        const int j = f->j0 + (int)(r % nj), k = f->k0 + (int)(r / nj);
+        const int64_t node = (int64_t)f->nx * (j + (int64_t)f->ny * k);
+        if (!f->broken && !row_look(s, f, f->base + node + f->i0, ni, l, pt)) continue;
+        for (int i = f->i0; i < f->i1; i++) {
+            const int64_t slot = node + i, a = f->base + slot;
+            if (f->broken && f->broken[slot]) continue;
+            hk_real d[3];
+            hk_spring_delta(f, s->p, slot, a, a + f->offset, d);
+            const hk_real rr = hk_spring_length(d[0], d[1], d[2]);
+            if (f->broken) {
+                const double ratio = (double)rr / (double)f->rest;
+                pt->max = ratio > pt->max ? ratio : pt->max;
+                pt->min = ratio < pt->min ? ratio : pt->min;
+            }
+            if (!(rr > l->top) && !(rr < l->bottom)) continue;
+            pt->over++;
+            __atomic_store_n(&dirty[chain_of(f, &s->c->chains[fi], i, j, k)], 1, __ATOMIC_RELAXED);
         }
     }
 }
@@ -277,34 +401,49 @@ static limit_part combine(const limit_pass *s, const hk_team *tm, int round)
 /* Every sweep of the substep on one task of the team: each colour with limits split over the team (or on task 0: a
  * small colour, the serial one), a barrier after each; then every task reads the sweep's slots and takes the same
  * decision: another sweep, or the end. */
-static void limit_task(const hk_team *tm, void *ctx)
+static void look_task(const hk_team *tm, void *ctx)
 {
     limit_pass *s = ctx;
-    const hk_constraints *c = s->c;
     HK_ASSERT(tm->T <= s->T);
-    /* the first look (round 0): where every spring is within its limits, that is all */
     limit_part *look = &s->part[tm->t];
     *look = (limit_part){.max = 0, .min = INFINITY};
     measure_task(tm, s, look);
     hk_team_barrier(tm);
-    const limit_part first = combine(s, tm, 0);
-    if (tm->t == 0) s->first = s->last = first;
-    if (first.over == 0) {
-        if (tm->t == 0) s->sweeps = 1;
-        return;
+    if (tm->t == 0) {
+        s->first = s->last = combine(s, tm, 0);
+        s->sweeps = 1;
     }
-    /* the sweeps (rounds 1, 2, ...) */
+}
+
+/* The sweeps (rounds 1, 2, ...), after a first look that found a spring past a limit: each limited lattice family
+ * looked at and its chains past a limit projected, then the list colours with limits, each split over the team
+ * (or on task 0: a small colour, the serial one), a barrier after each; then every task reads the sweep's slots and
+ * takes the same decision: another sweep, or the end. */
+static void sweep_task(const hk_team *tm, void *ctx)
+{
+    limit_pass *s = ctx;
+    const hk_constraints *c = s->c;
+    HK_ASSERT(tm->T <= s->T);
     for (int sweep = 0;; sweep++) {
         const int project = sweep < s->sweeps_max;
         limit_part *pt = &s->part[((sweep + 1) & 1) * s->T + tm->t];
         *pt = (limit_part){.max = 0, .min = INFINITY};
-        for (int k = 0; k < c->lattice_colours; k++) {
-            const hk_lattice_colour *lc = &c->lc[k];
-            if (!(s->hi[lc->fam] > 0)) continue;
-            const hk_family *f = &s->fams[lc->fam];
+        chain_node *cn = s->scratch + (size_t)tm->t * (size_t)(s->longest + 1);
+        for (int m = 0; m < s->lat_count; m++) { /* each limited lattice family: a look, then its chains past a limit */
+            const int fi = s->lat[m];
+            const hk_family *f = &s->fams[fi];
+            const hk_lattice_chains *ch = &c->chains[fi];
+            family_look(s, tm, fi, pt, s->dirty);
+            hk_team_barrier(tm);
+            if (!project) continue;
+            const int64_t springs = (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0);
             int64_t a, b;
-            hk_colour_share(tm, lc->rows, (int64_t)lc->rows * (lc->axis == 0 ? lc->picks : f->i1 - f->i0), 0, &a, &b);
-            if (a < b) lattice_rows(s, lc, (int)a, (int)b, project, pt);
+            hk_colour_share(tm, ch->count, springs, 0, &a, &b);
+            for (int64_t i = a; i < b; i++) {
+                if (!__atomic_load_n(&s->dirty[i], __ATOMIC_RELAXED)) continue;
+                __atomic_store_n(&s->dirty[i], 0, __ATOMIC_RELAXED);
+                chain_one(s, f, ch->start[i], ch->len[i], &s->fam_limits[fi], pt, cn);
+            }
             hk_team_barrier(tm);
         }
         for (int k = 0; k < c->colours; k++) {
@@ -449,9 +588,24 @@ int hk_strain_project(hk_world *w, hk_real h, hk_real *const dv[3], hk_real *con
                     .sweeps_max = w->def.strain_sweeps > 0 ? w->def.strain_sweeps : HK_STRAIN_SWEEPS,
                     .T = T,
                     .part = part};
-    hk_team_run(w, T, limit_task, &s);
+    hk_team_run(w, T, look_task, &s);
+    if (s.first.over > 0) { /* the sweeps, with each task's chain and the chains' marks */
+        for (int fi = 0; fi < w->family_count; fi++) {
+            s.longest = c->chains[fi].longest > s.longest ? c->chains[fi].longest : s.longest;
+            s.most = c->chains[fi].count > s.most ? c->chains[fi].count : s.most;
+        }
+        s.scratch = malloc((size_t)T * (size_t)(s.longest + 1) * sizeof *s.scratch);
+        s.dirty = calloc((size_t)(s.most > 0 ? s.most : 1), 1);
+        if (s.scratch && s.dirty)
+            hk_team_run(w, T, sweep_task, &s);
+        else
+            w->step_failed = hk_fail_memory(w, "out of memory for the strain limits' chains");
+        free(s.scratch);
+        free(s.dirty);
+    }
     free(lim);
     free(part);
+    if (w->step_failed) return 0;
     hk_strain_stats *st = &w->strain;
     st->before_max = fmax(st->before_max, s.first.max);
     st->before_min = fmin(st->before_min, s.first.min);

@@ -84,6 +84,11 @@ static void constraints_free(hk_constraints *c)
         free(c->lc[k].pick);
     }
     free(c->lc);
+    for (int fi = 0; fi < c->families && c->chains; fi++) {
+        free(c->chains[fi].start);
+        free(c->chains[fi].len);
+    }
+    free(c->chains);
     free(c->colour_start);
     free(c->a);
     free(c->b);
@@ -168,12 +173,50 @@ static int runs_of(hk_constraints *c, int colours, const int *fam)
     return 0;
 }
 
-/* The lattice families' colours and each family's place in u. 0 or -1 (memory). */
+/* The steps from coordinate x by d (d != 0) that stay in [lo, hi): the chain's springs along that axis. */
+static int steps_in(int x, int d, int lo, int hi) { return d > 0 ? (hi - 1 - x) / d + 1 : (x - lo) / -d + 1; }
+
+/* Family f's chains (constraints.h), by first source in the order (k, j, i). 0 or -1 (memory). */
+static int lattice_chains(const hk_family *f, hk_lattice_chains *ch)
+{
+    const int lo[3] = {f->i0, f->j0, f->k0}, hi[3] = {f->i1, f->j1, f->k1}, d[3] = {f->di, f->dj, f->dk};
+    for (int pass = 0; pass < 2; pass++) { /* count, then fill */
+        ch->count = 0;
+        for (int k = f->k0; k < f->k1; k++)
+            for (int j = f->j0; j < f->j1; j++)
+                for (int i = f->i0; i < f->i1; i++) {
+                    const int x[3] = {i, j, k};
+                    int start = 0, len = INT32_MAX;
+                    for (int a = 0; a < 3; a++) {
+                        if (!d[a]) continue;
+                        start |= x[a] - d[a] < lo[a] || x[a] - d[a] >= hi[a];
+                        const int n = steps_in(x[a], d[a], lo[a], hi[a]);
+                        len = n < len ? n : len;
+                    }
+                    if (!start) continue;
+                    if (pass == 1) {
+                        ch->start[ch->count] = i + (int64_t)f->nx * (j + (int64_t)f->ny * k);
+                        ch->len[ch->count] = len;
+                        ch->longest = len > ch->longest ? len : ch->longest;
+                    }
+                    ch->count++;
+                }
+        if (pass == 1) break;
+        ch->start = malloc((size_t)(ch->count > 0 ? ch->count : 1) * sizeof *ch->start);
+        ch->len = malloc((size_t)(ch->count > 0 ? ch->count : 1) * sizeof *ch->len);
+        if (!ch->start || !ch->len) return -1;
+    }
+    return 0;
+}
+
+/* The lattice families' colours and chains and each family's place in u. 0 or -1 (memory). */
 static int lattice_colours(hk_world *w, hk_constraints *c)
 {
     c->u_base = calloc((size_t)w->family_count + 1, sizeof *c->u_base);
     c->lc = calloc((size_t)2 * w->family_count + 1, sizeof *c->lc);
-    if (!c->u_base || !c->lc) return -1;
+    c->chains = calloc((size_t)w->family_count + 1, sizeof *c->chains);
+    c->families = w->family_count; /* the chains' count, for constraints_free */
+    if (!c->u_base || !c->lc || !c->chains) return -1;
     int64_t u = 0;
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
@@ -182,6 +225,7 @@ static int lattice_colours(hk_world *w, hk_constraints *c)
         u += (int64_t)f->nx * f->ny * f->nz;
         for (int parity = 0; parity < 2; parity++)
             if (lattice_colour(f, fi, parity, &c->lc[c->lattice_colours++]) != 0) return -1;
+        if (lattice_chains(f, &c->chains[fi]) != 0) return -1;
     }
     c->u_list = u;
     return 0;

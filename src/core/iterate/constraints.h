@@ -26,6 +26,17 @@ typedef struct hk_lattice_colour {
     int *pick;
 } hk_lattice_colour;
 
+/* The chains of one lattice family: a chain starts at a source node whose node one offset back is not a source, and
+ * goes on by the offset, each spring's target the next one's source, while the node is a source. Every source is in
+ * one chain and no particle in two chains of one family, so a family's chains can be projected each at once, in any
+ * order and on any number of threads, with the same bits (fabric/strain_limit.c). */
+typedef struct hk_lattice_chains {
+    int64_t count;  /* chains */
+    int64_t *start; /* each chain's first source node, body-local */
+    int *len;       /* its springs */
+    int longest;    /* the most springs of any chain */
+} hk_lattice_chains;
+
 /* Every spring of every family held here as colours swept in order: first each lattice family's two colours
  * (hk_lattice_colour, family by family, parity 0 first), then the list families' springs in one list, in the order of
  * the families and of each family's slots, sorted, stably, by colour: a spring takes the lowest colour in which
@@ -37,9 +48,10 @@ typedef struct hk_constraints {
     int64_t count;                             /* springs [1] */
     int lattice_colours;                       /* 2 per lattice family */
     hk_lattice_colour *lc;
-    int colours;           /* list colours in use [1] */
-    int serial;            /* 1: the last list colour is the serial one */
-    int64_t *colour_start; /* colours + 1 offsets: colour c is [colour_start[c], colour_start[c+1]) */
+    hk_lattice_chains *chains; /* per family (none for a list family) */
+    int colours;               /* list colours in use [1] */
+    int serial;                /* 1: the last list colour is the serial one */
+    int64_t *colour_start;     /* colours + 1 offsets: colour c is [colour_start[c], colour_start[c+1]) */
     /* a colour's springs come family by family: its runs [colour_run[c], colour_run[c+1]), run r the springs
      * [run_start[r], run_start[r+1]) of family run_fam[r] */
     int runs;

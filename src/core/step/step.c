@@ -92,7 +92,12 @@ static void step(hk_world *w)
             w->forces_valid = 0;
     }
     /* a particle that outran the broad phase's slack is swept over the whole step */
-    if (colliders && hk_part_any(w, hk_contact_end_step(w, prev, w->py, w->pz) > 0)) w->forces_valid = 0;
+    if (colliders && hk_part_any(w, hk_contact_end_step(w, prev, w->py, w->pz) > 0)) {
+        w->forces_valid = 0;
+        /* what the sweep moved is taken back within the limits: they keep the last word over the stretch */
+        if (limited) hk_strain_project(w, h, ops->info.implicit ? hist : NULL, hist + 3, prev ? hist : NULL);
+        if (w->step_failed) return;
+    }
     if (driven) hk_targets_end(w);
     w->steps++;
     w->time += w->integrator.dt;
