@@ -398,9 +398,8 @@ static limit_part combine(const limit_pass *s, const hk_team *tm, int round)
     return all;
 }
 
-/* Every sweep of the substep on one task of the team: each colour with limits split over the team (or on task 0: a
- * small colour, the serial one), a barrier after each; then every task reads the sweep's slots and takes the same
- * decision: another sweep, or the end. */
+/* The first look of the substep (round 0) on one task of the team: every limited spring measured (measure_task);
+ * where none is past a limit, that is all. */
 static void look_task(const hk_team *tm, void *ctx)
 {
     limit_pass *s = ctx;
