@@ -258,34 +258,9 @@ static void chain_one(const limit_pass *s, const hk_family *f, int64_t src, int 
     }
 }
 
-/* The chain (its index in ch) that holds family f's spring from source node (i, j, k): its first source is the
- * node as many offsets back as stay in the box; the chains are in the order of their first sources. */
-static int64_t chain_of(const hk_family *f, const hk_lattice_chains *ch, int i, int j, int k)
-{
-    const int x[3] = {i, j, k}, lo[3] = {f->i0, f->j0, f->k0}, hi[3] = {f->i1, f->j1, f->k1};
-    const int d[3] = {f->di, f->dj, f->dk};
-    int back = INT32_MAX;
-    for (int a = 0; a < 3; a++) {
-        if (!d[a]) continue;
-        const int n = d[a] > 0 ? (x[a] - lo[a]) / d[a] : (hi[a] - 1 - x[a]) / -d[a];
-        back = n < back ? n : back;
-    }
-    const int64_t start = (i - back * d[0]) + (int64_t)f->nx * ((j - back * d[1]) + (int64_t)f->ny * (k - back * d[2]));
-    int64_t a = 0, b = ch->count - 1;
-    while (a < b) { /* the first chain starting at or after start */
-        const int64_t m = a + (b - a) / 2;
-        if (ch->start[m] < start)
-            a = m + 1;
-        else
-            b = m;
-    }
-    HK_ASSERT(ch->start[a] == start);
-    return a;
-}
-
 /* A sweep's look at lattice family fi, the task's share of its source rows: each row measured into pt (one
  * vectorised pass; a breakable family's spring by spring), and in a row past a limit every spring past it marks
- * its chain in dirty (chain_of) for the sweep's projection. */
+ * its chain in dirty (hk_lattice_chain_of) for the sweep's projection. */
 static void family_look(const limit_pass *s, const hk_team *tm, int fi, limit_part *pt, uint8_t *dirty)
 {
     const hk_family *f = &s->fams[fi];
@@ -311,7 +286,7 @@ static void family_look(const limit_pass *s, const hk_team *tm, int fi, limit_pa
             }
             if (!(rr > l->top) && !(rr < l->bottom)) continue;
             pt->over++;
-            __atomic_store_n(&dirty[chain_of(f, &s->c->chains[fi], i, j, k)], 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&dirty[hk_lattice_chain_of(f, &s->c->chains[fi], i, j, k)], 1, __ATOMIC_RELAXED);
         }
     }
 }

@@ -209,6 +209,29 @@ static int lattice_chains(const hk_family *f, hk_lattice_chains *ch)
     return 0;
 }
 
+int64_t hk_lattice_chain_of(const hk_family *f, const hk_lattice_chains *ch, int i, int j, int k)
+{
+    const int x[3] = {i, j, k}, lo[3] = {f->i0, f->j0, f->k0}, hi[3] = {f->i1, f->j1, f->k1};
+    const int d[3] = {f->di, f->dj, f->dk};
+    int back = INT32_MAX;
+    for (int a = 0; a < 3; a++) {
+        if (!d[a]) continue;
+        const int n = d[a] > 0 ? (x[a] - lo[a]) / d[a] : (hi[a] - 1 - x[a]) / -d[a];
+        back = n < back ? n : back;
+    }
+    const int64_t start = (i - back * d[0]) + (int64_t)f->nx * ((j - back * d[1]) + (int64_t)f->ny * (k - back * d[2]));
+    int64_t a = 0, b = ch->count - 1;
+    while (a < b) { /* the first chain starting at or after start */
+        const int64_t m = a + (b - a) / 2;
+        if (ch->start[m] < start)
+            a = m + 1;
+        else
+            b = m;
+    }
+    HK_ASSERT(ch->start[a] == start);
+    return a;
+}
+
 /* The lattice families' colours and chains and each family's place in u. 0 or -1 (memory). */
 static int lattice_colours(hk_world *w, hk_constraints *c)
 {

@@ -37,6 +37,11 @@ typedef struct hk_lattice_chains {
     int longest;    /* the most springs of any chain */
 } hk_lattice_chains;
 
+/* The chain of ch, family f's chains, that holds the spring from source node (i, j, k): its index in ch (the one
+ * whose first source is the node as many offsets back as stay in the family's box; the chains are in the order of
+ * their first sources). */
+int64_t hk_lattice_chain_of(const hk_family *f, const hk_lattice_chains *ch, int i, int j, int k);
+
 /* Every spring of every family held here as colours swept in order: first each lattice family's two colours
  * (hk_lattice_colour, family by family, parity 0 first), then the list families' springs in one list, in the order of
  * the families and of each family's slots, sorted, stably, by colour: a spring takes the lowest colour in which

@@ -15,6 +15,15 @@
 #include "surface.h"
 #include "targets.h"
 
+/* The strain limits and tethers' projection after substep h (fabric/strain_limit.h), the integrator's history
+ * hist (an implicit integrator's changes over its substep, dv then dq) and position Verlet's previous positions
+ * prev (or NULL) taking its changes; 1 when it moved a particle. */
+static int project_limits(hk_world *w, const hk_integrator_ops *ops, hk_real h, hk_real *const hist[6],
+                          hk_real *const prev)
+{
+    return hk_strain_project(w, h, ops->info.implicit ? hist : NULL, hist + 3, prev ? hist : NULL);
+}
+
 /* Allocates what the integrator keeps between steps; 0 or -1 (out of memory). */
 static int ensure_scratch(hk_world *w, const hk_integrator_ops *ops)
 {
@@ -83,7 +92,7 @@ static void step(hk_world *w)
          * particle were taken first, so the limits have the last word over the stretch; docs/user-guide.md,
          * "Fabric that does not stretch", says where they fight a collider) */
         if (limited) {
-            if (hk_strain_project(w, h, ops->info.implicit ? hist : NULL, hist + 3, prev ? hist : NULL)) changed = 1;
+            if (project_limits(w, ops, h, hist, prev)) changed = 1;
             if (w->step_failed) return;
             if (changed) w->forces_valid = 0;
         }
@@ -95,7 +104,7 @@ static void step(hk_world *w)
     if (colliders && hk_part_any(w, hk_contact_end_step(w, prev, w->py, w->pz) > 0)) {
         w->forces_valid = 0;
         /* what the sweep moved is taken back within the limits: they keep the last word over the stretch */
-        if (limited) hk_strain_project(w, h, ops->info.implicit ? hist : NULL, hist + 3, prev ? hist : NULL);
+        if (limited) project_limits(w, ops, h, hist, prev);
         if (w->step_failed) return;
     }
     if (driven) hk_targets_end(w);
