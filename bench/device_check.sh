@@ -109,7 +109,7 @@ run() {
         echo "## GPU"
         echo
         echo "Measured $(date -u +%Y-%m-%d) by \`bash bench/device_check.sh run OUTDIR\` (prepared by \`prepare\` at commit" \
-             "$(cut -c1-7 "$bundle/commit.txt"), rendered by \`render OUTDIR\`; docs/performance-notes.md, \"The lent" \
+             "$(head -1 "$bundle/commit.txt" | cut -c1-7), rendered by \`render OUTDIR\`; docs/performance-notes.md, \"The lent" \
              "machine's GPU\", says what each table decides)."
     } >"$S"
 
@@ -194,11 +194,15 @@ run() {
         local label=$1 json=$2
         shift 2
         local text
-        text=$(timeout 240 "${H[@]}" bench "$@" --json "$out/json/$json.json" --gbench-json "$out/json/$json.gbench.json" 2>&1)
+        # line-buffered, so a row killed at its bound keeps what it printed (a pipe is otherwise block-buffered)
+        text=$(timeout 240 stdbuf -oL -eL "${H[@]}" bench "$@" --json "$out/json/$json.json" \
+            --gbench-json "$out/json/$json.gbench.json" 2>&1)
+        local rc=$?
         echo "$text" >>"$out/log.txt"
         local fom ms valid
         fom=$(echo "$text" | awk '/^FOM / {print $2}')
         valid=$(echo "$text" | awk '/^FOM / {print $NF}')
+        [ $rc -ne 124 ] || { echo "   ($label, $json: stopped at its 240 s bound)" >>"$out/log.txt"; valid="timed out at 240 s"; }
         ms=$(grep -o '"time_per_step_median_s": *[0-9.e+-]*' "$out/json/$json.json" 2>/dev/null | head -1 | sed 's/.*: *//')
         echo "| $label | $json | $(awk -v t="${ms:-0}" 'BEGIN {printf "%.4f", t * 1e3}') | $(awk -v r="${fom:-0}" 'BEGIN {printf "%.2f", r / 1e9}') | ${valid:-none} |" >>"$S"
     }

@@ -7,6 +7,7 @@
 
 #include "hk_test.h"
 #include "hk_test_env.h"
+#include "diagnosis.h"
 #include "scene.h"
 
 /* Scene `name` with integrator `integ` (NULL: its own) on `device` through `driver`; steps `steps`. */
@@ -54,6 +55,7 @@ typedef struct row {
  * integrator the integrator table says the device runs on jelly26, TABLE_SCENE). */
 #define TABLE_SCENE "jelly26"
 #define TABLE_STEPS 30
+#define FRAME_EVERY 7
 static const row rows[] = {
     {"billow", NULL, 30},
     {"cloth_512", NULL, 3},
@@ -89,9 +91,22 @@ static inline void device_row(const char *driver, const row *g)
         print_error("%s: refused: %s\n", g->scene, why);
         fail();
     }
-    for (int s = 0; s < g->steps; s++) {
+    /* the state read back between steps as `hooke run` reads it: at the blow-up check's cadence and at frames
+     * (every FRAME_EVERY steps), which must not change the device's steps */
+    const int64_t check = hk_check_cadence(cpu.world);
+    for (int s = 1; s <= g->steps; s++) {
         assert_int_equal(hk_world_step(cpu.world), HK_OK);
         assert_int_equal(hk_world_step(dev.world), HK_OK);
+        hk_blowup b;
+        if (s % check == 0) {
+            assert_int_equal(hk_world_check(cpu.world, 10, &b), 0);
+            assert_int_equal(hk_world_check(dev.world, 10, &b), 0);
+        }
+        if (s % FRAME_EVERY == 0 && hk_world_state_hash(dev.world) != hk_world_state_hash(cpu.world)) {
+            print_error("%s%s%s: the device's state hash left the CPU's at step %d\n", g->scene,
+                        g->integrator ? " with " : "", g->integrator ? g->integrator : "", s);
+            fail();
+        }
     }
     const uint64_t hc = hk_world_state_hash(cpu.world), hd = hk_world_state_hash(dev.world);
     if (hc != hd || !same_state(cpu.world, dev.world)) {

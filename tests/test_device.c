@@ -205,12 +205,58 @@ static void test_device_drivers(void **state)
     assert_non_null(strstr(why, "no device driver \"vulkan\""));
 }
 
+/* Position Verlet keeps the substep before's position on the device; reading the state back (each blow-up check and
+ * frame of `hooke run`) must not make the next step its first again. One particle let go at rest under g = 10 at
+ * h = 1/8 s: verlet_book's first step is x + g h^2 (-0.15625 m), then 2x - x_prev + g h^2: -0.46875, -0.9375,
+ * -1.5625 m (exact in binary); verlet's first step is x + g h^2 / 2, then the same recurrence: -0.078125, -0.3125,
+ * -0.703125, -1.25 m. Both read back after every step, both equal to the CPU's. */
+static void test_device_verlet_read_back(void **state)
+{
+    (void)state;
+    static const struct {
+        hk_integrator_kind kind;
+        double y[4];
+    } want[] = {{HK_VERLET_BOOK, {-0.15625, -0.46875, -0.9375, -1.5625}},
+                {HK_VERLET, {-0.078125, -0.3125, -0.703125, -1.25}}};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        for (int on = 0; on < 2; on++) {
+            hk_world_def def = hk_test_env_def();
+            def.gravity = (hk_vec3){0, -10, 0};
+            def.air_drag = 0;
+            def.ground.model = HK_GROUND_NONE;
+            def.has_walls = 0;
+            def.device = on ? HK_DEVICE_GPU : HK_DEVICE_CPU;
+            def.device_driver = on ? "host" : NULL;
+            hk_world *w = hk_world_create(&def);
+            assert_non_null(w);
+            const hk_vec3 x = {0, 0, 0}, v = {0, 0, 0};
+            const double m = 1;
+            assert_true(hk_world_add_points(w, 1, &x, &v, &m) >= 0);
+            hk_integrator_def d = hk_default_integrator_def();
+            d.kind = want[k].kind;
+            d.dt = 0.125;
+            assert_int_equal(hk_world_set_integrator(w, &d), 0);
+            char why[1024];
+            assert_int_equal(hk_world_device(w, why, sizeof why), on ? HK_DEVICE_GPU : HK_DEVICE_CPU);
+            for (int s = 0; s < 4; s++) {
+                assert_int_equal(hk_world_step(w), HK_OK);
+                const double y = hk_world_position(w, 0).y; /* reads the state back */
+                if (y != want[k].y[s]) {
+                    print_error("%s on the %s, step %d: y = %.9g m, want %.9g m\n", hk_integrator_name(want[k].kind),
+                                on ? "device" : "CPU", s + 1, y, want[k].y[s]);
+                    fail();
+                }
+            }
+            hk_world_destroy(w);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_device_bits),        cmocka_unit_test(test_device_openmp_host),
         cmocka_unit_test(test_device_every_scene), cmocka_unit_test(test_device_integrators),
-        cmocka_unit_test(test_device_drivers),
+        cmocka_unit_test(test_device_drivers),     cmocka_unit_test(test_device_verlet_read_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

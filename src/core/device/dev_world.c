@@ -132,7 +132,7 @@ int hk_dev_attach(hk_world *w, const hkd_driver *drv, void *module, char *why, s
     void *ctx = drv->open(0, reason, sizeof reason);
     if (!ctx) {
         snprintf(why, n, "driver %s could not open %s: %s", drv->name, info.name, reason);
-        return -1;
+        return -2;
     }
     hk_device *d = calloc(1, sizeof *d);
     if (d) {
@@ -145,7 +145,7 @@ int hk_dev_attach(hk_world *w, const hkd_driver *drv, void *module, char *why, s
         free(d);
         drv->close(ctx);
         snprintf(why, n, "out of memory for the device's plan");
-        return -1;
+        return -2;
     }
     d->drv = drv;
     d->module = module;
@@ -181,8 +181,9 @@ int hk_dev_attach(hk_world *w, const hkd_driver *drv, void *module, char *why, s
     put(d, d->mass, w->p.mass, np * sizeof(hk_real));
     if (planned != 0 || d->failed) {
         snprintf(why, n, "%s", planned != 0 ? "out of memory for the device's plan" : d->error);
+        d->module = NULL; /* the caller's to close */
         hk_dev_release(d);
-        return -1;
+        return -2;
     }
     w->device = d;
     w->device_pull = hk_dev_pull;
@@ -190,8 +191,9 @@ int hk_dev_attach(hk_world *w, const hkd_driver *drv, void *module, char *why, s
         snprintf(why, n, "%s", d->error);
         w->device = NULL;
         w->device_pull = NULL;
+        d->module = NULL;
         hk_dev_release(d);
-        return -1;
+        return -2;
     }
     return 0;
 }
@@ -220,6 +222,19 @@ int hk_dev_upload(hk_world *w)
     return 0;
 }
 
+/* The host's history arrays for the device's, made at the first read back: the allocation unsets w->history (the
+ * arrays are new), but the device's history holds the substep before's, so the flag stays set. */
+static int host_history(hk_world *w)
+{
+    const int history = w->history;
+    if (hk_world_alloc_history(w, 3) != 0) {
+        failed(w->device, "no host memory for position Verlet's history");
+        return -1;
+    }
+    w->history = history;
+    return 0;
+}
+
 void hk_dev_pull(hk_world *w)
 {
     hk_device *d = w->device;
@@ -235,7 +250,7 @@ void hk_dev_pull(hk_world *w)
         get(d, v[c], d->v[d->cur][c], bytes);
         get(d, f[c], d->f[c], bytes);
     }
-    if (d->prev[0] && w->history && (w->px || hk_world_alloc_history(w, 3) == 0))
+    if (d->prev[0] && w->history && (w->px || host_history(w) == 0))
         for (int c = 0; c < 3; c++) get(d, c == 0 ? w->px : c == 1 ? w->py : w->pz, d->prev[c], bytes);
     for (int fi = 0; fi < w->family_count; fi++) {
         hk_family *f = &w->families[fi];

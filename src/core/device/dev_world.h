@@ -45,7 +45,10 @@ struct hk_device {
     char error[512];
 };
 
-/* Makes w's device of driver drv on its device 0 and loads w's state (dev_world.c): 0, or -1 with why. */
+/* Makes w's device of driver drv on its device 0 and loads w's state (dev_world.c): 0; -1 with why where the driver
+ * finds no device (or the world cannot be planned); -2 with why where it found one that could not take the world
+ * (its memory, a failed copy). The driver's module (dlopen's, or NULL) is the device's from a 0 (hk_dev_release
+ * closes it), the caller's after a failure. */
 int hk_dev_attach(hk_world *w, const hkd_driver *drv, void *module, char *why, size_t n);
 /* Loads w's state onto its device again (after the host wrote it): 0 or -1 (w's error). */
 int hk_dev_upload(hk_world *w);

@@ -95,23 +95,27 @@ static void say(char *why, size_t n, const char *text)
     if (why && n) snprintf(why, n, "%s", text);
 }
 
-/* The GPU's driver opened and w's state loaded there: 0, or -1 with why (every driver's reason). */
+/* The GPU's driver opened and w's state loaded there: 0; else why (every driver's reason) and -1 where no driver
+ * found a GPU, -2 where one found a GPU that could not take the world (out of its memory, say). */
 static int attach(hk_world *w, char *why, size_t n)
 {
     char reasons[2048] = "";
+    int found = 0;
     for (int k = 0;; k++) {
         const char *name = w->def.device_driver ? (k == 0 ? w->def.device_driver : NULL) : hk_device_gpu_drivers[k];
         if (!name) break;
         void *module;
         char reason[1024] = "";
         const struct hkd_driver *drv = hk_device_driver(name, &module, reason, sizeof reason);
-        if (drv && hk_dev_attach(w, drv, module, reason, sizeof reason) == 0) return 0;
-        if (drv && module) dlclose(module);
+        const int rc = drv ? hk_dev_attach(w, drv, module, reason, sizeof reason) : -1;
+        if (rc == 0) return 0;
+        found |= rc == -2;
+        if (module) dlclose(module);
         const size_t len = strlen(reasons);
         snprintf(reasons + len, sizeof reasons - len, "%s%s", len ? "; " : "", reason);
     }
     snprintf(why, n, "%s", reasons);
-    return -1;
+    return found ? -2 : -1;
 }
 
 /* The GPU does not take the world (what, then reason, says why): under --device auto the CPU takes it, said so;
@@ -157,7 +161,9 @@ int hk_device_resolve(hk_world *w, char *why, size_t n)
     char reason[2048];
     if (hk_device_refuses(w, reason, sizeof reason))
         return declined(w, why, n, autom, "the device does not run ", reason);
-    if (attach(w, reason, sizeof reason) != 0) return declined(w, why, n, autom, "no GPU: ", reason);
+    const int attached = attach(w, reason, sizeof reason);
+    if (attached != 0)
+        return declined(w, why, n, autom, attached == -2 ? "the GPU could not take the world: " : "no GPU: ", reason);
     w->device_on = ON_GPU;
     snprintf(text, sizeof text, "gpu: %s (driver %s)", w->device->info.name, w->device->drv->name);
     say(why, n, text);

@@ -25,14 +25,32 @@ extern "C" const int hk_library_is_float = 1;
 typedef struct cuda_ctx {
     int dev;
     unsigned long long *count; /* device: a pass's count */
+    const char *last;          /* the pass launched last (NULL: none yet) */
     char error[512];
 } cuda_ctx;
 
-/* 0, or -1 with the call's error in c->error. */
+/* Whether e is a kernel's fault, which CUDA reports at a later call (the next copy or wait): the call is not the
+ * culprit, the passes launched since the last wait are. */
+static int kernel_fault(cudaError_t e)
+{
+    static const cudaError_t faults[] = {
+        cudaErrorIllegalAddress,      cudaErrorLaunchFailure,      cudaErrorMisalignedAddress,
+        cudaErrorIllegalInstruction,  cudaErrorHardwareStackError, cudaErrorInvalidPc,
+        cudaErrorInvalidAddressSpace, cudaErrorLaunchTimeout,      cudaErrorAssert};
+    for (size_t k = 0; k < sizeof faults / sizeof faults[0]; k++)
+        if (e == faults[k]) return 1;
+    return 0;
+}
+
+/* 0, or -1 with the call's error in c->error (a kernel's fault named by the pass launched last). */
 static int ok(cuda_ctx *c, cudaError_t e, const char *what)
 {
     if (e == cudaSuccess) return 0;
-    snprintf(c->error, sizeof c->error, "%s: %s", what, cudaGetErrorString(e));
+    if (kernel_fault(e) && c->last)
+        snprintf(c->error, sizeof c->error, "a device pass failed: %s (the last launched: %s; found at %s)",
+                 cudaGetErrorString(e), c->last, what);
+    else
+        snprintf(c->error, sizeof c->error, "%s: %s", what, cudaGetErrorString(e));
     return -1;
 }
 
@@ -130,7 +148,10 @@ static int cuda_run(void *ctx, const hkd_args *a, int64_t n, long long *count)
     const unsigned blocks = (unsigned)((n + BLOCK - 1) / BLOCK);
     switch (a->kind) {
 #define HKD_CUDA_LAUNCH(K, name, m)                                                                                    \
-    case K: k_##name<<<blocks, BLOCK>>>(*a, n, dc); break;
+    case K:                                                                                                            \
+        c->last = #name;                                                                                               \
+        k_##name<<<blocks, BLOCK>>>(*a, n, dc);                                                                        \
+        break;
         HKD_PASSES(HKD_CUDA_LAUNCH)
 #undef HKD_CUDA_LAUNCH
     default: snprintf(c->error, sizeof c->error, "no pass of kind %d", (int)a->kind); return -1;
