@@ -69,6 +69,8 @@ prepare() {
         -foffload-options=nvptx-none="$off -B$bundle/as_rn/" -o "$bundle/cloth_offload_rn" "$anchors/cloth_offload.c" -lm \
         2>&1 | grep -v 'DT_TEXTREL\|__offload_vars_end' || true
     nvcc -O3 -arch=sm_90 -o "$bundle/gpu_triad" bench/gpu_triad.cu
+    # the node kernel's PTX a spring term against the peer's (the count a GPU run then tests)
+    python3 bench/ptx_count.py "$build" --peer "$anchors/cloth_cuda.cu" > "$bundle/ptx_count.txt"
     git log -1 --format='%H %s' > "$bundle/commit.txt"
     "$bundle/hooke" --version >> "$bundle/commit.txt" 2>&1 || true
     du -sh "$bundle"
@@ -112,6 +114,10 @@ run() {
              "$(head -1 "$bundle/commit.txt" | cut -c1-7), rendered by \`render OUTDIR\`; docs/performance-notes.md, \"The lent" \
              "machine's GPU\", says what each table decides)."
     } >"$S"
+
+    if [ -f "$bundle/ptx_count.txt" ]; then
+        { echo; echo "PTX a spring term (bench/ptx_count.py at prepare):"; echo; sed 's/^/    /' "$bundle/ptx_count.txt"; } >>"$S"
+    fi
 
     # 1. the machine
     part "nvidia-smi" timeout 30 nvidia-smi

@@ -41,7 +41,7 @@
 #include "spring_length.h"
 #include "update.h"
 
-/* A lattice family as a body's nodes gather it (world.h hk_family). */
+/* A lattice family as the break pass reads it (world.h hk_family). */
 typedef struct hkd_fam {
     int64_t offset;                  /* target - source [particles] */
     int di, dj, dk;                  /* the stencil offset */
@@ -52,11 +52,29 @@ typedef struct hkd_fam {
     uint8_t *broken;                 /* device: 1 = broken, by the body's local source node; NULL: none */
 } hkd_fam;
 
-/* One term of a node's sum: family `fam` with the node as the spring's
- * source (+F) or its target (-F). A body's terms are in the CPU's order. */
+/* One term of a node's sum, resolved for the node (dev_world.c plan_body): the spring of a lattice family between
+ * the node and the node `off` from it, the node its source or its target. Seen from the node the spring has d =
+ * (q_node - q_other) - D, with D the family's rest vector where the node is the source and its negation where the
+ * node is the target: the source's d negated, exactly, so the force comes out negated exactly, and adding it is the
+ * CPU's subtracting the source's force (the same bits). A body's terms are in the CPU's order. */
 typedef struct hkd_term {
-    int fam, target;
+    hk_real D[3];             /* the rest vector seen from the node [m] */
+    hk_real rest, k, c;       /* [m], [N/m], [N*s/m] */
+    int32_t off;              /* the other end's index - the node's [particles] */
+    int32_t src;              /* the spring's source node's index - the node's [particles]: 0, or off (the target) */
+    int32_t lo[3], hi[3];     /* the nodes (i, j, k) of the body that have this term: lo <= (i, j, k) < hi */
+    int32_t model, behaviour; /* hk_damping_model, hk_behaviour */
+    const uint8_t *broken; /* device: the family's broken flags by local source node (HK_SPRING_BREAKABLE); else NULL */
 } hkd_term;
+
+/* The most terms a node pass carries (its kernel parameters): 2 per lattice family of the body; the builders make at
+ * most 26 families a body (a jelly of 52 neighbours). */
+#define HKD_TERMS_MAX 64
+
+/* How a node pass sums its terms: at every node the generic loop (each term's box tested, its damping model and
+ * behaviour read); FAST_*: the nodes inside the box every term has (inside) by a loop with no test, its model
+ * fixed, every term's behaviour HK_SPRING_NORMAL. */
+enum { HKD_SUM_GENERIC = 0, HKD_SUM_FAST_ALONG, HKD_SUM_FAST_RELATIVE };
 
 /* The state arrays a pass reads and writes: x, y, z each. */
 typedef struct hkd_vec {
@@ -64,17 +82,18 @@ typedef struct hkd_vec {
 } hkd_vec;
 
 /* NODES: one lattice body's nodes (or a body of points: no terms): f =
- * external + springs, and with an update its new state into qo, vo. */
+ * external + springs, and with an update its new state into qo, vo. The
+ * terms ride in the pass's arguments (a kernel's parameters); indices are
+ * 32-bit (a world holds at most 2^30 particles). */
 typedef struct hkd_nodes_args {
     hkd_vec q, v, qo, vo, f, r;
     const hk_real *mass, *inv_mass;
-    const hkd_fam *fam; /* device */
-    const hkd_term *term;
-    int nterm, lattice; /* lattice: the body has lattice families (f = ext + the sum, else f = ext) */
-    int64_t first;
-    int nx, ny;
+    int32_t first, nx, ny;
+    int32_t nterm, lattice, sum;        /* lattice: the body has lattice families (f = ext + the sum, else f = ext) */
+    int32_t inside_lo[3], inside_hi[3]; /* the nodes every term has (sum != GENERIC) */
     hk_external ext; /* in the body's frame; contact NULL */
     hk_update upd;
+    hkd_term term[HKD_TERMS_MAX];
 } hkd_nodes_args;
 
 /* INTEGRATE: the one-evaluation update of a body's particles from f (q, v in; qo, vo out). */
@@ -176,66 +195,74 @@ typedef struct hkd_args {
 
 /* ---- the per-element steps ------------------------------------------------------------------------------------- */
 
-/* The force on the source end of family F's spring from global node s (local
- * node ls of its body), as the sweep's row pass computes it (engine/row_family.h
- * family_lanes): d = (q_s - q_t) - D, dv = v_s - v_t, spring_lanes; a
- * broken spring gives 0. */
-static inline HK_HD void hkd_spring(const hkd_vec *q, const hkd_vec *v, const hkd_fam *F, int64_t s, int64_t ls,
-                                    hk_w *fx, hk_w *fy, hk_w *fz)
+/* Term T of the node at global index g (local l, its own position and velocity qn, vn) added to the sum s: d =
+ * (q_node - q_other) - D, dv = v_node - v_other, spring_lanes (the sweep's row pass, engine/row_family.h
+ * family_lanes, from the node's side); a broken spring adds 0. model and behaviour are T's, or constants of the
+ * caller's loop (a fast sum: the compiler drops the tests). */
+static inline HK_HD void hkd_term_add(const hkd_nodes_args *a, const hkd_term *T, int32_t g, int32_t l,
+                                      const hk_real qn[3], const hk_real vn[3], int model, int behaviour, hk_w s[3])
 {
-    const int64_t t = s + F->offset;
+    const int32_t o = g + T->off;
     hk_wm live = wm_all();
-    if (F->behaviour == HK_SPRING_BREAKABLE && F->broken) live = wm_and(live, wm_unbroken(F->broken + ls));
-    const hk_w dx = w_sub(w_sub(w_loadu(q->c[0] + s), w_loadu(q->c[0] + t)), w_set1(F->D[0]));
-    const hk_w dy = w_sub(w_sub(w_loadu(q->c[1] + s), w_loadu(q->c[1] + t)), w_set1(F->D[1]));
-    const hk_w dz = w_sub(w_sub(w_loadu(q->c[2] + s), w_loadu(q->c[2] + t)), w_set1(F->D[2]));
-    const hk_w dvx = w_sub(w_loadu(v->c[0] + s), w_loadu(v->c[0] + t));
-    const hk_w dvy = w_sub(w_loadu(v->c[1] + s), w_loadu(v->c[1] + t));
-    const hk_w dvz = w_sub(w_loadu(v->c[2] + s), w_loadu(v->c[2] + t));
-    spring_lanes(dx, dy, dz, dvx, dvy, dvz, w_set1(F->rest), w_set1(F->k), w_set1(F->c), live,
-                 (hk_damping_model)F->model, (hk_behaviour)F->behaviour, fx, fy, fz);
+    if (behaviour == HK_SPRING_BREAKABLE && T->broken) live = wm_and(live, wm_unbroken(T->broken + l + T->src));
+    hk_w f[3];
+    spring_lanes(w_sub(w_sub(qn[0], w_loadu(a->q.c[0] + o)), w_set1(T->D[0])),
+                 w_sub(w_sub(qn[1], w_loadu(a->q.c[1] + o)), w_set1(T->D[1])),
+                 w_sub(w_sub(qn[2], w_loadu(a->q.c[2] + o)), w_set1(T->D[2])), w_sub(vn[0], w_loadu(a->v.c[0] + o)),
+                 w_sub(vn[1], w_loadu(a->v.c[1] + o)), w_sub(vn[2], w_loadu(a->v.c[2] + o)), w_set1(T->rest),
+                 w_set1(T->k), w_set1(T->c), live, (hk_damping_model)model, (hk_behaviour)behaviour, &f[0], &f[1],
+                 &f[2]);
+    for (int c = 0; c < 3; c++) s[c] = w_add(s[c], f[c]);
+}
+
+/* The node's terms in order into s: tested (box, T's model and behaviour: the generic sum) or, inside the box every
+ * term has, with model fixed and every behaviour HK_SPRING_NORMAL (test 0: a fast sum). */
+static inline HK_HD void hkd_terms(const hkd_nodes_args *a, int32_t g, int32_t l, const int32_t ijk[3],
+                                   const hk_real qn[3], const hk_real vn[3], int test, int model, hk_w s[3])
+{
+    for (int32_t n = 0; n < a->nterm; n++) {
+        const hkd_term *T = &a->term[n];
+        if (test) {
+            int in = 1;
+            for (int c = 0; c < 3; c++) in &= ijk[c] >= T->lo[c] && ijk[c] < T->hi[c];
+            if (!in) continue;
+            hkd_term_add(a, T, g, l, qn, vn, T->model, T->behaviour, s);
+        } else {
+            hkd_term_add(a, T, g, l, qn, vn, model, HK_SPRING_NORMAL, s);
+        }
+    }
 }
 
 /* Node l of a body: its springs' sum in the CPU's order, then f = external + the sum (engine/particle_pass.h
  * finish_lanes), stored, and the update into qo, vo. */
-static inline HK_HD int hkd_nodes(const hkd_nodes_args *a, int64_t l)
+static inline HK_HD int hkd_nodes(const hkd_nodes_args *a, int64_t node)
 {
-    const int64_t g = a->first + l;
-    const int64_t jk = l / a->nx;
-    const int i = (int)(l - jk * a->nx), j = (int)(jk % a->ny), k = (int)(jk / a->ny);
-    hk_w sx = w_set1(0), sy = w_set1(0), sz = w_set1(0);
-    for (int n = 0; n < a->nterm; n++) {
-        const hkd_term tm = a->term[n];
-        const hkd_fam *F = &a->fam[tm.fam];
-        const int si = tm.target ? i - F->di : i, sj = tm.target ? j - F->dj : j, sk = tm.target ? k - F->dk : k;
-        if (si < F->i0 || si >= F->i1 || sj < F->j0 || sj >= F->j1 || sk < F->k0 || sk >= F->k1) continue;
-        const int64_t ls = tm.target ? l - F->offset : l;
-        hk_w fx, fy, fz;
-        hkd_spring(&a->q, &a->v, F, a->first + ls, ls, &fx, &fy, &fz);
-        if (tm.target) {
-            sx = w_sub(sx, fx);
-            sy = w_sub(sy, fy);
-            sz = w_sub(sz, fz);
-        } else {
-            sx = w_add(sx, fx);
-            sy = w_add(sy, fy);
-            sz = w_add(sz, fz);
-        }
-    }
+    const int32_t l = (int32_t)node, g = a->first + l;
+    const uint32_t jk = (uint32_t)l / (uint32_t)a->nx;
+    const int32_t ijk[3] = {l - (int32_t)jk * a->nx, (int32_t)(jk % (uint32_t)a->ny), (int32_t)(jk / (uint32_t)a->ny)};
+    const hk_real qn[3] = {a->q.c[0][g], a->q.c[1][g], a->q.c[2][g]};
+    const hk_real vn[3] = {a->v.c[0][g], a->v.c[1][g], a->v.c[2][g]};
+    hk_w s[3] = {w_set1(0), w_set1(0), w_set1(0)};
+    int inside = a->sum != HKD_SUM_GENERIC;
+    for (int c = 0; c < 3; c++) inside &= ijk[c] >= a->inside_lo[c] && ijk[c] < a->inside_hi[c];
+    if (inside && a->sum == HKD_SUM_FAST_ALONG)
+        hkd_terms(a, g, l, ijk, qn, vn, 0, HK_DAMP_ALONG, s);
+    else if (inside)
+        hkd_terms(a, g, l, ijk, qn, vn, 0, HK_DAMP_RELATIVE, s);
+    else
+        hkd_terms(a, g, l, ijk, qn, vn, 1, 0, s);
     const hk_real *const r[3] = {a->r.c[0] + g, a->r.c[1] + g, a->r.c[2] + g};
     const hk_real *const q[3] = {a->q.c[0] + g, a->q.c[1] + g, a->q.c[2] + g};
     hk_w px, py, pz, ex, ey, ez;
     external_position(&a->ext, r, q, 1, &px, &py, &pz);
-    external_lanes(&a->ext, w_loadu(a->mass + g), px, py, pz, w_loadu(a->v.c[0] + g), w_loadu(a->v.c[1] + g),
-                   w_loadu(a->v.c[2] + g), &ex, &ey, &ez);
-    const hk_w tx = a->lattice ? w_add(ex, sx) : ex, ty = a->lattice ? w_add(ey, sy) : ey,
-               tz = a->lattice ? w_add(ez, sz) : ez;
+    external_lanes(&a->ext, w_loadu(a->mass + g), px, py, pz, vn[0], vn[1], vn[2], &ex, &ey, &ez);
+    const hk_w tx = a->lattice ? w_add(ex, s[0]) : ex, ty = a->lattice ? w_add(ey, s[1]) : ey,
+               tz = a->lattice ? w_add(ez, s[2]) : ez;
     w_storeu(a->f.c[0] + g, tx);
     w_storeu(a->f.c[1] + g, ty);
     w_storeu(a->f.c[2] + g, tz);
     if (a->upd.kind == HK_UPDATE_NONE) return 0;
-    hk_real x = a->q.c[0][g], y = a->q.c[1][g], z = a->q.c[2][g];
-    hk_real ux = a->v.c[0][g], uy = a->v.c[1][g], uz = a->v.c[2][g];
+    hk_real x = qn[0], y = qn[1], z = qn[2], ux = vn[0], uy = vn[1], uz = vn[2];
     update_lanes(&a->upd, w_loadu(a->inv_mass + g), tx, ty, tz, &x, &y, &z, &ux, &uy, &uz, 1);
     a->qo.c[0][g] = x, a->qo.c[1][g] = y, a->qo.c[2][g] = z;
     a->vo.c[0][g] = ux, a->vo.c[1][g] = uy, a->vo.c[2][g] = uz;

@@ -68,8 +68,10 @@ static void forces(hk_world *w, hk_device *d, hk_update_kind kind, hk_real h)
         hkd_nodes_args *na = &a.u.nodes;
         na->q = vec(d->q[cur]), na->v = vec(d->v[cur]), na->qo = vec(d->q[nxt]), na->vo = vec(d->v[nxt]);
         na->f = vec(d->f), na->r = vec(d->r), na->mass = d->mass, na->inv_mass = d->inv_mass;
-        na->fam = db->fam, na->term = db->term, na->nterm = db->nterm, na->lattice = db->nfam > 0;
-        na->first = bd->first, na->nx = bd->nx > 0 ? bd->nx : 1, na->ny = bd->ny > 0 ? bd->ny : 1;
+        na->nterm = db->nterm, na->lattice = db->nfam > 0, na->sum = db->sum;
+        if (db->nterm) memcpy(na->term, db->term, (size_t)db->nterm * sizeof *db->term);
+        for (int c = 0; c < 3; c++) na->inside_lo[c] = db->inside_lo[c], na->inside_hi[c] = db->inside_hi[c];
+        na->first = (int32_t)bd->first, na->nx = bd->nx > 0 ? bd->nx : 1, na->ny = bd->ny > 0 ? bd->ny : 1;
         na->ext = ext, na->upd = fused ? u : none;
         run(d, &a, bd->count, NULL);
         if (db->surface >= 0) surface_forces(w, d, db->surface);

@@ -1,10 +1,11 @@
-/* dev_world.c — a world's state on its device: memory taken, families and terms planned, state loaded and pulled. */
+/* dev_world.c — a world's state on its device: memory taken, terms planned, state loaded and pulled. */
 /* SPDX-License-Identifier: MIT */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "dev_world.h"
 #include "engine.h"
 #include "surface.h"
@@ -62,10 +63,29 @@ static void get(hk_device *d, void *host, const void *dev, size_t n)
     if (!d->failed && n && d->drv->get(d->ctx, host, dev, n) != 0) failed(d, "a copy from the device failed");
 }
 
-/* The device's families and terms of body b (its plan: the sweep's family order, engine/sweep.c). A node sums,
- * as the sweep's ring of rows gathers it: the families that reach it from rows before its own, farthest row first
- * (the plan's order of the families with dr > 0), then its own row's, family by family in the plan's order, each
- * its term as a source and, for a family along the row (dr 0), then as a target. */
+/* Term of family f (in w) seen from its source node (target 0) or its target node (target 1), in the node's
+ * coordinates (dev_pass.h hkd_term). */
+static hkd_term resolve_term(const hk_family *f, const uint8_t *broken, int target)
+{
+    const int32_t off = (int32_t)(target ? -f->offset : f->offset);
+    const int d[3] = {target ? f->di : 0, target ? f->dj : 0, target ? f->dk : 0};
+    hkd_term T = {.rest = f->rest,
+                  .k = f->k,
+                  .c = f->c,
+                  .off = off,
+                  .src = target ? off : 0,
+                  .lo = {f->i0 + d[0], f->j0 + d[1], f->k0 + d[2]},
+                  .hi = {f->i1 + d[0], f->j1 + d[1], f->k1 + d[2]},
+                  .model = (int32_t)f->params.damping_model,
+                  .behaviour = (int32_t)f->params.behaviour,
+                  .broken = broken};
+    for (int c = 0; c < 3; c++) T.D[c] = target ? -f->rest_vec[c] : f->rest_vec[c];
+    return T;
+}
+
+/* Body b's terms in the CPU's order (the sweep's: the families of the rows before the node, farthest first, as
+ * targets, then family by family the node as source, and as target where the family stays in the row), the box
+ * every term has, and how its nodes sum them. */
 static int plan_body(hk_world *w, hk_device *d, int b)
 {
     const hk_sweep_plan *sp = hk_engine_plan(w, b);
@@ -73,31 +93,31 @@ static int plan_body(hk_world *w, hk_device *d, int b)
     const hk_body *bd = &w->bodies[b];
     db->surface = bd->surface >= 0 && hk_surface_active(w, &w->surfaces[bd->surface]) ? bd->surface : -1;
     db->nfam = sp->nfam;
+    db->nterm = 0;
+    db->sum = HKD_SUM_GENERIC;
     if (sp->nfam == 0) return 0;
-    hkd_fam *fam = calloc((size_t)sp->nfam, sizeof *fam);
-    hkd_term *term = calloc((size_t)sp->nfam * 2, sizeof *term);
-    if (!fam || !term) {
-        free(fam);
-        free(term);
-        return -1;
-    }
+    HK_ASSERT(2 * sp->nfam <= HKD_TERMS_MAX); /* the builders make at most 26 lattice families a body (jelly, 52) */
+    db->term = calloc((size_t)sp->nfam * 2, sizeof *db->term);
+    if (!db->term) return -1;
     int n = 0;
+    for (int q = 0; q < sp->nfam; q++)
+        if (sp->dr[q] > 0) db->term[n++] = resolve_term(&w->families[sp->fam[q]], d->broken[sp->fam[q]], 1);
     for (int q = 0; q < sp->nfam; q++) {
-        const hk_family *f = &w->families[sp->fam[q]];
-        fam[q] = hk_dev_fam(f, d->broken[sp->fam[q]]);
-        if (sp->dr[q] > 0) term[n++] = (hkd_term){q, 1};
-    }
-    for (int q = 0; q < sp->nfam; q++) {
-        term[n++] = (hkd_term){q, 0};
-        if (sp->dr[q] == 0) term[n++] = (hkd_term){q, 1};
+        db->term[n++] = resolve_term(&w->families[sp->fam[q]], d->broken[sp->fam[q]], 0);
+        if (sp->dr[q] == 0) db->term[n++] = resolve_term(&w->families[sp->fam[q]], d->broken[sp->fam[q]], 1);
     }
     db->nterm = n;
-    db->fam = dev_alloc(d, (size_t)sp->nfam * sizeof *fam);
-    db->term = dev_alloc(d, (size_t)n * sizeof *term);
-    if (db->fam) put(d, db->fam, fam, (size_t)sp->nfam * sizeof *fam);
-    if (db->term) put(d, db->term, term, (size_t)n * sizeof *term);
-    free(fam);
-    free(term);
+    int same = 1;
+    for (int c = 0; c < 3; c++) db->inside_lo[c] = INT32_MIN, db->inside_hi[c] = INT32_MAX;
+    for (int t = 0; t < n; t++) {
+        const hkd_term *T = &db->term[t];
+        same &= T->model == db->term[0].model && T->behaviour == HK_SPRING_NORMAL;
+        for (int c = 0; c < 3; c++) {
+            db->inside_lo[c] = T->lo[c] > db->inside_lo[c] ? T->lo[c] : db->inside_lo[c];
+            db->inside_hi[c] = T->hi[c] < db->inside_hi[c] ? T->hi[c] : db->inside_hi[c];
+        }
+    }
+    if (same) db->sum = db->term[0].model == HK_DAMP_ALONG ? HKD_SUM_FAST_ALONG : HKD_SUM_FAST_RELATIVE;
     return 0;
 }
 
@@ -280,10 +300,7 @@ void hk_dev_release(hk_device *d)
         if (*all[k]) d->drv->release(d->ctx, *all[k]);
     for (int k = 0; k < 12; k++)
         if (d->scratch[k]) d->drv->release(d->ctx, d->scratch[k]);
-    for (int b = 0; b < d->bodies; b++) {
-        if (d->body[b].fam) d->drv->release(d->ctx, d->body[b].fam);
-        if (d->body[b].term) d->drv->release(d->ctx, d->body[b].term);
-    }
+    for (int b = 0; b < d->bodies; b++) free(d->body[b].term);
     for (int s = 0; s < d->surfaces; s++) {
         void *a[5] = {d->surf[s].face, d->surf[s].vf_start, d->surf[s].vf_face, d->surf[s].face_f, d->surf[s].face_n};
         for (int k = 0; k < 5; k++)

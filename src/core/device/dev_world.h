@@ -1,4 +1,4 @@
-/* dev_world.h — what the device holds of a world: its arrays, each body's families and terms, each surface's faces. */
+/* dev_world.h — what the device holds of a world: its arrays, each body's terms, each surface's faces. */
 /* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_DEV_WORLD_H
 #define HOOKE_DEV_WORLD_H
@@ -13,10 +13,11 @@ hkd_fam hk_dev_fam(const hk_family *f, uint8_t *broken);
 
 /* A body as the device steps it. */
 typedef struct dev_body {
-    hkd_fam *fam;   /* device: its lattice families in the sweep's order (engine/sweep.c) */
-    hkd_term *term; /* device: the terms of a node's sum in the CPU's order */
+    hkd_term *term; /* host: the terms of a node's sum in the CPU's order (a node pass carries them) */
     int nfam, nterm;
-    int surface; /* its active surface (wind), or -1 */
+    int sum;                            /* HKD_SUM_*: how its nodes sum the terms */
+    int32_t inside_lo[3], inside_hi[3]; /* the nodes every term has */
+    int surface;                        /* its active surface (wind), or -1 */
 } dev_body;
 
 /* A surface's faces on the device. */

@@ -1,4 +1,4 @@
-/* dev_omp.c — the OpenMP target offload driver: each device pass one `omp target teams distribute parallel for`. */
+/* dev_omp.c — the OpenMP target offload driver: each device pass one `omp target teams distribute` region. */
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE /* RTLD_NOLOAD */
 #include <dlfcn.h>
@@ -148,30 +148,69 @@ static int copy(omp_ctx *c, void *dst, const void *src, size_t n, int to_dev)
 static int dev_put(void *ctx, void *dev, const void *host, size_t n) { return copy(ctx, dev, host, n, 1); }
 static int dev_get(void *ctx, void *host, const void *dev, size_t n) { return copy(ctx, host, dev, n, 0); }
 
-/* One pass: a target region per kind (each its own kernel) over the arguments copied to the device before it (no
- * mapping per region), the elements whose step returns 1 counted on the device where asked. */
-static int dev_run(void *ctx, const hkd_args *a, int64_t n, long long *count)
-{
-    omp_ctx *c = ctx;
-    const int dv = c->dev;
-    const hkd_args *A = c->args;
-    long long *cnt = count ? c->count : NULL, zero = 0;
-    if (copy(c, c->args, a, sizeof *a, 1) != 0 || (cnt && copy(c, cnt, &zero, sizeof zero, 1) != 0)) return -1;
-    switch (a->kind) {
-#define HKD_OMP_PASS(K, name, m)                                                                                       \
-    case K: {                                                                                                          \
+/* How each pass's region takes the GPU. LANES: `parallel for simd`, each of a warp's 32 lanes an element (gcc 12's
+ * nvptx OpenMP runs each thread of a plain `parallel for` as a whole warp with one lane busy). THREADS: `parallel
+ * for`, one element a warp: gcc 12's offload compiler stops with an internal error (in its ompdevlow pass) on the
+ * simd regions of the surface and obstacle passes. Every pass of HKD_PASSES has its row: a new one must choose. */
+#define OMP_LANES_nodes LANES
+#define OMP_LANES_integrate LANES
+#define OMP_LANES_verlet LANES
+#define OMP_LANES_kick LANES
+#define OMP_LANES_rk4 LANES
+#define OMP_LANES_copy LANES
+#define OMP_LANES_faces THREADS
+#define OMP_LANES_verts THREADS
+#define OMP_LANES_walls THREADS
+#define OMP_LANES_sphere THREADS
+#define OMP_LANES_break_springs LANES
+#define OMP_LANES_set LANES
+#define OMP_LANES_contract_probe LANES
+
+#define OMP_PRAGMA(...) _Pragma(#__VA_ARGS__)
+
+/* A LANES region; counted (cnt not NULL) by a reduction whose sum comes back with the region. */
+#define OMP_LOOP_LANES(name, m)                                                                                        \
+    if (cnt) {                                                                                                         \
+        long long total = 0;                                                                                           \
+        OMP_PRAGMA(omp target teams distribute parallel for simd device(dv) is_device_ptr(A) reduction(+ : total)     \
+                       map(tofrom : total)) for (int64_t i = 0; i < n; i++) total += hkd_##name(&A->u.m, i);           \
+        *count = total;                                                                                                \
+    } else {                                                                                                           \
+        _Pragma("omp target teams distribute parallel for simd device(dv) is_device_ptr(A)") for (int64_t i = 0;       \
+                                                                                                  i < n; i++)(void)    \
+            hkd_##name(&A->u.m, i);                                                                                    \
+    }
+/* A THREADS region; counted on the device, the count copied back after it. */
+#define OMP_LOOP_THREADS(name, m)                                                                                      \
+    {                                                                                                                  \
+        long long zero = 0;                                                                                            \
+        if (cnt && copy(c, cnt, &zero, sizeof zero, 1) != 0) return -1;                                                \
         _Pragma("omp target teams distribute parallel for device(dv) is_device_ptr(A, cnt)") for (                     \
             int64_t i = 0; i < n; i++) if (hkd_##name(&A->u.m, i) && cnt)                                              \
         {                                                                                                              \
             _Pragma("omp atomic")(*cnt)++;                                                                             \
         }                                                                                                              \
-        break;                                                                                                         \
+        if (cnt && copy(c, count, cnt, sizeof *count, 0) != 0) return -1;                                              \
     }
+#define OMP_LOOP(how, name, m) OMP_LOOP_(how, name, m)
+#define OMP_LOOP_(how, name, m) OMP_LOOP_##how(name, m)
+
+/* One pass: a target region per kind (each its own kernel) over the arguments copied to the device before it (no
+ * mapping per region), the elements whose step returns 1 counted where asked. */
+static int dev_run(void *ctx, const hkd_args *a, int64_t n, long long *count)
+{
+    omp_ctx *c = ctx;
+    const int dv = c->dev;
+    const hkd_args *A = c->args;
+    long long *cnt = count ? c->count : NULL;
+    if (copy(c, c->args, a, sizeof *a, 1) != 0) return -1;
+    switch (a->kind) {
+#define HKD_OMP_PASS(K, name, m)                                                                                       \
+    case K: OMP_LOOP(OMP_LANES_##name, name, m) break;
         HKD_PASSES(HKD_OMP_PASS)
 #undef HKD_OMP_PASS
     default: snprintf(c->error, sizeof c->error, "no pass of kind %d", (int)a->kind); return -1;
     }
-    if (cnt && copy(c, count, cnt, sizeof *count, 0) != 0) return -1;
     return 0;
 }
 static int dev_wait(void *ctx) { return (void)ctx, 0; } /* every target region above ends before it returns */
