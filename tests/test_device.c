@@ -251,12 +251,44 @@ static void test_device_verlet_read_back(void **state)
         }
 }
 
+/* A step on the device is the CPU's step told once (core/step/step.c, its passes run by the device's table): what a
+ * step does around the integrator's substep follows on the device with no second copy to forget. Gravity that
+ * changes in time (hk_world_set_gravity_schedule, followed at every substep's start) on jelly26: the same bits. */
+static void test_device_gravity_schedule(void **state)
+{
+    (void)state;
+    const double times[2] = {0.02, 0.04};
+    const hk_vec3 g[2] = {{0, 9.81, 0}, {3, -9.81, 0}};
+    hk_scene cpu = load("jelly26", NULL, HK_DEVICE_CPU, NULL), dev = load("jelly26", NULL, HK_DEVICE_GPU, "host");
+    assert_int_equal(hk_world_set_gravity_schedule(cpu.world, 2, times, g), HK_OK);
+    assert_int_equal(hk_world_set_gravity_schedule(dev.world, 2, times, g), HK_OK);
+    char why[1024];
+    assert_int_equal(hk_world_device(dev.world, why, sizeof why), HK_DEVICE_GPU);
+    for (int s = 0; s < 80; s++) {
+        assert_int_equal(hk_world_step(cpu.world), HK_OK);
+        assert_int_equal(hk_world_step(dev.world), HK_OK);
+    }
+    const uint64_t hc = hk_world_state_hash(cpu.world), hd = hk_world_state_hash(dev.world);
+    if (hc != hd) {
+        print_error("jelly26 under a gravity schedule, 80 steps: the device's state hash 0x%016llx, the CPU's "
+                    "0x%016llx\n",
+                    (unsigned long long)hd, (unsigned long long)hc);
+        fail();
+    }
+    hk_scene_free(&cpu);
+    hk_scene_free(&dev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_device_bits),        cmocka_unit_test(test_device_openmp_host),
-        cmocka_unit_test(test_device_every_scene), cmocka_unit_test(test_device_integrators),
-        cmocka_unit_test(test_device_drivers),     cmocka_unit_test(test_device_verlet_read_back),
+        cmocka_unit_test(test_device_bits),
+        cmocka_unit_test(test_device_openmp_host),
+        cmocka_unit_test(test_device_every_scene),
+        cmocka_unit_test(test_device_integrators),
+        cmocka_unit_test(test_device_drivers),
+        cmocka_unit_test(test_device_verlet_read_back),
+        cmocka_unit_test(test_device_gravity_schedule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

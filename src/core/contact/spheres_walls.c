@@ -45,9 +45,10 @@ static void walls_piece(void *ctx, int g0, int g1)
     atomic_fetch_add_explicit(&cp->moved, moved, memory_order_relaxed);
 }
 
-static int walls(hk_world *w, double dt, hk_real *px, hk_real *py, hk_real *pz)
+int64_t hk_walls_pass(hk_world *w, double dt, hk_real *const prev[3])
 {
-    contact_pass cp = {.w = w, .dt = dt, .px = px, .py = py, .pz = pz};
+    contact_pass cp = {
+        .w = w, .dt = dt, .px = prev ? prev[0] : NULL, .py = prev ? prev[1] : NULL, .pz = prev ? prev[2] : NULL};
     atomic_init(&cp.moved, 0);
     hk_team_spans(w, walls_piece, &cp);
     return atomic_load(&cp.moved);
@@ -74,21 +75,15 @@ static void sphere_piece(void *ctx, int g0, int g1)
     atomic_fetch_add_explicit(&cp->moved, moved, memory_order_relaxed);
 }
 
-static int sphere(hk_world *w, hk_sphere_def *s, double dt, hk_real *px, hk_real *py, hk_real *pz)
+int64_t hk_sphere_pass(hk_world *w, const hk_sphere_def *s, double dt, hk_real *const prev[3])
 {
-    s->center.x += s->velocity.x * dt;
-    s->center.y += s->velocity.y * dt;
-    s->center.z += s->velocity.z * dt;
-    contact_pass cp = {.w = w, .dt = dt, .px = px, .py = py, .pz = pz, .sd = *s};
+    contact_pass cp = {.w = w,
+                       .dt = dt,
+                       .px = prev ? prev[0] : NULL,
+                       .py = prev ? prev[1] : NULL,
+                       .pz = prev ? prev[2] : NULL,
+                       .sd = *s};
     atomic_init(&cp.moved, 0);
     hk_team_spans(w, sphere_piece, &cp);
     return atomic_load(&cp.moved);
-}
-
-int hk_contacts_apply(hk_world *w, double dt, hk_real *px, hk_real *py, hk_real *pz)
-{
-    int moved = 0;
-    for (int s = 0; s < w->sphere_count; s++) moved += sphere(w, &w->spheres[s], dt, px, py, pz);
-    if (w->def.has_walls) moved += walls(w, dt, px, py, pz);
-    return moved;
 }

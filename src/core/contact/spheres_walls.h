@@ -6,11 +6,11 @@
 #include "obstacle_push.h"
 #include "world.h"
 
-/* Moves spheres by their velocity over dt, then pushes every free particle
- * that is inside a sphere or outside the walls back to the surface; the normal
- * velocity (relative to a moving sphere) is reflected and scaled by (1 - loss).
- * If px is non-NULL (position Verlet), prev = x - v dt keeps the implied
- * velocity consistent. Returns the number of particles moved. */
-int hk_contacts_apply(hk_world *w, double dt, hk_real *px, hk_real *py, hk_real *pz);
+/* Every free particle inside sphere s (at its place of this substep: step.c moves it) or outside the walls pushed
+ * back to the surface over a substep dt; the normal velocity (relative to a moving sphere) is reflected and scaled
+ * by (1 - loss). Where prev is not NULL (position Verlet's previous positions), prev = x - v dt keeps the implied
+ * velocity consistent. The CPU's passes of the step's obstacles (world/exec.h); the particles moved. */
+int64_t hk_sphere_pass(hk_world *w, const hk_sphere_def *s, double dt, hk_real *const prev[3]);
+int64_t hk_walls_pass(hk_world *w, double dt, hk_real *const prev[3]);
 
 #endif

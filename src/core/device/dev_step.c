@@ -1,4 +1,5 @@
-/* dev_step.c — one step on the device: core/step's substeps, integrators, anchors, breaking, obstacles, as passes. */
+/* dev_step.c — the device's passes of a step (world/exec.h): forces, the schemes' updates, anchors, breaking,
+ * obstacles. */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <string.h>
@@ -9,11 +10,9 @@
 #include "integrators.h"
 #include "surface.h"
 
-/* The same step as step.c's step() and the schemes of integrators.c, in
- * their order, each loop over particles, springs or faces one pass of
- * dev_pass.h on the device. What the host keeps: the anchors' and the
- * spheres' motion (a few doubles a substep, advanced by the CPU's own
- * functions and handed to the passes), the counters, and the decisions. */
+/* The step is step.c's, told once; the schemes' stages are integrators.c's. Each pass of its table (hk_dev_exec)
+ * is here one or more passes of dev_pass.h on the device. What the host keeps: the anchors' and the spheres' motion
+ * (a few doubles a substep, advanced by step.c and handed to the passes), the counters, and the decisions. */
 
 static hkd_vec vec(hk_real *const a[3])
 {
@@ -86,6 +85,15 @@ static void forces(hk_world *w, hk_device *d, hk_update_kind kind, hk_real h)
     w->spring_updates += hk_world_facts(w)->springs;
 }
 
+/* The passes of world/exec.h on the device: step.c tells the step (its substeps, integrators.c the schemes' stages),
+ * each pass here one pass of dev_pass.h. */
+
+static int dev_forces(hk_world *w, int update, hk_real h)
+{
+    forces(w, w->device, (hk_update_kind)update, h);
+    return HK_OK; /* a pass's failure is the device's (hk_device_step's next call, or the step's end, reports it) */
+}
+
 /* A per-particle pass of a multi-evaluation scheme over every particle, in place. */
 static void multi(hk_world *w, hk_device *d, hkd_kind kind, hkd_multi_args m)
 {
@@ -97,62 +105,29 @@ static void multi(hk_world *w, hk_device *d, hkd_kind kind, hkd_multi_args m)
     run(d, &a, w->p.count, NULL);
 }
 
-/* The substep of the world's scheme (integrators.c), one case per scheme whose row of the integrator table says the
- * device runs it (hk_device_refuses lets no other here). */
-static void substep(hk_world *w, hk_device *d, hk_real h)
+static void dev_verlet(hk_world *w, hk_real h, int first, int book_start)
 {
-    const hk_integrator_kind kind = w->integrator.kind;
-    const hk_integrator_ops *ops = hk_integrator_ops_of(kind);
-    HK_ASSERT(ops->info.device);
-    switch (kind) {
-    case HK_EULER:
-    case HK_SEMI_IMPLICIT_EULER:
-    case HK_JELLY: /* one evaluation and the row's fused update */
-        HK_ASSERT(ops->update != HK_UPDATE_NONE);
-        forces(w, d, ops->update, h);
-        return;
-    case HK_VERLET:
-    case HK_VERLET_BOOK: {
-        forces(w, d, HK_UPDATE_NONE, 0);
-        hkd_multi_args m = {
-            .h = h, .h2 = h * h, .inv2h = 1 / (2 * h), .first_step = !w->history, .book_start = kind == HK_VERLET_BOOK};
-        multi(w, d, HKD_VERLET, m);
-        w->history = 1;
-        return;
-    }
-    case HK_VELOCITY_VERLET: {
-        if (!w->forces_valid) forces(w, d, HK_UPDATE_NONE, 0);
-        const hk_real hh = (hk_real)0.5 * h;
-        multi(w, d, HKD_KICK, (hkd_multi_args){.hh = hh, .drift = 1, .h = h});
-        forces(w, d, HK_UPDATE_NONE, 0);
-        multi(w, d, HKD_KICK, (hkd_multi_args){.hh = hh, .drift = 0, .h = h});
-        w->forces_valid = 1;
-        return;
-    }
-    case HK_RK4: {
-        static const double weight[4] = {1, 2, 2, 1}, advance[4] = {0.5, 0.5, 1, 0};
-        multi(w, d, HKD_COPY, (hkd_multi_args){0});
-        for (int stage = 0; stage < 4; stage++) {
-            forces(w, d, HK_UPDATE_NONE, 0);
-            multi(w, d, HKD_RK4,
-                  (hkd_multi_args){
-                      .wt = (hk_real)weight[stage], .ah = (hk_real)advance[stage] * h, .h = h, .stage = stage});
-        }
-        return;
-    }
-    default: /* a row saying the device runs a scheme with no case here: a bug, failed, never another's substep */
-        HK_ASSERT(!ops->info.device);
-        d->failed = 1;
-        snprintf(d->error, sizeof d->error, "no device substep for the integrator %s", ops->info.name);
-        return;
-    }
+    multi(w, w->device, HKD_VERLET,
+          (hkd_multi_args){.h = h, .h2 = h * h, .inv2h = 1 / (2 * h), .first_step = first, .book_start = book_start});
 }
 
-/* The driven anchors' places and velocities of this substep (forces.c hk_anchors_advance on the host's copy), loaded
- * into the device's state. */
-static void anchors(hk_world *w, hk_device *d)
+static void dev_kick(hk_world *w, hk_real hh, int drift, hk_real h)
 {
-    hk_anchors_advance(w, w->h);
+    multi(w, w->device, HKD_KICK, (hkd_multi_args){.hh = hh, .drift = drift, .h = h});
+}
+
+static void dev_rk4_start(hk_world *w) { multi(w, w->device, HKD_COPY, (hkd_multi_args){0}); }
+
+static void dev_rk4_stage(hk_world *w, int stage, hk_real wt, hk_real ah, hk_real h)
+{
+    multi(w, w->device, HKD_RK4, (hkd_multi_args){.wt = wt, .ah = ah, .h = h, .stage = stage});
+}
+
+/* The driven anchors' places and velocities of this substep (advanced on the host: step.c), loaded into the
+ * device's state. */
+static void dev_anchors(hk_world *w)
+{
+    hk_device *d = w->device;
     hkd_args a = {.kind = HKD_SET};
     hkd_set_args *sa = &a.u.set;
     sa->q = vec(d->q[d->cur]), sa->v = vec(d->v[d->cur]);
@@ -171,11 +146,12 @@ static void anchors(hk_world *w, hk_device *d)
     }
 }
 
-/* Breaking (strain.c hk_springs_break): every breakable family's springs; the springs that broke now (counted only
- * where `count` asks: velocity Verlet's reuse of the forces needs to know). */
-static long long break_springs(hk_world *w, hk_device *d, int count)
+/* Breaking (engine/strain.c hk_springs_break): every breakable family's springs; the springs that broke now
+ * (counted only where asked). */
+static int64_t dev_break(hk_world *w, int count)
 {
-    long long all = 0;
+    hk_device *d = w->device;
+    int64_t all = 0;
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
         if (!d->broken[fi]) continue;
@@ -193,93 +169,79 @@ static long long break_springs(hk_world *w, hk_device *d, int count)
     return all;
 }
 
-/* The spheres and the walls (spheres_walls.c hk_contacts_apply): each sphere moved on the host, then every body's
- * particles against it, then against the walls; the particles moved (counted only where `count` asks). */
-static long long obstacles(hk_world *w, hk_device *d, int count)
+/* Sphere s (at its place: step.c moved it) or the walls (s NULL) against every body's particles
+ * (contact/spheres_walls.c's passes); the particles moved (counted only where asked). The device keeps position
+ * Verlet's previous positions itself: prev says only whether to move them. */
+static int64_t dev_obstacle(hk_world *w, const hk_sphere_def *s, double dt, hk_real *const prev[3], int count)
 {
-    long long all = 0;
-    const double dt = w->h;
-    for (int s = 0; s <= w->sphere_count; s++) {
-        const int walls = s == w->sphere_count;
-        if (walls && !w->def.has_walls) break;
-        hkd_args a = {.kind = walls ? HKD_WALLS : HKD_SPHERE};
-        hkd_obstacle_args *oa = &a.u.obstacle;
-        if (!walls) {
-            hk_sphere_def *sd = &w->spheres[s];
-            sd->center.x += sd->velocity.x * dt;
-            sd->center.y += sd->velocity.y * dt;
-            sd->center.z += sd->velocity.z * dt;
-            const double c[3] = {sd->center.x, sd->center.y, sd->center.z};
-            const double cv[3] = {sd->velocity.x, sd->velocity.y, sd->velocity.z};
-            memcpy(oa->c, c, sizeof c);
-            memcpy(oa->cv, cv, sizeof cv);
-            oa->R = sd->radius, oa->e = 1.0 - sd->loss;
-        } else {
-            const double lo[3] = {w->def.walls_min.x, w->def.walls_min.y, w->def.walls_min.z};
-            const double hi[3] = {w->def.walls_max.x, w->def.walls_max.y, w->def.walls_max.z};
-            memcpy(oa->lo, lo, sizeof lo);
-            memcpy(oa->hi, hi, sizeof hi);
-            oa->keep = (hk_real)(1.0 - w->def.walls_loss);
-        }
-        oa->q = vec(d->q[d->cur]), oa->r = vec(d->r), oa->v = vec(d->v[d->cur]);
-        const hkd_vec none = {{NULL, NULL, NULL}};
-        oa->prev = d->prev[0] && hk_integrator_ops_of(w->integrator.kind)->info.keeps_history ? vec(d->prev) : none;
-        oa->inv_mass = d->inv_mass, oa->dt = (hk_real)dt;
-        for (int b = 0; b < w->body_count; b++) {
-            const hk_body *bd = &w->bodies[b];
-            memcpy(oa->o, bd->origin, sizeof oa->o);
-            oa->first = bd->first;
-            long long moved = 0;
-            run(d, &a, bd->count, count ? &moved : NULL);
-            all += moved;
-        }
+    hk_device *d = w->device;
+    hkd_args a = {.kind = s ? HKD_SPHERE : HKD_WALLS};
+    hkd_obstacle_args *oa = &a.u.obstacle;
+    if (s) {
+        const double c[3] = {s->center.x, s->center.y, s->center.z};
+        const double cv[3] = {s->velocity.x, s->velocity.y, s->velocity.z};
+        memcpy(oa->c, c, sizeof c);
+        memcpy(oa->cv, cv, sizeof cv);
+        oa->R = s->radius, oa->e = 1.0 - s->loss;
+    } else {
+        const double lo[3] = {w->def.walls_min.x, w->def.walls_min.y, w->def.walls_min.z};
+        const double hi[3] = {w->def.walls_max.x, w->def.walls_max.y, w->def.walls_max.z};
+        memcpy(oa->lo, lo, sizeof lo);
+        memcpy(oa->hi, hi, sizeof hi);
+        oa->keep = (hk_real)(1.0 - w->def.walls_loss);
+    }
+    oa->q = vec(d->q[d->cur]), oa->r = vec(d->r), oa->v = vec(d->v[d->cur]);
+    const hkd_vec none = {{NULL, NULL, NULL}};
+    oa->prev = prev && d->prev[0] ? vec(d->prev) : none;
+    oa->inv_mass = d->inv_mass, oa->dt = (hk_real)dt;
+    int64_t all = 0;
+    for (int b = 0; b < w->body_count; b++) {
+        const hk_body *bd = &w->bodies[b];
+        memcpy(oa->o, bd->origin, sizeof oa->o);
+        oa->first = bd->first;
+        long long moved = 0;
+        run(d, &a, bd->count, count ? &moved : NULL);
+        all += moved;
     }
     return all;
 }
 
 /* What the scheme keeps on the device between steps: position Verlet's history, RK4's scratch; 0 or -1. */
-static int ensure_scratch(hk_world *w, hk_device *d)
+static int dev_begin(hk_world *w)
 {
+    hk_device *d = w->device;
     const hk_integrator_ops *ops = hk_integrator_ops_of(w->integrator.kind);
     const size_t np = (size_t)w->p.count;
     if (ops->info.keeps_history && !d->prev[0])
         for (int c = 0; c < 3; c++) d->prev[c] = hk_dev_reals(d, np);
     if (ops->scratch_arrays && !d->scratch[0])
         for (int k = 0; k < 12; k++) d->scratch[k] = hk_dev_reals(d, np);
-    return d->failed ? -1 : 0;
+    if (!d->failed) return 0;
+    w->step_failed = HK_ERR_MEMORY;
+    hk_fail(w, "device: %s", d->error);
+    return -1;
 }
 
-void hk_dev_step(hk_world *w)
+/* After the step: the device's state is the newer; a pass that failed fails the world. */
+static void dev_end(hk_world *w)
 {
     hk_device *d = w->device;
-    if (w->step_failed) return;
-    if (ensure_scratch(w, d) != 0) {
-        w->step_failed = HK_ERR_MEMORY;
-        hk_fail(w, "device: %s", d->error);
-        return;
-    }
-    const hk_real h = (hk_real)w->h;
-    const struct hk_world_facts *facts = hk_world_facts(w);
-    const int anchored = facts->anchors > 0, breakable = facts->breakable > 0;
-    const int obstacles_on = w->sphere_count > 0 || w->def.has_walls;
-    /* velocity Verlet reuses the forces unless a substep changed the state after them: it needs the counts */
-    const int counts = w->integrator.kind == HK_VELOCITY_VERLET;
-    for (int s = 0; s < w->substeps; s++) {
-        if (anchored) {
-            anchors(w, d);
-            w->forces_valid = 0;
-        }
-        substep(w, d, h);
-        long long changed = 0;
-        if (breakable) changed += break_springs(w, d, counts);
-        if (obstacles_on) changed += obstacles(w, d, counts);
-        if ((breakable || obstacles_on) && (changed > 0 || !counts)) w->forces_valid = 0;
-    }
-    w->steps++;
-    w->time += w->integrator.dt;
     w->device_newer = 1;
     if (d->failed) {
         w->step_failed = HK_ERR_UNSUPPORTED;
         hk_fail(w, "device: %s", d->error);
     }
 }
+
+const hk_exec hk_dev_exec = {.name = "device",
+                             .begin = dev_begin,
+                             .forces = dev_forces,
+                             .verlet = dev_verlet,
+                             .kick = dev_kick,
+                             .rk4_start = dev_rk4_start,
+                             .rk4_stage = dev_rk4_stage,
+                             .anchors = dev_anchors,
+                             .break_springs = dev_break,
+                             .obstacle = dev_obstacle,
+                             .end = dev_end,
+                             .counts_wait = 1};

@@ -4,6 +4,7 @@
 #define HOOKE_DEV_WORLD_H
 
 #include "dev_abi.h"
+#include "exec.h"
 #include "world.h"
 
 typedef struct hk_device hk_device;
@@ -60,7 +61,7 @@ void hk_dev_release(hk_device *d);
 /* The device's array of n reals, or NULL (the failure recorded). */
 hk_real *hk_dev_reals(hk_device *d, size_t n);
 
-/* One step (dev_step.c): w->step_failed says how it went. */
-void hk_dev_step(hk_world *w);
+/* The device's passes of a step (dev_step.c; world/exec.h): step.c tells the step in them. */
+extern const hk_exec hk_dev_exec;
 
 #endif

@@ -170,8 +170,9 @@ int hk_device_resolve(hk_world *w, char *why, size_t n)
     return HK_DEVICE_GPU;
 }
 
-int hk_device_step(hk_world *w)
+int hk_device_step(hk_world *w, const hk_exec **ex)
 {
+    *ex = NULL;
     if (w->def.device == HK_DEVICE_CPU || w->device_on == ON_CPU) return 0;
     if (w->step_failed) return 1; /* as on the CPU: no step until the integrator is set again */
     const int where = hk_device_resolve(w, NULL, 0);
@@ -190,7 +191,7 @@ int hk_device_step(hk_world *w)
         w->step_failed = HK_ERR_UNSUPPORTED;
         return 1;
     }
-    hk_dev_step(w);
+    *ex = &hk_dev_exec;
     return 1;
 }
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "device_drivers.h"
+#include "exec.h"
 #include "world.h"
 
 /*
@@ -26,9 +27,10 @@ typedef struct hk_device hk_device;
  * checked against what the device runs, its memory taken and the state loaded), then returns it: HK_DEVICE_CPU or
  * HK_DEVICE_GPU, or a negative hk_status (hk_fail's message) where the GPU was asked for and cannot be had. */
 int hk_device_resolve(hk_world *w, char *why, size_t n);
-/* One step of w on its device, when it runs on one: 1 (w->step_failed says how it went), else 0 (the CPU steps). In
- * the solver's floating-point mode (step.c). */
-int hk_device_step(hk_world *w);
+/* Whether w's next step runs on its device: 1 with *ex the device's passes (world/exec.h) for step.c to tell the step
+ * in, or with *ex NULL where the device cannot step (w->step_failed says why); else 0 (the CPU steps). In the
+ * solver's floating-point mode (step.c). */
+int hk_device_step(hk_world *w, const hk_exec **ex);
 /* Waits until the device has ended every pass begun: 0 or a negative hk_status. */
 int hk_device_wait(hk_world *w);
 /* Frees the device's memory and closes its driver (a world's end). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bounds.h"
+#include "check.h"
 #include "pd.h"
 #include "vbd.h"
 #include "xpbd.h"
@@ -17,158 +18,76 @@
 #include "part.h"
 #include "response.h"
 
-/* The per-particle loops of the multi-evaluation schemes are passes over
- * the particles this process computes (part.h hk_team_spans: the world's
- * team above HK_PARALLEL_MIN particles, the solver's floating-point mode):
- * each particle's update is its own, so the bits do not depend on the team. */
+/* The substeps of the explicit schemes, told in the passes of ex (world/exec.h): the CPU engine's, or a device's,
+ * which runs exactly these (the table's device column). */
 
 /* One force evaluation and an explicit update of every particle (Euler,
  * semi-implicit Euler, the jelly scheme): the update's formula is in
  * engine/update.h, and the engine fuses it into the force pass. */
-static void explicit_substep(hk_world *w, hk_real h)
+static void explicit_substep(hk_world *w, const hk_exec *ex, hk_real h)
 {
-    hk_forces_update(w, hk_integrator_ops_of(w->integrator.kind)->update, h);
-}
-
-/* A position Verlet update of particles [g0, g1). */
-typedef struct verlet_pass {
-    hk_particles *p;
-    hk_real *prev[3];
-    hk_real h;
-    int first, book_start;
-} verlet_pass;
-
-static void verlet_span(void *ctx, int g0, int g1)
-{
-    const verlet_pass *v = ctx;
-    const hk_particles *p = v->p;
-    hk_real *pos[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
-    const hk_real h = v->h, h2 = h * h, inv2h = 1 / (2 * h);
-    for (int c = 0; c < 3; c++) {
-        hk_real *prev = v->prev[c];
-        if (v->first)
-            for (int i = g0; i < g1; i++)
-                hk_verlet_first(p->inv_mass[i], frc[c][i], &pos[c][i], &vel[c][i], &prev[i], h, h2, v->book_start);
-        else
-            for (int i = g0; i < g1; i++)
-                hk_verlet_next(p->inv_mass[i], frc[c][i], &pos[c][i], &vel[c][i], &prev[i], h, h2, inv2h);
-    }
+    ex->forces(w, (int)hk_integrator_ops_of(w->integrator.kind)->update, h);
 }
 
 /* Position Verlet: x_{n+1} = 2 x_n - x_{n-1} + a_n h^2. First step (no history):
  * x_1 = x_0 + v_0 h + a_0 h^2 / 2, or the book's x_1 = x_0 + a_0 h^2.
  * Velocity: central difference (x_{n+1} - x_{n-1}) / 2h (second-order at t_n),
  * advanced to t_{n+1} by a_n h; it feeds damping and the energy report only. */
-static void verlet_common(hk_world *w, hk_real h, int book_start)
+static void verlet_common(hk_world *w, const hk_exec *ex, hk_real h, int book_start)
 {
-    if (hk_forces_compute(w) != HK_OK) return; /* the substep's start stays (hk_world_step returns the status) */
-    verlet_pass v = {&w->p, {w->px, w->py, w->pz}, h, !w->history, book_start};
-    hk_team_spans(w, verlet_span, &v);
+    if (ex->forces(w, HK_UPDATE_NONE, 0) != HK_OK) return; /* the substep's start stays (hk_world_step's status) */
+    ex->verlet(w, h, !w->history, book_start);
     w->history = 1;
 }
 
-static void verlet(hk_world *w, hk_real h) { verlet_common(w, h, 0); }
-static void verlet_book(hk_world *w, hk_real h) { verlet_common(w, h, 1); }
-
-/* Half a velocity Verlet kick of particles [g0, g1). */
-typedef struct kick_pass {
-    hk_particles *p;
-    hk_real hh, h;
-    int drift;
-} kick_pass;
-
-static void kick_span(void *ctx, int g0, int g1)
-{
-    const kick_pass *k = ctx;
-    hk_particles *p = k->p;
-    for (int i = g0; i < g1; i++) {
-        const hk_real im = p->inv_mass[i];
-        if (im == 0) continue;
-        const hk_real f[3] = {p->fx[i], p->fy[i], p->fz[i]};
-        hk_real *const q[3] = {&p->qx[i], &p->qy[i], &p->qz[i]}, *const v[3] = {&p->vx[i], &p->vy[i], &p->vz[i]};
-        hk_kick(im, f, q, v, k->hh, k->drift, k->h);
-    }
-}
-
-/* Half a velocity Verlet kick, v += (f im) hh, and with drift the drift
- * x += v h after it, for every free particle. */
-static void kick(hk_world *w, hk_real hh, int drift, hk_real h)
-{
-    kick_pass k = {&w->p, hh, h, drift};
-    hk_team_spans(w, kick_span, &k);
-}
+static void verlet(hk_world *w, const hk_exec *ex, hk_real h) { verlet_common(w, ex, h, 0); }
+static void verlet_book(hk_world *w, const hk_exec *ex, hk_real h) { verlet_common(w, ex, h, 1); }
 
 /* velocity Verlet (kick-drift-kick); reuses F of the previous substep (taken
  * at its end, the colliders there too) when the state has not been changed
  * since (no contacts, anchors, pins or new thread count or kernel path). An
  * evaluation fails only where the engine makes its state: at the first of
  * a world, a team or a path, which is never the second of a substep. */
-static void velocity_verlet(hk_world *w, hk_real h)
+static void velocity_verlet(hk_world *w, const hk_exec *ex, hk_real h)
 {
-    if (!w->forces_valid && hk_forces_compute(w) != HK_OK) return;
+    if (!w->forces_valid && ex->forces(w, HK_UPDATE_NONE, 0) != HK_OK) return;
     const hk_real hh = (hk_real)0.5 * h;
-    kick(w, hh, 1, h);
+    ex->kick(w, hh, 1, h);
     hk_contact_at(w, w->h); /* the second evaluation is at the substep's end: the colliders there */
-    if (hk_forces_compute(w) != HK_OK) return;
-    kick(w, hh, 0, h);
+    if (ex->forces(w, HK_UPDATE_NONE, 0) != HK_OK) return;
+    ex->kick(w, hh, 0, h);
     w->forces_valid = 1;
 }
 
-/* One RK4 stage of particles [g0, g1): the start state x0, v0 and the
- * weighted stage sums sx, sv in the scratch arrays. */
-typedef struct rk4_pass {
-    hk_particles *p;
-    hk_real *x0[3], *v0[3], *sx[3], *sv[3];
-    hk_real wt, ah, h;
-    int stage;
-} rk4_pass;
-
-static void rk4_span(void *ctx, int g0, int g1)
-{
-    const rk4_pass *r = ctx;
-    const hk_particles *p = r->p;
-    hk_real *pos[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz}, *frc[3] = {p->fx, p->fy, p->fz};
-    for (int c = 0; c < 3; c++) {
-        const hk_real *x0 = r->x0[c], *v0 = r->v0[c];
-        hk_real *sx = r->sx[c], *sv = r->sv[c];
-        for (int i = g0; i < g1; i++)
-            hk_rk4_stage(p->inv_mass[i], frc[c][i], &pos[c][i], &vel[c][i], x0[i], v0[i], &sx[i], &sv[i], r->stage,
-                         r->wt, r->ah, r->h);
-    }
-}
-
 /* classic RK4 on (x, v): stages are written into the particle arrays so the
- * force code always reads the world's state; scratch holds the start state
- * (6 arrays) and the weighted stage sums (6 arrays). */
-static void rk4(hk_world *w, hk_real h)
+ * force code always reads the world's state; the start state and the
+ * weighted stage sums are the scheme's scratch (12 arrays). */
+static void rk4(hk_world *w, const hk_exec *ex, hk_real h)
 {
-    hk_particles *p = &w->p;
-    const size_t stride = w->scratch_stride;
-    hk_real *pos[3] = {p->qx, p->qy, p->qz}, *vel[3] = {p->vx, p->vy, p->vz};
-    rk4_pass r = {.p = p, .h = h};
-    int all[2];
-    const int *span, spans = hk_world_spans(w, all, &span); /* the particles this process computes */
-    for (int c = 0; c < 3; c++) {
-        r.x0[c] = w->scratch + (0 + c) * stride;
-        r.v0[c] = w->scratch + (3 + c) * stride;
-        r.sx[c] = w->scratch + (6 + c) * stride;
-        r.sv[c] = w->scratch + (9 + c) * stride;
-        for (int s = 0; s < spans; s++) {
-            const size_t at = (size_t)span[2 * s], bytes = (size_t)(span[2 * s + 1] - span[2 * s]) * sizeof(hk_real);
-            memcpy(r.x0[c] + at, pos[c] + at, bytes);
-            memcpy(r.v0[c] + at, vel[c] + at, bytes);
-        }
-    }
     static const double weight[4] = {1, 2, 2, 1}, advance[4] = {0.5, 0.5, 1, 0}, at[4] = {0, 0.5, 0.5, 1};
+    ex->rk4_start(w);
     for (int stage = 0; stage < 4; stage++) {
-        hk_contact_at(w, at[stage] * w->h);        /* the stage's time: the colliders where they are then */
-        if (hk_forces_compute(w) != HK_OK) return; /* only the first can fail (velocity_verlet): the start stays */
-        r.wt = (hk_real)weight[stage];
-        r.ah = (hk_real)advance[stage] * h;
-        r.stage = stage;
-        hk_team_spans(w, rk4_span, &r);
+        hk_contact_at(w, at[stage] * w->h);                    /* the stage's time: the colliders where they are then */
+        if (ex->forces(w, HK_UPDATE_NONE, 0) != HK_OK) return; /* only the first can fail (velocity_verlet) */
+        ex->rk4_stage(w, stage, (hk_real)weight[stage], (hk_real)advance[stage] * h, h);
     }
 }
+
+/* The schemes the device does not run: the CPU engine's alone (ex is its table). */
+#define CPU_ONLY(fn)                                                                                                   \
+    static void cpu_##fn(hk_world *w, const hk_exec *ex, hk_real h)                                                    \
+    {                                                                                                                  \
+        HK_ASSERT(ex == &hk_cpu_exec); /* the device refuses these schemes before a step (device.c) */                 \
+        (void)ex;                                                                                                      \
+        fn(w, h);                                                                                                      \
+    }
+CPU_ONLY(hk_implicit_euler_substep)
+CPU_ONLY(hk_trapezoidal_substep)
+CPU_ONLY(hk_bdf2_substep)
+CPU_ONLY(hk_xpbd_substep)
+CPU_ONLY(hk_vbd_substep)
+CPU_ONLY(hk_pd_substep)
+#undef CPU_ONLY
 
 /* The integrator table: one row per scheme. The stability limit is the
  * largest stable omega*dt on the undamped oscillator (the jelly scheme's
@@ -196,21 +115,21 @@ static void rk4(hk_world *w, hk_real h)
       "the jelly scheme: v += dt_a a; x += dt_v v; v *= alpha", 1, 0, 0, 0, 0)                                               \
     X(HK_RK4, "rk4", NULL, 2.8284271247461903, 0, 4, 0, 12, rk4, HK_UPDATE_NONE, "classic fourth-order Runge-Kutta",   \
       1, 0, 0, 0, 0)                                                                                                         \
-    X(HK_IMPLICIT_EULER, "implicit_euler", "backward_euler", INFINITY, 3, 1, 1, 0, hk_implicit_euler_substep,          \
+    X(HK_IMPLICIT_EULER, "implicit_euler", "backward_euler", INFINITY, 3, 1, 1, 0, cpu_hk_implicit_euler_substep,          \
       HK_UPDATE_NONE, "backward Euler as a minimisation (Newton, line search; CG or a direct band solve); damps", 0,   \
       1, 1, 0, 0)                                                                                                            \
-    X(HK_TRAPEZOIDAL, "trapezoidal", "newmark", INFINITY, 3, 1, 1, 0, hk_trapezoidal_substep, HK_UPDATE_NONE,          \
+    X(HK_TRAPEZOIDAL, "trapezoidal", "newmark", INFINITY, 3, 1, 1, 0, cpu_hk_trapezoidal_substep, HK_UPDATE_NONE,          \
       "the trapezoidal rule (Newmark average acceleration), second order, no numerical damping", 0, 1, 0, 0, 0)              \
-    X(HK_BDF2, "bdf2", NULL, INFINITY, 6, 1, 1, 0, hk_bdf2_substep, HK_UPDATE_NONE,                                    \
+    X(HK_BDF2, "bdf2", NULL, INFINITY, 6, 1, 1, 0, cpu_hk_bdf2_substep, HK_UPDATE_NONE,                                    \
       "the second-order backward difference formula as a minimisation; L-stable, damps less than backward Euler", 0,  \
       0, 1, 0, 0)                                                                                                         \
-    X(HK_XPBD, "xpbd", NULL, INFINITY, 0, 1, 0, 3, hk_xpbd_substep, HK_UPDATE_NONE,                                    \
+    X(HK_XPBD, "xpbd", NULL, INFINITY, 0, 1, 0, 3, cpu_hk_xpbd_substep, HK_UPDATE_NONE,                                    \
       "extended position-based dynamics: springs as compliant distance constraints, swept colour by colour", 0, 0, 0, \
       HK_XPBD_ITERATIONS, 0)                                                                                              \
-    X(HK_VBD, "vbd", NULL, INFINITY, 0, 1, 0, 3, hk_vbd_substep, HK_UPDATE_NONE,                                       \
+    X(HK_VBD, "vbd", NULL, INFINITY, 0, 1, 0, 3, cpu_hk_vbd_substep, HK_UPDATE_NONE,                                       \
       "vertex block descent: each particle's Newton step on backward Euler's energy, colour by colour", 0, 0, 0,       \
       HK_VBD_ITERATIONS, 1)                                                                                               \
-    X(HK_PROJECTIVE_DYNAMICS, "projective_dynamics", "local_global", INFINITY, 0, 1, 0, 3, hk_pd_substep,             \
+    X(HK_PROJECTIVE_DYNAMICS, "projective_dynamics", "local_global", INFINITY, 0, 1, 0, 3, cpu_hk_pd_substep,             \
       HK_UPDATE_NONE,                                                                                                  \
       "projective dynamics: each spring projected to its rest length, then a global solve on a constant matrix", 0, 0, \
       0, HK_PD_ITERATIONS, 0)

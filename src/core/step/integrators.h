@@ -3,6 +3,7 @@
 #ifndef HOOKE_INTEGRATORS_H
 #define HOOKE_INTEGRATORS_H
 
+#include "exec.h"
 #include "update.h"
 #include "world.h"
 
@@ -17,7 +18,7 @@ typedef struct hk_integrator_ops {
     hk_update_kind update;   /* the fused update of a one-evaluation explicit scheme, else HK_UPDATE_NONE */
     int scratch_arrays;      /* arrays of capacity entries it needs in w->scratch */
     int history_arrays;      /* arrays it keeps from substep to substep (world.h px, py, pz, then dqx, dqy, dqz) */
-    void (*substep)(hk_world *w, hk_real h);
+    void (*substep)(hk_world *w, const hk_exec *ex, hk_real h); /* told in ex's passes (world/exec.h) */
 } hk_integrator_ops;
 
 const hk_integrator_ops *hk_integrator_ops_of(hk_integrator_kind kind);
@@ -31,7 +32,12 @@ int hk_world_history(const hk_world *w, hk_real *a[6]);
  * or -1 (out of memory). */
 int hk_world_make_history(hk_world *w);
 
+/* The CPU engine's passes of a step (exec_cpu.c; world/exec.h). */
+extern const hk_exec hk_cpu_exec;
+
 /* Advances the world one step (integrators.c's substep, between anchors and
- * contacts, for every substep): hk_world_step in hooke.h, in step.c. */
+ * contacts, for every substep) with ex's passes: the story of a step, told once (step.c); hk_world_step (hooke.h)
+ * runs it with the CPU's or the device's. */
+void hk_step_told(hk_world *w, const hk_exec *ex);
 
 #endif
