@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <dirent.h>
 
 #include <cmocka.h>
 
@@ -33,7 +34,49 @@ static void expect(const hk_run *r, int status, const char *in_err)
     }
 }
 
-/* flag_wind (the wind on a surface, substeps), jelly52 (walls, a sphere): the same files on the CPU and the device */
+/* Whether files a and b hold the same bytes (both readable). */
+static int same_file(const char *a, const char *b)
+{
+    FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+    int same = f && g;
+    while (same) {
+        char x[4096], y[4096];
+        const size_t nx = fread(x, 1, sizeof x, f), ny = fread(y, 1, sizeof y, g);
+        same = nx == ny && memcmp(x, y, nx) == 0;
+        if (nx == 0) break;
+    }
+    if (f) fclose(f);
+    if (g) fclose(g);
+    return same;
+}
+
+/* Every file of the CPU run's frame folder has the same bytes in the device run's (and no other is there). */
+static void same_folders(const char *cpu, const char *dev)
+{
+    int files[2] = {0, 0};
+    for (int side = 0; side < 2; side++) {
+        DIR *d = opendir(side ? dev : cpu);
+        assert_non_null(d);
+        for (struct dirent *e; (e = readdir(d));) {
+            if (e->d_name[0] == '.') continue;
+            files[side]++;
+            if (side) continue;
+            char a[8192], b[8192];
+            snprintf(a, sizeof a, "%s/%s", cpu, e->d_name);
+            snprintf(b, sizeof b, "%s/%s", dev, e->d_name);
+            if (!same_file(a, b)) {
+                print_error("frames: %s and %s differ\n", a, b);
+                fail();
+            }
+        }
+        closedir(d);
+    }
+    assert_true(files[0] > 0);
+    assert_int_equal(files[0], files[1]);
+}
+
+/* flag_wind (the wind on a surface, substeps), jelly52 (walls, a sphere): the same files on the CPU and the device,
+ * the frames among them (the device run's written by a thread of their own while the device steps on) */
 static void test_run_same_outputs(void **state)
 {
     (void)state;
@@ -41,10 +84,14 @@ static void test_run_same_outputs(void **state)
     for (int k = 0; k < 2; k++) {
         char args[1024];
         hk_run r[2];
+        char frames[2][4096];
         for (int dev = 0; dev < 2; dev++) {
-            snprintf(args, sizeof args, "run %s/%s.scene --steps 80 --every 20 --stats '%s' --state-out '%s'%s",
+            snprintf(frames[dev], sizeof frames[dev], "%s", hk_test_path(dev ? "dev_frames" : "cpu_frames"));
+            snprintf(args, sizeof args,
+                     "run %s/%s.scene --steps 80 --every 20 --stats '%s' --state-out '%s' --out '%s' --format "
+                     "vtk,obj,png%s",
                      HOOKE_SCENES_DIR, scenes[k], hk_test_path(dev ? "dev.csv" : "cpu.csv"),
-                     hk_test_path(dev ? "dev.state" : "cpu.state"), dev ? " --device gpu" : "");
+                     hk_test_path(dev ? "dev.state" : "cpu.state"), frames[dev], dev ? " --device gpu" : "");
             r[dev] = hk_test_hooke(dev ? "HOOKE_DEVICE_DRIVER=host" : "", args);
             expect(&r[dev], 0, dev ? "hooke: device: gpu: host" : NULL);
         }
@@ -58,6 +105,7 @@ static void test_run_same_outputs(void **state)
             free(a);
             free(b);
         }
+        same_folders(frames[0], frames[1]);
         hk_run_free(&r[0]);
         hk_run_free(&r[1]);
     }

@@ -30,6 +30,7 @@
 #include "state_io.h"
 #include "stats_csv.h"
 #include "topology.h"
+#include "frame_thread.h"
 #include "whole_frames.h"
 #include "world.h"
 
@@ -79,6 +80,8 @@ typedef struct run_state {
     double stretch_limit;
     int threads;
     hk_frames *frames;     /* over MPI ranks: the VTK frames, in pieces */
+    hk_frame_thread
+        *frame_thread;     /* a world on a device: frames written by a thread of their own (frames is then its) */
     hk_whole_frames whole; /* over MPI ranks: the formats drawn from the whole state (rank 0's copy) */
     int has_whole;
     hk_world_def base; /* the environment's tuning, which the scene's world starts from */
@@ -265,6 +268,8 @@ static int device_start(const run_opts *o, hk_world *w)
  * ranks every rank's verdict). */
 static int write_frames(run_state *r, char *err, size_t errlen)
 {
+    if (r->frame_thread)
+        return hk_frame_thread_put(r->frame_thread, r->w, err, errlen); /* a failure: the frame before's */
     if (r->frames && hk_frames_write(r->frames, r->w, err, errlen) != 0) return -1;
     return r->has_whole ? hk_whole_frames_write(&r->whole, r->w, err, errlen) : 0;
 }
@@ -325,6 +330,11 @@ static int open_outputs(const run_opts *o, run_state *r)
             if (failed) fprintf(stderr, "hooke: error: %s\n", err);
             if (failed && hk_mpi_rank() != 0) hk_mpi_note("error: %s", err);
             if (hk_mpi_any(failed)) return HK_EXIT_IO;
+            if (hk_world_device(r->w, NULL, 0) == HK_DEVICE_GPU) { /* the host's cores write while the GPU steps */
+                r->frame_thread = hk_frame_thread_open(r->frames, o->scene, &r->base, r->threads, err, sizeof err);
+                if (!r->frame_thread && !o->quiet)
+                    fprintf(stderr, "hooke: note: frames written in line, the device waiting (%s)\n", err);
+            }
         }
         if (whole) {
             if (hk_whole_frames_open(&r->whole, o->scene, &r->base, o->out_dir, whole, r->first, &o->camera, err,
@@ -372,6 +382,8 @@ static int after_step(const run_opts *o, run_state *r, int64_t s, int64_t check_
         if (bad || hk_energy_runaway(&r->guard, &st, substeps)) {
             hk_progress_end(pr);
             hk_report_blowup(stderr, w, bad ? &b : NULL, &r->guard, e, substeps, o->scene, r->stretch_limit);
+            if (r->frame_thread) /* the frames handed over are written first */
+                hk_frame_thread_wait(r->frame_thread, &r->last_frame, err, sizeof err);
             if (o->out_dir && r->last_frame >= 0)
                 fprintf(stderr, "hooke: last good frame: %s/frame_%06lld (step %lld)\n", o->out_dir,
                         (long long)r->last_frame, (long long)r->last_frame);
@@ -505,7 +517,10 @@ int hk_cmd_run(int argc, char **argv)
         rc = open_outputs(&o, &r); /* every rank: the same status */
     }
     if (rc != HK_EXIT_OK) {
-        hk_frames_close(r.frames);
+        if (r.frame_thread)
+            hk_frame_thread_close(r.frame_thread); /* and its frames */
+        else
+            hk_frames_close(r.frames);
         hk_whole_frames_close(&r.whole);
         hk_stats_csv_close(&r.stats, NULL, 0);
         hk_scene_free(&r.sc);
@@ -543,13 +558,25 @@ int hk_cmd_run(int argc, char **argv)
         hk_world_step(w);
         if (after_step_ranks(&o, &r, s, check_every, &progress)) break;
     }
+    char err[1024];
+    if (r.frame_thread) { /* the run ends when its last frame is written */
+        const double t_out = now_s();
+        if (hk_frame_thread_wait(r.frame_thread, NULL, err, sizeof err) != 0 && !r.io_failed) {
+            hk_progress_end(&progress);
+            fprintf(stderr, "hooke: error: %s\n", err);
+            r.io_failed = 1;
+        }
+        r.output_s += now_s() - t_out;
+    }
     const double wall = now_s() - t0;
     hk_progress_end(&progress);
     if (hk_mpi_active()) stop_signal = r.stop;
 
     /* epilog: every output closed whole, the summary line, the exit status */
-    char err[1024];
-    hk_frames_close(r.frames);
+    if (r.frame_thread)
+        hk_frame_thread_close(r.frame_thread); /* and its frames */
+    else
+        hk_frames_close(r.frames);
     hk_whole_frames_close(&r.whole);
     if (r.has_stats && hk_stats_csv_close(&r.stats, err, sizeof err) != 0) {
         fprintf(stderr, "hooke: error: %s\n", err);

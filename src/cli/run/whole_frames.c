@@ -122,18 +122,23 @@ static void put_flags(void *ctx, int fi, int64_t l0, int64_t l1, void *buf)
             if (f->a[s] == in[1 + 2 * k] && f->b[s] == in[2 + 2 * k]) f->broken[s] = 1;
 }
 
+void hk_copy_held_alike(hk_world *copy, const hk_world *w)
+{
+    copy->steps = w->steps;
+    copy->time = w->time;
+    memcpy(copy->spheres, w->spheres, (size_t)w->sphere_count * sizeof *w->spheres);
+    for (int b = 0; b < w->body_count; b++) {
+        memcpy(copy->bodies[b].anchor_pos, w->bodies[b].anchor_pos, sizeof w->bodies[b].anchor_pos);
+        memcpy(copy->bodies[b].anchor_vel, w->bodies[b].anchor_vel, sizeof w->bodies[b].anchor_vel);
+    }
+}
+
 int hk_whole_frames_write(hk_whole_frames *wf, const hk_world *w, char *err, size_t errlen)
 {
     hk_world *copy = wf->sc.world;
     bring br = {w, copy};
     if (copy) { /* what every rank holds alike: the time, the spheres, the anchors */
-        copy->steps = w->steps;
-        copy->time = w->time;
-        memcpy(copy->spheres, w->spheres, (size_t)w->sphere_count * sizeof *w->spheres);
-        for (int b = 0; b < w->body_count; b++) {
-            memcpy(copy->bodies[b].anchor_pos, w->bodies[b].anchor_pos, sizeof w->bodies[b].anchor_pos);
-            memcpy(copy->bodies[b].anchor_vel, w->bodies[b].anchor_vel, sizeof w->bodies[b].anchor_vel);
-        }
+        hk_copy_held_alike(copy, w);
         for (int fi = 0; fi < copy->family_count; fi++) { /* the broken springs come anew */
             hk_family *f = &copy->families[fi];
             if (f->broken) memset(f->broken, 0, (size_t)(f->kind == HK_FAMILY_LATTICE ? f->hi - f->lo : f->count));

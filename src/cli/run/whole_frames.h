@@ -27,4 +27,8 @@ int hk_whole_frames_open(hk_whole_frames *wf, const char *scene, const hk_world_
 int hk_whole_frames_write(hk_whole_frames *wf, const hk_world *w, char *err, size_t errlen);
 void hk_whole_frames_close(hk_whole_frames *wf);
 
+/* What a copy of w built from the same scene takes from it before a frame, besides the particles' state and the
+ * broken springs: the step, the time, the spheres, the driven anchors. */
+void hk_copy_held_alike(hk_world *copy, const hk_world *w);
+
 #endif
