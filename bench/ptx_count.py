@@ -9,9 +9,10 @@ device.cmake) and compiles the peer's kernel to PTX as its README builds it (nvc
 each, the instructions one spring term issues:
 
 - hooke (kernel k_nodes): each loop of the kernel whose body holds a sqrt (a term loop: the node's springs, one
-  term a sqrt; the compiler may unroll a loop, several terms an iteration) is listed with the instructions of its
-  body a term, its global loads and its parameter/constant loads; a straight loop body (no branch but the loop's
-  own) issues all of them a term;
+  term a sqrt; the compiler may unroll a loop, several terms an iteration) is listed with the costliest path
+  through its body (its basic blocks from the loop's head to its back edge): its instructions a term, its global
+  loads and its parameter/constant loads. A branch every node takes alike (the node's role in a term: source or
+  target) costs one path's instructions, not both;
 - the peer (kernel step: its 12 springs unrolled): the instructions from one spring's sqrt to the next one's, the
   median over its 11 gaps, which is one spring's whole text; likewise its loads.
 
@@ -79,8 +80,38 @@ def tally(ops):
     }
 
 
+def blocks_of(lines, lo, hi):
+    """The basic blocks of lines[lo..hi]: [(start line, end line, [opcodes], [successor start lines])]."""
+    ins = dict(instructions(lines))
+    labels = {}
+    for k in range(lo, hi + 1):
+        m = LABEL.match(lines[k])
+        if m:
+            labels[m.group(1)] = k
+    starts = sorted({lo} | {k for k in labels.values()} |
+                    {k + 1 for k in range(lo, hi + 1) if BRANCH.match(lines[k]) and k + 1 <= hi})
+    out = []
+    for n, st in enumerate(starts):
+        end = (starts[n + 1] - 1) if n + 1 < len(starts) else hi
+        ops = [ins[k] for k in range(st, end + 1) if k in ins]
+        succ = []
+        last = max([k for k in range(st, end + 1) if k in ins], default=None)
+        m = BRANCH.match(lines[last]) if last is not None else None
+        if m:
+            if m.group(1) in labels:
+                succ.append(labels[m.group(1)])
+            if not lines[last].strip().startswith("bra"):  # a predicated branch falls through too
+                succ.append(end + 1)
+        else:
+            succ.append(end + 1)
+        out.append((st, end, ops, succ))
+    return out
+
+
 def term_loops(lines):
-    """Each loop (a branch back to a label before it) whose body holds a sqrt: its tally, innermost first."""
+    """Each loop (a branch back to a label before it) whose body holds a sqrt, innermost first: the tally of each
+    path through its body from its head to its back edge, a term a sqrt on the path; the costliest path's tally a
+    term is the loop's figure (a branch the same for every node, as the node's role in a term, takes one path)."""
     labels = {}
     for k, line in enumerate(lines):
         m = LABEL.match(line)
@@ -90,17 +121,43 @@ def term_loops(lines):
     loops = []
     for k, line in enumerate(lines):
         m = BRANCH.match(line)
-        if m and m.group(1) in labels and labels[m.group(1)] < k:
-            lo = labels[m.group(1)]
-            ops = [o for (i, o) in ins if lo <= i <= k]
+        if not (m and m.group(1) in labels and labels[m.group(1)] < k):
+            continue
+        lo = labels[m.group(1)]
+        if not any(o.startswith("sqrt") for (i, o) in ins if lo <= i <= k):
+            continue
+        blocks = blocks_of(lines, lo, k)
+        by_start = {b[0]: b for b in blocks}
+        paths = []
+
+        def walk(st, acc, seen):
+            if len(paths) > 4096:
+                return
+            b = by_start.get(st)
+            if b is None or st in seen:
+                return
+            acc = acc + b[2]
+            if b[1] == k:  # the back edge's block
+                paths.append(acc)
+                return
+            for nx in b[3]:
+                if nx == lo:
+                    paths.append(acc)
+                elif lo < nx <= k:
+                    walk(nx, acc, seen | {st})
+
+        walk(lo, [], frozenset())
+        best = None
+        for ops in paths:
             roots = sum(o.startswith("sqrt") for o in ops)
-            if roots:
-                # an unrolled loop holds several terms an iteration, one sqrt each (a generic loop's model
-                # branches share theirs)
-                t = tally(ops)
-                loops.append({"from_line": lo, "to_line": k, "terms_an_iteration": roots, "body": t,
-                              **{key: val / roots for key, val in t.items()}})
-    # the innermost: no other such loop inside
+            if not roots:
+                continue
+            t = tally(ops)
+            per = {key: val / roots for key, val in t.items()}
+            if best is None or per["instructions"] > best["instructions"]:
+                best = dict(per, terms_an_iteration=roots)
+        if best:
+            loops.append({"from_line": lo, "to_line": k, "paths": len(paths), **best})
     inner = [a for a in loops
              if not any(b is not a and a["from_line"] <= b["from_line"] and b["to_line"] <= a["to_line"] for b in loops)]
     return inner
@@ -149,15 +206,16 @@ def main():
     step = [v for k, v in pfns.items() if "step" in k]
     gaps = spring_gaps(step[0])
     peer_term = {key: statistics.median(g[key] for g in gaps) for key in gaps[0]}
-    # the fast loops: no branch in a term but the loop's own (a generic loop tests each term's box and model)
-    fast_loops = [l for l in loops if l["branches"] <= 1]
+    # the fast loops: no branch in a term but the loop's own and the node's role, with its join (a generic loop tests
+    # each term's box, model and behaviour)
+    fast_loops = [l for l in loops if l["branches"] <= 3]
     fast = max(fast_loops, key=lambda l: l["instructions"]) if fast_loops else None
     print(f"peer ({os.path.basename(peer)}, kernel step, {len(gaps) + 1} springs unrolled): a spring "
           f"{peer_term['instructions']:.0f} PTX instructions, {peer_term['global_loads']:.0f} global loads "
           f"(median of {len(gaps)} sqrt-to-sqrt gaps)")
     for n, l in enumerate(loops):
-        print(f"hooke k_nodes term loop {n + 1} (PTX lines {l['from_line']}..{l['to_line']}, "
-              f"{l['terms_an_iteration']} term(s) an iteration): {l['instructions']:.1f} instructions a term, "
+        print(f"hooke k_nodes term loop {n + 1} (PTX lines {l['from_line']}..{l['to_line']}, {l['paths']} paths, "
+              f"{l['terms_an_iteration']} term(s) on the costliest): {l['instructions']:.1f} instructions a term, "
               f"{l['global_loads']:.1f} global loads, {l['param_or_const_loads']:.1f} parameter loads, "
               f"{l['generic_loads']:.1f} generic loads, {l['branches']:.1f} branches")
     if fast:

@@ -79,6 +79,13 @@ static const row rows[] = {
     {"cloth_corners", "jelly", 60},
     {"bungee", NULL, 200},
     {"shock_absorber", NULL, 200},
+    {"mesh_points", NULL, 200},
+    {"net", NULL, 400},
+    {"oscillator", NULL, 200},
+    {"pendulum", NULL, 200},
+    {"quad", NULL, 200},
+    {"net", "rk4", 100},
+    {"pendulum", "verlet", 200},
 };
 
 /* One row through `driver`: the device's state hash, state, forces, time and counts against the CPU's. */

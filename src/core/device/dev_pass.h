@@ -53,15 +53,16 @@ typedef struct hkd_fam {
 } hkd_fam;
 
 /* One term of a node's sum, resolved for the node (dev_world.c plan_body): the spring of a lattice family between
- * the node and the node `off` from it, the node its source or its target. Seen from the node the spring has d =
- * (q_node - q_other) - D, with D the family's rest vector where the node is the source and its negation where the
- * node is the target: the source's d negated, exactly, so the force comes out negated exactly, and adding it is the
- * CPU's subtracting the source's force (the same bits). A body's terms are in the CPU's order. */
+ * the node and the node `off` from it, the node its source or its target. The term is the CPU's: d = (q_source -
+ * q_target) - D, dv = v_source - v_target, the force added where the node is the source and subtracted where it is
+ * the target (the node's own side of the sum would negate the spring's d, which flips the sign of a zero, and a sum
+ * can be -0 where a subnormal was flushed: the CPU's operations keep its bits). A body's terms are in the CPU's
+ * order. */
 typedef struct hkd_term {
-    hk_real D[3];             /* the rest vector seen from the node [m] */
+    hk_real D[3];             /* the family's rest vector [m] */
     hk_real rest, k, c;       /* [m], [N/m], [N*s/m] */
     int32_t off;              /* the other end's index - the node's [particles] */
-    int32_t src;              /* the spring's source node's index - the node's [particles]: 0, or off (the target) */
+    int32_t target;           /* 1: the node is the spring's target (its source is the other end) */
     int32_t lo[3], hi[3];     /* the nodes (i, j, k) of the body that have this term: lo <= (i, j, k) < hi */
     int32_t model, behaviour; /* hk_damping_model, hk_behaviour */
     const uint8_t *broken; /* device: the family's broken flags by local source node (HK_SPRING_BREAKABLE); else NULL */
@@ -155,6 +156,25 @@ typedef struct hkd_set_args {
     hk_real qv[HKD_SET_MAX][6];
 } hkd_set_args;
 
+/* LIST and LIST_BREAK: springs of a list family (engine/list_pass.h list_lanes, engine/strain.c break_items). LIST:
+ * the springs [s0, s0 + n) of one colour, none sharing a particle, each one's force added to its a end's f and
+ * subtracted from its b end's; where parity is 0 or 1 only the near springs whose lower end lies in an even or an
+ * odd band (of `band` particles, the body's first band first_band) are taken, the order the CPU's bands sum in;
+ * with serial set, element 0 runs the springs [s0, s0 + count) in order (the overflow colour, whose particles
+ * repeat). LIST_BREAK: spring s0 + e broken for good once r > ratio L0; 1 if it broke now. */
+typedef struct hkd_list_args {
+    hkd_vec q, v, f;
+    const int32_t *a, *b; /* device: the ends (global indices) */
+    const hk_real *rest;  /* device: each spring's rest length [m], or NULL (L0) */
+    const hk_real *rv[3]; /* device: each spring's rest vector D [m] (a list in a lattice body), or NULL */
+    uint8_t *broken;      /* device: 1 = broken, by spring; NULL: none */
+    hk_real k, c, L0;     /* [N/m], [N*s/m], [m] */
+    int32_t model, behaviour, serial, parity; /* parity: -1 every spring, else 0 even bands, 1 odd */
+    int32_t band, first_band;
+    int64_t s0, count;
+    double ratio; /* break_ratio [1] */
+} hkd_list_args;
+
 /* The passes: X(KIND, name, args member); element i of pass KIND is hkd_<name>(&args.u.<member>, i), which returns
  * what the pass counts (1: this element moved or broke), else 0. */
 #define HKD_PASSES(X)                                                                                                  \
@@ -170,6 +190,8 @@ typedef struct hkd_set_args {
     X(HKD_SPHERE, sphere, obstacle)                                                                                    \
     X(HKD_BREAK, break_springs, brk)                                                                                   \
     X(HKD_SET, set, set)                                                                                               \
+    X(HKD_LIST, list, list)                                                                                            \
+    X(HKD_LIST_BREAK, list_break, list)                                                                                \
     X(HKD_PROBE, contract_probe, multi)
 
 typedef enum hkd_kind {
@@ -190,29 +212,33 @@ typedef struct hkd_args {
         hkd_obstacle_args obstacle;
         hkd_break_args brk;
         hkd_set_args set;
+        hkd_list_args list;
     } u;
 } hkd_args;
 
 /* ---- the per-element steps ------------------------------------------------------------------------------------- */
 
-/* Term T of the node at global index g (local l, its own position and velocity qn, vn) added to the sum s: d =
- * (q_node - q_other) - D, dv = v_node - v_other, spring_lanes (the sweep's row pass, engine/row_family.h
- * family_lanes, from the node's side); a broken spring adds 0. model and behaviour are T's, or constants of the
- * caller's loop (a fast sum: the compiler drops the tests). */
+/* Term T of the node at global index g (local l, its own position and velocity qn, vn) into the sum s, as the
+ * sweep's row pass computes it (engine/row_family.h family_lanes): d = (q_s - q_t) - D, dv = v_s - v_t,
+ * spring_lanes, added where the node is the source s and subtracted where it is the target t; a broken spring adds
+ * 0. target, model and behaviour are constants of the caller's branch or loop (the compiler drops the tests). */
 static inline HK_HD void hkd_term_add(const hkd_nodes_args *a, const hkd_term *T, int32_t g, int32_t l,
-                                      const hk_real qn[3], const hk_real vn[3], int model, int behaviour, hk_w s[3])
+                                      const hk_real qn[3], const hk_real vn[3], int target, int model, int behaviour,
+                                      hk_w s[3])
 {
     const int32_t o = g + T->off;
     hk_wm live = wm_all();
-    if (behaviour == HK_SPRING_BREAKABLE && T->broken) live = wm_and(live, wm_unbroken(T->broken + l + T->src));
-    hk_w f[3];
-    spring_lanes(w_sub(w_sub(qn[0], w_loadu(a->q.c[0] + o)), w_set1(T->D[0])),
-                 w_sub(w_sub(qn[1], w_loadu(a->q.c[1] + o)), w_set1(T->D[1])),
-                 w_sub(w_sub(qn[2], w_loadu(a->q.c[2] + o)), w_set1(T->D[2])), w_sub(vn[0], w_loadu(a->v.c[0] + o)),
-                 w_sub(vn[1], w_loadu(a->v.c[1] + o)), w_sub(vn[2], w_loadu(a->v.c[2] + o)), w_set1(T->rest),
-                 w_set1(T->k), w_set1(T->c), live, (hk_damping_model)model, (hk_behaviour)behaviour, &f[0], &f[1],
-                 &f[2]);
-    for (int c = 0; c < 3; c++) s[c] = w_add(s[c], f[c]);
+    if (behaviour == HK_SPRING_BREAKABLE && T->broken)
+        live = wm_and(live, wm_unbroken(T->broken + l + (target ? T->off : 0)));
+    hk_w qo[3], vo[3], d[3], dv[3], f[3];
+    for (int c = 0; c < 3; c++) {
+        qo[c] = w_loadu(a->q.c[c] + o), vo[c] = w_loadu(a->v.c[c] + o);
+        d[c] = w_sub(target ? w_sub(qo[c], qn[c]) : w_sub(qn[c], qo[c]), w_set1(T->D[c]));
+        dv[c] = target ? w_sub(vo[c], vn[c]) : w_sub(vn[c], vo[c]);
+    }
+    spring_lanes(d[0], d[1], d[2], dv[0], dv[1], dv[2], w_set1(T->rest), w_set1(T->k), w_set1(T->c), live,
+                 (hk_damping_model)model, (hk_behaviour)behaviour, &f[0], &f[1], &f[2]);
+    for (int c = 0; c < 3; c++) s[c] = target ? w_sub(s[c], f[c]) : w_add(s[c], f[c]);
 }
 
 /* The node's terms in order into s: tested (box, T's model and behaviour: the generic sum) or, inside the box every
@@ -226,9 +252,14 @@ static inline HK_HD void hkd_terms(const hkd_nodes_args *a, int32_t g, int32_t l
             int in = 1;
             for (int c = 0; c < 3; c++) in &= ijk[c] >= T->lo[c] && ijk[c] < T->hi[c];
             if (!in) continue;
-            hkd_term_add(a, T, g, l, qn, vn, T->model, T->behaviour, s);
+            if (T->target)
+                hkd_term_add(a, T, g, l, qn, vn, 1, T->model, T->behaviour, s);
+            else
+                hkd_term_add(a, T, g, l, qn, vn, 0, T->model, T->behaviour, s);
+        } else if (T->target) { /* the same for every node: no divergence */
+            hkd_term_add(a, T, g, l, qn, vn, 1, model, HK_SPRING_NORMAL, s);
         } else {
-            hkd_term_add(a, T, g, l, qn, vn, model, HK_SPRING_NORMAL, s);
+            hkd_term_add(a, T, g, l, qn, vn, 0, model, HK_SPRING_NORMAL, s);
         }
     }
 }
@@ -400,6 +431,53 @@ static inline HK_HD int hkd_set(const hkd_set_args *a, int64_t n)
         a->v.c[c][g] = a->qv[n][3 + c];
     }
     return 0;
+}
+
+/* List spring s: d = (q_a - q_b) (- D), dv = v_a - v_b, spring_lanes; f_a += F, f_b -= F. */
+static inline HK_HD void hkd_list_one(const hkd_list_args *a, int64_t s)
+{
+    const int32_t i = a->a[s], j = a->b[s];
+    hk_wm live = wm_all();
+    if (a->broken) live = wm_and(live, wm_unbroken(a->broken + s));
+    hk_w d[3], dv[3], f[3];
+    for (int c = 0; c < 3; c++) {
+        d[c] = w_sub(w_loadu(a->q.c[c] + i), w_loadu(a->q.c[c] + j));
+        if (a->rv[0]) d[c] = w_sub(d[c], w_loadu(a->rv[c] + s));
+        dv[c] = w_sub(w_loadu(a->v.c[c] + i), w_loadu(a->v.c[c] + j));
+    }
+    spring_lanes(d[0], d[1], d[2], dv[0], dv[1], dv[2], a->rest ? w_loadu(a->rest + s) : w_set1(a->L0), w_set1(a->k),
+                 w_set1(a->c), live, (hk_damping_model)a->model, (hk_behaviour)a->behaviour, &f[0], &f[1], &f[2]);
+    for (int c = 0; c < 3; c++) a->f.c[c][i] = w_add(a->f.c[c][i], f[c]);
+    for (int c = 0; c < 3; c++) a->f.c[c][j] = w_sub(a->f.c[c][j], f[c]);
+}
+
+/* Element e of a LIST pass. */
+static inline HK_HD int hkd_list(const hkd_list_args *a, int64_t e)
+{
+    if (a->serial) {
+        for (int64_t s = a->s0; s < a->s0 + a->count; s++) hkd_list_one(a, s);
+        return 0;
+    }
+    const int64_t s = a->s0 + e;
+    if (a->parity >= 0) {
+        const int32_t lo = a->a[s] < a->b[s] ? a->a[s] : a->b[s];
+        if ((lo / a->band - a->first_band) % 2 != a->parity) return 0;
+    }
+    hkd_list_one(a, s);
+    return 0;
+}
+
+/* Element e of a LIST_BREAK pass: spring s0 + e against break_ratio L0. */
+static inline HK_HD int hkd_list_break(const hkd_list_args *a, int64_t e)
+{
+    const int64_t s = a->s0 + e;
+    const int32_t i = a->a[s], j = a->b[s];
+    hk_real d[3];
+    for (int c = 0; c < 3; c++) d[c] = (a->q.c[c][i] - a->q.c[c][j]) - (a->rv[0] ? a->rv[c][s] : (hk_real)0);
+    const double L0 = a->rest ? (double)a->rest[s] : (double)a->L0;
+    if (a->broken[s] || !(hk_spring_length(d[0], d[1], d[2]) > a->ratio * L0)) return 0;
+    a->broken[s] = 1;
+    return 1;
 }
 
 /* Particle g: q.x = q.x 1.25 + 0.3125, written as two operations, the shape a compiler that contracts would fuse

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "colour.h"
 #include "dev_world.h"
 #include "forces.h"
 #include "integrators.h"
@@ -48,6 +49,40 @@ static void surface_forces(hk_world *w, hk_device *d, int s)
     run(d, &a, sf->count, NULL);
 }
 
+/* List family fi's springs added to f in the CPU's order (engine/lists.c lists_span on one task, the order every
+ * team count sums in): for each colour the near springs of the even bands, then for each colour those of the odd
+ * bands, then each colour's far springs, then the overflow colour in order. */
+static void list_forces(hk_world *w, hk_device *d, int fi)
+{
+    const hk_family *f = &w->families[fi];
+    const dev_list *dl = &d->list[fi];
+    hkd_args a = {.kind = HKD_LIST};
+    hkd_list_args *la = &a.u.list;
+    la->q = vec(d->q[d->cur]), la->v = vec(d->v[d->cur]), la->f = vec(d->f);
+    la->a = dl->a, la->b = dl->b, la->rest = dl->rest, la->broken = d->broken[fi];
+    for (int c = 0; c < 3; c++) la->rv[c] = dl->rv[c];
+    la->k = f->k, la->c = f->c, la->L0 = f->rest;
+    la->model = (int32_t)f->params.damping_model, la->behaviour = (int32_t)f->params.behaviour;
+    la->band = HK_BAND, la->first_band = f->band_first;
+    const int regular = f->overflow ? f->colour_count - 1 : f->colour_count;
+    for (int parity = 0; parity < 2; parity++) /* the near springs: even bands, then odd ones */
+        for (int c = 0; c < regular; c++) {
+            la->serial = 0, la->parity = parity;
+            la->s0 = f->colour_start[c];
+            run(d, &a, f->near_end[c] - f->colour_start[c], NULL);
+        }
+    for (int c = 0; c < regular; c++) { /* the far springs */
+        la->serial = 0, la->parity = -1;
+        la->s0 = f->near_end[c];
+        run(d, &a, f->colour_start[c + 1] - f->near_end[c], NULL);
+    }
+    if (f->overflow) { /* particles repeat: one element, in order */
+        la->serial = 1, la->parity = -1;
+        la->s0 = f->colour_start[regular], la->count = f->colour_start[regular + 1] - f->colour_start[regular];
+        run(d, &a, la->count > 0 ? 1 : 0, NULL);
+    }
+}
+
 /* One force evaluation of every body (engine.c's pass), with the one-evaluation update of `kind` fused where the
  * engine fuses it (a body without an active surface) and after the surface's forces where it does not; NONE:
  * the forces alone. An update writes the state into the other buffer. */
@@ -62,7 +97,7 @@ static void forces(hk_world *w, hk_device *d, hk_update_kind kind, hk_real h)
         const hk_body *bd = &w->bodies[b];
         const dev_body *db = &d->body[b];
         hk_external_frame(&ext, &w->def, bd->origin);
-        const int fused = kind != HK_UPDATE_NONE && db->surface < 0;
+        const int fused = kind != HK_UPDATE_NONE && db->surface < 0 && db->nlist == 0;
         hkd_args a = {.kind = HKD_NODES};
         hkd_nodes_args *na = &a.u.nodes;
         na->q = vec(d->q[cur]), na->v = vec(d->v[cur]), na->qo = vec(d->q[nxt]), na->vo = vec(d->v[nxt]);
@@ -73,6 +108,7 @@ static void forces(hk_world *w, hk_device *d, hk_update_kind kind, hk_real h)
         na->first = (int32_t)bd->first, na->nx = bd->nx > 0 ? bd->nx : 1, na->ny = bd->ny > 0 ? bd->ny : 1;
         na->ext = ext, na->upd = fused ? u : none;
         run(d, &a, bd->count, NULL);
+        for (int q = 0; q < db->nlist; q++) list_forces(w, d, db->lists[q]);
         if (db->surface >= 0) surface_forces(w, d, db->surface);
         if (kind == HK_UPDATE_NONE || fused) continue;
         hkd_args g = {.kind = HKD_INTEGRATE};
@@ -155,6 +191,18 @@ static int64_t dev_break(hk_world *w, int count)
     for (int fi = 0; fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
         if (!d->broken[fi]) continue;
+        if (f->kind == HK_FAMILY_LIST) { /* by spring */
+            hkd_args a = {.kind = HKD_LIST_BREAK};
+            hkd_list_args *la = &a.u.list;
+            const dev_list *dl = &d->list[fi];
+            la->q = vec(d->q[d->cur]), la->a = dl->a, la->b = dl->b, la->rest = dl->rest, la->broken = d->broken[fi];
+            for (int c = 0; c < 3; c++) la->rv[c] = dl->rv[c];
+            la->L0 = f->rest, la->ratio = (double)f->break_ratio;
+            long long now = 0;
+            run(d, &a, f->count, count ? &now : NULL);
+            all += now;
+            continue;
+        }
         const hk_body *bd = &w->bodies[f->body];
         hkd_args a = {.kind = HKD_BREAK};
         hkd_break_args *ba = &a.u.brk;

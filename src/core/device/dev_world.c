@@ -34,6 +34,12 @@ hkd_fam hk_dev_fam(const hk_family *f, uint8_t *broken)
     return F;
 }
 
+size_t hk_dev_broken_bytes(const hk_world *w, int fi)
+{
+    const hk_family *f = &w->families[fi];
+    return (size_t)(f->kind == HK_FAMILY_LIST ? f->count : w->bodies[f->body].count);
+}
+
 /* A failed driver call: the device's state is lost from here (its message kept). */
 static void failed(hk_device *d, const char *what)
 {
@@ -73,13 +79,13 @@ static hkd_term resolve_term(const hk_family *f, const uint8_t *broken, int targ
                   .k = f->k,
                   .c = f->c,
                   .off = off,
-                  .src = target ? off : 0,
+                  .target = target,
                   .lo = {f->i0 + d[0], f->j0 + d[1], f->k0 + d[2]},
                   .hi = {f->i1 + d[0], f->j1 + d[1], f->k1 + d[2]},
                   .model = (int32_t)f->params.damping_model,
                   .behaviour = (int32_t)f->params.behaviour,
                   .broken = broken};
-    for (int c = 0; c < 3; c++) T.D[c] = target ? -f->rest_vec[c] : f->rest_vec[c];
+    for (int c = 0; c < 3; c++) T.D[c] = f->rest_vec[c];
     return T;
 }
 
@@ -95,6 +101,12 @@ static int plan_body(hk_world *w, hk_device *d, int b)
     db->nfam = sp->nfam;
     db->nterm = 0;
     db->sum = HKD_SUM_GENERIC;
+    db->nlist = sp->nlist;
+    if (sp->nlist > 0) { /* its list families, in the engine's order (engine/lists.c) */
+        db->lists = calloc((size_t)sp->nlist, sizeof *db->lists);
+        if (!db->lists) return -1;
+        for (int q = 0; q < sp->nlist; q++) db->lists[q] = (int)(sp->list_fam[q] - w->families);
+    }
     if (sp->nfam == 0) return 0;
     HK_ASSERT(2 * sp->nfam <= HKD_TERMS_MAX); /* the builders make at most 26 lattice families a body (jelly, 52) */
     db->term = calloc((size_t)sp->nfam * 2, sizeof *db->term);
@@ -119,6 +131,27 @@ static int plan_body(hk_world *w, hk_device *d, int b)
     }
     if (same) db->sum = db->term[0].model == HK_DAMP_ALONG ? HKD_SUM_FAST_ALONG : HKD_SUM_FAST_RELATIVE;
     return 0;
+}
+
+/* List family fi's springs on the device: their ends, rest lengths and rest vectors where it has them. */
+static void plan_list(hk_world *w, hk_device *d, int fi)
+{
+    const hk_family *f = &w->families[fi];
+    dev_list *dl = &d->list[fi];
+    const size_t n = (size_t)(f->count ? f->count : 1);
+    _Static_assert(sizeof(int) == sizeof(int32_t), "a family's ends are 32-bit on the device");
+    dl->a = dev_alloc(d, n * sizeof(int32_t));
+    dl->b = dev_alloc(d, n * sizeof(int32_t));
+    put(d, dl->a, f->a, (size_t)f->count * sizeof(int32_t));
+    put(d, dl->b, f->b, (size_t)f->count * sizeof(int32_t));
+    if (f->rest_list) {
+        dl->rest = hk_dev_reals(d, n);
+        put(d, dl->rest, f->rest_list, (size_t)f->count * sizeof(hk_real));
+    }
+    for (int c = 0; f->rvec[0] && c < 3; c++) {
+        dl->rv[c] = hk_dev_reals(d, n);
+        put(d, dl->rv[c], f->rvec[c], (size_t)f->count * sizeof(hk_real));
+    }
 }
 
 /* Surface s's faces and incidence on the device, and its scratch. */
@@ -159,9 +192,10 @@ int hk_dev_attach(hk_world *w, const hkd_driver *drv, void *module, char *why, s
         d->body = calloc((size_t)(w->body_count ? w->body_count : 1), sizeof *d->body);
         d->surf = calloc((size_t)(w->surface_count ? w->surface_count : 1), sizeof *d->surf);
         d->broken = calloc((size_t)(w->family_count ? w->family_count : 1), sizeof *d->broken);
+        d->list = calloc((size_t)(w->family_count ? w->family_count : 1), sizeof *d->list);
     }
-    if (!d || !d->body || !d->surf || !d->broken) {
-        if (d) free(d->body), free(d->surf), free(d->broken);
+    if (!d || !d->body || !d->surf || !d->broken || !d->list) {
+        if (d) free(d->body), free(d->surf), free(d->broken), free(d->list);
         free(d);
         drv->close(ctx);
         snprintf(why, n, "out of memory for the device's plan");
@@ -191,7 +225,9 @@ int hk_dev_attach(hk_world *w, const hkd_driver *drv, void *module, char *why, s
     if (hk_integrator_info_of(w->integrator.kind)->keeps_history)
         for (int c = 0; c < 3; c++) d->prev[c] = hk_dev_reals(d, np);
     for (int f = 0; f < w->family_count; f++)
-        if (w->families[f].broken) d->broken[f] = dev_alloc(d, (size_t)w->bodies[w->families[f].body].count);
+        if (w->families[f].broken) d->broken[f] = dev_alloc(d, hk_dev_broken_bytes(w, f));
+    for (int f = 0; f < w->family_count; f++)
+        if (w->families[f].kind == HK_FAMILY_LIST) plan_list(w, d, f);
     int planned = 0;
     for (int b = 0; b < w->body_count && planned == 0; b++) planned = plan_body(w, d, b);
     for (int s = 0; s < w->surface_count; s++)
@@ -235,7 +271,7 @@ int hk_dev_upload(hk_world *w)
     if (d->prev[0] && w->history && w->px)
         for (int c = 0; c < 3; c++) put(d, d->prev[c], c == 0 ? w->px : c == 1 ? w->py : w->pz, bytes);
     for (int f = 0; f < w->family_count; f++)
-        if (d->broken[f]) put(d, d->broken[f], w->families[f].broken, (size_t)w->bodies[w->families[f].body].count);
+        if (d->broken[f]) put(d, d->broken[f], w->families[f].broken, hk_dev_broken_bytes(w, f));
     w->device_stale = 0;
     w->device_newer = 0;
     if (d->failed) return hk_fail(w, "device: %s", d->error);
@@ -275,10 +311,10 @@ void hk_dev_pull(hk_world *w)
     for (int fi = 0; fi < w->family_count; fi++) {
         hk_family *f = &w->families[fi];
         if (!d->broken[fi]) continue;
-        const int count = w->bodies[f->body].count;
-        get(d, f->broken, d->broken[fi], (size_t)count);
+        const size_t count = hk_dev_broken_bytes(w, fi);
+        get(d, f->broken, d->broken[fi], count);
         int64_t broken = 0; /* each spring breaks once: the count is the flags set */
-        for (int i = 0; i < count; i++) broken += f->broken[i] != 0;
+        for (size_t i = 0; i < count; i++) broken += f->broken[i] != 0;
         f->broken_count = broken;
     }
     if (d->failed) {
@@ -300,7 +336,7 @@ void hk_dev_release(hk_device *d)
         if (*all[k]) d->drv->release(d->ctx, *all[k]);
     for (int k = 0; k < 12; k++)
         if (d->scratch[k]) d->drv->release(d->ctx, d->scratch[k]);
-    for (int b = 0; b < d->bodies; b++) free(d->body[b].term);
+    for (int b = 0; b < d->bodies; b++) free(d->body[b].term), free(d->body[b].lists);
     for (int s = 0; s < d->surfaces; s++) {
         void *a[5] = {d->surf[s].face, d->surf[s].vf_start, d->surf[s].vf_face, d->surf[s].face_f, d->surf[s].face_n};
         for (int k = 0; k < 5; k++)
@@ -308,10 +344,17 @@ void hk_dev_release(hk_device *d)
     }
     for (int f = 0; f < d->families; f++)
         if (d->broken[f]) d->drv->release(d->ctx, d->broken[f]);
+    for (int f = 0; f < d->families; f++) {
+        void *a[6] = {d->list[f].a,     d->list[f].b,     d->list[f].rest,
+                      d->list[f].rv[0], d->list[f].rv[1], d->list[f].rv[2]};
+        for (int k = 0; k < 6; k++)
+            if (a[k]) d->drv->release(d->ctx, a[k]);
+    }
     d->drv->close(d->ctx);
     if (d->module) dlclose(d->module);
     free(d->body);
     free(d->surf);
     free(d->broken);
+    free(d->list);
     free(d);
 }

@@ -11,15 +11,26 @@ typedef struct hk_device hk_device;
 
 /* Lattice family f as the device's passes read it, its broken flags those on the device (NULL: none). */
 hkd_fam hk_dev_fam(const hk_family *f, uint8_t *broken);
+/* The bytes of family fi's broken flags: a lattice's by its body's node, a list's by spring. */
+size_t hk_dev_broken_bytes(const hk_world *w, int fi);
 
 /* A body as the device steps it. */
 typedef struct dev_body {
     hkd_term *term; /* host: the terms of a node's sum in the CPU's order (a node pass carries them) */
+    int *lists;     /* host: its list families (indices into w->families) in the engine's order, or NULL */
+    int nlist;
     int nfam, nterm;
     int sum;                            /* HKD_SUM_*: how its nodes sum the terms */
     int32_t inside_lo[3], inside_hi[3]; /* the nodes every term has */
     int surface;                        /* its active surface (wind), or -1 */
 } dev_body;
+
+/* A list family's springs on the device (NULL: not a list family). */
+typedef struct dev_list {
+    int32_t *a, *b; /* the ends */
+    hk_real *rest;  /* each spring's rest length, or NULL */
+    hk_real *rv[3]; /* each spring's rest vector, or NULL */
+} dev_list;
 
 /* A surface's faces on the device. */
 typedef struct dev_surface {
@@ -43,6 +54,7 @@ struct hk_device {
     dev_body *body;
     dev_surface *surf;
     uint8_t **broken; /* per family: its broken flags on the device, or NULL */
+    dev_list *list;   /* per family: a list family's springs on the device */
     int failed;       /* a driver call failed: the device's state is lost (error says why) */
     char error[512];
 };

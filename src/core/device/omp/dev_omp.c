@@ -151,7 +151,8 @@ static int dev_get(void *ctx, void *host, const void *dev, size_t n) { return co
 /* How each pass's region takes the GPU. LANES: `parallel for simd`, each of a warp's 32 lanes an element (gcc 12's
  * nvptx OpenMP runs each thread of a plain `parallel for` as a whole warp with one lane busy). THREADS: `parallel
  * for`, one element a warp: gcc 12's offload compiler stops with an internal error (in its ompdevlow pass) on the
- * simd regions of the surface and obstacle passes. Every pass of HKD_PASSES has its row: a new one must choose. */
+ * simd regions of the surface, obstacle and list-spring passes. Every pass of HKD_PASSES has its row: a new one must
+ * choose. */
 #define OMP_LANES_nodes LANES
 #define OMP_LANES_integrate LANES
 #define OMP_LANES_verlet LANES
@@ -164,6 +165,8 @@ static int dev_get(void *ctx, void *host, const void *dev, size_t n) { return co
 #define OMP_LANES_sphere THREADS
 #define OMP_LANES_break_springs LANES
 #define OMP_LANES_set LANES
+#define OMP_LANES_list THREADS
+#define OMP_LANES_list_break LANES
 #define OMP_LANES_contract_probe LANES
 
 #define OMP_PRAGMA(...) _Pragma(#__VA_ARGS__)
