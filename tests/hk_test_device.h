@@ -86,6 +86,10 @@ static const row rows[] = {
     {"quad", NULL, 200},
     {"net", "rk4", 100},
     {"pendulum", "verlet", 200},
+    {"pressure_ball", NULL, 300},
+    {"ring2d", NULL, 300},
+    {"torus_asc", NULL, 200},
+    {"pressure_ball", "velocity_verlet", 200},
 };
 
 /* One row through `driver`: the device's state hash, state, forces, time and counts against the CPU's. */

@@ -34,8 +34,6 @@ static const struct {
     {"drape5", "the implicit integrator implicit_euler"},
     {"hang", "the implicit integrator implicit_euler"},
     {"jelly_pile", "the implicit integrator implicit_euler"},
-    {"pressure_ball", "pressure (body 0, kind icosphere"},
-    {"ring2d", "pressure (body 0, kind ring"},
     {"rope_implicit", "the implicit integrator implicit_euler"},
     {"stress_chain_mass_ratio", "the implicit integrator implicit_euler"},
     {"stress_cloth_hanging", "the implicit integrator implicit_euler"},
@@ -43,7 +41,6 @@ static const struct {
     {"stress_strand_3", "the implicit integrator implicit_euler"},
     {"stress_strand_skip", "the implicit integrator implicit_euler"},
     {"stress_strand_tilted", "the implicit integrator implicit_euler"},
-    {"torus_asc", "pressure (body 0, kind mesh"},
 };
 
 static void test_device_bits(void **state)

@@ -75,13 +75,14 @@ static void same_folders(const char *cpu, const char *dev)
     assert_int_equal(files[0], files[1]);
 }
 
-/* flag_wind (the wind on a surface, substeps), jelly52 (walls, a sphere): the same files on the CPU and the device,
+/* flag_wind (the wind on a surface, substeps), jelly52 (walls, a sphere), pressure_ball (list springs, pressure,
+ * the pressure in its statistics rows): the same files on the CPU and the device,
  * the frames among them (the device run's written by a thread of their own while the device steps on) */
 static void test_run_same_outputs(void **state)
 {
     (void)state;
-    const char *scenes[] = {"flag_wind", "jelly52"};
-    for (int k = 0; k < 2; k++) {
+    const char *scenes[] = {"flag_wind", "jelly52", "pressure_ball"};
+    for (int k = 0; k < 3; k++) {
         char args[1024];
         hk_run r[2];
         char frames[2][4096];

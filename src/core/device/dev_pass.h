@@ -115,15 +115,21 @@ typedef struct hkd_multi_args {
 
 /* COPY: x0 = q, v0 = v (RK4's start state). */
 
-/* FACES and VERTS: a surface's wind (model/face_force.h), faces then vertices (f += their force). */
+/* VOLUME, PRESSURE, FACES and VERTS: a surface's pressure and wind (model/surface.c hk_surface_forces, the
+ * formulas of model/face_force.h): VOLUME sums block b's faces' volume terms (face_block faces a block) in order;
+ * PRESSURE (one element) sums the blocks in order into pv[1] and puts P = pump nrt / V (0 where V <= 0) into pv[0];
+ * FACES computes each face's normal and corner force (P from pv where it is not NULL, else 0), VERTS adds each
+ * vertex's faces' force (and the vertex wind) to f. */
 typedef struct hkd_surface_args {
     hkd_vec q, r, v, f;
     const int *face; /* dim per face, global particle indices */
     const int *vf_start, *vf_face;
     double *face_f, *face_n;
-    int dim, wind;
-    int64_t first; /* the body's first particle */
-    double P, wv[3], cw;
+    double *block; /* device: one partial volume per block of faces [m^3] */
+    double *pv;    /* device: the pressure [Pa] and the volume [m^3] of this evaluation; NULL: no pressure */
+    int dim, wind, face_block;
+    int64_t first, nfaces;       /* the body's first particle, its faces */
+    double pump, nrt, wv[3], cw; /* [1], [J], [m/s], [1] */
 } hkd_surface_args;
 
 /* WALLS and SPHERE: one body's free particles against the walls or one sphere (contact/obstacle_push.h); the
@@ -184,6 +190,8 @@ typedef struct hkd_list_args {
     X(HKD_KICK, kick, multi)                                                                                           \
     X(HKD_RK4, rk4, multi)                                                                                             \
     X(HKD_COPY, copy, multi)                                                                                           \
+    X(HKD_VOLUME, volume, surface)                                                                                     \
+    X(HKD_PRESSURE, pressure, surface)                                                                                 \
     X(HKD_FACES, faces, surface)                                                                                       \
     X(HKD_VERTS, verts, surface)                                                                                       \
     X(HKD_WALLS, walls, obstacle)                                                                                      \
@@ -359,20 +367,53 @@ static inline HK_HD int hkd_copy(const hkd_multi_args *a, int64_t g)
     return 0;
 }
 
-/* Face f of a surface: its normal and corner force (model/surface.c's face pass). */
-static inline HK_HD int hkd_faces(const hkd_surface_args *a, int64_t f)
+/* Face f's corners' places in the body's frame, and their velocities. */
+static inline HK_HD void hkd_corners(const hkd_surface_args *a, int64_t f, double pos[3][3], hk_real vel[3][3])
 {
     const int *c = a->face + f * a->dim;
-    double pos[3][3] = {{0}};
-    hk_real vel[3][3] = {{0}};
     for (int q = 0; q < a->dim; q++)
         for (int k = 0; k < 3; k++) {
             pos[q][k] = hk_frame_local(a->r.c[k][c[q]], a->q.c[k][c[q]]);
             vel[q][k] = a->v.c[k][c[q]];
         }
+}
+
+/* Block b of a surface's faces: their volume terms summed in order (the CPU's pass 1). */
+static inline HK_HD int hkd_volume(const hkd_surface_args *a, int64_t b)
+{
+    const int64_t f0 = b * a->face_block, f1 = f0 + a->face_block < a->nfaces ? f0 + a->face_block : a->nfaces;
+    double sum = 0;
+    for (int64_t f = f0; f < f1; f++) {
+        double pos[3][3] = {{0}};
+        hk_real vel[3][3] = {{0}};
+        hkd_corners(a, f, pos, vel);
+        sum += hk_face_volume_term(a->dim, HK_VOLUME_GAUSS, (const double(*)[3])pos);
+    }
+    a->block[b] = sum;
+    return 0;
+}
+
+/* The surface's volume (its blocks in order) and pressure P = nRT / V, pumped; none in an inverted body. */
+static inline HK_HD int hkd_pressure(const hkd_surface_args *a, int64_t e)
+{
+    (void)e;
+    const int64_t nblocks = (a->nfaces + a->face_block - 1) / a->face_block;
+    double v = 0;
+    for (int64_t b = 0; b < nblocks; b++) v += a->block[b];
+    a->pv[0] = v > 0 ? a->pump * a->nrt / v : 0;
+    a->pv[1] = v;
+    return 0;
+}
+
+/* Face f of a surface: its normal and corner force (model/surface.c's face pass). */
+static inline HK_HD int hkd_faces(const hkd_surface_args *a, int64_t f)
+{
+    double pos[3][3] = {{0}};
+    hk_real vel[3][3] = {{0}};
+    hkd_corners(a, f, pos, vel);
     double *fn = a->face_n + 3 * f, *ff = a->face_f + 3 * f;
     hk_face_normal(a->dim, (const double(*)[3])pos, fn);
-    hk_face_force(a->dim, a->P, a->wind, a->wv, a->cw, fn, (const hk_real(*)[3])vel, ff);
+    hk_face_force(a->dim, a->pv ? a->pv[0] : 0, a->wind, a->wv, a->cw, fn, (const hk_real(*)[3])vel, ff);
     return 0;
 }
 

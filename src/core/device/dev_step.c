@@ -9,6 +9,7 @@
 #include "dev_world.h"
 #include "forces.h"
 #include "integrators.h"
+#include "mesh.h"
 #include "surface.h"
 
 /* The step is step.c's, told once; the schemes' stages are integrators.c's. Each pass of its table (hk_dev_exec)
@@ -32,18 +33,27 @@ static void run(hk_device *d, hkd_args *a, int64_t n, long long *count)
     }
 }
 
-/* Surface s's face forces added to f (surface.c's face and vertex passes; P 0: pressure is not run here). */
+/* Surface s's face forces added to f (surface.c hk_surface_forces: its volume and pressure where it has nRT, its
+ * face and vertex passes). */
 static void surface_forces(hk_world *w, hk_device *d, int s)
 {
     const hk_surface *sf = &w->surfaces[s];
     const dev_surface *ds = &d->surf[s];
-    hkd_args a = {.kind = HKD_FACES};
+    hkd_args a = {.kind = HKD_VOLUME};
     hkd_surface_args *sa = &a.u.surface;
     sa->q = vec(d->q[d->cur]), sa->r = vec(d->r), sa->v = vec(d->v[d->cur]), sa->f = vec(d->f);
     sa->face = ds->face, sa->vf_start = ds->vf_start, sa->vf_face = ds->vf_face;
-    sa->face_f = ds->face_f, sa->face_n = ds->face_n;
-    sa->dim = sf->dim, sa->wind = (int)w->def.wind_model, sa->first = sf->first, sa->P = 0;
+    sa->face_f = ds->face_f, sa->face_n = ds->face_n, sa->block = ds->block;
+    sa->pv = sf->nrt > 0 ? ds->pv : NULL;
+    sa->dim = sf->dim, sa->wind = (int)w->def.wind_model, sa->face_block = HK_FACE_BLOCK;
+    sa->first = sf->first, sa->nfaces = sf->nfaces, sa->pump = sf->pump, sa->nrt = sf->nrt;
     sa->wv[0] = w->def.wind.x, sa->wv[1] = w->def.wind.y, sa->wv[2] = w->def.wind.z, sa->cw = w->def.wind_drag;
+    if (sa->pv) {
+        run(d, &a, (sf->nfaces + HK_FACE_BLOCK - 1) / HK_FACE_BLOCK, NULL);
+        a.kind = HKD_PRESSURE;
+        run(d, &a, 1, NULL);
+    }
+    a.kind = HKD_FACES;
     run(d, &a, sf->nfaces, NULL);
     a.kind = HKD_VERTS;
     run(d, &a, sf->count, NULL);

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "dev_world.h"
 #include "engine.h"
+#include "mesh.h"
 #include "surface.h"
 #include "sweep.h"
 
@@ -168,6 +169,10 @@ static void plan_surface(hk_world *w, hk_device *d, int s)
     put(d, ds->face, sf->face, corners * sizeof(int));
     put(d, ds->vf_start, sf->vf_start, ((size_t)sf->count + 1) * sizeof(int));
     put(d, ds->vf_face, sf->vf_face, corners * sizeof(int));
+    if (sf->nrt > 0) {
+        ds->block = dev_alloc(d, (size_t)((sf->nfaces + HK_FACE_BLOCK - 1) / HK_FACE_BLOCK + 1) * sizeof(double));
+        ds->pv = dev_alloc(d, 2 * sizeof(double));
+    }
 }
 
 int hk_dev_attach(hk_world *w, const hkd_driver *drv, void *module, char *why, size_t n)
@@ -308,6 +313,12 @@ void hk_dev_pull(hk_world *w)
     }
     if (d->prev[0] && w->history && (w->px || host_history(w) == 0))
         for (int c = 0; c < 3; c++) get(d, c == 0 ? w->px : c == 1 ? w->py : w->pz, d->prev[c], bytes);
+    for (int s = 0; s < w->surface_count; s++) /* the pressure and volume of the last evaluation */
+        if (s < d->surfaces && d->surf[s].pv) {
+            double pv[2] = {0, 0};
+            get(d, pv, d->surf[s].pv, sizeof pv);
+            w->surfaces[s].pressure = pv[0], w->surfaces[s].volume = pv[1];
+        }
     for (int fi = 0; fi < w->family_count; fi++) {
         hk_family *f = &w->families[fi];
         if (!d->broken[fi]) continue;
@@ -338,8 +349,9 @@ void hk_dev_release(hk_device *d)
         if (d->scratch[k]) d->drv->release(d->ctx, d->scratch[k]);
     for (int b = 0; b < d->bodies; b++) free(d->body[b].term), free(d->body[b].lists);
     for (int s = 0; s < d->surfaces; s++) {
-        void *a[5] = {d->surf[s].face, d->surf[s].vf_start, d->surf[s].vf_face, d->surf[s].face_f, d->surf[s].face_n};
-        for (int k = 0; k < 5; k++)
+        void *a[7] = {d->surf[s].face,   d->surf[s].vf_start, d->surf[s].vf_face, d->surf[s].face_f,
+                      d->surf[s].face_n, d->surf[s].block,    d->surf[s].pv};
+        for (int k = 0; k < 7; k++)
             if (a[k]) d->drv->release(d->ctx, a[k]);
     }
     for (int f = 0; f < d->families; f++)

@@ -36,6 +36,7 @@ typedef struct dev_list {
 typedef struct dev_surface {
     int *face, *vf_start, *vf_face; /* device copies (surface.h) */
     double *face_f, *face_n;        /* device scratch, 3 per face */
+    double *block, *pv;             /* pressure: device scratch, a partial volume per face block; P and V */
 } dev_surface;
 
 /* What the device holds of a world (device.h). */

@@ -75,11 +75,6 @@ int hk_device_refuses(const hk_world *w, char *why, size_t n)
                  "own; the device computes the engine's)");
         return 1;
     }
-    for (int s = 0; s < w->surface_count; s++)
-        if (w->surfaces[s].nrt > 0) {
-            snprintf(why, n, "pressure (body %d, kind %s)", w->surfaces[s].body, w->bodies[w->surfaces[s].body].kind);
-            return 1;
-        }
     return 0;
 }
 

@@ -77,4 +77,26 @@ static inline HK_HD void hk_vertex_wind(const double wv[3], double cw, const hk_
     for (int k = 0; k < 3; k++) F[k] += cw * d * N[k];
 }
 
+/* Gauss-divergence and signed-tetrahedron volume terms of one triangle (p1,
+ * p2, p3 counter-clockwise from outside), in double. */
+static inline HK_HD double hk_face_volume(hk_volume_method method, const double p1[3], const double p2[3],
+                                          const double p3[3])
+{
+    if (method == HK_VOLUME_TETRA) /* p1 . (p2 x p3) / 6 */
+        return (p1[0] * (p2[1] * p3[2] - p2[2] * p3[1]) + p1[1] * (p2[2] * p3[0] - p2[0] * p3[2]) +
+                p1[2] * (p2[0] * p3[1] - p2[1] * p3[0])) /
+               6.0;
+    /* x_mean n_x A with n A = N / 2, N = (p2 - p1) x (p3 - p1) */
+    const double nx = (p2[1] - p1[1]) * (p3[2] - p1[2]) - (p2[2] - p1[2]) * (p3[1] - p1[1]);
+    return (p1[0] + p2[0] + p3[0]) / 3.0 * nx * 0.5;
+}
+
+/* A face's term of its surface's enclosed volume (dim 2: an edge's term of the enclosed area, x_mean n_x l with n
+ * l = (dy, -dx), the interior on the left), from its corners' places p[corner] in the body's frame. */
+static inline HK_HD double hk_face_volume_term(int dim, hk_volume_method method, const double p[3][3])
+{
+    if (dim == 2) return 0.5 * (p[0][0] + p[1][0]) * (p[1][1] - p[0][1]);
+    return hk_face_volume(method, p[0], p[1], p[2]);
+}
+
 #endif

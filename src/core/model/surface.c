@@ -94,17 +94,15 @@ int hk_surface_active(const hk_world *w, const hk_surface *s)
     return s->nrt > 0 || w->def.wind_model != HK_WIND_NONE;
 }
 
-/* Volume term of face f (2-D: area term of edge f) in double. */
+/* Volume term of face f (2-D: area term of edge f) in double, in the body's frame: a closed surface's volume does
+ * not depend on where its origin is. */
 static double face_volume(const hk_particles *p, const hk_surface *s, int f, hk_volume_method method)
 {
     const int *c = s->face + (size_t)f * s->dim;
-    /* in the body's frame: a closed surface's volume does not depend on where its origin is */
-    if (s->dim == 2) /* x_mean n_x l with n l = (dy, -dx) for the interior on the left */
-        return 0.5 * (hk_local_x(p, c[0]) + hk_local_x(p, c[1])) * (hk_local_y(p, c[1]) - hk_local_y(p, c[0]));
-    const double p1[3] = {hk_local_x(p, c[0]), hk_local_y(p, c[0]), hk_local_z(p, c[0])},
-                 p2[3] = {hk_local_x(p, c[1]), hk_local_y(p, c[1]), hk_local_z(p, c[1])},
-                 p3[3] = {hk_local_x(p, c[2]), hk_local_y(p, c[2]), hk_local_z(p, c[2])};
-    return hk_face_volume(method, p1, p2, p3);
+    double pos[3][3] = {{0}};
+    for (int q = 0; q < s->dim; q++)
+        pos[q][0] = hk_local_x(p, c[q]), pos[q][1] = hk_local_y(p, c[q]), pos[q][2] = hk_local_z(p, c[q]);
+    return hk_face_volume_term(s->dim, method, (const double(*)[3])pos);
 }
 
 /* Sum of the blocks of s->block in order (after pass 1). */

@@ -159,6 +159,8 @@ static int dev_get(void *ctx, void *host, const void *dev, size_t n) { return co
 #define OMP_LANES_kick LANES
 #define OMP_LANES_rk4 LANES
 #define OMP_LANES_copy LANES
+#define OMP_LANES_volume THREADS
+#define OMP_LANES_pressure THREADS
 #define OMP_LANES_faces THREADS
 #define OMP_LANES_verts THREADS
 #define OMP_LANES_walls THREADS
