@@ -23,7 +23,7 @@
 #   2. the route, on the peers' small kernel: bits (position_hash against the host run) and speed (spring updates/s)
 #      of CUDA with and without contraction and OpenMP offload as gcc writes it and through hooke's assembler
 #   3. test_device_gpu: every scene/integrator row of the tests through each GPU driver against the CPU, bit for bit
-#   4. the state hashes of cloth_512, jelly26, jelly52, rope and flag_wind over 1000 steps: CPU, cuda, openmp
+#   4. the state hashes of every shipped scene the device runs over 1000 steps: CPU, cuda, openmp (refusals listed)
 #   5. hooke bench --device gpu on cloth 512^2 and 2048^2 and jelly 128^3 through each driver (the CPU's hash checked),
 #      the CPU's 2048^2 on every core, the CUDA peer at 512 and 2048, the plain jelly gather (bench/jelly_cuda.cu) at
 #      128^3, the device's triad
@@ -172,7 +172,14 @@ run() {
         echo "| scene | CPU ($OMP_NUM_THREADS threads) | cuda | openmp | equal |"
         echo "| --- | --- | --- | --- | --- |"
     } >>"$S"
-    for scene in cloth_512 jelly26 jelly52 rope flag_wind; do
+    # every shipped scene the device runs (a refused one is listed with the refusal's reason)
+    for path in scenes/*.scene; do
+        scene=$(basename "$path" .scene)
+        probe=$(HOOKE_DEVICE_DRIVER=host timeout 60 "${H[@]}" run "$path" --steps 1 --quiet --device gpu 2>&1 >/dev/null)
+        if echo "$probe" | grep -q "the device does not run"; then
+            echo "| $scene | refused: $(echo "$probe" | sed 's/.*the device does not run //' | cut -c1-80) | | | |" >>"$S"
+            continue
+        fi
         local row="| $scene" hashes=()
         for where in cpu cuda openmp; do
             if [ "$where" = cpu ]; then
