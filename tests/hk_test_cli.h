@@ -6,6 +6,7 @@
 /* needs _POSIX_C_SOURCE >= 200809L before the first include (mkdtemp) */
 #include "hk_test.h"
 
+#include <dirent.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -144,6 +145,44 @@ static inline const char *hk_test_field(const char *text, const char *key)
     snprintf(pat, sizeof pat, " %s=", key);
     const char *p = strstr(text, pat);
     return p ? p + strlen(pat) : NULL;
+}
+
+/* Whether the files at a and b have the same bytes (both must exist). */
+static inline int hk_test_same_bytes(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    while (same) {
+        const int ca = fgetc(fa), cb = fgetc(fb);
+        same = ca == cb;
+        if (ca == EOF) break;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
+/* Folder b holds exactly the files of folder a, byte for byte; returns how many. */
+static inline int hk_test_same_folder(const char *a, const char *b)
+{
+    int files = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        DIR *d = opendir(pass ? b : a);
+        assert_non_null(d);
+        for (struct dirent *e; (e = readdir(d)) != NULL;) {
+            if (e->d_name[0] == '.') continue;
+            char pa[8192], pb[8192];
+            snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
+            snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
+            if (!hk_test_same_bytes(pa, pb)) {
+                print_error("%s and %s differ (or one is missing)\n", pa, pb);
+                fail();
+            }
+            files += !pass;
+        }
+        closedir(d);
+    }
+    return files;
 }
 
 #endif

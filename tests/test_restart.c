@@ -3,7 +3,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test_cli.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
@@ -235,44 +234,6 @@ static void test_stats_cut_row(void **state)
     free(want);
 }
 
-/* Whether the files at a and b have the same bytes (both must exist). */
-static int same_bytes(const char *a, const char *b)
-{
-    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-    int same = fa && fb;
-    while (same) {
-        const int ca = fgetc(fa), cb = fgetc(fb);
-        same = ca == cb;
-        if (ca == EOF) break;
-    }
-    if (fa) fclose(fa);
-    if (fb) fclose(fb);
-    return same;
-}
-
-/* Folder b holds exactly the files of folder a, byte for byte; returns how many. */
-static int same_folder(const char *a, const char *b)
-{
-    int files = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        DIR *d = opendir(pass ? b : a);
-        assert_non_null(d);
-        for (struct dirent *e; (e = readdir(d)) != NULL;) {
-            if (e->d_name[0] == '.') continue;
-            char pa[512], pb[512];
-            snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
-            snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
-            if (!same_bytes(pa, pb)) {
-                print_error("%s and %s differ (or one is missing)\n", pa, pb);
-                fail();
-            }
-            files += !pass;
-        }
-        closedir(d);
-    }
-    return files;
-}
-
 /* A restarted run's outputs are the uninterrupted run's, byte for byte, with every frame format and the stats, on a
  * scene whose cloth folds onto itself (contact pairs touch from step 60): from a checkpoint on the --every grid (step
  * 70; the interrupted run went on to 75, and the frame at 70 lists the contacts of that state), and from one off it
@@ -308,8 +269,8 @@ static void test_outputs_equal_uninterrupted(void **state)
                  common);
         r = run_ok(args);
         hk_run_free(&r);
-        print_message("%s: %d files\n", cases[i].name, same_folder(whole, dir));
-        if (!same_bytes(whole_csv, csv)) {
+        print_message("%s: %d files\n", cases[i].name, hk_test_same_folder(whole, dir));
+        if (!hk_test_same_bytes(whole_csv, csv)) {
             print_error("%s differs from %s\n", csv, whole_csv);
             fail();
         }
