@@ -79,7 +79,7 @@ typedef struct run_state {
     int threads_capped; /* the default thread count was lowered to fit the problem's springs */
     double stretch_limit;
     int threads;
-    hk_frames *frames;     /* over MPI ranks: the VTK frames, in pieces */
+    hk_frames *frames; /* over MPI ranks: the VTK frames, in pieces */
     hk_frame_thread
         *frame_thread;     /* a world on a device: frames written by a thread of their own (frames is then its) */
     hk_whole_frames whole; /* over MPI ranks: the formats drawn from the whole state (rank 0's copy) */

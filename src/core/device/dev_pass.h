@@ -92,7 +92,7 @@ typedef struct hkd_nodes_args {
     int32_t first, nx, ny;
     int32_t nterm, lattice, sum;        /* lattice: the body has lattice families (f = ext + the sum, else f = ext) */
     int32_t inside_lo[3], inside_hi[3]; /* the nodes every term has (sum != GENERIC) */
-    hk_external ext; /* in the body's frame; contact NULL */
+    hk_external ext;                    /* in the body's frame; contact NULL */
     hk_update upd;
     hkd_term term[HKD_TERMS_MAX];
 } hkd_nodes_args;

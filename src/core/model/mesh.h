@@ -1,4 +1,4 @@
-/* mesh.h — closed triangle meshes: storage, validation, volume, icosphere and the helpers the file readers (io/mesh/) share. */
+/* mesh.h — closed triangle meshes: storage, validation, the icosphere and the file readers' helpers. */
 /* SPDX-License-Identifier: MIT */
 #ifndef HOOKE_MESH_H
 #define HOOKE_MESH_H
