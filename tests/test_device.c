@@ -330,6 +330,34 @@ static void test_device_list_springs(void **state)
     }
 }
 
+/* A pressure body on the device: hk_world_body_pressure and hk_world_body_volume between steps give the CPU's
+ * figures (the pressure of the last evaluation comes back with the state). */
+static void test_device_pressure_read(void **state)
+{
+    (void)state;
+    hk_scene cpu = load("pressure_ball", NULL, HK_DEVICE_CPU, NULL),
+             dev = load("pressure_ball", NULL, HK_DEVICE_GPU, "host");
+    char why[1024];
+    assert_int_equal(hk_world_device(dev.world, why, sizeof why), HK_DEVICE_GPU);
+    for (int s = 1; s <= 60; s++) {
+        assert_int_equal(hk_world_step(cpu.world), HK_OK);
+        assert_int_equal(hk_world_step(dev.world), HK_OK);
+        if (s % 20) continue;
+        const double pc = hk_world_body_pressure(cpu.world, 0), pd = hk_world_body_pressure(dev.world, 0);
+        const double vc = hk_world_body_volume(cpu.world, 0, HK_VOLUME_GAUSS),
+                     vd = hk_world_body_volume(dev.world, 0, HK_VOLUME_GAUSS);
+        if (!(pc > 0) || pc != pd || vc != vd) {
+            print_error(
+                "pressure_ball, step %d: pressure %.17g Pa on the device, %.17g on the CPU; volume %.17g m^3 and "
+                "%.17g\n",
+                s, pd, pc, vd, vc);
+            fail();
+        }
+    }
+    hk_scene_free(&cpu);
+    hk_scene_free(&dev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_device_verlet_read_back),
         cmocka_unit_test(test_device_gravity_schedule),
         cmocka_unit_test(test_device_list_springs),
+        cmocka_unit_test(test_device_pressure_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -237,6 +237,7 @@ double hk_world_body_volume(const hk_world *w, int body, hk_volume_method method
 
 double hk_world_body_pressure(const hk_world *w, int body)
 {
+    hk_state_read(w); /* on a device: the pressure of its last evaluation comes back with the state */
     const hk_surface *s = closed_surface(w, body);
     return s && s->nrt > 0 ? s->pressure : 0;
 }
