@@ -59,19 +59,28 @@ static void surface_forces(hk_world *w, hk_device *d, int s)
     run(d, &a, sf->count, NULL);
 }
 
+/* The springs of list family fi as a LIST or LIST_BREAK pass reads them: their ends, rest lengths, rest vectors and
+ * broken flags on the device, the positions. */
+static void list_springs(const hk_world *w, const hk_device *d, int fi, hkd_list_args *la)
+{
+    const dev_list *dl = &d->list[fi];
+    la->q = vec(d->q[d->cur]);
+    la->a = dl->a, la->b = dl->b, la->rest = dl->rest, la->broken = d->broken[fi];
+    for (int c = 0; c < 3; c++) la->rv[c] = dl->rv[c];
+    la->L0 = w->families[fi].rest;
+}
+
 /* List family fi's springs added to f in the CPU's order (engine/lists.c lists_span on one task, the order every
  * team count sums in): for each colour the near springs of the even bands, then for each colour those of the odd
  * bands, then each colour's far springs, then the overflow colour in order. */
 static void list_forces(hk_world *w, hk_device *d, int fi)
 {
     const hk_family *f = &w->families[fi];
-    const dev_list *dl = &d->list[fi];
     hkd_args a = {.kind = HKD_LIST};
     hkd_list_args *la = &a.u.list;
-    la->q = vec(d->q[d->cur]), la->v = vec(d->v[d->cur]), la->f = vec(d->f);
-    la->a = dl->a, la->b = dl->b, la->rest = dl->rest, la->broken = d->broken[fi];
-    for (int c = 0; c < 3; c++) la->rv[c] = dl->rv[c];
-    la->k = f->k, la->c = f->c, la->L0 = f->rest;
+    list_springs(w, d, fi, la);
+    la->v = vec(d->v[d->cur]), la->f = vec(d->f);
+    la->k = f->k, la->c = f->c;
     la->model = (int32_t)f->params.damping_model, la->behaviour = (int32_t)f->params.behaviour;
     la->band = HK_BAND, la->first_band = f->band_first;
     const int regular = f->overflow ? f->colour_count - 1 : f->colour_count;
@@ -204,10 +213,8 @@ static int64_t dev_break(hk_world *w, int count)
         if (f->kind == HK_FAMILY_LIST) { /* by spring */
             hkd_args a = {.kind = HKD_LIST_BREAK};
             hkd_list_args *la = &a.u.list;
-            const dev_list *dl = &d->list[fi];
-            la->q = vec(d->q[d->cur]), la->a = dl->a, la->b = dl->b, la->rest = dl->rest, la->broken = d->broken[fi];
-            for (int c = 0; c < 3; c++) la->rv[c] = dl->rv[c];
-            la->L0 = f->rest, la->ratio = (double)f->break_ratio;
+            list_springs(w, d, fi, la);
+            la->ratio = (double)f->break_ratio;
             long long now = 0;
             run(d, &a, f->count, count ? &now : NULL);
             all += now;

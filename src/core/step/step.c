@@ -104,8 +104,7 @@ void hk_step_told(hk_world *w, const hk_exec *ex)
             if (changed) w->forces_valid = 0;
         }
         /* changed on any rank: every rank evaluates the forces again (asked only where something can change) */
-        if ((breakable || w->sphere_count > 0 || w->def.has_walls || colliders) && hk_part_any(w, changed))
-            w->forces_valid = 0;
+        if ((breakable || obstacles_on || colliders) && hk_part_any(w, changed)) w->forces_valid = 0;
     }
     /* a particle that outran the broad phase's slack is swept over the whole step */
     if (colliders && hk_part_any(w, hk_contact_end_step(w, prev, w->py, w->pz) > 0)) {
