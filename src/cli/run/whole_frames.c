@@ -126,7 +126,7 @@ void hk_copy_held_alike(hk_world *copy, const hk_world *w)
 {
     copy->steps = w->steps;
     copy->time = w->time;
-    memcpy(copy->spheres, w->spheres, (size_t)w->sphere_count * sizeof *w->spheres);
+    if (w->sphere_count > 0) memcpy(copy->spheres, w->spheres, (size_t)w->sphere_count * sizeof *w->spheres);
     for (int b = 0; b < w->body_count; b++) {
         memcpy(copy->bodies[b].anchor_pos, w->bodies[b].anchor_pos, sizeof w->bodies[b].anchor_pos);
         memcpy(copy->bodies[b].anchor_vel, w->bodies[b].anchor_vel, sizeof w->bodies[b].anchor_vel);
