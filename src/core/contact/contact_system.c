@@ -48,17 +48,17 @@ void hk_contact_apply(const hk_team *tm, const hk_world *w, hk_real sK, hk_real 
     touching_blocks(tm, w, sK, sD, y, out, NULL);
     if (w->contact->pairs_touch) { /* after the colliders' terms, which each task added to its own particles */
         hk_team_barrier(tm);
-        hk_pairs_system(tm, hk_pairs_of(w), sK, sD, y, out, NULL);
+        hk_pairs_system(tm, hk_pairs_of(w), sK, sD, 0, y, out, NULL);
     }
 }
 
-void hk_contact_blocks(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, hk_real *const blk[6])
+void hk_contact_blocks(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, int bound, hk_real *const blk[6])
 {
     if (!hk_contact_in_system(w)) return;
     touching_blocks(tm, w, sK, sD, NULL, NULL, blk);
     if (w->contact->pairs_touch) {
         hk_team_barrier(tm);
-        hk_pairs_system(tm, hk_pairs_of(w), sK, sD, NULL, NULL, blk);
+        hk_pairs_system(tm, hk_pairs_of(w), sK, sD, bound, NULL, NULL, blk);
     }
 }
 

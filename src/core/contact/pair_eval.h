@@ -13,6 +13,10 @@
  * both edges (pair_eval.c says more). */
 double hk_pair_geometry(const hk_pairs *pr, const hk_pair *pa, const double x[4][3], double a[4], double n[3],
                         int inside);
+/* Whether touching pair k (its sides within the thickness, unit normal n) has its nearest points on the other side
+ * from where it started the step, where its geometry can say: its force then pushes it back along -n, its gap the
+ * negative distance (pair_eval.c). */
+int hk_pair_crossed(const hk_pairs *pr, int64_t k, const double n[3]);
 /* The damping coefficient of a pair's normal motion [N s/m] (ee: an edge pair, none), with the pair's mass m. */
 double hk_pair_normal_damping(const hk_contact_def *d, int ee, double m);
 /* Pair k's normal force at the current state (the places pr->xs) into *ev; 1 where it touches and acts. far: its

@@ -134,6 +134,13 @@ static void chunk_put(hk_pair_evals *ev, int64_t e, const pair_chunk *ch, int i)
     ev->fn[e] = ch->fn[i], ev->m[e] = ch->m[i];
 }
 
+/* Whether chunk entry i (a pair the lanes found touching) is through to the other side (hk_pair_crossed). */
+static int lane_crossed(const hk_pairs *pr, const pair_chunk *ch, int64_t kb, int i)
+{
+    const double n[3] = {ch->n[0][i], ch->n[1][i], ch->n[2][i]};
+    return hk_pair_crossed(pr, kb + ch->off[i], n);
+}
+
 /* Pairs [k0, k1) of an evaluation (slack: pair_far's, INFINITY where it sets the bounds; past: some particle is
  * past its step's bound; taken: the pairs not left out, added to) in lanes, chunk by chunk into ch, each chunk's pairs
  * that act (or that the lanes leave to evaluate) then taken into their runs in order, as evaluate's results are. Where
@@ -175,6 +182,9 @@ static void evaluate_lanes(const pair_pass *pp, pair_chunk *ch, pair_runs *r, in
             for (int i = 0; i < n; i++)
                 if (ch->st[i] != PAIR_LANE_NONE) ch->hit[nhit++] = i;
         }
+        for (int h = 0; h < nhit; h++) /* a pair found through: evaluate's sign (pair_eval.c), alone */
+            if (ch->st[ch->hit[h]] != PAIR_LANE_ALONE && lane_crossed(pr, ch, kb, ch->hit[h]))
+                ch->st[ch->hit[h]] = PAIR_LANE_ALONE;
         if (kind == HK_PAIR_EE && !past) { /* every edge pair that acts is a run of its own: straight to the lists */
             int alone = 0;
             for (int h = 0; h < nhit; h++) alone |= ch->st[ch->hit[h]] == PAIR_LANE_ALONE;
@@ -552,7 +562,7 @@ void hk_pairs_substep_begin(hk_world *w, hk_pairs *pr)
 
 /* ---- the implicit solve -------------------------------------------------------------------------------------- */
 
-void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk_real *const y[3],
+void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, int bound, hk_real *const y[3],
                      hk_real *const out[3], hk_real *const blk[6])
 {
     HK_ASSERT(!pr->unlisted || pr->non == 0); /* a solve's evaluation made the lists */
@@ -588,7 +598,7 @@ void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk
         const int i = pr->inv[j];
         if (!out) {
             hk_real B[6];
-            hk_pairs_diag(pr, j, sK, sD, B);
+            hk_pairs_diag(pr, j, sK, sD, bound, B);
             for (int e = 0; e < 6; e++) blk[e][i] += B[e];
             continue;
         }
@@ -655,14 +665,20 @@ int hk_pairs_contacts_restore(hk_pairs *pr, int64_t n, const hk_pair *pairs, int
     return 0;
 }
 
-int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out[6])
+int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, int bound, hk_real out[6])
 {
     HK_ASSERT(!pr->unlisted || pr->non == 0);
     double s[6] = {0, 0, 0, 0, 0, 0};
     for (int q = pr->on_start[j]; q < pr->on_start[j + 1]; q++) {
-        const hk_pair_blocks *kd = &pr->kd[pr->on_slot[q] / 4];
+        const int64_t t = pr->on_slot[q] / 4;
+        const hk_pair_blocks *kd = &pr->kd[t];
         const double al = pr->slot_a[q];
-        for (int e = 0; e < 6; e++) s[e] += al * al * (double)(sK * kd->K[e] + sD * kd->D[e]);
+        double wt = al * al;
+        if (bound) { /* |alpha_i| sum_c |alpha_c|: diag(that) - alpha alpha^T is diagonally dominant */
+            const double *a = pr->touch[t].a;
+            wt = fabs(al) * (fabs(a[0]) + fabs(a[1]) + fabs(a[2]) + fabs(a[3]));
+        }
+        for (int e = 0; e < 6; e++) s[e] += wt * (double)(sK * kd->K[e] + sD * kd->D[e]);
     }
     for (int e = 0; e < 6; e++) out[e] = (hk_real)s[e];
     return pr->inv[j];

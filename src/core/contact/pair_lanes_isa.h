@@ -233,6 +233,7 @@ static int L64_SUFFIX(pair_eval)(const pair_lane_in *in, pair_chunk *ch, int n, 
     }
     for (int i = 0; i < n; i += L64_W) { /* the law: vr = sum alpha_i v_i, 1 / m = sum alpha_i^2 / m_i, from 0 */
         l64m acts = L64_SUFFIX(mask_of)(ch->acts[i]);
+        unsigned law_off = 0; /* within the thickness but no push: evaluate's, alone (a pair through pushes) */
         if (ch->acts[i]) {
             l64 a[4], n3[3], vr[3] = {zero, zero, zero}, inv = zero;
             for (int c = 0; c < 4; c++) a[c] = l64_load(ch->a[c] + i);
@@ -249,11 +250,14 @@ static int L64_SUFFIX(pair_eval)(const pair_lane_in *in, pair_chunk *ch, int n, 
             const l64 m = l64_div(one, inv), vn = l64_dot(vr, n3);
             const l64 c = ee ? zero : l64_mul(z2, l64_sqrt(l64_mul(k, m)));       /* hk_soft_make; none for edges */
             const l64 fn = l64_sub(l64_mul(k, l64_sub(th, gap)), l64_mul(c, vn)); /* hk_soft_force */
-            acts = l64_and(acts, l64_and(l64_gt(inv, zero), l64_gt(fn, zero)));
+            const l64m law = l64_and(l64_gt(inv, zero), l64_gt(fn, zero));
+            law_off = l64_bits(l64_and(acts, l64_not(law)));
+            acts = l64_and(acts, law);
             l64_store(ch->fn + i, fn), l64_store(ch->m + i, m);
             for (int e = 0; e < 3; e++) l64_store(ch->vr[e] + i, vr[e]);
         }
-        const unsigned tail = l64_bits(l64_first(n - i)), on = l64_bits(acts) & tail, by = ch->alone[i] & tail;
+        const unsigned tail = l64_bits(l64_first(n - i)), on = l64_bits(acts) & tail,
+                       by = (ch->alone[i] | law_off) & tail;
         ch->acts[i] = (uint8_t)on;
         if (!(on | by)) continue; /* (a status is read only where the entry is a hit) */
         for (int l = 0; l < L64_W; l++)

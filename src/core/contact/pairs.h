@@ -418,12 +418,17 @@ int hk_pairs_anchors_restore(hk_pairs *pr, int64_t n, const int32_t *keys, const
 
 /* The implicit solve (every task of tm's team, team.h): out[i] += alpha_i B
  * sum_j alpha_j y_j over the touching pairs (B = sK K + sD D), or (out
- * NULL) blk[e][i] += alpha_i^2 B[e]; the team's barriers inside. */
-void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, hk_real *const y[3],
+ * NULL) blk[e][i] += alpha_i^2 B[e], or with `bound` the bound of
+ * hk_pairs_diag; the team's barriers inside. */
+void hk_pairs_system(const hk_team *tm, hk_pairs *pr, hk_real sK, hk_real sD, int bound, hk_real *const y[3],
                      hk_real *const out[3], hk_real *const blk[6]);
 /* The diagonal block of particle inv[j] from its touching pairs, sum alpha^2 (sK K + sD D), into out; returns
- * the particle (the multigrid's first coarse level). */
-int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, hk_real out[6]);
+ * the particle (the multigrid's first coarse level). With `bound`, sum |alpha| (sum_c |alpha_c|) (sK K + sD D): a
+ * pair's term alpha alpha^T B is at most that diagonal (their difference is diagonally dominant), where the exact
+ * diagonal is up to 4 times below it (alpha^T diag(alpha^2)^-1 alpha = the pair's corners): the multigrid's
+ * block-Jacobi smoother, damped for a spring network's D^-1 A <= 2, and its coarse levels, which leave the pairs'
+ * couplings out, stay convergent and positive definite only on the bound. */
+int hk_pairs_diag(const hk_pairs *pr, int j, hk_real sK, hk_real sD, int bound, hk_real out[6]);
 /* How many particles the pairs hold: the j of hk_pairs_diag run over [0, that) (0 for no pairs, pr NULL). */
 static inline int hk_pairs_particles(const hk_pairs *pr) { return pr ? pr->ninv : 0; }
 /* The largest of v over a pair's four corners, at[0 .. 4) their places among the pairs' particles (hk_pairs.at). */

@@ -121,7 +121,8 @@ hk_contact_survey hk_contact_counts(const hk_world *w, int32_t *count);
  * and blk[e][i] += the same block's entries; the pairs' after a barrier. */
 void hk_contact_apply(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, hk_real *const y[3],
                       hk_real *const out[3]);
-void hk_contact_blocks(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, hk_real *const blk[6]);
+/* (bound: the pairs' diagonal terms bounded, pairs.h hk_pairs_diag, for the multigrid) */
+void hk_contact_blocks(const hk_team *tm, const hk_world *w, hk_real sK, hk_real sD, int bound, hk_real *const blk[6]);
 /* The colliders' motion over the substep in the implicit solve's first
  * right-hand side (its force linearised about the substep's start, with
  * the colliders where they are at its end): b[i] += s R of every touching

@@ -22,9 +22,9 @@ static int64_t aggregate_of(const mg_body *B, int64_t l)
 /* P^T C P of the colliders' contact blocks C (contact/response.h): each
  * free particle's block into its aggregate's diagonal, for the aggregates
  * [j0, j1) of body B on level 0, in particle order; then each particle's
- * share of its pairs' blocks (contact/pairs.h), alpha_i^2 B, without their
- * couplings: positive semi-definite in place of theirs in P^T C P, so the
- * cycle stays symmetric and positive definite. */
+ * share of its pairs' blocks bounded (contact/pairs.h hk_pairs_diag),
+ * |alpha_i| sum_c |alpha_c| B, without their couplings: at least theirs in
+ * P^T C P, so the cycle stays symmetric, positive definite and convergent. */
 static void add_contacts(const hk_mg *mg, const hk_world *w, const mg_body *B, int64_t j0, int64_t j1)
 {
     const int *particle, *active;
@@ -40,10 +40,10 @@ static void add_contacts(const hk_mg *mg, const hk_world *w, const mg_body *B, i
         hk_contact_block(&rec[active[k]], mg->sK, mg->sD, blk);
         for (int e = 0; e < 6; e++) L->d[e][J] += blk[e];
     }
-    const hk_pairs *pr = hk_pairs_of(w); /* the pairs' diagonal terms alpha_i^2 B (their couplings left out) */
+    const hk_pairs *pr = hk_pairs_of(w); /* the pairs' diagonal terms bounded (their couplings left out) */
     for (int j = 0; hk_contact_in_system(w) && j < hk_pairs_particles(pr); j++) {
         hk_real blk[6];
-        const int64_t l = hk_pairs_diag(pr, j, mg->sK, mg->sD, blk) - B->first;
+        const int64_t l = hk_pairs_diag(pr, j, mg->sK, mg->sD, 1, blk) - B->first;
         if (l < B->lo || l >= B->hi) continue;
         const int64_t J = aggregate_of(B, l);
         if (J < j0 || J >= j1) continue;

@@ -687,7 +687,7 @@ static void blocks_task(const hk_team *tm, void *ctx)
     for (int q = 0; q < im->list_count; q++)
         if (computes_list(w, im->lists[q])) lists_run(tm, k, w, im->lists[q], bp->sK, bp->sD, NULL, NULL, sum);
     if (hk_contact_in_system(w)) { /* the colliders' contact blocks, before any particle's is inverted */
-        hk_contact_blocks(tm, w, bp->sK, bp->sD, sum);
+        hk_contact_blocks(tm, w, bp->sK, bp->sD, hooks != NULL, sum); /* bound: the multigrid's smoother */
         hk_team_barrier(tm);
     }
     for (int i = 0; hk_team_piece(tm, w, i, &g0, &g1); i++)
