@@ -127,8 +127,8 @@ static double along2(const double pl[3], const double d[3])
 }
 
 /* Pair pa's plane normal at places x (the triangle's, or the two edges' cross product) into pl, and the offset of
- * its nearest points into d; 0 where the pair has no side to speak of (two particles; two edges whose nearest
- * points are not inside both, or within 5.7 degrees of parallel). */
+ * its nearest points into d; 0 where the pair has no side to speak of (two particles; two edges within 5.7 degrees
+ * of parallel). */
 static int side_geometry(const hk_pair *pa, const double *x[4], double pl[3], double d[3])
 {
     double u[3], v[3];
@@ -139,7 +139,6 @@ static int side_geometry(const hk_pair *pa, const double *x[4], double pl[3], do
     } else if (pa->kind == HK_PAIR_EE) {
         double s, t;
         g_closest_segments(x[0], x[1], x[2], x[3], &s, &t);
-        if (!(s > 0 && s < 1 && t > 0 && t < 1)) return 0; /* an end nearest: the edges lie beside each other */
         edge_gap(x[0], x[1], x[2], x[3], s, t, d);
         g_sub(x[1], x[0], u), g_sub(x[3], x[2], v);
     } else
@@ -148,12 +147,12 @@ static int side_geometry(const hk_pair *pa, const double *x[4], double pl[3], do
     return pa->kind == HK_PAIR_VT || g_dot(pl, pl) > 0.01 * g_dot(u, u) * g_dot(v, v);
 }
 
-/* Whether pair pa at places x, its sides within the thickness along unit normal n (hk_pair_geometry's), has gone
- * through: its nearest points' offset along the plane's normal (within 1.5 degrees of a triangle's normal: the
- * particle over the triangle, not beside it; two edges' nearest points inside both) and against the side it
- * was on at the step's start, where it lay clearly to one side (its offset within 60 degrees of the normal then).
- * An implicit solve's iterate can carry a pair through in one step (a sheet falling 12 mm a step onto another
- * through a 4 mm layer); without the sign its force would push the pair on through. */
+/* Whether pair pa at places x, its sides within the thickness along unit normal n (hk_pair_geometry's: two edges'
+ * nearest points inside both), has gone through: its offset along the plane's normal now (within 1.8 degrees of a
+ * triangle's normal: the particle over the triangle, not beside it; within 60 degrees of two edges' cross
+ * product), clearly to one side at the step's start (its offset within 45 degrees of the normal then), and
+ * the two sides not the same. An implicit solve's iterate can carry a pair through in one step (a sheet falling
+ * 7.5 mm a step onto another through a 4 mm layer); without the sign its force would push the pair on through. */
 static int crossed(const hk_pairs *pr, const hk_pair *pa, const double x[4][3], const double n[3])
 {
     const double *now[4] = {x[0], x[1], x[2], x[3]}, *then[4];
@@ -162,7 +161,7 @@ static int crossed(const hk_pairs *pr, const hk_pair *pa, const double x[4][3], 
     const double c = g_dot(pl, n);
     if (c == 0 || !(c * c >= (pa->kind == HK_PAIR_VT ? 0.999 : 0.25) * g_dot(pl, pl))) return 0;
     for (int k = 0; k < 4; k++) then[k] = pr->q0 + 3 * (int64_t)pa->p[k];
-    if (!side_geometry(pa, then, pl, d) || !(along2(pl, d) >= 0.25)) return 0;
+    if (!side_geometry(pa, then, pl, d) || !(along2(pl, d) >= 0.5)) return 0;
     return (c < 0) != (g_dot(pl, d) < 0);
 }
 
