@@ -21,11 +21,11 @@
  * no fused multiply-add, the same min and max), so a pair evaluated in lanes
  * has the bits evaluate gives it, on every path; a pair the lanes do not
  * take (a particle past its step's bound, an edge of no length, two sides
- * that meet, a state that is not finite) is marked, and evaluate takes it
- * alone. The passes are written once (pair_lanes_isa.h) and compiled per
- * instruction set (pair_lanes_avx512.c, pair_lanes_avx2.c,
- * pair_lanes_scalar.c); the world's kernel path picks the table
- * (pair_kernels.h), the reference path none (evaluate alone).
+ * that meet, a state that is not finite, a pair within the thickness whose
+ * law gives no push, and one pair_force.c finds through to the other side:
+ * evaluate's sign, pair_eval.c) is marked, and evaluate takes it alone. The passes are written once (pair_lanes_isa.h)
+ * and compiled per instruction set (pair_lanes_avx512.c, pair_lanes_avx2.c, pair_lanes_scalar.c); the world's kernel
+ * path picks the table (pair_kernels.h), the reference path none (evaluate alone).
  */
 
 #define PAIR_CHUNK 256   /* pairs a chunk spans */
