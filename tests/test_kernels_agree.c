@@ -9,6 +9,7 @@
 #include "kernels.h"
 #include "pairs.h"
 #include "scene.h"
+#include "spring_length.h"
 
 #include <stdlib.h> /* mkdtemp */
 #include <unistd.h> /* rmdir */
@@ -411,6 +412,72 @@ static void test_folded_cloth_pairs(void **state)
     hk_kernels_select(NULL);
 }
 
+/* The strain limits' look (kernel_table.h length2_rows) on every built path: each family's largest and smallest r^2
+ * over the rows, the same bits as the reference's measure spring by spring (spring_length.h), for rows shorter than
+ * a vector and longer, families whose columns differ (starting at 1 or 2, ending 1 to 3 before the row's end), and
+ * 1 to 9 families at once (more than one pass of any path takes). */
+static void test_limit_look(void **state)
+{
+    (void)state;
+    const int widths[] = {2, 3, 9, 16, 17, 40, 67};
+    int runs = 0;
+    for (int p = 1; p < 4; p++) {
+        const hk_kernels *k = NULL;
+        if (hk_kernels_find(paths[p], &k) != 0) continue; /* a path this CPU or build lacks */
+        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+            const int nx = widths[wi], ny = 7;
+            hk_real *q[3];
+            for (int c = 0; c < 3; c++) {
+                q[c] = malloc((size_t)nx * ny * sizeof *q[c]);
+                for (int64_t i = 0; i < (int64_t)nx * ny; i++) q[c][i] = (hk_real)(0.3 * sin(1.7 * i + c) + 0.01 * c);
+            }
+            /* (offset, i0, i1): along i, j, the diagonals, two along i and j, and narrower columns */
+            const int64_t shape[9][3] = {{1, 0, nx - 1},  {nx, 0, nx},     {nx + 1, 0, nx - 1},
+                                         {nx - 1, 1, nx}, {2, 0, nx - 2},  {2 * nx, 0, nx},
+                                         {1, 1, nx - 2},  {nx, 2, nx - 3}, {nx + 1, 1, nx - 1}};
+            hk_look_family f[9];
+            int nf = 0;
+            for (int m = 0; m < 9; m++) {
+                if (shape[m][2] <= shape[m][1]) continue; /* no spring in a row this narrow */
+                f[nf] = (hk_look_family){.offset = shape[m][0],
+                                         .i0 = shape[m][1],
+                                         .i1 = shape[m][2],
+                                         .D = {(hk_real)(0.05 * m), (hk_real)(-0.02 * m), (hk_real)0.01}};
+                nf++;
+            }
+            const int64_t first = nx, rows = ny - 3; /* rows 1 .. ny - 3: two rows ahead stay in the arrays */
+            for (int n = 1; n <= nf; n++) {
+                hk_real most[9], least[9];
+                k->length2_rows(q, first, rows, nx, f, n, most, least);
+                for (int m = 0; m < n; m++) {
+                    hk_real want_most = 0, want_least = INFINITY;
+                    for (int64_t t = 0; t < rows; t++) {
+                        const int64_t a = first + t * nx + f[m].i0, b = a + f[m].offset;
+                        hk_real mx, mn;
+                        hk_length2_range_scalar((hk_real *const[3]){q[0] + a, q[1] + a, q[2] + a},
+                                                (hk_real *const[3]){q[0] + b, q[1] + b, q[2] + b}, f[m].D,
+                                                f[m].i1 - f[m].i0, &mx, &mn);
+                        want_most = mx > want_most ? mx : want_most;
+                        want_least = mn < want_least ? mn : want_least;
+                    }
+                    if (most[m] != want_most || least[m] != want_least)
+                        fail_msg("%s, nx %d, %d families: family %d (offset %lld, columns %lld to %lld) gives r^2 "
+                                 "from %.9g to %.9g, one by one %.9g to %.9g",
+                                 paths[p], nx, n, m, (long long)f[m].offset, (long long)f[m].i0, (long long)f[m].i1,
+                                 (double)least[m], (double)most[m], (double)want_least, (double)want_most);
+                }
+                runs++;
+            }
+            for (int c = 0; c < 3; c++) free(q[c]);
+        }
+    }
+#ifndef HK_TEST_REFERENCE_ONLY
+    assert_true(runs > 0); /* the scalar path at least */
+#else
+    (void)runs;
+#endif
+}
+
 /* The reference path is always there; the scalar one whenever SIMD kernels
  * are built, and a path the CPU lacks is refused, not faked. */
 static void test_path_selection(void **state)
@@ -434,10 +501,9 @@ static void test_path_selection(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_path_selection),
-        cmocka_unit_test(test_every_shipped_scene),
-        cmocka_unit_test(test_mixed_families),
-        cmocka_unit_test(test_folded_cloth_pairs),
+        cmocka_unit_test(test_path_selection), cmocka_unit_test(test_every_shipped_scene),
+        cmocka_unit_test(test_mixed_families), cmocka_unit_test(test_folded_cloth_pairs),
+        cmocka_unit_test(test_limit_look),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,6 +73,14 @@ typedef struct hk_xpbd_span {
     hk_behaviour behaviour;
 } hk_xpbd_span;
 
+/* One lattice family as the strain limits' look measures it (kernel_table.h length2_rows): a row's springs join the
+ * entries i in [i0, i1) of the row to the entries offset past them. */
+typedef struct hk_look_family {
+    int64_t offset; /* the target's entry past the source's */
+    int64_t i0, i1; /* the sources' columns in a row */
+    hk_real D[3];   /* the rest vector r_b - r_a [m] */
+} hk_look_family;
+
 typedef struct hk_kernels {
     const char *isa; /* "avx512", "avx2", "scalar" */
     int width;       /* lanes of hk_real */
@@ -152,11 +160,11 @@ typedef struct hk_kernels {
      * of the even runs of d (1 or 2) are the sources and the entry d past each its target, as a lattice family along
      * i colours its rows (NULL where the ISA has no such kernel: width 1). */
     void (*xpbd_pairs)(const hk_xpbd_span *s, int d, int64_t blocks, int fresh, int keep);
-    /* The strain limits' measure of springs [0, n) whose ends lie in contiguous arrays, spring s joining entry s of
-     * qa and of qb (rest vector D): their largest and smallest r^2, formed as the kernels form them (limit_lanes.h);
-     * n > 0. */
-    void (*length2_range)(hk_real *const qa[3], hk_real *const qb[3], const hk_real D[3], int64_t n, hk_real *most,
-                          hk_real *least);
+    /* The strain limits' measure of nf lattice families of `rows` source rows, stride entries apart, the first row's
+     * node 0 at entry `first` of q: each family's largest and smallest r^2 over those rows into most[m] and
+     * least[m], formed as the kernels form them (limit_lanes.h); every family's springs in a row at least one. */
+    void (*length2_rows)(hk_real *const q[3], int64_t first, int64_t rows, int64_t stride, const hk_look_family *f,
+                         int nf, hk_real *most, hk_real *least);
 } hk_kernels;
 
 #endif

@@ -71,7 +71,7 @@ const hk_kernels HK_SUFFIX(hk_kernels) = {
     .level_smooth = HK_SUFFIX(level_smooth),
     .xpbd_span = HK_SUFFIX(xpbd_span),
     .xpbd_pairs = HK_XPBD_PAIRS,
-    .length2_range = HK_SUFFIX(length2_range),
+    .length2_rows = HK_SUFFIX(length2_rows),
 };
 
 #endif

@@ -51,6 +51,9 @@ static inline hk_wm wm_and(hk_wm a, hk_wm b) { return (hk_wm)(a & b); }
 static inline hk_w w_keep(hk_wm m, hk_w a) { return _mm512_maskz_mov_ps(m, a); }
 /* m ? b : a */
 static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return _mm512_mask_blend_ps(m, a, b); }
+/* a > b ? a : b and a < b ? a : b (b where either is NaN) */
+static inline hk_w w_max(hk_w a, hk_w b) { return _mm512_max_ps(a, b); }
+static inline hk_w w_min(hk_w a, hk_w b) { return _mm512_min_ps(a, b); }
 /* lanes whose byte is 0 (spring not broken) */
 static inline hk_wm wm_unbroken(const uint8_t *p)
 {
@@ -176,6 +179,8 @@ static inline hk_wm wm_all(void) { return (hk_wm)0xFF; }
 static inline hk_wm wm_and(hk_wm a, hk_wm b) { return (hk_wm)(a & b); }
 static inline hk_w w_keep(hk_wm m, hk_w a) { return _mm512_maskz_mov_pd(m, a); }
 static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return _mm512_mask_blend_pd(m, a, b); }
+static inline hk_w w_max(hk_w a, hk_w b) { return _mm512_max_pd(a, b); }
+static inline hk_w w_min(hk_w a, hk_w b) { return _mm512_min_pd(a, b); }
 static inline hk_wm wm_unbroken(const uint8_t *p)
 {
     __m128i bytes = _mm_loadl_epi64((const __m128i *)p);
@@ -276,6 +281,8 @@ static inline hk_wm wm_all(void) { return _mm256_castsi256_ps(_mm256_set1_epi32(
 static inline hk_wm wm_and(hk_wm a, hk_wm b) { return _mm256_and_ps(a, b); }
 static inline hk_w w_keep(hk_wm m, hk_w a) { return _mm256_and_ps(m, a); }
 static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return _mm256_blendv_ps(a, b, m); }
+static inline hk_w w_max(hk_w a, hk_w b) { return _mm256_max_ps(a, b); }
+static inline hk_w w_min(hk_w a, hk_w b) { return _mm256_min_ps(a, b); }
 static inline hk_wm wm_unbroken(const uint8_t *p)
 {
     __m256i v = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p));
@@ -360,6 +367,8 @@ static inline hk_wm wm_all(void) { return _mm256_castsi256_pd(_mm256_set1_epi64x
 static inline hk_wm wm_and(hk_wm a, hk_wm b) { return _mm256_and_pd(a, b); }
 static inline hk_w w_keep(hk_wm m, hk_w a) { return _mm256_and_pd(m, a); }
 static inline hk_w w_select(hk_wm m, hk_w a, hk_w b) { return _mm256_blendv_pd(a, b, m); }
+static inline hk_w w_max(hk_w a, hk_w b) { return _mm256_max_pd(a, b); }
+static inline hk_w w_min(hk_w a, hk_w b) { return _mm256_min_pd(a, b); }
 static inline hk_wm wm_unbroken(const uint8_t *p)
 {
     int32_t four;
@@ -449,6 +458,8 @@ static inline HK_HD hk_wm wm_all(void) { return 1; }
 static inline HK_HD hk_wm wm_and(hk_wm a, hk_wm b) { return a && b; }
 static inline HK_HD hk_w w_keep(hk_wm m, hk_w a) { return m ? a : (hk_w)0; }
 static inline HK_HD hk_w w_select(hk_wm m, hk_w a, hk_w b) { return m ? b : a; }
+static inline HK_HD hk_w w_max(hk_w a, hk_w b) { return a > b ? a : b; }
+static inline HK_HD hk_w w_min(hk_w a, hk_w b) { return a < b ? a : b; }
 static inline HK_HD hk_wm wm_unbroken(const uint8_t *p) { return *p == 0; }
 static inline HK_HD hk_w w_gather(const hk_real *base, const int32_t *idx) { return base[*idx]; }
 static inline HK_HD void w_scatter(hk_real *base, const int32_t *idx, hk_w v) { base[*idx] = v; }

@@ -221,6 +221,7 @@ struct hk_world {
     struct hk_tethers *tethers; /* long-range tethers (fabric/tethers.h), NULL until the first is set */
     struct hk_gravity_schedule *gravity_schedule; /* gravity in time (gravity_schedule.h), NULL: constant */
     int strain_ready; /* the pins were checked against the limits for the constraints' current layout */
+    int strain_swept; /* the last projection swept: the next first look keeps each row's figures for its sweeps */
 
     /* Facts of the bodies and families that every step asks for, counted
      * once (hk_world_facts) while the body and family counts stay as they
