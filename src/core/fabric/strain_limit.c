@@ -12,6 +12,7 @@
 #include "check.h"
 #include "constraints.h"
 #include "kernels.h"
+#include "limit_pass.h"
 #include "moves.h"
 #include "part.h"
 #include "tethers.h"
@@ -49,61 +50,9 @@
  * what is left (hk_strain_stats unconverged). Before the first sweep, the first look measures a body's limited
  * lattice families in one vectorised pass over its rows (their largest and smallest r^2: kernel_table.h
  * length2_rows); where no spring is past a limit, that is all. A sweep measures again only the rows that a
- * projection moved, or that were past a limit, since the family's look before (limit_pass seen; the first look
- * keeps each row's figures for that where the step before swept, else the first sweep measures every row).
+ * projection moved, or that were past a limit, since the family's look before (limit_look.c, limit_pass.h seen; the
+ * first look keeps each row's figures for that where the step before swept, else the first sweep measures every row).
  */
-
-/* A family's limits as lengths in the kernels' precision: a spring is past them where r > top or r < bottom, and
- * is projected to aim_top or aim_bottom. */
-typedef struct limits {
-    hk_real top, bottom, aim_top, aim_bottom;
-    hk_real hold_top, hold_bottom; /* a spring at least this long, or this short, is held at its aim with the rest */
-} limits;
-
-/* What one task found in one sweep (its slot, a cache line of its own). */
-typedef struct limit_part {
-    double max, min; /* r / L0 */
-    int64_t moved;   /* springs projected */
-    int64_t over;    /* springs found past a limit (moved, or held by both ends) */
-    char pad[32];
-} limit_part;
-
-/* What the sweeps read, and what they leave (task 0 writes the figures). */
-typedef struct limit_pass {
-    hk_particles *p;
-    const hk_family *fams;
-    const hk_constraints *c;
-    const hk_kernels *k;   /* the world's path; NULL: the reference path */
-    const double *hi, *lo; /* per family: the limit ratios, hi 0 where the family has no limit */
-    int families;
-    const int *lat; /* the lattice families with a limit, in order (a body's together) */
-    int lat_count;
-    const limits *fam_limits;   /* per family: its limits for the family's rest length L0 (lattice, list default) */
-    hk_moves mv;                /* what a move changes (moves.h) */
-    int sweeps_max, T;          /* T: the team asked for; the team that runs may be smaller (team.h) */
-    limit_part *part;           /* [2][T]: the sweeps' slots, by the sweep's parity */
-    struct chain_node *scratch; /* [T][longest + 1]: each task's chain (chain_one) */
-    uint8_t *dirty;             /* [most]: the chains a sweep's look found past a limit */
-    /* What a sweep need not measure again (seen): a row of lattice family lat[m] is measured again where a node of its
-     * springs moved since family m's look before (moved), or where it was past a limit then (the figures stay, to be
-     * read). The look of family m in sweep n is number 2 ((n + 1) lat_count + m), in the first look (n = -1) too
-     * where it kept each row's figures (kept; else the first sweep measures every row), a projection after it the
-     * number after; a list spring's projection marks every row. */
-    struct {
-        int64_t *moved;        /* per body row (j + ny k), from rows[m] for family lat[m]'s body: the last mover */
-        int64_t *rows;         /* [lat_count]: where family lat[m]'s body's rows start in moved */
-        hk_real *most, *least; /* per source row of family lat[m]'s box, from box[m] on: the figures of its last look */
-        uint8_t *past;         /* the same rows: past a limit at their last look */
-        int64_t *box;          /* [lat_count]: where family lat[m]'s source rows start in most, least, past */
-        int64_t lists;         /* the last list projection's number (0: none) */
-        int kept;              /* the first look kept each row's figures */
-    } seen;
-    int longest;                /* the longest chain of a lattice family, in springs */
-    int64_t most;               /* the most chains of a lattice family */
-    limit_part first, last;
-    int64_t projected;
-    int sweeps;
-} limit_pass;
 
 /* What a projected spring is left inside its limit: the part GIVE of the limit's width (a stretch limit of 0.05 leaves
  * it at 1.049 L0), at least 2^10 of the precision's epsilon (1.2e-4 in float) of its length. */
@@ -137,80 +86,6 @@ static limits limits_of(double hi, double lo, hk_real L0)
     l.hold_top = isfinite(l.top) ? l.aim_top - (l.top - l.aim_top) : l.top;
     l.hold_bottom = lo > 0 ? l.aim_bottom + (l.aim_bottom - l.bottom) : 0;
     return l;
-}
-
-/* One spring (its family f, slot, global ends a, b, rest length L0): measured into pt, projected when past a limit
- * (project: 1; else measured only). */
-static inline __attribute__((always_inline)) void limit_one(const limit_pass *s, const hk_family *f, int64_t slot,
-                                                            int64_t a, int64_t b, hk_real L0, const limits *l,
-                                                            int project, limit_part *pt)
-{
-    if (f->broken && f->broken[slot]) return;
-    hk_particles *p = s->p;
-    hk_real d[3];
-    hk_spring_delta(f, p, slot, a, b, d);
-    const hk_real r = hk_spring_length(d[0], d[1], d[2]);
-    const double ratio = (double)r / (double)L0;
-    pt->max = ratio > pt->max ? ratio : pt->max;
-    pt->min = ratio < pt->min ? ratio : pt->min;
-    if (!(r > l->top) && !(r < l->bottom)) return;
-    pt->over++;
-    const hk_real wa = p->inv_mass[a], wb = p->inv_mass[b], W = wa + wb;
-    if (!project || W == 0 || r == 0) return;
-    const hk_real g = (r - (r > l->top ? l->aim_top : l->aim_bottom)) / (r * W);
-    const hk_real ma[3] = {wa * (g * d[0]), wa * (g * d[1]), wa * (g * d[2])};
-    const hk_real mb[3] = {wb * (g * d[0]), wb * (g * d[1]), wb * (g * d[2])};
-    hk_move(&s->mv, a, ma, -1);
-    hk_move(&s->mv, b, mb, 1);
-    pt->moved++;
-}
-
-/* Lattice family f as the look measures it (kernel_table.h hk_look_family). */
-static hk_look_family look_family(const hk_family *f)
-{
-    return (hk_look_family){
-        .offset = f->offset, .i0 = f->i0, .i1 = f->i1, .D = {f->rest_vec[0], f->rest_vec[1], f->rest_vec[2]}};
-}
-
-/* The largest and smallest r^2 of nf lattice families over `rows` source rows of a body, nx entries apart, the
- * first row's node 0 at global particle row0 (kernel_table.h length2_rows; row by row on the reference path). */
-static void rows_measure(const limit_pass *s, int64_t row0, int64_t rows, int64_t nx, const hk_look_family *lf, int nf,
-                         hk_real *most, hk_real *least)
-{
-    hk_real *const q[3] = {s->p->qx, s->p->qy, s->p->qz};
-    if (s->k) {
-        s->k->length2_rows(q, row0, rows, nx, lf, nf, most, least);
-        return;
-    }
-    for (int m = 0; m < nf; m++) {
-        most[m] = 0;
-        least[m] = INFINITY;
-        for (int64_t t = 0; t < rows; t++) {
-            const int64_t a0 = row0 + t * nx + lf[m].i0, b0 = a0 + lf[m].offset;
-            hk_real mx, mn;
-            hk_length2_range_scalar((hk_real *const[3]){q[0] + a0, q[1] + a0, q[2] + a0},
-                                    (hk_real *const[3]){q[0] + b0, q[1] + b0, q[2] + b0}, lf[m].D, lf[m].i1 - lf[m].i0,
-                                    &mx, &mn);
-            most[m] = mx > most[m] ? mx : most[m];
-            least[m] = mn < least[m] ? mn : least[m];
-        }
-    }
-}
-
-/* Whether a largest and smallest r^2, most and least, pass a limit l. */
-static int past_limit(const limits *l, hk_real most, hk_real least)
-{
-    return (hk_real)sqrt(most) > l->top || (hk_real)sqrt(least) < l->bottom;
-}
-
-/* A lattice family's largest and smallest r^2, most and least, as r / L0 into pt; whether they pass a limit l. */
-static int look_figures(const hk_family *f, const limits *l, hk_real most, hk_real least, limit_part *pt)
-{
-    const hk_real rmax = (hk_real)sqrt(most), rmin = (hk_real)sqrt(least);
-    const double hi = (double)rmax / (double)f->rest, lo = (double)rmin / (double)f->rest;
-    pt->max = hi > pt->max ? hi : pt->max;
-    pt->min = lo < pt->min ? lo : pt->min;
-    return rmax > l->top || rmin < l->bottom;
 }
 
 /* List spring `slot` of family fi (global ends a, b), its own rest length's limits where the family has them. */
@@ -307,66 +182,6 @@ static void chain_one(const limit_pass *s, const hk_family *f, int64_t src, int 
     }
 }
 
-/* Sweep `sweep`'s look at lattice family lat[m] (fi), the task's share of its source rows: each row measured into pt
- * (one vectorised pass; a breakable family's spring by spring), and in a row past a limit every spring past it marks
- * its chain in dirty (hk_lattice_chain_of) for the sweep's projection. After the first sweep a row whose nodes
- * have not moved since the family's look before, and that was within the limits then, is not measured again: its
- * figures from then go into pt. */
-static void family_look(const limit_pass *s, const hk_team *tm, int m, int sweep, limit_part *pt, uint8_t *dirty)
-{
-    const int fi = s->lat[m];
-    const hk_family *f = &s->fams[fi];
-    const limits *l = &s->fam_limits[fi];
-    const int ni = f->i1 - f->i0, nj = f->j1 - f->j0;
-    if (ni <= 0) return;
-    const int64_t since = 2 * ((int64_t)sweep * s->lat_count + m); /* the family's look before (sweep - 1) */
-    const int all =
-        (sweep == 0 && !s->seen.kept) || f->broken || __atomic_load_n(&s->seen.lists, __ATOMIC_RELAXED) > since;
-    const int64_t *moved = s->seen.moved + s->seen.rows[m], drow = f->dj + (int64_t)f->ny * f->dk;
-    hk_real *const most = s->seen.most + s->seen.box[m], *const least = s->seen.least + s->seen.box[m];
-    uint8_t *const past = s->seen.past + s->seen.box[m];
-    hk_real big = 0, small = INFINITY; /* the rows' figures within the limits */
-    int64_t r0, r1;
-    hk_colour_share(tm, (int64_t)nj * (f->k1 - f->k0), (int64_t)ni * nj * (f->k1 - f->k0), 0, &r0, &r1);
-    for (int64_t r = r0; r < r1; r++) {
-        const int j = f->j0 + (int)(r % nj), k = f->k0 + (int)(r / nj);
-        const int64_t row = j + (int64_t)f->ny * k, node = (int64_t)f->nx * row;
-        const int same = !all && !past[r] && __atomic_load_n(&moved[row], __ATOMIC_RELAXED) <= since &&
-                         __atomic_load_n(&moved[row + drow], __ATOMIC_RELAXED) <= since; /* as at its last look */
-        if (!f->broken) {
-            if (!same) {
-                const hk_look_family lf = look_family(f);
-                rows_measure(s, f->base + node, 1, f->nx, &lf, 1, &most[r], &least[r]);
-                past[r] = (uint8_t)past_limit(l, most[r], least[r]);
-            }
-            if (!past[r]) {
-                big = most[r] > big ? most[r] : big;
-                small = least[r] < small ? least[r] : small;
-                continue;
-            }
-            look_figures(f, l, most[r], least[r], pt);
-        }
-        for (int i = f->i0; i < f->i1; i++) {
-            const int64_t slot = node + i, a = f->base + slot;
-            if (f->broken && f->broken[slot]) continue;
-            hk_real d[3];
-            hk_spring_delta(f, s->p, slot, a, a + f->offset, d);
-            const hk_real rr = hk_spring_length(d[0], d[1], d[2]);
-            if (f->broken) {
-                const double ratio = (double)rr / (double)f->rest;
-                pt->max = ratio > pt->max ? ratio : pt->max;
-                pt->min = ratio < pt->min ? ratio : pt->min;
-            }
-            if (!(rr > l->top) && !(rr < l->bottom)) continue;
-            pt->over++;
-            __atomic_store_n(&dirty[hk_lattice_chain_of(f, &s->c->chains[fi], i, j, k)], 1, __ATOMIC_RELAXED);
-        }
-    }
-    const int past_any = look_figures(f, l, big, small, pt); /* (no such row: 0 and infinity, which change nothing) */
-    HK_ASSERT(!past_any);
-    (void)past_any;
-}
-
 /* The list springs [i0, i1) of list colour k, run by run (the runs of families without limits left out). */
 HK_FMA_CLONES static void list_range(const limit_pass *s, int k, int64_t i0, int64_t i1, int project, limit_part *pt)
 {
@@ -388,102 +203,17 @@ static int list_colour_on(const limit_pass *s, int k)
     return 0;
 }
 
-/* Task tm's share [*a, *b) of n items. */
-static void task_share(const hk_team *tm, int64_t n, int64_t *a, int64_t *b)
-{
-    *a = n * tm->t / tm->T;
-    *b = n * (tm->t + 1) / tm->T;
-}
-
-/* The most lattice families of a body the first look measures in one pass over the rows. */
-#define LOOK_FAMILIES 16
-
-/* The first look at lattice families lat[g, e) of one body (at most LOOK_FAMILIES; their rows' positions read
- * from memory once for all of them), source rows [a, b) (j + ny k): the rows taken in runs within one k in which
- * the same families have sources, each run in one call of length2_rows, or row by row where the look keeps each
- * row's figures for the sweeps (seen.kept); a breakable family spring by spring. */
-static void body_look(const limit_pass *s, int g, int e, int64_t a, int64_t b, limit_part *pt)
-{
-    const hk_family *f0 = &s->fams[s->lat[g]];
-    hk_real most[LOOK_FAMILIES], least[LOOK_FAMILIES], rm[LOOK_FAMILIES], rl[LOOK_FAMILIES];
-    for (int m = 0; m < e - g; m++) {
-        most[m] = 0;
-        least[m] = INFINITY;
-    }
-    for (int64_t row = a; row < b;) {
-        const int k = (int)(row / f0->ny), j = (int)(row % f0->ny);
-        int je = (int)((b < (int64_t)(k + 1) * f0->ny ? b : (int64_t)(k + 1) * f0->ny) - (int64_t)f0->ny * k);
-        hk_look_family lf[LOOK_FAMILIES];
-        int idx[LOOK_FAMILIES], n = 0;
-        for (int m = g; m < e; m++) { /* the families with sources in row j, and where that changes */
-            const hk_family *f = &s->fams[s->lat[m]];
-            if (k < f->k0 || k >= f->k1 || f->i1 <= f->i0 || j >= f->j1) continue;
-            if (j < f->j0) {
-                je = f->j0 < je ? f->j0 : je;
-                continue;
-            }
-            je = f->j1 < je ? f->j1 : je;
-            if (!f->broken) {
-                lf[n] = look_family(f);
-                idx[n++] = m - g;
-            }
-        }
-        const int64_t node = (int64_t)f0->nx * (j + (int64_t)f0->ny * k);
-        if (n > 0 && !s->seen.kept) rows_measure(s, f0->base + node, je - j, f0->nx, lf, n, rm, rl);
-        for (int t = 0; t < n; t++) {
-            most[idx[t]] = rm[t] > most[idx[t]] ? rm[t] : most[idx[t]];
-            least[idx[t]] = rl[t] < least[idx[t]] ? rl[t] : least[idx[t]];
-        }
-        for (int jj = j; n > 0 && s->seen.kept && jj < je; jj++) { /* each row's figures kept */
-            rows_measure(s, f0->base + node + (int64_t)f0->nx * (jj - j), 1, f0->nx, lf, n, rm, rl);
-            for (int t = 0; t < n; t++) {
-                const int m = g + idx[t];
-                const hk_family *f = &s->fams[s->lat[m]];
-                const int64_t r = s->seen.box[m] + (jj - f->j0) + (int64_t)(f->j1 - f->j0) * (k - f->k0);
-                s->seen.most[r] = rm[t];
-                s->seen.least[r] = rl[t];
-                s->seen.past[r] = (uint8_t)past_limit(&s->fam_limits[s->lat[m]], rm[t], rl[t]);
-                most[idx[t]] = rm[t] > most[idx[t]] ? rm[t] : most[idx[t]];
-                least[idx[t]] = rl[t] < least[idx[t]] ? rl[t] : least[idx[t]];
-            }
-        }
-        for (int m = g; m < e; m++) { /* a breakable family's springs one by one */
-            const hk_family *f = &s->fams[s->lat[m]];
-            if (!f->broken || k < f->k0 || k >= f->k1 || j < f->j0 || j >= f->j1) continue;
-            for (int64_t r = node; r < node + (int64_t)f->nx * (je - j); r += f->nx)
-                for (int i = f->i0; i < f->i1; i++)
-                    limit_one(s, f, r + i, f->base + r + i, f->base + r + i + f->offset, f->rest,
-                              &s->fam_limits[s->lat[m]], 0, pt);
-        }
-        row += je - j;
-    }
-    for (int m = g; m < e; m++) {
-        const hk_family *f = &s->fams[s->lat[m]];
-        if (!f->broken) /* (a family without rows here: 0 and infinity, which change nothing) */
-            pt->over += look_figures(f, &s->fam_limits[s->lat[m]], most[m - g], least[m - g], pt);
-    }
-}
-
-/* The first look of a substep, before any sweep: every spring with a limit measured, a lattice body's rows with
- * all its limited families at once (body_look), list springs in their order; each task its share of each body's
+/* The first look of a substep, before any sweep: every spring with a limit measured, the lattice bodies' rows
+ * (limit_look.c hk_limit_bodies_look), then the list springs in their order; each task its share of each body's
  * rows and of each list family's springs. */
 static void measure_task(const hk_team *tm, const limit_pass *s, limit_part *pt)
 {
-    const int *lat = s->lat;
-    for (int g = 0; g < s->lat_count;) { /* a run of the limited lattice families of one body */
-        int e = g + 1;
-        while (e < s->lat_count && e - g < LOOK_FAMILIES && s->fams[lat[e]].body == s->fams[lat[g]].body) e++;
-        const hk_family *f0 = &s->fams[lat[g]];
-        int64_t a, b;
-        task_share(tm, (int64_t)f0->ny * f0->nz, &a, &b);
-        if (a < b) body_look(s, g, e, a, b, pt);
-        g = e;
-    }
+    hk_limit_bodies_look(tm, s, pt);
     for (int fi = 0; fi < s->families; fi++) {
         const hk_family *f = &s->fams[fi];
         if (f->kind != HK_FAMILY_LIST || !(s->hi[fi] > 0)) continue;
         int64_t a, b;
-        task_share(tm, f->count, &a, &b);
+        hk_limit_task_share(tm, f->count, &a, &b);
         for (int64_t i = a; i < b; i++) list_one(s, fi, i, f->a[i], f->b[i], 0, pt);
     }
 }
@@ -537,7 +267,7 @@ static void sweep_task(const hk_team *tm, void *ctx)
             const int fi = s->lat[m];
             const hk_family *f = &s->fams[fi];
             const hk_lattice_chains *ch = &c->chains[fi];
-            family_look(s, tm, m, sweep, pt, s->dirty);
+            hk_limit_family_look(s, tm, m, sweep, pt, s->dirty);
             hk_team_barrier(tm);
             if (!project) continue;
             const int64_t springs = (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0);
@@ -632,43 +362,6 @@ void hk_strain_step_begin(hk_world *w)
                             .projected_all = all};
 }
 
-/* The sweeps' memory of what they measured (limit_pass seen), in two blocks: each lattice body's rows with a limited
- * family (moved, none moved yet) with the index arrays, and each limited family's source rows (most, least,
- * past); 0, or -1 out of memory. */
-static int seen_new(limit_pass *s)
-{
-    int64_t rows = 0, box = 0;
-    for (int m = 0; m < s->lat_count; m++) {
-        const hk_family *f = &s->fams[s->lat[m]];
-        if (m == 0 || f->body != s->fams[s->lat[m - 1]].body) rows += (int64_t)f->ny * f->nz;
-        box += (int64_t)(f->j1 - f->j0) * (f->k1 - f->k0);
-    }
-    const size_t L = (size_t)s->lat_count;
-    s->seen.moved = calloc((size_t)rows + 2 * L + 1, sizeof(int64_t));
-    s->seen.most = malloc((size_t)box * (2 * sizeof(hk_real) + 1) + 1);
-    if (!s->seen.moved || !s->seen.most) {
-        free(s->seen.moved);
-        free(s->seen.most);
-        s->seen.moved = NULL;
-        s->seen.most = NULL;
-        return -1;
-    }
-    s->seen.rows = s->seen.moved + rows;
-    s->seen.box = s->seen.rows + L;
-    s->seen.least = s->seen.most + box;
-    s->seen.past = (uint8_t *)(s->seen.least + box);
-    rows = box = 0;
-    for (int m = 0; m < s->lat_count; m++) {
-        const hk_family *f = &s->fams[s->lat[m]];
-        const hk_family *e = m > 0 ? &s->fams[s->lat[m - 1]] : f; /* the family before */
-        if (e->body != f->body) rows += (int64_t)e->ny * e->nz;
-        s->seen.rows[m] = rows;
-        s->seen.box[m] = box;
-        box += (int64_t)(f->j1 - f->j0) * (f->k1 - f->k0);
-    }
-    return 0;
-}
-
 int hk_strain_project(hk_world *w, hk_real h, hk_real *const dv[3], hk_real *const dq[3], hk_real *const prev[3])
 {
     if (w->part && w->part->ranks > 1) {
@@ -733,7 +426,8 @@ int hk_strain_project(hk_world *w, hk_real h, hk_real *const dv[3], hk_real *con
                     .sweeps_max = w->def.strain_sweeps > 0 ? w->def.strain_sweeps : HK_STRAIN_SWEEPS,
                     .T = T,
                     .part = part};
-    if (w->strain_swept && seen_new(&s) == 0) s.seen.kept = 1; /* sweeps likely again: each row's figures kept */
+    if (w->strain_swept && hk_limit_seen_new(&s) == 0)
+        s.seen.kept = 1; /* sweeps likely again: each row's figures kept */
     hk_team_run(w, T, look_task, &s);
     w->strain_swept = s.first.over > 0;
     if (s.first.over > 0) { /* the sweeps, with each task's chain and the chains' marks */
@@ -743,7 +437,7 @@ int hk_strain_project(hk_world *w, hk_real h, hk_real *const dv[3], hk_real *con
         }
         s.scratch = malloc((size_t)T * (size_t)(s.longest + 1) * sizeof *s.scratch);
         s.dirty = calloc((size_t)(s.most > 0 ? s.most : 1), 1);
-        if (s.scratch && s.dirty && (s.seen.kept || seen_new(&s) == 0))
+        if (s.scratch && s.dirty && (s.seen.kept || hk_limit_seen_new(&s) == 0))
             hk_team_run(w, T, sweep_task, &s);
         else
             w->step_failed = hk_fail_memory(w, "out of memory for the strain limits' chains");
