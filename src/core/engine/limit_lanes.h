@@ -48,17 +48,16 @@ static inline __attribute__((always_inline)) void look_rows(hk_real *const q[3],
 {
     hk_w D[HK_LOOK_GROUP][3], mx[HK_LOOK_GROUP], mn[HK_LOOK_GROUP];
     int64_t lo = f[0].i0, hi = f[0].i1;
-    int vec[HK_LOOK_GROUP];
+    int vec[HK_LOOK_GROUP], all = 1; /* all: every family long enough for a vector */
     for (int m = 0; m < NF; m++) {
         for (int c = 0; c < 3; c++) D[m][c] = w_set1(f[m].D[c]);
         mx[m] = w_set1(0);
         mn[m] = w_set1(INFINITY);
         vec[m] = f[m].i1 - f[m].i0 >= HK_W;
+        all &= vec[m];
         lo = f[m].i0 > lo ? f[m].i0 : lo;
         hi = f[m].i1 < hi ? f[m].i1 : hi;
     }
-    int all = 1; /* every family long enough for a vector */
-    for (int m = 0; m < NF; m++) all &= vec[m];
     const int64_t whole = all && hi > lo ? (hi - lo) / HK_W * HK_W : 0;
     hk_real sm[HK_LOOK_GROUP], sl[HK_LOOK_GROUP];
     for (int m = 0; m < NF; m++) {

@@ -48,11 +48,11 @@ static int past_limit(const limits *l, hk_real most, hk_real least)
 /* A lattice family's largest and smallest r^2, most and least, as r / L0 into pt; whether they pass a limit l. */
 static int look_figures(const hk_family *f, const limits *l, hk_real most, hk_real least, limit_part *pt)
 {
-    const hk_real rmax = (hk_real)sqrt(most), rmin = (hk_real)sqrt(least);
-    const double hi = (double)rmax / (double)f->rest, lo = (double)rmin / (double)f->rest;
+    const double hi = (double)(hk_real)sqrt(most) / (double)f->rest,
+                 lo = (double)(hk_real)sqrt(least) / (double)f->rest;
     pt->max = hi > pt->max ? hi : pt->max;
     pt->min = lo < pt->min ? lo : pt->min;
-    return rmax > l->top || rmin < l->bottom;
+    return past_limit(l, most, least);
 }
 
 /* Sweep `sweep`'s look at lattice family lat[m] (fi), the task's share of its source rows: each row measured into pt
@@ -67,12 +67,13 @@ void hk_limit_family_look(const limit_pass *s, const hk_team *tm, int m, int swe
     const limits *l = &s->fam_limits[fi];
     const int ni = f->i1 - f->i0, nj = f->j1 - f->j0;
     if (ni <= 0) return;
-    const int64_t since = 2 * ((int64_t)sweep * s->lat_count + m); /* the family's look before (sweep - 1) */
+    const int64_t since = hk_limit_look_number(s, sweep - 1, m); /* the family's look before */
     const int all =
         (sweep == 0 && !s->seen.kept) || f->broken || __atomic_load_n(&s->seen.lists, __ATOMIC_RELAXED) > since;
     const int64_t *moved = s->seen.moved + s->seen.rows[m], drow = f->dj + (int64_t)f->ny * f->dk;
     hk_real *const most = s->seen.most + s->seen.box[m], *const least = s->seen.least + s->seen.box[m];
     uint8_t *const past = s->seen.past + s->seen.box[m];
+    const hk_look_family lf = look_family(f);
     hk_real big = 0, small = INFINITY; /* the rows' figures within the limits */
     int64_t r0, r1;
     hk_colour_share(tm, (int64_t)nj * (f->k1 - f->k0), (int64_t)ni * nj * (f->k1 - f->k0), 0, &r0, &r1);
@@ -83,7 +84,6 @@ void hk_limit_family_look(const limit_pass *s, const hk_team *tm, int m, int swe
                          __atomic_load_n(&moved[row + drow], __ATOMIC_RELAXED) <= since; /* as at its last look */
         if (!f->broken) {
             if (!same) {
-                const hk_look_family lf = look_family(f);
                 rows_measure(s, f->base + node, 1, f->nx, &lf, 1, &most[r], &least[r]);
                 past[r] = (uint8_t)past_limit(l, most[r], least[r]);
             }
@@ -149,22 +149,19 @@ static void body_look(const limit_pass *s, int g, int e, int64_t a, int64_t b, l
             }
         }
         const int64_t node = (int64_t)f0->nx * (j + (int64_t)f0->ny * k);
-        if (n > 0 && !s->seen.kept) rows_measure(s, f0->base + node, je - j, f0->nx, lf, n, rm, rl);
-        for (int t = 0; t < n; t++) {
-            most[idx[t]] = rm[t] > most[idx[t]] ? rm[t] : most[idx[t]];
-            least[idx[t]] = rl[t] < least[idx[t]] ? rl[t] : least[idx[t]];
-        }
-        for (int jj = j; n > 0 && s->seen.kept && jj < je; jj++) { /* each row's figures kept */
-            rows_measure(s, f0->base + node + (int64_t)f0->nx * (jj - j), 1, f0->nx, lf, n, rm, rl);
+        const int span = s->seen.kept ? 1 : je - j; /* rows a call: one where each row's figures are kept */
+        for (int jj = j; n > 0 && jj < je; jj += span) {
+            rows_measure(s, f0->base + node + (int64_t)f0->nx * (jj - j), span, f0->nx, lf, n, rm, rl);
             for (int t = 0; t < n; t++) {
+                most[idx[t]] = rm[t] > most[idx[t]] ? rm[t] : most[idx[t]];
+                least[idx[t]] = rl[t] < least[idx[t]] ? rl[t] : least[idx[t]];
+                if (!s->seen.kept) continue;
                 const int m = g + idx[t];
                 const hk_family *f = &s->fams[s->lat[m]];
                 const int64_t r = s->seen.box[m] + (jj - f->j0) + (int64_t)(f->j1 - f->j0) * (k - f->k0);
                 s->seen.most[r] = rm[t];
                 s->seen.least[r] = rl[t];
                 s->seen.past[r] = (uint8_t)past_limit(&s->fam_limits[s->lat[m]], rm[t], rl[t]);
-                most[idx[t]] = rm[t] > most[idx[t]] ? rm[t] : most[idx[t]];
-                least[idx[t]] = rl[t] < least[idx[t]] ? rl[t] : least[idx[t]];
             }
         }
         for (int m = g; m < e; m++) { /* a breakable family's springs one by one */

@@ -91,6 +91,13 @@ static inline __attribute__((always_inline)) void limit_one(const limit_pass *s,
     pt->moved++;
 }
 
+/* The number of family lat[m]'s look in sweep `sweep` (-1: the first look) in the sweeps' memory (limit_pass seen);
+ * a projection after it takes the number after. */
+static inline int64_t hk_limit_look_number(const limit_pass *s, int sweep, int m)
+{
+    return 2 * ((int64_t)(sweep + 1) * s->lat_count + m);
+}
+
 /* Task tm's share [*a, *b) of n items. */
 static inline void hk_limit_task_share(const hk_team *tm, int64_t n, int64_t *a, int64_t *b)
 {

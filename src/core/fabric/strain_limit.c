@@ -277,7 +277,7 @@ static void sweep_task(const hk_team *tm, void *ctx)
                 if (!__atomic_load_n(&s->dirty[i], __ATOMIC_RELAXED)) continue;
                 __atomic_store_n(&s->dirty[i], 0, __ATOMIC_RELAXED);
                 chain_one(s, f, ch->start[i], ch->len[i], &s->fam_limits[fi], pt, cn, s->seen.moved + s->seen.rows[m],
-                          2 * ((int64_t)(sweep + 1) * s->lat_count + m) + 1);
+                          hk_limit_look_number(s, sweep, m) + 1);
             }
             hk_team_barrier(tm);
         }
@@ -289,7 +289,7 @@ static void sweep_task(const hk_team *tm, void *ctx)
             const int64_t before = pt->moved;
             if (a < b) list_range(s, k, first + a, first + b, project, pt);
             if (pt->moved > before) /* every row looked at again in the next sweep */
-                __atomic_store_n(&s->seen.lists, 2 * (int64_t)(sweep + 2) * s->lat_count - 1, __ATOMIC_RELAXED);
+                __atomic_store_n(&s->seen.lists, hk_limit_look_number(s, sweep + 1, 0) - 1, __ATOMIC_RELAXED);
             hk_team_barrier(tm);
         }
         const limit_part all = combine(s, tm, sweep + 1);
