@@ -18,16 +18,18 @@
 #   log.txt     everything each command printed, with the time each part took
 #   summary.md  the figures as docs/benchmarks.md's section "GPU" (render puts it there)
 #   json.tgz    hooke bench's --json and --gbench-json files
-# and prints summary.md last. Parts, in order (about 4 minutes on an H100 with 16 cores):
+# and prints summary.md last. Parts, in order (the targets first; 2026-11-30 on an H200 with 16 cores they took about
+# 6, 80, 40, 120, 205 and 20 s, the OpenMP driver's 1000 steps of the small scenes most of part 5):
 #   1. the machine: nvidia-smi, hooke info (the drivers find the GPU), the CUDA module's SASS FFMA count per kernel
-#   2. the route, on the peers' small kernel: bits (position_hash against the host run) and speed (spring updates/s)
-#      of CUDA with and without contraction and OpenMP offload as gcc writes it and through hooke's assembler
-#   3. test_device_gpu: every scene/integrator row of the tests through each GPU driver against the CPU, bit for bit
-#   4. the state hashes of every shipped scene the device runs over 1000 steps: CPU, cuda, openmp (refusals listed)
-#   5. hooke bench --device gpu on cloth 512^2 and 2048^2 and jelly 128^3 through each driver (the CPU's hash checked),
+#   2. hooke bench --device gpu on cloth 512^2 and 2048^2 and jelly 128^3 through each driver (the CPU's hash checked),
 #      the CPU's 2048^2 on every core, the CUDA peer at 512 and 2048, the plain jelly gather (bench/jelly_cuda.cu) at
 #      128^3, the device's triad
-#   6. a vtk frame every 100 steps of cloth 2048^2 on the GPU: output_s against wall_s
+#   3. a vtk frame every 100 steps of cloth 2048^2 on the GPU: wall_s against the same run's without frames
+#   4. test_device_gpu: every scene/integrator row of the tests through each GPU driver against the CPU, bit for bit
+#   5. the state hashes of every shipped scene the device runs over 1000 steps: CPU, cuda, openmp (refusals listed)
+#   6. the route, on the peers' small kernel: bits (position_hash against the host run) and speed (spring updates/s)
+#      of CUDA with and without contraction and OpenMP offload as gcc writes it and through hooke's assembler
+# Each command's bound is cut to what is left of the run's budget (HOOKE_DEVICE_CHECK_S, default 480 s).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -95,6 +97,13 @@ part() {
 }
 field() { grep -o "\"$1\": *[^,}]*" | head -1 | sed 's/.*: *//; s/"//g'; } # a JSON line's field
 kv() { grep -o "$1=[^ ]*" | head -1 | cut -d= -f2; }                         # a summary line's NAME=VALUE
+# a command's bound: WANT seconds, or what is left of the run's budget (HOOKE_DEVICE_CHECK_S, default 480 s) if less,
+# so that a lent machine's one call ends with its output however a part hangs
+bound() {
+    local left=$((${HOOKE_DEVICE_CHECK_S:-480} - (SECONDS - start)))
+    [ "$left" -ge 1 ] || left=1
+    echo $(($1 < left ? $1 : left))
+}
 
 run() {
     out=$(realpath -m "$1")
@@ -122,8 +131,10 @@ run() {
     fi
 
     # 1. the machine
-    part "nvidia-smi" timeout 30 nvidia-smi
-    part "hooke info" timeout 60 "${H[@]}" info
+    part "nvidia-smi" timeout $(bound 30) nvidia-smi
+    part "the bundle's libraries" env "LD_LIBRARY_PATH=$bundle" ldd "$bundle/hooke" "$bundle/libhooke_device_cuda.so" \
+        "$bundle/libhooke_device_openmp.so"
+    part "hooke info" timeout $(bound 60) "${H[@]}" info
     gpu=$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -1)
     printf '\nThe machine: %s; %s CPUs.\n' "$gpu" "$(nproc)" >>"$S"
     if command -v cuobjdump >/dev/null; then
@@ -131,73 +142,8 @@ run() {
             "cuobjdump -sass $bundle/libhooke_device_cuda.so | awk '/Function :/ {f=\$3} /FFMA/ {n[f]++} END {for (k in n) print k, n[k]}'"
     fi
 
-    # 2. the route on the peers' kernel: bits and speed
-    {
-        echo
-        echo "### The route: the peers' cloth step, 512^2 x 200 steps for the bits, 2048^2 x 2000 for the speed"
-        echo
-        echo "| toolchain | position_hash (512^2, 200 steps) | the host's? | G spring updates/s (2048^2) |"
-        echo "| --- | --- | --- | --- |"
-    } >>"$S"
-    host=$(OMP_TARGET_OFFLOAD=DISABLED LD_LIBRARY_PATH=$bundle timeout 120 "$bundle/cloth_offload" 512 200 \
-           2>>"$out/log.txt")
-    log "host: $host"
-    hh=$(echo "$host" | field position_hash)
-    for peer in cloth_cuda cloth_cuda_nofma cloth_offload cloth_offload_rn; do
-        bits=$(LD_LIBRARY_PATH=$bundle timeout 60 "$bundle/$peer" 512 200 2>>"$out/log.txt")
-        speed=$(LD_LIBRARY_PATH=$bundle timeout 120 "$bundle/$peer" 2048 2000 2>>"$out/log.txt")
-        log "$peer: $bits"
-        log "$peer: $speed"
-        ph=$(echo "$bits" | field position_hash)
-        rate=$(echo "$speed" | field spring_updates_per_s)
-        echo "| $peer | $ph | $([ "$ph" = "$hh" ] && echo yes || echo NO) | $(awk -v r="$rate" 'BEGIN {printf "%.1f", r / 1e9}') |" >>"$S"
-    done
-    echo "| host (OMP_TARGET_OFFLOAD=DISABLED) | $hh | | |" >>"$S"
-
-    # 3. every test row through each GPU driver
-    part "test_device_gpu: the tests' rows through each GPU driver against the CPU" timeout 300 \
-        env "LD_LIBRARY_PATH=$bundle" "$bundle/test_device_gpu"
-    local trc=$?
-    {
-        echo
-        echo "test_device_gpu (every scene/integrator row of tests/hk_test_device.h, each GPU driver, bit for bit): " \
-             "$([ $trc -eq 0 ] && echo passed || { [ $trc -eq 77 ] && echo "skipped: no GPU found"; } || echo "FAILED (exit $trc)")"
-    } >>"$S"
-
-    # 4. the shipped scenes' hashes over 1000 steps
-    {
-        echo
-        echo "### State hashes over 1000 steps"
-        echo
-        echo "| scene | CPU ($OMP_NUM_THREADS threads) | cuda | openmp | equal |"
-        echo "| --- | --- | --- | --- | --- |"
-    } >>"$S"
-    # every shipped scene the device runs (a refused one is listed with the refusal's reason)
-    for path in scenes/*.scene; do
-        scene=$(basename "$path" .scene)
-        probe=$(HOOKE_DEVICE_DRIVER=host timeout 60 "${H[@]}" run "$path" --steps 1 --quiet --device gpu 2>&1 >/dev/null)
-        if echo "$probe" | grep -q "the device does not run"; then
-            echo "| $scene | refused: $(echo "$probe" | sed 's/.*the device does not run //' | cut -c1-80) | | | |" >>"$S"
-            continue
-        fi
-        local row="| $scene" hashes=()
-        for where in cpu cuda openmp; do
-            if [ "$where" = cpu ]; then
-                line=$(timeout 120 "${H[@]}" run "scenes/$scene.scene" --steps 1000 --quiet 2>>"$out/log.txt")
-            else
-                line=$(HOOKE_DEVICE_DRIVER=$where timeout 120 "${H[@]}" run "scenes/$scene.scene" --steps 1000 --quiet \
-                       --device gpu 2>>"$out/log.txt")
-            fi
-            log "$where: $line"
-            h=$(echo "$line" | kv state_hash)
-            hashes+=("${h:-none}")
-            row="$row | ${h:-none} ($(echo "$line" | kv wall_s) s)"
-        done
-        eq=$([ "${hashes[0]}" = "${hashes[1]}" ] && [ "${hashes[0]}" = "${hashes[2]}" ] && echo yes || echo NO)
-        echo "$row | $eq |" >>"$S"
-    done
-
-    # 5. the figures of merit
+    # 2. the figures of merit
+    log "== the figures of merit (at $((SECONDS - start)) s)"
     {
         echo
         echo "### Figures of merit (hooke bench, median of 3 repetitions; VALID: the CPU's hash)"
@@ -210,14 +156,14 @@ run() {
         shift 2
         local text
         # line-buffered, so a row killed at its bound keeps what it printed (a pipe is otherwise block-buffered)
-        text=$(timeout 240 stdbuf -oL -eL "${H[@]}" bench "$@" --json "$out/json/$json.json" \
+        text=$(timeout $(bound 240) stdbuf -oL -eL "${H[@]}" bench "$@" --json "$out/json/$json.json" \
             --gbench-json "$out/json/$json.gbench.json" 2>&1)
         local rc=$?
         echo "$text" >>"$out/log.txt"
         local fom ms valid
         fom=$(echo "$text" | awk '/^FOM / {print $2}')
         valid=$(echo "$text" | awk '/^FOM / {print $NF}')
-        [ $rc -ne 124 ] || { echo "   ($label, $json: stopped at its 240 s bound)" >>"$out/log.txt"; valid="timed out at 240 s"; }
+        [ $rc -ne 124 ] || { echo "   ($label, $json: stopped at its bound)" >>"$out/log.txt"; valid="timed out"; }
         ms=$(grep -o '"time_per_step_median_s": *[0-9.e+-]*' "$out/json/$json.json" 2>/dev/null | head -1 | sed 's/.*: *//')
         echo "| $label | $json | $(awk -v t="${ms:-0}" 'BEGIN {printf "%.4f", t * 1e3}') | $(awk -v r="${fom:-0}" 'BEGIN {printf "%.2f", r / 1e9}') | ${valid:-none} |" >>"$S"
     }
@@ -236,21 +182,21 @@ run() {
         --threads "$OMP_NUM_THREADS" --repeat 3 --steps 100
     local peer2048=0
     for n in 512 2048; do
-        p=$(LD_LIBRARY_PATH=$bundle timeout 60 "$bundle/cloth_cuda" $n 2000 2>>"$out/log.txt")
+        p=$(LD_LIBRARY_PATH=$bundle timeout $(bound 60) "$bundle/cloth_cuda" $n 2000 2>>"$out/log.txt")
         log "peer cloth_cuda $n: $p"
         [ $n = 2048 ] && peer2048=$(echo "$p" | field spring_updates_per_s)
         echo "| cloth $n^2 | peer cloth_cuda | $(echo "$p" | field wall_s | awk '{printf "%.4f", $1 / 2000 * 1e3}') | $(echo "$p" | field spring_updates_per_s | awk '{printf "%.2f", $1 / 1e9}') | |" >>"$S"
     done
-    t=$(LD_LIBRARY_PATH=$bundle timeout 60 "$bundle/gpu_triad" 1024 20 2>>"$out/log.txt")
+    # the jelly's target: 0.8 of a plain CUDA gather of the same jelly (bench/jelly_cuda.cu) in this run
+    p=$(LD_LIBRARY_PATH=$bundle timeout $(bound 120) "$bundle/jelly_cuda" 128 300 2>>"$out/log.txt")
+    log "peer jelly_cuda 128: $p"
+    jpeer=$(echo "$p" | field spring_updates_per_s)
+    echo "| jelly 128^3 | peer jelly_cuda | $(echo "$p" | field wall_s | awk '{printf "%.4f", $1 / 300 * 1e3}') | $(awk -v r="${jpeer:-0}" 'BEGIN {printf "%.2f", r / 1e9}') | |" >>"$S"
+    t=$(LD_LIBRARY_PATH=$bundle timeout $(bound 60) "$bundle/gpu_triad" 1024 20 2>>"$out/log.txt")
     log "triad: $t"
     echo >>"$S"
     tri=$(echo "$t" | field best_GB_per_s)
     echo "- the device's triad (3 x 1 GiB, best of 20): ${tri:-none} GB/s" >>"$S"
-    # the jelly's target: 0.8 of a plain CUDA gather of the same jelly (bench/jelly_cuda.cu) in this run
-    p=$(LD_LIBRARY_PATH=$bundle timeout 120 "$bundle/jelly_cuda" 128 300 2>>"$out/log.txt")
-    log "peer jelly_cuda 128: $p"
-    jpeer=$(echo "$p" | field spring_updates_per_s)
-    echo "| jelly 128^3 | peer jelly_cuda | $(echo "$p" | field wall_s | awk '{printf "%.4f", $1 / 300 * 1e3}') | $(awk -v r="${jpeer:-0}" 'BEGIN {printf "%.2f", r / 1e9}') | |" >>"$S"
     for drv in cuda openmp; do
         j=$out/json/gpu_${drv}_jelly128.json
         ms=$(grep -o '"time_per_step_median_s": *[0-9.e+-]*' "$j" 2>/dev/null | head -1 | sed 's/.*: *//')
@@ -275,17 +221,93 @@ run() {
         done
     } >>"$S"
 
-    # 6. frames: a vtk frame every 100 steps of cloth 2048^2
+    # 3. frames: a vtk frame every 100 steps of cloth 2048^2
+    log "== frames (at $((SECONDS - start)) s)"
     echo >>"$S"
     sed -e 's/^  nx 512/  nx 2048/' -e 's/^  ny 512/  ny 2048/' scenes/cloth_512.scene >"$out/cloth_2048.scene"
     for drv in cuda openmp; do
-        line=$(HOOKE_DEVICE_DRIVER=$drv timeout 240 "${H[@]}" run "$out/cloth_2048.scene" --steps 300 --every 100 \
+        bare=$(HOOKE_DEVICE_DRIVER=$drv timeout $(bound 120) "${H[@]}" run "$out/cloth_2048.scene" --steps 300 \
+               --device gpu --quiet 2>>"$out/log.txt")
+        line=$(HOOKE_DEVICE_DRIVER=$drv timeout $(bound 240) "${H[@]}" run "$out/cloth_2048.scene" --steps 300 --every 100 \
                --out "$out/frames_$drv" --device gpu --quiet 2>>"$out/log.txt")
+        log "no frames $drv: $bare"
         log "frames $drv: $line"
-        echo "- vtk frames of cloth 2048^2 every 100 steps ($drv): output_s $(echo "$line" | kv output_s) of wall_s $(echo "$line" | kv wall_s)" >>"$S"
+        w0=$(echo "$bare" | kv wall_s)
+        w1=$(echo "$line" | kv wall_s)
+        echo "- cloth 2048^2, 300 steps ($drv): wall_s $w1 with a vtk frame every 100 steps (output_s $(echo "$line" | kv output_s)), $w0 without: $(awk -v a="${w1:-0}" -v b="${w0:-0}" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "none"}')x (target <= 1.1); the same state_hash: $([ -n "$(echo "$bare" | kv state_hash)" ] && [ "$(echo "$bare" | kv state_hash)" = "$(echo "$line" | kv state_hash)" ] && echo yes || echo NO)" >>"$S"
         rm -rf "$out/frames_$drv"
     done
     rm -f "$out/cloth_2048.scene"
+    # 4. every test row through each GPU driver
+    part "test_device_gpu: the tests' rows through each GPU driver against the CPU" timeout $(bound 300) \
+        env "LD_LIBRARY_PATH=$bundle" "$bundle/test_device_gpu"
+    local trc=$?
+    {
+        echo
+        echo "test_device_gpu (every scene/integrator row of tests/hk_test_device.h, each GPU driver, bit for bit): " \
+             "$([ $trc -eq 0 ] && echo passed || { [ $trc -eq 77 ] && echo "skipped: no GPU found"; } || echo "FAILED (exit $trc)")"
+    } >>"$S"
+
+    # 5. the shipped scenes' hashes over 1000 steps
+    log "== the state hashes of the shipped scenes (at $((SECONDS - start)) s)"
+    {
+        echo
+        echo "### State hashes over 1000 steps"
+        echo
+        echo "| scene | CPU ($OMP_NUM_THREADS threads) | cuda | openmp | equal |"
+        echo "| --- | --- | --- | --- | --- |"
+    } >>"$S"
+    # every shipped scene the device runs (a refused one is listed with the refusal's reason)
+    for path in scenes/*.scene; do
+        scene=$(basename "$path" .scene)
+        probe=$(HOOKE_DEVICE_DRIVER=host timeout $(bound 60) "${H[@]}" run "$path" --steps 1 --quiet --device gpu 2>&1 >/dev/null)
+        if echo "$probe" | grep -q "the device does not run"; then
+            echo "| $scene | refused: $(echo "$probe" | sed 's/.*the device does not run //' | cut -c1-80) | | | |" >>"$S"
+            continue
+        fi
+        local row="| $scene" hashes=()
+        for where in cpu cuda openmp; do
+            if [ "$where" = cpu ]; then
+                line=$(timeout $(bound 120) "${H[@]}" run "scenes/$scene.scene" --steps 1000 --quiet 2>>"$out/log.txt")
+            else
+                line=$(HOOKE_DEVICE_DRIVER=$where timeout $(bound 120) "${H[@]}" run "scenes/$scene.scene" --steps 1000 --quiet \
+                       --device gpu 2>>"$out/log.txt")
+            fi
+            log "$where: $line"
+            h=$(echo "$line" | kv state_hash)
+            hashes+=("${h:-none}")
+            row="$row | ${h:-none} ($(echo "$line" | kv wall_s) s)"
+        done
+        eq=$([ "${hashes[0]}" = "${hashes[1]}" ] && [ "${hashes[0]}" = "${hashes[2]}" ] && echo yes || echo NO)
+        echo "$row | $eq |" >>"$S"
+    done
+
+    # 6. the route on the peers' kernel: bits and speed
+    log "== the route (at $((SECONDS - start)) s)"
+    {
+        echo
+        echo "### The route: the peers' cloth step, 512^2 x 200 steps for the bits, 2048^2 x 2000 (CUDA) or 500 (offload) for the speed"
+        echo
+        echo "| toolchain | position_hash (512^2, 200 steps) | the host's? | G spring updates/s (2048^2) |"
+        echo "| --- | --- | --- | --- |"
+    } >>"$S"
+    host=$(OMP_TARGET_OFFLOAD=DISABLED LD_LIBRARY_PATH=$bundle timeout $(bound 120) "$bundle/cloth_offload" 512 200 \
+           2>>"$out/log.txt")
+    log "host: $host"
+    hh=$(echo "$host" | field position_hash)
+    for peer in cloth_cuda cloth_cuda_nofma cloth_offload cloth_offload_rn; do
+        bits=$(LD_LIBRARY_PATH=$bundle timeout $(bound 60) "$bundle/$peer" 512 200 2>>"$out/log.txt")
+        # gcc 12's offload runs a loop's element on one lane of a warp: 500 steps keep its run within a minute
+        steps=$(case $peer in cloth_cuda*) echo 2000 ;; *) echo 500 ;; esac)
+        speed=$(LD_LIBRARY_PATH=$bundle timeout $(bound 120) "$bundle/$peer" 2048 "$steps" 2>>"$out/log.txt")
+        log "$peer: $bits"
+        log "$peer: $speed"
+        ph=$(echo "$bits" | field position_hash)
+        rate=$(echo "$speed" | field spring_updates_per_s)
+        echo "| $peer | $ph | $([ "$ph" = "$hh" ] && echo yes || echo NO) | $(awk -v r="$rate" 'BEGIN {printf "%.1f", r / 1e9}') |" >>"$S"
+    done
+    echo "| host (OMP_TARGET_OFFLOAD=DISABLED) | $hh | | |" >>"$S"
+
     (cd "$out" && tar czf json.tgz json && rm -rf json)
     log "== done in $((SECONDS - start)) s"
     cat "$S"
