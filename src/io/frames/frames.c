@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "frames.h"
 
+#include "frame_mem.h"
+
 #include "outfile.h"
 #include "world.h"
 #include "part.h"
@@ -191,4 +193,5 @@ void hk_frames_close(hk_frames *fr)
     for (int f = 0; f < FORMAT_COUNT; f++)
         if (fr->series[f].free_state) fr->series[f].free_state(fr->series[f].state);
     free(fr);
+    hk_frame_mem_trim(); /* the buffers the frames kept for the next */
 }

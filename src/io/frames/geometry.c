@@ -2,6 +2,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "geometry.h"
 
+#include "frame_mem.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +46,7 @@ static int collider_tris(const hk_world *w, hk_geometry *m)
     const hk_collider *col;
     const int n = hk_colliders(w, &col);
     if (n == 0) return 0;
-    m->contacts = calloc((size_t)w->p.count + 1, sizeof *m->contacts);
+    m->contacts = hk_frame_calloc((size_t)w->p.count + 1, sizeof *m->contacts);
     if (!m->contacts) return -1;
     (void)hk_contact_counts(w, m->contacts);
     for (int c = 0; c < n; c++) {
@@ -90,12 +92,12 @@ int hk_geometry_build(const hk_world *w, hk_geometry *m)
     memset(m, 0, sizeof *m);
     int64_t springs = hk_world_spring_count(w), tris = 0;
     for (int b = 0; b < w->body_count; b++) tris += hk_body_face_capacity(w, b);
-    m->line = malloc((size_t)(2 * springs + 1) * sizeof *m->line);
-    m->line_body = malloc((size_t)(springs + 1) * sizeof *m->line_body);
-    m->stretch = malloc((size_t)(springs + 1) * sizeof *m->stretch);
-    m->tri = malloc((size_t)(3 * tris + 1) * sizeof *m->tri);
-    m->tri_body = malloc((size_t)(tris + 1) * sizeof *m->tri_body);
-    m->pos = malloc((3 * (size_t)w->p.count + 1) * sizeof *m->pos);
+    m->line = hk_frame_alloc((size_t)(2 * springs + 1) * sizeof *m->line);
+    m->line_body = hk_frame_alloc((size_t)(springs + 1) * sizeof *m->line_body);
+    m->stretch = hk_frame_alloc((size_t)(springs + 1) * sizeof *m->stretch);
+    m->tri = hk_frame_alloc((size_t)(3 * tris + 1) * sizeof *m->tri);
+    m->tri_body = hk_frame_alloc((size_t)(tris + 1) * sizeof *m->tri_body);
+    m->pos = hk_frame_alloc((3 * (size_t)w->p.count + 1) * sizeof *m->pos);
     if (!m->line || !m->line_body || !m->stretch || !m->tri || !m->tri_body || !m->pos) {
         hk_geometry_free(m);
         return -1;
@@ -116,15 +118,15 @@ int hk_geometry_build(const hk_world *w, hk_geometry *m)
 
 void hk_geometry_free(hk_geometry *m)
 {
-    free(m->pos);
-    free(m->line);
-    free(m->line_body);
-    free(m->stretch);
-    free(m->tri);
-    free(m->tri_body);
+    hk_frame_free(m->pos);
+    hk_frame_free(m->line);
+    hk_frame_free(m->line_body);
+    hk_frame_free(m->stretch);
+    hk_frame_free(m->tri);
+    hk_frame_free(m->tri_body);
     free(m->cpos);
     free(m->ctri);
     free(m->ctri_collider);
-    free(m->contacts);
+    hk_frame_free(m->contacts);
     memset(m, 0, sizeof *m);
 }

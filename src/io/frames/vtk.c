@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "frame_format.h"
+#include "frame_mem.h"
 #include "part.h"
 #include "vtk_piece.h"
 #include "vtkxml.h"
@@ -60,8 +61,8 @@ static int point_blobs(const hk_world *w, const hk_geometry *m, frame_blobs *fb)
 {
     const hk_particles *p = &w->p;
     const size_t n = (size_t)p->count;
-    hk_real *xyz = calloc(3 * n + 1, sizeof *xyz); /* calloc: gcc cannot see the loops fill it */
-    int32_t *body = calloc(n + 1, sizeof *body);
+    hk_real *xyz = hk_frame_calloc(3 * n + 1, sizeof *xyz); /* zeroed: gcc cannot see the loops fill it */
+    int32_t *body = hk_frame_calloc(n + 1, sizeof *body);
     int rc = -1;
     if (!xyz || !body) {
         errno = ENOMEM;
@@ -81,8 +82,8 @@ static int point_blobs(const hk_world *w, const hk_geometry *m, frame_blobs *fb)
         goto done;
     rc = 0;
 done:
-    free(xyz);
-    free(body);
+    hk_frame_free(xyz);
+    hk_frame_free(body);
     return rc;
 }
 
@@ -95,7 +96,7 @@ static int topology_blobs(const hk_world *w, int64_t cells, int corners, const i
 {
     *wide = corners * cells > INT32_MAX;
     const size_t size = *wide ? sizeof(int64_t) : sizeof(int32_t);
-    unsigned char *off = malloc((size_t)(cells + 1) * size);
+    unsigned char *off = hk_frame_alloc((size_t)(cells + 1) * size);
     if (!off) {
         errno = ENOMEM;
         return -1;
@@ -111,7 +112,7 @@ static int topology_blobs(const hk_world *w, int64_t cells, int corners, const i
                            hk_vtk_compress(w, off, (uint64_t)cells * size, &out[OFFSETS]) != 0
                        ? -1
                        : 0;
-    free(off);
+    hk_frame_free(off);
     return rc;
 }
 
@@ -120,8 +121,8 @@ static int topology_blobs(const hk_world *w, int64_t cells, int corners, const i
 static int cell_data_blobs(const hk_world *w, const hk_geometry *m, const double *tri_stretch, frame_blobs *fb)
 {
     const size_t lines = (size_t)m->lines, cells = lines + (size_t)m->tris;
-    double *stretch = malloc((cells + 1) * sizeof *stretch);
-    int32_t *body = malloc((cells + 1) * sizeof *body);
+    double *stretch = hk_frame_alloc((cells + 1) * sizeof *stretch);
+    int32_t *body = hk_frame_alloc((cells + 1) * sizeof *body);
     int rc = -1;
     if (!stretch || !body) {
         errno = ENOMEM;
@@ -140,8 +141,8 @@ static int cell_data_blobs(const hk_world *w, const hk_geometry *m, const double
              ? -1
              : 0;
 done:
-    free(stretch);
-    free(body);
+    hk_frame_free(stretch);
+    hk_frame_free(body);
     return rc;
 }
 
@@ -150,10 +151,10 @@ done:
 static double *triangle_stretch(const hk_world *w, const hk_geometry *m)
 {
     const size_t n = (size_t)w->p.count;
-    double *at = malloc(n * sizeof *at + 1), *ts = malloc((size_t)(m->tris + 1) * sizeof *ts);
+    double *at = hk_frame_alloc(n * sizeof *at + 1), *ts = hk_frame_alloc((size_t)(m->tris + 1) * sizeof *ts);
     if (!at || !ts) {
-        free(at);
-        free(ts);
+        hk_frame_free(at);
+        hk_frame_free(ts);
         errno = ENOMEM;
         return NULL;
     }
@@ -168,7 +169,7 @@ static double *triangle_stretch(const hk_world *w, const hk_geometry *m)
         for (int c = 0; c < 3; c++) s = at[m->tri[3 * t + c]] > s ? at[m->tri[3 * t + c]] : s;
         ts[t] = s > -INFINITY ? s : NAN;
     }
-    free(at);
+    hk_frame_free(at);
     return ts;
 }
 
@@ -214,7 +215,7 @@ int hk_vtk_write_frame(const char *path, const hk_world *w, const hk_geometry *m
                                 .count = count};
     rc = hk_vtp_write(path, &piece);
 done:
-    free(ts);
+    hk_frame_free(ts);
     blobs_free(&fb);
     return rc;
 }
@@ -386,7 +387,7 @@ static int resume_frames(vtk_series *fr, const char *dir, long long first_step)
         n++;
     }
     closedir(d);
-    if (rc == 0) {
+    if (rc == 0 && n > 0) { /* qsort's array may not be NULL, even empty */
         qsort(e, (size_t)n, sizeof *e, by_step);
         for (int i = 0; i < n && rc == 0; i++) rc = push_frame(fr, e[i].name, e[i].time, e[i].part);
     }

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "vtkxml.h"
 
+#include "frame_mem.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -46,10 +47,10 @@ int hk_vtk_compress(const hk_world *w, const void *data, uint64_t bytes, hk_vtk_
     const int64_t blocks = (int64_t)((bytes + HK_VTK_BLOCK - 1) / HK_VTK_BLOCK);
     const uint64_t head = 8 * (3 + (uint64_t)blocks), bound = compressBound(HK_VTK_BLOCK);
     /* every block deflated into its own slot of the scratch buffer, in parallel; then packed */
-    unsigned char *scratch = blocks ? malloc((size_t)(blocks * (int64_t)bound)) : NULL;
+    unsigned char *scratch = blocks ? hk_frame_alloc((size_t)(blocks * (int64_t)bound)) : NULL;
     uLongf *zsize = malloc((size_t)(blocks + 1) * sizeof *zsize);
     if ((blocks && !scratch) || !zsize) {
-        free(scratch);
+        hk_frame_free(scratch);
         free(zsize);
         errno = ENOMEM;
         return -1;
@@ -61,8 +62,8 @@ int hk_vtk_compress(const hk_world *w, const void *data, uint64_t bytes, hk_vtk_
     uint64_t total = head;
     for (int64_t b = 0; b < blocks; b++) total += zsize[b];
     /* compress2 fails only when out of memory: every slot is compressBound large */
-    if (failed || !(out->data = malloc((size_t)total))) {
-        free(scratch);
+    if (failed || !(out->data = hk_frame_alloc((size_t)total))) {
+        hk_frame_free(scratch);
         free(zsize);
         errno = ENOMEM;
         return -1;
@@ -77,14 +78,14 @@ int hk_vtk_compress(const hk_world *w, const void *data, uint64_t bytes, hk_vtk_
         at += zsize[b];
     }
     out->size = at;
-    free(scratch);
+    hk_frame_free(scratch);
     free(zsize);
     return 0;
 }
 
 void hk_vtk_blob_free(hk_vtk_blob *b)
 {
-    free(b->data);
+    hk_frame_free(b->data);
     b->data = NULL;
     b->size = 0;
 }
