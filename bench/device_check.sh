@@ -232,9 +232,9 @@ run() {
                --out "$out/frames_$drv" --device gpu --quiet 2>>"$out/log.txt")
         log "no frames $drv: $bare"
         log "frames $drv: $line"
-        w0=$(echo "$bare" | kv wall_s)
-        w1=$(echo "$line" | kv wall_s)
-        echo "- cloth 2048^2, 300 steps ($drv): wall_s $w1 with a vtk frame every 100 steps (output_s $(echo "$line" | kv output_s)), $w0 without: $(awk -v a="${w1:-0}" -v b="${w0:-0}" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "none"}')x (target <= 1.1); the same state_hash: $([ -n "$(echo "$bare" | kv state_hash)" ] && [ "$(echo "$bare" | kv state_hash)" = "$(echo "$line" | kv state_hash)" ] && echo yes || echo NO)" >>"$S"
+        w0=$(echo "$bare" | kv wall_s) h0=$(echo "$bare" | kv state_hash)
+        w1=$(echo "$line" | kv wall_s) h1=$(echo "$line" | kv state_hash)
+        echo "- cloth 2048^2, 300 steps ($drv): wall_s $w1 with a vtk frame every 100 steps (output_s $(echo "$line" | kv output_s)), $w0 without: $(awk -v a="${w1:-0}" -v b="${w0:-0}" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "none"}')x (target <= 1.1); the same state_hash: $([ -n "$h0" ] && [ "$h0" = "$h1" ] && echo yes || echo NO)" >>"$S"
         rm -rf "$out/frames_$drv"
     done
     rm -f "$out/cloth_2048.scene"

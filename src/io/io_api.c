@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame_mem.h"
 #include "frames.h"
 #include "hooke/hooke.h"
 #include "render.h"
@@ -121,7 +120,6 @@ int hk_world_render(const hk_world *w, int width, int height, uint8_t *rgb)
     if (hk_geometry_build(w, &g) != 0) return HK_ERR_MEMORY;
     const int rc = hk_render_rgb(rgb, w, &g, NULL, width, height);
     hk_geometry_free(&g);
-    hk_frame_mem_trim(); /* one picture: nothing kept for a next */
     return rc == 0 ? HK_OK : HK_ERR_MEMORY;
 }
 
@@ -135,7 +133,6 @@ int64_t hk_world_faces(const hk_world *w, int *tri, int *body, int64_t cap)
         if (body) body[t] = g.tri_body[t];
     }
     hk_geometry_free(&g);
-    hk_frame_mem_trim();
     return n;
 }
 

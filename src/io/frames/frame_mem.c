@@ -18,6 +18,7 @@ typedef union head {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static head *kept[HK_FRAME_MEM_SLOTS];
 static int kept_count;
+static int holders; /* series of frames open: buffers are kept while there is one */
 
 void *hk_frame_alloc(size_t bytes)
 {
@@ -51,37 +52,60 @@ void *hk_frame_calloc(size_t n, size_t size)
     return p;
 }
 
+/* h kept (the lock held): returns the buffer to free instead, if any (the smallest, where every slot is taken). */
+static head *keep_locked(head *h)
+{
+    if (kept_count < HK_FRAME_MEM_SLOTS) {
+        kept[kept_count++] = h;
+        return NULL;
+    }
+    int least = 0;
+    for (int i = 1; i < kept_count; i++)
+        if (kept[i]->cap < kept[least]->cap) least = i;
+    if (kept[least]->cap >= h->cap) return h;
+    head *out = kept[least];
+    kept[least] = h;
+    return out;
+}
+
 void hk_frame_free(void *p)
 {
     if (!p) return;
     head *h = (head *)p - 1;
     if (h->cap >= HK_FRAME_MEM_MIN) {
         pthread_mutex_lock(&lock);
-        /* full: the smallest of the kept buffers and this one goes */
-        if (kept_count == HK_FRAME_MEM_SLOTS) {
-            int least = 0;
-            for (int i = 1; i < kept_count; i++)
-                if (kept[i]->cap < kept[least]->cap) least = i;
-            if (kept[least]->cap < h->cap) {
-                head *out = kept[least];
-                kept[least] = h;
-                h = out;
-            }
-        } else {
-            kept[kept_count++] = h;
-            h = NULL;
-        }
-        HK_ASSERT(kept_count <= HK_FRAME_MEM_SLOTS);
+        if (holders > 0) h = keep_locked(h);
         pthread_mutex_unlock(&lock);
     }
     free(h);
 }
 
+/* Every kept buffer freed; the lock held. */
+static void trim_locked(void)
+{
+    for (int i = 0; i < kept_count; i++) free(kept[i]);
+    kept_count = 0;
+}
+
+void hk_frame_mem_hold(void)
+{
+    pthread_mutex_lock(&lock);
+    holders++;
+    pthread_mutex_unlock(&lock);
+}
+
+void hk_frame_mem_release(void)
+{
+    pthread_mutex_lock(&lock);
+    HK_ASSERT(holders > 0);
+    if (--holders == 0) trim_locked();
+    pthread_mutex_unlock(&lock);
+}
+
 void hk_frame_mem_trim(void)
 {
     pthread_mutex_lock(&lock);
-    for (int i = 0; i < kept_count; i++) free(kept[i]);
-    kept_count = 0;
+    trim_locked();
     pthread_mutex_unlock(&lock);
 }
 

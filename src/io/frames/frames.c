@@ -133,6 +133,7 @@ hk_frames *hk_frames_open(const char *dir, int formats_mask, int64_t first_step,
     fr->formats = formats_mask;
     fr->first = first_step;
     for (int f = 0; f < FORMAT_COUNT; f++) fr->series[f].dir = fr->dir, fr->series[f].first = first_step;
+    hk_frame_mem_hold(); /* its frames' buffers kept for the next, until it closes */
     return fr;
 }
 
@@ -193,5 +194,5 @@ void hk_frames_close(hk_frames *fr)
     for (int f = 0; f < FORMAT_COUNT; f++)
         if (fr->series[f].free_state) fr->series[f].free_state(fr->series[f].state);
     free(fr);
-    hk_frame_mem_trim(); /* the buffers the frames kept for the next */
+    hk_frame_mem_release();
 }

@@ -61,7 +61,7 @@ static int point_blobs(const hk_world *w, const hk_geometry *m, frame_blobs *fb)
 {
     const hk_particles *p = &w->p;
     const size_t n = (size_t)p->count;
-    hk_real *xyz = hk_frame_calloc(3 * n + 1, sizeof *xyz); /* zeroed: gcc cannot see the loops fill it */
+    hk_real *xyz = hk_frame_alloc((3 * n + 1) * sizeof *xyz); /* interleave fills its 3n values */
     int32_t *body = hk_frame_calloc(n + 1, sizeof *body);
     int rc = -1;
     if (!xyz || !body) {
