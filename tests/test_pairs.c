@@ -573,7 +573,8 @@ static void test_too_many_pairs_refused(void **state)
 /* The pairs' invariants (pair_check.h, checked by the contact passes in checking builds): the pairs of two cloths
  * 4.5 mm apart hold them, and the validators find each kind of fault put into them: two pairs swapped, a pair
  * twice, a particle out of range, a pair of topological neighbours (a particle against its own triangle); and of
- * two cloths 3 mm apart, a candidate that touches left out of the pairs. */
+ * two cloths 3 mm apart, a candidate that touches left out of the pairs, unless the frame it was found in rules it
+ * out. */
 static void test_pairs_invariants_checked(void **state)
 {
     (void)state;
@@ -617,6 +618,13 @@ static void test_pairs_invariants_checked(void **state)
     assert_int_equal(hk_pairs_validate_selection(pr, why, sizeof why), -1);
     print_message("found: %s\n", why);
     assert_non_null(strstr(why, "is left out of the step's pairs but can come within the thickness"));
+    /* the same pair as if it had been found 1 m apart and its particles had moved no more than their bounds since:
+     * that frame's bound rules it out, though the bound from the step's start does not (cloth_fold's step 226 left
+     * out such a pair rightly) */
+    const double cd = pr->cd[k];
+    pr->cd[k] = 1.0;
+    assert_int_equal(hk_pairs_validate_selection(pr, why, sizeof why), 0);
+    pr->cd[k] = cd;
     pr->sel[k] = 1;
     assert_int_equal(hk_pairs_validate_selection(pr, why, sizeof why), 0);
     hk_world_destroy(w);

@@ -70,18 +70,24 @@ int hk_pairs_validate(const hk_world *w, const hk_pairs *pr, char *why, size_t l
 
 int hk_pairs_validate_selection(const hk_pairs *pr, char *why, size_t len)
 {
-    double *b = malloc(((size_t)pr->nq + 1) * sizeof *b);
-    if (!b) {
+    double *b = malloc(((size_t)pr->nq + 1) * sizeof *b), *m = malloc(((size_t)pr->nq + 1) * sizeof *m);
+    if (!b || !m) {
+        free(b), free(m);
         snprintf(why, len, "out of memory for the check of the step's pairs");
         return -1;
     }
-    for (int i = 0; i < pr->nq; i++) b[i] = g_max(0, pr->b[i] - 1e-6 * pr->th);
+    for (int i = 0; i < pr->nq; i++) {
+        b[i] = g_max(0, pr->b[i] - 1e-6 * pr->th);
+        m[i] = hk_pairs_from_cand(pr, i, pr->q0 + 3 * (int64_t)i) + b[i];
+    }
     int64_t k = 0;
     for (; k < pr->ncand; k++) {
         const hk_pair *pa = &pr->cand[k];
-        if (pr->sel[k] == 0 && hk_pairs_meet_within(pr, pr->q0, pa, sqrt(hk_pairs_gap2_at(pr->q0, pa)), b, b)) break;
+        if (pr->sel[k] == 0 && hk_pairs_meet_within(pr, pr->q0, pa, sqrt(hk_pairs_gap2_at(pr->q0, pa)), b, b) &&
+            hk_pairs_meet_within(pr, pr->q0, pa, pr->cd[k], m, b))
+            break;
     }
-    free(b);
+    free(b), free(m);
     if (k == pr->ncand) return 0;
     const hk_pair *pa = &pr->cand[k];
     snprintf(why, len,
