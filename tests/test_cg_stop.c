@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cg.h"
 #include "implicit.h"
@@ -371,14 +372,88 @@ static void test_motion_agrees(void **state)
                 energy_two.cg == energy.cg);
 }
 
+/* A quarter second of the falling stiff cloth minimised (implicit_euler without newton_iterations): each solve by
+ * rule at tol (0: its default), the minimisation at newton_tolerance ntol (0: its default). */
+static run_result run_minimised(hk_cg_stop rule, double tol, double ntol, int threads)
+{
+    hk_world *w = stiff_cloth(48, 1);
+    assert_int_equal(hk_world_set_threads(w, threads), 0);
+    hk_integrator_def d = hk_default_integrator_def();
+    d.kind = HK_IMPLICIT_EULER;
+    d.dt = DT;
+    d.cg_stop = rule;
+    d.cg_tolerance = tol;
+    d.cg_max_iterations = 20000;
+    d.newton_tolerance = ntol;
+    assert_int_equal(hk_world_set_integrator(w, &d), 0);
+    for (int s = 0; s < 60; s++) assert_int_equal(hk_world_step(w), HK_OK);
+    const hk_stats st = hk_world_stats(w);
+    const hk_solver_stats ss = hk_world_solver_stats(w);
+    run_result r = {st.kinetic, st.max_stretch, ss.cg_total, (int)(ss.unconverged + ss.newton_unconverged)};
+    hk_world_destroy(w);
+    return r;
+}
+
+/* The newton rule (inexact Newton) stops each Newton iteration's solve once its error's energy is a hundredth of its
+ * step's, or a tenth of the energy where the minimisation stops: the minimisation still ends where its
+ * newton_tolerance puts it. Against the minimisation converged (solves to a relative 1e-8, newton_tolerance 1e-4):
+ * the newton rule at newton_tolerance 1e-4 agrees to 1e-2 of the kinetic energy and 1e-4 of the largest stretch
+ * (float's rounding over the 60 steps moves them by a few 1e-3); at the default newton_tolerance (1e-2) it and the
+ * force rule's default both agree to 3e-2 and 1e-4 (the default tolerance leaves that much), the newton rule in a
+ * tenth of the force rule's iterations or fewer; the same bits on 1 and 2 threads; and the linearised steps, which
+ * have no Newton rule, refuse it. */
+static void test_newton_rule(void **state)
+{
+    (void)state;
+    const run_result tight = run_minimised(HK_CG_STOP_RELATIVE, 1e-8, 1e-4, 1);
+    const run_result newton_t = run_minimised(HK_CG_STOP_NEWTON, 0, 1e-4, 1);
+    const run_result force = run_minimised(HK_CG_STOP_FORCE, 0, 0, 1),
+                     newton = run_minimised(HK_CG_STOP_NEWTON, 0, 0, 1);
+    const run_result two = run_minimised(HK_CG_STOP_NEWTON, 0, 0, 2);
+    print_message("minimised: kinetic %.9g J, stretch %.6g (relative 1e-8, newton_tolerance 1e-4: %lld CG "
+                  "iterations); newton rule at newton_tolerance 1e-4: %.9g J, %.6g (%lld); at the default: force "
+                  "rule %.9g J, %.6g (%lld), newton rule %.9g J, %.6g (%lld)\n",
+                  tight.kinetic, tight.stretch, (long long)tight.cg, newton_t.kinetic, newton_t.stretch,
+                  (long long)newton_t.cg, force.kinetic, force.stretch, (long long)force.cg, newton.kinetic,
+                  newton.stretch, (long long)newton.cg);
+    assert_int_equal(tight.unconverged + newton_t.unconverged + force.unconverged + newton.unconverged, 0);
+    assert_true(tight.kinetic > 0 && tight.stretch > 1);
+    assert_near(newton_t.kinetic, tight.kinetic, 1e-2 * tight.kinetic);
+    assert_near(newton_t.stretch, tight.stretch, 1e-4);
+    assert_true(newton_t.cg < tight.cg);
+    assert_near(force.kinetic, tight.kinetic, 3e-2 * tight.kinetic);
+    assert_near(force.stretch, tight.stretch, 1e-4);
+    assert_near(newton.kinetic, tight.kinetic, 3e-2 * tight.kinetic);
+    assert_near(newton.stretch, tight.stretch, 1e-4);
+    assert_true(10 * newton.cg <= force.cg);
+    assert_true(two.kinetic == newton.kinetic && two.stretch == newton.stretch && two.cg == newton.cg);
+    hk_world *w = stiff_cloth(8, 1);
+    hk_integrator_def d = hk_default_integrator_def();
+    d.dt = DT;
+    d.cg_stop = HK_CG_STOP_NEWTON;
+    const struct {
+        hk_integrator_kind kind;
+        int newton_iterations;
+    } refused[] = {{HK_IMPLICIT_EULER, 1}, {HK_TRAPEZOIDAL, 0}};
+    for (int k = 0; k < 2; k++) {
+        d.kind = refused[k].kind;
+        d.newton_iterations = refused[k].newton_iterations;
+        assert_int_not_equal(hk_world_set_integrator(w, &d), 0);
+        print_message("refused: %s\n", hk_world_error(w));
+        assert_non_null(strstr(hk_world_error(w), "cg_stop newton is the minimising integrators'"));
+    }
+    d.kind = HK_BDF2;
+    d.newton_iterations = 0;
+    assert_int_equal(hk_world_set_integrator(w, &d), 0);
+    hk_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_force_bound),
-        cmocka_unit_test(test_weights),
-        cmocka_unit_test(test_energy_bound),
-        cmocka_unit_test(test_motion_agrees),
-        cmocka_unit_test(test_coasting_once_forces_end),
+        cmocka_unit_test(test_force_bound),  cmocka_unit_test(test_weights),
+        cmocka_unit_test(test_energy_bound), cmocka_unit_test(test_motion_agrees),
+        cmocka_unit_test(test_newton_rule),  cmocka_unit_test(test_coasting_once_forces_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

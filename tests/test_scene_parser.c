@@ -389,7 +389,7 @@ static void test_cross_key_rules(void **state)
     check_error("run\n dt 1\n cg_stop force\nend\n",
                 "x.scene:3:2: error: key 'cg_stop' needs an implicit integrator (implicit_euler, trapezoidal or bdf2)");
     check_error("run\n dt 1\n integrator implicit_euler\n cg_stop absolute\nend\n",
-                "x.scene:4:10: error: expected force, relative or energy for 'cg_stop', got 'absolute'");
+                "x.scene:4:10: error: expected force, relative, energy or newton for 'cg_stop', got 'absolute'");
     check_error("run\n dt 1\n integrator implicit_euler\n cg_tolerance 1\nend\n",
                 "x.scene:4:15: error: expected a number in (0, 1) for 'cg_tolerance', got '1'");
     check_error("run\n dt 1\n integrator trapezoidal\n cg_max_iterations 0\nend\n",
@@ -745,6 +745,9 @@ static void test_implicit_keys(void **state)
     hk_scene_free(&sc);
     sc = parse_ok(ROPE "run\n dt 0.01\n integrator trapezoidal\n cg_stop energy\nend\n");
     assert_int_equal(sc.integrator.cg_stop, HK_CG_STOP_ENERGY);
+    hk_scene_free(&sc);
+    sc = parse_ok(ROPE "run\n dt 0.01\n integrator bdf2\n cg_stop newton\nend\n");
+    assert_int_equal(sc.integrator.cg_stop, HK_CG_STOP_NEWTON);
     hk_scene_free(&sc);
     sc = parse_ok(ROPE "run\n dt 0.01\n integrator newmark\nend\n");
     assert_int_equal(sc.integrator.kind, HK_TRAPEZOIDAL);

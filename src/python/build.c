@@ -150,28 +150,40 @@ fail:
     return NULL;
 }
 
-/* The value the springs line's key `key` (a choice: damping_model, behaviour) gives `word`; 0, or -1 with ValueError
- * listing the names the format takes. */
-static int spring_choice(const char *key, const char *word, int *out)
+/* The choice key `key` of the format's table `kind`, or NULL with SystemError naming `who`. */
+static const sc_key *choice_key(const sc_kind *kind, const char *who, const char *key)
 {
-    for (int k = 0; k < sc_springs_line.nkeys; k++) {
-        const sc_key *kd = &sc_springs_line.keys[k];
-        if (strcmp(kd->name, key) != 0) continue;
-        char list[256] = "";
-        for (int c = 0; c < kd->nchoices; c++) {
-            if (!kd->choices[c]) continue;
-            if (strcmp(kd->choices[c], word) == 0) {
-                *out = kd->values ? kd->values[c] : c;
-                return 0;
-            }
-            const size_t at = strlen(list);
-            snprintf(list + at, sizeof list - at, "%s%s", at ? ", " : "", kd->choices[c]);
+    for (int k = 0; k < kind->nkeys; k++)
+        if (kind->keys[k].type == T_CHOICE && strcmp(kind->keys[k].name, key) == 0) return &kind->keys[k];
+    PyErr_Format(PyExc_SystemError, "%s: the format's %s has no choice key '%s'", who, kind->title, key);
+    return NULL;
+}
+
+int hk_py_choice(const sc_kind *kind, const char *who, const char *key, const char *word, int *out)
+{
+    const sc_key *kd = choice_key(kind, who, key);
+    if (!kd) return -1;
+    char list[256] = "";
+    for (int c = 0; c < kd->nchoices; c++) {
+        if (!kd->choices[c]) continue;
+        if (strcmp(kd->choices[c], word) == 0) {
+            *out = kd->values ? kd->values[c] : c;
+            return 0;
         }
-        PyErr_Format(PyExc_ValueError, "add_springs: argument '%s': expected one of %s, got '%s'", key, list, word);
-        return -1;
+        const size_t at = strlen(list);
+        snprintf(list + at, sizeof list - at, "%s%s", at ? ", " : "", kd->choices[c]);
     }
-    PyErr_Format(PyExc_SystemError, "add_springs: the format has no springs key '%s'", key);
+    PyErr_Format(PyExc_ValueError, "%s: argument '%s': expected one of %s, got '%s'", who, key, list, word);
     return -1;
+}
+
+const char *hk_py_choice_name(const sc_kind *kind, const char *who, const char *key, int value)
+{
+    const sc_key *kd = choice_key(kind, who, key);
+    for (int c = 0; kd && c < kd->nchoices; c++)
+        if (kd->choices[c] && (kd->values ? kd->values[c] : c) == value) return kd->choices[c];
+    if (kd) PyErr_Format(PyExc_SystemError, "%s: '%s' %d has no name in the format", who, key, value);
+    return NULL;
 }
 
 /* World._add_springs(body, name, a, b, rest, k, damping, damping_model, behaviour, break_ratio (None: the default),
@@ -198,7 +210,9 @@ PyObject *hk_py_world_add_springs(PyObject *o, PyObject *args)
     }
     int dm, bh;
     const Py_ssize_t n = a.len / (Py_ssize_t)sizeof(int);
-    if (spring_choice("damping_model", model, &dm) != 0 || spring_choice("behaviour", behaviour, &bh) != 0) goto out;
+    if (hk_py_choice(&sc_springs_line, "add_springs", "damping_model", model, &dm) != 0 ||
+        hk_py_choice(&sc_springs_line, "add_springs", "behaviour", behaviour, &bh) != 0)
+        goto out;
     p.damping_model = (hk_damping_model)dm;
     p.behaviour = (hk_behaviour)bh;
     if (rest_o != Py_None && PyObject_GetBuffer(rest_o, &rest, PyBUF_SIMPLE) != 0) goto out;

@@ -56,6 +56,12 @@ PyObject *hk_py_blowup_raise(hk_py_world *self, const hk_blowup *b, double energ
 PyObject *hk_py_world_of_scene(PyTypeObject *type, hk_scene *sc, const char *name, int threads, const char *text,
                                size_t len);
 int hk_py_base_def(hk_world_def *base);
+struct sc_kind;
+/* build.c: the value the choice key `key` of the format's table `kind` (io/scene/scene_kinds.h) gives `word`; 0, or
+ * -1 with ValueError listing the names the format takes (`who`: the Python call, for the message). */
+int hk_py_choice(const struct sc_kind *kind, const char *who, const char *key, const char *word, int *out);
+/* build.c: the format's name of `value` for the choice key `key` of `kind`, or NULL with SystemError. */
+const char *hk_py_choice_name(const struct sc_kind *kind, const char *who, const char *key, int value);
 /* 0 if `threads` is a thread count a World takes (0: hooke's default, to HK_MAX_THREADS); else -1 with ValueError. */
 int hk_py_threads_refused(long long threads);
 /* self's world made ready to step from its state now, as a loaded scene's is: its passes planned (hk_world_optimise),

@@ -7,6 +7,7 @@
 
 #include "pyhooke.h"
 #include "scene.h"
+#include "scene_kinds.h"
 
 #define FREE_OR_NULL(self)                                                                                             \
     do {                                                                                                               \
@@ -121,12 +122,16 @@ static PyObject *get_name(PyObject *self, void *c)
 
 static PyObject *integrator_dict(const hk_integrator_def *d, int substeps)
 {
-    return Py_BuildValue("{s:s,s:d,s:d,s:i,s:d,s:d,s:d,s:d,s:i,s:i,s:d,s:i,s:d}", "name", hk_integrator_name(d->kind),
-                         "dt", d->dt, "dt_max", d->dt_max, "substeps", substeps, "jelly_dt_a", d->jelly_dt_a,
-                         "jelly_dt_v", d->jelly_dt_v, "jelly_alpha", d->jelly_alpha, "cg_tolerance", d->cg_tolerance,
-                         "cg_max_iterations", d->cg_max_iterations, "newton_iterations", d->newton_iterations,
-                         "newton_tolerance", d->newton_tolerance, "iterations", d->iterations, "chebyshev_rho",
-                         d->chebyshev_rho);
+    const sc_kind *run = &sc_sections[SC_RUN]; /* the names of the choices, the format's */
+    const char *stop = hk_py_choice_name(run, "integrator", "cg_stop", (int)d->cg_stop);
+    const char *pre = hk_py_choice_name(run, "integrator", "cg_preconditioner", (int)d->preconditioner);
+    if (!stop || !pre) return NULL;
+    return Py_BuildValue(
+        "{s:s,s:d,s:d,s:i,s:d,s:d,s:d,s:d,s:i,s:i,s:d,s:i,s:d,s:s,s:s}", "name", hk_integrator_name(d->kind), "dt",
+        d->dt, "dt_max", d->dt_max, "substeps", substeps, "jelly_dt_a", d->jelly_dt_a, "jelly_dt_v", d->jelly_dt_v,
+        "jelly_alpha", d->jelly_alpha, "cg_tolerance", d->cg_tolerance, "cg_max_iterations", d->cg_max_iterations,
+        "newton_iterations", d->newton_iterations, "newton_tolerance", d->newton_tolerance, "iterations", d->iterations,
+        "chebyshev_rho", d->chebyshev_rho, "cg_stop", stop, "cg_preconditioner", pre);
 }
 
 static PyObject *get_run_settings(PyObject *self, void *c)
@@ -263,15 +268,27 @@ static PyObject *set_integrator(PyObject *self, PyObject *args, PyObject *kw)
                             "newton_tolerance",
                             "iterations",
                             "chebyshev_rho",
+                            "cg_stop",
+                            "cg_preconditioner",
                             NULL};
-    const char *name;
+    const char *name, *stop = NULL, *pre = NULL;
     int iterations = -1; /* not given: the world's, where the new integrator sweeps */
     double rho = -1;     /* likewise, where it accelerates */
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|$ddddddiidid:set_integrator", names, &name, &d.dt, &d.dt_max,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|$ddddddiididss:set_integrator", names, &name, &d.dt, &d.dt_max,
                                      &d.jelly_dt_a, &d.jelly_dt_v, &d.jelly_alpha, &d.cg_tolerance,
-                                     &d.cg_max_iterations, &d.newton_iterations, &d.newton_tolerance, &iterations,
-                                     &rho))
+                                     &d.cg_max_iterations, &d.newton_iterations, &d.newton_tolerance, &iterations, &rho,
+                                     &stop, &pre))
         return NULL;
+    const sc_kind *run = &sc_sections[SC_RUN];
+    int value;
+    if (stop) {
+        if (hk_py_choice(run, "set_integrator", "cg_stop", stop, &value) != 0) return NULL;
+        d.cg_stop = (hk_cg_stop)value;
+    }
+    if (pre) {
+        if (hk_py_choice(run, "set_integrator", "cg_preconditioner", pre, &value) != 0) return NULL;
+        d.preconditioner = (hk_preconditioner)value;
+    }
     const int kind = hk_integrator_from_name(name);
     if (kind < 0)
         return PyErr_Format(PyExc_ValueError, "unknown integrator '%s': expected one of %s", name,
@@ -285,6 +302,8 @@ static PyObject *set_integrator(PyObject *self, PyObject *args, PyObject *kw)
         d.chebyshev_rho = rho;
     else if (!hk_integrator_info_of(d.kind)->accelerated)
         d.chebyshev_rho = 0;
+    if (!stop && d.cg_stop == HK_CG_STOP_NEWTON && !(hk_integrator_info_of(d.kind)->minimised && !d.newton_iterations))
+        d.cg_stop = HK_CG_STOP_FORCE; /* the minimisation's rule: the default where the new step has none */
     if (hk_world_set_integrator(w, &d) != HK_OK) return PyErr_Format(PyExc_ValueError, "%s", hk_world_error(w));
     ((hk_py_world *)self)->check_every = hk_check_cadence(w);
     Py_RETURN_NONE;
@@ -383,7 +402,7 @@ static PyMethodDef world_methods[] = {
     {"set_integrator", (PyCFunction)(void (*)(void))set_integrator, METH_VARARGS | METH_KEYWORDS,
      "set_integrator($self, /, name, *, dt=..., dt_max=..., jelly_dt_a=..., jelly_dt_v=..., jelly_alpha=..., "
      "cg_tolerance=..., cg_max_iterations=..., newton_iterations=..., newton_tolerance=..., iterations=..., "
-     "chebyshev_rho=...)\n--\n\n"
+     "chebyshev_rho=..., cg_stop=..., cg_preconditioner=...)\n--\n\n"
      "The integrator by name; the settings not given keep their values."},
     {"render", (PyCFunction)(void (*)(void))hk_py_render, METH_VARARGS | METH_KEYWORDS,
      "render($self, /, width=640, height=480)\n--\n\nThe picture a PNG frame draws of the world now (surfaces and "

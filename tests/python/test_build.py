@@ -10,11 +10,6 @@ import pytest
 import hooke
 from conftest import ROOT, SCENES
 
-# The scenes whose run section sets what set_integrator does not take (cg_preconditioner, cg_stop): the world is
-# rebuilt, but stepped by the scene's integrator only where its settings all come across.
-SETTINGS_OUTSIDE_SET_INTEGRATOR = {"cloth_512_stiff.scene"}
-
-
 def _word(w):
     """A scene word as Python would give it: an int, a float or a name."""
     if re.fullmatch(r"[+-]?\d+", w):
@@ -118,8 +113,6 @@ def test_built_in_code_steps_as_its_scene(name):
     assert [b["kind"] for b in w.bodies] == [b["kind"] for b in ref.bodies]
     assert (w.positions.shape, len(w.rest_lengths)) == (ref.positions.shape, len(ref.rest_lengths))
     assert w.state_hash == ref.state_hash
-    if name in SETTINGS_OUTSIDE_SET_INTEGRATOR:
-        return
     settings = {k: v for k, v in ref.integrator.items() if k not in ("name", "substeps")}
     w.set_integrator(ref.integrator["name"], **settings)
     assert w.integrator == ref.integrator

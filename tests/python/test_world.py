@@ -83,6 +83,15 @@ def test_facts(scene_path):
         (0.002, 0.001, 1e-6, 77, 3)
     w.set_integrator("bdf2", newton_iterations=0, newton_tolerance=1e-4)
     assert w.integrator["newton_tolerance"] == 1e-4 and w.integrator["cg_max_iterations"] == 77
+    assert (w.integrator["cg_stop"], w.integrator["cg_preconditioner"]) == ("force", "multigrid")
+    w.set_integrator("implicit_euler", newton_iterations=0, cg_stop="newton", cg_preconditioner="block_jacobi")
+    assert (w.integrator["cg_stop"], w.integrator["cg_preconditioner"]) == ("newton", "block_jacobi")
+    with pytest.raises(ValueError, match="argument 'cg_stop': expected one of force, relative, energy, newton, got 'nope'"):
+        w.set_integrator("implicit_euler", cg_stop="nope")
+    with pytest.raises(ValueError, match="cg_stop newton is the minimising integrators'"):
+        w.set_integrator("trapezoidal", cg_stop="newton")
+    w.set_integrator("trapezoidal")  # the newton rule is the minimisation's: the default for a step without one
+    assert (w.integrator["cg_stop"], w.integrator["cg_preconditioner"]) == ("force", "block_jacobi")
     w.set_integrator("xpbd", iterations=4)
     assert w.integrator["name"] == "xpbd" and w.integrator["iterations"] == 4
     w.step()

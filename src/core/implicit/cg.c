@@ -160,7 +160,7 @@ void hk_cg_weights(hk_world *w, hk_implicit *im, hk_real h, hk_cg_stop rule)
 int hk_cg_small(hk_world *w, hk_implicit *im, hk_cg_stop rule, double tolerance, double b0, hk_real *const v[3])
 {
     if (rule == HK_CG_STOP_FORCE) return sqrt(hk_system_worst(w, im, v)) <= tolerance;
-    if (rule == HK_CG_STOP_ENERGY) return 0; /* needs B v: the solve's first test decides */
+    if (rule == HK_CG_STOP_ENERGY || rule == HK_CG_STOP_NEWTON) return 0; /* needs B v: the solve's first test */
     return sqrt(hk_system_dot(w, im, v, v)) <= tolerance * b0;
 }
 
@@ -178,7 +178,9 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, h
     hk_real *const *b = im->v[HK_SYS_B], *const *dv = im->v[HK_SYS_DV], *const *r = im->v[HK_SYS_R];
     hk_real *const *z = im->v[HK_SYS_Z], *const *p = im->v[HK_SYS_P], *const *q = im->v[HK_SYS_Q];
     const size_t bytes = (size_t)w->p.count * sizeof(hk_real);
-    const int force = rule == HK_CG_STOP_FORCE, energy = rule == HK_CG_STOP_ENERGY;
+    const int force = rule == HK_CG_STOP_FORCE, newton = rule == HK_CG_STOP_NEWTON;
+    const int energy = rule == HK_CG_STOP_ENERGY || newton; /* both weigh r . z against dv . b */
+    const double floor = newton ? im->stop_newton : tolerance * tolerance * im->stop_energy;
     hk_cg_result res = {HK_CG_CONVERGED, 0, 0};
     if (warm) { /* r = b - A dv */
         hk_system_apply(w, im, sK, sD, 1, dv, r);
@@ -204,7 +206,7 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, h
     }
     for (int c = 0; c < 3; c++) memcpy(p[c], z[c], bytes);
     while ((force    ? worst > tolerance * tolerance
-            : energy ? rz > tolerance * tolerance * fmax(dvb, im->stop_energy)
+            : energy ? rz > fmax(tolerance * tolerance * dvb, floor)
                      : sqrt(rr) > tolerance * bnorm) &&
            rr >= HK_CG_NEGLIGIBLE) {
         if (res.iterations >= max_iterations) {
@@ -232,7 +234,7 @@ hk_cg_result hk_cg_solve(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD, h
         update_direction(w, p, z, (hk_real)(im->mg ? -zq / pq : rz_next / rz));
         rz = rz_next;
     }
-    const double ref = fmax(dvb, im->stop_energy);
+    const double ref = newton ? fmax(dvb, floor / (tolerance * tolerance)) : fmax(dvb, im->stop_energy);
     res.residual = force ? sqrt(worst) : energy ? (ref > 0 ? sqrt(rz / ref) : 0) : sqrt(rr) / bnorm;
     return res;
 }

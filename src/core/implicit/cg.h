@@ -7,6 +7,7 @@
 
 /* The solve's settings where the integrator leaves them 0 (hooke.h hk_integrator_def). */
 #define HK_CG_TOLERANCE_DEFAULT 1e-5
+#define HK_CG_NEWTON_TOLERANCE_DEFAULT 0.1 /* the newton rule's */
 #define HK_CG_MAX_ITERATIONS_DEFAULT 1000
 
 typedef enum hk_cg_status {
@@ -19,8 +20,16 @@ typedef struct hk_cg_result {
     hk_cg_status status;
     int iterations;  /* products with the system matrix [1] */
     double residual; /* at the end, in the rule's measure (0 when b = 0) [1]: force: max_i |r_i| stop_i;
-                        relative: |r| / |b|; energy: sqrt(r . z / max(dv . b, stop_energy)) */
+                        relative: |r| / |b|; energy: sqrt(r . z / max(dv . b, stop_energy)); newton: sqrt(r . z /
+                        max(dv . b, stop_newton / tolerance^2)) */
 } hk_cg_result;
+
+/* The tolerance of the integrator's rule: its cg_tolerance, else the rule's default. */
+static inline double hk_cg_tolerance(const hk_integrator_def *d)
+{
+    if (d->cg_tolerance > 0) return d->cg_tolerance;
+    return d->cg_stop == HK_CG_STOP_NEWTON ? HK_CG_NEWTON_TOLERANCE_DEFAULT : HK_CG_TOLERANCE_DEFAULT;
+}
 
 /* What rule measures against in a substep of length h. force: im->stop =
  * the weights for the right-hand side HK_SYS_B, stop_i = 1 / (h F_i) with
@@ -56,7 +65,9 @@ double hk_cg_decrement(hk_world *w, hk_implicit *im, hk_real sK, hk_real sD);
  * residual, which estimates r . A^-1 r = e . A e, the energy of the error
  * e = dv - A^-1 b, and dv . b = dv . A dv + dv . r that of dv: the error's
  * energy at most tolerance^2 of the velocity change's, or of gravity's in
- * the substep where that is larger). A zero b (|b|^2 below what the solve
+ * the substep where that is larger; newton: r . z <= max(tolerance^2 dv .
+ * b, im->stop_newton), the floor the minimisation sets below its own
+ * Newton rule). A zero b (|b|^2 below what the solve
  * counts as 0) is solved by dv = 0 at 0 iterations, from any guess; a
  * breakdown is a non-finite residual or product, never a large measure. Fixed particles are
  * filtered out: their entries of b must be 0 and stay 0 in dv. Every

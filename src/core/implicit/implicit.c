@@ -265,7 +265,7 @@ void hk_linearised_substep(hk_world *w, hk_real h, hk_real theta)
     if (!im) return;
     const hk_integrator_def *d = &w->integrator;
     const hk_cg_stop rule = d->cg_stop;
-    const double tol = d->cg_tolerance > 0 ? d->cg_tolerance : HK_CG_TOLERANCE_DEFAULT;
+    const double tol = hk_cg_tolerance(d);
     const int max_it = d->cg_max_iterations > 0 ? d->cg_max_iterations : HK_CG_MAX_ITERATIONS_DEFAULT;
     const int newton = d->newton_iterations > 0 ? d->newton_iterations : 1;
     const hk_real ht = h * theta, sK = ht * ht, sD = ht;

@@ -48,7 +48,11 @@
  * or at the default tolerance at most E's rounding; or once that figure
  * rises, or stops halving near E's rounding, or E falls nowhere along the
  * step (the precision's floor: only rounding is left); or after
- * HK_NEWTON_BOUND iterations, counted.
+ * HK_NEWTON_BOUND iterations, counted. Each Newton step's solve needs to
+ * be no more exact than that: under cg_stop newton (inexact Newton) it
+ * stops once its error's energy is at most cg_tolerance^2 of the step's
+ * own (dv . b) or a tenth of the energy where Newton stops, whichever is
+ * larger (cg.h), and Newton's own rule decides where the minimisation ends.
  */
 
 #define ARMIJO 1e-4        /* the part of the promised fall the search asks for */
@@ -258,6 +262,12 @@ typedef struct newton_track {
     double first, last, rounding;
 } newton_track;
 
+/* The minimisation's newton_tolerance, else its default. */
+static double newton_tolerance(const hk_integrator_def *d)
+{
+    return d->newton_tolerance > 0 ? d->newton_tolerance : HK_NEWTON_TOLERANCE;
+}
+
 /* The Newton rule: whether the energy the next step would release, left (J), is within the tolerance of the first
  * step's (or of gravity's in the substep, where that is larger: a world at rest asks for no exact zero), or, at the
  * default tolerance, within the rounding of E at the iterate (no line search can tell that fall from E's rounding;
@@ -269,7 +279,7 @@ typedef struct newton_track {
  * leaves springs stretched. */
 static int converged(const hk_world *w, const hk_implicit *im, double left, newton_track *t)
 {
-    const double tol = w->integrator.newton_tolerance > 0 ? w->integrator.newton_tolerance : HK_NEWTON_TOLERANCE;
+    const double tol = newton_tolerance(&w->integrator);
     const int rose = t->last > 0 && left > t->last;
     const int floor = t->last > 0 && left > 0.5 * t->last && left <= STALL_ROUNDINGS * t->rounding;
     t->last = left;
@@ -283,7 +293,7 @@ static hk_cg_result direction(hk_world *w, hk_implicit *im, hk_real hb, int it, 
 {
     const hk_integrator_def *d = &w->integrator;
     const hk_cg_stop rule = d->cg_stop;
-    const double tol = d->cg_tolerance > 0 ? d->cg_tolerance : HK_CG_TOLERANCE_DEFAULT;
+    const double tol = hk_cg_tolerance(d), ntol = newton_tolerance(d);
     const int max_it = d->cg_max_iterations > 0 ? d->cg_max_iterations : HK_CG_MAX_ITERATIONS_DEFAULT;
     const hk_real sK = hb * hb, sD = hb;
     int half;
@@ -303,6 +313,7 @@ static hk_cg_result direction(hk_world *w, hk_implicit *im, hk_real hb, int it, 
     }
     const int warm = it == 0 && w->history;
     if (warm) hk_implicit_guess(w, im);
+    im->stop_newton = 0.1 * ntol * ntol * fmax(t->first, im->stop_energy); /* a tenth of where converged() stops */
     return hk_cg_solve(w, im, sK, sD, rule, tol, max_it, warm);
 }
 

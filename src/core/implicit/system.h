@@ -81,6 +81,8 @@ typedef struct hk_implicit {
                                         particles (cg.h hk_cg_weights) */
     double stop_energy;              /* the energy rule's floor sum_i m_i (g h)^2 over free particles [J]
                                         (hk_cg_weights) */
+    double stop_newton;              /* the newton rule's floor: a tenth of the energy at which the minimisation
+                                        stops, set before each of its solves (minimise.c) [J] */
     double *partial;                 /* four partial results per reduction block */
     int *block_body, *block_at;      /* reduction block k: body block_body[k]'s particles [block_at[2 k],
                                         block_at[2 k + 1]), body-local (the same blocks on every rank of a

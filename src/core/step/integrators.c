@@ -264,6 +264,12 @@ int hk_world_set_integrator(hk_world *w, const hk_integrator_def *def)
     if ((unsigned)def->preconditioner >= HK_PRECONDITIONER_COUNT)
         return hk_fail(w, "unknown preconditioner %d", (int)def->preconditioner);
     if ((unsigned)def->cg_stop >= HK_CG_STOP_COUNT) return hk_fail(w, "unknown cg_stop %d", (int)def->cg_stop);
+    if (def->cg_stop == HK_CG_STOP_NEWTON && !(ops->info.minimised && def->newton_iterations == 0))
+        return hk_fail(w,
+                       "cg_stop newton is the minimising integrators' (%s, without newton_iterations): it stops each "
+                       "Newton iteration's solve by the minimisation's own rule; %s%s has none",
+                       rows_with(offsetof(hk_integrator_info, minimised), names, sizeof names), ops->info.name,
+                       def->newton_iterations > 0 ? " with newton_iterations" : "");
     double n = def->dt_max > 0 ? ceil(def->dt / def->dt_max * (1 - 1e-12)) : 1;
     if (n > 1e9) return hk_fail(w, "dt / dt_max gives %g substeps (limit 1e9)", n);
     w->integrator = *def;

@@ -406,6 +406,10 @@ typedef enum hk_cg_stop {
     HK_CG_STOP_ENERGY,   /* the energy of the velocity error, e . A e estimated as r . B r with B the preconditioner,
                             is at most tol^2 of the energy of the velocity change dv . A dv, or of gravity's velocity
                             change in the step, sum_i m_i (|g| h)^2, where larger (default tol 1e-5) */
+    HK_CG_STOP_NEWTON,   /* the minimising integrators only (inexact Newton): each Newton iteration's solve stops
+                            once the energy of its error, as ENERGY measures it, is at most tol^2 of its velocity
+                            change's, or a tenth of the energy the minimisation stops at (newton_tolerance^2 of
+                            its first step's, or of gravity's), where larger (default tol 0.1) */
     HK_CG_STOP_COUNT
 } hk_cg_stop;
 
@@ -417,7 +421,7 @@ typedef struct hk_integrator_def {
     double jelly_dt_v;  /* JELLY: velocity step [s]; 0 = substep length */
     double jelly_alpha; /* JELLY: velocity kept per substep [1] */
     /* implicit integrators (0: the default in brackets) */
-    double cg_tolerance;              /* the tol of cg_stop [1] (1e-5) */
+    double cg_tolerance;              /* the tol of cg_stop [1] (1e-5; newton: 0.1) */
     int cg_max_iterations;            /* CG iterations per solve at most [1] (1000) */
     int newton_iterations;            /* the linearised integrators (hk_integrator_info.linearised): Newton
                                          iterations per substep at most [1] (1: linearised once) */

@@ -37,8 +37,10 @@ static const char *const wind_models[] = {
     [HK_WIND_NONE] = "none", [HK_WIND_VERTEX] = "vertex", [HK_WIND_TRIANGLE] = "triangle"};
 static const char *const preconditioners[] = {
     [HK_PRECONDITIONER_MULTIGRID] = "multigrid", [HK_PRECONDITIONER_BLOCK_JACOBI] = "block_jacobi"};
-static const char *const cg_stops[] = {
-    [HK_CG_STOP_FORCE] = "force", [HK_CG_STOP_RELATIVE] = "relative", [HK_CG_STOP_ENERGY] = "energy"};
+static const char *const cg_stops[] = {[HK_CG_STOP_FORCE] = "force",
+                                       [HK_CG_STOP_RELATIVE] = "relative",
+                                       [HK_CG_STOP_ENERGY] = "energy",
+                                       [HK_CG_STOP_NEWTON] = "newton"};
 static const char *const jelly_neighbours[] = {"26", "52"};
 static const int jelly_neighbour_counts[] = {26, 52};
 

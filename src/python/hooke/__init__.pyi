@@ -62,7 +62,8 @@ class World:
     def set_integrator(
         self, name: str, *, dt: float = ..., dt_max: float = ..., jelly_dt_a: float = ..., jelly_dt_v: float = ...,
         jelly_alpha: float = ..., cg_tolerance: float = ..., cg_max_iterations: int = ..., newton_iterations: int = ...,
-        newton_tolerance: float = ..., iterations: int = ..., chebyshev_rho: float = ...,
+        newton_tolerance: float = ..., iterations: int = ..., chebyshev_rho: float = ..., cg_stop: str = ...,
+        cg_preconditioner: str = ...,
     ) -> None: ...
     def set_positions(self, xyz: ArrayLike, /) -> None: ...
     def set_velocities(self, v: ArrayLike, /) -> None: ...
