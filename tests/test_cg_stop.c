@@ -321,18 +321,30 @@ typedef struct {
     int unconverged;
 } run_result;
 
-static run_result run(hk_cg_stop rule, double tol, int threads)
+/* A quarter second of the falling stiff cloth, each solve by rule at tol (0: its default): the linearised step
+ * (newton_iterations 1) where ntol < 0, else the minimisation at newton_tolerance ntol (0: its default). */
+static run_result run_on(hk_cg_stop rule, double tol, double ntol, int threads)
 {
     hk_world *w = stiff_cloth(48, 1);
     assert_int_equal(hk_world_set_threads(w, threads), 0);
-    set_rule(w, rule, tol, 20000);
+    hk_integrator_def d = hk_default_integrator_def();
+    d.kind = HK_IMPLICIT_EULER;
+    d.dt = DT;
+    d.cg_stop = rule;
+    d.cg_tolerance = tol;
+    d.cg_max_iterations = 20000;
+    d.newton_iterations = ntol < 0 ? 1 : 0;
+    d.newton_tolerance = ntol < 0 ? 0 : ntol;
+    assert_int_equal(hk_world_set_integrator(w, &d), 0);
     for (int s = 0; s < 60; s++) assert_int_equal(hk_world_step(w), HK_OK);
     const hk_stats st = hk_world_stats(w);
     const hk_solver_stats ss = hk_world_solver_stats(w);
-    run_result r = {st.kinetic, st.max_stretch, ss.cg_total, (int)ss.unconverged};
+    run_result r = {st.kinetic, st.max_stretch, ss.cg_total, (int)(ss.unconverged + ss.newton_unconverged)};
     hk_world_destroy(w);
     return r;
 }
+
+static run_result run(hk_cg_stop rule, double tol, int threads) { return run_on(rule, tol, -1, threads); }
 
 /* A quarter second of a falling stiff cloth against a solve to a relative
  * residual of 1e-8: the force rule's default (1e-5) agrees to 2e-3 of the
@@ -372,61 +384,78 @@ static void test_motion_agrees(void **state)
                 energy_two.cg == energy.cg);
 }
 
-/* A quarter second of the falling stiff cloth minimised (implicit_euler without newton_iterations): each solve by
- * rule at tol (0: its default), the minimisation at newton_tolerance ntol (0: its default). */
 static run_result run_minimised(hk_cg_stop rule, double tol, double ntol, int threads)
 {
-    hk_world *w = stiff_cloth(48, 1);
-    assert_int_equal(hk_world_set_threads(w, threads), 0);
-    hk_integrator_def d = hk_default_integrator_def();
-    d.kind = HK_IMPLICIT_EULER;
-    d.dt = DT;
-    d.cg_stop = rule;
-    d.cg_tolerance = tol;
-    d.cg_max_iterations = 20000;
-    d.newton_tolerance = ntol;
-    assert_int_equal(hk_world_set_integrator(w, &d), 0);
-    for (int s = 0; s < 60; s++) assert_int_equal(hk_world_step(w), HK_OK);
-    const hk_stats st = hk_world_stats(w);
-    const hk_solver_stats ss = hk_world_solver_stats(w);
-    run_result r = {st.kinetic, st.max_stretch, ss.cg_total, (int)(ss.unconverged + ss.newton_unconverged)};
-    hk_world_destroy(w);
-    return r;
+    return run_on(rule, tol, ntol, threads);
+}
+
+/* hang.scene's sheet at 32 x 32 nodes (the same 2 m square, fabric, pins, tethers and 1 % strain limits) hung for
+ * 1 s (120 steps) with its run section's solver settings `solver`: the sag of its top edge's middle below its
+ * corners [m], and the CG iterations. */
+static double hung_sag(const char *solver, int64_t *cg)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "world\n gravity 0 -9.8 0\n air_drag 1e-6\n strain_sweeps 1000\nend\n"
+             "body cloth\n nx 32\n ny 32\n spacing 0.064516129032258\n origin -1 1 0\n u 1 0 0\n v 0 -1 0.05\n"
+             " mass 7.936e-4\n pins two_corners\n tethers euclidean\n tether_stretch 0.01\n"
+             " springs structural k 10000 damping 0.02 damping_model relative strain_limit 0.01\n"
+             " springs shear k 100 damping 0.02 damping_model relative strain_limit 0.01\n"
+             " springs bend k 1 damping 0.002 damping_model relative\nend\n"
+             "run\n integrator implicit_euler\n dt 0.00833333333333333\n%send\n",
+             solver);
+    hk_scene sc;
+    char err[512];
+    if (hk_scene_parse(text, "hang32.scene", &sc, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(hk_world_set_integrator(sc.world, &sc.integrator), HK_OK);
+    for (int s = 0; s < 120; s++) assert_int_equal(hk_world_step(sc.world), HK_OK);
+    const double sag = (hk_world_position(sc.world, 0).y + hk_world_position(sc.world, 31).y) / 2 -
+                       (hk_world_position(sc.world, 15).y + hk_world_position(sc.world, 16).y) / 2;
+    const hk_solver_stats ss = hk_world_solver_stats(sc.world);
+    assert_int_equal(ss.unconverged + ss.newton_unconverged, 0);
+    *cg = ss.cg_total;
+    hk_scene_free(&sc);
+    return sag;
 }
 
 /* The newton rule (inexact Newton) stops each Newton iteration's solve once its error's energy is a hundredth of its
- * step's, or a tenth of the energy where the minimisation stops: the minimisation still ends where its
- * newton_tolerance puts it. Against the minimisation converged (solves to a relative 1e-8, newton_tolerance 1e-4):
- * the newton rule at newton_tolerance 1e-4 agrees to 1e-2 of the kinetic energy and 1e-4 of the largest stretch
- * (float's rounding over the 60 steps moves them by a few 1e-3); at the default newton_tolerance (1e-2) it and the
- * force rule's default both agree to 3e-2 and 1e-4 (the default tolerance leaves that much), the newton rule in a
- * tenth of the force rule's iterations or fewer; the same bits on 1 and 2 threads; and the linearised steps, which
- * have no Newton rule, refuse it. */
+ * step's, or a tenth of the energy where the minimisation stops; the minimisation still ends where newton_tolerance
+ * puts it, whose default under this rule is the square of the exact solves' (1e-4): an inexact last step lands
+ * short of exact Newton's quadratic one. Against the minimisation converged (solves to a relative 1e-8,
+ * newton_tolerance 1e-4), over a quarter second of the falling stiff cloth: the newton rule's defaults agree to 1e-2
+ * of the kinetic energy and 1e-4 of the largest stretch (float's rounding over the 60 steps moves them by a few
+ * 1e-3), in under half the force rule's iterations, whose defaults agree to 3e-2 and 1e-4 (its newton_tolerance
+ * leaves that much); the same bits on 1 and 2 threads. A hanging sheet creeping under its limits is where the
+ * Newton tolerance shows: after 1 s its sag under the newton rule's defaults is within 0.5 % of the tight solves'
+ * (at newton_tolerance 1e-2 it is 1.8 % off). The linearised steps, which have no Newton rule, refuse it. */
 static void test_newton_rule(void **state)
 {
     (void)state;
     const run_result tight = run_minimised(HK_CG_STOP_RELATIVE, 1e-8, 1e-4, 1);
-    const run_result newton_t = run_minimised(HK_CG_STOP_NEWTON, 0, 1e-4, 1);
     const run_result force = run_minimised(HK_CG_STOP_FORCE, 0, 0, 1),
                      newton = run_minimised(HK_CG_STOP_NEWTON, 0, 0, 1);
     const run_result two = run_minimised(HK_CG_STOP_NEWTON, 0, 0, 2);
     print_message("minimised: kinetic %.9g J, stretch %.6g (relative 1e-8, newton_tolerance 1e-4: %lld CG "
-                  "iterations); newton rule at newton_tolerance 1e-4: %.9g J, %.6g (%lld); at the default: force "
-                  "rule %.9g J, %.6g (%lld), newton rule %.9g J, %.6g (%lld)\n",
-                  tight.kinetic, tight.stretch, (long long)tight.cg, newton_t.kinetic, newton_t.stretch,
-                  (long long)newton_t.cg, force.kinetic, force.stretch, (long long)force.cg, newton.kinetic,
-                  newton.stretch, (long long)newton.cg);
-    assert_int_equal(tight.unconverged + newton_t.unconverged + force.unconverged + newton.unconverged, 0);
+                  "iterations); the defaults: force rule %.9g J, %.6g (%lld), newton rule %.9g J, %.6g (%lld)\n",
+                  tight.kinetic, tight.stretch, (long long)tight.cg, force.kinetic, force.stretch, (long long)force.cg,
+                  newton.kinetic, newton.stretch, (long long)newton.cg);
+    assert_int_equal(tight.unconverged + force.unconverged + newton.unconverged, 0);
     assert_true(tight.kinetic > 0 && tight.stretch > 1);
-    assert_near(newton_t.kinetic, tight.kinetic, 1e-2 * tight.kinetic);
-    assert_near(newton_t.stretch, tight.stretch, 1e-4);
-    assert_true(newton_t.cg < tight.cg);
+    assert_near(newton.kinetic, tight.kinetic, 1e-2 * tight.kinetic);
+    assert_near(newton.stretch, tight.stretch, 1e-4);
     assert_near(force.kinetic, tight.kinetic, 3e-2 * tight.kinetic);
     assert_near(force.stretch, tight.stretch, 1e-4);
-    assert_near(newton.kinetic, tight.kinetic, 3e-2 * tight.kinetic);
-    assert_near(newton.stretch, tight.stretch, 1e-4);
-    assert_true(10 * newton.cg <= force.cg);
+    assert_true(2 * newton.cg <= force.cg);
     assert_true(two.kinetic == newton.kinetic && two.stretch == newton.stretch && two.cg == newton.cg);
+    int64_t cg_tight, cg_newton;
+    const double sag_tight = hung_sag(" cg_stop relative\n cg_tolerance 1e-7\n newton_tolerance 1e-4\n", &cg_tight);
+    const double sag_newton = hung_sag(" cg_stop newton\n", &cg_newton);
+    print_message("hanging sheet, 1 s: sag %.6g cm with tight solves (%lld CG iterations), %.6g cm by the newton "
+                  "rule (%lld)\n",
+                  100 * sag_tight, (long long)cg_tight, 100 * sag_newton, (long long)cg_newton);
+    assert_true(sag_tight > 0.01);
+    assert_near(sag_newton, sag_tight, 5e-3 * sag_tight);
+    assert_true(cg_newton < cg_tight);
     hk_world *w = stiff_cloth(8, 1);
     hk_integrator_def d = hk_default_integrator_def();
     d.dt = DT;

@@ -262,10 +262,18 @@ typedef struct newton_track {
     double first, last, rounding;
 } newton_track;
 
+/* The default newton_tolerance: under cg_stop newton each Newton step is solved inexactly, so that the last one
+ * falls short of exact Newton's quadratic step; its default stops where that step would have landed (the square of
+ * the exact solves' default). */
+static double newton_default(const hk_integrator_def *d)
+{
+    return d->cg_stop == HK_CG_STOP_NEWTON ? HK_NEWTON_TOLERANCE * HK_NEWTON_TOLERANCE : HK_NEWTON_TOLERANCE;
+}
+
 /* The minimisation's newton_tolerance, else its default. */
 static double newton_tolerance(const hk_integrator_def *d)
 {
-    return d->newton_tolerance > 0 ? d->newton_tolerance : HK_NEWTON_TOLERANCE;
+    return d->newton_tolerance > 0 ? d->newton_tolerance : newton_default(d);
 }
 
 /* The Newton rule: whether the energy the next step would release, left (J), is within the tolerance of the first

@@ -5,7 +5,7 @@
 
 #include "system.h"
 
-/* newton_tolerance's default (hooke.h hk_integrator_def) [1] ... */
+/* newton_tolerance's default (hooke.h hk_integrator_def; its square under cg_stop newton) [1] ... */
 #define HK_NEWTON_TOLERANCE 1e-2
 /* ... or after this many iterations (counted in hk_solver_stats.newton_unconverged) [1]. */
 #define HK_NEWTON_BOUND 30

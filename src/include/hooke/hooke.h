@@ -430,7 +430,7 @@ typedef struct hk_integrator_def {
     double newton_tolerance;          /* the minimisation (hk_integrator_info.minimised; implicit_euler: without
                                          newton_iterations): it stops once
                                          the energy a further Newton step would release is at most this squared
-                                         times its first step's [1] (1e-2) */
+                                         times its first step's [1] (1e-2; cg_stop newton: 1e-4) */
     int iterations;                   /* the iterated integrators (hk_integrator_info.iterated): sweeps over the
                                          springs per substep [1] (xpbd: 1, vbd and projective_dynamics: 10) */
     double chebyshev_rho;             /* the accelerated integrators (hk_integrator_info.accelerated: vbd): the
