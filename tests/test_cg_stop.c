@@ -32,7 +32,9 @@ static hk_world *stiff_cloth(int n, int gravity)
     return w;
 }
 
-static void set_rule(hk_world *w, hk_cg_stop rule, double tol, int max_iterations)
+/* The integrator of w: implicit Euler at DT, each solve by rule at tol (0: its default); linearised (one solve a
+ * substep, the rule's alone) where ntol < 0, else minimised at newton_tolerance ntol (0: its default). */
+static void set_solver(hk_world *w, hk_cg_stop rule, double tol, int max_iterations, double ntol)
 {
     hk_integrator_def d = hk_default_integrator_def();
     d.kind = HK_IMPLICIT_EULER;
@@ -40,8 +42,14 @@ static void set_rule(hk_world *w, hk_cg_stop rule, double tol, int max_iteration
     d.cg_stop = rule;
     d.cg_tolerance = tol;
     d.cg_max_iterations = max_iterations;
-    d.newton_iterations = 1; /* the linearised step: one solve a substep, the rule's alone */
+    d.newton_iterations = ntol < 0 ? 1 : 0;
+    d.newton_tolerance = ntol < 0 ? 0 : ntol;
     assert_int_equal(hk_world_set_integrator(w, &d), 0);
+}
+
+static void set_rule(hk_world *w, hk_cg_stop rule, double tol, int max_iterations)
+{
+    set_solver(w, rule, tol, max_iterations, -1);
 }
 
 /* max_i |r_i| stop_i for the true residual r = b - A dv of the solver's
@@ -321,21 +329,12 @@ typedef struct {
     int unconverged;
 } run_result;
 
-/* A quarter second of the falling stiff cloth, each solve by rule at tol (0: its default): the linearised step
- * (newton_iterations 1) where ntol < 0, else the minimisation at newton_tolerance ntol (0: its default). */
+/* A quarter second of the falling stiff cloth, its integrator set_solver's. */
 static run_result run_on(hk_cg_stop rule, double tol, double ntol, int threads)
 {
     hk_world *w = stiff_cloth(48, 1);
     assert_int_equal(hk_world_set_threads(w, threads), 0);
-    hk_integrator_def d = hk_default_integrator_def();
-    d.kind = HK_IMPLICIT_EULER;
-    d.dt = DT;
-    d.cg_stop = rule;
-    d.cg_tolerance = tol;
-    d.cg_max_iterations = 20000;
-    d.newton_iterations = ntol < 0 ? 1 : 0;
-    d.newton_tolerance = ntol < 0 ? 0 : ntol;
-    assert_int_equal(hk_world_set_integrator(w, &d), 0);
+    set_solver(w, rule, tol, 20000, ntol);
     for (int s = 0; s < 60; s++) assert_int_equal(hk_world_step(w), HK_OK);
     const hk_stats st = hk_world_stats(w);
     const hk_solver_stats ss = hk_world_solver_stats(w);
@@ -384,11 +383,6 @@ static void test_motion_agrees(void **state)
                 energy_two.cg == energy.cg);
 }
 
-static run_result run_minimised(hk_cg_stop rule, double tol, double ntol, int threads)
-{
-    return run_on(rule, tol, ntol, threads);
-}
-
 /* hang.scene's sheet at 32 x 32 nodes (the same 2 m square, fabric, pins, tethers and 1 % strain limits) hung for
  * 1 s (120 steps) with its run section's solver settings `solver`: the sag of its top edge's middle below its
  * corners [m], and the CG iterations. */
@@ -431,10 +425,9 @@ static double hung_sag(const char *solver, int64_t *cg)
 static void test_newton_rule(void **state)
 {
     (void)state;
-    const run_result tight = run_minimised(HK_CG_STOP_RELATIVE, 1e-8, 1e-4, 1);
-    const run_result force = run_minimised(HK_CG_STOP_FORCE, 0, 0, 1),
-                     newton = run_minimised(HK_CG_STOP_NEWTON, 0, 0, 1);
-    const run_result two = run_minimised(HK_CG_STOP_NEWTON, 0, 0, 2);
+    const run_result tight = run_on(HK_CG_STOP_RELATIVE, 1e-8, 1e-4, 1);
+    const run_result force = run_on(HK_CG_STOP_FORCE, 0, 0, 1), newton = run_on(HK_CG_STOP_NEWTON, 0, 0, 1);
+    const run_result two = run_on(HK_CG_STOP_NEWTON, 0, 0, 2);
     print_message("minimised: kinetic %.9g J, stretch %.6g (relative 1e-8, newton_tolerance 1e-4: %lld CG "
                   "iterations); the defaults: force rule %.9g J, %.6g (%lld), newton rule %.9g J, %.6g (%lld)\n",
                   tight.kinetic, tight.stretch, (long long)tight.cg, force.kinetic, force.stretch, (long long)force.cg,
