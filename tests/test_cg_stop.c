@@ -414,14 +414,16 @@ static double hung_sag(const char *solver, int64_t *cg)
 
 /* The newton rule (inexact Newton) stops each Newton iteration's solve once its error's energy is a hundredth of its
  * step's, or a tenth of the energy where the minimisation stops; the minimisation still ends where newton_tolerance
- * puts it, whose default under this rule is the square of the exact solves' (1e-4): an inexact last step lands
- * short of exact Newton's quadratic one. Against the minimisation converged (solves to a relative 1e-8,
- * newton_tolerance 1e-4), over a quarter second of the falling stiff cloth: the newton rule's defaults agree to 1e-2
- * of the kinetic energy and 1e-4 of the largest stretch (float's rounding over the 60 steps moves them by a few
- * 1e-3), in under half the force rule's iterations, whose defaults agree to 3e-2 and 1e-4 (its newton_tolerance
- * leaves that much); the same bits on 1 and 2 threads. A hanging sheet creeping under its limits is where the
- * Newton tolerance shows: after 1 s its sag under the newton rule's defaults is within 0.5 % of the tight solves'
- * (at newton_tolerance 1e-2 it is 1.8 % off). The linearised steps, which have no Newton rule, refuse it. */
+ * puts it, whose default under this rule is the square of the exact solves' (1e-4): an inexact last step lands short
+ * of exact Newton's quadratic one. Against the minimisation converged (solves to a relative 1e-8, newton_tolerance
+ * 1e-4), over a quarter second of the falling stiff cloth: the newton rule's defaults agree to 1e-2 of the kinetic
+ * energy and 1e-4 of the largest stretch (float's rounding over the 60 steps moves them by a few 1e-3), in fewer
+ * iterations than the force rule (a third as many in float, two thirds in double), whose defaults agree to 5e-2 and
+ * 1e-4 (its newton_tolerance leaves that much: 2.8 % of the kinetic energy in float, 3.6 % in double) and land at
+ * least four times further from the converged energy than the newton rule's; the same bits on 1 and 2 threads. A
+ * hanging sheet creeping under its limits is where the Newton tolerance shows: after 1 s its sag under the newton
+ * rule's defaults is within 0.5 % of the tight solves' (at newton_tolerance 1e-2 it is 1.8 % off). The linearised
+ * steps, which have no Newton rule, refuse it. */
 static void test_newton_rule(void **state)
 {
     (void)state;
@@ -436,9 +438,10 @@ static void test_newton_rule(void **state)
     assert_true(tight.kinetic > 0 && tight.stretch > 1);
     assert_near(newton.kinetic, tight.kinetic, 1e-2 * tight.kinetic);
     assert_near(newton.stretch, tight.stretch, 1e-4);
-    assert_near(force.kinetic, tight.kinetic, 3e-2 * tight.kinetic);
+    assert_near(force.kinetic, tight.kinetic, 5e-2 * tight.kinetic);
+    assert_true(fabs(newton.kinetic - tight.kinetic) < fabs(force.kinetic - tight.kinetic) / 4);
     assert_near(force.stretch, tight.stretch, 1e-4);
-    assert_true(2 * newton.cg <= force.cg);
+    assert_true(newton.cg < force.cg);
     assert_true(two.kinetic == newton.kinetic && two.stretch == newton.stretch && two.cg == newton.cg);
     int64_t cg_tight, cg_newton;
     const double sag_tight = hung_sag(" cg_stop relative\n cg_tolerance 1e-7\n newton_tolerance 1e-4\n", &cg_tight);
