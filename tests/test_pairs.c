@@ -76,7 +76,8 @@ static hk_world *two_squares(double gap, const char *run)
     return load(text);
 }
 
-/* A step's pairs are those its motion bound b (1.25 (|v| dt + |g| dt^2), at least thickness / 1000) lets touch; a
+/* A step's pairs are those its motion bound lets touch (each particle within b = 0.75 |v| dt + 1.25 |g| dt^2, at
+ * least thickness / 1000, of the middle of its foretold path, x + v dt / 2); a
  * particle that moves further within the step (a spring's pull the bound did not foresee) but stays within its
  * candidates' ball (b + one thickness) is seen at the step's end, and the step's pairs are taken again with bounds
  * that cover the motion. Two 4 x 4 cloths at rest without gravity, 6 mm apart (4 mm layers: bound 4 um, no pair in
@@ -101,6 +102,46 @@ static void test_motion_past_the_bound_is_seen(void **state)
     assert_true(pr->npair > 0);
     for (int i = 0; i < 32; i++) assert_true(pr->b[i] >= d);
     hk_world_destroy(w);
+}
+
+/* Each particle's ball for the step lies about the middle of the path its velocity foretells: two 4 x 4 cloths 12
+ * mm apart (a 4 mm layer), the upper one flying at 9 m/s, 9 mm in the step of 1 ms. Toward the lower one it ends 3
+ * mm from it, within the layer: their pairs are the step's, and after the step they touch. Away from it, its ball
+ * (4.5 mm up, of radius 6.75 mm) keeps it more than the layer and the skins from the lower one: not one candidate,
+ * where a ball about its place at the start (of radius 1.25 |v| dt = 11.25 mm) would take every near pair. */
+static void test_ball_follows_the_path(void **state)
+{
+    (void)state;
+    for (int away = 0; away < 2; away++) {
+        hk_world *w = two_squares(0.012, "");
+        hk_particles_view v = hk_world_particles(w);
+        for (int i = 16; i < 32; i++) hk_test_mut(v.vy)[i] = away ? 9 : -9;
+        hk_pairs *pr = hk_pairs_of(w);
+        assert_non_null(pr);
+        assert_int_equal(hk_pairs_begin_step(w, pr), 0);
+        print_message("flying %s: %lld candidates, %lld pairs, bound %.4g mm\n", away ? "away" : "toward",
+                      (long long)pr->ncand, (long long)pr->npair, 1e3 * pr->b[16]);
+        assert_near(pr->b[16], 0.75 * 9 * 1e-3, 1e-9);
+        if (away) {
+            assert_int_equal(pr->ncand, 0);
+        } else {
+            char why[512] = "";
+            assert_true(pr->npair > 0);
+            assert_int_equal(hk_pairs_validate_selection(pr, why, sizeof why), 0);
+            hk_world_destroy(w);
+            w = two_squares(0.012, "");
+            v = hk_world_particles(w);
+            for (int i = 16; i < 32; i++) hk_test_mut(v.vy)[i] = -9;
+            hk_test_steps(w, 1);
+            int64_t touching = 0;
+            double gap = INFINITY;
+            hk_pairs_survey(w, hk_pairs_of(w), NULL, &touching, &gap);
+            print_message("after the step: %lld pairs within the layer, the nearest %.4g mm apart\n",
+                          (long long)touching, 1e3 * gap);
+            assert_true(touching > 0 && gap < 0.004);
+        }
+        hk_world_destroy(w);
+    }
 }
 
 /* The step's pairs are chosen with room beyond the step's bounds and kept while every particle's step stays within
@@ -688,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_fold_never_crosses_itself),
         cmocka_unit_test(test_momentum_kept),
         cmocka_unit_test(test_motion_past_the_bound_is_seen),
+        cmocka_unit_test(test_ball_follows_the_path),
         cmocka_unit_test(test_pairs_kept_while_they_hold),
         cmocka_unit_test(test_candidates_kept_while_all_move_alike),
         cmocka_unit_test(test_candidates_found_particle_by_particle),

@@ -78,13 +78,13 @@ int hk_pairs_validate_selection(const hk_pairs *pr, char *why, size_t len)
     }
     for (int i = 0; i < pr->nq; i++) {
         b[i] = g_max(0, pr->b[i] - 1e-6 * pr->th);
-        m[i] = hk_pairs_from_cand(pr, i, pr->q0 + 3 * (int64_t)i) + b[i];
+        m[i] = hk_pairs_from_cand(pr, i, pr->qm + 3 * (int64_t)i) + b[i];
     }
     int64_t k = 0;
     for (; k < pr->ncand; k++) {
         const hk_pair *pa = &pr->cand[k];
-        if (pr->sel[k] == 0 && hk_pairs_meet_within(pr, pr->q0, pa, sqrt(hk_pairs_gap2_at(pr->q0, pa)), b, b) &&
-            hk_pairs_meet_within(pr, pr->q0, pa, pr->cd[k], m, b))
+        if (pr->sel[k] == 0 && hk_pairs_meet_within(pr, pr->qm, pa, sqrt(hk_pairs_gap2_at(pr->qm, pa)), b, b) &&
+            hk_pairs_meet_within(pr, pr->qm, pa, pr->cd[k], m, b))
             break;
     }
     free(b), free(m);

@@ -14,9 +14,9 @@
 int hk_pairs_validate(const hk_world *w, const hk_pairs *pr, char *why, size_t len);
 
 /* 0 if every candidate of pr left out of the step's pairs cannot come within the thickness while each particle stays
- * within its step's bound b of its place at the step's start, so that the pairs hold every pair that can touch in
- * the step; else -1 with the first that can in why (len bytes). Either of two bounds rules a candidate out
- * (hk_pairs_meet_within): its distance at the step's start, each particle reaching b; or its distance where it was
+ * within its step's bound b of its ball's centre qm, so that the pairs hold every pair that can touch in the step;
+ * else -1 with the first that can in why (len bytes). Either of two bounds rules a candidate out
+ * (hk_pairs_meet_within): its distance at the balls' centres, each particle reaching b; or its distance where it was
  * found (cd), each particle reaching b beyond how far it has moved from there (hk_pairs_from_cand), which is the
  * tighter where the corner that moved since is not the one with the largest bound. The bounds are less a millionth
  * of the thickness, for the rounding of the judgements' own. */

@@ -63,6 +63,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->xs);
     free(pr->u);
     free(pr->q0);
+    free(pr->qm);
     free(pr->b);
     free(pr->qb);
     free(pr->rb);
@@ -312,11 +313,14 @@ static int corners(const hk_world *w, hk_pairs *pr)
     return 0;
 }
 
-/* The particles' places at the step's start, their motion bounds over it, and whether the frame qb holds for it:
- * every particle's ball from its place then (qb, rb) holds its place now widened by its bound; whether the step's
- * pairs hold for it likewise (qs, bs: pairs_hold); and the particles whose candidates are found again (dirty; how
- * many is returned in *flagged): where its place now, widened by its bound, leaves its candidates' ball (qc + sc,
- * rc). */
+/* The particles' places at the step's start (q0), their balls over it (centre qm, radius b), and whether the frame
+ * qb holds for it: every particle's ball from its place then (qb, rb) holds its step's ball; whether the step's pairs
+ * hold for it likewise (qs, bs: pairs_hold); and the particles whose candidates are found again (dirty; how many is
+ * returned in *flagged): where its step's ball leaves its candidates' ball (qc + sc, rc). The ball's centre is the
+ * middle of the path the velocity v at the start foretells, q0 + v dt / 2; the step's path, q0 + s dt v1 for s in
+ * [0, 1], keeps within |v| dt / 2 + |v1 - v| dt of it, so the radius 0.75 |v| dt + 1.25 |g| dt^2 holds a particle
+ * that stops, turns by up to 46 degrees, speeds up by a quarter or falls at 1.25 g: in flight, 0.6 of the radius a
+ * ball about q0 needs for the same motion, 1.25 (|v| dt + |g| dt^2), and the candidates in it a third as many. */
 static int starts(const hk_world *w, hk_pairs *pr, int *flagged)
 {
     const hk_particles *p = &w->p;
@@ -328,11 +332,13 @@ static int starts(const hk_world *w, hk_pairs *pr, int *flagged)
     for (int b = 0; b < w->body_count; b++)
         if (hk_pairs_takes_part(&pr->def, w, b))
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++, count++) {
-                double *x = pr->q0 + 3 * (int64_t)i;
+                double *x = pr->q0 + 3 * (int64_t)i, *m = pr->qm + 3 * (int64_t)i;
                 hk_particle_position(w, &w->bodies[b], i, x);
+                const double hv = p->inv_mass[i] == 0 ? 0 : 0.5 * dt;
+                m[0] = x[0] + hv * p->vx[i], m[1] = x[1] + hv * p->vy[i], m[2] = x[2] + hv * p->vz[i];
                 for (int c = 0; c < 3; c++) {
-                    sum[c] += x[c] - pr->qb[3 * (int64_t)i + c];
-                    sumc[c] += x[c] - pr->qc[3 * (int64_t)i + c];
+                    sum[c] += m[c] - pr->qb[3 * (int64_t)i + c];
+                    sumc[c] += m[c] - pr->qc[3 * (int64_t)i + c];
                 }
             }
     for (int c = 0; c < 3; c++) {
@@ -343,10 +349,10 @@ static int starts(const hk_world *w, hk_pairs *pr, int *flagged)
     for (int b = 0; b < w->body_count; b++)
         if (hk_pairs_takes_part(&pr->def, w, b))
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
-                const double *x = pr->q0 + 3 * (int64_t)i;
+                const double *x = pr->qm + 3 * (int64_t)i;
                 const double v =
                     sqrt((double)p->vx[i] * p->vx[i] + (double)p->vy[i] * p->vy[i] + (double)p->vz[i] * p->vz[i]);
-                pr->b[i] = p->inv_mass[i] == 0 ? 0 : g_max(1.25 * (v * dt + gg * dt * dt), floor);
+                pr->b[i] = p->inv_mass[i] == 0 ? 0 : g_max(0.75 * v * dt + 1.25 * gg * dt * dt, floor);
                 pr->mv[i] = hk_pairs_from_found(pr, i, x) + pr->b[i];
                 hold &= pr->mv[i] <= pr->rb[i];
                 fit = fit && hk_root_plus_within(g_dist2(x, pr->qs + 3 * (int64_t)i), pr->b[i], pr->bs[i]);
@@ -471,7 +477,7 @@ int hk_pairs_validate_candidates(hk_world *w, const hk_pairs *pr, char *why, siz
 }
 
 /* Checked (in checking builds): every particle that takes part lies within its candidates' ball for the step, its
- * place at the step's start widened by its bound within rc of qc + sc (mc <= rc), so that the candidates hold every
+ * step's ball (centre qm, radius b) within rc of qc + sc (mc <= rc), so that the candidates hold every
  * pair that can come within the thickness in it (a blown-up particle, not finite, aside: the next step refuses it). */
 static void check_cover(const hk_world *w, const hk_pairs *pr)
 {
@@ -482,7 +488,7 @@ static void check_cover(const hk_world *w, const hk_pairs *pr)
 }
 
 /* The candidates found again for the flagged particles (dirty; `flagged` of them), or for every particle where
- * they are most (or cand_all; the particle model's always): each flagged particle's place and reach (qc = q0 - sc,
+ * they are most (or cand_all; the particle model's always): each flagged particle's place and reach (qc = qm - sc,
  * rc = b + its skin), then every pair of a particle and a triangle or of two edges one of whose particles is
  * flagged, in the place of those it had, the others kept. 0, PAIR_SEARCH_MEMORY or PAIR_SEARCH_TOO_MANY. */
 static int refresh(hk_world *w, hk_pairs *pr, int flagged)
@@ -500,7 +506,7 @@ static int refresh(hk_world *w, hk_pairs *pr, int flagged)
                 flagged++;
                 pr->skc[i] = next_skin_of(w, pr, i);
                 pr->fc[i] = w->steps;
-                for (int c = 0; c < 3; c++) pr->qc[3 * (int64_t)i + c] = pr->q0[3 * (int64_t)i + c] - pr->sc[c];
+                for (int c = 0; c < 3; c++) pr->qc[3 * (int64_t)i + c] = pr->qm[3 * (int64_t)i + c] - pr->sc[c];
                 pr->rc[i] = pr->b[i] + pr->skc[i];
                 pr->mc[i] = pr->b[i];
             }
@@ -597,16 +603,16 @@ static int select_step(const hk_world *w, hk_pairs *pr)
     pr->selected++;
     for (int i = 0; i < n; i++) {
         double *qs = pr->qs + 3 * (int64_t)i;
-        const double *q0 = pr->q0 + 3 * (int64_t)i;
-        const double d2 = g_dist2(q0, qs), r = pr->room;
+        const double *qm = pr->qm + 3 * (int64_t)i;
+        const double d2 = g_dist2(qm, qs), r = pr->room;
         pr->moved[i] =
             (uint8_t)(!hk_root_plus_within(d2, pr->b[i], pr->bs[i]) || d2 > r * r || pr->bs[i] > 2 * (pr->b[i] + r));
         if (pr->moved[i]) {
-            for (int c = 0; c < 3; c++) qs[c] = q0[c];
+            for (int c = 0; c < 3; c++) qs[c] = qm[c];
             pr->bs[i] = pr->b[i] + pr->room;
         }
         pr->ms[i] = hk_pairs_from_cand(pr, i, qs) + pr->bs[i];
-        pr->dq[i] = pr->moved[i] ? 0 : sqrt(d2);
+        pr->dq[i] = sqrt(g_dist2(pr->q0 + 3 * (int64_t)i, qs)); /* from its place at the start: qa below */
         pr->atc[i] = (uint8_t)(memcmp(qs, pr->qc + 3 * (int64_t)i, 3 * sizeof *qs) == 0);
     }
     memcpy(pr->qa, pr->q0, (size_t)(3 * n) * sizeof *pr->qa);
@@ -657,13 +663,13 @@ static double next_skin(const hk_world *w, const hk_pairs *pr)
     return life <= 1 ? g_max(0.25 * th, 0.5 * pr->skin) : life >= 4 ? g_min(th, 2 * pr->skin) : pr->skin;
 }
 
-/* The frame qb set at the places at the step's start (q0), with a new skin. */
+/* The frame qb set at the centres of the step's balls (qm), with a new skin. */
 static void found_from_start(hk_world *w, hk_pairs *pr)
 {
     pr->skin = next_skin(w, pr);
     pr->found = w->steps;
     pr->builds++;
-    memcpy(pr->qb, pr->q0, (size_t)(3 * w->p.count) * sizeof *pr->qb);
+    memcpy(pr->qb, pr->qm, (size_t)(3 * w->p.count) * sizeof *pr->qb);
     pr->shift[0] = pr->shift[1] = pr->shift[2] = 0;
 }
 
@@ -672,10 +678,12 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
     if (surfaces(w, pr) != 0) return hk_fail_memory(w, "out of memory for the bodies' contact surfaces");
     const int n = w->p.count;
     if (!pr->q0 || pr->nq != n) { /* the particles' arrays, for this count */
-        free(pr->q0), free(pr->b), free(pr->qb), free(pr->rb), free(pr->mv), free(pr->qs), free(pr->bs), free(pr->ms);
+        free(pr->q0), free(pr->qm), free(pr->b), free(pr->qb), free(pr->rb), free(pr->mv), free(pr->qs), free(pr->bs),
+            free(pr->ms);
         free(pr->moved), free(pr->atc), free(pr->qa), free(pr->dq);
         free(pr->qc), free(pr->rc), free(pr->mc), free(pr->skc), free(pr->fc), free(pr->dirty);
         pr->q0 = calloc(3 * (size_t)n + 1, sizeof *pr->q0); /* zero: a particle that takes no part keeps them */
+        pr->qm = calloc(3 * (size_t)n + 1, sizeof *pr->qm);
         pr->b = calloc((size_t)n + 1, sizeof *pr->b);
         pr->qb = calloc(3 * (size_t)n + 1, sizeof *pr->qb);
         pr->rb = calloc((size_t)n + 1, sizeof *pr->rb);
@@ -693,8 +701,9 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
         pr->skc = calloc((size_t)n + 1, sizeof *pr->skc);
         pr->fc = calloc((size_t)n + 1, sizeof *pr->fc);
         pr->dirty = calloc((size_t)n + 1, sizeof *pr->dirty);
-        if (!pr->q0 || !pr->b || !pr->qb || !pr->rb || !pr->mv || !pr->qs || !pr->bs || !pr->ms || !pr->moved ||
-            !pr->atc || !pr->qa || !pr->dq || !pr->qc || !pr->rc || !pr->mc || !pr->skc || !pr->fc || !pr->dirty)
+        if (!pr->q0 || !pr->qm || !pr->b || !pr->qb || !pr->rb || !pr->mv || !pr->qs || !pr->bs || !pr->ms ||
+            !pr->moved || !pr->atc || !pr->qa || !pr->dq || !pr->qc || !pr->rc || !pr->mc || !pr->skc || !pr->fc ||
+            !pr->dirty)
             return hk_fail_memory(w, "out of memory for the contact pairs");
         pr->nq = n;
         pr->builds = 0;
@@ -709,7 +718,7 @@ int hk_pairs_begin_step(hk_world *w, hk_pairs *pr)
     const int st = starts(w, pr, &flagged);
     if (!st || pr->surfaces_changed || flagged > 0)
         for (int i = 0; i < n; i++) /* a blown-up state has no places to search: the step fails, said so */
-            if (!isfinite(pr->q0[3 * i] + pr->q0[3 * i + 1] + pr->q0[3 * i + 2] + pr->b[i]))
+            if (!isfinite(pr->qm[3 * i] + pr->qm[3 * i + 1] + pr->qm[3 * i + 2] + pr->b[i]))
                 return hk_fail(w,
                                "contact between bodies: particle %d's position or speed is not finite at the start "
                                "of step %lld (the state has blown up, or a body is too large for this build's "
@@ -756,12 +765,12 @@ int hk_pairs_end_step(hk_world *w, hk_pairs *pr)
         if (hk_pairs_takes_part(&pr->def, w, b))
             for (int i = w->bodies[b].first; i < w->bodies[b].first + w->bodies[b].count; i++) {
                 double x[3];
-                const double *q = pr->q0 + 3 * (int64_t)i;
+                const double *q = pr->qm + 3 * (int64_t)i;
                 hk_particle_position(w, &w->bodies[b], i, x);
                 pr->b[i] = g_max(pr->b[i], 1.01 * sqrt(g_dist2(x, q))); /* the bound it kept after all */
                 if (outran) {
                     pr->rb[i] = pr->b[i] + pr->skin;
-                    pr->mv[i] = pr->b[i]; /* qb is q0 now */
+                    pr->mv[i] = pr->b[i]; /* qb is qm now */
                 } else
                     pr->mv[i] = hk_pairs_from_found(pr, i, q) + pr->b[i];
                 pr->mc[i] = hk_pairs_from_cand(pr, i, q) + pr->b[i]; /* its candidates, over the whole step */

@@ -30,8 +30,10 @@
  * A particle's candidates are found again (hk_pairs_begin_step) when it
  * may leave the ball its last ones left it: its place when they were found
  * moved by the motion all the particles share since (hk_pairs_from_cand),
- * widened by the motion the step can give it (its bound b, 1.25 (|v| dt +
- * |g| dt^2), at least a thousandth of the thickness) and its own skin
+ * widened by the motion the step can give it (its ball: about the middle
+ * of the path its velocity foretells, q0 + v dt / 2, of radius b = 0.75
+ * |v| dt + 1.25 |g| dt^2, at least a thousandth of the thickness) and its
+ * own skin
  * (pair_set.c, next_skin_of). The pairs of its triangles and edges are then
  * searched for alone (its own against every primitive, the others against
  * its triangles and edges), the other candidates kept; where more than a
@@ -215,24 +217,27 @@ typedef struct hk_pairs {
     uint8_t *past; /* per particle of inv: 1 where xs is past its step's bound (hk_pairs_past) */
     double *u;     /* per particle of inv: the safety net's velocity of the substep [m/s] */
     double *q0;    /* per particle (all): its place at the step's start [m] (3 each) */
-    double *b;     /* per particle (all): the motion bound of the step [m] */
+    double *qm;    /* per particle (all): the centre of its step's ball, q0 + v dt / 2 (the middle of the path its
+                    * velocity at the start foretells; q0 where it does not move) [m] (3 each) */
+    double *b;     /* per particle (all): the motion bound of the step, from qm: every place of the step lies
+                    * within b of qm [m] */
     /* the frame of the rule for a pair of a particle past its bound (hk_pairs_in_step, and when the step is swept
      * again, hk_pairs_end_step): the places of every particle at a step when one of them left its ball (qb, rb and
      * the common shift; pair_set.c, starts). A mark, not a search: the candidates have their own (below). */
     double *qb; /* per particle (all): its place then [m] (3 each) */
     double *rb; /* per particle (all): how far it may move from qb + shift (a distance) [m] */
-    double *mv; /* per particle (all): how far from qb + shift it may come in the step, |q0 - qb - shift| + b [m] */
-    double shift[3]; /* the step's common motion since, the mean of q0 - qb (0 then) [m] */
+    double *mv; /* per particle (all): how far from qb + shift it may come in the step, |qm - qb - shift| + b [m] */
+    double shift[3]; /* the step's common motion since, the mean of qm - qb (0 then) [m] */
     /* the candidates' frame (pair_set.c, refresh): each particle's place when its candidates were last found, less
      * the common shift then, and how far it may be from that place moved by the common shift now while they hold;
      * a particle that leaves it has its candidates (those of its triangles and edges) found again, alone */
     double *qc;     /* per particle (all): that place [m] (3 each) */
     double *rc;     /* per particle (all): how far it may be from qc + sc [m] */
-    double *mc;     /* per particle (all): how far from qc + sc it may come in the step, |q0 - qc - sc| + b [m] */
+    double *mc;     /* per particle (all): how far from qc + sc it may come in the step, |qm - qc - sc| + b [m] */
     double *skc;    /* per particle (all): the skin its candidates leave it beyond its step's bound [m] */
     int64_t *fc;    /* per particle (all): the step they were found in (the world's step count before it) */
     uint8_t *dirty; /* per particle (all): 1 where its candidates are found again now (the search's scratch) */
-    double sc[3];   /* the common shift of the places since qc: the mean of q0 - qc [m] */
+    double sc[3];   /* the common shift of the places since qc: the mean of qm - qc [m] */
     int cand_all;   /* at the next step every particle's candidates are found again (none yet, or surfaces changed) */
     int64_t searches, searched; /* since the world was made: the searches, and the particles they searched for */
     int nq;                     /* the particles these arrays hold */
@@ -262,7 +267,7 @@ typedef struct hk_pairs {
     double skin; /* the room rb leaves each particle beyond its step's bound then [m] (pair_set.c, next_skin) */
     /* the step's pairs, chosen among the candidates with room beyond the step's bounds, and kept while every
      * particle's step stays within it (pair_set.c, select_step) */
-    double *qs;     /* per particle (all): its place at the start of the step its pairs were last judged [m] (3 each) */
+    double *qs;     /* per particle (all): its ball's centre (qm) in the step its pairs were last judged [m] (3 each) */
     double *bs;     /* per particle (all): the reach they were judged with, that step's bound b and the room [m] */
     double *ms;     /* per particle (all): how far from qc + sc it may come while they hold, |qs - qc - sc| + bs [m] */
     uint8_t *moved; /* per particle (all): 1 where the last choice set its qs and bs anew (its step left them) */
@@ -489,14 +494,14 @@ static inline int hk_pairs_meet_within(const hk_pairs *pr, const double *xs, con
     for (int e = 0; e < 3; e++) apart |= lo[0][e] > hi[1][e] || lo[1][e] > hi[0][e];
     return !apart;
 }
-/* Whether pair k's two sides can come within the thickness in the step by its bounds alone (b, from the step's
- * start), judged from the frame qb (its distance there, mv): a kept pair reaches further, and where one of its
+/* Whether pair k's two sides can come within the thickness in the step by its bounds alone (b, from the balls'
+ * centres qm), judged from the frame qb (its distance there, mv): a kept pair reaches further, and where one of its
  * particles has moved past its bound (the step's end sees that and takes the step again) it acts only if this
  * holds, so that what acts never depends on when the pairs were chosen or the candidates found. */
 static inline int hk_pairs_in_step(const hk_pairs *pr, int64_t k)
 {
     const hk_pair *pa = &pr->pair[k];
-    return hk_pairs_meet_within(pr, pr->q0, pa, sqrt(hk_pairs_gap2_at(pr->qb, pa)), pr->mv, pr->b);
+    return hk_pairs_meet_within(pr, pr->qm, pa, sqrt(hk_pairs_gap2_at(pr->qb, pa)), pr->mv, pr->b);
 }
 /* How far particle i at x is from its place in the frame qb, moved by the common shift [m]. */
 static inline double hk_pairs_from_found(const hk_pairs *pr, int i, const double x[3])
@@ -535,10 +540,10 @@ static inline int hk_root_plus_within(double d2, double b, double c)
     if (t > 0 && t2 >= DBL_MIN && d2 < t2 * (1 - 0x1p-40)) return 1;
     return sqrt(d2) + b <= c;
 }
-/* Whether particle i at x has moved past its step's bound (further than b from its place at the step's start). */
+/* Whether particle i at x has moved past its step's bound (further than b from its ball's centre qm). */
 static inline int hk_pairs_past(const hk_pairs *pr, int i, const double x[3])
 {
-    return hk_root_above(g_dist2(x, pr->q0 + 3 * (int64_t)i), pr->b[i]);
+    return hk_root_above(g_dist2(x, pr->qm + 3 * (int64_t)i), pr->b[i]);
 }
 /* Whether particle i at x has left its candidates' room: hk_pairs_from_found(pr, i, x) > rb[i]. */
 static inline int hk_pairs_outran(const hk_pairs *pr, int i, const double x[3])
