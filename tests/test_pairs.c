@@ -104,6 +104,15 @@ static void test_motion_past_the_bound_is_seen(void **state)
     hk_world_destroy(w);
 }
 
+/* two_squares 12 mm apart, the upper one flying at vy [m/s] along y. */
+static hk_world *flying_square(double vy)
+{
+    hk_world *w = two_squares(0.012, "");
+    hk_particles_view v = hk_world_particles(w);
+    for (int i = 16; i < 32; i++) hk_test_mut(v.vy)[i] = (hk_real)vy;
+    return w;
+}
+
 /* Each particle's ball for the step lies about the middle of the path its velocity foretells: two 4 x 4 cloths 12
  * mm apart (a 4 mm layer), the upper one flying at 9 m/s, 9 mm in the step of 1 ms. Toward the lower one it ends 3
  * mm from it, within the layer: their pairs are the step's, and after the step they touch. Away from it, its ball
@@ -113,9 +122,7 @@ static void test_ball_follows_the_path(void **state)
 {
     (void)state;
     for (int away = 0; away < 2; away++) {
-        hk_world *w = two_squares(0.012, "");
-        hk_particles_view v = hk_world_particles(w);
-        for (int i = 16; i < 32; i++) hk_test_mut(v.vy)[i] = away ? 9 : -9;
+        hk_world *w = flying_square(away ? 9 : -9);
         hk_pairs *pr = hk_pairs_of(w);
         assert_non_null(pr);
         assert_int_equal(hk_pairs_begin_step(w, pr), 0);
@@ -129,9 +136,7 @@ static void test_ball_follows_the_path(void **state)
             assert_true(pr->npair > 0);
             assert_int_equal(hk_pairs_validate_selection(pr, why, sizeof why), 0);
             hk_world_destroy(w);
-            w = two_squares(0.012, "");
-            v = hk_world_particles(w);
-            for (int i = 16; i < 32; i++) hk_test_mut(v.vy)[i] = -9;
+            w = flying_square(-9); /* the same, stepped */
             hk_test_steps(w, 1);
             int64_t touching = 0;
             double gap = INFINITY;
