@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hk_test.h"
 
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #ifdef HOOKE_USE_OPENMP
@@ -90,6 +92,70 @@ static uint64_t run_hash(hk_integrator_kind kind, double dt, int steps, int thre
     if (broken) *broken = hk_world_stats(w).broken;
     hk_world_destroy(w);
     return h;
+}
+
+/* Four 80 x 80 cloths (24 families of at most 6 320 springs each, 150 408 in all), every particle moved at random:
+ * the spring scan (the stats' energy and largest stretch, the minimising integrators' line search) takes each small
+ * family as one block, and every block of every family in one pass on the team. The same bits on 1, 2 and 3 threads,
+ * and those of each family's springs summed in their order, the families in theirs (the one-task sum), the largest
+ * stretch the first of the largest. */
+static void test_scan_of_many_small_families(void **state)
+{
+    (void)state;
+    hk_world_def def = hk_test_env_def();
+    def.threads = 1;
+    hk_world *w = hk_world_create(&def);
+    assert_non_null(w);
+    for (int b = 0; b < 4; b++) {
+        hk_cloth_def c = hk_default_cloth_def();
+        c.nx = c.ny = 80;
+        c.spacing = 0.01;
+        c.origin = (hk_vec3){0.9 * b, 1, 0};
+        c.mass = 1e-3;
+        c.structural_springs.k = 40 + 10 * b;
+        c.shear_springs.k = c.bend_springs.k = 4 + b;
+        c.pins = b % 2 ? HK_PIN_TWO_CORNERS : HK_PIN_EDGE;
+        assert_true(hk_world_add_cloth(w, &c) >= 0);
+    }
+    uint64_t x = 88172645463325252ull; /* each particle moved up to 1 mm along each axis: every spring its own length */
+    hk_real *const q[3] = {w->p.qx, w->p.qy, w->p.qz};
+    for (int i = 0; i < w->p.count; i++)
+        for (int c = 0; c < 3; c++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            q[c][i] += (hk_real)(1e-3 * ((double)(x >> 11) / 0x1p53 * 2 - 1));
+        }
+    double energy = 0, best = 0;
+    int64_t springs = 0;
+    for (int f = 0; f < w->family_count; f++) {
+        const int64_t n = w->families[f].count;
+        double *rest = malloc((size_t)n * sizeof *rest), *len = malloc((size_t)n * sizeof *len), e = 0;
+        assert_true(rest && len);
+        assert_int_equal(hk_world_spring_lengths(w, f, 0, n, rest, len, NULL), HK_OK);
+        const double half_k = 0.5 * w->families[f].params.k;
+        for (int64_t k = 0; k < n; k++) {
+            const double ext = len[k] - rest[k];
+            e += half_k * ext * ext;
+            best = len[k] / rest[k] > best ? len[k] / rest[k] : best;
+        }
+        energy += e;
+        springs += n;
+        assert_true(n <= 65536);
+        free(rest), free(len);
+    }
+    assert_true(springs > 65536); /* the scan on the team */
+    const hk_stats one = hk_world_stats(w);
+    assert_true(one.spring == energy && one.max_stretch == best);
+    assert_true(best > 1.1);
+    for (int t = 2; t <= 3; t++) {
+        assert_int_equal(hk_world_set_threads(w, t), 0);
+        const hk_stats st = hk_world_stats(w);
+        if (memcmp(&st, &one, sizeof st) != 0) {
+            print_error("%d threads: spring %.17g, max_stretch %.17g; 1 thread %.17g, %.17g\n", t, st.spring,
+                        st.max_stretch, one.spring, one.max_stretch);
+            fail();
+        }
+    }
+    hk_world_destroy(w);
 }
 
 static void test_repeat_runs_same_hash(void **state)
@@ -422,6 +488,7 @@ int main(void)
         cmocka_unit_test(test_hash_covers_state),           cmocka_unit_test(test_world_threads_leave_openmp_alone),
         cmocka_unit_test(test_default_thread_count),        cmocka_unit_test(test_crowded_thread_sits_out),
         cmocka_unit_test(test_stalled_thread_team_rests),   cmocka_unit_test(test_worlds_in_an_openmp_loop),
+        cmocka_unit_test(test_scan_of_many_small_families),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,7 +66,8 @@ int hk_pair_sort(hk_pair *a, double *d, int64_t n)
     return 0;
 }
 
-int hk_pair_gather(pair_buf *out, const pair_buf *buf, int count)
+/* Room in out for the pairs of `count` buffers (out->n their number); 0 or PAIR_SEARCH_MEMORY. */
+static int gather_room(pair_buf *out, const pair_buf *buf, int count)
 {
     int64_t total = 0;
     for (int c = 0; c < count; c++) total += buf[c].n;
@@ -78,15 +79,28 @@ int hk_pair_gather(pair_buf *out, const pair_buf *buf, int count)
         if (!p || !q) return PAIR_SEARCH_MEMORY;
         out->cap = total + 1;
     }
-    out->n = 0;
-    for (int c = 0; c < count; c++) {
-        if (buf[c].n) {
-            memcpy(out->a + out->n, buf[c].a, (size_t)buf[c].n * sizeof *buf[c].a);
-            memcpy(out->d + out->n, buf[c].d, (size_t)buf[c].n * sizeof *buf[c].d);
-        }
-        out->n += buf[c].n;
-    }
+    out->n = total;
     return 0;
+}
+
+/* Buffers t, t + T, ... of `count` copied into their places in out (room made by gather_room). */
+static void gather_part(pair_buf *out, const pair_buf *buf, int count, int t, int T)
+{
+    int64_t at = 0;
+    for (int c = 0; c < count; c++) {
+        if (c % T == t && buf[c].n) {
+            memcpy(out->a + at, buf[c].a, (size_t)buf[c].n * sizeof *buf[c].a);
+            memcpy(out->d + at, buf[c].d, (size_t)buf[c].n * sizeof *buf[c].d);
+        }
+        at += buf[c].n;
+    }
+}
+
+int hk_pair_gather(pair_buf *out, const pair_buf *buf, int count)
+{
+    const int rc = gather_room(out, buf, count);
+    if (rc == 0) gather_part(out, buf, count, 0, 1);
+    return rc;
 }
 
 /* Whether contact def allows a pair between bodies b1 and b2. */
@@ -119,14 +133,17 @@ typedef struct search_pass {
     const pair_box *vb, *tb, *eb;
     const pair_tiles *pt, *tt, *et; /* the tiles of the particles, the triangles and the edges */
     const pair_grid *gt, *ge;       /* grids over the triangles' and the edges' tiles */
-    const double *tl, *el;          /* the triangles' and the edges' boxes in lanes (tile_lanes) */
+    double *tl, *el;                /* the triangles' and the edges' boxes in lanes (tile_lanes, by the tasks) */
     const int32_t *body;
     const uint8_t *dirty;         /* per particle: 1 where its candidates are searched for (NULL: every particle's) */
     const uint8_t *tm, *em;       /* per tile of the triangles, of the edges: its flagged lanes (bit l: lane l) */
     const flagged_tiles *ft, *fe; /* the tiles of flagged triangles, of flagged edges */
     int chunks;                   /* the particles and the edges cut into this many ranges of whole tiles each */
     int64_t kept;                 /* the candidates that stay (counted against max_pairs) */
-    pair_buf *vt, *ee;            /* per range, its pairs (vertex-triangle, edge-edge) */
+    pair_buf *all;                /* per range, its pairs: vertex-triangle (vt), then edge-edge (ee) */
+    pair_buf *vt, *ee;            /* all, all + chunks */
+    pair_buf *out;                /* where they are gathered */
+    atomic_int next;              /* the next range to take: vt's, then ee's (all's index) */
     atomic_int failed;            /* 0, or a task's failure: PAIR_SEARCH_MEMORY or PAIR_SEARCH_TOO_MANY */
 } search_pass;
 
@@ -134,10 +151,11 @@ typedef struct search_pass {
  * a primitive; a primitive past the last, or that takes no part, an empty box (lo +inf, hi -inf) that overlaps
  * none. NULL where out of memory. */
 enum { LANE_ROWS = 6, LANE_TILE = LANE_ROWS * PAIR_TILE };
-static double *tile_lanes(const pair_box *b, const pair_tiles *t, int64_t n)
+static double *lanes_new(const pair_tiles *t) { return malloc((size_t)(t->n * LANE_TILE + 1) * sizeof(double)); }
+/* Tiles [k0, k1) of the lanes s of boxes b (n of them) in tiles t. */
+static void tile_lanes(double *s, const pair_box *b, const pair_tiles *t, int64_t n, int64_t k0, int64_t k1)
 {
-    double *s = malloc((size_t)(t->n * LANE_TILE + 1) * sizeof *s);
-    for (int64_t k = 0; s && k < t->n; k++)
+    for (int64_t k = k0; k < k1; k++)
         for (int l = 0; l < PAIR_TILE; l++) {
             const int64_t e = k * PAIR_TILE + l;
             const int in = e < n && t->in[e];
@@ -146,7 +164,6 @@ static double *tile_lanes(const pair_box *b, const pair_tiles *t, int64_t n)
                 s[k * LANE_TILE + (3 + c) * PAIR_TILE + l] = in ? b[e].hi[c] : -INFINITY;
             }
         }
-    return s;
 }
 
 /* The lanes of a tile (s: its LANE_TILE values) whose boxes overlap box q (finite), as bits (lane l: bit l). */
@@ -311,31 +328,44 @@ static void chunk_range(int64_t n, int chunks, int c, int64_t *a, int64_t *len)
     *len = (e < n ? e : n) - *a;
 }
 
-/* A task's ranges of the particles and of the edges: every T-th, from its own (a body's crowded parts, which take
- * longest, fall to every task alike). It stops once its own finds pass max. */
+/* A task's share of the tiles' lanes; then the ranges of the particles and of the edges, each task taking the next
+ * range not yet taken (a search of the flagged particles alone finds them bunched in a few ranges; each range's
+ * pairs go to its own buffer, so which task takes it changes nothing), stopping once its own finds pass max; then,
+ * where no task failed and all of them stay within max_pairs, every T-th range's pairs copied into out. */
 static void search_task(const hk_team *tm, void *ctx)
 {
     search_pass *sp = ctx;
     const int64_t max = sp->pr->def.max_pairs - sp->kept;
     int64_t found = 0, a, len;
+    /* the lanes of the triangles' and the edges' tiles, each task its share */
+    tile_lanes(sp->tl, sp->tb, sp->tt, sp->pr->ntri, sp->tt->n * tm->t / tm->T, sp->tt->n * (tm->t + 1) / tm->T);
+    tile_lanes(sp->el, sp->eb, sp->et, sp->pr->nedge, sp->et->n * tm->t / tm->T, sp->et->n * (tm->t + 1) / tm->T);
+    hk_team_barrier(tm);
     const int64_t tiles = (sp->tt->n > sp->et->n ? sp->tt->n : sp->et->n) + 1;
     int32_t *near = malloc((size_t)tiles * sizeof *near), *dnear = malloc((size_t)tiles * sizeof *dnear);
     uint8_t *seen = calloc((size_t)tiles, 1);
     uint64_t *nbm = malloc((size_t)tiles * sizeof *nbm), *dnbm = malloc((size_t)tiles * sizeof *dnbm);
     int rc = near && dnear && seen && nbm && dnbm ? 0 : PAIR_SEARCH_MEMORY;
-    for (int c = tm->t; rc == 0 && c < sp->chunks; c += tm->T) {
-        chunk_range(sp->w->p.count, sp->chunks, c, &a, &len);
-        rc = vt_pairs(sp, (int)a, (int)(a + len), max - found, &sp->vt[c], near, dnear, seen, nbm, dnbm);
-        found += sp->vt[c].n;
-    }
-    for (int c = tm->t; rc == 0 && c < sp->chunks; c += tm->T) {
-        chunk_range(sp->pr->nedge, sp->chunks, c, &a, &len);
-        rc = ee_pairs(sp, a, a + len, max - found, &sp->ee[c], near, dnear, seen, nbm, dnbm);
-        found += sp->ee[c].n;
+    for (int k; rc == 0 && (k = atomic_fetch_add_explicit(&sp->next, 1, memory_order_relaxed)) < 2 * sp->chunks;) {
+        const int c = k % sp->chunks, vt = k < sp->chunks; /* the particles' ranges, then the edges' */
+        chunk_range(vt ? sp->w->p.count : sp->pr->nedge, sp->chunks, c, &a, &len);
+        rc = vt ? vt_pairs(sp, (int)a, (int)(a + len), max - found, &sp->vt[c], near, dnear, seen, nbm, dnbm)
+                : ee_pairs(sp, a, a + len, max - found, &sp->ee[c], near, dnear, seen, nbm, dnbm);
+        found += sp->all[k].n;
     }
     free(near), free(dnear), free(seen), free(nbm), free(dnbm);
     int none = 0;
     if (rc != 0) atomic_compare_exchange_strong(&sp->failed, &none, rc);
+    hk_team_barrier(tm); /* then every range's pairs into out, in range order: the room on task 0, the copies shared */
+    if (tm->t == 0 && atomic_load(&sp->failed) == 0) {
+        int64_t total = sp->kept;
+        for (int c = 0; c < 2 * sp->chunks; c++) total += sp->all[c].n;
+        none = 0;
+        rc = total > sp->pr->def.max_pairs ? PAIR_SEARCH_TOO_MANY : gather_room(sp->out, sp->all, 2 * sp->chunks);
+        if (rc != 0) atomic_compare_exchange_strong(&sp->failed, &none, rc);
+    }
+    hk_team_barrier(tm);
+    if (atomic_load(&sp->failed) == 0) gather_part(sp->out, sp->all, 2 * sp->chunks, tm->t, tm->T);
 }
 
 /* What searching a particle's triangles and its edges' edges costs, in passes over a pair (a few tens of box tests
@@ -408,7 +438,7 @@ int hk_pair_search(hk_world *w, const hk_pairs *pr, const pair_box *vb, const pa
             flag_tiles(&tiles[2], eb, pr->nedge, pr->edge, 2, dirty, em, &fe, tiles[2].box, tiles[2].n) != 0)
             goto done;
     }
-    tl = tile_lanes(tb, &tiles[1], pr->ntri), el = tile_lanes(eb, &tiles[2], pr->nedge);
+    tl = lanes_new(&tiles[1]), el = lanes_new(&tiles[2]);
     sp = (search_pass){.w = w,
                        .pr = pr,
                        .vb = vb,
@@ -428,29 +458,16 @@ int hk_pair_search(hk_world *w, const hk_pairs *pr, const pair_box *vb, const pa
                        .ft = dirty ? &ft : NULL,
                        .fe = dirty ? &fe : NULL,
                        .chunks = C,
-                       .kept = kept};
-    sp.vt = calloc((size_t)C, sizeof(pair_buf)), sp.ee = calloc((size_t)C, sizeof(pair_buf));
-    if (!sp.vt || !sp.ee || !tl || !el) goto done;
+                       .kept = kept,
+                       .out = out};
+    sp.all = calloc(2 * (size_t)C, sizeof(pair_buf));
+    if (!sp.all || !tl || !el) goto done;
+    sp.vt = sp.all, sp.ee = sp.all + C;
     hk_team_run(w, T, search_task, &sp);
-    if (atomic_load(&sp.failed)) {
-        rc = atomic_load(&sp.failed);
-        goto done;
-    }
-    int64_t total = kept;
-    for (int c = 0; c < C; c++) total += sp.vt[c].n + sp.ee[c].n;
-    if (total > pr->def.max_pairs) {
-        rc = PAIR_SEARCH_TOO_MANY;
-        goto done;
-    }
-    pair_buf *all = malloc(2 * (size_t)C * sizeof *all);
-    if (!all) goto done;
-    for (int c = 0; c < C; c++) all[c] = sp.vt[c], all[C + c] = sp.ee[c];
-    rc = hk_pair_gather(out, all, 2 * C);
-    free(all);
+    rc = atomic_load(&sp.failed);
 done:
-    for (int c = 0; sp.vt && c < C; c++) free(sp.vt[c].a), free(sp.vt[c].d);
-    for (int c = 0; sp.ee && c < C; c++) free(sp.ee[c].a), free(sp.ee[c].d);
-    free(sp.vt), free(sp.ee), free(tl), free(el), free(tm), free(em);
+    for (int c = 0; sp.all && c < 2 * C; c++) free(sp.all[c].a), free(sp.all[c].d);
+    free(sp.all), free(tl), free(el), free(tm), free(em);
     flagged_free(&ft), flagged_free(&fe);
     hk_pair_grid_free(&gt), hk_pair_grid_free(&ge);
     for (int k = 0; k < 3; k++) hk_pair_tiles_free(&tiles[k]);

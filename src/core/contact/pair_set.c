@@ -34,7 +34,7 @@ void hk_pairs_free(hk_pairs *pr)
     free(pr->cand);
     free(pr->cd);
     hk_pair_evals_free(&pr->ev);
-    free(pr->cand2), free(pr->cd2);
+    free(pr->cand2), free(pr->cd2), free(pr->fa), free(pr->fd);
     free(pr->qc), free(pr->rc), free(pr->mc), free(pr->skc), free(pr->fc), free(pr->dirty);
     free(pr->lb), free(pr->xr), free(pr->mj), free(pr->far), free(pr->xv), free(pr->chunk), free(pr->acc),
         free(pr->lbf);
@@ -426,30 +426,56 @@ static int unjudged(hk_pairs *pr)
     return 0;
 }
 
+/* What the tasks of a search's boxes share. */
+typedef struct boxes_pass {
+    const hk_world *w;
+    const hk_pairs *pr;
+    int32_t *body;
+    pair_box *vb, *tb, *eb, *p0, *ph;
+} boxes_pass;
+
+/* A task's share of the particles' boxes (vb; p0 and ph, each particle's box for its triangles' and its edges',
+ * but in the particle model), then, after every task's, of the triangles' and the edges' (from p0, ph). */
+static void boxes_task(const hk_team *tm, void *ctx)
+{
+    const boxes_pass *bp = ctx;
+    const hk_pairs *pr = bp->pr;
+    const int n = bp->w->p.count, spheres = pr->def.model == HK_CONTACT_PARTICLES;
+    const double th = pr->th;
+    for (int32_t v = (int32_t)((int64_t)n * tm->t / tm->T); v < (int64_t)n * (tm->t + 1) / tm->T; v++) {
+        if (hk_pairs_takes_part(&pr->def, bp->w, bp->body[v])) /* two spheres meet within th: half of it each */
+            box_of(pr, &v, 1, spheres ? 0.5 * th : th, &bp->vb[v]);
+        else /* a particle of a body that takes no part: an empty box */
+            for (int c = 0; c < 3; c++) bp->vb[v].lo[c] = INFINITY, bp->vb[v].hi[c] = -INFINITY;
+        if (!spheres) box_of(pr, &v, 1, 0, &bp->p0[v]), box_of(pr, &v, 1, 0.5 * th, &bp->ph[v]);
+    }
+    if (spheres) return;
+    hk_team_barrier(tm);
+    for (int64_t t = pr->ntri * tm->t / tm->T; t < pr->ntri * (tm->t + 1) / tm->T; t++)
+        box_of_boxes(bp->p0, pr->tri + 3 * t, 3, &bp->tb[t]);
+    for (int64_t e = pr->nedge * tm->t / tm->T; e < pr->nedge * (tm->t + 1) / tm->T; e++)
+        box_of_boxes(bp->ph, pr->edge + 2 * e, 2, &bp->eb[e]);
+}
+
 int hk_pairs_find(hk_world *w, const hk_pairs *pr, const uint8_t *dirty, int64_t kept, pair_buf *out)
 {
     const int n = w->p.count;
-    int32_t *body = body_of_each(w);
-    pair_box *vb = malloc((size_t)(n + 1) * sizeof *vb), *tb = malloc((size_t)(pr->ntri + 1) * sizeof *tb);
-    pair_box *eb = malloc((size_t)(pr->nedge + 1) * sizeof *eb);
-    pair_box *p0 = malloc((size_t)(n + 1) * sizeof *p0), *ph = malloc((size_t)(n + 1) * sizeof *ph);
+    boxes_pass bp = {w,
+                     pr,
+                     body_of_each(w),
+                     malloc((size_t)(n + 1) * sizeof(pair_box)),
+                     malloc((size_t)(pr->ntri + 1) * sizeof(pair_box)),
+                     malloc((size_t)(pr->nedge + 1) * sizeof(pair_box)),
+                     malloc((size_t)(n + 1) * sizeof(pair_box)),
+                     malloc((size_t)(n + 1) * sizeof(pair_box))};
     int rc = PAIR_SEARCH_MEMORY;
-    if (body && vb && tb && eb && p0 && ph) {
-        const double th = pr->th;
-        const int spheres = pr->def.model == HK_CONTACT_PARTICLES; /* two spheres meet within th: half of it each */
-        for (int32_t v = 0; v < n; v++) /* a particle of a body that takes no part: an empty box */
-            if (hk_pairs_takes_part(&pr->def, w, body[v]))
-                box_of(pr, &v, 1, spheres ? 0.5 * th : th, &vb[v]);
-            else
-                for (int c = 0; c < 3; c++) vb[v].lo[c] = INFINITY, vb[v].hi[c] = -INFINITY;
-        for (int32_t v = 0; !spheres && v < n; v++) /* each particle's box for its triangles' and its edges' */
-            box_of(pr, &v, 1, 0, &p0[v]), box_of(pr, &v, 1, 0.5 * th, &ph[v]);
-        for (int64_t t = 0; t < pr->ntri; t++) box_of_boxes(p0, pr->tri + 3 * t, 3, &tb[t]);
-        for (int64_t e = 0; e < pr->nedge; e++) box_of_boxes(ph, pr->edge + 2 * e, 2, &eb[e]);
-        rc = spheres ? hk_particle_search(w, pr, vb, body, out)
-                     : hk_pair_search(w, pr, vb, tb, eb, body, dirty, kept, out);
+    if (bp.body && bp.vb && bp.tb && bp.eb && bp.p0 && bp.ph) {
+        hk_team_run(w, hk_pairs_team(w, (int64_t)n), boxes_task, &bp);
+        rc = pr->def.model == HK_CONTACT_PARTICLES
+                 ? hk_particle_search(w, pr, bp.vb, bp.body, out)
+                 : hk_pair_search(w, pr, bp.vb, bp.tb, bp.eb, bp.body, dirty, kept, out);
     }
-    free(body), free(vb), free(tb), free(eb), free(p0), free(ph);
+    free(bp.body), free(bp.vb), free(bp.tb), free(bp.eb), free(bp.p0), free(bp.ph);
     return rc;
 }
 
@@ -517,16 +543,18 @@ static int refresh(hk_world *w, hk_pairs *pr, int flagged)
         const int32_t *c = pr->cand[k].p;
         kept += !(pr->dirty[c[0]] | pr->dirty[c[1]] | pr->dirty[c[2]] | pr->dirty[c[3]]);
     }
-    pair_buf found = {0};
+    pair_buf found = {pr->fa, pr->fd, 0, pr->fcap}; /* the room of the last search's, its pages still mapped */
     int rc = hk_pairs_find(w, pr, all ? NULL : pr->dirty, kept, &found);
-    if (rc == 0 && all) { /* the candidates found are the candidates */
-        free(pr->cand), free(pr->cd);
+    if (rc == 0 && all) { /* the candidates found are the candidates; theirs the next search's room */
+        hk_pair *a = pr->cand;
+        double *d = pr->cd;
+        const int64_t cap = pr->capcand < pr->cap_cd ? pr->capcand : pr->cap_cd;
         pr->cand = found.a, pr->cd = found.d, pr->ncand = found.n, pr->capcand = pr->cap_cd = found.cap;
-        found = (pair_buf){0};
+        found = (pair_buf){a, d, 0, cap};
         if (unjudged(pr) != 0) rc = PAIR_SEARCH_MEMORY;
     } else if (rc == 0 && merge(pr, &found) != 0)
         rc = PAIR_SEARCH_MEMORY;
-    free(found.a), free(found.d);
+    pr->fa = found.a, pr->fd = found.d, pr->fcap = found.cap;
     if (rc != 0) return rc;
     pr->cand_all = 0;
     HK_VALIDATE(hk_pairs_validate_candidates, w, pr); /* those of a search of every particle from this frame */

@@ -181,6 +181,9 @@ typedef struct hk_pairs {
     hk_pair *cand2; /* the candidates as they are merged with a search's (scratch) ... */
     double *cd2;    /* ... and their distances [m] */
     int64_t cap_cand2, cap_cd2;
+    hk_pair *fa;    /* a search's candidates' room, kept from one search to the next (scratch) ... */
+    double *fd;     /* ... and their distances' [m] */
+    int64_t fcap;   /* the room of both */
     uint8_t *sel;   /* per candidate: 1 where it is one of the pairs, 0 where not, 2 where not yet judged (found
                      * since); a judgement holds while its particles keep within their reach of qs (bs) */
     double *sg;     /* per candidate judged one of the pairs: its two sides' distance at qs [m] */

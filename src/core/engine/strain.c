@@ -184,7 +184,10 @@ static void scan_merge(hk_spring_scan *out, int fi, const scan_part *s)
 /* Family fi's scan: a family of more than HK_STRAIN_PARALLEL_MIN springs
  * is cut into SCAN_BLOCKS fixed blocks of rows, each scanned from zero,
  * and the blocks are merged in order, so the result does not depend on
- * the team; a smaller family is one block. On a distributed world each
+ * the team; a smaller family is one block. Every family's blocks are
+ * scanned in one pass, shared over the team by their springs (a world of
+ * many small families, five cloths of six families each, scans them side
+ * by side). On a distributed world each
  * rank scans the rows it computes (its slab's source rows; a rope's nodes,
  * within its one row), and the scan is relayed family by family from rank
  * to rank in the order of the rows (part.h hk_part_relay): a block that
@@ -248,24 +251,41 @@ static int family_rows(const hk_world *w, const hk_family *f, int64_t l0, int64_
     return fp->b1 > fp->b0;
 }
 
+/* Every family's blocks met on this rank, one list: family fi's block b0 + k is item first[fi] + k; at[item] is the
+ * springs of the items before it (at[items] all of them), by which the tasks share them. */
 typedef struct scan_pass {
-    const hk_family *f;
-    const hk_particles *p;
+    const hk_world *w;
     hk_real *const *y;
     family_part *fp;
+    int64_t *first; /* [family_count + 1] */
+    int64_t *at;    /* [items + 1] */
+    int64_t items;
 } scan_pass;
 
-/* The partial sums of the blocks b0 + k0 .. b0 + k1 that start in this rank's rows, each from its start to its end
- * or to the rank's last row. */
-static void scan_blocks(void *ctx, int64_t k0, int64_t k1)
+/* The springs of block b of family f's part fp on this rank (its rows here, times a row's springs). */
+static int64_t block_springs(const hk_family *f, const family_part *fp, int64_t b)
 {
-    scan_pass *sp = ctx;
-    family_part *fp = sp->fp;
-    for (int64_t k = k0; k < k1; k++) {
-        const int64_t b = fp->b0 + k, e = block_start(fp, b + 1);
+    const int64_t a = block_start(fp, b), e = block_start(fp, b + 1);
+    const int64_t rows = (e < fp->qb ? e : fp->qb) - (a > fp->qa ? a : fp->qa);
+    return f->kind != HK_FAMILY_LATTICE ? rows : rows * (f->i1 - f->i0);
+}
+
+/* The items whose springs start in the task's share of all of them: each block that starts in this rank's rows
+ * scanned from its start to its end or to the rank's last row, into its part. */
+static void scan_task(const hk_team *tm, void *ctx)
+{
+    const scan_pass *sp = ctx;
+    const int64_t lo = sp->at[sp->items] * tm->t / tm->T, hi = sp->at[sp->items] * (tm->t + 1) / tm->T;
+    int fi = 0;
+    for (int64_t item = 0; item < sp->items; item++) {
+        if (sp->at[item] < lo || sp->at[item] >= hi) continue; /* (at: ascending; the items are few) */
+        while (sp->first[fi + 1] <= item) fi++;
+        const hk_family *f = &sp->w->families[fi];
+        family_part *fp = &sp->fp[fi];
+        const int64_t k = item - sp->first[fi], b = fp->b0 + k, e = block_start(fp, b + 1);
         scan_part s = SCAN_PART_ZERO;
-        if (starts_here(sp->f, fp, b))
-            scan_rows(sp->f, sp->p, sp->y, block_start(fp, b), e < fp->qb ? e : fp->qb, fp->ia, fp->ib, &s);
+        if (starts_here(f, fp, b))
+            scan_rows(f, &sp->w->p, sp->y, block_start(fp, b), e < fp->qb ? e : fp->qb, fp->ia, fp->ib, &s);
         fp->part[k] = s;
     }
 }
@@ -318,17 +338,35 @@ static hk_spring_scan scan(const hk_world *w, hk_real *const y[3])
      * before it (their owners moved them): as they are now */
     hk_part_exchange(w);
     if (y) hk_part_exchange_arrays(w, y, 3);
-    family_part *fp = calloc((size_t)(w->family_count ? w->family_count : 1), sizeof *fp);
-    /* the blocks of each family that start in this rank's rows, on every rank at once */
-    for (int fi = 0; fp && fi < w->family_count; fi++) {
+    const size_t nf = (size_t)(w->family_count ? w->family_count : 1);
+    family_part *fp = calloc(nf, sizeof *fp);
+    scan_pass sp = {w, y, fp, fp ? malloc((nf + 1) * sizeof *sp.first) : NULL, NULL, 0};
+    /* the blocks of every family that start in this rank's rows, in one pass on every rank at once */
+    for (int fi = 0; sp.first && fi < w->family_count; fi++) {
         const hk_family *f = &w->families[fi];
         int64_t l0, l1;
+        sp.first[fi] = sp.items;
         if (!hk_part_owned(w, f->body, &l0, &l1) || !family_rows(w, f, l0, l1, &fp[fi])) continue;
         const int64_t n = fp[fi].b1 - fp[fi].b0;
-        if (!(fp[fi].part = malloc((size_t)n * sizeof *fp[fi].part))) continue;
-        scan_pass sp = {f, &w->p, y, &fp[fi]};
-        hk_team_for(w, f->count > HK_STRAIN_PARALLEL_MIN ? hk_world_team(w) : 1, n, scan_blocks, &sp);
+        if ((fp[fi].part = malloc((size_t)n * sizeof *fp[fi].part))) sp.items += n;
     }
+    if (sp.first) sp.first[w->family_count] = sp.items;
+    sp.at = sp.first ? malloc((size_t)(sp.items + 1) * sizeof *sp.at) : NULL;
+    if (sp.at) {
+        sp.at[0] = 0;
+        for (int fi = 0; fi < w->family_count; fi++)
+            for (int64_t k = 0; k < sp.first[fi + 1] - sp.first[fi]; k++) {
+                const int64_t item = sp.first[fi] + k;
+                sp.at[item + 1] = sp.at[item] + block_springs(&w->families[fi], &fp[fi], fp[fi].b0 + k);
+            }
+        hk_team_run(w, hk_team_size(w, sp.at[sp.items], HK_STRAIN_PARALLEL_MIN), scan_task, &sp);
+    } else
+        for (int fi = 0; fp && fi < w->family_count; fi++) { /* no memory to scan: the figures fall short */
+            free(fp[fi].part);
+            fp[fi].part = NULL;
+        }
+    free(sp.first);
+    free(sp.at);
     scan_relay sr = {w, y, fp};
     hk_part_relay(w, 1, &st, sizeof st, scan_family, &sr); /* on every rank, with a part of the springs or not */
     for (int fi = 0; fp && fi < w->family_count; fi++) free(fp[fi].part);
