@@ -94,11 +94,13 @@ static uint64_t run_hash(hk_integrator_kind kind, double dt, int steps, int thre
     return h;
 }
 
-/* Four 80 x 80 cloths (24 families of at most 6 320 springs each, 150 408 in all), every particle moved at random:
- * the spring scan (the stats' energy and largest stretch, the minimising integrators' line search) takes each small
- * family as one block, and every block of every family in one pass on the team. The same bits on 1, 2 and 3 threads,
- * and those of each family's springs summed in their order, the families in theirs (the one-task sum), the largest
- * stretch the first of the largest. */
+/* Four 80 x 80 cloths (24 families of at most 6 320 springs each) and a strip of 1100 x 62 nodes (its families along
+ * the rows of 67 000 to 68 200 springs each in 256 fixed blocks of about 62 rows: most blocks empty), every particle
+ * moved at random: the spring
+ * scan (the stats' energy and largest stretch, the minimising integrators' line search) takes each small family as
+ * one block, and every block of every family in one pass on the team. The same bits on 1, 2 and 3 threads, and those
+ * of each block's springs summed in their order from zero, the blocks and the families in theirs (the one-task sum),
+ * the largest stretch the first of the largest. */
 static void test_scan_of_many_small_families(void **state)
 {
     (void)state;
@@ -106,9 +108,10 @@ static void test_scan_of_many_small_families(void **state)
     def.threads = 1;
     hk_world *w = hk_world_create(&def);
     assert_non_null(w);
-    for (int b = 0; b < 4; b++) {
+    for (int b = 0; b < 5; b++) {
         hk_cloth_def c = hk_default_cloth_def();
-        c.nx = c.ny = 80;
+        c.nx = b < 4 ? 80 : 1100;
+        c.ny = b < 4 ? 80 : 62;
         c.spacing = 0.01;
         c.origin = (hk_vec3){0.9 * b, 1, 0};
         c.mass = 1e-3;
@@ -125,24 +128,30 @@ static void test_scan_of_many_small_families(void **state)
             q[c][i] += (hk_real)(1e-3 * ((double)(x >> 11) / 0x1p53 * 2 - 1));
         }
     double energy = 0, best = 0;
-    int64_t springs = 0;
+    int64_t springs = 0, big = 0;
     for (int f = 0; f < w->family_count; f++) {
         const int64_t n = w->families[f].count;
         double *rest = malloc((size_t)n * sizeof *rest), *len = malloc((size_t)n * sizeof *len), e = 0;
         assert_true(rest && len);
         assert_int_equal(hk_world_spring_lengths(w, f, 0, n, rest, len, NULL), HK_OK);
-        const double half_k = 0.5 * w->families[f].params.k;
-        for (int64_t k = 0; k < n; k++) {
-            const double ext = len[k] - rest[k];
-            e += half_k * ext * ext;
-            best = len[k] / rest[k] > best ? len[k] / rest[k] : best;
+        const hk_family *fm = &w->families[f];
+        const double half_k = 0.5 * fm->params.k;
+        /* a family of more than 65 536 springs: 256 blocks of its rows (rows b R / 256 on), each summed from zero */
+        const int64_t per_row = fm->i1 - fm->i0, rows = n / per_row, blocks = n > 65536 ? 256 : 1;
+        for (int64_t b = 0, k = 0; b < blocks; b++) {
+            e = 0;
+            for (; k < rows * (b + 1) / blocks * per_row; k++) {
+                const double ext = len[k] - rest[k];
+                e += half_k * ext * ext;
+                best = len[k] / rest[k] > best ? len[k] / rest[k] : best;
+            }
+            energy += e;
         }
-        energy += e;
         springs += n;
-        assert_true(n <= 65536);
+        big += n > 65536;
         free(rest), free(len);
     }
-    assert_true(springs > 65536); /* the scan on the team */
+    assert_true(springs > 65536 && big >= 1); /* the scan on the team; the strip's big families in 256 blocks */
     const hk_stats one = hk_world_stats(w);
     assert_true(one.spring == energy && one.max_stretch == best);
     assert_true(best > 1.1);

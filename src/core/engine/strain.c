@@ -270,15 +270,16 @@ static int64_t block_springs(const hk_family *f, const family_part *fp, int64_t 
     return f->kind != HK_FAMILY_LATTICE ? rows : rows * (f->i1 - f->i0);
 }
 
-/* The items whose springs start in the task's share of all of them: each block that starts in this rank's rows
- * scanned from its start to its end or to the rank's last row, into its part. */
+/* The items whose springs start in the task's share of all of them (the last task's from its share's start on: an
+ * empty item at the end too): each block that starts in this rank's rows scanned from its start to its end or to the
+ * rank's last row, into its part. */
 static void scan_task(const hk_team *tm, void *ctx)
 {
     const scan_pass *sp = ctx;
     const int64_t lo = sp->at[sp->items] * tm->t / tm->T, hi = sp->at[sp->items] * (tm->t + 1) / tm->T;
     int fi = 0;
     for (int64_t item = 0; item < sp->items; item++) {
-        if (sp->at[item] < lo || sp->at[item] >= hi) continue; /* (at: ascending; the items are few) */
+        if (sp->at[item] < lo || (sp->at[item] >= hi && tm->t < tm->T - 1)) continue; /* (at: ascending; few) */
         while (sp->first[fi + 1] <= item) fi++;
         const hk_family *f = &sp->w->families[fi];
         family_part *fp = &sp->fp[fi];
