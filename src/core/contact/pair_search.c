@@ -140,10 +140,9 @@ typedef struct search_pass {
     const flagged_tiles *ft, *fe; /* the tiles of flagged triangles, of flagged edges */
     int chunks;                   /* the particles and the edges cut into this many ranges of whole tiles each */
     int64_t kept;                 /* the candidates that stay (counted against max_pairs) */
-    pair_buf *all;                /* per range, its pairs: vertex-triangle (vt), then edge-edge (ee) */
-    pair_buf *vt, *ee;            /* all, all + chunks */
+    pair_buf *all;                /* per range, its pairs: vertex-triangle, then edge-edge (from all + chunks) */
     pair_buf *out;                /* where they are gathered */
-    atomic_int next;              /* the next range to take: vt's, then ee's (all's index) */
+    atomic_int next;              /* the next range to take (all's index) */
     atomic_int failed;            /* 0, or a task's failure: PAIR_SEARCH_MEMORY or PAIR_SEARCH_TOO_MANY */
 } search_pass;
 
@@ -349,8 +348,8 @@ static void search_task(const hk_team *tm, void *ctx)
     for (int k; rc == 0 && (k = atomic_fetch_add_explicit(&sp->next, 1, memory_order_relaxed)) < 2 * sp->chunks;) {
         const int c = k % sp->chunks, vt = k < sp->chunks; /* the particles' ranges, then the edges' */
         chunk_range(vt ? sp->w->p.count : sp->pr->nedge, sp->chunks, c, &a, &len);
-        rc = vt ? vt_pairs(sp, (int)a, (int)(a + len), max - found, &sp->vt[c], near, dnear, seen, nbm, dnbm)
-                : ee_pairs(sp, a, a + len, max - found, &sp->ee[c], near, dnear, seen, nbm, dnbm);
+        rc = vt ? vt_pairs(sp, (int)a, (int)(a + len), max - found, &sp->all[k], near, dnear, seen, nbm, dnbm)
+                : ee_pairs(sp, a, a + len, max - found, &sp->all[k], near, dnear, seen, nbm, dnbm);
         found += sp->all[k].n;
     }
     free(near), free(dnear), free(seen), free(nbm), free(dnbm);
@@ -462,7 +461,6 @@ int hk_pair_search(hk_world *w, const hk_pairs *pr, const pair_box *vb, const pa
                        .out = out};
     sp.all = calloc(2 * (size_t)C, sizeof(pair_buf));
     if (!sp.all || !tl || !el) goto done;
-    sp.vt = sp.all, sp.ee = sp.all + C;
     hk_team_run(w, T, search_task, &sp);
     rc = atomic_load(&sp.failed);
 done:
