@@ -7,6 +7,7 @@
 
 #include "dev_abi.h"
 #include "device.h"
+#include "state_sums.h"
 
 /*
  * The host driver (core/device/dev_host.c) runs the device backend whole (its plan of each node's terms, its passes
@@ -358,6 +359,77 @@ static void test_device_pressure_read(void **state)
     hk_scene_free(&dev);
 }
 
+/* A check where the state lies (state_sums.h, core/device dev_sums.c): on cloth_512, whose families are cut into
+ * blocks and whose particles fill many, the statistics a check gives on the device hold the CPU's bits without the
+ * state coming back; a run made to blow up (jelly26 under the explicit Euler step at 40 times its dt) fires on the
+ * device at the CPU's step with the CPU's report, non-finite values (no stretch limit) and runaway stretch (10) each,
+ * and the state then comes back (the CPU's, where it is finite: the sign of a NaN is no operation's to keep). */
+static void test_device_check(void **state)
+{
+    (void)state;
+    hk_scene cpu = load("cloth_512", NULL, HK_DEVICE_CPU, NULL), dev = load("cloth_512", NULL, HK_DEVICE_GPU, "host");
+    char why[1024];
+    const int n = cpu.world->p.count;
+    double *v = malloc(3 * (size_t)n * sizeof *v); /* every node's own velocity: springs stretched and squeezed */
+    assert_non_null(v);
+    uint64_t x = 12345;
+    for (int i = 0; i < 3 * n; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        v[i] = ((double)(x >> 11) / 9007199254740992.0 - 0.5) * 0.2;
+    }
+    assert_int_equal(hk_world_set_velocities(cpu.world, 0, n, v), HK_OK);
+    assert_int_equal(hk_world_set_velocities(dev.world, 0, n, v), HK_OK);
+    free(v);
+    assert_int_equal(hk_world_device(dev.world, why, sizeof why), HK_DEVICE_GPU);
+    assert_true(cpu.world->families[0].count > HK_SCAN_ONE_BLOCK && cpu.world->p.count > 64 * HK_SUMS_BLOCK);
+    for (int s = 1; s <= 3; s++) {
+        assert_int_equal(hk_world_step(cpu.world), HK_OK);
+        assert_int_equal(hk_world_step(dev.world), HK_OK);
+        hk_blowup b;
+        hk_stats sc, sd;
+        assert_int_equal(hk_world_check_stats(cpu.world, 10, &b, &sc), 0);
+        assert_int_equal(hk_world_check_stats(dev.world, 10, &b, &sd), 0);
+        assert_true(dev.world->device_newer && same_stats(&sc, &sd));
+        sc = hk_world_stats(cpu.world), sd = hk_world_stats(dev.world);
+        assert_true(dev.world->device_newer && same_stats(&sc, &sd) && sc.spring > 0 && sc.max_stretch > 1.0001);
+    }
+    hk_scene_free(&cpu);
+    hk_scene_free(&dev);
+    static const double limits[] = {0, 10};
+    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+        hk_scene sc[2] = {load("jelly26", "euler", HK_DEVICE_CPU, NULL),
+                          load("jelly26", "euler", HK_DEVICE_GPU, "host")};
+        for (int on = 0; on < 2; on++) {
+            hk_integrator_def d = hk_world_integrator(sc[on].world);
+            d.dt *= 40;
+            assert_int_equal(hk_world_set_integrator(sc[on].world, &d), 0);
+        }
+        assert_int_equal(hk_world_device(sc[1].world, why, sizeof why), HK_DEVICE_GPU);
+        hk_blowup bc = {0}, bd = {0};
+        int fired = 0, s = 0;
+        while (!fired && s < 5000) {
+            s++;
+            hk_world_step(sc[0].world);
+            hk_world_step(sc[1].world);
+            fired = hk_world_check(sc[0].world, limits[k], &bc);
+            assert_int_equal(hk_world_check(sc[1].world, limits[k], &bd), fired);
+        }
+        if (!fired || strcmp(bc.cause, bd.cause) != 0 || bc.particle != bd.particle || bc.body != bd.body ||
+            bc.family != bd.family || bc.spring != bd.spring ||
+            (memcmp(&bc.value, &bd.value, sizeof bc.value) != 0 && !(isnan(bc.value) && isnan(bd.value))) ||
+            sc[1].world->device_newer || (k > 0 && !same_state(sc[0].world, sc[1].world))) {
+            print_error("jelly26 at 40 dt, stretch limit %g: %s at step %d on the CPU (particle %d, spring %lld, "
+                        "value %g); the device's: %s (particle %d, spring %lld, value %g)\n",
+                        limits[k], fired ? bc.cause : "no blow-up", s, bc.particle, (long long)bc.spring, bc.value,
+                        bd.cause ? bd.cause : "none", bd.particle, (long long)bd.spring, bd.value);
+            fail();
+        }
+        assert_true(strncmp(bc.cause, k == 0 ? "non-finite" : "runaway stretch", k == 0 ? 10 : 16) == 0);
+        hk_scene_free(&sc[0]);
+        hk_scene_free(&sc[1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -370,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_device_gravity_schedule),
         cmocka_unit_test(test_device_list_springs),
         cmocka_unit_test(test_device_pressure_read),
+        cmocka_unit_test(test_device_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,7 +39,7 @@ static inline void tether_frame(hk_term_tether *t, const hk_world_def *d, const 
     t->c[2] = (hk_real)(TETHER_C_Z - o[2]);
 }
 static inline unsigned tether_reads(const hk_world_def *d) { return (void)d, HK_READ_X | HK_READ_Y | HK_READ_Z; }
-static inline double tether_energy(const hk_world_def *d, double m, const double x[3])
+static inline HK_HD double tether_energy(const hk_world_def *d, double m, const double x[3])
 {
     (void)d, (void)m;
     const double r[3] = {x[0] - TETHER_C_X, x[1] - TETHER_C_Y, x[2] - TETHER_C_Z};

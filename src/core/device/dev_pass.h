@@ -181,6 +181,8 @@ typedef struct hkd_list_args {
     double ratio; /* break_ratio [1] */
 } hkd_list_args;
 
+#include "dev_check_pass.h" /* the check's passes: after hkd_vec and hkd_fam */
+
 /* The passes: X(KIND, name, args member); element i of pass KIND is hkd_<name>(&args.u.<member>, i), which returns
  * what the pass counts (1: this element moved or broke), else 0. */
 #define HKD_PASSES(X)                                                                                                  \
@@ -200,6 +202,10 @@ typedef struct hkd_list_args {
     X(HKD_SET, set, set)                                                                                               \
     X(HKD_LIST, list, list)                                                                                            \
     X(HKD_LIST_BREAK, list_break, list)                                                                                \
+    X(HKD_FINITE, finite, sums)                                                                                        \
+    X(HKD_ENERGY, energy, sums)                                                                                        \
+    X(HKD_SCAN, scan, scan)                                                                                            \
+    X(HKD_FOLD, fold, fold)                                                                                            \
     X(HKD_PROBE, contract_probe, multi)
 
 typedef enum hkd_kind {
@@ -221,6 +227,9 @@ typedef struct hkd_args {
         hkd_break_args brk;
         hkd_set_args set;
         hkd_list_args list;
+        hkd_sums_args sums;
+        hkd_scan_args scan;
+        hkd_fold_args fold;
     } u;
 } hkd_args;
 

@@ -16,23 +16,6 @@
  * is here one or more passes of dev_pass.h on the device. What the host keeps: the anchors' and the spheres' motion
  * (a few doubles a substep, advanced by step.c and handed to the passes), the counters, and the decisions. */
 
-static hkd_vec vec(hk_real *const a[3])
-{
-    hkd_vec v = {{a[0], a[1], a[2]}};
-    return v;
-}
-
-/* One pass; *count (NULL: not needed, the pass may still be running) as the driver's run. */
-static void run(hk_device *d, hkd_args *a, int64_t n, long long *count)
-{
-    if (count) *count = 0;
-    if (d->failed || n <= 0) return;
-    if (d->drv->run(d->ctx, a, n, count) != 0) {
-        d->failed = 1;
-        snprintf(d->error, sizeof d->error, "a pass failed: %s", d->drv->error(d->ctx));
-    }
-}
-
 /* Surface s's face forces added to f (surface.c hk_surface_forces: its volume and pressure where it has nRT, its
  * face and vertex passes). */
 static void surface_forces(hk_world *w, hk_device *d, int s)
@@ -41,7 +24,8 @@ static void surface_forces(hk_world *w, hk_device *d, int s)
     const dev_surface *ds = &d->surf[s];
     hkd_args a = {.kind = HKD_VOLUME};
     hkd_surface_args *sa = &a.u.surface;
-    sa->q = vec(d->q[d->cur]), sa->r = vec(d->r), sa->v = vec(d->v[d->cur]), sa->f = vec(d->f);
+    sa->q = hk_dev_vec(d->q[d->cur]), sa->r = hk_dev_vec(d->r), sa->v = hk_dev_vec(d->v[d->cur]),
+    sa->f = hk_dev_vec(d->f);
     sa->face = ds->face, sa->vf_start = ds->vf_start, sa->vf_face = ds->vf_face;
     sa->face_f = ds->face_f, sa->face_n = ds->face_n, sa->block = ds->block;
     sa->pv = sf->nrt > 0 ? ds->pv : NULL;
@@ -49,14 +33,14 @@ static void surface_forces(hk_world *w, hk_device *d, int s)
     sa->first = sf->first, sa->nfaces = sf->nfaces, sa->pump = sf->pump, sa->nrt = sf->nrt;
     sa->wv[0] = w->def.wind.x, sa->wv[1] = w->def.wind.y, sa->wv[2] = w->def.wind.z, sa->cw = w->def.wind_drag;
     if (sa->pv) {
-        run(d, &a, (sf->nfaces + HK_FACE_BLOCK - 1) / HK_FACE_BLOCK, NULL);
+        hk_dev_run(d, &a, (sf->nfaces + HK_FACE_BLOCK - 1) / HK_FACE_BLOCK, NULL);
         a.kind = HKD_PRESSURE;
-        run(d, &a, 1, NULL);
+        hk_dev_run(d, &a, 1, NULL);
     }
     a.kind = HKD_FACES;
-    run(d, &a, sf->nfaces, NULL);
+    hk_dev_run(d, &a, sf->nfaces, NULL);
     a.kind = HKD_VERTS;
-    run(d, &a, sf->count, NULL);
+    hk_dev_run(d, &a, sf->count, NULL);
 }
 
 /* The springs of list family fi as a LIST or LIST_BREAK pass reads them: their ends, rest lengths, rest vectors and
@@ -64,7 +48,7 @@ static void surface_forces(hk_world *w, hk_device *d, int s)
 static void list_springs(const hk_world *w, const hk_device *d, int fi, hkd_list_args *la)
 {
     const dev_list *dl = &d->list[fi];
-    la->q = vec(d->q[d->cur]);
+    la->q = hk_dev_vec(d->q[d->cur]);
     la->a = dl->a, la->b = dl->b, la->rest = dl->rest, la->broken = d->broken[fi];
     for (int c = 0; c < 3; c++) la->rv[c] = dl->rv[c];
     la->L0 = w->families[fi].rest;
@@ -79,7 +63,7 @@ static void list_forces(hk_world *w, hk_device *d, int fi)
     hkd_args a = {.kind = HKD_LIST};
     hkd_list_args *la = &a.u.list;
     list_springs(w, d, fi, la);
-    la->v = vec(d->v[d->cur]), la->f = vec(d->f);
+    la->v = hk_dev_vec(d->v[d->cur]), la->f = hk_dev_vec(d->f);
     la->k = f->k, la->c = f->c;
     la->model = (int32_t)f->params.damping_model, la->behaviour = (int32_t)f->params.behaviour;
     la->band = HK_BAND, la->first_band = f->band_first;
@@ -88,17 +72,17 @@ static void list_forces(hk_world *w, hk_device *d, int fi)
         for (int c = 0; c < regular; c++) {
             la->serial = 0, la->parity = parity;
             la->s0 = f->colour_start[c];
-            run(d, &a, f->near_end[c] - f->colour_start[c], NULL);
+            hk_dev_run(d, &a, f->near_end[c] - f->colour_start[c], NULL);
         }
     for (int c = 0; c < regular; c++) { /* the far springs */
         la->serial = 0, la->parity = -1;
         la->s0 = f->near_end[c];
-        run(d, &a, f->colour_start[c + 1] - f->near_end[c], NULL);
+        hk_dev_run(d, &a, f->colour_start[c + 1] - f->near_end[c], NULL);
     }
     if (f->overflow) { /* particles repeat: one element, in order */
         la->serial = 1, la->parity = -1;
         la->s0 = f->colour_start[regular], la->count = f->colour_start[regular + 1] - f->colour_start[regular];
-        run(d, &a, la->count > 0 ? 1 : 0, NULL);
+        hk_dev_run(d, &a, la->count > 0 ? 1 : 0, NULL);
     }
 }
 
@@ -119,22 +103,24 @@ static void forces(hk_world *w, hk_device *d, hk_update_kind kind, hk_real h)
         const int fused = kind != HK_UPDATE_NONE && db->surface < 0 && db->nlist == 0;
         hkd_args a = {.kind = HKD_NODES};
         hkd_nodes_args *na = &a.u.nodes;
-        na->q = vec(d->q[cur]), na->v = vec(d->v[cur]), na->qo = vec(d->q[nxt]), na->vo = vec(d->v[nxt]);
-        na->f = vec(d->f), na->r = vec(d->r), na->mass = d->mass, na->inv_mass = d->inv_mass;
+        na->q = hk_dev_vec(d->q[cur]), na->v = hk_dev_vec(d->v[cur]), na->qo = hk_dev_vec(d->q[nxt]),
+        na->vo = hk_dev_vec(d->v[nxt]);
+        na->f = hk_dev_vec(d->f), na->r = hk_dev_vec(d->r), na->mass = d->mass, na->inv_mass = d->inv_mass;
         na->nterm = db->nterm, na->lattice = db->nfam > 0, na->sum = db->sum;
         if (db->nterm) memcpy(na->term, db->term, (size_t)db->nterm * sizeof *db->term);
         for (int c = 0; c < 3; c++) na->inside_lo[c] = db->inside_lo[c], na->inside_hi[c] = db->inside_hi[c];
         na->first = (int32_t)bd->first, na->nx = bd->nx > 0 ? bd->nx : 1, na->ny = bd->ny > 0 ? bd->ny : 1;
         na->ext = ext, na->upd = fused ? u : none;
-        run(d, &a, bd->count, NULL);
+        hk_dev_run(d, &a, bd->count, NULL);
         for (int q = 0; q < db->nlist; q++) list_forces(w, d, db->lists[q]);
         if (db->surface >= 0) surface_forces(w, d, db->surface);
         if (kind == HK_UPDATE_NONE || fused) continue;
         hkd_args g = {.kind = HKD_INTEGRATE};
         hkd_integrate_args *ga = &g.u.integrate;
-        ga->q = vec(d->q[cur]), ga->v = vec(d->v[cur]), ga->qo = vec(d->q[nxt]), ga->vo = vec(d->v[nxt]);
-        ga->f = vec(d->f), ga->inv_mass = d->inv_mass, ga->first = bd->first, ga->upd = u;
-        run(d, &g, bd->count, NULL);
+        ga->q = hk_dev_vec(d->q[cur]), ga->v = hk_dev_vec(d->v[cur]), ga->qo = hk_dev_vec(d->q[nxt]),
+        ga->vo = hk_dev_vec(d->v[nxt]);
+        ga->f = hk_dev_vec(d->f), ga->inv_mass = d->inv_mass, ga->first = bd->first, ga->upd = u;
+        hk_dev_run(d, &g, bd->count, NULL);
     }
     if (kind != HK_UPDATE_NONE) d->cur = nxt;
     w->spring_updates += hk_world_facts(w)->springs;
@@ -153,11 +139,13 @@ static int dev_forces(hk_world *w, int update, hk_real h)
 static void multi(hk_world *w, hk_device *d, hkd_kind kind, hkd_multi_args m)
 {
     hkd_args a = {.kind = kind};
-    m.q = vec(d->q[d->cur]), m.v = vec(d->v[d->cur]), m.f = vec(d->f), m.prev = vec(d->prev);
-    m.x0 = vec(&d->scratch[0]), m.v0 = vec(&d->scratch[3]), m.sx = vec(&d->scratch[6]), m.sv = vec(&d->scratch[9]);
+    m.q = hk_dev_vec(d->q[d->cur]), m.v = hk_dev_vec(d->v[d->cur]), m.f = hk_dev_vec(d->f),
+    m.prev = hk_dev_vec(d->prev);
+    m.x0 = hk_dev_vec(&d->scratch[0]), m.v0 = hk_dev_vec(&d->scratch[3]), m.sx = hk_dev_vec(&d->scratch[6]),
+    m.sv = hk_dev_vec(&d->scratch[9]);
     m.inv_mass = d->inv_mass;
     a.u.multi = m;
-    run(d, &a, w->p.count, NULL);
+    hk_dev_run(d, &a, w->p.count, NULL);
 }
 
 static void dev_verlet(hk_world *w, hk_real h, int first, int book_start)
@@ -185,11 +173,11 @@ static void dev_anchors(hk_world *w)
     hk_device *d = w->device;
     hkd_args a = {.kind = HKD_SET};
     hkd_set_args *sa = &a.u.set;
-    sa->q = vec(d->q[d->cur]), sa->v = vec(d->v[d->cur]);
+    sa->q = hk_dev_vec(d->q[d->cur]), sa->v = hk_dev_vec(d->v[d->cur]);
     int n = 0;
     for (int b = 0; b <= w->body_count; b++) {
         if (n == HKD_SET_MAX || (b == w->body_count && n > 0)) {
-            run(d, &a, n, NULL);
+            hk_dev_run(d, &a, n, NULL);
             n = 0;
         }
         if (b == w->body_count || !w->bodies[b].anchor) continue;
@@ -216,7 +204,7 @@ static int64_t dev_break(hk_world *w, int count)
             list_springs(w, d, fi, la);
             la->ratio = (double)f->break_ratio;
             long long now = 0;
-            run(d, &a, f->count, count ? &now : NULL);
+            hk_dev_run(d, &a, f->count, count ? &now : NULL);
             all += now;
             continue;
         }
@@ -224,11 +212,11 @@ static int64_t dev_break(hk_world *w, int count)
         hkd_args a = {.kind = HKD_BREAK};
         hkd_break_args *ba = &a.u.brk;
         ba->fam = hk_dev_fam(f, d->broken[fi]);
-        ba->q = vec(d->q[d->cur]), ba->first = bd->first, ba->nx = bd->nx, ba->ny = bd->ny;
+        ba->q = hk_dev_vec(d->q[d->cur]), ba->first = bd->first, ba->nx = bd->nx, ba->ny = bd->ny;
         ba->ratio = (double)f->break_ratio;
         const int64_t n = (int64_t)(f->i1 - f->i0) * (f->j1 - f->j0) * (f->k1 - f->k0);
         long long now = 0;
-        run(d, &a, n, count ? &now : NULL);
+        hk_dev_run(d, &a, n, count ? &now : NULL);
         all += now;
     }
     return all;
@@ -255,9 +243,9 @@ static int64_t dev_obstacle(hk_world *w, const hk_sphere_def *s, double dt, hk_r
         memcpy(oa->hi, hi, sizeof hi);
         oa->keep = (hk_real)(1.0 - w->def.walls_loss);
     }
-    oa->q = vec(d->q[d->cur]), oa->r = vec(d->r), oa->v = vec(d->v[d->cur]);
+    oa->q = hk_dev_vec(d->q[d->cur]), oa->r = hk_dev_vec(d->r), oa->v = hk_dev_vec(d->v[d->cur]);
     const hkd_vec none = {{NULL, NULL, NULL}};
-    oa->prev = prev && d->prev[0] ? vec(d->prev) : none;
+    oa->prev = prev && d->prev[0] ? hk_dev_vec(d->prev) : none;
     oa->inv_mass = d->inv_mass, oa->dt = (hk_real)dt;
     int64_t all = 0;
     for (int b = 0; b < w->body_count; b++) {
@@ -265,7 +253,7 @@ static int64_t dev_obstacle(hk_world *w, const hk_sphere_def *s, double dt, hk_r
         memcpy(oa->o, bd->origin, sizeof oa->o);
         oa->first = bd->first;
         long long moved = 0;
-        run(d, &a, bd->count, count ? &moved : NULL);
+        hk_dev_run(d, &a, bd->count, count ? &moved : NULL);
         all += moved;
     }
     return all;

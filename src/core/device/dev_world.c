@@ -70,6 +70,13 @@ static void get(hk_device *d, void *host, const void *dev, size_t n)
     if (!d->failed && n && d->drv->get(d->ctx, host, dev, n) != 0) failed(d, "a copy from the device failed");
 }
 
+void hk_dev_run(hk_device *d, const hkd_args *a, int64_t n, long long *count)
+{
+    if (count) *count = 0;
+    if (d->failed || n <= 0) return;
+    if (d->drv->run(d->ctx, a, n, count) != 0) failed(d, "a pass failed");
+}
+
 /* Term of family f (in w) seen from its source node (target 0) or its target node (target 1), in the node's
  * coordinates (dev_pass.h hkd_term). */
 static hkd_term resolve_term(const hk_family *f, const uint8_t *broken, int target)
@@ -347,6 +354,11 @@ void hk_dev_release(hk_device *d)
         if (*all[k]) d->drv->release(d->ctx, *all[k]);
     for (int k = 0; k < 12; k++)
         if (d->scratch[k]) d->drv->release(d->ctx, d->scratch[k]);
+    const dev_sums_mem *m = &d->sums;
+    void *sums[] = {m->first, m->scan_first, m->part, m->scan, m->body_first, m->origin, m->out};
+    for (size_t k = 0; k < sizeof sums / sizeof sums[0]; k++)
+        if (sums[k]) d->drv->release(d->ctx, sums[k]);
+    free(m->host_scan_first);
     for (int b = 0; b < d->bodies; b++) free(d->body[b].term), free(d->body[b].lists);
     for (int s = 0; s < d->surfaces; s++) {
         void *a[7] = {d->surf[s].face,   d->surf[s].vf_start, d->surf[s].vf_face, d->surf[s].face_f,

@@ -39,6 +39,19 @@ typedef struct dev_surface {
     double *block, *pv;             /* pressure: device scratch, a partial volume per face block; P and V */
 } dev_surface;
 
+/* The device's memory for a check's sums (dev_sums.c): the particles' blocks' FINITE and ENERGY parts, every
+ * family's SCAN blocks, the bodies' firsts and origins, the folded record. */
+typedef struct dev_sums_mem {
+    int64_t *first, *scan_first;
+    hk_particle_sums *part;
+    hk_scan_part *scan;
+    int32_t *body_first;
+    double *origin;
+    hk_device_sums *out;
+    int64_t blocks, *host_scan_first; /* host: each family's first block in scan (families + 1) */
+    int usable;                       /* 1: made; -1: this world's particles are not its bodies' in order */
+} dev_sums_mem;
+
 /* What the device holds of a world (device.h). */
 struct hk_device {
     const hkd_driver *drv;
@@ -56,7 +69,8 @@ struct hk_device {
     dev_surface *surf;
     uint8_t **broken; /* per family: its broken flags on the device, or NULL */
     dev_list *list;   /* per family: a list family's springs on the device */
-    int failed;       /* a driver call failed: the device's state is lost (error says why) */
+    dev_sums_mem sums; /* the check's sums (dev_sums.c), made at the first check */
+    int failed;        /* a driver call failed: the device's state is lost (error says why) */
     char error[512];
 };
 
@@ -73,6 +87,16 @@ void hk_dev_pull(hk_world *w);
 void hk_dev_release(hk_device *d);
 /* The device's array of n reals, or NULL (the failure recorded). */
 hk_real *hk_dev_reals(hk_device *d, size_t n);
+
+/* One pass of a on d over elements [0, n) (*count: the elements whose step returned 1; NULL: not needed, the pass
+ * may still be running); a failure is d's (failed, error). */
+void hk_dev_run(hk_device *d, const hkd_args *a, int64_t n, long long *count);
+/* The device's x, y, z arrays of a state vector as a pass reads them. */
+static inline hkd_vec hk_dev_vec(hk_real *const a[3])
+{
+    hkd_vec v = {{a[0], a[1], a[2]}};
+    return v;
+}
 
 /* The device's passes of a step (dev_step.c; world/exec.h): step.c tells the step in them. */
 extern const hk_exec hk_dev_exec;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dev_sums.h"
 #include "dev_world.h"
 #include "fpmode.h"
 #include "integrators.h"
@@ -96,7 +97,10 @@ static int attach(hk_world *w, char *why, size_t n)
         char reason[1024] = "";
         const struct hkd_driver *drv = hk_device_driver(name, &module, reason, sizeof reason);
         const int rc = drv ? hk_dev_attach(w, drv, module, reason, sizeof reason) : -1;
-        if (rc == 0) return 0;
+        if (rc == 0) {
+            w->device_sums = hk_dev_sums; /* a check's sums where the state lies */
+            return 0;
+        }
         found |= rc == -2;
         if (module) dlclose(module);
         const size_t len = strlen(reasons);
@@ -138,6 +142,7 @@ int hk_device_resolve(hk_world *w, char *why, size_t n)
         hk_dev_release(w->device);
         w->device = NULL;
         w->device_pull = NULL;
+        w->device_sums = NULL;
         w->device_on = ON_UNDECIDED;
     }
     if (w->device_on == ON_CPU || w->def.device == HK_DEVICE_CPU) {
@@ -201,6 +206,7 @@ void hk_device_free(hk_world *w)
     hk_dev_release(w->device);
     w->device = NULL;
     w->device_pull = NULL;
+    w->device_sums = NULL;
     w->device_newer = 0;
 }
 

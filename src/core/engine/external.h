@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "bounds.h"
+#include "hd.h"
 #include "hooke/hooke.h"
 
 /*
@@ -61,7 +62,7 @@ static inline void gravity_frame(hk_term_gravity *t, const hk_world_def *d, cons
     (void)t, (void)d, (void)o;
 }
 static inline unsigned gravity_reads(const hk_world_def *d) { return (void)d, 0; }
-static inline double gravity_energy(const hk_world_def *d, double m, const double x[3])
+static inline HK_HD double gravity_energy(const hk_world_def *d, double m, const double x[3])
 {
     return -(m * (d->gravity.x * x[0] + d->gravity.y * x[1] + d->gravity.z * x[2]));
 }
@@ -83,7 +84,7 @@ static inline void air_drag_frame(hk_term_air_drag *t, const hk_world_def *d, co
     (void)t, (void)d, (void)o;
 }
 static inline unsigned air_drag_reads(const hk_world_def *d) { return (void)d, 0; }
-static inline double air_drag_energy(const hk_world_def *d, double m, const double x[3])
+static inline HK_HD double air_drag_energy(const hk_world_def *d, double m, const double x[3])
 {
     return (void)d, (void)m, (void)x, 0;
 }
@@ -127,7 +128,7 @@ static inline void ground_frame(hk_term_ground *t, const hk_world_def *d, const 
     t->h = (hk_real)(d->ground.height - o[1]);
 }
 static inline unsigned ground_reads(const hk_world_def *d) { return d->ground.model != HK_GROUND_NONE ? HK_READ_Y : 0; }
-static inline double ground_energy(const hk_world_def *d, double m, const double x[3])
+static inline HK_HD double ground_energy(const hk_world_def *d, double m, const double x[3])
 {
     return (void)d, (void)m, (void)x, 0;
 }
@@ -205,7 +206,7 @@ static inline int hk_external_same_frame(const hk_world_def *d, const double a[3
 
 /* The potential energy of every term for a particle of mass m at world position x [J], into
  * energy[HK_EXTERNAL_TERM_COUNT] (added). */
-static inline void hk_external_energy(const hk_world_def *d, double m, const double x[3], double *energy)
+static inline HK_HD void hk_external_energy(const hk_world_def *d, double m, const double x[3], double *energy)
 {
 #define HK_TERM_ENERGY(name) energy[HK_TERM_##name] += name##_energy(d, m, x);
     HK_EXTERNAL_TERMS(HK_TERM_ENERGY)

@@ -112,34 +112,16 @@ int64_t hk_springs_break(hk_world *w)
     return now;
 }
 
-/* What one pass over springs finds: their energy [J] summed in order, and
- * the first spring with the largest r / L0 (slot -1: none above 0); along a
- * direction y (NULL: none) the energy's slope and rounding scale. */
-typedef struct scan_part {
-    double energy, ratio;
-    int64_t slot;
-    double slope, rounding;
-} scan_part;
-#define SCAN_PART_ZERO ((scan_part){0.0, 0.0, -1, 0.0, 0.0})
-
-/* One spring's energy added to *s, and its r / L0 taken if it is the
- * largest so far; nothing for a broken one. Everything is read before the
- * tests (a broken spring's length too): the compiler then reads the
- * family's and the particles' fields once a scan, not once a spring (it
- * does not move a read that a test may skip out of the loop). */
+/* Spring `slot` of f (global ends a, b, rest length L0) in the scan s (state_sums.h hk_scan_spring); along a
+ * direction y (NULL: none) its share of the energy's slope and rounding scale too. */
 static inline void scan_spring(const hk_family *f, const hk_particles *p, hk_real *const *y, int64_t slot, int64_t a,
-                               int64_t b, hk_real L0, int broken, scan_part *s)
+                               int64_t b, hk_real L0, int broken, hk_scan_part *s)
 {
     hk_real d[3];
     hk_spring_delta(f, p, slot, a, b, d);
-    const double r = hk_spring_length(d[0], d[1], d[2]), ext = r - (double)L0, half_k = 0.5 * f->params.k;
-    const hk_behaviour behaviour = f->params.behaviour;
-    if (broken) return;
-    if (L0 > 0 && r / L0 > s->ratio) s->ratio = r / L0, s->slot = slot;
-    if (behaviour == HK_SPRING_TENSION_ONLY && !(ext > 0)) return;
-    if (behaviour == HK_SPRING_COMPRESSION_ONLY && !(ext < 0)) return;
-    s->energy += half_k * ext * ext;
-    if (!y || !(r > 0)) return;
+    const double half_k = 0.5 * f->params.k;
+    double r, ext;
+    if (!hk_scan_spring(d, L0, half_k, (int)f->params.behaviour, broken, slot, s, &r, &ext) || !y || !(r > 0)) return;
     double along = 0; /* u . (y_a - y_b) */
     for (int c = 0; c < 3; c++) along += (double)d[c] * ((double)y[c][a] - (double)y[c][b]);
     s->slope += 2 * half_k * ext * along / r;
@@ -150,7 +132,7 @@ static inline void scan_spring(const hk_family *f, const hk_particles *p, hk_rea
  * springs), in order, continuing s; of a lattice's rows only the sources
  * [ia, ib) along a row (a rope's range of nodes on a distributed world). */
 HK_FMA_CLONES static void scan_rows(const hk_family *f, const hk_particles *p, hk_real *const *y, int64_t q0,
-                                    int64_t q1, int ia, int ib, scan_part *s)
+                                    int64_t q1, int ia, int ib, hk_scan_part *s)
 {
     const uint8_t *broken = f->broken;
     const int i0 = f->i0 > ia ? f->i0 : ia, i1 = f->i1 < ib ? f->i1 : ib;
@@ -167,24 +149,9 @@ HK_FMA_CLONES static void scan_rows(const hk_family *f, const hk_particles *p, h
     }
 }
 
-/* Part of family fi's scan merged into out, which holds the families
- * before it and the blocks of fi before this one. */
-static void scan_merge(hk_spring_scan *out, int fi, const scan_part *s)
-{
-    out->energy += s->energy;
-    out->slope += s->slope;
-    out->rounding += s->rounding;
-    if (s->slot >= 0 && s->ratio > out->max_stretch) {
-        out->max_stretch = s->ratio;
-        out->family = fi;
-        out->slot = s->slot;
-    }
-}
-
-/* Family fi's scan: a family of more than HK_STRAIN_PARALLEL_MIN springs
- * is cut into SCAN_BLOCKS fixed blocks of rows, each scanned from zero,
- * and the blocks are merged in order, so the result does not depend on
- * the team; a smaller family is one block. Every family's blocks are
+/* Family fi's scan: a family in its fixed blocks of rows (state_sums.h),
+ * each scanned from zero, the blocks merged in order, so the result does
+ * not depend on the team. Every family's blocks are
  * scanned in one pass, shared over the team by their springs (a world of
  * many small families, five cloths of six families each, scans them side
  * by side). On a distributed world each
@@ -194,8 +161,6 @@ static void scan_merge(hk_spring_scan *out, int fi, const scan_part *s)
  * straddles two ranks is continued by the second from the first's partial
  * sum, so every block's sum is the one-process sum. The blocks that start
  * in a rank's rows are scanned on every rank at once, before the relay. */
-enum { SCAN_BLOCKS = 256 };
-
 /* A family's part on this rank: its rows [qa, qb) (sources [ia, ib) along a row), its blocks, and the partial
  * sums of the blocks met: those that start in it from their start, the one that started before left to the relay. */
 typedef struct family_part {
@@ -203,10 +168,10 @@ typedef struct family_part {
     int ia, ib;
     int nblocks;
     int64_t b0, b1;  /* the blocks met: [b0, b1) */
-    scan_part *part; /* part[b - b0] */
+    hk_scan_part *part; /* part[b - b0] */
 } family_part;
 
-static int64_t block_start(const family_part *fp, int64_t b) { return fp->rows * b / fp->nblocks; }
+static int64_t block_start(const family_part *fp, int64_t b) { return hk_scan_block_start(fp->rows, fp->nblocks, b); }
 
 /* Whether block b's sum starts on this rank (its first row is here, and a rope's first source). */
 static int starts_here(const hk_family *f, const family_part *fp, int64_t b)
@@ -222,14 +187,20 @@ static int ends_here(const hk_family *f, const family_part *fp, int64_t b)
     return e < fp->qb || (e == fp->qb && fp->ib >= f->i1);
 }
 
+int64_t hk_scan_rows(const hk_family *f)
+{
+    const int lattice = f->kind == HK_FAMILY_LATTICE;
+    if (lattice && f->i0 >= f->i1) return 0;
+    return lattice ? (int64_t)(f->k1 - f->k0) * (f->j1 - f->j0) : f->count;
+}
+
 /* The rows of family f this rank scans, from its body's share [l0, l1) (body-local particles); 0 if none. */
 static int family_rows(const hk_world *w, const hk_family *f, int64_t l0, int64_t l1, family_part *fp)
 {
     memset(fp, 0, sizeof *fp);
     const int lattice = f->kind == HK_FAMILY_LATTICE;
-    const int64_t jn = lattice ? f->j1 - f->j0 : 0;
-    fp->rows = lattice ? (int64_t)(f->k1 - f->k0) * jn : f->count;
-    fp->nblocks = f->count <= HK_STRAIN_PARALLEL_MIN ? 1 : SCAN_BLOCKS;
+    fp->rows = hk_scan_rows(f);
+    fp->nblocks = hk_scan_blocks(f->count);
     fp->qa = 0, fp->qb = fp->rows, fp->ia = 0, fp->ib = INT_MAX;
     int lo, hi;
     if (lattice && hk_part_nodes(w, f->body, &lo, &hi, NULL)) {
@@ -284,7 +255,7 @@ static void scan_task(const hk_team *tm, void *ctx)
         const hk_family *f = &sp->w->families[fi];
         family_part *fp = &sp->fp[fi];
         const int64_t k = item - sp->first[fi], b = fp->b0 + k, e = block_start(fp, b + 1);
-        scan_part s = SCAN_PART_ZERO;
+        hk_scan_part s = HK_SCAN_PART_ZERO;
         if (starts_here(f, fp, b))
             scan_rows(f, &sp->w->p, sp->y, block_start(fp, b), e < fp->qb ? e : fp->qb, fp->ia, fp->ib, &s);
         fp->part[k] = s;
@@ -294,7 +265,7 @@ static void scan_task(const hk_team *tm, void *ctx)
 /* What the relay carries: the scan so far, and the block in progress where a rank's rows end inside it. */
 typedef struct scan_state {
     hk_spring_scan out;
-    scan_part carry;
+    hk_scan_part carry;
 } scan_state;
 
 typedef struct scan_relay {
@@ -317,15 +288,15 @@ static void scan_family(void *ctx, void *state, int fi, int64_t l0, int64_t l1)
         return; /* no spring of it here (or no memory to scan it: hk_world_check's caller finds
                    the figures short) */
     for (int64_t b = fp->b0; b < fp->b1; b++) {
-        scan_part s = fp->part[b - fp->b0];
+        hk_scan_part s = fp->part[b - fp->b0];
         if (!starts_here(f, fp, b)) { /* begun on the rank before: continued from its sum */
             const int64_t e = block_start(fp, b + 1);
             s = st->carry;
             scan_rows(f, &sr->w->p, sr->y, fp->qa, e < fp->qb ? e : fp->qb, fp->ia, fp->ib, &s);
         }
         if (ends_here(f, fp, b)) {
-            scan_merge(&st->out, fi, &s);
-            st->carry = SCAN_PART_ZERO;
+            hk_scan_merge(&st->out, fi, &s);
+            st->carry = HK_SCAN_PART_ZERO;
         } else {
             st->carry = s;
         }
@@ -334,7 +305,7 @@ static void scan_family(void *ctx, void *state, int fi, int64_t l0, int64_t l1)
 
 static hk_spring_scan scan(const hk_world *w, hk_real *const y[3])
 {
-    scan_state st = {{0.0, 0.0, -1, -1, 0.0, 0.0}, SCAN_PART_ZERO};
+    scan_state st = {HK_SPRING_SCAN_ZERO, HK_SCAN_PART_ZERO};
     /* a distributed run: a slab's springs reach into the halo rows, which the step's update left as they were
      * before it (their owners moved them): as they are now */
     hk_part_exchange(w);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "external.h"
+#include "state_sums.h"
 #include "part.h"
 #include "spring_vec.h"
 #include "strain.h"
@@ -17,63 +18,94 @@
  * thread (no launch). */
 #define HK_STATS_PARALLEL_MIN 65536
 
-/* The energies of the particles [l0, l1) of body b (body-local), in order, added to the relay's state: the
- * kinetic energy and each per-particle force's potential. */
-typedef struct particle_sums {
-    double kinetic;
-    double potential[HK_EXTERNAL_TERM_COUNT];
-} particle_sums;
+/* What the particles' energies relay carries (state_sums.h): the blocks summed so far, the block in progress and its
+ * index (-1: none yet). */
+typedef struct energy_relay {
+    hk_particle_sums done, open;
+    int64_t block;
+} energy_relay;
 
-/* The potential of every per-particle force (external.h) is in the total,
- * gravity's also on its own. Built twice like the spring scans
- * (HK_FMA_CLONES): the AVX build's three-operand instructions drop the SSE
- * build's register copies; -ffp-contract=off keeps every product and sum as
- * written, so both give the same bits. */
+/* The energies of the particles [l0, l1) of body b (body-local), in order, added to the relay's state, each block of
+ * HK_SUMS_BLOCK particles (in their global order) from zero. Built twice like the spring scans (HK_FMA_CLONES): the
+ * AVX build's three-operand instructions drop the SSE build's register copies; -ffp-contract=off keeps every product
+ * and sum as written, so both give the same bits. */
 HK_FMA_CLONES static void particle_energies(void *ctx, void *state, int b, int64_t l0, int64_t l1)
 {
     const hk_world *w = ctx;
-    particle_sums *s = state;
+    energy_relay *s = state;
     const hk_particles *p = &w->p;
     const hk_body *bd = &w->bodies[b];
     const int64_t base = hk_body_base(bd);
-    for (int64_t l = l0; l < l1; l++) {
-        const int i = (int)(base + l);
-        /* every particle's values read before the test, so that the compiler reads the arrays' addresses
-         * once, not per particle */
-        double m = p->mass[i], vx = p->vx[i], vy = p->vy[i], vz = p->vz[i], x[3];
-        hk_particle_position(w, bd, i, x);
-        if (p->inv_mass[i] == 0) continue; /* pinned and driven particles carry no free energy */
-        s->kinetic += 0.5 * m * (vx * vx + vy * vy + vz * vz);
-        hk_external_energy(&w->def, m, x, s->potential);
+    for (int64_t l = l0; l < l1;) {
+        const int64_t block = ((int64_t)bd->gfirst + l) / HK_SUMS_BLOCK, end = (block + 1) * HK_SUMS_BLOCK - bd->gfirst,
+                      stop = end < l1 ? end : l1;
+        if (block != s->block) {
+            if (s->block >= 0) hk_particle_sums_add(&s->done, &s->open);
+            s->open = hk_particle_sums_zero();
+            s->block = block;
+        }
+        for (; l < stop; l++) {
+            const int i = (int)(base + l);
+            /* every particle's values read before the test, so that the compiler reads the arrays' addresses
+             * once, not per particle */
+            double m = p->mass[i], v[3] = {p->vx[i], p->vy[i], p->vz[i]}, x[3];
+            hk_particle_position(w, bd, i, x);
+            if (p->inv_mass[i] == 0) continue; /* pinned and driven particles carry no free energy */
+            hk_particle_energy(&w->def, m, v, x, &s->open);
+        }
     }
 }
 
-/* The statistics of w whose springs scanned to `springs`: the particles' sums in their global order, relayed
- * from rank to rank on a distributed world (part.h), so every rank gets the one-process bits. */
-static hk_stats stats_of(const hk_world *w, const hk_spring_scan *springs)
+/* The particles' energies in their global order, relayed from rank to rank on a distributed world (part.h), so every
+ * rank gets the one-process bits. */
+static hk_particle_sums particle_sums(const hk_world *w)
+{
+    energy_relay st = {hk_particle_sums_zero(), hk_particle_sums_zero(), -1};
+    hk_part_relay(w, 0, &st, sizeof st, particle_energies, (void *)w);
+    if (st.block >= 0) hk_particle_sums_add(&st.done, &st.open);
+    return st.done;
+}
+
+/* The statistics of w from its springs' scan, its particles' energies and its broken springs (every rank's). */
+static hk_stats stats_of(const hk_spring_scan *springs, const hk_particle_sums *sum, int64_t broken)
 {
     hk_stats s = {0};
-    particle_sums sum = {0};
-    hk_part_relay(w, 0, &sum, sizeof sum, particle_energies, (void *)w);
-    s.kinetic = sum.kinetic;
-    s.gravity = sum.potential[HK_TERM_gravity];
+    s.kinetic = sum->kinetic;
+    s.gravity = sum->potential[HK_TERM_gravity];
     s.spring = springs->energy;
     s.max_stretch = springs->max_stretch;
     s.total = s.kinetic;
-    for (int t = 0; t < HK_EXTERNAL_TERM_COUNT; t++) s.total += sum.potential[t];
+    for (int t = 0; t < HK_EXTERNAL_TERM_COUNT; t++) s.total += sum->potential[t];
     s.total += s.spring;
-    int64_t broken = 0; /* a rank counts its own rows' (strain.c): the sum over the ranks */
-    for (int f = 0; f < w->family_count; f++) broken += w->families[f].broken_count;
-    hk_part_reduce(w, &broken, 1, HK_REDUCE_SUM_I64);
     s.broken = broken;
     return s;
 }
 
+/* The broken springs of every family: a rank counts its own rows' (strain.c), the sum over the ranks. */
+static int64_t broken_springs(const hk_world *w)
+{
+    int64_t broken = 0;
+    for (int f = 0; f < w->family_count; f++) broken += w->families[f].broken_count;
+    hk_part_reduce(w, &broken, 1, HK_REDUCE_SUM_I64);
+    return broken;
+}
+
+/* On a device whose state is newer than the host's, its sums of `what` (state_sums.h) where it lies: 1 with *out;
+ * else 0, the state read back for the host's passes. */
+static int device_sums(const hk_world *w, int what, hk_device_sums *out)
+{
+    if (w->device_newer && w->device_sums && w->device_sums(w, what, out) == 0) return 1;
+    hk_state_read(w);
+    return 0;
+}
+
 hk_stats hk_world_stats(const hk_world *w)
 {
-    hk_state_read(w);
+    hk_device_sums ds;
+    if (device_sums(w, HK_SUMS_SCAN | HK_SUMS_ENERGY, &ds)) return stats_of(&ds.scan, &ds.particles, ds.broken);
     const hk_spring_scan springs = hk_springs_scan(w);
-    return stats_of(w, &springs);
+    const hk_particle_sums sum = particle_sums(w);
+    return stats_of(&springs, &sum, broken_springs(w));
 }
 
 /* The arrays the check for non-finite values tests, in the order its
@@ -88,6 +120,8 @@ static const struct {
     {offsetof(hk_particles, vy), "non-finite velocity"}, {offsetof(hk_particles, vz), "non-finite velocity"},
 };
 enum { FINITE_ARRAYS = sizeof finite_arrays / sizeof finite_arrays[0] };
+_Static_assert((int)FINITE_ARRAYS == (int)HK_FINITE_ARRAYS,
+               "a device's check tests the arrays of this table (state_sums.h)");
 
 /* The first particle of each array whose value is not finite (INT_MAX:
  * none): each task scans its share of every array in order and the lowest
@@ -183,12 +217,18 @@ static int finite_or_report(const hk_world *w, hk_blowup *out)
 
 int hk_world_check_stats(const hk_world *w, double stretch_limit, hk_blowup *out, hk_stats *stats)
 {
-    hk_state_read(w);
+    /* on a device, its sums where the state lies: the state comes back only when the check fires */
+    hk_device_sums ds;
+    const int what = (stretch_limit > 0 || stats ? HK_SUMS_SCAN : 0) | (stats ? HK_SUMS_ENERGY : 0);
+    const int on_device = device_sums(w, what, &ds);
+    int nonfinite = !on_device; /* whether the host's pass looks for a value that is not finite */
+    for (int k = 0; on_device && k < HK_FINITE_ARRAYS; k++) nonfinite |= ds.first[k] != INT64_MAX;
+    if (on_device && nonfinite) hk_state_read(w); /* the report's value, from the host's pass */
     hk_blowup b = {NULL, -1, -1, -1, -1, 0.0};
     int64_t failed = w->step_failed; /* a step that failed on any rank (every rank goes on to the same verdict) */
     hk_part_reduce(w, &failed, 1, HK_REDUCE_MIN_I64);
     /* a state that is not finite first, failed step or not: a step refused for it (contact's search) is its blow-up */
-    if (finite_or_report(w, &b)) {
+    if (nonfinite && finite_or_report(w, &b)) {
         *out = b;
         return 1;
     }
@@ -208,8 +248,9 @@ int hk_world_check_stats(const hk_world *w, double stretch_limit, hk_blowup *out
         return 1;
     }
     if (!(stretch_limit > 0) && !stats) return 0;
-    const hk_spring_scan springs = hk_springs_scan(w);
+    const hk_spring_scan springs = on_device ? ds.scan : hk_springs_scan(w);
     if (stretch_limit > 0 && springs.family >= 0 && springs.max_stretch > stretch_limit) {
+        hk_state_read(w); /* a device's state, for what reads the blow-up next */
         b.cause = "runaway stretch";
         b.family = springs.family;
         b.spring = springs.slot;
@@ -218,7 +259,11 @@ int hk_world_check_stats(const hk_world *w, double stretch_limit, hk_blowup *out
         *out = b;
         return 1;
     }
-    if (stats) *stats = stats_of(w, &springs);
+    if (stats && on_device) *stats = stats_of(&springs, &ds.particles, ds.broken);
+    if (stats && !on_device) {
+        const hk_particle_sums sum = particle_sums(w);
+        *stats = stats_of(&springs, &sum, broken_springs(w));
+    }
     return 0;
 }
 

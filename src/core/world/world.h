@@ -153,6 +153,7 @@ typedef struct hk_lattice_recipe {
 /* The engine's state between passes: plans, work space, packed records (engine.c). */
 typedef struct hk_engine hk_engine;
 
+struct hk_device_sums; /* engine/state_sums.h */
 struct hk_world {
     hk_world_def def;
     hk_particles p;
@@ -207,6 +208,9 @@ struct hk_world {
     int device_on;
     struct hk_device *device;
     void (*device_pull)(hk_world *w);
+    /* and the hook that reduces a check's sums where the newer state lies (engine/state_sums.h hk_device_sums; what:
+     * HK_SUMS_SCAN, HK_SUMS_ENERGY besides the non-finite values): 0 with *out, or -1 (the state is then read) */
+    int (*device_sums)(const hk_world *w, int what, struct hk_device_sums *out);
     int device_newer;         /* the device's state is newer than the host's arrays */
     int device_stale;         /* the host's arrays were written: the device loads them again before its next step */
     hk_team_session *session; /* while a call holds the world's OpenMP threads (team.h): they run its passes */

@@ -169,6 +169,10 @@ static int dev_get(void *ctx, void *host, const void *dev, size_t n) { return co
 #define OMP_LANES_set LANES
 #define OMP_LANES_list THREADS
 #define OMP_LANES_list_break LANES
+#define OMP_LANES_finite THREADS
+#define OMP_LANES_energy THREADS
+#define OMP_LANES_scan THREADS
+#define OMP_LANES_fold THREADS
 #define OMP_LANES_contract_probe LANES
 
 #define OMP_PRAGMA(...) _Pragma(#__VA_ARGS__)

@@ -1,0 +1,114 @@
+/* dev_sums.c — a check where the state lies: its sums reduced on the device, one record read back, not the state. */
+/* SPDX-License-Identifier: MIT */
+#include "dev_sums.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "dev_world.h"
+#include "strain.h"
+
+/* The memory of the check's passes, made at the first check (the world does not grow while it is on the device: a
+ * world that grew is made again, device.c). 0, or -1 where the device cannot sum this world's particles in their
+ * global order (a body's particles not where the one before ends: the state is read instead) or a call failed. */
+static int room(const hk_world *w, hk_device *d)
+{
+    dev_sums_mem *m = &d->sums;
+    if (m->usable) return m->usable > 0 && !d->failed ? 0 : -1;
+    m->usable = -1;
+    const int nb = w->body_count, nf = w->family_count;
+    if (nb == 0 && w->p.count > 0) return -1;
+    for (int b = 0, at = 0; b < nb; at += w->bodies[b].count, b++)
+        if (w->bodies[b].first != at || w->bodies[b].gfirst != at || w->bodies[b].lo != 0 ||
+            (b == nb - 1 && at + w->bodies[b].count != w->p.count))
+            return -1;
+    m->blocks = (w->p.count + HK_SUMS_BLOCK - 1) / HK_SUMS_BLOCK;
+    int64_t *sf = malloc((size_t)(nf + 1) * sizeof *sf);
+    int32_t *bf = malloc((size_t)(nb + 1) * sizeof *bf);
+    double *o = malloc((size_t)(nb ? nb : 1) * 3 * sizeof *o);
+    if (!sf || !bf || !o) {
+        free(sf), free(bf), free(o);
+        return -1;
+    }
+    sf[0] = 0;
+    for (int f = 0; f < nf; f++)
+        sf[f + 1] = sf[f] + (hk_scan_rows(&w->families[f]) > 0 ? hk_scan_blocks(w->families[f].count) : 0);
+    for (int b = 0; b < nb; b++) {
+        bf[b] = w->bodies[b].first;
+        for (int c = 0; c < 3; c++) o[3 * b + c] = w->bodies[b].origin[c];
+    }
+    bf[nb] = w->p.count;
+    const size_t blocks = (size_t)(m->blocks ? m->blocks : 1);
+    m->first = d->drv->alloc(d->ctx, blocks * HK_FINITE_ARRAYS * sizeof *m->first);
+    m->part = d->drv->alloc(d->ctx, blocks * sizeof *m->part);
+    m->scan = d->drv->alloc(d->ctx, (size_t)(sf[nf] ? sf[nf] : 1) * sizeof *m->scan);
+    m->scan_first = d->drv->alloc(d->ctx, (size_t)(nf + 1) * sizeof *m->scan_first);
+    m->body_first = d->drv->alloc(d->ctx, (size_t)(nb + 1) * sizeof *m->body_first);
+    m->origin = d->drv->alloc(d->ctx, (size_t)(nb ? nb : 1) * 3 * sizeof *m->origin);
+    m->out = d->drv->alloc(d->ctx, sizeof *m->out);
+    m->host_scan_first = sf;
+    int ok = m->first && m->part && m->scan && m->scan_first && m->body_first && m->origin && m->out;
+    ok = ok && d->drv->put(d->ctx, m->scan_first, sf, (size_t)(nf + 1) * sizeof *sf) == 0 &&
+         d->drv->put(d->ctx, m->body_first, bf, (size_t)(nb + 1) * sizeof *bf) == 0 &&
+         (nb == 0 || d->drv->put(d->ctx, m->origin, o, (size_t)nb * 3 * sizeof *o) == 0);
+    free(bf), free(o);
+    m->usable = ok ? 1 : -1; /* without device memory for them (or a failed copy) the state is read instead */
+    return ok ? 0 : -1;
+}
+
+/* Family fi's blocks of the scan into the device's parts. */
+static void scan_family(const hk_world *w, hk_device *d, int fi)
+{
+    const hk_family *f = &w->families[fi];
+    const dev_sums_mem *m = &d->sums;
+    const int64_t n = m->host_scan_first[fi + 1] - m->host_scan_first[fi];
+    if (n == 0) return;
+    hkd_args a = {.kind = HKD_SCAN};
+    hkd_scan_args *sa = &a.u.scan;
+    sa->q = hk_dev_vec(d->q[d->cur]);
+    sa->list = f->kind == HK_FAMILY_LIST;
+    if (sa->list) {
+        const dev_list *dl = &d->list[fi];
+        sa->a = dl->a, sa->b = dl->b, sa->rest = dl->rest, sa->broken = d->broken[fi];
+        for (int c = 0; c < 3; c++) sa->rv[c] = dl->rv[c];
+    } else {
+        const hk_body *bd = &w->bodies[f->body];
+        sa->fam = hk_dev_fam(f, d->broken[fi]);
+        sa->base = hk_body_base(bd), sa->nx = bd->nx, sa->ny = bd->ny;
+    }
+    sa->L0 = f->rest, sa->half_k = 0.5 * f->params.k, sa->behaviour = (int32_t)f->params.behaviour;
+    sa->nblocks = (int32_t)n, sa->rows = hk_scan_rows(f);
+    sa->part = m->scan + m->host_scan_first[fi];
+    hk_dev_run(d, &a, n, NULL);
+}
+
+int hk_dev_sums(const hk_world *w, int what, hk_device_sums *out)
+{
+    hk_device *d = w->device;
+    if (!d || d->failed || room(w, d) != 0) return -1;
+    const dev_sums_mem *m = &d->sums;
+    hkd_args a = {.kind = HKD_FINITE};
+    hkd_sums_args *sa = &a.u.sums;
+    sa->q = hk_dev_vec(d->q[d->cur]), sa->r = hk_dev_vec(d->r), sa->v = hk_dev_vec(d->v[d->cur]);
+    sa->mass = d->mass, sa->inv_mass = d->inv_mass, sa->count = w->p.count;
+    sa->body_first = m->body_first, sa->origin = m->origin, sa->bodies = w->body_count;
+    sa->first = m->first, sa->part = m->part, sa->def = w->def;
+    hk_dev_run(d, &a, m->blocks, NULL);
+    if (what & HK_SUMS_ENERGY) {
+        a.kind = HKD_ENERGY;
+        hk_dev_run(d, &a, m->blocks, NULL);
+    }
+    for (int fi = 0; (what & HK_SUMS_SCAN) && fi < w->family_count; fi++) scan_family(w, d, fi);
+    hkd_args fold = {.kind = HKD_FOLD};
+    hkd_fold_args *fa = &fold.u.fold;
+    fa->first = m->first, fa->blocks = m->blocks, fa->out = m->out;
+    fa->part = what & HK_SUMS_ENERGY ? m->part : NULL;
+    fa->scan = what & HK_SUMS_SCAN ? m->scan : NULL;
+    fa->scan_first = m->scan_first, fa->families = w->family_count;
+    hk_dev_run(d, &fold, 1, NULL);
+    if (!d->failed && d->drv->get(d->ctx, out, m->out, sizeof *out) != 0) {
+        d->failed = 1;
+        snprintf(d->error, sizeof d->error, "a copy from the device failed: %s", d->drv->error(d->ctx));
+    }
+    return d->failed ? -1 : 0;
+}
