@@ -23,11 +23,9 @@ typedef struct hkd_sums_args {
     hk_world_def def;       /* the world's forces (external.h hk_external_energy) */
 } hkd_sums_args;
 
-/* SCAN: block b of one family's HK_SCAN_BLOCKS or one (n: its blocks), scanned from zero into part[b]
- * (engine/strain.c scan_rows): a lattice's source rows (the sources i0 .. i1 - 1 of each; the broken flags by the
- * body's local source node), a list's springs. */
-typedef struct hkd_scan_args {
-    hkd_vec q;
+/* A family as SCAN reads it (dev_sums.c loads one a family once; engine/strain.c scan_rows): a lattice's source
+ * rows (the sources i0 .. i1 - 1 of each; the broken flags by the body's local source node), a list's springs. */
+typedef struct hkd_scan_fam {
     hkd_fam fam;                /* a lattice: its box, offset, rest vector and flags */
     int64_t base;               /* a lattice: its body's first particle */
     int32_t nx, ny, list;       /* list: a list family (then the fields below) */
@@ -39,7 +37,16 @@ typedef struct hkd_scan_args {
     double half_k;              /* half its k [N/m] */
     int32_t behaviour, nblocks; /* hk_behaviour; its blocks */
     int64_t rows;               /* its rows: a lattice's source rows, a list's springs */
-    hk_scan_part *part;         /* device: its blocks' parts */
+} hkd_scan_fam;
+
+/* SCAN: every family's blocks in one pass (n: all of them), element e block e - first[f] of the family f whose
+ * blocks hold it, scanned from zero into part[e]. */
+typedef struct hkd_scan_args {
+    hkd_vec q;
+    const hkd_scan_fam *fam;   /* device: each family's */
+    const int64_t *first;      /* device: family f's blocks are elements first[f] .. first[f + 1] - 1 */
+    int32_t families;
+    hk_scan_part *part;        /* device: one a block */
 } hkd_scan_args;
 
 /* FOLD (one element): FINITE's blocks, and where part and scan are not NULL ENERGY's and every family's SCAN blocks,
@@ -95,31 +102,38 @@ static inline HK_HD int hkd_energy(const hkd_sums_args *a, int64_t b)
     return 0;
 }
 
-/* Element b of SCAN. */
-static inline HK_HD int hkd_scan(const hkd_scan_args *a, int64_t b)
+/* Element e of SCAN. */
+static inline HK_HD int hkd_scan(const hkd_scan_args *a, int64_t e)
 {
-    const int64_t q0 = hk_scan_block_start(a->rows, a->nblocks, b),
-                  q1 = hk_scan_block_start(a->rows, a->nblocks, b + 1);
-    const hkd_fam *F = &a->fam;
+    int32_t lo = 0, hi = a->families; /* the family whose blocks hold e: the last f with first[f] <= e */
+    while (hi - lo > 1) {
+        const int32_t mid = lo + (hi - lo) / 2;
+        if (a->first[mid] <= e) lo = mid;
+        else hi = mid;
+    }
+    const hkd_scan_fam *S = &a->fam[lo];
+    const hkd_fam *F = &S->fam;
+    const int64_t b = e - a->first[lo], q0 = hk_scan_block_start(S->rows, S->nblocks, b),
+                  q1 = hk_scan_block_start(S->rows, S->nblocks, b + 1);
     hk_scan_part s = HK_SCAN_PART_ZERO;
     double r, ext;
     for (int64_t q = q0; q < q1; q++) {
         hk_real d[3];
-        if (a->list) {
-            const int32_t i = a->a[q], j = a->b[q];
-            for (int c = 0; c < 3; c++) d[c] = (a->q.c[c][i] - a->q.c[c][j]) - (a->rv[0] ? a->rv[c][q] : (hk_real)0);
-            (void)hk_scan_spring(d, a->rest ? a->rest[q] : a->L0, a->half_k, a->behaviour, a->broken && a->broken[q], q,
+        if (S->list) {
+            const int32_t i = S->a[q], j = S->b[q];
+            for (int c = 0; c < 3; c++) d[c] = (a->q.c[c][i] - a->q.c[c][j]) - (S->rv[0] ? S->rv[c][q] : (hk_real)0);
+            (void)hk_scan_spring(d, S->rest ? S->rest[q] : S->L0, S->half_k, S->behaviour, S->broken && S->broken[q], q,
                                  &s, &r, &ext);
             continue;
         }
-        const int64_t jn = F->j1 - F->j0, row = (int64_t)a->nx * (F->j0 + q % jn + (int64_t)a->ny * (F->k0 + q / jn));
+        const int64_t jn = F->j1 - F->j0, row = (int64_t)S->nx * (F->j0 + q % jn + (int64_t)S->ny * (F->k0 + q / jn));
         for (int64_t i = F->i0; i < F->i1; i++) {
-            const int64_t local = row + i, s0 = a->base + local, t = s0 + F->offset;
+            const int64_t local = row + i, s0 = S->base + local, t = s0 + F->offset;
             for (int c = 0; c < 3; c++) d[c] = (a->q.c[c][s0] - a->q.c[c][t]) - F->D[c];
-            (void)hk_scan_spring(d, a->L0, a->half_k, a->behaviour, F->broken && F->broken[local], local, &s, &r, &ext);
+            (void)hk_scan_spring(d, S->L0, S->half_k, S->behaviour, F->broken && F->broken[local], local, &s, &r, &ext);
         }
     }
-    a->part[b] = s;
+    a->part[e] = s;
     return 0;
 }
 

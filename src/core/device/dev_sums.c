@@ -8,6 +8,25 @@
 #include "dev_world.h"
 #include "strain.h"
 
+/* Family fi as the SCAN pass reads it. */
+static hkd_scan_fam scan_fam(const hk_world *w, const hk_device *d, int fi)
+{
+    const hk_family *f = &w->families[fi];
+    hkd_scan_fam S = {.list = f->kind == HK_FAMILY_LIST};
+    if (S.list) {
+        const dev_list *dl = &d->list[fi];
+        S.a = dl->a, S.b = dl->b, S.rest = dl->rest, S.broken = d->broken[fi];
+        for (int c = 0; c < 3; c++) S.rv[c] = dl->rv[c];
+    } else {
+        const hk_body *bd = &w->bodies[f->body];
+        S.fam = hk_dev_fam(f, d->broken[fi]);
+        S.base = hk_body_base(bd), S.nx = bd->nx, S.ny = bd->ny;
+    }
+    S.L0 = f->rest, S.half_k = 0.5 * f->params.k, S.behaviour = (int32_t)f->params.behaviour;
+    S.nblocks = hk_scan_blocks(f->count), S.rows = hk_scan_rows(f);
+    return S;
+}
+
 /* The memory of the check's passes, made at the first check (the world does not grow while it is on the device: a
  * world that grew is made again, device.c). 0, or -1 where the device cannot sum this world's particles in their
  * global order (a body's particles not where the one before ends: the state is read instead) or a call failed. */
@@ -38,6 +57,12 @@ static int room(const hk_world *w, hk_device *d)
         for (int c = 0; c < 3; c++) o[3 * b + c] = w->bodies[b].origin[c];
     }
     bf[nb] = w->p.count;
+    hkd_scan_fam *fams = malloc((size_t)(nf ? nf : 1) * sizeof *fams);
+    if (!fams) {
+        free(sf), free(bf), free(o);
+        return -1;
+    }
+    for (int f = 0; f < nf; f++) fams[f] = scan_fam(w, d, f);
     const size_t blocks = (size_t)(m->blocks ? m->blocks : 1);
     m->first = d->drv->alloc(d->ctx, blocks * HK_FINITE_ARRAYS * sizeof *m->first);
     m->part = d->drv->alloc(d->ctx, blocks * sizeof *m->part);
@@ -46,40 +71,16 @@ static int room(const hk_world *w, hk_device *d)
     m->body_first = d->drv->alloc(d->ctx, (size_t)(nb + 1) * sizeof *m->body_first);
     m->origin = d->drv->alloc(d->ctx, (size_t)(nb ? nb : 1) * 3 * sizeof *m->origin);
     m->out = d->drv->alloc(d->ctx, sizeof *m->out);
+    m->scan_fam = d->drv->alloc(d->ctx, (size_t)(nf ? nf : 1) * sizeof *m->scan_fam);
     m->host_scan_first = sf;
-    int ok = m->first && m->part && m->scan && m->scan_first && m->body_first && m->origin && m->out;
+    int ok = m->first && m->part && m->scan && m->scan_first && m->body_first && m->origin && m->out && m->scan_fam;
     ok = ok && d->drv->put(d->ctx, m->scan_first, sf, (size_t)(nf + 1) * sizeof *sf) == 0 &&
+         (nf == 0 || d->drv->put(d->ctx, m->scan_fam, fams, (size_t)nf * sizeof *fams) == 0) &&
          d->drv->put(d->ctx, m->body_first, bf, (size_t)(nb + 1) * sizeof *bf) == 0 &&
          (nb == 0 || d->drv->put(d->ctx, m->origin, o, (size_t)nb * 3 * sizeof *o) == 0);
-    free(bf), free(o);
+    free(bf), free(o), free(fams);
     m->usable = ok ? 1 : -1; /* without device memory for them (or a failed copy) the state is read instead */
     return ok ? 0 : -1;
-}
-
-/* Family fi's blocks of the scan into the device's parts. */
-static void scan_family(const hk_world *w, hk_device *d, int fi)
-{
-    const hk_family *f = &w->families[fi];
-    const dev_sums_mem *m = &d->sums;
-    const int64_t n = m->host_scan_first[fi + 1] - m->host_scan_first[fi];
-    if (n == 0) return;
-    hkd_args a = {.kind = HKD_SCAN};
-    hkd_scan_args *sa = &a.u.scan;
-    sa->q = hk_dev_vec(d->q[d->cur]);
-    sa->list = f->kind == HK_FAMILY_LIST;
-    if (sa->list) {
-        const dev_list *dl = &d->list[fi];
-        sa->a = dl->a, sa->b = dl->b, sa->rest = dl->rest, sa->broken = d->broken[fi];
-        for (int c = 0; c < 3; c++) sa->rv[c] = dl->rv[c];
-    } else {
-        const hk_body *bd = &w->bodies[f->body];
-        sa->fam = hk_dev_fam(f, d->broken[fi]);
-        sa->base = hk_body_base(bd), sa->nx = bd->nx, sa->ny = bd->ny;
-    }
-    sa->L0 = f->rest, sa->half_k = 0.5 * f->params.k, sa->behaviour = (int32_t)f->params.behaviour;
-    sa->nblocks = (int32_t)n, sa->rows = hk_scan_rows(f);
-    sa->part = m->scan + m->host_scan_first[fi];
-    hk_dev_run(d, &a, n, NULL);
 }
 
 int hk_dev_sums(const hk_world *w, int what, hk_device_sums *out)
@@ -98,7 +99,13 @@ int hk_dev_sums(const hk_world *w, int what, hk_device_sums *out)
         a.kind = HKD_ENERGY;
         hk_dev_run(d, &a, m->blocks, NULL);
     }
-    for (int fi = 0; (what & HK_SUMS_SCAN) && fi < w->family_count; fi++) scan_family(w, d, fi);
+    if ((what & HK_SUMS_SCAN) && m->host_scan_first[w->family_count] > 0) {
+        hkd_args sc = {.kind = HKD_SCAN};
+        hkd_scan_args *ca = &sc.u.scan;
+        ca->q = sa->q, ca->fam = m->scan_fam, ca->first = m->scan_first, ca->families = w->family_count;
+        ca->part = m->scan;
+        hk_dev_run(d, &sc, m->host_scan_first[w->family_count], NULL);
+    }
     hkd_args fold = {.kind = HKD_FOLD};
     hkd_fold_args *fa = &fold.u.fold;
     fa->first = m->first, fa->blocks = m->blocks, fa->out = m->out;

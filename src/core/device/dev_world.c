@@ -355,7 +355,7 @@ void hk_dev_release(hk_device *d)
     for (int k = 0; k < 12; k++)
         if (d->scratch[k]) d->drv->release(d->ctx, d->scratch[k]);
     const dev_sums_mem *m = &d->sums;
-    void *sums[] = {m->first, m->scan_first, m->part, m->scan, m->body_first, m->origin, m->out};
+    void *sums[] = {m->first, m->scan_first, m->scan_fam, m->part, m->scan, m->body_first, m->origin, m->out};
     for (size_t k = 0; k < sizeof sums / sizeof sums[0]; k++)
         if (sums[k]) d->drv->release(d->ctx, sums[k]);
     free(m->host_scan_first);

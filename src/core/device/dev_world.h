@@ -40,9 +40,10 @@ typedef struct dev_surface {
 } dev_surface;
 
 /* The device's memory for a check's sums (dev_sums.c): the particles' blocks' FINITE and ENERGY parts, every
- * family's SCAN blocks, the bodies' firsts and origins, the folded record. */
+ * family's SCAN blocks and descriptor, the bodies' firsts and origins, the folded record. */
 typedef struct dev_sums_mem {
     int64_t *first, *scan_first;
+    hkd_scan_fam *scan_fam; /* each family as SCAN reads it */
     hk_particle_sums *part;
     hk_scan_part *scan;
     int32_t *body_first;
