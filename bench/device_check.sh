@@ -24,7 +24,8 @@
 #   2. hooke bench --device gpu on cloth 512^2 and 2048^2 and jelly 128^3 through each driver (the CPU's hash checked),
 #      the CPU's 2048^2 on every core, the CUDA peer at 512 and 2048, the plain jelly gather (bench/jelly_cuda.cu) at
 #      128^3, the device's triad
-#   3. a vtk frame every 100 steps of cloth 2048^2 on the GPU: wall_s against the same run's without frames
+#   3. a vtk frame every 100 steps of cloth 2048^2 on the GPU: wall_s against the same run's without frames; a
+#      statistics row every 10 steps (each reduced on the GPU): wall_s against the same, the rows against the CPU's
 #   4. test_device_gpu: every scene/integrator row of the tests through each GPU driver against the CPU, bit for bit
 #   5. the state hashes of every shipped scene the device runs over 1000 steps: CPU, cuda, openmp (refusals listed)
 #   6. the route, on the peers' small kernel: bits (position_hash against the host run) and speed (spring updates/s)
@@ -236,8 +237,21 @@ run() {
         w1=$(echo "$line" | kv wall_s) h1=$(echo "$line" | kv state_hash)
         echo "- cloth 2048^2, 300 steps ($drv): wall_s $w1 with a vtk frame every 100 steps (output_s $(echo "$line" | kv output_s)), $w0 without: $(awk -v a="${w1:-0}" -v b="${w0:-0}" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "none"}')x (target <= 1.1); the same state_hash: $([ -n "$h0" ] && [ "$h0" = "$h1" ] && echo yes || echo NO)" >>"$S"
         rm -rf "$out/frames_$drv"
+        # the statistics every 10 steps: each row's sums reduced on the device (core/device/dev_sums.c), the state
+        # left there; against the CPU's rows of the same run, byte for byte
+        line=$(HOOKE_DEVICE_DRIVER=$drv timeout $(bound 240) "${H[@]}" run "$out/cloth_2048.scene" --steps 300 --every 10 \
+               --stats "$out/stats_$drv.csv" --device gpu --quiet 2>>"$out/log.txt")
+        log "stats $drv: $line"
+        w2=$(echo "$line" | kv wall_s) h2=$(echo "$line" | kv state_hash)
+        echo "- cloth 2048^2, 300 steps ($drv): wall_s $w2 with a statistics row every 10 steps, $w0 without: $(awk -v a="${w2:-0}" -v b="${w0:-0}" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "none"}')x; the same state_hash: $([ -n "$h0" ] && [ "$h0" = "$h2" ] && echo yes || echo NO)" >>"$S"
     done
-    rm -f "$out/cloth_2048.scene"
+    timeout $(bound 600) "${H[@]}" run "$out/cloth_2048.scene" --steps 300 --every 10 --stats "$out/stats_cpu.csv" \
+        --quiet >/dev/null 2>>"$out/log.txt"
+    for drv in cuda openmp; do
+        echo "- the statistics rows of $drv against the CPU's: $(cmp -s "$out/stats_$drv.csv" "$out/stats_cpu.csv" && echo "the same bytes" || echo DIFFER)" >>"$S"
+        rm -f "$out/stats_$drv.csv"
+    done
+    rm -f "$out/cloth_2048.scene" "$out/stats_cpu.csv"
     # 4. every test row through each GPU driver
     part "test_device_gpu: the tests' rows through each GPU driver against the CPU" timeout $(bound 300) \
         env "LD_LIBRARY_PATH=$bundle" "$bundle/test_device_gpu"
