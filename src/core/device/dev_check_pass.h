@@ -43,10 +43,10 @@ typedef struct hkd_scan_fam {
  * blocks hold it, scanned from zero into part[e]. */
 typedef struct hkd_scan_args {
     hkd_vec q;
-    const hkd_scan_fam *fam;   /* device: each family's */
-    const int64_t *first;      /* device: family f's blocks are elements first[f] .. first[f + 1] - 1 */
+    const hkd_scan_fam *fam; /* device: each family's */
+    const int64_t *first;    /* device: family f's blocks are elements first[f] .. first[f + 1] - 1 */
     int32_t families;
-    hk_scan_part *part;        /* device: one a block */
+    hk_scan_part *part; /* device: one a block */
 } hkd_scan_args;
 
 /* FOLD (one element): FINITE's blocks, and where part and scan are not NULL ENERGY's and every family's SCAN blocks,
@@ -108,8 +108,10 @@ static inline HK_HD int hkd_scan(const hkd_scan_args *a, int64_t e)
     int32_t lo = 0, hi = a->families; /* the family whose blocks hold e: the last f with first[f] <= e */
     while (hi - lo > 1) {
         const int32_t mid = lo + (hi - lo) / 2;
-        if (a->first[mid] <= e) lo = mid;
-        else hi = mid;
+        if (a->first[mid] <= e)
+            lo = mid;
+        else
+            hi = mid;
     }
     const hkd_scan_fam *S = &a->fam[lo];
     const hkd_fam *F = &S->fam;

@@ -68,8 +68,8 @@ struct hk_device {
     hk_real *scratch[12]; /* RK4's start state and stage sums (NULL until RK4 runs) */
     dev_body *body;
     dev_surface *surf;
-    uint8_t **broken; /* per family: its broken flags on the device, or NULL */
-    dev_list *list;   /* per family: a list family's springs on the device */
+    uint8_t **broken;  /* per family: its broken flags on the device, or NULL */
+    dev_list *list;    /* per family: a list family's springs on the device */
     dev_sums_mem sums; /* the check's sums (dev_sums.c), made at the first check */
     int failed;        /* a driver call failed: the device's state is lost (error says why) */
     char error[512];

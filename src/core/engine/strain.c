@@ -167,7 +167,7 @@ typedef struct family_part {
     int64_t rows, qa, qb;
     int ia, ib;
     int nblocks;
-    int64_t b0, b1;  /* the blocks met: [b0, b1) */
+    int64_t b0, b1;     /* the blocks met: [b0, b1) */
     hk_scan_part *part; /* part[b - b0] */
 } family_part;
 
