@@ -15,7 +15,7 @@ typedef struct hkd_sums_args {
     hkd_vec q, r, v;
     const hk_real *mass, *inv_mass;
     int64_t count;             /* the particles */
-    const int32_t *body_first; /* device: each body's first particle, then the particle count (bodies + 1) */
+    const int64_t *body_first; /* device: each body's first particle, then the particle count (bodies + 1) */
     const double *origin;      /* device: each body's origin, 3 a body [m] */
     int32_t bodies;
     int64_t *first;         /* device: FINITE's, HK_FINITE_ARRAYS a block */
@@ -61,10 +61,33 @@ typedef struct hkd_fold_args {
     hk_device_sums *out; /* device */
 } hkd_fold_args;
 
+/* The last of first[0 .. n) at most x (first ascending, first[0] <= x): the body of a particle, the family of a
+ * block. */
+static inline HK_HD int32_t hkd_last_at_most(const int64_t *first, int32_t n, int64_t x)
+{
+    int32_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        const int32_t mid = lo + (hi - lo) / 2;
+        if (first[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The particles [*i0, *i1) of block b of FINITE and ENERGY. */
+static inline HK_HD void hkd_sums_block(const hkd_sums_args *a, int64_t b, int64_t *i0, int64_t *i1)
+{
+    *i0 = b * HK_SUMS_BLOCK;
+    *i1 = *i0 + HK_SUMS_BLOCK < a->count ? *i0 + HK_SUMS_BLOCK : a->count;
+}
+
 /* Element b of FINITE. */
 static inline HK_HD int hkd_finite(const hkd_sums_args *a, int64_t b)
 {
-    const int64_t i0 = b * HK_SUMS_BLOCK, i1 = i0 + HK_SUMS_BLOCK < a->count ? i0 + HK_SUMS_BLOCK : a->count;
+    int64_t i0, i1;
+    hkd_sums_block(a, b, &i0, &i1);
     const hk_real *const arr[HK_FINITE_ARRAYS] = {a->q.c[0], a->q.c[1], a->q.c[2], a->v.c[0], a->v.c[1], a->v.c[2]};
     for (int k = 0; k < HK_FINITE_ARRAYS; k++) {
         int64_t first = INT64_MAX;
@@ -78,15 +101,9 @@ static inline HK_HD int hkd_finite(const hkd_sums_args *a, int64_t b)
 /* Element b of ENERGY. */
 static inline HK_HD int hkd_energy(const hkd_sums_args *a, int64_t b)
 {
-    const int64_t i0 = b * HK_SUMS_BLOCK, i1 = i0 + HK_SUMS_BLOCK < a->count ? i0 + HK_SUMS_BLOCK : a->count;
-    int32_t lo = 0, hi = a->bodies; /* the body of particle i0: the last whose first is at most i0 */
-    while (hi - lo > 1) {
-        const int32_t mid = lo + (hi - lo) / 2;
-        if (a->body_first[mid] <= i0)
-            lo = mid;
-        else
-            hi = mid;
-    }
+    int64_t i0, i1;
+    hkd_sums_block(a, b, &i0, &i1);
+    int32_t lo = hkd_last_at_most(a->body_first, a->bodies, i0); /* the body of particle i0, then of each */
     hk_particle_sums s = hk_particle_sums_zero();
     for (int64_t i = i0; i < i1; i++) {
         while (i >= a->body_first[lo + 1]) lo++;
@@ -105,14 +122,7 @@ static inline HK_HD int hkd_energy(const hkd_sums_args *a, int64_t b)
 /* Element e of SCAN. */
 static inline HK_HD int hkd_scan(const hkd_scan_args *a, int64_t e)
 {
-    int32_t lo = 0, hi = a->families; /* the family whose blocks hold e: the last f with first[f] <= e */
-    while (hi - lo > 1) {
-        const int32_t mid = lo + (hi - lo) / 2;
-        if (a->first[mid] <= e)
-            lo = mid;
-        else
-            hi = mid;
-    }
+    const int32_t lo = hkd_last_at_most(a->first, a->families, e); /* the family whose blocks hold e */
     const hkd_scan_fam *S = &a->fam[lo];
     const hkd_fam *F = &S->fam;
     const int64_t b = e - a->first[lo], q0 = hk_scan_block_start(S->rows, S->nblocks, b),

@@ -2,7 +2,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "dev_sums.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "dev_world.h"
@@ -43,7 +42,7 @@ static int room(const hk_world *w, hk_device *d)
             return -1;
     m->blocks = (w->p.count + HK_SUMS_BLOCK - 1) / HK_SUMS_BLOCK;
     int64_t *sf = malloc((size_t)(nf + 1) * sizeof *sf);
-    int32_t *bf = malloc((size_t)(nb + 1) * sizeof *bf);
+    int64_t *bf = malloc((size_t)(nb + 1) * sizeof *bf);
     double *o = malloc((size_t)(nb ? nb : 1) * 3 * sizeof *o);
     if (!sf || !bf || !o) {
         free(sf), free(bf), free(o);
@@ -113,9 +112,6 @@ int hk_dev_sums(const hk_world *w, int what, hk_device_sums *out)
     fa->scan = what & HK_SUMS_SCAN ? m->scan : NULL;
     fa->scan_first = m->scan_first, fa->families = w->family_count;
     hk_dev_run(d, &fold, 1, NULL);
-    if (!d->failed && d->drv->get(d->ctx, out, m->out, sizeof *out) != 0) {
-        d->failed = 1;
-        snprintf(d->error, sizeof d->error, "a copy from the device failed: %s", d->drv->error(d->ctx));
-    }
+    hk_dev_get(d, out, m->out, sizeof *out);
     return d->failed ? -1 : 0;
 }

@@ -65,7 +65,7 @@ static void put(hk_device *d, void *dev, const void *host, size_t n)
     if (!d->failed && n && d->drv->put(d->ctx, dev, host, n) != 0) failed(d, "a copy to the device failed");
 }
 
-static void get(hk_device *d, void *host, const void *dev, size_t n)
+void hk_dev_get(hk_device *d, void *host, const void *dev, size_t n)
 {
     if (!d->failed && n && d->drv->get(d->ctx, host, dev, n) != 0) failed(d, "a copy from the device failed");
 }
@@ -314,23 +314,23 @@ void hk_dev_pull(hk_world *w)
     hk_real *const q[3] = {p->qx, p->qy, p->qz}, *const v[3] = {p->vx, p->vy, p->vz},
                    *const f[3] = {p->fx, p->fy, p->fz};
     for (int c = 0; c < 3; c++) {
-        get(d, q[c], d->q[d->cur][c], bytes);
-        get(d, v[c], d->v[d->cur][c], bytes);
-        get(d, f[c], d->f[c], bytes);
+        hk_dev_get(d, q[c], d->q[d->cur][c], bytes);
+        hk_dev_get(d, v[c], d->v[d->cur][c], bytes);
+        hk_dev_get(d, f[c], d->f[c], bytes);
     }
     if (d->prev[0] && w->history && (w->px || host_history(w) == 0))
-        for (int c = 0; c < 3; c++) get(d, c == 0 ? w->px : c == 1 ? w->py : w->pz, d->prev[c], bytes);
+        for (int c = 0; c < 3; c++) hk_dev_get(d, c == 0 ? w->px : c == 1 ? w->py : w->pz, d->prev[c], bytes);
     for (int s = 0; s < w->surface_count; s++) /* the pressure and volume of the last evaluation */
         if (s < d->surfaces && d->surf[s].pv) {
             double pv[2] = {0, 0};
-            get(d, pv, d->surf[s].pv, sizeof pv);
+            hk_dev_get(d, pv, d->surf[s].pv, sizeof pv);
             w->surfaces[s].pressure = pv[0], w->surfaces[s].volume = pv[1];
         }
     for (int fi = 0; fi < w->family_count; fi++) {
         hk_family *f = &w->families[fi];
         if (!d->broken[fi]) continue;
         const size_t count = hk_dev_broken_bytes(w, fi);
-        get(d, f->broken, d->broken[fi], count);
+        hk_dev_get(d, f->broken, d->broken[fi], count);
         int64_t broken = 0; /* each spring breaks once: the count is the flags set */
         for (size_t i = 0; i < count; i++) broken += f->broken[i] != 0;
         f->broken_count = broken;

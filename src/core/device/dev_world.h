@@ -46,7 +46,7 @@ typedef struct dev_sums_mem {
     hkd_scan_fam *scan_fam; /* each family as SCAN reads it */
     hk_particle_sums *part;
     hk_scan_part *scan;
-    int32_t *body_first;
+    int64_t *body_first;
     double *origin;
     hk_device_sums *out;
     int64_t blocks, *host_scan_first; /* host: each family's first block in scan (families + 1) */
@@ -92,6 +92,8 @@ hk_real *hk_dev_reals(hk_device *d, size_t n);
 /* One pass of a on d over elements [0, n) (*count: the elements whose step returned 1; NULL: not needed, the pass
  * may still be running); a failure is d's (failed, error). */
 void hk_dev_run(hk_device *d, const hkd_args *a, int64_t n, long long *count);
+/* n bytes from the device's dev into host (after every pass before it); a failure is d's. */
+void hk_dev_get(hk_device *d, void *host, const void *dev, size_t n);
 /* The device's x, y, z arrays of a state vector as a pass reads them. */
 static inline hkd_vec hk_dev_vec(hk_real *const a[3])
 {
